@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - library-wide things: the context, its hooks, errors and events.
+ *
+ * Everything domino manages hangs off one struct dmn_ctx. There is no global
+ * state: two contexts never share anything, so two independent power
+ * controllers (or two test cases) can run side by side.
+ *
+ * Conventions used by every public function of libdomino:
+ *  - return 0 (or a non-negative count) on success, a negative errno on
+ *    failure; dmn_strerror() names it;
+ *  - the library never prints: diagnostics go to the event listeners;
+ *  - the library allocates only through the context's allocation hook;
+ *  - objects are named by small validated handles: a stale handle (its object
+ *    was removed) or a handle of the wrong kind gets -EBADF, not a crash.
+ */
+#ifndef DOMINO_CONTEXT_H
+#define DOMINO_CONTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DMN_VERSION_MAJOR 0
+#define DMN_VERSION_MINOR 1
+#define DMN_VERSION_PATCH 0
+#define DMN_VERSION_STRING "0.1.0"
+
+struct dmn_ctx;
+
+/**
+ * struct dmn_alloc_ops - the one allocation hook of a context
+ * @alloc: return @size bytes aligned for any object, or NULL when out of
+ *         memory (the library then fails the call with -ENOMEM and changes
+ *         nothing)
+ * @free:  release a block returned by @alloc; never called with NULL
+ * @user:  passed to both
+ *
+ * Tests use this hook to fail the k-th allocation for every k.
+ */
+struct dmn_alloc_ops {
+	void *(*alloc)(void *user, size_t size);
+	void (*free)(void *user, void *ptr);
+	void *user;
+};
+
+/**
+ * struct dmn_lock_ops - the one locking hook of a context
+ * @create:  make a new non-recursive mutex; return 0 and store it in *@lock,
+ *           or a negative errno
+ * @acquire: block until the mutex is held
+ * @release: release it
+ * @destroy: free it
+ * @user:    passed to every call
+ *
+ * The context takes exactly one mutex around every public call, so callers
+ * on several threads are serialized and no lock order can be violated. A
+ * firmware build without threads passes dmn_lock_none.
+ */
+struct dmn_lock_ops {
+	int (*create)(void *user, void **lock);
+	void (*acquire)(void *user, void *lock);
+	void (*release)(void *user, void *lock);
+	void (*destroy)(void *user, void *lock);
+	void *user;
+};
+
+/* No locking at all: for single-threaded firmware. */
+extern const struct dmn_lock_ops dmn_lock_none;
+
+/**
+ * typedef dmn_time_fn - the one time source of a context
+ * Returns the current time in nanoseconds, monotonic. The simulator and the
+ * tests pass simulated time; hosted builds default to CLOCK_MONOTONIC.
+ */
+typedef uint64_t (*dmn_time_fn)(void *user);
+
+/** enum dmn_event_kind - what a struct dmn_event reports */
+enum dmn_event_kind {
+	DMN_EV_POWER_ON,       /* a domain's power_on was accepted */
+	DMN_EV_POWER_OFF,      /* a domain's power_off was accepted */
+	DMN_EV_PSTATE,         /* a domain's pstate changed (old -> new) */
+	DMN_EV_PSTATE_LOWERING,/* about to lower a pstate (old -> new) */
+	DMN_EV_FAILURE,        /* a callback failed; see @error and @safe */
+	DMN_EV_ROLLBACK,       /* an unsafe failure undid a step (old -> new) */
+	DMN_EV_STAY_ON,        /* the governor kept an unused domain on */
+	DMN_EV_IDLE,           /* a domain entered idle state @level */
+};
+
+/** enum dmn_op - which callback an event is about */
+enum dmn_op {
+	DMN_OP_NONE,
+	DMN_OP_POWER_ON,
+	DMN_OP_POWER_OFF,
+	DMN_OP_SET_PSTATE,
+	DMN_OP_CLOCK,
+	DMN_OP_REGULATOR,
+};
+
+/**
+ * struct dmn_event - one thing that happened inside an operation
+ * @kind:   see enum dmn_event_kind
+ * @op:     the callback concerned (failures)
+ * @domain: handle of the domain concerned, or 0
+ * @device: handle of the device concerned, or 0
+ * @error:  negative errno of a failed callback, else 0
+ * @safe:   for DMN_EV_FAILURE: 1 if the failure was in the safe direction
+ *          (power-off, lowering: the operation went on and succeeded), 0 if
+ *          it made the operation fail and roll back
+ * @old_value, @new_value: pstate levels, or frequencies for clock events
+ */
+struct dmn_event {
+	enum dmn_event_kind kind;
+	enum dmn_op op;
+	uint32_t domain;
+	uint32_t device;
+	int error;
+	int safe;
+	uint64_t old_value;
+	uint64_t new_value;
+};
+
+/**
+ * typedef dmn_listener_fn - receives events, synchronously, in order
+ * Called with the context lock held: it must not call back into the same
+ * context (it may record, print, or signal another thread).
+ */
+typedef void (*dmn_listener_fn)(void *user, struct dmn_ctx *ctx,
+				const struct dmn_event *ev);
+
+/**
+ * struct dmn_config - how to build a context; every member may be zero
+ * @alloc: allocation hook; NULL members mean malloc/free
+ * @lock:  locking hook; NULL create means pthread mutexes where the build
+ *         has them, none otherwise
+ * @now:   time source; NULL means CLOCK_MONOTONIC (hosted) or always 0
+ * @now_user: passed to @now
+ */
+struct dmn_config {
+	struct dmn_alloc_ops alloc;
+	struct dmn_lock_ops lock;
+	dmn_time_fn now;
+	void *now_user;
+};
+
+/**
+ * dmn_ctx_create - make a new, empty context
+ * @cfg: hooks to use, or NULL for the defaults
+ * @out: receives the context
+ *
+ * returns: 0, or
+ *   -EINVAL if @out is NULL or @cfg has only one of alloc/free,
+ *   -ENOMEM if the allocation hook failed,
+ *   a negative errno returned by the lock hook's create.
+ * cost: O(1).
+ */
+int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out);
+
+/**
+ * dmn_ctx_destroy - free a context and everything in it
+ * No callbacks are called: the hardware is left as it is. NULL is a no-op.
+ * cost: O(objects).
+ */
+void dmn_ctx_destroy(struct dmn_ctx *ctx);
+
+/**
+ * dmn_listen - add an event listener
+ * @fn:   called for every event, after those added before it
+ * @user: passed to @fn
+ *
+ * returns: 0, or -EINVAL (NULL @ctx or @fn), -ENOMEM, -ENOSPC (more than
+ *   DMN_MAX_LISTENERS listeners).
+ * cost: O(1).
+ */
+#define DMN_MAX_LISTENERS 8
+int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
+
+/**
+ * dmn_unlisten - remove a listener added with the same @fn and @user
+ * returns: 0, -EINVAL, or -ENOENT if no such listener.
+ */
+int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
+
+/**
+ * dmn_last_error - the first callback error of the latest operation
+ * returns: 0 if the latest state-changing public call met no callback
+ *   failure, else that failure's negative errno, also when the failure was
+ *   in the safe direction and the call succeeded (scenario `last-error`).
+ *   With several threads, "latest" is whichever call finished last.
+ */
+int dmn_last_error(struct dmn_ctx *ctx);
+
+/**
+ * dmn_now - read the context's time source, in nanoseconds
+ */
+uint64_t dmn_now(struct dmn_ctx *ctx);
+
+/**
+ * dmn_strerror - a short English name for a negative errno
+ * returns: a static description such as "input/output error"; never NULL.
+ */
+const char *dmn_strerror(int err);
+
+/**
+ * dmn_errno_name - the symbolic name of a negative errno, e.g. "EIO"
+ * returns: a static string; "OK" for 0; "E?" for unknown values.
+ */
+const char *dmn_errno_name(int err);
+
+/**
+ * dmn_errno_parse - inverse of dmn_errno_name
+ * returns: the negative errno (0 for "OK"), or 1 if @name is unknown.
+ */
+int dmn_errno_parse(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_CONTEXT_H */

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - power domains, devices, attachments, the subdomain graph and
+ * performance-state (pstate) votes.
+ *
+ * Model
+ *  - A domain is on while an attached device is active, a child domain is
+ *    on, or it is always-on. Power-on runs parents first, power-off children
+ *    first.
+ *  - Each (device, domain) attachment holds one pstate vote; 0 = no vote. A
+ *    domain's pstate is the maximum over the votes of its active devices and
+ *    the requirements of its on children. A child at pstate p requires of a
+ *    parent map(p) (identity unless a level map is set on the link).
+ *  - Every state-changing call is a transaction. A failure in the unsafe
+ *    direction (power-on, pstate raise) undoes every step already taken and
+ *    the call returns that error: nothing observable differs from before. A
+ *    failure in the safe direction (power-off, lowering) leaves that domain
+ *    where it was (its parents keep what it still needs), the call succeeds,
+ *    and the failure is reported to the listeners and by dmn_last_error().
+ *    The records always equal what the callbacks last accepted.
+ *  - Order inside one call: raise pstates (parents first), power on
+ *    (parents first, devices' domains in attachment order), power off
+ *    (children first), lower pstates (children first). Each domain gets at
+ *    most one pstate call per operation, and only if its level changes.
+ *
+ * Cost
+ *  Aggregation keeps, per domain, a count of counted votes per distinct
+ *  level with the maximum current, so a vote costs O(log L) per domain it
+ *  reaches (L = distinct levels voted on that domain, bounded by the table
+ *  size where the domain has levels), whatever the number of voters. An
+ *  operation touches the affected domains and their ancestors: A below.
+ *
+ * Threads
+ *  Every call takes the context lock (see struct dmn_lock_ops). Callbacks and
+ *  listeners run with it held, synchronously, on the calling thread; they
+ *  must not call back into the same context.
+ */
+#ifndef DOMINO_DOMAIN_H
+#define DOMINO_DOMAIN_H
+
+#include <domino/context.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Handles: 0 is never valid. Stale or wrong-kind handles give -EBADF. */
+typedef uint32_t pd_domain_t;
+typedef uint32_t pd_device_t;
+typedef uint32_t pd_attach_t;
+
+/**
+ * struct pd_domain_ops - the hardware behind a domain; any member may be NULL
+ * @power_on:  switch the domain on; 0 or a negative errno (the operation is
+ *             then rolled back)
+ * @power_off: switch it off; a failure leaves it on (safe direction).
+ *             @idle_state is the index the governor chose, or -1 when the
+ *             domain has no idle states.
+ * @set_performance_state: apply @level; called only when the aggregate
+ *             changes. A domain without it passes its level to its parents;
+ *             a domain with neither fails votes with -ENODEV.
+ * All run with the context lock held.
+ */
+struct pd_domain_ops {
+	int (*power_on)(void *user, pd_domain_t dom);
+	int (*power_off)(void *user, pd_domain_t dom, int idle_state);
+	int (*set_performance_state)(void *user, pd_domain_t dom,
+				     uint32_t level);
+};
+
+#define PD_FLAG_ALWAYS_ON (1u << 0) /* never powers off; on from creation */
+
+/**
+ * struct pd_domain_desc - what pd_domain_create() needs
+ * @name:  copied; need not be unique, but pd_domain_find() returns the first
+ * @ops:   callbacks (the pointer is kept: it must outlive the domain), or NULL
+ * @user:  passed to every callback
+ * @flags: PD_FLAG_*
+ */
+struct pd_domain_desc {
+	const char *name;
+	const struct pd_domain_ops *ops;
+	void *user;
+	uint32_t flags;
+};
+
+/**
+ * typedef pd_round_fn - round a vote up to a level the domain supports
+ * Store in *@rounded the smallest supported level >= @level and return 0,
+ * or return -ERANGE when @level is above the highest. Must be monotonic.
+ * Called with the lock held; must not fail for a level it accepted before.
+ */
+typedef int (*pd_round_fn)(void *user, pd_domain_t dom, uint32_t level,
+			   uint32_t *rounded);
+
+/**
+ * typedef pd_map_fn - the level a child at @child_level requires of @parent
+ * Store it in *@parent_level (0 = nothing) and return 0, or return a
+ * negative errno. Must be monotonic in @child_level and map 0 to 0.
+ */
+typedef int (*pd_map_fn)(void *user, pd_domain_t child, pd_domain_t parent,
+			 uint32_t child_level, uint32_t *parent_level);
+
+/**
+ * pd_domain_create - add a domain
+ * @desc: see struct pd_domain_desc
+ * @out:  receives the handle
+ *
+ * An always-on domain is powered on here.
+ * returns: 0, or -EINVAL (NULL argument or name), -ENOMEM, -ENOSPC (handle
+ *   space exhausted), or the error of an always-on domain's power_on (then
+ *   nothing was created).
+ * cost: O(1) amortized.
+ */
+int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
+		     pd_domain_t *out);
+
+/**
+ * pd_domain_remove - delete a domain that nothing uses any more
+ * No callback runs. The handle becomes stale.
+ * returns: 0, or -EBADF (stale handle), -EBUSY if it still has attachments,
+ *   parents or children.
+ * cost: O(1).
+ */
+int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom);
+
+/**
+ * pd_domain_set_rounding - install the level-rounding hook of a domain
+ * Votes on @dom, and requirements passed to it by children, are rounded with
+ * @fn when they are cast; -ERANGE from @fn fails the vote. NULL @fn removes it.
+ * Only allowed while nothing counts a level on the domain.
+ * returns: 0, -EBADF, -EINVAL, or -EBUSY if the domain's pstate is not 0.
+ * cost: O(1).
+ */
+int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
+			   pd_round_fn fn, void *user);
+
+/**
+ * pd_domain_find - look a domain up by name
+ * returns: 0 and *@out, or -EINVAL, -ENOENT if none has that name.
+ * cost: O(domains).
+ */
+int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out);
+
+/* ---- subdomain graph -------------------------------------------------- */
+
+/**
+ * pd_link_add - make @child a subdomain of @parent
+ * A child may have several parents. If the child is on, the parent powers on
+ * (and raises to the child's requirement) now, as a transaction.
+ * returns: 0, or -EBADF, -EINVAL (NULL ctx), -ELOOP if @parent is @child or
+ *   below it, -EEXIST if the link exists, -ENOMEM, or a callback error of
+ *   the parent's power-on or pstate raise (then the link is not added).
+ * cost: O(domains below @child) for the cycle check, plus A.
+ */
+int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
+
+/**
+ * pd_link_remove - the exact inverse of pd_link_add
+ * The parent loses the child's use and requirement (safe direction: it may
+ * stay on or high if its callbacks fail, and the call still succeeds).
+ * returns: 0, or -EBADF, -ENOENT if there is no such link.
+ * cost: O(parents of child + children of parent) + A.
+ */
+int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent,
+		   pd_domain_t child);
+
+/**
+ * pd_link_set_map - set the level mapping of one link (NULL = identity)
+ * If the child is on, its requirement on the parent changes now, as a
+ * transaction (a raise can fail and is then undone).
+ * returns: 0, -EBADF, -ENOENT (no such link), -ERANGE / callback errors.
+ * cost: O(1) + A.
+ */
+int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+		    pd_map_fn fn, void *user);
+
+/* ---- devices and attachments ------------------------------------------ */
+
+/**
+ * pd_device_create - add a device (suspended, attached to nothing)
+ * @name: copied
+ * returns: 0, -EINVAL, -ENOMEM, -ENOSPC.
+ * cost: O(1) amortized.
+ */
+int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out);
+
+/**
+ * pd_device_remove - delete a device that has no attachments
+ * returns: 0, -EBADF, -EBUSY if it is still attached or active.
+ */
+int pd_device_remove(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * pd_device_find - look a device up by name
+ * returns: 0, -EINVAL, -ENOENT. cost: O(devices).
+ */
+int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out);
+
+/**
+ * pd_attach - attach @dev to @dom, with no vote
+ * Attachments keep their order: it is the device's `power-domains` order,
+ * used for power-on. If the device is active, the domain powers on now.
+ * returns: 0 and *@out, or -EBADF, -EINVAL, -EEXIST (already attached to
+ *   @dom), -ENOMEM, -ENOSPC, or a power-on error (then nothing changed).
+ * cost: O(attachments of dev) + A.
+ */
+int pd_attach(struct dmn_ctx *ctx, pd_device_t dev, pd_domain_t dom,
+	      pd_attach_t *out);
+
+/**
+ * pd_detach - the exact inverse of pd_attach; the handle becomes stale
+ * If the device is active, its vote and its use of the domain go (safe
+ * direction: always succeeds once the handle is valid).
+ * returns: 0, or -EBADF (stale handle, e.g. detached twice).
+ * cost: O(attachments of dev) + A.
+ */
+int pd_detach(struct dmn_ctx *ctx, pd_attach_t att);
+
+/**
+ * pd_device_get - runtime-resume: count one more user of the device
+ * On the 0 -> 1 transition the device's votes count again (pstates raised,
+ * parents first) and then its domains power on (parents first, in
+ * attachment order).
+ * returns: 0, or -EBADF, -EOVERFLOW (count would wrap), or the first
+ *   callback error (then the count and every domain are as before).
+ * cost: A.
+ */
+int pd_device_get(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * pd_device_put - runtime-suspend: drop one user
+ * On the 1 -> 0 transition the domains power off where unused (children
+ * first) and then the votes stop counting (pstates lowered, children
+ * first). Never fails for callback reasons (safe direction).
+ * returns: 0, or -EBADF, -EALREADY if the count is already 0.
+ * cost: A.
+ */
+int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * pd_vote - set the pstate vote of one attachment (0 = no vote)
+ * The level is rounded up by the domain's rounding hook (if any). It counts
+ * at once if the device is active, else it is stored for the next resume.
+ * Voting the same level again is a no-op.
+ * returns: 0, or -EBADF, -ENODEV (the domain has neither a
+ *   set_performance_state callback nor a parent), -ERANGE (above the top
+ *   level of this domain or of an ancestor it passes to), or a callback
+ *   error of a raise (then the old vote stands and nothing changed).
+ *   Errors other than callback ones are checked even while suspended.
+ * cost: O(log L) per domain reached + A; independent of the voter count.
+ */
+int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
+
+/**
+ * struct pd_vote_change - one element of pd_vote_many()
+ */
+struct pd_vote_change {
+	pd_attach_t att;
+	uint32_t level;
+};
+
+/**
+ * pd_vote_many - set several votes of one device in one transaction
+ * Used by the OPP layer so a rate change raises all the device's domains
+ * before its clock moves. All attachments must belong to one device.
+ * returns: as pd_vote; -EINVAL if the attachments are of several devices or
+ *   @n is 0 or above 64. On failure no vote changed.
+ */
+int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
+		 unsigned n);
+
+/* ---- introspection ---------------------------------------------------- */
+
+/**
+ * struct pd_domain_info - a snapshot of one domain
+ * @name, @flags: as created (the name is owned by the library; valid until
+ *        the domain is removed)
+ * @on:   whether the domain is on, as last accepted by the callbacks
+ * @pstate: its current level, as last accepted
+ * @target_pstate: what its counted votes and requirements ask for now; it
+ *        differs from @pstate only after a safe-direction failure
+ * @active_devices: attached devices that are active
+ * @on_children: child domains counted as on
+ * @n_parents, @n_children, @n_attachments: sizes of the lists below
+ * @idle_state: index of the idle state it sits in while off, -1 if none
+ * @has_pstate_cb: whether it has a set_performance_state callback
+ */
+struct pd_domain_info {
+	const char *name;
+	uint32_t flags;
+	int on;
+	uint32_t pstate;
+	uint32_t target_pstate;
+	unsigned active_devices;
+	unsigned on_children;
+	unsigned n_parents;
+	unsigned n_children;
+	unsigned n_attachments;
+	int idle_state;
+	int has_pstate_cb;
+};
+
+/**
+ * pd_domain_info - fill *@out with the state of @dom
+ * returns: 0, -EBADF, -EINVAL. cost: O(1).
+ */
+int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
+		   struct pd_domain_info *out);
+
+/**
+ * pd_domain_next - iterate over all domains in creation order
+ * @prev: 0 to start, else a handle returned by the previous call
+ * returns: 0 and *@next, -ENOENT after the last one, -EBADF for a bad @prev.
+ * cost: O(1) amortized per step.
+ */
+int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next);
+
+/**
+ * pd_domain_parent - the @i-th parent of @dom (in link order)
+ * returns: 0, -EBADF, -EINVAL, -ENOENT if @i >= n_parents. cost: O(1).
+ */
+int pd_domain_parent(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+		     pd_domain_t *out);
+
+/**
+ * pd_domain_child - the @i-th child of @dom; as pd_domain_parent
+ */
+int pd_domain_child(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+		    pd_domain_t *out);
+
+/**
+ * pd_link_info - what a link currently passes up
+ * @req: the level the child currently requires of the parent (0 if the child
+ *       is off); @child_on: whether the parent counts the child as on
+ * returns: 0, -EBADF, -ENOENT (no such link), -EINVAL.
+ */
+int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+		 uint32_t *req, int *child_on);
+
+/**
+ * pd_domain_next_attachment - iterate over a domain's attachments
+ * @prev: 0 to start
+ * returns: 0 and *@next, -ENOENT at the end, -EBADF. cost: O(1) per step.
+ */
+int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
+			      pd_attach_t prev, pd_attach_t *next);
+
+/**
+ * struct pd_device_info - a snapshot of one device
+ * @name: owned by the library; valid until the device is removed
+ * @usage: the get/put count; the device is active while it is > 0
+ * @n_attachments: number of domains it is attached to
+ */
+struct pd_device_info {
+	const char *name;
+	unsigned usage;
+	unsigned n_attachments;
+};
+
+/** pd_device_info - returns: 0, -EBADF, -EINVAL. cost: O(1). */
+int pd_device_info(struct dmn_ctx *ctx, pd_device_t dev,
+		   struct pd_device_info *out);
+
+/** pd_device_next - iterate over all devices; as pd_domain_next */
+int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next);
+
+/**
+ * pd_device_attachment - the @i-th attachment of @dev, in attachment order
+ * returns: 0, -EBADF, -EINVAL, -ENOENT. cost: O(1).
+ */
+int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
+			 pd_attach_t *out);
+
+/**
+ * struct pd_attach_info - a snapshot of one attachment
+ * @device, @domain: its two ends
+ * @vote:   the stored vote (after rounding), 0 = none
+ * @counts: whether the vote currently counts (the device is active)
+ */
+struct pd_attach_info {
+	pd_device_t device;
+	pd_domain_t domain;
+	uint32_t vote;
+	int counts;
+};
+
+/** pd_attach_info - returns: 0, -EBADF, -EINVAL. cost: O(1). */
+int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t att,
+		   struct pd_attach_info *out);
+
+/**
+ * pd_attach_find - the attachment of @dev to @dom
+ * returns: 0, -EBADF, -EINVAL, -ENOENT. cost: O(attachments of dev).
+ */
+int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev, pd_domain_t dom,
+		   pd_attach_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_DOMAIN_H */

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(DMN_HAVE_PTHREAD)
+#include <pthread.h>
+#endif
+#if defined(DMN_HAVE_CLOCK_GETTIME)
+#include <time.h>
+#endif
+
+static void *default_alloc(void *user, size_t size)
+{
+	(void)user;
+	return malloc(size);
+}
+
+static void default_free(void *user, void *ptr)
+{
+	(void)user;
+	free(ptr);
+}
+
+static int nolock_create(void *user, void **lock)
+{
+	(void)user;
+	*lock = 0;
+	return 0;
+}
+
+static void nolock_op(void *user, void *lock)
+{
+	(void)user;
+	(void)lock;
+}
+
+const struct dmn_lock_ops dmn_lock_none = {
+	nolock_create, nolock_op, nolock_op, nolock_op, 0,
+};
+
+#if defined(DMN_HAVE_PTHREAD)
+static int pthread_lock_create(void *user, void **lock)
+{
+	(void)user;
+	pthread_mutex_t *m = malloc(sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	if (pthread_mutex_init(m, 0)) {
+		free(m);
+		return -EAGAIN;
+	}
+	*lock = m;
+	return 0;
+}
+
+static void pthread_lock_acquire(void *user, void *lock)
+{
+	(void)user;
+	pthread_mutex_lock(lock);
+}
+
+static void pthread_lock_release(void *user, void *lock)
+{
+	(void)user;
+	pthread_mutex_unlock(lock);
+}
+
+static void pthread_lock_destroy(void *user, void *lock)
+{
+	(void)user;
+	pthread_mutex_destroy(lock);
+	free(lock);
+}
+
+static const struct dmn_lock_ops default_lock = {
+	pthread_lock_create, pthread_lock_acquire, pthread_lock_release,
+	pthread_lock_destroy, 0,
+};
+#else
+#define default_lock dmn_lock_none
+#endif
+
+static uint64_t default_now(void *user)
+{
+	(void)user;
+#if defined(DMN_HAVE_CLOCK_GETTIME)
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#else
+	return 0;
+#endif
+}
+
+void *dmn_alloc(struct dmn_ctx *ctx, size_t size)
+{
+	return ctx->alloc.alloc(ctx->alloc.user, size ? size : 1);
+}
+
+void dmn_free(struct dmn_ctx *ctx, void *ptr)
+{
+	if (ptr)
+		ctx->alloc.free(ctx->alloc.user, ptr);
+}
+
+char *dmn_strdup(struct dmn_ctx *ctx, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *copy = dmn_alloc(ctx, len);
+	if (copy)
+		memcpy(copy, s, len);
+	return copy;
+}
+
+int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
+	     size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	unsigned new_cap = *cap ? *cap : 4;
+	while (new_cap < need) {
+		if (new_cap > (~0u) / 2)
+			return -ENOMEM;
+		new_cap *= 2;
+	}
+	if ((size_t)new_cap > ((size_t)-1) / elem)
+		return -ENOMEM;
+	void *bigger = dmn_alloc(ctx, (size_t)new_cap * elem);
+	if (!bigger)
+		return -ENOMEM;
+	if (*array) {
+		memcpy(bigger, *array, (size_t)*cap * elem);
+		dmn_free(ctx, *array);
+	}
+	*array = bigger;
+	*cap = new_cap;
+	return 0;
+}
+
+void dmn_lock(struct dmn_ctx *ctx)
+{
+	ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
+}
+
+void dmn_unlock(struct dmn_ctx *ctx)
+{
+	ctx->lock_ops.release(ctx->lock_ops.user, ctx->lock);
+}
+
+void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev)
+{
+	for (unsigned i = 0; i < ctx->n_listeners; i++)
+		ctx->listeners[i].fn(ctx->listeners[i].user, ctx, ev);
+}
+
+int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
+{
+	struct dmn_config defaults;
+	if (!out)
+		return -EINVAL;
+	*out = 0;
+	if (!cfg) {
+		memset(&defaults, 0, sizeof(defaults));
+		cfg = &defaults;
+	}
+	if (!cfg->alloc.alloc != !cfg->alloc.free)
+		return -EINVAL;
+	struct dmn_alloc_ops alloc = cfg->alloc;
+	if (!alloc.alloc) {
+		alloc.alloc = default_alloc;
+		alloc.free = default_free;
+		alloc.user = 0;
+	}
+	struct dmn_lock_ops lock = cfg->lock;
+	if (!lock.create)
+		lock = default_lock;
+	if (!lock.acquire || !lock.release || !lock.destroy)
+		return -EINVAL;
+
+	struct dmn_ctx *ctx = alloc.alloc(alloc.user, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->alloc = alloc;
+	ctx->lock_ops = lock;
+	ctx->now = cfg->now ? cfg->now : default_now;
+	ctx->now_user = cfg->now ? cfg->now_user : 0;
+	handle_table_init(&ctx->domains, HK_DOMAIN);
+	handle_table_init(&ctx->devices, HK_DEVICE);
+	handle_table_init(&ctx->attachments, HK_ATTACH);
+	int err = lock.create(lock.user, &ctx->lock);
+	if (err) {
+		alloc.free(alloc.user, ctx);
+		return err < 0 ? err : -EAGAIN;
+	}
+	*out = ctx;
+	return 0;
+}
+
+int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+{
+	if (!ctx || !fn)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = 0;
+	if (ctx->n_listeners >= DMN_MAX_LISTENERS) {
+		err = -ENOSPC;
+	} else {
+		ctx->listeners[ctx->n_listeners].fn = fn;
+		ctx->listeners[ctx->n_listeners].user = user;
+		ctx->n_listeners++;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+{
+	if (!ctx || !fn)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = -ENOENT;
+	for (unsigned i = 0; i < ctx->n_listeners; i++) {
+		if (ctx->listeners[i].fn != fn || ctx->listeners[i].user != user)
+			continue;
+		memmove(&ctx->listeners[i], &ctx->listeners[i + 1],
+			(ctx->n_listeners - i - 1) * sizeof(ctx->listeners[0]));
+		ctx->n_listeners--;
+		err = 0;
+		break;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int dmn_last_error(struct dmn_ctx *ctx)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = ctx->last_error;
+	dmn_unlock(ctx);
+	return err;
+}
+
+uint64_t dmn_now(struct dmn_ctx *ctx)
+{
+	return ctx ? ctx->now(ctx->now_user) : 0;
+}
+
+void dmn_ctx_destroy(struct dmn_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	if (ctx->opp_fini)
+		ctx->opp_fini(ctx);
+	for (uint32_t h = handle_next(&ctx->attachments, 0); h;
+	     h = handle_next(&ctx->attachments, h))
+		dmn_free(ctx, pd_attach_get(ctx, h));
+	for (uint32_t h = handle_next(&ctx->devices, 0); h;
+	     h = handle_next(&ctx->devices, h)) {
+		struct pd_device *dev = pd_device_get_ptr(ctx, h);
+		dmn_free(ctx, dev->atts);
+		dmn_free(ctx, dev->name);
+		dmn_free(ctx, dev);
+	}
+	for (uint32_t h = handle_next(&ctx->domains, 0); h;
+	     h = handle_next(&ctx->domains, h)) {
+		struct pd_domain *d = pd_domain_get(ctx, h);
+		/* Each link is owned by its child's parent list. */
+		for (unsigned i = 0; i < d->n_parents; i++)
+			dmn_free(ctx, d->parents[i]);
+		level_hist_fini(ctx, &d->votes);
+		dmn_free(ctx, d->parents);
+		dmn_free(ctx, d->children);
+		dmn_free(ctx, d->name);
+		dmn_free(ctx, d);
+	}
+	handle_table_fini(ctx, &ctx->attachments);
+	handle_table_fini(ctx, &ctx->devices);
+	handle_table_fini(ctx, &ctx->domains);
+	dmn_free(ctx, ctx->order);
+	dmn_free(ctx, ctx->undo);
+	ctx->lock_ops.destroy(ctx->lock_ops.user, ctx->lock);
+	struct dmn_alloc_ops alloc = ctx->alloc;
+	alloc.free(alloc.user, ctx);
+}

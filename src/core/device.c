@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: MIT */
+/* Devices, attachments, runtime get/put and pstate votes. */
+#include "internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+struct pd_device *pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h)
+{
+	return handle_lookup(&ctx->devices, h);
+}
+
+struct pd_attachment *pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h)
+{
+	return handle_lookup(&ctx->attachments, h);
+}
+
+int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
+{
+	if (!ctx || !name || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = handle_reserve(ctx, &ctx->devices);
+	struct pd_device *dev = 0;
+	if (!err) {
+		dev = dmn_alloc(ctx, sizeof(*dev));
+		err = dev ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		memset(dev, 0, sizeof(*dev));
+		dev->name = dmn_strdup(ctx, name);
+		err = dev->name ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		dev->handle = handle_alloc(&ctx->devices, dev);
+		err = dev->handle ? 0 : -ENOSPC;
+	}
+	if (err && dev) {
+		dmn_free(ctx, dev->name);
+		dmn_free(ctx, dev);
+	}
+	if (!err)
+		*out = dev->handle;
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = 0;
+	if (!dev)
+		err = -EBADF;
+	else if (dev->n_atts || dev->usage || dev->opp_state)
+		err = -EBUSY;
+	if (!err) {
+		handle_release(&ctx->devices, h);
+		dmn_free(ctx, dev->atts);
+		dmn_free(ctx, dev->name);
+		dmn_free(ctx, dev);
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
+{
+	if (!ctx || !name || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = -ENOENT;
+	for (uint32_t h = handle_next(&ctx->devices, 0); h;
+	     h = handle_next(&ctx->devices, h)) {
+		struct pd_device *dev = pd_device_get_ptr(ctx, h);
+		if (!strcmp(dev->name, name)) {
+			*out = h;
+			err = 0;
+			break;
+		}
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+/* ---- attachments -------------------------------------------------------- */
+
+static void att_unlink(struct pd_attachment *a)
+{
+	struct pd_domain *d = a->dom;
+	struct pd_device *dev = a->dev;
+	if (a->dom_prev)
+		a->dom_prev->dom_next = a->dom_next;
+	else
+		d->att_head = a->dom_next;
+	if (a->dom_next)
+		a->dom_next->dom_prev = a->dom_prev;
+	else
+		d->att_tail = a->dom_prev;
+	d->n_attachments--;
+	for (unsigned i = 0; i < dev->n_atts; i++) {
+		if (dev->atts[i] != a)
+			continue;
+		memmove(&dev->atts[i], &dev->atts[i + 1],
+			(dev->n_atts - i - 1) * sizeof(*dev->atts));
+		dev->n_atts--;
+		break;
+	}
+}
+
+static bool attached(const struct pd_device *dev, const struct pd_domain *d)
+{
+	for (unsigned i = 0; i < dev->n_atts; i++)
+		if (dev->atts[i]->dom == d)
+			return true;
+	return false;
+}
+
+int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
+	      pd_attach_t *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, dev_h);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_attachment *a = 0;
+	int err = 0;
+	txn_begin(ctx);
+	if (!dev || !d)
+		err = -EBADF;
+	else if (attached(dev, d))
+		err = -EEXIST;
+	if (!err)
+		err = handle_reserve(ctx, &ctx->attachments);
+	if (!err)
+		err = dmn_grow(ctx, (void **)&dev->atts, &dev->cap_atts,
+			       dev->n_atts + 1, sizeof(*dev->atts));
+	if (!err) {
+		a = dmn_alloc(ctx, sizeof(*a));
+		err = a ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		memset(a, 0, sizeof(*a));
+		a->handle = handle_alloc(&ctx->attachments, a);
+		err = a->handle ? 0 : -ENOSPC;
+	}
+	if (err) {
+		dmn_free(ctx, a);
+		txn_result(ctx, err);
+		dmn_unlock(ctx);
+		return err;
+	}
+	a->dev = dev;
+	a->dom = d;
+	a->dom_prev = d->att_tail;
+	if (d->att_tail)
+		d->att_tail->dom_next = a;
+	else
+		d->att_head = a;
+	d->att_tail = a;
+	d->n_attachments++;
+	dev->atts[dev->n_atts++] = a;
+
+	if (dev->usage) {
+		err = txn_set_vote(ctx, a, 0, true);
+		if (!err)
+			txn_touch(ctx, d);
+		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+	}
+	if (err) {
+		att_unlink(a);
+		handle_release(&ctx->attachments, a->handle);
+		dmn_free(ctx, a);
+	} else {
+		*out = a->handle;
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_attachment *a = pd_attach_get(ctx, h);
+	int err = a ? 0 : -EBADF;
+	txn_begin(ctx);
+	if (a && a->counted) {
+		err = txn_set_vote(ctx, a, a->vote, false);
+		if (!err)
+			txn_touch(ctx, a->dom);
+		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+	}
+	if (!err) {
+		att_unlink(a);
+		handle_release(&ctx->attachments, h);
+		dmn_free(ctx, a);
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+/* ---- runtime PM --------------------------------------------------------- */
+
+/* Count or stop counting every vote of @dev, as one transaction. */
+static int device_switch(struct dmn_ctx *ctx, struct pd_device *dev,
+			 unsigned usage, bool counted)
+{
+	txn_begin(ctx);
+	int err = txn_set_usage(ctx, dev, usage);
+	for (unsigned i = 0; i < dev->n_atts && !err; i++) {
+		struct pd_attachment *a = dev->atts[i];
+		err = txn_set_vote(ctx, a, a->vote, counted);
+		if (!err)
+			txn_touch(ctx, a->dom);
+	}
+	if (err) {
+		txn_abort(ctx);
+		return err;
+	}
+	return txn_commit(ctx);
+}
+
+int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = 0;
+	ctx->op_error = 0;
+	if (!dev)
+		err = -EBADF;
+	else if (dev->usage == UINT_MAX)
+		err = -EOVERFLOW;
+	else if (dev->usage)
+		dev->usage++;
+	else
+		err = device_switch(ctx, dev, 1, true);
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = 0;
+	ctx->op_error = 0;
+	if (!dev)
+		err = -EBADF;
+	else if (!dev->usage)
+		err = -EALREADY;
+	else if (dev->usage > 1)
+		dev->usage--;
+	else
+		err = device_switch(ctx, dev, 0, false);
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+/* ---- votes -------------------------------------------------------------- */
+
+static int vote_many_locked(struct dmn_ctx *ctx,
+			    const struct pd_vote_change *changes, unsigned n)
+{
+	struct pd_attachment *atts[64];
+	uint32_t levels[64];
+	struct pd_device *dev = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct pd_attachment *a = pd_attach_get(ctx, changes[i].att);
+		if (!a)
+			return -EBADF;
+		if (dev && a->dev != dev)
+			return -EINVAL;
+		dev = a->dev;
+		int err = txn_check_level(ctx, a->dom, changes[i].level,
+					  &levels[i]);
+		if (err)
+			return err;
+		atts[i] = a;
+	}
+	txn_begin(ctx);
+	bool counted_change = false;
+	for (unsigned i = 0; i < n; i++) {
+		struct pd_attachment *a = atts[i];
+		if (a->vote == levels[i])
+			continue;
+		int err = txn_set_vote(ctx, a, levels[i], a->counted);
+		if (err) {
+			txn_abort(ctx);
+			return err;
+		}
+		if (a->counted) {
+			txn_touch(ctx, a->dom);
+			counted_change = true;
+		}
+	}
+	if (!counted_change) {
+		/* Stored for the next resume: nothing else changes. */
+		ctx->n_undo = 0;
+		ctx->n_order = 0;
+		return 0;
+	}
+	return txn_commit(ctx);
+}
+
+int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
+{
+	struct pd_vote_change change = {att, level};
+	return pd_vote_many(ctx, &change, 1);
+}
+
+int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
+		 unsigned n)
+{
+	if (!ctx || !changes || !n || n > 64)
+		return -EINVAL;
+	dmn_lock(ctx);
+	ctx->op_error = 0;
+	int err = vote_many_locked(ctx, changes, n);
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+/* ---- introspection ------------------------------------------------------ */
+
+int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
+		   struct pd_device_info *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = dev ? 0 : -EBADF;
+	if (dev) {
+		out->name = dev->name;
+		out->usage = dev->usage;
+		out->n_attachments = dev->n_atts;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
+{
+	if (!ctx || !next)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = 0;
+	if (prev && !pd_device_get_ptr(ctx, prev))
+		err = -EBADF;
+	if (!err) {
+		*next = handle_next(&ctx->devices, prev);
+		err = *next ? 0 : -ENOENT;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
+			 pd_attach_t *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = dev ? 0 : -EBADF;
+	if (dev) {
+		if (i >= dev->n_atts)
+			err = -ENOENT;
+		else
+			*out = dev->atts[i]->handle;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
+		   struct pd_attach_info *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_attachment *a = pd_attach_get(ctx, h);
+	int err = a ? 0 : -EBADF;
+	if (a) {
+		out->device = a->dev->handle;
+		out->domain = a->dom->handle;
+		out->vote = a->vote;
+		out->counts = a->counted;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
+		   pd_attach_t *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, dev_h);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = (dev && d) ? -ENOENT : -EBADF;
+	for (unsigned i = 0; dev && d && i < dev->n_atts; i++) {
+		if (dev->atts[i]->dom == d) {
+			*out = dev->atts[i]->handle;
+			err = 0;
+			break;
+		}
+	}
+	dmn_unlock(ctx);
+	return err;
+}

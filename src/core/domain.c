@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: MIT */
+/* Domains and the subdomain graph. */
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
+{
+	return handle_lookup(&ctx->domains, h);
+}
+
+static void domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	level_hist_fini(ctx, &d->votes);
+	dmn_free(ctx, d->parents);
+	dmn_free(ctx, d->children);
+	dmn_free(ctx, d->name);
+	dmn_free(ctx, d);
+}
+
+int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
+		     pd_domain_t *out)
+{
+	if (!ctx || !desc || !desc->name || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = handle_reserve(ctx, &ctx->domains);
+	if (!err)
+		err = txn_reserve_order(ctx, 1);
+	struct pd_domain *d = 0;
+	if (!err) {
+		d = dmn_alloc(ctx, sizeof(*d));
+		err = d ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		memset(d, 0, sizeof(*d));
+		level_hist_init(&d->votes);
+		d->name = dmn_strdup(ctx, desc->name);
+		err = d->name ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		d->ops = desc->ops;
+		d->user = desc->user;
+		d->flags = desc->flags;
+		d->idle_state = -1;
+		d->handle = handle_alloc(&ctx->domains, d);
+		err = d->handle ? 0 : -ENOSPC;
+	}
+	ctx->op_error = 0;
+	if (!err && (d->flags & PD_FLAG_ALWAYS_ON)) {
+		if (d->ops && d->ops->power_on)
+			err = d->ops->power_on(d->user, d->handle);
+		if (err) {
+			err = err > 0 ? -EIO : err;
+			ctx->op_error = err;
+			handle_release(&ctx->domains, d->handle);
+		} else {
+			d->on = true;
+			struct dmn_event ev = {DMN_EV_POWER_ON, DMN_OP_POWER_ON,
+					       d->handle, 0, 0, 0, 0, 1};
+			dmn_emit(ctx, &ev);
+		}
+	}
+	if (err) {
+		if (d)
+			domain_free(ctx, d);
+	} else {
+		*out = d->handle;
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = 0;
+	if (!d)
+		err = -EBADF;
+	else if (d->n_attachments || d->n_parents || d->n_children)
+		err = -EBUSY;
+	if (!err) {
+		handle_release(&ctx->domains, dom);
+		domain_free(ctx, d);
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
+			   pd_round_fn fn, void *user)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = 0;
+	if (!d)
+		err = -EBADF;
+	else if (d->pstate || d->votes.n)
+		err = -EBUSY;
+	if (!err) {
+		d->round = fn;
+		d->round_user = fn ? user : 0;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out)
+{
+	if (!ctx || !name || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = -ENOENT;
+	for (uint32_t h = handle_next(&ctx->domains, 0); h;
+	     h = handle_next(&ctx->domains, h)) {
+		struct pd_domain *d = pd_domain_get(ctx, h);
+		if (!strcmp(d->name, name)) {
+			*out = h;
+			err = 0;
+			break;
+		}
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+/* ---- links -------------------------------------------------------------- */
+
+static struct pd_link *link_find(const struct pd_domain *parent,
+				 const struct pd_domain *child)
+{
+	for (unsigned i = 0; i < child->n_parents; i++)
+		if (child->parents[i]->parent == parent)
+			return child->parents[i];
+	return 0;
+}
+
+/* Is @target @from or somewhere below it? Marks visited with a new epoch. */
+static bool reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
+			 const struct pd_domain *target)
+{
+	if (from == target)
+		return true;
+	if (from->visit == ctx->epoch)
+		return false;
+	from->visit = ctx->epoch;
+	for (unsigned i = 0; i < from->n_children; i++)
+		if (reaches_down(ctx, from->children[i]->child, target))
+			return true;
+	return false;
+}
+
+static void link_detach_arrays(struct pd_link *l)
+{
+	struct pd_domain *p = l->parent, *c = l->child;
+	for (unsigned i = 0; i < c->n_parents; i++) {
+		if (c->parents[i] != l)
+			continue;
+		memmove(&c->parents[i], &c->parents[i + 1],
+			(c->n_parents - i - 1) * sizeof(*c->parents));
+		c->n_parents--;
+		break;
+	}
+	for (unsigned i = 0; i < p->n_children; i++) {
+		if (p->children[i] != l)
+			continue;
+		memmove(&p->children[i], &p->children[i + 1],
+			(p->n_children - i - 1) * sizeof(*p->children));
+		p->n_children--;
+		break;
+	}
+}
+
+int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *p = pd_domain_get(ctx, parent);
+	struct pd_domain *c = pd_domain_get(ctx, child);
+	int err = 0;
+	struct pd_link *l = 0;
+	txn_begin(ctx);
+	if (!p || !c)
+		err = -EBADF;
+	else if (link_find(p, c))
+		err = -EEXIST;
+	else if (reaches_down(ctx, c, p))
+		err = -ELOOP;
+	if (!err)
+		err = dmn_grow(ctx, (void **)&c->parents, &c->cap_parents,
+			       c->n_parents + 1, sizeof(*c->parents));
+	if (!err)
+		err = dmn_grow(ctx, (void **)&p->children, &p->cap_children,
+			       p->n_children + 1, sizeof(*p->children));
+	if (!err) {
+		l = dmn_alloc(ctx, sizeof(*l));
+		err = l ? 0 : -ENOMEM;
+	}
+	if (err) {
+		dmn_unlock(ctx);
+		return err;
+	}
+	memset(l, 0, sizeof(*l));
+	l->parent = p;
+	l->child = c;
+	c->parents[c->n_parents++] = l;
+	p->children[p->n_children++] = l;
+
+	txn_begin(ctx);
+	if (c->on) {
+		err = txn_link_set(ctx, l, true, c->pstate);
+		if (!err)
+			txn_touch(ctx, p);
+		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+	}
+	if (err) {
+		link_detach_arrays(l);
+		dmn_free(ctx, l);
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *p = pd_domain_get(ctx, parent);
+	struct pd_domain *c = pd_domain_get(ctx, child);
+	struct pd_link *l = 0;
+	int err = 0;
+	txn_begin(ctx);
+	if (!p || !c)
+		err = -EBADF;
+	else if (!(l = link_find(p, c)))
+		err = -ENOENT;
+	if (!err && (l->child_on || l->req)) {
+		err = txn_link_set(ctx, l, false, 0);
+		if (!err)
+			txn_touch(ctx, p);
+		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+	}
+	if (!err) {
+		link_detach_arrays(l);
+		dmn_free(ctx, l);
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+		    pd_map_fn fn, void *user)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *p = pd_domain_get(ctx, parent);
+	struct pd_domain *c = pd_domain_get(ctx, child);
+	struct pd_link *l = 0;
+	int err = 0;
+	txn_begin(ctx);
+	if (!p || !c)
+		err = -EBADF;
+	else if (!(l = link_find(p, c)))
+		err = -ENOENT;
+	if (!err) {
+		pd_map_fn old_fn = l->map;
+		void *old_user = l->map_user;
+		l->map = fn;
+		l->map_user = fn ? user : 0;
+		if (c->on) {
+			/* Recompute what the child requires through the new map;
+			 * a raise may fail and is then undone. */
+			err = txn_link_set(ctx, l, true, c->pstate);
+			if (!err)
+				txn_touch(ctx, p);
+			err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+		}
+		if (err) {
+			l->map = old_fn;
+			l->map_user = old_user;
+		}
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+/* ---- introspection ------------------------------------------------------ */
+
+int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
+		   struct pd_domain_info *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	if (d) {
+		out->name = d->name;
+		out->flags = d->flags;
+		out->on = d->on;
+		out->pstate = d->pstate;
+		out->target_pstate = level_hist_max(&d->votes);
+		out->active_devices = d->active_devices;
+		out->on_children = d->on_children;
+		out->n_parents = d->n_parents;
+		out->n_children = d->n_children;
+		out->n_attachments = d->n_attachments;
+		out->idle_state = d->idle_state;
+		out->has_pstate_cb = d->ops && d->ops->set_performance_state;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
+{
+	if (!ctx || !next)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = 0;
+	if (prev && !pd_domain_get(ctx, prev))
+		err = -EBADF;
+	if (!err) {
+		*next = handle_next(&ctx->domains, prev);
+		err = *next ? 0 : -ENOENT;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+			    pd_domain_t *out, bool parent)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	if (d) {
+		unsigned n = parent ? d->n_parents : d->n_children;
+		if (i >= n)
+			err = -ENOENT;
+		else
+			*out = parent ? d->parents[i]->parent->handle
+				      : d->children[i]->child->handle;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_domain_parent(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+		     pd_domain_t *out)
+{
+	return domain_neighbour(ctx, dom, i, out, true);
+}
+
+int pd_domain_child(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+		    pd_domain_t *out)
+{
+	return domain_neighbour(ctx, dom, i, out, false);
+}
+
+int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+		 uint32_t *req, int *child_on)
+{
+	if (!ctx || !req || !child_on)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *p = pd_domain_get(ctx, parent);
+	struct pd_domain *c = pd_domain_get(ctx, child);
+	struct pd_link *l = 0;
+	int err = 0;
+	if (!p || !c)
+		err = -EBADF;
+	else if (!(l = link_find(p, c)))
+		err = -ENOENT;
+	if (!err) {
+		*req = l->req;
+		*child_on = l->child_on;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
+			      pd_attach_t prev, pd_attach_t *next)
+{
+	if (!ctx || !next)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	struct pd_attachment *a = 0;
+	if (d && prev) {
+		a = pd_attach_get(ctx, prev);
+		if (!a || a->dom != d)
+			err = -EBADF;
+		else
+			a = a->dom_next;
+	} else if (d) {
+		a = d->att_head;
+	}
+	if (!err) {
+		if (a)
+			*next = a->handle;
+		else
+			err = -ENOENT;
+	}
+	dmn_unlock(ctx);
+	return err;
+}

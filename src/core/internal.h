@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal structures of the core. Only src/core and src/opp include this.
+ */
+#ifndef DOMINO_CORE_INTERNAL_H
+#define DOMINO_CORE_INTERNAL_H
+
+#include <domino/domain.h>
+#include <stdbool.h>
+
+#include "handle.h"
+#include "level_hist.h"
+
+struct pd_link;
+struct pd_attachment;
+
+struct pd_domain {
+	uint32_t handle;
+	char *name;
+	const struct pd_domain_ops *ops;
+	void *user;
+	uint32_t flags;
+
+	pd_round_fn round;
+	void *round_user;
+
+	/* Parents and children, as arrays of link pointers, in link order. */
+	struct pd_link **parents;
+	unsigned n_parents, cap_parents;
+	struct pd_link **children;
+	unsigned n_children, cap_children;
+
+	/* Attachments, as an intrusive list in attach order. */
+	struct pd_attachment *att_head, *att_tail;
+	unsigned n_attachments;
+
+	/* Inputs of the aggregate. */
+	unsigned active_devices;
+	unsigned on_children;
+	struct level_hist votes; /* counted device votes + child requirements */
+
+	/* What the callbacks last accepted. */
+	bool on;
+	uint32_t pstate;
+	int idle_state;
+
+	/* Scratch for one operation (valid while visit == ctx->epoch). */
+	uint64_t visit;
+};
+
+struct pd_link {
+	struct pd_domain *parent, *child;
+	pd_map_fn map;
+	void *map_user;
+	bool child_on;  /* counted in parent->on_children */
+	uint32_t req;   /* counted in parent->votes (0 = nothing) */
+};
+
+struct pd_attachment {
+	uint32_t handle;
+	struct pd_device *dev;
+	struct pd_domain *dom;
+	struct pd_attachment *dom_prev, *dom_next;
+	uint32_t vote;
+	bool counted; /* vote counted in dom->votes and in dom->active_devices */
+};
+
+struct pd_device {
+	uint32_t handle;
+	char *name;
+	unsigned usage;
+	struct pd_attachment **atts;
+	unsigned n_atts, cap_atts;
+	void *opp_state; /* owned by the OPP layer */
+};
+
+/* One entry of the undo log: how to put an input back. */
+enum undo_kind {
+	UNDO_HIST_ADD,    /* undo by removing level from dom->votes */
+	UNDO_HIST_REMOVE, /* undo by adding it back */
+	UNDO_ACTIVE,      /* dom->active_devices changed by delta */
+	UNDO_ON_CHILDREN, /* dom->on_children changed by delta */
+	UNDO_LINK,        /* link->child_on / link->req had old values */
+	UNDO_ATT,         /* attachment vote / counted had old values */
+	UNDO_USAGE,       /* device usage had old value */
+};
+
+struct undo_entry {
+	enum undo_kind kind;
+	union {
+		struct pd_domain *dom;
+		struct pd_link *link;
+		struct pd_attachment *att;
+		struct pd_device *dev;
+	} u;
+	uint32_t level;
+	int delta;
+	bool flag;
+};
+
+struct dmn_ctx {
+	struct dmn_alloc_ops alloc;
+	struct dmn_lock_ops lock_ops;
+	void *lock;
+	dmn_time_fn now;
+	void *now_user;
+
+	struct {
+		dmn_listener_fn fn;
+		void *user;
+	} listeners[DMN_MAX_LISTENERS];
+	unsigned n_listeners;
+
+	struct handle_table domains;
+	struct handle_table devices;
+	struct handle_table attachments;
+
+	/* Scratch of one operation: affected domains, parents first. */
+	struct pd_domain **order;
+	unsigned n_order, cap_order;
+	uint64_t epoch;
+
+	struct undo_entry *undo;
+	unsigned n_undo, cap_undo;
+
+	int last_error;
+	int op_error; /* first callback error of the running operation */
+	const struct pd_domain *fail_dom; /* where an unsafe failure hit */
+
+	void *opp; /* owned by the OPP layer */
+	void (*opp_fini)(struct dmn_ctx *ctx);
+};
+
+/* context.c */
+void *dmn_alloc(struct dmn_ctx *ctx, size_t size);
+void dmn_free(struct dmn_ctx *ctx, void *ptr);
+char *dmn_strdup(struct dmn_ctx *ctx, const char *s);
+void dmn_lock(struct dmn_ctx *ctx);
+void dmn_unlock(struct dmn_ctx *ctx);
+void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
+int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
+	     size_t elem);
+
+/* Look handles up; NULL if stale or of another kind. */
+struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
+struct pd_device *pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
+struct pd_attachment *pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
+
+/* txn.c: the engine every state change goes through. */
+void txn_begin(struct dmn_ctx *ctx);
+int txn_log(struct dmn_ctx *ctx, const struct undo_entry *e);
+int txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level);
+void txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d,
+		     uint32_t level);
+void txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
+	       int delta);
+int txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
+		 bool counted);
+int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
+int txn_commit(struct dmn_ctx *ctx);
+void txn_abort(struct dmn_ctx *ctx);
+int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
+		    uint32_t *rounded);
+int txn_reserve_order(struct dmn_ctx *ctx, unsigned extra);
+int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+		 uint32_t level);
+int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
+/* Finish a public state-changing call: record dmn_last_error(). */
+static inline int txn_result(struct dmn_ctx *ctx, int err)
+{
+	ctx->last_error = err ? err : ctx->op_error;
+	return err;
+}
+
+#endif /* DOMINO_CORE_INTERNAL_H */

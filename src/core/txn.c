@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The transaction engine: every state change goes through here.
+ *
+ * An operation first changes the inputs of some domains (device usage,
+ * votes, links) through the txn_* primitives, which log how to undo each
+ * change, and touches those domains. txn_commit() then:
+ *
+ *   0. walks the touched domains and their ancestors children-first and
+ *      passes each one's target (on, level) up its links, so every parent's
+ *      inputs hold what its children will need;
+ *   A. raises pstates, parents first;            (unsafe: may fail)
+ *   B. powers domains on, parents first;         (unsafe: may fail)
+ *   C. powers unused domains off, children first; (safe)
+ *   D. lowers pstates, children first.           (safe)
+ *
+ * If A or B fails, the inputs are put back from the undo log and C and D run
+ * again: undoing a raise is a lowering and undoing a power-on is a
+ * power-off, so a rollback is itself a safe-direction settle, done in the
+ * reverse order of what was done. In C and D a failing domain keeps its
+ * state and its links are set back to what it really is, so its parents
+ * keep what it still needs.
+ *
+ * Invariant between operations: each link holds (child on, child on ?
+ * requirement(child pstate) : 0), i.e. what the child really is.
+ *
+ * Bins of a level_hist are not deleted while an operation runs (a level
+ * whose count falls to 0 keeps its bin until txn_finish), so the fix-ups of
+ * C and D, which only restore levels that were counted before, never
+ * allocate.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* ---- inputs ------------------------------------------------------------ */
+
+static uint32_t hist_max(const struct level_hist *h)
+{
+	for (unsigned i = h->n; i > 0; i--)
+		if (h->bins[i - 1].count)
+			return h->bins[i - 1].level;
+	return 0;
+}
+
+static unsigned hist_find(const struct level_hist *h, uint32_t level)
+{
+	unsigned lo = 0, hi = h->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (h->bins[mid].level < level)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int hist_inc(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
+{
+	unsigned i = hist_find(h, level);
+	if (i < h->n && h->bins[i].level == level) {
+		h->bins[i].count++;
+		return 0;
+	}
+	return level_hist_add(ctx, h, level);
+}
+
+static void hist_dec(struct level_hist *h, uint32_t level)
+{
+	unsigned i = hist_find(h, level);
+	if (i < h->n && h->bins[i].level == level && h->bins[i].count)
+		h->bins[i].count--;
+}
+
+static void hist_compact(struct level_hist *h)
+{
+	unsigned out = 0;
+	for (unsigned i = 0; i < h->n; i++)
+		if (h->bins[i].count)
+			h->bins[out++] = h->bins[i];
+	h->n = out;
+}
+
+void txn_begin(struct dmn_ctx *ctx)
+{
+	ctx->n_undo = 0;
+	ctx->n_order = 0;
+	ctx->epoch++;
+	ctx->op_error = 0;
+}
+
+int txn_log(struct dmn_ctx *ctx, const struct undo_entry *e)
+{
+	int err = dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+			   ctx->n_undo + 1, sizeof(*ctx->undo));
+	if (err)
+		return err;
+	ctx->undo[ctx->n_undo++] = *e;
+	return 0;
+}
+
+int txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
+{
+	if (!level)
+		return 0;
+	struct undo_entry e = {.kind = UNDO_HIST_ADD, .u.dom = d, .level = level};
+	int err = txn_log(ctx, &e);
+	if (err)
+		return err;
+	err = hist_inc(ctx, &d->votes, level);
+	if (err)
+		ctx->n_undo--;
+	return err;
+}
+
+void txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
+{
+	if (!level)
+		return;
+	struct undo_entry e = {.kind = UNDO_HIST_REMOVE, .u.dom = d,
+			       .level = level};
+	/* Removal must not fail: callers reserve log space first. */
+	if (ctx->n_undo < ctx->cap_undo)
+		ctx->undo[ctx->n_undo++] = e;
+	hist_dec(&d->votes, level);
+}
+
+static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
+{
+	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+			ctx->n_undo + extra, sizeof(*ctx->undo));
+}
+
+void txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
+	       int delta)
+{
+	struct undo_entry e = {.kind = which, .u.dom = d, .delta = delta};
+	if (ctx->n_undo < ctx->cap_undo)
+		ctx->undo[ctx->n_undo++] = e;
+	if (which == UNDO_ACTIVE)
+		d->active_devices += (unsigned)delta;
+	else
+		d->on_children += (unsigned)delta;
+}
+
+int txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
+		 bool counted)
+{
+	int err = reserve_log(ctx, 4);
+	if (err)
+		return err;
+	struct pd_domain *d = a->dom;
+	if (counted && vote) {
+		err = txn_hist_add(ctx, d, vote);
+		if (err)
+			return err;
+	}
+	if (a->counted)
+		txn_hist_remove(ctx, d, a->vote);
+	if (counted != a->counted)
+		txn_count(ctx, d, UNDO_ACTIVE, counted ? 1 : -1);
+	struct undo_entry e = {.kind = UNDO_ATT, .u.att = a, .level = a->vote,
+			       .flag = a->counted};
+	ctx->undo[ctx->n_undo++] = e;
+	a->vote = vote;
+	a->counted = counted;
+	return 0;
+}
+
+/* ---- requirements ------------------------------------------------------ */
+
+/* The level a child at @child_level requires of the parent of @l. */
+static int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
+		       uint32_t child_level, uint32_t *out)
+{
+	uint32_t req = child_level;
+	if (!child_level) {
+		*out = 0;
+		return 0;
+	}
+	if (l->map) {
+		int err = l->map(l->map_user, l->child->handle,
+				 l->parent->handle, child_level, &req);
+		if (err)
+			return err;
+	}
+	if (req && l->parent->round) {
+		int err = l->parent->round(l->parent->round_user,
+					   l->parent->handle, req, &req);
+		if (err)
+			return err;
+	}
+	(void)ctx;
+	*out = req;
+	return 0;
+}
+
+/* Validate @level as it climbs: rounding and -ERANGE at every ancestor. */
+static int check_up(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
+		    unsigned depth)
+{
+	if (depth > 64)
+		return -ELOOP;
+	for (unsigned i = 0; i < d->n_parents; i++) {
+		uint32_t req;
+		int err = requirement(ctx, d->parents[i], level, &req);
+		if (err)
+			return err;
+		err = check_up(ctx, d->parents[i]->parent, req, depth + 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
+		    uint32_t *rounded)
+{
+	*rounded = 0;
+	if (!level)
+		return 0;
+	if (!(d->ops && d->ops->set_performance_state) && !d->n_parents)
+		return -ENODEV;
+	uint32_t r = level;
+	if (d->round) {
+		int err = d->round(d->round_user, d->handle, level, &r);
+		if (err)
+			return err;
+	}
+	int err = check_up(ctx, d, r, 0);
+	if (err)
+		return err;
+	*rounded = r;
+	return 0;
+}
+
+/* Point @l at (on, requirement(level)), logging the change. */
+static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+		    uint32_t level, bool logged)
+{
+	uint32_t req = 0;
+	if (on) {
+		int err = requirement(ctx, l, level, &req);
+		if (err)
+			return err;
+	}
+	if (req == l->req && on == l->child_on)
+		return 0;
+	if (logged) {
+		int err = reserve_log(ctx, 4);
+		if (err)
+			return err;
+		struct undo_entry e = {.kind = UNDO_LINK, .u.link = l,
+				       .level = l->req, .flag = l->child_on};
+		if (req) {
+			err = txn_hist_add(ctx, l->parent, req);
+			if (err)
+				return err;
+		}
+		ctx->undo[ctx->n_undo++] = e;
+		txn_hist_remove(ctx, l->parent, l->req);
+		if (on != l->child_on)
+			txn_count(ctx, l->parent, UNDO_ON_CHILDREN,
+				  on ? 1 : -1);
+	} else {
+		/* Fix-ups after the commit point: restore levels that were
+		 * counted before, whose bins still exist. */
+		if (req && hist_inc(ctx, &l->parent->votes, req))
+			return -ENOMEM;
+		hist_dec(&l->parent->votes, l->req);
+		if (on != l->child_on)
+			l->parent->on_children += on ? 1u : (unsigned)-1;
+	}
+	l->req = req;
+	l->child_on = on;
+	return 0;
+}
+
+int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+		 uint32_t level)
+{
+	return link_set(ctx, l, on, level, true);
+}
+
+/* ---- touched set ------------------------------------------------------- */
+
+int txn_reserve_order(struct dmn_ctx *ctx, unsigned extra)
+{
+	return dmn_grow(ctx, (void **)&ctx->order, &ctx->cap_order,
+			ctx->domains.live + extra, sizeof(*ctx->order));
+}
+
+static void visit(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	if (d->visit == ctx->epoch)
+		return;
+	d->visit = ctx->epoch;
+	for (unsigned i = 0; i < d->n_parents; i++)
+		visit(ctx, d->parents[i]->parent);
+	/* cap_order >= live domains is kept by pd_domain_create */
+	ctx->order[ctx->n_order++] = d;
+}
+
+int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	visit(ctx, d);
+	return 0;
+}
+
+/* ---- callbacks ---------------------------------------------------------- */
+
+static bool want_on(const struct pd_domain *d)
+{
+	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
+	       d->on_children;
+}
+
+static void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
+		 const struct pd_domain *d, int error, int safe, uint64_t old_v,
+		 uint64_t new_v)
+{
+	struct dmn_event ev = {kind, op, d->handle, 0, error, safe, old_v, new_v};
+	dmn_emit(ctx, &ev);
+}
+
+static void note_failure(struct dmn_ctx *ctx, enum dmn_op op,
+			 const struct pd_domain *d, int err, int safe,
+			 uint64_t old_v, uint64_t new_v)
+{
+	if (!ctx->op_error)
+		ctx->op_error = err;
+	if (!safe)
+		ctx->fail_dom = d;
+	emit(ctx, DMN_EV_FAILURE, op, d, err, safe, old_v, new_v);
+}
+
+static int call_set_pstate(struct pd_domain *d,
+			   uint32_t level)
+{
+	if (!(d->ops && d->ops->set_performance_state))
+		return 0;
+	int err = d->ops->set_performance_state(d->user, d->handle, level);
+	return err > 0 ? -EIO : err;
+}
+
+static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	uint32_t want = hist_max(&d->votes);
+	if (want <= d->pstate)
+		return 0;
+	int err = call_set_pstate(d, want);
+	if (err) {
+		note_failure(ctx, DMN_OP_SET_PSTATE, d, err, 0, d->pstate, want);
+		return err;
+	}
+	uint32_t old = d->pstate;
+	d->pstate = want;
+	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
+	return 0;
+}
+
+static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	if (d->on || !want_on(d))
+		return 0;
+	int err = 0;
+	if (d->ops && d->ops->power_on)
+		err = d->ops->power_on(d->user, d->handle);
+	if (err) {
+		err = err > 0 ? -EIO : err;
+		note_failure(ctx, DMN_OP_POWER_ON, d, err, 0, 0, 1);
+		return err;
+	}
+	d->on = true;
+	emit(ctx, DMN_EV_POWER_ON, DMN_OP_POWER_ON, d, 0, 0, 0, 1);
+	return 0;
+}
+
+/* Make every parent link of @d say what @d really is now. */
+static void links_follow_actual(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	for (unsigned i = 0; i < d->n_parents; i++)
+		link_set(ctx, d->parents[i], d->on, d->pstate, false);
+}
+
+static void power_off(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	if (!d->on || want_on(d))
+		return;
+	int idle = -1; /* idle-state governor: see idle.c */
+	int err = 0;
+	if (d->ops && d->ops->power_off)
+		err = d->ops->power_off(d->user, d->handle, idle);
+	if (err) {
+		err = err > 0 ? -EIO : err;
+		note_failure(ctx, DMN_OP_POWER_OFF, d, err, 1, 1, 0);
+		links_follow_actual(ctx, d);
+		return;
+	}
+	d->on = false;
+	d->idle_state = idle;
+	emit(ctx, DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, d, 0, 0, 1, 0);
+}
+
+static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	uint32_t want = hist_max(&d->votes);
+	if (want >= d->pstate)
+		return;
+	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
+	     d->pstate, want);
+	int err = call_set_pstate(d, want);
+	if (err) {
+		note_failure(ctx, DMN_OP_SET_PSTATE, d, err, 1, d->pstate, want);
+		links_follow_actual(ctx, d);
+		return;
+	}
+	uint32_t old = d->pstate;
+	d->pstate = want;
+	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
+	links_follow_actual(ctx, d);
+}
+
+/* ---- commit ------------------------------------------------------------- */
+
+static void undo_inputs(struct dmn_ctx *ctx)
+{
+	while (ctx->n_undo) {
+		struct undo_entry *e = &ctx->undo[--ctx->n_undo];
+		switch (e->kind) {
+		case UNDO_HIST_ADD:
+			hist_dec(&e->u.dom->votes, e->level);
+			break;
+		case UNDO_HIST_REMOVE:
+			/* The bin is still there: cannot fail. */
+			(void)hist_inc(ctx, &e->u.dom->votes, e->level);
+			break;
+		case UNDO_ACTIVE:
+			e->u.dom->active_devices -= (unsigned)e->delta;
+			break;
+		case UNDO_ON_CHILDREN:
+			e->u.dom->on_children -= (unsigned)e->delta;
+			break;
+		case UNDO_LINK:
+			e->u.link->req = e->level;
+			e->u.link->child_on = e->flag;
+			break;
+		case UNDO_ATT:
+			e->u.att->vote = e->level;
+			e->u.att->counted = e->flag;
+			break;
+		case UNDO_USAGE:
+			e->u.dev->usage = e->level;
+			break;
+		}
+	}
+}
+
+static void settle(struct dmn_ctx *ctx)
+{
+	for (unsigned i = ctx->n_order; i > 0; i--)
+		power_off(ctx, ctx->order[i - 1]);
+	for (unsigned i = ctx->n_order; i > 0; i--)
+		lower_pstate(ctx, ctx->order[i - 1]);
+}
+
+static void finish(struct dmn_ctx *ctx)
+{
+	for (unsigned i = 0; i < ctx->n_order; i++)
+		hist_compact(&ctx->order[i]->votes);
+	ctx->n_undo = 0;
+	ctx->n_order = 0;
+}
+
+static int propagate_targets(struct dmn_ctx *ctx)
+{
+	for (unsigned i = ctx->n_order; i > 0; i--) {
+		struct pd_domain *d = ctx->order[i - 1];
+		bool on = want_on(d);
+		uint32_t level = on ? hist_max(&d->votes) : 0;
+		for (unsigned p = 0; p < d->n_parents; p++) {
+			int err = link_set(ctx, d->parents[p], on, level, true);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int txn_commit(struct dmn_ctx *ctx)
+{
+	int err = propagate_targets(ctx);
+	if (err) {
+		undo_inputs(ctx);
+		finish(ctx);
+		return err;
+	}
+	for (unsigned i = 0; i < ctx->n_order && !err; i++)
+		err = raise_pstate(ctx, ctx->order[i]);
+	for (unsigned i = 0; i < ctx->n_order && !err; i++)
+		err = power_on(ctx, ctx->order[i]);
+	if (err) {
+		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, err, 0, 0,
+		     0);
+		undo_inputs(ctx);
+	}
+	settle(ctx);
+	finish(ctx);
+	return err;
+}
+
+int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage)
+{
+	struct undo_entry e = {.kind = UNDO_USAGE, .u.dev = dev,
+			       .level = dev->usage};
+	int err = txn_log(ctx, &e);
+	if (err)
+		return err;
+	dev->usage = usage;
+	return 0;
+}
+
+void txn_abort(struct dmn_ctx *ctx)
+{
+	undo_inputs(ctx);
+	finish(ctx);
+}
