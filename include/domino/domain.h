@@ -96,7 +96,9 @@ typedef int (*pd_round_fn)(void *user, pd_domain_t dom, uint32_t level,
 /**
  * typedef pd_map_fn - the level a child at @child_level requires of @parent
  * Store it in *@parent_level (0 = nothing) and return 0, or return a
- * negative errno. Must be monotonic in @child_level and map 0 to 0.
+ * negative errno. Must be monotonic and deterministic (the engine may call
+ * it again for a level it mapped before and relies on the same answer); it
+ * is never called for level 0.
  */
 typedef int (*pd_map_fn)(void *user, pd_domain_t child, pd_domain_t parent,
 			 uint32_t child_level, uint32_t *parent_level);
@@ -174,6 +176,18 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent,
  */
 int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 		    pd_map_fn fn, void *user);
+
+/**
+ * pd_link_set_floor - a level @child requires of @parent whenever it is on,
+ * whatever its own pstate (a provider's own `required-opps`); 0 removes it
+ * The level is validated and rounded as a vote on @parent would be. If the
+ * child is on, the requirement changes now, as a transaction.
+ * returns: 0, -EBADF, -ENOENT (no such link), -ENODEV / -ERANGE (as
+ *   pd_vote on @parent), or a callback error of the raise.
+ * cost: O(1) + A.
+ */
+int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
+		      pd_domain_t child, uint32_t level);
 
 /* ---- devices and attachments ------------------------------------------ */
 

@@ -422,3 +422,38 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 	dmn_unlock(ctx);
 	return err;
 }
+
+int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
+		      pd_domain_t child, uint32_t level)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *p = pd_domain_get(ctx, parent);
+	struct pd_domain *c = pd_domain_get(ctx, child);
+	struct pd_link *l = 0;
+	int err = 0;
+	uint32_t rounded = level;
+	txn_begin(ctx);
+	if (!p || !c)
+		err = -EBADF;
+	else if (!(l = link_find(p, c)))
+		err = -ENOENT;
+	else if (level)
+		err = txn_check_level(ctx, p, level, &rounded);
+	if (!err) {
+		uint32_t old = l->floor;
+		l->floor = rounded;
+		if (c->on) {
+			err = txn_link_set(ctx, l, true, c->pstate);
+			if (!err)
+				txn_touch(ctx, p);
+			err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+		}
+		if (err)
+			l->floor = old;
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}

@@ -52,6 +52,7 @@ struct pd_link {
 	struct pd_domain *parent, *child;
 	pd_map_fn map;
 	void *map_user;
+	uint32_t floor; /* required of the parent while the child is on */
 	bool child_on;  /* counted in parent->on_children */
 	uint32_t req;   /* counted in parent->votes (0 = nothing) */
 };

@@ -176,16 +176,15 @@ static int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
 		       uint32_t child_level, uint32_t *out)
 {
 	uint32_t req = child_level;
-	if (!child_level) {
-		*out = 0;
-		return 0;
-	}
-	if (l->map) {
+	if (child_level && l->map) {
 		int err = l->map(l->map_user, l->child->handle,
 				 l->parent->handle, child_level, &req);
 		if (err)
 			return err;
 	}
+	/* A provider's own required-opps hold the parent up while on. */
+	if (req < l->floor)
+		req = l->floor;
 	if (req && l->parent->round) {
 		int err = l->parent->round(l->parent->round_user,
 					   l->parent->handle, req, &req);

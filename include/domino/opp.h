@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - operating performance points (OPP): tables, look-ups, set_rate
+ * sequencing, OPP -> pstate mapping and opportunistic scaling.
+ *
+ * Model
+ *  - An OPP table is a sorted set of entries: by frequency (the first opp-hz
+ *    value) then level, or by level when the table has no frequencies. The
+ *    same frequency may appear with different levels; an entry equal to
+ *    another in every opp-hz value and in level is a duplicate (-EEXIST).
+ *  - A table is used by devices (several when shared: DT `opp-shared`) and by
+ *    power domains (a provider's table of opp-level entries gives its
+ *    domains their levels). Tables are reference-counted: each bind, each
+ *    get-pstate registration and each table holding a required OPP into it
+ *    holds a reference; a table is freed when its last reference goes.
+ *  - Entries are named by a stable id (uint32_t) that opp_add() returns; ids
+ *    never change while the table lives, whatever is added later.
+ *  - A device bound to a table moves between its entries with
+ *    opp_set_rate(). An entry's pstate votes come from its required OPPs,
+ *    matched to the device's domains by the two-pass rule of DESIGN §1 (pass
+ *    1: each domain, in attachment order, takes the first untaken required
+ *    OPP that lies in its own table; pass 2: each domain still without one
+ *    takes the first untaken one that lies in an ancestor's table), or from
+ *    a get-pstate helper registered on the table.
+ *
+ * Threads: every call takes the context lock; provider hooks (clock,
+ * regulators, get-pstate) run with it held and must not call back in.
+ */
+#ifndef DOMINO_OPP_H
+#define DOMINO_OPP_H
+
+#include <domino/domain.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint32_t opp_table_t; /* handle; 0 is never valid */
+
+#define OPP_MAX_CLOCKS 8    /* opp-hz values per entry (UFS has 8) */
+#define OPP_MAX_SUPPLIES 4  /* opp-microvolt triples per entry */
+#define OPP_MAX_REQUIRED 4  /* required-opps per entry */
+#define OPP_ID_NONE UINT32_MAX
+
+#define OPP_FLAG_SUSPEND (1u << 0)     /* opp-suspend */
+#define OPP_FLAG_TURBO (1u << 1)       /* turbo-mode: only with boost */
+#define OPP_FLAG_UNAVAILABLE (1u << 2) /* disabled at creation */
+#define OPP_FLAG_HAS_LEVEL (1u << 3)   /* the entry has an opp-level */
+
+/**
+ * struct opp_supply - one supply's voltage window and current at an OPP
+ * @microvolt: target; @microvolt_min, @microvolt_max: the window (equal to
+ *   the target when the DT gives a single cell); @microamp: 0 if unknown
+ */
+struct opp_supply {
+	uint32_t microvolt;
+	uint32_t microvolt_min;
+	uint32_t microvolt_max;
+	uint32_t microamp;
+};
+
+/**
+ * struct opp_required - a reference to an entry of another table
+ */
+struct opp_required {
+	opp_table_t table;
+	uint32_t id;
+};
+
+/**
+ * struct opp_desc - what opp_add() needs; zero everything you do not use
+ * @name:     optional (DT node name, e.g. "opp-1200000000"); copied
+ * @hz, @n_hz: the frequencies in Hz; @hz[0] is the look-up key; @n_hz = 0
+ *            for a level-only entry
+ * @level:    the opp-level (meaningful with OPP_FLAG_HAS_LEVEL)
+ * @supplies, @n_supplies: voltages per supply
+ * @microwatt: power, 0 if unknown
+ * @required, @n_required: required OPPs, in DT order
+ * @flags:    OPP_FLAG_*
+ */
+struct opp_desc {
+	const char *name;
+	uint64_t hz[OPP_MAX_CLOCKS];
+	unsigned n_hz;
+	uint32_t level;
+	struct opp_supply supplies[OPP_MAX_SUPPLIES];
+	unsigned n_supplies;
+	uint32_t microwatt;
+	struct opp_required required[OPP_MAX_REQUIRED];
+	unsigned n_required;
+	uint32_t flags;
+};
+
+/**
+ * struct opp_info - a snapshot of one entry (pointers owned by the table)
+ * @available: 0 if disabled by opp_set_available() or OPP_FLAG_UNAVAILABLE
+ * @pstate:    the pstate recorded by a get-pstate helper, 0 if none
+ * Other members as in struct opp_desc.
+ */
+struct opp_info {
+	const char *name;
+	const uint64_t *hz;
+	unsigned n_hz;
+	uint32_t level;
+	const struct opp_supply *supplies;
+	unsigned n_supplies;
+	uint32_t microwatt;
+	const struct opp_required *required;
+	unsigned n_required;
+	uint32_t flags;
+	int available;
+	uint32_t pstate;
+};
+
+/* ---- tables ------------------------------------------------------------- */
+
+/**
+ * opp_table_create - a new, empty table holding one reference (the caller's)
+ * @name: copied (e.g. the DT node path)
+ * returns: 0, -EINVAL, -ENOMEM, -ENOSPC. cost: O(1).
+ */
+int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out);
+
+/**
+ * opp_table_get - take one more reference
+ * returns: 0, -EBADF.
+ */
+int opp_table_get(struct dmn_ctx *ctx, opp_table_t table);
+
+/**
+ * opp_table_put - drop a reference; the last one frees the table (and drops
+ * the references it held on tables its required OPPs point into)
+ * returns: 0, -EBADF.
+ */
+int opp_table_put(struct dmn_ctx *ctx, opp_table_t table);
+
+/**
+ * opp_add - add an entry
+ * If a get-pstate helper is registered it is called now and its result
+ * recorded as the entry's pstate.
+ * returns: 0 and the new entry's id in *@id (may be NULL), or
+ *   -EBADF (bad table or a required OPP naming a bad table/id),
+ *   -EINVAL (n_hz/n_supplies/n_required too large, hz[0] == 0 with n_hz > 0,
+ *            an entry with neither frequency nor level, a level-only entry
+ *            in a table of frequencies or the reverse, a required OPP in a
+ *            table whose entries have no level),
+ *   -EEXIST (equal in every opp-hz value and in level to an entry),
+ *   -ENOMEM, or the helper's error (then nothing was added).
+ * cost: O(n) (sorted insert).
+ */
+int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
+	    uint32_t *id);
+
+/**
+ * opp_entry_info - read entry @id
+ * returns: 0, -EBADF, -ENOENT (no such id), -EINVAL. cost: O(1).
+ */
+int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
+		   struct opp_info *out);
+
+/**
+ * opp_table_count - number of entries, and of those currently usable
+ * (available, and not turbo unless boost is on); either pointer may be NULL
+ * returns: 0, -EBADF. cost: O(n).
+ */
+int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
+		    unsigned *usable);
+
+/**
+ * opp_table_entry - the @i-th entry in sorted order (usable or not)
+ * returns: 0 and the id, -EBADF, -ENOENT past the end. cost: O(1).
+ */
+int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
+		    uint32_t *id);
+
+/**
+ * opp_table_set_boost - allow (1) or forbid (0) turbo entries in look-ups
+ * returns: 0, -EBADF.
+ */
+int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost);
+
+/**
+ * opp_set_available - enable or disable one entry
+ * Every device bound to the table and currently at a disabled entry moves to
+ * the next usable entry up (through opp_set_rate's sequence).
+ * returns: 0, -EBADF, -ENOENT, -EBUSY if a device sits at it and no usable
+ *   entry above exists (nothing changed), or the error of that move.
+ */
+int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
+		      bool available);
+
+/* ---- look-ups: skip unusable entries; cost O(log n) ---------------------- */
+
+/**
+ * opp_find_freq_exact / _ceil / _floor - the usable entry with exactly @hz,
+ * the lowest at or above it, the highest at or below it. Among entries of
+ * equal frequency, ceil and exact take the lowest level and floor the
+ * highest.
+ * returns: 0 and the id, -EBADF, -ERANGE if none qualifies (also when the
+ *   table has no frequencies).
+ */
+int opp_find_freq_exact(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+			uint32_t *id);
+int opp_find_freq_ceil(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+		       uint32_t *id);
+int opp_find_freq_floor(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+			uint32_t *id);
+
+/**
+ * opp_find_level_exact / _ceil / _floor - the same by opp-level
+ * Entries without a level are skipped.
+ * returns: 0 and the id, -EBADF, -ERANGE if none qualifies.
+ * cost: O(log n) in a level-only table, O(n) in a table sorted by frequency.
+ */
+int opp_find_level_exact(struct dmn_ctx *ctx, opp_table_t table,
+			 uint32_t level, uint32_t *id);
+int opp_find_level_ceil(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
+			uint32_t *id);
+int opp_find_level_floor(struct dmn_ctx *ctx, opp_table_t table,
+			 uint32_t level, uint32_t *id);
+
+/**
+ * opp_first / opp_last - the lowest / highest usable entry
+ * opp_suspend - the entry flagged opp-suspend (usable or not)
+ * returns: 0 and the id, -EBADF, -ENOENT if none.
+ */
+int opp_first(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
+int opp_last(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
+int opp_suspend(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
+
+/* ---- domains with levels ------------------------------------------------ */
+
+/**
+ * opp_domain_set_table - give a domain the levels of @table
+ * Installs the core rounding hook (a vote rounds up to the next level of the
+ * table; above the highest level fails with -ERANGE) and, on each of the
+ * domain's parent links present now or added later through
+ * opp_link_add(), the required-opps mapping: a child at level p requires of
+ * a parent the level of the required OPP, of the child's entry for p, that
+ * the matching rule assigns to that parent; with no such entry, p (1:1).
+ * Takes a table reference. A domain has at most one table.
+ * returns: 0, -EBADF, -EEXIST (the domain already has a table), -EINVAL (the
+ *   table has entries without a level), -EBUSY (the domain's pstate is not
+ *   0), -ENOMEM.
+ */
+int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
+			 opp_table_t table);
+
+/**
+ * opp_domain_table - the table of a domain
+ * returns: 0, -EBADF, -ENOENT if it has none.
+ */
+int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out);
+
+/**
+ * opp_link_add - pd_link_add() plus the required-opps mapping of the child's
+ * table (if any) on the new link
+ * returns: as pd_link_add.
+ */
+int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
+
+/**
+ * opp_link_set_floor - a level the child's provider requires of @parent
+ * whenever the child is on (a provider's own `required-opps`, e.g. sm8250's
+ * display clock controller keeps MMCX at low_svs while any GDSC is on)
+ * returns: as pd_link_set_floor.
+ */
+int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
+		       pd_domain_t child, uint32_t level);
+
+/* ---- devices -------------------------------------------------------------- */
+
+/**
+ * struct opp_clock_ops - the device's clock provider
+ * @set_rate: program @hz; 0 or a negative errno (any clock change that
+ *            fails makes opp_set_rate fail and roll back)
+ * @get_rate: the current rate (may be NULL)
+ */
+struct opp_clock_ops {
+	int (*set_rate)(void *user, pd_device_t dev, uint64_t hz);
+	uint64_t (*get_rate)(void *user, pd_device_t dev);
+};
+
+/**
+ * struct opp_regulator_ops - the device's supplies
+ * @set_voltage: program supply @supply to [@min, @max] aiming at @target
+ */
+struct opp_regulator_ops {
+	int (*set_voltage)(void *user, pd_device_t dev, unsigned supply,
+			   uint32_t min, uint32_t target, uint32_t max);
+};
+
+/**
+ * opp_device_bind - make @dev use @table (takes a reference)
+ * The device starts at no OPP (rate 0, no votes).
+ * returns: 0, -EBADF, -EEXIST (already bound), -ENOMEM.
+ */
+int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table);
+
+/**
+ * opp_device_unbind - drop the device's votes (as opp_set_rate(dev, 0)) and
+ * its table reference
+ * returns: 0, -EBADF, -ENOENT (not bound).
+ */
+int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * opp_device_table - the table a device is bound to
+ * returns: 0, -EBADF, -ENOENT.
+ */
+int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out);
+
+/**
+ * opp_device_set_clock / opp_device_set_regulators - attach providers
+ * The pointers are kept. NULL ops removes the provider.
+ * returns: 0, -EBADF, -ENOENT (not bound).
+ */
+int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
+			 const struct opp_clock_ops *ops, void *user);
+int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
+			      const struct opp_regulator_ops *ops, void *user);
+
+/**
+ * opp_set_rate - move @dev to the ceil OPP of @hz
+ * Going up: pstate votes (all of the device's domains, one transaction),
+ * then supplies, then clock. Going down: clock, then supplies, then pstate
+ * votes. The same OPP: nothing is called. A failure in the unsafe direction
+ * (a raise, or any clock change) undoes the steps already done in reverse
+ * and returns the error; the device stays at its old OPP. A failure to
+ * lower a supply or a pstate is safe: the new OPP stands, that supply or
+ * domain stays higher, the call returns 0 and the failure is reported
+ * (events, dmn_last_error). @hz = 0 drops the device's votes and leaves the
+ * clock alone.
+ * returns: 0, -EBADF, -ENODEV (no table bound), -ERANGE (@hz above the
+ *   highest usable entry), or the failing provider's error.
+ */
+int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz);
+
+/**
+ * opp_device_current - the entry the device is at (OPP_ID_NONE if none) and
+ * the rate it asked for last (may be NULL)
+ * returns: 0, -EBADF, -ENOENT (not bound).
+ */
+int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
+		       uint64_t *requested_hz);
+
+/**
+ * opp_device_votes - the pstate votes entry @id casts on the device's
+ * attachments: fills @levels[i] for attachment i (0 = none), up to @max
+ * returns: the number of attachments, -EBADF, -ENOENT.
+ */
+int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
+		     uint32_t *levels, unsigned max);
+
+/* ---- get-pstate helper --------------------------------------------------- */
+
+/**
+ * typedef opp_get_pstate_fn - the platform's pstate for an OPP of @table
+ * Store it in *@pstate and return 0, or return a negative errno.
+ */
+typedef int (*opp_get_pstate_fn)(void *user, opp_table_t table,
+				 uint64_t rate, uint32_t *pstate);
+
+/**
+ * opp_register_get_pstate - register the table's get-pstate helper
+ * Must come before any entry is added. Registering the same @fn and @user
+ * again counts one more registration. Each registration holds a table
+ * reference. Devices bound to the table vote the recorded pstate on their
+ * single domain (their first attachment).
+ * returns: 0, -EBADF, -EBUSY (entries exist, or another helper is
+ *   registered), -ENOMEM.
+ */
+int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
+			    opp_get_pstate_fn fn, void *user);
+
+/**
+ * opp_unregister_get_pstate - drop one registration (and its reference)
+ * returns: 0, -EBADF, -ENOENT (not registered).
+ */
+int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table);
+
+/* ---- opportunistic scaling ------------------------------------------------ */
+
+/**
+ * opp_find_max_permitted - the fastest usable entry whose pstate votes are
+ * all met by the current pstates of the device's domains (each vote <= the
+ * domain's pstate), and not below the device's requested rate
+ * returns: 0 and the id, -EBADF, -ENOENT (not bound, or no entry fits).
+ */
+int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id);
+
+/**
+ * opp_device_follow - follow the domain (1) or not (0)
+ * A following device keeps voting for its requested rate's OPP, but runs at
+ * opp_find_max_permitted(): when other voters raise its domains it moves up
+ * (supplies, then clock) after the raise; before they lower them it moves
+ * back down (clock, then supplies), never below its requested OPP. A failure
+ * of such an automatic move leaves the device where it was and is reported.
+ * returns: 0, -EBADF, -ENOENT (not bound), -ENOMEM.
+ */
+int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_OPP_H */
