@@ -273,11 +273,7 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 		/* Each link is owned by its child's parent list. */
 		for (unsigned i = 0; i < d->n_parents; i++)
 			dmn_free(ctx, d->parents[i]);
-		level_hist_fini(ctx, &d->votes);
-		dmn_free(ctx, d->parents);
-		dmn_free(ctx, d->children);
-		dmn_free(ctx, d->name);
-		dmn_free(ctx, d);
+		pd_domain_free(ctx, d);
 	}
 	handle_table_fini(ctx, &ctx->attachments);
 	handle_table_fini(ctx, &ctx->devices);

@@ -29,6 +29,8 @@ int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 	}
 	if (!err) {
 		memset(dev, 0, sizeof(*dev));
+		dev->qos_us = PD_QOS_NONE;
+		dev->wakeup_ns = PD_WAKEUP_NONE;
 		dev->name = dmn_strdup(ctx, name);
 		err = dev->name ? 0 : -ENOMEM;
 	}
@@ -143,10 +145,14 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		a = dmn_alloc(ctx, sizeof(*a));
 		err = a ? 0 : -ENOMEM;
 	}
+	if (!err)
+		err = qos_attach(ctx, dev, d, true);
 	if (!err) {
 		memset(a, 0, sizeof(*a));
 		a->handle = handle_alloc(&ctx->attachments, a);
 		err = a->handle ? 0 : -ENOSPC;
+		if (err)
+			qos_attach(ctx, dev, d, false);
 	}
 	if (err) {
 		dmn_free(ctx, a);
@@ -175,6 +181,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		att_unlink(a);
 		handle_release(&ctx->attachments, a->handle);
 		dmn_free(ctx, a);
+		qos_attach(ctx, dev, d, false);
 	} else {
 		*out = a->handle;
 	}
@@ -198,6 +205,7 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
 	}
 	if (!err) {
+		qos_attach(ctx, a->dev, a->dom, false);
 		att_unlink(a);
 		handle_release(&ctx->attachments, h);
 		dmn_free(ctx, a);

@@ -10,8 +10,11 @@ struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
 	return handle_lookup(&ctx->domains, h);
 }
 
-static void domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
+	idle_free(ctx, d);
+	ms_fini(ctx, &d->qos_set);
+	ms_fini(ctx, &d->wake_set);
 	level_hist_fini(ctx, &d->votes);
 	dmn_free(ctx, d->parents);
 	dmn_free(ctx, d->children);
@@ -44,6 +47,7 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 		d->user = desc->user;
 		d->flags = desc->flags;
 		d->idle_state = -1;
+		stats_init(d, dmn_now(ctx));
 		d->handle = handle_alloc(&ctx->domains, d);
 		err = d->handle ? 0 : -ENOSPC;
 	}
@@ -56,6 +60,7 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 			ctx->op_error = err;
 			handle_release(&ctx->domains, d->handle);
 		} else {
+			stats_power(ctx, d, true, -1, 0);
 			d->on = true;
 			struct dmn_event ev = {DMN_EV_POWER_ON, DMN_OP_POWER_ON,
 					       d->handle, 0, 0, 0, 0, 1};
@@ -64,7 +69,7 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 	}
 	if (err) {
 		if (d)
-			domain_free(ctx, d);
+			pd_domain_free(ctx, d);
 	} else {
 		*out = d->handle;
 	}
@@ -86,7 +91,7 @@ int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
 		err = -EBUSY;
 	if (!err) {
 		handle_release(&ctx->domains, dom);
-		domain_free(ctx, d);
+		pd_domain_free(ctx, d);
 	}
 	dmn_unlock(ctx);
 	return err;
@@ -208,6 +213,12 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 		dmn_unlock(ctx);
 		return err;
 	}
+	err = qos_link(ctx, p, c, true);
+	if (err) {
+		dmn_free(ctx, l);
+		dmn_unlock(ctx);
+		return err;
+	}
 	memset(l, 0, sizeof(*l));
 	l->parent = p;
 	l->child = c;
@@ -224,6 +235,7 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	if (err) {
 		link_detach_arrays(l);
 		dmn_free(ctx, l);
+		qos_link(ctx, p, c, false);
 	}
 	txn_result(ctx, err);
 	dmn_unlock(ctx);
@@ -253,6 +265,7 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	if (!err) {
 		link_detach_arrays(l);
 		dmn_free(ctx, l);
+		qos_link(ctx, p, c, false);
 	}
 	txn_result(ctx, err);
 	dmn_unlock(ctx);

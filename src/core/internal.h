@@ -6,13 +6,34 @@
 #define DOMINO_CORE_INTERNAL_H
 
 #include <domino/domain.h>
+#include <domino/idle.h>
 #include <stdbool.h>
 
 #include "handle.h"
 #include "level_hist.h"
+#include "multiset.h"
 
 struct pd_link;
 struct pd_attachment;
+
+struct pd_idle_data {
+	struct pd_idle_state_desc desc[PD_MAX_IDLE_STATES]; /* names owned */
+	uint64_t usage[PD_MAX_IDLE_STATES];
+	uint64_t rejected[PD_MAX_IDLE_STATES];
+	uint64_t time_ns[PD_MAX_IDLE_STATES];
+	unsigned n;
+};
+
+struct pd_stats {
+	uint64_t created;
+	uint64_t since;        /* start of the current power period */
+	uint64_t pstate_since; /* start of the current pstate period */
+	uint64_t time_on, time_off;
+	uint64_t on_count, off_count, pstate_transitions;
+	uint32_t levels[PD_STATS_MAX_PSTATES];
+	uint64_t level_ns[PD_STATS_MAX_PSTATES];
+	unsigned n_levels;
+};
 
 struct pd_domain {
 	uint32_t handle;
@@ -44,6 +65,15 @@ struct pd_domain {
 	uint32_t pstate;
 	int idle_state;
 
+	/* Idle states, governor, constraints below, statistics. */
+	struct pd_idle_data *idle;
+	enum pd_governor_kind gov;
+	pd_governor_fn gov_fn;
+	void *gov_user;
+	struct u64_multiset qos_set;  /* resume latencies (ns) below */
+	struct u64_multiset wake_set; /* next wakeups (ns) below */
+	struct pd_stats stats;
+
 	/* Scratch for one operation (valid while visit == ctx->epoch). */
 	uint64_t visit;
 };
@@ -72,6 +102,8 @@ struct pd_device {
 	unsigned usage;
 	struct pd_attachment **atts;
 	unsigned n_atts, cap_atts;
+	uint32_t qos_us;    /* PD_QOS_NONE if unset */
+	uint64_t wakeup_ns; /* PD_WAKEUP_NONE if unset */
 	void *opp_state; /* owned by the OPP layer */
 };
 
@@ -142,6 +174,8 @@ void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
 int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
 	     size_t elem);
 
+void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d);
+
 /* Look handles up; NULL if stale or of another kind. */
 struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
 struct pd_device *pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
@@ -166,6 +200,23 @@ int txn_reserve_order(struct dmn_ctx *ctx, unsigned extra);
 int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		 uint32_t level);
 int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
+/* idle.c, qos.c, stats.c */
+int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
+		uint32_t *rejected_mask);
+void idle_free(struct dmn_ctx *ctx, struct pd_domain *d);
+int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
+	       bool attach);
+int qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
+	     struct pd_domain *child, bool link);
+void qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
+		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns);
+void stats_init(struct pd_domain *d, uint64_t now);
+void stats_account(struct pd_domain *d, uint64_t now);
+void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
+		 uint32_t rejected_mask);
+void stats_rejected(struct pd_domain *d, uint32_t rejected_mask);
+void stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level);
+
 /* Finish a public state-changing call: record dmn_last_error(). */
 static inline int txn_result(struct dmn_ctx *ctx, int err)
 {

@@ -355,6 +355,7 @@ static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 		return err;
 	}
 	uint32_t old = d->pstate;
+	stats_pstate(ctx, d, want);
 	d->pstate = want;
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	return 0;
@@ -372,6 +373,7 @@ static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
 		note_failure(ctx, DMN_OP_POWER_ON, d, err, 0, 0, 1);
 		return err;
 	}
+	stats_power(ctx, d, true, -1, 0);
 	d->on = true;
 	emit(ctx, DMN_EV_POWER_ON, DMN_OP_POWER_ON, d, 0, 0, 0, 1);
 	return 0;
@@ -388,7 +390,16 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	if (!d->on || want_on(d))
 		return;
-	int idle = -1; /* idle-state governor: see idle.c */
+	uint32_t rejected = 0;
+	int choice = idle_choose(ctx, d, dmn_now(ctx), &rejected);
+	if (choice == PD_GOV_STAY_ON) {
+		/* Not a failure: the governor found no state worth it. */
+		stats_rejected(d, rejected);
+		emit(ctx, DMN_EV_STAY_ON, DMN_OP_POWER_OFF, d, 0, 1, 1, 1);
+		links_follow_actual(ctx, d);
+		return;
+	}
+	int idle = d->idle && d->idle->n ? choice : -1;
 	int err = 0;
 	if (d->ops && d->ops->power_off)
 		err = d->ops->power_off(d->user, d->handle, idle);
@@ -398,9 +409,13 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d)
 		links_follow_actual(ctx, d);
 		return;
 	}
+	stats_power(ctx, d, false, idle, rejected);
 	d->on = false;
 	d->idle_state = idle;
 	emit(ctx, DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, d, 0, 0, 1, 0);
+	if (idle >= 0)
+		emit(ctx, DMN_EV_IDLE, DMN_OP_POWER_OFF, d, 0, 0, 0,
+		     (uint64_t)idle);
 }
 
 static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
@@ -417,6 +432,7 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 		return;
 	}
 	uint32_t old = d->pstate;
+	stats_pstate(ctx, d, want);
 	d->pstate = want;
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	links_follow_actual(ctx, d);

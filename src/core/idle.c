@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/* Idle states and the power-off governors. */
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+int pd_governor_qos(const struct pd_governor_input *in,
+		    uint32_t *rejected_mask)
+{
+	*rejected_mask = 0;
+	if (!in->n_states)
+		return 0; /* plain off: zero latencies pass every test */
+	for (unsigned i = in->n_states; i > 0; i--) {
+		const struct pd_idle_state_desc *s = &in->states[i - 1];
+		uint64_t entry = (uint64_t)s->entry_latency_us * 1000u;
+		uint64_t exit = (uint64_t)s->exit_latency_us * 1000u;
+		uint64_t residency = (uint64_t)s->min_residency_us * 1000u;
+		bool latency_ok = entry + exit <= in->qos_ns;
+		bool wakeup_ok = in->next_wakeup_ns == UINT64_MAX ||
+				 in->now_ns + entry + residency <=
+					 in->next_wakeup_ns;
+		if (latency_ok && wakeup_ok)
+			return (int)(i - 1);
+		*rejected_mask |= 1u << (i - 1);
+	}
+	return PD_GOV_STAY_ON;
+}
+
+int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
+		uint32_t *rejected_mask)
+{
+	*rejected_mask = 0;
+	if (d->gov == PD_GOVERNOR_ALWAYS_ON)
+		return PD_GOV_STAY_ON;
+	struct pd_governor_input in;
+	in.now_ns = now;
+	qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
+	in.n_states = d->idle ? d->idle->n : 0;
+	in.states = d->idle ? d->idle->desc : 0;
+	int choice;
+	if (d->gov == PD_GOVERNOR_CUSTOM && d->gov_fn)
+		choice = d->gov_fn(d->gov_user, d->handle, &in, rejected_mask);
+	else
+		choice = pd_governor_qos(&in, rejected_mask);
+	unsigned limit = in.n_states ? in.n_states : 1;
+	if (choice < 0 || (unsigned)choice >= limit)
+		return PD_GOV_STAY_ON;
+	return choice;
+}
+
+int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
+			     const struct pd_idle_state_desc *desc,
+			     unsigned *index)
+{
+	if (!ctx || !desc || !desc->name)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	if (!err && d->idle && d->idle->n >= PD_MAX_IDLE_STATES)
+		err = -ENOSPC;
+	struct pd_idle_data *fresh = 0;
+	char *name = 0;
+	if (!err && !d->idle) {
+		fresh = dmn_alloc(ctx, sizeof(*fresh));
+		err = fresh ? 0 : -ENOMEM;
+		if (fresh)
+			memset(fresh, 0, sizeof(*fresh));
+	}
+	if (!err) {
+		name = dmn_strdup(ctx, desc->name);
+		err = name ? 0 : -ENOMEM;
+	}
+	if (err) {
+		dmn_free(ctx, fresh);
+	} else {
+		if (fresh)
+			d->idle = fresh;
+		uint64_t now = dmn_now(ctx);
+		stats_account(d, now);
+		unsigned i = d->idle->n++;
+		d->idle->desc[i] = *desc;
+		d->idle->desc[i].name = name;
+		/* Before its first transition an off domain sits in its
+		 * deepest state (DESIGN §1). */
+		if (!d->on && !d->stats.on_count && !d->stats.off_count)
+			d->idle_state = (int)i;
+		if (index)
+			*index = i;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+void idle_free(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	if (!d->idle)
+		return;
+	for (unsigned i = 0; i < d->idle->n; i++)
+		dmn_free(ctx, (char *)d->idle->desc[i].name);
+	dmn_free(ctx, d->idle);
+	d->idle = 0;
+}
+
+int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int n = d ? (d->idle ? (int)d->idle->n : 0) : -EBADF;
+	dmn_unlock(ctx);
+	return n;
+}
+
+int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+			 struct pd_idle_state_info *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	if (d && (!d->idle || i >= d->idle->n))
+		err = -ENOENT;
+	if (!err) {
+		out->desc = d->idle->desc[i];
+		out->usage = d->idle->usage[i];
+		out->rejected = d->idle->rejected[i];
+		out->time_ns = d->idle->time_ns[i];
+		if (!d->on && d->idle_state == (int)i)
+			out->time_ns += dmn_now(ctx) - d->stats.since;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
+			   enum pd_governor_kind kind, pd_governor_fn fn,
+			   void *user)
+{
+	if (!ctx)
+		return -EINVAL;
+	if ((kind == PD_GOVERNOR_CUSTOM) != (fn != 0))
+		return -EINVAL;
+	if (kind != PD_GOVERNOR_QOS && kind != PD_GOVERNOR_ALWAYS_ON &&
+	    kind != PD_GOVERNOR_CUSTOM)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	if (d) {
+		d->gov = kind;
+		d->gov_fn = fn;
+		d->gov_user = fn ? user : 0;
+	}
+	dmn_unlock(ctx);
+	return err;
+}

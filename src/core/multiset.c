@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#include "multiset.h"
+
+#include "internal.h"
+
+#include <string.h>
+
+void ms_init(struct u64_multiset *s)
+{
+	s->bins = 0;
+	s->n = s->cap = 0;
+}
+
+void ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s)
+{
+	dmn_free(ctx, s->bins);
+	ms_init(s);
+}
+
+int ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
+{
+	return dmn_grow(ctx, (void **)&s->bins, &s->cap, s->n + extra,
+			sizeof(*s->bins));
+}
+
+static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
+{
+	unsigned lo = 0, hi = s->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (s->bins[mid].value < value)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void ms_add(struct u64_multiset *s, uint64_t value, uint32_t count)
+{
+	unsigned i = lower_bound(s, value);
+	if (i < s->n && s->bins[i].value == value) {
+		s->bins[i].count += count;
+		return;
+	}
+	if (s->n >= s->cap)
+		return; /* caller forgot ms_reserve: cannot happen */
+	memmove(&s->bins[i + 1], &s->bins[i], (s->n - i) * sizeof(*s->bins));
+	s->bins[i].value = value;
+	s->bins[i].count = count;
+	s->n++;
+}
+
+void ms_remove(struct u64_multiset *s, uint64_t value, uint32_t count)
+{
+	unsigned i = lower_bound(s, value);
+	if (i >= s->n || s->bins[i].value != value)
+		return;
+	if (s->bins[i].count > count) {
+		s->bins[i].count -= count;
+		return;
+	}
+	memmove(&s->bins[i], &s->bins[i + 1], (s->n - i - 1) * sizeof(*s->bins));
+	s->n--;
+}
+
+uint64_t ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor)
+{
+	unsigned i = lower_bound(s, floor);
+	return i < s->n ? s->bins[i].value : UINT64_MAX;
+}

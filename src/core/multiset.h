@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A sorted multiset of 64-bit values (value, count): the constraints below a
+ * domain. Min and lower-bound are O(log V) in the number of distinct values
+ * V; reserve() first so that a batch of adds cannot fail half-way.
+ */
+#ifndef DOMINO_CORE_MULTISET_H
+#define DOMINO_CORE_MULTISET_H
+
+#include <stdint.h>
+
+struct dmn_ctx;
+
+struct u64_bin {
+	uint64_t value;
+	uint32_t count;
+};
+
+struct u64_multiset {
+	struct u64_bin *bins;
+	unsigned n, cap;
+};
+
+void ms_init(struct u64_multiset *s);
+void ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s);
+/* Make room for @extra more distinct values. */
+int ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra);
+/* Add @count copies; needs room for one more bin (see ms_reserve). */
+void ms_add(struct u64_multiset *s, uint64_t value, uint32_t count);
+void ms_remove(struct u64_multiset *s, uint64_t value, uint32_t count);
+/* Smallest value >= @floor, or UINT64_MAX. */
+uint64_t ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor);
+
+#endif

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Latency QoS and next-wakeup constraints. Each domain keeps two multisets:
+ * the resume-latency constraints and the wakeup times of every attached
+ * device below it, active or suspended, counted once per path through the
+ * subdomain graph. A change updates the domain it reaches and each domain
+ * above it, so the governor reads the tightest values in O(log V) without
+ * walking the subtree.
+ */
+#include "internal.h"
+
+#include <domino/idle.h>
+#include <errno.h>
+
+static struct u64_multiset *cset(struct pd_domain *d, int which)
+{
+	return which ? &d->wake_set : &d->qos_set;
+}
+
+static int reserve_up(struct dmn_ctx *ctx, struct pd_domain *d, int which,
+		      unsigned extra, unsigned depth)
+{
+	if (depth > 64)
+		return -ELOOP;
+	int err = ms_reserve(ctx, cset(d, which), extra);
+	for (unsigned i = 0; i < d->n_parents && !err; i++)
+		err = reserve_up(ctx, d->parents[i]->parent, which, extra,
+				 depth + 1);
+	return err;
+}
+
+static void add_up(struct pd_domain *d, int which, uint64_t value,
+		   uint32_t count, bool add)
+{
+	if (add)
+		ms_add(cset(d, which), value, count);
+	else
+		ms_remove(cset(d, which), value, count);
+	for (unsigned i = 0; i < d->n_parents; i++)
+		add_up(d->parents[i]->parent, which, value, count, add);
+}
+
+static uint64_t device_value(const struct pd_device *dev, int which)
+{
+	if (which)
+		return dev->wakeup_ns;
+	return dev->qos_us == PD_QOS_NONE ? UINT64_MAX
+					  : (uint64_t)dev->qos_us * 1000u;
+}
+
+int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
+	       bool attach)
+{
+	for (int which = 0; which < 2 && attach; which++) {
+		if (device_value(dev, which) == UINT64_MAX)
+			continue;
+		int err = reserve_up(ctx, d, which, 1, 0);
+		if (err)
+			return err;
+	}
+	for (int which = 0; which < 2; which++) {
+		uint64_t v = device_value(dev, which);
+		if (v != UINT64_MAX)
+			add_up(d, which, v, 1, attach);
+	}
+	return 0;
+}
+
+int qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
+	     struct pd_domain *child, bool link)
+{
+	for (int which = 0; which < 2 && link; which++) {
+		int err = reserve_up(ctx, parent, which, cset(child, which)->n, 0);
+		if (err)
+			return err;
+	}
+	for (int which = 0; which < 2; which++) {
+		struct u64_multiset *s = cset(child, which);
+		for (unsigned i = 0; i < s->n; i++)
+			add_up(parent, which, s->bins[i].value,
+			       s->bins[i].count, link);
+	}
+	return 0;
+}
+
+static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
+			 uint64_t new_value)
+{
+	uint64_t old = device_value(dev, which);
+	if (old == new_value)
+		return 0;
+	if (new_value != UINT64_MAX) {
+		for (unsigned i = 0; i < dev->n_atts; i++) {
+			int err = reserve_up(ctx, dev->atts[i]->dom, which, 1, 0);
+			if (err)
+				return err;
+		}
+	}
+	for (unsigned i = 0; i < dev->n_atts; i++) {
+		if (new_value != UINT64_MAX)
+			add_up(dev->atts[i]->dom, which, new_value, 1, true);
+		if (old != UINT64_MAX)
+			add_up(dev->atts[i]->dom, which, old, 1, false);
+	}
+	return 0;
+}
+
+int pd_device_set_qos(struct dmn_ctx *ctx, pd_device_t h, uint32_t latency_us)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = dev ? 0 : -EBADF;
+	if (dev) {
+		uint64_t v = latency_us == PD_QOS_NONE
+				     ? UINT64_MAX
+				     : (uint64_t)latency_us * 1000u;
+		err = device_change(ctx, dev, 0, v);
+		if (!err)
+			dev->qos_us = latency_us;
+	}
+	ctx->op_error = 0;
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_set_wakeup(struct dmn_ctx *ctx, pd_device_t h, uint64_t wakeup_ns)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = dev ? 0 : -EBADF;
+	if (dev) {
+		err = device_change(ctx, dev, 1, wakeup_ns);
+		if (!err)
+			dev->wakeup_ns = wakeup_ns;
+	}
+	ctx->op_error = 0;
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
+			  uint32_t *latency_us, uint64_t *wakeup_ns)
+{
+	if (!ctx || !latency_us || !wakeup_ns)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int err = dev ? 0 : -EBADF;
+	if (dev) {
+		*latency_us = dev->qos_us;
+		*wakeup_ns = dev->wakeup_ns;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+void qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
+		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
+{
+	(void)ctx;
+	*qos_ns = ms_first_at_or_after(&d->qos_set, 0);
+	*wakeup_ns = ms_first_at_or_after(&d->wake_set, now);
+}
+
+int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
+			  uint64_t *qos_ns, uint64_t *next_wakeup_ns)
+{
+	if (!ctx || !qos_ns || !next_wakeup_ns)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	if (d)
+		qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
+	dmn_unlock(ctx);
+	return err;
+}
