@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - reports: the text summary, JSON, Chrome trace-event JSON
+ * (Perfetto) and SVG timelines, written from a plain report model.
+ *
+ * The model (struct rpt_model) is filled in by the caller (the simulator or
+ * the CLI) from a loaded board and its context; the writers know nothing of
+ * device trees or of the core, and write through a caller-supplied sink, so
+ * the library never touches files itself. All strings in the model are
+ * borrowed: they must outlive the writer call.
+ *
+ * Times are nanoseconds of simulated (or real) time. Levels are pstates.
+ */
+#ifndef DOMINO_REPORT_H
+#define DOMINO_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * typedef rpt_sink_fn - receives output bytes
+ * Return 0, or a negative errno to stop the writer (it then returns it).
+ */
+typedef int (*rpt_sink_fn)(void *user, const char *bytes, size_t len);
+
+struct rpt_sink {
+	rpt_sink_fn write;
+	void *user;
+};
+
+/** struct rpt_device - a device as seen from one of its domains */
+struct rpt_device {
+	const char *name;  /* as scenarios call it */
+	const char *path;  /* DT node path */
+	const char *via;   /* its power-domain-names entry, or NULL */
+	int active;        /* 1 if runtime-active */
+	uint32_t vote;     /* its stored vote on this domain (0 = none) */
+	int counts;        /* 1 if the vote currently counts */
+};
+
+/** struct rpt_idle_stats - one idle state of a domain, and its figures */
+struct rpt_idle_stats {
+	const char *name;
+	uint32_t entry_latency_us, exit_latency_us, min_residency_us;
+	uint64_t usage, rejected, time_ns;
+};
+
+/** struct rpt_pstate_time - residency at one level */
+struct rpt_pstate_time {
+	uint32_t level;
+	const char *level_name; /* e.g. "nom" or an OPP node name, or NULL */
+	uint64_t time_ns;
+};
+
+/**
+ * struct rpt_domain - one domain in a report
+ * @provider: the provider's node path; @index: the cell value, -1 if the
+ *   provider has #power-domain-cells = 0 (printed as JSON null)
+ * @pstate_name: the meaning of @pstate where known (OPP node or macro-like
+ *   name, e.g. "opp-svs"), else NULL
+ * @idle_state: name of the idle state while off, NULL while on or if none
+ * @has_stats: 1 if the members from @time_on_ns on are filled (simulate)
+ * @time_off_ns: time in plain off (domains without idle states)
+ */
+struct rpt_domain {
+	const char *name;
+	const char *provider;
+	int index;
+	int on;
+	uint32_t pstate;
+	const char *pstate_name;
+	const char *idle_state;
+	const char *const *parents;
+	unsigned n_parents;
+	const char *const *children;
+	unsigned n_children;
+	const struct rpt_device *devices;
+	unsigned n_devices;
+	const char *const *levels; /* names of the domain's levels, or NULL */
+	const uint32_t *level_values;
+	unsigned n_levels;
+
+	/* State at time 0, where the events start from (simulate). */
+	int initial_on;
+	uint32_t initial_pstate;
+	const char *initial_idle_state;
+
+	int has_stats;
+	uint64_t time_on_ns;
+	uint64_t time_off_ns;
+	uint64_t on_count, off_count, pstate_transitions;
+	const struct rpt_idle_stats *idle;
+	unsigned n_idle;
+	const struct rpt_pstate_time *pstates;
+	unsigned n_pstates;
+};
+
+/** enum rpt_event_kind - one change in a simulation's account */
+enum rpt_event_kind {
+	RPT_EV_POWER_ON,  /* the domain went on */
+	RPT_EV_POWER_OFF, /* it went off (into @idle_state if it has states) */
+	RPT_EV_PSTATE,    /* @old_level -> @new_level */
+	RPT_EV_STAY_ON,   /* the governor kept an unused domain on */
+	RPT_EV_FAILURE,   /* a callback failed: @error, @safe */
+	RPT_EV_RATE,      /* a device's clock: @old_hz -> @new_hz */
+	RPT_EV_COMMAND_ERROR, /* a command failed as a whole: @error */
+	RPT_EV_EXPECT_FAILED, /* an expect line did not hold: @message */
+};
+
+/**
+ * struct rpt_event - one change, in time order
+ * @domain: the domain's name, or NULL (device events)
+ * @device: the device's name, or NULL
+ * @cause: the scenario command that caused it, e.g. "resume venus"
+ * @line: its scenario line
+ * @op: for failures, "on", "off", "pstate", "clock", "regulator"
+ * @message: for expect failures, "WANT, got GOT"
+ */
+struct rpt_event {
+	uint64_t time_ns;
+	enum rpt_event_kind kind;
+	const char *domain;
+	const char *device;
+	const char *cause;
+	unsigned line;
+	uint32_t old_level, new_level;
+	uint64_t old_hz, new_hz;
+	const char *idle_state;
+	const char *op;
+	int error;
+	int safe;
+	const char *message;
+};
+
+/**
+ * struct rpt_model - what every writer reads
+ * @board: the board file name (or "demo"); @model: its DT model string
+ * @warnings: loader warnings, already formatted
+ * @events: NULL for summary; time-ordered for simulate
+ * @end_ns: the simulation's end time (simulate)
+ */
+struct rpt_model {
+	const char *board;
+	const char *model;
+	const struct rpt_domain *domains;
+	unsigned n_domains;
+	const char *const *warnings;
+	unsigned n_warnings;
+	const struct rpt_event *events;
+	unsigned n_events;
+	uint64_t end_ns;
+};
+
+/**
+ * struct rpt_text_options - how the text writers look
+ * @color: 1 to use ANSI colours (the CLI decides: a terminal and no
+ *   NO_COLOR)
+ */
+struct rpt_text_options {
+	int color;
+};
+
+/**
+ * rpt_write_summary_text - the domain tree, clearer than pm_genpd_summary
+ * Roots first, children indented under each parent (a child of several
+ * parents is shown under each, marked as shared), with status, pstate and
+ * its meaning, idle state, and the devices with their votes.
+ * returns: 0 or the sink's error. cost: O(model size).
+ */
+int rpt_write_summary_text(const struct rpt_model *m,
+			   const struct rpt_text_options *opt,
+			   const struct rpt_sink *out);
+
+/**
+ * rpt_write_events_text - one line per event: time, domain, old -> new,
+ * cause. returns: 0 or the sink's error.
+ */
+int rpt_write_events_text(const struct rpt_model *m,
+			  const struct rpt_text_options *opt,
+			  const struct rpt_sink *out);
+
+/**
+ * rpt_write_stats_text - per-domain statistics table (time on, in each idle
+ * state and each pstate, transitions). returns: 0 or the sink's error.
+ */
+int rpt_write_stats_text(const struct rpt_model *m,
+			 const struct rpt_text_options *opt,
+			 const struct rpt_sink *out);
+
+/**
+ * rpt_write_json - one JSON object per DESIGN §3: `board`, `domains` (each
+ * with name, provider, index|null, status "on"/"off", pstate, idle_state
+ * |null, parents, children, devices [{name, path, active, vote}]), and
+ * `warnings` when there are any; with events, also `events` and `stats`.
+ * returns: 0 or the sink's error. cost: O(model size).
+ */
+int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *out);
+
+/**
+ * rpt_write_trace - Chrome trace-event JSON that Perfetto UI opens: one
+ * process per board, one thread track per domain carrying a complete ("X")
+ * event per on / off / idle period, and one counter ("C") track per domain's
+ * pstate. returns: 0 or the sink's error.
+ */
+int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *out);
+
+/**
+ * rpt_write_svg - a timeline a person can read: one lane per domain, the
+ * pstate as a step plot, idle periods shaded by state, a legend and a time
+ * axis. Standalone SVG 1.1 (parses as XML). returns: 0 or the sink's error.
+ */
+int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *out);
+
+/**
+ * rpt_json_escape - write @s as a JSON string literal (with quotes)
+ * returns: 0 or the sink's error.
+ */
+int rpt_json_escape(const struct rpt_sink *out, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_REPORT_H */
