@@ -20,6 +20,7 @@ void handle_table_init(struct handle_table *t, enum handle_kind kind)
 	t->slots = 0;
 	t->n_slots = t->cap_slots = 0;
 	t->free_head = 0;
+	t->live_head = t->live_tail = 0;
 	t->live = 0;
 }
 
@@ -57,6 +58,13 @@ uint32_t handle_alloc(struct handle_table *t, void *obj)
 	}
 	t->slots[slot].obj = obj;
 	t->slots[slot].next_free = 0;
+	t->slots[slot].prev_live = t->live_tail;
+	t->slots[slot].next_live = 0;
+	if (t->live_tail)
+		t->slots[t->live_tail - 1u].next_live = slot + 1u;
+	else
+		t->live_head = slot + 1u;
+	t->live_tail = slot + 1u;
 	t->live++;
 	return make_handle(t->kind, t->slots[slot].gen, slot);
 }
@@ -79,6 +87,14 @@ void handle_release(struct handle_table *t, uint32_t h)
 	struct handle_slot *s = slot_of(t, h);
 	if (!s)
 		return;
+	if (s->prev_live)
+		t->slots[s->prev_live - 1u].next_live = s->next_live;
+	else
+		t->live_head = s->next_live;
+	if (s->next_live)
+		t->slots[s->next_live - 1u].prev_live = s->prev_live;
+	else
+		t->live_tail = s->prev_live;
 	s->obj = 0;
 	s->gen = (uint16_t)((s->gen + 1u) & GEN_MASK);
 	s->next_free = t->free_head;
@@ -94,9 +110,15 @@ void *handle_lookup(const struct handle_table *t, uint32_t h)
 
 uint32_t handle_next(const struct handle_table *t, uint32_t prev)
 {
-	uint32_t start = prev ? (prev & SLOT_MASK) : 0; /* slot index to scan from */
-	for (uint32_t i = start; i < t->n_slots; i++)
-		if (t->slots[i].obj)
-			return make_handle(t->kind, t->slots[i].gen, i);
-	return 0;
+	uint32_t slot = prev & SLOT_MASK; /* slot index + 1 */
+	uint32_t next;
+	if (!prev)
+		next = t->live_head;
+	else if (slot && slot <= t->n_slots)
+		next = t->slots[slot - 1u].next_live;
+	else
+		return 0;
+	if (!next)
+		return 0;
+	return make_handle(t->kind, t->slots[next - 1u].gen, next - 1u);
 }

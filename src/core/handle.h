@@ -21,6 +21,9 @@ struct handle_slot {
 	void *obj;
 	uint16_t gen;
 	uint32_t next_free; /* slot index + 1 of the next free slot, 0 = end */
+	/* Live slots in allocation order (slot index + 1, 0 = end): iteration
+	 * follows creation order even when freed slots are reused. */
+	uint32_t prev_live, next_live;
 };
 
 struct handle_table {
@@ -28,6 +31,7 @@ struct handle_table {
 	struct handle_slot *slots;
 	uint32_t n_slots, cap_slots;
 	uint32_t free_head; /* slot index + 1, 0 = none */
+	uint32_t live_head, live_tail; /* slot index + 1, 0 = none */
 	uint32_t live;
 };
 
@@ -39,7 +43,8 @@ int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t);
 uint32_t handle_alloc(struct handle_table *t, void *obj);
 void handle_release(struct handle_table *t, uint32_t h);
 void *handle_lookup(const struct handle_table *t, uint32_t h);
-/* First live handle after @prev (0 = from the start) in slot order, or 0. */
+/* First live handle after @prev (0 = from the start) in allocation order,
+ * or 0. @prev's object may already be freed, but not its slot released. */
 uint32_t handle_next(const struct handle_table *t, uint32_t prev);
 
 #endif
