@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test helpers shared by the core tests:
+ *  - a recording fake backend: domain callbacks that log every call in
+ *    order, keep what the "hardware" last accepted, and can be told to fail
+ *    the k-th callback overall or the next N calls of one op on one domain;
+ *  - an allocation hook that fails the k-th allocation and counts live
+ *    blocks (leak detection);
+ *  - an event recorder;
+ *  - a full snapshot of the observable state through the introspection API,
+ *    and a comparison that names the first difference.
+ */
+#ifndef DOMINO_TESTS_CORE_FAKE_H
+#define DOMINO_TESTS_CORE_FAKE_H
+
+#include <domino/domain.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FAKE_MAX_DOMAINS 64
+#define FAKE_MAX_LOG 1024
+
+enum fake_op { FAKE_ON, FAKE_OFF, FAKE_PSTATE, FAKE_N_OPS };
+
+struct fake;
+
+struct fake_domain {
+	struct fake *fake;
+	unsigned index;
+	pd_domain_t handle;
+	const char *name;
+	bool on;         /* what the hardware last accepted */
+	uint32_t pstate; /* idem, for domains with a pstate callback */
+	unsigned fail_next[FAKE_N_OPS]; /* fail the next N calls of op */
+	unsigned calls[FAKE_N_OPS];
+};
+
+struct fake_call {
+	enum fake_op op;
+	unsigned dom; /* fake_domain index */
+	uint32_t level;
+	int ret;
+};
+
+struct fake {
+	struct fake_domain dom[FAKE_MAX_DOMAINS];
+	unsigned n_dom;
+	struct fake_call log[FAKE_MAX_LOG];
+	unsigned n_log;
+	unsigned long n_calls;  /* callbacks since fake_clear_log */
+	unsigned long fail_call; /* fail the k-th callback (1-based), 0 = off */
+	int fail_err;            /* error returned by injected failures */
+};
+
+extern const struct pd_domain_ops fake_ops_full;   /* on, off, pstate */
+extern const struct pd_domain_ops fake_ops_power;  /* on, off */
+extern const struct pd_domain_ops fake_ops_pstate; /* pstate only */
+
+void fake_init(struct fake *f);
+/* Create a domain backed by @ops; asserts success; returns its handle. */
+pd_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
+			const struct pd_domain_ops *ops, uint32_t flags);
+struct fake_domain *fake_find(struct fake *f, pd_domain_t h);
+void fake_clear_log(struct fake *f);
+/* Fail the next @n calls of @op on domain @h with f->fail_err. */
+void fake_fail(struct fake *f, pd_domain_t h, enum fake_op op, unsigned n);
+/* Does the log, from its start, equal @n calls given as (op, handle, level)
+ * triples? Prints both logs on mismatch. */
+bool fake_log_is(const struct fake *f, unsigned n, const uint32_t *triples);
+void fake_log_print(const struct fake *f);
+/* Index in the log of the first call (op, h), or -1. */
+int fake_log_find(const struct fake *f, enum fake_op op, pd_domain_t h);
+unsigned fake_log_count(const struct fake *f, enum fake_op op, pd_domain_t h);
+
+/* ---- allocation hook ---------------------------------------------------- */
+
+struct fake_alloc {
+	long live;      /* blocks allocated and not freed */
+	long count;     /* allocations since the last fake_alloc_fail_at */
+	long fail_at;   /* fail allocation number fail_at (1-based), 0 = never */
+	long failed;    /* allocations refused */
+};
+
+void *fake_alloc_fn(void *user, size_t size);
+void fake_free_fn(void *user, void *ptr);
+void fake_alloc_fail_at(struct fake_alloc *a, long k);
+/* A config using @a for allocation and no locking. */
+struct dmn_config fake_config(struct fake_alloc *a);
+
+/* ---- events -------------------------------------------------------------- */
+
+#define EVREC_MAX 512
+struct evrec {
+	struct dmn_event ev[EVREC_MAX];
+	unsigned n;
+};
+void evrec_fn(void *user, struct dmn_ctx *ctx, const struct dmn_event *ev);
+unsigned evrec_count(const struct evrec *r, enum dmn_event_kind kind);
+/* The first event of @kind, or NULL. */
+const struct dmn_event *evrec_first(const struct evrec *r,
+				    enum dmn_event_kind kind);
+
+/* ---- snapshots ----------------------------------------------------------- */
+
+#define SNAP_MAX 64
+#define SNAP_MAX_LINKS 16
+#define SNAP_MAX_ATTS 32
+
+struct snap_domain {
+	pd_domain_t handle;
+	struct pd_domain_info info;
+	char name[32];
+	pd_domain_t parents[SNAP_MAX_LINKS];
+	pd_domain_t children[SNAP_MAX_LINKS];
+	uint32_t child_req[SNAP_MAX_LINKS];
+	int child_on[SNAP_MAX_LINKS];
+	pd_attach_t atts[SNAP_MAX_ATTS];
+	unsigned n_atts; /* by pd_domain_next_attachment */
+	bool hw_known;
+	bool hw_on;
+	uint32_t hw_pstate;
+};
+
+struct snap_device {
+	pd_device_t handle;
+	struct pd_device_info info;
+	char name[32];
+	pd_attach_t atts[SNAP_MAX_ATTS];
+	struct pd_attach_info att_info[SNAP_MAX_ATTS];
+};
+
+struct snapshot {
+	unsigned n_dom, n_dev;
+	struct snap_domain dom[SNAP_MAX];
+	struct snap_device dev[SNAP_MAX];
+};
+
+/* Take a full snapshot; @f (may be NULL) adds what the hardware holds. */
+void snap_take(struct dmn_ctx *ctx, const struct fake *f, struct snapshot *s);
+/* 0 if equal, else 1 and a description of the first difference in @why. */
+int snap_diff(const struct snapshot *a, const struct snapshot *b, char *why,
+	      size_t n);
+
+#endif

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* cmocka glue shared by the core unit tests: one context per test, backed
+ * by the recording fake, with a leak check at teardown. */
+#ifndef DOMINO_TESTS_CORE_COMMON_H
+#define DOMINO_TESTS_CORE_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake.h"
+
+struct tcase {
+	struct fake fake;
+	struct fake_alloc alloc;
+	struct evrec ev;
+	struct dmn_ctx *ctx;
+	struct snapshot before, after;
+};
+
+static int tc_setup(void **state)
+{
+	struct tcase *t = calloc(1, sizeof(*t));
+	assert_non_null(t);
+	fake_init(&t->fake);
+	struct dmn_config cfg = fake_config(&t->alloc);
+	assert_int_equal(dmn_ctx_create(&cfg, &t->ctx), 0);
+	assert_int_equal(dmn_listen(t->ctx, evrec_fn, &t->ev), 0);
+	*state = t;
+	return 0;
+}
+
+static int tc_teardown(void **state)
+{
+	struct tcase *t = *state;
+	dmn_ctx_destroy(t->ctx);
+	long live = t->alloc.live;
+	free(t);
+	if (live) {
+		fprintf(stderr, "leak: %ld blocks still allocated\n", live);
+		return -1;
+	}
+	return 0;
+}
+
+#define T struct tcase *t = *state; struct dmn_ctx *ctx = t->ctx; (void)ctx
+#define TEST(fn) cmocka_unit_test_setup_teardown(fn, tc_setup, tc_teardown)
+
+static inline struct pd_domain_info dinfo(struct dmn_ctx *ctx, pd_domain_t d)
+{
+	struct pd_domain_info info;
+	memset(&info, 0, sizeof(info));
+	assert_int_equal(pd_domain_info(ctx, d, &info), 0);
+	return info;
+}
+
+static inline struct pd_attach_info ainfo(struct dmn_ctx *ctx, pd_attach_t a)
+{
+	struct pd_attach_info info;
+	memset(&info, 0, sizeof(info));
+	assert_int_equal(pd_attach_info(ctx, a, &info), 0);
+	return info;
+}
+
+static inline pd_device_t mkdev(struct dmn_ctx *ctx, const char *name)
+{
+	pd_device_t d = 0;
+	assert_int_equal(pd_device_create(ctx, name, &d), 0);
+	return d;
+}
+
+static inline pd_attach_t mkatt(struct dmn_ctx *ctx, pd_device_t dev,
+				pd_domain_t dom)
+{
+	pd_attach_t a = 0;
+	assert_int_equal(pd_attach(ctx, dev, dom, &a), 0);
+	return a;
+}
+
+#define ON(d) (dinfo(ctx, (d)).on)
+#define PS(d) (dinfo(ctx, (d)).pstate)
+#define HW(d) (fake_find(&t->fake, (d)))
+
+/* Take the "before" snapshot; CLEAR also empties the callback and event
+ * logs so a test can assert that an error made no callback. */
+#define SNAP() snap_take(ctx, &t->fake, &t->before)
+#define CLEAR()                                                              \
+	do {                                                                 \
+		fake_clear_log(&t->fake);                                    \
+		t->ev.n = 0;                                                 \
+	} while (0)
+
+#define UNCHANGED()                                                          \
+	do {                                                                 \
+		char why_[256];                                              \
+		snap_take(ctx, &t->fake, &t->after);                         \
+		if (snap_diff(&t->before, &t->after, why_, sizeof(why_)))    \
+			fail_msg("state changed: %s", why_);                 \
+	} while (0)
+
+#define NO_CALLS()                                                           \
+	do {                                                                 \
+		if (t->fake.n_log) {                                         \
+			fake_log_print(&t->fake);                            \
+			fail_msg("unexpected callbacks");                    \
+		}                                                            \
+	} while (0)
+
+/* An error that must change nothing and call nothing. */
+#define EXPECT_NOOP_ERR(call, err)                                           \
+	do {                                                                 \
+		SNAP();                                                      \
+		CLEAR();                                                     \
+		assert_int_equal((call), (err));                             \
+		UNCHANGED();                                                 \
+		NO_CALLS();                                                  \
+	} while (0)
+
+#define LOG_IS(...)                                                          \
+	do {                                                                 \
+		const uint32_t want_[] = {__VA_ARGS__};               \
+		assert_true(fake_log_is(&t->fake,                            \
+					sizeof(want_) / sizeof(want_[0]) / 3, \
+					want_));                             \
+	} while (0)
+
+#endif
