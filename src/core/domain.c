@@ -210,12 +210,14 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 		err = l ? 0 : -ENOMEM;
 	}
 	if (err) {
+		txn_result(ctx, err);
 		dmn_unlock(ctx);
 		return err;
 	}
 	err = qos_link(ctx, p, c, true);
 	if (err) {
 		dmn_free(ctx, l);
+		txn_result(ctx, err);
 		dmn_unlock(ctx);
 		return err;
 	}

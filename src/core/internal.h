@@ -76,6 +76,8 @@ struct pd_domain {
 
 	/* Scratch for one operation (valid while visit == ctx->epoch). */
 	uint64_t visit;
+	bool was_on;         /* on before txn_commit's callbacks */
+	uint32_t was_pstate; /* pstate before them */
 };
 
 struct pd_link {

@@ -15,9 +15,10 @@
  *   D. lowers pstates, children first.           (safe)
  *
  * If A or B fails, the inputs are put back from the undo log and C and D run
- * again: undoing a raise is a lowering and undoing a power-on is a
- * power-off, so a rollback is itself a safe-direction settle, done in the
- * reverse order of what was done. In C and D a failing domain keeps its
+ * instead over what A and B did: undoing a raise is a lowering and undoing a
+ * power-on is a power-off, so a rollback is itself a safe-direction settle,
+ * done in the reverse order of what was done, back to each domain's state
+ * before the call (not further: see roll_back). In C and D a failing domain keeps its
  * state and its links are set back to what it really is, so its parents
  * keep what it still needs.
  *
@@ -418,9 +419,13 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d)
 		     (uint64_t)idle);
 }
 
-static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
+/* Lower @d to what its inputs ask, but not below @floor. */
+static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
+			 uint32_t floor)
 {
 	uint32_t want = hist_max(&d->votes);
+	if (want < floor)
+		want = floor;
 	if (want >= d->pstate)
 		return;
 	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
@@ -478,7 +483,23 @@ static void settle(struct dmn_ctx *ctx)
 	for (unsigned i = ctx->n_order; i > 0; i--)
 		power_off(ctx, ctx->order[i - 1]);
 	for (unsigned i = ctx->n_order; i > 0; i--)
-		lower_pstate(ctx, ctx->order[i - 1]);
+		lower_pstate(ctx, ctx->order[i - 1], 0);
+}
+
+/* Undo phases A and B only: each domain goes back to how it was before the
+ * call. A domain that an earlier safe-direction failure left on or high is
+ * not retried here, or the failed call would change what it must not. */
+static void roll_back(struct dmn_ctx *ctx)
+{
+	for (unsigned i = ctx->n_order; i > 0; i--) {
+		struct pd_domain *d = ctx->order[i - 1];
+		if (!d->was_on)
+			power_off(ctx, d);
+	}
+	for (unsigned i = ctx->n_order; i > 0; i--) {
+		struct pd_domain *d = ctx->order[i - 1];
+		lower_pstate(ctx, d, d->was_pstate);
+	}
 }
 
 static void finish(struct dmn_ctx *ctx)
@@ -512,6 +533,10 @@ int txn_commit(struct dmn_ctx *ctx)
 		finish(ctx);
 		return err;
 	}
+	for (unsigned i = 0; i < ctx->n_order; i++) {
+		ctx->order[i]->was_on = ctx->order[i]->on;
+		ctx->order[i]->was_pstate = ctx->order[i]->pstate;
+	}
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = raise_pstate(ctx, ctx->order[i]);
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
@@ -520,8 +545,10 @@ int txn_commit(struct dmn_ctx *ctx)
 		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, err, 0, 0,
 		     0);
 		undo_inputs(ctx);
+		roll_back(ctx);
+	} else {
+		settle(ctx);
 	}
-	settle(ctx);
 	finish(ctx);
 	return err;
 }

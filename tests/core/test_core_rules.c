@@ -568,6 +568,55 @@ static void safe_lowering(void **state)
 	LOG_IS(FAKE_PSTATE, p, 4, FAKE_ON, p, 0, FAKE_ON, c, 0);
 }
 
+/* An unsafe failure undoes only what its own call did: a domain left high
+ * (or on) by an earlier safe-direction failure stays as it was. */
+static void rollback_keeps_earlier_safe_failure(void **state)
+{
+	T;
+	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	pd_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, p, c), 0);
+	pd_device_t dev = mkdev(ctx, "dev"), dev2 = mkdev(ctx, "dev2");
+	pd_attach_t a = mkatt(ctx, dev, c);
+	mkatt(ctx, dev2, c);
+	mkatt(ctx, dev2, d);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(pd_vote(ctx, a, 5), 0);
+	fake_fail(&t->fake, c, FAKE_PSTATE, 1);
+	assert_int_equal(pd_vote(ctx, a, 2), 0);
+	assert_int_equal(PS(c), 5); /* left high by the safe failure */
+	/* A call reaching c fails in the unsafe direction. */
+	fake_fail(&t->fake, d, FAKE_ON, 1);
+	SNAP();
+	CLEAR();
+	assert_int_equal(pd_device_get(ctx, dev2), -EIO);
+	UNCHANGED();
+	assert_int_equal(fake_log_count(&t->fake, FAKE_PSTATE, c), 0);
+	/* Same with a domain left on by a failed power-off. */
+	pd_domain_t q = fake_domain(&t->fake, ctx, "q", &fake_ops_full, 0);
+	pd_device_t dev3 = mkdev(ctx, "dev3"), dev4 = mkdev(ctx, "dev4");
+	mkatt(ctx, dev3, q);
+	mkatt(ctx, dev4, q);
+	mkatt(ctx, dev4, d);
+	assert_int_equal(pd_device_get(ctx, dev3), 0);
+	fake_fail(&t->fake, q, FAKE_OFF, 1);
+	assert_int_equal(pd_device_put(ctx, dev3), 0);
+	assert_true(ON(q));
+	fake_fail(&t->fake, d, FAKE_ON, 1);
+	SNAP();
+	CLEAR();
+	assert_int_equal(pd_device_get(ctx, dev4), -EIO);
+	UNCHANGED();
+	assert_int_equal(fake_log_count(&t->fake, FAKE_OFF, q), 0);
+	/* dmn_last_error follows every call, also early failures. */
+	assert_int_equal(dmn_last_error(ctx), -EIO);
+	assert_int_equal(pd_link_add(ctx, p, c), -EEXIST);
+	assert_int_equal(dmn_last_error(ctx), -EEXIST);
+	assert_int_equal(pd_link_add(ctx, p, d), 0);
+	assert_int_equal(dmn_last_error(ctx), 0);
+}
+
 static void vote_many(void **state)
 {
 	T;
@@ -814,6 +863,7 @@ int main(void)
 		TEST(rollback_pstate_raise),
 		TEST(safe_power_off),
 		TEST(safe_lowering),
+		TEST(rollback_keeps_earlier_safe_failure),
 		TEST(vote_many),
 		TEST(link_while_on),
 		TEST(attach_detach_active),
