@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared between the scenario_*.c files; not installed.
+ */
+#ifndef DOMINO_SIM_SCENARIO_INTERNAL_H
+#define DOMINO_SIM_SCENARIO_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A unit suffix and the power of ten it multiplies by. Every unit the
+ * language knows is a power of ten of its base unit, which is what makes
+ * exact decimal parsing simple: `D.F` with f fraction digits (trailing zeros
+ * removed) is a whole number of base units exactly when f <= exp10.
+ */
+struct scn_unit {
+	const char *name;
+	unsigned exp10;
+};
+
+/* Why scn_parse_scaled() refused a number. */
+enum scn_num_status {
+	SCN_NUM_OK,
+	SCN_NUM_EMPTY,	   /* nothing at all */
+	SCN_NUM_NOT_DIGIT, /* does not start with a digit, or "1." / "1.x" */
+	SCN_NUM_BAD_UNIT,  /* digits fine, suffix not in the table */
+	SCN_NUM_PRECISION, /* finer than the base unit */
+	SCN_NUM_OVERFLOW,  /* more than UINT64_MAX base units */
+};
+
+/*
+ * scn_parse_scaled - DIGITS [. DIGITS] [UNIT], exactly, into base units
+ * @units:     the accepted suffixes; "" (an empty name) allows a bare number
+ * @fold_case: compare suffixes ASCII-case-insensitively (frequencies)
+ * @unit_off:  receives the offset of the suffix in @s (for BAD_UNIT
+ *             diagnostics); may be NULL
+ * returns: the status; *@out is written only for SCN_NUM_OK.
+ */
+enum scn_num_status scn_parse_scaled(const char *s, size_t len,
+				     const struct scn_unit *units,
+				     size_t n_units, int fold_case,
+				     uint64_t *out, size_t *unit_off);
+
+extern const struct scn_unit scn_time_units[];
+extern const size_t scn_n_time_units;
+extern const struct scn_unit scn_freq_units[];
+extern const size_t scn_n_freq_units;
+
+#endif /* DOMINO_SIM_SCENARIO_INTERNAL_H */
