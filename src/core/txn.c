@@ -478,12 +478,20 @@ static void undo_inputs(struct dmn_ctx *ctx)
 	}
 }
 
+/* After each step, every domain's links say what it really is, not the
+ * target phase 0 passed up: a domain that did not change (say, kept on or
+ * high by a child whose power-off or lowering failed) must still hold its
+ * parents where it needs them before they are powered off or lowered. */
 static void settle(struct dmn_ctx *ctx)
 {
-	for (unsigned i = ctx->n_order; i > 0; i--)
+	for (unsigned i = ctx->n_order; i > 0; i--) {
 		power_off(ctx, ctx->order[i - 1]);
-	for (unsigned i = ctx->n_order; i > 0; i--)
+		links_follow_actual(ctx, ctx->order[i - 1]);
+	}
+	for (unsigned i = ctx->n_order; i > 0; i--) {
 		lower_pstate(ctx, ctx->order[i - 1], 0);
+		links_follow_actual(ctx, ctx->order[i - 1]);
+	}
 }
 
 /* Undo phases A and B only: each domain goes back to how it was before the
@@ -516,6 +524,11 @@ static int propagate_targets(struct dmn_ctx *ctx)
 		struct pd_domain *d = ctx->order[i - 1];
 		bool on = want_on(d);
 		uint32_t level = on ? hist_max(&d->votes) : 0;
+		/* An off domain left high by a failed lowering powers on at
+		 * that level and is lowered only afterwards: its parents must
+		 * allow that level first. */
+		if (on && !d->on && d->pstate > level)
+			level = d->pstate;
 		for (unsigned p = 0; p < d->n_parents; p++) {
 			int err = link_set(ctx, d->parents[p], on, level, true);
 			if (err)
