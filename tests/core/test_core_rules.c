@@ -617,6 +617,45 @@ static void rollback_keeps_earlier_safe_failure(void **state)
 	assert_int_equal(dmn_last_error(ctx), 0);
 }
 
+/* A safe failure two levels down: the domain in between does not change,
+ * but still holds its own parents where it really needs them. */
+static void safe_failure_holds_grandparent(void **state)
+{
+	T;
+	pd_domain_t g = fake_domain(&t->fake, ctx, "g", &fake_ops_full, 0);
+	pd_domain_t m = fake_domain(&t->fake, ctx, "m", &fake_ops_full, 0);
+	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, g, m), 0);
+	assert_int_equal(pd_link_add(ctx, m, c), 0);
+	pd_device_t dc = mkdev(ctx, "dc"), dm = mkdev(ctx, "dm");
+	pd_attach_t ac = mkatt(ctx, dc, c), am = mkatt(ctx, dm, m);
+	assert_int_equal(pd_device_get(ctx, dc), 0);
+	assert_int_equal(pd_device_get(ctx, dm), 0);
+	assert_int_equal(pd_vote(ctx, ac, 5), 0);
+	assert_int_equal(pd_vote(ctx, am, 2), 0);
+	fake_fail(&t->fake, c, FAKE_PSTATE, 1);
+	assert_int_equal(pd_vote(ctx, ac, 0), 0);
+	assert_int_equal(PS(c), 5);
+	assert_int_equal(PS(m), 5);
+	assert_int_equal(link_req(ctx, g, m, 0), 5);
+	assert_int_equal(PS(g), 5);
+	/* Same for power: m kept on by c must keep g on. */
+	assert_int_equal(pd_device_put(ctx, dm), 0);
+	fake_fail(&t->fake, c, FAKE_OFF, 1);
+	assert_int_equal(pd_device_put(ctx, dc), 0);
+	assert_true(ON(c) && ON(m) && ON(g));
+	assert_true(HW(g)->on);
+	int on;
+	link_req(ctx, g, m, &on);
+	assert_int_equal(on, 1);
+	assert_int_equal(dinfo(ctx, g).on_children, 1);
+	/* Retried by the next change: all go off, children first. */
+	CLEAR();
+	assert_int_equal(pd_device_get(ctx, dc), 0);
+	assert_int_equal(pd_device_put(ctx, dc), 0);
+	assert_false(ON(c) || ON(m) || ON(g));
+}
+
 static void vote_many(void **state)
 {
 	T;
@@ -864,6 +903,7 @@ int main(void)
 		TEST(safe_power_off),
 		TEST(safe_lowering),
 		TEST(rollback_keeps_earlier_safe_failure),
+		TEST(safe_failure_holds_grandparent),
 		TEST(vote_many),
 		TEST(link_while_on),
 		TEST(attach_detach_active),
