@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The example scenarios under examples/ parse cleanly, and the demo
+ * scenario exercises every verb and every expect form.
+ */
+#include <domino/scenario.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)size + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	*len = (size_t)size;
+	return buf;
+}
+
+static struct scn_script *parse_example(const char *name)
+{
+	char path[512];
+	size_t len;
+	snprintf(path, sizeof(path), "%s/%s", DOMINO_EXAMPLES_DIR, name);
+	char *text = read_file(path, &len);
+	struct scn_script *s = NULL;
+	struct scn_diag d;
+	int rc = scn_parse(text, len, name, NULL, &s, &d);
+	free(text);
+	if (rc) {
+		char msg[400];
+		scn_diag_format(&d, 1, msg, sizeof(msg));
+		fail_msg("%s", msg);
+	}
+	assert_true(s->count > 0);
+	return s;
+}
+
+static void test_demo(void **state)
+{
+	(void)state;
+	struct scn_script *s = parse_example("demo.scn");
+	unsigned verbs = 0, forms = 0;
+	for (size_t i = 0; i < s->count; i++) {
+		verbs |= 1u << s->cmds[i].verb;
+		if (s->cmds[i].verb == SCN_EXPECT)
+			forms |= 1u << s->cmds[i].expect.kind;
+	}
+	assert_int_equal(verbs, (1u << SCN_VERB_COUNT) - 1);
+	assert_int_equal(forms, (1u << (SCN_EXPECT_LAST_ERROR + 1)) - 1);
+	assert_int_equal(s->end_ns, 200000000);
+	scn_free(s);
+}
+
+static void test_video_playback(void **state)
+{
+	(void)state;
+	scn_free(parse_example("video-playback.scn"));
+}
+
+static void test_cpu_idle(void **state)
+{
+	(void)state;
+	scn_free(parse_example("cpu-idle.scn"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_demo),
+		cmocka_unit_test(test_video_playback),
+		cmocka_unit_test(test_cpu_idle),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
