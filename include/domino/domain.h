@@ -161,7 +161,8 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
  * pd_link_remove - the exact inverse of pd_link_add
  * The parent loses the child's use and requirement (safe direction: it may
  * stay on or high if its callbacks fail, and the call still succeeds).
- * returns: 0, or -EBADF, -ENOENT if there is no such link.
+ * returns: 0, or -EBADF, -ENOENT if there is no such link, -ENOMEM (then
+ *   nothing changed).
  * cost: O(parents of child + children of parent) + A.
  */
 int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent,
@@ -225,8 +226,9 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev, pd_domain_t dom,
 /**
  * pd_detach - the exact inverse of pd_attach; the handle becomes stale
  * If the device is active, its vote and its use of the domain go (safe
- * direction: always succeeds once the handle is valid).
- * returns: 0, or -EBADF (stale handle, e.g. detached twice).
+ * direction: callback failures never make it fail).
+ * returns: 0, or -EBADF (stale handle, e.g. detached twice), -ENOMEM (then
+ *   nothing changed).
  * cost: O(attachments of dev) + A.
  */
 int pd_detach(struct dmn_ctx *ctx, pd_attach_t att);
@@ -236,8 +238,8 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t att);
  * On the 0 -> 1 transition the device's votes count again (pstates raised,
  * parents first) and then its domains power on (parents first, in
  * attachment order).
- * returns: 0, or -EBADF, -EOVERFLOW (count would wrap), or the first
- *   callback error (then the count and every domain are as before).
+ * returns: 0, or -EBADF, -EOVERFLOW (count would wrap), -ENOMEM, or the
+ *   first callback error (then the count and every domain are as before).
  * cost: A.
  */
 int pd_device_get(struct dmn_ctx *ctx, pd_device_t dev);
@@ -247,7 +249,8 @@ int pd_device_get(struct dmn_ctx *ctx, pd_device_t dev);
  * On the 1 -> 0 transition the domains power off where unused (children
  * first) and then the votes stop counting (pstates lowered, children
  * first). Never fails for callback reasons (safe direction).
- * returns: 0, or -EBADF, -EALREADY if the count is already 0.
+ * returns: 0, or -EBADF, -EALREADY if the count is already 0, -ENOMEM
+ *   (then nothing changed).
  * cost: A.
  */
 int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
@@ -257,7 +260,7 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
  * The level is rounded up by the domain's rounding hook (if any). It counts
  * at once if the device is active, else it is stored for the next resume.
  * Voting the same level again is a no-op.
- * returns: 0, or -EBADF, -ENODEV (the domain has neither a
+ * returns: 0, or -EBADF, -ENOMEM, -ENODEV (the domain has neither a
  *   set_performance_state callback nor a parent), -ERANGE (above the top
  *   level of this domain or of an ancestor it passes to), or a callback
  *   error of a raise (then the old vote stands and nothing changed).
