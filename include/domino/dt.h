@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - the device-tree loader.
+ *
+ * Two stages, data flowing one way (blob -> model -> engine):
+ *
+ *  1. dt_load() parses a flattened device tree blob held in memory (libfdt;
+ *     no file I/O: firmware links its blob in) into a struct dt_board, a
+ *     plain self-contained model of the board's power domains, devices, OPP
+ *     tables and idle states, plus the diagnostics found on the way. The
+ *     model points into nothing: the blob may be freed once dt_load returns.
+ *     It depends on no other part of libdomino (only the dmn_alloc_ops type).
+ *  2. dt_instantiate() builds that model into a struct dmn_ctx through the
+ *     public core and OPP APIs (domain.h, opp.h).
+ *
+ * Device-tree contract (DESIGN §2), as the loader applies it
+ *  - Providers: enabled nodes with `#power-domain-cells` 0 (one domain) or 1
+ *    (indexed domains); any other value is an error naming the node.
+ *    PSCI `power-domain-*` nodes are providers like any other.
+ *  - A one-cell provider has the domains that an enabled consumer or
+ *    provider references, plus those its enabled nested children define:
+ *    children (at any depth, through other such children) with both `reg`
+ *    and `#power-domain-cells` define domain reg[0] (Rockchip's
+ *    `power-domain@N`), and their nesting is the subdomain hierarchy. A
+ *    number defined twice is a warning; the first definition wins.
+ *  - A provider's own `power-domains` makes each of its domains a child of
+ *    the referenced domains; its `operating-points-v2` gives its domains
+ *    their levels; its `required-opps` are floors its domains require of
+ *    their parents while on (matched to the parents by the two-pass rule).
+ *  - Devices: enabled nodes with `power-domains` that are not providers,
+ *    with `power-domain-names`, `operating-points-v2` and device-level
+ *    `required-opps`.
+ *  - A node is enabled when neither it nor an ancestor has a `status` other
+ *    than "okay"/"ok". Disabled nodes are skipped; references to them from
+ *    enabled nodes are warned about. A consumer whose `power-domains` cannot
+ *    be resolved is skipped with a warning. A subdomain link that would
+ *    close a cycle is dropped with a warning.
+ *  - OPP tables are the nodes whose compatible list holds
+ *    "operating-points-v2" and whose own status is enabled (a table is data
+ *    reached by phandle, so the status of its ancestors does not matter);
+ *    every child is an entry.
+ *  - Names: a domain is called by its provider's first label (from
+ *    /__symbols__, present when the blob was built with `dtc -@`), else the
+ *    provider's full path, plus ":INDEX" for one-cell providers. A device is
+ *    called by its first label, else its full path; dt_device_find() also
+ *    accepts the path and the node name where that is unique.
+ *
+ * Allocation: everything goes through the allocator given in struct
+ * dt_load_opts (malloc/free by default); dt_board_free() releases it all.
+ * Nothing is printed: diagnostics are collected in the board and, as they
+ * are found, handed to an optional caller-supplied sink.
+ */
+#ifndef DOMINO_DT_H
+#define DOMINO_DT_H
+
+#include <domino/context.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- diagnostics ---------------------------------------------------------- */
+
+/** enum dt_severity - how bad a diagnostic is */
+enum dt_severity {
+	DT_SEV_ERROR,   /* the tree is wrong: dt_load fails unless lenient */
+	DT_SEV_WARNING, /* something was skipped or dropped; loading goes on */
+	DT_SEV_NOTE,    /* worth knowing; nothing was lost */
+};
+
+/**
+ * struct dt_diag - one finding about the tree
+ * @severity: see enum dt_severity
+ * @check:    stable check code, e.g. "pd-cells-mismatch" (static string;
+ *            the list is in docs of dt_load below)
+ * @node:     full path of the node concerned ("/" for the blob as a whole)
+ * @property: the property concerned, or NULL
+ * @message:  one line, no trailing newline
+ * @error:    for errors, the negative errno dt_load reports for it; else 0
+ */
+struct dt_diag {
+	enum dt_severity severity;
+	const char *check;
+	const char *node;
+	const char *property;
+	const char *message;
+	int error;
+};
+
+/**
+ * typedef dt_diag_fn - a diagnostics sink, called once per diagnostic in
+ * the order they are found, while dt_load runs. @diag and its strings are
+ * only valid during the call (the board keeps its own copy).
+ */
+typedef void (*dt_diag_fn)(void *user, const struct dt_diag *diag);
+
+/**
+ * dt_severity_name - "error", "warning" or "note"
+ * returns: a static string; "?" for an unknown value.
+ */
+const char *dt_severity_name(enum dt_severity severity);
+
+/**
+ * dt_diag_format - render a diagnostic as DESIGN §3 prints it:
+ *   "FILE: NODE-PATH: PROPERTY: SEVERITY: MESSAGE" (the PROPERTY part is left
+ *   out when the diagnostic has none; "FILE: " too when @file is NULL)
+ * @buf, @size: output, always NUL-terminated when @size > 0 (truncated if
+ *   too small); @buf may be NULL when @size is 0
+ * returns: the length the full line needs (without the NUL, as snprintf),
+ *   or -EINVAL if @diag is NULL.
+ * cost: O(length).
+ */
+int dt_diag_format(const struct dt_diag *diag, const char *file, char *buf,
+		   size_t size);
+
+/* ---- the board model -------------------------------------------------------- */
+
+/** struct dt_opp_ref - a required OPP: entry @entry of table @table (indices
+ * into dt_board.opp_tables and that table's entries) */
+struct dt_opp_ref {
+	int32_t table;
+	int32_t entry;
+};
+
+/** struct dt_opp_supply - one supply's voltages (µV) and current (µA; 0 if
+ * not given); a single opp-microvolt cell gives min = target = max */
+struct dt_opp_supply {
+	uint32_t microvolt;
+	uint32_t microvolt_min;
+	uint32_t microvolt_max;
+	uint32_t microamp;
+};
+
+/**
+ * struct dt_opp - one OPP entry, in DT order
+ * @name:        node name, e.g. "opp-1200000000"
+ * @hz, @n_hz:   every opp-hz value (64-bit, from u32 pairs; zeros kept)
+ * @has_level, @level: opp-level
+ * @supplies, @n_supplies: opp-microvolt (one or three cells per supply) and
+ *               opp-microamp; `opp-microvolt-<name>` variants are ignored
+ * @microwatt, @n_microwatt: opp-microwatt, one value per supply
+ * @required, @n_required: required-opps, resolved
+ * @supported_hw, @n_supported_hw: opp-supported-hw cells
+ * @suspend, @turbo: opp-suspend, turbo-mode
+ * @enabled:     the entry's own status is okay
+ * @hw_ok:       true without opp-supported-hw; with it, true only when a
+ *               hardware version was given and, for some group of
+ *               n_supported_hw-version cells, every cell ANDed with the
+ *               matching version cell is non-zero
+ * @duplicate_of: -1, or the index of an earlier available entry equal to
+ *               this one in every opp-hz value and level
+ * @available:   enabled && hw_ok && duplicate_of < 0
+ */
+struct dt_opp {
+	char *name;
+	uint64_t *hz;
+	unsigned n_hz;
+	bool has_level;
+	uint32_t level;
+	struct dt_opp_supply *supplies;
+	unsigned n_supplies;
+	uint32_t *microwatt;
+	unsigned n_microwatt;
+	struct dt_opp_ref *required;
+	unsigned n_required;
+	uint32_t *supported_hw;
+	unsigned n_supported_hw;
+	bool suspend;
+	bool turbo;
+	bool enabled;
+	bool hw_ok;
+	int32_t duplicate_of;
+	bool available;
+};
+
+/**
+ * struct dt_opp_table - one "operating-points-v2" table
+ * @path, @label: node path and first label (NULL if none)
+ * @shared:       opp-shared
+ * @entries, @n_entries: every child node, in DT order
+ * @n_hw_unavailable: entries made unavailable by opp-supported-hw
+ */
+struct dt_opp_table {
+	char *path;
+	char *label;
+	bool shared;
+	struct dt_opp *entries;
+	unsigned n_entries;
+	unsigned n_hw_unavailable;
+};
+
+/** enum dt_idle_kind - the compatible of an idle-state node */
+enum dt_idle_kind {
+	DT_IDLE_DOMAIN, /* "domain-idle-state" */
+	DT_IDLE_ARM,    /* "arm,idle-state" (PSCI CPU states) */
+};
+
+/**
+ * struct dt_idle_state - one node referenced by `domain-idle-states`
+ * @name: idle-state-name, else the node name
+ * Latencies are in microseconds (0 when the property is absent).
+ */
+struct dt_idle_state {
+	char *path;
+	char *name;
+	uint32_t entry_latency_us;
+	uint32_t exit_latency_us;
+	uint32_t min_residency_us;
+	enum dt_idle_kind kind;
+};
+
+/**
+ * struct dt_floor - a level a provider's domains require of one parent
+ * while on (from the provider's own required-opps, two-pass matched)
+ * @parent: domain index; @level: opp-level; @ref: the required OPP
+ */
+struct dt_floor {
+	int32_t parent;
+	uint32_t level;
+	struct dt_opp_ref ref;
+};
+
+/**
+ * struct dt_provider - an enabled node with #power-domain-cells 0 or 1
+ * @path, @label, @compatible (first string or NULL), @status (NULL if the
+ *   node has none)
+ * @cells:    #power-domain-cells
+ * @opp_table: its operating-points-v2 table index, or -1
+ * @required, @n_required: its own required-opps
+ * @floors, @n_floors: those required-opps matched to @parents
+ * @parents, @n_parents: domains from its own power-domains (indices, in
+ *   order, without repeats): the parents of each of its domains, except
+ *   nested children (whose parent is the enclosing domain) and links
+ *   dropped as cycles (see dt_domain.parents, the links actually made)
+ * @first_domain, @n_domains: its domains are dt_board.domains[first_domain
+ *   .. first_domain + n_domains - 1], by increasing index
+ */
+struct dt_provider {
+	char *path;
+	char *label;
+	char *compatible;
+	char *status;
+	uint32_t cells;
+	int32_t opp_table;
+	struct dt_opp_ref *required;
+	unsigned n_required;
+	struct dt_floor *floors;
+	unsigned n_floors;
+	int32_t *parents;
+	unsigned n_parents;
+	int32_t first_domain;
+	unsigned n_domains;
+};
+
+/**
+ * struct dt_domain - one power domain
+ * @name:     see the naming rule above, e.g. "rpmhpd:9"
+ * @path:     the node defining it: the provider, or a nested child
+ * @provider: index into dt_board.providers
+ * @index:    the specifier cell (one-cell providers), or -1
+ * @parents, @n_parents: parent domains (indices into dt_board.domains)
+ * @idle_states, @n_idle_states: indices into dt_board.idle_states, in
+ *   domain-idle-states order (shallowest first)
+ * @opp_table: its provider's OPP table (its levels), or -1
+ */
+struct dt_domain {
+	char *name;
+	char *path;
+	int32_t provider;
+	int64_t index;
+	int32_t *parents;
+	unsigned n_parents;
+	int32_t *idle_states;
+	unsigned n_idle_states;
+	int32_t opp_table;
+};
+
+/** struct dt_attachment - one `power-domains` entry of a device: @domain
+ * (index) and its `power-domain-names` entry (NULL if none) */
+struct dt_attachment {
+	int32_t domain;
+	char *name;
+};
+
+/**
+ * struct dt_device - an enabled consumer of power domains
+ * @name:  first label, else @path
+ * @path:  full node path
+ * @node_name: the last path component, e.g. "video-codec@aa00000"
+ * @attachments, @n_attachments: in power-domains order (a domain listed
+ *   twice is kept once, with a warning)
+ * @opp_table: operating-points-v2 table index, or -1
+ * @required, @n_required: device-level required-opps (fixed votes while
+ *   active when the device has no OPP table)
+ */
+struct dt_device {
+	char *name;
+	char *path;
+	char *node_name;
+	struct dt_attachment *attachments;
+	unsigned n_attachments;
+	int32_t opp_table;
+	struct dt_opp_ref *required;
+	unsigned n_required;
+};
+
+struct dt_pool;
+
+/**
+ * struct dt_board - the whole model; read-only for the caller
+ * @model:   root `model`, or NULL
+ * @compatible, @n_compatible: root compatible strings
+ * @n_errors, @n_warnings, @n_notes: counts of @diags by severity
+ * @n_opp_hw_unavailable: entries made unavailable by opp-supported-hw
+ * @supported_hw, @n_supported_hw: the hardware version used
+ */
+struct dt_board {
+	char *model;
+	char **compatible;
+	unsigned n_compatible;
+	struct dt_provider *providers;
+	unsigned n_providers;
+	struct dt_domain *domains;
+	unsigned n_domains;
+	struct dt_device *devices;
+	unsigned n_devices;
+	struct dt_opp_table *opp_tables;
+	unsigned n_opp_tables;
+	struct dt_idle_state *idle_states;
+	unsigned n_idle_states;
+	struct dt_diag *diags;
+	unsigned n_diags;
+	unsigned n_errors;
+	unsigned n_warnings;
+	unsigned n_notes;
+	unsigned n_opp_hw_unavailable;
+	uint32_t *supported_hw;
+	unsigned n_supported_hw;
+	struct dt_pool *pool; /* private */
+};
+
+/* ---- stage 1: loading --------------------------------------------------------- */
+
+#define DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dt_load */
+#define DT_MAX_HW_CELLS 8         /* --supported-hw values */
+
+/**
+ * struct dt_load_opts - how to load; every member may be zero
+ * @alloc: allocator (both members set), or NULL for malloc/free
+ * @supported_hw, @n_supported_hw: the hardware version, one u32 per cell
+ *   (at most DT_MAX_HW_CELLS); none given = entries with opp-supported-hw
+ *   are unavailable (counted, and reported as "opp-needs-hw-version")
+ * @flags: DT_LOAD_*
+ * @diag, @diag_user: optional sink, see dt_diag_fn
+ */
+struct dt_load_opts {
+	const struct dmn_alloc_ops *alloc;
+	const uint32_t *supported_hw;
+	unsigned n_supported_hw;
+	unsigned flags;
+	dt_diag_fn diag;
+	void *diag_user;
+};
+
+/**
+ * dt_load - parse a device tree blob into a board model
+ * @blob, @size: the blob in memory and the size of the buffer holding it
+ *   (the header's totalsize must fit); it need not be aligned (a misaligned
+ *   blob is copied once)
+ * @opts: see struct dt_load_opts, or NULL for the defaults
+ * @out:  receives the board
+ *
+ * The whole blob is validated with fdt_check_full() before any other libfdt
+ * call, so a truncated or corrupt blob is rejected and never read out of
+ * bounds; every property is length-checked before it is read.
+ *
+ * Check codes (severity, and the errno for errors):
+ *  errors
+ *   "dt-corrupt"             blob fails validation (-EILSEQ)
+ *   "pd-cells-unsupported"   #power-domain-cells > 1 (-ENOTSUP)
+ *   "pd-cells-mismatch"      a power-domains specifier does not fit the
+ *                            property length (-EINVAL)
+ *   "phandle-dangling"       required-opps / operating-points-v2 /
+ *                            domain-idle-states phandle points nowhere
+ *                            (-ENOENT)
+ *   "phandle-wrong-kind"     ... points at a node of the wrong kind (not an
+ *                            OPP table / OPP entry / idle state) (-EINVAL)
+ *   "prop-length"            a property of impossible length (-EINVAL)
+ *   "opp-required-no-level"  a required OPP has no opp-level (-EINVAL)
+ *  warnings
+ *   "pd-dangling-phandle"    power-domains phandle points nowhere (the
+ *                            consumer is skipped / the parent link dropped)
+ *   "pd-not-provider"        ... points at a node without #power-domain-cells
+ *   "consumer-of-disabled-provider"  ... points at a disabled provider
+ *   "pd-names-count"         power-domain-names count differs from the
+ *                            power-domains count
+ *   "pd-duplicate-domain"    a device lists the same domain twice
+ *   "domain-defined-twice"   a nested power-domain@N number repeats
+ *   "graph-cycle"            a subdomain link would close a cycle: dropped
+ *   "opp-duplicate"          an entry equal to an earlier one: not available
+ *   "opp-needs-hw-version"   a table has opp-supported-hw entries and no
+ *                            version was given (once per table)
+ *   "opp-supported-hw-count" entries whose opp-supported-hw length is not
+ *                            a multiple of the version's cell count: they
+ *                            are unavailable (once per table)
+ *   "opp-required-unmatched" a required OPP matches none of the node's
+ *                            domains (ignored)
+ *  notes
+ *   "pd-provider-unused"     a one-cell provider no enabled node references
+ *
+ * returns: 0 and *@out (which may still hold warnings and notes), or
+ *   -EINVAL if @blob or @out is NULL or @opts is malformed (then no
+ *     diagnostic is produced),
+ *   -ENOMEM if an allocation failed (nothing is leaked, *@out is NULL),
+ *   the errno of the first error diagnostic (see above).
+ *   On an error of the tree's content *@out is NULL, unless DT_LOAD_LENIENT
+ *   is set: then loading goes on past every error (skipping what cannot be
+ *   parsed), *@out receives the partial board with all its diagnostics, and
+ *   the caller must dt_board_free() it although the call returned an error.
+ * cost: O(N log N + P·D) time for N nodes, P phandle references and D the
+ *   depth of the domain graph; memory O(size of the model).
+ */
+int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
+	    struct dt_board **out);
+
+/**
+ * dt_board_free - release a board and everything it holds; NULL is a no-op
+ * cost: O(allocations).
+ */
+void dt_board_free(struct dt_board *board);
+
+/**
+ * dt_parse_supported_hw - parse "V[,V...]" (each a C integer: decimal, 0x
+ * hex or 0 octal, fitting u32) as given to --supported-hw
+ * @out, @max: receive up to @max values
+ * returns: the number of values, or -EINVAL (empty, malformed, out of range
+ *   or more than @max values).
+ * cost: O(length).
+ */
+int dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max);
+
+/**
+ * dt_domain_find - the index of the domain called @name
+ * returns: the index (>= 0), -EINVAL (NULL argument), -ENOENT.
+ * cost: O(domains).
+ */
+int dt_domain_find(const struct dt_board *board, const char *name);
+
+/**
+ * dt_device_find - the index of a device by label, full path, or node name
+ * (the node name only when no other device has it)
+ * returns: the index (>= 0), -EINVAL, -ENOENT, -EEXIST (a node name
+ *   shared by several devices and no label or path matched: use the path).
+ * cost: O(devices).
+ */
+int dt_device_find(const struct dt_board *board, const char *name);
+
+/**
+ * dt_match_required - which required OPP each domain votes with (DESIGN §1)
+ * @domains, @n_domains: domain indices, in power-domains order
+ * @refs, @n_refs:       the required OPPs, in DT order
+ * @assign:              receives, per domain, the index into @refs it takes,
+ *                       or -1
+ *
+ * Pass 1: each domain, in order, takes the first untaken ref into its own
+ * provider's table. Pass 2: each domain still without one takes the first
+ * untaken ref into the table of one of its ancestors (the level then passes
+ * up 1:1 through the domains in between).
+ * returns: the number of refs taken (n_refs minus it matched nothing), or
+ *   -EINVAL (NULL argument, a bad index, more than 64 domains).
+ * cost: O(n_domains · (n_refs + ancestors)).
+ */
+int dt_match_required(const struct dt_board *board, const int32_t *domains,
+		      unsigned n_domains, const struct dt_opp_ref *refs,
+		      unsigned n_refs, int32_t *assign);
+
+/**
+ * dt_device_opp_votes - the level each attachment of a device votes at
+ * entry @entry of its OPP table (0 = no vote), by dt_match_required
+ * @levels, @max: receive min(n_attachments, @max) levels
+ * returns: the number of attachments, or -EINVAL (bad device), -ENOENT (no
+ *   OPP table, or @entry out of range).
+ * cost: as dt_match_required.
+ */
+int dt_device_opp_votes(const struct dt_board *board, unsigned device,
+			unsigned entry, uint32_t *levels, unsigned max);
+
+/**
+ * dt_device_fixed_votes - the same for a device's own required-opps
+ * (all zeros when it has none)
+ * returns: the number of attachments, or -EINVAL.
+ */
+int dt_device_fixed_votes(const struct dt_board *board, unsigned device,
+			  uint32_t *levels, unsigned max);
+
+/* ---- stage 2: instantiating ------------------------------------------------------ */
+
+struct pd_domain_desc;
+
+/**
+ * typedef dt_domain_factory_fn - supply the backend of model domain @domain
+ * Fill @desc->ops, @desc->user and @desc->flags (the name is set by
+ * dt_instantiate and must be left alone). Per DESIGN §1 a domain should
+ * have a set_performance_state callback exactly when
+ * board->domains[domain].opp_table >= 0. Return 0, or a negative errno to
+ * abort dt_instantiate.
+ */
+typedef int (*dt_domain_factory_fn)(void *user, const struct dt_board *board,
+				    unsigned domain,
+				    struct pd_domain_desc *desc);
+
+/**
+ * struct dt_instance - the handles dt_instantiate created, indexed like the
+ * model (handle types from domain.h / opp.h, as uint32_t)
+ * @domains:   [board->n_domains]
+ * @devices:   [board->n_devices]
+ * @attachments: [board->n_devices] arrays of [n_attachments] each
+ * @opp_tables: [board->n_opp_tables]; 0 for tables nothing uses
+ * @opp_ids:   [board->n_opp_tables] arrays of entry ids (OPP_ID_NONE for
+ *             entries not added: unavailable, duplicates, or without
+ *             frequency and level such as bandwidth-only entries)
+ */
+struct dt_instance {
+	uint32_t *domains;
+	uint32_t *devices;
+	uint32_t **attachments;
+	uint32_t *opp_tables;
+	uint32_t **opp_ids;
+	struct dt_pool *pool; /* private */
+};
+
+/**
+ * dt_instantiate - build @board into @ctx
+ * @factory, @user: backend of each domain; NULL gives every domain with an
+ *   OPP table a set_performance_state that accepts any level, and others no
+ *   callbacks
+ * @out: receives the handles (free with dt_instance_free)
+ *
+ * Order: OPP tables in use (tables referenced by required OPPs before the
+ * tables referring to them), domains (with opp_domain_set_table when the
+ * provider has a table), subdomain links (opp_link_add) and the providers'
+ * floors (opp_link_set_floor), devices with their attachments in
+ * power-domains order, and either opp_device_bind (device with an OPP
+ * table) or fixed pd_vote()s of its device-level required-opps matched by
+ * dt_match_required. Nothing is powered on (devices start suspended).
+ *
+ * returns: 0, or -EINVAL (NULL @board/@ctx/@out), -ENOMEM, the factory's
+ *   error, or the first error of a core or OPP call (e.g. -EINVAL from
+ *   opp_add for a table mixing level-only and frequency entries). On
+ *   failure everything created so far is removed again from @ctx (best
+ *   effort, in reverse order) and *@out is NULL.
+ * cost: O(model size) core calls.
+ */
+int dt_instantiate(const struct dt_board *board, struct dmn_ctx *ctx,
+		   dt_domain_factory_fn factory, void *user,
+		   struct dt_instance **out);
+
+/**
+ * dt_instance_free - free the handle arrays (not the objects in the
+ * context, which the context owns); NULL is a no-op
+ */
+void dt_instance_free(struct dt_instance *inst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_DT_H */

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The blob: validation, the node index (parents, status, phandles, labels)
+ * and bounds-checked property helpers. After dt_blob_index() succeeds every
+ * libfdt call the loader makes is on a blob fdt_check_full() accepted, and
+ * every property value is read only within the length libfdt returned.
+ */
+#include "dt_internal.h"
+
+#include <errno.h>
+#include <libfdt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool status_enabled(const void *fdt, int offset)
+{
+	int len;
+	const char *s = fdt_getprop(fdt, offset, "status", &len);
+	if (!s)
+		return true;
+	/* Only "okay" and "ok" enable, as in Linux; a malformed value
+	 * (no NUL) counts as disabled rather than being read past its end. */
+	return (len == 5 && memcmp(s, "okay", 5) == 0) ||
+	       (len == 3 && memcmp(s, "ok", 3) == 0);
+}
+
+static int cmp_phandle(const void *a, const void *b)
+{
+	const struct dt_phandle_slot *x = a, *y = b;
+	if (x->phandle != y->phandle)
+		return x->phandle < y->phandle ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle)
+{
+	unsigned lo = 0, hi = ld->n_phandles;
+	if (phandle == 0 || phandle == UINT32_MAX)
+		return -1;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (ld->phandles[mid].phandle < phandle)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ld->n_phandles && ld->phandles[lo].phandle == phandle)
+		return ld->phandles[lo].node;
+	return -1;
+}
+
+/* Nodes are indexed in structure order, so offsets increase with index. */
+static int32_t node_by_offset(const struct dt_loader *ld, int offset)
+{
+	unsigned lo = 0, hi = ld->n_nodes;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (ld->nodes[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ld->n_nodes && ld->nodes[lo].offset == offset)
+		return (int32_t)lo;
+	return -1;
+}
+
+static int index_labels(struct dt_loader *ld)
+{
+	const void *fdt = ld->fdt;
+	int sym = fdt_subnode_offset(fdt, 0, "__symbols__");
+	if (sym < 0)
+		return 0;
+	int prop;
+	fdt_for_each_property_offset(prop, fdt, sym)
+	{
+		const char *label;
+		int len;
+		const char *value = fdt_getprop_by_offset(fdt, prop, &label, &len);
+		if (!value || !label || len < 2 || value[0] != '/' ||
+		    memchr(value, '\0', (size_t)len) != value + len - 1)
+			continue;
+		int off = fdt_path_offset_namelen(fdt, value, len - 1);
+		int32_t node = off >= 0 ? node_by_offset(ld, off) : -1;
+		if (node < 0 || ld->nodes[node].label)
+			continue;
+		ld->nodes[node].label = dt_pool_strdup(ld->pool, label);
+		if (!ld->nodes[node].label)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int dt_blob_index(struct dt_loader *ld)
+{
+	const void *fdt = ld->fdt;
+	int depth = 0;
+	for (int off = 0; off >= 0; off = fdt_next_node(fdt, off, &depth)) {
+		struct dt_node *n = dt_vec_push(ld->pool, (void **)&ld->nodes,
+						&ld->n_nodes, &ld->cap_nodes,
+						sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		int32_t self = (int32_t)ld->n_nodes - 1;
+		n->offset = off;
+		n->depth = depth;
+		n->parent = -1;
+		if (self > 0) {
+			/* preorder: the parent is the nearest earlier node one
+			 * level up */
+			int32_t p = self - 1;
+			while (p >= 0 && ld->nodes[p].depth >= depth)
+				p = ld->nodes[p].parent;
+			n->parent = p;
+		}
+		int len;
+		n->name = fdt_get_name(fdt, off, &len);
+		if (!n->name)
+			n->name = "";
+		n->own_enabled = status_enabled(fdt, off);
+		n->enabled = n->own_enabled &&
+			     (n->parent < 0 || ld->nodes[n->parent].enabled);
+		n->phandle = fdt_get_phandle(fdt, off);
+		n->provider = n->nested_domain = n->opp_table = -1;
+		n->opp_table_of_entry = n->opp_entry = n->idle_state = -1;
+		n->nested_owner = n->nested_parent_node = -1;
+	}
+
+	unsigned count = 0;
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		count += ld->nodes[i].phandle != 0;
+	if (count) {
+		ld->phandles = dt_pool_alloc(ld->pool,
+					     count * sizeof(*ld->phandles));
+		if (!ld->phandles)
+			return -ENOMEM;
+	}
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		if (ld->nodes[i].phandle) {
+			ld->phandles[ld->n_phandles].phandle =
+				ld->nodes[i].phandle;
+			ld->phandles[ld->n_phandles++].node = (int32_t)i;
+		}
+	qsort(ld->phandles, ld->n_phandles, sizeof(*ld->phandles),
+	      cmp_phandle);
+	/* A phandle given to two nodes resolves to the first (lowest index):
+	 * drop the later ones so the binary search is unambiguous. */
+	unsigned w = 0;
+	for (unsigned r = 0; r < ld->n_phandles; r++)
+		if (!w || ld->phandles[w - 1].phandle != ld->phandles[r].phandle)
+			ld->phandles[w++] = ld->phandles[r];
+	ld->n_phandles = w;
+
+	return index_labels(ld);
+}
+
+const char *dt_node_path(struct dt_loader *ld, int32_t node)
+{
+	struct dt_node *n = &ld->nodes[node];
+	if (n->path)
+		return n->path;
+	if (n->parent < 0) {
+		n->path = dt_pool_strdup(ld->pool, "/");
+		return n->path;
+	}
+	const char *up = dt_node_path(ld, n->parent);
+	if (!up)
+		return NULL;
+	size_t ul = strlen(up), nl = strlen(n->name);
+	if (ul == 1)
+		ul = 0; /* children of the root: "/name", not "//name" */
+	char *p = dt_pool_alloc(ld->pool, ul + 1 + nl + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, up, ul);
+	p[ul] = '/';
+	memcpy(p + ul + 1, n->name, nl);
+	n->path = p;
+	return p;
+}
+
+const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
+		    int *len)
+{
+	int l = 0;
+	const void *v = fdt_getprop(ld->fdt, ld->nodes[node].offset, name, &l);
+	if (!v || l < 0)
+		l = 0;
+	if (len)
+		*len = l;
+	return v;
+}
+
+bool dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name)
+{
+	return dt_prop(ld, node, name, NULL) != NULL;
+}
+
+uint32_t dt_cell(const void *prop, unsigned i)
+{
+	return fdt32_ld((const fdt32_t *)prop + i);
+}
+
+int dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
+		uint32_t *value)
+{
+	int len;
+	const void *v = dt_prop(ld, node, name, &len);
+	if (!v)
+		return 0;
+	if (len != 4)
+		return -1;
+	*value = dt_cell(v, 0);
+	return 1;
+}
+
+const char *dt_prop_string(const struct dt_loader *ld, int32_t node,
+			   const char *name, unsigned i, unsigned *n)
+{
+	int len;
+	const char *v = dt_prop(ld, node, name, &len);
+	const char *found = NULL;
+	unsigned count = 0;
+	/* Walk NUL-terminated strings; an unterminated tail is ignored. */
+	for (int pos = 0; v && pos < len;) {
+		const char *end = memchr(v + pos, '\0', (size_t)(len - pos));
+		if (!end)
+			break;
+		if (count == i)
+			found = v + pos;
+		count++;
+		pos = (int)(end - v) + 1;
+	}
+	if (n)
+		*n = count;
+	return found;
+}
+
+bool dt_prop_has_string(const struct dt_loader *ld, int32_t node,
+			const char *name, const char *s)
+{
+	unsigned n;
+	dt_prop_string(ld, node, name, 0, &n);
+	for (unsigned i = 0; i < n; i++) {
+		const char *c = dt_prop_string(ld, node, name, i, NULL);
+		if (c && strcmp(c, s) == 0)
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Consumers: parsing `power-domains` specifiers, and the devices (enabled
+ * non-provider nodes with power-domains) with their attachments, OPP table
+ * and device-level required-opps.
+ */
+#include "dt_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
+
+int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
+		unsigned *n_specs)
+{
+	int len;
+	const void *v = dt_prop(ld, node, "power-domains", &len);
+	*specs = NULL;
+	*n_specs = 0;
+	if (!v || len == 0)
+		return 0;
+	if (len % 4)
+		return ERR_OR_SKIP(DT_ERR(ld, -EINVAL, "pd-cells-mismatch", node,
+					  "power-domains",
+					  "length %d is not a whole number of "
+					  "cells",
+					  len));
+	unsigned ncells = (unsigned)len / 4;
+	/* at most one specifier per cell */
+	struct dt_pd_spec *out = dt_pool_alloc(ld->pool, ncells * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	unsigned n = 0;
+	int ret = 0;
+	for (unsigned pos = 0; pos < ncells; n++) {
+		uint32_t ph = dt_cell(v, pos);
+		int32_t target = dt_phandle_node(ld, ph);
+		if (target < 0)
+			return ERR_OR_SKIP(DT_WARN(
+				ld, "pd-dangling-phandle", node, "power-domains",
+				"entry %u: phandle 0x%x points to no node; "
+				"node skipped",
+				n, ph));
+		const char *tpath = dt_node_path(ld, target);
+		if (!tpath)
+			return -ENOMEM;
+		uint32_t cells;
+		int r = dt_prop_u32(ld, target, "#power-domain-cells", &cells);
+		if (r == 0)
+			return ERR_OR_SKIP(DT_WARN(
+				ld, "pd-not-provider", node, "power-domains",
+				"entry %u: %s has no #power-domain-cells; node "
+				"skipped",
+				n, tpath));
+		if (r < 0 || cells > 1)
+			/* the provider's own error names it; here the consumer
+			 * is merely unusable */
+			return ERR_OR_SKIP(DT_WARN(
+				ld, "pd-not-provider", node, "power-domains",
+				"entry %u: %s is not a usable provider "
+				"(#power-domain-cells is invalid or above 1); "
+				"node skipped",
+				n, tpath));
+		if (pos + 1 + cells > ncells)
+			return ERR_OR_SKIP(DT_ERR(
+				ld, -EINVAL, "pd-cells-mismatch", node,
+				"power-domains",
+				"entry %u: %s takes %u argument cell(s) but "
+				"only %u remain",
+				n, tpath, cells, ncells - pos - 1));
+		struct dt_pd_spec *s = &out[n];
+		s->node = target;
+		s->domain = -1;
+		s->provider = ld->nodes[target].provider;
+		s->index = cells ? (int64_t)dt_cell(v, pos + 1) : -1;
+		if (ld->nodes[target].nested) {
+			s->provider = ld->nodes[target].nested_owner;
+			s->index = ld->nodes[target].nested_index;
+		}
+		if (!ld->nodes[target].enabled) {
+			if (DT_WARN(ld, "consumer-of-disabled-provider", node,
+				    "power-domains",
+				    "entry %u: provider %s is disabled; node "
+				    "skipped",
+				    n, tpath))
+				return -ENOMEM;
+			ret = -EPIPE;
+		} else if (s->provider < 0) {
+			/* enabled, with valid cells, yet not a provider: a
+			 * nested-looking child whose enclosing provider failed */
+			if (DT_WARN(ld, "pd-not-provider", node, "power-domains",
+				    "entry %u: %s is not a usable provider; "
+				    "node skipped",
+				    n, tpath))
+				return -ENOMEM;
+			ret = -EPIPE;
+		}
+		pos += 1 + cells;
+	}
+	*specs = out;
+	*n_specs = n;
+	return ret;
+}
+
+static int add_device(struct dt_loader *ld, int32_t node)
+{
+	struct dt_board *b = ld->board;
+	struct dt_node *n = &ld->nodes[node];
+	struct dt_device *d = dt_vec_push(ld->pool, (void **)&b->devices,
+					  &b->n_devices, &ld->cap_devices,
+					  sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	const char *path = dt_node_path(ld, node);
+	if (!path || !(d->path = dt_pool_strdup(ld->pool, path)) ||
+	    !(d->node_name = dt_pool_strdup(ld->pool, n->name)) ||
+	    !(d->name = dt_device_name(ld, node)))
+		return -ENOMEM;
+	d->opp_table = -1;
+
+	unsigned n_names;
+	dt_prop_string(ld, node, "power-domain-names", 0, &n_names);
+	if (dt_has_prop(ld, node, "power-domain-names") &&
+	    n_names != n->n_specs &&
+	    DT_WARN(ld, "pd-names-count", node, "power-domain-names",
+		    "%u names for %u power domains", n_names, n->n_specs))
+		return -ENOMEM;
+
+	d->attachments =
+		dt_pool_alloc(ld->pool, n->n_specs * sizeof(*d->attachments));
+	if (!d->attachments)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n->n_specs; i++) {
+		int32_t dom = dt_spec_domain(ld, &n->specs[i]);
+		bool repeat = false;
+		for (unsigned j = 0; j < d->n_attachments; j++)
+			repeat = repeat || d->attachments[j].domain == dom;
+		if (dom < 0)
+			continue; /* cannot happen: keys cover every spec */
+		if (repeat) {
+			if (DT_WARN(ld, "pd-duplicate-domain", node,
+				    "power-domains",
+				    "entry %u repeats domain %s; attached once",
+				    i, b->domains[dom].name))
+				return -ENOMEM;
+			continue;
+		}
+		struct dt_attachment *a = &d->attachments[d->n_attachments++];
+		a->domain = dom;
+		const char *name =
+			dt_prop_string(ld, node, "power-domain-names", i, NULL);
+		if (name && !(a->name = dt_pool_strdup(ld->pool, name)))
+			return -ENOMEM;
+	}
+
+	int err = dt_opp_table_resolve(ld, node, &d->opp_table);
+	if (err == -ENOMEM)
+		return err;
+	err = dt_opp_ref_resolve(ld, node, "required-opps", &d->required,
+				 &d->n_required);
+	if (err == -ENOMEM)
+		return err;
+	return 0;
+}
+
+/* Report required OPPs the two-pass rule gives to none of the device's
+ * domains: once for its own required-opps, once for its OPP table. */
+static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
+{
+	const struct dt_board *b = ld->board;
+	const struct dt_device *d = &b->devices[di];
+	int32_t doms[64] = {0}, assign[64];
+	unsigned n = d->n_attachments < 64 ? d->n_attachments : 64;
+	for (unsigned i = 0; i < n; i++)
+		doms[i] = d->attachments[i].domain;
+	if (d->n_required) {
+		int taken = dt_match_required(b, doms, n, d->required,
+					      d->n_required, assign);
+		if (taken >= 0 && (unsigned)taken < d->n_required &&
+		    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
+			    "%u of %u required OPPs match none of the device's "
+			    "domains: ignored",
+			    d->n_required - (unsigned)taken, d->n_required))
+			return -ENOMEM;
+	}
+	if (d->opp_table < 0)
+		return 0;
+	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
+	unsigned bad = 0, first = 0;
+	for (unsigned e = 0; e < t->n_entries; e++) {
+		const struct dt_opp *o = &t->entries[e];
+		if (!o->n_required)
+			continue;
+		int taken = dt_match_required(b, doms, n, o->required,
+					      o->n_required, assign);
+		if (taken >= 0 && (unsigned)taken < o->n_required && !bad++)
+			first = e;
+	}
+	if (bad && DT_WARN(ld, "opp-required-unmatched", node,
+			   "operating-points-v2",
+			   "in %u entries of %s (first: %s) a required OPP "
+			   "matches none of the device's domains: ignored",
+			   bad, t->path, t->entries[first].name))
+		return -ENOMEM;
+	return 0;
+}
+
+int dt_consumers_scan(struct dt_loader *ld)
+{
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		const struct dt_node *n = &ld->nodes[i];
+		/* a provider's power-domains and required-opps are its
+		 * domains' parents and floors, not a device */
+		if (n->pd_state != 1 || n->provider >= 0 || n->nested ||
+		    dt_has_prop(ld, (int32_t)i, "#power-domain-cells"))
+			continue;
+		int err = add_device(ld, (int32_t)i);
+		if (!err)
+			err = check_matching(ld, (int32_t)i,
+					     ld->board->n_devices - 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* Diagnostics: recording them in the board, the sink, the one-line format. */
+#include "dt_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *dt_severity_name(enum dt_severity severity)
+{
+	switch (severity) {
+	case DT_SEV_ERROR:
+		return "error";
+	case DT_SEV_WARNING:
+		return "warning";
+	case DT_SEV_NOTE:
+		return "note";
+	}
+	return "?";
+}
+
+int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
+		const char *check, int32_t node, const char *property,
+		const char *fmt, ...)
+{
+	struct dt_board *b = ld->board;
+	char message[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+
+	if (sev == DT_SEV_ERROR && !ld->first_error)
+		ld->first_error = error ? error : -EINVAL;
+
+	const char *path = node >= 0 ? dt_node_path(ld, node) : "/";
+	struct dt_diag *d = NULL;
+	char *msg = NULL, *prop = NULL, *npath = NULL;
+	if (path)
+		npath = dt_pool_strdup(ld->pool, path);
+	if (npath)
+		msg = dt_pool_strdup(ld->pool, message);
+	if (msg && property)
+		prop = dt_pool_strdup(ld->pool, property);
+	if (msg && (prop || !property))
+		d = dt_vec_push(ld->pool, (void **)&b->diags, &b->n_diags,
+				&ld->cap_diags, sizeof(*d));
+	if (!d) {
+		ld->oom = true;
+		return -ENOMEM;
+	}
+	d->severity = sev;
+	d->check = check;
+	d->node = npath;
+	d->property = prop;
+	d->message = msg;
+	d->error = sev == DT_SEV_ERROR ? (error ? error : -EINVAL) : 0;
+	if (sev == DT_SEV_ERROR)
+		b->n_errors++;
+	else if (sev == DT_SEV_WARNING)
+		b->n_warnings++;
+	else
+		b->n_notes++;
+	if (ld->opts->diag)
+		ld->opts->diag(ld->opts->diag_user, d);
+	return 0;
+}
+
+int dt_diag_format(const struct dt_diag *diag, const char *file, char *buf,
+		   size_t size)
+{
+	if (!diag || (!buf && size))
+		return -EINVAL;
+	int n = snprintf(buf, size, "%s%s%s: %s%s%s: %s", file ? file : "",
+			 file ? ": " : "", diag->node ? diag->node : "/",
+			 diag->property ? diag->property : "",
+			 diag->property ? ": " : "",
+			 dt_severity_name(diag->severity),
+			 diag->message ? diag->message : "");
+	return n < 0 ? -EINVAL : n;
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to src/dt: the allocation pool, the loader's working state and the
+ * helpers the loader's files share.
+ */
+#ifndef DOMINO_DT_INTERNAL_H
+#define DOMINO_DT_INTERNAL_H
+
+#include <domino/dt.h>
+
+#include <stdarg.h>
+
+/* ---- pool.c: every allocation of a board, freed together ---------------- */
+
+/*
+ * A pool links each block it hands out into a list, so a board (or a load
+ * that fails half way) is released by walking the list: no per-object free
+ * paths to get wrong, and the failure-injection tests can fail any
+ * allocation without leaking.
+ */
+struct dt_pool *dt_pool_create(const struct dmn_alloc_ops *ops);
+void dt_pool_destroy(struct dt_pool *pool);
+void *dt_pool_alloc(struct dt_pool *pool, size_t size);  /* zeroed */
+void dt_pool_free(struct dt_pool *pool, void *ptr);      /* NULL ok */
+char *dt_pool_strdup(struct dt_pool *pool, const char *s);
+char *dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n);
+const struct dmn_alloc_ops *dt_pool_ops(const struct dt_pool *pool);
+
+/*
+ * Grow *@array (of *@count elements of @elem bytes, capacity *@cap) so one
+ * more fits; returns a pointer to the new zeroed element, or NULL (-ENOMEM).
+ */
+void *dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
+		  unsigned *cap, size_t elem);
+
+/* ---- the loader's working state ------------------------------------------ */
+
+struct dt_pd_spec;
+
+/* One FDT node, in structure-block order. */
+struct dt_node {
+	int offset;        /* libfdt offset */
+	int32_t parent;    /* index, -1 for the root */
+	int depth;
+	bool enabled;      /* neither it nor an ancestor is disabled */
+	bool own_enabled;  /* its own status */
+	uint32_t phandle;  /* 0 if none */
+	const char *name;  /* points into the blob */
+	char *label;       /* first label from __symbols__, or NULL */
+	char *path;        /* built on demand (pool) */
+	/* what the loader made of it (-1 = nothing) */
+	int32_t provider;
+	int32_t nested_domain; /* a Rockchip nested child: the domain index */
+	int32_t opp_table;
+	int32_t opp_table_of_entry; /* an OPP entry: its table... */
+	int32_t opp_entry;          /* ...and its index there */
+	int32_t idle_state;
+	bool nested;        /* defines a domain of an enclosing provider */
+	int32_t nested_owner; /* provider index of a nested child */
+	uint32_t nested_index;
+	int32_t nested_parent_node; /* enclosing nested node index, or -1 */
+	/* its parsed `power-domains` (enabled nodes only) */
+	struct dt_pd_spec *specs;
+	unsigned n_specs;
+	int pd_state; /* 0 no property, 1 parsed, -1 unusable (reported) */
+};
+
+struct dt_phandle_slot {
+	uint32_t phandle;
+	int32_t node;
+};
+
+/* A (provider, index) some enabled node references, or a nested define. */
+struct dt_domain_key {
+	int32_t provider;
+	int64_t index;
+	int32_t node; /* defining nested node, or -1 */
+};
+
+struct dt_loader {
+	const void *fdt;
+	struct dt_board *board;
+	struct dt_pool *pool;
+	const struct dt_load_opts *opts;
+	int first_error;  /* errno of the first error diagnostic, 0 if none */
+	bool oom;
+
+	struct dt_node *nodes;
+	unsigned n_nodes, cap_nodes;
+	struct dt_phandle_slot *phandles; /* sorted by phandle */
+	unsigned n_phandles;
+
+	/* growable arrays backing the board's arrays */
+	unsigned cap_providers, cap_domains, cap_devices, cap_tables,
+		cap_idle, cap_diags;
+
+	struct dt_domain_key *keys;
+	unsigned n_keys, cap_keys;
+	uint32_t *mark; /* per-domain visit marks for graph walks */
+	uint32_t mark_gen;
+};
+
+/* ---- diag.c --------------------------------------------------------------- */
+
+/* Record a diagnostic on node @node (index, or -1 for "/"). Returns 0, or
+ * -ENOMEM (also remembered in ld->oom). Errors set ld->first_error. */
+int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
+		const char *check, int32_t node, const char *property,
+		const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+#define DT_ERR(ld, err, check, node, prop, ...)                                \
+	dt_diag_add(ld, DT_SEV_ERROR, err, check, node, prop, __VA_ARGS__)
+#define DT_WARN(ld, check, node, prop, ...)                                    \
+	dt_diag_add(ld, DT_SEV_WARNING, 0, check, node, prop, __VA_ARGS__)
+#define DT_NOTE(ld, check, node, prop, ...)                                    \
+	dt_diag_add(ld, DT_SEV_NOTE, 0, check, node, prop, __VA_ARGS__)
+
+/* ---- blob.c --------------------------------------------------------------- */
+
+/* Validate, then index every node (parents, status, phandles, labels). */
+int dt_blob_index(struct dt_loader *ld);
+/* The node with @phandle, or -1. O(log N). */
+int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle);
+/* Full path of node @node (cached in the pool); NULL only on -ENOMEM. */
+const char *dt_node_path(struct dt_loader *ld, int32_t node);
+/* A property of node @node, or NULL (then *@len is 0 or a libfdt error). */
+const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
+		    int *len);
+bool dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name);
+/* A 4-byte property: 1 and *@value, 0 if absent, -1 if of another length. */
+int dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
+		uint32_t *value);
+/* Cell @i of a property already known to hold enough cells. */
+uint32_t dt_cell(const void *prop, unsigned i);
+/* Whether a string-list property contains @s. */
+bool dt_prop_has_string(const struct dt_loader *ld, int32_t node,
+			const char *name, const char *s);
+/* The @i-th string of a string list, or NULL; *@n receives the count. */
+const char *dt_prop_string(const struct dt_loader *ld, int32_t node,
+			   const char *name, unsigned i, unsigned *n);
+
+/* ---- the stages, in the order dt_load runs them ------------------------- */
+
+/* idle_states.c: resolve @node's domain-idle-states into board indices */
+int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node,
+			 int32_t **states, unsigned *n_states);
+int dt_opp_tables_scan(struct dt_loader *ld);    /* opp_tables.c */
+int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
+		       struct dt_opp_ref **refs, unsigned *n_refs);
+int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table);
+int dt_providers_scan(struct dt_loader *ld);     /* providers.c */
+int dt_domains_build(struct dt_loader *ld);      /* providers.c */
+int dt_consumers_scan(struct dt_loader *ld);     /* consumers.c */
+/* names.c: "LABEL-or-PATH[:INDEX]" (pool) / a device's name */
+char *dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
+		     int64_t index);
+char *dt_device_name(struct dt_loader *ld, int32_t node);
+
+/*
+ * consumers.c: parse one `power-domains` property into (provider, index)
+ * pairs. Returns the number of entries (>= 0) with *@keys filled, -ENOMEM,
+ * or -EPIPE when the property cannot be used: an error or warning has been
+ * recorded, the caller skips the node. @warn_on_disabled selects whether a
+ * reference to a disabled provider is reported. With @keys NULL only
+ * validates.
+ */
+struct dt_pd_spec {
+	int32_t provider; /* index into board->providers, or -1 (nested) */
+	int64_t index;
+	int32_t domain;   /* nested-node domain when known, else -1 */
+	int32_t node;     /* target node */
+};
+int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
+		unsigned *n_specs);
+
+/* The domain index of a spec, once domains exist; -1 if none. */
+int32_t dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s);
+
+/* providers.c: add the link child -> parent unless it closes a cycle. */
+int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
+		   int32_t node, const char *property);
+
+#endif /* DOMINO_DT_INTERNAL_H */

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * OPP tables: "operating-points-v2" nodes and their entries, required-opps
+ * references, opp-supported-hw availability and duplicate entries.
+ */
+#include "dt_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
+
+static bool is_opp_table(const struct dt_loader *ld, int32_t node)
+{
+	/* exactly "operating-points-v2": the -kryo-cpu / -ti-cpu variants
+	 * carry extra vendor semantics this loader does not model */
+	return dt_prop_has_string(ld, node, "compatible", "operating-points-v2");
+}
+
+/* A property made of whole u32 cells: the cell count, or -1 (reported). */
+static int cells_of(struct dt_loader *ld, int32_t node, const char *name,
+		    unsigned group, const void **value)
+{
+	int len;
+	*value = dt_prop(ld, node, name, &len);
+	if (!*value)
+		return 0;
+	if (len % (int)(4 * group) != 0) {
+		if (DT_ERR(ld, -EINVAL, "prop-length", node, name,
+			   "length %d is not a multiple of %u", len, 4 * group))
+			return -2;
+		return -1;
+	}
+	return len / 4;
+}
+
+static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
+{
+	struct dt_pool *pool = ld->pool;
+	const void *v;
+	int n;
+
+	e->name = dt_pool_strdup(pool, ld->nodes[node].name);
+	if (!e->name)
+		return -ENOMEM;
+	e->enabled = ld->nodes[node].own_enabled;
+	e->duplicate_of = -1;
+
+	if ((n = cells_of(ld, node, "opp-hz", 2, &v)) == -2)
+		return -ENOMEM;
+	if (n > 0) {
+		e->n_hz = (unsigned)n / 2;
+		e->hz = dt_pool_alloc(pool, e->n_hz * sizeof(*e->hz));
+		if (!e->hz)
+			return -ENOMEM;
+		for (unsigned i = 0; i < e->n_hz; i++)
+			e->hz[i] = (uint64_t)dt_cell(v, 2 * i) << 32 |
+				   dt_cell(v, 2 * i + 1);
+	}
+
+	int r = dt_prop_u32(ld, node, "opp-level", &e->level);
+	if (r < 0 && DT_ERR(ld, -EINVAL, "prop-length", node, "opp-level",
+			    "must be one 32-bit cell"))
+		return -ENOMEM;
+	e->has_level = r > 0;
+
+	const void *uv, *ua;
+	int n_uv = cells_of(ld, node, "opp-microvolt", 1, &uv);
+	int n_ua = cells_of(ld, node, "opp-microamp", 1, &ua);
+	if (n_uv == -2 || n_ua == -2)
+		return -ENOMEM;
+	if (n_uv > 0) {
+		/* One cell or a target/min/max triple per supply. The DT does
+		 * not say how many supplies there are; opp-microamp (one
+		 * cell per supply) decides when present, else a multiple of
+		 * three is read as triples. */
+		unsigned per = 1;
+		if (n_ua > 0 && n_uv == 3 * n_ua)
+			per = 3;
+		else if (n_ua <= 0 && n_uv % 3 == 0)
+			per = 3;
+		e->n_supplies = (unsigned)n_uv / per;
+		e->supplies =
+			dt_pool_alloc(pool, e->n_supplies * sizeof(*e->supplies));
+		if (!e->supplies)
+			return -ENOMEM;
+		for (unsigned i = 0; i < e->n_supplies; i++) {
+			struct dt_opp_supply *s = &e->supplies[i];
+			s->microvolt = dt_cell(uv, i * per);
+			s->microvolt_min = per == 3 ? dt_cell(uv, i * per + 1)
+						    : s->microvolt;
+			s->microvolt_max = per == 3 ? dt_cell(uv, i * per + 2)
+						    : s->microvolt;
+			if (n_ua > 0 && i < (unsigned)n_ua)
+				s->microamp = dt_cell(ua, i);
+		}
+	}
+
+	if ((n = cells_of(ld, node, "opp-microwatt", 1, &v)) == -2)
+		return -ENOMEM;
+	if (n > 0) {
+		e->n_microwatt = (unsigned)n;
+		e->microwatt = dt_pool_alloc(pool, (unsigned)n * 4);
+		if (!e->microwatt)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++)
+			e->microwatt[i] = dt_cell(v, (unsigned)i);
+	}
+
+	if ((n = cells_of(ld, node, "opp-supported-hw", 1, &v)) == -2)
+		return -ENOMEM;
+	if (n > 0) {
+		e->n_supported_hw = (unsigned)n;
+		e->supported_hw = dt_pool_alloc(pool, (unsigned)n * 4);
+		if (!e->supported_hw)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++)
+			e->supported_hw[i] = dt_cell(v, (unsigned)i);
+	}
+
+	e->suspend = dt_has_prop(ld, node, "opp-suspend");
+	e->turbo = dt_has_prop(ld, node, "turbo-mode");
+	return 0;
+}
+
+static int scan_table(struct dt_loader *ld, int32_t node)
+{
+	struct dt_board *b = ld->board;
+	struct dt_opp_table *t =
+		dt_vec_push(ld->pool, (void **)&b->opp_tables,
+			    &b->n_opp_tables, &ld->cap_tables, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	int32_t ti = (int32_t)b->n_opp_tables - 1;
+	const char *path = dt_node_path(ld, node);
+	t->path = path ? dt_pool_strdup(ld->pool, path) : NULL;
+	if (!t->path)
+		return -ENOMEM;
+	if (ld->nodes[node].label &&
+	    !(t->label = dt_pool_strdup(ld->pool, ld->nodes[node].label)))
+		return -ENOMEM;
+	t->shared = dt_has_prop(ld, node, "opp-shared");
+	ld->nodes[node].opp_table = ti;
+
+	/* Children follow their parent in index order, until the subtree
+	 * ends (a node at the table's depth or above). */
+	unsigned count = 0;
+	for (unsigned i = (unsigned)node + 1;
+	     i < ld->n_nodes && ld->nodes[i].depth > ld->nodes[node].depth; i++)
+		count += ld->nodes[i].parent == node;
+	if (count) {
+		t->entries = dt_pool_alloc(ld->pool, count * sizeof(*t->entries));
+		if (!t->entries)
+			return -ENOMEM;
+	}
+	for (unsigned i = (unsigned)node + 1;
+	     i < ld->n_nodes && ld->nodes[i].depth > ld->nodes[node].depth;
+	     i++) {
+		if (ld->nodes[i].parent != node)
+			continue;
+		int err = parse_entry(ld, (int32_t)i, &t->entries[t->n_entries]);
+		if (err)
+			return err;
+		ld->nodes[i].opp_table_of_entry = ti;
+		ld->nodes[i].opp_entry = (int32_t)t->n_entries++;
+	}
+	return 0;
+}
+
+int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
+		       struct dt_opp_ref **refs, unsigned *n_refs)
+{
+	const void *v;
+	int n = cells_of(ld, node, prop, 1, &v);
+	*refs = NULL;
+	*n_refs = 0;
+	if (n == -2)
+		return -ENOMEM;
+	if (n <= 0)
+		return n < 0 ? -EPIPE : 0;
+	struct dt_opp_ref *out = dt_pool_alloc(ld->pool, (unsigned)n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	unsigned k = 0;
+	int ret = 0;
+	for (int i = 0; i < n; i++) {
+		uint32_t ph = dt_cell(v, (unsigned)i);
+		int32_t target = dt_phandle_node(ld, ph);
+		int err = 0;
+		if (target < 0) {
+			err = DT_ERR(ld, -ENOENT, "phandle-dangling", node, prop,
+				     "entry %d: phandle 0x%x points to no node",
+				     i, ph);
+		} else if (ld->nodes[target].opp_table_of_entry < 0) {
+			const char *p = dt_node_path(ld, target);
+			err = p ? DT_ERR(ld, -EINVAL, "phandle-wrong-kind", node,
+					 prop, "entry %d: %s is not an OPP entry",
+					 i, p)
+				: -ENOMEM;
+		} else {
+			struct dt_opp_ref r = {
+				ld->nodes[target].opp_table_of_entry,
+				ld->nodes[target].opp_entry};
+			const struct dt_opp *e =
+				&ld->board->opp_tables[r.table].entries[r.entry];
+			if (!e->has_level) {
+				const char *p = dt_node_path(ld, target);
+				err = p ? DT_ERR(ld, -EINVAL,
+						 "opp-required-no-level", node,
+						 prop,
+						 "entry %d: %s has no opp-level "
+						 "to vote with",
+						 i, p)
+					: -ENOMEM;
+			} else {
+				out[k++] = r;
+				continue;
+			}
+		}
+		if (err)
+			return -ENOMEM;
+		ret = -EPIPE;
+	}
+	*refs = out;
+	*n_refs = k;
+	return ret;
+}
+
+int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
+{
+	const void *v;
+	*table = -1;
+	int n = cells_of(ld, node, "operating-points-v2", 1, &v);
+	if (n == -2)
+		return -ENOMEM;
+	if (n <= 0)
+		return n < 0 ? -EPIPE : 0;
+	/* Several phandles select tables per index (Linux's multi-table
+	 * devices); the first is the device's default table. */
+	uint32_t ph = dt_cell(v, 0);
+	int32_t target = dt_phandle_node(ld, ph);
+	if (target < 0)
+		return ERR_OR_SKIP(DT_ERR(ld, -ENOENT, "phandle-dangling", node,
+					  "operating-points-v2",
+					  "phandle 0x%x points to no node", ph));
+	if (ld->nodes[target].opp_table < 0) {
+		const char *p = dt_node_path(ld, target);
+		if (!p)
+			return -ENOMEM;
+		return ERR_OR_SKIP(DT_ERR(
+			ld, -EINVAL, "phandle-wrong-kind", node,
+			"operating-points-v2", "%s is not %s", p,
+			is_opp_table(ld, target)
+				? "an enabled OPP table"
+				: "an OPP table (compatible \"operating-points-v2\")"));
+	}
+	*table = ld->nodes[target].opp_table;
+	return 0;
+}
+
+static bool hw_supported(const struct dt_board *b, const struct dt_opp *e)
+{
+	unsigned k = b->n_supported_hw;
+	for (unsigned g = 0; g + k <= e->n_supported_hw; g += k) {
+		bool all = true;
+		for (unsigned j = 0; j < k; j++)
+			all = all && (e->supported_hw[g + j] & b->supported_hw[j]);
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+static bool same_key(const struct dt_opp *a, const struct dt_opp *b)
+{
+	if (a->n_hz != b->n_hz || a->has_level != b->has_level ||
+	    (a->has_level && a->level != b->level))
+		return false;
+	for (unsigned i = 0; i < a->n_hz; i++)
+		if (a->hz[i] != b->hz[i])
+			return false;
+	return true;
+}
+
+static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
+{
+	struct dt_board *b = ld->board;
+	struct dt_opp_table *t = &b->opp_tables[ti];
+	unsigned n_count_bad = 0;
+	int32_t count_bad_first = node;
+	for (unsigned k = (unsigned)node + 1;
+	     k < ld->n_nodes && ld->nodes[k].depth > ld->nodes[node].depth;
+	     k++) {
+		if (ld->nodes[k].parent != node)
+			continue;
+		int32_t enode = (int32_t)k;
+		unsigned i = (unsigned)ld->nodes[k].opp_entry;
+		struct dt_opp *e = &t->entries[i];
+		int err = dt_opp_ref_resolve(ld, enode, "required-opps",
+					     &e->required, &e->n_required);
+		if (err == -ENOMEM)
+			return err;
+
+		e->hw_ok = true;
+		if (e->n_supported_hw) {
+			if (!b->n_supported_hw) {
+				e->hw_ok = false;
+			} else if (e->n_supported_hw % b->n_supported_hw) {
+				e->hw_ok = false;
+				if (!n_count_bad++)
+					count_bad_first = enode;
+			} else {
+				e->hw_ok = hw_supported(b, e);
+			}
+			if (!e->hw_ok) {
+				t->n_hw_unavailable++;
+				b->n_opp_hw_unavailable++;
+			}
+		}
+		e->available = e->enabled && e->hw_ok;
+		/* entries with neither frequency nor level (bandwidth-only,
+		 * opp-peak-kBps) have no key this model compares */
+		bool keyed = e->n_hz || e->has_level;
+		for (unsigned j = 0; keyed && e->available && j < i; j++)
+			if (t->entries[j].available && same_key(&t->entries[j], e)) {
+				e->duplicate_of = (int32_t)j;
+				e->available = false;
+				if (DT_WARN(ld, "opp-duplicate", enode, NULL,
+					    "same opp-hz and opp-level as %s; "
+					    "the first is kept",
+					    t->entries[j].name))
+					return -ENOMEM;
+			}
+	}
+	if (n_count_bad &&
+	    DT_WARN(ld, "opp-supported-hw-count", count_bad_first,
+		    "opp-supported-hw",
+		    "%u entries of this table have opp-supported-hw cells that "
+		    "are not groups of the %u version cells given: they are "
+		    "unavailable",
+		    n_count_bad, b->n_supported_hw))
+		return -ENOMEM;
+	if (t->n_hw_unavailable && !b->n_supported_hw &&
+	    DT_WARN(ld, "opp-needs-hw-version", node, "opp-supported-hw",
+		    "%u of %u entries carry opp-supported-hw and no hardware "
+		    "version was given (--supported-hw): they are unavailable",
+		    t->n_hw_unavailable, t->n_entries))
+		return -ENOMEM;
+	return 0;
+}
+
+int dt_opp_tables_scan(struct dt_loader *ld)
+{
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		if (ld->nodes[i].own_enabled && is_opp_table(ld, (int32_t)i)) {
+			int err = scan_table(ld, (int32_t)i);
+			if (err)
+				return err;
+		}
+	/* required-opps may point into any table: resolve once all exist */
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		if (ld->nodes[i].opp_table >= 0) {
+			int err = finish_table(ld, ld->nodes[i].opp_table,
+					       (int32_t)i);
+			if (err)
+				return err;
+		}
+	return 0;
+}

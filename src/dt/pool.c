@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* The allocation pool behind a board: one list of blocks, freed at once. */
+#include "dt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The header keeps the payload aligned for any object. */
+union dt_block {
+	struct {
+		union dt_block *prev;
+		union dt_block *next;
+	} link;
+	max_align_t align;
+};
+
+struct dt_pool {
+	struct dmn_alloc_ops ops;
+	union dt_block head; /* circular list sentinel */
+};
+
+static void *default_alloc(void *user, size_t size)
+{
+	(void)user;
+	return malloc(size);
+}
+
+static void default_free(void *user, void *ptr)
+{
+	(void)user;
+	free(ptr);
+}
+
+struct dt_pool *dt_pool_create(const struct dmn_alloc_ops *ops)
+{
+	struct dmn_alloc_ops use = {default_alloc, default_free, NULL};
+	if (ops && ops->alloc && ops->free)
+		use = *ops;
+	struct dt_pool *pool = use.alloc(use.user, sizeof(*pool));
+	if (!pool)
+		return NULL;
+	pool->ops = use;
+	pool->head.link.prev = pool->head.link.next = &pool->head;
+	return pool;
+}
+
+const struct dmn_alloc_ops *dt_pool_ops(const struct dt_pool *pool)
+{
+	return &pool->ops;
+}
+
+void dt_pool_destroy(struct dt_pool *pool)
+{
+	if (!pool)
+		return;
+	union dt_block *b = pool->head.link.next;
+	while (b != &pool->head) {
+		union dt_block *next = b->link.next;
+		pool->ops.free(pool->ops.user, b);
+		b = next;
+	}
+	pool->ops.free(pool->ops.user, pool);
+}
+
+void *dt_pool_alloc(struct dt_pool *pool, size_t size)
+{
+	if (size > SIZE_MAX - sizeof(union dt_block))
+		return NULL;
+	union dt_block *b =
+		pool->ops.alloc(pool->ops.user, sizeof(union dt_block) + size);
+	if (!b)
+		return NULL;
+	b->link.next = pool->head.link.next;
+	b->link.prev = &pool->head;
+	pool->head.link.next->link.prev = b;
+	pool->head.link.next = b;
+	memset(b + 1, 0, size);
+	return b + 1;
+}
+
+void dt_pool_free(struct dt_pool *pool, void *ptr)
+{
+	if (!ptr)
+		return;
+	union dt_block *b = (union dt_block *)ptr - 1;
+	b->link.prev->link.next = b->link.next;
+	b->link.next->link.prev = b->link.prev;
+	pool->ops.free(pool->ops.user, b);
+}
+
+char *dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n)
+{
+	char *copy = dt_pool_alloc(pool, n + 1);
+	if (copy)
+		memcpy(copy, s, n);
+	return copy;
+}
+
+char *dt_pool_strdup(struct dt_pool *pool, const char *s)
+{
+	return dt_pool_strndup(pool, s, strlen(s));
+}
+
+void *dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
+		  unsigned *cap, size_t elem)
+{
+	if (*count == *cap) {
+		unsigned ncap = *cap ? *cap * 2 : 8;
+		if (ncap < *cap || (size_t)ncap > SIZE_MAX / elem)
+			return NULL;
+		void *grown = dt_pool_alloc(pool, (size_t)ncap * elem);
+		if (!grown)
+			return NULL;
+		if (*count)
+			memcpy(grown, *array, (size_t)*count * elem);
+		dt_pool_free(pool, *array);
+		*array = grown;
+		*cap = ncap;
+	}
+	char *slot = (char *)*array + (size_t)*count * elem;
+	memset(slot, 0, elem);
+	(*count)++;
+	return slot;
+}

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Providers and their domains: #power-domain-cells nodes, Rockchip-style
+ * nested power-domain@N children, the indices consumers reference, the
+ * subdomain links (without cycles) and the providers' required-opps floors.
+ */
+#include "dt_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
+
+/* Does @node define a domain of an enclosing one-cell provider? */
+static bool nested_candidate(const struct dt_loader *ld, int32_t node)
+{
+	int32_t parent = ld->nodes[node].parent;
+	if (parent < 0 || !dt_has_prop(ld, node, "reg"))
+		return false;
+	const struct dt_node *p = &ld->nodes[parent];
+	if (p->nested)
+		return true;
+	return p->provider >= 0 && ld->board->providers[p->provider].cells == 1;
+}
+
+static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
+{
+	struct dt_board *b = ld->board;
+	struct dt_provider *p =
+		dt_vec_push(ld->pool, (void **)&b->providers, &b->n_providers,
+			    &ld->cap_providers, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	struct dt_node *n = &ld->nodes[node];
+	const char *path = dt_node_path(ld, node);
+	const char *compat = dt_prop_string(ld, node, "compatible", 0, NULL);
+	unsigned ns;
+	const char *status = dt_prop_string(ld, node, "status", 0, &ns);
+	p->path = path ? dt_pool_strdup(ld->pool, path) : NULL;
+	if (!p->path || (n->label && !(p->label = dt_pool_strdup(ld->pool, n->label))) ||
+	    (compat && !(p->compatible = dt_pool_strdup(ld->pool, compat))) ||
+	    (status && !(p->status = dt_pool_strdup(ld->pool, status))))
+		return -ENOMEM;
+	p->cells = cells;
+	p->opp_table = -1;
+	p->first_domain = -1;
+	n->provider = (int32_t)b->n_providers - 1;
+
+	int err = dt_opp_table_resolve(ld, node, &p->opp_table);
+	if (err == -ENOMEM)
+		return err;
+	err = dt_opp_ref_resolve(ld, node, "required-opps", &p->required,
+				 &p->n_required);
+	return err == -ENOMEM ? err : 0;
+}
+
+int dt_providers_scan(struct dt_loader *ld)
+{
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		int32_t node = (int32_t)i;
+		struct dt_node *n = &ld->nodes[i];
+		int len;
+		const void *v = dt_prop(ld, node, "#power-domain-cells", &len);
+		if (!v || !n->enabled)
+			continue;
+		if (len != 4) {
+			if (DT_ERR(ld, -EINVAL, "prop-length", node,
+				   "#power-domain-cells",
+				   "must be one 32-bit cell, is %d bytes", len))
+				return -ENOMEM;
+			continue;
+		}
+		if (nested_candidate(ld, node)) {
+			uint32_t reg;
+			int r = dt_prop_u32(ld, node, "reg", &reg);
+			if (r <= 0) {
+				/* reg with address/size cells: the domain id is
+				 * its first cell */
+				int rl;
+				const void *rv = dt_prop(ld, node, "reg", &rl);
+				if (rl < 4) {
+					if (DT_ERR(ld, -EINVAL, "prop-length",
+						   node, "reg",
+						   "too short for a domain id"))
+						return -ENOMEM;
+					continue;
+				}
+				reg = dt_cell(rv, 0);
+			}
+			int32_t parent = n->parent;
+			n->nested = true;
+			n->nested_index = reg;
+			if (ld->nodes[parent].nested) {
+				n->nested_owner = ld->nodes[parent].nested_owner;
+				n->nested_parent_node = parent;
+			} else {
+				n->nested_owner = ld->nodes[parent].provider;
+			}
+			continue;
+		}
+		uint32_t cells = dt_cell(v, 0);
+		if (cells > 1) {
+			if (DT_ERR(ld, -ENOTSUP, "pd-cells-unsupported", node,
+				   "#power-domain-cells",
+				   "%u cells are not supported (only 0 or 1)",
+				   cells))
+				return -ENOMEM;
+			continue;
+		}
+		int err = add_provider(ld, node, cells);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int32_t dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s)
+{
+	const struct dt_board *b = ld->board;
+	if (s->node >= 0 && ld->nodes[s->node].nested)
+		return ld->nodes[s->node].nested_domain;
+	if (s->provider < 0)
+		return -1;
+	const struct dt_provider *p = &b->providers[s->provider];
+	if (p->first_domain < 0)
+		return -1;
+	unsigned lo = 0, hi = p->n_domains;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (b->domains[p->first_domain + (int32_t)mid].index < s->index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->n_domains &&
+	    b->domains[p->first_domain + (int32_t)lo].index == s->index)
+		return p->first_domain + (int32_t)lo;
+	return -1;
+}
+
+static int add_key(struct dt_loader *ld, int32_t provider, int64_t index,
+		   int32_t node)
+{
+	struct dt_domain_key *k =
+		dt_vec_push(ld->pool, (void **)&ld->keys, &ld->n_keys,
+			    &ld->cap_keys, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	k->provider = provider;
+	k->index = index;
+	k->node = node;
+	return 0;
+}
+
+/* Sort by (provider, index); for equal keys a nested definition first, then
+ * in discovery order (first definition wins). */
+static int cmp_key(const void *a, const void *b)
+{
+	const struct dt_domain_key *x = a, *y = b;
+	if (x->provider != y->provider)
+		return x->provider < y->provider ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	bool xn = x->node >= 0, yn = y->node >= 0;
+	if (xn != yn)
+		return xn ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Is @target @from or one of its ancestors? Marks make it O(domains). */
+static bool reaches(struct dt_loader *ld, int32_t from, int32_t target)
+{
+	if (from == target)
+		return true;
+	if (ld->mark[from] == ld->mark_gen)
+		return false;
+	ld->mark[from] = ld->mark_gen;
+	const struct dt_domain *d = &ld->board->domains[from];
+	for (unsigned i = 0; i < d->n_parents; i++)
+		if (reaches(ld, d->parents[i], target))
+			return true;
+	return false;
+}
+
+int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
+		   int32_t node, const char *property)
+{
+	struct dt_domain *c = &ld->board->domains[child];
+	for (unsigned i = 0; i < c->n_parents; i++)
+		if (c->parents[i] == parent)
+			return 0;
+	ld->mark_gen++;
+	if (reaches(ld, parent, child))
+		return DT_WARN(ld, "graph-cycle", node, property,
+			       "making %s a subdomain of %s would close a "
+			       "cycle: link dropped",
+			       c->name ? c->name : c->path,
+			       ld->board->domains[parent].name
+				       ? ld->board->domains[parent].name
+				       : ld->board->domains[parent].path);
+	c->parents[c->n_parents++] = parent;
+	return 0;
+}
+
+static int create_domains(struct dt_loader *ld)
+{
+	struct dt_board *b = ld->board;
+	qsort(ld->keys, ld->n_keys, sizeof(*ld->keys), cmp_key);
+	unsigned distinct = 0;
+	for (unsigned i = 0; i < ld->n_keys; i++)
+		distinct += i == 0 ||
+			    ld->keys[i - 1].provider != ld->keys[i].provider ||
+			    ld->keys[i - 1].index != ld->keys[i].index;
+	if (distinct) {
+		b->domains = dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
+		ld->mark = dt_pool_alloc(ld->pool, distinct * sizeof(*ld->mark));
+		if (!b->domains || !ld->mark)
+			return -ENOMEM;
+	}
+	for (unsigned i = 0; i < ld->n_keys; i++) {
+		const struct dt_domain_key *k = &ld->keys[i];
+		bool repeat = i > 0 && ld->keys[i - 1].provider == k->provider &&
+			      ld->keys[i - 1].index == k->index;
+		int32_t dom = (int32_t)b->n_domains - (repeat ? 1 : 0);
+		if (repeat) {
+			if (k->node >= 0) {
+				const struct dt_domain *first = &b->domains[dom];
+				if (DT_WARN(ld, "domain-defined-twice", k->node,
+					    "reg",
+					    "domain %lld of %s is already "
+					    "defined by %s; the first "
+					    "definition wins",
+					    (long long)k->index,
+					    b->providers[k->provider].path,
+					    first->path))
+					return -ENOMEM;
+				ld->nodes[k->node].nested_domain = dom;
+			}
+			continue;
+		}
+		struct dt_provider *p = &b->providers[k->provider];
+		struct dt_domain *d = &b->domains[b->n_domains++];
+		if (p->first_domain < 0)
+			p->first_domain = dom;
+		p->n_domains++;
+		d->provider = k->provider;
+		d->index = p->cells ? k->index : -1;
+		d->opp_table = p->opp_table;
+		const char *path = k->node >= 0 ? dt_node_path(ld, k->node) : p->path;
+		if (!path || !(d->path = dt_pool_strdup(ld->pool, path)) ||
+		    !(d->name = dt_domain_name(ld, p, d->index)))
+			return -ENOMEM;
+		if (k->node >= 0)
+			ld->nodes[k->node].nested_domain = dom;
+	}
+	return 0;
+}
+
+static int32_t provider_node(const struct dt_loader *ld, int32_t provider)
+{
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		if (ld->nodes[i].provider == provider)
+			return (int32_t)i;
+	return -1;
+}
+
+/* Idle states: a nested node's own domain-idle-states, else its provider's
+ * (resolved once per provider so its diagnostics are not repeated). */
+static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
+{
+	struct dt_board *b = ld->board;
+	for (unsigned pi = 0; pi < b->n_providers; pi++) {
+		struct dt_provider *p = &b->providers[pi];
+		int32_t *states;
+		unsigned n;
+		int err = dt_idle_refs_resolve(ld, pnode[pi], &states, &n);
+		if (err == -ENOMEM)
+			return err;
+		for (unsigned k = 0; k < p->n_domains; k++) {
+			struct dt_domain *d = &b->domains[p->first_domain + (int32_t)k];
+			d->idle_states = states;
+			d->n_idle_states = n;
+		}
+	}
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		struct dt_node *n = &ld->nodes[i];
+		if (!n->nested || n->nested_domain < 0 ||
+		    !dt_has_prop(ld, (int32_t)i, "domain-idle-states"))
+			continue;
+		struct dt_domain *d = &b->domains[n->nested_domain];
+		if (strcmp(d->path, dt_node_path(ld, (int32_t)i)) != 0)
+			continue; /* a repeated definition: the first wins */
+		int err = dt_idle_refs_resolve(ld, (int32_t)i, &d->idle_states,
+					       &d->n_idle_states);
+		if (err == -ENOMEM)
+			return err;
+	}
+	return 0;
+}
+
+static int provider_parents(struct dt_loader *ld, int32_t pi, int32_t node)
+{
+	struct dt_provider *p = &ld->board->providers[pi];
+	struct dt_node *n = &ld->nodes[node];
+	if (n->pd_state != 1 || !n->n_specs)
+		return 0;
+	p->parents = dt_pool_alloc(ld->pool, n->n_specs * sizeof(*p->parents));
+	if (!p->parents)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n->n_specs; i++) {
+		int32_t dom = dt_spec_domain(ld, &n->specs[i]);
+		bool seen = dom < 0;
+		for (unsigned j = 0; !seen && j < p->n_parents; j++)
+			seen = p->parents[j] == dom;
+		if (!seen)
+			p->parents[p->n_parents++] = dom;
+	}
+	return 0;
+}
+
+static int link_domains(struct dt_loader *ld, const int32_t *pnode)
+{
+	struct dt_board *b = ld->board;
+	for (unsigned pi = 0; pi < b->n_providers; pi++) {
+		int err = provider_parents(ld, (int32_t)pi, pnode[pi]);
+		if (err)
+			return err;
+	}
+	/* room for every parent a domain can get: its nesting parent, or its
+	 * provider's parents */
+	for (unsigned di = 0; di < b->n_domains; di++) {
+		struct dt_domain *d = &b->domains[di];
+		unsigned room = b->providers[d->provider].n_parents + 1;
+		d->parents = dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
+		if (!d->parents)
+			return -ENOMEM;
+	}
+	bool *nested_child = NULL;
+	if (b->n_domains &&
+	    !(nested_child = dt_pool_alloc(ld->pool, b->n_domains)))
+		return -ENOMEM;
+	/* nesting first (it is the hardware's own tree), then the providers'
+	 * power-domains, in provider order */
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		struct dt_node *n = &ld->nodes[i];
+		if (!n->nested || n->nested_domain < 0 ||
+		    n->nested_parent_node < 0)
+			continue;
+		struct dt_domain *d = &b->domains[n->nested_domain];
+		if (strcmp(d->path, dt_node_path(ld, (int32_t)i)) != 0)
+			continue; /* repeated definition */
+		int32_t parent = ld->nodes[n->nested_parent_node].nested_domain;
+		nested_child[n->nested_domain] = true;
+		if (parent >= 0 &&
+		    dt_domain_link(ld, n->nested_domain, parent, (int32_t)i, "reg"))
+			return -ENOMEM;
+	}
+	for (unsigned di = 0; di < b->n_domains; di++) {
+		struct dt_domain *d = &b->domains[di];
+		const struct dt_provider *p = &b->providers[d->provider];
+		if (nested_child[di])
+			continue; /* its parent is the nesting */
+		for (unsigned k = 0; k < p->n_parents; k++)
+			if (dt_domain_link(ld, (int32_t)di, p->parents[k],
+					   pnode[d->provider], "power-domains"))
+				return -ENOMEM;
+	}
+	dt_pool_free(ld->pool, nested_child);
+	return 0;
+}
+
+static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
+{
+	struct dt_board *b = ld->board;
+	struct dt_provider *p = &b->providers[pi];
+	if (!p->n_required)
+		return 0;
+	int32_t assign[64];
+	unsigned n = p->n_parents < 64 ? p->n_parents : 64;
+	int taken = n ? dt_match_required(b, p->parents, n, p->required,
+					  p->n_required, assign)
+		      : 0;
+	if (taken < 0)
+		taken = 0;
+	if (taken) {
+		p->floors = dt_pool_alloc(ld->pool,
+					  (unsigned)taken * sizeof(*p->floors));
+		if (!p->floors)
+			return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (assign[i] < 0)
+			continue;
+		const struct dt_opp_ref *r = &p->required[assign[i]];
+		struct dt_floor *f = &p->floors[p->n_floors++];
+		f->parent = p->parents[i];
+		f->ref = *r;
+		f->level = b->opp_tables[r->table].entries[r->entry].level;
+	}
+	if ((unsigned)taken < p->n_required &&
+	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
+		    "%u of %u required OPPs match none of the provider's "
+		    "parent domains: ignored",
+		    p->n_required - (unsigned)taken, p->n_required))
+		return -ENOMEM;
+	return 0;
+}
+
+int dt_domains_build(struct dt_loader *ld)
+{
+	struct dt_board *b = ld->board;
+	int err;
+	int32_t *pnode = NULL;
+	if (b->n_providers &&
+	    !(pnode = dt_pool_alloc(ld->pool, b->n_providers * sizeof(*pnode))))
+		return -ENOMEM;
+	for (unsigned pi = 0; pi < b->n_providers; pi++)
+		pnode[pi] = provider_node(ld, (int32_t)pi);
+
+	/* parse every enabled node's power-domains once */
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		struct dt_node *n = &ld->nodes[i];
+		if (!n->enabled || !dt_has_prop(ld, (int32_t)i, "power-domains"))
+			continue;
+		err = dt_pd_parse(ld, (int32_t)i, &n->specs, &n->n_specs);
+		if (err == -ENOMEM)
+			return err;
+		n->pd_state = err ? -1 : 1;
+	}
+
+	/* the keys: every zero-cell provider, every nested definition, every
+	 * referenced index of a one-cell provider */
+	for (unsigned pi = 0; pi < b->n_providers; pi++)
+		if (b->providers[pi].cells == 0 &&
+		    (err = add_key(ld, (int32_t)pi, -1, -1)))
+			return err;
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		const struct dt_node *n = &ld->nodes[i];
+		if (n->nested && n->nested_owner >= 0 &&
+		    (err = add_key(ld, n->nested_owner, n->nested_index,
+				   (int32_t)i)))
+			return err;
+	}
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		const struct dt_node *n = &ld->nodes[i];
+		if (n->pd_state != 1)
+			continue;
+		for (unsigned k = 0; k < n->n_specs; k++) {
+			const struct dt_pd_spec *s = &n->specs[k];
+			if (s->provider >= 0 && s->index >= 0 &&
+			    !ld->nodes[s->node].nested &&
+			    (err = add_key(ld, s->provider, s->index, -1)))
+				return err;
+		}
+	}
+	if ((err = create_domains(ld)))
+		return err;
+	if ((err = assign_idle_states(ld, pnode)))
+		return err;
+	if ((err = link_domains(ld, pnode)))
+		return err;
+	for (unsigned pi = 0; pi < b->n_providers; pi++) {
+		if ((err = provider_floors(ld, (int32_t)pi, pnode[pi])))
+			return err;
+		if (b->providers[pi].cells == 1 && !b->providers[pi].n_domains &&
+		    DT_NOTE(ld, "pd-provider-unused", pnode[pi],
+			    "#power-domain-cells",
+			    "no enabled node references a domain of this "
+			    "provider"))
+			return -ENOMEM;
+	}
+	return 0;
+}
