@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* domino lint BOARD.dtb [--json] [--supported-hw V[,V...]] */
+#include "cli.h"
+
+#include <domino/lint.h>
+#include <string.h>
+
+static const char lint_help[] =
+	"usage: domino lint BOARD.dtb [--json] [--supported-hw V[,V...]]\n"
+	"\n"
+	"Check the board's power-domain, OPP and idle-state wiring for problems\n"
+	"dtc does not find. Each finding gives its severity, node path, property\n"
+	"and a one-line explanation, with the check's name in brackets.\n"
+	"\n"
+	"  --json               {\"board\", \"findings\": [...], \"errors\", \"warnings\", \"notes\"}\n"
+	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
+	"\n"
+	"exit status: 0 no errors (warnings and notes allowed), 1 errors found,\n"
+	"2 unreadable input or bad usage\n";
+
+struct printer {
+	const char *file;
+	int json;
+	int color;
+	struct rpt_sink out;
+	unsigned n;
+};
+
+static void print_finding(void *user, const struct lint_finding *f)
+{
+	struct printer *p = user;
+	if (p->json) {
+		fputs(p->n++ ? ",\n    " : "\n    ", stdout);
+		fputs("{\"severity\": ", stdout);
+		rpt_json_escape(&p->out, dt_severity_name(f->severity));
+		fputs(", \"check\": ", stdout);
+		rpt_json_escape(&p->out, f->check);
+		fputs(", \"node\": ", stdout);
+		rpt_json_escape(&p->out, f->node);
+		fputs(", \"property\": ", stdout);
+		if (f->property)
+			rpt_json_escape(&p->out, f->property);
+		else
+			fputs("null", stdout);
+		fputs(", \"message\": ", stdout);
+		rpt_json_escape(&p->out, f->message);
+		fputs("}", stdout);
+		return;
+	}
+	static const char *const colors[] = {"\033[1;31m", "\033[1;33m", "\033[1;36m"};
+	const char *sev = dt_severity_name(f->severity);
+	printf("%s: %s: ", p->file, f->node);
+	if (f->property)
+		printf("%s: ", f->property);
+	if (p->color)
+		printf("%s%s\033[0m: ", colors[f->severity], sev);
+	else
+		printf("%s: ", sev);
+	printf("%s [%s]\n", f->message, f->check);
+	p->n++;
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	struct cli_options opt;
+	int rc = cli_parse(argc, argv, "lint", "jh", 1, &opt);
+	if (rc)
+		return rc;
+	if (opt.help) {
+		fputs(lint_help, stdout);
+		return EXIT_OK;
+	}
+	if (!opt.n_positional) {
+		fprintf(stderr, "domino lint: error: give a BOARD.dtb (see domino lint --help)\n");
+		return EXIT_INPUT;
+	}
+	struct cli_board board;
+	rc = cli_board_open(opt.positional[0], &board);
+	if (rc)
+		return rc;
+	struct printer p;
+	memset(&p, 0, sizeof(p));
+	p.file = board.name;
+	p.json = opt.json;
+	p.color = !opt.json && cli_use_color(stdout);
+	p.out = cli_file_sink(stdout);
+	if (p.json) {
+		fputs("{\n  \"board\": ", stdout);
+		rpt_json_escape(&p.out, board.name);
+		fputs(",\n  \"findings\": [", stdout);
+	}
+	struct lint_counts counts;
+	int err = dt_lint(board.blob, board.size, opt.supported_hw,
+			  (unsigned)opt.n_supported_hw, print_finding, &p, &counts);
+	if (p.json) {
+		printf("%s],\n  \"errors\": %u,\n  \"warnings\": %u,\n  \"notes\": %u\n}\n",
+		       p.n ? "\n  " : "", counts.errors, counts.warnings, counts.notes);
+	} else if (!err) {
+		printf("%s%u error%s, %u warning%s, %u note%s\n", p.n ? "\n" : "",
+		       counts.errors, counts.errors == 1 ? "" : "s", counts.warnings,
+		       counts.warnings == 1 ? "" : "s", counts.notes,
+		       counts.notes == 1 ? "" : "s");
+	}
+	cli_board_close(&board);
+	if (err) {
+		if (!counts.errors)
+			fprintf(stderr, "%s: error: cannot lint: %s\n", opt.positional[0],
+				dmn_strerror(err));
+		return EXIT_INPUT;
+	}
+	return counts.errors ? EXIT_CHECK : EXIT_OK;
+}

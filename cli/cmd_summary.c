@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]] */
+#include "cli.h"
+
+#include <domino/sim.h>
+#include <string.h>
+
+static const char summary_help[] =
+	"usage: domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]\n"
+	"\n"
+	"Print the board's domain tree: each domain's status, pstate (with the\n"
+	"level's name where the OPP table gives one), idle state, parents and\n"
+	"children, and the devices attached to it with their votes. Without BOARD,\n"
+	"the built-in demo SoC.\n"
+	"\n"
+	"  --json               one JSON object (DESIGN §3; see docs/json.md)\n"
+	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n";
+
+int cmd_summary(int argc, char **argv)
+{
+	struct cli_options opt;
+	int rc = cli_parse(argc, argv, "summary", "jh", 1, &opt);
+	if (rc)
+		return rc;
+	if (opt.help) {
+		fputs(summary_help, stdout);
+		return EXIT_OK;
+	}
+	struct cli_board board;
+	rc = cli_board_open(opt.n_positional ? opt.positional[0] : NULL, &board);
+	if (rc)
+		return rc;
+	struct cli_diag_printer printer = {board.name, 0, 1};
+	struct sim_options so;
+	memset(&so, 0, sizeof(so));
+	so.board_name = board.name;
+	so.supported_hw = opt.supported_hw;
+	so.n_supported_hw = (unsigned)opt.n_supported_hw;
+	so.diag = cli_print_diag;
+	so.diag_user = &printer;
+	struct sim *sim;
+	int err = sim_create(board.blob, board.size, &so, &sim);
+	if (err) {
+		if (!printer.errors)
+			fprintf(stderr, "%s: error: cannot load: %s\n", board.name,
+				dmn_strerror(err));
+		cli_board_close(&board);
+		return EXIT_INPUT;
+	}
+	const struct rpt_model *m;
+	err = sim_report(sim, 0, &m);
+	if (!err) {
+		struct rpt_sink out = cli_file_sink(stdout);
+		if (opt.json) {
+			err = rpt_write_json(m, &out);
+		} else {
+			struct rpt_text_options to = {cli_use_color(stdout)};
+			err = rpt_write_summary_text(m, &to, &out);
+			const struct dt_board *b = sim_board(sim);
+			if (!err && b->n_warnings)
+				printf("\n%u warning%s while loading (domino lint %s shows them)\n",
+				       b->n_warnings, b->n_warnings == 1 ? "" : "s",
+				       opt.n_positional ? board.name : "");
+			if (!err && b->n_opp_hw_unavailable)
+				printf("%u OPP entr%s skipped: they need a hardware version (--supported-hw)\n",
+				       b->n_opp_hw_unavailable,
+				       b->n_opp_hw_unavailable == 1 ? "y" : "ies");
+		}
+	}
+	sim_free(sim);
+	cli_board_close(&board);
+	if (err) {
+		fprintf(stderr, "domino summary: error: %s\n", dmn_strerror(err));
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}

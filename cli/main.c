@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* domino: see, check and simulate a board's power domains. */
+#include "cli.h"
+
+#include <domino/context.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fputs("usage: domino COMMAND [ARGS]\n"
+	      "\n"
+	      "See, check and simulate a board's power domains, from its device tree.\n"
+	      "\n"
+	      "commands:\n"
+	      "  summary  [BOARD.dtb] [--json]           the domain tree: status, pstate, idle\n"
+	      "                                          state, parents, devices and votes\n"
+	      "  lint     BOARD.dtb   [--json]           semantic checks; exit 1 on errors\n"
+	      "  simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json] [--svg OUT.svg]\n"
+	      "                                          run a scenario on simulated time\n"
+	      "\n"
+	      "Without BOARD, summary and simulate use the built-in demo SoC (and its demo\n"
+	      "scenario). Every command that reads a board takes --supported-hw V[,V...].\n"
+	      "'domino COMMAND --help' tells more; 'man domino' tells everything.\n"
+	      "\n"
+	      "exit status: 0 ok, 1 a check or expectation failed, 2 bad input or usage\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_INPUT;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("domino %s\n", DMN_VERSION_STRING);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "summary"))
+		return cmd_summary(argc - 2, argv + 2);
+	if (!strcmp(cmd, "lint"))
+		return cmd_lint(argc - 2, argv + 2);
+	if (!strcmp(cmd, "simulate"))
+		return cmd_simulate(argc - 2, argv + 2);
+	fprintf(stderr, "domino: error: unknown command '%s' (try domino --help)\n", cmd);
+	return EXIT_INPUT;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - lint: the semantic checks a board's author needs and that dtc's
+ * own checks do not do.
+ *
+ * dt_lint() loads the blob leniently (so one problem does not hide the
+ * others), turns the loader's diagnostics into findings, and adds checks of
+ * its own over the model and the blob:
+ *
+ *   error    pd-dangling-phandle, pd-not-provider, pd-cells-mismatch,
+ *            pd-cells-unsupported   `power-domains` that point nowhere, at a
+ *                                   non-provider, or with the wrong cells
+ *   error    graph-cycle            a subdomain cycle
+ *   error    opp-required-no-level  a required OPP without opp-level
+ *   error    opp-level-above-top    a device's OPP votes above the top
+ *                                   level of the domain it votes on
+ *   error    idle-state-latency     an idle state without entry/exit
+ *                                   latency or min residency
+ *   warning  pd-names-count         power-domain-names count mismatch
+ *   warning  opp-voltage-decreasing voltage falls as frequency rises,
+ *                                   among entries available together
+ *   warning  opp-duplicate          same frequencies and level (and
+ *                                   hardware version) as an earlier entry
+ *   warning  domain-defined-twice   a nested domain number repeats
+ *   warning  consumer-of-disabled-provider
+ *   warning  opp-required-unmatched a required OPP matching none of the
+ *                                   node's domains (DESIGN §1)
+ *   note     opp-needs-hw-version   entries usable only with a hardware
+ *                                   version (opp-supported-hw), with count
+ *   and every other loader diagnostic with the loader's severity.
+ */
+#ifndef DOMINO_LINT_H
+#define DOMINO_LINT_H
+
+#include <domino/dt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * struct lint_finding - one finding; strings valid during the callback
+ * @severity, @check, @node, @property (may be NULL), @message: as in
+ *   struct dt_diag
+ */
+struct lint_finding {
+	enum dt_severity severity;
+	const char *check;
+	const char *node;
+	const char *property;
+	const char *message;
+};
+
+typedef void (*lint_fn)(void *user, const struct lint_finding *finding);
+
+/**
+ * struct lint_counts - totals by severity
+ */
+struct lint_counts {
+	unsigned errors, warnings, notes;
+};
+
+/**
+ * dt_lint - check a blob
+ * @supported_hw, @n_supported_hw: the hardware version, as for dt_load
+ * @emit, @user: receive each finding, in a stable order (loader findings in
+ *   the order found, then the lint checks by node)
+ * @counts: receives the totals (may be NULL)
+ * returns: 0 when the checks ran (findings say what is wrong), -EINVAL
+ *   (NULL argument), -ENOMEM, or -EILSEQ when the blob is too corrupt to
+ *   read at all (that is also reported as a "dt-corrupt" finding).
+ * cost: O(model size + OPP entries · log).
+ */
+int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
+	    unsigned n_supported_hw, lint_fn emit, void *user,
+	    struct lint_counts *counts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_LINT_H */

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* Lint: loader diagnostics as findings, plus checks of the model's sense. */
+#include <domino/lint.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <libfdt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct linter {
+	lint_fn emit;
+	void *user;
+	struct lint_counts counts;
+};
+
+static void report(struct linter *l, enum dt_severity sev, const char *check,
+		   const char *node, const char *property, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void report(struct linter *l, enum dt_severity sev, const char *check,
+		   const char *node, const char *property, const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	struct lint_finding f = {sev, check, node, property, message};
+	if (sev == DT_SEV_ERROR)
+		l->counts.errors++;
+	else if (sev == DT_SEV_WARNING)
+		l->counts.warnings++;
+	else
+		l->counts.notes++;
+	if (l->emit)
+		l->emit(l->user, &f);
+}
+
+/* The loader skips what it cannot resolve; for an author those are bugs. */
+static enum dt_severity lint_severity(const struct dt_diag *d)
+{
+	static const char *const raised[] = {
+		"pd-dangling-phandle", "pd-not-provider", "pd-cells-mismatch",
+		"pd-cells-unsupported", "graph-cycle", "opp-required-no-level",
+	};
+	for (size_t i = 0; i < sizeof(raised) / sizeof(raised[0]); i++)
+		if (!strcmp(d->check, raised[i]))
+			return DT_SEV_ERROR;
+	return d->severity;
+}
+
+/* ---- idle states: every latency must be given ----------------------------- */
+
+static void check_idle_states(struct linter *l, const void *fdt,
+			      const struct dt_board *b)
+{
+	static const char *const props[] = {"entry-latency-us", "exit-latency-us",
+					    "min-residency-us"};
+	for (unsigned i = 0; i < b->n_idle_states; i++) {
+		const struct dt_idle_state *s = &b->idle_states[i];
+		if (!s->path)
+			continue;
+		int node = fdt_path_offset(fdt, s->path);
+		if (node < 0)
+			continue;
+		for (unsigned p = 0; p < 3; p++)
+			if (!fdt_getprop(fdt, node, props[p], NULL))
+				report(l, DT_SEV_ERROR, "idle-state-latency", s->path,
+				       props[p],
+				       "idle state '%s' has no %s: the governor would "
+				       "take it as 0 and pick it too readily",
+				       s->name, props[p]);
+	}
+}
+
+/* ---- OPP voltages must not fall as frequency rises -------------------------- */
+
+struct by_freq {
+	uint64_t hz;
+	const struct dt_opp *opp;
+};
+
+static int cmp_by_freq(const void *a, const void *b)
+{
+	const struct by_freq *x = a, *y = b;
+	return x->hz < y->hz ? -1 : x->hz > y->hz;
+}
+
+static void check_voltages(struct linter *l, const struct dt_board *b)
+{
+	for (unsigned t = 0; t < b->n_opp_tables; t++) {
+		const struct dt_opp_table *tab = &b->opp_tables[t];
+		struct by_freq *v = calloc(tab->n_entries ? tab->n_entries : 1,
+					   sizeof(*v));
+		if (!v)
+			return;
+		unsigned n = 0;
+		for (unsigned e = 0; e < tab->n_entries; e++) {
+			const struct dt_opp *o = &tab->entries[e];
+			if (o->available && o->n_hz && o->n_supplies)
+				v[n++] = (struct by_freq){o->hz[0], o};
+		}
+		qsort(v, n, sizeof(*v), cmp_by_freq);
+		for (unsigned i = 1; i < n; i++) {
+			const struct dt_opp *lo = v[i - 1].opp, *hi = v[i].opp;
+			if (v[i].hz == v[i - 1].hz)
+				continue;
+			unsigned supplies = lo->n_supplies < hi->n_supplies
+						    ? lo->n_supplies
+						    : hi->n_supplies;
+			for (unsigned s = 0; s < supplies; s++) {
+				if (hi->supplies[s].microvolt >= lo->supplies[s].microvolt)
+					continue;
+				char node[512];
+				snprintf(node, sizeof(node), "%s/%s", tab->path, hi->name);
+				report(l, DT_SEV_WARNING, "opp-voltage-decreasing", node,
+				       "opp-microvolt",
+				       "supply %u: %u uV at %llu Hz is below %u uV at "
+				       "%llu Hz (%s): voltage falls as frequency rises",
+				       s, hi->supplies[s].microvolt,
+				       (unsigned long long)v[i].hz,
+				       lo->supplies[s].microvolt,
+				       (unsigned long long)v[i - 1].hz, lo->name);
+			}
+		}
+		free(v);
+	}
+}
+
+/* ---- a device's votes must fit the levels of the domain voted on ----------- */
+
+static uint32_t top_level(const struct dt_board *b, int32_t table)
+{
+	uint32_t top = 0;
+	const struct dt_opp_table *t = &b->opp_tables[table];
+	for (unsigned e = 0; e < t->n_entries; e++)
+		if (t->entries[e].has_level && t->entries[e].available &&
+		    t->entries[e].level > top)
+			top = t->entries[e].level;
+	return top;
+}
+
+static void check_vote_levels(struct linter *l, const struct dt_board *b)
+{
+	uint32_t levels[64];
+	for (unsigned d = 0; d < b->n_devices; d++) {
+		const struct dt_device *dev = &b->devices[d];
+		unsigned n_entries = dev->opp_table >= 0
+					     ? b->opp_tables[dev->opp_table].n_entries
+					     : 0;
+		for (unsigned e = 0; e <= n_entries; e++) {
+			int n = e < n_entries
+					? dt_device_opp_votes(b, d, e, levels, 64)
+					: dt_device_fixed_votes(b, d, levels, 64);
+			for (int a = 0; a < n && a < 64; a++) {
+				const struct dt_domain *dom =
+					&b->domains[dev->attachments[a].domain];
+				if (!levels[a] || dom->opp_table < 0)
+					continue;
+				uint32_t top = top_level(b, dom->opp_table);
+				if (levels[a] <= top)
+					continue;
+				report(l, DT_SEV_ERROR, "opp-level-above-top", dev->path,
+				       e < n_entries ? "operating-points-v2" : "required-opps",
+				       "votes level %u on %s, whose highest level is %u",
+				       levels[a], dom->name, top);
+			}
+		}
+	}
+}
+
+static void on_diag(void *user, const struct dt_diag *d)
+{
+	struct linter *l = user;
+	report(l, lint_severity(d), d->check, d->node, d->property, "%s",
+	       d->message);
+}
+
+int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
+	    unsigned n_supported_hw, lint_fn emit, void *user,
+	    struct lint_counts *counts)
+{
+	if (!blob)
+		return -EINVAL;
+	struct linter l = {emit, user, {0, 0, 0}};
+	struct dt_load_opts opts;
+	memset(&opts, 0, sizeof(opts));
+	opts.supported_hw = supported_hw;
+	opts.n_supported_hw = n_supported_hw;
+	opts.flags = DT_LOAD_LENIENT;
+	opts.diag = on_diag;
+	opts.diag_user = &l;
+	struct dt_board *b = NULL;
+	int err = dt_load(blob, size, &opts, &b);
+	if (err == -ENOMEM || !b) {
+		if (counts)
+			*counts = l.counts;
+		dt_board_free(b);
+		return err ? err : -EILSEQ;
+	}
+	/* The loader validated the blob; an aligned copy is what it read. */
+	void *fdt = malloc(size ? size : 1);
+	if (fdt) {
+		memcpy(fdt, blob, size);
+		check_idle_states(&l, fdt, b);
+		free(fdt);
+	}
+	check_voltages(&l, b);
+	check_vote_levels(&l, b);
+	dt_board_free(b);
+	if (counts)
+		*counts = l.counts;
+	return 0;
+}

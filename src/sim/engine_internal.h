@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the simulation engine (engine*.c). */
+#ifndef DOMINO_SIM_ENGINE_INTERNAL_H
+#define DOMINO_SIM_ENGINE_INTERNAL_H
+
+#include <domino/domain.h>
+#include <domino/sim.h>
+
+struct sim;
+
+struct sim_domain {
+	struct sim *sim;
+	unsigned index;
+	uint32_t fail_count[3]; /* by enum scn_fail_op */
+};
+
+struct sim_device {
+	struct sim *sim;
+	unsigned index;
+	uint64_t rate; /* what the simulated clock was last set to */
+	int active;
+};
+
+struct sim_initial {
+	int on;
+	uint32_t pstate;
+	int idle;
+};
+
+/* Storage behind one struct rpt_model (sim_report). */
+struct sim_report_store {
+	struct rpt_model model;
+	struct rpt_domain *domains;
+	const char **names;       /* parents and children, all domains */
+	struct rpt_device *devices;
+	struct rpt_idle_stats *idle;
+	struct rpt_pstate_time *pstates;
+	const char **levels;
+	uint32_t *level_values;
+	char **warnings;
+	unsigned n_warnings;
+};
+
+struct sim {
+	const char *board_name;
+	struct dt_board *board;
+	struct dmn_ctx *ctx;
+	struct dt_instance *inst;
+	struct sim_domain *doms;
+	struct sim_device *devs;
+	struct sim_initial *initial;
+	uint64_t now;
+
+	struct rpt_event *events;
+	unsigned n_events, cap_events;
+	int oom;
+	char **causes; /* "resume venus", one per executed command */
+	unsigned n_causes, cap_causes;
+	const char *cur_cause;
+	unsigned cur_line;
+	sim_event_fn live;
+	void *live_user;
+
+	struct sim_report_store report;
+};
+
+void sim_record(struct sim *sim, struct rpt_event *ev);
+int sim_domain_index(const struct sim *sim, uint32_t handle);
+const char *sim_idle_name(const struct sim *sim, unsigned domain, int idle);
+void sim_report_free(struct sim *sim);
+
+#endif

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/* The simulation's state, events and statistics as a report model. */
+#include "engine_internal.h"
+
+#include <domino/idle.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_report_free(struct sim *sim)
+{
+	struct sim_report_store *s = &sim->report;
+	free(s->domains);
+	free(s->names);
+	free(s->devices);
+	free(s->idle);
+	free(s->pstates);
+	free(s->levels);
+	free(s->level_values);
+	for (unsigned i = 0; i < s->n_warnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The OPP entry name of @level in the domain's table, e.g. "opp-nom". */
+static const char *level_name(const struct dt_board *b,
+			      const struct dt_domain *d, uint32_t level)
+{
+	if (d->opp_table < 0 || !level)
+		return NULL;
+	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
+	for (unsigned i = 0; i < t->n_entries; i++)
+		if (t->entries[i].has_level && t->entries[i].level == level)
+			return t->entries[i].name;
+	return NULL;
+}
+
+/* Counts of what every array needs, to allocate each once. */
+struct sizes {
+	size_t names, devices, idle, pstates, levels;
+};
+
+static void count(const struct sim *sim, struct sizes *n)
+{
+	const struct dt_board *b = sim->board;
+	memset(n, 0, sizeof(*n));
+	for (unsigned i = 0; i < b->n_domains; i++) {
+		const struct dt_domain *d = &b->domains[i];
+		struct pd_domain_info info;
+		struct pd_domain_stats st;
+		pd_domain_info(sim->ctx, sim->inst->domains[i], &info);
+		pd_domain_stats(sim->ctx, sim->inst->domains[i], &st);
+		n->names += info.n_parents + info.n_children;
+		n->devices += info.n_attachments;
+		n->idle += d->n_idle_states;
+		n->pstates += st.n_pstates;
+		if (d->opp_table >= 0)
+			n->levels += b->opp_tables[d->opp_table].n_entries;
+	}
+}
+
+static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
+			unsigned *n)
+{
+	const struct dt_board *b = sim->board;
+	pd_domain_t dom = sim->inst->domains[i];
+	pd_attach_t att = 0;
+	*n = 0;
+	while (!pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
+		struct pd_attach_info ai;
+		pd_attach_info(sim->ctx, att, &ai);
+		int dev = -1;
+		for (unsigned k = 0; k < b->n_devices && dev < 0; k++)
+			if (sim->inst->devices[k] == ai.device)
+				dev = (int)k;
+		if (dev < 0)
+			continue;
+		const struct dt_device *d = &b->devices[dev];
+		struct rpt_device *r = &out[(*n)++];
+		r->name = d->name;
+		r->path = d->path;
+		r->via = NULL;
+		for (unsigned a = 0; a < d->n_attachments; a++)
+			if (d->attachments[a].domain == (int32_t)i)
+				r->via = d->attachments[a].name;
+		r->active = sim->devs[dev].active;
+		r->vote = ai.vote;
+		r->counts = ai.counts;
+	}
+	return 0;
+}
+
+static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
+		       struct rpt_idle_stats *idle, struct rpt_pstate_time *ps)
+{
+	const struct dt_board *b = sim->board;
+	const struct dt_domain *d = &b->domains[i];
+	pd_domain_t dom = sim->inst->domains[i];
+	struct pd_domain_stats st;
+	pd_domain_stats(sim->ctx, dom, &st);
+	r->has_stats = 1;
+	r->time_on_ns = st.time_on_ns;
+	r->time_off_ns = st.time_off_ns;
+	r->on_count = st.on_count;
+	r->off_count = st.off_count;
+	r->pstate_transitions = st.pstate_transitions;
+	r->idle = idle;
+	r->n_idle = 0;
+	for (unsigned k = 0; k < d->n_idle_states; k++) {
+		struct pd_idle_state_info info;
+		if (pd_domain_idle_state(sim->ctx, dom, k, &info))
+			continue;
+		struct rpt_idle_stats *s = &idle[r->n_idle++];
+		s->name = sim_idle_name(sim, i, (int)k);
+		s->entry_latency_us = info.desc.entry_latency_us;
+		s->exit_latency_us = info.desc.exit_latency_us;
+		s->min_residency_us = info.desc.min_residency_us;
+		s->usage = info.usage;
+		s->rejected = info.rejected;
+		s->time_ns = info.time_ns;
+	}
+	r->pstates = ps;
+	r->n_pstates = 0;
+	for (unsigned k = 0; k < st.n_pstates; k++) {
+		struct rpt_pstate_time *p = &ps[r->n_pstates];
+		if (pd_domain_pstate_residency(sim->ctx, dom, k, &p->level,
+					       &p->time_ns))
+			continue;
+		p->level_name = level_name(b, d, p->level);
+		r->n_pstates++;
+	}
+}
+
+static int fill_warnings(struct sim *sim)
+{
+	struct sim_report_store *s = &sim->report;
+	const struct dt_board *b = sim->board;
+	s->warnings = calloc(b->n_diags ? b->n_diags : 1, sizeof(char *));
+	if (!s->warnings)
+		return -ENOMEM;
+	for (unsigned i = 0; i < b->n_diags; i++) {
+		int len = dt_diag_format(&b->diags[i], sim->board_name, NULL, 0);
+		if (len < 0)
+			continue;
+		char *text = malloc((size_t)len + 1);
+		if (!text)
+			return -ENOMEM;
+		dt_diag_format(&b->diags[i], sim->board_name, text, (size_t)len + 1);
+		s->warnings[s->n_warnings++] = text;
+	}
+	return 0;
+}
+
+int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
+{
+	if (!sim || !out)
+		return -EINVAL;
+	sim_report_free(sim);
+	struct sim_report_store *s = &sim->report;
+	const struct dt_board *b = sim->board;
+	struct sizes n;
+	count(sim, &n);
+	s->domains = calloc(b->n_domains ? b->n_domains : 1, sizeof(*s->domains));
+	s->names = calloc(n.names ? n.names : 1, sizeof(*s->names));
+	s->devices = calloc(n.devices ? n.devices : 1, sizeof(*s->devices));
+	s->idle = calloc(n.idle ? n.idle : 1, sizeof(*s->idle));
+	s->pstates = calloc(n.pstates ? n.pstates : 1, sizeof(*s->pstates));
+	s->levels = calloc(n.levels ? n.levels : 1, sizeof(*s->levels));
+	s->level_values = calloc(n.levels ? n.levels : 1, sizeof(uint32_t));
+	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
+	    !s->levels || !s->level_values || fill_warnings(sim)) {
+		sim_report_free(sim);
+		return -ENOMEM;
+	}
+	size_t names = 0, devices = 0, idle = 0, pstates = 0, levels = 0;
+	for (unsigned i = 0; i < b->n_domains; i++) {
+		const struct dt_domain *d = &b->domains[i];
+		struct rpt_domain *r = &s->domains[i];
+		pd_domain_t dom = sim->inst->domains[i];
+		struct pd_domain_info info;
+		pd_domain_info(sim->ctx, dom, &info);
+		r->name = d->name;
+		r->provider = b->providers[d->provider].path;
+		r->index = d->index < 0 ? -1 : (int)d->index;
+		r->on = info.on;
+		r->pstate = info.pstate;
+		r->pstate_name = level_name(b, d, info.pstate);
+		r->idle_state = info.on ? NULL : sim_idle_name(sim, i, info.idle_state);
+		r->parents = &s->names[names];
+		for (unsigned k = 0; k < info.n_parents; k++) {
+			pd_domain_t p;
+			if (!pd_domain_parent(sim->ctx, dom, k, &p)) {
+				int pi = sim_domain_index(sim, p);
+				if (pi >= 0)
+					s->names[names + r->n_parents++] = b->domains[pi].name;
+			}
+		}
+		names += r->n_parents;
+		r->children = &s->names[names];
+		for (unsigned k = 0; k < info.n_children; k++) {
+			pd_domain_t c;
+			if (!pd_domain_child(sim->ctx, dom, k, &c)) {
+				int ci = sim_domain_index(sim, c);
+				if (ci >= 0)
+					s->names[names + r->n_children++] = b->domains[ci].name;
+			}
+		}
+		names += r->n_children;
+		r->devices = &s->devices[devices];
+		fill_devices(sim, i, &s->devices[devices], &r->n_devices);
+		devices += r->n_devices;
+		if (d->opp_table >= 0) {
+			const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
+			r->levels = &s->levels[levels];
+			r->level_values = &s->level_values[levels];
+			for (unsigned k = 0; k < t->n_entries; k++) {
+				if (!t->entries[k].has_level || !t->entries[k].available)
+					continue;
+				s->levels[levels + r->n_levels] = t->entries[k].name;
+				s->level_values[levels + r->n_levels] = t->entries[k].level;
+				r->n_levels++;
+			}
+			levels += r->n_levels;
+		}
+		r->initial_on = sim->initial[i].on;
+		r->initial_pstate = sim->initial[i].pstate;
+		r->initial_idle_state = sim_idle_name(sim, i, sim->initial[i].idle);
+		if (with_events) {
+			fill_stats(sim, i, r, &s->idle[idle], &s->pstates[pstates]);
+			idle += r->n_idle;
+			pstates += r->n_pstates;
+		}
+	}
+	s->model.board = sim->board_name;
+	s->model.model = b->model;
+	s->model.domains = s->domains;
+	s->model.n_domains = b->n_domains;
+	s->model.warnings = (const char *const *)s->warnings;
+	s->model.n_warnings = s->n_warnings;
+	if (with_events) {
+		s->model.events = sim->events;
+		s->model.n_events = sim->n_events;
+		s->model.end_ns = sim->now;
+	}
+	*out = &s->model;
+	return 0;
+}

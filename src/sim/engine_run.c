@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: MIT */
+/* Running a scenario: resolve every name first, then execute in order. */
+#include "engine_internal.h"
+
+#include <domino/idle.h>
+#include <domino/opp.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a command's names resolved to. */
+struct resolved {
+	int device; /* index into board->devices, or -1 */
+	int domain; /* index into board->domains, or -1 */
+	int attachment; /* for vote: index into the device's attachments */
+	int idle; /* for expect idle: the state's position */
+};
+
+static int diag_set(struct scn_diag *diag, const struct scn_script *script,
+		    const struct scn_cmd *cmd, const char *fmt, ...)
+{
+	if (diag) {
+		memset(diag, 0, sizeof(*diag));
+		diag->file = script->filename;
+		diag->line = cmd->line;
+		diag->column = cmd->column;
+		diag->error = -EINVAL;
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static const char *device_name_at(void *user, size_t i)
+{
+	return ((const struct dt_board *)user)->devices[i].name;
+}
+
+static const char *domain_name_at(void *user, size_t i)
+{
+	return ((const struct dt_board *)user)->domains[i].name;
+}
+
+/* ", did you mean 'x'?" or "" */
+static void suggestion(char *buf, size_t size, const char *found)
+{
+	if (found)
+		snprintf(buf, size, "; did you mean '%s'?", found);
+	else
+		buf[0] = 0;
+}
+
+static int resolve_device(const struct sim *sim, const struct scn_script *s,
+			  const struct scn_cmd *cmd, struct scn_diag *diag,
+			  int *out)
+{
+	const struct dt_board *b = sim->board;
+	int i = dt_device_find(b, cmd->target);
+	if (i >= 0) {
+		*out = i;
+		return 0;
+	}
+	if (i == -EEXIST)
+		return diag_set(diag, s, cmd,
+				"device name '%s' is shared by several devices; "
+				"use its label or full path",
+				cmd->target);
+	char hint[160];
+	suggestion(hint, sizeof(hint),
+		   scn_suggest_fn(cmd->target, device_name_at, (void *)b,
+				  b->n_devices));
+	return diag_set(diag, s, cmd, "unknown device '%s'%s", cmd->target,
+			hint);
+}
+
+static int resolve_domain(const struct sim *sim, const struct scn_script *s,
+			  const struct scn_cmd *cmd, struct scn_diag *diag,
+			  int *out)
+{
+	const struct dt_board *b = sim->board;
+	int i = dt_domain_find(b, cmd->target);
+	if (i >= 0) {
+		*out = i;
+		return 0;
+	}
+	char hint[160];
+	suggestion(hint, sizeof(hint),
+		   scn_suggest_fn(cmd->target, domain_name_at, (void *)b,
+				  b->n_domains));
+	return diag_set(diag, s, cmd, "unknown domain '%s'%s", cmd->target,
+			hint);
+}
+
+/* "venus, vcodec0, mx": how the device's domains may be named */
+static void list_attachments(const struct dt_board *b, const struct dt_device *d,
+			     char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < d->n_attachments && used < size; i++) {
+		const struct dt_attachment *a = &d->attachments[i];
+		const char *name = a->name ? a->name : b->domains[a->domain].name;
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 i ? ", " : "", name);
+	}
+}
+
+static int resolve_vote(const struct sim *sim, const struct scn_script *s,
+			const struct scn_cmd *cmd, struct scn_diag *diag,
+			struct resolved *r)
+{
+	const struct dt_board *b = sim->board;
+	const struct dt_device *d = &b->devices[r->device];
+	char names[256];
+	list_attachments(b, d, names, sizeof(names));
+	if (!cmd->vote.domain) {
+		if (d->n_attachments == 1) {
+			r->attachment = 0;
+			return 0;
+		}
+		return diag_set(diag, s, cmd,
+				"device '%s' has %u domains: name one (%s)",
+				d->name, d->n_attachments, names);
+	}
+	for (unsigned i = 0; i < d->n_attachments; i++) {
+		const struct dt_attachment *a = &d->attachments[i];
+		if ((a->name && !strcmp(a->name, cmd->vote.domain)) ||
+		    !strcmp(b->domains[a->domain].name, cmd->vote.domain)) {
+			r->attachment = (int)i;
+			return 0;
+		}
+	}
+	return diag_set(diag, s, cmd, "device '%s' has no domain '%s' (%s)",
+			d->name, cmd->vote.domain, names);
+}
+
+static int resolve_idle(const struct sim *sim, const struct scn_script *s,
+			const struct scn_cmd *cmd, struct scn_diag *diag,
+			struct resolved *r)
+{
+	const struct dt_domain *d = &sim->board->domains[r->domain];
+	char names[256];
+	size_t used = 0;
+	names[0] = 0;
+	for (unsigned i = 0; i < d->n_idle_states; i++) {
+		const char *n = sim_idle_name(sim, (unsigned)r->domain, (int)i);
+		if (!strcmp(n, cmd->expect.idle_state)) {
+			r->idle = (int)i;
+			return 0;
+		}
+		if (used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used,
+						 "%s%s", i ? ", " : "", n);
+	}
+	if (!d->n_idle_states)
+		return diag_set(diag, s, cmd,
+				"domain '%s' has no idle states; use 'expect %s off'",
+				d->name, d->name);
+	return diag_set(diag, s, cmd, "domain '%s' has no idle state '%s' (%s)",
+			d->name, cmd->expect.idle_state, names);
+}
+
+static int resolve(const struct sim *sim, const struct scn_script *s,
+		   const struct scn_cmd *cmd, struct scn_diag *diag,
+		   struct resolved *r)
+{
+	r->device = r->domain = r->attachment = r->idle = -1;
+	switch (cmd->verb) {
+	case SCN_RESUME:
+	case SCN_SUSPEND:
+	case SCN_RATE:
+	case SCN_QOS:
+	case SCN_WAKEUP:
+		return resolve_device(sim, s, cmd, diag, &r->device);
+	case SCN_VOTE: {
+		int err = resolve_device(sim, s, cmd, diag, &r->device);
+		return err ? err : resolve_vote(sim, s, cmd, diag, r);
+	}
+	case SCN_FAIL:
+		return resolve_domain(sim, s, cmd, diag, &r->domain);
+	case SCN_EXPECT:
+		switch (cmd->expect.kind) {
+		case SCN_EXPECT_RATE:
+			return resolve_device(sim, s, cmd, diag, &r->device);
+		case SCN_EXPECT_LAST_ERROR:
+			return 0;
+		case SCN_EXPECT_IDLE: {
+			int err = resolve_domain(sim, s, cmd, diag, &r->domain);
+			return err ? err : resolve_idle(sim, s, cmd, diag, r);
+		}
+		default:
+			return resolve_domain(sim, s, cmd, diag, &r->domain);
+		}
+	}
+	return diag_set(diag, s, cmd, "unsupported command");
+}
+
+/* ---- execution --------------------------------------------------------------- */
+
+static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
+{
+	char t[32];
+	switch (cmd->verb) {
+	case SCN_RATE:
+		snprintf(buf, size, "rate %s %llu", cmd->target,
+			 (unsigned long long)cmd->rate.hz);
+		break;
+	case SCN_VOTE:
+		snprintf(buf, size, "vote %s%s%s %u", cmd->target,
+			 cmd->vote.domain ? " " : "",
+			 cmd->vote.domain ? cmd->vote.domain : "", cmd->vote.level);
+		break;
+	case SCN_QOS:
+		if (cmd->qos.latency_us == SCN_QOS_NONE)
+			snprintf(buf, size, "qos %s none", cmd->target);
+		else
+			snprintf(buf, size, "qos %s %u", cmd->target,
+				 cmd->qos.latency_us);
+		break;
+	case SCN_WAKEUP:
+		scn_format_time(cmd->wakeup.at_ns, t, sizeof(t));
+		snprintf(buf, size, "wakeup %s %s", cmd->target, t);
+		break;
+	case SCN_FAIL:
+		snprintf(buf, size, "fail %s %s %u", cmd->target,
+			 scn_fail_op_name(cmd->fail.op), cmd->fail.count);
+		break;
+	default:
+		snprintf(buf, size, "%s %s", scn_verb_name(cmd->verb),
+			 cmd->target ? cmd->target : "");
+		break;
+	}
+	return buf;
+}
+
+static int push_cause(struct sim *sim, const char *text)
+{
+	if (sim->n_causes == sim->cap_causes) {
+		unsigned cap = sim->cap_causes ? sim->cap_causes * 2 : 64;
+		char **bigger = realloc(sim->causes, cap * sizeof(*bigger));
+		if (!bigger)
+			return -ENOMEM;
+		sim->causes = bigger;
+		sim->cap_causes = cap;
+	}
+	char *copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	sim->causes[sim->n_causes++] = copy;
+	sim->cur_cause = copy;
+	return 0;
+}
+
+static void expect_failed(struct sim *sim, struct sim_result *res,
+			  const char *fmt, ...)
+{
+	char *msg = malloc(256);
+	if (!msg) {
+		sim->oom = 1;
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, 256, fmt, ap);
+	va_end(ap);
+	/* Kept with the causes so it lives as long as the events. */
+	if (push_cause(sim, msg)) {
+		free(msg);
+		sim->oom = 1;
+		return;
+	}
+	free(msg);
+	struct rpt_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RPT_EV_EXPECT_FAILED;
+	ev.message = sim->causes[sim->n_causes - 1];
+	sim_record(sim, &ev);
+	res->expect_failed++;
+}
+
+static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
+			 const struct resolved *r, int last_error,
+			 struct sim_result *res)
+{
+	const struct dt_board *b = sim->board;
+	struct pd_domain_info info;
+	const char *dom = r->domain >= 0 ? b->domains[r->domain].name : NULL;
+	if (r->domain >= 0)
+		pd_domain_info(sim->ctx, sim->inst->domains[r->domain], &info);
+	switch (cmd->expect.kind) {
+	case SCN_EXPECT_PSTATE:
+		if (info.pstate != cmd->expect.level)
+			expect_failed(sim, res, "%s pstate %u, got %u", dom,
+				      cmd->expect.level, info.pstate);
+		break;
+	case SCN_EXPECT_ON:
+	case SCN_EXPECT_OFF: {
+		int want = cmd->expect.kind == SCN_EXPECT_ON;
+		if (info.on != want)
+			expect_failed(sim, res, "%s %s, got %s", dom,
+				      want ? "on" : "off", info.on ? "on" : "off");
+		break;
+	}
+	case SCN_EXPECT_IDLE:
+		if (info.on || info.idle_state != r->idle) {
+			const char *got = info.on ? "on"
+				: sim_idle_name(sim, (unsigned)r->domain, info.idle_state);
+			expect_failed(sim, res, "%s idle %s, got %s", dom,
+				      cmd->expect.idle_state, got ? got : "off");
+		}
+		break;
+	case SCN_EXPECT_RATE: {
+		uint64_t got = sim->devs[r->device].rate;
+		if (got != cmd->expect.hz)
+			expect_failed(sim, res, "%s rate %llu, got %llu",
+				      b->devices[r->device].name,
+				      (unsigned long long)cmd->expect.hz,
+				      (unsigned long long)got);
+		break;
+	}
+	case SCN_EXPECT_LAST_ERROR:
+		if (last_error != cmd->expect.error)
+			expect_failed(sim, res, "last-error %s, got %s",
+				      dmn_errno_name(cmd->expect.error),
+				      dmn_errno_name(last_error));
+		break;
+	}
+}
+
+static int execute(struct sim *sim, const struct scn_cmd *cmd,
+		   const struct resolved *r)
+{
+	struct dmn_ctx *ctx = sim->ctx;
+	const struct dt_instance *inst = sim->inst;
+	struct sim_device *dev = r->device >= 0 ? &sim->devs[r->device] : NULL;
+	uint32_t dev_h = r->device >= 0 ? inst->devices[r->device] : 0;
+	int err = 0;
+	switch (cmd->verb) {
+	case SCN_RESUME:
+		if (dev->active)
+			return 0; /* no nesting in scenarios */
+		err = pd_device_get(ctx, dev_h);
+		if (!err)
+			dev->active = 1;
+		return err;
+	case SCN_SUSPEND:
+		if (!dev->active)
+			return 0;
+		err = pd_device_put(ctx, dev_h);
+		if (!err)
+			dev->active = 0;
+		return err;
+	case SCN_RATE:
+		return opp_set_rate(ctx, dev_h, cmd->rate.hz);
+	case SCN_VOTE:
+		return pd_vote(ctx, inst->attachments[r->device][r->attachment],
+			       cmd->vote.level);
+	case SCN_QOS:
+		return pd_device_set_qos(ctx, dev_h, cmd->qos.latency_us);
+	case SCN_WAKEUP:
+		return pd_device_set_wakeup(ctx, dev_h, cmd->wakeup.at_ns);
+	case SCN_FAIL:
+		sim->doms[r->domain].fail_count[cmd->fail.op] = cmd->fail.count;
+		return 0;
+	case SCN_EXPECT:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int sim_run(struct sim *sim, const struct scn_script *script,
+	    sim_event_fn live, void *user, struct sim_result *res,
+	    struct scn_diag *diag)
+{
+	if (!sim || !script || !res)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	struct resolved *r = calloc(script->count ? script->count : 1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < script->count; i++) {
+		int err = resolve(sim, script, &script->cmds[i], diag, &r[i]);
+		if (err) {
+			free(r);
+			return err;
+		}
+	}
+	sim->live = live;
+	sim->live_user = user;
+	int last_error = 0;
+	for (size_t i = 0; i < script->count; i++) {
+		const struct scn_cmd *cmd = &script->cmds[i];
+		char text[200];
+		sim->now = cmd->time_ns;
+		sim->cur_line = cmd->line;
+		if (push_cause(sim, describe(cmd, text, sizeof(text)))) {
+			free(r);
+			return -ENOMEM;
+		}
+		if (cmd->verb == SCN_EXPECT) {
+			check_expect(sim, cmd, &r[i], last_error, res);
+			continue;
+		}
+		res->commands++;
+		int err = execute(sim, cmd, &r[i]);
+		last_error = err ? err : dmn_last_error(sim->ctx);
+		if (err) {
+			struct rpt_event ev;
+			memset(&ev, 0, sizeof(ev));
+			ev.kind = RPT_EV_COMMAND_ERROR;
+			ev.error = err;
+			if (r[i].device >= 0)
+				ev.device = sim->board->devices[r[i].device].name;
+			if (r[i].domain >= 0)
+				ev.domain = sim->board->domains[r[i].domain].name;
+			sim_record(sim, &ev);
+			res->commands_failed++;
+		}
+	}
+	sim->cur_cause = NULL;
+	sim->cur_line = 0;
+	if (script->end_ns > sim->now)
+		sim->now = script->end_ns;
+	free(r);
+	return sim->oom ? -ENOMEM : 0;
+}
