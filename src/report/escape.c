@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON and XML escaping. Names come from device trees and scenario files,
+ * which we do not control, so every byte is checked: a quote, a control
+ * character or a stray non-UTF-8 byte must never break a document.
+ */
+#include "report_internal.h"
+
+#include <string.h>
+
+#define REPLACEMENT_UTF8 "\xEF\xBF\xBD" /* U+FFFD */
+
+/*
+ * Decode one UTF-8 sequence at @s. Returns the code point and sets *@len to
+ * its length, or returns -1 with *@len = 1 for a byte that does not start a
+ * well-formed sequence (overlong forms, surrogates and values above U+10FFFF
+ * are rejected, as RFC 3629 requires).
+ */
+static long decode_utf8(const unsigned char *s, size_t *len)
+{
+	unsigned char c = s[0];
+	size_t n;
+	long cp, min;
+
+	*len = 1;
+	if (c < 0x80)
+		return c;
+	if (c >= 0xC2 && c <= 0xDF) {
+		n = 2;
+		cp = c & 0x1F;
+		min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		cp = c & 0x0F;
+		min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		cp = c & 0x07;
+		min = 0x10000;
+	} else {
+		return -1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) !=
+		    0x80) /* also stops at the terminating NUL */
+			return -1;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return -1;
+	*len = n;
+	return cp;
+}
+
+void rpt_out_json_chars(struct rpt_out *o, const char *str)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *run;
+
+	if (!str)
+		return;
+	run = s;
+	while (*s) {
+		size_t len;
+		long cp = decode_utf8(s, &len);
+		const char *esc = NULL;
+		char ctl[7];
+
+		if (cp < 0)
+			esc = "\\ufffd";
+		else if (cp == '"')
+			esc = "\\\"";
+		else if (cp == '\\')
+			esc = "\\\\";
+		else if (cp == '\n')
+			esc = "\\n";
+		else if (cp == '\r')
+			esc = "\\r";
+		else if (cp == '\t')
+			esc = "\\t";
+		else if (cp == '\b')
+			esc = "\\b";
+		else if (cp == '\f')
+			esc = "\\f";
+		else if (cp < 0x20 || cp == 0x7F) {
+			memcpy(ctl, "\\u00", 4);
+			ctl[4] = hex[(cp >> 4) & 0xF];
+			ctl[5] = hex[cp & 0xF];
+			ctl[6] = '\0';
+			esc = ctl;
+		}
+		if (esc) {
+			rpt_out_write(o, (const char *)run, (size_t)(s - run));
+			rpt_out_puts(o, esc);
+			s += len;
+			run = s;
+		} else {
+			s += len;
+		}
+	}
+	rpt_out_write(o, (const char *)run, (size_t)(s - run));
+}
+
+void rpt_out_json_str(struct rpt_out *o, const char *str)
+{
+	if (!str) {
+		rpt_out_puts(o, "null");
+		return;
+	}
+	rpt_out_putc(o, '"');
+	rpt_out_json_chars(o, str);
+	rpt_out_putc(o, '"');
+}
+
+/* XML 1.0 §2.2: the characters a document may contain at all. */
+static int xml_char_ok(long cp)
+{
+	return cp == 0x9 || cp == 0xA || cp == 0xD ||
+	       (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
+	       (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
+void rpt_out_xml_str(struct rpt_out *o, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *run;
+
+	if (!str)
+		return;
+	run = s;
+	while (*s) {
+		size_t len;
+		long cp = decode_utf8(s, &len);
+		const char *esc = NULL;
+
+		if (cp < 0 || !xml_char_ok(cp))
+			esc = REPLACEMENT_UTF8;
+		else if (cp == '&')
+			esc = "&amp;";
+		else if (cp == '<')
+			esc = "&lt;";
+		else if (cp == '>')
+			esc = "&gt;";
+		else if (cp == '"')
+			esc = "&quot;";
+		else if (cp == '\'')
+			esc = "&apos;";
+		if (esc) {
+			rpt_out_write(o, (const char *)run, (size_t)(s - run));
+			rpt_out_puts(o, esc);
+			s += len;
+			run = s;
+		} else {
+			s += len;
+		}
+	}
+	rpt_out_write(o, (const char *)run, (size_t)(s - run));
+}
+
+void rpt_out_text(struct rpt_out *o, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *run;
+
+	if (!str)
+		return;
+	run = s;
+	while (*s) {
+		size_t len;
+		long cp = decode_utf8(s, &len);
+		if (cp < 0 || cp < 0x20 || cp == 0x7F) {
+			rpt_out_write(o, (const char *)run, (size_t)(s - run));
+			rpt_out_putc(o, '?');
+			s += len;
+			run = s;
+		} else {
+			s += len;
+		}
+	}
+	rpt_out_write(o, (const char *)run, (size_t)(s - run));
+}
+
+size_t rpt_text_width(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t width = 0;
+
+	if (!s)
+		return 0;
+	/* One column per code point, and one per byte rpt_out_text replaces
+	 * (East Asian wide characters are rare enough in DT names to ignore).
+	 */
+	while (*s) {
+		size_t len;
+		decode_utf8(s, &len);
+		s += len;
+		width++;
+	}
+	return width;
+}
+
+int rpt_json_escape(const struct rpt_sink *sink, const char *s)
+{
+	struct rpt_out o;
+
+	if (rpt_out_init(&o, sink))
+		return o.err;
+	rpt_out_json_str(&o, s);
+	return rpt_out_finish(&o);
+}

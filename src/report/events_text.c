@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event log: one aligned line per change, e.g.
+ *      1.500 ms  cx        pstate 64 -> 256 (low_svs -> nom)  [line 12: resume
+ * venus] Columns are measured first so that causes line up; a very long change
+ * (an expect message) does not push every other line to the right.
+ */
+#include "report_internal.h"
+#include "text_style.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CHANGE_ALIGN_MAX 44
+#define CHANGE_LEN 320
+
+/* What the line is about: the domain, else the device. */
+static const char *subject(const struct rpt_event *e)
+{
+	return e->domain ? e->domain : e->device ? e->device : "-";
+}
+
+int rpt_write_events_text(const struct rpt_model *m,
+			  const struct rpt_text_options *opt,
+			  const struct rpt_sink *sink)
+{
+	struct rpt_style st = rpt_style_get(opt);
+	struct rpt_index ix;
+	struct rpt_out o;
+	size_t w_subject = 0, w_change = 0;
+	char change[CHANGE_LEN], why[CHANGE_LEN];
+	unsigned n;
+
+	if (rpt_out_init(&o, sink))
+		return o.err;
+	if (!m)
+		return -EINVAL;
+	n = m->events ? m->n_events : 0;
+	if (!n) {
+		rpt_out_puts(&o, "no events\n");
+		return rpt_out_finish(&o);
+	}
+	if (rpt_index_build(&ix, m))
+		return -ENOMEM;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct rpt_event *e = &m->events[i];
+		int d = rpt_index_find(&ix, e->domain);
+		size_t w = rpt_text_width(subject(e));
+		w_subject = w > w_subject ? w : w_subject;
+		rpt_describe_event(change, sizeof(change), e,
+				   d >= 0 ? &m->domains[d] : NULL);
+		w = rpt_text_width(change);
+		if (w <= CHANGE_ALIGN_MAX && w > w_change)
+			w_change = w;
+	}
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct rpt_event *e = &m->events[i];
+		int d = rpt_index_find(&ix, e->domain);
+		char tbuf[RPT_NUM_LEN];
+		const char *t = rpt_fmt_time(tbuf, e->time_ns);
+		const char *unit = strchr(t, ' ');
+		size_t w;
+		int bad;
+
+		/* Number right-aligned, unit left-aligned: "  250.000 us". */
+		rpt_out_pad(&o, 8 > unit - t ? (size_t)(8 - (unit - t)) : 0);
+		rpt_out_write(&o, t, (size_t)(unit - t));
+		rpt_out_printf(&o, " %-2s  ", unit + 1);
+
+		rpt_out_puts(&o, st.bold);
+		rpt_out_text(&o, subject(e));
+		rpt_out_puts(&o, st.reset);
+		rpt_out_pad(&o, w_subject - rpt_text_width(subject(e)) + 2);
+
+		bad = rpt_describe_event(change, sizeof(change), e,
+					 d >= 0 ? &m->domains[d] : NULL);
+		rpt_out_puts(&o, bad ? st.bad : "");
+		rpt_out_text(&o, change);
+		rpt_out_puts(&o, bad ? st.reset : "");
+		rpt_describe_cause(why, sizeof(why), e);
+		if (why[0]) {
+			w = rpt_text_width(change);
+			rpt_out_pad(&o, w < w_change ? w_change - w + 2 : 2);
+			rpt_out_puts(&o, st.dim);
+			rpt_out_text(&o, why);
+			rpt_out_puts(&o, st.reset);
+		}
+		rpt_out_putc(&o, '\n');
+	}
+	rpt_index_free(&ix);
+	return rpt_out_finish(&o);
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/* Look-ups in a report model shared by the writers. */
+#include "report_internal.h"
+
+#include <domino/context.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *domain_name(const struct rpt_model *m, unsigned i)
+{
+	return m->domains[i].name ? m->domains[i].name : "";
+}
+
+/* qsort has no context argument in C11; the model is threaded through a
+ * small array of (name, position) pairs instead of a global. */
+struct named {
+	const char *name;
+	unsigned pos;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int rpt_index_build(struct rpt_index *ix, const struct rpt_model *m)
+{
+	struct named *tmp;
+	unsigned n = m->n_domains;
+
+	ix->m = m;
+	ix->by_name = NULL;
+	if (n == 0)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	ix->by_name = malloc(n * sizeof(*ix->by_name));
+	if (!tmp || !ix->by_name) {
+		free(tmp);
+		free(ix->by_name);
+		ix->by_name = NULL;
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		tmp[i].name = domain_name(m, i);
+		tmp[i].pos = i;
+	}
+	qsort(tmp, n, sizeof(*tmp), cmp_named);
+	for (unsigned i = 0; i < n; i++)
+		ix->by_name[i] = tmp[i].pos;
+	free(tmp);
+	return 0;
+}
+
+void rpt_index_free(struct rpt_index *ix)
+{
+	free(ix->by_name);
+	ix->by_name = NULL;
+}
+
+int rpt_index_find(const struct rpt_index *ix, const char *name)
+{
+	size_t lo = 0, hi = ix->m->n_domains;
+
+	if (!name || !ix->by_name)
+		return -1;
+	/* Lower bound, so that a duplicated name finds its first domain. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(domain_name(ix->m, ix->by_name[mid]), name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ix->m->n_domains &&
+	    !strcmp(domain_name(ix->m, ix->by_name[lo]), name))
+		return (int)ix->by_name[lo];
+	return -1;
+}
+
+const char *rpt_level_name(const struct rpt_domain *d, uint32_t level)
+{
+	if (!d->levels || !d->level_values)
+		return NULL;
+	for (unsigned i = 0; i < d->n_levels; i++)
+		if (d->level_values[i] == level)
+			return d->levels[i];
+	return NULL;
+}
+
+const char *rpt_pstate_name(const struct rpt_domain *d)
+{
+	return d->pstate_name ? d->pstate_name : rpt_level_name(d, d->pstate);
+}
+
+int rpt_is_simulation(const struct rpt_model *m)
+{
+	if (m->events || m->n_events || m->end_ns)
+		return 1;
+	for (unsigned i = 0; i < m->n_domains; i++)
+		if (m->domains[i].has_stats)
+			return 1;
+	return 0;
+}
+
+const char *rpt_event_kind_name(enum rpt_event_kind kind)
+{
+	switch (kind) {
+	case RPT_EV_POWER_ON:
+		return "power_on";
+	case RPT_EV_POWER_OFF:
+		return "power_off";
+	case RPT_EV_PSTATE:
+		return "pstate";
+	case RPT_EV_STAY_ON:
+		return "stay_on";
+	case RPT_EV_FAILURE:
+		return "failure";
+	case RPT_EV_RATE:
+		return "rate";
+	case RPT_EV_COMMAND_ERROR:
+		return "command_error";
+	case RPT_EV_EXPECT_FAILED:
+		return "expect_failed";
+	}
+	return "unknown";
+}
+
+const char *rpt_error_name(int error)
+{
+	return dmn_errno_name(error > 0 ? -error : error);
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The statistics table, one block per domain:
+ *   cx
+ *     power   on             2.500 ms   62.5%
+ *             cluster-ret    1.000 ms   25.0%   usage 2, rejected 1
+ *     pstate  256 (nom)      2.500 ms   62.5%
+ *     transitions: 3 on, 3 off, 5 pstate
+ * Shares are of the whole run (end_ns), so each group adds up to 100%.
+ */
+#include "report_internal.h"
+#include "text_style.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LABEL_LEN 96
+
+static void pstate_label(char *buf, const struct rpt_domain *d,
+			 const struct rpt_pstate_time *p)
+{
+	const char *name =
+	    p->level_name ? p->level_name : rpt_level_name(d, p->level);
+	if (name)
+		snprintf(buf, LABEL_LEN, "%" PRIu32 " (%s)", p->level, name);
+	else
+		snprintf(buf, LABEL_LEN, "%" PRIu32, p->level);
+}
+
+static int shows_off(const struct rpt_domain *d)
+{
+	return !d->idle || !d->n_idle || d->time_off_ns;
+}
+
+static void row(struct rpt_out *o, const char *group, const char *label,
+		size_t w_label, uint64_t ns, uint64_t end)
+{
+	char t[RPT_NUM_LEN], pct[RPT_NUM_LEN];
+
+	rpt_out_printf(o, "  %-7s ", group);
+	rpt_out_text(o, label);
+	rpt_out_pad(o, w_label - rpt_text_width(label));
+	rpt_out_printf(o, "  %11s  %6s", rpt_fmt_time(t, ns),
+		       rpt_fmt_pct(pct, ns, end));
+}
+
+int rpt_write_stats_text(const struct rpt_model *m,
+			 const struct rpt_text_options *opt,
+			 const struct rpt_sink *sink)
+{
+	struct rpt_style st = rpt_style_get(opt);
+	struct rpt_out o;
+	char label[LABEL_LEN], t[RPT_NUM_LEN];
+	size_t w_label = strlen("off");
+	unsigned shown = 0;
+
+	if (rpt_out_init(&o, sink))
+		return o.err;
+	if (!m || (m->n_domains && !m->domains))
+		return -EINVAL;
+
+	/* One label width for the whole report, so blocks line up. */
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		const struct rpt_domain *d = &m->domains[i];
+		if (!d->has_stats)
+			continue;
+		for (unsigned k = 0; d->idle && k < d->n_idle; k++) {
+			size_t w = rpt_text_width(d->idle[k].name);
+			w_label = w > w_label ? w : w_label;
+		}
+		for (unsigned k = 0; d->pstates && k < d->n_pstates; k++) {
+			size_t w;
+			pstate_label(label, d, &d->pstates[k]);
+			w = rpt_text_width(label);
+			w_label = w > w_label ? w : w_label;
+		}
+	}
+
+	rpt_out_printf(&o, "%sStatistics over %s%s (shares of the whole run)\n",
+		       st.bold, rpt_fmt_time(t, m->end_ns), st.reset);
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		const struct rpt_domain *d = &m->domains[i];
+		const char *group = "power";
+		if (!d->has_stats)
+			continue;
+		shown++;
+		rpt_out_printf(&o, "\n%s", st.bold);
+		rpt_out_text(&o, d->name ? d->name : "?");
+		rpt_out_printf(&o, "%s\n", st.reset);
+
+		row(&o, group, "on", w_label, d->time_on_ns, m->end_ns);
+		rpt_out_putc(&o, '\n');
+		group = "";
+		if (shows_off(d)) {
+			row(&o, group, "off", w_label, d->time_off_ns,
+			    m->end_ns);
+			rpt_out_putc(&o, '\n');
+		}
+		for (unsigned k = 0; d->idle && k < d->n_idle; k++) {
+			const struct rpt_idle_stats *s = &d->idle[k];
+			row(&o, group, s->name ? s->name : "?", w_label,
+			    s->time_ns, m->end_ns);
+			rpt_out_printf(
+			    &o,
+			    "  %susage %" PRIu64 ", rejected %" PRIu64 "%s\n",
+			    s->rejected ? st.warn : "", s->usage, s->rejected,
+			    s->rejected ? st.reset : "");
+		}
+		group = "pstate";
+		for (unsigned k = 0; d->pstates && k < d->n_pstates; k++) {
+			pstate_label(label, d, &d->pstates[k]);
+			row(&o, group, label, w_label, d->pstates[k].time_ns,
+			    m->end_ns);
+			rpt_out_putc(&o, '\n');
+			group = "";
+		}
+		rpt_out_printf(&o,
+			       "  %stransitions: %" PRIu64 " on, %" PRIu64
+			       " off, %" PRIu64 " pstate%s\n",
+			       st.dim, d->on_count, d->off_count,
+			       d->pstate_transitions, st.reset);
+	}
+	if (!shown)
+		rpt_out_puts(&o, "\nno statistics (nothing was simulated)\n");
+	return rpt_out_finish(&o);
+}

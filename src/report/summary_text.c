@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The text summary: the domain DAG drawn as a tree, roots first. A domain
+ * with several parents appears under each; its devices and subdomains are
+ * listed at its first appearance only, so a wide DAG cannot blow up the
+ * output. The table is laid out in two passes: measure, then print.
+ */
+#include "report_internal.h"
+#include "text_style.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tree drawing: every level is three columns wide. */
+#define TREE_MID "\u251c\u2500 "  /* "├─ " */
+#define TREE_LAST "\u2514\u2500 " /* "└─ " */
+#define TREE_PIPE "\u2502  "	  /* "│  " */
+#define TREE_NONE "   "
+#define TREE_COLS 3
+#define DEVICE_MARK "\u00b7 " /* "· " before a device name */
+#define DEVICE_COLS 2
+#define GAP 2
+
+struct summary {
+	struct rpt_out *o;
+	const struct rpt_model *m;
+	struct rpt_index ix;
+	struct rpt_style st;
+	unsigned char *more;	 /* per depth: siblings follow at that level */
+	unsigned char *expanded; /* per domain: listed in full already */
+	int measuring;
+	size_t w_name, w_status, w_value;
+};
+
+/* One printed row, in columns; the notes follow the last column. */
+struct row {
+	unsigned depth; /* tree depth of the domain (or the device's domain) */
+	int device;	/* 1 for a device row */
+	int last;	/* domain rows: last among its siblings */
+	int has_children; /* device rows: the domain has subdomains below */
+	const char *name, *name_style;
+	const char *status, *status_style;
+	const char *value, *value_style;
+	const char *note1, *note2, *note3; /* NULL or text, printed dim */
+};
+
+static void prefix(struct summary *s, const struct row *r)
+{
+	unsigned cont = r->device ? r->depth : (r->depth ? r->depth - 1 : 0);
+
+	for (unsigned i = 0; i < cont; i++)
+		rpt_out_puts(s->o, s->more[i] ? TREE_PIPE : TREE_NONE);
+	if (r->device) {
+		rpt_out_puts(s->o, r->has_children ? TREE_PIPE : TREE_NONE);
+		rpt_out_puts(s->o, DEVICE_MARK);
+	} else if (r->depth) {
+		rpt_out_puts(s->o, r->last ? TREE_LAST : TREE_MID);
+	}
+}
+
+static size_t prefix_width(const struct row *r)
+{
+	if (r->device)
+		return (r->depth + 1) * TREE_COLS + DEVICE_COLS;
+	return r->depth * TREE_COLS;
+}
+
+static void styled(struct summary *s, const char *style, const char *text,
+		   size_t width)
+{
+	size_t w = rpt_text_width(text);
+
+	if (*style)
+		rpt_out_puts(s->o, style);
+	rpt_out_text(s->o, text);
+	if (*style)
+		rpt_out_puts(s->o, s->st.reset);
+	if (width > w)
+		rpt_out_pad(s->o, width - w);
+}
+
+static void emit(struct summary *s, const struct row *r)
+{
+	size_t wn = prefix_width(r) + rpt_text_width(r->name);
+	size_t ws = rpt_text_width(r->status), wv = rpt_text_width(r->value);
+	const char *notes[3] = {r->note1, r->note2, r->note3};
+	int has_notes = r->note1 || r->note2 || r->note3;
+
+	if (s->measuring) {
+		s->w_name = wn > s->w_name ? wn : s->w_name;
+		s->w_status = ws > s->w_status ? ws : s->w_status;
+		s->w_value = wv > s->w_value ? wv : s->w_value;
+		return;
+	}
+	prefix(s, r);
+	styled(s, r->name_style, r->name, s->w_name - prefix_width(r) + GAP);
+	styled(s, r->status_style, r->status, s->w_status + GAP);
+	styled(s, r->value_style, r->value, has_notes ? s->w_value + GAP : 0);
+	for (int i = 0, first = 1; i < 3; i++) {
+		if (!notes[i])
+			continue;
+		if (!first)
+			rpt_out_putc(s->o, ' ');
+		styled(s, s->st.dim, notes[i], 0);
+		first = 0;
+	}
+	rpt_out_putc(s->o, '\n');
+}
+
+static void device_row(struct summary *s, const struct rpt_domain *d,
+		       const struct rpt_device *dev, unsigned depth)
+{
+	char value[64], via[48];
+	struct row r = {0};
+
+	if (!dev->vote)
+		snprintf(value, sizeof(value), "no vote");
+	else if (dev->counts)
+		snprintf(value, sizeof(value), "vote %" PRIu32 " (counts)",
+			 dev->vote);
+	else if (!dev->active)
+		snprintf(value, sizeof(value),
+			 "vote %" PRIu32 " (parked: suspended)", dev->vote);
+	else
+		snprintf(value, sizeof(value), "vote %" PRIu32 " (not counted)",
+			 dev->vote);
+	r.depth = depth;
+	r.device = 1;
+	r.has_children = d->n_children > 0;
+	r.name = dev->name ? dev->name : dev->path ? dev->path : "?";
+	r.name_style = "";
+	r.status = dev->active ? "active" : "suspended";
+	r.status_style = dev->active ? s->st.on : s->st.dim;
+	r.value = value;
+	r.value_style = dev->vote && !dev->counts ? s->st.dim : "";
+	if (dev->via) {
+		/* Truncation only shortens a note; the JSON has it whole. */
+		snprintf(via, sizeof(via), "via \"%s\"", dev->via);
+		r.note1 = via;
+	}
+	/* The path goes last: it is long, and only needed to find the node. */
+	if (dev->path && dev->name && strcmp(dev->path, dev->name))
+		r.note2 = dev->path;
+	emit(s, &r);
+}
+
+/* "(also under a, b)": the parents other than the one we came from. */
+static char *shared_note(const struct rpt_domain *d, const char *from,
+			 int repeat)
+{
+	size_t len = 32;
+	char *note, *p;
+	int first = 1;
+
+	for (unsigned i = 0; i < d->n_parents; i++)
+		len += strlen(d->parents[i] ? d->parents[i] : "") + 2;
+	note = malloc(len);
+	if (!note)
+		return NULL;
+	p = note + sprintf(note, "(also under ");
+	for (unsigned i = 0; i < d->n_parents; i++) {
+		const char *parent = d->parents[i] ? d->parents[i] : "";
+		if (from && !strcmp(parent, from)) {
+			from = NULL; /* skip it once only */
+			continue;
+		}
+		p += sprintf(p, "%s%s", first ? "" : ", ", parent);
+		first = 0;
+	}
+	sprintf(p, "%s)", repeat ? "; listed above" : "");
+	return note;
+}
+
+static int visit(struct summary *s, unsigned di, const char *from,
+		 unsigned depth, int last)
+{
+	const struct rpt_domain *d = &s->m->domains[di];
+	const char *pname = rpt_pstate_name(d);
+	char status[80], value[80];
+	char *note = NULL;
+	int repeat = s->expanded[di];
+	struct row r = {0};
+
+	if (d->on)
+		snprintf(status, sizeof(status), "on");
+	else if (d->idle_state)
+		snprintf(status, sizeof(status), "off (%s)", d->idle_state);
+	else
+		snprintf(status, sizeof(status), "off");
+	if (pname)
+		snprintf(value, sizeof(value), "%" PRIu32 " (%s)", d->pstate,
+			 pname);
+	else
+		snprintf(value, sizeof(value), "%" PRIu32, d->pstate);
+	if (d->n_parents > 1) {
+		note = shared_note(d, from,
+				   repeat && (d->n_devices || d->n_children));
+		if (!note)
+			return -ENOMEM;
+	}
+	r.depth = depth;
+	r.last = last;
+	r.name = d->name ? d->name : "?";
+	r.name_style = s->st.bold;
+	r.status = status;
+	r.status_style = d->on ? s->st.on : s->st.off;
+	r.value = value;
+	r.value_style = "";
+	r.note1 = note;
+	emit(s, &r);
+	free(note);
+
+	/* Continuation lines below this row use more[depth - 1]. */
+	if (depth)
+		s->more[depth - 1] = !last;
+	/* Listed in full once; expanding first also stops any cycle. */
+	if (repeat)
+		return 0;
+	s->expanded[di] = 1;
+	for (unsigned i = 0; d->devices && i < d->n_devices; i++)
+		device_row(s, d, &d->devices[i], depth);
+
+	/* Children that are not in the model are skipped; find the last one
+	 * that is, so that its connector closes the branch. */
+	int last_child = -1;
+	for (unsigned i = 0; d->children && i < d->n_children; i++)
+		if (rpt_index_find(&s->ix, d->children[i]) >= 0)
+			last_child = (int)i;
+	for (unsigned i = 0; d->children && i < d->n_children; i++) {
+		int ci = rpt_index_find(&s->ix, d->children[i]);
+		if (ci < 0)
+			continue;
+		int rc = visit(s, (unsigned)ci, d->name, depth + 1,
+			       (int)i == last_child);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int is_root(struct summary *s, const struct rpt_domain *d)
+{
+	for (unsigned i = 0; d->parents && i < d->n_parents; i++)
+		if (rpt_index_find(&s->ix, d->parents[i]) >= 0)
+			return 0;
+	return 1;
+}
+
+static int tree(struct summary *s)
+{
+	unsigned n = s->m->n_domains;
+	int rc;
+
+	memset(s->expanded, 0, n);
+	for (unsigned i = 0; i < n; i++)
+		if (is_root(s, &s->m->domains[i]) &&
+		    (rc = visit(s, i, NULL, 0, 1)))
+			return rc;
+	/* Whatever is left sits on a cycle the loader should have refused;
+	 * show it rather than hide it. */
+	for (unsigned i = 0; i < n; i++)
+		if (!s->expanded[i] && (rc = visit(s, i, NULL, 0, 1)))
+			return rc;
+	return 0;
+}
+
+static void header(struct summary *s)
+{
+	const struct rpt_model *m = s->m;
+	unsigned on = 0, devices = 0;
+
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		on += m->domains[i].on ? 1 : 0;
+		devices += m->domains[i].devices ? m->domains[i].n_devices : 0;
+	}
+	rpt_out_puts(s->o, s->st.bold);
+	rpt_out_text(s->o, m->board ? m->board : "board");
+	rpt_out_puts(s->o, s->st.reset);
+	if (m->model) {
+		rpt_out_puts(s->o, ": ");
+		rpt_out_text(s->o, m->model);
+	}
+	rpt_out_printf(
+	    s->o, "\n%u domain%s (%u on, %u off), %u device attachment%s\n",
+	    m->n_domains, m->n_domains == 1 ? "" : "s", on, m->n_domains - on,
+	    devices, devices == 1 ? "" : "s");
+	if (!m->n_domains)
+		return;
+	rpt_out_putc(s->o, '\n');
+	rpt_out_puts(s->o, s->st.bold);
+	styled(s, "", "DOMAIN", s->w_name + GAP);
+	styled(s, "", "STATUS", s->w_status + GAP);
+	rpt_out_puts(s->o, "PSTATE / VOTE");
+	rpt_out_puts(s->o, s->st.reset);
+	rpt_out_putc(s->o, '\n');
+}
+
+int rpt_write_summary_text(const struct rpt_model *m,
+			   const struct rpt_text_options *opt,
+			   const struct rpt_sink *sink)
+{
+	struct rpt_out o;
+	struct summary s = {0};
+	unsigned n;
+	int rc;
+
+	if (rpt_out_init(&o, sink))
+		return o.err;
+	if (!m || (m->n_domains && !m->domains))
+		return -EINVAL;
+	n = m->n_domains;
+	s.o = &o;
+	s.m = m;
+	s.st = rpt_style_get(opt);
+	s.w_name = strlen("DOMAIN");
+	s.w_status = strlen("STATUS");
+	s.w_value = strlen("PSTATE / VOTE");
+	rc = rpt_index_build(&s.ix, m);
+	s.more = calloc(n + 1, 1);
+	s.expanded = calloc(n + 1, 1);
+	if (rc || !s.more || !s.expanded) {
+		rc = -ENOMEM;
+		goto out;
+	}
+
+	s.measuring = 1;
+	rc = tree(&s);
+	if (rc)
+		goto out;
+	s.measuring = 0;
+	header(&s);
+	rc = tree(&s);
+	if (rc)
+		goto out;
+
+	if (m->warnings && m->n_warnings) {
+		rpt_out_printf(&o, "\n%s%u warning%s:%s\n", s.st.warn,
+			       m->n_warnings, m->n_warnings == 1 ? "" : "s",
+			       s.st.reset);
+		for (unsigned i = 0; i < m->n_warnings; i++) {
+			rpt_out_puts(&o, "  ");
+			rpt_out_text(&o, m->warnings[i]);
+			rpt_out_putc(&o, '\n');
+		}
+	}
+	rc = rpt_out_finish(&o);
+out:
+	rpt_index_free(&s.ix);
+	free(s.more);
+	free(s.expanded);
+	return rc;
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Chrome trace-event JSON (the "JSON Array/Object Format" that Perfetto UI
+ * and chrome://tracing open); the mapping is documented in docs/trace.md.
+ * One process is the board, one thread per domain carries its on / off /
+ * idle periods as complete events, and a counter per domain its pstate.
+ * Trace times are microseconds; ours are ns, written with three decimals.
+ */
+#include "report_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PID 1
+
+struct trace {
+	struct rpt_out *o;
+	const struct rpt_model *m;
+	int first;
+};
+
+/* Opens one trace event: the separator, "ph", "pid", and "ts" if given. */
+static void begin(struct trace *t, const char *ph, int tid, int has_ts,
+		  uint64_t ts)
+{
+	char us[RPT_NUM_LEN];
+
+	rpt_out_puts(t->o,
+		     t->first ? "\n    {\"ph\": \"" : ",\n    {\"ph\": \"");
+	t->first = 0;
+	rpt_out_puts(t->o, ph);
+	rpt_out_printf(t->o, "\", \"pid\": %d", PID);
+	if (tid >= 0)
+		rpt_out_printf(t->o, ", \"tid\": %d", tid);
+	if (has_ts)
+		rpt_out_printf(t->o, ", \"ts\": %s", rpt_fmt_us(us, ts));
+}
+
+static void name(struct trace *t, const char *n)
+{
+	rpt_out_puts(t->o, ", \"name\": ");
+	rpt_out_json_str(t->o, n);
+}
+
+static void metadata(struct trace *t, int tid, const char *what,
+		     const char *value)
+{
+	begin(t, "M", tid, 0, 0);
+	name(t, what);
+	rpt_out_puts(t->o, ", \"args\": {\"name\": ");
+	rpt_out_json_str(t->o, value);
+	rpt_out_puts(t->o, "}}");
+}
+
+static void sort_index(struct trace *t, int tid, unsigned index)
+{
+	begin(t, "M", tid, 0, 0);
+	name(t, "thread_sort_index");
+	rpt_out_printf(t->o, ", \"args\": {\"sort_index\": %u}}", index);
+}
+
+static void periods(struct trace *t, const struct tl_domain *d, int tid)
+{
+	char us[RPT_NUM_LEN];
+
+	for (unsigned i = 0; i < d->n_periods; i++) {
+		const struct tl_period *p = &d->periods[i];
+		const char *state = p->on	    ? "on"
+				    : p->idle_state ? p->idle_state
+						    : "off";
+		begin(t, "X", tid, 1, p->start);
+		rpt_out_printf(t->o, ", \"dur\": %s",
+			       rpt_fmt_us(us, p->end - p->start));
+		rpt_out_printf(t->o, ", \"cat\": \"%s\"",
+			       p->on	       ? "on"
+			       : p->idle_state ? "idle"
+					       : "off");
+		name(t, state);
+		rpt_out_printf(t->o, ", \"args\": {\"power\": \"%s\"",
+			       p->on ? "on" : "off");
+		rpt_out_puts(t->o, ", \"idle_state\": ");
+		rpt_out_json_str(t->o, p->idle_state);
+		rpt_out_puts(t->o, "}}");
+	}
+}
+
+static void pstate_counter(struct trace *t, const struct rpt_domain *dom,
+			   const struct tl_domain *d)
+{
+	/* Counters are keyed by name within the process: one per domain. */
+	for (unsigned i = 0; i < d->n_steps; i++) {
+		begin(t, "C", -1, 1, d->steps[i].time);
+		rpt_out_puts(t->o, ", \"name\": \"");
+		rpt_out_json_chars(t->o, dom->name);
+		rpt_out_printf(
+		    t->o, " pstate\", \"args\": {\"pstate\": %" PRIu32 "}}",
+		    d->steps[i].level);
+	}
+}
+
+/* Optional members common to the instant events. */
+static void event_args(struct trace *t, const struct rpt_event *e)
+{
+	rpt_out_puts(t->o, ", \"args\": {\"kind\": ");
+	rpt_out_json_str(t->o, rpt_event_kind_name(e->kind));
+	rpt_out_puts(t->o, ", \"domain\": ");
+	rpt_out_json_str(t->o, e->domain);
+	rpt_out_puts(t->o, ", \"device\": ");
+	rpt_out_json_str(t->o, e->device);
+	if (e->kind == RPT_EV_FAILURE) {
+		rpt_out_puts(t->o, ", \"op\": ");
+		rpt_out_json_str(t->o, e->op);
+		rpt_out_printf(t->o,
+			       ", \"old\": %" PRIu32 ", \"new\": %" PRIu32
+			       ", \"safe\": %s",
+			       e->old_level, e->new_level,
+			       e->safe ? "true" : "false");
+	}
+	if (e->kind == RPT_EV_FAILURE || e->kind == RPT_EV_COMMAND_ERROR) {
+		rpt_out_puts(t->o, ", \"error\": ");
+		rpt_out_json_str(t->o, rpt_error_name(e->error));
+	}
+	if (e->kind == RPT_EV_EXPECT_FAILED) {
+		rpt_out_puts(t->o, ", \"message\": ");
+		rpt_out_json_str(t->o, e->message);
+	}
+	rpt_out_puts(t->o, ", \"cause\": ");
+	rpt_out_json_str(t->o, e->cause);
+	if (e->line)
+		rpt_out_printf(t->o, ", \"line\": %u", e->line);
+	rpt_out_puts(t->o, "}}");
+}
+
+static int is_instant(enum rpt_event_kind k)
+{
+	return k == RPT_EV_FAILURE || k == RPT_EV_STAY_ON ||
+	       k == RPT_EV_COMMAND_ERROR || k == RPT_EV_EXPECT_FAILED;
+}
+
+static void instant(struct trace *t, const struct rpt_event *e, int tid)
+{
+	char label[96];
+
+	switch (e->kind) {
+	case RPT_EV_FAILURE:
+		snprintf(label, sizeof(label), "%s FAILED: %s",
+			 e->op ? e->op : "operation", rpt_error_name(e->error));
+		break;
+	case RPT_EV_STAY_ON:
+		snprintf(label, sizeof(label), "stays on");
+		break;
+	case RPT_EV_COMMAND_ERROR:
+		snprintf(label, sizeof(label), "command failed: %s",
+			 rpt_error_name(e->error));
+		break;
+	default:
+		snprintf(label, sizeof(label), "expect failed");
+		break;
+	}
+	begin(t, "i", tid, 1, e->time_ns);
+	rpt_out_puts(t->o, ", \"s\": \"t\"");
+	rpt_out_printf(t->o, ", \"cat\": \"%s\"", rpt_event_kind_name(e->kind));
+	name(t, label);
+	event_args(t, e);
+}
+
+/* A clock counter per device that changes rate; its first sample (at 0)
+ * is the rate before the first change. */
+static int rate_counters(struct trace *t, const struct rpt_model *m,
+			 uint64_t end)
+{
+	const char **seen;
+	unsigned n_seen = 0;
+
+	seen = malloc((m->n_events ? m->n_events : 1) * sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	for (unsigned i = 0; i < m->n_events; i++) {
+		const struct rpt_event *e = &m->events[i];
+		const char *dev = e->device ? e->device : "?";
+		unsigned k;
+
+		if (e->kind != RPT_EV_RATE || e->time_ns > end)
+			continue;
+		for (k = 0; k < n_seen; k++)
+			if (!strcmp(seen[k], dev))
+				break;
+		for (int pass = k == n_seen ? 0 : 1; pass < 2; pass++) {
+			begin(t, "C", -1, 1, pass ? e->time_ns : 0);
+			rpt_out_puts(t->o, ", \"name\": \"");
+			rpt_out_json_chars(t->o, dev);
+			rpt_out_puts(t->o, " clock\"");
+			rpt_out_printf(t->o,
+				       ", \"args\": {\"hz\": %" PRIu64 "}}",
+				       pass ? e->new_hz : e->old_hz);
+		}
+		if (k == n_seen)
+			seen[n_seen++] = dev;
+	}
+	free(seen);
+	return 0;
+}
+
+int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *sink)
+{
+	struct rpt_out o;
+	struct rpt_index ix;
+	struct rpt_timeline tl;
+	struct trace t;
+	int rc, scenario_tid, need_scenario = 0;
+	unsigned ne;
+
+	if (rpt_out_init(&o, sink))
+		return o.err;
+	if (!m || (m->n_domains && !m->domains))
+		return -EINVAL;
+	if (rpt_index_build(&ix, m))
+		return -ENOMEM;
+	rc = rpt_timeline_build(&tl, m, &ix);
+	rpt_index_free(&ix);
+	if (rc)
+		return rc;
+	ne = m->events ? m->n_events : 0;
+	t.o = &o;
+	t.m = m;
+	t.first = 1;
+	scenario_tid = (int)m->n_domains + 1;
+
+	rpt_out_puts(&o, "{\n  \"displayTimeUnit\": \"ns\",\n"
+			 "  \"otherData\": {\"board\": ");
+	rpt_out_json_str(&o, m->board);
+	rpt_out_puts(&o, ", \"model\": ");
+	rpt_out_json_str(&o, m->model);
+	rpt_out_printf(&o, ", \"end_ns\": %" PRIu64 "},\n", tl.end);
+	rpt_out_puts(&o, "  \"traceEvents\": [");
+
+	metadata(&t, -1, "process_name", m->board ? m->board : "domino");
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		metadata(&t, (int)i + 1, "thread_name",
+			 m->domains[i].name ? m->domains[i].name : "?");
+		sort_index(&t, (int)i + 1, i);
+	}
+	for (unsigned i = 0; i < ne; i++)
+		if (is_instant(m->events[i].kind) && tl.event_domain[i] < 0)
+			need_scenario = 1;
+	if (need_scenario) {
+		metadata(&t, scenario_tid, "thread_name", "scenario");
+		sort_index(&t, scenario_tid, m->n_domains);
+	}
+
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		periods(&t, &tl.domains[i], (int)i + 1);
+		pstate_counter(&t, &m->domains[i], &tl.domains[i]);
+	}
+	for (unsigned i = 0; i < ne; i++) {
+		const struct rpt_event *e = &m->events[i];
+		if (!is_instant(e->kind) || e->time_ns > tl.end)
+			continue;
+		instant(&t, e,
+			tl.event_domain[i] >= 0 ? tl.event_domain[i] + 1
+						: scenario_tid);
+	}
+	rc = rate_counters(&t, m, tl.end);
+	rpt_timeline_free(&tl);
+	if (rc)
+		return rc;
+	rpt_out_puts(&o, "\n  ]\n}\n");
+	return rpt_out_finish(&o);
+}
