@@ -326,8 +326,24 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 
 int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 {
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	/* The same level again: validated when it was stored, nothing to do.
+	 * This is the common case of a driver re-asserting its vote. */
+	struct pd_attachment *a = pd_attach_get(ctx, att);
+	if (a && a->vote == level) {
+		ctx->op_error = 0;
+		txn_result(ctx, 0);
+		dmn_unlock(ctx);
+		return 0;
+	}
 	struct pd_vote_change change = {att, level};
-	return pd_vote_many(ctx, &change, 1);
+	ctx->op_error = 0;
+	int err = vote_many_locked(ctx, &change, 1);
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
 }
 
 int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,

@@ -78,6 +78,7 @@ struct pd_domain {
 	uint64_t visit;
 	bool was_on;         /* on before txn_commit's callbacks */
 	uint32_t was_pstate; /* pstate before them */
+	int was_idle;        /* idle state before them (while off) */
 };
 
 struct pd_link {

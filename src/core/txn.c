@@ -387,12 +387,20 @@ static void links_follow_actual(struct dmn_ctx *ctx, struct pd_domain *d)
 		link_set(ctx, d->parents[i], d->on, d->pstate, false);
 }
 
-static void power_off(struct dmn_ctx *ctx, struct pd_domain *d)
+#define ASK_GOVERNOR (-2)
+
+/* Power @d off if unused, into the state the governor picks, or into
+ * @forced (a rollback goes back to where the domain was, governor or not). */
+static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 {
 	if (!d->on || want_on(d))
 		return;
 	uint32_t rejected = 0;
-	int choice = idle_choose(ctx, d, dmn_now(ctx), &rejected);
+	int choice = forced;
+	if (forced == ASK_GOVERNOR)
+		choice = idle_choose(ctx, d, dmn_now(ctx), &rejected);
+	else if (forced < 0)
+		choice = 0;
 	if (choice == PD_GOV_STAY_ON) {
 		/* Not a failure: the governor found no state worth it. */
 		stats_rejected(d, rejected);
@@ -485,7 +493,7 @@ static void undo_inputs(struct dmn_ctx *ctx)
 static void settle(struct dmn_ctx *ctx)
 {
 	for (unsigned i = ctx->n_order; i > 0; i--) {
-		power_off(ctx, ctx->order[i - 1]);
+		power_off(ctx, ctx->order[i - 1], ASK_GOVERNOR);
 		links_follow_actual(ctx, ctx->order[i - 1]);
 	}
 	for (unsigned i = ctx->n_order; i > 0; i--) {
@@ -502,7 +510,7 @@ static void roll_back(struct dmn_ctx *ctx)
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
 		if (!d->was_on)
-			power_off(ctx, d);
+			power_off(ctx, d, d->was_idle);
 	}
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
@@ -549,6 +557,7 @@ int txn_commit(struct dmn_ctx *ctx)
 	for (unsigned i = 0; i < ctx->n_order; i++) {
 		ctx->order[i]->was_on = ctx->order[i]->on;
 		ctx->order[i]->was_pstate = ctx->order[i]->pstate;
+		ctx->order[i]->was_idle = ctx->order[i]->idle_state;
 	}
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = raise_pstate(ctx, ctx->order[i]);
