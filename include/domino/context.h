@@ -88,6 +88,8 @@ enum dmn_event_kind {
 	DMN_EV_ROLLBACK,       /* an unsafe failure undid a step (old -> new) */
 	DMN_EV_STAY_ON,        /* the governor kept an unused domain on */
 	DMN_EV_IDLE,           /* a domain entered idle state @level */
+	DMN_EV_RATE,           /* a device's clock change was accepted (Hz) */
+	DMN_EV_VOLTAGE,        /* a device's supply change was accepted (uV) */
 };
 
 /** enum dmn_op - which callback an event is about */

@@ -12,6 +12,8 @@
 struct dmn_ctx;
 
 enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
+/* Kind 0 is free in the handle encoding: the OPP layer's tables use it. */
+#define HK_OPP_TABLE ((enum handle_kind)0)
 
 #define HANDLE_SLOT_BITS 20u
 #define HANDLE_GEN_BITS 10u

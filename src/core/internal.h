@@ -79,6 +79,7 @@ struct pd_domain {
 	bool was_on;         /* on before txn_commit's callbacks */
 	uint32_t was_pstate; /* pstate before them */
 	int was_idle;        /* idle state before them (while off) */
+	void *opp_state; /* owned by the OPP layer: the domain's level table */
 };
 
 struct pd_link {
