@@ -14,6 +14,11 @@
 int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs)
 {
+	/* a consumer that cannot use one of its domains is skipped whole; a
+	 * provider only loses that parent link */
+	const char *skip = ld->nodes[node].provider >= 0 || ld->nodes[node].nested
+				   ? "link dropped"
+				   : "node skipped";
 	int len;
 	const void *v = dt_prop(ld, node, "power-domains", &len);
 	*specs = NULL;
@@ -33,15 +38,15 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		return -ENOMEM;
 	unsigned n = 0;
 	int ret = 0;
-	for (unsigned pos = 0; pos < ncells; n++) {
+	*specs = out;
+	for (unsigned pos = 0; pos < ncells; *n_specs = ++n) {
 		uint32_t ph = dt_cell(v, pos);
 		int32_t target = dt_phandle_node(ld, ph);
 		if (target < 0)
 			return ERR_OR_SKIP(DT_WARN(
 				ld, "pd-dangling-phandle", node, "power-domains",
-				"entry %u: phandle 0x%x points to no node; "
-				"node skipped",
-				n, ph));
+				"entry %u: phandle 0x%x points to no node; %s",
+				n, ph, skip));
 		const char *tpath = dt_node_path(ld, target);
 		if (!tpath)
 			return -ENOMEM;
@@ -50,18 +55,16 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		if (r == 0)
 			return ERR_OR_SKIP(DT_WARN(
 				ld, "pd-not-provider", node, "power-domains",
-				"entry %u: %s has no #power-domain-cells; node "
-				"skipped",
-				n, tpath));
+				"entry %u: %s has no #power-domain-cells; %s",
+				n, tpath, skip));
 		if (r < 0 || cells > 1)
 			/* the provider's own error names it; here the consumer
 			 * is merely unusable */
 			return ERR_OR_SKIP(DT_WARN(
 				ld, "pd-not-provider", node, "power-domains",
 				"entry %u: %s is not a usable provider "
-				"(#power-domain-cells is invalid or above 1); "
-				"node skipped",
-				n, tpath));
+				"(#power-domain-cells is invalid or above 1); %s",
+				n, tpath, skip));
 		if (pos + 1 + cells > ncells)
 			return ERR_OR_SKIP(DT_ERR(
 				ld, -EINVAL, "pd-cells-mismatch", node,
@@ -78,28 +81,27 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 			s->provider = ld->nodes[target].nested_owner;
 			s->index = ld->nodes[target].nested_index;
 		}
+		s->usable = false;
 		if (!ld->nodes[target].enabled) {
 			if (DT_WARN(ld, "consumer-of-disabled-provider", node,
 				    "power-domains",
-				    "entry %u: provider %s is disabled; node "
-				    "skipped",
-				    n, tpath))
+				    "entry %u: provider %s is disabled; %s", n,
+				    tpath, skip))
 				return -ENOMEM;
 			ret = -EPIPE;
 		} else if (s->provider < 0) {
 			/* enabled, with valid cells, yet not a provider: a
 			 * nested-looking child whose enclosing provider failed */
 			if (DT_WARN(ld, "pd-not-provider", node, "power-domains",
-				    "entry %u: %s is not a usable provider; "
-				    "node skipped",
-				    n, tpath))
+				    "entry %u: %s is not a usable provider; %s",
+				    n, tpath, skip))
 				return -ENOMEM;
 			ret = -EPIPE;
+		} else {
+			s->usable = true;
 		}
 		pos += 1 + cells;
 	}
-	*specs = out;
-	*n_specs = n;
 	return ret;
 }
 

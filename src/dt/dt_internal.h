@@ -160,18 +160,18 @@ char *dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
 char *dt_device_name(struct dt_loader *ld, int32_t node);
 
 /*
- * consumers.c: parse one `power-domains` property into (provider, index)
- * pairs. Returns the number of entries (>= 0) with *@keys filled, -ENOMEM,
- * or -EPIPE when the property cannot be used: an error or warning has been
- * recorded, the caller skips the node. @warn_on_disabled selects whether a
- * reference to a disabled provider is reported. With @keys NULL only
- * validates.
+ * consumers.c: parse one `power-domains` property into specifiers. Returns
+ * 0, -ENOMEM, or -EPIPE when some entry cannot be used (reported; a
+ * consumer is then skipped, a provider keeps its usable parents). On
+ * -EPIPE *@specs holds the entries parsed before parsing had to stop, each
+ * with @usable set when it resolved.
  */
 struct dt_pd_spec {
 	int32_t provider; /* index into board->providers, or -1 (nested) */
 	int64_t index;
 	int32_t domain;   /* nested-node domain when known, else -1 */
 	int32_t node;     /* target node */
+	bool usable;      /* resolved to an enabled provider */
 };
 int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs);

@@ -303,13 +303,14 @@ static int provider_parents(struct dt_loader *ld, int32_t pi, int32_t node)
 {
 	struct dt_provider *p = &ld->board->providers[pi];
 	struct dt_node *n = &ld->nodes[node];
-	if (n->pd_state != 1 || !n->n_specs)
+	if (!n->n_specs)
 		return 0;
 	p->parents = dt_pool_alloc(ld->pool, n->n_specs * sizeof(*p->parents));
 	if (!p->parents)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n->n_specs; i++) {
-		int32_t dom = dt_spec_domain(ld, &n->specs[i]);
+		int32_t dom = n->specs[i].usable ? dt_spec_domain(ld, &n->specs[i])
+						 : -1;
 		bool seen = dom < 0;
 		for (unsigned j = 0; !seen && j < p->n_parents; j++)
 			seen = p->parents[j] == dom;
@@ -444,11 +445,12 @@ int dt_domains_build(struct dt_loader *ld)
 	}
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		const struct dt_node *n = &ld->nodes[i];
-		if (n->pd_state != 1)
-			continue;
+		bool is_provider = n->provider >= 0 || n->nested;
+		if (n->pd_state != 1 && !is_provider)
+			continue; /* a skipped consumer creates nothing */
 		for (unsigned k = 0; k < n->n_specs; k++) {
 			const struct dt_pd_spec *s = &n->specs[k];
-			if (s->provider >= 0 && s->index >= 0 &&
+			if (s->usable && s->provider >= 0 && s->index >= 0 &&
 			    !ld->nodes[s->node].nested &&
 			    (err = add_key(ld, s->provider, s->index, -1)))
 				return err;

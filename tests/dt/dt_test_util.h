@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the device-tree loader tests. */
+#ifndef DT_TEST_UTIL_H
+#define DT_TEST_UTIL_H
+
+#include <domino/dt.h>
+#include <stddef.h>
+
+/* Read a whole file; NULL if it cannot be read. Free with free(). */
+void *dt_test_read(const char *path, size_t *size);
+/* Read DT_CASES_DIR/NAME.dtb; fails the test if missing (it is built). */
+void *dt_test_case(const char *name, size_t *size);
+/* Read DOMINO_SHARED_DTS/REL; NULL (and a message) when absent. */
+void *dt_test_board(const char *rel, size_t *size);
+
+/* A counting allocator that can fail its k-th allocation (k >= 1). */
+struct dt_count_alloc {
+	long allocs;     /* successful allocations */
+	long frees;
+	long live_bytes; /* tracked with a size header */
+	long fail_at;    /* 0 = never */
+	long calls;
+};
+void dt_count_init(struct dt_count_alloc *c, struct dmn_alloc_ops *ops);
+
+/* The diagnostic with @check, the @nth (0-based) one; NULL if none. */
+const struct dt_diag *dt_test_diag(const struct dt_board *b, const char *check,
+				   unsigned nth);
+unsigned dt_test_count(const struct dt_board *b, const char *check);
+
+#endif

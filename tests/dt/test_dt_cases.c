@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: MIT */
+/* The loader on small trees written for this project (tests/dt/cases). */
+#include "dt_test_util.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct dt_board *load(const char *name, const struct dt_load_opts *o,
+			     int want)
+{
+	size_t size;
+	void *blob = dt_test_case(name, &size);
+	struct dt_board *b = NULL;
+	assert_int_equal(dt_load(blob, size, o, &b), want);
+	free(blob);
+	return b;
+}
+
+static struct dt_board *load_ok(const char *name)
+{
+	struct dt_board *b = load(name, NULL, 0);
+	assert_non_null(b);
+	assert_int_equal(b->n_errors, 0);
+	return b;
+}
+
+static int dom(const struct dt_board *b, const char *name)
+{
+	int i = dt_domain_find(b, name);
+	if (i < 0)
+		fail_msg("no domain %s", name);
+	return i;
+}
+
+static int dev(const struct dt_board *b, const char *name)
+{
+	int i = dt_device_find(b, name);
+	if (i < 0)
+		fail_msg("no device %s (%d)", name, i);
+	return i;
+}
+
+static bool has_parent(const struct dt_board *b, int child, int parent)
+{
+	for (unsigned i = 0; i < b->domains[child].n_parents; i++)
+		if (b->domains[child].parents[i] == parent)
+			return true;
+	return false;
+}
+
+/* Providers (cells 0 and 1, PSCI), names, parents, idle states, levels,
+ * devices, OPP entry fields, floors and fixed votes. */
+static void basic_board(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("basic");
+	assert_string_equal(b->model, "domino test board");
+	assert_int_equal(b->n_compatible, 2);
+	assert_string_equal(b->compatible[1], "domino,soc");
+	assert_int_equal(b->n_warnings, 0);
+
+	/* providers in tree order: 2 PSCI, rpmhpd, gcc, unlabeled */
+	assert_int_equal(b->n_providers, 5);
+	assert_string_equal(b->providers[0].path, "/psci/power-domain-cpu0");
+	assert_string_equal(b->providers[0].label, "cpu_pd0");
+	assert_int_equal(b->providers[2].cells, 1);
+	assert_null(b->providers[4].label);
+
+	/* domains: cpu_pd0, cluster_pd, rpmhpd:0, rpmhpd:2, gcc:1, gcc:3,
+	 * and the unlabeled provider named by its path */
+	assert_int_equal(b->n_domains, 7);
+	int cpu = dom(b, "cpu_pd0"), cl = dom(b, "cluster_pd");
+	int cx = dom(b, "rpmhpd:0"), mx = dom(b, "rpmhpd:2");
+	int g1 = dom(b, "gcc:1"), g3 = dom(b, "gcc:3");
+	int un = dom(b, "/unlabeled-pd");
+	assert_int_equal(b->domains[cpu].index, -1);
+	assert_int_equal(b->domains[mx].index, 2);
+	assert_true(has_parent(b, cpu, cl));
+	assert_true(has_parent(b, g1, cx) && has_parent(b, g3, cx));
+	assert_int_equal(b->domains[g1].n_parents, 1);
+	assert_int_equal(b->domains[un].n_parents, 0);
+	assert_int_equal(dt_domain_find(b, "rpmhpd:1"), -ENOENT);
+
+	/* idle states: name from idle-state-name, else the node name */
+	assert_int_equal(b->domains[cpu].n_idle_states, 1);
+	const struct dt_idle_state *s =
+		&b->idle_states[b->domains[cpu].idle_states[0]];
+	assert_string_equal(s->name, "little-sleep");
+	assert_int_equal(s->kind, DT_IDLE_ARM);
+	assert_int_equal(s->entry_latency_us, 10);
+	assert_int_equal(s->exit_latency_us, 20);
+	assert_int_equal(s->min_residency_us, 100);
+	s = &b->idle_states[b->domains[cl].idle_states[0]];
+	assert_string_equal(s->name, "cluster-off");
+	assert_int_equal(s->kind, DT_IDLE_DOMAIN);
+	assert_int_equal(s->min_residency_us, 5000);
+
+	/* levels come from the provider's table */
+	assert_true(b->domains[cx].opp_table >= 0);
+	assert_int_equal(b->domains[g1].opp_table, -1);
+	const struct dt_opp_table *rail = &b->opp_tables[b->domains[cx].opp_table];
+	assert_string_equal(rail->path, "/opp-table-rail");
+	assert_int_equal(rail->n_entries, 3);
+	assert_true(rail->entries[2].has_level);
+	assert_int_equal(rail->entries[2].level, 256);
+
+	/* gcc's own required-opps: a floor of 64 on its parent rpmhpd:0 */
+	const struct dt_provider *gcc = &b->providers[b->domains[g1].provider];
+	assert_int_equal(gcc->n_floors, 1);
+	assert_int_equal(gcc->floors[0].parent, cx);
+	assert_int_equal(gcc->floors[0].level, 64);
+
+	/* devices: label, else path; node names where unique */
+	assert_int_equal(b->n_devices, 5);
+	int video = dev(b, "video");
+	assert_int_equal(dev(b, "/video-codec@2000"), video);
+	assert_int_equal(dev(b, "video-codec@2000"), video);
+	assert_int_equal(dt_device_find(b, "usb@4000"), -EEXIST);
+	assert_int_equal(dev(b, "cpu0"), dev(b, "/cpus/cpu@0"));
+	const struct dt_device *v = &b->devices[video];
+	assert_int_equal(v->n_attachments, 2);
+	assert_int_equal(v->attachments[0].domain, g3);
+	assert_string_equal(v->attachments[0].name, "core");
+	assert_int_equal(v->attachments[1].domain, mx);
+	assert_string_equal(v->attachments[1].name, "mx");
+
+	/* the device's table: every field */
+	const struct dt_opp_table *t = &b->opp_tables[v->opp_table];
+	assert_true(t->shared);
+	assert_int_equal(t->n_entries, 3);
+	const struct dt_opp *e = &t->entries[0];
+	assert_string_equal(e->name, "opp-100000000");
+	assert_int_equal(e->n_hz, 2);
+	assert_true(e->hz[0] == 100000000u && e->hz[1] == 0);
+	assert_int_equal(e->n_supplies, 1);
+	assert_int_equal(e->supplies[0].microvolt, 800000);
+	assert_int_equal(e->supplies[0].microvolt_min, 750000);
+	assert_int_equal(e->supplies[0].microvolt_max, 850000);
+	assert_int_equal(e->supplies[0].microamp, 1000);
+	assert_true(e->suspend && !e->turbo && e->available);
+	e = &t->entries[1];
+	assert_true(e->hz[0] == 6000000000ull && e->hz[1] == 5);
+	assert_int_equal(e->supplies[0].microvolt_min, 900000);
+	assert_int_equal(e->n_microwatt, 1);
+	assert_int_equal(e->microwatt[0], 1200);
+	assert_true(e->turbo);
+	assert_false(t->entries[2].enabled);
+	assert_false(t->entries[2].available);
+
+	/* votes per entry: the rail's level goes to mx (pass 1), nothing to
+	 * the GDSC */
+	uint32_t lv[2];
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)video, 0, lv, 2), 2);
+	assert_int_equal(lv[0], 0);
+	assert_int_equal(lv[1], 16);
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)video, 1, lv, 2), 2);
+	assert_int_equal(lv[1], 256);
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)video, 9, lv, 2),
+			 -ENOENT);
+
+	/* device-level required-opps: fixed votes, pass 1 and pass 2 */
+	int i2c = dev(b, "/i2c@3000"), usb = dev(b, "/usb@4000");
+	assert_int_equal(dt_device_fixed_votes(b, (unsigned)i2c, lv, 2), 1);
+	assert_int_equal(lv[0], 64);
+	assert_int_equal(dt_device_fixed_votes(b, (unsigned)usb, lv, 2), 1);
+	assert_int_equal(lv[0], 256); /* gcc:1 -> parent rpmhpd:0's table */
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)usb, 0, lv, 2),
+			 -ENOENT);
+	dt_board_free(b);
+}
+
+/* Rockchip nesting: domains, the subdomain tree, a number defined twice,
+ * disabled children, references to a nested node and to extra indices. */
+static void nested_domains(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("nested");
+	assert_int_equal(b->n_providers, 1);
+	/* 1, 2, 3, 4, 5 nested (6 is disabled) and 9 referenced */
+	assert_int_equal(b->n_domains, 6);
+	int d1 = dom(b, "power:1"), d2 = dom(b, "power:2"), d3 = dom(b, "power:3");
+	int d4 = dom(b, "power:4"), d5 = dom(b, "power:5"), d9 = dom(b, "power:9");
+	assert_int_equal(dt_domain_find(b, "power:6"), -ENOENT);
+	assert_true(has_parent(b, d2, d1) && has_parent(b, d3, d2));
+	assert_true(has_parent(b, d5, d1));
+	assert_int_equal(b->domains[d5].n_parents, 1); /* not under 4 */
+	assert_int_equal(b->domains[d4].n_parents, 0);
+	assert_int_equal(b->domains[d9].n_parents, 0);
+	assert_string_equal(b->domains[d3].path,
+			    "/power-controller/power-domain@1/power-domain@2/"
+			    "power-domain@3");
+	assert_string_equal(b->domains[d9].path, "/power-controller");
+	assert_int_equal(dt_test_count(b, "domain-defined-twice"), 1);
+	const struct dt_diag *d = dt_test_diag(b, "domain-defined-twice", 0);
+	assert_int_equal(d->severity, DT_SEV_WARNING);
+	assert_string_equal(d->node,
+			    "/power-controller/power-domain@4/power-domain@5");
+	/* a consumer of the nested node itself gets that domain */
+	assert_int_equal(b->devices[dev(b, "/vop@12")].attachments[0].domain, d1);
+	assert_int_equal(b->devices[dev(b, "/gpu@10")].attachments[0].domain, d3);
+	dt_board_free(b);
+}
+
+static void disabled_nodes(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("disabled");
+	/* pd-off and pd-under (ancestor "fail") are no providers */
+	assert_int_equal(b->n_providers, 2);
+	/* pd_on:1 (dev@2, sub-pd) only: dev@1 is under a disabled bus, dev@4
+	 * is skipped, so 7 and 2 are never created */
+	assert_int_equal(b->n_domains, 2);
+	assert_int_equal(dt_domain_find(b, "pd_on:7"), -ENOENT);
+	assert_int_equal(dt_domain_find(b, "pd_on:2"), -ENOENT);
+	assert_int_equal(b->n_devices, 1);
+	assert_string_equal(b->devices[0].path, "/ok-bus/dev@2");
+	/* dev@3, dev@4 warned; dev@5 (itself disabled) silently skipped; the
+	 * provider sub-pd keeps its usable parent */
+	assert_int_equal(dt_test_count(b, "consumer-of-disabled-provider"), 3);
+	assert_string_equal(
+		dt_test_diag(b, "consumer-of-disabled-provider", 2)->node,
+		"/sub-pd");
+	assert_true(has_parent(b, dom(b, "sub_pd"), dom(b, "pd_on:1")));
+	dt_board_free(b);
+}
+
+static void cycles_dropped(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("cycle");
+	int a = dom(b, "pa"), bb = dom(b, "pb"), c = dom(b, "pc");
+	int s = dom(b, "self:0");
+	/* a -> c, b -> a are kept (tree order); c -> b would close the loop */
+	assert_true(has_parent(b, a, c));
+	assert_true(has_parent(b, bb, a));
+	assert_int_equal(b->domains[c].n_parents, 0);
+	assert_int_equal(b->domains[s].n_parents, 0);
+	assert_int_equal(dt_test_count(b, "graph-cycle"), 2);
+	const struct dt_diag *d = dt_test_diag(b, "graph-cycle", 0);
+	assert_string_equal(d->node, "/pd-c");
+	assert_string_equal(d->property, "power-domains");
+	assert_int_equal(b->devices[0].n_attachments, 2);
+	dt_board_free(b);
+}
+
+static const struct dt_opp *entry(const struct dt_board *b, const char *table,
+				  const char *name)
+{
+	for (unsigned t = 0; t < b->n_opp_tables; t++)
+		if (strcmp(b->opp_tables[t].path, table) == 0)
+			for (unsigned i = 0; i < b->opp_tables[t].n_entries; i++)
+				if (!strcmp(b->opp_tables[t].entries[i].name, name))
+					return &b->opp_tables[t].entries[i];
+	fail_msg("no entry %s/%s", table, name);
+	return NULL;
+}
+
+static void supported_hw(void **state)
+{
+	(void)state;
+	/* no version: every entry with opp-supported-hw is unavailable */
+	struct dt_board *b = load_ok("hw");
+	assert_int_equal(b->n_opp_hw_unavailable, 3);
+	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 1);
+	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
+	assert_true(entry(b, "/opp-table-emc", "opp-d")->available);
+	dt_board_free(b);
+
+	/* version 0x4 (one cell): 0x06 matches, 0x01 does not, the two-cell
+	 * entry matches through its second group */
+	uint32_t v4[] = {0x4};
+	struct dt_load_opts o = {.supported_hw = v4, .n_supported_hw = 1};
+	b = load("hw", &o, 0);
+	assert_int_equal(b->n_opp_hw_unavailable, 1);
+	assert_true(entry(b, "/opp-table-emc", "opp-a")->available);
+	assert_false(entry(b, "/opp-table-emc", "opp-b")->hw_ok);
+	assert_true(entry(b, "/opp-table-emc", "opp-c")->available);
+	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 0);
+	dt_board_free(b);
+
+	/* two cells: groups <1 2> and <4 8>; {4, 8} matches the second */
+	uint32_t v48[] = {0x4, 0x8};
+	o.supported_hw = v48;
+	o.n_supported_hw = 2;
+	b = load("hw", &o, 0);
+	assert_true(entry(b, "/opp-table-emc", "opp-c")->available);
+	/* one-cell masks cannot be grouped by two cells */
+	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
+	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 1);
+	dt_board_free(b);
+	uint32_t v12[] = {0x1, 0x4};
+	o.supported_hw = v12;
+	b = load("hw", &o, 0);
+	assert_false(entry(b, "/opp-table-emc", "opp-c")->available);
+	dt_board_free(b);
+}
+
+static void duplicates(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("hw");
+	/* d and e are equal; f and g differ by level; bandwidth-only entries
+	 * have no key and are not compared */
+	assert_int_equal(dt_test_count(b, "opp-duplicate"), 1);
+	const struct dt_opp *e = entry(b, "/opp-table-emc", "opp-e");
+	assert_false(e->available);
+	assert_int_equal(e->duplicate_of, 3);
+	assert_true(entry(b, "/opp-table-emc", "opp-g")->available);
+	assert_true(entry(b, "/opp-table-emc", "opp-bw2")->available);
+	dt_board_free(b);
+}
+
+static void two_pass_matching(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("match");
+	uint32_t lv[3];
+	/* pass 1: the mx rail takes the one required OPP */
+	int venus = dev(b, "/venus");
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)venus, 1, lv, 3), 3);
+	assert_true(lv[0] == 0 && lv[1] == 0 && lv[2] == 256);
+	/* pass 2: two powergates, both OPPs in their parent's table */
+	int gr3d = dev(b, "/gr3d");
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)gr3d, 0, lv, 3), 2);
+	assert_true(lv[0] == 64 && lv[1] == 128);
+	/* no domain owns the table: ignored and reported */
+	int ufs = dev(b, "/ufs");
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)ufs, 0, lv, 3), 1);
+	assert_int_equal(lv[0], 0);
+	/* fixed votes: pass 2 through videocc's parent */
+	assert_int_equal(dt_device_fixed_votes(b, (unsigned)dev(b, "/usb"), lv, 3), 1);
+	assert_int_equal(lv[0], 128);
+	/* pass 1 first for rpmhpd:0, then pass 2 for pg0; o5 is left over */
+	assert_int_equal(dt_device_fixed_votes(b, (unsigned)dev(b, "/both"), lv, 3), 2);
+	assert_true(lv[0] == 256 && lv[1] == 64);
+	assert_int_equal(dt_test_count(b, "opp-required-unmatched"), 2);
+	assert_string_equal(dt_test_diag(b, "opp-required-unmatched", 0)->node,
+			    "/ufs");
+
+	/* the raw API */
+	int32_t doms[2] = {dom(b, "pg0"), dom(b, "rpmhpd:0")}, assign[2];
+	const struct dt_device *both = &b->devices[dev(b, "/both")];
+	assert_int_equal(dt_match_required(b, doms, 2, both->required, 3, assign),
+			 2);
+	assert_int_equal(assign[0], 1);
+	assert_int_equal(assign[1], 0);
+	int32_t bad = 999;
+	assert_int_equal(dt_match_required(b, &bad, 1, NULL, 0, assign), -EINVAL);
+	dt_board_free(b);
+}
+
+static void cells_unsupported(void **state)
+{
+	(void)state;
+	size_t size;
+	void *blob = dt_test_case("err_cells", &size);
+	struct dt_board *b = (void *)1;
+	assert_int_equal(dt_load(blob, size, NULL, &b), -ENOTSUP);
+	assert_null(b);
+	struct dt_load_opts o = {.flags = DT_LOAD_LENIENT};
+	assert_int_equal(dt_load(blob, size, &o, &b), -ENOTSUP);
+	assert_non_null(b);
+	const struct dt_diag *d = dt_test_diag(b, "pd-cells-unsupported", 0);
+	assert_non_null(d);
+	assert_int_equal(d->severity, DT_SEV_ERROR);
+	assert_int_equal(d->error, -ENOTSUP);
+	assert_string_equal(d->node, "/wide-pd");
+	assert_string_equal(d->property, "#power-domain-cells");
+	/* the rest of the board is there */
+	assert_int_equal(b->n_providers, 1);
+	assert_int_equal(b->n_devices, 1);
+	assert_int_equal(dt_test_count(b, "pd-not-provider"), 1);
+	dt_board_free(b);
+	free(blob);
+}
+
+static void cells_mismatch(void **state)
+{
+	(void)state;
+	struct dt_load_opts o = {.flags = DT_LOAD_LENIENT};
+	struct dt_board *b = load("err_mismatch", &o, -EINVAL);
+	const struct dt_diag *d = dt_test_diag(b, "pd-cells-mismatch", 0);
+	assert_non_null(d);
+	assert_string_equal(d->node, "/dev-short");
+	assert_int_equal(b->n_errors, 1);
+	assert_int_equal(b->n_devices, 1);
+	dt_board_free(b);
+	assert_null(load("err_mismatch", NULL, -EINVAL));
+}
+
+static void bad_phandles(void **state)
+{
+	(void)state;
+	struct dt_load_opts o = {.flags = DT_LOAD_LENIENT};
+	struct dt_board *b = load("err_phandles", &o, -EINVAL);
+	struct {
+		const char *check, *node, *prop;
+		int error;
+	} want[] = {
+		{"phandle-wrong-kind", "/pd-wrong-table", "operating-points-v2", -EINVAL},
+		{"phandle-dangling", "/pd-dangling-idle", "domain-idle-states", -ENOENT},
+		{"phandle-wrong-kind", "/pd-wrong-idle", "domain-idle-states", -EINVAL},
+		{"phandle-dangling", "/dev-dangling-req", "required-opps", -ENOENT},
+		{"phandle-wrong-kind", "/dev-wrong-req", "required-opps", -EINVAL},
+		{"opp-required-no-level", "/dev-nolevel-req", "required-opps", -EINVAL},
+		{"phandle-dangling", "/dev-dangling-table", "operating-points-v2", -ENOENT},
+		{"phandle-wrong-kind", "/dev-wrong-table", "operating-points-v2", -EINVAL},
+		{"prop-length", "/dev-bad-length", "required-opps", -EINVAL},
+	};
+	assert_int_equal(b->n_errors, sizeof(want) / sizeof(want[0]));
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct dt_diag *d = &b->diags[i];
+		assert_string_equal(d->check, want[i].check);
+		assert_string_equal(d->node, want[i].node);
+		assert_string_equal(d->property, want[i].prop);
+		assert_int_equal(d->error, want[i].error);
+		assert_int_equal(d->severity, DT_SEV_ERROR);
+	}
+	/* lenient: the devices are kept, without what failed */
+	assert_int_equal(b->n_devices, 6);
+	assert_int_equal(b->devices[dev(b, "/dev-dangling-table")].opp_table, -1);
+	dt_board_free(b);
+}
+
+static void pd_warnings(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("warn_pd");
+	assert_int_equal(dt_test_count(b, "pd-dangling-phandle"), 2);
+	assert_int_equal(dt_test_count(b, "pd-not-provider"), 1);
+	assert_int_equal(dt_test_count(b, "pd-names-count"), 1);
+	assert_int_equal(dt_test_count(b, "pd-duplicate-domain"), 1);
+	assert_int_equal(dt_device_find(b, "/dev-dangling"), -ENOENT);
+	assert_int_equal(dt_device_find(b, "/dev-not-provider"), -ENOENT);
+	const struct dt_device *n = &b->devices[dev(b, "/dev-names")];
+	assert_int_equal(n->n_attachments, 2);
+	assert_string_equal(n->attachments[0].name, "only-one");
+	assert_null(n->attachments[1].name);
+	assert_int_equal(b->devices[dev(b, "/dev-repeat")].n_attachments, 1);
+	/* a provider with an unresolvable parent keeps its domain */
+	assert_int_equal(b->domains[dom(b, "sub")].n_parents, 0);
+	dt_board_free(b);
+}
+
+struct sink {
+	unsigned calls;
+	char first[256];
+};
+
+static void collect(void *user, const struct dt_diag *d)
+{
+	struct sink *s = user;
+	if (!s->calls++)
+		dt_diag_format(d, "board.dtb", s->first, sizeof(s->first));
+}
+
+static void diag_sink_and_format(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct dt_load_opts o = {.diag = collect, .diag_user = &s};
+	/* the sink sees diagnostics even when the load fails */
+	assert_null(load("err_mismatch", &o, -EINVAL));
+	assert_int_equal(s.calls, 1);
+	assert_string_equal(s.first,
+			    "board.dtb: /dev-short: power-domains: error: entry 1: "
+			    "/one-cell takes 1 argument cell(s) but only 0 remain");
+	struct dt_diag d = {DT_SEV_NOTE, "x", "/a", NULL, "hello", 0};
+	char buf[8];
+	assert_int_equal(dt_diag_format(&d, NULL, buf, sizeof(buf)),
+			 (int)strlen("/a: note: hello"));
+	assert_string_equal(buf, "/a: not");
+	assert_int_equal(dt_diag_format(&d, "f", NULL, 0),
+			 (int)strlen("f: /a: note: hello"));
+	assert_int_equal(dt_diag_format(NULL, "f", NULL, 0), -EINVAL);
+	assert_string_equal(dt_severity_name(DT_SEV_WARNING), "warning");
+}
+
+static void corrupt_and_args(void **state)
+{
+	(void)state;
+	size_t size;
+	unsigned char *blob = dt_test_case("basic", &size);
+	struct dt_board *b;
+	assert_int_equal(dt_load(NULL, size, NULL, &b), -EINVAL);
+	assert_int_equal(dt_load(blob, size, NULL, NULL), -EINVAL);
+	uint32_t hw[DT_MAX_HW_CELLS + 1] = {0};
+	struct dt_load_opts o = {.supported_hw = hw,
+				 .n_supported_hw = DT_MAX_HW_CELLS + 1};
+	assert_int_equal(dt_load(blob, size, &o, &b), -EINVAL);
+	assert_int_equal(dt_load(blob, size - 1, NULL, &b), -EILSEQ);
+	assert_null(b);
+	struct dt_load_opts lenient = {.flags = DT_LOAD_LENIENT};
+	assert_int_equal(dt_load(blob, 10, &lenient, &b), -EILSEQ);
+	assert_non_null(b);
+	assert_string_equal(b->diags[0].check, "dt-corrupt");
+	assert_string_equal(b->diags[0].node, "/");
+	dt_board_free(b);
+	/* a misaligned copy loads the same */
+	unsigned char *odd = malloc(size + 1);
+	memcpy(odd + 1, blob, size);
+	assert_int_equal(dt_load(odd + 1, size, NULL, &b), 0);
+	assert_int_equal(b->n_domains, 7);
+	dt_board_free(b);
+	free(odd);
+	free(blob);
+	dt_board_free(NULL);
+}
+
+static void parse_hw(void **state)
+{
+	(void)state;
+	uint32_t v[3];
+	assert_int_equal(dt_parse_supported_hw("4", v, 3), 1);
+	assert_int_equal(v[0], 4);
+	assert_int_equal(dt_parse_supported_hw("0x6,1,010", v, 3), 3);
+	assert_true(v[0] == 6 && v[1] == 1 && v[2] == 8);
+	assert_int_equal(dt_parse_supported_hw("1,2,3,4", v, 3), -EINVAL);
+	assert_int_equal(dt_parse_supported_hw("", v, 3), -EINVAL);
+	assert_int_equal(dt_parse_supported_hw("1,", v, 3), -EINVAL);
+	assert_int_equal(dt_parse_supported_hw("-1", v, 3), -EINVAL);
+	assert_int_equal(dt_parse_supported_hw("0x100000000", v, 3), -EINVAL);
+	assert_int_equal(dt_parse_supported_hw("1 2", v, 3), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(basic_board),
+		cmocka_unit_test(nested_domains),
+		cmocka_unit_test(disabled_nodes),
+		cmocka_unit_test(cycles_dropped),
+		cmocka_unit_test(supported_hw),
+		cmocka_unit_test(duplicates),
+		cmocka_unit_test(two_pass_matching),
+		cmocka_unit_test(cells_unsupported),
+		cmocka_unit_test(cells_mismatch),
+		cmocka_unit_test(bad_phandles),
+		cmocka_unit_test(pd_warnings),
+		cmocka_unit_test(diag_sink_and_format),
+		cmocka_unit_test(corrupt_and_args),
+		cmocka_unit_test(parse_hw),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
