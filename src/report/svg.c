@@ -29,6 +29,7 @@
 #define LABEL_CHARS 28	  /* longer domain names are shortened */
 #define CHAR_W 6.2	  /* average width of a 12px sans-serif character */
 #define STEP_LABEL_GAP 26 /* px between two pstate labels in a lane */
+#define STEP_CHAR_W 5.6	  /* average width of a 10px character */
 
 #define FONT "DejaVu Sans, Helvetica, Arial, sans-serif"
 #define C_TEXT "#1f2328"
@@ -38,7 +39,8 @@
 #define C_ON "#6cc07a"
 #define C_ON_EDGE "#3d8b4b"
 #define C_STEP "#0b3d2e"
-#define C_FAIL "#d1242f"
+#define C_FAIL "#d1242f" /* failed and rolled back */
+#define C_SAFE "#e07b00" /* failed in the safe direction: left as it was */
 #define C_GRID "#8c959f"
 
 /* Idle states: muted, clearly different from the green of "on". */
@@ -55,7 +57,7 @@ struct svg {
 	uint64_t span;		 /* the plotted time range, never 0 */
 	const char **idle_names; /* distinct idle-state names, first seen */
 	unsigned n_idle_names;
-	int any_plain_off, any_failure;
+	int any_plain_off, any_failure, any_safe_failure;
 	double lanes_top;
 };
 
@@ -153,6 +155,24 @@ static void swatch(struct svg *s, double *x, double *y, const char *fill,
 	*x += w;
 }
 
+static void marker_legend(struct svg *s, double *x, double *y, const char *fill,
+			  const char *label)
+{
+	double w = 22 + CHAR_W * (double)rpt_text_width(label) + 24;
+
+	if (*x + w > WIDTH - MARGIN) {
+		*x = MARGIN;
+		*y += 20;
+	}
+	rpt_out_puts(s->o, "<path d=\"M");
+	num(s, *x + 2);
+	rpt_out_putc(s->o, ' ');
+	num(s, *y - 10);
+	rpt_out_printf(s->o, " h12 l-6 10 z\" fill=\"%s\"/>\n", fill);
+	text(s, *x + 22, *y, "font-size=\"12\" fill=\"" C_MUTED "\"", label);
+	*x += w;
+}
+
 /* The legend; returns the y below it. Drawing is skipped when @draw is 0
  * (the lanes' position depends on how many rows it needs). */
 static double legend(struct svg *s, double y, int draw)
@@ -177,7 +197,7 @@ static double legend(struct svg *s, double y, int draw)
 		swatch(s, &x, &y, C_LANE, C_LANE_EDGE, "off");
 
 	/* The step line and the failure marker, drawn as what they are. */
-	if (x + 180 > WIDTH - MARGIN) {
+	if (x + 22 + CHAR_W * 24 > WIDTH - MARGIN) {
 		x = MARGIN;
 		y += 20;
 	}
@@ -188,21 +208,13 @@ static double legend(struct svg *s, double y, int draw)
 	rpt_out_puts(s->o, " h6 v-8 h10\" fill=\"none\" stroke=\"" C_STEP
 			   "\" stroke-width=\"1.5\"/>\n");
 	text(s, x + 22, y, "font-size=\"12\" fill=\"" C_MUTED "\"",
-	     "pstate (scaled to each lane's highest level)");
-	x += 22 + CHAR_W * 44 + 24;
-	if (s->any_failure) {
-		if (x + 90 > WIDTH - MARGIN) {
-			x = MARGIN;
-			y += 20;
-		}
-		rpt_out_puts(s->o, "<path d=\"M");
-		num(s, x + 2);
-		rpt_out_putc(s->o, ' ');
-		num(s, y - 10);
-		rpt_out_puts(s->o, " h12 l-6 10 z\" fill=\"" C_FAIL "\"/>\n");
-		text(s, x + 22, y, "font-size=\"12\" fill=\"" C_MUTED "\"",
-		     "failure");
-	}
+	     "pstate (scaled per lane)");
+	x += 22 + CHAR_W * 24 + 24;
+	if (s->any_failure)
+		marker_legend(s, &x, &y, C_FAIL, "failed, rolled back");
+	if (s->any_safe_failure)
+		marker_legend(s, &x, &y, C_SAFE,
+			      "failed, safe (left as it was)");
 	s->o = real;
 	return y + 16;
 }
@@ -297,6 +309,12 @@ static void lane_label(struct svg *s, const struct rpt_domain *d,
 	rpt_out_puts(s->o, "</g>\n");
 }
 
+/* Width a pstate label needs, with its margins. */
+static double label_w(const char *label)
+{
+	return STEP_CHAR_W * (double)rpt_text_width(label) + 6;
+}
+
 static double level_y(const struct tl_domain *t, double lane_y, uint32_t lvl)
 {
 	double top = lane_y + STEP_TOP, bottom = lane_y + LANE_H - STEP_BOTTOM;
@@ -370,11 +388,27 @@ static void lane(struct svg *s, unsigned di, double y)
 				   " stroke-linejoin=\"round\"/>\n");
 		for (unsigned i = 0; i < t->n_steps; i++) {
 			double x = x_of(s, t->steps[i].time);
-			char lvl[16];
+			double room =
+			    (i + 1 < t->n_steps ? x_of(s, t->steps[i + 1].time)
+						: PLOT_RIGHT) -
+			    x;
+			const char *lname =
+			    rpt_level_name(d, t->steps[i].level);
+			char lvl[48];
 			if (i && x - last_label < STEP_LABEL_GAP)
 				continue;
-			snprintf(lvl, sizeof(lvl), "%" PRIu32,
-				 t->steps[i].level);
+			/* "256 nom" where the level has a name and there is
+			 * room before the next step, else just "256". */
+			snprintf(lvl, sizeof(lvl), "%" PRIu32 "%s%.32s",
+				 t->steps[i].level, lname ? " " : "",
+				 lname ? lname : "");
+			if (lname && label_w(lvl) > room)
+				snprintf(lvl, sizeof(lvl), "%" PRIu32,
+					 t->steps[i].level);
+			/* A level held too briefly for its number stays
+			 * unlabelled: labels must not pile up. */
+			if (label_w(lvl) > room)
+				continue;
 			text(s, x + 3, level_y(t, y, t->steps[i].level) - 3,
 			     "font-size=\"10\" fill=\"" C_STEP "\"", lvl);
 			last_label = x;
@@ -387,6 +421,7 @@ static void failures(struct svg *s)
 {
 	const struct rpt_model *m = s->m;
 	char what[320], why[320];
+	const char *colour;
 
 	for (unsigned i = 0; m->events && i < m->n_events; i++) {
 		const struct rpt_event *e = &m->events[i];
@@ -397,6 +432,7 @@ static void failures(struct svg *s)
 			continue;
 		x = x_of(s, e->time_ns);
 		y = s->lanes_top + LANE_PITCH * di;
+		colour = e->safe ? C_SAFE : C_FAIL;
 		rpt_describe_event(what, sizeof(what), e, &m->domains[di]);
 		why[0] = ' ';
 		rpt_describe_cause(why + 1, sizeof(why) - 1, e);
@@ -407,13 +443,13 @@ static void failures(struct svg *s)
 		attr_num(s, "y1", y);
 		attr_num(s, "x2", x);
 		attr_num(s, "y2", y + LANE_H);
-		rpt_out_puts(s->o,
-			     " stroke=\"" C_FAIL "\" stroke-width=\"1.5\"/>");
+		rpt_out_printf(s->o, " stroke=\"%s\" stroke-width=\"1.5\"/>",
+			       colour);
 		rpt_out_puts(s->o, "<path d=\"M");
 		num(s, x - 6);
 		rpt_out_putc(s->o, ' ');
 		num(s, y - 1);
-		rpt_out_puts(s->o, " h12 l-6 9 z\" fill=\"" C_FAIL "\"/>");
+		rpt_out_printf(s->o, " h12 l-6 9 z\" fill=\"%s\"/>", colour);
 		rpt_out_puts(s->o, "</g>\n");
 	}
 }
@@ -445,8 +481,12 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 		goto out;
 	for (unsigned i = 0; m->events && i < m->n_events; i++)
 		if (m->events[i].kind == RPT_EV_FAILURE &&
-		    s.tl.event_domain[i] >= 0)
-			s.any_failure = 1;
+		    s.tl.event_domain[i] >= 0) {
+			if (m->events[i].safe)
+				s.any_safe_failure = 1;
+			else
+				s.any_failure = 1;
+		}
 
 	s.lanes_top = legend(&s, 78, 0) + 12;
 	lanes_bottom =
