@@ -10,6 +10,16 @@
  * borrowed: they must outlive the writer call.
  *
  * Times are nanoseconds of simulated (or real) time. Levels are pstates.
+ *
+ * Every writer returns 0 or a negative errno:
+ *   -EINVAL, if the model, the sink or its write callback is NULL;
+ *   -ENOMEM, if a working buffer could not be allocated (the model size);
+ *   the sink's own error, the first time it fails: the writer stops there
+ *   and does not call the sink again (a positive return counts as -EIO).
+ * Output is buffered (4 KiB), so the sink sees few, large writes.
+ * JSON and SVG are always well-formed: every string is escaped, and bytes
+ * that are not UTF-8 become U+FFFD. The text writers replace control
+ * characters in names with '?', so a name cannot drive the terminal.
  */
 #ifndef DOMINO_REPORT_H
 #define DOMINO_REPORT_H
@@ -23,7 +33,8 @@ extern "C" {
 
 /**
  * typedef rpt_sink_fn - receives output bytes
- * Return 0, or a negative errno to stop the writer (it then returns it).
+ * @bytes are not NUL-terminated. Return 0, or a negative errno to stop the
+ * writer (it then returns it).
  */
 typedef int (*rpt_sink_fn)(void *user, const char *bytes, size_t len);
 
@@ -167,9 +178,12 @@ struct rpt_text_options {
 /**
  * rpt_write_summary_text - the domain tree, clearer than pm_genpd_summary
  * Roots first, children indented under each parent (a child of several
- * parents is shown under each, marked as shared), with status, pstate and
- * its meaning, idle state, and the devices with their votes.
- * returns: 0 or the sink's error. cost: O(model size).
+ * parents is shown under each, marked "(also under X)"; its devices and
+ * subdomains are listed at the first place only), with status ("on", or
+ * "off (IDLE-STATE)"), pstate and its meaning ("256 (nom)"), and the
+ * devices with their votes ("vote 128 (counts)", "vote 64 (parked:
+ * suspended)", "no vote"). Loader warnings follow the tree.
+ * returns: 0 or an error as above. cost: O(model size * log domains).
  */
 int rpt_write_summary_text(const struct rpt_model *m,
 			   const struct rpt_text_options *opt,
@@ -177,7 +191,9 @@ int rpt_write_summary_text(const struct rpt_model *m,
 
 /**
  * rpt_write_events_text - one line per event: time, domain, old -> new,
- * cause. returns: 0 or the sink's error.
+ * cause, e.g. "   1.500 ms  cx  pstate 64 -> 256 FAILED: EIO (rolled back)
+ * [line 12: vote venus 256]". Prints "no events" for a model without any.
+ * returns: 0 or an error as above. cost: O(events * log domains).
  */
 int rpt_write_events_text(const struct rpt_model *m,
 			  const struct rpt_text_options *opt,
@@ -185,7 +201,8 @@ int rpt_write_events_text(const struct rpt_model *m,
 
 /**
  * rpt_write_stats_text - per-domain statistics table (time on, in each idle
- * state and each pstate, transitions). returns: 0 or the sink's error.
+ * state and each pstate, transitions) of the domains with @has_stats;
+ * shares are of @end_ns. returns: 0 or an error as above.
  */
 int rpt_write_stats_text(const struct rpt_model *m,
 			 const struct rpt_text_options *opt,
@@ -195,8 +212,10 @@ int rpt_write_stats_text(const struct rpt_model *m,
  * rpt_write_json - one JSON object per DESIGN §3: `board`, `domains` (each
  * with name, provider, index|null, status "on"/"off", pstate, idle_state
  * |null, parents, children, devices [{name, path, active, vote}]), and
- * `warnings` when there are any; with events, also `events` and `stats`.
- * returns: 0 or the sink's error. cost: O(model size).
+ * `warnings` when there are any; for a simulation (events, stats or an
+ * end time), also `end_ns`, `events` and `stats` (an object keyed by
+ * domain name). Every key is listed in docs/json.md.
+ * returns: 0 or an error as above. cost: O(model size).
  */
 int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *out);
 
@@ -204,20 +223,26 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *out);
  * rpt_write_trace - Chrome trace-event JSON that Perfetto UI opens: one
  * process per board, one thread track per domain carrying a complete ("X")
  * event per on / off / idle period, and one counter ("C") track per domain's
- * pstate. returns: 0 or the sink's error.
+ * pstate; failures are instant events. The timelines are rebuilt from each
+ * domain's initial_* state and the events up to @end_ns (or the last
+ * event's time if @end_ns is 0); the periods of a domain tile that range.
+ * The mapping is in docs/trace.md.
+ * returns: 0 or an error as above. cost: O(model size * log domains).
  */
 int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *out);
 
 /**
  * rpt_write_svg - a timeline a person can read: one lane per domain, the
  * pstate as a step plot, idle periods shaded by state, a legend and a time
- * axis. Standalone SVG 1.1 (parses as XML). returns: 0 or the sink's error.
+ * axis. Standalone SVG 1.1 (parses as XML), the same timelines as the
+ * trace; failures are markers (red: rolled back, orange: safe) with a
+ * tooltip. returns: 0 or an error as above.
  */
 int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *out);
 
 /**
- * rpt_json_escape - write @s as a JSON string literal (with quotes)
- * returns: 0 or the sink's error.
+ * rpt_json_escape - write @s as a JSON string literal (with quotes); NULL
+ * is written as null. returns: 0 or an error as above.
  */
 int rpt_json_escape(const struct rpt_sink *out, const char *s);
 
