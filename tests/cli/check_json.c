@@ -1,0 +1,110 @@
+/* check_json KIND FILE: the JSON outputs parse and carry DESIGN §3's keys.
+ * KIND: summary | simulate | trace | lint */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fails;
+
+#define CHECK(cond, ...)                                                      \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, __VA_ARGS__);                         \
+			fputc('\n', stderr);                                  \
+			fails++;                                              \
+		}                                                             \
+	} while (0)
+
+static void check_domain(json_t *d)
+{
+	const char *name = json_string_value(json_object_get(d, "name"));
+	CHECK(name, "domain without a name");
+	if (!name)
+		name = "?";
+	CHECK(json_is_string(json_object_get(d, "provider")), "%s: provider", name);
+	json_t *index = json_object_get(d, "index");
+	CHECK(index && (json_is_integer(index) || json_is_null(index)), "%s: index", name);
+	const char *status = json_string_value(json_object_get(d, "status"));
+	CHECK(status && (!strcmp(status, "on") || !strcmp(status, "off")), "%s: status", name);
+	CHECK(json_is_integer(json_object_get(d, "pstate")), "%s: pstate", name);
+	json_t *idle = json_object_get(d, "idle_state");
+	CHECK(idle && (json_is_string(idle) || json_is_null(idle)), "%s: idle_state", name);
+	CHECK(json_is_array(json_object_get(d, "parents")), "%s: parents", name);
+	CHECK(json_is_array(json_object_get(d, "children")), "%s: children", name);
+	json_t *devices = json_object_get(d, "devices");
+	CHECK(json_is_array(devices), "%s: devices", name);
+	size_t i;
+	json_t *dev;
+	json_array_foreach(devices, i, dev) {
+		CHECK(json_is_string(json_object_get(dev, "name")), "%s: device name", name);
+		CHECK(json_is_string(json_object_get(dev, "path")), "%s: device path", name);
+		CHECK(json_is_boolean(json_object_get(dev, "active")), "%s: device active", name);
+		CHECK(json_is_integer(json_object_get(dev, "vote")), "%s: device vote", name);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3 || argc > 4) {
+		fprintf(stderr, "usage: check_json summary|simulate|trace|lint FILE [SIMULATE.json]\n");
+		return 2;
+	}
+	json_error_t error;
+	json_t *root = json_load_file(argv[2], 0, &error);
+	if (!root) {
+		fprintf(stderr, "%s:%d: %s\n", argv[2], error.line, error.text);
+		return 1;
+	}
+	const char *kind = argv[1];
+	if (!strcmp(kind, "summary") || !strcmp(kind, "simulate")) {
+		CHECK(json_is_string(json_object_get(root, "board")), "board");
+		json_t *domains = json_object_get(root, "domains");
+		CHECK(json_is_array(domains) && json_array_size(domains) > 0, "domains");
+		size_t i;
+		json_t *d;
+		json_array_foreach(domains, i, d)
+			check_domain(d);
+		if (!strcmp(kind, "simulate")) {
+			CHECK(json_is_array(json_object_get(root, "events")), "events");
+			CHECK(json_object_get(root, "stats") != NULL, "stats");
+		}
+		printf("%zu domains\n", json_array_size(domains));
+	} else if (!strcmp(kind, "trace")) {
+		json_t *events = json_object_get(root, "traceEvents");
+		CHECK(json_is_array(events), "traceEvents");
+		size_t i, counters = 0, spans = 0;
+		json_t *e;
+		json_t *seen = json_object();
+		json_array_foreach(events, i, e) {
+			const char *ph = json_string_value(json_object_get(e, "ph"));
+			const char *name = json_string_value(json_object_get(e, "name"));
+			if (ph && !strcmp(ph, "C") && name && !json_object_get(seen, name)) {
+				json_object_set_new(seen, name, json_true());
+				counters++;
+			}
+			if (ph && !strcmp(ph, "X"))
+				spans++;
+		}
+		json_decref(seen);
+		CHECK(spans > 0, "no spans");
+		if (argc > 3) {
+			/* one counter track per domain of the matching simulate JSON */
+			json_t *sim = json_load_file(argv[3], 0, &error);
+			size_t n = sim ? json_array_size(json_object_get(sim, "domains")) : 0;
+			CHECK(sim && counters == n, "%zu counter tracks for %zu domains",
+			      counters, n);
+			json_decref(sim);
+		}
+		printf("%zu counter tracks, %zu spans\n", counters, spans);
+	} else if (!strcmp(kind, "lint")) {
+		CHECK(json_is_string(json_object_get(root, "board")), "board");
+		CHECK(json_is_array(json_object_get(root, "findings")), "findings");
+		CHECK(json_is_integer(json_object_get(root, "errors")), "errors");
+		printf("%zu findings\n", json_array_size(json_object_get(root, "findings")));
+	} else {
+		fprintf(stderr, "unknown kind %s\n", kind);
+		return 2;
+	}
+	json_decref(root);
+	return fails ? 1 : 0;
+}
