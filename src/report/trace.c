@@ -175,10 +175,12 @@ static int rate_counters(struct trace *t, const struct rpt_model *m,
 	const char **seen;
 	unsigned n_seen = 0;
 
-	seen = malloc((m->n_events ? m->n_events : 1) * sizeof(*seen));
+	unsigned ne = m->events ? m->n_events : 0;
+
+	seen = malloc((ne ? ne : 1) * sizeof(*seen));
 	if (!seen)
 		return -ENOMEM;
-	for (unsigned i = 0; i < m->n_events; i++) {
+	for (unsigned i = 0; i < ne; i++) {
 		const struct rpt_event *e = &m->events[i];
 		const char *dev = e->device ? e->device : "?";
 		unsigned k;
