@@ -49,28 +49,38 @@ int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle)
 	return -1;
 }
 
-/* Nodes are indexed in structure order, so offsets increase with index. */
-static int32_t node_by_offset(const struct dt_loader *ld, int offset)
+/* Compares struct slot (below) by its leading path pointer. */
+static int cmp_path(const void *a, const void *b)
 {
-	unsigned lo = 0, hi = ld->n_nodes;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (ld->nodes[mid].offset < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < ld->n_nodes && ld->nodes[lo].offset == offset)
-		return (int32_t)lo;
-	return -1;
+	const char *const *x = a, *const *y = b;
+	return strcmp(*x, *y);
 }
 
+/*
+ * Labels come from /__symbols__ (label = "/full/path"). Resolving each path
+ * with fdt_path_offset walks whole sibling subtrees, quadratic on a real
+ * board; instead every node's path is built once (O(N), cached) and the
+ * symbols are looked up in a sorted index of them.
+ */
 static int index_labels(struct dt_loader *ld)
 {
 	const void *fdt = ld->fdt;
 	int sym = fdt_subnode_offset(fdt, 0, "__symbols__");
 	if (sym < 0)
 		return 0;
+	struct slot {
+		const char *path;
+		int32_t node;
+	} *slots = dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		slots[i].path = dt_node_path(ld, (int32_t)i);
+		if (!slots[i].path)
+			return -ENOMEM;
+		slots[i].node = (int32_t)i;
+	}
+	qsort(slots, ld->n_nodes, sizeof(*slots), cmp_path);
 	int prop;
 	fdt_for_each_property_offset(prop, fdt, sym)
 	{
@@ -80,14 +90,16 @@ static int index_labels(struct dt_loader *ld)
 		if (!value || !label || len < 2 || value[0] != '/' ||
 		    memchr(value, '\0', (size_t)len) != value + len - 1)
 			continue;
-		int off = fdt_path_offset_namelen(fdt, value, len - 1);
-		int32_t node = off >= 0 ? node_by_offset(ld, off) : -1;
-		if (node < 0 || ld->nodes[node].label)
+		struct slot key = {value, -1};
+		const struct slot *hit = bsearch(&key, slots, ld->n_nodes,
+						 sizeof(*slots), cmp_path);
+		if (!hit || ld->nodes[hit->node].label)
 			continue;
-		ld->nodes[node].label = dt_pool_strdup(ld->pool, label);
-		if (!ld->nodes[node].label)
+		ld->nodes[hit->node].label = dt_pool_strdup(ld->pool, label);
+		if (!ld->nodes[hit->node].label)
 			return -ENOMEM;
 	}
+	dt_pool_free(ld->pool, slots);
 	return 0;
 }
 

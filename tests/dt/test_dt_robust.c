@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Robustness: truncated and bit-flipped blobs are rejected or loaded, never
+ * crash (run also under -DDOMINO_SANITIZE=address,undefined); allocations
+ * balance; failing the k-th allocation, for every k, gives -ENOMEM and
+ * leaks nothing.
+ */
+#include "dt_test_util.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const boards[] = {
+	"qrb5165-rb5", "sc7180-trogdor-lazor-r10", "imx8mp-evk",
+	"rk3588-rock-5b", "tegra30-beaver",
+};
+#define N_BOARDS (sizeof(boards) / sizeof(boards[0]))
+
+static void *board_blob(unsigned i, size_t *size)
+{
+	char rel[128];
+	snprintf(rel, sizeof(rel), "dtb/%s.dtb", boards[i]);
+	return dt_test_board(rel, size);
+}
+
+/* Load with the counting allocator, lenient so the most code runs; any
+ * outcome is fine except a crash, a sanitizer report or a leak. */
+static int try_load(const void *blob, size_t size)
+{
+	struct dt_count_alloc c;
+	struct dmn_alloc_ops ops;
+	dt_count_init(&c, &ops);
+	struct dt_load_opts o = {.alloc = &ops, .flags = DT_LOAD_LENIENT};
+	struct dt_board *b = NULL;
+	int err = dt_load(blob, size, &o, &b);
+	if (b) {
+		/* touch the model the way a consumer would */
+		char line[512];
+		for (unsigned i = 0; i < b->n_diags; i++)
+			dt_diag_format(&b->diags[i], "f", line, sizeof(line));
+		uint32_t lv[16];
+		for (unsigned d = 0; d < b->n_devices; d++) {
+			dt_device_fixed_votes(b, d, lv, 16);
+			if (b->devices[d].opp_table >= 0)
+				dt_device_opp_votes(b, d, 0, lv, 16);
+		}
+		dt_board_free(b);
+	}
+	assert_int_equal(c.allocs, c.frees);
+	assert_int_equal(c.live_bytes, 0);
+	return err;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+	       p[3];
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* Every length below 4 KiB, then a dense stride, plus every length in the
+ * last 512 bytes (the strings block): once with the buffer simply short,
+ * once as a copy whose header's totalsize claims exactly that length. */
+static void truncated(void **state)
+{
+	(void)state;
+	unsigned tested = 0;
+	for (unsigned bi = 0; bi < N_BOARDS; bi++) {
+		size_t size;
+		unsigned char *blob = board_blob(bi, &size);
+		if (!blob) {
+			skip();
+			return;
+		}
+		unsigned char *copy = malloc(size);
+		size_t stride = size / 1500 + 1;
+		for (size_t len = 0; len < size; len++) {
+			if (len >= 4096 && len < size - 512 && len % stride)
+				continue;
+			int err = try_load(blob, len);
+			assert_true(err < 0);
+			memcpy(copy, blob, len);
+			if (len >= 8)
+				put_be32(copy + 4, (uint32_t)len);
+			err = try_load(copy, len);
+			assert_true(err < 0);
+			tested++;
+		}
+		assert_int_equal(try_load(blob, size), 0);
+		free(copy);
+		free(blob);
+	}
+	printf("%u truncated lengths rejected\n", tested);
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+/* Single and multiple bit flips anywhere, and flips aimed at the header and
+ * at the cells of the structure block (tags, lengths, name offsets). */
+static void bit_flipped(void **state)
+{
+	(void)state;
+	unsigned loaded = 0, rejected = 0;
+	for (unsigned bi = 0; bi < N_BOARDS; bi++) {
+		size_t size;
+		unsigned char *blob = board_blob(bi, &size);
+		if (!blob) {
+			skip();
+			return;
+		}
+		unsigned char *copy = malloc(size);
+		uint32_t off_struct = be32(blob + 8);
+		uint32_t size_struct = be32(blob + 36);
+		for (unsigned round = 0; round < 1200; round++) {
+			memcpy(copy, blob, size);
+			unsigned flips = 1 + round % 3;
+			for (unsigned f = 0; f < flips; f++) {
+				size_t at;
+				if (round % 4 == 0)
+					at = next_rand() % 40; /* header */
+				else if (round % 4 == 1)
+					at = off_struct + (next_rand() % (size_struct / 4)) * 4 +
+					     3; /* low byte of a struct cell */
+				else
+					at = next_rand() % size;
+				copy[at] ^= (unsigned char)(1u << (next_rand() % 8));
+			}
+			if (try_load(copy, size) == 0)
+				loaded++;
+			else
+				rejected++;
+		}
+		free(copy);
+		free(blob);
+	}
+	printf("bit flips: %u loaded, %u rejected, no crash\n", loaded, rejected);
+}
+
+/* Small hand-written cases are cheap: flip every bit of the header and the
+ * first structure bytes of each. */
+static void cases_flipped_everywhere(void **state)
+{
+	(void)state;
+	const char *cases[] = {"basic", "nested", "match", "err_phandles"};
+	for (unsigned ci = 0; ci < 4; ci++) {
+		size_t size;
+		unsigned char *blob = dt_test_case(cases[ci], &size);
+		unsigned char *copy = malloc(size);
+		for (size_t bit = 0; bit < size * 8; bit += ci == 0 ? 1 : 3) {
+			memcpy(copy, blob, size);
+			copy[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+			try_load(copy, size);
+		}
+		free(copy);
+		free(blob);
+	}
+}
+
+static void balanced_on_boards(void **state)
+{
+	(void)state;
+	for (unsigned bi = 0; bi < N_BOARDS; bi++) {
+		size_t size;
+		void *blob = board_blob(bi, &size);
+		if (!blob) {
+			skip();
+			return;
+		}
+		struct dt_count_alloc c;
+		struct dmn_alloc_ops ops;
+		dt_count_init(&c, &ops);
+		struct dt_load_opts o = {.alloc = &ops};
+		struct dt_board *b;
+		assert_int_equal(dt_load(blob, size, &o, &b), 0);
+		assert_true(c.allocs > 0);
+		dt_board_free(b);
+		assert_int_equal(c.allocs, c.frees);
+		assert_int_equal(c.live_bytes, 0);
+		free(blob);
+	}
+}
+
+/* Fail allocation k for k = 1, 2, ... until the load succeeds. */
+static void fail_each_allocation_in(const char *name, const void *blob,
+				    size_t size, const struct dt_load_opts *base)
+{
+	long k;
+	for (k = 1;; k++) {
+		struct dt_count_alloc c;
+		struct dmn_alloc_ops ops;
+		dt_count_init(&c, &ops);
+		c.fail_at = k;
+		struct dt_load_opts o = *base;
+		o.alloc = &ops;
+		struct dt_board *b = (void *)1;
+		int err = dt_load(blob, size, &o, &b);
+		if (err == -ENOMEM) {
+			assert_null(b);
+			assert_int_equal(c.allocs, c.frees);
+			assert_int_equal(c.live_bytes, 0);
+			continue;
+		}
+		/* the first k past the last allocation: a normal load */
+		assert_true(c.calls < k);
+		if (b)
+			dt_board_free(b);
+		assert_int_equal(c.allocs, c.frees);
+		assert_int_equal(c.live_bytes, 0);
+		break;
+	}
+	printf("%s: failed each of %ld allocations in turn\n", name, k - 1);
+}
+
+static void allocation_failures(void **state)
+{
+	(void)state;
+	const char *cases[] = {"basic", "nested", "match", "hw", "disabled"};
+	for (unsigned ci = 0; ci < 5; ci++) {
+		size_t size;
+		void *blob = dt_test_case(cases[ci], &size);
+		struct dt_load_opts o = {0};
+		fail_each_allocation_in(cases[ci], blob, size, &o);
+		free(blob);
+	}
+	/* lenient loads with errors recorded, and a misaligned blob (its
+	 * aligned copy is one more allocation) */
+	size_t size;
+	unsigned char *blob = dt_test_case("err_phandles", &size);
+	struct dt_load_opts lenient = {.flags = DT_LOAD_LENIENT};
+	fail_each_allocation_in("err_phandles (lenient)", blob, size, &lenient);
+	unsigned char *odd = malloc(size + 1);
+	memcpy(odd + 1, blob, size);
+	fail_each_allocation_in("err_phandles (misaligned)", odd + 1, size,
+				&lenient);
+	free(odd);
+	free(blob);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(truncated),
+		cmocka_unit_test(bit_flipped),
+		cmocka_unit_test(cases_flipped_everywhere),
+		cmocka_unit_test(balanced_on_boards),
+		cmocka_unit_test(allocation_failures),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
