@@ -153,8 +153,9 @@ int dt_blob_index(struct dt_loader *ld)
 				ld->nodes[i].phandle;
 			ld->phandles[ld->n_phandles++].node = (int32_t)i;
 		}
-	qsort(ld->phandles, ld->n_phandles, sizeof(*ld->phandles),
-	      cmp_phandle);
+	if (ld->n_phandles)
+		qsort(ld->phandles, ld->n_phandles, sizeof(*ld->phandles),
+		      cmp_phandle);
 	/* A phandle given to two nodes resolves to the first (lowest index):
 	 * drop the later ones so the binary search is unambiguous. */
 	unsigned w = 0;

@@ -206,7 +206,8 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 static int create_domains(struct dt_loader *ld)
 {
 	struct dt_board *b = ld->board;
-	qsort(ld->keys, ld->n_keys, sizeof(*ld->keys), cmp_key);
+	if (ld->n_keys)
+		qsort(ld->keys, ld->n_keys, sizeof(*ld->keys), cmp_key);
 	unsigned distinct = 0;
 	for (unsigned i = 0; i < ld->n_keys; i++)
 		distinct += i == 0 ||
