@@ -269,6 +269,38 @@ int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
 int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 		       pd_domain_t child, uint32_t level);
 
+/* ---- which required OPP votes where (for lint) -------------------------- */
+
+/**
+ * opp_device_required_match - where the required OPPs of one entry go
+ * @dev:  a device bound to a table
+ * @id:   an entry of that table
+ * @slot: receives, for required OPP j (DT order, j < @max), the index of
+ *        the attachment (pd_device_attachment() order) it votes on by the
+ *        two-pass rule, or -1 if it matches none of the device's domains
+ *        (it is then ignored; `lint` reports it)
+ * The answer follows the current attachments and domain tables. An entry
+ * whose pstate came from a get-pstate helper votes that pstate instead,
+ * but its required OPPs are still matched here.
+ * returns: the entry's number of required OPPs (>= 0; only the first @max
+ *   are written), -EINVAL (NULL @ctx, or NULL @slot with @max > 0),
+ *   -EBADF (bad device), -ENOENT (not bound, or no such id).
+ * cost: O(R * A * depth) for R required OPPs, A attachments.
+ */
+int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev,
+			      uint32_t id, int *slot, unsigned max);
+
+/**
+ * opp_domain_required_match - the same for entry @id of a domain's level
+ * table (opp_domain_set_table): @slot[j] is the index of the parent
+ * (pd_domain_parent() order) that required OPP j maps to, or -1 (that
+ * parent link then passes the level 1:1)
+ * returns: the entry's number of required OPPs, -EINVAL, -EBADF (bad
+ *   domain), -ENOENT (the domain has no table, or no such id).
+ */
+int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom,
+			      uint32_t id, int *slot, unsigned max);
+
 /* ---- devices -------------------------------------------------------------- */
 
 /**

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - simulated providers: a clock, regulators and a domain backend
+ * that record every call and can be told to fail.
+ *
+ * For tests and the simulator. One struct sim_providers serves any number
+ * of devices and domains: pass it as the @user of the ops below. Each call
+ * is appended to a log the caller owns (op, device or domain handle,
+ * values, result, time from dmn_now() of the context given at init), and
+ * the state each object was last put in is kept so a test can compare the
+ * "hardware" with the library's records. Nothing is allocated: the log is
+ * the caller's array and the state table has SIM_PROVIDERS_MAX_OBJECTS
+ * slots.
+ *
+ * Failure injection: sim_providers_fail() makes the next N calls of one op
+ * on one object (or on any object) fail with a given negative errno; a
+ * failed call changes no state but is logged with its result.
+ *
+ * Not thread-safe by itself: the library calls providers with the context
+ * lock held, so use one struct per context.
+ */
+#ifndef DOMINO_SIM_PROVIDERS_H
+#define DOMINO_SIM_PROVIDERS_H
+
+#include <domino/opp.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** enum sim_providers_op - the calls that are logged and can fail */
+enum sim_providers_op {
+	SIM_PROVIDERS_CLOCK,     /* opp_clock_ops.set_rate */
+	SIM_PROVIDERS_REGULATOR, /* opp_regulator_ops.set_voltage */
+	SIM_PROVIDERS_POWER_ON,  /* pd_domain_ops.power_on */
+	SIM_PROVIDERS_POWER_OFF, /* pd_domain_ops.power_off */
+	SIM_PROVIDERS_PSTATE,    /* pd_domain_ops.set_performance_state */
+};
+
+/**
+ * struct sim_providers_call - one logged call
+ * @op:      which call
+ * @object:  the device (clock, regulator) or domain handle
+ * @supply:  the supply index (regulator calls), else 0
+ * @value:   the rate in Hz, the target voltage in uV, the level, or the
+ *           idle state index for a power-off (-1 as UINT64_MAX: none)
+ * @min, @max: the voltage window (regulator calls), else 0
+ * @result:  what the call returned (0 or a negative errno)
+ * @time_ns: dmn_now() of the context at the call (0 without a context)
+ */
+struct sim_providers_call {
+	enum sim_providers_op op;
+	uint32_t object;
+	unsigned supply;
+	uint64_t value;
+	uint32_t min, max;
+	int result;
+	uint64_t time_ns;
+};
+
+#define SIM_PROVIDERS_MAX_FAILS 16
+#define SIM_PROVIDERS_MAX_OBJECTS 64
+
+/**
+ * struct sim_providers - the simulated hardware; treat as opaque except
+ * for reading @log[0..@n_log) and @n_dropped
+ * @n_dropped: calls not logged because the log was full (their effect and
+ *   failure injection still apply)
+ */
+struct sim_providers {
+	struct dmn_ctx *ctx;
+	struct sim_providers_call *log;
+	unsigned log_cap, n_log, n_dropped;
+	struct {
+		enum sim_providers_op op;
+		uint32_t object; /* 0 = any */
+		unsigned count;
+		int error;
+	} fails[SIM_PROVIDERS_MAX_FAILS];
+	unsigned n_fails;
+	struct {
+		uint32_t object;
+		uint64_t rate;
+		uint32_t microvolt[OPP_MAX_SUPPLIES];
+		uint32_t pstate;
+		int on;
+	} objects[SIM_PROVIDERS_MAX_OBJECTS];
+	unsigned n_objects;
+	unsigned n_untracked; /* calls on objects beyond the state table */
+};
+
+/* The ops; pass a struct sim_providers * as their @user. */
+extern const struct opp_clock_ops sim_providers_clock;
+extern const struct opp_regulator_ops sim_providers_regulators;
+/* A rail: power on/off and set_performance_state. */
+extern const struct pd_domain_ops sim_providers_rail;
+/* A gate (GDSC, powergate): power on/off only, passes its level up. */
+extern const struct pd_domain_ops sim_providers_gate;
+
+/**
+ * sim_providers_init - reset @sp: empty log, no failures armed, no state
+ * @ctx: time source for the log (may be NULL; may be set later in @sp->ctx)
+ * @log, @log_cap: the caller's log array (may be NULL, 0)
+ * Every object starts at rate 0, 0 uV, pstate 0, off.
+ */
+void sim_providers_init(struct sim_providers *sp, struct dmn_ctx *ctx,
+			struct sim_providers_call *log, unsigned log_cap);
+
+/**
+ * sim_providers_clear_log - forget the logged calls (state is kept)
+ */
+void sim_providers_clear_log(struct sim_providers *sp);
+
+/**
+ * sim_providers_fail - make the next @count calls of @op on @object fail
+ * @object: a device or domain handle, or 0 for any object
+ * @count:  0 disarms an earlier rule for the same (op, object)
+ * @error:  a negative errno to return
+ * A call is checked against the rules in the order they were armed; the
+ * first that matches is used and counts down.
+ * returns: 0, -EINVAL (@error >= 0 or NULL @sp), -ENOSPC (more than
+ *   SIM_PROVIDERS_MAX_FAILS rules armed at once).
+ */
+int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
+		       uint32_t object, unsigned count, int error);
+
+/**
+ * sim_providers_rate / _microvolt / _pstate / _on - the state the object
+ * was last put in by a successful call (0 for an object never called)
+ */
+uint64_t sim_providers_rate(const struct sim_providers *sp, uint32_t dev);
+uint32_t sim_providers_microvolt(const struct sim_providers *sp, uint32_t dev,
+				 unsigned supply);
+uint32_t sim_providers_pstate(const struct sim_providers *sp, uint32_t dom);
+int sim_providers_on(const struct sim_providers *sp, uint32_t dom);
+
+/**
+ * sim_providers_op_name - "clock", "regulator", "on", "off" or "pstate"
+ */
+const char *sim_providers_op_name(enum sim_providers_op op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_SIM_PROVIDERS_H */

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Opportunistic scaling: a following device votes for the OPP of its
+ * requested rate but runs at the fastest entry its domains' current
+ * pstates already permit.
+ *
+ * It works from the core's events, through one listener per context
+ * (registered while any device follows): after a domain's pstate rises
+ * (DMN_EV_PSTATE) the followers on it move up, supplies then clock; before
+ * it is lowered (DMN_EV_PSTATE_LOWERING, which names the level it goes to)
+ * they move down, clock then supplies, never below their requested OPP.
+ * The listener runs under the context lock in the middle of a core
+ * transaction, so it calls the providers directly and never a public
+ * function. A failed move leaves the device where it was and is reported
+ * (an event, and the operation's dmn_last_error()); it cannot stop the
+ * domain's change.
+ *
+ * Cost per event: O(F * (A + n * R * A)) for F followers with A
+ * attachments on tables of n entries with R required OPPs each; the
+ * voters of the domain are never walked.
+ */
+#include "opp_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+static bool fits(struct opp_dev *od, const struct opp_entry *e,
+		 pd_domain_t dom, uint32_t dom_level)
+{
+	uint32_t lv[OPP_MAX_ATTACH];
+	bool driven[OPP_MAX_ATTACH];
+	unsigned n = opp_entry_votes(e, od->pdev, lv, driven, OPP_MAX_ATTACH);
+	for (unsigned i = 0; i < n; i++) {
+		if (!driven[i] || !lv[i])
+			continue;
+		const struct pd_domain *d = od->pdev->atts[i]->dom;
+		uint32_t have = (dom && d->handle == dom) ? dom_level : d->pstate;
+		if (lv[i] > have)
+			return false;
+	}
+	return true;
+}
+
+const struct opp_entry *opp_permitted(struct opp_dev *od,
+				      const struct opp_entry *floor,
+				      pd_domain_t dom, uint32_t dom_level)
+{
+	const struct opp_table *t = od->table;
+	unsigned start = floor ? floor->pos : 0;
+	for (unsigned pos = t->n; pos-- > start;) {
+		const struct opp_entry *e = t->sorted[pos];
+		if (opp_entry_usable(t, e) && fits(od, e, dom, dom_level))
+			return e;
+	}
+	return 0;
+}
+
+/* An automatic move: reported, never returned. */
+static void follow_move(struct dmn_ctx *ctx, struct opp_dev *od,
+			const struct opp_entry *to)
+{
+	struct opp_report rep = {0};
+	if (!opp_hw_move(ctx, od, to, &rep))
+		od->run_id = to->id;
+	if (rep.first_error && !ctx->op_error)
+		ctx->op_error = rep.first_error;
+}
+
+static bool attached_to(const struct opp_dev *od, uint32_t dom)
+{
+	for (unsigned i = 0; i < od->pdev->n_atts; i++)
+		if (od->pdev->atts[i]->dom->handle == dom)
+			return true;
+	return false;
+}
+
+static void listener(void *user, struct dmn_ctx *ctx,
+		     const struct dmn_event *ev)
+{
+	struct opp_ctx *oc = user;
+	bool lowering = ev->kind == DMN_EV_PSTATE_LOWERING;
+	if (!lowering && !(ev->kind == DMN_EV_PSTATE &&
+			   ev->new_value > ev->old_value))
+		return;
+	for (struct opp_dev *od = oc->followers; od; od = od->fnext) {
+		if (od->busy || !attached_to(od, ev->domain))
+			continue;
+		const struct opp_entry *vote = opp_entry_by_id(od->table, od->vote_id);
+		const struct opp_entry *run = opp_entry_by_id(od->table, od->run_id);
+		if (!vote || !run)
+			continue; /* no requested OPP: nothing to follow from */
+		if (lowering) {
+			const struct opp_entry *to = opp_permitted(
+				od, vote, ev->domain, (uint32_t)ev->new_value);
+			if (!to)
+				to = vote;
+			if (to->pos < run->pos)
+				follow_move(ctx, od, to);
+		} else {
+			const struct opp_entry *to = opp_permitted(od, vote, 0, 0);
+			if (to && to->pos > run->pos)
+				follow_move(ctx, od, to);
+		}
+	}
+}
+
+static int listen_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
+{
+	if (oc->listening)
+		return 0;
+	if (ctx->n_listeners >= DMN_MAX_LISTENERS)
+		return -ENOSPC;
+	ctx->listeners[ctx->n_listeners].fn = listener;
+	ctx->listeners[ctx->n_listeners].user = oc;
+	ctx->n_listeners++;
+	oc->listening = true;
+	return 0;
+}
+
+static void unlisten_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
+{
+	if (!oc->listening)
+		return;
+	for (unsigned i = 0; i < ctx->n_listeners; i++) {
+		if (ctx->listeners[i].fn != listener || ctx->listeners[i].user != oc)
+			continue;
+		memmove(&ctx->listeners[i], &ctx->listeners[i + 1],
+			(ctx->n_listeners - i - 1) * sizeof(ctx->listeners[0]));
+		ctx->n_listeners--;
+		break;
+	}
+	oc->listening = false;
+}
+
+void opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od)
+{
+	struct opp_ctx *oc = ctx->opp;
+	if (!od->follow)
+		return;
+	if (od->fprev)
+		od->fprev->fnext = od->fnext;
+	else
+		oc->followers = od->fnext;
+	if (od->fnext)
+		od->fnext->fprev = od->fprev;
+	od->fprev = od->fnext = 0;
+	od->follow = false;
+	if (!oc->followers)
+		unlisten_locked(ctx, oc);
+}
+
+void opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
+{
+	unlisten_locked(ctx, oc);
+	oc->followers = 0;
+}
+
+int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
+{
+	if (!ctx || !id)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
+	if (od) {
+		const struct opp_entry *p = opp_permitted(
+			od, opp_entry_by_id(od->table, od->vote_id), 0, 0);
+		if (p)
+			*id = p->id;
+		else
+			err = -ENOENT;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_report rep = {0};
+	ctx->op_error = 0;
+	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
+	const struct opp_entry *vote = 0, *run = 0;
+	if (od) {
+		vote = opp_entry_by_id(od->table, od->vote_id);
+		run = opp_entry_by_id(od->table, od->run_id);
+	}
+	if (!err && follow && !od->follow) {
+		struct opp_ctx *oc = ctx->opp;
+		err = listen_locked(ctx, oc);
+		if (!err) {
+			od->follow = true;
+			od->fprev = 0;
+			od->fnext = oc->followers;
+			if (oc->followers)
+				oc->followers->fprev = od;
+			oc->followers = od;
+			const struct opp_entry *to =
+				vote ? opp_permitted(od, vote, 0, 0) : 0;
+			if (to && run && to->pos > run->pos)
+				follow_move(ctx, od, to);
+		}
+	} else if (!err && !follow && od->follow) {
+		opp_follow_drop(ctx, od);
+		if (vote && run && run != vote)
+			follow_move(ctx, od, vote);
+	}
+	rep.first_error = ctx->op_error;
+	err = opp_result(ctx, &rep, err);
+	dmn_unlock(ctx);
+	return err;
+}

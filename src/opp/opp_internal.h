@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal structures of the OPP layer. Only src/opp includes this.
+ *
+ * Ownership
+ *  - struct opp_ctx hangs off dmn_ctx->opp, made on the first OPP call and
+ *    freed by dmn_ctx_destroy() through dmn_ctx->opp_fini.
+ *  - A table owns its entries. Entries never move in memory and are never
+ *    removed while the table lives, so a pointer to one (from another
+ *    table's required OPP, which holds a table reference) stays valid.
+ *  - A bound device's state is pd_device->opp_state; the core refuses to
+ *    remove a device while it is set.
+ *  - A domain's level table is pd_domain->opp_state (a struct opp_domain,
+ *    also kept on opp_ctx->domains so that the context can free it).
+ */
+#ifndef DOMINO_OPP_INTERNAL_H
+#define DOMINO_OPP_INTERNAL_H
+
+#include <domino/opp.h>
+
+#include "../core/internal.h"
+
+struct opp_table;
+
+struct opp_entry {
+	uint32_t id;
+	unsigned pos; /* index in table->sorted */
+	char *name;   /* owned, may be NULL */
+	uint64_t hz[OPP_MAX_CLOCKS];
+	unsigned n_hz;
+	uint32_t level;
+	struct opp_supply supplies[OPP_MAX_SUPPLIES];
+	unsigned n_supplies;
+	uint32_t microwatt;
+	struct opp_required required[OPP_MAX_REQUIRED]; /* as given */
+	struct opp_table *req_table[OPP_MAX_REQUIRED];  /* resolved */
+	const struct opp_entry *req_entry[OPP_MAX_REQUIRED];
+	unsigned n_required;
+	uint32_t flags;
+	bool available;
+	bool has_pstate; /* pstate recorded by a get-pstate helper */
+	uint32_t pstate;
+};
+
+struct opp_dev;
+
+struct opp_table {
+	opp_table_t handle;
+	char *name;
+	unsigned refs;
+	struct opp_entry **by_id;  /* index = id */
+	struct opp_entry **sorted; /* by (hz[0], level, hz[1..]) or level */
+	unsigned n, cap_id, cap_sorted;
+	bool has_freq; /* decided by the first entry */
+	bool boost;
+	/* Tables this one's required OPPs point into: one reference each. */
+	struct opp_table **deps;
+	unsigned n_deps, cap_deps;
+	opp_get_pstate_fn helper;
+	void *helper_user;
+	unsigned helper_regs;
+	struct opp_dev *devices; /* bound devices */
+	unsigned n_domains;      /* domains taking their levels from it */
+};
+
+struct opp_dev {
+	struct pd_device *pdev;
+	struct opp_table *table;
+	struct opp_dev *prev, *next;   /* table->devices */
+	struct opp_dev *fprev, *fnext; /* opp_ctx->followers */
+	uint32_t vote_id;              /* entry whose votes the device casts */
+	uint32_t run_id;               /* entry its clock and supplies are at */
+	uint64_t requested_hz;
+	const struct opp_clock_ops *clk;
+	void *clk_user;
+	const struct opp_regulator_ops *reg;
+	void *reg_user;
+	/* What the providers last accepted. */
+	uint64_t clock_hz;
+	bool clock_known;
+	struct opp_supply supply[OPP_MAX_SUPPLIES];
+	bool supply_known[OPP_MAX_SUPPLIES];
+	bool follow;
+	bool busy; /* in its own opp_set_rate: the follow listener keeps off */
+};
+
+struct opp_domain {
+	struct pd_domain *d; /* not dereferenced once the domain is removed */
+	struct opp_table *table;
+	struct opp_domain *next; /* opp_ctx->domains */
+};
+
+struct opp_ctx {
+	struct handle_table tables;
+	struct opp_domain *domains;
+	struct opp_dev *followers;
+	bool listening;
+};
+
+/* At most this many attachments of one device take part in set_rate (the
+ * limit of one core vote transaction, as pd_vote_many). */
+#define OPP_MAX_ATTACH 64
+
+struct opp_report {
+	int first_error; /* first callback error of the operation */
+};
+
+/* table.c */
+struct opp_ctx *opp_ctx_get(struct dmn_ctx *ctx, bool create);
+struct opp_table *opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h);
+void opp_table_ref(struct opp_table *t);
+void opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t);
+struct opp_entry *opp_entry_by_id(const struct opp_table *t, uint32_t id);
+bool opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
+
+/* lookup.c: positions in t->sorted; -1 if none */
+int opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
+int opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level);
+
+/* required.c */
+struct opp_table *opp_domain_level_table(const struct pd_domain *d);
+/* The two-pass rule: dom_of_req[j] = index into @doms of the domain that
+ * required OPP j of @e votes on, or -1. */
+void opp_match(const struct opp_entry *e, struct pd_domain *const *doms,
+	       unsigned n, int dom_of_req[OPP_MAX_REQUIRED]);
+/* The votes @e casts on @dev's attachments (n = min(n_atts, max)):
+ * levels[i] and whether attachment i is driven by the entry at all. */
+unsigned opp_entry_votes(const struct opp_entry *e, const struct pd_device *dev,
+			 uint32_t *levels, bool *driven, unsigned max);
+void opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
+/* Finish a public state-changing OPP call: record dmn_last_error(). */
+int opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);
+
+/* rate.c */
+void opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err);
+void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+		  enum dmn_op op, const struct opp_dev *od, int err, int safe,
+		  uint64_t old_value, uint64_t new_value);
+int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+		    const struct opp_entry *target, uint64_t hz,
+		    struct opp_report *rep);
+/* Supplies up, clock, supplies down to @to, without votes. An unsafe
+ * failure undoes its own supply steps and is returned. */
+int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
+		const struct opp_entry *to, struct opp_report *rep);
+
+/* follow.c */
+/* The fastest usable entry, not below @floor (NULL: from the lowest), whose
+ * votes the device's domains' pstates meet; @dom, if not 0, is taken to be
+ * at @dom_level instead (a lowering about to happen). NULL if none. */
+const struct opp_entry *opp_permitted(struct opp_dev *od,
+				      const struct opp_entry *floor,
+				      pd_domain_t dom, uint32_t dom_level);
+void opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od);
+void opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
+
+#endif

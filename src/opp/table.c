@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * OPP tables: creation, reference counts, entries (validated, kept sorted,
+ * named by stable ids) and the per-context state of the OPP layer.
+ */
+#include "opp_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* ---- the OPP layer's part of a context -------------------------------- */
+
+static void table_free(struct dmn_ctx *ctx, struct opp_table *t)
+{
+	for (unsigned i = 0; i < t->n; i++) {
+		dmn_free(ctx, t->by_id[i]->name);
+		dmn_free(ctx, t->by_id[i]);
+	}
+	dmn_free(ctx, t->by_id);
+	dmn_free(ctx, t->sorted);
+	dmn_free(ctx, t->deps);
+	dmn_free(ctx, t->name);
+	dmn_free(ctx, t);
+}
+
+/* dmn_ctx_destroy: free everything, whatever the reference counts say. */
+static void opp_fini(struct dmn_ctx *ctx)
+{
+	struct opp_ctx *oc = ctx->opp;
+	if (!oc)
+		return;
+	opp_follow_fini(ctx, oc);
+	for (uint32_t h = handle_next(&oc->tables, 0); h;
+	     h = handle_next(&oc->tables, h)) {
+		struct opp_table *t = handle_lookup(&oc->tables, h);
+		for (struct opp_dev *od = t->devices, *next; od; od = next) {
+			next = od->next;
+			od->pdev->opp_state = 0;
+			dmn_free(ctx, od);
+		}
+		table_free(ctx, t);
+	}
+	opp_domains_fini(ctx, oc);
+	handle_table_fini(ctx, &oc->tables);
+	dmn_free(ctx, oc);
+	ctx->opp = 0;
+	ctx->opp_fini = 0;
+}
+
+struct opp_ctx *opp_ctx_get(struct dmn_ctx *ctx, bool create)
+{
+	if (ctx->opp || !create)
+		return ctx->opp;
+	struct opp_ctx *oc = dmn_alloc(ctx, sizeof(*oc));
+	if (!oc)
+		return 0;
+	memset(oc, 0, sizeof(*oc));
+	handle_table_init(&oc->tables, HK_OPP_TABLE);
+	ctx->opp = oc;
+	ctx->opp_fini = opp_fini;
+	return oc;
+}
+
+struct opp_table *opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h)
+{
+	struct opp_ctx *oc = ctx->opp;
+	return oc ? handle_lookup(&oc->tables, h) : 0;
+}
+
+void opp_table_ref(struct opp_table *t)
+{
+	t->refs++;
+}
+
+void opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
+{
+	if (--t->refs)
+		return;
+	struct opp_ctx *oc = ctx->opp;
+	handle_release(&oc->tables, t->handle);
+	/* Tables reference each other without cycles (opp_add refuses one),
+	 * so this recursion ends; its depth is the longest chain. */
+	for (unsigned i = 0; i < t->n_deps; i++)
+		opp_table_unref(ctx, t->deps[i]);
+	table_free(ctx, t);
+}
+
+struct opp_entry *opp_entry_by_id(const struct opp_table *t, uint32_t id)
+{
+	return id < t->n ? t->by_id[id] : 0;
+}
+
+bool opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
+{
+	return e->available && (!(e->flags & OPP_FLAG_TURBO) || t->boost);
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
+{
+	if (!ctx || !name || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	int err = 0;
+	struct opp_table *t = 0;
+	struct opp_ctx *oc = opp_ctx_get(ctx, true);
+	if (!oc)
+		err = -ENOMEM;
+	if (!err)
+		err = handle_reserve(ctx, &oc->tables);
+	if (!err) {
+		t = dmn_alloc(ctx, sizeof(*t));
+		err = t ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		memset(t, 0, sizeof(*t));
+		t->name = dmn_strdup(ctx, name);
+		err = t->name ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		t->handle = handle_alloc(&oc->tables, t);
+		err = t->handle ? 0 : -ENOSPC;
+	}
+	if (err && t) {
+		dmn_free(ctx, t->name);
+		dmn_free(ctx, t);
+	}
+	if (!err) {
+		t->refs = 1;
+		*out = t->handle;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int opp_table_get(struct dmn_ctx *ctx, opp_table_t table)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct opp_table *t = opp_table_lookup(ctx, table);
+	if (t)
+		opp_table_ref(t);
+	dmn_unlock(ctx);
+	return t ? 0 : -EBADF;
+}
+
+int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct opp_table *t = opp_table_lookup(ctx, table);
+	if (t)
+		opp_table_unref(ctx, t);
+	dmn_unlock(ctx);
+	return t ? 0 : -EBADF;
+}
+
+/* ---- entries ----------------------------------------------------------- */
+
+/* Sort key order: frequency tables by hz[0], then level (an entry without
+ * a level before level 0), then the other clocks; level tables by level.
+ * Two entries comparing equal are duplicates. */
+static int entry_cmp(const struct opp_table *t, const struct opp_entry *a,
+		     const struct opp_entry *b)
+{
+	if (t->has_freq && a->hz[0] != b->hz[0])
+		return a->hz[0] < b->hz[0] ? -1 : 1;
+	uint64_t la = (a->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)a->level + 1 : 0;
+	uint64_t lb = (b->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)b->level + 1 : 0;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	unsigned n = a->n_hz > b->n_hz ? a->n_hz : b->n_hz;
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t x = i < a->n_hz ? a->hz[i] : 0;
+		uint64_t y = i < b->n_hz ? b->hz[i] : 0;
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Does @from reach @target through required-OPP references? */
+static bool deps_reach(const struct opp_table *from,
+		       const struct opp_table *target, unsigned depth)
+{
+	if (from == target)
+		return true;
+	if (depth > 64)
+		return true; /* treat absurd chains as cycles */
+	for (unsigned i = 0; i < from->n_deps; i++)
+		if (deps_reach(from->deps[i], target, depth + 1))
+			return true;
+	return false;
+}
+
+static bool has_dep(const struct opp_table *t, const struct opp_table *dep)
+{
+	for (unsigned i = 0; i < t->n_deps; i++)
+		if (t->deps[i] == dep)
+			return true;
+	return false;
+}
+
+static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
+		      const struct opp_desc *d, struct opp_entry *e,
+		      struct opp_table **new_deps, unsigned *n_new)
+{
+	if (d->n_hz > OPP_MAX_CLOCKS || d->n_supplies > OPP_MAX_SUPPLIES ||
+	    d->n_required > OPP_MAX_REQUIRED)
+		return -EINVAL;
+	if (d->n_hz && !d->hz[0])
+		return -EINVAL;
+	bool has_level = d->flags & OPP_FLAG_HAS_LEVEL;
+	if (!d->n_hz && !has_level)
+		return -EINVAL;
+	if (t->n && t->has_freq != (d->n_hz > 0))
+		return -EINVAL; /* level-only and frequency entries mixed */
+	if (t->n_domains && !has_level)
+		return -EINVAL; /* a domain takes its levels from this table */
+	for (unsigned i = 0; i < d->n_supplies; i++) {
+		const struct opp_supply *s = &d->supplies[i];
+		if (s->microvolt_min > s->microvolt ||
+		    (s->microvolt_max && s->microvolt_max < s->microvolt))
+			return -EINVAL;
+	}
+	*n_new = 0;
+	for (unsigned i = 0; i < d->n_required; i++) {
+		struct opp_table *rt = opp_table_lookup(ctx, d->required[i].table);
+		if (!rt)
+			return -EBADF;
+		struct opp_entry *re = opp_entry_by_id(rt, d->required[i].id);
+		if (!re)
+			return -EBADF;
+		if (!(re->flags & OPP_FLAG_HAS_LEVEL))
+			return -EINVAL; /* nothing to vote */
+		if (deps_reach(rt, t, 0))
+			return -EINVAL; /* itself, or a reference cycle */
+		e->req_table[i] = rt;
+		e->req_entry[i] = re;
+		if (has_dep(t, rt))
+			continue;
+		bool seen = false;
+		for (unsigned k = 0; k < *n_new; k++)
+			seen |= new_deps[k] == rt;
+		if (!seen)
+			new_deps[(*n_new)++] = rt;
+	}
+	return 0;
+}
+
+static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
+{
+	e->n_hz = d->n_hz;
+	memcpy(e->hz, d->hz, sizeof(e->hz));
+	for (unsigned i = d->n_hz; i < OPP_MAX_CLOCKS; i++)
+		e->hz[i] = 0;
+	e->level = (d->flags & OPP_FLAG_HAS_LEVEL) ? d->level : 0;
+	e->n_supplies = d->n_supplies;
+	for (unsigned i = 0; i < d->n_supplies; i++) {
+		e->supplies[i] = d->supplies[i];
+		/* A single DT cell: the window is the target itself. */
+		if (!e->supplies[i].microvolt_min && !e->supplies[i].microvolt_max) {
+			e->supplies[i].microvolt_min = e->supplies[i].microvolt;
+			e->supplies[i].microvolt_max = e->supplies[i].microvolt;
+		}
+		if (!e->supplies[i].microvolt_max)
+			e->supplies[i].microvolt_max = e->supplies[i].microvolt;
+	}
+	e->microwatt = d->microwatt;
+	e->n_required = d->n_required;
+	memcpy(e->required, d->required, d->n_required * sizeof(*d->required));
+	e->flags = d->flags;
+	e->available = !(d->flags & OPP_FLAG_UNAVAILABLE);
+}
+
+int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
+	    uint32_t *id)
+{
+	if (!ctx || !desc)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_entry *e = 0;
+	struct opp_table *new_deps[OPP_MAX_REQUIRED];
+	unsigned n_new = 0, pos = 0;
+	int err = t ? 0 : -EBADF;
+	if (!err) {
+		e = dmn_alloc(ctx, sizeof(*e));
+		err = e ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		memset(e, 0, sizeof(*e));
+		err = check_desc(ctx, t, desc, e, new_deps, &n_new);
+	}
+	if (!err) {
+		fill_entry(e, desc);
+		/* Binary search for the insertion point (an empty table has
+		 * nothing to compare, so has_freq is not needed yet). */
+		unsigned lo = 0, hi = t->n;
+		while (lo < hi) {
+			unsigned mid = lo + (hi - lo) / 2;
+			if (entry_cmp(t, t->sorted[mid], e) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		pos = lo;
+		if (pos < t->n && !entry_cmp(t, t->sorted[pos], e))
+			err = -EEXIST;
+	}
+	if (!err && desc->name) {
+		e->name = dmn_strdup(ctx, desc->name);
+		err = e->name ? 0 : -ENOMEM;
+	}
+	if (!err)
+		err = dmn_grow(ctx, (void **)&t->by_id, &t->cap_id, t->n + 1,
+			       sizeof(*t->by_id));
+	if (!err)
+		err = dmn_grow(ctx, (void **)&t->sorted, &t->cap_sorted,
+			       t->n + 1, sizeof(*t->sorted));
+	if (!err && n_new)
+		err = dmn_grow(ctx, (void **)&t->deps, &t->cap_deps,
+			       t->n_deps + n_new, sizeof(*t->deps));
+	if (!err && t->helper) {
+		uint32_t pstate = 0;
+		err = t->helper(t->helper_user, t->handle,
+				e->n_hz ? e->hz[0] : 0, &pstate);
+		if (err > 0)
+			err = -EIO;
+		e->has_pstate = !err;
+		e->pstate = pstate;
+	}
+	if (err) {
+		if (e)
+			dmn_free(ctx, e->name);
+		dmn_free(ctx, e);
+		dmn_unlock(ctx);
+		return err;
+	}
+	if (!t->n)
+		t->has_freq = desc->n_hz > 0;
+	e->id = t->n;
+	t->by_id[t->n] = e;
+	memmove(&t->sorted[pos + 1], &t->sorted[pos],
+		(t->n - pos) * sizeof(*t->sorted));
+	t->sorted[pos] = e;
+	t->n++;
+	for (unsigned i = pos; i < t->n; i++)
+		t->sorted[i]->pos = i;
+	for (unsigned i = 0; i < n_new; i++) {
+		opp_table_ref(new_deps[i]);
+		t->deps[t->n_deps++] = new_deps[i];
+	}
+	if (id)
+		*id = e->id;
+	dmn_unlock(ctx);
+	return 0;
+}
+
+int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
+		   struct opp_info *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;
+	int err = !t ? -EBADF : !e ? -ENOENT : 0;
+	if (e) {
+		out->name = e->name;
+		out->hz = e->hz;
+		out->n_hz = e->n_hz;
+		out->level = e->level;
+		out->supplies = e->supplies;
+		out->n_supplies = e->n_supplies;
+		out->microwatt = e->microwatt;
+		out->required = e->required;
+		out->n_required = e->n_required;
+		out->flags = e->flags;
+		out->available = e->available;
+		out->pstate = e->has_pstate ? e->pstate : 0;
+	}
+	dmn_unlock(ctx);
+	return err;
+}
+
+int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
+		    unsigned *usable)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct opp_table *t = opp_table_lookup(ctx, table);
+	if (t) {
+		unsigned n = 0;
+		for (unsigned i = 0; i < t->n; i++)
+			n += opp_entry_usable(t, t->by_id[i]);
+		if (total)
+			*total = t->n;
+		if (usable)
+			*usable = n;
+	}
+	dmn_unlock(ctx);
+	return t ? 0 : -EBADF;
+}
+
+int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
+		    uint32_t *id)
+{
+	if (!ctx || !id)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct opp_table *t = opp_table_lookup(ctx, table);
+	int err = !t ? -EBADF : i >= t->n ? -ENOENT : 0;
+	if (!err)
+		*id = t->sorted[i]->id;
+	dmn_unlock(ctx);
+	return err;
+}
+
+int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)
+{
+	if (!ctx)
+		return -EINVAL;
+	dmn_lock(ctx);
+	struct opp_table *t = opp_table_lookup(ctx, table);
+	if (t)
+		t->boost = boost;
+	dmn_unlock(ctx);
+	return t ? 0 : -EBADF;
+}

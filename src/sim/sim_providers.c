@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* Simulated clock, regulators and domain backend: log, state, failures. */
+#include <domino/sim_providers.h>
+
+#include <errno.h>
+#include <string.h>
+
+void sim_providers_init(struct sim_providers *sp, struct dmn_ctx *ctx,
+			struct sim_providers_call *log, unsigned log_cap)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->ctx = ctx;
+	sp->log = log;
+	sp->log_cap = log ? log_cap : 0;
+}
+
+void sim_providers_clear_log(struct sim_providers *sp)
+{
+	sp->n_log = 0;
+	sp->n_dropped = 0;
+}
+
+int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
+		       uint32_t object, unsigned count, int error)
+{
+	if (!sp || error >= 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < sp->n_fails; i++) {
+		if (sp->fails[i].op != op || sp->fails[i].object != object)
+			continue;
+		sp->fails[i].count = count;
+		sp->fails[i].error = error;
+		return 0;
+	}
+	if (!count)
+		return 0;
+	if (sp->n_fails >= SIM_PROVIDERS_MAX_FAILS) {
+		/* Reuse a rule that has run out. */
+		for (unsigned i = 0; i < sp->n_fails; i++) {
+			if (sp->fails[i].count)
+				continue;
+			memmove(&sp->fails[i], &sp->fails[i + 1],
+				(sp->n_fails - i - 1) * sizeof(sp->fails[0]));
+			sp->n_fails--;
+			break;
+		}
+		if (sp->n_fails >= SIM_PROVIDERS_MAX_FAILS)
+			return -ENOSPC;
+	}
+	sp->fails[sp->n_fails].op = op;
+	sp->fails[sp->n_fails].object = object;
+	sp->fails[sp->n_fails].count = count;
+	sp->fails[sp->n_fails].error = error;
+	sp->n_fails++;
+	return 0;
+}
+
+static int injected(struct sim_providers *sp, enum sim_providers_op op,
+		    uint32_t object)
+{
+	for (unsigned i = 0; i < sp->n_fails; i++) {
+		if (sp->fails[i].op != op || !sp->fails[i].count ||
+		    (sp->fails[i].object && sp->fails[i].object != object))
+			continue;
+		sp->fails[i].count--;
+		return sp->fails[i].error;
+	}
+	return 0;
+}
+
+static int find_object(const struct sim_providers *sp, uint32_t object)
+{
+	for (unsigned i = 0; i < sp->n_objects; i++)
+		if (sp->objects[i].object == object)
+			return (int)i;
+	return -1;
+}
+
+/* The state slot of @object, made on first use; NULL when the table is
+ * full (the call still works, its state is just not kept). */
+static int slot_of(struct sim_providers *sp, uint32_t object)
+{
+	int i = find_object(sp, object);
+	if (i >= 0)
+		return i;
+	if (sp->n_objects >= SIM_PROVIDERS_MAX_OBJECTS) {
+		sp->n_untracked++;
+		return -1;
+	}
+	i = (int)sp->n_objects++;
+	memset(&sp->objects[i], 0, sizeof(sp->objects[i]));
+	sp->objects[i].object = object;
+	return i;
+}
+
+static int record(struct sim_providers *sp, enum sim_providers_op op,
+		  uint32_t object, unsigned supply, uint64_t value,
+		  uint32_t min, uint32_t max)
+{
+	int err = injected(sp, op, object);
+	if (sp->n_log < sp->log_cap) {
+		struct sim_providers_call *c = &sp->log[sp->n_log++];
+		c->op = op;
+		c->object = object;
+		c->supply = supply;
+		c->value = value;
+		c->min = min;
+		c->max = max;
+		c->result = err;
+		c->time_ns = sp->ctx ? dmn_now(sp->ctx) : 0;
+	} else {
+		sp->n_dropped++;
+	}
+	return err;
+}
+
+static int clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
+{
+	struct sim_providers *sp = user;
+	int err = record(sp, SIM_PROVIDERS_CLOCK, dev, 0, hz, 0, 0);
+	int i = err ? -1 : slot_of(sp, dev);
+	if (i >= 0)
+		sp->objects[i].rate = hz;
+	return err;
+}
+
+static uint64_t clock_get_rate(void *user, pd_device_t dev)
+{
+	return sim_providers_rate(user, dev);
+}
+
+static int set_voltage(void *user, pd_device_t dev, unsigned supply,
+		       uint32_t min, uint32_t target, uint32_t max)
+{
+	struct sim_providers *sp = user;
+	if (supply >= OPP_MAX_SUPPLIES)
+		return -EINVAL;
+	int err = record(sp, SIM_PROVIDERS_REGULATOR, dev, supply, target, min,
+			 max);
+	int i = err ? -1 : slot_of(sp, dev);
+	if (i >= 0)
+		sp->objects[i].microvolt[supply] = target;
+	return err;
+}
+
+static int power_on(void *user, pd_domain_t dom)
+{
+	struct sim_providers *sp = user;
+	int err = record(sp, SIM_PROVIDERS_POWER_ON, dom, 0, 1, 0, 0);
+	int i = err ? -1 : slot_of(sp, dom);
+	if (i >= 0)
+		sp->objects[i].on = 1;
+	return err;
+}
+
+static int power_off(void *user, pd_domain_t dom, int idle_state)
+{
+	struct sim_providers *sp = user;
+	int err = record(sp, SIM_PROVIDERS_POWER_OFF, dom, 0,
+			 (uint64_t)(int64_t)idle_state, 0, 0);
+	int i = err ? -1 : slot_of(sp, dom);
+	if (i >= 0)
+		sp->objects[i].on = 0;
+	return err;
+}
+
+static int set_pstate(void *user, pd_domain_t dom, uint32_t level)
+{
+	struct sim_providers *sp = user;
+	int err = record(sp, SIM_PROVIDERS_PSTATE, dom, 0, level, 0, 0);
+	int i = err ? -1 : slot_of(sp, dom);
+	if (i >= 0)
+		sp->objects[i].pstate = level;
+	return err;
+}
+
+const struct opp_clock_ops sim_providers_clock = {clock_set_rate,
+						  clock_get_rate};
+const struct opp_regulator_ops sim_providers_regulators = {set_voltage};
+const struct pd_domain_ops sim_providers_rail = {power_on, power_off,
+						 set_pstate};
+const struct pd_domain_ops sim_providers_gate = {power_on, power_off, 0};
+
+uint64_t sim_providers_rate(const struct sim_providers *sp, uint32_t dev)
+{
+	int i = find_object(sp, dev);
+	return i >= 0 ? sp->objects[i].rate : 0;
+}
+
+uint32_t sim_providers_microvolt(const struct sim_providers *sp, uint32_t dev,
+				 unsigned supply)
+{
+	int i = find_object(sp, dev);
+	return i >= 0 && supply < OPP_MAX_SUPPLIES
+		       ? sp->objects[i].microvolt[supply]
+		       : 0;
+}
+
+uint32_t sim_providers_pstate(const struct sim_providers *sp, uint32_t dom)
+{
+	int i = find_object(sp, dom);
+	return i >= 0 ? sp->objects[i].pstate : 0;
+}
+
+int sim_providers_on(const struct sim_providers *sp, uint32_t dom)
+{
+	int i = find_object(sp, dom);
+	return i >= 0 ? sp->objects[i].on : 0;
+}
+
+const char *sim_providers_op_name(enum sim_providers_op op)
+{
+	switch (op) {
+	case SIM_PROVIDERS_CLOCK:
+		return "clock";
+	case SIM_PROVIDERS_REGULATOR:
+		return "regulator";
+	case SIM_PROVIDERS_POWER_ON:
+		return "on";
+	case SIM_PROVIDERS_POWER_OFF:
+		return "off";
+	case SIM_PROVIDERS_PSTATE:
+		return "pstate";
+	}
+	return "?";
+}
