@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stage 2: build a board model into a context through the public core and
+ * OPP APIs only (domain.h, opp.h): tables, domains, links and floors,
+ * devices, attachments, bindings and fixed votes.
+ */
+#include "dt_internal.h"
+
+#include <domino/domain.h>
+#include <domino/opp.h>
+
+#include <errno.h>
+#include <string.h>
+
+static int accept_level(void *user, pd_domain_t dom, uint32_t level)
+{
+	(void)user;
+	(void)dom;
+	(void)level;
+	return 0;
+}
+
+static const struct pd_domain_ops level_ops = {NULL, NULL, accept_level};
+
+/* The default backend: DESIGN §1, a domain has set_performance_state
+ * exactly when its provider has an OPP table. */
+static int default_factory(void *user, const struct dt_board *board,
+			   unsigned domain, struct pd_domain_desc *desc)
+{
+	(void)user;
+	if (board->domains[domain].opp_table >= 0)
+		desc->ops = &level_ops;
+	return 0;
+}
+
+struct builder {
+	const struct dt_board *b;
+	struct dmn_ctx *ctx;
+	struct dt_instance *inst;
+	uint8_t *table_state; /* 0 unused, 1 wanted, 2 adding, 3 done */
+	unsigned n_links;
+	struct {
+		pd_domain_t parent, child;
+	} *links;
+	unsigned n_domains_made, n_devices_made, n_tables_made;
+};
+
+static bool entry_added(const struct dt_opp *e)
+{
+	return e->hw_ok && e->duplicate_of < 0 && (e->n_hz || e->has_level);
+}
+
+static void want_table(struct builder *bd, int32_t t)
+{
+	if (t < 0 || bd->table_state[t])
+		return;
+	bd->table_state[t] = 1;
+	const struct dt_opp_table *tab = &bd->b->opp_tables[t];
+	for (unsigned e = 0; e < tab->n_entries; e++)
+		for (unsigned r = 0; r < tab->entries[e].n_required; r++)
+			want_table(bd, tab->entries[e].required[r].table);
+}
+
+/* Add table @t's entries after those of every table they require. */
+static int fill_table(struct builder *bd, int32_t t)
+{
+	const struct dt_board *b = bd->b;
+	struct dt_instance *inst = bd->inst;
+	if (bd->table_state[t] == 3)
+		return 0;
+	if (bd->table_state[t] == 2)
+		return -ELOOP; /* required-opps chains that loop */
+	bd->table_state[t] = 2;
+	const struct dt_opp_table *tab = &b->opp_tables[t];
+	for (unsigned e = 0; e < tab->n_entries; e++)
+		for (unsigned r = 0; r < tab->entries[e].n_required; r++) {
+			int32_t rt = tab->entries[e].required[r].table;
+			if (rt != t) {
+				int err = fill_table(bd, rt);
+				if (err)
+					return err;
+			}
+		}
+	for (unsigned e = 0; e < tab->n_entries; e++) {
+		const struct dt_opp *o = &tab->entries[e];
+		if (!entry_added(o))
+			continue;
+		if (o->n_hz > OPP_MAX_CLOCKS || o->n_supplies > OPP_MAX_SUPPLIES ||
+		    o->n_required > OPP_MAX_REQUIRED)
+			return -E2BIG;
+		struct opp_desc d;
+		memset(&d, 0, sizeof(d));
+		d.name = o->name;
+		for (unsigned h = 0; h < o->n_hz; h++)
+			d.hz[h] = o->hz[h];
+		d.n_hz = o->n_hz;
+		d.level = o->level;
+		for (unsigned s = 0; s < o->n_supplies; s++) {
+			d.supplies[s].microvolt = o->supplies[s].microvolt;
+			d.supplies[s].microvolt_min = o->supplies[s].microvolt_min;
+			d.supplies[s].microvolt_max = o->supplies[s].microvolt_max;
+			d.supplies[s].microamp = o->supplies[s].microamp;
+		}
+		d.n_supplies = o->n_supplies;
+		for (unsigned w = 0; w < o->n_microwatt; w++)
+			d.microwatt += o->microwatt[w];
+		bool missing = false;
+		for (unsigned r = 0; r < o->n_required; r++) {
+			const struct dt_opp_ref *ref = &o->required[r];
+			d.required[r].table = inst->opp_tables[ref->table];
+			d.required[r].id = inst->opp_ids[ref->table][ref->entry];
+			missing = missing || d.required[r].id == OPP_ID_NONE;
+		}
+		if (missing)
+			continue; /* its required OPP was not added either */
+		d.n_required = o->n_required;
+		d.flags = (o->suspend ? OPP_FLAG_SUSPEND : 0) |
+			  (o->turbo ? OPP_FLAG_TURBO : 0) |
+			  (o->enabled ? 0 : OPP_FLAG_UNAVAILABLE) |
+			  (o->has_level ? OPP_FLAG_HAS_LEVEL : 0);
+		uint32_t id;
+		int err = opp_add(bd->ctx, inst->opp_tables[t], &d, &id);
+		if (err == -EEXIST)
+			continue; /* equal to an entry kept before (DESIGN §1) */
+		if (err)
+			return err;
+		inst->opp_ids[t][e] = id;
+	}
+	bd->table_state[t] = 3;
+	return 0;
+}
+
+static int make_tables(struct builder *bd)
+{
+	const struct dt_board *b = bd->b;
+	for (unsigned d = 0; d < b->n_domains; d++)
+		want_table(bd, b->domains[d].opp_table);
+	for (unsigned d = 0; d < b->n_devices; d++)
+		want_table(bd, b->devices[d].opp_table);
+	for (unsigned t = 0; t < b->n_opp_tables; t++) {
+		if (!bd->table_state[t])
+			continue;
+		int err = opp_table_create(bd->ctx, b->opp_tables[t].path,
+					   &bd->inst->opp_tables[t]);
+		if (err)
+			return err;
+		bd->n_tables_made = t + 1;
+	}
+	for (unsigned t = 0; t < b->n_opp_tables; t++)
+		if (bd->table_state[t]) {
+			int err = fill_table(bd, (int32_t)t);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
+			void *user)
+{
+	const struct dt_board *b = bd->b;
+	struct dt_instance *inst = bd->inst;
+	for (unsigned d = 0; d < b->n_domains; d++) {
+		struct pd_domain_desc desc = {0};
+		int err = factory(user, b, d, &desc);
+		if (err)
+			return err;
+		desc.name = b->domains[d].name;
+		if ((err = pd_domain_create(bd->ctx, &desc, &inst->domains[d])))
+			return err;
+		bd->n_domains_made = d + 1;
+		int32_t t = b->domains[d].opp_table;
+		if (t >= 0 &&
+		    (err = opp_domain_set_table(bd->ctx, inst->domains[d],
+						inst->opp_tables[t])))
+			return err;
+	}
+	return 0;
+}
+
+static int make_links(struct builder *bd)
+{
+	const struct dt_board *b = bd->b;
+	const struct dt_instance *inst = bd->inst;
+	for (unsigned d = 0; d < b->n_domains; d++)
+		for (unsigned k = 0; k < b->domains[d].n_parents; k++) {
+			pd_domain_t parent = inst->domains[b->domains[d].parents[k]];
+			pd_domain_t child = inst->domains[d];
+			int err = opp_link_add(bd->ctx, parent, child);
+			if (err)
+				return err;
+			bd->links[bd->n_links].parent = parent;
+			bd->links[bd->n_links++].child = child;
+		}
+	/* a provider's floors hold on every one of its domains that has that
+	 * parent (nested children have their nesting parent instead) */
+	for (unsigned p = 0; p < b->n_providers; p++) {
+		const struct dt_provider *pr = &b->providers[p];
+		for (unsigned f = 0; f < pr->n_floors; f++)
+			for (unsigned k = 0; k < pr->n_domains; k++) {
+				int32_t d = pr->first_domain + (int32_t)k;
+				bool linked = false;
+				for (unsigned q = 0; q < b->domains[d].n_parents; q++)
+					linked = linked || b->domains[d].parents[q] ==
+								   pr->floors[f].parent;
+				if (!linked)
+					continue;
+				int err = opp_link_set_floor(
+					bd->ctx, inst->domains[pr->floors[f].parent],
+					inst->domains[d], pr->floors[f].level);
+				if (err)
+					return err;
+			}
+	}
+	return 0;
+}
+
+static int make_devices(struct builder *bd)
+{
+	const struct dt_board *b = bd->b;
+	struct dt_instance *inst = bd->inst;
+	for (unsigned d = 0; d < b->n_devices; d++) {
+		const struct dt_device *dev = &b->devices[d];
+		int err = pd_device_create(bd->ctx, dev->name, &inst->devices[d]);
+		if (err)
+			return err;
+		bd->n_devices_made = d + 1;
+		for (unsigned k = 0; k < dev->n_attachments; k++)
+			if ((err = pd_attach(bd->ctx, inst->devices[d],
+					     inst->domains[dev->attachments[k].domain],
+					     &inst->attachments[d][k])))
+				return err;
+		if (dev->opp_table >= 0) {
+			/* its rate votes come from the table; a device-level
+			 * required-opps beside a table is not cast as well */
+			if ((err = opp_device_bind(bd->ctx, inst->devices[d],
+						   inst->opp_tables[dev->opp_table])))
+				return err;
+			continue;
+		}
+		if (!dev->n_required)
+			continue;
+		/* fixed votes (DESIGN §1). The OPP layer matches only for
+		 * bound devices, so the model's own two-pass matcher decides */
+		uint32_t levels[64];
+		int n = dt_device_fixed_votes(b, d, levels, 64);
+		if (n < 0)
+			return n;
+		for (int k = 0; k < n && k < 64; k++)
+			if (levels[k] &&
+			    (err = pd_vote(bd->ctx, inst->attachments[d][k], levels[k])))
+				return err;
+	}
+	return 0;
+}
+
+/* Best-effort undo, in reverse order of creation. */
+static void unbuild(struct builder *bd)
+{
+	const struct dt_board *b = bd->b;
+	struct dt_instance *inst = bd->inst;
+	for (unsigned d = bd->n_devices_made; d-- > 0;) {
+		if (!inst->devices[d])
+			continue;
+		opp_device_unbind(bd->ctx, inst->devices[d]);
+		for (unsigned k = b->devices[d].n_attachments; k-- > 0;)
+			if (inst->attachments[d][k])
+				pd_detach(bd->ctx, inst->attachments[d][k]);
+		pd_device_remove(bd->ctx, inst->devices[d]);
+	}
+	for (unsigned l = bd->n_links; l-- > 0;)
+		pd_link_remove(bd->ctx, bd->links[l].parent, bd->links[l].child);
+	for (unsigned d = bd->n_domains_made; d-- > 0;)
+		if (inst->domains[d])
+			pd_domain_remove(bd->ctx, inst->domains[d]);
+	for (unsigned t = bd->n_tables_made; t-- > 0;)
+		if (inst->opp_tables[t])
+			opp_table_put(bd->ctx, inst->opp_tables[t]);
+}
+
+static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
+			  struct builder *bd)
+{
+	struct dt_instance *inst = dt_pool_alloc(pool, sizeof(*inst));
+	if (!inst)
+		return -ENOMEM;
+	inst->pool = pool;
+	bd->inst = inst;
+	unsigned n_links = 0;
+	for (unsigned d = 0; d < b->n_domains; d++)
+		n_links += b->domains[d].n_parents;
+	/* dt_pool_alloc(0) returns a valid block: no special cases */
+	inst->domains = dt_pool_alloc(pool, b->n_domains * sizeof(uint32_t));
+	inst->devices = dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t));
+	inst->attachments = dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t *));
+	inst->opp_tables = dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t));
+	inst->opp_ids = dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t *));
+	bd->table_state = dt_pool_alloc(pool, b->n_opp_tables);
+	bd->links = dt_pool_alloc(pool, n_links * sizeof(*bd->links));
+	if (!inst->domains || !inst->devices || !inst->attachments ||
+	    !inst->opp_tables || !inst->opp_ids || !bd->table_state || !bd->links)
+		return -ENOMEM;
+	for (unsigned d = 0; d < b->n_devices; d++)
+		if (!(inst->attachments[d] = dt_pool_alloc(
+			      pool, b->devices[d].n_attachments * sizeof(uint32_t))))
+			return -ENOMEM;
+	for (unsigned t = 0; t < b->n_opp_tables; t++) {
+		unsigned n = b->opp_tables[t].n_entries;
+		if (!(inst->opp_ids[t] = dt_pool_alloc(pool, n * sizeof(uint32_t))))
+			return -ENOMEM;
+		for (unsigned e = 0; e < n; e++)
+			inst->opp_ids[t][e] = OPP_ID_NONE;
+	}
+	return 0;
+}
+
+int dt_instantiate(const struct dt_board *board, struct dmn_ctx *ctx,
+		   dt_domain_factory_fn factory, void *user,
+		   struct dt_instance **out)
+{
+	if (out)
+		*out = NULL;
+	if (!board || !ctx || !out)
+		return -EINVAL;
+	if (!factory)
+		factory = default_factory;
+	struct dt_pool *pool = dt_pool_create(dt_pool_ops(board->pool));
+	if (!pool)
+		return -ENOMEM;
+	struct builder bd = {.b = board, .ctx = ctx};
+	int err = alloc_instance(pool, board, &bd);
+	if (!err && !(err = make_tables(&bd)) &&
+	    !(err = make_domains(&bd, factory, user)) &&
+	    !(err = make_links(&bd)))
+		err = make_devices(&bd);
+	if (err) {
+		if (bd.inst)
+			unbuild(&bd);
+		dt_pool_destroy(pool);
+		return err;
+	}
+	/* the tables are held by what uses them (domains, bindings, the
+	 * tables requiring them): drop the creator's references */
+	for (unsigned t = 0; t < board->n_opp_tables; t++)
+		if (bd.inst->opp_tables[t])
+			opp_table_put(ctx, bd.inst->opp_tables[t]);
+	dt_pool_free(pool, bd.table_state);
+	dt_pool_free(pool, bd.links);
+	*out = bd.inst;
+	return 0;
+}
+
+void dt_instance_free(struct dt_instance *inst)
+{
+	if (inst)
+		dt_pool_destroy(inst->pool);
+}
