@@ -62,13 +62,14 @@
 extern "C" {
 #endif
 
-/* ---- diagnostics ---------------------------------------------------------- */
+/* ---- diagnostics ----------------------------------------------------------
+ */
 
 /** enum dt_severity - how bad a diagnostic is */
 enum dt_severity {
-	DT_SEV_ERROR,   /* the tree is wrong: dt_load fails unless lenient */
+	DT_SEV_ERROR,	/* the tree is wrong: dt_load fails unless lenient */
 	DT_SEV_WARNING, /* something was skipped or dropped; loading goes on */
-	DT_SEV_NOTE,    /* worth knowing; nothing was lost */
+	DT_SEV_NOTE,	/* worth knowing; nothing was lost */
 };
 
 /**
@@ -116,7 +117,8 @@ const char *dt_severity_name(enum dt_severity severity);
 int dt_diag_format(const struct dt_diag *diag, const char *file, char *buf,
 		   size_t size);
 
-/* ---- the board model -------------------------------------------------------- */
+/* ---- the board model --------------------------------------------------------
+ */
 
 /** struct dt_opp_ref - a required OPP: entry @entry of table @table (indices
  * into dt_board.opp_tables and that table's entries) */
@@ -195,7 +197,7 @@ struct dt_opp_table {
 /** enum dt_idle_kind - the compatible of an idle-state node */
 enum dt_idle_kind {
 	DT_IDLE_DOMAIN, /* "domain-idle-state" */
-	DT_IDLE_ARM,    /* "arm,idle-state" (PSCI CPU states) */
+	DT_IDLE_ARM,	/* "arm,idle-state" (PSCI CPU states) */
 };
 
 /**
@@ -342,10 +344,11 @@ struct dt_board {
 	struct dt_pool *pool; /* private */
 };
 
-/* ---- stage 1: loading --------------------------------------------------------- */
+/* ---- stage 1: loading
+ * --------------------------------------------------------- */
 
 #define DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dt_load */
-#define DT_MAX_HW_CELLS 8         /* --supported-hw values */
+#define DT_MAX_HW_CELLS 8	  /* --supported-hw values */
 
 /**
  * struct dt_load_opts - how to load; every member may be zero
@@ -496,7 +499,8 @@ int dt_device_opp_votes(const struct dt_board *board, unsigned device,
 int dt_device_fixed_votes(const struct dt_board *board, unsigned device,
 			  uint32_t *levels, unsigned max);
 
-/* ---- stage 2: instantiating ------------------------------------------------------ */
+/* ---- stage 2: instantiating
+ * ------------------------------------------------------ */
 
 struct pd_domain_desc;
 
@@ -518,10 +522,14 @@ typedef int (*dt_domain_factory_fn)(void *user, const struct dt_board *board,
  * @domains:   [board->n_domains]
  * @devices:   [board->n_devices]
  * @attachments: [board->n_devices] arrays of [n_attachments] each
- * @opp_tables: [board->n_opp_tables]; 0 for tables nothing uses
- * @opp_ids:   [board->n_opp_tables] arrays of entry ids (OPP_ID_NONE for
- *             entries not added: unavailable, duplicates, or without
- *             frequency and level such as bandwidth-only entries)
+ * @opp_tables: [board->n_opp_tables]; 0 for tables nothing uses. The
+ *             instance holds no reference: a table lives as long as a
+ *             domain, a bound device or a table requiring it does
+ * @opp_ids:   [board->n_opp_tables] arrays of entry ids; OPP_ID_NONE for
+ *             entries not added: hw-unavailable, duplicates (the model's,
+ *             or -EEXIST from opp_add), without frequency and level (e.g.
+ *             bandwidth-only), or whose required OPP was not added.
+ *             Entries disabled by status are added, unavailable.
  */
 struct dt_instance {
 	uint32_t *domains;

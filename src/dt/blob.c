@@ -86,13 +86,14 @@ static int index_labels(struct dt_loader *ld)
 	{
 		const char *label;
 		int len;
-		const char *value = fdt_getprop_by_offset(fdt, prop, &label, &len);
+		const char *value =
+		    fdt_getprop_by_offset(fdt, prop, &label, &len);
 		if (!value || !label || len < 2 || value[0] != '/' ||
 		    memchr(value, '\0', (size_t)len) != value + len - 1)
 			continue;
 		struct slot key = {value, -1};
-		const struct slot *hit = bsearch(&key, slots, ld->n_nodes,
-						 sizeof(*slots), cmp_path);
+		const struct slot *hit =
+		    bsearch(&key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
 		if (!hit || ld->nodes[hit->node].label)
 			continue;
 		ld->nodes[hit->node].label = dt_pool_strdup(ld->pool, label);
@@ -108,9 +109,9 @@ int dt_blob_index(struct dt_loader *ld)
 	const void *fdt = ld->fdt;
 	int depth = 0;
 	for (int off = 0; off >= 0; off = fdt_next_node(fdt, off, &depth)) {
-		struct dt_node *n = dt_vec_push(ld->pool, (void **)&ld->nodes,
-						&ld->n_nodes, &ld->cap_nodes,
-						sizeof(*n));
+		struct dt_node *n =
+		    dt_vec_push(ld->pool, (void **)&ld->nodes, &ld->n_nodes,
+				&ld->cap_nodes, sizeof(*n));
 		if (!n)
 			return -ENOMEM;
 		int32_t self = (int32_t)ld->n_nodes - 1;
@@ -142,15 +143,15 @@ int dt_blob_index(struct dt_loader *ld)
 	for (unsigned i = 0; i < ld->n_nodes; i++)
 		count += ld->nodes[i].phandle != 0;
 	if (count) {
-		ld->phandles = dt_pool_alloc(ld->pool,
-					     count * sizeof(*ld->phandles));
+		ld->phandles =
+		    dt_pool_alloc(ld->pool, count * sizeof(*ld->phandles));
 		if (!ld->phandles)
 			return -ENOMEM;
 	}
 	for (unsigned i = 0; i < ld->n_nodes; i++)
 		if (ld->nodes[i].phandle) {
 			ld->phandles[ld->n_phandles].phandle =
-				ld->nodes[i].phandle;
+			    ld->nodes[i].phandle;
 			ld->phandles[ld->n_phandles++].node = (int32_t)i;
 		}
 	if (ld->n_phandles)
@@ -160,7 +161,8 @@ int dt_blob_index(struct dt_loader *ld)
 	 * drop the later ones so the binary search is unambiguous. */
 	unsigned w = 0;
 	for (unsigned r = 0; r < ld->n_phandles; r++)
-		if (!w || ld->phandles[w - 1].phandle != ld->phandles[r].phandle)
+		if (!w ||
+		    ld->phandles[w - 1].phandle != ld->phandles[r].phandle)
 			ld->phandles[w++] = ld->phandles[r];
 	ld->n_phandles = w;
 

@@ -16,9 +16,10 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 {
 	/* a consumer that cannot use one of its domains is skipped whole; a
 	 * provider only loses that parent link */
-	const char *skip = ld->nodes[node].provider >= 0 || ld->nodes[node].nested
-				   ? "link dropped"
-				   : "node skipped";
+	const char *skip =
+	    ld->nodes[node].provider >= 0 || ld->nodes[node].nested
+		? "link dropped"
+		: "node skipped";
 	int len;
 	const void *v = dt_prop(ld, node, "power-domains", &len);
 	*specs = NULL;
@@ -26,8 +27,8 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 	if (!v || len == 0)
 		return 0;
 	if (len % 4)
-		return ERR_OR_SKIP(DT_ERR(ld, -EINVAL, "pd-cells-mismatch", node,
-					  "power-domains",
+		return ERR_OR_SKIP(DT_ERR(ld, -EINVAL, "pd-cells-mismatch",
+					  node, "power-domains",
 					  "length %d is not a whole number of "
 					  "cells",
 					  len));
@@ -44,9 +45,9 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		int32_t target = dt_phandle_node(ld, ph);
 		if (target < 0)
 			return ERR_OR_SKIP(DT_WARN(
-				ld, "pd-dangling-phandle", node, "power-domains",
-				"entry %u: phandle 0x%x points to no node; %s",
-				n, ph, skip));
+			    ld, "pd-dangling-phandle", node, "power-domains",
+			    "entry %u: phandle 0x%x points to no node; %s", n,
+			    ph, skip));
 		const char *tpath = dt_node_path(ld, target);
 		if (!tpath)
 			return -ENOMEM;
@@ -54,27 +55,26 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		int r = dt_prop_u32(ld, target, "#power-domain-cells", &cells);
 		if (r == 0)
 			return ERR_OR_SKIP(DT_WARN(
-				ld, "pd-not-provider", node, "power-domains",
-				"entry %u: %s has no #power-domain-cells; %s",
-				n, tpath, skip));
+			    ld, "pd-not-provider", node, "power-domains",
+			    "entry %u: %s has no #power-domain-cells; %s", n,
+			    tpath, skip));
 		if (r < 0 || cells > 1)
 			/* the provider's own error names it; here the consumer
 			 * is merely unusable */
 			return ERR_OR_SKIP(DT_WARN(
-				ld, "pd-not-provider", node, "power-domains",
-				"entry %u: %s is not a usable provider "
-				"(#power-domain-cells is invalid or above 1); %s",
-				n, tpath, skip));
+			    ld, "pd-not-provider", node, "power-domains",
+			    "entry %u: %s is not a usable provider "
+			    "(#power-domain-cells is invalid or above 1); %s",
+			    n, tpath, skip));
 		if (pos + 1 + cells > ncells)
-			return ERR_OR_SKIP(DT_ERR(
-				ld, -EINVAL, "pd-cells-mismatch", node,
-				"power-domains",
-				"entry %u: %s takes %u argument cell(s) but "
-				"only %u remain",
-				n, tpath, cells, ncells - pos - 1));
+			return ERR_OR_SKIP(
+			    DT_ERR(ld, -EINVAL, "pd-cells-mismatch", node,
+				   "power-domains",
+				   "entry %u: %s takes %u argument cell(s) but "
+				   "only %u remain",
+				   n, tpath, cells, ncells - pos - 1));
 		struct dt_pd_spec *s = &out[n];
 		s->node = target;
-		s->domain = -1;
 		s->provider = ld->nodes[target].provider;
 		s->index = cells ? (int64_t)dt_cell(v, pos + 1) : -1;
 		if (ld->nodes[target].nested) {
@@ -91,8 +91,10 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 			ret = -EPIPE;
 		} else if (s->provider < 0) {
 			/* enabled, with valid cells, yet not a provider: a
-			 * nested-looking child whose enclosing provider failed */
-			if (DT_WARN(ld, "pd-not-provider", node, "power-domains",
+			 * nested-looking child whose enclosing provider failed
+			 */
+			if (DT_WARN(ld, "pd-not-provider", node,
+				    "power-domains",
 				    "entry %u: %s is not a usable provider; %s",
 				    n, tpath, skip))
 				return -ENOMEM;
@@ -109,9 +111,9 @@ static int add_device(struct dt_loader *ld, int32_t node)
 {
 	struct dt_board *b = ld->board;
 	struct dt_node *n = &ld->nodes[node];
-	struct dt_device *d = dt_vec_push(ld->pool, (void **)&b->devices,
-					  &b->n_devices, &ld->cap_devices,
-					  sizeof(*d));
+	struct dt_device *d =
+	    dt_vec_push(ld->pool, (void **)&b->devices, &b->n_devices,
+			&ld->cap_devices, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	const char *path = dt_node_path(ld, node);
@@ -130,7 +132,7 @@ static int add_device(struct dt_loader *ld, int32_t node)
 		return -ENOMEM;
 
 	d->attachments =
-		dt_pool_alloc(ld->pool, n->n_specs * sizeof(*d->attachments));
+	    dt_pool_alloc(ld->pool, n->n_specs * sizeof(*d->attachments));
 	if (!d->attachments)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n->n_specs; i++) {
@@ -151,7 +153,7 @@ static int add_device(struct dt_loader *ld, int32_t node)
 		struct dt_attachment *a = &d->attachments[d->n_attachments++];
 		a->domain = dom;
 		const char *name =
-			dt_prop_string(ld, node, "power-domain-names", i, NULL);
+		    dt_prop_string(ld, node, "power-domain-names", i, NULL);
 		if (name && !(a->name = dt_pool_strdup(ld->pool, name)))
 			return -ENOMEM;
 	}
@@ -199,11 +201,11 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 		if (taken >= 0 && (unsigned)taken < o->n_required && !bad++)
 			first = e;
 	}
-	if (bad && DT_WARN(ld, "opp-required-unmatched", node,
-			   "operating-points-v2",
-			   "in %u entries of %s (first: %s) a required OPP "
-			   "matches none of the device's domains: ignored",
-			   bad, t->path, t->entries[first].name))
+	if (bad &&
+	    DT_WARN(ld, "opp-required-unmatched", node, "operating-points-v2",
+		    "in %u entries of %s (first: %s) a required OPP "
+		    "matches none of the device's domains: ignored",
+		    bad, t->path, t->entries[first].name))
 		return -ENOMEM;
 	return 0;
 }

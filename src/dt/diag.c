@@ -71,11 +71,10 @@ int dt_diag_format(const struct dt_diag *diag, const char *file, char *buf,
 {
 	if (!diag || (!buf && size))
 		return -EINVAL;
-	int n = snprintf(buf, size, "%s%s%s: %s%s%s: %s", file ? file : "",
-			 file ? ": " : "", diag->node ? diag->node : "/",
-			 diag->property ? diag->property : "",
-			 diag->property ? ": " : "",
-			 dt_severity_name(diag->severity),
-			 diag->message ? diag->message : "");
+	int n = snprintf(
+	    buf, size, "%s%s%s: %s%s%s: %s", file ? file : "", file ? ": " : "",
+	    diag->node ? diag->node : "/", diag->property ? diag->property : "",
+	    diag->property ? ": " : "", dt_severity_name(diag->severity),
+	    diag->message ? diag->message : "");
 	return n < 0 ? -EINVAL : n;
 }

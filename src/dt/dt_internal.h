@@ -20,8 +20,8 @@
  */
 struct dt_pool *dt_pool_create(const struct dmn_alloc_ops *ops);
 void dt_pool_destroy(struct dt_pool *pool);
-void *dt_pool_alloc(struct dt_pool *pool, size_t size);  /* zeroed */
-void dt_pool_free(struct dt_pool *pool, void *ptr);      /* NULL ok */
+void *dt_pool_alloc(struct dt_pool *pool, size_t size); /* zeroed */
+void dt_pool_free(struct dt_pool *pool, void *ptr);	/* NULL ok */
 char *dt_pool_strdup(struct dt_pool *pool, const char *s);
 char *dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n);
 const struct dmn_alloc_ops *dt_pool_ops(const struct dt_pool *pool);
@@ -39,23 +39,23 @@ struct dt_pd_spec;
 
 /* One FDT node, in structure-block order. */
 struct dt_node {
-	int offset;        /* libfdt offset */
-	int32_t parent;    /* index, -1 for the root */
+	int offset;	/* libfdt offset */
+	int32_t parent; /* index, -1 for the root */
 	int depth;
-	bool enabled;      /* neither it nor an ancestor is disabled */
-	bool own_enabled;  /* its own status */
-	uint32_t phandle;  /* 0 if none */
-	const char *name;  /* points into the blob */
-	char *label;       /* first label from __symbols__, or NULL */
-	char *path;        /* built on demand (pool) */
+	bool enabled;	  /* neither it nor an ancestor is disabled */
+	bool own_enabled; /* its own status */
+	uint32_t phandle; /* 0 if none */
+	const char *name; /* points into the blob */
+	char *label;	  /* first label from __symbols__, or NULL */
+	char *path;	  /* built on demand (pool) */
 	/* what the loader made of it (-1 = nothing) */
 	int32_t provider;
 	int32_t nested_domain; /* a Rockchip nested child: the domain index */
 	int32_t opp_table;
 	int32_t opp_table_of_entry; /* an OPP entry: its table... */
-	int32_t opp_entry;          /* ...and its index there */
+	int32_t opp_entry;	    /* ...and its index there */
 	int32_t idle_state;
-	bool nested;        /* defines a domain of an enclosing provider */
+	bool nested;	      /* defines a domain of an enclosing provider */
 	int32_t nested_owner; /* provider index of a nested child */
 	uint32_t nested_index;
 	int32_t nested_parent_node; /* enclosing nested node index, or -1 */
@@ -82,7 +82,7 @@ struct dt_loader {
 	struct dt_board *board;
 	struct dt_pool *pool;
 	const struct dt_load_opts *opts;
-	int first_error;  /* errno of the first error diagnostic, 0 if none */
+	int first_error; /* errno of the first error diagnostic, 0 if none */
 	bool oom;
 
 	struct dt_node *nodes;
@@ -91,8 +91,8 @@ struct dt_loader {
 	unsigned n_phandles;
 
 	/* growable arrays backing the board's arrays */
-	unsigned cap_providers, cap_domains, cap_devices, cap_tables,
-		cap_idle, cap_diags;
+	unsigned cap_providers, cap_domains, cap_devices, cap_tables, cap_idle,
+	    cap_diags;
 
 	struct dt_domain_key *keys;
 	unsigned n_keys, cap_keys;
@@ -100,7 +100,8 @@ struct dt_loader {
 	uint32_t mark_gen;
 };
 
-/* ---- diag.c --------------------------------------------------------------- */
+/* ---- diag.c ---------------------------------------------------------------
+ */
 
 /* Record a diagnostic on node @node (index, or -1 for "/"). Returns 0, or
  * -ENOMEM (also remembered in ld->oom). Errors set ld->first_error. */
@@ -108,9 +109,9 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 		const char *check, int32_t node, const char *property,
 		const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 7, 8)))
+    __attribute__((format(printf, 7, 8)))
 #endif
-	;
+    ;
 #define DT_ERR(ld, err, check, node, prop, ...)                                \
 	dt_diag_add(ld, DT_SEV_ERROR, err, check, node, prop, __VA_ARGS__)
 #define DT_WARN(ld, check, node, prop, ...)                                    \
@@ -118,7 +119,8 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 #define DT_NOTE(ld, check, node, prop, ...)                                    \
 	dt_diag_add(ld, DT_SEV_NOTE, 0, check, node, prop, __VA_ARGS__)
 
-/* ---- blob.c --------------------------------------------------------------- */
+/* ---- blob.c ---------------------------------------------------------------
+ */
 
 /* Validate, then index every node (parents, status, phandles, labels). */
 int dt_blob_index(struct dt_loader *ld);
@@ -145,15 +147,15 @@ const char *dt_prop_string(const struct dt_loader *ld, int32_t node,
 /* ---- the stages, in the order dt_load runs them ------------------------- */
 
 /* idle_states.c: resolve @node's domain-idle-states into board indices */
-int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node,
-			 int32_t **states, unsigned *n_states);
-int dt_opp_tables_scan(struct dt_loader *ld);    /* opp_tables.c */
+int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
+			 unsigned *n_states);
+int dt_opp_tables_scan(struct dt_loader *ld); /* opp_tables.c */
 int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 		       struct dt_opp_ref **refs, unsigned *n_refs);
 int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table);
-int dt_providers_scan(struct dt_loader *ld);     /* providers.c */
-int dt_domains_build(struct dt_loader *ld);      /* providers.c */
-int dt_consumers_scan(struct dt_loader *ld);     /* consumers.c */
+int dt_providers_scan(struct dt_loader *ld); /* providers.c */
+int dt_domains_build(struct dt_loader *ld);  /* providers.c */
+int dt_consumers_scan(struct dt_loader *ld); /* consumers.c */
 /* names.c: "LABEL-or-PATH[:INDEX]" (pool) / a device's name */
 char *dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
 		     int64_t index);
@@ -169,9 +171,8 @@ char *dt_device_name(struct dt_loader *ld, int32_t node);
 struct dt_pd_spec {
 	int32_t provider; /* index into board->providers, or -1 (nested) */
 	int64_t index;
-	int32_t domain;   /* nested-node domain when known, else -1 */
-	int32_t node;     /* target node */
-	bool usable;      /* resolved to an enabled provider */
+	int32_t node; /* target node */
+	bool usable;  /* resolved to an enabled provider */
 };
 int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const latency_props[3] = {
-	"entry-latency-us", "exit-latency-us", "min-residency-us"};
+    "entry-latency-us", "exit-latency-us", "min-residency-us"};
 
 /* Turn idle-state node @node into board->idle_states[...] once. */
 static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
@@ -30,25 +30,28 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 			      "domain-idle-states",
 			      "%s is not an idle state (compatible is neither "
 			      "\"domain-idle-state\" nor \"arm,idle-state\")",
-			      p) ? -ENOMEM : -EPIPE;
+			      p)
+			   ? -ENOMEM
+			   : -EPIPE;
 	}
 	uint32_t v[3] = {0, 0, 0};
 	for (int i = 0; i < 3; i++)
 		if (dt_prop_u32(ld, node, latency_props[i], &v[i]) < 0)
 			return DT_ERR(ld, -EINVAL, "prop-length", node,
 				      latency_props[i],
-				      "must be one 32-bit cell") ? -ENOMEM
-								  : -EPIPE;
+				      "must be one 32-bit cell")
+				   ? -ENOMEM
+				   : -EPIPE;
 	struct dt_board *b = ld->board;
 	struct dt_idle_state *s =
-		dt_vec_push(ld->pool, (void **)&b->idle_states,
-			    &b->n_idle_states, &ld->cap_idle, sizeof(*s));
+	    dt_vec_push(ld->pool, (void **)&b->idle_states, &b->n_idle_states,
+			&ld->cap_idle, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	const char *path = dt_node_path(ld, node);
 	unsigned count;
 	const char *name =
-		dt_prop_string(ld, node, "idle-state-name", 0, &count);
+	    dt_prop_string(ld, node, "idle-state-name", 0, &count);
 	s->path = path ? dt_pool_strdup(ld->pool, path) : NULL;
 	s->name = dt_pool_strdup(ld->pool, name ? name : n->name);
 	if (!s->path || !s->name)
@@ -62,8 +65,8 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 	return 0;
 }
 
-int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node,
-			 int32_t **states, unsigned *n_states)
+int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
+			 unsigned *n_states)
 {
 	int len;
 	const void *v = dt_prop(ld, node, "domain-idle-states", &len);
@@ -75,8 +78,8 @@ int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node,
 		return DT_ERR(ld, -EINVAL, "prop-length", node,
 			      "domain-idle-states",
 			      "length %d is not a multiple of 4", len)
-			       ? -ENOMEM
-			       : -EPIPE;
+			   ? -ENOMEM
+			   : -EPIPE;
 	unsigned n = (unsigned)len / 4;
 	int32_t *out = dt_pool_alloc(ld->pool, n * sizeof(*out));
 	if (!out)
@@ -89,8 +92,8 @@ int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node,
 		if (target < 0) {
 			if (DT_ERR(ld, -ENOENT, "phandle-dangling", node,
 				   "domain-idle-states",
-				   "entry %u: phandle 0x%x points to no node", i,
-				   ph))
+				   "entry %u: phandle 0x%x points to no node",
+				   i, ph))
 				return -ENOMEM;
 			continue;
 		}

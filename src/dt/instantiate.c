@@ -41,7 +41,7 @@ struct builder {
 	unsigned n_links;
 	struct {
 		pd_domain_t parent, child;
-	} *links;
+	} * links;
 	unsigned n_domains_made, n_devices_made, n_tables_made;
 };
 
@@ -85,7 +85,8 @@ static int fill_table(struct builder *bd, int32_t t)
 		const struct dt_opp *o = &tab->entries[e];
 		if (!entry_added(o))
 			continue;
-		if (o->n_hz > OPP_MAX_CLOCKS || o->n_supplies > OPP_MAX_SUPPLIES ||
+		if (o->n_hz > OPP_MAX_CLOCKS ||
+		    o->n_supplies > OPP_MAX_SUPPLIES ||
 		    o->n_required > OPP_MAX_REQUIRED)
 			return -E2BIG;
 		struct opp_desc d;
@@ -97,8 +98,10 @@ static int fill_table(struct builder *bd, int32_t t)
 		d.level = o->level;
 		for (unsigned s = 0; s < o->n_supplies; s++) {
 			d.supplies[s].microvolt = o->supplies[s].microvolt;
-			d.supplies[s].microvolt_min = o->supplies[s].microvolt_min;
-			d.supplies[s].microvolt_max = o->supplies[s].microvolt_max;
+			d.supplies[s].microvolt_min =
+			    o->supplies[s].microvolt_min;
+			d.supplies[s].microvolt_max =
+			    o->supplies[s].microvolt_max;
 			d.supplies[s].microamp = o->supplies[s].microamp;
 		}
 		d.n_supplies = o->n_supplies;
@@ -108,7 +111,8 @@ static int fill_table(struct builder *bd, int32_t t)
 		for (unsigned r = 0; r < o->n_required; r++) {
 			const struct dt_opp_ref *ref = &o->required[r];
 			d.required[r].table = inst->opp_tables[ref->table];
-			d.required[r].id = inst->opp_ids[ref->table][ref->entry];
+			d.required[r].id =
+			    inst->opp_ids[ref->table][ref->entry];
 			missing = missing || d.required[r].id == OPP_ID_NONE;
 		}
 		if (missing)
@@ -121,7 +125,8 @@ static int fill_table(struct builder *bd, int32_t t)
 		uint32_t id;
 		int err = opp_add(bd->ctx, inst->opp_tables[t], &d, &id);
 		if (err == -EEXIST)
-			continue; /* equal to an entry kept before (DESIGN §1) */
+			continue; /* equal to an entry kept before (DESIGN §1)
+				   */
 		if (err)
 			return err;
 		inst->opp_ids[t][e] = id;
@@ -184,7 +189,8 @@ static int make_links(struct builder *bd)
 	const struct dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_domains; d++)
 		for (unsigned k = 0; k < b->domains[d].n_parents; k++) {
-			pd_domain_t parent = inst->domains[b->domains[d].parents[k]];
+			pd_domain_t parent =
+			    inst->domains[b->domains[d].parents[k]];
 			pd_domain_t child = inst->domains[d];
 			int err = opp_link_add(bd->ctx, parent, child);
 			if (err)
@@ -200,14 +206,17 @@ static int make_links(struct builder *bd)
 			for (unsigned k = 0; k < pr->n_domains; k++) {
 				int32_t d = pr->first_domain + (int32_t)k;
 				bool linked = false;
-				for (unsigned q = 0; q < b->domains[d].n_parents; q++)
-					linked = linked || b->domains[d].parents[q] ==
-								   pr->floors[f].parent;
+				for (unsigned q = 0;
+				     q < b->domains[d].n_parents; q++)
+					linked = linked ||
+						 b->domains[d].parents[q] ==
+						     pr->floors[f].parent;
 				if (!linked)
 					continue;
 				int err = opp_link_set_floor(
-					bd->ctx, inst->domains[pr->floors[f].parent],
-					inst->domains[d], pr->floors[f].level);
+				    bd->ctx,
+				    inst->domains[pr->floors[f].parent],
+				    inst->domains[d], pr->floors[f].level);
 				if (err)
 					return err;
 			}
@@ -221,20 +230,23 @@ static int make_devices(struct builder *bd)
 	struct dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_devices; d++) {
 		const struct dt_device *dev = &b->devices[d];
-		int err = pd_device_create(bd->ctx, dev->name, &inst->devices[d]);
+		int err =
+		    pd_device_create(bd->ctx, dev->name, &inst->devices[d]);
 		if (err)
 			return err;
 		bd->n_devices_made = d + 1;
 		for (unsigned k = 0; k < dev->n_attachments; k++)
-			if ((err = pd_attach(bd->ctx, inst->devices[d],
-					     inst->domains[dev->attachments[k].domain],
-					     &inst->attachments[d][k])))
+			if ((err = pd_attach(
+				 bd->ctx, inst->devices[d],
+				 inst->domains[dev->attachments[k].domain],
+				 &inst->attachments[d][k])))
 				return err;
 		if (dev->opp_table >= 0) {
 			/* its rate votes come from the table; a device-level
 			 * required-opps beside a table is not cast as well */
-			if ((err = opp_device_bind(bd->ctx, inst->devices[d],
-						   inst->opp_tables[dev->opp_table])))
+			if ((err = opp_device_bind(
+				 bd->ctx, inst->devices[d],
+				 inst->opp_tables[dev->opp_table])))
 				return err;
 			continue;
 		}
@@ -248,7 +260,8 @@ static int make_devices(struct builder *bd)
 			return n;
 		for (int k = 0; k < n && k < 64; k++)
 			if (levels[k] &&
-			    (err = pd_vote(bd->ctx, inst->attachments[d][k], levels[k])))
+			    (err = pd_vote(bd->ctx, inst->attachments[d][k],
+					   levels[k])))
 				return err;
 	}
 	return 0;
@@ -269,7 +282,8 @@ static void unbuild(struct builder *bd)
 		pd_device_remove(bd->ctx, inst->devices[d]);
 	}
 	for (unsigned l = bd->n_links; l-- > 0;)
-		pd_link_remove(bd->ctx, bd->links[l].parent, bd->links[l].child);
+		pd_link_remove(bd->ctx, bd->links[l].parent,
+			       bd->links[l].child);
 	for (unsigned d = bd->n_domains_made; d-- > 0;)
 		if (inst->domains[d])
 			pd_domain_remove(bd->ctx, inst->domains[d]);
@@ -292,21 +306,27 @@ static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
 	/* dt_pool_alloc(0) returns a valid block: no special cases */
 	inst->domains = dt_pool_alloc(pool, b->n_domains * sizeof(uint32_t));
 	inst->devices = dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t));
-	inst->attachments = dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t *));
-	inst->opp_tables = dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t));
-	inst->opp_ids = dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t *));
+	inst->attachments =
+	    dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t *));
+	inst->opp_tables =
+	    dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t));
+	inst->opp_ids =
+	    dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t *));
 	bd->table_state = dt_pool_alloc(pool, b->n_opp_tables);
 	bd->links = dt_pool_alloc(pool, n_links * sizeof(*bd->links));
 	if (!inst->domains || !inst->devices || !inst->attachments ||
-	    !inst->opp_tables || !inst->opp_ids || !bd->table_state || !bd->links)
+	    !inst->opp_tables || !inst->opp_ids || !bd->table_state ||
+	    !bd->links)
 		return -ENOMEM;
 	for (unsigned d = 0; d < b->n_devices; d++)
-		if (!(inst->attachments[d] = dt_pool_alloc(
-			      pool, b->devices[d].n_attachments * sizeof(uint32_t))))
+		if (!(inst->attachments[d] =
+			  dt_pool_alloc(pool, b->devices[d].n_attachments *
+						  sizeof(uint32_t))))
 			return -ENOMEM;
 	for (unsigned t = 0; t < b->n_opp_tables; t++) {
 		unsigned n = b->opp_tables[t].n_entries;
-		if (!(inst->opp_ids[t] = dt_pool_alloc(pool, n * sizeof(uint32_t))))
+		if (!(inst->opp_ids[t] =
+			  dt_pool_alloc(pool, n * sizeof(uint32_t))))
 			return -ENOMEM;
 		for (unsigned e = 0; e < n; e++)
 			inst->opp_ids[t][e] = OPP_ID_NONE;

@@ -68,8 +68,8 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	int err = 0;
 
 	if (opts->n_supported_hw) {
-		board->supported_hw =
-			dt_pool_alloc(pool, opts->n_supported_hw * sizeof(uint32_t));
+		board->supported_hw = dt_pool_alloc(pool, opts->n_supported_hw *
+							      sizeof(uint32_t));
 		if (!board->supported_hw) {
 			err = -ENOMEM;
 			goto done;
@@ -94,7 +94,8 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	/* fdt_check_full checks the header against @size, every tag, the
 	 * nesting and every property name: after it, libfdt's accessors stay
 	 * within the blob. */
-	int ferr = size > INT_MAX ? -FDT_ERR_TRUNCATED : fdt_check_full(fdt, size);
+	int ferr =
+	    size > INT_MAX ? -FDT_ERR_TRUNCATED : fdt_check_full(fdt, size);
 	if (ferr) {
 		if (DT_ERR(&ld, -EILSEQ, "dt-corrupt", -1, NULL,
 			   "not a valid device tree blob: %s",

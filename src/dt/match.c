@@ -29,7 +29,8 @@ static bool ancestor_owns(const struct dt_board *b, int32_t dom, int32_t table)
 		const struct dt_domain *a = &b->domains[seen[next++]];
 		if (a->opp_table == table)
 			return true;
-		for (unsigned i = 0; i < a->n_parents && n_seen < MAX_WALK; i++) {
+		for (unsigned i = 0; i < a->n_parents && n_seen < MAX_WALK;
+		     i++) {
 			bool dup = false;
 			for (unsigned k = 0; k < n_seen && !dup; k++)
 				dup = seen[k] == a->parents[i];
@@ -91,8 +92,8 @@ static int votes_for(const struct dt_board *b, const struct dt_device *d,
 		     uint32_t *levels, unsigned max)
 {
 	int32_t doms[MAX_DOMAINS] = {0}, assign[MAX_DOMAINS];
-	unsigned n = d->n_attachments < MAX_DOMAINS ? d->n_attachments
-						    : MAX_DOMAINS;
+	unsigned n =
+	    d->n_attachments < MAX_DOMAINS ? d->n_attachments : MAX_DOMAINS;
 	for (unsigned i = 0; i < n; i++)
 		doms[i] = d->attachments[i].domain;
 	int err = dt_match_required(b, doms, n, refs, n_refs, assign);
@@ -102,7 +103,8 @@ static int votes_for(const struct dt_board *b, const struct dt_device *d,
 		levels[i] = 0;
 		if (i < n && assign[i] >= 0) {
 			const struct dt_opp_ref *r = &refs[assign[i]];
-			levels[i] = b->opp_tables[r->table].entries[r->entry].level;
+			levels[i] =
+			    b->opp_tables[r->table].entries[r->entry].level;
 		}
 	}
 	return (int)d->n_attachments;

@@ -14,7 +14,8 @@ static bool is_opp_table(const struct dt_loader *ld, int32_t node)
 {
 	/* exactly "operating-points-v2": the -kryo-cpu / -ti-cpu variants
 	 * carry extra vendor semantics this loader does not model */
-	return dt_prop_has_string(ld, node, "compatible", "operating-points-v2");
+	return dt_prop_has_string(ld, node, "compatible",
+				  "operating-points-v2");
 }
 
 /* A property made of whole u32 cells: the cell count, or -1 (reported). */
@@ -81,16 +82,16 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 			per = 3;
 		e->n_supplies = (unsigned)n_uv / per;
 		e->supplies =
-			dt_pool_alloc(pool, e->n_supplies * sizeof(*e->supplies));
+		    dt_pool_alloc(pool, e->n_supplies * sizeof(*e->supplies));
 		if (!e->supplies)
 			return -ENOMEM;
 		for (unsigned i = 0; i < e->n_supplies; i++) {
 			struct dt_opp_supply *s = &e->supplies[i];
 			s->microvolt = dt_cell(uv, i * per);
-			s->microvolt_min = per == 3 ? dt_cell(uv, i * per + 1)
-						    : s->microvolt;
-			s->microvolt_max = per == 3 ? dt_cell(uv, i * per + 2)
-						    : s->microvolt;
+			s->microvolt_min =
+			    per == 3 ? dt_cell(uv, i * per + 1) : s->microvolt;
+			s->microvolt_max =
+			    per == 3 ? dt_cell(uv, i * per + 2) : s->microvolt;
 			if (n_ua > 0 && i < (unsigned)n_ua)
 				s->microamp = dt_cell(ua, i);
 		}
@@ -127,8 +128,8 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 {
 	struct dt_board *b = ld->board;
 	struct dt_opp_table *t =
-		dt_vec_push(ld->pool, (void **)&b->opp_tables,
-			    &b->n_opp_tables, &ld->cap_tables, sizeof(*t));
+	    dt_vec_push(ld->pool, (void **)&b->opp_tables, &b->n_opp_tables,
+			&ld->cap_tables, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	int32_t ti = (int32_t)b->n_opp_tables - 1;
@@ -149,7 +150,8 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 	     i < ld->n_nodes && ld->nodes[i].depth > ld->nodes[node].depth; i++)
 		count += ld->nodes[i].parent == node;
 	if (count) {
-		t->entries = dt_pool_alloc(ld->pool, count * sizeof(*t->entries));
+		t->entries =
+		    dt_pool_alloc(ld->pool, count * sizeof(*t->entries));
 		if (!t->entries)
 			return -ENOMEM;
 	}
@@ -158,7 +160,8 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 	     i++) {
 		if (ld->nodes[i].parent != node)
 			continue;
-		int err = parse_entry(ld, (int32_t)i, &t->entries[t->n_entries]);
+		int err =
+		    parse_entry(ld, (int32_t)i, &t->entries[t->n_entries]);
 		if (err)
 			return err;
 		ld->nodes[i].opp_table_of_entry = ti;
@@ -178,7 +181,8 @@ int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 		return -ENOMEM;
 	if (n <= 0)
 		return n < 0 ? -EPIPE : 0;
-	struct dt_opp_ref *out = dt_pool_alloc(ld->pool, (unsigned)n * sizeof(*out));
+	struct dt_opp_ref *out =
+	    dt_pool_alloc(ld->pool, (unsigned)n * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
 	unsigned k = 0;
@@ -188,30 +192,32 @@ int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 		int32_t target = dt_phandle_node(ld, ph);
 		int err = 0;
 		if (target < 0) {
-			err = DT_ERR(ld, -ENOENT, "phandle-dangling", node, prop,
-				     "entry %d: phandle 0x%x points to no node",
-				     i, ph);
+			err = DT_ERR(
+			    ld, -ENOENT, "phandle-dangling", node, prop,
+			    "entry %d: phandle 0x%x points to no node", i, ph);
 		} else if (ld->nodes[target].opp_table_of_entry < 0) {
 			const char *p = dt_node_path(ld, target);
-			err = p ? DT_ERR(ld, -EINVAL, "phandle-wrong-kind", node,
-					 prop, "entry %d: %s is not an OPP entry",
-					 i, p)
-				: -ENOMEM;
+			err =
+			    p ? DT_ERR(ld, -EINVAL, "phandle-wrong-kind", node,
+				       prop, "entry %d: %s is not an OPP entry",
+				       i, p)
+			      : -ENOMEM;
 		} else {
 			struct dt_opp_ref r = {
-				ld->nodes[target].opp_table_of_entry,
-				ld->nodes[target].opp_entry};
+			    ld->nodes[target].opp_table_of_entry,
+			    ld->nodes[target].opp_entry};
 			const struct dt_opp *e =
-				&ld->board->opp_tables[r.table].entries[r.entry];
+			    &ld->board->opp_tables[r.table].entries[r.entry];
 			if (!e->has_level) {
 				const char *p = dt_node_path(ld, target);
-				err = p ? DT_ERR(ld, -EINVAL,
-						 "opp-required-no-level", node,
-						 prop,
-						 "entry %d: %s has no opp-level "
-						 "to vote with",
-						 i, p)
-					: -ENOMEM;
+				err =
+				    p ? DT_ERR(ld, -EINVAL,
+					       "opp-required-no-level", node,
+					       prop,
+					       "entry %d: %s has no opp-level "
+					       "to vote with",
+					       i, p)
+				      : -ENOMEM;
 			} else {
 				out[k++] = r;
 				continue;
@@ -242,17 +248,18 @@ int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
 	if (target < 0)
 		return ERR_OR_SKIP(DT_ERR(ld, -ENOENT, "phandle-dangling", node,
 					  "operating-points-v2",
-					  "phandle 0x%x points to no node", ph));
+					  "phandle 0x%x points to no node",
+					  ph));
 	if (ld->nodes[target].opp_table < 0) {
 		const char *p = dt_node_path(ld, target);
 		if (!p)
 			return -ENOMEM;
 		return ERR_OR_SKIP(DT_ERR(
-			ld, -EINVAL, "phandle-wrong-kind", node,
-			"operating-points-v2", "%s is not %s", p,
-			is_opp_table(ld, target)
-				? "an enabled OPP table"
-				: "an OPP table (compatible \"operating-points-v2\")"));
+		    ld, -EINVAL, "phandle-wrong-kind", node,
+		    "operating-points-v2", "%s is not %s", p,
+		    is_opp_table(ld, target)
+			? "an enabled OPP table"
+			: "an OPP table (compatible \"operating-points-v2\")"));
 	}
 	*table = ld->nodes[target].opp_table;
 	return 0;
@@ -264,7 +271,8 @@ static bool hw_supported(const struct dt_board *b, const struct dt_opp *e)
 	for (unsigned g = 0; g + k <= e->n_supported_hw; g += k) {
 		bool all = true;
 		for (unsigned j = 0; j < k; j++)
-			all = all && (e->supported_hw[g + j] & b->supported_hw[j]);
+			all = all &&
+			      (e->supported_hw[g + j] & b->supported_hw[j]);
 		if (all)
 			return true;
 	}
@@ -322,7 +330,8 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 		 * opp-peak-kBps) have no key this model compares */
 		bool keyed = e->n_hz || e->has_level;
 		for (unsigned j = 0; keyed && e->available && j < i; j++)
-			if (t->entries[j].available && same_key(&t->entries[j], e)) {
+			if (t->entries[j].available &&
+			    same_key(&t->entries[j], e)) {
 				e->duplicate_of = (int32_t)j;
 				e->available = false;
 				if (DT_WARN(ld, "opp-duplicate", enode, NULL,

@@ -67,7 +67,7 @@ void *dt_pool_alloc(struct dt_pool *pool, size_t size)
 	if (size > SIZE_MAX - sizeof(union dt_block))
 		return NULL;
 	union dt_block *b =
-		pool->ops.alloc(pool->ops.user, sizeof(union dt_block) + size);
+	    pool->ops.alloc(pool->ops.user, sizeof(union dt_block) + size);
 	if (!b)
 		return NULL;
 	b->link.next = pool->head.link.next;

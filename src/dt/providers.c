@@ -28,8 +28,8 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 {
 	struct dt_board *b = ld->board;
 	struct dt_provider *p =
-		dt_vec_push(ld->pool, (void **)&b->providers, &b->n_providers,
-			    &ld->cap_providers, sizeof(*p));
+	    dt_vec_push(ld->pool, (void **)&b->providers, &b->n_providers,
+			&ld->cap_providers, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	struct dt_node *n = &ld->nodes[node];
@@ -38,7 +38,8 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 	unsigned ns;
 	const char *status = dt_prop_string(ld, node, "status", 0, &ns);
 	p->path = path ? dt_pool_strdup(ld->pool, path) : NULL;
-	if (!p->path || (n->label && !(p->label = dt_pool_strdup(ld->pool, n->label))) ||
+	if (!p->path ||
+	    (n->label && !(p->label = dt_pool_strdup(ld->pool, n->label))) ||
 	    (compat && !(p->compatible = dt_pool_strdup(ld->pool, compat))) ||
 	    (status && !(p->status = dt_pool_strdup(ld->pool, status))))
 		return -ENOMEM;
@@ -92,7 +93,8 @@ int dt_providers_scan(struct dt_loader *ld)
 			n->nested = true;
 			n->nested_index = reg;
 			if (ld->nodes[parent].nested) {
-				n->nested_owner = ld->nodes[parent].nested_owner;
+				n->nested_owner =
+				    ld->nodes[parent].nested_owner;
 				n->nested_parent_node = parent;
 			} else {
 				n->nested_owner = ld->nodes[parent].provider;
@@ -143,8 +145,8 @@ static int add_key(struct dt_loader *ld, int32_t provider, int64_t index,
 		   int32_t node)
 {
 	struct dt_domain_key *k =
-		dt_vec_push(ld->pool, (void **)&ld->keys, &ld->n_keys,
-			    &ld->cap_keys, sizeof(*k));
+	    dt_vec_push(ld->pool, (void **)&ld->keys, &ld->n_keys,
+			&ld->cap_keys, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
 	k->provider = provider;
@@ -197,8 +199,8 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 			       "cycle: link dropped",
 			       c->name ? c->name : c->path,
 			       ld->board->domains[parent].name
-				       ? ld->board->domains[parent].name
-				       : ld->board->domains[parent].path);
+				   ? ld->board->domains[parent].name
+				   : ld->board->domains[parent].path);
 	c->parents[c->n_parents++] = parent;
 	return 0;
 }
@@ -214,19 +216,23 @@ static int create_domains(struct dt_loader *ld)
 			    ld->keys[i - 1].provider != ld->keys[i].provider ||
 			    ld->keys[i - 1].index != ld->keys[i].index;
 	if (distinct) {
-		b->domains = dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
-		ld->mark = dt_pool_alloc(ld->pool, distinct * sizeof(*ld->mark));
+		b->domains =
+		    dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
+		ld->mark =
+		    dt_pool_alloc(ld->pool, distinct * sizeof(*ld->mark));
 		if (!b->domains || !ld->mark)
 			return -ENOMEM;
 	}
 	for (unsigned i = 0; i < ld->n_keys; i++) {
 		const struct dt_domain_key *k = &ld->keys[i];
-		bool repeat = i > 0 && ld->keys[i - 1].provider == k->provider &&
+		bool repeat = i > 0 &&
+			      ld->keys[i - 1].provider == k->provider &&
 			      ld->keys[i - 1].index == k->index;
 		int32_t dom = (int32_t)b->n_domains - (repeat ? 1 : 0);
 		if (repeat) {
 			if (k->node >= 0) {
-				const struct dt_domain *first = &b->domains[dom];
+				const struct dt_domain *first =
+				    &b->domains[dom];
 				if (DT_WARN(ld, "domain-defined-twice", k->node,
 					    "reg",
 					    "domain %lld of %s is already "
@@ -248,7 +254,8 @@ static int create_domains(struct dt_loader *ld)
 		d->provider = k->provider;
 		d->index = p->cells ? k->index : -1;
 		d->opp_table = p->opp_table;
-		const char *path = k->node >= 0 ? dt_node_path(ld, k->node) : p->path;
+		const char *path =
+		    k->node >= 0 ? dt_node_path(ld, k->node) : p->path;
 		if (!path || !(d->path = dt_pool_strdup(ld->pool, path)) ||
 		    !(d->name = dt_domain_name(ld, p, d->index)))
 			return -ENOMEM;
@@ -279,7 +286,8 @@ static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
 		if (err == -ENOMEM)
 			return err;
 		for (unsigned k = 0; k < p->n_domains; k++) {
-			struct dt_domain *d = &b->domains[p->first_domain + (int32_t)k];
+			struct dt_domain *d =
+			    &b->domains[p->first_domain + (int32_t)k];
 			d->idle_states = states;
 			d->n_idle_states = n;
 		}
@@ -310,8 +318,8 @@ static int provider_parents(struct dt_loader *ld, int32_t pi, int32_t node)
 	if (!p->parents)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n->n_specs; i++) {
-		int32_t dom = n->specs[i].usable ? dt_spec_domain(ld, &n->specs[i])
-						 : -1;
+		int32_t dom =
+		    n->specs[i].usable ? dt_spec_domain(ld, &n->specs[i]) : -1;
 		bool seen = dom < 0;
 		for (unsigned j = 0; !seen && j < p->n_parents; j++)
 			seen = p->parents[j] == dom;
@@ -334,7 +342,8 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 	for (unsigned di = 0; di < b->n_domains; di++) {
 		struct dt_domain *d = &b->domains[di];
 		unsigned room = b->providers[d->provider].n_parents + 1;
-		d->parents = dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
+		d->parents =
+		    dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
 		if (!d->parents)
 			return -ENOMEM;
 	}
@@ -350,12 +359,18 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 		    n->nested_parent_node < 0)
 			continue;
 		struct dt_domain *d = &b->domains[n->nested_domain];
-		if (strcmp(d->path, dt_node_path(ld, (int32_t)i)) != 0)
-			continue; /* repeated definition */
+		/* A repeated definition is told by its path, or, where two
+		 * sibling nodes share a name (and so the path), by coming
+		 * later in node order: the first definition (lowest node)
+		 * was linked already, and the domain has room for one
+		 * nesting parent only. */
+		if (nested_child[n->nested_domain] ||
+		    strcmp(d->path, dt_node_path(ld, (int32_t)i)) != 0)
+			continue;
 		int32_t parent = ld->nodes[n->nested_parent_node].nested_domain;
 		nested_child[n->nested_domain] = true;
-		if (parent >= 0 &&
-		    dt_domain_link(ld, n->nested_domain, parent, (int32_t)i, "reg"))
+		if (parent >= 0 && dt_domain_link(ld, n->nested_domain, parent,
+						  (int32_t)i, "reg"))
 			return -ENOMEM;
 	}
 	for (unsigned di = 0; di < b->n_domains; di++) {
@@ -423,7 +438,8 @@ int dt_domains_build(struct dt_loader *ld)
 	/* parse every enabled node's power-domains once */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		struct dt_node *n = &ld->nodes[i];
-		if (!n->enabled || !dt_has_prop(ld, (int32_t)i, "power-domains"))
+		if (!n->enabled ||
+		    !dt_has_prop(ld, (int32_t)i, "power-domains"))
 			continue;
 		err = dt_pd_parse(ld, (int32_t)i, &n->specs, &n->n_specs);
 		if (err == -ENOMEM)
@@ -466,7 +482,8 @@ int dt_domains_build(struct dt_loader *ld)
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
 		if ((err = provider_floors(ld, (int32_t)pi, pnode[pi])))
 			return err;
-		if (b->providers[pi].cells == 1 && !b->providers[pi].n_domains &&
+		if (b->providers[pi].cells == 1 &&
+		    !b->providers[pi].n_domains &&
 		    DT_NOTE(ld, "pd-provider-unused", pnode[pi],
 			    "#power-domain-cells",
 			    "no enabled node references a domain of this "

@@ -15,10 +15,10 @@ void *dt_test_board(const char *rel, size_t *size);
 
 /* A counting allocator that can fail its k-th allocation (k >= 1). */
 struct dt_count_alloc {
-	long allocs;     /* successful allocations */
+	long allocs; /* successful allocations */
 	long frees;
 	long live_bytes; /* tracked with a size header */
-	long fail_at;    /* 0 = never */
+	long fail_at;	 /* 0 = never */
 	long calls;
 };
 void dt_count_init(struct dt_count_alloc *c, struct dmn_alloc_ops *ops);

@@ -54,18 +54,18 @@
 struct board_case {
 	const char *name;
 	const char *only_disabled_refs[8]; /* domain names; see above */
-	unsigned hw_unavailable;           /* entries with opp-supported-hw */
+	unsigned hw_unavailable;	   /* entries with opp-supported-hw */
 };
 
 static const struct board_case cases[] = {
-	{"qrb5165-rb5", {"camcc:3", "camcc:4", "camcc:5"}, 7},
-	{"sc7180-trogdor-lazor-r10", {"gcc:0", "rpmhpd:5", "rpmhpd:6"}, 8},
-	{"imx8mp-evk",
-	 {"hsio_blk_ctrl:1", "media_blk_ctrl:4", "media_blk_ctrl:5",
-	  "media_blk_ctrl:6"},
-	 3},
-	{"rk3588-rock-5b", {NULL}, 0},
-	{"tegra30-beaver", {NULL}, 282},
+    {"qrb5165-rb5", {"camcc:3", "camcc:4", "camcc:5"}, 7},
+    {"sc7180-trogdor-lazor-r10", {"gcc:0", "rpmhpd:5", "rpmhpd:6"}, 8},
+    {"imx8mp-evk",
+     {"hsio_blk_ctrl:1", "media_blk_ctrl:4", "media_blk_ctrl:5",
+      "media_blk_ctrl:6"},
+     3},
+    {"rk3588-rock-5b", {NULL}, 0},
+    {"tegra30-beaver", {NULL}, 282},
 };
 
 struct loaded {
@@ -121,9 +121,10 @@ static json_t *provider_fact(json_t *list, const char *path)
 {
 	size_t i;
 	json_t *p;
-	json_array_foreach(list, i, p) if (!strcmp(json_string_value(
-						       json_object_get(p, "path")),
-					       path)) return p;
+	json_array_foreach(
+	    list, i,
+	    p) if (!strcmp(json_string_value(json_object_get(p, "path")),
+			   path)) return p;
 	return NULL;
 }
 
@@ -140,7 +141,7 @@ static bool fact_nested(json_t *list, json_t *p)
 	if (!pp)
 		return false;
 	return json_integer_value(json_object_get(pp, "#power-domain-cells")) ==
-		       1 ||
+		   1 ||
 	       fact_nested(list, pp);
 }
 
@@ -161,8 +162,8 @@ static int model_domain(const struct dt_board *b, const char *ppath,
 	if (!p)
 		return -1;
 	long long index = json_array_size(args)
-				  ? json_integer_value(json_array_get(args, 0))
-				  : -1;
+			      ? json_integer_value(json_array_get(args, 0))
+			      : -1;
 	for (unsigned k = 0; k < p->n_domains; k++)
 		if (b->domains[p->first_domain + (int)k].index == index)
 			return p->first_domain + (int)k;
@@ -194,30 +195,33 @@ static void counts(void **state)
 		json_t *p;
 		json_array_foreach(plist, i, p)
 		{
-			if (!json_is_true(json_object_get(p, "effectively_enabled"))) {
-				want_devices_minus += (unsigned)json_integer_value(
+			if (!json_is_true(
+				json_object_get(p, "effectively_enabled"))) {
+				want_devices_minus +=
+				    (unsigned)json_integer_value(
 					json_object_get(p, "consumer_count"));
 				continue;
 			}
-			if (json_array_size(json_object_get(p, "parent_domains")))
+			if (json_array_size(
+				json_object_get(p, "parent_domains")))
 				want_devices_minus++;
 			if (fact_nested(plist, p))
 				continue;
 			want_providers++;
 			const char *path =
-				json_string_value(json_object_get(p, "path"));
+			    json_string_value(json_object_get(p, "path"));
 			const struct dt_provider *mp = model_provider(b, path);
 			assert_non_null(mp);
 			json_t *labels = json_object_get(p, "labels");
 			if (json_array_size(labels))
 				assert_string_equal(
-					mp->label,
-					json_string_value(json_array_get(labels, 0)));
+				    mp->label, json_string_value(
+						   json_array_get(labels, 0)));
 			else
 				assert_null(mp->label);
 			assert_int_equal(mp->cells,
 					 json_integer_value(json_object_get(
-						 p, "#power-domain-cells")));
+					     p, "#power-domain-cells")));
 		}
 		assert_int_equal(b->n_providers, want_providers);
 
@@ -226,13 +230,14 @@ static void counts(void **state)
 		unsigned want_domains = 0;
 		json_array_foreach(plist, i, p)
 		{
-			if (!json_is_true(json_object_get(p, "effectively_enabled")) ||
+			if (!json_is_true(
+				json_object_get(p, "effectively_enabled")) ||
 			    fact_nested(plist, p))
 				continue;
 			const char *path =
-				json_string_value(json_object_get(p, "path"));
-			if (json_integer_value(
-				    json_object_get(p, "#power-domain-cells")) == 0) {
+			    json_string_value(json_object_get(p, "path"));
+			if (json_integer_value(json_object_get(
+				p, "#power-domain-cells")) == 0) {
 				assert_true(model_domain(b, path, NULL) >= 0);
 				want_domains++;
 				continue;
@@ -241,9 +246,11 @@ static void counts(void **state)
 			unsigned char used[256] = {0};
 			size_t k;
 			json_t *s;
-			json_array_foreach(json_object_get(p, "consumer_specifiers"),
-					   k, s) used[json_integer_value(json_array_get(
-				json_object_get(s, "args"), 0)) & 255] = 1;
+			json_array_foreach(
+			    json_object_get(p, "consumer_specifiers"), k, s)
+			    used[json_integer_value(json_array_get(
+				     json_object_get(s, "args"), 0)) &
+				 255] = 1;
 			size_t q;
 			json_t *other;
 			json_array_foreach(plist, q, other)
@@ -251,40 +258,53 @@ static void counts(void **state)
 				json_t *pd;
 				size_t m;
 				if (!json_is_true(json_object_get(
-					    other, "effectively_enabled")))
+					other, "effectively_enabled")))
 					continue;
-				json_array_foreach(json_object_get(other, "parent_domains"),
-						   m, pd) if (!strcmp(json_string_value(json_object_get(pd, "provider")), path)) used[json_integer_value(json_array_get(json_object_get(pd, "args"), 0)) & 255] = 1;
+				json_array_foreach(
+				    json_object_get(other, "parent_domains"), m,
+				    pd) if (!strcmp(json_string_value(json_object_get(pd,
+										      "provider")),
+						    path))
+				    used[json_integer_value(json_array_get(
+					     json_object_get(pd, "args"), 0)) &
+					 255] = 1;
 				/* nested children: reg = the @N of the name */
 				const char *opath = json_string_value(
-					json_object_get(other, "path"));
+				    json_object_get(other, "path"));
 				if (fact_nested(plist, other) &&
 				    !strncmp(opath, path, strlen(path)) &&
 				    opath[strlen(path)] == '/')
-					used[strtoul(strrchr(opath, '@') + 1, NULL, 10) &
+					used[strtoul(strrchr(opath, '@') + 1,
+						     NULL, 10) &
 					     255] = 1;
 			}
 			for (unsigned idx = 0; idx < 256; idx++)
 				want_domains += used[idx];
 		}
 		unsigned n_disabled_refs = 0;
-		for (unsigned k = 0; c->only_disabled_refs[k]; k++, n_disabled_refs++)
-			assert_int_equal(dt_domain_find(b, c->only_disabled_refs[k]),
-					 -ENOENT);
+		for (unsigned k = 0; c->only_disabled_refs[k];
+		     k++, n_disabled_refs++)
+			assert_int_equal(
+			    dt_domain_find(b, c->only_disabled_refs[k]),
+			    -ENOENT);
 		assert_int_equal(b->n_domains, want_domains - n_disabled_refs);
 
 		/* devices */
 		long enabled_consumers =
-			jint(f, "power_domain_consumers.count_effectively_enabled");
-		assert_int_equal(b->n_devices, enabled_consumers - want_devices_minus);
+		    jint(f, "power_domain_consumers.count_effectively_enabled");
+		assert_int_equal(b->n_devices,
+				 enabled_consumers - want_devices_minus);
 
 		/* OPP tables */
 		json_t *tot = jget(f, "opp.totals");
 		assert_int_equal(b->n_opp_tables, jint(tot, "tables"));
-		unsigned entries = 0, level = 0, hz = 0, req = 0, uv = 0, dis = 0;
+		unsigned entries = 0, level = 0, hz = 0, req = 0, uv = 0,
+			 dis = 0;
 		for (unsigned t = 0; t < b->n_opp_tables; t++)
-			for (unsigned e = 0; e < b->opp_tables[t].n_entries; e++) {
-				const struct dt_opp *o = &b->opp_tables[t].entries[e];
+			for (unsigned e = 0; e < b->opp_tables[t].n_entries;
+			     e++) {
+				const struct dt_opp *o =
+				    &b->opp_tables[t].entries[e];
 				entries++;
 				level += o->has_level;
 				hz += o->n_hz > 0;
@@ -303,11 +323,13 @@ static void counts(void **state)
 		json_array_foreach(tables, i, t)
 		{
 			const struct dt_opp_table *mt = &b->opp_tables[i];
-			assert_string_equal(mt->path,
-					    json_string_value(json_object_get(t, "path")));
+			assert_string_equal(
+			    mt->path,
+			    json_string_value(json_object_get(t, "path")));
 			assert_int_equal(mt->n_entries, jint(t, "entries"));
-			assert_int_equal(mt->shared,
-					 json_is_true(json_object_get(t, "opp-shared")));
+			assert_int_equal(
+			    mt->shared,
+			    json_is_true(json_object_get(t, "opp-shared")));
 			unsigned tl = 0, th = 0, tr = 0;
 			for (unsigned e = 0; e < mt->n_entries; e++) {
 				tl += mt->entries[e].has_level;
@@ -320,10 +342,11 @@ static void counts(void **state)
 		}
 		/* without --supported-hw */
 		assert_int_equal(b->n_opp_hw_unavailable, c->hw_unavailable);
-		printf("%s: %u providers, %u domains, %u devices, %u OPP tables, "
-		       "%u entries (%u with required-opps), %u warnings\n",
-		       c->name, b->n_providers, b->n_domains, b->n_devices,
-		       b->n_opp_tables, entries, req, b->n_warnings);
+		printf(
+		    "%s: %u providers, %u domains, %u devices, %u OPP tables, "
+		    "%u entries (%u with required-opps), %u warnings\n",
+		    c->name, b->n_providers, b->n_domains, b->n_devices,
+		    b->n_opp_tables, entries, req, b->n_warnings);
 		unload(&l);
 	}
 }
@@ -344,7 +367,7 @@ static void parents_and_floors(void **state)
 		json_array_foreach(plist, i, p)
 		{
 			const char *path =
-				json_string_value(json_object_get(p, "path"));
+			    json_string_value(json_object_get(p, "path"));
 			const struct dt_provider *mp = model_provider(b, path);
 			if (!mp)
 				continue; /* disabled or nested */
@@ -357,9 +380,10 @@ static void parents_and_floors(void **state)
 			json_array_foreach(pds, k, pd)
 			{
 				int d = model_domain(
-					b,
-					json_string_value(json_object_get(pd, "provider")),
-					json_object_get(pd, "args"));
+				    b,
+				    json_string_value(
+					json_object_get(pd, "provider")),
+				    json_object_get(pd, "args"));
 				assert_true(d >= 0);
 				bool dup = false;
 				for (unsigned s = 0; s < distinct; s++)
@@ -381,7 +405,7 @@ static void parents_and_floors(void **state)
 		json_array_foreach(dl, i, e)
 		{
 			const char *path =
-				json_string_value(json_object_get(e, "path"));
+			    json_string_value(json_object_get(e, "path"));
 			json_t *req = json_object_get(e, "required-opps");
 			const struct dt_provider *mp = model_provider(b, path);
 			const struct dt_opp_ref *refs = NULL;
@@ -390,35 +414,37 @@ static void parents_and_floors(void **state)
 			if (mp) {
 				refs = mp->required;
 				n = mp->n_required;
-				/* sm8250 dispcc & co: a floor on their MMCX parent */
+				/* sm8250 dispcc & co: a floor on their MMCX
+				 * parent */
 				assert_int_equal(mp->n_floors, n);
 				for (unsigned k = 0; k < mp->n_floors; k++)
 					assert_int_equal(
-						mp->floors[k].level,
-						json_integer_value(json_object_get(
-							json_array_get(req, k),
-							"opp-level")));
+					    mp->floors[k].level,
+					    json_integer_value(json_object_get(
+						json_array_get(req, k),
+						"opp-level")));
 			} else if (di >= 0) {
 				refs = b->devices[di].required;
 				n = b->devices[di].n_required;
 				uint32_t lv[8];
+				assert_int_equal(dt_device_fixed_votes(
+						     b, (unsigned)di, lv, 8),
+						 1);
 				assert_int_equal(
-					dt_device_fixed_votes(b, (unsigned)di, lv, 8), 1);
-				assert_int_equal(lv[0],
-						 json_integer_value(json_object_get(
-							 json_array_get(req, 0),
-							 "opp-level")));
+				    lv[0],
+				    json_integer_value(json_object_get(
+					json_array_get(req, 0), "opp-level")));
 			} else {
 				continue; /* a disabled node */
 			}
 			assert_int_equal(n, json_array_size(req));
 			for (unsigned k = 0; k < n; k++)
 				assert_int_equal(
-					b->opp_tables[refs[k].table]
-						.entries[refs[k].entry]
-						.level,
-					json_integer_value(json_object_get(
-						json_array_get(req, k), "opp-level")));
+				    b->opp_tables[refs[k].table]
+					.entries[refs[k].entry]
+					.level,
+				    json_integer_value(json_object_get(
+					json_array_get(req, k), "opp-level")));
 		}
 		unload(&l);
 	}
@@ -441,18 +467,20 @@ static void idle_states(void **state)
 	json_array_foreach(with, i, w)
 	{
 		int d = model_domain(
-			b, json_string_value(json_object_get(w, "path")), NULL);
+		    b, json_string_value(json_object_get(w, "path")), NULL);
 		assert_true(d >= 0);
 		json_t *states = json_object_get(w, "states");
-		assert_int_equal(b->domains[d].n_idle_states, json_array_size(states));
+		assert_int_equal(b->domains[d].n_idle_states,
+				 json_array_size(states));
 		for (unsigned k = 0; k < b->domains[d].n_idle_states; k++) {
 			const struct dt_idle_state *s =
-				&b->idle_states[b->domains[d].idle_states[k]];
+			    &b->idle_states[b->domains[d].idle_states[k]];
 			json_t *st = json_array_get(states, k);
-			const char *spath = json_is_string(st)
-						    ? json_string_value(st)
-						    : json_string_value(
-							      json_object_get(st, "path"));
+			const char *spath =
+			    json_is_string(st)
+				? json_string_value(st)
+				: json_string_value(
+				      json_object_get(st, "path"));
 			assert_string_equal(s->path, spath);
 			json_t *fact = json_object_get(nodes, spath);
 			assert_int_equal(s->entry_latency_us,
@@ -463,16 +491,19 @@ static void idle_states(void **state)
 					 jint(fact, "min-residency-us"));
 			json_t *name = json_object_get(fact, "idle-state-name");
 			if (name)
-				assert_string_equal(s->name, json_string_value(name));
+				assert_string_equal(s->name,
+						    json_string_value(name));
 			else
-				assert_string_equal(s->name, strrchr(spath, '/') + 1);
-			assert_int_equal(s->kind,
-					 !strcmp(json_string_value(json_array_get(
-							 json_object_get(fact, "compatible"),
-							 0)),
-						 "domain-idle-state")
-						 ? DT_IDLE_DOMAIN
-						 : DT_IDLE_ARM);
+				assert_string_equal(s->name,
+						    strrchr(spath, '/') + 1);
+			assert_int_equal(
+			    s->kind,
+			    !strcmp(
+				json_string_value(json_array_get(
+				    json_object_get(fact, "compatible"), 0)),
+				"domain-idle-state")
+				? DT_IDLE_DOMAIN
+				: DT_IDLE_ARM);
 		}
 	}
 	unload(&l);
@@ -511,10 +542,10 @@ static void examples(void **state)
 		json_array_foreach(jget(l.facts, "examples"), i, ex)
 		{
 			const char *path =
-				json_string_value(json_object_get(ex, "path"));
+			    json_string_value(json_object_get(ex, "path"));
 			int di = dt_device_find(b, path);
-			bool enabled =
-				json_is_true(json_object_get(ex, "effectively_enabled"));
+			bool enabled = json_is_true(
+			    json_object_get(ex, "effectively_enabled"));
 			if (!enabled || model_provider(b, path)) {
 				/* disabled: no device; a provider: checked as a
 				 * provider in parents_and_floors */
@@ -524,20 +555,24 @@ static void examples(void **state)
 			assert_true(di >= 0);
 			const struct dt_device *d = &b->devices[di];
 			json_t *pds = json_object_get(ex, "power-domains");
-			json_t *names = json_object_get(ex, "power-domain-names");
-			assert_int_equal(d->n_attachments, json_array_size(pds));
+			json_t *names =
+			    json_object_get(ex, "power-domain-names");
+			assert_int_equal(d->n_attachments,
+					 json_array_size(pds));
 			for (unsigned k = 0; k < d->n_attachments; k++) {
 				json_t *pd = json_array_get(pds, k);
 				assert_int_equal(
-					d->attachments[k].domain,
-					model_domain(b,
-						     json_string_value(json_object_get(
-							     pd, "provider")),
-						     json_object_get(pd, "args")));
+				    d->attachments[k].domain,
+				    model_domain(
+					b,
+					json_string_value(
+					    json_object_get(pd, "provider")),
+					json_object_get(pd, "args")));
 				if (json_array_size(names))
 					assert_string_equal(
-						d->attachments[k].name,
-						json_string_value(json_array_get(names, k)));
+					    d->attachments[k].name,
+					    json_string_value(
+						json_array_get(names, k)));
 				else
 					assert_null(d->attachments[k].name);
 			}
@@ -548,65 +583,94 @@ static void examples(void **state)
 				continue;
 			}
 			json_t *tf = json_array_get(tabs, 0);
-			const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
-			assert_string_equal(t->path,
-					    json_string_value(json_object_get(tf, "table")));
+			const struct dt_opp_table *t =
+			    &b->opp_tables[d->opp_table];
+			assert_string_equal(
+			    t->path,
+			    json_string_value(json_object_get(tf, "table")));
 			json_t *opps = json_object_get(tf, "opps");
 			assert_int_equal(t->n_entries, json_array_size(opps));
 			for (unsigned e = 0; e < t->n_entries; e++) {
 				const struct dt_opp *o = &t->entries[e];
 				json_t *of = json_array_get(opps, e);
-				assert_string_equal(o->name,
-						    json_string_value(
-							    json_object_get(of, "opp-node")));
+				assert_string_equal(
+				    o->name, json_string_value(json_object_get(
+						 of, "opp-node")));
 				json_t *jhz = json_object_get(of, "opp-hz");
 				assert_int_equal(o->n_hz, json_array_size(jhz));
 				for (unsigned h = 0; h < o->n_hz; h++)
-					assert_true(o->hz[h] ==
-						    (uint64_t)json_integer_value(
-							    json_array_get(jhz, h)));
-				json_t *juv = json_object_get(of, "opp-microvolt");
+					assert_true(
+					    o->hz[h] ==
+					    (uint64_t)json_integer_value(
+						json_array_get(jhz, h)));
+				json_t *juv =
+				    json_object_get(of, "opp-microvolt");
 				if (juv) {
 					assert_int_equal(o->n_supplies, 1);
-					assert_int_equal(o->supplies[0].microvolt,
-							 json_integer_value(json_array_get(juv, 0)));
+					assert_int_equal(
+					    o->supplies[0].microvolt,
+					    json_integer_value(
+						json_array_get(juv, 0)));
 					if (json_array_size(juv) == 3) {
-						assert_int_equal(o->supplies[0].microvolt_min,
-								 json_integer_value(json_array_get(juv, 1)));
-						assert_int_equal(o->supplies[0].microvolt_max,
-								 json_integer_value(json_array_get(juv, 2)));
+						assert_int_equal(
+						    o->supplies[0]
+							.microvolt_min,
+						    json_integer_value(
+							json_array_get(juv,
+								       1)));
+						assert_int_equal(
+						    o->supplies[0]
+							.microvolt_max,
+						    json_integer_value(
+							json_array_get(juv,
+								       2)));
 					}
 				}
-				json_t *jhw = json_object_get(of, "opp-supported-hw");
-				assert_int_equal(o->n_supported_hw, json_array_size(jhw));
+				json_t *jhw =
+				    json_object_get(of, "opp-supported-hw");
+				assert_int_equal(o->n_supported_hw,
+						 json_array_size(jhw));
 				for (unsigned h = 0; h < o->n_supported_hw; h++)
-					assert_int_equal(o->supported_hw[h],
-							 json_integer_value(json_array_get(jhw, h)));
-				json_t *jreq = json_object_get(of, "required-opps");
-				assert_int_equal(o->n_required, json_array_size(jreq));
+					assert_int_equal(
+					    o->supported_hw[h],
+					    json_integer_value(
+						json_array_get(jhw, h)));
+				json_t *jreq =
+				    json_object_get(of, "required-opps");
+				assert_int_equal(o->n_required,
+						 json_array_size(jreq));
 				/* the levels the entry requires, and which of
 				 * them some domain can carry */
 				uint32_t want[8], got[8];
 				unsigned nw = 0, ng = 0;
-				for (unsigned r = 0; r < o->n_required && r < 8; r++) {
-					uint32_t level = (uint32_t)json_integer_value(
-						json_object_get(json_array_get(jreq, r),
-								"opp-level"));
+				for (unsigned r = 0; r < o->n_required && r < 8;
+				     r++) {
+					uint32_t level =
+					    (uint32_t)json_integer_value(
+						json_object_get(
+						    json_array_get(jreq, r),
+						    "opp-level"));
 					assert_int_equal(
-						b->opp_tables[o->required[r].table]
-							.entries[o->required[r].entry]
-							.level,
-						level);
+					    b->opp_tables[o->required[r].table]
+						.entries[o->required[r].entry]
+						.level,
+					    level);
 					bool carried = false;
-					for (unsigned k = 0; k < d->n_attachments; k++)
-						carried = carried ||
-							  reaches_table(b, d->attachments[k].domain,
-									o->required[r].table);
+					for (unsigned k = 0;
+					     k < d->n_attachments; k++)
+						carried =
+						    carried ||
+						    reaches_table(
+							b,
+							d->attachments[k]
+							    .domain,
+							o->required[r].table);
 					if (carried)
 						want[nw++] = level;
 				}
 				uint32_t votes[8];
-				int n = dt_device_opp_votes(b, (unsigned)di, e, votes, 8);
+				int n = dt_device_opp_votes(b, (unsigned)di, e,
+							    votes, 8);
 				assert_int_equal(n, (int)d->n_attachments);
 				for (int k = 0; k < n && k < 8; k++)
 					if (votes[k])
@@ -642,13 +706,15 @@ static void design_examples(void **state)
 	assert_true(venus >= 0);
 	assert_int_equal(dt_device_opp_votes(b, (unsigned)venus, 0, v, 4), 3);
 	assert_true(v[0] == 0 && v[1] == 0 && v[2] == 64);
-	assert_string_equal(b->domains[b->devices[venus].attachments[2].domain].name,
-			    "rpmhpd:8");
+	assert_string_equal(
+	    b->domains[b->devices[venus].attachments[2].domain].name,
+	    "rpmhpd:8");
 	/* dispcc keeps MMCX at low_svs while on: a floor */
 	const struct dt_provider *dispcc =
-		model_provider(b, "/soc@0/clock-controller@af00000");
+	    model_provider(b, "/soc@0/clock-controller@af00000");
 	assert_int_equal(dispcc->n_floors, 1);
-	assert_string_equal(b->domains[dispcc->floors[0].parent].name, "rpmhpd:6");
+	assert_string_equal(b->domains[dispcc->floors[0].parent].name,
+			    "rpmhpd:6");
 	assert_int_equal(dispcc->floors[0].level, 64);
 	/* ufshc's required OPP reaches no domain: reported */
 	assert_non_null(dt_test_diag(b, "opp-required-unmatched", 0));
@@ -672,7 +738,8 @@ static void design_examples(void **state)
 	assert_true(gr3d >= 0);
 	assert_int_equal(dt_device_opp_votes(b, (unsigned)gr3d, 0, v, 4), 2);
 	assert_true(v[0] == 1000000 && v[1] == 1000000);
-	const struct dt_opp_table *t = &b->opp_tables[b->devices[gr3d].opp_table];
+	const struct dt_opp_table *t =
+	    &b->opp_tables[b->devices[gr3d].opp_table];
 	assert_false(t->entries[0].available);
 	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 35);
 	unload(&l);
@@ -714,8 +781,10 @@ static void rockchip_nesting(void **state)
 	}
 	const struct dt_board *b = l.board;
 	assert_int_equal(dt_test_count(b, "domain-defined-twice"), 2);
-	int d14 = dt_domain_find(b, "power:14"), d13 = dt_domain_find(b, "power:13");
-	int d10 = dt_domain_find(b, "power:10"), d9 = dt_domain_find(b, "power:9");
+	int d14 = dt_domain_find(b, "power:14"),
+	    d13 = dt_domain_find(b, "power:13");
+	int d10 = dt_domain_find(b, "power:10"),
+	    d9 = dt_domain_find(b, "power:9");
 	int d8 = dt_domain_find(b, "power:8");
 	assert_int_equal(b->domains[d14].n_parents, 1);
 	assert_int_equal(b->domains[d14].parents[0], d13); /* first wins */
@@ -728,12 +797,12 @@ static void rockchip_nesting(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(counts),
-		cmocka_unit_test(parents_and_floors),
-		cmocka_unit_test(idle_states),
-		cmocka_unit_test(examples),
-		cmocka_unit_test(design_examples),
-		cmocka_unit_test(rockchip_nesting),
+	    cmocka_unit_test(counts),
+	    cmocka_unit_test(parents_and_floors),
+	    cmocka_unit_test(idle_states),
+	    cmocka_unit_test(examples),
+	    cmocka_unit_test(design_examples),
+	    cmocka_unit_test(rockchip_nesting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,7 +89,7 @@ static void basic_board(void **state)
 	/* idle states: name from idle-state-name, else the node name */
 	assert_int_equal(b->domains[cpu].n_idle_states, 1);
 	const struct dt_idle_state *s =
-		&b->idle_states[b->domains[cpu].idle_states[0]];
+	    &b->idle_states[b->domains[cpu].idle_states[0]];
 	assert_string_equal(s->name, "little-sleep");
 	assert_int_equal(s->kind, DT_IDLE_ARM);
 	assert_int_equal(s->entry_latency_us, 10);
@@ -103,7 +103,8 @@ static void basic_board(void **state)
 	/* levels come from the provider's table */
 	assert_true(b->domains[cx].opp_table >= 0);
 	assert_int_equal(b->domains[g1].opp_table, -1);
-	const struct dt_opp_table *rail = &b->opp_tables[b->domains[cx].opp_table];
+	const struct dt_opp_table *rail =
+	    &b->opp_tables[b->domains[cx].opp_table];
 	assert_string_equal(rail->path, "/opp-table-rail");
 	assert_int_equal(rail->n_entries, 3);
 	assert_true(rail->entries[2].has_level);
@@ -183,8 +184,10 @@ static void nested_domains(void **state)
 	assert_int_equal(b->n_providers, 1);
 	/* 1, 2, 3, 4, 5 nested (6 is disabled) and 9 referenced */
 	assert_int_equal(b->n_domains, 6);
-	int d1 = dom(b, "power:1"), d2 = dom(b, "power:2"), d3 = dom(b, "power:3");
-	int d4 = dom(b, "power:4"), d5 = dom(b, "power:5"), d9 = dom(b, "power:9");
+	int d1 = dom(b, "power:1"), d2 = dom(b, "power:2"),
+	    d3 = dom(b, "power:3");
+	int d4 = dom(b, "power:4"), d5 = dom(b, "power:5"),
+	    d9 = dom(b, "power:9");
 	assert_int_equal(dt_domain_find(b, "power:6"), -ENOENT);
 	assert_true(has_parent(b, d2, d1) && has_parent(b, d3, d2));
 	assert_true(has_parent(b, d5, d1));
@@ -201,8 +204,10 @@ static void nested_domains(void **state)
 	assert_string_equal(d->node,
 			    "/power-controller/power-domain@4/power-domain@5");
 	/* a consumer of the nested node itself gets that domain */
-	assert_int_equal(b->devices[dev(b, "/vop@12")].attachments[0].domain, d1);
-	assert_int_equal(b->devices[dev(b, "/gpu@10")].attachments[0].domain, d3);
+	assert_int_equal(b->devices[dev(b, "/vop@12")].attachments[0].domain,
+			 d1);
+	assert_int_equal(b->devices[dev(b, "/gpu@10")].attachments[0].domain,
+			 d3);
 	dt_board_free(b);
 }
 
@@ -223,8 +228,8 @@ static void disabled_nodes(void **state)
 	 * provider sub-pd keeps its usable parent */
 	assert_int_equal(dt_test_count(b, "consumer-of-disabled-provider"), 3);
 	assert_string_equal(
-		dt_test_diag(b, "consumer-of-disabled-provider", 2)->node,
-		"/sub-pd");
+	    dt_test_diag(b, "consumer-of-disabled-provider", 2)->node,
+	    "/sub-pd");
 	assert_true(has_parent(b, dom(b, "sub_pd"), dom(b, "pd_on:1")));
 	dt_board_free(b);
 }
@@ -253,8 +258,10 @@ static const struct dt_opp *entry(const struct dt_board *b, const char *table,
 {
 	for (unsigned t = 0; t < b->n_opp_tables; t++)
 		if (strcmp(b->opp_tables[t].path, table) == 0)
-			for (unsigned i = 0; i < b->opp_tables[t].n_entries; i++)
-				if (!strcmp(b->opp_tables[t].entries[i].name, name))
+			for (unsigned i = 0; i < b->opp_tables[t].n_entries;
+			     i++)
+				if (!strcmp(b->opp_tables[t].entries[i].name,
+					    name))
 					return &b->opp_tables[t].entries[i];
 	fail_msg("no entry %s/%s", table, name);
 	return NULL;
@@ -333,10 +340,12 @@ static void two_pass_matching(void **state)
 	assert_int_equal(dt_device_opp_votes(b, (unsigned)ufs, 0, lv, 3), 1);
 	assert_int_equal(lv[0], 0);
 	/* fixed votes: pass 2 through videocc's parent */
-	assert_int_equal(dt_device_fixed_votes(b, (unsigned)dev(b, "/usb"), lv, 3), 1);
+	assert_int_equal(
+	    dt_device_fixed_votes(b, (unsigned)dev(b, "/usb"), lv, 3), 1);
 	assert_int_equal(lv[0], 128);
 	/* pass 1 first for rpmhpd:0, then pass 2 for pg0; o5 is left over */
-	assert_int_equal(dt_device_fixed_votes(b, (unsigned)dev(b, "/both"), lv, 3), 2);
+	assert_int_equal(
+	    dt_device_fixed_votes(b, (unsigned)dev(b, "/both"), lv, 3), 2);
 	assert_true(lv[0] == 256 && lv[1] == 64);
 	assert_int_equal(dt_test_count(b, "opp-required-unmatched"), 2);
 	assert_string_equal(dt_test_diag(b, "opp-required-unmatched", 0)->node,
@@ -345,12 +354,13 @@ static void two_pass_matching(void **state)
 	/* the raw API */
 	int32_t doms[2] = {dom(b, "pg0"), dom(b, "rpmhpd:0")}, assign[2];
 	const struct dt_device *both = &b->devices[dev(b, "/both")];
-	assert_int_equal(dt_match_required(b, doms, 2, both->required, 3, assign),
-			 2);
+	assert_int_equal(
+	    dt_match_required(b, doms, 2, both->required, 3, assign), 2);
 	assert_int_equal(assign[0], 1);
 	assert_int_equal(assign[1], 0);
 	int32_t bad = 999;
-	assert_int_equal(dt_match_required(b, &bad, 1, NULL, 0, assign), -EINVAL);
+	assert_int_equal(dt_match_required(b, &bad, 1, NULL, 0, assign),
+			 -EINVAL);
 	dt_board_free(b);
 }
 
@@ -402,15 +412,21 @@ static void bad_phandles(void **state)
 		const char *check, *node, *prop;
 		int error;
 	} want[] = {
-		{"phandle-wrong-kind", "/pd-wrong-table", "operating-points-v2", -EINVAL},
-		{"phandle-dangling", "/pd-dangling-idle", "domain-idle-states", -ENOENT},
-		{"phandle-wrong-kind", "/pd-wrong-idle", "domain-idle-states", -EINVAL},
-		{"phandle-dangling", "/dev-dangling-req", "required-opps", -ENOENT},
-		{"phandle-wrong-kind", "/dev-wrong-req", "required-opps", -EINVAL},
-		{"opp-required-no-level", "/dev-nolevel-req", "required-opps", -EINVAL},
-		{"phandle-dangling", "/dev-dangling-table", "operating-points-v2", -ENOENT},
-		{"phandle-wrong-kind", "/dev-wrong-table", "operating-points-v2", -EINVAL},
-		{"prop-length", "/dev-bad-length", "required-opps", -EINVAL},
+	    {"phandle-wrong-kind", "/pd-wrong-table", "operating-points-v2",
+	     -EINVAL},
+	    {"phandle-dangling", "/pd-dangling-idle", "domain-idle-states",
+	     -ENOENT},
+	    {"phandle-wrong-kind", "/pd-wrong-idle", "domain-idle-states",
+	     -EINVAL},
+	    {"phandle-dangling", "/dev-dangling-req", "required-opps", -ENOENT},
+	    {"phandle-wrong-kind", "/dev-wrong-req", "required-opps", -EINVAL},
+	    {"opp-required-no-level", "/dev-nolevel-req", "required-opps",
+	     -EINVAL},
+	    {"phandle-dangling", "/dev-dangling-table", "operating-points-v2",
+	     -ENOENT},
+	    {"phandle-wrong-kind", "/dev-wrong-table", "operating-points-v2",
+	     -EINVAL},
+	    {"prop-length", "/dev-bad-length", "required-opps", -EINVAL},
 	};
 	assert_int_equal(b->n_errors, sizeof(want) / sizeof(want[0]));
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -423,7 +439,8 @@ static void bad_phandles(void **state)
 	}
 	/* lenient: the devices are kept, without what failed */
 	assert_int_equal(b->n_devices, 6);
-	assert_int_equal(b->devices[dev(b, "/dev-dangling-table")].opp_table, -1);
+	assert_int_equal(b->devices[dev(b, "/dev-dangling-table")].opp_table,
+			 -1);
 	dt_board_free(b);
 }
 
@@ -467,9 +484,9 @@ static void diag_sink_and_format(void **state)
 	/* the sink sees diagnostics even when the load fails */
 	assert_null(load("err_mismatch", &o, -EINVAL));
 	assert_int_equal(s.calls, 1);
-	assert_string_equal(s.first,
-			    "board.dtb: /dev-short: power-domains: error: entry 1: "
-			    "/one-cell takes 1 argument cell(s) but only 0 remain");
+	assert_string_equal(
+	    s.first, "board.dtb: /dev-short: power-domains: error: entry 1: "
+		     "/one-cell takes 1 argument cell(s) but only 0 remain");
 	struct dt_diag d = {DT_SEV_NOTE, "x", "/a", NULL, "hello", 0};
 	char buf[8];
 	assert_int_equal(dt_diag_format(&d, NULL, buf, sizeof(buf)),
@@ -531,20 +548,20 @@ static void parse_hw(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(basic_board),
-		cmocka_unit_test(nested_domains),
-		cmocka_unit_test(disabled_nodes),
-		cmocka_unit_test(cycles_dropped),
-		cmocka_unit_test(supported_hw),
-		cmocka_unit_test(duplicates),
-		cmocka_unit_test(two_pass_matching),
-		cmocka_unit_test(cells_unsupported),
-		cmocka_unit_test(cells_mismatch),
-		cmocka_unit_test(bad_phandles),
-		cmocka_unit_test(pd_warnings),
-		cmocka_unit_test(diag_sink_and_format),
-		cmocka_unit_test(corrupt_and_args),
-		cmocka_unit_test(parse_hw),
+	    cmocka_unit_test(basic_board),
+	    cmocka_unit_test(nested_domains),
+	    cmocka_unit_test(disabled_nodes),
+	    cmocka_unit_test(cycles_dropped),
+	    cmocka_unit_test(supported_hw),
+	    cmocka_unit_test(duplicates),
+	    cmocka_unit_test(two_pass_matching),
+	    cmocka_unit_test(cells_unsupported),
+	    cmocka_unit_test(cells_mismatch),
+	    cmocka_unit_test(bad_phandles),
+	    cmocka_unit_test(pd_warnings),
+	    cmocka_unit_test(diag_sink_and_format),
+	    cmocka_unit_test(corrupt_and_args),
+	    cmocka_unit_test(parse_hw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

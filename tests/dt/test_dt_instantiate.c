@@ -46,16 +46,21 @@ static void basic_built(void **state)
 		struct pd_domain_info info;
 		assert_int_equal(pd_domain_info(ctx, in->domains[d], &info), 0);
 		assert_string_equal(info.name, b->domains[d].name);
-		assert_int_equal(info.has_pstate_cb, b->domains[d].opp_table >= 0);
+		assert_int_equal(info.has_pstate_cb,
+				 b->domains[d].opp_table >= 0);
 		assert_int_equal(info.n_parents, b->domains[d].n_parents);
 		for (unsigned k = 0; k < info.n_parents; k++) {
 			pd_domain_t p;
-			assert_int_equal(pd_domain_parent(ctx, in->domains[d], k, &p), 0);
-			assert_int_equal(p, in->domains[b->domains[d].parents[k]]);
+			assert_int_equal(
+			    pd_domain_parent(ctx, in->domains[d], k, &p), 0);
+			assert_int_equal(p,
+					 in->domains[b->domains[d].parents[k]]);
 		}
 	}
-	int cx = dt_domain_find(b, "rpmhpd:0"), mx = dt_domain_find(b, "rpmhpd:2");
-	int video = dt_device_find(b, "video"), i2c = dt_device_find(b, "/i2c@3000");
+	int cx = dt_domain_find(b, "rpmhpd:0"),
+	    mx = dt_domain_find(b, "rpmhpd:2");
+	int video = dt_device_find(b, "video"),
+	    i2c = dt_device_find(b, "/i2c@3000");
 	int usb = dt_device_find(b, "/usb@4000");
 	pd_device_t vdev = in->devices[video];
 	opp_table_t t;
@@ -111,7 +116,8 @@ static int factory(void *user, const struct dt_board *b, unsigned d,
 	if (b->domains[d].opp_table < 0)
 		desc->ops = &onoff;
 	else
-		desc->ops = NULL; /* no pstate callback: votes pass up or -ENODEV */
+		desc->ops =
+		    NULL; /* no pstate callback: votes pass up or -ENODEV */
 	return 0;
 }
 
@@ -124,7 +130,8 @@ static void factory_errors_undo(void **state)
 		assert_int_equal(dmn_ctx_create(NULL, &ctx), 0);
 		struct factory_log log = {0, k};
 		struct dt_instance *in = (void *)1;
-		assert_int_equal(dt_instantiate(b, ctx, factory, &log, &in), -EIO);
+		assert_int_equal(dt_instantiate(b, ctx, factory, &log, &in),
+				 -EIO);
 		assert_null(in);
 		pd_domain_t next;
 		assert_int_equal(pd_domain_next(ctx, 0, &next), -ENOENT);
@@ -168,8 +175,8 @@ static void allocation_failures(void **state)
 }
 
 static const char *const boards[] = {
-	"qrb5165-rb5", "sc7180-trogdor-lazor-r10", "imx8mp-evk",
-	"rk3588-rock-5b", "tegra30-beaver",
+    "qrb5165-rb5",    "sc7180-trogdor-lazor-r10", "imx8mp-evk",
+    "rk3588-rock-5b", "tegra30-beaver",
 };
 
 static void real_boards(void **state)
@@ -201,8 +208,10 @@ static void real_boards(void **state)
 		for (unsigned d = 0; d < b->n_devices; d++) {
 			assert_int_equal(pd_device_get(ctx, in->devices[d]), 0);
 			struct pd_device_info di;
-			assert_int_equal(pd_device_info(ctx, in->devices[d], &di), 0);
-			assert_int_equal(di.n_attachments, b->devices[d].n_attachments);
+			assert_int_equal(
+			    pd_device_info(ctx, in->devices[d], &di), 0);
+			assert_int_equal(di.n_attachments,
+					 b->devices[d].n_attachments);
 		}
 		for (unsigned d = 0; d < b->n_devices; d++)
 			assert_int_equal(pd_device_put(ctx, in->devices[d]), 0);
@@ -226,11 +235,11 @@ static void bad_args(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(basic_built),
-		cmocka_unit_test(factory_errors_undo),
-		cmocka_unit_test(allocation_failures),
-		cmocka_unit_test(real_boards),
-		cmocka_unit_test(bad_args),
+	    cmocka_unit_test(basic_built),
+	    cmocka_unit_test(factory_errors_undo),
+	    cmocka_unit_test(allocation_failures),
+	    cmocka_unit_test(real_boards),
+	    cmocka_unit_test(bad_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

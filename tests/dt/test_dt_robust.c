@@ -18,8 +18,8 @@
 #include <string.h>
 
 static const char *const boards[] = {
-	"qrb5165-rb5", "sc7180-trogdor-lazor-r10", "imx8mp-evk",
-	"rk3588-rock-5b", "tegra30-beaver",
+    "qrb5165-rb5",    "sc7180-trogdor-lazor-r10", "imx8mp-evk",
+    "rk3588-rock-5b", "tegra30-beaver",
 };
 #define N_BOARDS (sizeof(boards) / sizeof(boards[0]))
 
@@ -60,8 +60,8 @@ static int try_load(const void *blob, size_t size)
 
 static uint32_t be32(const unsigned char *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-	       p[3];
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
 }
 
 static void put_be32(unsigned char *p, uint32_t v)
@@ -140,11 +140,14 @@ static void bit_flipped(void **state)
 				if (round % 4 == 0)
 					at = next_rand() % 40; /* header */
 				else if (round % 4 == 1)
-					at = off_struct + (next_rand() % (size_struct / 4)) * 4 +
+					at = off_struct +
+					     (next_rand() % (size_struct / 4)) *
+						 4 +
 					     3; /* low byte of a struct cell */
 				else
 					at = next_rand() % size;
-				copy[at] ^= (unsigned char)(1u << (next_rand() % 8));
+				copy[at] ^=
+				    (unsigned char)(1u << (next_rand() % 8));
 			}
 			if (try_load(copy, size) == 0)
 				loaded++;
@@ -154,7 +157,8 @@ static void bit_flipped(void **state)
 		free(copy);
 		free(blob);
 	}
-	printf("bit flips: %u loaded, %u rejected, no crash\n", loaded, rejected);
+	printf("bit flips: %u loaded, %u rejected, no crash\n", loaded,
+	       rejected);
 }
 
 /* Small hand-written cases are cheap: flip every bit of the header and the
@@ -203,7 +207,8 @@ static void balanced_on_boards(void **state)
 
 /* Fail allocation k for k = 1, 2, ... until the load succeeds. */
 static void fail_each_allocation_in(const char *name, const void *blob,
-				    size_t size, const struct dt_load_opts *base)
+				    size_t size,
+				    const struct dt_load_opts *base)
 {
 	long k;
 	for (k = 1;; k++) {
@@ -260,11 +265,11 @@ static void allocation_failures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(truncated),
-		cmocka_unit_test(bit_flipped),
-		cmocka_unit_test(cases_flipped_everywhere),
-		cmocka_unit_test(balanced_on_boards),
-		cmocka_unit_test(allocation_failures),
+	    cmocka_unit_test(truncated),
+	    cmocka_unit_test(bit_flipped),
+	    cmocka_unit_test(cases_flipped_everywhere),
+	    cmocka_unit_test(balanced_on_boards),
+	    cmocka_unit_test(allocation_failures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
