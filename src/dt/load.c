@@ -94,8 +94,17 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	/* fdt_check_full checks the header against @size, every tag, the
 	 * nesting and every property name: after it, libfdt's accessors stay
 	 * within the blob. */
-	int ferr =
-	    size > INT_MAX ? -FDT_ERR_TRUNCATED : fdt_check_full(fdt, size);
+	int ferr;
+	if (size > INT_MAX)
+		ferr = -FDT_ERR_TRUNCATED;
+	else if (size >= FDT_V1_SIZE && fdt_magic(fdt) == FDT_MAGIC &&
+		 fdt_version(fdt) < 16)
+		/* libfdt 1.6.1's fdt_check_full dereferences NULL on blobs
+		 * older than version 16 (found by fuzz_dt_load); dtc has
+		 * written version 17 since 2007, so refuse them up front. */
+		ferr = -FDT_ERR_BADVERSION;
+	else
+		ferr = fdt_check_full(fdt, size);
 	if (ferr) {
 		if (DT_ERR(&ld, -EILSEQ, "dt-corrupt", -1, NULL,
 			   "not a valid device tree blob: %s",
