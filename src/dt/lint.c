@@ -194,7 +194,10 @@ int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	opts.diag_user = &l;
 	struct dt_board *b = NULL;
 	int err = dt_load(blob, size, &opts, &b);
-	if (err == -ENOMEM || !b) {
+	/* Lenient loading still hands back a board for a blob that failed
+	 * validation; there is nothing to lint in it, and the caller must be
+	 * told it is corrupt (the CLI exits 2 for bad input, not 1). */
+	if (err == -ENOMEM || err == -EILSEQ || !b) {
 		if (counts)
 			*counts = l.counts;
 		dt_board_free(b);
