@@ -7,6 +7,7 @@
 #include "dt_internal.h"
 
 #include <domino/domain.h>
+#include <domino/idle.h>
 #include <domino/opp.h>
 
 #include <errno.h>
@@ -179,6 +180,18 @@ static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
 		    (err = opp_domain_set_table(bd->ctx, inst->domains[d],
 						inst->opp_tables[t])))
 			return err;
+		/* domain-idle-states, shallowest first: the governor's menu */
+		for (unsigned k = 0; k < b->domains[d].n_idle_states; k++) {
+			const struct dt_idle_state *is =
+			    &b->idle_states[b->domains[d].idle_states[k]];
+			struct pd_idle_state_desc st = {
+			    is->name, is->entry_latency_us, is->exit_latency_us,
+			    is->min_residency_us, 0};
+			err = pd_domain_add_idle_state(bd->ctx, inst->domains[d],
+						       &st, NULL);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }

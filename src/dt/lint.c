@@ -48,6 +48,10 @@ static enum dt_severity lint_severity(const struct dt_diag *d)
 	for (size_t i = 0; i < sizeof(raised) / sizeof(raised[0]); i++)
 		if (!strcmp(d->check, raised[i]))
 			return DT_SEV_ERROR;
+	/* Entries kept for other hardware versions are normal (Tegra): worth
+	 * knowing, with their count, but nothing to fix. */
+	if (!strcmp(d->check, "opp-needs-hw-version"))
+		return DT_SEV_NOTE;
 	return d->severity;
 }
 

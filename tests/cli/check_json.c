@@ -78,7 +78,10 @@ int main(int argc, char **argv)
 		json_array_foreach(events, i, e) {
 			const char *ph = json_string_value(json_object_get(e, "ph"));
 			const char *name = json_string_value(json_object_get(e, "name"));
-			if (ph && !strcmp(ph, "C") && name && !json_object_get(seen, name)) {
+			size_t len = name ? strlen(name) : 0;
+			int pstate_track = len > 7 && !strcmp(name + len - 7, " pstate");
+			if (ph && !strcmp(ph, "C") && pstate_track &&
+			    !json_object_get(seen, name)) {
 				json_object_set_new(seen, name, json_true());
 				counters++;
 			}
