@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* Required OPPs to domains (two passes), domain level tables: rounding,
+ * non 1:1 maps to a parent's levels, floors. */
+#include "opp_test.h"
+
+/* sm8250-like: venus on [mvs0 GDSC (child of mmcx), mx]; one table for
+ * every rpmhpd domain. The entry's first required OPP goes to mx (its own
+ * table, pass 1), the second to mvs0 (an ancestor's table, pass 2). */
+static void test_two_passes(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	pd_domain_t mmcx = mk_domain(&w, "mmcx", 1);
+	pd_domain_t mx = mk_domain(&w, "mx", 1);
+	pd_domain_t gdsc = mk_domain(&w, "mvs0", 0);
+	opp_table_t rpmh;
+	OK(opp_table_create(w.ctx, "rpmhpd", &rpmh));
+	uint32_t l[6];
+	for (unsigned i = 0; i < 6; i++)
+		l[i] = add_level(&w, rpmh, (i + 1) * 16, 0, NULL);
+	OK(opp_domain_set_table(w.ctx, mmcx, rpmh));
+	OK(opp_domain_set_table(w.ctx, mx, rpmh));
+	OK(opp_link_add(w.ctx, mmcx, gdsc));
+
+	opp_table_t vt;
+	OK(opp_table_create(w.ctx, "venus-opp", &vt));
+	struct opp_required lo[2] = {{rpmh, l[0]}, {rpmh, l[2]}};
+	struct opp_required hi[2] = {{rpmh, l[1]}, {rpmh, l[4]}};
+	uint32_t e_lo = add_freq(&w, vt, 100, 0, 2, lo);
+	uint32_t e_hi = add_freq(&w, vt, 200, 0, 2, hi);
+	pd_device_t venus;
+	pd_attach_t a_gdsc, a_mx;
+	OK(pd_device_create(w.ctx, "venus", &venus));
+	OK(pd_attach(w.ctx, venus, gdsc, &a_gdsc));
+	OK(pd_attach(w.ctx, venus, mx, &a_mx));
+	OK(opp_device_bind(w.ctx, venus, vt));
+	OK(opp_device_set_clock(w.ctx, venus, &sim_providers_clock, &w.sp));
+
+	int slot[4];
+	assert_int_equal(opp_device_required_match(w.ctx, venus, e_lo, slot, 4),
+			 2);
+	assert_int_equal(slot[0], 1); /* mx */
+	assert_int_equal(slot[1], 0); /* mvs0, through mmcx */
+	uint32_t v[2];
+	assert_int_equal(opp_device_votes(w.ctx, venus, e_hi, v, 2), 2);
+	assert_int_equal(v[0], 80);
+	assert_int_equal(v[1], 32);
+
+	OK(pd_device_get(w.ctx, venus));
+	sim_providers_clear_log(&w.sp);
+	OK(opp_set_rate(w.ctx, venus, 150));
+	/* One transaction raises both rails, then the clock moves. */
+	const struct sim_providers *sp = &w.sp;
+	assert_int_equal(sp->n_log, 3);
+	assert_int_equal(sp->log[0].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[0].object, mmcx);
+	assert_int_equal(sp->log[0].value, 80);
+	assert_int_equal(sp->log[1].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[1].object, mx);
+	assert_int_equal(sp->log[1].value, 32);
+	assert_int_equal(sp->log[2].op, SIM_PROVIDERS_CLOCK);
+	assert_int_equal(dom_pstate(&w, gdsc), 80);
+	assert_int_equal(att_vote(&w, a_gdsc), 80);
+	assert_int_equal(att_vote(&w, a_mx), 32);
+	OK(opp_set_rate(w.ctx, venus, 100));
+	assert_int_equal(dom_pstate(&w, mmcx), 48);
+	assert_int_equal(dom_pstate(&w, mx), 16);
+	/* A direct vote and a rate write the same vote: the latest wins. */
+	OK(pd_vote(w.ctx, a_mx, 64));
+	assert_int_equal(dom_pstate(&w, mx), 64);
+	OK(opp_set_rate(w.ctx, venus, 200));
+	assert_int_equal(dom_pstate(&w, mx), 32);
+	OK(opp_set_rate(w.ctx, venus, 0));
+	assert_int_equal(dom_pstate(&w, mx), 0);
+	assert_int_equal(dom_pstate(&w, mmcx), 0);
+	OK(pd_device_put(w.ctx, venus));
+	world_fini(&w);
+}
+
+/* Separate tables match by table, whatever the order; a required OPP in a
+ * table no domain of the device uses matches nothing and is ignored. */
+static void test_match_by_table(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	pd_domain_t cx = mk_domain(&w, "cx", 1), mx = mk_domain(&w, "mx", 1);
+	opp_table_t tc, tm, tx;
+	OK(opp_table_create(w.ctx, "cx-opp", &tc));
+	OK(opp_table_create(w.ctx, "mx-opp", &tm));
+	OK(opp_table_create(w.ctx, "other", &tx));
+	uint32_t c2 = add_level(&w, tc, 2, 0, NULL);
+	uint32_t m7 = add_level(&w, tm, 7, 0, NULL);
+	uint32_t x1 = add_level(&w, tx, 1, 0, NULL);
+	OK(opp_domain_set_table(w.ctx, cx, tc));
+	OK(opp_domain_set_table(w.ctx, mx, tm));
+	opp_table_t dt;
+	OK(opp_table_create(w.ctx, "dev", &dt));
+	struct opp_required req[3] = {{tm, m7}, {tx, x1}, {tc, c2}};
+	uint32_t e = add_freq(&w, dt, 100, 0, 3, req);
+	pd_device_t dev;
+	pd_attach_t a_cx, a_mx;
+	OK(pd_device_create(w.ctx, "dev", &dev));
+	OK(pd_attach(w.ctx, dev, cx, &a_cx));
+	OK(pd_attach(w.ctx, dev, mx, &a_mx));
+	OK(opp_device_bind(w.ctx, dev, dt));
+	int slot[3];
+	assert_int_equal(opp_device_required_match(w.ctx, dev, e, slot, 3), 3);
+	assert_int_equal(slot[0], 1);
+	assert_int_equal(slot[1], -1);
+	assert_int_equal(slot[2], 0);
+	OK(pd_device_get(w.ctx, dev));
+	OK(opp_set_rate(w.ctx, dev, 1));
+	assert_int_equal(dom_pstate(&w, cx), 2);
+	assert_int_equal(dom_pstate(&w, mx), 7);
+	assert_int_equal(opp_device_required_match(w.ctx, dev, 9, slot, 3),
+			 -ENOENT);
+	OK(pd_device_put(w.ctx, dev));
+	world_fini(&w);
+}
+
+/* gfx's levels 1..3 require 64/128/256 of cx (non 1:1), through the
+ * link's map; a vote on cx rounds up to its levels. */
+static void test_domain_map_and_rounding(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	pd_domain_t cx = mk_domain(&w, "cx", 1);
+	pd_domain_t gfx = mk_domain(&w, "gfx", 1);
+	pd_domain_t gfx2 = mk_domain(&w, "gfx2", 1);
+	opp_table_t tp, tg;
+	OK(opp_table_create(w.ctx, "cx-opp", &tp));
+	uint32_t p[4];
+	for (unsigned i = 0; i < 4; i++)
+		p[i] = add_level(&w, tp, 64u << i, 0, NULL); /* 64..512 */
+	OK(opp_domain_set_table(w.ctx, cx, tp));
+	OK(opp_table_create(w.ctx, "gfx-opp", &tg));
+	for (unsigned i = 0; i < 3; i++) {
+		struct opp_required r = {tp, p[i]};
+		add_level(&w, tg, i + 1, 1, &r);
+	}
+	OK(opp_domain_set_table(w.ctx, gfx, tg));
+	OK(opp_link_add(w.ctx, cx, gfx));
+	/* A link that exists before the table gets the map too. */
+	OK(pd_link_add(w.ctx, cx, gfx2));
+	OK(opp_domain_set_table(w.ctx, gfx2, tg));
+
+	int slot[2];
+	uint32_t g2;
+	OK(opp_find_level_exact(w.ctx, tg, 2, &g2));
+	assert_int_equal(opp_domain_required_match(w.ctx, gfx, g2, slot, 2), 1);
+	assert_int_equal(slot[0], 0);
+	opp_table_t cx_of_table;
+	assert_int_equal(opp_domain_table(w.ctx, cx, &cx_of_table), 0);
+	assert_int_equal(cx_of_table, tp);
+	assert_int_equal(opp_domain_table(w.ctx, mk_domain(&w, "x", 1),
+					  &cx_of_table),
+			 -ENOENT);
+
+	pd_device_t gpu, gpu2, cpu;
+	pd_attach_t a, a2, ac;
+	OK(pd_device_create(w.ctx, "gpu", &gpu));
+	OK(pd_device_create(w.ctx, "gpu2", &gpu2));
+	OK(pd_device_create(w.ctx, "cpu", &cpu));
+	OK(pd_attach(w.ctx, gpu, gfx, &a));
+	OK(pd_attach(w.ctx, gpu2, gfx2, &a2));
+	OK(pd_attach(w.ctx, cpu, cx, &ac));
+	OK(pd_device_get(w.ctx, gpu));
+	OK(pd_vote(w.ctx, a, 2));
+	assert_int_equal(dom_pstate(&w, gfx), 2);
+	assert_int_equal(dom_pstate(&w, cx), 128);
+	OK(pd_vote(w.ctx, a, 3));
+	assert_int_equal(dom_pstate(&w, cx), 256);
+	assert_int_equal(pd_vote(w.ctx, a, 4), -ERANGE);
+	OK(pd_device_get(w.ctx, gpu2));
+	OK(pd_vote(w.ctx, a2, 1));
+	assert_int_equal(dom_pstate(&w, cx), 256);
+	OK(pd_vote(w.ctx, a, 0));
+	assert_int_equal(dom_pstate(&w, cx), 64);
+	/* Rounding on cx: between levels up, above the top -ERANGE. */
+	OK(pd_device_get(w.ctx, cpu));
+	OK(pd_vote(w.ctx, ac, 100));
+	assert_int_equal(att_vote(&w, ac), 128);
+	assert_int_equal(dom_pstate(&w, cx), 128);
+	assert_int_equal(pd_vote(w.ctx, ac, 513), -ERANGE);
+	assert_int_equal(dom_pstate(&w, cx), 128);
+
+	/* set_table errors. */
+	assert_int_equal(opp_domain_set_table(w.ctx, cx, tp), -EEXIST);
+	opp_table_t freq;
+	OK(opp_table_create(w.ctx, "freq", &freq));
+	add_freq(&w, freq, 100, 0, 0, NULL);
+	pd_domain_t y = mk_domain(&w, "y", 1);
+	assert_int_equal(opp_domain_set_table(w.ctx, y, freq), -EINVAL);
+	assert_int_equal(opp_domain_set_table(w.ctx, y, 0), -EBADF);
+	pd_device_t z;
+	pd_attach_t az;
+	OK(pd_device_create(w.ctx, "z", &z));
+	OK(pd_attach(w.ctx, z, y, &az));
+	OK(pd_vote(w.ctx, az, 5)); /* stored, suspended */
+	assert_int_equal(opp_domain_set_table(w.ctx, y, tp), -EBUSY);
+	/* A table giving a domain its levels takes only entries with one. */
+	assert_int_equal(opp_add(w.ctx, tp,
+				 &(struct opp_desc){.hz = {1}, .n_hz = 1}, NULL),
+			 -EINVAL);
+	OK(opp_table_put(w.ctx, freq));
+	world_fini(&w);
+}
+
+/* A provider's own required-opps: while the GDSC is on, mmcx is held at
+ * its floor, whatever the GDSC's own level. */
+static void test_floor(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	pd_domain_t mmcx = mk_domain(&w, "mmcx", 1);
+	pd_domain_t gdsc = mk_domain(&w, "mdss_gdsc", 0);
+	opp_table_t rpmh;
+	OK(opp_table_create(w.ctx, "rpmhpd", &rpmh));
+	add_level(&w, rpmh, 64, 0, NULL);
+	add_level(&w, rpmh, 128, 0, NULL);
+	OK(opp_domain_set_table(w.ctx, mmcx, rpmh));
+	OK(opp_link_add(w.ctx, mmcx, gdsc));
+	OK(opp_link_set_floor(w.ctx, mmcx, gdsc, 50)); /* rounds to 64 */
+	pd_device_t disp;
+	pd_attach_t a;
+	OK(pd_device_create(w.ctx, "disp", &disp));
+	OK(pd_attach(w.ctx, disp, gdsc, &a));
+	assert_int_equal(dom_pstate(&w, mmcx), 0);
+	OK(pd_device_get(w.ctx, disp));
+	assert_int_equal(dom_pstate(&w, mmcx), 64);
+	OK(pd_vote(w.ctx, a, 100));
+	assert_int_equal(dom_pstate(&w, mmcx), 128);
+	OK(pd_vote(w.ctx, a, 0));
+	assert_int_equal(dom_pstate(&w, mmcx), 64);
+	OK(pd_device_put(w.ctx, disp));
+	assert_int_equal(dom_pstate(&w, mmcx), 0);
+	assert_int_equal(opp_link_set_floor(w.ctx, mmcx, gdsc, 999), -ERANGE);
+	assert_int_equal(opp_link_set_floor(w.ctx, gdsc, mmcx, 64), -ENOENT);
+	world_fini(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_passes),
+		cmocka_unit_test(test_match_by_table),
+		cmocka_unit_test(test_domain_map_and_rounding),
+		cmocka_unit_test(test_floor),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
