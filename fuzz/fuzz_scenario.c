@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_scenario - arbitrary bytes into the scenario parser.
+ *
+ * A rejected text must come with a diagnostic that formats as DESIGN §3
+ * prints it. An accepted script is written back out, one absolute-time
+ * command a line, and must parse again to the same commands; every time in
+ * it must survive scn_format_time -> scn_parse_time. With the simulator
+ * linked (FUZZ_HAVE_SIM), an accepted script then runs on the built-in
+ * demo board and its report is rendered by every writer into a sink that
+ * discards the bytes. ASan/UBSan/LSan catch memory errors and leaks; the
+ * contract's promises are checked with __builtin_trap().
+ */
+#include <domino/context.h>
+#include <domino/scenario.h>
+
+#ifdef FUZZ_HAVE_SIM
+#include "domino_demo_board.h"
+#include <domino/report.h>
+#include <domino/sim.h>
+#endif
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FILE_NAME "fuzz.scn"
+
+static void check_diag(const struct scn_diag *diag, int err)
+{
+	char buf[512];
+	char prefix[64];
+	if (diag->error != err || !memchr(diag->message, '\0', sizeof(diag->message)))
+		__builtin_trap();
+	if (err == -EINVAL && diag->line == 0)
+		__builtin_trap(); /* only bad arguments lack a line, not text */
+	for (int col = 0; col <= 1; col++) {
+		int n = scn_diag_format(diag, col, buf, sizeof(buf));
+		if (n < 0 || (size_t)n < strlen(buf))
+			__builtin_trap();
+		if ((size_t)n < sizeof(buf) && (size_t)n != strlen(buf))
+			__builtin_trap();
+		/* a tiny buffer truncates but still terminates */
+		char tiny[8];
+		if (scn_diag_format(diag, col, tiny, sizeof(tiny)) != n ||
+		    strlen(tiny) != (size_t)(n < 7 ? n : 7))
+			__builtin_trap();
+	}
+	int n = snprintf(prefix, sizeof(prefix), FILE_NAME ":%u: error: ",
+			 (unsigned)diag->line);
+	scn_diag_format(diag, 0, buf, sizeof(buf));
+	if (diag->line && strncmp(buf, prefix, (size_t)n) != 0)
+		__builtin_trap();
+}
+
+static void check_time(uint64_t ns)
+{
+	char buf[48];
+	uint64_t back = 0;
+	int n = scn_format_time(ns, buf, sizeof(buf));
+	if (n <= 0 || (size_t)n >= sizeof(buf) ||
+	    scn_parse_time(buf, (size_t)n, &back) || back != ns)
+		__builtin_trap();
+}
+
+/* Appends to a growing buffer; the fuzzer's inputs are small. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			__builtin_trap();
+		if ((size_t)n < t->cap - t->len) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t cap = (t->cap + (size_t)n + 1) * 2;
+		char *s = realloc(t->s, cap);
+		if (!s)
+			abort();
+		t->s = s;
+		t->cap = cap;
+	}
+}
+
+static void write_cmd(struct text *t, const struct scn_cmd *c)
+{
+	char when[48];
+	scn_format_time(c->time_ns, when, sizeof(when));
+	put(t, "@%s %s", when, scn_verb_name(c->verb));
+	switch (c->verb) {
+	case SCN_RESUME:
+	case SCN_SUSPEND:
+		put(t, " %s\n", c->target);
+		return;
+	case SCN_RATE:
+		put(t, " %s %llu\n", c->target, (unsigned long long)c->rate.hz);
+		return;
+	case SCN_VOTE:
+		put(t, " %s%s%s %u\n", c->target, c->vote.domain ? " " : "",
+		    c->vote.domain ? c->vote.domain : "", (unsigned)c->vote.level);
+		return;
+	case SCN_QOS:
+		if (c->qos.latency_us == SCN_QOS_NONE)
+			put(t, " %s none\n", c->target);
+		else
+			put(t, " %s %u\n", c->target, (unsigned)c->qos.latency_us);
+		return;
+	case SCN_WAKEUP:
+		scn_format_time(c->wakeup.at_ns, when, sizeof(when));
+		put(t, " %s %s\n", c->target, when);
+		return;
+	case SCN_FAIL:
+		put(t, " %s %s %u\n", c->target, scn_fail_op_name(c->fail.op),
+		    (unsigned)c->fail.count);
+		return;
+	case SCN_EXPECT:
+		break;
+	}
+	switch (c->expect.kind) {
+	case SCN_EXPECT_PSTATE:
+		put(t, " %s pstate %u\n", c->target, (unsigned)c->expect.level);
+		return;
+	case SCN_EXPECT_ON:
+	case SCN_EXPECT_OFF:
+		put(t, " %s %s\n", c->target,
+		    c->expect.kind == SCN_EXPECT_ON ? "on" : "off");
+		return;
+	case SCN_EXPECT_IDLE:
+		put(t, " %s idle %s\n", c->target, c->expect.idle_state);
+		return;
+	case SCN_EXPECT_RATE:
+		put(t, " %s rate %llu\n", c->target, (unsigned long long)c->expect.hz);
+		return;
+	case SCN_EXPECT_LAST_ERROR:
+		put(t, " last-error %s\n", dmn_errno_name(c->expect.error));
+		return;
+	}
+	__builtin_trap();
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static void check_same(const struct scn_cmd *a, const struct scn_cmd *b)
+{
+	if (a->time_ns != b->time_ns || a->verb != b->verb ||
+	    !same_str(a->target, b->target))
+		__builtin_trap();
+	switch (a->verb) {
+	case SCN_RESUME:
+	case SCN_SUSPEND:
+		return;
+	case SCN_RATE:
+		if (a->rate.hz != b->rate.hz)
+			__builtin_trap();
+		return;
+	case SCN_VOTE:
+		if (a->vote.level != b->vote.level ||
+		    !same_str(a->vote.domain, b->vote.domain))
+			__builtin_trap();
+		return;
+	case SCN_QOS:
+		if (a->qos.latency_us != b->qos.latency_us)
+			__builtin_trap();
+		return;
+	case SCN_WAKEUP:
+		if (a->wakeup.at_ns != b->wakeup.at_ns)
+			__builtin_trap();
+		return;
+	case SCN_FAIL:
+		if (a->fail.op != b->fail.op || a->fail.count != b->fail.count)
+			__builtin_trap();
+		return;
+	case SCN_EXPECT:
+		break;
+	}
+	if (a->expect.kind != b->expect.kind)
+		__builtin_trap();
+	switch (a->expect.kind) {
+	case SCN_EXPECT_PSTATE:
+		if (a->expect.level != b->expect.level)
+			__builtin_trap();
+		return;
+	case SCN_EXPECT_IDLE:
+		if (!same_str(a->expect.idle_state, b->expect.idle_state))
+			__builtin_trap();
+		return;
+	case SCN_EXPECT_RATE:
+		if (a->expect.hz != b->expect.hz)
+			__builtin_trap();
+		return;
+	case SCN_EXPECT_LAST_ERROR:
+		if (a->expect.error != b->expect.error)
+			__builtin_trap();
+		return;
+	default:
+		return;
+	}
+}
+
+static void round_trip(const struct scn_script *s)
+{
+	struct text t = {malloc(256), 0, 256};
+	if (!t.s)
+		abort();
+	put(&t, "# written back by fuzz_scenario\n");
+	for (size_t i = 0; i < s->count; i++) {
+		check_time(s->cmds[i].time_ns);
+		if (s->cmds[i].verb == SCN_WAKEUP)
+			check_time(s->cmds[i].wakeup.at_ns);
+		write_cmd(&t, &s->cmds[i]);
+	}
+	struct scn_script *again = NULL;
+	struct scn_diag diag;
+	if (scn_parse(t.s, t.len, FILE_NAME, NULL, &again, &diag))
+		__builtin_trap();
+	if (again->count != s->count || again->end_ns != s->end_ns)
+		__builtin_trap();
+	for (size_t i = 0; i < s->count; i++)
+		check_same(&s->cmds[i], &again->cmds[i]);
+	scn_free(again);
+	free(t.s);
+}
+
+#ifdef FUZZ_HAVE_SIM
+static int discard(void *user, const char *bytes, size_t len)
+{
+	(void)user;
+	(void)bytes;
+	(void)len;
+	return 0;
+}
+
+static void simulate(const struct scn_script *s)
+{
+	struct sim *sim = NULL;
+	if (sim_create(domino_demo_dtb, domino_demo_dtb_len, NULL, &sim))
+		__builtin_trap(); /* the demo board always loads */
+	struct sim_result res;
+	struct scn_diag diag;
+	int err = sim_run(sim, s, NULL, NULL, &res, &diag);
+	if (err && err != -EINVAL && err != -ENOMEM)
+		__builtin_trap();
+	if (err == -EINVAL)
+		check_diag(&diag, -EINVAL); /* unknown device or domain */
+	const struct rpt_model *m = NULL;
+	if (!err && sim_report(sim, 1, &m) == 0) {
+		struct rpt_sink out = {discard, NULL};
+		struct rpt_text_options to = {0};
+		rpt_write_events_text(m, &to, &out);
+		rpt_write_summary_text(m, &to, &out);
+		rpt_write_stats_text(m, &to, &out);
+		rpt_write_json(m, &out);
+		rpt_write_trace(m, &out);
+		rpt_write_svg(m, &out);
+	}
+	sim_free(sim);
+}
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct scn_script *script = NULL;
+	struct scn_diag diag;
+	memset(&diag, 0xa5, sizeof(diag)); /* "filled in on failure" */
+	int err = scn_parse((const char *)data, size, FILE_NAME, NULL, &script,
+			    &diag);
+	if (err) {
+		if (script)
+			__builtin_trap();
+		check_diag(&diag, err);
+		return 0;
+	}
+	if (!script || strcmp(script->filename, FILE_NAME) != 0)
+		__builtin_trap();
+	round_trip(script);
+#ifdef FUZZ_HAVE_SIM
+	/* Long scripts are the parser's business, not the engine's: keep
+	 * the executions per second up. */
+	if (script->count <= 64)
+		simulate(script);
+#endif
+	scn_free(script);
+	return 0;
+}
