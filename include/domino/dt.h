@@ -139,6 +139,7 @@ struct dt_opp_supply {
 /**
  * struct dt_opp - one OPP entry, in DT order
  * @name:        node name, e.g. "opp-1200000000"
+ * @label:       its first label (e.g. "rpmhpd_opp_low_svs"), or NULL
  * @hz, @n_hz:   every opp-hz value (64-bit, from u32 pairs; zeros kept)
  * @has_level, @level: opp-level
  * @supplies, @n_supplies: opp-microvolt (one or three cells per supply) and
@@ -158,6 +159,7 @@ struct dt_opp_supply {
  */
 struct dt_opp {
 	char *name;
+	char *label;
 	uint64_t *hz;
 	unsigned n_hz;
 	bool has_level;

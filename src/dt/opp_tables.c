@@ -42,6 +42,9 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 	int n;
 
 	e->name = dt_pool_strdup(pool, ld->nodes[node].name);
+	if (ld->nodes[node].label &&
+	    !(e->label = dt_pool_strdup(pool, ld->nodes[node].label)))
+		return -ENOMEM;
 	if (!e->name)
 		return -ENOMEM;
 	e->enabled = ld->nodes[node].own_enabled;

@@ -30,9 +30,12 @@ static const char *level_name(const struct dt_board *b,
 	if (d->opp_table < 0 || !level)
 		return NULL;
 	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
+	/* The label says what the level means (rpmhpd_opp_low_svs); the
+	 * node name often does not (opp3). */
 	for (unsigned i = 0; i < t->n_entries; i++)
 		if (t->entries[i].has_level && t->entries[i].level == level)
-			return t->entries[i].name;
+			return t->entries[i].label ? t->entries[i].label
+						   : t->entries[i].name;
 	return NULL;
 }
 
@@ -217,7 +220,9 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 			for (unsigned k = 0; k < t->n_entries; k++) {
 				if (!t->entries[k].has_level || !t->entries[k].available)
 					continue;
-				s->levels[levels + r->n_levels] = t->entries[k].name;
+				s->levels[levels + r->n_levels] =
+					t->entries[k].label ? t->entries[k].label
+							    : t->entries[k].name;
 				s->level_values[levels + r->n_levels] = t->entries[k].level;
 				r->n_levels++;
 			}

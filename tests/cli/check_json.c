@@ -66,7 +66,28 @@ int main(int argc, char **argv)
 			check_domain(d);
 		if (!strcmp(kind, "simulate")) {
 			CHECK(json_is_array(json_object_get(root, "events")), "events");
-			CHECK(json_object_get(root, "stats") != NULL, "stats");
+			json_t *stats = json_object_get(root, "stats");
+			CHECK(json_is_object(stats), "stats");
+			json_int_t end = json_integer_value(json_object_get(root, "end_ns"));
+			const char *dname;
+			json_t *st;
+			/* every instant is on, off, or in one idle state; and at one
+			 * pstate: both sums are the elapsed time, exactly */
+			json_object_foreach(stats, dname, st) {
+				json_int_t power = json_integer_value(json_object_get(st, "time_on_ns")) +
+						   json_integer_value(json_object_get(st, "time_off_ns"));
+				json_int_t levels = 0;
+				size_t k;
+				json_t *x;
+				json_array_foreach(json_object_get(st, "idle_states"), k, x)
+					power += json_integer_value(json_object_get(x, "time_ns"));
+				json_array_foreach(json_object_get(st, "pstates"), k, x)
+					levels += json_integer_value(json_object_get(x, "time_ns"));
+				CHECK(power == end, "%s: power residency %lld != end %lld", dname,
+				      (long long)power, (long long)end);
+				CHECK(levels == end, "%s: pstate residency %lld != end %lld", dname,
+				      (long long)levels, (long long)end);
+			}
 		}
 		printf("%zu domains\n", json_array_size(domains));
 	} else if (!strcmp(kind, "trace")) {
