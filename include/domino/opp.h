@@ -25,6 +25,13 @@
  *
  * Threads: every call takes the context lock; provider hooks (clock,
  * regulators, get-pstate) run with it held and must not call back in.
+ * opp_link_add() and opp_link_set_floor() are made of core calls, each
+ * taking the lock on its own.
+ *
+ * Events: besides the core's, set_rate emits DMN_EV_RATE (clock accepted,
+ * Hz) and DMN_EV_VOLTAGE (a supply accepted, target uV), and
+ * DMN_EV_FAILURE / DMN_EV_ROLLBACK with op DMN_OP_CLOCK or
+ * DMN_OP_REGULATOR and @device set.
  */
 #ifndef DOMINO_OPP_H
 #define DOMINO_OPP_H
@@ -137,14 +144,20 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table);
 
 /**
  * opp_add - add an entry
- * If a get-pstate helper is registered it is called now and its result
- * recorded as the entry's pstate.
+ * If a get-pstate helper is registered it is called now (with hz[0], or 0
+ * for a level-only entry) and its result recorded as the entry's pstate.
+ * The table takes one reference on each table its required OPPs point
+ * into (one per table, however many entries point there).
  * returns: 0 and the new entry's id in *@id (may be NULL), or
  *   -EBADF (bad table or a required OPP naming a bad table/id),
  *   -EINVAL (n_hz/n_supplies/n_required too large, hz[0] == 0 with n_hz > 0,
  *            an entry with neither frequency nor level, a level-only entry
  *            in a table of frequencies or the reverse, a required OPP in a
- *            table whose entries have no level),
+ *            table whose entries have no level, a required OPP into the
+ *            table itself or into a table that refers back to it (tables
+ *            must not reference each other in a cycle), an entry without
+ *            a level in a table that gives a domain its levels, a supply
+ *            whose min is above its target or max below it),
  *   -EEXIST (equal in every opp-hz value and in level to an entry),
  *   -ENOMEM, or the helper's error (then nothing was added).
  * cost: O(n) (sorted insert).
@@ -183,9 +196,15 @@ int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost);
 /**
  * opp_set_available - enable or disable one entry
  * Every device bound to the table and currently at a disabled entry moves to
- * the next usable entry up (through opp_set_rate's sequence).
+ * the next usable entry up (through opp_set_rate's sequence; its requested
+ * rate is kept). A follower running above its own entry at the disabled
+ * one moves to the best entry still permitted. Enabling moves nobody: the
+ * next opp_set_rate may pick the entry. Domain levels are not affected
+ * (rounding uses every entry, see opp_domain_set_table).
  * returns: 0, -EBADF, -ENOENT, -EBUSY if a device sits at it and no usable
- *   entry above exists (nothing changed), or the error of that move.
+ *   entry above exists (nothing changed), or the error of a move (the
+ *   entry then stays available; devices moved before it stay moved).
+ * cost: O(devices bound) moves.
  */
 int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 		      bool available);
@@ -234,7 +253,9 @@ int opp_suspend(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
 /**
  * opp_domain_set_table - give a domain the levels of @table
  * Installs the core rounding hook (a vote rounds up to the next level of the
- * table; above the highest level fails with -ERANGE) and, on each of the
+ * table, over every entry whatever its availability, so that a level once
+ * accepted stays accepted; above the highest level fails with -ERANGE) and,
+ * on each of the
  * domain's parent links present now or added later through
  * opp_link_add(), the required-opps mapping: a child at level p requires of
  * a parent the level of the required OPP, of the child's entry for p, that
@@ -242,7 +263,9 @@ int opp_suspend(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
  * Takes a table reference. A domain has at most one table.
  * returns: 0, -EBADF, -EEXIST (the domain already has a table), -EINVAL (the
  *   table has entries without a level), -EBUSY (the domain's pstate is not
- *   0), -ENOMEM.
+ *   0, or a level counts on it, or an attachment stores a vote), -ENOMEM.
+ * The table reference is dropped when the context is destroyed (a domain
+ * removed with pd_domain_remove keeps it until then).
  */
 int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 			 opp_table_t table);
@@ -256,7 +279,12 @@ int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out);
 /**
  * opp_link_add - pd_link_add() plus the required-opps mapping of the child's
  * table (if any) on the new link
- * returns: as pd_link_add.
+ * The child's other parent links are recomputed too (the new parent may
+ * take a required OPP that another parent had by pass 2). Add links while
+ * the child is off, as a loader does: if it is on, the new link counts 1:1
+ * between pd_link_add() and the mapping (two core calls).
+ * returns: as pd_link_add, or an error of pd_link_set_map (then the link
+ *   is removed again).
  */
 int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
 
@@ -345,7 +373,11 @@ int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out);
 
 /**
  * opp_device_set_clock / opp_device_set_regulators - attach providers
- * The pointers are kept. NULL ops removes the provider.
+ * The pointers are kept. NULL ops removes the provider. What a new provider
+ * runs at is unknown (the first set_rate programs it) unless the clock has
+ * get_rate, which is read now. Without a clock provider the clock step
+ * records the rate and calls nothing; without regulators supplies are
+ * skipped.
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
 int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
@@ -364,14 +396,30 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  * domain stays higher, the call returns 0 and the failure is reported
  * (events, dmn_last_error). @hz = 0 drops the device's votes and leaves the
  * clock alone.
+ * Precisely, the move goes from what the providers last accepted to the
+ * new entry in five steps, each skipped when it changes nothing: raise
+ * votes (each attachment to the higher of its vote and the new one, one
+ * core transaction), raise supplies (target up, or never set), clock,
+ * lower supplies, lower votes. For a table rising monotonically that is
+ * the order above; an entry raising one domain and lowering another is
+ * never run above what its rails give it. The attachments written are
+ * those the old or the new entry drives (a required OPP or the helper's
+ * pstate matched to them); others keep their direct pd_vote() votes. At
+ * most 64 attachments take part. Votes are validated (-ENODEV, -ERANGE)
+ * and the memory of every step reserved before anything is called, so
+ * -ENOMEM changes nothing. A supply whose old window was never known is
+ * not restored by a rollback.
  * returns: 0, -EBADF, -ENODEV (no table bound), -ERANGE (@hz above the
- *   highest usable entry), or the failing provider's error.
+ *   highest usable entry, a table without frequencies, or a vote above a
+ *   domain's top level), -ENOMEM, or the failing provider's error.
+ * cost: O(log n + A * R + A * depth) plus the core transactions.
  */
 int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz);
 
 /**
- * opp_device_current - the entry the device is at (OPP_ID_NONE if none) and
- * the rate it asked for last (may be NULL)
+ * opp_device_current - the entry the device runs at (OPP_ID_NONE if none;
+ * for a follower, possibly above the entry it votes for) and the rate it
+ * asked for last (may be NULL for either)
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
 int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
@@ -397,17 +445,20 @@ typedef int (*opp_get_pstate_fn)(void *user, opp_table_t table,
 /**
  * opp_register_get_pstate - register the table's get-pstate helper
  * Must come before any entry is added. Registering the same @fn and @user
- * again counts one more registration. Each registration holds a table
- * reference. Devices bound to the table vote the recorded pstate on their
- * single domain (their first attachment).
- * returns: 0, -EBADF, -EBUSY (entries exist, or another helper is
- *   registered), -ENOMEM.
+ * again counts one more registration (also once entries exist: they carry
+ * this helper's pstates already; a table shared by several devices is
+ * registered by each). Each registration holds a table reference. Devices
+ * bound to the table vote the recorded pstate on their single domain
+ * (their first attachment) instead of their required OPPs.
+ * returns: 0, -EINVAL (NULL @fn), -EBADF, -EBUSY (entries exist and this
+ *   helper is not registered, or another helper is registered).
  */
 int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
 			    opp_get_pstate_fn fn, void *user);
 
 /**
- * opp_unregister_get_pstate - drop one registration (and its reference)
+ * opp_unregister_get_pstate - drop one registration (and its reference;
+ * the last reference frees the table). Entries keep their pstates.
  * returns: 0, -EBADF, -ENOENT (not registered).
  */
 int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table);
@@ -418,7 +469,9 @@ int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table);
  * opp_find_max_permitted - the fastest usable entry whose pstate votes are
  * all met by the current pstates of the device's domains (each vote <= the
  * domain's pstate), and not below the device's requested rate
- * returns: 0 and the id, -EBADF, -ENOENT (not bound, or no entry fits).
+ * returns: 0 and the id, -EBADF, -ENOENT (not bound, or no entry fits: for
+ *   a suspended device even its own entry may not).
+ * cost: O(n * R * A), from the top down.
  */
 int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id);
 
@@ -429,7 +482,20 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id);
  * (supplies, then clock) after the raise; before they lower them it moves
  * back down (clock, then supplies), never below its requested OPP. A failure
  * of such an automatic move leaves the device where it was and is reported.
- * returns: 0, -EBADF, -ENOENT (not bound), -ENOMEM.
+ * Policy details:
+ *  - the moves are driven by the core's DMN_EV_PSTATE (after a rise) and
+ *    DMN_EV_PSTATE_LOWERING (before a lowering, with the level it goes to)
+ *    through one listener the layer registers while any device follows (it
+ *    takes one of the DMN_MAX_LISTENERS slots);
+ *  - the reported failure is an event and the dmn_last_error() of the call
+ *    that caused the move (which itself succeeds); it cannot stop a
+ *    lowering, so a clock that refuses to go down runs above its rail;
+ *  - in its own opp_set_rate a follower moves to the best permitted entry
+ *    once its raised votes are in, and rides its own lowering down;
+ *  - turning following on moves up at once if permitted; turning it off
+ *    moves back to the requested OPP; a device with no requested OPP
+ *    (rate 0) is not moved.
+ * returns: 0, -EBADF, -ENOENT (not bound), -ENOSPC (no listener slot left).
  */
 int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow);
 
