@@ -30,11 +30,11 @@ extern "C" {
 
 /** enum sim_providers_op - the calls that are logged and can fail */
 enum sim_providers_op {
-	SIM_PROVIDERS_CLOCK,     /* opp_clock_ops.set_rate */
+	SIM_PROVIDERS_CLOCK,	 /* opp_clock_ops.set_rate */
 	SIM_PROVIDERS_REGULATOR, /* opp_regulator_ops.set_voltage */
-	SIM_PROVIDERS_POWER_ON,  /* pd_domain_ops.power_on */
+	SIM_PROVIDERS_POWER_ON,	 /* pd_domain_ops.power_on */
 	SIM_PROVIDERS_POWER_OFF, /* pd_domain_ops.power_off */
-	SIM_PROVIDERS_PSTATE,    /* pd_domain_ops.set_performance_state */
+	SIM_PROVIDERS_PSTATE,	 /* pd_domain_ops.set_performance_state */
 };
 
 /**

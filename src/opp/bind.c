@@ -154,8 +154,8 @@ int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 	if (e) {
 		uint32_t lv[OPP_MAX_ATTACH];
 		bool driven[OPP_MAX_ATTACH];
-		unsigned n = opp_entry_votes(e, od->pdev, lv, driven,
-					     OPP_MAX_ATTACH);
+		unsigned n =
+		    opp_entry_votes(e, od->pdev, lv, driven, OPP_MAX_ATTACH);
 		for (unsigned i = 0; i < max && i < od->pdev->n_atts; i++)
 			levels[i] = i < n ? lv[i] : 0;
 		err = (int)od->pdev->n_atts;

@@ -24,8 +24,8 @@
 #include <errno.h>
 #include <string.h>
 
-static bool fits(struct opp_dev *od, const struct opp_entry *e,
-		 pd_domain_t dom, uint32_t dom_level)
+static bool fits(struct opp_dev *od, const struct opp_entry *e, pd_domain_t dom,
+		 uint32_t dom_level)
 {
 	uint32_t lv[OPP_MAX_ATTACH];
 	bool driven[OPP_MAX_ATTACH];
@@ -34,7 +34,8 @@ static bool fits(struct opp_dev *od, const struct opp_entry *e,
 		if (!driven[i] || !lv[i])
 			continue;
 		const struct pd_domain *d = od->pdev->atts[i]->dom;
-		uint32_t have = (dom && d->handle == dom) ? dom_level : d->pstate;
+		uint32_t have =
+		    (dom && d->handle == dom) ? dom_level : d->pstate;
 		if (lv[i] > have)
 			return false;
 	}
@@ -79,25 +80,28 @@ static void listener(void *user, struct dmn_ctx *ctx,
 {
 	struct opp_ctx *oc = user;
 	bool lowering = ev->kind == DMN_EV_PSTATE_LOWERING;
-	if (!lowering && !(ev->kind == DMN_EV_PSTATE &&
-			   ev->new_value > ev->old_value))
+	if (!lowering &&
+	    !(ev->kind == DMN_EV_PSTATE && ev->new_value > ev->old_value))
 		return;
 	for (struct opp_dev *od = oc->followers; od; od = od->fnext) {
 		if (od->busy || !attached_to(od, ev->domain))
 			continue;
-		const struct opp_entry *vote = opp_entry_by_id(od->table, od->vote_id);
-		const struct opp_entry *run = opp_entry_by_id(od->table, od->run_id);
+		const struct opp_entry *vote =
+		    opp_entry_by_id(od->table, od->vote_id);
+		const struct opp_entry *run =
+		    opp_entry_by_id(od->table, od->run_id);
 		if (!vote || !run)
 			continue; /* no requested OPP: nothing to follow from */
 		if (lowering) {
 			const struct opp_entry *to = opp_permitted(
-				od, vote, ev->domain, (uint32_t)ev->new_value);
+			    od, vote, ev->domain, (uint32_t)ev->new_value);
 			if (!to)
 				to = vote;
 			if (to->pos < run->pos)
 				follow_move(ctx, od, to);
 		} else {
-			const struct opp_entry *to = opp_permitted(od, vote, 0, 0);
+			const struct opp_entry *to =
+			    opp_permitted(od, vote, 0, 0);
 			if (to && to->pos > run->pos)
 				follow_move(ctx, od, to);
 		}
@@ -122,7 +126,8 @@ static void unlisten_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
 	if (!oc->listening)
 		return;
 	for (unsigned i = 0; i < ctx->n_listeners; i++) {
-		if (ctx->listeners[i].fn != listener || ctx->listeners[i].user != oc)
+		if (ctx->listeners[i].fn != listener ||
+		    ctx->listeners[i].user != oc)
 			continue;
 		memmove(&ctx->listeners[i], &ctx->listeners[i + 1],
 			(ctx->n_listeners - i - 1) * sizeof(ctx->listeners[0]));
@@ -165,7 +170,7 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (od) {
 		const struct opp_entry *p = opp_permitted(
-			od, opp_entry_by_id(od->table, od->vote_id), 0, 0);
+		    od, opp_entry_by_id(od->table, od->vote_id), 0, 0);
 		if (p)
 			*id = p->id;
 		else
@@ -201,7 +206,7 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 				oc->followers->fprev = od;
 			oc->followers = od;
 			const struct opp_entry *to =
-				vote ? opp_permitted(od, vote, 0, 0) : 0;
+			    vote ? opp_permitted(od, vote, 0, 0) : 0;
 			if (to && run && to->pos > run->pos)
 				follow_move(ctx, od, to);
 		}

@@ -97,7 +97,8 @@ static int find_freq(const struct opp_table *t, uint64_t hz, enum find_how how)
 		pos = usable_down(t, bound_freq(t, hz, true));
 	} else {
 		pos = usable_up(t, bound_freq(t, hz, false));
-		if (how == FIND_EXACT && pos >= 0 && t->sorted[pos]->hz[0] != hz)
+		if (how == FIND_EXACT && pos >= 0 &&
+		    t->sorted[pos]->hz[0] != hz)
 			pos = -1;
 	}
 	return pos;
@@ -126,9 +127,9 @@ static int find_level(const struct opp_table *t, uint32_t level,
 		const struct opp_entry *e = t->sorted[i];
 		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || !opp_entry_usable(t, e))
 			continue;
-		bool ok = how == FIND_EXACT   ? e->level == level
-			  : how == FIND_CEIL  ? e->level >= level
-					      : e->level <= level;
+		bool ok = how == FIND_EXACT  ? e->level == level
+			  : how == FIND_CEIL ? e->level >= level
+					     : e->level <= level;
 		if (!ok)
 			continue;
 		if (best < 0)
@@ -151,8 +152,9 @@ static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
 	if (t) {
 		int pos;
 		if (by_level)
-			pos = key > UINT32_MAX ? -1
-					       : find_level(t, (uint32_t)key, how);
+			pos = key > UINT32_MAX
+				  ? -1
+				  : find_level(t, (uint32_t)key, how);
 		else
 			pos = find_freq(t, key, how);
 		if (pos < 0)
@@ -182,8 +184,8 @@ int opp_find_freq_floor(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
 	return lookup(ctx, table, hz, false, FIND_FLOOR, id);
 }
 
-int opp_find_level_exact(struct dmn_ctx *ctx, opp_table_t table,
-			 uint32_t level, uint32_t *id)
+int opp_find_level_exact(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
+			 uint32_t *id)
 {
 	return lookup(ctx, table, level, true, FIND_EXACT, id);
 }
@@ -194,14 +196,13 @@ int opp_find_level_ceil(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
 	return lookup(ctx, table, level, true, FIND_CEIL, id);
 }
 
-int opp_find_level_floor(struct dmn_ctx *ctx, opp_table_t table,
-			 uint32_t level, uint32_t *id)
+int opp_find_level_floor(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
+			 uint32_t *id)
 {
 	return lookup(ctx, table, level, true, FIND_FLOOR, id);
 }
 
-static int edge(struct dmn_ctx *ctx, opp_table_t table, int which,
-		uint32_t *id)
+static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 {
 	if (!ctx || !id)
 		return -EINVAL;

@@ -33,7 +33,7 @@ struct opp_entry {
 	unsigned n_supplies;
 	uint32_t microwatt;
 	struct opp_required required[OPP_MAX_REQUIRED]; /* as given */
-	struct opp_table *req_table[OPP_MAX_REQUIRED];  /* resolved */
+	struct opp_table *req_table[OPP_MAX_REQUIRED];	/* resolved */
 	const struct opp_entry *req_entry[OPP_MAX_REQUIRED];
 	unsigned n_required;
 	uint32_t flags;
@@ -60,7 +60,7 @@ struct opp_table {
 	void *helper_user;
 	unsigned helper_regs;
 	struct opp_dev *devices; /* bound devices */
-	unsigned n_domains;      /* domains taking their levels from it */
+	unsigned n_domains;	 /* domains taking their levels from it */
 };
 
 struct opp_dev {
@@ -68,8 +68,8 @@ struct opp_dev {
 	struct opp_table *table;
 	struct opp_dev *prev, *next;   /* table->devices */
 	struct opp_dev *fprev, *fnext; /* opp_ctx->followers */
-	uint32_t vote_id;              /* entry whose votes the device casts */
-	uint32_t run_id;               /* entry its clock and supplies are at */
+	uint32_t vote_id;	       /* entry whose votes the device casts */
+	uint32_t run_id;	       /* entry its clock and supplies are at */
 	uint64_t requested_hz;
 	const struct opp_clock_ops *clk;
 	void *clk_user;
@@ -133,8 +133,8 @@ int opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);
 
 /* rate.c */
 void opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err);
-void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-		  enum dmn_op op, const struct opp_dev *od, int err, int safe,
+void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
+		  const struct opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value);
 int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,

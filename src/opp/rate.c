@@ -43,16 +43,17 @@ int opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err)
 	return txn_result(ctx, err);
 }
 
-void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-		  enum dmn_op op, const struct opp_dev *od, int err, int safe,
+void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
+		  const struct opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value)
 {
-	struct dmn_event ev = {kind, op, 0, od->pdev->handle, err, safe,
-			       old_value, new_value};
+	struct dmn_event ev = {kind, op,   0,	      od->pdev->handle,
+			       err,  safe, old_value, new_value};
 	dmn_emit(ctx, &ev);
 }
 
-/* ---- providers ------------------------------------------------------------ */
+/* ---- providers ------------------------------------------------------------
+ */
 
 static int clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 		      int safe, struct opp_report *rep)
@@ -66,8 +67,8 @@ static int clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 	if (err) {
 		err = err > 0 ? -EIO : err;
 		opp_note(ctx, rep, err);
-		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_CLOCK, od, err, safe, old,
-			     hz);
+		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_CLOCK, od, err, safe,
+			     old, hz);
 		return err;
 	}
 	od->clock_hz = hz;
@@ -91,7 +92,8 @@ static bool supply_raises(const struct opp_dev *od, unsigned k,
 	const struct opp_supply *c = &od->supply[k];
 	if (!od->supply_known[k] || s->microvolt > c->microvolt)
 		return true;
-	return s->microvolt == c->microvolt && s->microvolt_min > c->microvolt_min;
+	return s->microvolt == c->microvolt &&
+	       s->microvolt_min > c->microvolt_min;
 }
 
 static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
@@ -105,8 +107,8 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 	if (err) {
 		err = err > 0 ? -EIO : err;
 		opp_note(ctx, rep, err);
-		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_REGULATOR, od, err, safe,
-			     old, s->microvolt);
+		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_REGULATOR, od, err,
+			     safe, old, s->microvolt);
 		return err;
 	}
 	od->supply[k] = *s;
@@ -159,7 +161,8 @@ int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	return 0;
 }
 
-/* ---- votes ------------------------------------------------------------------ */
+/* ---- votes ------------------------------------------------------------------
+ */
 
 /* Grow, before anything changes, what the core transactions of one move
  * can need: the undo log (4 entries per attachment and per link passed),
@@ -181,8 +184,7 @@ static int reserve_domain(struct dmn_ctx *ctx, struct pd_domain *d,
 	return err;
 }
 
-static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev,
-			unsigned n)
+static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
 {
 	unsigned links = 0;
 	int err = 0;
@@ -240,7 +242,8 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	uint32_t new_v[OPP_MAX_ATTACH], old_v[OPP_MAX_ATTACH];
 	bool new_d[OPP_MAX_ATTACH], old_d[OPP_MAX_ATTACH];
-	unsigned n = pdev->n_atts < OPP_MAX_ATTACH ? pdev->n_atts : OPP_MAX_ATTACH;
+	unsigned n =
+	    pdev->n_atts < OPP_MAX_ATTACH ? pdev->n_atts : OPP_MAX_ATTACH;
 	memset(new_d, 0, sizeof(new_d));
 	memset(old_d, 0, sizeof(old_d));
 	if (target)
@@ -297,8 +300,8 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */
 		opp_note(ctx, rep, low);
-		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, od, low, 1, 0,
-			     0);
+		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, od, low, 1,
+			     0, 0);
 	}
 	return 0;
 }
@@ -328,7 +331,8 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 	return err;
 }
 
-/* ---- availability ------------------------------------------------------------ */
+/* ---- availability
+ * ------------------------------------------------------------ */
 
 static const struct opp_entry *usable_above(const struct opp_table *t,
 					    const struct opp_entry *e)
@@ -366,9 +370,10 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 			err = opp_move_locked(ctx, od, usable_above(t, e),
 					      od->requested_hz, &rep);
 		} else if (od->run_id == id) {
-			/* A follower running above its own OPP: where it may. */
+			/* A follower running above its own OPP: where it may.
+			 */
 			const struct opp_entry *v =
-				opp_entry_by_id(t, od->vote_id);
+			    opp_entry_by_id(t, od->vote_id);
 			const struct opp_entry *p = opp_permitted(od, v, 0, 0);
 			if (!p)
 				p = v;

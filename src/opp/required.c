@@ -25,7 +25,8 @@ static bool ancestor_has(const struct pd_domain *d, const struct opp_table *t,
 		return false;
 	for (unsigned i = 0; i < d->n_parents; i++) {
 		const struct pd_domain *p = d->parents[i]->parent;
-		if (opp_domain_level_table(p) == t || ancestor_has(p, t, depth + 1))
+		if (opp_domain_level_table(p) == t ||
+		    ancestor_has(p, t, depth + 1))
 			return true;
 	}
 	return false;
@@ -68,7 +69,8 @@ void opp_match(const struct opp_entry *e, struct pd_domain *const *doms,
 static unsigned device_domains(const struct pd_device *dev,
 			       struct pd_domain **doms)
 {
-	unsigned n = dev->n_atts < OPP_MAX_ATTACH ? dev->n_atts : OPP_MAX_ATTACH;
+	unsigned n =
+	    dev->n_atts < OPP_MAX_ATTACH ? dev->n_atts : OPP_MAX_ATTACH;
 	for (unsigned i = 0; i < n; i++)
 		doms[i] = dev->atts[i]->dom;
 	return n;
@@ -135,7 +137,8 @@ static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
 		return 0;
 	const struct opp_entry *e = od->table->sorted[pos];
 	struct pd_domain *doms[OPP_MAX_ATTACH];
-	unsigned n = c->n_parents < OPP_MAX_ATTACH ? c->n_parents : OPP_MAX_ATTACH;
+	unsigned n =
+	    c->n_parents < OPP_MAX_ATTACH ? c->n_parents : OPP_MAX_ATTACH;
 	int idx = -1;
 	for (unsigned i = 0; i < n; i++) {
 		doms[i] = c->parents[i]->parent;
@@ -193,9 +196,10 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 		t->n_domains++;
 		d->opp_state = od;
 		/* The domain is at level 0 and nothing counts a level on it, so
-		 * the hooks change no requirement now (the core never maps level
-		 * 0): setting them directly is what pd_domain_set_rounding and
-		 * pd_link_set_map would do, without a transaction. */
+		 * the hooks change no requirement now (the core never maps
+		 * level 0): setting them directly is what
+		 * pd_domain_set_rounding and pd_link_set_map would do, without
+		 * a transaction. */
 		d->round = domain_round;
 		d->round_user = od;
 		for (unsigned i = 0; i < d->n_parents; i++) {
@@ -288,8 +292,9 @@ int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 
 /* ---- which required OPP went where (lint) ------------------------------ */
 
-static int report_match(const struct opp_entry *e, struct pd_domain *const *doms,
-			unsigned n, int *slot, unsigned max)
+static int report_match(const struct opp_entry *e,
+			struct pd_domain *const *doms, unsigned n, int *slot,
+			unsigned max)
 {
 	int dom_of_req[OPP_MAX_REQUIRED];
 	opp_match(e, doms, n, dom_of_req);
@@ -298,8 +303,8 @@ static int report_match(const struct opp_entry *e, struct pd_domain *const *doms
 	return (int)e->n_required;
 }
 
-int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev,
-			      uint32_t id, int *slot, unsigned max)
+int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
+			      int *slot, unsigned max)
 {
 	if (!ctx || (!slot && max))
 		return -EINVAL;
@@ -317,8 +322,8 @@ int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev,
 	return ret;
 }
 
-int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom,
-			      uint32_t id, int *slot, unsigned max)
+int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t id,
+			      int *slot, unsigned max)
 {
 	if (!ctx || (!slot && max))
 		return -EINVAL;

@@ -168,8 +168,10 @@ static int entry_cmp(const struct opp_table *t, const struct opp_entry *a,
 {
 	if (t->has_freq && a->hz[0] != b->hz[0])
 		return a->hz[0] < b->hz[0] ? -1 : 1;
-	uint64_t la = (a->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)a->level + 1 : 0;
-	uint64_t lb = (b->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)b->level + 1 : 0;
+	uint64_t la =
+	    (a->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)a->level + 1 : 0;
+	uint64_t lb =
+	    (b->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)b->level + 1 : 0;
 	if (la != lb)
 		return la < lb ? -1 : 1;
 	unsigned n = a->n_hz > b->n_hz ? a->n_hz : b->n_hz;
@@ -228,7 +230,8 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 	}
 	*n_new = 0;
 	for (unsigned i = 0; i < d->n_required; i++) {
-		struct opp_table *rt = opp_table_lookup(ctx, d->required[i].table);
+		struct opp_table *rt =
+		    opp_table_lookup(ctx, d->required[i].table);
 		if (!rt)
 			return -EBADF;
 		struct opp_entry *re = opp_entry_by_id(rt, d->required[i].id);
@@ -262,7 +265,8 @@ static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
 	for (unsigned i = 0; i < d->n_supplies; i++) {
 		e->supplies[i] = d->supplies[i];
 		/* A single DT cell: the window is the target itself. */
-		if (!e->supplies[i].microvolt_min && !e->supplies[i].microvolt_max) {
+		if (!e->supplies[i].microvolt_min &&
+		    !e->supplies[i].microvolt_max) {
 			e->supplies[i].microvolt_min = e->supplies[i].microvolt;
 			e->supplies[i].microvolt_max = e->supplies[i].microvolt;
 		}

@@ -135,8 +135,8 @@ static int set_voltage(void *user, pd_device_t dev, unsigned supply,
 	struct sim_providers *sp = user;
 	if (supply >= OPP_MAX_SUPPLIES)
 		return -EINVAL;
-	int err = record(sp, SIM_PROVIDERS_REGULATOR, dev, supply, target, min,
-			 max);
+	int err =
+	    record(sp, SIM_PROVIDERS_REGULATOR, dev, supply, target, min, max);
 	int i = err ? -1 : slot_of(sp, dev);
 	if (i >= 0)
 		sp->objects[i].microvolt[supply] = target;
@@ -192,8 +192,8 @@ uint32_t sim_providers_microvolt(const struct sim_providers *sp, uint32_t dev,
 {
 	int i = find_object(sp, dev);
 	return i >= 0 && supply < OPP_MAX_SUPPLIES
-		       ? sp->objects[i].microvolt[supply]
-		       : 0;
+		   ? sp->objects[i].microvolt[supply]
+		   : 0;
 }
 
 uint32_t sim_providers_pstate(const struct sim_providers *sp, uint32_t dom)

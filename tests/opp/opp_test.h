@@ -90,12 +90,10 @@ static inline void world_fini(struct world *w)
 	assert_int_equal(w->alloc.live, 0);
 }
 
-static inline pd_domain_t mk_domain(struct world *w, const char *name,
-				    int rail)
+static inline pd_domain_t mk_domain(struct world *w, const char *name, int rail)
 {
-	struct pd_domain_desc d = {name, rail ? &sim_providers_rail
-					      : &sim_providers_gate,
-				   &w->sp, 0};
+	struct pd_domain_desc d = {
+	    name, rail ? &sim_providers_rail : &sim_providers_gate, &w->sp, 0};
 	pd_domain_t h;
 	OK(pd_domain_create(w->ctx, &d, &h));
 	return h;
@@ -122,9 +120,8 @@ static inline uint32_t add_freq(struct world *w, opp_table_t t, uint64_t hz,
 	return id;
 }
 
-static inline uint32_t add_level(struct world *w, opp_table_t t,
-				 uint32_t level, unsigned n_req,
-				 const struct opp_required *req)
+static inline uint32_t add_level(struct world *w, opp_table_t t, uint32_t level,
+				 unsigned n_req, const struct opp_required *req)
 {
 	struct opp_desc d;
 	memset(&d, 0, sizeof(d));

@@ -203,9 +203,9 @@ static void test_alloc_set_rate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_alloc_opp_add),
-		cmocka_unit_test(test_alloc_bind_and_follow),
-		cmocka_unit_test(test_alloc_set_rate),
+	    cmocka_unit_test(test_alloc_opp_add),
+	    cmocka_unit_test(test_alloc_bind_and_follow),
+	    cmocka_unit_test(test_alloc_set_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

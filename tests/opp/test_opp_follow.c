@@ -185,8 +185,8 @@ static void test_follow_failure_reported(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_follow_up_and_back),
-		cmocka_unit_test(test_follow_failure_reported),
+	    cmocka_unit_test(test_follow_up_and_back),
+	    cmocka_unit_test(test_follow_failure_reported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

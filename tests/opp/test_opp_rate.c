@@ -16,7 +16,8 @@ struct rig {
 	unsigned n_events;
 };
 
-static void on_event(void *user, struct dmn_ctx *ctx, const struct dmn_event *ev)
+static void on_event(void *user, struct dmn_ctx *ctx,
+		     const struct dmn_event *ev)
 {
 	(void)ctx;
 	struct rig *r = user;
@@ -76,10 +77,11 @@ static void expect_log(struct rig *r, const struct want *want, unsigned n)
 {
 	const struct sim_providers *sp = &r->w.sp;
 	for (unsigned i = 0; i < n && i < sp->n_log; i++) {
-		if (sp->log[i].op != want[i].op || sp->log[i].value != want[i].value ||
+		if (sp->log[i].op != want[i].op ||
+		    sp->log[i].value != want[i].value ||
 		    sp->log[i].result != want[i].result)
-			fail_msg("call %u: got %s %llu (%d), want %s %llu (%d)", i,
-				 sim_providers_op_name(sp->log[i].op),
+			fail_msg("call %u: got %s %llu (%d), want %s %llu (%d)",
+				 i, sim_providers_op_name(sp->log[i].op),
 				 (unsigned long long)sp->log[i].value,
 				 sp->log[i].result,
 				 sim_providers_op_name(want[i].op),
@@ -111,9 +113,10 @@ static void test_order_up_down_same(void **state)
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
 	OK(opp_set_rate(w->ctx, r->dev, 200 * MHZ));
-	expect_log(r, (struct want[]){{PST, 2, 0}, {REG, 700000, 0},
-				      {CLK, 200 * MHZ, 0}},
-		   3);
+	expect_log(
+	    r,
+	    (struct want[]){{PST, 2, 0}, {REG, 700000, 0}, {CLK, 200 * MHZ, 0}},
+	    3);
 	expect_at(r, r->e200, 200 * MHZ, 700000, 2);
 	uint64_t req;
 	OK(opp_device_current(w->ctx, r->dev, NULL, &req));
@@ -121,9 +124,10 @@ static void test_order_up_down_same(void **state)
 
 	clear(r);
 	OK(opp_set_rate(w->ctx, r->dev, 300 * MHZ));
-	expect_log(r, (struct want[]){{PST, 3, 0}, {REG, 800000, 0},
-				      {CLK, 300 * MHZ, 0}},
-		   3);
+	expect_log(
+	    r,
+	    (struct want[]){{PST, 3, 0}, {REG, 800000, 0}, {CLK, 300 * MHZ, 0}},
+	    3);
 	/* Events: the pstate, the voltage and the clock. */
 	bool saw_rate = false;
 	for (unsigned i = 0; i < r->n_events; i++)
@@ -137,14 +141,15 @@ static void test_order_up_down_same(void **state)
 
 	clear(r);
 	OK(opp_set_rate(w->ctx, r->dev, 50 * MHZ));
-	expect_log(r, (struct want[]){{CLK, 100 * MHZ, 0}, {REG, 600000, 0},
-				      {PST, 1, 0}},
-		   3);
+	expect_log(
+	    r,
+	    (struct want[]){{CLK, 100 * MHZ, 0}, {REG, 600000, 0}, {PST, 1, 0}},
+	    3);
 	expect_at(r, r->e100, 100 * MHZ, 600000, 1);
 
 	clear(r);
 	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ)); /* same OPP */
-	OK(opp_set_rate(w->ctx, r->dev, 1)); /* ceil is the same OPP */
+	OK(opp_set_rate(w->ctx, r->dev, 1));	     /* ceil is the same OPP */
 	expect_log(r, NULL, 0);
 	assert_int_equal(r->n_events, 0);
 
@@ -180,15 +185,15 @@ static void test_fail_up(void **state)
 		struct want log[5];
 		unsigned n;
 	} cases[] = {
-		{PST, {{PST, 3, -EIO}}, 1},
-		{REG, {{PST, 3, 0}, {REG, 800000, -EIO}, {PST, 1, 0}}, 3},
-		{CLK,
-		 {{PST, 3, 0},
-		  {REG, 800000, 0},
-		  {CLK, 300 * MHZ, -EIO},
-		  {REG, 600000, 0},
-		  {PST, 1, 0}},
-		 5},
+	    {PST, {{PST, 3, -EIO}}, 1},
+	    {REG, {{PST, 3, 0}, {REG, 800000, -EIO}, {PST, 1, 0}}, 3},
+	    {CLK,
+	     {{PST, 3, 0},
+	      {REG, 800000, 0},
+	      {CLK, 300 * MHZ, -EIO},
+	      {REG, 600000, 0},
+	      {PST, 1, 0}},
+	     5},
 	};
 	for (unsigned c = 0; c < 3; c++) {
 		struct rig *r = rig_new();
@@ -248,8 +253,9 @@ static void test_fail_down_supply(void **state)
 	OK(sim_providers_fail(&w->sp, REG, r->dev, 1, -EIO));
 	/* Safe: the new OPP stands, the supply stays higher. */
 	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ));
-	expect_log(r, (struct want[]){{CLK, 100 * MHZ, 0}, {REG, 600000, -EIO},
-				      {PST, 1, 0}},
+	expect_log(r,
+		   (struct want[]){
+		       {CLK, 100 * MHZ, 0}, {REG, 600000, -EIO}, {PST, 1, 0}},
 		   3);
 	expect_at(r, r->e100, 100 * MHZ, 800000, 1);
 	assert_int_equal(dmn_last_error(w->ctx), -EIO);
@@ -266,9 +272,10 @@ static void test_fail_down_supply(void **state)
 	/* A later change retries the supply from where it really is. */
 	clear(r);
 	OK(opp_set_rate(w->ctx, r->dev, 200 * MHZ));
-	expect_log(r, (struct want[]){{PST, 2, 0}, {CLK, 200 * MHZ, 0},
-				      {REG, 700000, 0}},
-		   3);
+	expect_log(
+	    r,
+	    (struct want[]){{PST, 2, 0}, {CLK, 200 * MHZ, 0}, {REG, 700000, 0}},
+	    3);
 	OK(dmn_last_error(w->ctx));
 	rig_free(r);
 }
@@ -282,8 +289,9 @@ static void test_fail_down_pstate(void **state)
 	clear(r);
 	OK(sim_providers_fail(&w->sp, PST, r->cx, 1, -EIO));
 	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ));
-	expect_log(r, (struct want[]){{CLK, 100 * MHZ, 0}, {REG, 600000, 0},
-				      {PST, 1, -EIO}},
+	expect_log(r,
+		   (struct want[]){
+		       {CLK, 100 * MHZ, 0}, {REG, 600000, 0}, {PST, 1, -EIO}},
 		   3);
 	/* The domain stays at 3; the device is at its new OPP. */
 	assert_int_equal(cur_id(w, r->dev), r->e100);
@@ -306,9 +314,10 @@ static void test_available(void **state)
 	clear(r);
 	/* Disabling the device's OPP moves it up, through set_rate. */
 	OK(opp_set_available(w->ctx, r->table, r->e200, false));
-	expect_log(r, (struct want[]){{PST, 3, 0}, {REG, 800000, 0},
-				      {CLK, 300 * MHZ, 0}},
-		   3);
+	expect_log(
+	    r,
+	    (struct want[]){{PST, 3, 0}, {REG, 800000, 0}, {CLK, 300 * MHZ, 0}},
+	    3);
 	expect_at(r, r->e300, 300 * MHZ, 800000, 3);
 	/* Nothing above: -EBUSY, nothing changed. */
 	clear(r);
@@ -361,13 +370,13 @@ static void test_suspended(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_order_up_down_same),
-		cmocka_unit_test(test_fail_up),
-		cmocka_unit_test(test_fail_down_clock),
-		cmocka_unit_test(test_fail_down_supply),
-		cmocka_unit_test(test_fail_down_pstate),
-		cmocka_unit_test(test_available),
-		cmocka_unit_test(test_suspended),
+	    cmocka_unit_test(test_order_up_down_same),
+	    cmocka_unit_test(test_fail_up),
+	    cmocka_unit_test(test_fail_down_clock),
+	    cmocka_unit_test(test_fail_down_supply),
+	    cmocka_unit_test(test_fail_down_pstate),
+	    cmocka_unit_test(test_available),
+	    cmocka_unit_test(test_suspended),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -155,9 +155,9 @@ static void test_domain_map_and_rounding(void **state)
 	opp_table_t cx_of_table;
 	assert_int_equal(opp_domain_table(w.ctx, cx, &cx_of_table), 0);
 	assert_int_equal(cx_of_table, tp);
-	assert_int_equal(opp_domain_table(w.ctx, mk_domain(&w, "x", 1),
-					  &cx_of_table),
-			 -ENOENT);
+	assert_int_equal(
+	    opp_domain_table(w.ctx, mk_domain(&w, "x", 1), &cx_of_table),
+	    -ENOENT);
 
 	pd_device_t gpu, gpu2, cpu;
 	pd_attach_t a, a2, ac;
@@ -202,9 +202,9 @@ static void test_domain_map_and_rounding(void **state)
 	OK(pd_vote(w.ctx, az, 5)); /* stored, suspended */
 	assert_int_equal(opp_domain_set_table(w.ctx, y, tp), -EBUSY);
 	/* A table giving a domain its levels takes only entries with one. */
-	assert_int_equal(opp_add(w.ctx, tp,
-				 &(struct opp_desc){.hz = {1}, .n_hz = 1}, NULL),
-			 -EINVAL);
+	assert_int_equal(
+	    opp_add(w.ctx, tp, &(struct opp_desc){.hz = {1}, .n_hz = 1}, NULL),
+	    -EINVAL);
 	OK(opp_table_put(w.ctx, freq));
 	world_fini(&w);
 }
@@ -243,13 +243,69 @@ static void test_floor(void **state)
 	world_fini(&w);
 }
 
+/* An entry that raises one rail and lowers another: the raise comes before
+ * the clock, the lowering after it, so the device never runs above what
+ * either rail gives it. */
+static void test_mixed_direction(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	pd_domain_t cx = mk_domain(&w, "cx", 1), mx = mk_domain(&w, "mx", 1);
+	opp_table_t tc, tm, dt;
+	OK(opp_table_create(w.ctx, "cx-opp", &tc));
+	OK(opp_table_create(w.ctx, "mx-opp", &tm));
+	uint32_t c1 = add_level(&w, tc, 1, 0, NULL),
+		 c3 = add_level(&w, tc, 3, 0, NULL);
+	uint32_t m1 = add_level(&w, tm, 1, 0, NULL),
+		 m3 = add_level(&w, tm, 3, 0, NULL);
+	OK(opp_domain_set_table(w.ctx, cx, tc));
+	OK(opp_domain_set_table(w.ctx, mx, tm));
+	OK(opp_table_create(w.ctx, "dev", &dt));
+	struct opp_required a[2] = {{tc, c3}, {tm, m1}},
+			    b[2] = {{tc, c1}, {tm, m3}};
+	add_freq(&w, dt, 100, 0, 2, a);
+	add_freq(&w, dt, 200, 0, 2, b);
+	pd_device_t dev;
+	pd_attach_t ac, am;
+	OK(pd_device_create(w.ctx, "dev", &dev));
+	OK(pd_attach(w.ctx, dev, cx, &ac));
+	OK(pd_attach(w.ctx, dev, mx, &am));
+	OK(opp_device_bind(w.ctx, dev, dt));
+	OK(opp_device_set_clock(w.ctx, dev, &sim_providers_clock, &w.sp));
+	OK(pd_device_get(w.ctx, dev));
+	OK(opp_set_rate(w.ctx, dev, 100));
+	sim_providers_clear_log(&w.sp);
+	OK(opp_set_rate(w.ctx, dev, 200));
+	const struct sim_providers *sp = &w.sp;
+	assert_int_equal(sp->n_log, 3);
+	assert_int_equal(sp->log[0].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[0].object, mx);
+	assert_int_equal(sp->log[0].value, 3);
+	assert_int_equal(sp->log[1].op, SIM_PROVIDERS_CLOCK);
+	assert_int_equal(sp->log[2].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[2].object, cx);
+	assert_int_equal(sp->log[2].value, 1);
+	/* A failing clock undoes the raise of mx only. */
+	OK(sim_providers_fail(&w.sp, SIM_PROVIDERS_CLOCK, dev, 1, -EIO));
+	assert_int_equal(opp_set_rate(w.ctx, dev, 100), -EIO);
+	assert_int_equal(dom_pstate(&w, cx), 1);
+	assert_int_equal(dom_pstate(&w, mx), 3);
+	assert_int_equal(att_vote(&w, ac), 1);
+	assert_int_equal(att_vote(&w, am), 3);
+	assert_int_equal(sim_providers_rate(sp, dev), 200);
+	OK(pd_device_put(w.ctx, dev));
+	world_fini(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_two_passes),
-		cmocka_unit_test(test_match_by_table),
-		cmocka_unit_test(test_domain_map_and_rounding),
-		cmocka_unit_test(test_floor),
+	    cmocka_unit_test(test_two_passes),
+	    cmocka_unit_test(test_match_by_table),
+	    cmocka_unit_test(test_domain_map_and_rounding),
+	    cmocka_unit_test(test_floor),
+	    cmocka_unit_test(test_mixed_direction),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -313,8 +313,8 @@ static void test_level_table(void **state)
 	for (unsigned i = 0; i < 5; i++)
 		ids[i] = add_level(&w, t, levels[i], 0, NULL);
 	assert_int_equal(opp_add(w.ctx, t,
-				 &(struct opp_desc){.level = 64,
-						    .flags = OPP_FLAG_HAS_LEVEL},
+				 &(struct opp_desc){
+				     .level = 64, .flags = OPP_FLAG_HAS_LEVEL},
 				 NULL),
 			 -EEXIST);
 	uint32_t id;
@@ -424,10 +424,9 @@ static void test_helper(void **state)
 	assert_int_equal(info.pstate, 3);
 	/* A helper error adds nothing. */
 	h.fail = -EIO;
-	assert_int_equal(opp_add(w.ctx, t,
-				 &(struct opp_desc){.hz = {700}, .n_hz = 1},
-				 NULL),
-			 -EIO);
+	assert_int_equal(
+	    opp_add(w.ctx, t, &(struct opp_desc){.hz = {700}, .n_hz = 1}, NULL),
+	    -EIO);
 	unsigned total;
 	OK(opp_table_count(w.ctx, t, &total, NULL));
 	assert_int_equal(total, 2);
@@ -502,15 +501,15 @@ static void test_helper_no_leak(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sorted_stable_ids),
-		cmocka_unit_test(test_duplicates),
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_lookups),
-		cmocka_unit_test(test_equal_frequency_levels),
-		cmocka_unit_test(test_level_table),
-		cmocka_unit_test(test_refcounts),
-		cmocka_unit_test(test_helper),
-		cmocka_unit_test(test_helper_no_leak),
+	    cmocka_unit_test(test_sorted_stable_ids),
+	    cmocka_unit_test(test_duplicates),
+	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_lookups),
+	    cmocka_unit_test(test_equal_frequency_levels),
+	    cmocka_unit_test(test_level_table),
+	    cmocka_unit_test(test_refcounts),
+	    cmocka_unit_test(test_helper),
+	    cmocka_unit_test(test_helper_no_leak),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
