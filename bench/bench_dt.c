@@ -1,13 +1,200 @@
 /* SPDX-License-Identifier: MIT */
-/* Device-tree load time against dtc, and OPP memory: filled in once the
- * loader lands (see bench/README.md). */
+/*
+ * Device-tree load time against dtc decompiling the same blob, measured in
+ * the same run, and the memory of the loaded model; bytes per OPP entry.
+ */
 #include "bench_util.h"
 
+#include "domino_demo_board.h"
+
+#include <domino/dt.h>
+#include <domino/opp.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+static size_t live_bytes;
+
+static void *count_alloc(void *user, size_t size)
+{
+	(void)user;
+	size_t *p = malloc(size + 2 * sizeof(size_t));
+	if (!p)
+		return NULL;
+	p[0] = size;
+	live_bytes += size;
+	return p + 2;
+}
+
+static void count_free(void *user, void *ptr)
+{
+	(void)user;
+	size_t *p = (size_t *)ptr - 2;
+	live_bytes -= p[0];
+	free(p);
+}
+
+static const struct dmn_alloc_ops counting = {count_alloc, count_free, NULL};
+
+/* Load and build one board; returns the bytes the model holds, or 0. */
+static size_t load_once(const void *blob, size_t size, int keep_stats)
+{
+	size_t before = live_bytes;
+	struct dt_load_opts lo;
+	memset(&lo, 0, sizeof(lo));
+	lo.alloc = &counting;
+	struct dt_board *board = NULL;
+	if (dt_load(blob, size, &lo, &board))
+		return 0;
+	struct dmn_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.alloc = counting;
+	struct dmn_ctx *ctx = NULL;
+	struct dt_instance *inst = NULL;
+	size_t bytes = 0;
+	if (!dmn_ctx_create(&cfg, &ctx) &&
+	    !dt_instantiate(board, ctx, NULL, NULL, &inst))
+		bytes = live_bytes - before;
+	(void)keep_stats;
+	dt_instance_free(inst);
+	dmn_ctx_destroy(ctx);
+	dt_board_free(board);
+	return bytes;
+}
+
+static double run_dtc(const char *path)
+{
+	char *argv[] = {"dtc", "-q", "-I", "dtb", "-O", "dts", "-o", "/dev/null",
+			(char *)path, NULL};
+	uint64_t t0 = bench_now();
+	pid_t pid;
+	if (posix_spawnp(&pid, "dtc", NULL, NULL, argv, environ))
+		return -1;
+	int status;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return (double)(bench_now() - t0);
+}
+
+static void bench_board(struct bench_table *t, const char *name,
+			const void *blob, size_t size, const char *path,
+			unsigned runs)
+{
+	double *ours = malloc(runs * sizeof(double));
+	double *theirs = malloc(runs * sizeof(double));
+	size_t bytes = 0;
+	int dtc_ok = path != NULL;
+	for (unsigned i = 0; i < runs; i++) {
+		/* interleaved, so both see the same machine */
+		uint64_t t0 = bench_now();
+		bytes = load_once(blob, size, 0);
+		ours[i] = (double)(bench_now() - t0);
+		theirs[i] = dtc_ok ? run_dtc(path) : -1;
+		if (theirs[i] < 0)
+			dtc_ok = 0;
+	}
+	double mine = bench_median(ours, runs);
+	char label[96];
+	snprintf(label, sizeof(label), "dtload_ns_%s", name);
+	bench_result(t, label, 0, mine, "ns");
+	snprintf(label, sizeof(label), "model_bytes_%s", name);
+	bench_result(t, label, 0, (double)bytes, "B");
+	if (dtc_ok) {
+		double dtc = bench_median(theirs, runs);
+		snprintf(label, sizeof(label), "dtc_decompile_ns_%s", name);
+		bench_result(t, label, 0, dtc, "ns");
+		snprintf(label, sizeof(label), "dtload_ratio_%s", name);
+		bench_result(t, label, 0, mine / dtc, "x");
+	}
+	free(ours);
+	free(theirs);
+}
+
+static char *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = len > 0 ? malloc((size_t)len) : NULL;
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*size = (size_t)len;
+	return buf;
+}
+
+static void bench_opp_entry(struct bench_table *t, unsigned n)
+{
+	struct dmn_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.alloc = counting;
+	struct dmn_ctx *ctx;
+	if (dmn_ctx_create(&cfg, &ctx))
+		return;
+	opp_table_t table;
+	if (opp_table_create(ctx, "bench", &table)) {
+		dmn_ctx_destroy(ctx);
+		return;
+	}
+	size_t before = live_bytes;
+	for (unsigned i = 0; i < n; i++) {
+		struct opp_desc d;
+		memset(&d, 0, sizeof(d));
+		d.hz[0] = 1000000ull * (i + 1);
+		d.n_hz = 1;
+		d.supplies[0].microvolt = d.supplies[0].microvolt_min =
+			d.supplies[0].microvolt_max = 600000 + i;
+		d.n_supplies = 1;
+		opp_add(ctx, table, &d, NULL);
+	}
+	bench_result(t, "bytes_per_opp_entry", 0,
+		     (double)(live_bytes - before) / n, "B");
+	opp_table_put(ctx, table);
+	dmn_ctx_destroy(ctx);
+}
 
 void bench_extra(struct bench_table *t, const char *boards_dir, int quick)
 {
-	(void)t;
-	(void)quick;
-	(void)boards_dir;
+	static const char *const boards[] = {
+		"qrb5165-rb5", "sc7180-trogdor-lazor-r10", "imx8mp-evk",
+		"rk3588-rock-5b", "tegra30-beaver",
+	};
+	unsigned runs = quick ? 5 : 21;
+	bench_opp_entry(t, quick ? 1000 : 10000);
+	/* The demo has no file for dtc: write it out once. */
+	char demo_path[] = "/tmp/domino-bench-demo-XXXXXX";
+	int fd = mkstemp(demo_path);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	int have_demo = f && fwrite(domino_demo_dtb, 1, domino_demo_dtb_len, f) ==
+				     domino_demo_dtb_len;
+	if (f)
+		fclose(f);
+	bench_board(t, "demo", domino_demo_dtb, domino_demo_dtb_len,
+		    have_demo ? demo_path : NULL, runs);
+	if (have_demo)
+		remove(demo_path);
+	if (!boards_dir)
+		return;
+	for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/dtb/%s.dtb", boards_dir, boards[i]);
+		size_t size;
+		char *blob = read_file(path, &size);
+		if (!blob) {
+			printf("dtload_%s: skipped (%s not readable)\n", boards[i], path);
+			continue;
+		}
+		bench_board(t, boards[i], blob, size, path, runs);
+		free(blob);
+	}
 }
