@@ -120,7 +120,9 @@ int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
 {
 	if (need <= *cap)
 		return 0;
-	unsigned new_cap = *cap ? *cap : 4;
+	/* Start at what is needed: most lists (a device's domains, a
+	 * domain's parents) hold one or two. */
+	unsigned new_cap = *cap ? *cap : need;
 	while (new_cap < need) {
 		if (new_cap > (~0u) / 2)
 			return -ENOMEM;
@@ -257,16 +259,10 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 		return;
 	if (ctx->opp_fini)
 		ctx->opp_fini(ctx);
-	for (uint32_t h = handle_next(&ctx->attachments, 0); h;
-	     h = handle_next(&ctx->attachments, h))
-		dmn_free(ctx, pd_attach_get(ctx, h));
+	/* Every attachment belongs to exactly one device. */
 	for (uint32_t h = handle_next(&ctx->devices, 0); h;
-	     h = handle_next(&ctx->devices, h)) {
-		struct pd_device *dev = pd_device_get_ptr(ctx, h);
-		dmn_free(ctx, dev->atts);
-		dmn_free(ctx, dev->name);
-		dmn_free(ctx, dev);
-	}
+	     h = handle_next(&ctx->devices, h))
+		pd_device_free(ctx, pd_device_get_ptr(ctx, h), true);
 	for (uint32_t h = handle_next(&ctx->domains, 0); h;
 	     h = handle_next(&ctx->domains, h)) {
 		struct pd_domain *d = pd_domain_get(ctx, h);

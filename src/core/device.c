@@ -29,6 +29,8 @@ int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 	}
 	if (!err) {
 		memset(dev, 0, sizeof(*dev));
+		dev->atts = dev->atts_inline;
+		dev->cap_atts = 1;
 		dev->qos_us = PD_QOS_NONE;
 		dev->wakeup_ns = PD_WAKEUP_NONE;
 		dev->name = dmn_strdup(ctx, name);
@@ -48,6 +50,34 @@ int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 	return err;
 }
 
+void pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
+		    bool attachments)
+{
+	for (unsigned i = 0; attachments && i < dev->n_atts; i++)
+		dmn_free(ctx, dev->atts[i]);
+	if (dev->atts != dev->atts_inline)
+		dmn_free(ctx, dev->atts);
+	dmn_free(ctx, dev->name);
+	dmn_free(ctx, dev);
+}
+
+/* Room for one more attachment; the first lives inside the device. */
+static int reserve_attachment(struct dmn_ctx *ctx, struct pd_device *dev)
+{
+	if (dev->n_atts < dev->cap_atts)
+		return 0;
+	unsigned cap = dev->cap_atts * 2;
+	struct pd_attachment **bigger = dmn_alloc(ctx, cap * sizeof(*bigger));
+	if (!bigger)
+		return -ENOMEM;
+	memcpy(bigger, dev->atts, dev->n_atts * sizeof(*bigger));
+	if (dev->atts != dev->atts_inline)
+		dmn_free(ctx, dev->atts);
+	dev->atts = bigger;
+	dev->cap_atts = cap;
+	return 0;
+}
+
 int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
@@ -61,9 +91,7 @@ int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 		err = -EBUSY;
 	if (!err) {
 		handle_release(&ctx->devices, h);
-		dmn_free(ctx, dev->atts);
-		dmn_free(ctx, dev->name);
-		dmn_free(ctx, dev);
+		pd_device_free(ctx, dev, false);
 	}
 	dmn_unlock(ctx);
 	return err;
@@ -139,8 +167,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 	if (!err)
 		err = handle_reserve(ctx, &ctx->attachments);
 	if (!err)
-		err = dmn_grow(ctx, (void **)&dev->atts, &dev->cap_atts,
-			       dev->n_atts + 1, sizeof(*dev->atts));
+		err = reserve_attachment(ctx, dev);
 	if (!err) {
 		a = dmn_alloc(ctx, sizeof(*a));
 		err = a ? 0 : -ENOMEM;
@@ -149,8 +176,9 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		err = qos_attach(ctx, dev, d, true);
 	if (!err) {
 		memset(a, 0, sizeof(*a));
-		a->handle = handle_alloc(&ctx->attachments, a);
-		err = a->handle ? 0 : -ENOSPC;
+		uint32_t h = handle_alloc(&ctx->attachments, a);
+		a->handle_bits = h & 0x3fffffffu;
+		err = h ? 0 : -ENOSPC;
 		if (err)
 			qos_attach(ctx, dev, d, false);
 	}
@@ -179,11 +207,11 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 	}
 	if (err) {
 		att_unlink(a);
-		handle_release(&ctx->attachments, a->handle);
+		handle_release(&ctx->attachments, att_handle(a));
 		dmn_free(ctx, a);
 		qos_attach(ctx, dev, d, false);
 	} else {
-		*out = a->handle;
+		*out = att_handle(a);
 	}
 	txn_result(ctx, err);
 	dmn_unlock(ctx);
@@ -406,7 +434,7 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 		if (i >= dev->n_atts)
 			err = -ENOENT;
 		else
-			*out = dev->atts[i]->handle;
+			*out = att_handle(dev->atts[i]);
 	}
 	dmn_unlock(ctx);
 	return err;
@@ -441,7 +469,7 @@ int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 	int err = (dev && d) ? -ENOENT : -EBADF;
 	for (unsigned i = 0; dev && d && i < dev->n_atts; i++) {
 		if (dev->atts[i]->dom == d) {
-			*out = dev->atts[i]->handle;
+			*out = att_handle(dev->atts[i]);
 			err = 0;
 			break;
 		}

@@ -430,7 +430,7 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 	}
 	if (!err) {
 		if (a)
-			*next = a->handle;
+			*next = att_handle(a);
 		else
 			err = -ENOENT;
 	}

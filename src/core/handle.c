@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <string.h>
 
 #define GEN_MASK ((1u << HANDLE_GEN_BITS) - 1u)
 #define SLOT_MASK ((1u << HANDLE_SLOT_BITS) - 1u)
@@ -14,21 +15,32 @@ static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
 	       (slot + 1u);
 }
 
+static void *free_tag(uint32_t next_free)
+{
+	return (void *)(((uintptr_t)next_free << 1) | 1u);
+}
+
+static bool is_live(const void *obj)
+{
+	return obj && !((uintptr_t)obj & 1u);
+}
+
 void handle_table_init(struct handle_table *t, enum handle_kind kind)
 {
+	memset(t, 0, sizeof(*t));
 	t->kind = kind;
-	t->slots = 0;
-	t->n_slots = t->cap_slots = 0;
-	t->free_head = 0;
-	t->live_head = t->live_tail = 0;
-	t->live = 0;
+	t->ordered = kind != HK_ATTACH;
 }
 
 void handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
 {
-	if (t->slots)
-		dmn_free(ctx, t->slots);
+	dmn_free(ctx, t->objs);
 	handle_table_init(t, t->kind);
+}
+
+static size_t block_size(const struct handle_table *t, uint32_t cap)
+{
+	return (size_t)cap * (sizeof(void *) + (t->ordered ? 8u : 0u) + 2u);
 }
 
 int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
@@ -37,11 +49,29 @@ int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 		return 0;
 	if (t->n_slots >= HANDLE_MAX_SLOTS)
 		return -ENOSPC;
-	unsigned cap = t->cap_slots;
-	int err = dmn_grow(ctx, (void **)&t->slots, &cap, t->n_slots + 1,
-			   sizeof(*t->slots));
+	uint32_t cap = t->cap_slots ? t->cap_slots * 2u : 4u;
+	if (cap > HANDLE_MAX_SLOTS)
+		cap = HANDLE_MAX_SLOTS;
+	/* One block: pointers first (aligned), then links, then generations. */
+	char *block = dmn_alloc(ctx, block_size(t, cap));
+	if (!block)
+		return -ENOMEM;
+	void **objs = (void **)block;
+	uint32_t *links = t->ordered ? (uint32_t *)(objs + cap) : 0;
+	uint16_t *gens = (uint16_t *)(links ? (void *)(links + 2u * cap)
+					    : (void *)(objs + cap));
+	if (t->n_slots) {
+		memcpy(objs, t->objs, t->n_slots * sizeof(*objs));
+		memcpy(gens, t->gens, t->n_slots * sizeof(*gens));
+		if (links)
+			memcpy(links, t->links, 2u * t->n_slots * sizeof(*links));
+	}
+	dmn_free(ctx, t->objs);
+	t->objs = objs;
+	t->links = links;
+	t->gens = gens;
 	t->cap_slots = cap;
-	return err;
+	return 0;
 }
 
 uint32_t handle_alloc(struct handle_table *t, void *obj)
@@ -49,76 +79,84 @@ uint32_t handle_alloc(struct handle_table *t, void *obj)
 	uint32_t slot;
 	if (t->free_head) {
 		slot = t->free_head - 1u;
-		t->free_head = t->slots[slot].next_free;
+		t->free_head = (uint32_t)((uintptr_t)t->objs[slot] >> 1);
 	} else {
 		if (t->n_slots >= t->cap_slots || t->n_slots >= HANDLE_MAX_SLOTS)
 			return 0;
 		slot = t->n_slots++;
-		t->slots[slot].gen = 0;
+		t->gens[slot] = 0;
 	}
-	t->slots[slot].obj = obj;
-	t->slots[slot].next_free = 0;
-	t->slots[slot].prev_live = t->live_tail;
-	t->slots[slot].next_live = 0;
-	if (t->live_tail)
-		t->slots[t->live_tail - 1u].next_live = slot + 1u;
-	else
-		t->live_head = slot + 1u;
-	t->live_tail = slot + 1u;
+	t->objs[slot] = obj;
+	if (t->ordered) {
+		t->links[2u * slot] = t->live_tail;
+		t->links[2u * slot + 1u] = 0;
+		if (t->live_tail)
+			t->links[2u * (t->live_tail - 1u) + 1u] = slot + 1u;
+		else
+			t->live_head = slot + 1u;
+		t->live_tail = slot + 1u;
+	}
 	t->live++;
-	return make_handle(t->kind, t->slots[slot].gen, slot);
+	return make_handle(t->kind, t->gens[slot], slot);
 }
 
-static struct handle_slot *slot_of(const struct handle_table *t, uint32_t h)
+/* The slot index of a live, current handle, or -1. */
+static int64_t slot_of(const struct handle_table *t, uint32_t h)
 {
 	if ((h >> 30) != (uint32_t)t->kind)
-		return 0;
-	uint32_t slot = (h & SLOT_MASK);
+		return -1;
+	uint32_t slot = h & SLOT_MASK;
 	if (slot == 0 || slot > t->n_slots)
-		return 0;
-	struct handle_slot *s = &t->slots[slot - 1u];
-	if (!s->obj || (s->gen & GEN_MASK) != ((h >> 20) & GEN_MASK))
-		return 0;
-	return s;
+		return -1;
+	slot--;
+	if (!is_live(t->objs[slot]) ||
+	    (t->gens[slot] & GEN_MASK) != ((h >> 20) & GEN_MASK))
+		return -1;
+	return slot;
 }
 
 void handle_release(struct handle_table *t, uint32_t h)
 {
-	struct handle_slot *s = slot_of(t, h);
-	if (!s)
+	int64_t s = slot_of(t, h);
+	if (s < 0)
 		return;
-	if (s->prev_live)
-		t->slots[s->prev_live - 1u].next_live = s->next_live;
-	else
-		t->live_head = s->next_live;
-	if (s->next_live)
-		t->slots[s->next_live - 1u].prev_live = s->prev_live;
-	else
-		t->live_tail = s->prev_live;
-	s->obj = 0;
-	s->gen = (uint16_t)((s->gen + 1u) & GEN_MASK);
-	s->next_free = t->free_head;
-	t->free_head = (uint32_t)(s - t->slots) + 1u;
+	uint32_t slot = (uint32_t)s;
+	if (t->ordered) {
+		uint32_t prev = t->links[2u * slot], next = t->links[2u * slot + 1u];
+		if (prev)
+			t->links[2u * (prev - 1u) + 1u] = next;
+		else
+			t->live_head = next;
+		if (next)
+			t->links[2u * (next - 1u)] = prev;
+		else
+			t->live_tail = prev;
+	}
+	t->objs[slot] = free_tag(t->free_head);
+	t->gens[slot] = (uint16_t)((t->gens[slot] + 1u) & GEN_MASK);
+	t->free_head = slot + 1u;
 	t->live--;
 }
 
 void *handle_lookup(const struct handle_table *t, uint32_t h)
 {
-	struct handle_slot *s = slot_of(t, h);
-	return s ? s->obj : 0;
+	int64_t s = slot_of(t, h);
+	return s < 0 ? 0 : t->objs[s];
 }
 
 uint32_t handle_next(const struct handle_table *t, uint32_t prev)
 {
+	if (!t->ordered)
+		return 0;
 	uint32_t slot = prev & SLOT_MASK; /* slot index + 1 */
 	uint32_t next;
 	if (!prev)
 		next = t->live_head;
 	else if (slot && slot <= t->n_slots)
-		next = t->slots[slot - 1u].next_live;
+		next = t->links[2u * (slot - 1u) + 1u];
 	else
 		return 0;
 	if (!next)
 		return 0;
-	return make_handle(t->kind, t->slots[next - 1u].gen, next - 1u);
+	return make_handle(t->kind, t->gens[next - 1u], next - 1u);
 }

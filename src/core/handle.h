@@ -3,10 +3,17 @@
  * Validated handles: a slot table per object kind. A handle packs the kind,
  * a generation and the slot, so a stale handle (object removed, slot maybe
  * reused) or a handle of another kind is detected instead of dereferenced.
+ *
+ * The table is parallel arrays in one block: object pointers (a free slot
+ * holds the free list instead, tagged in bit 0), 16-bit generations, and,
+ * for the kinds that are iterated, a doubly linked list of live slots in
+ * creation order. Attachments are never iterated through their table, so
+ * each costs 10 bytes of table, not 18: it is the object there are most of.
  */
 #ifndef DOMINO_CORE_HANDLE_H
 #define DOMINO_CORE_HANDLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct dmn_ctx;
@@ -19,18 +26,13 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
 #define HANDLE_GEN_BITS 10u
 #define HANDLE_MAX_SLOTS ((1u << HANDLE_SLOT_BITS) - 1u)
 
-struct handle_slot {
-	void *obj;
-	uint16_t gen;
-	uint32_t next_free; /* slot index + 1 of the next free slot, 0 = end */
-	/* Live slots in allocation order (slot index + 1, 0 = end): iteration
-	 * follows creation order even when freed slots are reused. */
-	uint32_t prev_live, next_live;
-};
-
 struct handle_table {
 	enum handle_kind kind;
-	struct handle_slot *slots;
+	bool ordered;     /* keeps creation order for handle_next */
+	void **objs;      /* live: the object; free: (next free + 1) << 1 | 1 */
+	uint16_t *gens;
+	uint32_t *links;  /* ordered only: [2 * slot] prev, [2 * slot + 1] next
+			   * (slot index + 1, 0 = end) */
 	uint32_t n_slots, cap_slots;
 	uint32_t free_head; /* slot index + 1, 0 = none */
 	uint32_t live_head, live_tail; /* slot index + 1, 0 = none */
@@ -45,8 +47,9 @@ int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t);
 uint32_t handle_alloc(struct handle_table *t, void *obj);
 void handle_release(struct handle_table *t, uint32_t h);
 void *handle_lookup(const struct handle_table *t, uint32_t h);
-/* First live handle after @prev (0 = from the start) in allocation order,
- * or 0. @prev's object may already be freed, but not its slot released. */
+/* First live handle after @prev (0 = from the start) in creation order,
+ * or 0. Ordered tables only. @prev's object may already be freed, but not
+ * its slot released. */
 uint32_t handle_next(const struct handle_table *t, uint32_t prev);
 
 #endif

@@ -91,21 +91,31 @@ struct pd_link {
 	uint32_t req;   /* counted in parent->votes (0 = nothing) */
 };
 
+/* The object there are most of (one per voter): 40 bytes on LP64. Its
+ * handle's kind bits are always HK_ATTACH, so they hold the flag instead:
+ * read the handle with att_handle(). */
 struct pd_attachment {
-	uint32_t handle;
 	struct pd_device *dev;
 	struct pd_domain *dom;
 	struct pd_attachment *dom_prev, *dom_next;
 	uint32_t vote;
-	bool counted; /* vote counted in dom->votes and in dom->active_devices */
+	uint32_t handle_bits : 30; /* the handle without its kind */
+	uint32_t counted : 1; /* vote counted in dom->votes, dom->active_devices */
 };
+
+static inline uint32_t att_handle(const struct pd_attachment *a)
+{
+	return a->handle_bits | ((uint32_t)HK_ATTACH << 30);
+}
 
 struct pd_device {
 	uint32_t handle;
 	char *name;
 	unsigned usage;
+	/* Attachments in attach order; most devices have one, kept inline. */
 	struct pd_attachment **atts;
 	unsigned n_atts, cap_atts;
+	struct pd_attachment *atts_inline[1];
 	uint32_t qos_us;    /* PD_QOS_NONE if unset */
 	uint64_t wakeup_ns; /* PD_WAKEUP_NONE if unset */
 	void *opp_state; /* owned by the OPP layer */
@@ -179,6 +189,9 @@ int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
 	     size_t elem);
 
 void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d);
+/* Free a device (and, with @attachments, the attachments it holds). */
+void pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
+		    bool attachments);
 
 /* Look handles up; NULL if stale or of another kind. */
 struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
