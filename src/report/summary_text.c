@@ -298,6 +298,34 @@ static void header(struct summary *s)
 	rpt_out_putc(s->o, '\n');
 }
 
+/* The governor's menu of each domain that has one, shallowest first. */
+static void idle_states(struct summary *s)
+{
+	const struct rpt_model *m = s->m;
+	int any = 0;
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		const struct rpt_domain *d = &m->domains[i];
+		if (!d->idle || !d->n_idle)
+			continue;
+		if (!any)
+			rpt_out_printf(s->o, "\n%sidle states%s (entry / exit latency, "
+				       "min residency):\n", s->st.bold, s->st.reset);
+		any = 1;
+		rpt_out_puts(s->o, "  ");
+		rpt_out_text(s->o, d->name ? d->name : "?");
+		rpt_out_putc(s->o, '\n');
+		for (unsigned k = 0; k < d->n_idle; k++) {
+			const struct rpt_idle_stats *st = &d->idle[k];
+			rpt_out_puts(s->o, "    ");
+			rpt_out_text(s->o, st->name ? st->name : "?");
+			rpt_out_printf(s->o, "  %u / %u us, %u us%s\n",
+				       st->entry_latency_us, st->exit_latency_us,
+				       st->min_residency_us,
+				       k + 1 == d->n_idle && d->n_idle > 1 ? "  (deepest)" : "");
+		}
+	}
+}
+
 int rpt_write_summary_text(const struct rpt_model *m,
 			   const struct rpt_text_options *opt,
 			   const struct rpt_sink *sink)
@@ -336,6 +364,7 @@ int rpt_write_summary_text(const struct rpt_model *m,
 	if (rc)
 		goto out;
 
+	idle_states(&s);
 	if (m->warnings && m->n_warnings) {
 		rpt_out_printf(&o, "\n%s%u warning%s:%s\n", s.st.warn,
 			       m->n_warnings, m->n_warnings == 1 ? "" : "s",

@@ -231,11 +231,12 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		r->initial_on = sim->initial[i].on;
 		r->initial_pstate = sim->initial[i].pstate;
 		r->initial_idle_state = sim_idle_name(sim, i, sim->initial[i].idle);
-		if (with_events) {
-			fill_stats(sim, i, r, &s->idle[idle], &s->pstates[pstates]);
-			idle += r->n_idle;
-			pstates += r->n_pstates;
-		}
+		fill_stats(sim, i, r, &s->idle[idle], &s->pstates[pstates]);
+		r->has_stats = with_events;
+		if (!with_events)
+			r->n_pstates = 0;
+		idle += r->n_idle;
+		pstates += r->n_pstates;
 	}
 	s->model.board = sim->board_name;
 	s->model.model = b->model;
