@@ -1,0 +1,91 @@
+/* The README's set_rate example: a rail with corner levels, a codec whose
+ * OPPs require them, and the order of the calls going up and down. Built
+ * and run by the test suite. */
+#include <domino/opp.h>
+#include <stdio.h>
+#include <string.h>
+
+static int rail_level(void *user, pd_domain_t dom, uint32_t level)
+{
+	(void)user;
+	(void)dom;
+	printf("rail %u\n", level);
+	return 0;
+}
+
+static int clock_rate(void *user, pd_device_t dev, uint64_t hz)
+{
+	(void)user;
+	(void)dev;
+	printf("clock %llu\n", (unsigned long long)hz);
+	return 0;
+}
+
+static int supply(void *user, pd_device_t dev, unsigned i, uint32_t min,
+		  uint32_t target, uint32_t max)
+{
+	(void)user;
+	(void)dev;
+	(void)i;
+	(void)min;
+	(void)max;
+	printf("supply %u\n", target);
+	return 0;
+}
+
+int main(void)
+{
+	static const struct pd_domain_ops rail_ops = {.set_performance_state = rail_level};
+	static const struct opp_clock_ops clk = {.set_rate = clock_rate};
+	static const struct opp_regulator_ops reg = {.set_voltage = supply};
+	struct dmn_ctx *ctx;
+	pd_domain_t mx;
+	pd_device_t venus;
+	pd_attach_t att;
+	opp_table_t levels, codec;
+	uint32_t svs, nom;
+
+	dmn_ctx_create(NULL, &ctx);
+	struct pd_domain_desc desc = {.name = "mx", .ops = &rail_ops};
+	pd_domain_create(ctx, &desc, &mx);
+
+	/* The rail's corners: a vote rounds up to the next one. */
+	opp_table_create(ctx, "mx-levels", &levels);
+	struct opp_desc l = {.flags = OPP_FLAG_HAS_LEVEL};
+	l.level = 128;
+	opp_add(ctx, levels, &l, &svs);
+	l.level = 256;
+	opp_add(ctx, levels, &l, &nom);
+	opp_domain_set_table(ctx, mx, levels);
+
+	/* The codec's OPPs: frequency, voltage, and the rail corner each needs. */
+	opp_table_create(ctx, "venus-opps", &codec);
+	struct opp_desc o;
+	memset(&o, 0, sizeof(o));
+	o.n_hz = 1;
+	o.n_supplies = 1;
+	o.n_required = 1;
+	o.hz[0] = 720000000;
+	o.supplies[0] = (struct opp_supply){800000, 800000, 800000, 0};
+	o.required[0] = (struct opp_required){levels, svs};
+	opp_add(ctx, codec, &o, NULL);
+	o.hz[0] = 1332000000;
+	o.supplies[0] = (struct opp_supply){900000, 900000, 900000, 0};
+	o.required[0] = (struct opp_required){levels, nom};
+	opp_add(ctx, codec, &o, NULL);
+
+	pd_device_create(ctx, "venus", &venus);
+	pd_attach(ctx, venus, mx, &att);
+	opp_device_bind(ctx, venus, codec);
+	opp_device_set_clock(ctx, venus, &clk, NULL);
+	opp_device_set_regulators(ctx, venus, &reg, NULL);
+	pd_device_get(ctx, venus);
+
+	opp_set_rate(ctx, venus, 1000000000); /* up: rail, supply, clock */
+	opp_set_rate(ctx, venus, 720000000);  /* down: clock, supply, rail */
+
+	opp_table_put(ctx, codec);
+	opp_table_put(ctx, levels);
+	dmn_ctx_destroy(ctx);
+	return 0;
+}
