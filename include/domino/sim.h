@@ -9,7 +9,9 @@
  * set_performance_state exactly when its provider has an OPP table (DESIGN
  * §1 "Precise rules"); `fail DOMAIN OP COUNT` arms the next COUNT calls of
  * that callback to fail with -EIO. Devices with an OPP table get a simulated
- * clock, so `rate` and `expect DEV rate` work.
+ * clock, so `rate` and `expect DEV rate` work. For tests, every backend
+ * call can be observed and the k-th one made to fail (struct sim_options),
+ * and a script can be run one command at a time (sim_step).
  *
  * sim_run() executes a parsed scenario in time order and records every
  * change (power, pstate, idle state, failures, clock rates) as report
@@ -34,10 +36,68 @@ extern "C" {
 struct sim;
 
 /**
+ * enum sim_call_op - the calls of the simulated backends, as counted by
+ * sim_options.fail_call and reported to sim_options.on_call
+ */
+enum sim_call_op {
+	SIM_CALL_POWER_ON,  /* pd_domain_ops.power_on */
+	SIM_CALL_POWER_OFF, /* pd_domain_ops.power_off */
+	SIM_CALL_PSTATE,    /* pd_domain_ops.set_performance_state */
+	SIM_CALL_CLOCK,     /* opp_clock_ops.set_rate */
+	SIM_CALL_REGULATOR, /* opp_regulator_ops.set_voltage (SIM_REGULATORS) */
+};
+
+/**
+ * struct sim_call - one call of a simulated backend
+ * @index:  its number: every backend call of the simulation counts, from 1
+ *          (calls made while sim_create builds the board included)
+ * @op:     which call
+ * @domain: board domain index (power and pstate calls), else -1
+ * @device: board device index (clock and regulator calls), else -1
+ * @supply: the supply index (regulator calls), else 0
+ * @value:  the level, the rate in Hz, the target in uV, or for a power-off
+ *          the idle state index (UINT64_MAX: the domain has none)
+ * @min, @max: the voltage window (regulator calls), else 0
+ * @result: what the call returns: 0, or -EIO when a `fail` command or
+ *          sim_options.fail_call made it fail
+ */
+struct sim_call {
+	unsigned long index;
+	enum sim_call_op op;
+	int domain;
+	int device;
+	unsigned supply;
+	uint64_t value;
+	uint32_t min, max;
+	int result;
+};
+
+/**
+ * typedef sim_call_fn - sees every backend call as it returns
+ * Called with the context lock held (from inside a library call): it must
+ * not call back into the context.
+ */
+typedef void (*sim_call_fn)(void *user, const struct sim_call *call);
+
+#define SIM_REGULATORS (1u << 0) /* give devices simulated supplies */
+
+/**
  * struct sim_options - how to build a simulation; every member may be zero
  * @board_name: shown in reports (e.g. the file name), default "board"
  * @supported_hw, @n_supported_hw: the hardware version (--supported-hw)
  * @diag, @diag_user: loader diagnostics sink (see dt_load)
+ * @flags: SIM_REGULATORS: every device whose OPP table has an entry with
+ *   opp-microvolt gets a simulated regulator (set_voltage accepts any
+ *   window), so opp_set_rate programs its supplies; without it supplies
+ *   are skipped (what `domino simulate` does)
+ * @fail_call: failure injection for tests: when non-zero, backend call
+ *   number @fail_call (as struct sim_call.index counts: every power_on,
+ *   power_off, set_performance_state, clock set_rate and, with
+ *   SIM_REGULATORS, set_voltage) fails with -EIO, once. Running the same
+ *   scenario for every value from 1 to the number of calls of a clean run
+ *   makes each call fail in turn.
+ * @on_call, @call_user: optional, told of every backend call (see
+ *   sim_call_fn), e.g. to count them or to know which call failed
  */
 struct sim_options {
 	const char *board_name;
@@ -45,6 +105,10 @@ struct sim_options {
 	unsigned n_supported_hw;
 	dt_diag_fn diag;
 	void *diag_user;
+	unsigned flags;
+	unsigned long fail_call;
+	sim_call_fn on_call;
+	void *call_user;
 };
 
 /**
@@ -99,6 +163,32 @@ struct sim_result {
 int sim_run(struct sim *sim, const struct scn_script *script,
 	    sim_event_fn live, void *user, struct sim_result *res,
 	    struct scn_diag *diag);
+
+/**
+ * sim_step - execute the one command @script->cmds[@i]
+ * For callers that look at the state between commands (tests). The
+ * command's names are resolved first (an error changes nothing); then it
+ * runs exactly as inside sim_run: the time is set to the command's, its
+ * events are recorded, and an `expect` is checked against the
+ * latest command that sim_run or sim_step executed on this simulation.
+ * Steps are meant to go through a script in order; the end time of the
+ * script is not applied (sim_run does that).
+ * @res: the counts of this command are added to it (it is not reset)
+ * @op_error: receives the command's own result: 0, or the negative errno
+ *   its operation returned (a failed unsafe-direction callback, -ERANGE, ...)
+ * @diag: as for sim_run
+ * returns: 0 (see @op_error), -EINVAL (NULL argument, @i out of range, or a
+ *   name error as for sim_run; nothing was run), -ENOMEM.
+ * cost: the command's, plus O(board) for resolving names.
+ */
+int sim_step(struct sim *sim, const struct scn_script *script, size_t i,
+	     struct sim_result *res, int *op_error, struct scn_diag *diag);
+
+/**
+ * sim_calls - the number of backend calls made so far (struct
+ * sim_call.index of the latest); 0 for NULL
+ */
+unsigned long sim_calls(const struct sim *sim);
 
 /**
  * sim_report - describe the current state for the writers

@@ -27,24 +27,47 @@ static int take_failure(struct sim_domain *d, enum scn_fail_op op)
 	return -EIO;
 }
 
+/* Count one backend call; @err is what a `fail` command made of it. */
+int sim_backend_call(struct sim *sim, struct sim_call *call, int err)
+{
+	call->index = ++sim->n_calls;
+	if (!err && sim->fail_call && call->index == sim->fail_call)
+		err = -EIO;
+	call->result = err;
+	if (sim->on_call)
+		sim->on_call(sim->call_user, call);
+	return err;
+}
+
+static int domain_call(struct sim_domain *d, enum sim_call_op op,
+		       enum scn_fail_op fail_op, uint64_t value)
+{
+	struct sim_call call;
+	memset(&call, 0, sizeof(call));
+	call.op = op;
+	call.domain = (int)d->index;
+	call.device = -1;
+	call.value = value;
+	return sim_backend_call(d->sim, &call, take_failure(d, fail_op));
+}
+
 static int sim_power_on(void *user, pd_domain_t dom)
 {
 	(void)dom;
-	return take_failure(user, SCN_FAIL_ON);
+	return domain_call(user, SIM_CALL_POWER_ON, SCN_FAIL_ON, 0);
 }
 
 static int sim_power_off(void *user, pd_domain_t dom, int idle_state)
 {
 	(void)dom;
-	(void)idle_state;
-	return take_failure(user, SCN_FAIL_OFF);
+	return domain_call(user, SIM_CALL_POWER_OFF, SCN_FAIL_OFF,
+			   idle_state < 0 ? UINT64_MAX : (uint64_t)idle_state);
 }
 
 static int sim_set_pstate(void *user, pd_domain_t dom, uint32_t level)
 {
 	(void)dom;
-	(void)level;
-	return take_failure(user, SCN_FAIL_PSTATE);
+	return domain_call(user, SIM_CALL_PSTATE, SCN_FAIL_PSTATE, level);
 }
 
 static const struct pd_domain_ops ops_gate = {sim_power_on, sim_power_off, 0};
@@ -65,6 +88,15 @@ static int sim_clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
 {
 	(void)dev;
 	struct sim_device *d = user;
+	struct sim_call call;
+	memset(&call, 0, sizeof(call));
+	call.op = SIM_CALL_CLOCK;
+	call.domain = -1;
+	call.device = (int)d->index;
+	call.value = hz;
+	int err = sim_backend_call(d->sim, &call, 0);
+	if (err)
+		return err;
 	struct rpt_event ev;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = RPT_EV_RATE;
@@ -84,6 +116,36 @@ static uint64_t sim_clock_get_rate(void *user, pd_device_t dev)
 
 static const struct opp_clock_ops sim_clock = {sim_clock_set_rate,
 					       sim_clock_get_rate};
+
+/* Supplies accept any window; only the call and its failure matter. */
+static int sim_set_voltage(void *user, pd_device_t dev, unsigned supply,
+			   uint32_t min, uint32_t target, uint32_t max)
+{
+	(void)dev;
+	struct sim_device *d = user;
+	struct sim_call call;
+	memset(&call, 0, sizeof(call));
+	call.op = SIM_CALL_REGULATOR;
+	call.domain = -1;
+	call.device = (int)d->index;
+	call.supply = supply;
+	call.value = target;
+	call.min = min;
+	call.max = max;
+	return sim_backend_call(d->sim, &call, 0);
+}
+
+static const struct opp_regulator_ops sim_regulators = {sim_set_voltage};
+
+/* Whether any entry of the device's table names a supply voltage. */
+static int has_supplies(const struct dt_board *b, const struct dt_device *dev)
+{
+	const struct dt_opp_table *t = &b->opp_tables[dev->opp_table];
+	for (unsigned i = 0; i < t->n_entries; i++)
+		if (t->entries[i].n_supplies)
+			return 1;
+	return 0;
+}
 
 /* ---- events ---------------------------------------------------------------- */
 
@@ -218,6 +280,9 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	if (!sim)
 		return -ENOMEM;
 	sim->board_name = opts->board_name ? opts->board_name : "board";
+	sim->fail_call = opts->fail_call;
+	sim->on_call = opts->on_call;
+	sim->call_user = opts->call_user;
 	struct dt_load_opts lo;
 	memset(&lo, 0, sizeof(lo));
 	lo.supported_hw = opts->supported_hw;
@@ -249,10 +314,18 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	err = dmn_ctx_create(&cfg, &sim->ctx);
 	if (!err)
 		err = dt_instantiate(b, sim->ctx, factory, sim, &sim->inst);
-	for (unsigned i = 0; !err && i < b->n_devices; i++)
-		if (b->devices[i].opp_table >= 0)
-			err = opp_device_set_clock(sim->ctx, sim->inst->devices[i],
-						   &sim_clock, &sim->devs[i]);
+	for (unsigned i = 0; !err && i < b->n_devices; i++) {
+		if (b->devices[i].opp_table < 0)
+			continue;
+		err = opp_device_set_clock(sim->ctx, sim->inst->devices[i],
+					   &sim_clock, &sim->devs[i]);
+		if (!err && (opts->flags & SIM_REGULATORS) &&
+		    has_supplies(b, &b->devices[i]))
+			err = opp_device_set_regulators(sim->ctx,
+							sim->inst->devices[i],
+							&sim_regulators,
+							&sim->devs[i]);
+	}
 	if (!err)
 		err = dmn_listen(sim->ctx, listener, sim);
 	if (err)
@@ -298,6 +371,11 @@ void sim_free(struct sim *sim)
 const struct dt_board *sim_board(const struct sim *sim)
 {
 	return sim ? sim->board : NULL;
+}
+
+unsigned long sim_calls(const struct sim *sim)
+{
+	return sim ? sim->n_calls : 0;
 }
 
 struct dmn_ctx *sim_ctx(struct sim *sim)

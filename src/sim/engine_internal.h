@@ -51,6 +51,12 @@ struct sim {
 	struct sim_initial *initial;
 	uint64_t now;
 
+	/* Backend calls: counted for sim_options.fail_call and on_call. */
+	unsigned long n_calls, fail_call;
+	sim_call_fn on_call;
+	void *call_user;
+	int last_error; /* of the latest command, for `expect last-error` */
+
 	struct rpt_event *events;
 	unsigned n_events, cap_events;
 	int oom;
@@ -68,5 +74,6 @@ void sim_record(struct sim *sim, struct rpt_event *ev);
 int sim_domain_index(const struct sim *sim, uint32_t handle);
 const char *sim_idle_name(const struct sim *sim, unsigned domain, int idle);
 void sim_report_free(struct sim *sim);
+int sim_backend_call(struct sim *sim, struct sim_call *call, int err);
 
 #endif

@@ -372,6 +372,40 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	return -EINVAL;
 }
 
+/* One command, its names resolved into @r: as sim_run runs each. */
+static int run_command(struct sim *sim, const struct scn_cmd *cmd,
+		       const struct resolved *r, struct sim_result *res,
+		       int *op_error)
+{
+	char text[200];
+	*op_error = 0;
+	sim->now = cmd->time_ns;
+	sim->cur_line = cmd->line;
+	if (push_cause(sim, describe(cmd, text, sizeof(text))))
+		return -ENOMEM;
+	if (cmd->verb == SCN_EXPECT) {
+		check_expect(sim, cmd, r, sim->last_error, res);
+		return 0;
+	}
+	res->commands++;
+	int err = execute(sim, cmd, r);
+	sim->last_error = err ? err : dmn_last_error(sim->ctx);
+	*op_error = err;
+	if (err) {
+		struct rpt_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPT_EV_COMMAND_ERROR;
+		ev.error = err;
+		if (r->device >= 0)
+			ev.device = sim->board->devices[r->device].name;
+		if (r->domain >= 0)
+			ev.domain = sim->board->domains[r->domain].name;
+		sim_record(sim, &ev);
+		res->commands_failed++;
+	}
+	return 0;
+}
+
 int sim_run(struct sim *sim, const struct scn_script *script,
 	    sim_event_fn live, void *user, struct sim_result *res,
 	    struct scn_diag *diag)
@@ -391,34 +425,12 @@ int sim_run(struct sim *sim, const struct scn_script *script,
 	}
 	sim->live = live;
 	sim->live_user = user;
-	int last_error = 0;
+	sim->last_error = 0;
 	for (size_t i = 0; i < script->count; i++) {
-		const struct scn_cmd *cmd = &script->cmds[i];
-		char text[200];
-		sim->now = cmd->time_ns;
-		sim->cur_line = cmd->line;
-		if (push_cause(sim, describe(cmd, text, sizeof(text)))) {
+		int op_error;
+		if (run_command(sim, &script->cmds[i], &r[i], res, &op_error)) {
 			free(r);
 			return -ENOMEM;
-		}
-		if (cmd->verb == SCN_EXPECT) {
-			check_expect(sim, cmd, &r[i], last_error, res);
-			continue;
-		}
-		res->commands++;
-		int err = execute(sim, cmd, &r[i]);
-		last_error = err ? err : dmn_last_error(sim->ctx);
-		if (err) {
-			struct rpt_event ev;
-			memset(&ev, 0, sizeof(ev));
-			ev.kind = RPT_EV_COMMAND_ERROR;
-			ev.error = err;
-			if (r[i].device >= 0)
-				ev.device = sim->board->devices[r[i].device].name;
-			if (r[i].domain >= 0)
-				ev.domain = sim->board->domains[r[i].domain].name;
-			sim_record(sim, &ev);
-			res->commands_failed++;
 		}
 	}
 	sim->cur_cause = NULL;
@@ -427,4 +439,21 @@ int sim_run(struct sim *sim, const struct scn_script *script,
 		sim->now = script->end_ns;
 	free(r);
 	return sim->oom ? -ENOMEM : 0;
+}
+
+int sim_step(struct sim *sim, const struct scn_script *script, size_t i,
+	     struct sim_result *res, int *op_error, struct scn_diag *diag)
+{
+	if (!sim || !script || !res || !op_error || i >= script->count)
+		return -EINVAL;
+	*op_error = 0;
+	struct resolved r;
+	int err = resolve(sim, script, &script->cmds[i], diag, &r);
+	if (err)
+		return err;
+	sim->live = NULL;
+	err = run_command(sim, &script->cmds[i], &r, res, op_error);
+	sim->cur_cause = NULL;
+	sim->cur_line = 0;
+	return err ? err : sim->oom ? -ENOMEM : 0;
 }
