@@ -40,6 +40,64 @@ static int run_stages(struct dt_loader *ld)
 	return 0;
 }
 
+static uint32_t be32_at(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * What libfdt 1.6.1's fdt_check_full gets wrong, refused before it runs
+ * (both found by fuzz_dt_load):
+ *  - on a blob older than version 16 it dereferences NULL; dtc has
+ *    written version 17 since 2007;
+ *  - fdt_next_tag adds a property's length to the offset unchecked, so a
+ *    length of 0xfffffff4 brings it back to the same tag and
+ *    fdt_check_full loops forever. The structure block is walked once
+ *    here, and a property whose value runs past the block is refused.
+ * Anything else odd is left for fdt_check_full to report.
+ */
+static int precheck(const void *fdt, size_t size)
+{
+	if (size < FDT_V1_SIZE || fdt_magic(fdt) != FDT_MAGIC)
+		return 0;
+	if (fdt_version(fdt) < 16)
+		return -FDT_ERR_BADVERSION;
+	if (size < sizeof(struct fdt_header) || fdt_check_header(fdt) ||
+	    fdt_totalsize(fdt) > size)
+		return 0;
+	const unsigned char *s =
+	    (const unsigned char *)fdt + fdt_off_dt_struct(fdt);
+	size_t end = fdt_version(fdt) >= 17
+			 ? fdt_size_dt_struct(fdt)
+			 : fdt_totalsize(fdt) - fdt_off_dt_struct(fdt);
+	size_t pos = 0;
+	while (end - pos >= 4) {
+		uint32_t tag = be32_at(s + pos);
+		pos += 4;
+		if (tag == FDT_BEGIN_NODE) {
+			const unsigned char *nul = memchr(s + pos, 0, end - pos);
+			if (!nul)
+				return 0;
+			pos = (size_t)(nul - s) + 1;
+		} else if (tag == FDT_PROP) {
+			if (end - pos < 8)
+				return 0;
+			uint32_t len = be32_at(s + pos);
+			pos += 8;
+			if (len > end - pos)
+				return -FDT_ERR_BADSTRUCTURE;
+			pos += len;
+		} else if (tag != FDT_END_NODE && tag != FDT_NOP) {
+			return 0; /* FDT_END, or a bad tag */
+		}
+		pos = (pos + 3) & ~(size_t)3;
+		if (pos > end)
+			return 0;
+	}
+	return 0;
+}
+
 int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	    struct dt_board **out)
 {
@@ -94,16 +152,8 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	/* fdt_check_full checks the header against @size, every tag, the
 	 * nesting and every property name: after it, libfdt's accessors stay
 	 * within the blob. */
-	int ferr;
-	if (size > INT_MAX)
-		ferr = -FDT_ERR_TRUNCATED;
-	else if (size >= FDT_V1_SIZE && fdt_magic(fdt) == FDT_MAGIC &&
-		 fdt_version(fdt) < 16)
-		/* libfdt 1.6.1's fdt_check_full dereferences NULL on blobs
-		 * older than version 16 (found by fuzz_dt_load); dtc has
-		 * written version 17 since 2007, so refuse them up front. */
-		ferr = -FDT_ERR_BADVERSION;
-	else
+	int ferr = size > INT_MAX ? -FDT_ERR_TRUNCATED : precheck(fdt, size);
+	if (!ferr)
 		ferr = fdt_check_full(fdt, size);
 	if (ferr) {
 		if (DT_ERR(&ld, -EILSEQ, "dt-corrupt", -1, NULL,
