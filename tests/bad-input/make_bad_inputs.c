@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * make_bad_inputs BASE.dtb OUTDIR - write the generated bad-input corpus
+ *
+ * Every malformed blob is the valid BASE (board.dts, compiled at build
+ * time) cut or patched at one place, so the corpus is reproducible and
+ * each file differs from a good blob in exactly the way its name says.
+ * The scenarios that cannot live in git as text (NUL bytes, invalid
+ * UTF-8, CRLF, 10000 lines) are written here too. cases.txt lists what
+ * domino must do with each file.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* struct fdt_header, as byte offsets of big-endian u32 fields */
+enum {
+	HDR_MAGIC = 0,
+	HDR_TOTALSIZE = 4,
+	HDR_OFF_STRUCT = 8,
+	HDR_OFF_STRINGS = 12,
+	HDR_OFF_RSVMAP = 16,
+	HDR_VERSION = 20,
+	HDR_LAST_COMP = 24,
+	HDR_SIZE_STRINGS = 32,
+	HDR_SIZE_STRUCT = 36,
+	HDR_SIZE = 40,
+};
+
+static const char *out_dir;
+static unsigned char *base;
+static size_t base_len;
+
+static uint32_t get32(const unsigned char *p, size_t off)
+{
+	return (uint32_t)p[off] << 24 | (uint32_t)p[off + 1] << 16 |
+	       (uint32_t)p[off + 2] << 8 | p[off + 3];
+}
+
+static void put32(unsigned char *p, size_t off, uint32_t v)
+{
+	p[off] = (unsigned char)(v >> 24);
+	p[off + 1] = (unsigned char)(v >> 16);
+	p[off + 2] = (unsigned char)(v >> 8);
+	p[off + 3] = (unsigned char)v;
+}
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", out_dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* A copy of the base blob, to patch; freed by the caller. */
+static unsigned char *copy_base(void)
+{
+	unsigned char *p = malloc(base_len);
+	if (!p)
+		exit(1);
+	memcpy(p, base, base_len);
+	return p;
+}
+
+static void patched(const char *name, size_t field, uint32_t value)
+{
+	unsigned char *p = copy_base();
+	put32(p, field, value);
+	write_file(name, p, base_len);
+	free(p);
+}
+
+/* xorshift32: the same junk on every machine */
+static uint32_t junk_state = 0x2545f491;
+static unsigned char junk_byte(void)
+{
+	junk_state ^= junk_state << 13;
+	junk_state ^= junk_state >> 17;
+	junk_state ^= junk_state << 5;
+	return (unsigned char)junk_state;
+}
+
+static void blobs(void)
+{
+	uint32_t off_struct = get32(base, HDR_OFF_STRUCT);
+	uint32_t size_struct = get32(base, HDR_SIZE_STRUCT);
+	uint32_t off_strings = get32(base, HDR_OFF_STRINGS);
+	uint32_t size_strings = get32(base, HDR_SIZE_STRINGS);
+	if (get32(base, HDR_TOTALSIZE) != base_len ||
+	    off_strings + size_strings != base_len) {
+		fprintf(stderr, "base blob: unexpected layout\n");
+		exit(1);
+	}
+
+	write_file("empty.dtb", "", 0);
+	/* truncated: inside the magic, after it, inside the header, in the
+	 * middle of the structure block, in the middle of the strings, and
+	 * one byte short */
+	write_file("trunc-2.dtb", base, 2);
+	write_file("trunc-magic-only.dtb", base, 4);
+	write_file("trunc-header.dtb", base, HDR_SIZE - 1);
+	write_file("trunc-struct.dtb", base, off_struct + size_struct / 2);
+	write_file("trunc-strings.dtb", base, off_strings + size_strings / 2);
+	write_file("trunc-last-byte.dtb", base, base_len - 1);
+
+	patched("bad-magic.dtb", HDR_MAGIC, 0xd00dfeef);
+	patched("magic-byte-swapped.dtb", HDR_MAGIC, 0xedfe0dd0);
+	patched("totalsize-larger.dtb", HDR_TOTALSIZE, (uint32_t)base_len + 4096);
+	patched("totalsize-huge.dtb", HDR_TOTALSIZE, 0xffffffff);
+	patched("totalsize-zero.dtb", HDR_TOTALSIZE, 0);
+	patched("struct-offset-outside.dtb", HDR_OFF_STRUCT, (uint32_t)base_len + 64);
+	patched("struct-size-huge.dtb", HDR_SIZE_STRUCT, 0x7ffffff0);
+	patched("strings-offset-outside.dtb", HDR_OFF_STRINGS, (uint32_t)base_len + 64);
+	patched("rsvmap-misaligned.dtb", HDR_OFF_RSVMAP, get32(base, HDR_OFF_RSVMAP) + 1);
+	/* libfdt 1.6.1's fdt_check_full dereferences NULL on version 3;
+	 * found by fuzz_dt_load */
+	{
+		unsigned char *p = copy_base();
+		put32(p, HDR_VERSION, 3);
+		put32(p, HDR_LAST_COMP, 3);
+		write_file("version-3.dtb", p, base_len);
+		put32(p, HDR_VERSION, 18);
+		put32(p, HDR_LAST_COMP, 18);
+		write_file("version-18.dtb", p, base_len);
+		free(p);
+	}
+	/* the strings block cut: a header that agrees with the shorter
+	 * file, so only the property names run out */
+	{
+		unsigned char *p = copy_base();
+		uint32_t cut = size_strings / 2;
+		put32(p, HDR_SIZE_STRINGS, cut);
+		put32(p, HDR_TOTALSIZE, off_strings + cut);
+		write_file("strings-cut.dtb", p, off_strings + cut);
+		/* and the same claim on the full file */
+		write_file("strings-size-short.dtb", p, base_len);
+		free(p);
+	}
+	/* structure tokens: FDT_END replaced by FDT_NOP; an unknown token
+	 * where the root's first property starts */
+	{
+		unsigned char *p = copy_base();
+		size_t end = off_struct + size_struct - 4;
+		if (get32(p, end) != 9) {
+			fprintf(stderr, "base blob: no FDT_END\n");
+			exit(1);
+		}
+		put32(p, end, 4);
+		write_file("no-end-token.dtb", p, base_len);
+		free(p);
+		p = copy_base();
+		put32(p, off_struct + 8, 0x0000000f); /* BEGIN_NODE, "\0\0\0\0", here */
+		write_file("unknown-token.dtb", p, base_len);
+		free(p);
+	}
+	{
+		unsigned char junk[512];
+		for (size_t i = 0; i < sizeof(junk); i++)
+			junk[i] = junk_byte();
+		write_file("junk.dtb", junk, sizeof(junk));
+		/* junk behind a header that is right in every field */
+		unsigned char *p = copy_base();
+		for (size_t i = off_struct; i < base_len; i++)
+			p[i] = junk_byte();
+		write_file("junk-after-header.dtb", p, base_len);
+		free(p);
+	}
+}
+
+static void scenarios(void)
+{
+	write_file("empty.scn", "", 0);
+	static const char nul[] = "@0 resume cpu0\n@1ms sus\0pend cpu0\n";
+	write_file("nul-byte.scn", nul, sizeof(nul) - 1);
+	static const char bad_utf8[] = "# fine\n@0 resume caf\xc3\x28\n";
+	write_file("invalid-utf8.scn", bad_utf8, sizeof(bad_utf8) - 1);
+	static const char overlong[] = "@0 resume cpu\xc0\xb0\n";
+	write_file("overlong-utf8.scn", overlong, sizeof(overlong) - 1);
+	static const char surrogate[] = "@0 resume cpu0 # \xed\xa0\x80\n";
+	write_file("surrogate-utf8.scn", surrogate, sizeof(surrogate) - 1);
+	static const char control[] = "@0 resume\x01 cpu0\n";
+	write_file("control-char.scn", control, sizeof(control) - 1);
+	static const char crlf[] = "# written on Windows\r\n@0 resume cpu0\r\n"
+				   "+1ms expect cluster_pd on\r\n+1ms suspend cpu0\r\n";
+	write_file("crlf.scn", crlf, sizeof(crlf) - 1);
+	static const char bom[] = "\xef\xbb\xbf@0 resume cpu0\n";
+	write_file("bom.scn", bom, sizeof(bom) - 1);
+
+	/* 10000 lines, all valid; then the same with the last one wrong */
+	size_t cap = 10000 * 32, len = 0;
+	char *text = malloc(cap);
+	if (!text)
+		exit(1);
+	for (unsigned i = 0; i < 10000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "+1us %s cpu1\n",
+					i % 2 ? "suspend" : "resume");
+	write_file("lines-10000.scn", text, len);
+	len -= strlen("+1us suspend cpu1\n");
+	len += (size_t)snprintf(text + len, cap - len, "+1us suspend cpu1 extra\n");
+	write_file("lines-10000-last-bad.scn", text, len);
+
+	/* one very long word */
+	len = 0;
+	for (unsigned i = 0; i < 100000; i++)
+		text[len++] = 'x';
+	text[len++] = '\n';
+	write_file("long-word.scn", text, len);
+	free(text);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: make_bad_inputs BASE.dtb OUTDIR\n");
+		return 2;
+	}
+	out_dir = argv[2];
+	FILE *f = fopen(argv[1], "rb");
+	if (!f) {
+		perror(argv[1]);
+		return 1;
+	}
+	static unsigned char buf[1 << 16];
+	base_len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	base = buf;
+	if (base_len < HDR_SIZE || get32(base, HDR_MAGIC) != 0xd00dfeed) {
+		fprintf(stderr, "%s: not a device tree blob\n", argv[1]);
+		return 1;
+	}
+	blobs();
+	scenarios();
+	return 0;
+}
