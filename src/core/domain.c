@@ -147,6 +147,32 @@ static struct pd_link *link_find(const struct pd_domain *parent,
 	return 0;
 }
 
+/* The link from @child up to @parent: -EBADF for a bad handle, -ENOENT if
+ * there is no such link. */
+static int link_lookup(struct dmn_ctx *ctx, pd_domain_t parent,
+		       pd_domain_t child, struct pd_link **out)
+{
+	struct pd_domain *p = pd_domain_get(ctx, parent);
+	struct pd_domain *c = pd_domain_get(ctx, child);
+	if (!p || !c)
+		return -EBADF;
+	*out = link_find(p, c);
+	return *out ? 0 : -ENOENT;
+}
+
+/* Make @l pass up (on, requirement(level)) now, as one transaction. */
+static int link_update(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+		       uint32_t level)
+{
+	int err = txn_link_set(ctx, l, on, level);
+	if (err) {
+		txn_abort(ctx);
+		return err;
+	}
+	txn_touch(ctx, l->parent);
+	return txn_commit(ctx);
+}
+
 /* Is @target @from or somewhere below it? Marks visited with a new epoch. */
 static bool reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
 			 const struct pd_domain *target)
@@ -228,12 +254,8 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	p->children[p->n_children++] = l;
 
 	txn_begin(ctx);
-	if (c->on) {
-		err = txn_link_set(ctx, l, true, c->pstate);
-		if (!err)
-			txn_touch(ctx, p);
-		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
-	}
+	if (c->on)
+		err = link_update(ctx, l, true, c->pstate);
 	if (err) {
 		link_detach_arrays(l);
 		dmn_free(ctx, l);
@@ -249,22 +271,13 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	if (!ctx)
 		return -EINVAL;
 	dmn_lock(ctx);
-	struct pd_domain *p = pd_domain_get(ctx, parent);
-	struct pd_domain *c = pd_domain_get(ctx, child);
 	struct pd_link *l = 0;
-	int err = 0;
 	txn_begin(ctx);
-	if (!p || !c)
-		err = -EBADF;
-	else if (!(l = link_find(p, c)))
-		err = -ENOENT;
-	if (!err && (l->child_on || l->req)) {
-		err = txn_link_set(ctx, l, false, 0);
-		if (!err)
-			txn_touch(ctx, p);
-		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
-	}
+	int err = link_lookup(ctx, parent, child, &l);
+	if (!err && (l->child_on || l->req))
+		err = link_update(ctx, l, false, 0);
 	if (!err) {
+		struct pd_domain *p = l->parent, *c = l->child;
 		link_detach_arrays(l);
 		dmn_free(ctx, l);
 		qos_link(ctx, p, c, false);
@@ -280,28 +293,18 @@ int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 	if (!ctx)
 		return -EINVAL;
 	dmn_lock(ctx);
-	struct pd_domain *p = pd_domain_get(ctx, parent);
-	struct pd_domain *c = pd_domain_get(ctx, child);
 	struct pd_link *l = 0;
-	int err = 0;
 	txn_begin(ctx);
-	if (!p || !c)
-		err = -EBADF;
-	else if (!(l = link_find(p, c)))
-		err = -ENOENT;
+	int err = link_lookup(ctx, parent, child, &l);
 	if (!err) {
 		pd_map_fn old_fn = l->map;
 		void *old_user = l->map_user;
 		l->map = fn;
 		l->map_user = fn ? user : 0;
-		if (c->on) {
-			/* Recompute what the child requires through the new map;
-			 * a raise may fail and is then undone. */
-			err = txn_link_set(ctx, l, true, c->pstate);
-			if (!err)
-				txn_touch(ctx, p);
-			err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
-		}
+		/* Recompute what the child requires through the new map; a
+		 * raise may fail and is then undone. */
+		if (l->child->on)
+			err = link_update(ctx, l, true, l->child->pstate);
 		if (err) {
 			l->map = old_fn;
 			l->map_user = old_user;
@@ -394,14 +397,8 @@ int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 	if (!ctx || !req || !child_on)
 		return -EINVAL;
 	dmn_lock(ctx);
-	struct pd_domain *p = pd_domain_get(ctx, parent);
-	struct pd_domain *c = pd_domain_get(ctx, child);
 	struct pd_link *l = 0;
-	int err = 0;
-	if (!p || !c)
-		err = -EBADF;
-	else if (!(l = link_find(p, c)))
-		err = -ENOENT;
+	int err = link_lookup(ctx, parent, child, &l);
 	if (!err) {
 		*req = l->req;
 		*child_on = l->child_on;
@@ -444,27 +441,17 @@ int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 	if (!ctx)
 		return -EINVAL;
 	dmn_lock(ctx);
-	struct pd_domain *p = pd_domain_get(ctx, parent);
-	struct pd_domain *c = pd_domain_get(ctx, child);
 	struct pd_link *l = 0;
-	int err = 0;
 	uint32_t rounded = level;
 	txn_begin(ctx);
-	if (!p || !c)
-		err = -EBADF;
-	else if (!(l = link_find(p, c)))
-		err = -ENOENT;
-	else if (level)
-		err = txn_check_level(ctx, p, level, &rounded);
+	int err = link_lookup(ctx, parent, child, &l);
+	if (!err && level)
+		err = txn_check_level(ctx, l->parent, level, &rounded);
 	if (!err) {
 		uint32_t old = l->floor;
 		l->floor = rounded;
-		if (c->on) {
-			err = txn_link_set(ctx, l, true, c->pstate);
-			if (!err)
-				txn_touch(ctx, p);
-			err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
-		}
+		if (l->child->on)
+			err = link_update(ctx, l, true, l->child->pstate);
 		if (err)
 			l->floor = old;
 	}

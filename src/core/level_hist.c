@@ -19,8 +19,7 @@ void level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h)
 	level_hist_init(h);
 }
 
-/* Index of the first bin with level >= @level. */
-static unsigned lower_bound(const struct level_hist *h, uint32_t level)
+unsigned level_hist_lower_bound(const struct level_hist *h, uint32_t level)
 {
 	unsigned lo = 0, hi = h->n;
 	while (lo < hi) {
@@ -41,7 +40,7 @@ int level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h)
 
 int level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
 {
-	unsigned i = lower_bound(h, level);
+	unsigned i = level_hist_lower_bound(h, level);
 	if (i < h->n && h->bins[i].level == level) {
 		h->bins[i].count++;
 		return 0;
@@ -58,7 +57,7 @@ int level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
 
 void level_hist_remove(struct level_hist *h, uint32_t level)
 {
-	unsigned i = lower_bound(h, level);
+	unsigned i = level_hist_lower_bound(h, level);
 	if (i >= h->n || h->bins[i].level != level)
 		return; /* cannot happen: callers only remove what they added */
 	if (--h->bins[i].count)

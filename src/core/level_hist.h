@@ -37,5 +37,7 @@ static inline uint32_t level_hist_max(const struct level_hist *h)
 	return h->n ? h->bins[h->n - 1].level : 0;
 }
 uint32_t level_hist_total(const struct level_hist *h);
+/* Index of the first bin with level >= @level (h->n if none). */
+unsigned level_hist_lower_bound(const struct level_hist *h, uint32_t level);
 
 #endif

@@ -45,32 +45,10 @@ static uint32_t hist_max(const struct level_hist *h)
 	return 0;
 }
 
-static unsigned hist_find(const struct level_hist *h, uint32_t level)
-{
-	unsigned lo = 0, hi = h->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (h->bins[mid].level < level)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int hist_inc(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
-{
-	unsigned i = hist_find(h, level);
-	if (i < h->n && h->bins[i].level == level) {
-		h->bins[i].count++;
-		return 0;
-	}
-	return level_hist_add(ctx, h, level);
-}
 
 static void hist_dec(struct level_hist *h, uint32_t level)
 {
-	unsigned i = hist_find(h, level);
+	unsigned i = level_hist_lower_bound(h, level);
 	if (i < h->n && h->bins[i].level == level && h->bins[i].count)
 		h->bins[i].count--;
 }
@@ -110,7 +88,7 @@ int txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 	int err = txn_log(ctx, &e);
 	if (err)
 		return err;
-	err = hist_inc(ctx, &d->votes, level);
+	err = level_hist_add(ctx, &d->votes, level);
 	if (err)
 		ctx->n_undo--;
 	return err;
@@ -267,7 +245,7 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 	} else {
 		/* Fix-ups after the commit point: restore levels that were
 		 * counted before, whose bins still exist. */
-		if (req && hist_inc(ctx, &l->parent->votes, req))
+		if (req && level_hist_add(ctx, &l->parent->votes, req))
 			return -ENOMEM;
 		hist_dec(&l->parent->votes, l->req);
 		if (on != l->child_on)
@@ -463,7 +441,7 @@ static void undo_inputs(struct dmn_ctx *ctx)
 			break;
 		case UNDO_HIST_REMOVE:
 			/* The bin is still there: cannot fail. */
-			(void)hist_inc(ctx, &e->u.dom->votes, e->level);
+			(void)level_hist_add(ctx, &e->u.dom->votes, e->level);
 			break;
 		case UNDO_ACTIVE:
 			e->u.dom->active_devices -= (unsigned)e->delta;
