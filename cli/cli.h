@@ -48,6 +48,13 @@ struct cli_board {
 int cli_board_open(const char *path, struct cli_board *board);
 void cli_board_close(struct cli_board *board);
 
+struct sim;
+/* Load @board into a new simulation with the options' hardware version;
+ * loader errors are printed (warnings are not: lint shows them). Returns 0,
+ * or prints the error and returns EXIT_INPUT. */
+int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
+		 struct sim **out);
+
 /* A diagnostics sink printing `FILE: NODE: PROP: SEV: MESSAGE` to stderr. */
 struct cli_diag_printer {
 	const char *file;

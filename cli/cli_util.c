@@ -3,6 +3,7 @@
 
 #include "domino_demo_board.h"
 
+#include <domino/sim.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,4 +204,24 @@ int cli_use_color(FILE *f)
 {
 	const char *no = getenv("NO_COLOR");
 	return isatty(fileno(f)) && !(no && *no);
+}
+
+int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
+		 struct sim **out)
+{
+	struct cli_diag_printer printer = {board->name, 0, 1};
+	struct sim_options so;
+	memset(&so, 0, sizeof(so));
+	so.board_name = board->name;
+	so.supported_hw = opt->supported_hw;
+	so.n_supported_hw = (unsigned)opt->n_supported_hw;
+	so.diag = cli_print_diag;
+	so.diag_user = &printer;
+	int err = sim_create(board->blob, board->size, &so, out);
+	if (!err)
+		return EXIT_OK;
+	if (!printer.errors)
+		fprintf(stderr, "%s: error: cannot load: %s\n", board->name,
+			dmn_strerror(err));
+	return EXIT_INPUT;
 }

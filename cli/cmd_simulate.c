@@ -111,23 +111,10 @@ int cmd_simulate(int argc, char **argv)
 		free(scn_text);
 		return rc;
 	}
-	struct cli_diag_printer printer = {board.name, 0, 1};
-	struct sim_options so;
-	memset(&so, 0, sizeof(so));
-	so.board_name = board.name;
-	so.supported_hw = opt.supported_hw;
-	so.n_supported_hw = (unsigned)opt.n_supported_hw;
-	so.diag = cli_print_diag;
-	so.diag_user = &printer;
 	struct sim *sim = NULL;
-	err = sim_create(board.blob, board.size, &so, &sim);
-	if (err) {
-		if (!printer.errors)
-			fprintf(stderr, "%s: error: cannot load: %s\n", board.name,
-				dmn_strerror(err));
-		rc = EXIT_INPUT;
+	rc = cli_sim_open(&opt, &board, &sim);
+	if (rc)
 		goto out;
-	}
 	struct live live;
 	memset(&live, 0, sizeof(live));
 	live.scenario = scn_name;

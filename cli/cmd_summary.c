@@ -30,25 +30,13 @@ int cmd_summary(int argc, char **argv)
 	rc = cli_board_open(opt.n_positional ? opt.positional[0] : NULL, &board);
 	if (rc)
 		return rc;
-	struct cli_diag_printer printer = {board.name, 0, 1};
-	struct sim_options so;
-	memset(&so, 0, sizeof(so));
-	so.board_name = board.name;
-	so.supported_hw = opt.supported_hw;
-	so.n_supported_hw = (unsigned)opt.n_supported_hw;
-	so.diag = cli_print_diag;
-	so.diag_user = &printer;
 	struct sim *sim;
-	int err = sim_create(board.blob, board.size, &so, &sim);
-	if (err) {
-		if (!printer.errors)
-			fprintf(stderr, "%s: error: cannot load: %s\n", board.name,
-				dmn_strerror(err));
+	if (cli_sim_open(&opt, &board, &sim)) {
 		cli_board_close(&board);
 		return EXIT_INPUT;
 	}
 	const struct rpt_model *m;
-	err = sim_report(sim, 0, &m);
+	int err = sim_report(sim, 0, &m);
 	if (!err) {
 		struct rpt_sink out = cli_file_sink(stdout);
 		if (opt.json) {
