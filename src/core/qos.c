@@ -105,43 +105,36 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 	return 0;
 }
 
-int pd_device_set_qos(struct dmn_ctx *ctx, pd_device_t h, uint32_t latency_us)
+/* Set constraint @which (0 QoS, 1 wakeup) of device @h to @value, in the
+ * units device_value() returns, as one locked call. */
+static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
+			  uint64_t value, uint32_t qos_us)
 {
 	if (!ctx)
 		return -EINVAL;
 	dmn_lock(ctx);
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		uint64_t v = latency_us == PD_QOS_NONE
-				     ? UINT64_MAX
-				     : (uint64_t)latency_us * 1000u;
-		err = device_change(ctx, dev, 0, v);
-		if (!err)
-			dev->qos_us = latency_us;
-	}
+	int err = dev ? device_change(ctx, dev, which, value) : -EBADF;
+	if (!err && which)
+		dev->wakeup_ns = value;
+	else if (!err)
+		dev->qos_us = qos_us;
 	ctx->op_error = 0;
 	txn_result(ctx, err);
 	dmn_unlock(ctx);
 	return err;
 }
 
+int pd_device_set_qos(struct dmn_ctx *ctx, pd_device_t h, uint32_t latency_us)
+{
+	uint64_t ns = latency_us == PD_QOS_NONE ? UINT64_MAX
+						: (uint64_t)latency_us * 1000u;
+	return set_constraint(ctx, h, 0, ns, latency_us);
+}
+
 int pd_device_set_wakeup(struct dmn_ctx *ctx, pd_device_t h, uint64_t wakeup_ns)
 {
-	if (!ctx)
-		return -EINVAL;
-	dmn_lock(ctx);
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		err = device_change(ctx, dev, 1, wakeup_ns);
-		if (!err)
-			dev->wakeup_ns = wakeup_ns;
-	}
-	ctx->op_error = 0;
-	txn_result(ctx, err);
-	dmn_unlock(ctx);
-	return err;
+	return set_constraint(ctx, h, 1, wakeup_ns, 0);
 }
 
 int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
