@@ -29,6 +29,16 @@ struct printer {
 static void print_finding(void *user, const struct lint_finding *f)
 {
 	struct printer *p = user;
+	/* A blob that cannot be read is bad input, not a finding about the
+	 * board: its error goes to stderr (DESIGN §3), in JSON mode too. */
+	if (!strcmp(f->check, "dt-corrupt")) {
+		fprintf(stderr, "%s: %s: ", p->file, f->node);
+		if (f->property)
+			fprintf(stderr, "%s: ", f->property);
+		fprintf(stderr, "error: %s\n", f->message);
+		if (!p->json)
+			return;
+	}
 	if (p->json) {
 		fputs(p->n++ ? ",\n    " : "\n    ", stdout);
 		fputs("{\"severity\": ", stdout);
