@@ -395,6 +395,9 @@ struct dt_load_opts {
  *                            OPP table / OPP entry / idle state) (-EINVAL)
  *   "prop-length"            a property of impossible length (-EINVAL)
  *   "opp-required-no-level"  a required OPP has no opp-level (-EINVAL)
+ *   "opp-required-cycle"     required-opps lead back into the entry's own
+ *                            table, directly or through others (-EINVAL;
+ *                            the reference closing the cycle is dropped)
  *  warnings
  *   "pd-dangling-phandle"    power-domains phandle points nowhere (the
  *                            consumer is skipped / the parent link dropped)

@@ -12,6 +12,8 @@
  *                                   non-provider, or with the wrong cells
  *   error    graph-cycle            a subdomain cycle
  *   error    opp-required-no-level  a required OPP without opp-level
+ *   error    opp-required-cycle     required-opps leading back into their
+ *                                   own table
  *   error    opp-level-above-top    a device's OPP votes above the top
  *                                   level of the domain it votes on
  *   error    idle-state-latency     an idle state without entry/exit

@@ -361,6 +361,65 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 	return 0;
 }
 
+/* A level that requires itself, directly or through other tables, has no
+ * value the engine could settle on: report the reference that closes the
+ * cycle and drop it, so a lenient load still gives a usable model. */
+static int break_cycles(struct dt_loader *ld, const int32_t *table_node,
+			uint8_t *color, int32_t t)
+{
+	struct dt_opp_table *tab = &ld->board->opp_tables[t];
+	color[t] = 1;
+	for (unsigned e = 0; e < tab->n_entries; e++) {
+		struct dt_opp *o = &tab->entries[e];
+		for (unsigned r = 0; r < o->n_required;) {
+			int32_t u = o->required[r].table;
+			if (color[u] == 1) {
+				const struct dt_opp_table *to = &ld->board->opp_tables[u];
+				if (DT_ERR(ld, -EINVAL, "opp-required-cycle",
+					   table_node[t], "required-opps",
+					   "entry %s requires an entry of %s, which "
+					   "leads back to it: a level cannot require itself",
+					   o->name, to->path))
+					return -ENOMEM;
+				memmove(&o->required[r], &o->required[r + 1],
+					(o->n_required - r - 1) * sizeof(*o->required));
+				o->n_required--;
+				continue;
+			}
+			if (!color[u]) {
+				int err = break_cycles(ld, table_node, color, u);
+				if (err)
+					return err;
+			}
+			r++;
+		}
+	}
+	color[t] = 2;
+	return 0;
+}
+
+static int check_cycles(struct dt_loader *ld)
+{
+	unsigned n = ld->board->n_opp_tables;
+	if (!n)
+		return 0;
+	int32_t *table_node = dt_pool_alloc(ld->pool, n * sizeof(*table_node));
+	uint8_t *color = dt_pool_alloc(ld->pool, n);
+	if (!table_node || !color)
+		return -ENOMEM;
+	memset(color, 0, n);
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		if (ld->nodes[i].opp_table >= 0)
+			table_node[ld->nodes[i].opp_table] = (int32_t)i;
+	for (unsigned t = 0; t < n; t++)
+		if (!color[t]) {
+			int err = break_cycles(ld, table_node, color, (int32_t)t);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
 int dt_opp_tables_scan(struct dt_loader *ld)
 {
 	for (unsigned i = 0; i < ld->n_nodes; i++)
@@ -377,5 +436,5 @@ int dt_opp_tables_scan(struct dt_loader *ld)
 			if (err)
 				return err;
 		}
-	return 0;
+	return check_cycles(ld);
 }
