@@ -91,6 +91,21 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d)
 		rpt_out_putc(o, '}');
 	}
 	rpt_out_puts(o, "],\n");
+	/* The governor's menu, shallowest first: what the board declares. */
+	key(o, in, "idle_states");
+	rpt_out_putc(o, '[');
+	for (unsigned i = 0; d->idle && i < d->n_idle; i++) {
+		const struct rpt_idle_stats *st = &d->idle[i];
+		rpt_out_puts(o, i ? ", {\"name\": " : "{\"name\": ");
+		rpt_out_json_str(o, st->name);
+		rpt_out_printf(o,
+			       ", \"entry_latency_us\": %" PRIu32
+			       ", \"exit_latency_us\": %" PRIu32
+			       ", \"min_residency_us\": %" PRIu32 "}",
+			       st->entry_latency_us, st->exit_latency_us,
+			       st->min_residency_us);
+	}
+	rpt_out_puts(o, "],\n");
 	key(o, in, "devices");
 	if (!d->devices || !d->n_devices) {
 		rpt_out_puts(o, "[]\n");

@@ -30,6 +30,17 @@ static void check_domain(json_t *d)
 	json_t *idle = json_object_get(d, "idle_state");
 	CHECK(idle && (json_is_string(idle) || json_is_null(idle)), "%s: idle_state", name);
 	CHECK(json_is_array(json_object_get(d, "parents")), "%s: parents", name);
+	json_t *states = json_object_get(d, "idle_states");
+	CHECK(json_is_array(states), "%s: idle_states", name);
+	size_t k;
+	json_t *st;
+	json_array_foreach(states, k, st) {
+		CHECK(json_is_string(json_object_get(st, "name")), "%s: idle state name", name);
+		CHECK(json_is_integer(json_object_get(st, "entry_latency_us")) &&
+			      json_is_integer(json_object_get(st, "exit_latency_us")) &&
+			      json_is_integer(json_object_get(st, "min_residency_us")),
+		      "%s: idle state latencies", name);
+	}
 	CHECK(json_is_array(json_object_get(d, "children")), "%s: children", name);
 	json_t *devices = json_object_get(d, "devices");
 	CHECK(json_is_array(devices), "%s: devices", name);
