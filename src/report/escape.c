@@ -52,54 +52,69 @@ static long decode_utf8(const unsigned char *s, size_t *len)
 	return cp;
 }
 
-void rpt_out_json_chars(struct rpt_out *o, const char *str)
+/* What code point @cp (-1: an invalid byte) becomes, or NULL to copy it as
+ * it is; @buf has room for a generated escape. */
+typedef const char *(*escape_fn)(long cp, char buf[8]);
+
+/* Copy @str to @o, replacing what @escape says; unchanged runs are written
+ * in one piece. */
+static void write_escaped(struct rpt_out *o, const char *str, escape_fn escape)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
 	const unsigned char *run;
+	char buf[8];
 
 	if (!str)
 		return;
 	run = s;
 	while (*s) {
 		size_t len;
-		long cp = decode_utf8(s, &len);
-		const char *esc = NULL;
-		char ctl[7];
-
-		if (cp < 0)
-			esc = "\\ufffd";
-		else if (cp == '"')
-			esc = "\\\"";
-		else if (cp == '\\')
-			esc = "\\\\";
-		else if (cp == '\n')
-			esc = "\\n";
-		else if (cp == '\r')
-			esc = "\\r";
-		else if (cp == '\t')
-			esc = "\\t";
-		else if (cp == '\b')
-			esc = "\\b";
-		else if (cp == '\f')
-			esc = "\\f";
-		else if (cp < 0x20 || cp == 0x7F) {
-			memcpy(ctl, "\\u00", 4);
-			ctl[4] = hex[(cp >> 4) & 0xF];
-			ctl[5] = hex[cp & 0xF];
-			ctl[6] = '\0';
-			esc = ctl;
-		}
+		const char *esc = escape(decode_utf8(s, &len), buf);
 		if (esc) {
 			rpt_out_write(o, (const char *)run, (size_t)(s - run));
 			rpt_out_puts(o, esc);
-			s += len;
-			run = s;
-		} else {
-			s += len;
+			run = s + len;
 		}
+		s += len;
 	}
 	rpt_out_write(o, (const char *)run, (size_t)(s - run));
+}
+
+static const char *json_escape(long cp, char buf[8])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	switch (cp) {
+	case -1:
+		return "\\ufffd";
+	case '"':
+		return "\\\"";
+	case '\\':
+		return "\\\\";
+	case '\n':
+		return "\\n";
+	case '\r':
+		return "\\r";
+	case '\t':
+		return "\\t";
+	case '\b':
+		return "\\b";
+	case '\f':
+		return "\\f";
+	}
+	if (cp < 0x20 || cp == 0x7F) {
+		memcpy(buf, "\\u00", 4);
+		buf[4] = hex[(cp >> 4) & 0xF];
+		buf[5] = hex[cp & 0xF];
+		buf[6] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+void rpt_out_json_chars(struct rpt_out *o, const char *str)
+{
+	write_escaped(o, str, json_escape);
 }
 
 void rpt_out_json_str(struct rpt_out *o, const char *str)
@@ -121,64 +136,41 @@ static int xml_char_ok(long cp)
 	       (cp >= 0x10000 && cp <= 0x10FFFF);
 }
 
+static const char *xml_escape(long cp, char buf[8])
+{
+	(void)buf;
+	if (cp < 0 || !xml_char_ok(cp))
+		return REPLACEMENT_UTF8;
+	switch (cp) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&apos;";
+	}
+	return NULL;
+}
+
 void rpt_out_xml_str(struct rpt_out *o, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	const unsigned char *run;
+	write_escaped(o, str, xml_escape);
+}
 
-	if (!str)
-		return;
-	run = s;
-	while (*s) {
-		size_t len;
-		long cp = decode_utf8(s, &len);
-		const char *esc = NULL;
-
-		if (cp < 0 || !xml_char_ok(cp))
-			esc = REPLACEMENT_UTF8;
-		else if (cp == '&')
-			esc = "&amp;";
-		else if (cp == '<')
-			esc = "&lt;";
-		else if (cp == '>')
-			esc = "&gt;";
-		else if (cp == '"')
-			esc = "&quot;";
-		else if (cp == '\'')
-			esc = "&apos;";
-		if (esc) {
-			rpt_out_write(o, (const char *)run, (size_t)(s - run));
-			rpt_out_puts(o, esc);
-			s += len;
-			run = s;
-		} else {
-			s += len;
-		}
-	}
-	rpt_out_write(o, (const char *)run, (size_t)(s - run));
+/* Terminals: control characters and invalid bytes become '?'. */
+static const char *text_escape(long cp, char buf[8])
+{
+	(void)buf;
+	return cp < 0x20 || cp == 0x7F ? "?" : NULL;
 }
 
 void rpt_out_text(struct rpt_out *o, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	const unsigned char *run;
-
-	if (!str)
-		return;
-	run = s;
-	while (*s) {
-		size_t len;
-		long cp = decode_utf8(s, &len);
-		if (cp < 0 || cp < 0x20 || cp == 0x7F) {
-			rpt_out_write(o, (const char *)run, (size_t)(s - run));
-			rpt_out_putc(o, '?');
-			s += len;
-			run = s;
-		} else {
-			s += len;
-		}
-	}
-	rpt_out_write(o, (const char *)run, (size_t)(s - run));
+	write_escaped(o, str, text_escape);
 }
 
 size_t rpt_text_width(const char *str)
