@@ -187,11 +187,13 @@ int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 
 /**
- * dmn_last_error - the first callback error of the latest operation
- * returns: 0 if the latest state-changing public call met no callback
- *   failure, else that failure's negative errno, also when the failure was
- *   in the safe direction and the call succeeded (scenario `last-error`).
- *   With several threads, "latest" is whichever call finished last.
+ * dmn_last_error - the outcome of the latest state-changing call
+ * returns: the call's own negative errno if it failed (a callback's error,
+ *   or -ERANGE, -EBADF, -ENOMEM...); else the first error a callback
+ *   returned during it, which happens when the failure was in the safe
+ *   direction and the call still succeeded; else 0. This is the scenario
+ *   language's `last-error`. With several threads, "latest" is whichever
+ *   call finished last: use the event listeners to follow failures there.
  */
 int dmn_last_error(struct dmn_ctx *ctx);
 
