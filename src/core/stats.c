@@ -66,9 +66,7 @@ void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
 	d->stats.off_count++;
 	if (d->idle && idle >= 0)
 		d->idle->usage[idle]++;
-	for (unsigned i = 0; d->idle && i < d->idle->n; i++)
-		if (rejected_mask & (1u << i))
-			d->idle->rejected[i]++;
+	stats_rejected(d, rejected_mask);
 }
 
 void stats_rejected(struct pd_domain *d, uint32_t rejected_mask)

@@ -149,20 +149,24 @@ static int has_supplies(const struct dt_board *b, const struct dt_device *dev)
 
 /* ---- events ---------------------------------------------------------------- */
 
-int sim_domain_index(const struct sim *sim, uint32_t handle)
+/* Model index of @handle in @handles[n], or -1. Boards have tens of
+ * domains and devices: a scan is cheaper than keeping a map. */
+static int index_of(const uint32_t *handles, unsigned n, uint32_t handle)
 {
-	for (unsigned i = 0; i < sim->board->n_domains; i++)
-		if (sim->inst->domains[i] == handle)
+	for (unsigned i = 0; i < n; i++)
+		if (handles[i] == handle)
 			return (int)i;
 	return -1;
 }
 
-static int sim_device_index(const struct sim *sim, uint32_t handle)
+int sim_domain_index(const struct sim *sim, uint32_t handle)
 {
-	for (unsigned i = 0; i < sim->board->n_devices; i++)
-		if (sim->inst->devices[i] == handle)
-			return (int)i;
-	return -1;
+	return index_of(sim->inst->domains, sim->board->n_domains, handle);
+}
+
+int sim_device_index(const struct sim *sim, uint32_t handle)
+{
+	return index_of(sim->inst->devices, sim->board->n_devices, handle);
 }
 
 void sim_record(struct sim *sim, struct rpt_event *ev)

@@ -72,6 +72,7 @@ struct sim {
 
 void sim_record(struct sim *sim, struct rpt_event *ev);
 int sim_domain_index(const struct sim *sim, uint32_t handle);
+int sim_device_index(const struct sim *sim, uint32_t handle);
 const char *sim_idle_name(const struct sim *sim, unsigned domain, int idle);
 void sim_report_free(struct sim *sim);
 int sim_backend_call(struct sim *sim, struct sim_call *call, int err);

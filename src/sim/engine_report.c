@@ -73,10 +73,7 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 	while (!pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
 		struct pd_attach_info ai;
 		pd_attach_info(sim->ctx, att, &ai);
-		int dev = -1;
-		for (unsigned k = 0; k < b->n_devices && dev < 0; k++)
-			if (sim->inst->devices[k] == ai.device)
-				dev = (int)k;
+		int dev = sim_device_index(sim, ai.device);
 		if (dev < 0)
 			continue;
 		const struct dt_device *d = &b->devices[dev];
