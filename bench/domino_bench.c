@@ -71,42 +71,32 @@ struct vote_result {
 	double rise, fall_same, fall_lower; /* median ns */
 };
 
-static struct vote_result bench_domino_votes(unsigned n, unsigned samples)
+/* Both implementations are timed by the same loop, so the ratio compares
+ * aggregation and nothing else. @voter toggles 10 <-> 20 over voters at 10;
+ * then @holder votes 30 and 20 -> 10 is a falling vote that changes
+ * nothing. */
+typedef void (*vote_fn)(void *who, uint32_t level);
+
+static struct vote_result measure_votes(vote_fn vote, void *voter,
+					void *holder, unsigned samples)
 {
-	struct dmn_ctx *ctx;
-	must(dmn_ctx_create(NULL, &ctx), "ctx");
-	pd_domain_t dom;
-	struct pd_domain_desc desc = {"rail", &noop_ops, 0, 0};
-	must(pd_domain_create(ctx, &desc, &dom), "domain");
-	pd_attach_t *att = calloc(n + 1, sizeof(*att));
-	for (unsigned i = 0; i <= n; i++) {
-		char name[32];
-		pd_device_t dev;
-		snprintf(name, sizeof(name), "dev%u", i);
-		must(pd_device_create(ctx, name, &dev), "device");
-		must(pd_attach(ctx, dev, dom, &att[i]), "attach");
-		must(pd_device_get(ctx, dev), "get");
-		/* att[n] is the holder used for the unchanged-falling case */
-		if (i < n)
-			must(pd_vote(ctx, att[i], 10), "vote");
-	}
 	double *rise = malloc(samples * sizeof(double));
 	double *lower = malloc(samples * sizeof(double));
 	double *same = malloc(samples * sizeof(double));
 	for (unsigned s = 0; s < samples; s++) {
 		uint64_t t0 = bench_now();
-		pd_vote(ctx, att[0], 20);
+		vote(voter, 20);
 		uint64_t t1 = bench_now();
-		pd_vote(ctx, att[0], 10);
+		vote(voter, 10);
 		uint64_t t2 = bench_now();
 		rise[s] = (double)(t1 - t0);
 		lower[s] = (double)(t2 - t1);
 	}
-	must(pd_vote(ctx, att[n], 30), "holder");
+	vote(holder, 30);
 	for (unsigned s = 0; s < samples; s++) {
-		pd_vote(ctx, att[0], 20);
+		vote(voter, 20);
 		uint64_t t0 = bench_now();
-		pd_vote(ctx, att[0], 10);
+		vote(voter, 10);
 		same[s] = (double)(bench_now() - t0);
 	}
 	double overhead = bench_timer_overhead();
@@ -118,7 +108,50 @@ static struct vote_result bench_domino_votes(unsigned n, unsigned samples)
 	free(rise);
 	free(lower);
 	free(same);
-	free(att);
+	return r;
+}
+
+struct domino_voter {
+	struct dmn_ctx *ctx;
+	pd_attach_t att;
+};
+
+static void domino_vote(void *who, uint32_t level)
+{
+	struct domino_voter *v = who;
+	pd_vote(v->ctx, v->att, level);
+}
+
+static void baseline_vote(void *who, uint32_t level)
+{
+	bl_vote(who, level);
+}
+
+static struct vote_result bench_domino_votes(unsigned n, unsigned samples)
+{
+	struct dmn_ctx *ctx;
+	must(dmn_ctx_create(NULL, &ctx), "ctx");
+	pd_domain_t dom;
+	struct pd_domain_desc desc = {"rail", &noop_ops, 0, 0};
+	must(pd_domain_create(ctx, &desc, &dom), "domain");
+	struct domino_voter first = {ctx, 0}, holder = {ctx, 0};
+	for (unsigned i = 0; i <= n; i++) {
+		char name[32];
+		pd_device_t dev;
+		pd_attach_t att;
+		snprintf(name, sizeof(name), "dev%u", i);
+		must(pd_device_create(ctx, name, &dev), "device");
+		must(pd_attach(ctx, dev, dom, &att), "attach");
+		must(pd_device_get(ctx, dev), "get");
+		if (i == n) {
+			holder.att = att; /* for the unchanged-falling case */
+			continue;
+		}
+		must(pd_vote(ctx, att, 10), "vote");
+		if (!i)
+			first.att = att;
+	}
+	struct vote_result r = measure_votes(domino_vote, &first, &holder, samples);
 	dmn_ctx_destroy(ctx);
 	return r;
 }
@@ -134,34 +167,7 @@ static struct vote_result bench_baseline_votes(unsigned n, unsigned samples)
 		if (!first)
 			first = dev;
 	}
-	double *rise = malloc(samples * sizeof(double));
-	double *lower = malloc(samples * sizeof(double));
-	double *same = malloc(samples * sizeof(double));
-	for (unsigned s = 0; s < samples; s++) {
-		uint64_t t0 = bench_now();
-		bl_vote(first, 20);
-		uint64_t t1 = bench_now();
-		bl_vote(first, 10);
-		uint64_t t2 = bench_now();
-		rise[s] = (double)(t1 - t0);
-		lower[s] = (double)(t2 - t1);
-	}
-	bl_vote(holder, 30);
-	for (unsigned s = 0; s < samples; s++) {
-		bl_vote(first, 20);
-		uint64_t t0 = bench_now();
-		bl_vote(first, 10);
-		same[s] = (double)(bench_now() - t0);
-	}
-	double overhead = bench_timer_overhead();
-	struct vote_result r = {
-		bench_median(rise, samples) - overhead,
-		bench_median(same, samples) - overhead,
-		bench_median(lower, samples) - overhead,
-	};
-	free(rise);
-	free(lower);
-	free(same);
+	struct vote_result r = measure_votes(baseline_vote, first, holder, samples);
 	bl_domain_free(&d);
 	return r;
 }
