@@ -275,6 +275,9 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 	handle_table_fini(ctx, &ctx->devices);
 	handle_table_fini(ctx, &ctx->domains);
 	dmn_free(ctx, ctx->order);
+	dmn_free(ctx, ctx->off_order);
+	dmn_free(ctx, ctx->stack);
+	dmn_free(ctx, ctx->walk);
 	dmn_free(ctx, ctx->undo);
 	ctx->lock_ops.destroy(ctx->lock_ops.user, ctx->lock);
 	struct dmn_alloc_ops alloc = ctx->alloc;

@@ -30,7 +30,7 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 	dmn_lock(ctx);
 	int err = handle_reserve(ctx, &ctx->domains);
 	if (!err)
-		err = txn_reserve_order(ctx, 1);
+		err = walk_reserve(ctx, 1);
 	struct pd_domain *d = 0;
 	if (!err) {
 		d = dmn_alloc(ctx, sizeof(*d));
@@ -173,21 +173,6 @@ static int link_update(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 	return txn_commit(ctx);
 }
 
-/* Is @target @from or somewhere below it? Marks visited with a new epoch. */
-static bool reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
-			 const struct pd_domain *target)
-{
-	if (from == target)
-		return true;
-	if (from->visit == ctx->epoch)
-		return false;
-	from->visit = ctx->epoch;
-	for (unsigned i = 0; i < from->n_children; i++)
-		if (reaches_down(ctx, from->children[i]->child, target))
-			return true;
-	return false;
-}
-
 static void link_detach_arrays(struct pd_link *l)
 {
 	struct pd_domain *p = l->parent, *c = l->child;
@@ -223,7 +208,7 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 		err = -EBADF;
 	else if (link_find(p, c))
 		err = -EEXIST;
-	else if (reaches_down(ctx, c, p))
+	else if (walk_reaches_down(ctx, c, p))
 		err = -ELOOP;
 	if (!err)
 		err = dmn_grow(ctx, (void **)&c->parents, &c->cap_parents,
@@ -296,20 +281,12 @@ int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 	struct pd_link *l = 0;
 	txn_begin(ctx);
 	int err = link_lookup(ctx, parent, child, &l);
-	if (!err) {
-		pd_map_fn old_fn = l->map;
-		void *old_user = l->map_user;
-		l->map = fn;
-		l->map_user = fn ? user : 0;
-		/* Recompute what the child requires through the new map; a
-		 * raise may fail and is then undone. */
-		if (l->child->on)
-			err = link_update(ctx, l, true, l->child->pstate);
-		if (err) {
-			l->map = old_fn;
-			l->map_user = old_user;
-		}
-	}
+	if (!err)
+		err = txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
+	/* Recompute what the child requires through the new map; a raise may
+	 * fail, and the undo then restores the old map too. */
+	if (!err && l->child->on)
+		err = link_update(ctx, l, true, l->child->pstate);
 	txn_result(ctx, err);
 	dmn_unlock(ctx);
 	return err;
@@ -447,14 +424,10 @@ int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 	int err = link_lookup(ctx, parent, child, &l);
 	if (!err && level)
 		err = txn_check_level(ctx, l->parent, level, &rounded);
-	if (!err) {
-		uint32_t old = l->floor;
-		l->floor = rounded;
-		if (l->child->on)
-			err = link_update(ctx, l, true, l->child->pstate);
-		if (err)
-			l->floor = old;
-	}
+	if (!err)
+		err = txn_link_config(ctx, l, l->map, l->map_user, rounded);
+	if (!err && l->child->on)
+		err = link_update(ctx, l, true, l->child->pstate);
 	txn_result(ctx, err);
 	dmn_unlock(ctx);
 	return err;

@@ -76,6 +76,13 @@ struct pd_domain {
 
 	/* Scratch for one operation (valid while visit == ctx->epoch). */
 	uint64_t visit;
+	/* Scratch of the graph walks in walk.c (valid while walk_mark is the
+	 * walk's epoch): next link to follow, pending children, paths. */
+	uint64_t walk_mark;
+	unsigned dfs_next;
+	unsigned pending;
+	uint64_t paths;
+	uint32_t walk_level;
 	bool was_on;         /* on before txn_commit's callbacks */
 	uint32_t was_pstate; /* pstate before them */
 	int was_idle;        /* idle state before them (while off) */
@@ -130,6 +137,7 @@ enum undo_kind {
 	UNDO_LINK,        /* link->child_on / link->req had old values */
 	UNDO_ATT,         /* attachment vote / counted had old values */
 	UNDO_USAGE,       /* device usage had old value */
+	UNDO_LINK_CFG,    /* link->map, map_user, floor had old values */
 };
 
 struct undo_entry {
@@ -143,6 +151,8 @@ struct undo_entry {
 	uint32_t level;
 	int delta;
 	bool flag;
+	pd_map_fn map; /* UNDO_LINK_CFG */
+	void *map_user;
 };
 
 struct dmn_ctx {
@@ -162,10 +172,20 @@ struct dmn_ctx {
 	struct handle_table devices;
 	struct handle_table attachments;
 
-	/* Scratch of one operation: affected domains, parents first. */
+	/* Scratch of one operation: affected domains, parents first, and
+	 * the order C and D of txn_commit visit them in (children first).
+	 * Every scratch array holds at least one entry per live domain (two
+	 * for stack), reserved by pd_domain_create, so no walk can fail. */
 	struct pd_domain **order;
 	unsigned n_order, cap_order;
+	struct pd_domain **off_order;
+	unsigned cap_off_order;
 	uint64_t epoch;
+	struct pd_domain **stack; /* explicit DFS stacks: no recursion */
+	unsigned cap_stack;
+	struct pd_domain **walk; /* walk_up's output */
+	unsigned cap_walk;
+	uint64_t walk_epoch;
 
 	struct undo_entry *undo;
 	unsigned n_undo, cap_undo;
@@ -213,10 +233,28 @@ int txn_commit(struct dmn_ctx *ctx);
 void txn_abort(struct dmn_ctx *ctx);
 int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);
-int txn_reserve_order(struct dmn_ctx *ctx, unsigned extra);
 int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		 uint32_t level);
 int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
+/* Give @l a new map and floor; a failed commit puts the old ones back
+ * before its rollback recomputes what the child requires. */
+int txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
+		    void *map_user, uint32_t floor);
+/* walk.c: iterative graph walks; cost O(domains + links visited). */
+/* Put @from and every domain above it into ctx->walk, each after all its
+ * parents (parents in link order); returns how many. Marks them with a new
+ * walk epoch: walk_mark == ctx->walk_epoch. */
+unsigned walk_up(struct dmn_ctx *ctx, struct pd_domain *from);
+/* Append @from and every domain above it not yet marked with ctx->epoch to
+ * ctx->order, each after all its parents, marking them. */
+void walk_touch(struct dmn_ctx *ctx, struct pd_domain *from);
+/* Is @target @from or below it? Searches up from @target and down from
+ * @from in turns, so the cost is about twice the smaller side. */
+bool walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
+		       struct pd_domain *target);
+/* Grow every scratch array to hold ctx->domains.live + @extra domains. */
+int walk_reserve(struct dmn_ctx *ctx, unsigned extra);
+
 /* idle.c, qos.c, stats.c */
 int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 		uint32_t *rejected_mask);

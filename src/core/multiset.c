@@ -36,7 +36,7 @@ static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
 	return lo;
 }
 
-void ms_add(struct u64_multiset *s, uint64_t value, uint32_t count)
+void ms_add(struct u64_multiset *s, uint64_t value, uint64_t count)
 {
 	unsigned i = lower_bound(s, value);
 	if (i < s->n && s->bins[i].value == value) {
@@ -51,12 +51,12 @@ void ms_add(struct u64_multiset *s, uint64_t value, uint32_t count)
 	s->n++;
 }
 
-void ms_remove(struct u64_multiset *s, uint64_t value, uint32_t count)
+void ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count)
 {
 	unsigned i = lower_bound(s, value);
 	if (i >= s->n || s->bins[i].value != value)
 		return;
-	if (s->bins[i].count > count) {
+	if (s->bins[i].count != count) {
 		s->bins[i].count -= count;
 		return;
 	}

@@ -13,7 +13,7 @@ struct dmn_ctx;
 
 struct u64_bin {
 	uint64_t value;
-	uint32_t count;
+	uint64_t count; /* modulo 2^64: see qos.c */
 };
 
 struct u64_multiset {
@@ -26,8 +26,9 @@ void ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s);
 /* Make room for @extra more distinct values. */
 int ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra);
 /* Add @count copies; needs room for one more bin (see ms_reserve). */
-void ms_add(struct u64_multiset *s, uint64_t value, uint32_t count);
-void ms_remove(struct u64_multiset *s, uint64_t value, uint32_t count);
+void ms_add(struct u64_multiset *s, uint64_t value, uint64_t count);
+/* Remove @count copies; the bin goes when its count reaches 0. */
+void ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count);
 /* Smallest value >= @floor, or UINT64_MAX. */
 uint64_t ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor);
 

@@ -17,27 +17,49 @@ static struct u64_multiset *cset(struct pd_domain *d, int which)
 	return which ? &d->wake_set : &d->qos_set;
 }
 
-static int reserve_up(struct dmn_ctx *ctx, struct pd_domain *d, int which,
-		      unsigned extra, unsigned depth)
+/* Walk @d and every domain above it, leaving in each (->paths) the number
+ * of paths from @d up to it, modulo 2^64; returns how many (ctx->walk). A
+ * constraint is counted once per path, so adding a link or an attachment
+ * adds exactly what removing it takes away, whatever else shares the
+ * ancestors. The counts wrap only in graphs with 2^64 paths between two
+ * domains (64 stacked diamonds); there a value might leave a set early. */
+static unsigned count_paths(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	if (depth > 64)
-		return -ELOOP;
-	int err = ms_reserve(ctx, cset(d, which), extra);
-	for (unsigned i = 0; i < d->n_parents && !err; i++)
-		err = reserve_up(ctx, d->parents[i]->parent, which, extra,
-				 depth + 1);
+	unsigned n = walk_up(ctx, d);
+	for (unsigned i = 0; i < n; i++)
+		ctx->walk[i]->paths = 0;
+	d->paths = 1;
+	/* ctx->walk has parents first: backwards, a domain's paths are
+	 * complete before they pass up. */
+	for (unsigned i = n; i > 0; i--) {
+		struct pd_domain *x = ctx->walk[i - 1];
+		for (unsigned p = 0; p < x->n_parents; p++)
+			x->parents[p]->parent->paths += x->paths;
+	}
+	return n;
+}
+
+static int reserve_up(struct dmn_ctx *ctx, struct pd_domain *d, int which,
+		      unsigned extra)
+{
+	unsigned n = count_paths(ctx, d);
+	int err = 0;
+	for (unsigned i = 0; i < n && !err; i++)
+		err = ms_reserve(ctx, cset(ctx->walk[i], which), extra);
 	return err;
 }
 
-static void add_up(struct pd_domain *d, int which, uint64_t value,
-		   uint32_t count, bool add)
+/* After count_paths(@d): add or remove @count copies of @value per path. */
+static void add_up(struct dmn_ctx *ctx, unsigned n, int which, uint64_t value,
+		   uint64_t count, bool add)
 {
-	if (add)
-		ms_add(cset(d, which), value, count);
-	else
-		ms_remove(cset(d, which), value, count);
-	for (unsigned i = 0; i < d->n_parents; i++)
-		add_up(d->parents[i]->parent, which, value, count, add);
+	for (unsigned i = 0; i < n; i++) {
+		struct pd_domain *x = ctx->walk[i];
+		if (add)
+			ms_add(cset(x, which), value, count * x->paths);
+		else
+			ms_remove(cset(x, which), value, count * x->paths);
+	}
 }
 
 static uint64_t device_value(const struct pd_device *dev, int which)
@@ -54,14 +76,14 @@ int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
 	for (int which = 0; which < 2 && attach; which++) {
 		if (device_value(dev, which) == UINT64_MAX)
 			continue;
-		int err = reserve_up(ctx, d, which, 1, 0);
+		int err = reserve_up(ctx, d, which, 1);
 		if (err)
 			return err;
 	}
 	for (int which = 0; which < 2; which++) {
 		uint64_t v = device_value(dev, which);
 		if (v != UINT64_MAX)
-			add_up(d, which, v, 1, attach);
+			add_up(ctx, count_paths(ctx, d), which, v, 1, attach);
 	}
 	return 0;
 }
@@ -69,15 +91,21 @@ int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
 int qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 	     struct pd_domain *child, bool link)
 {
+	/* Most links carry no constraint: no walk at all then, so building
+	 * a deep chain top-down stays linear. */
 	for (int which = 0; which < 2 && link; which++) {
-		int err = reserve_up(ctx, parent, which, cset(child, which)->n, 0);
+		unsigned extra = cset(child, which)->n;
+		int err = extra ? reserve_up(ctx, parent, which, extra) : 0;
 		if (err)
 			return err;
 	}
 	for (int which = 0; which < 2; which++) {
 		struct u64_multiset *s = cset(child, which);
+		if (!s->n)
+			continue;
+		unsigned n = count_paths(ctx, parent);
 		for (unsigned i = 0; i < s->n; i++)
-			add_up(parent, which, s->bins[i].value,
+			add_up(ctx, n, which, s->bins[i].value,
 			       s->bins[i].count, link);
 	}
 	return 0;
@@ -91,16 +119,17 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 		return 0;
 	if (new_value != UINT64_MAX) {
 		for (unsigned i = 0; i < dev->n_atts; i++) {
-			int err = reserve_up(ctx, dev->atts[i]->dom, which, 1, 0);
+			int err = reserve_up(ctx, dev->atts[i]->dom, which, 1);
 			if (err)
 				return err;
 		}
 	}
 	for (unsigned i = 0; i < dev->n_atts; i++) {
+		unsigned n = count_paths(ctx, dev->atts[i]->dom);
 		if (new_value != UINT64_MAX)
-			add_up(dev->atts[i]->dom, which, new_value, 1, true);
+			add_up(ctx, n, which, new_value, 1, true);
 		if (old != UINT64_MAX)
-			add_up(dev->atts[i]->dom, which, old, 1, false);
+			add_up(ctx, n, which, old, 1, false);
 	}
 	return 0;
 }

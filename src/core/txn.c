@@ -175,31 +175,20 @@ static int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
 	return 0;
 }
 
-/* Validate @level as it climbs: rounding and -ERANGE at every ancestor. */
-static int check_up(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
-		    unsigned depth)
-{
-	if (depth > 64)
-		return -ELOOP;
-	for (unsigned i = 0; i < d->n_parents; i++) {
-		uint32_t req;
-		int err = requirement(ctx, d->parents[i], level, &req);
-		if (err)
-			return err;
-		err = check_up(ctx, d->parents[i]->parent, req, depth + 1);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded)
 {
 	*rounded = 0;
 	if (!level)
 		return 0;
-	if (!(d->ops && d->ops->set_performance_state) && !d->n_parents)
+	/* A vote can land on @d and on every domain above it; -ENODEV only
+	 * when none of them has a callback (DESIGN §1), whatever the shape. */
+	unsigned n = walk_up(ctx, d);
+	bool reaches_cb = false;
+	for (unsigned i = 0; i < n && !reaches_cb; i++)
+		reaches_cb = ctx->walk[i]->ops &&
+			     ctx->walk[i]->ops->set_performance_state;
+	if (!reaches_cb)
 		return -ENODEV;
 	uint32_t r = level;
 	if (d->round) {
@@ -207,9 +196,26 @@ int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		if (err)
 			return err;
 	}
-	int err = check_up(ctx, d, r, 0);
-	if (err)
-		return err;
+	/* Rounding and -ERANGE at every ancestor, children first. Each
+	 * ancestor is checked at the highest level this vote can ask of it
+	 * through any path: maps and rounding only ever raise with their
+	 * input, so a path that fails fails there too. */
+	for (unsigned i = 0; i < n; i++)
+		ctx->walk[i]->walk_level = 0;
+	d->walk_level = r;
+	for (unsigned i = n; i > 0; i--) {
+		struct pd_domain *x = ctx->walk[i - 1];
+		for (unsigned p = 0; p < x->n_parents; p++) {
+			uint32_t req;
+			int err = requirement(ctx, x->parents[p], x->walk_level,
+					      &req);
+			if (err)
+				return err;
+			struct pd_domain *parent = x->parents[p]->parent;
+			if (req > parent->walk_level)
+				parent->walk_level = req;
+		}
+	}
 	*rounded = r;
 	return 0;
 }
@@ -264,26 +270,9 @@ int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 
 /* ---- touched set ------------------------------------------------------- */
 
-int txn_reserve_order(struct dmn_ctx *ctx, unsigned extra)
-{
-	return dmn_grow(ctx, (void **)&ctx->order, &ctx->cap_order,
-			ctx->domains.live + extra, sizeof(*ctx->order));
-}
-
-static void visit(struct dmn_ctx *ctx, struct pd_domain *d)
-{
-	if (d->visit == ctx->epoch)
-		return;
-	d->visit = ctx->epoch;
-	for (unsigned i = 0; i < d->n_parents; i++)
-		visit(ctx, d->parents[i]->parent);
-	/* cap_order >= live domains is kept by pd_domain_create */
-	ctx->order[ctx->n_order++] = d;
-}
-
 int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	visit(ctx, d);
+	walk_touch(ctx, d);
 	return 0;
 }
 
@@ -460,6 +449,53 @@ static void undo_inputs(struct dmn_ctx *ctx)
 		case UNDO_USAGE:
 			e->u.dev->usage = e->level;
 			break;
+		case UNDO_LINK_CFG:
+			e->u.link->map = e->map;
+			e->u.link->map_user = e->map_user;
+			e->u.link->floor = e->level;
+			break;
+		}
+	}
+}
+
+/* The order of phases C and D, children first, as Linux's genpd walks it:
+ * a domain goes once every child in the operation has gone, and right after
+ * it, depth first, each parent it freed, in the order the links were added
+ * (C, then P and what P frees, then Q: DESIGN §1 "Order inside one
+ * command"). Domains nothing below them holds start it, the last touched
+ * first. */
+static void build_off_order(struct dmn_ctx *ctx)
+{
+	for (unsigned i = 0; i < ctx->n_order; i++)
+		ctx->order[i]->pending = 0;
+	/* Every parent of a domain in the operation is in it too. */
+	for (unsigned i = 0; i < ctx->n_order; i++) {
+		struct pd_domain *d = ctx->order[i];
+		for (unsigned p = 0; p < d->n_parents; p++)
+			d->parents[p]->parent->pending++;
+	}
+	struct pd_domain **stack = ctx->stack;
+	unsigned n = 0;
+	for (unsigned i = ctx->n_order; i > 0; i--) {
+		struct pd_domain *start = ctx->order[i - 1];
+		if (start->pending)
+			continue;
+		/* Never reached again: marked by a count no parent uses. */
+		start->pending = ~0u;
+		unsigned top = 0;
+		stack[top++] = start;
+		while (top) {
+			struct pd_domain *d = stack[--top];
+			ctx->off_order[n++] = d;
+			/* Pushed last, the first link's parent comes next. */
+			for (unsigned p = d->n_parents; p > 0; p--) {
+				struct pd_domain *parent =
+					d->parents[p - 1]->parent;
+				if (--parent->pending == 0) {
+					parent->pending = ~0u;
+					stack[top++] = parent;
+				}
+			}
 		}
 	}
 }
@@ -470,29 +506,37 @@ static void undo_inputs(struct dmn_ctx *ctx)
  * parents where it needs them before they are powered off or lowered. */
 static void settle(struct dmn_ctx *ctx)
 {
-	for (unsigned i = ctx->n_order; i > 0; i--) {
-		power_off(ctx, ctx->order[i - 1], ASK_GOVERNOR);
-		links_follow_actual(ctx, ctx->order[i - 1]);
+	build_off_order(ctx);
+	for (unsigned i = 0; i < ctx->n_order; i++) {
+		power_off(ctx, ctx->off_order[i], ASK_GOVERNOR);
+		links_follow_actual(ctx, ctx->off_order[i]);
 	}
-	for (unsigned i = ctx->n_order; i > 0; i--) {
-		lower_pstate(ctx, ctx->order[i - 1], 0);
-		links_follow_actual(ctx, ctx->order[i - 1]);
+	for (unsigned i = 0; i < ctx->n_order; i++) {
+		lower_pstate(ctx, ctx->off_order[i], 0);
+		links_follow_actual(ctx, ctx->off_order[i]);
 	}
 }
 
-/* Undo phases A and B only: each domain goes back to how it was before the
- * call. A domain that an earlier safe-direction failure left on or high is
- * not retried here, or the failed call would change what it must not. */
+/* Undo phases A and B only, in the reverse order of what they did: each
+ * domain goes back to how it was before the call. A domain that an earlier
+ * safe-direction failure left on or high is not retried here, or the failed
+ * call would change what it must not. As in settle(), each domain's links
+ * then say what it really is: the undo put them back to before the call,
+ * but a domain that an undo could not power off or lower (or that a child
+ * kept so) still holds its parents, even one it shares with other
+ * children. */
 static void roll_back(struct dmn_ctx *ctx)
 {
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
 		if (!d->was_on)
 			power_off(ctx, d, d->was_idle);
+		links_follow_actual(ctx, d);
 	}
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
 		lower_pstate(ctx, d, d->was_pstate);
+		links_follow_actual(ctx, d);
 	}
 }
 
@@ -561,6 +605,21 @@ int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage)
 	if (err)
 		return err;
 	dev->usage = usage;
+	return 0;
+}
+
+int txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
+		    void *map_user, uint32_t floor)
+{
+	struct undo_entry e = {.kind = UNDO_LINK_CFG, .u.link = l,
+			       .level = l->floor, .map = l->map,
+			       .map_user = l->map_user};
+	int err = txn_log(ctx, &e);
+	if (err)
+		return err;
+	l->map = map;
+	l->map_user = map_user;
+	l->floor = floor;
 	return 0;
 }
 

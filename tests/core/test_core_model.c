@@ -205,20 +205,29 @@ static int m_req(const struct model *m, int c, unsigned i, uint32_t level,
 	return 0;
 }
 
-static int m_check_up(const struct model *m, int d, uint32_t level,
-		      unsigned depth)
+/* Every path up from @d, as DESIGN words it (the graph is acyclic). */
+static int m_check_up(const struct model *m, int d, uint32_t level)
 {
-	if (depth > 64)
-		return -ELOOP;
 	for (unsigned i = 0; i < m->d[d].np; i++) {
 		uint32_t r;
 		int err = m_req(m, d, i, level, &r);
 		if (!err)
-			err = m_check_up(m, m->d[d].parents[i], r, depth + 1);
+			err = m_check_up(m, m->d[d].parents[i], r);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/* Can a vote on @d land on a domain with a pstate callback? */
+static bool m_reaches_cb(const struct model *m, int d)
+{
+	if (m->d[d].cb)
+		return true;
+	for (unsigned i = 0; i < m->d[d].np; i++)
+		if (m_reaches_cb(m, m->d[d].parents[i]))
+			return true;
+	return false;
 }
 
 static int m_check_level(const struct model *m, int d, uint32_t level,
@@ -227,12 +236,12 @@ static int m_check_level(const struct model *m, int d, uint32_t level,
 	*rounded = 0;
 	if (!level)
 		return 0;
-	if (!m->d[d].cb && !m->d[d].np)
+	if (!m_reaches_cb(m, d))
 		return -ENODEV;
 	uint32_t r;
 	int err = m_round(&m->d[d], level, &r);
 	if (!err)
-		err = m_check_up(m, d, r, 0);
+		err = m_check_up(m, d, r);
 	if (!err)
 		*rounded = r;
 	return err;

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The subdomain graph at its edges: shared parents in a rollback, the order
+ * of several parents, where a vote can land (-ENODEV), and the gaps a
+ * mutation run found (issue 23): failing level maps, the first of two
+ * errors, a domain left high while off, a rejected floor, a governor's
+ * out-of-range answer.
+ */
+#include "test_core_common.h"
+
+#include <domino/idle.h>
+
+/* Issue 18 item 0: P->A, P->B, A->G, B->G; a device on G and X. X's
+ * power_on fails and so does G's power_off in the undo: G stays on, so A, B
+ * and P must stay on for it, P at the level G requires. */
+static void rollback_keeps_shared_parent(void **state)
+{
+	T;
+	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	pd_domain_t x = fake_domain(&t->fake, ctx, "x", &fake_ops_full, 0);
+	pd_domain_t a = fake_domain(&t->fake, ctx, "a", &fake_ops_full, 0);
+	pd_domain_t b = fake_domain(&t->fake, ctx, "b", &fake_ops_full, 0);
+	pd_domain_t g = fake_domain(&t->fake, ctx, "g", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, p, a), 0);
+	assert_int_equal(pd_link_add(ctx, p, b), 0);
+	assert_int_equal(pd_link_add(ctx, a, g), 0);
+	assert_int_equal(pd_link_add(ctx, b, g), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t ag = mkatt(ctx, dev, g);
+	mkatt(ctx, dev, x);
+	assert_int_equal(pd_vote(ctx, ag, 4), 0);
+	const pd_domain_t above[] = {a, b, p};
+	const pd_domain_t all[] = {p, x, a, b, g};
+	for (int round = 0; round < 2; round++) {
+		fake_fail(&t->fake, x, FAKE_ON, 1);
+		fake_fail(&t->fake, g, FAKE_OFF, 1);
+		CLEAR();
+		/* Round 1: G's lowering in the undo fails too (call 11: four
+		 * raises, five power-ons, G's power-off, G's lowering). */
+		t->fake.fail_call = round ? 11 : 0;
+		assert_int_equal(pd_device_get(ctx, dev), -EIO);
+		t->fake.fail_call = 0;
+		assert_int_equal(dmn_last_error(ctx), -EIO);
+		if (round)
+			assert_int_equal(t->fake.log[10].op, FAKE_PSTATE);
+		/* G is on (its undo failed); everything above it holds it,
+		 * at the level G is left at. */
+		uint32_t level = round ? 4 : 0;
+		assert_true(HW(g)->on && ON(g));
+		assert_int_equal(PS(g), level);
+		assert_int_equal(HW(g)->pstate, level);
+		for (unsigned i = 0; i < 3; i++) {
+			assert_true(ON(above[i]));
+			assert_true(HW(above[i])->on);
+			assert_int_equal(PS(above[i]), level);
+			assert_int_equal(HW(above[i])->pstate, level);
+		}
+		assert_int_equal(dinfo(ctx, p).on_children, 2);
+		assert_false(ON(x));
+		/* The next change of G retries: all goes off. */
+		assert_int_equal(pd_device_get(ctx, dev), 0);
+		assert_int_equal(pd_device_put(ctx, dev), 0);
+		for (unsigned i = 0; i < 5; i++) {
+			assert_false(ON(all[i]));
+			assert_false(HW(all[i])->on);
+			assert_int_equal(HW(all[i])->pstate, 0);
+		}
+	}
+}
+
+/* DESIGN §1 "Order inside one command": several parents power on and off
+ * in the order their links were added, as Linux walks them. */
+static void parents_in_link_order(void **state)
+{
+	T;
+	pd_domain_t q = fake_domain(&t->fake, ctx, "q", &fake_ops_full, 0);
+	pd_domain_t pp = fake_domain(&t->fake, ctx, "pp", &fake_ops_full, 0);
+	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, pp, p), 0);
+	assert_int_equal(pd_link_add(ctx, p, c), 0); /* P first */
+	assert_int_equal(pd_link_add(ctx, q, c), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(pd_vote(ctx, at, 3), 0);
+	CLEAR();
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	LOG_IS(FAKE_PSTATE, pp, 3, FAKE_PSTATE, p, 3, FAKE_PSTATE, q, 3,
+	       FAKE_PSTATE, c, 3, FAKE_ON, pp, 0, FAKE_ON, p, 0, FAKE_ON, q, 0,
+	       FAKE_ON, c, 0);
+	CLEAR();
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+	/* C, then P and what P frees (PP), then Q. */
+	LOG_IS(FAKE_OFF, c, 0, FAKE_OFF, p, 0, FAKE_OFF, pp, 0, FAKE_OFF, q, 0,
+	       FAKE_PSTATE, c, 0, FAKE_PSTATE, p, 0, FAKE_PSTATE, pp, 0,
+	       FAKE_PSTATE, q, 0);
+}
+
+/* Issue 22 item 3: -ENODEV depends only on whether a domain with a pstate
+ * callback is reachable from the voted one, through every link. */
+static void enodev_by_reach(void **state)
+{
+	T;
+	pd_domain_t root = fake_domain(&t->fake, ctx, "root", &fake_ops_power, 0);
+	pd_domain_t mid = fake_domain(&t->fake, ctx, "mid", &fake_ops_power, 0);
+	pd_domain_t leaf = fake_domain(&t->fake, ctx, "leaf", &fake_ops_power, 0);
+	pd_domain_t rail = fake_domain(&t->fake, ctx, "rail", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, root, mid), 0);
+	assert_int_equal(pd_link_add(ctx, mid, leaf), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t al = mkatt(ctx, dev, leaf), ar = mkatt(ctx, dev, root);
+	/* A callback-less chain: the same answer wherever the vote is cast. */
+	EXPECT_NOOP_ERR(pd_vote(ctx, ar, 2), -ENODEV);
+	EXPECT_NOOP_ERR(pd_vote(ctx, al, 2), -ENODEV);
+	struct pd_vote_change ch = {al, 2};
+	EXPECT_NOOP_ERR(pd_vote_many(ctx, &ch, 1), -ENODEV);
+	assert_int_equal(pd_vote(ctx, al, 0), 0);
+	/* A second parent of the middle domain with a callback: reachable. */
+	assert_int_equal(pd_link_add(ctx, rail, mid), 0);
+	assert_int_equal(pd_vote(ctx, al, 2), 0);
+	EXPECT_NOOP_ERR(pd_vote(ctx, ar, 2), -ENODEV);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(PS(rail), 2);
+	assert_int_equal(HW(rail)->pstate, 2);
+	assert_int_equal(PS(leaf), 2);
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+}
+
+static int map_fails(void *user, pd_domain_t child, pd_domain_t parent,
+		     uint32_t level, uint32_t *out)
+{
+	(void)user;
+	(void)child;
+	(void)parent;
+	*out = level;
+	return level > 5 ? -EDOM : 0;
+}
+
+/* Issue 23: a level map's own errno is the call's answer. */
+static void map_error_returned(void **state)
+{
+	T;
+	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, p, c), 0);
+	assert_int_equal(pd_link_set_map(ctx, p, c, map_fails, 0), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(pd_vote(ctx, at, 5), 0);
+	assert_int_equal(PS(p), 5);
+	EXPECT_NOOP_ERR(pd_vote(ctx, at, 6), -EDOM);
+	assert_int_equal(dmn_last_error(ctx), -EDOM);
+	/* The map is also asked when the child's level changes another way:
+	 * a new map that fails for the current level is refused. */
+	assert_int_equal(pd_link_set_map(ctx, p, c, 0, 0), 0);
+	assert_int_equal(pd_vote(ctx, at, 7), 0);
+	EXPECT_NOOP_ERR(pd_link_set_map(ctx, p, c, map_fails, 0), -EDOM);
+	/* The old (identity) map stands: a new vote uses it. */
+	assert_int_equal(pd_vote(ctx, at, 8), 0);
+	assert_int_equal(PS(p), 8);
+}
+
+static int err_a, err_b;
+static pd_domain_t dom_a, dom_b;
+static int off_fails(void *user, pd_domain_t dom, int idle)
+{
+	(void)user;
+	(void)idle;
+	return dom == dom_a ? err_a : dom == dom_b ? err_b : 0;
+}
+static int on_ok(void *user, pd_domain_t dom)
+{
+	(void)user;
+	(void)dom;
+	return 0;
+}
+static const struct pd_domain_ops ops_off_fails = {on_ok, off_fails, 0};
+
+/* Issue 23: with two failures in one call, dmn_last_error is the first. */
+static void first_of_two_errors(void **state)
+{
+	T;
+	struct pd_domain_desc da = {"a", &ops_off_fails, 0, 0};
+	struct pd_domain_desc db = {"b", &ops_off_fails, 0, 0};
+	assert_int_equal(pd_domain_create(ctx, &da, &dom_a), 0);
+	assert_int_equal(pd_domain_create(ctx, &db, &dom_b), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	mkatt(ctx, dev, dom_a);
+	mkatt(ctx, dev, dom_b);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	err_a = -EBUSY;
+	err_b = -ETIMEDOUT;
+	t->ev.n = 0;
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(evrec_count(&t->ev, DMN_EV_FAILURE), 2);
+	const struct dmn_event *first = evrec_first(&t->ev, DMN_EV_FAILURE);
+	assert_int_equal(dmn_last_error(ctx), first->error);
+	assert_true(first->error == -EBUSY || first->error == -ETIMEDOUT);
+	err_a = err_b = 0;
+}
+
+/* Issue 23: an off domain left at a high level (its lowering failed) powers
+ * on at that level, so its parent is raised to allow it first. */
+static void stuck_high_waits_for_parent(void **state)
+{
+	T;
+	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, p, c), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(pd_vote(ctx, at, 6), 0);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	fake_fail(&t->fake, c, FAKE_PSTATE, 1);
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_false(ON(c));
+	assert_int_equal(PS(c), 6);
+	assert_int_equal(PS(p), 0); /* c is off: it holds nothing */
+	assert_int_equal(pd_vote(ctx, at, 2), 0);
+	CLEAR();
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	int raise = fake_log_find(&t->fake, FAKE_PSTATE, p);
+	int on = fake_log_find(&t->fake, FAKE_ON, c);
+	assert_true(raise >= 0 && on >= 0 && raise < on);
+	assert_int_equal(t->fake.log[raise].level, 6);
+	/* Then both settle at what the vote asks. */
+	assert_int_equal(PS(c), 2);
+	assert_int_equal(PS(p), 2);
+}
+
+/* Issue 23: a floor whose raise fails is not kept for a later vote. */
+static void failed_floor_not_kept(void **state)
+{
+	T;
+	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, p, c), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(pd_link_set_floor(ctx, p, c, 2), 0);
+	assert_int_equal(PS(p), 2);
+	fake_fail(&t->fake, p, FAKE_PSTATE, 1);
+	SNAP();
+	assert_int_equal(pd_link_set_floor(ctx, p, c, 9), -EIO);
+	UNCHANGED();
+	assert_int_equal(pd_vote(ctx, at, 1), 0);
+	assert_int_equal(PS(p), 2);
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(PS(p), 2);
+}
+
+static int gov_answer;
+static int fixed_governor(void *user, pd_domain_t dom,
+			  const struct pd_governor_input *in,
+			  uint32_t *rejected_mask)
+{
+	(void)user;
+	(void)dom;
+	(void)in;
+	*rejected_mask = 0;
+	return gov_answer;
+}
+
+/* Issue 23: a custom governor's answer out of range (n_states included)
+ * means "stay on". */
+static void governor_out_of_range(void **state)
+{
+	T;
+	pd_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
+	struct pd_idle_state_desc s0 = {"ret", 10, 10, 100, 0};
+	struct pd_idle_state_desc s1 = {"off", 100, 100, 1000, 0};
+	assert_int_equal(pd_domain_add_idle_state(ctx, d, &s0, 0), 0);
+	assert_int_equal(pd_domain_add_idle_state(ctx, d, &s1, 0), 0);
+	assert_int_equal(pd_domain_set_governor(ctx, d, PD_GOVERNOR_CUSTOM,
+						fixed_governor, 0),
+			 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	mkatt(ctx, dev, d);
+	const int answers[] = {2, 3, -1, 1};
+	for (unsigned i = 0; i < 4; i++) {
+		gov_answer = answers[i];
+		assert_int_equal(pd_device_get(ctx, dev), 0);
+		assert_int_equal(pd_device_put(ctx, dev), 0);
+		if (answers[i] == 1) {
+			assert_false(ON(d));
+			assert_int_equal(dinfo(ctx, d).idle_state, 1);
+		} else {
+			assert_true(ON(d));
+			assert_true(HW(d)->on);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(rollback_keeps_shared_parent),
+		TEST(parents_in_link_order),
+		TEST(enodev_by_reach),
+		TEST(map_error_returned),
+		TEST(first_of_two_errors),
+		TEST(stuck_high_waits_for_parent),
+		TEST(failed_floor_not_kept),
+		TEST(governor_out_of_range),
+	};
+	return cmocka_run_group_tests(tests, 0, 0);
+}
