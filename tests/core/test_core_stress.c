@@ -16,6 +16,8 @@
  */
 #include <domino/domain.h>
 
+#include "test_seed.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -333,7 +335,7 @@ int main(void)
 	for (unsigned t = 0; t < N_THREADS; t++) {
 		struct worker *w = &workers[t];
 		w->id = t;
-		w->rng = 0x9E3779B97F4A7C15ULL * (t + 1);
+		w->rng = 0x9E3779B97F4A7C15ULL * (t + 1) ^ stress_seed();
 		for (unsigned d = 0; d < DEVS_PER_THREAD; d++) {
 			char name[32];
 			snprintf(name, sizeof(name), "t%u.dev%u", t, d);

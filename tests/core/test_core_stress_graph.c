@@ -28,6 +28,8 @@
  */
 #define _GNU_SOURCE /* writer-preferring rwlock where glibc has it */
 #include <domino/domain.h>
+
+#include "test_seed.h"
 #include <domino/idle.h>
 
 #include <errno.h>
@@ -529,7 +531,7 @@ static int setup(void)
 	for (unsigned t = 0; t < N_THREADS; t++) {
 		struct worker *w = &workers[t];
 		w->id = t;
-		w->rng = 0x9E3779B97F4A7C15ULL * (t + 1);
+		w->rng = 0x9E3779B97F4A7C15ULL * (t + 1) ^ stress_seed();
 		for (unsigned d = 0; d < DEVS_PER_THREAD; d++) {
 			char name[32];
 			snprintf(name, sizeof(name), "t%u.dev%u", t, d);
