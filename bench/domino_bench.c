@@ -250,6 +250,33 @@ static double bench_chain(unsigned depth, unsigned samples)
 	return r;
 }
 
+/* Link-add cost per link when building an n-deep chain through the API,
+ * top-down (each new domain below the last) or bottom-up (each new domain
+ * above the last): the cycle check must not walk the whole chain. */
+static double bench_link_add(unsigned n, int bottom_up)
+{
+	struct dmn_ctx *ctx;
+	must(dmn_ctx_create(NULL, &ctx), "ctx");
+	pd_domain_t *dom = malloc(n * sizeof(*dom));
+	if (!dom)
+		must(-1, "malloc");
+	for (unsigned i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "d%u", i);
+		struct pd_domain_desc desc = {name, &noop_ops, 0, 0};
+		must(pd_domain_create(ctx, &desc, &dom[i]), "domain");
+	}
+	uint64_t t0 = bench_now();
+	for (unsigned k = 1; k < n; k++) {
+		unsigned i = bottom_up ? n - k : k;
+		must(pd_link_add(ctx, dom[i - 1], dom[i]), "link");
+	}
+	uint64_t t1 = bench_now();
+	free(dom);
+	dmn_ctx_destroy(ctx);
+	return (double)(t1 - t0) / (n - 1);
+}
+
 struct fanin_result {
 	double domino, baseline;
 };
@@ -483,6 +510,13 @@ int main(int argc, char **argv)
 	for (unsigned depth = 1; depth <= 8; depth++)
 		bench_result(&table, "propagation_chain_depth%u_ns", depth,
 			     bench_chain(depth, samples / 2), "ns");
+	for (int up = 0; up < 2; up++) {
+		const char *fmt = up ? "link_add_chain_bottom_up_ns_n%u"
+				     : "link_add_chain_top_down_ns_n%u";
+		bench_result(&table, fmt, 1000, bench_link_add(1000, up), "ns");
+		bench_result(&table, fmt, 100000, bench_link_add(100000, up),
+			     "ns");
+	}
 	struct fanin_result fan = bench_fanin(1000, samples / 4);
 	bench_result(&table, "propagation_fanin1000_ns", 0, fan.domino, "ns");
 	bench_result(&table, "baseline_propagation_fanin1000_ns", 0, fan.baseline, "ns");

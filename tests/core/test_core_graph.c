@@ -294,6 +294,60 @@ static void governor_out_of_range(void **state)
 	}
 }
 
+#define DEEP 100000
+
+/* Issue 18 item 2: no depth cap. A 100,000-deep chain, linked top-down or
+ * bottom-up, takes every link, a vote on its leaf reaches the root, and
+ * only a real cycle is refused. */
+static void deep_chain(bool bottom_up, void **state)
+{
+	T;
+	pd_domain_t root = fake_domain(&t->fake, ctx, "root", &fake_ops_full, 0);
+	pd_domain_t *chain = calloc(DEEP, sizeof(*chain));
+	assert_non_null(chain);
+	chain[0] = root;
+	for (unsigned i = 1; i < DEEP; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "d%u", i);
+		struct pd_domain_desc desc = {name, 0, 0, 0};
+		assert_int_equal(pd_domain_create(ctx, &desc, &chain[i]), 0);
+	}
+	for (unsigned k = 1; k < DEEP; k++) {
+		unsigned i = bottom_up ? DEEP - k : k;
+		assert_int_equal(pd_link_add(ctx, chain[i - 1], chain[i]), 0);
+	}
+	pd_domain_t leaf = chain[DEEP - 1];
+	assert_int_equal(pd_link_add(ctx, leaf, root), -ELOOP);
+	assert_int_equal(pd_link_add(ctx, chain[DEEP / 2], chain[1]), -ELOOP);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t at = mkatt(ctx, dev, leaf);
+	assert_int_equal(pd_vote(ctx, at, 3), 0);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_true(ON(root) && ON(leaf));
+	assert_int_equal(HW(root)->pstate, 3);
+	assert_int_equal(pd_vote(ctx, at, 5), 0);
+	assert_int_equal(HW(root)->pstate, 5);
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_false(ON(root) || ON(leaf));
+	assert_int_equal(HW(root)->pstate, 0);
+	/* Constraints pass up the whole chain too. */
+	assert_int_equal(pd_device_set_qos(ctx, dev, 7), 0);
+	uint64_t qos, wake;
+	assert_int_equal(pd_domain_constraints(ctx, root, &qos, &wake), 0);
+	assert_int_equal(qos, 7000);
+	free(chain);
+}
+
+static void deep_chain_top_down(void **state)
+{
+	deep_chain(false, state);
+}
+
+static void deep_chain_bottom_up(void **state)
+{
+	deep_chain(true, state);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +359,8 @@ int main(void)
 		TEST(stuck_high_waits_for_parent),
 		TEST(failed_floor_not_kept),
 		TEST(governor_out_of_range),
+		TEST(deep_chain_top_down),
+		TEST(deep_chain_bottom_up),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
