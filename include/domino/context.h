@@ -173,11 +173,10 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx);
  * @fn:   called for every event, after those added before it
  * @user: passed to @fn
  *
- * returns: 0, or -EINVAL (NULL @ctx or @fn), -ENOMEM, -ENOSPC (more than
- *   DMN_MAX_LISTENERS listeners).
- * cost: O(1).
+ * A context has as many listeners as memory allows.
+ * returns: 0, or -EINVAL (NULL @ctx or @fn), -ENOMEM.
+ * cost: O(1) amortized.
  */
-#define DMN_MAX_LISTENERS 8
 int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 
 /**

@@ -19,9 +19,16 @@
  *    and the failure is reported to the listeners and by dmn_last_error().
  *    The records always equal what the callbacks last accepted.
  *  - Order inside one call: raise pstates (parents first), power on
- *    (parents first, devices' domains in attachment order), power off
- *    (children first), lower pstates (children first). Each domain gets at
- *    most one pstate call per operation, and only if its level changes.
+ *    (parents first, devices' domains in attachment order, a domain's
+ *    parents in link order), power off (children first), lower pstates
+ *    (children first). Power-off and lowering walk as Linux's genpd does: a
+ *    domain, then each parent it frees, depth first, in the order the links
+ *    were added (child C with parents P then Q: C, P and what P frees, Q).
+ *    A rollback undoes in the reverse order of what it undoes. Each domain
+ *    gets at most one pstate call per operation, and only if its level
+ *    changes.
+ *  - The graph has no depth limit: every walk is iterative, on scratch
+ *    sized by the number of domains (reserved by pd_domain_create).
  *
  * Cost
  *  Aggregation keeps, per domain, a count of counted votes per distinct
@@ -58,7 +65,8 @@ typedef uint32_t pd_attach_t;
  *             domain has no idle states.
  * @set_performance_state: apply @level; called only when the aggregate
  *             changes. A domain without it passes its level to its parents;
- *             a domain with neither fails votes with -ENODEV.
+ *             a non-zero vote fails with -ENODEV when neither the voted
+ *             domain nor any domain above it (through every link) has one.
  * All run with the context lock held.
  */
 struct pd_domain_ops {
@@ -151,9 +159,14 @@ int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out);
  * A child may have several parents. If the child is on, the parent powers on
  * (and raises to the child's requirement) now, as a transaction.
  * returns: 0, or -EBADF, -EINVAL (NULL ctx), -ELOOP if @parent is @child or
- *   below it, -EEXIST if the link exists, -ENOMEM, or a callback error of
- *   the parent's power-on or pstate raise (then the link is not added).
- * cost: O(domains below @child) for the cycle check, plus A.
+ *   below it (only then: depth alone is never an error), -EEXIST if the
+ *   link exists, -ENOMEM, or a callback error of the parent's power-on or
+ *   pstate raise (then the link is not added).
+ * cost: the cycle check searches up from @parent and down from @child in
+ *   turns, so about twice the smaller of (domains and links above @parent,
+ *   domains and links below @child): O(depth) or better on a tree, O(1)
+ *   when building a chain from either end. Plus, if @child carries QoS or
+ *   wakeup constraints, O(domains and links above @parent); plus A.
  */
 int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
 
@@ -260,12 +273,16 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
  * The level is rounded up by the domain's rounding hook (if any). It counts
  * at once if the device is active, else it is stored for the next resume.
  * Voting the same level again is a no-op.
- * returns: 0, or -EBADF, -ENOMEM, -ENODEV (the domain has neither a
- *   set_performance_state callback nor a parent), -ERANGE (above the top
- *   level of this domain or of an ancestor it passes to), or a callback
- *   error of a raise (then the old vote stands and nothing changed).
- *   Errors other than callback ones are checked even while suspended.
- * cost: O(log L) per domain reached + A; independent of the voter count.
+ * returns: 0, or -EBADF, -ENOMEM, -ENODEV (a non-zero vote, and no domain
+ *   it can reach - @att's domain and every domain above it, through every
+ *   link - has a set_performance_state callback), -ERANGE (above the top
+ *   level of this domain or of an ancestor it passes to), a level map's
+ *   own error, or a callback error of a raise (then the old vote stands
+ *   and nothing changed). Errors other than callback ones are checked even
+ *   while suspended.
+ * cost: O(domains and links above the domain) to validate a non-zero
+ *   level, O(log L) per domain reached + A; independent of the voter
+ *   count.
  */
 int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
 
@@ -281,8 +298,11 @@ struct pd_vote_change {
  * pd_vote_many - set several votes of one device in one transaction
  * Used by the OPP layer so a rate change raises all the device's domains
  * before its clock moves. All attachments must belong to one device.
+ * Any @n that memory allows (the validated changes are kept in a scratch
+ * array of the context that grows to the largest call).
  * returns: as pd_vote; -EINVAL if the attachments are of several devices or
- *   @n is 0 or above 64. On failure no vote changed.
+ *   @n is 0. On failure no vote changed.
+ * cost: O(n) + what pd_vote costs for each domain reached.
  */
 int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
 		 unsigned n);

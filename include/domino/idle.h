@@ -40,9 +40,6 @@ extern "C" {
 
 #define PD_QOS_NONE UINT32_MAX    /* no resume-latency constraint */
 #define PD_WAKEUP_NONE UINT64_MAX /* no known next wakeup */
-#define PD_MAX_IDLE_STATES 16
-#define PD_STATS_MAX_PSTATES 32   /* distinct levels tracked per domain */
-#define PD_STATS_OTHER_LEVEL UINT32_MAX /* bucket for levels beyond that */
 
 /**
  * struct pd_idle_state_desc - one idle state
@@ -61,8 +58,8 @@ struct pd_idle_state_desc {
 /**
  * pd_domain_add_idle_state - append a state (deeper than those before it)
  * returns: 0 (and the state's index in *@index if not NULL), -EINVAL,
- *   -EBADF, -ENOSPC (more than PD_MAX_IDLE_STATES), -ENOMEM.
- * cost: O(1).
+ *   -EBADF, -ENOMEM. A domain has as many states as memory allows.
+ * cost: O(1) amortized.
  */
 int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 			     const struct pd_idle_state_desc *desc,
@@ -115,13 +112,13 @@ struct pd_governor_input {
 /**
  * typedef pd_governor_fn - a user governor
  * Return the index of the state to enter (0 when n_states is 0: plain off),
- * or PD_GOV_STAY_ON. Any other value is treated as PD_GOV_STAY_ON. Set
- * *@rejected_mask bit i for each state ruled out (statistics). Called with
- * the context lock held.
+ * or PD_GOV_STAY_ON. Any other value (negative, or n_states and above) is
+ * treated as PD_GOV_STAY_ON. The statistics count every state deeper than
+ * the one chosen as rejected (every state when the domain stays on), as for
+ * the default governor. Called with the context lock held.
  */
 typedef int (*pd_governor_fn)(void *user, pd_domain_t dom,
-			      const struct pd_governor_input *in,
-			      uint32_t *rejected_mask);
+			      const struct pd_governor_input *in);
 
 enum pd_governor_kind {
 	PD_GOVERNOR_QOS,       /* the default, described above */
@@ -140,10 +137,9 @@ int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
 
 /**
  * pd_governor_qos - the default decision, for custom governors to build on
- * returns: a state index or PD_GOV_STAY_ON; fills *@rejected_mask.
+ * returns: a state index or PD_GOV_STAY_ON. cost: O(n_states).
  */
-int pd_governor_qos(const struct pd_governor_input *in,
-		    uint32_t *rejected_mask);
+int pd_governor_qos(const struct pd_governor_input *in);
 
 /* ---- constraints -------------------------------------------------------- */
 
@@ -209,8 +205,12 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 
 /**
  * pd_domain_pstate_residency - time spent at the @i-th level seen, up to now
- * Levels are listed in the order first seen, level 0 first.
- * returns: 0, -EINVAL, -EBADF, -ENOENT (@i >= n_pstates). cost: O(1).
+ * Levels are listed in the order first seen, level 0 first; every level is
+ * kept (no cap: room for a level is made when a vote or requirement first
+ * brings it, and that call fails with -ENOMEM, changing nothing, if memory
+ * runs out).
+ * returns: 0, -EINVAL, -EBADF, -ENOENT (@i >= n_pstates).
+ * cost: O(n_pstates).
  */
 int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 			       unsigned i, uint32_t *level, uint64_t *time_ns);

@@ -485,8 +485,7 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id);
  * Policy details:
  *  - the moves are driven by the core's DMN_EV_PSTATE (after a rise) and
  *    DMN_EV_PSTATE_LOWERING (before a lowering, with the level it goes to)
- *    through one listener the layer registers while any device follows (it
- *    takes one of the DMN_MAX_LISTENERS slots);
+ *    through one listener the layer registers while any device follows;
  *  - the reported failure is an event and the dmn_last_error() of the call
  *    that caused the move (which itself succeeds); it cannot stop a
  *    lowering, so a clock that refuses to go down runs above its rail;

@@ -193,8 +193,17 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	handle_table_init(&ctx->domains, HK_DOMAIN);
 	handle_table_init(&ctx->devices, HK_DEVICE);
 	handle_table_init(&ctx->attachments, HK_ATTACH);
-	int err = lock.create(lock.user, &ctx->lock);
+	/* Room for a few listeners from the start, so that the usual ones
+	 * (a trace, the OPP layer's follower) never need memory later. */
+	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
+			   8, sizeof(*ctx->listeners));
 	if (err) {
+		alloc.free(alloc.user, ctx);
+		return err;
+	}
+	err = lock.create(lock.user, &ctx->lock);
+	if (err) {
+		dmn_free(ctx, ctx->listeners);
 		alloc.free(alloc.user, ctx);
 		return err < 0 ? err : -EAGAIN;
 	}
@@ -202,19 +211,37 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	return 0;
 }
 
+int dmn_listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+{
+	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
+			   ctx->n_listeners + 1, sizeof(*ctx->listeners));
+	if (err)
+		return err;
+	ctx->listeners[ctx->n_listeners].fn = fn;
+	ctx->listeners[ctx->n_listeners].user = user;
+	ctx->n_listeners++;
+	return 0;
+}
+
+int dmn_unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+{
+	for (unsigned i = 0; i < ctx->n_listeners; i++) {
+		if (ctx->listeners[i].fn != fn || ctx->listeners[i].user != user)
+			continue;
+		memmove(&ctx->listeners[i], &ctx->listeners[i + 1],
+			(ctx->n_listeners - i - 1) * sizeof(ctx->listeners[0]));
+		ctx->n_listeners--;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	if (!ctx || !fn)
 		return -EINVAL;
 	dmn_lock(ctx);
-	int err = 0;
-	if (ctx->n_listeners >= DMN_MAX_LISTENERS) {
-		err = -ENOSPC;
-	} else {
-		ctx->listeners[ctx->n_listeners].fn = fn;
-		ctx->listeners[ctx->n_listeners].user = user;
-		ctx->n_listeners++;
-	}
+	int err = dmn_listen_locked(ctx, fn, user);
 	dmn_unlock(ctx);
 	return err;
 }
@@ -224,16 +251,7 @@ int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 	if (!ctx || !fn)
 		return -EINVAL;
 	dmn_lock(ctx);
-	int err = -ENOENT;
-	for (unsigned i = 0; i < ctx->n_listeners; i++) {
-		if (ctx->listeners[i].fn != fn || ctx->listeners[i].user != user)
-			continue;
-		memmove(&ctx->listeners[i], &ctx->listeners[i + 1],
-			(ctx->n_listeners - i - 1) * sizeof(ctx->listeners[0]));
-		ctx->n_listeners--;
-		err = 0;
-		break;
-	}
+	int err = dmn_unlisten_locked(ctx, fn, user);
 	dmn_unlock(ctx);
 	return err;
 }
@@ -278,6 +296,9 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 	dmn_free(ctx, ctx->off_order);
 	dmn_free(ctx, ctx->stack);
 	dmn_free(ctx, ctx->walk);
+	dmn_free(ctx, ctx->listeners);
+	dmn_free(ctx, ctx->vote_atts);
+	dmn_free(ctx, ctx->vote_levels);
 	dmn_free(ctx, ctx->undo);
 	ctx->lock_ops.destroy(ctx->lock_ops.user, ctx->lock);
 	struct dmn_alloc_ops alloc = ctx->alloc;

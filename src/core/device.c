@@ -311,8 +311,16 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
 static int vote_many_locked(struct dmn_ctx *ctx,
 			    const struct pd_vote_change *changes, unsigned n)
 {
-	struct pd_attachment *atts[64];
-	uint32_t levels[64];
+	int err = dmn_grow(ctx, (void **)&ctx->vote_atts, &ctx->cap_vote_atts,
+			   n, sizeof(*ctx->vote_atts));
+	if (!err)
+		err = dmn_grow(ctx, (void **)&ctx->vote_levels,
+			       &ctx->cap_vote_levels, n,
+			       sizeof(*ctx->vote_levels));
+	if (err)
+		return err;
+	struct pd_attachment **atts = ctx->vote_atts;
+	uint32_t *levels = ctx->vote_levels;
 	struct pd_device *dev = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_attachment *a = pd_attach_get(ctx, changes[i].att);
@@ -321,8 +329,8 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 		if (dev && a->dev != dev)
 			return -EINVAL;
 		dev = a->dev;
-		int err = txn_check_level(ctx, a->dom, changes[i].level,
-					  &levels[i]);
+		err = txn_check_level(ctx, a->dom, changes[i].level,
+				      &levels[i]);
 		if (err)
 			return err;
 		atts[i] = a;
@@ -333,7 +341,7 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 		struct pd_attachment *a = atts[i];
 		if (a->vote == levels[i])
 			continue;
-		int err = txn_set_vote(ctx, a, levels[i], a->counted);
+		err = txn_set_vote(ctx, a, levels[i], a->counted);
 		if (err) {
 			txn_abort(ctx);
 			return err;
@@ -377,7 +385,7 @@ int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
 		 unsigned n)
 {
-	if (!ctx || !changes || !n || n > 64)
+	if (!ctx || !changes || !n)
 		return -EINVAL;
 	dmn_lock(ctx);
 	ctx->op_error = 0;

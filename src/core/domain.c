@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
@@ -13,6 +14,7 @@ struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
 void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	idle_free(ctx, d);
+	stats_free(ctx, d);
 	ms_fini(ctx, &d->qos_set);
 	ms_fini(ctx, &d->wake_set);
 	level_hist_fini(ctx, &d->votes);
@@ -47,7 +49,9 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 		d->user = desc->user;
 		d->flags = desc->flags;
 		d->idle_state = -1;
-		stats_init(d, dmn_now(ctx));
+		err = stats_init(ctx, d, dmn_now(ctx));
+	}
+	if (!err) {
 		d->handle = handle_alloc(&ctx->domains, d);
 		err = d->handle ? 0 : -ENOSPC;
 	}
@@ -60,7 +64,7 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 			ctx->op_error = err;
 			handle_release(&ctx->domains, d->handle);
 		} else {
-			stats_power(ctx, d, true, -1, 0);
+			stats_power(ctx, d, true, -1, UINT_MAX);
 			d->on = true;
 			struct dmn_event ev = {DMN_EV_POWER_ON, DMN_OP_POWER_ON,
 					       d->handle, 0, 0, 0, 0, 1};

@@ -3,12 +3,11 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
-int pd_governor_qos(const struct pd_governor_input *in,
-		    uint32_t *rejected_mask)
+int pd_governor_qos(const struct pd_governor_input *in)
 {
-	*rejected_mask = 0;
 	if (!in->n_states)
 		return 0; /* plain off: zero latencies pass every test */
 	for (unsigned i = in->n_states; i > 0; i--) {
@@ -22,15 +21,14 @@ int pd_governor_qos(const struct pd_governor_input *in,
 					 in->next_wakeup_ns;
 		if (latency_ok && wakeup_ok)
 			return (int)(i - 1);
-		*rejected_mask |= 1u << (i - 1);
 	}
 	return PD_GOV_STAY_ON;
 }
 
 int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
-		uint32_t *rejected_mask)
+		unsigned *rejected_from)
 {
-	*rejected_mask = 0;
+	*rejected_from = UINT_MAX;
 	if (d->gov == PD_GOVERNOR_ALWAYS_ON)
 		return PD_GOV_STAY_ON;
 	struct pd_governor_input in;
@@ -40,12 +38,17 @@ int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 	in.states = d->idle ? d->idle->desc : 0;
 	int choice;
 	if (d->gov == PD_GOVERNOR_CUSTOM && d->gov_fn)
-		choice = d->gov_fn(d->gov_user, d->handle, &in, rejected_mask);
+		choice = d->gov_fn(d->gov_user, d->handle, &in);
 	else
-		choice = pd_governor_qos(&in, rejected_mask);
+		choice = pd_governor_qos(&in);
 	unsigned limit = in.n_states ? in.n_states : 1;
-	if (choice < 0 || (unsigned)choice >= limit)
+	/* Every state deeper than the one chosen was ruled out (all of them
+	 * when the domain stays on), as the default governor decides. */
+	if (choice < 0 || (unsigned)choice >= limit) {
+		*rejected_from = 0;
 		return PD_GOV_STAY_ON;
+	}
+	*rejected_from = (unsigned)choice + 1;
 	return choice;
 }
 
@@ -58,8 +61,6 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 	dmn_lock(ctx);
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
-	if (!err && d->idle && d->idle->n >= PD_MAX_IDLE_STATES)
-		err = -ENOSPC;
 	struct pd_idle_data *fresh = 0;
 	char *name = 0;
 	if (!err && !d->idle) {
@@ -68,11 +69,22 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 		if (fresh)
 			memset(fresh, 0, sizeof(*fresh));
 	}
+	struct pd_idle_data *idle = fresh ? fresh : (d ? d->idle : 0);
+	if (!err)
+		err = dmn_grow(ctx, (void **)&idle->desc, &idle->cap_desc,
+			       idle->n + 1, sizeof(*idle->desc));
+	if (!err)
+		err = dmn_grow(ctx, (void **)&idle->counts, &idle->cap_counts,
+			       idle->n + 1, sizeof(*idle->counts));
 	if (!err) {
 		name = dmn_strdup(ctx, desc->name);
 		err = name ? 0 : -ENOMEM;
 	}
 	if (err) {
+		if (fresh) {
+			dmn_free(ctx, fresh->desc);
+			dmn_free(ctx, fresh->counts);
+		}
 		dmn_free(ctx, fresh);
 	} else {
 		if (fresh)
@@ -82,6 +94,7 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 		unsigned i = d->idle->n++;
 		d->idle->desc[i] = *desc;
 		d->idle->desc[i].name = name;
+		memset(&d->idle->counts[i], 0, sizeof(d->idle->counts[i]));
 		/* Before its first transition an off domain sits in its
 		 * deepest state (DESIGN §1). */
 		if (!d->on && !d->stats.on_count && !d->stats.off_count)
@@ -99,6 +112,8 @@ void idle_free(struct dmn_ctx *ctx, struct pd_domain *d)
 		return;
 	for (unsigned i = 0; i < d->idle->n; i++)
 		dmn_free(ctx, (char *)d->idle->desc[i].name);
+	dmn_free(ctx, d->idle->desc);
+	dmn_free(ctx, d->idle->counts);
 	dmn_free(ctx, d->idle);
 	d->idle = 0;
 }
@@ -126,9 +141,9 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 		err = -ENOENT;
 	if (!err) {
 		out->desc = d->idle->desc[i];
-		out->usage = d->idle->usage[i];
-		out->rejected = d->idle->rejected[i];
-		out->time_ns = d->idle->time_ns[i];
+		out->usage = d->idle->counts[i].usage;
+		out->rejected = d->idle->counts[i].rejected;
+		out->time_ns = d->idle->counts[i].time_ns;
 		if (!d->on && d->idle_state == (int)i)
 			out->time_ns += dmn_now(ctx) - d->stats.since;
 	}

@@ -16,12 +16,23 @@
 struct pd_link;
 struct pd_attachment;
 
+/* The statistics of one idle state. */
+struct pd_idle_counts {
+	uint64_t usage, rejected, time_ns;
+};
+
+/* Idle states, as many as memory allows: the descriptions in one array
+ * (what a governor reads), their statistics in another. */
 struct pd_idle_data {
-	struct pd_idle_state_desc desc[PD_MAX_IDLE_STATES]; /* names owned */
-	uint64_t usage[PD_MAX_IDLE_STATES];
-	uint64_t rejected[PD_MAX_IDLE_STATES];
-	uint64_t time_ns[PD_MAX_IDLE_STATES];
-	unsigned n;
+	struct pd_idle_state_desc *desc; /* names owned */
+	struct pd_idle_counts *counts;
+	unsigned n, cap_desc, cap_counts;
+};
+
+/* Time spent at one pstate level. */
+struct pd_level_time {
+	uint32_t level;
+	uint64_t ns;
 };
 
 struct pd_stats {
@@ -30,9 +41,11 @@ struct pd_stats {
 	uint64_t pstate_since; /* start of the current pstate period */
 	uint64_t time_on, time_off;
 	uint64_t on_count, off_count, pstate_transitions;
-	uint32_t levels[PD_STATS_MAX_PSTATES];
-	uint64_t level_ns[PD_STATS_MAX_PSTATES];
-	unsigned n_levels;
+	/* In the order first seen, level 0 first. Room for every level of
+	 * the domain's inputs is reserved as they come (txn_hist_add), so
+	 * recording a new pstate never allocates. */
+	struct pd_level_time *levels;
+	unsigned n_levels, cap_levels;
 };
 
 struct pd_domain {
@@ -162,11 +175,16 @@ struct dmn_ctx {
 	dmn_time_fn now;
 	void *now_user;
 
-	struct {
+	struct dmn_listener {
 		dmn_listener_fn fn;
 		void *user;
-	} listeners[DMN_MAX_LISTENERS];
-	unsigned n_listeners;
+	} *listeners;
+	unsigned n_listeners, cap_listeners;
+
+	/* pd_vote_many's validated changes, grown to the largest call. */
+	struct pd_attachment **vote_atts;
+	uint32_t *vote_levels;
+	unsigned cap_vote_atts, cap_vote_levels;
 
 	struct handle_table domains;
 	struct handle_table devices;
@@ -205,6 +223,9 @@ char *dmn_strdup(struct dmn_ctx *ctx, const char *s);
 void dmn_lock(struct dmn_ctx *ctx);
 void dmn_unlock(struct dmn_ctx *ctx);
 void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
+/* dmn_listen / dmn_unlisten with the lock already held (the OPP layer). */
+int dmn_listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
+int dmn_unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
 	     size_t elem);
 
@@ -256,8 +277,9 @@ bool walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
 int walk_reserve(struct dmn_ctx *ctx, unsigned extra);
 
 /* idle.c, qos.c, stats.c */
+/* The governor's choice for @d; *@rejected_from as for stats_power. */
 int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
-		uint32_t *rejected_mask);
+		unsigned *rejected_from);
 void idle_free(struct dmn_ctx *ctx, struct pd_domain *d);
 int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
 	       bool attach);
@@ -265,11 +287,16 @@ int qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 	     struct pd_domain *child, bool link);
 void qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns);
-void stats_init(struct pd_domain *d, uint64_t now);
+int stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now);
+void stats_free(struct dmn_ctx *ctx, struct pd_domain *d);
+/* Room for @extra levels not seen yet; -ENOMEM changes nothing. */
+int stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra);
 void stats_account(struct pd_domain *d, uint64_t now);
+/* @rejected_from: the governor ruled out every idle state at or after this
+ * index (UINT_MAX: none). */
 void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
-		 uint32_t rejected_mask);
-void stats_rejected(struct pd_domain *d, uint32_t rejected_mask);
+		 unsigned rejected_from);
+void stats_rejected(struct pd_domain *d, unsigned rejected_from);
 void stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level);
 
 /* Finish a public state-changing call: record dmn_last_error(). */

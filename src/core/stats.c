@@ -8,28 +8,43 @@
 
 #include <errno.h>
 
-void stats_init(struct pd_domain *d, uint64_t now)
+int stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now)
 {
 	d->stats.created = d->stats.since = d->stats.pstate_since = now;
-	d->stats.levels[0] = 0;
-	d->stats.level_ns[0] = 0;
+	d->stats.n_levels = 0;
+	int err = stats_reserve(ctx, d, 1);
+	if (err)
+		return err;
+	d->stats.levels[0].level = 0;
+	d->stats.levels[0].ns = 0;
 	d->stats.n_levels = 1;
+	return 0;
 }
 
+void stats_free(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	dmn_free(ctx, d->stats.levels);
+	d->stats.levels = 0;
+	d->stats.n_levels = d->stats.cap_levels = 0;
+}
+
+int stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra)
+{
+	return dmn_grow(ctx, (void **)&d->stats.levels, &d->stats.cap_levels,
+			d->stats.n_levels + extra,
+			sizeof(*d->stats.levels));
+}
+
+/* O(levels seen): a domain sees the few levels of its table. */
 static unsigned level_slot(struct pd_stats *s, uint32_t level)
 {
 	for (unsigned i = 0; i < s->n_levels; i++)
-		if (s->levels[i] == level)
+		if (s->levels[i].level == level)
 			return i;
-	if (s->n_levels < PD_STATS_MAX_PSTATES - 1 ||
-	    (s->n_levels == PD_STATS_MAX_PSTATES - 1 &&
-	     level == PD_STATS_OTHER_LEVEL)) {
-		s->levels[s->n_levels] = level;
-		s->level_ns[s->n_levels] = 0;
-		return s->n_levels++;
-	}
-	/* Table full: the last slot collects every further level. */
-	return level_slot(s, PD_STATS_OTHER_LEVEL);
+	/* A new level is one of the domain's inputs: txn_hist_add made room. */
+	s->levels[s->n_levels].level = level;
+	s->levels[s->n_levels].ns = 0;
+	return s->n_levels++;
 }
 
 /* Close the current power period at @now. */
@@ -40,7 +55,7 @@ void stats_account(struct pd_domain *d, uint64_t now)
 	if (d->on)
 		s->time_on += span;
 	else if (d->idle && d->idle_state >= 0)
-		d->idle->time_ns[d->idle_state] += span;
+		d->idle->counts[d->idle_state].time_ns += span;
 	else
 		s->time_off += span;
 	s->since = now > s->since ? now : s->since;
@@ -50,12 +65,12 @@ static void stats_account_pstate(struct pd_domain *d, uint64_t now)
 {
 	struct pd_stats *s = &d->stats;
 	uint64_t span = now > s->pstate_since ? now - s->pstate_since : 0;
-	s->level_ns[level_slot(s, d->pstate)] += span;
+	s->levels[level_slot(s, d->pstate)].ns += span;
 	s->pstate_since = now > s->pstate_since ? now : s->pstate_since;
 }
 
 void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
-		 uint32_t rejected_mask)
+		 unsigned rejected_from)
 {
 	uint64_t now = dmn_now(ctx);
 	stats_account(d, now);
@@ -65,15 +80,14 @@ void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
 	}
 	d->stats.off_count++;
 	if (d->idle && idle >= 0)
-		d->idle->usage[idle]++;
-	stats_rejected(d, rejected_mask);
+		d->idle->counts[idle].usage++;
+	stats_rejected(d, rejected_from);
 }
 
-void stats_rejected(struct pd_domain *d, uint32_t rejected_mask)
+void stats_rejected(struct pd_domain *d, unsigned rejected_from)
 {
-	for (unsigned i = 0; d->idle && i < d->idle->n; i++)
-		if (rejected_mask & (1u << i))
-			d->idle->rejected[i]++;
+	for (unsigned i = rejected_from; d->idle && i < d->idle->n; i++)
+		d->idle->counts[i].rejected++;
 }
 
 void stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level)
@@ -119,11 +133,11 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 	if (d && i >= d->stats.n_levels)
 		err = -ENOENT;
 	if (!err) {
-		*level = d->stats.levels[i];
-		*time_ns = d->stats.level_ns[i];
+		*level = d->stats.levels[i].level;
+		*time_ns = d->stats.levels[i].ns;
 		unsigned cur = 0;
 		for (unsigned k = 0; k < d->stats.n_levels; k++)
-			if (d->stats.levels[k] == d->pstate)
+			if (d->stats.levels[k].level == d->pstate)
 				cur = k;
 		uint64_t now = dmn_now(ctx);
 		if (cur == i && now > d->stats.pstate_since)

@@ -33,6 +33,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 /* ---- inputs ------------------------------------------------------------ */
@@ -84,8 +85,14 @@ int txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 {
 	if (!level)
 		return 0;
+	/* A domain's pstate is always a level of its inputs: with room for
+	 * each of those in the statistics, recording a new pstate after a
+	 * callback never needs memory. */
+	int err = stats_reserve(ctx, d, d->votes.n + 1);
+	if (err)
+		return err;
 	struct undo_entry e = {.kind = UNDO_HIST_ADD, .u.dom = d, .level = level};
-	int err = txn_log(ctx, &e);
+	err = txn_log(ctx, &e);
 	if (err)
 		return err;
 	err = level_hist_add(ctx, &d->votes, level);
@@ -341,7 +348,7 @@ static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
 		note_failure(ctx, DMN_OP_POWER_ON, d, err, 0, 0, 1);
 		return err;
 	}
-	stats_power(ctx, d, true, -1, 0);
+	stats_power(ctx, d, true, -1, UINT_MAX);
 	d->on = true;
 	emit(ctx, DMN_EV_POWER_ON, DMN_OP_POWER_ON, d, 0, 0, 0, 1);
 	return 0;
@@ -362,7 +369,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 {
 	if (!d->on || want_on(d))
 		return;
-	uint32_t rejected = 0;
+	unsigned rejected = UINT_MAX;
 	int choice = forced;
 	if (forced == ASK_GOVERNOR)
 		choice = idle_choose(ctx, d, dmn_now(ctx), &rejected);

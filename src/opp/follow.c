@@ -112,28 +112,16 @@ static int listen_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
 {
 	if (oc->listening)
 		return 0;
-	if (ctx->n_listeners >= DMN_MAX_LISTENERS)
-		return -ENOSPC;
-	ctx->listeners[ctx->n_listeners].fn = listener;
-	ctx->listeners[ctx->n_listeners].user = oc;
-	ctx->n_listeners++;
-	oc->listening = true;
-	return 0;
+	int err = dmn_listen_locked(ctx, listener, oc);
+	oc->listening = !err;
+	return err;
 }
 
 static void unlisten_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
 {
 	if (!oc->listening)
 		return;
-	for (unsigned i = 0; i < ctx->n_listeners; i++) {
-		if (ctx->listeners[i].fn != listener ||
-		    ctx->listeners[i].user != oc)
-			continue;
-		memmove(&ctx->listeners[i], &ctx->listeners[i + 1],
-			(ctx->n_listeners - i - 1) * sizeof(ctx->listeners[0]));
-		ctx->n_listeners--;
-		break;
-	}
+	dmn_unlisten_locked(ctx, listener, oc);
 	oc->listening = false;
 }
 

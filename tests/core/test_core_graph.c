@@ -254,13 +254,11 @@ static void failed_floor_not_kept(void **state)
 
 static int gov_answer;
 static int fixed_governor(void *user, pd_domain_t dom,
-			  const struct pd_governor_input *in,
-			  uint32_t *rejected_mask)
+			  const struct pd_governor_input *in)
 {
 	(void)user;
 	(void)dom;
 	(void)in;
-	*rejected_mask = 0;
 	return gov_answer;
 }
 
@@ -348,6 +346,67 @@ static void deep_chain_bottom_up(void **state)
 	deep_chain(true, state);
 }
 
+static int pstate_ok(void *user, pd_domain_t dom, uint32_t level)
+{
+	(void)user;
+	(void)dom;
+	(void)level;
+	return 0;
+}
+static const struct pd_domain_ops ops_pstate_ok = {0, 0, pstate_ok};
+
+/* No compiled caps (issue 18): idle states, pstate levels in the
+ * statistics and the changes of one pd_vote_many are limited by memory
+ * only. */
+static void no_compiled_caps(void **state)
+{
+	T;
+	enum { STATES = 40, LEVELS = 100, ATTS = 200 };
+	pd_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
+	for (unsigned i = 0; i < STATES; i++) {
+		struct pd_idle_state_desc s = {"s", i, i, i, 0};
+		unsigned index = 0;
+		assert_int_equal(pd_domain_add_idle_state(ctx, d, &s, &index), 0);
+		assert_int_equal(index, i);
+	}
+	assert_int_equal(pd_domain_n_idle_states(ctx, d), STATES);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t at = mkatt(ctx, dev, d);
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	for (uint32_t level = 1; level <= LEVELS; level++)
+		assert_int_equal(pd_vote(ctx, at, level), 0);
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+	/* The deepest state is chosen, every level was recorded. */
+	assert_int_equal(dinfo(ctx, d).idle_state, STATES - 1);
+	struct pd_domain_stats st;
+	assert_int_equal(pd_domain_stats(ctx, d, &st), 0);
+	assert_int_equal(st.n_pstates, LEVELS + 1);
+	uint32_t level;
+	uint64_t ns;
+	assert_int_equal(pd_domain_pstate_residency(ctx, d, LEVELS, &level,
+						    &ns),
+			 0);
+	assert_int_equal(level, LEVELS);
+
+	/* One device on 200 domains, all voted in one transaction. */
+	pd_device_t wide = mkdev(ctx, "wide");
+	struct pd_vote_change *ch = calloc(ATTS, sizeof(*ch));
+	assert_non_null(ch);
+	for (unsigned i = 0; i < ATTS; i++) {
+		struct pd_domain_desc desc = {"w", &ops_pstate_ok, 0, 0};
+		pd_domain_t w;
+		assert_int_equal(pd_domain_create(ctx, &desc, &w), 0);
+		ch[i].att = mkatt(ctx, wide, w);
+		ch[i].level = 1 + i;
+	}
+	assert_int_equal(pd_device_get(ctx, wide), 0);
+	assert_int_equal(pd_vote_many(ctx, ch, ATTS), 0);
+	for (unsigned i = 0; i < ATTS; i++)
+		assert_int_equal(PS(ainfo(ctx, ch[i].att).domain), 1 + i);
+	assert_int_equal(pd_device_put(ctx, wide), 0);
+	free(ch);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +420,7 @@ int main(void)
 		TEST(governor_out_of_range),
 		TEST(deep_chain_top_down),
 		TEST(deep_chain_bottom_up),
+		TEST(no_compiled_caps),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -204,12 +204,11 @@ static void constraints_follow_links(void **state)
 static uint32_t always_state(void) { return 0; }
 
 static int gov_shallowest(void *user, pd_domain_t dom,
-			  const struct pd_governor_input *in, uint32_t *rej)
+			  const struct pd_governor_input *in)
 {
 	(void)user;
 	(void)dom;
 	(void)in;
-	*rej = 0;
 	return (int)always_state();
 }
 
