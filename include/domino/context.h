@@ -12,7 +12,14 @@
  *  - the library never prints: diagnostics go to the event listeners;
  *  - the library allocates only through the context's allocation hook;
  *  - objects are named by small validated handles: a stale handle (its object
- *    was removed) or a handle of the wrong kind gets -EBADF, not a crash.
+ *    was removed) or a handle of the wrong kind gets -EBADF, not a crash;
+ *  - callbacks and listeners run with the context's lock held; a call they
+ *    make back into their own context (on the same thread, whatever the
+ *    lock hook, dmn_lock_none included) fails with -EDEADLK before it
+ *    touches anything, and stops the program with an assertion in debug
+ *    builds (NDEBUG unset, or DMN_DEBUG). Every function that takes a
+ *    context can return -EDEADLK that way; calls into another context are
+ *    fine.
  */
 #ifndef DOMINO_CONTEXT_H
 #define DOMINO_CONTEXT_H
@@ -127,8 +134,8 @@ struct dmn_event {
 
 /**
  * typedef dmn_listener_fn - receives events, synchronously, in order
- * Called with the context lock held: it must not call back into the same
- * context (it may record, print, or signal another thread).
+ * Called with the context lock held: a call back into the same context
+ * fails with -EDEADLK (it may record, print, or signal another thread).
  */
 typedef void (*dmn_listener_fn)(void *user, struct dmn_ctx *ctx,
 				const struct dmn_event *ev);

@@ -39,8 +39,8 @@
  *
  * Threads
  *  Every call takes the context lock (see struct dmn_lock_ops). Callbacks and
- *  listeners run with it held, synchronously, on the calling thread; they
- *  must not call back into the same context.
+ *  listeners run with it held, synchronously, on the calling thread; a call
+ *  they make back into the same context returns -EDEADLK (see context.h).
  */
 #ifndef DOMINO_DOMAIN_H
 #define DOMINO_DOMAIN_H

@@ -142,13 +142,35 @@ int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
 	return 0;
 }
 
-void dmn_lock(struct dmn_ctx *ctx)
+/* The contexts whose lock this thread holds, innermost first, linked
+ * through held_next (a context is held by one thread at a time). A call
+ * from a callback or listener into a context of this list would deadlock
+ * on the default lock and corrupt state without one. */
+#if defined(DMN_HAVE_PTHREAD) && !defined(__STDC_NO_THREADS__)
+static _Thread_local struct dmn_ctx *held_by_thread;
+#else
+static struct dmn_ctx *held_by_thread;
+#endif
+
+int dmn_lock(struct dmn_ctx *ctx)
 {
+	for (const struct dmn_ctx *c = held_by_thread; c; c = c->held_next) {
+		if (c == ctx) {
+			DMN_ASSERT(!"re-entrant call into a domino context "
+				    "from its own callback or listener");
+			return -EDEADLK;
+		}
+	}
 	ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
+	ctx->held_next = held_by_thread;
+	held_by_thread = ctx;
+	return 0;
 }
 
 void dmn_unlock(struct dmn_ctx *ctx)
 {
+	held_by_thread = ctx->held_next;
+	ctx->held_next = 0;
 	ctx->lock_ops.release(ctx->lock_ops.user, ctx->lock);
 }
 
@@ -240,7 +262,8 @@ int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	if (!ctx || !fn)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = dmn_listen_locked(ctx, fn, user);
 	dmn_unlock(ctx);
 	return err;
@@ -250,7 +273,8 @@ int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	if (!ctx || !fn)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = dmn_unlisten_locked(ctx, fn, user);
 	dmn_unlock(ctx);
 	return err;
@@ -260,7 +284,8 @@ int dmn_last_error(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = ctx->last_error;
 	dmn_unlock(ctx);
 	return err;

@@ -20,7 +20,8 @@ int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = handle_reserve(ctx, &ctx->devices);
 	struct pd_device *dev = 0;
 	if (!err) {
@@ -82,7 +83,8 @@ int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = 0;
 	if (!dev)
@@ -101,7 +103,8 @@ int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = -ENOENT;
 	for (uint32_t h = handle_next(&ctx->devices, 0); h;
 	     h = handle_next(&ctx->devices, h)) {
@@ -154,7 +157,8 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, dev_h);
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	struct pd_attachment *a = 0;
@@ -222,7 +226,8 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_attachment *a = pd_attach_get(ctx, h);
 	int err = a ? 0 : -EBADF;
 	txn_begin(ctx);
@@ -268,7 +273,8 @@ int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
@@ -289,7 +295,8 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
@@ -364,7 +371,8 @@ int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	/* The same level again: validated when it was stored, nothing to do.
 	 * This is the common case of a driver re-asserting its vote. */
 	struct pd_attachment *a = pd_attach_get(ctx, att);
@@ -387,7 +395,8 @@ int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
 {
 	if (!ctx || !changes || !n)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	ctx->op_error = 0;
 	int err = vote_many_locked(ctx, changes, n);
 	txn_result(ctx, err);
@@ -402,7 +411,8 @@ int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	if (dev) {
@@ -418,7 +428,8 @@ int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
 {
 	if (!ctx || !next)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = 0;
 	if (prev && !pd_device_get_ptr(ctx, prev))
 		err = -EBADF;
@@ -435,7 +446,8 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	if (dev) {
@@ -453,7 +465,8 @@ int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_attachment *a = pd_attach_get(ctx, h);
 	int err = a ? 0 : -EBADF;
 	if (a) {
@@ -471,7 +484,8 @@ int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, dev_h);
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = (dev && d) ? -ENOENT : -EBADF;

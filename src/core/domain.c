@@ -29,7 +29,8 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 {
 	if (!ctx || !desc || !desc->name || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = handle_reserve(ctx, &ctx->domains);
 	if (!err)
 		err = walk_reserve(ctx, 1);
@@ -86,7 +87,8 @@ int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = 0;
 	if (!d)
@@ -106,7 +108,8 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = 0;
 	if (!d)
@@ -125,7 +128,8 @@ int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = -ENOENT;
 	for (uint32_t h = handle_next(&ctx->domains, 0); h;
 	     h = handle_next(&ctx->domains, h)) {
@@ -202,7 +206,8 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *p = pd_domain_get(ctx, parent);
 	struct pd_domain *c = pd_domain_get(ctx, child);
 	int err = 0;
@@ -259,7 +264,8 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_link *l = 0;
 	txn_begin(ctx);
 	int err = link_lookup(ctx, parent, child, &l);
@@ -281,7 +287,8 @@ int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_link *l = 0;
 	txn_begin(ctx);
 	int err = link_lookup(ctx, parent, child, &l);
@@ -303,7 +310,8 @@ int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
@@ -328,7 +336,8 @@ int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
 {
 	if (!ctx || !next)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = 0;
 	if (prev && !pd_domain_get(ctx, prev))
 		err = -EBADF;
@@ -345,7 +354,8 @@ static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
@@ -377,7 +387,8 @@ int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 {
 	if (!ctx || !req || !child_on)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_link *l = 0;
 	int err = link_lookup(ctx, parent, child, &l);
 	if (!err) {
@@ -393,7 +404,8 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !next)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	struct pd_attachment *a = 0;
@@ -421,7 +433,8 @@ int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_link *l = 0;
 	uint32_t rounded = level;
 	txn_begin(ctx);

@@ -58,7 +58,8 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !desc || !desc->name)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	struct pd_idle_data *fresh = 0;
@@ -122,7 +123,8 @@ int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int n = d ? (d->idle ? (int)d->idle->n : 0) : -EBADF;
 	dmn_unlock(ctx);
@@ -134,7 +136,8 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d && (!d->idle || i >= d->idle->n))
@@ -162,7 +165,8 @@ int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
 	if (kind != PD_GOVERNOR_QOS && kind != PD_GOVERNOR_ALWAYS_ON &&
 	    kind != PD_GOVERNOR_CUSTOM)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {

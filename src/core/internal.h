@@ -16,6 +16,24 @@
 struct pd_link;
 struct pd_attachment;
 
+/* Invariants the headers promise, checked in debug builds (any build
+ * without NDEBUG, or with DMN_DEBUG whatever the build type says). */
+#if defined(DMN_DEBUG)
+#undef NDEBUG
+#endif
+#include <assert.h>
+#if !defined(NDEBUG)
+#define DMN_ASSERT(cond) assert(cond)
+#else
+#define DMN_ASSERT(cond) ((void)0)
+#endif
+
+#if defined(__GNUC__)
+#define DMN_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define DMN_MUST_CHECK
+#endif
+
 /* The statistics of one idle state. */
 struct pd_idle_counts {
 	uint64_t usage, rejected, time_ns;
@@ -214,13 +232,20 @@ struct dmn_ctx {
 
 	void *opp; /* owned by the OPP layer */
 	void (*opp_fini)(struct dmn_ctx *ctx);
+
+	/* The next context the same thread holds (see dmn_lock). */
+	struct dmn_ctx *held_next;
 };
 
 /* context.c */
 void *dmn_alloc(struct dmn_ctx *ctx, size_t size);
 void dmn_free(struct dmn_ctx *ctx, void *ptr);
 char *dmn_strdup(struct dmn_ctx *ctx, const char *s);
-void dmn_lock(struct dmn_ctx *ctx);
+/* Take the context lock: 0, or -EDEADLK (and an assertion failure in
+ * debug builds) when this thread already holds it, i.e. a callback or a
+ * listener called back into its own context. Every public call starts
+ * here, so a re-entrant call fails before it touches anything. */
+int dmn_lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
 void dmn_unlock(struct dmn_ctx *ctx);
 void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
 /* dmn_listen / dmn_unlisten with the lock already held (the OPP layer). */

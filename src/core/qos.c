@@ -141,7 +141,8 @@ static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = dev ? device_change(ctx, dev, which, value) : -EBADF;
 	if (!err && which)
@@ -171,7 +172,8 @@ int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
 {
 	if (!ctx || !latency_us || !wakeup_ns)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	if (dev) {
@@ -195,7 +197,8 @@ int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !qos_ns || !next_wakeup_ns)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d)

@@ -102,7 +102,8 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
@@ -127,7 +128,8 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !level || !time_ns)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d && i >= d->stats.n_levels)

@@ -9,7 +9,8 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	struct opp_dev *od = 0;
@@ -40,7 +41,8 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
@@ -78,7 +80,8 @@ int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out)
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
 	if (od)
@@ -92,7 +95,8 @@ int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
 	if (od) {
@@ -111,7 +115,8 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
 	if (od) {
@@ -129,7 +134,8 @@ int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
 	if (od && id)
@@ -145,7 +151,8 @@ int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 {
 	if (!ctx || (!levels && max))
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
 	const struct opp_entry *e = od ? opp_entry_by_id(od->table, id) : 0;

@@ -152,7 +152,8 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
@@ -172,7 +173,8 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};

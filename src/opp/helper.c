@@ -14,7 +14,8 @@ int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
 {
 	if (!ctx || !fn)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	int err = t ? 0 : -EBADF;
 	if (!err && t->helper) {
@@ -39,7 +40,8 @@ int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	int err = !t ? -EBADF : !t->helper_regs ? -ENOENT : 0;
 	if (!err) {

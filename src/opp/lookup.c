@@ -146,7 +146,8 @@ static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	const struct opp_table *t = opp_table_lookup(ctx, table);
 	int err = t ? 0 : -EBADF;
 	if (t) {
@@ -206,7 +207,8 @@ static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	const struct opp_table *t = opp_table_lookup(ctx, table);
 	int err = t ? -ENOENT : -EBADF;
 	if (t) {

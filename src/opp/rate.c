@@ -310,7 +310,8 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
@@ -348,7 +349,8 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;
 	struct opp_report rep = {0};

@@ -170,7 +170,8 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	struct opp_domain *od = 0;
@@ -215,7 +216,8 @@ int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out)
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	const struct opp_table *t = d ? opp_domain_level_table(d) : 0;
@@ -240,7 +242,8 @@ void opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
 
 static struct opp_domain *binding_of(struct dmn_ctx *ctx, pd_domain_t dom)
 {
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return 0;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	struct opp_domain *od = d ? d->opp_state : 0;
 	dmn_unlock(ctx);
@@ -308,7 +311,8 @@ int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 {
 	if (!ctx || (!slot && max))
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	const struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	const struct opp_entry *e = od ? opp_entry_by_id(od->table, id) : 0;
@@ -327,7 +331,8 @@ int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t id,
 {
 	if (!ctx || (!slot && max))
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_domain *d = pd_domain_get(ctx, dom);
 	const struct opp_table *t = d ? opp_domain_level_table(d) : 0;
 	const struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;

@@ -101,7 +101,8 @@ int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	int err = 0;
 	struct opp_table *t = 0;
 	struct opp_ctx *oc = opp_ctx_get(ctx, true);
@@ -138,7 +139,8 @@ int opp_table_get(struct dmn_ctx *ctx, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	if (t)
 		opp_table_ref(t);
@@ -150,7 +152,8 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	if (t)
 		opp_table_unref(ctx, t);
@@ -285,7 +288,8 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 {
 	if (!ctx || !desc)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	struct opp_entry *e = 0;
 	struct opp_table *new_deps[OPP_MAX_REQUIRED];
@@ -369,7 +373,8 @@ int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;
 	int err = !t ? -EBADF : !e ? -ENOENT : 0;
@@ -396,7 +401,8 @@ int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	if (t) {
 		unsigned n = 0;
@@ -416,7 +422,8 @@ int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	int err = !t ? -EBADF : i >= t->n ? -ENOENT : 0;
 	if (!err)
@@ -429,7 +436,8 @@ int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	if (t)
 		t->boost = boost;

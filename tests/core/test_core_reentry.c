@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Re-entrancy (issue 18 item 8): a callback or a listener that calls back
+ * into its own context gets -EDEADLK from that call, with the default lock
+ * (which would otherwise deadlock) and with no lock (which would otherwise
+ * corrupt state), and the outer call finishes as if nothing happened. A
+ * call into another context from a callback is fine.
+ *
+ * Built twice: against the library (release: the -EDEADLK answer), and
+ * with the core compiled with DMN_DEBUG (REENTRY_ASSERTS), where the same
+ * call must stop the program with an assertion: checked in a child.
+ */
+#include <domino/domain.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int failures;
+#define CHECK(cond)                                                          \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,   \
+				#cond);                                      \
+			failures++;                                          \
+		}                                                            \
+	} while (0)
+
+struct world {
+	struct dmn_ctx *ctx, *other;
+	pd_domain_t dom, other_dom;
+	pd_device_t dev;
+	int inner_put, inner_info, inner_other, inner_listen_info;
+	int in_listener;
+};
+
+static int on_cb(void *user, pd_domain_t dom)
+{
+	struct world *w = user;
+	(void)dom;
+	/* What issue 18 saw corrupt state: a put from inside power_on. */
+	w->inner_put = pd_device_put(w->ctx, w->dev);
+	struct pd_domain_info info;
+	w->inner_info = pd_domain_info(w->ctx, w->dom, &info);
+	/* Another context is not re-entrancy. */
+	w->inner_other = pd_domain_info(w->other, w->other_dom, &info);
+	return 0;
+}
+
+static int off_cb(void *user, pd_domain_t dom, int idle)
+{
+	(void)user;
+	(void)dom;
+	(void)idle;
+	return 0;
+}
+
+static const struct pd_domain_ops ops = {on_cb, off_cb, 0};
+
+static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *ev)
+{
+	struct world *w = user;
+	if (ev->kind != DMN_EV_POWER_OFF || w->in_listener)
+		return;
+	w->in_listener = 1;
+	w->inner_listen_info = dmn_last_error(ctx);
+	w->in_listener = 0;
+}
+
+static void build(struct world *w, bool no_lock)
+{
+	memset(w, 0, sizeof(*w));
+	struct dmn_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	if (no_lock)
+		cfg.lock = dmn_lock_none;
+	CHECK(dmn_ctx_create(&cfg, &w->ctx) == 0);
+	CHECK(dmn_ctx_create(&cfg, &w->other) == 0);
+	struct pd_domain_desc desc = {"d", &ops, w, 0};
+	CHECK(pd_domain_create(w->ctx, &desc, &w->dom) == 0);
+	struct pd_domain_desc plain = {"o", 0, 0, 0};
+	CHECK(pd_domain_create(w->other, &plain, &w->other_dom) == 0);
+	CHECK(pd_device_create(w->ctx, "dev", &w->dev) == 0);
+	pd_attach_t at;
+	CHECK(pd_attach(w->ctx, w->dev, w->dom, &at) == 0);
+	CHECK(dmn_listen(w->ctx, listener, w) == 0);
+}
+
+#if !defined(REENTRY_ASSERTS)
+static void run(bool no_lock)
+{
+	struct world w;
+	build(&w, no_lock);
+	CHECK(pd_device_get(w.ctx, w.dev) == 0);
+	CHECK(w.inner_put == -EDEADLK);
+	CHECK(w.inner_info == -EDEADLK);
+	CHECK(w.inner_other == 0);
+	/* The outer call finished whole: on, with its one active device. */
+	struct pd_domain_info info;
+	CHECK(pd_domain_info(w.ctx, w.dom, &info) == 0);
+	CHECK(info.on && info.active_devices == 1);
+	struct pd_device_info di;
+	CHECK(pd_device_info(w.ctx, w.dev, &di) == 0);
+	CHECK(di.usage == 1);
+	/* A listener re-entering is refused the same way. */
+	CHECK(pd_device_put(w.ctx, w.dev) == 0);
+	CHECK(w.inner_listen_info == -EDEADLK);
+	CHECK(pd_domain_info(w.ctx, w.dom, &info) == 0);
+	CHECK(!info.on && info.active_devices == 0);
+	dmn_ctx_destroy(w.ctx);
+	dmn_ctx_destroy(w.other);
+}
+#endif
+
+int main(void)
+{
+#if defined(REENTRY_ASSERTS)
+	/* Debug build of the core: the re-entrant call asserts. */
+	for (int no_lock = 0; no_lock < 2; no_lock++) {
+		fflush(0);
+		pid_t pid = fork();
+		if (pid == 0) {
+			struct world w;
+			build(&w, no_lock);
+			pd_device_get(w.ctx, w.dev);
+			_exit(0); /* not reached if the assertion fires */
+		}
+		int status = 0;
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	}
+#else
+	run(false);
+	run(true);
+#endif
+	if (failures)
+		return 1;
+	printf("ok\n");
+	return 0;
+}
