@@ -184,6 +184,9 @@ struct dt_opp {
  * struct dt_opp_table - one "operating-points-v2" table
  * @path, @label: node path and first label (NULL if none)
  * @shared:       opp-shared
+ * @has_level:    some entry has opp-level (a domain's levels); a table
+ *               without any is a device's: required-opps into it are
+ *               device-to-device requirements (see dt_requirement)
  * @entries, @n_entries: every child node, in DT order
  * @n_hw_unavailable: entries made unavailable by opp-supported-hw
  */
@@ -191,6 +194,7 @@ struct dt_opp_table {
 	char *path;
 	char *label;
 	bool shared;
+	bool has_level;
 	struct dt_opp *entries;
 	unsigned n_entries;
 	unsigned n_hw_unavailable;
@@ -350,13 +354,12 @@ struct dt_board {
  * --------------------------------------------------------- */
 
 #define DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dt_load */
-#define DT_MAX_HW_CELLS 8	  /* --supported-hw values */
 
 /**
  * struct dt_load_opts - how to load; every member may be zero
  * @alloc: allocator (both members set), or NULL for malloc/free
  * @supported_hw, @n_supported_hw: the hardware version, one u32 per cell
- *   (at most DT_MAX_HW_CELLS); none given = entries with opp-supported-hw
+ *   (any number; copied); none given = entries with opp-supported-hw
  *   are unavailable (counted, and reported as "opp-needs-hw-version")
  * @flags: DT_LOAD_*
  * @diag, @diag_user: optional sink, see dt_diag_fn
@@ -394,10 +397,10 @@ struct dt_load_opts {
  *   "phandle-wrong-kind"     ... points at a node of the wrong kind (not an
  *                            OPP table / OPP entry / idle state) (-EINVAL)
  *   "prop-length"            a property of impossible length (-EINVAL)
- *   "opp-required-no-level"  a required OPP has no opp-level (-EINVAL)
  *   "opp-required-cycle"     required-opps lead back into the entry's own
- *                            table, directly or through others (-EINVAL;
- *                            the reference closing the cycle is dropped)
+ *                            level table, directly or through others
+ *                            (-EINVAL; the reference closing the cycle is
+ *                            dropped; between device tables: a warning)
  *  warnings
  *   "pd-dangling-phandle"    power-domains phandle points nowhere (the
  *                            consumer is skipped / the parent link dropped)
@@ -416,6 +419,14 @@ struct dt_load_opts {
  *                            are unavailable (once per table)
  *   "opp-required-unmatched" a required OPP matches none of the node's
  *                            domains (ignored)
+ *   "opp-required-no-level"  a required OPP without opp-level in a table
+ *                            whose other entries have one (ignored)
+ *   "opp-required-cycle"     device tables requiring each other: the
+ *                            requirement closing the cycle is dropped
+ *   "opp-table-no-level"     a provider's operating-points-v2 table has no
+ *                            opp-level entries (the table is ignored)
+ *   "opp-table-no-owner"     a device table that required-opps point into
+ *                            has no device (nothing to raise)
  *  notes
  *   "pd-provider-unused"     a one-cell provider no enabled node references
  *
@@ -443,7 +454,8 @@ void dt_board_free(struct dt_board *board);
 /**
  * dt_parse_supported_hw - parse "V[,V...]" (each a C integer: decimal, 0x
  * hex or 0 octal, fitting u32) as given to --supported-hw
- * @out, @max: receive up to @max values
+ * @out, @max: receive up to @max values (the text holds at most
+ *   strlen(@text) / 2 + 1 of them: a buffer that size always fits)
  * returns: the number of values, or -EINVAL (empty, malformed, out of range
  *   or more than @max values).
  * cost: O(length).
@@ -476,10 +488,12 @@ int dt_device_find(const struct dt_board *board, const char *name);
  * Pass 1: each domain, in order, takes the first untaken ref into its own
  * provider's table. Pass 2: each domain still without one takes the first
  * untaken ref into the table of one of its ancestors (the level then passes
- * up 1:1 through the domains in between).
+ * up 1:1 through the domains in between). A ref into a table without
+ * levels (a device-to-device requirement) is never taken.
  * returns: the number of refs taken (n_refs minus it matched nothing), or
- *   -EINVAL (NULL argument, a bad index, more than 64 domains).
- * cost: O(n_domains · (n_refs + ancestors)).
+ *   -EINVAL (NULL argument, a bad index), -ENOMEM (scratch memory, from
+ *   the board's allocator).
+ * cost: O(n_domains · (n_refs + ancestors²)).
  */
 int dt_match_required(const struct dt_board *board, const int32_t *domains,
 		      unsigned n_domains, const struct dt_opp_ref *refs,
@@ -490,7 +504,7 @@ int dt_match_required(const struct dt_board *board, const int32_t *domains,
  * entry @entry of its OPP table (0 = no vote), by dt_match_required
  * @levels, @max: receive min(n_attachments, @max) levels
  * returns: the number of attachments, or -EINVAL (bad device), -ENOENT (no
- *   OPP table, or @entry out of range).
+ *   OPP table, or @entry out of range), -ENOMEM.
  * cost: as dt_match_required.
  */
 int dt_device_opp_votes(const struct dt_board *board, unsigned device,
@@ -499,7 +513,7 @@ int dt_device_opp_votes(const struct dt_board *board, unsigned device,
 /**
  * dt_device_fixed_votes - the same for a device's own required-opps
  * (all zeros when it has none)
- * returns: the number of attachments, or -EINVAL.
+ * returns: the number of attachments, or -EINVAL, -ENOMEM.
  */
 int dt_device_fixed_votes(const struct dt_board *board, unsigned device,
 			  uint32_t *levels, unsigned max);

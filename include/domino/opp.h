@@ -45,9 +45,6 @@ extern "C" {
 
 typedef uint32_t opp_table_t; /* handle; 0 is never valid */
 
-#define OPP_MAX_CLOCKS 8    /* opp-hz values per entry (UFS has 8) */
-#define OPP_MAX_SUPPLIES 4  /* opp-microvolt triples per entry */
-#define OPP_MAX_REQUIRED 4  /* required-opps per entry */
 #define OPP_ID_NONE UINT32_MAX
 
 #define OPP_FLAG_SUSPEND (1u << 0)     /* opp-suspend */
@@ -77,24 +74,29 @@ struct opp_required {
 
 /**
  * struct opp_desc - what opp_add() needs; zero everything you do not use
+ * Every list is a pointer and a count, any count (sdm845's UFS entries have
+ * 9 clocks): opp_add() copies them, the caller keeps its arrays.
  * @name:     optional (DT node name, e.g. "opp-1200000000"); copied
  * @hz, @n_hz: the frequencies in Hz; @hz[0] is the look-up key; @n_hz = 0
  *            for a level-only entry
  * @level:    the opp-level (meaningful with OPP_FLAG_HAS_LEVEL)
  * @supplies, @n_supplies: voltages per supply
  * @microwatt: power, 0 if unknown
- * @required, @n_required: required OPPs, in DT order
+ * @required, @n_required: required OPPs, in DT order. One into a table
+ *            with levels is a pstate vote (matched to the device's domains,
+ *            see above); one into a table whose entries have no level is a
+ *            device-to-device requirement (see opp_device_get)
  * @flags:    OPP_FLAG_*
  */
 struct opp_desc {
 	const char *name;
-	uint64_t hz[OPP_MAX_CLOCKS];
+	const uint64_t *hz;
 	unsigned n_hz;
 	uint32_t level;
-	struct opp_supply supplies[OPP_MAX_SUPPLIES];
+	const struct opp_supply *supplies;
 	unsigned n_supplies;
 	uint32_t microwatt;
-	struct opp_required required[OPP_MAX_REQUIRED];
+	const struct opp_required *required;
 	unsigned n_required;
 	uint32_t flags;
 };
@@ -404,8 +406,8 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  * the order above; an entry raising one domain and lowering another is
  * never run above what its rails give it. The attachments written are
  * those the old or the new entry drives (a required OPP or the helper's
- * pstate matched to them); others keep their direct pd_vote() votes. At
- * most 64 attachments take part. Votes are validated (-ENODEV, -ERANGE)
+ * pstate matched to them); others keep their direct pd_vote() votes, and
+ * every attachment of the device may take part. Votes are validated (-ENODEV, -ERANGE)
  * and the memory of every step reserved before anything is called, so
  * -ENOMEM changes nothing. A supply whose old window was never known is
  * not restored by a rollback.

@@ -168,28 +168,57 @@ static int add_device(struct dt_loader *ld, int32_t node)
 	return 0;
 }
 
+/* Refs that vote a level (those into device tables are requirements of
+ * another device, not of a domain). */
+static unsigned level_refs(const struct dt_board *b,
+			   const struct dt_opp_ref *refs, unsigned n)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < n; i++)
+		k += b->opp_tables[refs[i].table].entries[refs[i].entry].has_level;
+	return k;
+}
+
+static int check_refs(struct dt_loader *ld, int32_t node, const int32_t *doms,
+		      unsigned n, int32_t *assign,
+		      const struct dt_opp_ref *refs, unsigned n_refs)
+{
+	if (!n_refs)
+		return 0;
+	const struct dt_board *b = ld->board;
+	int taken = dt_match_required(b, doms, n, refs, n_refs, assign);
+	if (taken == -ENOMEM)
+		return -ENOMEM;
+	unsigned want = level_refs(b, refs, n_refs);
+	if (taken >= 0 && (unsigned)taken < want &&
+	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
+		    "%u of %u required OPPs match none of the device's "
+		    "domains: ignored",
+		    want - (unsigned)taken, want))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Report required OPPs the two-pass rule gives to none of the device's
  * domains: once for its own required-opps, once for its OPP table. */
 static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 {
 	const struct dt_board *b = ld->board;
 	const struct dt_device *d = &b->devices[di];
-	int32_t doms[64] = {0}, assign[64];
-	unsigned n = d->n_attachments < 64 ? d->n_attachments : 64;
+	unsigned n = d->n_attachments;
+	int32_t *doms = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*doms));
+	int32_t *assign = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
+	if (!doms || !assign)
+		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		doms[i] = d->attachments[i].domain;
-	if (d->n_required) {
-		int taken = dt_match_required(b, doms, n, d->required,
-					      d->n_required, assign);
-		if (taken >= 0 && (unsigned)taken < d->n_required &&
-		    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
-			    "%u of %u required OPPs match none of the device's "
-			    "domains: ignored",
-			    d->n_required - (unsigned)taken, d->n_required))
-			return -ENOMEM;
+	int err = check_refs(ld, node, doms, n, assign, d->required,
+			     d->n_required);
+	if (err || d->opp_table < 0) {
+		dt_pool_free(ld->pool, doms);
+		dt_pool_free(ld->pool, assign);
+		return err;
 	}
-	if (d->opp_table < 0)
-		return 0;
 	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
 	unsigned bad = 0, first = 0;
 	for (unsigned e = 0; e < t->n_entries; e++) {
@@ -198,9 +227,15 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 			continue;
 		int taken = dt_match_required(b, doms, n, o->required,
 					      o->n_required, assign);
-		if (taken >= 0 && (unsigned)taken < o->n_required && !bad++)
+		if (taken == -ENOMEM)
+			return -ENOMEM;
+		if (taken >= 0 && (unsigned)taken < level_refs(b, o->required,
+							      o->n_required) &&
+		    !bad++)
 			first = e;
 	}
+	dt_pool_free(ld->pool, doms);
+	dt_pool_free(ld->pool, assign);
 	if (bad &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "operating-points-v2",
 		    "in %u entries of %s (first: %s) a required OPP "

@@ -51,6 +51,17 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 	int err = dt_opp_table_resolve(ld, node, &p->opp_table);
 	if (err == -ENOMEM)
 		return err;
+	/* Domain levels are opp-level values: a table without any gives the
+	 * domains nothing to round to. */
+	if (p->opp_table >= 0 && !b->opp_tables[p->opp_table].has_level) {
+		if (DT_WARN(ld, "opp-table-no-level", node,
+			    "operating-points-v2",
+			    "%s has no opp-level entries to give this "
+			    "provider's domains levels: ignored",
+			    b->opp_tables[p->opp_table].path))
+			return -ENOMEM;
+		p->opp_table = -1;
+	}
 	err = dt_opp_ref_resolve(ld, node, "required-opps", &p->required,
 				 &p->n_required);
 	return err == -ENOMEM ? err : 0;
@@ -170,18 +181,27 @@ static int cmp_key(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* Is @target @from or one of its ancestors? Marks make it O(domains). */
+/* Is @target @from or one of its ancestors? Marks make it O(domains), and
+ * the stack (one slot per domain, each pushed once) is ld->walk: no
+ * recursion on the depth of the hierarchy. */
 static bool reaches(struct dt_loader *ld, int32_t from, int32_t target)
 {
-	if (from == target)
-		return true;
-	if (ld->mark[from] == ld->mark_gen)
-		return false;
+	unsigned n = 0;
 	ld->mark[from] = ld->mark_gen;
-	const struct dt_domain *d = &ld->board->domains[from];
-	for (unsigned i = 0; i < d->n_parents; i++)
-		if (reaches(ld, d->parents[i], target))
+	ld->walk[n++] = from;
+	while (n) {
+		int32_t cur = ld->walk[--n];
+		if (cur == target)
 			return true;
+		const struct dt_domain *d = &ld->board->domains[cur];
+		for (unsigned i = 0; i < d->n_parents; i++) {
+			int32_t p = d->parents[i];
+			if (ld->mark[p] == ld->mark_gen)
+				continue;
+			ld->mark[p] = ld->mark_gen;
+			ld->walk[n++] = p;
+		}
+	}
 	return false;
 }
 
@@ -220,7 +240,9 @@ static int create_domains(struct dt_loader *ld)
 		    dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
 		ld->mark =
 		    dt_pool_alloc(ld->pool, distinct * sizeof(*ld->mark));
-		if (!b->domains || !ld->mark)
+		ld->walk =
+		    dt_pool_alloc(ld->pool, distinct * sizeof(*ld->walk));
+		if (!b->domains || !ld->mark || !ld->walk)
 			return -ENOMEM;
 	}
 	for (unsigned i = 0; i < ld->n_keys; i++) {
@@ -393,11 +415,15 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 	struct dt_provider *p = &b->providers[pi];
 	if (!p->n_required)
 		return 0;
-	int32_t assign[64];
-	unsigned n = p->n_parents < 64 ? p->n_parents : 64;
+	unsigned n = p->n_parents;
+	int32_t *assign = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
+	if (!assign)
+		return -ENOMEM;
 	int taken = n ? dt_match_required(b, p->parents, n, p->required,
 					  p->n_required, assign)
 		      : 0;
+	if (taken == -ENOMEM)
+		return -ENOMEM;
 	if (taken < 0)
 		taken = 0;
 	if (taken) {
@@ -415,6 +441,7 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 		f->ref = *r;
 		f->level = b->opp_tables[r->table].entries[r->entry].level;
 	}
+	dt_pool_free(ld->pool, assign);
 	if ((unsigned)taken < p->n_required &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
 		    "%u of %u required OPPs match none of the provider's "

@@ -203,7 +203,7 @@ static void test_domain_map_and_rounding(void **state)
 	assert_int_equal(opp_domain_set_table(w.ctx, y, tp), -EBUSY);
 	/* A table giving a domain its levels takes only entries with one. */
 	assert_int_equal(
-	    opp_add(w.ctx, tp, &(struct opp_desc){.hz = {1}, .n_hz = 1}, NULL),
+	    opp_add(w.ctx, tp, &(struct opp_desc){.hz = (const uint64_t[]){1}, .n_hz = 1}, NULL),
 	    -EINVAL);
 	OK(opp_table_put(w.ctx, freq));
 	world_fini(&w);
