@@ -14,11 +14,14 @@
  *     public core and OPP APIs (domain.h, opp.h).
  *
  * Device-tree contract (DESIGN §2), as the loader applies it
- *  - Providers: enabled nodes with `#power-domain-cells` 0 (one domain) or 1
- *    (indexed domains); any other value is an error naming the node.
- *    PSCI `power-domain-*` nodes are providers like any other.
- *  - A one-cell provider has the domains that an enabled consumer or
- *    provider references, plus those its enabled nested children define:
+ *  - Providers: enabled nodes with `#power-domain-cells` 0 (one domain) or
+ *    N >= 1 (domains indexed by a specifier's first cell; the N - 1 cells
+ *    after it are the consumer's arguments, kept on its attachment, see
+ *    struct dt_attachment). PSCI `power-domain-*` nodes are providers like
+ *    any other.
+ *  - A provider with cells has the domains that an enabled consumer or
+ *    provider references, plus (one-cell providers) those its enabled
+ *    nested children define:
  *    children (at any depth, through other such children) with both `reg`
  *    and `#power-domain-cells` define domain reg[0] (Rockchip's
  *    `power-domain@N`), and their nesting is the subdomain hierarchy. A
@@ -41,7 +44,7 @@
  *    every child is an entry.
  *  - Names: a domain is called by its provider's first label (from
  *    /__symbols__, present when the blob was built with `dtc -@`), else the
- *    provider's full path, plus ":INDEX" for one-cell providers. A device is
+ *    provider's full path, plus ":INDEX" for providers with cells. A device is
  *    called by its first label, else its full path; dt_device_find() also
  *    accepts the path and the node name where that is unique.
  *
@@ -232,7 +235,7 @@ struct dt_floor {
 };
 
 /**
- * struct dt_provider - an enabled node with #power-domain-cells 0 or 1
+ * struct dt_provider - an enabled node with #power-domain-cells
  * @path, @label, @compatible (first string or NULL), @status (NULL if the
  *   node has none)
  * @cells:    #power-domain-cells
@@ -268,7 +271,7 @@ struct dt_provider {
  * @name:     see the naming rule above, e.g. "rpmhpd:9"
  * @path:     the node defining it: the provider, or a nested child
  * @provider: index into dt_board.providers
- * @index:    the specifier cell (one-cell providers), or -1
+ * @index:    the specifier's first cell (providers with cells), or -1
  * @parents, @n_parents: parent domains (indices into dt_board.domains)
  * @idle_states, @n_idle_states: indices into dt_board.idle_states, in
  *   domain-idle-states order (shallowest first)
@@ -287,10 +290,15 @@ struct dt_domain {
 };
 
 /** struct dt_attachment - one `power-domains` entry of a device: @domain
- * (index) and its `power-domain-names` entry (NULL if none) */
+ * (index), its `power-domain-names` entry (NULL if none), and @args,
+ * @n_args: the specifier's cells after the index, as the consumer gave
+ * them to a provider of two or more cells (TI K3: 1 = exclusive); kept,
+ * shown, never creating domains */
 struct dt_attachment {
 	int32_t domain;
 	char *name;
+	uint32_t *args;
+	unsigned n_args;
 };
 
 /**
@@ -388,7 +396,6 @@ struct dt_load_opts {
  * Check codes (severity, and the errno for errors):
  *  errors
  *   "dt-corrupt"             blob fails validation (-EILSEQ)
- *   "pd-cells-unsupported"   #power-domain-cells > 1 (-ENOTSUP)
  *   "pd-cells-mismatch"      a power-domains specifier does not fit the
  *                            property length (-EINVAL)
  *   "phandle-dangling"       required-opps / operating-points-v2 /
@@ -428,7 +435,7 @@ struct dt_load_opts {
  *   "opp-table-no-owner"     a device table that required-opps point into
  *                            has no device (nothing to raise)
  *  notes
- *   "pd-provider-unused"     a one-cell provider no enabled node references
+ *   "pd-provider-unused"     a provider with cells no enabled node references
  *
  * returns: 0 and *@out (which may still hold warnings and notes), or
  *   -EINVAL if @blob or @out is NULL or @opts is malformed (then no

@@ -51,6 +51,8 @@ struct rpt_device {
 	int active;        /* 1 if runtime-active */
 	uint32_t vote;     /* its stored vote on this domain (0 = none) */
 	int counts;        /* 1 if the vote currently counts */
+	const uint32_t *args; /* its specifier's cells after the index, */
+	unsigned n_args;      /* as given to a provider of 2+ cells */
 };
 
 /** struct rpt_idle_stats - one idle state of a domain, and its figures */

@@ -58,15 +58,15 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 			    ld, "pd-not-provider", node, "power-domains",
 			    "entry %u: %s has no #power-domain-cells; %s", n,
 			    tpath, skip));
-		if (r < 0 || cells > 1)
+		if (r < 0)
 			/* the provider's own error names it; here the consumer
 			 * is merely unusable */
 			return ERR_OR_SKIP(DT_WARN(
 			    ld, "pd-not-provider", node, "power-domains",
 			    "entry %u: %s is not a usable provider "
-			    "(#power-domain-cells is invalid or above 1); %s",
+			    "(#power-domain-cells is invalid); %s",
 			    n, tpath, skip));
-		if (pos + 1 + cells > ncells)
+		if (cells > ncells - pos - 1)
 			return ERR_OR_SKIP(
 			    DT_ERR(ld, -EINVAL, "pd-cells-mismatch", node,
 				   "power-domains",
@@ -77,6 +77,8 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		s->node = target;
 		s->provider = ld->nodes[target].provider;
 		s->index = cells ? (int64_t)dt_cell(v, pos + 1) : -1;
+		s->n_args = cells > 1 ? cells - 1 : 0;
+		s->args = (const char *)v + 4 * (pos + 2);
 		if (ld->nodes[target].nested) {
 			s->provider = ld->nodes[target].nested_owner;
 			s->index = ld->nodes[target].nested_index;
@@ -152,6 +154,15 @@ static int add_device(struct dt_loader *ld, int32_t node)
 		}
 		struct dt_attachment *a = &d->attachments[d->n_attachments++];
 		a->domain = dom;
+		if (n->specs[i].n_args) {
+			a->n_args = n->specs[i].n_args;
+			a->args = dt_pool_alloc(ld->pool,
+						a->n_args * sizeof(*a->args));
+			if (!a->args)
+				return -ENOMEM;
+			for (unsigned k = 0; k < a->n_args; k++)
+				a->args[k] = dt_cell(n->specs[i].args, k);
+		}
 		const char *name =
 		    dt_prop_string(ld, node, "power-domain-names", i, NULL);
 		if (name && !(a->name = dt_pool_strdup(ld->pool, name)))

@@ -43,7 +43,7 @@ static enum dt_severity lint_severity(const struct dt_diag *d)
 {
 	static const char *const raised[] = {
 		"pd-dangling-phandle", "pd-not-provider", "pd-cells-mismatch",
-		"pd-cells-unsupported", "graph-cycle", "opp-required-no-level",
+		"graph-cycle", "opp-required-no-level",
 	};
 	for (size_t i = 0; i < sizeof(raised) / sizeof(raised[0]); i++)
 		if (!strcmp(d->check, raised[i]))

@@ -112,15 +112,10 @@ int dt_providers_scan(struct dt_loader *ld)
 			}
 			continue;
 		}
+		/* Any number of cells: the first is the domain's index, the
+		 * others are the consumer's arguments (TI K3's
+		 * ti,sci-pm-domain has 2: id, then flags). */
 		uint32_t cells = dt_cell(v, 0);
-		if (cells > 1) {
-			if (DT_ERR(ld, -ENOTSUP, "pd-cells-unsupported", node,
-				   "#power-domain-cells",
-				   "%u cells are not supported (only 0 or 1)",
-				   cells))
-				return -ENOMEM;
-			continue;
-		}
 		int err = add_provider(ld, node, cells);
 		if (err)
 			return err;
@@ -475,7 +470,7 @@ int dt_domains_build(struct dt_loader *ld)
 	}
 
 	/* the keys: every zero-cell provider, every nested definition, every
-	 * referenced index of a one-cell provider */
+	 * referenced index of a provider with cells */
 	for (unsigned pi = 0; pi < b->n_providers; pi++)
 		if (b->providers[pi].cells == 0 &&
 		    (err = add_key(ld, (int32_t)pi, -1, -1)))
@@ -509,7 +504,7 @@ int dt_domains_build(struct dt_loader *ld)
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
 		if ((err = provider_floors(ld, (int32_t)pi, pnode[pi])))
 			return err;
-		if (b->providers[pi].cells == 1 &&
+		if (b->providers[pi].cells >= 1 &&
 		    !b->providers[pi].n_domains &&
 		    DT_NOTE(ld, "pd-provider-unused", pnode[pi],
 			    "#power-domain-cells",

@@ -41,6 +41,10 @@ static void write_device(struct rpt_out *o, const struct rpt_device *dev)
 	rpt_out_json_str(o, dev->path);
 	rpt_out_puts(o, ", \"via\": ");
 	rpt_out_json_str(o, dev->via);
+	rpt_out_puts(o, ", \"args\": [");
+	for (unsigned i = 0; i < dev->n_args; i++)
+		rpt_out_printf(o, "%s%" PRIu32, i ? ", " : "", dev->args[i]);
+	rpt_out_putc(o, ']');
 	rpt_out_puts(o, ", \"active\": ");
 	bool_val(o, dev->active);
 	rpt_out_printf(o, ", \"vote\": %" PRIu32 ", \"counts\": ", dev->vote);

@@ -364,29 +364,45 @@ static void two_pass_matching(void **state)
 	dt_board_free(b);
 }
 
-static void cells_unsupported(void **state)
+/* Providers of 2 and 3 cells: indexed by the first cell, the others kept
+ * on the attachment; they create no further domains (DESIGN §2). */
+static void n_cells(void **state)
 {
 	(void)state;
-	size_t size;
-	void *blob = dt_test_case("err_cells", &size);
-	struct dt_board *b = (void *)1;
-	assert_int_equal(dt_load(blob, size, NULL, &b), -ENOTSUP);
-	assert_null(b);
 	struct dt_load_opts o = {.flags = DT_LOAD_LENIENT};
-	assert_int_equal(dt_load(blob, size, &o, &b), -ENOTSUP);
-	assert_non_null(b);
-	const struct dt_diag *d = dt_test_diag(b, "pd-cells-unsupported", 0);
+	struct dt_board *b = load("ncells", &o, -EINVAL);
+	/* only the short specifier is an error */
+	assert_int_equal(b->n_errors, 1);
+	const struct dt_diag *d = dt_test_diag(b, "pd-cells-mismatch", 0);
 	assert_non_null(d);
-	assert_int_equal(d->severity, DT_SEV_ERROR);
-	assert_int_equal(d->error, -ENOTSUP);
-	assert_string_equal(d->node, "/wide-pd");
-	assert_string_equal(d->property, "#power-domain-cells");
-	/* the rest of the board is there */
-	assert_int_equal(b->n_providers, 1);
-	assert_int_equal(b->n_devices, 1);
-	assert_int_equal(dt_test_count(b, "pd-not-provider"), 1);
+	assert_string_equal(d->node, "/bad@1");
+	/* k3_pds:7 (sub's parent), :57, :146; tri:4; sub */
+	assert_int_equal(b->n_domains, 5);
+	int k57 = dom(b, "k3_pds:57"), k146 = dom(b, "k3_pds:146");
+	assert_int_equal(b->domains[k57].index, 57);
+	assert_true(has_parent(b, dom(b, "sub"), dom(b, "k3_pds:7")));
+	const struct dt_device *u = &b->devices[dev(b, "/uart@2800000")];
+	assert_int_equal(u->n_attachments, 1);
+	assert_int_equal(u->attachments[0].domain, k146);
+	assert_int_equal(u->attachments[0].n_args, 1);
+	assert_int_equal(u->attachments[0].args[0], 1);
+	const struct dt_device *m = &b->devices[dev(b, "/mmc@fa10000")];
+	assert_int_equal(m->n_attachments, 2);
+	assert_int_equal(m->attachments[0].domain, k57);
+	assert_int_equal(m->attachments[0].args[0], 0);
+	assert_int_equal(m->attachments[1].domain, dom(b, "tri:4"));
+	assert_int_equal(m->attachments[1].n_args, 2);
+	assert_int_equal(m->attachments[1].args[0], 9);
+	assert_int_equal(m->attachments[1].args[1], 10);
+	/* the same index with other arguments is the same domain */
+	const struct dt_device *m2 = &b->devices[dev(b, "/mmc@fa00000")];
+	assert_int_equal(m2->attachments[0].domain, k57);
+	assert_int_equal(m2->attachments[0].args[0], 1);
+	/* zero- and one-cell specifiers carry none */
+	const struct dt_device *g = &b->devices[dev(b, "/gpu@fd00000")];
+	assert_int_equal(g->attachments[0].n_args, 0);
+	assert_null(g->attachments[0].args);
 	dt_board_free(b);
-	free(blob);
 }
 
 static void cells_mismatch(void **state)
@@ -565,7 +581,7 @@ int main(void)
 	    cmocka_unit_test(supported_hw),
 	    cmocka_unit_test(duplicates),
 	    cmocka_unit_test(two_pass_matching),
-	    cmocka_unit_test(cells_unsupported),
+	    cmocka_unit_test(n_cells),
 	    cmocka_unit_test(cells_mismatch),
 	    cmocka_unit_test(bad_phandles),
 	    cmocka_unit_test(pd_warnings),
