@@ -32,7 +32,10 @@
  *    their parents while on (matched to the parents by the two-pass rule).
  *  - Devices: enabled nodes with `power-domains` that are not providers,
  *    with `power-domain-names`, `operating-points-v2` and device-level
- *    `required-opps`.
+ *    `required-opps`; and nodes with `operating-points-v2` but no
+ *    `power-domains` whose table requires, or is required as, a table
+ *    without levels (device-to-device requirements: devices with no
+ *    domains, see struct dt_requirement).
  *  - A node is enabled when neither it nor an ancestor has a `status` other
  *    than "okay"/"ok". Disabled nodes are skipped; references to them from
  *    enabled nodes are warned about. A consumer whose `power-domains` cannot
@@ -323,6 +326,19 @@ struct dt_device {
 	unsigned n_required;
 };
 
+/**
+ * struct dt_requirement - a device-to-device requirement (DESIGN §2):
+ * device @device's OPP table has entries whose required-opps point into
+ * table @table, which has no opp-level (MediaTek's CPUs require their
+ * CCI's OPPs). Its owners are the devices whose opp_table is @table; while
+ * the device is active they run at least at the OPP its entry requires.
+ * A @table no device owns is warned about ("opp-table-no-owner").
+ */
+struct dt_requirement {
+	int32_t device;
+	int32_t table;
+};
+
 struct dt_pool;
 
 /**
@@ -330,6 +346,8 @@ struct dt_pool;
  * @model:   root `model`, or NULL
  * @compatible, @n_compatible: root compatible strings
  * @n_errors, @n_warnings, @n_notes: counts of @diags by severity
+ * @requirements, @n_requirements: device-to-device requirements, by
+ *   requiring device
  * @n_opp_hw_unavailable: entries made unavailable by opp-supported-hw
  * @supported_hw, @n_supported_hw: the hardware version used
  */
@@ -347,6 +365,8 @@ struct dt_board {
 	unsigned n_opp_tables;
 	struct dt_idle_state *idle_states;
 	unsigned n_idle_states;
+	struct dt_requirement *requirements;
+	unsigned n_requirements;
 	struct dt_diag *diags;
 	unsigned n_diags;
 	unsigned n_errors;
@@ -430,6 +450,8 @@ struct dt_load_opts {
  *                            whose other entries have one (ignored)
  *   "opp-required-cycle"     device tables requiring each other: the
  *                            requirement closing the cycle is dropped
+ *   "opp-required-unmodelled" a device-level required-opps (outside an
+ *                            OPP table) into a table without levels
  *   "opp-table-no-level"     a provider's operating-points-v2 table has no
  *                            opp-level entries (the table is ignored)
  *   "opp-table-no-owner"     a device table that required-opps point into

@@ -22,6 +22,16 @@
  *    OPP that lies in its own table; pass 2: each domain still without one
  *    takes the first untaken one that lies in an ancestor's table), or from
  *    a get-pstate helper registered on the table.
+ *  - A required OPP into a table whose entries have no level (a device's
+ *    table, not a domain's) is a device-to-device requirement (DESIGN §2;
+ *    MediaTek's CPU tables require their CCI's OPPs): while the device
+ *    casting it is active (opp_device_get), every device bound to that
+ *    table (its owners) runs at least at the required entry. An owner runs
+ *    at its effective entry: the highest, by the first opp-hz, of its own
+ *    rate's entry and what active requirers ask of its table; it votes
+ *    and requires as that entry does (per attachment, the higher of that
+ *    and its own rate's vote), so requirements chain. Tables cannot
+ *    reference each other in a cycle (opp_add refuses one).
  *
  * Threads: every call takes the context lock; provider hooks (clock,
  * regulators, get-pstate) run with it held and must not call back in.
@@ -152,10 +162,12 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table);
  * into (one per table, however many entries point there).
  * returns: 0 and the new entry's id in *@id (may be NULL), or
  *   -EBADF (bad table or a required OPP naming a bad table/id),
- *   -EINVAL (n_hz/n_supplies/n_required too large, hz[0] == 0 with n_hz > 0,
+ *   -EINVAL (a count without its list, hz[0] == 0 with n_hz > 0,
  *            an entry with neither frequency nor level, a level-only entry
- *            in a table of frequencies or the reverse, a required OPP in a
- *            table whose entries have no level, a required OPP into the
+ *            in a table of frequencies or the reverse, a required OPP
+ *            without a level in a table whose other entries have one, an
+ *            entry with a level in a device table others require into, a
+ *            required OPP into the
  *            table itself or into a table that refers back to it (tables
  *            must not reference each other in a cycle), an entry without
  *            a level in a table that gives a domain its levels, a supply
@@ -414,14 +426,49 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  * returns: 0, -EBADF, -ENODEV (no table bound), -ERANGE (@hz above the
  *   highest usable entry, a table without frequencies, or a vote above a
  *   domain's top level), -ENOMEM, or the failing provider's error.
- * cost: O(log n + A * R + A * depth) plus the core transactions.
+ * Device-to-device requirements (see Model): the owners of the tables the
+ * device requires into are raised before the device moves (counting its
+ * old and new entry) and settle after it: a requirement an owner cannot
+ * take (its vote -ERANGE or -ENODEV, a failed raise) fails this call, and
+ * the owners moved go back; an owner failing to come down stays higher
+ * (safe, reported). The same applies along chains of requirements.
+ * cost: O(log n + A * R + A * depth) plus the core transactions, plus
+ *   for requirements O(T * U * D) over the T tables reached, U users
+ *   each, D devices bound to them, and each owner's own move.
  */
 int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz);
 
 /**
+ * opp_device_get - pd_device_get() with the device's requirements
+ * On the 0 -> 1 transition of a bound device whose entries require OPPs of
+ * device tables, the owners are raised to what its current entry requires
+ * (requirers before the tables they require), then pd_device_get() runs.
+ * If either fails, every owner moved goes back and the error is returned.
+ * For other devices it is pd_device_get(). Made of OPP and core steps,
+ * each taking the context lock (as opp_link_add).
+ * returns: 0, or as pd_device_get, -ENOMEM, or an owner's move error
+ *   (-ERANGE, -ENODEV, a provider's error).
+ * cost: pd_device_get plus the owners' moves (as opp_set_rate).
+ */
+int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * opp_device_put - pd_device_put() with the device's requirements
+ * On the 1 -> 0 transition the device's requirements stop counting: after
+ * pd_device_put() the owners settle to what is left (their own rate, other
+ * active requirers). Those moves are the safe direction: one that fails
+ * leaves that owner higher and is reported (dmn_last_error), the call
+ * still succeeds.
+ * returns: 0, or as pd_device_put.
+ * cost: pd_device_put plus the owners' moves.
+ */
+int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
  * opp_device_current - the entry the device runs at (OPP_ID_NONE if none;
- * for a follower, possibly above the entry it votes for) and the rate it
- * asked for last (may be NULL for either)
+ * for a follower, possibly above the entry it votes for; for an owner of a
+ * required table, its effective entry) and the rate it asked for last (may
+ * be NULL for either)
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
 int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,

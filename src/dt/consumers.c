@@ -201,6 +201,13 @@ static int check_refs(struct dt_loader *ld, int32_t node, const int32_t *doms,
 	if (taken == -ENOMEM)
 		return -ENOMEM;
 	unsigned want = level_refs(b, refs, n_refs);
+	if (want < n_refs &&
+	    DT_WARN(ld, "opp-required-unmodelled", node, "required-opps",
+		    "%u required OPPs point into device tables: a device "
+		    "requires another's OPP only from its own OPP table "
+		    "(operating-points-v2); ignored",
+		    n_refs - want))
+		return -ENOMEM;
 	if (taken >= 0 && (unsigned)taken < want &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
 		    "%u of %u required OPPs match none of the device's "
@@ -256,14 +263,132 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 	return 0;
 }
 
+/* Which tables take part in device-to-device requirements: @requires[t]
+ * when an entry of t requires into a table without levels, @required[t]
+ * when t is such a table and something requires into it. */
+static void device_table_roles(const struct dt_board *b, bool *requires,
+			       bool *required)
+{
+	for (unsigned t = 0; t < b->n_opp_tables; t++) {
+		const struct dt_opp_table *tab = &b->opp_tables[t];
+		for (unsigned e = 0; e < tab->n_entries; e++)
+			for (unsigned r = 0; r < tab->entries[e].n_required;
+			     r++) {
+				int32_t u = tab->entries[e].required[r].table;
+				if (b->opp_tables[u].has_level)
+					continue;
+				requires[t] = true;
+				required[u] = true;
+			}
+	}
+}
+
+/* A node with operating-points-v2 but no power-domains is a device (with
+ * no domains) when its table requires or is required as a device's
+ * (DESIGN §2: MediaTek's CPUs and CCI). */
+static bool requirement_device(struct dt_loader *ld, int32_t node,
+			       const bool *requires, const bool *required)
+{
+	const struct dt_node *n = &ld->nodes[node];
+	if (!n->enabled || n->pd_state != 0 || n->provider >= 0 || n->nested ||
+	    n->opp_table >= 0 || n->opp_table_of_entry >= 0 ||
+	    !dt_has_prop(ld, node, "operating-points-v2") ||
+	    dt_has_prop(ld, node, "#power-domain-cells"))
+		return false;
+	int len;
+	const void *v = dt_prop(ld, node, "operating-points-v2", &len);
+	if (!v || len < 4)
+		return false;
+	int32_t target = dt_phandle_node(ld, dt_cell(v, 0));
+	int32_t t = target >= 0 ? ld->nodes[target].opp_table : -1;
+	return t >= 0 && (requires[t] || required[t]);
+}
+
+/* The requirements of the board's devices, and the tables they point into
+ * that no device owns (warned once per requiring table). */
+static int list_requirements(struct dt_loader *ld, const bool *required)
+{
+	struct dt_board *b = ld->board;
+	unsigned cap = 0;
+	for (unsigned d = 0; d < b->n_devices; d++) {
+		int32_t t = b->devices[d].opp_table;
+		if (t < 0)
+			continue;
+		const struct dt_opp_table *tab = &b->opp_tables[t];
+		for (unsigned u = 0; u < b->n_opp_tables; u++) {
+			if (!required[u])
+				continue;
+			const struct dt_opp *first = NULL;
+			for (unsigned e = 0; e < tab->n_entries && !first; e++)
+				for (unsigned r = 0;
+				     r < tab->entries[e].n_required && !first;
+				     r++)
+					if (tab->entries[e].required[r].table ==
+					    (int32_t)u)
+						first = &tab->entries[e];
+			if (!first)
+				continue;
+			struct dt_requirement *q = dt_vec_push(
+			    ld->pool, (void **)&b->requirements,
+			    &b->n_requirements, &cap, sizeof(*q));
+			if (!q)
+				return -ENOMEM;
+			q->device = (int32_t)d;
+			q->table = (int32_t)u;
+		}
+	}
+	/* a required device table that no device uses has nothing to raise */
+	for (unsigned u = 0; u < b->n_opp_tables; u++) {
+		if (!required[u])
+			continue;
+		bool owned = false;
+		for (unsigned d = 0; d < b->n_devices && !owned; d++)
+			owned = b->devices[d].opp_table == (int32_t)u;
+		if (owned)
+			continue;
+		for (unsigned i = 0; i < ld->n_nodes; i++) {
+			int32_t t = ld->nodes[i].opp_table;
+			if (t < 0)
+				continue;
+			const struct dt_opp_table *tab = &b->opp_tables[t];
+			bool refers = false;
+			for (unsigned e = 0; e < tab->n_entries && !refers; e++)
+				for (unsigned r = 0;
+				     r < tab->entries[e].n_required && !refers;
+				     r++)
+					refers = tab->entries[e].required[r].table ==
+						 (int32_t)u;
+			if (refers &&
+			    DT_WARN(ld, "opp-table-no-owner", (int32_t)i,
+				    "required-opps",
+				    "its entries require OPPs of %s, which no "
+				    "device uses (operating-points-v2): nothing "
+				    "to raise",
+				    b->opp_tables[u].path))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int dt_consumers_scan(struct dt_loader *ld)
 {
+	unsigned nt = ld->board->n_opp_tables;
+	bool *requires = dt_pool_alloc(ld->pool, nt + 1);
+	bool *required = dt_pool_alloc(ld->pool, nt + 1);
+	if (!requires || !required)
+		return -ENOMEM;
+	device_table_roles(ld->board, requires, required);
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		const struct dt_node *n = &ld->nodes[i];
 		/* a provider's power-domains and required-opps are its
 		 * domains' parents and floors, not a device */
-		if (n->pd_state != 1 || n->provider >= 0 || n->nested ||
-		    dt_has_prop(ld, (int32_t)i, "#power-domain-cells"))
+		bool consumer = n->pd_state == 1 && n->provider < 0 &&
+				!n->nested &&
+				!dt_has_prop(ld, (int32_t)i,
+					     "#power-domain-cells");
+		if (!consumer &&
+		    !requirement_device(ld, (int32_t)i, requires, required))
 			continue;
 		int err = add_device(ld, (int32_t)i);
 		if (!err)
@@ -272,5 +397,5 @@ int dt_consumers_scan(struct dt_loader *ld)
 		if (err)
 			return err;
 	}
-	return 0;
+	return list_requirements(ld, required);
 }

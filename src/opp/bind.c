@@ -56,6 +56,8 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (!err)
+		err = opp_rate_locked(ctx, od, 0, 0, &rep);
+	if (!err && od->vote_id != OPP_ID_NONE) /* held up as an owner */
 		err = opp_move_locked(ctx, od, 0, 0, &rep);
 	if (!err) {
 		opp_follow_drop(ctx, od);

@@ -186,6 +186,12 @@ void opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
 int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep);
 
+/* devreq.c: opp_set_rate's move with the device-to-device requirements
+ * of @od's table (owners raised first, settled after). */
+int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+		    const struct opp_entry *target, uint64_t hz,
+		    struct opp_report *rep);
+
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose
  * votes the device's domains' pstates meet; @dom, if not 0, is taken to be

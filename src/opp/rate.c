@@ -439,7 +439,7 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 			target = od->table->sorted[pos];
 	}
 	if (!err)
-		err = opp_move_locked(ctx, od, target, hz, &rep);
+		err = opp_rate_locked(ctx, od, target, hz, &rep);
 	err = opp_result(ctx, &rep, err);
 	dmn_unlock(ctx);
 	return err;

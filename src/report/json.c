@@ -262,6 +262,26 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 		rpt_out_puts(&o, "\n  ]");
 	}
 
+	if (m->requirements && m->n_requirements) {
+		rpt_out_puts(&o, ",\n  \"requirements\": [");
+		for (unsigned i = 0; i < m->n_requirements; i++) {
+			const struct rpt_requirement *q = &m->requirements[i];
+			rpt_out_puts(&o, i ? ",\n    {\"device\": "
+					   : "\n    {\"device\": ");
+			rpt_out_json_str(&o, q->device);
+			rpt_out_puts(&o, ", \"table\": ");
+			rpt_out_json_str(&o, q->table);
+			rpt_out_puts(&o, ", \"owners\": [");
+			for (unsigned k = 0; k < q->n_owners; k++) {
+				if (k)
+					rpt_out_puts(&o, ", ");
+				rpt_out_json_str(&o, q->owners[k]);
+			}
+			rpt_out_puts(&o, "]}");
+		}
+		rpt_out_puts(&o, "\n  ]");
+	}
+
 	if (rpt_is_simulation(m)) {
 		rpt_out_printf(&o, ",\n  \"end_ns\": %" PRIu64, m->end_ns);
 		rpt_out_puts(&o, ",\n  \"events\": [");

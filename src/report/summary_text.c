@@ -374,6 +374,25 @@ int rpt_write_summary_text(const struct rpt_model *m,
 		goto out;
 
 	idle_states(&s);
+	if (m->requirements && m->n_requirements) {
+		rpt_out_puts(&o, "\nDevice requirements (while a device is "
+				 "active, the owners of the table run at least "
+				 "at the OPP it requires):\n");
+		for (unsigned i = 0; i < m->n_requirements; i++) {
+			const struct rpt_requirement *q = &m->requirements[i];
+			rpt_out_puts(&o, "  ");
+			rpt_out_text(&o, q->device);
+			rpt_out_puts(&o, " requires ");
+			rpt_out_text(&o, q->table);
+			rpt_out_puts(&o, q->n_owners ? " of " : " (no owner)");
+			for (unsigned k = 0; k < q->n_owners; k++) {
+				if (k)
+					rpt_out_puts(&o, ", ");
+				rpt_out_text(&o, q->owners[k]);
+			}
+			rpt_out_putc(&o, '\n');
+		}
+	}
 	if (m->warnings && m->n_warnings) {
 		rpt_out_printf(&o, "\n%s%u warning%s:%s\n", s.st.warn,
 			       m->n_warnings, m->n_warnings == 1 ? "" : "s",

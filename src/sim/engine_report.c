@@ -20,6 +20,8 @@ void sim_report_free(struct sim *sim)
 	for (unsigned i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
+	free(s->requirements);
+	free(s->owners);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -174,7 +176,8 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->levels = calloc(n.levels ? n.levels : 1, sizeof(*s->levels));
 	s->level_values = calloc(n.levels ? n.levels : 1, sizeof(uint32_t));
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
-	    !s->levels || !s->level_values || fill_warnings(sim)) {
+	    !s->levels || !s->level_values || fill_warnings(sim) ||
+	    sim_fill_requirements(sim)) {
 		sim_report_free(sim);
 		return -ENOMEM;
 	}
