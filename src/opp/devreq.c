@@ -127,56 +127,88 @@ struct moved {
 	struct {
 		struct opp_dev *od;
 		const struct opp_entry *was;
+		uint64_t clock_hz; /* what its clock was at, if known */
+		bool clock_known;
 	} *log;
 	unsigned n, cap;
+	unsigned first; /* log[first..n) moved: the later ones first */
 };
 
-/* Move every owner in @r to its effective entry, requirers first. With
- * @undo (a raise): the first failure is returned, the log tells what
- * moved. Without (settling down): a failure is safe, noted and skipped. */
-static int settle(struct dmn_ctx *ctx, const struct reach *r,
-		  struct moved *undo, struct opp_report *rep)
+/* Settling down: every owner in @r to its effective entry, requirers
+ * first (a requirer lowers before what it required). Safe: a failure is
+ * noted, that owner stays higher. */
+static void settle_down(struct dmn_ctx *ctx, const struct reach *r,
+			struct opp_report *rep)
 {
-	for (unsigned i = r->n; i-- > 0;) {
+	for (unsigned i = r->n; i-- > 0;)
+		for (struct opp_dev *b = r->order[i]->devices; b; b = b->next) {
+			const struct opp_entry *eff = effective(b);
+			if (eff == opp_entry_by_id(b->table, b->vote_id))
+				continue;
+			opp_note(ctx, rep,
+				 opp_move_locked(ctx, b, eff, b->requested_hz,
+						 rep));
+		}
+}
+
+/* Raising: first every owner's new entry, requirers first (each counting
+ * what its requirers have and are about to have: req_extra), then the
+ * moves in reverse, so what is required rises before what requires it.
+ * The first failure is returned; log[first..n) is what moved. */
+static int settle_up(struct dmn_ctx *ctx, const struct reach *r,
+		     struct moved *undo, struct opp_report *rep)
+{
+	undo->n = undo->first = 0;
+	for (unsigned i = r->n; i-- > 0;)
 		for (struct opp_dev *b = r->order[i]->devices; b; b = b->next) {
 			const struct opp_entry *eff = effective(b);
 			const struct opp_entry *was =
 			    opp_entry_by_id(b->table, b->vote_id);
 			if (eff == was)
 				continue;
-			if (undo && dmn_grow(ctx, (void **)&undo->log,
-					     &undo->cap, undo->n + 1,
-					     sizeof(*undo->log)))
-				return -ENOMEM;
-			int err =
-			    opp_move_locked(ctx, b, eff, b->requested_hz, rep);
-			if (err && undo)
-				return err;
-			if (err) {
-				opp_note(ctx, rep, err);
-				continue;
+			if (dmn_grow(ctx, (void **)&undo->log, &undo->cap,
+				     undo->n + 1, sizeof(*undo->log))) {
+				for (unsigned k = 0; k < undo->n; k++)
+					undo->log[k].od->req_extra = 0;
+				undo->n = 0;
+				return -ENOMEM; /* nothing moved yet */
 			}
-			if (undo) {
-				undo->log[undo->n].od = b;
-				undo->log[undo->n++].was = was;
-			}
+			b->req_extra = eff;
+			undo->log[undo->n].od = b;
+			undo->log[undo->n].was = was;
+			undo->log[undo->n].clock_hz = b->clock_hz;
+			undo->log[undo->n++].clock_known = b->clock_known;
 		}
+	int err = 0;
+	undo->first = undo->n;
+	while (undo->first > 0 && !err) {
+		struct opp_dev *b = undo->log[undo->first - 1].od;
+		err = opp_move_locked(ctx, b, b->req_extra, b->requested_hz,
+				      rep);
+		if (!err)
+			undo->first--;
 	}
-	return 0;
+	for (unsigned k = 0; k < undo->n; k++)
+		undo->log[k].od->req_extra = 0;
+	return err;
 }
 
 /* Undo calls are calls like any other: a failing one leaves that owner
- * where it is (records match) and is reported. */
+ * where it is (records match) and is reported. An owner that ran at no
+ * OPP before gets its clock back too (moving to no OPP only drops votes). */
 static void roll_back(struct dmn_ctx *ctx, struct moved *undo,
 		      struct opp_report *rep)
 {
-	while (undo->n--) {
-		struct opp_dev *b = undo->log[undo->n].od;
-		int err = opp_move_locked(ctx, b, undo->log[undo->n].was,
+	for (unsigned k = undo->first; k < undo->n; k++) {
+		struct opp_dev *b = undo->log[k].od;
+		int err = opp_move_locked(ctx, b, undo->log[k].was,
 					  b->requested_hz, rep);
+		if (!err && !undo->log[k].was && undo->log[k].clock_known)
+			err = opp_clock_step(ctx, b, undo->log[k].clock_hz, 1,
+					     rep);
 		opp_note(ctx, rep, err);
 	}
-	undo->n = 0;
+	undo->n = undo->first = 0;
 }
 
 static bool has_device_deps(const struct opp_table *t)
@@ -201,18 +233,18 @@ int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		return err;
 	}
 	struct reach r;
-	struct moved undo = {0, 0, 0};
+	struct moved undo = {0, 0, 0, 0};
 	int err = reach_build(ctx, od->table, &r);
 	if (!err) {
 		od->req_extra = eff; /* counted with the old entry: a raise */
-		err = settle(ctx, &r, &undo, rep);
+		err = settle_up(ctx, &r, &undo, rep);
 		if (!err)
 			err = opp_move_locked(ctx, od, eff, hz, rep);
 		od->req_extra = 0;
 		if (err)
 			roll_back(ctx, &undo, rep);
 		else
-			settle(ctx, &r, 0, rep);
+			settle_down(ctx, &r, rep);
 	}
 	if (err)
 		od->own_id = old_own;
@@ -232,7 +264,7 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
 	struct reach r = {0, 0, 0};
-	struct moved undo = {0, 0, 0};
+	struct moved undo = {0, 0, 0, 0};
 	int err = 0;
 	bool raised = false;
 	if (od && !pdev->usage && has_device_deps(od->table)) {
@@ -240,7 +272,7 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 		if (!err) {
 			od->req_active = true;
 			raised = true;
-			err = settle(ctx, &r, &undo, &rep);
+			err = settle_up(ctx, &r, &undo, &rep);
 		}
 		if (err) {
 			roll_back(ctx, &undo, &rep);
@@ -253,7 +285,7 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 	dmn_lock(ctx);
 	if (raised) {
 		od->req_active = false;
-		if (err && undo.n)
+		if (err)
 			roll_back(ctx, &undo, &rep);
 	}
 	if (rep.first_error)
@@ -281,7 +313,7 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 		struct reach r;
 		int low = reach_build(ctx, od->table, &r);
 		if (!low)
-			settle(ctx, &r, 0, &rep);
+			settle_down(ctx, &r, &rep);
 		else
 			opp_note(ctx, &rep, low);
 		if (rep.first_error && !ctx->last_error)

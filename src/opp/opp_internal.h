@@ -177,6 +177,9 @@ void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep);
+/* The clock to @hz (nothing when already there); @safe for events. */
+int opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
+		   int safe, struct opp_report *rep);
 /* Room for @n supplies in the device's provider records: 0, -ENOMEM. */
 int opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n);
 void opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);

@@ -55,8 +55,8 @@ void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 /* ---- providers ------------------------------------------------------------
  */
 
-static int clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
-		      int safe, struct opp_report *rep)
+int opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
+		   int safe, struct opp_report *rep)
 {
 	if (od->clock_known && od->clock_hz == hz)
 		return 0;
@@ -191,7 +191,7 @@ int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	if (!err && to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
-		err = clock_step(ctx, od, to->hz[0], 0, rep);
+		err = opp_clock_step(ctx, od, to->hz[0], 0, rep);
 	}
 	if (err) {
 		opp_emit_dev(ctx, DMN_EV_ROLLBACK, failed_op, od, err, 0, 0, 0);

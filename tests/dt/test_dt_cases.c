@@ -405,6 +405,53 @@ static void n_cells(void **state)
 	dt_board_free(b);
 }
 
+/* Device-to-device required-opps (DESIGN §2): domain-less requirers and
+ * owners are devices, the requirements listed; a cycle's closing pair is
+ * dropped and a table without owner reported, both as warnings. */
+static void device_requirements(void **state)
+{
+	(void)state;
+	struct dt_board *b = load("devreq", NULL, 0);
+	assert_int_equal(b->n_errors, 0);
+	assert_int_equal(dt_test_count(b, "opp-required-cycle"), 1);
+	assert_int_equal(dt_test_count(b, "opp-table-no-owner"), 1);
+	const struct dt_diag *d = dt_test_diag(b, "opp-table-no-owner", 0);
+	assert_string_equal(d->node, "/opp-table-lonely");
+	assert_string_equal(d->property, "required-opps");
+	d = dt_test_diag(b, "opp-required-cycle", 0);
+	assert_int_equal(d->severity, DT_SEV_WARNING);
+	assert_string_equal(d->property, "required-opps");
+	/* cpus, cci, x, y: devices without domains; not the disabled cpu3,
+	 * nor a node using a level table */
+	int cpu0 = dev(b, "cpu0"), cci = dev(b, "cci"), emi = dev(b, "emi");
+	assert_int_equal(b->devices[cpu0].n_attachments, 0);
+	assert_int_equal(dt_device_find(b, "cpu3"), -ENOENT);
+	assert_int_equal(dt_device_find(b, "plain"), -ENOENT);
+	assert_int_equal(b->n_devices, 7);
+	struct {
+		int device;
+		const char *table;
+	} want[] = {{cpu0, "/opp-table-cci"},
+		    {dev(b, "cpu1"), "/opp-table-cci"},
+		    {dev(b, "cpu2"), "/opp-table-orphan"},
+		    {cci, "/opp-table-emi"},
+		    {dev(b, "devx"), "/opp-table-y"}};
+	assert_int_equal(b->n_requirements, 5);
+	for (unsigned i = 0; i < 5; i++) {
+		assert_int_equal(b->requirements[i].device, want[i].device);
+		assert_string_equal(
+		    b->opp_tables[b->requirements[i].table].path,
+		    want[i].table);
+	}
+	/* refs into a device table vote on no domain and are not
+	 * "unmatched" */
+	assert_int_equal(dt_test_count(b, "opp-required-unmatched"), 0);
+	uint32_t lv[1];
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)emi, 1, lv, 1), 1);
+	assert_int_equal(lv[0], 64);
+	dt_board_free(b);
+}
+
 static void cells_mismatch(void **state)
 {
 	(void)state;
@@ -582,6 +629,7 @@ int main(void)
 	    cmocka_unit_test(duplicates),
 	    cmocka_unit_test(two_pass_matching),
 	    cmocka_unit_test(n_cells),
+	    cmocka_unit_test(device_requirements),
 	    cmocka_unit_test(cells_mismatch),
 	    cmocka_unit_test(bad_phandles),
 	    cmocka_unit_test(pd_warnings),
