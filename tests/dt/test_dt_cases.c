@@ -320,6 +320,35 @@ static void duplicates(void **state)
 	assert_true(entry(b, "/opp-table-emc", "opp-g")->available);
 	assert_true(entry(b, "/opp-table-emc", "opp-bw2")->available);
 	dt_board_free(b);
+
+	/* version 0x1: opp-a (0x06) is unavailable, opp-b (0x01), equal to
+	 * it in opp-hz, is available: not a duplicate of what is not there */
+	uint32_t v1[] = {0x1};
+	struct dt_load_opts o = {.supported_hw = v1, .n_supported_hw = 1};
+	b = load("hw", &o, 0);
+	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
+	const struct dt_opp *ob = entry(b, "/opp-table-emc", "opp-b");
+	assert_true(ob->available);
+	assert_int_equal(ob->duplicate_of, -1);
+	assert_int_equal(dt_test_count(b, "opp-duplicate"), 1); /* d/e */
+	dt_board_free(b);
+}
+
+/* A provider with its own power-domains and nested children: its parent
+ * goes to its top-level domains only (DESIGN §2). */
+static void nested_under_parented_provider(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("nested_parent");
+	int top = dom(b, "top"), p1 = dom(b, "power:1"), p2 = dom(b, "power:2"),
+	    p7 = dom(b, "power:7");
+	assert_int_equal(b->domains[p1].n_parents, 1);
+	assert_true(has_parent(b, p1, top));
+	assert_int_equal(b->domains[p2].n_parents, 1);
+	assert_true(has_parent(b, p2, p1));
+	assert_int_equal(b->domains[p7].n_parents, 1);
+	assert_true(has_parent(b, p7, top));
+	dt_board_free(b);
 }
 
 static void two_pass_matching(void **state)
@@ -630,6 +659,7 @@ int main(void)
 	    cmocka_unit_test(two_pass_matching),
 	    cmocka_unit_test(n_cells),
 	    cmocka_unit_test(device_requirements),
+	    cmocka_unit_test(nested_under_parented_provider),
 	    cmocka_unit_test(cells_mismatch),
 	    cmocka_unit_test(bad_phandles),
 	    cmocka_unit_test(pd_warnings),
