@@ -97,7 +97,6 @@ struct dt_loader {
 	struct dt_domain_key *keys;
 	unsigned n_keys, cap_keys;
 	uint32_t *mark; /* per-domain visit marks for graph walks */
-	int32_t *walk;	/* their stack, one slot per domain */
 	uint32_t mark_gen;
 };
 

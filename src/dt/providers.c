@@ -176,27 +176,18 @@ static int cmp_key(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* Is @target @from or one of its ancestors? Marks make it O(domains), and
- * the stack (one slot per domain, each pushed once) is ld->walk: no
- * recursion on the depth of the hierarchy. */
+/* Is @target @from or one of its ancestors? Marks make it O(domains). */
 static bool reaches(struct dt_loader *ld, int32_t from, int32_t target)
 {
-	unsigned n = 0;
+	if (from == target)
+		return true;
+	if (ld->mark[from] == ld->mark_gen)
+		return false;
 	ld->mark[from] = ld->mark_gen;
-	ld->walk[n++] = from;
-	while (n) {
-		int32_t cur = ld->walk[--n];
-		if (cur == target)
+	const struct dt_domain *d = &ld->board->domains[from];
+	for (unsigned i = 0; i < d->n_parents; i++)
+		if (reaches(ld, d->parents[i], target))
 			return true;
-		const struct dt_domain *d = &ld->board->domains[cur];
-		for (unsigned i = 0; i < d->n_parents; i++) {
-			int32_t p = d->parents[i];
-			if (ld->mark[p] == ld->mark_gen)
-				continue;
-			ld->mark[p] = ld->mark_gen;
-			ld->walk[n++] = p;
-		}
-	}
 	return false;
 }
 
@@ -235,9 +226,7 @@ static int create_domains(struct dt_loader *ld)
 		    dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
 		ld->mark =
 		    dt_pool_alloc(ld->pool, distinct * sizeof(*ld->mark));
-		ld->walk =
-		    dt_pool_alloc(ld->pool, distinct * sizeof(*ld->walk));
-		if (!b->domains || !ld->mark || !ld->walk)
+		if (!b->domains || !ld->mark)
 			return -ENOMEM;
 	}
 	for (unsigned i = 0; i < ld->n_keys; i++) {
