@@ -601,7 +601,10 @@ struct dt_instance {
  * floors (opp_link_set_floor), devices with their attachments in
  * power-domains order, and either opp_device_bind (device with an OPP
  * table) or fixed pd_vote()s of its device-level required-opps matched by
- * dt_match_required. Nothing is powered on (devices start suspended).
+ * dt_match_required. Required OPPs into tables without levels go to
+ * opp_add as they are: the OPP layer makes them device-to-device
+ * requirements on the devices bound to those tables (dt_requirement).
+ * Nothing is powered on (devices start suspended).
  *
  * returns: 0, or -EINVAL (NULL @board/@ctx/@out), -ENOMEM, the factory's
  *   error, or the first error of a core or OPP call (e.g. -EINVAL from

@@ -324,9 +324,12 @@ int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
  * The answer follows the current attachments and domain tables. An entry
  * whose pstate came from a get-pstate helper votes that pstate instead,
  * but its required OPPs are still matched here.
+ * A required OPP into a device table (a device-to-device requirement)
+ * votes on no domain: its slot is -1.
  * returns: the entry's number of required OPPs (>= 0; only the first @max
  *   are written), -EINVAL (NULL @ctx, or NULL @slot with @max > 0),
- *   -EBADF (bad device), -ENOENT (not bound, or no such id).
+ *   -EBADF (bad device), -ENOENT (not bound, or no such id), -ENOMEM
+ *   (the matching rule's scratch, sized to the device and the entry).
  * cost: O(R * A * depth) for R required OPPs, A attachments.
  */
 int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev,
@@ -477,7 +480,7 @@ int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
 /**
  * opp_device_votes - the pstate votes entry @id casts on the device's
  * attachments: fills @levels[i] for attachment i (0 = none), up to @max
- * returns: the number of attachments, -EBADF, -ENOENT.
+ * returns: the number of attachments, -EBADF, -ENOENT, -ENOMEM.
  */
 int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 		     uint32_t *levels, unsigned max);
