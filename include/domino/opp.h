@@ -377,7 +377,8 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table);
 
 /**
  * opp_device_unbind - drop the device's votes (as opp_set_rate(dev, 0)) and
- * its table reference
+ * its table reference; owners of tables it required settle to what is
+ * left (safe direction)
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
 int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev);

@@ -70,6 +70,8 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 			od->next->prev = od->prev;
 		pdev->opp_state = 0;
 		opp_dev_free(ctx, od);
+		/* what it required counts no more */
+		opp_requirements_settle(ctx, t, &rep);
 		opp_table_unref(ctx, t);
 	}
 	err = opp_result(ctx, &rep, err);

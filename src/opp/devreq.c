@@ -323,3 +323,18 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 	dmn_unlock(ctx);
 	return 0;
 }
+
+void opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
+			     struct opp_report *rep)
+{
+	if (!has_device_deps(t))
+		return;
+	struct reach r;
+	int err = reach_build(ctx, t, &r);
+	if (err) {
+		opp_note(ctx, rep, err);
+		return;
+	}
+	settle_down(ctx, &r, rep);
+	dmn_free(ctx, r.order);
+}

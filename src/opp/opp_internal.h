@@ -195,6 +195,11 @@ int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep);
 
+/* devreq.c: after a requirer left @t (unbound), its owners settle to what
+ * is left; failures are safe, noted in @rep. */
+void opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
+			     struct opp_report *rep);
+
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose
  * votes the device's domains' pstates meet; @dom, if not 0, is taken to be

@@ -117,6 +117,13 @@ static void max_aggregation(void **state)
 	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[0]); /* cpu1's */
 	OK(opp_device_put(ctx, r.cpu1));
 	assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
+	/* an unbound requirer requires nothing any more */
+	OK(opp_device_get(ctx, r.cpu0));
+	OK(opp_set_rate(ctx, r.cpu0, 200));
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[1]);
+	OK(opp_device_unbind(ctx, r.cpu0));
+	assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
+	OK(pd_device_put(ctx, r.cpu0));
 	world_fini(&r.w);
 }
 
@@ -151,6 +158,12 @@ static void chains(void **state)
 	OK(opp_set_rate(ctx, r.cpu0, 100));
 	assert_true(clock_call(&r, r.cpu0) < clock_call(&r, r.cci));
 	assert_true(clock_call(&r, r.cci) < clock_call(&r, r.mem));
+	/* an owner held up by cpu0 and unbound: what it required of mem
+	 * counts no more */
+	OK(opp_set_rate(ctx, r.cpu0, 300));
+	assert_int_equal(cur_id(&r.w, r.mem), r.e_mem[1]);
+	OK(opp_device_unbind(ctx, r.cci));
+	assert_int_equal(cur_id(&r.w, r.mem), OPP_ID_NONE);
 	OK(opp_device_put(ctx, r.cci));
 	OK(opp_device_put(ctx, r.cpu0));
 	world_fini(&r.w);
