@@ -150,10 +150,12 @@ static void bench_opp_entry(struct bench_table *t, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		struct opp_desc d;
 		memset(&d, 0, sizeof(d));
-		d.hz[0] = 1000000ull * (i + 1);
+		const uint64_t hz = 1000000ull * (i + 1);
+		const struct opp_supply supply = {600000 + i, 600000 + i,
+						  600000 + i, 0};
+		d.hz = &hz;
 		d.n_hz = 1;
-		d.supplies[0].microvolt = d.supplies[0].microvolt_min =
-			d.supplies[0].microvolt_max = 600000 + i;
+		d.supplies = &supply;
 		d.n_supplies = 1;
 		opp_add(ctx, table, &d, NULL);
 	}

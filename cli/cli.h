@@ -21,7 +21,7 @@ struct cli_options {
 	int json;
 	const char *trace_path;
 	const char *svg_path;
-	uint32_t supported_hw[DT_MAX_HW_CELLS];
+	uint32_t *supported_hw; /* as many values as given; freed at exit */
 	int n_supported_hw;
 	int help;
 };

@@ -5,6 +5,7 @@
 
 #include <domino/sim.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,34 @@ static const struct {
 	{"--svg", 's', 1},
 	{"--supported-hw", 'h', 1},
 };
+
+/* --supported-hw values: as many as the text has (at most one per two
+ * characters), in storage that lives until exit. */
+static uint32_t *hw_values;
+static unsigned hw_values_cap;
+
+static void hw_values_free(void)
+{
+	free(hw_values);
+	hw_values = NULL;
+}
+
+static int hw_values_room(const char *text)
+{
+	size_t need = strlen(text) / 2 + 1;
+	if (need <= hw_values_cap)
+		return 1;
+	if (need > UINT_MAX / sizeof(uint32_t))
+		return 0;
+	uint32_t *bigger = realloc(hw_values, need * sizeof(uint32_t));
+	if (!bigger)
+		return 0;
+	if (!hw_values)
+		atexit(hw_values_free);
+	hw_values = bigger;
+	hw_values_cap = (unsigned)need;
+	return 1;
+}
 
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt)
@@ -78,11 +107,14 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 			opt->svg_path = value;
 			break;
 		case 'h':
-			opt->n_supported_hw = dt_parse_supported_hw(value, opt->supported_hw,
-								    DT_MAX_HW_CELLS);
+			opt->n_supported_hw = -EINVAL;
+			if (hw_values_room(value))
+				opt->n_supported_hw = dt_parse_supported_hw(
+					value, hw_values, hw_values_cap);
+			opt->supported_hw = hw_values;
 			if (opt->n_supported_hw < 0) {
-				fprintf(stderr, "domino %s: error: --supported-hw '%s': expected V[,V...] with up to %d 32-bit values\n",
-					cmd, value, DT_MAX_HW_CELLS);
+				fprintf(stderr, "domino %s: error: --supported-hw '%s': expected V[,V...] of 32-bit values\n",
+					cmd, value);
 				return EXIT_INPUT;
 			}
 			break;

@@ -10,8 +10,11 @@ static const char summary_help[] =
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
 	"level's name where the OPP table gives one), idle state, parents and\n"
-	"children, and the devices attached to it with their votes. Without BOARD,\n"
-	"the built-in demo SoC.\n"
+	"children, and the devices attached to it with their votes (and the\n"
+	"specifier's further cells, 'args', for providers of 2+ cells); then\n"
+	"which devices require OPPs of another device's table (required-opps into\n"
+	"a table without opp-level, e.g. MediaTek CPUs and their CCI). Without\n"
+	"BOARD, the built-in demo SoC.\n"
 	"\n"
 	"  --json               one JSON object (DESIGN §3; see docs/json.md)\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n";

@@ -60,18 +60,24 @@ int main(void)
 
 	/* The codec's OPPs: frequency, voltage, and the rail corner each needs. */
 	opp_table_create(ctx, "venus-opps", &codec);
+	uint64_t hz[1];
+	struct opp_supply supply[1];
+	struct opp_required required[1];
 	struct opp_desc o;
 	memset(&o, 0, sizeof(o));
+	o.hz = hz;
 	o.n_hz = 1;
+	o.supplies = supply;
 	o.n_supplies = 1;
+	o.required = required;
 	o.n_required = 1;
-	o.hz[0] = 720000000;
-	o.supplies[0] = (struct opp_supply){800000, 800000, 800000, 0};
-	o.required[0] = (struct opp_required){levels, svs};
+	hz[0] = 720000000;
+	supply[0] = (struct opp_supply){800000, 800000, 800000, 0};
+	required[0] = (struct opp_required){levels, svs};
 	opp_add(ctx, codec, &o, NULL);
-	o.hz[0] = 1332000000;
-	o.supplies[0] = (struct opp_supply){900000, 900000, 900000, 0};
-	o.required[0] = (struct opp_required){levels, nom};
+	hz[0] = 1332000000;
+	supply[0] = (struct opp_supply){900000, 900000, 900000, 0};
+	required[0] = (struct opp_required){levels, nom};
 	opp_add(ctx, codec, &o, NULL);
 
 	pd_device_create(ctx, "venus", &venus);

@@ -14,11 +14,14 @@
  *     public core and OPP APIs (domain.h, opp.h).
  *
  * Device-tree contract (DESIGN §2), as the loader applies it
- *  - Providers: enabled nodes with `#power-domain-cells` 0 (one domain) or 1
- *    (indexed domains); any other value is an error naming the node.
- *    PSCI `power-domain-*` nodes are providers like any other.
- *  - A one-cell provider has the domains that an enabled consumer or
- *    provider references, plus those its enabled nested children define:
+ *  - Providers: enabled nodes with `#power-domain-cells` 0 (one domain) or
+ *    N >= 1 (domains indexed by a specifier's first cell; the N - 1 cells
+ *    after it are the consumer's arguments, kept on its attachment, see
+ *    struct dt_attachment). PSCI `power-domain-*` nodes are providers like
+ *    any other.
+ *  - A provider with cells has the domains that an enabled consumer or
+ *    provider references, plus (one-cell providers) those its enabled
+ *    nested children define:
  *    children (at any depth, through other such children) with both `reg`
  *    and `#power-domain-cells` define domain reg[0] (Rockchip's
  *    `power-domain@N`), and their nesting is the subdomain hierarchy. A
@@ -29,7 +32,10 @@
  *    their parents while on (matched to the parents by the two-pass rule).
  *  - Devices: enabled nodes with `power-domains` that are not providers,
  *    with `power-domain-names`, `operating-points-v2` and device-level
- *    `required-opps`.
+ *    `required-opps`; and nodes with `operating-points-v2` but no
+ *    `power-domains` whose table requires, or is required as, a table
+ *    without levels (device-to-device requirements: devices with no
+ *    domains, see struct dt_requirement).
  *  - A node is enabled when neither it nor an ancestor has a `status` other
  *    than "okay"/"ok". Disabled nodes are skipped; references to them from
  *    enabled nodes are warned about. A consumer whose `power-domains` cannot
@@ -41,7 +47,7 @@
  *    every child is an entry.
  *  - Names: a domain is called by its provider's first label (from
  *    /__symbols__, present when the blob was built with `dtc -@`), else the
- *    provider's full path, plus ":INDEX" for one-cell providers. A device is
+ *    provider's full path, plus ":INDEX" for providers with cells. A device is
  *    called by its first label, else its full path; dt_device_find() also
  *    accepts the path and the node name where that is unique.
  *
@@ -184,6 +190,9 @@ struct dt_opp {
  * struct dt_opp_table - one "operating-points-v2" table
  * @path, @label: node path and first label (NULL if none)
  * @shared:       opp-shared
+ * @has_level:    some entry has opp-level (a domain's levels); a table
+ *               without any is a device's: required-opps into it are
+ *               device-to-device requirements (see dt_requirement)
  * @entries, @n_entries: every child node, in DT order
  * @n_hw_unavailable: entries made unavailable by opp-supported-hw
  */
@@ -191,6 +200,7 @@ struct dt_opp_table {
 	char *path;
 	char *label;
 	bool shared;
+	bool has_level;
 	struct dt_opp *entries;
 	unsigned n_entries;
 	unsigned n_hw_unavailable;
@@ -228,7 +238,7 @@ struct dt_floor {
 };
 
 /**
- * struct dt_provider - an enabled node with #power-domain-cells 0 or 1
+ * struct dt_provider - an enabled node with #power-domain-cells
  * @path, @label, @compatible (first string or NULL), @status (NULL if the
  *   node has none)
  * @cells:    #power-domain-cells
@@ -264,7 +274,7 @@ struct dt_provider {
  * @name:     see the naming rule above, e.g. "rpmhpd:9"
  * @path:     the node defining it: the provider, or a nested child
  * @provider: index into dt_board.providers
- * @index:    the specifier cell (one-cell providers), or -1
+ * @index:    the specifier's first cell (providers with cells), or -1
  * @parents, @n_parents: parent domains (indices into dt_board.domains)
  * @idle_states, @n_idle_states: indices into dt_board.idle_states, in
  *   domain-idle-states order (shallowest first)
@@ -283,10 +293,15 @@ struct dt_domain {
 };
 
 /** struct dt_attachment - one `power-domains` entry of a device: @domain
- * (index) and its `power-domain-names` entry (NULL if none) */
+ * (index), its `power-domain-names` entry (NULL if none), and @args,
+ * @n_args: the specifier's cells after the index, as the consumer gave
+ * them to a provider of two or more cells (TI K3: 1 = exclusive); kept,
+ * shown, never creating domains */
 struct dt_attachment {
 	int32_t domain;
 	char *name;
+	uint32_t *args;
+	unsigned n_args;
 };
 
 /**
@@ -311,6 +326,19 @@ struct dt_device {
 	unsigned n_required;
 };
 
+/**
+ * struct dt_requirement - a device-to-device requirement (DESIGN §2):
+ * device @device's OPP table has entries whose required-opps point into
+ * table @table, which has no opp-level (MediaTek's CPUs require their
+ * CCI's OPPs). Its owners are the devices whose opp_table is @table; while
+ * the device is active they run at least at the OPP its entry requires.
+ * A @table no device owns is warned about ("opp-table-no-owner").
+ */
+struct dt_requirement {
+	int32_t device;
+	int32_t table;
+};
+
 struct dt_pool;
 
 /**
@@ -318,6 +346,8 @@ struct dt_pool;
  * @model:   root `model`, or NULL
  * @compatible, @n_compatible: root compatible strings
  * @n_errors, @n_warnings, @n_notes: counts of @diags by severity
+ * @requirements, @n_requirements: device-to-device requirements, by
+ *   requiring device
  * @n_opp_hw_unavailable: entries made unavailable by opp-supported-hw
  * @supported_hw, @n_supported_hw: the hardware version used
  */
@@ -335,6 +365,8 @@ struct dt_board {
 	unsigned n_opp_tables;
 	struct dt_idle_state *idle_states;
 	unsigned n_idle_states;
+	struct dt_requirement *requirements;
+	unsigned n_requirements;
 	struct dt_diag *diags;
 	unsigned n_diags;
 	unsigned n_errors;
@@ -350,13 +382,12 @@ struct dt_board {
  * --------------------------------------------------------- */
 
 #define DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dt_load */
-#define DT_MAX_HW_CELLS 8	  /* --supported-hw values */
 
 /**
  * struct dt_load_opts - how to load; every member may be zero
  * @alloc: allocator (both members set), or NULL for malloc/free
  * @supported_hw, @n_supported_hw: the hardware version, one u32 per cell
- *   (at most DT_MAX_HW_CELLS); none given = entries with opp-supported-hw
+ *   (any number; copied); none given = entries with opp-supported-hw
  *   are unavailable (counted, and reported as "opp-needs-hw-version")
  * @flags: DT_LOAD_*
  * @diag, @diag_user: optional sink, see dt_diag_fn
@@ -385,7 +416,6 @@ struct dt_load_opts {
  * Check codes (severity, and the errno for errors):
  *  errors
  *   "dt-corrupt"             blob fails validation (-EILSEQ)
- *   "pd-cells-unsupported"   #power-domain-cells > 1 (-ENOTSUP)
  *   "pd-cells-mismatch"      a power-domains specifier does not fit the
  *                            property length (-EINVAL)
  *   "phandle-dangling"       required-opps / operating-points-v2 /
@@ -394,10 +424,10 @@ struct dt_load_opts {
  *   "phandle-wrong-kind"     ... points at a node of the wrong kind (not an
  *                            OPP table / OPP entry / idle state) (-EINVAL)
  *   "prop-length"            a property of impossible length (-EINVAL)
- *   "opp-required-no-level"  a required OPP has no opp-level (-EINVAL)
  *   "opp-required-cycle"     required-opps lead back into the entry's own
- *                            table, directly or through others (-EINVAL;
- *                            the reference closing the cycle is dropped)
+ *                            level table, directly or through others
+ *                            (-EINVAL; the reference closing the cycle is
+ *                            dropped; between device tables: a warning)
  *  warnings
  *   "pd-dangling-phandle"    power-domains phandle points nowhere (the
  *                            consumer is skipped / the parent link dropped)
@@ -416,8 +446,18 @@ struct dt_load_opts {
  *                            are unavailable (once per table)
  *   "opp-required-unmatched" a required OPP matches none of the node's
  *                            domains (ignored)
+ *   "opp-required-no-level"  a required OPP without opp-level in a table
+ *                            whose other entries have one (ignored)
+ *   "opp-required-cycle"     device tables requiring each other: the
+ *                            requirement closing the cycle is dropped
+ *   "opp-required-unmodelled" a device-level required-opps (outside an
+ *                            OPP table) into a table without levels
+ *   "opp-table-no-level"     a provider's operating-points-v2 table has no
+ *                            opp-level entries (the table is ignored)
+ *   "opp-table-no-owner"     a device table that required-opps point into
+ *                            has no device (nothing to raise)
  *  notes
- *   "pd-provider-unused"     a one-cell provider no enabled node references
+ *   "pd-provider-unused"     a provider with cells no enabled node references
  *
  * returns: 0 and *@out (which may still hold warnings and notes), or
  *   -EINVAL if @blob or @out is NULL or @opts is malformed (then no
@@ -443,7 +483,8 @@ void dt_board_free(struct dt_board *board);
 /**
  * dt_parse_supported_hw - parse "V[,V...]" (each a C integer: decimal, 0x
  * hex or 0 octal, fitting u32) as given to --supported-hw
- * @out, @max: receive up to @max values
+ * @out, @max: receive up to @max values (the text holds at most
+ *   strlen(@text) / 2 + 1 of them: a buffer that size always fits)
  * returns: the number of values, or -EINVAL (empty, malformed, out of range
  *   or more than @max values).
  * cost: O(length).
@@ -476,10 +517,12 @@ int dt_device_find(const struct dt_board *board, const char *name);
  * Pass 1: each domain, in order, takes the first untaken ref into its own
  * provider's table. Pass 2: each domain still without one takes the first
  * untaken ref into the table of one of its ancestors (the level then passes
- * up 1:1 through the domains in between).
+ * up 1:1 through the domains in between). A ref into a table without
+ * levels (a device-to-device requirement) is never taken.
  * returns: the number of refs taken (n_refs minus it matched nothing), or
- *   -EINVAL (NULL argument, a bad index, more than 64 domains).
- * cost: O(n_domains · (n_refs + ancestors)).
+ *   -EINVAL (NULL argument, a bad index), -ENOMEM (scratch memory, from
+ *   the board's allocator).
+ * cost: O(n_domains · (n_refs + ancestors²)).
  */
 int dt_match_required(const struct dt_board *board, const int32_t *domains,
 		      unsigned n_domains, const struct dt_opp_ref *refs,
@@ -490,7 +533,7 @@ int dt_match_required(const struct dt_board *board, const int32_t *domains,
  * entry @entry of its OPP table (0 = no vote), by dt_match_required
  * @levels, @max: receive min(n_attachments, @max) levels
  * returns: the number of attachments, or -EINVAL (bad device), -ENOENT (no
- *   OPP table, or @entry out of range).
+ *   OPP table, or @entry out of range), -ENOMEM.
  * cost: as dt_match_required.
  */
 int dt_device_opp_votes(const struct dt_board *board, unsigned device,
@@ -499,7 +542,7 @@ int dt_device_opp_votes(const struct dt_board *board, unsigned device,
 /**
  * dt_device_fixed_votes - the same for a device's own required-opps
  * (all zeros when it has none)
- * returns: the number of attachments, or -EINVAL.
+ * returns: the number of attachments, or -EINVAL, -ENOMEM.
  */
 int dt_device_fixed_votes(const struct dt_board *board, unsigned device,
 			  uint32_t *levels, unsigned max);
@@ -558,7 +601,10 @@ struct dt_instance {
  * floors (opp_link_set_floor), devices with their attachments in
  * power-domains order, and either opp_device_bind (device with an OPP
  * table) or fixed pd_vote()s of its device-level required-opps matched by
- * dt_match_required. Nothing is powered on (devices start suspended).
+ * dt_match_required. Required OPPs into tables without levels go to
+ * opp_add as they are: the OPP layer makes them device-to-device
+ * requirements on the devices bound to those tables (dt_requirement).
+ * Nothing is powered on (devices start suspended).
  *
  * returns: 0, or -EINVAL (NULL @board/@ctx/@out), -ENOMEM, the factory's
  *   error, or the first error of a core or OPP call (e.g. -EINVAL from

@@ -22,6 +22,16 @@
  *    OPP that lies in its own table; pass 2: each domain still without one
  *    takes the first untaken one that lies in an ancestor's table), or from
  *    a get-pstate helper registered on the table.
+ *  - A required OPP into a table whose entries have no level (a device's
+ *    table, not a domain's) is a device-to-device requirement (DESIGN §2;
+ *    MediaTek's CPU tables require their CCI's OPPs): while the device
+ *    casting it is active (opp_device_get), every device bound to that
+ *    table (its owners) runs at least at the required entry. An owner runs
+ *    at its effective entry: the highest, by the first opp-hz, of its own
+ *    rate's entry and what active requirers ask of its table; it votes
+ *    and requires as that entry does (per attachment, the higher of that
+ *    and its own rate's vote), so requirements chain. Tables cannot
+ *    reference each other in a cycle (opp_add refuses one).
  *
  * Threads: every call takes the context lock; provider hooks (clock,
  * regulators, get-pstate) run with it held and must not call back in.
@@ -45,9 +55,6 @@ extern "C" {
 
 typedef uint32_t opp_table_t; /* handle; 0 is never valid */
 
-#define OPP_MAX_CLOCKS 8    /* opp-hz values per entry (UFS has 8) */
-#define OPP_MAX_SUPPLIES 4  /* opp-microvolt triples per entry */
-#define OPP_MAX_REQUIRED 4  /* required-opps per entry */
 #define OPP_ID_NONE UINT32_MAX
 
 #define OPP_FLAG_SUSPEND (1u << 0)     /* opp-suspend */
@@ -77,24 +84,29 @@ struct opp_required {
 
 /**
  * struct opp_desc - what opp_add() needs; zero everything you do not use
+ * Every list is a pointer and a count, any count (sdm845's UFS entries have
+ * 9 clocks): opp_add() copies them, the caller keeps its arrays.
  * @name:     optional (DT node name, e.g. "opp-1200000000"); copied
  * @hz, @n_hz: the frequencies in Hz; @hz[0] is the look-up key; @n_hz = 0
  *            for a level-only entry
  * @level:    the opp-level (meaningful with OPP_FLAG_HAS_LEVEL)
  * @supplies, @n_supplies: voltages per supply
  * @microwatt: power, 0 if unknown
- * @required, @n_required: required OPPs, in DT order
+ * @required, @n_required: required OPPs, in DT order. One into a table
+ *            with levels is a pstate vote (matched to the device's domains,
+ *            see above); one into a table whose entries have no level is a
+ *            device-to-device requirement (see opp_device_get)
  * @flags:    OPP_FLAG_*
  */
 struct opp_desc {
 	const char *name;
-	uint64_t hz[OPP_MAX_CLOCKS];
+	const uint64_t *hz;
 	unsigned n_hz;
 	uint32_t level;
-	struct opp_supply supplies[OPP_MAX_SUPPLIES];
+	const struct opp_supply *supplies;
 	unsigned n_supplies;
 	uint32_t microwatt;
-	struct opp_required required[OPP_MAX_REQUIRED];
+	const struct opp_required *required;
 	unsigned n_required;
 	uint32_t flags;
 };
@@ -150,10 +162,12 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table);
  * into (one per table, however many entries point there).
  * returns: 0 and the new entry's id in *@id (may be NULL), or
  *   -EBADF (bad table or a required OPP naming a bad table/id),
- *   -EINVAL (n_hz/n_supplies/n_required too large, hz[0] == 0 with n_hz > 0,
+ *   -EINVAL (a count without its list, hz[0] == 0 with n_hz > 0,
  *            an entry with neither frequency nor level, a level-only entry
- *            in a table of frequencies or the reverse, a required OPP in a
- *            table whose entries have no level, a required OPP into the
+ *            in a table of frequencies or the reverse, a required OPP
+ *            without a level in a table whose other entries have one, an
+ *            entry with a level in a device table others require into, a
+ *            required OPP into the
  *            table itself or into a table that refers back to it (tables
  *            must not reference each other in a cycle), an entry without
  *            a level in a table that gives a domain its levels, a supply
@@ -310,9 +324,12 @@ int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
  * The answer follows the current attachments and domain tables. An entry
  * whose pstate came from a get-pstate helper votes that pstate instead,
  * but its required OPPs are still matched here.
+ * A required OPP into a device table (a device-to-device requirement)
+ * votes on no domain: its slot is -1.
  * returns: the entry's number of required OPPs (>= 0; only the first @max
  *   are written), -EINVAL (NULL @ctx, or NULL @slot with @max > 0),
- *   -EBADF (bad device), -ENOENT (not bound, or no such id).
+ *   -EBADF (bad device), -ENOENT (not bound, or no such id), -ENOMEM
+ *   (the matching rule's scratch, sized to the device and the entry).
  * cost: O(R * A * depth) for R required OPPs, A attachments.
  */
 int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev,
@@ -360,7 +377,8 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table);
 
 /**
  * opp_device_unbind - drop the device's votes (as opp_set_rate(dev, 0)) and
- * its table reference
+ * its table reference; owners of tables it required settle to what is
+ * left (safe direction)
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
 int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev);
@@ -404,22 +422,57 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  * the order above; an entry raising one domain and lowering another is
  * never run above what its rails give it. The attachments written are
  * those the old or the new entry drives (a required OPP or the helper's
- * pstate matched to them); others keep their direct pd_vote() votes. At
- * most 64 attachments take part. Votes are validated (-ENODEV, -ERANGE)
+ * pstate matched to them); others keep their direct pd_vote() votes, and
+ * every attachment of the device may take part. Votes are validated (-ENODEV, -ERANGE)
  * and the memory of every step reserved before anything is called, so
  * -ENOMEM changes nothing. A supply whose old window was never known is
  * not restored by a rollback.
  * returns: 0, -EBADF, -ENODEV (no table bound), -ERANGE (@hz above the
  *   highest usable entry, a table without frequencies, or a vote above a
  *   domain's top level), -ENOMEM, or the failing provider's error.
- * cost: O(log n + A * R + A * depth) plus the core transactions.
+ * Device-to-device requirements (see Model): the owners of the tables the
+ * device requires into are raised before the device moves (counting its
+ * old and new entry) and settle after it: a requirement an owner cannot
+ * take (its vote -ERANGE or -ENODEV, a failed raise) fails this call, and
+ * the owners moved go back; an owner failing to come down stays higher
+ * (safe, reported). The same applies along chains of requirements.
+ * cost: O(log n + A * R + A * depth) plus the core transactions, plus
+ *   for requirements O(T * U * D) over the T tables reached, U users
+ *   each, D devices bound to them, and each owner's own move.
  */
 int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz);
 
 /**
+ * opp_device_get - pd_device_get() with the device's requirements
+ * On the 0 -> 1 transition of a bound device whose entries require OPPs of
+ * device tables, the owners are raised to what its current entry requires
+ * (requirers before the tables they require), then pd_device_get() runs.
+ * If either fails, every owner moved goes back and the error is returned.
+ * For other devices it is pd_device_get(). Made of OPP and core steps,
+ * each taking the context lock (as opp_link_add).
+ * returns: 0, or as pd_device_get, -ENOMEM, or an owner's move error
+ *   (-ERANGE, -ENODEV, a provider's error).
+ * cost: pd_device_get plus the owners' moves (as opp_set_rate).
+ */
+int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * opp_device_put - pd_device_put() with the device's requirements
+ * On the 1 -> 0 transition the device's requirements stop counting: after
+ * pd_device_put() the owners settle to what is left (their own rate, other
+ * active requirers). Those moves are the safe direction: one that fails
+ * leaves that owner higher and is reported (dmn_last_error), the call
+ * still succeeds.
+ * returns: 0, or as pd_device_put.
+ * cost: pd_device_put plus the owners' moves.
+ */
+int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
  * opp_device_current - the entry the device runs at (OPP_ID_NONE if none;
- * for a follower, possibly above the entry it votes for) and the rate it
- * asked for last (may be NULL for either)
+ * for a follower, possibly above the entry it votes for; for an owner of a
+ * required table, its effective entry) and the rate it asked for last (may
+ * be NULL for either)
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
 int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
@@ -428,7 +481,7 @@ int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
 /**
  * opp_device_votes - the pstate votes entry @id casts on the device's
  * attachments: fills @levels[i] for attachment i (0 = none), up to @max
- * returns: the number of attachments, -EBADF, -ENOENT.
+ * returns: the number of attachments, -EBADF, -ENOENT, -ENOMEM.
  */
 int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 		     uint32_t *levels, unsigned max);

@@ -51,6 +51,8 @@ struct rpt_device {
 	int active;        /* 1 if runtime-active */
 	uint32_t vote;     /* its stored vote on this domain (0 = none) */
 	int counts;        /* 1 if the vote currently counts */
+	const uint32_t *args; /* its specifier's cells after the index, */
+	unsigned n_args;      /* as given to a provider of 2+ cells */
 };
 
 /** struct rpt_idle_stats - one idle state of a domain, and its figures */
@@ -148,11 +150,25 @@ struct rpt_event {
 };
 
 /**
+ * struct rpt_requirement - a device-to-device requirement: @device's OPP
+ * entries require OPPs of @table (a node path), so @owners (the devices
+ * using that table; none: nothing is raised) run at least at the OPP
+ * required while @device is active
+ */
+struct rpt_requirement {
+	const char *device;
+	const char *table;
+	const char *const *owners;
+	unsigned n_owners;
+};
+
+/**
  * struct rpt_model - what every writer reads
  * @board: the board file name (or "demo"); @model: its DT model string
  * @warnings: loader warnings, already formatted
  * @events: NULL for summary; time-ordered for simulate
  * @end_ns: the simulation's end time (simulate)
+ * @requirements: device-to-device requirements (may be NULL)
  */
 struct rpt_model {
 	const char *board;
@@ -164,6 +180,8 @@ struct rpt_model {
 	const struct rpt_event *events;
 	unsigned n_events;
 	uint64_t end_ns;
+	const struct rpt_requirement *requirements;
+	unsigned n_requirements;
 };
 
 /**
@@ -212,7 +230,8 @@ int rpt_write_stats_text(const struct rpt_model *m,
  * rpt_write_json - one JSON object per DESIGN §3: `board`, `domains` (each
  * with name, provider, index|null, status "on"/"off", pstate, idle_state
  * |null, parents, children, devices [{name, path, active, vote}]), and
- * `warnings` when there are any; for a simulation (events, stats or an
+ * `warnings` and `requirements` when there are any; for a simulation
+ * (events, stats or an
  * end time), also `end_ns`, `events` and `stats` (an object keyed by
  * domain name). Every key is listed in docs/json.md.
  * returns: 0 or an error as above. cost: O(model size).

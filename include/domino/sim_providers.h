@@ -60,6 +60,9 @@ struct sim_providers_call {
 
 #define SIM_PROVIDERS_MAX_FAILS 16
 #define SIM_PROVIDERS_MAX_OBJECTS 64
+/* Supplies whose voltage is tracked per object (calls on others are logged
+ * only): a test fixture's limit, not the OPP layer's. */
+#define SIM_PROVIDERS_MAX_SUPPLIES 4
 
 /**
  * struct sim_providers - the simulated hardware; treat as opaque except
@@ -81,7 +84,7 @@ struct sim_providers {
 	struct {
 		uint32_t object;
 		uint64_t rate;
-		uint32_t microvolt[OPP_MAX_SUPPLIES];
+		uint32_t microvolt[SIM_PROVIDERS_MAX_SUPPLIES];
 		uint32_t pstate;
 		int on;
 	} objects[SIM_PROVIDERS_MAX_OBJECTS];

@@ -58,15 +58,15 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 			    ld, "pd-not-provider", node, "power-domains",
 			    "entry %u: %s has no #power-domain-cells; %s", n,
 			    tpath, skip));
-		if (r < 0 || cells > 1)
+		if (r < 0)
 			/* the provider's own error names it; here the consumer
 			 * is merely unusable */
 			return ERR_OR_SKIP(DT_WARN(
 			    ld, "pd-not-provider", node, "power-domains",
 			    "entry %u: %s is not a usable provider "
-			    "(#power-domain-cells is invalid or above 1); %s",
+			    "(#power-domain-cells is invalid); %s",
 			    n, tpath, skip));
-		if (pos + 1 + cells > ncells)
+		if (cells > ncells - pos - 1)
 			return ERR_OR_SKIP(
 			    DT_ERR(ld, -EINVAL, "pd-cells-mismatch", node,
 				   "power-domains",
@@ -77,6 +77,8 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		s->node = target;
 		s->provider = ld->nodes[target].provider;
 		s->index = cells ? (int64_t)dt_cell(v, pos + 1) : -1;
+		s->n_args = cells > 1 ? cells - 1 : 0;
+		s->args = (const char *)v + 4 * (pos + 2);
 		if (ld->nodes[target].nested) {
 			s->provider = ld->nodes[target].nested_owner;
 			s->index = ld->nodes[target].nested_index;
@@ -152,6 +154,15 @@ static int add_device(struct dt_loader *ld, int32_t node)
 		}
 		struct dt_attachment *a = &d->attachments[d->n_attachments++];
 		a->domain = dom;
+		if (n->specs[i].n_args) {
+			a->n_args = n->specs[i].n_args;
+			a->args = dt_pool_alloc(ld->pool,
+						a->n_args * sizeof(*a->args));
+			if (!a->args)
+				return -ENOMEM;
+			for (unsigned k = 0; k < a->n_args; k++)
+				a->args[k] = dt_cell(n->specs[i].args, k);
+		}
 		const char *name =
 		    dt_prop_string(ld, node, "power-domain-names", i, NULL);
 		if (name && !(a->name = dt_pool_strdup(ld->pool, name)))
@@ -168,28 +179,64 @@ static int add_device(struct dt_loader *ld, int32_t node)
 	return 0;
 }
 
+/* Refs that vote a level (those into device tables are requirements of
+ * another device, not of a domain). */
+static unsigned level_refs(const struct dt_board *b,
+			   const struct dt_opp_ref *refs, unsigned n)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < n; i++)
+		k += b->opp_tables[refs[i].table].entries[refs[i].entry].has_level;
+	return k;
+}
+
+static int check_refs(struct dt_loader *ld, int32_t node, const int32_t *doms,
+		      unsigned n, int32_t *assign,
+		      const struct dt_opp_ref *refs, unsigned n_refs)
+{
+	if (!n_refs)
+		return 0;
+	const struct dt_board *b = ld->board;
+	int taken = dt_match_required(b, doms, n, refs, n_refs, assign);
+	if (taken == -ENOMEM)
+		return -ENOMEM;
+	unsigned want = level_refs(b, refs, n_refs);
+	if (want < n_refs &&
+	    DT_WARN(ld, "opp-required-unmodelled", node, "required-opps",
+		    "%u required OPPs point into device tables: a device "
+		    "requires another's OPP only from its own OPP table "
+		    "(operating-points-v2); ignored",
+		    n_refs - want))
+		return -ENOMEM;
+	if (taken >= 0 && (unsigned)taken < want &&
+	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
+		    "%u of %u required OPPs match none of the device's "
+		    "domains: ignored",
+		    want - (unsigned)taken, want))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Report required OPPs the two-pass rule gives to none of the device's
  * domains: once for its own required-opps, once for its OPP table. */
 static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 {
 	const struct dt_board *b = ld->board;
 	const struct dt_device *d = &b->devices[di];
-	int32_t doms[64] = {0}, assign[64];
-	unsigned n = d->n_attachments < 64 ? d->n_attachments : 64;
+	unsigned n = d->n_attachments;
+	int32_t *doms = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*doms));
+	int32_t *assign = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
+	if (!doms || !assign)
+		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		doms[i] = d->attachments[i].domain;
-	if (d->n_required) {
-		int taken = dt_match_required(b, doms, n, d->required,
-					      d->n_required, assign);
-		if (taken >= 0 && (unsigned)taken < d->n_required &&
-		    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
-			    "%u of %u required OPPs match none of the device's "
-			    "domains: ignored",
-			    d->n_required - (unsigned)taken, d->n_required))
-			return -ENOMEM;
+	int err = check_refs(ld, node, doms, n, assign, d->required,
+			     d->n_required);
+	if (err || d->opp_table < 0) {
+		dt_pool_free(ld->pool, doms);
+		dt_pool_free(ld->pool, assign);
+		return err;
 	}
-	if (d->opp_table < 0)
-		return 0;
 	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
 	unsigned bad = 0, first = 0;
 	for (unsigned e = 0; e < t->n_entries; e++) {
@@ -198,9 +245,15 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 			continue;
 		int taken = dt_match_required(b, doms, n, o->required,
 					      o->n_required, assign);
-		if (taken >= 0 && (unsigned)taken < o->n_required && !bad++)
+		if (taken == -ENOMEM)
+			return -ENOMEM;
+		if (taken >= 0 && (unsigned)taken < level_refs(b, o->required,
+							      o->n_required) &&
+		    !bad++)
 			first = e;
 	}
+	dt_pool_free(ld->pool, doms);
+	dt_pool_free(ld->pool, assign);
 	if (bad &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "operating-points-v2",
 		    "in %u entries of %s (first: %s) a required OPP "
@@ -210,14 +263,132 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 	return 0;
 }
 
+/* Which tables take part in device-to-device requirements: @requires[t]
+ * when an entry of t requires into a table without levels, @required[t]
+ * when t is such a table and something requires into it. */
+static void device_table_roles(const struct dt_board *b, bool *requires,
+			       bool *required)
+{
+	for (unsigned t = 0; t < b->n_opp_tables; t++) {
+		const struct dt_opp_table *tab = &b->opp_tables[t];
+		for (unsigned e = 0; e < tab->n_entries; e++)
+			for (unsigned r = 0; r < tab->entries[e].n_required;
+			     r++) {
+				int32_t u = tab->entries[e].required[r].table;
+				if (b->opp_tables[u].has_level)
+					continue;
+				requires[t] = true;
+				required[u] = true;
+			}
+	}
+}
+
+/* A node with operating-points-v2 but no power-domains is a device (with
+ * no domains) when its table requires or is required as a device's
+ * (DESIGN §2: MediaTek's CPUs and CCI). */
+static bool requirement_device(struct dt_loader *ld, int32_t node,
+			       const bool *requires, const bool *required)
+{
+	const struct dt_node *n = &ld->nodes[node];
+	if (!n->enabled || n->pd_state != 0 || n->provider >= 0 || n->nested ||
+	    n->opp_table >= 0 || n->opp_table_of_entry >= 0 ||
+	    !dt_has_prop(ld, node, "operating-points-v2") ||
+	    dt_has_prop(ld, node, "#power-domain-cells"))
+		return false;
+	int len;
+	const void *v = dt_prop(ld, node, "operating-points-v2", &len);
+	if (!v || len < 4)
+		return false;
+	int32_t target = dt_phandle_node(ld, dt_cell(v, 0));
+	int32_t t = target >= 0 ? ld->nodes[target].opp_table : -1;
+	return t >= 0 && (requires[t] || required[t]);
+}
+
+/* The requirements of the board's devices, and the tables they point into
+ * that no device owns (warned once per requiring table). */
+static int list_requirements(struct dt_loader *ld, const bool *required)
+{
+	struct dt_board *b = ld->board;
+	unsigned cap = 0;
+	for (unsigned d = 0; d < b->n_devices; d++) {
+		int32_t t = b->devices[d].opp_table;
+		if (t < 0)
+			continue;
+		const struct dt_opp_table *tab = &b->opp_tables[t];
+		for (unsigned u = 0; u < b->n_opp_tables; u++) {
+			if (!required[u])
+				continue;
+			const struct dt_opp *first = NULL;
+			for (unsigned e = 0; e < tab->n_entries && !first; e++)
+				for (unsigned r = 0;
+				     r < tab->entries[e].n_required && !first;
+				     r++)
+					if (tab->entries[e].required[r].table ==
+					    (int32_t)u)
+						first = &tab->entries[e];
+			if (!first)
+				continue;
+			struct dt_requirement *q = dt_vec_push(
+			    ld->pool, (void **)&b->requirements,
+			    &b->n_requirements, &cap, sizeof(*q));
+			if (!q)
+				return -ENOMEM;
+			q->device = (int32_t)d;
+			q->table = (int32_t)u;
+		}
+	}
+	/* a required device table that no device uses has nothing to raise */
+	for (unsigned u = 0; u < b->n_opp_tables; u++) {
+		if (!required[u])
+			continue;
+		bool owned = false;
+		for (unsigned d = 0; d < b->n_devices && !owned; d++)
+			owned = b->devices[d].opp_table == (int32_t)u;
+		if (owned)
+			continue;
+		for (unsigned i = 0; i < ld->n_nodes; i++) {
+			int32_t t = ld->nodes[i].opp_table;
+			if (t < 0)
+				continue;
+			const struct dt_opp_table *tab = &b->opp_tables[t];
+			bool refers = false;
+			for (unsigned e = 0; e < tab->n_entries && !refers; e++)
+				for (unsigned r = 0;
+				     r < tab->entries[e].n_required && !refers;
+				     r++)
+					refers = tab->entries[e].required[r].table ==
+						 (int32_t)u;
+			if (refers &&
+			    DT_WARN(ld, "opp-table-no-owner", (int32_t)i,
+				    "required-opps",
+				    "its entries require OPPs of %s, which no "
+				    "device uses (operating-points-v2): nothing "
+				    "to raise",
+				    b->opp_tables[u].path))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int dt_consumers_scan(struct dt_loader *ld)
 {
+	unsigned nt = ld->board->n_opp_tables;
+	bool *requires = dt_pool_alloc(ld->pool, nt + 1);
+	bool *required = dt_pool_alloc(ld->pool, nt + 1);
+	if (!requires || !required)
+		return -ENOMEM;
+	device_table_roles(ld->board, requires, required);
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		const struct dt_node *n = &ld->nodes[i];
 		/* a provider's power-domains and required-opps are its
 		 * domains' parents and floors, not a device */
-		if (n->pd_state != 1 || n->provider >= 0 || n->nested ||
-		    dt_has_prop(ld, (int32_t)i, "#power-domain-cells"))
+		bool consumer = n->pd_state == 1 && n->provider < 0 &&
+				!n->nested &&
+				!dt_has_prop(ld, (int32_t)i,
+					     "#power-domain-cells");
+		if (!consumer &&
+		    !requirement_device(ld, (int32_t)i, requires, required))
 			continue;
 		int err = add_device(ld, (int32_t)i);
 		if (!err)
@@ -226,5 +397,5 @@ int dt_consumers_scan(struct dt_loader *ld)
 		if (err)
 			return err;
 	}
-	return 0;
+	return list_requirements(ld, required);
 }

@@ -24,10 +24,19 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 		const char *fmt, ...)
 {
 	struct dt_board *b = ld->board;
-	char message[256];
+	/* sized to the message: node paths in it can be of any length */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *message = len >= 0 ? dt_pool_alloc(ld->pool, (size_t)len + 1)
+				 : NULL;
+	if (!message) {
+		ld->oom = true;
+		return -ENOMEM;
+	}
+	va_start(ap, fmt);
+	vsnprintf(message, (size_t)len + 1, fmt, ap);
 	va_end(ap);
 
 	if (sev == DT_SEV_ERROR && !ld->first_error)
@@ -39,7 +48,7 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 	if (path)
 		npath = dt_pool_strdup(ld->pool, path);
 	if (npath)
-		msg = dt_pool_strdup(ld->pool, message);
+		msg = message;
 	if (msg && property)
 		prop = dt_pool_strdup(ld->pool, property);
 	if (msg && (prop || !property))

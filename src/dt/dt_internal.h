@@ -171,6 +171,8 @@ char *dt_device_name(struct dt_loader *ld, int32_t node);
 struct dt_pd_spec {
 	int32_t provider; /* index into board->providers, or -1 (nested) */
 	int64_t index;
+	const void *args; /* the cells after the index, in the blob */
+	unsigned n_args;
 	int32_t node; /* target node */
 	bool usable;  /* resolved to an enabled provider */
 };

@@ -51,80 +51,84 @@ static bool entry_added(const struct dt_opp *e)
 	return e->hw_ok && e->duplicate_of < 0 && (e->n_hz || e->has_level);
 }
 
-static void want_table(struct builder *bd, int32_t t)
+/* Mark table @t and every table its entries require, through an explicit
+ * stack (no recursion on the length of a required-opps chain). */
+static int want_table(struct builder *bd, int32_t t, int32_t *stack)
 {
 	if (t < 0 || bd->table_state[t])
-		return;
+		return 0;
+	unsigned n = 0;
 	bd->table_state[t] = 1;
-	const struct dt_opp_table *tab = &bd->b->opp_tables[t];
-	for (unsigned e = 0; e < tab->n_entries; e++)
-		for (unsigned r = 0; r < tab->entries[e].n_required; r++)
-			want_table(bd, tab->entries[e].required[r].table);
+	stack[n++] = t;
+	while (n) {
+		const struct dt_opp_table *tab = &bd->b->opp_tables[stack[--n]];
+		for (unsigned e = 0; e < tab->n_entries; e++)
+			for (unsigned r = 0; r < tab->entries[e].n_required;
+			     r++) {
+				int32_t u = tab->entries[e].required[r].table;
+				if (bd->table_state[u])
+					continue;
+				bd->table_state[u] = 1;
+				stack[n++] = u; /* each table once: fits */
+			}
+	}
+	return 0;
 }
 
-/* Add table @t's entries after those of every table they require. */
-static int fill_table(struct builder *bd, int32_t t)
+/* Add the entries of table @t (whose required tables are filled). */
+static int add_entries(struct builder *bd, int32_t t)
 {
 	const struct dt_board *b = bd->b;
 	struct dt_instance *inst = bd->inst;
-	if (bd->table_state[t] == 3)
-		return 0;
-	if (bd->table_state[t] == 2)
-		return -ELOOP; /* required-opps chains that loop */
-	bd->table_state[t] = 2;
 	const struct dt_opp_table *tab = &b->opp_tables[t];
-	for (unsigned e = 0; e < tab->n_entries; e++)
-		for (unsigned r = 0; r < tab->entries[e].n_required; r++) {
-			int32_t rt = tab->entries[e].required[r].table;
-			if (rt != t) {
-				int err = fill_table(bd, rt);
-				if (err)
-					return err;
-			}
-		}
 	for (unsigned e = 0; e < tab->n_entries; e++) {
 		const struct dt_opp *o = &tab->entries[e];
 		if (!entry_added(o))
 			continue;
-		if (o->n_hz > OPP_MAX_CLOCKS ||
-		    o->n_supplies > OPP_MAX_SUPPLIES ||
-		    o->n_required > OPP_MAX_REQUIRED)
-			return -E2BIG;
 		struct opp_desc d;
 		memset(&d, 0, sizeof(d));
+		struct opp_supply *sup = dt_pool_alloc(
+		    inst->pool, (o->n_supplies + 1) * sizeof(*sup));
+		struct opp_required *req = dt_pool_alloc(
+		    inst->pool, (o->n_required + 1) * sizeof(*req));
+		if (!sup || !req) {
+			dt_pool_free(inst->pool, sup);
+			dt_pool_free(inst->pool, req);
+			return -ENOMEM;
+		}
 		d.name = o->name;
-		for (unsigned h = 0; h < o->n_hz; h++)
-			d.hz[h] = o->hz[h];
+		d.hz = o->hz;
 		d.n_hz = o->n_hz;
 		d.level = o->level;
 		for (unsigned s = 0; s < o->n_supplies; s++) {
-			d.supplies[s].microvolt = o->supplies[s].microvolt;
-			d.supplies[s].microvolt_min =
-			    o->supplies[s].microvolt_min;
-			d.supplies[s].microvolt_max =
-			    o->supplies[s].microvolt_max;
-			d.supplies[s].microamp = o->supplies[s].microamp;
+			sup[s].microvolt = o->supplies[s].microvolt;
+			sup[s].microvolt_min = o->supplies[s].microvolt_min;
+			sup[s].microvolt_max = o->supplies[s].microvolt_max;
+			sup[s].microamp = o->supplies[s].microamp;
 		}
+		d.supplies = sup;
 		d.n_supplies = o->n_supplies;
 		for (unsigned w = 0; w < o->n_microwatt; w++)
 			d.microwatt += o->microwatt[w];
 		bool missing = false;
 		for (unsigned r = 0; r < o->n_required; r++) {
 			const struct dt_opp_ref *ref = &o->required[r];
-			d.required[r].table = inst->opp_tables[ref->table];
-			d.required[r].id =
-			    inst->opp_ids[ref->table][ref->entry];
-			missing = missing || d.required[r].id == OPP_ID_NONE;
+			req[r].table = inst->opp_tables[ref->table];
+			req[r].id = inst->opp_ids[ref->table][ref->entry];
+			missing = missing || req[r].id == OPP_ID_NONE;
 		}
-		if (missing)
-			continue; /* its required OPP was not added either */
+		d.required = req;
 		d.n_required = o->n_required;
 		d.flags = (o->suspend ? OPP_FLAG_SUSPEND : 0) |
 			  (o->turbo ? OPP_FLAG_TURBO : 0) |
 			  (o->enabled ? 0 : OPP_FLAG_UNAVAILABLE) |
 			  (o->has_level ? OPP_FLAG_HAS_LEVEL : 0);
 		uint32_t id;
-		int err = opp_add(bd->ctx, inst->opp_tables[t], &d, &id);
+		/* an entry whose required OPP was not added is left out */
+		int err = missing ? -EEXIST
+				  : opp_add(bd->ctx, inst->opp_tables[t], &d, &id);
+		dt_pool_free(inst->pool, sup);
+		dt_pool_free(inst->pool, req);
 		if (err == -EEXIST)
 			continue; /* equal to an entry kept before (DESIGN §1)
 				   */
@@ -132,33 +136,90 @@ static int fill_table(struct builder *bd, int32_t t)
 			return err;
 		inst->opp_ids[t][e] = id;
 	}
-	bd->table_state[t] = 3;
+	return 0;
+}
+
+/* Fill every wanted table after the tables it requires: a depth-first
+ * post-order on an explicit stack (@stack, and per level the (entry,
+ * required) pair to look at next in @next_e, @next_r: one slot per table;
+ * each table is pushed once). State 2 marks a table on the stack, so a
+ * reference back to one (a cycle the loader left) is -ELOOP. */
+static int fill_tables(struct builder *bd, int32_t *stack, unsigned *next_e,
+		       unsigned *next_r)
+{
+	const struct dt_board *b = bd->b;
+	for (unsigned root = 0; root < b->n_opp_tables; root++) {
+		if (bd->table_state[root] != 1)
+			continue;
+		unsigned n = 0;
+		stack[n] = (int32_t)root;
+		next_e[n] = next_r[n] = 0;
+		n++;
+		bd->table_state[root] = 2;
+		while (n) {
+			int32_t t = stack[n - 1];
+			const struct dt_opp_table *tab = &b->opp_tables[t];
+			int32_t child = -1;
+			while (child < 0) {
+				unsigned e = next_e[n - 1], r = next_r[n - 1];
+				if (e >= tab->n_entries)
+					break;
+				if (r >= tab->entries[e].n_required) {
+					next_e[n - 1]++;
+					next_r[n - 1] = 0;
+					continue;
+				}
+				next_r[n - 1]++;
+				int32_t u = tab->entries[e].required[r].table;
+				if (u == t || bd->table_state[u] == 3)
+					continue;
+				if (bd->table_state[u] == 2)
+					return -ELOOP;
+				child = u;
+			}
+			if (child >= 0) {
+				bd->table_state[child] = 2;
+				stack[n] = child;
+				next_e[n] = next_r[n] = 0;
+				n++;
+				continue;
+			}
+			int err = add_entries(bd, t);
+			if (err)
+				return err;
+			bd->table_state[t] = 3;
+			n--;
+		}
+	}
 	return 0;
 }
 
 static int make_tables(struct builder *bd)
 {
 	const struct dt_board *b = bd->b;
-	for (unsigned d = 0; d < b->n_domains; d++)
-		want_table(bd, b->domains[d].opp_table);
-	for (unsigned d = 0; d < b->n_devices; d++)
-		want_table(bd, b->devices[d].opp_table);
-	for (unsigned t = 0; t < b->n_opp_tables; t++) {
+	int32_t *stack =
+	    dt_pool_alloc(bd->inst->pool, (b->n_opp_tables + 1) * sizeof(*stack));
+	unsigned *next_e = dt_pool_alloc(
+	    bd->inst->pool, 2 * (b->n_opp_tables + 1) * sizeof(*next_e));
+	int err = stack && next_e ? 0 : -ENOMEM;
+	for (unsigned d = 0; !err && d < b->n_domains; d++)
+		err = want_table(bd, b->domains[d].opp_table, stack);
+	for (unsigned d = 0; !err && d < b->n_devices; d++)
+		err = want_table(bd, b->devices[d].opp_table, stack);
+	for (unsigned t = 0; !err && t < b->n_opp_tables; t++) {
 		if (!bd->table_state[t])
 			continue;
-		int err = opp_table_create(bd->ctx, b->opp_tables[t].path,
-					   &bd->inst->opp_tables[t]);
-		if (err)
-			return err;
-		bd->n_tables_made = t + 1;
+		err = opp_table_create(bd->ctx, b->opp_tables[t].path,
+				       &bd->inst->opp_tables[t]);
+		if (!err)
+			bd->n_tables_made = t + 1;
 	}
-	for (unsigned t = 0; t < b->n_opp_tables; t++)
-		if (bd->table_state[t]) {
-			int err = fill_table(bd, (int32_t)t);
-			if (err)
-				return err;
-		}
-	return 0;
+	if (!err)
+		err = fill_tables(bd, stack, next_e,
+				  next_e + b->n_opp_tables + 1);
+	dt_pool_free(bd->inst->pool, stack);
+	dt_pool_free(bd->inst->pool, next_e);
+	return err;
 }
 
 static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
@@ -267,15 +328,20 @@ static int make_devices(struct builder *bd)
 			continue;
 		/* fixed votes (DESIGN §1). The OPP layer matches only for
 		 * bound devices, so the model's own two-pass matcher decides */
-		uint32_t levels[64];
-		int n = dt_device_fixed_votes(b, d, levels, 64);
+		uint32_t *levels = dt_pool_alloc(
+		    inst->pool, (dev->n_attachments + 1) * sizeof(*levels));
+		if (!levels)
+			return -ENOMEM;
+		int n = dt_device_fixed_votes(b, d, levels, dev->n_attachments);
+		for (int k = 0; !err && k < n; k++)
+			if (levels[k])
+				err = pd_vote(bd->ctx, inst->attachments[d][k],
+					      levels[k]);
+		dt_pool_free(inst->pool, levels);
 		if (n < 0)
 			return n;
-		for (int k = 0; k < n && k < 64; k++)
-			if (levels[k] &&
-			    (err = pd_vote(bd->ctx, inst->attachments[d][k],
-					   levels[k])))
-				return err;
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -43,7 +43,7 @@ static enum dt_severity lint_severity(const struct dt_diag *d)
 {
 	static const char *const raised[] = {
 		"pd-dangling-phandle", "pd-not-provider", "pd-cells-mismatch",
-		"pd-cells-unsupported", "graph-cycle", "opp-required-no-level",
+		"graph-cycle", "opp-required-no-level",
 	};
 	for (size_t i = 0; i < sizeof(raised) / sizeof(raised[0]); i++)
 		if (!strcmp(d->check, raised[i]))
@@ -148,17 +148,21 @@ static uint32_t top_level(const struct dt_board *b, int32_t table)
 
 static void check_vote_levels(struct linter *l, const struct dt_board *b)
 {
-	uint32_t levels[64];
 	for (unsigned d = 0; d < b->n_devices; d++) {
 		const struct dt_device *dev = &b->devices[d];
+		uint32_t *levels = calloc(dev->n_attachments + 1, sizeof(*levels));
+		if (!levels)
+			return;
 		unsigned n_entries = dev->opp_table >= 0
 					     ? b->opp_tables[dev->opp_table].n_entries
 					     : 0;
 		for (unsigned e = 0; e <= n_entries; e++) {
 			int n = e < n_entries
-					? dt_device_opp_votes(b, d, e, levels, 64)
-					: dt_device_fixed_votes(b, d, levels, 64);
-			for (int a = 0; a < n && a < 64; a++) {
+					? dt_device_opp_votes(b, d, e, levels,
+							      dev->n_attachments)
+					: dt_device_fixed_votes(b, d, levels,
+								dev->n_attachments);
+			for (int a = 0; a < n; a++) {
 				const struct dt_domain *dom =
 					&b->domains[dev->attachments[a].domain];
 				if (!levels[a] || dom->opp_table < 0)
@@ -172,6 +176,7 @@ static void check_vote_levels(struct linter *l, const struct dt_board *b)
 				       levels[a], dom->name, top);
 			}
 		}
+		free(levels);
 	}
 }
 

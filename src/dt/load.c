@@ -109,7 +109,6 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	if (!opts)
 		opts = &defaults;
 	if ((opts->alloc && (!opts->alloc->alloc || !opts->alloc->free)) ||
-	    opts->n_supported_hw > DT_MAX_HW_CELLS ||
 	    (opts->n_supported_hw && !opts->supported_hw))
 		return -EINVAL;
 

@@ -11,34 +11,78 @@
 #include "dt_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <string.h>
 
-#define MAX_DOMAINS 64
-#define MAX_REFS 128
-#define MAX_WALK 256 /* ancestors visited per domain; real trees have < 10 */
+/* Scratch of one call, from the board's allocator (not its pool: a
+ * const board may be read by several threads at once). */
+static void *scratch_alloc(const struct dt_board *b, size_t n, size_t elem)
+{
+	const struct dmn_alloc_ops *ops = dt_pool_ops(b->pool);
+	if (n > SIZE_MAX / elem - 1)
+		return NULL;
+	return ops->alloc(ops->user, (n + 1) * elem);
+}
+
+static void scratch_free(const struct dt_board *b, void *p)
+{
+	const struct dmn_alloc_ops *ops = dt_pool_ops(b->pool);
+	if (p)
+		ops->free(ops->user, p);
+}
 
 /* Does some proper ancestor of @dom own @table? Iterative, each ancestor
- * visited once (diamonds in the DAG are common: i.MX blk-ctrl). */
-static bool ancestor_owns(const struct dt_board *b, int32_t dom, int32_t table)
+ * visited once (diamonds in the DAG are common: i.MX blk-ctrl), in a list
+ * that grows with what it finds; no limit on depth or count. 1, 0 or
+ * -ENOMEM. */
+static int ancestor_owns(const struct dt_board *b, int32_t dom, int32_t table)
 {
-	int32_t seen[MAX_WALK];
-	unsigned n_seen = 0, next = 0;
 	const struct dt_domain *d = &b->domains[dom];
-	for (unsigned i = 0; i < d->n_parents && n_seen < MAX_WALK; i++)
+	if (!d->n_parents)
+		return 0;
+	size_t cap = d->n_parents + 8, n_seen = 0, next = 0;
+	int32_t *seen = scratch_alloc(b, cap, sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	for (unsigned i = 0; i < d->n_parents; i++)
 		seen[n_seen++] = d->parents[i];
-	while (next < n_seen) {
+	int found = 0;
+	while (next < n_seen && !found) {
 		const struct dt_domain *a = &b->domains[seen[next++]];
-		if (a->opp_table == table)
-			return true;
-		for (unsigned i = 0; i < a->n_parents && n_seen < MAX_WALK;
-		     i++) {
+		if (a->opp_table == table) {
+			found = 1;
+			break;
+		}
+		for (unsigned i = 0; i < a->n_parents; i++) {
 			bool dup = false;
-			for (unsigned k = 0; k < n_seen && !dup; k++)
+			for (size_t k = 0; k < n_seen && !dup; k++)
 				dup = seen[k] == a->parents[i];
-			if (!dup)
-				seen[n_seen++] = a->parents[i];
+			if (dup)
+				continue;
+			if (n_seen == cap) {
+				int32_t *bigger =
+				    scratch_alloc(b, 2 * cap, sizeof(*seen));
+				if (!bigger) {
+					found = -ENOMEM;
+					break;
+				}
+				memcpy(bigger, seen, n_seen * sizeof(*seen));
+				scratch_free(b, seen);
+				seen = bigger;
+				cap *= 2;
+			}
+			seen[n_seen++] = a->parents[i];
 		}
 	}
-	return false;
+	scratch_free(b, seen);
+	return found;
+}
+
+/* A ref into a table without levels is a device-to-device requirement,
+ * never a domain's vote. */
+static bool votes_level(const struct dt_board *b, const struct dt_opp_ref *r)
+{
+	return b->opp_tables[r->table].entries[r->entry].has_level;
 }
 
 int dt_match_required(const struct dt_board *board, const int32_t *domains,
@@ -46,17 +90,16 @@ int dt_match_required(const struct dt_board *board, const int32_t *domains,
 		      unsigned n_refs, int32_t *assign)
 {
 	if (!board || (n_domains && (!domains || !assign)) ||
-	    (n_refs && !refs) || n_domains > MAX_DOMAINS)
+	    (n_refs && !refs))
 		return -EINVAL;
 	for (unsigned i = 0; i < n_domains; i++)
 		if (domains[i] < 0 || (unsigned)domains[i] >= board->n_domains)
 			return -EINVAL;
-	/* refs beyond MAX_REFS (no real node has more than a handful) are
-	 * never taken, so they count as unmatched */
-	bool used[MAX_REFS];
-	unsigned limit = n_refs < MAX_REFS ? n_refs : MAX_REFS;
-	for (unsigned r = 0; r < limit; r++)
-		used[r] = false;
+	bool *used = scratch_alloc(board, n_refs, sizeof(*used));
+	if (!used)
+		return -ENOMEM;
+	for (unsigned r = 0; r < n_refs; r++)
+		used[r] = !votes_level(board, &refs[r]);
 	int count = 0;
 
 	for (unsigned i = 0; i < n_domains; i++) {
@@ -64,7 +107,7 @@ int dt_match_required(const struct dt_board *board, const int32_t *domains,
 		int32_t table = board->domains[domains[i]].opp_table;
 		if (table < 0)
 			continue;
-		for (unsigned r = 0; r < limit; r++)
+		for (unsigned r = 0; r < n_refs; r++)
 			if (!used[r] && refs[r].table == table) {
 				used[r] = true;
 				assign[i] = (int32_t)r;
@@ -72,18 +115,26 @@ int dt_match_required(const struct dt_board *board, const int32_t *domains,
 				break;
 			}
 	}
-	for (unsigned i = 0; i < n_domains; i++) {
+	for (unsigned i = 0; i < n_domains && count >= 0; i++) {
 		if (assign[i] >= 0)
 			continue;
-		for (unsigned r = 0; r < limit; r++)
-			if (!used[r] &&
-			    ancestor_owns(board, domains[i], refs[r].table)) {
+		for (unsigned r = 0; r < n_refs; r++) {
+			if (used[r])
+				continue;
+			int own = ancestor_owns(board, domains[i], refs[r].table);
+			if (own < 0) {
+				count = own;
+				break;
+			}
+			if (own) {
 				used[r] = true;
 				assign[i] = (int32_t)r;
 				count++;
 				break;
 			}
+		}
 	}
+	scratch_free(board, used);
 	return count;
 }
 
@@ -91,23 +142,25 @@ static int votes_for(const struct dt_board *b, const struct dt_device *d,
 		     const struct dt_opp_ref *refs, unsigned n_refs,
 		     uint32_t *levels, unsigned max)
 {
-	int32_t doms[MAX_DOMAINS] = {0}, assign[MAX_DOMAINS];
-	unsigned n =
-	    d->n_attachments < MAX_DOMAINS ? d->n_attachments : MAX_DOMAINS;
-	for (unsigned i = 0; i < n; i++)
+	unsigned n = d->n_attachments;
+	int32_t *doms = scratch_alloc(b, n, sizeof(*doms));
+	int32_t *assign = scratch_alloc(b, n, sizeof(*assign));
+	int err = doms && assign ? 0 : -ENOMEM;
+	for (unsigned i = 0; !err && i < n; i++)
 		doms[i] = d->attachments[i].domain;
-	int err = dt_match_required(b, doms, n, refs, n_refs, assign);
-	if (err < 0)
-		return err;
-	for (unsigned i = 0; i < d->n_attachments && i < max; i++) {
+	if (!err)
+		err = dt_match_required(b, doms, n, refs, n_refs, assign);
+	for (unsigned i = 0; err >= 0 && i < n && i < max; i++) {
 		levels[i] = 0;
-		if (i < n && assign[i] >= 0) {
+		if (assign[i] >= 0) {
 			const struct dt_opp_ref *r = &refs[assign[i]];
 			levels[i] =
 			    b->opp_tables[r->table].entries[r->entry].level;
 		}
 	}
-	return (int)d->n_attachments;
+	scratch_free(b, doms);
+	scratch_free(b, assign);
+	return err < 0 ? err : (int)n;
 }
 
 int dt_device_opp_votes(const struct dt_board *board, unsigned device,

@@ -168,6 +168,7 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 		if (err)
 			return err;
 		ld->nodes[i].opp_table_of_entry = ti;
+		t->has_level |= t->entries[t->n_entries].has_level;
 		ld->nodes[i].opp_entry = (int32_t)t->n_entries++;
 	}
 	return 0;
@@ -209,18 +210,22 @@ int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 			struct dt_opp_ref r = {
 			    ld->nodes[target].opp_table_of_entry,
 			    ld->nodes[target].opp_entry};
-			const struct dt_opp *e =
-			    &ld->board->opp_tables[r.table].entries[r.entry];
-			if (!e->has_level) {
+			const struct dt_opp_table *rt =
+			    &ld->board->opp_tables[r.table];
+			const struct dt_opp *e = &rt->entries[r.entry];
+			/* An entry of a table without any level is another
+			 * device's OPP (a device-to-device requirement); one
+			 * without a level among levels has nothing domino
+			 * could do with it. */
+			if (!e->has_level && rt->has_level) {
 				const char *p = dt_node_path(ld, target);
-				err =
-				    p ? DT_ERR(ld, -EINVAL,
-					       "opp-required-no-level", node,
-					       prop,
-					       "entry %d: %s has no opp-level "
-					       "to vote with",
-					       i, p)
-				      : -ENOMEM;
+				if (!p || DT_WARN(ld, "opp-required-no-level",
+						  node, prop,
+						  "entry %d: %s has no opp-level "
+						  "to vote with, unlike the rest "
+						  "of its table: ignored",
+						  i, p))
+					return -ENOMEM;
 			} else {
 				out[k++] = r;
 				continue;
@@ -363,38 +368,66 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 
 /* A level that requires itself, directly or through other tables, has no
  * value the engine could settle on: report the reference that closes the
- * cycle and drop it, so a lenient load still gives a usable model. */
+ * cycle and drop it, so a lenient load still gives a usable model. A
+ * depth-first walk on an explicit stack (one frame per table: each is
+ * entered once), colour 1 marking the tables on it. */
+struct cycle_frame {
+	int32_t table;
+	unsigned entry, ref;
+};
+
 static int break_cycles(struct dt_loader *ld, const int32_t *table_node,
-			uint8_t *color, int32_t t)
+			uint8_t *color, struct cycle_frame *stack, int32_t root)
 {
-	struct dt_opp_table *tab = &ld->board->opp_tables[t];
-	color[t] = 1;
-	for (unsigned e = 0; e < tab->n_entries; e++) {
-		struct dt_opp *o = &tab->entries[e];
-		for (unsigned r = 0; r < o->n_required;) {
-			int32_t u = o->required[r].table;
-			if (color[u] == 1) {
-				const struct dt_opp_table *to = &ld->board->opp_tables[u];
-				if (DT_ERR(ld, -EINVAL, "opp-required-cycle",
-					   table_node[t], "required-opps",
-					   "entry %s requires an entry of %s, which "
-					   "leads back to it: a level cannot require itself",
-					   o->name, to->path))
-					return -ENOMEM;
-				memmove(&o->required[r], &o->required[r + 1],
-					(o->n_required - r - 1) * sizeof(*o->required));
-				o->n_required--;
-				continue;
-			}
-			if (!color[u]) {
-				int err = break_cycles(ld, table_node, color, u);
-				if (err)
-					return err;
-			}
-			r++;
+	unsigned n = 0;
+	color[root] = 1;
+	stack[n++] = (struct cycle_frame){root, 0, 0};
+	while (n) {
+		struct cycle_frame *f = &stack[n - 1];
+		struct dt_opp_table *tab = &ld->board->opp_tables[f->table];
+		if (f->entry >= tab->n_entries) {
+			color[f->table] = 2;
+			n--;
+			continue;
+		}
+		struct dt_opp *o = &tab->entries[f->entry];
+		if (f->ref >= o->n_required) {
+			f->entry++;
+			f->ref = 0;
+			continue;
+		}
+		int32_t u = o->required[f->ref].table;
+		if (color[u] == 1) {
+			const struct dt_opp_table *to = &ld->board->opp_tables[u];
+			bool device = !to->has_level;
+			int err =
+			    device
+				? DT_WARN(ld, "opp-required-cycle",
+					  table_node[f->table], "required-opps",
+					  "entry %s requires an entry of %s, whose "
+					  "owner requires back: the pair would "
+					  "close a cycle, requirement dropped",
+					  o->name, to->path)
+				: DT_ERR(ld, -EINVAL, "opp-required-cycle",
+					 table_node[f->table], "required-opps",
+					 "entry %s requires an entry of %s, which "
+					 "leads back to it: a level cannot "
+					 "require itself",
+					 o->name, to->path);
+			if (err)
+				return -ENOMEM;
+			memmove(&o->required[f->ref], &o->required[f->ref + 1],
+				(o->n_required - f->ref - 1) *
+				    sizeof(*o->required));
+			o->n_required--;
+			continue;
+		}
+		f->ref++;
+		if (!color[u]) {
+			color[u] = 1;
+			stack[n++] = (struct cycle_frame){u, 0, 0};
 		}
 	}
-	color[t] = 2;
 	return 0;
 }
 
@@ -405,7 +438,8 @@ static int check_cycles(struct dt_loader *ld)
 		return 0;
 	int32_t *table_node = dt_pool_alloc(ld->pool, n * sizeof(*table_node));
 	uint8_t *color = dt_pool_alloc(ld->pool, n);
-	if (!table_node || !color)
+	struct cycle_frame *stack = dt_pool_alloc(ld->pool, n * sizeof(*stack));
+	if (!table_node || !color || !stack)
 		return -ENOMEM;
 	memset(color, 0, n);
 	for (unsigned i = 0; i < ld->n_nodes; i++)
@@ -413,10 +447,12 @@ static int check_cycles(struct dt_loader *ld)
 			table_node[ld->nodes[i].opp_table] = (int32_t)i;
 	for (unsigned t = 0; t < n; t++)
 		if (!color[t]) {
-			int err = break_cycles(ld, table_node, color, (int32_t)t);
+			int err = break_cycles(ld, table_node, color, stack,
+					       (int32_t)t);
 			if (err)
 				return err;
 		}
+	dt_pool_free(ld->pool, stack);
 	return 0;
 }
 

@@ -51,6 +51,17 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 	int err = dt_opp_table_resolve(ld, node, &p->opp_table);
 	if (err == -ENOMEM)
 		return err;
+	/* Domain levels are opp-level values: a table without any gives the
+	 * domains nothing to round to. */
+	if (p->opp_table >= 0 && !b->opp_tables[p->opp_table].has_level) {
+		if (DT_WARN(ld, "opp-table-no-level", node,
+			    "operating-points-v2",
+			    "%s has no opp-level entries to give this "
+			    "provider's domains levels: ignored",
+			    b->opp_tables[p->opp_table].path))
+			return -ENOMEM;
+		p->opp_table = -1;
+	}
 	err = dt_opp_ref_resolve(ld, node, "required-opps", &p->required,
 				 &p->n_required);
 	return err == -ENOMEM ? err : 0;
@@ -101,15 +112,10 @@ int dt_providers_scan(struct dt_loader *ld)
 			}
 			continue;
 		}
+		/* Any number of cells: the first is the domain's index, the
+		 * others are the consumer's arguments (TI K3's
+		 * ti,sci-pm-domain has 2: id, then flags). */
 		uint32_t cells = dt_cell(v, 0);
-		if (cells > 1) {
-			if (DT_ERR(ld, -ENOTSUP, "pd-cells-unsupported", node,
-				   "#power-domain-cells",
-				   "%u cells are not supported (only 0 or 1)",
-				   cells))
-				return -ENOMEM;
-			continue;
-		}
 		int err = add_provider(ld, node, cells);
 		if (err)
 			return err;
@@ -393,11 +399,15 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 	struct dt_provider *p = &b->providers[pi];
 	if (!p->n_required)
 		return 0;
-	int32_t assign[64];
-	unsigned n = p->n_parents < 64 ? p->n_parents : 64;
+	unsigned n = p->n_parents;
+	int32_t *assign = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
+	if (!assign)
+		return -ENOMEM;
 	int taken = n ? dt_match_required(b, p->parents, n, p->required,
 					  p->n_required, assign)
 		      : 0;
+	if (taken == -ENOMEM)
+		return -ENOMEM;
 	if (taken < 0)
 		taken = 0;
 	if (taken) {
@@ -415,6 +425,7 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 		f->ref = *r;
 		f->level = b->opp_tables[r->table].entries[r->entry].level;
 	}
+	dt_pool_free(ld->pool, assign);
 	if ((unsigned)taken < p->n_required &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
 		    "%u of %u required OPPs match none of the provider's "
@@ -448,7 +459,7 @@ int dt_domains_build(struct dt_loader *ld)
 	}
 
 	/* the keys: every zero-cell provider, every nested definition, every
-	 * referenced index of a one-cell provider */
+	 * referenced index of a provider with cells */
 	for (unsigned pi = 0; pi < b->n_providers; pi++)
 		if (b->providers[pi].cells == 0 &&
 		    (err = add_key(ld, (int32_t)pi, -1, -1)))
@@ -482,7 +493,7 @@ int dt_domains_build(struct dt_loader *ld)
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
 		if ((err = provider_floors(ld, (int32_t)pi, pnode[pi])))
 			return err;
-		if (b->providers[pi].cells == 1 &&
+		if (b->providers[pi].cells >= 1 &&
 		    !b->providers[pi].n_domains &&
 		    DT_NOTE(ld, "pd-provider-unused", pnode[pi],
 			    "#power-domain-cells",

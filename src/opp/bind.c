@@ -25,7 +25,16 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 		memset(od, 0, sizeof(*od));
 		od->pdev = pdev;
 		od->table = t;
-		od->vote_id = od->run_id = OPP_ID_NONE;
+		od->vote_id = od->run_id = od->own_id = OPP_ID_NONE;
+		err = opp_dev_reserve(ctx, od, t->max_supplies);
+		if (!err)
+			err = opp_scratch_reserve(ctx, 0, pdev->n_atts);
+		if (err) {
+			opp_dev_free(ctx, od);
+			od = 0;
+		}
+	}
+	if (!err) {
 		od->next = t->devices;
 		if (t->devices)
 			t->devices->prev = od;
@@ -49,6 +58,8 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (!err)
+		err = opp_rate_locked(ctx, od, 0, 0, &rep);
+	if (!err && od->vote_id != OPP_ID_NONE) /* held up as an owner */
 		err = opp_move_locked(ctx, od, 0, 0, &rep);
 	if (!err) {
 		opp_follow_drop(ctx, od);
@@ -60,7 +71,9 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 		if (od->next)
 			od->next->prev = od->prev;
 		pdev->opp_state = 0;
-		dmn_free(ctx, od);
+		opp_dev_free(ctx, od);
+		/* what it required counts no more */
+		opp_requirements_settle(ctx, t, &rep);
 		opp_table_unref(ctx, t);
 	}
 	err = opp_result(ctx, &rep, err);
@@ -122,7 +135,7 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
 	if (od) {
 		od->reg = ops;
 		od->reg_user = ops ? user : 0;
-		for (unsigned i = 0; i < OPP_MAX_SUPPLIES; i++)
+		for (unsigned i = 0; i < od->cap_supply; i++)
 			od->supply_known[i] = false;
 	}
 	dmn_unlock(ctx);
@@ -159,13 +172,18 @@ int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 	if (od && !e)
 		err = -ENOENT;
 	if (e) {
-		uint32_t lv[OPP_MAX_ATTACH];
-		bool driven[OPP_MAX_ATTACH];
-		unsigned n =
-		    opp_entry_votes(e, od->pdev, lv, driven, OPP_MAX_ATTACH);
-		for (unsigned i = 0; i < max && i < od->pdev->n_atts; i++)
-			levels[i] = i < n ? lv[i] : 0;
-		err = (int)od->pdev->n_atts;
+		unsigned n = od->pdev->n_atts;
+		uint32_t *lv = dmn_alloc(ctx, (n + 1) * sizeof(*lv));
+		bool *driven = dmn_alloc(ctx, n + 1);
+		err = lv && driven ? opp_entry_votes(ctx, e, od->pdev, lv,
+						     driven, n)
+				   : -ENOMEM;
+		for (unsigned i = 0; err >= 0 && i < max && i < n; i++)
+			levels[i] = lv[i];
+		if (err >= 0)
+			err = (int)n;
+		dmn_free(ctx, lv);
+		dmn_free(ctx, driven);
 	}
 	dmn_unlock(ctx);
 	return err;

@@ -24,25 +24,35 @@
 #include <errno.h>
 #include <string.h>
 
-static bool fits(struct opp_dev *od, const struct opp_entry *e, pd_domain_t dom,
-		 uint32_t dom_level)
+static bool level_met(const struct pd_domain *d, uint32_t level,
+		      pd_domain_t dom, uint32_t dom_level)
 {
-	uint32_t lv[OPP_MAX_ATTACH];
-	bool driven[OPP_MAX_ATTACH];
-	unsigned n = opp_entry_votes(e, od->pdev, lv, driven, OPP_MAX_ATTACH);
-	for (unsigned i = 0; i < n; i++) {
-		if (!driven[i] || !lv[i])
-			continue;
-		const struct pd_domain *d = od->pdev->atts[i]->dom;
-		uint32_t have =
-		    (dom && d->handle == dom) ? dom_level : d->pstate;
-		if (lv[i] > have)
+	uint32_t have = (dom && d->handle == dom) ? dom_level : d->pstate;
+	return !level || level <= have;
+}
+
+/* Each attachment takes at most one required OPP, so the entry's votes are
+ * checked straight from the matching, without a per-attachment array. An
+ * entry whose matching cannot be computed (memory) does not fit. */
+static bool fits(struct dmn_ctx *ctx, struct opp_dev *od,
+		 const struct opp_entry *e, pd_domain_t dom, uint32_t dom_level)
+{
+	const struct pd_device *pdev = od->pdev;
+	if (e->has_pstate)
+		return !pdev->n_atts ||
+		       level_met(pdev->atts[0]->dom, e->pstate, dom, dom_level);
+	if (opp_match(ctx, e, opp_att_dom, pdev, pdev->n_atts))
+		return false;
+	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
+	for (unsigned j = 0; j < e->n_required; j++)
+		if (slot[j] >= 0 && !level_met(pdev->atts[slot[j]]->dom,
+					       e->req_entry[j]->level, dom,
+					       dom_level))
 			return false;
-	}
 	return true;
 }
 
-const struct opp_entry *opp_permitted(struct opp_dev *od,
+const struct opp_entry *opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
 				      const struct opp_entry *floor,
 				      pd_domain_t dom, uint32_t dom_level)
 {
@@ -50,7 +60,7 @@ const struct opp_entry *opp_permitted(struct opp_dev *od,
 	unsigned start = floor ? floor->pos : 0;
 	for (unsigned pos = t->n; pos-- > start;) {
 		const struct opp_entry *e = t->sorted[pos];
-		if (opp_entry_usable(t, e) && fits(od, e, dom, dom_level))
+		if (opp_entry_usable(t, e) && fits(ctx, od, e, dom, dom_level))
 			return e;
 	}
 	return 0;
@@ -94,14 +104,14 @@ static void listener(void *user, struct dmn_ctx *ctx,
 			continue; /* no requested OPP: nothing to follow from */
 		if (lowering) {
 			const struct opp_entry *to = opp_permitted(
-			    od, vote, ev->domain, (uint32_t)ev->new_value);
+			    ctx, od, vote, ev->domain, (uint32_t)ev->new_value);
 			if (!to)
 				to = vote;
 			if (to->pos < run->pos)
 				follow_move(ctx, od, to);
 		} else {
 			const struct opp_entry *to =
-			    opp_permitted(od, vote, 0, 0);
+			    opp_permitted(ctx, od, vote, 0, 0);
 			if (to && to->pos > run->pos)
 				follow_move(ctx, od, to);
 		}
@@ -159,7 +169,7 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (od) {
 		const struct opp_entry *p = opp_permitted(
-		    od, opp_entry_by_id(od->table, od->vote_id), 0, 0);
+		    ctx, od, opp_entry_by_id(od->table, od->vote_id), 0, 0);
 		if (p)
 			*id = p->id;
 		else
@@ -196,7 +206,7 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 				oc->followers->fprev = od;
 			oc->followers = od;
 			const struct opp_entry *to =
-			    vote ? opp_permitted(od, vote, 0, 0) : 0;
+			    vote ? opp_permitted(ctx, od, vote, 0, 0) : 0;
 			if (to && run && to->pos > run->pos)
 				follow_move(ctx, od, to);
 		}

@@ -22,19 +22,21 @@
 
 struct opp_table;
 
+/* One allocation per entry: the struct, then its lists (sized from the
+ * description, no compiled limit). */
 struct opp_entry {
 	uint32_t id;
 	unsigned pos; /* index in table->sorted */
 	char *name;   /* owned, may be NULL */
-	uint64_t hz[OPP_MAX_CLOCKS];
+	uint64_t *hz;
 	unsigned n_hz;
 	uint32_t level;
-	struct opp_supply supplies[OPP_MAX_SUPPLIES];
+	struct opp_supply *supplies;
 	unsigned n_supplies;
 	uint32_t microwatt;
-	struct opp_required required[OPP_MAX_REQUIRED]; /* as given */
-	struct opp_table *req_table[OPP_MAX_REQUIRED];	/* resolved */
-	const struct opp_entry *req_entry[OPP_MAX_REQUIRED];
+	struct opp_required *required;	   /* as given */
+	struct opp_table **req_table;	   /* resolved */
+	const struct opp_entry **req_entry;
 	unsigned n_required;
 	uint32_t flags;
 	bool available;
@@ -52,10 +54,18 @@ struct opp_table {
 	struct opp_entry **sorted; /* by (hz[0], level, hz[1..]) or level */
 	unsigned n, cap_id, cap_sorted;
 	bool has_freq; /* decided by the first entry */
+	bool has_level; /* some entry has a level (else: a device table) */
 	bool boost;
+	unsigned max_supplies; /* over its entries */
 	/* Tables this one's required OPPs point into: one reference each. */
 	struct opp_table **deps;
 	unsigned n_deps, cap_deps;
+	/* Tables whose required OPPs point into this one (no reference): the
+	 * requirers of a device table. */
+	struct opp_table **users;
+	unsigned n_users, cap_users;
+	uint32_t mark;		      /* walks: visited when == opp_ctx mark */
+	struct opp_table *free_next; /* opp_table_unref's work list */
 	opp_get_pstate_fn helper;
 	void *helper_user;
 	unsigned helper_regs;
@@ -78,13 +88,23 @@ struct opp_dev {
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct opp_supply supply[OPP_MAX_SUPPLIES];
-	bool supply_known[OPP_MAX_SUPPLIES];
+	struct opp_supply *supply; /* [cap_supply], with the three below */
+	bool *supply_known;
+	struct opp_supply *saved; /* opp_hw_move's undo */
+	bool *saved_known;
+	unsigned *done;
+	unsigned cap_supply;
+	/* Device-to-device requirements: the entry the device's own rate
+	 * picked (vote_id is the effective one, at least this). */
+	uint32_t own_id;
+	bool req_active; /* counted as active while its resume is checked */
+	const struct opp_entry *req_extra; /* counted too, while raising */
 	bool follow;
 	bool busy; /* in its own opp_set_rate: the follow listener keeps off */
 };
 
 struct opp_domain {
+	struct dmn_ctx *ctx;
 	struct pd_domain *d; /* not dereferenced once the domain is removed */
 	struct opp_table *table;
 	struct opp_domain *next; /* opp_ctx->domains */
@@ -95,11 +115,19 @@ struct opp_ctx {
 	struct opp_domain *domains;
 	struct opp_dev *followers;
 	bool listening;
+	/* Scratch of the matching rule (opp_match), grown to fit; used and
+	 * done with inside one call, never across a callback. */
+	int *req_slot;
+	unsigned cap_req_slot;
+	bool *has;
+	unsigned cap_has;
+	struct pd_domain **walk; /* ancestor walk: stack and marks by slot */
+	unsigned cap_walk;
+	uint32_t *dom_mark;
+	unsigned cap_dom_mark;
+	uint32_t dom_gen;
+	uint32_t table_gen; /* opp_table.mark */
 };
-
-/* At most this many attachments of one device take part in set_rate (the
- * limit of one core vote transaction, as pd_vote_many). */
-#define OPP_MAX_ATTACH 64
 
 struct opp_report {
 	int first_error; /* first callback error of the operation */
@@ -119,14 +147,24 @@ int opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level);
 
 /* required.c */
 struct opp_table *opp_domain_level_table(const struct pd_domain *d);
-/* The two-pass rule: dom_of_req[j] = index into @doms of the domain that
- * required OPP j of @e votes on, or -1. */
-void opp_match(const struct opp_entry *e, struct pd_domain *const *doms,
-	       unsigned n, int dom_of_req[OPP_MAX_REQUIRED]);
+/* Grow the matching scratch for @n_req required OPPs, @n_doms domains
+ * and every domain slot of the context: 0 or -ENOMEM. */
+int opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms);
+/* Domain @i of a matching: a device's attachment or a domain's parent. */
+typedef struct pd_domain *(*opp_dom_at_fn)(const void *src, unsigned i);
+struct pd_domain *opp_att_dom(const void *pdev, unsigned i);
+struct pd_domain *opp_parent_dom(const void *dom, unsigned i);
+/* The two-pass rule over the @n domains at(@src, i): on 0 the context's
+ * req_slot[j] is the index of the domain required OPP j of @e votes on,
+ * or -1 (also for a requirement into a device table). -ENOMEM. */
+int opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
+	      const void *src, unsigned n);
 /* The votes @e casts on @dev's attachments (n = min(n_atts, max)):
- * levels[i] and whether attachment i is driven by the entry at all. */
-unsigned opp_entry_votes(const struct opp_entry *e, const struct pd_device *dev,
-			 uint32_t *levels, bool *driven, unsigned max);
+ * levels[i] and whether attachment i is driven by the entry at all.
+ * Returns n, or -ENOMEM. */
+int opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
+		    const struct pd_device *dev, uint32_t *levels, bool *driven,
+		    unsigned max);
 void opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
 /* Finish a public state-changing OPP call: record dmn_last_error(). */
 int opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);
@@ -139,16 +177,34 @@ void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep);
+/* The clock to @hz (nothing when already there); @safe for events. */
+int opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
+		   int safe, struct opp_report *rep);
+/* Room for @n supplies in the device's provider records: 0, -ENOMEM. */
+int opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n);
+void opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
 /* Supplies up, clock, supplies down to @to, without votes. An unsafe
- * failure undoes its own supply steps and is returned. */
+ * failure undoes its own supply steps and is returned (-ENOMEM before
+ * anything is called). */
 int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep);
+
+/* devreq.c: opp_set_rate's move with the device-to-device requirements
+ * of @od's table (owners raised first, settled after). */
+int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+		    const struct opp_entry *target, uint64_t hz,
+		    struct opp_report *rep);
+
+/* devreq.c: after a requirer left @t (unbound), its owners settle to what
+ * is left; failures are safe, noted in @rep. */
+void opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
+			     struct opp_report *rep);
 
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose
  * votes the device's domains' pstates meet; @dom, if not 0, is taken to be
  * at @dom_level instead (a lowering about to happen). NULL if none. */
-const struct opp_entry *opp_permitted(struct opp_dev *od,
+const struct opp_entry *opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
 				      const struct opp_entry *floor,
 				      pd_domain_t dom, uint32_t dom_level);
 void opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od);

@@ -55,8 +55,8 @@ void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 /* ---- providers ------------------------------------------------------------
  */
 
-static int clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
-		      int safe, struct opp_report *rep)
+int opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
+		   int safe, struct opp_report *rep)
 {
 	if (od->clock_known && od->clock_hz == hz)
 		return 0;
@@ -118,14 +118,65 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 	return 0;
 }
 
+static void free_records(struct dmn_ctx *ctx, struct opp_dev *od)
+{
+	dmn_free(ctx, od->supply);
+	dmn_free(ctx, od->saved);
+	dmn_free(ctx, od->supply_known);
+	dmn_free(ctx, od->saved_known);
+	dmn_free(ctx, od->done);
+}
+
+int opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
+{
+	if (n <= od->cap_supply)
+		return 0;
+	struct opp_dev grown;
+	memset(&grown, 0, sizeof(grown));
+	grown.supply = dmn_alloc(ctx, n * sizeof(*grown.supply));
+	grown.saved = dmn_alloc(ctx, n * sizeof(*grown.saved));
+	grown.supply_known = dmn_alloc(ctx, n * sizeof(*grown.supply_known));
+	grown.saved_known = dmn_alloc(ctx, n * sizeof(*grown.saved_known));
+	grown.done = dmn_alloc(ctx, n * sizeof(*grown.done));
+	if (!grown.supply || !grown.saved || !grown.supply_known ||
+	    !grown.saved_known || !grown.done) {
+		free_records(ctx, &grown);
+		return -ENOMEM;
+	}
+	memset(grown.supply, 0, n * sizeof(*grown.supply));
+	memset(grown.supply_known, 0, n * sizeof(*grown.supply_known));
+	if (od->cap_supply) {
+		memcpy(grown.supply, od->supply,
+		       od->cap_supply * sizeof(*grown.supply));
+		memcpy(grown.supply_known, od->supply_known,
+		       od->cap_supply * sizeof(*grown.supply_known));
+	}
+	free_records(ctx, od);
+	od->supply = grown.supply;
+	od->saved = grown.saved;
+	od->supply_known = grown.supply_known;
+	od->saved_known = grown.saved_known;
+	od->done = grown.done;
+	od->cap_supply = n;
+	return 0;
+}
+
+void opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
+{
+	free_records(ctx, od);
+	dmn_free(ctx, od);
+}
+
 int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep)
 {
-	struct opp_supply saved[OPP_MAX_SUPPLIES];
-	bool saved_known[OPP_MAX_SUPPLIES];
-	unsigned done[OPP_MAX_SUPPLIES], n_done = 0;
 	bool has_reg = od->reg && od->reg->set_voltage;
 	unsigned n_sup = has_reg ? to->n_supplies : 0;
+	if (opp_dev_reserve(ctx, od, n_sup))
+		return -ENOMEM; /* nothing called yet */
+	struct opp_supply *saved = od->saved;
+	bool *saved_known = od->saved_known;
+	unsigned *done = od->done, n_done = 0;
 	enum dmn_op failed_op = DMN_OP_REGULATOR;
 	int err = 0;
 	for (unsigned k = 0; k < n_sup && !err; k++) {
@@ -140,7 +191,7 @@ int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	if (!err && to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
-		err = clock_step(ctx, od, to->hz[0], 0, rep);
+		err = opp_clock_step(ctx, od, to->hz[0], 0, rep);
 	}
 	if (err) {
 		opp_emit_dev(ctx, DMN_EV_ROLLBACK, failed_op, od, err, 0, 0, 0);
@@ -167,32 +218,45 @@ int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 /* Grow, before anything changes, what the core transactions of one move
  * can need: the undo log (4 entries per attachment and per link passed),
  * and in each domain on the way up room for a new level from the device
- * and from each child, twice (a move runs two transactions). */
-static int reserve_domain(struct dmn_ctx *ctx, struct pd_domain *d,
-			  unsigned *links, unsigned depth)
-{
-	if (d->visit == ctx->epoch || depth > 64)
-		return 0;
-	d->visit = ctx->epoch;
-	int err = dmn_grow(ctx, (void **)&d->votes.bins, &d->votes.cap,
-			   d->votes.n + 2 * (d->n_children + 1),
-			   sizeof(*d->votes.bins));
-	*links += d->n_parents;
-	for (unsigned i = 0; i < d->n_parents && !err; i++)
-		err = reserve_domain(ctx, d->parents[i]->parent, links,
-				     depth + 1);
-	return err;
-}
-
+ * and from each child, twice (a move runs two transactions). The walk
+ * keeps its own stack and visits each domain once: no depth limit. */
 static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
 {
-	unsigned links = 0;
+	unsigned links = 0, n_stack = 0, cap = 0;
+	struct pd_domain **stack = 0;
 	int err = 0;
 	/* Outside a transaction the visit marks are free: each core operation
 	 * starts a new epoch before it uses them. */
 	ctx->epoch++;
-	for (unsigned i = 0; i < n && !err; i++)
-		err = reserve_domain(ctx, pdev->atts[i]->dom, &links, 0);
+	for (unsigned i = 0; i < n && !err; i++) {
+		struct pd_domain *d = pdev->atts[i]->dom;
+		if (d->visit == ctx->epoch)
+			continue;
+		d->visit = ctx->epoch;
+		err = dmn_grow(ctx, (void **)&stack, &cap, n_stack + 1,
+			       sizeof(*stack));
+		if (!err)
+			stack[n_stack++] = d;
+		while (!err && n_stack) {
+			d = stack[--n_stack];
+			err = dmn_grow(ctx, (void **)&d->votes.bins,
+				       &d->votes.cap,
+				       d->votes.n + 2 * (d->n_children + 1),
+				       sizeof(*d->votes.bins));
+			links += d->n_parents;
+			for (unsigned k = 0; k < d->n_parents && !err; k++) {
+				struct pd_domain *p = d->parents[k]->parent;
+				if (p->visit == ctx->epoch)
+					continue;
+				p->visit = ctx->epoch;
+				err = dmn_grow(ctx, (void **)&stack, &cap,
+					       n_stack + 1, sizeof(*stack));
+				if (!err)
+					stack[n_stack++] = p;
+			}
+		}
+	}
+	dmn_free(ctx, stack);
 	if (!err)
 		err = dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
 			       4 * (n + links) + 8, sizeof(*ctx->undo));
@@ -228,6 +292,34 @@ static int vote_txn(struct dmn_ctx *ctx, struct pd_device *pdev,
 	return err;
 }
 
+/* The per-attachment arrays of one move, in one block. */
+struct move_plan {
+	uint32_t *new_v, *old_v, *own_v, *want, *cur, *up;
+	bool *new_d, *old_d, *own_d, *touch;
+};
+
+static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
+{
+	size_t words = 6 * (size_t)n, flags = 4 * (size_t)n;
+	char *block = dmn_alloc(ctx, words * sizeof(uint32_t) + flags + 1);
+	if (!block)
+		return 0;
+	uint32_t *w = (uint32_t *)block;
+	p->new_v = w;
+	p->old_v = w + n;
+	p->own_v = w + 2 * n;
+	p->want = w + 3 * n;
+	p->cur = w + 4 * n;
+	p->up = w + 5 * n;
+	bool *f = (bool *)(w + 6 * n);
+	p->new_d = f;
+	p->old_d = f + n;
+	p->own_d = f + 2 * n;
+	p->touch = f + 3 * n;
+	memset(f, 0, flags);
+	return block;
+}
+
 int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep)
@@ -236,57 +328,78 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	const struct opp_table *t = od->table;
 	const struct opp_entry *was_vote = opp_entry_by_id(t, od->vote_id);
 	const struct opp_entry *was_run = opp_entry_by_id(t, od->run_id);
+	/* A device-to-device requirement may hold the device above the entry
+	 * of its own rate: it then votes the higher of both per attachment
+	 * (DESIGN §2). */
+	const struct opp_entry *own = opp_entry_by_id(t, od->own_id);
+	if (own == target)
+		own = 0;
 	if (target == was_vote && (od->follow || target == was_run)) {
 		od->requested_hz = hz; /* the same OPP: nothing is called */
 		return 0;
 	}
-	uint32_t new_v[OPP_MAX_ATTACH], old_v[OPP_MAX_ATTACH];
-	bool new_d[OPP_MAX_ATTACH], old_d[OPP_MAX_ATTACH];
-	unsigned n =
-	    pdev->n_atts < OPP_MAX_ATTACH ? pdev->n_atts : OPP_MAX_ATTACH;
-	memset(new_d, 0, sizeof(new_d));
-	memset(old_d, 0, sizeof(old_d));
+	unsigned n = pdev->n_atts;
+	struct move_plan p;
+	void *block = plan_alloc(ctx, &p, n);
+	if (!block)
+		return -ENOMEM;
+	int err = 0;
 	if (target)
-		opp_entry_votes(target, pdev, new_v, new_d, n);
-	if (was_vote)
-		opp_entry_votes(was_vote, pdev, old_v, old_d, n);
+		err = opp_entry_votes(ctx, target, pdev, p.new_v, p.new_d, n);
+	if (err >= 0 && was_vote)
+		err = opp_entry_votes(ctx, was_vote, pdev, p.old_v, p.old_d, n);
+	if (err >= 0 && target && own)
+		err = opp_entry_votes(ctx, own, pdev, p.own_v, p.own_d, n);
+	for (unsigned i = 0; err >= 0 && target && own && i < n; i++) {
+		if (p.own_d[i] && (!p.new_d[i] || p.own_v[i] > p.new_v[i]))
+			p.new_v[i] = p.own_v[i];
+		p.new_d[i] = p.new_d[i] || p.own_d[i];
+	}
+	if (err < 0) {
+		dmn_free(ctx, block);
+		return err;
+	}
+	err = 0;
 
 	/* Validate every vote before anything changes (-ENODEV, -ERANGE). */
-	uint32_t want[OPP_MAX_ATTACH], cur[OPP_MAX_ATTACH], up[OPP_MAX_ATTACH];
-	bool touch[OPP_MAX_ATTACH];
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n && !err; i++) {
 		struct pd_attachment *a = pdev->atts[i];
-		touch[i] = new_d[i] || old_d[i];
-		cur[i] = up[i] = want[i] = a->vote;
-		if (!touch[i])
+		p.touch[i] = p.new_d[i] || p.old_d[i];
+		p.cur[i] = p.up[i] = p.want[i] = a->vote;
+		if (!p.touch[i])
 			continue;
-		int err = txn_check_level(ctx, a->dom, new_d[i] ? new_v[i] : 0,
-					  &want[i]);
-		if (err)
-			return err;
-		up[i] = want[i] > cur[i] ? want[i] : cur[i];
+		err = txn_check_level(ctx, a->dom,
+				      p.new_d[i] ? p.new_v[i] : 0, &p.want[i]);
+		p.up[i] = p.want[i] > p.cur[i] ? p.want[i] : p.cur[i];
 	}
-	int err = reserve_move(ctx, pdev, n);
-	if (err)
+	if (!err)
+		err = reserve_move(ctx, pdev, n);
+	if (!err)
+		err = opp_dev_reserve(ctx, od, t->max_supplies);
+	if (err) {
+		dmn_free(ctx, block);
 		return err;
+	}
 
 	od->busy = true;
-	err = vote_txn(ctx, pdev, touch, up, n, rep); /* 1 */
+	err = vote_txn(ctx, pdev, p.touch, p.up, n, rep); /* 1 */
 	if (err) {
 		od->busy = false;
+		dmn_free(ctx, block);
 		return err; /* the core transaction undid itself */
 	}
 	const struct opp_entry *run = target;
 	if (target && od->follow) {
-		const struct opp_entry *p = opp_permitted(od, target, 0, 0);
-		if (p && p->pos > target->pos)
-			run = p;
+		const struct opp_entry *f = opp_permitted(ctx, od, target, 0, 0);
+		if (f && f->pos > target->pos)
+			run = f;
 	}
 	if (run && run != was_run) {
 		err = opp_hw_move(ctx, od, run, rep); /* 2, 3, 4 */
 		if (err) {
-			vote_txn(ctx, pdev, touch, cur, n, rep);
+			vote_txn(ctx, pdev, p.touch, p.cur, n, rep);
 			od->busy = false;
+			dmn_free(ctx, block);
 			return err;
 		}
 	}
@@ -295,7 +408,8 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	od->requested_hz = hz;
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
-	int low = vote_txn(ctx, pdev, touch, want, n, rep);
+	int low = vote_txn(ctx, pdev, p.touch, p.want, n, rep);
+	dmn_free(ctx, block);
 	if (low) {
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */
@@ -326,7 +440,7 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 			target = od->table->sorted[pos];
 	}
 	if (!err)
-		err = opp_move_locked(ctx, od, target, hz, &rep);
+		err = opp_rate_locked(ctx, od, target, hz, &rep);
 	err = opp_result(ctx, &rep, err);
 	dmn_unlock(ctx);
 	return err;
@@ -376,7 +490,8 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 			 */
 			const struct opp_entry *v =
 			    opp_entry_by_id(t, od->vote_id);
-			const struct opp_entry *p = opp_permitted(od, v, 0, 0);
+			const struct opp_entry *p =
+			    opp_permitted(ctx, od, v, 0, 0);
 			if (!p)
 				p = v;
 			err = opp_hw_move(ctx, od, p, &rep);

@@ -15,36 +15,96 @@ struct opp_table *opp_domain_level_table(const struct pd_domain *d)
 	return od ? od->table : 0;
 }
 
-/* Is @t the table of a proper ancestor of @d? Depth-first, unmarked (this
- * runs inside core transactions, whose visit marks must not be touched);
- * real hierarchies are a few levels deep, and 64 bounds a malformed one. */
-static bool ancestor_has(const struct pd_domain *d, const struct opp_table *t,
-			 unsigned depth)
+int opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms)
 {
-	if (depth > 64)
-		return false;
-	for (unsigned i = 0; i < d->n_parents; i++) {
-		const struct pd_domain *p = d->parents[i]->parent;
-		if (opp_domain_level_table(p) == t ||
-		    ancestor_has(p, t, depth + 1))
-			return true;
-	}
-	return false;
+	struct opp_ctx *oc = opp_ctx_get(ctx, true);
+	if (!oc)
+		return -ENOMEM;
+	unsigned slots = ctx->domains.n_slots + 1;
+	if (dmn_grow(ctx, (void **)&oc->req_slot, &oc->cap_req_slot,
+		     n_req + 1, sizeof(*oc->req_slot)) ||
+	    dmn_grow(ctx, (void **)&oc->has, &oc->cap_has, n_doms + 1,
+		     sizeof(*oc->has)) ||
+	    dmn_grow(ctx, (void **)&oc->walk, &oc->cap_walk, slots,
+		     sizeof(*oc->walk)))
+		return -ENOMEM;
+	unsigned old = oc->cap_dom_mark;
+	if (dmn_grow(ctx, (void **)&oc->dom_mark, &oc->cap_dom_mark, slots,
+		     sizeof(*oc->dom_mark)))
+		return -ENOMEM;
+	for (unsigned i = old; i < oc->cap_dom_mark; i++)
+		oc->dom_mark[i] = 0; /* below any generation in use */
+	return 0;
 }
 
-void opp_match(const struct opp_entry *e, struct pd_domain *const *doms,
-	       unsigned n, int dom_of_req[OPP_MAX_REQUIRED])
+static unsigned dom_slot(const struct pd_domain *d)
 {
-	bool has[OPP_MAX_ATTACH];
-	if (n > OPP_MAX_ATTACH)
-		n = OPP_MAX_ATTACH;
-	for (unsigned j = 0; j < OPP_MAX_REQUIRED; j++)
+	return d->handle & HANDLE_MAX_SLOTS;
+}
+
+/* Is @t the table of a proper ancestor of @d? An explicit stack and marks
+ * of the OPP layer's own (this runs inside core transactions, whose visit
+ * marks must not be touched): each ancestor once, no depth limit.
+ * 1 yes, 0 no, -ENOMEM. */
+static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
+			const struct opp_table *t)
+{
+	struct opp_ctx *oc = ctx->opp;
+	if (opp_scratch_reserve(ctx, 0, 0))
+		return -ENOMEM;
+	uint32_t gen = ++oc->dom_gen;
+	if (!gen) { /* wrapped: old marks could alias */
+		for (unsigned i = 0; i < oc->cap_dom_mark; i++)
+			oc->dom_mark[i] = 0;
+		gen = oc->dom_gen = 1;
+	}
+	unsigned n = 0;
+	const struct pd_domain *cur = d;
+	for (;;) {
+		for (unsigned i = 0; i < cur->n_parents; i++) {
+			struct pd_domain *p = cur->parents[i]->parent;
+			if (opp_domain_level_table(p) == t)
+				return 1;
+			unsigned slot = dom_slot(p);
+			if (slot >= oc->cap_dom_mark || n >= oc->cap_walk)
+				return -ENOMEM; /* a domain made mid-call */
+			if (oc->dom_mark[slot] == gen)
+				continue;
+			oc->dom_mark[slot] = gen;
+			oc->walk[n++] = p;
+		}
+		if (!n)
+			return 0;
+		cur = oc->walk[--n];
+	}
+}
+
+struct pd_domain *opp_att_dom(const void *pdev, unsigned i)
+{
+	return ((const struct pd_device *)pdev)->atts[i]->dom;
+}
+
+struct pd_domain *opp_parent_dom(const void *dom, unsigned i)
+{
+	return ((const struct pd_domain *)dom)->parents[i]->parent;
+}
+
+int opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
+	      const void *src, unsigned n)
+{
+	int err = opp_scratch_reserve(ctx, e->n_required, n);
+	if (err)
+		return err;
+	struct opp_ctx *oc = ctx->opp;
+	int *dom_of_req = oc->req_slot;
+	bool *has = oc->has;
+	for (unsigned j = 0; j < e->n_required; j++)
 		dom_of_req[j] = -1;
 	for (unsigned i = 0; i < n; i++)
 		has[i] = false;
 	/* Pass 1: a domain takes the first untaken entry of its own table. */
 	for (unsigned i = 0; i < n; i++) {
-		const struct opp_table *own = opp_domain_level_table(doms[i]);
+		const struct opp_table *own = opp_domain_level_table(at(src, i));
 		for (unsigned j = 0; own && j < e->n_required; j++) {
 			if (dom_of_req[j] < 0 && e->req_table[j] == own) {
 				dom_of_req[j] = (int)i;
@@ -54,35 +114,29 @@ void opp_match(const struct opp_entry *e, struct pd_domain *const *doms,
 		}
 	}
 	/* Pass 2: a domain still without one takes the first untaken entry of
-	 * an ancestor's table (its level then passes up 1:1). */
+	 * an ancestor's table, at any distance (its level then passes up 1:1
+	 * through the domains in between). */
 	for (unsigned i = 0; i < n; i++) {
 		for (unsigned j = 0; !has[i] && j < e->n_required; j++) {
-			if (dom_of_req[j] < 0 &&
-			    ancestor_has(doms[i], e->req_table[j], 0)) {
+			if (dom_of_req[j] >= 0 || !e->req_table[j]->has_level)
+				continue;
+			int r = ancestor_has(ctx, at(src, i), e->req_table[j]);
+			if (r < 0)
+				return r;
+			if (r) {
 				dom_of_req[j] = (int)i;
 				has[i] = true;
 			}
 		}
 	}
+	return 0;
 }
 
-static unsigned device_domains(const struct pd_device *dev,
-			       struct pd_domain **doms)
+int opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
+		    const struct pd_device *dev, uint32_t *levels, bool *driven,
+		    unsigned max)
 {
-	unsigned n =
-	    dev->n_atts < OPP_MAX_ATTACH ? dev->n_atts : OPP_MAX_ATTACH;
-	for (unsigned i = 0; i < n; i++)
-		doms[i] = dev->atts[i]->dom;
-	return n;
-}
-
-unsigned opp_entry_votes(const struct opp_entry *e, const struct pd_device *dev,
-			 uint32_t *levels, bool *driven, unsigned max)
-{
-	struct pd_domain *doms[OPP_MAX_ATTACH];
-	unsigned n = device_domains(dev, doms);
-	if (n > max)
-		n = max;
+	unsigned n = dev->n_atts < max ? dev->n_atts : max;
 	for (unsigned i = 0; i < n; i++) {
 		levels[i] = 0;
 		driven[i] = false;
@@ -93,17 +147,20 @@ unsigned opp_entry_votes(const struct opp_entry *e, const struct pd_device *dev,
 			levels[0] = e->pstate;
 			driven[0] = true;
 		}
-		return n;
+		return (int)n;
 	}
-	int dom_of_req[OPP_MAX_REQUIRED];
-	opp_match(e, doms, n, dom_of_req);
+	int err = opp_match(ctx, e, opp_att_dom, dev, dev->n_atts);
+	if (err)
+		return err;
+	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++) {
-		if (dom_of_req[j] < 0)
+		int i = dom_of_req[j];
+		if (i < 0 || (unsigned)i >= n)
 			continue;
-		levels[dom_of_req[j]] = e->req_entry[j]->level;
-		driven[dom_of_req[j]] = true;
+		levels[i] = e->req_entry[j]->level;
+		driven[i] = true;
 	}
-	return n;
+	return (int)n;
 }
 
 /* ---- domain hooks ------------------------------------------------------- */
@@ -136,19 +193,18 @@ static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
 	if (pos < 0)
 		return 0;
 	const struct opp_entry *e = od->table->sorted[pos];
-	struct pd_domain *doms[OPP_MAX_ATTACH];
-	unsigned n =
-	    c->n_parents < OPP_MAX_ATTACH ? c->n_parents : OPP_MAX_ATTACH;
 	int idx = -1;
-	for (unsigned i = 0; i < n; i++) {
-		doms[i] = c->parents[i]->parent;
-		if (doms[i]->handle == parent)
+	for (unsigned i = 0; i < c->n_parents; i++)
+		if (c->parents[i]->parent->handle == parent)
 			idx = (int)i;
-	}
 	if (idx < 0)
 		return 0;
-	int dom_of_req[OPP_MAX_REQUIRED];
-	opp_match(e, doms, n, dom_of_req);
+	/* The scratch was reserved when the link was made; should memory
+	 * still fail here, the level passes 1:1 (never an error: the core
+	 * wants the same answer every time). */
+	if (opp_match(od->ctx, e, opp_parent_dom, c, c->n_parents))
+		return 0;
+	const int *dom_of_req = ((struct opp_ctx *)od->ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++)
 		if (dom_of_req[j] == idx)
 			*parent_level = e->req_entry[j]->level;
@@ -183,12 +239,17 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 			err = -EINVAL;
 	if (!err && domain_busy(d))
 		err = -EBUSY;
+	if (!err)
+		err = opp_scratch_reserve(ctx, 0, d->n_parents);
+	for (unsigned i = 0; !err && i < t->n; i++)
+		err = opp_scratch_reserve(ctx, t->by_id[i]->n_required, 0);
 	if (!err) {
 		od = dmn_alloc(ctx, sizeof(*od));
 		err = od ? 0 : -ENOMEM;
 	}
 	if (!err) {
 		struct opp_ctx *oc = ctx->opp;
+		od->ctx = ctx;
 		od->d = d;
 		od->table = t;
 		od->next = oc->domains;
@@ -277,7 +338,12 @@ int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	struct opp_domain *od = binding_of(ctx, child);
 	if (!od)
 		return 0;
-	err = pd_link_set_map(ctx, parent, child, domain_map, od);
+	dmn_lock(ctx);
+	struct pd_domain *c = pd_domain_get(ctx, child);
+	err = opp_scratch_reserve(ctx, 0, c ? c->n_parents : 0);
+	dmn_unlock(ctx);
+	if (!err)
+		err = pd_link_set_map(ctx, parent, child, domain_map, od);
 	if (!err)
 		err = resync_parents(ctx, child, parent, od);
 	if (err) {
@@ -295,12 +361,14 @@ int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 
 /* ---- which required OPP went where (lint) ------------------------------ */
 
-static int report_match(const struct opp_entry *e,
-			struct pd_domain *const *doms, unsigned n, int *slot,
-			unsigned max)
+static int report_match(struct dmn_ctx *ctx, const struct opp_entry *e,
+			opp_dom_at_fn at, const void *src, unsigned n,
+			int *slot, unsigned max)
 {
-	int dom_of_req[OPP_MAX_REQUIRED];
-	opp_match(e, doms, n, dom_of_req);
+	int err = opp_match(ctx, e, at, src, n);
+	if (err)
+		return err;
+	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required && j < max; j++)
 		slot[j] = dom_of_req[j];
 	return (int)e->n_required;
@@ -317,11 +385,9 @@ int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 	const struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	const struct opp_entry *e = od ? opp_entry_by_id(od->table, id) : 0;
 	int ret = !pdev ? -EBADF : !e ? -ENOENT : 0;
-	if (e) {
-		struct pd_domain *doms[OPP_MAX_ATTACH];
-		unsigned n = device_domains(pdev, doms);
-		ret = report_match(e, doms, n, slot, max);
-	}
+	if (e)
+		ret = report_match(ctx, e, opp_att_dom, pdev, pdev->n_atts, slot,
+				   max);
 	dmn_unlock(ctx);
 	return ret;
 }
@@ -337,14 +403,9 @@ int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t id,
 	const struct opp_table *t = d ? opp_domain_level_table(d) : 0;
 	const struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;
 	int ret = !d ? -EBADF : !e ? -ENOENT : 0;
-	if (e) {
-		struct pd_domain *doms[OPP_MAX_ATTACH];
-		unsigned n = d->n_parents < OPP_MAX_ATTACH ? d->n_parents
-							   : OPP_MAX_ATTACH;
-		for (unsigned i = 0; i < n; i++)
-			doms[i] = d->parents[i]->parent;
-		ret = report_match(e, doms, n, slot, max);
-	}
+	if (e)
+		ret = report_match(ctx, e, opp_parent_dom, d, d->n_parents, slot,
+				   max);
 	dmn_unlock(ctx);
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include "opp_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- the OPP layer's part of a context -------------------------------- */
@@ -19,6 +20,7 @@ static void table_free(struct dmn_ctx *ctx, struct opp_table *t)
 	dmn_free(ctx, t->by_id);
 	dmn_free(ctx, t->sorted);
 	dmn_free(ctx, t->deps);
+	dmn_free(ctx, t->users);
 	dmn_free(ctx, t->name);
 	dmn_free(ctx, t);
 }
@@ -36,12 +38,16 @@ static void opp_fini(struct dmn_ctx *ctx)
 		for (struct opp_dev *od = t->devices, *next; od; od = next) {
 			next = od->next;
 			od->pdev->opp_state = 0;
-			dmn_free(ctx, od);
+			opp_dev_free(ctx, od);
 		}
 		table_free(ctx, t);
 	}
 	opp_domains_fini(ctx, oc);
 	handle_table_fini(ctx, &oc->tables);
+	dmn_free(ctx, oc->req_slot);
+	dmn_free(ctx, oc->has);
+	dmn_free(ctx, oc->walk);
+	dmn_free(ctx, oc->dom_mark);
 	dmn_free(ctx, oc);
 	ctx->opp = 0;
 	ctx->opp_fini = 0;
@@ -72,17 +78,38 @@ void opp_table_ref(struct opp_table *t)
 	t->refs++;
 }
 
+static void drop_user(struct opp_table *dep, const struct opp_table *user)
+{
+	for (unsigned i = 0; i < dep->n_users; i++)
+		if (dep->users[i] == user) {
+			dep->users[i] = dep->users[--dep->n_users];
+			return;
+		}
+}
+
 void opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
 {
 	if (--t->refs)
 		return;
 	struct opp_ctx *oc = ctx->opp;
-	handle_release(&oc->tables, t->handle);
-	/* Tables reference each other without cycles (opp_add refuses one),
-	 * so this recursion ends; its depth is the longest chain. */
-	for (unsigned i = 0; i < t->n_deps; i++)
-		opp_table_unref(ctx, t->deps[i]);
-	table_free(ctx, t);
+	/* A chain of tables freeing each other is walked through a list
+	 * threaded in the tables themselves: no recursion on its length and
+	 * no allocation on a path that frees. */
+	t->free_next = 0;
+	for (struct opp_table *dead = t; dead;) {
+		struct opp_table *next = dead->free_next;
+		handle_release(&oc->tables, dead->handle);
+		for (unsigned i = 0; i < dead->n_deps; i++) {
+			struct opp_table *dep = dead->deps[i];
+			drop_user(dep, dead);
+			if (!--dep->refs) {
+				dep->free_next = next;
+				next = dep;
+			}
+		}
+		table_free(ctx, dead);
+		dead = next;
+	}
 }
 
 struct opp_entry *opp_entry_by_id(const struct opp_table *t, uint32_t id)
@@ -187,18 +214,42 @@ static int entry_cmp(const struct opp_table *t, const struct opp_entry *a,
 	return 0;
 }
 
-/* Does @from reach @target through required-OPP references? */
-static bool deps_reach(const struct opp_table *from,
-		       const struct opp_table *target, unsigned depth)
+/* Does @from reach @target through required-OPP references? An explicit
+ * stack and visit marks: each table once, whatever the chain's length.
+ * 1 yes, 0 no, -ENOMEM. */
+static int deps_reach(struct dmn_ctx *ctx, struct opp_table *from,
+		      const struct opp_table *target)
 {
-	if (from == target)
-		return true;
-	if (depth > 64)
-		return true; /* treat absurd chains as cycles */
-	for (unsigned i = 0; i < from->n_deps; i++)
-		if (deps_reach(from->deps[i], target, depth + 1))
-			return true;
-	return false;
+	struct opp_ctx *oc = ctx->opp;
+	struct opp_table **stack = 0;
+	unsigned n = 0, cap = 0;
+	int found = 0;
+	uint32_t gen = ++oc->table_gen;
+	if (dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack)))
+		return -ENOMEM;
+	from->mark = gen;
+	stack[n++] = from;
+	while (n && !found) {
+		struct opp_table *t = stack[--n];
+		if (t == target) {
+			found = 1;
+			break;
+		}
+		for (unsigned i = 0; i < t->n_deps; i++) {
+			struct opp_table *d = t->deps[i];
+			if (d->mark == gen)
+				continue;
+			if (dmn_grow(ctx, (void **)&stack, &cap, n + 1,
+				     sizeof(*stack))) {
+				found = -ENOMEM;
+				break;
+			}
+			d->mark = gen;
+			stack[n++] = d;
+		}
+	}
+	dmn_free(ctx, stack);
+	return found;
 }
 
 static bool has_dep(const struct opp_table *t, const struct opp_table *dep)
@@ -213,8 +264,8 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 		      const struct opp_desc *d, struct opp_entry *e,
 		      struct opp_table **new_deps, unsigned *n_new)
 {
-	if (d->n_hz > OPP_MAX_CLOCKS || d->n_supplies > OPP_MAX_SUPPLIES ||
-	    d->n_required > OPP_MAX_REQUIRED)
+	if ((d->n_hz && !d->hz) || (d->n_supplies && !d->supplies) ||
+	    (d->n_required && !d->required))
 		return -EINVAL;
 	if (d->n_hz && !d->hz[0])
 		return -EINVAL;
@@ -225,6 +276,8 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 		return -EINVAL; /* level-only and frequency entries mixed */
 	if (t->n_domains && !has_level)
 		return -EINVAL; /* a domain takes its levels from this table */
+	if (has_level && t->n && !t->has_level && t->n_users)
+		return -EINVAL; /* required as a device table: no levels */
 	for (unsigned i = 0; i < d->n_supplies; i++) {
 		const struct opp_supply *s = &d->supplies[i];
 		if (s->microvolt_min > s->microvolt ||
@@ -240,10 +293,11 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 		struct opp_entry *re = opp_entry_by_id(rt, d->required[i].id);
 		if (!re)
 			return -EBADF;
-		if (!(re->flags & OPP_FLAG_HAS_LEVEL))
-			return -EINVAL; /* nothing to vote */
-		if (deps_reach(rt, t, 0))
-			return -EINVAL; /* itself, or a reference cycle */
+		if (!(re->flags & OPP_FLAG_HAS_LEVEL) && rt->has_level)
+			return -EINVAL; /* nothing to vote, nor a device table */
+		int reach = deps_reach(ctx, rt, t);
+		if (reach)
+			return reach < 0 ? reach : -EINVAL; /* a cycle */
 		e->req_table[i] = rt;
 		e->req_entry[i] = re;
 		if (has_dep(t, rt))
@@ -257,12 +311,50 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 	return 0;
 }
 
+/* Each list element is at most 16 bytes, the required OPPs take 32: the
+ * block's size cannot wrap when every count passes this. */
+static bool size_ok(size_t n)
+{
+	return n <= SIZE_MAX / 128;
+}
+
+/* The entry and its lists in one block (pointers, then 8-byte, then
+ * 4-byte members, so each list is aligned). */
+static struct opp_entry *entry_alloc(struct dmn_ctx *ctx,
+				     const struct opp_desc *d)
+{
+	if (!size_ok(d->n_hz) || !size_ok(d->n_supplies) ||
+	    !size_ok(d->n_required))
+		return 0; /* sizes that cannot be allocated (32-bit targets) */
+	size_t n_req = d->n_required, size = sizeof(struct opp_entry);
+	size_t off_hz = size;
+	size += d->n_hz * sizeof(uint64_t);
+	size_t off_rt = size;
+	size += n_req * sizeof(struct opp_table *);
+	size_t off_re = size;
+	size += n_req * sizeof(struct opp_entry *);
+	size_t off_rq = size;
+	size += n_req * sizeof(struct opp_required);
+	size_t off_sp = size;
+	size += d->n_supplies * sizeof(struct opp_supply);
+	char *block = dmn_alloc(ctx, size);
+	if (!block)
+		return 0;
+	memset(block, 0, size);
+	struct opp_entry *e = (struct opp_entry *)block;
+	e->hz = (uint64_t *)(block + off_hz);
+	e->req_table = (struct opp_table **)(block + off_rt);
+	e->req_entry = (const struct opp_entry **)(block + off_re);
+	e->required = (struct opp_required *)(block + off_rq);
+	e->supplies = (struct opp_supply *)(block + off_sp);
+	return e;
+}
+
 static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
 {
 	e->n_hz = d->n_hz;
-	memcpy(e->hz, d->hz, sizeof(e->hz));
-	for (unsigned i = d->n_hz; i < OPP_MAX_CLOCKS; i++)
-		e->hz[i] = 0;
+	if (d->n_hz)
+		memcpy(e->hz, d->hz, d->n_hz * sizeof(*e->hz));
 	e->level = (d->flags & OPP_FLAG_HAS_LEVEL) ? d->level : 0;
 	e->n_supplies = d->n_supplies;
 	for (unsigned i = 0; i < d->n_supplies; i++) {
@@ -278,7 +370,9 @@ static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
 	}
 	e->microwatt = d->microwatt;
 	e->n_required = d->n_required;
-	memcpy(e->required, d->required, d->n_required * sizeof(*d->required));
+	if (d->n_required)
+		memcpy(e->required, d->required,
+		       d->n_required * sizeof(*d->required));
 	e->flags = d->flags;
 	e->available = !(d->flags & OPP_FLAG_UNAVAILABLE);
 }
@@ -292,17 +386,17 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 		return -EDEADLK;
 	struct opp_table *t = opp_table_lookup(ctx, table);
 	struct opp_entry *e = 0;
-	struct opp_table *new_deps[OPP_MAX_REQUIRED];
+	struct opp_table **new_deps = 0;
 	unsigned n_new = 0, pos = 0;
 	int err = t ? 0 : -EBADF;
 	if (!err) {
-		e = dmn_alloc(ctx, sizeof(*e));
-		err = e ? 0 : -ENOMEM;
+		e = entry_alloc(ctx, desc);
+		new_deps = dmn_alloc(ctx, (desc->n_required + 1) *
+					      sizeof(*new_deps));
+		err = e && new_deps ? 0 : -ENOMEM;
 	}
-	if (!err) {
-		memset(e, 0, sizeof(*e));
+	if (!err)
 		err = check_desc(ctx, t, desc, e, new_deps, &n_new);
-	}
 	if (!err) {
 		fill_entry(e, desc);
 		/* Binary search for the insertion point (an empty table has
@@ -332,6 +426,15 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	if (!err && n_new)
 		err = dmn_grow(ctx, (void **)&t->deps, &t->cap_deps,
 			       t->n_deps + n_new, sizeof(*t->deps));
+	for (unsigned i = 0; !err && i < n_new; i++)
+		err = dmn_grow(ctx, (void **)&new_deps[i]->users,
+			       &new_deps[i]->cap_users,
+			       new_deps[i]->n_users + 1,
+			       sizeof(*new_deps[i]->users));
+	if (!err)
+		err = opp_scratch_reserve(ctx, desc->n_required, 0);
+	for (struct opp_dev *od = t ? t->devices : 0; !err && od; od = od->next)
+		err = opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
 		uint32_t pstate = 0;
 		err = t->helper(t->helper_user, t->handle,
@@ -345,11 +448,16 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 		if (e)
 			dmn_free(ctx, e->name);
 		dmn_free(ctx, e);
+		dmn_free(ctx, new_deps);
 		dmn_unlock(ctx);
 		return err;
 	}
 	if (!t->n)
 		t->has_freq = desc->n_hz > 0;
+	if (e->flags & OPP_FLAG_HAS_LEVEL)
+		t->has_level = true;
+	if (e->n_supplies > t->max_supplies)
+		t->max_supplies = e->n_supplies;
 	e->id = t->n;
 	t->by_id[t->n] = e;
 	memmove(&t->sorted[pos + 1], &t->sorted[pos],
@@ -361,7 +469,9 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	for (unsigned i = 0; i < n_new; i++) {
 		opp_table_ref(new_deps[i]);
 		t->deps[t->n_deps++] = new_deps[i];
+		new_deps[i]->users[new_deps[i]->n_users++] = t;
 	}
+	dmn_free(ctx, new_deps);
 	if (id)
 		*id = e->id;
 	dmn_unlock(ctx);

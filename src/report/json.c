@@ -41,6 +41,10 @@ static void write_device(struct rpt_out *o, const struct rpt_device *dev)
 	rpt_out_json_str(o, dev->path);
 	rpt_out_puts(o, ", \"via\": ");
 	rpt_out_json_str(o, dev->via);
+	rpt_out_puts(o, ", \"args\": [");
+	for (unsigned i = 0; i < dev->n_args; i++)
+		rpt_out_printf(o, "%s%" PRIu32, i ? ", " : "", dev->args[i]);
+	rpt_out_putc(o, ']');
 	rpt_out_puts(o, ", \"active\": ");
 	bool_val(o, dev->active);
 	rpt_out_printf(o, ", \"vote\": %" PRIu32 ", \"counts\": ", dev->vote);
@@ -254,6 +258,26 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 		for (unsigned i = 0; i < m->n_warnings; i++) {
 			rpt_out_puts(&o, i ? ",\n    " : "\n    ");
 			rpt_out_json_str(&o, m->warnings[i]);
+		}
+		rpt_out_puts(&o, "\n  ]");
+	}
+
+	if (m->requirements && m->n_requirements) {
+		rpt_out_puts(&o, ",\n  \"requirements\": [");
+		for (unsigned i = 0; i < m->n_requirements; i++) {
+			const struct rpt_requirement *q = &m->requirements[i];
+			rpt_out_puts(&o, i ? ",\n    {\"device\": "
+					   : "\n    {\"device\": ");
+			rpt_out_json_str(&o, q->device);
+			rpt_out_puts(&o, ", \"table\": ");
+			rpt_out_json_str(&o, q->table);
+			rpt_out_puts(&o, ", \"owners\": [");
+			for (unsigned k = 0; k < q->n_owners; k++) {
+				if (k)
+					rpt_out_puts(&o, ", ");
+				rpt_out_json_str(&o, q->owners[k]);
+			}
+			rpt_out_puts(&o, "]}");
 		}
 		rpt_out_puts(&o, "\n  ]");
 	}

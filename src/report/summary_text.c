@@ -113,7 +113,7 @@ static void emit(struct summary *s, const struct row *r)
 static void device_row(struct summary *s, const struct rpt_domain *d,
 		       const struct rpt_device *dev, unsigned depth)
 {
-	char value[64], via[48];
+	char value[64], via[96];
 	struct row r = {0};
 
 	if (!dev->vote)
@@ -136,9 +136,18 @@ static void device_row(struct summary *s, const struct rpt_domain *d,
 	r.status_style = dev->active ? s->st.on : s->st.dim;
 	r.value = value;
 	r.value_style = dev->vote && !dev->counts ? s->st.dim : "";
-	if (dev->via) {
+	if (dev->via || dev->n_args) {
 		/* Truncation only shortens a note; the JSON has it whole. */
-		snprintf(via, sizeof(via), "via \"%s\"", dev->via);
+		size_t used = 0;
+		via[0] = 0;
+		if (dev->via)
+			used = (size_t)snprintf(via, sizeof(via), "via \"%s\"",
+						dev->via);
+		for (unsigned i = 0; i < dev->n_args && used < sizeof(via); i++)
+			used += (size_t)snprintf(via + used, sizeof(via) - used,
+						 "%s%" PRIu32,
+						 i ? " " : used ? ", args " : "args ",
+						 dev->args[i]);
 		r.note1 = via;
 	}
 	/* The path goes last: it is long, and only needed to find the node. */
@@ -365,6 +374,25 @@ int rpt_write_summary_text(const struct rpt_model *m,
 		goto out;
 
 	idle_states(&s);
+	if (m->requirements && m->n_requirements) {
+		rpt_out_puts(&o, "\nDevice requirements (while a device is "
+				 "active, the owners of the table run at least "
+				 "at the OPP it requires):\n");
+		for (unsigned i = 0; i < m->n_requirements; i++) {
+			const struct rpt_requirement *q = &m->requirements[i];
+			rpt_out_puts(&o, "  ");
+			rpt_out_text(&o, q->device);
+			rpt_out_puts(&o, " requires ");
+			rpt_out_text(&o, q->table);
+			rpt_out_puts(&o, q->n_owners ? " of " : " (no owner)");
+			for (unsigned k = 0; k < q->n_owners; k++) {
+				if (k)
+					rpt_out_puts(&o, ", ");
+				rpt_out_text(&o, q->owners[k]);
+			}
+			rpt_out_putc(&o, '\n');
+		}
+	}
 	if (m->warnings && m->n_warnings) {
 		rpt_out_printf(&o, "\n%s%u warning%s:%s\n", s.st.warn,
 			       m->n_warnings, m->n_warnings == 1 ? "" : "s",

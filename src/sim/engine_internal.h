@@ -39,6 +39,8 @@ struct sim_report_store {
 	uint32_t *level_values;
 	char **warnings;
 	unsigned n_warnings;
+	struct rpt_requirement *requirements;
+	const char **owners;
 };
 
 struct sim {
@@ -76,5 +78,8 @@ int sim_device_index(const struct sim *sim, uint32_t handle);
 const char *sim_idle_name(const struct sim *sim, unsigned domain, int idle);
 void sim_report_free(struct sim *sim);
 int sim_backend_call(struct sim *sim, struct sim_call *call, int err);
+/* engine_requirements.c: the board's device-to-device requirements into
+ * the report store (freed by sim_report_free). 0 or -ENOMEM. */
+int sim_fill_requirements(struct sim *sim);
 
 #endif

@@ -20,6 +20,8 @@ void sim_report_free(struct sim *sim)
 	for (unsigned i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
+	free(s->requirements);
+	free(s->owners);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -81,9 +83,14 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 		r->name = d->name;
 		r->path = d->path;
 		r->via = NULL;
+		r->args = NULL;
+		r->n_args = 0;
 		for (unsigned a = 0; a < d->n_attachments; a++)
-			if (d->attachments[a].domain == (int32_t)i)
+			if (d->attachments[a].domain == (int32_t)i) {
 				r->via = d->attachments[a].name;
+				r->args = d->attachments[a].args;
+				r->n_args = d->attachments[a].n_args;
+			}
 		r->active = sim->devs[dev].active;
 		r->vote = ai.vote;
 		r->counts = ai.counts;
@@ -169,7 +176,8 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->levels = calloc(n.levels ? n.levels : 1, sizeof(*s->levels));
 	s->level_values = calloc(n.levels ? n.levels : 1, sizeof(uint32_t));
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
-	    !s->levels || !s->level_values || fill_warnings(sim)) {
+	    !s->levels || !s->level_values || fill_warnings(sim) ||
+	    sim_fill_requirements(sim)) {
 		sim_report_free(sim);
 		return -ENOMEM;
 	}

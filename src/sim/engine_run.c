@@ -343,14 +343,15 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_RESUME:
 		if (dev->active)
 			return 0; /* no nesting in scenarios */
-		err = pd_device_get(ctx, dev_h);
+		/* with the device-to-device requirements it casts */
+		err = opp_device_get(ctx, dev_h);
 		if (!err)
 			dev->active = 1;
 		return err;
 	case SCN_SUSPEND:
 		if (!dev->active)
 			return 0;
-		err = pd_device_put(ctx, dev_h);
+		err = opp_device_put(ctx, dev_h);
 		if (!err)
 			dev->active = 0;
 		return err;

@@ -133,12 +133,10 @@ static int set_voltage(void *user, pd_device_t dev, unsigned supply,
 		       uint32_t min, uint32_t target, uint32_t max)
 {
 	struct sim_providers *sp = user;
-	if (supply >= OPP_MAX_SUPPLIES)
-		return -EINVAL;
 	int err =
 	    record(sp, SIM_PROVIDERS_REGULATOR, dev, supply, target, min, max);
 	int i = err ? -1 : slot_of(sp, dev);
-	if (i >= 0)
+	if (i >= 0 && supply < SIM_PROVIDERS_MAX_SUPPLIES)
 		sp->objects[i].microvolt[supply] = target;
 	return err;
 }
@@ -191,7 +189,7 @@ uint32_t sim_providers_microvolt(const struct sim_providers *sp, uint32_t dev,
 				 unsigned supply)
 {
 	int i = find_object(sp, dev);
-	return i >= 0 && supply < OPP_MAX_SUPPLIES
+	return i >= 0 && supply < SIM_PROVIDERS_MAX_SUPPLIES
 		   ? sp->objects[i].microvolt[supply]
 		   : 0;
 }

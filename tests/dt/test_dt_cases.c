@@ -320,6 +320,35 @@ static void duplicates(void **state)
 	assert_true(entry(b, "/opp-table-emc", "opp-g")->available);
 	assert_true(entry(b, "/opp-table-emc", "opp-bw2")->available);
 	dt_board_free(b);
+
+	/* version 0x1: opp-a (0x06) is unavailable, opp-b (0x01), equal to
+	 * it in opp-hz, is available: not a duplicate of what is not there */
+	uint32_t v1[] = {0x1};
+	struct dt_load_opts o = {.supported_hw = v1, .n_supported_hw = 1};
+	b = load("hw", &o, 0);
+	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
+	const struct dt_opp *ob = entry(b, "/opp-table-emc", "opp-b");
+	assert_true(ob->available);
+	assert_int_equal(ob->duplicate_of, -1);
+	assert_int_equal(dt_test_count(b, "opp-duplicate"), 1); /* d/e */
+	dt_board_free(b);
+}
+
+/* A provider with its own power-domains and nested children: its parent
+ * goes to its top-level domains only (DESIGN §2). */
+static void nested_under_parented_provider(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("nested_parent");
+	int top = dom(b, "top"), p1 = dom(b, "power:1"), p2 = dom(b, "power:2"),
+	    p7 = dom(b, "power:7");
+	assert_int_equal(b->domains[p1].n_parents, 1);
+	assert_true(has_parent(b, p1, top));
+	assert_int_equal(b->domains[p2].n_parents, 1);
+	assert_true(has_parent(b, p2, p1));
+	assert_int_equal(b->domains[p7].n_parents, 1);
+	assert_true(has_parent(b, p7, top));
+	dt_board_free(b);
 }
 
 static void two_pass_matching(void **state)
@@ -364,29 +393,92 @@ static void two_pass_matching(void **state)
 	dt_board_free(b);
 }
 
-static void cells_unsupported(void **state)
+/* Providers of 2 and 3 cells: indexed by the first cell, the others kept
+ * on the attachment; they create no further domains (DESIGN §2). */
+static void n_cells(void **state)
 {
 	(void)state;
-	size_t size;
-	void *blob = dt_test_case("err_cells", &size);
-	struct dt_board *b = (void *)1;
-	assert_int_equal(dt_load(blob, size, NULL, &b), -ENOTSUP);
-	assert_null(b);
 	struct dt_load_opts o = {.flags = DT_LOAD_LENIENT};
-	assert_int_equal(dt_load(blob, size, &o, &b), -ENOTSUP);
-	assert_non_null(b);
-	const struct dt_diag *d = dt_test_diag(b, "pd-cells-unsupported", 0);
+	struct dt_board *b = load("ncells", &o, -EINVAL);
+	/* only the short specifier is an error */
+	assert_int_equal(b->n_errors, 1);
+	const struct dt_diag *d = dt_test_diag(b, "pd-cells-mismatch", 0);
 	assert_non_null(d);
-	assert_int_equal(d->severity, DT_SEV_ERROR);
-	assert_int_equal(d->error, -ENOTSUP);
-	assert_string_equal(d->node, "/wide-pd");
-	assert_string_equal(d->property, "#power-domain-cells");
-	/* the rest of the board is there */
-	assert_int_equal(b->n_providers, 1);
-	assert_int_equal(b->n_devices, 1);
-	assert_int_equal(dt_test_count(b, "pd-not-provider"), 1);
+	assert_string_equal(d->node, "/bad@1");
+	/* k3_pds:7 (sub's parent), :57, :146; tri:4; sub */
+	assert_int_equal(b->n_domains, 5);
+	int k57 = dom(b, "k3_pds:57"), k146 = dom(b, "k3_pds:146");
+	assert_int_equal(b->domains[k57].index, 57);
+	assert_true(has_parent(b, dom(b, "sub"), dom(b, "k3_pds:7")));
+	const struct dt_device *u = &b->devices[dev(b, "/uart@2800000")];
+	assert_int_equal(u->n_attachments, 1);
+	assert_int_equal(u->attachments[0].domain, k146);
+	assert_int_equal(u->attachments[0].n_args, 1);
+	assert_int_equal(u->attachments[0].args[0], 1);
+	const struct dt_device *m = &b->devices[dev(b, "/mmc@fa10000")];
+	assert_int_equal(m->n_attachments, 2);
+	assert_int_equal(m->attachments[0].domain, k57);
+	assert_int_equal(m->attachments[0].args[0], 0);
+	assert_int_equal(m->attachments[1].domain, dom(b, "tri:4"));
+	assert_int_equal(m->attachments[1].n_args, 2);
+	assert_int_equal(m->attachments[1].args[0], 9);
+	assert_int_equal(m->attachments[1].args[1], 10);
+	/* the same index with other arguments is the same domain */
+	const struct dt_device *m2 = &b->devices[dev(b, "/mmc@fa00000")];
+	assert_int_equal(m2->attachments[0].domain, k57);
+	assert_int_equal(m2->attachments[0].args[0], 1);
+	/* zero- and one-cell specifiers carry none */
+	const struct dt_device *g = &b->devices[dev(b, "/gpu@fd00000")];
+	assert_int_equal(g->attachments[0].n_args, 0);
+	assert_null(g->attachments[0].args);
 	dt_board_free(b);
-	free(blob);
+}
+
+/* Device-to-device required-opps (DESIGN §2): domain-less requirers and
+ * owners are devices, the requirements listed; a cycle's closing pair is
+ * dropped and a table without owner reported, both as warnings. */
+static void device_requirements(void **state)
+{
+	(void)state;
+	struct dt_board *b = load("devreq", NULL, 0);
+	assert_int_equal(b->n_errors, 0);
+	assert_int_equal(dt_test_count(b, "opp-required-cycle"), 1);
+	assert_int_equal(dt_test_count(b, "opp-table-no-owner"), 1);
+	const struct dt_diag *d = dt_test_diag(b, "opp-table-no-owner", 0);
+	assert_string_equal(d->node, "/opp-table-lonely");
+	assert_string_equal(d->property, "required-opps");
+	d = dt_test_diag(b, "opp-required-cycle", 0);
+	assert_int_equal(d->severity, DT_SEV_WARNING);
+	assert_string_equal(d->property, "required-opps");
+	/* cpus, cci, x, y: devices without domains; not the disabled cpu3,
+	 * nor a node using a level table */
+	int cpu0 = dev(b, "cpu0"), cci = dev(b, "cci"), emi = dev(b, "emi");
+	assert_int_equal(b->devices[cpu0].n_attachments, 0);
+	assert_int_equal(dt_device_find(b, "cpu3"), -ENOENT);
+	assert_int_equal(dt_device_find(b, "plain"), -ENOENT);
+	assert_int_equal(b->n_devices, 7);
+	struct {
+		int device;
+		const char *table;
+	} want[] = {{cpu0, "/opp-table-cci"},
+		    {dev(b, "cpu1"), "/opp-table-cci"},
+		    {dev(b, "cpu2"), "/opp-table-orphan"},
+		    {cci, "/opp-table-emi"},
+		    {dev(b, "devx"), "/opp-table-y"}};
+	assert_int_equal(b->n_requirements, 5);
+	for (unsigned i = 0; i < 5; i++) {
+		assert_int_equal(b->requirements[i].device, want[i].device);
+		assert_string_equal(
+		    b->opp_tables[b->requirements[i].table].path,
+		    want[i].table);
+	}
+	/* refs into a device table vote on no domain and are not
+	 * "unmatched" */
+	assert_int_equal(dt_test_count(b, "opp-required-unmatched"), 0);
+	uint32_t lv[1];
+	assert_int_equal(dt_device_opp_votes(b, (unsigned)emi, 1, lv, 1), 1);
+	assert_int_equal(lv[0], 64);
+	dt_board_free(b);
 }
 
 static void cells_mismatch(void **state)
@@ -420,8 +512,6 @@ static void bad_phandles(void **state)
 	     -EINVAL},
 	    {"phandle-dangling", "/dev-dangling-req", "required-opps", -ENOENT},
 	    {"phandle-wrong-kind", "/dev-wrong-req", "required-opps", -EINVAL},
-	    {"opp-required-no-level", "/dev-nolevel-req", "required-opps",
-	     -EINVAL},
 	    {"phandle-dangling", "/dev-dangling-table", "operating-points-v2",
 	     -ENOENT},
 	    {"phandle-wrong-kind", "/dev-wrong-table", "operating-points-v2",
@@ -429,14 +519,22 @@ static void bad_phandles(void **state)
 	    {"prop-length", "/dev-bad-length", "required-opps", -EINVAL},
 	};
 	assert_int_equal(b->n_errors, sizeof(want) / sizeof(want[0]));
-	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		const struct dt_diag *d = &b->diags[i];
+	unsigned k = 0;
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++, k++) {
+		while (b->diags[k].severity != DT_SEV_ERROR)
+			k++;
+		const struct dt_diag *d = &b->diags[k];
 		assert_string_equal(d->check, want[i].check);
 		assert_string_equal(d->node, want[i].node);
 		assert_string_equal(d->property, want[i].prop);
 		assert_int_equal(d->error, want[i].error);
 		assert_int_equal(d->severity, DT_SEV_ERROR);
 	}
+	/* an entry without a level among levels: a warning, the ref dropped
+	 * (DESIGN §2: what domino cannot model never fails the board) */
+	assert_int_equal(dt_test_count(b, "opp-required-no-level"), 1);
+	const struct dt_device *nl = &b->devices[dev(b, "/dev-nolevel-req")];
+	assert_int_equal(nl->n_required, 0);
 	/* lenient: the devices are kept, without what failed */
 	assert_int_equal(b->n_devices, 6);
 	assert_int_equal(b->devices[dev(b, "/dev-dangling-table")].opp_table,
@@ -506,10 +604,14 @@ static void corrupt_and_args(void **state)
 	struct dt_board *b;
 	assert_int_equal(dt_load(NULL, size, NULL, &b), -EINVAL);
 	assert_int_equal(dt_load(blob, size, NULL, NULL), -EINVAL);
-	uint32_t hw[DT_MAX_HW_CELLS + 1] = {0};
-	struct dt_load_opts o = {.supported_hw = hw,
-				 .n_supported_hw = DT_MAX_HW_CELLS + 1};
+	/* a version without its cells is malformed; any count is fine */
+	struct dt_load_opts o = {.supported_hw = NULL, .n_supported_hw = 1};
 	assert_int_equal(dt_load(blob, size, &o, &b), -EINVAL);
+	uint32_t hw[20] = {1};
+	o = (struct dt_load_opts){.supported_hw = hw, .n_supported_hw = 20};
+	assert_int_equal(dt_load(blob, size, &o, &b), 0);
+	assert_int_equal(b->n_supported_hw, 20);
+	dt_board_free(b);
 	assert_int_equal(dt_load(blob, size - 1, NULL, &b), -EILSEQ);
 	assert_null(b);
 	struct dt_load_opts lenient = {.flags = DT_LOAD_LENIENT};
@@ -555,7 +657,9 @@ int main(void)
 	    cmocka_unit_test(supported_hw),
 	    cmocka_unit_test(duplicates),
 	    cmocka_unit_test(two_pass_matching),
-	    cmocka_unit_test(cells_unsupported),
+	    cmocka_unit_test(n_cells),
+	    cmocka_unit_test(device_requirements),
+	    cmocka_unit_test(nested_under_parented_provider),
 	    cmocka_unit_test(cells_mismatch),
 	    cmocka_unit_test(bad_phandles),
 	    cmocka_unit_test(pd_warnings),

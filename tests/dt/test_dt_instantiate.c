@@ -143,10 +143,9 @@ static void factory_errors_undo(void **state)
 }
 
 /* Fail the k-th allocation of the context and of the loader, for every k. */
-static void allocation_failures(void **state)
+static void allocation_failures_in(const char *name)
 {
-	(void)state;
-	struct dt_board *b = load_case("basic");
+	struct dt_board *b = load_case(name);
 	long k;
 	for (k = 1;; k++) {
 		struct dt_count_alloc c;
@@ -170,8 +169,19 @@ static void allocation_failures(void **state)
 		assert_int_equal(c.allocs, c.frees);
 		break;
 	}
-	printf("instantiate: failed each of %ld allocations in turn\n", k - 1);
+	printf("instantiate %s: failed each of %ld allocations in turn\n", name,
+	       k - 1);
 	dt_board_free(b);
+}
+
+/* ... on the board of tests/dt, the caps (lists sized from the blob) and
+ * the device-to-device requirements. */
+static void allocation_failures(void **state)
+{
+	(void)state;
+	allocation_failures_in("basic");
+	allocation_failures_in("caps");
+	allocation_failures_in("devreq");
 }
 
 static const char *const boards[] = {

@@ -166,8 +166,9 @@ static void bit_flipped(void **state)
 static void cases_flipped_everywhere(void **state)
 {
 	(void)state;
-	const char *cases[] = {"basic", "nested", "match", "err_phandles"};
-	for (unsigned ci = 0; ci < 4; ci++) {
+	const char *cases[] = {"basic",	 "nested", "match",
+			       "err_phandles", "ncells", "devreq"};
+	for (unsigned ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
 		size_t size;
 		unsigned char *blob = dt_test_case(cases[ci], &size);
 		unsigned char *copy = malloc(size);
@@ -240,8 +241,9 @@ static void fail_each_allocation_in(const char *name, const void *blob,
 static void allocation_failures(void **state)
 {
 	(void)state;
-	const char *cases[] = {"basic", "nested", "match", "hw", "disabled"};
-	for (unsigned ci = 0; ci < 5; ci++) {
+	const char *cases[] = {"basic",	 "nested", "match",	     "hw",
+			       "disabled", "caps",   "devreq", "nested_parent"};
+	for (unsigned ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
 		size_t size;
 		void *blob = dt_test_case(cases[ci], &size);
 		struct dt_load_opts o = {0};
@@ -251,8 +253,11 @@ static void allocation_failures(void **state)
 	/* lenient loads with errors recorded, and a misaligned blob (its
 	 * aligned copy is one more allocation) */
 	size_t size;
-	unsigned char *blob = dt_test_case("err_phandles", &size);
 	struct dt_load_opts lenient = {.flags = DT_LOAD_LENIENT};
+	void *ncells = dt_test_case("ncells", &size);
+	fail_each_allocation_in("ncells (lenient)", ncells, size, &lenient);
+	free(ncells);
+	unsigned char *blob = dt_test_case("err_phandles", &size);
 	fail_each_allocation_in("err_phandles (lenient)", blob, size, &lenient);
 	unsigned char *odd = malloc(size + 1);
 	memcpy(odd + 1, blob, size);

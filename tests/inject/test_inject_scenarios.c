@@ -120,8 +120,8 @@ static char **list_scenarios(const char *dir)
 static void run_one(const char *label, const void *blob, size_t size,
 		    const char *text, size_t len)
 {
-	uint32_t hw[DT_MAX_HW_CELLS];
-	unsigned n_hw = header_hw(text, hw, DT_MAX_HW_CELLS);
+	uint32_t hw[16]; /* more cells than any scenario header gives */
+	unsigned n_hw = header_hw(text, hw, 16);
 	struct scn_script *script = parse(text, len, label);
 	struct inject_scenario sc = {label, blob, size, hw, n_hw, script};
 	inject_scenario(&sc, &totals);

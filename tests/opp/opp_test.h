@@ -105,15 +105,15 @@ static inline uint32_t add_freq(struct world *w, opp_table_t t, uint64_t hz,
 				const struct opp_required *req)
 {
 	struct opp_desc d;
+	struct opp_supply supply = {uv, 0, 0, 0};
 	memset(&d, 0, sizeof(d));
-	d.hz[0] = hz;
+	d.hz = &hz;
 	d.n_hz = 1;
 	if (uv) {
-		d.supplies[0].microvolt = uv;
+		d.supplies = &supply;
 		d.n_supplies = 1;
 	}
-	for (unsigned i = 0; i < n_req; i++)
-		d.required[i] = req[i];
+	d.required = req;
 	d.n_required = n_req;
 	uint32_t id;
 	OK(opp_add(w->ctx, t, &d, &id));
@@ -127,8 +127,7 @@ static inline uint32_t add_level(struct world *w, opp_table_t t, uint32_t level,
 	memset(&d, 0, sizeof(d));
 	d.level = level;
 	d.flags = OPP_FLAG_HAS_LEVEL;
-	for (unsigned i = 0; i < n_req; i++)
-		d.required[i] = req[i];
+	d.required = req;
 	d.n_required = n_req;
 	uint32_t id;
 	OK(opp_add(w->ctx, t, &d, &id));

@@ -96,9 +96,11 @@ static void test_alloc_opp_add(void **state)
 	struct opp_desc d;
 	memset(&d, 0, sizeof(d));
 	d.name = "opp-400";
-	d.hz[0] = 400;
+	const uint64_t hz = 400;
+	d.hz = &hz;
 	d.n_hz = 1;
-	d.required[0] = (struct opp_required){s->rpmh, s->l[3]};
+	const struct opp_required req = {s->rpmh, s->l[3]};
+	d.required = &req;
 	d.n_required = 1;
 	/* A table that has never held a required OPP: a new dependency. */
 	opp_table_t fresh;

@@ -175,6 +175,44 @@ static void test_order_up_down_same(void **state)
 	rig_free(r);
 }
 
+/* Two OPPs with the same target voltage but different windows: the
+ * higher minimum is a raise (before the clock going up), the lower one a
+ * lowering (after the clock going down), as DESIGN §1 orders them. */
+static void test_same_target_windows(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new();
+	struct world *w = &r->w;
+	opp_table_t t;
+	OK(opp_table_create(w->ctx, "windows", &t));
+	uint64_t lo_hz = 100 * MHZ, hi_hz = 200 * MHZ;
+	const struct opp_supply lo_s = {900000, 850000, 950000, 0},
+				hi_s = {900000, 880000, 950000, 0};
+	struct opp_desc d = {.hz = &lo_hz, .n_hz = 1, .supplies = &lo_s,
+			     .n_supplies = 1};
+	OK(opp_add(w->ctx, t, &d, NULL));
+	d.hz = &hi_hz;
+	d.supplies = &hi_s;
+	OK(opp_add(w->ctx, t, &d, NULL));
+	pd_device_t dev;
+	OK(pd_device_create(w->ctx, "dsp", &dev));
+	OK(opp_device_bind(w->ctx, dev, t));
+	OK(opp_table_put(w->ctx, t));
+	OK(opp_device_set_clock(w->ctx, dev, &sim_providers_clock, &w->sp));
+	OK(opp_device_set_regulators(w->ctx, dev, &sim_providers_regulators,
+				     &w->sp));
+	OK(opp_set_rate(w->ctx, dev, lo_hz));
+	clear(r);
+	OK(opp_set_rate(w->ctx, dev, hi_hz));
+	expect_log(r, (struct want[]){{REG, 900000, 0}, {CLK, hi_hz, 0}}, 2);
+	assert_int_equal(w->sp.log[0].min, 880000);
+	clear(r);
+	OK(opp_set_rate(w->ctx, dev, lo_hz));
+	expect_log(r, (struct want[]){{CLK, lo_hz, 0}, {REG, 900000, 0}}, 2);
+	assert_int_equal(w->sp.log[1].min, 850000);
+	rig_free(r);
+}
+
 /* Unsafe: every step going up. The device stays at 100 MHz and the
  * hardware is as before, undone in reverse. */
 static void test_fail_up(void **state)
@@ -370,6 +408,7 @@ static void test_suspended(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_same_target_windows),
 	    cmocka_unit_test(test_order_up_down_same),
 	    cmocka_unit_test(test_fail_up),
 	    cmocka_unit_test(test_fail_down_clock),

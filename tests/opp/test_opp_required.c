@@ -78,6 +78,110 @@ static void test_two_passes(void **state)
 	world_fini(&w);
 }
 
+/* Pass 2 looks past direct parents: a device on a GDSC two links below
+ * the rail whose table holds its required OPP, and one 40 gates further
+ * down (the OPP layer's walk has no depth limit of its own). */
+static void test_pass_two_grandparent(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	pd_domain_t rail = mk_domain(&w, "rail", 1);
+	pd_domain_t mid = mk_domain(&w, "mid", 0);
+	pd_domain_t gdsc = mk_domain(&w, "gdsc", 0);
+	opp_table_t lv, dt;
+	OK(opp_table_create(w.ctx, "rail-levels", &lv));
+	uint32_t l16 = add_level(&w, lv, 16, 0, NULL);
+	uint32_t l48 = add_level(&w, lv, 48, 0, NULL);
+	OK(opp_domain_set_table(w.ctx, rail, lv));
+	OK(opp_link_add(w.ctx, rail, mid));
+	OK(opp_link_add(w.ctx, mid, gdsc));
+	pd_domain_t deep = gdsc;
+	for (int i = 0; i < 40; i++) {
+		pd_domain_t next = mk_domain(&w, "gate", 0);
+		OK(opp_link_add(w.ctx, deep, next));
+		deep = next;
+	}
+	OK(opp_table_create(w.ctx, "dev-opp", &dt));
+	struct opp_required lo = {lv, l16}, hi = {lv, l48};
+	uint32_t e_lo = add_freq(&w, dt, 100, 0, 1, &lo);
+	add_freq(&w, dt, 200, 0, 1, &hi);
+	pd_device_t dev, deep_dev;
+	pd_attach_t att, deep_att;
+	OK(pd_device_create(w.ctx, "dev", &dev));
+	OK(pd_attach(w.ctx, dev, gdsc, &att));
+	OK(opp_device_bind(w.ctx, dev, dt));
+	OK(pd_device_create(w.ctx, "deep", &deep_dev));
+	OK(pd_attach(w.ctx, deep_dev, deep, &deep_att));
+	OK(opp_device_bind(w.ctx, deep_dev, dt));
+	int slot[1] = {-7};
+	assert_int_equal(opp_device_required_match(w.ctx, dev, e_lo, slot, 1),
+			 1);
+	assert_int_equal(slot[0], 0);
+	slot[0] = -7;
+	assert_int_equal(
+	    opp_device_required_match(w.ctx, deep_dev, e_lo, slot, 1), 1);
+	assert_int_equal(slot[0], 0);
+	OK(pd_device_get(w.ctx, dev));
+	OK(opp_set_rate(w.ctx, dev, 200));
+	assert_int_equal(att_vote(&w, att), 48);
+	assert_int_equal(dom_pstate(&w, rail), 48);
+	OK(opp_set_rate(w.ctx, dev, 100));
+	assert_int_equal(dom_pstate(&w, rail), 16);
+	OK(pd_device_get(w.ctx, deep_dev));
+	OK(opp_set_rate(w.ctx, deep_dev, 200));
+	assert_int_equal(dom_pstate(&w, rail), 48);
+	OK(opp_table_put(w.ctx, lv));
+	OK(opp_table_put(w.ctx, dt));
+	world_fini(&w);
+}
+
+/* A domain's table whose entries have frequencies and levels (sorted by
+ * frequency): a vote at exactly a level stays at it, between levels it
+ * rounds up, above the top it is -ERANGE; the look-ups agree. */
+static void test_exact_level_in_frequency_table(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	opp_table_t t;
+	OK(opp_table_create(w.ctx, "mixed", &t));
+	uint64_t hz[2] = {100, 200};
+	struct opp_desc d = {.hz = &hz[0], .n_hz = 1, .level = 5,
+			     .flags = OPP_FLAG_HAS_LEVEL};
+	uint32_t e5, e2;
+	OK(opp_add(w.ctx, t, &d, &e5)); /* 100 Hz is level 5 */
+	d.hz = &hz[1];
+	d.level = 2;
+	OK(opp_add(w.ctx, t, &d, &e2)); /* 200 Hz is level 2 */
+	pd_domain_t dom = mk_domain(&w, "rail", 1);
+	OK(opp_domain_set_table(w.ctx, dom, t));
+	pd_device_t dev;
+	pd_attach_t att;
+	OK(pd_device_create(w.ctx, "dev", &dev));
+	OK(pd_attach(w.ctx, dev, dom, &att));
+	OK(pd_device_get(w.ctx, dev));
+	OK(pd_vote(w.ctx, att, 2));
+	assert_int_equal(dom_pstate(&w, dom), 2);
+	OK(pd_vote(w.ctx, att, 3));
+	assert_int_equal(dom_pstate(&w, dom), 5);
+	OK(pd_vote(w.ctx, att, 5));
+	assert_int_equal(dom_pstate(&w, dom), 5);
+	assert_int_equal(pd_vote(w.ctx, att, 6), -ERANGE);
+	uint32_t id;
+	OK(opp_find_level_ceil(w.ctx, t, 2, &id));
+	assert_int_equal(id, e2);
+	OK(opp_find_level_ceil(w.ctx, t, 3, &id));
+	assert_int_equal(id, e5);
+	OK(opp_find_level_exact(w.ctx, t, 5, &id));
+	assert_int_equal(id, e5);
+	OK(opp_find_level_floor(w.ctx, t, 4, &id));
+	assert_int_equal(id, e2);
+	OK(pd_device_put(w.ctx, dev));
+	OK(opp_table_put(w.ctx, t));
+	world_fini(&w);
+}
+
 /* Separate tables match by table, whatever the order; a required OPP in a
  * table no domain of the device uses matches nothing and is ignored. */
 static void test_match_by_table(void **state)
@@ -203,7 +307,7 @@ static void test_domain_map_and_rounding(void **state)
 	assert_int_equal(opp_domain_set_table(w.ctx, y, tp), -EBUSY);
 	/* A table giving a domain its levels takes only entries with one. */
 	assert_int_equal(
-	    opp_add(w.ctx, tp, &(struct opp_desc){.hz = {1}, .n_hz = 1}, NULL),
+	    opp_add(w.ctx, tp, &(struct opp_desc){.hz = (const uint64_t[]){1}, .n_hz = 1}, NULL),
 	    -EINVAL);
 	OK(opp_table_put(w.ctx, freq));
 	world_fini(&w);
@@ -302,6 +406,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_two_passes),
+	    cmocka_unit_test(test_pass_two_grandparent),
+	    cmocka_unit_test(test_exact_level_in_frequency_table),
 	    cmocka_unit_test(test_match_by_table),
 	    cmocka_unit_test(test_domain_map_and_rounding),
 	    cmocka_unit_test(test_floor),

@@ -755,7 +755,8 @@ static void test_escaping(void **state)
 	static const char *const children[] = {"child"};
 	static const char *const warnings[] = {"bad \"quote\" \x02"};
 	static const char *const decoded_names[] = {NASTY_DECODED, "child"};
-	struct rpt_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1};
+	static const uint32_t args[] = {3, 1};
+	struct rpt_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1, args, 2};
 	struct rpt_domain doms[2] = {
 	    {.name = NASTY,
 	     .provider = "/" NASTY,
@@ -796,6 +797,9 @@ static void test_escaping(void **state)
 	     .idle_state = NASTY},
 	    {.time_ns = 8, .kind = RPT_EV_EXPECT_FAILED, .message = NASTY},
 	};
+	static const char *const owners[] = {NASTY, "cci"};
+	static const struct rpt_requirement reqs[] = {{NASTY, "/" NASTY,
+						       owners, 2}};
 	struct rpt_model m = {.board = NASTY,
 			      .model = NASTY,
 			      .domains = doms,
@@ -804,7 +808,9 @@ static void test_escaping(void **state)
 			      .n_warnings = 1,
 			      .events = ev,
 			      .n_events = 4,
-			      .end_ns = 10};
+			      .end_ns = 10,
+			      .requirements = reqs,
+			      .n_requirements = 1};
 	char *text;
 	json_t *root, *d;
 	struct buf b;
@@ -825,6 +831,20 @@ static void test_escaping(void **state)
 	    json_string_value(json_object_get(
 		json_array_get(json_object_get(d, "devices"), 0), "via")),
 	    NASTY_DECODED);
+	/* the consumer's further specifier cells, and the requirements */
+	json_t *jargs = json_object_get(
+	    json_array_get(json_object_get(d, "devices"), 0), "args");
+	assert_int_equal(json_array_size(jargs), 2);
+	assert_int_equal(json_integer_value(json_array_get(jargs, 0)), 3);
+	assert_int_equal(json_integer_value(json_array_get(jargs, 1)), 1);
+	json_t *q = json_array_get(json_object_get(root, "requirements"), 0);
+	assert_string_equal(json_string_value(json_object_get(q, "device")),
+			    NASTY_DECODED);
+	assert_string_equal(json_string_value(json_object_get(q, "table")),
+			    "/" NASTY_DECODED);
+	assert_string_equal(json_string_value(json_array_get(
+				json_object_get(q, "owners"), 1)),
+			    "cci");
 	assert_non_null(
 	    json_object_get(json_object_get(root, "stats"), NASTY_DECODED));
 	assert_string_equal(
@@ -852,6 +872,10 @@ static void test_escaping(void **state)
 				fail_msg("%s: control character 0x%02x",
 					 writer_names[w], (unsigned char)*p);
 		assert_contains(text, "q\"b\\s??");
+		if (w == W_SUMMARY) {
+			assert_contains(text, "args 3 1");
+			assert_contains(text, "requires /q\"b\\s??");
+		}
 		free(text);
 	}
 

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device-to-device requirements (DESIGN §2): required OPPs into a table
+ * without levels raise the devices bound to it (MediaTek's CPUs and CCI).
+ */
+#include "opp_test.h"
+
+struct rig {
+	struct world w;
+	opp_table_t cpu_t, cci_t, mem_t, lv;
+	uint32_t e_cpu[3], e_cci[4], e_mem[2], l[3];
+	pd_device_t cpu0, cpu1, cci, mem;
+	pd_domain_t rail;
+	pd_attach_t cci_att;
+};
+
+/* cpu table: 100/200/300 Hz require cci 10/20/30; cci table: 10..40,
+ * the top two requiring mem 2 and levels of the rail the cci sits on;
+ * mem table: 1, 2. */
+static void rig_init(struct rig *r, uint32_t rail_top)
+{
+	struct world *w = &r->w;
+	world_init(w);
+	OK(opp_table_create(w->ctx, "mem", &r->mem_t));
+	r->e_mem[0] = add_freq(w, r->mem_t, 1, 0, 0, NULL);
+	r->e_mem[1] = add_freq(w, r->mem_t, 2, 0, 0, NULL);
+	OK(opp_table_create(w->ctx, "rail", &r->lv));
+	r->l[0] = add_level(w, r->lv, 16, 0, NULL);
+	r->l[1] = add_level(w, r->lv, 32, 0, NULL);
+	r->l[2] = add_level(w, r->lv, rail_top, 0, NULL);
+	OK(opp_table_create(w->ctx, "cci", &r->cci_t));
+	for (unsigned i = 0; i < 4; i++) {
+		struct opp_required req[2] = {
+		    {r->mem_t, r->e_mem[i >= 2]},
+		    {r->lv, r->l[i < 3 ? (i ? 1 : 0) : 2]}};
+		r->e_cci[i] = add_freq(w, r->cci_t, 10 * (i + 1), 0, 2, req);
+	}
+	OK(opp_table_create(w->ctx, "cpu", &r->cpu_t));
+	for (unsigned i = 0; i < 3; i++) {
+		struct opp_required req = {r->cci_t, r->e_cci[i]};
+		r->e_cpu[i] = add_freq(w, r->cpu_t, 100 * (i + 1), 0, 1, &req);
+	}
+	r->rail = mk_domain(w, "rail", 1);
+	OK(opp_domain_set_table(w->ctx, r->rail, r->lv));
+	OK(pd_device_create(w->ctx, "cpu0", &r->cpu0));
+	OK(pd_device_create(w->ctx, "cpu1", &r->cpu1));
+	OK(pd_device_create(w->ctx, "cci", &r->cci));
+	OK(pd_device_create(w->ctx, "mem", &r->mem));
+	OK(pd_attach(w->ctx, r->cci, r->rail, &r->cci_att));
+	OK(opp_device_bind(w->ctx, r->cpu0, r->cpu_t));
+	OK(opp_device_bind(w->ctx, r->cpu1, r->cpu_t));
+	OK(opp_device_bind(w->ctx, r->cci, r->cci_t));
+	OK(opp_device_bind(w->ctx, r->mem, r->mem_t));
+	pd_device_t all[4] = {r->cpu0, r->cpu1, r->cci, r->mem};
+	for (unsigned i = 0; i < 4; i++)
+		OK(opp_device_set_clock(w->ctx, all[i], &sim_providers_clock,
+					&w->sp));
+	/* the tables are held by the bindings and by each other */
+	opp_table_t own[4] = {r->mem_t, r->lv, r->cci_t, r->cpu_t};
+	for (unsigned i = 0; i < 4; i++)
+		OK(opp_table_put(w->ctx, own[i]));
+}
+
+static uint64_t rate(struct rig *r, pd_device_t d)
+{
+	return sim_providers_rate(&r->w.sp, d);
+}
+
+/* The position of the first logged clock call on @dev, or -1. */
+static int clock_call(struct rig *r, pd_device_t dev)
+{
+	for (unsigned i = 0; i < r->w.sp.n_log; i++)
+		if (r->w.sp.log[i].op == SIM_PROVIDERS_CLOCK &&
+		    r->w.sp.log[i].object == dev)
+			return (int)i;
+	return -1;
+}
+
+/* Max over active requirers and the owner's own rate; a suspended
+ * requirer does not count; raised before the requirer moves up, lowered
+ * after it moves down. */
+static void max_aggregation(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	OK(opp_set_rate(ctx, r.cpu0, 300));
+	assert_int_equal(rate(&r, r.cci), 0); /* cpu0 suspended */
+	OK(opp_device_get(ctx, r.cpu0));
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[2]);
+	OK(opp_device_get(ctx, r.cpu1));
+	OK(opp_set_rate(ctx, r.cpu1, 100));
+	assert_int_equal(rate(&r, r.cci), 30); /* cpu0 still asks 30 */
+
+	sim_providers_clear_log(&r.w.sp);
+	OK(opp_set_rate(ctx, r.cpu0, 200));
+	assert_int_equal(rate(&r, r.cci), 20);
+	assert_true(clock_call(&r, r.cpu0) < clock_call(&r, r.cci));
+	sim_providers_clear_log(&r.w.sp);
+	OK(opp_set_rate(ctx, r.cpu0, 300));
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_true(clock_call(&r, r.cci) < clock_call(&r, r.cpu0));
+
+	/* its own rate above the requirements wins; below, they do */
+	OK(opp_set_rate(ctx, r.cci, 40));
+	assert_int_equal(rate(&r, r.cci), 40);
+	uint64_t own;
+	OK(opp_device_current(ctx, r.cci, NULL, &own));
+	assert_int_equal(own, 40);
+	OK(opp_set_rate(ctx, r.cci, 10));
+	assert_int_equal(rate(&r, r.cci), 30);
+	OK(opp_device_put(ctx, r.cpu0));
+	assert_int_equal(rate(&r, r.cci), 10); /* cpu1 asks 10, own 10 */
+	OK(opp_set_rate(ctx, r.cci, 0));
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[0]); /* cpu1's */
+	OK(opp_device_put(ctx, r.cpu1));
+	assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
+	/* an unbound requirer requires nothing any more */
+	OK(opp_device_get(ctx, r.cpu0));
+	OK(opp_set_rate(ctx, r.cpu0, 200));
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[1]);
+	OK(opp_device_unbind(ctx, r.cpu0));
+	assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
+	OK(pd_device_put(ctx, r.cpu0));
+	world_fini(&r.w);
+}
+
+/* The effective entry drives the owner's own votes and requirements:
+ * cci at 30 votes level 32 on its rail and requires mem 2, the latter
+ * only while the cci itself is active. */
+static void chains(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	OK(opp_device_get(ctx, r.cpu0));
+	OK(opp_set_rate(ctx, r.cpu0, 300));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	assert_int_equal(dom_pstate(&r.w, r.rail), 0); /* cci suspended */
+	assert_int_equal(rate(&r, r.mem), 0);
+	OK(opp_device_get(ctx, r.cci));
+	assert_int_equal(dom_pstate(&r.w, r.rail), 32);
+	assert_int_equal(rate(&r, r.mem), 2);
+	OK(opp_set_rate(ctx, r.cpu0, 100));
+	assert_int_equal(rate(&r, r.cci), 10);
+	assert_int_equal(dom_pstate(&r.w, r.rail), 16);
+	assert_int_equal(rate(&r, r.mem), 1);
+	/* raising, what is required rises first: mem, cci, then cpu0;
+	 * lowering, the requirer comes down first */
+	sim_providers_clear_log(&r.w.sp);
+	OK(opp_set_rate(ctx, r.cpu0, 300));
+	assert_true(clock_call(&r, r.mem) < clock_call(&r, r.cci));
+	assert_true(clock_call(&r, r.cci) < clock_call(&r, r.cpu0));
+	sim_providers_clear_log(&r.w.sp);
+	OK(opp_set_rate(ctx, r.cpu0, 100));
+	assert_true(clock_call(&r, r.cpu0) < clock_call(&r, r.cci));
+	assert_true(clock_call(&r, r.cci) < clock_call(&r, r.mem));
+	/* an owner held up by cpu0 and unbound: what it required of mem
+	 * counts no more */
+	OK(opp_set_rate(ctx, r.cpu0, 300));
+	assert_int_equal(cur_id(&r.w, r.mem), r.e_mem[1]);
+	OK(opp_device_unbind(ctx, r.cci));
+	assert_int_equal(cur_id(&r.w, r.mem), OPP_ID_NONE);
+	OK(opp_device_put(ctx, r.cci));
+	OK(opp_device_put(ctx, r.cpu0));
+	world_fini(&r.w);
+}
+
+/* A requirement the owner cannot take fails the requirer's command,
+ * which changes nothing: a vote above the rail's top (-ERANGE), a clock
+ * that refuses (-EIO), on set_rate and on resume. */
+static void owner_failure_rolls_back(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 48); /* cci 40 votes level 48; 30 votes 32 */
+	struct dmn_ctx *ctx = r.w.ctx;
+	OK(opp_device_get(ctx, r.cpu0));
+	OK(opp_set_rate(ctx, r.cpu0, 100));
+	assert_int_equal(rate(&r, r.cci), 10);
+
+	OK(sim_providers_fail(&r.w.sp, SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
+	assert_int_equal(opp_set_rate(ctx, r.cpu0, 300), -EIO);
+	assert_int_equal(cur_id(&r.w, r.cpu0), r.e_cpu[0]);
+	assert_int_equal(rate(&r, r.cpu0), 100);
+	assert_int_equal(rate(&r, r.cci), 10);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 16);
+	assert_int_equal(dmn_last_error(ctx), -EIO);
+
+	/* a chain's far end failing undoes the nearer owner too */
+	OK(opp_device_get(ctx, r.cci));
+	OK(sim_providers_fail(&r.w.sp, SIM_PROVIDERS_CLOCK, r.mem, 1, -EIO));
+	assert_int_equal(opp_set_rate(ctx, r.cpu0, 300), -EIO);
+	assert_int_equal(rate(&r, r.cci), 10);
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[0]);
+	assert_int_equal(rate(&r, r.mem), 1);
+	OK(opp_device_put(ctx, r.cci));
+
+	/* resume: cpu1 at 300 would hold the cci at 30, whose clock fails */
+	OK(opp_set_rate(ctx, r.cpu1, 300));
+	OK(sim_providers_fail(&r.w.sp, SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
+	assert_int_equal(opp_device_get(ctx, r.cpu1), -EIO);
+	struct pd_device_info di;
+	OK(pd_device_info(ctx, r.cpu1, &di));
+	assert_int_equal(di.usage, 0);
+	assert_int_equal(rate(&r, r.cci), 10);
+	OK(opp_device_get(ctx, r.cpu1));
+	assert_int_equal(rate(&r, r.cci), 30);
+	OK(opp_device_put(ctx, r.cpu1));
+	OK(opp_device_put(ctx, r.cpu0));
+	world_fini(&r.w);
+}
+
+/* An owner whose vote would be refused (-ERANGE): a dsp on a small
+ * domain (levels up to 16, under the rail) takes the rail's level 64 by
+ * pass 2, which the small domain cannot round. The cpu entry requiring
+ * that dsp OPP fails and changes nothing. */
+static void vote_out_of_range(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	opp_table_t small_t, dsp_t, cpu_t;
+	OK(opp_table_create(ctx, "small-levels", &small_t));
+	add_level(&r.w, small_t, 16, 0, NULL);
+	pd_domain_t small = mk_domain(&r.w, "small", 1);
+	OK(opp_domain_set_table(ctx, small, small_t));
+	OK(opp_link_add(ctx, r.rail, small));
+	OK(opp_table_create(ctx, "dsp", &dsp_t));
+	struct opp_required hi = {r.lv, r.l[2]};
+	uint32_t d1 = add_freq(&r.w, dsp_t, 7, 0, 1, &hi);
+	pd_device_t dsp;
+	pd_attach_t dsp_att;
+	OK(pd_device_create(ctx, "dsp", &dsp));
+	OK(pd_attach(ctx, dsp, small, &dsp_att));
+	OK(opp_device_bind(ctx, dsp, dsp_t));
+	OK(opp_device_table(ctx, r.cpu0, &cpu_t));
+	struct opp_required req[2] = {{r.cci_t, r.e_cci[0]}, {dsp_t, d1}};
+	add_freq(&r.w, cpu_t, 400, 0, 2, req);
+	OK(opp_device_get(ctx, r.cpu0));
+	OK(opp_set_rate(ctx, r.cpu0, 100));
+	assert_int_equal(opp_set_rate(ctx, r.cpu0, 400), -ERANGE);
+	assert_int_equal(cur_id(&r.w, r.cpu0), r.e_cpu[0]);
+	assert_int_equal(cur_id(&r.w, dsp), OPP_ID_NONE);
+	assert_int_equal(att_vote(&r.w, dsp_att), 0);
+	assert_int_equal(rate(&r, r.cci), 10);
+	OK(opp_table_put(ctx, small_t));
+	OK(opp_table_put(ctx, dsp_t));
+	world_fini(&r.w);
+}
+
+/* Device tables requiring each other in a cycle are refused (the loader
+ * drops the pair closing it, with a warning). */
+static void cycle_refused(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	opp_table_t a, b;
+	OK(opp_table_create(w.ctx, "a", &a));
+	OK(opp_table_create(w.ctx, "b", &b));
+	uint32_t a1 = add_freq(&w, a, 1, 0, 0, NULL);
+	struct opp_required to_a = {a, a1};
+	uint32_t b1 = add_freq(&w, b, 1, 0, 1, &to_a);
+	struct opp_required to_b = {b, b1};
+	uint64_t hz = 2;
+	struct opp_desc d = {.hz = &hz, .n_hz = 1, .required = &to_b,
+			     .n_required = 1};
+	assert_int_equal(opp_add(w.ctx, a, &d, NULL), -EINVAL);
+	OK(opp_table_put(w.ctx, b));
+	OK(opp_table_put(w.ctx, a));
+	world_fini(&w);
+}
+
+/* A chain of 2000 device tables: no recursion on its length when adding,
+ * settling or freeing. */
+static void long_chain(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	enum { N = 2000 };
+	opp_table_t t[N];
+	uint32_t e[N];
+	pd_device_t dev[N];
+	for (int i = N - 1; i >= 0; i--) {
+		OK(opp_table_create(w.ctx, "t", &t[i]));
+		struct opp_required req = {i + 1 < N ? t[i + 1] : 0,
+					   i + 1 < N ? e[i + 1] : 0};
+		e[i] = add_freq(&w, t[i], 5, 0, i + 1 < N, &req);
+		OK(pd_device_create(w.ctx, "d", &dev[i]));
+		OK(opp_device_bind(w.ctx, dev[i], t[i]));
+	}
+	for (int i = N - 1; i > 0; i--)
+		OK(opp_device_get(w.ctx, dev[i]));
+	OK(opp_device_get(w.ctx, dev[0]));
+	OK(opp_set_rate(w.ctx, dev[0], 5));
+	assert_int_equal(cur_id(&w, dev[N - 1]), e[N - 1]);
+	OK(opp_set_rate(w.ctx, dev[0], 0));
+	OK(opp_device_put(w.ctx, dev[1]));
+	assert_int_equal(cur_id(&w, dev[N - 1]), OPP_ID_NONE);
+	for (int i = 0; i < N; i++)
+		OK(opp_table_put(w.ctx, t[i]));
+	world_fini(&w);
+}
+
+/* Every allocation of a requirement-raising set_rate may fail: then
+ * nothing changed. */
+static void alloc_failures(void **state)
+{
+	(void)state;
+	for (unsigned long k = 1;; k++) {
+		struct rig r;
+		rig_init(&r, 64);
+		struct dmn_ctx *ctx = r.w.ctx;
+		OK(opp_device_get(ctx, r.cci));
+		OK(opp_device_get(ctx, r.cpu0));
+		arm_alloc(&r.w.alloc, k);
+		int err = opp_set_rate(ctx, r.cpu0, 300);
+		arm_alloc(&r.w.alloc, 0);
+		if (!err) {
+			assert_int_equal(rate(&r, r.cci), 30);
+			world_fini(&r.w);
+			break;
+		}
+		assert_int_equal(err, -ENOMEM);
+		assert_int_equal(rate(&r, r.cci), 0);
+		assert_int_equal(rate(&r, r.cpu0), 0);
+		assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
+		assert_int_equal(dom_pstate(&r.w, r.rail), 0);
+		world_fini(&r.w);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(max_aggregation),
+	    cmocka_unit_test(chains),
+	    cmocka_unit_test(owner_failure_rolls_back),
+	    cmocka_unit_test(vote_out_of_range),
+	    cmocka_unit_test(cycle_refused),
+	    cmocka_unit_test(long_chain),
+	    cmocka_unit_test(alloc_failures),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
