@@ -42,7 +42,7 @@ enum scn_verb {
 	SCN_RATE,    /* rate DEV FREQ */
 	SCN_VOTE,    /* vote DEV [DOMAIN-NAME] LEVEL */
 	SCN_QOS,     /* qos DEV LATENCY_US|none */
-	SCN_WAKEUP,  /* wakeup DEV TIME|+TIME */
+	SCN_WAKEUP,  /* wakeup DEV TIME|+TIME|none */
 	SCN_FAIL,    /* fail DOMAIN OP [COUNT] */
 	SCN_EXPECT,  /* expect ... (see enum scn_expect_kind) */
 };
@@ -67,6 +67,8 @@ enum scn_expect_kind {
 
 /* qos.latency_us value of `qos DEV none` (same value as PD_QOS_NONE). */
 #define SCN_QOS_NONE UINT32_MAX
+/* wakeup.at_ns value of `wakeup DEV none` (same value as PD_WAKEUP_NONE). */
+#define SCN_WAKEUP_NONE UINT64_MAX
 
 /**
  * struct scn_cmd - one parsed command
@@ -85,7 +87,8 @@ enum scn_expect_kind {
  * @vote.level:         the pstate level voted (0 = no vote)
  * @qos.latency_us:     resume-latency limit in µs; SCN_QOS_NONE for `none`
  * @wakeup.at_ns:       absolute wakeup time in ns (`+5ms` already resolved
- *                      against @time_ns; may be in the past)
+ *                      against @time_ns; may be in the past);
+ *                      SCN_WAKEUP_NONE for `none`, which clears it
  * @fail.op, @fail.count: callback and number of calls to fail (0 disarms)
  * @expect.kind:        which assertion
  * @expect.level:       SCN_EXPECT_PSTATE: the level

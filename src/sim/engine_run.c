@@ -222,7 +222,10 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 				 cmd->qos.latency_us);
 		break;
 	case SCN_WAKEUP:
-		scn_format_time(cmd->wakeup.at_ns, t, sizeof(t));
+		if (cmd->wakeup.at_ns == SCN_WAKEUP_NONE)
+			snprintf(t, sizeof(t), "none");
+		else
+			scn_format_time(cmd->wakeup.at_ns, t, sizeof(t));
 		snprintf(buf, size, "wakeup %s %s", cmd->target, t);
 		break;
 	case SCN_FAIL:
@@ -331,18 +334,25 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 	}
 }
 
+/*
+ * Run one command. *@callbacks is set when it made a library call that may
+ * run domain callbacks, whose safe-direction failures only
+ * dmn_last_error() reports; any other command's outcome is its own result.
+ */
 static int execute(struct sim *sim, const struct scn_cmd *cmd,
-		   const struct resolved *r)
+		   const struct resolved *r, int *callbacks)
 {
 	struct dmn_ctx *ctx = sim->ctx;
 	const struct dt_instance *inst = sim->inst;
 	struct sim_device *dev = r->device >= 0 ? &sim->devs[r->device] : NULL;
 	uint32_t dev_h = r->device >= 0 ? inst->devices[r->device] : 0;
 	int err = 0;
+	*callbacks = 0;
 	switch (cmd->verb) {
 	case SCN_RESUME:
 		if (dev->active)
 			return 0; /* no nesting in scenarios */
+		*callbacks = 1;
 		err = pd_device_get(ctx, dev_h);
 		if (!err)
 			dev->active = 1;
@@ -350,13 +360,16 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_SUSPEND:
 		if (!dev->active)
 			return 0;
+		*callbacks = 1;
 		err = pd_device_put(ctx, dev_h);
 		if (!err)
 			dev->active = 0;
 		return err;
 	case SCN_RATE:
+		*callbacks = 1;
 		return opp_set_rate(ctx, dev_h, cmd->rate.hz);
 	case SCN_VOTE:
+		*callbacks = 1;
 		return pd_vote(ctx, inst->attachments[r->device][r->attachment],
 			       cmd->vote.level);
 	case SCN_QOS:
@@ -388,8 +401,11 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 		return 0;
 	}
 	res->commands++;
-	int err = execute(sim, cmd, r);
-	sim->last_error = err ? err : dmn_last_error(sim->ctx);
+	int callbacks;
+	int err = execute(sim, cmd, r, &callbacks);
+	/* Every command sets last-error (DESIGN §4): one that called no
+	 * callback, a no-op resume or a `fail`, leaves OK. */
+	sim->last_error = err || !callbacks ? err : dmn_last_error(sim->ctx);
 	*op_error = err;
 	if (err) {
 		struct rpt_event ev;

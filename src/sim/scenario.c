@@ -580,10 +580,14 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 	}
 	case SCN_WAKEUP: {
 		err = arg_count(p, verb, n, 2, 2, a, end_col,
-				"wakeup DEV TIME|+TIME");
+				"wakeup DEV TIME|+TIME|none");
 		if (err)
 			return err;
 		cmd->target = a[0].s;
+		if (word_is(&a[1], "none")) {
+			cmd->wakeup.at_ns = SCN_WAKEUP_NONE;
+			return 0;
+		}
 		int rel = a[1].s[0] == '+';
 		size_t skip = (rel || a[1].s[0] == '@') ? 1 : 0;
 		uint64_t t;
@@ -597,6 +601,11 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 				    "wakeup time overflows 64 bits");
 			t += cmd->time_ns;
 		}
+		/* UINT64_MAX ns means `none`: a time cannot be that late. */
+		if (t == SCN_WAKEUP_NONE)
+			return error_at(p, -EOVERFLOW, a[1].column,
+					"wakeup time is too large (use 'none' "
+					"to clear it)");
 		cmd->wakeup.at_ns = t;
 		return 0;
 	}

@@ -182,6 +182,10 @@ static void test_wakeup(void **state)
 	assert_int_equal(s->cmds[3].wakeup.at_ns, 11000000);
 	assert_int_equal(s->cmds[4].wakeup.at_ns, 7);
 	scn_free(s);
+	/* `none` clears the wakeup; no time can take its value. */
+	assert_int_equal(one("wakeup cpu0 none").wakeup.at_ns, SCN_WAKEUP_NONE);
+	check_err("wakeup a 18446744073709551615", -EOVERFLOW, 1, 10,
+		  "wakeup time is too large (use 'none' to clear it)");
 }
 
 static void test_fail(void **state)
