@@ -74,11 +74,33 @@ static const struct pd_domain_ops ops_gate = {sim_power_on, sim_power_off, 0};
 static const struct pd_domain_ops ops_rail = {sim_power_on, sim_power_off,
 					      sim_set_pstate};
 
+/* The simulator's rule (DESIGN §1): a domain has set_performance_state
+ * exactly when its provider has an OPP table. */
+static int has_pstate_callback(const struct dt_board *board, unsigned domain)
+{
+	return board->domains[domain].opp_table >= 0;
+}
+
+/* Whether @domain or one of its ancestors, through every link, has the
+ * callback. Boards are DAGs of a few levels; the loader refused cycles,
+ * and the depth bound keeps a damaged model from recursing forever. */
+static int reaches_pstate(const struct dt_board *board, unsigned domain,
+			  unsigned depth)
+{
+	if (has_pstate_callback(board, domain))
+		return 1;
+	const struct dt_domain *d = &board->domains[domain];
+	for (unsigned i = 0; i < d->n_parents && depth < 64; i++)
+		if (reaches_pstate(board, (unsigned)d->parents[i], depth + 1))
+			return 1;
+	return 0;
+}
+
 static int factory(void *user, const struct dt_board *board, unsigned domain,
 		   struct pd_domain_desc *desc)
 {
 	struct sim *sim = user;
-	desc->ops = board->domains[domain].opp_table >= 0 ? &ops_rail : &ops_gate;
+	desc->ops = has_pstate_callback(board, domain) ? &ops_rail : &ops_gate;
 	desc->user = &sim->doms[domain];
 	desc->flags = 0;
 	return 0;
@@ -305,6 +327,7 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		sim->doms[i].sim = sim;
 		sim->doms[i].index = i;
+		sim->doms[i].reaches_pstate = reaches_pstate(b, i, 0);
 	}
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		sim->devs[i].sim = sim;

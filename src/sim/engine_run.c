@@ -343,6 +343,7 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		   const struct resolved *r, int *callbacks)
 {
 	struct dmn_ctx *ctx = sim->ctx;
+	const struct dt_board *b = sim->board;
 	const struct dt_instance *inst = sim->inst;
 	struct sim_device *dev = r->device >= 0 ? &sim->devs[r->device] : NULL;
 	uint32_t dev_h = r->device >= 0 ? inst->devices[r->device] : 0;
@@ -368,10 +369,17 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_RATE:
 		*callbacks = 1;
 		return opp_set_rate(ctx, dev_h, cmd->rate.hz);
-	case SCN_VOTE:
+	case SCN_VOTE: {
+		/* Checked here, when the vote is cast (even while suspended),
+		 * from where it can land: the same answer for a callback-less
+		 * child as for its callback-less parent. */
+		int dom = b->devices[r->device].attachments[r->attachment].domain;
+		if (cmd->vote.level && !sim->doms[dom].reaches_pstate)
+			return -ENODEV;
 		*callbacks = 1;
 		return pd_vote(ctx, inst->attachments[r->device][r->attachment],
 			       cmd->vote.level);
+	}
 	case SCN_QOS:
 		return pd_device_set_qos(ctx, dev_h, cmd->qos.latency_us);
 	case SCN_WAKEUP:
