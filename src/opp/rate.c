@@ -236,10 +236,7 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	const struct opp_table *t = od->table;
 	const struct opp_entry *was_vote = opp_entry_by_id(t, od->vote_id);
 	const struct opp_entry *was_run = opp_entry_by_id(t, od->run_id);
-	if (target == was_vote && (od->follow || target == was_run)) {
-		od->requested_hz = hz; /* the same OPP: nothing is called */
-		return 0;
-	}
+	bool same = target == was_vote && (od->follow || target == was_run);
 	uint32_t new_v[OPP_MAX_ATTACH], old_v[OPP_MAX_ATTACH];
 	bool new_d[OPP_MAX_ATTACH], old_d[OPP_MAX_ATTACH];
 	unsigned n =
@@ -265,6 +262,13 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		if (err)
 			return err;
 		up[i] = want[i] > cur[i] ? want[i] : cur[i];
+		/* A pd_vote() since the OPP was set changed its vote: the
+		 * latest call wins, so the OPP's vote is written again. */
+		same = same && want[i] == cur[i];
+	}
+	if (same) {
+		od->requested_hz = hz; /* the same OPP: nothing is called */
+		return 0;
 	}
 	int err = reserve_move(ctx, pdev, n);
 	if (err)
