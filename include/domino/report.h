@@ -49,7 +49,7 @@ struct rpt_device {
 	const char *path;  /* DT node path */
 	const char *via;   /* its power-domain-names entry, or NULL */
 	int active;        /* 1 if runtime-active */
-	uint32_t vote;     /* its stored vote on this domain (0 = none) */
+	uint32_t vote;     /* its vote on this domain as cast (0 = none) */
 	int counts;        /* 1 if the vote currently counts */
 };
 

@@ -359,9 +359,26 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 		goto fail;
 	sim->initial = calloc(b->n_domains ? b->n_domains : 1,
 			      sizeof(*sim->initial));
-	if (!sim->initial) {
+	size_t n_atts = 0;
+	for (unsigned i = 0; i < b->n_devices; i++)
+		n_atts += b->devices[i].n_attachments;
+	sim->cast_block = calloc(n_atts ? n_atts : 1, sizeof(uint32_t));
+	if (!sim->initial || !sim->cast_block) {
 		err = -ENOMEM;
 		goto fail;
+	}
+	/* Fixed votes of devices without an OPP table are cast by the
+	 * build; read them back. */
+	n_atts = 0;
+	for (unsigned i = 0; i < b->n_devices; i++) {
+		sim->devs[i].cast = sim->cast_block + n_atts;
+		n_atts += b->devices[i].n_attachments;
+		for (unsigned a = 0; a < b->devices[i].n_attachments; a++) {
+			struct pd_attach_info ai;
+			if (!pd_attach_info(sim->ctx,
+					    sim->inst->attachments[i][a], &ai))
+				sim->devs[i].cast[a] = ai.vote;
+		}
 	}
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		struct pd_domain_info info;
@@ -390,6 +407,7 @@ void sim_free(struct sim *sim)
 	free(sim->causes);
 	free(sim->events);
 	free(sim->initial);
+	free(sim->cast_block);
 	free(sim->doms);
 	free(sim->devs);
 	free(sim);

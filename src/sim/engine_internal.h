@@ -22,6 +22,10 @@ struct sim_device {
 	unsigned index;
 	uint64_t rate; /* what the simulated clock was last set to */
 	int active;
+	/* Per attachment, the vote as the latest `vote` or `rate` cast it:
+	 * the library keeps it rounded up to a level, reports show it as
+	 * written (DESIGN §1). */
+	uint32_t *cast;
 };
 
 struct sim_initial {
@@ -52,6 +56,7 @@ struct sim {
 	struct sim_domain *doms;
 	struct sim_device *devs;
 	struct sim_initial *initial;
+	uint32_t *cast_block; /* behind every sim_device.cast */
 	uint64_t now;
 
 	/* Backend calls: counted for sim_options.fail_call and on_call. */

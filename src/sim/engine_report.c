@@ -81,11 +81,13 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 		r->name = d->name;
 		r->path = d->path;
 		r->via = NULL;
-		for (unsigned a = 0; a < d->n_attachments; a++)
-			if (d->attachments[a].domain == (int32_t)i)
-				r->via = d->attachments[a].name;
-		r->active = sim->devs[dev].active;
 		r->vote = ai.vote;
+		for (unsigned a = 0; a < d->n_attachments; a++)
+			if (d->attachments[a].domain == (int32_t)i) {
+				r->via = d->attachments[a].name;
+				r->vote = sim->devs[dev].cast[a];
+			}
+		r->active = sim->devs[dev].active;
 		r->counts = ai.counts;
 	}
 	return 0;

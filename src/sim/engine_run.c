@@ -334,6 +334,27 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 	}
 }
 
+/* After a successful `rate` from entry @was: every attachment the old or
+ * the new entry drives now holds the new entry's vote as cast. */
+static void note_rate_votes(struct sim *sim, int device, uint32_t was)
+{
+	const struct dt_device *d = &sim->board->devices[device];
+	pd_device_t h = sim->inst->devices[device];
+	uint32_t now = OPP_ID_NONE;
+	uint32_t old_v[64], new_v[64];
+	unsigned n = d->n_attachments < 64 ? d->n_attachments : 64;
+	memset(old_v, 0, sizeof(old_v));
+	memset(new_v, 0, sizeof(new_v));
+	opp_device_current(sim->ctx, h, &now, NULL);
+	if (was != OPP_ID_NONE)
+		opp_device_votes(sim->ctx, h, was, old_v, n);
+	if (now != OPP_ID_NONE)
+		opp_device_votes(sim->ctx, h, now, new_v, n);
+	for (unsigned i = 0; i < n; i++)
+		if (old_v[i] || new_v[i])
+			sim->devs[device].cast[i] = new_v[i];
+}
+
 /*
  * Run one command. *@callbacks is set when it made a library call that may
  * run domain callbacks, whose safe-direction failures only
@@ -366,9 +387,15 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		if (!err)
 			dev->active = 0;
 		return err;
-	case SCN_RATE:
+	case SCN_RATE: {
 		*callbacks = 1;
-		return opp_set_rate(ctx, dev_h, cmd->rate.hz);
+		uint32_t was = OPP_ID_NONE;
+		opp_device_current(ctx, dev_h, &was, NULL);
+		err = opp_set_rate(ctx, dev_h, cmd->rate.hz);
+		if (!err)
+			note_rate_votes(sim, r->device, was);
+		return err;
+	}
 	case SCN_VOTE: {
 		/* Checked here, when the vote is cast (even while suspended),
 		 * from where it can land: the same answer for a callback-less
@@ -377,8 +404,11 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		if (cmd->vote.level && !sim->doms[dom].reaches_pstate)
 			return -ENODEV;
 		*callbacks = 1;
-		return pd_vote(ctx, inst->attachments[r->device][r->attachment],
-			       cmd->vote.level);
+		err = pd_vote(ctx, inst->attachments[r->device][r->attachment],
+			      cmd->vote.level);
+		if (!err)
+			dev->cast[r->attachment] = cmd->vote.level;
+		return err;
 	}
 	case SCN_QOS:
 		return pd_device_set_qos(ctx, dev_h, cmd->qos.latency_us);
