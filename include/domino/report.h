@@ -144,6 +144,7 @@ struct rpt_event {
 	const char *op;
 	int error;
 	int safe;
+	int undo; /* failure: a call undoing a rollback (then always safe) */
 	const char *message;
 };
 

@@ -284,9 +284,14 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 		ev.new_level = (uint32_t)e->new_value;
 		ev.old_hz = e->old_value;
 		ev.new_hz = e->new_value;
+		ev.undo = sim->undoing;
 		break;
+	case DMN_EV_ROLLBACK:
+		/* What the command calls from here on undoes its steps. */
+		sim->undoing = 1;
+		return;
 	default:
-		return; /* lowering notices and rollback markers add nothing */
+		return; /* lowering notices add nothing */
 	}
 	sim_record(sim, &ev);
 }

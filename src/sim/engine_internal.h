@@ -64,6 +64,7 @@ struct sim {
 	sim_call_fn on_call;
 	void *call_user;
 	int last_error; /* of the latest command, for `expect last-error` */
+	int undoing; /* the current command is rolling back */
 
 	struct rpt_event *events;
 	unsigned n_events, cap_events;

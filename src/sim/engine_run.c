@@ -439,6 +439,7 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 		return 0;
 	}
 	res->commands++;
+	sim->undoing = 0;
 	int callbacks;
 	int err = execute(sim, cmd, r, &callbacks);
 	/* Every command sets last-error (DESIGN §4): one that called no

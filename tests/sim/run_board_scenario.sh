@@ -9,10 +9,11 @@
 #   # stdout-not: REGEX         no line of the text output matches
 #   # stderr: REGEX             a line of stderr matches (repeatable)
 #   # json: REGEX               a line of the --json output matches (repeatable)
+#   # svg: REGEX                a line of the --svg timeline matches (repeatable)
 set -u
 domino=$1; dtb_dir=$2; scn=$3
 board=""; opts=(); want_exit=0
-out_res=(); out_not=(); err_res=(); json_res=()
+out_res=(); out_not=(); err_res=(); json_res=(); svg_res=()
 while IFS= read -r line; do
   case $line in
     "# board: "*) read -r board rest <<<"${line#\# board: }"; read -r -a opts <<<"$rest" ;;
@@ -21,6 +22,7 @@ while IFS= read -r line; do
     "# stdout-not: "*) out_not+=("${line#\# stdout-not: }") ;;
     "# stderr: "*) err_res+=("${line#\# stderr: }") ;;
     "# json: "*) json_res+=("${line#\# json: }") ;;
+    "# svg: "*) svg_res+=("${line#\# svg: }") ;;
     "#"*|"") ;;
     *) break ;;
   esac
@@ -28,8 +30,8 @@ done <"$scn"
 if [ -z "$board" ]; then echo "$scn: no '# board:' line"; exit 1; fi
 blob=$dtb_dir/$board.dtb
 if [ ! -f "$blob" ]; then echo "SKIP: $blob absent"; exit 77; fi
-out=$(mktemp); err=$(mktemp); json=$(mktemp)
-trap 'rm -f "$out" "$err" "$json"' EXIT
+out=$(mktemp); err=$(mktemp); json=$(mktemp); svg=$(mktemp)
+trap 'rm -f "$out" "$err" "$json" "$svg"' EXIT
 "$domino" simulate "$blob" "$scn" "${opts[@]}" >"$out" 2>"$err"
 rc=$?
 fail=0
@@ -47,6 +49,12 @@ if [ ${#json_res[@]} -gt 0 ]; then
   "$domino" simulate "$blob" "$scn" "${opts[@]}" --json >"$json" 2>/dev/null
   for re in "${json_res[@]}"; do
     grep -Eq -- "$re" "$json" || { echo "JSON does not match: $re"; fail=1; }
+  done
+fi
+if [ ${#svg_res[@]} -gt 0 ]; then
+  "$domino" simulate "$blob" "$scn" "${opts[@]}" --svg "$svg" >/dev/null 2>&1
+  for re in "${svg_res[@]}"; do
+    grep -Eq -- "$re" "$svg" || { echo "SVG does not match: $re"; fail=1; }
   done
 fi
 if [ $fail != 0 ]; then
