@@ -84,7 +84,12 @@ enum scn_expect_kind {
  * Per verb:
  * @rate.hz:            requested frequency in Hz (0 drops the OPP's votes)
  * @vote.domain:        the DOMAIN-NAME argument, or NULL when omitted
- * @vote.level:         the pstate level voted (0 = no vote)
+ * @vote.level:         the pstate level voted (0 = no vote); 0 when
+ *                      @vote.level_name is set
+ * @vote.level_name:    the level given by name (a word starting with a
+ *                      letter or `_`, e.g. "rpmhpd_opp_svs"), resolved
+ *                      against the domain's OPP entries by the simulator;
+ *                      NULL when the level was a number
  * @qos.latency_us:     resume-latency limit in µs; SCN_QOS_NONE for `none`
  * @wakeup.at_ns:       absolute wakeup time in ns (`+5ms` already resolved
  *                      against @time_ns; may be in the past);
@@ -92,6 +97,8 @@ enum scn_expect_kind {
  * @fail.op, @fail.count: callback and number of calls to fail (0 disarms)
  * @expect.kind:        which assertion
  * @expect.level:       SCN_EXPECT_PSTATE: the level
+ * @expect.level_name:  SCN_EXPECT_PSTATE: the level by name, as
+ *                      @vote.level_name; NULL for a number
  * @expect.hz:          SCN_EXPECT_RATE: the frequency in Hz
  * @expect.idle_state:  SCN_EXPECT_IDLE: the idle state's name
  * @expect.error:       SCN_EXPECT_LAST_ERROR: 0 for OK, else a negative errno
@@ -109,6 +116,7 @@ struct scn_cmd {
 		struct {
 			const char *domain;
 			uint32_t level;
+			const char *level_name;
 		} vote;
 		struct {
 			uint32_t latency_us;
@@ -123,6 +131,7 @@ struct scn_cmd {
 		struct {
 			enum scn_expect_kind kind;
 			uint32_t level;
+			const char *level_name;
 			uint64_t hz;
 			const char *idle_state;
 			int error;
@@ -191,7 +200,9 @@ struct scn_diag {
  * returns: 0 on success, or
  *   -EINVAL  if @out is NULL, or @text is NULL with @len > 0 (@diag->line
  *            is 0), or a line is malformed: unknown verb or keyword, wrong
- *            number of arguments, bad number or unit, sub-unit precision,
+ *            number of arguments, a level that is neither an unsigned
+ *            integer nor a name (a name starts with a letter or `_`),
+ *            bad number or unit, sub-unit precision,
  *            unknown errno name, unknown fail op, a time earlier than the
  *            previous command's, a control character;
  *   -EOVERFLOW if a time, frequency, level, latency or count does not fit

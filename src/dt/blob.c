@@ -81,24 +81,43 @@ static int index_labels(struct dt_loader *ld)
 		slots[i].node = (int32_t)i;
 	}
 	qsort(slots, ld->n_nodes, sizeof(*slots), cmp_path);
-	int prop;
-	fdt_for_each_property_offset(prop, fdt, sym)
-	{
-		const char *label;
-		int len;
-		const char *value =
-		    fdt_getprop_by_offset(fdt, prop, &label, &len);
-		if (!value || !label || len < 2 || value[0] != '/' ||
-		    memchr(value, '\0', (size_t)len) != value + len - 1)
-			continue;
-		struct slot key = {value, -1};
-		const struct slot *hit =
-		    bsearch(&key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
-		if (!hit || ld->nodes[hit->node].label)
-			continue;
-		ld->nodes[hit->node].label = dt_pool_strdup(ld->pool, label);
-		if (!ld->nodes[hit->node].label)
-			return -ENOMEM;
+	/* Pass 0 counts each node's labels, pass 1 stores them: a node may
+	 * have several (sc7180's spi@880000 is both ap_h1_spi and spi0), and
+	 * every one names it. */
+	for (int pass = 0; pass < 2; pass++) {
+		int prop;
+		fdt_for_each_property_offset(prop, fdt, sym)
+		{
+			const char *label;
+			int len;
+			const char *value =
+			    fdt_getprop_by_offset(fdt, prop, &label, &len);
+			if (!value || !label || len < 2 || value[0] != '/' ||
+			    memchr(value, '\0', (size_t)len) != value + len - 1)
+				continue;
+			struct slot key = {value, -1};
+			const struct slot *hit = bsearch(
+			    &key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
+			if (!hit)
+				continue;
+			struct dt_node *n = &ld->nodes[hit->node];
+			if (!pass) {
+				n->n_labels++;
+				continue;
+			}
+			if (!n->labels) {
+				n->labels = dt_pool_alloc(
+				    ld->pool, n->n_labels * sizeof(char *));
+				if (!n->labels)
+					return -ENOMEM;
+				n->n_labels = 0;
+			}
+			char *copy = dt_pool_strdup(ld->pool, label);
+			if (!copy)
+				return -ENOMEM;
+			n->labels[n->n_labels++] = copy;
+			n->label = n->labels[0];
+		}
 	}
 	dt_pool_free(ld->pool, slots);
 	return 0;

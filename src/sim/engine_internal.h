@@ -65,6 +65,7 @@ struct sim {
 	void *call_user;
 	int last_error; /* of the latest command, for `expect last-error` */
 	int undoing; /* the current command is rolling back */
+	int names_device; /* whose attachment names a suggestion looks at */
 
 	struct rpt_event *events;
 	unsigned n_events, cap_events;
@@ -85,5 +86,18 @@ int sim_device_index(const struct sim *sim, uint32_t handle);
 const char *sim_idle_name(const struct sim *sim, unsigned domain, int idle);
 void sim_report_free(struct sim *sim);
 int sim_backend_call(struct sim *sim, struct sim_call *call, int err);
+
+/*
+ * Names in a scenario (engine_names.c). Each returns an index (device,
+ * domain, attachment of @device) or, for a level, 0 and *@level; on
+ * failure -ENOENT (-EEXIST: a device node name several devices share) with
+ * the reason, and a "did you mean" where one is close, in @why.
+ */
+int sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
+int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);
+int sim_find_attachment(struct sim *sim, int device, const char *name,
+			char *why, size_t size);
+int sim_find_level(const struct sim *sim, unsigned domain, const char *name,
+		   uint32_t *level, char *why, size_t size);
 
 #endif

@@ -16,6 +16,8 @@ struct resolved {
 	int domain; /* index into board->domains, or -1 */
 	int attachment; /* for vote: index into the device's attachments */
 	int idle; /* for expect idle: the state's position */
+	uint32_t level; /* for vote and expect pstate: the level, by number
+			   or resolved from its name */
 };
 
 static int diag_set(struct scn_diag *diag, const struct scn_script *script,
@@ -35,107 +37,69 @@ static int diag_set(struct scn_diag *diag, const struct scn_script *script,
 	return -EINVAL;
 }
 
-static const char *device_name_at(void *user, size_t i)
-{
-	return ((const struct dt_board *)user)->devices[i].name;
-}
-
-static const char *domain_name_at(void *user, size_t i)
-{
-	return ((const struct dt_board *)user)->domains[i].name;
-}
-
-/* ", did you mean 'x'?" or "" */
-static void suggestion(char *buf, size_t size, const char *found)
-{
-	if (found)
-		snprintf(buf, size, "; did you mean '%s'?", found);
-	else
-		buf[0] = 0;
-}
-
-static int resolve_device(const struct sim *sim, const struct scn_script *s,
+/* The command's target through @find (sim_find_device, sim_find_domain). */
+static int resolve_target(struct sim *sim, const struct scn_script *s,
 			  const struct scn_cmd *cmd, struct scn_diag *diag,
+			  int (*find)(struct sim *, const char *, char *,
+				      size_t),
 			  int *out)
 {
-	const struct dt_board *b = sim->board;
-	int i = dt_device_find(b, cmd->target);
-	if (i >= 0) {
-		*out = i;
-		return 0;
-	}
-	if (i == -EEXIST)
-		return diag_set(diag, s, cmd,
-				"device name '%s' is shared by several devices; "
-				"use its label or full path",
-				cmd->target);
-	char hint[160];
-	suggestion(hint, sizeof(hint),
-		   scn_suggest_fn(cmd->target, device_name_at, (void *)b,
-				  b->n_devices));
-	return diag_set(diag, s, cmd, "unknown device '%s'%s", cmd->target,
-			hint);
+	char why[SCN_DIAG_MESSAGE_MAX];
+	int i = find(sim, cmd->target, why, sizeof(why));
+	if (i < 0)
+		return diag_set(diag, s, cmd, "%s", why);
+	*out = i;
+	return 0;
 }
 
-static int resolve_domain(const struct sim *sim, const struct scn_script *s,
-			  const struct scn_cmd *cmd, struct scn_diag *diag,
-			  int *out)
+/* A level given by name: the entry of that name in the OPP table whose
+ * levels @domain takes. */
+static int resolve_level(struct sim *sim, const struct scn_script *s,
+			 const struct scn_cmd *cmd, struct scn_diag *diag,
+			 int domain, const char *name, uint32_t *level)
 {
-	const struct dt_board *b = sim->board;
-	int i = dt_domain_find(b, cmd->target);
-	if (i >= 0) {
-		*out = i;
-		return 0;
-	}
-	char hint[160];
-	suggestion(hint, sizeof(hint),
-		   scn_suggest_fn(cmd->target, domain_name_at, (void *)b,
-				  b->n_domains));
-	return diag_set(diag, s, cmd, "unknown domain '%s'%s", cmd->target,
-			hint);
+	char why[SCN_DIAG_MESSAGE_MAX];
+	if (sim_find_level(sim, (unsigned)domain, name, level, why,
+			   sizeof(why)))
+		return diag_set(diag, s, cmd, "%s", why);
+	return 0;
 }
 
-/* "venus, vcodec0, mx": how the device's domains may be named */
-static void list_attachments(const struct dt_board *b, const struct dt_device *d,
-			     char *buf, size_t size)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (unsigned i = 0; i < d->n_attachments && used < size; i++) {
-		const struct dt_attachment *a = &d->attachments[i];
-		const char *name = a->name ? a->name : b->domains[a->domain].name;
-		used += (size_t)snprintf(buf + used, size - used, "%s%s",
-					 i ? ", " : "", name);
-	}
-}
-
-static int resolve_vote(const struct sim *sim, const struct scn_script *s,
+static int resolve_vote(struct sim *sim, const struct scn_script *s,
 			const struct scn_cmd *cmd, struct scn_diag *diag,
 			struct resolved *r)
 {
 	const struct dt_board *b = sim->board;
 	const struct dt_device *d = &b->devices[r->device];
-	char names[256];
-	list_attachments(b, d, names, sizeof(names));
-	if (!cmd->vote.domain) {
-		if (d->n_attachments == 1) {
-			r->attachment = 0;
-			return 0;
+	char why[SCN_DIAG_MESSAGE_MAX];
+	if (!cmd->vote.domain && d->n_attachments != 1) {
+		char names[256];
+		size_t used = 0;
+		names[0] = 0;
+		for (unsigned i = 0;
+		     i < d->n_attachments && used < sizeof(names); i++) {
+			const struct dt_attachment *a = &d->attachments[i];
+			used += (size_t)snprintf(
+			    names + used, sizeof(names) - used, "%s%s",
+			    i ? ", " : "",
+			    a->name ? a->name : b->domains[a->domain].name);
 		}
 		return diag_set(diag, s, cmd,
 				"device '%s' has %u domains: name one (%s)",
 				d->name, d->n_attachments, names);
 	}
-	for (unsigned i = 0; i < d->n_attachments; i++) {
-		const struct dt_attachment *a = &d->attachments[i];
-		if ((a->name && !strcmp(a->name, cmd->vote.domain)) ||
-		    !strcmp(b->domains[a->domain].name, cmd->vote.domain)) {
-			r->attachment = (int)i;
-			return 0;
-		}
-	}
-	return diag_set(diag, s, cmd, "device '%s' has no domain '%s' (%s)",
-			d->name, cmd->vote.domain, names);
+	r->attachment = cmd->vote.domain ? sim_find_attachment(sim, r->device,
+							       cmd->vote.domain,
+							       why, sizeof(why))
+					 : 0;
+	if (r->attachment < 0)
+		return diag_set(diag, s, cmd, "%s", why);
+	r->level = cmd->vote.level;
+	if (!cmd->vote.level_name)
+		return 0;
+	return resolve_level(sim, s, cmd, diag,
+			     d->attachments[r->attachment].domain,
+			     cmd->vote.level_name, &r->level);
 }
 
 static int resolve_idle(const struct sim *sim, const struct scn_script *s,
@@ -164,7 +128,7 @@ static int resolve_idle(const struct sim *sim, const struct scn_script *s,
 			d->name, cmd->expect.idle_state, names);
 }
 
-static int resolve(const struct sim *sim, const struct scn_script *s,
+static int resolve(struct sim *sim, const struct scn_script *s,
 		   const struct scn_cmd *cmd, struct scn_diag *diag,
 		   struct resolved *r)
 {
@@ -175,25 +139,40 @@ static int resolve(const struct sim *sim, const struct scn_script *s,
 	case SCN_RATE:
 	case SCN_QOS:
 	case SCN_WAKEUP:
-		return resolve_device(sim, s, cmd, diag, &r->device);
+		return resolve_target(sim, s, cmd, diag, sim_find_device,
+				      &r->device);
 	case SCN_VOTE: {
-		int err = resolve_device(sim, s, cmd, diag, &r->device);
+		int err = resolve_target(sim, s, cmd, diag, sim_find_device,
+					 &r->device);
 		return err ? err : resolve_vote(sim, s, cmd, diag, r);
 	}
 	case SCN_FAIL:
-		return resolve_domain(sim, s, cmd, diag, &r->domain);
+		return resolve_target(sim, s, cmd, diag, sim_find_domain,
+				      &r->domain);
 	case SCN_EXPECT:
 		switch (cmd->expect.kind) {
 		case SCN_EXPECT_RATE:
-			return resolve_device(sim, s, cmd, diag, &r->device);
+			return resolve_target(sim, s, cmd, diag,
+					      sim_find_device, &r->device);
 		case SCN_EXPECT_LAST_ERROR:
 			return 0;
 		case SCN_EXPECT_IDLE: {
-			int err = resolve_domain(sim, s, cmd, diag, &r->domain);
+			int err = resolve_target(sim, s, cmd, diag,
+						 sim_find_domain, &r->domain);
 			return err ? err : resolve_idle(sim, s, cmd, diag, r);
 		}
+		case SCN_EXPECT_PSTATE: {
+			int err = resolve_target(sim, s, cmd, diag,
+						 sim_find_domain, &r->domain);
+			r->level = cmd->expect.level;
+			if (err || !cmd->expect.level_name)
+				return err;
+			return resolve_level(sim, s, cmd, diag, r->domain,
+					     cmd->expect.level_name, &r->level);
+		}
 		default:
-			return resolve_domain(sim, s, cmd, diag, &r->domain);
+			return resolve_target(sim, s, cmd, diag,
+					      sim_find_domain, &r->domain);
 		}
 	}
 	return diag_set(diag, s, cmd, "unsupported command");
@@ -210,9 +189,11 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 			 (unsigned long long)cmd->rate.hz);
 		break;
 	case SCN_VOTE:
-		snprintf(buf, size, "vote %s%s%s %u", cmd->target,
+		snprintf(t, sizeof(t), "%u", cmd->vote.level);
+		snprintf(buf, size, "vote %s%s%s %s", cmd->target,
 			 cmd->vote.domain ? " " : "",
-			 cmd->vote.domain ? cmd->vote.domain : "", cmd->vote.level);
+			 cmd->vote.domain ? cmd->vote.domain : "",
+			 cmd->vote.level_name ? cmd->vote.level_name : t);
 		break;
 	case SCN_QOS:
 		if (cmd->qos.latency_us == SCN_QOS_NONE)
@@ -296,9 +277,9 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 		pd_domain_info(sim->ctx, sim->inst->domains[r->domain], &info);
 	switch (cmd->expect.kind) {
 	case SCN_EXPECT_PSTATE:
-		if (info.pstate != cmd->expect.level)
+		if (info.pstate != r->level)
 			expect_failed(sim, res, "%s pstate %u, got %u", dom,
-				      cmd->expect.level, info.pstate);
+				      r->level, info.pstate);
 		break;
 	case SCN_EXPECT_ON:
 	case SCN_EXPECT_OFF: {
@@ -401,13 +382,13 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		 * from where it can land: the same answer for a callback-less
 		 * child as for its callback-less parent. */
 		int dom = b->devices[r->device].attachments[r->attachment].domain;
-		if (cmd->vote.level && !sim->doms[dom].reaches_pstate)
+		if (r->level && !sim->doms[dom].reaches_pstate)
 			return -ENODEV;
 		*callbacks = 1;
 		err = pd_vote(ctx, inst->attachments[r->device][r->attachment],
-			      cmd->vote.level);
+			      r->level);
 		if (!err)
-			dev->cast[r->attachment] = cmd->vote.level;
+			dev->cast[r->attachment] = r->level;
 		return err;
 	}
 	case SCN_QOS:
