@@ -56,6 +56,25 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(*x, *y);
 }
 
+/* Every label names its node (sc7180's spi@880000 is both ap_h1_spi and
+ * spi0); the first one found is the node's name. Nodes have a label or
+ * two, so the array is simply copied one longer each time. */
+static int add_label(struct dt_loader *ld, struct dt_node *n, const char *label)
+{
+	char **labels =
+	    dt_pool_alloc(ld->pool, (n->n_labels + 1) * sizeof(*labels));
+	char *copy = dt_pool_strdup(ld->pool, label);
+	if (!labels || !copy)
+		return -ENOMEM;
+	if (n->n_labels)
+		memcpy(labels, n->labels, n->n_labels * sizeof(*labels));
+	labels[n->n_labels++] = copy;
+	dt_pool_free(ld->pool, n->labels);
+	n->labels = labels;
+	n->label = labels[0];
+	return 0;
+}
+
 /*
  * Labels come from /__symbols__ (label = "/full/path"). Resolving each path
  * with fdt_path_offset walks whole sibling subtrees, quadratic on a real
@@ -81,43 +100,22 @@ static int index_labels(struct dt_loader *ld)
 		slots[i].node = (int32_t)i;
 	}
 	qsort(slots, ld->n_nodes, sizeof(*slots), cmp_path);
-	/* Pass 0 counts each node's labels, pass 1 stores them: a node may
-	 * have several (sc7180's spi@880000 is both ap_h1_spi and spi0), and
-	 * every one names it. */
-	for (int pass = 0; pass < 2; pass++) {
-		int prop;
-		fdt_for_each_property_offset(prop, fdt, sym)
-		{
-			const char *label;
-			int len;
-			const char *value =
-			    fdt_getprop_by_offset(fdt, prop, &label, &len);
-			if (!value || !label || len < 2 || value[0] != '/' ||
-			    memchr(value, '\0', (size_t)len) != value + len - 1)
-				continue;
-			struct slot key = {value, -1};
-			const struct slot *hit = bsearch(
-			    &key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
-			if (!hit)
-				continue;
-			struct dt_node *n = &ld->nodes[hit->node];
-			if (!pass) {
-				n->n_labels++;
-				continue;
-			}
-			if (!n->labels) {
-				n->labels = dt_pool_alloc(
-				    ld->pool, n->n_labels * sizeof(char *));
-				if (!n->labels)
-					return -ENOMEM;
-				n->n_labels = 0;
-			}
-			char *copy = dt_pool_strdup(ld->pool, label);
-			if (!copy)
-				return -ENOMEM;
-			n->labels[n->n_labels++] = copy;
-			n->label = n->labels[0];
-		}
+	int prop;
+	fdt_for_each_property_offset(prop, fdt, sym)
+	{
+		const char *label;
+		int len;
+		const char *value =
+		    fdt_getprop_by_offset(fdt, prop, &label, &len);
+		if (!value || !label || len < 2 || value[0] != '/' ||
+		    memchr(value, '\0', (size_t)len) != value + len - 1)
+			continue;
+		struct slot key = {value, -1};
+		const struct slot *hit =
+		    bsearch(&key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
+		int err = hit ? add_label(ld, &ld->nodes[hit->node], label) : 0;
+		if (err)
+			return err;
 	}
 	dt_pool_free(ld->pool, slots);
 	return 0;
