@@ -45,9 +45,28 @@ static int unknown(struct msg *m, const char *what, const char *name,
 	return -ENOENT;
 }
 
+/* Suggestions for devices come from every name: the @i-th of each
+ * device's name followed by its other labels. A walk per call is fine
+ * for the hundred or so devices of a board. */
 static const char *device_name_at(void *user, size_t i)
 {
-	return ((const struct dt_board *)user)->devices[i].name;
+	const struct dt_board *b = user;
+	for (unsigned d = 0; d < b->n_devices; d++) {
+		const struct dt_device *dev = &b->devices[d];
+		size_t n = dev->n_labels > 1 ? dev->n_labels : 1;
+		if (i < n)
+			return i ? dev->labels[i] : dev->name;
+		i -= n;
+	}
+	return NULL;
+}
+
+static size_t device_names(const struct dt_board *b)
+{
+	size_t n = 0;
+	for (unsigned d = 0; d < b->n_devices; d++)
+		n += b->devices[d].n_labels > 1 ? b->devices[d].n_labels : 1;
+	return n;
 }
 
 static const char *domain_name_at(void *user, size_t i)
@@ -119,7 +138,7 @@ int sim_find_device(struct sim *sim, const char *name, char *why, size_t size)
 		msg_add(&m, "); use a label or the full path");
 		return -EEXIST;
 	}
-	return unknown(&m, "device", name, device_name_at, b, b->n_devices);
+	return unknown(&m, "device", name, device_name_at, b, device_names(b));
 }
 
 int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
@@ -154,7 +173,7 @@ int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
 			}
 			/* `venuss:mx`: the device part is misspelt. */
 			const char *hint = scn_suggest_fn(
-			    dev, device_name_at, (void *)b, b->n_devices);
+			    dev, device_name_at, (void *)b, device_names(b));
 			int h = hint ? dt_device_find(b, hint) : -1;
 			if (h >= 0 && sim_find_attachment(sim, h, colon + 1,
 							  why, size) >= 0) {
