@@ -105,13 +105,11 @@ int sim_find_attachment(struct sim *sim, int device, const char *name,
 	sim->names_device = device;
 	const char *hint =
 	    scn_suggest_fn(name, attachment_name_at, sim, d->n_attachments);
-	if (hint) {
-		msg_add(&m, "; did you mean '%s'?", hint);
-		return -ENOENT;
-	}
 	for (unsigned i = 0; i < d->n_attachments; i++)
 		msg_add(&m, "%s%s", i ? ", " : " (", attachment_name(b, d, i));
 	msg_add(&m, "%s", d->n_attachments ? ")" : "");
+	if (hint)
+		msg_add(&m, "; did you mean '%s'?", hint);
 	return -ENOENT;
 }
 
@@ -135,7 +133,7 @@ int sim_find_device(struct sim *sim, const char *name, char *why, size_t size)
 			msg_add(&m, "%s%s", shown++ ? ", " : "",
 				b->devices[k].name);
 		}
-		msg_add(&m, "); use a label or the full path");
+		msg_add(&m, "); use its label or full path");
 		return -EEXIST;
 	}
 	return unknown(&m, "device", name, device_name_at, b, device_names(b));
@@ -150,7 +148,7 @@ int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
 	if (i == -EEXIST) {
 		snprintf(why, size,
 			 "domain name '%s' is shared by several domains; use "
-			 "a label or the full path",
+			 "its label or full path",
 			 name);
 		return -EEXIST;
 	}

@@ -109,7 +109,7 @@ static void device_names(void **state)
 	      "resume i2c\nexpect rpmhpd:0 on\n"
 	      "suspend i2c@3000\nsuspend video-codec\nexpect rpmhpd:0 off\n");
 	refused("resume usb", "device name 'usb' is shared by several devices "
-			      "(/usb@4000, /usb@5000); use a label or the full "
+			      "(/usb@4000, /usb@5000); use its label or full "
 			      "path");
 	refused("resume vcodex", "unknown device 'vcodex'; did you mean "
 				 "'vcodec'?");
@@ -128,14 +128,14 @@ static void domain_names(void **state)
 	      "resume cpu0\n"
 	      "expect /psci/power-domain-cpu0 on\n"
 	      "expect power-domain-cluster on\n");
-	refused("expect video:mxx on", "device 'video' has no domain 'mxx'; "
-				       "did you mean 'mx'?");
+	refused("expect video:mxx on", "device 'video' has no domain 'mxx' "
+				       "(mx, core); did you mean 'mx'?");
 	refused("expect vide:mx on", "unknown domain 'vide:mx'; did you mean "
 				     "'video:mx'?");
 	refused("expect rpmhdp:1 on", "unknown domain 'rpmhdp:1'; did you "
 				      "mean 'rpmhpd:1'?");
-	refused("vote video mxx 16", "device 'video' has no domain 'mxx'; "
-				     "did you mean 'mx'?");
+	refused("vote video mxx 16", "device 'video' has no domain 'mxx' "
+				     "(mx, core); did you mean 'mx'?");
 }
 
 static void level_names(void **state)
