@@ -97,6 +97,9 @@ int sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
 int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);
 int sim_find_attachment(struct sim *sim, int device, const char *name,
 			char *why, size_t size);
+/* "venus, vcodec0, mx": how @device's domains are named, in order */
+void sim_attachment_names(const struct sim *sim, int device, char *buf,
+			  size_t size);
 int sim_find_level(const struct sim *sim, unsigned domain, const char *name,
 		   uint32_t *level, char *why, size_t size);
 

@@ -89,6 +89,17 @@ static const char *attachment_name_at(void *user, size_t i)
 	return attachment_name(sim->board, d, (unsigned)i);
 }
 
+void sim_attachment_names(const struct sim *sim, int device, char *buf,
+			  size_t size)
+{
+	const struct dt_device *d = &sim->board->devices[device];
+	struct msg m = {buf, size, 0};
+	buf[0] = '\0';
+	for (unsigned i = 0; i < d->n_attachments; i++)
+		msg_add(&m, "%s%s", i ? ", " : "",
+			attachment_name(sim->board, d, i));
+}
+
 int sim_find_attachment(struct sim *sim, int device, const char *name,
 			char *why, size_t size)
 {
@@ -105,9 +116,9 @@ int sim_find_attachment(struct sim *sim, int device, const char *name,
 	sim->names_device = device;
 	const char *hint =
 	    scn_suggest_fn(name, attachment_name_at, sim, d->n_attachments);
-	for (unsigned i = 0; i < d->n_attachments; i++)
-		msg_add(&m, "%s%s", i ? ", " : " (", attachment_name(b, d, i));
-	msg_add(&m, "%s", d->n_attachments ? ")" : "");
+	char names[200];
+	sim_attachment_names(sim, device, names, sizeof(names));
+	msg_add(&m, " (%s)", names);
 	if (hint)
 		msg_add(&m, "; did you mean '%s'?", hint);
 	return -ENOENT;

@@ -73,17 +73,8 @@ static int resolve_vote(struct sim *sim, const struct scn_script *s,
 	const struct dt_device *d = &b->devices[r->device];
 	char why[SCN_DIAG_MESSAGE_MAX];
 	if (!cmd->vote.domain && d->n_attachments != 1) {
-		char names[256];
-		size_t used = 0;
-		names[0] = 0;
-		for (unsigned i = 0;
-		     i < d->n_attachments && used < sizeof(names); i++) {
-			const struct dt_attachment *a = &d->attachments[i];
-			used += (size_t)snprintf(
-			    names + used, sizeof(names) - used, "%s%s",
-			    i ? ", " : "",
-			    a->name ? a->name : b->domains[a->domain].name);
-		}
+		char names[200];
+		sim_attachment_names(sim, r->device, names, sizeof(names));
 		return diag_set(diag, s, cmd,
 				"device '%s' has %u domains: name one (%s)",
 				d->name, d->n_attachments, names);
