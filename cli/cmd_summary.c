@@ -16,7 +16,7 @@ static const char summary_help[] =
 	"a table without opp-level, e.g. MediaTek CPUs and their CCI). Without\n"
 	"BOARD, the built-in demo SoC.\n"
 	"\n"
-	"  --json               one JSON object (DESIGN §3; see docs/json.md)\n"
+	"  --json               one JSON object (its fields: docs/json.md)\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n";
 
 int cmd_summary(int argc, char **argv)

@@ -48,8 +48,9 @@
  *  - Names: a domain is called by its provider's first label (from
  *    /__symbols__, present when the blob was built with `dtc -@`), else the
  *    provider's full path, plus ":INDEX" for providers with cells. A device is
- *    called by its first label, else its full path; dt_device_find() also
- *    accepts the path and the node name where that is unique.
+ *    called by its first label, else its full path. Every label of a node
+ *    names it too, and so does its path: dt_device_find() and
+ *    dt_domain_find() say exactly what they accept.
  *
  * Allocation: everything goes through the allocator given in struct
  * dt_load_opts (malloc/free by default); dt_board_free() releases it all.
@@ -166,6 +167,8 @@ struct dt_opp_supply {
 struct dt_opp {
 	char *name;
 	char *label;
+	char **labels; /* every label of the entry's node (@label first) */
+	unsigned n_labels;
 	uint64_t *hz;
 	unsigned n_hz;
 	bool has_level;
@@ -255,6 +258,8 @@ struct dt_floor {
 struct dt_provider {
 	char *path;
 	char *label;
+	char **labels; /* every label of the node (@label is the first) */
+	unsigned n_labels;
 	char *compatible;
 	char *status;
 	uint32_t cells;
@@ -279,10 +284,15 @@ struct dt_provider {
  * @idle_states, @n_idle_states: indices into dt_board.idle_states, in
  *   domain-idle-states order (shallowest first)
  * @opp_table: its provider's OPP table (its levels), or -1
+ * @labels, @n_labels: every label of the node defining it when that node
+ *   defines only this domain (a nested child, or a provider without
+ *   cells); else none
  */
 struct dt_domain {
 	char *name;
 	char *path;
+	char **labels;
+	unsigned n_labels;
 	int32_t provider;
 	int64_t index;
 	int32_t *parents;
@@ -309,6 +319,8 @@ struct dt_attachment {
  * @name:  first label, else @path
  * @path:  full node path
  * @node_name: the last path component, e.g. "video-codec@aa00000"
+ * @labels, @n_labels: every label of the node, in /__symbols__ order (the
+ *   first is @name); none without labels
  * @attachments, @n_attachments: in power-domains order (a domain listed
  *   twice is kept once, with a warning)
  * @opp_table: operating-points-v2 table index, or -1
@@ -319,6 +331,8 @@ struct dt_device {
 	char *name;
 	char *path;
 	char *node_name;
+	char **labels;
+	unsigned n_labels;
 	struct dt_attachment *attachments;
 	unsigned n_attachments;
 	int32_t opp_table;
@@ -493,17 +507,30 @@ int dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max);
 
 /**
  * dt_domain_find - the index of the domain called @name
- * returns: the index (>= 0), -EINVAL (NULL argument), -ENOENT.
- * cost: O(domains).
+ * Accepted, in this order: its name ("rpmhpd:9", "pgc_gpu3d"); any label
+ * of the node defining it (dt_domain.labels); for a domain of a one-cell
+ * provider, any label of the provider or the provider's full path
+ * followed by ":INDEX" ("/soc@0/rsc@18200000/power-controller:9"); the
+ * full path of a node defining only this domain (a nested child, a
+ * provider without cells); that node's name ("power-domain@12") when no
+ * other such domain has it, else its name without the unit address when
+ * that is unique.
+ * returns: the index (>= 0), -EINVAL (NULL argument), -ENOENT, -EEXIST (a
+ *   node name, with or without unit address, several domains share).
+ * cost: O(domains * labels * length of @name).
  */
 int dt_domain_find(const struct dt_board *board, const char *name);
 
 /**
- * dt_device_find - the index of a device by label, full path, or node name
- * (the node name only when no other device has it)
- * returns: the index (>= 0), -EINVAL, -ENOENT, -EEXIST (a node name
- *   shared by several devices and no label or path matched: use the path).
- * cost: O(devices).
+ * dt_device_find - the index of a device called @name
+ * Accepted, in this order: any of its labels or its full path; else its
+ * node name ("spi@880000") when no other device has that node name; else
+ * its node name without the unit address ("spi") when no other device's
+ * node name has that base.
+ * returns: the index (>= 0), -EINVAL, -ENOENT, -EEXIST (a node name, with
+ *   or without unit address, shared by several devices and no label or
+ *   path matched: use a label or the path).
+ * cost: O(devices * labels * length of @name).
  */
 int dt_device_find(const struct dt_board *board, const char *name);
 

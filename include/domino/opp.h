@@ -423,7 +423,10 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  * never run above what its rails give it. The attachments written are
  * those the old or the new entry drives (a required OPP or the helper's
  * pstate matched to them); others keep their direct pd_vote() votes, and
- * every attachment of the device may take part. Votes are validated (-ENODEV, -ERANGE)
+ * every attachment of the device may take part. A rate that selects the
+ * entry already in use calls nothing, unless a pd_vote() changed one of its
+ * attachments' votes since: then the entry's votes are written again (the
+ * latest call wins), and only those. Votes are validated (-ENODEV, -ERANGE)
  * and the memory of every step reserved before anything is called, so
  * -ENOMEM changes nothing. A supply whose old window was never known is
  * not restored by a rollback.

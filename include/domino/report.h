@@ -49,7 +49,7 @@ struct rpt_device {
 	const char *path;  /* DT node path */
 	const char *via;   /* its power-domain-names entry, or NULL */
 	int active;        /* 1 if runtime-active */
-	uint32_t vote;     /* its stored vote on this domain (0 = none) */
+	uint32_t vote;     /* its vote on this domain as cast (0 = none) */
 	int counts;        /* 1 if the vote currently counts */
 	const uint32_t *args; /* its specifier's cells after the index, */
 	unsigned n_args;      /* as given to a provider of 2+ cells */
@@ -146,6 +146,7 @@ struct rpt_event {
 	const char *op;
 	int error;
 	int safe;
+	int undo; /* failure: a call undoing a rollback (then always safe) */
 	const char *message;
 };
 

@@ -42,7 +42,7 @@ enum scn_verb {
 	SCN_RATE,    /* rate DEV FREQ */
 	SCN_VOTE,    /* vote DEV [DOMAIN-NAME] LEVEL */
 	SCN_QOS,     /* qos DEV LATENCY_US|none */
-	SCN_WAKEUP,  /* wakeup DEV TIME|+TIME */
+	SCN_WAKEUP,  /* wakeup DEV TIME|+TIME|none */
 	SCN_FAIL,    /* fail DOMAIN OP [COUNT] */
 	SCN_EXPECT,  /* expect ... (see enum scn_expect_kind) */
 };
@@ -67,6 +67,8 @@ enum scn_expect_kind {
 
 /* qos.latency_us value of `qos DEV none` (same value as PD_QOS_NONE). */
 #define SCN_QOS_NONE UINT32_MAX
+/* wakeup.at_ns value of `wakeup DEV none` (same value as PD_WAKEUP_NONE). */
+#define SCN_WAKEUP_NONE UINT64_MAX
 
 /**
  * struct scn_cmd - one parsed command
@@ -82,13 +84,21 @@ enum scn_expect_kind {
  * Per verb:
  * @rate.hz:            requested frequency in Hz (0 drops the OPP's votes)
  * @vote.domain:        the DOMAIN-NAME argument, or NULL when omitted
- * @vote.level:         the pstate level voted (0 = no vote)
+ * @vote.level:         the pstate level voted (0 = no vote); 0 when
+ *                      @vote.level_name is set
+ * @vote.level_name:    the level given by name (a word starting with a
+ *                      letter or `_`, e.g. "rpmhpd_opp_svs"), resolved
+ *                      against the domain's OPP entries by the simulator;
+ *                      NULL when the level was a number
  * @qos.latency_us:     resume-latency limit in µs; SCN_QOS_NONE for `none`
  * @wakeup.at_ns:       absolute wakeup time in ns (`+5ms` already resolved
- *                      against @time_ns; may be in the past)
+ *                      against @time_ns; may be in the past);
+ *                      SCN_WAKEUP_NONE for `none`, which clears it
  * @fail.op, @fail.count: callback and number of calls to fail (0 disarms)
  * @expect.kind:        which assertion
  * @expect.level:       SCN_EXPECT_PSTATE: the level
+ * @expect.level_name:  SCN_EXPECT_PSTATE: the level by name, as
+ *                      @vote.level_name; NULL for a number
  * @expect.hz:          SCN_EXPECT_RATE: the frequency in Hz
  * @expect.idle_state:  SCN_EXPECT_IDLE: the idle state's name
  * @expect.error:       SCN_EXPECT_LAST_ERROR: 0 for OK, else a negative errno
@@ -106,6 +116,7 @@ struct scn_cmd {
 		struct {
 			const char *domain;
 			uint32_t level;
+			const char *level_name;
 		} vote;
 		struct {
 			uint32_t latency_us;
@@ -120,6 +131,7 @@ struct scn_cmd {
 		struct {
 			enum scn_expect_kind kind;
 			uint32_t level;
+			const char *level_name;
 			uint64_t hz;
 			const char *idle_state;
 			int error;
@@ -188,7 +200,9 @@ struct scn_diag {
  * returns: 0 on success, or
  *   -EINVAL  if @out is NULL, or @text is NULL with @len > 0 (@diag->line
  *            is 0), or a line is malformed: unknown verb or keyword, wrong
- *            number of arguments, bad number or unit, sub-unit precision,
+ *            number of arguments, a level that is neither an unsigned
+ *            integer nor a name (a name starts with a letter or `_`),
+ *            bad number or unit, sub-unit precision,
  *            unknown errno name, unknown fail op, a time earlier than the
  *            previous command's, a control character;
  *   -EOVERFLOW if a time, frequency, level, latency or count does not fit

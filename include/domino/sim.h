@@ -7,7 +7,10 @@
  * (dt_instantiate) whose time source is the simulator's clock, and gives
  * every domain a simulated backend: power on/off always, and a
  * set_performance_state exactly when its provider has an OPP table (DESIGN
- * §1 "Precise rules"); `fail DOMAIN OP COUNT` arms the next COUNT calls of
+ * §1 "Precise rules"). A non-zero `vote` that can reach no domain with that
+ * callback (the voted domain, then its ancestors through every link) fails
+ * with -ENODEV when it is cast, suspended or not. `fail DOMAIN OP COUNT`
+ * arms the next COUNT calls of
  * that callback to fail with -EIO. Devices with an OPP table get a simulated
  * clock, so `rate` and `expect DEV rate` work. For tests, every backend
  * call can be observed and the k-th one made to fail (struct sim_options),
@@ -17,7 +20,13 @@
  * change (power, pstate, idle state, failures, clock rates) as report
  * events with the command that caused it. Names in the scenario are
  * resolved before anything runs, so a misspelt device is an error (with a
- * suggestion), not a half-run simulation.
+ * suggestion), not a half-run simulation. A device is named by any label,
+ * its path, or its node name (with or without unit address) where unique;
+ * a domain by the names dt_domain_find() accepts or as DEV:NAME (the
+ * device's `power-domain-names` entry); a level by a number or an OPP
+ * entry's label or node name. Reports show each device's vote as the
+ * latest `vote` or `rate` cast it; an undo call of a rollback that fails
+ * is a safe failure with rpt_event.undo set.
  *
  * sim_report() turns the current state, the events and the statistics into
  * a struct rpt_model for the report writers.
@@ -156,9 +165,10 @@ struct sim_result {
  * message reads "WANT, got GOT"; the run goes on. A command whose operation
  * fails is recorded as RPT_EV_COMMAND_ERROR and the run goes on.
  * returns: 0 (see @res for expectations), -EINVAL (a name that is not on
- *   the board, a vote without a domain name on a multi-domain device, a
- *   domain name not attached to the device, an idle state the domain does
- *   not have; nothing was run), -ENOMEM.
+ *   the board or that several devices or domains share, a vote without a
+ *   domain name on a multi-domain device, a domain name not attached to
+ *   the device, a level name the domain's OPP table does not have, an idle
+ *   state the domain does not have; nothing was run), -ENOMEM.
  */
 int sim_run(struct sim *sim, const struct scn_script *script,
 	    sim_event_fn live, void *user, struct sim_result *res,

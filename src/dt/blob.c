@@ -56,6 +56,25 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(*x, *y);
 }
 
+/* Every label names its node (sc7180's spi@880000 is both ap_h1_spi and
+ * spi0); the first one found is the node's name. Nodes have a label or
+ * two, so the array is simply copied one longer each time. */
+static int add_label(struct dt_loader *ld, struct dt_node *n, const char *label)
+{
+	char **labels =
+	    dt_pool_alloc(ld->pool, (n->n_labels + 1) * sizeof(*labels));
+	char *copy = dt_pool_strdup(ld->pool, label);
+	if (!labels || !copy)
+		return -ENOMEM;
+	if (n->n_labels)
+		memcpy(labels, n->labels, n->n_labels * sizeof(*labels));
+	labels[n->n_labels++] = copy;
+	dt_pool_free(ld->pool, n->labels);
+	n->labels = labels;
+	n->label = labels[0];
+	return 0;
+}
+
 /*
  * Labels come from /__symbols__ (label = "/full/path"). Resolving each path
  * with fdt_path_offset walks whole sibling subtrees, quadratic on a real
@@ -94,11 +113,9 @@ static int index_labels(struct dt_loader *ld)
 		struct slot key = {value, -1};
 		const struct slot *hit =
 		    bsearch(&key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
-		if (!hit || ld->nodes[hit->node].label)
-			continue;
-		ld->nodes[hit->node].label = dt_pool_strdup(ld->pool, label);
-		if (!ld->nodes[hit->node].label)
-			return -ENOMEM;
+		int err = hit ? add_label(ld, &ld->nodes[hit->node], label) : 0;
+		if (err)
+			return err;
 	}
 	dt_pool_free(ld->pool, slots);
 	return 0;

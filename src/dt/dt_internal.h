@@ -47,6 +47,8 @@ struct dt_node {
 	uint32_t phandle; /* 0 if none */
 	const char *name; /* points into the blob */
 	char *label;	  /* first label from __symbols__, or NULL */
+	char **labels;	  /* every label, in __symbols__ order */
+	unsigned n_labels;
 	char *path;	  /* built on demand (pool) */
 	/* what the loader made of it (-1 = nothing) */
 	int32_t provider;

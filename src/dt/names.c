@@ -33,6 +33,112 @@ char *dt_device_name(struct dt_loader *ld, int32_t node)
 	return path ? dt_pool_strdup(ld->pool, path) : NULL;
 }
 
+static int in_labels(char *const *labels, unsigned n, const char *name)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(labels[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* @name is "@base:INDEX" for this @index. */
+static int is_indexed(const char *name, const char *base, int64_t index)
+{
+	size_t bl = strlen(base);
+	char suffix[24];
+	if (strncmp(name, base, bl) != 0 || name[bl] != ':')
+		return 0;
+	snprintf(suffix, sizeof(suffix), "%" PRId64, index);
+	return strcmp(name + bl + 1, suffix) == 0;
+}
+
+/* A domain defined by a node of its own (a nested child, or a provider
+ * without cells), not one index of a provider's list. */
+static int has_own_node(const struct dt_board *board, const struct dt_domain *d)
+{
+	return d->index < 0 ||
+	       strcmp(d->path, board->providers[d->provider].path) != 0;
+}
+
+static int domain_called(const struct dt_board *board,
+			 const struct dt_domain *d, const char *name)
+{
+	if (in_labels(d->labels, d->n_labels, name))
+		return 1;
+	if (has_own_node(board, d) && strcmp(d->path, name) == 0)
+		return 1;
+	if (d->index < 0)
+		return 0;
+	const struct dt_provider *p = &board->providers[d->provider];
+	for (unsigned i = 0; i < p->n_labels; i++)
+		if (is_indexed(name, p->labels[i], d->index))
+			return 1;
+	return is_indexed(name, p->path, d->index);
+}
+
+/* The node name without its unit address: "spi@880000" -> length of "spi" */
+static size_t base_len(const char *node_name)
+{
+	const char *at = strchr(node_name, '@');
+	return at ? (size_t)(at - node_name) : strlen(node_name);
+}
+
+static const char *last_component(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * The one item whose node name is @name (exactly, or when @base, without
+ * its unit address): its index, -ENOENT, or -EEXIST when several have it.
+ * @node_name(i) gives item i's node name, NULL for an item without a node.
+ */
+static int unique_node_name(const char *name, int base, unsigned n,
+			    const char *(*node_name)(const void *, unsigned),
+			    const void *user)
+{
+	size_t len = strlen(name);
+	int found = -ENOENT;
+	for (unsigned i = 0; i < n; i++) {
+		const char *nn = node_name(user, i);
+		if (!nn)
+			continue;
+		int hit = base ? base_len(nn) == len && !strncmp(nn, name, len)
+			       : !strcmp(nn, name);
+		if (!hit)
+			continue;
+		if (found >= 0)
+			return -EEXIST;
+		found = (int)i;
+	}
+	return found;
+}
+
+/* Node names first with the unit address, then (for a name without `@`)
+ * without it. */
+static int find_by_node_name(const char *name, unsigned n,
+			     const char *(*node_name)(const void *, unsigned),
+			     const void *user)
+{
+	int found = unique_node_name(name, 0, n, node_name, user);
+	if (found != -ENOENT || strchr(name, '@'))
+		return found;
+	return unique_node_name(name, 1, n, node_name, user);
+}
+
+static const char *domain_node_name(const void *user, unsigned i)
+{
+	const struct dt_board *b = user;
+	const struct dt_domain *d = &b->domains[i];
+	return has_own_node(b, d) ? last_component(d->path) : NULL;
+}
+
+static const char *device_node_name(const void *user, unsigned i)
+{
+	return ((const struct dt_board *)user)->devices[i].node_name;
+}
+
 int dt_domain_find(const struct dt_board *board, const char *name)
 {
 	if (!board || !name)
@@ -40,23 +146,23 @@ int dt_domain_find(const struct dt_board *board, const char *name)
 	for (unsigned i = 0; i < board->n_domains; i++)
 		if (strcmp(board->domains[i].name, name) == 0)
 			return (int)i;
-	return -ENOENT;
+	for (unsigned i = 0; i < board->n_domains; i++)
+		if (domain_called(board, &board->domains[i], name))
+			return (int)i;
+	return find_by_node_name(name, board->n_domains, domain_node_name,
+				 board);
 }
 
 int dt_device_find(const struct dt_board *board, const char *name)
 {
 	if (!board || !name)
 		return -EINVAL;
-	for (unsigned i = 0; i < board->n_devices; i++)
-		if (strcmp(board->devices[i].name, name) == 0 ||
-		    strcmp(board->devices[i].path, name) == 0)
+	for (unsigned i = 0; i < board->n_devices; i++) {
+		const struct dt_device *d = &board->devices[i];
+		if (strcmp(d->name, name) == 0 || strcmp(d->path, name) == 0 ||
+		    in_labels(d->labels, d->n_labels, name))
 			return (int)i;
-	int found = -ENOENT;
-	for (unsigned i = 0; i < board->n_devices; i++)
-		if (strcmp(board->devices[i].node_name, name) == 0) {
-			if (found >= 0)
-				return -EEXIST;
-			found = (int)i;
-		}
-	return found;
+	}
+	return find_by_node_name(name, board->n_devices, device_node_name,
+				 board);
 }

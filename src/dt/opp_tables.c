@@ -47,6 +47,8 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 		return -ENOMEM;
 	if (!e->name)
 		return -ENOMEM;
+	e->labels = ld->nodes[node].labels;
+	e->n_labels = ld->nodes[node].n_labels;
 	e->enabled = ld->nodes[node].own_enabled;
 	e->duplicate_of = -1;
 

@@ -43,6 +43,8 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 	    (compat && !(p->compatible = dt_pool_strdup(ld->pool, compat))) ||
 	    (status && !(p->status = dt_pool_strdup(ld->pool, status))))
 		return -ENOMEM;
+	p->labels = n->labels;
+	p->n_labels = n->n_labels;
 	p->cells = cells;
 	p->opp_table = -1;
 	p->first_domain = -1;
@@ -265,6 +267,13 @@ static int create_domains(struct dt_loader *ld)
 		if (!path || !(d->path = dt_pool_strdup(ld->pool, path)) ||
 		    !(d->name = dt_domain_name(ld, p, d->index)))
 			return -ENOMEM;
+		if (k->node >= 0) {
+			d->labels = ld->nodes[k->node].labels;
+			d->n_labels = ld->nodes[k->node].n_labels;
+		} else if (d->index < 0) {
+			d->labels = p->labels;
+			d->n_labels = p->n_labels;
+		}
 		if (k->node >= 0)
 			ld->nodes[k->node].nested_domain = dom;
 	}

@@ -334,10 +334,7 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	const struct opp_entry *own = opp_entry_by_id(t, od->own_id);
 	if (own == target)
 		own = 0;
-	if (target == was_vote && (od->follow || target == was_run)) {
-		od->requested_hz = hz; /* the same OPP: nothing is called */
-		return 0;
-	}
+	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
 	struct move_plan p;
 	void *block = plan_alloc(ctx, &p, n);
@@ -371,6 +368,14 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		err = txn_check_level(ctx, a->dom,
 				      p.new_d[i] ? p.new_v[i] : 0, &p.want[i]);
 		p.up[i] = p.want[i] > p.cur[i] ? p.want[i] : p.cur[i];
+		/* A pd_vote() since the OPP was set changed its vote: the
+		 * latest call wins, so the OPP's vote is written again. */
+		same = same && p.want[i] == p.cur[i];
+	}
+	if (!err && same) {
+		dmn_free(ctx, block);
+		od->requested_hz = hz; /* the same OPP: nothing is called */
+		return 0;
 	}
 	if (!err)
 		err = reserve_move(ctx, pdev, n);

@@ -74,12 +74,14 @@ int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 		break;
 	}
 
-	/* Failures: what was attempted, the error, and how it ended. */
+	/* Failures: what was attempted, the error, and how it ended. An undo
+	 * step of a rollback says so: why a resume powers something off. */
+	const char *undo = e->undo ? "undoing a rollback; " : "";
 	if (is_op(e, "pstate")) {
 		char what[64];
 		if (e->safe)
-			snprintf(what, sizeof(what), "safe: stays at %" PRIu32,
-				 e->old_level);
+			snprintf(what, sizeof(what), "%ssafe: stays at %" PRIu32,
+				 undo, e->old_level);
 		else
 			snprintf(what, sizeof(what), "rolled back");
 		snprintf(buf, len,
@@ -89,15 +91,15 @@ int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 		snprintf(buf, len, "off -> on FAILED: %s (%s)", err,
 			 e->safe ? "safe" : "rolled back");
 	} else if (is_op(e, "off")) {
-		snprintf(buf, len, "on -> off FAILED: %s (%s)", err,
+		snprintf(buf, len, "on -> off FAILED: %s (%s%s)", err, undo,
 			 e->safe ? "safe: stays on" : "rolled back");
 	} else if (is_op(e, "clock")) {
 		snprintf(buf, len, "clock %s -> %s FAILED: %s (%s)",
 			 rpt_fmt_hz(h1, e->old_hz), rpt_fmt_hz(h2, e->new_hz),
 			 err, e->safe ? "safe" : "rolled back");
 	} else {
-		snprintf(buf, len, "%s FAILED: %s (%s)",
-			 e->op ? e->op : "operation", err,
+		snprintf(buf, len, "%s FAILED: %s (%s%s)",
+			 e->op ? e->op : "operation", err, undo,
 			 e->safe ? "safe: left as it was" : "rolled back");
 	}
 	return 1;

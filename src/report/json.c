@@ -179,6 +179,8 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 		str_member(o, "error", rpt_error_name(e->error));
 		rpt_out_puts(o, ", \"safe\": ");
 		bool_val(o, e->safe);
+		rpt_out_puts(o, ", \"undo\": ");
+		bool_val(o, e->undo);
 		break;
 	case RPT_EV_COMMAND_ERROR:
 		str_member(o, "error", rpt_error_name(e->error));

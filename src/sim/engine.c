@@ -74,11 +74,33 @@ static const struct pd_domain_ops ops_gate = {sim_power_on, sim_power_off, 0};
 static const struct pd_domain_ops ops_rail = {sim_power_on, sim_power_off,
 					      sim_set_pstate};
 
+/* The simulator's rule (DESIGN §1): a domain has set_performance_state
+ * exactly when its provider has an OPP table. */
+static int has_pstate_callback(const struct dt_board *board, unsigned domain)
+{
+	return board->domains[domain].opp_table >= 0;
+}
+
+/* Whether @domain or one of its ancestors, through every link, has the
+ * callback. Boards are DAGs of a few levels; the loader refused cycles,
+ * and the depth bound keeps a damaged model from recursing forever. */
+static int reaches_pstate(const struct dt_board *board, unsigned domain,
+			  unsigned depth)
+{
+	if (has_pstate_callback(board, domain))
+		return 1;
+	const struct dt_domain *d = &board->domains[domain];
+	for (unsigned i = 0; i < d->n_parents && depth < 64; i++)
+		if (reaches_pstate(board, (unsigned)d->parents[i], depth + 1))
+			return 1;
+	return 0;
+}
+
 static int factory(void *user, const struct dt_board *board, unsigned domain,
 		   struct pd_domain_desc *desc)
 {
 	struct sim *sim = user;
-	desc->ops = board->domains[domain].opp_table >= 0 ? &ops_rail : &ops_gate;
+	desc->ops = has_pstate_callback(board, domain) ? &ops_rail : &ops_gate;
 	desc->user = &sim->doms[domain];
 	desc->flags = 0;
 	return 0;
@@ -262,9 +284,14 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 		ev.new_level = (uint32_t)e->new_value;
 		ev.old_hz = e->old_value;
 		ev.new_hz = e->new_value;
+		ev.undo = sim->undoing;
 		break;
+	case DMN_EV_ROLLBACK:
+		/* What the command calls from here on undoes its steps. */
+		sim->undoing = 1;
+		return;
 	default:
-		return; /* lowering notices and rollback markers add nothing */
+		return; /* lowering notices add nothing */
 	}
 	sim_record(sim, &ev);
 }
@@ -305,6 +332,7 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		sim->doms[i].sim = sim;
 		sim->doms[i].index = i;
+		sim->doms[i].reaches_pstate = reaches_pstate(b, i, 0);
 	}
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		sim->devs[i].sim = sim;
@@ -336,9 +364,26 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 		goto fail;
 	sim->initial = calloc(b->n_domains ? b->n_domains : 1,
 			      sizeof(*sim->initial));
-	if (!sim->initial) {
+	size_t n_atts = 0;
+	for (unsigned i = 0; i < b->n_devices; i++)
+		n_atts += b->devices[i].n_attachments;
+	sim->cast_block = calloc(n_atts ? n_atts : 1, sizeof(uint32_t));
+	if (!sim->initial || !sim->cast_block) {
 		err = -ENOMEM;
 		goto fail;
+	}
+	/* Fixed votes of devices without an OPP table are cast by the
+	 * build; read them back. */
+	n_atts = 0;
+	for (unsigned i = 0; i < b->n_devices; i++) {
+		sim->devs[i].cast = sim->cast_block + n_atts;
+		n_atts += b->devices[i].n_attachments;
+		for (unsigned a = 0; a < b->devices[i].n_attachments; a++) {
+			struct pd_attach_info ai;
+			if (!pd_attach_info(sim->ctx,
+					    sim->inst->attachments[i][a], &ai))
+				sim->devs[i].cast[a] = ai.vote;
+		}
 	}
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		struct pd_domain_info info;
@@ -367,6 +412,7 @@ void sim_free(struct sim *sim)
 	free(sim->causes);
 	free(sim->events);
 	free(sim->initial);
+	free(sim->cast_block);
 	free(sim->doms);
 	free(sim->devs);
 	free(sim);

@@ -12,6 +12,9 @@ struct sim_domain {
 	struct sim *sim;
 	unsigned index;
 	uint32_t fail_count[3]; /* by enum scn_fail_op */
+	/* It or an ancestor has a set_performance_state callback: a vote
+	 * cast here can land somewhere real (DESIGN §1, -ENODEV). */
+	int reaches_pstate;
 };
 
 struct sim_device {
@@ -19,6 +22,10 @@ struct sim_device {
 	unsigned index;
 	uint64_t rate; /* what the simulated clock was last set to */
 	int active;
+	/* Per attachment, the vote as the latest `vote` or `rate` cast it:
+	 * the library keeps it rounded up to a level, reports show it as
+	 * written (DESIGN §1). */
+	uint32_t *cast;
 };
 
 struct sim_initial {
@@ -51,6 +58,7 @@ struct sim {
 	struct sim_domain *doms;
 	struct sim_device *devs;
 	struct sim_initial *initial;
+	uint32_t *cast_block; /* behind every sim_device.cast */
 	uint64_t now;
 
 	/* Backend calls: counted for sim_options.fail_call and on_call. */
@@ -58,6 +66,8 @@ struct sim {
 	sim_call_fn on_call;
 	void *call_user;
 	int last_error; /* of the latest command, for `expect last-error` */
+	int undoing; /* the current command is rolling back */
+	int names_device; /* whose attachment names a suggestion looks at */
 
 	struct rpt_event *events;
 	unsigned n_events, cap_events;
@@ -81,5 +91,21 @@ int sim_backend_call(struct sim *sim, struct sim_call *call, int err);
 /* engine_requirements.c: the board's device-to-device requirements into
  * the report store (freed by sim_report_free). 0 or -ENOMEM. */
 int sim_fill_requirements(struct sim *sim);
+
+/*
+ * Names in a scenario (engine_names.c). Each returns an index (device,
+ * domain, attachment of @device) or, for a level, 0 and *@level; on
+ * failure -ENOENT (-EEXIST: a device node name several devices share) with
+ * the reason, and a "did you mean" where one is close, in @why.
+ */
+int sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
+int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);
+int sim_find_attachment(struct sim *sim, int device, const char *name,
+			char *why, size_t size);
+/* "venus, vcodec0, mx": how @device's domains are named, in order */
+void sim_attachment_names(const struct sim *sim, int device, char *buf,
+			  size_t size);
+int sim_find_level(const struct sim *sim, unsigned domain, const char *name,
+		   uint32_t *level, char *why, size_t size);
 
 #endif

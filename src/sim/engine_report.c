@@ -85,14 +85,15 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 		r->via = NULL;
 		r->args = NULL;
 		r->n_args = 0;
+		r->vote = ai.vote;
 		for (unsigned a = 0; a < d->n_attachments; a++)
 			if (d->attachments[a].domain == (int32_t)i) {
 				r->via = d->attachments[a].name;
 				r->args = d->attachments[a].args;
 				r->n_args = d->attachments[a].n_args;
+				r->vote = sim->devs[dev].cast[a];
 			}
 		r->active = sim->devs[dev].active;
-		r->vote = ai.vote;
 		r->counts = ai.counts;
 	}
 	return 0;

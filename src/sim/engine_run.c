@@ -16,6 +16,8 @@ struct resolved {
 	int domain; /* index into board->domains, or -1 */
 	int attachment; /* for vote: index into the device's attachments */
 	int idle; /* for expect idle: the state's position */
+	uint32_t level; /* for vote and expect pstate: the level, by number
+			   or resolved from its name */
 };
 
 static int diag_set(struct scn_diag *diag, const struct scn_script *script,
@@ -35,107 +37,60 @@ static int diag_set(struct scn_diag *diag, const struct scn_script *script,
 	return -EINVAL;
 }
 
-static const char *device_name_at(void *user, size_t i)
-{
-	return ((const struct dt_board *)user)->devices[i].name;
-}
-
-static const char *domain_name_at(void *user, size_t i)
-{
-	return ((const struct dt_board *)user)->domains[i].name;
-}
-
-/* ", did you mean 'x'?" or "" */
-static void suggestion(char *buf, size_t size, const char *found)
-{
-	if (found)
-		snprintf(buf, size, "; did you mean '%s'?", found);
-	else
-		buf[0] = 0;
-}
-
-static int resolve_device(const struct sim *sim, const struct scn_script *s,
+/* The command's target through @find (sim_find_device, sim_find_domain). */
+static int resolve_target(struct sim *sim, const struct scn_script *s,
 			  const struct scn_cmd *cmd, struct scn_diag *diag,
+			  int (*find)(struct sim *, const char *, char *,
+				      size_t),
 			  int *out)
 {
-	const struct dt_board *b = sim->board;
-	int i = dt_device_find(b, cmd->target);
-	if (i >= 0) {
-		*out = i;
-		return 0;
-	}
-	if (i == -EEXIST)
-		return diag_set(diag, s, cmd,
-				"device name '%s' is shared by several devices; "
-				"use its label or full path",
-				cmd->target);
-	char hint[160];
-	suggestion(hint, sizeof(hint),
-		   scn_suggest_fn(cmd->target, device_name_at, (void *)b,
-				  b->n_devices));
-	return diag_set(diag, s, cmd, "unknown device '%s'%s", cmd->target,
-			hint);
+	char why[SCN_DIAG_MESSAGE_MAX];
+	int i = find(sim, cmd->target, why, sizeof(why));
+	if (i < 0)
+		return diag_set(diag, s, cmd, "%s", why);
+	*out = i;
+	return 0;
 }
 
-static int resolve_domain(const struct sim *sim, const struct scn_script *s,
-			  const struct scn_cmd *cmd, struct scn_diag *diag,
-			  int *out)
+/* A level given by name: the entry of that name in the OPP table whose
+ * levels @domain takes. */
+static int resolve_level(struct sim *sim, const struct scn_script *s,
+			 const struct scn_cmd *cmd, struct scn_diag *diag,
+			 int domain, const char *name, uint32_t *level)
 {
-	const struct dt_board *b = sim->board;
-	int i = dt_domain_find(b, cmd->target);
-	if (i >= 0) {
-		*out = i;
-		return 0;
-	}
-	char hint[160];
-	suggestion(hint, sizeof(hint),
-		   scn_suggest_fn(cmd->target, domain_name_at, (void *)b,
-				  b->n_domains));
-	return diag_set(diag, s, cmd, "unknown domain '%s'%s", cmd->target,
-			hint);
+	char why[SCN_DIAG_MESSAGE_MAX];
+	if (sim_find_level(sim, (unsigned)domain, name, level, why,
+			   sizeof(why)))
+		return diag_set(diag, s, cmd, "%s", why);
+	return 0;
 }
 
-/* "venus, vcodec0, mx": how the device's domains may be named */
-static void list_attachments(const struct dt_board *b, const struct dt_device *d,
-			     char *buf, size_t size)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (unsigned i = 0; i < d->n_attachments && used < size; i++) {
-		const struct dt_attachment *a = &d->attachments[i];
-		const char *name = a->name ? a->name : b->domains[a->domain].name;
-		used += (size_t)snprintf(buf + used, size - used, "%s%s",
-					 i ? ", " : "", name);
-	}
-}
-
-static int resolve_vote(const struct sim *sim, const struct scn_script *s,
+static int resolve_vote(struct sim *sim, const struct scn_script *s,
 			const struct scn_cmd *cmd, struct scn_diag *diag,
 			struct resolved *r)
 {
 	const struct dt_board *b = sim->board;
 	const struct dt_device *d = &b->devices[r->device];
-	char names[256];
-	list_attachments(b, d, names, sizeof(names));
-	if (!cmd->vote.domain) {
-		if (d->n_attachments == 1) {
-			r->attachment = 0;
-			return 0;
-		}
+	char why[SCN_DIAG_MESSAGE_MAX];
+	if (!cmd->vote.domain && d->n_attachments != 1) {
+		char names[200];
+		sim_attachment_names(sim, r->device, names, sizeof(names));
 		return diag_set(diag, s, cmd,
 				"device '%s' has %u domains: name one (%s)",
 				d->name, d->n_attachments, names);
 	}
-	for (unsigned i = 0; i < d->n_attachments; i++) {
-		const struct dt_attachment *a = &d->attachments[i];
-		if ((a->name && !strcmp(a->name, cmd->vote.domain)) ||
-		    !strcmp(b->domains[a->domain].name, cmd->vote.domain)) {
-			r->attachment = (int)i;
-			return 0;
-		}
-	}
-	return diag_set(diag, s, cmd, "device '%s' has no domain '%s' (%s)",
-			d->name, cmd->vote.domain, names);
+	r->attachment = cmd->vote.domain ? sim_find_attachment(sim, r->device,
+							       cmd->vote.domain,
+							       why, sizeof(why))
+					 : 0;
+	if (r->attachment < 0)
+		return diag_set(diag, s, cmd, "%s", why);
+	r->level = cmd->vote.level;
+	if (!cmd->vote.level_name)
+		return 0;
+	return resolve_level(sim, s, cmd, diag,
+			     d->attachments[r->attachment].domain,
+			     cmd->vote.level_name, &r->level);
 }
 
 static int resolve_idle(const struct sim *sim, const struct scn_script *s,
@@ -164,7 +119,7 @@ static int resolve_idle(const struct sim *sim, const struct scn_script *s,
 			d->name, cmd->expect.idle_state, names);
 }
 
-static int resolve(const struct sim *sim, const struct scn_script *s,
+static int resolve(struct sim *sim, const struct scn_script *s,
 		   const struct scn_cmd *cmd, struct scn_diag *diag,
 		   struct resolved *r)
 {
@@ -175,25 +130,40 @@ static int resolve(const struct sim *sim, const struct scn_script *s,
 	case SCN_RATE:
 	case SCN_QOS:
 	case SCN_WAKEUP:
-		return resolve_device(sim, s, cmd, diag, &r->device);
+		return resolve_target(sim, s, cmd, diag, sim_find_device,
+				      &r->device);
 	case SCN_VOTE: {
-		int err = resolve_device(sim, s, cmd, diag, &r->device);
+		int err = resolve_target(sim, s, cmd, diag, sim_find_device,
+					 &r->device);
 		return err ? err : resolve_vote(sim, s, cmd, diag, r);
 	}
 	case SCN_FAIL:
-		return resolve_domain(sim, s, cmd, diag, &r->domain);
+		return resolve_target(sim, s, cmd, diag, sim_find_domain,
+				      &r->domain);
 	case SCN_EXPECT:
 		switch (cmd->expect.kind) {
 		case SCN_EXPECT_RATE:
-			return resolve_device(sim, s, cmd, diag, &r->device);
+			return resolve_target(sim, s, cmd, diag,
+					      sim_find_device, &r->device);
 		case SCN_EXPECT_LAST_ERROR:
 			return 0;
 		case SCN_EXPECT_IDLE: {
-			int err = resolve_domain(sim, s, cmd, diag, &r->domain);
+			int err = resolve_target(sim, s, cmd, diag,
+						 sim_find_domain, &r->domain);
 			return err ? err : resolve_idle(sim, s, cmd, diag, r);
 		}
+		case SCN_EXPECT_PSTATE: {
+			int err = resolve_target(sim, s, cmd, diag,
+						 sim_find_domain, &r->domain);
+			r->level = cmd->expect.level;
+			if (err || !cmd->expect.level_name)
+				return err;
+			return resolve_level(sim, s, cmd, diag, r->domain,
+					     cmd->expect.level_name, &r->level);
+		}
 		default:
-			return resolve_domain(sim, s, cmd, diag, &r->domain);
+			return resolve_target(sim, s, cmd, diag,
+					      sim_find_domain, &r->domain);
 		}
 	}
 	return diag_set(diag, s, cmd, "unsupported command");
@@ -210,9 +180,11 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 			 (unsigned long long)cmd->rate.hz);
 		break;
 	case SCN_VOTE:
-		snprintf(buf, size, "vote %s%s%s %u", cmd->target,
+		snprintf(t, sizeof(t), "%u", cmd->vote.level);
+		snprintf(buf, size, "vote %s%s%s %s", cmd->target,
 			 cmd->vote.domain ? " " : "",
-			 cmd->vote.domain ? cmd->vote.domain : "", cmd->vote.level);
+			 cmd->vote.domain ? cmd->vote.domain : "",
+			 cmd->vote.level_name ? cmd->vote.level_name : t);
 		break;
 	case SCN_QOS:
 		if (cmd->qos.latency_us == SCN_QOS_NONE)
@@ -222,7 +194,10 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 				 cmd->qos.latency_us);
 		break;
 	case SCN_WAKEUP:
-		scn_format_time(cmd->wakeup.at_ns, t, sizeof(t));
+		if (cmd->wakeup.at_ns == SCN_WAKEUP_NONE)
+			snprintf(t, sizeof(t), "none");
+		else
+			scn_format_time(cmd->wakeup.at_ns, t, sizeof(t));
 		snprintf(buf, size, "wakeup %s %s", cmd->target, t);
 		break;
 	case SCN_FAIL:
@@ -293,9 +268,9 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 		pd_domain_info(sim->ctx, sim->inst->domains[r->domain], &info);
 	switch (cmd->expect.kind) {
 	case SCN_EXPECT_PSTATE:
-		if (info.pstate != cmd->expect.level)
+		if (info.pstate != r->level)
 			expect_failed(sim, res, "%s pstate %u, got %u", dom,
-				      cmd->expect.level, info.pstate);
+				      r->level, info.pstate);
 		break;
 	case SCN_EXPECT_ON:
 	case SCN_EXPECT_OFF: {
@@ -331,18 +306,47 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 	}
 }
 
+/* After a successful `rate` from entry @was: every attachment the old or
+ * the new entry drives now holds the new entry's vote as cast. */
+static void note_rate_votes(struct sim *sim, int device, uint32_t was)
+{
+	const struct dt_device *d = &sim->board->devices[device];
+	pd_device_t h = sim->inst->devices[device];
+	uint32_t now = OPP_ID_NONE;
+	uint32_t old_v[64], new_v[64];
+	unsigned n = d->n_attachments < 64 ? d->n_attachments : 64;
+	memset(old_v, 0, sizeof(old_v));
+	memset(new_v, 0, sizeof(new_v));
+	opp_device_current(sim->ctx, h, &now, NULL);
+	if (was != OPP_ID_NONE)
+		opp_device_votes(sim->ctx, h, was, old_v, n);
+	if (now != OPP_ID_NONE)
+		opp_device_votes(sim->ctx, h, now, new_v, n);
+	for (unsigned i = 0; i < n; i++)
+		if (old_v[i] || new_v[i])
+			sim->devs[device].cast[i] = new_v[i];
+}
+
+/*
+ * Run one command. *@callbacks is set when it made a library call that may
+ * run domain callbacks, whose safe-direction failures only
+ * dmn_last_error() reports; any other command's outcome is its own result.
+ */
 static int execute(struct sim *sim, const struct scn_cmd *cmd,
-		   const struct resolved *r)
+		   const struct resolved *r, int *callbacks)
 {
 	struct dmn_ctx *ctx = sim->ctx;
+	const struct dt_board *b = sim->board;
 	const struct dt_instance *inst = sim->inst;
 	struct sim_device *dev = r->device >= 0 ? &sim->devs[r->device] : NULL;
 	uint32_t dev_h = r->device >= 0 ? inst->devices[r->device] : 0;
 	int err = 0;
+	*callbacks = 0;
 	switch (cmd->verb) {
 	case SCN_RESUME:
 		if (dev->active)
 			return 0; /* no nesting in scenarios */
+		*callbacks = 1;
 		/* with the device-to-device requirements it casts */
 		err = opp_device_get(ctx, dev_h);
 		if (!err)
@@ -351,15 +355,34 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_SUSPEND:
 		if (!dev->active)
 			return 0;
+		*callbacks = 1;
 		err = opp_device_put(ctx, dev_h);
 		if (!err)
 			dev->active = 0;
 		return err;
-	case SCN_RATE:
-		return opp_set_rate(ctx, dev_h, cmd->rate.hz);
-	case SCN_VOTE:
-		return pd_vote(ctx, inst->attachments[r->device][r->attachment],
-			       cmd->vote.level);
+	case SCN_RATE: {
+		*callbacks = 1;
+		uint32_t was = OPP_ID_NONE;
+		opp_device_current(ctx, dev_h, &was, NULL);
+		err = opp_set_rate(ctx, dev_h, cmd->rate.hz);
+		if (!err)
+			note_rate_votes(sim, r->device, was);
+		return err;
+	}
+	case SCN_VOTE: {
+		/* Checked here, when the vote is cast (even while suspended),
+		 * from where it can land: the same answer for a callback-less
+		 * child as for its callback-less parent. */
+		int dom = b->devices[r->device].attachments[r->attachment].domain;
+		if (r->level && !sim->doms[dom].reaches_pstate)
+			return -ENODEV;
+		*callbacks = 1;
+		err = pd_vote(ctx, inst->attachments[r->device][r->attachment],
+			      r->level);
+		if (!err)
+			dev->cast[r->attachment] = r->level;
+		return err;
+	}
 	case SCN_QOS:
 		return pd_device_set_qos(ctx, dev_h, cmd->qos.latency_us);
 	case SCN_WAKEUP:
@@ -389,8 +412,12 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 		return 0;
 	}
 	res->commands++;
-	int err = execute(sim, cmd, r);
-	sim->last_error = err ? err : dmn_last_error(sim->ctx);
+	sim->undoing = 0;
+	int callbacks;
+	int err = execute(sim, cmd, r, &callbacks);
+	/* Every command sets last-error (DESIGN §4): one that called no
+	 * callback, a no-op resume or a `fail`, leaves OK. */
+	sim->last_error = err || !callbacks ? err : dmn_last_error(sim->ctx);
 	*op_error = err;
 	if (err) {
 		struct rpt_event ev;

@@ -362,6 +362,21 @@ static int parse_u32_word(struct parser *p, const struct word *w,
 			"bad %s '%s': expected an unsigned integer", what, q);
 }
 
+/* A level: a number, or a name (an OPP entry's label or node name) that
+ * the simulator resolves against the board. */
+static int parse_level_word(struct parser *p, const struct word *w,
+			    uint32_t *level, const char **name)
+{
+	char c = w->s[0];
+	*name = NULL;
+	*level = 0;
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+		*name = w->s;
+		return 0;
+	}
+	return parse_u32_word(p, w, "level", UINT32_MAX, level);
+}
+
 static int arg_count(struct parser *p, const struct word *verb, size_t got,
 		     size_t min, size_t max, const struct word *words,
 		     uint32_t end_col, const char *usage)
@@ -484,8 +499,8 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		if (err)
 			return err;
 		cmd->expect.kind = SCN_EXPECT_PSTATE;
-		return parse_u32_word(p, &a[2], "level", UINT32_MAX,
-				      &cmd->expect.level);
+		return parse_level_word(p, &a[2], &cmd->expect.level,
+					&cmd->expect.level_name);
 	}
 	if (word_is(kw, "idle")) {
 		err = arg_count(p, verb, n, 3, 3, a, end_col,
@@ -545,8 +560,8 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			return err;
 		cmd->target = a[0].s;
 		cmd->vote.domain = n == 3 ? a[1].s : NULL;
-		return parse_u32_word(p, &a[n - 1], "level", UINT32_MAX,
-				      &cmd->vote.level);
+		return parse_level_word(p, &a[n - 1], &cmd->vote.level,
+					&cmd->vote.level_name);
 	case SCN_QOS: {
 		static const struct scn_unit us_units[] = {
 		    {"", 0}, {"us", 0}, {"\xc2\xb5s", 0}};
@@ -580,10 +595,14 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 	}
 	case SCN_WAKEUP: {
 		err = arg_count(p, verb, n, 2, 2, a, end_col,
-				"wakeup DEV TIME|+TIME");
+				"wakeup DEV TIME|+TIME|none");
 		if (err)
 			return err;
 		cmd->target = a[0].s;
+		if (word_is(&a[1], "none")) {
+			cmd->wakeup.at_ns = SCN_WAKEUP_NONE;
+			return 0;
+		}
 		int rel = a[1].s[0] == '+';
 		size_t skip = (rel || a[1].s[0] == '@') ? 1 : 0;
 		uint64_t t;
@@ -597,6 +616,11 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 				    "wakeup time overflows 64 bits");
 			t += cmd->time_ns;
 		}
+		/* UINT64_MAX ns means `none`: a time cannot be that late. */
+		if (t == SCN_WAKEUP_NONE)
+			return error_at(p, -EOVERFLOW, a[1].column,
+					"wakeup time is too large (use 'none' "
+					"to clear it)");
 		cmd->wakeup.at_ns = t;
 		return 0;
 	}

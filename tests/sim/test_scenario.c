@@ -145,6 +145,21 @@ static void test_vote(void **state)
 	assert_int_equal(one("vote d 0").vote.level, 0);
 	assert_int_equal(one("vote d 4294967295").vote.level, UINT32_MAX);
 	assert_int_equal(one("vote d 007").vote.level, 7);
+	assert_null(c.vote.level_name);
+
+	/* A level by name is kept for the simulator to resolve. */
+	struct scn_script *s =
+	    parse_ok("vote venus mx rpmhpd_opp_svs\n"
+		     "vote venus _x\n"
+		     "expect rpmhpd:8 pstate rpmhpd_opp_nom\n");
+	assert_string_equal(s->cmds[0].vote.domain, "mx");
+	assert_string_equal(s->cmds[0].vote.level_name, "rpmhpd_opp_svs");
+	assert_int_equal(s->cmds[0].vote.level, 0);
+	assert_null(s->cmds[1].vote.domain);
+	assert_string_equal(s->cmds[1].vote.level_name, "_x");
+	assert_int_equal(s->cmds[2].expect.kind, SCN_EXPECT_PSTATE);
+	assert_string_equal(s->cmds[2].expect.level_name, "rpmhpd_opp_nom");
+	scn_free(s);
 }
 
 static void test_qos(void **state)
@@ -182,6 +197,10 @@ static void test_wakeup(void **state)
 	assert_int_equal(s->cmds[3].wakeup.at_ns, 11000000);
 	assert_int_equal(s->cmds[4].wakeup.at_ns, 7);
 	scn_free(s);
+	/* `none` clears the wakeup; no time can take its value. */
+	assert_int_equal(one("wakeup cpu0 none").wakeup.at_ns, SCN_WAKEUP_NONE);
+	check_err("wakeup a 18446744073709551615", -EOVERFLOW, 1, 10,
+		  "wakeup time is too large (use 'none' to clear it)");
 }
 
 static void test_fail(void **state)
@@ -474,8 +493,8 @@ static void test_number_errors(void **state)
 	check_err("rate gpu 18446744073709551616", -EOVERFLOW, 1, 10,
 		  "frequency '18446744073709551616' does not fit in 64 bits");
 	check_err("rate gpu 18446744074GHz", -EOVERFLOW, 1, 10, NULL);
-	check_err("vote gpu high", -EINVAL, 1, 10,
-		  "bad level 'high': expected an unsigned integer");
+	check_err("vote gpu %high", -EINVAL, 1, 10,
+		  "bad level '%high': expected an unsigned integer");
 	check_err("vote gpu 1.5", -EINVAL, 1, 10,
 		  "bad level '1.5': expected an unsigned integer");
 	check_err("vote gpu 5.0", -EINVAL, 1, 10,
@@ -502,8 +521,8 @@ static void test_number_errors(void **state)
 	check_err("fail cx pstat 2", -EINVAL, 1, 9,
 		  "unknown fail op 'pstat'; did you mean 'pstate'?");
 	check_err("expect gpu rate 1.2XHz", -EINVAL, 1, 20, NULL);
-	check_err("expect cx pstate x", -EINVAL, 1, 18,
-		  "bad level 'x': expected an unsigned integer");
+	check_err("expect cx pstate 1x", -EINVAL, 1, 18,
+		  "bad level '1x': expected an unsigned integer");
 }
 
 static void test_expect_errors(void **state)

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the names of a scenario stand for on a board: devices, domains (also
+ * as DEV:NAME, the consumer's `power-domain-names` entry) and pstate levels
+ * by OPP entry name. Each look-up that fails says why, with a "did you
+ * mean" where a candidate is close.
+ */
+#include "engine_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Appends to a bounded message; a full buffer just stops growing. */
+struct msg {
+	char *buf;
+	size_t size, used;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+msg_add(struct msg *m, const char *fmt, ...)
+{
+	if (m->used >= m->size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(m->buf + m->used, m->size - m->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		m->used += (size_t)n;
+}
+
+/* "unknown device 'x'; did you mean 'y'?" over the board's names */
+static int unknown(struct msg *m, const char *what, const char *name,
+		   scn_name_fn name_at, const struct dt_board *b, size_t n)
+{
+	const char *hint = scn_suggest_fn(name, name_at, (void *)b, n);
+	msg_add(m, "unknown %s '%s'", what, name);
+	if (hint)
+		msg_add(m, "; did you mean '%s'?", hint);
+	return -ENOENT;
+}
+
+/* Suggestions for devices come from every name: the @i-th of each
+ * device's name followed by its other labels. A walk per call is fine
+ * for the hundred or so devices of a board. */
+static const char *device_name_at(void *user, size_t i)
+{
+	const struct dt_board *b = user;
+	for (unsigned d = 0; d < b->n_devices; d++) {
+		const struct dt_device *dev = &b->devices[d];
+		size_t n = dev->n_labels > 1 ? dev->n_labels : 1;
+		if (i < n)
+			return i ? dev->labels[i] : dev->name;
+		i -= n;
+	}
+	return NULL;
+}
+
+static size_t device_names(const struct dt_board *b)
+{
+	size_t n = 0;
+	for (unsigned d = 0; d < b->n_devices; d++)
+		n += b->devices[d].n_labels > 1 ? b->devices[d].n_labels : 1;
+	return n;
+}
+
+static const char *domain_name_at(void *user, size_t i)
+{
+	return ((const struct dt_board *)user)->domains[i].name;
+}
+
+/* The name a device's @i-th domain goes by in the `via` column. */
+static const char *attachment_name(const struct dt_board *b,
+				   const struct dt_device *d, unsigned i)
+{
+	const struct dt_attachment *a = &d->attachments[i];
+	return a->name ? a->name : b->domains[a->domain].name;
+}
+
+static const char *attachment_name_at(void *user, size_t i)
+{
+	const struct sim *sim = user;
+	const struct dt_device *d = &sim->board->devices[sim->names_device];
+	return attachment_name(sim->board, d, (unsigned)i);
+}
+
+void sim_attachment_names(const struct sim *sim, int device, char *buf,
+			  size_t size)
+{
+	const struct dt_device *d = &sim->board->devices[device];
+	struct msg m = {buf, size, 0};
+	buf[0] = '\0';
+	for (unsigned i = 0; i < d->n_attachments; i++)
+		msg_add(&m, "%s%s", i ? ", " : "",
+			attachment_name(sim->board, d, i));
+}
+
+int sim_find_attachment(struct sim *sim, int device, const char *name,
+			char *why, size_t size)
+{
+	const struct dt_board *b = sim->board;
+	const struct dt_device *d = &b->devices[device];
+	for (unsigned i = 0; i < d->n_attachments; i++) {
+		const struct dt_attachment *a = &d->attachments[i];
+		if ((a->name && !strcmp(a->name, name)) ||
+		    !strcmp(b->domains[a->domain].name, name))
+			return (int)i;
+	}
+	struct msg m = {why, size, 0};
+	msg_add(&m, "device '%s' has no domain '%s'", d->name, name);
+	sim->names_device = device;
+	const char *hint =
+	    scn_suggest_fn(name, attachment_name_at, sim, d->n_attachments);
+	char names[200];
+	sim_attachment_names(sim, device, names, sizeof(names));
+	msg_add(&m, " (%s)", names);
+	if (hint)
+		msg_add(&m, "; did you mean '%s'?", hint);
+	return -ENOENT;
+}
+
+int sim_find_device(struct sim *sim, const char *name, char *why, size_t size)
+{
+	const struct dt_board *b = sim->board;
+	int i = dt_device_find(b, name);
+	if (i >= 0)
+		return i;
+	struct msg m = {why, size, 0};
+	if (i == -EEXIST) {
+		/* Which devices share it: their names tell them apart. */
+		size_t len = strlen(name);
+		unsigned shown = 0;
+		msg_add(&m, "device name '%s' is shared by several devices (",
+			name);
+		for (unsigned k = 0; k < b->n_devices; k++) {
+			const char *n = b->devices[k].node_name;
+			if (strncmp(n, name, len) || (n[len] && n[len] != '@'))
+				continue;
+			msg_add(&m, "%s%s", shown++ ? ", " : "",
+				b->devices[k].name);
+		}
+		msg_add(&m, "); use its label or full path");
+		return -EEXIST;
+	}
+	return unknown(&m, "device", name, device_name_at, b, device_names(b));
+}
+
+int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
+{
+	const struct dt_board *b = sim->board;
+	int i = dt_domain_find(b, name);
+	if (i >= 0)
+		return i;
+	if (i == -EEXIST) {
+		snprintf(why, size,
+			 "domain name '%s' is shared by several domains; use "
+			 "its label or full path",
+			 name);
+		return -EEXIST;
+	}
+	/* DEV:NAME, as the `via` column shows a consumer's domain. */
+	const char *colon = strrchr(name, ':');
+	if (colon && colon != name && colon[1]) {
+		char dev[256];
+		size_t len = (size_t)(colon - name);
+		if (len < sizeof(dev)) {
+			memcpy(dev, name, len);
+			dev[len] = '\0';
+			int d = dt_device_find(b, dev);
+			if (d >= 0) {
+				int a = sim_find_attachment(sim, d, colon + 1,
+							    why, size);
+				return a < 0 ? a
+					     : b->devices[d]
+						   .attachments[a]
+						   .domain;
+			}
+			/* `venuss:mx`: the device part is misspelt. */
+			const char *hint = scn_suggest_fn(
+			    dev, device_name_at, (void *)b, device_names(b));
+			int h = hint ? dt_device_find(b, hint) : -1;
+			if (h >= 0 && sim_find_attachment(sim, h, colon + 1,
+							  why, size) >= 0) {
+				snprintf(why, size,
+					 "unknown domain '%s'; did you mean "
+					 "'%s:%s'?",
+					 name, hint, colon + 1);
+				return -ENOENT;
+			}
+		}
+	}
+	struct msg m = {why, size, 0};
+	return unknown(&m, "domain", name, domain_name_at, b, b->n_domains);
+}
+
+/* ---- levels by name
+ * ---------------------------------------------------------- */
+
+static int entry_called(const struct dt_opp *e, const char *name)
+{
+	if (!e->has_level)
+		return 0;
+	if (e->name && !strcmp(e->name, name))
+		return 1;
+	for (unsigned i = 0; i < e->n_labels; i++)
+		if (!strcmp(e->labels[i], name))
+			return 1;
+	return e->label && !strcmp(e->label, name);
+}
+
+/* The table whose levels @domain takes: its own, else the nearest
+ * ancestor's (a domain without one passes its level up 1:1). -1 if none.
+ * Parents are searched in link order, depth first. */
+static int32_t level_table(const struct dt_board *b, unsigned domain,
+			   unsigned depth)
+{
+	const struct dt_domain *d = &b->domains[domain];
+	if (d->opp_table >= 0)
+		return d->opp_table;
+	for (unsigned i = 0; i < d->n_parents && depth < 64; i++) {
+		int32_t t = level_table(b, (unsigned)d->parents[i], depth + 1);
+		if (t >= 0)
+			return t;
+	}
+	return -1;
+}
+
+static const char *table_level_name(const struct dt_opp *e)
+{
+	return e->label ? e->label : e->name;
+}
+
+static const char *level_name_at(void *user, size_t i)
+{
+	const struct dt_opp *e =
+	    &((const struct dt_opp_table *)user)->entries[i];
+	return e->has_level ? table_level_name(e) : NULL;
+}
+
+int sim_find_level(const struct sim *sim, unsigned domain, const char *name,
+		   uint32_t *level, char *why, size_t size)
+{
+	const struct dt_board *b = sim->board;
+	const struct dt_domain *d = &b->domains[domain];
+	struct msg m = {why, size, 0};
+	int32_t t = level_table(b, domain, 0);
+	if (t < 0) {
+		msg_add(&m,
+			"domain '%s' has no OPP table (nor have its "
+			"parents), so its levels have no names; give '%s' "
+			"as a number",
+			d->name, name);
+		return -ENOENT;
+	}
+	const struct dt_opp_table *tab = &b->opp_tables[t];
+	for (unsigned i = 0; i < tab->n_entries; i++)
+		if (entry_called(&tab->entries[i], name)) {
+			*level = tab->entries[i].level;
+			return 0;
+		}
+	msg_add(&m, "domain '%s' has no level '%s'", d->name, name);
+	const char *hint =
+	    scn_suggest_fn(name, level_name_at, (void *)tab, tab->n_entries);
+	if (hint) {
+		msg_add(&m, "; did you mean '%s'?", hint);
+		return -ENOENT;
+	}
+	unsigned shown = 0;
+	for (unsigned i = 0; i < tab->n_entries; i++)
+		if (tab->entries[i].has_level)
+			msg_add(&m, "%s%s", shown++ ? ", " : " (levels: ",
+				table_level_name(&tab->entries[i]));
+	msg_add(&m, "%s", shown ? ")" : "");
+	return -ENOENT;
+}
