@@ -247,6 +247,15 @@ char *dmn_strdup(struct dmn_ctx *ctx, const char *s);
  * here, so a re-entrant call fails before it touches anything. */
 int dmn_lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
 void dmn_unlock(struct dmn_ctx *ctx);
+/* Take the lock again in a public call that took and released it a moment
+ * ago (around a nested public call): a re-entrant caller was refused by
+ * that first dmn_lock, so this cannot fail. */
+static inline void dmn_relock(struct dmn_ctx *ctx)
+{
+	int err = dmn_lock(ctx);
+	DMN_ASSERT(!err);
+	(void)err;
+}
 void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
 /* dmn_listen / dmn_unlisten with the lock already held (the OPP layer). */
 int dmn_listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);

@@ -259,7 +259,8 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 {
 	if (!ctx)
 		return -EINVAL;
-	dmn_lock(ctx);
+	if (dmn_lock(ctx))
+		return -EDEADLK;
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
@@ -282,7 +283,7 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 	dmn_unlock(ctx);
 	if (!err)
 		err = pd_device_get(ctx, dev);
-	dmn_lock(ctx);
+	dmn_relock(ctx);
 	if (raised) {
 		od->req_active = false;
 		if (err)
@@ -305,7 +306,7 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 	int err = pd_device_put(ctx, dev);
 	if (err)
 		return err;
-	dmn_lock(ctx);
+	dmn_relock(ctx);
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	if (od && !pdev->usage && has_device_deps(od->table)) {

@@ -338,7 +338,7 @@ int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	struct opp_domain *od = binding_of(ctx, child);
 	if (!od)
 		return 0;
-	dmn_lock(ctx);
+	dmn_relock(ctx);
 	struct pd_domain *c = pd_domain_get(ctx, child);
 	err = opp_scratch_reserve(ctx, 0, c ? c->n_parents : 0);
 	dmn_unlock(ctx);
