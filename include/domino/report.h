@@ -182,7 +182,12 @@ struct rpt_text_options {
  * subdomains are listed at the first place only), with status ("on", or
  * "off (IDLE-STATE)"), pstate and its meaning ("256 (nom)"), and the
  * devices with their votes ("vote 128 (counts)", "vote 64 (parked:
- * suspended)", "no vote"). Loader warnings follow the tree.
+ * suspended)", "no vote"). Past 24 levels the tree stops indenting and
+ * writes each deeper domain's depth before its name ("[25] pd25"), and the
+ * "(also under ...)" note names at most 8 other parents ("and N more"), so
+ * the output is linear in the model's size however deep or wide the graph.
+ * The walk keeps its own stack: no recursion on the input's depth.
+ * Loader warnings follow the tree.
  * returns: 0 or an error as above. cost: O(model size * log domains).
  */
 int rpt_write_summary_text(const struct rpt_model *m,
