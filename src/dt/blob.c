@@ -49,18 +49,53 @@ int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle)
 	return -1;
 }
 
-/* Compares struct slot (below) by its leading path pointer. */
-static int cmp_path(const void *a, const void *b)
+/* Orders node indices by (parent, name, index): a node's children are
+ * then one sorted run, and the first of two same-named siblings (the one
+ * libfdt would find) comes first. */
+static const struct dt_loader *sort_ld;
+static int cmp_child(const void *a, const void *b)
 {
-	const char *const *x = a, *const *y = b;
-	return strcmp(*x, *y);
+	const struct dt_node *x = &sort_ld->nodes[*(const int32_t *)a];
+	const struct dt_node *y = &sort_ld->nodes[*(const int32_t *)b];
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return *(const int32_t *)a < *(const int32_t *)b ? -1 : 1;
+}
+
+/* The child of @parent named exactly @name[0..@len), or -1. O(log N). */
+static int32_t find_child(const struct dt_loader *ld, const int32_t *by_parent,
+			  int32_t parent, const char *name, size_t len)
+{
+	unsigned lo = 0, hi = ld->n_nodes;
+	while (lo < hi) { /* the first entry not below (parent, name) */
+		unsigned mid = lo + (hi - lo) / 2;
+		const struct dt_node *m = &ld->nodes[by_parent[mid]];
+		int c = m->parent != parent ? (m->parent < parent ? -1 : 1)
+					    : strncmp(m->name, name, len);
+		if (c == 0 && m->name[len])
+			c = 1; /* longer than @name: sorts after it */
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ld->n_nodes)
+		return -1;
+	const struct dt_node *m = &ld->nodes[by_parent[lo]];
+	if (m->parent != parent || strncmp(m->name, name, len) || m->name[len])
+		return -1;
+	return by_parent[lo];
 }
 
 /*
  * Labels come from /__symbols__ (label = "/full/path"). Resolving each path
  * with fdt_path_offset walks whole sibling subtrees, quadratic on a real
- * board; instead every node's path is built once (O(N), cached) and the
- * symbols are looked up in a sorted index of them.
+ * board, and building every node's full path is quadratic in memory on a
+ * deep one; instead each path is followed component by component through
+ * an index of the nodes by (parent, name): O(path length * log N).
  */
 static int index_labels(struct dt_loader *ld)
 {
@@ -68,19 +103,15 @@ static int index_labels(struct dt_loader *ld)
 	int sym = fdt_subnode_offset(fdt, 0, "__symbols__");
 	if (sym < 0)
 		return 0;
-	struct slot {
-		const char *path;
-		int32_t node;
-	} *slots = dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*slots));
-	if (!slots)
+	int32_t *by_parent =
+	    dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*by_parent));
+	if (!by_parent)
 		return -ENOMEM;
-	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		slots[i].path = dt_node_path(ld, (int32_t)i);
-		if (!slots[i].path)
-			return -ENOMEM;
-		slots[i].node = (int32_t)i;
-	}
-	qsort(slots, ld->n_nodes, sizeof(*slots), cmp_path);
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		by_parent[i] = (int32_t)i;
+	sort_ld = ld;
+	qsort(by_parent, ld->n_nodes, sizeof(*by_parent), cmp_child);
+	sort_ld = NULL;
 	int prop;
 	fdt_for_each_property_offset(prop, fdt, sym)
 	{
@@ -91,16 +122,24 @@ static int index_labels(struct dt_loader *ld)
 		if (!value || !label || len < 2 || value[0] != '/' ||
 		    memchr(value, '\0', (size_t)len) != value + len - 1)
 			continue;
-		struct slot key = {value, -1};
-		const struct slot *hit =
-		    bsearch(&key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
-		if (!hit || ld->nodes[hit->node].label)
+		int32_t node = 0;
+		for (const char *c = value + 1; node >= 0 && *c;) {
+			size_t clen = strcspn(c, "/");
+			node = clen ? find_child(ld, by_parent, node, c, clen)
+				    : -1; /* "//": no such node */
+			c += clen;
+			if (*c == '/' && c[1])
+				c++;
+			else if (*c == '/')
+				node = -1; /* a trailing '/' names no node */
+		}
+		if (node < 0 || ld->nodes[node].label)
 			continue;
-		ld->nodes[hit->node].label = dt_pool_strdup(ld->pool, label);
-		if (!ld->nodes[hit->node].label)
+		ld->nodes[node].label = dt_pool_strdup(ld->pool, label);
+		if (!ld->nodes[node].label)
 			return -ENOMEM;
 	}
-	dt_pool_free(ld->pool, slots);
+	dt_pool_free(ld->pool, by_parent);
 	return 0;
 }
 
@@ -169,28 +208,40 @@ int dt_blob_index(struct dt_loader *ld)
 	return index_labels(ld);
 }
 
+/*
+ * Built on each call by walking up the parents, into one of four buffers
+ * used in turn: caching every node's path (as this did once) costs memory
+ * quadratic in the depth of a deeply nested blob.
+ */
 const char *dt_node_path(struct dt_loader *ld, int32_t node)
 {
-	struct dt_node *n = &ld->nodes[node];
-	if (n->path)
-		return n->path;
-	if (n->parent < 0) {
-		n->path = dt_pool_strdup(ld->pool, "/");
-		return n->path;
+	size_t len = 0;
+	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent)
+		len += 1 + strlen(ld->nodes[i].name);
+	if (len == 0)
+		len = 1; /* the root: "/" */
+	unsigned slot = ld->path_next++ % 4;
+	if (ld->path_cap[slot] < len + 1) {
+		size_t cap = ld->path_cap[slot] ? ld->path_cap[slot] : 64;
+		while (cap < len + 1)
+			cap *= 2;
+		char *grown = dt_pool_alloc(ld->pool, cap);
+		if (!grown)
+			return NULL;
+		dt_pool_free(ld->pool, ld->path_buf[slot]);
+		ld->path_buf[slot] = grown;
+		ld->path_cap[slot] = cap;
 	}
-	const char *up = dt_node_path(ld, n->parent);
-	if (!up)
-		return NULL;
-	size_t ul = strlen(up), nl = strlen(n->name);
-	if (ul == 1)
-		ul = 0; /* children of the root: "/name", not "//name" */
-	char *p = dt_pool_alloc(ld->pool, ul + 1 + nl + 1);
-	if (!p)
-		return NULL;
-	memcpy(p, up, ul);
-	p[ul] = '/';
-	memcpy(p + ul + 1, n->name, nl);
-	n->path = p;
+	char *p = ld->path_buf[slot];
+	size_t end = len;
+	p[end] = 0;
+	p[0] = '/';
+	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent) {
+		size_t nl = strlen(ld->nodes[i].name);
+		end -= nl;
+		memcpy(p + end, ld->nodes[i].name, nl);
+		p[--end] = '/';
+	}
 	return p;
 }
 

@@ -170,21 +170,6 @@ static int cmp_key(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* Is @target @from or one of its ancestors? Marks make it O(domains). */
-static bool reaches(struct dt_loader *ld, int32_t from, int32_t target)
-{
-	if (from == target)
-		return true;
-	if (ld->mark[from] == ld->mark_gen)
-		return false;
-	ld->mark[from] = ld->mark_gen;
-	const struct dt_domain *d = &ld->board->domains[from];
-	for (unsigned i = 0; i < d->n_parents; i++)
-		if (reaches(ld, d->parents[i], target))
-			return true;
-	return false;
-}
-
 int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 		   int32_t node, const char *property)
 {
@@ -192,8 +177,10 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 	for (unsigned i = 0; i < c->n_parents; i++)
 		if (c->parents[i] == parent)
 			return 0;
-	ld->mark_gen++;
-	if (reaches(ld, parent, child))
+	int cycle = dt_link_would_cycle(ld, child, parent);
+	if (cycle < 0)
+		return cycle;
+	if (cycle)
 		return DT_WARN(ld, "graph-cycle", node, property,
 			       "making %s a subdomain of %s would close a "
 			       "cycle: link dropped",
@@ -202,7 +189,7 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 				   ? ld->board->domains[parent].name
 				   : ld->board->domains[parent].path);
 	c->parents[c->n_parents++] = parent;
-	return 0;
+	return dt_link_record(ld, child, parent);
 }
 
 static int create_domains(struct dt_loader *ld)
@@ -218,9 +205,7 @@ static int create_domains(struct dt_loader *ld)
 	if (distinct) {
 		b->domains =
 		    dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
-		ld->mark =
-		    dt_pool_alloc(ld->pool, distinct * sizeof(*ld->mark));
-		if (!b->domains || !ld->mark)
+		if (!b->domains)
 			return -ENOMEM;
 	}
 	for (unsigned i = 0; i < ld->n_keys; i++) {
