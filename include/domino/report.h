@@ -251,6 +251,14 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *out);
  */
 int rpt_json_escape(const struct rpt_sink *out, const char *s);
 
+/**
+ * rpt_text_escape - write @s for a terminal, as the text writers write
+ * names: control characters (ESC, CR, ...) and invalid UTF-8 become '?',
+ * so text taken from a board cannot move the cursor, clear the screen or
+ * start a fake line. NULL writes nothing. returns: 0 or an error as above.
+ */
+int rpt_text_escape(const struct rpt_sink *out, const char *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -201,3 +201,13 @@ int rpt_json_escape(const struct rpt_sink *sink, const char *s)
 	rpt_out_json_str(&o, s);
 	return rpt_out_finish(&o);
 }
+
+int rpt_text_escape(const struct rpt_sink *sink, const char *s)
+{
+	struct rpt_out o;
+
+	if (rpt_out_init(&o, sink))
+		return o.err;
+	rpt_out_text(&o, s);
+	return rpt_out_finish(&o);
+}

@@ -405,6 +405,46 @@ static void idle_states(struct summary *s)
 	}
 }
 
+/* The severity a formatted diagnostic ("FILE: NODE: PROP: SEV: MESSAGE")
+ * carries: the earliest of the three words in it. */
+static int diag_severity(const char *line)
+{
+	static const char *const words[] = {": error: ", ": warning: ",
+					    ": note: "};
+	const char *first = NULL;
+	int sev = 1;
+
+	for (int i = 0; i < 3; i++) {
+		const char *at = strstr(line, words[i]);
+		if (at && (!first || at < first)) {
+			first = at;
+			sev = i;
+		}
+	}
+	return sev;
+}
+
+/* "2 warnings, 1 note:" above the loader's messages, counted by severity:
+ * a note is not a warning. */
+static void diag_header(struct summary *s)
+{
+	static const char *const names[] = {"error", "warning", "note"};
+	unsigned count[3] = {0, 0, 0};
+	int first = 1;
+
+	for (unsigned i = 0; i < s->m->n_warnings; i++)
+		count[diag_severity(s->m->warnings[i] ? s->m->warnings[i] : "")]++;
+	rpt_out_printf(s->o, "\n%s", s->st.warn);
+	for (int k = 0; k < 3; k++) {
+		if (!count[k])
+			continue;
+		rpt_out_printf(s->o, "%s%u %s%s", first ? "" : ", ", count[k],
+			       names[k], count[k] == 1 ? "" : "s");
+		first = 0;
+	}
+	rpt_out_printf(s->o, ":%s\n", s->st.reset);
+}
+
 int rpt_write_summary_text(const struct rpt_model *m,
 			   const struct rpt_text_options *opt,
 			   const struct rpt_sink *sink)
@@ -446,9 +486,7 @@ int rpt_write_summary_text(const struct rpt_model *m,
 
 	idle_states(&s);
 	if (m->warnings && m->n_warnings) {
-		rpt_out_printf(&o, "\n%s%u warning%s:%s\n", s.st.warn,
-			       m->n_warnings, m->n_warnings == 1 ? "" : "s",
-			       s.st.reset);
+		diag_header(&s);
 		for (unsigned i = 0; i < m->n_warnings; i++) {
 			rpt_out_puts(&o, "  ");
 			rpt_out_text(&o, m->warnings[i]);
