@@ -941,6 +941,12 @@ static void test_escaping(void **state)
 	assert_int_equal(rpt_json_escape(&sink, NULL), 0);
 	assert_string_equal(b.data, "null");
 	free(b.data);
+	/* ...and the terminal one: C0, DEL, C1 (U+009B is CSI on terminals
+	 * that take 8-bit controls) and invalid bytes become '?'. */
+	buf_init(&b);
+	assert_int_equal(rpt_text_escape(&sink, "a\033[2J\r\x7f\xc2\x9b" "1A\xff\xc3\xa9"), 0);
+	assert_string_equal(b.data, "a?[2J???1A?\xc3\xa9");
+	free(b.data);
 }
 
 /* No domains, no events: every writer still writes a valid document. */
