@@ -250,14 +250,6 @@ static int create_domains(struct dt_loader *ld)
 	return 0;
 }
 
-static int32_t provider_node(const struct dt_loader *ld, int32_t provider)
-{
-	for (unsigned i = 0; i < ld->n_nodes; i++)
-		if (ld->nodes[i].provider == provider)
-			return (int32_t)i;
-	return -1;
-}
-
 /* Idle states: a nested node's own domain-idle-states, else its provider's
  * (resolved once per provider so its diagnostics are not repeated). */
 static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
@@ -417,8 +409,13 @@ int dt_domains_build(struct dt_loader *ld)
 	if (b->n_providers &&
 	    !(pnode = dt_pool_alloc(ld->pool, b->n_providers * sizeof(*pnode))))
 		return -ENOMEM;
+	/* each provider's node, in one pass over the nodes (a search per
+	 * provider was quadratic on a board of many providers) */
 	for (unsigned pi = 0; pi < b->n_providers; pi++)
-		pnode[pi] = provider_node(ld, (int32_t)pi);
+		pnode[pi] = -1;
+	for (unsigned i = ld->n_nodes; i-- > 0;)
+		if (ld->nodes[i].provider >= 0)
+			pnode[ld->nodes[i].provider] = (int32_t)i;
 
 	/* parse every enabled node's power-domains once */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
