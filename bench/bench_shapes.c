@@ -41,29 +41,6 @@ struct figures {
 	double summary_bytes;
 };
 
-static size_t live_bytes;
-
-static void *count_alloc(void *user, size_t size)
-{
-	(void)user;
-	size_t *p = malloc(size + 2 * sizeof(size_t));
-	if (!p)
-		return NULL;
-	p[0] = size;
-	live_bytes += size;
-	return p + 2;
-}
-
-static void count_free(void *user, void *ptr)
-{
-	(void)user;
-	if (!ptr)
-		return;
-	size_t *p = (size_t *)ptr - 2;
-	live_bytes -= p[0];
-	free(p);
-}
-
 static int count_write(void *user, const char *bytes, size_t len)
 {
 	(void)bytes;
@@ -81,14 +58,14 @@ static void measure(const char *shape, unsigned n, int fd)
 		_exit(3);
 	f.blob_kb = (double)size / 1024;
 
-	struct dmn_alloc_ops counting = {count_alloc, count_free, NULL};
 	struct dt_load_opts lo = {0};
-	lo.alloc = &counting;
+	lo.alloc = &bench_counting;
+	size_t before = bench_live_bytes;
 	struct dt_board *board = NULL;
 	uint64_t t0 = bench_now();
 	f.err = dt_load(blob, size, &lo, &board);
 	f.load_us = (double)(bench_now() - t0) / 1e3;
-	f.model_kb = (double)live_bytes / 1024;
+	f.model_kb = (double)(bench_live_bytes - before) / 1024;
 	dt_board_free(board);
 	f.stage = 1;
 	if (!f.err) {
