@@ -108,7 +108,8 @@ int cmd_simulate(int argc, char **argv)
 	if (err) {
 		char line[512];
 		scn_diag_format(&diag, 0, line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
+		cli_text(stderr, line); /* it may quote the scenario */
+		fputc('\n', stderr);
 		free(scn_text);
 		return EXIT_INPUT;
 	}
@@ -136,7 +137,8 @@ int cmd_simulate(int argc, char **argv)
 	if (err == -EINVAL) {
 		char line[512];
 		scn_diag_format(&diag, 0, line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
+		cli_text(stderr, line); /* it may quote the scenario */
+		fputc('\n', stderr);
 		rc = EXIT_INPUT;
 		goto out;
 	}
