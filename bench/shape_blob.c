@@ -13,16 +13,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const shape_names[] = {"chain", "rchain", "flat", "nest", "bus",
-				   NULL};
+const char *const shape_names[] = {"chain", "rchain", "flat",	 "nest",
+				   "bus",   "oppchain", NULL};
 
 enum { FDT_BEGIN_NODE = 1, FDT_END_NODE = 2, FDT_PROP = 3, FDT_END = 9 };
 
 /* The strings block: every property name the shapes use. */
 static const char *const prop_names[] = {
-    "#power-domain-cells", "power-domains", "phandle", "reg",
-    "#address-cells",	   "#size-cells",   "compatible"};
-enum { P_CELLS, P_DOMAINS, P_PHANDLE, P_REG, P_ADDR, P_SIZE, P_COMPAT, P_N };
+    "#power-domain-cells", "power-domains", "phandle",	 "reg",
+    "#address-cells",	   "#size-cells",   "compatible", "opp-level",
+    "required-opps",	   "operating-points-v2"};
+enum {
+	P_CELLS,
+	P_DOMAINS,
+	P_PHANDLE,
+	P_REG,
+	P_ADDR,
+	P_SIZE,
+	P_COMPAT,
+	P_LEVEL,
+	P_REQUIRED,
+	P_OPP_V2,
+	P_N
+};
 
 struct writer {
 	unsigned char *buf;
@@ -157,6 +170,31 @@ static void structure(struct writer *w, const char *shape, unsigned n)
 		device(w, 0, 1, 1, 0);
 		for (unsigned k = 0; k < n; k++)
 			put32(w, FDT_END_NODE);
+	} else if (!strcmp(shape, "oppchain")) {
+		/* table K's one entry (phandle 2K+2) requires table K+1's;
+		 * provider pdK (phandle 2K+1) uses table K */
+		for (unsigned k = 0; k < n; k++) {
+			begin_node(w, "opp-table-%u", k);
+			prop_string(w, P_COMPAT, "operating-points-v2");
+			prop_cells(w, P_PHANDLE, 1, 2 * k + 1 + 2 * n, 0);
+			begin_node(w, "opp-%u", k);
+			prop_cells(w, P_LEVEL, 1, 1, 0);
+			prop_cells(w, P_PHANDLE, 1, 2 * k + 2, 0);
+			if (k + 1 < n)
+				prop_cells(w, P_REQUIRED, 1, 2 * k + 4, 0);
+			put32(w, FDT_END_NODE);
+			put32(w, FDT_END_NODE);
+		}
+		for (unsigned k = 0; k < n; k++) {
+			begin_node(w, "pd%u", k);
+			prop_cells(w, P_CELLS, 1, 0, 0);
+			prop_cells(w, P_PHANDLE, 1, 2 * k + 1, 0);
+			prop_cells(w, P_OPP_V2, 1, 2 * k + 1 + 2 * n, 0);
+			if (k + 1 < n)
+				prop_cells(w, P_DOMAINS, 1, 2 * k + 3, 0);
+			put32(w, FDT_END_NODE);
+		}
+		device(w, 0, 1, 1, 0);
 	} else { /* nest */
 		begin_node(w, "power-controller", 0);
 		prop_string(w, P_COMPAT, "domino,nested-power-controller");

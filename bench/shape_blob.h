@@ -20,7 +20,9 @@
  *                  nested n deep (each the parent of the next), a device
  *                  on the deepest;
  *         "bus"    one provider, and a device at the bottom of n nested
- *                  plain nodes (deep paths, one domain).
+ *                  plain nodes (deep paths, one domain);
+ *         "oppchain" n OPP tables, each entry requiring the next table's,
+ *                  on a chain of n providers (a deep required-opps chain).
  * On success *@blob (malloc'ed, the caller frees it) holds *@size bytes.
  * returns: 0, -EINVAL for an unknown shape or @n of 0 or above 10,000,000,
  * -ENOMEM. cost: O(n) time and bytes.

@@ -39,6 +39,10 @@ struct builder {
 	struct dmn_ctx *ctx;
 	struct dt_instance *inst;
 	uint8_t *table_state; /* 0 unused, 1 wanted, 2 adding, 3 done */
+	struct table_frame {
+		int32_t t;	/* a table */
+		unsigned e, r; /* its entry, and that entry's required */
+	} * stack;	/* the table walks', one frame per table */
 	unsigned n_links;
 	struct {
 		pd_domain_t parent, child;
@@ -51,37 +55,78 @@ static bool entry_added(const struct dt_opp *e)
 	return e->hw_ok && e->duplicate_of < 0 && (e->n_hz || e->has_level);
 }
 
+/* Mark table @t and every table it requires, directly or not, as wanted.
+ * The walks here keep their own stack (bd->stack, one frame per table): a
+ * required-opps chain is as deep as the board has tables. */
 static void want_table(struct builder *bd, int32_t t)
 {
+	unsigned top = 0;
 	if (t < 0 || bd->table_state[t])
 		return;
 	bd->table_state[t] = 1;
-	const struct dt_opp_table *tab = &bd->b->opp_tables[t];
-	for (unsigned e = 0; e < tab->n_entries; e++)
-		for (unsigned r = 0; r < tab->entries[e].n_required; r++)
-			want_table(bd, tab->entries[e].required[r].table);
+	bd->stack[top++].t = t;
+	while (top) {
+		const struct dt_opp_table *tab =
+		    &bd->b->opp_tables[bd->stack[--top].t];
+		for (unsigned e = 0; e < tab->n_entries; e++)
+			for (unsigned r = 0; r < tab->entries[e].n_required;
+			     r++) {
+				int32_t u = tab->entries[e].required[r].table;
+				if (!bd->table_state[u]) {
+					bd->table_state[u] = 1;
+					bd->stack[top++].t = u;
+				}
+			}
+	}
 }
 
-/* Add table @t's entries after those of every table they require. */
-static int fill_table(struct builder *bd, int32_t t)
+static int add_entries(struct builder *bd, int32_t t);
+
+/* Add table @t's entries after those of every table they require: a
+ * depth-first walk that adds a table once all it requires is in. */
+static int fill_table(struct builder *bd, int32_t root)
 {
 	const struct dt_board *b = bd->b;
-	struct dt_instance *inst = bd->inst;
-	if (bd->table_state[t] == 3)
+	unsigned top = 0;
+	if (bd->table_state[root] == 3)
 		return 0;
-	if (bd->table_state[t] == 2)
-		return -ELOOP; /* required-opps chains that loop */
-	bd->table_state[t] = 2;
-	const struct dt_opp_table *tab = &b->opp_tables[t];
-	for (unsigned e = 0; e < tab->n_entries; e++)
-		for (unsigned r = 0; r < tab->entries[e].n_required; r++) {
-			int32_t rt = tab->entries[e].required[r].table;
-			if (rt != t) {
-				int err = fill_table(bd, rt);
-				if (err)
-					return err;
-			}
+	bd->table_state[root] = 2;
+	bd->stack[0].t = root;
+	bd->stack[0].e = bd->stack[0].r = 0;
+	for (;;) {
+		struct table_frame *f = &bd->stack[top];
+		const struct dt_opp_table *tab = &b->opp_tables[f->t];
+		if (f->e < tab->n_entries &&
+		    f->r >= tab->entries[f->e].n_required) {
+			f->e++;
+			f->r = 0;
+			continue;
 		}
+		if (f->e >= tab->n_entries) {
+			int err = add_entries(bd, f->t);
+			if (err)
+				return err;
+			bd->table_state[f->t] = 3;
+			if (top == 0)
+				return 0;
+			top--;
+			continue;
+		}
+		int32_t rt = tab->entries[f->e].required[f->r++].table;
+		if (rt == f->t || bd->table_state[rt] == 3)
+			continue;
+		if (bd->table_state[rt] == 2)
+			return -ELOOP; /* required-opps chains that loop */
+		bd->table_state[rt] = 2;
+		bd->stack[++top] = (struct table_frame){rt, 0, 0};
+	}
+}
+
+/* Add table @t's entries; those of every table they require are in. */
+static int add_entries(struct builder *bd, int32_t t)
+{
+	struct dt_instance *inst = bd->inst;
+	const struct dt_opp_table *tab = &bd->b->opp_tables[t];
 	for (unsigned e = 0; e < tab->n_entries; e++) {
 		const struct dt_opp *o = &tab->entries[e];
 		if (!entry_added(o))
@@ -132,7 +177,6 @@ static int fill_table(struct builder *bd, int32_t t)
 			return err;
 		inst->opp_ids[t][e] = id;
 	}
-	bd->table_state[t] = 3;
 	return 0;
 }
 
@@ -326,10 +370,12 @@ static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
 	inst->opp_ids =
 	    dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t *));
 	bd->table_state = dt_pool_alloc(pool, b->n_opp_tables);
+	bd->stack = dt_pool_alloc(pool, (b->n_opp_tables + 1) *
+						sizeof(*bd->stack));
 	bd->links = dt_pool_alloc(pool, n_links * sizeof(*bd->links));
 	if (!inst->domains || !inst->devices || !inst->attachments ||
 	    !inst->opp_tables || !inst->opp_ids || !bd->table_state ||
-	    !bd->links)
+	    !bd->stack || !bd->links)
 		return -ENOMEM;
 	for (unsigned d = 0; d < b->n_devices; d++)
 		if (!(inst->attachments[d] =

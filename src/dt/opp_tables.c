@@ -361,41 +361,59 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 	return 0;
 }
 
+/* Where the walk below stands in table @t: entry @e, its required @r. */
+struct cycle_frame {
+	int32_t t;
+	unsigned e, r;
+};
+
 /* A level that requires itself, directly or through other tables, has no
  * value the engine could settle on: report the reference that closes the
- * cycle and drop it, so a lenient load still gives a usable model. */
+ * cycle and drop it, so a lenient load still gives a usable model. The
+ * depth-first walk keeps its own stack (@stack, one frame per table): a
+ * required-opps chain is as deep as the board has tables. */
 static int break_cycles(struct dt_loader *ld, const int32_t *table_node,
-			uint8_t *color, int32_t t)
+			uint8_t *color, struct cycle_frame *stack, int32_t root)
 {
-	struct dt_opp_table *tab = &ld->board->opp_tables[t];
-	color[t] = 1;
-	for (unsigned e = 0; e < tab->n_entries; e++) {
-		struct dt_opp *o = &tab->entries[e];
-		for (unsigned r = 0; r < o->n_required;) {
-			int32_t u = o->required[r].table;
-			if (color[u] == 1) {
-				const struct dt_opp_table *to = &ld->board->opp_tables[u];
-				if (DT_ERR(ld, -EINVAL, "opp-required-cycle",
-					   table_node[t], "required-opps",
-					   "entry %s requires an entry of %s, which "
-					   "leads back to it: a level cannot require itself",
-					   o->name, to->path))
-					return -ENOMEM;
-				memmove(&o->required[r], &o->required[r + 1],
-					(o->n_required - r - 1) * sizeof(*o->required));
-				o->n_required--;
-				continue;
-			}
-			if (!color[u]) {
-				int err = break_cycles(ld, table_node, color, u);
-				if (err)
-					return err;
-			}
-			r++;
+	unsigned top = 0;
+	color[root] = 1;
+	stack[0] = (struct cycle_frame){root, 0, 0};
+	for (;;) {
+		struct cycle_frame *f = &stack[top];
+		struct dt_opp_table *tab = &ld->board->opp_tables[f->t];
+		if (f->e >= tab->n_entries) {
+			color[f->t] = 2;
+			if (top == 0)
+				return 0;
+			top--;
+			continue;
+		}
+		struct dt_opp *o = &tab->entries[f->e];
+		if (f->r >= o->n_required) {
+			f->e++;
+			f->r = 0;
+			continue;
+		}
+		int32_t u = o->required[f->r].table;
+		if (color[u] == 1) {
+			const struct dt_opp_table *to = &ld->board->opp_tables[u];
+			if (DT_ERR(ld, -EINVAL, "opp-required-cycle",
+				   table_node[f->t], "required-opps",
+				   "entry %s requires an entry of %s, which "
+				   "leads back to it: a level cannot require itself",
+				   o->name, to->path))
+				return -ENOMEM;
+			memmove(&o->required[f->r], &o->required[f->r + 1],
+				(o->n_required - f->r - 1) * sizeof(*o->required));
+			o->n_required--;
+			continue;
+		}
+		f->r++;
+		if (!color[u]) {
+			color[u] = 1;
+			stack[++top] = (struct cycle_frame){u, 0, 0};
 		}
 	}
-	color[t] = 2;
-	return 0;
 }
 
 static int check_cycles(struct dt_loader *ld)
@@ -405,7 +423,8 @@ static int check_cycles(struct dt_loader *ld)
 		return 0;
 	int32_t *table_node = dt_pool_alloc(ld->pool, n * sizeof(*table_node));
 	uint8_t *color = dt_pool_alloc(ld->pool, n);
-	if (!table_node || !color)
+	struct cycle_frame *stack = dt_pool_alloc(ld->pool, n * sizeof(*stack));
+	if (!table_node || !color || !stack)
 		return -ENOMEM;
 	memset(color, 0, n);
 	for (unsigned i = 0; i < ld->n_nodes; i++)
@@ -413,7 +432,8 @@ static int check_cycles(struct dt_loader *ld)
 			table_node[ld->nodes[i].opp_table] = (int32_t)i;
 	for (unsigned t = 0; t < n; t++)
 		if (!color[t]) {
-			int err = break_cycles(ld, table_node, color, (int32_t)t);
+			int err = break_cycles(ld, table_node, color, stack,
+					       (int32_t)t);
 			if (err)
 				return err;
 		}
