@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+/* realpath() */
+#define _XOPEN_SOURCE 700
+
 #include "cli.h"
 
 #include "domino_demo_board.h"
@@ -375,23 +378,37 @@ int cli_write_file(const char *path, const struct rpt_model *m,
 		   int (*writer)(const struct rpt_model *, const struct rpt_sink *))
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+	int exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode))
 		return write_in_place(path, m, writer);
 	/* A temporary name in the same folder, renamed over PATH once the
 	 * whole file is written: a failure half way (disk full) leaves the
-	 * previous good file as it was. */
+	 * previous good file as it was. Through a symlink, the folder and
+	 * the file replaced are the link's target's. */
+	const char *name = path;
+	char *real = exists ? realpath(path, NULL) : NULL;
+	if (real)
+		path = real;
 	size_t len = strlen(path);
 	char *tmp = malloc(len + sizeof(".XXXXXX"));
 	if (!tmp) {
-		fprintf(stderr, "%s: error: cannot create: %s\n", path, strerror(ENOMEM));
+		fprintf(stderr, "%s: error: cannot create: %s\n", name, strerror(ENOMEM));
+		free(real);
 		return EXIT_INPUT;
 	}
 	memcpy(tmp, path, len);
 	memcpy(tmp + len, ".XXXXXX", sizeof(".XXXXXX"));
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		fprintf(stderr, "%s: error: cannot create: %s\n", path, strerror(errno));
+		int err = errno;
 		free(tmp);
+		free(real);
+		/* a writable file in a folder we may not create in: write
+		 * it in place, as asked, rather than refuse */
+		if (exists && (err == EACCES || err == EPERM || err == EROFS) &&
+		    access(name, W_OK) == 0)
+			return write_in_place(name, m, writer);
+		fprintf(stderr, "%s: error: cannot create: %s\n", name, strerror(err));
 		return EXIT_INPUT;
 	}
 	/* mkstemp makes it 0600; give it the mode fopen would have */
@@ -413,10 +430,11 @@ int cli_write_file(const char *path, const struct rpt_model *m,
 		err = -errno;
 	if (err) {
 		unlink(tmp);
-		fprintf(stderr, "%s: error: cannot write: %s\n", path,
+		fprintf(stderr, "%s: error: cannot write: %s\n", name,
 			strerror(-err));
 	}
 	free(tmp);
+	free(real);
 	return err ? EXIT_INPUT : EXIT_OK;
 }
 

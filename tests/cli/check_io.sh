@@ -54,6 +54,11 @@ cmp -s "$trace" "$work/trace.good" || { echo "FAIL: the good trace was replaced"
 cmp -s "$svg" "$work/svg.good" || { echo "FAIL: the good svg was replaced"; fails=$((fails + 1)); }
 left=$(find "$work" -name '*.json.*' -o -name '*.svg.*' | head -1)
 [ -z "$left" ] || { echo "FAIL: temporary file left: $left"; fails=$((fails + 1)); }
+# through a symlink: the target is replaced, the link stays a link
+ln -s trace.json "$work/link.json"
+expect 0 "" "trace through a symlink" -- "$domino" simulate --trace "$work/link.json" >/dev/null
+[ -L "$work/link.json" ] && cmp -s "$trace" "$work/trace.good" ||
+	{ echo "FAIL: writing through a symlink replaced the link or lost the trace"; fails=$((fails + 1)); }
 expect 2 "/dev/full: error: cannot write: No space left on device" "trace to /dev/full" \
 	-- "$domino" simulate --trace /dev/full >/dev/null
 expect 2 "no/such/dir/t.json: error: cannot create: No such file or directory" \
