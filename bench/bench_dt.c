@@ -17,48 +17,26 @@
 
 extern char **environ;
 
-static size_t live_bytes;
-
-static void *count_alloc(void *user, size_t size)
-{
-	(void)user;
-	size_t *p = malloc(size + 2 * sizeof(size_t));
-	if (!p)
-		return NULL;
-	p[0] = size;
-	live_bytes += size;
-	return p + 2;
-}
-
-static void count_free(void *user, void *ptr)
-{
-	(void)user;
-	size_t *p = (size_t *)ptr - 2;
-	live_bytes -= p[0];
-	free(p);
-}
-
-static const struct dmn_alloc_ops counting = {count_alloc, count_free, NULL};
 
 /* Load and build one board; returns the bytes the model holds, or 0. */
 static size_t load_once(const void *blob, size_t size, int keep_stats)
 {
-	size_t before = live_bytes;
+	size_t before = bench_live_bytes;
 	struct dt_load_opts lo;
 	memset(&lo, 0, sizeof(lo));
-	lo.alloc = &counting;
+	lo.alloc = &bench_counting;
 	struct dt_board *board = NULL;
 	if (dt_load(blob, size, &lo, &board))
 		return 0;
 	struct dmn_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.alloc = counting;
+	cfg.alloc = bench_counting;
 	struct dmn_ctx *ctx = NULL;
 	struct dt_instance *inst = NULL;
 	size_t bytes = 0;
 	if (!dmn_ctx_create(&cfg, &ctx) &&
 	    !dt_instantiate(board, ctx, NULL, NULL, &inst))
-		bytes = live_bytes - before;
+		bytes = bench_live_bytes - before;
 	(void)keep_stats;
 	dt_instance_free(inst);
 	dmn_ctx_destroy(ctx);
@@ -137,7 +115,7 @@ static void bench_opp_entry(struct bench_table *t, unsigned n)
 {
 	struct dmn_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.alloc = counting;
+	cfg.alloc = bench_counting;
 	struct dmn_ctx *ctx;
 	if (dmn_ctx_create(&cfg, &ctx))
 		return;
@@ -146,7 +124,7 @@ static void bench_opp_entry(struct bench_table *t, unsigned n)
 		dmn_ctx_destroy(ctx);
 		return;
 	}
-	size_t before = live_bytes;
+	size_t before = bench_live_bytes;
 	for (unsigned i = 0; i < n; i++) {
 		struct opp_desc d;
 		memset(&d, 0, sizeof(d));
@@ -160,7 +138,7 @@ static void bench_opp_entry(struct bench_table *t, unsigned n)
 		opp_add(ctx, table, &d, NULL);
 	}
 	bench_result(t, "bytes_per_opp_entry", 0,
-		     (double)(live_bytes - before) / n, "B");
+		     (double)(bench_live_bytes - before) / n, "B");
 	opp_table_put(ctx, table);
 	dmn_ctx_destroy(ctx);
 }

@@ -70,3 +70,28 @@ void bench_table_print(const struct bench_table *t)
 	for (unsigned i = 0; i < t->n; i++)
 		printf("%-44s %14.4g  %s\n", t->names[i], t->values[i], t->units[i]);
 }
+
+size_t bench_live_bytes;
+
+static void *count_alloc(void *user, size_t size)
+{
+	(void)user;
+	size_t *p = malloc(size + 2 * sizeof(size_t));
+	if (!p)
+		return NULL;
+	p[0] = size;
+	bench_live_bytes += size;
+	return p + 2;
+}
+
+static void count_free(void *user, void *ptr)
+{
+	(void)user;
+	if (!ptr)
+		return;
+	size_t *p = (size_t *)ptr - 2;
+	bench_live_bytes -= p[0];
+	free(p);
+}
+
+const struct dmn_alloc_ops bench_counting = {count_alloc, count_free, NULL};

@@ -3,6 +3,8 @@
 #ifndef DOMINO_BENCH_UTIL_H
 #define DOMINO_BENCH_UTIL_H
 
+#include <domino/context.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define BENCH_MAX_RESULTS 128
@@ -13,6 +15,11 @@ struct bench_table {
 	const char *units[BENCH_MAX_RESULTS];
 	unsigned n;
 };
+
+/* A counting allocator for the memory figures: bench_live_bytes is what
+ * the allocations made through bench_counting hold right now. */
+extern size_t bench_live_bytes;
+extern const struct dmn_alloc_ops bench_counting;
 
 uint64_t bench_now(void);
 double bench_median(double *samples, unsigned n); /* sorts in place */

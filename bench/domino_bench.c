@@ -17,28 +17,6 @@
 
 static int quick;
 
-/* ---- a counting allocator, for the memory figures ------------------------ */
-
-static size_t bytes_live;
-
-static void *count_alloc(void *user, size_t size)
-{
-	(void)user;
-	size_t *p = malloc(size + sizeof(size_t) * 2);
-	if (!p)
-		return NULL;
-	p[0] = size;
-	bytes_live += size;
-	return p + 2;
-}
-
-static void count_free(void *user, void *ptr)
-{
-	(void)user;
-	size_t *p = (size_t *)ptr - 2;
-	bytes_live -= p[0];
-	free(p);
-}
 
 static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
 {
@@ -424,27 +402,26 @@ static struct memory_result bench_memory(unsigned n)
 {
 	struct dmn_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.alloc.alloc = count_alloc;
-	cfg.alloc.free = count_free;
+	cfg.alloc = bench_counting;
 	struct dmn_ctx *ctx;
 	must(dmn_ctx_create(&cfg, &ctx), "ctx");
-	size_t base = bytes_live;
+	size_t base = bench_live_bytes;
 	pd_domain_t dom = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_domain_desc desc = {"domain", &noop_ops, 0, 0};
 		must(pd_domain_create(ctx, &desc, &dom), "domain");
 	}
-	size_t after_domains = bytes_live;
+	size_t after_domains = bench_live_bytes;
 	pd_device_t *devs = calloc(n, sizeof(*devs));
 	for (unsigned i = 0; i < n; i++)
 		must(pd_device_create(ctx, "device", &devs[i]), "device");
-	size_t after_devices = bytes_live;
+	size_t after_devices = bench_live_bytes;
 	for (unsigned i = 0; i < n; i++) {
 		pd_attach_t att;
 		must(pd_attach(ctx, devs[i], dom, &att), "attach");
 		must(pd_vote(ctx, att, 1 + i % 8), "vote");
 	}
-	size_t after_atts = bytes_live;
+	size_t after_atts = bench_live_bytes;
 	struct memory_result r = {
 		(double)(after_domains - base) / n,
 		(double)(after_devices - after_domains) / n,

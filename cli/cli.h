@@ -31,9 +31,20 @@ struct cli_options {
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 
-/* Read a whole file; returns 0, or prints "FILE: error: ..." and returns
- * EXIT_INPUT. The buffer is malloc'ed and NUL-terminated. */
-int cli_read_file(const char *path, char **data, size_t *size);
+/* The most domino reads of one input: a blob (by its header's totalsize)
+ * and anything else (a scenario). */
+#define CLI_MAX_BLOB (1u << 30)
+#define CLI_MAX_TEXT (64u << 20)
+/*
+ * Read a board or a scenario (@path "-": stdin). A device tree blob is read
+ * up to its header's totalsize (refused above CLI_MAX_BLOB; bytes after it
+ * are left unread, with a warning); anything else only up to its first 40
+ * bytes when @board is set (enough for the loader to say it is no blob),
+ * else up to CLI_MAX_TEXT (refused above): an endless input such as
+ * /dev/zero never grows the buffer without bound. Returns 0, or prints "FILE: error: ..." and
+ * returns EXIT_INPUT. The buffer is malloc'ed and NUL-terminated.
+ */
+int cli_read_file(const char *path, int board, char **data, size_t *size);
 
 /* Is @data a flattened device tree (magic 0xd00dfeed)? */
 int cli_is_dtb(const char *data, size_t size);
@@ -44,9 +55,12 @@ struct cli_board {
 	char *data;       /* owned, NULL for the demo */
 	const void *blob;
 	size_t size;
+	int trailing; /* the file goes on after the blob's end */
 };
 int cli_board_open(const char *path, struct cli_board *board);
 void cli_board_close(struct cli_board *board);
+/* Once the board has loaded: warn about bytes after the blob's end. */
+void cli_board_loaded(const struct cli_board *board);
 
 struct sim;
 /* Load @board into a new simulation with the options' hardware version;
@@ -63,11 +77,39 @@ struct cli_diag_printer {
 };
 void cli_print_diag(void *user, const struct dt_diag *diag);
 
-/* Writers' sink over a FILE*. */
+/* Writers' sink over a FILE*; a failed write returns -errno (and, on
+ * stdout, is remembered for cli_finish). */
 struct rpt_sink cli_file_sink(FILE *f);
-/* Write a report to @path with @writer; prints errors. */
+/*
+ * Write a report to @path with @writer: to a temporary file in the same
+ * folder, renamed over @path only once complete, so a failure leaves the
+ * previous file intact (an existing non-regular file, e.g. a FIFO or
+ * /dev/stdout, is written in place). Prints "PATH: error: ...: REASON" and
+ * returns EXIT_INPUT on failure.
+ */
 int cli_write_file(const char *path, const struct rpt_model *m,
 		   int (*writer)(const struct rpt_model *, const struct rpt_sink *));
+
+/*
+ * Standard output. cli_stdio_init() runs first: a closed stdin, stdout or
+ * stderr gets /dev/null, so no file opened later takes its place (a closed
+ * stdout counts as a failed write). The commands print through cli_printf,
+ * cli_puts and cli_file_sink(stdout), which remember the first failure's
+ * errno; cli_finish(rc) flushes and returns @rc, or prints "domino: error:
+ * cannot write standard output: REASON" and returns EXIT_INPUT.
+ */
+void cli_stdio_init(void);
+void cli_printf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void cli_puts(const char *s);
+/* @s with control characters and invalid UTF-8 replaced (rpt_text_escape):
+ * for every name or message that comes from a board or scenario. */
+void cli_text(FILE *f, const char *s);
+int cli_stdout_error(void); /* the errno of the first failure, or 0 */
+int cli_finish(int rc);
 
 /* Colour when stdout is a terminal and NO_COLOR is unset. */
 int cli_use_color(FILE *f);

@@ -32,41 +32,59 @@ static void print_finding(void *user, const struct lint_finding *f)
 	/* A blob that cannot be read is bad input, not a finding about the
 	 * board: its error goes to stderr (DESIGN §3), in JSON mode too. */
 	if (!strcmp(f->check, "dt-corrupt")) {
-		fprintf(stderr, "%s: %s: ", p->file, f->node);
-		if (f->property)
-			fprintf(stderr, "%s: ", f->property);
-		fprintf(stderr, "error: %s\n", f->message);
+		cli_text(stderr, p->file);
+		fputs(": ", stderr);
+		cli_text(stderr, f->node);
+		fputs(": ", stderr);
+		if (f->property) {
+			cli_text(stderr, f->property);
+			fputs(": ", stderr);
+		}
+		fputs("error: ", stderr);
+		cli_text(stderr, f->message);
+		fputc('\n', stderr);
 		if (!p->json)
 			return;
 	}
 	if (p->json) {
-		fputs(p->n++ ? ",\n    " : "\n    ", stdout);
-		fputs("{\"severity\": ", stdout);
+		cli_puts(p->n++ ? ",\n    " : "\n    ");
+		cli_puts("{\"severity\": ");
 		rpt_json_escape(&p->out, dt_severity_name(f->severity));
-		fputs(", \"check\": ", stdout);
+		cli_puts(", \"check\": ");
 		rpt_json_escape(&p->out, f->check);
-		fputs(", \"node\": ", stdout);
+		cli_puts(", \"node\": ");
 		rpt_json_escape(&p->out, f->node);
-		fputs(", \"property\": ", stdout);
+		cli_puts(", \"property\": ");
 		if (f->property)
 			rpt_json_escape(&p->out, f->property);
 		else
-			fputs("null", stdout);
-		fputs(", \"message\": ", stdout);
+			cli_puts("null");
+		cli_puts(", \"message\": ");
 		rpt_json_escape(&p->out, f->message);
-		fputs("}", stdout);
+		cli_puts("}");
 		return;
 	}
+	/* Node names, properties and messages come from the board: escaped,
+	 * so a name holding ESC[2J or CR cannot clear the screen or fake a
+	 * line such as "0 errors". */
 	static const char *const colors[] = {"\033[1;31m", "\033[1;33m", "\033[1;36m"};
 	const char *sev = dt_severity_name(f->severity);
-	printf("%s: %s: ", p->file, f->node);
-	if (f->property)
-		printf("%s: ", f->property);
+	cli_text(stdout, p->file);
+	cli_puts(": ");
+	cli_text(stdout, f->node);
+	cli_puts(": ");
+	if (f->property) {
+		cli_text(stdout, f->property);
+		cli_puts(": ");
+	}
 	if (p->color)
-		printf("%s%s\033[0m: ", colors[f->severity], sev);
+		cli_printf("%s%s\033[0m: ", colors[f->severity], sev);
 	else
-		printf("%s: ", sev);
-	printf("%s [%s]\n", f->message, f->check);
+		cli_printf("%s: ", sev);
+	cli_text(stdout, f->message);
+	cli_puts(" [");
+	cli_text(stdout, f->check);
+	cli_puts("]\n");
 	p->n++;
 }
 
@@ -77,7 +95,7 @@ int cmd_lint(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (opt.help) {
-		fputs(lint_help, stdout);
+		cli_puts(lint_help);
 		return EXIT_OK;
 	}
 	if (!opt.n_positional) {
@@ -95,18 +113,20 @@ int cmd_lint(int argc, char **argv)
 	p.color = !opt.json && cli_use_color(stdout);
 	p.out = cli_file_sink(stdout);
 	if (p.json) {
-		fputs("{\n  \"board\": ", stdout);
+		cli_puts("{\n  \"board\": ");
 		rpt_json_escape(&p.out, board.name);
-		fputs(",\n  \"findings\": [", stdout);
+		cli_puts(",\n  \"findings\": [");
 	}
 	struct lint_counts counts;
 	int err = dt_lint(board.blob, board.size, opt.supported_hw,
 			  (unsigned)opt.n_supported_hw, print_finding, &p, &counts);
+	if (!err)
+		cli_board_loaded(&board);
 	if (p.json) {
-		printf("%s],\n  \"errors\": %u,\n  \"warnings\": %u,\n  \"notes\": %u\n}\n",
+		cli_printf("%s],\n  \"errors\": %u,\n  \"warnings\": %u,\n  \"notes\": %u\n}\n",
 		       p.n ? "\n  " : "", counts.errors, counts.warnings, counts.notes);
 	} else if (!err) {
-		printf("%s%u error%s, %u warning%s, %u note%s\n", p.n ? "\n" : "",
+		cli_printf("%s%u error%s, %u warning%s, %u note%s\n", p.n ? "\n" : "",
 		       counts.errors, counts.errors == 1 ? "" : "s", counts.warnings,
 		       counts.warnings == 1 ? "" : "s", counts.notes,
 		       counts.notes == 1 ? "" : "s");

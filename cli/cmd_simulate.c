@@ -41,9 +41,12 @@ static void on_event(void *user, const struct rpt_event *ev)
 {
 	struct live *l = user;
 	l->events++;
-	if (ev->kind == RPT_EV_EXPECT_FAILED)
-		fprintf(stderr, "%s:%u: expect failed: %s\n", l->scenario, ev->line,
-			ev->message);
+	if (ev->kind == RPT_EV_EXPECT_FAILED) {
+		cli_text(stderr, l->scenario);
+		fprintf(stderr, ":%u: expect failed: ", ev->line);
+		cli_text(stderr, ev->message);
+		fputc('\n', stderr);
+	}
 	if (l->progress) {
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -62,7 +65,7 @@ int cmd_simulate(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (opt.help) {
-		fputs(simulate_help, stdout);
+		cli_puts(simulate_help);
 		return EXIT_OK;
 	}
 	const char *board_path = NULL, *scn_path = NULL;
@@ -74,7 +77,7 @@ int cmd_simulate(int argc, char **argv)
 	} else if (opt.n_positional == 1) {
 		/* One argument: a board needs a scenario; a scenario runs on
 		 * the demo board. Tell them apart by the blob's magic. */
-		rc = cli_read_file(opt.positional[0], &scn_text, &scn_len);
+		rc = cli_read_file(opt.positional[0], 0, &scn_text, &scn_len);
 		if (rc)
 			return rc;
 		if (cli_is_dtb(scn_text, scn_len)) {
@@ -86,9 +89,15 @@ int cmd_simulate(int argc, char **argv)
 		scn_path = opt.positional[0];
 	}
 	if (scn_path && !scn_text) {
-		rc = cli_read_file(scn_path, &scn_text, &scn_len);
+		rc = cli_read_file(scn_path, 0, &scn_text, &scn_len);
 		if (rc)
 			return rc;
+		if (cli_is_dtb(scn_text, scn_len)) {
+			free(scn_text);
+			fprintf(stderr, "domino simulate: error: %s is a board, not a scenario: the board comes first (domino simulate BOARD.dtb SCENARIO)\n",
+				scn_path);
+			return EXIT_INPUT;
+		}
 	}
 	const char *scn_name = scn_path ? scn_path : "demo.scn";
 	const char *text = scn_text ? scn_text : domino_demo_scenario;
@@ -100,7 +109,8 @@ int cmd_simulate(int argc, char **argv)
 	if (err) {
 		char line[512];
 		scn_diag_format(&diag, 0, line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
+		cli_text(stderr, line); /* it may quote the scenario */
+		fputc('\n', stderr);
 		free(scn_text);
 		return EXIT_INPUT;
 	}
@@ -128,7 +138,8 @@ int cmd_simulate(int argc, char **argv)
 	if (err == -EINVAL) {
 		char line[512];
 		scn_diag_format(&diag, 0, line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
+		cli_text(stderr, line); /* it may quote the scenario */
+		fputc('\n', stderr);
 		rc = EXIT_INPUT;
 		goto out;
 	}
@@ -145,22 +156,28 @@ int cmd_simulate(int argc, char **argv)
 		err = rpt_write_json(m, &out);
 	} else {
 		struct rpt_text_options to = {cli_use_color(stdout)};
-		printf("== %s on %s: %u commands, %zu lines\n\n", scn_name, board.name,
-		       res.commands, script->count);
+		cli_puts("== ");
+		cli_text(stdout, scn_name);
+		cli_puts(" on ");
+		cli_text(stdout, board.name);
+		cli_printf(": %u commands, %zu lines\n\n", res.commands,
+			   script->count);
 		err = rpt_write_events_text(m, &to, &out);
 		if (!err) {
-			printf("\n== final state\n\n");
+			cli_puts("\n== final state\n\n");
 			err = rpt_write_summary_text(m, &to, &out);
 		}
 		if (!err) {
-			printf("\n== statistics\n\n");
+			cli_puts("\n== statistics\n\n");
 			err = rpt_write_stats_text(m, &to, &out);
 		}
 		if (!err)
-			printf("\n%u expectation%s failed, %u command%s failed\n",
+			cli_printf("\n%u expectation%s failed, %u command%s failed\n",
 			       res.expect_failed, res.expect_failed == 1 ? "" : "s",
 			       res.commands_failed, res.commands_failed == 1 ? "" : "s");
 	}
+	if (err && !cli_stdout_error())
+		fprintf(stderr, "domino simulate: error: %s\n", dmn_strerror(err));
 	rc = err ? EXIT_INPUT : EXIT_OK;
 	if (!rc && opt.trace_path)
 		rc = cli_write_file(opt.trace_path, m, rpt_write_trace);

@@ -26,7 +26,7 @@ int cmd_summary(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (opt.help) {
-		fputs(summary_help, stdout);
+		cli_puts(summary_help);
 		return EXIT_OK;
 	}
 	struct cli_board board;
@@ -48,20 +48,33 @@ int cmd_summary(int argc, char **argv)
 			struct rpt_text_options to = {cli_use_color(stdout)};
 			err = rpt_write_summary_text(m, &to, &out);
 			const struct dt_board *b = sim_board(sim);
-			if (!err && b->n_warnings)
-				printf("\n%u warning%s while loading (domino lint %s shows them)\n",
-				       b->n_warnings, b->n_warnings == 1 ? "" : "s",
-				       opt.n_positional ? board.name : "");
-			if (!err && b->n_opp_hw_unavailable)
-				printf("%u OPP entr%s skipped: they need a hardware version (--supported-hw)\n",
-				       b->n_opp_hw_unavailable,
-				       b->n_opp_hw_unavailable == 1 ? "y" : "ies");
+			if (!err && b->n_warnings) {
+				cli_printf("\n%u warning%s while loading (domino lint ",
+					   b->n_warnings, b->n_warnings == 1 ? "" : "s");
+				cli_text(stdout, opt.n_positional ? board.name : "");
+				cli_puts(" shows them)\n");
+			}
+			unsigned skipped = b->n_opp_hw_unavailable;
+			if (!err && skipped && !opt.n_supported_hw)
+				cli_printf("%u OPP entr%s skipped: they need a hardware version (--supported-hw)\n",
+					   skipped, skipped == 1 ? "y" : "ies");
+			if (!err && skipped && opt.n_supported_hw) {
+				cli_printf("%u OPP entr%s skipped: not supported by hardware version ",
+					   skipped, skipped == 1 ? "y" : "ies");
+				for (int i = 0; i < opt.n_supported_hw; i++)
+					cli_printf("%s0x%x", i ? "," : "",
+						   (unsigned)opt.supported_hw[i]);
+				cli_puts(" (opp-supported-hw did not match)\n");
+			}
 		}
 	}
 	sim_free(sim);
 	cli_board_close(&board);
 	if (err) {
-		fprintf(stderr, "domino summary: error: %s\n", dmn_strerror(err));
+		/* a failed write is cli_finish's to report, with its errno */
+		if (!cli_stdout_error())
+			fprintf(stderr, "domino summary: error: %s\n",
+				dmn_strerror(err));
 		return EXIT_INPUT;
 	}
 	return EXIT_OK;

@@ -7,7 +7,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: domino COMMAND [ARGS]\n"
+	const char *text = "usage: domino COMMAND [ARGS]\n"
 	      "\n"
 	      "See, check and simulate a board's power domains, from its device tree.\n"
 	      "\n"
@@ -22,11 +22,15 @@ static void usage(FILE *f)
 	      "scenario). Every command that reads a board takes --supported-hw V[,V...].\n"
 	      "'domino COMMAND --help' tells more; 'man domino' tells everything.\n"
 	      "\n"
-	      "exit status: 0 ok, 1 a check or expectation failed, 2 bad input or usage\n",
-	      f);
+	      "exit status: 0 ok, 1 a check or expectation failed, 2 bad input, bad usage\n"
+	      "or output that could not be written\n";
+	if (f == stdout)
+		cli_puts(text);
+	else
+		fputs(text, f);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -38,7 +42,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("domino %s\n", DMN_VERSION_STRING);
+		cli_printf("domino %s\n", DMN_VERSION_STRING);
 		return EXIT_OK;
 	}
 	if (!strcmp(cmd, "summary"))
@@ -49,4 +53,10 @@ int main(int argc, char **argv)
 		return cmd_simulate(argc - 2, argv + 2);
 	fprintf(stderr, "domino: error: unknown command '%s' (try domino --help)\n", cmd);
 	return EXIT_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+	cli_stdio_init();
+	return cli_finish(run(argc, argv));
 }

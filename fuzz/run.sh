@@ -4,15 +4,19 @@
 # Builds the libFuzzer targets (clang, DOMINO_FUZZ=ON, ASan+UBSan) in
 # build-fuzz/ and runs each TARGET (default: all of them) for SECONDS
 # (default 60) on a fresh corpus directory seeded from fuzz/corpus/TARGET/
-# (for fuzz_dt_load also ../shared/dts/dtb/*.dtb when present: those blobs
-# are never committed). -j runs the targets at the same time, one core each.
+# (for fuzz_dt_load also ../shared/dts/dtb/*.dtb when present, and deep and
+# wide boards generated here by tests/bad-input/gen_shape: chains, reversed
+# chains and flat domains of 100, 1,000 and 10,000, nested ones of 100 and
+# 1,000; none of these blobs is committed). fuzz_dt_load runs with
+# -max_len=1048576 so mutants of the largest seeds (up to ~820 KB) keep
+# their shape. -j runs the targets at the same time, one core each.
 #
 # Prints "fuzz_TARGET: N execs, C crashes" per target and exits non-zero if
 # any target crashed, leaked or timed out; the inputs that did are kept in
 # build-fuzz/artifacts/TARGET/. Environment: FUZZ_BUILD_DIR (build
 # directory), FUZZ_KEEP_CORPUS=1 (keep the grown corpus, printed at the end),
-# FUZZ_ARGS (more libFuzzer flags, e.g. -max_len=16384: mutants of the
-# 190 KB shared boards run at ~1/8 the speed of small blobs).
+# FUZZ_ARGS (more libFuzzer flags, after run.sh's own so they win, e.g.
+# -max_len=16384: small mutants run many times faster than the big seeds).
 set -euo pipefail
 
 parallel=0
@@ -38,6 +42,10 @@ grep '^-- fuzz:' "$work/configure.log" >&2 || true
 ninja -C "$build" $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null ||
 	{ ninja -C "$build" $(printf 'fuzz_%s ' "${targets[@]}"); exit 2; }
 
+# the shape generator (plain C, no sanitizers needed)
+cc -O2 -I"$root/bench" -o "$work/gen_shape" "$root/tests/bad-input/gen_shape.c" \
+	"$root/bench/shape_blob.c" || exit 2
+
 # run_one TARGET: fuzz it; leaves $work/TARGET.log and the artifacts
 run_one() {
 	local t=$1 corpus=$work/$1.corpus art=$build/artifacts/$1
@@ -46,13 +54,23 @@ run_one() {
 	if [ "$t" = dt_load ] && compgen -G "$shared_dtb/*.dtb" >/dev/null; then
 		cp "$shared_dtb"/*.dtb "$corpus"/
 	fi
-	local dict=$root/fuzz/scenario.dict
-	[ "$t" = dt_load ] && dict=$root/fuzz/dt.dict
+	local dict=$root/fuzz/scenario.dict limits=()
+	if [ "$t" = dt_load ]; then
+		dict=$root/fuzz/dt.dict
+		limits=(-max_len=1048576)
+		# nests stop at 1,000: each nested domain's path in the model is
+		# its full node path, so 10,000 nested levels hold ~0.9 GB
+		for seed in chain-100 chain-1000 chain-10000 rchain-100 \
+			rchain-1000 rchain-10000 flat-100 flat-1000 flat-10000 \
+			nest-100 nest-1000; do
+			"$work/gen_shape" "${seed%-*}" "${seed##*-}" "$corpus/shape-$seed.dtb"
+		done
+	fi
 	# ASan's leak check runs at exit and on every input libFuzzer suspects
 	"$build/fuzz/fuzz_$t" "$corpus" -dict="$dict" \
 		-max_total_time="$seconds" -print_final_stats=1 \
 		-timeout=10 -rss_limit_mb=2048 -artifact_prefix="$art/" \
-		${FUZZ_ARGS:-} >"$work/$t.log" 2>&1
+		"${limits[@]}" ${FUZZ_ARGS:-} >"$work/$t.log" 2>&1
 }
 
 declare -A status

@@ -201,7 +201,12 @@ struct rpt_text_options {
  * subdomains are listed at the first place only), with status ("on", or
  * "off (IDLE-STATE)"), pstate and its meaning ("256 (nom)"), and the
  * devices with their votes ("vote 128 (counts)", "vote 64 (parked:
- * suspended)", "no vote"). Loader warnings follow the tree.
+ * suspended)", "no vote"). Past 24 levels the tree stops indenting and
+ * writes each deeper domain's depth before its name ("[25] pd25"), and the
+ * "(also under ...)" note names at most 8 other parents ("and N more"), so
+ * the output is linear in the model's size however deep or wide the graph.
+ * The walk keeps its own stack: no recursion on the input's depth.
+ * Loader warnings follow the tree.
  * returns: 0 or an error as above. cost: O(model size * log domains).
  */
 int rpt_write_summary_text(const struct rpt_model *m,
@@ -265,6 +270,14 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *out);
  * is written as null. returns: 0 or an error as above.
  */
 int rpt_json_escape(const struct rpt_sink *out, const char *s);
+
+/**
+ * rpt_text_escape - write @s for a terminal, as the text writers write
+ * names: control characters (ESC, CR, ...) and invalid UTF-8 become '?',
+ * so text taken from a board cannot move the cursor, clear the screen or
+ * start a fake line. NULL writes nothing. returns: 0 or an error as above.
+ */
+int rpt_text_escape(const struct rpt_sink *out, const char *s);
 
 #ifdef __cplusplus
 }

@@ -49,11 +49,49 @@ int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle)
 	return -1;
 }
 
-/* Compares struct slot (below) by its leading path pointer. */
-static int cmp_path(const void *a, const void *b)
+/* Orders node indices by (parent, name, index): a node's children are
+ * then one sorted run, and the first of two same-named siblings (the one
+ * libfdt would find) comes first. */
+struct child_key {
+	int32_t parent, node;
+	const char *name;
+};
+
+static int cmp_child(const void *a, const void *b)
 {
-	const char *const *x = a, *const *y = b;
-	return strcmp(*x, *y);
+	const struct child_key *x = a, *y = b;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->node < y->node ? -1 : 1;
+}
+
+/* The child of @parent named exactly @name[0..@len), or -1. O(log N). */
+static int32_t find_child(const struct dt_loader *ld,
+			  const struct child_key *by_parent, int32_t parent,
+			  const char *name, size_t len)
+{
+	unsigned lo = 0, hi = ld->n_nodes;
+	while (lo < hi) { /* the first entry not below (parent, name) */
+		unsigned mid = lo + (hi - lo) / 2;
+		const struct child_key *m = &by_parent[mid];
+		int c = m->parent != parent ? (m->parent < parent ? -1 : 1)
+					    : strncmp(m->name, name, len);
+		if (c == 0 && m->name[len])
+			c = 1; /* longer than @name: sorts after it */
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ld->n_nodes)
+		return -1;
+	const struct child_key *m = &by_parent[lo];
+	if (m->parent != parent || strncmp(m->name, name, len) || m->name[len])
+		return -1;
+	return m->node;
 }
 
 /* Every label names its node (sc7180's spi@880000 is both ap_h1_spi and
@@ -78,8 +116,9 @@ static int add_label(struct dt_loader *ld, struct dt_node *n, const char *label)
 /*
  * Labels come from /__symbols__ (label = "/full/path"). Resolving each path
  * with fdt_path_offset walks whole sibling subtrees, quadratic on a real
- * board; instead every node's path is built once (O(N), cached) and the
- * symbols are looked up in a sorted index of them.
+ * board, and building every node's full path is quadratic in memory on a
+ * deep one; instead each path is followed component by component through
+ * an index of the nodes by (parent, name): O(path length * log N).
  */
 static int index_labels(struct dt_loader *ld)
 {
@@ -87,19 +126,14 @@ static int index_labels(struct dt_loader *ld)
 	int sym = fdt_subnode_offset(fdt, 0, "__symbols__");
 	if (sym < 0)
 		return 0;
-	struct slot {
-		const char *path;
-		int32_t node;
-	} *slots = dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*slots));
-	if (!slots)
+	struct child_key *by_parent =
+	    dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*by_parent));
+	if (!by_parent)
 		return -ENOMEM;
-	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		slots[i].path = dt_node_path(ld, (int32_t)i);
-		if (!slots[i].path)
-			return -ENOMEM;
-		slots[i].node = (int32_t)i;
-	}
-	qsort(slots, ld->n_nodes, sizeof(*slots), cmp_path);
+	for (unsigned i = 0; i < ld->n_nodes; i++)
+		by_parent[i] = (struct child_key){ld->nodes[i].parent,
+						  (int32_t)i, ld->nodes[i].name};
+	qsort(by_parent, ld->n_nodes, sizeof(*by_parent), cmp_child);
 	int prop;
 	fdt_for_each_property_offset(prop, fdt, sym)
 	{
@@ -110,14 +144,22 @@ static int index_labels(struct dt_loader *ld)
 		if (!value || !label || len < 2 || value[0] != '/' ||
 		    memchr(value, '\0', (size_t)len) != value + len - 1)
 			continue;
-		struct slot key = {value, -1};
-		const struct slot *hit =
-		    bsearch(&key, slots, ld->n_nodes, sizeof(*slots), cmp_path);
-		int err = hit ? add_label(ld, &ld->nodes[hit->node], label) : 0;
+		int32_t node = 0;
+		for (const char *c = value + 1; node >= 0 && *c;) {
+			size_t clen = strcspn(c, "/");
+			node = clen ? find_child(ld, by_parent, node, c, clen)
+				    : -1; /* "//": no such node */
+			c += clen;
+			if (*c == '/' && c[1])
+				c++;
+			else if (*c == '/')
+				node = -1; /* a trailing '/' names no node */
+		}
+		int err = node >= 0 ? add_label(ld, &ld->nodes[node], label) : 0;
 		if (err)
 			return err;
 	}
-	dt_pool_free(ld->pool, slots);
+	dt_pool_free(ld->pool, by_parent);
 	return 0;
 }
 
@@ -186,28 +228,40 @@ int dt_blob_index(struct dt_loader *ld)
 	return index_labels(ld);
 }
 
+/*
+ * Built on each call by walking up the parents, into one of four buffers
+ * used in turn: caching every node's path (as this did once) costs memory
+ * quadratic in the depth of a deeply nested blob.
+ */
 const char *dt_node_path(struct dt_loader *ld, int32_t node)
 {
-	struct dt_node *n = &ld->nodes[node];
-	if (n->path)
-		return n->path;
-	if (n->parent < 0) {
-		n->path = dt_pool_strdup(ld->pool, "/");
-		return n->path;
+	size_t len = 0;
+	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent)
+		len += 1 + strlen(ld->nodes[i].name);
+	if (len == 0)
+		len = 1; /* the root: "/" */
+	unsigned slot = ld->path_next++ % 4;
+	if (ld->path_cap[slot] < len + 1) {
+		size_t cap = ld->path_cap[slot] ? ld->path_cap[slot] : 64;
+		while (cap < len + 1)
+			cap *= 2;
+		char *grown = dt_pool_alloc(ld->pool, cap);
+		if (!grown)
+			return NULL;
+		dt_pool_free(ld->pool, ld->path_buf[slot]);
+		ld->path_buf[slot] = grown;
+		ld->path_cap[slot] = cap;
 	}
-	const char *up = dt_node_path(ld, n->parent);
-	if (!up)
-		return NULL;
-	size_t ul = strlen(up), nl = strlen(n->name);
-	if (ul == 1)
-		ul = 0; /* children of the root: "/name", not "//name" */
-	char *p = dt_pool_alloc(ld->pool, ul + 1 + nl + 1);
-	if (!p)
-		return NULL;
-	memcpy(p, up, ul);
-	p[ul] = '/';
-	memcpy(p + ul + 1, n->name, nl);
-	n->path = p;
+	char *p = ld->path_buf[slot];
+	size_t end = len;
+	p[end] = 0;
+	p[0] = '/';
+	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent) {
+		size_t nl = strlen(ld->nodes[i].name);
+		end -= nl;
+		memcpy(p + end, ld->nodes[i].name, nl);
+		p[--end] = '/';
+	}
 	return p;
 }
 

@@ -49,7 +49,6 @@ struct dt_node {
 	char *label;	  /* first label from __symbols__, or NULL */
 	char **labels;	  /* every label, in __symbols__ order */
 	unsigned n_labels;
-	char *path;	  /* built on demand (pool) */
 	/* what the loader made of it (-1 = nothing) */
 	int32_t provider;
 	int32_t nested_domain; /* a Rockchip nested child: the domain index */
@@ -98,8 +97,10 @@ struct dt_loader {
 
 	struct dt_domain_key *keys;
 	unsigned n_keys, cap_keys;
-	uint32_t *mark; /* per-domain visit marks for graph walks */
-	uint32_t mark_gen;
+	struct dt_link_walk *walk; /* graph.c's cycle check, made on first use */
+	char *path_buf[4];	   /* dt_node_path's results, in turn */
+	size_t path_cap[4];
+	unsigned path_next;
 };
 
 /* ---- diag.c ---------------------------------------------------------------
@@ -128,7 +129,8 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 int dt_blob_index(struct dt_loader *ld);
 /* The node with @phandle, or -1. O(log N). */
 int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle);
-/* Full path of node @node (cached in the pool); NULL only on -ENOMEM. */
+/* Full path of node @node, valid until the fourth call after this one
+ * (store a copy); NULL only on -ENOMEM. O(depth). */
 const char *dt_node_path(struct dt_loader *ld, int32_t node);
 /* A property of node @node, or NULL (then *@len is 0 or a libfdt error). */
 const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
@@ -183,6 +185,16 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 
 /* The domain index of a spec, once domains exist; -1 if none. */
 int32_t dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s);
+
+/*
+ * graph.c: would the link child -> parent close a cycle, over the links
+ * recorded so far? Returns 1 or 0, or -ENOMEM. Cost: O(min(ancestors of
+ * @parent, descendants of @child)), with heap stacks (no recursion).
+ */
+int dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent);
+/* graph.c: remember the link (for the downward half of the check). Returns
+ * 0 or -ENOMEM. O(1) amortised. */
+int dt_link_record(struct dt_loader *ld, int32_t child, int32_t parent);
 
 /* providers.c: add the link child -> parent unless it closes a cycle. */
 int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,

@@ -178,21 +178,6 @@ static int cmp_key(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* Is @target @from or one of its ancestors? Marks make it O(domains). */
-static bool reaches(struct dt_loader *ld, int32_t from, int32_t target)
-{
-	if (from == target)
-		return true;
-	if (ld->mark[from] == ld->mark_gen)
-		return false;
-	ld->mark[from] = ld->mark_gen;
-	const struct dt_domain *d = &ld->board->domains[from];
-	for (unsigned i = 0; i < d->n_parents; i++)
-		if (reaches(ld, d->parents[i], target))
-			return true;
-	return false;
-}
-
 int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 		   int32_t node, const char *property)
 {
@@ -200,8 +185,10 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 	for (unsigned i = 0; i < c->n_parents; i++)
 		if (c->parents[i] == parent)
 			return 0;
-	ld->mark_gen++;
-	if (reaches(ld, parent, child))
+	int cycle = dt_link_would_cycle(ld, child, parent);
+	if (cycle < 0)
+		return cycle;
+	if (cycle)
 		return DT_WARN(ld, "graph-cycle", node, property,
 			       "making %s a subdomain of %s would close a "
 			       "cycle: link dropped",
@@ -210,7 +197,7 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 				   ? ld->board->domains[parent].name
 				   : ld->board->domains[parent].path);
 	c->parents[c->n_parents++] = parent;
-	return 0;
+	return dt_link_record(ld, child, parent);
 }
 
 static int create_domains(struct dt_loader *ld)
@@ -226,9 +213,7 @@ static int create_domains(struct dt_loader *ld)
 	if (distinct) {
 		b->domains =
 		    dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
-		ld->mark =
-		    dt_pool_alloc(ld->pool, distinct * sizeof(*ld->mark));
-		if (!b->domains || !ld->mark)
+		if (!b->domains)
 			return -ENOMEM;
 	}
 	for (unsigned i = 0; i < ld->n_keys; i++) {
@@ -278,14 +263,6 @@ static int create_domains(struct dt_loader *ld)
 			ld->nodes[k->node].nested_domain = dom;
 	}
 	return 0;
-}
-
-static int32_t provider_node(const struct dt_loader *ld, int32_t provider)
-{
-	for (unsigned i = 0; i < ld->n_nodes; i++)
-		if (ld->nodes[i].provider == provider)
-			return (int32_t)i;
-	return -1;
 }
 
 /* Idle states: a nested node's own domain-idle-states, else its provider's
@@ -452,8 +429,13 @@ int dt_domains_build(struct dt_loader *ld)
 	if (b->n_providers &&
 	    !(pnode = dt_pool_alloc(ld->pool, b->n_providers * sizeof(*pnode))))
 		return -ENOMEM;
+	/* each provider's node, in one pass over the nodes (a search per
+	 * provider was quadratic on a board of many providers) */
 	for (unsigned pi = 0; pi < b->n_providers; pi++)
-		pnode[pi] = provider_node(ld, (int32_t)pi);
+		pnode[pi] = -1;
+	for (unsigned i = ld->n_nodes; i-- > 0;)
+		if (ld->nodes[i].provider >= 0)
+			pnode[ld->nodes[i].provider] = (int32_t)i;
 
 	/* parse every enabled node's power-domains once */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {

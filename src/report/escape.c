@@ -161,11 +161,12 @@ void rpt_out_xml_str(struct rpt_out *o, const char *str)
 	write_escaped(o, str, xml_escape);
 }
 
-/* Terminals: control characters and invalid bytes become '?'. */
+/* Terminals: control characters (C0, DEL and C1, whose U+009B is CSI on
+ * terminals that take 8-bit controls) and invalid bytes become '?'. */
 static const char *text_escape(long cp, char buf[8])
 {
 	(void)buf;
-	return cp < 0x20 || cp == 0x7F ? "?" : NULL;
+	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) ? "?" : NULL;
 }
 
 void rpt_out_text(struct rpt_out *o, const char *str)
@@ -199,5 +200,15 @@ int rpt_json_escape(const struct rpt_sink *sink, const char *s)
 	if (rpt_out_init(&o, sink))
 		return o.err;
 	rpt_out_json_str(&o, s);
+	return rpt_out_finish(&o);
+}
+
+int rpt_text_escape(const struct rpt_sink *sink, const char *s)
+{
+	struct rpt_out o;
+
+	if (rpt_out_init(&o, sink))
+		return o.err;
+	rpt_out_text(&o, s);
 	return rpt_out_finish(&o);
 }

@@ -24,6 +24,8 @@
 #define DEVICE_COLS 2
 #define GAP 2
 
+struct frame;
+
 struct summary {
 	struct rpt_out *o;
 	const struct rpt_model *m;
@@ -31,6 +33,7 @@ struct summary {
 	struct rpt_style st;
 	unsigned char *more;	 /* per depth: siblings follow at that level */
 	unsigned char *expanded; /* per domain: listed in full already */
+	struct frame *stack;	 /* the walk's, one frame per level */
 	int measuring;
 	size_t w_name, w_status, w_value;
 };
@@ -47,9 +50,30 @@ struct row {
 	const char *note1, *note2, *note3; /* NULL or text, printed dim */
 };
 
+/* Past this many levels the tree stops indenting and writes each row's
+ * depth before its name instead, so a deep chain costs output linear in
+ * its length, not quadratic. */
+#define INDENT_MAX 24
+
+static unsigned shown_depth(unsigned depth)
+{
+	return depth < INDENT_MAX ? depth : INDENT_MAX;
+}
+
+/* "[25] " before a domain drawn at the capped indentation; "" if none. */
+static const char *depth_tag(const struct row *r, char buf[16])
+{
+	buf[0] = 0;
+	if (!r->device && r->depth > INDENT_MAX)
+		snprintf(buf, 16, "[%u] ", r->depth);
+	return buf;
+}
+
 static void prefix(struct summary *s, const struct row *r)
 {
-	unsigned cont = r->device ? r->depth : (r->depth ? r->depth - 1 : 0);
+	unsigned depth = shown_depth(r->depth);
+	unsigned cont = r->device ? depth : (depth ? depth - 1 : 0);
+	char tag[16];
 
 	for (unsigned i = 0; i < cont; i++)
 		rpt_out_puts(s->o, s->more[i] ? TREE_PIPE : TREE_NONE);
@@ -59,13 +83,21 @@ static void prefix(struct summary *s, const struct row *r)
 	} else if (r->depth) {
 		rpt_out_puts(s->o, r->last ? TREE_LAST : TREE_MID);
 	}
+	if (*depth_tag(r, tag)) {
+		rpt_out_puts(s->o, s->st.dim);
+		rpt_out_puts(s->o, tag);
+		rpt_out_puts(s->o, s->st.reset);
+	}
 }
 
 static size_t prefix_width(const struct row *r)
 {
+	unsigned depth = shown_depth(r->depth);
+	char tag[16];
+
 	if (r->device)
-		return (r->depth + 1) * TREE_COLS + DEVICE_COLS;
-	return r->depth * TREE_COLS;
+		return (depth + 1) * TREE_COLS + DEVICE_COLS;
+	return depth * TREE_COLS + strlen(depth_tag(r, tag));
 }
 
 static void styled(struct summary *s, const char *style, const char *text,
@@ -156,15 +188,18 @@ static void device_row(struct summary *s, const struct rpt_domain *d,
 	emit(s, &r);
 }
 
-/* "(also under a, b)": the parents other than the one we came from. */
+/* "(also under a, b)": the parents other than the one we came from. At
+ * most SHARED_NAMES are named, so a domain with many parents, shown under
+ * each, still costs output linear in the number of links. */
+#define SHARED_NAMES 8
 static char *shared_note(const struct rpt_domain *d, const char *from,
 			 int repeat)
 {
-	size_t len = 32;
+	size_t len = 64;
 	char *note, *p;
-	int first = 1;
+	unsigned named = 0, others = 0;
 
-	for (unsigned i = 0; i < d->n_parents; i++)
+	for (unsigned i = 0; i < d->n_parents && i <= SHARED_NAMES; i++)
 		len += strlen(d->parents[i] ? d->parents[i] : "") + 2;
 	note = malloc(len);
 	if (!note)
@@ -176,15 +211,23 @@ static char *shared_note(const struct rpt_domain *d, const char *from,
 			from = NULL; /* skip it once only */
 			continue;
 		}
-		p += sprintf(p, "%s%s", first ? "" : ", ", parent);
-		first = 0;
+		if (named == SHARED_NAMES) {
+			others++;
+			continue;
+		}
+		p += sprintf(p, "%s%s", named ? ", " : "", parent);
+		named++;
 	}
+	if (others)
+		p += sprintf(p, " and %u more", others);
 	sprintf(p, "%s)", repeat ? "; listed above" : "");
 	return note;
 }
 
-static int visit(struct summary *s, unsigned di, const char *from,
-		 unsigned depth, int last)
+/* One domain row; returns 1 if its devices and children follow (its first
+ * appearance), 0 if not, or -ENOMEM. */
+static int domain_row(struct summary *s, unsigned di, const char *from,
+		      unsigned depth, int last)
 {
 	const struct rpt_domain *d = &s->m->domains[di];
 	const char *pname = rpt_pstate_name(d);
@@ -231,23 +274,60 @@ static int visit(struct summary *s, unsigned di, const char *from,
 	s->expanded[di] = 1;
 	for (unsigned i = 0; d->devices && i < d->n_devices; i++)
 		device_row(s, d, &d->devices[i], depth);
+	return 1;
+}
 
-	/* Children that are not in the model are skipped; find the last one
-	 * that is, so that its connector closes the branch. */
-	int last_child = -1;
-	for (unsigned i = 0; d->children && i < d->n_children; i++)
-		if (rpt_index_find(&s->ix, d->children[i]) >= 0)
-			last_child = (int)i;
-	for (unsigned i = 0; d->children && i < d->n_children; i++) {
-		int ci = rpt_index_find(&s->ix, d->children[i]);
-		if (ci < 0)
+/* Where a domain's walk stands: the next child to look at. */
+struct frame {
+	unsigned di, next;
+	int last_child; /* the last child in the model, -1 if none */
+};
+
+/*
+ * A depth-first walk with its own stack: a chain of providers is as deep
+ * as the board is large, and the C stack must not grow with the input.
+ * s->stack holds one frame per level; a domain is expanded once, so the
+ * walk is at most as deep as there are domains.
+ */
+static int visit(struct summary *s, unsigned root)
+{
+	unsigned top = 0;
+	int rc = domain_row(s, root, NULL, 0, 1);
+
+	if (rc <= 0)
+		return rc;
+	s->stack[0] = (struct frame){root, 0, -1};
+	for (;;) {
+		struct frame *f = &s->stack[top];
+		const struct rpt_domain *d = &s->m->domains[f->di];
+		if (f->next == 0) {
+			/* Children that are not in the model are skipped;
+			 * find the last one that is, so that its connector
+			 * closes the branch. */
+			for (unsigned i = 0; d->children && i < d->n_children;
+			     i++)
+				if (rpt_index_find(&s->ix, d->children[i]) >= 0)
+					f->last_child = (int)i;
+		}
+		int ci = -1;
+		unsigned i = f->next;
+		while (d->children && i < d->n_children &&
+		       (ci = rpt_index_find(&s->ix, d->children[i])) < 0)
+			i++;
+		if (!d->children || i >= d->n_children) {
+			if (top == 0)
+				return 0;
+			top--;
 			continue;
-		int rc = visit(s, (unsigned)ci, d->name, depth + 1,
-			       (int)i == last_child);
-		if (rc)
+		}
+		f->next = i + 1;
+		rc = domain_row(s, (unsigned)ci, d->name, top + 1,
+				(int)i == f->last_child);
+		if (rc < 0)
 			return rc;
+		if (rc > 0)
+			s->stack[++top] = (struct frame){(unsigned)ci, 0, -1};
 	}
-	return 0;
 }
 
 static int is_root(struct summary *s, const struct rpt_domain *d)
@@ -265,13 +345,12 @@ static int tree(struct summary *s)
 
 	memset(s->expanded, 0, n);
 	for (unsigned i = 0; i < n; i++)
-		if (is_root(s, &s->m->domains[i]) &&
-		    (rc = visit(s, i, NULL, 0, 1)))
+		if (is_root(s, &s->m->domains[i]) && (rc = visit(s, i)))
 			return rc;
 	/* Whatever is left sits on a cycle the loader should have refused;
 	 * show it rather than hide it. */
 	for (unsigned i = 0; i < n; i++)
-		if (!s->expanded[i] && (rc = visit(s, i, NULL, 0, 1)))
+		if (!s->expanded[i] && (rc = visit(s, i)))
 			return rc;
 	return 0;
 }
@@ -335,6 +414,46 @@ static void idle_states(struct summary *s)
 	}
 }
 
+/* The severity a formatted diagnostic ("FILE: NODE: PROP: SEV: MESSAGE")
+ * carries: the earliest of the three words in it. */
+static int diag_severity(const char *line)
+{
+	static const char *const words[] = {": error: ", ": warning: ",
+					    ": note: "};
+	const char *first = NULL;
+	int sev = 1;
+
+	for (int i = 0; i < 3; i++) {
+		const char *at = strstr(line, words[i]);
+		if (at && (!first || at < first)) {
+			first = at;
+			sev = i;
+		}
+	}
+	return sev;
+}
+
+/* "2 warnings, 1 note:" above the loader's messages, counted by severity:
+ * a note is not a warning. */
+static void diag_header(struct summary *s)
+{
+	static const char *const names[] = {"error", "warning", "note"};
+	unsigned count[3] = {0, 0, 0};
+	int first = 1;
+
+	for (unsigned i = 0; i < s->m->n_warnings; i++)
+		count[diag_severity(s->m->warnings[i] ? s->m->warnings[i] : "")]++;
+	rpt_out_printf(s->o, "\n%s", s->st.warn);
+	for (int k = 0; k < 3; k++) {
+		if (!count[k])
+			continue;
+		rpt_out_printf(s->o, "%s%u %s%s", first ? "" : ", ", count[k],
+			       names[k], count[k] == 1 ? "" : "s");
+		first = 0;
+	}
+	rpt_out_printf(s->o, ":%s\n", s->st.reset);
+}
+
 int rpt_write_summary_text(const struct rpt_model *m,
 			   const struct rpt_text_options *opt,
 			   const struct rpt_sink *sink)
@@ -358,7 +477,8 @@ int rpt_write_summary_text(const struct rpt_model *m,
 	rc = rpt_index_build(&s.ix, m);
 	s.more = calloc(n + 1, 1);
 	s.expanded = calloc(n + 1, 1);
-	if (rc || !s.more || !s.expanded) {
+	s.stack = calloc(n + 1, sizeof(*s.stack));
+	if (rc || !s.more || !s.expanded || !s.stack) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -394,9 +514,7 @@ int rpt_write_summary_text(const struct rpt_model *m,
 		}
 	}
 	if (m->warnings && m->n_warnings) {
-		rpt_out_printf(&o, "\n%s%u warning%s:%s\n", s.st.warn,
-			       m->n_warnings, m->n_warnings == 1 ? "" : "s",
-			       s.st.reset);
+		diag_header(&s);
 		for (unsigned i = 0; i < m->n_warnings; i++) {
 			rpt_out_puts(&o, "  ");
 			rpt_out_text(&o, m->warnings[i]);
@@ -408,5 +526,6 @@ out:
 	rpt_index_free(&s.ix);
 	free(s.more);
 	free(s.expanded);
+	free(s.stack);
 	return rc;
 }

@@ -3,14 +3,17 @@
 # Runs COMMAND (at most 60 s); passes when it exits with EXIT, the first
 # line of STREAM (stderr or stdout) starts with PREFIX taken literally
 # (PREFIX "-": STREAM is empty), it was not killed by a signal and no
-# sanitizer reported anything.
+# sanitizer reported anything. CHECK_MAX_KB caps COMMAND's address space.
 set -u
 want_exit=$1 stream=$2 prefix=$3
 shift 3
 [ "$1" = "--" ] && shift
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
-timeout 60 "$@" >"$out" 2>"$err"
+(
+	[ -n "${CHECK_MAX_KB:-}" ] && ulimit -v "$CHECK_MAX_KB"
+	exec timeout 60 "$@"
+) >"$out" 2>"$err"
 rc=$?
 fail=0
 if [ $rc = 124 ]; then echo "no answer after 60 s"; fail=1

@@ -85,6 +85,49 @@ static unsigned char junk_byte(void)
 	return (unsigned char)junk_state;
 }
 
+/* The offset of @what (@len bytes) in @p[from, to), or exit. */
+static size_t find(const unsigned char *p, size_t from, size_t to,
+		   const void *what, size_t len)
+{
+	for (size_t i = from; i + len <= to; i++)
+		if (!memcmp(p + i, what, len))
+			return i;
+	fprintf(stderr, "base blob: %.*s not found\n", (int)len, (const char *)what);
+	exit(1);
+}
+
+/*
+ * Terminal escapes in a node name (issue 18): the GDSC node is renamed to
+ * ESC c (reset and clear the screen), ESC M + CR (back over the previous
+ * line) and a fake "0 errors", and its domain-idle-states phandle made dangling so
+ * lint has a finding that names the node.
+ */
+static void escape_names(uint32_t off_struct, uint32_t size_struct,
+			 uint32_t off_strings, uint32_t size_strings)
+{
+	static const char name[] = "clock-controller@100000";
+	static const char fake[] = "\033c\033M\r0 errors, 0 warnin";
+	_Static_assert(sizeof(name) == sizeof(fake), "same length");
+	unsigned char *p = copy_base();
+	size_t at = find(p, off_struct, off_struct + size_struct, name,
+			 sizeof(name));
+	memcpy(p + at, fake, sizeof(fake));
+	uint32_t nameoff = (uint32_t)(find(p, off_strings,
+					   off_strings + size_strings,
+					   "domain-idle-states",
+					   sizeof("domain-idle-states")) -
+				      off_strings);
+	/* FDT_PROP, len 4, nameoff, value */
+	unsigned char prop[12];
+	put32(prop, 0, 3);
+	put32(prop, 4, 4);
+	put32(prop, 8, nameoff);
+	at = find(p, off_struct, off_struct + size_struct, prop, sizeof(prop));
+	put32(p, at + 12, 0xdeadbeef);
+	write_file("escape-names.dtb", p, base_len);
+	free(p);
+}
+
 static void blobs(void)
 {
 	uint32_t off_struct = get32(base, HDR_OFF_STRUCT);
@@ -108,6 +151,7 @@ static void blobs(void)
 	write_file("trunc-strings.dtb", base, off_strings + size_strings / 2);
 	write_file("trunc-last-byte.dtb", base, base_len - 1);
 
+	escape_names(off_struct, size_struct, off_strings, size_strings);
 	patched("bad-magic.dtb", HDR_MAGIC, 0xd00dfeef);
 	patched("magic-byte-swapped.dtb", HDR_MAGIC, 0xedfe0dd0);
 	patched("totalsize-larger.dtb", HDR_TOTALSIZE, (uint32_t)base_len + 4096);

@@ -639,6 +639,83 @@ static void test_summary_text(void **state)
 	free(text);
 }
 
+/* A model of @n domains: each d(K+1) a child of dK, or, with @wide, d0
+ * a child of every other domain. The caller frees the one block. */
+struct shape {
+	struct rpt_model m;
+	struct rpt_domain *domains;
+	char (*names)[16];
+	const char **links;
+};
+
+static void shape_build(struct shape *sh, unsigned n, int wide)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->domains = calloc(n, sizeof(*sh->domains));
+	sh->names = calloc(n, sizeof(*sh->names));
+	sh->links = calloc(n, sizeof(*sh->links));
+	assert_non_null(sh->domains);
+	assert_non_null(sh->names);
+	assert_non_null(sh->links);
+	for (unsigned k = 0; k < n; k++) {
+		snprintf(sh->names[k], sizeof(sh->names[k]), "d%u", k);
+		sh->links[k] = sh->names[k];
+		sh->domains[k].name = sh->names[k];
+		sh->domains[k].index = -1;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		struct rpt_domain *d = &sh->domains[k];
+		if (wide && k == 0) {
+			d->parents = sh->links + 1;
+			d->n_parents = n - 1;
+		} else if (wide) {
+			d->children = sh->links;
+			d->n_children = 1;
+		} else {
+			d->parents = k ? sh->links + k - 1 : NULL;
+			d->n_parents = k ? 1 : 0;
+			d->children = k + 1 < n ? sh->links + k + 1 : NULL;
+			d->n_children = k + 1 < n ? 1 : 0;
+		}
+	}
+	sh->m.board = "shape";
+	sh->m.domains = sh->domains;
+	sh->m.n_domains = n;
+}
+
+static void shape_free(struct shape *sh)
+{
+	free(sh->domains);
+	free(sh->names);
+	free(sh->links);
+}
+
+/* Issue 18: a 100,000-deep chain neither overflows the stack (the walk
+ * recursed) nor writes output quadratic in the depth (the indentation
+ * grew with it); past the cap each row carries its depth. A domain with
+ * thousands of parents appears under each, naming a bounded few others. */
+static void test_summary_text_deep_and_wide(void **state)
+{
+	struct shape sh;
+	char *text;
+	(void)state;
+
+	shape_build(&sh, 100000, 0);
+	text = output(W_SUMMARY, &sh.m, 0);
+	assert_true(strlen(text) < 200u * 100000);
+	assert_contains(text, "\u2514\u2500 d1 ");
+	assert_contains(text, "\u2514\u2500 [99999] d99999 ");
+	free(text);
+	shape_free(&sh);
+
+	shape_build(&sh, 5000, 1);
+	text = output(W_SUMMARY, &sh.m, 0);
+	assert_true(strlen(text) < 300u * 5000);
+	assert_contains(text, "(also under d2, d3, d4, d5, d6, d7, d8, d9 and 4990 more)");
+	free(text);
+	shape_free(&sh);
+}
+
 static void test_events_text(void **state)
 {
 	char *text = output(W_EVENTS, &sample_model, 0);
@@ -888,6 +965,12 @@ static void test_escaping(void **state)
 	assert_int_equal(rpt_json_escape(&sink, NULL), 0);
 	assert_string_equal(b.data, "null");
 	free(b.data);
+	/* ...and the terminal one: C0, DEL, C1 (U+009B is CSI on terminals
+	 * that take 8-bit controls) and invalid bytes become '?'. */
+	buf_init(&b);
+	assert_int_equal(rpt_text_escape(&sink, "a\033[2J\r\x7f\xc2\x9b" "1A\xff\xc3\xa9"), 0);
+	assert_string_equal(b.data, "a?[2J???1A?\xc3\xa9");
+	free(b.data);
 }
 
 /* No domains, no events: every writer still writes a valid document. */
@@ -929,6 +1012,7 @@ int main(void)
 	    cmocka_unit_test(test_trace_edges),
 	    cmocka_unit_test(test_svg_sample),
 	    cmocka_unit_test(test_summary_text),
+	    cmocka_unit_test(test_summary_text_deep_and_wide),
 	    cmocka_unit_test(test_events_text),
 	    cmocka_unit_test(test_stats_text),
 	    cmocka_unit_test(test_sink_failure),
