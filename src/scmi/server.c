@@ -304,7 +304,9 @@ int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
 	}
 	if (status != SCMI_SUCCESS)
 		r.len = 8;
-	scmi__put32(r.buf, header);
+	/* A reply is a response to a command whatever type was sent, so
+	 * that the agent's transport matches it by token. */
+	scmi__put32(r.buf, header & ~(3u << 8));
 	scmi__put32(r.buf + 4, (uint32_t)status);
 	*reply_len = r.len;
 	return 0;

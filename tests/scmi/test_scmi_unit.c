@@ -265,6 +265,8 @@ static void test_bad_messages(void **state)
 	hh = scmi_header(BASE, 0, SCMI_TYPE_NOTIFICATION, 9);
 	assert_int_equal(
 	    scmi_handle(w.srv, OSPM, &hh, 4, reply, sizeof(reply), &len), 0);
+	memcpy(&h, reply, 4);
+	assert_int_equal(h, scmi_header(BASE, 0, SCMI_TYPE_COMMAND, 9));
 	memcpy(&st, reply + 4, 4);
 	assert_int_equal((int32_t)st, SCMI_PROTOCOL_ERROR);
 	/* API misuse: no reply at all */
