@@ -21,7 +21,7 @@ seconds=${1:-60}
 case $seconds in ''|*[!0-9]*) echo "usage: $0 [-j] [SECONDS] [TARGET...]" >&2; exit 2;; esac
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(dt_load scenario)
+[ ${#targets[@]} -eq 0 ] && targets=(dt_load scenario scmi)
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -48,6 +48,7 @@ run_one() {
 	fi
 	local dict=$root/fuzz/scenario.dict
 	[ "$t" = dt_load ] && dict=$root/fuzz/dt.dict
+	[ "$t" = scmi ] && dict=$root/fuzz/scmi.dict
 	# ASan's leak check runs at exit and on every input libFuzzer suspects
 	"$build/fuzz/fuzz_$t" "$corpus" -dict="$dict" \
 		-max_total_time="$seconds" -print_final_stats=1 \
