@@ -193,6 +193,39 @@ static void expect_note(struct client *c, uint32_t proto, uint32_t id,
 	assert_int_equal(m.words[2], value);
 }
 
+/* `scmi-serve --list` numbers the domains as summary --json orders them. */
+static void list_matches(const struct expect *e)
+{
+	char cmd[2048], agents[] = "/tmp/domino-scmi-agents-XXXXXX";
+	int fd = mkstemp(agents);
+	assert_true(fd >= 0);
+	assert_true(write(fd, "agent 4 x\n", 10) == 10);
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' scmi-serve '%s' --agents %s --list "
+		 "--socket-dir /d",
+		 DOMINO_BIN, e->dtb, agents);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	char line[512], want[512];
+	for (unsigned i = 0; i < e->n_power; i++) {
+		assert_non_null(fgets(line, sizeof(line), p));
+		snprintf(want, sizeof(want), "power %u %s\n", i, e->names[i]);
+		assert_string_equal(line, want);
+	}
+	for (unsigned j = 0; j < e->n_perf; j++) {
+		assert_non_null(fgets(line, sizeof(line), p));
+		snprintf(want, sizeof(want), "perf %u %s\n", j,
+			 e->names[e->perf_power[j]]);
+		assert_string_equal(line, want);
+	}
+	assert_non_null(fgets(line, sizeof(line), p));
+	assert_string_equal(line, "agent 4 x /d/agent4.sock\n");
+	assert_null(fgets(line, sizeof(line), p));
+	assert_int_equal(pclose(p), 0);
+	unlink(agents);
+}
+
 /* ---- the suite, over any transport ------------------------------------------
  */
 
@@ -561,6 +594,7 @@ static void run_inproc(const char *board)
 		skip();
 		return;
 	}
+	list_matches(&e);
 	struct inproc w;
 	inproc_open(&e, &w);
 	suite(&e, &w.ospm, &w.hyp, &w.guest);
