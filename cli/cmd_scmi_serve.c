@@ -55,6 +55,7 @@ struct conn {
 	uint32_t frame_len;
 	size_t have_body;
 	uint8_t *body; /* max_msg bytes */
+	int dead;      /* a send failed: closed by the poll loop */
 };
 
 struct server {
@@ -183,10 +184,13 @@ static void on_send(void *user, uint32_t agent_id, const void *msg, size_t len)
 		const struct scmi_agent *a = &s->agents->agents[c->agent];
 		if (a->id != agent_id)
 			continue;
-		if (type == SCMI_TYPE_DELAYED_RESPONSE && c != s->current)
+		if (c->dead ||
+		    (type == SCMI_TYPE_DELAYED_RESPONSE && c != s->current))
 			continue;
 		log_message(s, c->agent, "<=", msg, len);
-		send_frame(c, msg, len);
+		/* one timeout per dead client, not one per notification */
+		if (send_frame(c, msg, len))
+			c->dead = 1;
 	}
 }
 
@@ -248,7 +252,7 @@ static int handle_frame(struct server *s, struct conn *c)
 	s->current = NULL;
 	if (out != reply)
 		free(out);
-	return failed ? -1 : 0;
+	return failed || c->dead ? -1 : 0;
 }
 
 /* Read what is there; returns -1 when the connection is gone. */
@@ -367,9 +371,10 @@ static int serve(struct server *s)
 		/* Connections first, from the last: closing one moves the
 		 * last into its place, which was already served. */
 		for (unsigned i = n_conns; i-- > 0;) {
-			if (!pfd[1 + n_agents + i].revents)
+			if (!pfd[1 + n_agents + i].revents && !s->conns[i].dead)
 				continue;
-			if (conn_read(s, &s->conns[i]) < 0) {
+			if (s->conns[i].dead ||
+			    conn_read(s, &s->conns[i]) < 0) {
 				if (s->verbose) {
 					const struct scmi_agent *a =
 					    &s->agents

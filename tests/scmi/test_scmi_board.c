@@ -755,6 +755,28 @@ static void bad_frames(struct client *ospm, struct client *hyp)
 	assert_int_equal(call(hyp, BASE, 0, 0, 0, 0, 0, NULL), 0);
 }
 
+/* A subscriber that never reads loses its connection after a second of
+ * blocked sending, once; everyone else goes on being served. */
+static void lazy_subscriber(const char *path, struct client *ospm)
+{
+	struct client lazy;
+	assert_int_equal(client_connect(&lazy, path, GUEST), 0);
+	assert_int_equal(call(&lazy, POWER, 6, 2, 0, 1, 0, NULL), 0);
+	time_t start = time(NULL);
+	for (unsigned i = 0; i < 12000; i++) {
+		assert_int_equal(call(ospm, POWER, 4, 3, 0, 0, ON, NULL), 0);
+		assert_int_equal(call(ospm, POWER, 4, 3, 0, 0, OFF, NULL), 0);
+	}
+	assert_true(time(NULL) - start < 30);
+	/* the server closed it: the queued notifications, then end of file */
+	uint8_t buf[65536];
+	ssize_t n;
+	while ((n = read(lazy.fd, buf, sizeof(buf))) > 0)
+		;
+	assert_int_equal(n, 0);
+	client_close(&lazy);
+}
+
 static void run_socket(const char *board)
 {
 	static struct expect e;
@@ -776,6 +798,7 @@ static void run_socket(const char *board)
 	send_frame(cut.fd, 100, "\x01\x02\x03", 3);
 	client_close(&cut);
 	bad_frames(&ospm, &hyp);
+	lazy_subscriber(s.path[2], &ospm);
 	client_close(&ospm);
 	client_close(&hyp);
 	client_close(&guest);
