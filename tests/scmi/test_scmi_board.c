@@ -657,8 +657,11 @@ static void serve_start(const struct expect *e, struct served *s)
 	if (!s->pid) {
 		if (!freopen("/dev/null", "w", stdout))
 			_exit(127);
+		char trace[320];
+		snprintf(trace, sizeof(trace), "%s/trace.json", s->dir);
 		execl(DOMINO_BIN, DOMINO_BIN, "scmi-serve", e->dtb, "--agents",
-		      agents, "--socket-dir", s->dir, (char *)NULL);
+		      agents, "--socket-dir", s->dir, "--trace", trace,
+		      (char *)NULL);
 		_exit(127);
 	}
 	running_server = s->pid;
@@ -672,7 +675,7 @@ static void serve_start(const struct expect *e, struct served *s)
 }
 
 /* SIGTERM: exit 0 and the sockets gone. */
-static void serve_stop(struct served *s)
+static void serve_stop(const struct expect *e, struct served *s)
 {
 	kill(s->pid, SIGTERM);
 	int status;
@@ -685,6 +688,35 @@ static void serve_stop(struct served *s)
 	char agents[320];
 	snprintf(agents, sizeof(agents), "%s/agents", s->dir);
 	unlink(agents);
+	/* --trace: perf domain 0's pstate counter went through the level the
+	 * suite set first (lv[1]) */
+	char trace[320];
+	snprintf(trace, sizeof(trace), "%s/trace.json", s->dir);
+	json_error_t err;
+	json_t *tr = json_load_file(trace, 0, &err);
+	assert_non_null(tr);
+	if (e->n_perf) {
+		json_t *evs =
+		    json_is_array(tr) ? tr : json_object_get(tr, "traceEvents");
+		char want[128];
+		snprintf(want, sizeof(want), "%s pstate",
+			 e->names[e->perf_power[0]]);
+		int seen = 0;
+		for (size_t i = 0; i < json_array_size(evs); i++) {
+			json_t *ev = json_array_get(evs, i);
+			const char *name =
+			    json_string_value(json_object_get(ev, "name"));
+			json_t *ps = json_object_get(
+			    json_object_get(ev, "args"), "pstate");
+			if (name && !strcmp(name, want) &&
+			    json_is_integer(ps) &&
+			    (uint32_t)json_integer_value(ps) == e->levels[0][1])
+				seen = 1;
+		}
+		assert_true(seen);
+	}
+	json_decref(tr);
+	unlink(trace);
 	assert_int_equal(rmdir(s->dir), 0);
 }
 
@@ -802,7 +834,7 @@ static void run_socket(const char *board)
 	client_close(&ospm);
 	client_close(&hyp);
 	client_close(&guest);
-	serve_stop(&s);
+	serve_stop(&e, &s);
 }
 
 static void test_socket_rb5(void **state)
