@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -53,10 +54,27 @@ static int round_up(void *user, pd_domain_t dom, uint32_t level,
 	return -ERANGE;
 }
 
+/* The context's allocations fail while this is set. */
+static int fail_alloc;
+
+static void *ctx_alloc(void *user, size_t size)
+{
+	(void)user;
+	return fail_alloc ? NULL : malloc(size);
+}
+
+static void ctx_free(void *user, void *ptr)
+{
+	(void)user;
+	free(ptr);
+}
+
 static void world_init(struct world *w, size_t max_msg)
 {
 	memset(w, 0, sizeof(*w));
-	assert_int_equal(dmn_ctx_create(NULL, &w->ctx), 0);
+	struct dmn_config dc = {{ctx_alloc, ctx_free, NULL}, {0}, NULL, NULL};
+	fail_alloc = 0;
+	assert_int_equal(dmn_ctx_create(&dc, &w->ctx), 0);
 	sim_providers_init(&w->sp, w->ctx, NULL, 0);
 	const char *names[] = {"cx", "mx", "gdsc"};
 	for (int i = 0; i < 3; i++) {
@@ -749,6 +767,23 @@ static void test_failures(void **state)
 	world_fini(&w);
 }
 
+/* The core out of memory under a command: GENERIC_ERROR, nothing changed. */
+static void test_out_of_memory(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 64, 0, NULL), 0);
+	fail_alloc = 1;
+	int32_t st = call(&w.ospm, PERF, 7, 2, P_CX, 416, 0, NULL);
+	fail_alloc = 0;
+	assert_int_equal(st, SCMI_GENERIC_ERROR);
+	assert_int_equal(pstate(&w, CX), 64);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 416, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 416);
+	world_fini(&w);
+}
+
 static void test_create_and_destroy(void **state)
 {
 	(void)state;
@@ -844,6 +879,7 @@ int main(void)
 	    cmocka_unit_test(test_perf),
 	    cmocka_unit_test(test_perf_notify),
 	    cmocka_unit_test(test_failures),
+	    cmocka_unit_test(test_out_of_memory),
 	    cmocka_unit_test(test_create_and_destroy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
