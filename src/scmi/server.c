@@ -269,7 +269,8 @@ int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
 	struct scmi__reply r = {reply, cap < s->max_msg ? cap : s->max_msg, 8};
 	const uint8_t *in = msg;
 	uint8_t head[4] = {0, 0, 0, 0};
-	memcpy(head, in, len < 4 ? len : 4);
+	if (len) /* NULL with 0 bytes is allowed; memcpy from NULL is not */
+		memcpy(head, in, len < 4 ? len : 4);
 	uint32_t header = scmi__get32(head);
 	int32_t status;
 	if (len < 4) {
