@@ -125,7 +125,7 @@ static int read_all(int fd, uint8_t *p, size_t n, int timeout_ms)
 	size_t got = 0;
 	while (got < n) {
 		struct pollfd pfd = {fd, POLLIN, 0};
-		int r = poll(&pfd, 1, got ? 5000 : timeout_ms);
+		int r = poll(&pfd, 1, got ? 20000 : timeout_ms);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r == 0) {
@@ -176,7 +176,7 @@ size_t client_raw(struct client *c, const void *msg, size_t len, uint8_t *reply,
 	write_all(c->fd, msg, len);
 	for (;;) {
 		uint8_t buf[CLIENT_MAX_MSG];
-		size_t n = read_frame(c, buf, sizeof(buf), 5000);
+		size_t n = read_frame(c, buf, sizeof(buf), 20000);
 		if (!n)
 			die("no reply");
 		if (scmi_header_type(get32(buf)) == SCMI_TYPE_COMMAND) {

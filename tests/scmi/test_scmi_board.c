@@ -184,7 +184,7 @@ static void expect_note(struct client *c, uint32_t proto, uint32_t id,
 			uint32_t agent, uint32_t dom, uint32_t value)
 {
 	struct client_msg m;
-	assert_true(client_next(c, &m, 2000));
+	assert_true(client_next(c, &m, 10000));
 	assert_int_equal(scmi_header_type(m.header), SCMI_TYPE_NOTIFICATION);
 	assert_int_equal(scmi_header_protocol(m.header), proto);
 	assert_int_equal(scmi_header_msg(m.header), id);
@@ -335,7 +335,7 @@ static void power_notifications(const struct expect *e, struct client *ospm,
 	uint32_t token = ospm->token & 0x3ff;
 	assert_int_equal(call(ospm, POWER, 4, 3, 1, c, ON, NULL), 0);
 	struct client_msg m;
-	assert_true(client_next(ospm, &m, 2000));
+	assert_true(client_next(ospm, &m, 10000));
 	assert_int_equal(
 	    m.header, scmi_header(POWER, 4, SCMI_TYPE_DELAYED_RESPONSE, token));
 	assert_int_equal(m.words[0], SCMI_SUCCESS);
@@ -343,7 +343,7 @@ static void power_notifications(const struct expect *e, struct client *ospm,
 	assert_int_equal(m.words[2], ON);
 	assert_int_equal(state_of(guest, c), ON);
 	assert_int_equal(call(ospm, POWER, 4, 3, 1, c, OFF, NULL), 0);
-	assert_true(client_next(ospm, &m, 2000));
+	assert_true(client_next(ospm, &m, 10000));
 	assert_int_equal(state_of(guest, c), OFF);
 }
 
@@ -378,7 +378,7 @@ static void perf_levels(const struct expect *e, struct client *ospm,
 	expect_note(guest, PERF, 1, HYP, 0, lv[n - 1]);
 	assert_int_equal(call(ospm, PERF, 5, 3, 0, lv[2], lv[0], NULL), 0);
 	struct client_msg m;
-	assert_true(client_next(guest, &m, 2000));
+	assert_true(client_next(guest, &m, 10000));
 	assert_int_equal(m.header,
 			 scmi_header(PERF, 0, SCMI_TYPE_NOTIFICATION, 0));
 	assert_int_equal(m.words[0], OSPM);
@@ -733,7 +733,7 @@ static void send_frame(int fd, uint32_t len, const void *body, size_t n)
 static void read_reply(struct client *c, uint32_t *header, int32_t *status)
 {
 	struct client_msg m;
-	assert_true(client_next(c, &m, 2000));
+	assert_true(client_next(c, &m, 10000));
 	*header = m.header;
 	*status = (int32_t)m.words[0];
 }
@@ -774,7 +774,7 @@ static void bad_frames(struct client *ospm, struct client *hyp)
 		struct client_msg m;
 		int got_reply = 0;
 		while (!got_reply) {
-			assert_true(client_next(ospm, &m, 2000));
+			assert_true(client_next(ospm, &m, 10000));
 			got_reply =
 			    scmi_header_type(m.header) == SCMI_TYPE_COMMAND;
 		}
@@ -799,7 +799,7 @@ static void lazy_subscriber(const char *path, struct client *ospm)
 		assert_int_equal(call(ospm, POWER, 4, 3, 0, 0, ON, NULL), 0);
 		assert_int_equal(call(ospm, POWER, 4, 3, 0, 0, OFF, NULL), 0);
 	}
-	assert_true(time(NULL) - start < 30);
+	assert_true(time(NULL) - start < 60);
 	/* the server closed it: the queued notifications, then end of file */
 	uint8_t buf[65536];
 	ssize_t n;
