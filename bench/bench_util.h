@@ -32,5 +32,7 @@ void bench_result(struct bench_table *t, const char *name_fmt, unsigned arg,
 void bench_table_print(const struct bench_table *t);
 /* Device-tree and OPP figures (bench_dt.c). */
 void bench_extra(struct bench_table *t, const char *boards_dir, int quick);
+/* SCMI figures (bench_scmi.c); @domino: the domino command, or NULL. */
+void bench_scmi(struct bench_table *t, const char *domino, int quick);
 
 #endif

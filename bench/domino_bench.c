@@ -436,14 +436,17 @@ static struct memory_result bench_memory(unsigned n)
 
 int main(int argc, char **argv)
 {
-	const char *boards = NULL;
+	const char *boards = NULL, *domino = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = 1;
 		else if (!strcmp(argv[i], "--boards") && i + 1 < argc)
 			boards = argv[++i];
+		else if (!strcmp(argv[i], "--domino") && i + 1 < argc)
+			domino = argv[++i];
 		else {
-			fprintf(stderr, "usage: domino-bench [--quick] [--boards DIR]\n");
+			fprintf(stderr, "usage: domino-bench [--quick] [--boards DIR] "
+					"[--domino PATH]\n");
 			return 2;
 		}
 	}
@@ -515,6 +518,7 @@ int main(int argc, char **argv)
 	bench_result(&table, "bytes_per_attachment", 0, mem.per_attachment, "B");
 
 	bench_extra(&table, boards, quick);
+	bench_scmi(&table, domino, quick);
 	bench_table_print(&table);
 	return 0;
 }

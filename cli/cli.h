@@ -117,5 +117,6 @@ int cli_use_color(FILE *f);
 int cmd_summary(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_scmi_serve(int argc, char **argv);
 
 #endif

@@ -17,6 +17,8 @@ static void usage(FILE *f)
 	      "  lint     BOARD.dtb   [--json]           semantic checks; exit 1 on errors\n"
 	      "  simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json] [--svg OUT.svg]\n"
 	      "                                          run a scenario on simulated time\n"
+	      "  scmi-serve BOARD.dtb --agents FILE      serve the board to SCMI agents over\n"
+	      "                                          Unix sockets (docs/scmi.md)\n"
 	      "\n"
 	      "Without BOARD, summary and simulate use the built-in demo SoC (and its demo\n"
 	      "scenario). Every command that reads a board takes --supported-hw V[,V...].\n"
@@ -51,6 +53,8 @@ static int run(int argc, char **argv)
 		return cmd_lint(argc - 2, argv + 2);
 	if (!strcmp(cmd, "simulate"))
 		return cmd_simulate(argc - 2, argv + 2);
+	if (!strcmp(cmd, "scmi-serve"))
+		return cmd_scmi_serve(argc - 2, argv + 2);
 	fprintf(stderr, "domino: error: unknown command '%s' (try domino --help)\n", cmd);
 	return EXIT_INPUT;
 }

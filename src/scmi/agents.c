@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/* The agents file of `domino scmi-serve` (format: docs/scmi.md). */
+#include <domino/scmi.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct parser {
+	const struct scmi_board_map *map;
+	char *err;
+	size_t err_size;
+	unsigned line;
+};
+
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	if (p->err && p->err_size) {
+		int n = snprintf(p->err, p->err_size, "%u: error: ", p->line);
+		if (n >= 0 && (size_t)n < p->err_size) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(p->err + n, p->err_size - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return -EINVAL;
+}
+
+/* A decimal number filling the whole token, at most @max. */
+static int number(const char *s, size_t len, unsigned long max,
+		  unsigned long *out)
+{
+	if (!len || len > 10)
+		return -1;
+	unsigned long v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void set_range(uint8_t *bits, unsigned long lo, unsigned long hi)
+{
+	for (unsigned long i = lo; i <= hi; i++)
+		bits[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+/* LIST: `all`, `none`, or items separated by commas: N, N-M, or a domain
+ * name as `--list` prints it. */
+static int parse_list(struct parser *p, const char *kind, const char *s,
+		      size_t len, uint8_t *bits)
+{
+	int perf = !strcmp(kind, "perf");
+	unsigned n = perf ? p->map->n_perf : p->map->n_power;
+	if (len == 3 && !memcmp(s, "all", 3)) {
+		if (n)
+			set_range(bits, 0, n - 1);
+		return 0;
+	}
+	if (len == 4 && !memcmp(s, "none", 4))
+		return 0;
+	while (len) {
+		size_t item = 0;
+		while (item < len && s[item] != ',')
+			item++;
+		unsigned long lo, hi;
+		const char *dash = memchr(s, '-', item);
+		int found = 0;
+		for (unsigned i = 0; i < n && !found; i++) {
+			const char *name =
+			    perf ? p->map->perf[i].name : p->map->power[i].name;
+			if (strlen(name) == item && !memcmp(name, s, item)) {
+				set_range(bits, i, i);
+				found = 1;
+			}
+		}
+		if (found)
+			;
+		else if (!number(s, item, 0xffff, &lo)) {
+			if (lo >= n)
+				return fail(
+				    p, "no %s domain %lu (the board has %u)",
+				    kind, lo, n);
+			set_range(bits, lo, lo);
+		} else if (dash &&
+			   !number(s, (size_t)(dash - s), 0xffff, &lo) &&
+			   !number(dash + 1, item - (size_t)(dash - s) - 1,
+				   0xffff, &hi)) {
+			if (lo > hi)
+				return fail(p, "%s range %lu-%lu is backwards",
+					    kind, lo, hi);
+			if (hi >= n)
+				return fail(
+				    p, "no %s domain %lu (the board has %u)",
+				    kind, hi, n);
+			set_range(bits, lo, hi);
+		} else {
+			return fail(p,
+				    "no %s domain '%.*s' (give a number, "
+				    "N-M, all, none or a name from --list)",
+				    kind, (int)item, s);
+		}
+		if (item == len)
+			break;
+		if (item + 1 == len)
+			return fail(p, "%s list ends with ','", kind);
+		s += item + 1;
+		len -= item + 1;
+	}
+	return 0;
+}
+
+struct storage {
+	struct scmi_agent *agents;
+	char (*names)[SCMI_NAME_SIZE];
+	uint8_t *bits;
+};
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Split the line into at most 8 tokens; returns their number, or 9. */
+static unsigned tokens(const char *s, size_t len, const char **tok,
+		       size_t *tlen)
+{
+	unsigned n = 0;
+	size_t i = 0;
+	while (i < len) {
+		while (i < len && is_space(s[i]))
+			i++;
+		if (i == len || s[i] == '#')
+			break;
+		if (n == 8)
+			return 9;
+		tok[n] = s + i;
+		while (i < len && !is_space(s[i]) && s[i] != '#')
+			i++;
+		tlen[n] = (size_t)(s + i - tok[n]);
+		n++;
+	}
+	return n;
+}
+
+static int parse_line(struct parser *p, const char *s, size_t len,
+		      struct storage *st, unsigned *n_agents, size_t pbytes,
+		      size_t fbytes)
+{
+	const char *tok[8];
+	size_t tl[8];
+	unsigned n = tokens(s, len, tok, tl);
+	if (!n)
+		return 0;
+	if (n > 7)
+		return fail(p, "too many words (agent ID NAME [power LIST] "
+			       "[perf LIST])");
+	if (tl[0] != 5 || memcmp(tok[0], "agent", 5))
+		return fail(p,
+			    "expected 'agent ID NAME [power LIST] [perf "
+			    "LIST]', got '%.*s'",
+			    (int)tl[0], tok[0]);
+	if (n < 3)
+		return fail(p, "'agent' needs an id and a name");
+	unsigned long id;
+	if (number(tok[1], tl[1], SCMI_MAX_AGENTS, &id) || !id)
+		return fail(p, "agent id '%.*s' is not a number in 1..%u",
+			    (int)tl[1], tok[1], SCMI_MAX_AGENTS);
+	if (tl[2] >= SCMI_NAME_SIZE)
+		return fail(p, "agent name '%.*s' is longer than %u bytes",
+			    (int)tl[2], tok[2], SCMI_NAME_SIZE - 1);
+	for (unsigned i = 0; i < *n_agents; i++) {
+		if (st->agents[i].id == id)
+			return fail(p, "agent id %lu is used twice", id);
+		if (strlen(st->names[i]) == tl[2] &&
+		    !memcmp(st->names[i], tok[2], tl[2]))
+			return fail(p, "agent name '%.*s' is used twice",
+				    (int)tl[2], tok[2]);
+	}
+	unsigned k = *n_agents;
+	uint8_t *power = st->bits + k * (pbytes + fbytes);
+	uint8_t *perf = power + pbytes;
+	int seen_power = 0, seen_perf = 0;
+	for (unsigned i = 3; i < n; i += 2) {
+		int is_power = tl[i] == 5 && !memcmp(tok[i], "power", 5);
+		int is_perf = tl[i] == 4 && !memcmp(tok[i], "perf", 4);
+		if (!is_power && !is_perf)
+			return fail(p, "expected 'power' or 'perf', got '%.*s'",
+				    (int)tl[i], tok[i]);
+		if ((is_power && seen_power) || (is_perf && seen_perf))
+			return fail(p, "'%.*s' given twice", (int)tl[i],
+				    tok[i]);
+		if (i + 1 == n)
+			return fail(p, "'%.*s' needs a list", (int)tl[i],
+				    tok[i]);
+		seen_power |= is_power;
+		seen_perf |= is_perf;
+		int err = parse_list(p, is_power ? "power" : "perf", tok[i + 1],
+				     tl[i + 1], is_power ? power : perf);
+		if (err)
+			return err;
+	}
+	memcpy(st->names[k], tok[2], tl[2]);
+	st->agents[k].id = (uint32_t)id;
+	st->agents[k].name = st->names[k];
+	st->agents[k].power = power;
+	st->agents[k].perf = perf;
+	(*n_agents)++;
+	return 0;
+}
+
+int scmi_agents_parse(const char *text, size_t len,
+		      const struct scmi_board_map *map, struct scmi_agents *out,
+		      char *err, size_t err_size)
+{
+	if ((!text && len) || !map || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	struct parser p = {map, err, err_size, 0};
+	unsigned lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	size_t pbytes = (map->n_power + 7) / 8, fbytes = (map->n_perf + 7) / 8;
+	struct storage *st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->agents = calloc(lines, sizeof(*st->agents));
+	st->names = calloc(lines, sizeof(*st->names));
+	st->bits = calloc(lines, pbytes + fbytes + 1);
+	if (!st->agents || !st->names || !st->bits) {
+		out->storage = st;
+		scmi_agents_free(out);
+		return -ENOMEM;
+	}
+	out->storage = st;
+	unsigned n = 0;
+	size_t start = 0;
+	while (start < len) {
+		size_t end = start;
+		while (end < len && text[end] != '\n')
+			end++;
+		p.line++;
+		if (memchr(text + start, 0, end - start)) {
+			scmi_agents_free(out);
+			return fail(&p, "NUL byte in the line");
+		}
+		int rc = parse_line(&p, text + start, end - start, st, &n,
+				    pbytes, fbytes);
+		if (rc) {
+			scmi_agents_free(out);
+			return rc;
+		}
+		start = end + 1;
+	}
+	if (!n) {
+		p.line = p.line ? p.line : 1;
+		scmi_agents_free(out);
+		return fail(&p, "no agent (a line 'agent ID NAME [power LIST] "
+				"[perf LIST]')");
+	}
+	out->agents = st->agents;
+	out->n_agents = n;
+	return 0;
+}
+
+void scmi_agents_free(struct scmi_agents *agents)
+{
+	if (!agents)
+		return;
+	struct storage *st = agents->storage;
+	if (st) {
+		free(st->agents);
+		free(st->names);
+		free(st->bits);
+		free(st);
+	}
+	memset(agents, 0, sizeof(*agents));
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* SCMI Base protocol 0x10, version 2.0: discovery. */
+#include "scmi_internal.h"
+
+/* The protocols after Base, ascending, as LIST_PROTOCOLS pages them. */
+static const uint8_t listed[] = {SCMI_PROTOCOL_POWER, SCMI_PROTOCOL_PERF};
+#define N_LISTED (sizeof(listed) / sizeof(*listed))
+
+static int32_t base_attributes(struct scmi_server *s, struct scmi__agent *a,
+			       const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	(void)pl;
+	scmi__add32(r, (uint32_t)s->n_agents << 8 | N_LISTED);
+	return SCMI_SUCCESS;
+}
+
+static int32_t base_message_attributes(struct scmi_server *s,
+				       struct scmi__agent *a, const uint8_t *pl,
+				       struct scmi__reply *r)
+{
+	(void)s;
+	(void)a;
+	return scmi__message_attributes(&scmi__base, pl, r);
+}
+
+static int32_t vendor(struct scmi_server *s, struct scmi__agent *a,
+		      const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	(void)pl;
+	scmi__add_name(r, s->vendor);
+	return SCMI_SUCCESS;
+}
+
+static int32_t sub_vendor(struct scmi_server *s, struct scmi__agent *a,
+			  const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	(void)pl;
+	scmi__add_name(r, s->sub_vendor);
+	return SCMI_SUCCESS;
+}
+
+static int32_t impl_version(struct scmi_server *s, struct scmi__agent *a,
+			    const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	(void)pl;
+	scmi__add32(r, s->impl_version);
+	return SCMI_SUCCESS;
+}
+
+/* Every agent may use both protocols (reads are open; DENIED is per
+ * domain), so the list is the same for all. Protocol ids are packed four
+ * to a word, the last word zero-padded. */
+static int32_t list_protocols(struct scmi_server *s, struct scmi__agent *a,
+			      const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)s;
+	(void)a;
+	uint32_t skip = scmi__get32(pl);
+	if (skip > N_LISTED)
+		return SCMI_INVALID_PARAMETERS;
+	size_t room = (r->cap - r->len - 4) / 4 * 4;
+	uint32_t n = N_LISTED - skip;
+	if (n > room)
+		n = (uint32_t)room;
+	scmi__add32(r, n);
+	for (uint32_t w = 0; w < (n + 3) / 4; w++) {
+		uint32_t word = 0;
+		for (uint32_t k = 0; k < 4 && w * 4 + k < n; k++)
+			word |= (uint32_t)listed[skip + w * 4 + k] << (8 * k);
+		scmi__add32(r, word);
+	}
+	return SCMI_SUCCESS;
+}
+
+/* 0xffffffff asks about the caller; 0 is the platform itself. */
+static int32_t discover_agent(struct scmi_server *s, struct scmi__agent *a,
+			      const uint8_t *pl, struct scmi__reply *r)
+{
+	uint32_t id = scmi__get32(pl);
+	if (id == 0xffffffffu)
+		id = a->id;
+	char platform[SCMI_NAME_SIZE] = "platform";
+	const char *name;
+	if (id == 0)
+		name = platform;
+	else if (id <= SCMI_MAX_AGENTS && s->agent_index[id])
+		name = s->agents[s->agent_index[id] - 1].name;
+	else
+		return SCMI_NOT_FOUND;
+	scmi__add32(r, id);
+	scmi__add_name(r, name);
+	return SCMI_SUCCESS;
+}
+
+static const struct scmi__message messages[] = {
+    {scmi__version, 0},		  /* 0x0 PROTOCOL_VERSION */
+    {base_attributes, 0},	  /* 0x1 PROTOCOL_ATTRIBUTES */
+    {base_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
+    {vendor, 0},		  /* 0x3 DISCOVER_VENDOR */
+    {sub_vendor, 0},		  /* 0x4 DISCOVER_SUB_VENDOR */
+    {impl_version, 0},		  /* 0x5 DISCOVER_IMPLEMENTATION_VERSION */
+    {list_protocols, 4},	  /* 0x6 DISCOVER_LIST_PROTOCOLS */
+    {discover_agent, 4},	  /* 0x7 DISCOVER_AGENT */
+};
+
+const struct scmi__protocol scmi__base = {SCMI_PROTOCOL_BASE, messages,
+					  sizeof(messages) / sizeof(*messages)};

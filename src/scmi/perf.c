@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/* SCMI Performance protocol 0x13, version 2.0. */
+#include "scmi_internal.h"
+
+#define ATTR_POWER_MW (1u << 16)
+#define DOM_SET_LIMITS (1u << 31)
+#define DOM_SET_LEVEL (1u << 30)
+#define DOM_NOTIFY_LIMITS (1u << 29)
+#define DOM_NOTIFY_LEVEL (1u << 28)
+#define LEVEL_ENTRY_BYTES 12u
+
+/* 0 -> L: store the vote while suspended (it is checked there: -ERANGE),
+ * then resume, which raises and powers on as one transaction. L -> 0: the
+ * inverse, both in the safe direction. L1 -> L2: a plain vote. */
+int scmi__perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+		     uint32_t target)
+{
+	struct scmi__perf_slot *p = &a->perf[dom];
+	if (!p->dev || p->applied == target)
+		return 0;
+	int err;
+	if (!p->applied) {
+		err = pd_vote(s->ctx, p->att, target);
+		if (err)
+			return err;
+		err = pd_device_get(s->ctx, p->dev);
+		if (err) {
+			pd_vote(s->ctx, p->att, 0);
+			return err;
+		}
+	} else if (!target) {
+		err = pd_device_put(s->ctx, p->dev);
+		if (err)
+			return err;
+		pd_vote(s->ctx, p->att, 0);
+	} else {
+		err = pd_vote(s->ctx, p->att, target);
+		if (err)
+			return err;
+	}
+	p->applied = target;
+	return 0;
+}
+
+static uint32_t clamp(const struct scmi__perf_dom *d, uint32_t request)
+{
+	if (!request)
+		return 0;
+	if (request < d->eff_min)
+		return d->eff_min;
+	if (request > d->eff_max)
+		return d->eff_max;
+	return request;
+}
+
+static int32_t perf_attributes(struct scmi_server *s, struct scmi__agent *a,
+			       const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	(void)pl;
+	scmi__add32(r, ATTR_POWER_MW | s->n_perf);
+	scmi__add32(r, 0); /* no statistics shared memory */
+	scmi__add32(r, 0);
+	scmi__add32(r, 0);
+	return SCMI_SUCCESS;
+}
+
+static int32_t perf_message_attributes(struct scmi_server *s,
+				       struct scmi__agent *a, const uint8_t *pl,
+				       struct scmi__reply *r)
+{
+	(void)s;
+	(void)a;
+	return scmi__message_attributes(&scmi__perf, pl, r);
+}
+
+static int32_t domain_attributes(struct scmi_server *s, struct scmi__agent *a,
+				 const uint8_t *pl, struct scmi__reply *r)
+{
+	uint32_t dom = scmi__get32(pl);
+	if (dom >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	const struct scmi__perf_dom *d = &s->perf[dom];
+	uint32_t flags = DOM_NOTIFY_LIMITS | DOM_NOTIFY_LEVEL;
+	if (a->perf[dom].dev)
+		flags |= DOM_SET_LIMITS | DOM_SET_LEVEL;
+	scmi__add32(r, flags);
+	scmi__add32(r, 0); /* rate limit: none */
+	scmi__add32(r, 0); /* sustained frequency: levels are not kHz */
+	scmi__add32(r, d->levels[d->n_levels - 1].level);
+	scmi__add_name(r, d->name);
+	return SCMI_SUCCESS;
+}
+
+static int32_t describe_levels(struct scmi_server *s, struct scmi__agent *a,
+			       const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	uint32_t dom = scmi__get32(pl), first = scmi__get32(pl + 4);
+	if (dom >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	const struct scmi__perf_dom *d = &s->perf[dom];
+	if (first >= d->n_levels)
+		return SCMI_INVALID_PARAMETERS;
+	uint32_t left = d->n_levels - first;
+	size_t fit = (r->cap - r->len - 4) / LEVEL_ENTRY_BYTES;
+	uint32_t n = left < fit ? left : (uint32_t)fit;
+	scmi__add32(r, (left - n) << 16 | n);
+	for (uint32_t k = 0; k < n; k++) {
+		const struct scmi_perf_level *l = &d->levels[first + k];
+		scmi__add32(r, l->level);
+		scmi__add32(r, l->power_cost);
+		scmi__add32(r, l->latency_us);
+	}
+	return SCMI_SUCCESS;
+}
+
+static void effective_range(const struct scmi_server *s, unsigned dom,
+			    uint32_t *min, uint32_t *max)
+{
+	const struct scmi__perf_dom *d = &s->perf[dom];
+	uint32_t lo = d->levels[0].level, hi = d->levels[d->n_levels - 1].level;
+	for (unsigned i = 0; i < s->n_agents; i++) {
+		const struct scmi__perf_slot *p = &s->agents[i].perf[dom];
+		if (p->min > lo)
+			lo = p->min;
+		if (p->max < hi)
+			hi = p->max;
+	}
+	*min = lo < hi ? lo : hi;
+	*max = hi;
+}
+
+/* Raises first, each of them undone again if a later one fails; then the
+ * lowerings, which cannot fail for a callback's sake (DESIGN §1). */
+static int reapply(struct scmi_server *s, unsigned dom)
+{
+	const struct scmi__perf_dom *d = &s->perf[dom];
+	for (unsigned i = 0; i < s->n_agents; i++)
+		s->scratch[i] = s->agents[i].perf[dom].applied;
+	for (unsigned i = 0; i < s->n_agents; i++) {
+		struct scmi__agent *b = &s->agents[i];
+		uint32_t t = clamp(d, b->perf[dom].request);
+		if (t <= b->perf[dom].applied)
+			continue;
+		int err = scmi__perf_apply(s, b, dom, t);
+		if (err) {
+			for (unsigned k = 0; k < i; k++)
+				scmi__perf_apply(s, &s->agents[k], dom,
+						 s->scratch[k]);
+			return err;
+		}
+	}
+	for (unsigned i = 0; i < s->n_agents; i++) {
+		struct scmi__agent *b = &s->agents[i];
+		uint32_t t = clamp(d, b->perf[dom].request);
+		if (t < b->perf[dom].applied)
+			scmi__perf_apply(s, b, dom, t);
+	}
+	return 0;
+}
+
+static int32_t limits_set(struct scmi_server *s, struct scmi__agent *a,
+			  const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)r;
+	uint32_t dom = scmi__get32(pl), max = scmi__get32(pl + 4),
+		 min = scmi__get32(pl + 8);
+	if (dom >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	struct scmi__perf_dom *d = &s->perf[dom];
+	struct scmi__perf_slot *p = &a->perf[dom];
+	if (!p->dev)
+		return SCMI_DENIED;
+	if (min > max)
+		return SCMI_INVALID_PARAMETERS;
+	if (min < d->levels[0].level || max > d->levels[d->n_levels - 1].level)
+		return SCMI_OUT_OF_RANGE;
+	uint32_t old_min = p->min, old_max = p->max;
+	uint32_t old_eff_min = d->eff_min, old_eff_max = d->eff_max;
+	p->min = min;
+	p->max = max;
+	effective_range(s, dom, &d->eff_min, &d->eff_max);
+	if (d->eff_min == old_eff_min && d->eff_max == old_eff_max)
+		return SCMI_SUCCESS;
+	/* The cause of a level change is now the limit, not an agent's
+	 * request (DESIGN §6: LEVEL_CHANGED names agent 0). */
+	scmi__note(s, NOTE_LIMITS, a->id, dom, d->eff_max, d->eff_min);
+	s->level_agent = 0;
+	int err = reapply(s, dom);
+	if (err) {
+		p->min = old_min;
+		p->max = old_max;
+		d->eff_min = old_eff_min;
+		d->eff_max = old_eff_max;
+	}
+	return scmi__status_of(err);
+}
+
+static int32_t limits_get(struct scmi_server *s, struct scmi__agent *a,
+			  const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	uint32_t dom = scmi__get32(pl);
+	if (dom >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	scmi__add32(r, s->perf[dom].eff_max);
+	scmi__add32(r, s->perf[dom].eff_min);
+	return SCMI_SUCCESS;
+}
+
+/* Level 0 withdraws the agent's request (domino's extension: SCMI has no
+ * "no request", and a vote must be droppable for the domain to go off). */
+static int32_t level_set(struct scmi_server *s, struct scmi__agent *a,
+			 const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)r;
+	uint32_t dom = scmi__get32(pl), level = scmi__get32(pl + 4);
+	if (dom >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	struct scmi__perf_slot *p = &a->perf[dom];
+	if (!p->dev)
+		return SCMI_DENIED;
+	if (level && (level < p->min || level > p->max))
+		return SCMI_OUT_OF_RANGE;
+	uint32_t old = p->request;
+	p->request = level;
+	int err = scmi__perf_apply(s, a, dom, clamp(&s->perf[dom], level));
+	if (err)
+		p->request = old;
+	return scmi__status_of(err);
+}
+
+static int32_t level_get(struct scmi_server *s, struct scmi__agent *a,
+			 const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	uint32_t dom = scmi__get32(pl);
+	if (dom >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	struct pd_domain_info info;
+	int err = pd_domain_info(s->ctx, s->perf[dom].domain, &info);
+	if (err)
+		return scmi__status_of(err);
+	scmi__add32(r, info.pstate);
+	return SCMI_SUCCESS;
+}
+
+static int32_t notify(struct scmi_server *s, const uint8_t *pl, uint8_t *bits)
+{
+	uint32_t dom = scmi__get32(pl), enable = scmi__get32(pl + 4);
+	if (dom >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	if (enable & ~1u)
+		return SCMI_INVALID_PARAMETERS;
+	scmi__set_bit(bits, dom, (int)enable);
+	return SCMI_SUCCESS;
+}
+
+static int32_t notify_limits(struct scmi_server *s, struct scmi__agent *a,
+			     const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)r;
+	return notify(s, pl, a->notify_limits);
+}
+
+static int32_t notify_level(struct scmi_server *s, struct scmi__agent *a,
+			    const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)r;
+	return notify(s, pl, a->notify_level);
+}
+
+/* Fast channels are shared memory; a socket transport has none. */
+static int32_t describe_fastchannel(struct scmi_server *s,
+				    struct scmi__agent *a, const uint8_t *pl,
+				    struct scmi__reply *r)
+{
+	(void)a;
+	(void)r;
+	if (scmi__get32(pl) >= s->n_perf)
+		return SCMI_NOT_FOUND;
+	return SCMI_NOT_SUPPORTED;
+}
+
+static const struct scmi__message messages[] = {
+    {scmi__version, 0},		  /* 0x0 PROTOCOL_VERSION */
+    {perf_attributes, 0},	  /* 0x1 PROTOCOL_ATTRIBUTES */
+    {perf_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
+    {domain_attributes, 4},	  /* 0x3 PERFORMANCE_DOMAIN_ATTRIBUTES */
+    {describe_levels, 8},	  /* 0x4 PERFORMANCE_DESCRIBE_LEVELS */
+    {limits_set, 12},		  /* 0x5 PERFORMANCE_LIMITS_SET */
+    {limits_get, 4},		  /* 0x6 PERFORMANCE_LIMITS_GET */
+    {level_set, 8},		  /* 0x7 PERFORMANCE_LEVEL_SET */
+    {level_get, 4},		  /* 0x8 PERFORMANCE_LEVEL_GET */
+    {notify_limits, 8},		  /* 0x9 PERFORMANCE_NOTIFY_LIMITS */
+    {notify_level, 8},		  /* 0xA PERFORMANCE_NOTIFY_LEVEL */
+    {describe_fastchannel, 8},	  /* 0xB PERFORMANCE_DESCRIBE_FASTCHANNEL */
+};
+
+const struct scmi__protocol scmi__perf = {SCMI_PROTOCOL_PERF, messages,
+					  sizeof(messages) / sizeof(*messages)};

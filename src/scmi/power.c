@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* SCMI Power Domain protocol 0x11, version 2.0. */
+#include "scmi_internal.h"
+
+#define POWER_SET_ASYNC (1u << 0)
+#define ATTR_NOTIFY (1u << 31)
+#define ATTR_ASYNC (1u << 30)
+#define ATTR_SYNC (1u << 29)
+
+int scmi__power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+		    int on)
+{
+	struct scmi__power_slot *p = &a->power[dom];
+	if (!p->dev || p->on == on)
+		return 0;
+	/* get is a transaction (a failed power-on changes nothing); put
+	 * fails only for bookkeeping reasons, never for a callback. */
+	int err =
+	    on ? pd_device_get(s->ctx, p->dev) : pd_device_put(s->ctx, p->dev);
+	if (!err)
+		p->on = (uint8_t)on;
+	return err;
+}
+
+static int32_t power_attributes(struct scmi_server *s, struct scmi__agent *a,
+				const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	(void)pl;
+	scmi__add32(r, s->n_power); /* 15:0 domains */
+	scmi__add32(r, 0);	    /* no statistics shared memory */
+	scmi__add32(r, 0);
+	scmi__add32(r, 0);
+	return SCMI_SUCCESS;
+}
+
+static int32_t power_message_attributes(struct scmi_server *s,
+					struct scmi__agent *a,
+					const uint8_t *pl,
+					struct scmi__reply *r)
+{
+	(void)s;
+	(void)a;
+	return scmi__message_attributes(&scmi__power, pl, r);
+}
+
+/* Per calling agent: sync/async set only where it may act. */
+static int32_t domain_attributes(struct scmi_server *s, struct scmi__agent *a,
+				 const uint8_t *pl, struct scmi__reply *r)
+{
+	uint32_t dom = scmi__get32(pl);
+	if (dom >= s->n_power)
+		return SCMI_NOT_FOUND;
+	uint32_t flags = ATTR_NOTIFY;
+	if (a->power[dom].dev)
+		flags |= ATTR_ASYNC | ATTR_SYNC;
+	scmi__add32(r, flags);
+	scmi__add_name(r, s->power_names[dom]);
+	return SCMI_SUCCESS;
+}
+
+static int32_t state_set(struct scmi_server *s, struct scmi__agent *a,
+			 const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)r;
+	uint32_t flags = scmi__get32(pl), dom = scmi__get32(pl + 4),
+		 state = scmi__get32(pl + 8);
+	if (flags & ~POWER_SET_ASYNC)
+		return SCMI_INVALID_PARAMETERS;
+	if (dom >= s->n_power)
+		return SCMI_NOT_FOUND;
+	if (!a->power[dom].dev)
+		return SCMI_DENIED;
+	if (state != SCMI_POWER_ON && state != SCMI_POWER_OFF)
+		return SCMI_INVALID_PARAMETERS;
+	if (flags & POWER_SET_ASYNC) {
+		/* One request in flight per agent: its delayed response has
+		 * to come before the agent can tell two apart. */
+		if (a->async.pending)
+			return SCMI_BUSY;
+		a->async.pending = 1;
+		a->async.domain = dom;
+		a->async.state = state;
+		a->async.token = scmi_header_token(s->cur_header);
+		s->async_fifo[(s->async_head + s->async_count++) %
+			      s->n_agents] = (unsigned)(a - s->agents);
+		return SCMI_SUCCESS;
+	}
+	return scmi__status_of(
+	    scmi__power_set(s, a, dom, state == SCMI_POWER_ON));
+}
+
+/* An off domain in an idle state still reads OFF (DESIGN §6). */
+static int32_t state_get(struct scmi_server *s, struct scmi__agent *a,
+			 const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	uint32_t dom = scmi__get32(pl);
+	if (dom >= s->n_power)
+		return SCMI_NOT_FOUND;
+	struct pd_domain_info info;
+	int err = pd_domain_info(s->ctx, s->power[dom], &info);
+	if (err)
+		return scmi__status_of(err);
+	scmi__add32(r, info.on ? SCMI_POWER_ON : SCMI_POWER_OFF);
+	return SCMI_SUCCESS;
+}
+
+static int32_t state_notify(struct scmi_server *s, struct scmi__agent *a,
+			    const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)r;
+	uint32_t dom = scmi__get32(pl), enable = scmi__get32(pl + 4);
+	if (dom >= s->n_power)
+		return SCMI_NOT_FOUND;
+	if (enable & ~1u)
+		return SCMI_INVALID_PARAMETERS;
+	scmi__set_bit(a->notify_power, dom, (int)enable);
+	return SCMI_SUCCESS;
+}
+
+static const struct scmi__message messages[] = {
+    {scmi__version, 0},		   /* 0x0 PROTOCOL_VERSION */
+    {power_attributes, 0},	   /* 0x1 PROTOCOL_ATTRIBUTES */
+    {power_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
+    {domain_attributes, 4},	   /* 0x3 POWER_DOMAIN_ATTRIBUTES */
+    {state_set, 12},		   /* 0x4 POWER_STATE_SET */
+    {state_get, 4},		   /* 0x5 POWER_STATE_GET */
+    {state_notify, 8},		   /* 0x6 POWER_STATE_NOTIFY */
+};
+
+const struct scmi__protocol scmi__power = {
+    SCMI_PROTOCOL_POWER, messages, sizeof(messages) / sizeof(*messages)};

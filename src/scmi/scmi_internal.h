@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* The SCMI server's state, shared by the server and its three protocols. */
+#ifndef DOMINO_SCMI_INTERNAL_H
+#define DOMINO_SCMI_INTERNAL_H
+
+#include <domino/scmi.h>
+
+#include <errno.h>
+#include <string.h>
+
+/* One agent's hold on one power domain: a device attached to it alone. */
+struct scmi__power_slot {
+	pd_device_t dev; /* 0: the agent may not act on the domain */
+	pd_attach_t att;
+	uint8_t on;
+};
+
+/* One agent's request on one perf domain. @request is the level as cast
+ * (0: none), @applied what was voted after clamping to the effective
+ * range; the device is active exactly while @applied is non-zero. */
+struct scmi__perf_slot {
+	pd_device_t dev;
+	pd_attach_t att;
+	uint32_t request;
+	uint32_t applied;
+	uint32_t min, max; /* this agent's limits */
+};
+
+struct scmi__agent {
+	uint32_t id;
+	char name[SCMI_NAME_SIZE];
+	struct scmi__power_slot *power; /* [n_power] */
+	struct scmi__perf_slot *perf;	/* [n_perf] */
+	/* notification subscriptions, one bit per domain */
+	uint8_t *notify_power, *notify_level, *notify_limits;
+	struct {
+		int pending;
+		uint32_t token, domain, state;
+	} async;
+};
+
+struct scmi__perf_dom {
+	pd_domain_t domain;
+	char name[SCMI_NAME_SIZE];
+	struct scmi_perf_level *levels;
+	unsigned n_levels;
+	uint32_t eff_min, eff_max;
+};
+
+/* What a notification says; recipients are chosen when it is sent. */
+enum scmi__note_kind { NOTE_POWER, NOTE_LEVEL, NOTE_LIMITS };
+struct scmi__note {
+	uint32_t kind;
+	uint32_t agent; /* who caused it, 0 = the platform or a device */
+	uint32_t domain;
+	uint32_t a, b; /* state; level; max, min */
+};
+
+/* Domain handle -> wire indices, sorted by handle. */
+struct scmi__handle_map {
+	uint32_t handle;
+	int32_t power, perf;
+};
+
+struct scmi_server {
+	struct dmn_ctx *ctx;
+	struct dmn_alloc_ops alloc;
+	size_t max_msg;
+	char vendor[SCMI_NAME_SIZE], sub_vendor[SCMI_NAME_SIZE];
+	uint32_t impl_version;
+	scmi_send_fn send;
+	void *send_user;
+	int listening;
+
+	pd_domain_t *power; /* [n_power] */
+	char (*power_names)[SCMI_NAME_SIZE];
+	unsigned n_power;
+	struct scmi__perf_dom *perf;
+	unsigned n_perf;
+	struct scmi__agent *agents;
+	unsigned n_agents;
+	uint8_t agent_index[SCMI_MAX_AGENTS + 1]; /* id -> index + 1 */
+	struct scmi__handle_map *map;
+	unsigned n_map;
+	uint32_t *scratch; /* [n_agents]: levels before a LIMITS_SET */
+
+	struct scmi__note *notes; /* ring */
+	unsigned note_cap, note_head, note_count;
+	unsigned long dropped;
+	unsigned *async_fifo; /* agent indices, [n_agents] */
+	unsigned async_head, async_count;
+
+	/* who the events of the running operation are attributed to */
+	uint32_t cur_agent, level_agent;
+	uint32_t cur_header; /* of the command being handled */
+};
+
+/* Reply under construction: header and status are in place, payload is
+ * appended; the cap is min(caller's buffer, max_msg). */
+struct scmi__reply {
+	uint8_t *buf;
+	size_t cap, len;
+};
+
+static inline uint32_t scmi__get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline void scmi__put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Append; the handlers size their replies so this never overflows
+ * (fixed replies fit SCMI_MIN_MSG, paged ones count the room first). */
+static inline void scmi__add32(struct scmi__reply *r, uint32_t v)
+{
+	if (r->len + 4 <= r->cap) {
+		scmi__put32(r->buf + r->len, v);
+		r->len += 4;
+	}
+}
+
+static inline void scmi__add_name(struct scmi__reply *r, const char *name)
+{
+	if (r->len + SCMI_NAME_SIZE <= r->cap) {
+		memcpy(r->buf + r->len, name, SCMI_NAME_SIZE);
+		r->len += SCMI_NAME_SIZE;
+	}
+}
+
+static inline int scmi__bit(const uint8_t *bits, unsigned i)
+{
+	return bits && (bits[i / 8] >> (i % 8) & 1);
+}
+
+static inline void scmi__set_bit(uint8_t *bits, unsigned i, int on)
+{
+	if (on)
+		bits[i / 8] |= (uint8_t)(1u << (i % 8));
+	else
+		bits[i / 8] &= (uint8_t) ~(1u << (i % 8));
+}
+
+/* A message handler: @pl is the payload, already checked to be exactly the
+ * size the table gives; returns the status (payload only on SUCCESS). */
+typedef int32_t (*scmi__handler_fn)(struct scmi_server *s,
+				    struct scmi__agent *a, const uint8_t *pl,
+				    struct scmi__reply *r);
+struct scmi__message {
+	scmi__handler_fn fn; /* NULL: no such message */
+	uint8_t payload;     /* exact payload size in bytes */
+};
+struct scmi__protocol {
+	uint32_t id;
+	const struct scmi__message *messages;
+	unsigned n_messages;
+};
+
+extern const struct scmi__protocol scmi__base, scmi__power, scmi__perf;
+
+int32_t scmi__status_of(int err);
+void scmi__note(struct scmi_server *s, enum scmi__note_kind kind,
+		uint32_t agent, uint32_t domain, uint32_t a, uint32_t b);
+int32_t scmi__message_attributes(const struct scmi__protocol *p,
+				 const uint8_t *pl, struct scmi__reply *r);
+int32_t scmi__version(struct scmi_server *s, struct scmi__agent *a,
+		      const uint8_t *pl, struct scmi__reply *r);
+
+/* power.c: the state change behind POWER_STATE_SET (sync and deferred) */
+int scmi__power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+		    int on);
+/* perf.c: apply @target (clamped level or 0) as agent @a's vote */
+int scmi__perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+		     uint32_t target);
+
+#endif

@@ -1,0 +1,593 @@
+/* SPDX-License-Identifier: MIT */
+/* SCMI server: creation, message dispatch, the notification queue. */
+#include "scmi_internal.h"
+
+#include <stdlib.h>
+
+const char *scmi_status_name(int32_t status)
+{
+	static const char *const names[] = {
+	    "SUCCESS",	      "NOT_SUPPORTED",	"INVALID_PARAMETERS",
+	    "DENIED",	      "NOT_FOUND",	"OUT_OF_RANGE",
+	    "BUSY",	      "COMMS_ERROR",	"GENERIC_ERROR",
+	    "HARDWARE_ERROR", "PROTOCOL_ERROR",
+	};
+	if (status > 0 || status < SCMI_PROTOCOL_ERROR)
+		return "?";
+	return names[-status];
+}
+
+/* The status a core error becomes. Callback failures (-EIO from a rail)
+ * are the hardware's; -ENOMEM and stale handles are the platform's own. */
+int32_t scmi__status_of(int err)
+{
+	switch (err) {
+	case 0:
+		return SCMI_SUCCESS;
+	case -ERANGE:
+		return SCMI_OUT_OF_RANGE;
+	case -EBUSY:
+		return SCMI_BUSY;
+	case -EINVAL:
+		return SCMI_INVALID_PARAMETERS;
+	case -ENODEV:
+	case -EOPNOTSUPP:
+		return SCMI_NOT_SUPPORTED;
+	case -EACCES:
+	case -EPERM:
+		return SCMI_DENIED;
+	case -ENOMEM:
+	case -EBADF:
+	case -EOVERFLOW:
+		return SCMI_GENERIC_ERROR;
+	default:
+		return SCMI_HARDWARE_ERROR;
+	}
+}
+
+static void *zalloc(struct scmi_server *s, size_t n, size_t size)
+{
+	if (!n)
+		n = 1;
+	if (size && n > (size_t)-1 / size)
+		return NULL;
+	void *p = s->alloc.alloc(s->alloc.user, n * size);
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
+
+static void release(struct scmi_server *s, void *p)
+{
+	if (p)
+		s->alloc.free(s->alloc.user, p);
+}
+
+static void *default_alloc(void *user, size_t size)
+{
+	(void)user;
+	return malloc(size);
+}
+
+static void default_free(void *user, void *ptr)
+{
+	(void)user;
+	free(ptr);
+}
+
+static void copy_name(char dst[SCMI_NAME_SIZE], const char *src)
+{
+	memset(dst, 0, SCMI_NAME_SIZE);
+	if (src)
+		for (unsigned i = 0; i < SCMI_NAME_SIZE - 1 && src[i]; i++)
+			dst[i] = src[i];
+}
+
+/* ---- notifications --------------------------------------------------------
+ */
+
+void scmi__note(struct scmi_server *s, enum scmi__note_kind kind,
+		uint32_t agent, uint32_t domain, uint32_t a, uint32_t b)
+{
+	if (s->note_count == s->note_cap) {
+		s->dropped++;
+		return;
+	}
+	struct scmi__note *n =
+	    &s->notes[(s->note_head + s->note_count++) % s->note_cap];
+	n->kind = kind;
+	n->agent = agent;
+	n->domain = domain;
+	n->a = a;
+	n->b = b;
+}
+
+static const struct scmi__handle_map *map_find(const struct scmi_server *s,
+					       uint32_t handle)
+{
+	unsigned lo = 0, hi = s->n_map;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (s->map[mid].handle < handle)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_map && s->map[lo].handle == handle ? &s->map[lo]
+							    : NULL;
+}
+
+/* Runs under the context lock: queue only. */
+static void on_event(void *user, struct dmn_ctx *ctx,
+		     const struct dmn_event *ev)
+{
+	(void)ctx;
+	struct scmi_server *s = user;
+	const struct scmi__handle_map *m;
+	switch (ev->kind) {
+	case DMN_EV_POWER_ON:
+	case DMN_EV_POWER_OFF:
+		m = map_find(s, ev->domain);
+		if (m && m->power >= 0)
+			scmi__note(s, NOTE_POWER, s->cur_agent,
+				   (uint32_t)m->power,
+				   ev->kind == DMN_EV_POWER_ON ? SCMI_POWER_ON
+							       : SCMI_POWER_OFF,
+				   0);
+		break;
+	case DMN_EV_PSTATE:
+		m = map_find(s, ev->domain);
+		if (m && m->perf >= 0)
+			scmi__note(s, NOTE_LEVEL, s->level_agent,
+				   (uint32_t)m->perf, (uint32_t)ev->new_value,
+				   0);
+		break;
+	default:
+		break;
+	}
+}
+
+static int send_note(struct scmi_server *s, const struct scmi__note *n)
+{
+	uint8_t msg[20];
+	uint32_t id = n->kind == NOTE_LEVEL ? 1 : 0; /* POWER_STATE_CHANGED,
+							 LIMITS_CHANGED = 0 */
+	uint32_t proto =
+	    n->kind == NOTE_POWER ? SCMI_PROTOCOL_POWER : SCMI_PROTOCOL_PERF;
+	size_t len = n->kind == NOTE_LIMITS ? 20 : 16;
+	scmi__put32(msg, scmi_header(proto, id, SCMI_TYPE_NOTIFICATION, 0));
+	scmi__put32(msg + 4, n->agent);
+	scmi__put32(msg + 8, n->domain);
+	scmi__put32(msg + 12, n->a);
+	scmi__put32(msg + 16, n->b);
+	int sent = 0;
+	for (unsigned i = 0; i < s->n_agents; i++) {
+		const struct scmi__agent *a = &s->agents[i];
+		const uint8_t *bits = n->kind == NOTE_POWER ? a->notify_power
+				      : n->kind == NOTE_LEVEL
+					  ? a->notify_level
+					  : a->notify_limits;
+		if (!scmi__bit(bits, n->domain))
+			continue;
+		if (s->send)
+			s->send(s->send_user, a->id, msg, len);
+		sent++;
+	}
+	return sent;
+}
+
+static int flush_notes(struct scmi_server *s)
+{
+	int sent = 0;
+	while (s->note_count) {
+		struct scmi__note n = s->notes[s->note_head];
+		s->note_head = (s->note_head + 1) % s->note_cap;
+		s->note_count--;
+		sent += send_note(s, &n);
+	}
+	return sent;
+}
+
+int scmi_deliver(struct scmi_server *s)
+{
+	if (!s)
+		return -EINVAL;
+	int sent = flush_notes(s);
+	while (s->async_count) {
+		struct scmi__agent *a =
+		    &s->agents[s->async_fifo[s->async_head]];
+		s->async_head = (s->async_head + 1) % s->n_agents;
+		s->async_count--;
+		a->async.pending = 0;
+		unsigned mark = s->note_count;
+		s->cur_agent = s->level_agent = a->id;
+		int err = scmi__power_set(s, a, a->async.domain,
+					  a->async.state == SCMI_POWER_ON);
+		s->cur_agent = s->level_agent = 0;
+		if (err)
+			s->note_count = mark; /* rolled back: nothing changed */
+		uint8_t msg[16];
+		scmi__put32(msg, scmi_header(SCMI_PROTOCOL_POWER, 4,
+					     SCMI_TYPE_DELAYED_RESPONSE,
+					     a->async.token));
+		scmi__put32(msg + 4, (uint32_t)scmi__status_of(err));
+		scmi__put32(msg + 8, a->async.domain);
+		scmi__put32(msg + 12, a->async.state);
+		if (s->send)
+			s->send(s->send_user, a->id, msg, sizeof(msg));
+		sent++;
+		sent += flush_notes(s);
+	}
+	return sent;
+}
+
+unsigned long scmi_dropped(const struct scmi_server *s)
+{
+	return s ? s->dropped : 0;
+}
+
+/* ---- dispatch --------------------------------------------------------------
+ */
+
+int32_t scmi__version(struct scmi_server *s, struct scmi__agent *a,
+		      const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)s;
+	(void)a;
+	(void)pl;
+	scmi__add32(r, SCMI_PROTOCOL_VERSION_2_0);
+	return SCMI_SUCCESS;
+}
+
+int32_t scmi__message_attributes(const struct scmi__protocol *p,
+				 const uint8_t *pl, struct scmi__reply *r)
+{
+	uint32_t id = scmi__get32(pl);
+	if (id >= p->n_messages || !p->messages[id].fn)
+		return SCMI_NOT_FOUND;
+	/* No fast channels and nothing else to announce. */
+	scmi__add32(r, 0);
+	return SCMI_SUCCESS;
+}
+
+static const struct scmi__protocol *const protocols[] = {
+    &scmi__base,
+    &scmi__power,
+    &scmi__perf,
+};
+
+int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
+		size_t len, void *reply, size_t cap, size_t *reply_len)
+{
+	if (!s || (!msg && len) || !reply || !reply_len)
+		return -EINVAL;
+	if (agent_id > SCMI_MAX_AGENTS || !s->agent_index[agent_id])
+		return -ENOENT;
+	if (cap < SCMI_MIN_MSG)
+		return -ENOSPC;
+	struct scmi__agent *a = &s->agents[s->agent_index[agent_id] - 1];
+	struct scmi__reply r = {reply, cap < s->max_msg ? cap : s->max_msg, 8};
+	const uint8_t *in = msg;
+	uint8_t head[4] = {0, 0, 0, 0};
+	if (len) /* NULL with 0 bytes is allowed; memcpy from NULL is not */
+		memcpy(head, in, len < 4 ? len : 4);
+	uint32_t header = scmi__get32(head);
+	int32_t status;
+	if (len < 4) {
+		header = 0;
+		status = SCMI_PROTOCOL_ERROR;
+	} else if (scmi_header_type(header) != SCMI_TYPE_COMMAND) {
+		status = SCMI_PROTOCOL_ERROR;
+	} else {
+		const struct scmi__protocol *p = NULL;
+		for (unsigned i = 0; i < sizeof(protocols) / sizeof(*protocols);
+		     i++)
+			if (protocols[i]->id == scmi_header_protocol(header))
+				p = protocols[i];
+		uint32_t id = scmi_header_msg(header);
+		if (!p) {
+			status = SCMI_NOT_SUPPORTED;
+		} else if (id >= p->n_messages || !p->messages[id].fn) {
+			status = SCMI_NOT_FOUND;
+		} else if (len - 4 != p->messages[id].payload) {
+			status = SCMI_PROTOCOL_ERROR;
+		} else {
+			unsigned mark = s->note_count;
+			s->cur_agent = s->level_agent = a->id;
+			s->cur_header = header;
+			status = p->messages[id].fn(s, a, in + 4, &r);
+			s->cur_agent = s->level_agent = 0;
+			/* A failed command changed nothing (DESIGN §1), so
+			 * what it notified was undone: forget it. */
+			if (status != SCMI_SUCCESS)
+				s->note_count = mark;
+		}
+	}
+	if (status != SCMI_SUCCESS)
+		r.len = 8;
+	/* A reply is a response to a command whatever type was sent, so
+	 * that the agent's transport matches it by token. */
+	scmi__put32(r.buf, header & ~(3u << 8));
+	scmi__put32(r.buf + 4, (uint32_t)status);
+	*reply_len = r.len;
+	return 0;
+}
+
+/* ---- creation --------------------------------------------------------------
+ */
+
+/* "scmi:AGENT:KIND:N": the devices show up under these names in reports. */
+static void device_name(char *buf, size_t size, const char *agent,
+			const char *kind, unsigned n)
+{
+	size_t len = 0;
+	const char *parts[] = {"scmi:", agent, ":", kind, ":"};
+	for (unsigned p = 0; p < 5; p++)
+		for (const char *c = parts[p]; *c && len + 12 < size; c++)
+			buf[len++] = *c;
+	char digits[12];
+	unsigned nd = 0;
+	do {
+		digits[nd++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (nd)
+		buf[len++] = digits[--nd];
+	buf[len] = 0;
+}
+
+static int add_device(struct scmi_server *s, const char *agent,
+		      const char *kind, unsigned n, pd_domain_t dom,
+		      pd_device_t *dev, pd_attach_t *att)
+{
+	char name[64];
+	device_name(name, sizeof(name), agent, kind, n);
+	int err = pd_device_create(s->ctx, name, dev);
+	if (err)
+		return err;
+	err = pd_attach(s->ctx, *dev, dom, att);
+	if (err) {
+		pd_device_remove(s->ctx, *dev);
+		*dev = 0;
+	}
+	return err;
+}
+
+static int check_config(const struct scmi_config *c)
+{
+	if (!c->ctx || !c->n_agents || c->n_agents > SCMI_MAX_AGENTS ||
+	    !c->agents || (c->n_power && !c->power) ||
+	    (c->n_perf && !c->perf) || c->n_power > 0xffff ||
+	    c->n_perf > 0xffff || (!c->alloc.alloc != !c->alloc.free) ||
+	    (c->max_msg && c->max_msg < SCMI_MIN_MSG))
+		return -EINVAL;
+	uint8_t seen[SCMI_MAX_AGENTS + 1];
+	memset(seen, 0, sizeof(seen));
+	for (unsigned i = 0; i < c->n_agents; i++) {
+		const struct scmi_agent *a = &c->agents[i];
+		if (!a->id || a->id > SCMI_MAX_AGENTS || seen[a->id] ||
+		    !a->name || !a->name[0])
+			return -EINVAL;
+		seen[a->id] = 1;
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(c->agents[j].name, a->name))
+				return -EINVAL;
+	}
+	for (unsigned j = 0; j < c->n_perf; j++) {
+		const struct scmi_perf_domain *p = &c->perf[j];
+		if (!p->n_levels || !p->levels)
+			return -EINVAL;
+		for (unsigned k = 1; k < p->n_levels; k++)
+			if (p->levels[k].level <= p->levels[k - 1].level)
+				return -EINVAL;
+	}
+	return 0;
+}
+
+static int build_map(struct scmi_server *s)
+{
+	s->map = zalloc(s, s->n_power + s->n_perf, sizeof(*s->map));
+	if (!s->map)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->n_power + s->n_perf; i++) {
+		uint32_t h = i < s->n_power ? s->power[i]
+					    : s->perf[i - s->n_power].domain;
+		unsigned k = 0;
+		while (k < s->n_map && s->map[k].handle < h)
+			k++;
+		if (k == s->n_map || s->map[k].handle != h) {
+			memmove(&s->map[k + 1], &s->map[k],
+				(s->n_map - k) * sizeof(*s->map));
+			s->map[k].handle = h;
+			s->map[k].power = s->map[k].perf = -1;
+			s->n_map++;
+		}
+		if (i < s->n_power && s->map[k].power < 0)
+			s->map[k].power = (int32_t)i;
+		else if (i >= s->n_power && s->map[k].perf < 0)
+			s->map[k].perf = (int32_t)(i - s->n_power);
+	}
+	return 0;
+}
+
+static int build_agent(struct scmi_server *s, struct scmi__agent *a,
+		       const struct scmi_agent *c)
+{
+	size_t pbytes = (s->n_power + 7) / 8, fbytes = (s->n_perf + 7) / 8;
+	a->id = c->id;
+	copy_name(a->name, c->name);
+	a->power = zalloc(s, s->n_power, sizeof(*a->power));
+	a->perf = zalloc(s, s->n_perf, sizeof(*a->perf));
+	a->notify_power = zalloc(s, pbytes, 1);
+	a->notify_level = zalloc(s, fbytes, 1);
+	a->notify_limits = zalloc(s, fbytes, 1);
+	if (!a->power || !a->perf || !a->notify_power || !a->notify_level ||
+	    !a->notify_limits)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->n_power; i++) {
+		if (!scmi__bit(c->power, i))
+			continue;
+		int err = add_device(s, c->name, "power", i, s->power[i],
+				     &a->power[i].dev, &a->power[i].att);
+		if (err)
+			return err;
+	}
+	for (unsigned j = 0; j < s->n_perf; j++) {
+		struct scmi__perf_dom *d = &s->perf[j];
+		a->perf[j].min = d->levels[0].level;
+		a->perf[j].max = d->levels[d->n_levels - 1].level;
+		if (!scmi__bit(c->perf, j))
+			continue;
+		int err = add_device(s, c->name, "perf", j, d->domain,
+				     &a->perf[j].dev, &a->perf[j].att);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int scmi_server_create(const struct scmi_config *c, struct scmi_server **out)
+{
+	if (!c || !out)
+		return -EINVAL;
+	int err = check_config(c);
+	if (err)
+		return err;
+	struct dmn_alloc_ops alloc = c->alloc;
+	if (!alloc.alloc) {
+		alloc.alloc = default_alloc;
+		alloc.free = default_free;
+	}
+	struct scmi_server *s = alloc.alloc(alloc.user, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memset(s, 0, sizeof(*s));
+	s->alloc = alloc;
+	s->ctx = c->ctx;
+	s->max_msg = c->max_msg ? c->max_msg : SCMI_DEFAULT_MAX_MSG;
+	copy_name(s->vendor, c->vendor ? c->vendor : "domino");
+	copy_name(s->sub_vendor, c->sub_vendor ? c->sub_vendor : "domino");
+	s->impl_version = c->impl_version
+			      ? c->impl_version
+			      : (uint32_t)DMN_VERSION_MAJOR << 16 |
+				    (uint32_t)DMN_VERSION_MINOR << 8 |
+				    DMN_VERSION_PATCH;
+	s->send = c->send;
+	s->send_user = c->send_user;
+	s->n_power = c->n_power;
+	s->n_perf = c->n_perf;
+	s->power = zalloc(s, c->n_power, sizeof(*s->power));
+	s->power_names = zalloc(s, c->n_power, sizeof(*s->power_names));
+	s->perf = zalloc(s, c->n_perf, sizeof(*s->perf));
+	s->agents = zalloc(s, c->n_agents, sizeof(*s->agents));
+	s->scratch = zalloc(s, c->n_agents, sizeof(*s->scratch));
+	s->async_fifo = zalloc(s, c->n_agents, sizeof(*s->async_fifo));
+	s->note_cap = 4 * (c->n_power + c->n_perf) + 64;
+	s->notes = zalloc(s, s->note_cap, sizeof(*s->notes));
+	if (!s->power || !s->power_names || !s->perf || !s->agents ||
+	    !s->scratch || !s->async_fifo || !s->notes) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (unsigned i = 0; i < c->n_power; i++) {
+		s->power[i] = c->power[i].domain;
+		copy_name(s->power_names[i], c->power[i].name);
+	}
+	for (unsigned j = 0; j < c->n_perf; j++) {
+		const struct scmi_perf_domain *p = &c->perf[j];
+		struct scmi__perf_dom *d = &s->perf[j];
+		d->domain = p->domain;
+		copy_name(d->name, p->name);
+		d->levels = zalloc(s, p->n_levels, sizeof(*d->levels));
+		if (!d->levels) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		memcpy(d->levels, p->levels, p->n_levels * sizeof(*d->levels));
+		d->n_levels = p->n_levels;
+		d->eff_min = d->levels[0].level;
+		d->eff_max = d->levels[d->n_levels - 1].level;
+	}
+	err = build_map(s);
+	if (err)
+		goto fail;
+	for (unsigned i = 0; i < c->n_agents; i++) {
+		s->n_agents = i + 1;
+		err = build_agent(s, &s->agents[i], &c->agents[i]);
+		if (err)
+			goto fail;
+		s->agent_index[c->agents[i].id] = (uint8_t)(i + 1);
+	}
+	err = dmn_listen(s->ctx, on_event, s);
+	if (err)
+		goto fail;
+	s->listening = 1;
+	*out = s;
+	return 0;
+fail:
+	scmi_server_destroy(s);
+	return err;
+}
+
+void scmi_server_destroy(struct scmi_server *s)
+{
+	if (!s)
+		return;
+	for (unsigned i = 0; s->agents && i < s->n_agents; i++) {
+		struct scmi__agent *a = &s->agents[i];
+		for (unsigned j = 0; a->perf && j < s->n_perf; j++) {
+			struct scmi__perf_slot *p = &a->perf[j];
+			if (!p->dev)
+				continue;
+			scmi__perf_apply(s, a, j, 0);
+			pd_detach(s->ctx, p->att);
+			pd_device_remove(s->ctx, p->dev);
+		}
+		for (unsigned k = 0; a->power && k < s->n_power; k++) {
+			struct scmi__power_slot *p = &a->power[k];
+			if (!p->dev)
+				continue;
+			scmi__power_set(s, a, k, 0);
+			pd_detach(s->ctx, p->att);
+			pd_device_remove(s->ctx, p->dev);
+		}
+		release(s, a->power);
+		release(s, a->perf);
+		release(s, a->notify_power);
+		release(s, a->notify_level);
+		release(s, a->notify_limits);
+	}
+	if (s->listening)
+		dmn_unlisten(s->ctx, on_event, s);
+	for (unsigned j = 0; s->perf && j < s->n_perf; j++)
+		release(s, s->perf[j].levels);
+	release(s, s->power);
+	release(s, s->power_names);
+	release(s, s->perf);
+	release(s, s->agents);
+	release(s, s->scratch);
+	release(s, s->async_fifo);
+	release(s, s->notes);
+	release(s, s->map);
+	struct dmn_alloc_ops alloc = s->alloc;
+	alloc.free(alloc.user, s);
+}
+
+int scmi_agent_device(const struct scmi_server *s, uint32_t agent_id, int perf,
+		      unsigned index, pd_device_t *out)
+{
+	if (!s || !out)
+		return -EINVAL;
+	if (agent_id > SCMI_MAX_AGENTS || !s->agent_index[agent_id])
+		return -ENOENT;
+	const struct scmi__agent *a = &s->agents[s->agent_index[agent_id] - 1];
+	pd_device_t dev = 0;
+	if (perf && index < s->n_perf)
+		dev = a->perf[index].dev;
+	else if (!perf && index < s->n_power)
+		dev = a->power[index].dev;
+	if (!dev)
+		return -ENOENT;
+	*out = dev;
+	return 0;
+}

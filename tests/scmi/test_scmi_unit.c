@@ -1,0 +1,886 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SCMI server on a small hand-built context: two rails with levels
+ * (cx, mx), a gate under cx (gdsc) and a device on cx, driven through
+ * scmi_handle by three agents. Every message, every status, paging at
+ * several --max-msg values, notifications, limits and injected callback
+ * failures (the simulator's providers).
+ */
+#include "client.h"
+
+#include <domino/sim_providers.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+enum { CX, MX, GDSC };
+enum { P_CX, P_MX };
+enum { OSPM = 1, HYP = 2, GUEST = 7 };
+
+static const uint32_t cx_levels[] = {16,  48,  64,  128, 192, 256,
+				     320, 384, 416, 480, 512};
+static const uint32_t mx_levels[] = {48, 64, 128};
+#define N_CX (sizeof(cx_levels) / sizeof(*cx_levels))
+#define N_MX (sizeof(mx_levels) / sizeof(*mx_levels))
+
+struct world {
+	struct dmn_ctx *ctx;
+	struct sim_providers sp;
+	pd_domain_t dom[3];
+	pd_device_t venus;
+	pd_attach_t venus_att;
+	struct scmi_server *srv;
+	struct client ospm, hyp, guest;
+	struct scmi_perf_level cx[N_CX], mx[N_MX];
+};
+
+static int round_up(void *user, pd_domain_t dom, uint32_t level,
+		    uint32_t *rounded)
+{
+	(void)dom;
+	const uint32_t *levels = user;
+	unsigned n = levels == cx_levels ? N_CX : N_MX;
+	for (unsigned i = 0; i < n; i++)
+		if (levels[i] >= level) {
+			*rounded = levels[i];
+			return 0;
+		}
+	return -ERANGE;
+}
+
+/* The context's allocations fail while this is set. */
+static int fail_alloc;
+
+static void *ctx_alloc(void *user, size_t size)
+{
+	(void)user;
+	return fail_alloc ? NULL : malloc(size);
+}
+
+static void ctx_free(void *user, void *ptr)
+{
+	(void)user;
+	free(ptr);
+}
+
+static void world_init(struct world *w, size_t max_msg)
+{
+	memset(w, 0, sizeof(*w));
+	struct dmn_config dc = {{ctx_alloc, ctx_free, NULL}, {0}, NULL, NULL};
+	fail_alloc = 0;
+	assert_int_equal(dmn_ctx_create(&dc, &w->ctx), 0);
+	sim_providers_init(&w->sp, w->ctx, NULL, 0);
+	const char *names[] = {"cx", "mx", "gdsc"};
+	for (int i = 0; i < 3; i++) {
+		struct pd_domain_desc d = {names[i],
+					   i == GDSC ? &sim_providers_gate
+						     : &sim_providers_rail,
+					   &w->sp, 0};
+		assert_int_equal(pd_domain_create(w->ctx, &d, &w->dom[i]), 0);
+	}
+	assert_int_equal(pd_domain_set_rounding(w->ctx, w->dom[CX], round_up,
+						(void *)cx_levels),
+			 0);
+	assert_int_equal(pd_domain_set_rounding(w->ctx, w->dom[MX], round_up,
+						(void *)mx_levels),
+			 0);
+	assert_int_equal(pd_link_add(w->ctx, w->dom[CX], w->dom[GDSC]), 0);
+	assert_int_equal(pd_device_create(w->ctx, "venus", &w->venus), 0);
+	assert_int_equal(pd_attach(w->ctx, w->venus, w->dom[CX], &w->venus_att),
+			 0);
+
+	for (unsigned i = 0; i < N_CX; i++)
+		w->cx[i] = (struct scmi_perf_level){cx_levels[i], 10 * (i + 1),
+						    (uint16_t)i};
+	for (unsigned i = 0; i < N_MX; i++)
+		w->mx[i] = (struct scmi_perf_level){mx_levels[i], 0, 0};
+	struct scmi_power_domain power[3] = {
+	    {w->dom[CX], "cx"}, {w->dom[MX], "mx"}, {w->dom[GDSC], "gdsc"}};
+	struct scmi_perf_domain perf[2] = {{w->dom[CX], "cx", w->cx, N_CX},
+					   {w->dom[MX], "mx", w->mx, N_MX}};
+	static const uint8_t all = 0xff, hyp_power = 1u << CX | 1u << GDSC,
+			     hyp_perf = 1u << P_CX;
+	struct scmi_agent agents[3] = {
+	    {OSPM, "ospm", &all, &all},
+	    {HYP, "hypervisor", &hyp_power, &hyp_perf},
+	    {GUEST, "guest", NULL, NULL}};
+	struct scmi_config cfg = {.ctx = w->ctx,
+				  .power = power,
+				  .n_power = 3,
+				  .perf = perf,
+				  .n_perf = 2,
+				  .agents = agents,
+				  .n_agents = 3,
+				  .max_msg = max_msg,
+				  .send = client_inproc_send};
+	client_inproc_reset();
+	assert_int_equal(scmi_server_create(&cfg, &w->srv), 0);
+	client_inproc_init(&w->ospm, w->srv, OSPM);
+	client_inproc_init(&w->hyp, w->srv, HYP);
+	client_inproc_init(&w->guest, w->srv, GUEST);
+}
+
+static void world_fini(struct world *w)
+{
+	scmi_server_destroy(w->srv);
+	dmn_ctx_destroy(w->ctx);
+}
+
+static int is_on(struct world *w, int dom)
+{
+	struct pd_domain_info info;
+	assert_int_equal(pd_domain_info(w->ctx, w->dom[dom], &info), 0);
+	return info.on;
+}
+
+static uint32_t pstate(struct world *w, int dom)
+{
+	struct pd_domain_info info;
+	assert_int_equal(pd_domain_info(w->ctx, w->dom[dom], &info), 0);
+	return info.pstate;
+}
+
+/* One call with up to 3 argument words; returns the status. */
+static int32_t call(struct client *c, uint32_t proto, uint32_t msg, unsigned n,
+		    uint32_t a0, uint32_t a1, uint32_t a2, uint32_t *out)
+{
+	uint32_t args[3] = {a0, a1, a2}, dummy[16];
+	return client_call(c, proto, msg, args, n, out ? out : dummy, 16, NULL);
+}
+
+#define BASE SCMI_PROTOCOL_BASE
+#define POWER SCMI_PROTOCOL_POWER
+#define PERF SCMI_PROTOCOL_PERF
+#define ON SCMI_POWER_ON
+#define OFF SCMI_POWER_OFF
+
+static void name_is(const uint32_t *words, const char *want)
+{
+	char got[17] = {0};
+	memcpy(got, words, 16);
+	assert_string_equal(got, want);
+}
+
+/* ---- Base -----------------------------------------------------------------
+ */
+
+static void test_base(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	uint32_t o[16];
+	unsigned n;
+	assert_int_equal(call(&w.ospm, BASE, 0, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(call(&w.ospm, BASE, 1, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(o[0], 3u << 8 | 2);
+	for (uint32_t m = 0; m <= 7; m++) {
+		assert_int_equal(call(&w.ospm, BASE, 2, 1, m, 0, 0, o),
+				 SCMI_SUCCESS);
+		assert_int_equal(o[0], 0);
+	}
+	assert_int_equal(call(&w.ospm, BASE, 2, 1, 8, 0, 0, o), SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, BASE, 3, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	name_is(o, "domino");
+	assert_int_equal(call(&w.ospm, BASE, 4, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	name_is(o, "domino");
+	assert_int_equal(call(&w.ospm, BASE, 5, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(o[0], DMN_VERSION_MAJOR << 16 |
+				   DMN_VERSION_MINOR << 8 | DMN_VERSION_PATCH);
+	uint32_t args[1] = {0};
+	assert_int_equal(client_call(&w.guest, BASE, 6, args, 1, o, 16, &n),
+			 SCMI_SUCCESS);
+	assert_int_equal(n, 2);
+	assert_int_equal(o[0], 2);
+	assert_int_equal(o[1], 0x11 | 0x13 << 8);
+	args[0] = 1;
+	assert_int_equal(client_call(&w.guest, BASE, 6, args, 1, o, 16, &n),
+			 SCMI_SUCCESS);
+	assert_int_equal(o[0], 1);
+	assert_int_equal(o[1], 0x13);
+	args[0] = 2;
+	assert_int_equal(client_call(&w.guest, BASE, 6, args, 1, o, 16, &n),
+			 SCMI_SUCCESS);
+	assert_int_equal(n, 1);
+	assert_int_equal(o[0], 0);
+	assert_int_equal(call(&w.guest, BASE, 6, 1, 3, 0, 0, o),
+			 SCMI_INVALID_PARAMETERS);
+	/* DISCOVER_AGENT: self, the platform, another, none */
+	assert_int_equal(call(&w.hyp, BASE, 7, 1, 0xffffffff, 0, 0, o),
+			 SCMI_SUCCESS);
+	assert_int_equal(o[0], HYP);
+	name_is(o + 1, "hypervisor");
+	assert_int_equal(call(&w.hyp, BASE, 7, 1, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(o[0], 0);
+	name_is(o + 1, "platform");
+	assert_int_equal(call(&w.hyp, BASE, 7, 1, GUEST, 0, 0, o),
+			 SCMI_SUCCESS);
+	name_is(o + 1, "guest");
+	assert_int_equal(call(&w.hyp, BASE, 7, 1, 3, 0, 0, o), SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, BASE, 7, 1, 256, 0, 0, o),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, BASE, 8, 1, 1, 0, 0, o), SCMI_NOT_FOUND);
+	world_fini(&w);
+}
+
+/* ---- malformed messages
+ * ------------------------------------------------------ */
+
+static void test_bad_messages(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	uint8_t reply[256];
+	size_t len;
+	/* shorter than a header: PROTOCOL_ERROR under a zero header */
+	uint8_t two[2] = {0x12, 0x34};
+	assert_int_equal(
+	    scmi_handle(w.srv, OSPM, two, 2, reply, sizeof(reply), &len), 0);
+	assert_int_equal(len, 8);
+	uint32_t h, st;
+	memcpy(&h, reply, 4);
+	memcpy(&st, reply + 4, 4);
+	assert_int_equal(h, 0);
+	assert_int_equal((int32_t)st, SCMI_PROTOCOL_ERROR);
+	assert_int_equal(
+	    scmi_handle(w.srv, OSPM, NULL, 0, reply, sizeof(reply), &len), 0);
+	assert_int_equal(len, 8);
+	/* unknown protocol, unknown message, wrong type, wrong sizes */
+	assert_int_equal(call(&w.ospm, 0x14, 0, 0, 0, 0, 0, NULL),
+			 SCMI_NOT_SUPPORTED);
+	assert_int_equal(call(&w.ospm, 0x12, 1, 0, 0, 0, 0, NULL),
+			 SCMI_NOT_SUPPORTED);
+	assert_int_equal(call(&w.ospm, POWER, 7, 1, 0, 0, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, PERF, 0xC, 2, 0, 0, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, BASE, 0xff, 0, 0, 0, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, BASE, 0, 1, 0, 0, 0, NULL),
+			 SCMI_PROTOCOL_ERROR);
+	assert_int_equal(call(&w.ospm, POWER, 4, 2, 0, 0, 0, NULL),
+			 SCMI_PROTOCOL_ERROR);
+	assert_int_equal(call(&w.ospm, PERF, 7, 3, 0, 64, 0, NULL),
+			 SCMI_PROTOCOL_ERROR);
+	uint8_t odd[7] = {0};
+	uint32_t hh = scmi_header(PERF, 8, 0, 5);
+	memcpy(odd, &hh, 4);
+	assert_int_equal(
+	    scmi_handle(w.srv, OSPM, odd, 7, reply, sizeof(reply), &len), 0);
+	memcpy(&h, reply, 4);
+	memcpy(&st, reply + 4, 4);
+	assert_int_equal(h, hh);
+	assert_int_equal((int32_t)st, SCMI_PROTOCOL_ERROR);
+	/* a notification or delayed response sent to the platform */
+	hh = scmi_header(BASE, 0, SCMI_TYPE_NOTIFICATION, 9);
+	assert_int_equal(
+	    scmi_handle(w.srv, OSPM, &hh, 4, reply, sizeof(reply), &len), 0);
+	memcpy(&h, reply, 4);
+	assert_int_equal(h, scmi_header(BASE, 0, SCMI_TYPE_COMMAND, 9));
+	memcpy(&st, reply + 4, 4);
+	assert_int_equal((int32_t)st, SCMI_PROTOCOL_ERROR);
+	/* API misuse: no reply at all */
+	assert_int_equal(
+	    scmi_handle(w.srv, 3, &hh, 4, reply, sizeof(reply), &len), -ENOENT);
+	assert_int_equal(
+	    scmi_handle(w.srv, 0, &hh, 4, reply, sizeof(reply), &len), -ENOENT);
+	assert_int_equal(scmi_handle(w.srv, OSPM, &hh, 4, reply, 39, &len),
+			 -ENOSPC);
+	assert_int_equal(scmi_handle(NULL, OSPM, &hh, 4, reply, 64, &len),
+			 -EINVAL);
+	assert_int_equal(scmi_handle(w.srv, OSPM, &hh, 4, reply, 64, NULL),
+			 -EINVAL);
+	/* the server still answers */
+	assert_int_equal(call(&w.ospm, BASE, 0, 0, 0, 0, 0, NULL),
+			 SCMI_SUCCESS);
+	world_fini(&w);
+}
+
+/* ---- paging ----------------------------------------------------------------
+ */
+
+static void page_all(size_t max_msg, size_t cap)
+{
+	struct world w;
+	world_init(&w, max_msg);
+	size_t limit = cap < max_msg ? cap : max_msg;
+	unsigned per_page = (unsigned)((limit - 12) / 12);
+	uint32_t seen[N_CX];
+	unsigned n_seen = 0;
+	while (n_seen < N_CX) {
+		uint8_t req[12], reply[512];
+		uint32_t h = scmi_header(PERF, 4, 0, n_seen);
+		memcpy(req, &h, 4);
+		uint32_t dom = P_CX, idx = n_seen;
+		memcpy(req + 4, &dom, 4);
+		memcpy(req + 8, &idx, 4);
+		size_t len;
+		assert_int_equal(
+		    scmi_handle(w.srv, GUEST, req, 12, reply, cap, &len), 0);
+		assert_true(len <= limit);
+		uint32_t st, num;
+		memcpy(&st, reply + 4, 4);
+		memcpy(&num, reply + 8, 4);
+		assert_int_equal(st, 0);
+		unsigned got = num & 0xfff, left = num >> 16;
+		unsigned want =
+		    N_CX - n_seen < per_page ? N_CX - n_seen : per_page;
+		assert_int_equal(got, want);
+		assert_int_equal(left, N_CX - n_seen - got);
+		assert_int_equal(len, 12 + 12 * got);
+		for (unsigned k = 0; k < got; k++) {
+			uint32_t lv, pw, lat;
+			memcpy(&lv, reply + 12 + 12 * k, 4);
+			memcpy(&pw, reply + 16 + 12 * k, 4);
+			memcpy(&lat, reply + 20 + 12 * k, 4);
+			assert_int_equal(pw, 10 * (n_seen + 1));
+			assert_int_equal(lat, n_seen);
+			seen[n_seen++] = lv;
+		}
+	}
+	assert_memory_equal(seen, cx_levels, sizeof(cx_levels));
+	/* past the end */
+	assert_int_equal(call(&w.ospm, PERF, 4, 2, P_CX, N_CX, 0, NULL),
+			 SCMI_INVALID_PARAMETERS);
+	assert_int_equal(call(&w.ospm, PERF, 4, 2, 5, 0, 0, NULL),
+			 SCMI_NOT_FOUND);
+	/* every fixed reply fits the smallest size */
+	uint32_t o[16];
+	assert_int_equal(call(&w.ospm, PERF, 3, 1, P_CX, 0, 0, o),
+			 SCMI_SUCCESS);
+	assert_true(w.ospm.last_len <= limit);
+	world_fini(&w);
+}
+
+static void test_paging(void **state)
+{
+	(void)state;
+	size_t sizes[] = {40, 47, 48, 52, 60, 64, 100, 128, 4096};
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
+		page_all(sizes[i], 512);
+	page_all(128, 40); /* a smaller caller buffer wins */
+	page_all(128, 64);
+	struct world w;
+	world_init(&w, 40);
+	uint32_t o[16];
+	unsigned n;
+	uint32_t skip = 0;
+	assert_int_equal(client_call(&w.ospm, BASE, 6, &skip, 1, o, 16, &n), 0);
+	assert_int_equal(o[0], 2);
+	world_fini(&w);
+}
+
+/* ---- power
+ * ------------------------------------------------------------------- */
+
+static void test_power(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	uint32_t o[16];
+	assert_int_equal(call(&w.guest, POWER, 0, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(call(&w.guest, POWER, 1, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 3);
+	assert_int_equal(o[1] | o[2] | o[3], 0);
+	for (uint32_t m = 0; m <= 6; m++)
+		assert_int_equal(call(&w.guest, POWER, 2, 1, m, 0, 0, o), 0);
+	assert_int_equal(call(&w.guest, POWER, 2, 1, 7, 0, 0, o),
+			 SCMI_NOT_FOUND);
+	/* attributes per agent */
+	assert_int_equal(call(&w.hyp, POWER, 3, 1, GDSC, 0, 0, o), 0);
+	assert_int_equal(o[0], 7u << 29);
+	name_is(o + 1, "gdsc");
+	assert_int_equal(call(&w.hyp, POWER, 3, 1, MX, 0, 0, o), 0);
+	assert_int_equal(o[0], 1u << 31);
+	assert_int_equal(call(&w.hyp, POWER, 3, 1, 3, 0, 0, o), SCMI_NOT_FOUND);
+
+	/* two agents on one domain: one's OFF leaves it on for the other */
+	assert_false(is_on(&w, GDSC));
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
+	assert_true(is_on(&w, GDSC));
+	assert_true(is_on(&w, CX)); /* parent */
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
+	assert_true(is_on(&w, GDSC));
+	assert_int_equal(call(&w.ospm, POWER, 5, 1, GDSC, 0, 0, o), 0);
+	assert_int_equal(o[0], ON);
+	/* repeating a request is not counted twice */
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
+	assert_false(is_on(&w, GDSC));
+	assert_false(is_on(&w, CX));
+	assert_int_equal(call(&w.ospm, POWER, 5, 1, GDSC, 0, 0, o), 0);
+	assert_int_equal(o[0], OFF);
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
+
+	/* a device keeps cx on whatever the agents say */
+	assert_int_equal(pd_device_get(w.ctx, w.venus), 0);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, ON, NULL), 0);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, OFF, NULL), 0);
+	assert_true(is_on(&w, CX));
+	assert_int_equal(pd_device_put(w.ctx, w.venus), 0);
+	assert_false(is_on(&w, CX));
+
+	/* errors, in the order they are checked */
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 2, CX, ON, NULL),
+			 SCMI_INVALID_PARAMETERS);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, 3, ON, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, MX, ON, NULL),
+			 SCMI_DENIED);
+	assert_int_equal(call(&w.guest, POWER, 4, 3, 0, CX, ON, NULL),
+			 SCMI_DENIED);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, 1, NULL),
+			 SCMI_INVALID_PARAMETERS);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, 0x40000001, NULL),
+			 SCMI_INVALID_PARAMETERS);
+	assert_int_equal(call(&w.ospm, POWER, 5, 1, 3, 0, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, POWER, 6, 2, 3, 1, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, POWER, 6, 2, CX, 2, 0, NULL),
+			 SCMI_INVALID_PARAMETERS);
+	assert_false(is_on(&w, CX));
+	world_fini(&w);
+}
+
+static void expect_note(struct client *c, uint32_t proto, uint32_t id,
+			uint32_t agent, uint32_t dom, uint32_t a, uint32_t b)
+{
+	struct client_msg m;
+	assert_true(client_next(c, &m, 1000));
+	assert_int_equal(scmi_header_type(m.header), SCMI_TYPE_NOTIFICATION);
+	assert_int_equal(scmi_header_protocol(m.header), proto);
+	assert_int_equal(scmi_header_msg(m.header), id);
+	assert_int_equal(m.words[0], agent);
+	assert_int_equal(m.words[1], dom);
+	assert_int_equal(m.words[2], a);
+	if (id == 0 && proto == PERF)
+		assert_int_equal(m.words[3], b);
+}
+
+static void expect_nothing(struct client *c)
+{
+	struct client_msg m;
+	assert_false(client_next(c, &m, 0));
+}
+
+static void test_async_and_notify(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.guest, POWER, 6, 2, GDSC, 1, 0, NULL), 0);
+	expect_nothing(&w.guest);
+	/* async: the reply first, the change in scmi_deliver */
+	uint8_t req[16], reply[64];
+	uint32_t h = scmi_header(POWER, 4, 0, 77), words[3] = {1, GDSC, ON};
+	memcpy(req, &h, 4);
+	memcpy(req + 4, words, 12);
+	size_t len;
+	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	assert_int_equal(len, 8);
+	assert_false(is_on(&w, GDSC));
+	/* one in flight per agent */
+	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	int32_t st;
+	memcpy(&st, reply + 4, 4);
+	assert_int_equal(st, SCMI_BUSY);
+	assert_int_equal(scmi_deliver(w.srv), 3);
+	assert_true(is_on(&w, GDSC));
+	struct client_msg m;
+	assert_true(client_next(&w.hyp, &m, 0));
+	assert_int_equal(m.header,
+			 scmi_header(POWER, 4, SCMI_TYPE_DELAYED_RESPONSE, 77));
+	assert_int_equal(m.n_words, 3);
+	assert_int_equal(m.words[0], SCMI_SUCCESS);
+	assert_int_equal(m.words[1], GDSC);
+	assert_int_equal(m.words[2], ON);
+	/* parents first, caused by the hypervisor */
+	expect_note(&w.guest, POWER, 0, HYP, CX, ON, 0);
+	expect_note(&w.guest, POWER, 0, HYP, GDSC, ON, 0);
+	expect_nothing(&w.guest);
+	expect_nothing(&w.ospm);
+	/* an async OFF; then a failing async ON reports the mapped status */
+	words[2] = OFF;
+	memcpy(req + 4, words, 12);
+	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	scmi_deliver(w.srv);
+	assert_false(is_on(&w, GDSC));
+	client_drain(&w.hyp);
+	expect_note(&w.guest, POWER, 0, HYP, GDSC, OFF, 0);
+	expect_note(&w.guest, POWER, 0, HYP, CX, OFF, 0);
+	assert_int_equal(sim_providers_fail(&w.sp, SIM_PROVIDERS_POWER_ON,
+					    w.dom[GDSC], 1, -EIO),
+			 0);
+	words[2] = ON;
+	memcpy(req + 4, words, 12);
+	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	memcpy(&st, reply + 4, 4);
+	assert_int_equal(st, SCMI_SUCCESS);
+	scmi_deliver(w.srv);
+	assert_true(client_next(&w.hyp, &m, 0));
+	assert_int_equal(scmi_header_type(m.header),
+			 SCMI_TYPE_DELAYED_RESPONSE);
+	assert_int_equal((int32_t)m.words[0], SCMI_HARDWARE_ERROR);
+	assert_false(is_on(&w, GDSC));
+	assert_false(is_on(&w, CX)); /* rolled back */
+	expect_nothing(&w.guest);    /* nothing changed, nothing said */
+	/* a device's change is notified with agent 0 */
+	assert_int_equal(pd_device_get(w.ctx, w.venus), 0);
+	scmi_deliver(w.srv);
+	expect_note(&w.guest, POWER, 0, 0, CX, ON, 0);
+	assert_int_equal(pd_device_put(w.ctx, w.venus), 0);
+	scmi_deliver(w.srv);
+	expect_note(&w.guest, POWER, 0, 0, CX, OFF, 0);
+	/* unsubscribing stops them */
+	assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 0, 0, NULL), 0);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, ON, NULL), 0);
+	expect_nothing(&w.guest);
+	assert_int_equal(scmi_dropped(w.srv), 0);
+	world_fini(&w);
+}
+
+/* ---- performance ----------------------------------------------------------
+ */
+
+static void test_perf(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	uint32_t o[16];
+	assert_int_equal(call(&w.guest, PERF, 0, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(call(&w.guest, PERF, 1, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 1u << 16 | 2);
+	for (uint32_t m = 0; m <= 0xB; m++)
+		assert_int_equal(call(&w.guest, PERF, 2, 1, m, 0, 0, o), 0);
+	assert_int_equal(call(&w.guest, PERF, 2, 1, 0xC, 0, 0, o),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, PERF, 3, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 0xfu << 28);
+	assert_int_equal(o[3], 512);
+	name_is(o + 4, "cx");
+	assert_int_equal(call(&w.hyp, PERF, 3, 1, P_MX, 0, 0, o), 0);
+	assert_int_equal(o[0], 3u << 28);
+	assert_int_equal(call(&w.hyp, PERF, 3, 1, 2, 0, 0, o), SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, PERF, 0xB, 2, P_CX, 7, 0, o),
+			 SCMI_NOT_SUPPORTED);
+	assert_int_equal(call(&w.hyp, PERF, 0xB, 2, 9, 7, 0, o),
+			 SCMI_NOT_FOUND);
+
+	/* level set/get, two agents: max wins; rounding up */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 50, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 64);
+	assert_true(is_on(&w, CX)); /* a level is a use of the domain */
+	assert_int_equal(call(&w.guest, PERF, 8, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 64);
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_CX, 256, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 256);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 128, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 256);
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_CX, 0, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 128);
+	assert_int_equal(sim_providers_pstate(&w.sp, w.dom[CX]), 128);
+	/* a device's vote counts in the max too */
+	assert_int_equal(pd_vote(w.ctx, w.venus_att, 320), 0);
+	assert_int_equal(pd_device_get(w.ctx, w.venus), 0);
+	assert_int_equal(call(&w.guest, PERF, 8, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 320);
+	assert_int_equal(pd_device_put(w.ctx, w.venus), 0);
+	/* errors */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 513, 0, NULL),
+			 SCMI_OUT_OF_RANGE);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 15, 0, NULL),
+			 SCMI_OUT_OF_RANGE);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, 2, 64, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_MX, 64, 0, NULL),
+			 SCMI_DENIED);
+	assert_int_equal(call(&w.guest, PERF, 7, 2, P_CX, 64, 0, NULL),
+			 SCMI_DENIED);
+	assert_int_equal(call(&w.guest, PERF, 8, 1, 2, 0, 0, NULL),
+			 SCMI_NOT_FOUND);
+
+	/* limits: effective range = [max of mins, min of maxes] */
+	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 512);
+	assert_int_equal(o[1], 16);
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_CX, 480, 0, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 256, 48, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 256); /* hyp's 480 clamped */
+	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 256);
+	assert_int_equal(o[1], 48);
+	/* outside the caller's own limits: OUT_OF_RANGE; inside them but
+	 * outside the effective range: accepted and clamped */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 320, 0, NULL),
+			 SCMI_OUT_OF_RANGE);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 16, 0, NULL),
+			 SCMI_OUT_OF_RANGE);
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 512, 192, NULL), 0);
+	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 256);
+	assert_int_equal(o[1], 192);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 64, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 256);
+	/* votes stay as cast: lifting the cap restores hyp's 480 */
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 16, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 480);
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_CX, 0, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX),
+			 192); /* ospm's 64 lifted to hyp's min */
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 512, 16, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 64);
+	/* crossing limits: the lowest max wins */
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 512, 384, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 128, 16, NULL), 0);
+	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 128);
+	assert_int_equal(o[1], 128);
+	assert_int_equal(pstate(&w, CX), 128);
+	/* limit errors */
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 64, 128, NULL),
+			 SCMI_INVALID_PARAMETERS);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 1024, 16, NULL),
+			 SCMI_OUT_OF_RANGE);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 8, NULL),
+			 SCMI_OUT_OF_RANGE);
+	assert_int_equal(call(&w.guest, PERF, 5, 3, P_CX, 512, 16, NULL),
+			 SCMI_DENIED);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, 2, 512, 16, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, PERF, 6, 1, 2, 0, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, PERF, 9, 2, 2, 1, 0, NULL),
+			 SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, PERF, 0xA, 2, P_CX, 3, 0, NULL),
+			 SCMI_INVALID_PARAMETERS);
+	/* withdrawing every request lets cx go off */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 0, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 0);
+	assert_false(is_on(&w, CX));
+	world_fini(&w);
+}
+
+static void test_perf_notify(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.guest, PERF, 9, 2, P_CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.hyp, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 128, 0, NULL), 0);
+	expect_note(&w.guest, PERF, 1, OSPM, P_CX, 128, 0);
+	expect_note(&w.hyp, PERF, 1, OSPM, P_CX, 128, 0);
+	/* a limit that changes the level: LIMITS_CHANGED names the agent,
+	 * LEVEL_CHANGED names nobody (0) */
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 64, 16, NULL), 0);
+	expect_note(&w.guest, PERF, 0, HYP, P_CX, 64, 16);
+	expect_note(&w.guest, PERF, 1, 0, P_CX, 64, 0);
+	expect_note(&w.hyp, PERF, 1, 0, P_CX, 64, 0);
+	expect_nothing(&w.guest);
+	/* the same effective range again: nothing to say */
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 64, 16, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 16, NULL), 0);
+	expect_nothing(&w.guest);
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 0, 0, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 48, 0, NULL), 0);
+	expect_nothing(&w.guest);
+	expect_note(&w.hyp, PERF, 1, OSPM, P_CX, 48, 0);
+	world_fini(&w);
+}
+
+/* DESIGN §1 under SCMI: unsafe failures roll back and answer the mapped
+ * status; safe ones answer SUCCESS and leave the domain where it was. */
+static void test_failures(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	uint32_t o[16];
+	assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+	/* power-on of the parent fails: nothing changed */
+	sim_providers_fail(&w.sp, SIM_PROVIDERS_POWER_ON, w.dom[CX], 1, -EIO);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, ON, NULL),
+			 SCMI_HARDWARE_ERROR);
+	assert_false(is_on(&w, GDSC));
+	assert_false(is_on(&w, CX));
+	expect_nothing(&w.guest);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
+	expect_note(&w.guest, POWER, 0, OSPM, CX, ON, 0);
+	/* a raise fails: the old level stands */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 64, 0, NULL), 0);
+	expect_note(&w.guest, PERF, 1, OSPM, P_CX, 64, 0);
+	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 256, 0, NULL),
+			 SCMI_HARDWARE_ERROR);
+	assert_int_equal(pstate(&w, CX), 64);
+	assert_int_equal(sim_providers_pstate(&w.sp, w.dom[CX]), 64);
+	expect_nothing(&w.guest);
+	/* the first vote of an agent fails while cx powers on: undone */
+	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[MX], 1, -EIO);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 128, 0, NULL),
+			 SCMI_HARDWARE_ERROR);
+	assert_false(is_on(&w, MX));
+	assert_int_equal(pstate(&w, MX), 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 128, 0, NULL), 0);
+	assert_int_equal(pstate(&w, MX), 128);
+	/* a limit whose raise fails: limits unchanged */
+	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 384, NULL),
+			 SCMI_HARDWARE_ERROR);
+	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 512);
+	assert_int_equal(o[1], 16);
+	assert_int_equal(pstate(&w, CX), 64);
+	expect_nothing(&w.guest);
+	/* safe direction: lowering fails, SUCCESS, the rail stays up */
+	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 48, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 64);
+	assert_int_equal(dmn_last_error(w.ctx), -EIO);
+	/* the next change of cx's aggregate retries */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 16, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 16);
+	/* power-off fails: SUCCESS, gdsc stays on, reads ON */
+	sim_providers_fail(&w.sp, SIM_PROVIDERS_POWER_OFF, w.dom[GDSC], 1,
+			   -EIO);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
+	assert_int_equal(call(&w.ospm, POWER, 5, 1, GDSC, 0, 0, o), 0);
+	assert_int_equal(o[0], ON);
+	assert_true(sim_providers_on(&w.sp, w.dom[GDSC]));
+	world_fini(&w);
+}
+
+/* The core out of memory under a command: GENERIC_ERROR, nothing changed. */
+static void test_out_of_memory(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 64, 0, NULL), 0);
+	fail_alloc = 1;
+	int32_t st = call(&w.ospm, PERF, 7, 2, P_CX, 416, 0, NULL);
+	fail_alloc = 0;
+	assert_int_equal(st, SCMI_GENERIC_ERROR);
+	assert_int_equal(pstate(&w, CX), 64);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 416, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 416);
+	world_fini(&w);
+}
+
+static void test_create_and_destroy(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	pd_device_t dev;
+	assert_int_equal(scmi_agent_device(w.srv, HYP, 0, GDSC, &dev), 0);
+	struct pd_device_info di;
+	assert_int_equal(pd_device_info(w.ctx, dev, &di), 0);
+	assert_string_equal(di.name, "scmi:hypervisor:power:2");
+	assert_int_equal(scmi_agent_device(w.srv, HYP, 0, MX, &dev), -ENOENT);
+	assert_int_equal(scmi_agent_device(w.srv, 9, 0, CX, &dev), -ENOENT);
+	assert_int_equal(scmi_agent_device(w.srv, HYP, 1, P_CX, &dev), 0);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 64, 0, NULL), 0);
+	assert_true(is_on(&w, MX));
+	/* destroy withdraws every request and leaves no device behind */
+	scmi_server_destroy(w.srv);
+	w.srv = NULL;
+	assert_false(is_on(&w, GDSC));
+	assert_false(is_on(&w, MX));
+	pd_device_t d = 0, next;
+	unsigned n = 0;
+	while (!pd_device_next(w.ctx, d, &next)) {
+		d = next;
+		n++;
+	}
+	assert_int_equal(n, 1); /* venus */
+
+	/* bad configurations */
+	struct scmi_power_domain power[1] = {{w.dom[CX], "cx"}};
+	struct scmi_perf_level bad_levels[2] = {{64, 0, 0}, {64, 0, 0}};
+	struct scmi_perf_domain perf[1] = {{w.dom[CX], "cx", bad_levels, 2}};
+	struct scmi_agent agents[2] = {{1, "a", NULL, NULL},
+				       {2, "b", NULL, NULL}};
+	struct scmi_config cfg = {.ctx = w.ctx,
+				  .power = power,
+				  .n_power = 1,
+				  .agents = agents,
+				  .n_agents = 2};
+	struct scmi_server *s;
+	assert_int_equal(scmi_server_create(&cfg, &s), 0);
+	scmi_server_destroy(s);
+	cfg.max_msg = 39;
+	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	cfg.max_msg = 0;
+	agents[1].id = 1;
+	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	agents[1].id = 0;
+	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	agents[1].id = 256;
+	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	agents[1].id = 2;
+	agents[1].name = "a";
+	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	agents[1].name = "b";
+	cfg.perf = perf;
+	cfg.n_perf = 1;
+	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	cfg.n_perf = 0;
+	cfg.n_agents = 0;
+	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	cfg.n_agents = 2;
+	/* a stale domain handle: nothing is left behind */
+	pd_domain_t gone;
+	struct pd_domain_desc dd = {"gone", NULL, NULL, 0};
+	assert_int_equal(pd_domain_create(w.ctx, &dd, &gone), 0);
+	assert_int_equal(pd_domain_remove(w.ctx, gone), 0);
+	static const uint8_t all = 0xff;
+	agents[0].power = &all;
+	power[0].domain = gone;
+	assert_int_equal(scmi_server_create(&cfg, &s), -EBADF);
+	d = 0;
+	n = 0;
+	while (!pd_device_next(w.ctx, d, &next)) {
+		d = next;
+		n++;
+	}
+	assert_int_equal(n, 1);
+	assert_int_equal(scmi_server_create(NULL, &s), -EINVAL);
+	scmi_server_destroy(NULL);
+	dmn_ctx_destroy(w.ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_base),
+	    cmocka_unit_test(test_bad_messages),
+	    cmocka_unit_test(test_paging),
+	    cmocka_unit_test(test_power),
+	    cmocka_unit_test(test_async_and_notify),
+	    cmocka_unit_test(test_perf),
+	    cmocka_unit_test(test_perf_notify),
+	    cmocka_unit_test(test_failures),
+	    cmocka_unit_test(test_out_of_memory),
+	    cmocka_unit_test(test_create_and_destroy),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
