@@ -31,6 +31,11 @@ struct cli_options {
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 
+/* Parse a --supported-hw value into @opt (storage that lives until exit).
+ * Prints the error; returns 0 or EXIT_INPUT. */
+int cli_parse_supported_hw(const char *cmd, const char *value,
+			   struct cli_options *opt);
+
 /* The most domino reads of one input: a blob (by its header's totalsize)
  * and anything else (a scenario). */
 #define CLI_MAX_BLOB (1u << 30)

@@ -126,6 +126,23 @@ static int hw_values_room(const char *text)
 	return 1;
 }
 
+int cli_parse_supported_hw(const char *cmd, const char *value,
+			   struct cli_options *opt)
+{
+	opt->n_supported_hw = -EINVAL;
+	if (hw_values_room(value))
+		opt->n_supported_hw =
+		    dt_parse_supported_hw(value, hw_values, hw_values_cap);
+	opt->supported_hw = hw_values;
+	if (opt->n_supported_hw >= 0)
+		return EXIT_OK;
+	fprintf(stderr,
+		"domino %s: error: --supported-hw '%s': expected V[,V...] of "
+		"32-bit values\n",
+		cmd, value);
+	return EXIT_INPUT;
+}
+
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt)
 {
@@ -184,16 +201,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 			opt->svg_path = value;
 			break;
 		case 'h':
-			opt->n_supported_hw = -EINVAL;
-			if (hw_values_room(value))
-				opt->n_supported_hw = dt_parse_supported_hw(
-					value, hw_values, hw_values_cap);
-			opt->supported_hw = hw_values;
-			if (opt->n_supported_hw < 0) {
-				fprintf(stderr, "domino %s: error: --supported-hw '%s': expected V[,V...] of 32-bit values\n",
-					cmd, value);
+			if (cli_parse_supported_hw(cmd, value, opt))
 				return EXIT_INPUT;
-			}
 			break;
 		}
 	}

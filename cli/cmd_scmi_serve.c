@@ -450,19 +450,9 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 					v, SCMI_MIN_MSG);
 				return EXIT_INPUT;
 			}
-			if (arg[2] == 's') {
-				int n = dt_parse_supported_hw(
-				    v, a->opt.supported_hw, DT_MAX_HW_CELLS);
-				if (n < 0) {
-					fprintf(stderr,
-						"domino scmi-serve: error: bad "
-						"--supported-hw "
-						"'%s'\n",
-						v);
-					return EXIT_INPUT;
-				}
-				a->opt.n_supported_hw = n;
-			}
+			if (arg[2] == 's' &&
+			    cli_parse_supported_hw("scmi-serve", v, &a->opt))
+				return EXIT_INPUT;
 		} else if (arg[0] == '-' && arg[1]) {
 			fprintf(stderr,
 				"domino scmi-serve: error: unknown option '%s' "
@@ -505,7 +495,7 @@ static int load_agents(const char *path, const struct scmi_board_map *map,
 {
 	char *text;
 	size_t size;
-	int rc = cli_read_file(path, &text, &size);
+	int rc = cli_read_file(path, 0, &text, &size);
 	if (rc)
 		return rc;
 	char err[512];
