@@ -11,8 +11,18 @@
  *    failure; dmn_strerror() names it;
  *  - the library never prints: diagnostics go to the event listeners;
  *  - the library allocates only through the context's allocation hook;
- *  - objects are named by small validated handles: a stale handle (its object
- *    was removed) or a handle of the wrong kind gets -EBADF, not a crash;
+ *  - objects are named by small validated handles, never dereferenced
+ *    unchecked. Exactly: a handle is 32 bits, 2 of kind, 10 of the
+ *    generation of its slot, 20 of slot. A handle of the wrong kind always
+ *    gets -EBADF; a stale one (its object was removed) gets -EBADF unless its
+ *    slot has since been reused a multiple of 1,024 times, when it names the
+ *    slot's new object; a handle of another context is not recognised as
+ *    such: it gets -EBADF unless this context has a live object of that kind
+ *    in that slot with that generation. A context holds at most 2^20 - 1
+ *    live objects of each kind (domains, devices, attachments; -ENOSPC
+ *    beyond). Nothing else is capped at compile time: graph depth, idle
+ *    states, pstate levels, listeners and pd_vote_many changes are limited
+ *    by memory only;
  *  - callbacks and listeners run with the context's lock held; a call they
  *    make back into their own context (on the same thread, whatever the
  *    lock hook, dmn_lock_none included) fails with -EDEADLK before it
