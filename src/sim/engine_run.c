@@ -358,8 +358,10 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_RATE:
 		return opp_set_rate(ctx, dev_h, cmd->rate.hz);
 	case SCN_VOTE:
-		return pd_vote(ctx, inst->attachments[r->device][r->attachment],
-			       cmd->vote.level);
+		/* an owner of a required table keeps the higher of its vote
+		 * and its effective OPP's (DESIGN §2) */
+		return opp_device_vote(ctx, dev_h, (unsigned)r->attachment,
+				       cmd->vote.level);
 	case SCN_QOS:
 		return pd_device_set_qos(ctx, dev_h, cmd->qos.latency_us);
 	case SCN_WAKEUP:
