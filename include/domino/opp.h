@@ -460,6 +460,20 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz);
 int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev);
 
 /**
+ * opp_device_vote - pd_vote() on attachment @i of @dev (pd_device_attachment
+ * order), as a device's own direct vote
+ * For a device that owns a table others require into, the attachment
+ * carries the higher of @level and what its effective entry votes there,
+ * now and after every later requirement change, until its own next
+ * opp_set_rate (its latest own word); DESIGN §2. For any other device it
+ * is pd_vote(). Made of OPP and core steps, each taking the lock.
+ * returns: 0, -EBADF, -ENOENT (no attachment @i), -ENOMEM, or as pd_vote.
+ * cost: as pd_vote, plus the matching of one entry for an owner.
+ */
+int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
+		    uint32_t level);
+
+/**
  * opp_device_put - pd_device_put() with the device's requirements
  * On the 1 -> 0 transition the device's requirements stop counting: after
  * pd_device_put() the owners settle to what is left (their own rate, other

@@ -219,11 +219,20 @@ static bool has_device_deps(const struct opp_table *t)
 	return false;
 }
 
+/* An owner: a device bound to a table others require into. */
+static bool is_owner(const struct opp_dev *od)
+{
+	return !od->table->has_level && od->table->n_users;
+}
+
 int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep)
 {
 	uint32_t old_own = od->own_id;
+	/* its own rate is now its latest own word on every attachment */
+	for (unsigned i = 0; i < od->cap_own_vote; i++)
+		od->own_vote[i] = 0;
 	od->own_id = target ? target->id : OPP_ID_NONE;
 	const struct opp_entry *eff = effective(od);
 	if (!has_device_deps(od->table)) {
@@ -338,4 +347,59 @@ void opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 	}
 	settle_down(ctx, &r, rep);
 	dmn_free(ctx, r.order);
+}
+
+int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
+		    uint32_t level)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	int err = !pdev ? -EBADF : i >= pdev->n_atts ? -ENOENT : 0;
+	pd_attach_t att = err ? 0 : att_handle(pdev->atts[i]);
+	uint32_t cast = level;
+	bool owner = !err && od && is_owner(od);
+	if (owner && od->cap_own_vote < pdev->n_atts) {
+		uint32_t *grown =
+		    dmn_alloc(ctx, pdev->n_atts * sizeof(*grown));
+		err = grown ? 0 : -ENOMEM;
+		if (grown) {
+			memset(grown, 0, pdev->n_atts * sizeof(*grown));
+			if (od->cap_own_vote)
+				memcpy(grown, od->own_vote,
+				       od->cap_own_vote * sizeof(*grown));
+			dmn_free(ctx, od->own_vote);
+			od->own_vote = grown;
+			od->cap_own_vote = pdev->n_atts;
+		}
+	}
+	const struct opp_entry *eff =
+	    owner ? opp_entry_by_id(od->table, od->vote_id) : 0;
+	if (!err && eff) {
+		/* the effective entry's vote on this attachment, if any */
+		uint32_t *lv = dmn_alloc(ctx, (pdev->n_atts + 1) * sizeof(*lv));
+		bool *drv = dmn_alloc(ctx, pdev->n_atts + 1);
+		int n = lv && drv ? opp_entry_votes(ctx, eff, pdev, lv, drv,
+						    pdev->n_atts)
+				  : -ENOMEM;
+		if (n < 0)
+			err = n;
+		else if (drv[i] && lv[i] > cast)
+			cast = lv[i];
+		dmn_free(ctx, lv);
+		dmn_free(ctx, drv);
+	}
+	dmn_unlock(ctx);
+	if (!err)
+		err = pd_vote(ctx, att, cast);
+	if (!err && owner) {
+		dmn_relock(ctx);
+		if (pdev->opp_state == od && i < od->cap_own_vote)
+			od->own_vote[i] = level;
+		dmn_unlock(ctx);
+	}
+	return err;
 }

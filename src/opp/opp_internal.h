@@ -97,6 +97,11 @@ struct opp_dev {
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
 	uint32_t own_id;
+	/* An owner's own latest direct votes (opp_device_vote), per
+	 * attachment, 0 = none or superseded by its own rate: its vote is the
+	 * higher of this and its effective entry's (DESIGN §2). */
+	uint32_t *own_vote;
+	unsigned cap_own_vote;
 	bool req_active; /* counted as active while its resume is checked */
 	const struct opp_entry *req_extra; /* counted too, while raising */
 	bool follow;

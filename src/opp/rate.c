@@ -164,6 +164,7 @@ int opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
 void opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
 {
 	free_records(ctx, od);
+	dmn_free(ctx, od->own_vote);
 	dmn_free(ctx, od);
 }
 
@@ -351,6 +352,14 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		if (p.own_d[i] && (!p.new_d[i] || p.own_v[i] > p.new_v[i]))
 			p.new_v[i] = p.own_v[i];
 		p.new_d[i] = p.new_d[i] || p.own_d[i];
+	}
+	/* an owner's own direct votes count too, whatever its entry */
+	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++) {
+		if (!od->own_vote[i])
+			continue;
+		if (!p.new_d[i] || od->own_vote[i] > p.new_v[i])
+			p.new_v[i] = od->own_vote[i];
+		p.new_d[i] = true;
 	}
 	if (err < 0) {
 		dmn_free(ctx, block);

@@ -377,8 +377,10 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		if (r->level && !sim->doms[dom].reaches_pstate)
 			return -ENODEV;
 		*callbacks = 1;
-		err = pd_vote(ctx, inst->attachments[r->device][r->attachment],
-			      r->level);
+		/* an owner of a required table keeps the higher of its vote
+		 * and its effective OPP's (DESIGN §2) */
+		err = opp_device_vote(ctx, dev_h, (unsigned)r->attachment,
+				      r->level);
 		if (!err)
 			dev->cast[r->attachment] = r->level;
 		return err;

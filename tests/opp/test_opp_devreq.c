@@ -169,6 +169,43 @@ static void chains(void **state)
 	world_fini(&r.w);
 }
 
+/* An owner's vote on its domain is the higher of its own latest vote or
+ * rate and its effective OPP's vote (DESIGN §2). */
+static void owner_votes(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	OK(opp_device_get(ctx, r.cci));
+	OK(opp_device_get(ctx, r.cpu0));
+	OK(opp_set_rate(ctx, r.cpu0, 300)); /* cci at 30: votes 32 */
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	OK(opp_device_vote(ctx, r.cci, 0, 16)); /* below: 32 stays */
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	OK(opp_set_rate(ctx, r.cpu0, 100)); /* cci at 10: votes 16 */
+	assert_int_equal(att_vote(&r.w, r.cci_att), 16);
+	OK(opp_device_vote(ctx, r.cci, 0, 64));
+	assert_int_equal(dom_pstate(&r.w, r.rail), 64);
+	OK(opp_set_rate(ctx, r.cpu0, 300)); /* its 64 is higher than 32 */
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	OK(opp_set_rate(ctx, r.cpu0, 100));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	/* its own rate is its latest word: the vote no longer counts */
+	OK(opp_set_rate(ctx, r.cci, 20));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	OK(opp_set_rate(ctx, r.cpu0, 300));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	OK(opp_set_rate(ctx, r.cpu0, 100));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	/* for a device owning nothing it is pd_vote(); bad index */
+	assert_int_equal(opp_device_vote(ctx, r.cpu0, 0, 1), -ENOENT);
+	assert_int_equal(opp_device_vote(ctx, 0, 0, 1), -EBADF);
+	OK(opp_device_put(ctx, r.cpu0));
+	OK(opp_device_put(ctx, r.cci));
+	world_fini(&r.w);
+}
+
 /* A requirement the owner cannot take fails the requirer's command,
  * which changes nothing: a vote above the rail's top (-ERANGE), a clock
  * that refuses (-EIO), on set_rate and on resume. */
@@ -341,6 +378,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(max_aggregation),
 	    cmocka_unit_test(chains),
+	    cmocka_unit_test(owner_votes),
 	    cmocka_unit_test(owner_failure_rolls_back),
 	    cmocka_unit_test(vote_out_of_range),
 	    cmocka_unit_test(cycle_refused),
