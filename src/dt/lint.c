@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Lint: loader diagnostics as findings, plus checks of the model's sense. */
 #include <domino/lint.h>
+#include <domino/sim.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -182,6 +183,42 @@ static void on_diag(void *user, const struct dt_diag *d)
 	       d->message);
 }
 
+/* Errors of the second load: the first was clean, so they are new. */
+static void on_build_diag(void *user, const struct dt_diag *d)
+{
+	struct linter *l = user;
+	if (d->severity == DT_SEV_ERROR)
+		report(l, DT_SEV_ERROR, d->check, d->node, d->property, "%s",
+		       d->message);
+}
+
+/*
+ * `summary` and `simulate` load with sim_create: a strict load, then the
+ * model built into a context, where the OPP layer may still refuse what
+ * the loader took. A board those cannot load must be a lint error, so a
+ * board whose lenient load found no error is loaded that way too.
+ */
+static int check_loads_like_summary(struct linter *l, const void *blob,
+				    size_t size, const uint32_t *supported_hw,
+				    unsigned n_supported_hw)
+{
+	const struct sim_options so = {.supported_hw = supported_hw,
+				       .n_supported_hw = n_supported_hw,
+				       .diag = on_build_diag,
+				       .diag_user = l};
+	unsigned before = l->counts.errors;
+	struct sim *sim = NULL;
+	int err = sim_create(blob, size, &so, &sim);
+	sim_free(sim);
+	if (err == -ENOMEM)
+		return err;
+	if (err && l->counts.errors == before)
+		report(l, DT_SEV_ERROR, "load-failed", "/", NULL,
+		       "summary and simulate cannot load this board: %s",
+		       dmn_strerror(err));
+	return 0;
+}
+
 int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	    unsigned n_supported_hw, lint_fn emit, void *user,
 	    struct lint_counts *counts)
@@ -217,7 +254,13 @@ int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	check_voltages(&l, b);
 	check_vote_levels(&l, b);
 	dt_board_free(b);
+	if (err && !l.counts.errors)
+		report(&l, DT_SEV_ERROR, "load-failed", "/", NULL,
+		       "the board does not load: %s", dmn_strerror(err));
+	else if (!err)
+		err = check_loads_like_summary(&l, blob, size, supported_hw,
+					       n_supported_hw);
 	if (counts)
 		*counts = l.counts;
-	return 0;
+	return err == -ENOMEM ? err : 0;
 }
