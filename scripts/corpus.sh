@@ -111,7 +111,9 @@ fi
 for d in arch/arm/boot/dts arch/arm64/boot/dts include scripts/dtc/include-prefixes; do
   [ -d "$src/$d" ] || die "$src/$d is missing"
 done
-command -v cpp >/dev/null && command -v dtc >/dev/null || die "cpp and dtc are needed (scripts/deps.sh)"
+for tool in cpp dtc jq; do
+  command -v $tool >/dev/null || die "$tool is needed (scripts/deps.sh installs it)"
+done
 
 # ---- blobs --------------------------------------------------------------------
 # One blob per .dts at dtb/ARCH/VENDOR/BOARD.dtb (the two arches share board
@@ -153,7 +155,8 @@ built=() failed=()
 for b in "${boards[@]}"; do
   if [ -f "$dtbdir/$b.dtb" ]; then built+=("$b"); else failed+=("$b"); fi
 done
-line() { printf '%-28s %s\n' "$1:" "$2"; }
+figures=""
+line() { printf '%-28s %s\n' "$1:" "$2"; figures+=$(printf '%-28s %s' "$1:" "$2")$'\n'; }
 line "boards built" "${#built[@]} of ${#boards[@]} .dts in $build_s s (dtc could not build ${#failed[@]}${failed:+: ${failed[*]}})"
 if [ "$build_only" = 1 ]; then
   line "blob cache" "$dtbdir"
@@ -322,7 +325,7 @@ lint_line() {
       printf "\n"
     }' "$report/findings.tsv"
 }
-list() { local x; for x in "$@"; do echo "    $x"; done; }
+list() { local x; for x in "$@"; do echo "    $x"; figures+="    $x"$'\n'; done; }
 
 line "mode" "$mode, $what: ${#run[@]} boards, $jobs jobs, $domino"
 line "boards loaded" "${#loaded[@]} of ${#run[@]}"
@@ -344,7 +347,8 @@ line "lint warnings" "$(lint_line warning)"
 line "lint notes" "$(lint_line note)"
 line "slowest load" "${slow_ms} ms (${slow_board:-none}; summary --json, process included)"
 line "total time" "$(since "$started") s (build $build_s s, runs $run_s s)"
-line "tables" "$report/{boards,domains,findings}.tsv"
+line "tables" "$report/{boards,domains,findings}.tsv, figures.txt"
+printf '%s' "$figures" >"$report/figures.txt"
 if [ "$keep" = 1 ]; then line "outputs" "$out"; else rm -rf "$out"; fi
 
 [ ${#load_fail[@]} -eq 0 ] && [ ${#crash[@]} -eq 0 ] && [ ${#memerr[@]} -eq 0 ] && [ ${#lint_fail[@]} -eq 0 ]
