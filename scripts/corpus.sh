@@ -194,10 +194,8 @@ what="every built board"
 if [ -n "$sample" ]; then
   # Boards that use power domains or OPP tables exercise the loader: the
   # property names sit in the blob's strings block.
-  cand=()
-  for b in "${built[@]}"; do
-    if LC_ALL=C grep -qaE 'power-domains|operating-points-v2' "$dtbdir/$b.dtb"; then cand+=("$b"); fi
-  done
+  mapfile -t cand < <(cd "$dtbdir" && printf '%s.dtb\0' "${built[@]}" |
+    LC_ALL=C xargs -0 grep -laE 'power-domains|operating-points-v2' | sed 's/\.dtb$//' | LC_ALL=C sort)
   run=()
   n=${#cand[@]}
   if [ "$sample" -ge "$n" ]; then run=("${cand[@]}")
