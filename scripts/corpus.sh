@@ -36,6 +36,8 @@ Environment:
                        sources, blobs in dtb/, the last run's tables in report/MODE/
   DOMINO_LINUX_SRC     a tree already holding arch/arm*/boot/dts, include/ and
                        scripts/dtc/include-prefixes: used instead of the package
+  DOMINO_LINUX_TARBALL the package's tarball (default
+                       /usr/src/linux-source-6.12.tar.xz)
 EOF
 }
 
@@ -82,7 +84,7 @@ mkdir -p "$cache" || die "cannot create the cache $cache"
 # ---- sources ----------------------------------------------------------------
 # Only what a board build reads is extracted: the dts trees, the binding
 # headers and the include-prefixes links that point at them.
-tarball=/usr/src/linux-source-6.12.tar.xz
+tarball=${DOMINO_LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 if [ -z "$src" ]; then
   src=$cache/linux-source-6.12
   if [ ! -f "$src/.domino-extracted" ]; then
