@@ -472,6 +472,9 @@ struct dt_load_opts {
  *                            has no device (nothing to raise)
  *  notes
  *   "pd-provider-unused"     a provider with cells no enabled node references
+ *   "opp-table-vendor"       a vendor variant of operating-points-v2 (e.g.
+ *                            "-qcom-level", "-kryo-cpu"), read as a plain
+ *                            table; its vendor properties are not modelled
  *
  * returns: 0 and *@out (which may still hold warnings and notes), or
  *   -EINVAL if @blob or @out is NULL or @opts is malformed (then no
@@ -643,6 +646,21 @@ struct dt_instance {
 int dt_instantiate(const struct dt_board *board, struct dmn_ctx *ctx,
 		   dt_domain_factory_fn factory, void *user,
 		   struct dt_instance **out);
+
+/**
+ * dt_instantiate_diag - dt_instantiate, and when it fails (other than
+ * -ENOMEM), one error diagnostic to @diag (may be NULL) with check
+ * "load-failed" naming the node and property being built and the reason:
+ * for an OPP entry the OPP layer refuses, the entry's node and the property
+ * at fault (opp-microvolt: a supply window that does not hold its target;
+ * opp-hz: a table mixing frequency and level-only entries; required-opps).
+ * This is how `summary` and `lint` name where a board that loads cannot be
+ * built. returns and cost: as dt_instantiate.
+ */
+int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
+			dt_domain_factory_fn factory, void *user,
+			dt_diag_fn diag, void *diag_user,
+			struct dt_instance **out);
 
 /**
  * dt_instance_free - free the handle arrays (not the objects in the

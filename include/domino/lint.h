@@ -18,6 +18,11 @@
  *                                   level of the domain it votes on
  *   error    idle-state-latency     an idle state without entry/exit
  *                                   latency or min residency
+ *   error    load-failed            the board loads leniently, but not
+ *                                   as `summary` and `simulate` load it
+ *                                   (sim_create: strict load, then the
+ *                                   model built into a context): names
+ *                                   the node and property refused
  *   warning  pd-names-count         power-domain-names count mismatch
  *   warning  opp-voltage-decreasing voltage falls as frequency rises,
  *                                   among entries available together
@@ -71,7 +76,8 @@ struct lint_counts {
  * returns: 0 when the checks ran (findings say what is wrong), -EINVAL
  *   (NULL argument), -ENOMEM, or -EILSEQ when the blob is too corrupt to
  *   read at all (that is also reported as a "dt-corrupt" finding).
- * cost: O(model size + OPP entries · log).
+ * cost: O(model size + OPP entries · log), plus one sim_create of the
+ *   blob when the lenient load found no error.
  */
 int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	    unsigned n_supported_hw, lint_fn emit, void *user,

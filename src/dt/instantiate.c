@@ -11,6 +11,8 @@
 #include <domino/opp.h>
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int accept_level(void *user, pd_domain_t dom, uint32_t level)
@@ -44,7 +46,20 @@ struct builder {
 		pd_domain_t parent, child;
 	} * links;
 	unsigned n_domains_made, n_devices_made, n_tables_made;
+	/* what is being built, for the diagnostic when a call fails: a node
+	 * (or a table and one of its entries) and the property behind it */
+	const char *at_node, *at_prop;
+	const struct dt_opp_table *at_table;
+	const struct dt_opp *at_entry;
 };
+
+static void build_at(struct builder *bd, const char *node, const char *prop)
+{
+	bd->at_node = node;
+	bd->at_prop = prop;
+	bd->at_table = NULL;
+	bd->at_entry = NULL;
+}
 
 static bool entry_added(const struct dt_opp *e)
 {
@@ -85,6 +100,9 @@ static int add_entries(struct builder *bd, int32_t t)
 		const struct dt_opp *o = &tab->entries[e];
 		if (!entry_added(o))
 			continue;
+		build_at(bd, tab->path, NULL);
+		bd->at_table = tab;
+		bd->at_entry = o;
 		struct opp_desc d;
 		memset(&d, 0, sizeof(d));
 		struct opp_supply *sup = dt_pool_alloc(
@@ -209,6 +227,7 @@ static int make_tables(struct builder *bd)
 	for (unsigned t = 0; !err && t < b->n_opp_tables; t++) {
 		if (!bd->table_state[t])
 			continue;
+		build_at(bd, b->opp_tables[t].path, "compatible");
 		err = opp_table_create(bd->ctx, b->opp_tables[t].path,
 				       &bd->inst->opp_tables[t]);
 		if (!err)
@@ -229,6 +248,8 @@ static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
 	struct dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_domains; d++) {
 		struct pd_domain_desc desc = {0};
+		build_at(bd, b->domains[d].path,
+			 "#power-domain-cells");
 		int err = factory(user, b, d, &desc);
 		if (err)
 			return err;
@@ -237,11 +258,13 @@ static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
 			return err;
 		bd->n_domains_made = d + 1;
 		int32_t t = b->domains[d].opp_table;
+		bd->at_prop = "operating-points-v2";
 		if (t >= 0 &&
 		    (err = opp_domain_set_table(bd->ctx, inst->domains[d],
 						inst->opp_tables[t])))
 			return err;
 		/* domain-idle-states, shallowest first: the governor's menu */
+		bd->at_prop = "domain-idle-states";
 		for (unsigned k = 0; k < b->domains[d].n_idle_states; k++) {
 			const struct dt_idle_state *is =
 			    &b->idle_states[b->domains[d].idle_states[k]];
@@ -266,6 +289,8 @@ static int make_links(struct builder *bd)
 			pd_domain_t parent =
 			    inst->domains[b->domains[d].parents[k]];
 			pd_domain_t child = inst->domains[d];
+			build_at(bd, b->domains[d].path,
+				 "power-domains");
 			int err = opp_link_add(bd->ctx, parent, child);
 			if (err)
 				return err;
@@ -287,6 +312,7 @@ static int make_links(struct builder *bd)
 						     pr->floors[f].parent;
 				if (!linked)
 					continue;
+				build_at(bd, pr->path, "required-opps");
 				int err = opp_link_set_floor(
 				    bd->ctx,
 				    inst->domains[pr->floors[f].parent],
@@ -304,6 +330,7 @@ static int make_devices(struct builder *bd)
 	struct dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_devices; d++) {
 		const struct dt_device *dev = &b->devices[d];
+		build_at(bd, dev->path, "power-domains");
 		int err =
 		    pd_device_create(bd->ctx, dev->name, &inst->devices[d]);
 		if (err)
@@ -318,6 +345,7 @@ static int make_devices(struct builder *bd)
 		if (dev->opp_table >= 0) {
 			/* its rate votes come from the table; a device-level
 			 * required-opps beside a table is not cast as well */
+			bd->at_prop = "operating-points-v2";
 			if ((err = opp_device_bind(
 				 bd->ctx, inst->devices[d],
 				 inst->opp_tables[dev->opp_table])))
@@ -332,6 +360,7 @@ static int make_devices(struct builder *bd)
 		    inst->pool, (dev->n_attachments + 1) * sizeof(*levels));
 		if (!levels)
 			return -ENOMEM;
+		bd->at_prop = "required-opps";
 		int n = dt_device_fixed_votes(b, d, levels, dev->n_attachments);
 		for (int k = 0; !err && k < n; k++)
 			if (levels[k])
@@ -413,9 +442,79 @@ static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
 	return 0;
 }
 
+/*
+ * Which property of an OPP entry the OPP layer refused (opp_add only says
+ * -EINVAL): the rules of its check_desc, told apart for the message.
+ */
+static const char *entry_fault(const struct dt_opp_table *tab,
+			       const struct dt_opp *o, int err, char *why,
+			       size_t size)
+{
+	if (err != -EINVAL)
+		return o->n_hz ? "opp-hz" : "opp-level";
+	for (unsigned s = 0; s < o->n_supplies; s++) {
+		const struct dt_opp_supply *sp = &o->supplies[s];
+		if (sp->microvolt_min > sp->microvolt ||
+		    (sp->microvolt_max && sp->microvolt_max < sp->microvolt)) {
+			snprintf(why, size,
+				 "supply %u: its window %u..%u uV does not "
+				 "hold its target %u uV",
+				 s, sp->microvolt_min, sp->microvolt_max,
+				 sp->microvolt);
+			return "opp-microvolt";
+		}
+	}
+	for (unsigned e = 0; e < tab->n_entries; e++) {
+		const struct dt_opp *x = &tab->entries[e];
+		if (x != o && entry_added(x) && (x->n_hz > 0) != (o->n_hz > 0)) {
+			snprintf(why, size,
+				 "the table mixes entries with opp-hz and "
+				 "level-only entries (%s, %s)",
+				 x->name, o->name);
+			return "opp-hz";
+		}
+	}
+	if (o->n_required) {
+		snprintf(why, size, "a required OPP cannot be voted");
+		return "required-opps";
+	}
+	snprintf(why, size, "the entry is refused");
+	return o->n_hz ? "opp-hz" : "opp-level";
+}
+
+/* The failure of dt_instantiate_diag, as a loader-style diagnostic. */
+static void report_failure(const struct builder *bd, int err, dt_diag_fn diag,
+			   void *diag_user)
+{
+	char why[256] = "", node[1024];
+	const char *prop = bd->at_prop;
+	snprintf(node, sizeof(node), "%s", bd->at_node ? bd->at_node : "/");
+	if (bd->at_entry)
+		prop = entry_fault(bd->at_table, bd->at_entry, err, why,
+				   sizeof(why));
+	if (bd->at_entry)
+		snprintf(node, sizeof(node), "%s/%s", bd->at_table->path,
+			 bd->at_entry->name);
+	char message[512];
+	snprintf(message, sizeof(message),
+		 "cannot build the board's model here: %s%s%s",
+		 dmn_strerror(err), why[0] ? ": " : "", why);
+	struct dt_diag d = {DT_SEV_ERROR, "load-failed", node, prop, message,
+			    err};
+	diag(diag_user, &d);
+}
+
 int dt_instantiate(const struct dt_board *board, struct dmn_ctx *ctx,
 		   dt_domain_factory_fn factory, void *user,
 		   struct dt_instance **out)
+{
+	return dt_instantiate_diag(board, ctx, factory, user, NULL, NULL, out);
+}
+
+int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
+			dt_domain_factory_fn factory, void *user,
+			dt_diag_fn diag, void *diag_user,
+			struct dt_instance **out)
 {
 	if (out)
 		*out = NULL;
@@ -433,6 +532,8 @@ int dt_instantiate(const struct dt_board *board, struct dmn_ctx *ctx,
 	    !(err = make_links(&bd)))
 		err = make_devices(&bd);
 	if (err) {
+		if (diag && err != -ENOMEM)
+			report_failure(&bd, err, diag, diag_user);
 		if (bd.inst)
 			unbuild(&bd);
 		dt_pool_destroy(pool);

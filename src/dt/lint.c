@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Lint: loader diagnostics as findings, plus checks of the model's sense. */
 #include <domino/lint.h>
+#include <domino/sim.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -13,6 +14,9 @@ struct linter {
 	lint_fn emit;
 	void *user;
 	struct lint_counts counts;
+	/* an aligned copy of the blob (NULL if out of memory); read only
+	 * after the loader validated it */
+	const void *fdt;
 };
 
 static void report(struct linter *l, enum dt_severity sev, const char *check,
@@ -180,11 +184,96 @@ static void check_vote_levels(struct linter *l, const struct dt_board *b)
 	}
 }
 
+/* Is @node inside a disabled PSCI node (compatible "arm,psci...")? */
+static bool in_disabled_psci(const void *fdt, int node)
+{
+	for (; node > 0; node = fdt_parent_offset(fdt, node)) {
+		const char *compat = fdt_getprop(fdt, node, "compatible", NULL);
+		const char *status = fdt_getprop(fdt, node, "status", NULL);
+		if (compat && !strncmp(compat, "arm,psci", 8))
+			return status && strcmp(status, "okay") &&
+			       strcmp(status, "ok");
+	}
+	return false;
+}
+
+/*
+ * A CPU whose power-domains are PSCI domains of a disabled PSCI node: the
+ * board does not use PSCI (32-bit msm8916 boards boot their CPUs with
+ * qcom,msm8916-smp and disable /psci), so nothing ever attaches the CPU to
+ * those domains. Linux is fine with it; it is worth a note, not a warning.
+ */
+static bool cpu_without_psci(const struct linter *l, const char *path)
+{
+	if (!l->fdt)
+		return false;
+	int node = fdt_path_offset(l->fdt, path);
+	const char *type =
+	    node >= 0 ? fdt_getprop(l->fdt, node, "device_type", NULL) : NULL;
+	if (!type || strcmp(type, "cpu"))
+		return false;
+	int len;
+	const fdt32_t *pd = fdt_getprop(l->fdt, node, "power-domains", &len);
+	if (!pd || len < 4)
+		return false;
+	for (int i = 0; i < len / 4; i++) {
+		int target = fdt_node_offset_by_phandle(l->fdt,
+							fdt32_to_cpu(pd[i]));
+		if (target < 0 || !in_disabled_psci(l->fdt, target))
+			return false;
+	}
+	return true;
+}
+
 static void on_diag(void *user, const struct dt_diag *d)
 {
 	struct linter *l = user;
+	if (!strcmp(d->check, "consumer-of-disabled-provider") &&
+	    cpu_without_psci(l, d->node)) {
+		report(l, DT_SEV_NOTE, d->check, d->node, d->property,
+		       "%s (a CPU of a board that disables PSCI: nothing "
+		       "attaches it to these domains)",
+		       d->message);
+		return;
+	}
 	report(l, lint_severity(d), d->check, d->node, d->property, "%s",
 	       d->message);
+}
+
+/* Errors of the second load: the first was clean, so they are new. */
+static void on_build_diag(void *user, const struct dt_diag *d)
+{
+	struct linter *l = user;
+	if (d->severity == DT_SEV_ERROR)
+		report(l, DT_SEV_ERROR, d->check, d->node, d->property, "%s",
+		       d->message);
+}
+
+/*
+ * `summary` and `simulate` load with sim_create: a strict load, then the
+ * model built into a context, where the OPP layer may still refuse what
+ * the loader took. A board those cannot load must be a lint error, so a
+ * board whose lenient load found no error is loaded that way too.
+ */
+static int check_loads_like_summary(struct linter *l, const void *blob,
+				    size_t size, const uint32_t *supported_hw,
+				    unsigned n_supported_hw)
+{
+	const struct sim_options so = {.supported_hw = supported_hw,
+				       .n_supported_hw = n_supported_hw,
+				       .diag = on_build_diag,
+				       .diag_user = l};
+	unsigned before = l->counts.errors;
+	struct sim *sim = NULL;
+	int err = sim_create(blob, size, &so, &sim);
+	sim_free(sim);
+	if (err == -ENOMEM)
+		return err;
+	if (err && l->counts.errors == before)
+		report(l, DT_SEV_ERROR, "load-failed", "/", NULL,
+		       "summary and simulate cannot load this board: %s",
+		       dmn_strerror(err));
+	return 0;
 }
 
 int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
@@ -193,7 +282,11 @@ int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 {
 	if (!blob)
 		return -EINVAL;
-	struct linter l = {emit, user, {0, 0, 0}};
+	/* libfdt wants the blob 8-byte aligned: malloc's copy is */
+	void *fdt = malloc(size ? size : 1);
+	if (fdt)
+		memcpy(fdt, blob, size);
+	struct linter l = {emit, user, {0, 0, 0}, fdt};
 	struct dt_load_opts opts;
 	memset(&opts, 0, sizeof(opts));
 	opts.supported_hw = supported_hw;
@@ -210,19 +303,23 @@ int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 		if (counts)
 			*counts = l.counts;
 		dt_board_free(b);
+		free(fdt);
 		return err ? err : -EILSEQ;
 	}
-	/* The loader validated the blob; an aligned copy is what it read. */
-	void *fdt = malloc(size ? size : 1);
-	if (fdt) {
-		memcpy(fdt, blob, size);
+	/* The loader validated the blob: the checks below may read it. */
+	if (fdt)
 		check_idle_states(&l, fdt, b);
-		free(fdt);
-	}
 	check_voltages(&l, b);
 	check_vote_levels(&l, b);
 	dt_board_free(b);
+	if (err && !l.counts.errors)
+		report(&l, DT_SEV_ERROR, "load-failed", "/", NULL,
+		       "the board does not load: %s", dmn_strerror(err));
+	else if (!err)
+		err = check_loads_like_summary(&l, blob, size, supported_hw,
+					       n_supported_hw);
+	free(fdt);
 	if (counts)
 		*counts = l.counts;
-	return 0;
+	return err == -ENOMEM ? err : 0;
 }

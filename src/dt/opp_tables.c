@@ -10,12 +10,38 @@
 
 #define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
 
+/* The vendor variants ("operating-points-v2-kryo-cpu", "-ti-cpu",
+ * "-qcom-level", ...) are OPP tables too: Linux's OPP core reads their
+ * entries like any other and leaves the vendor part to a driver. The
+ * compatible that names the variant, or NULL for a plain table. */
+static const char *opp_table_variant(const struct dt_loader *ld, int32_t node,
+				     bool *is_table)
+{
+	static const char plain[] = "operating-points-v2";
+	unsigned n;
+	const char *variant = NULL;
+	*is_table = false;
+	dt_prop_string(ld, node, "compatible", 0, &n);
+	for (unsigned i = 0; i < n; i++) {
+		const char *c = dt_prop_string(ld, node, "compatible", i, NULL);
+		if (!c || strncmp(c, plain, sizeof(plain) - 1))
+			continue;
+		if (!c[sizeof(plain) - 1]) {
+			*is_table = true;
+			return NULL;
+		}
+		if (c[sizeof(plain) - 1] == '-' && !variant)
+			variant = c;
+	}
+	*is_table = variant != NULL;
+	return variant;
+}
+
 static bool is_opp_table(const struct dt_loader *ld, int32_t node)
 {
-	/* exactly "operating-points-v2": the -kryo-cpu / -ti-cpu variants
-	 * carry extra vendor semantics this loader does not model */
-	return dt_prop_has_string(ld, node, "compatible",
-				  "operating-points-v2");
+	bool table;
+	opp_table_variant(ld, node, &table);
+	return table;
 }
 
 /* A property made of whole u32 cells: the cell count, or -1 (reported). */
@@ -269,7 +295,8 @@ int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
 		    "operating-points-v2", "%s is not %s", p,
 		    is_opp_table(ld, target)
 			? "an enabled OPP table"
-			: "an OPP table (compatible \"operating-points-v2\")"));
+			: "an OPP table (compatible \"operating-points-v2\" "
+			  "or a vendor variant)"));
 	}
 	*table = ld->nodes[target].opp_table;
 	return 0;
@@ -460,12 +487,21 @@ static int check_cycles(struct dt_loader *ld)
 
 int dt_opp_tables_scan(struct dt_loader *ld)
 {
-	for (unsigned i = 0; i < ld->n_nodes; i++)
-		if (ld->nodes[i].own_enabled && is_opp_table(ld, (int32_t)i)) {
-			int err = scan_table(ld, (int32_t)i);
-			if (err)
-				return err;
-		}
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		bool table;
+		const char *variant = opp_table_variant(ld, (int32_t)i, &table);
+		if (!table || !ld->nodes[i].own_enabled)
+			continue;
+		if (variant &&
+		    DT_NOTE(ld, "opp-table-vendor", (int32_t)i, "compatible",
+			    "%s: read as an operating-points-v2 table; its "
+			    "vendor properties are not modelled",
+			    variant))
+			return -ENOMEM;
+		int err = scan_table(ld, (int32_t)i);
+		if (err)
+			return err;
+	}
 	/* required-opps may point into any table: resolve once all exist */
 	for (unsigned i = 0; i < ld->n_nodes; i++)
 		if (ld->nodes[i].opp_table >= 0) {

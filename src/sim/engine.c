@@ -345,7 +345,8 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	cfg.now_user = sim;
 	err = dmn_ctx_create(&cfg, &sim->ctx);
 	if (!err)
-		err = dt_instantiate(b, sim->ctx, factory, sim, &sim->inst);
+		err = dt_instantiate_diag(b, sim->ctx, factory, sim, opts->diag,
+					  opts->diag_user, &sim->inst);
 	for (unsigned i = 0; !err && i < b->n_devices; i++) {
 		if (b->devices[i].opp_table < 0)
 			continue;

@@ -42,15 +42,15 @@ void *dt_test_case(const char *name, size_t *size)
 	return blob;
 }
 
-void *dt_test_board(const char *rel, size_t *size)
+void *dt_test_board(const char *name, size_t *size)
 {
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", DOMINO_SHARED_DTS, rel);
+	snprintf(path, sizeof(path), "%s/%s.dtb", DOMINO_BOARDS_DIR, name);
 	void *blob = dt_test_read(path, size);
 	if (!blob)
-		printf("skipping: %s is absent (the shared board files are "
-		       "not installed next to the repository)\n",
-		       path);
+		printf("skipping %s: %s is absent (configure with "
+		       "-DDOMINO_BOARDS=DIR, a folder of board blobs)\n",
+		       name, path);
 	return blob;
 }
 

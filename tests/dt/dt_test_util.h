@@ -10,8 +10,8 @@
 void *dt_test_read(const char *path, size_t *size);
 /* Read DT_CASES_DIR/NAME.dtb; fails the test if missing (it is built). */
 void *dt_test_case(const char *name, size_t *size);
-/* Read DOMINO_SHARED_DTS/REL; NULL (and a message) when absent. */
-void *dt_test_board(const char *rel, size_t *size);
+/* Read DOMINO_BOARDS_DIR/NAME.dtb; NULL (and a message) when absent. */
+void *dt_test_board(const char *name, size_t *size);
 
 /* A counting allocator that can fail its k-th allocation (k >= 1). */
 struct dt_count_alloc {

@@ -434,6 +434,27 @@ static void n_cells(void **state)
 	dt_board_free(b);
 }
 
+/* Vendor variants of operating-points-v2 (qcs404's CPR and CPU tables)
+ * are read as OPP tables, with a note each; they failed the load once. */
+static void opp_vendor_variants(void **state)
+{
+	(void)state;
+	struct dt_board *b = load("opp_vendor", NULL, 0);
+	assert_int_equal(b->n_errors, 0);
+	assert_int_equal(dt_test_count(b, "opp-table-vendor"), 2);
+	assert_int_equal(b->n_opp_tables, 2);
+	const struct dt_domain *cpr = &b->domains[dom(b, "cpr")];
+	assert_true(cpr->opp_table >= 0);
+	assert_int_equal(b->opp_tables[cpr->opp_table].n_entries, 3);
+	const struct dt_device *cpu = &b->devices[dev(b, "/cpu@0")];
+	assert_true(cpu->opp_table >= 0);
+	const struct dt_opp_table *t = &b->opp_tables[cpu->opp_table];
+	assert_int_equal(t->n_entries, 1);
+	assert_int_equal(t->entries[0].n_required, 1);
+	assert_int_equal(t->entries[0].required[0].table, cpr->opp_table);
+	dt_board_free(b);
+}
+
 /* Device-to-device required-opps (DESIGN §2): domain-less requirers and
  * owners are devices, the requirements listed; a cycle's closing pair is
  * dropped and a table without owner reported, both as warnings. */
@@ -659,6 +680,7 @@ int main(void)
 	    cmocka_unit_test(two_pass_matching),
 	    cmocka_unit_test(n_cells),
 	    cmocka_unit_test(device_requirements),
+	    cmocka_unit_test(opp_vendor_variants),
 	    cmocka_unit_test(nested_under_parented_provider),
 	    cmocka_unit_test(cells_mismatch),
 	    cmocka_unit_test(bad_phandles),

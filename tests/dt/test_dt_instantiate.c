@@ -193,10 +193,8 @@ static void real_boards(void **state)
 {
 	(void)state;
 	for (unsigned bi = 0; bi < 5; bi++) {
-		char rel[128];
 		size_t size;
-		snprintf(rel, sizeof(rel), "dtb/%s.dtb", boards[bi]);
-		void *blob = dt_test_board(rel, &size);
+		void *blob = dt_test_board(boards[bi], &size);
 		if (!blob) {
 			skip();
 			return;

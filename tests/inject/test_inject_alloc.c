@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Allocation failure during a whole board load: dmn_ctx_create + dt_load +
- * dt_instantiate of the demo board and of every board in ../shared/dts
+ * dt_instantiate of the demo board and of every board in DOMINO_BOARDS
  * (skipped with a message when absent), with allocation k failing, for
  * every k from 1 to the number of allocations of a clean load. One
  * counting allocator serves the loader (struct dt_load_opts.alloc) and the
@@ -210,7 +210,7 @@ static void shared_boards(void **state)
 	};
 	for (unsigned i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
 		char path[600];
-		snprintf(path, sizeof(path), "%s/dtb/%s.dtb", DOMINO_SHARED_DTS,
+		snprintf(path, sizeof(path), "%s/%s.dtb", DOMINO_BOARDS_DIR,
 			 boards[i].name);
 		size_t size;
 		void *blob = read_file(path, &size);

@@ -3,7 +3,7 @@
  * Callback failure injection over every scenario of the test suite (see
  * inject.h for the harness and inject.c for the exact checks):
  *  - examples/NAME.scn on the built-in demo board;
- *  - tests/cli/boards/BOARD.scn on ../shared/dts/dtb/BOARD.dtb (skipped
+ *  - tests/cli/boards/BOARD.scn on DOMINO_BOARDS/BOARD.dtb (skipped
  *    with a message when the boards are absent); a `--supported-hw V` in
  *    the scenario's leading comment is applied (tegra30-beaver needs 4);
  *  - random operation sequences (resume, suspend, vote, rate, now and then
@@ -160,7 +160,7 @@ static void board_scenarios(void **state)
 	for (char **n = names; *n; n++) {
 		char stem[256], dtb[600], path[600];
 		snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(*n) - 4), *n);
-		snprintf(dtb, sizeof(dtb), "%s/dtb/%s.dtb", DOMINO_SHARED_DTS,
+		snprintf(dtb, sizeof(dtb), "%s/%s.dtb", DOMINO_BOARDS_DIR,
 			 stem);
 		snprintf(path, sizeof(path), "%s/%s", DOMINO_BOARD_SCENARIOS,
 			 *n);
@@ -183,8 +183,8 @@ static void board_scenarios(void **state)
 	}
 	free(names);
 	if (!ran)
-		printf("SKIP board scenarios: no board of %s/dtb found\n",
-		       DOMINO_SHARED_DTS);
+		printf("SKIP board scenarios: no board of %s found\n",
+		       DOMINO_BOARDS_DIR);
 	assert_int_equal(totals.mismatches, before);
 }
 
@@ -339,7 +339,7 @@ static void random_on_boards(void **state)
 	unsigned long before = totals.mismatches;
 	for (unsigned i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
 		char dtb[600];
-		snprintf(dtb, sizeof(dtb), "%s/dtb/%s.dtb", DOMINO_SHARED_DTS,
+		snprintf(dtb, sizeof(dtb), "%s/%s.dtb", DOMINO_BOARDS_DIR,
 			 boards[i].name);
 		size_t size;
 		char *blob = read_file(dtb, &size);

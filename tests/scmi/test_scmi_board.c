@@ -76,11 +76,10 @@ static int load_expect(const char *board, struct expect *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->board = board;
-	snprintf(e->dtb, sizeof(e->dtb), "%s/dtb/%s.dtb", DOMINO_SHARED_DTS,
-		 board);
+	snprintf(e->dtb, sizeof(e->dtb), "%s/%s.dtb", DOMINO_BOARDS_DIR, board);
 	char facts_path[1024];
-	snprintf(facts_path, sizeof(facts_path), "%s/facts/%s.json",
-		 DOMINO_SHARED_DTS, board);
+	snprintf(facts_path, sizeof(facts_path), "%s/%s.json",
+		 DOMINO_FACTS_DIR, board);
 	if (access(e->dtb, R_OK) || access(facts_path, R_OK))
 		return -1;
 	char cmd[2048];
