@@ -295,7 +295,14 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 			return -EBADF;
 		if (!(re->flags & OPP_FLAG_HAS_LEVEL) && rt->has_level)
 			return -EINVAL; /* nothing to vote, nor a device table */
-		int reach = deps_reach(ctx, rt, t);
+		/* A new reference closes a cycle only if @rt already reaches
+		 * @t; nothing reaches a table no other table requires (the
+		 * loader fills tables after those they require, so its chains
+		 * never pay for the walk), nor does an existing reference add
+		 * a path. */
+		int reach = rt == t ? 1
+			    : t->n_users && !has_dep(t, rt) ? deps_reach(ctx, rt, t)
+							    : 0;
 		if (reach)
 			return reach < 0 ? reach : -EINVAL; /* a cycle */
 		e->req_table[i] = rt;
