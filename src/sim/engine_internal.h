@@ -50,6 +50,11 @@ struct sim_report_store {
 	const char **owners;
 };
 
+struct sim_handle_ix {
+	uint32_t handle;
+	int32_t index;
+};
+
 struct sim {
 	const char *board_name;
 	struct dt_board *board;
@@ -59,6 +64,12 @@ struct sim {
 	struct sim_device *devs;
 	struct sim_initial *initial;
 	uint32_t *cast_block; /* behind every sim_device.cast */
+	/* Handle -> model index, sorted by handle: events name handles, and
+	 * a scan per event is quadratic on boards of 100,000 domains. */
+	struct sim_handle_ix *dom_ix, *dev_ix;
+	/* Two rows of the largest device's attachment count, for
+	 * note_rate_votes (sized here: no compiled cap, DESIGN §2). */
+	uint32_t *vote_scratch;
 	uint64_t now;
 
 	/* Backend calls: counted for sim_options.fail_call and on_call. */
