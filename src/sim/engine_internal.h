@@ -106,8 +106,8 @@ int sim_fill_requirements(struct sim *sim);
 /*
  * Names in a scenario (engine_names.c). Each returns an index (device,
  * domain, attachment of @device) or, for a level, 0 and *@level; on
- * failure -ENOENT (-EEXIST: a device node name several devices share) with
- * the reason, and a "did you mean" where one is close, in @why.
+ * failure -ENOENT (-EEXIST: a device node name several devices share;
+ * -ENOMEM: sim_find_level's walk of the ancestors) with the reason, and a "did you mean" where one is close, in @why.
  */
 int sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
 int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);
