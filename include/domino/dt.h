@@ -277,7 +277,11 @@ struct dt_provider {
 /**
  * struct dt_domain - one power domain
  * @name:     see the naming rule above, e.g. "rpmhpd:9"
- * @path:     the node defining it: the provider, or a nested child
+ * @path_seg: the node defining it (the provider, or a nested child), as
+ *   an index into dt_board.path_segs, or -1 for the root "/". The full path
+ *   is not stored: 100,000 nested domains would take O(depth^2) bytes (the
+ *   member `char *path` until 2026-12); dt_domain_path() builds it, and
+ *   dt_domain_path_is() compares it, in O(its length).
  * @provider: index into dt_board.providers
  * @index:    the specifier's first cell (providers with cells), or -1
  * @parents, @n_parents: parent domains (indices into dt_board.domains)
@@ -290,7 +294,7 @@ struct dt_provider {
  */
 struct dt_domain {
 	char *name;
-	char *path;
+	int32_t path_seg;
 	char **labels;
 	unsigned n_labels;
 	int32_t provider;
@@ -353,6 +357,17 @@ struct dt_requirement {
 	int32_t table;
 };
 
+/**
+ * struct dt_path_seg - one node of a domain's path: @name, its node name
+ * ("power-domain@12"), and @parent, its parent node's segment in
+ * dt_board.path_segs, or -1 when the parent is the root. Nodes with equal
+ * paths share a segment; each node on some domain's path has one.
+ */
+struct dt_path_seg {
+	int32_t parent;
+	char *name;
+};
+
 struct dt_pool;
 
 /**
@@ -373,6 +388,8 @@ struct dt_board {
 	unsigned n_providers;
 	struct dt_domain *domains;
 	unsigned n_domains;
+	struct dt_path_seg *path_segs; /* see dt_domain.path_seg */
+	unsigned n_path_segs;
 	struct dt_device *devices;
 	unsigned n_devices;
 	struct dt_opp_table *opp_tables;
@@ -507,6 +524,25 @@ void dt_board_free(struct dt_board *board);
  * cost: O(length).
  */
 int dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max);
+
+/**
+ * dt_domain_path - the full node path of domain @domain, as snprintf
+ * would write it: at most @size bytes into @buf (NUL-terminated when
+ * @size > 0; @buf may be NULL when @size is 0)
+ * returns: the path's length (call again with a buffer one longer when it
+ * is >= @size), or 0 for a NULL @board or an @domain out of range (a path
+ * is never empty). Cost: O(length).
+ */
+size_t dt_domain_path(const struct dt_board *board, unsigned domain, char *buf,
+		      size_t size);
+
+/**
+ * dt_domain_path_is - whether @path is exactly domain @domain's full node
+ * path; false for NULL arguments or @domain out of range. Cost: O(strlen
+ * (@path)), stopping at the first component that differs.
+ */
+bool dt_domain_path_is(const struct dt_board *board, unsigned domain,
+		       const char *path);
 
 /**
  * dt_domain_find - the index of the domain called @name

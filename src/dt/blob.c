@@ -123,9 +123,6 @@ static int add_label(struct dt_loader *ld, struct dt_node *n, const char *label)
 static int index_labels(struct dt_loader *ld)
 {
 	const void *fdt = ld->fdt;
-	int sym = fdt_subnode_offset(fdt, 0, "__symbols__");
-	if (sym < 0)
-		return 0;
 	struct child_key *by_parent =
 	    dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*by_parent));
 	if (!by_parent)
@@ -134,6 +131,27 @@ static int index_labels(struct dt_loader *ld)
 		by_parent[i] = (struct child_key){ld->nodes[i].parent,
 						  (int32_t)i, ld->nodes[i].name};
 	qsort(by_parent, ld->n_nodes, sizeof(*by_parent), cmp_child);
+	/* Equal paths (same-named siblings, a hostile blob's) by the same
+	 * index, parents first in preorder: a node's path is its parent's
+	 * first equal's child of that name. Children found only under a later
+	 * equal parent keep their own: not merged, never merged wrongly. */
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		struct dt_node *n = &ld->nodes[i];
+		n->same_path = (int32_t)i;
+		n->path_seg = -2;
+		if (n->parent < 0)
+			continue;
+		int32_t first = find_child(ld, by_parent,
+					   ld->nodes[n->parent].same_path,
+					   n->name, strlen(n->name));
+		if (first >= 0 && first < (int32_t)i)
+			n->same_path = ld->nodes[first].same_path;
+	}
+	int sym = fdt_subnode_offset(fdt, 0, "__symbols__");
+	if (sym < 0) {
+		dt_pool_free(ld->pool, by_parent);
+		return 0;
+	}
 	int prop;
 	fdt_for_each_property_offset(prop, fdt, sym)
 	{
@@ -228,18 +246,11 @@ int dt_blob_index(struct dt_loader *ld)
 	return index_labels(ld);
 }
 
-/*
- * Built on each call by walking up the parents, into one of four buffers
- * used in turn: caching every node's path (as this did once) costs memory
- * quadratic in the depth of a deeply nested blob.
- */
-const char *dt_node_path(struct dt_loader *ld, int32_t node)
+/* One of four buffers used in turn, at least @len + 1 bytes: caching
+ * every node's path (as this did once) costs memory quadratic in the
+ * depth of a deeply nested blob. NULL on -ENOMEM. */
+static char *path_slot(struct dt_loader *ld, size_t len)
 {
-	size_t len = 0;
-	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent)
-		len += 1 + strlen(ld->nodes[i].name);
-	if (len == 0)
-		len = 1; /* the root: "/" */
 	unsigned slot = ld->path_next++ % 4;
 	if (ld->path_cap[slot] < len + 1) {
 		size_t cap = ld->path_cap[slot] ? ld->path_cap[slot] : 64;
@@ -252,7 +263,20 @@ const char *dt_node_path(struct dt_loader *ld, int32_t node)
 		ld->path_buf[slot] = grown;
 		ld->path_cap[slot] = cap;
 	}
-	char *p = ld->path_buf[slot];
+	return ld->path_buf[slot];
+}
+
+/* Built on each call by walking up the parents. */
+const char *dt_node_path(struct dt_loader *ld, int32_t node)
+{
+	size_t len = 0;
+	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent)
+		len += 1 + strlen(ld->nodes[i].name);
+	if (len == 0)
+		len = 1; /* the root: "/" */
+	char *p = path_slot(ld, len);
+	if (!p)
+		return NULL;
 	size_t end = len;
 	p[end] = 0;
 	p[0] = '/';
@@ -263,6 +287,53 @@ const char *dt_node_path(struct dt_loader *ld, int32_t node)
 		p[--end] = '/';
 	}
 	return p;
+}
+
+const char *dt_domain_path_tmp(struct dt_loader *ld, int32_t dom)
+{
+	size_t len = dt_domain_path(ld->board, (unsigned)dom, NULL, 0);
+	char *p = path_slot(ld, len);
+	if (p)
+		dt_domain_path(ld->board, (unsigned)dom, p, len + 1);
+	return p;
+}
+
+int dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
+{
+	struct dt_board *b = ld->board;
+	/* climb to the first ancestor with a segment (or the root), then
+	 * make the missing ones top-down, each node's parent link reversed
+	 * into a stack on the way up: no recursion on depth */
+	int32_t top = -1, x = ld->nodes[node].same_path;
+	while (ld->nodes[x].path_seg == -2) {
+		if (ld->nodes[x].parent < 0) {
+			ld->nodes[x].path_seg = -1; /* the root */
+			break;
+		}
+		int32_t up = ld->nodes[ld->nodes[x].parent].same_path;
+		ld->nodes[x].path_seg = -4 - top; /* pending: made before top */
+		top = x;
+		x = up;
+	}
+	int32_t parent_seg = ld->nodes[x].path_seg;
+	while (top >= 0) {
+		struct dt_node *n = &ld->nodes[top];
+		int32_t below = -4 - n->path_seg;
+		struct dt_path_seg *s =
+		    dt_vec_push(ld->pool, (void **)&b->path_segs,
+				&b->n_path_segs, &ld->cap_path_segs, sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		s->parent = parent_seg;
+		if (!(s->name = dt_pool_strdup(ld->pool, n->name))) {
+			b->n_path_segs--;
+			return -ENOMEM;
+		}
+		n->path_seg = parent_seg = (int32_t)b->n_path_segs - 1;
+		top = below;
+	}
+	*seg = ld->nodes[ld->nodes[node].same_path].path_seg;
+	return 0;
 }
 
 const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,

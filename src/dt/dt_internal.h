@@ -60,6 +60,9 @@ struct dt_node {
 	int32_t nested_owner; /* provider index of a nested child */
 	uint32_t nested_index;
 	int32_t nested_parent_node; /* enclosing nested node index, or -1 */
+	int32_t same_path; /* the first node with its path (itself, mostly) */
+	int32_t path_seg;  /* of same_path: dt_board.path_segs index, -1 for
+			    * the root, -2 until dt_node_seg() makes it */
 	/* its parsed `power-domains` (enabled nodes only) */
 	struct dt_pd_spec *specs;
 	unsigned n_specs;
@@ -97,6 +100,7 @@ struct dt_loader {
 
 	struct dt_domain_key *keys;
 	unsigned n_keys, cap_keys;
+	unsigned cap_path_segs; /* of dt_board.path_segs */
 	struct dt_link_walk *walk; /* graph.c's cycle check, made on first use */
 	char *path_buf[4];	   /* dt_node_path's results, in turn */
 	size_t path_cap[4];
@@ -132,6 +136,12 @@ int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle);
 /* Full path of node @node, valid until the fourth call after this one
  * (store a copy); NULL only on -ENOMEM. O(depth). */
 const char *dt_node_path(struct dt_loader *ld, int32_t node);
+/* Domain @dom's full path, in the same buffers as dt_node_path's. */
+const char *dt_domain_path_tmp(struct dt_loader *ld, int32_t dom);
+/* Sets *@seg to node @node's dt_board.path_segs index (-1 for the root),
+ * making the segments of it and its ancestors that are missing: O(the
+ * missing ones). 0 or -ENOMEM. */
+int dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg);
 /* A property of node @node, or NULL (then *@len is 0 or a libfdt error). */
 const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
 		    int *len);

@@ -57,7 +57,8 @@ static int is_indexed(const char *name, const char *base, int64_t index)
 static int has_own_node(const struct dt_board *board, const struct dt_domain *d)
 {
 	return d->index < 0 ||
-	       strcmp(d->path, board->providers[d->provider].path) != 0;
+	       !dt_domain_path_is(board, (unsigned)(d - board->domains),
+				  board->providers[d->provider].path);
 }
 
 static int domain_called(const struct dt_board *board,
@@ -65,7 +66,8 @@ static int domain_called(const struct dt_board *board,
 {
 	if (in_labels(d->labels, d->n_labels, name))
 		return 1;
-	if (has_own_node(board, d) && strcmp(d->path, name) == 0)
+	if (has_own_node(board, d) &&
+	    dt_domain_path_is(board, (unsigned)(d - board->domains), name))
 		return 1;
 	if (d->index < 0)
 		return 0;
@@ -83,10 +85,53 @@ static size_t base_len(const char *node_name)
 	return at ? (size_t)(at - node_name) : strlen(node_name);
 }
 
-static const char *last_component(const char *path)
+size_t dt_domain_path(const struct dt_board *board, unsigned domain, char *buf,
+		      size_t size)
 {
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
+	if (!board || domain >= board->n_domains)
+		return 0;
+	const struct dt_path_seg *segs = board->path_segs;
+	int32_t first = board->domains[domain].path_seg;
+	size_t len = 0;
+	for (int32_t s = first; s >= 0; s = segs[s].parent)
+		len += 1 + strlen(segs[s].name);
+	if (len == 0)
+		len = 1; /* the root: "/" */
+	if (size == 0)
+		return len;
+	/* right to left, writing only what fits in the first size - 1 */
+	size_t end = len, keep = len < size ? len : size - 1;
+	buf[keep] = 0;
+	if (first < 0 && keep)
+		buf[0] = '/';
+	for (int32_t s = first; s >= 0; s = segs[s].parent) {
+		size_t nl = strlen(segs[s].name);
+		end -= nl + 1;
+		for (size_t j = 0; j <= nl; j++)
+			if (end + j < keep)
+				buf[end + j] = j ? segs[s].name[j - 1] : '/';
+	}
+	return len;
+}
+
+bool dt_domain_path_is(const struct dt_board *board, unsigned domain,
+		       const char *path)
+{
+	if (!board || !path || domain >= board->n_domains)
+		return false;
+	const struct dt_path_seg *segs = board->path_segs;
+	int32_t s = board->domains[domain].path_seg;
+	if (s < 0)
+		return strcmp(path, "/") == 0;
+	size_t end = strlen(path);
+	for (; s >= 0; s = segs[s].parent) {
+		size_t nl = strlen(segs[s].name);
+		if (end < nl + 1 || path[end - nl - 1] != '/' ||
+		    memcmp(path + end - nl, segs[s].name, nl) != 0)
+			return false;
+		end -= nl + 1;
+	}
+	return end == 0;
 }
 
 /*
@@ -131,7 +176,9 @@ static const char *domain_node_name(const void *user, unsigned i)
 {
 	const struct dt_board *b = user;
 	const struct dt_domain *d = &b->domains[i];
-	return has_own_node(b, d) ? last_component(d->path) : NULL;
+	if (!has_own_node(b, d))
+		return NULL;
+	return d->path_seg >= 0 ? b->path_segs[d->path_seg].name : "";
 }
 
 static const char *device_node_name(const void *user, unsigned i)

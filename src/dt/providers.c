@@ -192,15 +192,12 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 		return DT_WARN(ld, "graph-cycle", node, property,
 			       "making %s a subdomain of %s would close a "
 			       "cycle: link dropped",
-			       c->name ? c->name : c->path,
-			       ld->board->domains[parent].name
-				   ? ld->board->domains[parent].name
-				   : ld->board->domains[parent].path);
+			       c->name, ld->board->domains[parent].name);
 	c->parents[c->n_parents++] = parent;
 	return dt_link_record(ld, child, parent);
 }
 
-static int create_domains(struct dt_loader *ld)
+static int create_domains(struct dt_loader *ld, const int32_t *pnode)
 {
 	struct dt_board *b = ld->board;
 	if (ld->n_keys)
@@ -224,16 +221,16 @@ static int create_domains(struct dt_loader *ld)
 		int32_t dom = (int32_t)b->n_domains - (repeat ? 1 : 0);
 		if (repeat) {
 			if (k->node >= 0) {
-				const struct dt_domain *first =
-				    &b->domains[dom];
-				if (DT_WARN(ld, "domain-defined-twice", k->node,
+				const char *first = dt_domain_path_tmp(ld, dom);
+				if (!first ||
+				    DT_WARN(ld, "domain-defined-twice", k->node,
 					    "reg",
 					    "domain %lld of %s is already "
 					    "defined by %s; the first "
 					    "definition wins",
 					    (long long)k->index,
 					    b->providers[k->provider].path,
-					    first->path))
+					    first))
 					return -ENOMEM;
 				ld->nodes[k->node].nested_domain = dom;
 			}
@@ -247,9 +244,8 @@ static int create_domains(struct dt_loader *ld)
 		d->provider = k->provider;
 		d->index = p->cells ? k->index : -1;
 		d->opp_table = p->opp_table;
-		const char *path =
-		    k->node >= 0 ? dt_node_path(ld, k->node) : p->path;
-		if (!path || !(d->path = dt_pool_strdup(ld->pool, path)) ||
+		if (dt_node_seg(ld, k->node >= 0 ? k->node : pnode[k->provider],
+				&d->path_seg) ||
 		    !(d->name = dt_domain_name(ld, p, d->index)))
 			return -ENOMEM;
 		if (k->node >= 0) {
@@ -263,6 +259,15 @@ static int create_domains(struct dt_loader *ld)
 			ld->nodes[k->node].nested_domain = dom;
 	}
 	return 0;
+}
+
+/* Whether node @node has domain @d's path (O(1): equal paths share a
+ * segment; a node without one is on no domain's path). */
+static bool same_path_as(const struct dt_loader *ld, int32_t node,
+			 const struct dt_domain *d)
+{
+	int32_t seg = ld->nodes[ld->nodes[node].same_path].path_seg;
+	return seg >= -1 && seg == d->path_seg;
 }
 
 /* Idle states: a nested node's own domain-idle-states, else its provider's
@@ -290,7 +295,7 @@ static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
 		    !dt_has_prop(ld, (int32_t)i, "domain-idle-states"))
 			continue;
 		struct dt_domain *d = &b->domains[n->nested_domain];
-		if (strcmp(d->path, dt_node_path(ld, (int32_t)i)) != 0)
+		if (!same_path_as(ld, (int32_t)i, d))
 			continue; /* a repeated definition: the first wins */
 		int err = dt_idle_refs_resolve(ld, (int32_t)i, &d->idle_states,
 					       &d->n_idle_states);
@@ -357,7 +362,7 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 		 * was linked already, and the domain has room for one
 		 * nesting parent only. */
 		if (nested_child[n->nested_domain] ||
-		    strcmp(d->path, dt_node_path(ld, (int32_t)i)) != 0)
+		    !same_path_as(ld, (int32_t)i, d))
 			continue;
 		int32_t parent = ld->nodes[n->nested_parent_node].nested_domain;
 		nested_child[n->nested_domain] = true;
@@ -475,7 +480,7 @@ int dt_domains_build(struct dt_loader *ld)
 				return err;
 		}
 	}
-	if ((err = create_domains(ld)))
+	if ((err = create_domains(ld, pnode)))
 		return err;
 	if ((err = assign_idle_states(ld, pnode)))
 		return err;

@@ -295,14 +295,15 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 			return -EBADF;
 		if (!(re->flags & OPP_FLAG_HAS_LEVEL) && rt->has_level)
 			return -EINVAL; /* nothing to vote, nor a device table */
-		/* A new reference closes a cycle only if @rt already reaches
-		 * @t; nothing reaches a table no other table requires (the
-		 * loader fills tables after those they require, so its chains
-		 * never pay for the walk), nor does an existing reference add
-		 * a path. */
+		/* A cycle needs a path from @rt back to @t: none when nothing
+		 * requires @t yet (a chain built in dependency order, each
+		 * table before the ones requiring it, so O(1) per add instead
+		 * of a walk of the whole chain), nor when @t requires @rt
+		 * already (that link passed this check). */
 		int reach = rt == t ? 1
-			    : t->n_users && !has_dep(t, rt) ? deps_reach(ctx, rt, t)
-							    : 0;
+			    : !t->n_users || has_dep(t, rt)
+				? 0
+				: deps_reach(ctx, rt, t);
 		if (reach)
 			return reach < 0 ? reach : -EINVAL; /* a cycle */
 		e->req_table[i] = rt;

@@ -81,18 +81,58 @@ static int has_pstate_callback(const struct dt_board *board, unsigned domain)
 	return board->domains[domain].opp_table >= 0;
 }
 
-/* Whether @domain or one of its ancestors, through every link, has the
- * callback. Boards are DAGs of a few levels; the loader refused cycles,
- * and the depth bound keeps a damaged model from recursing forever. */
-static int reaches_pstate(const struct dt_board *board, unsigned domain,
-			  unsigned depth)
+/*
+ * Sets doms[i].reaches_pstate for every domain: whether it or one of its
+ * ancestors, through every link, has the callback. An explicit stack and
+ * one visit per domain: chains are as deep as the board is large, and a
+ * DAG walked without memory is exponential. A link back to a domain still
+ * open (impossible: the loader drops cycles) adds nothing.
+ * returns: 0 or -ENOMEM.
+ */
+static int mark_reaches_pstate(const struct dt_board *board,
+			       struct sim_domain *doms)
 {
-	if (has_pstate_callback(board, domain))
-		return 1;
-	const struct dt_domain *d = &board->domains[domain];
-	for (unsigned i = 0; i < d->n_parents && depth < 64; i++)
-		if (reaches_pstate(board, (unsigned)d->parents[i], depth + 1))
-			return 1;
+	unsigned n = board->n_domains;
+	struct frame {
+		unsigned dom, next;
+	} *stack = malloc((n ? n : 1) * sizeof(*stack));
+	unsigned char *state = calloc(n ? n : 1, 1); /* 0 new, 1 open, 2 done */
+	if (!stack || !state) {
+		free(stack);
+		free(state);
+		return -ENOMEM;
+	}
+	for (unsigned root = 0; root < n; root++) {
+		if (state[root])
+			continue;
+		unsigned sp = 0;
+		stack[sp++] = (struct frame){root, 0};
+		state[root] = 1;
+		doms[root].reaches_pstate = has_pstate_callback(board, root);
+		while (sp) {
+			struct frame *top = &stack[sp - 1];
+			const struct dt_domain *d = &board->domains[top->dom];
+			if (doms[top->dom].reaches_pstate ||
+			    top->next == d->n_parents) {
+				state[top->dom] = 2;
+				if (--sp && doms[top->dom].reaches_pstate)
+					doms[stack[sp - 1].dom].reaches_pstate = 1;
+				continue;
+			}
+			unsigned p = (unsigned)d->parents[top->next++];
+			if (state[p] == 2) {
+				doms[top->dom].reaches_pstate |=
+					doms[p].reaches_pstate;
+			} else if (!state[p]) {
+				state[p] = 1;
+				doms[p].reaches_pstate =
+					has_pstate_callback(board, p);
+				stack[sp++] = (struct frame){p, 0};
+			}
+		}
+	}
+	free(stack);
+	free(state);
 	return 0;
 }
 
@@ -171,24 +211,44 @@ static int has_supplies(const struct dt_board *b, const struct dt_device *dev)
 
 /* ---- events ---------------------------------------------------------------- */
 
-/* Model index of @handle in @handles[n], or -1. Boards have tens of
- * domains and devices: a scan is cheaper than keeping a map. */
-static int index_of(const uint32_t *handles, unsigned n, uint32_t handle)
+static int cmp_handle_ix(const void *a, const void *b)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (handles[i] == handle)
-			return (int)i;
-	return -1;
+	uint32_t x = ((const struct sim_handle_ix *)a)->handle;
+	uint32_t y = ((const struct sim_handle_ix *)b)->handle;
+	return x < y ? -1 : x > y;
+}
+
+/* The sorted handle -> index table of @handles[n]; NULL on -ENOMEM. */
+static struct sim_handle_ix *build_ix(const uint32_t *handles, unsigned n)
+{
+	struct sim_handle_ix *ix = malloc((n ? n : 1) * sizeof(*ix));
+	if (!ix)
+		return NULL;
+	for (unsigned i = 0; i < n; i++) {
+		ix[i].handle = handles[i];
+		ix[i].index = (int32_t)i;
+	}
+	qsort(ix, n, sizeof(*ix), cmp_handle_ix);
+	return ix;
+}
+
+/* Model index of @handle, or -1: O(log n). */
+static int index_of(const struct sim_handle_ix *ix, unsigned n, uint32_t handle)
+{
+	struct sim_handle_ix key = {handle, 0};
+	const struct sim_handle_ix *hit =
+		n ? bsearch(&key, ix, n, sizeof(*ix), cmp_handle_ix) : NULL;
+	return hit ? hit->index : -1;
 }
 
 int sim_domain_index(const struct sim *sim, uint32_t handle)
 {
-	return index_of(sim->inst->domains, sim->board->n_domains, handle);
+	return index_of(sim->dom_ix, sim->board->n_domains, handle);
 }
 
 int sim_device_index(const struct sim *sim, uint32_t handle)
 {
-	return index_of(sim->inst->devices, sim->board->n_devices, handle);
+	return index_of(sim->dev_ix, sim->board->n_devices, handle);
 }
 
 void sim_record(struct sim *sim, struct rpt_event *ev)
@@ -332,8 +392,10 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		sim->doms[i].sim = sim;
 		sim->doms[i].index = i;
-		sim->doms[i].reaches_pstate = reaches_pstate(b, i, 0);
 	}
+	err = mark_reaches_pstate(b, sim->doms);
+	if (err)
+		goto fail;
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		sim->devs[i].sim = sim;
 		sim->devs[i].index = i;
@@ -359,17 +421,27 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 							&sim_regulators,
 							&sim->devs[i]);
 	}
+	if (!err) {
+		sim->dom_ix = build_ix(sim->inst->domains, b->n_domains);
+		sim->dev_ix = build_ix(sim->inst->devices, b->n_devices);
+		if (!sim->dom_ix || !sim->dev_ix)
+			err = -ENOMEM;
+	}
 	if (!err)
 		err = dmn_listen(sim->ctx, listener, sim);
 	if (err)
 		goto fail;
 	sim->initial = calloc(b->n_domains ? b->n_domains : 1,
 			      sizeof(*sim->initial));
-	size_t n_atts = 0;
-	for (unsigned i = 0; i < b->n_devices; i++)
+	size_t n_atts = 0, max_atts = 1;
+	for (unsigned i = 0; i < b->n_devices; i++) {
 		n_atts += b->devices[i].n_attachments;
+		if (b->devices[i].n_attachments > max_atts)
+			max_atts = b->devices[i].n_attachments;
+	}
 	sim->cast_block = calloc(n_atts ? n_atts : 1, sizeof(uint32_t));
-	if (!sim->initial || !sim->cast_block) {
+	sim->vote_scratch = calloc(2 * max_atts, sizeof(uint32_t));
+	if (!sim->initial || !sim->cast_block || !sim->vote_scratch) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -414,6 +486,9 @@ void sim_free(struct sim *sim)
 	free(sim->events);
 	free(sim->initial);
 	free(sim->cast_block);
+	free(sim->vote_scratch);
+	free(sim->dom_ix);
+	free(sim->dev_ix);
 	free(sim->doms);
 	free(sim->devs);
 	free(sim);

@@ -50,6 +50,11 @@ struct sim_report_store {
 	const char **owners;
 };
 
+struct sim_handle_ix {
+	uint32_t handle;
+	int32_t index;
+};
+
 struct sim {
 	const char *board_name;
 	struct dt_board *board;
@@ -59,6 +64,12 @@ struct sim {
 	struct sim_device *devs;
 	struct sim_initial *initial;
 	uint32_t *cast_block; /* behind every sim_device.cast */
+	/* Handle -> model index, sorted by handle: events name handles, and
+	 * a scan per event is quadratic on boards of 100,000 domains. */
+	struct sim_handle_ix *dom_ix, *dev_ix;
+	/* Two rows of the largest device's attachment count, for
+	 * note_rate_votes (sized here: no compiled cap, DESIGN §2). */
+	uint32_t *vote_scratch;
 	uint64_t now;
 
 	/* Backend calls: counted for sim_options.fail_call and on_call. */
@@ -95,8 +106,8 @@ int sim_fill_requirements(struct sim *sim);
 /*
  * Names in a scenario (engine_names.c). Each returns an index (device,
  * domain, attachment of @device) or, for a level, 0 and *@level; on
- * failure -ENOENT (-EEXIST: a device node name several devices share) with
- * the reason, and a "did you mean" where one is close, in @why.
+ * failure -ENOENT (-EEXIST: a device node name several devices share;
+ * -ENOMEM: sim_find_level's walk of the ancestors) with the reason, and a "did you mean" where one is close, in @why.
  */
 int sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
 int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);

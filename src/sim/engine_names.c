@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Appends to a bounded message; a full buffer just stops growing. */
@@ -214,20 +215,43 @@ static int entry_called(const struct dt_opp *e, const char *name)
 }
 
 /* The table whose levels @domain takes: its own, else the nearest
- * ancestor's (a domain without one passes its level up 1:1). -1 if none.
- * Parents are searched in link order, depth first. */
-static int32_t level_table(const struct dt_board *b, unsigned domain,
-			   unsigned depth)
+ * ancestor's (a domain without one passes its level up 1:1). -1 if none,
+ * -2 on -ENOMEM. Parents are searched in link order, depth first, each
+ * domain once (a DAG walked without memory is exponential) and with an
+ * explicit stack (chains are as deep as the board is large). */
+static int32_t level_table(const struct dt_board *b, unsigned domain)
 {
-	const struct dt_domain *d = &b->domains[domain];
-	if (d->opp_table >= 0)
-		return d->opp_table;
-	for (unsigned i = 0; i < d->n_parents && depth < 64; i++) {
-		int32_t t = level_table(b, (unsigned)d->parents[i], depth + 1);
-		if (t >= 0)
-			return t;
+	if (b->domains[domain].opp_table >= 0)
+		return b->domains[domain].opp_table;
+	struct frame {
+		unsigned dom, next;
+	} *stack = malloc(b->n_domains * sizeof(*stack));
+	unsigned char *seen = calloc(b->n_domains, 1);
+	int32_t found = stack && seen ? -1 : -2;
+	unsigned sp = 0;
+	if (found == -1) {
+		stack[sp++] = (struct frame){domain, 0};
+		seen[domain] = 1;
 	}
-	return -1;
+	while (sp && found == -1) {
+		struct frame *top = &stack[sp - 1];
+		const struct dt_domain *d = &b->domains[top->dom];
+		if (top->next == d->n_parents) {
+			sp--;
+			continue;
+		}
+		unsigned p = (unsigned)d->parents[top->next++];
+		if (seen[p])
+			continue;
+		seen[p] = 1;
+		if (b->domains[p].opp_table >= 0)
+			found = b->domains[p].opp_table;
+		else
+			stack[sp++] = (struct frame){p, 0};
+	}
+	free(stack);
+	free(seen);
+	return found;
 }
 
 static const char *table_level_name(const struct dt_opp *e)
@@ -248,7 +272,11 @@ int sim_find_level(const struct sim *sim, unsigned domain, const char *name,
 	const struct dt_board *b = sim->board;
 	const struct dt_domain *d = &b->domains[domain];
 	struct msg m = {why, size, 0};
-	int32_t t = level_table(b, domain, 0);
+	int32_t t = level_table(b, domain);
+	if (t == -2) {
+		msg_add(&m, "out of memory looking up level '%s'", name);
+		return -ENOMEM;
+	}
 	if (t < 0) {
 		msg_add(&m,
 			"domain '%s' has no OPP table (nor have its "

@@ -313,10 +313,9 @@ static void note_rate_votes(struct sim *sim, int device, uint32_t was)
 	const struct dt_device *d = &sim->board->devices[device];
 	pd_device_t h = sim->inst->devices[device];
 	uint32_t now = OPP_ID_NONE;
-	uint32_t old_v[64], new_v[64];
-	unsigned n = d->n_attachments < 64 ? d->n_attachments : 64;
-	memset(old_v, 0, sizeof(old_v));
-	memset(new_v, 0, sizeof(new_v));
+	unsigned n = d->n_attachments;
+	uint32_t *old_v = sim->vote_scratch, *new_v = old_v + n;
+	memset(old_v, 0, 2 * (size_t)n * sizeof(*old_v));
 	opp_device_current(sim->ctx, h, &now, NULL);
 	if (was != OPP_ID_NONE)
 		opp_device_votes(sim->ctx, h, was, old_v, n);

@@ -194,10 +194,25 @@ static void nested_domains(void **state)
 	assert_int_equal(b->domains[d5].n_parents, 1); /* not under 4 */
 	assert_int_equal(b->domains[d4].n_parents, 0);
 	assert_int_equal(b->domains[d9].n_parents, 0);
-	assert_string_equal(b->domains[d3].path,
-			    "/power-controller/power-domain@1/power-domain@2/"
-			    "power-domain@3");
-	assert_string_equal(b->domains[d9].path, "/power-controller");
+	/* paths are built on demand (dt_domain_path), snprintf-like */
+	const char *p3 = "/power-controller/power-domain@1/power-domain@2/"
+			 "power-domain@3";
+	char buf[128];
+	assert_int_equal(dt_domain_path(b, (unsigned)d3, buf, sizeof(buf)),
+			 strlen(p3));
+	assert_string_equal(buf, p3);
+	assert_int_equal(dt_domain_path(b, (unsigned)d3, buf, 20), strlen(p3));
+	assert_string_equal(buf, "/power-controller/p");
+	assert_int_equal(dt_domain_path(b, (unsigned)d3, NULL, 0), strlen(p3));
+	assert_true(dt_domain_path_is(b, (unsigned)d3, p3));
+	assert_false(dt_domain_path_is(b, (unsigned)d3, p3 + 17));
+	assert_false(dt_domain_path_is(b, (unsigned)d3, "power-controller/power-domain@1/power-domain@2/power-domain@3"));
+	assert_false(dt_domain_path_is(b, (unsigned)d3, "/x/power-controller/power-domain@1/power-domain@2/power-domain@3"));
+	assert_int_equal(dt_domain_path(b, (unsigned)d9, buf, sizeof(buf)),
+			 strlen("/power-controller"));
+	assert_string_equal(buf, "/power-controller");
+	assert_int_equal(dt_domain_path(b, b->n_domains, buf, sizeof(buf)), 0);
+	assert_false(dt_domain_path_is(NULL, 0, "/"));
 	assert_int_equal(dt_test_count(b, "domain-defined-twice"), 1);
 	const struct dt_diag *d = dt_test_diag(b, "domain-defined-twice", 0);
 	assert_int_equal(d->severity, DT_SEV_WARNING);
