@@ -49,6 +49,7 @@ struct builder {
 	/* what is being built, for the diagnostic when a call fails: a node
 	 * (or a table and one of its entries) and the property behind it */
 	const char *at_node, *at_prop;
+	int32_t at_domain; /* or a domain, whose path is built on demand */
 	const struct dt_opp_table *at_table;
 	const struct dt_opp *at_entry;
 };
@@ -57,8 +58,15 @@ static void build_at(struct builder *bd, const char *node, const char *prop)
 {
 	bd->at_node = node;
 	bd->at_prop = prop;
+	bd->at_domain = -1;
 	bd->at_table = NULL;
 	bd->at_entry = NULL;
+}
+
+static void build_at_domain(struct builder *bd, unsigned d, const char *prop)
+{
+	build_at(bd, NULL, prop);
+	bd->at_domain = (int32_t)d;
 }
 
 static bool entry_added(const struct dt_opp *e)
@@ -248,8 +256,7 @@ static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
 	struct dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_domains; d++) {
 		struct pd_domain_desc desc = {0};
-		build_at(bd, b->domains[d].path,
-			 "#power-domain-cells");
+		build_at_domain(bd, d, "#power-domain-cells");
 		int err = factory(user, b, d, &desc);
 		if (err)
 			return err;
@@ -289,8 +296,7 @@ static int make_links(struct builder *bd)
 			pd_domain_t parent =
 			    inst->domains[b->domains[d].parents[k]];
 			pd_domain_t child = inst->domains[d];
-			build_at(bd, b->domains[d].path,
-				 "power-domains");
+			build_at_domain(bd, d, "power-domains");
 			int err = opp_link_add(bd->ctx, parent, child);
 			if (err)
 				return err;
@@ -489,6 +495,9 @@ static void report_failure(const struct builder *bd, int err, dt_diag_fn diag,
 	char why[256] = "", node[1024];
 	const char *prop = bd->at_prop;
 	snprintf(node, sizeof(node), "%s", bd->at_node ? bd->at_node : "/");
+	if (bd->at_domain >= 0)
+		dt_domain_path(bd->b, (unsigned)bd->at_domain, node,
+			       sizeof(node));
 	if (bd->at_entry)
 		prop = entry_fault(bd->at_table, bd->at_entry, err, why,
 				   sizeof(why));
@@ -525,7 +534,7 @@ int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
 	struct dt_pool *pool = dt_pool_create(dt_pool_ops(board->pool));
 	if (!pool)
 		return -ENOMEM;
-	struct builder bd = {.b = board, .ctx = ctx};
+	struct builder bd = {.b = board, .ctx = ctx, .at_domain = -1};
 	int err = alloc_instance(pool, board, &bd);
 	if (!err && !(err = make_tables(&bd)) &&
 	    !(err = make_domains(&bd, factory, user)) &&
