@@ -416,6 +416,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 	memset(a, 0, sizeof(*a));
 	a->dir = ".";
 	a->max_msg = SCMI_DEFAULT_MAX_MSG;
+	const char *max_msg = NULL, *hw = NULL;
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
 		const char **value = NULL;
@@ -432,27 +433,10 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 			value = &a->dir;
 		} else if (!strcmp(arg, "--trace")) {
 			value = &a->trace;
-		} else if (!strcmp(arg, "--max-msg") ||
-			   !strcmp(arg, "--supported-hw")) {
-			if (i + 1 == argc) {
-				fprintf(stderr,
-					"domino scmi-serve: error: %s needs a "
-					"value\n",
-					arg);
-				return EXIT_INPUT;
-			}
-			const char *v = argv[++i];
-			if (arg[2] == 'm' && parse_max_msg(v, &a->max_msg)) {
-				fprintf(stderr,
-					"domino scmi-serve: error: --max-msg "
-					"'%s' is not a "
-					"number of bytes in %u..65536\n",
-					v, SCMI_MIN_MSG);
-				return EXIT_INPUT;
-			}
-			if (arg[2] == 's' &&
-			    cli_parse_supported_hw("scmi-serve", v, &a->opt))
-				return EXIT_INPUT;
+		} else if (!strcmp(arg, "--max-msg")) {
+			value = &max_msg;
+		} else if (!strcmp(arg, "--supported-hw")) {
+			value = &hw;
 		} else if (arg[0] == '-' && arg[1]) {
 			fprintf(stderr,
 				"domino scmi-serve: error: unknown option '%s' "
@@ -480,6 +464,15 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 			*value = argv[++i];
 		}
 	}
+	if (max_msg && parse_max_msg(max_msg, &a->max_msg)) {
+		fprintf(stderr,
+			"domino scmi-serve: error: --max-msg '%s' is not a "
+			"number of bytes in %u..65536\n",
+			max_msg, SCMI_MIN_MSG);
+		return EXIT_INPUT;
+	}
+	if (hw && cli_parse_supported_hw("scmi-serve", hw, &a->opt))
+		return EXIT_INPUT;
 	if (!a->board || !a->agents) {
 		fprintf(stderr, "domino scmi-serve: error: %s\n%s",
 			!a->board ? "no BOARD.dtb given"
