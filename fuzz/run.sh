@@ -102,8 +102,9 @@ for t in "${targets[@]}"; do
 	echo "fuzz_$t: ${execs:-0} execs, $crashes crashes$note" >&2
 	if [ "${status[$t]}" != 0 ] || [ "$crashes" != 0 ]; then
 		rc=1
-		echo "--- fuzz_$t failed (exit ${status[$t]}); log tail:" >&2
-		tail -n 40 "$log" >&2
+		echo "--- fuzz_$t failed (exit ${status[$t]}); $(grep -m1 -o 'Seed: [0-9]*' "$log" || echo 'seed unknown'); log tail:" >&2
+		# the report itself, not libFuzzer's progress lines
+		grep -v -E '^(#[0-9]+|MS: |	NEW_FUNC)' "$log" | tail -n 60 >&2
 		cp "$log" "$build/artifacts/$t/last-run.log"
 		echo "--- inputs in $build/artifacts/$t/" >&2
 	fi
