@@ -113,8 +113,12 @@ static void write_cmd(struct text *t, const struct scn_cmd *c)
 		put(t, " %s %llu\n", c->target, (unsigned long long)c->rate.hz);
 		return;
 	case SCN_VOTE:
-		put(t, " %s%s%s %u\n", c->target, c->vote.domain ? " " : "",
-		    c->vote.domain ? c->vote.domain : "", (unsigned)c->vote.level);
+		put(t, " %s%s%s ", c->target, c->vote.domain ? " " : "",
+		    c->vote.domain ? c->vote.domain : "");
+		if (c->vote.level_name)
+			put(t, "%s\n", c->vote.level_name);
+		else
+			put(t, "%u\n", (unsigned)c->vote.level);
 		return;
 	case SCN_QOS:
 		if (c->qos.latency_us == SCN_QOS_NONE)
@@ -135,7 +139,10 @@ static void write_cmd(struct text *t, const struct scn_cmd *c)
 	}
 	switch (c->expect.kind) {
 	case SCN_EXPECT_PSTATE:
-		put(t, " %s pstate %u\n", c->target, (unsigned)c->expect.level);
+		if (c->expect.level_name)
+			put(t, " %s pstate %s\n", c->target, c->expect.level_name);
+		else
+			put(t, " %s pstate %u\n", c->target, (unsigned)c->expect.level);
 		return;
 	case SCN_EXPECT_ON:
 	case SCN_EXPECT_OFF:
@@ -175,7 +182,8 @@ static void check_same(const struct scn_cmd *a, const struct scn_cmd *b)
 		return;
 	case SCN_VOTE:
 		if (a->vote.level != b->vote.level ||
-		    !same_str(a->vote.domain, b->vote.domain))
+		    !same_str(a->vote.domain, b->vote.domain) ||
+		    !same_str(a->vote.level_name, b->vote.level_name))
 			__builtin_trap();
 		return;
 	case SCN_QOS:
@@ -197,7 +205,8 @@ static void check_same(const struct scn_cmd *a, const struct scn_cmd *b)
 		__builtin_trap();
 	switch (a->expect.kind) {
 	case SCN_EXPECT_PSTATE:
-		if (a->expect.level != b->expect.level)
+		if (a->expect.level != b->expect.level ||
+		    !same_str(a->expect.level_name, b->expect.level_name))
 			__builtin_trap();
 		return;
 	case SCN_EXPECT_IDLE:
