@@ -127,6 +127,10 @@ static void write_cmd(struct text *t, const struct scn_cmd *c)
 			put(t, " %s %u\n", c->target, (unsigned)c->qos.latency_us);
 		return;
 	case SCN_WAKEUP:
+		if (c->wakeup.at_ns == SCN_WAKEUP_NONE) {
+			put(t, " %s none\n", c->target);
+			return;
+		}
 		scn_format_time(c->wakeup.at_ns, when, sizeof(when));
 		put(t, " %s %s\n", c->target, when);
 		return;
@@ -234,7 +238,8 @@ static void round_trip(const struct scn_script *s)
 	put(&t, "# written back by fuzz_scenario\n");
 	for (size_t i = 0; i < s->count; i++) {
 		check_time(s->cmds[i].time_ns);
-		if (s->cmds[i].verb == SCN_WAKEUP)
+		if (s->cmds[i].verb == SCN_WAKEUP &&
+		    s->cmds[i].wakeup.at_ns != SCN_WAKEUP_NONE)
 			check_time(s->cmds[i].wakeup.at_ns);
 		write_cmd(&t, &s->cmds[i]);
 	}
