@@ -157,9 +157,11 @@ struct dt_opp_supply {
  * @suspend, @turbo: opp-suspend, turbo-mode
  * @enabled:     the entry's own status is okay
  * @hw_ok:       true without opp-supported-hw; with it, true only when a
- *               hardware version was given and, for some group of
- *               n_supported_hw-version cells, every cell ANDed with the
- *               matching version cell is non-zero
+ *               hardware version was given and, for some group of W cells
+ *               (W = the table's shortest opp-supported-hw), every cell
+ *               that has a version value (the first min(W, values)) ANDed
+ *               with that value is non-zero; false when the length is not
+ *               a multiple of W
  * @duplicate_of: -1, or the index of an earlier available entry equal to
  *               this one in every opp-hz value and level
  * @available:   enabled && hw_ok && duplicate_of < 0
@@ -418,8 +420,10 @@ struct dt_board {
  * struct dt_load_opts - how to load; every member may be zero
  * @alloc: allocator (both members set), or NULL for malloc/free
  * @supported_hw, @n_supported_hw: the hardware version, one u32 per cell
- *   (any number; copied); none given = entries with opp-supported-hw
- *   are unavailable (counted, and reported as "opp-needs-hw-version")
+ *   of a group (any number; copied; each table reads as many as its groups
+ *   have cells, see dt_opp.hw_ok); none given = entries with
+ *   opp-supported-hw are unavailable (counted, and reported as
+ *   "opp-needs-hw-version")
  * @flags: DT_LOAD_*
  * @diag, @diag_user: optional sink, see dt_diag_fn
  */
@@ -473,8 +477,9 @@ struct dt_load_opts {
  *   "opp-needs-hw-version"   a table has opp-supported-hw entries and no
  *                            version was given (once per table)
  *   "opp-supported-hw-count" entries whose opp-supported-hw length is not
- *                            a multiple of the version's cell count: they
- *                            are unavailable (once per table)
+ *                            a multiple of the table's group (its shortest
+ *                            opp-supported-hw): they are unavailable (once
+ *                            per table, only when a version was given)
  *   "opp-required-unmatched" a required OPP matches none of the node's
  *                            domains (ignored)
  *   "opp-required-no-level"  a required OPP without opp-level in a table
@@ -489,6 +494,13 @@ struct dt_load_opts {
  *                            has no device (nothing to raise)
  *  notes
  *   "pd-provider-unused"     a provider with cells no enabled node references
+ *   "opp-hw-mismatch"        an entry no group of whose opp-supported-hw
+ *                            matches the version given: unavailable (one
+ *                            per entry, naming it)
+ *   "opp-hw-partial"         the version has fewer values than the table's
+ *                            groups have cells: only the first are checked;
+ *                            duplicates among entries that differ only in
+ *                            the others are counted here, not warned
  *   "opp-table-vendor"       a vendor variant of operating-points-v2 (e.g.
  *                            "-qcom-level", "-kryo-cpu"), read as a plain
  *                            table; its vendor properties are not modelled

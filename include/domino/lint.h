@@ -26,6 +26,9 @@
  *   warning  pd-names-count         power-domain-names count mismatch
  *   warning  opp-voltage-decreasing voltage falls as frequency rises,
  *                                   among entries available together
+ *                                   (not between two opp-supported-hw
+ *                                   entries of a table whose groups the
+ *                                   version does not cover: opp-hw-partial)
  *   warning  opp-duplicate          same frequencies and level (and
  *                                   hardware version) as an earlier entry
  *   warning  domain-defined-twice   a nested domain number repeats
@@ -34,6 +37,10 @@
  *                                   node's domains (DESIGN §1)
  *   note     opp-needs-hw-version   entries usable only with a hardware
  *                                   version (opp-supported-hw), with count
+ *   note     opp-hw-mismatch        an entry the version given does not
+ *                                   match, by name
+ *   note     opp-hw-partial         a table whose opp-supported-hw groups
+ *                                   have more cells than the version
  *   and every other loader diagnostic with the loader's severity.
  */
 #ifndef DOMINO_LINT_H

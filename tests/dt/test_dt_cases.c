@@ -305,20 +305,103 @@ static void supported_hw(void **state)
 	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 0);
 	dt_board_free(b);
 
-	/* two cells: groups <1 2> and <4 8>; {4, 8} matches the second */
+	/* A version longer than the table's groups (this table's shortest
+	 * opp-supported-hw has 1 cell) applies its first value only: opp-c's
+	 * cells are four 1-cell groups, 0x4 matches the third. */
 	uint32_t v48[] = {0x4, 0x8};
 	o.supported_hw = v48;
 	o.n_supported_hw = 2;
 	b = load("hw", &o, 0);
+	assert_true(entry(b, "/opp-table-emc", "opp-a")->available);
 	assert_true(entry(b, "/opp-table-emc", "opp-c")->available);
-	/* one-cell masks cannot be grouped by two cells */
-	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
-	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 1);
+	assert_false(entry(b, "/opp-table-emc", "opp-b")->hw_ok);
+	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 0);
 	dt_board_free(b);
-	uint32_t v12[] = {0x1, 0x4};
-	o.supported_hw = v12;
+	/* the second value is not read: 0x10 alone decides */
+	uint32_t v10[] = {0x10, 0x4};
+	o.supported_hw = v10;
 	b = load("hw", &o, 0);
 	assert_false(entry(b, "/opp-table-emc", "opp-c")->available);
+	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
+	dt_board_free(b);
+}
+
+/* Tables of one board group opp-supported-hw differently (Tegra30: CPU
+ * <process speedo>, peripherals <process>); one version serves them all,
+ * each table reading as many values as its groups have cells (issue 14
+ * item 2). */
+static void supported_hw_widths(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("hw_width");
+	assert_int_equal(b->n_opp_hw_unavailable, 9);
+	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 3);
+	assert_int_equal(dt_test_count(b, "opp-hw-mismatch"), 0);
+	dt_board_free(b);
+
+	/* one value: the CPU table checks the process cell only, so the
+	 * speedo variants of a frequency are available together; the
+	 * duplicates that makes are the version's, one note per table,
+	 * not a warning per entry */
+	uint32_t v4[] = {0x4};
+	struct dt_load_opts o = {.supported_hw = v4, .n_supported_hw = 1};
+	b = load("hw_width", &o, 0);
+	assert_int_equal(b->n_warnings, 1); /* odd's opp-y, the tree's */
+	assert_int_equal(dt_test_count(b, "opp-duplicate"), 0);
+	assert_int_equal(dt_test_count(b, "opp-hw-partial"), 2);
+	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 1);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-800")->available);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-850")->hw_ok);
+	assert_int_equal(
+	    entry(b, "/opp-table-cpu", "opp-100-850")->duplicate_of, 0);
+	assert_false(entry(b, "/opp-table-cpu", "opp-300-950")->hw_ok);
+	assert_true(entry(b, "/opp-table-emc", "opp-a")->available);
+	assert_false(entry(b, "/opp-table-emc", "opp-b")->hw_ok);
+	assert_true(entry(b, "/opp-table-odd", "opp-x")->available);
+	assert_false(entry(b, "/opp-table-odd", "opp-y")->hw_ok);
+	/* the entries that did not match are named, one note each */
+	assert_int_equal(dt_test_count(b, "opp-hw-mismatch"), 2);
+	assert_int_equal(b->n_opp_hw_unavailable, 3);
+	bool named = false;
+	for (unsigned i = 0; i < b->n_diags; i++)
+		if (!strcmp(b->diags[i].check, "opp-hw-mismatch") &&
+		    b->diags[i].severity == DT_SEV_NOTE &&
+		    strstr(b->diags[i].node, "/opp-table-cpu/opp-300-950") &&
+		    strstr(b->diags[i].message, "hardware version 0x4"))
+			named = true;
+	assert_true(named);
+	dt_board_free(b);
+
+	/* two values: the CPU table is checked whole; the 1-cell table
+	 * against the first value, with no count warning (Linux's driver
+	 * gives it one value) */
+	uint32_t v42[] = {0x4, 0x2};
+	o.supported_hw = v42;
+	o.n_supported_hw = 2;
+	b = load("hw_width", &o, 0);
+	assert_int_equal(dt_test_count(b, "opp-hw-partial"), 0);
+	assert_int_equal(dt_test_count(b, "opp-duplicate"), 0);
+	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 1);
+	assert_false(entry(b, "/opp-table-cpu", "opp-100-800")->available);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-850")->available);
+	assert_false(entry(b, "/opp-table-cpu", "opp-200-900")->available);
+	assert_true(entry(b, "/opp-table-cpu", "opp-200-820")->available);
+	assert_false(entry(b, "/opp-table-cpu", "opp-300-950")->available);
+	assert_true(entry(b, "/opp-table-emc", "opp-a")->available);
+	assert_false(entry(b, "/opp-table-emc", "opp-b")->available);
+	assert_true(entry(b, "/opp-table-odd", "opp-x")->available);
+	assert_int_equal(dt_test_count(b, "opp-hw-mismatch"), 4);
+	assert_int_equal(b->n_opp_hw_unavailable, 5);
+	dt_board_free(b);
+
+	/* more values than any table's groups: the extra ones are unused */
+	uint32_t v421[] = {0x4, 0x2, 0x1};
+	o.supported_hw = v421;
+	o.n_supported_hw = 3;
+	b = load("hw_width", &o, 0);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-850")->available);
+	assert_false(entry(b, "/opp-table-cpu", "opp-100-800")->available);
+	assert_int_equal(b->n_opp_hw_unavailable, 5);
 	dt_board_free(b);
 }
 
@@ -691,6 +774,7 @@ int main(void)
 	    cmocka_unit_test(disabled_nodes),
 	    cmocka_unit_test(cycles_dropped),
 	    cmocka_unit_test(supported_hw),
+	    cmocka_unit_test(supported_hw_widths),
 	    cmocka_unit_test(duplicates),
 	    cmocka_unit_test(two_pass_matching),
 	    cmocka_unit_test(n_cells),
