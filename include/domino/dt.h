@@ -252,8 +252,10 @@ struct dt_floor {
  * @floors, @n_floors: those required-opps matched to @parents
  * @parents, @n_parents: domains from its own power-domains (indices, in
  *   order, without repeats): the parents of each of its domains, except
- *   nested children (whose parent is the enclosing domain) and links
- *   dropped as cycles (see dt_domain.parents, the links actually made)
+ *   nested children (whose parent is the enclosing domain), links
+ *   dropped as cycles, and, with DT_LOAD_PARENTS_BY_NAME, a known i.MX8M
+ *   block controller's domains (each under "bus" and its own entry); see
+ *   dt_domain.parents, the links actually made
  * @first_domain, @n_domains: its domains are dt_board.domains[first_domain
  *   .. first_domain + n_domains - 1], by increasing index
  */
@@ -415,6 +417,11 @@ struct dt_board {
  * --------------------------------------------------------- */
 
 #define DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dt_load */
+/* Map a known i.MX8M block controller's own power-domains to its domains
+ * by power-domain-names, as Linux's imx8m(p)-blk-ctrl drivers do: each
+ * domain is a child of the "bus" entry and of the entry its driver names
+ * for it, not of every entry (DESIGN §2, the default). */
+#define DT_LOAD_PARENTS_BY_NAME (1u << 1)
 
 /**
  * struct dt_load_opts - how to load; every member may be zero
@@ -492,6 +499,14 @@ struct dt_load_opts {
  *                            opp-level entries (the table is ignored)
  *   "opp-table-no-owner"     a device table that required-opps point into
  *                            has no device (nothing to raise)
+ *   "provider-parents-all"   an i.MX8M block controller's several named
+ *                            parents all parent each of its domains (the
+ *                            default), where Linux's driver maps them by
+ *                            name (DT_LOAD_PARENTS_BY_NAME does); a note
+ *                            for another provider of named parents
+ *   "provider-parents-by-name" with DT_LOAD_PARENTS_BY_NAME, a domain whose
+ *                            "bus" or own entry the node does not name:
+ *                            it keeps every parent
  *  notes
  *   "pd-provider-unused"     a provider with cells no enabled node references
  *   "opp-hw-mismatch"        an entry no group of whose opp-supported-hw

@@ -35,6 +35,10 @@
  *   warning  consumer-of-disabled-provider
  *   warning  opp-required-unmatched a required OPP matching none of the
  *                                   node's domains (DESIGN §1)
+ *   warning  provider-parents-all   an i.MX8M block controller's named
+ *                                   parents all parent every domain, where
+ *                                   Linux maps them by name (a note for
+ *                                   other providers with named parents)
  *   note     opp-needs-hw-version   entries usable only with a hardware
  *                                   version (opp-supported-hw), with count
  *   note     opp-hw-mismatch        an entry the version given does not

@@ -202,6 +202,22 @@ struct dt_pd_spec {
 int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs);
 
+/*
+ * provider_parents.c: how a provider's own power-domains parent its
+ * domains. _plan reports a provider whose several named parents all go to
+ * every domain (provider-parents-all) and sets *@by_name when they are to
+ * be mapped by name instead (DT_LOAD_PARENTS_BY_NAME and a known
+ * compatible); 0 or -ENOMEM. _named_parents gives such a provider's
+ * domain @d its "bus" parent and its own: 0 and *@n_out (1 or 2), -ENOENT
+ * when a name is missing (reported: the caller links all parents), or
+ * -ENOMEM.
+ */
+int dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
+			     bool *by_name);
+int dt_domain_named_parents(struct dt_loader *ld, int32_t node,
+			    const struct dt_domain *d, int32_t out[2],
+			    unsigned *n_out);
+
 /* The domain index of a spec, once domains exist; -1 if none. */
 int32_t dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s);
 

@@ -405,6 +405,72 @@ static void supported_hw_widths(void **state)
 	dt_board_free(b);
 }
 
+/* The names of @dom's parents, sorted by domain index, "+"-joined. */
+static const char *parents_of(const struct dt_board *b, const char *dom_name)
+{
+	static char buf[256];
+	const struct dt_domain *d = &b->domains[dom(b, dom_name)];
+	buf[0] = 0;
+	for (unsigned idx = 0; idx < b->n_domains; idx++)
+		for (unsigned i = 0; i < d->n_parents; i++)
+			if (d->parents[i] == (int32_t)idx) {
+				if (buf[0])
+					strcat(buf, "+");
+				strcat(buf, b->domains[idx].name);
+			}
+	return buf;
+}
+
+/* i.MX8M block controllers (issue 14 item 1): by default every listed
+ * parent parents every domain (DESIGN §2), and that is reported; with
+ * DT_LOAD_PARENTS_BY_NAME a known controller's domain gets "bus" and its
+ * own named parent, as Linux's driver does. */
+static void provider_parents_by_name(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("blk_ctrl");
+	assert_string_equal(parents_of(b, "vpu_blk:0"),
+			    "gpc:8+gpc:11+gpc:12+gpc:13");
+	assert_string_equal(parents_of(b, "vpu_blk:2"),
+			    "gpc:8+gpc:11+gpc:12+gpc:13");
+	/* a warning on each known controller, a note on the unknown one */
+	assert_int_equal(dt_test_count(b, "provider-parents-all"), 3);
+	unsigned warned = 0;
+	for (unsigned i = 0; i < b->n_diags; i++) {
+		const struct dt_diag *g = &b->diags[i];
+		if (strcmp(g->check, "provider-parents-all"))
+			continue;
+		assert_string_equal(g->property, "power-domains");
+		if (!strcmp(g->node, "/blk-ctrl@1000")) {
+			assert_int_equal(g->severity, DT_SEV_WARNING);
+			assert_non_null(strstr(g->message, "all 4 parents"));
+			assert_non_null(strstr(g->message, "imx8m-blk-ctrl"));
+			warned++;
+		}
+		if (!strcmp(g->node, "/blk-ctrl@2000")) {
+			assert_int_equal(g->severity, DT_SEV_NOTE);
+			warned++;
+		}
+	}
+	assert_int_equal(warned, 2);
+	dt_board_free(b);
+
+	struct dt_load_opts o = {.flags = DT_LOAD_PARENTS_BY_NAME};
+	b = load("blk_ctrl", &o, 0);
+	assert_string_equal(parents_of(b, "vpu_blk:0"), "gpc:8+gpc:11");
+	assert_string_equal(parents_of(b, "vpu_blk:1"), "gpc:8+gpc:12");
+	assert_string_equal(parents_of(b, "vpu_blk:2"), "gpc:8+gpc:13");
+	/* unknown compatible: unchanged, still noted */
+	assert_string_equal(parents_of(b, "other_blk:0"), "gpc:1+gpc:2");
+	assert_int_equal(dt_test_count(b, "provider-parents-all"), 1);
+	/* imx8mq-vpu domain 1 is "g2", which this node does not name: that
+	 * domain keeps every parent, and says so */
+	assert_string_equal(parents_of(b, "short_blk:0"), "gpc:3+gpc:4");
+	assert_string_equal(parents_of(b, "short_blk:1"), "gpc:3+gpc:4");
+	assert_int_equal(dt_test_count(b, "provider-parents-by-name"), 1);
+	dt_board_free(b);
+}
+
 static void duplicates(void **state)
 {
 	(void)state;
@@ -775,6 +841,7 @@ int main(void)
 	    cmocka_unit_test(cycles_dropped),
 	    cmocka_unit_test(supported_hw),
 	    cmocka_unit_test(supported_hw_widths),
+	    cmocka_unit_test(provider_parents_by_name),
 	    cmocka_unit_test(duplicates),
 	    cmocka_unit_test(two_pass_matching),
 	    cmocka_unit_test(n_cells),
