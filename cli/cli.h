@@ -23,11 +23,12 @@ struct cli_options {
 	const char *svg_path;
 	uint32_t *supported_hw; /* as many values as given; freed at exit */
 	int n_supported_hw;
+	int parents_by_name; /* --provider-parents=by-name */
 	int help;
 };
 
-/* Parse argv after the subcommand; @allowed: "jtsh" letters for --json,
- * --trace, --svg, --supported-hw. Prints the error; returns 0 or EXIT_INPUT. */
+/* Parse argv after the subcommand; @allowed: "jtshp" letters for --json,
+ * --trace, --svg, --supported-hw, --provider-parents. Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 

@@ -96,6 +96,7 @@ static const struct {
 	{"--trace", 't', 1},
 	{"--svg", 's', 1},
 	{"--supported-hw", 'h', 1},
+	{"--provider-parents", 'p', 1},
 };
 
 /* --supported-hw values: as many as the text has (at most one per two
@@ -203,6 +204,16 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 		case 'h':
 			if (cli_parse_supported_hw(cmd, value, opt))
 				return EXIT_INPUT;
+			break;
+		case 'p':
+			opt->parents_by_name = !strcmp(value, "by-name");
+			if (!opt->parents_by_name && strcmp(value, "all")) {
+				fprintf(stderr,
+					"domino %s: error: --provider-parents "
+					"'%s': expected 'all' or 'by-name'\n",
+					cmd, value);
+				return EXIT_INPUT;
+			}
 			break;
 		}
 	}
@@ -494,6 +505,8 @@ int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
 	so.board_name = board->name;
 	so.supported_hw = opt->supported_hw;
 	so.n_supported_hw = (unsigned)opt->n_supported_hw;
+	if (opt->parents_by_name)
+		so.flags |= SIM_PARENTS_BY_NAME;
 	so.diag = cli_print_diag;
 	so.diag_user = &printer;
 	int err = sim_create(board->blob, board->size, &so, out);

@@ -14,6 +14,7 @@
 static const char simulate_help[] =
 	"usage: domino simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json]\n"
 	"                       [--svg OUT.svg] [--supported-hw V[,V...]]\n"
+	"                       [--provider-parents all|by-name]\n"
 	"\n"
 	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect;\n"
 	"the language is in man domino) on the board, on simulated time, and\n"
@@ -26,6 +27,10 @@ static const char simulate_help[] =
 	"  --trace OUT.json     Chrome trace-event file for Perfetto UI\n"
 	"  --svg OUT.svg        SVG timeline: a lane per domain\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
+	"  --provider-parents all|by-name\n"
+	"                       i.MX8M block controllers: each domain under every\n"
+	"                       parent the node lists (all, the default) or under\n"
+	"                       \"bus\" and its own named one, as Linux (by-name)\n"
 	"\n"
 	"exit status: 0 ok, 1 an expect line failed, 2 bad board or scenario\n";
 
@@ -61,7 +66,7 @@ static void on_event(void *user, const struct rpt_event *ev)
 int cmd_simulate(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "simulate", "jtsh", 2, &opt);
+	int rc = cli_parse(argc, argv, "simulate", "jtshp", 2, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {

@@ -7,6 +7,7 @@
 
 static const char summary_help[] =
 	"usage: domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]\n"
+	"                      [--provider-parents all|by-name]\n"
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
 	"level's name where the OPP table gives one), idle state, parents and\n"
@@ -17,12 +18,16 @@ static const char summary_help[] =
 	"BOARD, the built-in demo SoC.\n"
 	"\n"
 	"  --json               one JSON object (its fields: docs/json.md)\n"
-	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n";
+	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
+	"  --provider-parents all|by-name\n"
+	"                       i.MX8M block controllers: each domain under every\n"
+	"                       parent the node lists (all, the default) or under\n"
+	"                       \"bus\" and its own named one, as Linux (by-name)\n";
 
 int cmd_summary(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "summary", "jh", 1, &opt);
+	int rc = cli_parse(argc, argv, "summary", "jhp", 1, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {

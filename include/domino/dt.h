@@ -157,9 +157,11 @@ struct dt_opp_supply {
  * @suspend, @turbo: opp-suspend, turbo-mode
  * @enabled:     the entry's own status is okay
  * @hw_ok:       true without opp-supported-hw; with it, true only when a
- *               hardware version was given and, for some group of
- *               n_supported_hw-version cells, every cell ANDed with the
- *               matching version cell is non-zero
+ *               hardware version was given and, for some group of W cells
+ *               (W = the table's shortest opp-supported-hw), every cell
+ *               that has a version value (the first min(W, values)) ANDed
+ *               with that value is non-zero; false when the length is not
+ *               a multiple of W
  * @duplicate_of: -1, or the index of an earlier available entry equal to
  *               this one in every opp-hz value and level
  * @available:   enabled && hw_ok && duplicate_of < 0
@@ -250,8 +252,10 @@ struct dt_floor {
  * @floors, @n_floors: those required-opps matched to @parents
  * @parents, @n_parents: domains from its own power-domains (indices, in
  *   order, without repeats): the parents of each of its domains, except
- *   nested children (whose parent is the enclosing domain) and links
- *   dropped as cycles (see dt_domain.parents, the links actually made)
+ *   nested children (whose parent is the enclosing domain), links
+ *   dropped as cycles, and, with DT_LOAD_PARENTS_BY_NAME, a known i.MX8M
+ *   block controller's domains (each under "bus" and its own entry); see
+ *   dt_domain.parents, the links actually made
  * @first_domain, @n_domains: its domains are dt_board.domains[first_domain
  *   .. first_domain + n_domains - 1], by increasing index
  */
@@ -413,13 +417,20 @@ struct dt_board {
  * --------------------------------------------------------- */
 
 #define DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dt_load */
+/* Map a known i.MX8M block controller's own power-domains to its domains
+ * by power-domain-names, as Linux's imx8m(p)-blk-ctrl drivers do: each
+ * domain is a child of the "bus" entry and of the entry its driver names
+ * for it, not of every entry (DESIGN §2, the default). */
+#define DT_LOAD_PARENTS_BY_NAME (1u << 1)
 
 /**
  * struct dt_load_opts - how to load; every member may be zero
  * @alloc: allocator (both members set), or NULL for malloc/free
  * @supported_hw, @n_supported_hw: the hardware version, one u32 per cell
- *   (any number; copied); none given = entries with opp-supported-hw
- *   are unavailable (counted, and reported as "opp-needs-hw-version")
+ *   of a group (any number; copied; each table reads as many as its groups
+ *   have cells, see dt_opp.hw_ok); none given = entries with
+ *   opp-supported-hw are unavailable (counted, and reported as
+ *   "opp-needs-hw-version")
  * @flags: DT_LOAD_*
  * @diag, @diag_user: optional sink, see dt_diag_fn
  */
@@ -473,8 +484,9 @@ struct dt_load_opts {
  *   "opp-needs-hw-version"   a table has opp-supported-hw entries and no
  *                            version was given (once per table)
  *   "opp-supported-hw-count" entries whose opp-supported-hw length is not
- *                            a multiple of the version's cell count: they
- *                            are unavailable (once per table)
+ *                            a multiple of the table's group (its shortest
+ *                            opp-supported-hw): they are unavailable (once
+ *                            per table, only when a version was given)
  *   "opp-required-unmatched" a required OPP matches none of the node's
  *                            domains (ignored)
  *   "opp-required-no-level"  a required OPP without opp-level in a table
@@ -487,8 +499,23 @@ struct dt_load_opts {
  *                            opp-level entries (the table is ignored)
  *   "opp-table-no-owner"     a device table that required-opps point into
  *                            has no device (nothing to raise)
+ *   "provider-parents-all"   an i.MX8M block controller's several named
+ *                            parents all parent each of its domains (the
+ *                            default), where Linux's driver maps them by
+ *                            name (DT_LOAD_PARENTS_BY_NAME does); a note
+ *                            for another provider of named parents
+ *   "provider-parents-by-name" with DT_LOAD_PARENTS_BY_NAME, a domain whose
+ *                            "bus" or own entry the node does not name:
+ *                            it keeps every parent
  *  notes
  *   "pd-provider-unused"     a provider with cells no enabled node references
+ *   "opp-hw-mismatch"        an entry no group of whose opp-supported-hw
+ *                            matches the version given: unavailable (one
+ *                            per entry, naming it)
+ *   "opp-hw-partial"         the version has fewer values than the table's
+ *                            groups have cells: only the first are checked;
+ *                            duplicates among entries that differ only in
+ *                            the others are counted here, not warned
  *   "opp-table-vendor"       a vendor variant of operating-points-v2 (e.g.
  *                            "-qcom-level", "-kryo-cpu"), read as a plain
  *                            table; its vendor properties are not modelled

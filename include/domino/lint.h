@@ -26,14 +26,25 @@
  *   warning  pd-names-count         power-domain-names count mismatch
  *   warning  opp-voltage-decreasing voltage falls as frequency rises,
  *                                   among entries available together
+ *                                   (not between two opp-supported-hw
+ *                                   entries of a table whose groups the
+ *                                   version does not cover: opp-hw-partial)
  *   warning  opp-duplicate          same frequencies and level (and
  *                                   hardware version) as an earlier entry
  *   warning  domain-defined-twice   a nested domain number repeats
  *   warning  consumer-of-disabled-provider
  *   warning  opp-required-unmatched a required OPP matching none of the
  *                                   node's domains (DESIGN §1)
+ *   warning  provider-parents-all   an i.MX8M block controller's named
+ *                                   parents all parent every domain, where
+ *                                   Linux maps them by name (a note for
+ *                                   other providers with named parents)
  *   note     opp-needs-hw-version   entries usable only with a hardware
  *                                   version (opp-supported-hw), with count
+ *   note     opp-hw-mismatch        an entry the version given does not
+ *                                   match, by name
+ *   note     opp-hw-partial         a table whose opp-supported-hw groups
+ *                                   have more cells than the version
  *   and every other loader diagnostic with the loader's severity.
  */
 #ifndef DOMINO_LINT_H

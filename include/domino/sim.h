@@ -89,6 +89,8 @@ struct sim_call {
 typedef void (*sim_call_fn)(void *user, const struct sim_call *call);
 
 #define SIM_REGULATORS (1u << 0) /* give devices simulated supplies */
+/* load with DT_LOAD_PARENTS_BY_NAME (--provider-parents=by-name) */
+#define SIM_PARENTS_BY_NAME (1u << 1)
 
 /**
  * struct sim_options - how to build a simulation; every member may be zero
@@ -98,7 +100,8 @@ typedef void (*sim_call_fn)(void *user, const struct sim_call *call);
  * @flags: SIM_REGULATORS: every device whose OPP table has an entry with
  *   opp-microvolt gets a simulated regulator (set_voltage accepts any
  *   window), so opp_set_rate programs its supplies; without it supplies
- *   are skipped (what `domino simulate` does)
+ *   are skipped (what `domino simulate` does); SIM_PARENTS_BY_NAME:
+ *   i.MX8M block controllers' parents mapped by name (see dt_load_opts)
  * @fail_call: failure injection for tests: when non-zero, backend call
  *   number @fail_call (as struct sim_call.index counts: every power_on,
  *   power_off, set_performance_state, clock set_rate and, with

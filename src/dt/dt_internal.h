@@ -164,6 +164,15 @@ const char *dt_prop_string(const struct dt_loader *ld, int32_t node,
 int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
 			 unsigned *n_states);
 int dt_opp_tables_scan(struct dt_loader *ld); /* opp_tables.c */
+/* opp-supported-hw of a table: the cells of one group (the length of its
+ * shortest opp-supported-hw, 0 if none); whether the board's version has
+ * fewer values than that (some cells go unchecked); and whether two of its
+ * entries may differ only in unchecked cells (both carry the property in
+ * such a table), so a finding between them may be the version's doing. */
+unsigned dt_opp_hw_width(const struct dt_opp_table *t);
+bool dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t);
+bool dt_opp_hw_ambiguous(const struct dt_board *b, const struct dt_opp_table *t,
+			 const struct dt_opp *x, const struct dt_opp *y);
 int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 		       struct dt_opp_ref **refs, unsigned *n_refs);
 int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table);
@@ -192,6 +201,22 @@ struct dt_pd_spec {
 };
 int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs);
+
+/*
+ * provider_parents.c: how a provider's own power-domains parent its
+ * domains. _plan reports a provider whose several named parents all go to
+ * every domain (provider-parents-all) and sets *@by_name when they are to
+ * be mapped by name instead (DT_LOAD_PARENTS_BY_NAME and a known
+ * compatible); 0 or -ENOMEM. _named_parents gives such a provider's
+ * domain @d its "bus" parent and its own: 0 and *@n_out (1 or 2), -ENOENT
+ * when a name is missing (reported: the caller links all parents), or
+ * -ENOMEM.
+ */
+int dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
+			     bool *by_name);
+int dt_domain_named_parents(struct dt_loader *ld, int32_t node,
+			    const struct dt_domain *d, int32_t out[2],
+			    unsigned *n_out);
 
 /* The domain index of a spec, once domains exist; -1 if none. */
 int32_t dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s);

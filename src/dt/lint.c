@@ -2,6 +2,7 @@
 /* Lint: loader diagnostics as findings, plus checks of the model's sense. */
 #include <domino/lint.h>
 #include <domino/sim.h>
+#include "dt_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -113,7 +114,8 @@ static void check_voltages(struct linter *l, const struct dt_board *b)
 		qsort(v, n, sizeof(*v), cmp_by_freq);
 		for (unsigned i = 1; i < n; i++) {
 			const struct dt_opp *lo = v[i - 1].opp, *hi = v[i].opp;
-			if (v[i].hz == v[i - 1].hz)
+			if (v[i].hz == v[i - 1].hz ||
+			    dt_opp_hw_ambiguous(b, tab, lo, hi))
 				continue;
 			unsigned supplies = lo->n_supplies < hi->n_supplies
 						    ? lo->n_supplies

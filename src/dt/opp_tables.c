@@ -6,6 +6,7 @@
 #include "dt_internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
@@ -302,10 +303,29 @@ int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
 	return 0;
 }
 
-static bool hw_supported(const struct dt_board *b, const struct dt_opp *e)
+/* The cells of one opp-supported-hw group: the length of the table's
+ * shortest opp-supported-hw. Linux takes the group size from the driver
+ * (Tegra's CPU tables have 2 cells, its peripheral tables 1, on one board);
+ * one --supported-hw for the whole board cannot say it per table, the
+ * table's own entries can. 0 when no entry carries the property. */
+unsigned dt_opp_hw_width(const struct dt_opp_table *t)
 {
-	unsigned k = b->n_supported_hw;
-	for (unsigned g = 0; g + k <= e->n_supported_hw; g += k) {
+	unsigned w = 0;
+	for (unsigned i = 0; i < t->n_entries; i++) {
+		unsigned n = t->entries[i].n_supported_hw;
+		if (n && (!w || n < w))
+			w = n;
+	}
+	return w;
+}
+
+/* Some group of @w cells whose every covered cell (those the version has
+ * a value for) shares a bit with that value. */
+static bool hw_supported(const struct dt_board *b, const struct dt_opp *e,
+			 unsigned w)
+{
+	unsigned k = b->n_supported_hw < w ? b->n_supported_hw : w;
+	for (unsigned g = 0; g + w <= e->n_supported_hw; g += w) {
 		bool all = true;
 		for (unsigned j = 0; j < k; j++)
 			all = all &&
@@ -314,6 +334,23 @@ static bool hw_supported(const struct dt_board *b, const struct dt_opp *e)
 			return true;
 	}
 	return false;
+}
+
+/* "0x4,0x4" for messages; a long version is cut with "...". */
+static void format_version(const struct dt_board *b, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < b->n_supported_hw && len < size; i++) {
+		int n = snprintf(buf + len, size - len, "%s0x%x", i ? "," : "",
+				 (unsigned)b->supported_hw[i]);
+		if (n < 0 || (size_t)n >= size - len) {
+			if (size > 4)
+				memcpy(buf + size - 4, "...", 4);
+			return;
+		}
+		len += (size_t)n;
+	}
 }
 
 static bool same_key(const struct dt_opp *a, const struct dt_opp *b)
@@ -327,12 +364,32 @@ static bool same_key(const struct dt_opp *a, const struct dt_opp *b)
 	return true;
 }
 
+bool dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t)
+{
+	return b->n_supported_hw && b->n_supported_hw < dt_opp_hw_width(t);
+}
+
+/* Both entries are selected by opp-supported-hw in a table whose groups
+ * the version does not cover: they may be meant for different values of
+ * the unchecked cells (Tegra30's speedo variants at one frequency), so
+ * what they share says nothing about the tree. */
+bool dt_opp_hw_ambiguous(const struct dt_board *b, const struct dt_opp_table *t,
+			 const struct dt_opp *x, const struct dt_opp *y)
+{
+	return x->n_supported_hw && y->n_supported_hw &&
+	       dt_opp_hw_partial(b, t);
+}
+
 static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 {
 	struct dt_board *b = ld->board;
 	struct dt_opp_table *t = &b->opp_tables[ti];
-	unsigned n_count_bad = 0;
+	unsigned w = dt_opp_hw_width(t);
+	bool partial = dt_opp_hw_partial(b, t);
+	unsigned n_count_bad = 0, n_ambiguous = 0;
 	int32_t count_bad_first = node;
+	char version[96];
+	format_version(b, version, sizeof(version));
 	for (unsigned k = (unsigned)node + 1;
 	     k < ld->n_nodes && ld->nodes[k].depth > ld->nodes[node].depth;
 	     k++) {
@@ -350,12 +407,19 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 		if (e->n_supported_hw) {
 			if (!b->n_supported_hw) {
 				e->hw_ok = false;
-			} else if (e->n_supported_hw % b->n_supported_hw) {
+			} else if (e->n_supported_hw % w) {
 				e->hw_ok = false;
 				if (!n_count_bad++)
 					count_bad_first = enode;
 			} else {
-				e->hw_ok = hw_supported(b, e);
+				e->hw_ok = hw_supported(b, e, w);
+				if (!e->hw_ok &&
+				    DT_NOTE(ld, "opp-hw-mismatch", enode,
+					    "opp-supported-hw",
+					    "no %u-cell group matches the "
+					    "hardware version %s: unavailable",
+					    w, version))
+					return -ENOMEM;
 			}
 			if (!e->hw_ok) {
 				t->n_hw_unavailable++;
@@ -366,25 +430,40 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 		/* entries with neither frequency nor level (bandwidth-only,
 		 * opp-peak-kBps) have no key this model compares */
 		bool keyed = e->n_hz || e->has_level;
-		for (unsigned j = 0; keyed && e->available && j < i; j++)
-			if (t->entries[j].available &&
-			    same_key(&t->entries[j], e)) {
-				e->duplicate_of = (int32_t)j;
-				e->available = false;
-				if (DT_WARN(ld, "opp-duplicate", enode, NULL,
-					    "same opp-hz and opp-level as %s; "
-					    "the first is kept",
-					    t->entries[j].name))
-					return -ENOMEM;
-			}
+		for (unsigned j = 0; keyed && e->available && j < i; j++) {
+			const struct dt_opp *first = &t->entries[j];
+			if (!first->available || !same_key(first, e))
+				continue;
+			e->duplicate_of = (int32_t)j;
+			e->available = false;
+			if (dt_opp_hw_ambiguous(b, t, first, e))
+				n_ambiguous++;
+			else if (DT_WARN(ld, "opp-duplicate", enode, NULL,
+					 "same opp-hz and opp-level as %s; "
+					 "the first is kept",
+					 first->name))
+				return -ENOMEM;
+		}
 	}
 	if (n_count_bad &&
 	    DT_WARN(ld, "opp-supported-hw-count", count_bad_first,
 		    "opp-supported-hw",
-		    "%u entries of this table have opp-supported-hw cells that "
-		    "are not groups of the %u version cells given: they are "
-		    "unavailable",
-		    n_count_bad, b->n_supported_hw))
+		    "%u entries of this table have an opp-supported-hw length "
+		    "that is not a multiple of %u (its shortest one, the cells "
+		    "of a group): they are unavailable",
+		    n_count_bad, w))
+		return -ENOMEM;
+	if (partial &&
+	    DT_NOTE(ld, "opp-hw-partial", node, "opp-supported-hw",
+		    "the hardware version %s has %u value%s and this table's "
+		    "opp-supported-hw groups have %u cells: only the first %u "
+		    "of each group %s checked, so entries for other values of "
+		    "the rest stay available together (%u duplicate%s of "
+		    "earlier ones, the first kept; duplicates and voltage "
+		    "order among them are not reported)",
+		    version, b->n_supported_hw, b->n_supported_hw == 1 ? "" : "s",
+		    w, b->n_supported_hw, b->n_supported_hw == 1 ? "is" : "are",
+		    n_ambiguous, n_ambiguous == 1 ? "" : "s"))
 		return -ENOMEM;
 	if (t->n_hw_unavailable && !b->n_supported_hw &&
 	    DT_WARN(ld, "opp-needs-hw-version", node, "opp-supported-hw",

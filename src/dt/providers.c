@@ -370,16 +370,38 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 						  (int32_t)i, "reg"))
 			return -ENOMEM;
 	}
+	bool *named = NULL;
+	if (b->n_providers &&
+	    !(named = dt_pool_alloc(ld->pool, b->n_providers)))
+		return -ENOMEM;
+	for (unsigned pi = 0; pi < b->n_providers; pi++)
+		if (dt_provider_parents_plan(ld, (int32_t)pi, pnode[pi],
+					     &named[pi]))
+			return -ENOMEM;
 	for (unsigned di = 0; di < b->n_domains; di++) {
 		struct dt_domain *d = &b->domains[di];
 		const struct dt_provider *p = &b->providers[d->provider];
 		if (nested_child[di])
 			continue; /* its parent is the nesting */
-		for (unsigned k = 0; k < p->n_parents; k++)
-			if (dt_domain_link(ld, (int32_t)di, p->parents[k],
+		const int32_t *parents = p->parents;
+		unsigned n = p->n_parents;
+		int32_t pair[2];
+		if (named[d->provider]) {
+			int err = dt_domain_named_parents(ld, pnode[d->provider],
+							  d, pair, &n);
+			if (err == -ENOMEM)
+				return err;
+			if (err)
+				n = p->n_parents;
+			else
+				parents = pair;
+		}
+		for (unsigned k = 0; k < n; k++)
+			if (dt_domain_link(ld, (int32_t)di, parents[k],
 					   pnode[d->provider], "power-domains"))
 				return -ENOMEM;
 	}
+	dt_pool_free(ld->pool, named);
 	dt_pool_free(ld->pool, nested_child);
 	return 0;
 }

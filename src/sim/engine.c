@@ -380,6 +380,8 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	lo.n_supported_hw = opts->n_supported_hw;
 	lo.diag = opts->diag;
 	lo.diag_user = opts->diag_user;
+	if (opts->flags & SIM_PARENTS_BY_NAME)
+		lo.flags |= DT_LOAD_PARENTS_BY_NAME;
 	int err = dt_load(blob, size, &lo, &sim->board);
 	if (err)
 		goto fail;

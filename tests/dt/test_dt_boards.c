@@ -776,6 +776,30 @@ static void design_examples(void **state)
 		assert_int_equal(dups, 0);
 		assert_true(avail > 0 && avail <= 21);
 	}
+	/* The CPU table groups <process speedo>, the others <process>: one
+	 * value checks the CPU table's process cell only, and the speedo
+	 * variants that leaves available together are not warned about
+	 * (issue 14 item 2: 27 opp-duplicate before); every entry skipped
+	 * is named. */
+	assert_int_equal(dt_test_count(bb, "opp-duplicate"), 0);
+	assert_int_equal(dt_test_count(bb, "opp-hw-partial"), 1);
+	assert_int_equal(dt_test_count(bb, "opp-hw-mismatch"),
+			 bb->n_opp_hw_unavailable);
+	assert_int_equal(bb->n_warnings, 0);
+	dt_board_free(bb);
+	/* two values fit the CPU table whole; the 1-cell tables read the
+	 * first (34 opp-supported-hw-count warnings before) */
+	uint32_t hw2[] = {0x4, 0x4};
+	o.supported_hw = hw2;
+	o.n_supported_hw = 2;
+	assert_int_equal(dt_load(blob, size, &o, &bb), 0);
+	assert_int_equal(bb->n_warnings, 0);
+	assert_int_equal(dt_test_count(bb, "opp-supported-hw-count"), 0);
+	assert_int_equal(dt_test_count(bb, "opp-hw-partial"), 0);
+	assert_int_equal(dt_test_count(bb, "opp-hw-mismatch"),
+			 bb->n_opp_hw_unavailable);
+	assert_true(bb->n_opp_hw_unavailable > 0 &&
+		    bb->n_opp_hw_unavailable < 282);
 	dt_board_free(bb);
 	free(blob);
 }

@@ -305,20 +305,169 @@ static void supported_hw(void **state)
 	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 0);
 	dt_board_free(b);
 
-	/* two cells: groups <1 2> and <4 8>; {4, 8} matches the second */
+	/* A version longer than the table's groups (this table's shortest
+	 * opp-supported-hw has 1 cell) applies its first value only: opp-c's
+	 * cells are four 1-cell groups, 0x4 matches the third. */
 	uint32_t v48[] = {0x4, 0x8};
 	o.supported_hw = v48;
 	o.n_supported_hw = 2;
 	b = load("hw", &o, 0);
+	assert_true(entry(b, "/opp-table-emc", "opp-a")->available);
 	assert_true(entry(b, "/opp-table-emc", "opp-c")->available);
-	/* one-cell masks cannot be grouped by two cells */
-	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
-	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 1);
+	assert_false(entry(b, "/opp-table-emc", "opp-b")->hw_ok);
+	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 0);
 	dt_board_free(b);
-	uint32_t v12[] = {0x1, 0x4};
-	o.supported_hw = v12;
+	/* the second value is not read: 0x10 alone decides */
+	uint32_t v10[] = {0x10, 0x4};
+	o.supported_hw = v10;
 	b = load("hw", &o, 0);
 	assert_false(entry(b, "/opp-table-emc", "opp-c")->available);
+	assert_false(entry(b, "/opp-table-emc", "opp-a")->available);
+	dt_board_free(b);
+}
+
+/* Tables of one board group opp-supported-hw differently (Tegra30: CPU
+ * <process speedo>, peripherals <process>); one version serves them all,
+ * each table reading as many values as its groups have cells (issue 14
+ * item 2). */
+static void supported_hw_widths(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("hw_width");
+	assert_int_equal(b->n_opp_hw_unavailable, 9);
+	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 3);
+	assert_int_equal(dt_test_count(b, "opp-hw-mismatch"), 0);
+	dt_board_free(b);
+
+	/* one value: the CPU table checks the process cell only, so the
+	 * speedo variants of a frequency are available together; the
+	 * duplicates that makes are the version's, one note per table,
+	 * not a warning per entry */
+	uint32_t v4[] = {0x4};
+	struct dt_load_opts o = {.supported_hw = v4, .n_supported_hw = 1};
+	b = load("hw_width", &o, 0);
+	assert_int_equal(b->n_warnings, 1); /* odd's opp-y, the tree's */
+	assert_int_equal(dt_test_count(b, "opp-duplicate"), 0);
+	assert_int_equal(dt_test_count(b, "opp-hw-partial"), 2);
+	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 1);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-800")->available);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-850")->hw_ok);
+	assert_int_equal(
+	    entry(b, "/opp-table-cpu", "opp-100-850")->duplicate_of, 0);
+	assert_false(entry(b, "/opp-table-cpu", "opp-300-950")->hw_ok);
+	assert_true(entry(b, "/opp-table-emc", "opp-a")->available);
+	assert_false(entry(b, "/opp-table-emc", "opp-b")->hw_ok);
+	assert_true(entry(b, "/opp-table-odd", "opp-x")->available);
+	assert_false(entry(b, "/opp-table-odd", "opp-y")->hw_ok);
+	/* the entries that did not match are named, one note each */
+	assert_int_equal(dt_test_count(b, "opp-hw-mismatch"), 2);
+	assert_int_equal(b->n_opp_hw_unavailable, 3);
+	bool named = false;
+	for (unsigned i = 0; i < b->n_diags; i++)
+		if (!strcmp(b->diags[i].check, "opp-hw-mismatch") &&
+		    b->diags[i].severity == DT_SEV_NOTE &&
+		    strstr(b->diags[i].node, "/opp-table-cpu/opp-300-950") &&
+		    strstr(b->diags[i].message, "hardware version 0x4"))
+			named = true;
+	assert_true(named);
+	dt_board_free(b);
+
+	/* two values: the CPU table is checked whole; the 1-cell table
+	 * against the first value, with no count warning (Linux's driver
+	 * gives it one value) */
+	uint32_t v42[] = {0x4, 0x2};
+	o.supported_hw = v42;
+	o.n_supported_hw = 2;
+	b = load("hw_width", &o, 0);
+	assert_int_equal(dt_test_count(b, "opp-hw-partial"), 0);
+	assert_int_equal(dt_test_count(b, "opp-duplicate"), 0);
+	assert_int_equal(dt_test_count(b, "opp-supported-hw-count"), 1);
+	assert_false(entry(b, "/opp-table-cpu", "opp-100-800")->available);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-850")->available);
+	assert_false(entry(b, "/opp-table-cpu", "opp-200-900")->available);
+	assert_true(entry(b, "/opp-table-cpu", "opp-200-820")->available);
+	assert_false(entry(b, "/opp-table-cpu", "opp-300-950")->available);
+	assert_true(entry(b, "/opp-table-emc", "opp-a")->available);
+	assert_false(entry(b, "/opp-table-emc", "opp-b")->available);
+	assert_true(entry(b, "/opp-table-odd", "opp-x")->available);
+	assert_int_equal(dt_test_count(b, "opp-hw-mismatch"), 4);
+	assert_int_equal(b->n_opp_hw_unavailable, 5);
+	dt_board_free(b);
+
+	/* more values than any table's groups: the extra ones are unused */
+	uint32_t v421[] = {0x4, 0x2, 0x1};
+	o.supported_hw = v421;
+	o.n_supported_hw = 3;
+	b = load("hw_width", &o, 0);
+	assert_true(entry(b, "/opp-table-cpu", "opp-100-850")->available);
+	assert_false(entry(b, "/opp-table-cpu", "opp-100-800")->available);
+	assert_int_equal(b->n_opp_hw_unavailable, 5);
+	dt_board_free(b);
+}
+
+/* The names of @dom's parents, sorted by domain index, "+"-joined. */
+static const char *parents_of(const struct dt_board *b, const char *dom_name)
+{
+	static char buf[256];
+	const struct dt_domain *d = &b->domains[dom(b, dom_name)];
+	buf[0] = 0;
+	for (unsigned idx = 0; idx < b->n_domains; idx++)
+		for (unsigned i = 0; i < d->n_parents; i++)
+			if (d->parents[i] == (int32_t)idx) {
+				if (buf[0])
+					strcat(buf, "+");
+				strcat(buf, b->domains[idx].name);
+			}
+	return buf;
+}
+
+/* i.MX8M block controllers (issue 14 item 1): by default every listed
+ * parent parents every domain (DESIGN §2), and that is reported; with
+ * DT_LOAD_PARENTS_BY_NAME a known controller's domain gets "bus" and its
+ * own named parent, as Linux's driver does. */
+static void provider_parents_by_name(void **state)
+{
+	(void)state;
+	struct dt_board *b = load_ok("blk_ctrl");
+	assert_string_equal(parents_of(b, "vpu_blk:0"),
+			    "gpc:8+gpc:11+gpc:12+gpc:13");
+	assert_string_equal(parents_of(b, "vpu_blk:2"),
+			    "gpc:8+gpc:11+gpc:12+gpc:13");
+	/* a warning on each known controller, a note on the unknown one */
+	assert_int_equal(dt_test_count(b, "provider-parents-all"), 3);
+	unsigned warned = 0;
+	for (unsigned i = 0; i < b->n_diags; i++) {
+		const struct dt_diag *g = &b->diags[i];
+		if (strcmp(g->check, "provider-parents-all"))
+			continue;
+		assert_string_equal(g->property, "power-domains");
+		if (!strcmp(g->node, "/blk-ctrl@1000")) {
+			assert_int_equal(g->severity, DT_SEV_WARNING);
+			assert_non_null(strstr(g->message, "all 4 parents"));
+			assert_non_null(strstr(g->message, "imx8m-blk-ctrl"));
+			warned++;
+		}
+		if (!strcmp(g->node, "/blk-ctrl@2000")) {
+			assert_int_equal(g->severity, DT_SEV_NOTE);
+			warned++;
+		}
+	}
+	assert_int_equal(warned, 2);
+	dt_board_free(b);
+
+	struct dt_load_opts o = {.flags = DT_LOAD_PARENTS_BY_NAME};
+	b = load("blk_ctrl", &o, 0);
+	assert_string_equal(parents_of(b, "vpu_blk:0"), "gpc:8+gpc:11");
+	assert_string_equal(parents_of(b, "vpu_blk:1"), "gpc:8+gpc:12");
+	assert_string_equal(parents_of(b, "vpu_blk:2"), "gpc:8+gpc:13");
+	/* unknown compatible: unchanged, still noted */
+	assert_string_equal(parents_of(b, "other_blk:0"), "gpc:1+gpc:2");
+	assert_int_equal(dt_test_count(b, "provider-parents-all"), 1);
+	/* imx8mq-vpu domain 1 is "g2", which this node does not name: that
+	 * domain keeps every parent, and says so */
+	assert_string_equal(parents_of(b, "short_blk:0"), "gpc:3+gpc:4");
+	assert_string_equal(parents_of(b, "short_blk:1"), "gpc:3+gpc:4");
+	assert_int_equal(dt_test_count(b, "provider-parents-by-name"), 1);
 	dt_board_free(b);
 }
 
@@ -691,6 +840,8 @@ int main(void)
 	    cmocka_unit_test(disabled_nodes),
 	    cmocka_unit_test(cycles_dropped),
 	    cmocka_unit_test(supported_hw),
+	    cmocka_unit_test(supported_hw_widths),
+	    cmocka_unit_test(provider_parents_by_name),
 	    cmocka_unit_test(duplicates),
 	    cmocka_unit_test(two_pass_matching),
 	    cmocka_unit_test(n_cells),

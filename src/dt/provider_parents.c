@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which of a provider's own `power-domains` parent which of its domains.
+ *
+ * DESIGN §2: every listed parent parents every top-level domain of the
+ * provider. The i.MX8M block controllers list one parent per domain plus a
+ * "bus" domain, named by `power-domain-names`, and Linux's drivers
+ * (imx8m-blk-ctrl, imx8mp-blk-ctrl) give each domain only "bus" and its
+ * own entry. The default keeps DESIGN and says so (provider-parents-all);
+ * DT_LOAD_PARENTS_BY_NAME applies the drivers' mapping for the
+ * compatibles below. The table holds facts of the bindings: for each
+ * domain index (dt-bindings/power/imx8m*-power.h), the
+ * power-domain-names entry its driver attaches.
+ */
+#include "dt_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+struct named_parents {
+	const char *compatible;
+	const char *driver;
+	const char *const *names; /* by domain index */
+	unsigned n_names;
+};
+
+#define NAMES(...)                                                             \
+	(const char *const[]){__VA_ARGS__},                                    \
+	    sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)
+
+static const struct named_parents by_name[] = {
+    {"fsl,imx8mp-media-blk-ctrl", "imx8m-blk-ctrl",
+     NAMES("mipi-dsi1", "mipi-csi1", "lcdif1", "isi", "mipi-csi2", "lcdif2",
+	   "isp", "dwe", "mipi-dsi2")},
+    {"fsl,imx8mp-vpu-blk-ctrl", "imx8m-blk-ctrl", NAMES("g1", "g2", "vc8000e")},
+    {"fsl,imx8mm-vpu-blk-ctrl", "imx8m-blk-ctrl", NAMES("g1", "g2", "h1")},
+    {"fsl,imx8mq-vpu-blk-ctrl", "imx8m-blk-ctrl", NAMES("g1", "g2")},
+    {"fsl,imx8mm-disp-blk-ctrl", "imx8m-blk-ctrl",
+     NAMES("csi-bridge", "lcdif", "mipi-dsi", "mipi-csi")},
+    {"fsl,imx8mn-disp-blk-ctrl", "imx8m-blk-ctrl",
+     NAMES("mipi-dsi", "mipi-csi", "lcdif", "isi")},
+    {"fsl,imx8mp-hsio-blk-ctrl", "imx8mp-blk-ctrl",
+     NAMES("usb", "usb-phy1", "usb-phy2", "pcie", "pcie-phy")},
+    {"fsl,imx8mp-hdmi-blk-ctrl", "imx8mp-blk-ctrl",
+     NAMES("irqsteer", "lcdif", "pai", "pvi", "trng", "hdmi-tx",
+	   "hdmi-tx-phy", "hdcp", "hrv")},
+};
+
+static const char bus_name[] = "bus";
+
+static const struct named_parents *find_map(const struct dt_loader *ld,
+					    int32_t node)
+{
+	for (size_t i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++)
+		if (dt_prop_has_string(ld, node, "compatible",
+				       by_name[i].compatible))
+			return &by_name[i];
+	return NULL;
+}
+
+/* The domain the power-domains entry named @name resolved to, or -1. */
+static int32_t named_parent(const struct dt_loader *ld, int32_t node,
+			    const char *name)
+{
+	const struct dt_node *n = &ld->nodes[node];
+	for (unsigned i = 0; i < n->n_specs; i++) {
+		const char *s =
+		    dt_prop_string(ld, node, "power-domain-names", i, NULL);
+		if (s && !strcmp(s, name))
+			return n->specs[i].usable
+				   ? dt_spec_domain(ld, &n->specs[i])
+				   : -1;
+	}
+	return -1;
+}
+
+static bool has_names(const struct dt_loader *ld, int32_t node)
+{
+	unsigned n = 0;
+	dt_prop_string(ld, node, "power-domain-names", 0, &n);
+	return n > 0;
+}
+
+int dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
+			     bool *by_name_out)
+{
+	const struct dt_provider *p = &ld->board->providers[pi];
+	*by_name_out = false;
+	/* one domain, or one parent: every reading gives the same links */
+	if (p->cells == 0 || p->n_parents < 2 || !has_names(ld, node))
+		return 0;
+	const struct named_parents *m = find_map(ld, node);
+	if (m && (ld->opts->flags & DT_LOAD_PARENTS_BY_NAME)) {
+		*by_name_out = true;
+		return 0;
+	}
+	if (m)
+		return DT_WARN(ld, "provider-parents-all", node, "power-domains",
+			       "all %u parents listed here were applied to "
+			       "every domain of this provider (the default); Linux's "
+			       "%s driver maps them by name: each domain gets "
+			       "\"%s\" and its own power-domain-names entry "
+			       "(--provider-parents=by-name)",
+			       p->n_parents, m->driver, bus_name);
+	return DT_NOTE(ld, "provider-parents-all", node, "power-domains",
+		       "all %u parents listed here were applied to every domain "
+		       "of this provider (the default); its driver may map them by "
+		       "power-domain-names instead",
+		       p->n_parents);
+}
+
+int dt_domain_named_parents(struct dt_loader *ld, int32_t node,
+			    const struct dt_domain *d, int32_t out[2],
+			    unsigned *n_out)
+{
+	const struct named_parents *m = find_map(ld, node);
+	*n_out = 0;
+	const char *own = m && d->index >= 0 && d->index < (int64_t)m->n_names
+			      ? m->names[d->index]
+			      : NULL;
+	int32_t bus = named_parent(ld, node, bus_name);
+	int32_t mine = own ? named_parent(ld, node, own) : -1;
+	if (bus < 0 || mine < 0)
+		return DT_WARN(ld, "provider-parents-by-name", node,
+			       "power-domain-names",
+			       "domain %lld: no usable power-domains entry "
+			       "named \"%s\": all parents applied",
+			       (long long)d->index, bus < 0 ? bus_name
+					      : own	? own
+							: "(none in the table)")
+			   ? -ENOMEM
+			   : -ENOENT;
+	out[(*n_out)++] = bus;
+	if (mine != bus)
+		out[(*n_out)++] = mine;
+	return 0;
+}
