@@ -13,10 +13,11 @@ static const char summary_help[] =
 	"children, and the devices attached to it with their votes (and the\n"
 	"specifier's further cells, 'args', for providers of 2+ cells); then\n"
 	"which devices require OPPs of another device's table (required-opps into\n"
-	"a table without opp-level, e.g. MediaTek CPUs and their CCI). Without\n"
-	"BOARD, the built-in demo SoC.\n"
+	"a table without opp-level, e.g. MediaTek CPUs and their CCI); then each\n"
+	"domain's levels (value and name, both usable in a scenario) and each\n"
+	"device's OPP rates. Without BOARD, the built-in demo SoC.\n"
 	"\n"
-	"  --json               one JSON object (its fields: docs/json.md)\n"
+	"  -j, --json           one JSON object (its fields: docs/json.md)\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n";
 
 int cmd_summary(int argc, char **argv)
@@ -45,7 +46,7 @@ int cmd_summary(int argc, char **argv)
 		if (opt.json) {
 			err = rpt_write_json(m, &out);
 		} else {
-			struct rpt_text_options to = {cli_use_color(stdout)};
+			struct rpt_text_options to = {cli_use_color(stdout), 0};
 			err = rpt_write_summary_text(m, &to, &out);
 			const struct dt_board *b = sim_board(sim);
 			if (!err && b->n_warnings) {

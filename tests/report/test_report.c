@@ -76,7 +76,7 @@ static int run(enum writer w, const struct rpt_model *m, int color,
 	       struct buf *b)
 {
 	struct rpt_sink sink = {buf_write, b};
-	struct rpt_text_options opt = {color};
+	struct rpt_text_options opt = {color, 0};
 
 	switch (w) {
 	case W_SUMMARY:
