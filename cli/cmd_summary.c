@@ -49,9 +49,12 @@ int cmd_summary(int argc, char **argv)
 			struct rpt_text_options to = {cli_use_color(stdout), 0};
 			err = rpt_write_summary_text(m, &to, &out);
 			const struct dt_board *b = sim_board(sim);
-			if (!err && b->n_warnings) {
-				cli_printf("\n%u warning%s while loading (domino lint ",
-					   b->n_warnings, b->n_warnings == 1 ? "" : "s");
+			/* the loader's findings at the severity lint gives
+			 * them (issue 14): counted alike */
+			if (!err && (b->n_warnings || b->n_notes)) {
+				cli_printf("\n%u warning%s, %u note%s while loading (domino lint ",
+					   b->n_warnings, b->n_warnings == 1 ? "" : "s",
+					   b->n_notes, b->n_notes == 1 ? "" : "s");
 				cli_text(stdout, opt.n_positional ? board.name : "");
 				cli_puts(" shows them)\n");
 			}
