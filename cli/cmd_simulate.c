@@ -48,7 +48,12 @@ struct live {
 	struct timespec start;
 	time_t last;
 	unsigned events;
+	unsigned failures; /* command failures; the first few are told */
 };
+
+/* A long run failing the same command over and over must not bury the
+ * terminal: past this many, failures are counted, not each told. */
+#define MAX_TOLD_FAILURES 10
 
 /*
  * --strict: the failed commands the scenario did not expect, i.e. whose
@@ -90,7 +95,10 @@ static void on_event(void *user, const struct rpt_event *ev)
 {
 	struct live *l = user;
 	l->events++;
-	if (ev->kind == RPT_EV_COMMAND_ERROR) {
+	if (ev->kind == RPT_EV_COMMAND_ERROR &&
+	    ++l->failures <= MAX_TOLD_FAILURES) {
+		if (l->last)
+			fputs("\r\033[K", stderr); /* the progress line */
 		/* `FILE:LINE: warning:` as scenario errors are reported
 		 * (DESIGN §3); the event carries the same words. */
 		cli_text(stderr, l->scenario);
@@ -209,6 +217,11 @@ int cmd_simulate(int argc, char **argv)
 	err = sim_run(sim, script, on_event, &live, &res, &diag);
 	if (live.last)
 		fputs("\r\033[K", stderr);
+	if (live.failures > MAX_TOLD_FAILURES) {
+		cli_text(stderr, scn_name);
+		fprintf(stderr, ": warning: %u more command failures not shown (the events list each)\n",
+			live.failures - MAX_TOLD_FAILURES);
+	}
 	if (err == -EINVAL) {
 		char line[512];
 		scn_diag_format(&diag, 0, line, sizeof(line));
@@ -225,6 +238,12 @@ int cmd_simulate(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	/* A run long enough for a progress line has reports to match:
+	 * say what the wait is for (not over the report on a terminal). */
+	int writing_note = live.last && !isatty(fileno(stdout));
+	if (writing_note)
+		fprintf(stderr, "\rsimulated: %u events; writing the reports ",
+			live.events);
 	struct rpt_sink out = cli_file_sink(stdout);
 	if (opt.json) {
 		err = rpt_write_json(m, &out);
@@ -268,6 +287,8 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (!rc && opt.svg_path)
 		rc = cli_write_file(opt.svg_path, m, rpt_write_svg);
+	if (writing_note)
+		fputs("\r\033[K", stderr);
 	if (!rc && res.expect_failed)
 		rc = EXIT_CHECK;
 	if (!rc && opt.strict && unexpected_failures(m, script, scn_name))
