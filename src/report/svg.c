@@ -494,6 +494,18 @@ static double level_y(const struct tl_domain *t, double lane_y, uint32_t lvl)
 	return bottom - (bottom - top) * ((double)lvl / (double)t->max_level);
 }
 
+/* A lane's background across the plot. */
+static void lane_box(struct svg *s, double y, const char *fill)
+{
+	rpt_out_puts(s->o, "<rect");
+	attr_num(s, "x", PLOT_X);
+	attr_num(s, "y", y);
+	attr_num(s, "width", PLOT_W);
+	attr_num(s, "height", LANE_H);
+	rpt_out_printf(s->o, " fill=\"%s\" stroke=\"" C_LANE_EDGE "\"/>\n",
+		       fill);
+}
+
 static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 {
 	const struct rpt_domain *d = &s->m->domains[di];
@@ -502,13 +514,7 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 
 	rpt_out_printf(s->o, "<g id=\"lane-%u\" class=\"lane\">\n", di);
 	lane_label(s, d, t, y, depth);
-	rpt_out_puts(s->o, "<rect");
-	attr_num(s, "x", PLOT_X);
-	attr_num(s, "y", y);
-	attr_num(s, "width", PLOT_W);
-	attr_num(s, "height", LANE_H);
-	rpt_out_puts(s->o,
-		     " fill=\"" C_LANE "\" stroke=\"" C_LANE_EDGE "\"/>\n");
+	lane_box(s, y, C_LANE);
 
 	struct merge g = {0};
 	for (unsigned i = 0; i < t->n_periods; i++) {
@@ -766,12 +772,8 @@ static void rate_lane(struct svg *s, const struct rate_lane *r, double y)
 	     label);
 	snprintf(sub, sizeof(sub), "rate 0\u2013%s", rpt_fmt_hz(hz, r->max_hz));
 	text(s, MARGIN, y + 34, "font-size=\"10\" fill=\"" C_MUTED "\"", sub);
-	rpt_out_puts(s->o, "</g>\n<rect");
-	attr_num(s, "x", PLOT_X);
-	attr_num(s, "y", y);
-	attr_num(s, "width", PLOT_W);
-	attr_num(s, "height", LANE_H);
-	rpt_out_puts(s->o, " fill=\"#ffffff\" stroke=\"" C_LANE_EDGE "\"/>\n");
+	rpt_out_puts(s->o, "</g>\n");
+	lane_box(s, y, "#ffffff");
 	step_path(s, y, r->steps, r->n_steps, hz_sample, r->max_hz);
 	rpt_out_puts(s->o, "</g>\n");
 }
