@@ -15,6 +15,15 @@ enum {
 	EXIT_INPUT = 2, /* bad input or usage */
 };
 
+/* lint -W / -E: a check turned off, promoted to an error, or left as the
+ * lint gives it (-W CHECK, -E no-CHECK); the last rule for a check wins. */
+enum cli_check_rule_kind { CLI_CHECK_DEFAULT, CLI_CHECK_OFF, CLI_CHECK_ERROR };
+struct cli_check_rule {
+	const char *check;
+	enum cli_check_rule_kind rule;
+};
+#define CLI_MAX_CHECK_RULES 64
+
 struct cli_options {
 	const char *positional[2];
 	unsigned n_positional;
@@ -25,10 +34,21 @@ struct cli_options {
 	int n_supported_hw;
 	int parents_by_name; /* --provider-parents=by-name */
 	int help;
+	int strict; /* simulate: exit 1 on a command failure not expected */
+	int all;    /* simulate: every domain in the statistics */
+	uint32_t trace_max_events; /* simulate: --trace-max-events */
+	int trace_max_set;
+	struct cli_check_rule check_rules[CLI_MAX_CHECK_RULES];
+	unsigned n_check_rules;
 };
 
-/* Parse argv after the subcommand; @allowed: "jtshp" letters for --json,
- * --trace, --svg, --supported-hw, --provider-parents. Prints the error; returns 0 or EXIT_INPUT. */
+/* Parse argv after the subcommand, getopt_long style: `--` ends the
+ * options, `--opt=value` or `--opt value`, short flags bundle (-ja), a
+ * short option's value follows it or is the next argument (-Wno-x, -W
+ * no-x); a misspelt long option gets a "did you mean". @allowed: letters of
+ * the options taken: j --json (-j), t --trace, s --svg, h --supported-hw,
+ * S --strict, a --all (-a), m --trace-max-events, W -W/--warning, E
+ * -E/--error, p --provider-parents. Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 
@@ -117,7 +137,8 @@ void cli_text(FILE *f, const char *s);
 int cli_stdout_error(void); /* the errno of the first failure, or 0 */
 int cli_finish(int rc);
 
-/* Colour when stdout is a terminal and NO_COLOR is unset. */
+/* Colour when @f is a terminal, NO_COLOR is unset or empty and TERM is
+ * not "dumb". */
 int cli_use_color(FILE *f);
 
 int cmd_summary(int argc, char **argv);

@@ -6,6 +6,7 @@
 
 #include "domino_demo_board.h"
 
+#include <domino/scenario.h>
 #include <domino/sim.h>
 #include <errno.h>
 #include <limits.h>
@@ -87,18 +88,6 @@ int cli_finish(int rc)
 	return EXIT_INPUT;
 }
 
-static const struct {
-	const char *name;
-	char letter;
-	int takes_value;
-} option_table[] = {
-	{"--json", 'j', 0},
-	{"--trace", 't', 1},
-	{"--svg", 's', 1},
-	{"--supported-hw", 'h', 1},
-	{"--provider-parents", 'p', 1},
-};
-
 /* --supported-hw values: as many as the text has (at most one per two
  * characters), in storage that lives until exit. */
 static uint32_t *hw_values;
@@ -144,78 +133,212 @@ int cli_parse_supported_hw(const char *cmd, const char *value,
 	return EXIT_INPUT;
 }
 
+/* Every option of the subcommands; each takes those whose letter is in its
+ * "allowed" string. @short_name: the one-letter form, or 0. */
+static const struct {
+	const char *name;
+	char letter;
+	char short_name;
+	int takes_value;
+} option_table[] = {
+	{"--json", 'j', 'j', 0},
+	{"--trace", 't', 0, 1},
+	{"--svg", 's', 0, 1},
+	{"--supported-hw", 'h', 0, 1},
+	{"--strict", 'S', 0, 0},
+	{"--all", 'a', 'a', 0},
+	{"--trace-max-events", 'm', 0, 1},
+	{"--warning", 'W', 'W', 1},
+	{"--error", 'E', 'E', 1},
+	{"--provider-parents", 'p', 0, 1},
+};
+#define N_OPTIONS (sizeof(option_table) / sizeof(option_table[0]))
+
+static void unknown_option(const char *cmd, const char *allowed,
+			   const char *arg, size_t len)
+{
+	const char *names[N_OPTIONS + 1];
+	size_t n = 0;
+	for (size_t k = 0; k < N_OPTIONS; k++)
+		if (strchr(allowed, option_table[k].letter))
+			names[n++] = option_table[k].name;
+	names[n++] = "--help";
+	char spelt[64];
+	snprintf(spelt, sizeof(spelt), "%.*s", (int)(len < 63 ? len : 63), arg);
+	const char *near = arg[1] == '-' ? scn_suggest(spelt, names, n) : NULL;
+	fprintf(stderr, "domino %s: error: unknown option '", cmd);
+	cli_text(stderr, arg);
+	if (near)
+		fprintf(stderr, "': did you mean '%s'? (see domino %s --help)\n",
+			near, cmd);
+	else
+		fprintf(stderr, "' (see domino %s --help)\n", cmd);
+}
+
+static int set_option(const char *cmd, char letter, const char *value,
+		      struct cli_options *opt)
+{
+	switch (letter) {
+	case 'j':
+		opt->json = 1;
+		break;
+	case 't':
+		opt->trace_path = value;
+		break;
+	case 's':
+		opt->svg_path = value;
+		break;
+	case 'h':
+		return cli_parse_supported_hw(cmd, value, opt);
+	case 'S':
+		opt->strict = 1;
+		break;
+	case 'p':
+		opt->parents_by_name = !strcmp(value, "by-name");
+		if (!opt->parents_by_name && strcmp(value, "all")) {
+			fprintf(stderr, "domino %s: error: --provider-parents '",
+				cmd);
+			cli_text(stderr, value);
+			fputs("': expected 'all' or 'by-name'\n", stderr);
+			return EXIT_INPUT;
+		}
+		break;
+	case 'a':
+		opt->all = 1;
+		break;
+	case 'm': {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(value, &end, 10);
+		if (!*value || *end || errno || value[0] == '-' ||
+		    v > UINT32_MAX) {
+			fprintf(stderr, "domino %s: error: --trace-max-events '",
+				cmd);
+			cli_text(stderr, value);
+			fputs("': expected a count (0 to 4294967295)\n", stderr);
+			return EXIT_INPUT;
+		}
+		opt->trace_max_events = (uint32_t)v;
+		opt->trace_max_set = 1;
+		break;
+	}
+	case 'W':
+	case 'E': {
+		/* as dtc: -W no-X off, -W X on; -E X error, -E no-X its own
+		 * severity again */
+		int no = !strncmp(value, "no-", 3);
+		const char *name = value + (no ? 3 : 0);
+		if (!*name || opt->n_check_rules >= CLI_MAX_CHECK_RULES) {
+			fprintf(stderr, "domino %s: error: -%c '", cmd, letter);
+			cli_text(stderr, value);
+			fprintf(stderr, "': %s\n", *name ? "too many check options"
+				: "expected CHECK or no-CHECK");
+			return EXIT_INPUT;
+		}
+		struct cli_check_rule *r = &opt->check_rules[opt->n_check_rules++];
+		r->check = name;
+		r->rule = letter == 'E' ? (no ? CLI_CHECK_DEFAULT : CLI_CHECK_ERROR)
+					: (no ? CLI_CHECK_OFF : CLI_CHECK_DEFAULT);
+		break;
+	}
+	}
+	return EXIT_OK;
+}
+
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt)
 {
 	memset(opt, 0, sizeof(*opt));
+	int options_end = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			opt->help = 1;
+		int positional = options_end || arg[0] != '-' || !strcmp(arg, "-");
+		if (!positional && !strcmp(arg, "--")) {
+			options_end = 1;
 			continue;
 		}
-		if (arg[0] != '-' || !strcmp(arg, "-")) {
+		if (positional) {
 			if (opt->n_positional >= max_positional) {
-				fprintf(stderr, "domino %s: error: unexpected argument '%s' (see domino %s --help)\n",
-					cmd, arg, cmd);
+				fprintf(stderr, "domino %s: error: unexpected argument '",
+					cmd);
+				cli_text(stderr, arg);
+				fprintf(stderr, "' (see domino %s --help)\n", cmd);
 				return EXIT_INPUT;
 			}
 			opt->positional[opt->n_positional++] = arg;
 			continue;
 		}
+		if (!strcmp(arg, "--help")) {
+			opt->help = 1;
+			continue;
+		}
+		if (arg[1] != '-') {
+			/* Short options, bundled (-ja) as getopt does; one
+			 * taking a value takes the rest (-Wno-x) or the next
+			 * argument (-W no-x). */
+			for (const char *c = arg + 1; *c; c++) {
+				if (*c == 'h') {
+					opt->help = 1;
+					continue;
+				}
+				size_t k = 0;
+				while (k < N_OPTIONS &&
+				       !(option_table[k].short_name == *c &&
+					 strchr(allowed, option_table[k].letter)))
+					k++;
+				if (k == N_OPTIONS) {
+					char one[3] = {'-', *c, 0};
+					unknown_option(cmd, allowed, one, 2);
+					return EXIT_INPUT;
+				}
+				const char *value = NULL;
+				if (option_table[k].takes_value) {
+					if (c[1])
+						value = c + 1;
+					else if (i + 1 < argc)
+						value = argv[++i];
+					else {
+						fprintf(stderr, "domino %s: error: -%c needs a value\n",
+							cmd, *c);
+						return EXIT_INPUT;
+					}
+				}
+				if (set_option(cmd, option_table[k].letter, value, opt))
+					return EXIT_INPUT;
+				if (value)
+					break;
+			}
+			continue;
+		}
 		const char *value = NULL;
 		size_t name_len = strcspn(arg, "=");
-		int found = -1;
-		for (unsigned k = 0; k < sizeof(option_table) / sizeof(option_table[0]); k++)
-			if (strlen(option_table[k].name) == name_len &&
-			    !strncmp(option_table[k].name, arg, name_len) &&
-			    strchr(allowed, option_table[k].letter))
-				found = (int)k;
-		if (found < 0) {
-			fprintf(stderr, "domino %s: error: unknown option '%s' (see domino %s --help)\n",
-				cmd, arg, cmd);
+		size_t k = 0;
+		while (k < N_OPTIONS &&
+		       !(strlen(option_table[k].name) == name_len &&
+			 !strncmp(option_table[k].name, arg, name_len) &&
+			 strchr(allowed, option_table[k].letter)))
+			k++;
+		if (k == N_OPTIONS) {
+			unknown_option(cmd, allowed, arg, name_len);
 			return EXIT_INPUT;
 		}
-		if (option_table[found].takes_value) {
+		if (option_table[k].takes_value) {
 			if (arg[name_len] == '=')
 				value = arg + name_len + 1;
 			else if (i + 1 < argc)
 				value = argv[++i];
 			else {
 				fprintf(stderr, "domino %s: error: %s needs a value\n", cmd,
-					option_table[found].name);
+					option_table[k].name);
 				return EXIT_INPUT;
 			}
 		} else if (arg[name_len] == '=') {
 			fprintf(stderr, "domino %s: error: %s takes no value\n", cmd,
-				option_table[found].name);
+				option_table[k].name);
 			return EXIT_INPUT;
 		}
-		switch (option_table[found].letter) {
-		case 'j':
-			opt->json = 1;
-			break;
-		case 't':
-			opt->trace_path = value;
-			break;
-		case 's':
-			opt->svg_path = value;
-			break;
-		case 'h':
-			if (cli_parse_supported_hw(cmd, value, opt))
-				return EXIT_INPUT;
-			break;
-		case 'p':
-			opt->parents_by_name = !strcmp(value, "by-name");
-			if (!opt->parents_by_name && strcmp(value, "all")) {
-				fprintf(stderr,
-					"domino %s: error: --provider-parents "
-					"'%s': expected 'all' or 'by-name'\n",
-					cmd, value);
-				return EXIT_INPUT;
-			}
-			break;
-		}
+		if (set_option(cmd, option_table[k].letter, value, opt))
+			return EXIT_INPUT;
 	}
 	return EXIT_OK;
 }
@@ -348,6 +471,19 @@ int cli_is_dtb(const char *data, size_t size)
 	return size >= 4 && !memcmp(data, magic, 4);
 }
 
+/* Device tree source given where a blob belongs: by its name, or by what
+ * a source starts with (a board's first 40 bytes are all that is read). */
+static int looks_like_source(const char *path, const char *head)
+{
+	size_t n = strlen(path);
+	if ((n > 4 && !strcmp(path + n - 4, ".dts")) ||
+	    (n > 5 && !strcmp(path + n - 5, ".dtsi")))
+		return 1;
+	head += strspn(head, " \t\r\n");
+	return !strncmp(head, "/dts-v1/", 8) || !strncmp(head, "//", 2) ||
+	       !strncmp(head, "/*", 2) || !strncmp(head, "#include", 8);
+}
+
 int cli_board_open(const char *path, struct cli_board *board)
 {
 	memset(board, 0, sizeof(*board));
@@ -362,6 +498,19 @@ int cli_board_open(const char *path, struct cli_board *board)
 			    &board->trailing);
 	if (rc)
 		return rc;
+	if (!cli_is_dtb(board->data, board->size) &&
+	    looks_like_source(path, board->data)) {
+		/* The loader would only say the magic is wrong. */
+		cli_text(stderr, path);
+		fputs(": error: this is device tree source; domino reads the compiled blob: run 'dtc -I dts -O dtb -o BOARD.dtb ",
+		      stderr);
+		cli_text(stderr, path);
+		fputs("' (boards using #include need cpp first, as Linux builds them) and give BOARD.dtb\n",
+		      stderr);
+		free(board->data);
+		board->data = NULL;
+		return EXIT_INPUT;
+	}
 	board->blob = board->data;
 	return EXIT_OK;
 }
@@ -492,8 +641,12 @@ int cli_write_file(const char *path, const struct rpt_model *m,
 
 int cli_use_color(FILE *f)
 {
-	const char *no = getenv("NO_COLOR");
-	return isatty(fileno(f)) && !(no && *no);
+	/* no-color.org: any non-empty NO_COLOR; a dumb terminal shows the
+	 * escapes as text */
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+	if ((no && *no) || (term && !strcmp(term, "dumb")))
+		return 0;
+	return isatty(fileno(f));
 }
 
 int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
@@ -505,8 +658,6 @@ int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
 	so.board_name = board->name;
 	so.supported_hw = opt->supported_hw;
 	so.n_supported_hw = (unsigned)opt->n_supported_hw;
-	if (opt->parents_by_name)
-		so.flags |= SIM_PARENTS_BY_NAME;
 	so.diag = cli_print_diag;
 	so.diag_user = &printer;
 	int err = sim_create(board->blob, board->size, &so, out);

@@ -6,13 +6,18 @@
 #include <string.h>
 
 static const char lint_help[] =
-	"usage: domino lint BOARD.dtb [--json] [--supported-hw V[,V...]]\n"
+	"usage: domino lint BOARD.dtb [--json] [-W [no-]CHECK] [-E [no-]CHECK]\n"
+	"                  [--supported-hw V[,V...]]\n"
 	"\n"
 	"Check the board's power-domain, OPP and idle-state wiring for problems\n"
 	"dtc does not find. Each finding gives its severity, node path, property\n"
 	"and a one-line explanation, with the check's name in brackets.\n"
 	"\n"
-	"  --json               {\"board\", \"findings\": [...], \"errors\", \"warnings\", \"notes\"}\n"
+	"  -j, --json           {\"board\", \"findings\": [...], \"errors\", \"warnings\", \"notes\"}\n"
+	"  -W no-CHECK          drop CHECK's findings (-W CHECK: keep them again)\n"
+	"  -E CHECK             make CHECK's findings errors (-E no-CHECK: undo)\n"
+	"                       (as dtc's -W/-E; the check is the name in brackets;\n"
+	"                       the last option for a check wins)\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
 	"\n"
 	"exit status: 0 no errors (warnings and notes allowed), 1 errors found,\n"
@@ -24,11 +29,42 @@ struct printer {
 	int color;
 	struct rpt_sink out;
 	unsigned n;
+	const struct cli_options *opt;
+	struct lint_counts counts; /* after -W and -E */
 };
+
+/* The rule the last -W or -E naming @check set. */
+static enum cli_check_rule_kind check_rule(const struct cli_options *opt,
+					   const char *check)
+{
+	enum cli_check_rule_kind rule = CLI_CHECK_DEFAULT;
+	for (unsigned i = 0; i < opt->n_check_rules; i++)
+		if (!strcmp(opt->check_rules[i].check, check))
+			rule = opt->check_rules[i].rule;
+	return rule;
+}
 
 static void print_finding(void *user, const struct lint_finding *f)
 {
 	struct printer *p = user;
+	struct lint_finding promoted;
+	/* An unreadable blob is no check to turn off. */
+	if (strcmp(f->check, "dt-corrupt")) {
+		enum cli_check_rule_kind rule = check_rule(p->opt, f->check);
+		if (rule == CLI_CHECK_OFF)
+			return;
+		if (rule == CLI_CHECK_ERROR) {
+			promoted = *f;
+			promoted.severity = DT_SEV_ERROR;
+			f = &promoted;
+		}
+	}
+	if (f->severity == DT_SEV_ERROR)
+		p->counts.errors++;
+	else if (f->severity == DT_SEV_WARNING)
+		p->counts.warnings++;
+	else
+		p->counts.notes++;
 	/* A blob that cannot be read is bad input, not a finding about the
 	 * board: its error goes to stderr (DESIGN §3), in JSON mode too. */
 	if (!strcmp(f->check, "dt-corrupt")) {
@@ -91,7 +127,7 @@ static void print_finding(void *user, const struct lint_finding *f)
 int cmd_lint(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "lint", "jh", 1, &opt);
+	int rc = cli_parse(argc, argv, "lint", "jhWE", 1, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -112,14 +148,15 @@ int cmd_lint(int argc, char **argv)
 	p.json = opt.json;
 	p.color = !opt.json && cli_use_color(stdout);
 	p.out = cli_file_sink(stdout);
+	p.opt = &opt;
 	if (p.json) {
 		cli_puts("{\n  \"board\": ");
 		rpt_json_escape(&p.out, board.name);
 		cli_puts(",\n  \"findings\": [");
 	}
-	struct lint_counts counts;
 	int err = dt_lint(board.blob, board.size, opt.supported_hw,
-			  (unsigned)opt.n_supported_hw, print_finding, &p, &counts);
+			  (unsigned)opt.n_supported_hw, print_finding, &p, NULL);
+	const struct lint_counts counts = p.counts;
 	if (!err)
 		cli_board_loaded(&board);
 	if (p.json) {

@@ -6,6 +6,7 @@
 
 #include <domino/sim.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,7 +14,9 @@
 
 static const char simulate_help[] =
 	"usage: domino simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json]\n"
-	"                       [--svg OUT.svg] [--supported-hw V[,V...]]\n"
+	"                       [--trace-max-events N] [--svg OUT.svg] [--strict]\n"
+	"                       [--all]\n"
+	"                       [--supported-hw V[,V...]]\n"
 	"                       [--provider-parents all|by-name]\n"
 	"\n"
 	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect;\n"
@@ -23,16 +26,26 @@ static const char simulate_help[] =
 	"demo SoC; without SCENARIO as well, the built-in demo scenario. SCENARIO\n"
 	"'-' reads stdin.\n"
 	"\n"
-	"  --json               one JSON object with domains, events and stats\n"
+	"  -j, --json           one JSON object with domains, events and stats\n"
 	"  --trace OUT.json     Chrome trace-event file for Perfetto UI\n"
+	"  --trace-max-events N at most N of the run's events in the trace (it\n"
+	"                       then ends at the first one left out, and says so)\n"
 	"  --svg OUT.svg        SVG timeline: a lane per domain\n"
+	"  --strict             exit 1 when a command fails and the next line is\n"
+	"                       not 'expect last-error ERRNO'\n"
+	"  -a, --all            statistics list every domain (by default those that\n"
+	"                       never changed share one line)\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
 	"  --provider-parents all|by-name\n"
 	"                       i.MX8M block controllers: each domain under every\n"
 	"                       parent the node lists (all, the default) or under\n"
 	"                       \"bus\" and its own named one, as Linux (by-name)\n"
 	"\n"
-	"exit status: 0 ok, 1 an expect line failed, 2 bad board or scenario\n";
+	"A command that fails (e.g. rate DEV 5GHz above the top OPP: ERANGE) is an\n"
+	"event, and a warning on stderr says why; the run goes on.\n"
+	"\n"
+	"exit status: 0 ok, 1 an expect line failed (or, with --strict, a command\n"
+	"failed unexpectedly), 2 bad board or scenario\n";
 
 struct live {
 	const char *scenario;
@@ -40,12 +53,70 @@ struct live {
 	struct timespec start;
 	time_t last;
 	unsigned events;
+	unsigned failures; /* command failures; the first few are told */
 };
+
+/* A long run failing the same command over and over must not bury the
+ * terminal: past this many, failures are counted, not each told. */
+#define MAX_TOLD_FAILURES 10
+
+/*
+ * --strict: the failed commands the scenario did not expect, i.e. whose
+ * next command is not `expect last-error ...` (DESIGN §4's way to expect a
+ * failure; a wrong errno there fails that expect by itself). Each is told
+ * on stderr.
+ */
+static unsigned unexpected_failures(const struct rpt_model *m,
+				    const struct scn_script *script,
+				    const char *scn_name)
+{
+	unsigned n = 0;
+	size_t i = 0;
+	for (size_t e = 0; e < m->n_events; e++) {
+		const struct rpt_event *ev = &m->events[e];
+		if (ev->kind != RPT_EV_COMMAND_ERROR)
+			continue;
+		/* events come in script order: find the command's line */
+		while (i < script->count && script->cmds[i].line < ev->line)
+			i++;
+		size_t next = i + 1;
+		while (next < script->count &&
+		       script->cmds[next].line == ev->line)
+			next++;
+		if (next < script->count &&
+		    script->cmds[next].verb == SCN_EXPECT &&
+		    script->cmds[next].expect.kind == SCN_EXPECT_LAST_ERROR)
+			continue;
+		cli_text(stderr, scn_name);
+		fprintf(stderr, ":%u: error: the command failed (%s) and the next line is not 'expect last-error %s' (--strict)\n",
+			ev->line, dmn_errno_name(ev->error),
+			dmn_errno_name(ev->error));
+		n++;
+	}
+	return n;
+}
 
 static void on_event(void *user, const struct rpt_event *ev)
 {
 	struct live *l = user;
 	l->events++;
+	if (ev->kind == RPT_EV_COMMAND_ERROR &&
+	    ++l->failures <= MAX_TOLD_FAILURES) {
+		if (l->last)
+			fputs("\r\033[K", stderr); /* the progress line */
+		/* `FILE:LINE: warning:` as scenario errors are reported
+		 * (DESIGN §3); the event carries the same words. */
+		cli_text(stderr, l->scenario);
+		fprintf(stderr, ":%u: warning: ", ev->line);
+		cli_text(stderr, ev->cause ? ev->cause : "command");
+		fprintf(stderr, " failed: %s", dmn_errno_name(ev->error));
+		if (ev->message) {
+			fputs(" (", stderr);
+			cli_text(stderr, ev->message);
+			fputc(')', stderr);
+		}
+		fputc('\n', stderr);
+	}
 	if (ev->kind == RPT_EV_EXPECT_FAILED) {
 		cli_text(stderr, l->scenario);
 		fprintf(stderr, ":%u: expect failed: ", ev->line);
@@ -63,10 +134,21 @@ static void on_event(void *user, const struct rpt_event *ev)
 	}
 }
 
+/* --trace-max-events for the writer cli_write_file calls; *trace_cut
+ * says afterwards whether it left events out. */
+static uint64_t trace_max = UINT64_MAX;
+static int trace_cut;
+
+static int write_trace_bounded(const struct rpt_model *m,
+			       const struct rpt_sink *out)
+{
+	return rpt_write_trace_max(m, trace_max, out, &trace_cut);
+}
+
 int cmd_simulate(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "simulate", "jtshp", 2, &opt);
+	int rc = cli_parse(argc, argv, "simulate", "jtshSamp", 2, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -140,6 +222,11 @@ int cmd_simulate(int argc, char **argv)
 	err = sim_run(sim, script, on_event, &live, &res, &diag);
 	if (live.last)
 		fputs("\r\033[K", stderr);
+	if (live.failures > MAX_TOLD_FAILURES) {
+		cli_text(stderr, scn_name);
+		fprintf(stderr, ": warning: %u more command failures not shown (the events list each)\n",
+			live.failures - MAX_TOLD_FAILURES);
+	}
 	if (err == -EINVAL) {
 		char line[512];
 		scn_diag_format(&diag, 0, line, sizeof(line));
@@ -156,11 +243,17 @@ int cmd_simulate(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	/* A run long enough for a progress line has reports to match:
+	 * say what the wait is for (not over the report on a terminal). */
+	int writing_note = live.last && !isatty(fileno(stdout));
+	if (writing_note)
+		fprintf(stderr, "\rsimulated: %u events; writing the reports ",
+			live.events);
 	struct rpt_sink out = cli_file_sink(stdout);
 	if (opt.json) {
 		err = rpt_write_json(m, &out);
 	} else {
-		struct rpt_text_options to = {cli_use_color(stdout)};
+		struct rpt_text_options to = {cli_use_color(stdout), opt.all};
 		cli_puts("== ");
 		cli_text(stdout, scn_name);
 		cli_puts(" on ");
@@ -184,11 +277,26 @@ int cmd_simulate(int argc, char **argv)
 	if (err && !cli_stdout_error())
 		fprintf(stderr, "domino simulate: error: %s\n", dmn_strerror(err));
 	rc = err ? EXIT_INPUT : EXIT_OK;
-	if (!rc && opt.trace_path)
-		rc = cli_write_file(opt.trace_path, m, rpt_write_trace);
+	if (!rc && opt.trace_path) {
+		trace_max = opt.trace_max_set ? opt.trace_max_events : UINT64_MAX;
+		rc = cli_write_file(opt.trace_path, m, write_trace_bounded);
+		if (!rc && trace_cut) {
+			cli_text(stderr, opt.trace_path);
+			fprintf(stderr, ": warning: cut at --trace-max-events %" PRIu32
+				" of the run's %u events (otherData.truncated says where)\n",
+				opt.trace_max_events, m->n_events);
+		}
+	} else if (!rc && opt.trace_max_set) {
+		fputs("domino simulate: warning: --trace-max-events without --trace does nothing\n",
+		      stderr);
+	}
 	if (!rc && opt.svg_path)
 		rc = cli_write_file(opt.svg_path, m, rpt_write_svg);
+	if (writing_note)
+		fputs("\r\033[K", stderr);
 	if (!rc && res.expect_failed)
+		rc = EXIT_CHECK;
+	if (!rc && opt.strict && unexpected_failures(m, script, scn_name))
 		rc = EXIT_CHECK;
 out:
 	sim_free(sim);

@@ -14,10 +14,11 @@ static const char summary_help[] =
 	"children, and the devices attached to it with their votes (and the\n"
 	"specifier's further cells, 'args', for providers of 2+ cells); then\n"
 	"which devices require OPPs of another device's table (required-opps into\n"
-	"a table without opp-level, e.g. MediaTek CPUs and their CCI). Without\n"
-	"BOARD, the built-in demo SoC.\n"
+	"a table without opp-level, e.g. MediaTek CPUs and their CCI); then each\n"
+	"domain's levels (value and name, both usable in a scenario) and each\n"
+	"device's OPP rates. Without BOARD, the built-in demo SoC.\n"
 	"\n"
-	"  --json               one JSON object (its fields: docs/json.md)\n"
+	"  -j, --json           one JSON object (its fields: docs/json.md)\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
 	"  --provider-parents all|by-name\n"
 	"                       i.MX8M block controllers: each domain under every\n"
@@ -50,12 +51,15 @@ int cmd_summary(int argc, char **argv)
 		if (opt.json) {
 			err = rpt_write_json(m, &out);
 		} else {
-			struct rpt_text_options to = {cli_use_color(stdout)};
+			struct rpt_text_options to = {cli_use_color(stdout), 0};
 			err = rpt_write_summary_text(m, &to, &out);
 			const struct dt_board *b = sim_board(sim);
-			if (!err && b->n_warnings) {
-				cli_printf("\n%u warning%s while loading (domino lint ",
-					   b->n_warnings, b->n_warnings == 1 ? "" : "s");
+			/* the loader's findings at the severity lint gives
+			 * them (issue 14): counted alike */
+			if (!err && (b->n_warnings || b->n_notes)) {
+				cli_printf("\n%u warning%s, %u note%s while loading (domino lint ",
+					   b->n_warnings, b->n_warnings == 1 ? "" : "s",
+					   b->n_notes, b->n_notes == 1 ? "" : "s");
 				cli_text(stdout, opt.n_positional ? board.name : "");
 				cli_puts(" shows them)\n");
 			}

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <domino/context.h>
+#include <domino/scenario.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -14,14 +15,16 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  summary  [BOARD.dtb] [--json]           the domain tree: status, pstate, idle\n"
 	      "                                          state, parents, devices and votes\n"
-	      "  lint     BOARD.dtb   [--json]           semantic checks; exit 1 on errors\n"
+	      "  lint     BOARD.dtb   [--json] [-W no-CHECK] [-E CHECK]\n"
+	      "                                          semantic checks; exit 1 on errors\n"
 	      "  simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json] [--svg OUT.svg]\n"
-	      "                                          run a scenario on simulated time\n"
+	      "           [--strict] [--all]             run a scenario on simulated time\n"
 	      "  scmi-serve BOARD.dtb --agents FILE      serve the board to SCMI agents over\n"
 	      "                                          Unix sockets (docs/scmi.md)\n"
 	      "\n"
 	      "Without BOARD, summary and simulate use the built-in demo SoC (and its demo\n"
 	      "scenario). Every command that reads a board takes --supported-hw V[,V...].\n"
+	      "Options go anywhere: --opt=VALUE or --opt VALUE, -ja, and -- ends them.\n"
 	      "'domino COMMAND --help' tells more; 'man domino' tells everything.\n"
 	      "\n"
 	      "exit status: 0 ok, 1 a check or expectation failed, 2 bad input, bad usage\n"
@@ -55,7 +58,16 @@ static int run(int argc, char **argv)
 		return cmd_simulate(argc - 2, argv + 2);
 	if (!strcmp(cmd, "scmi-serve"))
 		return cmd_scmi_serve(argc - 2, argv + 2);
-	fprintf(stderr, "domino: error: unknown command '%s' (try domino --help)\n", cmd);
+	static const char *const commands[] = {"summary", "lint", "simulate",
+					       "scmi-serve", "help"};
+	const char *near = scn_suggest(cmd, commands,
+				       sizeof(commands) / sizeof(commands[0]));
+	fputs("domino: error: unknown command '", stderr);
+	cli_text(stderr, cmd);
+	if (near)
+		fprintf(stderr, "': did you mean '%s'? (try domino --help)\n", near);
+	else
+		fputs("' (try domino --help)\n", stderr);
 	return EXIT_INPUT;
 }
 

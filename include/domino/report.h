@@ -131,7 +131,8 @@ enum rpt_event_kind {
  * @cause: the scenario command that caused it, e.g. "resume venus"
  * @line: its scenario line
  * @op: for failures, "on", "off", "pstate", "clock", "regulator"
- * @message: for expect failures, "WANT, got GOT"
+ * @message: for expect failures, "WANT, got GOT"; for command errors, why
+ *   (e.g. "no OPP >= 5 GHz; highest 1.332 GHz"), or NULL
  */
 struct rpt_event {
 	uint64_t time_ns;
@@ -164,12 +165,24 @@ struct rpt_requirement {
 };
 
 /**
+ * struct rpt_device_rates - a device with an OPP table and the rates it
+ * can be set to: the first clock's opp-hz of each available entry (turbo
+ * included), ascending, each once
+ */
+struct rpt_device_rates {
+	const char *device;
+	const uint64_t *hz;
+	unsigned n_hz;
+};
+
+/**
  * struct rpt_model - what every writer reads
  * @board: the board file name (or "demo"); @model: its DT model string
  * @warnings: loader warnings, already formatted
  * @events: NULL for summary; time-ordered for simulate
  * @end_ns: the simulation's end time (simulate)
  * @requirements: device-to-device requirements (may be NULL)
+ * @device_rates: the devices with OPP tables, in board order (may be NULL)
  */
 struct rpt_model {
 	const char *board;
@@ -183,15 +196,20 @@ struct rpt_model {
 	uint64_t end_ns;
 	const struct rpt_requirement *requirements;
 	unsigned n_requirements;
+	const struct rpt_device_rates *device_rates;
+	unsigned n_device_rates;
 };
 
 /**
  * struct rpt_text_options - how the text writers look
  * @color: 1 to use ANSI colours (the CLI decides: a terminal and no
  *   NO_COLOR)
+ * @all: 1 to list in the statistics every domain; 0 folds those whose
+ *   state never changed into one line ("N domains never changed: ...")
  */
 struct rpt_text_options {
 	int color;
+	int all;
 };
 
 /**
@@ -255,6 +273,19 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *out);
  * returns: 0 or an error as above. cost: O(model size * log domains).
  */
 int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *out);
+
+/**
+ * rpt_write_trace_max - rpt_write_trace() of at most @max_events of the
+ * model's events: when it has more, the trace ends at the time of the
+ * first event past @max_events (the events of that instant and later are
+ * left out, so it may hold fewer) and its "otherData" gets a "truncated"
+ * object (max_events, events_kept, events_total, end_ns; docs/trace.md).
+ * The trace then holds about twice @max_events records plus a few per
+ * domain. *@cut (may be NULL) is set to 1 when events were left out.
+ * returns: as rpt_write_trace(). cost: O(model size * log domains).
+ */
+int rpt_write_trace_max(const struct rpt_model *m, uint64_t max_events,
+			const struct rpt_sink *out, int *cut);
 
 /**
  * rpt_write_svg - a timeline a person can read: one lane per domain, the

@@ -466,7 +466,7 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 		    n_ambiguous, n_ambiguous == 1 ? "" : "s"))
 		return -ENOMEM;
 	if (t->n_hw_unavailable && !b->n_supported_hw &&
-	    DT_WARN(ld, "opp-needs-hw-version", node, "opp-supported-hw",
+	    DT_NOTE(ld, "opp-needs-hw-version", node, "opp-supported-hw",
 		    "%u of %u entries carry opp-supported-hw and no hardware "
 		    "version was given (--supported-hw): they are unavailable",
 		    t->n_hw_unavailable, t->n_entries))

@@ -64,7 +64,11 @@ int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 			 rpt_fmt_hz(h2, e->new_hz));
 		return 0;
 	case RPT_EV_COMMAND_ERROR:
-		snprintf(buf, len, "command failed: %s", err);
+		if (e->message)
+			snprintf(buf, len, "command failed: %s (%s)", err,
+				 e->message);
+		else
+			snprintf(buf, len, "command failed: %s", err);
 		return 1;
 	case RPT_EV_EXPECT_FAILED:
 		snprintf(buf, len, "expect failed: %s",

@@ -184,6 +184,8 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 		break;
 	case RPT_EV_COMMAND_ERROR:
 		str_member(o, "error", rpt_error_name(e->error));
+		if (e->message)
+			str_member(o, "message", e->message);
 		break;
 	case RPT_EV_EXPECT_FAILED:
 		str_member(o, "message", e->message);
@@ -279,6 +281,22 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 					rpt_out_puts(&o, ", ");
 				rpt_out_json_str(&o, q->owners[k]);
 			}
+			rpt_out_puts(&o, "]}");
+		}
+		rpt_out_puts(&o, "\n  ]");
+	}
+
+	if (m->device_rates && m->n_device_rates) {
+		rpt_out_puts(&o, ",\n  \"opp_rates\": [");
+		for (unsigned i = 0; i < m->n_device_rates; i++) {
+			const struct rpt_device_rates *r = &m->device_rates[i];
+			rpt_out_puts(&o, i ? ",\n    {\"device\": "
+					   : "\n    {\"device\": ");
+			rpt_out_json_str(&o, r->device);
+			rpt_out_puts(&o, ", \"hz\": [");
+			for (unsigned k = 0; k < r->n_hz; k++)
+				rpt_out_printf(&o, "%s%" PRIu64, k ? ", " : "",
+					       r->hz[k]);
 			rpt_out_puts(&o, "]}");
 		}
 		rpt_out_puts(&o, "\n  ]");

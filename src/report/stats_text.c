@@ -7,6 +7,9 @@
  *     pstate  256 (nom)      2.500 ms   62.5%
  *     transitions: 3 on, 3 off, 5 pstate
  * Shares are of the whole run (end_ns), so each group adds up to 100%.
+ * Pstates are in level order. Unless opt->all, the domains whose state
+ * never changed share one last line: a board has hundreds, a scenario
+ * moves a few.
  */
 #include "report_internal.h"
 #include "text_style.h"
@@ -34,6 +37,17 @@ static int shows_off(const struct rpt_domain *d)
 	return !d->idle || !d->n_idle || d->time_off_ns;
 }
 
+/* Nothing happened to it: no power or pstate transition, no idle entry. */
+static int never_changed(const struct rpt_domain *d)
+{
+	if (d->on_count || d->off_count || d->pstate_transitions)
+		return 0;
+	for (unsigned k = 0; d->idle && k < d->n_idle; k++)
+		if (d->idle[k].usage || d->idle[k].rejected)
+			return 0;
+	return 1;
+}
+
 static void row(struct rpt_out *o, const char *group, const char *label,
 		size_t w_label, uint64_t ns, uint64_t end)
 {
@@ -54,7 +68,8 @@ int rpt_write_stats_text(const struct rpt_model *m,
 	struct rpt_out o;
 	char label[LABEL_LEN], t[RPT_NUM_LEN];
 	size_t w_label = strlen("off");
-	unsigned shown = 0;
+	unsigned shown = 0, folded = 0;
+	int fold = !opt || !opt->all;
 
 	if (rpt_out_init(&o, sink))
 		return o.err;
@@ -86,6 +101,10 @@ int rpt_write_stats_text(const struct rpt_model *m,
 		if (!d->has_stats)
 			continue;
 		shown++;
+		if (fold && never_changed(d)) {
+			folded++;
+			continue;
+		}
 		rpt_out_printf(&o, "\n%s", st.bold);
 		rpt_out_text(&o, d->name ? d->name : "?");
 		rpt_out_printf(&o, "%s\n", st.reset);
@@ -124,5 +143,20 @@ int rpt_write_stats_text(const struct rpt_model *m,
 	}
 	if (!shown)
 		rpt_out_puts(&o, "\nno statistics (nothing was simulated)\n");
+	if (folded) {
+		const char *sep = ": ";
+		rpt_out_printf(&o, "\n%s%u domain%s never changed (--all lists them)",
+			       st.dim, folded, folded == 1 ? "" : "s");
+		for (unsigned i = 0; i < m->n_domains; i++) {
+			const struct rpt_domain *d = &m->domains[i];
+			if (!d->has_stats || !never_changed(d))
+				continue;
+			rpt_out_puts(&o, sep);
+			rpt_out_text(&o, d->name ? d->name : "?");
+			rpt_out_puts(&o, d->time_on_ns ? " (on)" : " (off)");
+			sep = ", ";
+		}
+		rpt_out_printf(&o, "%s\n", st.reset);
+	}
 	return rpt_out_finish(&o);
 }

@@ -414,6 +414,99 @@ static void idle_states(struct summary *s)
 	}
 }
 
+static int same_levels(const struct rpt_domain *a, const struct rpt_domain *b)
+{
+	if (a->n_levels != b->n_levels)
+		return 0;
+	for (unsigned k = 0; k < a->n_levels; k++)
+		if (a->level_values[k] != b->level_values[k] ||
+		    strcmp(a->levels[k] ? a->levels[k] : "",
+			   b->levels[k] ? b->levels[k] : ""))
+			return 0;
+	return 1;
+}
+
+/* Each domain's levels, one line per run of neighbours sharing a table
+ * (a provider's domains come together), so `vote` and `expect pstate`
+ * can be written from the summary alone. */
+static void levels(struct summary *s)
+{
+	const struct rpt_model *m = s->m;
+	int any = 0;
+	for (unsigned i = 0; i < m->n_domains;) {
+		const struct rpt_domain *d = &m->domains[i];
+		unsigned j = i + 1;
+		if (!d->n_levels || !d->level_values) {
+			i++;
+			continue;
+		}
+		while (j < m->n_domains && same_levels(d, &m->domains[j]))
+			j++;
+		if (!any)
+			rpt_out_printf(s->o, "\n%slevels%s (LEVEL (NAME); a vote or "
+				       "expect takes either):\n", s->st.bold,
+				       s->st.reset);
+		any = 1;
+		rpt_out_puts(s->o, "  ");
+		for (unsigned k = i; k < j; k++) {
+			if (k > i)
+				rpt_out_puts(s->o, ", ");
+			rpt_out_text(s->o, m->domains[k].name ? m->domains[k].name : "?");
+		}
+		rpt_out_puts(s->o, ": ");
+		for (unsigned k = 0; k < d->n_levels; k++) {
+			rpt_out_printf(s->o, "%s%" PRIu32, k ? ", " : "",
+				       d->level_values[k]);
+			if (d->levels[k]) {
+				rpt_out_puts(s->o, " (");
+				rpt_out_text(s->o, d->levels[k]);
+				rpt_out_putc(s->o, ')');
+			}
+		}
+		rpt_out_putc(s->o, '\n');
+		i = j;
+	}
+}
+
+static int same_rates(const struct rpt_device_rates *a,
+		      const struct rpt_device_rates *b)
+{
+	return a->n_hz == b->n_hz &&
+	       (!a->n_hz || !memcmp(a->hz, b->hz, a->n_hz * sizeof(*a->hz)));
+}
+
+/* Each device's OPP rates, neighbours sharing a table on one line. */
+static void rates(struct summary *s)
+{
+	const struct rpt_model *m = s->m;
+	char hz[RPT_NUM_LEN];
+	if (!m->device_rates || !m->n_device_rates)
+		return;
+	rpt_out_printf(s->o, "\n%sOPP rates%s (what `rate DEV HZ` rounds up to):\n",
+		       s->st.bold, s->st.reset);
+	for (unsigned i = 0; i < m->n_device_rates;) {
+		const struct rpt_device_rates *r = &m->device_rates[i];
+		unsigned j = i + 1;
+		while (j < m->n_device_rates && same_rates(r, &m->device_rates[j]))
+			j++;
+		rpt_out_puts(s->o, "  ");
+		for (unsigned k = i; k < j; k++) {
+			if (k > i)
+				rpt_out_puts(s->o, ", ");
+			rpt_out_text(s->o, m->device_rates[k].device
+					       ? m->device_rates[k].device : "?");
+		}
+		rpt_out_puts(s->o, ":");
+		if (!r->n_hz)
+			rpt_out_puts(s->o, " no rates (levels only)");
+		for (unsigned k = 0; k < r->n_hz; k++)
+			rpt_out_printf(s->o, "%s %s", k ? "," : "",
+				       rpt_fmt_hz(hz, r->hz[k]));
+		rpt_out_putc(s->o, '\n');
+		i = j;
+	}
+}
+
 /* The severity a formatted diagnostic ("FILE: NODE: PROP: SEV: MESSAGE")
  * carries: the earliest of the three words in it. */
 static int diag_severity(const char *line)
@@ -494,6 +587,8 @@ int rpt_write_summary_text(const struct rpt_model *m,
 		goto out;
 
 	idle_states(&s);
+	levels(&s);
+	rates(&s);
 	if (m->requirements && m->n_requirements) {
 		rpt_out_puts(&o, "\nDevice requirements (while a device is "
 				 "active, the owners of the table run at least "

@@ -7,6 +7,14 @@
  * labelled where it changes. Failures are red markers with a tooltip.
  * Plain SVG 1.1 with presentation attributes only (no CSS, no scripts), so
  * browsers, rsvg and Inkscape render it alike.
+ *
+ * At scale (issue 14: a 600k-line scenario made 146 MB) it draws what a
+ * screen shows: lanes in tree order (a child under its first parent,
+ * indented), lanes that never change left out and counted, periods and
+ * steps shorter than a pixel merged into one mark per pixel (counted in
+ * a note under the axis), so the size depends on lanes and width, not on
+ * events. Devices whose rate changes get a lane of their own. The plot
+ * runs a little past the end (marked) so the last instant has width.
  */
 #include "report_internal.h"
 
@@ -52,6 +60,14 @@ static const char *const idle_shades[] = {
 
 struct svg {
 	struct rpt_out *o;
+	uint64_t end;		 /* the run's end; span reaches a little past */
+	unsigned merged;	 /* sub-pixel periods and steps drawn merged */
+	unsigned *order;	 /* the lanes drawn: domains in tree order */
+	unsigned *depth;	 /* per domain, its depth in that order */
+	unsigned n_order;
+	unsigned hidden;	 /* domains that never changed, not drawn */
+	struct rate_lane *rates; /* devices whose rate changes */
+	unsigned n_rates;
 	const struct rpt_model *m;
 	struct rpt_timeline tl;
 	uint64_t span;		 /* the plotted time range, never 0 */
@@ -59,6 +75,17 @@ struct svg {
 	unsigned n_idle_names;
 	int any_plain_off, any_failure, any_safe_failure;
 	double lanes_top;
+};
+
+/* A device's clock over the run: its rate from each change on. */
+struct tl_step_hz {
+	uint64_t time, hz;
+};
+struct rate_lane {
+	const char *device;
+	struct tl_step_hz *steps;
+	unsigned n_steps, cap;
+	uint64_t max_hz;
 };
 
 static double x_of(const struct svg *s, uint64_t t)
@@ -276,7 +303,7 @@ static void tooltip(struct svg *s, const char *a, const char *b)
 }
 
 static void lane_label(struct svg *s, const struct rpt_domain *d,
-		       const struct tl_domain *t, double y)
+		       const struct tl_domain *t, double y, unsigned depth)
 {
 	char shortened[LABEL_CHARS * 4 + 4], sub[64];
 	const char *name = d->name ? d->name : "?";
@@ -295,9 +322,12 @@ static void lane_label(struct svg *s, const struct rpt_domain *d,
 	} else {
 		snprintf(shortened, sizeof(shortened), "%s", name);
 	}
+	/* a subdomain sits under its parent, indented (capped: deep trees
+	 * keep their names readable) */
+	double indent = 10.0 * (depth < 8 ? depth : 8);
 	rpt_out_puts(s->o, "<g>");
 	tooltip(s, name, "");
-	text(s, MARGIN, y + 19,
+	text(s, MARGIN + indent, y + 19,
 	     "font-size=\"13\" font-weight=\"bold\" fill=\"" C_TEXT "\"",
 	     shortened);
 	if (t->max_level)
@@ -305,8 +335,151 @@ static void lane_label(struct svg *s, const struct rpt_domain *d,
 			 t->max_level);
 	else
 		snprintf(sub, sizeof(sub), "no pstate");
-	text(s, MARGIN, y + 34, "font-size=\"10\" fill=\"" C_MUTED "\"", sub);
+	text(s, MARGIN + indent, y + 34, "font-size=\"10\" fill=\"" C_MUTED "\"",
+	     sub);
 	rpt_out_puts(s->o, "</g>\n");
+}
+
+/* A step plot's samples, whatever they hold (levels, rates). */
+typedef void (*sample_fn)(const void *arr, unsigned i, uint64_t *t,
+			  uint64_t *v);
+
+static double value_y(double lane_y, uint64_t v, uint64_t max)
+{
+	double top = lane_y + STEP_TOP, bottom = lane_y + LANE_H - STEP_BOTTOM;
+	return bottom - (bottom - top) * ((double)v / (double)(max ? max : 1));
+}
+
+/*
+ * The step line: steps less than a pixel after the last one drawn are
+ * merged into one vertical stroke over the range they covered, ending at
+ * the last value, so the path has at most a few commands per pixel.
+ */
+static void step_path(struct svg *s, double y, const void *arr, unsigned n,
+		      sample_fn at, uint64_t max)
+{
+	uint64_t t, v, lo, hi, last;
+	unsigned pending = 0;
+	double px;
+
+	if (!n)
+		return;
+	at(arr, 0, &t, &v);
+	px = x_of(s, t);
+	lo = hi = last = v;
+	rpt_out_puts(s->o, "<path d=\"M");
+	num(s, px);
+	rpt_out_putc(s->o, ' ');
+	num(s, value_y(y, v, max));
+	for (unsigned i = 1; i <= n; i++) {
+		double x = PLOT_RIGHT;
+		if (i < n) {
+			at(arr, i, &t, &v);
+			x = x_of(s, t);
+			if (x - px < 1.0) {
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+				last = v;
+				pending++;
+				continue;
+			}
+		}
+		if (pending) {
+			rpt_out_puts(s->o, " V");
+			num(s, value_y(y, lo, max));
+			rpt_out_puts(s->o, " V");
+			num(s, value_y(y, hi, max));
+			rpt_out_puts(s->o, " V");
+			num(s, value_y(y, last, max));
+			s->merged += pending;
+			pending = 0;
+		}
+		rpt_out_puts(s->o, " H");
+		num(s, x);
+		if (i < n) {
+			rpt_out_puts(s->o, " V");
+			num(s, value_y(y, v, max));
+		}
+		px = x;
+		lo = hi = last = v;
+	}
+	rpt_out_puts(s->o, "\" fill=\"none\" stroke=\"" C_STEP
+			   "\" stroke-width=\"1.5\""
+			   " stroke-linejoin=\"round\"/>\n");
+}
+
+static void level_sample(const void *arr, unsigned i, uint64_t *t,
+			 uint64_t *v)
+{
+	const struct tl_step *st = arr;
+	*t = st[i].time;
+	*v = st[i].level;
+}
+
+static void hz_sample(const void *arr, unsigned i, uint64_t *t, uint64_t *v)
+{
+	const struct tl_step_hz *st = arr;
+	*t = st[i].time;
+	*v = st[i].hz;
+}
+
+/* A tick at the plot's left edge for each level of the domain's table up
+ * to the lane's top (the top alone where it has no table). */
+static void level_ticks(struct svg *s, const struct rpt_domain *d,
+			const struct tl_domain *t, double y)
+{
+	int any = 0;
+	rpt_out_puts(s->o, "<path d=\"");
+	for (unsigned k = 0; d->level_values && k < d->n_levels; k++) {
+		if (d->level_values[k] > t->max_level)
+			continue;
+		rpt_out_puts(s->o, any++ ? " M" : "M");
+		num(s, PLOT_X - 5);
+		rpt_out_putc(s->o, ' ');
+		num(s, value_y(y, d->level_values[k], t->max_level));
+		rpt_out_puts(s->o, " h5");
+	}
+	if (!any) {
+		rpt_out_puts(s->o, "M");
+		num(s, PLOT_X - 5);
+		rpt_out_putc(s->o, ' ');
+		num(s, value_y(y, t->max_level, t->max_level));
+		rpt_out_puts(s->o, " h5");
+	}
+	rpt_out_puts(s->o, "\" stroke=\"" C_STEP "\" stroke-width=\"1\"/>\n");
+}
+
+/* Periods shorter than a pixel, gathered into one mark. */
+struct merge {
+	double x0, x1;
+	const char *fill; /* NULL once states mix */
+	unsigned n;
+	uint64_t start, end;
+};
+
+static void merge_flush(struct svg *s, struct merge *g, double y,
+			const char *name)
+{
+	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], tip[160];
+	if (!g->n)
+		return;
+	rpt_out_puts(s->o, "<rect");
+	attr_num(s, "x", g->x0);
+	attr_num(s, "y", y + BAR_PAD);
+	attr_num(s, "width", g->x1 - g->x0 < 1.0 ? 1.0 : g->x1 - g->x0);
+	attr_num(s, "height", LANE_H - 2 * BAR_PAD);
+	/* several states within a pixel: a paler mark */
+	rpt_out_printf(s->o, " fill=\"%s\"%s>", g->fill ? g->fill : C_ON,
+		       g->fill ? "" : " fill-opacity=\"0.5\"");
+	snprintf(tip, sizeof(tip),
+		 ": %u period%s shorter than a pixel, %s \u2013 %s", g->n,
+		 g->n == 1 ? "" : "s", rpt_fmt_time_short(a, g->start),
+		 rpt_fmt_time_short(b, g->end));
+	tooltip(s, name, tip);
+	rpt_out_puts(s->o, "</rect>\n");
+	if (g->n > 1)
+		s->merged += g->n - 1;
+	g->n = 0;
 }
 
 /* Width a pstate label needs, with its margins. */
@@ -321,31 +494,55 @@ static double level_y(const struct tl_domain *t, double lane_y, uint32_t lvl)
 	return bottom - (bottom - top) * ((double)lvl / (double)t->max_level);
 }
 
-static void lane(struct svg *s, unsigned di, double y)
+/* A lane's background across the plot. */
+static void lane_box(struct svg *s, double y, const char *fill)
+{
+	rpt_out_puts(s->o, "<rect");
+	attr_num(s, "x", PLOT_X);
+	attr_num(s, "y", y);
+	attr_num(s, "width", PLOT_W);
+	attr_num(s, "height", LANE_H);
+	rpt_out_printf(s->o, " fill=\"%s\" stroke=\"" C_LANE_EDGE "\"/>\n",
+		       fill);
+}
+
+static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 {
 	const struct rpt_domain *d = &s->m->domains[di];
 	const struct tl_domain *t = &s->tl.domains[di];
 	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], c[RPT_NUM_LEN], tip[160];
 
 	rpt_out_printf(s->o, "<g id=\"lane-%u\" class=\"lane\">\n", di);
-	lane_label(s, d, t, y);
-	rpt_out_puts(s->o, "<rect");
-	attr_num(s, "x", PLOT_X);
-	attr_num(s, "y", y);
-	attr_num(s, "width", PLOT_W);
-	attr_num(s, "height", LANE_H);
-	rpt_out_puts(s->o,
-		     " fill=\"" C_LANE "\" stroke=\"" C_LANE_EDGE "\"/>\n");
+	lane_label(s, d, t, y, depth);
+	lane_box(s, y, C_LANE);
 
+	struct merge g = {0};
 	for (unsigned i = 0; i < t->n_periods; i++) {
 		const struct tl_period *p = &t->periods[i];
-		double x0 = x_of(s, p->start), x1 = x_of(s, p->end);
+		/* the last period runs to the plot's edge: the last
+		 * instant has width */
+		double x0 = x_of(s, p->start),
+		       x1 = p->end >= s->end ? PLOT_RIGHT : x_of(s, p->end);
 		const char *fill = p->on ? C_ON
 				   : p->idle_state
 				       ? idle_shade(s, p->idle_state)
 				       : NULL;
-		if (!fill || p->end <= p->start)
+		if (!fill || (p->end <= p->start && p->end < s->end))
 			continue; /* plain off is the lane itself */
+		if (x1 - x0 < 1.0) {
+			if (g.n && x0 - g.x1 < 1.0) {
+				g.x1 = x1 > g.x1 ? x1 : g.x1;
+				g.end = p->end;
+				if (g.fill != fill)
+					g.fill = NULL;
+				g.n++;
+				continue;
+			}
+			merge_flush(s, &g, y, d->name);
+			g = (struct merge){x0, x1, fill, 1, p->start, p->end};
+			continue;
+		}
+		merge_flush(s, &g, y, d->name);
 		rpt_out_puts(s->o, "<rect");
 		attr_num(s, "x", x0);
 		attr_num(s, "y", y + BAR_PAD);
@@ -363,29 +560,13 @@ static void lane(struct svg *s, unsigned di, double y)
 		tooltip(s, d->name, tip);
 		rpt_out_puts(s->o, "</rect>\n");
 	}
+	merge_flush(s, &g, y, d->name);
 
 	if (t->max_level) {
 		double last_label = -1e9;
-		rpt_out_puts(s->o, "<path d=\"");
-		for (unsigned i = 0; i < t->n_steps; i++) {
-			double x = x_of(s, t->steps[i].time);
-			double ly = level_y(t, y, t->steps[i].level);
-			rpt_out_puts(s->o, i ? " V" : "M");
-			if (i) {
-				num(s, ly);
-			} else {
-				num(s, x);
-				rpt_out_putc(s->o, ' ');
-				num(s, ly);
-			}
-			rpt_out_puts(s->o, " H");
-			num(s, i + 1 < t->n_steps
-				   ? x_of(s, t->steps[i + 1].time)
-				   : PLOT_RIGHT);
-		}
-		rpt_out_puts(s->o, "\" fill=\"none\" stroke=\"" C_STEP
-				   "\" stroke-width=\"1.5\""
-				   " stroke-linejoin=\"round\"/>\n");
+		level_ticks(s, d, t, y);
+		step_path(s, y, t->steps, t->n_steps, level_sample,
+			  t->max_level);
 		for (unsigned i = 0; i < t->n_steps; i++) {
 			double x = x_of(s, t->steps[i].time);
 			double room =
@@ -417,7 +598,7 @@ static void lane(struct svg *s, unsigned di, double y)
 	rpt_out_puts(s->o, "</g>\n");
 }
 
-static void failures(struct svg *s)
+static void failures(struct svg *s, const unsigned *pos, double *last_x)
 {
 	const struct rpt_model *m = s->m;
 	char what[320], why[320];
@@ -428,10 +609,16 @@ static void failures(struct svg *s)
 		int di = s->tl.event_domain[i];
 		double x, y;
 		if (e->kind != RPT_EV_FAILURE || di < 0 ||
-		    e->time_ns > s->tl.end)
+		    e->time_ns > s->tl.end || pos[di] == UINT32_MAX)
 			continue;
 		x = x_of(s, e->time_ns);
-		y = s->lanes_top + LANE_PITCH * di;
+		/* one marker a pixel: its tooltip tells the first */
+		if (x - last_x[di] < 1.0) {
+			s->merged++;
+			continue;
+		}
+		last_x[di] = x;
+		y = s->lanes_top + LANE_PITCH * pos[di];
 		colour = e->safe ? C_SAFE : C_FAIL;
 		rpt_describe_event(what, sizeof(what), e, &m->domains[di]);
 		why[0] = ' ';
@@ -454,13 +641,151 @@ static void failures(struct svg *s)
 	}
 }
 
+/* Did anything happen to the domain: a power or pstate change, a
+ * failure? One that never changed is left out of the picture. */
+static int lane_changes(const struct svg *s, unsigned di, const char *failed)
+{
+	const struct tl_domain *t = &s->tl.domains[di];
+	return t->n_periods > 1 || t->n_steps > 1 || failed[di];
+}
+
+/*
+ * The lanes in tree order: each root, then its subdomains depth first (a
+ * child of several parents under the first that reaches it), then any
+ * domain a cycle left unreached. Lanes that never change are counted in
+ * s->hidden and left out. 0 or -ENOMEM.
+ */
+static int lane_order(struct svg *s, const struct rpt_index *ix)
+{
+	const struct rpt_model *m = s->m;
+	unsigned n = m->n_domains, top = 0;
+	size_t cap = n;
+	char *seen = NULL, *failed = NULL;
+	unsigned *stack = NULL, *sdepth = NULL;
+	int rc = -ENOMEM;
+
+	for (unsigned i = 0; i < n; i++)
+		cap += m->domains[i].n_children;
+	s->order = malloc((n ? n : 1) * sizeof(*s->order));
+	s->depth = calloc(n ? n : 1, sizeof(*s->depth));
+	seen = calloc(n ? n : 1, 1);
+	failed = calloc(n ? n : 1, 1);
+	stack = malloc((cap ? cap : 1) * sizeof(*stack));
+	sdepth = malloc((cap ? cap : 1) * sizeof(*sdepth));
+	if (!s->order || !s->depth || !seen || !failed || !stack || !sdepth)
+		goto out;
+	for (unsigned i = 0; m->events && i < m->n_events; i++)
+		if (m->events[i].kind == RPT_EV_FAILURE &&
+		    s->tl.event_domain[i] >= 0)
+			failed[s->tl.event_domain[i]] = 1;
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned r = 0; r < n; r++) {
+			if (seen[r] || (!pass && m->domains[r].n_parents))
+				continue;
+			stack[top] = r;
+			sdepth[top++] = 0;
+			while (top) {
+				unsigned d = stack[--top], dep = sdepth[top];
+				const struct rpt_domain *dm = &m->domains[d];
+				if (seen[d])
+					continue;
+				seen[d] = 1;
+				s->depth[d] = dep;
+				if (lane_changes(s, d, failed))
+					s->order[s->n_order++] = d;
+				else
+					s->hidden++;
+				/* pushed last first, so they come out in order */
+				for (unsigned k = dm->n_children; k-- > 0;) {
+					int c = rpt_index_find(ix, dm->children[k]);
+					if (c >= 0 && !seen[c] && top < cap) {
+						stack[top] = (unsigned)c;
+						sdepth[top++] = dep + 1;
+					}
+				}
+			}
+		}
+	}
+	rc = 0;
+out:
+	free(seen);
+	free(failed);
+	free(stack);
+	free(sdepth);
+	return rc;
+}
+
+/* A lane per device whose rate changes, from the rate events. */
+static int rate_lanes(struct svg *s)
+{
+	const struct rpt_model *m = s->m;
+	for (unsigned i = 0; m->events && i < m->n_events; i++) {
+		const struct rpt_event *e = &m->events[i];
+		const char *dev = e->device ? e->device : "?";
+		struct rate_lane *r = NULL;
+		if (e->kind != RPT_EV_RATE || e->time_ns > s->end)
+			continue;
+		/* few devices change rate: a scan of them is cheap */
+		for (unsigned k = 0; k < s->n_rates && !r; k++)
+			if (!strcmp(s->rates[k].device, dev))
+				r = &s->rates[k];
+		if (!r) {
+			struct rate_lane *bigger =
+			    realloc(s->rates, (s->n_rates + 1) * sizeof(*bigger));
+			if (!bigger)
+				return -ENOMEM;
+			s->rates = bigger;
+			r = &s->rates[s->n_rates++];
+			memset(r, 0, sizeof(*r));
+			r->device = dev;
+		}
+		for (int first = !r->n_steps; first >= 0; first--) {
+			if (r->n_steps == r->cap) {
+				unsigned cap = r->cap ? r->cap * 2 : 16;
+				struct tl_step_hz *more =
+				    realloc(r->steps, cap * sizeof(*more));
+				if (!more)
+					return -ENOMEM;
+				r->steps = more;
+				r->cap = cap;
+			}
+			/* the first change also gives the rate before it */
+			struct tl_step_hz st = {first ? 0 : e->time_ns,
+						first ? e->old_hz : e->new_hz};
+			r->steps[r->n_steps++] = st;
+			if (st.hz > r->max_hz)
+				r->max_hz = st.hz;
+		}
+	}
+	return 0;
+}
+
+static void rate_lane(struct svg *s, const struct rate_lane *r, double y)
+{
+	char label[LABEL_CHARS * 4 + 16], hz[RPT_NUM_LEN], sub[64];
+	snprintf(label, sizeof(label), "%.*s clock", LABEL_CHARS * 3,
+		 r->device);
+	rpt_out_puts(s->o, "<g class=\"rate\">\n<g>");
+	tooltip(s, r->device, " clock rate");
+	text(s, MARGIN, y + 19,
+	     "font-size=\"13\" font-style=\"italic\" fill=\"" C_TEXT "\"",
+	     label);
+	snprintf(sub, sizeof(sub), "rate 0\u2013%s", rpt_fmt_hz(hz, r->max_hz));
+	text(s, MARGIN, y + 34, "font-size=\"10\" fill=\"" C_MUTED "\"", sub);
+	rpt_out_puts(s->o, "</g>\n");
+	lane_box(s, y, "#ffffff");
+	step_path(s, y, r->steps, r->n_steps, hz_sample, r->max_hz);
+	rpt_out_puts(s->o, "</g>\n");
+}
+
 int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 {
 	struct rpt_out o;
 	struct rpt_index ix;
 	struct svg s = {0};
 	char t_end[RPT_NUM_LEN], sub[160];
-	double height, lanes_bottom;
+	double height, lanes_bottom, *last_x = NULL;
+	unsigned *pos = NULL, n_lanes;
 	int rc;
 
 	if (rpt_out_init(&o, sink))
@@ -470,15 +795,36 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 	if (rpt_index_build(&ix, m))
 		return -ENOMEM;
 	rc = rpt_timeline_build(&s.tl, m, &ix);
-	rpt_index_free(&ix);
-	if (rc)
+	if (rc) {
+		rpt_index_free(&ix);
 		return rc;
+	}
 	s.o = &o;
 	s.m = m;
-	s.span = s.tl.end ? s.tl.end : 1;
-	rc = collect_idle_names(&s);
+	s.end = s.tl.end;
+	/* past the end by 2.5%: what happens at the last instant shows */
+	s.span = s.end + (s.end / 40 ? s.end / 40 : 1);
+	rc = lane_order(&s, &ix);
+	rpt_index_free(&ix);
+	if (!rc)
+		rc = rate_lanes(&s);
+	if (!rc)
+		rc = collect_idle_names(&s);
 	if (rc)
 		goto out;
+	pos = malloc((m->n_domains ? m->n_domains : 1) * sizeof(*pos));
+	last_x = malloc((m->n_domains ? m->n_domains : 1) * sizeof(*last_x));
+	if (!pos || !last_x) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		pos[i] = UINT32_MAX;
+		last_x[i] = -1e9;
+	}
+	for (unsigned i = 0; i < s.n_order; i++)
+		pos[s.order[i]] = i;
+	n_lanes = s.n_order + s.n_rates;
 	for (unsigned i = 0; m->events && i < m->n_events; i++)
 		if (m->events[i].kind == RPT_EV_FAILURE &&
 		    s.tl.event_domain[i] >= 0) {
@@ -489,11 +835,10 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 		}
 
 	s.lanes_top = legend(&s, 78, 0) + 12;
-	lanes_bottom =
-	    s.lanes_top + LANE_PITCH * m->n_domains - (LANE_PITCH - LANE_H);
-	if (!m->n_domains)
+	lanes_bottom = s.lanes_top + LANE_PITCH * n_lanes - (LANE_PITCH - LANE_H);
+	if (!n_lanes)
 		lanes_bottom = s.lanes_top;
-	height = lanes_bottom + 48;
+	height = lanes_bottom + 48 + 18; /* the axis, then the note */
 
 	rpt_out_puts(
 	    &o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -529,13 +874,49 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 	text(&s, MARGIN, 50, "font-size=\"12\" fill=\"" C_MUTED "\"", sub);
 	legend(&s, 78, 1);
 
-	for (unsigned i = 0; i < m->n_domains; i++)
-		lane(&s, i, s.lanes_top + LANE_PITCH * i);
+	for (unsigned i = 0; i < s.n_order; i++)
+		lane(&s, s.order[i], s.lanes_top + LANE_PITCH * i,
+		     s.depth[s.order[i]]);
+	for (unsigned i = 0; i < s.n_rates; i++)
+		rate_lane(&s, &s.rates[i],
+			  s.lanes_top + LANE_PITCH * (s.n_order + i));
 	axis(&s, s.lanes_top - 4, lanes_bottom + 4);
-	failures(&s);
+	failures(&s, pos, last_x);
+	/* the run's end, inside the plot: the margin after it is no time */
+	{
+		double x = x_of(&s, s.end);
+		rpt_out_puts(&o, "<line class=\"end\"");
+		attr_num(&s, "x1", x);
+		attr_num(&s, "y1", s.lanes_top - 8);
+		attr_num(&s, "x2", x);
+		attr_num(&s, "y2", lanes_bottom + 4);
+		rpt_out_puts(&o, " stroke=\"" C_TEXT "\" stroke-width=\"1\"/>\n");
+		text(&s, x, s.lanes_top - 10,
+		     "font-size=\"10\" text-anchor=\"middle\" fill=\"" C_MUTED "\"",
+		     "end");
+	}
+	{
+		char note[200];
+		snprintf(note, sizeof(note),
+			 "%u domain%s that never changed not drawn; %u change%s "
+			 "shorter than a pixel merged into the marks around them",
+			 s.hidden, s.hidden == 1 ? "" : "s", s.merged,
+			 s.merged == 1 ? "" : "s");
+		rpt_out_puts(&o, "<g class=\"note\">");
+		text(&s, MARGIN, lanes_bottom + 58,
+		     "font-size=\"11\" fill=\"" C_MUTED "\"", note);
+		rpt_out_puts(&o, "</g>\n");
+	}
 	rpt_out_puts(&o, "</svg>\n");
 	rc = rpt_out_finish(&o);
 out:
+	free(pos);
+	free(last_x);
+	free(s.order);
+	free(s.depth);
+	for (unsigned i = 0; i < s.n_rates; i++)
+		free(s.rates[i].steps);
+	free(s.rates);
 	free(s.idle_names);
 	rpt_timeline_free(&s.tl);
 	return rc;

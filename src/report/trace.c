@@ -123,7 +123,8 @@ static void event_args(struct trace *t, const struct rpt_event *e)
 		rpt_out_puts(t->o, ", \"error\": ");
 		rpt_out_json_str(t->o, rpt_error_name(e->error));
 	}
-	if (e->kind == RPT_EV_EXPECT_FAILED) {
+	if (e->message && (e->kind == RPT_EV_EXPECT_FAILED ||
+			   e->kind == RPT_EV_COMMAND_ERROR)) {
 		rpt_out_puts(t->o, ", \"message\": ");
 		rpt_out_json_str(t->o, e->message);
 	}
@@ -206,7 +207,15 @@ static int rate_counters(struct trace *t, const struct rpt_model *m,
 	return 0;
 }
 
-int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *sink)
+/* What a bounded trace left out, for its metadata. */
+struct trace_cut {
+	uint64_t max_events;
+	unsigned kept, total;
+	uint64_t at_ns; /* the trace ends here */
+};
+
+static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
+		       const struct rpt_sink *sink)
 {
 	struct rpt_out o;
 	struct rpt_index ix;
@@ -236,7 +245,15 @@ int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *sink)
 	rpt_out_json_str(&o, m->board);
 	rpt_out_puts(&o, ", \"model\": ");
 	rpt_out_json_str(&o, m->model);
-	rpt_out_printf(&o, ", \"end_ns\": %" PRIu64 "},\n", tl.end);
+	rpt_out_printf(&o, ", \"end_ns\": %" PRIu64, tl.end);
+	if (cut)
+		rpt_out_printf(&o,
+			       ", \"truncated\": {\"max_events\": %" PRIu64
+			       ", \"events_kept\": %u, \"events_total\": %u"
+			       ", \"end_ns\": %" PRIu64 "}",
+			       cut->max_events, cut->kept, cut->total,
+			       cut->at_ns);
+	rpt_out_puts(&o, "},\n");
 	rpt_out_puts(&o, "  \"traceEvents\": [");
 
 	metadata(&t, -1, "process_name", m->board ? m->board : "domino");
@@ -271,4 +288,31 @@ int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *sink)
 		return rc;
 	rpt_out_puts(&o, "\n  ]\n}\n");
 	return rpt_out_finish(&o);
+}
+
+int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *sink)
+{
+	return write_trace(m, NULL, sink);
+}
+
+int rpt_write_trace_max(const struct rpt_model *m, uint64_t max_events,
+			const struct rpt_sink *sink, int *cut_out)
+{
+	if (cut_out)
+		*cut_out = 0;
+	if (!m || !m->events || m->n_events <= max_events)
+		return write_trace(m, NULL, sink);
+	/* Cut at a time, not an index: every event of an instant stays or
+	 * goes together, so the periods up to the cut are whole. */
+	uint64_t at = m->events[max_events].time_ns;
+	unsigned kept = (unsigned)max_events;
+	while (kept && m->events[kept - 1].time_ns >= at)
+		kept--;
+	struct rpt_model part = *m;
+	part.n_events = kept;
+	part.end_ns = at;
+	struct trace_cut cut = {max_events, kept, m->n_events, at};
+	if (cut_out)
+		*cut_out = 1;
+	return write_trace(&part, &cut, sink);
 }

@@ -48,6 +48,9 @@ struct sim_report_store {
 	unsigned n_warnings;
 	struct rpt_requirement *requirements;
 	const char **owners;
+	struct rpt_device_rates *device_rates;
+	unsigned n_device_rates;
+	uint64_t *rates; /* every device_rates[].hz */
 };
 
 struct sim_handle_ix {

@@ -22,6 +22,8 @@ void sim_report_free(struct sim *sim)
 	free(s->warnings);
 	free(s->requirements);
 	free(s->owners);
+	free(s->device_rates);
+	free(s->rates);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -99,6 +101,13 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 	return 0;
 }
 
+static int by_level(const void *a, const void *b)
+{
+	uint32_t x = ((const struct rpt_pstate_time *)a)->level;
+	uint32_t y = ((const struct rpt_pstate_time *)b)->level;
+	return (x > y) - (x < y);
+}
+
 static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 		       struct rpt_idle_stats *idle, struct rpt_pstate_time *ps)
 {
@@ -138,6 +147,9 @@ static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 		p->level_name = level_name(b, d, p->level);
 		r->n_pstates++;
 	}
+	/* The core keeps levels in the order first reached; a reader scans
+	 * them as a scale (issue 14). */
+	qsort(ps, r->n_pstates, sizeof(*ps), by_level);
 }
 
 static int fill_warnings(struct sim *sim)
@@ -160,6 +172,54 @@ static int fill_warnings(struct sim *sim)
 	return 0;
 }
 
+static int by_hz(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Each device's settable rates, for summary (issue 14: a scenario writer
+ * needs them to write `rate DEV HZ`). 0 or -ENOMEM. */
+static int fill_device_rates(struct sim *sim)
+{
+	struct sim_report_store *s = &sim->report;
+	const struct dt_board *b = sim->board;
+	size_t devices = 0, rates = 0;
+	for (unsigned i = 0; i < b->n_devices; i++) {
+		if (b->devices[i].opp_table < 0)
+			continue;
+		devices++;
+		rates += b->opp_tables[b->devices[i].opp_table].n_entries;
+	}
+	if (!devices)
+		return 0;
+	s->device_rates = calloc(devices, sizeof(*s->device_rates));
+	s->rates = calloc(rates ? rates : 1, sizeof(*s->rates));
+	if (!s->device_rates || !s->rates)
+		return -ENOMEM;
+	uint64_t *next = s->rates;
+	for (unsigned i = 0; i < b->n_devices; i++) {
+		if (b->devices[i].opp_table < 0)
+			continue;
+		const struct dt_opp_table *t = &b->opp_tables[b->devices[i].opp_table];
+		struct rpt_device_rates *r = &s->device_rates[s->n_device_rates++];
+		r->device = b->devices[i].name;
+		r->hz = next;
+		unsigned n = 0;
+		for (unsigned k = 0; k < t->n_entries; k++)
+			if (t->entries[k].available && t->entries[k].n_hz)
+				next[n++] = t->entries[k].hz[0];
+		qsort(next, n, sizeof(*next), by_hz);
+		unsigned kept = 0;
+		for (unsigned k = 0; k < n; k++)
+			if (!kept || next[kept - 1] != next[k])
+				next[kept++] = next[k];
+		r->n_hz = kept;
+		next += kept;
+	}
+	return 0;
+}
+
 int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 {
 	if (!sim || !out)
@@ -178,7 +238,7 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->level_values = calloc(n.levels ? n.levels : 1, sizeof(uint32_t));
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
 	    !s->levels || !s->level_values || fill_warnings(sim) ||
-	    sim_fill_requirements(sim)) {
+	    sim_fill_requirements(sim) || fill_device_rates(sim)) {
 		sim_report_free(sim);
 		return -ENOMEM;
 	}
@@ -250,6 +310,8 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->model.n_domains = b->n_domains;
 	s->model.warnings = (const char *const *)s->warnings;
 	s->model.n_warnings = s->n_warnings;
+	s->model.device_rates = s->device_rates;
+	s->model.n_device_rates = s->n_device_rates;
 	if (with_events) {
 		s->model.events = sim->events;
 		s->model.n_events = sim->n_events;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Running a scenario: resolve every name first, then execute in order. */
 #include "engine_internal.h"
+#include "../report/report_internal.h"
 
 #include <domino/idle.h>
 #include <domino/opp.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +399,60 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	return -EINVAL;
 }
 
+/* Why a command failed, in words a scenario writer can act on: the
+ * highest rate or level there is, where the errno alone leaves them to
+ * read the board. */
+static void failure_reason(struct sim *sim, const struct scn_cmd *cmd,
+			   const struct resolved *r, int err, char *buf,
+			   size_t size)
+{
+	struct dmn_ctx *ctx = sim->ctx;
+	char a[RPT_NUM_LEN], b[RPT_NUM_LEN];
+	opp_table_t table;
+	uint32_t id;
+	struct opp_info info;
+	snprintf(buf, size, "%s", dmn_strerror(err));
+	if (cmd->verb == SCN_RATE && r->device >= 0) {
+		pd_device_t dev = sim->inst->devices[r->device];
+		if (err == -ENODEV &&
+		    opp_device_table(ctx, dev, &table) != 0) {
+			snprintf(buf, size, "%s has no OPP table", cmd->target);
+			return;
+		}
+		if (err != -ERANGE || opp_device_table(ctx, dev, &table) ||
+		    opp_last(ctx, table, &id) ||
+		    opp_entry_info(ctx, table, id, &info))
+			return;
+		if (!info.n_hz) {
+			snprintf(buf, size, "its OPP table has no frequencies");
+			return;
+		}
+		if (cmd->rate.hz > info.hz[0])
+			snprintf(buf, size, "no OPP >= %s; highest %s",
+				 rpt_fmt_hz(a, cmd->rate.hz),
+				 rpt_fmt_hz(b, info.hz[0]));
+		else
+			snprintf(buf, size, "%s", "a vote of that OPP is above "
+				 "what a domain or a required table can take");
+		return;
+	}
+	if (cmd->verb == SCN_VOTE && r->device >= 0) {
+		int dom = sim->board->devices[r->device]
+			      .attachments[r->attachment].domain;
+		const char *name = sim->board->domains[dom].name;
+		if (err == -ENODEV) {
+			snprintf(buf, size, "%s has no performance states", name);
+			return;
+		}
+		if (err == -ERANGE &&
+		    !opp_domain_table(ctx, sim->inst->domains[dom], &table) &&
+		    !opp_find_level_floor(ctx, table, UINT32_MAX, &id) &&
+		    !opp_entry_info(ctx, table, id, &info))
+			snprintf(buf, size, "level %" PRIu32 " is above %s's "
+				 "highest, %" PRIu32, r->level, name, info.level);
+	}
+}
+
 /* One command, its names resolved into @r: as sim_run runs each. */
 static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 		       const struct resolved *r, struct sim_result *res,
@@ -425,6 +481,15 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = RPT_EV_COMMAND_ERROR;
 		ev.error = err;
+		/* The reason is kept with the causes, so it lives as long as
+		 * the events; the command stays their cause. */
+		char why[200];
+		failure_reason(sim, cmd, r, err, why, sizeof(why));
+		const char *cause = sim->cur_cause;
+		if (push_cause(sim, why))
+			return -ENOMEM;
+		ev.message = sim->causes[sim->n_causes - 1];
+		sim->cur_cause = cause;
 		if (r->device >= 0)
 			ev.device = sim->board->devices[r->device].name;
 		if (r->domain >= 0)

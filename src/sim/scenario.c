@@ -564,7 +564,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 					&cmd->vote.level_name);
 	case SCN_QOS: {
 		static const struct scn_unit us_units[] = {
-		    {"", 0}, {"us", 0}, {"\xc2\xb5s", 0}};
+		    {"", 0}, {"us", 0}, {"\xc2\xb5s", 0}, {"ms", 3}, {"s", 6}};
 		err = arg_count(p, verb, n, 2, 2, a, end_col,
 				"qos DEV LATENCY_US|none");
 		if (err)
@@ -577,7 +577,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		uint64_t v;
 		char q[QUOTE_MAX + 4];
 		enum scn_num_status st = scn_parse_scaled(
-		    a[1].s, a[1].len, us_units, 3, 0, &v, NULL);
+		    a[1].s, a[1].len, us_units, 5, 0, &v, NULL);
 		quote(q, a[1].s, a[1].len);
 		if (st == SCN_NUM_OK && v < SCN_QOS_NONE) {
 			cmd->qos.latency_us = (uint32_t)v;
@@ -590,6 +590,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 					q, (unsigned long)(SCN_QOS_NONE - 1));
 		return error_at(p, -EINVAL, a[1].column,
 				"bad latency '%s': expected whole microseconds "
+				"(a bare number, or with us, ms or s) "
 				"or 'none'",
 				q);
 	}

@@ -92,8 +92,15 @@ int main(int argc, char **argv)
 				json_t *x;
 				json_array_foreach(json_object_get(st, "idle_states"), k, x)
 					power += json_integer_value(json_object_get(x, "time_ns"));
-				json_array_foreach(json_object_get(st, "pstates"), k, x)
+				json_int_t prev = -1;
+				json_array_foreach(json_object_get(st, "pstates"), k, x) {
 					levels += json_integer_value(json_object_get(x, "time_ns"));
+					/* in level order, whatever was reached first */
+					json_int_t level = json_integer_value(json_object_get(x, "level"));
+					CHECK(level > prev, "%s: pstate %lld listed after %lld", dname,
+					      (long long)level, (long long)prev);
+					prev = level;
+				}
 				CHECK(power == end, "%s: power residency %lld != end %lld", dname,
 				      (long long)power, (long long)end);
 				CHECK(levels == end, "%s: pstate residency %lld != end %lld", dname,

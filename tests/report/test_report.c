@@ -76,7 +76,7 @@ static int run(enum writer w, const struct rpt_model *m, int color,
 	       struct buf *b)
 {
 	struct rpt_sink sink = {buf_write, b};
-	struct rpt_text_options opt = {color};
+	struct rpt_text_options opt = {color, 0};
 
 	switch (w) {
 	case W_SUMMARY:
@@ -577,6 +577,72 @@ static unsigned svg_lanes(const char *svg)
 #endif
 }
 
+/*
+ * Issue 14: a long run draws what a screen shows. 200,000 power and pstate
+ * changes 1 ns apart on one domain, and a device's rate changing as often,
+ * make an SVG whose size does not grow with them; lanes come in tree order
+ * (the child, listed first, under its parent), a domain that never changes
+ * is counted and left out, a device's rate gets a lane, and the plot goes
+ * past the end, which is marked.
+ */
+static void test_svg_at_scale(void **state)
+{
+	enum { N = 200000 };
+	static const char *const kids[] = {"parent_dom"};
+	static const char *const parents[] = {"top"};
+	static const char *const levels[] = {"low", "high"};
+	static const uint32_t values[] = {64, 256};
+	struct rpt_domain doms[3] = {
+	    {.name = "parent_dom", .provider = "/p", .index = 0,
+	     .parents = parents, .n_parents = 1, .levels = levels,
+	     .level_values = values, .n_levels = 2, .has_stats = 1},
+	    {.name = "top", .provider = "/t", .index = -1, .children = kids,
+	     .n_children = 1, .has_stats = 1},
+	    {.name = "still", .provider = "/s", .index = -1, .has_stats = 1},
+	};
+	struct rpt_event *ev = calloc(2 * N + 1, sizeof(*ev));
+	assert_non_null(ev);
+	unsigned n = 0;
+	for (unsigned i = 0; i < N; i++) {
+		ev[n].time_ns = 2 * i + 1;
+		ev[n].kind = i % 2 ? RPT_EV_POWER_OFF : RPT_EV_POWER_ON;
+		ev[n++].domain = i % 4 < 2 ? "parent_dom" : "top";
+		ev[n].time_ns = 2 * i + 2;
+		ev[n].kind = RPT_EV_RATE;
+		ev[n].device = "codec";
+		ev[n].old_hz = i % 2 ? 2000000 : 1000000;
+		ev[n++].new_hz = i % 2 ? 1000000 : 2000000;
+	}
+	ev[n].time_ns = 2 * N + 1;
+	ev[n].kind = RPT_EV_PSTATE;
+	ev[n].domain = "parent_dom";
+	ev[n].old_level = 0;
+	ev[n++].new_level = 256;
+	struct rpt_model m = {.board = "scale.dtb", .domains = doms,
+			      .n_domains = 3, .events = ev, .n_events = n,
+			      .end_ns = 2 * N + 1};
+	(void)state;
+
+	char *text = output(W_SVG, &m, 0);
+	size_t size = strlen(text);
+	/* ~13 MB before: a rect per period and a segment per step */
+	assert_true(size < 64 * 1024);
+	assert_int_equal(svg_lanes(text), 2);
+	assert_contains(text, "1 domain that never changed not drawn");
+	assert_contains(text, "shorter than a pixel merged");
+	assert_null(strstr(text, ">still<"));
+	/* tree order: top before its child, the child indented */
+	const char *top = strstr(text, ">top<"), *child = strstr(text, ">parent_dom<");
+	assert_non_null(top);
+	assert_non_null(child);
+	assert_true(top < child);
+	assert_contains(text, "<text x=\"26\"");
+	assert_contains(text, ">codec clock<");
+	assert_contains(text, "class=\"end\"");
+	free(text);
+	free(ev);
+}
+
 static void test_svg_sample(void **state)
 {
 	char *text = output(W_SVG, &sample_model, 0);
@@ -936,7 +1002,9 @@ static void test_escaping(void **state)
 	free(text);
 
 	text = output(W_SVG, &m, 0);
-	assert_int_equal(svg_lanes(text), 2);
+	/* "child" stays on throughout: counted, not drawn */
+	assert_int_equal(svg_lanes(text), 1);
+	assert_contains(text, "1 domain that never changed not drawn");
 	assert_null(strstr(text, "<&>"));
 	assert_null(strchr(text, '\x01'));
 	free(text);
@@ -1011,6 +1079,7 @@ int main(void)
 	    cmocka_unit_test(test_trace_sample),
 	    cmocka_unit_test(test_trace_edges),
 	    cmocka_unit_test(test_svg_sample),
+	    cmocka_unit_test(test_svg_at_scale),
 	    cmocka_unit_test(test_summary_text),
 	    cmocka_unit_test(test_summary_text_deep_and_wide),
 	    cmocka_unit_test(test_events_text),

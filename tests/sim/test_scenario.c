@@ -173,6 +173,10 @@ static void test_qos(void **state)
 	assert_int_equal(one("qos cpu0 250us").qos.latency_us, 250);
 	assert_int_equal(one("qos cpu0 250\xc2\xb5s").qos.latency_us, 250);
 	assert_int_equal(one("qos cpu0 none").qos.latency_us, SCN_QOS_NONE);
+	/* the time units, as everywhere else (issue 14) */
+	assert_int_equal(one("qos cpu0 1ms").qos.latency_us, 1000);
+	assert_int_equal(one("qos cpu0 1.5ms").qos.latency_us, 1500);
+	assert_int_equal(one("qos cpu0 2s").qos.latency_us, 2000000);
 	assert_int_equal(one("qos cpu0 4294967294").qos.latency_us,
 			 UINT32_MAX - 1);
 }
@@ -506,8 +510,10 @@ static void test_number_errors(void **state)
 	check_err("vote gpu cx 99999999999999999999999", -EOVERFLOW, 1, 13,
 		  NULL);
 	check_err("qos cpu0 soon", -EINVAL, 1, 10,
-		  "bad latency 'soon': expected whole microseconds or 'none'");
-	check_err("qos cpu0 1ms", -EINVAL, 1, 10, NULL);
+		  "bad latency 'soon': expected whole microseconds (a bare "
+		  "number, or with us, ms or s) or 'none'");
+	check_err("qos cpu0 1.0005ms", -EINVAL, 1, 10, NULL);
+	check_err("qos cpu0 1min", -EINVAL, 1, 10, NULL);
 	check_err("qos cpu0 1.5", -EINVAL, 1, 10, NULL);
 	check_err("qos cpu0 4294967295", -EOVERFLOW, 1, 10,
 		  "latency '4294967295' is too large (at most 4294967294 us)");
