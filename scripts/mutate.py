@@ -253,13 +253,13 @@ def build(bld, jobs, timeout=None):
     return run(["ninja", "-C", bld, f"-j{jobs}"], timeout=timeout)
 
 
-def ctest_cmd(bld, jobs, exclude, test_timeout, regex=None):
+def ctest_cmd(bld, jobs, exclude, test_timeout, skip=None):
     cmd = ["ctest", "--test-dir", bld, f"-j{jobs}", "--stop-on-failure", "--no-tests=error",
            "--timeout", str(test_timeout)]
     if exclude:
         cmd += ["-LE", exclude]
-    if regex:
-        cmd += ["-R", regex]
+    if skip:
+        cmd += ["-E", skip]
     return cmd
 
 
@@ -318,6 +318,9 @@ def main():
                          "default $TMPDIR/domino-mutate-UID")
     ap.add_argument("--exclude-label", default="corpus",
                     help="ctest label regex to leave out (default: corpus)")
+    ap.add_argument("-E", "--exclude-tests", default=None,
+                    help="ctest name regex to leave out (a quicker, weaker suite: its "
+                         "survivors are worth a rerun with --only survived without it)")
     ap.add_argument("--test-timeout", type=int, default=60,
                     help="per-test time limit, seconds, for tests without their own (default 60)")
     ap.add_argument("--timeout", type=int, default=0,
@@ -384,8 +387,14 @@ def main():
             clean = json.load(f)
         costs, clean_time = clean["costs"], clean["seconds"]
     else:
+        # ctest averages new timings into its cost file: start from none so
+        # that the file holds this run's times, not the last mutant's order.
+        cost_file = os.path.join(bld, "Testing", "Temporary", "CTestCostData.txt")
+        if os.path.exists(cost_file):
+            os.remove(cost_file)
         t0 = time.time()
-        code, out = run(ctest_cmd(bld, args.jobs, args.exclude_label, args.test_timeout))
+        code, out = run(ctest_cmd(bld, args.jobs, args.exclude_label, args.test_timeout,
+                                  args.exclude_tests))
         clean_time = time.time() - t0
         if code != 0:
             sys.exit("mutate: the unmutated tree fails its tests:\n" + out[-4000:])
@@ -417,8 +426,8 @@ def main():
                 verdict = "invalid"
             else:
                 write_costs(bld, costs, killers)
-                code, out = run(ctest_cmd(bld, args.jobs, args.exclude_label, args.test_timeout),
-                                timeout=limit)
+                code, out = run(ctest_cmd(bld, args.jobs, args.exclude_label, args.test_timeout,
+                                          args.exclude_tests), timeout=limit)
                 if code is None:
                     verdict = "killed"
                     killer = "(time limit)"
