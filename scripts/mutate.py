@@ -174,7 +174,8 @@ def mutant_key(mu):
 
 def load_equivalents(repo):
     """Equivalent mutants from docs/testing.md: table rows
-    `| FILE:LINE | OP | `original line` | `mutated line` | why |`."""
+    `| FILE:LINE | OP | `original line` | `mutated line` | why |`, a `|`
+    of the code written `\\|`."""
     doc = os.path.join(repo, "docs", "testing.md")
     keys = set()
     if not os.path.exists(doc):
@@ -184,7 +185,9 @@ def load_equivalents(repo):
         for line in f:
             m = row.match(line)
             if m:
-                keys.add((m.group(1), m.group(2), norm(m.group(3)), norm(m.group(4))))
+                # `\|` in a cell is a `|` of the code (Markdown tables need it).
+                keys.add((m.group(1), m.group(2), norm(m.group(3).replace("\\|", "|")),
+                          norm(m.group(4).replace("\\|", "|"))))
     return keys
 
 
