@@ -629,6 +629,40 @@ static void test_text_errors(void **state)
 		  "wakeup, fail, expect)");
 }
 
+/* Every edge of RFC 3629's table is accepted, and the byte just past each
+ * is refused: lead bytes C2/DF/E0/EF/F0/F4, the narrowed second-byte
+ * ranges of E0, ED, F0 and F4, continuation bytes 80 and BF. */
+static void test_utf8_edges(void **state)
+{
+	(void)state;
+	static const char *const good[] = {
+		"\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xe0\xbf\xbf",
+		"\xe1\x80\x80", "\xe1\xbf\xbf", "\xed\x80\x80", "\xed\x9f\xbf",
+		"\xee\x80\x80", "\xef\xbf\xbf", "\xf0\x90\x80\x80",
+		"\xf0\xbf\xbf\xbf", "\xf1\x80\x80\x80", "\xf3\xbf\xbf\xbf",
+		"\xf4\x80\x80\x80", "\xf4\x8f\xbf\xbf",
+	};
+	static const char *const bad[] = {
+		"\xc1\xbf", "\xc2\x7f", "\xc2\xc0", "\xe0\x9f\xbf",
+		"\xe0\xc0\x80", "\xe1\x7f\x80", "\xe1\x80\xc0",
+		"\xed\xa0\x80", "\xed\x7f\x80", "\xf0\x8f\xbf\xbf",
+		"\xf0\xc0\x80\x80", "\xf1\x80\x80\xc0", "\xf4\x90\x80\x80",
+		"\xf4\x7f\x80\x80", "\xf5\x80\x80\x80", "\xe1\x80",
+		"\xf1\x80\x80",
+	};
+	char text[32];
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text), "resume a # %s\n", good[i]);
+		struct scn_script *s = parse_ok(text);
+		assert_int_equal(s->count, 1);
+		scn_free(s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "resume a # %s", bad[i]);
+		check_err(text, -EILSEQ, 1, 12, NULL);
+	}
+}
+
 static void test_text_forms(void **state)
 {
 	(void)state;
@@ -908,6 +942,7 @@ int main(void)
 	    cmocka_unit_test(test_number_errors),
 	    cmocka_unit_test(test_expect_errors),
 	    cmocka_unit_test(test_text_errors),
+	    cmocka_unit_test(test_utf8_edges),
 	    cmocka_unit_test(test_text_forms),
 	    cmocka_unit_test(test_many_commands),
 	    cmocka_unit_test(test_diag_format),
