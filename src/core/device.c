@@ -376,15 +376,17 @@ int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 	/* The same level again: validated when it was stored, nothing to do.
 	 * This is the common case of a driver re-asserting its vote. */
 	struct pd_attachment *a = pd_attach_get(ctx, att);
+	ctx->op_error = 0;
+	int err = 0;
 	if (a && a->vote == level) {
-		ctx->op_error = 0;
 		txn_result(ctx, 0);
 		dmn_unlock(ctx);
 		return 0;
 	}
-	struct pd_vote_change change = {att, level};
-	ctx->op_error = 0;
-	int err = vote_many_locked(ctx, &change, 1);
+	if (!a || !txn_vote_fast(ctx, a, level, &err)) {
+		struct pd_vote_change change = {att, level};
+		err = vote_many_locked(ctx, &change, 1);
+	}
 	txn_result(ctx, err);
 	dmn_unlock(ctx);
 	return err;

@@ -285,6 +285,13 @@ int txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
 		 bool counted);
 int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
 int txn_commit(struct dmn_ctx *ctx);
+/* pd_vote's fast path for a counted vote on an on domain without parents:
+ * 1 if it handled the vote (result in *@err, same effects, events and
+ * statistics as the general path), 0 if the caller must take the general
+ * path (nothing changed). O(log L) in the distinct levels, plus the
+ * callback when the domain's level moves. */
+int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
+		  uint32_t level, int *err);
 void txn_abort(struct dmn_ctx *ctx);
 int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);
