@@ -367,6 +367,21 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 	return txn_commit(ctx);
 }
 
+/* pd_vote's work once the level differs: out of line, so that the common
+ * unchanged vote stays a lock pair around a lookup and a compare. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
+			pd_attach_t att, uint32_t level)
+{
+	int err = 0;
+	if (a && txn_vote_fast(ctx, a, level, &err))
+		return err;
+	struct pd_vote_change change = {att, level};
+	return vote_many_locked(ctx, &change, 1);
+}
+
 int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 {
 	if (!ctx)
@@ -378,15 +393,8 @@ int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 	struct pd_attachment *a = pd_attach_get(ctx, att);
 	ctx->op_error = 0;
 	int err = 0;
-	if (a && a->vote == level) {
-		txn_result(ctx, 0);
-		dmn_unlock(ctx);
-		return 0;
-	}
-	if (!a || !txn_vote_fast(ctx, a, level, &err)) {
-		struct pd_vote_change change = {att, level};
-		err = vote_many_locked(ctx, &change, 1);
-	}
+	if (!a || a->vote != level)
+		err = vote_changed(ctx, a, att, level);
 	txn_result(ctx, err);
 	dmn_unlock(ctx);
 	return err;
