@@ -345,6 +345,14 @@ static inline int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 }
 #endif
 
+/* pd_device_get, pd_device_put and pd_vote with the lock already held (the
+ * OPP layer's opp_device_get/put/vote, which must not release the lock
+ * around them: a concurrent destroy of the device or its OPP state could
+ * run in the gap). Same results; they set dmn_last_error(). */
+int pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h);
+int pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h);
+int pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
+
 void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d);
 /* Free a device (and, with @attachments, the attachments it holds). */
 void pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
