@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define DMN_LOCK_HERE /* the out-of-line lock pair of -Os builds */
 #include "internal.h"
 
 #include <errno.h>
@@ -115,8 +116,8 @@ char *dmn_strdup(struct dmn_ctx *ctx, const char *s)
 	return copy;
 }
 
-int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
-	     size_t elem)
+int dmn_grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
+		  unsigned need, size_t elem)
 {
 	if (need <= *cap)
 		return 0;
@@ -142,37 +143,16 @@ int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
 	return 0;
 }
 
-/* The contexts whose lock this thread holds, innermost first, linked
- * through held_next (a context is held by one thread at a time). A call
- * from a callback or listener into a context of this list would deadlock
- * on the default lock and corrupt state without one. */
 #if defined(DMN_HAVE_PTHREAD) && !defined(__STDC_NO_THREADS__)
-static _Thread_local struct dmn_ctx *held_by_thread;
+_Thread_local struct dmn_ctx *dmn_held_by_thread;
 #else
-static struct dmn_ctx *held_by_thread;
+struct dmn_ctx *dmn_held_by_thread;
 #endif
 
-int dmn_lock(struct dmn_ctx *ctx)
-{
-	for (const struct dmn_ctx *c = held_by_thread; c; c = c->held_next) {
-		if (c == ctx) {
-			DMN_ASSERT(!"re-entrant call into a domino context "
-				    "from its own callback or listener");
-			return -EDEADLK;
-		}
-	}
-	ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
-	ctx->held_next = held_by_thread;
-	held_by_thread = ctx;
-	return 0;
-}
-
-void dmn_unlock(struct dmn_ctx *ctx)
-{
-	held_by_thread = ctx->held_next;
-	ctx->held_next = 0;
-	ctx->lock_ops.release(ctx->lock_ops.user, ctx->lock);
-}
+#if defined(DMN_HAVE_PTHREAD)
+const dmn_lock_fn dmn_pthread_acquire = pthread_lock_acquire;
+const dmn_lock_fn dmn_pthread_release = pthread_lock_release;
+#endif
 
 void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev)
 {

@@ -269,12 +269,8 @@ static int device_switch(struct dmn_ctx *ctx, struct pd_device *dev,
 	return txn_commit(ctx);
 }
 
-int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
+int pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn_lock(ctx))
-		return -EDEADLK;
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
@@ -286,17 +282,22 @@ int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
 		dev->usage++;
 	else
 		err = device_switch(ctx, dev, 1, true);
-	txn_result(ctx, err);
-	dmn_unlock(ctx);
-	return err;
+	return txn_result(ctx, err);
 }
 
-int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
+int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
 	if (dmn_lock(ctx))
 		return -EDEADLK;
+	int err = pd_device_get_locked(ctx, h);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h)
+{
 	struct pd_device *dev = pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
@@ -308,7 +309,16 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
 		dev->usage--;
 	else
 		err = device_switch(ctx, dev, 0, false);
-	txn_result(ctx, err);
+	return txn_result(ctx, err);
+}
+
+int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	int err = pd_device_put_locked(ctx, h);
 	dmn_unlock(ctx);
 	return err;
 }
@@ -367,25 +377,40 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 	return txn_commit(ctx);
 }
 
+/* pd_vote's work once the level differs: out of line, so that the common
+ * unchanged vote stays a lock pair around a lookup and a compare. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
+			pd_attach_t att, uint32_t level)
+{
+	int err = 0;
+	if (a && txn_vote_fast(ctx, a, level, &err))
+		return err;
+	struct pd_vote_change change = {att, level};
+	return vote_many_locked(ctx, &change, 1);
+}
+
+int pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
+{
+	/* The same level again: validated when it was stored, nothing to do.
+	 * This is the common case of a driver re-asserting its vote. */
+	struct pd_attachment *a = pd_attach_get(ctx, att);
+	ctx->op_error = 0;
+	int err = 0;
+	if (!a || a->vote != level)
+		err = vote_changed(ctx, a, att, level);
+	return txn_result(ctx, err);
+}
+
 int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 {
 	if (!ctx)
 		return -EINVAL;
 	if (dmn_lock(ctx))
 		return -EDEADLK;
-	/* The same level again: validated when it was stored, nothing to do.
-	 * This is the common case of a driver re-asserting its vote. */
-	struct pd_attachment *a = pd_attach_get(ctx, att);
-	if (a && a->vote == level) {
-		ctx->op_error = 0;
-		txn_result(ctx, 0);
-		dmn_unlock(ctx);
-		return 0;
-	}
-	struct pd_vote_change change = {att, level};
-	ctx->op_error = 0;
-	int err = vote_many_locked(ctx, &change, 1);
-	txn_result(ctx, err);
+	int err = pd_vote_locked(ctx, att, level);
 	dmn_unlock(ctx);
 	return err;
 }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define DMN_LOOKUP_HERE /* the out-of-line lookup of -Os builds */
 #include "handle.h"
 
 #include "internal.h"
@@ -6,8 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#define GEN_MASK ((1u << HANDLE_GEN_BITS) - 1u)
-#define SLOT_MASK ((1u << HANDLE_SLOT_BITS) - 1u)
+#define GEN_MASK HANDLE_GEN_MASK
+#define SLOT_MASK HANDLE_SLOT_MASK
 
 static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
 {
@@ -18,11 +19,6 @@ static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
 static void *free_tag(uint32_t next_free)
 {
 	return (void *)(((uintptr_t)next_free << 1) | 1u);
-}
-
-static bool is_live(const void *obj)
-{
-	return obj && !((uintptr_t)obj & 1u);
 }
 
 void handle_table_init(struct handle_table *t, enum handle_kind kind)
@@ -100,24 +96,9 @@ uint32_t handle_alloc(struct handle_table *t, void *obj)
 	return make_handle(t->kind, t->gens[slot], slot);
 }
 
-/* The slot index of a live, current handle, or -1. */
-static int64_t slot_of(const struct handle_table *t, uint32_t h)
-{
-	if ((h >> 30) != (uint32_t)t->kind)
-		return -1;
-	uint32_t slot = h & SLOT_MASK;
-	if (slot == 0 || slot > t->n_slots)
-		return -1;
-	slot--;
-	if (!is_live(t->objs[slot]) ||
-	    (t->gens[slot] & GEN_MASK) != ((h >> 20) & GEN_MASK))
-		return -1;
-	return slot;
-}
-
 void handle_release(struct handle_table *t, uint32_t h)
 {
-	int64_t s = slot_of(t, h);
+	int64_t s = handle_slot(t, h);
 	if (s < 0)
 		return;
 	uint32_t slot = (uint32_t)s;
@@ -138,11 +119,6 @@ void handle_release(struct handle_table *t, uint32_t h)
 	t->live--;
 }
 
-void *handle_lookup(const struct handle_table *t, uint32_t h)
-{
-	int64_t s = slot_of(t, h);
-	return s < 0 ? 0 : t->objs[s];
-}
 
 uint32_t handle_next(const struct handle_table *t, uint32_t prev)
 {

@@ -7,6 +7,7 @@
 
 #include <domino/domain.h>
 #include <domino/idle.h>
+#include <errno.h>
 #include <stdbool.h>
 
 #include "handle.h"
@@ -241,12 +242,81 @@ struct dmn_ctx {
 void *dmn_alloc(struct dmn_ctx *ctx, size_t size);
 void dmn_free(struct dmn_ctx *ctx, void *ptr);
 char *dmn_strdup(struct dmn_ctx *ctx, const char *s);
+/* Speed or size: hosted builds inline the few functions every public call
+ * runs (the lock pair, the handle lookup); size-optimized (firmware) builds
+ * keep one out-of-line copy, defined where DMN_LOCK_HERE / DMN_LOOKUP_HERE
+ * is set (context.c, handle.c). */
+#if !defined(__OPTIMIZE_SIZE__)
+#define DMN_HOT_LOCK static inline
+#define DMN_DEFINE_LOCK 1
+#else
+#define DMN_HOT_LOCK
+#if defined(DMN_LOCK_HERE)
+#define DMN_DEFINE_LOCK 1
+#else
+#define DMN_DEFINE_LOCK 0
+#endif
+#endif
+
+/* The contexts whose lock this thread holds, innermost first, linked
+ * through held_next (a context is held by one thread at a time). A call
+ * from a callback or listener into a context of this list would deadlock
+ * on the default lock and corrupt state without one. */
+#if defined(DMN_HAVE_PTHREAD) && !defined(__STDC_NO_THREADS__)
+extern _Thread_local struct dmn_ctx *dmn_held_by_thread;
+#else
+extern struct dmn_ctx *dmn_held_by_thread;
+#endif
+typedef void (*dmn_lock_fn)(void *user, void *lock);
+#if defined(DMN_HAVE_PTHREAD)
+#include <pthread.h>
+/* The default lock's hooks: dmn_lock calls pthread directly for them. */
+extern const dmn_lock_fn dmn_pthread_acquire, dmn_pthread_release;
+#endif
+
 /* Take the context lock: 0, or -EDEADLK (and an assertion failure in
  * debug builds) when this thread already holds it, i.e. a callback or a
  * listener called back into its own context. Every public call starts
- * here, so a re-entrant call fails before it touches anything. */
-int dmn_lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
-void dmn_unlock(struct dmn_ctx *ctx);
+ * here, so a re-entrant call fails before it touches anything. Inline,
+ * with the default pthread lock called directly: an unchanged vote is
+ * little more than this lock pair (issue 21). */
+DMN_HOT_LOCK int dmn_lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
+DMN_HOT_LOCK void dmn_unlock(struct dmn_ctx *ctx);
+#if DMN_DEFINE_LOCK
+DMN_HOT_LOCK int dmn_lock(struct dmn_ctx *ctx)
+{
+	for (const struct dmn_ctx *c = dmn_held_by_thread; c;
+	     c = c->held_next) {
+		if (c == ctx) {
+			DMN_ASSERT(!"re-entrant call into a domino context "
+				    "from its own callback or listener");
+			return -EDEADLK;
+		}
+	}
+#if defined(DMN_HAVE_PTHREAD)
+	if (ctx->lock_ops.acquire == dmn_pthread_acquire)
+		pthread_mutex_lock(ctx->lock);
+	else
+#endif
+		ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
+	ctx->held_next = dmn_held_by_thread;
+	dmn_held_by_thread = ctx;
+	return 0;
+}
+
+DMN_HOT_LOCK void dmn_unlock(struct dmn_ctx *ctx)
+{
+	dmn_held_by_thread = ctx->held_next;
+	ctx->held_next = 0;
+#if defined(DMN_HAVE_PTHREAD)
+	if (ctx->lock_ops.release == dmn_pthread_release)
+		pthread_mutex_unlock(ctx->lock);
+	else
+#endif
+		ctx->lock_ops.release(ctx->lock_ops.user, ctx->lock);
+}
+#endif
+
 /* Take the lock again in a public call that took and released it a moment
  * ago (around a nested public call): a re-entrant caller was refused by
  * that first dmn_lock, so this cannot fail. */
@@ -260,8 +330,28 @@ void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
 /* dmn_listen / dmn_unlisten with the lock already held (the OPP layer). */
 int dmn_listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 int dmn_unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
-int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap, unsigned need,
-	     size_t elem);
+int dmn_grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
+		  unsigned need, size_t elem);
+/* Make *@array hold at least @need elements of @elem bytes: 0, or -ENOMEM
+ * with the array unchanged. Inline because nearly every call already has
+ * room (each vote reserves its undo log, histogram and statistics). */
+#if defined(__OPTIMIZE_SIZE__)
+#define dmn_grow dmn_grow_slow /* one copy of the check in -Os builds */
+#else
+static inline int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap,
+			   unsigned need, size_t elem)
+{
+	return need <= *cap ? 0 : dmn_grow_slow(ctx, array, cap, need, elem);
+}
+#endif
+
+/* pd_device_get, pd_device_put and pd_vote with the lock already held (the
+ * OPP layer's opp_device_get/put/vote, which must not release the lock
+ * around them: a concurrent destroy of the device or its OPP state could
+ * run in the gap). Same results; they set dmn_last_error(). */
+int pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h);
+int pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h);
+int pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
 
 void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d);
 /* Free a device (and, with @attachments, the attachments it holds). */
@@ -285,6 +375,13 @@ int txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
 		 bool counted);
 int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
 int txn_commit(struct dmn_ctx *ctx);
+/* pd_vote's fast path for a counted vote on an on domain without parents:
+ * 1 if it handled the vote (result in *@err, same effects, events and
+ * statistics as the general path), 0 if the caller must take the general
+ * path (nothing changed). O(log L) in the distinct levels, plus the
+ * callback when the domain's level moves. */
+int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
+		  uint32_t level, int *err);
 void txn_abort(struct dmn_ctx *ctx);
 int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);

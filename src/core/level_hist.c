@@ -4,7 +4,6 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <string.h>
 
 void level_hist_init(struct level_hist *h)
 {
@@ -48,7 +47,9 @@ int level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
 	int err = level_hist_reserve(ctx, h);
 	if (err)
 		return err;
-	memmove(&h->bins[i + 1], &h->bins[i], (h->n - i) * sizeof(*h->bins));
+	/* A domain has a few distinct levels: a loop beats a memmove call. */
+	for (unsigned j = h->n; j > i; j--)
+		h->bins[j] = h->bins[j - 1];
 	h->bins[i].level = level;
 	h->bins[i].count = 1;
 	h->n++;
@@ -62,7 +63,8 @@ void level_hist_remove(struct level_hist *h, uint32_t level)
 		return; /* cannot happen: callers only remove what they added */
 	if (--h->bins[i].count)
 		return;
-	memmove(&h->bins[i], &h->bins[i + 1], (h->n - i - 1) * sizeof(*h->bins));
+	for (unsigned j = i + 1; j < h->n; j++)
+		h->bins[j - 1] = h->bins[j];
 	h->n--;
 }
 

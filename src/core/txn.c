@@ -425,6 +425,80 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 	links_follow_actual(ctx, d);
 }
 
+/* ---- the one-domain fast path ------------------------------------------ */
+
+/* A vote on a domain with no parents that is on: the general engine would
+ * validate up the ancestry, log every input change, walk the touched set
+ * three times and compact the histogram, to end up calling at most the
+ * domain's own set_performance_state. Here the same decisions are made
+ * directly, in the same order and with the same events and statistics:
+ * a new maximum is applied at once (phase A), a lower one after the inputs
+ * changed (phase D); a vote that moves neither costs a histogram update.
+ * Returns 1 if it handled the vote (its result in *@err), 0 to fall back
+ * to the general path without having changed anything. */
+int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
+		  uint32_t level, int *err)
+{
+	struct pd_domain *d = a->dom;
+	if (!a->counted || d->n_parents || !d->on || !d->ops ||
+	    !d->ops->set_performance_state)
+		return 0;
+	uint32_t r = level;
+	*err = 0;
+	if (level && d->round) {
+		*err = d->round(d->round_user, d->handle, level, &r);
+		if (*err)
+			return 1;
+	}
+	if (r == a->vote)
+		return 1;
+	if (r) {
+		/* Room for the new level in the histogram and the statistics
+		 * first: after this point nothing can fail but the callback. */
+		if (d->stats.n_levels + d->votes.n + 1 > d->stats.cap_levels)
+			*err = stats_reserve(ctx, d, d->votes.n + 1);
+		if (!*err)
+			*err = level_hist_add(ctx, &d->votes, r);
+		if (*err)
+			return 1;
+	}
+	uint32_t old_vote = a->vote;
+	if (old_vote)
+		level_hist_remove(&d->votes, old_vote);
+	a->vote = r;
+	uint32_t want = level_hist_max(&d->votes);
+	uint32_t old = d->pstate;
+	if (want == old)
+		return 1;
+	if (want < old)
+		emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
+		     old, want);
+	int cb = call_set_pstate(d, want);
+	if (cb && want > old) {
+		/* A failed raise: as txn_commit's rollback, the inputs go
+		 * back and nothing else had changed. */
+		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 0, old, want);
+		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, cb, 0, 0,
+		     0);
+		if (r)
+			level_hist_remove(&d->votes, r);
+		if (old_vote)
+			(void)level_hist_add(ctx, &d->votes, old_vote);
+		a->vote = old_vote;
+		*err = cb;
+		return 1;
+	}
+	if (cb) {
+		/* A failed lowering keeps the state, as phase D does. */
+		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 1, old, want);
+		return 1;
+	}
+	stats_pstate(ctx, d, want);
+	d->pstate = want;
+	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
+	return 1;
+}
+
 /* ---- commit ------------------------------------------------------------- */
 
 static void undo_inputs(struct dmn_ctx *ctx)

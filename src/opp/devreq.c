@@ -289,10 +289,8 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 			od->req_active = false;
 		}
 	}
-	dmn_unlock(ctx);
 	if (!err)
-		err = pd_device_get(ctx, dev);
-	dmn_relock(ctx);
+		err = pd_device_get_locked(ctx, dev);
 	if (raised) {
 		od->req_active = false;
 		if (err)
@@ -312,10 +310,13 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 {
 	if (!ctx)
 		return -EINVAL;
-	int err = pd_device_put(ctx, dev);
-	if (err)
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	int err = pd_device_put_locked(ctx, dev);
+	if (err) {
+		dmn_unlock(ctx);
 		return err;
-	dmn_relock(ctx);
+	}
 	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	if (od && !pdev->usage && has_device_deps(od->table)) {
@@ -392,14 +393,10 @@ int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 		dmn_free(ctx, lv);
 		dmn_free(ctx, drv);
 	}
-	dmn_unlock(ctx);
 	if (!err)
-		err = pd_vote(ctx, att, cast);
-	if (!err && owner) {
-		dmn_relock(ctx);
-		if (pdev->opp_state == od && i < od->cap_own_vote)
-			od->own_vote[i] = level;
-		dmn_unlock(ctx);
-	}
+		err = pd_vote_locked(ctx, att, cast);
+	if (!err && owner && i < od->cap_own_vote)
+		od->own_vote[i] = level;
+	dmn_unlock(ctx);
 	return err;
 }

@@ -131,10 +131,7 @@ struct worker {
 
 static unsigned rnd(struct worker *w, unsigned n)
 {
-	w->rng ^= w->rng << 13;
-	w->rng ^= w->rng >> 7;
-	w->rng ^= w->rng << 17;
-	return (unsigned)(w->rng % n);
+	return stress_rnd(&w->rng, n);
 }
 
 static void *worker_main(void *arg)
@@ -288,33 +285,9 @@ static void *checker_main(void *arg)
 	return 0;
 }
 
-static pthread_mutex_t wd_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wd_cond = PTHREAD_COND_INITIALIZER;
-static bool wd_stop;
-
-static void *watchdog_main(void *arg)
-{
-	(void)arg;
-	struct timespec deadline;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += 60;
-	pthread_mutex_lock(&wd_lock);
-	while (!wd_stop) {
-		if (pthread_cond_timedwait(&wd_cond, &wd_lock, &deadline) ==
-		    ETIMEDOUT) {
-			fprintf(stderr, "stress: still running after 60 s: "
-					"deadlock? aborting\n");
-			abort();
-		}
-	}
-	pthread_mutex_unlock(&wd_lock);
-	return 0;
-}
-
 int main(void)
 {
-	pthread_t watchdog;
-	pthread_create(&watchdog, 0, watchdog_main, 0);
+	stress_watchdog_start("stress");
 	if (dmn_ctx_create(0, &ctx)) {
 		fprintf(stderr, "stress: no context\n");
 		return 1;
@@ -369,11 +342,7 @@ int main(void)
 	for (int i = 0; i < N_DOMS; i++)
 		calls += hw[i].calls;
 	dmn_ctx_destroy(ctx);
-	pthread_mutex_lock(&wd_lock);
-	wd_stop = true;
-	pthread_cond_signal(&wd_cond);
-	pthread_mutex_unlock(&wd_lock);
-	pthread_join(watchdog, 0);
+	stress_watchdog_stop();
 	double secs = (double)(t1.tv_sec - t0.tv_sec) +
 		      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("stress: %u threads x %u ops in %.2f s, %lu callbacks, %lu "

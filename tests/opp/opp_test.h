@@ -63,6 +63,10 @@ static inline uint64_t test_now(void *user)
 	return test_now_ns;
 }
 
+/* The lock a world's context takes: none unless a test installs another
+ * (test_opp_devreq counts acquisitions). */
+static struct dmn_lock_ops world_lock;
+
 struct world {
 	struct counting_alloc alloc;
 	struct dmn_ctx *ctx;
@@ -78,7 +82,7 @@ static inline void world_init(struct world *w)
 	cfg.alloc.alloc = counting_alloc_fn;
 	cfg.alloc.free = counting_free_fn;
 	cfg.alloc.user = &w->alloc;
-	cfg.lock = dmn_lock_none;
+	cfg.lock = world_lock.create ? world_lock : dmn_lock_none;
 	cfg.now = test_now;
 	OK(dmn_ctx_create(&cfg, &w->ctx));
 	sim_providers_init(&w->sp, w->ctx, w->log, 512);

@@ -373,12 +373,71 @@ static void alloc_failures(void **state)
 	}
 }
 
+/* opp_device_get, _put and _vote hold the context lock once, from start to
+ * end: released around the core call, another thread could remove the
+ * device or its OPP state in the gap and the relocked remainder would
+ * write to freed memory (issue 15). Counted through the lock hook. */
+static unsigned lock_acquires;
+static bool lock_held;
+
+static int count_create(void *user, void **lock)
+{
+	(void)user;
+	*lock = &lock_held;
+	return 0;
+}
+
+static void count_acquire(void *user, void *lock)
+{
+	(void)user;
+	assert_false(*(bool *)lock);
+	*(bool *)lock = true;
+	lock_acquires++;
+}
+
+static void count_release(void *user, void *lock)
+{
+	(void)user;
+	*(bool *)lock = false;
+}
+
+static void count_destroy(void *user, void *lock)
+{
+	(void)user;
+	(void)lock;
+}
+
+static void one_lock_per_call(void **state)
+{
+	(void)state;
+	struct dmn_lock_ops counting = {count_create, count_acquire,
+					count_release, count_destroy, 0};
+	world_lock = counting;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	unsigned before = lock_acquires;
+	OK(opp_device_get(ctx, r.cci));
+	assert_int_equal(lock_acquires - before, 1);
+	before = lock_acquires;
+	OK(opp_device_vote(ctx, r.cci, 0, 64));
+	assert_int_equal(lock_acquires - before, 1);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	before = lock_acquires;
+	OK(opp_device_put(ctx, r.cci));
+	assert_int_equal(lock_acquires - before, 1);
+	assert_false(lock_held);
+	world_fini(&r.w);
+	memset(&world_lock, 0, sizeof(world_lock));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(max_aggregation),
 	    cmocka_unit_test(chains),
 	    cmocka_unit_test(owner_votes),
+	    cmocka_unit_test(one_lock_per_call),
 	    cmocka_unit_test(owner_failure_rolls_back),
 	    cmocka_unit_test(vote_out_of_range),
 	    cmocka_unit_test(cycle_refused),

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pd_vote's one-domain fast path (issue 21) against the general engine.
+ * Two contexts are built alike: a root domain with a rounding hook, devices
+ * attached to it, a fake clock. The same random operations run on both;
+ * context A votes with pd_vote (the fast path when the domain has no
+ * parents and is on), context B with pd_vote_many of one change (always the
+ * general engine). After every step everything observable must be equal:
+ * the return code, dmn_last_error(), the callbacks the fake hardware got,
+ * the events, the statistics and pstate residencies, the snapshot. Injected
+ * failures of set_performance_state cover a failed raise (rolled back) and
+ * a failed lowering (kept, reported through dmn_last_error()).
+ */
+#include "test_core_common.h"
+
+#include <domino/idle.h>
+
+#define NDEV 4
+
+static uint32_t next_rand(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+
+static uint64_t clock_now(void *user)
+{
+	uint64_t *t = user;
+	return *t;
+}
+
+/* Multiples of 5 up to 100; above that -ERANGE. */
+static int round5(void *user, pd_domain_t dom, uint32_t level,
+		  uint32_t *rounded)
+{
+	(void)user;
+	(void)dom;
+	if (level > 100)
+		return -ERANGE;
+	*rounded = (level + 4) / 5 * 5;
+	return 0;
+}
+
+struct side {
+	struct fake fake;
+	struct fake_alloc alloc;
+	struct evrec ev;
+	struct dmn_ctx *ctx;
+	pd_domain_t root;
+	pd_device_t dev[NDEV];
+	pd_attach_t att[NDEV];
+};
+
+static void side_init(struct side *s, uint64_t *clock)
+{
+	memset(s, 0, sizeof(*s));
+	fake_init(&s->fake);
+	s->fake.fail_err = -EIO;
+	struct dmn_config cfg = fake_config(&s->alloc);
+	cfg.now = clock_now;
+	cfg.now_user = clock;
+	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
+	assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
+	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
+	assert_int_equal(pd_domain_set_rounding(s->ctx, s->root, round5, 0),
+			 0);
+	for (unsigned i = 0; i < NDEV; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "d%u", i);
+		s->dev[i] = mkdev(s->ctx, name);
+		s->att[i] = mkatt(s->ctx, s->dev[i], s->root);
+		assert_int_equal(pd_device_get(s->ctx, s->dev[i]), 0);
+	}
+}
+
+static uint32_t pstate_of(struct side *s)
+{
+	return dinfo(s->ctx, s->root).pstate;
+}
+
+static void side_fini(struct side *s)
+{
+	dmn_ctx_destroy(s->ctx);
+	assert_int_equal(s->alloc.live, 0);
+}
+
+static void same_events(const struct evrec *a, const struct evrec *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (unsigned i = 0; i < a->n; i++) {
+		const struct dmn_event *x = &a->ev[i], *y = &b->ev[i];
+		assert_int_equal(x->kind, y->kind);
+		assert_int_equal(x->op, y->op);
+		assert_int_equal(x->error, y->error);
+		assert_int_equal(x->safe, y->safe);
+		assert_int_equal(x->old_value, y->old_value);
+		assert_int_equal(x->new_value, y->new_value);
+	}
+}
+
+static void same_stats(struct side *a, struct side *b)
+{
+	struct pd_domain_stats sa, sb;
+	assert_int_equal(pd_domain_stats(a->ctx, a->root, &sa), 0);
+	assert_int_equal(pd_domain_stats(b->ctx, b->root, &sb), 0);
+	assert_int_equal(sa.pstate_transitions, sb.pstate_transitions);
+	assert_int_equal(sa.n_pstates, sb.n_pstates);
+	assert_int_equal(sa.time_on_ns, sb.time_on_ns);
+	for (unsigned i = 0; i < sa.n_pstates; i++) {
+		uint32_t la, lb;
+		uint64_t ta, tb;
+		assert_int_equal(pd_domain_pstate_residency(a->ctx, a->root, i,
+							    &la, &ta), 0);
+		assert_int_equal(pd_domain_pstate_residency(b->ctx, b->root, i,
+							    &lb, &tb), 0);
+		assert_int_equal(la, lb);
+		assert_int_equal(ta, tb);
+	}
+}
+
+static void fast_equals_general(void **state)
+{
+	(void)state;
+	uint64_t clock = 1000;
+	struct side *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	side_init(a, &clock);
+	side_init(b, &clock);
+	uint32_t seed = 7;
+	unsigned raised_fail = 0, lowered_fail = 0;
+	for (unsigned step = 0; step < 4000; step++) {
+		uint32_t r = next_rand(&seed);
+		unsigned i = r % NDEV;
+		uint32_t level = (r >> 8) % 112; /* some above 100: -ERANGE */
+		clock += 1 + (r >> 20) % 50;
+		fake_clear_log(&a->fake);
+		fake_clear_log(&b->fake);
+		a->ev.n = b->ev.n = 0;
+		int ra, rb;
+		switch ((r >> 16) % 16) {
+		case 0: /* the next pstate call fails */
+			fake_fail(&a->fake, a->root, FAKE_PSTATE, 1);
+			fake_fail(&b->fake, b->root, FAKE_PSTATE, 1);
+			continue;
+		case 1: /* an uncounted vote: stored for the resume */
+			ra = pd_device_put(a->ctx, a->dev[i]);
+			rb = pd_device_put(b->ctx, b->dev[i]);
+			break;
+		case 2:
+			ra = pd_device_get(a->ctx, a->dev[i]);
+			rb = pd_device_get(b->ctx, b->dev[i]);
+			break;
+		default: {
+			struct pd_vote_change ch = {b->att[i], level};
+			uint32_t before = pstate_of(a);
+			ra = pd_vote(a->ctx, a->att[i], level);
+			rb = pd_vote_many(b->ctx, &ch, 1);
+			raised_fail += ra == -EIO;
+			lowered_fail += !ra && dmn_last_error(a->ctx) == -EIO &&
+					pstate_of(a) == before;
+			break;
+		}
+		}
+		assert_int_equal(ra, rb);
+		assert_int_equal(dmn_last_error(a->ctx),
+				 dmn_last_error(b->ctx));
+		assert_int_equal(a->fake.n_log, b->fake.n_log);
+		for (unsigned k = 0; k < a->fake.n_log; k++) {
+			assert_int_equal(a->fake.log[k].op, b->fake.log[k].op);
+			assert_int_equal(a->fake.log[k].level,
+					 b->fake.log[k].level);
+			assert_int_equal(a->fake.log[k].ret, b->fake.log[k].ret);
+		}
+		same_events(&a->ev, &b->ev);
+		same_stats(a, b);
+		struct snapshot *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
+		assert_non_null(sa);
+		assert_non_null(sb);
+		snap_take(a->ctx, &a->fake, sa);
+		snap_take(b->ctx, &b->fake, sb);
+		char why[256];
+		if (snap_diff(sa, sb, why, sizeof(why)))
+			fail_msg("step %u: %s", step, why);
+		free(sa);
+		free(sb);
+	}
+	/* Both failure directions were exercised, not just the happy path. */
+	assert_true(raised_fail > 10);
+	assert_true(lowered_fail > 10);
+	side_fini(a);
+	side_fini(b);
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		/* The shared setup's context stays unused: both sides here
+		 * need their own clock. */
+		TEST(fast_equals_general),
+	};
+	return cmocka_run_group_tests(tests, 0, 0);
+}

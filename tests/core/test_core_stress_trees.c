@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * 8 threads on 4 disjoint trees under one shared root (issue 15): two
+ * threads per tree get/put their devices and vote on the tree's leaves and
+ * top, and one device of each thread votes on the shared root directly. A
+ * callback checks the order the hardware sees (a parent on before its
+ * child, a child off before its parent) under the context's lock; at the
+ * end, with every device suspended, each domain must be off at level 0 and
+ * the fake hardware must say so too. Meant for TSan (label tsan) as much
+ * as for the plain build; a watchdog aborts after 60 s (a deadlock).
+ */
+#include <domino/domain.h>
+
+#include "test_seed.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define N_TREES 4
+#define THREADS_PER_TREE 2
+#define N_THREADS (N_TREES * THREADS_PER_TREE)
+#define LEAVES 2
+/* root, then per tree: its top and LEAVES leaves */
+#define N_DOMS (1 + N_TREES * (1 + LEAVES))
+#define OPS 100000
+
+struct hw {
+	int parent; /* index, -1 for the root */
+	bool on;
+	uint32_t pstate;
+	unsigned long calls;
+};
+/* Written by callbacks under the context lock; read after the join. */
+static struct hw hw[N_DOMS];
+static pd_domain_t dom[N_DOMS];
+static struct dmn_ctx *ctx;
+static atomic_bool failed;
+
+static void fail(const char *what, int i)
+{
+	fprintf(stderr, "stress_trees: %s (domain %d)\n", what, i);
+	atomic_store(&failed, true);
+}
+
+static int cb_on(void *user, pd_domain_t d)
+{
+	(void)d;
+	struct hw *h = user;
+	int i = (int)(h - hw);
+	if (h->on)
+		fail("power_on while on", i);
+	if (h->parent >= 0 && !hw[h->parent].on)
+		fail("power_on before its parent", i);
+	h->on = true;
+	h->calls++;
+	return 0;
+}
+
+static int cb_off(void *user, pd_domain_t d, int idle)
+{
+	(void)d;
+	(void)idle;
+	struct hw *h = user;
+	int i = (int)(h - hw);
+	if (!h->on)
+		fail("power_off while off", i);
+	for (int c = 0; c < N_DOMS; c++)
+		if (hw[c].parent == i && hw[c].on)
+			fail("power_off before a child", i);
+	h->on = false;
+	h->calls++;
+	return 0;
+}
+
+static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
+{
+	(void)d;
+	((struct hw *)user)->pstate = level;
+	((struct hw *)user)->calls++;
+	return 0;
+}
+
+static const struct pd_domain_ops ops = {cb_on, cb_off, cb_pstate};
+
+struct worker {
+	pthread_t thread;
+	pd_device_t dev[LEAVES + 2]; /* each leaf, the top, the root */
+	pd_attach_t att[LEAVES + 2];
+	unsigned usage[LEAVES + 2];
+	uint64_t rng;
+	unsigned long ops;
+};
+
+static unsigned rnd(struct worker *w, unsigned n)
+{
+	return stress_rnd(&w->rng, n);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	for (unsigned op = 0; op < OPS && !atomic_load(&failed); op++) {
+		unsigned d = rnd(w, LEAVES + 2);
+		unsigned kind = rnd(w, 10);
+		int err = 0;
+		if (kind < 3 && w->usage[d] < 2) {
+			err = pd_device_get(ctx, w->dev[d]);
+			w->usage[d]++;
+		} else if (kind < 6 && w->usage[d]) {
+			err = pd_device_put(ctx, w->dev[d]);
+			w->usage[d]--;
+		} else {
+			err = pd_vote(ctx, w->att[d], rnd(w, 8));
+		}
+		if (err)
+			fail(dmn_errno_name(err), -1);
+		w->ops++;
+	}
+	for (unsigned d = 0; d < LEAVES + 2; d++)
+		while (w->usage[d]--)
+			if (pd_device_put(ctx, w->dev[d]))
+				fail("final put failed", -1);
+	return 0;
+}
+
+static void must(int err, const char *what)
+{
+	if (err) {
+		fprintf(stderr, "stress_trees: setup: %s: %s\n", what,
+			dmn_errno_name(err));
+		exit(1);
+	}
+}
+
+int main(void)
+{
+	uint64_t seed = stress_seed();
+	must(dmn_ctx_create(NULL, &ctx), "context");
+	for (int i = 0; i < N_DOMS; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "d%d", i);
+		/* 0 the root; 1 + t * (1 + LEAVES) tree t's top; then leaves */
+		int pos = i ? (i - 1) % (1 + LEAVES) : -1;
+		hw[i].parent = !i ? -1 : pos == 0 ? 0 : i - pos;
+		struct pd_domain_desc desc = {name, &ops, &hw[i], 0};
+		must(pd_domain_create(ctx, &desc, &dom[i]), "domain");
+		if (hw[i].parent >= 0)
+			must(pd_link_add(ctx, dom[hw[i].parent], dom[i]), "link");
+	}
+	struct worker w[N_THREADS];
+	memset(w, 0, sizeof(w));
+	for (unsigned t = 0; t < N_THREADS; t++) {
+		unsigned tree = t / THREADS_PER_TREE;
+		int top = 1 + (int)tree * (1 + LEAVES);
+		w[t].rng = seed * 2654435761u + t + 1;
+		for (unsigned d = 0; d < LEAVES + 2; d++) {
+			char name[24];
+			snprintf(name, sizeof(name), "t%u.%u", t, d);
+			int target = d < LEAVES ? top + 1 + (int)d
+				     : d == LEAVES ? top : 0;
+			must(pd_device_create(ctx, name, &w[t].dev[d]), "device");
+			must(pd_attach(ctx, w[t].dev[d], dom[target],
+				       &w[t].att[d]), "attach");
+		}
+	}
+	stress_watchdog_start("stress_trees");
+	for (unsigned t = 0; t < N_THREADS; t++)
+		pthread_create(&w[t].thread, 0, worker_main, &w[t]);
+	unsigned long total = 0;
+	for (unsigned t = 0; t < N_THREADS; t++) {
+		pthread_join(w[t].thread, 0);
+		total += w[t].ops;
+	}
+	stress_watchdog_stop();
+	unsigned long calls = 0;
+	for (int i = 0; i < N_DOMS; i++) {
+		calls += hw[i].calls;
+		struct pd_domain_info info;
+		must(pd_domain_info(ctx, dom[i], &info), "info");
+		if (info.on || info.pstate || info.active_devices ||
+		    info.on_children)
+			fail("not off at 0 after every put", i);
+		if (hw[i].on || hw[i].pstate)
+			fail("the hardware is not off at 0", i);
+	}
+	if (total != (unsigned long)N_THREADS * OPS)
+		fail("a worker stopped early", -1);
+	/* The shared root and every tree were really switched, many times. */
+	if (calls < (unsigned long)N_THREADS * OPS / 10 || hw[0].calls < 100)
+		fail("too few callbacks for a stress", -1);
+	dmn_ctx_destroy(ctx);
+	if (atomic_load(&failed))
+		return 1;
+	printf("stress_trees: %lu operations on %d threads, %lu callbacks\n",
+	       total, N_THREADS, calls);
+	return 0;
+}
