@@ -53,7 +53,7 @@ static void bench_board(struct bench_table *t, const char *name,
 		uint64_t t0 = bench_now();
 		bytes = load_once(blob, size, 0);
 		ours[i] = (double)(bench_now() - t0);
-		theirs[i] = dtc_ok ? bench_run_dtc(path) : -1;
+		theirs[i] = dtc_ok ? bench_run_dtc(path, NULL) : -1;
 		if (theirs[i] < 0)
 			dtc_ok = 0;
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -90,10 +91,17 @@ static void count_free(void *user, void *ptr)
 
 const struct dmn_alloc_ops bench_counting = {count_alloc, count_free, NULL};
 
-double bench_run_dtc(const char *path)
+static double tv_ns(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
+}
+
+double bench_run_dtc(const char *path, double *cpu_ns)
 {
 	char *argv[] = {"dtc", "-q", "-I", "dtb", "-O", "dts", "-o", "/dev/null",
 			(char *)path, NULL};
+	struct rusage before, after;
+	getrusage(RUSAGE_CHILDREN, &before);
 	uint64_t t0 = bench_now();
 	pid_t pid;
 	if (posix_spawnp(&pid, "dtc", NULL, NULL, argv, environ))
@@ -102,7 +110,12 @@ double bench_run_dtc(const char *path)
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		return -1;
-	return (double)(bench_now() - t0);
+	double wall = (double)(bench_now() - t0);
+	getrusage(RUSAGE_CHILDREN, &after);
+	if (cpu_ns) /* the children waited for so far: only this one is new */
+		*cpu_ns = (tv_ns(after.ru_utime) + tv_ns(after.ru_stime)) -
+			  (tv_ns(before.ru_utime) + tv_ns(before.ru_stime));
+	return wall;
 }
 
 char *bench_read_file(const char *path, size_t *size)
@@ -134,6 +147,11 @@ static uint64_t cpu_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+double bench_cpu_ns(void)
+{
+	return (double)cpu_now();
 }
 
 double bench_timer_resolution(void)

@@ -70,8 +70,11 @@ void bench_table_print(const struct bench_table *t);
 /* Every result as `NAME VALUE` (then ` unreliable` when marked). */
 void bench_table_print_kv(const struct bench_table *t);
 /* Run `dtc -I dtb -O dts -o /dev/null PATH` (spawn to exit); returns the
- * wall time in ns, or -1 if it could not run or failed. */
-double bench_run_dtc(const char *path);
+ * wall time in ns, or -1 if it could not run or failed; *@cpu_ns (may be
+ * NULL) receives the child's user + system CPU time. */
+double bench_run_dtc(const char *path, double *cpu_ns);
+/* The calling thread's CPU time, ns (an arbitrary origin). */
+double bench_cpu_ns(void);
 /* The whole file in a malloc'd buffer (*size its length), or NULL. */
 char *bench_read_file(const char *path, size_t *size);
 /* Device-tree and OPP figures (bench_dt.c). */

@@ -547,7 +547,7 @@ static void print_targets(const struct bench_table *t, double resolution)
 		const char *verdict = isnan(v) ? "not measured"
 				      : isinf(g->lo) && isinf(g->hi) ? "-"
 				      : v >= g->lo && v <= g->hi ? "PASS" : "MISS";
-		printf("%-28s %-42s %12.4g  %-12s %s%s\n", g->name, g->what, v,
+		printf("%-28s %-42s %12.5g  %-12s %s%s\n", g->name, g->what, v,
 		       goal, verdict, bad ? " (unreliable)" : "");
 	}
 	printf("timer resolution %.1f ns; times within 5x of it (< %.1f ns) "
