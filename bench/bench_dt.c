@@ -9,13 +9,9 @@
 
 #include <domino/dt.h>
 #include <domino/opp.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-
-extern char **environ;
 
 
 /* Load and build one board; returns the bytes the model holds, or 0. */
@@ -44,21 +40,6 @@ static size_t load_once(const void *blob, size_t size, int keep_stats)
 	return bytes;
 }
 
-static double run_dtc(const char *path)
-{
-	char *argv[] = {"dtc", "-q", "-I", "dtb", "-O", "dts", "-o", "/dev/null",
-			(char *)path, NULL};
-	uint64_t t0 = bench_now();
-	pid_t pid;
-	if (posix_spawnp(&pid, "dtc", NULL, NULL, argv, environ))
-		return -1;
-	int status;
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	return (double)(bench_now() - t0);
-}
-
 static void bench_board(struct bench_table *t, const char *name,
 			const void *blob, size_t size, const char *path,
 			unsigned runs)
@@ -72,7 +53,7 @@ static void bench_board(struct bench_table *t, const char *name,
 		uint64_t t0 = bench_now();
 		bytes = load_once(blob, size, 0);
 		ours[i] = (double)(bench_now() - t0);
-		theirs[i] = dtc_ok ? run_dtc(path) : -1;
+		theirs[i] = dtc_ok ? bench_run_dtc(path, NULL) : -1;
 		if (theirs[i] < 0)
 			dtc_ok = 0;
 	}
@@ -91,24 +72,6 @@ static void bench_board(struct bench_table *t, const char *name,
 	}
 	free(ours);
 	free(theirs);
-}
-
-static char *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = len > 0 ? malloc((size_t)len) : NULL;
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*size = (size_t)len;
-	return buf;
 }
 
 static void bench_opp_entry(struct bench_table *t, unsigned n)
@@ -169,7 +132,7 @@ void bench_extra(struct bench_table *t, const char *boards_dir, int quick)
 		char path[1024];
 		snprintf(path, sizeof(path), "%s/dtb/%s.dtb", boards_dir, boards[i]);
 		size_t size;
-		char *blob = read_file(path, &size);
+		char *blob = bench_read_file(path, &size);
 		if (!blob) {
 			printf("dtload_%s: skipped (%s not readable)\n", boards[i], path);
 			continue;

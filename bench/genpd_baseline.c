@@ -50,13 +50,15 @@ static int apply(struct bl_domain *d, uint32_t wanted)
 	if (level == d->pstate)
 		return 0;
 	if (d->parent) {
-		pthread_mutex_lock(&d->parent->lock);
+		if (!d->parent->nolock)
+			pthread_mutex_lock(&d->parent->lock);
 		uint32_t old = d->parent_link->vote;
 		d->parent_link->vote = level;
 		int err = apply(d->parent, level);
 		if (err)
 			d->parent_link->vote = old;
-		pthread_mutex_unlock(&d->parent->lock);
+		if (!d->parent->nolock)
+			pthread_mutex_unlock(&d->parent->lock);
 		if (err)
 			return err;
 	}
@@ -69,10 +71,12 @@ static int apply(struct bl_domain *d, uint32_t wanted)
 int bl_vote(struct bl_device *dev, uint32_t level)
 {
 	struct bl_domain *d = dev->domain;
-	pthread_mutex_lock(&d->lock);
+	if (!d->nolock)
+		pthread_mutex_lock(&d->lock);
 	dev->vote = level;
 	int err = apply(d, level);
-	pthread_mutex_unlock(&d->lock);
+	if (!d->nolock)
+		pthread_mutex_unlock(&d->lock);
 	return err;
 }
 

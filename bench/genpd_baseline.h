@@ -8,6 +8,9 @@
  * applied at once; any other vote walks every device node and child link of
  * the domain to recompute the maximum, and the new state is passed to the
  * parent the same way.
+ *
+ * With @nolock set on every domain of a tree the same code runs without the
+ * mutexes: the aggregation-only figure, beside the whole-call one.
  */
 #ifndef DOMINO_BENCH_GENPD_BASELINE_H
 #define DOMINO_BENCH_GENPD_BASELINE_H
@@ -36,6 +39,7 @@ struct bl_domain {
 	struct bl_device *devices;
 	struct bl_link *children;
 	uint32_t pstate;
+	int nolock; /* aggregation only: take no mutex */
 	int (*set_performance_state)(struct bl_domain *d, uint32_t level);
 };
 

@@ -25,6 +25,16 @@ and --no-install forbids installing them (ctest shows the test as skipped).
                   built with clang into build-corpus-asan/); default sample 100
   --valgrind      run domino under valgrind memcheck; default sample 100
   --build-only    build (or refresh) the blob cache and stop
+  --bench         time loading every blob in-process against dtc: builds
+                  bench/'s domino-corpus-load (Release, build-release/), which
+                  reads, loads (dt_load, lenient) and instantiates each blob
+                  into a fresh context and frees it, then runs
+                  `dtc -I dtb -O dts` on the same blob (interleaved, so both
+                  see the same machine); prints each total (best of
+                  --passes), the ratio and its target (<= 0.1), and the
+                  ratio in CPU time (see bench/README.md); --sample
+                  applies; no summary/lint runs
+  --passes N      passes of the --bench timing (default 3)
   --no-install    never run apt-get: exit 77 when the sources are missing
   --jobs N        parallel jobs (default: nproc)
   --timeout S     seconds per domino run (default 60; 600 under valgrind)
@@ -49,6 +59,8 @@ sample=""
 asan=0
 valgrind=0
 build_only=0
+bench=0
+passes=3
 install=1
 keep=0
 jobs=$(nproc)
@@ -64,6 +76,8 @@ while [ $# -gt 0 ]; do
     --asan) asan=1; shift ;;
     --valgrind) valgrind=1; shift ;;
     --build-only) build_only=1; shift ;;
+    --bench) bench=1; shift ;;
+    --passes) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--passes needs a positive count"; passes=$2; shift 2 ;;
     --no-install) install=0; shift ;;
     --keep) keep=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -71,6 +85,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $((asan + valgrind)) -gt 0 ] && [ -z "$sample" ]; then sample=100; fi
+[ $((bench + asan + valgrind)) -le 1 ] || die "--bench, --asan and --valgrind do not mix"
 if [ -z "$per_run" ]; then
   if [ "$valgrind" = 1 ]; then per_run=600; else per_run=60; fi
 fi
@@ -165,6 +180,45 @@ if [ "$build_only" = 1 ]; then
   exit 0
 fi
 
+# ---- the boards to run ----------------------------------------------------------
+run=("${built[@]}")
+what="every built board"
+if [ -n "$sample" ]; then
+  # Boards that use power domains or OPP tables exercise the loader: the
+  # property names sit in the blob's strings block.
+  mapfile -t cand < <(cd "$dtbdir" && printf '%s.dtb\0' "${built[@]}" |
+    LC_ALL=C xargs -0 grep -laE 'power-domains|operating-points-v2' | sed 's/\.dtb$//' | LC_ALL=C sort)
+  run=()
+  n=${#cand[@]}
+  if [ "$sample" -ge "$n" ]; then run=("${cand[@]}")
+  else for ((i = 0; i < sample; i++)); do run+=("${cand[i * n / sample]}"); done; fi
+  what="a sample of ${#run[@]} of the $n boards with power domains or OPP tables"
+fi
+
+# ---- --bench: in-process load against dtc -----------------------------------------
+# One process, one blob at a time (no --jobs): a per-blob time, not a
+# throughput, and dtc runs right after each load so both see the same machine.
+if [ "$bench" = 1 ]; then
+  bdir=$root/build-release
+  { cmake -S "$root" -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDOMINO_TESTS=OFF >/dev/null &&
+    ninja -C "$bdir" domino-corpus-load >/dev/null; } || die "cannot build bench/domino-corpus-load in $bdir"
+  list=$(mktemp "$cache/bench.XXXXXX") || die "cannot create a file in $cache"
+  printf "$dtbdir/%s.dtb\n" "${run[@]}" >"$list"
+  res=$("$bdir/bench/domino-corpus-load" --dtc --repeat "$passes" "$list")
+  rc=$?
+  rm -f "$list"
+  [ $rc = 0 ] || die "domino-corpus-load failed (exit $rc)"
+  get() { awk -v k="$1" '$1 == k { print $2 }' <<<"$res"; }
+  ratio=$(get corpus_load_vs_dtc)
+  verdict=$(awk -v r="$ratio" 'BEGIN { print (r <= 0.1 ? "PASS" : "MISS") }')
+  line "mode" "bench, $what: $(get corpus_blobs) blobs, best of $passes passes, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  line "load in-process" "$(get corpus_load_s) s ($(get corpus_load_us_per_blob) us a blob: read, dt_load, dt_instantiate into a new context, free; $(get corpus_load_errors) blobs with load errors)"
+  line "dtc -I dtb -O dts" "$(get corpus_dtc_s) s ($(get corpus_dtc_us_per_blob) us a blob, process spawn included)"
+  line "load vs dtc" "$ratio (target <= 0.1: $verdict); in CPU time $(get corpus_load_cpu_s) s / $(get corpus_dtc_cpu_s) s = $(get corpus_load_vs_dtc_cpu)"
+  printf '%s\n' "$res"
+  exit 0
+fi
+
 # ---- the domino under test --------------------------------------------------------
 if [ "$asan" = 1 ] && [ -z "$domino" ]; then
   asan_dir=$root/build-corpus-asan
@@ -190,20 +244,6 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:exitcode=99"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1:exitcode=99"
 
-# ---- the boards to run ----------------------------------------------------------
-run=("${built[@]}")
-what="every built board"
-if [ -n "$sample" ]; then
-  # Boards that use power domains or OPP tables exercise the loader: the
-  # property names sit in the blob's strings block.
-  mapfile -t cand < <(cd "$dtbdir" && printf '%s.dtb\0' "${built[@]}" |
-    LC_ALL=C xargs -0 grep -laE 'power-domains|operating-points-v2' | sed 's/\.dtb$//' | LC_ALL=C sort)
-  run=()
-  n=${#cand[@]}
-  if [ "$sample" -ge "$n" ]; then run=("${cand[@]}")
-  else for ((i = 0; i < sample; i++)); do run+=("${cand[i * n / sample]}"); done; fi
-  what="a sample of ${#run[@]} of the $n boards with power domains or OPP tables"
-fi
 mode="plain"
 [ "$asan" = 1 ] && mode="ASan+UBSan"
 [ "$valgrind" = 1 ] && mode="valgrind memcheck"

@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <libfdt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,6 +266,48 @@ static void allocation_failures(void **state)
 	free(blob);
 }
 
+/* The loader reads properties straight from the structure block (blob.c's
+ * raw_getprop) and must skip FDT_NOP tags as libfdt does: a property
+ * added in front of every node's others and then overwritten with NOPs
+ * (fdt_nop_property, what an in-place editor leaves behind) changes
+ * nothing the loader finds on a real board. */
+static void nop_tags_before_properties(void **state)
+{
+	(void)state;
+	size_t size;
+	void *blob = board_blob(0, &size);
+	if (!blob)
+		skip();
+	struct dt_board *plain = NULL, *padded = NULL;
+	assert_int_equal(dt_load(blob, size, NULL, &plain), 0);
+	int big = (int)size * 3;
+	void *rw = malloc((size_t)big);
+	assert_non_null(rw);
+	assert_int_equal(fdt_open_into(blob, rw, big), 0);
+	int nodes = 0;
+	for (int off = 0; off >= 0; off = fdt_next_node(rw, off, NULL)) {
+		/* the new property goes in front of the node's others */
+		assert_int_equal(fdt_setprop_u32(rw, off, "domino,pad", 1), 0);
+		assert_int_equal(fdt_nop_property(rw, off, "domino,pad"), 0);
+		nodes++;
+	}
+	assert_true(nodes > 100);
+	assert_int_equal(dt_load(rw, (size_t)big, NULL, &padded), 0);
+	assert_int_equal(padded->n_domains, plain->n_domains);
+	assert_int_equal(padded->n_devices, plain->n_devices);
+	assert_int_equal(padded->n_opp_tables, plain->n_opp_tables);
+	assert_int_equal(padded->n_idle_states, plain->n_idle_states);
+	assert_int_equal(padded->n_diags, plain->n_diags);
+	assert_true(plain->n_domains > 0);
+	for (unsigned d = 0; d < plain->n_domains; d++)
+		assert_string_equal(padded->domains[d].name,
+				    plain->domains[d].name);
+	dt_board_free(plain);
+	dt_board_free(padded);
+	free(rw);
+	free(blob);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +316,7 @@ int main(void)
 	    cmocka_unit_test(cases_flipped_everywhere),
 	    cmocka_unit_test(balanced_on_boards),
 	    cmocka_unit_test(allocation_failures),
+	    cmocka_unit_test(nop_tags_before_properties),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
