@@ -52,7 +52,7 @@ struct rpt_device {
 	uint32_t vote;     /* its vote on this domain as cast (0 = none) */
 	int counts;        /* 1 if the vote currently counts */
 	const uint32_t *args; /* its specifier's cells after the index, */
-	unsigned n_args;      /* as given to a provider of 2+ cells */
+	unsigned n_args;      /* as given to a provider of 2+ cells */	int probed;        /* lifecycle (DESIGN §7): a driver bound */
 };
 
 /** struct rpt_idle_stats - one idle state of a domain, and its figures */
@@ -110,6 +110,13 @@ struct rpt_domain {
 	unsigned n_idle;
 	const struct rpt_pstate_time *pstates;
 	unsigned n_pstates;
+	/* Lifecycle (DESIGN §7), written where the model's has_life is 1:
+	 * @held: a boot hold keeps it on; @boot_level: the hold's level
+	 * (kept after the release); @awaiting: the consumers it waits for. */
+	int held;
+	uint32_t boot_level;
+	const char *const *awaiting;
+	unsigned n_awaiting;
 };
 
 /** enum rpt_event_kind - one change in a simulation's account */
@@ -182,7 +189,11 @@ struct rpt_model {
 	unsigned n_events;
 	uint64_t end_ns;
 	const struct rpt_requirement *requirements;
-	unsigned n_requirements;
+	unsigned n_requirements;	/* 1 if the lifecycle members (DESIGN §7) of the domains and devices
+	 * are filled; @awaiting: every device a boot hold still waits for. */
+	int has_life;
+	const char *const *awaiting;
+	unsigned n_awaiting;
 };
 
 /**

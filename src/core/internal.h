@@ -118,6 +118,15 @@ struct pd_domain {
 	uint32_t was_pstate; /* pstate before them */
 	int was_idle;        /* idle state before them (while off) */
 	void *opp_state; /* owned by the OPP layer: the domain's level table */
+
+	/* Boot hold (lifecycle.c): while held, boot_level counts in votes
+	 * and the domain wants to be on; awaiting counts the unprobed
+	 * devices attached to it. */
+	bool held, released;
+	uint32_t boot_level;
+	unsigned awaiting;
+	uint64_t hold_mark; /* the epoch of the probe that last changed it */
+	unsigned awaiting_saved; /* pd_probe_all's, to restore on failure */
 };
 
 struct pd_link {
@@ -157,6 +166,7 @@ struct pd_device {
 	uint32_t qos_us;    /* PD_QOS_NONE if unset */
 	uint64_t wakeup_ns; /* PD_WAKEUP_NONE if unset */
 	void *opp_state; /* owned by the OPP layer */
+	bool probed; /* lifecycle.c: a driver bound (held domains await it) */
 };
 
 /* One entry of the undo log: how to put an input back. */
@@ -225,6 +235,12 @@ struct dmn_ctx {
 
 	struct undo_entry *undo;
 	unsigned n_undo, cap_undo;
+
+	/* Set while lifecycle.c records what boot left on: the commit then
+	 * changes the records without calling the hardware. */
+	bool record_only;
+	/* A device was resumed: the boot state can no longer be recorded. */
+	bool runtime_started;
 
 	int last_error;
 	int op_error; /* first callback error of the running operation */
@@ -295,6 +311,13 @@ int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
  * before its rollback recomputes what the child requires. */
 int txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 		    void *map_user, uint32_t floor);
+/* lifecycle.c: probe @dev inside pd_device_get (the lock held), after
+ * its resume committed. */
+int lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev);
+/* pd_attach / pd_detach: @dev's attachment to @d comes or goes. */
+void lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
+		      bool attach);
+
 /* walk.c: iterative graph walks; cost O(domains + links visited). */
 /* Put @from and every domain above it into ctx->walk, each after all its
  * parents (parents in link order); returns how many. Marks them with a new

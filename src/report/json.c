@@ -33,7 +33,8 @@ static void name_array(struct rpt_out *o, const char *const *names, unsigned n)
 	rpt_out_putc(o, ']');
 }
 
-static void write_device(struct rpt_out *o, const struct rpt_device *dev)
+static void write_device(struct rpt_out *o, const struct rpt_device *dev,
+			 int life)
 {
 	rpt_out_puts(o, "{\"name\": ");
 	rpt_out_json_str(o, dev->name);
@@ -49,10 +50,15 @@ static void write_device(struct rpt_out *o, const struct rpt_device *dev)
 	bool_val(o, dev->active);
 	rpt_out_printf(o, ", \"vote\": %" PRIu32 ", \"counts\": ", dev->vote);
 	bool_val(o, dev->counts);
+	if (life) {
+		rpt_out_puts(o, ", \"probed\": ");
+		bool_val(o, dev->probed);
+	}
 	rpt_out_putc(o, '}');
 }
 
-static void write_domain(struct rpt_out *o, const struct rpt_domain *d)
+static void write_domain(struct rpt_out *o, const struct rpt_domain *d,
+			 int life)
 {
 	const char *in = "      ";
 
@@ -110,6 +116,15 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d)
 			       st->min_residency_us);
 	}
 	rpt_out_puts(o, "],\n");
+	if (life) {
+		key(o, in, "held");
+		bool_val(o, d->held);
+		rpt_out_printf(o, ",\n%s\"boot_level\": %" PRIu32 ",\n", in,
+			       d->boot_level);
+		key(o, in, "awaiting");
+		name_array(o, d->awaiting, d->n_awaiting);
+		rpt_out_puts(o, ",\n");
+	}
 	key(o, in, "devices");
 	if (!d->devices || !d->n_devices) {
 		rpt_out_puts(o, "[]\n");
@@ -117,7 +132,7 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d)
 		rpt_out_puts(o, "[\n");
 		for (unsigned i = 0; i < d->n_devices; i++) {
 			rpt_out_puts(o, "        ");
-			write_device(o, &d->devices[i]);
+			write_device(o, &d->devices[i], life);
 			rpt_out_puts(o, i + 1 < d->n_devices ? ",\n" : "\n");
 		}
 		rpt_out_puts(o, "      ]\n");
@@ -251,7 +266,7 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 	rpt_out_puts(&o, ",\n  \"domains\": [");
 	for (unsigned i = 0; m->domains && i < m->n_domains; i++) {
 		rpt_out_puts(&o, i ? ",\n" : "\n");
-		write_domain(&o, &m->domains[i]);
+		write_domain(&o, &m->domains[i], m->has_life);
 	}
 	rpt_out_puts(&o, m->domains && m->n_domains ? "\n  ]" : "]");
 
@@ -262,6 +277,11 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 			rpt_out_json_str(&o, m->warnings[i]);
 		}
 		rpt_out_puts(&o, "\n  ]");
+	}
+
+	if (m->has_life) {
+		rpt_out_puts(&o, ",\n  \"awaiting\": ");
+		name_array(&o, m->awaiting, m->n_awaiting);
 	}
 
 	if (m->requirements && m->n_requirements) {

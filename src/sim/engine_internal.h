@@ -48,6 +48,7 @@ struct sim_report_store {
 	unsigned n_warnings;
 	struct rpt_requirement *requirements;
 	const char **owners;
+	const char **awaiting; /* per domain's consumers, then the model's */
 };
 
 struct sim_handle_ix {

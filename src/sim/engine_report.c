@@ -3,6 +3,7 @@
 #include "engine_internal.h"
 
 #include <domino/idle.h>
+#include <domino/lifecycle.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ void sim_report_free(struct sim *sim)
 	free(s->warnings);
 	free(s->requirements);
 	free(s->owners);
+	free(s->awaiting);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -95,6 +97,7 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 			}
 		r->active = sim->devs[dev].active;
 		r->counts = ai.counts;
+		r->probed = pd_device_probed(sim->ctx, ai.device) == 1;
 	}
 	return 0;
 }
@@ -140,6 +143,29 @@ static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 	}
 }
 
+/* @r's boot hold, its awaited consumers into @names; returns how many. */
+static unsigned fill_hold(struct sim *sim, unsigned i, struct rpt_domain *r,
+			  const char **names)
+{
+	struct pd_hold_info h;
+	pd_domain_t dom = sim->inst->domains[i];
+	if (pd_domain_hold(sim->ctx, dom, &h))
+		return 0;
+	r->held = h.held;
+	r->boot_level = h.level;
+	r->awaiting = names;
+	r->n_awaiting = 0;
+	pd_attach_t att = 0;
+	while (h.held && !pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
+		struct pd_attach_info ai;
+		pd_attach_info(sim->ctx, att, &ai);
+		int dev = sim_device_index(sim, ai.device);
+		if (dev >= 0 && pd_device_probed(sim->ctx, ai.device) == 0)
+			names[r->n_awaiting++] = sim->board->devices[dev].name;
+	}
+	return r->n_awaiting;
+}
+
 static int fill_warnings(struct sim *sim)
 {
 	struct sim_report_store *s = &sim->report;
@@ -176,13 +202,17 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->pstates = calloc(n.pstates ? n.pstates : 1, sizeof(*s->pstates));
 	s->levels = calloc(n.levels ? n.levels : 1, sizeof(*s->levels));
 	s->level_values = calloc(n.levels ? n.levels : 1, sizeof(uint32_t));
+	/* Per domain, its unprobed consumers; then, for the model, each
+	 * awaited device once. */
+	s->awaiting = calloc(n.devices + b->n_devices + 1, sizeof(char *));
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
-	    !s->levels || !s->level_values || fill_warnings(sim) ||
+	    !s->levels || !s->level_values || !s->awaiting || fill_warnings(sim) ||
 	    sim_fill_requirements(sim)) {
 		sim_report_free(sim);
 		return -ENOMEM;
 	}
 	size_t names = 0, devices = 0, idle = 0, pstates = 0, levels = 0;
+	size_t awaiting = 0;
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		const struct dt_domain *d = &b->domains[i];
 		struct rpt_domain *r = &s->domains[i];
@@ -234,6 +264,7 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 			}
 			levels += r->n_levels;
 		}
+		awaiting += fill_hold(sim, i, r, &s->awaiting[awaiting]);
 		r->initial_on = sim->initial[i].on;
 		r->initial_pstate = sim->initial[i].pstate;
 		r->initial_idle_state = sim_idle_name(sim, i, sim->initial[i].idle);
@@ -248,6 +279,25 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->model.model = b->model;
 	s->model.domains = s->domains;
 	s->model.n_domains = b->n_domains;
+	s->model.has_life = 1;
+	s->model.awaiting = &s->awaiting[awaiting];
+	for (unsigned i = 0; i < b->n_devices; i++) {
+		struct pd_hold_info h;
+		int awaited = 0;
+		for (unsigned a = 0; a < b->devices[i].n_attachments && !awaited;
+		     a++) {
+			int dom = b->devices[i].attachments[a].domain;
+			awaited = dom >= 0 &&
+				  !pd_domain_hold(sim->ctx, sim->inst->domains[dom],
+						  &h) &&
+				  h.held &&
+				  pd_device_probed(sim->ctx,
+						   sim->inst->devices[i]) == 0;
+		}
+		if (awaited)
+			s->awaiting[awaiting + s->model.n_awaiting++] =
+			    b->devices[i].name;
+	}
 	s->model.warnings = (const char *const *)s->warnings;
 	s->model.n_warnings = s->n_warnings;
 	if (with_events) {

@@ -3,6 +3,7 @@
 #include "engine_internal.h"
 
 #include <domino/idle.h>
+#include <domino/lifecycle.h>
 #include <domino/opp.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -140,6 +141,20 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 	case SCN_FAIL:
 		return resolve_target(sim, s, cmd, diag, sim_find_domain,
 				      &r->domain);
+	case SCN_BOOT_ON: {
+		int err = resolve_target(sim, s, cmd, diag, sim_find_domain,
+					 &r->domain);
+		r->level = cmd->boot.level;
+		if (err || !cmd->boot.level_name)
+			return err;
+		return resolve_level(sim, s, cmd, diag, r->domain,
+				     cmd->boot.level_name, &r->level);
+	}
+	case SCN_PROBE:
+		if (cmd->probe.all)
+			return 0;
+		return resolve_target(sim, s, cmd, diag, sim_find_device,
+				      &r->device);
 	case SCN_EXPECT:
 		switch (cmd->expect.kind) {
 		case SCN_EXPECT_RATE:
@@ -203,6 +218,15 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 	case SCN_FAIL:
 		snprintf(buf, size, "fail %s %s %u", cmd->target,
 			 scn_fail_op_name(cmd->fail.op), cmd->fail.count);
+		break;
+	case SCN_BOOT_ON:
+		snprintf(t, sizeof(t), "%u", cmd->boot.level);
+		snprintf(buf, size, "boot-on %s %s", cmd->target,
+			 cmd->boot.level_name ? cmd->boot.level_name : t);
+		break;
+	case SCN_PROBE:
+		snprintf(buf, size, "probe %s",
+			 cmd->probe.all ? "all" : cmd->target);
 		break;
 	default:
 		snprintf(buf, size, "%s %s", scn_verb_name(cmd->verb),
@@ -303,6 +327,17 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 				      dmn_errno_name(cmd->expect.error),
 				      dmn_errno_name(last_error));
 		break;
+	case SCN_EXPECT_HELD:
+	case SCN_EXPECT_RELEASED: {
+		struct pd_hold_info h;
+		pd_domain_hold(sim->ctx, sim->inst->domains[r->domain], &h);
+		int want = cmd->expect.kind == SCN_EXPECT_HELD;
+		if (h.held != want)
+			expect_failed(sim, res, "%s %s, got %s", dom,
+				      want ? "held" : "released",
+				      h.held ? "held" : "released");
+		break;
+	}
 	}
 }
 
@@ -393,6 +428,14 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		return 0;
 	case SCN_EXPECT:
 		return 0;
+	case SCN_BOOT_ON:
+		return pd_domain_boot_on(ctx, inst->domains[r->domain],
+					 r->level);
+	case SCN_PROBE:
+		*callbacks = 1;
+		if (!cmd->probe.all)
+			return pd_device_probe(ctx, dev_h);
+		return pd_probe_all(ctx);
 	}
 	return -EINVAL;
 }
@@ -435,6 +478,23 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 	return 0;
 }
 
+/* A boot level is checked like a vote, but as part of reading the
+ * scenario: a board cannot boot into a state it cannot hold. */
+static int boot_error(struct sim *sim, const struct scn_script *script,
+		      const struct scn_cmd *cmd, int err, struct scn_diag *diag)
+{
+	(void)sim;
+	const char *why = err == -ENODEV ? "no domain it reaches has levels"
+			  : err == -ERANGE ? "above the highest level"
+					   : dmn_strerror(err);
+	char level[32];
+	snprintf(level, sizeof(level), "%u", cmd->boot.level);
+	return diag_set(diag, script, cmd, "boot-on %s %s: %s (%s)",
+			cmd->target,
+			cmd->boot.level_name ? cmd->boot.level_name : level,
+			why, dmn_errno_name(err));
+}
+
 int sim_run(struct sim *sim, const struct scn_script *script,
 	    sim_event_fn live, void *user, struct sim_result *res,
 	    struct scn_diag *diag)
@@ -461,6 +521,11 @@ int sim_run(struct sim *sim, const struct scn_script *script,
 			free(r);
 			return -ENOMEM;
 		}
+		if (op_error && script->cmds[i].verb == SCN_BOOT_ON) {
+			free(r);
+			return boot_error(sim, script, &script->cmds[i],
+					  op_error, diag);
+		}
 	}
 	sim->cur_cause = NULL;
 	sim->cur_line = 0;
@@ -482,6 +547,8 @@ int sim_step(struct sim *sim, const struct scn_script *script, size_t i,
 		return err;
 	sim->live = NULL;
 	err = run_command(sim, &script->cmds[i], &r, res, op_error);
+	if (!err && *op_error && script->cmds[i].verb == SCN_BOOT_ON)
+		err = boot_error(sim, script, &script->cmds[i], *op_error, diag);
 	sim->cur_cause = NULL;
 	sim->cur_line = 0;
 	return err ? err : sim->oom ? -ENOMEM : 0;

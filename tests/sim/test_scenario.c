@@ -450,7 +450,7 @@ static void test_verb_errors(void **state)
 		  "unknown verb 'expcet'; did you mean 'expect'?");
 	check_err("frobnicate gpu", -EINVAL, 1, 1,
 		  "unknown verb 'frobnicate' (verbs: resume, suspend, rate, "
-		  "vote, qos, wakeup, fail, expect)");
+		  "vote, qos, wakeup, fail, expect, boot-on, probe)");
 	check_err("resume", -EINVAL, 1, 7,
 		  "'resume' needs 1 argument, got 0 (usage: resume DEV)");
 	check_err("resume a b", -EINVAL, 1, 10,
@@ -525,6 +525,49 @@ static void test_number_errors(void **state)
 		  "bad level '1x': expected an unsigned integer");
 }
 
+/* DESIGN §7: boot-on (time 0, before anything else), probe, and the
+ * expect forms of a boot hold. */
+static void test_lifecycle_forms(void **state)
+{
+	(void)state;
+	struct scn_cmd c = one("boot-on mmcx");
+	assert_int_equal(c.verb, SCN_BOOT_ON);
+	assert_string_equal(c.target, "mmcx");
+	assert_int_equal(c.boot.level, 0);
+	assert_null(c.boot.level_name);
+	c = one("@0 boot-on mmcx 128");
+	assert_int_equal(c.boot.level, 128);
+	struct scn_script *s =
+	    parse_ok("boot-on mmcx rpmhpd_opp_svs\nboot-on cx\n@1ms probe all\n"
+		     "probe mdp\nexpect mmcx held\nexpect cx released\n");
+	assert_int_equal(s->count, 6);
+	assert_string_equal(s->cmds[0].boot.level_name, "rpmhpd_opp_svs");
+	assert_int_equal(s->cmds[1].verb, SCN_BOOT_ON);
+	assert_int_equal(s->cmds[2].verb, SCN_PROBE);
+	assert_int_equal(s->cmds[2].probe.all, 1);
+	assert_null(s->cmds[2].target);
+	assert_int_equal(s->cmds[3].probe.all, 0);
+	assert_string_equal(s->cmds[3].target, "mdp");
+	assert_int_equal(s->cmds[4].expect.kind, SCN_EXPECT_HELD);
+	assert_int_equal(s->cmds[5].expect.kind, SCN_EXPECT_RELEASED);
+	scn_free(s);
+	check_err("@1ms boot-on mmcx", -EINVAL, 1, 6,
+		  "'boot-on' must come at time 0, before any other command");
+	check_err("resume mdp\nboot-on mmcx", -EINVAL, 2, 1,
+		  "'boot-on' must come at time 0, before any other command");
+	check_err("boot-on", -EINVAL, 1, 8,
+		  "'boot-on' needs at least 1 argument, got 0 (usage: boot-on "
+		  "DOMAIN [LEVEL])");
+	check_err("boot-on mmcx 1 2", -EINVAL, 1, 16, NULL);
+	check_err("boot-on mmcx 1x", -EINVAL, 1, 14, NULL);
+	check_err("probe", -EINVAL, 1, 6,
+		  "'probe' needs 1 argument, got 0 (usage: probe DEV|all)");
+	check_err("probe a b", -EINVAL, 1, 9, NULL);
+	check_err("expect mmcx held now", -EINVAL, 1, 18,
+		  "'expect' takes 2 arguments, got 3 (unexpected 'now'; usage: "
+		  "expect DOMAIN held)");
+}
+
 static void test_expect_errors(void **state)
 {
 	(void)state;
@@ -532,14 +575,14 @@ static void test_expect_errors(void **state)
 	    "expect", -EINVAL, 1, 7,
 	    "'expect' needs at least 2 arguments, got 0 (usage: expect "
 	    "DOMAIN pstate N | DOMAIN on | DOMAIN off | DOMAIN idle NAME | "
-	    "DEV rate HZ | last-error ERRNO)");
+	    "DOMAIN held | DOMAIN released | DEV rate HZ | last-error ERRNO)");
 	check_err("expect cx", -EINVAL, 1, 10, NULL);
 	check_err("expect cx pstat 3", -EINVAL, 1, 11,
 		  "unknown expect form 'pstat'; did you mean 'pstate'?");
 	check_err(
 	    "expect cx sleeping", -EINVAL, 1, 11,
-	    "unknown expect form 'sleeping' (use pstate, on, off, idle or "
-	    "rate after the name, or last-error)");
+	    "unknown expect form 'sleeping' (use pstate, on, off, idle, "
+	    "rate, held or released after the name, or last-error)");
 	check_err(
 	    "expect last-eror EIO", -EINVAL, 1, 8,
 	    "unknown expect form 'last-eror'; did you mean 'last-error'?");
@@ -609,7 +652,7 @@ static void test_text_errors(void **state)
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9...' (verbs: resume, suspend, rate, vote, qos, "
-	    "wakeup, fail, expect)");
+	    "wakeup, fail, expect, boot-on, probe)");
 	/* Odd offset: byte 48 is a continuation byte, so the cut backs off. */
 	memmove(text + 1, text, strlen(text) + 1);
 	text[0] = 'a';
@@ -620,7 +663,7 @@ static void test_text_errors(void **state)
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (verbs: "
 		  "resume, suspend, rate, vote, qos, "
-		  "wakeup, fail, expect)");
+		  "wakeup, fail, expect, boot-on, probe)");
 }
 
 static void test_text_forms(void **state)
@@ -901,6 +944,7 @@ int main(void)
 	    cmocka_unit_test(test_verb_errors),
 	    cmocka_unit_test(test_number_errors),
 	    cmocka_unit_test(test_expect_errors),
+	    cmocka_unit_test(test_lifecycle_forms),
 	    cmocka_unit_test(test_text_errors),
 	    cmocka_unit_test(test_text_forms),
 	    cmocka_unit_test(test_many_commands),
