@@ -24,10 +24,11 @@ struct cli_options {
 	uint32_t *supported_hw; /* as many values as given; freed at exit */
 	int n_supported_hw;
 	int help;
+	const char *explain; /* --explain DOMAIN (summary) */
 };
 
-/* Parse argv after the subcommand; @allowed: "jtsh" letters for --json,
- * --trace, --svg, --supported-hw. Prints the error; returns 0 or EXIT_INPUT. */
+/* Parse argv after the subcommand; @allowed: "jtshe" letters for --json,
+ * --trace, --svg, --supported-hw, --explain. Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 

@@ -96,6 +96,7 @@ static const struct {
 	{"--trace", 't', 1},
 	{"--svg", 's', 1},
 	{"--supported-hw", 'h', 1},
+	{"--explain", 'e', 1},
 };
 
 /* --supported-hw values: as many as the text has (at most one per two
@@ -203,6 +204,9 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 		case 'h':
 			if (cli_parse_supported_hw(cmd, value, opt))
 				return EXIT_INPUT;
+			break;
+		case 'e':
+			opt->explain = value;
 			break;
 		}
 	}

@@ -42,9 +42,10 @@ static void on_event(void *user, const struct rpt_event *ev)
 {
 	struct live *l = user;
 	l->events++;
-	if (ev->kind == RPT_EV_EXPECT_FAILED) {
+	if (ev->kind == RPT_EV_EXPECT_FAILED || ev->kind == RPT_EV_EXPLAIN) {
 		cli_text(stderr, l->scenario);
-		fprintf(stderr, ":%u: expect failed: ", ev->line);
+		fprintf(stderr, ":%u: %s", ev->line,
+			ev->kind == RPT_EV_EXPLAIN ? "" : "expect failed: ");
 		cli_text(stderr, ev->message);
 		fputc('\n', stderr);
 	}

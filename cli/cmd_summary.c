@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]] */
+/* domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]
+ *                [--explain DOMAIN] */
 #include "cli.h"
 
 #include <domino/sim.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char summary_help[] =
 	"usage: domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]\n"
+	"                      [--explain DOMAIN]\n"
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
 	"level's name where the OPP table gives one), idle state, parents and\n"
@@ -17,12 +22,39 @@ static const char summary_help[] =
 	"BOARD, the built-in demo SoC.\n"
 	"\n"
 	"  --json               one JSON object (its fields: docs/json.md)\n"
-	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n";
+	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
+	"  --explain DOMAIN     instead of the tree, why DOMAIN is on or off, at\n"
+	"                       its pstate and in its idle state\n";
+
+/* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded. */
+static int explain(struct sim *sim, const char *domain)
+{
+	char *text, why[256];
+	int err = sim_explain(sim, domain, &text, why, sizeof(why));
+	if (err == -ENOENT || err == -EEXIST) {
+		fprintf(stderr, "domino summary: error: --explain: %s\n", why);
+		return EXIT_INPUT;
+	}
+	if (err) {
+		fprintf(stderr, "domino summary: error: %s\n", dmn_strerror(err));
+		return EXIT_INPUT;
+	}
+	/* Line by line: cli_text makes control characters (a newline
+	 * too) harmless, and names come from the board. */
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = 0;
+		cli_text(stdout, line);
+		fputc('\n', stdout);
+	}
+	free(text);
+	return EXIT_OK;
+}
 
 int cmd_summary(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "summary", "jh", 1, &opt);
+	int rc = cli_parse(argc, argv, "summary", "jhe", 1, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -37,6 +69,12 @@ int cmd_summary(int argc, char **argv)
 	if (cli_sim_open(&opt, &board, &sim)) {
 		cli_board_close(&board);
 		return EXIT_INPUT;
+	}
+	if (opt.explain) {
+		rc = explain(sim, opt.explain);
+		sim_free(sim);
+		cli_board_close(&board);
+		return rc;
 	}
 	const struct rpt_model *m;
 	int err = sim_report(sim, 0, &m);

@@ -129,6 +129,7 @@ enum rpt_event_kind {
 	RPT_EV_RATE,      /* a device's clock: @old_hz -> @new_hz */
 	RPT_EV_COMMAND_ERROR, /* a command failed as a whole: @error */
 	RPT_EV_EXPECT_FAILED, /* an expect line did not hold: @message */
+	RPT_EV_EXPLAIN,       /* one line of an `explain`: @message */
 };
 
 /**
@@ -138,7 +139,7 @@ enum rpt_event_kind {
  * @cause: the scenario command that caused it, e.g. "resume venus"
  * @line: its scenario line
  * @op: for failures, "on", "off", "pstate", "clock", "regulator"
- * @message: for expect failures, "WANT, got GOT"
+ * @message: for expect failures, "WANT, got GOT"; for explain, the line
  */
 struct rpt_event {
 	uint64_t time_ns;

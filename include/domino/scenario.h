@@ -47,8 +47,9 @@ enum scn_verb {
 	SCN_EXPECT,  /* expect ... (see enum scn_expect_kind) */
 	SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL]  (DESIGN §7; time 0 only) */
 	SCN_PROBE,   /* probe DEV|all */
+	SCN_EXPLAIN, /* explain DOMAIN */
 };
-#define SCN_VERB_COUNT 10
+#define SCN_VERB_COUNT 11
 
 /** enum scn_fail_op - which domain callback a `fail` command arms */
 enum scn_fail_op {

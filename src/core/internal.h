@@ -127,6 +127,11 @@ struct pd_domain {
 	unsigned awaiting;
 	uint64_t hold_mark; /* the epoch of the probe that last changed it */
 	unsigned awaiting_saved; /* pd_probe_all's, to restore on failure */
+
+	/* The governor's inputs when it last decided (explain.c replays its
+	 * rules on them): valid once gov_decided. */
+	bool gov_decided;
+	uint64_t gov_now, gov_qos, gov_wakeup;
 };
 
 struct pd_link {

@@ -201,6 +201,7 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 		str_member(o, "error", rpt_error_name(e->error));
 		break;
 	case RPT_EV_EXPECT_FAILED:
+	case RPT_EV_EXPLAIN:
 		str_member(o, "message", e->message);
 		break;
 	}

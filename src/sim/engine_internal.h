@@ -15,6 +15,7 @@ struct sim_domain {
 	/* It or an ancestor has a set_performance_state callback: a vote
 	 * cast here can land somewhere real (DESIGN §1, -ENODEV). */
 	int reaches_pstate;
+	uint32_t boot_raw; /* the boot-on level as written (explain) */
 };
 
 struct sim_device {
@@ -103,6 +104,9 @@ int sim_backend_call(struct sim *sim, struct sim_call *call, int err);
 /* engine_requirements.c: the board's device-to-device requirements into
  * the report store (freed by sim_report_free). 0 or -ENOMEM. */
 int sim_fill_requirements(struct sim *sim);
+/* engine_explain.c: `explain` of board domain @domain, lines ending in
+ * '\n', malloc'd into *@out. 0, -ENOMEM. */
+int sim_explain_index(struct sim *sim, unsigned domain, char **out);
 
 /*
  * Names in a scenario (engine_names.c). Each returns an index (device,

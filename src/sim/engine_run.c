@@ -150,6 +150,9 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 		return resolve_level(sim, s, cmd, diag, r->domain,
 				     cmd->boot.level_name, &r->level);
 	}
+	case SCN_EXPLAIN:
+		return resolve_target(sim, s, cmd, diag, sim_find_domain,
+				      &r->domain);
 	case SCN_PROBE:
 		if (cmd->probe.all)
 			return 0;
@@ -341,6 +344,32 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 	}
 }
 
+/* One RPT_EV_EXPLAIN event per line of the answer, printed where failed
+ * expects go. */
+static int explain(struct sim *sim, unsigned domain)
+{
+	char *text;
+	int err = sim_explain_index(sim, domain, &text);
+	if (err)
+		return err;
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = 0;
+		if (push_cause(sim, line)) {
+			free(text);
+			return -ENOMEM;
+		}
+		struct rpt_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPT_EV_EXPLAIN;
+		ev.domain = sim->board->domains[domain].name;
+		ev.message = sim->causes[sim->n_causes - 1];
+		sim_record(sim, &ev);
+	}
+	free(text);
+	return 0;
+}
+
 /* After a successful `rate` from entry @was: every attachment the old or
  * the new entry drives now holds the new entry's vote as cast. */
 static void note_rate_votes(struct sim *sim, int device, uint32_t was)
@@ -429,8 +458,11 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_EXPECT:
 		return 0;
 	case SCN_BOOT_ON:
+		sim->doms[r->domain].boot_raw = r->level;
 		return pd_domain_boot_on(ctx, inst->domains[r->domain],
 					 r->level);
+	case SCN_EXPLAIN:
+		return 0; /* run_command answers it */
 	case SCN_PROBE:
 		*callbacks = 1;
 		if (!cmd->probe.all)
@@ -455,6 +487,9 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 		check_expect(sim, cmd, r, sim->last_error, res);
 		return 0;
 	}
+	/* Like expect, explain only looks: it leaves last-error. */
+	if (cmd->verb == SCN_EXPLAIN)
+		return explain(sim, (unsigned)r->domain);
 	res->commands++;
 	sim->undoing = 0;
 	int callbacks;

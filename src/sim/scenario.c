@@ -53,6 +53,7 @@ static const char *const verb_names[SCN_VERB_COUNT] = {
     [SCN_VOTE] = "vote",     [SCN_QOS] = "qos",		[SCN_WAKEUP] = "wakeup",
     [SCN_FAIL] = "fail",     [SCN_EXPECT] = "expect",
     [SCN_BOOT_ON] = "boot-on", [SCN_PROBE] = "probe",
+    [SCN_EXPLAIN] = "explain",
 };
 
 static const char *const fail_op_names[] = {
@@ -683,6 +684,13 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		cmd->probe.all = word_is(&a[0], "all");
 		cmd->target = cmd->probe.all ? NULL : a[0].s;
 		return 0;
+	case SCN_EXPLAIN:
+		err = arg_count(p, verb, n, 1, 1, a, end_col,
+				"explain DOMAIN");
+		if (err)
+			return err;
+		cmd->target = a[0].s;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -763,7 +771,7 @@ static int parse_line(struct parser *p, char *end)
 					"line");
 		return unknown_word(p, verb, "verb", verb_names, SCN_VERB_COUNT,
 				    "verbs: resume, suspend, rate, vote, qos, "
-				    "wakeup, fail, expect, boot-on, probe");
+				    "wakeup, fail, expect, boot-on, probe, explain");
 	}
 
 	struct scn_cmd *cmd;

@@ -450,7 +450,7 @@ static void test_verb_errors(void **state)
 		  "unknown verb 'expcet'; did you mean 'expect'?");
 	check_err("frobnicate gpu", -EINVAL, 1, 1,
 		  "unknown verb 'frobnicate' (verbs: resume, suspend, rate, "
-		  "vote, qos, wakeup, fail, expect, boot-on, probe)");
+		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain)");
 	check_err("resume", -EINVAL, 1, 7,
 		  "'resume' needs 1 argument, got 0 (usage: resume DEV)");
 	check_err("resume a b", -EINVAL, 1, 10,
@@ -563,6 +563,12 @@ static void test_lifecycle_forms(void **state)
 	check_err("probe", -EINVAL, 1, 6,
 		  "'probe' needs 1 argument, got 0 (usage: probe DEV|all)");
 	check_err("probe a b", -EINVAL, 1, 9, NULL);
+	c = one("explain mmcx");
+	assert_int_equal(c.verb, SCN_EXPLAIN);
+	assert_string_equal(c.target, "mmcx");
+	check_err("explain", -EINVAL, 1, 8,
+		  "'explain' needs 1 argument, got 0 (usage: explain DOMAIN)");
+	check_err("explain a b", -EINVAL, 1, 11, NULL);
 	check_err("expect mmcx held now", -EINVAL, 1, 18,
 		  "'expect' takes 2 arguments, got 3 (unexpected 'now'; usage: "
 		  "expect DOMAIN held)");
@@ -652,7 +658,7 @@ static void test_text_errors(void **state)
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9...' (verbs: resume, suspend, rate, vote, qos, "
-	    "wakeup, fail, expect, boot-on, probe)");
+	    "wakeup, fail, expect, boot-on, probe, explain)");
 	/* Odd offset: byte 48 is a continuation byte, so the cut backs off. */
 	memmove(text + 1, text, strlen(text) + 1);
 	text[0] = 'a';
@@ -663,7 +669,7 @@ static void test_text_errors(void **state)
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (verbs: "
 		  "resume, suspend, rate, vote, qos, "
-		  "wakeup, fail, expect, boot-on, probe)");
+		  "wakeup, fail, expect, boot-on, probe, explain)");
 }
 
 static void test_text_forms(void **state)
