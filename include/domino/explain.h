@@ -25,6 +25,8 @@ enum pd_why_kind {
 	PD_WHY_BOOT_HOLD,  /* a boot hold: @level, @awaiting consumers */
 	PD_WHY_DEVICE,     /* @dev is active; @level its counted vote */
 	PD_WHY_CHILD,      /* @child is on; @level what it requires */
+	PD_WHY_WAKEUP_PATH, /* system sleep keeps it on for wakeup-enabled
+			       @dev (active-wakeup domain) */
 	/* Inputs of the pstate aggregate (each non-zero one). */
 	PD_WHY_PSTATE_DEVICE, /* @dev's counted vote @level */
 	PD_WHY_PSTATE_CHILD,  /* @child requires @level */
@@ -63,6 +65,8 @@ enum pd_idle_why {
 	PD_IDLE_INITIAL,  /* never powered off by the governor since time 0:
 			     the deepest state it was given */
 	PD_IDLE_GOVERNOR, /* the governor chose it (records follow) */
+	PD_IDLE_SYSTEM_SLEEP, /* system sleep switched it off: its deepest
+				 state, the governor not asked */
 };
 
 /**

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * domino - the lifecycle around runtime PM (DESIGN.md §7): boot state and
- * sync_state holds.
+ * sync_state holds, system sleep and the wakeup path.
  *
  * Boot holds (Linux 6.17 genpd sync_state)
  *  A boot loader may leave a domain on, at some level, before the OS takes
@@ -113,6 +113,86 @@ int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
  * returns: 1 or 0, or -EINVAL, -EBADF. cost: O(1).
  */
 int pd_device_probed(struct dmn_ctx *ctx, pd_device_t dev);
+
+/* ---- system sleep ------------------------------------------------------ */
+
+/**
+ * pd_system_suspend - enter system sleep (genpd's noirq suspend phase)
+ * Every device is suspended (its votes stop counting, as a runtime
+ * suspend) except those on the wakeup path: wakeup-enabled devices with at
+ * least one active-wakeup domain, which keep their runtime state and
+ * votes. Then every domain that nothing keeps on powers off, children
+ * first, into its deepest idle state without asking the governor. Kept on,
+ * with their parents: always-on and held domains, domains an active device
+ * still uses, and each on, active-wakeup domain with a wakeup-path device
+ * attached (even a runtime-suspended one). A domain already off keeps its
+ * idle state. Power-off failures are safe-direction (reported by
+ * dmn_last_error(); that domain stays on). Calling it while asleep is a
+ * no-op returning 0. While asleep, a pd_device_get / pd_device_put that
+ * would change a device's runtime state fails with -EACCES.
+ * returns: 0, or -EINVAL, -ENOMEM (then nothing changed: awake).
+ * cost: O(domains + devices + attachments) + A (domain.h) over them.
+ */
+int pd_system_suspend(struct dmn_ctx *ctx);
+
+/**
+ * pd_system_resume - leave system sleep
+ * Every device pd_system_suspend suspended and that is not active now is
+ * resumed in one transaction (as one pd_device_get each: pstates raised
+ * parents first, then domains on); then the wakeup path stops holding its
+ * domains, which follow their votes. Domains no restored device needs stay
+ * as sleep left them. The system is awake when it returns, whatever the
+ * result. A no-op returning 0 while awake.
+ * returns: 0, or -EINVAL, -ENOMEM, or the first callback error of the
+ *   restoration (unsafe direction: the restoration was rolled back, those
+ *   devices stay suspended).
+ * cost: as pd_system_suspend.
+ */
+int pd_system_resume(struct dmn_ctx *ctx);
+
+/** pd_system_asleep - 1 between pd_system_suspend and pd_system_resume,
+ * else 0; -EINVAL. cost: O(1). */
+int pd_system_asleep(struct dmn_ctx *ctx);
+
+/**
+ * pd_device_set_wakeup_enable - @dev may wake the system (DT
+ * `wakeup-source`); takes effect at the next pd_system_suspend. Not
+ * propagated to parent devices.
+ * returns: 0, -EINVAL, -EBADF. cost: O(1).
+ */
+int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t dev, int on);
+/** pd_device_wakeup_enabled - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * pd_domain_set_active_wakeup - @dom stays on through system sleep while a
+ * wakeup-enabled device attached to it is (Linux GENPD_FLAG_ACTIVE_WAKEUP);
+ * takes effect at the next pd_system_suspend.
+ * returns: 0, -EINVAL, -EBADF. cost: O(1).
+ */
+int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t dom, int on);
+/** pd_domain_active_wakeup - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t dom);
+
+/**
+ * pd_system_sleep_stats - how many times and how long the system slept
+ * (the current sleep counted up to now).
+ * returns: 0, -EINVAL. cost: O(1).
+ */
+int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
+			  uint64_t *time_ns);
+
+#define PD_SLEEP_ON (-1)  /* pd_domain_sleep_stats: time on */
+#define PD_SLEEP_OFF (-2) /* pd_domain_sleep_stats: time in plain off */
+
+/**
+ * pd_domain_sleep_stats - time @dom spent, during system sleep, in idle
+ * state @i, or on (PD_SLEEP_ON), or plain off (PD_SLEEP_OFF)
+ * returns: 0 and *@ns, -EINVAL, -EBADF, -ENOENT (no such state).
+ * cost: O(idle states).
+ */
+int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t dom, int i,
+			  uint64_t *ns);
 
 #ifdef __cplusplus
 }

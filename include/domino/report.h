@@ -53,6 +53,7 @@ struct rpt_device {
 	int counts;        /* 1 if the vote currently counts */
 	const uint32_t *args; /* its specifier's cells after the index, */
 	unsigned n_args;      /* as given to a provider of 2+ cells */	int probed;        /* lifecycle (DESIGN §7): a driver bound */
+	int wakeup;        /* wakeup-enabled (DT wakeup-source or set) */
 };
 
 /** struct rpt_idle_stats - one idle state of a domain, and its figures */
@@ -117,6 +118,11 @@ struct rpt_domain {
 	uint32_t boot_level;
 	const char *const *awaiting;
 	unsigned n_awaiting;
+	int active_wakeup;
+	/* Time during system sleep: on, and per idle state (@idle order;
+	 * the slot after the last: plain off). */
+	uint64_t sleep_on_ns;
+	const uint64_t *sleep_idle_ns;
 };
 
 /** enum rpt_event_kind - one change in a simulation's account */
@@ -195,6 +201,8 @@ struct rpt_model {
 	int has_life;
 	const char *const *awaiting;
 	unsigned n_awaiting;
+	int asleep;                 /* `system`: "asleep" / "awake" */
+	uint64_t sleep_count, sleep_ns; /* stats.system_sleep (simulate) */
 };
 
 /**

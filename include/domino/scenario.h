@@ -48,8 +48,12 @@ enum scn_verb {
 	SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL]  (DESIGN §7; time 0 only) */
 	SCN_PROBE,   /* probe DEV|all */
 	SCN_EXPLAIN, /* explain DOMAIN */
+	SCN_SYSTEM_SUSPEND, /* system-suspend */
+	SCN_SYSTEM_RESUME,  /* system-resume */
+	SCN_WAKEUP_ENABLE,  /* wakeup-enable DEV on|off */
+	SCN_ACTIVE_WAKEUP,  /* active-wakeup DOMAIN [on|off] */
 };
-#define SCN_VERB_COUNT 11
+#define SCN_VERB_COUNT 15
 
 /** enum scn_fail_op - which domain callback a `fail` command arms */
 enum scn_fail_op {
@@ -111,6 +115,9 @@ enum scn_expect_kind {
  *                      @boot.level_name is set)
  * @boot.level_name:    boot-on: the level by name, as @vote.level_name
  * @probe.all:          probe: 1 for `probe all` (then @target is NULL)
+ * @toggle.on:          wakeup-enable, active-wakeup: 1 for on (the
+ *                      default of active-wakeup), 0 for off
+ * system-suspend and system-resume have no target (NULL).
  * boot-on comes only at time 0, before any other kind of command.
  */
 struct scn_cmd {
@@ -153,6 +160,9 @@ struct scn_cmd {
 		struct {
 			int all;
 		} probe;
+		struct {
+			int on;
+		} toggle;
 	};
 };
 

@@ -286,6 +286,8 @@ int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
 		err = -EOVERFLOW;
 	else if (dev->usage)
 		dev->usage++;
+	else if (ctx->asleep)
+		err = -EACCES; /* the system sleeps: no runtime resume */
 	else
 		err = device_switch(ctx, dev, 1, true);
 	if (!err)
@@ -321,6 +323,8 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
 		err = -EALREADY;
 	else if (dev->usage > 1)
 		dev->usage--;
+	else if (ctx->asleep)
+		err = -EACCES;
 	else
 		err = device_switch(ctx, dev, 0, false);
 	txn_result(ctx, err);

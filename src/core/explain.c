@@ -27,7 +27,7 @@ static void say(pd_why_fn fn, void *user, enum pd_why_kind kind,
 static bool want_on_now(const struct pd_domain *d)
 {
 	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
-	       d->on_children || d->held;
+	       d->on_children || d->held || d->sleep_keep;
 }
 
 static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
@@ -46,6 +46,10 @@ static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
 		if (a->counted)
 			say(fn, user, PD_WHY_DEVICE, a->dev->handle, 0,
 			    a->vote);
+	for (const struct pd_attachment *a = d->att_head;
+	     d->sleep_keep && a; a = a->dom_next)
+		if (a->dev->wakeup)
+			say(fn, user, PD_WHY_WAKEUP_PATH, a->dev->handle, 0, 0);
 	for (unsigned i = 0; i < d->n_children; i++)
 		if (d->children[i]->child_on)
 			say(fn, user, PD_WHY_CHILD, 0,
@@ -126,6 +130,8 @@ int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 		out->idle_why = PD_IDLE_ON;
 	else if (!has_idle)
 		out->idle_why = PD_IDLE_NONE;
+	else if (d->off_by_sleep)
+		out->idle_why = PD_IDLE_SYSTEM_SLEEP;
 	else if (!d->gov_decided || !d->stats.off_count)
 		out->idle_why = PD_IDLE_INITIAL;
 	else

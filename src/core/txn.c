@@ -288,7 +288,7 @@ int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 static bool want_on(const struct pd_domain *d)
 {
 	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
-	       d->on_children || d->held;
+	       d->on_children || d->held || d->sleep_keep;
 }
 
 static void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
@@ -371,7 +371,9 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 		return;
 	unsigned rejected = UINT_MAX;
 	int choice = forced;
-	if (forced == ASK_GOVERNOR)
+	if (forced == ASK_GOVERNOR && ctx->sleep_deepest)
+		choice = d->idle && d->idle->n ? (int)d->idle->n - 1 : 0;
+	else if (forced == ASK_GOVERNOR)
 		choice = idle_choose(ctx, d, dmn_now(ctx), &rejected);
 	else if (forced < 0)
 		choice = 0;
@@ -395,6 +397,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 	stats_power(ctx, d, false, idle, rejected);
 	d->on = false;
 	d->idle_state = idle;
+	d->off_by_sleep = ctx->sleep_deepest;
 	emit(ctx, DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, d, 0, 0, 1, 0);
 	if (idle >= 0)
 		emit(ctx, DMN_EV_IDLE, DMN_OP_POWER_OFF, d, 0, 0, 0,

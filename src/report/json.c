@@ -53,6 +53,8 @@ static void write_device(struct rpt_out *o, const struct rpt_device *dev,
 	if (life) {
 		rpt_out_puts(o, ", \"probed\": ");
 		bool_val(o, dev->probed);
+		rpt_out_puts(o, ", \"wakeup\": ");
+		bool_val(o, dev->wakeup);
 	}
 	rpt_out_putc(o, '}');
 }
@@ -123,6 +125,9 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d,
 			       d->boot_level);
 		key(o, in, "awaiting");
 		name_array(o, d->awaiting, d->n_awaiting);
+		rpt_out_puts(o, ",\n");
+		key(o, in, "active_wakeup");
+		bool_val(o, d->active_wakeup);
 		rpt_out_puts(o, ",\n");
 	}
 	key(o, in, "devices");
@@ -208,7 +213,8 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 	rpt_out_putc(o, '}');
 }
 
-static void write_stats(struct rpt_out *o, const struct rpt_domain *d)
+static void write_stats(struct rpt_out *o, const struct rpt_domain *d,
+			int life)
 {
 	rpt_out_puts(o, "    ");
 	rpt_out_json_str(o, d->name ? d->name : "");
@@ -243,6 +249,21 @@ static void write_stats(struct rpt_out *o, const struct rpt_domain *d)
 		rpt_out_putc(o, '}');
 	}
 	rpt_out_puts(o, d->pstates && d->n_pstates ? "\n      ],\n" : "],\n");
+	if (life) {
+		rpt_out_printf(o, "      \"sleep_on_ns\": %" PRIu64 ",\n",
+			       d->sleep_on_ns);
+		rpt_out_puts(o, "      \"sleep_idle_ns\": {");
+		unsigned n = 0;
+		for (unsigned i = 0; d->sleep_idle_ns && i < d->n_idle; i++) {
+			rpt_out_puts(o, n++ ? ", " : "");
+			rpt_out_json_str(o, d->idle[i].name);
+			rpt_out_printf(o, ": %" PRIu64, d->sleep_idle_ns[i]);
+		}
+		if (d->sleep_idle_ns && !d->n_idle)
+			rpt_out_printf(o, "\"off\": %" PRIu64,
+				       d->sleep_idle_ns[0]);
+		rpt_out_puts(o, "},\n");
+	}
 	rpt_out_printf(o,
 		       "      \"on_count\": %" PRIu64
 		       ",\n      \"off_count\": %" PRIu64
@@ -283,6 +304,8 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 	if (m->has_life) {
 		rpt_out_puts(&o, ",\n  \"awaiting\": ");
 		name_array(&o, m->awaiting, m->n_awaiting);
+		rpt_out_printf(&o, ",\n  \"system\": \"%s\"",
+			       m->asleep ? "asleep" : "awake");
 	}
 
 	if (m->requirements && m->n_requirements) {
@@ -319,9 +342,16 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 			if (!m->domains[i].has_stats)
 				continue;
 			rpt_out_puts(&o, first ? "\n" : ",\n");
-			write_stats(&o, &m->domains[i]);
+			write_stats(&o, &m->domains[i], m->has_life);
 			first = 0;
 		}
+		if (m->has_life)
+			rpt_out_printf(&o,
+				       "%s    \"system_sleep\": {\"count\": %" PRIu64
+				       ", \"time_ns\": %" PRIu64 "}",
+				       first ? "\n" : ",\n", m->sleep_count,
+				       m->sleep_ns);
+		first = first && !m->has_life;
 		rpt_out_puts(&o, first ? "}" : "\n  }");
 	}
 	rpt_out_puts(&o, "\n}\n");

@@ -136,6 +136,10 @@ static void on_line(struct sim *sim, unsigned domain, const char *name,
 			    dev_name(sim, w->dev),
 			    cast_vote(sim, w->dev, domain, w->level));
 			break;
+		case PD_WHY_WAKEUP_PATH:
+			put(t, "%swakeup path dev %s", sep,
+			    dev_name(sim, w->dev));
+			break;
 		case PD_WHY_CHILD:
 			put(t, "%schild %s (requires %" PRIu32 ")", sep,
 			    dom_name(sim, w->child), w->level);
@@ -179,6 +183,10 @@ static void off_line(struct sim *sim, unsigned domain, const char *name,
 	put(t, "explain %s: off in %s because: ", name, state ? state : "?");
 	if (e->idle_why == PD_IDLE_INITIAL) {
 		put(t, "initial (deepest)\n");
+		return;
+	}
+	if (e->idle_why == PD_IDLE_SYSTEM_SLEEP) {
+		put(t, "system sleep (deepest, governor not asked)\n");
 		return;
 	}
 	idle_records(sim, domain, r, t);

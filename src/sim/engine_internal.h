@@ -50,6 +50,7 @@ struct sim_report_store {
 	struct rpt_requirement *requirements;
 	const char **owners;
 	const char **awaiting; /* per domain's consumers, then the model's */
+	uint64_t *sleep_ns;    /* per domain: per idle state, or plain off */
 };
 
 struct sim_handle_ix {

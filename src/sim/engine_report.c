@@ -24,6 +24,7 @@ void sim_report_free(struct sim *sim)
 	free(s->requirements);
 	free(s->owners);
 	free(s->awaiting);
+	free(s->sleep_ns);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -98,6 +99,7 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 		r->active = sim->devs[dev].active;
 		r->counts = ai.counts;
 		r->probed = pd_device_probed(sim->ctx, ai.device) == 1;
+		r->wakeup = pd_device_wakeup_enabled(sim->ctx, ai.device) == 1;
 	}
 	return 0;
 }
@@ -152,6 +154,8 @@ static unsigned fill_hold(struct sim *sim, unsigned i, struct rpt_domain *r,
 	if (pd_domain_hold(sim->ctx, dom, &h))
 		return 0;
 	r->held = h.held;
+	r->active_wakeup = pd_domain_active_wakeup(sim->ctx, dom) == 1;
+	pd_domain_sleep_stats(sim->ctx, dom, PD_SLEEP_ON, &r->sleep_on_ns);
 	r->boot_level = h.level;
 	r->awaiting = names;
 	r->n_awaiting = 0;
@@ -205,14 +209,15 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	/* Per domain, its unprobed consumers; then, for the model, each
 	 * awaited device once. */
 	s->awaiting = calloc(n.devices + b->n_devices + 1, sizeof(char *));
+	s->sleep_ns = calloc(n.idle + b->n_domains + 1, sizeof(uint64_t));
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
-	    !s->levels || !s->level_values || !s->awaiting || fill_warnings(sim) ||
+	    !s->levels || !s->level_values || !s->awaiting || !s->sleep_ns || fill_warnings(sim) ||
 	    sim_fill_requirements(sim)) {
 		sim_report_free(sim);
 		return -ENOMEM;
 	}
 	size_t names = 0, devices = 0, idle = 0, pstates = 0, levels = 0;
-	size_t awaiting = 0;
+	size_t awaiting = 0, sleep = 0;
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		const struct dt_domain *d = &b->domains[i];
 		struct rpt_domain *r = &s->domains[i];
@@ -269,6 +274,16 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		r->initial_pstate = sim->initial[i].pstate;
 		r->initial_idle_state = sim_idle_name(sim, i, sim->initial[i].idle);
 		fill_stats(sim, i, r, &s->idle[idle], &s->pstates[pstates]);
+		/* Sleep time per idle state, or in plain off where it has
+		 * none: one slot per state, or one. */
+		r->sleep_idle_ns = &s->sleep_ns[sleep];
+		for (unsigned k = 0; k < r->n_idle; k++)
+			pd_domain_sleep_stats(sim->ctx, dom, (int)k,
+					      &s->sleep_ns[sleep + k]);
+		if (!r->n_idle)
+			pd_domain_sleep_stats(sim->ctx, dom, PD_SLEEP_OFF,
+					      &s->sleep_ns[sleep]);
+		sleep += r->n_idle ? r->n_idle : 1;
 		r->has_stats = with_events;
 		if (!with_events)
 			r->n_pstates = 0;
@@ -280,6 +295,9 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->model.domains = s->domains;
 	s->model.n_domains = b->n_domains;
 	s->model.has_life = 1;
+	s->model.asleep = pd_system_asleep(sim->ctx) == 1;
+	pd_system_sleep_stats(sim->ctx, &s->model.sleep_count,
+			      &s->model.sleep_ns);
 	s->model.awaiting = &s->awaiting[awaiting];
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		struct pd_hold_info h;

@@ -151,8 +151,15 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 				     cmd->boot.level_name, &r->level);
 	}
 	case SCN_EXPLAIN:
+	case SCN_ACTIVE_WAKEUP:
 		return resolve_target(sim, s, cmd, diag, sim_find_domain,
 				      &r->domain);
+	case SCN_WAKEUP_ENABLE:
+		return resolve_target(sim, s, cmd, diag, sim_find_device,
+				      &r->device);
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		return 0;
 	case SCN_PROBE:
 		if (cmd->probe.all)
 			return 0;
@@ -230,6 +237,15 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 	case SCN_PROBE:
 		snprintf(buf, size, "probe %s",
 			 cmd->probe.all ? "all" : cmd->target);
+		break;
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		snprintf(buf, size, "%s", scn_verb_name(cmd->verb));
+		break;
+	case SCN_WAKEUP_ENABLE:
+	case SCN_ACTIVE_WAKEUP:
+		snprintf(buf, size, "%s %s %s", scn_verb_name(cmd->verb),
+			 cmd->target, cmd->toggle.on ? "on" : "off");
 		break;
 	default:
 		snprintf(buf, size, "%s %s", scn_verb_name(cmd->verb),
@@ -355,10 +371,14 @@ static int explain(struct sim *sim, unsigned domain)
 	for (char *line = text, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		*nl = 0;
+		/* The line lives with the causes; the cause stays the
+		 * command. */
+		const char *cause = sim->cur_cause;
 		if (push_cause(sim, line)) {
 			free(text);
 			return -ENOMEM;
 		}
+		sim->cur_cause = cause;
 		struct rpt_event ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = RPT_EV_EXPLAIN;
@@ -463,6 +483,24 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 					 r->level);
 	case SCN_EXPLAIN:
 		return 0; /* run_command answers it */
+	case SCN_WAKEUP_ENABLE:
+		return pd_device_set_wakeup_enable(ctx, dev_h, cmd->toggle.on);
+	case SCN_ACTIVE_WAKEUP:
+		return pd_domain_set_active_wakeup(
+		    ctx, inst->domains[r->domain], cmd->toggle.on);
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		*callbacks = 1;
+		err = cmd->verb == SCN_SYSTEM_SUSPEND ? pd_system_suspend(ctx)
+						      : pd_system_resume(ctx);
+		/* Sleep changed runtime states behind the scenario's back:
+		 * take them from the library again. */
+		for (unsigned i = 0; i < b->n_devices; i++) {
+			struct pd_device_info di;
+			if (!pd_device_info(ctx, inst->devices[i], &di))
+				sim->devs[i].active = di.usage > 0;
+		}
+		return err;
 	case SCN_PROBE:
 		*callbacks = 1;
 		if (!cmd->probe.all)

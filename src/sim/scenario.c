@@ -54,6 +54,10 @@ static const char *const verb_names[SCN_VERB_COUNT] = {
     [SCN_FAIL] = "fail",     [SCN_EXPECT] = "expect",
     [SCN_BOOT_ON] = "boot-on", [SCN_PROBE] = "probe",
     [SCN_EXPLAIN] = "explain",
+    [SCN_SYSTEM_SUSPEND] = "system-suspend",
+    [SCN_SYSTEM_RESUME] = "system-resume",
+    [SCN_WAKEUP_ENABLE] = "wakeup-enable",
+    [SCN_ACTIVE_WAKEUP] = "active-wakeup",
 };
 
 static const char *const fail_op_names[] = {
@@ -684,6 +688,32 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		cmd->probe.all = word_is(&a[0], "all");
 		cmd->target = cmd->probe.all ? NULL : a[0].s;
 		return 0;
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		return arg_count(p, verb, n, 0, 0, a, end_col,
+				 cmd->verb == SCN_SYSTEM_SUSPEND
+				     ? "system-suspend"
+				     : "system-resume");
+	case SCN_WAKEUP_ENABLE:
+	case SCN_ACTIVE_WAKEUP: {
+		int dev = cmd->verb == SCN_WAKEUP_ENABLE;
+		err = arg_count(p, verb, n, dev ? 2 : 1, 2, a, end_col,
+				dev ? "wakeup-enable DEV on|off"
+				    : "active-wakeup DOMAIN [on|off]");
+		if (err)
+			return err;
+		cmd->target = a[0].s;
+		cmd->toggle.on = 1;
+		if (n == 1 || word_is(&a[1], "on"))
+			return 0;
+		if (word_is(&a[1], "off")) {
+			cmd->toggle.on = 0;
+			return 0;
+		}
+		static const char *const onoff[] = {"on", "off"};
+		return unknown_word(p, &a[1], "switch", onoff, 2,
+				    "use on or off");
+	}
 	case SCN_EXPLAIN:
 		err = arg_count(p, verb, n, 1, 1, a, end_col,
 				"explain DOMAIN");
@@ -771,7 +801,9 @@ static int parse_line(struct parser *p, char *end)
 					"line");
 		return unknown_word(p, verb, "verb", verb_names, SCN_VERB_COUNT,
 				    "verbs: resume, suspend, rate, vote, qos, "
-				    "wakeup, fail, expect, boot-on, probe, explain");
+				    "wakeup, fail, expect, boot-on, probe, explain, "
+				    "system-suspend, system-resume, "
+				    "wakeup-enable, active-wakeup");
 	}
 
 	struct scn_cmd *cmd;

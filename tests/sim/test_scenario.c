@@ -450,7 +450,7 @@ static void test_verb_errors(void **state)
 		  "unknown verb 'expcet'; did you mean 'expect'?");
 	check_err("frobnicate gpu", -EINVAL, 1, 1,
 		  "unknown verb 'frobnicate' (verbs: resume, suspend, rate, "
-		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain)");
+		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
 	check_err("resume", -EINVAL, 1, 7,
 		  "'resume' needs 1 argument, got 0 (usage: resume DEV)");
 	check_err("resume a b", -EINVAL, 1, 10,
@@ -569,6 +569,28 @@ static void test_lifecycle_forms(void **state)
 	check_err("explain", -EINVAL, 1, 8,
 		  "'explain' needs 1 argument, got 0 (usage: explain DOMAIN)");
 	check_err("explain a b", -EINVAL, 1, 11, NULL);
+	c = one("system-suspend");
+	assert_int_equal(c.verb, SCN_SYSTEM_SUSPEND);
+	assert_null(c.target);
+	c = one("system-resume");
+	assert_int_equal(c.verb, SCN_SYSTEM_RESUME);
+	c = one("wakeup-enable usb off");
+	assert_int_equal(c.verb, SCN_WAKEUP_ENABLE);
+	assert_string_equal(c.target, "usb");
+	assert_int_equal(c.toggle.on, 0);
+	c = one("active-wakeup cx");
+	assert_int_equal(c.verb, SCN_ACTIVE_WAKEUP);
+	assert_int_equal(c.toggle.on, 1);
+	c = one("active-wakeup cx off");
+	assert_int_equal(c.toggle.on, 0);
+	check_err("system-suspend now", -EINVAL, 1, 16,
+		  "'system-suspend' takes 0 arguments, got 1 (unexpected "
+		  "'now'; usage: system-suspend)");
+	check_err("wakeup-enable usb", -EINVAL, 1, 18,
+		  "'wakeup-enable' needs 2 arguments, got 1 (usage: "
+		  "wakeup-enable DEV on|off)");
+	check_err("wakeup-enable usb of", -EINVAL, 1, 19,
+		  "unknown switch 'of'; did you mean 'on'?");
 	check_err("expect mmcx held now", -EINVAL, 1, 18,
 		  "'expect' takes 2 arguments, got 3 (unexpected 'now'; usage: "
 		  "expect DOMAIN held)");
@@ -658,7 +680,7 @@ static void test_text_errors(void **state)
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9...' (verbs: resume, suspend, rate, vote, qos, "
-	    "wakeup, fail, expect, boot-on, probe, explain)");
+	    "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
 	/* Odd offset: byte 48 is a continuation byte, so the cut backs off. */
 	memmove(text + 1, text, strlen(text) + 1);
 	text[0] = 'a';
@@ -669,7 +691,7 @@ static void test_text_errors(void **state)
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (verbs: "
 		  "resume, suspend, rate, vote, qos, "
-		  "wakeup, fail, expect, boot-on, probe, explain)");
+		  "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
 }
 
 static void test_text_forms(void **state)

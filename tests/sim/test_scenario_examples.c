@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The example scenarios under examples/ parse cleanly, and the demo
- * scenario with boot.scn (the lifecycle verbs) exercises every verb and
+ * scenario with boot.scn and sleep.scn (the lifecycle verbs) exercises
+ * every verb and
  * every expect form.
  */
 #include <domino/scenario.h>
@@ -73,6 +74,9 @@ static void test_demo(void **state)
 	scn_free(s);
 	/* The lifecycle verbs of §7 have their own example. */
 	s = parse_example("boot.scn");
+	uses(s, &verbs, &forms);
+	scn_free(s);
+	s = parse_example("sleep.scn");
 	uses(s, &verbs, &forms);
 	scn_free(s);
 	assert_int_equal(verbs, (1u << SCN_VERB_COUNT) - 1);
