@@ -40,6 +40,7 @@ struct cli_options {
 	int trace_max_set;
 	struct cli_check_rule check_rules[CLI_MAX_CHECK_RULES];
 	unsigned n_check_rules;
+	const char *explain; /* --explain DOMAIN (summary) */
 };
 
 /* Parse argv after the subcommand, getopt_long style: `--` ends the
@@ -48,7 +49,8 @@ struct cli_options {
  * no-x); a misspelt long option gets a "did you mean". @allowed: letters of
  * the options taken: j --json (-j), t --trace, s --svg, h --supported-hw,
  * S --strict, a --all (-a), m --trace-max-events, W -W/--warning, E
- * -E/--error, p --provider-parents. Prints the error; returns 0 or EXIT_INPUT. */
+ * -E/--error, p --provider-parents,
+ * e --explain. Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 

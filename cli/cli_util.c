@@ -151,6 +151,7 @@ static const struct {
 	{"--warning", 'W', 'W', 1},
 	{"--error", 'E', 'E', 1},
 	{"--provider-parents", 'p', 0, 1},
+	{"--explain", 'e', 0, 1},
 };
 #define N_OPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 
@@ -192,6 +193,9 @@ static int set_option(const char *cmd, char letter, const char *value,
 		return cli_parse_supported_hw(cmd, value, opt);
 	case 'S':
 		opt->strict = 1;
+		break;
+	case 'e':
+		opt->explain = value;
 		break;
 	case 'p':
 		opt->parents_by_name = !strcmp(value, "by-name");

@@ -19,11 +19,12 @@ static const char simulate_help[] =
 	"                       [--supported-hw V[,V...]]\n"
 	"                       [--provider-parents all|by-name]\n"
 	"\n"
-	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect;\n"
-	"the language is in man domino) on the board, on simulated time, and\n"
-	"print every change as it happens (time, domain, old -> new, cause), the\n"
-	"final domain tree and per-domain statistics. Without BOARD, the built-in\n"
-	"demo SoC; without SCENARIO as well, the built-in demo scenario. SCENARIO\n"
+	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect,\n"
+	"boot-on, probe; the language is in man domino) on the board, on\n"
+	"simulated time, and print every change as it happens (time, domain,\n"
+	"old -> new, cause), the final domain tree and per-domain statistics.\n"
+	"Without BOARD, the built-in demo SoC; without SCENARIO as well, the\n"
+	"built-in demo scenario. SCENARIO "
 	"'-' reads stdin.\n"
 	"\n"
 	"  -j, --json           one JSON object with domains, events and stats\n"
@@ -117,9 +118,10 @@ static void on_event(void *user, const struct rpt_event *ev)
 		}
 		fputc('\n', stderr);
 	}
-	if (ev->kind == RPT_EV_EXPECT_FAILED) {
+	if (ev->kind == RPT_EV_EXPECT_FAILED || ev->kind == RPT_EV_EXPLAIN) {
 		cli_text(stderr, l->scenario);
-		fprintf(stderr, ":%u: expect failed: ", ev->line);
+		fprintf(stderr, ":%u: %s", ev->line,
+			ev->kind == RPT_EV_EXPLAIN ? "" : "expect failed: ");
 		cli_text(stderr, ev->message);
 		fputc('\n', stderr);
 	}

@@ -138,6 +138,26 @@ static void write_cmd(struct text *t, const struct scn_cmd *c)
 		put(t, " %s %s %u\n", c->target, scn_fail_op_name(c->fail.op),
 		    (unsigned)c->fail.count);
 		return;
+	case SCN_BOOT_ON:
+		if (c->boot.level_name)
+			put(t, " %s %s\n", c->target, c->boot.level_name);
+		else
+			put(t, " %s %u\n", c->target, (unsigned)c->boot.level);
+		return;
+	case SCN_PROBE:
+		put(t, " %s\n", c->probe.all ? "all" : c->target);
+		return;
+	case SCN_EXPLAIN:
+		put(t, " %s\n", c->target);
+		return;
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		put(t, "\n");
+		return;
+	case SCN_WAKEUP_ENABLE:
+	case SCN_ACTIVE_WAKEUP:
+		put(t, " %s %s\n", c->target, c->toggle.on ? "on" : "off");
+		return;
 	case SCN_EXPECT:
 		break;
 	}
@@ -161,6 +181,11 @@ static void write_cmd(struct text *t, const struct scn_cmd *c)
 		return;
 	case SCN_EXPECT_LAST_ERROR:
 		put(t, " last-error %s\n", dmn_errno_name(c->expect.error));
+		return;
+	case SCN_EXPECT_HELD:
+	case SCN_EXPECT_RELEASED:
+		put(t, " %s %s\n", c->target,
+		    c->expect.kind == SCN_EXPECT_HELD ? "held" : "released");
 		return;
 	}
 	__builtin_trap();
@@ -200,6 +225,24 @@ static void check_same(const struct scn_cmd *a, const struct scn_cmd *b)
 		return;
 	case SCN_FAIL:
 		if (a->fail.op != b->fail.op || a->fail.count != b->fail.count)
+			__builtin_trap();
+		return;
+	case SCN_BOOT_ON:
+		if (a->boot.level != b->boot.level ||
+		    !same_str(a->boot.level_name, b->boot.level_name))
+			__builtin_trap();
+		return;
+	case SCN_PROBE:
+		if (a->probe.all != b->probe.all)
+			__builtin_trap();
+		return;
+	case SCN_EXPLAIN:
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		return;
+	case SCN_WAKEUP_ENABLE:
+	case SCN_ACTIVE_WAKEUP:
+		if (a->toggle.on != b->toggle.on)
 			__builtin_trap();
 		return;
 	case SCN_EXPECT:

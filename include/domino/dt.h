@@ -346,6 +346,7 @@ struct dt_device {
 	int32_t opp_table;
 	struct dt_opp_ref *required;
 	unsigned n_required;
+	int wakeup_source; /* the node has `wakeup-source` (DESIGN §7) */
 };
 
 /**

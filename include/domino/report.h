@@ -52,7 +52,8 @@ struct rpt_device {
 	uint32_t vote;     /* its vote on this domain as cast (0 = none) */
 	int counts;        /* 1 if the vote currently counts */
 	const uint32_t *args; /* its specifier's cells after the index, */
-	unsigned n_args;      /* as given to a provider of 2+ cells */
+	unsigned n_args;      /* as given to a provider of 2+ cells */	int probed;        /* lifecycle (DESIGN §7): a driver bound */
+	int wakeup;        /* wakeup-enabled (DT wakeup-source or set) */
 };
 
 /** struct rpt_idle_stats - one idle state of a domain, and its figures */
@@ -110,6 +111,18 @@ struct rpt_domain {
 	unsigned n_idle;
 	const struct rpt_pstate_time *pstates;
 	unsigned n_pstates;
+	/* Lifecycle (DESIGN §7), written where the model's has_life is 1:
+	 * @held: a boot hold keeps it on; @boot_level: the hold's level
+	 * (kept after the release); @awaiting: the consumers it waits for. */
+	int held;
+	uint32_t boot_level;
+	const char *const *awaiting;
+	unsigned n_awaiting;
+	int active_wakeup;
+	/* Time during system sleep: on, and per idle state (@idle order;
+	 * the slot after the last: plain off). */
+	uint64_t sleep_on_ns;
+	const uint64_t *sleep_idle_ns;
 };
 
 /** enum rpt_event_kind - one change in a simulation's account */
@@ -122,6 +135,7 @@ enum rpt_event_kind {
 	RPT_EV_RATE,      /* a device's clock: @old_hz -> @new_hz */
 	RPT_EV_COMMAND_ERROR, /* a command failed as a whole: @error */
 	RPT_EV_EXPECT_FAILED, /* an expect line did not hold: @message */
+	RPT_EV_EXPLAIN,       /* one line of an `explain`: @message */
 };
 
 /**
@@ -132,7 +146,7 @@ enum rpt_event_kind {
  * @line: its scenario line
  * @op: for failures, "on", "off", "pstate", "clock", "regulator"
  * @message: for expect failures, "WANT, got GOT"; for command errors, why
- *   (e.g. "no OPP >= 5 GHz; highest 1.332 GHz"), or NULL
+ *   (e.g. "no OPP >= 5 GHz; highest 1.332 GHz"), or NULL; for explain, the line
  */
 struct rpt_event {
 	uint64_t time_ns;
@@ -198,6 +212,13 @@ struct rpt_model {
 	unsigned n_requirements;
 	const struct rpt_device_rates *device_rates;
 	unsigned n_device_rates;
+	/* 1 if the lifecycle members (DESIGN §7) of the domains and devices
+	 * are filled; @awaiting: every device a boot hold still waits for. */
+	int has_life;
+	const char *const *awaiting;
+	unsigned n_awaiting;
+	int asleep;                 /* `system`: "asleep" / "awake" */
+	uint64_t sleep_count, sleep_ns; /* stats.system_sleep (simulate) */
 };
 
 /**

@@ -45,8 +45,15 @@ enum scn_verb {
 	SCN_WAKEUP,  /* wakeup DEV TIME|+TIME|none */
 	SCN_FAIL,    /* fail DOMAIN OP [COUNT] */
 	SCN_EXPECT,  /* expect ... (see enum scn_expect_kind) */
+	SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL]  (DESIGN §7; time 0 only) */
+	SCN_PROBE,   /* probe DEV|all */
+	SCN_EXPLAIN, /* explain DOMAIN */
+	SCN_SYSTEM_SUSPEND, /* system-suspend */
+	SCN_SYSTEM_RESUME,  /* system-resume */
+	SCN_WAKEUP_ENABLE,  /* wakeup-enable DEV on|off */
+	SCN_ACTIVE_WAKEUP,  /* active-wakeup DOMAIN [on|off] */
 };
-#define SCN_VERB_COUNT 8
+#define SCN_VERB_COUNT 15
 
 /** enum scn_fail_op - which domain callback a `fail` command arms */
 enum scn_fail_op {
@@ -63,6 +70,8 @@ enum scn_expect_kind {
 	SCN_EXPECT_IDLE,       /* expect DOMAIN idle NAME */
 	SCN_EXPECT_RATE,       /* expect DEV rate HZ */
 	SCN_EXPECT_LAST_ERROR, /* expect last-error ERRNO-NAME */
+	SCN_EXPECT_HELD,       /* expect DOMAIN held (a boot hold) */
+	SCN_EXPECT_RELEASED,   /* expect DOMAIN released (not held) */
 };
 
 /* qos.latency_us value of `qos DEV none` (same value as PD_QOS_NONE). */
@@ -102,6 +111,14 @@ enum scn_expect_kind {
  * @expect.hz:          SCN_EXPECT_RATE: the frequency in Hz
  * @expect.idle_state:  SCN_EXPECT_IDLE: the idle state's name
  * @expect.error:       SCN_EXPECT_LAST_ERROR: 0 for OK, else a negative errno
+ * @boot.level:         boot-on: the boot level (0 when omitted or when
+ *                      @boot.level_name is set)
+ * @boot.level_name:    boot-on: the level by name, as @vote.level_name
+ * @probe.all:          probe: 1 for `probe all` (then @target is NULL)
+ * @toggle.on:          wakeup-enable, active-wakeup: 1 for on (the
+ *                      default of active-wakeup), 0 for off
+ * system-suspend and system-resume have no target (NULL).
+ * boot-on comes only at time 0, before any other kind of command.
  */
 struct scn_cmd {
 	uint64_t time_ns;
@@ -136,6 +153,16 @@ struct scn_cmd {
 			const char *idle_state;
 			int error;
 		} expect;
+		struct {
+			uint32_t level;
+			const char *level_name;
+		} boot;
+		struct {
+			int all;
+		} probe;
+		struct {
+			int on;
+		} toggle;
 	};
 };
 

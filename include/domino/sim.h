@@ -213,6 +213,21 @@ unsigned long sim_calls(const struct sim *sim);
  */
 int sim_report(struct sim *sim, int with_events, const struct rpt_model **out);
 
+/**
+ * sim_explain - why @domain is on or off, at its pstate, in its idle state
+ * The text of the scenario verb `explain` (DESIGN §7), one line per
+ * question, each ending in a newline: "explain D: on because: ...",
+ * "explain D: off in S because: ...", "explain D: pstate P because: ...".
+ * @domain: a domain name as scenarios accept it
+ * @out:    receives the text (free() it); NULL on failure
+ * @why, @why_size: on -ENOENT, the reason and a suggestion
+ * returns: 0, -EINVAL (NULL argument), -ENOENT (no such domain), -EEXIST
+ *   (ambiguous name), -ENOMEM.
+ * cost: O(attachments + children + idle states of the domain).
+ */
+int sim_explain(struct sim *sim, const char *domain, char **out, char *why,
+		size_t why_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -215,6 +215,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		dmn_free(ctx, a);
 		qos_attach(ctx, dev, d, false);
 	} else {
+		lifecycle_attach(d, dev, true);
 		*out = att_handle(a);
 	}
 	txn_result(ctx, err);
@@ -238,6 +239,7 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
 	}
 	if (!err) {
+		lifecycle_attach(a->dom, a->dev, false);
 		qos_attach(ctx, a->dev, a->dom, false);
 		att_unlink(a);
 		handle_release(&ctx->attachments, h);
@@ -280,8 +282,23 @@ int pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
 		err = -EOVERFLOW;
 	else if (dev->usage)
 		dev->usage++;
+	else if (ctx->asleep)
+		err = -EACCES; /* the system sleeps: no runtime resume */
 	else
 		err = device_switch(ctx, dev, 1, true);
+	if (!err)
+		ctx->runtime_started = true;
+	if (!err && !dev->probed) {
+		/* A resume probes (DESIGN §7). Probing can only fail for
+		 * memory; the resume is then undone, as a failed get must
+		 * leave everything as before (a safe-direction step). */
+		int op_error = ctx->op_error;
+		err = lifecycle_probe_locked(ctx, dev);
+		if (err)
+			(void)device_switch(ctx, dev, 0, false);
+		if (!ctx->op_error)
+			ctx->op_error = op_error;
+	}
 	return txn_result(ctx, err);
 }
 
@@ -307,6 +324,8 @@ int pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h)
 		err = -EALREADY;
 	else if (dev->usage > 1)
 		dev->usage--;
+	else if (ctx->asleep)
+		err = -EACCES;
 	else
 		err = device_switch(ctx, dev, 0, false);
 	return txn_result(ctx, err);

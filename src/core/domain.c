@@ -13,6 +13,7 @@ struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
 
 void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
+	sleep_free(ctx, d);
 	idle_free(ctx, d);
 	stats_free(ctx, d);
 	ms_fini(ctx, &d->qos_set);

@@ -38,6 +38,7 @@ static const struct errno_name names[] = {
 	{EFAULT, "EFAULT", "bad address"},
 	{ENXIO, "ENXIO", "no such device or address"},
 	{EPROTO, "EPROTO", "protocol error"},
+	{EACCES, "EACCES", "not allowed while the system sleeps"},
 };
 
 static const struct errno_name *lookup(int err)

@@ -34,6 +34,11 @@ int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 	struct pd_governor_input in;
 	in.now_ns = now;
 	qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
+	/* Kept so that pd_domain_explain can say why, later. */
+	d->gov_decided = true;
+	d->gov_now = now;
+	d->gov_qos = in.qos_ns;
+	d->gov_wakeup = in.next_wakeup_ns;
 	in.n_states = d->idle ? d->idle->n : 0;
 	in.states = d->idle ? d->idle->desc : 0;
 	int choice;

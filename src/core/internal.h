@@ -17,6 +17,14 @@
 struct pd_link;
 struct pd_attachment;
 
+/* Time a domain spent during system sleep, on and in each state (the last
+ * slot: plain off), and the totals when sleep began. */
+struct pd_sleep_data {
+	unsigned n; /* idle states + 1 */
+	uint64_t on, snap_on;
+	uint64_t *idle, *snap_idle;
+};
+
 /* Invariants the headers promise, checked in debug builds (any build
  * without NDEBUG, or with DMN_DEBUG whatever the build type says). */
 #if defined(DMN_DEBUG)
@@ -119,6 +127,27 @@ struct pd_domain {
 	uint32_t was_pstate; /* pstate before them */
 	int was_idle;        /* idle state before them (while off) */
 	void *opp_state; /* owned by the OPP layer: the domain's level table */
+
+	/* Boot hold (lifecycle.c): while held, boot_level counts in votes
+	 * and the domain wants to be on; awaiting counts the unprobed
+	 * devices attached to it. */
+	bool held, released;
+	uint32_t boot_level;
+	unsigned awaiting;
+	uint64_t hold_mark; /* the epoch of the probe that last changed it */
+	unsigned awaiting_saved; /* pd_probe_all's, to restore on failure */
+
+	/* The governor's inputs when it last decided (explain.c replays its
+	 * rules on them): valid once gov_decided. */
+	bool gov_decided;
+	uint64_t gov_now, gov_qos, gov_wakeup;
+
+	/* System sleep (lifecycle.c). sleep_keep: on, active-wakeup, with a
+	 * wakeup-path device: kept on through sleep (want_on sees it).
+	 * off_by_sleep: switched off by pd_system_suspend, into its
+	 * deepest state. sleep: time spent during system sleep. */
+	bool active_wakeup, sleep_keep, off_by_sleep;
+	struct pd_sleep_data *sleep;
 };
 
 struct pd_link {
@@ -158,6 +187,9 @@ struct pd_device {
 	uint32_t qos_us;    /* PD_QOS_NONE if unset */
 	uint64_t wakeup_ns; /* PD_WAKEUP_NONE if unset */
 	void *opp_state; /* owned by the OPP layer */
+	bool probed; /* lifecycle.c: a driver bound (held domains await it) */
+	bool wakeup; /* wakeup-enabled (DT wakeup-source, or set) */
+	unsigned sleep_usage; /* its usage when pd_system_suspend suspended it */
 };
 
 /* One entry of the undo log: how to put an input back. */
@@ -226,6 +258,17 @@ struct dmn_ctx {
 
 	struct undo_entry *undo;
 	unsigned n_undo, cap_undo;
+
+	/* Set while lifecycle.c records what boot left on: the commit then
+	 * changes the records without calling the hardware. */
+	bool record_only;
+	/* Set during pd_system_suspend's commit: power-offs go to the
+	 * deepest idle state without asking the governor. */
+	bool sleep_deepest;
+	bool asleep;
+	uint64_t sleep_since, sleep_time, sleep_count;
+	/* A device was resumed: the boot state can no longer be recorded. */
+	bool runtime_started;
 
 	int last_error;
 	int op_error; /* first callback error of the running operation */
@@ -392,6 +435,16 @@ int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
  * before its rollback recomputes what the child requires. */
 int txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 		    void *map_user, uint32_t floor);
+/* lifecycle.c: probe @dev inside pd_device_get (the lock held), after
+ * its resume committed. */
+int lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev);
+/* pd_attach / pd_detach: @dev's attachment to @d comes or goes. */
+void lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
+		      bool attach);
+
+/* sleep.c: free @d's system-sleep statistics. */
+void sleep_free(struct dmn_ctx *ctx, struct pd_domain *d);
+
 /* walk.c: iterative graph walks; cost O(domains + links visited). */
 /* Put @from and every domain above it into ctx->walk, each after all its
  * parents (parents in link order); returns how many. Marks them with a new

@@ -288,7 +288,7 @@ int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 static bool want_on(const struct pd_domain *d)
 {
 	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
-	       d->on_children;
+	       d->on_children || d->held || d->sleep_keep;
 }
 
 static void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
@@ -310,10 +310,10 @@ static void note_failure(struct dmn_ctx *ctx, enum dmn_op op,
 	emit(ctx, DMN_EV_FAILURE, op, d, err, safe, old_v, new_v);
 }
 
-static int call_set_pstate(struct pd_domain *d,
+static int call_set_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 			   uint32_t level)
 {
-	if (!(d->ops && d->ops->set_performance_state))
+	if (ctx->record_only || !(d->ops && d->ops->set_performance_state))
 		return 0;
 	int err = d->ops->set_performance_state(d->user, d->handle, level);
 	return err > 0 ? -EIO : err;
@@ -324,7 +324,7 @@ static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 	uint32_t want = hist_max(&d->votes);
 	if (want <= d->pstate)
 		return 0;
-	int err = call_set_pstate(d, want);
+	int err = call_set_pstate(ctx, d, want);
 	if (err) {
 		note_failure(ctx, DMN_OP_SET_PSTATE, d, err, 0, d->pstate, want);
 		return err;
@@ -341,7 +341,7 @@ static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
 	if (d->on || !want_on(d))
 		return 0;
 	int err = 0;
-	if (d->ops && d->ops->power_on)
+	if (!ctx->record_only && d->ops && d->ops->power_on)
 		err = d->ops->power_on(d->user, d->handle);
 	if (err) {
 		err = err > 0 ? -EIO : err;
@@ -371,7 +371,9 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 		return;
 	unsigned rejected = UINT_MAX;
 	int choice = forced;
-	if (forced == ASK_GOVERNOR)
+	if (forced == ASK_GOVERNOR && ctx->sleep_deepest)
+		choice = d->idle && d->idle->n ? (int)d->idle->n - 1 : 0;
+	else if (forced == ASK_GOVERNOR)
 		choice = idle_choose(ctx, d, dmn_now(ctx), &rejected);
 	else if (forced < 0)
 		choice = 0;
@@ -395,6 +397,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 	stats_power(ctx, d, false, idle, rejected);
 	d->on = false;
 	d->idle_state = idle;
+	d->off_by_sleep = ctx->sleep_deepest;
 	emit(ctx, DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, d, 0, 0, 1, 0);
 	if (idle >= 0)
 		emit(ctx, DMN_EV_IDLE, DMN_OP_POWER_OFF, d, 0, 0, 0,
@@ -412,7 +415,7 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 		return;
 	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
 	     d->pstate, want);
-	int err = call_set_pstate(d, want);
+	int err = call_set_pstate(ctx, d, want);
 	if (err) {
 		note_failure(ctx, DMN_OP_SET_PSTATE, d, err, 1, d->pstate, want);
 		links_follow_actual(ctx, d);
@@ -473,7 +476,7 @@ int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 	if (want < old)
 		emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
 		     old, want);
-	int cb = call_set_pstate(d, want);
+	int cb = call_set_pstate(ctx, d, want);
 	if (cb && want > old) {
 		/* A failed raise: as txn_commit's rollback, the inputs go
 		 * back and nothing else had changed. */

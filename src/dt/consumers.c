@@ -123,6 +123,7 @@ static int add_device(struct dt_loader *ld, int32_t node)
 	    !(d->node_name = dt_pool_strdup(ld->pool, n->name)) ||
 	    !(d->name = dt_device_name(ld, node)))
 		return -ENOMEM;
+	d->wakeup_source = dt_has_prop(ld, node, "wakeup-source");
 	d->labels = n->labels; /* the board's pool holds both */
 	d->n_labels = n->n_labels;
 	d->opp_table = -1;

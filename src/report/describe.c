@@ -74,6 +74,9 @@ int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 		snprintf(buf, len, "expect failed: %s",
 			 e->message ? e->message : "?");
 		return 1;
+	case RPT_EV_EXPLAIN:
+		snprintf(buf, len, "%s", e->message ? e->message : "?");
+		return 0;
 	case RPT_EV_FAILURE:
 		break;
 	}

@@ -33,7 +33,8 @@ static void name_array(struct rpt_out *o, const char *const *names, unsigned n)
 	rpt_out_putc(o, ']');
 }
 
-static void write_device(struct rpt_out *o, const struct rpt_device *dev)
+static void write_device(struct rpt_out *o, const struct rpt_device *dev,
+			 int life)
 {
 	rpt_out_puts(o, "{\"name\": ");
 	rpt_out_json_str(o, dev->name);
@@ -49,10 +50,17 @@ static void write_device(struct rpt_out *o, const struct rpt_device *dev)
 	bool_val(o, dev->active);
 	rpt_out_printf(o, ", \"vote\": %" PRIu32 ", \"counts\": ", dev->vote);
 	bool_val(o, dev->counts);
+	if (life) {
+		rpt_out_puts(o, ", \"probed\": ");
+		bool_val(o, dev->probed);
+		rpt_out_puts(o, ", \"wakeup\": ");
+		bool_val(o, dev->wakeup);
+	}
 	rpt_out_putc(o, '}');
 }
 
-static void write_domain(struct rpt_out *o, const struct rpt_domain *d)
+static void write_domain(struct rpt_out *o, const struct rpt_domain *d,
+			 int life)
 {
 	const char *in = "      ";
 
@@ -110,6 +118,18 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d)
 			       st->min_residency_us);
 	}
 	rpt_out_puts(o, "],\n");
+	if (life) {
+		key(o, in, "held");
+		bool_val(o, d->held);
+		rpt_out_printf(o, ",\n%s\"boot_level\": %" PRIu32 ",\n", in,
+			       d->boot_level);
+		key(o, in, "awaiting");
+		name_array(o, d->awaiting, d->n_awaiting);
+		rpt_out_puts(o, ",\n");
+		key(o, in, "active_wakeup");
+		bool_val(o, d->active_wakeup);
+		rpt_out_puts(o, ",\n");
+	}
 	key(o, in, "devices");
 	if (!d->devices || !d->n_devices) {
 		rpt_out_puts(o, "[]\n");
@@ -117,7 +137,7 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d)
 		rpt_out_puts(o, "[\n");
 		for (unsigned i = 0; i < d->n_devices; i++) {
 			rpt_out_puts(o, "        ");
-			write_device(o, &d->devices[i]);
+			write_device(o, &d->devices[i], life);
 			rpt_out_puts(o, i + 1 < d->n_devices ? ",\n" : "\n");
 		}
 		rpt_out_puts(o, "      ]\n");
@@ -188,13 +208,15 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 			str_member(o, "message", e->message);
 		break;
 	case RPT_EV_EXPECT_FAILED:
+	case RPT_EV_EXPLAIN:
 		str_member(o, "message", e->message);
 		break;
 	}
 	rpt_out_putc(o, '}');
 }
 
-static void write_stats(struct rpt_out *o, const struct rpt_domain *d)
+static void write_stats(struct rpt_out *o, const struct rpt_domain *d,
+			int life)
 {
 	rpt_out_puts(o, "    ");
 	rpt_out_json_str(o, d->name ? d->name : "");
@@ -229,6 +251,21 @@ static void write_stats(struct rpt_out *o, const struct rpt_domain *d)
 		rpt_out_putc(o, '}');
 	}
 	rpt_out_puts(o, d->pstates && d->n_pstates ? "\n      ],\n" : "],\n");
+	if (life) {
+		rpt_out_printf(o, "      \"sleep_on_ns\": %" PRIu64 ",\n",
+			       d->sleep_on_ns);
+		rpt_out_puts(o, "      \"sleep_idle_ns\": {");
+		unsigned n = 0;
+		for (unsigned i = 0; d->sleep_idle_ns && i < d->n_idle; i++) {
+			rpt_out_puts(o, n++ ? ", " : "");
+			rpt_out_json_str(o, d->idle[i].name);
+			rpt_out_printf(o, ": %" PRIu64, d->sleep_idle_ns[i]);
+		}
+		if (d->sleep_idle_ns && !d->n_idle)
+			rpt_out_printf(o, "\"off\": %" PRIu64,
+				       d->sleep_idle_ns[0]);
+		rpt_out_puts(o, "},\n");
+	}
 	rpt_out_printf(o,
 		       "      \"on_count\": %" PRIu64
 		       ",\n      \"off_count\": %" PRIu64
@@ -253,7 +290,7 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 	rpt_out_puts(&o, ",\n  \"domains\": [");
 	for (unsigned i = 0; m->domains && i < m->n_domains; i++) {
 		rpt_out_puts(&o, i ? ",\n" : "\n");
-		write_domain(&o, &m->domains[i]);
+		write_domain(&o, &m->domains[i], m->has_life);
 	}
 	rpt_out_puts(&o, m->domains && m->n_domains ? "\n  ]" : "]");
 
@@ -264,6 +301,13 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 			rpt_out_json_str(&o, m->warnings[i]);
 		}
 		rpt_out_puts(&o, "\n  ]");
+	}
+
+	if (m->has_life) {
+		rpt_out_puts(&o, ",\n  \"awaiting\": ");
+		name_array(&o, m->awaiting, m->n_awaiting);
+		rpt_out_printf(&o, ",\n  \"system\": \"%s\"",
+			       m->asleep ? "asleep" : "awake");
 	}
 
 	if (m->requirements && m->n_requirements) {
@@ -316,9 +360,16 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 			if (!m->domains[i].has_stats)
 				continue;
 			rpt_out_puts(&o, first ? "\n" : ",\n");
-			write_stats(&o, &m->domains[i]);
+			write_stats(&o, &m->domains[i], m->has_life);
 			first = 0;
 		}
+		if (m->has_life)
+			rpt_out_printf(&o,
+				       "%s    \"system_sleep\": {\"count\": %" PRIu64
+				       ", \"time_ns\": %" PRIu64 "}",
+				       first ? "\n" : ",\n", m->sleep_count,
+				       m->sleep_ns);
+		first = first && !m->has_life;
 		rpt_out_puts(&o, first ? "}" : "\n  }");
 	}
 	rpt_out_puts(&o, "\n}\n");

@@ -127,6 +127,8 @@ const char *rpt_event_kind_name(enum rpt_event_kind kind)
 		return "command_error";
 	case RPT_EV_EXPECT_FAILED:
 		return "expect_failed";
+	case RPT_EV_EXPLAIN:
+		return "explain";
 	}
 	return "unknown";
 }

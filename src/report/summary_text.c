@@ -237,7 +237,7 @@ static int domain_row(struct summary *s, unsigned di, const char *from,
 	struct row r = {0};
 
 	if (d->on)
-		snprintf(status, sizeof(status), "on");
+		snprintf(status, sizeof(status), d->held ? "on (held)" : "on");
 	else if (d->idle_state)
 		snprintf(status, sizeof(status), "off (%s)", d->idle_state);
 	else
@@ -384,6 +384,36 @@ static void header(struct summary *s)
 	rpt_out_puts(s->o, "PSTATE / VOTE");
 	rpt_out_puts(s->o, s->st.reset);
 	rpt_out_putc(s->o, '\n');
+}
+
+/* Who a boot hold still waits for (DESIGN §7): the answer to "why is
+ * this rail on after boot". */
+static void boot_holds(struct summary *s)
+{
+	const struct rpt_model *m = s->m;
+	int any = 0;
+	for (unsigned i = 0; m->has_life && i < m->n_domains; i++) {
+		const struct rpt_domain *d = &m->domains[i];
+		if (!d->held)
+			continue;
+		if (!any)
+			rpt_out_printf(s->o, "\n%sboot holds%s (on until every "
+				       "consumer has probed):\n", s->st.bold,
+				       s->st.reset);
+		any = 1;
+		rpt_out_puts(s->o, "  ");
+		rpt_out_text(s->o, d->name ? d->name : "?");
+		rpt_out_printf(s->o, "  level %" PRIu32 ", ", d->boot_level);
+		if (!d->n_awaiting)
+			rpt_out_puts(s->o, "no consumers: until `probe all`");
+		else
+			rpt_out_puts(s->o, "awaiting");
+		for (unsigned k = 0; k < d->n_awaiting; k++) {
+			rpt_out_putc(s->o, ' ');
+			rpt_out_text(s->o, d->awaiting[k]);
+		}
+		rpt_out_putc(s->o, '\n');
+	}
 }
 
 /* The governor's menu of each domain that has one, shallowest first. */
@@ -587,6 +617,7 @@ int rpt_write_summary_text(const struct rpt_model *m,
 		goto out;
 
 	idle_states(&s);
+	boot_holds(&s);
 	levels(&s);
 	rates(&s);
 	if (m->requirements && m->n_requirements) {

@@ -123,8 +123,9 @@ static void event_args(struct trace *t, const struct rpt_event *e)
 		rpt_out_puts(t->o, ", \"error\": ");
 		rpt_out_json_str(t->o, rpt_error_name(e->error));
 	}
-	if (e->message && (e->kind == RPT_EV_EXPECT_FAILED ||
-			   e->kind == RPT_EV_COMMAND_ERROR)) {
+	if ((e->message && (e->kind == RPT_EV_EXPECT_FAILED ||
+			    e->kind == RPT_EV_COMMAND_ERROR)) ||
+	    e->kind == RPT_EV_EXPLAIN) {
 		rpt_out_puts(t->o, ", \"message\": ");
 		rpt_out_json_str(t->o, e->message);
 	}
@@ -138,7 +139,8 @@ static void event_args(struct trace *t, const struct rpt_event *e)
 static int is_instant(enum rpt_event_kind k)
 {
 	return k == RPT_EV_FAILURE || k == RPT_EV_STAY_ON ||
-	       k == RPT_EV_COMMAND_ERROR || k == RPT_EV_EXPECT_FAILED;
+	       k == RPT_EV_COMMAND_ERROR || k == RPT_EV_EXPECT_FAILED ||
+	       k == RPT_EV_EXPLAIN;
 }
 
 static void instant(struct trace *t, const struct rpt_event *e, int tid)

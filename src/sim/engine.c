@@ -5,6 +5,8 @@
  */
 #include "engine_internal.h"
 
+#include <domino/lifecycle.h>
+
 #include <domino/idle.h>
 #include <domino/opp.h>
 #include <errno.h>
@@ -411,6 +413,11 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	if (!err)
 		err = dt_instantiate_diag(b, sim->ctx, factory, sim, opts->diag,
 					  opts->diag_user, &sim->inst);
+	/* DT wakeup-source: the device may wake the system (DESIGN §7). */
+	for (unsigned i = 0; !err && i < b->n_devices; i++)
+		if (b->devices[i].wakeup_source)
+			err = pd_device_set_wakeup_enable(
+			    sim->ctx, sim->inst->devices[i], 1);
 	for (unsigned i = 0; !err && i < b->n_devices; i++) {
 		if (b->devices[i].opp_table < 0)
 			continue;

@@ -15,6 +15,7 @@ struct sim_domain {
 	/* It or an ancestor has a set_performance_state callback: a vote
 	 * cast here can land somewhere real (DESIGN §1, -ENODEV). */
 	int reaches_pstate;
+	uint32_t boot_raw; /* the boot-on level as written (explain) */
 };
 
 struct sim_device {
@@ -51,6 +52,8 @@ struct sim_report_store {
 	struct rpt_device_rates *device_rates;
 	unsigned n_device_rates;
 	uint64_t *rates; /* every device_rates[].hz */
+	const char **awaiting; /* per domain's consumers, then the model's */
+	uint64_t *sleep_ns;    /* per domain: per idle state, or plain off */
 };
 
 struct sim_handle_ix {
@@ -105,6 +108,9 @@ int sim_backend_call(struct sim *sim, struct sim_call *call, int err);
 /* engine_requirements.c: the board's device-to-device requirements into
  * the report store (freed by sim_report_free). 0 or -ENOMEM. */
 int sim_fill_requirements(struct sim *sim);
+/* engine_explain.c: `explain` of board domain @domain, lines ending in
+ * '\n', malloc'd into *@out. 0, -ENOMEM. */
+int sim_explain_index(struct sim *sim, unsigned domain, char **out);
 
 /*
  * Names in a scenario (engine_names.c). Each returns an index (device,

@@ -3,6 +3,7 @@
 #include "engine_internal.h"
 
 #include <domino/idle.h>
+#include <domino/lifecycle.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ void sim_report_free(struct sim *sim)
 	free(s->owners);
 	free(s->device_rates);
 	free(s->rates);
+	free(s->awaiting);
+	free(s->sleep_ns);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -97,6 +100,8 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 			}
 		r->active = sim->devs[dev].active;
 		r->counts = ai.counts;
+		r->probed = pd_device_probed(sim->ctx, ai.device) == 1;
+		r->wakeup = pd_device_wakeup_enabled(sim->ctx, ai.device) == 1;
 	}
 	return 0;
 }
@@ -150,6 +155,31 @@ static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 	/* The core keeps levels in the order first reached; a reader scans
 	 * them as a scale (issue 14). */
 	qsort(ps, r->n_pstates, sizeof(*ps), by_level);
+}
+
+/* @r's boot hold, its awaited consumers into @names; returns how many. */
+static unsigned fill_hold(struct sim *sim, unsigned i, struct rpt_domain *r,
+			  const char **names)
+{
+	struct pd_hold_info h;
+	pd_domain_t dom = sim->inst->domains[i];
+	if (pd_domain_hold(sim->ctx, dom, &h))
+		return 0;
+	r->held = h.held;
+	r->active_wakeup = pd_domain_active_wakeup(sim->ctx, dom) == 1;
+	pd_domain_sleep_stats(sim->ctx, dom, PD_SLEEP_ON, &r->sleep_on_ns);
+	r->boot_level = h.level;
+	r->awaiting = names;
+	r->n_awaiting = 0;
+	pd_attach_t att = 0;
+	while (h.held && !pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
+		struct pd_attach_info ai;
+		pd_attach_info(sim->ctx, att, &ai);
+		int dev = sim_device_index(sim, ai.device);
+		if (dev >= 0 && pd_device_probed(sim->ctx, ai.device) == 0)
+			names[r->n_awaiting++] = sim->board->devices[dev].name;
+	}
+	return r->n_awaiting;
 }
 
 static int fill_warnings(struct sim *sim)
@@ -236,13 +266,19 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->pstates = calloc(n.pstates ? n.pstates : 1, sizeof(*s->pstates));
 	s->levels = calloc(n.levels ? n.levels : 1, sizeof(*s->levels));
 	s->level_values = calloc(n.levels ? n.levels : 1, sizeof(uint32_t));
+	/* Per domain, its unprobed consumers; then, for the model, each
+	 * awaited device once. */
+	s->awaiting = calloc(n.devices + b->n_devices + 1, sizeof(char *));
+	s->sleep_ns = calloc(n.idle + b->n_domains + 1, sizeof(uint64_t));
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
-	    !s->levels || !s->level_values || fill_warnings(sim) ||
-	    sim_fill_requirements(sim) || fill_device_rates(sim)) {
+	    !s->levels || !s->level_values || !s->awaiting || !s->sleep_ns ||
+	    fill_warnings(sim) || sim_fill_requirements(sim) ||
+	    fill_device_rates(sim)) {
 		sim_report_free(sim);
 		return -ENOMEM;
 	}
 	size_t names = 0, devices = 0, idle = 0, pstates = 0, levels = 0;
+	size_t awaiting = 0, sleep = 0;
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		const struct dt_domain *d = &b->domains[i];
 		struct rpt_domain *r = &s->domains[i];
@@ -294,10 +330,21 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 			}
 			levels += r->n_levels;
 		}
+		awaiting += fill_hold(sim, i, r, &s->awaiting[awaiting]);
 		r->initial_on = sim->initial[i].on;
 		r->initial_pstate = sim->initial[i].pstate;
 		r->initial_idle_state = sim_idle_name(sim, i, sim->initial[i].idle);
 		fill_stats(sim, i, r, &s->idle[idle], &s->pstates[pstates]);
+		/* Sleep time per idle state, or in plain off where it has
+		 * none: one slot per state, or one. */
+		r->sleep_idle_ns = &s->sleep_ns[sleep];
+		for (unsigned k = 0; k < r->n_idle; k++)
+			pd_domain_sleep_stats(sim->ctx, dom, (int)k,
+					      &s->sleep_ns[sleep + k]);
+		if (!r->n_idle)
+			pd_domain_sleep_stats(sim->ctx, dom, PD_SLEEP_OFF,
+					      &s->sleep_ns[sleep]);
+		sleep += r->n_idle ? r->n_idle : 1;
 		r->has_stats = with_events;
 		if (!with_events)
 			r->n_pstates = 0;
@@ -308,6 +355,28 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->model.model = b->model;
 	s->model.domains = s->domains;
 	s->model.n_domains = b->n_domains;
+	s->model.has_life = 1;
+	s->model.asleep = pd_system_asleep(sim->ctx) == 1;
+	pd_system_sleep_stats(sim->ctx, &s->model.sleep_count,
+			      &s->model.sleep_ns);
+	s->model.awaiting = &s->awaiting[awaiting];
+	for (unsigned i = 0; i < b->n_devices; i++) {
+		struct pd_hold_info h;
+		int awaited = 0;
+		for (unsigned a = 0; a < b->devices[i].n_attachments && !awaited;
+		     a++) {
+			int dom = b->devices[i].attachments[a].domain;
+			awaited = dom >= 0 &&
+				  !pd_domain_hold(sim->ctx, sim->inst->domains[dom],
+						  &h) &&
+				  h.held &&
+				  pd_device_probed(sim->ctx,
+						   sim->inst->devices[i]) == 0;
+		}
+		if (awaited)
+			s->awaiting[awaiting + s->model.n_awaiting++] =
+			    b->devices[i].name;
+	}
 	s->model.warnings = (const char *const *)s->warnings;
 	s->model.n_warnings = s->n_warnings;
 	s->model.device_rates = s->device_rates;

@@ -4,6 +4,7 @@
 #include "../report/report_internal.h"
 
 #include <domino/idle.h>
+#include <domino/lifecycle.h>
 #include <domino/opp.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -142,6 +143,30 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 	case SCN_FAIL:
 		return resolve_target(sim, s, cmd, diag, sim_find_domain,
 				      &r->domain);
+	case SCN_BOOT_ON: {
+		int err = resolve_target(sim, s, cmd, diag, sim_find_domain,
+					 &r->domain);
+		r->level = cmd->boot.level;
+		if (err || !cmd->boot.level_name)
+			return err;
+		return resolve_level(sim, s, cmd, diag, r->domain,
+				     cmd->boot.level_name, &r->level);
+	}
+	case SCN_EXPLAIN:
+	case SCN_ACTIVE_WAKEUP:
+		return resolve_target(sim, s, cmd, diag, sim_find_domain,
+				      &r->domain);
+	case SCN_WAKEUP_ENABLE:
+		return resolve_target(sim, s, cmd, diag, sim_find_device,
+				      &r->device);
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		return 0;
+	case SCN_PROBE:
+		if (cmd->probe.all)
+			return 0;
+		return resolve_target(sim, s, cmd, diag, sim_find_device,
+				      &r->device);
 	case SCN_EXPECT:
 		switch (cmd->expect.kind) {
 		case SCN_EXPECT_RATE:
@@ -205,6 +230,24 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 	case SCN_FAIL:
 		snprintf(buf, size, "fail %s %s %u", cmd->target,
 			 scn_fail_op_name(cmd->fail.op), cmd->fail.count);
+		break;
+	case SCN_BOOT_ON:
+		snprintf(t, sizeof(t), "%u", cmd->boot.level);
+		snprintf(buf, size, "boot-on %s %s", cmd->target,
+			 cmd->boot.level_name ? cmd->boot.level_name : t);
+		break;
+	case SCN_PROBE:
+		snprintf(buf, size, "probe %s",
+			 cmd->probe.all ? "all" : cmd->target);
+		break;
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		snprintf(buf, size, "%s", scn_verb_name(cmd->verb));
+		break;
+	case SCN_WAKEUP_ENABLE:
+	case SCN_ACTIVE_WAKEUP:
+		snprintf(buf, size, "%s %s %s", scn_verb_name(cmd->verb),
+			 cmd->target, cmd->toggle.on ? "on" : "off");
 		break;
 	default:
 		snprintf(buf, size, "%s %s", scn_verb_name(cmd->verb),
@@ -305,7 +348,48 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 				      dmn_errno_name(cmd->expect.error),
 				      dmn_errno_name(last_error));
 		break;
+	case SCN_EXPECT_HELD:
+	case SCN_EXPECT_RELEASED: {
+		struct pd_hold_info h;
+		pd_domain_hold(sim->ctx, sim->inst->domains[r->domain], &h);
+		int want = cmd->expect.kind == SCN_EXPECT_HELD;
+		if (h.held != want)
+			expect_failed(sim, res, "%s %s, got %s", dom,
+				      want ? "held" : "released",
+				      h.held ? "held" : "released");
+		break;
 	}
+	}
+}
+
+/* One RPT_EV_EXPLAIN event per line of the answer, printed where failed
+ * expects go. */
+static int explain(struct sim *sim, unsigned domain)
+{
+	char *text;
+	int err = sim_explain_index(sim, domain, &text);
+	if (err)
+		return err;
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = 0;
+		/* The line lives with the causes; the cause stays the
+		 * command. */
+		const char *cause = sim->cur_cause;
+		if (push_cause(sim, line)) {
+			free(text);
+			return -ENOMEM;
+		}
+		sim->cur_cause = cause;
+		struct rpt_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPT_EV_EXPLAIN;
+		ev.domain = sim->board->domains[domain].name;
+		ev.message = sim->causes[sim->n_causes - 1];
+		sim_record(sim, &ev);
+	}
+	free(text);
+	return 0;
 }
 
 /* After a successful `rate` from entry @was: every attachment the old or
@@ -395,6 +479,35 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		return 0;
 	case SCN_EXPECT:
 		return 0;
+	case SCN_BOOT_ON:
+		sim->doms[r->domain].boot_raw = r->level;
+		return pd_domain_boot_on(ctx, inst->domains[r->domain],
+					 r->level);
+	case SCN_EXPLAIN:
+		return 0; /* run_command answers it */
+	case SCN_WAKEUP_ENABLE:
+		return pd_device_set_wakeup_enable(ctx, dev_h, cmd->toggle.on);
+	case SCN_ACTIVE_WAKEUP:
+		return pd_domain_set_active_wakeup(
+		    ctx, inst->domains[r->domain], cmd->toggle.on);
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		*callbacks = 1;
+		err = cmd->verb == SCN_SYSTEM_SUSPEND ? pd_system_suspend(ctx)
+						      : pd_system_resume(ctx);
+		/* Sleep changed runtime states behind the scenario's back:
+		 * take them from the library again. */
+		for (unsigned i = 0; i < b->n_devices; i++) {
+			struct pd_device_info di;
+			if (!pd_device_info(ctx, inst->devices[i], &di))
+				sim->devs[i].active = di.usage > 0;
+		}
+		return err;
+	case SCN_PROBE:
+		*callbacks = 1;
+		if (!cmd->probe.all)
+			return pd_device_probe(ctx, dev_h);
+		return pd_probe_all(ctx);
 	}
 	return -EINVAL;
 }
@@ -468,6 +581,9 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 		check_expect(sim, cmd, r, sim->last_error, res);
 		return 0;
 	}
+	/* Like expect, explain only looks: it leaves last-error. */
+	if (cmd->verb == SCN_EXPLAIN)
+		return explain(sim, (unsigned)r->domain);
 	res->commands++;
 	sim->undoing = 0;
 	int callbacks;
@@ -500,6 +616,23 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 	return 0;
 }
 
+/* A boot level is checked like a vote, but as part of reading the
+ * scenario: a board cannot boot into a state it cannot hold. */
+static int boot_error(struct sim *sim, const struct scn_script *script,
+		      const struct scn_cmd *cmd, int err, struct scn_diag *diag)
+{
+	(void)sim;
+	const char *why = err == -ENODEV ? "no domain it reaches has levels"
+			  : err == -ERANGE ? "above the highest level"
+					   : dmn_strerror(err);
+	char level[32];
+	snprintf(level, sizeof(level), "%u", cmd->boot.level);
+	return diag_set(diag, script, cmd, "boot-on %s %s: %s (%s)",
+			cmd->target,
+			cmd->boot.level_name ? cmd->boot.level_name : level,
+			why, dmn_errno_name(err));
+}
+
 int sim_run(struct sim *sim, const struct scn_script *script,
 	    sim_event_fn live, void *user, struct sim_result *res,
 	    struct scn_diag *diag)
@@ -526,6 +659,11 @@ int sim_run(struct sim *sim, const struct scn_script *script,
 			free(r);
 			return -ENOMEM;
 		}
+		if (op_error && script->cmds[i].verb == SCN_BOOT_ON) {
+			free(r);
+			return boot_error(sim, script, &script->cmds[i],
+					  op_error, diag);
+		}
 	}
 	sim->cur_cause = NULL;
 	sim->cur_line = 0;
@@ -547,6 +685,8 @@ int sim_step(struct sim *sim, const struct scn_script *script, size_t i,
 		return err;
 	sim->live = NULL;
 	err = run_command(sim, &script->cmds[i], &r, res, op_error);
+	if (!err && *op_error && script->cmds[i].verb == SCN_BOOT_ON)
+		err = boot_error(sim, script, &script->cmds[i], *op_error, diag);
 	sim->cur_cause = NULL;
 	sim->cur_line = 0;
 	return err ? err : sim->oom ? -ENOMEM : 0;

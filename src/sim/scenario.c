@@ -42,6 +42,7 @@ struct parser {
 	uint32_t line;
 
 	uint64_t prev_time;
+	int prev_nonboot; /* a command other than boot-on was read */
 	struct scn_cmd *cmds;
 	size_t count;
 	size_t cap;
@@ -51,6 +52,12 @@ static const char *const verb_names[SCN_VERB_COUNT] = {
     [SCN_RESUME] = "resume", [SCN_SUSPEND] = "suspend", [SCN_RATE] = "rate",
     [SCN_VOTE] = "vote",     [SCN_QOS] = "qos",		[SCN_WAKEUP] = "wakeup",
     [SCN_FAIL] = "fail",     [SCN_EXPECT] = "expect",
+    [SCN_BOOT_ON] = "boot-on", [SCN_PROBE] = "probe",
+    [SCN_EXPLAIN] = "explain",
+    [SCN_SYSTEM_SUSPEND] = "system-suspend",
+    [SCN_SYSTEM_RESUME] = "system-resume",
+    [SCN_WAKEUP_ENABLE] = "wakeup-enable",
+    [SCN_ACTIVE_WAKEUP] = "active-wakeup",
 };
 
 static const char *const fail_op_names[] = {
@@ -60,13 +67,13 @@ static const char *const fail_op_names[] = {
 };
 #define N_FAIL_OPS (sizeof(fail_op_names) / sizeof(fail_op_names[0]))
 
-static const char *const expect_keywords[] = {"pstate", "on", "off", "idle",
-					      "rate"};
+static const char *const expect_keywords[] = {
+    "pstate", "on", "off", "idle", "rate", "held", "released"};
 #define N_EXPECT_KEYWORDS (sizeof(expect_keywords) / sizeof(expect_keywords[0]))
 
 #define EXPECT_USAGE                                                           \
 	"expect DOMAIN pstate N | DOMAIN on | DOMAIN off | DOMAIN idle NAME "  \
-	"| "                                                                   \
+	"| DOMAIN held | DOMAIN released | "                                   \
 	"DEV rate HZ | last-error ERRNO"
 
 const char *scn_verb_name(enum scn_verb verb)
@@ -493,6 +500,17 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		    word_is(kw, "on") ? SCN_EXPECT_ON : SCN_EXPECT_OFF;
 		return 0;
 	}
+	if (word_is(kw, "held") || word_is(kw, "released")) {
+		int held = word_is(kw, "held");
+		err = arg_count(p, verb, n, 2, 2, a, end_col,
+				held ? "expect DOMAIN held"
+				     : "expect DOMAIN released");
+		if (err)
+			return err;
+		cmd->expect.kind =
+		    held ? SCN_EXPECT_HELD : SCN_EXPECT_RELEASED;
+		return 0;
+	}
 	if (word_is(kw, "pstate")) {
 		err = arg_count(p, verb, n, 3, 3, a, end_col,
 				"expect DOMAIN pstate N");
@@ -526,8 +544,8 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		return unknown_word(p, &a[0], "expect form", le, 1, "");
 	return unknown_word(p, kw, "expect form", expect_keywords,
 			    N_EXPECT_KEYWORDS,
-			    "use pstate, on, off, idle or rate after the name, "
-			    "or last-error");
+			    "use pstate, on, off, idle, rate, held or released "
+			    "after the name, or last-error");
 }
 
 static int parse_args(struct parser *p, struct scn_cmd *cmd,
@@ -648,6 +666,62 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 	}
 	case SCN_EXPECT:
 		return parse_expect(p, cmd, verb, a, n, end_col);
+	case SCN_BOOT_ON:
+		err = arg_count(p, verb, n, 1, 2, a, end_col,
+				"boot-on DOMAIN [LEVEL]");
+		if (err)
+			return err;
+		/* Boot state is what the OS finds: it comes before the
+		 * first thing the OS does (DESIGN §7). */
+		if (cmd->time_ns != 0 || p->prev_nonboot)
+			return error_at(p, -EINVAL, verb->column,
+					"'boot-on' must come at time 0, before "
+					"any other command");
+		cmd->target = a[0].s;
+		if (n == 1)
+			return 0;
+		return parse_level_word(p, &a[1], &cmd->boot.level,
+					&cmd->boot.level_name);
+	case SCN_PROBE:
+		err = arg_count(p, verb, n, 1, 1, a, end_col, "probe DEV|all");
+		if (err)
+			return err;
+		cmd->probe.all = word_is(&a[0], "all");
+		cmd->target = cmd->probe.all ? NULL : a[0].s;
+		return 0;
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME:
+		return arg_count(p, verb, n, 0, 0, a, end_col,
+				 cmd->verb == SCN_SYSTEM_SUSPEND
+				     ? "system-suspend"
+				     : "system-resume");
+	case SCN_WAKEUP_ENABLE:
+	case SCN_ACTIVE_WAKEUP: {
+		int dev = cmd->verb == SCN_WAKEUP_ENABLE;
+		err = arg_count(p, verb, n, dev ? 2 : 1, 2, a, end_col,
+				dev ? "wakeup-enable DEV on|off"
+				    : "active-wakeup DOMAIN [on|off]");
+		if (err)
+			return err;
+		cmd->target = a[0].s;
+		cmd->toggle.on = 1;
+		if (n == 1 || word_is(&a[1], "on"))
+			return 0;
+		if (word_is(&a[1], "off")) {
+			cmd->toggle.on = 0;
+			return 0;
+		}
+		static const char *const onoff[] = {"on", "off"};
+		return unknown_word(p, &a[1], "switch", onoff, 2,
+				    "use on or off");
+	}
+	case SCN_EXPLAIN:
+		err = arg_count(p, verb, n, 1, 1, a, end_col,
+				"explain DOMAIN");
+		if (err)
+			return err;
+		cmd->target = a[0].s;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -728,7 +802,9 @@ static int parse_line(struct parser *p, char *end)
 					"line");
 		return unknown_word(p, verb, "verb", verb_names, SCN_VERB_COUNT,
 				    "verbs: resume, suspend, rate, vote, qos, "
-				    "wakeup, fail, expect");
+				    "wakeup, fail, expect, boot-on, probe, explain, "
+				    "system-suspend, system-resume, "
+				    "wakeup-enable, active-wakeup");
 	}
 
 	struct scn_cmd *cmd;
@@ -746,6 +822,8 @@ static int parse_line(struct parser *p, char *end)
 		return err;
 	p->count++;
 	p->prev_time = time;
+	if (cmd->verb != SCN_BOOT_ON)
+		p->prev_nonboot = 1;
 	return 0;
 }
 

@@ -85,6 +85,14 @@ int main(int argc, char **argv)
 			/* every instant is on, off, or in one idle state; and at one
 			 * pstate: both sums are the elapsed time, exactly */
 			json_object_foreach(stats, dname, st) {
+				/* DESIGN §7: the system's sleep, not a domain;
+				 * no domain can sleep longer than the system. */
+				if (!strcmp(dname, "system_sleep")) {
+					CHECK(json_is_integer(json_object_get(st, "count")) &&
+					      json_integer_value(json_object_get(st, "time_ns")) <= end,
+					      "stats.system_sleep");
+					continue;
+				}
 				json_int_t power = json_integer_value(json_object_get(st, "time_on_ns")) +
 						   json_integer_value(json_object_get(st, "time_off_ns"));
 				json_int_t levels = 0;

@@ -50,6 +50,7 @@
 #include "inject.h"
 
 #include <domino/idle.h>
+#include <domino/lifecycle.h>
 #include <domino/opp.h>
 #include <domino/sim.h>
 
@@ -160,6 +161,8 @@ struct dom_snap {
 	uint32_t pstate, target;
 	int idle;
 	unsigned active, on_children;
+	int held;            /* a boot hold (DESIGN §7) is one more input */
+	uint32_t boot_level;
 };
 struct att_snap {
 	uint32_t vote;
@@ -401,6 +404,11 @@ static void snap_take(struct run *r, struct snap *s)
 		d->idle = info.on ? -2 : info.idle_state;
 		d->active = info.active_devices;
 		d->on_children = info.on_children;
+		struct pd_hold_info h;
+		if (pd_domain_hold(ctx, inst->domains[i], &h))
+			abort();
+		d->held = h.held;
+		d->boot_level = h.level;
 		for (unsigned l = L->link_base[i]; l < L->link_base[i + 1]; l++)
 			if (pd_link_info(ctx, inst->domains[L->link_parent[l]],
 					 inst->domains[i], &s->links[l].req,
@@ -625,7 +633,9 @@ static void check_invariants(struct judge *j, const struct run *r,
 		const struct dom_snap *x = &s->doms[d];
 		unsigned active, on_children;
 		uint32_t want = agg(L, s, (int)d, &active, &on_children);
-		bool used = active || on_children;
+		bool used = active || on_children || x->held;
+		if (x->held && x->boot_level > want)
+			want = x->boot_level;
 		if (x->active != active || x->on_children != on_children)
 			mismatch(j,
 				 "%s counts %u active / %u on children, "
@@ -864,6 +874,19 @@ static int step(struct judge *j, struct run *r, size_t i, int *op_error)
 		mismatch(j, "sim_step failed: %s (%s)", dmn_errno_name(err),
 			 diag.message);
 		return err;
+	}
+	/* boot-on calls nothing: the hardware is where boot left it, which
+	 * is what the records now say. */
+	if (j->sc->script->cmds[i].verb == SCN_BOOT_ON) {
+		struct dmn_ctx *ctx = sim_ctx(r->sim);
+		const struct dt_instance *inst = sim_instance(r->sim);
+		for (unsigned d = 0; d < r->L->n_doms; d++) {
+			struct pd_domain_info info;
+			if (pd_domain_info(ctx, inst->domains[d], &info))
+				abort();
+			r->hwd[d].on = info.on;
+			r->hwd[d].pstate = info.pstate;
+		}
 	}
 	return 0;
 }

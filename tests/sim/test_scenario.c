@@ -454,7 +454,7 @@ static void test_verb_errors(void **state)
 		  "unknown verb 'expcet'; did you mean 'expect'?");
 	check_err("frobnicate gpu", -EINVAL, 1, 1,
 		  "unknown verb 'frobnicate' (verbs: resume, suspend, rate, "
-		  "vote, qos, wakeup, fail, expect)");
+		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
 	check_err("resume", -EINVAL, 1, 7,
 		  "'resume' needs 1 argument, got 0 (usage: resume DEV)");
 	check_err("resume a b", -EINVAL, 1, 10,
@@ -531,6 +531,77 @@ static void test_number_errors(void **state)
 		  "bad level '1x': expected an unsigned integer");
 }
 
+/* DESIGN §7: boot-on (time 0, before anything else), probe, and the
+ * expect forms of a boot hold. */
+static void test_lifecycle_forms(void **state)
+{
+	(void)state;
+	struct scn_cmd c = one("boot-on mmcx");
+	assert_int_equal(c.verb, SCN_BOOT_ON);
+	assert_string_equal(c.target, "mmcx");
+	assert_int_equal(c.boot.level, 0);
+	assert_null(c.boot.level_name);
+	c = one("@0 boot-on mmcx 128");
+	assert_int_equal(c.boot.level, 128);
+	struct scn_script *s =
+	    parse_ok("boot-on mmcx rpmhpd_opp_svs\nboot-on cx\n@1ms probe all\n"
+		     "probe mdp\nexpect mmcx held\nexpect cx released\n");
+	assert_int_equal(s->count, 6);
+	assert_string_equal(s->cmds[0].boot.level_name, "rpmhpd_opp_svs");
+	assert_int_equal(s->cmds[1].verb, SCN_BOOT_ON);
+	assert_int_equal(s->cmds[2].verb, SCN_PROBE);
+	assert_int_equal(s->cmds[2].probe.all, 1);
+	assert_null(s->cmds[2].target);
+	assert_int_equal(s->cmds[3].probe.all, 0);
+	assert_string_equal(s->cmds[3].target, "mdp");
+	assert_int_equal(s->cmds[4].expect.kind, SCN_EXPECT_HELD);
+	assert_int_equal(s->cmds[5].expect.kind, SCN_EXPECT_RELEASED);
+	scn_free(s);
+	check_err("@1ms boot-on mmcx", -EINVAL, 1, 6,
+		  "'boot-on' must come at time 0, before any other command");
+	check_err("resume mdp\nboot-on mmcx", -EINVAL, 2, 1,
+		  "'boot-on' must come at time 0, before any other command");
+	check_err("boot-on", -EINVAL, 1, 8,
+		  "'boot-on' needs at least 1 argument, got 0 (usage: boot-on "
+		  "DOMAIN [LEVEL])");
+	check_err("boot-on mmcx 1 2", -EINVAL, 1, 16, NULL);
+	check_err("boot-on mmcx 1x", -EINVAL, 1, 14, NULL);
+	check_err("probe", -EINVAL, 1, 6,
+		  "'probe' needs 1 argument, got 0 (usage: probe DEV|all)");
+	check_err("probe a b", -EINVAL, 1, 9, NULL);
+	c = one("explain mmcx");
+	assert_int_equal(c.verb, SCN_EXPLAIN);
+	assert_string_equal(c.target, "mmcx");
+	check_err("explain", -EINVAL, 1, 8,
+		  "'explain' needs 1 argument, got 0 (usage: explain DOMAIN)");
+	check_err("explain a b", -EINVAL, 1, 11, NULL);
+	c = one("system-suspend");
+	assert_int_equal(c.verb, SCN_SYSTEM_SUSPEND);
+	assert_null(c.target);
+	c = one("system-resume");
+	assert_int_equal(c.verb, SCN_SYSTEM_RESUME);
+	c = one("wakeup-enable usb off");
+	assert_int_equal(c.verb, SCN_WAKEUP_ENABLE);
+	assert_string_equal(c.target, "usb");
+	assert_int_equal(c.toggle.on, 0);
+	c = one("active-wakeup cx");
+	assert_int_equal(c.verb, SCN_ACTIVE_WAKEUP);
+	assert_int_equal(c.toggle.on, 1);
+	c = one("active-wakeup cx off");
+	assert_int_equal(c.toggle.on, 0);
+	check_err("system-suspend now", -EINVAL, 1, 16,
+		  "'system-suspend' takes 0 arguments, got 1 (unexpected "
+		  "'now'; usage: system-suspend)");
+	check_err("wakeup-enable usb", -EINVAL, 1, 18,
+		  "'wakeup-enable' needs 2 arguments, got 1 (usage: "
+		  "wakeup-enable DEV on|off)");
+	check_err("wakeup-enable usb of", -EINVAL, 1, 19,
+		  "unknown switch 'of'; did you mean 'on'?");
+	check_err("expect mmcx held now", -EINVAL, 1, 18,
+		  "'expect' takes 2 arguments, got 3 (unexpected 'now'; usage: "
+		  "expect DOMAIN held)");
+}
+
 static void test_expect_errors(void **state)
 {
 	(void)state;
@@ -538,14 +609,14 @@ static void test_expect_errors(void **state)
 	    "expect", -EINVAL, 1, 7,
 	    "'expect' needs at least 2 arguments, got 0 (usage: expect "
 	    "DOMAIN pstate N | DOMAIN on | DOMAIN off | DOMAIN idle NAME | "
-	    "DEV rate HZ | last-error ERRNO)");
+	    "DOMAIN held | DOMAIN released | DEV rate HZ | last-error ERRNO)");
 	check_err("expect cx", -EINVAL, 1, 10, NULL);
 	check_err("expect cx pstat 3", -EINVAL, 1, 11,
 		  "unknown expect form 'pstat'; did you mean 'pstate'?");
 	check_err(
 	    "expect cx sleeping", -EINVAL, 1, 11,
-	    "unknown expect form 'sleeping' (use pstate, on, off, idle or "
-	    "rate after the name, or last-error)");
+	    "unknown expect form 'sleeping' (use pstate, on, off, idle, "
+	    "rate, held or released after the name, or last-error)");
 	check_err(
 	    "expect last-eror EIO", -EINVAL, 1, 8,
 	    "unknown expect form 'last-eror'; did you mean 'last-error'?");
@@ -615,7 +686,7 @@ static void test_text_errors(void **state)
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9...' (verbs: resume, suspend, rate, vote, qos, "
-	    "wakeup, fail, expect)");
+	    "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
 	/* Odd offset: byte 48 is a continuation byte, so the cut backs off. */
 	memmove(text + 1, text, strlen(text) + 1);
 	text[0] = 'a';
@@ -626,7 +697,7 @@ static void test_text_errors(void **state)
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (verbs: "
 		  "resume, suspend, rate, vote, qos, "
-		  "wakeup, fail, expect)");
+		  "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
 }
 
 /* Every edge of RFC 3629's table is accepted, and the byte just past each
@@ -941,6 +1012,7 @@ int main(void)
 	    cmocka_unit_test(test_verb_errors),
 	    cmocka_unit_test(test_number_errors),
 	    cmocka_unit_test(test_expect_errors),
+	    cmocka_unit_test(test_lifecycle_forms),
 	    cmocka_unit_test(test_text_errors),
 	    cmocka_unit_test(test_utf8_edges),
 	    cmocka_unit_test(test_text_forms),

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The example scenarios under examples/ parse cleanly, and the demo
- * scenario exercises every verb and every expect form.
+ * scenario with boot.scn and sleep.scn (the lifecycle verbs) exercises
+ * every verb and
+ * every expect form.
  */
 #include <domino/scenario.h>
 
@@ -50,20 +52,35 @@ static struct scn_script *parse_example(const char *name)
 	return s;
 }
 
+static void uses(const struct scn_script *s, unsigned *verbs, unsigned *forms)
+{
+	for (size_t i = 0; i < s->count; i++) {
+		*verbs |= 1u << s->cmds[i].verb;
+		if (s->cmds[i].verb == SCN_EXPECT)
+			*forms |= 1u << s->cmds[i].expect.kind;
+	}
+}
+
 static void test_demo(void **state)
 {
 	(void)state;
 	struct scn_script *s = parse_example("demo.scn");
 	unsigned verbs = 0, forms = 0;
-	for (size_t i = 0; i < s->count; i++) {
-		verbs |= 1u << s->cmds[i].verb;
-		if (s->cmds[i].verb == SCN_EXPECT)
-			forms |= 1u << s->cmds[i].expect.kind;
-	}
-	assert_int_equal(verbs, (1u << SCN_VERB_COUNT) - 1);
+	uses(s, &verbs, &forms);
+	/* The runtime-PM verbs of DESIGN §4 all appear in the demo. */
+	assert_int_equal(verbs, (1u << (SCN_EXPECT + 1)) - 1);
 	assert_int_equal(forms, (1u << (SCN_EXPECT_LAST_ERROR + 1)) - 1);
 	assert_int_equal(s->end_ns, 200000000);
 	scn_free(s);
+	/* The lifecycle verbs of §7 have their own example. */
+	s = parse_example("boot.scn");
+	uses(s, &verbs, &forms);
+	scn_free(s);
+	s = parse_example("sleep.scn");
+	uses(s, &verbs, &forms);
+	scn_free(s);
+	assert_int_equal(verbs, (1u << SCN_VERB_COUNT) - 1);
+	assert_int_equal(forms, (1u << (SCN_EXPECT_RELEASED + 1)) - 1);
 }
 
 static void test_video_playback(void **state)

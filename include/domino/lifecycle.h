@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domino - the lifecycle around runtime PM (DESIGN.md §7): boot state and
+ * sync_state holds, system sleep and the wakeup path.
+ *
+ * Boot holds (Linux 6.17 genpd sync_state)
+ *  A boot loader may leave a domain on, at some level, before the OS takes
+ *  over. pd_domain_boot_on() records that: the domain and every domain
+ *  above it are marked on without any callback (the hardware already is),
+ *  and the domain is *held*: it stays on, at least at the boot level, until
+ *  every consumer device attached to it directly has probed
+ *  (pd_device_probe(); pd_device_get() probes a device that has not probed
+ *  yet). The command that probes the last awaited consumer releases the
+ *  hold: the boot level stops counting and, if nothing else keeps the
+ *  domain on, it takes the runtime power-off path (governor, then
+ *  parents). A held domain without consumers is released only by
+ *  pd_domain_release() or pd_probe_all() (Linux releases per provider once
+ *  all its consumers probed; a consumer-less domain waits for the
+ *  provider's sync_state).
+ *  Ancestors are on because their child is; they are not held.
+ *
+ * Every call takes the context lock; see domain.h for the transaction and
+ * failure rules these calls follow.
+ */
+#ifndef DOMINO_LIFECYCLE_H
+#define DOMINO_LIFECYCLE_H
+
+#include <domino/domain.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * pd_domain_boot_on - record that boot left @dom on at @level, and hold it
+ * @level: counted in @dom's aggregate like a vote while held (rounded by the
+ *         domain's rounding hook, passed up through the level maps); 0 =
+ *         on, no level
+ * No callback runs: @dom and its ancestors are recorded on and at the levels
+ * the aggregate asks, as the hardware already is. Meant for building the
+ * initial state, before any device is resumed. The consumers awaited are
+ * the devices attached to @dom that have not probed, now or when attached
+ * later.
+ * returns: 0, or -EINVAL (NULL @ctx), -EBADF, -EALREADY (@dom was held or
+ *   released before: a domain boots once), -EBUSY (a device of @ctx was
+ *   resumed already: boot state comes before runtime PM), -ENODEV / -ERANGE / a level map's
+ *   error (a non-zero @level that a vote on @dom could not cast, as
+ *   pd_vote), -ENOMEM. On error nothing changed.
+ * cost: O(domains and links above @dom + attachments of @dom).
+ */
+int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level);
+
+/**
+ * pd_device_probe - mark @dev probed (a driver bound to it)
+ * Each held domain @dev is attached to stops awaiting it; a domain that
+ * awaits no one any more is released in this call: its boot level stops
+ * counting and it powers off / lowers if nothing else needs it (safe
+ * direction: a failing callback leaves it on or high, is reported by
+ * dmn_last_error() and the listeners, and the call succeeds). Probing a
+ * probed device is a no-op returning 0.
+ * returns: 0, or -EINVAL, -EBADF, -ENOMEM (then nothing changed: the
+ *   device is not probed and every hold is as before).
+ * cost: O(attachments of @dev) + A (domain.h) for each domain released.
+ */
+int pd_device_probe(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * pd_domain_release - release @dom's hold whatever it still awaits
+ * What a provider's sync_state does when the platform decides boot is over
+ * (the simulator's `probe all` for domains without consumers). The domain
+ * then follows its votes, as after the last probe. Releasing a domain that
+ * is not held is a no-op returning 0.
+ * returns: 0, or -EINVAL, -EBADF, -ENOMEM (nothing changed).
+ * cost: A (domain.h).
+ */
+int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom);
+
+/**
+ * pd_probe_all - the end of boot: every device probed, every hold released
+ * The held domains are released in one transaction (as pd_domain_release,
+ * safe direction); then every device of @ctx counts as probed, so a hold
+ * set later awaits no one of them.
+ * returns: 0, or -EINVAL, -ENOMEM (nothing changed).
+ * cost: O(domains + devices) + A (domain.h) over the released domains.
+ */
+int pd_probe_all(struct dmn_ctx *ctx);
+
+/**
+ * struct pd_hold_info - a domain's boot hold
+ * @held:      1 while held
+ * @released:  1 once a hold was released (held and released are never both
+ *             1; both 0 for a domain that never booted on)
+ * @level:     the boot level (after rounding); kept after the release
+ * @awaiting:  consumers attached directly that have not probed (0 unless
+ *             held)
+ */
+struct pd_hold_info {
+	int held;
+	int released;
+	uint32_t level;
+	unsigned awaiting;
+};
+
+/**
+ * pd_domain_hold - fill *@out with @dom's boot hold
+ * returns: 0, -EINVAL, -EBADF. cost: O(1).
+ */
+int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
+		   struct pd_hold_info *out);
+
+/**
+ * pd_device_probed - whether @dev has probed
+ * returns: 1 or 0, or -EINVAL, -EBADF. cost: O(1).
+ */
+int pd_device_probed(struct dmn_ctx *ctx, pd_device_t dev);
+
+/* ---- system sleep ------------------------------------------------------ */
+
+/**
+ * pd_system_suspend - enter system sleep (genpd's noirq suspend phase)
+ * Every device is suspended (its votes stop counting, as a runtime
+ * suspend) except those on the wakeup path: wakeup-enabled devices with at
+ * least one active-wakeup domain, which keep their runtime state and
+ * votes. Then every domain that nothing keeps on powers off, children
+ * first, into its deepest idle state without asking the governor. Kept on,
+ * with their parents: always-on and held domains, domains an active device
+ * still uses, and each on, active-wakeup domain with a wakeup-path device
+ * attached (even a runtime-suspended one). A domain already off keeps its
+ * idle state. Power-off failures are safe-direction (reported by
+ * dmn_last_error(); that domain stays on). Calling it while asleep is a
+ * no-op returning 0. While asleep, a pd_device_get / pd_device_put that
+ * would change a device's runtime state fails with -EACCES.
+ * returns: 0, or -EINVAL, -ENOMEM (then nothing changed: awake).
+ * cost: O(domains + devices + attachments) + A (domain.h) over them.
+ */
+int pd_system_suspend(struct dmn_ctx *ctx);
+
+/**
+ * pd_system_resume - leave system sleep
+ * Every device pd_system_suspend suspended and that is not active now is
+ * resumed in one transaction (as one pd_device_get each: pstates raised
+ * parents first, then domains on); then the wakeup path stops holding its
+ * domains, which follow their votes. Domains no restored device needs stay
+ * as sleep left them. The system is awake when it returns, whatever the
+ * result. A no-op returning 0 while awake.
+ * returns: 0, or -EINVAL, -ENOMEM, or the first callback error of the
+ *   restoration (unsafe direction: the restoration was rolled back, those
+ *   devices stay suspended).
+ * cost: as pd_system_suspend.
+ */
+int pd_system_resume(struct dmn_ctx *ctx);
+
+/** pd_system_asleep - 1 between pd_system_suspend and pd_system_resume,
+ * else 0; -EINVAL. cost: O(1). */
+int pd_system_asleep(struct dmn_ctx *ctx);
+
+/**
+ * pd_device_set_wakeup_enable - @dev may wake the system (DT
+ * `wakeup-source`); takes effect at the next pd_system_suspend. Not
+ * propagated to parent devices.
+ * returns: 0, -EINVAL, -EBADF. cost: O(1).
+ */
+int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t dev, int on);
+/** pd_device_wakeup_enabled - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * pd_domain_set_active_wakeup - @dom stays on through system sleep while a
+ * wakeup-enabled device attached to it is (Linux GENPD_FLAG_ACTIVE_WAKEUP);
+ * takes effect at the next pd_system_suspend.
+ * returns: 0, -EINVAL, -EBADF. cost: O(1).
+ */
+int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t dom, int on);
+/** pd_domain_active_wakeup - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t dom);
+
+/**
+ * pd_system_sleep_stats - how many times and how long the system slept
+ * (the current sleep counted up to now).
+ * returns: 0, -EINVAL. cost: O(1).
+ */
+int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
+			  uint64_t *time_ns);
+
+#define PD_SLEEP_ON (-1)  /* pd_domain_sleep_stats: time on */
+#define PD_SLEEP_OFF (-2) /* pd_domain_sleep_stats: time in plain off */
+
+/**
+ * pd_domain_sleep_stats - time @dom spent, during system sleep, in idle
+ * state @i, or on (PD_SLEEP_ON), or plain off (PD_SLEEP_OFF)
+ * returns: 0 and *@ns, -EINVAL, -EBADF, -ENOENT (no such state).
+ * cost: O(idle states).
+ */
+int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t dom, int i,
+			  uint64_t *ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOMINO_LIFECYCLE_H */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Why a domain is in its state (DESIGN §7): its holders, the inputs of its
+ * pstate aggregate, and the governor's last decision replayed on the
+ * inputs it had then. Reads only; every fact comes from the records the
+ * transaction engine keeps anyway, plus the governor's three inputs that
+ * idle_choose() stores.
+ */
+#include "internal.h"
+
+#include <domino/explain.h>
+#include <errno.h>
+#include <string.h>
+
+static void say(pd_why_fn fn, void *user, enum pd_why_kind kind,
+		pd_device_t dev, pd_domain_t child, uint32_t level)
+{
+	struct pd_why w;
+	memset(&w, 0, sizeof(w));
+	w.kind = kind;
+	w.dev = dev;
+	w.child = child;
+	w.level = level;
+	fn(user, &w);
+}
+
+static bool want_on_now(const struct pd_domain *d)
+{
+	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
+	       d->on_children || d->held || d->sleep_keep;
+}
+
+static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
+{
+	if (d->flags & PD_FLAG_ALWAYS_ON)
+		say(fn, user, PD_WHY_ALWAYS_ON, 0, 0, 0);
+	if (d->held) {
+		struct pd_why w;
+		memset(&w, 0, sizeof(w));
+		w.kind = PD_WHY_BOOT_HOLD;
+		w.level = d->boot_level;
+		w.awaiting = d->awaiting;
+		fn(user, &w);
+	}
+	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+		if (a->counted)
+			say(fn, user, PD_WHY_DEVICE, a->dev->handle, 0,
+			    a->vote);
+	for (const struct pd_attachment *a = d->att_head;
+	     d->sleep_keep && a; a = a->dom_next)
+		if (a->dev->wakeup)
+			say(fn, user, PD_WHY_WAKEUP_PATH, a->dev->handle, 0, 0);
+	for (unsigned i = 0; i < d->n_children; i++)
+		if (d->children[i]->child_on)
+			say(fn, user, PD_WHY_CHILD, 0,
+			    d->children[i]->child->handle,
+			    d->children[i]->req);
+}
+
+static void pstate_inputs(const struct pd_domain *d, pd_why_fn fn,
+			  void *user)
+{
+	if (d->held && d->boot_level)
+		say(fn, user, PD_WHY_PSTATE_BOOT, 0, 0, d->boot_level);
+	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+		if (a->counted && a->vote)
+			say(fn, user, PD_WHY_PSTATE_DEVICE, a->dev->handle, 0,
+			    a->vote);
+	for (unsigned i = 0; i < d->n_children; i++)
+		if (d->children[i]->req)
+			say(fn, user, PD_WHY_PSTATE_CHILD, 0,
+			    d->children[i]->child->handle,
+			    d->children[i]->req);
+}
+
+/* The default governor's rules (pd_governor_qos) on each state from the
+ * deepest down to @chosen (-1: all, for a domain the governor kept on). */
+static void idle_decision(const struct pd_domain *d, int chosen, pd_why_fn fn,
+			  void *user)
+{
+	for (unsigned i = d->idle->n; i > 0 && (int)(i - 1) >= chosen; i--) {
+		const struct pd_idle_state_desc *s = &d->idle->desc[i - 1];
+		uint64_t entry = (uint64_t)s->entry_latency_us * 1000u;
+		uint64_t exit = (uint64_t)s->exit_latency_us * 1000u;
+		uint64_t residency = (uint64_t)s->min_residency_us * 1000u;
+		struct pd_why w;
+		memset(&w, 0, sizeof(w));
+		w.idle = i - 1;
+		if (entry + exit > d->gov_qos) {
+			w.kind = PD_WHY_IDLE_QOS;
+			w.x = entry + exit;
+			w.y = d->gov_qos;
+		} else if (d->gov_wakeup != UINT64_MAX &&
+			   d->gov_now + entry + residency > d->gov_wakeup) {
+			w.kind = PD_WHY_IDLE_RESIDENCY;
+			w.x = d->gov_now + entry + residency;
+			w.y = d->gov_wakeup;
+		} else {
+			w.kind = (int)(i - 1) == chosen
+					 ? PD_WHY_IDLE_FITS
+					 : PD_WHY_IDLE_CUSTOM;
+		}
+		fn(user, &w);
+	}
+}
+
+int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
+		      struct pd_explanation *out, pd_why_fn fn, void *user)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	struct pd_domain *d = pd_domain_get(ctx, dom);
+	if (!d) {
+		dmn_unlock(ctx);
+		return -EBADF;
+	}
+	memset(out, 0, sizeof(*out));
+	out->on = d->on;
+	out->pstate = d->pstate;
+	for (unsigned i = d->votes.n; i > 0; i--)
+		if (d->votes.bins[i - 1].count) {
+			out->aggregate = d->votes.bins[i - 1].level;
+			break;
+		}
+	out->idle_state = d->on ? -1 : d->idle_state;
+	bool has_idle = d->idle && d->idle->n;
+	if (d->on)
+		out->idle_why = PD_IDLE_ON;
+	else if (!has_idle)
+		out->idle_why = PD_IDLE_NONE;
+	else if (d->off_by_sleep)
+		out->idle_why = PD_IDLE_SYSTEM_SLEEP;
+	else if (!d->gov_decided || !d->stats.off_count)
+		out->idle_why = PD_IDLE_INITIAL;
+	else
+		out->idle_why = PD_IDLE_GOVERNOR;
+	if (out->idle_why == PD_IDLE_GOVERNOR)
+		out->decided_ns = d->gov_now;
+	if (fn) {
+		holders(d, fn, user);
+		pstate_inputs(d, fn, user);
+		if (out->idle_why == PD_IDLE_GOVERNOR && d->idle_state >= 0)
+			idle_decision(d, d->idle_state, fn, user);
+		/* On with nothing holding it: the governor's last word (a
+		 * stay-on lists every state it ruled out). */
+		else if (d->on && !want_on_now(d) && d->gov_decided && has_idle)
+			idle_decision(d, -1, fn, user);
+	}
+	dmn_unlock(ctx);
+	return 0;
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * System sleep (DESIGN §7), as genpd's noirq phase does it: suspend every
+ * device, power off what nothing keeps, children first, into the deepest
+ * idle state without asking the governor; keep on always-on and held
+ * domains and the wakeup path (an on, active-wakeup domain with a
+ * wakeup-enabled device attached), with their parents. Resume restores
+ * every device's runtime state from before, as one transaction.
+ *
+ * Sleep statistics are the difference of each domain's residency totals
+ * between the start and the end of sleep, so they need no hook into the
+ * accounting: every instant of sleep falls in exactly one bucket, as it
+ * does in the totals.
+ */
+#include "internal.h"
+
+#include <domino/lifecycle.h>
+#include <errno.h>
+#include <string.h>
+
+void sleep_free(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	if (!d->sleep)
+		return;
+	dmn_free(ctx, d->sleep->idle);
+	dmn_free(ctx, d->sleep->snap_idle);
+	dmn_free(ctx, d->sleep);
+	d->sleep = 0;
+}
+
+/* Room for @d's sleep statistics with its current idle states. */
+static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	unsigned n = (d->idle ? d->idle->n : 0) + 1;
+	if (d->sleep && d->sleep->n >= n)
+		return 0;
+	uint64_t *idle = dmn_alloc(ctx, n * sizeof(*idle));
+	uint64_t *snap = dmn_alloc(ctx, n * sizeof(*snap));
+	struct pd_sleep_data *s =
+	    d->sleep ? d->sleep : dmn_alloc(ctx, sizeof(*s));
+	if (!idle || !snap || !s) {
+		dmn_free(ctx, idle);
+		dmn_free(ctx, snap);
+		if (s != d->sleep)
+			dmn_free(ctx, s);
+		return -ENOMEM;
+	}
+	memset(idle, 0, n * sizeof(*idle));
+	memset(snap, 0, n * sizeof(*snap));
+	if (d->sleep) {
+		/* Idle states were added since: the old slots keep their
+		 * totals, plain off moves to the new last slot. */
+		unsigned old = d->sleep->n;
+		memcpy(idle, d->sleep->idle, (old - 1) * sizeof(*idle));
+		idle[n - 1] = d->sleep->idle[old - 1];
+		dmn_free(ctx, d->sleep->idle);
+		dmn_free(ctx, d->sleep->snap_idle);
+	} else {
+		memset(s, 0, sizeof(*s));
+	}
+	s->idle = idle;
+	s->snap_idle = snap;
+	s->n = n;
+	d->sleep = s;
+	return 0;
+}
+
+/* @d's residency totals up to now, slot n-1 being plain off. */
+static void totals(struct pd_domain *d, uint64_t now, uint64_t *on,
+		   uint64_t *idle)
+{
+	stats_account(d, now);
+	*on = d->stats.time_on;
+	unsigned n = d->sleep->n;
+	for (unsigned i = 0; i + 1 < n; i++)
+		idle[i] = d->idle->counts[i].time_ns;
+	idle[n - 1] = d->stats.time_off;
+}
+
+static void sleep_snapshot(struct pd_domain *d, uint64_t now)
+{
+	totals(d, now, &d->sleep->snap_on, d->sleep->snap_idle);
+}
+
+/* Add what @d spent since the snapshot to its sleep statistics. */
+static void sleep_account(struct pd_domain *d, uint64_t now)
+{
+	struct pd_sleep_data *s = d->sleep;
+	stats_account(d, now);
+	uint64_t on = d->stats.time_on;
+	s->on += on - s->snap_on;
+	s->snap_on = on;
+	for (unsigned i = 0; i < s->n; i++) {
+		uint64_t t = i + 1 < s->n ? d->idle->counts[i].time_ns
+					  : d->stats.time_off;
+		s->idle[i] += t - s->snap_idle[i];
+		s->snap_idle[i] = t;
+	}
+}
+
+/* Does @dev stay in its runtime state through sleep? A wakeup-enabled
+ * device with an active-wakeup domain (genpd's device_awake_path). */
+static bool wakeup_path(const struct pd_device *dev)
+{
+	if (!dev->wakeup)
+		return false;
+	for (unsigned i = 0; i < dev->n_atts; i++)
+		if (dev->atts[i]->dom->active_wakeup)
+			return true;
+	return false;
+}
+
+#define FOR_DOMAINS(ctx, d)                                                  \
+	for (uint32_t h_ = handle_next(&(ctx)->domains, 0);                  \
+	     h_ && ((d) = pd_domain_get((ctx), h_)); h_ = handle_next(&(ctx)->domains, h_))
+#define FOR_DEVICES(ctx, v)                                                  \
+	for (uint32_t h_ = handle_next(&(ctx)->devices, 0);                  \
+	     h_ && ((v) = pd_device_get_ptr((ctx), h_)); h_ = handle_next(&(ctx)->devices, h_))
+
+int pd_system_suspend(struct dmn_ctx *ctx)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	ctx->op_error = 0;
+	if (ctx->asleep) {
+		txn_result(ctx, 0);
+		dmn_unlock(ctx);
+		return 0;
+	}
+	struct pd_domain *d;
+	struct pd_device *dev;
+	int err = 0;
+	FOR_DOMAINS(ctx, d)
+		if (!err)
+			err = sleep_reserve(ctx, d);
+	txn_begin(ctx);
+	/* Every device off the wakeup path is suspended, votes dropped as a
+	 * runtime suspend drops them; its usage comes back at resume. */
+	FOR_DEVICES(ctx, dev) {
+		dev->sleep_usage = 0;
+		if (err || !dev->usage || wakeup_path(dev))
+			continue;
+		dev->sleep_usage = dev->usage;
+		err = txn_set_usage(ctx, dev, 0);
+		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
+			struct pd_attachment *a = dev->atts[i];
+			err = txn_set_vote(ctx, a, a->vote, false);
+			if (!err)
+				txn_touch(ctx, a->dom);
+		}
+	}
+	/* The wakeup path: an on, active-wakeup domain with a wakeup-path
+	 * device attached stays on (genpd_finish_suspend skips it), so do
+	 * its parents through the link; an off one stays off. */
+	FOR_DOMAINS(ctx, d) {
+		d->sleep_keep = false;
+		if (err || !d->on || !d->active_wakeup)
+			continue;
+		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+			if (wakeup_path(a->dev))
+				d->sleep_keep = true;
+		txn_touch(ctx, d);
+	}
+	if (!err) {
+		ctx->sleep_deepest = true;
+		err = txn_commit(ctx);
+		ctx->sleep_deepest = false;
+	} else {
+		txn_abort(ctx);
+	}
+	if (err) {
+		FOR_DOMAINS(ctx, d)
+			d->sleep_keep = false;
+		FOR_DEVICES(ctx, dev)
+			dev->sleep_usage = 0;
+	} else {
+		uint64_t now = dmn_now(ctx);
+		ctx->asleep = true;
+		ctx->sleep_since = now;
+		ctx->sleep_count++;
+		FOR_DOMAINS(ctx, d)
+			sleep_snapshot(d, now);
+	}
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_system_resume(struct dmn_ctx *ctx)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	ctx->op_error = 0;
+	if (!ctx->asleep) {
+		txn_result(ctx, 0);
+		dmn_unlock(ctx);
+		return 0;
+	}
+	struct pd_domain *d;
+	struct pd_device *dev;
+	uint64_t now = dmn_now(ctx);
+	/* Sleep ends now, whatever the restoration does. */
+	FOR_DOMAINS(ctx, d)
+		if (d->sleep)
+			sleep_account(d, now);
+	ctx->sleep_time += now - ctx->sleep_since;
+	ctx->asleep = false;
+	/* One transaction, as one resume: every device active before sleep
+	 * and not now, raised parents first, then the domains on. */
+	txn_begin(ctx);
+	int err = 0;
+	FOR_DEVICES(ctx, dev) {
+		if (err || !dev->sleep_usage || dev->usage)
+			continue;
+		err = txn_set_usage(ctx, dev, dev->sleep_usage);
+		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
+			struct pd_attachment *a = dev->atts[i];
+			err = txn_set_vote(ctx, a, a->vote, true);
+			if (!err)
+				txn_touch(ctx, a->dom);
+		}
+	}
+	err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+	int first = ctx->op_error;
+	FOR_DEVICES(ctx, dev)
+		dev->sleep_usage = 0;
+	/* Then the wakeup path lets go: what no restored device needs
+	 * stays as sleep left it, a kept domain follows its votes. */
+	txn_begin(ctx);
+	bool any = false;
+	FOR_DOMAINS(ctx, d) {
+		if (!d->sleep_keep)
+			continue;
+		d->sleep_keep = false;
+		txn_touch(ctx, d);
+		any = true;
+	}
+	int err2 = any ? txn_commit(ctx) : (txn_abort(ctx), 0);
+	if (first)
+		ctx->op_error = first;
+	if (!err)
+		err = err2;
+	txn_result(ctx, err);
+	dmn_unlock(ctx);
+	return err;
+}
+
+int pd_system_asleep(struct dmn_ctx *ctx)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	int asleep = ctx->asleep;
+	dmn_unlock(ctx);
+	return asleep;
+}
+
+int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t h, int on)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	if (dev)
+		dev->wakeup = on != 0;
+	dmn_unlock(ctx);
+	return dev ? 0 : -EBADF;
+}
+
+int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	int r = dev ? dev->wakeup : -EBADF;
+	dmn_unlock(ctx);
+	return r;
+}
+
+int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h, int on)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	struct pd_domain *d = pd_domain_get(ctx, h);
+	if (d)
+		d->active_wakeup = on != 0;
+	dmn_unlock(ctx);
+	return d ? 0 : -EBADF;
+}
+
+int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	struct pd_domain *d = pd_domain_get(ctx, h);
+	int r = d ? d->active_wakeup : -EBADF;
+	dmn_unlock(ctx);
+	return r;
+}
+
+int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
+			  uint64_t *time_ns)
+{
+	if (!ctx || !count || !time_ns)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	*count = ctx->sleep_count;
+	*time_ns = ctx->sleep_time +
+		   (ctx->asleep ? dmn_now(ctx) - ctx->sleep_since : 0);
+	dmn_unlock(ctx);
+	return 0;
+}
+
+int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t h, int i,
+			  uint64_t *ns)
+{
+	if (!ctx || !ns)
+		return -EINVAL;
+	if (dmn_lock(ctx))
+		return -EDEADLK;
+	struct pd_domain *d = pd_domain_get(ctx, h);
+	int err = d ? 0 : -EBADF;
+	unsigned n = d ? (d->idle ? d->idle->n : 0) : 0;
+	if (!err && (i < -2 || i >= (int)n))
+		err = -ENOENT;
+	if (!err) {
+		*ns = 0;
+		struct pd_sleep_data *s = d->sleep;
+		if (s && ctx->asleep)
+			sleep_account(d, dmn_now(ctx));
+		if (s && i == -1)
+			*ns = s->on;
+		else if (s && i == -2)
+			*ns = s->idle[s->n - 1];
+		else if (s && (unsigned)i + 1 < s->n)
+			*ns = s->idle[i];
+	}
+	dmn_unlock(ctx);
+	return err;
+}

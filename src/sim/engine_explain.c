@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `explain DOMAIN` and `domino summary --explain DOMAIN` (DESIGN §7): the
+ * library's records (pd_domain_explain) in the words of the contract,
+ * with names and votes as the scenario wrote them.
+ */
+#include "engine_internal.h"
+
+#include <domino/explain.h>
+#include <domino/lifecycle.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A growing text; a failed allocation sticks (oom) and is reported once. */
+struct text {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (t->oom || n < 0)
+		return;
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = (t->len + (size_t)n + 1) * 2;
+		char *s = realloc(t->s, cap);
+		if (!s) {
+			t->oom = 1;
+			return;
+		}
+		t->s = s;
+		t->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+struct records {
+	struct pd_why *w;
+	unsigned n, cap;
+	int oom;
+};
+
+static void collect(void *user, const struct pd_why *why)
+{
+	struct records *r = user;
+	if (r->oom)
+		return;
+	if (r->n == r->cap) {
+		unsigned cap = r->cap ? r->cap * 2 : 16;
+		struct pd_why *w = realloc(r->w, cap * sizeof(*w));
+		if (!w) {
+			r->oom = 1;
+			return;
+		}
+		r->w = w;
+		r->cap = cap;
+	}
+	r->w[r->n++] = *why;
+}
+
+static const char *dev_name(const struct sim *sim, pd_device_t h)
+{
+	int i = sim_device_index(sim, h);
+	return i >= 0 ? sim->board->devices[i].name : "?";
+}
+
+static const char *dom_name(const struct sim *sim, pd_domain_t h)
+{
+	int i = sim_domain_index(sim, h);
+	return i >= 0 ? sim->board->domains[i].name : "?";
+}
+
+/* The vote @dev cast on @domain as written (DESIGN §1: 49 stays 49). */
+static uint32_t cast_vote(const struct sim *sim, pd_device_t h,
+			  unsigned domain, uint32_t rounded)
+{
+	int dev = sim_device_index(sim, h);
+	if (dev < 0)
+		return rounded;
+	const struct dt_device *d = &sim->board->devices[dev];
+	for (unsigned a = 0; a < d->n_attachments; a++)
+		if (d->attachments[a].domain == (int32_t)domain)
+			return sim->devs[dev].cast[a];
+	return rounded;
+}
+
+static void idle_records(struct sim *sim, unsigned domain,
+			 const struct records *r, struct text *t);
+
+static void on_line(struct sim *sim, unsigned domain, const char *name,
+		    const struct records *r, struct text *t)
+{
+	pd_domain_t dom = sim->inst->domains[domain];
+	int n = 0;
+	put(t, "explain %s: on because: ", name);
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct pd_why *w = &r->w[i];
+		const char *sep = n ? ", " : "";
+		switch (w->kind) {
+		case PD_WHY_ALWAYS_ON:
+			put(t, "%salways-on", sep);
+			break;
+		case PD_WHY_BOOT_HOLD: {
+			put(t, "%sboot hold (level %" PRIu32 "; ", sep,
+			    sim->doms[domain].boot_raw);
+			if (!w->awaiting) {
+				put(t, "no consumers: until probe all)");
+				break;
+			}
+			put(t, "awaiting");
+			pd_attach_t att = 0;
+			while (!pd_domain_next_attachment(sim->ctx, dom, att,
+							  &att)) {
+				struct pd_attach_info ai;
+				if (!pd_attach_info(sim->ctx, att, &ai) &&
+				    pd_device_probed(sim->ctx, ai.device) == 0)
+					put(t, " %s", dev_name(sim, ai.device));
+			}
+			put(t, ")");
+			break;
+		}
+		case PD_WHY_DEVICE:
+			put(t, "%sdev %s (vote %" PRIu32 ")", sep,
+			    dev_name(sim, w->dev),
+			    cast_vote(sim, w->dev, domain, w->level));
+			break;
+		case PD_WHY_WAKEUP_PATH:
+			put(t, "%swakeup path dev %s", sep,
+			    dev_name(sim, w->dev));
+			break;
+		case PD_WHY_CHILD:
+			put(t, "%schild %s (requires %" PRIu32 ")", sep,
+			    dom_name(sim, w->child), w->level);
+			break;
+		default:
+			continue;
+		}
+		n++;
+	}
+	if (n) {
+		put(t, "\n");
+		return;
+	}
+	/* Nothing holds it: the governor kept it on (every state rejected),
+	 * or its power-off failed. Either is retried at its next change. */
+	unsigned rejected = 0, states = 0;
+	for (unsigned i = 0; i < r->n; i++) {
+		if (r->w[i].kind < PD_WHY_IDLE_QOS)
+			continue;
+		states++;
+		rejected += r->w[i].kind != PD_WHY_IDLE_FITS;
+	}
+	if (!states || rejected != states) {
+		put(t, "no holder (its power-off failed)\n");
+		return;
+	}
+	put(t, "no holder; the governor kept it on: ");
+	idle_records(sim, domain, r, t);
+	put(t, "\n");
+}
+
+static void off_line(struct sim *sim, unsigned domain, const char *name,
+		     const struct pd_explanation *e, const struct records *r,
+		     struct text *t)
+{
+	if (e->idle_why == PD_IDLE_NONE) {
+		put(t, "explain %s: off because: no idle states\n", name);
+		return;
+	}
+	const char *state = sim_idle_name(sim, domain, e->idle_state);
+	put(t, "explain %s: off in %s because: ", name, state ? state : "?");
+	if (e->idle_why == PD_IDLE_INITIAL) {
+		put(t, "initial (deepest)\n");
+		return;
+	}
+	if (e->idle_why == PD_IDLE_SYSTEM_SLEEP) {
+		put(t, "system sleep (deepest, governor not asked)\n");
+		return;
+	}
+	idle_records(sim, domain, r, t);
+	put(t, "\n");
+}
+
+/* "S2 rejected (qos: ...), S1 rejected (residency: ...), S0 fits". */
+static void idle_records(struct sim *sim, unsigned domain,
+			 const struct records *r, struct text *t)
+{
+	int n = 0;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct pd_why *w = &r->w[i];
+		const char *s = sim_idle_name(sim, domain, (int)w->idle);
+		const char *sep = n ? ", " : "";
+		switch (w->kind) {
+		case PD_WHY_IDLE_QOS:
+			put(t, "%s%s rejected (qos: entry+exit %" PRIu64
+			       "ns > limit %" PRIu64 "ns)", sep, s, w->x, w->y);
+			break;
+		case PD_WHY_IDLE_RESIDENCY:
+			put(t, "%s%s rejected (residency: now+entry+residency "
+			       "%" PRIu64 "ns > next wakeup %" PRIu64 "ns)",
+			    sep, s, w->x, w->y);
+			break;
+		case PD_WHY_IDLE_CUSTOM:
+			put(t, "%s%s rejected (governor)", sep, s);
+			break;
+		case PD_WHY_IDLE_FITS:
+			put(t, n ? "%s%s fits" : "deepest", sep, s);
+			break;
+		default:
+			continue;
+		}
+		n++;
+	}
+}
+
+static void pstate_line(struct sim *sim, unsigned domain, const char *name,
+			const struct pd_explanation *e,
+			const struct records *r, struct text *t)
+{
+	/* Each input as written: device votes as cast, the boot level as
+	 * given; the rounding shows in the domain's pstate. */
+	uint32_t raw_max = 0;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct pd_why *w = &r->w[i];
+		uint32_t raw = w->kind == PD_WHY_PSTATE_DEVICE
+				   ? cast_vote(sim, w->dev, domain, w->level)
+			       : w->kind == PD_WHY_PSTATE_BOOT
+				   ? sim->doms[domain].boot_raw
+			       : w->kind == PD_WHY_PSTATE_CHILD ? w->level
+								: 0;
+		if (raw > raw_max)
+			raw_max = raw;
+	}
+	put(t, "explain %s: pstate %" PRIu32, name, e->pstate);
+	if (e->pstate > e->aggregate) {
+		put(t, " because: stuck (aggregate %" PRIu32
+		       "; a lowering call failed)\n",
+		    e->aggregate);
+		return;
+	}
+	if (!raw_max) {
+		put(t, " because: no votes\n");
+		return;
+	}
+	if (raw_max != e->pstate)
+		put(t, " (rounded up from %" PRIu32 ")", raw_max);
+	put(t, " because: ");
+	int n = 0;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct pd_why *w = &r->w[i];
+		const char *sep = n ? ", " : "";
+		if (w->kind == PD_WHY_PSTATE_DEVICE &&
+		    cast_vote(sim, w->dev, domain, w->level) == raw_max)
+			put(t, "%sdev %s (vote %" PRIu32 ")", sep,
+			    dev_name(sim, w->dev), raw_max);
+		else if (w->kind == PD_WHY_PSTATE_CHILD && w->level == raw_max)
+			put(t, "%schild %s (requires %" PRIu32 ")", sep,
+			    dom_name(sim, w->child), raw_max);
+		else if (w->kind == PD_WHY_PSTATE_BOOT &&
+			 sim->doms[domain].boot_raw == raw_max)
+			put(t, "%sboot hold (level %" PRIu32 ")", sep, raw_max);
+		else
+			continue;
+		n++;
+	}
+	put(t, "\n");
+}
+
+int sim_explain_index(struct sim *sim, unsigned domain, char **out)
+{
+	*out = NULL;
+	struct pd_explanation e;
+	struct records r = {0};
+	struct text t = {0};
+	int err = pd_domain_explain(sim->ctx, sim->inst->domains[domain], &e,
+				    collect, &r);
+	if (err) {
+		free(r.w);
+		return err;
+	}
+	const char *name = sim->board->domains[domain].name;
+	if (e.on)
+		on_line(sim, domain, name, &r, &t);
+	else
+		off_line(sim, domain, name, &e, &r, &t);
+	pstate_line(sim, domain, name, &e, &r, &t);
+	free(r.w);
+	if (r.oom || t.oom) {
+		free(t.s);
+		return -ENOMEM;
+	}
+	*out = t.s;
+	return 0;
+}
+
+int sim_explain(struct sim *sim, const char *domain, char **out, char *why,
+		size_t why_size)
+{
+	if (!sim || !domain || !out)
+		return -EINVAL;
+	*out = NULL;
+	int i = sim_find_domain(sim, domain, why, why_size);
+	if (i < 0)
+		return i;
+	return sim_explain_index(sim, (unsigned)i, out);
+}
