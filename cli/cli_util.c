@@ -662,6 +662,8 @@ int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
 	so.board_name = board->name;
 	so.supported_hw = opt->supported_hw;
 	so.n_supported_hw = (unsigned)opt->n_supported_hw;
+	if (opt->parents_by_name)
+		so.flags |= SIM_PARENTS_BY_NAME;
 	so.diag = cli_print_diag;
 	so.diag_user = &printer;
 	int err = sim_create(board->blob, board->size, &so, out);
