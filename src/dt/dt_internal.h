@@ -165,14 +165,12 @@ int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
 			 unsigned *n_states);
 int dt_opp_tables_scan(struct dt_loader *ld); /* opp_tables.c */
 /* opp-supported-hw of a table: the cells of one group (the length of its
- * shortest opp-supported-hw, 0 if none); whether the board's version has
- * fewer values than that (some cells go unchecked); and whether two of its
- * entries may differ only in unchecked cells (both carry the property in
- * such a table), so a finding between them may be the version's doing. */
+ * shortest opp-supported-hw, 0 if none), and whether the board's version
+ * has fewer values than that (some cells go unchecked: two entries that
+ * both carry the property may then be meant for different chips). O(n)
+ * for n entries. */
 unsigned dt_opp_hw_width(const struct dt_opp_table *t);
 bool dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t);
-bool dt_opp_hw_ambiguous(const struct dt_board *b, const struct dt_opp_table *t,
-			 const struct dt_opp *x, const struct dt_opp *y);
 int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 		       struct dt_opp_ref **refs, unsigned *n_refs);
 int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table);

@@ -112,10 +112,13 @@ static void check_voltages(struct linter *l, const struct dt_board *b)
 				v[n++] = (struct by_freq){o->hz[0], o};
 		}
 		qsort(v, n, sizeof(*v), cmp_by_freq);
+		/* with a version that leaves cells of this table unchecked, two
+		 * hw-selected entries may be meant for different chips */
+		bool partial = dt_opp_hw_partial(b, tab);
 		for (unsigned i = 1; i < n; i++) {
 			const struct dt_opp *lo = v[i - 1].opp, *hi = v[i].opp;
 			if (v[i].hz == v[i - 1].hz ||
-			    dt_opp_hw_ambiguous(b, tab, lo, hi))
+			    (partial && lo->n_supported_hw && hi->n_supported_hw))
 				continue;
 			unsigned supplies = lo->n_supplies < hi->n_supplies
 						    ? lo->n_supplies

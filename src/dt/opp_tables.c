@@ -369,17 +369,6 @@ bool dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t)
 	return b->n_supported_hw && b->n_supported_hw < dt_opp_hw_width(t);
 }
 
-/* Both entries are selected by opp-supported-hw in a table whose groups
- * the version does not cover: they may be meant for different values of
- * the unchecked cells (Tegra30's speedo variants at one frequency), so
- * what they share says nothing about the tree. */
-bool dt_opp_hw_ambiguous(const struct dt_board *b, const struct dt_opp_table *t,
-			 const struct dt_opp *x, const struct dt_opp *y)
-{
-	return x->n_supported_hw && y->n_supported_hw &&
-	       dt_opp_hw_partial(b, t);
-}
-
 static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 {
 	struct dt_board *b = ld->board;
@@ -436,7 +425,13 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 				continue;
 			e->duplicate_of = (int32_t)j;
 			e->available = false;
-			if (dt_opp_hw_ambiguous(b, t, first, e))
+			/* both selected by opp-supported-hw in a table the
+			 * version does not cover: they may be meant for
+			 * different values of the unchecked cells (Tegra30's
+			 * speedo variants), so their sameness is the
+			 * version's doing, not the tree's */
+			if (partial && first->n_supported_hw &&
+			    e->n_supported_hw)
 				n_ambiguous++;
 			else if (DT_WARN(ld, "opp-duplicate", enode, NULL,
 					 "same opp-hz and opp-level as %s; "
