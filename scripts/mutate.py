@@ -324,8 +324,9 @@ def main():
     ap.add_argument("-E", "--exclude-tests", default=None,
                     help="ctest name regex to leave out (a quicker, weaker suite: its "
                          "survivors are worth a rerun with --only survived without it)")
-    ap.add_argument("--test-timeout", type=int, default=60,
-                    help="per-test time limit, seconds, for tests without their own (default 60)")
+    ap.add_argument("--test-timeout", type=int, default=300,
+                    help="per-test time limit, seconds, for tests without their own "
+                         "(default 300: a loaded machine slows tests several times)")
     ap.add_argument("--timeout", type=int, default=0,
                     help="per-mutant limit for the whole ctest run, seconds "
                          "(default: 3 x the clean run + 30)")
@@ -438,7 +439,11 @@ def main():
                     verdict = "killed"
                     m = FAILED_LINE.search(out) or FAILED.search(out)
                     killer = m.group(1) if m else "?"
-                    if killer in costs:
+                    # A test past its time limit may be a hang or a busy
+                    # machine: say which, so a verdict can be doubted.
+                    if m and m.group(2) == "Timeout":
+                        killer += " (timeout)"
+                    if m and m.group(1) in costs and m.group(2) != "Timeout":
                         killers = [killer] + [k for k in killers if k != killer][:4]
                 else:
                     verdict = "survived"
