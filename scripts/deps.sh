@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build gcc clang pkg-config
   libfdt-dev device-tree-compiler
   libcmocka-dev libjansson-dev
-  libclang-rt-14-dev valgrind libxml2-utils jq
+  libclang-rt-14-dev valgrind libxml2-utils jq universal-ctags
   gcc-arm-none-eabi libnewlib-arm-none-eabi
 )
 

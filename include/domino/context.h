@@ -30,6 +30,39 @@
  *    builds (NDEBUG unset, or DMN_DEBUG). Every function that takes a
  *    context can return -EDEADLK that way; calls into another context are
  *    fine.
+ *
+ * Error codes: one meaning each, across every header (each function's
+ * comment says which it returns and for what):
+ *   -EINVAL     an argument or an input value the call cannot take: NULL
+ *               where an object is needed, a bad flag or size, a property
+ *               or scenario value of the wrong form (the diagnostic says
+ *               which);
+ *   -EBADF      a handle that names no live object of that kind here
+ *               (stale, of another kind, or of another context);
+ *   -ENOENT     no such object: no such name, index, link, listener or
+ *               entry, past the end of a list, or a device with no OPP
+ *               table bound ("not bound" is always -ENOENT);
+ *   -EEXIST     the name or link already exists, or a name is not unique;
+ *   -ENOMEM     the allocation hook failed; the call changed nothing;
+ *   -ENOSPC     a table or buffer of fixed size is full or too small
+ *               (2^20 - 1 objects of a kind, a listener slot, an SCMI
+ *               reply buffer);
+ *   -ERANGE     a level or rate beyond what a domain or table supports;
+ *   -ENODEV     a non-zero pstate vote no domain can take: neither the
+ *               voted domain nor any domain above it has a
+ *               set_performance_state callback;
+ *   -EBUSY      the object is in use (an OPP entry a device runs at);
+ *   -ELOOP      the link would close a cycle;
+ *   -EALREADY   already in the requested state (a put at usage count 0);
+ *   -EDEADLK    a callback or listener called back into its own context;
+ *   -EAGAIN     the lock hook could not create its lock;
+ *   -EILSEQ     malformed input: a corrupt blob, invalid UTF-8;
+ *   -EOVERFLOW  a number in the input does not fit its type;
+ *   -E2BIG      an input too large to index (a scenario of 2^32 - 1 lines);
+ *   -EIO        an output sink failed, a callback returned a positive value,
+ *               or a simulated hardware failure (the `fail` command);
+ *   any other   a callback's own error, passed through unchanged.
+ * dmn_strerror() and dmn_errno_name() name each of them.
  */
 #ifndef DOMINO_CONTEXT_H
 #define DOMINO_CONTEXT_H

@@ -430,7 +430,7 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  * and the memory of every step reserved before anything is called, so
  * -ENOMEM changes nothing. A supply whose old window was never known is
  * not restored by a rollback.
- * returns: 0, -EBADF, -ENODEV (no table bound), -ERANGE (@hz above the
+ * returns: 0, -EBADF, -ENOENT (not bound), -ERANGE (@hz above the
  *   highest usable entry, a table without frequencies, or a vote above a
  *   domain's top level), -ENOMEM, or the failing provider's error.
  * Device-to-device requirements (see Model): the owners of the tables the

@@ -444,7 +444,7 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
-	int err = !pdev ? -EBADF : !od ? -ENODEV : 0;
+	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	const struct opp_entry *target = 0;
 	if (!err && hz) {
 		int pos = opp_pos_freq_ceil(od->table, hz);

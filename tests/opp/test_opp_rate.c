@@ -401,7 +401,7 @@ static void test_suspended(void **state)
 	OK(opp_device_unbind(w->ctx, r->dev));
 	assert_int_equal(att_vote(w, r->att), 0);
 	assert_int_equal(dom_pstate(w, r->cx), 0);
-	assert_int_equal(opp_set_rate(w->ctx, r->dev, 1), -ENODEV);
+	assert_int_equal(opp_set_rate(w->ctx, r->dev, 1), -ENOENT);
 	rig_free(r);
 }
 

@@ -195,7 +195,7 @@ static void test_bad_input(void **state)
 	/* set_rate on a device with no table. */
 	pd_device_t dev;
 	OK(pd_device_create(w.ctx, "dev", &dev));
-	assert_int_equal(opp_set_rate(w.ctx, dev, 100), -ENODEV);
+	assert_int_equal(opp_set_rate(w.ctx, dev, 100), -ENOENT);
 	assert_int_equal(opp_device_current(w.ctx, dev, NULL, NULL), -ENOENT);
 	world_fini(&w);
 }

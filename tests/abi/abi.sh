@@ -1,0 +1,72 @@
+#!/bin/sh
+# The public face of libdomino, checked from the built libraries.
+#   abi.sh exports LIBDOMINO.so INCLUDE_DIR
+#     libdomino.so exports exactly the functions and variables that
+#     INCLUDE_DIR/domino/*.h declare: one missing is a broken promise, one
+#     extra is an internal a user could start to depend on.
+#   abi.sh internal LIBDOMINO.a INCLUDE_DIR PREFIX
+#     every external symbol of the static library that no public header
+#     declares starts with PREFIX, so a firmware image linking libdomino.a
+#     next to other code cannot collide on a generic name (docs/architecture.md).
+# Declarations are read with universal-ctags (prototypes and extern
+# variables; static inline helpers are not symbols and are not listed).
+set -eu
+mode=${1:-}
+lib=${2:-}
+inc=${3:-}
+[ -n "$mode" ] && [ -f "$lib" ] && [ -d "$inc/domino" ] || {
+	echo "usage: $0 exports LIB.so INCLUDE_DIR | internal LIB.a INCLUDE_DIR PREFIX" >&2
+	exit 2
+}
+ctags=$(command -v ctags-universal || command -v ctags || true)
+if [ -z "$ctags" ] || ! "$ctags" --version 2>/dev/null | grep -q Universal; then
+	echo "$0: needs universal-ctags (scripts/deps.sh installs it)" >&2
+	exit 2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$ctags" -x --kinds-C=px --language-force=C "$inc"/domino/*.h | awk '{print $1}' | sort -u >"$tmp/declared"
+[ -s "$tmp/declared" ] || { echo "$0: no declarations found in $inc/domino" >&2; exit 2; }
+
+case "$mode" in
+exports)
+	# nm -D lists the version node itself as an absolute symbol (A) and may
+	# suffix names with @@NODE; neither is part of the comparison.
+	nm -D --defined-only "$lib" | awk '$2 != "A" {print $3}' | sed 's/@.*//' | sort -u >"$tmp/exported"
+	comm -23 "$tmp/exported" "$tmp/declared" >"$tmp/extra"
+	comm -13 "$tmp/exported" "$tmp/declared" >"$tmp/missing"
+	status=0
+	if [ -s "$tmp/extra" ]; then
+		echo "exported by $lib but declared in no public header:"
+		sed 's/^/  /' "$tmp/extra"
+		status=1
+	fi
+	if [ -s "$tmp/missing" ]; then
+		echo "declared in $inc/domino but not exported by $lib (add to src/domino.map):"
+		sed 's/^/	/; s/$/;/' "$tmp/missing"
+		status=1
+	fi
+	[ $status -eq 0 ] && echo "$lib: $(wc -l <"$tmp/exported") symbols exported, all declared, all declarations exported"
+	exit $status
+	;;
+internal)
+	prefix=${4:-}
+	[ -n "$prefix" ] || { echo "$0: internal needs a PREFIX" >&2; exit 2; }
+	# Names starting with two underscores belong to the toolchain
+	# (sanitizer and coverage instrumentation), not to domino.
+	nm --defined-only --extern-only "$lib" | awk 'NF == 3 {print $3}' | grep -v '^__' | sort -u >"$tmp/defined"
+	comm -23 "$tmp/defined" "$tmp/declared" >"$tmp/internal"
+	grep -v "^$prefix" "$tmp/internal" >"$tmp/bad" || true
+	if [ -s "$tmp/bad" ]; then
+		echo "$lib: $(wc -l <"$tmp/bad") external symbols in no public header without the internal prefix $prefix"
+		echo "(make them static, declare them public, or run scripts/internal-prefix.sh):"
+		sed 's/^/  /' "$tmp/bad"
+		exit 1
+	fi
+	echo "$lib: $(wc -l <"$tmp/internal") internal symbols, all prefixed $prefix"
+	;;
+*)
+	echo "$0: unknown mode $mode" >&2
+	exit 2
+	;;
+esac
