@@ -51,7 +51,10 @@
  *   -ENODEV     a non-zero pstate vote no domain can take: neither the
  *               voted domain nor any domain above it has a
  *               set_performance_state callback;
- *   -EBUSY      the object is in use (an OPP entry a device runs at);
+ *   -EBUSY      the object is in use (an OPP entry a device runs at), or
+ *               too late (boot-on after a device was resumed);
+ *   -EACCES     not allowed in the system's state: a runtime change while
+ *               the system sleeps (pd_system_suspend, DESIGN §7);
  *   -ELOOP      the link would close a cycle;
  *   -EALREADY   already in the requested state (a put at usage count 0);
  *   -EDEADLK    a callback or listener called back into its own context;
