@@ -96,27 +96,27 @@ static uint64_t default_now(void *user)
 #endif
 }
 
-void *dmn_alloc(struct dmn_ctx *ctx, size_t size)
+void *dmn__alloc(struct dmn_ctx *ctx, size_t size)
 {
 	return ctx->alloc.alloc(ctx->alloc.user, size ? size : 1);
 }
 
-void dmn_free(struct dmn_ctx *ctx, void *ptr)
+void dmn__free(struct dmn_ctx *ctx, void *ptr)
 {
 	if (ptr)
 		ctx->alloc.free(ctx->alloc.user, ptr);
 }
 
-char *dmn_strdup(struct dmn_ctx *ctx, const char *s)
+char *dmn__strdup(struct dmn_ctx *ctx, const char *s)
 {
 	size_t len = strlen(s) + 1;
-	char *copy = dmn_alloc(ctx, len);
+	char *copy = dmn__alloc(ctx, len);
 	if (copy)
 		memcpy(copy, s, len);
 	return copy;
 }
 
-int dmn_grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
+int dmn__grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 		  unsigned need, size_t elem)
 {
 	if (need <= *cap)
@@ -131,12 +131,12 @@ int dmn_grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 	}
 	if ((size_t)new_cap > ((size_t)-1) / elem)
 		return -ENOMEM;
-	void *bigger = dmn_alloc(ctx, (size_t)new_cap * elem);
+	void *bigger = dmn__alloc(ctx, (size_t)new_cap * elem);
 	if (!bigger)
 		return -ENOMEM;
 	if (*array) {
 		memcpy(bigger, *array, (size_t)*cap * elem);
-		dmn_free(ctx, *array);
+		dmn__free(ctx, *array);
 	}
 	*array = bigger;
 	*cap = new_cap;
@@ -144,17 +144,17 @@ int dmn_grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 }
 
 #if defined(DMN_HAVE_PTHREAD) && !defined(__STDC_NO_THREADS__)
-_Thread_local struct dmn_ctx *dmn_held_by_thread;
+_Thread_local struct dmn_ctx *dmn__held_by_thread;
 #else
-struct dmn_ctx *dmn_held_by_thread;
+struct dmn_ctx *dmn__held_by_thread;
 #endif
 
 #if defined(DMN_HAVE_PTHREAD)
-const dmn_lock_fn dmn_pthread_acquire = pthread_lock_acquire;
-const dmn_lock_fn dmn_pthread_release = pthread_lock_release;
+const dmn_lock_fn dmn__pthread_acquire = pthread_lock_acquire;
+const dmn_lock_fn dmn__pthread_release = pthread_lock_release;
 #endif
 
-void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev)
+void dmn__emit(struct dmn_ctx *ctx, const struct dmn_event *ev)
 {
 	for (unsigned i = 0; i < ctx->n_listeners; i++)
 		ctx->listeners[i].fn(ctx->listeners[i].user, ctx, ev);
@@ -192,9 +192,9 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	ctx->lock_ops = lock;
 	ctx->now = cfg->now ? cfg->now : default_now;
 	ctx->now_user = cfg->now ? cfg->now_user : 0;
-	handle_table_init(&ctx->domains, HK_DOMAIN);
-	handle_table_init(&ctx->devices, HK_DEVICE);
-	handle_table_init(&ctx->attachments, HK_ATTACH);
+	dmn__handle_table_init(&ctx->domains, HK_DOMAIN);
+	dmn__handle_table_init(&ctx->devices, HK_DEVICE);
+	dmn__handle_table_init(&ctx->attachments, HK_ATTACH);
 	/* Room for a few listeners from the start, so that the usual ones
 	 * (a trace, the OPP layer's follower) never need memory later. */
 	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
@@ -205,7 +205,7 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	}
 	err = lock.create(lock.user, &ctx->lock);
 	if (err) {
-		dmn_free(ctx, ctx->listeners);
+		dmn__free(ctx, ctx->listeners);
 		alloc.free(alloc.user, ctx);
 		return err < 0 ? err : -EAGAIN;
 	}
@@ -213,7 +213,7 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	return 0;
 }
 
-int dmn_listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+int dmn__listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
 			   ctx->n_listeners + 1, sizeof(*ctx->listeners));
@@ -225,7 +225,7 @@ int dmn_listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 	return 0;
 }
 
-int dmn_unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+int dmn__unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	for (unsigned i = 0; i < ctx->n_listeners; i++) {
 		if (ctx->listeners[i].fn != fn || ctx->listeners[i].user != user)
@@ -242,10 +242,10 @@ int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	if (!ctx || !fn)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = dmn_listen_locked(ctx, fn, user);
-	dmn_unlock(ctx);
+	int err = dmn__listen_locked(ctx, fn, user);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -253,10 +253,10 @@ int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	if (!ctx || !fn)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = dmn_unlisten_locked(ctx, fn, user);
-	dmn_unlock(ctx);
+	int err = dmn__unlisten_locked(ctx, fn, user);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -264,10 +264,10 @@ int dmn_last_error(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = ctx->last_error;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -283,28 +283,28 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 	if (ctx->opp_fini)
 		ctx->opp_fini(ctx);
 	/* Every attachment belongs to exactly one device. */
-	for (uint32_t h = handle_next(&ctx->devices, 0); h;
-	     h = handle_next(&ctx->devices, h))
-		pd_device_free(ctx, pd_device_get_ptr(ctx, h), true);
-	for (uint32_t h = handle_next(&ctx->domains, 0); h;
-	     h = handle_next(&ctx->domains, h)) {
-		struct pd_domain *d = pd_domain_get(ctx, h);
+	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
+	     h = dmn__handle_next(&ctx->devices, h))
+		dmn__pd_device_free(ctx, dmn__pd_device_get_ptr(ctx, h), true);
+	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
+	     h = dmn__handle_next(&ctx->domains, h)) {
+		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
 		/* Each link is owned by its child's parent list. */
 		for (unsigned i = 0; i < d->n_parents; i++)
-			dmn_free(ctx, d->parents[i]);
-		pd_domain_free(ctx, d);
+			dmn__free(ctx, d->parents[i]);
+		dmn__pd_domain_free(ctx, d);
 	}
-	handle_table_fini(ctx, &ctx->attachments);
-	handle_table_fini(ctx, &ctx->devices);
-	handle_table_fini(ctx, &ctx->domains);
-	dmn_free(ctx, ctx->order);
-	dmn_free(ctx, ctx->off_order);
-	dmn_free(ctx, ctx->stack);
-	dmn_free(ctx, ctx->walk);
-	dmn_free(ctx, ctx->listeners);
-	dmn_free(ctx, ctx->vote_atts);
-	dmn_free(ctx, ctx->vote_levels);
-	dmn_free(ctx, ctx->undo);
+	dmn__handle_table_fini(ctx, &ctx->attachments);
+	dmn__handle_table_fini(ctx, &ctx->devices);
+	dmn__handle_table_fini(ctx, &ctx->domains);
+	dmn__free(ctx, ctx->order);
+	dmn__free(ctx, ctx->off_order);
+	dmn__free(ctx, ctx->stack);
+	dmn__free(ctx, ctx->walk);
+	dmn__free(ctx, ctx->listeners);
+	dmn__free(ctx, ctx->vote_atts);
+	dmn__free(ctx, ctx->vote_levels);
+	dmn__free(ctx, ctx->undo);
 	ctx->lock_ops.destroy(ctx->lock_ops.user, ctx->lock);
 	struct dmn_alloc_ops alloc = ctx->alloc;
 	alloc.free(alloc.user, ctx);

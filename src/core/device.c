@@ -6,26 +6,26 @@
 #include <limits.h>
 #include <string.h>
 
-struct pd_device *pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h)
+struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h)
 {
-	return handle_lookup(&ctx->devices, h);
+	return dmn__handle_lookup(&ctx->devices, h);
 }
 
-struct pd_attachment *pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h)
+struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h)
 {
-	return handle_lookup(&ctx->attachments, h);
+	return dmn__handle_lookup(&ctx->attachments, h);
 }
 
 int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = handle_reserve(ctx, &ctx->devices);
+	int err = dmn__handle_reserve(ctx, &ctx->devices);
 	struct pd_device *dev = 0;
 	if (!err) {
-		dev = dmn_alloc(ctx, sizeof(*dev));
+		dev = dmn__alloc(ctx, sizeof(*dev));
 		err = dev ? 0 : -ENOMEM;
 	}
 	if (!err) {
@@ -34,32 +34,32 @@ int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 		dev->cap_atts = 1;
 		dev->qos_us = PD_QOS_NONE;
 		dev->wakeup_ns = PD_WAKEUP_NONE;
-		dev->name = dmn_strdup(ctx, name);
+		dev->name = dmn__strdup(ctx, name);
 		err = dev->name ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		dev->handle = handle_alloc(&ctx->devices, dev);
+		dev->handle = dmn__handle_alloc(&ctx->devices, dev);
 		err = dev->handle ? 0 : -ENOSPC;
 	}
 	if (err && dev) {
-		dmn_free(ctx, dev->name);
-		dmn_free(ctx, dev);
+		dmn__free(ctx, dev->name);
+		dmn__free(ctx, dev);
 	}
 	if (!err)
 		*out = dev->handle;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
-void pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
+void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 		    bool attachments)
 {
 	for (unsigned i = 0; attachments && i < dev->n_atts; i++)
-		dmn_free(ctx, dev->atts[i]);
+		dmn__free(ctx, dev->atts[i]);
 	if (dev->atts != dev->atts_inline)
-		dmn_free(ctx, dev->atts);
-	dmn_free(ctx, dev->name);
-	dmn_free(ctx, dev);
+		dmn__free(ctx, dev->atts);
+	dmn__free(ctx, dev->name);
+	dmn__free(ctx, dev);
 }
 
 /* Room for one more attachment; the first lives inside the device. */
@@ -68,12 +68,12 @@ static int reserve_attachment(struct dmn_ctx *ctx, struct pd_device *dev)
 	if (dev->n_atts < dev->cap_atts)
 		return 0;
 	unsigned cap = dev->cap_atts * 2;
-	struct pd_attachment **bigger = dmn_alloc(ctx, cap * sizeof(*bigger));
+	struct pd_attachment **bigger = dmn__alloc(ctx, cap * sizeof(*bigger));
 	if (!bigger)
 		return -ENOMEM;
 	memcpy(bigger, dev->atts, dev->n_atts * sizeof(*bigger));
 	if (dev->atts != dev->atts_inline)
-		dmn_free(ctx, dev->atts);
+		dmn__free(ctx, dev->atts);
 	dev->atts = bigger;
 	dev->cap_atts = cap;
 	return 0;
@@ -83,19 +83,19 @@ int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
 	if (!dev)
 		err = -EBADF;
 	else if (dev->n_atts || dev->usage || dev->opp_state)
 		err = -EBUSY;
 	if (!err) {
-		handle_release(&ctx->devices, h);
-		pd_device_free(ctx, dev, false);
+		dmn__handle_release(&ctx->devices, h);
+		dmn__pd_device_free(ctx, dev, false);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -103,19 +103,19 @@ int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = -ENOENT;
-	for (uint32_t h = handle_next(&ctx->devices, 0); h;
-	     h = handle_next(&ctx->devices, h)) {
-		struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
+	     h = dmn__handle_next(&ctx->devices, h)) {
+		struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 		if (!strcmp(dev->name, name)) {
 			*out = h;
 			err = 0;
 			break;
 		}
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -157,39 +157,39 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, dev_h);
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, dev_h);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	struct pd_attachment *a = 0;
 	int err = 0;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	if (!dev || !d)
 		err = -EBADF;
 	else if (attached(dev, d))
 		err = -EEXIST;
 	if (!err)
-		err = handle_reserve(ctx, &ctx->attachments);
+		err = dmn__handle_reserve(ctx, &ctx->attachments);
 	if (!err)
 		err = reserve_attachment(ctx, dev);
 	if (!err) {
-		a = dmn_alloc(ctx, sizeof(*a));
+		a = dmn__alloc(ctx, sizeof(*a));
 		err = a ? 0 : -ENOMEM;
 	}
 	if (!err)
-		err = qos_attach(ctx, dev, d, true);
+		err = dmn__qos_attach(ctx, dev, d, true);
 	if (!err) {
 		memset(a, 0, sizeof(*a));
-		uint32_t h = handle_alloc(&ctx->attachments, a);
+		uint32_t h = dmn__handle_alloc(&ctx->attachments, a);
 		a->handle_bits = h & 0x3fffffffu;
 		err = h ? 0 : -ENOSPC;
 		if (err)
-			qos_attach(ctx, dev, d, false);
+			dmn__qos_attach(ctx, dev, d, false);
 	}
 	if (err) {
-		dmn_free(ctx, a);
+		dmn__free(ctx, a);
 		txn_result(ctx, err);
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return err;
 	}
 	a->dev = dev;
@@ -204,22 +204,22 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 	dev->atts[dev->n_atts++] = a;
 
 	if (dev->usage) {
-		err = txn_set_vote(ctx, a, 0, true);
+		err = dmn__txn_set_vote(ctx, a, 0, true);
 		if (!err)
-			txn_touch(ctx, d);
-		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+			dmn__txn_touch(ctx, d);
+		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
 	}
 	if (err) {
 		att_unlink(a);
-		handle_release(&ctx->attachments, att_handle(a));
-		dmn_free(ctx, a);
-		qos_attach(ctx, dev, d, false);
+		dmn__handle_release(&ctx->attachments, att_handle(a));
+		dmn__free(ctx, a);
+		dmn__qos_attach(ctx, dev, d, false);
 	} else {
-		lifecycle_attach(d, dev, true);
+		dmn__lifecycle_attach(d, dev, true);
 		*out = att_handle(a);
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -227,26 +227,26 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_attachment *a = pd_attach_get(ctx, h);
+	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
 	int err = a ? 0 : -EBADF;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	if (a && a->counted) {
-		err = txn_set_vote(ctx, a, a->vote, false);
+		err = dmn__txn_set_vote(ctx, a, a->vote, false);
 		if (!err)
-			txn_touch(ctx, a->dom);
-		err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+			dmn__txn_touch(ctx, a->dom);
+		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
 	}
 	if (!err) {
-		lifecycle_attach(a->dom, a->dev, false);
-		qos_attach(ctx, a->dev, a->dom, false);
+		dmn__lifecycle_attach(a->dom, a->dev, false);
+		dmn__qos_attach(ctx, a->dev, a->dom, false);
 		att_unlink(a);
-		handle_release(&ctx->attachments, h);
-		dmn_free(ctx, a);
+		dmn__handle_release(&ctx->attachments, h);
+		dmn__free(ctx, a);
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -256,24 +256,24 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 static int device_switch(struct dmn_ctx *ctx, struct pd_device *dev,
 			 unsigned usage, bool counted)
 {
-	txn_begin(ctx);
-	int err = txn_set_usage(ctx, dev, usage);
+	dmn__txn_begin(ctx);
+	int err = dmn__txn_set_usage(ctx, dev, usage);
 	for (unsigned i = 0; i < dev->n_atts && !err; i++) {
 		struct pd_attachment *a = dev->atts[i];
-		err = txn_set_vote(ctx, a, a->vote, counted);
+		err = dmn__txn_set_vote(ctx, a, a->vote, counted);
 		if (!err)
-			txn_touch(ctx, a->dom);
+			dmn__txn_touch(ctx, a->dom);
 	}
 	if (err) {
-		txn_abort(ctx);
+		dmn__txn_abort(ctx);
 		return err;
 	}
-	return txn_commit(ctx);
+	return dmn__txn_commit(ctx);
 }
 
-int pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
+int dmn__pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
 {
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
 	if (!dev)
@@ -293,7 +293,7 @@ int pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
 		 * memory; the resume is then undone, as a failed get must
 		 * leave everything as before (a safe-direction step). */
 		int op_error = ctx->op_error;
-		err = lifecycle_probe_locked(ctx, dev);
+		err = dmn__lifecycle_probe_locked(ctx, dev);
 		if (err)
 			(void)device_switch(ctx, dev, 0, false);
 		if (!ctx->op_error)
@@ -306,16 +306,16 @@ int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = pd_device_get_locked(ctx, h);
-	dmn_unlock(ctx);
+	int err = dmn__pd_device_get_locked(ctx, h);
+	dmn__unlock(ctx);
 	return err;
 }
 
-int pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h)
+int dmn__pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h)
 {
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
 	if (!dev)
@@ -335,10 +335,10 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = pd_device_put_locked(ctx, h);
-	dmn_unlock(ctx);
+	int err = dmn__pd_device_put_locked(ctx, h);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -359,31 +359,31 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 	uint32_t *levels = ctx->vote_levels;
 	struct pd_device *dev = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_attachment *a = pd_attach_get(ctx, changes[i].att);
+		struct pd_attachment *a = dmn__pd_attach_get(ctx, changes[i].att);
 		if (!a)
 			return -EBADF;
 		if (dev && a->dev != dev)
 			return -EINVAL;
 		dev = a->dev;
-		err = txn_check_level(ctx, a->dom, changes[i].level,
+		err = dmn__txn_check_level(ctx, a->dom, changes[i].level,
 				      &levels[i]);
 		if (err)
 			return err;
 		atts[i] = a;
 	}
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	bool counted_change = false;
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_attachment *a = atts[i];
 		if (a->vote == levels[i])
 			continue;
-		err = txn_set_vote(ctx, a, levels[i], a->counted);
+		err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
 		if (err) {
-			txn_abort(ctx);
+			dmn__txn_abort(ctx);
 			return err;
 		}
 		if (a->counted) {
-			txn_touch(ctx, a->dom);
+			dmn__txn_touch(ctx, a->dom);
 			counted_change = true;
 		}
 	}
@@ -393,7 +393,7 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 		ctx->n_order = 0;
 		return 0;
 	}
-	return txn_commit(ctx);
+	return dmn__txn_commit(ctx);
 }
 
 /* pd_vote's work once the level differs: out of line, so that the common
@@ -405,17 +405,17 @@ static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 			pd_attach_t att, uint32_t level)
 {
 	int err = 0;
-	if (a && txn_vote_fast(ctx, a, level, &err))
+	if (a && dmn__txn_vote_fast(ctx, a, level, &err))
 		return err;
 	struct pd_vote_change change = {att, level};
 	return vote_many_locked(ctx, &change, 1);
 }
 
-int pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
+int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 {
 	/* The same level again: validated when it was stored, nothing to do.
 	 * This is the common case of a driver re-asserting its vote. */
-	struct pd_attachment *a = pd_attach_get(ctx, att);
+	struct pd_attachment *a = dmn__pd_attach_get(ctx, att);
 	ctx->op_error = 0;
 	int err = 0;
 	if (!a || a->vote != level)
@@ -427,10 +427,10 @@ int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = pd_vote_locked(ctx, att, level);
-	dmn_unlock(ctx);
+	int err = dmn__pd_vote_locked(ctx, att, level);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -439,12 +439,12 @@ int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
 {
 	if (!ctx || !changes || !n)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	ctx->op_error = 0;
 	int err = vote_many_locked(ctx, changes, n);
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -455,16 +455,16 @@ int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	if (dev) {
 		out->name = dev->name;
 		out->usage = dev->usage;
 		out->n_attachments = dev->n_atts;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -472,16 +472,16 @@ int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
 {
 	if (!ctx || !next)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = 0;
-	if (prev && !pd_device_get_ptr(ctx, prev))
+	if (prev && !dmn__pd_device_get_ptr(ctx, prev))
 		err = -EBADF;
 	if (!err) {
-		*next = handle_next(&ctx->devices, prev);
+		*next = dmn__handle_next(&ctx->devices, prev);
 		err = *next ? 0 : -ENOENT;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -490,9 +490,9 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	if (dev) {
 		if (i >= dev->n_atts)
@@ -500,7 +500,7 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 		else
 			*out = att_handle(dev->atts[i]);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -509,9 +509,9 @@ int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_attachment *a = pd_attach_get(ctx, h);
+	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
 	int err = a ? 0 : -EBADF;
 	if (a) {
 		out->device = a->dev->handle;
@@ -519,7 +519,7 @@ int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
 		out->vote = a->vote;
 		out->counts = a->counted;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -528,10 +528,10 @@ int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, dev_h);
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, dev_h);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = (dev && d) ? -ENOENT : -EBADF;
 	for (unsigned i = 0; dev && d && i < dev->n_atts; i++) {
 		if (dev->atts[i]->dom == d) {
@@ -540,6 +540,6 @@ int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 			break;
 		}
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

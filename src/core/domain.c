@@ -6,23 +6,23 @@
 #include <limits.h>
 #include <string.h>
 
-struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
+struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
 {
-	return handle_lookup(&ctx->domains, h);
+	return dmn__handle_lookup(&ctx->domains, h);
 }
 
-void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	sleep_free(ctx, d);
-	idle_free(ctx, d);
-	stats_free(ctx, d);
-	ms_fini(ctx, &d->qos_set);
-	ms_fini(ctx, &d->wake_set);
-	level_hist_fini(ctx, &d->votes);
-	dmn_free(ctx, d->parents);
-	dmn_free(ctx, d->children);
-	dmn_free(ctx, d->name);
-	dmn_free(ctx, d);
+	dmn__sleep_free(ctx, d);
+	dmn__idle_free(ctx, d);
+	dmn__stats_free(ctx, d);
+	dmn__ms_fini(ctx, &d->qos_set);
+	dmn__ms_fini(ctx, &d->wake_set);
+	dmn__level_hist_fini(ctx, &d->votes);
+	dmn__free(ctx, d->parents);
+	dmn__free(ctx, d->children);
+	dmn__free(ctx, d->name);
+	dmn__free(ctx, d);
 }
 
 int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
@@ -30,20 +30,20 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 {
 	if (!ctx || !desc || !desc->name || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = handle_reserve(ctx, &ctx->domains);
+	int err = dmn__handle_reserve(ctx, &ctx->domains);
 	if (!err)
-		err = walk_reserve(ctx, 1);
+		err = dmn__walk_reserve(ctx, 1);
 	struct pd_domain *d = 0;
 	if (!err) {
-		d = dmn_alloc(ctx, sizeof(*d));
+		d = dmn__alloc(ctx, sizeof(*d));
 		err = d ? 0 : -ENOMEM;
 	}
 	if (!err) {
 		memset(d, 0, sizeof(*d));
-		level_hist_init(&d->votes);
-		d->name = dmn_strdup(ctx, desc->name);
+		dmn__level_hist_init(&d->votes);
+		d->name = dmn__strdup(ctx, desc->name);
 		err = d->name ? 0 : -ENOMEM;
 	}
 	if (!err) {
@@ -51,10 +51,10 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 		d->user = desc->user;
 		d->flags = desc->flags;
 		d->idle_state = -1;
-		err = stats_init(ctx, d, dmn_now(ctx));
+		err = dmn__stats_init(ctx, d, dmn_now(ctx));
 	}
 	if (!err) {
-		d->handle = handle_alloc(&ctx->domains, d);
+		d->handle = dmn__handle_alloc(&ctx->domains, d);
 		err = d->handle ? 0 : -ENOSPC;
 	}
 	ctx->op_error = 0;
@@ -64,23 +64,23 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 		if (err) {
 			err = err > 0 ? -EIO : err;
 			ctx->op_error = err;
-			handle_release(&ctx->domains, d->handle);
+			dmn__handle_release(&ctx->domains, d->handle);
 		} else {
-			stats_power(ctx, d, true, -1, UINT_MAX);
+			dmn__stats_power(ctx, d, true, -1, UINT_MAX);
 			d->on = true;
 			struct dmn_event ev = {DMN_EV_POWER_ON, DMN_OP_POWER_ON,
 					       d->handle, 0, 0, 0, 0, 1};
-			dmn_emit(ctx, &ev);
+			dmn__emit(ctx, &ev);
 		}
 	}
 	if (err) {
 		if (d)
-			pd_domain_free(ctx, d);
+			dmn__pd_domain_free(ctx, d);
 	} else {
 		*out = d->handle;
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -88,19 +88,19 @@ int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = 0;
 	if (!d)
 		err = -EBADF;
 	else if (d->n_attachments || d->n_parents || d->n_children)
 		err = -EBUSY;
 	if (!err) {
-		handle_release(&ctx->domains, dom);
-		pd_domain_free(ctx, d);
+		dmn__handle_release(&ctx->domains, dom);
+		dmn__pd_domain_free(ctx, d);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -109,9 +109,9 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = 0;
 	if (!d)
 		err = -EBADF;
@@ -121,7 +121,7 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 		d->round = fn;
 		d->round_user = fn ? user : 0;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -129,19 +129,19 @@ int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = -ENOENT;
-	for (uint32_t h = handle_next(&ctx->domains, 0); h;
-	     h = handle_next(&ctx->domains, h)) {
-		struct pd_domain *d = pd_domain_get(ctx, h);
+	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
+	     h = dmn__handle_next(&ctx->domains, h)) {
+		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
 		if (!strcmp(d->name, name)) {
 			*out = h;
 			err = 0;
 			break;
 		}
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -161,8 +161,8 @@ static struct pd_link *link_find(const struct pd_domain *parent,
 static int link_lookup(struct dmn_ctx *ctx, pd_domain_t parent,
 		       pd_domain_t child, struct pd_link **out)
 {
-	struct pd_domain *p = pd_domain_get(ctx, parent);
-	struct pd_domain *c = pd_domain_get(ctx, child);
+	struct pd_domain *p = dmn__pd_domain_get(ctx, parent);
+	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
 	if (!p || !c)
 		return -EBADF;
 	*out = link_find(p, c);
@@ -173,13 +173,13 @@ static int link_lookup(struct dmn_ctx *ctx, pd_domain_t parent,
 static int link_update(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		       uint32_t level)
 {
-	int err = txn_link_set(ctx, l, on, level);
+	int err = dmn__txn_link_set(ctx, l, on, level);
 	if (err) {
-		txn_abort(ctx);
+		dmn__txn_abort(ctx);
 		return err;
 	}
-	txn_touch(ctx, l->parent);
-	return txn_commit(ctx);
+	dmn__txn_touch(ctx, l->parent);
+	return dmn__txn_commit(ctx);
 }
 
 static void link_detach_arrays(struct pd_link *l)
@@ -207,18 +207,18 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *p = pd_domain_get(ctx, parent);
-	struct pd_domain *c = pd_domain_get(ctx, child);
+	struct pd_domain *p = dmn__pd_domain_get(ctx, parent);
+	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
 	int err = 0;
 	struct pd_link *l = 0;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	if (!p || !c)
 		err = -EBADF;
 	else if (link_find(p, c))
 		err = -EEXIST;
-	else if (walk_reaches_down(ctx, c, p))
+	else if (dmn__walk_reaches_down(ctx, c, p))
 		err = -ELOOP;
 	if (!err)
 		err = dmn_grow(ctx, (void **)&c->parents, &c->cap_parents,
@@ -227,19 +227,19 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 		err = dmn_grow(ctx, (void **)&p->children, &p->cap_children,
 			       p->n_children + 1, sizeof(*p->children));
 	if (!err) {
-		l = dmn_alloc(ctx, sizeof(*l));
+		l = dmn__alloc(ctx, sizeof(*l));
 		err = l ? 0 : -ENOMEM;
 	}
 	if (err) {
 		txn_result(ctx, err);
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return err;
 	}
-	err = qos_link(ctx, p, c, true);
+	err = dmn__qos_link(ctx, p, c, true);
 	if (err) {
-		dmn_free(ctx, l);
+		dmn__free(ctx, l);
 		txn_result(ctx, err);
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return err;
 	}
 	memset(l, 0, sizeof(*l));
@@ -248,16 +248,16 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	c->parents[c->n_parents++] = l;
 	p->children[p->n_children++] = l;
 
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	if (c->on)
 		err = link_update(ctx, l, true, c->pstate);
 	if (err) {
 		link_detach_arrays(l);
-		dmn_free(ctx, l);
-		qos_link(ctx, p, c, false);
+		dmn__free(ctx, l);
+		dmn__qos_link(ctx, p, c, false);
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -265,21 +265,21 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_link *l = 0;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	int err = link_lookup(ctx, parent, child, &l);
 	if (!err && (l->child_on || l->req))
 		err = link_update(ctx, l, false, 0);
 	if (!err) {
 		struct pd_domain *p = l->parent, *c = l->child;
 		link_detach_arrays(l);
-		dmn_free(ctx, l);
-		qos_link(ctx, p, c, false);
+		dmn__free(ctx, l);
+		dmn__qos_link(ctx, p, c, false);
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -288,19 +288,19 @@ int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_link *l = 0;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	int err = link_lookup(ctx, parent, child, &l);
 	if (!err)
-		err = txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
+		err = dmn__txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
 	/* Recompute what the child requires through the new map; a raise may
 	 * fail, and the undo then restores the old map too. */
 	if (!err && l->child->on)
 		err = link_update(ctx, l, true, l->child->pstate);
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -311,9 +311,9 @@ int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
 		out->name = d->name;
@@ -329,7 +329,7 @@ int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 		out->idle_state = d->idle_state;
 		out->has_pstate_cb = d->ops && d->ops->set_performance_state;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -337,16 +337,16 @@ int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
 {
 	if (!ctx || !next)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = 0;
-	if (prev && !pd_domain_get(ctx, prev))
+	if (prev && !dmn__pd_domain_get(ctx, prev))
 		err = -EBADF;
 	if (!err) {
-		*next = handle_next(&ctx->domains, prev);
+		*next = dmn__handle_next(&ctx->domains, prev);
 		err = *next ? 0 : -ENOENT;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -355,9 +355,9 @@ static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
 		unsigned n = parent ? d->n_parents : d->n_children;
@@ -367,7 +367,7 @@ static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 			*out = parent ? d->parents[i]->parent->handle
 				      : d->children[i]->child->handle;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -388,7 +388,7 @@ int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 {
 	if (!ctx || !req || !child_on)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_link *l = 0;
 	int err = link_lookup(ctx, parent, child, &l);
@@ -396,7 +396,7 @@ int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 		*req = l->req;
 		*child_on = l->child_on;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -405,13 +405,13 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !next)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	struct pd_attachment *a = 0;
 	if (d && prev) {
-		a = pd_attach_get(ctx, prev);
+		a = dmn__pd_attach_get(ctx, prev);
 		if (!a || a->dom != d)
 			err = -EBADF;
 		else
@@ -425,7 +425,7 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 		else
 			err = -ENOENT;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -434,19 +434,19 @@ int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_link *l = 0;
 	uint32_t rounded = level;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	int err = link_lookup(ctx, parent, child, &l);
 	if (!err && level)
-		err = txn_check_level(ctx, l->parent, level, &rounded);
+		err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
 	if (!err)
-		err = txn_link_config(ctx, l, l->map, l->map_user, rounded);
+		err = dmn__txn_link_config(ctx, l, l->map, l->map_user, rounded);
 	if (!err && l->child->on)
 		err = link_update(ctx, l, true, l->child->pstate);
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

@@ -4,7 +4,7 @@
  * pstate aggregate, and the governor's last decision replayed on the
  * inputs it had then. Reads only; every fact comes from the records the
  * transaction engine keeps anyway, plus the governor's three inputs that
- * idle_choose() stores.
+ * dmn__idle_choose() stores.
  */
 #include "internal.h"
 
@@ -109,11 +109,11 @@ int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	if (!d) {
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return -EBADF;
 	}
 	memset(out, 0, sizeof(*out));
@@ -148,6 +148,6 @@ int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 		else if (d->on && !want_on_now(d) && d->gov_decided && has_idle)
 			idle_decision(d, -1, fn, user);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return 0;
 }

@@ -21,17 +21,17 @@ static void *free_tag(uint32_t next_free)
 	return (void *)(((uintptr_t)next_free << 1) | 1u);
 }
 
-void handle_table_init(struct handle_table *t, enum handle_kind kind)
+void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind)
 {
 	memset(t, 0, sizeof(*t));
 	t->kind = kind;
 	t->ordered = kind != HK_ATTACH;
 }
 
-void handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
+void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
 {
-	dmn_free(ctx, t->objs);
-	handle_table_init(t, t->kind);
+	dmn__free(ctx, t->objs);
+	dmn__handle_table_init(t, t->kind);
 }
 
 static size_t block_size(const struct handle_table *t, uint32_t cap)
@@ -39,7 +39,7 @@ static size_t block_size(const struct handle_table *t, uint32_t cap)
 	return (size_t)cap * (sizeof(void *) + (t->ordered ? 8u : 0u) + 2u);
 }
 
-int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
+int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 {
 	if (t->free_head || t->n_slots < t->cap_slots)
 		return 0;
@@ -49,7 +49,7 @@ int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 	if (cap > HANDLE_MAX_SLOTS)
 		cap = HANDLE_MAX_SLOTS;
 	/* One block: pointers first (aligned), then links, then generations. */
-	char *block = dmn_alloc(ctx, block_size(t, cap));
+	char *block = dmn__alloc(ctx, block_size(t, cap));
 	if (!block)
 		return -ENOMEM;
 	void **objs = (void **)block;
@@ -62,7 +62,7 @@ int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 		if (links)
 			memcpy(links, t->links, 2u * t->n_slots * sizeof(*links));
 	}
-	dmn_free(ctx, t->objs);
+	dmn__free(ctx, t->objs);
 	t->objs = objs;
 	t->links = links;
 	t->gens = gens;
@@ -70,7 +70,7 @@ int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 	return 0;
 }
 
-uint32_t handle_alloc(struct handle_table *t, void *obj)
+uint32_t dmn__handle_alloc(struct handle_table *t, void *obj)
 {
 	uint32_t slot;
 	if (t->free_head) {
@@ -96,7 +96,7 @@ uint32_t handle_alloc(struct handle_table *t, void *obj)
 	return make_handle(t->kind, t->gens[slot], slot);
 }
 
-void handle_release(struct handle_table *t, uint32_t h)
+void dmn__handle_release(struct handle_table *t, uint32_t h)
 {
 	int64_t s = handle_slot(t, h);
 	if (s < 0)
@@ -120,7 +120,7 @@ void handle_release(struct handle_table *t, uint32_t h)
 }
 
 
-uint32_t handle_next(const struct handle_table *t, uint32_t prev)
+uint32_t dmn__handle_next(const struct handle_table *t, uint32_t prev)
 {
 	if (!t->ordered)
 		return 0;

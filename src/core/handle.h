@@ -28,7 +28,7 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
 
 struct handle_table {
 	enum handle_kind kind;
-	bool ordered;     /* keeps creation order for handle_next */
+	bool ordered;     /* keeps creation order for dmn__handle_next */
 	void **objs;      /* live: the object; free: (next free + 1) << 1 | 1 */
 	uint16_t *gens;
 	uint32_t *links;  /* ordered only: [2 * slot] prev, [2 * slot + 1] next
@@ -39,20 +39,20 @@ struct handle_table {
 	uint32_t live;
 };
 
-void handle_table_init(struct handle_table *t, enum handle_kind kind);
-void handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t);
-/* Reserve room so that the next handle_alloc cannot fail for memory. */
-int handle_reserve(struct dmn_ctx *ctx, struct handle_table *t);
+void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind);
+void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t);
+/* Reserve room so that the next dmn__handle_alloc cannot fail for memory. */
+int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t);
 /* Returns the new handle, or 0 if the table is full (-ENOSPC). */
-uint32_t handle_alloc(struct handle_table *t, void *obj);
-void handle_release(struct handle_table *t, uint32_t h);
+uint32_t dmn__handle_alloc(struct handle_table *t, void *obj);
+void dmn__handle_release(struct handle_table *t, uint32_t h);
 #define HANDLE_GEN_MASK ((1u << HANDLE_GEN_BITS) - 1u)
 #define HANDLE_SLOT_MASK ((1u << HANDLE_SLOT_BITS) - 1u)
 
 /* The slot index of a live, current handle, or -1. Inline with
- * handle_lookup: every public call starts with a lookup, and an unchanged
+ * dmn__handle_lookup: every public call starts with a lookup, and an unchanged
  * vote is little else (issue 21). */
-/* As dmn_lock (internal.h): inline unless size-optimized, then one copy
+/* As dmn__lock (internal.h): inline unless size-optimized, then one copy
  * in handle.c. */
 #if !defined(__OPTIMIZE_SIZE__)
 #define DMN_HOT_LOOKUP static inline
@@ -66,7 +66,7 @@ void handle_release(struct handle_table *t, uint32_t h);
 #endif
 #endif
 DMN_HOT_LOOKUP int64_t handle_slot(const struct handle_table *t, uint32_t h);
-DMN_HOT_LOOKUP void *handle_lookup(const struct handle_table *t, uint32_t h);
+DMN_HOT_LOOKUP void *dmn__handle_lookup(const struct handle_table *t, uint32_t h);
 #if DMN_DEFINE_LOOKUP
 DMN_HOT_LOOKUP int64_t handle_slot(const struct handle_table *t, uint32_t h)
 {
@@ -84,7 +84,7 @@ DMN_HOT_LOOKUP int64_t handle_slot(const struct handle_table *t, uint32_t h)
 	return slot;
 }
 
-DMN_HOT_LOOKUP void *handle_lookup(const struct handle_table *t, uint32_t h)
+DMN_HOT_LOOKUP void *dmn__handle_lookup(const struct handle_table *t, uint32_t h)
 {
 	int64_t s = handle_slot(t, h);
 	return s < 0 ? 0 : t->objs[s];
@@ -93,6 +93,6 @@ DMN_HOT_LOOKUP void *handle_lookup(const struct handle_table *t, uint32_t h)
 /* First live handle after @prev (0 = from the start) in creation order,
  * or 0. Ordered tables only. @prev's object may already be freed, but not
  * its slot released. */
-uint32_t handle_next(const struct handle_table *t, uint32_t prev);
+uint32_t dmn__handle_next(const struct handle_table *t, uint32_t prev);
 
 #endif

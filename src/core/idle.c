@@ -25,7 +25,7 @@ int pd_governor_qos(const struct pd_governor_input *in)
 	return PD_GOV_STAY_ON;
 }
 
-int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
+int dmn__idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 		unsigned *rejected_from)
 {
 	*rejected_from = UINT_MAX;
@@ -33,7 +33,7 @@ int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 		return PD_GOV_STAY_ON;
 	struct pd_governor_input in;
 	in.now_ns = now;
-	qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
+	dmn__qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
 	/* Kept so that pd_domain_explain can say why, later. */
 	d->gov_decided = true;
 	d->gov_now = now;
@@ -63,14 +63,14 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !desc || !desc->name)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	struct pd_idle_data *fresh = 0;
 	char *name = 0;
 	if (!err && !d->idle) {
-		fresh = dmn_alloc(ctx, sizeof(*fresh));
+		fresh = dmn__alloc(ctx, sizeof(*fresh));
 		err = fresh ? 0 : -ENOMEM;
 		if (fresh)
 			memset(fresh, 0, sizeof(*fresh));
@@ -83,20 +83,20 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 		err = dmn_grow(ctx, (void **)&idle->counts, &idle->cap_counts,
 			       idle->n + 1, sizeof(*idle->counts));
 	if (!err) {
-		name = dmn_strdup(ctx, desc->name);
+		name = dmn__strdup(ctx, desc->name);
 		err = name ? 0 : -ENOMEM;
 	}
 	if (err) {
 		if (fresh) {
-			dmn_free(ctx, fresh->desc);
-			dmn_free(ctx, fresh->counts);
+			dmn__free(ctx, fresh->desc);
+			dmn__free(ctx, fresh->counts);
 		}
-		dmn_free(ctx, fresh);
+		dmn__free(ctx, fresh);
 	} else {
 		if (fresh)
 			d->idle = fresh;
 		uint64_t now = dmn_now(ctx);
-		stats_account(d, now);
+		dmn__stats_account(d, now);
 		unsigned i = d->idle->n++;
 		d->idle->desc[i] = *desc;
 		d->idle->desc[i].name = name;
@@ -108,19 +108,19 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 		if (index)
 			*index = i;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
-void idle_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__idle_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	if (!d->idle)
 		return;
 	for (unsigned i = 0; i < d->idle->n; i++)
-		dmn_free(ctx, (char *)d->idle->desc[i].name);
-	dmn_free(ctx, d->idle->desc);
-	dmn_free(ctx, d->idle->counts);
-	dmn_free(ctx, d->idle);
+		dmn__free(ctx, (char *)d->idle->desc[i].name);
+	dmn__free(ctx, d->idle->desc);
+	dmn__free(ctx, d->idle->counts);
+	dmn__free(ctx, d->idle);
 	d->idle = 0;
 }
 
@@ -128,11 +128,11 @@ int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int n = d ? (d->idle ? (int)d->idle->n : 0) : -EBADF;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return n;
 }
 
@@ -141,9 +141,9 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d && (!d->idle || i >= d->idle->n))
 		err = -ENOENT;
@@ -155,7 +155,7 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 		if (!d->on && d->idle_state == (int)i)
 			out->time_ns += dmn_now(ctx) - d->stats.since;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -170,15 +170,15 @@ int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
 	if (kind != PD_GOVERNOR_QOS && kind != PD_GOVERNOR_ALWAYS_ON &&
 	    kind != PD_GOVERNOR_CUSTOM)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
 		d->gov = kind;
 		d->gov_fn = fn;
 		d->gov_user = fn ? user : 0;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

@@ -69,7 +69,7 @@ struct pd_stats {
 	uint64_t time_on, time_off;
 	uint64_t on_count, off_count, pstate_transitions;
 	/* In the order first seen, level 0 first. Room for every level of
-	 * the domain's inputs is reserved as they come (txn_hist_add), so
+	 * the domain's inputs is reserved as they come (dmn__txn_hist_add), so
 	 * recording a new pstate never allocates. */
 	struct pd_level_time *levels;
 	unsigned n_levels, cap_levels;
@@ -123,7 +123,7 @@ struct pd_domain {
 	unsigned pending;
 	uint64_t paths;
 	uint32_t walk_level;
-	bool was_on;         /* on before txn_commit's callbacks */
+	bool was_on;         /* on before dmn__txn_commit's callbacks */
 	uint32_t was_pstate; /* pstate before them */
 	int was_idle;        /* idle state before them (while off) */
 	void *opp_state; /* owned by the OPP layer: the domain's level table */
@@ -242,7 +242,7 @@ struct dmn_ctx {
 	struct handle_table attachments;
 
 	/* Scratch of one operation: affected domains, parents first, and
-	 * the order C and D of txn_commit visit them in (children first).
+	 * the order C and D of dmn__txn_commit visit them in (children first).
 	 * Every scratch array holds at least one entry per live domain (two
 	 * for stack), reserved by pd_domain_create, so no walk can fail. */
 	struct pd_domain **order;
@@ -252,7 +252,7 @@ struct dmn_ctx {
 	uint64_t epoch;
 	struct pd_domain **stack; /* explicit DFS stacks: no recursion */
 	unsigned cap_stack;
-	struct pd_domain **walk; /* walk_up's output */
+	struct pd_domain **walk; /* dmn__walk_up's output */
 	unsigned cap_walk;
 	uint64_t walk_epoch;
 
@@ -277,14 +277,14 @@ struct dmn_ctx {
 	void *opp; /* owned by the OPP layer */
 	void (*opp_fini)(struct dmn_ctx *ctx);
 
-	/* The next context the same thread holds (see dmn_lock). */
+	/* The next context the same thread holds (see dmn__lock). */
 	struct dmn_ctx *held_next;
 };
 
 /* context.c */
-void *dmn_alloc(struct dmn_ctx *ctx, size_t size);
-void dmn_free(struct dmn_ctx *ctx, void *ptr);
-char *dmn_strdup(struct dmn_ctx *ctx, const char *s);
+void *dmn__alloc(struct dmn_ctx *ctx, size_t size);
+void dmn__free(struct dmn_ctx *ctx, void *ptr);
+char *dmn__strdup(struct dmn_ctx *ctx, const char *s);
 /* Speed or size: hosted builds inline the few functions every public call
  * runs (the lock pair, the handle lookup); size-optimized (firmware) builds
  * keep one out-of-line copy, defined where DMN_LOCK_HERE / DMN_LOOKUP_HERE
@@ -306,15 +306,15 @@ char *dmn_strdup(struct dmn_ctx *ctx, const char *s);
  * from a callback or listener into a context of this list would deadlock
  * on the default lock and corrupt state without one. */
 #if defined(DMN_HAVE_PTHREAD) && !defined(__STDC_NO_THREADS__)
-extern _Thread_local struct dmn_ctx *dmn_held_by_thread;
+extern _Thread_local struct dmn_ctx *dmn__held_by_thread;
 #else
-extern struct dmn_ctx *dmn_held_by_thread;
+extern struct dmn_ctx *dmn__held_by_thread;
 #endif
 typedef void (*dmn_lock_fn)(void *user, void *lock);
 #if defined(DMN_HAVE_PTHREAD)
 #include <pthread.h>
-/* The default lock's hooks: dmn_lock calls pthread directly for them. */
-extern const dmn_lock_fn dmn_pthread_acquire, dmn_pthread_release;
+/* The default lock's hooks: dmn__lock calls pthread directly for them. */
+extern const dmn_lock_fn dmn__pthread_acquire, dmn__pthread_release;
 #endif
 
 /* Take the context lock: 0, or -EDEADLK (and an assertion failure in
@@ -323,12 +323,12 @@ extern const dmn_lock_fn dmn_pthread_acquire, dmn_pthread_release;
  * here, so a re-entrant call fails before it touches anything. Inline,
  * with the default pthread lock called directly: an unchanged vote is
  * little more than this lock pair (issue 21). */
-DMN_HOT_LOCK int dmn_lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
-DMN_HOT_LOCK void dmn_unlock(struct dmn_ctx *ctx);
+DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
+DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx);
 #if DMN_DEFINE_LOCK
-DMN_HOT_LOCK int dmn_lock(struct dmn_ctx *ctx)
+DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 {
-	for (const struct dmn_ctx *c = dmn_held_by_thread; c;
+	for (const struct dmn_ctx *c = dmn__held_by_thread; c;
 	     c = c->held_next) {
 		if (c == ctx) {
 			DMN_ASSERT(!"re-entrant call into a domino context "
@@ -337,22 +337,22 @@ DMN_HOT_LOCK int dmn_lock(struct dmn_ctx *ctx)
 		}
 	}
 #if defined(DMN_HAVE_PTHREAD)
-	if (ctx->lock_ops.acquire == dmn_pthread_acquire)
+	if (ctx->lock_ops.acquire == dmn__pthread_acquire)
 		pthread_mutex_lock(ctx->lock);
 	else
 #endif
 		ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
-	ctx->held_next = dmn_held_by_thread;
-	dmn_held_by_thread = ctx;
+	ctx->held_next = dmn__held_by_thread;
+	dmn__held_by_thread = ctx;
 	return 0;
 }
 
-DMN_HOT_LOCK void dmn_unlock(struct dmn_ctx *ctx)
+DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx)
 {
-	dmn_held_by_thread = ctx->held_next;
+	dmn__held_by_thread = ctx->held_next;
 	ctx->held_next = 0;
 #if defined(DMN_HAVE_PTHREAD)
-	if (ctx->lock_ops.release == dmn_pthread_release)
+	if (ctx->lock_ops.release == dmn__pthread_release)
 		pthread_mutex_unlock(ctx->lock);
 	else
 #endif
@@ -362,29 +362,29 @@ DMN_HOT_LOCK void dmn_unlock(struct dmn_ctx *ctx)
 
 /* Take the lock again in a public call that took and released it a moment
  * ago (around a nested public call): a re-entrant caller was refused by
- * that first dmn_lock, so this cannot fail. */
+ * that first dmn__lock, so this cannot fail. */
 static inline void dmn_relock(struct dmn_ctx *ctx)
 {
-	int err = dmn_lock(ctx);
+	int err = dmn__lock(ctx);
 	DMN_ASSERT(!err);
 	(void)err;
 }
-void dmn_emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
+void dmn__emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
 /* dmn_listen / dmn_unlisten with the lock already held (the OPP layer). */
-int dmn_listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
-int dmn_unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
-int dmn_grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
+int dmn__listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
+int dmn__unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
+int dmn__grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 		  unsigned need, size_t elem);
 /* Make *@array hold at least @need elements of @elem bytes: 0, or -ENOMEM
  * with the array unchanged. Inline because nearly every call already has
  * room (each vote reserves its undo log, histogram and statistics). */
 #if defined(__OPTIMIZE_SIZE__)
-#define dmn_grow dmn_grow_slow /* one copy of the check in -Os builds */
+#define dmn_grow dmn__grow_slow /* one copy of the check in -Os builds */
 #else
 static inline int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 			   unsigned need, size_t elem)
 {
-	return need <= *cap ? 0 : dmn_grow_slow(ctx, array, cap, need, elem);
+	return need <= *cap ? 0 : dmn__grow_slow(ctx, array, cap, need, elem);
 }
 #endif
 
@@ -392,96 +392,96 @@ static inline int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap,
  * OPP layer's opp_device_get/put/vote, which must not release the lock
  * around them: a concurrent destroy of the device or its OPP state could
  * run in the gap). Same results; they set dmn_last_error(). */
-int pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h);
-int pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h);
-int pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
+int dmn__pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h);
+int dmn__pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h);
+int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
 
-void pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d);
+void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d);
 /* Free a device (and, with @attachments, the attachments it holds). */
-void pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
+void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 		    bool attachments);
 
 /* Look handles up; NULL if stale or of another kind. */
-struct pd_domain *pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
-struct pd_device *pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
-struct pd_attachment *pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
+struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
+struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
+struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
 
 /* txn.c: the engine every state change goes through. */
-void txn_begin(struct dmn_ctx *ctx);
-int txn_log(struct dmn_ctx *ctx, const struct undo_entry *e);
-int txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level);
-void txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d,
+void dmn__txn_begin(struct dmn_ctx *ctx);
+int dmn__txn_log(struct dmn_ctx *ctx, const struct undo_entry *e);
+int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level);
+void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d,
 		     uint32_t level);
-void txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
+void dmn__txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
 	       int delta);
-int txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
+int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
 		 bool counted);
-int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
-int txn_commit(struct dmn_ctx *ctx);
+int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
+int dmn__txn_commit(struct dmn_ctx *ctx);
 /* pd_vote's fast path for a counted vote on an on domain without parents:
  * 1 if it handled the vote (result in *@err, same effects, events and
  * statistics as the general path), 0 if the caller must take the general
  * path (nothing changed). O(log L) in the distinct levels, plus the
  * callback when the domain's level moves. */
-int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
+int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		  uint32_t level, int *err);
-void txn_abort(struct dmn_ctx *ctx);
-int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
+void dmn__txn_abort(struct dmn_ctx *ctx);
+int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);
-int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+int dmn__txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		 uint32_t level);
-int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
+int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
 /* Give @l a new map and floor; a failed commit puts the old ones back
  * before its rollback recomputes what the child requires. */
-int txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
+int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 		    void *map_user, uint32_t floor);
 /* lifecycle.c: probe @dev inside pd_device_get (the lock held), after
  * its resume committed. */
-int lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev);
+int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev);
 /* pd_attach / pd_detach: @dev's attachment to @d comes or goes. */
-void lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
+void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
 		      bool attach);
 
 /* sleep.c: free @d's system-sleep statistics. */
-void sleep_free(struct dmn_ctx *ctx, struct pd_domain *d);
+void dmn__sleep_free(struct dmn_ctx *ctx, struct pd_domain *d);
 
 /* walk.c: iterative graph walks; cost O(domains + links visited). */
 /* Put @from and every domain above it into ctx->walk, each after all its
  * parents (parents in link order); returns how many. Marks them with a new
  * walk epoch: walk_mark == ctx->walk_epoch. */
-unsigned walk_up(struct dmn_ctx *ctx, struct pd_domain *from);
+unsigned dmn__walk_up(struct dmn_ctx *ctx, struct pd_domain *from);
 /* Append @from and every domain above it not yet marked with ctx->epoch to
  * ctx->order, each after all its parents, marking them. */
-void walk_touch(struct dmn_ctx *ctx, struct pd_domain *from);
+void dmn__walk_touch(struct dmn_ctx *ctx, struct pd_domain *from);
 /* Is @target @from or below it? Searches up from @target and down from
  * @from in turns, so the cost is about twice the smaller side. */
-bool walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
+bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
 		       struct pd_domain *target);
 /* Grow every scratch array to hold ctx->domains.live + @extra domains. */
-int walk_reserve(struct dmn_ctx *ctx, unsigned extra);
+int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra);
 
 /* idle.c, qos.c, stats.c */
-/* The governor's choice for @d; *@rejected_from as for stats_power. */
-int idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
+/* The governor's choice for @d; *@rejected_from as for dmn__stats_power. */
+int dmn__idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 		unsigned *rejected_from);
-void idle_free(struct dmn_ctx *ctx, struct pd_domain *d);
-int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
+void dmn__idle_free(struct dmn_ctx *ctx, struct pd_domain *d);
+int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
 	       bool attach);
-int qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
+int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 	     struct pd_domain *child, bool link);
-void qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns);
-int stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now);
-void stats_free(struct dmn_ctx *ctx, struct pd_domain *d);
+int dmn__stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now);
+void dmn__stats_free(struct dmn_ctx *ctx, struct pd_domain *d);
 /* Room for @extra levels not seen yet; -ENOMEM changes nothing. */
-int stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra);
-void stats_account(struct pd_domain *d, uint64_t now);
+int dmn__stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra);
+void dmn__stats_account(struct pd_domain *d, uint64_t now);
 /* @rejected_from: the governor ruled out every idle state at or after this
  * index (UINT_MAX: none). */
-void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
+void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
 		 unsigned rejected_from);
-void stats_rejected(struct pd_domain *d, unsigned rejected_from);
-void stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level);
+void dmn__stats_rejected(struct pd_domain *d, unsigned rejected_from);
+void dmn__stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level);
 
 /* Finish a public state-changing call: record dmn_last_error(). */
 static inline int txn_result(struct dmn_ctx *ctx, int err)

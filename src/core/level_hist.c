@@ -5,20 +5,20 @@
 
 #include <errno.h>
 
-void level_hist_init(struct level_hist *h)
+void dmn__level_hist_init(struct level_hist *h)
 {
 	h->bins = 0;
 	h->n = h->cap = 0;
 }
 
-void level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h)
+void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h)
 {
 	if (h->bins)
-		dmn_free(ctx, h->bins);
-	level_hist_init(h);
+		dmn__free(ctx, h->bins);
+	dmn__level_hist_init(h);
 }
 
-unsigned level_hist_lower_bound(const struct level_hist *h, uint32_t level)
+unsigned dmn__level_hist_lower_bound(const struct level_hist *h, uint32_t level)
 {
 	unsigned lo = 0, hi = h->n;
 	while (lo < hi) {
@@ -31,20 +31,20 @@ unsigned level_hist_lower_bound(const struct level_hist *h, uint32_t level)
 	return lo;
 }
 
-int level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h)
+int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h)
 {
 	return dmn_grow(ctx, (void **)&h->bins, &h->cap, h->n + 1,
 			sizeof(*h->bins));
 }
 
-int level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
+int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
 {
-	unsigned i = level_hist_lower_bound(h, level);
+	unsigned i = dmn__level_hist_lower_bound(h, level);
 	if (i < h->n && h->bins[i].level == level) {
 		h->bins[i].count++;
 		return 0;
 	}
-	int err = level_hist_reserve(ctx, h);
+	int err = dmn__level_hist_reserve(ctx, h);
 	if (err)
 		return err;
 	/* A domain has a few distinct levels: a loop beats a memmove call. */
@@ -56,9 +56,9 @@ int level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
 	return 0;
 }
 
-void level_hist_remove(struct level_hist *h, uint32_t level)
+void dmn__level_hist_remove(struct level_hist *h, uint32_t level)
 {
-	unsigned i = level_hist_lower_bound(h, level);
+	unsigned i = dmn__level_hist_lower_bound(h, level);
 	if (i >= h->n || h->bins[i].level != level)
 		return; /* cannot happen: callers only remove what they added */
 	if (--h->bins[i].count)
@@ -68,7 +68,7 @@ void level_hist_remove(struct level_hist *h, uint32_t level)
 	h->n--;
 }
 
-uint32_t level_hist_total(const struct level_hist *h)
+uint32_t dmn__level_hist_total(const struct level_hist *h)
 {
 	uint32_t total = 0;
 	for (unsigned i = 0; i < h->n; i++)

@@ -23,21 +23,21 @@ struct level_hist {
 	unsigned n, cap;
 };
 
-void level_hist_init(struct level_hist *h);
-void level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h);
+void dmn__level_hist_init(struct level_hist *h);
+void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h);
 /* Count one more vote at @level (> 0). -ENOMEM leaves @h unchanged. */
-int level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level);
+int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level);
 /* Make sure one more distinct level fits without allocating. */
-int level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h);
+int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h);
 /* Count one vote fewer at @level; the level must be present. */
-void level_hist_remove(struct level_hist *h, uint32_t level);
+void dmn__level_hist_remove(struct level_hist *h, uint32_t level);
 /* The highest counted level, 0 if empty. */
 static inline uint32_t level_hist_max(const struct level_hist *h)
 {
 	return h->n ? h->bins[h->n - 1].level : 0;
 }
-uint32_t level_hist_total(const struct level_hist *h);
+uint32_t dmn__level_hist_total(const struct level_hist *h);
 /* Index of the first bin with level >= @level (h->n if none). */
-unsigned level_hist_lower_bound(const struct level_hist *h, uint32_t level);
+unsigned dmn__level_hist_lower_bound(const struct level_hist *h, uint32_t level);
 
 #endif

@@ -26,20 +26,20 @@ static int reserve_undo(struct dmn_ctx *ctx, unsigned extra)
  * reserved the undo entry and commits. */
 static void release_inputs(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	txn_hist_remove(ctx, d, d->boot_level);
+	dmn__txn_hist_remove(ctx, d, d->boot_level);
 	d->held = false;
 	d->released = true;
 	d->awaiting = 0;
-	txn_touch(ctx, d);
+	dmn__txn_touch(ctx, d);
 }
 
 int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = 0;
 	uint32_t rounded = 0;
 	ctx->op_error = 0;
@@ -53,16 +53,16 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 	else if (ctx->runtime_started)
 		err = -EBUSY;
 	if (!err)
-		err = txn_check_level(ctx, d, level, &rounded);
+		err = dmn__txn_check_level(ctx, d, level, &rounded);
 	if (err) {
 		txn_result(ctx, err);
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return err;
 	}
-	txn_begin(ctx);
-	err = txn_hist_add(ctx, d, rounded);
+	dmn__txn_begin(ctx);
+	err = dmn__txn_hist_add(ctx, d, rounded);
 	if (err) {
-		txn_abort(ctx);
+		dmn__txn_abort(ctx);
 	} else {
 		unsigned awaiting = 0;
 		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
@@ -70,9 +70,9 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 		d->held = true;
 		d->boot_level = rounded;
 		d->awaiting = awaiting;
-		txn_touch(ctx, d);
+		dmn__txn_touch(ctx, d);
 		ctx->record_only = true;
-		err = txn_commit(ctx);
+		err = dmn__txn_commit(ctx);
 		ctx->record_only = false;
 		if (err) {
 			d->held = false;
@@ -81,19 +81,19 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 		}
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
-int lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
+int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 {
 	if (dev->probed)
 		return 0;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	int err = reserve_undo(ctx, dev->n_atts);
 	if (err)
 		return err;
-	/* txn_begin gave this operation its own epoch: it marks the domains
+	/* dmn__txn_begin gave this operation its own epoch: it marks the domains
 	 * whose hold this probe changed, so a failed commit restores exactly
 	 * those (a device is attached to a domain at most once). */
 	uint64_t mark = ctx->epoch;
@@ -106,7 +106,7 @@ int lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 		if (--d->awaiting == 0)
 			release_inputs(ctx, d);
 	}
-	err = txn_commit(ctx);
+	err = dmn__txn_commit(ctx);
 	if (!err)
 		return 0;
 	dev->probed = false;
@@ -127,13 +127,13 @@ int pd_device_probe(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	ctx->op_error = 0;
-	int err = dev ? lifecycle_probe_locked(ctx, dev) : -EBADF;
+	int err = dev ? dmn__lifecycle_probe_locked(ctx, dev) : -EBADF;
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -141,18 +141,18 @@ int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	ctx->op_error = 0;
 	if (d && d->held) {
-		txn_begin(ctx);
+		dmn__txn_begin(ctx);
 		err = reserve_undo(ctx, 1);
 		if (!err) {
 			unsigned awaiting = d->awaiting;
 			release_inputs(ctx, d);
-			err = txn_commit(ctx);
+			err = dmn__txn_commit(ctx);
 			if (err) {
 				d->held = true;
 				d->released = false;
@@ -161,7 +161,7 @@ int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom)
 		}
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -169,21 +169,21 @@ int pd_probe_all(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	ctx->op_error = 0;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	unsigned held = 0;
-	for (uint32_t h = handle_next(&ctx->domains, 0); h;
-	     h = handle_next(&ctx->domains, h))
-		held += pd_domain_get(ctx, h)->held;
+	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
+	     h = dmn__handle_next(&ctx->domains, h))
+		held += dmn__pd_domain_get(ctx, h)->held;
 	int err = reserve_undo(ctx, held);
 	/* Every hold goes in one transaction; devices are marked probed only
 	 * once it committed, so a failure leaves both as they were. */
 	uint64_t mark = ctx->epoch;
-	for (uint32_t h = handle_next(&ctx->domains, 0); h && !err;
-	     h = handle_next(&ctx->domains, h)) {
-		struct pd_domain *d = pd_domain_get(ctx, h);
+	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h && !err;
+	     h = dmn__handle_next(&ctx->domains, h)) {
+		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
 		if (!d->held)
 			continue;
 		d->hold_mark = mark;
@@ -191,11 +191,11 @@ int pd_probe_all(struct dmn_ctx *ctx)
 		release_inputs(ctx, d);
 	}
 	if (!err)
-		err = txn_commit(ctx);
+		err = dmn__txn_commit(ctx);
 	if (err) {
-		for (uint32_t h = handle_next(&ctx->domains, 0); h;
-		     h = handle_next(&ctx->domains, h)) {
-			struct pd_domain *d = pd_domain_get(ctx, h);
+		for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
+		     h = dmn__handle_next(&ctx->domains, h)) {
+			struct pd_domain *d = dmn__pd_domain_get(ctx, h);
 			if (d->hold_mark != mark || !d->released)
 				continue;
 			d->held = true;
@@ -203,16 +203,16 @@ int pd_probe_all(struct dmn_ctx *ctx)
 			d->awaiting = d->awaiting_saved;
 		}
 	} else {
-		for (uint32_t h = handle_next(&ctx->devices, 0); h;
-		     h = handle_next(&ctx->devices, h))
-			pd_device_get_ptr(ctx, h)->probed = true;
+		for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
+		     h = dmn__handle_next(&ctx->devices, h))
+			dmn__pd_device_get_ptr(ctx, h)->probed = true;
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
-void lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
+void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
 		      bool attach)
 {
 	/* A consumer attached while the domain is held is awaited too; one
@@ -232,9 +232,9 @@ int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
 		out->held = d->held;
@@ -242,7 +242,7 @@ int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
 		out->level = d->boot_level;
 		out->awaiting = d->held ? d->awaiting : 0;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -250,10 +250,10 @@ int pd_device_probed(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? dev->probed : -EBADF;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

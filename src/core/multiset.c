@@ -5,19 +5,19 @@
 
 #include <string.h>
 
-void ms_init(struct u64_multiset *s)
+void dmn__ms_init(struct u64_multiset *s)
 {
 	s->bins = 0;
 	s->n = s->cap = 0;
 }
 
-void ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s)
+void dmn__ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s)
 {
-	dmn_free(ctx, s->bins);
-	ms_init(s);
+	dmn__free(ctx, s->bins);
+	dmn__ms_init(s);
 }
 
-int ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
+int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
 {
 	return dmn_grow(ctx, (void **)&s->bins, &s->cap, s->n + extra,
 			sizeof(*s->bins));
@@ -36,7 +36,7 @@ static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
 	return lo;
 }
 
-void ms_add(struct u64_multiset *s, uint64_t value, uint64_t count)
+void dmn__ms_add(struct u64_multiset *s, uint64_t value, uint64_t count)
 {
 	unsigned i = lower_bound(s, value);
 	if (i < s->n && s->bins[i].value == value) {
@@ -44,14 +44,14 @@ void ms_add(struct u64_multiset *s, uint64_t value, uint64_t count)
 		return;
 	}
 	if (s->n >= s->cap)
-		return; /* caller forgot ms_reserve: cannot happen */
+		return; /* caller forgot dmn__ms_reserve: cannot happen */
 	memmove(&s->bins[i + 1], &s->bins[i], (s->n - i) * sizeof(*s->bins));
 	s->bins[i].value = value;
 	s->bins[i].count = count;
 	s->n++;
 }
 
-void ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count)
+void dmn__ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count)
 {
 	unsigned i = lower_bound(s, value);
 	if (i >= s->n || s->bins[i].value != value)
@@ -64,7 +64,7 @@ void ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count)
 	s->n--;
 }
 
-uint64_t ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor)
+uint64_t dmn__ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor)
 {
 	unsigned i = lower_bound(s, floor);
 	return i < s->n ? s->bins[i].value : UINT64_MAX;

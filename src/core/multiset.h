@@ -21,15 +21,15 @@ struct u64_multiset {
 	unsigned n, cap;
 };
 
-void ms_init(struct u64_multiset *s);
-void ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s);
+void dmn__ms_init(struct u64_multiset *s);
+void dmn__ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s);
 /* Make room for @extra more distinct values. */
-int ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra);
-/* Add @count copies; needs room for one more bin (see ms_reserve). */
-void ms_add(struct u64_multiset *s, uint64_t value, uint64_t count);
+int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra);
+/* Add @count copies; needs room for one more bin (see dmn__ms_reserve). */
+void dmn__ms_add(struct u64_multiset *s, uint64_t value, uint64_t count);
 /* Remove @count copies; the bin goes when its count reaches 0. */
-void ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count);
+void dmn__ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count);
 /* Smallest value >= @floor, or UINT64_MAX. */
-uint64_t ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor);
+uint64_t dmn__ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor);
 
 #endif

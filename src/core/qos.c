@@ -25,7 +25,7 @@ static struct u64_multiset *cset(struct pd_domain *d, int which)
  * domains (64 stacked diamonds); there a value might leave a set early. */
 static unsigned count_paths(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	unsigned n = walk_up(ctx, d);
+	unsigned n = dmn__walk_up(ctx, d);
 	for (unsigned i = 0; i < n; i++)
 		ctx->walk[i]->paths = 0;
 	d->paths = 1;
@@ -45,7 +45,7 @@ static int reserve_up(struct dmn_ctx *ctx, struct pd_domain *d, int which,
 	unsigned n = count_paths(ctx, d);
 	int err = 0;
 	for (unsigned i = 0; i < n && !err; i++)
-		err = ms_reserve(ctx, cset(ctx->walk[i], which), extra);
+		err = dmn__ms_reserve(ctx, cset(ctx->walk[i], which), extra);
 	return err;
 }
 
@@ -56,9 +56,9 @@ static void add_up(struct dmn_ctx *ctx, unsigned n, int which, uint64_t value,
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_domain *x = ctx->walk[i];
 		if (add)
-			ms_add(cset(x, which), value, count * x->paths);
+			dmn__ms_add(cset(x, which), value, count * x->paths);
 		else
-			ms_remove(cset(x, which), value, count * x->paths);
+			dmn__ms_remove(cset(x, which), value, count * x->paths);
 	}
 }
 
@@ -70,7 +70,7 @@ static uint64_t device_value(const struct pd_device *dev, int which)
 					  : (uint64_t)dev->qos_us * 1000u;
 }
 
-int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
+int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
 	       bool attach)
 {
 	for (int which = 0; which < 2 && attach; which++) {
@@ -88,7 +88,7 @@ int qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
 	return 0;
 }
 
-int qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
+int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 	     struct pd_domain *child, bool link)
 {
 	/* Most links carry no constraint: no walk at all then, so building
@@ -141,9 +141,9 @@ static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? device_change(ctx, dev, which, value) : -EBADF;
 	if (!err && which)
 		dev->wakeup_ns = value;
@@ -151,7 +151,7 @@ static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
 		dev->qos_us = qos_us;
 	ctx->op_error = 0;
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -172,24 +172,24 @@ int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
 {
 	if (!ctx || !latency_us || !wakeup_ns)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	if (dev) {
 		*latency_us = dev->qos_us;
 		*wakeup_ns = dev->wakeup_ns;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
-void qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;
-	*qos_ns = ms_first_at_or_after(&d->qos_set, 0);
-	*wakeup_ns = ms_first_at_or_after(&d->wake_set, now);
+	*qos_ns = dmn__ms_first_at_or_after(&d->qos_set, 0);
+	*wakeup_ns = dmn__ms_first_at_or_after(&d->wake_set, now);
 }
 
 int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
@@ -197,12 +197,12 @@ int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !qos_ns || !next_wakeup_ns)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d)
-		qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
-	dmn_unlock(ctx);
+		dmn__qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
+	dmn__unlock(ctx);
 	return err;
 }

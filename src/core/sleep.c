@@ -18,13 +18,13 @@
 #include <errno.h>
 #include <string.h>
 
-void sleep_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__sleep_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	if (!d->sleep)
 		return;
-	dmn_free(ctx, d->sleep->idle);
-	dmn_free(ctx, d->sleep->snap_idle);
-	dmn_free(ctx, d->sleep);
+	dmn__free(ctx, d->sleep->idle);
+	dmn__free(ctx, d->sleep->snap_idle);
+	dmn__free(ctx, d->sleep);
 	d->sleep = 0;
 }
 
@@ -34,15 +34,15 @@ static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
 	unsigned n = (d->idle ? d->idle->n : 0) + 1;
 	if (d->sleep && d->sleep->n >= n)
 		return 0;
-	uint64_t *idle = dmn_alloc(ctx, n * sizeof(*idle));
-	uint64_t *snap = dmn_alloc(ctx, n * sizeof(*snap));
+	uint64_t *idle = dmn__alloc(ctx, n * sizeof(*idle));
+	uint64_t *snap = dmn__alloc(ctx, n * sizeof(*snap));
 	struct pd_sleep_data *s =
-	    d->sleep ? d->sleep : dmn_alloc(ctx, sizeof(*s));
+	    d->sleep ? d->sleep : dmn__alloc(ctx, sizeof(*s));
 	if (!idle || !snap || !s) {
-		dmn_free(ctx, idle);
-		dmn_free(ctx, snap);
+		dmn__free(ctx, idle);
+		dmn__free(ctx, snap);
 		if (s != d->sleep)
-			dmn_free(ctx, s);
+			dmn__free(ctx, s);
 		return -ENOMEM;
 	}
 	memset(idle, 0, n * sizeof(*idle));
@@ -53,8 +53,8 @@ static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
 		unsigned old = d->sleep->n;
 		memcpy(idle, d->sleep->idle, (old - 1) * sizeof(*idle));
 		idle[n - 1] = d->sleep->idle[old - 1];
-		dmn_free(ctx, d->sleep->idle);
-		dmn_free(ctx, d->sleep->snap_idle);
+		dmn__free(ctx, d->sleep->idle);
+		dmn__free(ctx, d->sleep->snap_idle);
 	} else {
 		memset(s, 0, sizeof(*s));
 	}
@@ -69,7 +69,7 @@ static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
 static void totals(struct pd_domain *d, uint64_t now, uint64_t *on,
 		   uint64_t *idle)
 {
-	stats_account(d, now);
+	dmn__stats_account(d, now);
 	*on = d->stats.time_on;
 	unsigned n = d->sleep->n;
 	for (unsigned i = 0; i + 1 < n; i++)
@@ -86,7 +86,7 @@ static void sleep_snapshot(struct pd_domain *d, uint64_t now)
 static void sleep_account(struct pd_domain *d, uint64_t now)
 {
 	struct pd_sleep_data *s = d->sleep;
-	stats_account(d, now);
+	dmn__stats_account(d, now);
 	uint64_t on = d->stats.time_on;
 	s->on += on - s->snap_on;
 	s->snap_on = on;
@@ -111,22 +111,22 @@ static bool wakeup_path(const struct pd_device *dev)
 }
 
 #define FOR_DOMAINS(ctx, d)                                                  \
-	for (uint32_t h_ = handle_next(&(ctx)->domains, 0);                  \
-	     h_ && ((d) = pd_domain_get((ctx), h_)); h_ = handle_next(&(ctx)->domains, h_))
+	for (uint32_t h_ = dmn__handle_next(&(ctx)->domains, 0);                  \
+	     h_ && ((d) = dmn__pd_domain_get((ctx), h_)); h_ = dmn__handle_next(&(ctx)->domains, h_))
 #define FOR_DEVICES(ctx, v)                                                  \
-	for (uint32_t h_ = handle_next(&(ctx)->devices, 0);                  \
-	     h_ && ((v) = pd_device_get_ptr((ctx), h_)); h_ = handle_next(&(ctx)->devices, h_))
+	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0);                  \
+	     h_ && ((v) = dmn__pd_device_get_ptr((ctx), h_)); h_ = dmn__handle_next(&(ctx)->devices, h_))
 
 int pd_system_suspend(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	ctx->op_error = 0;
 	if (ctx->asleep) {
 		txn_result(ctx, 0);
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return 0;
 	}
 	struct pd_domain *d;
@@ -135,7 +135,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 	FOR_DOMAINS(ctx, d)
 		if (!err)
 			err = sleep_reserve(ctx, d);
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	/* Every device off the wakeup path is suspended, votes dropped as a
 	 * runtime suspend drops them; its usage comes back at resume. */
 	FOR_DEVICES(ctx, dev) {
@@ -143,12 +143,12 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 		if (err || !dev->usage || wakeup_path(dev))
 			continue;
 		dev->sleep_usage = dev->usage;
-		err = txn_set_usage(ctx, dev, 0);
+		err = dmn__txn_set_usage(ctx, dev, 0);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
 			struct pd_attachment *a = dev->atts[i];
-			err = txn_set_vote(ctx, a, a->vote, false);
+			err = dmn__txn_set_vote(ctx, a, a->vote, false);
 			if (!err)
-				txn_touch(ctx, a->dom);
+				dmn__txn_touch(ctx, a->dom);
 		}
 	}
 	/* The wakeup path: an on, active-wakeup domain with a wakeup-path
@@ -161,14 +161,14 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
 			if (wakeup_path(a->dev))
 				d->sleep_keep = true;
-		txn_touch(ctx, d);
+		dmn__txn_touch(ctx, d);
 	}
 	if (!err) {
 		ctx->sleep_deepest = true;
-		err = txn_commit(ctx);
+		err = dmn__txn_commit(ctx);
 		ctx->sleep_deepest = false;
 	} else {
-		txn_abort(ctx);
+		dmn__txn_abort(ctx);
 	}
 	if (err) {
 		FOR_DOMAINS(ctx, d)
@@ -184,7 +184,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 			sleep_snapshot(d, now);
 	}
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -192,12 +192,12 @@ int pd_system_resume(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	ctx->op_error = 0;
 	if (!ctx->asleep) {
 		txn_result(ctx, 0);
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return 0;
 	}
 	struct pd_domain *d;
@@ -211,41 +211,41 @@ int pd_system_resume(struct dmn_ctx *ctx)
 	ctx->asleep = false;
 	/* One transaction, as one resume: every device active before sleep
 	 * and not now, raised parents first, then the domains on. */
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	int err = 0;
 	FOR_DEVICES(ctx, dev) {
 		if (err || !dev->sleep_usage || dev->usage)
 			continue;
-		err = txn_set_usage(ctx, dev, dev->sleep_usage);
+		err = dmn__txn_set_usage(ctx, dev, dev->sleep_usage);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
 			struct pd_attachment *a = dev->atts[i];
-			err = txn_set_vote(ctx, a, a->vote, true);
+			err = dmn__txn_set_vote(ctx, a, a->vote, true);
 			if (!err)
-				txn_touch(ctx, a->dom);
+				dmn__txn_touch(ctx, a->dom);
 		}
 	}
-	err = err ? (txn_abort(ctx), err) : txn_commit(ctx);
+	err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
 	int first = ctx->op_error;
 	FOR_DEVICES(ctx, dev)
 		dev->sleep_usage = 0;
 	/* Then the wakeup path lets go: what no restored device needs
 	 * stays as sleep left it, a kept domain follows its votes. */
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	bool any = false;
 	FOR_DOMAINS(ctx, d) {
 		if (!d->sleep_keep)
 			continue;
 		d->sleep_keep = false;
-		txn_touch(ctx, d);
+		dmn__txn_touch(ctx, d);
 		any = true;
 	}
-	int err2 = any ? txn_commit(ctx) : (txn_abort(ctx), 0);
+	int err2 = any ? dmn__txn_commit(ctx) : (dmn__txn_abort(ctx), 0);
 	if (first)
 		ctx->op_error = first;
 	if (!err)
 		err = err2;
 	txn_result(ctx, err);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -253,10 +253,10 @@ int pd_system_asleep(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int asleep = ctx->asleep;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return asleep;
 }
 
@@ -264,12 +264,12 @@ int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t h, int on)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	if (dev)
 		dev->wakeup = on != 0;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return dev ? 0 : -EBADF;
 }
 
@@ -277,11 +277,11 @@ int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *dev = pd_device_get_ptr(ctx, h);
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int r = dev ? dev->wakeup : -EBADF;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return r;
 }
 
@@ -289,12 +289,12 @@ int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h, int on)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, h);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
 	if (d)
 		d->active_wakeup = on != 0;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return d ? 0 : -EBADF;
 }
 
@@ -302,11 +302,11 @@ int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, h);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
 	int r = d ? d->active_wakeup : -EBADF;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return r;
 }
 
@@ -315,12 +315,12 @@ int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
 {
 	if (!ctx || !count || !time_ns)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	*count = ctx->sleep_count;
 	*time_ns = ctx->sleep_time +
 		   (ctx->asleep ? dmn_now(ctx) - ctx->sleep_since : 0);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return 0;
 }
 
@@ -329,9 +329,9 @@ int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t h, int i,
 {
 	if (!ctx || !ns)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, h);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
 	int err = d ? 0 : -EBADF;
 	unsigned n = d ? (d->idle ? d->idle->n : 0) : 0;
 	if (!err && (i < -2 || i >= (int)n))
@@ -348,6 +348,6 @@ int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t h, int i,
 		else if (s && (unsigned)i + 1 < s->n)
 			*ns = s->idle[i];
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

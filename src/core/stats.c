@@ -8,11 +8,11 @@
 
 #include <errno.h>
 
-int stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now)
+int dmn__stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now)
 {
 	d->stats.created = d->stats.since = d->stats.pstate_since = now;
 	d->stats.n_levels = 0;
-	int err = stats_reserve(ctx, d, 1);
+	int err = dmn__stats_reserve(ctx, d, 1);
 	if (err)
 		return err;
 	d->stats.levels[0].level = 0;
@@ -21,14 +21,14 @@ int stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now)
 	return 0;
 }
 
-void stats_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__stats_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	dmn_free(ctx, d->stats.levels);
+	dmn__free(ctx, d->stats.levels);
 	d->stats.levels = 0;
 	d->stats.n_levels = d->stats.cap_levels = 0;
 }
 
-int stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra)
+int dmn__stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra)
 {
 	return dmn_grow(ctx, (void **)&d->stats.levels, &d->stats.cap_levels,
 			d->stats.n_levels + extra,
@@ -41,14 +41,14 @@ static unsigned level_slot(struct pd_stats *s, uint32_t level)
 	for (unsigned i = 0; i < s->n_levels; i++)
 		if (s->levels[i].level == level)
 			return i;
-	/* A new level is one of the domain's inputs: txn_hist_add made room. */
+	/* A new level is one of the domain's inputs: dmn__txn_hist_add made room. */
 	s->levels[s->n_levels].level = level;
 	s->levels[s->n_levels].ns = 0;
 	return s->n_levels++;
 }
 
 /* Close the current power period at @now. */
-void stats_account(struct pd_domain *d, uint64_t now)
+void dmn__stats_account(struct pd_domain *d, uint64_t now)
 {
 	struct pd_stats *s = &d->stats;
 	uint64_t span = now > s->since ? now - s->since : 0;
@@ -69,11 +69,11 @@ static void stats_account_pstate(struct pd_domain *d, uint64_t now)
 	s->pstate_since = now > s->pstate_since ? now : s->pstate_since;
 }
 
-void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
+void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
 		 unsigned rejected_from)
 {
 	uint64_t now = dmn_now(ctx);
-	stats_account(d, now);
+	dmn__stats_account(d, now);
 	if (on) {
 		d->stats.on_count++;
 		return;
@@ -81,16 +81,16 @@ void stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
 	d->stats.off_count++;
 	if (d->idle && idle >= 0)
 		d->idle->counts[idle].usage++;
-	stats_rejected(d, rejected_from);
+	dmn__stats_rejected(d, rejected_from);
 }
 
-void stats_rejected(struct pd_domain *d, unsigned rejected_from)
+void dmn__stats_rejected(struct pd_domain *d, unsigned rejected_from)
 {
 	for (unsigned i = rejected_from; d->idle && i < d->idle->n; i++)
 		d->idle->counts[i].rejected++;
 }
 
-void stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level)
+void dmn__stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level)
 {
 	stats_account_pstate(d, dmn_now(ctx));
 	d->stats.pstate_transitions++;
@@ -102,9 +102,9 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
 		uint64_t now = dmn_now(ctx);
@@ -119,7 +119,7 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 		out->n_pstates = d->stats.n_levels;
 		out->created_ns = d->stats.created;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -128,9 +128,9 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx || !level || !time_ns)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d && i >= d->stats.n_levels)
 		err = -ENOENT;
@@ -145,6 +145,6 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 		if (cur == i && now > d->stats.pstate_since)
 			*time_ns += now - d->stats.pstate_since;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

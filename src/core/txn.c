@@ -4,7 +4,7 @@
  *
  * An operation first changes the inputs of some domains (device usage,
  * votes, links) through the txn_* primitives, which log how to undo each
- * change, and touches those domains. txn_commit() then:
+ * change, and touches those domains. dmn__txn_commit() then:
  *
  *   0. walks the touched domains and their ancestors children-first and
  *      passes each one's target (on, level) up its links, so every parent's
@@ -49,7 +49,7 @@ static uint32_t hist_max(const struct level_hist *h)
 
 static void hist_dec(struct level_hist *h, uint32_t level)
 {
-	unsigned i = level_hist_lower_bound(h, level);
+	unsigned i = dmn__level_hist_lower_bound(h, level);
 	if (i < h->n && h->bins[i].level == level && h->bins[i].count)
 		h->bins[i].count--;
 }
@@ -63,7 +63,7 @@ static void hist_compact(struct level_hist *h)
 	h->n = out;
 }
 
-void txn_begin(struct dmn_ctx *ctx)
+void dmn__txn_begin(struct dmn_ctx *ctx)
 {
 	ctx->n_undo = 0;
 	ctx->n_order = 0;
@@ -71,7 +71,7 @@ void txn_begin(struct dmn_ctx *ctx)
 	ctx->op_error = 0;
 }
 
-int txn_log(struct dmn_ctx *ctx, const struct undo_entry *e)
+int dmn__txn_log(struct dmn_ctx *ctx, const struct undo_entry *e)
 {
 	int err = dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
 			   ctx->n_undo + 1, sizeof(*ctx->undo));
@@ -81,27 +81,27 @@ int txn_log(struct dmn_ctx *ctx, const struct undo_entry *e)
 	return 0;
 }
 
-int txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
+int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 {
 	if (!level)
 		return 0;
 	/* A domain's pstate is always a level of its inputs: with room for
 	 * each of those in the statistics, recording a new pstate after a
 	 * callback never needs memory. */
-	int err = stats_reserve(ctx, d, d->votes.n + 1);
+	int err = dmn__stats_reserve(ctx, d, d->votes.n + 1);
 	if (err)
 		return err;
 	struct undo_entry e = {.kind = UNDO_HIST_ADD, .u.dom = d, .level = level};
-	err = txn_log(ctx, &e);
+	err = dmn__txn_log(ctx, &e);
 	if (err)
 		return err;
-	err = level_hist_add(ctx, &d->votes, level);
+	err = dmn__level_hist_add(ctx, &d->votes, level);
 	if (err)
 		ctx->n_undo--;
 	return err;
 }
 
-void txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
+void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 {
 	if (!level)
 		return;
@@ -119,7 +119,7 @@ static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
 			ctx->n_undo + extra, sizeof(*ctx->undo));
 }
 
-void txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
+void dmn__txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
 	       int delta)
 {
 	struct undo_entry e = {.kind = which, .u.dom = d, .delta = delta};
@@ -131,7 +131,7 @@ void txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
 		d->on_children += (unsigned)delta;
 }
 
-int txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
+int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
 		 bool counted)
 {
 	int err = reserve_log(ctx, 4);
@@ -139,14 +139,14 @@ int txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
 		return err;
 	struct pd_domain *d = a->dom;
 	if (counted && vote) {
-		err = txn_hist_add(ctx, d, vote);
+		err = dmn__txn_hist_add(ctx, d, vote);
 		if (err)
 			return err;
 	}
 	if (a->counted)
-		txn_hist_remove(ctx, d, a->vote);
+		dmn__txn_hist_remove(ctx, d, a->vote);
 	if (counted != a->counted)
-		txn_count(ctx, d, UNDO_ACTIVE, counted ? 1 : -1);
+		dmn__txn_count(ctx, d, UNDO_ACTIVE, counted ? 1 : -1);
 	struct undo_entry e = {.kind = UNDO_ATT, .u.att = a, .level = a->vote,
 			       .flag = a->counted};
 	ctx->undo[ctx->n_undo++] = e;
@@ -182,7 +182,7 @@ static int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
 	return 0;
 }
 
-int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
+int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded)
 {
 	*rounded = 0;
@@ -190,7 +190,7 @@ int txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		return 0;
 	/* A vote can land on @d and on every domain above it; -ENODEV only
 	 * when none of them has a callback (DESIGN §1), whatever the shape. */
-	unsigned n = walk_up(ctx, d);
+	unsigned n = dmn__walk_up(ctx, d);
 	bool reaches_cb = false;
 	for (unsigned i = 0; i < n && !reaches_cb; i++)
 		reaches_cb = ctx->walk[i]->ops &&
@@ -246,19 +246,19 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		struct undo_entry e = {.kind = UNDO_LINK, .u.link = l,
 				       .level = l->req, .flag = l->child_on};
 		if (req) {
-			err = txn_hist_add(ctx, l->parent, req);
+			err = dmn__txn_hist_add(ctx, l->parent, req);
 			if (err)
 				return err;
 		}
 		ctx->undo[ctx->n_undo++] = e;
-		txn_hist_remove(ctx, l->parent, l->req);
+		dmn__txn_hist_remove(ctx, l->parent, l->req);
 		if (on != l->child_on)
-			txn_count(ctx, l->parent, UNDO_ON_CHILDREN,
+			dmn__txn_count(ctx, l->parent, UNDO_ON_CHILDREN,
 				  on ? 1 : -1);
 	} else {
 		/* Fix-ups after the commit point: restore levels that were
 		 * counted before, whose bins still exist. */
-		if (req && level_hist_add(ctx, &l->parent->votes, req))
+		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
 			return -ENOMEM;
 		hist_dec(&l->parent->votes, l->req);
 		if (on != l->child_on)
@@ -269,7 +269,7 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 	return 0;
 }
 
-int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+int dmn__txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		 uint32_t level)
 {
 	return link_set(ctx, l, on, level, true);
@@ -277,9 +277,9 @@ int txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 
 /* ---- touched set ------------------------------------------------------- */
 
-int txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
+int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	walk_touch(ctx, d);
+	dmn__walk_touch(ctx, d);
 	return 0;
 }
 
@@ -296,7 +296,7 @@ static void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 		 uint64_t new_v)
 {
 	struct dmn_event ev = {kind, op, d->handle, 0, error, safe, old_v, new_v};
-	dmn_emit(ctx, &ev);
+	dmn__emit(ctx, &ev);
 }
 
 static void note_failure(struct dmn_ctx *ctx, enum dmn_op op,
@@ -330,7 +330,7 @@ static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 		return err;
 	}
 	uint32_t old = d->pstate;
-	stats_pstate(ctx, d, want);
+	dmn__stats_pstate(ctx, d, want);
 	d->pstate = want;
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	return 0;
@@ -348,7 +348,7 @@ static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
 		note_failure(ctx, DMN_OP_POWER_ON, d, err, 0, 0, 1);
 		return err;
 	}
-	stats_power(ctx, d, true, -1, UINT_MAX);
+	dmn__stats_power(ctx, d, true, -1, UINT_MAX);
 	d->on = true;
 	emit(ctx, DMN_EV_POWER_ON, DMN_OP_POWER_ON, d, 0, 0, 0, 1);
 	return 0;
@@ -374,12 +374,12 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 	if (forced == ASK_GOVERNOR && ctx->sleep_deepest)
 		choice = d->idle && d->idle->n ? (int)d->idle->n - 1 : 0;
 	else if (forced == ASK_GOVERNOR)
-		choice = idle_choose(ctx, d, dmn_now(ctx), &rejected);
+		choice = dmn__idle_choose(ctx, d, dmn_now(ctx), &rejected);
 	else if (forced < 0)
 		choice = 0;
 	if (choice == PD_GOV_STAY_ON) {
 		/* Not a failure: the governor found no state worth it. */
-		stats_rejected(d, rejected);
+		dmn__stats_rejected(d, rejected);
 		emit(ctx, DMN_EV_STAY_ON, DMN_OP_POWER_OFF, d, 0, 1, 1, 1);
 		links_follow_actual(ctx, d);
 		return;
@@ -394,7 +394,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 		links_follow_actual(ctx, d);
 		return;
 	}
-	stats_power(ctx, d, false, idle, rejected);
+	dmn__stats_power(ctx, d, false, idle, rejected);
 	d->on = false;
 	d->idle_state = idle;
 	d->off_by_sleep = ctx->sleep_deepest;
@@ -422,7 +422,7 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 		return;
 	}
 	uint32_t old = d->pstate;
-	stats_pstate(ctx, d, want);
+	dmn__stats_pstate(ctx, d, want);
 	d->pstate = want;
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	links_follow_actual(ctx, d);
@@ -439,7 +439,7 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
  * changed (phase D); a vote that moves neither costs a histogram update.
  * Returns 1 if it handled the vote (its result in *@err), 0 to fall back
  * to the general path without having changed anything. */
-int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
+int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		  uint32_t level, int *err)
 {
 	struct pd_domain *d = a->dom;
@@ -459,15 +459,15 @@ int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		/* Room for the new level in the histogram and the statistics
 		 * first: after this point nothing can fail but the callback. */
 		if (d->stats.n_levels + d->votes.n + 1 > d->stats.cap_levels)
-			*err = stats_reserve(ctx, d, d->votes.n + 1);
+			*err = dmn__stats_reserve(ctx, d, d->votes.n + 1);
 		if (!*err)
-			*err = level_hist_add(ctx, &d->votes, r);
+			*err = dmn__level_hist_add(ctx, &d->votes, r);
 		if (*err)
 			return 1;
 	}
 	uint32_t old_vote = a->vote;
 	if (old_vote)
-		level_hist_remove(&d->votes, old_vote);
+		dmn__level_hist_remove(&d->votes, old_vote);
 	a->vote = r;
 	uint32_t want = level_hist_max(&d->votes);
 	uint32_t old = d->pstate;
@@ -478,15 +478,15 @@ int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		     old, want);
 	int cb = call_set_pstate(ctx, d, want);
 	if (cb && want > old) {
-		/* A failed raise: as txn_commit's rollback, the inputs go
+		/* A failed raise: as dmn__txn_commit's rollback, the inputs go
 		 * back and nothing else had changed. */
 		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 0, old, want);
 		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, cb, 0, 0,
 		     0);
 		if (r)
-			level_hist_remove(&d->votes, r);
+			dmn__level_hist_remove(&d->votes, r);
 		if (old_vote)
-			(void)level_hist_add(ctx, &d->votes, old_vote);
+			(void)dmn__level_hist_add(ctx, &d->votes, old_vote);
 		a->vote = old_vote;
 		*err = cb;
 		return 1;
@@ -496,7 +496,7 @@ int txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 1, old, want);
 		return 1;
 	}
-	stats_pstate(ctx, d, want);
+	dmn__stats_pstate(ctx, d, want);
 	d->pstate = want;
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	return 1;
@@ -514,7 +514,7 @@ static void undo_inputs(struct dmn_ctx *ctx)
 			break;
 		case UNDO_HIST_REMOVE:
 			/* The bin is still there: cannot fail. */
-			(void)level_hist_add(ctx, &e->u.dom->votes, e->level);
+			(void)dmn__level_hist_add(ctx, &e->u.dom->votes, e->level);
 			break;
 		case UNDO_ACTIVE:
 			e->u.dom->active_devices -= (unsigned)e->delta;
@@ -652,7 +652,7 @@ static int propagate_targets(struct dmn_ctx *ctx)
 	return 0;
 }
 
-int txn_commit(struct dmn_ctx *ctx)
+int dmn__txn_commit(struct dmn_ctx *ctx)
 {
 	int err = propagate_targets(ctx);
 	if (err) {
@@ -681,24 +681,24 @@ int txn_commit(struct dmn_ctx *ctx)
 	return err;
 }
 
-int txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage)
+int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage)
 {
 	struct undo_entry e = {.kind = UNDO_USAGE, .u.dev = dev,
 			       .level = dev->usage};
-	int err = txn_log(ctx, &e);
+	int err = dmn__txn_log(ctx, &e);
 	if (err)
 		return err;
 	dev->usage = usage;
 	return 0;
 }
 
-int txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
+int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 		    void *map_user, uint32_t floor)
 {
 	struct undo_entry e = {.kind = UNDO_LINK_CFG, .u.link = l,
 			       .level = l->floor, .map = l->map,
 			       .map_user = l->map_user};
-	int err = txn_log(ctx, &e);
+	int err = dmn__txn_log(ctx, &e);
 	if (err)
 		return err;
 	l->map = map;
@@ -707,7 +707,7 @@ int txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 	return 0;
 }
 
-void txn_abort(struct dmn_ctx *ctx)
+void dmn__txn_abort(struct dmn_ctx *ctx)
 {
 	undo_inputs(ctx);
 	finish(ctx);

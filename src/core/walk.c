@@ -9,7 +9,7 @@
 
 #include <errno.h>
 
-int walk_reserve(struct dmn_ctx *ctx, unsigned extra)
+int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra)
 {
 	unsigned need = ctx->domains.live + extra;
 	int err = dmn_grow(ctx, (void **)&ctx->order, &ctx->cap_order, need,
@@ -21,7 +21,7 @@ int walk_reserve(struct dmn_ctx *ctx, unsigned extra)
 	if (!err)
 		err = dmn_grow(ctx, (void **)&ctx->walk, &ctx->cap_walk, need,
 			       sizeof(*ctx->walk));
-	/* Two stacks share one array in walk_reaches_down. */
+	/* Two stacks share one array in dmn__walk_reaches_down. */
 	if (!err && need > (~0u) / 2)
 		err = -ENOMEM;
 	if (!err)
@@ -63,13 +63,13 @@ static unsigned dfs_up(struct dmn_ctx *ctx, struct pd_domain *from, bool txn,
 	return n;
 }
 
-unsigned walk_up(struct dmn_ctx *ctx, struct pd_domain *from)
+unsigned dmn__walk_up(struct dmn_ctx *ctx, struct pd_domain *from)
 {
 	ctx->walk_epoch += 2;
 	return dfs_up(ctx, from, false, ctx->walk, 0);
 }
 
-void walk_touch(struct dmn_ctx *ctx, struct pd_domain *from)
+void dmn__walk_touch(struct dmn_ctx *ctx, struct pd_domain *from)
 {
 	ctx->n_order = dfs_up(ctx, from, true, ctx->order, ctx->n_order);
 }
@@ -100,7 +100,7 @@ static int dfs_step(struct pd_domain **stack, unsigned *top, bool up,
 	return 0;
 }
 
-bool walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
+bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
 		       struct pd_domain *target)
 {
 	if (from == target)

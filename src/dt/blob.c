@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The blob: validation, the node index (parents, status, phandles, labels)
- * and bounds-checked property helpers. After dt_blob_index() succeeds every
+ * and bounds-checked property helpers. After dmn__dt_blob_index() succeeds every
  * libfdt call the loader makes is on a blob fdt_check_full() accepted, and
  * every property value is read only within the length libfdt returned.
  */
@@ -68,7 +68,7 @@ static int cmp_phandle(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle)
+int32_t dmn__dt_phandle_node(const struct dt_loader *ld, uint32_t phandle)
 {
 	unsigned lo = 0, hi = ld->n_phandles;
 	if (phandle == 0 || phandle == UINT32_MAX)
@@ -136,14 +136,14 @@ static int32_t find_child(const struct dt_loader *ld,
 static int add_label(struct dt_loader *ld, struct dt_node *n, const char *label)
 {
 	char **labels =
-	    dt_pool_alloc(ld->pool, (n->n_labels + 1) * sizeof(*labels));
-	char *copy = dt_pool_strdup(ld->pool, label);
+	    dmn__dt_pool_alloc(ld->pool, (n->n_labels + 1) * sizeof(*labels));
+	char *copy = dmn__dt_pool_strdup(ld->pool, label);
 	if (!labels || !copy)
 		return -ENOMEM;
 	if (n->n_labels)
 		memcpy(labels, n->labels, n->n_labels * sizeof(*labels));
 	labels[n->n_labels++] = copy;
-	dt_pool_free(ld->pool, n->labels);
+	dmn__dt_pool_free(ld->pool, n->labels);
 	n->labels = labels;
 	n->label = labels[0];
 	return 0;
@@ -160,7 +160,7 @@ static int index_labels(struct dt_loader *ld)
 {
 	const void *fdt = ld->fdt;
 	struct child_key *by_parent =
-	    dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*by_parent));
+	    dmn__dt_pool_alloc(ld->pool, ld->n_nodes * sizeof(*by_parent));
 	if (!by_parent)
 		return -ENOMEM;
 	for (unsigned i = 0; i < ld->n_nodes; i++)
@@ -190,7 +190,7 @@ static int index_labels(struct dt_loader *ld)
 				       : -1;
 	int sym = sym_node >= 0 ? ld->nodes[sym_node].offset : -1;
 	if (sym < 0) {
-		dt_pool_free(ld->pool, by_parent);
+		dmn__dt_pool_free(ld->pool, by_parent);
 		return 0;
 	}
 	int prop;
@@ -218,7 +218,7 @@ static int index_labels(struct dt_loader *ld)
 		if (err)
 			return err;
 	}
-	dt_pool_free(ld->pool, by_parent);
+	dmn__dt_pool_free(ld->pool, by_parent);
 	return 0;
 }
 
@@ -235,13 +235,13 @@ static uint32_t node_phandle(const void *fdt, int offset)
 	return fdt32_ld((const fdt32_t *)v);
 }
 
-int dt_blob_index(struct dt_loader *ld)
+int dmn__dt_blob_index(struct dt_loader *ld)
 {
 	const void *fdt = ld->fdt;
 	int depth = 0;
 	for (int off = 0; off >= 0; off = fdt_next_node(fdt, off, &depth)) {
 		struct dt_node *n =
-		    dt_vec_push(ld->pool, (void **)&ld->nodes, &ld->n_nodes,
+		    dmn__dt_vec_push(ld->pool, (void **)&ld->nodes, &ld->n_nodes,
 				&ld->cap_nodes, sizeof(*n));
 		if (!n)
 			return -ENOMEM;
@@ -275,7 +275,7 @@ int dt_blob_index(struct dt_loader *ld)
 		count += ld->nodes[i].phandle != 0;
 	if (count) {
 		ld->phandles =
-		    dt_pool_alloc(ld->pool, count * sizeof(*ld->phandles));
+		    dmn__dt_pool_alloc(ld->pool, count * sizeof(*ld->phandles));
 		if (!ld->phandles)
 			return -ENOMEM;
 	}
@@ -310,10 +310,10 @@ static char *path_slot(struct dt_loader *ld, size_t len)
 		size_t cap = ld->path_cap[slot] ? ld->path_cap[slot] : 64;
 		while (cap < len + 1)
 			cap *= 2;
-		char *grown = dt_pool_alloc(ld->pool, cap);
+		char *grown = dmn__dt_pool_alloc(ld->pool, cap);
 		if (!grown)
 			return NULL;
-		dt_pool_free(ld->pool, ld->path_buf[slot]);
+		dmn__dt_pool_free(ld->pool, ld->path_buf[slot]);
 		ld->path_buf[slot] = grown;
 		ld->path_cap[slot] = cap;
 	}
@@ -321,7 +321,7 @@ static char *path_slot(struct dt_loader *ld, size_t len)
 }
 
 /* Built on each call by walking up the parents. */
-const char *dt_node_path(struct dt_loader *ld, int32_t node)
+const char *dmn__dt_node_path(struct dt_loader *ld, int32_t node)
 {
 	size_t len = 0;
 	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent)
@@ -343,7 +343,7 @@ const char *dt_node_path(struct dt_loader *ld, int32_t node)
 	return p;
 }
 
-const char *dt_domain_path_tmp(struct dt_loader *ld, int32_t dom)
+const char *dmn__dt_domain_path_tmp(struct dt_loader *ld, int32_t dom)
 {
 	size_t len = dt_domain_path(ld->board, (unsigned)dom, NULL, 0);
 	char *p = path_slot(ld, len);
@@ -352,7 +352,7 @@ const char *dt_domain_path_tmp(struct dt_loader *ld, int32_t dom)
 	return p;
 }
 
-int dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
+int dmn__dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
 {
 	struct dt_board *b = ld->board;
 	/* climb to the first ancestor with a segment (or the root), then
@@ -374,12 +374,12 @@ int dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
 		struct dt_node *n = &ld->nodes[top];
 		int32_t below = -4 - n->path_seg;
 		struct dt_path_seg *s =
-		    dt_vec_push(ld->pool, (void **)&b->path_segs,
+		    dmn__dt_vec_push(ld->pool, (void **)&b->path_segs,
 				&b->n_path_segs, &ld->cap_path_segs, sizeof(*s));
 		if (!s)
 			return -ENOMEM;
 		s->parent = parent_seg;
-		if (!(s->name = dt_pool_strdup(ld->pool, n->name))) {
+		if (!(s->name = dmn__dt_pool_strdup(ld->pool, n->name))) {
 			b->n_path_segs--;
 			return -ENOMEM;
 		}
@@ -390,7 +390,7 @@ int dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
 	return 0;
 }
 
-const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
+const void *dmn__dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
 		    int *len)
 {
 	int l = 0;
@@ -402,34 +402,34 @@ const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
 	return v;
 }
 
-bool dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name)
+bool dmn__dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name)
 {
-	return dt_prop(ld, node, name, NULL) != NULL;
+	return dmn__dt_prop(ld, node, name, NULL) != NULL;
 }
 
-uint32_t dt_cell(const void *prop, unsigned i)
+uint32_t dmn__dt_cell(const void *prop, unsigned i)
 {
 	return fdt32_ld((const fdt32_t *)prop + i);
 }
 
-int dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
+int dmn__dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
 		uint32_t *value)
 {
 	int len;
-	const void *v = dt_prop(ld, node, name, &len);
+	const void *v = dmn__dt_prop(ld, node, name, &len);
 	if (!v)
 		return 0;
 	if (len != 4)
 		return -1;
-	*value = dt_cell(v, 0);
+	*value = dmn__dt_cell(v, 0);
 	return 1;
 }
 
-const char *dt_prop_string(const struct dt_loader *ld, int32_t node,
+const char *dmn__dt_prop_string(const struct dt_loader *ld, int32_t node,
 			   const char *name, unsigned i, unsigned *n)
 {
 	int len;
-	const char *v = dt_prop(ld, node, name, &len);
+	const char *v = dmn__dt_prop(ld, node, name, &len);
 	const char *found = NULL;
 	unsigned count = 0;
 	/* Walk NUL-terminated strings; an unterminated tail is ignored. */
@@ -447,12 +447,12 @@ const char *dt_prop_string(const struct dt_loader *ld, int32_t node,
 	return found;
 }
 
-bool dt_prop_has_string(const struct dt_loader *ld, int32_t node,
+bool dmn__dt_prop_has_string(const struct dt_loader *ld, int32_t node,
 			const char *name, const char *s)
 {
 	int len;
-	const char *v = dt_prop(ld, node, name, &len);
-	/* as dt_prop_string: NUL-terminated strings, an unterminated tail
+	const char *v = dmn__dt_prop(ld, node, name, &len);
+	/* as dmn__dt_prop_string: NUL-terminated strings, an unterminated tail
 	 * ignored; one lookup, not one per string */
 	for (int pos = 0; v && pos < len;) {
 		const char *end = memchr(v + pos, '\0', (size_t)(len - pos));

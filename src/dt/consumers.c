@@ -11,7 +11,7 @@
 
 #define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
 
-int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
+int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs)
 {
 	/* a consumer that cannot use one of its domains is skipped whole; a
@@ -21,7 +21,7 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		? "link dropped"
 		: "node skipped";
 	int len;
-	const void *v = dt_prop(ld, node, "power-domains", &len);
+	const void *v = dmn__dt_prop(ld, node, "power-domains", &len);
 	*specs = NULL;
 	*n_specs = 0;
 	if (!v || len == 0)
@@ -34,25 +34,25 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 					  len));
 	unsigned ncells = (unsigned)len / 4;
 	/* at most one specifier per cell */
-	struct dt_pd_spec *out = dt_pool_alloc(ld->pool, ncells * sizeof(*out));
+	struct dt_pd_spec *out = dmn__dt_pool_alloc(ld->pool, ncells * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
 	unsigned n = 0;
 	int ret = 0;
 	*specs = out;
 	for (unsigned pos = 0; pos < ncells; *n_specs = ++n) {
-		uint32_t ph = dt_cell(v, pos);
-		int32_t target = dt_phandle_node(ld, ph);
+		uint32_t ph = dmn__dt_cell(v, pos);
+		int32_t target = dmn__dt_phandle_node(ld, ph);
 		if (target < 0)
 			return ERR_OR_SKIP(DT_WARN(
 			    ld, "pd-dangling-phandle", node, "power-domains",
 			    "entry %u: phandle 0x%x points to no node; %s", n,
 			    ph, skip));
-		const char *tpath = dt_node_path(ld, target);
+		const char *tpath = dmn__dt_node_path(ld, target);
 		if (!tpath)
 			return -ENOMEM;
 		uint32_t cells;
-		int r = dt_prop_u32(ld, target, "#power-domain-cells", &cells);
+		int r = dmn__dt_prop_u32(ld, target, "#power-domain-cells", &cells);
 		if (r == 0)
 			return ERR_OR_SKIP(DT_WARN(
 			    ld, "pd-not-provider", node, "power-domains",
@@ -76,7 +76,7 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		struct dt_pd_spec *s = &out[n];
 		s->node = target;
 		s->provider = ld->nodes[target].provider;
-		s->index = cells ? (int64_t)dt_cell(v, pos + 1) : -1;
+		s->index = cells ? (int64_t)dmn__dt_cell(v, pos + 1) : -1;
 		s->n_args = cells > 1 ? cells - 1 : 0;
 		s->args = (const char *)v + 4 * (pos + 2);
 		if (ld->nodes[target].nested) {
@@ -114,34 +114,34 @@ static int add_device(struct dt_loader *ld, int32_t node)
 	struct dt_board *b = ld->board;
 	struct dt_node *n = &ld->nodes[node];
 	struct dt_device *d =
-	    dt_vec_push(ld->pool, (void **)&b->devices, &b->n_devices,
+	    dmn__dt_vec_push(ld->pool, (void **)&b->devices, &b->n_devices,
 			&ld->cap_devices, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	const char *path = dt_node_path(ld, node);
-	if (!path || !(d->path = dt_pool_strdup(ld->pool, path)) ||
-	    !(d->node_name = dt_pool_strdup(ld->pool, n->name)) ||
-	    !(d->name = dt_device_name(ld, node)))
+	const char *path = dmn__dt_node_path(ld, node);
+	if (!path || !(d->path = dmn__dt_pool_strdup(ld->pool, path)) ||
+	    !(d->node_name = dmn__dt_pool_strdup(ld->pool, n->name)) ||
+	    !(d->name = dmn__dt_device_name(ld, node)))
 		return -ENOMEM;
-	d->wakeup_source = dt_has_prop(ld, node, "wakeup-source");
+	d->wakeup_source = dmn__dt_has_prop(ld, node, "wakeup-source");
 	d->labels = n->labels; /* the board's pool holds both */
 	d->n_labels = n->n_labels;
 	d->opp_table = -1;
 
 	unsigned n_names;
-	dt_prop_string(ld, node, "power-domain-names", 0, &n_names);
-	if (dt_has_prop(ld, node, "power-domain-names") &&
+	dmn__dt_prop_string(ld, node, "power-domain-names", 0, &n_names);
+	if (dmn__dt_has_prop(ld, node, "power-domain-names") &&
 	    n_names != n->n_specs &&
 	    DT_WARN(ld, "pd-names-count", node, "power-domain-names",
 		    "%u names for %u power domains", n_names, n->n_specs))
 		return -ENOMEM;
 
 	d->attachments =
-	    dt_pool_alloc(ld->pool, n->n_specs * sizeof(*d->attachments));
+	    dmn__dt_pool_alloc(ld->pool, n->n_specs * sizeof(*d->attachments));
 	if (!d->attachments)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n->n_specs; i++) {
-		int32_t dom = dt_spec_domain(ld, &n->specs[i]);
+		int32_t dom = dmn__dt_spec_domain(ld, &n->specs[i]);
 		bool repeat = false;
 		for (unsigned j = 0; j < d->n_attachments; j++)
 			repeat = repeat || d->attachments[j].domain == dom;
@@ -159,23 +159,23 @@ static int add_device(struct dt_loader *ld, int32_t node)
 		a->domain = dom;
 		if (n->specs[i].n_args) {
 			a->n_args = n->specs[i].n_args;
-			a->args = dt_pool_alloc(ld->pool,
+			a->args = dmn__dt_pool_alloc(ld->pool,
 						a->n_args * sizeof(*a->args));
 			if (!a->args)
 				return -ENOMEM;
 			for (unsigned k = 0; k < a->n_args; k++)
-				a->args[k] = dt_cell(n->specs[i].args, k);
+				a->args[k] = dmn__dt_cell(n->specs[i].args, k);
 		}
 		const char *name =
-		    dt_prop_string(ld, node, "power-domain-names", i, NULL);
-		if (name && !(a->name = dt_pool_strdup(ld->pool, name)))
+		    dmn__dt_prop_string(ld, node, "power-domain-names", i, NULL);
+		if (name && !(a->name = dmn__dt_pool_strdup(ld->pool, name)))
 			return -ENOMEM;
 	}
 
-	int err = dt_opp_table_resolve(ld, node, &d->opp_table);
+	int err = dmn__dt_opp_table_resolve(ld, node, &d->opp_table);
 	if (err == -ENOMEM)
 		return err;
-	err = dt_opp_ref_resolve(ld, node, "required-opps", &d->required,
+	err = dmn__dt_opp_ref_resolve(ld, node, "required-opps", &d->required,
 				 &d->n_required);
 	if (err == -ENOMEM)
 		return err;
@@ -227,8 +227,8 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 	const struct dt_board *b = ld->board;
 	const struct dt_device *d = &b->devices[di];
 	unsigned n = d->n_attachments;
-	int32_t *doms = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*doms));
-	int32_t *assign = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
+	int32_t *doms = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(*doms));
+	int32_t *assign = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
 	if (!doms || !assign)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
@@ -236,8 +236,8 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 	int err = check_refs(ld, node, doms, n, assign, d->required,
 			     d->n_required);
 	if (err || d->opp_table < 0) {
-		dt_pool_free(ld->pool, doms);
-		dt_pool_free(ld->pool, assign);
+		dmn__dt_pool_free(ld->pool, doms);
+		dmn__dt_pool_free(ld->pool, assign);
 		return err;
 	}
 	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
@@ -255,8 +255,8 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 		    !bad++)
 			first = e;
 	}
-	dt_pool_free(ld->pool, doms);
-	dt_pool_free(ld->pool, assign);
+	dmn__dt_pool_free(ld->pool, doms);
+	dmn__dt_pool_free(ld->pool, assign);
 	if (bad &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "operating-points-v2",
 		    "in %u entries of %s (first: %s) a required OPP "
@@ -295,14 +295,14 @@ static bool requirement_device(struct dt_loader *ld, int32_t node,
 	const struct dt_node *n = &ld->nodes[node];
 	if (!n->enabled || n->pd_state != 0 || n->provider >= 0 || n->nested ||
 	    n->opp_table >= 0 || n->opp_table_of_entry >= 0 ||
-	    !dt_has_prop(ld, node, "operating-points-v2") ||
-	    dt_has_prop(ld, node, "#power-domain-cells"))
+	    !dmn__dt_has_prop(ld, node, "operating-points-v2") ||
+	    dmn__dt_has_prop(ld, node, "#power-domain-cells"))
 		return false;
 	int len;
-	const void *v = dt_prop(ld, node, "operating-points-v2", &len);
+	const void *v = dmn__dt_prop(ld, node, "operating-points-v2", &len);
 	if (!v || len < 4)
 		return false;
-	int32_t target = dt_phandle_node(ld, dt_cell(v, 0));
+	int32_t target = dmn__dt_phandle_node(ld, dmn__dt_cell(v, 0));
 	int32_t t = target >= 0 ? ld->nodes[target].opp_table : -1;
 	return t >= 0 && (requires[t] || required[t]);
 }
@@ -331,7 +331,7 @@ static int list_requirements(struct dt_loader *ld, const bool *required)
 						first = &tab->entries[e];
 			if (!first)
 				continue;
-			struct dt_requirement *q = dt_vec_push(
+			struct dt_requirement *q = dmn__dt_vec_push(
 			    ld->pool, (void **)&b->requirements,
 			    &b->n_requirements, &cap, sizeof(*q));
 			if (!q)
@@ -374,11 +374,11 @@ static int list_requirements(struct dt_loader *ld, const bool *required)
 	return 0;
 }
 
-int dt_consumers_scan(struct dt_loader *ld)
+int dmn__dt_consumers_scan(struct dt_loader *ld)
 {
 	unsigned nt = ld->board->n_opp_tables;
-	bool *requires = dt_pool_alloc(ld->pool, nt + 1);
-	bool *required = dt_pool_alloc(ld->pool, nt + 1);
+	bool *requires = dmn__dt_pool_alloc(ld->pool, nt + 1);
+	bool *required = dmn__dt_pool_alloc(ld->pool, nt + 1);
 	if (!requires || !required)
 		return -ENOMEM;
 	device_table_roles(ld->board, requires, required);
@@ -388,7 +388,7 @@ int dt_consumers_scan(struct dt_loader *ld)
 		 * domains' parents and floors, not a device */
 		bool consumer = n->pd_state == 1 && n->provider < 0 &&
 				!n->nested &&
-				!dt_has_prop(ld, (int32_t)i,
+				!dmn__dt_has_prop(ld, (int32_t)i,
 					     "#power-domain-cells");
 		if (!consumer &&
 		    !requirement_device(ld, (int32_t)i, requires, required))

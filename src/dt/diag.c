@@ -19,7 +19,7 @@ const char *dt_severity_name(enum dt_severity severity)
 	return "?";
 }
 
-int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
+int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 		const char *check, int32_t node, const char *property,
 		const char *fmt, ...)
 {
@@ -29,7 +29,7 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 	va_start(ap, fmt);
 	int len = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	char *message = len >= 0 ? dt_pool_alloc(ld->pool, (size_t)len + 1)
+	char *message = len >= 0 ? dmn__dt_pool_alloc(ld->pool, (size_t)len + 1)
 				 : NULL;
 	if (!message) {
 		ld->oom = true;
@@ -42,17 +42,17 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 	if (sev == DT_SEV_ERROR && !ld->first_error)
 		ld->first_error = error ? error : -EINVAL;
 
-	const char *path = node >= 0 ? dt_node_path(ld, node) : "/";
+	const char *path = node >= 0 ? dmn__dt_node_path(ld, node) : "/";
 	struct dt_diag *d = NULL;
 	char *msg = NULL, *prop = NULL, *npath = NULL;
 	if (path)
-		npath = dt_pool_strdup(ld->pool, path);
+		npath = dmn__dt_pool_strdup(ld->pool, path);
 	if (npath)
 		msg = message;
 	if (msg && property)
-		prop = dt_pool_strdup(ld->pool, property);
+		prop = dmn__dt_pool_strdup(ld->pool, property);
 	if (msg && (prop || !property))
-		d = dt_vec_push(ld->pool, (void **)&b->diags, &b->n_diags,
+		d = dmn__dt_vec_push(ld->pool, (void **)&b->diags, &b->n_diags,
 				&ld->cap_diags, sizeof(*d));
 	if (!d) {
 		ld->oom = true;

@@ -18,19 +18,19 @@
  * paths to get wrong, and the failure-injection tests can fail any
  * allocation without leaking.
  */
-struct dt_pool *dt_pool_create(const struct dmn_alloc_ops *ops);
-void dt_pool_destroy(struct dt_pool *pool);
-void *dt_pool_alloc(struct dt_pool *pool, size_t size); /* zeroed */
-void dt_pool_free(struct dt_pool *pool, void *ptr);	/* NULL ok */
-char *dt_pool_strdup(struct dt_pool *pool, const char *s);
-char *dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n);
-const struct dmn_alloc_ops *dt_pool_ops(const struct dt_pool *pool);
+struct dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops);
+void dmn__dt_pool_destroy(struct dt_pool *pool);
+void *dmn__dt_pool_alloc(struct dt_pool *pool, size_t size); /* zeroed */
+void dmn__dt_pool_free(struct dt_pool *pool, void *ptr);	/* NULL ok */
+char *dmn__dt_pool_strdup(struct dt_pool *pool, const char *s);
+char *dmn__dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n);
+const struct dmn_alloc_ops *dmn__dt_pool_ops(const struct dt_pool *pool);
 
 /*
  * Grow *@array (of *@count elements of @elem bytes, capacity *@cap) so one
  * more fits; returns a pointer to the new zeroed element, or NULL (-ENOMEM).
  */
-void *dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
+void *dmn__dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
 		  unsigned *cap, size_t elem);
 
 /* ---- the loader's working state ------------------------------------------ */
@@ -62,7 +62,7 @@ struct dt_node {
 	int32_t nested_parent_node; /* enclosing nested node index, or -1 */
 	int32_t same_path; /* the first node with its path (itself, mostly) */
 	int32_t path_seg;  /* of same_path: dt_board.path_segs index, -1 for
-			    * the root, -2 until dt_node_seg() makes it */
+			    * the root, -2 until dmn__dt_node_seg() makes it */
 	/* its parsed `power-domains` (enabled nodes only) */
 	struct dt_pd_spec *specs;
 	unsigned n_specs;
@@ -102,7 +102,7 @@ struct dt_loader {
 	unsigned n_keys, cap_keys;
 	unsigned cap_path_segs; /* of dt_board.path_segs */
 	struct dt_link_walk *walk; /* graph.c's cycle check, made on first use */
-	char *path_buf[4];	   /* dt_node_path's results, in turn */
+	char *path_buf[4];	   /* dmn__dt_node_path's results, in turn */
 	size_t path_cap[4];
 	unsigned path_next;
 };
@@ -112,7 +112,7 @@ struct dt_loader {
 
 /* Record a diagnostic on node @node (index, or -1 for "/"). Returns 0, or
  * -ENOMEM (also remembered in ld->oom). Errors set ld->first_error. */
-int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
+int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 		const char *check, int32_t node, const char *property,
 		const char *fmt, ...)
 #if defined(__GNUC__)
@@ -120,67 +120,67 @@ int dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 #endif
     ;
 #define DT_ERR(ld, err, check, node, prop, ...)                                \
-	dt_diag_add(ld, DT_SEV_ERROR, err, check, node, prop, __VA_ARGS__)
+	dmn__dt_diag_add(ld, DT_SEV_ERROR, err, check, node, prop, __VA_ARGS__)
 #define DT_WARN(ld, check, node, prop, ...)                                    \
-	dt_diag_add(ld, DT_SEV_WARNING, 0, check, node, prop, __VA_ARGS__)
+	dmn__dt_diag_add(ld, DT_SEV_WARNING, 0, check, node, prop, __VA_ARGS__)
 #define DT_NOTE(ld, check, node, prop, ...)                                    \
-	dt_diag_add(ld, DT_SEV_NOTE, 0, check, node, prop, __VA_ARGS__)
+	dmn__dt_diag_add(ld, DT_SEV_NOTE, 0, check, node, prop, __VA_ARGS__)
 
 /* ---- blob.c ---------------------------------------------------------------
  */
 
 /* Validate, then index every node (parents, status, phandles, labels). */
-int dt_blob_index(struct dt_loader *ld);
+int dmn__dt_blob_index(struct dt_loader *ld);
 /* The node with @phandle, or -1. O(log N). */
-int32_t dt_phandle_node(const struct dt_loader *ld, uint32_t phandle);
+int32_t dmn__dt_phandle_node(const struct dt_loader *ld, uint32_t phandle);
 /* Full path of node @node, valid until the fourth call after this one
  * (store a copy); NULL only on -ENOMEM. O(depth). */
-const char *dt_node_path(struct dt_loader *ld, int32_t node);
-/* Domain @dom's full path, in the same buffers as dt_node_path's. */
-const char *dt_domain_path_tmp(struct dt_loader *ld, int32_t dom);
+const char *dmn__dt_node_path(struct dt_loader *ld, int32_t node);
+/* Domain @dom's full path, in the same buffers as dmn__dt_node_path's. */
+const char *dmn__dt_domain_path_tmp(struct dt_loader *ld, int32_t dom);
 /* Sets *@seg to node @node's dt_board.path_segs index (-1 for the root),
  * making the segments of it and its ancestors that are missing: O(the
  * missing ones). 0 or -ENOMEM. */
-int dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg);
+int dmn__dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg);
 /* A property of node @node, or NULL (then *@len is 0 or a libfdt error). */
-const void *dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
+const void *dmn__dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
 		    int *len);
-bool dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name);
+bool dmn__dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name);
 /* A 4-byte property: 1 and *@value, 0 if absent, -1 if of another length. */
-int dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
+int dmn__dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
 		uint32_t *value);
 /* Cell @i of a property already known to hold enough cells. */
-uint32_t dt_cell(const void *prop, unsigned i);
+uint32_t dmn__dt_cell(const void *prop, unsigned i);
 /* Whether a string-list property contains @s. */
-bool dt_prop_has_string(const struct dt_loader *ld, int32_t node,
+bool dmn__dt_prop_has_string(const struct dt_loader *ld, int32_t node,
 			const char *name, const char *s);
 /* The @i-th string of a string list, or NULL; *@n receives the count. */
-const char *dt_prop_string(const struct dt_loader *ld, int32_t node,
+const char *dmn__dt_prop_string(const struct dt_loader *ld, int32_t node,
 			   const char *name, unsigned i, unsigned *n);
 
 /* ---- the stages, in the order dt_load runs them ------------------------- */
 
 /* idle_states.c: resolve @node's domain-idle-states into board indices */
-int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
+int dmn__dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
 			 unsigned *n_states);
-int dt_opp_tables_scan(struct dt_loader *ld); /* opp_tables.c */
+int dmn__dt_opp_tables_scan(struct dt_loader *ld); /* opp_tables.c */
 /* opp-supported-hw of a table: the cells of one group (the length of its
  * shortest opp-supported-hw, 0 if none), and whether the board's version
  * has fewer values than that (some cells go unchecked: two entries that
  * both carry the property may then be meant for different chips). O(n)
  * for n entries. */
-unsigned dt_opp_hw_width(const struct dt_opp_table *t);
-bool dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t);
-int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
+unsigned dmn__dt_opp_hw_width(const struct dt_opp_table *t);
+bool dmn__dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t);
+int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 		       struct dt_opp_ref **refs, unsigned *n_refs);
-int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table);
-int dt_providers_scan(struct dt_loader *ld); /* providers.c */
-int dt_domains_build(struct dt_loader *ld);  /* providers.c */
-int dt_consumers_scan(struct dt_loader *ld); /* consumers.c */
+int dmn__dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table);
+int dmn__dt_providers_scan(struct dt_loader *ld); /* providers.c */
+int dmn__dt_domains_build(struct dt_loader *ld);  /* providers.c */
+int dmn__dt_consumers_scan(struct dt_loader *ld); /* consumers.c */
 /* names.c: "LABEL-or-PATH[:INDEX]" (pool) / a device's name */
-char *dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
+char *dmn__dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
 		     int64_t index);
-char *dt_device_name(struct dt_loader *ld, int32_t node);
+char *dmn__dt_device_name(struct dt_loader *ld, int32_t node);
 
 /*
  * consumers.c: parse one `power-domains` property into specifiers. Returns
@@ -197,7 +197,7 @@ struct dt_pd_spec {
 	int32_t node; /* target node */
 	bool usable;  /* resolved to an enabled provider */
 };
-int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
+int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs);
 
 /*
@@ -210,27 +210,27 @@ int dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
  * when a name is missing (reported: the caller links all parents), or
  * -ENOMEM.
  */
-int dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
+int dmn__dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
 			     bool *by_name);
-int dt_domain_named_parents(struct dt_loader *ld, int32_t node,
+int dmn__dt_domain_named_parents(struct dt_loader *ld, int32_t node,
 			    const struct dt_domain *d, int32_t out[2],
 			    unsigned *n_out);
 
 /* The domain index of a spec, once domains exist; -1 if none. */
-int32_t dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s);
+int32_t dmn__dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s);
 
 /*
  * graph.c: would the link child -> parent close a cycle, over the links
  * recorded so far? Returns 1 or 0, or -ENOMEM. Cost: O(min(ancestors of
  * @parent, descendants of @child)), with heap stacks (no recursion).
  */
-int dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent);
+int dmn__dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent);
 /* graph.c: remember the link (for the downward half of the check). Returns
  * 0 or -ENOMEM. O(1) amortised. */
-int dt_link_record(struct dt_loader *ld, int32_t child, int32_t parent);
+int dmn__dt_link_record(struct dt_loader *ld, int32_t child, int32_t parent);
 
 /* providers.c: add the link child -> parent unless it closes a cycle. */
-int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
+int dmn__dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 		   int32_t node, const char *property);
 
 #endif /* DOMINO_DT_INTERNAL_H */

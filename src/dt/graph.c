@@ -31,15 +31,15 @@ static struct dt_link_walk *walk_get(struct dt_loader *ld)
 	if (ld->walk)
 		return ld->walk;
 	unsigned n = ld->board->n_domains;
-	struct dt_link_walk *w = dt_pool_alloc(ld->pool, sizeof(*w));
+	struct dt_link_walk *w = dmn__dt_pool_alloc(ld->pool, sizeof(*w));
 	if (!w)
 		return NULL;
 	w->n = n;
-	w->seen_up = dt_pool_alloc(ld->pool, (n + 1) * sizeof(uint32_t));
-	w->seen_down = dt_pool_alloc(ld->pool, (n + 1) * sizeof(uint32_t));
-	w->stack_up = dt_pool_alloc(ld->pool, (n + 1) * sizeof(int32_t));
-	w->stack_down = dt_pool_alloc(ld->pool, (n + 1) * sizeof(int32_t));
-	w->first_child = dt_pool_alloc(ld->pool, (n + 1) * sizeof(int32_t));
+	w->seen_up = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(uint32_t));
+	w->seen_down = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(uint32_t));
+	w->stack_up = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(int32_t));
+	w->stack_down = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(int32_t));
+	w->first_child = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(int32_t));
 	if (!w->seen_up || !w->seen_down || !w->stack_up || !w->stack_down ||
 	    !w->first_child)
 		return NULL; /* the pool frees the pieces with the board */
@@ -86,7 +86,7 @@ static int step_down(struct dt_link_walk *w, unsigned *top, int32_t target)
 	return 0;
 }
 
-int dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent)
+int dmn__dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent)
 {
 	if (child == parent)
 		return 1;
@@ -113,13 +113,13 @@ int dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent)
 	}
 }
 
-int dt_link_record(struct dt_loader *ld, int32_t child, int32_t parent)
+int dmn__dt_link_record(struct dt_loader *ld, int32_t child, int32_t parent)
 {
 	struct dt_link_walk *w = walk_get(ld);
 	if (!w)
 		return -ENOMEM;
 	struct dt_link_edge *e =
-	    dt_vec_push(ld->pool, (void **)&w->edges, &w->n_edges,
+	    dmn__dt_vec_push(ld->pool, (void **)&w->edges, &w->n_edges,
 			&w->cap_edges, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

@@ -18,12 +18,12 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 		return 0;
 	}
 	enum dt_idle_kind kind;
-	if (dt_prop_has_string(ld, node, "compatible", "domain-idle-state"))
+	if (dmn__dt_prop_has_string(ld, node, "compatible", "domain-idle-state"))
 		kind = DT_IDLE_DOMAIN;
-	else if (dt_prop_has_string(ld, node, "compatible", "arm,idle-state"))
+	else if (dmn__dt_prop_has_string(ld, node, "compatible", "arm,idle-state"))
 		kind = DT_IDLE_ARM;
 	else {
-		const char *p = dt_node_path(ld, node);
+		const char *p = dmn__dt_node_path(ld, node);
 		if (!p)
 			return -ENOMEM;
 		return DT_ERR(ld, -EINVAL, "phandle-wrong-kind", from,
@@ -36,7 +36,7 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 	}
 	uint32_t v[3] = {0, 0, 0};
 	for (int i = 0; i < 3; i++)
-		if (dt_prop_u32(ld, node, latency_props[i], &v[i]) < 0)
+		if (dmn__dt_prop_u32(ld, node, latency_props[i], &v[i]) < 0)
 			return DT_ERR(ld, -EINVAL, "prop-length", node,
 				      latency_props[i],
 				      "must be one 32-bit cell")
@@ -44,16 +44,16 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 				   : -EPIPE;
 	struct dt_board *b = ld->board;
 	struct dt_idle_state *s =
-	    dt_vec_push(ld->pool, (void **)&b->idle_states, &b->n_idle_states,
+	    dmn__dt_vec_push(ld->pool, (void **)&b->idle_states, &b->n_idle_states,
 			&ld->cap_idle, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	const char *path = dt_node_path(ld, node);
+	const char *path = dmn__dt_node_path(ld, node);
 	unsigned count;
 	const char *name =
-	    dt_prop_string(ld, node, "idle-state-name", 0, &count);
-	s->path = path ? dt_pool_strdup(ld->pool, path) : NULL;
-	s->name = dt_pool_strdup(ld->pool, name ? name : n->name);
+	    dmn__dt_prop_string(ld, node, "idle-state-name", 0, &count);
+	s->path = path ? dmn__dt_pool_strdup(ld->pool, path) : NULL;
+	s->name = dmn__dt_pool_strdup(ld->pool, name ? name : n->name);
 	if (!s->path || !s->name)
 		return -ENOMEM;
 	s->entry_latency_us = v[0];
@@ -65,11 +65,11 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 	return 0;
 }
 
-int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
+int dmn__dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
 			 unsigned *n_states)
 {
 	int len;
-	const void *v = dt_prop(ld, node, "domain-idle-states", &len);
+	const void *v = dmn__dt_prop(ld, node, "domain-idle-states", &len);
 	*states = NULL;
 	*n_states = 0;
 	if (!v || len == 0)
@@ -81,13 +81,13 @@ int dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
 			   ? -ENOMEM
 			   : -EPIPE;
 	unsigned n = (unsigned)len / 4;
-	int32_t *out = dt_pool_alloc(ld->pool, n * sizeof(*out));
+	int32_t *out = dmn__dt_pool_alloc(ld->pool, n * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
 	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t ph = dt_cell(v, i);
-		int32_t target = dt_phandle_node(ld, ph);
+		uint32_t ph = dmn__dt_cell(v, i);
+		int32_t target = dmn__dt_phandle_node(ld, ph);
 		int err;
 		if (target < 0) {
 			if (DT_ERR(ld, -ENOENT, "phandle-dangling", node,

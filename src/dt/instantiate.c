@@ -113,13 +113,13 @@ static int add_entries(struct builder *bd, int32_t t)
 		bd->at_entry = o;
 		struct opp_desc d;
 		memset(&d, 0, sizeof(d));
-		struct opp_supply *sup = dt_pool_alloc(
+		struct opp_supply *sup = dmn__dt_pool_alloc(
 		    inst->pool, (o->n_supplies + 1) * sizeof(*sup));
-		struct opp_required *req = dt_pool_alloc(
+		struct opp_required *req = dmn__dt_pool_alloc(
 		    inst->pool, (o->n_required + 1) * sizeof(*req));
 		if (!sup || !req) {
-			dt_pool_free(inst->pool, sup);
-			dt_pool_free(inst->pool, req);
+			dmn__dt_pool_free(inst->pool, sup);
+			dmn__dt_pool_free(inst->pool, req);
 			return -ENOMEM;
 		}
 		d.name = o->name;
@@ -153,8 +153,8 @@ static int add_entries(struct builder *bd, int32_t t)
 		/* an entry whose required OPP was not added is left out */
 		int err = missing ? -EEXIST
 				  : opp_add(bd->ctx, inst->opp_tables[t], &d, &id);
-		dt_pool_free(inst->pool, sup);
-		dt_pool_free(inst->pool, req);
+		dmn__dt_pool_free(inst->pool, sup);
+		dmn__dt_pool_free(inst->pool, req);
 		if (err == -EEXIST)
 			continue; /* equal to an entry kept before (DESIGN §1)
 				   */
@@ -224,8 +224,8 @@ static int make_tables(struct builder *bd)
 {
 	const struct dt_board *b = bd->b;
 	int32_t *stack =
-	    dt_pool_alloc(bd->inst->pool, (b->n_opp_tables + 1) * sizeof(*stack));
-	unsigned *next_e = dt_pool_alloc(
+	    dmn__dt_pool_alloc(bd->inst->pool, (b->n_opp_tables + 1) * sizeof(*stack));
+	unsigned *next_e = dmn__dt_pool_alloc(
 	    bd->inst->pool, 2 * (b->n_opp_tables + 1) * sizeof(*next_e));
 	int err = stack && next_e ? 0 : -ENOMEM;
 	for (unsigned d = 0; !err && d < b->n_domains; d++)
@@ -244,8 +244,8 @@ static int make_tables(struct builder *bd)
 	if (!err)
 		err = fill_tables(bd, stack, next_e,
 				  next_e + b->n_opp_tables + 1);
-	dt_pool_free(bd->inst->pool, stack);
-	dt_pool_free(bd->inst->pool, next_e);
+	dmn__dt_pool_free(bd->inst->pool, stack);
+	dmn__dt_pool_free(bd->inst->pool, next_e);
 	return err;
 }
 
@@ -362,7 +362,7 @@ static int make_devices(struct builder *bd)
 			continue;
 		/* fixed votes (DESIGN §1). The OPP layer matches only for
 		 * bound devices, so the model's own two-pass matcher decides */
-		uint32_t *levels = dt_pool_alloc(
+		uint32_t *levels = dmn__dt_pool_alloc(
 		    inst->pool, (dev->n_attachments + 1) * sizeof(*levels));
 		if (!levels)
 			return -ENOMEM;
@@ -372,7 +372,7 @@ static int make_devices(struct builder *bd)
 			if (levels[k])
 				err = pd_vote(bd->ctx, inst->attachments[d][k],
 					      levels[k]);
-		dt_pool_free(inst->pool, levels);
+		dmn__dt_pool_free(inst->pool, levels);
 		if (n < 0)
 			return n;
 		if (err)
@@ -409,7 +409,7 @@ static void unbuild(struct builder *bd)
 static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
 			  struct builder *bd)
 {
-	struct dt_instance *inst = dt_pool_alloc(pool, sizeof(*inst));
+	struct dt_instance *inst = dmn__dt_pool_alloc(pool, sizeof(*inst));
 	if (!inst)
 		return -ENOMEM;
 	inst->pool = pool;
@@ -417,30 +417,30 @@ static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
 	unsigned n_links = 0;
 	for (unsigned d = 0; d < b->n_domains; d++)
 		n_links += b->domains[d].n_parents;
-	/* dt_pool_alloc(0) returns a valid block: no special cases */
-	inst->domains = dt_pool_alloc(pool, b->n_domains * sizeof(uint32_t));
-	inst->devices = dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t));
+	/* dmn__dt_pool_alloc(0) returns a valid block: no special cases */
+	inst->domains = dmn__dt_pool_alloc(pool, b->n_domains * sizeof(uint32_t));
+	inst->devices = dmn__dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t));
 	inst->attachments =
-	    dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t *));
+	    dmn__dt_pool_alloc(pool, b->n_devices * sizeof(uint32_t *));
 	inst->opp_tables =
-	    dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t));
+	    dmn__dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t));
 	inst->opp_ids =
-	    dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t *));
-	bd->table_state = dt_pool_alloc(pool, b->n_opp_tables);
-	bd->links = dt_pool_alloc(pool, n_links * sizeof(*bd->links));
+	    dmn__dt_pool_alloc(pool, b->n_opp_tables * sizeof(uint32_t *));
+	bd->table_state = dmn__dt_pool_alloc(pool, b->n_opp_tables);
+	bd->links = dmn__dt_pool_alloc(pool, n_links * sizeof(*bd->links));
 	if (!inst->domains || !inst->devices || !inst->attachments ||
 	    !inst->opp_tables || !inst->opp_ids || !bd->table_state ||
 	    !bd->links)
 		return -ENOMEM;
 	for (unsigned d = 0; d < b->n_devices; d++)
 		if (!(inst->attachments[d] =
-			  dt_pool_alloc(pool, b->devices[d].n_attachments *
+			  dmn__dt_pool_alloc(pool, b->devices[d].n_attachments *
 						  sizeof(uint32_t))))
 			return -ENOMEM;
 	for (unsigned t = 0; t < b->n_opp_tables; t++) {
 		unsigned n = b->opp_tables[t].n_entries;
 		if (!(inst->opp_ids[t] =
-			  dt_pool_alloc(pool, n * sizeof(uint32_t))))
+			  dmn__dt_pool_alloc(pool, n * sizeof(uint32_t))))
 			return -ENOMEM;
 		for (unsigned e = 0; e < n; e++)
 			inst->opp_ids[t][e] = OPP_ID_NONE;
@@ -531,7 +531,7 @@ int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
 		return -EINVAL;
 	if (!factory)
 		factory = default_factory;
-	struct dt_pool *pool = dt_pool_create(dt_pool_ops(board->pool));
+	struct dt_pool *pool = dmn__dt_pool_create(dmn__dt_pool_ops(board->pool));
 	if (!pool)
 		return -ENOMEM;
 	struct builder bd = {.b = board, .ctx = ctx, .at_domain = -1};
@@ -545,7 +545,7 @@ int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
 			report_failure(&bd, err, diag, diag_user);
 		if (bd.inst)
 			unbuild(&bd);
-		dt_pool_destroy(pool);
+		dmn__dt_pool_destroy(pool);
 		return err;
 	}
 	/* the tables are held by what uses them (domains, bindings, the
@@ -553,8 +553,8 @@ int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
 	for (unsigned t = 0; t < board->n_opp_tables; t++)
 		if (bd.inst->opp_tables[t])
 			opp_table_put(ctx, bd.inst->opp_tables[t]);
-	dt_pool_free(pool, bd.table_state);
-	dt_pool_free(pool, bd.links);
+	dmn__dt_pool_free(pool, bd.table_state);
+	dmn__dt_pool_free(pool, bd.links);
 	*out = bd.inst;
 	return 0;
 }
@@ -562,5 +562,5 @@ int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
 void dt_instance_free(struct dt_instance *inst)
 {
 	if (inst)
-		dt_pool_destroy(inst->pool);
+		dmn__dt_pool_destroy(inst->pool);
 }

@@ -114,7 +114,7 @@ static void check_voltages(struct linter *l, const struct dt_board *b)
 		qsort(v, n, sizeof(*v), cmp_by_freq);
 		/* with a version that leaves cells of this table unchecked, two
 		 * hw-selected entries may be meant for different chips */
-		bool partial = dt_opp_hw_partial(b, tab);
+		bool partial = dmn__dt_opp_hw_partial(b, tab);
 		for (unsigned i = 1; i < n; i++) {
 			const struct dt_opp *lo = v[i - 1].opp, *hi = v[i].opp;
 			if (v[i].hz == v[i - 1].hz ||

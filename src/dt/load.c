@@ -12,18 +12,18 @@ static int load_root(struct dt_loader *ld)
 {
 	struct dt_board *b = ld->board;
 	unsigned n;
-	const char *model = dt_prop_string(ld, 0, "model", 0, &n);
-	if (model && !(b->model = dt_pool_strdup(ld->pool, model)))
+	const char *model = dmn__dt_prop_string(ld, 0, "model", 0, &n);
+	if (model && !(b->model = dmn__dt_pool_strdup(ld->pool, model)))
 		return -ENOMEM;
-	dt_prop_string(ld, 0, "compatible", 0, &n);
+	dmn__dt_prop_string(ld, 0, "compatible", 0, &n);
 	if (!n)
 		return 0;
-	b->compatible = dt_pool_alloc(ld->pool, n * sizeof(*b->compatible));
+	b->compatible = dmn__dt_pool_alloc(ld->pool, n * sizeof(*b->compatible));
 	if (!b->compatible)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
-		const char *c = dt_prop_string(ld, 0, "compatible", i, NULL);
-		if (!(b->compatible[i] = dt_pool_strdup(ld->pool, c)))
+		const char *c = dmn__dt_prop_string(ld, 0, "compatible", i, NULL);
+		if (!(b->compatible[i] = dmn__dt_pool_strdup(ld->pool, c)))
 			return -ENOMEM;
 	}
 	b->n_compatible = n;
@@ -33,9 +33,9 @@ static int load_root(struct dt_loader *ld)
 static int run_stages(struct dt_loader *ld)
 {
 	int err;
-	if ((err = dt_blob_index(ld)) || (err = load_root(ld)) ||
-	    (err = dt_opp_tables_scan(ld)) || (err = dt_providers_scan(ld)) ||
-	    (err = dt_domains_build(ld)) || (err = dt_consumers_scan(ld)))
+	if ((err = dmn__dt_blob_index(ld)) || (err = load_root(ld)) ||
+	    (err = dmn__dt_opp_tables_scan(ld)) || (err = dmn__dt_providers_scan(ld)) ||
+	    (err = dmn__dt_domains_build(ld)) || (err = dmn__dt_consumers_scan(ld)))
 		return err;
 	return 0;
 }
@@ -112,12 +112,12 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	    (opts->n_supported_hw && !opts->supported_hw))
 		return -EINVAL;
 
-	struct dt_pool *pool = dt_pool_create(opts->alloc);
+	struct dt_pool *pool = dmn__dt_pool_create(opts->alloc);
 	if (!pool)
 		return -ENOMEM;
-	struct dt_board *board = dt_pool_alloc(pool, sizeof(*board));
+	struct dt_board *board = dmn__dt_pool_alloc(pool, sizeof(*board));
 	if (!board) {
-		dt_pool_destroy(pool);
+		dmn__dt_pool_destroy(pool);
 		return -ENOMEM;
 	}
 	board->pool = pool;
@@ -125,7 +125,7 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	int err = 0;
 
 	if (opts->n_supported_hw) {
-		board->supported_hw = dt_pool_alloc(pool, opts->n_supported_hw *
+		board->supported_hw = dmn__dt_pool_alloc(pool, opts->n_supported_hw *
 							      sizeof(uint32_t));
 		if (!board->supported_hw) {
 			err = -ENOMEM;
@@ -141,7 +141,7 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	const void *fdt = blob;
 	void *copy = NULL;
 	if ((uintptr_t)blob % 8) {
-		if (!(copy = dt_pool_alloc(pool, size ? size : 1))) {
+		if (!(copy = dmn__dt_pool_alloc(pool, size ? size : 1))) {
 			err = -ENOMEM;
 			goto done;
 		}
@@ -163,18 +163,18 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 		ld.fdt = fdt;
 		err = run_stages(&ld);
 	}
-	dt_pool_free(pool, copy);
+	dmn__dt_pool_free(pool, copy);
 	/* the loader's scratch (node index, keys, paths) stays in the pool;
 	 * it is freed with the board, and costs O(nodes) */
 done:
 	if (err == -ENOMEM || ld.oom) {
-		dt_pool_destroy(pool);
+		dmn__dt_pool_destroy(pool);
 		return -ENOMEM;
 	}
 	if (err && err != -EPIPE && !ld.first_error)
 		ld.first_error = err;
 	if (ld.first_error && !(opts->flags & DT_LOAD_LENIENT)) {
-		dt_pool_destroy(pool);
+		dmn__dt_pool_destroy(pool);
 		return ld.first_error;
 	}
 	*out = board;
@@ -184,7 +184,7 @@ done:
 void dt_board_free(struct dt_board *board)
 {
 	if (board)
-		dt_pool_destroy(board->pool);
+		dmn__dt_pool_destroy(board->pool);
 }
 
 int dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max)

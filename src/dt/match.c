@@ -18,7 +18,7 @@
  * const board may be read by several threads at once). */
 static void *scratch_alloc(const struct dt_board *b, size_t n, size_t elem)
 {
-	const struct dmn_alloc_ops *ops = dt_pool_ops(b->pool);
+	const struct dmn_alloc_ops *ops = dmn__dt_pool_ops(b->pool);
 	if (n > SIZE_MAX / elem - 1)
 		return NULL;
 	return ops->alloc(ops->user, (n + 1) * elem);
@@ -26,7 +26,7 @@ static void *scratch_alloc(const struct dt_board *b, size_t n, size_t elem)
 
 static void scratch_free(const struct dt_board *b, void *p)
 {
-	const struct dmn_alloc_ops *ops = dt_pool_ops(b->pool);
+	const struct dmn_alloc_ops *ops = dmn__dt_pool_ops(b->pool);
 	if (p)
 		ops->free(ops->user, p);
 }

@@ -7,16 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-char *dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
+char *dmn__dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
 		     int64_t index)
 {
 	const char *base = p->label ? p->label : p->path;
 	if (index < 0)
-		return dt_pool_strdup(ld->pool, base);
+		return dmn__dt_pool_strdup(ld->pool, base);
 	char suffix[24];
 	int n = snprintf(suffix, sizeof(suffix), ":%" PRId64, index);
 	size_t bl = strlen(base);
-	char *name = dt_pool_alloc(ld->pool, bl + (size_t)n + 1);
+	char *name = dmn__dt_pool_alloc(ld->pool, bl + (size_t)n + 1);
 	if (name) {
 		memcpy(name, base, bl);
 		memcpy(name + bl, suffix, (size_t)n + 1);
@@ -24,13 +24,13 @@ char *dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
 	return name;
 }
 
-char *dt_device_name(struct dt_loader *ld, int32_t node)
+char *dmn__dt_device_name(struct dt_loader *ld, int32_t node)
 {
 	const struct dt_node *n = &ld->nodes[node];
 	if (n->label)
-		return dt_pool_strdup(ld->pool, n->label);
-	const char *path = dt_node_path(ld, node);
-	return path ? dt_pool_strdup(ld->pool, path) : NULL;
+		return dmn__dt_pool_strdup(ld->pool, n->label);
+	const char *path = dmn__dt_node_path(ld, node);
+	return path ? dmn__dt_pool_strdup(ld->pool, path) : NULL;
 }
 
 static int in_labels(char *const *labels, unsigned n, const char *name)

@@ -22,9 +22,9 @@ static const char *opp_table_variant(const struct dt_loader *ld, int32_t node,
 	unsigned n;
 	const char *variant = NULL;
 	*is_table = false;
-	dt_prop_string(ld, node, "compatible", 0, &n);
+	dmn__dt_prop_string(ld, node, "compatible", 0, &n);
 	for (unsigned i = 0; i < n; i++) {
-		const char *c = dt_prop_string(ld, node, "compatible", i, NULL);
+		const char *c = dmn__dt_prop_string(ld, node, "compatible", i, NULL);
 		if (!c || strncmp(c, plain, sizeof(plain) - 1))
 			continue;
 		if (!c[sizeof(plain) - 1]) {
@@ -50,7 +50,7 @@ static int cells_of(struct dt_loader *ld, int32_t node, const char *name,
 		    unsigned group, const void **value)
 {
 	int len;
-	*value = dt_prop(ld, node, name, &len);
+	*value = dmn__dt_prop(ld, node, name, &len);
 	if (!*value)
 		return 0;
 	if (len % (int)(4 * group) != 0) {
@@ -68,9 +68,9 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 	const void *v;
 	int n;
 
-	e->name = dt_pool_strdup(pool, ld->nodes[node].name);
+	e->name = dmn__dt_pool_strdup(pool, ld->nodes[node].name);
 	if (ld->nodes[node].label &&
-	    !(e->label = dt_pool_strdup(pool, ld->nodes[node].label)))
+	    !(e->label = dmn__dt_pool_strdup(pool, ld->nodes[node].label)))
 		return -ENOMEM;
 	if (!e->name)
 		return -ENOMEM;
@@ -83,15 +83,15 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 		return -ENOMEM;
 	if (n > 0) {
 		e->n_hz = (unsigned)n / 2;
-		e->hz = dt_pool_alloc(pool, e->n_hz * sizeof(*e->hz));
+		e->hz = dmn__dt_pool_alloc(pool, e->n_hz * sizeof(*e->hz));
 		if (!e->hz)
 			return -ENOMEM;
 		for (unsigned i = 0; i < e->n_hz; i++)
-			e->hz[i] = (uint64_t)dt_cell(v, 2 * i) << 32 |
-				   dt_cell(v, 2 * i + 1);
+			e->hz[i] = (uint64_t)dmn__dt_cell(v, 2 * i) << 32 |
+				   dmn__dt_cell(v, 2 * i + 1);
 	}
 
-	int r = dt_prop_u32(ld, node, "opp-level", &e->level);
+	int r = dmn__dt_prop_u32(ld, node, "opp-level", &e->level);
 	if (r < 0 && DT_ERR(ld, -EINVAL, "prop-length", node, "opp-level",
 			    "must be one 32-bit cell"))
 		return -ENOMEM;
@@ -114,18 +114,18 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 			per = 3;
 		e->n_supplies = (unsigned)n_uv / per;
 		e->supplies =
-		    dt_pool_alloc(pool, e->n_supplies * sizeof(*e->supplies));
+		    dmn__dt_pool_alloc(pool, e->n_supplies * sizeof(*e->supplies));
 		if (!e->supplies)
 			return -ENOMEM;
 		for (unsigned i = 0; i < e->n_supplies; i++) {
 			struct dt_opp_supply *s = &e->supplies[i];
-			s->microvolt = dt_cell(uv, i * per);
+			s->microvolt = dmn__dt_cell(uv, i * per);
 			s->microvolt_min =
-			    per == 3 ? dt_cell(uv, i * per + 1) : s->microvolt;
+			    per == 3 ? dmn__dt_cell(uv, i * per + 1) : s->microvolt;
 			s->microvolt_max =
-			    per == 3 ? dt_cell(uv, i * per + 2) : s->microvolt;
+			    per == 3 ? dmn__dt_cell(uv, i * per + 2) : s->microvolt;
 			if (n_ua > 0 && i < (unsigned)n_ua)
-				s->microamp = dt_cell(ua, i);
+				s->microamp = dmn__dt_cell(ua, i);
 		}
 	}
 
@@ -133,26 +133,26 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 		return -ENOMEM;
 	if (n > 0) {
 		e->n_microwatt = (unsigned)n;
-		e->microwatt = dt_pool_alloc(pool, (unsigned)n * 4);
+		e->microwatt = dmn__dt_pool_alloc(pool, (unsigned)n * 4);
 		if (!e->microwatt)
 			return -ENOMEM;
 		for (int i = 0; i < n; i++)
-			e->microwatt[i] = dt_cell(v, (unsigned)i);
+			e->microwatt[i] = dmn__dt_cell(v, (unsigned)i);
 	}
 
 	if ((n = cells_of(ld, node, "opp-supported-hw", 1, &v)) == -2)
 		return -ENOMEM;
 	if (n > 0) {
 		e->n_supported_hw = (unsigned)n;
-		e->supported_hw = dt_pool_alloc(pool, (unsigned)n * 4);
+		e->supported_hw = dmn__dt_pool_alloc(pool, (unsigned)n * 4);
 		if (!e->supported_hw)
 			return -ENOMEM;
 		for (int i = 0; i < n; i++)
-			e->supported_hw[i] = dt_cell(v, (unsigned)i);
+			e->supported_hw[i] = dmn__dt_cell(v, (unsigned)i);
 	}
 
-	e->suspend = dt_has_prop(ld, node, "opp-suspend");
-	e->turbo = dt_has_prop(ld, node, "turbo-mode");
+	e->suspend = dmn__dt_has_prop(ld, node, "opp-suspend");
+	e->turbo = dmn__dt_has_prop(ld, node, "turbo-mode");
 	return 0;
 }
 
@@ -160,19 +160,19 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 {
 	struct dt_board *b = ld->board;
 	struct dt_opp_table *t =
-	    dt_vec_push(ld->pool, (void **)&b->opp_tables, &b->n_opp_tables,
+	    dmn__dt_vec_push(ld->pool, (void **)&b->opp_tables, &b->n_opp_tables,
 			&ld->cap_tables, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	int32_t ti = (int32_t)b->n_opp_tables - 1;
-	const char *path = dt_node_path(ld, node);
-	t->path = path ? dt_pool_strdup(ld->pool, path) : NULL;
+	const char *path = dmn__dt_node_path(ld, node);
+	t->path = path ? dmn__dt_pool_strdup(ld->pool, path) : NULL;
 	if (!t->path)
 		return -ENOMEM;
 	if (ld->nodes[node].label &&
-	    !(t->label = dt_pool_strdup(ld->pool, ld->nodes[node].label)))
+	    !(t->label = dmn__dt_pool_strdup(ld->pool, ld->nodes[node].label)))
 		return -ENOMEM;
-	t->shared = dt_has_prop(ld, node, "opp-shared");
+	t->shared = dmn__dt_has_prop(ld, node, "opp-shared");
 	ld->nodes[node].opp_table = ti;
 
 	/* Children follow their parent in index order, until the subtree
@@ -183,7 +183,7 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 		count += ld->nodes[i].parent == node;
 	if (count) {
 		t->entries =
-		    dt_pool_alloc(ld->pool, count * sizeof(*t->entries));
+		    dmn__dt_pool_alloc(ld->pool, count * sizeof(*t->entries));
 		if (!t->entries)
 			return -ENOMEM;
 	}
@@ -203,7 +203,7 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 	return 0;
 }
 
-int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
+int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 		       struct dt_opp_ref **refs, unsigned *n_refs)
 {
 	const void *v;
@@ -215,21 +215,21 @@ int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 	if (n <= 0)
 		return n < 0 ? -EPIPE : 0;
 	struct dt_opp_ref *out =
-	    dt_pool_alloc(ld->pool, (unsigned)n * sizeof(*out));
+	    dmn__dt_pool_alloc(ld->pool, (unsigned)n * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
 	unsigned k = 0;
 	int ret = 0;
 	for (int i = 0; i < n; i++) {
-		uint32_t ph = dt_cell(v, (unsigned)i);
-		int32_t target = dt_phandle_node(ld, ph);
+		uint32_t ph = dmn__dt_cell(v, (unsigned)i);
+		int32_t target = dmn__dt_phandle_node(ld, ph);
 		int err = 0;
 		if (target < 0) {
 			err = DT_ERR(
 			    ld, -ENOENT, "phandle-dangling", node, prop,
 			    "entry %d: phandle 0x%x points to no node", i, ph);
 		} else if (ld->nodes[target].opp_table_of_entry < 0) {
-			const char *p = dt_node_path(ld, target);
+			const char *p = dmn__dt_node_path(ld, target);
 			err =
 			    p ? DT_ERR(ld, -EINVAL, "phandle-wrong-kind", node,
 				       prop, "entry %d: %s is not an OPP entry",
@@ -247,7 +247,7 @@ int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 			 * without a level among levels has nothing domino
 			 * could do with it. */
 			if (!e->has_level && rt->has_level) {
-				const char *p = dt_node_path(ld, target);
+				const char *p = dmn__dt_node_path(ld, target);
 				if (!p || DT_WARN(ld, "opp-required-no-level",
 						  node, prop,
 						  "entry %d: %s has no opp-level "
@@ -269,7 +269,7 @@ int dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
 	return ret;
 }
 
-int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
+int dmn__dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
 {
 	const void *v;
 	*table = -1;
@@ -280,15 +280,15 @@ int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
 		return n < 0 ? -EPIPE : 0;
 	/* Several phandles select tables per index (Linux's multi-table
 	 * devices); the first is the device's default table. */
-	uint32_t ph = dt_cell(v, 0);
-	int32_t target = dt_phandle_node(ld, ph);
+	uint32_t ph = dmn__dt_cell(v, 0);
+	int32_t target = dmn__dt_phandle_node(ld, ph);
 	if (target < 0)
 		return ERR_OR_SKIP(DT_ERR(ld, -ENOENT, "phandle-dangling", node,
 					  "operating-points-v2",
 					  "phandle 0x%x points to no node",
 					  ph));
 	if (ld->nodes[target].opp_table < 0) {
-		const char *p = dt_node_path(ld, target);
+		const char *p = dmn__dt_node_path(ld, target);
 		if (!p)
 			return -ENOMEM;
 		return ERR_OR_SKIP(DT_ERR(
@@ -308,7 +308,7 @@ int dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
  * (Tegra's CPU tables have 2 cells, its peripheral tables 1, on one board);
  * one --supported-hw for the whole board cannot say it per table, the
  * table's own entries can. 0 when no entry carries the property. */
-unsigned dt_opp_hw_width(const struct dt_opp_table *t)
+unsigned dmn__dt_opp_hw_width(const struct dt_opp_table *t)
 {
 	unsigned w = 0;
 	for (unsigned i = 0; i < t->n_entries; i++) {
@@ -364,17 +364,17 @@ static bool same_key(const struct dt_opp *a, const struct dt_opp *b)
 	return true;
 }
 
-bool dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t)
+bool dmn__dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t)
 {
-	return b->n_supported_hw && b->n_supported_hw < dt_opp_hw_width(t);
+	return b->n_supported_hw && b->n_supported_hw < dmn__dt_opp_hw_width(t);
 }
 
 static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 {
 	struct dt_board *b = ld->board;
 	struct dt_opp_table *t = &b->opp_tables[ti];
-	unsigned w = dt_opp_hw_width(t);
-	bool partial = dt_opp_hw_partial(b, t);
+	unsigned w = dmn__dt_opp_hw_width(t);
+	bool partial = dmn__dt_opp_hw_partial(b, t);
 	unsigned n_count_bad = 0, n_ambiguous = 0;
 	int32_t count_bad_first = node;
 	char version[96];
@@ -387,7 +387,7 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 		int32_t enode = (int32_t)k;
 		unsigned i = (unsigned)ld->nodes[k].opp_entry;
 		struct dt_opp *e = &t->entries[i];
-		int err = dt_opp_ref_resolve(ld, enode, "required-opps",
+		int err = dmn__dt_opp_ref_resolve(ld, enode, "required-opps",
 					     &e->required, &e->n_required);
 		if (err == -ENOMEM)
 			return err;
@@ -539,9 +539,9 @@ static int check_cycles(struct dt_loader *ld)
 	unsigned n = ld->board->n_opp_tables;
 	if (!n)
 		return 0;
-	int32_t *table_node = dt_pool_alloc(ld->pool, n * sizeof(*table_node));
-	uint8_t *color = dt_pool_alloc(ld->pool, n);
-	struct cycle_frame *stack = dt_pool_alloc(ld->pool, n * sizeof(*stack));
+	int32_t *table_node = dmn__dt_pool_alloc(ld->pool, n * sizeof(*table_node));
+	uint8_t *color = dmn__dt_pool_alloc(ld->pool, n);
+	struct cycle_frame *stack = dmn__dt_pool_alloc(ld->pool, n * sizeof(*stack));
 	if (!table_node || !color || !stack)
 		return -ENOMEM;
 	memset(color, 0, n);
@@ -555,11 +555,11 @@ static int check_cycles(struct dt_loader *ld)
 			if (err)
 				return err;
 		}
-	dt_pool_free(ld->pool, stack);
+	dmn__dt_pool_free(ld->pool, stack);
 	return 0;
 }
 
-int dt_opp_tables_scan(struct dt_loader *ld)
+int dmn__dt_opp_tables_scan(struct dt_loader *ld)
 {
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		bool table;

@@ -31,7 +31,7 @@ static void default_free(void *user, void *ptr)
 	free(ptr);
 }
 
-struct dt_pool *dt_pool_create(const struct dmn_alloc_ops *ops)
+struct dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops)
 {
 	struct dmn_alloc_ops use = {default_alloc, default_free, NULL};
 	if (ops && ops->alloc && ops->free)
@@ -44,12 +44,12 @@ struct dt_pool *dt_pool_create(const struct dmn_alloc_ops *ops)
 	return pool;
 }
 
-const struct dmn_alloc_ops *dt_pool_ops(const struct dt_pool *pool)
+const struct dmn_alloc_ops *dmn__dt_pool_ops(const struct dt_pool *pool)
 {
 	return &pool->ops;
 }
 
-void dt_pool_destroy(struct dt_pool *pool)
+void dmn__dt_pool_destroy(struct dt_pool *pool)
 {
 	if (!pool)
 		return;
@@ -62,7 +62,7 @@ void dt_pool_destroy(struct dt_pool *pool)
 	pool->ops.free(pool->ops.user, pool);
 }
 
-void *dt_pool_alloc(struct dt_pool *pool, size_t size)
+void *dmn__dt_pool_alloc(struct dt_pool *pool, size_t size)
 {
 	if (size > SIZE_MAX - sizeof(union dt_block))
 		return NULL;
@@ -78,7 +78,7 @@ void *dt_pool_alloc(struct dt_pool *pool, size_t size)
 	return b + 1;
 }
 
-void dt_pool_free(struct dt_pool *pool, void *ptr)
+void dmn__dt_pool_free(struct dt_pool *pool, void *ptr)
 {
 	if (!ptr)
 		return;
@@ -88,32 +88,32 @@ void dt_pool_free(struct dt_pool *pool, void *ptr)
 	pool->ops.free(pool->ops.user, b);
 }
 
-char *dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n)
+char *dmn__dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n)
 {
-	char *copy = dt_pool_alloc(pool, n + 1);
+	char *copy = dmn__dt_pool_alloc(pool, n + 1);
 	if (copy)
 		memcpy(copy, s, n);
 	return copy;
 }
 
-char *dt_pool_strdup(struct dt_pool *pool, const char *s)
+char *dmn__dt_pool_strdup(struct dt_pool *pool, const char *s)
 {
-	return dt_pool_strndup(pool, s, strlen(s));
+	return dmn__dt_pool_strndup(pool, s, strlen(s));
 }
 
-void *dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
+void *dmn__dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
 		  unsigned *cap, size_t elem)
 {
 	if (*count == *cap) {
 		unsigned ncap = *cap ? *cap * 2 : 8;
 		if (ncap < *cap || (size_t)ncap > SIZE_MAX / elem)
 			return NULL;
-		void *grown = dt_pool_alloc(pool, (size_t)ncap * elem);
+		void *grown = dmn__dt_pool_alloc(pool, (size_t)ncap * elem);
 		if (!grown)
 			return NULL;
 		if (*count)
 			memcpy(grown, *array, (size_t)*count * elem);
-		dt_pool_free(pool, *array);
+		dmn__dt_pool_free(pool, *array);
 		*array = grown;
 		*cap = ncap;
 	}

@@ -52,7 +52,7 @@ static const struct named_parents *find_map(const struct dt_loader *ld,
 					    int32_t node)
 {
 	for (size_t i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++)
-		if (dt_prop_has_string(ld, node, "compatible",
+		if (dmn__dt_prop_has_string(ld, node, "compatible",
 				       by_name[i].compatible))
 			return &by_name[i];
 	return NULL;
@@ -65,10 +65,10 @@ static int32_t named_parent(const struct dt_loader *ld, int32_t node,
 	const struct dt_node *n = &ld->nodes[node];
 	for (unsigned i = 0; i < n->n_specs; i++) {
 		const char *s =
-		    dt_prop_string(ld, node, "power-domain-names", i, NULL);
+		    dmn__dt_prop_string(ld, node, "power-domain-names", i, NULL);
 		if (s && !strcmp(s, name))
 			return n->specs[i].usable
-				   ? dt_spec_domain(ld, &n->specs[i])
+				   ? dmn__dt_spec_domain(ld, &n->specs[i])
 				   : -1;
 	}
 	return -1;
@@ -77,11 +77,11 @@ static int32_t named_parent(const struct dt_loader *ld, int32_t node,
 static bool has_names(const struct dt_loader *ld, int32_t node)
 {
 	unsigned n = 0;
-	dt_prop_string(ld, node, "power-domain-names", 0, &n);
+	dmn__dt_prop_string(ld, node, "power-domain-names", 0, &n);
 	return n > 0;
 }
 
-int dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
+int dmn__dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
 			     bool *by_name_out)
 {
 	const struct dt_provider *p = &ld->board->providers[pi];
@@ -109,7 +109,7 @@ int dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
 		       p->n_parents);
 }
 
-int dt_domain_named_parents(struct dt_loader *ld, int32_t node,
+int dmn__dt_domain_named_parents(struct dt_loader *ld, int32_t node,
 			    const struct dt_domain *d, int32_t out[2],
 			    unsigned *n_out)
 {

@@ -16,7 +16,7 @@
 static bool nested_candidate(const struct dt_loader *ld, int32_t node)
 {
 	int32_t parent = ld->nodes[node].parent;
-	if (parent < 0 || !dt_has_prop(ld, node, "reg"))
+	if (parent < 0 || !dmn__dt_has_prop(ld, node, "reg"))
 		return false;
 	const struct dt_node *p = &ld->nodes[parent];
 	if (p->nested)
@@ -28,20 +28,20 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 {
 	struct dt_board *b = ld->board;
 	struct dt_provider *p =
-	    dt_vec_push(ld->pool, (void **)&b->providers, &b->n_providers,
+	    dmn__dt_vec_push(ld->pool, (void **)&b->providers, &b->n_providers,
 			&ld->cap_providers, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	struct dt_node *n = &ld->nodes[node];
-	const char *path = dt_node_path(ld, node);
-	const char *compat = dt_prop_string(ld, node, "compatible", 0, NULL);
+	const char *path = dmn__dt_node_path(ld, node);
+	const char *compat = dmn__dt_prop_string(ld, node, "compatible", 0, NULL);
 	unsigned ns;
-	const char *status = dt_prop_string(ld, node, "status", 0, &ns);
-	p->path = path ? dt_pool_strdup(ld->pool, path) : NULL;
+	const char *status = dmn__dt_prop_string(ld, node, "status", 0, &ns);
+	p->path = path ? dmn__dt_pool_strdup(ld->pool, path) : NULL;
 	if (!p->path ||
-	    (n->label && !(p->label = dt_pool_strdup(ld->pool, n->label))) ||
-	    (compat && !(p->compatible = dt_pool_strdup(ld->pool, compat))) ||
-	    (status && !(p->status = dt_pool_strdup(ld->pool, status))))
+	    (n->label && !(p->label = dmn__dt_pool_strdup(ld->pool, n->label))) ||
+	    (compat && !(p->compatible = dmn__dt_pool_strdup(ld->pool, compat))) ||
+	    (status && !(p->status = dmn__dt_pool_strdup(ld->pool, status))))
 		return -ENOMEM;
 	p->labels = n->labels;
 	p->n_labels = n->n_labels;
@@ -50,7 +50,7 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 	p->first_domain = -1;
 	n->provider = (int32_t)b->n_providers - 1;
 
-	int err = dt_opp_table_resolve(ld, node, &p->opp_table);
+	int err = dmn__dt_opp_table_resolve(ld, node, &p->opp_table);
 	if (err == -ENOMEM)
 		return err;
 	/* Domain levels are opp-level values: a table without any gives the
@@ -64,18 +64,18 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 			return -ENOMEM;
 		p->opp_table = -1;
 	}
-	err = dt_opp_ref_resolve(ld, node, "required-opps", &p->required,
+	err = dmn__dt_opp_ref_resolve(ld, node, "required-opps", &p->required,
 				 &p->n_required);
 	return err == -ENOMEM ? err : 0;
 }
 
-int dt_providers_scan(struct dt_loader *ld)
+int dmn__dt_providers_scan(struct dt_loader *ld)
 {
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		int32_t node = (int32_t)i;
 		struct dt_node *n = &ld->nodes[i];
 		int len;
-		const void *v = dt_prop(ld, node, "#power-domain-cells", &len);
+		const void *v = dmn__dt_prop(ld, node, "#power-domain-cells", &len);
 		if (!v || !n->enabled)
 			continue;
 		if (len != 4) {
@@ -87,12 +87,12 @@ int dt_providers_scan(struct dt_loader *ld)
 		}
 		if (nested_candidate(ld, node)) {
 			uint32_t reg;
-			int r = dt_prop_u32(ld, node, "reg", &reg);
+			int r = dmn__dt_prop_u32(ld, node, "reg", &reg);
 			if (r <= 0) {
 				/* reg with address/size cells: the domain id is
 				 * its first cell */
 				int rl;
-				const void *rv = dt_prop(ld, node, "reg", &rl);
+				const void *rv = dmn__dt_prop(ld, node, "reg", &rl);
 				if (rl < 4) {
 					if (DT_ERR(ld, -EINVAL, "prop-length",
 						   node, "reg",
@@ -100,7 +100,7 @@ int dt_providers_scan(struct dt_loader *ld)
 						return -ENOMEM;
 					continue;
 				}
-				reg = dt_cell(rv, 0);
+				reg = dmn__dt_cell(rv, 0);
 			}
 			int32_t parent = n->parent;
 			n->nested = true;
@@ -117,7 +117,7 @@ int dt_providers_scan(struct dt_loader *ld)
 		/* Any number of cells: the first is the domain's index, the
 		 * others are the consumer's arguments (TI K3's
 		 * ti,sci-pm-domain has 2: id, then flags). */
-		uint32_t cells = dt_cell(v, 0);
+		uint32_t cells = dmn__dt_cell(v, 0);
 		int err = add_provider(ld, node, cells);
 		if (err)
 			return err;
@@ -125,7 +125,7 @@ int dt_providers_scan(struct dt_loader *ld)
 	return 0;
 }
 
-int32_t dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s)
+int32_t dmn__dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s)
 {
 	const struct dt_board *b = ld->board;
 	if (s->node >= 0 && ld->nodes[s->node].nested)
@@ -153,7 +153,7 @@ static int add_key(struct dt_loader *ld, int32_t provider, int64_t index,
 		   int32_t node)
 {
 	struct dt_domain_key *k =
-	    dt_vec_push(ld->pool, (void **)&ld->keys, &ld->n_keys,
+	    dmn__dt_vec_push(ld->pool, (void **)&ld->keys, &ld->n_keys,
 			&ld->cap_keys, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
@@ -178,14 +178,14 @@ static int cmp_key(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
+int dmn__dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 		   int32_t node, const char *property)
 {
 	struct dt_domain *c = &ld->board->domains[child];
 	for (unsigned i = 0; i < c->n_parents; i++)
 		if (c->parents[i] == parent)
 			return 0;
-	int cycle = dt_link_would_cycle(ld, child, parent);
+	int cycle = dmn__dt_link_would_cycle(ld, child, parent);
 	if (cycle < 0)
 		return cycle;
 	if (cycle)
@@ -194,7 +194,7 @@ int dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 			       "cycle: link dropped",
 			       c->name, ld->board->domains[parent].name);
 	c->parents[c->n_parents++] = parent;
-	return dt_link_record(ld, child, parent);
+	return dmn__dt_link_record(ld, child, parent);
 }
 
 static int create_domains(struct dt_loader *ld, const int32_t *pnode)
@@ -209,7 +209,7 @@ static int create_domains(struct dt_loader *ld, const int32_t *pnode)
 			    ld->keys[i - 1].index != ld->keys[i].index;
 	if (distinct) {
 		b->domains =
-		    dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
+		    dmn__dt_pool_alloc(ld->pool, distinct * sizeof(*b->domains));
 		if (!b->domains)
 			return -ENOMEM;
 	}
@@ -221,7 +221,7 @@ static int create_domains(struct dt_loader *ld, const int32_t *pnode)
 		int32_t dom = (int32_t)b->n_domains - (repeat ? 1 : 0);
 		if (repeat) {
 			if (k->node >= 0) {
-				const char *first = dt_domain_path_tmp(ld, dom);
+				const char *first = dmn__dt_domain_path_tmp(ld, dom);
 				if (!first ||
 				    DT_WARN(ld, "domain-defined-twice", k->node,
 					    "reg",
@@ -244,9 +244,9 @@ static int create_domains(struct dt_loader *ld, const int32_t *pnode)
 		d->provider = k->provider;
 		d->index = p->cells ? k->index : -1;
 		d->opp_table = p->opp_table;
-		if (dt_node_seg(ld, k->node >= 0 ? k->node : pnode[k->provider],
+		if (dmn__dt_node_seg(ld, k->node >= 0 ? k->node : pnode[k->provider],
 				&d->path_seg) ||
-		    !(d->name = dt_domain_name(ld, p, d->index)))
+		    !(d->name = dmn__dt_domain_name(ld, p, d->index)))
 			return -ENOMEM;
 		if (k->node >= 0) {
 			d->labels = ld->nodes[k->node].labels;
@@ -279,7 +279,7 @@ static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
 		struct dt_provider *p = &b->providers[pi];
 		int32_t *states;
 		unsigned n;
-		int err = dt_idle_refs_resolve(ld, pnode[pi], &states, &n);
+		int err = dmn__dt_idle_refs_resolve(ld, pnode[pi], &states, &n);
 		if (err == -ENOMEM)
 			return err;
 		for (unsigned k = 0; k < p->n_domains; k++) {
@@ -292,12 +292,12 @@ static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		struct dt_node *n = &ld->nodes[i];
 		if (!n->nested || n->nested_domain < 0 ||
-		    !dt_has_prop(ld, (int32_t)i, "domain-idle-states"))
+		    !dmn__dt_has_prop(ld, (int32_t)i, "domain-idle-states"))
 			continue;
 		struct dt_domain *d = &b->domains[n->nested_domain];
 		if (!same_path_as(ld, (int32_t)i, d))
 			continue; /* a repeated definition: the first wins */
-		int err = dt_idle_refs_resolve(ld, (int32_t)i, &d->idle_states,
+		int err = dmn__dt_idle_refs_resolve(ld, (int32_t)i, &d->idle_states,
 					       &d->n_idle_states);
 		if (err == -ENOMEM)
 			return err;
@@ -311,12 +311,12 @@ static int provider_parents(struct dt_loader *ld, int32_t pi, int32_t node)
 	struct dt_node *n = &ld->nodes[node];
 	if (!n->n_specs)
 		return 0;
-	p->parents = dt_pool_alloc(ld->pool, n->n_specs * sizeof(*p->parents));
+	p->parents = dmn__dt_pool_alloc(ld->pool, n->n_specs * sizeof(*p->parents));
 	if (!p->parents)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n->n_specs; i++) {
 		int32_t dom =
-		    n->specs[i].usable ? dt_spec_domain(ld, &n->specs[i]) : -1;
+		    n->specs[i].usable ? dmn__dt_spec_domain(ld, &n->specs[i]) : -1;
 		bool seen = dom < 0;
 		for (unsigned j = 0; !seen && j < p->n_parents; j++)
 			seen = p->parents[j] == dom;
@@ -340,13 +340,13 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 		struct dt_domain *d = &b->domains[di];
 		unsigned room = b->providers[d->provider].n_parents + 1;
 		d->parents =
-		    dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
+		    dmn__dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
 		if (!d->parents)
 			return -ENOMEM;
 	}
 	bool *nested_child = NULL;
 	if (b->n_domains &&
-	    !(nested_child = dt_pool_alloc(ld->pool, b->n_domains)))
+	    !(nested_child = dmn__dt_pool_alloc(ld->pool, b->n_domains)))
 		return -ENOMEM;
 	/* nesting first (it is the hardware's own tree), then the providers'
 	 * power-domains, in provider order */
@@ -366,16 +366,16 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 			continue;
 		int32_t parent = ld->nodes[n->nested_parent_node].nested_domain;
 		nested_child[n->nested_domain] = true;
-		if (parent >= 0 && dt_domain_link(ld, n->nested_domain, parent,
+		if (parent >= 0 && dmn__dt_domain_link(ld, n->nested_domain, parent,
 						  (int32_t)i, "reg"))
 			return -ENOMEM;
 	}
 	bool *named = NULL;
 	if (b->n_providers &&
-	    !(named = dt_pool_alloc(ld->pool, b->n_providers)))
+	    !(named = dmn__dt_pool_alloc(ld->pool, b->n_providers)))
 		return -ENOMEM;
 	for (unsigned pi = 0; pi < b->n_providers; pi++)
-		if (dt_provider_parents_plan(ld, (int32_t)pi, pnode[pi],
+		if (dmn__dt_provider_parents_plan(ld, (int32_t)pi, pnode[pi],
 					     &named[pi]))
 			return -ENOMEM;
 	for (unsigned di = 0; di < b->n_domains; di++) {
@@ -387,7 +387,7 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 		unsigned n = p->n_parents;
 		int32_t pair[2];
 		if (named[d->provider]) {
-			int err = dt_domain_named_parents(ld, pnode[d->provider],
+			int err = dmn__dt_domain_named_parents(ld, pnode[d->provider],
 							  d, pair, &n);
 			if (err == -ENOMEM)
 				return err;
@@ -397,12 +397,12 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 				parents = pair;
 		}
 		for (unsigned k = 0; k < n; k++)
-			if (dt_domain_link(ld, (int32_t)di, parents[k],
+			if (dmn__dt_domain_link(ld, (int32_t)di, parents[k],
 					   pnode[d->provider], "power-domains"))
 				return -ENOMEM;
 	}
-	dt_pool_free(ld->pool, named);
-	dt_pool_free(ld->pool, nested_child);
+	dmn__dt_pool_free(ld->pool, named);
+	dmn__dt_pool_free(ld->pool, nested_child);
 	return 0;
 }
 
@@ -413,7 +413,7 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 	if (!p->n_required)
 		return 0;
 	unsigned n = p->n_parents;
-	int32_t *assign = dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
+	int32_t *assign = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
 	if (!assign)
 		return -ENOMEM;
 	int taken = n ? dt_match_required(b, p->parents, n, p->required,
@@ -424,7 +424,7 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 	if (taken < 0)
 		taken = 0;
 	if (taken) {
-		p->floors = dt_pool_alloc(ld->pool,
+		p->floors = dmn__dt_pool_alloc(ld->pool,
 					  (unsigned)taken * sizeof(*p->floors));
 		if (!p->floors)
 			return -ENOMEM;
@@ -438,7 +438,7 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 		f->ref = *r;
 		f->level = b->opp_tables[r->table].entries[r->entry].level;
 	}
-	dt_pool_free(ld->pool, assign);
+	dmn__dt_pool_free(ld->pool, assign);
 	if ((unsigned)taken < p->n_required &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
 		    "%u of %u required OPPs match none of the provider's "
@@ -448,13 +448,13 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 	return 0;
 }
 
-int dt_domains_build(struct dt_loader *ld)
+int dmn__dt_domains_build(struct dt_loader *ld)
 {
 	struct dt_board *b = ld->board;
 	int err;
 	int32_t *pnode = NULL;
 	if (b->n_providers &&
-	    !(pnode = dt_pool_alloc(ld->pool, b->n_providers * sizeof(*pnode))))
+	    !(pnode = dmn__dt_pool_alloc(ld->pool, b->n_providers * sizeof(*pnode))))
 		return -ENOMEM;
 	/* each provider's node, in one pass over the nodes (a search per
 	 * provider was quadratic on a board of many providers) */
@@ -468,9 +468,9 @@ int dt_domains_build(struct dt_loader *ld)
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		struct dt_node *n = &ld->nodes[i];
 		if (!n->enabled ||
-		    !dt_has_prop(ld, (int32_t)i, "power-domains"))
+		    !dmn__dt_has_prop(ld, (int32_t)i, "power-domains"))
 			continue;
-		err = dt_pd_parse(ld, (int32_t)i, &n->specs, &n->n_specs);
+		err = dmn__dt_pd_parse(ld, (int32_t)i, &n->specs, &n->n_specs);
 		if (err == -ENOMEM)
 			return err;
 		n->pd_state = err ? -1 : 1;

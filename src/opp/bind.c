@@ -9,16 +9,16 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct opp_dev *od = 0;
 	int err = (pdev && t) ? 0 : -EBADF;
 	if (!err && pdev->opp_state)
 		err = -EEXIST;
 	if (!err) {
-		od = dmn_alloc(ctx, sizeof(*od));
+		od = dmn__alloc(ctx, sizeof(*od));
 		err = od ? 0 : -ENOMEM;
 	}
 	if (!err) {
@@ -26,11 +26,11 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 		od->pdev = pdev;
 		od->table = t;
 		od->vote_id = od->run_id = od->own_id = OPP_ID_NONE;
-		err = opp_dev_reserve(ctx, od, t->max_supplies);
+		err = dmn__opp_dev_reserve(ctx, od, t->max_supplies);
 		if (!err)
-			err = opp_scratch_reserve(ctx, 0, pdev->n_atts);
+			err = dmn__opp_scratch_reserve(ctx, 0, pdev->n_atts);
 		if (err) {
-			opp_dev_free(ctx, od);
+			dmn__opp_dev_free(ctx, od);
 			od = 0;
 		}
 	}
@@ -39,10 +39,10 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 		if (t->devices)
 			t->devices->prev = od;
 		t->devices = od;
-		opp_table_ref(t);
+		dmn__opp_table_ref(t);
 		pdev->opp_state = od;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -50,19 +50,19 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (!err)
-		err = opp_rate_locked(ctx, od, 0, 0, &rep);
+		err = dmn__opp_rate_locked(ctx, od, 0, 0, &rep);
 	if (!err && od->vote_id != OPP_ID_NONE) /* held up as an owner */
-		err = opp_move_locked(ctx, od, 0, 0, &rep);
+		err = dmn__opp_move_locked(ctx, od, 0, 0, &rep);
 	if (!err) {
-		opp_follow_drop(ctx, od);
+		dmn__opp_follow_drop(ctx, od);
 		struct opp_table *t = od->table;
 		if (od->prev)
 			od->prev->next = od->next;
@@ -71,19 +71,19 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 		if (od->next)
 			od->next->prev = od->prev;
 		pdev->opp_state = 0;
-		opp_dev_free(ctx, od);
+		dmn__opp_dev_free(ctx, od);
 		/* what it required counts no more */
-		opp_requirements_settle(ctx, t, &rep);
-		opp_table_unref(ctx, t);
+		dmn__opp_requirements_settle(ctx, t, &rep);
+		dmn__opp_table_unref(ctx, t);
 	}
-	err = opp_result(ctx, &rep, err);
-	dmn_unlock(ctx);
+	err = dmn__opp_result(ctx, &rep, err);
+	dmn__unlock(ctx);
 	return err;
 }
 
 static struct opp_dev *bound(struct dmn_ctx *ctx, pd_device_t dev, int *err)
 {
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	*err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	return od;
@@ -93,13 +93,13 @@ int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out)
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
 	if (od)
 		*out = od->table->handle;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -108,7 +108,7 @@ int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
@@ -119,7 +119,7 @@ int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
 		od->clock_known = ops && ops->get_rate;
 		od->clock_hz = od->clock_known ? ops->get_rate(user, dev) : 0;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -128,7 +128,7 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
@@ -138,7 +138,7 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
 		for (unsigned i = 0; i < od->cap_supply; i++)
 			od->supply_known[i] = false;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -147,7 +147,7 @@ int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
@@ -155,7 +155,7 @@ int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
 		*id = od->run_id;
 	if (od && requested_hz)
 		*requested_hz = od->requested_hz;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -164,27 +164,27 @@ int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 {
 	if (!ctx || (!levels && max))
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err;
 	struct opp_dev *od = bound(ctx, dev, &err);
-	const struct opp_entry *e = od ? opp_entry_by_id(od->table, id) : 0;
+	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
 	if (od && !e)
 		err = -ENOENT;
 	if (e) {
 		unsigned n = od->pdev->n_atts;
-		uint32_t *lv = dmn_alloc(ctx, (n + 1) * sizeof(*lv));
-		bool *driven = dmn_alloc(ctx, n + 1);
-		err = lv && driven ? opp_entry_votes(ctx, e, od->pdev, lv,
+		uint32_t *lv = dmn__alloc(ctx, (n + 1) * sizeof(*lv));
+		bool *driven = dmn__alloc(ctx, n + 1);
+		err = lv && driven ? dmn__opp_entry_votes(ctx, e, od->pdev, lv,
 						     driven, n)
 				   : -ENOMEM;
 		for (unsigned i = 0; err >= 0 && i < max && i < n; i++)
 			levels[i] = lv[i];
 		if (err >= 0)
 			err = (int)n;
-		dmn_free(ctx, lv);
-		dmn_free(ctx, driven);
+		dmn__free(ctx, lv);
+		dmn__free(ctx, driven);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

@@ -51,14 +51,14 @@ static const struct opp_entry *asks(const struct opp_entry *e,
 static const struct opp_entry *effective(const struct opp_dev *b)
 {
 	const struct opp_table *t = b->table;
-	const struct opp_entry *best = opp_entry_by_id(t, b->own_id);
+	const struct opp_entry *best = dmn__opp_entry_by_id(t, b->own_id);
 	for (unsigned u = 0; u < t->n_users; u++) {
 		const struct opp_table *ut = t->users[u];
 		for (const struct opp_dev *r = ut->devices; r; r = r->next) {
 			if (!counts(r))
 				continue;
 			best = higher(best,
-				      asks(opp_entry_by_id(ut, r->vote_id), t));
+				      asks(dmn__opp_entry_by_id(ut, r->vote_id), t));
 			best = higher(best, asks(r->req_extra, t));
 		}
 	}
@@ -114,9 +114,9 @@ static int reach_build(struct dmn_ctx *ctx, struct opp_table *from,
 		if (!err)
 			out->order[out->n++] = done;
 	}
-	dmn_free(ctx, stack);
+	dmn__free(ctx, stack);
 	if (err) {
-		dmn_free(ctx, out->order);
+		dmn__free(ctx, out->order);
 		memset(out, 0, sizeof(*out));
 	}
 	return err;
@@ -143,10 +143,10 @@ static void settle_down(struct dmn_ctx *ctx, const struct reach *r,
 	for (unsigned i = r->n; i-- > 0;)
 		for (struct opp_dev *b = r->order[i]->devices; b; b = b->next) {
 			const struct opp_entry *eff = effective(b);
-			if (eff == opp_entry_by_id(b->table, b->vote_id))
+			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
-			opp_note(ctx, rep,
-				 opp_move_locked(ctx, b, eff, b->requested_hz,
+			dmn__opp_note(ctx, rep,
+				 dmn__opp_move_locked(ctx, b, eff, b->requested_hz,
 						 rep));
 		}
 }
@@ -163,7 +163,7 @@ static int settle_up(struct dmn_ctx *ctx, const struct reach *r,
 		for (struct opp_dev *b = r->order[i]->devices; b; b = b->next) {
 			const struct opp_entry *eff = effective(b);
 			const struct opp_entry *was =
-			    opp_entry_by_id(b->table, b->vote_id);
+			    dmn__opp_entry_by_id(b->table, b->vote_id);
 			if (eff == was)
 				continue;
 			if (dmn_grow(ctx, (void **)&undo->log, &undo->cap,
@@ -183,7 +183,7 @@ static int settle_up(struct dmn_ctx *ctx, const struct reach *r,
 	undo->first = undo->n;
 	while (undo->first > 0 && !err) {
 		struct opp_dev *b = undo->log[undo->first - 1].od;
-		err = opp_move_locked(ctx, b, b->req_extra, b->requested_hz,
+		err = dmn__opp_move_locked(ctx, b, b->req_extra, b->requested_hz,
 				      rep);
 		if (!err)
 			undo->first--;
@@ -201,12 +201,12 @@ static void roll_back(struct dmn_ctx *ctx, struct moved *undo,
 {
 	for (unsigned k = undo->first; k < undo->n; k++) {
 		struct opp_dev *b = undo->log[k].od;
-		int err = opp_move_locked(ctx, b, undo->log[k].was,
+		int err = dmn__opp_move_locked(ctx, b, undo->log[k].was,
 					  b->requested_hz, rep);
 		if (!err && !undo->log[k].was && undo->log[k].clock_known)
-			err = opp_clock_step(ctx, b, undo->log[k].clock_hz, 1,
+			err = dmn__opp_clock_step(ctx, b, undo->log[k].clock_hz, 1,
 					     rep);
-		opp_note(ctx, rep, err);
+		dmn__opp_note(ctx, rep, err);
 	}
 	undo->n = undo->first = 0;
 }
@@ -225,7 +225,7 @@ static bool is_owner(const struct opp_dev *od)
 	return !od->table->has_level && od->table->n_users;
 }
 
-int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep)
 {
@@ -236,7 +236,7 @@ int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	od->own_id = target ? target->id : OPP_ID_NONE;
 	const struct opp_entry *eff = effective(od);
 	if (!has_device_deps(od->table)) {
-		int err = opp_move_locked(ctx, od, eff, hz, rep);
+		int err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
 		if (err)
 			od->own_id = old_own;
 		return err;
@@ -248,7 +248,7 @@ int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		od->req_extra = eff; /* counted with the old entry: a raise */
 		err = settle_up(ctx, &r, &undo, rep);
 		if (!err)
-			err = opp_move_locked(ctx, od, eff, hz, rep);
+			err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
 		od->req_extra = 0;
 		if (err)
 			roll_back(ctx, &undo, rep);
@@ -257,8 +257,8 @@ int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	if (err)
 		od->own_id = old_own;
-	dmn_free(ctx, undo.log);
-	dmn_free(ctx, r.order);
+	dmn__free(ctx, undo.log);
+	dmn__free(ctx, r.order);
 	return err;
 }
 
@@ -268,9 +268,9 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
 	struct reach r = {0, 0, 0};
@@ -290,7 +290,7 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 		}
 	}
 	if (!err)
-		err = pd_device_get_locked(ctx, dev);
+		err = dmn__pd_device_get_locked(ctx, dev);
 	if (raised) {
 		od->req_active = false;
 		if (err)
@@ -300,9 +300,9 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 		ctx->last_error = err ? err : rep.first_error;
 	else if (err)
 		ctx->last_error = err;
-	dmn_free(ctx, undo.log);
-	dmn_free(ctx, r.order);
-	dmn_unlock(ctx);
+	dmn__free(ctx, undo.log);
+	dmn__free(ctx, r.order);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -310,14 +310,14 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = pd_device_put_locked(ctx, dev);
+	int err = dmn__pd_device_put_locked(ctx, dev);
 	if (err) {
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return err;
 	}
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	if (od && !pdev->usage && has_device_deps(od->table)) {
 		struct opp_report rep = {0};
@@ -326,16 +326,16 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 		if (!low)
 			settle_down(ctx, &r, &rep);
 		else
-			opp_note(ctx, &rep, low);
+			dmn__opp_note(ctx, &rep, low);
 		if (rep.first_error && !ctx->last_error)
 			ctx->last_error = rep.first_error;
-		dmn_free(ctx, r.order);
+		dmn__free(ctx, r.order);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return 0;
 }
 
-void opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 			     struct opp_report *rep)
 {
 	if (!has_device_deps(t))
@@ -343,11 +343,11 @@ void opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 	struct reach r;
 	int err = reach_build(ctx, t, &r);
 	if (err) {
-		opp_note(ctx, rep, err);
+		dmn__opp_note(ctx, rep, err);
 		return;
 	}
 	settle_down(ctx, &r, rep);
-	dmn_free(ctx, r.order);
+	dmn__free(ctx, r.order);
 }
 
 int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
@@ -355,9 +355,9 @@ int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	int err = !pdev ? -EBADF : i >= pdev->n_atts ? -ENOENT : 0;
 	pd_attach_t att = err ? 0 : att_handle(pdev->atts[i]);
@@ -365,38 +365,38 @@ int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 	bool owner = !err && od && is_owner(od);
 	if (owner && od->cap_own_vote < pdev->n_atts) {
 		uint32_t *grown =
-		    dmn_alloc(ctx, pdev->n_atts * sizeof(*grown));
+		    dmn__alloc(ctx, pdev->n_atts * sizeof(*grown));
 		err = grown ? 0 : -ENOMEM;
 		if (grown) {
 			memset(grown, 0, pdev->n_atts * sizeof(*grown));
 			if (od->cap_own_vote)
 				memcpy(grown, od->own_vote,
 				       od->cap_own_vote * sizeof(*grown));
-			dmn_free(ctx, od->own_vote);
+			dmn__free(ctx, od->own_vote);
 			od->own_vote = grown;
 			od->cap_own_vote = pdev->n_atts;
 		}
 	}
 	const struct opp_entry *eff =
-	    owner ? opp_entry_by_id(od->table, od->vote_id) : 0;
+	    owner ? dmn__opp_entry_by_id(od->table, od->vote_id) : 0;
 	if (!err && eff) {
 		/* the effective entry's vote on this attachment, if any */
-		uint32_t *lv = dmn_alloc(ctx, (pdev->n_atts + 1) * sizeof(*lv));
-		bool *drv = dmn_alloc(ctx, pdev->n_atts + 1);
-		int n = lv && drv ? opp_entry_votes(ctx, eff, pdev, lv, drv,
+		uint32_t *lv = dmn__alloc(ctx, (pdev->n_atts + 1) * sizeof(*lv));
+		bool *drv = dmn__alloc(ctx, pdev->n_atts + 1);
+		int n = lv && drv ? dmn__opp_entry_votes(ctx, eff, pdev, lv, drv,
 						    pdev->n_atts)
 				  : -ENOMEM;
 		if (n < 0)
 			err = n;
 		else if (drv[i] && lv[i] > cast)
 			cast = lv[i];
-		dmn_free(ctx, lv);
-		dmn_free(ctx, drv);
+		dmn__free(ctx, lv);
+		dmn__free(ctx, drv);
 	}
 	if (!err)
-		err = pd_vote_locked(ctx, att, cast);
+		err = dmn__pd_vote_locked(ctx, att, cast);
 	if (!err && owner && i < od->cap_own_vote)
 		od->own_vote[i] = level;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

@@ -41,7 +41,7 @@ static bool fits(struct dmn_ctx *ctx, struct opp_dev *od,
 	if (e->has_pstate)
 		return !pdev->n_atts ||
 		       level_met(pdev->atts[0]->dom, e->pstate, dom, dom_level);
-	if (opp_match(ctx, e, opp_att_dom, pdev, pdev->n_atts))
+	if (dmn__opp_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts))
 		return false;
 	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++)
@@ -52,7 +52,7 @@ static bool fits(struct dmn_ctx *ctx, struct opp_dev *od,
 	return true;
 }
 
-const struct opp_entry *opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
+const struct opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
 				      const struct opp_entry *floor,
 				      pd_domain_t dom, uint32_t dom_level)
 {
@@ -60,7 +60,7 @@ const struct opp_entry *opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
 	unsigned start = floor ? floor->pos : 0;
 	for (unsigned pos = t->n; pos-- > start;) {
 		const struct opp_entry *e = t->sorted[pos];
-		if (opp_entry_usable(t, e) && fits(ctx, od, e, dom, dom_level))
+		if (dmn__opp_entry_usable(t, e) && fits(ctx, od, e, dom, dom_level))
 			return e;
 	}
 	return 0;
@@ -71,7 +71,7 @@ static void follow_move(struct dmn_ctx *ctx, struct opp_dev *od,
 			const struct opp_entry *to)
 {
 	struct opp_report rep = {0};
-	if (!opp_hw_move(ctx, od, to, &rep))
+	if (!dmn__opp_hw_move(ctx, od, to, &rep))
 		od->run_id = to->id;
 	if (rep.first_error && !ctx->op_error)
 		ctx->op_error = rep.first_error;
@@ -97,13 +97,13 @@ static void listener(void *user, struct dmn_ctx *ctx,
 		if (od->busy || !attached_to(od, ev->domain))
 			continue;
 		const struct opp_entry *vote =
-		    opp_entry_by_id(od->table, od->vote_id);
+		    dmn__opp_entry_by_id(od->table, od->vote_id);
 		const struct opp_entry *run =
-		    opp_entry_by_id(od->table, od->run_id);
+		    dmn__opp_entry_by_id(od->table, od->run_id);
 		if (!vote || !run)
 			continue; /* no requested OPP: nothing to follow from */
 		if (lowering) {
-			const struct opp_entry *to = opp_permitted(
+			const struct opp_entry *to = dmn__opp_permitted(
 			    ctx, od, vote, ev->domain, (uint32_t)ev->new_value);
 			if (!to)
 				to = vote;
@@ -111,7 +111,7 @@ static void listener(void *user, struct dmn_ctx *ctx,
 				follow_move(ctx, od, to);
 		} else {
 			const struct opp_entry *to =
-			    opp_permitted(ctx, od, vote, 0, 0);
+			    dmn__opp_permitted(ctx, od, vote, 0, 0);
 			if (to && to->pos > run->pos)
 				follow_move(ctx, od, to);
 		}
@@ -122,7 +122,7 @@ static int listen_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
 {
 	if (oc->listening)
 		return 0;
-	int err = dmn_listen_locked(ctx, listener, oc);
+	int err = dmn__listen_locked(ctx, listener, oc);
 	oc->listening = !err;
 	return err;
 }
@@ -131,11 +131,11 @@ static void unlisten_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
 {
 	if (!oc->listening)
 		return;
-	dmn_unlisten_locked(ctx, listener, oc);
+	dmn__unlisten_locked(ctx, listener, oc);
 	oc->listening = false;
 }
 
-void opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od)
+void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od)
 {
 	struct opp_ctx *oc = ctx->opp;
 	if (!od->follow)
@@ -152,7 +152,7 @@ void opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od)
 		unlisten_locked(ctx, oc);
 }
 
-void opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
+void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
 {
 	unlisten_locked(ctx, oc);
 	oc->followers = 0;
@@ -162,20 +162,20 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (od) {
-		const struct opp_entry *p = opp_permitted(
-		    ctx, od, opp_entry_by_id(od->table, od->vote_id), 0, 0);
+		const struct opp_entry *p = dmn__opp_permitted(
+		    ctx, od, dmn__opp_entry_by_id(od->table, od->vote_id), 0, 0);
 		if (p)
 			*id = p->id;
 		else
 			err = -ENOENT;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -183,17 +183,17 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	const struct opp_entry *vote = 0, *run = 0;
 	if (od) {
-		vote = opp_entry_by_id(od->table, od->vote_id);
-		run = opp_entry_by_id(od->table, od->run_id);
+		vote = dmn__opp_entry_by_id(od->table, od->vote_id);
+		run = dmn__opp_entry_by_id(od->table, od->run_id);
 	}
 	if (!err && follow && !od->follow) {
 		struct opp_ctx *oc = ctx->opp;
@@ -206,17 +206,17 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 				oc->followers->fprev = od;
 			oc->followers = od;
 			const struct opp_entry *to =
-			    vote ? opp_permitted(ctx, od, vote, 0, 0) : 0;
+			    vote ? dmn__opp_permitted(ctx, od, vote, 0, 0) : 0;
 			if (to && run && to->pos > run->pos)
 				follow_move(ctx, od, to);
 		}
 	} else if (!err && !follow && od->follow) {
-		opp_follow_drop(ctx, od);
+		dmn__opp_follow_drop(ctx, od);
 		if (vote && run && run != vote)
 			follow_move(ctx, od, vote);
 	}
 	rep.first_error = ctx->op_error;
-	err = opp_result(ctx, &rep, err);
-	dmn_unlock(ctx);
+	err = dmn__opp_result(ctx, &rep, err);
+	dmn__unlock(ctx);
 	return err;
 }

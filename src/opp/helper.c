@@ -14,9 +14,9 @@ int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
 {
 	if (!ctx || !fn)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	int err = t ? 0 : -EBADF;
 	if (!err && t->helper) {
 		/* The same helper again only counts: its entries already
@@ -30,9 +30,9 @@ int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
 		t->helper = fn;
 		t->helper_user = user;
 		t->helper_regs++;
-		opp_table_ref(t);
+		dmn__opp_table_ref(t);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -40,9 +40,9 @@ int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	int err = !t ? -EBADF : !t->helper_regs ? -ENOENT : 0;
 	if (!err) {
 		/* Entries keep the pstates they were given. */
@@ -50,8 +50,8 @@ int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table)
 			t->helper = 0;
 			t->helper_user = 0;
 		}
-		opp_table_unref(ctx, t);
+		dmn__opp_table_unref(ctx, t);
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }

@@ -46,7 +46,7 @@ static unsigned bound_level(const struct opp_table *t, uint32_t level,
 static int usable_up(const struct opp_table *t, unsigned pos)
 {
 	for (; pos < t->n; pos++)
-		if (opp_entry_usable(t, t->sorted[pos]))
+		if (dmn__opp_entry_usable(t, t->sorted[pos]))
 			return (int)pos;
 	return -1;
 }
@@ -54,12 +54,12 @@ static int usable_up(const struct opp_table *t, unsigned pos)
 static int usable_down(const struct opp_table *t, unsigned end)
 {
 	for (unsigned pos = end; pos > 0; pos--)
-		if (opp_entry_usable(t, t->sorted[pos - 1]))
+		if (dmn__opp_entry_usable(t, t->sorted[pos - 1]))
 			return (int)pos - 1;
 	return -1;
 }
 
-int opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
+int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)
 		return -1;
@@ -69,7 +69,7 @@ int opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
 /* Level ceil over every entry with a level, usable or not: the domain
  * rounding and level-map hooks must answer the same for a level whatever
  * happens to availability later. */
-int opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level)
+int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level)
 {
 	if (!t->has_freq) {
 		unsigned pos = bound_level(t, level, false);
@@ -125,7 +125,7 @@ static int find_level(const struct opp_table *t, uint32_t level,
 	int best = -1;
 	for (unsigned i = 0; i < t->n; i++) {
 		const struct opp_entry *e = t->sorted[i];
-		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || !opp_entry_usable(t, e))
+		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || !dmn__opp_entry_usable(t, e))
 			continue;
 		bool ok = how == FIND_EXACT  ? e->level == level
 			  : how == FIND_CEIL ? e->level >= level
@@ -146,9 +146,9 @@ static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	const struct opp_table *t = opp_table_lookup(ctx, table);
+	const struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	int err = t ? 0 : -EBADF;
 	if (t) {
 		int pos;
@@ -163,7 +163,7 @@ static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
 		else
 			*id = t->sorted[pos]->id;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -207,9 +207,9 @@ static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	const struct opp_table *t = opp_table_lookup(ctx, table);
+	const struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	int err = t ? -ENOENT : -EBADF;
 	if (t) {
 		int pos = -1;
@@ -227,7 +227,7 @@ static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 			err = 0;
 		}
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 

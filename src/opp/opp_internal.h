@@ -65,7 +65,7 @@ struct opp_table {
 	struct opp_table **users;
 	unsigned n_users, cap_users;
 	uint32_t mark;		      /* walks: visited when == opp_ctx mark */
-	struct opp_table *free_next; /* opp_table_unref's work list */
+	struct opp_table *free_next; /* dmn__opp_table_unref's work list */
 	opp_get_pstate_fn helper;
 	void *helper_user;
 	unsigned helper_regs;
@@ -90,7 +90,7 @@ struct opp_dev {
 	bool clock_known;
 	struct opp_supply *supply; /* [cap_supply], with the three below */
 	bool *supply_known;
-	struct opp_supply *saved; /* opp_hw_move's undo */
+	struct opp_supply *saved; /* dmn__opp_hw_move's undo */
 	bool *saved_known;
 	unsigned *done;
 	unsigned cap_supply;
@@ -120,7 +120,7 @@ struct opp_ctx {
 	struct opp_domain *domains;
 	struct opp_dev *followers;
 	bool listening;
-	/* Scratch of the matching rule (opp_match), grown to fit; used and
+	/* Scratch of the matching rule (dmn__opp_match), grown to fit; used and
 	 * done with inside one call, never across a callback. */
 	int *req_slot;
 	unsigned cap_req_slot;
@@ -139,80 +139,80 @@ struct opp_report {
 };
 
 /* table.c */
-struct opp_ctx *opp_ctx_get(struct dmn_ctx *ctx, bool create);
-struct opp_table *opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h);
-void opp_table_ref(struct opp_table *t);
-void opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t);
-struct opp_entry *opp_entry_by_id(const struct opp_table *t, uint32_t id);
-bool opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
+struct opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create);
+struct opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h);
+void dmn__opp_table_ref(struct opp_table *t);
+void dmn__opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t);
+struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id);
+bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
 
 /* lookup.c: positions in t->sorted; -1 if none */
-int opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
-int opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level);
+int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
+int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level);
 
 /* required.c */
-struct opp_table *opp_domain_level_table(const struct pd_domain *d);
+struct opp_table *dmn__opp_domain_level_table(const struct pd_domain *d);
 /* Grow the matching scratch for @n_req required OPPs, @n_doms domains
  * and every domain slot of the context: 0 or -ENOMEM. */
-int opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms);
+int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms);
 /* Domain @i of a matching: a device's attachment or a domain's parent. */
 typedef struct pd_domain *(*opp_dom_at_fn)(const void *src, unsigned i);
-struct pd_domain *opp_att_dom(const void *pdev, unsigned i);
-struct pd_domain *opp_parent_dom(const void *dom, unsigned i);
+struct pd_domain *dmn__opp_att_dom(const void *pdev, unsigned i);
+struct pd_domain *dmn__opp_parent_dom(const void *dom, unsigned i);
 /* The two-pass rule over the @n domains at(@src, i): on 0 the context's
  * req_slot[j] is the index of the domain required OPP j of @e votes on,
  * or -1 (also for a requirement into a device table). -ENOMEM. */
-int opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
+int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
 	      const void *src, unsigned n);
 /* The votes @e casts on @dev's attachments (n = min(n_atts, max)):
  * levels[i] and whether attachment i is driven by the entry at all.
  * Returns n, or -ENOMEM. */
-int opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
+int dmn__opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
 		    const struct pd_device *dev, uint32_t *levels, bool *driven,
 		    unsigned max);
-void opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
+void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
 /* Finish a public state-changing OPP call: record dmn_last_error(). */
-int opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);
+int dmn__opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);
 
 /* rate.c */
-void opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err);
-void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
+void dmn__opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err);
+void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 		  const struct opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value);
-int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep);
 /* The clock to @hz (nothing when already there); @safe for events. */
-int opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
+int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 		   int safe, struct opp_report *rep);
 /* Room for @n supplies in the device's provider records: 0, -ENOMEM. */
-int opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n);
-void opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
+int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n);
+void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
 /* Supplies up, clock, supplies down to @to, without votes. An unsafe
  * failure undoes its own supply steps and is returned (-ENOMEM before
  * anything is called). */
-int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
+int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep);
 
 /* devreq.c: opp_set_rate's move with the device-to-device requirements
  * of @od's table (owners raised first, settled after). */
-int opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep);
 
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
  * is left; failures are safe, noted in @rep. */
-void opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 			     struct opp_report *rep);
 
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose
  * votes the device's domains' pstates meet; @dom, if not 0, is taken to be
  * at @dom_level instead (a lowering about to happen). NULL if none. */
-const struct opp_entry *opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
+const struct opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
 				      const struct opp_entry *floor,
 				      pd_domain_t dom, uint32_t dom_level);
-void opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od);
-void opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
+void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od);
+void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
 
 #endif

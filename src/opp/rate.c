@@ -30,32 +30,32 @@
 #include <errno.h>
 #include <string.h>
 
-void opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err)
+void dmn__opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err)
 {
 	(void)ctx;
 	if (err && !rep->first_error)
 		rep->first_error = err;
 }
 
-int opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err)
+int dmn__opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err)
 {
 	ctx->op_error = rep->first_error;
 	return txn_result(ctx, err);
 }
 
-void opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
+void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 		  const struct opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value)
 {
 	struct dmn_event ev = {kind, op,   0,	      od->pdev->handle,
 			       err,  safe, old_value, new_value};
-	dmn_emit(ctx, &ev);
+	dmn__emit(ctx, &ev);
 }
 
 /* ---- providers ------------------------------------------------------------
  */
 
-int opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
+int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 		   int safe, struct opp_report *rep)
 {
 	if (od->clock_known && od->clock_hz == hz)
@@ -66,14 +66,14 @@ int opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 		err = od->clk->set_rate(od->clk_user, od->pdev->handle, hz);
 	if (err) {
 		err = err > 0 ? -EIO : err;
-		opp_note(ctx, rep, err);
-		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_CLOCK, od, err, safe,
+		dmn__opp_note(ctx, rep, err);
+		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_CLOCK, od, err, safe,
 			     old, hz);
 		return err;
 	}
 	od->clock_hz = hz;
 	od->clock_known = true;
-	opp_emit_dev(ctx, DMN_EV_RATE, DMN_OP_CLOCK, od, 0, 0, old, hz);
+	dmn__opp_emit_dev(ctx, DMN_EV_RATE, DMN_OP_CLOCK, od, 0, 0, old, hz);
 	return 0;
 }
 
@@ -106,38 +106,38 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 				       s->microvolt_max);
 	if (err) {
 		err = err > 0 ? -EIO : err;
-		opp_note(ctx, rep, err);
-		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_REGULATOR, od, err,
+		dmn__opp_note(ctx, rep, err);
+		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_REGULATOR, od, err,
 			     safe, old, s->microvolt);
 		return err;
 	}
 	od->supply[k] = *s;
 	od->supply_known[k] = true;
-	opp_emit_dev(ctx, DMN_EV_VOLTAGE, DMN_OP_REGULATOR, od, 0, 0, old,
+	dmn__opp_emit_dev(ctx, DMN_EV_VOLTAGE, DMN_OP_REGULATOR, od, 0, 0, old,
 		     s->microvolt);
 	return 0;
 }
 
 static void free_records(struct dmn_ctx *ctx, struct opp_dev *od)
 {
-	dmn_free(ctx, od->supply);
-	dmn_free(ctx, od->saved);
-	dmn_free(ctx, od->supply_known);
-	dmn_free(ctx, od->saved_known);
-	dmn_free(ctx, od->done);
+	dmn__free(ctx, od->supply);
+	dmn__free(ctx, od->saved);
+	dmn__free(ctx, od->supply_known);
+	dmn__free(ctx, od->saved_known);
+	dmn__free(ctx, od->done);
 }
 
-int opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
+int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
 {
 	if (n <= od->cap_supply)
 		return 0;
 	struct opp_dev grown;
 	memset(&grown, 0, sizeof(grown));
-	grown.supply = dmn_alloc(ctx, n * sizeof(*grown.supply));
-	grown.saved = dmn_alloc(ctx, n * sizeof(*grown.saved));
-	grown.supply_known = dmn_alloc(ctx, n * sizeof(*grown.supply_known));
-	grown.saved_known = dmn_alloc(ctx, n * sizeof(*grown.saved_known));
-	grown.done = dmn_alloc(ctx, n * sizeof(*grown.done));
+	grown.supply = dmn__alloc(ctx, n * sizeof(*grown.supply));
+	grown.saved = dmn__alloc(ctx, n * sizeof(*grown.saved));
+	grown.supply_known = dmn__alloc(ctx, n * sizeof(*grown.supply_known));
+	grown.saved_known = dmn__alloc(ctx, n * sizeof(*grown.saved_known));
+	grown.done = dmn__alloc(ctx, n * sizeof(*grown.done));
 	if (!grown.supply || !grown.saved || !grown.supply_known ||
 	    !grown.saved_known || !grown.done) {
 		free_records(ctx, &grown);
@@ -161,19 +161,19 @@ int opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
 	return 0;
 }
 
-void opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
+void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
 {
 	free_records(ctx, od);
-	dmn_free(ctx, od->own_vote);
-	dmn_free(ctx, od);
+	dmn__free(ctx, od->own_vote);
+	dmn__free(ctx, od);
 }
 
-int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
+int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep)
 {
 	bool has_reg = od->reg && od->reg->set_voltage;
 	unsigned n_sup = has_reg ? to->n_supplies : 0;
-	if (opp_dev_reserve(ctx, od, n_sup))
+	if (dmn__opp_dev_reserve(ctx, od, n_sup))
 		return -ENOMEM; /* nothing called yet */
 	struct opp_supply *saved = od->saved;
 	bool *saved_known = od->saved_known;
@@ -192,10 +192,10 @@ int opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	if (!err && to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
-		err = opp_clock_step(ctx, od, to->hz[0], 0, rep);
+		err = dmn__opp_clock_step(ctx, od, to->hz[0], 0, rep);
 	}
 	if (err) {
-		opp_emit_dev(ctx, DMN_EV_ROLLBACK, failed_op, od, err, 0, 0, 0);
+		dmn__opp_emit_dev(ctx, DMN_EV_ROLLBACK, failed_op, od, err, 0, 0, 0);
 		/* Back to the old windows, in reverse. A supply whose old state
 		 * was never known has nothing to go back to. */
 		while (n_done--) {
@@ -257,7 +257,7 @@ static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
 			}
 		}
 	}
-	dmn_free(ctx, stack);
+	dmn__free(ctx, stack);
 	if (!err)
 		err = dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
 			       4 * (n + links) + 8, sizeof(*ctx->undo));
@@ -275,21 +275,21 @@ static int vote_txn(struct dmn_ctx *ctx, struct pd_device *pdev,
 		any |= touch[i] && pdev->atts[i]->vote != levels[i];
 	if (!any)
 		return 0;
-	txn_begin(ctx);
+	dmn__txn_begin(ctx);
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_attachment *a = pdev->atts[i];
 		if (!touch[i] || a->vote == levels[i])
 			continue;
-		int err = txn_set_vote(ctx, a, levels[i], a->counted);
+		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
 		if (err) {
-			txn_abort(ctx);
+			dmn__txn_abort(ctx);
 			return err;
 		}
 		if (a->counted)
-			txn_touch(ctx, a->dom);
+			dmn__txn_touch(ctx, a->dom);
 	}
-	int err = txn_commit(ctx);
-	opp_note(ctx, rep, ctx->op_error);
+	int err = dmn__txn_commit(ctx);
+	dmn__opp_note(ctx, rep, ctx->op_error);
 	return err;
 }
 
@@ -302,7 +302,7 @@ struct move_plan {
 static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 {
 	size_t words = 6 * (size_t)n, flags = 4 * (size_t)n;
-	char *block = dmn_alloc(ctx, words * sizeof(uint32_t) + flags + 1);
+	char *block = dmn__alloc(ctx, words * sizeof(uint32_t) + flags + 1);
 	if (!block)
 		return 0;
 	uint32_t *w = (uint32_t *)block;
@@ -321,18 +321,18 @@ static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 	return block;
 }
 
-int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep)
 {
 	struct pd_device *pdev = od->pdev;
 	const struct opp_table *t = od->table;
-	const struct opp_entry *was_vote = opp_entry_by_id(t, od->vote_id);
-	const struct opp_entry *was_run = opp_entry_by_id(t, od->run_id);
+	const struct opp_entry *was_vote = dmn__opp_entry_by_id(t, od->vote_id);
+	const struct opp_entry *was_run = dmn__opp_entry_by_id(t, od->run_id);
 	/* A device-to-device requirement may hold the device above the entry
 	 * of its own rate: it then votes the higher of both per attachment
 	 * (DESIGN §2). */
-	const struct opp_entry *own = opp_entry_by_id(t, od->own_id);
+	const struct opp_entry *own = dmn__opp_entry_by_id(t, od->own_id);
 	if (own == target)
 		own = 0;
 	bool same = target == was_vote && (od->follow || target == was_run);
@@ -343,11 +343,11 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		return -ENOMEM;
 	int err = 0;
 	if (target)
-		err = opp_entry_votes(ctx, target, pdev, p.new_v, p.new_d, n);
+		err = dmn__opp_entry_votes(ctx, target, pdev, p.new_v, p.new_d, n);
 	if (err >= 0 && was_vote)
-		err = opp_entry_votes(ctx, was_vote, pdev, p.old_v, p.old_d, n);
+		err = dmn__opp_entry_votes(ctx, was_vote, pdev, p.old_v, p.old_d, n);
 	if (err >= 0 && target && own)
-		err = opp_entry_votes(ctx, own, pdev, p.own_v, p.own_d, n);
+		err = dmn__opp_entry_votes(ctx, own, pdev, p.own_v, p.own_d, n);
 	for (unsigned i = 0; err >= 0 && target && own && i < n; i++) {
 		if (p.own_d[i] && (!p.new_d[i] || p.own_v[i] > p.new_v[i]))
 			p.new_v[i] = p.own_v[i];
@@ -362,7 +362,7 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		p.new_d[i] = true;
 	}
 	if (err < 0) {
-		dmn_free(ctx, block);
+		dmn__free(ctx, block);
 		return err;
 	}
 	err = 0;
@@ -374,7 +374,7 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		p.cur[i] = p.up[i] = p.want[i] = a->vote;
 		if (!p.touch[i])
 			continue;
-		err = txn_check_level(ctx, a->dom,
+		err = dmn__txn_check_level(ctx, a->dom,
 				      p.new_d[i] ? p.new_v[i] : 0, &p.want[i]);
 		p.up[i] = p.want[i] > p.cur[i] ? p.want[i] : p.cur[i];
 		/* A pd_vote() since the OPP was set changed its vote: the
@@ -382,16 +382,16 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		same = same && p.want[i] == p.cur[i];
 	}
 	if (!err && same) {
-		dmn_free(ctx, block);
+		dmn__free(ctx, block);
 		od->requested_hz = hz; /* the same OPP: nothing is called */
 		return 0;
 	}
 	if (!err)
 		err = reserve_move(ctx, pdev, n);
 	if (!err)
-		err = opp_dev_reserve(ctx, od, t->max_supplies);
+		err = dmn__opp_dev_reserve(ctx, od, t->max_supplies);
 	if (err) {
-		dmn_free(ctx, block);
+		dmn__free(ctx, block);
 		return err;
 	}
 
@@ -399,21 +399,21 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	err = vote_txn(ctx, pdev, p.touch, p.up, n, rep); /* 1 */
 	if (err) {
 		od->busy = false;
-		dmn_free(ctx, block);
+		dmn__free(ctx, block);
 		return err; /* the core transaction undid itself */
 	}
 	const struct opp_entry *run = target;
 	if (target && od->follow) {
-		const struct opp_entry *f = opp_permitted(ctx, od, target, 0, 0);
+		const struct opp_entry *f = dmn__opp_permitted(ctx, od, target, 0, 0);
 		if (f && f->pos > target->pos)
 			run = f;
 	}
 	if (run && run != was_run) {
-		err = opp_hw_move(ctx, od, run, rep); /* 2, 3, 4 */
+		err = dmn__opp_hw_move(ctx, od, run, rep); /* 2, 3, 4 */
 		if (err) {
 			vote_txn(ctx, pdev, p.touch, p.cur, n, rep);
 			od->busy = false;
-			dmn_free(ctx, block);
+			dmn__free(ctx, block);
 			return err;
 		}
 	}
@@ -423,12 +423,12 @@ int opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
 	int low = vote_txn(ctx, pdev, p.touch, p.want, n, rep);
-	dmn_free(ctx, block);
+	dmn__free(ctx, block);
 	if (low) {
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */
-		opp_note(ctx, rep, low);
-		opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, od, low, 1,
+		dmn__opp_note(ctx, rep, low);
+		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, od, low, 1,
 			     0, 0);
 	}
 	return 0;
@@ -438,25 +438,25 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	const struct opp_entry *target = 0;
 	if (!err && hz) {
-		int pos = opp_pos_freq_ceil(od->table, hz);
+		int pos = dmn__opp_pos_freq_ceil(od->table, hz);
 		if (pos < 0)
 			err = -ERANGE;
 		else
 			target = od->table->sorted[pos];
 	}
 	if (!err)
-		err = opp_rate_locked(ctx, od, target, hz, &rep);
-	err = opp_result(ctx, &rep, err);
-	dmn_unlock(ctx);
+		err = dmn__opp_rate_locked(ctx, od, target, hz, &rep);
+	err = dmn__opp_result(ctx, &rep, err);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -467,7 +467,7 @@ static const struct opp_entry *usable_above(const struct opp_table *t,
 					    const struct opp_entry *e)
 {
 	for (unsigned pos = e->pos + 1; pos < t->n; pos++)
-		if (opp_entry_usable(t, t->sorted[pos]))
+		if (dmn__opp_entry_usable(t, t->sorted[pos]))
 			return t->sorted[pos];
 	return 0;
 }
@@ -477,16 +477,16 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
-	struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
+	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
 	struct opp_report rep = {0};
 	int err = !t ? -EBADF : !e ? -ENOENT : 0;
 	if (err || available || !e->available) {
 		if (!err)
 			e->available = available;
-		dmn_unlock(ctx);
+		dmn__unlock(ctx);
 		return err;
 	}
 	ctx->op_error = 0;
@@ -497,25 +497,25 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 			err = -EBUSY;
 	for (struct opp_dev *od = t->devices; od && !err; od = od->next) {
 		if (od->vote_id == id) {
-			err = opp_move_locked(ctx, od, usable_above(t, e),
+			err = dmn__opp_move_locked(ctx, od, usable_above(t, e),
 					      od->requested_hz, &rep);
 		} else if (od->run_id == id) {
 			/* A follower running above its own OPP: where it may.
 			 */
 			const struct opp_entry *v =
-			    opp_entry_by_id(t, od->vote_id);
+			    dmn__opp_entry_by_id(t, od->vote_id);
 			const struct opp_entry *p =
-			    opp_permitted(ctx, od, v, 0, 0);
+			    dmn__opp_permitted(ctx, od, v, 0, 0);
 			if (!p)
 				p = v;
-			err = opp_hw_move(ctx, od, p, &rep);
+			err = dmn__opp_hw_move(ctx, od, p, &rep);
 			if (!err)
 				od->run_id = p->id;
 		}
 	}
 	if (err)
 		e->available = true; /* devices already moved stay moved */
-	err = opp_result(ctx, &rep, err);
-	dmn_unlock(ctx);
+	err = dmn__opp_result(ctx, &rep, err);
+	dmn__unlock(ctx);
 	return err;
 }

@@ -9,15 +9,15 @@
 #include <errno.h>
 #include <string.h>
 
-struct opp_table *opp_domain_level_table(const struct pd_domain *d)
+struct opp_table *dmn__opp_domain_level_table(const struct pd_domain *d)
 {
 	const struct opp_domain *od = d->opp_state;
 	return od ? od->table : 0;
 }
 
-int opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms)
+int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms)
 {
-	struct opp_ctx *oc = opp_ctx_get(ctx, true);
+	struct opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
 	if (!oc)
 		return -ENOMEM;
 	unsigned slots = ctx->domains.n_slots + 1;
@@ -50,7 +50,7 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
 			const struct opp_table *t)
 {
 	struct opp_ctx *oc = ctx->opp;
-	if (opp_scratch_reserve(ctx, 0, 0))
+	if (dmn__opp_scratch_reserve(ctx, 0, 0))
 		return -ENOMEM;
 	uint32_t gen = ++oc->dom_gen;
 	if (!gen) { /* wrapped: old marks could alias */
@@ -63,7 +63,7 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
 	for (;;) {
 		for (unsigned i = 0; i < cur->n_parents; i++) {
 			struct pd_domain *p = cur->parents[i]->parent;
-			if (opp_domain_level_table(p) == t)
+			if (dmn__opp_domain_level_table(p) == t)
 				return 1;
 			unsigned slot = dom_slot(p);
 			if (slot >= oc->cap_dom_mark || n >= oc->cap_walk)
@@ -79,20 +79,20 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
 	}
 }
 
-struct pd_domain *opp_att_dom(const void *pdev, unsigned i)
+struct pd_domain *dmn__opp_att_dom(const void *pdev, unsigned i)
 {
 	return ((const struct pd_device *)pdev)->atts[i]->dom;
 }
 
-struct pd_domain *opp_parent_dom(const void *dom, unsigned i)
+struct pd_domain *dmn__opp_parent_dom(const void *dom, unsigned i)
 {
 	return ((const struct pd_domain *)dom)->parents[i]->parent;
 }
 
-int opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
+int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
 	      const void *src, unsigned n)
 {
-	int err = opp_scratch_reserve(ctx, e->n_required, n);
+	int err = dmn__opp_scratch_reserve(ctx, e->n_required, n);
 	if (err)
 		return err;
 	struct opp_ctx *oc = ctx->opp;
@@ -104,7 +104,7 @@ int opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
 		has[i] = false;
 	/* Pass 1: a domain takes the first untaken entry of its own table. */
 	for (unsigned i = 0; i < n; i++) {
-		const struct opp_table *own = opp_domain_level_table(at(src, i));
+		const struct opp_table *own = dmn__opp_domain_level_table(at(src, i));
 		for (unsigned j = 0; own && j < e->n_required; j++) {
 			if (dom_of_req[j] < 0 && e->req_table[j] == own) {
 				dom_of_req[j] = (int)i;
@@ -132,7 +132,7 @@ int opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
 	return 0;
 }
 
-int opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
+int dmn__opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
 		    const struct pd_device *dev, uint32_t *levels, bool *driven,
 		    unsigned max)
 {
@@ -149,7 +149,7 @@ int opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
 		}
 		return (int)n;
 	}
-	int err = opp_match(ctx, e, opp_att_dom, dev, dev->n_atts);
+	int err = dmn__opp_match(ctx, e, dmn__opp_att_dom, dev, dev->n_atts);
 	if (err)
 		return err;
 	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
@@ -172,7 +172,7 @@ static int domain_round(void *user, pd_domain_t dom, uint32_t level,
 {
 	(void)dom;
 	const struct opp_domain *od = user;
-	int pos = opp_pos_level_ceil_any(od->table, level);
+	int pos = dmn__opp_pos_level_ceil_any(od->table, level);
 	if (pos < 0)
 		return -ERANGE;
 	*rounded = od->table->sorted[pos]->level;
@@ -189,7 +189,7 @@ static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
 	const struct opp_domain *od = user;
 	const struct pd_domain *c = od->d;
 	*parent_level = child_level;
-	int pos = opp_pos_level_ceil_any(od->table, child_level);
+	int pos = dmn__opp_pos_level_ceil_any(od->table, child_level);
 	if (pos < 0)
 		return 0;
 	const struct opp_entry *e = od->table->sorted[pos];
@@ -202,7 +202,7 @@ static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
 	/* The scratch was reserved when the link was made; should memory
 	 * still fail here, the level passes 1:1 (never an error: the core
 	 * wants the same answer every time). */
-	if (opp_match(od->ctx, e, opp_parent_dom, c, c->n_parents))
+	if (dmn__opp_match(od->ctx, e, dmn__opp_parent_dom, c, c->n_parents))
 		return 0;
 	const int *dom_of_req = ((struct opp_ctx *)od->ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++)
@@ -226,10 +226,10 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct opp_domain *od = 0;
 	int err = (d && t) ? 0 : -EBADF;
 	if (!err && d->opp_state)
@@ -240,11 +240,11 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 	if (!err && domain_busy(d))
 		err = -EBUSY;
 	if (!err)
-		err = opp_scratch_reserve(ctx, 0, d->n_parents);
+		err = dmn__opp_scratch_reserve(ctx, 0, d->n_parents);
 	for (unsigned i = 0; !err && i < t->n; i++)
-		err = opp_scratch_reserve(ctx, t->by_id[i]->n_required, 0);
+		err = dmn__opp_scratch_reserve(ctx, t->by_id[i]->n_required, 0);
 	if (!err) {
-		od = dmn_alloc(ctx, sizeof(*od));
+		od = dmn__alloc(ctx, sizeof(*od));
 		err = od ? 0 : -ENOMEM;
 	}
 	if (!err) {
@@ -254,7 +254,7 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 		od->table = t;
 		od->next = oc->domains;
 		oc->domains = od;
-		opp_table_ref(t);
+		dmn__opp_table_ref(t);
 		t->n_domains++;
 		d->opp_state = od;
 		/* The domain is at level 0 and nothing counts a level on it, so
@@ -269,7 +269,7 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 			d->parents[i]->map_user = od;
 		}
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -277,24 +277,24 @@ int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out)
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
-	const struct opp_table *t = d ? opp_domain_level_table(d) : 0;
+	const struct opp_table *t = d ? dmn__opp_domain_level_table(d) : 0;
 	if (d && !t)
 		err = -ENOENT;
 	if (t)
 		*out = t->handle;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
-void opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
+void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
 {
 	for (struct opp_domain *od = oc->domains, *next; od; od = next) {
 		next = od->next;
-		dmn_free(ctx, od);
+		dmn__free(ctx, od);
 	}
 	oc->domains = 0;
 }
@@ -303,11 +303,11 @@ void opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
 
 static struct opp_domain *binding_of(struct dmn_ctx *ctx, pd_domain_t dom)
 {
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return 0;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	struct opp_domain *od = d ? d->opp_state : 0;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return od;
 }
 
@@ -339,9 +339,9 @@ int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	if (!od)
 		return 0;
 	dmn_relock(ctx);
-	struct pd_domain *c = pd_domain_get(ctx, child);
-	err = opp_scratch_reserve(ctx, 0, c ? c->n_parents : 0);
-	dmn_unlock(ctx);
+	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
+	err = dmn__opp_scratch_reserve(ctx, 0, c ? c->n_parents : 0);
+	dmn__unlock(ctx);
 	if (!err)
 		err = pd_link_set_map(ctx, parent, child, domain_map, od);
 	if (!err)
@@ -365,7 +365,7 @@ static int report_match(struct dmn_ctx *ctx, const struct opp_entry *e,
 			opp_dom_at_fn at, const void *src, unsigned n,
 			int *slot, unsigned max)
 {
-	int err = opp_match(ctx, e, at, src, n);
+	int err = dmn__opp_match(ctx, e, at, src, n);
 	if (err)
 		return err;
 	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
@@ -379,16 +379,16 @@ int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 {
 	if (!ctx || (!slot && max))
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_device *pdev = pd_device_get_ptr(ctx, dev);
+	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	const struct opp_dev *od = pdev ? pdev->opp_state : 0;
-	const struct opp_entry *e = od ? opp_entry_by_id(od->table, id) : 0;
+	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
 	int ret = !pdev ? -EBADF : !e ? -ENOENT : 0;
 	if (e)
-		ret = report_match(ctx, e, opp_att_dom, pdev, pdev->n_atts, slot,
+		ret = report_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts, slot,
 				   max);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return ret;
 }
 
@@ -397,15 +397,15 @@ int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t id,
 {
 	if (!ctx || (!slot && max))
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct pd_domain *d = pd_domain_get(ctx, dom);
-	const struct opp_table *t = d ? opp_domain_level_table(d) : 0;
-	const struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	const struct opp_table *t = d ? dmn__opp_domain_level_table(d) : 0;
+	const struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
 	int ret = !d ? -EBADF : !e ? -ENOENT : 0;
 	if (e)
-		ret = report_match(ctx, e, opp_parent_dom, d, d->n_parents, slot,
+		ret = report_match(ctx, e, dmn__opp_parent_dom, d, d->n_parents, slot,
 				   max);
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return ret;
 }

@@ -14,15 +14,15 @@
 static void table_free(struct dmn_ctx *ctx, struct opp_table *t)
 {
 	for (unsigned i = 0; i < t->n; i++) {
-		dmn_free(ctx, t->by_id[i]->name);
-		dmn_free(ctx, t->by_id[i]);
+		dmn__free(ctx, t->by_id[i]->name);
+		dmn__free(ctx, t->by_id[i]);
 	}
-	dmn_free(ctx, t->by_id);
-	dmn_free(ctx, t->sorted);
-	dmn_free(ctx, t->deps);
-	dmn_free(ctx, t->users);
-	dmn_free(ctx, t->name);
-	dmn_free(ctx, t);
+	dmn__free(ctx, t->by_id);
+	dmn__free(ctx, t->sorted);
+	dmn__free(ctx, t->deps);
+	dmn__free(ctx, t->users);
+	dmn__free(ctx, t->name);
+	dmn__free(ctx, t);
 }
 
 /* dmn_ctx_destroy: free everything, whatever the reference counts say. */
@@ -31,49 +31,49 @@ static void opp_fini(struct dmn_ctx *ctx)
 	struct opp_ctx *oc = ctx->opp;
 	if (!oc)
 		return;
-	opp_follow_fini(ctx, oc);
-	for (uint32_t h = handle_next(&oc->tables, 0); h;
-	     h = handle_next(&oc->tables, h)) {
-		struct opp_table *t = handle_lookup(&oc->tables, h);
+	dmn__opp_follow_fini(ctx, oc);
+	for (uint32_t h = dmn__handle_next(&oc->tables, 0); h;
+	     h = dmn__handle_next(&oc->tables, h)) {
+		struct opp_table *t = dmn__handle_lookup(&oc->tables, h);
 		for (struct opp_dev *od = t->devices, *next; od; od = next) {
 			next = od->next;
 			od->pdev->opp_state = 0;
-			opp_dev_free(ctx, od);
+			dmn__opp_dev_free(ctx, od);
 		}
 		table_free(ctx, t);
 	}
-	opp_domains_fini(ctx, oc);
-	handle_table_fini(ctx, &oc->tables);
-	dmn_free(ctx, oc->req_slot);
-	dmn_free(ctx, oc->has);
-	dmn_free(ctx, oc->walk);
-	dmn_free(ctx, oc->dom_mark);
-	dmn_free(ctx, oc);
+	dmn__opp_domains_fini(ctx, oc);
+	dmn__handle_table_fini(ctx, &oc->tables);
+	dmn__free(ctx, oc->req_slot);
+	dmn__free(ctx, oc->has);
+	dmn__free(ctx, oc->walk);
+	dmn__free(ctx, oc->dom_mark);
+	dmn__free(ctx, oc);
 	ctx->opp = 0;
 	ctx->opp_fini = 0;
 }
 
-struct opp_ctx *opp_ctx_get(struct dmn_ctx *ctx, bool create)
+struct opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create)
 {
 	if (ctx->opp || !create)
 		return ctx->opp;
-	struct opp_ctx *oc = dmn_alloc(ctx, sizeof(*oc));
+	struct opp_ctx *oc = dmn__alloc(ctx, sizeof(*oc));
 	if (!oc)
 		return 0;
 	memset(oc, 0, sizeof(*oc));
-	handle_table_init(&oc->tables, HK_OPP_TABLE);
+	dmn__handle_table_init(&oc->tables, HK_OPP_TABLE);
 	ctx->opp = oc;
 	ctx->opp_fini = opp_fini;
 	return oc;
 }
 
-struct opp_table *opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h)
+struct opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h)
 {
 	struct opp_ctx *oc = ctx->opp;
-	return oc ? handle_lookup(&oc->tables, h) : 0;
+	return oc ? dmn__handle_lookup(&oc->tables, h) : 0;
 }
 
-void opp_table_ref(struct opp_table *t)
+void dmn__opp_table_ref(struct opp_table *t)
 {
 	t->refs++;
 }
@@ -87,7 +87,7 @@ static void drop_user(struct opp_table *dep, const struct opp_table *user)
 		}
 }
 
-void opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
+void dmn__opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
 {
 	if (--t->refs)
 		return;
@@ -98,7 +98,7 @@ void opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
 	t->free_next = 0;
 	for (struct opp_table *dead = t; dead;) {
 		struct opp_table *next = dead->free_next;
-		handle_release(&oc->tables, dead->handle);
+		dmn__handle_release(&oc->tables, dead->handle);
 		for (unsigned i = 0; i < dead->n_deps; i++) {
 			struct opp_table *dep = dead->deps[i];
 			drop_user(dep, dead);
@@ -112,12 +112,12 @@ void opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
 	}
 }
 
-struct opp_entry *opp_entry_by_id(const struct opp_table *t, uint32_t id)
+struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id)
 {
 	return id < t->n ? t->by_id[id] : 0;
 }
 
-bool opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
+bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
 {
 	return e->available && (!(e->flags & OPP_FLAG_TURBO) || t->boost);
 }
@@ -128,37 +128,37 @@ int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
 {
 	if (!ctx || !name || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = 0;
 	struct opp_table *t = 0;
-	struct opp_ctx *oc = opp_ctx_get(ctx, true);
+	struct opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
 	if (!oc)
 		err = -ENOMEM;
 	if (!err)
-		err = handle_reserve(ctx, &oc->tables);
+		err = dmn__handle_reserve(ctx, &oc->tables);
 	if (!err) {
-		t = dmn_alloc(ctx, sizeof(*t));
+		t = dmn__alloc(ctx, sizeof(*t));
 		err = t ? 0 : -ENOMEM;
 	}
 	if (!err) {
 		memset(t, 0, sizeof(*t));
-		t->name = dmn_strdup(ctx, name);
+		t->name = dmn__strdup(ctx, name);
 		err = t->name ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		t->handle = handle_alloc(&oc->tables, t);
+		t->handle = dmn__handle_alloc(&oc->tables, t);
 		err = t->handle ? 0 : -ENOSPC;
 	}
 	if (err && t) {
-		dmn_free(ctx, t->name);
-		dmn_free(ctx, t);
+		dmn__free(ctx, t->name);
+		dmn__free(ctx, t);
 	}
 	if (!err) {
 		t->refs = 1;
 		*out = t->handle;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -166,12 +166,12 @@ int opp_table_get(struct dmn_ctx *ctx, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	if (t)
-		opp_table_ref(t);
-	dmn_unlock(ctx);
+		dmn__opp_table_ref(t);
+	dmn__unlock(ctx);
 	return t ? 0 : -EBADF;
 }
 
@@ -179,12 +179,12 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	if (t)
-		opp_table_unref(ctx, t);
-	dmn_unlock(ctx);
+		dmn__opp_table_unref(ctx, t);
+	dmn__unlock(ctx);
 	return t ? 0 : -EBADF;
 }
 
@@ -248,7 +248,7 @@ static int deps_reach(struct dmn_ctx *ctx, struct opp_table *from,
 			stack[n++] = d;
 		}
 	}
-	dmn_free(ctx, stack);
+	dmn__free(ctx, stack);
 	return found;
 }
 
@@ -287,10 +287,10 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 	*n_new = 0;
 	for (unsigned i = 0; i < d->n_required; i++) {
 		struct opp_table *rt =
-		    opp_table_lookup(ctx, d->required[i].table);
+		    dmn__opp_table_lookup(ctx, d->required[i].table);
 		if (!rt)
 			return -EBADF;
-		struct opp_entry *re = opp_entry_by_id(rt, d->required[i].id);
+		struct opp_entry *re = dmn__opp_entry_by_id(rt, d->required[i].id);
 		if (!re)
 			return -EBADF;
 		if (!(re->flags & OPP_FLAG_HAS_LEVEL) && rt->has_level)
@@ -345,7 +345,7 @@ static struct opp_entry *entry_alloc(struct dmn_ctx *ctx,
 	size += n_req * sizeof(struct opp_required);
 	size_t off_sp = size;
 	size += d->n_supplies * sizeof(struct opp_supply);
-	char *block = dmn_alloc(ctx, size);
+	char *block = dmn__alloc(ctx, size);
 	if (!block)
 		return 0;
 	memset(block, 0, size);
@@ -390,16 +390,16 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 {
 	if (!ctx || !desc)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct opp_entry *e = 0;
 	struct opp_table **new_deps = 0;
 	unsigned n_new = 0, pos = 0;
 	int err = t ? 0 : -EBADF;
 	if (!err) {
 		e = entry_alloc(ctx, desc);
-		new_deps = dmn_alloc(ctx, (desc->n_required + 1) *
+		new_deps = dmn__alloc(ctx, (desc->n_required + 1) *
 					      sizeof(*new_deps));
 		err = e && new_deps ? 0 : -ENOMEM;
 	}
@@ -422,7 +422,7 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 			err = -EEXIST;
 	}
 	if (!err && desc->name) {
-		e->name = dmn_strdup(ctx, desc->name);
+		e->name = dmn__strdup(ctx, desc->name);
 		err = e->name ? 0 : -ENOMEM;
 	}
 	if (!err)
@@ -440,9 +440,9 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 			       new_deps[i]->n_users + 1,
 			       sizeof(*new_deps[i]->users));
 	if (!err)
-		err = opp_scratch_reserve(ctx, desc->n_required, 0);
+		err = dmn__opp_scratch_reserve(ctx, desc->n_required, 0);
 	for (struct opp_dev *od = t ? t->devices : 0; !err && od; od = od->next)
-		err = opp_dev_reserve(ctx, od, desc->n_supplies);
+		err = dmn__opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
 		uint32_t pstate = 0;
 		err = t->helper(t->helper_user, t->handle,
@@ -454,10 +454,10 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	}
 	if (err) {
 		if (e)
-			dmn_free(ctx, e->name);
-		dmn_free(ctx, e);
-		dmn_free(ctx, new_deps);
-		dmn_unlock(ctx);
+			dmn__free(ctx, e->name);
+		dmn__free(ctx, e);
+		dmn__free(ctx, new_deps);
+		dmn__unlock(ctx);
 		return err;
 	}
 	if (!t->n)
@@ -475,14 +475,14 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	for (unsigned i = pos; i < t->n; i++)
 		t->sorted[i]->pos = i;
 	for (unsigned i = 0; i < n_new; i++) {
-		opp_table_ref(new_deps[i]);
+		dmn__opp_table_ref(new_deps[i]);
 		t->deps[t->n_deps++] = new_deps[i];
 		new_deps[i]->users[new_deps[i]->n_users++] = t;
 	}
-	dmn_free(ctx, new_deps);
+	dmn__free(ctx, new_deps);
 	if (id)
 		*id = e->id;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return 0;
 }
 
@@ -491,10 +491,10 @@ int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 {
 	if (!ctx || !out)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
-	struct opp_entry *e = t ? opp_entry_by_id(t, id) : 0;
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
+	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
 	int err = !t ? -EBADF : !e ? -ENOENT : 0;
 	if (e) {
 		out->name = e->name;
@@ -510,7 +510,7 @@ int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 		out->available = e->available;
 		out->pstate = e->has_pstate ? e->pstate : 0;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -519,19 +519,19 @@ int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	if (t) {
 		unsigned n = 0;
 		for (unsigned i = 0; i < t->n; i++)
-			n += opp_entry_usable(t, t->by_id[i]);
+			n += dmn__opp_entry_usable(t, t->by_id[i]);
 		if (total)
 			*total = t->n;
 		if (usable)
 			*usable = n;
 	}
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return t ? 0 : -EBADF;
 }
 
@@ -540,13 +540,13 @@ int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
 {
 	if (!ctx || !id)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	int err = !t ? -EBADF : i >= t->n ? -ENOENT : 0;
 	if (!err)
 		*id = t->sorted[i]->id;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return err;
 }
 
@@ -554,11 +554,11 @@ int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)
 {
 	if (!ctx)
 		return -EINVAL;
-	if (dmn_lock(ctx))
+	if (dmn__lock(ctx))
 		return -EDEADLK;
-	struct opp_table *t = opp_table_lookup(ctx, table);
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	if (t)
 		t->boost = boost;
-	dmn_unlock(ctx);
+	dmn__unlock(ctx);
 	return t ? 0 : -EBADF;
 }

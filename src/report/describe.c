@@ -19,8 +19,8 @@ static int is_op(const struct rpt_event *e, const char *op)
 static void level_names(char *buf, size_t len, const struct rpt_domain *d,
 			uint32_t from, uint32_t to)
 {
-	const char *a = d ? rpt_level_name(d, from) : NULL;
-	const char *b = d ? rpt_level_name(d, to) : NULL;
+	const char *a = d ? dmn__rpt_level_name(d, from) : NULL;
+	const char *b = d ? dmn__rpt_level_name(d, to) : NULL;
 
 	buf[0] = '\0';
 	if (a && b)
@@ -31,11 +31,11 @@ static void level_names(char *buf, size_t len, const struct rpt_domain *d,
 		snprintf(buf, len, " (from %s)", a);
 }
 
-int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
+int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 		       const struct rpt_domain *d)
 {
 	char names[160], h1[RPT_NUM_LEN], h2[RPT_NUM_LEN];
-	const char *err = rpt_error_name(e->error);
+	const char *err = dmn__rpt_error_name(e->error);
 
 	switch (e->kind) {
 	case RPT_EV_POWER_ON:
@@ -60,8 +60,8 @@ int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 		snprintf(buf, len, "stays on (no idle state fits)");
 		return 0;
 	case RPT_EV_RATE:
-		snprintf(buf, len, "rate %s -> %s", rpt_fmt_hz(h1, e->old_hz),
-			 rpt_fmt_hz(h2, e->new_hz));
+		snprintf(buf, len, "rate %s -> %s", dmn__rpt_fmt_hz(h1, e->old_hz),
+			 dmn__rpt_fmt_hz(h2, e->new_hz));
 		return 0;
 	case RPT_EV_COMMAND_ERROR:
 		if (e->message)
@@ -102,7 +102,7 @@ int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 			 e->safe ? "safe: stays on" : "rolled back");
 	} else if (is_op(e, "clock")) {
 		snprintf(buf, len, "clock %s -> %s FAILED: %s (%s)",
-			 rpt_fmt_hz(h1, e->old_hz), rpt_fmt_hz(h2, e->new_hz),
+			 dmn__rpt_fmt_hz(h1, e->old_hz), dmn__rpt_fmt_hz(h2, e->new_hz),
 			 err, e->safe ? "safe" : "rolled back");
 	} else {
 		snprintf(buf, len, "%s FAILED: %s (%s%s)",
@@ -112,7 +112,7 @@ int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 	return 1;
 }
 
-void rpt_describe_cause(char *buf, size_t len, const struct rpt_event *e)
+void dmn__rpt_describe_cause(char *buf, size_t len, const struct rpt_event *e)
 {
 	if (e->line && e->cause)
 		snprintf(buf, len, "[line %u: %s]", e->line, e->cause);

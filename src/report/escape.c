@@ -71,13 +71,13 @@ static void write_escaped(struct rpt_out *o, const char *str, escape_fn escape)
 		size_t len;
 		const char *esc = escape(decode_utf8(s, &len), buf);
 		if (esc) {
-			rpt_out_write(o, (const char *)run, (size_t)(s - run));
-			rpt_out_puts(o, esc);
+			dmn__rpt_out_write(o, (const char *)run, (size_t)(s - run));
+			dmn__rpt_out_puts(o, esc);
 			run = s + len;
 		}
 		s += len;
 	}
-	rpt_out_write(o, (const char *)run, (size_t)(s - run));
+	dmn__rpt_out_write(o, (const char *)run, (size_t)(s - run));
 }
 
 static const char *json_escape(long cp, char buf[8])
@@ -112,20 +112,20 @@ static const char *json_escape(long cp, char buf[8])
 	return NULL;
 }
 
-void rpt_out_json_chars(struct rpt_out *o, const char *str)
+void dmn__rpt_out_json_chars(struct rpt_out *o, const char *str)
 {
 	write_escaped(o, str, json_escape);
 }
 
-void rpt_out_json_str(struct rpt_out *o, const char *str)
+void dmn__rpt_out_json_str(struct rpt_out *o, const char *str)
 {
 	if (!str) {
-		rpt_out_puts(o, "null");
+		dmn__rpt_out_puts(o, "null");
 		return;
 	}
-	rpt_out_putc(o, '"');
-	rpt_out_json_chars(o, str);
-	rpt_out_putc(o, '"');
+	dmn__rpt_out_putc(o, '"');
+	dmn__rpt_out_json_chars(o, str);
+	dmn__rpt_out_putc(o, '"');
 }
 
 /* XML 1.0 §2.2: the characters a document may contain at all. */
@@ -156,7 +156,7 @@ static const char *xml_escape(long cp, char buf[8])
 	return NULL;
 }
 
-void rpt_out_xml_str(struct rpt_out *o, const char *str)
+void dmn__rpt_out_xml_str(struct rpt_out *o, const char *str)
 {
 	write_escaped(o, str, xml_escape);
 }
@@ -169,19 +169,19 @@ static const char *text_escape(long cp, char buf[8])
 	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) ? "?" : NULL;
 }
 
-void rpt_out_text(struct rpt_out *o, const char *str)
+void dmn__rpt_out_text(struct rpt_out *o, const char *str)
 {
 	write_escaped(o, str, text_escape);
 }
 
-size_t rpt_text_width(const char *str)
+size_t dmn__rpt_text_width(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t width = 0;
 
 	if (!s)
 		return 0;
-	/* One column per code point, and one per byte rpt_out_text replaces
+	/* One column per code point, and one per byte dmn__rpt_out_text replaces
 	 * (East Asian wide characters are rare enough in DT names to ignore).
 	 */
 	while (*s) {
@@ -197,18 +197,18 @@ int rpt_json_escape(const struct rpt_sink *sink, const char *s)
 {
 	struct rpt_out o;
 
-	if (rpt_out_init(&o, sink))
+	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
-	rpt_out_json_str(&o, s);
-	return rpt_out_finish(&o);
+	dmn__rpt_out_json_str(&o, s);
+	return dmn__rpt_out_finish(&o);
 }
 
 int rpt_text_escape(const struct rpt_sink *sink, const char *s)
 {
 	struct rpt_out o;
 
-	if (rpt_out_init(&o, sink))
+	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
-	rpt_out_text(&o, s);
-	return rpt_out_finish(&o);
+	dmn__rpt_out_text(&o, s);
+	return dmn__rpt_out_finish(&o);
 }

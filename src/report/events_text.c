@@ -33,64 +33,64 @@ int rpt_write_events_text(const struct rpt_model *m,
 	char change[CHANGE_LEN], why[CHANGE_LEN];
 	unsigned n;
 
-	if (rpt_out_init(&o, sink))
+	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
 	if (!m)
 		return -EINVAL;
 	n = m->events ? m->n_events : 0;
 	if (!n) {
-		rpt_out_puts(&o, "no events\n");
-		return rpt_out_finish(&o);
+		dmn__rpt_out_puts(&o, "no events\n");
+		return dmn__rpt_out_finish(&o);
 	}
-	if (rpt_index_build(&ix, m))
+	if (dmn__rpt_index_build(&ix, m))
 		return -ENOMEM;
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct rpt_event *e = &m->events[i];
-		int d = rpt_index_find(&ix, e->domain);
-		size_t w = rpt_text_width(subject(e));
+		int d = dmn__rpt_index_find(&ix, e->domain);
+		size_t w = dmn__rpt_text_width(subject(e));
 		w_subject = w > w_subject ? w : w_subject;
-		rpt_describe_event(change, sizeof(change), e,
+		dmn__rpt_describe_event(change, sizeof(change), e,
 				   d >= 0 ? &m->domains[d] : NULL);
-		w = rpt_text_width(change);
+		w = dmn__rpt_text_width(change);
 		if (w <= CHANGE_ALIGN_MAX && w > w_change)
 			w_change = w;
 	}
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct rpt_event *e = &m->events[i];
-		int d = rpt_index_find(&ix, e->domain);
+		int d = dmn__rpt_index_find(&ix, e->domain);
 		char tbuf[RPT_NUM_LEN];
-		const char *t = rpt_fmt_time(tbuf, e->time_ns);
+		const char *t = dmn__rpt_fmt_time(tbuf, e->time_ns);
 		const char *unit = strchr(t, ' ');
 		size_t w;
 		int bad;
 
 		/* Number right-aligned, unit left-aligned: "  250.000 us". */
-		rpt_out_pad(&o, 8 > unit - t ? (size_t)(8 - (unit - t)) : 0);
-		rpt_out_write(&o, t, (size_t)(unit - t));
-		rpt_out_printf(&o, " %-2s  ", unit + 1);
+		dmn__rpt_out_pad(&o, 8 > unit - t ? (size_t)(8 - (unit - t)) : 0);
+		dmn__rpt_out_write(&o, t, (size_t)(unit - t));
+		dmn__rpt_out_printf(&o, " %-2s  ", unit + 1);
 
-		rpt_out_puts(&o, st.bold);
-		rpt_out_text(&o, subject(e));
-		rpt_out_puts(&o, st.reset);
-		rpt_out_pad(&o, w_subject - rpt_text_width(subject(e)) + 2);
+		dmn__rpt_out_puts(&o, st.bold);
+		dmn__rpt_out_text(&o, subject(e));
+		dmn__rpt_out_puts(&o, st.reset);
+		dmn__rpt_out_pad(&o, w_subject - dmn__rpt_text_width(subject(e)) + 2);
 
-		bad = rpt_describe_event(change, sizeof(change), e,
+		bad = dmn__rpt_describe_event(change, sizeof(change), e,
 					 d >= 0 ? &m->domains[d] : NULL);
-		rpt_out_puts(&o, bad ? st.bad : "");
-		rpt_out_text(&o, change);
-		rpt_out_puts(&o, bad ? st.reset : "");
-		rpt_describe_cause(why, sizeof(why), e);
+		dmn__rpt_out_puts(&o, bad ? st.bad : "");
+		dmn__rpt_out_text(&o, change);
+		dmn__rpt_out_puts(&o, bad ? st.reset : "");
+		dmn__rpt_describe_cause(why, sizeof(why), e);
 		if (why[0]) {
-			w = rpt_text_width(change);
-			rpt_out_pad(&o, w < w_change ? w_change - w + 2 : 2);
-			rpt_out_puts(&o, st.dim);
-			rpt_out_text(&o, why);
-			rpt_out_puts(&o, st.reset);
+			w = dmn__rpt_text_width(change);
+			dmn__rpt_out_pad(&o, w < w_change ? w_change - w + 2 : 2);
+			dmn__rpt_out_puts(&o, st.dim);
+			dmn__rpt_out_text(&o, why);
+			dmn__rpt_out_puts(&o, st.reset);
 		}
-		rpt_out_putc(&o, '\n');
+		dmn__rpt_out_putc(&o, '\n');
 	}
-	rpt_index_free(&ix);
-	return rpt_out_finish(&o);
+	dmn__rpt_index_free(&ix);
+	return dmn__rpt_out_finish(&o);
 }

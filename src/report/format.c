@@ -56,13 +56,13 @@ static const struct unit *time_unit(uint64_t ns)
 	return &time_units[3];
 }
 
-const char *rpt_fmt_time(char buf[RPT_NUM_LEN], uint64_t ns)
+const char *dmn__rpt_fmt_time(char buf[RPT_NUM_LEN], uint64_t ns)
 {
 	const struct unit *u = time_unit(ns);
 	return fmt_scaled(buf, ns, u->div, u->div > 1 ? 3 : 0, 0, u->name);
 }
 
-const char *rpt_fmt_time_short(char buf[RPT_NUM_LEN], uint64_t ns)
+const char *dmn__rpt_fmt_time_short(char buf[RPT_NUM_LEN], uint64_t ns)
 {
 	const struct unit *u = time_unit(ns);
 	if (ns == 0) {
@@ -72,7 +72,7 @@ const char *rpt_fmt_time_short(char buf[RPT_NUM_LEN], uint64_t ns)
 	return fmt_scaled(buf, ns, u->div, 3, 1, u->name);
 }
 
-const char *rpt_fmt_time_as(char buf[RPT_NUM_LEN], uint64_t ns, uint64_t ref)
+const char *dmn__rpt_fmt_time_as(char buf[RPT_NUM_LEN], uint64_t ns, uint64_t ref)
 {
 	const struct unit *u = time_unit(ref);
 	if (ns == 0) {
@@ -82,7 +82,7 @@ const char *rpt_fmt_time_as(char buf[RPT_NUM_LEN], uint64_t ns, uint64_t ref)
 	return fmt_scaled(buf, ns, u->div, 3, 1, u->name);
 }
 
-const char *rpt_fmt_hz(char buf[RPT_NUM_LEN], uint64_t hz)
+const char *dmn__rpt_fmt_hz(char buf[RPT_NUM_LEN], uint64_t hz)
 {
 	static const struct unit hz_units[] = {{1000000000u, " GHz"},
 					       {1000000u, " MHz"},
@@ -94,12 +94,12 @@ const char *rpt_fmt_hz(char buf[RPT_NUM_LEN], uint64_t hz)
 	return fmt_scaled(buf, hz, hz_units[i].div, 6, 1, hz_units[i].name);
 }
 
-const char *rpt_fmt_us(char buf[RPT_NUM_LEN], uint64_t ns)
+const char *dmn__rpt_fmt_us(char buf[RPT_NUM_LEN], uint64_t ns)
 {
 	return fmt_scaled(buf, ns, 1000, 3, 1, "");
 }
 
-const char *rpt_fmt_coord(char buf[RPT_NUM_LEN], double v)
+const char *dmn__rpt_fmt_coord(char buf[RPT_NUM_LEN], double v)
 {
 	int neg = v < 0;
 	double a = neg ? -v : v;
@@ -118,7 +118,7 @@ const char *rpt_fmt_coord(char buf[RPT_NUM_LEN], double v)
 	return buf;
 }
 
-const char *rpt_fmt_pct(char buf[RPT_NUM_LEN], uint64_t part, uint64_t whole)
+const char *dmn__rpt_fmt_pct(char buf[RPT_NUM_LEN], uint64_t part, uint64_t whole)
 {
 	uint64_t permille;
 

@@ -29,7 +29,7 @@ static int cmp_named(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-int rpt_index_build(struct rpt_index *ix, const struct rpt_model *m)
+int dmn__rpt_index_build(struct rpt_index *ix, const struct rpt_model *m)
 {
 	struct named *tmp;
 	unsigned n = m->n_domains;
@@ -57,13 +57,13 @@ int rpt_index_build(struct rpt_index *ix, const struct rpt_model *m)
 	return 0;
 }
 
-void rpt_index_free(struct rpt_index *ix)
+void dmn__rpt_index_free(struct rpt_index *ix)
 {
 	free(ix->by_name);
 	ix->by_name = NULL;
 }
 
-int rpt_index_find(const struct rpt_index *ix, const char *name)
+int dmn__rpt_index_find(const struct rpt_index *ix, const char *name)
 {
 	size_t lo = 0, hi = ix->m->n_domains;
 
@@ -83,7 +83,7 @@ int rpt_index_find(const struct rpt_index *ix, const char *name)
 	return -1;
 }
 
-const char *rpt_level_name(const struct rpt_domain *d, uint32_t level)
+const char *dmn__rpt_level_name(const struct rpt_domain *d, uint32_t level)
 {
 	if (!d->levels || !d->level_values)
 		return NULL;
@@ -93,12 +93,12 @@ const char *rpt_level_name(const struct rpt_domain *d, uint32_t level)
 	return NULL;
 }
 
-const char *rpt_pstate_name(const struct rpt_domain *d)
+const char *dmn__rpt_pstate_name(const struct rpt_domain *d)
 {
-	return d->pstate_name ? d->pstate_name : rpt_level_name(d, d->pstate);
+	return d->pstate_name ? d->pstate_name : dmn__rpt_level_name(d, d->pstate);
 }
 
-int rpt_is_simulation(const struct rpt_model *m)
+int dmn__rpt_is_simulation(const struct rpt_model *m)
 {
 	if (m->events || m->n_events || m->end_ns)
 		return 1;
@@ -108,7 +108,7 @@ int rpt_is_simulation(const struct rpt_model *m)
 	return 0;
 }
 
-const char *rpt_event_kind_name(enum rpt_event_kind kind)
+const char *dmn__rpt_event_kind_name(enum rpt_event_kind kind)
 {
 	switch (kind) {
 	case RPT_EV_POWER_ON:
@@ -133,7 +133,7 @@ const char *rpt_event_kind_name(enum rpt_event_kind kind)
 	return "unknown";
 }
 
-const char *rpt_error_name(int error)
+const char *dmn__rpt_error_name(int error)
 {
 	return dmn_errno_name(error > 0 ? -error : error);
 }

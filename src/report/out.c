@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rpt_out_init(struct rpt_out *o, const struct rpt_sink *sink)
+int dmn__rpt_out_init(struct rpt_out *o, const struct rpt_sink *sink)
 {
 	o->sink = sink;
 	o->len = 0;
@@ -29,7 +29,7 @@ static void flush(struct rpt_out *o)
 	o->len = 0;
 }
 
-void rpt_out_write(struct rpt_out *o, const char *bytes, size_t len)
+void dmn__rpt_out_write(struct rpt_out *o, const char *bytes, size_t len)
 {
 	if (o->err)
 		return;
@@ -48,28 +48,28 @@ void rpt_out_write(struct rpt_out *o, const char *bytes, size_t len)
 	o->len += len;
 }
 
-void rpt_out_puts(struct rpt_out *o, const char *s)
+void dmn__rpt_out_puts(struct rpt_out *o, const char *s)
 {
 	if (s)
-		rpt_out_write(o, s, strlen(s));
+		dmn__rpt_out_write(o, s, strlen(s));
 }
 
-void rpt_out_putc(struct rpt_out *o, char c)
+void dmn__rpt_out_putc(struct rpt_out *o, char c)
 {
-	rpt_out_write(o, &c, 1);
+	dmn__rpt_out_write(o, &c, 1);
 }
 
-void rpt_out_pad(struct rpt_out *o, size_t n)
+void dmn__rpt_out_pad(struct rpt_out *o, size_t n)
 {
 	static const char spaces[] = "                                ";
 	while (n > 0) {
 		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-		rpt_out_write(o, spaces, k);
+		dmn__rpt_out_write(o, spaces, k);
 		n -= k;
 	}
 }
 
-void rpt_out_printf(struct rpt_out *o, const char *fmt, ...)
+void dmn__rpt_out_printf(struct rpt_out *o, const char *fmt, ...)
 {
 	char local[256];
 	va_list ap;
@@ -85,11 +85,11 @@ void rpt_out_printf(struct rpt_out *o, const char *fmt, ...)
 		return;
 	}
 	if ((size_t)n < sizeof(local)) {
-		rpt_out_write(o, local, (size_t)n);
+		dmn__rpt_out_write(o, local, (size_t)n);
 		return;
 	}
 	/* Rare: a long formatted piece (the writers pass long strings through
-	 * rpt_out_puts, so this is only a fallback). */
+	 * dmn__rpt_out_puts, so this is only a fallback). */
 	char *big = malloc((size_t)n + 1);
 	if (!big) {
 		o->err = -ENOMEM;
@@ -98,11 +98,11 @@ void rpt_out_printf(struct rpt_out *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	rpt_out_write(o, big, (size_t)n);
+	dmn__rpt_out_write(o, big, (size_t)n);
 	free(big);
 }
 
-int rpt_out_finish(struct rpt_out *o)
+int dmn__rpt_out_finish(struct rpt_out *o)
 {
 	flush(o);
 	return o->err;

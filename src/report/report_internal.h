@@ -25,7 +25,7 @@
 /*
  * struct rpt_out - a write buffer in front of a sink
  * The first sink error is kept and every later write is dropped, so a
- * writer can emit its whole document and return rpt_out_finish() once: the
+ * writer can emit its whole document and return dmn__rpt_out_finish() once: the
  * caller still gets the sink's error, and the sink is not called again.
  */
 struct rpt_out {
@@ -35,34 +35,34 @@ struct rpt_out {
 	char buf[4096];
 };
 
-/* rpt_out_init - returns 0, or -EINVAL for a missing sink or callback. */
-int rpt_out_init(struct rpt_out *o, const struct rpt_sink *sink);
-void rpt_out_write(struct rpt_out *o, const char *bytes, size_t len);
-void rpt_out_puts(struct rpt_out *o, const char *s);
-void rpt_out_putc(struct rpt_out *o, char c);
-void rpt_out_printf(struct rpt_out *o, const char *fmt, ...) RPT_PRINTF(2, 3);
-/* rpt_out_pad - @n spaces */
-void rpt_out_pad(struct rpt_out *o, size_t n);
-/* rpt_out_finish - flush; returns 0 or the first error (sink or ENOMEM). */
-int rpt_out_finish(struct rpt_out *o);
+/* dmn__rpt_out_init - returns 0, or -EINVAL for a missing sink or callback. */
+int dmn__rpt_out_init(struct rpt_out *o, const struct rpt_sink *sink);
+void dmn__rpt_out_write(struct rpt_out *o, const char *bytes, size_t len);
+void dmn__rpt_out_puts(struct rpt_out *o, const char *s);
+void dmn__rpt_out_putc(struct rpt_out *o, char c);
+void dmn__rpt_out_printf(struct rpt_out *o, const char *fmt, ...) RPT_PRINTF(2, 3);
+/* dmn__rpt_out_pad - @n spaces */
+void dmn__rpt_out_pad(struct rpt_out *o, size_t n);
+/* dmn__rpt_out_finish - flush; returns 0 or the first error (sink or ENOMEM). */
+int dmn__rpt_out_finish(struct rpt_out *o);
 
 /* ---- escape.c: JSON and XML text -------------------------------------- */
 
 /* A JSON string literal with quotes; NULL is written as null. Bytes that
  * are not valid UTF-8 become U+FFFD so the document always parses. */
-void rpt_out_json_str(struct rpt_out *o, const char *s);
+void dmn__rpt_out_json_str(struct rpt_out *o, const char *s);
 /* The same without the quotes (NULL writes nothing), to build a string
  * from pieces. */
-void rpt_out_json_chars(struct rpt_out *o, const char *s);
+void dmn__rpt_out_json_chars(struct rpt_out *o, const char *s);
 /* XML character data / attribute text (without quotes); NULL writes
  * nothing. Characters XML 1.0 forbids and invalid UTF-8 become U+FFFD. */
-void rpt_out_xml_str(struct rpt_out *o, const char *s);
+void dmn__rpt_out_xml_str(struct rpt_out *o, const char *s);
 /* Terminal text: control characters and invalid UTF-8 become '?', so a
  * name cannot move the cursor or change colours. NULL writes nothing. */
-void rpt_out_text(struct rpt_out *o, const char *s);
-/* Display width of @s as rpt_out_text writes it (one column per code
+void dmn__rpt_out_text(struct rpt_out *o, const char *s);
+/* Display width of @s as dmn__rpt_out_text writes it (one column per code
  * point; NULL is 0). */
-size_t rpt_text_width(const char *s);
+size_t dmn__rpt_text_width(const char *s);
 
 /* ---- format.c: numbers ------------------------------------------------ */
 
@@ -71,22 +71,22 @@ size_t rpt_text_width(const char *s);
 
 /* "1.500 ms", "250 ns", "2.000 s": three decimals in the largest unit that
  * keeps the integer part non-zero. */
-const char *rpt_fmt_time(char buf[RPT_NUM_LEN], uint64_t ns);
-/* "1.5 ms", "250 us", "2 s": like rpt_fmt_time without trailing zeros. */
-const char *rpt_fmt_time_short(char buf[RPT_NUM_LEN], uint64_t ns);
-/* @ns in the unit rpt_fmt_time would pick for @ref, trailing zeros
+const char *dmn__rpt_fmt_time(char buf[RPT_NUM_LEN], uint64_t ns);
+/* "1.5 ms", "250 us", "2 s": like dmn__rpt_fmt_time without trailing zeros. */
+const char *dmn__rpt_fmt_time_short(char buf[RPT_NUM_LEN], uint64_t ns);
+/* @ns in the unit dmn__rpt_fmt_time would pick for @ref, trailing zeros
  * dropped: an axis labels all its ticks alike ("0", "0.5 ms", "1 ms"). */
-const char *rpt_fmt_time_as(char buf[RPT_NUM_LEN], uint64_t ns, uint64_t ref);
+const char *dmn__rpt_fmt_time_as(char buf[RPT_NUM_LEN], uint64_t ns, uint64_t ref);
 /* "300 MHz", "19.2 MHz", "32768 Hz" */
-const char *rpt_fmt_hz(char buf[RPT_NUM_LEN], uint64_t hz);
+const char *dmn__rpt_fmt_hz(char buf[RPT_NUM_LEN], uint64_t hz);
 /* ns as microseconds with ns precision and no trailing zeros: "1.5", "0" */
-const char *rpt_fmt_us(char buf[RPT_NUM_LEN], uint64_t ns);
+const char *dmn__rpt_fmt_us(char buf[RPT_NUM_LEN], uint64_t ns);
 /* @v with two decimals, without trailing zeros ("12.5", "-3", "0.25"),
  * rounded; independent of LC_NUMERIC. */
-const char *rpt_fmt_coord(char buf[RPT_NUM_LEN], double v);
+const char *dmn__rpt_fmt_coord(char buf[RPT_NUM_LEN], double v);
 /* @part as a percentage of @whole with one decimal: "62.5%"; "-" if
  * @whole is 0. */
-const char *rpt_fmt_pct(char buf[RPT_NUM_LEN], uint64_t part, uint64_t whole);
+const char *dmn__rpt_fmt_pct(char buf[RPT_NUM_LEN], uint64_t part, uint64_t whole);
 
 /* ---- model.c: looking things up in the model -------------------------- */
 
@@ -96,34 +96,34 @@ struct rpt_index {
 	unsigned *by_name;
 };
 
-/* rpt_index_build - returns 0 or -ENOMEM. cost: O(n log n). */
-int rpt_index_build(struct rpt_index *ix, const struct rpt_model *m);
-void rpt_index_free(struct rpt_index *ix);
-/* rpt_index_find - the domain's position in m->domains, or -1. O(log n). */
-int rpt_index_find(const struct rpt_index *ix, const char *name);
+/* dmn__rpt_index_build - returns 0 or -ENOMEM. cost: O(n log n). */
+int dmn__rpt_index_build(struct rpt_index *ix, const struct rpt_model *m);
+void dmn__rpt_index_free(struct rpt_index *ix);
+/* dmn__rpt_index_find - the domain's position in m->domains, or -1. O(log n). */
+int dmn__rpt_index_find(const struct rpt_index *ix, const char *name);
 
 /* The name of @level in @d's level table, else NULL. */
-const char *rpt_level_name(const struct rpt_domain *d, uint32_t level);
+const char *dmn__rpt_level_name(const struct rpt_domain *d, uint32_t level);
 /* @d's current pstate name: pstate_name, else from the level table. */
-const char *rpt_pstate_name(const struct rpt_domain *d);
+const char *dmn__rpt_pstate_name(const struct rpt_domain *d);
 /* 1 if the model comes from a simulation (events, stats or an end time). */
-int rpt_is_simulation(const struct rpt_model *m);
+int dmn__rpt_is_simulation(const struct rpt_model *m);
 /* "power_on", "pstate", ... as used in JSON and the trace */
-const char *rpt_event_kind_name(enum rpt_event_kind kind);
+const char *dmn__rpt_event_kind_name(enum rpt_event_kind kind);
 /* The errno name of an event's error ("EIO"), whatever its sign. */
-const char *rpt_error_name(int error);
+const char *dmn__rpt_error_name(int error);
 
 /* ---- describe.c: events in words ------------------------------------ */
 
 /*
- * rpt_describe_event - what happened, without time, subject or cause, e.g.
+ * dmn__rpt_describe_event - what happened, without time, subject or cause, e.g.
  * "pstate 64 -> 256 (low_svs -> nom)"; @d (or NULL) names the levels.
  * returns: 1 for failures (shown in the alarm colour), else 0.
  */
-int rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
+int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 		       const struct rpt_domain *d);
 /* "[line 12: resume venus]" into @buf, or "" without line and cause. */
-void rpt_describe_cause(char *buf, size_t len, const struct rpt_event *e);
+void dmn__rpt_describe_cause(char *buf, size_t len, const struct rpt_event *e);
 
 /* ---- timeline.c: per-domain periods and pstate steps ------------------ */
 
@@ -162,14 +162,14 @@ struct rpt_timeline {
 };
 
 /*
- * rpt_timeline_build - replay @m's events from each domain's initial state
+ * dmn__rpt_timeline_build - replay @m's events from each domain's initial state
  * Power events start a new period when the state (or idle state) changes;
  * pstate events add a step when the level changes; failures change nothing
  * (an unsafe failure was rolled back, a safe one left the domain as it was).
  * Events after @end are ignored. returns: 0 or -ENOMEM. cost: O(E log D + D).
  */
-int rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
+int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 		       const struct rpt_index *ix);
-void rpt_timeline_free(struct rpt_timeline *tl);
+void dmn__rpt_timeline_free(struct rpt_timeline *tl);
 
 #endif /* DOMINO_REPORT_INTERNAL_H */

@@ -25,7 +25,7 @@ static void pstate_label(char *buf, const struct rpt_domain *d,
 			 const struct rpt_pstate_time *p)
 {
 	const char *name =
-	    p->level_name ? p->level_name : rpt_level_name(d, p->level);
+	    p->level_name ? p->level_name : dmn__rpt_level_name(d, p->level);
 	if (name)
 		snprintf(buf, LABEL_LEN, "%" PRIu32 " (%s)", p->level, name);
 	else
@@ -53,11 +53,11 @@ static void row(struct rpt_out *o, const char *group, const char *label,
 {
 	char t[RPT_NUM_LEN], pct[RPT_NUM_LEN];
 
-	rpt_out_printf(o, "  %-7s ", group);
-	rpt_out_text(o, label);
-	rpt_out_pad(o, w_label - rpt_text_width(label));
-	rpt_out_printf(o, "  %11s  %6s", rpt_fmt_time(t, ns),
-		       rpt_fmt_pct(pct, ns, end));
+	dmn__rpt_out_printf(o, "  %-7s ", group);
+	dmn__rpt_out_text(o, label);
+	dmn__rpt_out_pad(o, w_label - dmn__rpt_text_width(label));
+	dmn__rpt_out_printf(o, "  %11s  %6s", dmn__rpt_fmt_time(t, ns),
+		       dmn__rpt_fmt_pct(pct, ns, end));
 }
 
 int rpt_write_stats_text(const struct rpt_model *m,
@@ -71,7 +71,7 @@ int rpt_write_stats_text(const struct rpt_model *m,
 	unsigned shown = 0, folded = 0;
 	int fold = !opt || !opt->all;
 
-	if (rpt_out_init(&o, sink))
+	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
 	if (!m || (m->n_domains && !m->domains))
 		return -EINVAL;
@@ -82,19 +82,19 @@ int rpt_write_stats_text(const struct rpt_model *m,
 		if (!d->has_stats)
 			continue;
 		for (unsigned k = 0; d->idle && k < d->n_idle; k++) {
-			size_t w = rpt_text_width(d->idle[k].name);
+			size_t w = dmn__rpt_text_width(d->idle[k].name);
 			w_label = w > w_label ? w : w_label;
 		}
 		for (unsigned k = 0; d->pstates && k < d->n_pstates; k++) {
 			size_t w;
 			pstate_label(label, d, &d->pstates[k]);
-			w = rpt_text_width(label);
+			w = dmn__rpt_text_width(label);
 			w_label = w > w_label ? w : w_label;
 		}
 	}
 
-	rpt_out_printf(&o, "%sStatistics over %s%s (shares of the whole run)\n",
-		       st.bold, rpt_fmt_time(t, m->end_ns), st.reset);
+	dmn__rpt_out_printf(&o, "%sStatistics over %s%s (shares of the whole run)\n",
+		       st.bold, dmn__rpt_fmt_time(t, m->end_ns), st.reset);
 	for (unsigned i = 0; i < m->n_domains; i++) {
 		const struct rpt_domain *d = &m->domains[i];
 		const char *group = "power";
@@ -105,23 +105,23 @@ int rpt_write_stats_text(const struct rpt_model *m,
 			folded++;
 			continue;
 		}
-		rpt_out_printf(&o, "\n%s", st.bold);
-		rpt_out_text(&o, d->name ? d->name : "?");
-		rpt_out_printf(&o, "%s\n", st.reset);
+		dmn__rpt_out_printf(&o, "\n%s", st.bold);
+		dmn__rpt_out_text(&o, d->name ? d->name : "?");
+		dmn__rpt_out_printf(&o, "%s\n", st.reset);
 
 		row(&o, group, "on", w_label, d->time_on_ns, m->end_ns);
-		rpt_out_putc(&o, '\n');
+		dmn__rpt_out_putc(&o, '\n');
 		group = "";
 		if (shows_off(d)) {
 			row(&o, group, "off", w_label, d->time_off_ns,
 			    m->end_ns);
-			rpt_out_putc(&o, '\n');
+			dmn__rpt_out_putc(&o, '\n');
 		}
 		for (unsigned k = 0; d->idle && k < d->n_idle; k++) {
 			const struct rpt_idle_stats *s = &d->idle[k];
 			row(&o, group, s->name ? s->name : "?", w_label,
 			    s->time_ns, m->end_ns);
-			rpt_out_printf(
+			dmn__rpt_out_printf(
 			    &o,
 			    "  %susage %" PRIu64 ", rejected %" PRIu64 "%s\n",
 			    s->rejected ? st.warn : "", s->usage, s->rejected,
@@ -132,31 +132,31 @@ int rpt_write_stats_text(const struct rpt_model *m,
 			pstate_label(label, d, &d->pstates[k]);
 			row(&o, group, label, w_label, d->pstates[k].time_ns,
 			    m->end_ns);
-			rpt_out_putc(&o, '\n');
+			dmn__rpt_out_putc(&o, '\n');
 			group = "";
 		}
-		rpt_out_printf(&o,
+		dmn__rpt_out_printf(&o,
 			       "  %stransitions: %" PRIu64 " on, %" PRIu64
 			       " off, %" PRIu64 " pstate%s\n",
 			       st.dim, d->on_count, d->off_count,
 			       d->pstate_transitions, st.reset);
 	}
 	if (!shown)
-		rpt_out_puts(&o, "\nno statistics (nothing was simulated)\n");
+		dmn__rpt_out_puts(&o, "\nno statistics (nothing was simulated)\n");
 	if (folded) {
 		const char *sep = ": ";
-		rpt_out_printf(&o, "\n%s%u domain%s never changed (--all lists them)",
+		dmn__rpt_out_printf(&o, "\n%s%u domain%s never changed (--all lists them)",
 			       st.dim, folded, folded == 1 ? "" : "s");
 		for (unsigned i = 0; i < m->n_domains; i++) {
 			const struct rpt_domain *d = &m->domains[i];
 			if (!d->has_stats || !never_changed(d))
 				continue;
-			rpt_out_puts(&o, sep);
-			rpt_out_text(&o, d->name ? d->name : "?");
-			rpt_out_puts(&o, d->time_on_ns ? " (on)" : " (off)");
+			dmn__rpt_out_puts(&o, sep);
+			dmn__rpt_out_text(&o, d->name ? d->name : "?");
+			dmn__rpt_out_puts(&o, d->time_on_ns ? " (on)" : " (off)");
 			sep = ", ";
 		}
-		rpt_out_printf(&o, "%s\n", st.reset);
+		dmn__rpt_out_printf(&o, "%s\n", st.reset);
 	}
-	return rpt_out_finish(&o);
+	return dmn__rpt_out_finish(&o);
 }

@@ -76,17 +76,17 @@ static void prefix(struct summary *s, const struct row *r)
 	char tag[16];
 
 	for (unsigned i = 0; i < cont; i++)
-		rpt_out_puts(s->o, s->more[i] ? TREE_PIPE : TREE_NONE);
+		dmn__rpt_out_puts(s->o, s->more[i] ? TREE_PIPE : TREE_NONE);
 	if (r->device) {
-		rpt_out_puts(s->o, r->has_children ? TREE_PIPE : TREE_NONE);
-		rpt_out_puts(s->o, DEVICE_MARK);
+		dmn__rpt_out_puts(s->o, r->has_children ? TREE_PIPE : TREE_NONE);
+		dmn__rpt_out_puts(s->o, DEVICE_MARK);
 	} else if (r->depth) {
-		rpt_out_puts(s->o, r->last ? TREE_LAST : TREE_MID);
+		dmn__rpt_out_puts(s->o, r->last ? TREE_LAST : TREE_MID);
 	}
 	if (*depth_tag(r, tag)) {
-		rpt_out_puts(s->o, s->st.dim);
-		rpt_out_puts(s->o, tag);
-		rpt_out_puts(s->o, s->st.reset);
+		dmn__rpt_out_puts(s->o, s->st.dim);
+		dmn__rpt_out_puts(s->o, tag);
+		dmn__rpt_out_puts(s->o, s->st.reset);
 	}
 }
 
@@ -103,21 +103,21 @@ static size_t prefix_width(const struct row *r)
 static void styled(struct summary *s, const char *style, const char *text,
 		   size_t width)
 {
-	size_t w = rpt_text_width(text);
+	size_t w = dmn__rpt_text_width(text);
 
 	if (*style)
-		rpt_out_puts(s->o, style);
-	rpt_out_text(s->o, text);
+		dmn__rpt_out_puts(s->o, style);
+	dmn__rpt_out_text(s->o, text);
 	if (*style)
-		rpt_out_puts(s->o, s->st.reset);
+		dmn__rpt_out_puts(s->o, s->st.reset);
 	if (width > w)
-		rpt_out_pad(s->o, width - w);
+		dmn__rpt_out_pad(s->o, width - w);
 }
 
 static void emit(struct summary *s, const struct row *r)
 {
-	size_t wn = prefix_width(r) + rpt_text_width(r->name);
-	size_t ws = rpt_text_width(r->status), wv = rpt_text_width(r->value);
+	size_t wn = prefix_width(r) + dmn__rpt_text_width(r->name);
+	size_t ws = dmn__rpt_text_width(r->status), wv = dmn__rpt_text_width(r->value);
 	const char *notes[3] = {r->note1, r->note2, r->note3};
 	int has_notes = r->note1 || r->note2 || r->note3;
 
@@ -135,11 +135,11 @@ static void emit(struct summary *s, const struct row *r)
 		if (!notes[i])
 			continue;
 		if (!first)
-			rpt_out_putc(s->o, ' ');
+			dmn__rpt_out_putc(s->o, ' ');
 		styled(s, s->st.dim, notes[i], 0);
 		first = 0;
 	}
-	rpt_out_putc(s->o, '\n');
+	dmn__rpt_out_putc(s->o, '\n');
 }
 
 static void device_row(struct summary *s, const struct rpt_domain *d,
@@ -230,7 +230,7 @@ static int domain_row(struct summary *s, unsigned di, const char *from,
 		      unsigned depth, int last)
 {
 	const struct rpt_domain *d = &s->m->domains[di];
-	const char *pname = rpt_pstate_name(d);
+	const char *pname = dmn__rpt_pstate_name(d);
 	char status[80], value[80];
 	char *note = NULL;
 	int repeat = s->expanded[di];
@@ -306,13 +306,13 @@ static int visit(struct summary *s, unsigned root)
 			 * closes the branch. */
 			for (unsigned i = 0; d->children && i < d->n_children;
 			     i++)
-				if (rpt_index_find(&s->ix, d->children[i]) >= 0)
+				if (dmn__rpt_index_find(&s->ix, d->children[i]) >= 0)
 					f->last_child = (int)i;
 		}
 		int ci = -1;
 		unsigned i = f->next;
 		while (d->children && i < d->n_children &&
-		       (ci = rpt_index_find(&s->ix, d->children[i])) < 0)
+		       (ci = dmn__rpt_index_find(&s->ix, d->children[i])) < 0)
 			i++;
 		if (!d->children || i >= d->n_children) {
 			if (top == 0)
@@ -333,7 +333,7 @@ static int visit(struct summary *s, unsigned root)
 static int is_root(struct summary *s, const struct rpt_domain *d)
 {
 	for (unsigned i = 0; d->parents && i < d->n_parents; i++)
-		if (rpt_index_find(&s->ix, d->parents[i]) >= 0)
+		if (dmn__rpt_index_find(&s->ix, d->parents[i]) >= 0)
 			return 0;
 	return 1;
 }
@@ -364,26 +364,26 @@ static void header(struct summary *s)
 		on += m->domains[i].on ? 1 : 0;
 		devices += m->domains[i].devices ? m->domains[i].n_devices : 0;
 	}
-	rpt_out_puts(s->o, s->st.bold);
-	rpt_out_text(s->o, m->board ? m->board : "board");
-	rpt_out_puts(s->o, s->st.reset);
+	dmn__rpt_out_puts(s->o, s->st.bold);
+	dmn__rpt_out_text(s->o, m->board ? m->board : "board");
+	dmn__rpt_out_puts(s->o, s->st.reset);
 	if (m->model) {
-		rpt_out_puts(s->o, ": ");
-		rpt_out_text(s->o, m->model);
+		dmn__rpt_out_puts(s->o, ": ");
+		dmn__rpt_out_text(s->o, m->model);
 	}
-	rpt_out_printf(
+	dmn__rpt_out_printf(
 	    s->o, "\n%u domain%s (%u on, %u off), %u device attachment%s\n",
 	    m->n_domains, m->n_domains == 1 ? "" : "s", on, m->n_domains - on,
 	    devices, devices == 1 ? "" : "s");
 	if (!m->n_domains)
 		return;
-	rpt_out_putc(s->o, '\n');
-	rpt_out_puts(s->o, s->st.bold);
+	dmn__rpt_out_putc(s->o, '\n');
+	dmn__rpt_out_puts(s->o, s->st.bold);
 	styled(s, "", "DOMAIN", s->w_name + GAP);
 	styled(s, "", "STATUS", s->w_status + GAP);
-	rpt_out_puts(s->o, "PSTATE / VOTE");
-	rpt_out_puts(s->o, s->st.reset);
-	rpt_out_putc(s->o, '\n');
+	dmn__rpt_out_puts(s->o, "PSTATE / VOTE");
+	dmn__rpt_out_puts(s->o, s->st.reset);
+	dmn__rpt_out_putc(s->o, '\n');
 }
 
 /* Who a boot hold still waits for (DESIGN §7): the answer to "why is
@@ -397,22 +397,22 @@ static void boot_holds(struct summary *s)
 		if (!d->held)
 			continue;
 		if (!any)
-			rpt_out_printf(s->o, "\n%sboot holds%s (on until every "
+			dmn__rpt_out_printf(s->o, "\n%sboot holds%s (on until every "
 				       "consumer has probed):\n", s->st.bold,
 				       s->st.reset);
 		any = 1;
-		rpt_out_puts(s->o, "  ");
-		rpt_out_text(s->o, d->name ? d->name : "?");
-		rpt_out_printf(s->o, "  level %" PRIu32 ", ", d->boot_level);
+		dmn__rpt_out_puts(s->o, "  ");
+		dmn__rpt_out_text(s->o, d->name ? d->name : "?");
+		dmn__rpt_out_printf(s->o, "  level %" PRIu32 ", ", d->boot_level);
 		if (!d->n_awaiting)
-			rpt_out_puts(s->o, "no consumers: until `probe all`");
+			dmn__rpt_out_puts(s->o, "no consumers: until `probe all`");
 		else
-			rpt_out_puts(s->o, "awaiting");
+			dmn__rpt_out_puts(s->o, "awaiting");
 		for (unsigned k = 0; k < d->n_awaiting; k++) {
-			rpt_out_putc(s->o, ' ');
-			rpt_out_text(s->o, d->awaiting[k]);
+			dmn__rpt_out_putc(s->o, ' ');
+			dmn__rpt_out_text(s->o, d->awaiting[k]);
 		}
-		rpt_out_putc(s->o, '\n');
+		dmn__rpt_out_putc(s->o, '\n');
 	}
 }
 
@@ -426,17 +426,17 @@ static void idle_states(struct summary *s)
 		if (!d->idle || !d->n_idle)
 			continue;
 		if (!any)
-			rpt_out_printf(s->o, "\n%sidle states%s (entry / exit latency, "
+			dmn__rpt_out_printf(s->o, "\n%sidle states%s (entry / exit latency, "
 				       "min residency):\n", s->st.bold, s->st.reset);
 		any = 1;
-		rpt_out_puts(s->o, "  ");
-		rpt_out_text(s->o, d->name ? d->name : "?");
-		rpt_out_putc(s->o, '\n');
+		dmn__rpt_out_puts(s->o, "  ");
+		dmn__rpt_out_text(s->o, d->name ? d->name : "?");
+		dmn__rpt_out_putc(s->o, '\n');
 		for (unsigned k = 0; k < d->n_idle; k++) {
 			const struct rpt_idle_stats *st = &d->idle[k];
-			rpt_out_puts(s->o, "    ");
-			rpt_out_text(s->o, st->name ? st->name : "?");
-			rpt_out_printf(s->o, "  %u / %u us, %u us%s\n",
+			dmn__rpt_out_puts(s->o, "    ");
+			dmn__rpt_out_text(s->o, st->name ? st->name : "?");
+			dmn__rpt_out_printf(s->o, "  %u / %u us, %u us%s\n",
 				       st->entry_latency_us, st->exit_latency_us,
 				       st->min_residency_us,
 				       k + 1 == d->n_idle && d->n_idle > 1 ? "  (deepest)" : "");
@@ -473,27 +473,27 @@ static void levels(struct summary *s)
 		while (j < m->n_domains && same_levels(d, &m->domains[j]))
 			j++;
 		if (!any)
-			rpt_out_printf(s->o, "\n%slevels%s (LEVEL (NAME); a vote or "
+			dmn__rpt_out_printf(s->o, "\n%slevels%s (LEVEL (NAME); a vote or "
 				       "expect takes either):\n", s->st.bold,
 				       s->st.reset);
 		any = 1;
-		rpt_out_puts(s->o, "  ");
+		dmn__rpt_out_puts(s->o, "  ");
 		for (unsigned k = i; k < j; k++) {
 			if (k > i)
-				rpt_out_puts(s->o, ", ");
-			rpt_out_text(s->o, m->domains[k].name ? m->domains[k].name : "?");
+				dmn__rpt_out_puts(s->o, ", ");
+			dmn__rpt_out_text(s->o, m->domains[k].name ? m->domains[k].name : "?");
 		}
-		rpt_out_puts(s->o, ": ");
+		dmn__rpt_out_puts(s->o, ": ");
 		for (unsigned k = 0; k < d->n_levels; k++) {
-			rpt_out_printf(s->o, "%s%" PRIu32, k ? ", " : "",
+			dmn__rpt_out_printf(s->o, "%s%" PRIu32, k ? ", " : "",
 				       d->level_values[k]);
 			if (d->levels[k]) {
-				rpt_out_puts(s->o, " (");
-				rpt_out_text(s->o, d->levels[k]);
-				rpt_out_putc(s->o, ')');
+				dmn__rpt_out_puts(s->o, " (");
+				dmn__rpt_out_text(s->o, d->levels[k]);
+				dmn__rpt_out_putc(s->o, ')');
 			}
 		}
-		rpt_out_putc(s->o, '\n');
+		dmn__rpt_out_putc(s->o, '\n');
 		i = j;
 	}
 }
@@ -512,27 +512,27 @@ static void rates(struct summary *s)
 	char hz[RPT_NUM_LEN];
 	if (!m->device_rates || !m->n_device_rates)
 		return;
-	rpt_out_printf(s->o, "\n%sOPP rates%s (what `rate DEV HZ` rounds up to):\n",
+	dmn__rpt_out_printf(s->o, "\n%sOPP rates%s (what `rate DEV HZ` rounds up to):\n",
 		       s->st.bold, s->st.reset);
 	for (unsigned i = 0; i < m->n_device_rates;) {
 		const struct rpt_device_rates *r = &m->device_rates[i];
 		unsigned j = i + 1;
 		while (j < m->n_device_rates && same_rates(r, &m->device_rates[j]))
 			j++;
-		rpt_out_puts(s->o, "  ");
+		dmn__rpt_out_puts(s->o, "  ");
 		for (unsigned k = i; k < j; k++) {
 			if (k > i)
-				rpt_out_puts(s->o, ", ");
-			rpt_out_text(s->o, m->device_rates[k].device
+				dmn__rpt_out_puts(s->o, ", ");
+			dmn__rpt_out_text(s->o, m->device_rates[k].device
 					       ? m->device_rates[k].device : "?");
 		}
-		rpt_out_puts(s->o, ":");
+		dmn__rpt_out_puts(s->o, ":");
 		if (!r->n_hz)
-			rpt_out_puts(s->o, " no rates (levels only)");
+			dmn__rpt_out_puts(s->o, " no rates (levels only)");
 		for (unsigned k = 0; k < r->n_hz; k++)
-			rpt_out_printf(s->o, "%s %s", k ? "," : "",
-				       rpt_fmt_hz(hz, r->hz[k]));
-		rpt_out_putc(s->o, '\n');
+			dmn__rpt_out_printf(s->o, "%s %s", k ? "," : "",
+				       dmn__rpt_fmt_hz(hz, r->hz[k]));
+		dmn__rpt_out_putc(s->o, '\n');
 		i = j;
 	}
 }
@@ -566,15 +566,15 @@ static void diag_header(struct summary *s)
 
 	for (unsigned i = 0; i < s->m->n_warnings; i++)
 		count[diag_severity(s->m->warnings[i] ? s->m->warnings[i] : "")]++;
-	rpt_out_printf(s->o, "\n%s", s->st.warn);
+	dmn__rpt_out_printf(s->o, "\n%s", s->st.warn);
 	for (int k = 0; k < 3; k++) {
 		if (!count[k])
 			continue;
-		rpt_out_printf(s->o, "%s%u %s%s", first ? "" : ", ", count[k],
+		dmn__rpt_out_printf(s->o, "%s%u %s%s", first ? "" : ", ", count[k],
 			       names[k], count[k] == 1 ? "" : "s");
 		first = 0;
 	}
-	rpt_out_printf(s->o, ":%s\n", s->st.reset);
+	dmn__rpt_out_printf(s->o, ":%s\n", s->st.reset);
 }
 
 int rpt_write_summary_text(const struct rpt_model *m,
@@ -586,7 +586,7 @@ int rpt_write_summary_text(const struct rpt_model *m,
 	unsigned n;
 	int rc;
 
-	if (rpt_out_init(&o, sink))
+	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
 	if (!m || (m->n_domains && !m->domains))
 		return -EINVAL;
@@ -597,7 +597,7 @@ int rpt_write_summary_text(const struct rpt_model *m,
 	s.w_name = strlen("DOMAIN");
 	s.w_status = strlen("STATUS");
 	s.w_value = strlen("PSTATE / VOTE");
-	rc = rpt_index_build(&s.ix, m);
+	rc = dmn__rpt_index_build(&s.ix, m);
 	s.more = calloc(n + 1, 1);
 	s.expanded = calloc(n + 1, 1);
 	s.stack = calloc(n + 1, sizeof(*s.stack));
@@ -621,35 +621,35 @@ int rpt_write_summary_text(const struct rpt_model *m,
 	levels(&s);
 	rates(&s);
 	if (m->requirements && m->n_requirements) {
-		rpt_out_puts(&o, "\nDevice requirements (while a device is "
+		dmn__rpt_out_puts(&o, "\nDevice requirements (while a device is "
 				 "active, the owners of the table run at least "
 				 "at the OPP it requires):\n");
 		for (unsigned i = 0; i < m->n_requirements; i++) {
 			const struct rpt_requirement *q = &m->requirements[i];
-			rpt_out_puts(&o, "  ");
-			rpt_out_text(&o, q->device);
-			rpt_out_puts(&o, " requires ");
-			rpt_out_text(&o, q->table);
-			rpt_out_puts(&o, q->n_owners ? " of " : " (no owner)");
+			dmn__rpt_out_puts(&o, "  ");
+			dmn__rpt_out_text(&o, q->device);
+			dmn__rpt_out_puts(&o, " requires ");
+			dmn__rpt_out_text(&o, q->table);
+			dmn__rpt_out_puts(&o, q->n_owners ? " of " : " (no owner)");
 			for (unsigned k = 0; k < q->n_owners; k++) {
 				if (k)
-					rpt_out_puts(&o, ", ");
-				rpt_out_text(&o, q->owners[k]);
+					dmn__rpt_out_puts(&o, ", ");
+				dmn__rpt_out_text(&o, q->owners[k]);
 			}
-			rpt_out_putc(&o, '\n');
+			dmn__rpt_out_putc(&o, '\n');
 		}
 	}
 	if (m->warnings && m->n_warnings) {
 		diag_header(&s);
 		for (unsigned i = 0; i < m->n_warnings; i++) {
-			rpt_out_puts(&o, "  ");
-			rpt_out_text(&o, m->warnings[i]);
-			rpt_out_putc(&o, '\n');
+			dmn__rpt_out_puts(&o, "  ");
+			dmn__rpt_out_text(&o, m->warnings[i]);
+			dmn__rpt_out_putc(&o, '\n');
 		}
 	}
-	rc = rpt_out_finish(&o);
+	rc = dmn__rpt_out_finish(&o);
 out:
-	rpt_index_free(&s.ix);
+	dmn__rpt_index_free(&s.ix);
 	free(s.more);
 	free(s.expanded);
 	free(s.stack);

@@ -99,25 +99,25 @@ static double x_of(const struct svg *s, uint64_t t)
 static void num(struct svg *s, double v)
 {
 	char b[RPT_NUM_LEN];
-	rpt_out_puts(s->o, rpt_fmt_coord(b, v));
+	dmn__rpt_out_puts(s->o, dmn__rpt_fmt_coord(b, v));
 }
 
 static void attr_num(struct svg *s, const char *name, double v)
 {
-	rpt_out_printf(s->o, " %s=\"", name);
+	dmn__rpt_out_printf(s->o, " %s=\"", name);
 	num(s, v);
-	rpt_out_putc(s->o, '"');
+	dmn__rpt_out_putc(s->o, '"');
 }
 
 static void text(struct svg *s, double x, double y, const char *attrs,
 		 const char *content)
 {
-	rpt_out_puts(s->o, "<text");
+	dmn__rpt_out_puts(s->o, "<text");
 	attr_num(s, "x", x);
 	attr_num(s, "y", y);
-	rpt_out_printf(s->o, " %s>", attrs);
-	rpt_out_xml_str(s->o, content);
-	rpt_out_puts(s->o, "</text>\n");
+	dmn__rpt_out_printf(s->o, " %s>", attrs);
+	dmn__rpt_out_xml_str(s->o, content);
+	dmn__rpt_out_puts(s->o, "</text>\n");
 }
 
 static int idle_index(const struct svg *s, const char *name)
@@ -165,16 +165,16 @@ static int collect_idle_names(struct svg *s)
 static void swatch(struct svg *s, double *x, double *y, const char *fill,
 		   const char *stroke, const char *label)
 {
-	double w = 16 + 6 + CHAR_W * (double)rpt_text_width(label) + 18;
+	double w = 16 + 6 + CHAR_W * (double)dmn__rpt_text_width(label) + 18;
 
 	if (*x + w > WIDTH - MARGIN) {
 		*x = MARGIN;
 		*y += 20;
 	}
-	rpt_out_puts(s->o, "<rect");
+	dmn__rpt_out_puts(s->o, "<rect");
 	attr_num(s, "x", *x);
 	attr_num(s, "y", *y - 10);
-	rpt_out_printf(s->o,
+	dmn__rpt_out_printf(s->o,
 		       " width=\"16\" height=\"12\" rx=\"2\" fill=\"%s\""
 		       " stroke=\"%s\"/>\n",
 		       fill, stroke);
@@ -185,17 +185,17 @@ static void swatch(struct svg *s, double *x, double *y, const char *fill,
 static void marker_legend(struct svg *s, double *x, double *y, const char *fill,
 			  const char *label)
 {
-	double w = 22 + CHAR_W * (double)rpt_text_width(label) + 24;
+	double w = 22 + CHAR_W * (double)dmn__rpt_text_width(label) + 24;
 
 	if (*x + w > WIDTH - MARGIN) {
 		*x = MARGIN;
 		*y += 20;
 	}
-	rpt_out_puts(s->o, "<path d=\"M");
+	dmn__rpt_out_puts(s->o, "<path d=\"M");
 	num(s, *x + 2);
-	rpt_out_putc(s->o, ' ');
+	dmn__rpt_out_putc(s->o, ' ');
 	num(s, *y - 10);
-	rpt_out_printf(s->o, " h12 l-6 10 z\" fill=\"%s\"/>\n", fill);
+	dmn__rpt_out_printf(s->o, " h12 l-6 10 z\" fill=\"%s\"/>\n", fill);
 	text(s, *x + 22, *y, "font-size=\"12\" fill=\"" C_MUTED "\"", label);
 	*x += w;
 }
@@ -228,11 +228,11 @@ static double legend(struct svg *s, double y, int draw)
 		x = MARGIN;
 		y += 20;
 	}
-	rpt_out_puts(s->o, "<path d=\"M");
+	dmn__rpt_out_puts(s->o, "<path d=\"M");
 	num(s, x);
-	rpt_out_putc(s->o, ' ');
+	dmn__rpt_out_putc(s->o, ' ');
 	num(s, y - 1);
-	rpt_out_puts(s->o, " h6 v-8 h10\" fill=\"none\" stroke=\"" C_STEP
+	dmn__rpt_out_puts(s->o, " h6 v-8 h10\" fill=\"none\" stroke=\"" C_STEP
 			   "\" stroke-width=\"1.5\"/>\n");
 	text(s, x + 22, y, "font-size=\"12\" fill=\"" C_MUTED "\"",
 	     "pstate (scaled per lane)");
@@ -268,27 +268,27 @@ static void axis(struct svg *s, double top, double bottom)
 	/* Grid lines over the lanes: light enough to read the bars through. */
 	for (uint64_t t = 0; t <= s->span; t += step) {
 		double x = x_of(s, t);
-		rpt_out_puts(s->o, "<line");
+		dmn__rpt_out_puts(s->o, "<line");
 		attr_num(s, "x1", x);
 		attr_num(s, "y1", top);
 		attr_num(s, "x2", x);
 		attr_num(s, "y2", bottom + 5);
-		rpt_out_puts(
+		dmn__rpt_out_puts(
 		    s->o, " stroke=\"" C_GRID "\" stroke-opacity=\"0.35\""
 			  " stroke-width=\"1\" stroke-dasharray=\"2,3\"/>\n");
 		text(s, x, bottom + 19,
 		     "font-size=\"11\" text-anchor=\"middle\" fill=\"" C_MUTED
 		     "\"",
-		     rpt_fmt_time_as(label, t, s->span));
+		     dmn__rpt_fmt_time_as(label, t, s->span));
 		if (s->span - t < step)
 			break;
 	}
-	rpt_out_puts(s->o, "<line");
+	dmn__rpt_out_puts(s->o, "<line");
 	attr_num(s, "x1", PLOT_X);
 	attr_num(s, "y1", bottom);
 	attr_num(s, "x2", PLOT_RIGHT);
 	attr_num(s, "y2", bottom);
-	rpt_out_puts(s->o, " stroke=\"" C_MUTED "\" stroke-width=\"1\"/>\n");
+	dmn__rpt_out_puts(s->o, " stroke=\"" C_MUTED "\" stroke-width=\"1\"/>\n");
 	text(s, PLOT_RIGHT, bottom + 36,
 	     "font-size=\"11\" text-anchor=\"end\" fill=\"" C_MUTED "\"",
 	     "time");
@@ -296,10 +296,10 @@ static void axis(struct svg *s, double top, double bottom)
 
 static void tooltip(struct svg *s, const char *a, const char *b)
 {
-	rpt_out_puts(s->o, "<title>");
-	rpt_out_xml_str(s->o, a);
-	rpt_out_xml_str(s->o, b);
-	rpt_out_puts(s->o, "</title>");
+	dmn__rpt_out_puts(s->o, "<title>");
+	dmn__rpt_out_xml_str(s->o, a);
+	dmn__rpt_out_xml_str(s->o, b);
+	dmn__rpt_out_puts(s->o, "</title>");
 }
 
 static void lane_label(struct svg *s, const struct rpt_domain *d,
@@ -309,7 +309,7 @@ static void lane_label(struct svg *s, const struct rpt_domain *d,
 	const char *name = d->name ? d->name : "?";
 
 	/* Cut at a character boundary; the full name is in the tooltip. */
-	if (rpt_text_width(name) > LABEL_CHARS) {
+	if (dmn__rpt_text_width(name) > LABEL_CHARS) {
 		size_t i = 0, chars = 0;
 		while (name[i] && chars < LABEL_CHARS - 1) {
 			i++;
@@ -325,7 +325,7 @@ static void lane_label(struct svg *s, const struct rpt_domain *d,
 	/* a subdomain sits under its parent, indented (capped: deep trees
 	 * keep their names readable) */
 	double indent = 10.0 * (depth < 8 ? depth : 8);
-	rpt_out_puts(s->o, "<g>");
+	dmn__rpt_out_puts(s->o, "<g>");
 	tooltip(s, name, "");
 	text(s, MARGIN + indent, y + 19,
 	     "font-size=\"13\" font-weight=\"bold\" fill=\"" C_TEXT "\"",
@@ -337,7 +337,7 @@ static void lane_label(struct svg *s, const struct rpt_domain *d,
 		snprintf(sub, sizeof(sub), "no pstate");
 	text(s, MARGIN + indent, y + 34, "font-size=\"10\" fill=\"" C_MUTED "\"",
 	     sub);
-	rpt_out_puts(s->o, "</g>\n");
+	dmn__rpt_out_puts(s->o, "</g>\n");
 }
 
 /* A step plot's samples, whatever they hold (levels, rates). */
@@ -367,9 +367,9 @@ static void step_path(struct svg *s, double y, const void *arr, unsigned n,
 	at(arr, 0, &t, &v);
 	px = x_of(s, t);
 	lo = hi = last = v;
-	rpt_out_puts(s->o, "<path d=\"M");
+	dmn__rpt_out_puts(s->o, "<path d=\"M");
 	num(s, px);
-	rpt_out_putc(s->o, ' ');
+	dmn__rpt_out_putc(s->o, ' ');
 	num(s, value_y(y, v, max));
 	for (unsigned i = 1; i <= n; i++) {
 		double x = PLOT_RIGHT;
@@ -385,25 +385,25 @@ static void step_path(struct svg *s, double y, const void *arr, unsigned n,
 			}
 		}
 		if (pending) {
-			rpt_out_puts(s->o, " V");
+			dmn__rpt_out_puts(s->o, " V");
 			num(s, value_y(y, lo, max));
-			rpt_out_puts(s->o, " V");
+			dmn__rpt_out_puts(s->o, " V");
 			num(s, value_y(y, hi, max));
-			rpt_out_puts(s->o, " V");
+			dmn__rpt_out_puts(s->o, " V");
 			num(s, value_y(y, last, max));
 			s->merged += pending;
 			pending = 0;
 		}
-		rpt_out_puts(s->o, " H");
+		dmn__rpt_out_puts(s->o, " H");
 		num(s, x);
 		if (i < n) {
-			rpt_out_puts(s->o, " V");
+			dmn__rpt_out_puts(s->o, " V");
 			num(s, value_y(y, v, max));
 		}
 		px = x;
 		lo = hi = last = v;
 	}
-	rpt_out_puts(s->o, "\" fill=\"none\" stroke=\"" C_STEP
+	dmn__rpt_out_puts(s->o, "\" fill=\"none\" stroke=\"" C_STEP
 			   "\" stroke-width=\"1.5\""
 			   " stroke-linejoin=\"round\"/>\n");
 }
@@ -429,24 +429,24 @@ static void level_ticks(struct svg *s, const struct rpt_domain *d,
 			const struct tl_domain *t, double y)
 {
 	int any = 0;
-	rpt_out_puts(s->o, "<path d=\"");
+	dmn__rpt_out_puts(s->o, "<path d=\"");
 	for (unsigned k = 0; d->level_values && k < d->n_levels; k++) {
 		if (d->level_values[k] > t->max_level)
 			continue;
-		rpt_out_puts(s->o, any++ ? " M" : "M");
+		dmn__rpt_out_puts(s->o, any++ ? " M" : "M");
 		num(s, PLOT_X - 5);
-		rpt_out_putc(s->o, ' ');
+		dmn__rpt_out_putc(s->o, ' ');
 		num(s, value_y(y, d->level_values[k], t->max_level));
-		rpt_out_puts(s->o, " h5");
+		dmn__rpt_out_puts(s->o, " h5");
 	}
 	if (!any) {
-		rpt_out_puts(s->o, "M");
+		dmn__rpt_out_puts(s->o, "M");
 		num(s, PLOT_X - 5);
-		rpt_out_putc(s->o, ' ');
+		dmn__rpt_out_putc(s->o, ' ');
 		num(s, value_y(y, t->max_level, t->max_level));
-		rpt_out_puts(s->o, " h5");
+		dmn__rpt_out_puts(s->o, " h5");
 	}
-	rpt_out_puts(s->o, "\" stroke=\"" C_STEP "\" stroke-width=\"1\"/>\n");
+	dmn__rpt_out_puts(s->o, "\" stroke=\"" C_STEP "\" stroke-width=\"1\"/>\n");
 }
 
 /* Periods shorter than a pixel, gathered into one mark. */
@@ -463,20 +463,20 @@ static void merge_flush(struct svg *s, struct merge *g, double y,
 	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], tip[160];
 	if (!g->n)
 		return;
-	rpt_out_puts(s->o, "<rect");
+	dmn__rpt_out_puts(s->o, "<rect");
 	attr_num(s, "x", g->x0);
 	attr_num(s, "y", y + BAR_PAD);
 	attr_num(s, "width", g->x1 - g->x0 < 1.0 ? 1.0 : g->x1 - g->x0);
 	attr_num(s, "height", LANE_H - 2 * BAR_PAD);
 	/* several states within a pixel: a paler mark */
-	rpt_out_printf(s->o, " fill=\"%s\"%s>", g->fill ? g->fill : C_ON,
+	dmn__rpt_out_printf(s->o, " fill=\"%s\"%s>", g->fill ? g->fill : C_ON,
 		       g->fill ? "" : " fill-opacity=\"0.5\"");
 	snprintf(tip, sizeof(tip),
 		 ": %u period%s shorter than a pixel, %s \u2013 %s", g->n,
-		 g->n == 1 ? "" : "s", rpt_fmt_time_short(a, g->start),
-		 rpt_fmt_time_short(b, g->end));
+		 g->n == 1 ? "" : "s", dmn__rpt_fmt_time_short(a, g->start),
+		 dmn__rpt_fmt_time_short(b, g->end));
 	tooltip(s, name, tip);
-	rpt_out_puts(s->o, "</rect>\n");
+	dmn__rpt_out_puts(s->o, "</rect>\n");
 	if (g->n > 1)
 		s->merged += g->n - 1;
 	g->n = 0;
@@ -485,7 +485,7 @@ static void merge_flush(struct svg *s, struct merge *g, double y,
 /* Width a pstate label needs, with its margins. */
 static double label_w(const char *label)
 {
-	return STEP_CHAR_W * (double)rpt_text_width(label) + 6;
+	return STEP_CHAR_W * (double)dmn__rpt_text_width(label) + 6;
 }
 
 static double level_y(const struct tl_domain *t, double lane_y, uint32_t lvl)
@@ -497,12 +497,12 @@ static double level_y(const struct tl_domain *t, double lane_y, uint32_t lvl)
 /* A lane's background across the plot. */
 static void lane_box(struct svg *s, double y, const char *fill)
 {
-	rpt_out_puts(s->o, "<rect");
+	dmn__rpt_out_puts(s->o, "<rect");
 	attr_num(s, "x", PLOT_X);
 	attr_num(s, "y", y);
 	attr_num(s, "width", PLOT_W);
 	attr_num(s, "height", LANE_H);
-	rpt_out_printf(s->o, " fill=\"%s\" stroke=\"" C_LANE_EDGE "\"/>\n",
+	dmn__rpt_out_printf(s->o, " fill=\"%s\" stroke=\"" C_LANE_EDGE "\"/>\n",
 		       fill);
 }
 
@@ -512,7 +512,7 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 	const struct tl_domain *t = &s->tl.domains[di];
 	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], c[RPT_NUM_LEN], tip[160];
 
-	rpt_out_printf(s->o, "<g id=\"lane-%u\" class=\"lane\">\n", di);
+	dmn__rpt_out_printf(s->o, "<g id=\"lane-%u\" class=\"lane\">\n", di);
 	lane_label(s, d, t, y, depth);
 	lane_box(s, y, C_LANE);
 
@@ -543,22 +543,22 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 			continue;
 		}
 		merge_flush(s, &g, y, d->name);
-		rpt_out_puts(s->o, "<rect");
+		dmn__rpt_out_puts(s->o, "<rect");
 		attr_num(s, "x", x0);
 		attr_num(s, "y", y + BAR_PAD);
 		attr_num(s, "width", x1 - x0 < 0.5 ? 0.5 : x1 - x0);
 		attr_num(s, "height", LANE_H - 2 * BAR_PAD);
-		rpt_out_printf(s->o, " fill=\"%s\"%s>", fill,
+		dmn__rpt_out_printf(s->o, " fill=\"%s\"%s>", fill,
 			       p->on ? " stroke=\"" C_ON_EDGE
 				       "\" stroke-width=\"0.5\""
 				     : "");
 		snprintf(tip, sizeof(tip), ": %s, %s \u2013 %s (%s)",
 			 p->on ? "on" : p->idle_state,
-			 rpt_fmt_time_short(a, p->start),
-			 rpt_fmt_time_short(b, p->end),
-			 rpt_fmt_time_short(c, p->end - p->start));
+			 dmn__rpt_fmt_time_short(a, p->start),
+			 dmn__rpt_fmt_time_short(b, p->end),
+			 dmn__rpt_fmt_time_short(c, p->end - p->start));
 		tooltip(s, d->name, tip);
-		rpt_out_puts(s->o, "</rect>\n");
+		dmn__rpt_out_puts(s->o, "</rect>\n");
 	}
 	merge_flush(s, &g, y, d->name);
 
@@ -574,7 +574,7 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 						: PLOT_RIGHT) -
 			    x;
 			const char *lname =
-			    rpt_level_name(d, t->steps[i].level);
+			    dmn__rpt_level_name(d, t->steps[i].level);
 			char lvl[48];
 			if (i && x - last_label < STEP_LABEL_GAP)
 				continue;
@@ -595,7 +595,7 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 			last_label = x;
 		}
 	}
-	rpt_out_puts(s->o, "</g>\n");
+	dmn__rpt_out_puts(s->o, "</g>\n");
 }
 
 static void failures(struct svg *s, const unsigned *pos, double *last_x)
@@ -620,24 +620,24 @@ static void failures(struct svg *s, const unsigned *pos, double *last_x)
 		last_x[di] = x;
 		y = s->lanes_top + LANE_PITCH * pos[di];
 		colour = e->safe ? C_SAFE : C_FAIL;
-		rpt_describe_event(what, sizeof(what), e, &m->domains[di]);
+		dmn__rpt_describe_event(what, sizeof(what), e, &m->domains[di]);
 		why[0] = ' ';
-		rpt_describe_cause(why + 1, sizeof(why) - 1, e);
-		rpt_out_puts(s->o, "<g class=\"failure\">");
+		dmn__rpt_describe_cause(why + 1, sizeof(why) - 1, e);
+		dmn__rpt_out_puts(s->o, "<g class=\"failure\">");
 		tooltip(s, what, why[1] ? why : "");
-		rpt_out_puts(s->o, "<line");
+		dmn__rpt_out_puts(s->o, "<line");
 		attr_num(s, "x1", x);
 		attr_num(s, "y1", y);
 		attr_num(s, "x2", x);
 		attr_num(s, "y2", y + LANE_H);
-		rpt_out_printf(s->o, " stroke=\"%s\" stroke-width=\"1.5\"/>",
+		dmn__rpt_out_printf(s->o, " stroke=\"%s\" stroke-width=\"1.5\"/>",
 			       colour);
-		rpt_out_puts(s->o, "<path d=\"M");
+		dmn__rpt_out_puts(s->o, "<path d=\"M");
 		num(s, x - 6);
-		rpt_out_putc(s->o, ' ');
+		dmn__rpt_out_putc(s->o, ' ');
 		num(s, y - 1);
-		rpt_out_printf(s->o, " h12 l-6 9 z\" fill=\"%s\"/>", colour);
-		rpt_out_puts(s->o, "</g>\n");
+		dmn__rpt_out_printf(s->o, " h12 l-6 9 z\" fill=\"%s\"/>", colour);
+		dmn__rpt_out_puts(s->o, "</g>\n");
 	}
 }
 
@@ -697,7 +697,7 @@ static int lane_order(struct svg *s, const struct rpt_index *ix)
 					s->hidden++;
 				/* pushed last first, so they come out in order */
 				for (unsigned k = dm->n_children; k-- > 0;) {
-					int c = rpt_index_find(ix, dm->children[k]);
+					int c = dmn__rpt_index_find(ix, dm->children[k]);
 					if (c >= 0 && !seen[c] && top < cap) {
 						stack[top] = (unsigned)c;
 						sdepth[top++] = dep + 1;
@@ -765,17 +765,17 @@ static void rate_lane(struct svg *s, const struct rate_lane *r, double y)
 	char label[LABEL_CHARS * 4 + 16], hz[RPT_NUM_LEN], sub[64];
 	snprintf(label, sizeof(label), "%.*s clock", LABEL_CHARS * 3,
 		 r->device);
-	rpt_out_puts(s->o, "<g class=\"rate\">\n<g>");
+	dmn__rpt_out_puts(s->o, "<g class=\"rate\">\n<g>");
 	tooltip(s, r->device, " clock rate");
 	text(s, MARGIN, y + 19,
 	     "font-size=\"13\" font-style=\"italic\" fill=\"" C_TEXT "\"",
 	     label);
-	snprintf(sub, sizeof(sub), "rate 0\u2013%s", rpt_fmt_hz(hz, r->max_hz));
+	snprintf(sub, sizeof(sub), "rate 0\u2013%s", dmn__rpt_fmt_hz(hz, r->max_hz));
 	text(s, MARGIN, y + 34, "font-size=\"10\" fill=\"" C_MUTED "\"", sub);
-	rpt_out_puts(s->o, "</g>\n");
+	dmn__rpt_out_puts(s->o, "</g>\n");
 	lane_box(s, y, "#ffffff");
 	step_path(s, y, r->steps, r->n_steps, hz_sample, r->max_hz);
-	rpt_out_puts(s->o, "</g>\n");
+	dmn__rpt_out_puts(s->o, "</g>\n");
 }
 
 int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
@@ -788,15 +788,15 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 	unsigned *pos = NULL, n_lanes;
 	int rc;
 
-	if (rpt_out_init(&o, sink))
+	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
 	if (!m || (m->n_domains && !m->domains))
 		return -EINVAL;
-	if (rpt_index_build(&ix, m))
+	if (dmn__rpt_index_build(&ix, m))
 		return -ENOMEM;
-	rc = rpt_timeline_build(&s.tl, m, &ix);
+	rc = dmn__rpt_timeline_build(&s.tl, m, &ix);
 	if (rc) {
-		rpt_index_free(&ix);
+		dmn__rpt_index_free(&ix);
 		return rc;
 	}
 	s.o = &o;
@@ -805,7 +805,7 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 	/* past the end by 2.5%: what happens at the last instant shows */
 	s.span = s.end + (s.end / 40 ? s.end / 40 : 1);
 	rc = lane_order(&s, &ix);
-	rpt_index_free(&ix);
+	dmn__rpt_index_free(&ix);
 	if (!rc)
 		rc = rate_lanes(&s);
 	if (!rc)
@@ -840,21 +840,21 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 		lanes_bottom = s.lanes_top;
 	height = lanes_bottom + 48 + 18; /* the axis, then the note */
 
-	rpt_out_puts(
+	dmn__rpt_out_puts(
 	    &o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"");
 	attr_num(&s, "width", WIDTH);
 	attr_num(&s, "height", height);
-	rpt_out_puts(&o, " viewBox=\"0 0 ");
+	dmn__rpt_out_puts(&o, " viewBox=\"0 0 ");
 	num(&s, WIDTH);
-	rpt_out_putc(&o, ' ');
+	dmn__rpt_out_putc(&o, ' ');
 	num(&s, height);
-	rpt_out_puts(&o, "\" font-family=\"" FONT "\">\n<title>");
-	rpt_out_xml_str(&o, m->board ? m->board : "domino");
-	rpt_out_puts(&o, " \u2014 power-domain timeline</title>\n<desc>");
-	rpt_out_xml_str(&o, "Generated by domino: one lane per power domain.");
-	rpt_out_puts(&o, "</desc>\n");
-	rpt_out_puts(&o, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\""
+	dmn__rpt_out_puts(&o, "\" font-family=\"" FONT "\">\n<title>");
+	dmn__rpt_out_xml_str(&o, m->board ? m->board : "domino");
+	dmn__rpt_out_puts(&o, " \u2014 power-domain timeline</title>\n<desc>");
+	dmn__rpt_out_xml_str(&o, "Generated by domino: one lane per power domain.");
+	dmn__rpt_out_puts(&o, "</desc>\n");
+	dmn__rpt_out_puts(&o, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\""
 			 " fill=\"#ffffff\"/>\n");
 
 	{
@@ -870,7 +870,7 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 	snprintf(sub, sizeof(sub), "%s%s%u domain%s, 0 \u2013 %s",
 		 m->model ? m->model : "", m->model ? " \u00b7 " : "",
 		 m->n_domains, m->n_domains == 1 ? "" : "s",
-		 rpt_fmt_time_short(t_end, s.tl.end));
+		 dmn__rpt_fmt_time_short(t_end, s.tl.end));
 	text(&s, MARGIN, 50, "font-size=\"12\" fill=\"" C_MUTED "\"", sub);
 	legend(&s, 78, 1);
 
@@ -885,12 +885,12 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 	/* the run's end, inside the plot: the margin after it is no time */
 	{
 		double x = x_of(&s, s.end);
-		rpt_out_puts(&o, "<line class=\"end\"");
+		dmn__rpt_out_puts(&o, "<line class=\"end\"");
 		attr_num(&s, "x1", x);
 		attr_num(&s, "y1", s.lanes_top - 8);
 		attr_num(&s, "x2", x);
 		attr_num(&s, "y2", lanes_bottom + 4);
-		rpt_out_puts(&o, " stroke=\"" C_TEXT "\" stroke-width=\"1\"/>\n");
+		dmn__rpt_out_puts(&o, " stroke=\"" C_TEXT "\" stroke-width=\"1\"/>\n");
 		text(&s, x, s.lanes_top - 10,
 		     "font-size=\"10\" text-anchor=\"middle\" fill=\"" C_MUTED "\"",
 		     "end");
@@ -902,13 +902,13 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 			 "shorter than a pixel merged into the marks around them",
 			 s.hidden, s.hidden == 1 ? "" : "s", s.merged,
 			 s.merged == 1 ? "" : "s");
-		rpt_out_puts(&o, "<g class=\"note\">");
+		dmn__rpt_out_puts(&o, "<g class=\"note\">");
 		text(&s, MARGIN, lanes_bottom + 58,
 		     "font-size=\"11\" fill=\"" C_MUTED "\"", note);
-		rpt_out_puts(&o, "</g>\n");
+		dmn__rpt_out_puts(&o, "</g>\n");
 	}
-	rpt_out_puts(&o, "</svg>\n");
-	rc = rpt_out_finish(&o);
+	dmn__rpt_out_puts(&o, "</svg>\n");
+	rc = dmn__rpt_out_finish(&o);
 out:
 	free(pos);
 	free(last_x);
@@ -918,6 +918,6 @@ out:
 		free(s.rates[i].steps);
 	free(s.rates);
 	free(s.idle_names);
-	rpt_timeline_free(&s.tl);
+	dmn__rpt_timeline_free(&s.tl);
 	return rc;
 }

@@ -72,7 +72,7 @@ static int changes_power(enum rpt_event_kind k)
 	return k == RPT_EV_POWER_ON || k == RPT_EV_POWER_OFF;
 }
 
-int rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
+int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 		       const struct rpt_index *ix)
 {
 	unsigned nd = m->n_domains, ne = m->events ? m->n_events : 0;
@@ -92,7 +92,7 @@ int rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 	 * for now), so that one block of each is allocated for all. */
 	for (unsigned i = 0; i < ne; i++) {
 		const struct rpt_event *e = &m->events[i];
-		int d = rpt_index_find(ix, e->domain);
+		int d = dmn__rpt_index_find(ix, e->domain);
 		tl->event_domain[i] = d;
 		if (d < 0 || e->time_ns > tl->end)
 			continue;
@@ -162,11 +162,11 @@ int rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 	return 0;
 
 nomem:
-	rpt_timeline_free(tl);
+	dmn__rpt_timeline_free(tl);
 	return -ENOMEM;
 }
 
-void rpt_timeline_free(struct rpt_timeline *tl)
+void dmn__rpt_timeline_free(struct rpt_timeline *tl)
 {
 	free(tl->period_block);
 	free(tl->step_block);

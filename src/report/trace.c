@@ -28,21 +28,21 @@ static void begin(struct trace *t, const char *ph, int tid, int has_ts,
 {
 	char us[RPT_NUM_LEN];
 
-	rpt_out_puts(t->o,
+	dmn__rpt_out_puts(t->o,
 		     t->first ? "\n    {\"ph\": \"" : ",\n    {\"ph\": \"");
 	t->first = 0;
-	rpt_out_puts(t->o, ph);
-	rpt_out_printf(t->o, "\", \"pid\": %d", PID);
+	dmn__rpt_out_puts(t->o, ph);
+	dmn__rpt_out_printf(t->o, "\", \"pid\": %d", PID);
 	if (tid >= 0)
-		rpt_out_printf(t->o, ", \"tid\": %d", tid);
+		dmn__rpt_out_printf(t->o, ", \"tid\": %d", tid);
 	if (has_ts)
-		rpt_out_printf(t->o, ", \"ts\": %s", rpt_fmt_us(us, ts));
+		dmn__rpt_out_printf(t->o, ", \"ts\": %s", dmn__rpt_fmt_us(us, ts));
 }
 
 static void name(struct trace *t, const char *n)
 {
-	rpt_out_puts(t->o, ", \"name\": ");
-	rpt_out_json_str(t->o, n);
+	dmn__rpt_out_puts(t->o, ", \"name\": ");
+	dmn__rpt_out_json_str(t->o, n);
 }
 
 static void metadata(struct trace *t, int tid, const char *what,
@@ -50,16 +50,16 @@ static void metadata(struct trace *t, int tid, const char *what,
 {
 	begin(t, "M", tid, 0, 0);
 	name(t, what);
-	rpt_out_puts(t->o, ", \"args\": {\"name\": ");
-	rpt_out_json_str(t->o, value);
-	rpt_out_puts(t->o, "}}");
+	dmn__rpt_out_puts(t->o, ", \"args\": {\"name\": ");
+	dmn__rpt_out_json_str(t->o, value);
+	dmn__rpt_out_puts(t->o, "}}");
 }
 
 static void sort_index(struct trace *t, int tid, unsigned index)
 {
 	begin(t, "M", tid, 0, 0);
 	name(t, "thread_sort_index");
-	rpt_out_printf(t->o, ", \"args\": {\"sort_index\": %u}}", index);
+	dmn__rpt_out_printf(t->o, ", \"args\": {\"sort_index\": %u}}", index);
 }
 
 static void periods(struct trace *t, const struct tl_domain *d, int tid)
@@ -72,18 +72,18 @@ static void periods(struct trace *t, const struct tl_domain *d, int tid)
 				    : p->idle_state ? p->idle_state
 						    : "off";
 		begin(t, "X", tid, 1, p->start);
-		rpt_out_printf(t->o, ", \"dur\": %s",
-			       rpt_fmt_us(us, p->end - p->start));
-		rpt_out_printf(t->o, ", \"cat\": \"%s\"",
+		dmn__rpt_out_printf(t->o, ", \"dur\": %s",
+			       dmn__rpt_fmt_us(us, p->end - p->start));
+		dmn__rpt_out_printf(t->o, ", \"cat\": \"%s\"",
 			       p->on	       ? "on"
 			       : p->idle_state ? "idle"
 					       : "off");
 		name(t, state);
-		rpt_out_printf(t->o, ", \"args\": {\"power\": \"%s\"",
+		dmn__rpt_out_printf(t->o, ", \"args\": {\"power\": \"%s\"",
 			       p->on ? "on" : "off");
-		rpt_out_puts(t->o, ", \"idle_state\": ");
-		rpt_out_json_str(t->o, p->idle_state);
-		rpt_out_puts(t->o, "}}");
+		dmn__rpt_out_puts(t->o, ", \"idle_state\": ");
+		dmn__rpt_out_json_str(t->o, p->idle_state);
+		dmn__rpt_out_puts(t->o, "}}");
 	}
 }
 
@@ -93,9 +93,9 @@ static void pstate_counter(struct trace *t, const struct rpt_domain *dom,
 	/* Counters are keyed by name within the process: one per domain. */
 	for (unsigned i = 0; i < d->n_steps; i++) {
 		begin(t, "C", -1, 1, d->steps[i].time);
-		rpt_out_puts(t->o, ", \"name\": \"");
-		rpt_out_json_chars(t->o, dom->name);
-		rpt_out_printf(
+		dmn__rpt_out_puts(t->o, ", \"name\": \"");
+		dmn__rpt_out_json_chars(t->o, dom->name);
+		dmn__rpt_out_printf(
 		    t->o, " pstate\", \"args\": {\"pstate\": %" PRIu32 "}}",
 		    d->steps[i].level);
 	}
@@ -104,36 +104,36 @@ static void pstate_counter(struct trace *t, const struct rpt_domain *dom,
 /* Optional members common to the instant events. */
 static void event_args(struct trace *t, const struct rpt_event *e)
 {
-	rpt_out_puts(t->o, ", \"args\": {\"kind\": ");
-	rpt_out_json_str(t->o, rpt_event_kind_name(e->kind));
-	rpt_out_puts(t->o, ", \"domain\": ");
-	rpt_out_json_str(t->o, e->domain);
-	rpt_out_puts(t->o, ", \"device\": ");
-	rpt_out_json_str(t->o, e->device);
+	dmn__rpt_out_puts(t->o, ", \"args\": {\"kind\": ");
+	dmn__rpt_out_json_str(t->o, dmn__rpt_event_kind_name(e->kind));
+	dmn__rpt_out_puts(t->o, ", \"domain\": ");
+	dmn__rpt_out_json_str(t->o, e->domain);
+	dmn__rpt_out_puts(t->o, ", \"device\": ");
+	dmn__rpt_out_json_str(t->o, e->device);
 	if (e->kind == RPT_EV_FAILURE) {
-		rpt_out_puts(t->o, ", \"op\": ");
-		rpt_out_json_str(t->o, e->op);
-		rpt_out_printf(t->o,
+		dmn__rpt_out_puts(t->o, ", \"op\": ");
+		dmn__rpt_out_json_str(t->o, e->op);
+		dmn__rpt_out_printf(t->o,
 			       ", \"old\": %" PRIu32 ", \"new\": %" PRIu32
 			       ", \"safe\": %s",
 			       e->old_level, e->new_level,
 			       e->safe ? "true" : "false");
 	}
 	if (e->kind == RPT_EV_FAILURE || e->kind == RPT_EV_COMMAND_ERROR) {
-		rpt_out_puts(t->o, ", \"error\": ");
-		rpt_out_json_str(t->o, rpt_error_name(e->error));
+		dmn__rpt_out_puts(t->o, ", \"error\": ");
+		dmn__rpt_out_json_str(t->o, dmn__rpt_error_name(e->error));
 	}
 	if ((e->message && (e->kind == RPT_EV_EXPECT_FAILED ||
 			    e->kind == RPT_EV_COMMAND_ERROR)) ||
 	    e->kind == RPT_EV_EXPLAIN) {
-		rpt_out_puts(t->o, ", \"message\": ");
-		rpt_out_json_str(t->o, e->message);
+		dmn__rpt_out_puts(t->o, ", \"message\": ");
+		dmn__rpt_out_json_str(t->o, e->message);
 	}
-	rpt_out_puts(t->o, ", \"cause\": ");
-	rpt_out_json_str(t->o, e->cause);
+	dmn__rpt_out_puts(t->o, ", \"cause\": ");
+	dmn__rpt_out_json_str(t->o, e->cause);
 	if (e->line)
-		rpt_out_printf(t->o, ", \"line\": %u", e->line);
-	rpt_out_puts(t->o, "}}");
+		dmn__rpt_out_printf(t->o, ", \"line\": %u", e->line);
+	dmn__rpt_out_puts(t->o, "}}");
 }
 
 static int is_instant(enum rpt_event_kind k)
@@ -150,22 +150,22 @@ static void instant(struct trace *t, const struct rpt_event *e, int tid)
 	switch (e->kind) {
 	case RPT_EV_FAILURE:
 		snprintf(label, sizeof(label), "%s FAILED: %s",
-			 e->op ? e->op : "operation", rpt_error_name(e->error));
+			 e->op ? e->op : "operation", dmn__rpt_error_name(e->error));
 		break;
 	case RPT_EV_STAY_ON:
 		snprintf(label, sizeof(label), "stays on");
 		break;
 	case RPT_EV_COMMAND_ERROR:
 		snprintf(label, sizeof(label), "command failed: %s",
-			 rpt_error_name(e->error));
+			 dmn__rpt_error_name(e->error));
 		break;
 	default:
 		snprintf(label, sizeof(label), "expect failed");
 		break;
 	}
 	begin(t, "i", tid, 1, e->time_ns);
-	rpt_out_puts(t->o, ", \"s\": \"t\"");
-	rpt_out_printf(t->o, ", \"cat\": \"%s\"", rpt_event_kind_name(e->kind));
+	dmn__rpt_out_puts(t->o, ", \"s\": \"t\"");
+	dmn__rpt_out_printf(t->o, ", \"cat\": \"%s\"", dmn__rpt_event_kind_name(e->kind));
 	name(t, label);
 	event_args(t, e);
 }
@@ -195,10 +195,10 @@ static int rate_counters(struct trace *t, const struct rpt_model *m,
 				break;
 		for (int pass = k == n_seen ? 0 : 1; pass < 2; pass++) {
 			begin(t, "C", -1, 1, pass ? e->time_ns : 0);
-			rpt_out_puts(t->o, ", \"name\": \"");
-			rpt_out_json_chars(t->o, dev);
-			rpt_out_puts(t->o, " clock\"");
-			rpt_out_printf(t->o,
+			dmn__rpt_out_puts(t->o, ", \"name\": \"");
+			dmn__rpt_out_json_chars(t->o, dev);
+			dmn__rpt_out_puts(t->o, " clock\"");
+			dmn__rpt_out_printf(t->o,
 				       ", \"args\": {\"hz\": %" PRIu64 "}}",
 				       pass ? e->new_hz : e->old_hz);
 		}
@@ -226,14 +226,14 @@ static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
 	int rc, scenario_tid, need_scenario = 0;
 	unsigned ne;
 
-	if (rpt_out_init(&o, sink))
+	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
 	if (!m || (m->n_domains && !m->domains))
 		return -EINVAL;
-	if (rpt_index_build(&ix, m))
+	if (dmn__rpt_index_build(&ix, m))
 		return -ENOMEM;
-	rc = rpt_timeline_build(&tl, m, &ix);
-	rpt_index_free(&ix);
+	rc = dmn__rpt_timeline_build(&tl, m, &ix);
+	dmn__rpt_index_free(&ix);
 	if (rc)
 		return rc;
 	ne = m->events ? m->n_events : 0;
@@ -242,21 +242,21 @@ static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
 	t.first = 1;
 	scenario_tid = (int)m->n_domains + 1;
 
-	rpt_out_puts(&o, "{\n  \"displayTimeUnit\": \"ns\",\n"
+	dmn__rpt_out_puts(&o, "{\n  \"displayTimeUnit\": \"ns\",\n"
 			 "  \"otherData\": {\"board\": ");
-	rpt_out_json_str(&o, m->board);
-	rpt_out_puts(&o, ", \"model\": ");
-	rpt_out_json_str(&o, m->model);
-	rpt_out_printf(&o, ", \"end_ns\": %" PRIu64, tl.end);
+	dmn__rpt_out_json_str(&o, m->board);
+	dmn__rpt_out_puts(&o, ", \"model\": ");
+	dmn__rpt_out_json_str(&o, m->model);
+	dmn__rpt_out_printf(&o, ", \"end_ns\": %" PRIu64, tl.end);
 	if (cut)
-		rpt_out_printf(&o,
+		dmn__rpt_out_printf(&o,
 			       ", \"truncated\": {\"max_events\": %" PRIu64
 			       ", \"events_kept\": %u, \"events_total\": %u"
 			       ", \"end_ns\": %" PRIu64 "}",
 			       cut->max_events, cut->kept, cut->total,
 			       cut->at_ns);
-	rpt_out_puts(&o, "},\n");
-	rpt_out_puts(&o, "  \"traceEvents\": [");
+	dmn__rpt_out_puts(&o, "},\n");
+	dmn__rpt_out_puts(&o, "  \"traceEvents\": [");
 
 	metadata(&t, -1, "process_name", m->board ? m->board : "domino");
 	for (unsigned i = 0; i < m->n_domains; i++) {
@@ -285,11 +285,11 @@ static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
 						: scenario_tid);
 	}
 	rc = rate_counters(&t, m, tl.end);
-	rpt_timeline_free(&tl);
+	dmn__rpt_timeline_free(&tl);
 	if (rc)
 		return rc;
-	rpt_out_puts(&o, "\n  ]\n}\n");
-	return rpt_out_finish(&o);
+	dmn__rpt_out_puts(&o, "\n  ]\n}\n");
+	return dmn__rpt_out_finish(&o);
 }
 
 int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *sink)

@@ -21,7 +21,7 @@ static int32_t base_message_attributes(struct scmi_server *s,
 {
 	(void)s;
 	(void)a;
-	return scmi__message_attributes(&scmi__base, pl, r);
+	return dmn__scmi_message_attributes(&dmn__scmi_base, pl, r);
 }
 
 static int32_t vendor(struct scmi_server *s, struct scmi__agent *a,
@@ -97,7 +97,7 @@ static int32_t discover_agent(struct scmi_server *s, struct scmi__agent *a,
 }
 
 static const struct scmi__message messages[] = {
-    {scmi__version, 0},		  /* 0x0 PROTOCOL_VERSION */
+    {dmn__scmi_version, 0},		  /* 0x0 PROTOCOL_VERSION */
     {base_attributes, 0},	  /* 0x1 PROTOCOL_ATTRIBUTES */
     {base_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
     {vendor, 0},		  /* 0x3 DISCOVER_VENDOR */
@@ -107,5 +107,5 @@ static const struct scmi__message messages[] = {
     {discover_agent, 4},	  /* 0x7 DISCOVER_AGENT */
 };
 
-const struct scmi__protocol scmi__base = {SCMI_PROTOCOL_BASE, messages,
+const struct scmi__protocol dmn__scmi_base = {SCMI_PROTOCOL_BASE, messages,
 					  sizeof(messages) / sizeof(*messages)};

@@ -12,7 +12,7 @@
 /* 0 -> L: store the vote while suspended (it is checked there: -ERANGE),
  * then resume, which raises and powers on as one transaction. L -> 0: the
  * inverse, both in the safe direction. L1 -> L2: a plain vote. */
-int scmi__perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
 		     uint32_t target)
 {
 	struct scmi__perf_slot *p = &a->perf[dom];
@@ -71,7 +71,7 @@ static int32_t perf_message_attributes(struct scmi_server *s,
 {
 	(void)s;
 	(void)a;
-	return scmi__message_attributes(&scmi__perf, pl, r);
+	return dmn__scmi_message_attributes(&dmn__scmi_perf, pl, r);
 }
 
 static int32_t domain_attributes(struct scmi_server *s, struct scmi__agent *a,
@@ -143,10 +143,10 @@ static int reapply(struct scmi_server *s, unsigned dom)
 		uint32_t t = clamp(d, b->perf[dom].request);
 		if (t <= b->perf[dom].applied)
 			continue;
-		int err = scmi__perf_apply(s, b, dom, t);
+		int err = dmn__scmi_perf_apply(s, b, dom, t);
 		if (err) {
 			for (unsigned k = 0; k < i; k++)
-				scmi__perf_apply(s, &s->agents[k], dom,
+				dmn__scmi_perf_apply(s, &s->agents[k], dom,
 						 s->scratch[k]);
 			return err;
 		}
@@ -155,7 +155,7 @@ static int reapply(struct scmi_server *s, unsigned dom)
 		struct scmi__agent *b = &s->agents[i];
 		uint32_t t = clamp(d, b->perf[dom].request);
 		if (t < b->perf[dom].applied)
-			scmi__perf_apply(s, b, dom, t);
+			dmn__scmi_perf_apply(s, b, dom, t);
 	}
 	return 0;
 }
@@ -185,7 +185,7 @@ static int32_t limits_set(struct scmi_server *s, struct scmi__agent *a,
 		return SCMI_SUCCESS;
 	/* The cause of a level change is now the limit, not an agent's
 	 * request (DESIGN §6: LEVEL_CHANGED names agent 0). */
-	scmi__note(s, NOTE_LIMITS, a->id, dom, d->eff_max, d->eff_min);
+	dmn__scmi_note(s, NOTE_LIMITS, a->id, dom, d->eff_max, d->eff_min);
 	s->level_agent = 0;
 	int err = reapply(s, dom);
 	if (err) {
@@ -194,7 +194,7 @@ static int32_t limits_set(struct scmi_server *s, struct scmi__agent *a,
 		d->eff_min = old_eff_min;
 		d->eff_max = old_eff_max;
 	}
-	return scmi__status_of(err);
+	return dmn__scmi_status_of(err);
 }
 
 static int32_t limits_get(struct scmi_server *s, struct scmi__agent *a,
@@ -225,10 +225,10 @@ static int32_t level_set(struct scmi_server *s, struct scmi__agent *a,
 		return SCMI_OUT_OF_RANGE;
 	uint32_t old = p->request;
 	p->request = level;
-	int err = scmi__perf_apply(s, a, dom, clamp(&s->perf[dom], level));
+	int err = dmn__scmi_perf_apply(s, a, dom, clamp(&s->perf[dom], level));
 	if (err)
 		p->request = old;
-	return scmi__status_of(err);
+	return dmn__scmi_status_of(err);
 }
 
 static int32_t level_get(struct scmi_server *s, struct scmi__agent *a,
@@ -241,7 +241,7 @@ static int32_t level_get(struct scmi_server *s, struct scmi__agent *a,
 	struct pd_domain_info info;
 	int err = pd_domain_info(s->ctx, s->perf[dom].domain, &info);
 	if (err)
-		return scmi__status_of(err);
+		return dmn__scmi_status_of(err);
 	scmi__add32(r, info.pstate);
 	return SCMI_SUCCESS;
 }
@@ -284,7 +284,7 @@ static int32_t describe_fastchannel(struct scmi_server *s,
 }
 
 static const struct scmi__message messages[] = {
-    {scmi__version, 0},		  /* 0x0 PROTOCOL_VERSION */
+    {dmn__scmi_version, 0},		  /* 0x0 PROTOCOL_VERSION */
     {perf_attributes, 0},	  /* 0x1 PROTOCOL_ATTRIBUTES */
     {perf_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
     {domain_attributes, 4},	  /* 0x3 PERFORMANCE_DOMAIN_ATTRIBUTES */
@@ -298,5 +298,5 @@ static const struct scmi__message messages[] = {
     {describe_fastchannel, 8},	  /* 0xB PERFORMANCE_DESCRIBE_FASTCHANNEL */
 };
 
-const struct scmi__protocol scmi__perf = {SCMI_PROTOCOL_PERF, messages,
+const struct scmi__protocol dmn__scmi_perf = {SCMI_PROTOCOL_PERF, messages,
 					  sizeof(messages) / sizeof(*messages)};

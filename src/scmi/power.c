@@ -7,7 +7,7 @@
 #define ATTR_ASYNC (1u << 30)
 #define ATTR_SYNC (1u << 29)
 
-int scmi__power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
 		    int on)
 {
 	struct scmi__power_slot *p = &a->power[dom];
@@ -41,7 +41,7 @@ static int32_t power_message_attributes(struct scmi_server *s,
 {
 	(void)s;
 	(void)a;
-	return scmi__message_attributes(&scmi__power, pl, r);
+	return dmn__scmi_message_attributes(&dmn__scmi_power, pl, r);
 }
 
 /* Per calling agent: sync/async set only where it may act. */
@@ -86,8 +86,8 @@ static int32_t state_set(struct scmi_server *s, struct scmi__agent *a,
 			      s->n_agents] = (unsigned)(a - s->agents);
 		return SCMI_SUCCESS;
 	}
-	return scmi__status_of(
-	    scmi__power_set(s, a, dom, state == SCMI_POWER_ON));
+	return dmn__scmi_status_of(
+	    dmn__scmi_power_set(s, a, dom, state == SCMI_POWER_ON));
 }
 
 /* An off domain in an idle state still reads OFF (DESIGN §6). */
@@ -101,7 +101,7 @@ static int32_t state_get(struct scmi_server *s, struct scmi__agent *a,
 	struct pd_domain_info info;
 	int err = pd_domain_info(s->ctx, s->power[dom], &info);
 	if (err)
-		return scmi__status_of(err);
+		return dmn__scmi_status_of(err);
 	scmi__add32(r, info.on ? SCMI_POWER_ON : SCMI_POWER_OFF);
 	return SCMI_SUCCESS;
 }
@@ -120,7 +120,7 @@ static int32_t state_notify(struct scmi_server *s, struct scmi__agent *a,
 }
 
 static const struct scmi__message messages[] = {
-    {scmi__version, 0},		   /* 0x0 PROTOCOL_VERSION */
+    {dmn__scmi_version, 0},		   /* 0x0 PROTOCOL_VERSION */
     {power_attributes, 0},	   /* 0x1 PROTOCOL_ATTRIBUTES */
     {power_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
     {domain_attributes, 4},	   /* 0x3 POWER_DOMAIN_ATTRIBUTES */
@@ -129,5 +129,5 @@ static const struct scmi__message messages[] = {
     {state_notify, 8},		   /* 0x6 POWER_STATE_NOTIFY */
 };
 
-const struct scmi__protocol scmi__power = {
+const struct scmi__protocol dmn__scmi_power = {
     SCMI_PROTOCOL_POWER, messages, sizeof(messages) / sizeof(*messages)};

@@ -162,21 +162,21 @@ struct scmi__protocol {
 	unsigned n_messages;
 };
 
-extern const struct scmi__protocol scmi__base, scmi__power, scmi__perf;
+extern const struct scmi__protocol dmn__scmi_base, dmn__scmi_power, dmn__scmi_perf;
 
-int32_t scmi__status_of(int err);
-void scmi__note(struct scmi_server *s, enum scmi__note_kind kind,
+int32_t dmn__scmi_status_of(int err);
+void dmn__scmi_note(struct scmi_server *s, enum scmi__note_kind kind,
 		uint32_t agent, uint32_t domain, uint32_t a, uint32_t b);
-int32_t scmi__message_attributes(const struct scmi__protocol *p,
+int32_t dmn__scmi_message_attributes(const struct scmi__protocol *p,
 				 const uint8_t *pl, struct scmi__reply *r);
-int32_t scmi__version(struct scmi_server *s, struct scmi__agent *a,
+int32_t dmn__scmi_version(struct scmi_server *s, struct scmi__agent *a,
 		      const uint8_t *pl, struct scmi__reply *r);
 
 /* power.c: the state change behind POWER_STATE_SET (sync and deferred) */
-int scmi__power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
 		    int on);
 /* perf.c: apply @target (clamped level or 0) as agent @a's vote */
-int scmi__perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
 		     uint32_t target);
 
 #endif

@@ -19,7 +19,7 @@ const char *scmi_status_name(int32_t status)
 
 /* The status a core error becomes. Callback failures (-EIO from a rail)
  * are the hardware's; -ENOMEM and stale handles are the platform's own. */
-int32_t scmi__status_of(int err)
+int32_t dmn__scmi_status_of(int err)
 {
 	switch (err) {
 	case 0:
@@ -86,7 +86,7 @@ static void copy_name(char dst[SCMI_NAME_SIZE], const char *src)
 /* ---- notifications --------------------------------------------------------
  */
 
-void scmi__note(struct scmi_server *s, enum scmi__note_kind kind,
+void dmn__scmi_note(struct scmi_server *s, enum scmi__note_kind kind,
 		uint32_t agent, uint32_t domain, uint32_t a, uint32_t b)
 {
 	if (s->note_count == s->note_cap) {
@@ -129,7 +129,7 @@ static void on_event(void *user, struct dmn_ctx *ctx,
 	case DMN_EV_POWER_OFF:
 		m = map_find(s, ev->domain);
 		if (m && m->power >= 0)
-			scmi__note(s, NOTE_POWER, s->cur_agent,
+			dmn__scmi_note(s, NOTE_POWER, s->cur_agent,
 				   (uint32_t)m->power,
 				   ev->kind == DMN_EV_POWER_ON ? SCMI_POWER_ON
 							       : SCMI_POWER_OFF,
@@ -138,7 +138,7 @@ static void on_event(void *user, struct dmn_ctx *ctx,
 	case DMN_EV_PSTATE:
 		m = map_find(s, ev->domain);
 		if (m && m->perf >= 0)
-			scmi__note(s, NOTE_LEVEL, s->level_agent,
+			dmn__scmi_note(s, NOTE_LEVEL, s->level_agent,
 				   (uint32_t)m->perf, (uint32_t)ev->new_value,
 				   0);
 		break;
@@ -201,7 +201,7 @@ int scmi_deliver(struct scmi_server *s)
 		a->async.pending = 0;
 		unsigned mark = s->note_count;
 		s->cur_agent = s->level_agent = a->id;
-		int err = scmi__power_set(s, a, a->async.domain,
+		int err = dmn__scmi_power_set(s, a, a->async.domain,
 					  a->async.state == SCMI_POWER_ON);
 		s->cur_agent = s->level_agent = 0;
 		if (err)
@@ -210,7 +210,7 @@ int scmi_deliver(struct scmi_server *s)
 		scmi__put32(msg, scmi_header(SCMI_PROTOCOL_POWER, 4,
 					     SCMI_TYPE_DELAYED_RESPONSE,
 					     a->async.token));
-		scmi__put32(msg + 4, (uint32_t)scmi__status_of(err));
+		scmi__put32(msg + 4, (uint32_t)dmn__scmi_status_of(err));
 		scmi__put32(msg + 8, a->async.domain);
 		scmi__put32(msg + 12, a->async.state);
 		if (s->send)
@@ -229,7 +229,7 @@ unsigned long scmi_dropped(const struct scmi_server *s)
 /* ---- dispatch --------------------------------------------------------------
  */
 
-int32_t scmi__version(struct scmi_server *s, struct scmi__agent *a,
+int32_t dmn__scmi_version(struct scmi_server *s, struct scmi__agent *a,
 		      const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)s;
@@ -239,7 +239,7 @@ int32_t scmi__version(struct scmi_server *s, struct scmi__agent *a,
 	return SCMI_SUCCESS;
 }
 
-int32_t scmi__message_attributes(const struct scmi__protocol *p,
+int32_t dmn__scmi_message_attributes(const struct scmi__protocol *p,
 				 const uint8_t *pl, struct scmi__reply *r)
 {
 	uint32_t id = scmi__get32(pl);
@@ -251,9 +251,9 @@ int32_t scmi__message_attributes(const struct scmi__protocol *p,
 }
 
 static const struct scmi__protocol *const protocols[] = {
-    &scmi__base,
-    &scmi__power,
-    &scmi__perf,
+    &dmn__scmi_base,
+    &dmn__scmi_power,
+    &dmn__scmi_perf,
 };
 
 int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
@@ -539,7 +539,7 @@ void scmi_server_destroy(struct scmi_server *s)
 			struct scmi__perf_slot *p = &a->perf[j];
 			if (!p->dev)
 				continue;
-			scmi__perf_apply(s, a, j, 0);
+			dmn__scmi_perf_apply(s, a, j, 0);
 			pd_detach(s->ctx, p->att);
 			pd_device_remove(s->ctx, p->dev);
 		}
@@ -547,7 +547,7 @@ void scmi_server_destroy(struct scmi_server *s)
 			struct scmi__power_slot *p = &a->power[k];
 			if (!p->dev)
 				continue;
-			scmi__power_set(s, a, k, 0);
+			dmn__scmi_power_set(s, a, k, 0);
 			pd_detach(s->ctx, p->att);
 			pd_device_remove(s->ctx, p->dev);
 		}

@@ -30,7 +30,7 @@ static int take_failure(struct sim_domain *d, enum scn_fail_op op)
 }
 
 /* Count one backend call; @err is what a `fail` command made of it. */
-int sim_backend_call(struct sim *sim, struct sim_call *call, int err)
+int dmn__sim_backend_call(struct sim *sim, struct sim_call *call, int err)
 {
 	call->index = ++sim->n_calls;
 	if (!err && sim->fail_call && call->index == sim->fail_call)
@@ -50,7 +50,7 @@ static int domain_call(struct sim_domain *d, enum sim_call_op op,
 	call.domain = (int)d->index;
 	call.device = -1;
 	call.value = value;
-	return sim_backend_call(d->sim, &call, take_failure(d, fail_op));
+	return dmn__sim_backend_call(d->sim, &call, take_failure(d, fail_op));
 }
 
 static int sim_power_on(void *user, pd_domain_t dom)
@@ -158,7 +158,7 @@ static int sim_clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
 	call.domain = -1;
 	call.device = (int)d->index;
 	call.value = hz;
-	int err = sim_backend_call(d->sim, &call, 0);
+	int err = dmn__sim_backend_call(d->sim, &call, 0);
 	if (err)
 		return err;
 	struct rpt_event ev;
@@ -167,7 +167,7 @@ static int sim_clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
 	ev.device = d->sim->board->devices[d->index].name;
 	ev.old_hz = d->rate;
 	ev.new_hz = hz;
-	sim_record(d->sim, &ev);
+	dmn__sim_record(d->sim, &ev);
 	d->rate = hz;
 	return 0;
 }
@@ -196,7 +196,7 @@ static int sim_set_voltage(void *user, pd_device_t dev, unsigned supply,
 	call.value = target;
 	call.min = min;
 	call.max = max;
-	return sim_backend_call(d->sim, &call, 0);
+	return dmn__sim_backend_call(d->sim, &call, 0);
 }
 
 static const struct opp_regulator_ops sim_regulators = {sim_set_voltage};
@@ -243,17 +243,17 @@ static int index_of(const struct sim_handle_ix *ix, unsigned n, uint32_t handle)
 	return hit ? hit->index : -1;
 }
 
-int sim_domain_index(const struct sim *sim, uint32_t handle)
+int dmn__sim_domain_index(const struct sim *sim, uint32_t handle)
 {
 	return index_of(sim->dom_ix, sim->board->n_domains, handle);
 }
 
-int sim_device_index(const struct sim *sim, uint32_t handle)
+int dmn__sim_device_index(const struct sim *sim, uint32_t handle)
 {
 	return index_of(sim->dev_ix, sim->board->n_devices, handle);
 }
 
-void sim_record(struct sim *sim, struct rpt_event *ev)
+void dmn__sim_record(struct sim *sim, struct rpt_event *ev)
 {
 	ev->time_ns = sim->now;
 	ev->cause = sim->cur_cause;
@@ -292,7 +292,7 @@ static const char *op_name(enum dmn_op op)
 	}
 }
 
-const char *sim_idle_name(const struct sim *sim, unsigned domain, int idle)
+const char *dmn__sim_idle_name(const struct sim *sim, unsigned domain, int idle)
 {
 	const struct dt_domain *d = &sim->board->domains[domain];
 	if (idle < 0 || (unsigned)idle >= d->n_idle_states)
@@ -305,8 +305,8 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 {
 	(void)ctx;
 	struct sim *sim = user;
-	int dom = e->domain ? sim_domain_index(sim, e->domain) : -1;
-	int dev = e->device ? sim_device_index(sim, e->device) : -1;
+	int dom = e->domain ? dmn__sim_domain_index(sim, e->domain) : -1;
+	int dev = e->device ? dmn__sim_device_index(sim, e->device) : -1;
 	struct rpt_event ev;
 	memset(&ev, 0, sizeof(ev));
 	ev.domain = dom >= 0 ? sim->board->domains[dom].name : NULL;
@@ -324,7 +324,7 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 			struct rpt_event *off = &sim->events[i - 1];
 			if (off->kind == RPT_EV_POWER_OFF && off->domain == ev.domain) {
 				off->idle_state =
-					sim_idle_name(sim, (unsigned)dom, (int)e->new_value);
+					dmn__sim_idle_name(sim, (unsigned)dom, (int)e->new_value);
 				break;
 			}
 		}
@@ -355,7 +355,7 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 	default:
 		return; /* lowering notices add nothing */
 	}
-	sim_record(sim, &ev);
+	dmn__sim_record(sim, &ev);
 }
 
 /* ---- creation -------------------------------------------------------------- */
@@ -485,7 +485,7 @@ void sim_free(struct sim *sim)
 {
 	if (!sim)
 		return;
-	sim_report_free(sim);
+	dmn__sim_report_free(sim);
 	dmn_ctx_destroy(sim->ctx);
 	dt_instance_free(sim->inst);
 	dt_board_free(sim->board);

@@ -72,13 +72,13 @@ static void collect(void *user, const struct pd_why *why)
 
 static const char *dev_name(const struct sim *sim, pd_device_t h)
 {
-	int i = sim_device_index(sim, h);
+	int i = dmn__sim_device_index(sim, h);
 	return i >= 0 ? sim->board->devices[i].name : "?";
 }
 
 static const char *dom_name(const struct sim *sim, pd_domain_t h)
 {
-	int i = sim_domain_index(sim, h);
+	int i = dmn__sim_domain_index(sim, h);
 	return i >= 0 ? sim->board->domains[i].name : "?";
 }
 
@@ -86,7 +86,7 @@ static const char *dom_name(const struct sim *sim, pd_domain_t h)
 static uint32_t cast_vote(const struct sim *sim, pd_device_t h,
 			  unsigned domain, uint32_t rounded)
 {
-	int dev = sim_device_index(sim, h);
+	int dev = dmn__sim_device_index(sim, h);
 	if (dev < 0)
 		return rounded;
 	const struct dt_device *d = &sim->board->devices[dev];
@@ -179,7 +179,7 @@ static void off_line(struct sim *sim, unsigned domain, const char *name,
 		put(t, "explain %s: off because: no idle states\n", name);
 		return;
 	}
-	const char *state = sim_idle_name(sim, domain, e->idle_state);
+	const char *state = dmn__sim_idle_name(sim, domain, e->idle_state);
 	put(t, "explain %s: off in %s because: ", name, state ? state : "?");
 	if (e->idle_why == PD_IDLE_INITIAL) {
 		put(t, "initial (deepest)\n");
@@ -200,7 +200,7 @@ static void idle_records(struct sim *sim, unsigned domain,
 	int n = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct pd_why *w = &r->w[i];
-		const char *s = sim_idle_name(sim, domain, (int)w->idle);
+		const char *s = dmn__sim_idle_name(sim, domain, (int)w->idle);
 		const char *sep = n ? ", " : "";
 		switch (w->kind) {
 		case PD_WHY_IDLE_QOS:
@@ -278,7 +278,7 @@ static void pstate_line(struct sim *sim, unsigned domain, const char *name,
 	put(t, "\n");
 }
 
-int sim_explain_index(struct sim *sim, unsigned domain, char **out)
+int dmn__sim_explain_index(struct sim *sim, unsigned domain, char **out)
 {
 	*out = NULL;
 	struct pd_explanation e;
@@ -311,8 +311,8 @@ int sim_explain(struct sim *sim, const char *domain, char **out, char *why,
 	if (!sim || !domain || !out)
 		return -EINVAL;
 	*out = NULL;
-	int i = sim_find_domain(sim, domain, why, why_size);
+	int i = dmn__sim_find_domain(sim, domain, why, why_size);
 	if (i < 0)
 		return i;
-	return sim_explain_index(sim, (unsigned)i, out);
+	return dmn__sim_explain_index(sim, (unsigned)i, out);
 }

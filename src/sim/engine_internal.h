@@ -99,33 +99,33 @@ struct sim {
 	struct sim_report_store report;
 };
 
-void sim_record(struct sim *sim, struct rpt_event *ev);
-int sim_domain_index(const struct sim *sim, uint32_t handle);
-int sim_device_index(const struct sim *sim, uint32_t handle);
-const char *sim_idle_name(const struct sim *sim, unsigned domain, int idle);
-void sim_report_free(struct sim *sim);
-int sim_backend_call(struct sim *sim, struct sim_call *call, int err);
+void dmn__sim_record(struct sim *sim, struct rpt_event *ev);
+int dmn__sim_domain_index(const struct sim *sim, uint32_t handle);
+int dmn__sim_device_index(const struct sim *sim, uint32_t handle);
+const char *dmn__sim_idle_name(const struct sim *sim, unsigned domain, int idle);
+void dmn__sim_report_free(struct sim *sim);
+int dmn__sim_backend_call(struct sim *sim, struct sim_call *call, int err);
 /* engine_requirements.c: the board's device-to-device requirements into
- * the report store (freed by sim_report_free). 0 or -ENOMEM. */
-int sim_fill_requirements(struct sim *sim);
+ * the report store (freed by dmn__sim_report_free). 0 or -ENOMEM. */
+int dmn__sim_fill_requirements(struct sim *sim);
 /* engine_explain.c: `explain` of board domain @domain, lines ending in
  * '\n', malloc'd into *@out. 0, -ENOMEM. */
-int sim_explain_index(struct sim *sim, unsigned domain, char **out);
+int dmn__sim_explain_index(struct sim *sim, unsigned domain, char **out);
 
 /*
  * Names in a scenario (engine_names.c). Each returns an index (device,
  * domain, attachment of @device) or, for a level, 0 and *@level; on
  * failure -ENOENT (-EEXIST: a device node name several devices share;
- * -ENOMEM: sim_find_level's walk of the ancestors) with the reason, and a "did you mean" where one is close, in @why.
+ * -ENOMEM: dmn__sim_find_level's walk of the ancestors) with the reason, and a "did you mean" where one is close, in @why.
  */
-int sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
-int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);
-int sim_find_attachment(struct sim *sim, int device, const char *name,
+int dmn__sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
+int dmn__sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);
+int dmn__sim_find_attachment(struct sim *sim, int device, const char *name,
 			char *why, size_t size);
 /* "venus, vcodec0, mx": how @device's domains are named, in order */
-void sim_attachment_names(const struct sim *sim, int device, char *buf,
+void dmn__sim_attachment_names(const struct sim *sim, int device, char *buf,
 			  size_t size);
-int sim_find_level(const struct sim *sim, unsigned domain, const char *name,
+int dmn__sim_find_level(const struct sim *sim, unsigned domain, const char *name,
 		   uint32_t *level, char *why, size_t size);
 
 #endif

@@ -90,7 +90,7 @@ static const char *attachment_name_at(void *user, size_t i)
 	return attachment_name(sim->board, d, (unsigned)i);
 }
 
-void sim_attachment_names(const struct sim *sim, int device, char *buf,
+void dmn__sim_attachment_names(const struct sim *sim, int device, char *buf,
 			  size_t size)
 {
 	const struct dt_device *d = &sim->board->devices[device];
@@ -101,7 +101,7 @@ void sim_attachment_names(const struct sim *sim, int device, char *buf,
 			attachment_name(sim->board, d, i));
 }
 
-int sim_find_attachment(struct sim *sim, int device, const char *name,
+int dmn__sim_find_attachment(struct sim *sim, int device, const char *name,
 			char *why, size_t size)
 {
 	const struct dt_board *b = sim->board;
@@ -118,14 +118,14 @@ int sim_find_attachment(struct sim *sim, int device, const char *name,
 	const char *hint =
 	    scn_suggest_fn(name, attachment_name_at, sim, d->n_attachments);
 	char names[200];
-	sim_attachment_names(sim, device, names, sizeof(names));
+	dmn__sim_attachment_names(sim, device, names, sizeof(names));
 	msg_add(&m, " (%s)", names);
 	if (hint)
 		msg_add(&m, "; did you mean '%s'?", hint);
 	return -ENOENT;
 }
 
-int sim_find_device(struct sim *sim, const char *name, char *why, size_t size)
+int dmn__sim_find_device(struct sim *sim, const char *name, char *why, size_t size)
 {
 	const struct dt_board *b = sim->board;
 	int i = dt_device_find(b, name);
@@ -151,7 +151,7 @@ int sim_find_device(struct sim *sim, const char *name, char *why, size_t size)
 	return unknown(&m, "device", name, device_name_at, b, device_names(b));
 }
 
-int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
+int dmn__sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
 {
 	const struct dt_board *b = sim->board;
 	int i = dt_domain_find(b, name);
@@ -174,7 +174,7 @@ int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
 			dev[len] = '\0';
 			int d = dt_device_find(b, dev);
 			if (d >= 0) {
-				int a = sim_find_attachment(sim, d, colon + 1,
+				int a = dmn__sim_find_attachment(sim, d, colon + 1,
 							    why, size);
 				return a < 0 ? a
 					     : b->devices[d]
@@ -185,7 +185,7 @@ int sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
 			const char *hint = scn_suggest_fn(
 			    dev, device_name_at, (void *)b, device_names(b));
 			int h = hint ? dt_device_find(b, hint) : -1;
-			if (h >= 0 && sim_find_attachment(sim, h, colon + 1,
+			if (h >= 0 && dmn__sim_find_attachment(sim, h, colon + 1,
 							  why, size) >= 0) {
 				snprintf(why, size,
 					 "unknown domain '%s'; did you mean "
@@ -266,7 +266,7 @@ static const char *level_name_at(void *user, size_t i)
 	return e->has_level ? table_level_name(e) : NULL;
 }
 
-int sim_find_level(const struct sim *sim, unsigned domain, const char *name,
+int dmn__sim_find_level(const struct sim *sim, unsigned domain, const char *name,
 		   uint32_t *level, char *why, size_t size)
 {
 	const struct dt_board *b = sim->board;

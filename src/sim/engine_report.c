@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sim_report_free(struct sim *sim)
+void dmn__sim_report_free(struct sim *sim)
 {
 	struct sim_report_store *s = &sim->report;
 	free(s->domains);
@@ -80,7 +80,7 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 	while (!pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
 		struct pd_attach_info ai;
 		pd_attach_info(sim->ctx, att, &ai);
-		int dev = sim_device_index(sim, ai.device);
+		int dev = dmn__sim_device_index(sim, ai.device);
 		if (dev < 0)
 			continue;
 		const struct dt_device *d = &b->devices[dev];
@@ -134,7 +134,7 @@ static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 		if (pd_domain_idle_state(sim->ctx, dom, k, &info))
 			continue;
 		struct rpt_idle_stats *s = &idle[r->n_idle++];
-		s->name = sim_idle_name(sim, i, (int)k);
+		s->name = dmn__sim_idle_name(sim, i, (int)k);
 		s->entry_latency_us = info.desc.entry_latency_us;
 		s->exit_latency_us = info.desc.exit_latency_us;
 		s->min_residency_us = info.desc.min_residency_us;
@@ -175,7 +175,7 @@ static unsigned fill_hold(struct sim *sim, unsigned i, struct rpt_domain *r,
 	while (h.held && !pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
 		struct pd_attach_info ai;
 		pd_attach_info(sim->ctx, att, &ai);
-		int dev = sim_device_index(sim, ai.device);
+		int dev = dmn__sim_device_index(sim, ai.device);
 		if (dev >= 0 && pd_device_probed(sim->ctx, ai.device) == 0)
 			names[r->n_awaiting++] = sim->board->devices[dev].name;
 	}
@@ -254,7 +254,7 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 {
 	if (!sim || !out)
 		return -EINVAL;
-	sim_report_free(sim);
+	dmn__sim_report_free(sim);
 	struct sim_report_store *s = &sim->report;
 	const struct dt_board *b = sim->board;
 	struct sizes n;
@@ -272,9 +272,9 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->sleep_ns = calloc(n.idle + b->n_domains + 1, sizeof(uint64_t));
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
 	    !s->levels || !s->level_values || !s->awaiting || !s->sleep_ns ||
-	    fill_warnings(sim) || sim_fill_requirements(sim) ||
+	    fill_warnings(sim) || dmn__sim_fill_requirements(sim) ||
 	    fill_device_rates(sim)) {
-		sim_report_free(sim);
+		dmn__sim_report_free(sim);
 		return -ENOMEM;
 	}
 	size_t names = 0, devices = 0, idle = 0, pstates = 0, levels = 0;
@@ -291,12 +291,12 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		r->on = info.on;
 		r->pstate = info.pstate;
 		r->pstate_name = level_name(b, d, info.pstate);
-		r->idle_state = info.on ? NULL : sim_idle_name(sim, i, info.idle_state);
+		r->idle_state = info.on ? NULL : dmn__sim_idle_name(sim, i, info.idle_state);
 		r->parents = &s->names[names];
 		for (unsigned k = 0; k < info.n_parents; k++) {
 			pd_domain_t p;
 			if (!pd_domain_parent(sim->ctx, dom, k, &p)) {
-				int pi = sim_domain_index(sim, p);
+				int pi = dmn__sim_domain_index(sim, p);
 				if (pi >= 0)
 					s->names[names + r->n_parents++] = b->domains[pi].name;
 			}
@@ -306,7 +306,7 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		for (unsigned k = 0; k < info.n_children; k++) {
 			pd_domain_t c;
 			if (!pd_domain_child(sim->ctx, dom, k, &c)) {
-				int ci = sim_domain_index(sim, c);
+				int ci = dmn__sim_domain_index(sim, c);
 				if (ci >= 0)
 					s->names[names + r->n_children++] = b->domains[ci].name;
 			}
@@ -333,7 +333,7 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		awaiting += fill_hold(sim, i, r, &s->awaiting[awaiting]);
 		r->initial_on = sim->initial[i].on;
 		r->initial_pstate = sim->initial[i].pstate;
-		r->initial_idle_state = sim_idle_name(sim, i, sim->initial[i].idle);
+		r->initial_idle_state = dmn__sim_idle_name(sim, i, sim->initial[i].idle);
 		fill_stats(sim, i, r, &s->idle[idle], &s->pstates[pstates]);
 		/* Sleep time per idle state, or in plain off where it has
 		 * none: one slot per state, or one. */

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-int sim_fill_requirements(struct sim *sim)
+int dmn__sim_fill_requirements(struct sim *sim)
 {
 	const struct dt_board *b = sim->board;
 	struct sim_report_store *s = &sim->report;

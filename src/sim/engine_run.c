@@ -40,7 +40,7 @@ static int diag_set(struct scn_diag *diag, const struct scn_script *script,
 	return -EINVAL;
 }
 
-/* The command's target through @find (sim_find_device, sim_find_domain). */
+/* The command's target through @find (dmn__sim_find_device, dmn__sim_find_domain). */
 static int resolve_target(struct sim *sim, const struct scn_script *s,
 			  const struct scn_cmd *cmd, struct scn_diag *diag,
 			  int (*find)(struct sim *, const char *, char *,
@@ -62,7 +62,7 @@ static int resolve_level(struct sim *sim, const struct scn_script *s,
 			 int domain, const char *name, uint32_t *level)
 {
 	char why[SCN_DIAG_MESSAGE_MAX];
-	if (sim_find_level(sim, (unsigned)domain, name, level, why,
+	if (dmn__sim_find_level(sim, (unsigned)domain, name, level, why,
 			   sizeof(why)))
 		return diag_set(diag, s, cmd, "%s", why);
 	return 0;
@@ -77,12 +77,12 @@ static int resolve_vote(struct sim *sim, const struct scn_script *s,
 	char why[SCN_DIAG_MESSAGE_MAX];
 	if (!cmd->vote.domain && d->n_attachments != 1) {
 		char names[200];
-		sim_attachment_names(sim, r->device, names, sizeof(names));
+		dmn__sim_attachment_names(sim, r->device, names, sizeof(names));
 		return diag_set(diag, s, cmd,
 				"device '%s' has %u domains: name one (%s)",
 				d->name, d->n_attachments, names);
 	}
-	r->attachment = cmd->vote.domain ? sim_find_attachment(sim, r->device,
+	r->attachment = cmd->vote.domain ? dmn__sim_find_attachment(sim, r->device,
 							       cmd->vote.domain,
 							       why, sizeof(why))
 					 : 0;
@@ -105,7 +105,7 @@ static int resolve_idle(const struct sim *sim, const struct scn_script *s,
 	size_t used = 0;
 	names[0] = 0;
 	for (unsigned i = 0; i < d->n_idle_states; i++) {
-		const char *n = sim_idle_name(sim, (unsigned)r->domain, (int)i);
+		const char *n = dmn__sim_idle_name(sim, (unsigned)r->domain, (int)i);
 		if (!strcmp(n, cmd->expect.idle_state)) {
 			r->idle = (int)i;
 			return 0;
@@ -133,18 +133,18 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 	case SCN_RATE:
 	case SCN_QOS:
 	case SCN_WAKEUP:
-		return resolve_target(sim, s, cmd, diag, sim_find_device,
+		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
 	case SCN_VOTE: {
-		int err = resolve_target(sim, s, cmd, diag, sim_find_device,
+		int err = resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 					 &r->device);
 		return err ? err : resolve_vote(sim, s, cmd, diag, r);
 	}
 	case SCN_FAIL:
-		return resolve_target(sim, s, cmd, diag, sim_find_domain,
+		return resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
 				      &r->domain);
 	case SCN_BOOT_ON: {
-		int err = resolve_target(sim, s, cmd, diag, sim_find_domain,
+		int err = resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
 					 &r->domain);
 		r->level = cmd->boot.level;
 		if (err || !cmd->boot.level_name)
@@ -154,10 +154,10 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 	}
 	case SCN_EXPLAIN:
 	case SCN_ACTIVE_WAKEUP:
-		return resolve_target(sim, s, cmd, diag, sim_find_domain,
+		return resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
 				      &r->domain);
 	case SCN_WAKEUP_ENABLE:
-		return resolve_target(sim, s, cmd, diag, sim_find_device,
+		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
 	case SCN_SYSTEM_SUSPEND:
 	case SCN_SYSTEM_RESUME:
@@ -165,23 +165,23 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 	case SCN_PROBE:
 		if (cmd->probe.all)
 			return 0;
-		return resolve_target(sim, s, cmd, diag, sim_find_device,
+		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
 	case SCN_EXPECT:
 		switch (cmd->expect.kind) {
 		case SCN_EXPECT_RATE:
 			return resolve_target(sim, s, cmd, diag,
-					      sim_find_device, &r->device);
+					      dmn__sim_find_device, &r->device);
 		case SCN_EXPECT_LAST_ERROR:
 			return 0;
 		case SCN_EXPECT_IDLE: {
 			int err = resolve_target(sim, s, cmd, diag,
-						 sim_find_domain, &r->domain);
+						 dmn__sim_find_domain, &r->domain);
 			return err ? err : resolve_idle(sim, s, cmd, diag, r);
 		}
 		case SCN_EXPECT_PSTATE: {
 			int err = resolve_target(sim, s, cmd, diag,
-						 sim_find_domain, &r->domain);
+						 dmn__sim_find_domain, &r->domain);
 			r->level = cmd->expect.level;
 			if (err || !cmd->expect.level_name)
 				return err;
@@ -190,7 +190,7 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 		}
 		default:
 			return resolve_target(sim, s, cmd, diag,
-					      sim_find_domain, &r->domain);
+					      dmn__sim_find_domain, &r->domain);
 		}
 	}
 	return diag_set(diag, s, cmd, "unsupported command");
@@ -298,7 +298,7 @@ static void expect_failed(struct sim *sim, struct sim_result *res,
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = RPT_EV_EXPECT_FAILED;
 	ev.message = sim->causes[sim->n_causes - 1];
-	sim_record(sim, &ev);
+	dmn__sim_record(sim, &ev);
 	res->expect_failed++;
 }
 
@@ -328,7 +328,7 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_EXPECT_IDLE:
 		if (info.on || info.idle_state != r->idle) {
 			const char *got = info.on ? "on"
-				: sim_idle_name(sim, (unsigned)r->domain, info.idle_state);
+				: dmn__sim_idle_name(sim, (unsigned)r->domain, info.idle_state);
 			expect_failed(sim, res, "%s idle %s, got %s", dom,
 				      cmd->expect.idle_state, got ? got : "off");
 		}
@@ -367,7 +367,7 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 static int explain(struct sim *sim, unsigned domain)
 {
 	char *text;
-	int err = sim_explain_index(sim, domain, &text);
+	int err = dmn__sim_explain_index(sim, domain, &text);
 	if (err)
 		return err;
 	for (char *line = text, *nl; *line; line = nl + 1) {
@@ -386,7 +386,7 @@ static int explain(struct sim *sim, unsigned domain)
 		ev.kind = RPT_EV_EXPLAIN;
 		ev.domain = sim->board->domains[domain].name;
 		ev.message = sim->causes[sim->n_causes - 1];
-		sim_record(sim, &ev);
+		dmn__sim_record(sim, &ev);
 	}
 	free(text);
 	return 0;
@@ -542,8 +542,8 @@ static void failure_reason(struct sim *sim, const struct scn_cmd *cmd,
 		}
 		if (cmd->rate.hz > info.hz[0])
 			snprintf(buf, size, "no OPP >= %s; highest %s",
-				 rpt_fmt_hz(a, cmd->rate.hz),
-				 rpt_fmt_hz(b, info.hz[0]));
+				 dmn__rpt_fmt_hz(a, cmd->rate.hz),
+				 dmn__rpt_fmt_hz(b, info.hz[0]));
 		else
 			snprintf(buf, size, "%s", "a vote of that OPP is above "
 				 "what a domain or a required table can take");
@@ -610,7 +610,7 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 			ev.device = sim->board->devices[r->device].name;
 		if (r->domain >= 0)
 			ev.domain = sim->board->domains[r->domain].name;
-		sim_record(sim, &ev);
+		dmn__sim_record(sim, &ev);
 		res->commands_failed++;
 	}
 	return 0;

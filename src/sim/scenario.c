@@ -296,9 +296,9 @@ static int parse_scaled_word(struct parser *p, const struct word *w,
 	const char *s = w->s + skip;
 	size_t len = w->len - skip;
 	uint32_t col = w->column + (uint32_t)skip;
-	enum scn_num_status st = scn_parse_scaled(
-	    s, len, freq ? scn_freq_units : scn_time_units,
-	    freq ? scn_n_freq_units : scn_n_time_units, freq, out, &unit_off);
+	enum scn_num_status st = dmn__scn_parse_scaled(
+	    s, len, freq ? dmn__scn_freq_units : dmn__scn_time_units,
+	    freq ? dmn__scn_n_freq_units : dmn__scn_n_time_units, freq, out, &unit_off);
 
 	quote(q, w->s, w->len);
 	switch (st) {
@@ -349,7 +349,7 @@ static int parse_u32_word(struct parser *p, const struct word *w,
 	char q[QUOTE_MAX + 4];
 	uint64_t v;
 	enum scn_num_status st =
-	    scn_parse_scaled(w->s, w->len, bare, 1, 0, &v, NULL);
+	    dmn__scn_parse_scaled(w->s, w->len, bare, 1, 0, &v, NULL);
 
 	/* Levels and counts are integers: `5.0` is refused, not rounded. */
 	for (size_t i = 0; i < w->len && st != SCN_NUM_NOT_DIGIT; i++)
@@ -594,7 +594,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		}
 		uint64_t v;
 		char q[QUOTE_MAX + 4];
-		enum scn_num_status st = scn_parse_scaled(
+		enum scn_num_status st = dmn__scn_parse_scaled(
 		    a[1].s, a[1].len, us_units, 5, 0, &v, NULL);
 		quote(q, a[1].s, a[1].len);
 		if (st == SCN_NUM_OK && v < SCN_QOS_NONE) {

@@ -19,7 +19,7 @@ struct scn_unit {
 	unsigned exp10;
 };
 
-/* Why scn_parse_scaled() refused a number. */
+/* Why dmn__scn_parse_scaled() refused a number. */
 enum scn_num_status {
 	SCN_NUM_OK,
 	SCN_NUM_EMPTY,	   /* nothing at all */
@@ -30,21 +30,21 @@ enum scn_num_status {
 };
 
 /*
- * scn_parse_scaled - DIGITS [. DIGITS] [UNIT], exactly, into base units
+ * dmn__scn_parse_scaled - DIGITS [. DIGITS] [UNIT], exactly, into base units
  * @units:     the accepted suffixes; "" (an empty name) allows a bare number
  * @fold_case: compare suffixes ASCII-case-insensitively (frequencies)
  * @unit_off:  receives the offset of the suffix in @s (for BAD_UNIT
  *             diagnostics); may be NULL
  * returns: the status; *@out is written only for SCN_NUM_OK.
  */
-enum scn_num_status scn_parse_scaled(const char *s, size_t len,
+enum scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
 				     const struct scn_unit *units,
 				     size_t n_units, int fold_case,
 				     uint64_t *out, size_t *unit_off);
 
-extern const struct scn_unit scn_time_units[];
-extern const size_t scn_n_time_units;
-extern const struct scn_unit scn_freq_units[];
-extern const size_t scn_n_freq_units;
+extern const struct scn_unit dmn__scn_time_units[];
+extern const size_t dmn__scn_n_time_units;
+extern const struct scn_unit dmn__scn_freq_units[];
+extern const size_t dmn__scn_n_freq_units;
 
 #endif /* DOMINO_SIM_SCENARIO_INTERNAL_H */

@@ -14,20 +14,20 @@
 
 #include "scenario_internal.h"
 
-const struct scn_unit scn_time_units[] = {
+const struct scn_unit dmn__scn_time_units[] = {
     {"", 0},	      {"ns", 0},
     {"us", 3},	      {"\xc2\xb5s", 3}, /* µs, U+00B5 MICRO SIGN */
     {"\xce\xbcs", 3}, /* μs, U+03BC GREEK SMALL LETTER MU, same look */
     {"ms", 6},	      {"s", 9},
 };
-const size_t scn_n_time_units =
-    sizeof(scn_time_units) / sizeof(scn_time_units[0]);
+const size_t dmn__scn_n_time_units =
+    sizeof(dmn__scn_time_units) / sizeof(dmn__scn_time_units[0]);
 
-const struct scn_unit scn_freq_units[] = {
+const struct scn_unit dmn__scn_freq_units[] = {
     {"", 0}, {"hz", 0}, {"khz", 3}, {"mhz", 6}, {"ghz", 9},
 };
-const size_t scn_n_freq_units =
-    sizeof(scn_freq_units) / sizeof(scn_freq_units[0]);
+const size_t dmn__scn_n_freq_units =
+    sizeof(dmn__scn_freq_units) / sizeof(dmn__scn_freq_units[0]);
 
 static int is_digit(char c)
 {
@@ -67,7 +67,7 @@ static int scale_add(uint64_t *acc, unsigned exp10, uint64_t add)
 	return 1;
 }
 
-enum scn_num_status scn_parse_scaled(const char *s, size_t len,
+enum scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
 				     const struct scn_unit *units,
 				     size_t n_units, int fold_case,
 				     uint64_t *out, size_t *unit_off)
@@ -150,8 +150,8 @@ int scn_parse_time(const char *s, size_t len, uint64_t *out)
 	uint64_t v;
 	if (!s || !out)
 		return -EINVAL;
-	enum scn_num_status st = scn_parse_scaled(
-	    s, len, scn_time_units, scn_n_time_units, 0, &v, NULL);
+	enum scn_num_status st = dmn__scn_parse_scaled(
+	    s, len, dmn__scn_time_units, dmn__scn_n_time_units, 0, &v, NULL);
 	if (st == SCN_NUM_OK)
 		*out = v;
 	return status_to_errno(st);
@@ -162,8 +162,8 @@ int scn_parse_freq(const char *s, size_t len, uint64_t *out)
 	uint64_t v;
 	if (!s || !out)
 		return -EINVAL;
-	enum scn_num_status st = scn_parse_scaled(
-	    s, len, scn_freq_units, scn_n_freq_units, 1, &v, NULL);
+	enum scn_num_status st = dmn__scn_parse_scaled(
+	    s, len, dmn__scn_freq_units, dmn__scn_n_freq_units, 1, &v, NULL);
 	if (st == SCN_NUM_OK)
 		*out = v;
 	return status_to_errno(st);

@@ -92,7 +92,7 @@ static void grow_doubles_to_the_unsigned_limit(void **state)
 	assert_int_equal(((int *)array)[2], 42);
 	assert_int_equal(dmn_grow(ctx, &array, &cap, 6, sizeof(int)), 0);
 	assert_int_equal(cap, 6);
-	dmn_free(ctx, array);
+	dmn__free(ctx, array);
 	dmn_ctx_destroy(ctx);
 	assert_int_equal(a.live, 0);
 }
