@@ -26,6 +26,10 @@ static const void *raw_getprop(const void *fdt, int offset, const char *name,
 {
 	const char *base = (const char *)fdt + fdt_off_dt_struct(fdt);
 	const char *strings = (const char *)fdt + fdt_off_dt_strings(fdt);
+	/* Only a node's offset starts a walk fdt_check_full() vouched for;
+	 * anything else would read tags out of the strings block. */
+	if (fdt32_ld((const fdt32_t *)(base + offset)) != FDT_BEGIN_NODE)
+		return NULL;
 	/* skip FDT_BEGIN_NODE and the NUL-terminated name, padded to 4 */
 	size_t pos = (size_t)offset + 4;
 	pos += strlen(base + pos) + 1;
@@ -239,7 +243,10 @@ int dmn__dt_blob_index(struct dt_loader *ld)
 {
 	const void *fdt = ld->fdt;
 	int depth = 0;
-	for (int off = 0; off >= 0; off = fdt_next_node(fdt, off, &depth)) {
+	/* fdt_next_node returns the offset after the root's end (FDT_END)
+	 * with depth -1: that is no node, and the walk stops there. */
+	for (int off = 0; off >= 0 && depth >= 0;
+	     off = fdt_next_node(fdt, off, &depth)) {
 		struct dt_node *n =
 		    dmn__dt_vec_push(ld->pool, (void **)&ld->nodes, &ld->n_nodes,
 				&ld->cap_nodes, sizeof(*n));
