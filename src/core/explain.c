@@ -24,12 +24,6 @@ static void say(pd_why_fn fn, void *user, enum pd_why_kind kind,
 	fn(user, &w);
 }
 
-static bool want_on_now(const struct pd_domain *d)
-{
-	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
-	       d->on_children || d->held || d->sleep_keep;
-}
-
 static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
 {
 	if (d->flags & PD_FLAG_ALWAYS_ON)
@@ -145,7 +139,7 @@ int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 			idle_decision(d, d->idle_state, fn, user);
 		/* On with nothing holding it: the governor's last word (a
 		 * stay-on lists every state it ruled out). */
-		else if (d->on && !want_on_now(d) && d->gov_decided && has_idle)
+		else if (d->on && !domain_wants_on(d) && d->gov_decided && has_idle)
 			idle_decision(d, -1, fn, user);
 	}
 	dmn__unlock(ctx);

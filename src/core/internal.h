@@ -143,7 +143,7 @@ struct pd_domain {
 	uint64_t gov_now, gov_qos, gov_wakeup;
 
 	/* System sleep (lifecycle.c). sleep_keep: on, active-wakeup, with a
-	 * wakeup-path device: kept on through sleep (want_on sees it).
+	 * wakeup-path device: kept on through sleep (domain_wants_on sees it).
 	 * off_by_sleep: switched off by pd_system_suspend, into its
 	 * deepest state. sleep: time spent during system sleep. */
 	bool active_wakeup, sleep_keep, off_by_sleep;
@@ -403,6 +403,14 @@ void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 
 /* Look handles up; NULL if stale or of another kind. */
 struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
+
+/* Whether anything requires @d on: the one rule the transaction engine
+ * powers domains on and off by, and that explain reports against. */
+static inline bool domain_wants_on(const struct pd_domain *d)
+{
+	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
+	       d->on_children || d->held || d->sleep_keep;
+}
 struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
 struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
 

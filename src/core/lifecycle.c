@@ -5,7 +5,7 @@
  * it has probed.
  *
  * A hold is one more input of the aggregate: the boot level sits in the
- * domain's vote histogram and want_on() sees `held`, so the transaction
+ * domain's vote histogram and domain_wants_on() sees `held`, so the transaction
  * engine needs nothing else. Releasing is a safe-direction change (it only
  * removes an input), but its commit can still run out of memory before any
  * callback; the fields this file owns are then put back by hand, the inputs

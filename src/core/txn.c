@@ -285,12 +285,6 @@ int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 
 /* ---- callbacks ---------------------------------------------------------- */
 
-static bool want_on(const struct pd_domain *d)
-{
-	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
-	       d->on_children || d->held || d->sleep_keep;
-}
-
 static void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 		 const struct pd_domain *d, int error, int safe, uint64_t old_v,
 		 uint64_t new_v)
@@ -338,7 +332,7 @@ static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 
 static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	if (d->on || !want_on(d))
+	if (d->on || !domain_wants_on(d))
 		return 0;
 	int err = 0;
 	if (!ctx->record_only && d->ops && d->ops->power_on)
@@ -367,7 +361,7 @@ static void links_follow_actual(struct dmn_ctx *ctx, struct pd_domain *d)
  * @forced (a rollback goes back to where the domain was, governor or not). */
 static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 {
-	if (!d->on || want_on(d))
+	if (!d->on || domain_wants_on(d))
 		return;
 	unsigned rejected = UINT_MAX;
 	int choice = forced;
@@ -636,7 +630,7 @@ static int propagate_targets(struct dmn_ctx *ctx)
 {
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
-		bool on = want_on(d);
+		bool on = domain_wants_on(d);
 		uint32_t level = on ? hist_max(&d->votes) : 0;
 		/* An off domain left high by a failed lowering powers on at
 		 * that level and is lowered only afterwards: its parents must
