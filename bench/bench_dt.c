@@ -132,7 +132,7 @@ void bench_extra(struct bench_table *t, const char *boards_dir, int quick)
 		char path[1024];
 		snprintf(path, sizeof(path), "%s/dtb/%s.dtb", boards_dir, boards[i]);
 		size_t size;
-		char *blob = bench_read_file(path, &size);
+		char *blob = read_whole_file(path, &size);
 		if (!blob) {
 			printf("dtload_%s: skipped (%s not readable)\n", boards[i], path);
 			continue;

@@ -118,25 +118,6 @@ double bench_run_dtc(const char *path, double *cpu_ns)
 	return wall;
 }
 
-char *bench_read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	long len = -1;
-	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 &&
-	    !fseek(f, 0, SEEK_SET))
-		buf = malloc((size_t)len);
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*size = buf ? (size_t)len : 0;
-	return buf;
-}
-
 /* The batches are timed on the thread's CPU-time clock: on a machine
  * shared with other jobs, wall time charges a batch for every time slice
  * another process ran in the middle of it, and a batch of a few ms is

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "read_file.h" /* tests/util: read_whole_file */
+
 #define BENCH_MAX_RESULTS 128
 
 struct bench_table {
@@ -75,8 +77,6 @@ void bench_table_print_kv(const struct bench_table *t);
 double bench_run_dtc(const char *path, double *cpu_ns);
 /* The calling thread's CPU time, ns (an arbitrary origin). */
 double bench_cpu_ns(void);
-/* The whole file in a malloc'd buffer (*size its length), or NULL. */
-char *bench_read_file(const char *path, size_t *size);
 /* Device-tree and OPP figures (bench_dt.c). */
 void bench_extra(struct bench_table *t, const char *boards_dir, int quick);
 /* SCMI figures (bench_scmi.c); @domino: the domino command, or NULL. */

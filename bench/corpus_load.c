@@ -36,7 +36,7 @@ static double load_one(const char *path, int *failed, double *cpu_ns)
 	double c0 = bench_cpu_ns();
 	uint64_t t0 = bench_now();
 	size_t size;
-	char *blob = bench_read_file(path, &size);
+	char *blob = read_whole_file(path, &size);
 	if (!blob)
 		return -1;
 	struct dt_load_opts lo;

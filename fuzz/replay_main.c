@@ -15,40 +15,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "read_file.h" /* tests/util */
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	size_t len;
+	char *buf = read_whole_file(path, &len);
+	if (!buf) {
 		perror(path);
 		return -1;
 	}
-	size_t cap = 4096, len = 0;
-	uint8_t *buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			fclose(f);
-			fprintf(stderr, "%s: out of memory\n", path);
-			return -1;
-		}
-		len += fread(buf + len, 1, cap - len, f);
-		if (len < cap)
-			break;
-		uint8_t *grown = realloc(buf, cap * 2);
-		if (!grown)
-			free(buf);
-		buf = grown;
-		cap *= 2;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		fprintf(stderr, "%s: read error\n", path);
-		free(buf);
-		return -1;
-	}
-	LLVMFuzzerTestOneInput(buf, len);
+	LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
 	free(buf);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define DMN_LOCK_HERE /* the out-of-line lock pair of -Os builds */
 #include "internal.h"
+#include "alloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +24,14 @@ static void default_free(void *user, void *ptr)
 {
 	(void)user;
 	free(ptr);
+}
+
+struct dmn_alloc_ops dmn__alloc_ops_or_default(const struct dmn_alloc_ops *ops)
+{
+	if (ops && ops->alloc && ops->free)
+		return *ops;
+	struct dmn_alloc_ops use = {default_alloc, default_free, 0};
+	return use;
 }
 
 static int nolock_create(void *user, void **lock)
@@ -172,12 +181,7 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	}
 	if (!cfg->alloc.alloc != !cfg->alloc.free)
 		return -EINVAL;
-	struct dmn_alloc_ops alloc = cfg->alloc;
-	if (!alloc.alloc) {
-		alloc.alloc = default_alloc;
-		alloc.free = default_free;
-		alloc.user = 0;
-	}
+	struct dmn_alloc_ops alloc = dmn__alloc_ops_or_default(&cfg->alloc);
 	struct dmn_lock_ops lock = cfg->lock;
 	if (!lock.create)
 		lock = default_lock;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The allocation pool behind a board: one list of blocks, freed at once. */
 #include "dt_internal.h"
+#include "../core/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +20,9 @@ struct dt_pool {
 	union dt_block head; /* circular list sentinel */
 };
 
-static void *default_alloc(void *user, size_t size)
-{
-	(void)user;
-	return malloc(size);
-}
-
-static void default_free(void *user, void *ptr)
-{
-	(void)user;
-	free(ptr);
-}
-
 struct dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops)
 {
-	struct dmn_alloc_ops use = {default_alloc, default_free, NULL};
-	if (ops && ops->alloc && ops->free)
-		use = *ops;
+	struct dmn_alloc_ops use = dmn__alloc_ops_or_default(ops);
 	struct dt_pool *pool = use.alloc(use.user, sizeof(*pool));
 	if (!pool)
 		return NULL;

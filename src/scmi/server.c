@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* SCMI server: creation, message dispatch, the notification queue. */
 #include "scmi_internal.h"
+#include "../core/alloc.h"
 
 #include <stdlib.h>
 
@@ -61,18 +62,6 @@ static void release(struct scmi_server *s, void *p)
 {
 	if (p)
 		s->alloc.free(s->alloc.user, p);
-}
-
-static void *default_alloc(void *user, size_t size)
-{
-	(void)user;
-	return malloc(size);
-}
-
-static void default_free(void *user, void *ptr)
-{
-	(void)user;
-	free(ptr);
 }
 
 static void copy_name(char dst[SCMI_NAME_SIZE], const char *src)
@@ -453,11 +442,7 @@ int scmi_server_create(const struct scmi_config *c, struct scmi_server **out)
 	int err = check_config(c);
 	if (err)
 		return err;
-	struct dmn_alloc_ops alloc = c->alloc;
-	if (!alloc.alloc) {
-		alloc.alloc = default_alloc;
-		alloc.free = default_free;
-	}
+	struct dmn_alloc_ops alloc = dmn__alloc_ops_or_default(&c->alloc);
 	struct scmi_server *s = alloc.alloc(alloc.user, sizeof(*s));
 	if (!s)
 		return -ENOMEM;

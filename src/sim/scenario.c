@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "scenario_internal.h"
+#include "../core/alloc.h"
 
 /* A command has at most 4 words after the verb; one more is enough to say
  * "too many" and point at it. */
@@ -88,21 +89,6 @@ const char *scn_fail_op_name(enum scn_fail_op op)
 	if ((unsigned)op >= N_FAIL_OPS)
 		return "?";
 	return fail_op_names[op];
-}
-
-/* ---- allocation -----------------------------------------------------------
- */
-
-static void *default_alloc(void *user, size_t size)
-{
-	(void)user;
-	return malloc(size);
-}
-
-static void default_free(void *user, void *ptr)
-{
-	(void)user;
-	free(ptr);
 }
 
 /* ---- diagnostics ----------------------------------------------------------
@@ -845,12 +831,7 @@ int scn_parse(const char *text, size_t len, const char *filename,
 	if (!out || (!text && len > 0))
 		return error_at(&p, -EINVAL, 0,
 				"invalid arguments to scn_parse");
-	if (alloc && alloc->alloc && alloc->free)
-		p.alloc = *alloc;
-	else {
-		p.alloc.alloc = default_alloc;
-		p.alloc.free = default_free;
-	}
+	p.alloc = dmn__alloc_ops_or_default(alloc);
 
 	const char *name = filename ? filename : "<scenario>";
 	size_t name_len = strlen(name);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "read_file.h"
+
 /* struct fdt_header, as byte offsets of big-endian u32 fields */
 enum {
 	HDR_MAGIC = 0,
@@ -264,20 +266,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	out_dir = argv[2];
-	FILE *f = fopen(argv[1], "rb");
-	if (!f) {
+	base = (unsigned char *)read_whole_file(argv[1], &base_len);
+	if (!base) {
 		perror(argv[1]);
 		return 1;
 	}
-	static unsigned char buf[1 << 16];
-	base_len = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	base = buf;
 	if (base_len < HDR_SIZE || get32(base, HDR_MAGIC) != 0xd00dfeed) {
 		fprintf(stderr, "%s: not a device tree blob\n", argv[1]);
 		return 1;
 	}
 	blobs();
 	scenarios();
+	free(base);
 	return 0;
 }

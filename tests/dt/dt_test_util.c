@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "dt_test_util.h"
+#include "read_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,33 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *dt_test_read(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	long n = ftell(f);
-	rewind(f);
-	void *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf)
-		*size = (size_t)n;
-	return buf;
-}
-
 void *dt_test_case(const char *name, size_t *size)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s.dtb", DT_CASES_DIR, name);
-	void *blob = dt_test_read(path, size);
+	void *blob = read_whole_file(path, size);
 	if (!blob)
 		fail_msg("cannot read %s (built by tests/dt/CMakeLists.txt)",
 			 path);
@@ -46,7 +25,7 @@ void *dt_test_board(const char *name, size_t *size)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s.dtb", DOMINO_BOARDS_DIR, name);
-	void *blob = dt_test_read(path, size);
+	void *blob = read_whole_file(path, size);
 	if (!blob)
 		printf("skipping %s: %s is absent (configure with "
 		       "-DDOMINO_BOARDS=DIR, a folder of board blobs)\n",

@@ -6,8 +6,6 @@
 #include <domino/dt.h>
 #include <stddef.h>
 
-/* Read a whole file; NULL if it cannot be read. Free with free(). */
-void *dt_test_read(const char *path, size_t *size);
 /* Read DT_CASES_DIR/NAME.dtb; fails the test if missing (it is built). */
 void *dt_test_case(const char *name, size_t *size);
 /* Read DOMINO_BOARDS_DIR/NAME.dtb; NULL (and a message) when absent. */

@@ -32,6 +32,7 @@
 #include <cmocka.h>
 
 #include "domino_demo_board.h"
+#include "read_file.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define UNDER_TSAN 1
@@ -181,22 +182,6 @@ static void demo_board(void **state)
 	fail_each("demo", domino_demo_dtb, domino_demo_dtb_len, NULL, 0);
 }
 
-static void *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	void *buf = malloc((size_t)size);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
-	fclose(f);
-	*len = (size_t)size;
-	return buf;
-}
-
 static void shared_boards(void **state)
 {
 	(void)state;
@@ -213,7 +198,7 @@ static void shared_boards(void **state)
 		snprintf(path, sizeof(path), "%s/%s.dtb", DOMINO_BOARDS_DIR,
 			 boards[i].name);
 		size_t size;
-		void *blob = read_file(path, &size);
+		void *blob = read_whole_file(path, &size);
 		if (!blob) {
 			printf("SKIP %s: %s absent\n", boards[i].name, path);
 			continue;

@@ -28,29 +28,13 @@
 #include <cmocka.h>
 
 #include "domino_demo_board.h"
+#include "read_file.h"
 
 #define RANDOM_SCRIPTS 50
 #define RANDOM_COMMANDS 80
 #define RANDOM_BOARD_SCRIPTS 10
 
 static struct inject_totals totals;
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)size + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
-	buf[size] = 0;
-	fclose(f);
-	*len = (size_t)size;
-	return buf;
-}
 
 static struct scn_script *parse(const char *text, size_t len, const char *name)
 {
@@ -140,7 +124,7 @@ static void examples_on_demo(void **state)
 		snprintf(path, sizeof(path), "%s/%s", DOMINO_EXAMPLES_DIR, *n);
 		snprintf(label, sizeof(label), "%s on demo", *n);
 		size_t len;
-		char *text = read_file(path, &len);
+		char *text = read_whole_file(path, &len);
 		assert_non_null(text);
 		run_one(label, domino_demo_dtb, domino_demo_dtb_len, text, len);
 		free(text);
@@ -165,13 +149,13 @@ static void board_scenarios(void **state)
 		snprintf(path, sizeof(path), "%s/%s", DOMINO_BOARD_SCENARIOS,
 			 *n);
 		size_t blob_len, len;
-		char *blob = read_file(dtb, &blob_len);
+		char *blob = read_whole_file(dtb, &blob_len);
 		if (!blob) {
 			printf("SKIP %s: %s absent\n", *n, dtb);
 			free(*n);
 			continue;
 		}
-		char *text = read_file(path, &len);
+		char *text = read_whole_file(path, &len);
 		assert_non_null(text);
 		char label[600];
 		snprintf(label, sizeof(label), "%s on %s", *n, stem);
@@ -342,7 +326,7 @@ static void random_on_boards(void **state)
 		snprintf(dtb, sizeof(dtb), "%s/%s.dtb", DOMINO_BOARDS_DIR,
 			 boards[i].name);
 		size_t size;
-		char *blob = read_file(dtb, &size);
+		char *blob = read_whole_file(dtb, &size);
 		if (!blob) {
 			printf("SKIP random on %s: %s absent\n", boards[i].name,
 			       dtb);

@@ -29,6 +29,8 @@
 
 #include <cmocka.h>
 
+#include "read_file.h"
+
 #define BASE SCMI_PROTOCOL_BASE
 #define POWER SCMI_PROTOCOL_POWER
 #define PERF SCMI_PROTOCOL_PERF
@@ -478,14 +480,8 @@ static void inproc_open(const struct expect *e, struct inproc *w)
 {
 	char *blob;
 	size_t size;
-	FILE *f = fopen(e->dtb, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	size = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	blob = malloc(size);
-	assert_int_equal(fread(blob, 1, size, f), size);
-	fclose(f);
+	blob = read_whole_file(e->dtb, &size);
+	assert_non_null(blob);
 	struct sim_options so = {.board_name = e->board};
 	assert_int_equal(sim_create(blob, size, &so, &w->sim), 0);
 	free(blob);

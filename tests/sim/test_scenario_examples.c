@@ -17,19 +17,13 @@
 
 #include <cmocka.h>
 
+#include "read_file.h"
+
 static char *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)size + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
-	fclose(f);
-	*len = (size_t)size;
+	char *buf = read_whole_file(path, len);
+	if (!buf)
+		fail_msg("cannot read %s", path);
 	return buf;
 }
 

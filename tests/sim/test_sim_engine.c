@@ -16,24 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "read_file.h"
+
 static void *blob;
 static size_t blob_size;
 
 static int load_blob(void **state)
 {
 	(void)state;
-	FILE *f = fopen(SIM_TEST_DTB, "rb");
-	if (!f)
-		return -1;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	blob = malloc((size_t)n);
-	blob_size = blob && fread(blob, 1, (size_t)n, f) == (size_t)n
-			? (size_t)n
-			: 0;
-	fclose(f);
-	return blob_size ? 0 : -1;
+	blob = read_whole_file(SIM_TEST_DTB, &blob_size);
+	return blob && blob_size ? 0 : -1;
 }
 
 static int free_blob(void **state)
