@@ -44,10 +44,10 @@ static enum cli_check_rule_kind check_rule(const struct cli_options *opt,
 	return rule;
 }
 
-static void print_finding(void *user, const struct lint_finding *f)
+static void print_finding(void *user, const struct dt_diag *f)
 {
 	struct printer *p = user;
-	struct lint_finding promoted;
+	struct dt_diag promoted;
 	/* An unreadable blob is no check to turn off. */
 	if (strcmp(f->check, "dt-corrupt")) {
 		enum cli_check_rule_kind rule = check_rule(p->opt, f->check);

@@ -34,7 +34,7 @@ static void count_diag(void *user, const struct dt_diag *diag)
 	(*n)++;
 }
 
-static void count_finding(void *user, const struct lint_finding *f)
+static void count_finding(void *user, const struct dt_diag *f)
 {
 	unsigned *n = user;
 	if (!f->check || !f->node || !f->message)

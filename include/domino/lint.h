@@ -57,19 +57,13 @@ extern "C" {
 #endif
 
 /**
- * struct lint_finding - one finding; strings valid during the callback
- * @severity, @check, @node, @property (may be NULL), @message: as in
- *   struct dt_diag
+ * typedef lint_fn - receives one finding, a struct dt_diag (the loader's
+ * own diagnostic type: lint's findings are the loader's diagnostics, at
+ * lint's severities, plus its own checks). @finding and its strings are
+ * only valid during the call. @finding->error is the negative errno of the
+ * load that failed for a loader error and for "load-failed", else 0.
  */
-struct lint_finding {
-	enum dt_severity severity;
-	const char *check;
-	const char *node;
-	const char *property;
-	const char *message;
-};
-
-typedef void (*lint_fn)(void *user, const struct lint_finding *finding);
+typedef void (*lint_fn)(void *user, const struct dt_diag *finding);
 
 /**
  * struct lint_counts - totals by severity

@@ -20,19 +20,22 @@ struct linter {
 	const void *fdt;
 };
 
-static void report(struct linter *l, enum dt_severity sev, const char *check,
-		   const char *node, const char *property, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+static void report(struct linter *l, enum dt_severity sev, int error,
+		   const char *check, const char *node, const char *property,
+		   const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-static void report(struct linter *l, enum dt_severity sev, const char *check,
-		   const char *node, const char *property, const char *fmt, ...)
+/* @error: the errno of the load that failed (a loader error, load-failed),
+ * else 0, as struct dt_diag says. */
+static void report(struct linter *l, enum dt_severity sev, int error,
+		   const char *check, const char *node, const char *property,
+		   const char *fmt, ...)
 {
 	char message[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	struct lint_finding f = {sev, check, node, property, message};
+	struct dt_diag f = {sev, check, node, property, message, error};
 	if (sev == DT_SEV_ERROR)
 		l->counts.errors++;
 	else if (sev == DT_SEV_WARNING)
@@ -76,7 +79,7 @@ static void check_idle_states(struct linter *l, const void *fdt,
 			continue;
 		for (unsigned p = 0; p < 3; p++)
 			if (!fdt_getprop(fdt, node, props[p], NULL))
-				report(l, DT_SEV_ERROR, "idle-state-latency", s->path,
+				report(l, DT_SEV_ERROR, 0, "idle-state-latency", s->path,
 				       props[p],
 				       "idle state '%s' has no %s: the governor would "
 				       "take it as 0 and pick it too readily",
@@ -128,7 +131,7 @@ static void check_voltages(struct linter *l, const struct dt_board *b)
 					continue;
 				char node[512];
 				snprintf(node, sizeof(node), "%s/%s", tab->path, hi->name);
-				report(l, DT_SEV_WARNING, "opp-voltage-decreasing", node,
+				report(l, DT_SEV_WARNING, 0, "opp-voltage-decreasing", node,
 				       "opp-microvolt",
 				       "supply %u: %u uV at %llu Hz is below %u uV at "
 				       "%llu Hz (%s): voltage falls as frequency rises",
@@ -179,7 +182,7 @@ static void check_vote_levels(struct linter *l, const struct dt_board *b)
 				uint32_t top = top_level(b, dom->opp_table);
 				if (levels[a] <= top)
 					continue;
-				report(l, DT_SEV_ERROR, "opp-level-above-top", dev->path,
+				report(l, DT_SEV_ERROR, 0, "opp-level-above-top", dev->path,
 				       e < n_entries ? "operating-points-v2" : "required-opps",
 				       "votes level %u on %s, whose highest level is %u",
 				       levels[a], dom->name, top);
@@ -235,14 +238,15 @@ static void on_diag(void *user, const struct dt_diag *d)
 	struct linter *l = user;
 	if (!strcmp(d->check, "consumer-of-disabled-provider") &&
 	    cpu_without_psci(l, d->node)) {
-		report(l, DT_SEV_NOTE, d->check, d->node, d->property,
+		report(l, DT_SEV_NOTE, 0, d->check, d->node, d->property,
 		       "%s (a CPU of a board that disables PSCI: nothing "
 		       "attaches it to these domains)",
 		       d->message);
 		return;
 	}
-	report(l, lint_severity(d), d->check, d->node, d->property, "%s",
-	       d->message);
+	enum dt_severity sev = lint_severity(d);
+	report(l, sev, sev == DT_SEV_ERROR ? d->error : 0, d->check, d->node,
+	       d->property, "%s", d->message);
 }
 
 /* Errors of the second load: the first was clean, so they are new. */
@@ -250,7 +254,7 @@ static void on_build_diag(void *user, const struct dt_diag *d)
 {
 	struct linter *l = user;
 	if (d->severity == DT_SEV_ERROR)
-		report(l, DT_SEV_ERROR, d->check, d->node, d->property, "%s",
+		report(l, DT_SEV_ERROR, d->error, d->check, d->node, d->property, "%s",
 		       d->message);
 }
 
@@ -275,7 +279,7 @@ static int check_loads_like_summary(struct linter *l, const void *blob,
 	if (err == -ENOMEM)
 		return err;
 	if (err && l->counts.errors == before)
-		report(l, DT_SEV_ERROR, "load-failed", "/", NULL,
+		report(l, DT_SEV_ERROR, err, "load-failed", "/", NULL,
 		       "summary and simulate cannot load this board: %s",
 		       dmn_strerror(err));
 	return 0;
@@ -318,7 +322,7 @@ int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	check_vote_levels(&l, b);
 	dt_board_free(b);
 	if (err && !l.counts.errors)
-		report(&l, DT_SEV_ERROR, "load-failed", "/", NULL,
+		report(&l, DT_SEV_ERROR, err, "load-failed", "/", NULL,
 		       "the board does not load: %s", dmn_strerror(err));
 	else if (!err)
 		err = check_loads_like_summary(&l, blob, size, supported_hw,

@@ -2,6 +2,8 @@
 /* The loader on small trees written for this project (tests/dt/cases). */
 #include "dt_test_util.h"
 
+#include <domino/lint.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -680,6 +682,53 @@ static void cells_mismatch(void **state)
 	assert_null(load("err_mismatch", NULL, -EINVAL));
 }
 
+/* Lint hands out the loader's own diagnostic type: a loader error keeps
+ * the errno dt_load gives it, lint's own findings and the severities lint
+ * changes carry none, and dt_diag_format renders a finding as is. */
+struct lint_seen {
+	unsigned n, with_error, dangling;
+	char first[256];
+};
+
+static void on_lint(void *user, const struct dt_diag *f)
+{
+	struct lint_seen *s = user;
+	s->n++;
+	assert_true(f->severity == DT_SEV_ERROR || f->error == 0);
+	if (f->error && !s->with_error++)
+		dt_diag_format(f, "board.dtb", s->first, sizeof(s->first));
+	if (!strcmp(f->check, "phandle-dangling")) {
+		assert_int_equal(f->error, -ENOENT);
+		s->dangling++;
+	}
+}
+
+static void lint_findings_are_diags(void **state)
+{
+	(void)state;
+	size_t size;
+	void *blob = dt_test_case("err_phandles", &size);
+	struct lint_seen s = {0};
+	struct lint_counts c;
+	assert_int_equal(dt_lint(blob, size, NULL, 0, on_lint, &s, &c), 0);
+	struct dt_board *b = load("err_phandles", &(struct dt_load_opts){
+						     .flags = DT_LOAD_LENIENT},
+				  -EINVAL);
+	/* every loader error, with its errno; nothing else has one */
+	assert_int_equal(s.with_error, b->n_errors);
+	assert_int_equal(s.dangling, dt_test_count(b, "phandle-dangling"));
+	assert_true(s.dangling > 0);
+	unsigned k = 0;
+	while (b->diags[k].severity != DT_SEV_ERROR)
+		k++;
+	char want[256];
+	dt_diag_format(&b->diags[k], "board.dtb", want, sizeof(want));
+	assert_string_equal(s.first, want);
+	assert_int_equal(c.errors + c.warnings + c.notes, s.n);
+	dt_board_free(b);
+	free(blob);
+}
+
 static void bad_phandles(void **state)
 {
 	(void)state;
@@ -850,6 +899,7 @@ int main(void)
 	    cmocka_unit_test(nested_under_parented_provider),
 	    cmocka_unit_test(cells_mismatch),
 	    cmocka_unit_test(bad_phandles),
+	    cmocka_unit_test(lint_findings_are_diags),
 	    cmocka_unit_test(pd_warnings),
 	    cmocka_unit_test(diag_sink_and_format),
 	    cmocka_unit_test(corrupt_and_args),
