@@ -23,6 +23,9 @@ struct cli_check_rule {
 	enum cli_check_rule_kind rule;
 };
 #define CLI_MAX_CHECK_RULES 64
+/* An unknown option is compared with the known ones (did-you-mean) on its
+ * first CLI_MAX_OPTION_LEN bytes: the longest option is far shorter. */
+#define CLI_MAX_OPTION_LEN 63
 
 struct cli_options {
 	const char *positional[2];

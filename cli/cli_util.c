@@ -164,8 +164,9 @@ static void unknown_option(const char *cmd, const char *allowed,
 		if (strchr(allowed, option_table[k].letter))
 			names[n++] = option_table[k].name;
 	names[n++] = "--help";
-	char spelt[64];
-	snprintf(spelt, sizeof(spelt), "%.*s", (int)(len < 63 ? len : 63), arg);
+	char spelt[CLI_MAX_OPTION_LEN + 1];
+	snprintf(spelt, sizeof(spelt), "%.*s",
+		 (int)(len < CLI_MAX_OPTION_LEN ? len : CLI_MAX_OPTION_LEN), arg);
 	const char *near = arg[1] == '-' ? scn_suggest(spelt, names, n) : NULL;
 	fprintf(stderr, "domino %s: error: unknown option '", cmd);
 	cli_text(stderr, arg);

@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <string.h>
 
-#define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
-
 int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
 		unsigned *n_specs)
 {
@@ -27,7 +25,7 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 	if (!v || len == 0)
 		return 0;
 	if (len % 4)
-		return ERR_OR_SKIP(DT_ERR(ld, -EINVAL, "pd-cells-mismatch",
+		return DT_ERR_OR_SKIP(DT_ERR(ld, -EINVAL, "pd-cells-mismatch",
 					  node, "power-domains",
 					  "length %d is not a whole number of "
 					  "cells",
@@ -44,7 +42,7 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 		uint32_t ph = dmn__dt_cell(v, pos);
 		int32_t target = dmn__dt_phandle_node(ld, ph);
 		if (target < 0)
-			return ERR_OR_SKIP(DT_WARN(
+			return DT_ERR_OR_SKIP(DT_WARN(
 			    ld, "pd-dangling-phandle", node, "power-domains",
 			    "entry %u: phandle 0x%x points to no node; %s", n,
 			    ph, skip));
@@ -54,20 +52,20 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 		uint32_t cells;
 		int r = dmn__dt_prop_u32(ld, target, "#power-domain-cells", &cells);
 		if (r == 0)
-			return ERR_OR_SKIP(DT_WARN(
+			return DT_ERR_OR_SKIP(DT_WARN(
 			    ld, "pd-not-provider", node, "power-domains",
 			    "entry %u: %s has no #power-domain-cells; %s", n,
 			    tpath, skip));
 		if (r < 0)
 			/* the provider's own error names it; here the consumer
 			 * is merely unusable */
-			return ERR_OR_SKIP(DT_WARN(
+			return DT_ERR_OR_SKIP(DT_WARN(
 			    ld, "pd-not-provider", node, "power-domains",
 			    "entry %u: %s is not a usable provider "
 			    "(#power-domain-cells is invalid); %s",
 			    n, tpath, skip));
 		if (cells > ncells - pos - 1)
-			return ERR_OR_SKIP(
+			return DT_ERR_OR_SKIP(
 			    DT_ERR(ld, -EINVAL, "pd-cells-mismatch", node,
 				   "power-domains",
 				   "entry %u: %s takes %u argument cell(s) but "
@@ -90,7 +88,7 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 				    "entry %u: provider %s is disabled; %s", n,
 				    tpath, skip))
 				return -ENOMEM;
-			ret = -EPIPE;
+			ret = DT_SKIP;
 		} else if (s->provider < 0) {
 			/* enabled, with valid cells, yet not a provider: a
 			 * nested-looking child whose enclosing provider failed
@@ -100,7 +98,7 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 				    "entry %u: %s is not a usable provider; %s",
 				    n, tpath, skip))
 				return -ENOMEM;
-			ret = -EPIPE;
+			ret = DT_SKIP;
 		} else {
 			s->usable = true;
 		}

@@ -126,6 +126,17 @@ int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 #define DT_NOTE(ld, check, node, prop, ...)                                    \
 	dmn__dt_diag_add(ld, DT_SEV_NOTE, 0, check, node, prop, __VA_ARGS__)
 
+/*
+ * DT_SKIP: the loader's internal status "this entry was reported and left
+ * out; go on with the next". Never an errno: it lies outside the range of
+ * every errno (Linux's go up to 4095), so no caller can take it for one,
+ * and dt_load turns it into 0 before it returns (tests/dt: skip_status).
+ * DT_ERR_OR_SKIP(report): -ENOMEM when recording the diagnostic failed,
+ * else DT_SKIP.
+ */
+#define DT_SKIP (-4096)
+#define DT_ERR_OR_SKIP(report) ((report) ? -ENOMEM : DT_SKIP)
+
 /* ---- blob.c ---------------------------------------------------------------
  */
 
@@ -184,9 +195,9 @@ char *dmn__dt_device_name(struct dt_loader *ld, int32_t node);
 
 /*
  * consumers.c: parse one `power-domains` property into specifiers. Returns
- * 0, -ENOMEM, or -EPIPE when some entry cannot be used (reported; a
+ * 0, -ENOMEM, or DT_SKIP when some entry cannot be used (reported; a
  * consumer is then skipped, a provider keeps its usable parents). On
- * -EPIPE *@specs holds the entries parsed before parsing had to stop, each
+ * DT_SKIP *@specs holds the entries parsed before parsing had to stop, each
  * with @usable set when it resolved.
  */
 struct dt_pd_spec {

@@ -32,7 +32,7 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 			      "\"domain-idle-state\" nor \"arm,idle-state\")",
 			      p)
 			   ? -ENOMEM
-			   : -EPIPE;
+			   : DT_SKIP;
 	}
 	uint32_t v[3] = {0, 0, 0};
 	for (int i = 0; i < 3; i++)
@@ -41,7 +41,7 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 				      latency_props[i],
 				      "must be one 32-bit cell")
 				   ? -ENOMEM
-				   : -EPIPE;
+				   : DT_SKIP;
 	struct dt_board *b = ld->board;
 	struct dt_idle_state *s =
 	    dmn__dt_vec_push(ld->pool, (void **)&b->idle_states, &b->n_idle_states,
@@ -79,7 +79,7 @@ int dmn__dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **stat
 			      "domain-idle-states",
 			      "length %d is not a multiple of 4", len)
 			   ? -ENOMEM
-			   : -EPIPE;
+			   : DT_SKIP;
 	unsigned n = (unsigned)len / 4;
 	int32_t *out = dmn__dt_pool_alloc(ld->pool, n * sizeof(*out));
 	if (!out)

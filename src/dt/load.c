@@ -171,7 +171,10 @@ done:
 		dmn__dt_pool_destroy(pool);
 		return -ENOMEM;
 	}
-	if (err && err != -EPIPE && !ld.first_error)
+	/* A skip was reported as a diagnostic; it is no error of its own. */
+	if (err == DT_SKIP)
+		err = 0;
+	if (err && !ld.first_error)
 		ld.first_error = err;
 	if (ld.first_error && !(opts->flags & DT_LOAD_LENIENT)) {
 		dmn__dt_pool_destroy(pool);

@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
-
 /* The vendor variants ("operating-points-v2-kryo-cpu", "-ti-cpu",
  * "-qcom-level", ...) are OPP tables too: Linux's OPP core reads their
  * entries like any other and leaves the vendor part to a driver. The
@@ -213,7 +211,7 @@ int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop
 	if (n == -2)
 		return -ENOMEM;
 	if (n <= 0)
-		return n < 0 ? -EPIPE : 0;
+		return n < 0 ? DT_SKIP : 0;
 	struct dt_opp_ref *out =
 	    dmn__dt_pool_alloc(ld->pool, (unsigned)n * sizeof(*out));
 	if (!out)
@@ -262,7 +260,7 @@ int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop
 		}
 		if (err)
 			return -ENOMEM;
-		ret = -EPIPE;
+		ret = DT_SKIP;
 	}
 	*refs = out;
 	*n_refs = k;
@@ -277,13 +275,13 @@ int dmn__dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table
 	if (n == -2)
 		return -ENOMEM;
 	if (n <= 0)
-		return n < 0 ? -EPIPE : 0;
+		return n < 0 ? DT_SKIP : 0;
 	/* Several phandles select tables per index (Linux's multi-table
 	 * devices); the first is the device's default table. */
 	uint32_t ph = dmn__dt_cell(v, 0);
 	int32_t target = dmn__dt_phandle_node(ld, ph);
 	if (target < 0)
-		return ERR_OR_SKIP(DT_ERR(ld, -ENOENT, "phandle-dangling", node,
+		return DT_ERR_OR_SKIP(DT_ERR(ld, -ENOENT, "phandle-dangling", node,
 					  "operating-points-v2",
 					  "phandle 0x%x points to no node",
 					  ph));
@@ -291,7 +289,7 @@ int dmn__dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table
 		const char *p = dmn__dt_node_path(ld, target);
 		if (!p)
 			return -ENOMEM;
-		return ERR_OR_SKIP(DT_ERR(
+		return DT_ERR_OR_SKIP(DT_ERR(
 		    ld, -EINVAL, "phandle-wrong-kind", node,
 		    "operating-points-v2", "%s is not %s", p,
 		    is_opp_table(ld, target)

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ERR_OR_SKIP(expr) ((expr) ? -ENOMEM : -EPIPE)
-
 /* Does @node define a domain of an enclosing one-cell provider? */
 static bool nested_candidate(const struct dt_loader *ld, int32_t node)
 {

@@ -85,7 +85,7 @@ int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 	 * step of a rollback says so: why a resume powers something off. */
 	const char *undo = e->undo ? "undoing a rollback; " : "";
 	if (is_op(e, "pstate")) {
-		char what[64];
+		char what[RPT_PHRASE_LEN];
 		if (e->safe)
 			snprintf(what, sizeof(what), "%ssafe: stays at %" PRIu32,
 				 undo, e->old_level);

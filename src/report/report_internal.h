@@ -68,6 +68,10 @@ size_t dmn__rpt_text_width(const char *s);
 
 /* Buffer sizes large enough for every formatter below. */
 #define RPT_NUM_LEN 40
+/* A short phrase of fixed words and a few numbers, each at most
+ * RPT_NUM_LEN - 1 characters: "vote 4294967295 (parked: suspended)",
+ * "undoing a rollback; safe: stays at 4294967295", "rate 0-1.332 GHz". */
+#define RPT_PHRASE_LEN 64
 
 /* "1.500 ms", "250 ns", "2.000 s": three decimals in the largest unit that
  * keeps the integer part non-zero. */

@@ -145,7 +145,7 @@ static void emit(struct summary *s, const struct row *r)
 static void device_row(struct summary *s, const struct rpt_domain *d,
 		       const struct rpt_device *dev, unsigned depth)
 {
-	char value[64], via[96];
+	char value[RPT_PHRASE_LEN], via[96];
 	struct row r = {0};
 
 	if (!dev->vote)
@@ -192,10 +192,13 @@ static void device_row(struct summary *s, const struct rpt_domain *d,
  * most SHARED_NAMES are named, so a domain with many parents, shown under
  * each, still costs output linear in the number of links. */
 #define SHARED_NAMES 8
+/* Room for the note's fixed words: "(also under ", " and N more",
+ * "; listed above)". */
+#define SHARED_NOTE_WORDS 64
 static char *shared_note(const struct rpt_domain *d, const char *from,
 			 int repeat)
 {
-	size_t len = 64;
+	size_t len = SHARED_NOTE_WORDS;
 	char *note, *p;
 	unsigned named = 0, others = 0;
 

@@ -305,7 +305,7 @@ static void tooltip(struct svg *s, const char *a, const char *b)
 static void lane_label(struct svg *s, const struct rpt_domain *d,
 		       const struct tl_domain *t, double y, unsigned depth)
 {
-	char shortened[LABEL_CHARS * 4 + 4], sub[64];
+	char shortened[LABEL_CHARS * 4 + 4], sub[RPT_PHRASE_LEN];
 	const char *name = d->name ? d->name : "?";
 
 	/* Cut at a character boundary; the full name is in the tooltip. */
@@ -762,7 +762,7 @@ static int rate_lanes(struct svg *s)
 
 static void rate_lane(struct svg *s, const struct rate_lane *r, double y)
 {
-	char label[LABEL_CHARS * 4 + 16], hz[RPT_NUM_LEN], sub[64];
+	char label[LABEL_CHARS * 4 + 16], hz[RPT_NUM_LEN], sub[RPT_PHRASE_LEN];
 	snprintf(label, sizeof(label), "%.*s clock", LABEL_CHARS * 3,
 		 r->device);
 	dmn__rpt_out_puts(s->o, "<g class=\"rate\">\n<g>");

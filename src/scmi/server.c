@@ -305,7 +305,13 @@ int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
 /* ---- creation --------------------------------------------------------------
  */
 
-/* "scmi:AGENT:KIND:N": the devices show up under these names in reports. */
+/* "scmi:AGENT:KIND:N": the devices show up under these names in reports.
+ * device_name cuts a longer agent name, keeping room for the index (an
+ * agent's name on the wire is 15 bytes: it fits whole). */
+#define SCMI_DEVICE_NAME_LEN 64
+/* The notification queue holds 4 per domain plus this many (scmi.h). */
+#define SCMI_NOTE_SPARE 64
+
 static void device_name(char *buf, size_t size, const char *agent,
 			const char *kind, unsigned n)
 {
@@ -329,7 +335,7 @@ static int add_device(struct scmi_server *s, const char *agent,
 		      const char *kind, unsigned n, pd_domain_t dom,
 		      pd_device_t *dev, pd_attach_t *att)
 {
-	char name[64];
+	char name[SCMI_DEVICE_NAME_LEN];
 	device_name(name, sizeof(name), agent, kind, n);
 	int err = pd_device_create(s->ctx, name, dev);
 	if (err)
@@ -467,7 +473,7 @@ int scmi_server_create(const struct scmi_config *c, struct scmi_server **out)
 	s->agents = zalloc(s, c->n_agents, sizeof(*s->agents));
 	s->scratch = zalloc(s, c->n_agents, sizeof(*s->scratch));
 	s->async_fifo = zalloc(s, c->n_agents, sizeof(*s->async_fifo));
-	s->note_cap = 4 * (c->n_power + c->n_perf) + 64;
+	s->note_cap = 4 * (c->n_power + c->n_perf) + SCMI_NOTE_SPARE;
 	s->notes = zalloc(s, s->note_cap, sizeof(*s->notes));
 	if (!s->power || !s->power_names || !s->perf || !s->agents ||
 	    !s->scratch || !s->async_fifo || !s->notes) {

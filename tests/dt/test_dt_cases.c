@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* The loader on small trees written for this project (tests/dt/cases). */
 #include "dt_test_util.h"
+#include "read_file.h"
 
 #include <domino/lint.h>
+
+#include "dt/dt_internal.h" /* DT_SKIP */
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -729,6 +734,47 @@ static void lint_findings_are_diags(void **state)
 	free(blob);
 }
 
+/* DT_SKIP, the loader's "entry reported and left out" status, is no
+ * errno and never comes out of dt_load: every case, strict and lenient,
+ * gives 0 or an errno the library names; warn_pd, whose problems all skip
+ * an entry, loads without error. */
+static void skip_status(void **state)
+{
+	(void)state;
+	assert_true(-DT_SKIP > 4095);
+	assert_string_equal(dmn_errno_name(DT_SKIP), "E?");
+	DIR *dir = opendir(DT_CASES_DIR);
+	assert_non_null(dir);
+	unsigned cases = 0;
+	for (struct dirent *e; (e = readdir(dir));) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".dtb"))
+			continue;
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s", DT_CASES_DIR, e->d_name);
+		size_t size;
+		void *blob = read_whole_file(path, &size);
+		assert_non_null(blob);
+		for (int lenient = 0; lenient < 2; lenient++) {
+			struct dt_load_opts o = {
+			    .flags = lenient ? DT_LOAD_LENIENT : 0};
+			struct dt_board *b = NULL;
+			int rc = dt_load(blob, size, &o, &b);
+			if (rc && !strcmp(dmn_errno_name(rc), "E?"))
+				fail_msg("%s: dt_load returned %d", path, rc);
+			assert_int_not_equal(rc, DT_SKIP);
+			dt_board_free(b);
+		}
+		free(blob);
+		cases++;
+	}
+	closedir(dir);
+	assert_true(cases >= 10);
+	struct dt_board *b = load_ok("warn_pd");
+	assert_true(dt_test_count(b, "pd-dangling-phandle") > 0);
+	dt_board_free(b);
+}
+
 static void bad_phandles(void **state)
 {
 	(void)state;
@@ -900,6 +946,7 @@ int main(void)
 	    cmocka_unit_test(cells_mismatch),
 	    cmocka_unit_test(bad_phandles),
 	    cmocka_unit_test(lint_findings_are_diags),
+	    cmocka_unit_test(skip_status),
 	    cmocka_unit_test(pd_warnings),
 	    cmocka_unit_test(diag_sink_and_format),
 	    cmocka_unit_test(corrupt_and_args),
