@@ -25,15 +25,17 @@ struct pd_sleep_data {
 	uint64_t *idle, *snap_idle;
 };
 
-/* Invariants the headers promise, checked in debug builds (any build
- * without NDEBUG, or with DMN_DEBUG whatever the build type says). */
-#if defined(DMN_DEBUG)
+/* Invariants the headers promise, checked live (DMN_CHECKS, check.c) in
+ * debug builds (no NDEBUG) and wherever DMN_DEBUG asks for them, as in the
+ * library the tests link (domino_checked); off in Release and in builds
+ * optimized for size (firmware) unless DMN_DEBUG is defined. */
+#if defined(DMN_DEBUG) || (!defined(NDEBUG) && !defined(__OPTIMIZE_SIZE__))
+#define DMN_CHECKS 1
 #undef NDEBUG
-#endif
 #include <assert.h>
-#if !defined(NDEBUG)
 #define DMN_ASSERT(cond) assert(cond)
 #else
+#define DMN_CHECKS 0
 #define DMN_ASSERT(cond) ((void)0)
 #endif
 
@@ -301,6 +303,22 @@ char *dmn__strdup(struct dmn_ctx *ctx, const char *s);
 #endif
 #endif
 
+#if DMN_CHECKS
+/* check.c: the invariants, each a DMN_ASSERT. Does this thread hold
+ * @ctx's lock? */
+bool dmn__lock_held(const struct dmn_ctx *ctx);
+/* @d's usage counts (active devices, on children) and its aggregate (the
+ * max of its counted votes, child requirements and boot hold). @settled:
+ * a committed transaction or a fast-path vote; false after a rollback or
+ * an abort, whose caller may still be restoring the boot hold. */
+void dmn__check_domain(const struct dmn_ctx *ctx, const struct pd_domain *d,
+		       bool settled);
+/* Every domain the ending transaction touched (ctx->order). */
+void dmn__check_txn_end(const struct dmn_ctx *ctx, bool committed);
+/* A public call about to release the lock: no transaction left open. */
+void dmn__check_call_end(const struct dmn_ctx *ctx);
+#endif
+
 /* The contexts whose lock this thread holds, innermost first, linked
  * through held_next (a context is held by one thread at a time). A call
  * from a callback or listener into a context of this list would deadlock
@@ -349,6 +367,9 @@ DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 
 DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx)
 {
+#if DMN_CHECKS
+	dmn__check_call_end(ctx);
+#endif
 	dmn__held_by_thread = ctx->held_next;
 	ctx->held_next = 0;
 #if defined(DMN_HAVE_PTHREAD)

@@ -65,6 +65,7 @@ static void hist_compact(struct level_hist *h)
 
 void dmn__txn_begin(struct dmn_ctx *ctx)
 {
+	DMN_ASSERT(dmn__lock_held(ctx) && "a transaction runs under the lock");
 	ctx->n_undo = 0;
 	ctx->n_order = 0;
 	ctx->epoch++;
@@ -433,8 +434,8 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
  * changed (phase D); a vote that moves neither costs a histogram update.
  * Returns 1 if it handled the vote (its result in *@err), 0 to fall back
  * to the general path without having changed anything. */
-int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		  uint32_t level, int *err)
+static int vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
+		     uint32_t level, int *err)
 {
 	struct pd_domain *d = a->dom;
 	if (!a->counted || d->n_parents || !d->on || !d->ops ||
@@ -494,6 +495,18 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 	d->pstate = want;
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	return 1;
+}
+
+int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
+		  uint32_t level, int *err)
+{
+	DMN_ASSERT(dmn__lock_held(ctx) && "a vote runs under the lock");
+	int handled = vote_fast(ctx, a, level, err);
+#if DMN_CHECKS
+	if (handled)
+		dmn__check_domain(ctx, a->dom, true);
+#endif
+	return handled;
 }
 
 /* ---- commit ------------------------------------------------------------- */
@@ -618,10 +631,15 @@ static void roll_back(struct dmn_ctx *ctx)
 	}
 }
 
-static void finish(struct dmn_ctx *ctx)
+static void finish(struct dmn_ctx *ctx, bool committed)
 {
 	for (unsigned i = 0; i < ctx->n_order; i++)
 		hist_compact(&ctx->order[i]->votes);
+#if DMN_CHECKS
+	dmn__check_txn_end(ctx, committed);
+#else
+	(void)committed;
+#endif
 	ctx->n_undo = 0;
 	ctx->n_order = 0;
 }
@@ -651,7 +669,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 	int err = propagate_targets(ctx);
 	if (err) {
 		undo_inputs(ctx);
-		finish(ctx);
+		finish(ctx, false);
 		return err;
 	}
 	for (unsigned i = 0; i < ctx->n_order; i++) {
@@ -671,7 +689,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 	} else {
 		settle(ctx);
 	}
-	finish(ctx);
+	finish(ctx, !err);
 	return err;
 }
 
@@ -704,5 +722,5 @@ int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 void dmn__txn_abort(struct dmn_ctx *ctx)
 {
 	undo_inputs(ctx);
-	finish(ctx);
+	finish(ctx, false);
 }

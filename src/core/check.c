@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Live invariants (issue 19): what the headers promise about a domain's
+ * inputs, checked where the engine has just settled them. Compiled only
+ * where DMN_CHECKS is set (internal.h: debug builds, and the library the
+ * tests link, built with DMN_DEBUG); a broken invariant stops the program
+ * through DMN_ASSERT, naming the rule in the assertion text.
+ *
+ * Each check costs O(attachments + children + distinct levels) of the
+ * domain, so the engine calls them only for the domains a transaction
+ * touched, and a vote on the fast path only for its domain.
+ */
+#include "internal.h"
+
+#if DMN_CHECKS
+
+bool dmn__lock_held(const struct dmn_ctx *ctx)
+{
+	for (const struct dmn_ctx *c = dmn__held_by_thread; c; c = c->held_next)
+		if (c == ctx)
+			return true;
+	return false;
+}
+
+/* Whether the counted inputs of @d, plus @boot (0: none), are exactly the
+ * multiset in d->votes: compared by count, maximum and per-level total. */
+static bool votes_match(const struct pd_domain *d, uint32_t boot)
+{
+	uint64_t inputs = boot ? 1 : 0, in_hist = 0;
+	uint32_t max = boot;
+	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next) {
+		if (!a->counted || !a->vote)
+			continue;
+		inputs++;
+		if (a->vote > max)
+			max = a->vote;
+	}
+	for (unsigned c = 0; c < d->n_children; c++) {
+		const struct pd_link *l = d->children[c];
+		if (!l->req)
+			continue;
+		inputs++;
+		if (l->req > max)
+			max = l->req;
+	}
+	uint32_t hist_max = 0;
+	for (unsigned i = 0; i < d->votes.n; i++) {
+		in_hist += d->votes.bins[i].count;
+		if (d->votes.bins[i].count)
+			hist_max = d->votes.bins[i].level;
+	}
+	return inputs == in_hist && max == hist_max;
+}
+
+void dmn__check_domain(const struct dmn_ctx *ctx, const struct pd_domain *d,
+		       bool settled)
+{
+	DMN_ASSERT(dmn__lock_held(ctx) &&
+		   "the engine runs with the context lock held");
+	unsigned counted = 0, n_atts = 0;
+	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next) {
+		n_atts++;
+		DMN_ASSERT(a->dom == d && "an attachment lists its domain");
+		if (!a->counted)
+			continue;
+		counted++;
+		DMN_ASSERT(a->dev->usage > 0 &&
+			   "only an active device's votes count");
+	}
+	DMN_ASSERT(n_atts == d->n_attachments &&
+		   "n_attachments counts the domain's attachment list");
+	DMN_ASSERT(d->active_devices == counted &&
+		   "active_devices counts the counted attachments");
+	unsigned on = 0;
+	for (unsigned c = 0; c < d->n_children; c++) {
+		const struct pd_link *l = d->children[c];
+		DMN_ASSERT(l->parent == d && "a child link names its parent");
+		on += l->child_on;
+	}
+	DMN_ASSERT(d->on_children == on &&
+		   "on_children counts the links whose child is on");
+	/* A settled domain's bins are compacted, so the engine's O(1) max
+	 * (the last bin) is the aggregate. */
+	if (settled)
+		DMN_ASSERT((!d->votes.n ||
+			    d->votes.bins[d->votes.n - 1].count) &&
+			   "the last bin of the aggregate holds a vote");
+	/* The boot level counts while the domain is held. A commit that
+	 * failed restored the inputs, but the caller (lifecycle.c) puts
+	 * held back only after it returns: then either is right. */
+	uint32_t boot = d->held ? d->boot_level : 0;
+	DMN_ASSERT((votes_match(d, boot) ||
+		    (!settled && votes_match(d, boot ? 0 : d->boot_level))) &&
+		   "the aggregate is the max of the counted votes, child "
+		   "requirements and boot level, each counted once");
+}
+
+void dmn__check_txn_end(const struct dmn_ctx *ctx, bool committed)
+{
+	DMN_ASSERT(dmn__lock_held(ctx) &&
+		   "the engine runs with the context lock held");
+	/* ctx->order still lists the domains the transaction touched. */
+	for (unsigned i = 0; i < ctx->n_order; i++)
+		dmn__check_domain(ctx, ctx->order[i], committed);
+}
+
+void dmn__check_call_end(const struct dmn_ctx *ctx)
+{
+	DMN_ASSERT(dmn__lock_held(ctx) &&
+		   "a public call releases the lock it holds");
+	/* Domains touched but never committed would keep inputs the
+	 * hardware never saw. (An undo log may stay behind: a change that
+	 * needs no commit, such as a new map on a link whose child is off,
+	 * logs one, and the next transaction starts a fresh log.) */
+	DMN_ASSERT(ctx->n_order == 0 &&
+		   "a public call leaves no transaction open (commit or "
+		   "abort)");
+}
+
+#else
+/* ISO C wants a translation unit to declare something. */
+typedef int dmn__check_unused;
+#endif
