@@ -54,6 +54,7 @@ enum sim_call_op {
 	SIM_CALL_PSTATE,    /* pd_domain_ops.set_performance_state */
 	SIM_CALL_CLOCK,     /* opp_clock_ops.set_rate */
 	SIM_CALL_REGULATOR, /* opp_regulator_ops.set_voltage (SIM_REGULATORS) */
+	SIM_CALL_HWMODE,    /* pd_domain_ops.set_hwmode: @value 1 = HW mode */
 };
 
 /**

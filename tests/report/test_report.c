@@ -899,7 +899,7 @@ static void test_escaping(void **state)
 	static const char *const warnings[] = {"bad \"quote\" \x02"};
 	static const char *const decoded_names[] = {NASTY_DECODED, "child"};
 	static const uint32_t args[] = {3, 1};
-	struct rpt_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1, args, 2, 0, 0};
+	struct rpt_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1, args, 2, 0, 0, 0, 0};
 	struct rpt_domain doms[2] = {
 	    {.name = NASTY,
 	     .provider = "/" NASTY,
