@@ -126,8 +126,9 @@ int pd_device_probed(struct dmn_ctx *ctx, pd_device_t dev);
  * first, into its deepest idle state without asking the governor. Kept on,
  * with their parents: always-on and held domains, domains an active device
  * still uses, and each on, active-wakeup domain with a wakeup-path device
- * attached (even a runtime-suspended one). A domain already off keeps its
- * idle state. Power-off failures are safe-direction (reported by
+ * attached (even a runtime-suspended one); HW mode and always-on devices
+ * keep nothing on (every on domain is looked at). A domain already off
+ * keeps its idle state. Power-off failures are safe-direction (reported by
  * dmn_last_error(); that domain stays on). Calling it while asleep is a
  * no-op returning 0. While asleep, a pd_device_get / pd_device_put that
  * would change a device's runtime state fails with -EACCES.

@@ -42,6 +42,12 @@ static void check_domain(json_t *d)
 		      "%s: idle state latencies", name);
 	}
 	CHECK(json_is_array(json_object_get(d, "children")), "%s: children", name);
+	/* DESIGN §7: the lifecycle keys come together. */
+	if (json_object_get(d, "held"))
+		CHECK(json_is_boolean(json_object_get(d, "hw")) &&
+			      json_is_boolean(json_object_get(d, "always_on")) &&
+			      json_is_boolean(json_object_get(d, "active_wakeup")),
+		      "%s: hw, always_on, active_wakeup", name);
 	json_t *devices = json_object_get(d, "devices");
 	CHECK(json_is_array(devices), "%s: devices", name);
 	size_t i;
