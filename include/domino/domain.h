@@ -5,8 +5,9 @@
  *
  * Model
  *  - A domain is on while an attached device is active, a child domain is
- *    on, or it is always-on. Power-on runs parents first, power-off children
- *    first.
+ *    on, or it is always-on (and, once on, while in HW mode or kept by an
+ *    always-on device: lifecycle.h). Power-on runs parents first, power-off
+ *    children first.
  *  - Each (device, domain) attachment holds one pstate vote; 0 = no vote. A
  *    domain's pstate is the maximum over the votes of its active devices and
  *    the requirements of its on children. A child at pstate p requires of a

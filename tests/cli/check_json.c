@@ -90,6 +90,8 @@ int main(int argc, char **argv)
 			json_t *st;
 			/* every instant is on, off, or in one idle state; and at one
 			 * pstate: both sums are the elapsed time, exactly */
+			json_t *sys = json_object_get(stats, "system_sleep");
+			json_int_t slept = json_integer_value(json_object_get(sys, "time_ns"));
 			json_object_foreach(stats, dname, st) {
 				/* DESIGN §7: the system's sleep, not a domain;
 				 * no domain can sleep longer than the system. */
@@ -117,6 +119,17 @@ int main(int argc, char **argv)
 				}
 				CHECK(power == end, "%s: power residency %lld != end %lld", dname,
 				      (long long)power, (long long)end);
+				/* every instant of sleep is on or in one state */
+				if (sys) {
+					json_int_t in_sleep = json_integer_value(
+						json_object_get(st, "sleep_on_ns"));
+					const char *k2;
+					json_t *v;
+					json_object_foreach(json_object_get(st, "sleep_idle_ns"), k2, v)
+						in_sleep += json_integer_value(v);
+					CHECK(in_sleep == slept, "%s: sleep residency %lld != %lld",
+					      dname, (long long)in_sleep, (long long)slept);
+				}
 				CHECK(levels == end, "%s: pstate residency %lld != end %lld", dname,
 				      (long long)levels, (long long)end);
 			}
