@@ -36,7 +36,7 @@ static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops rail_ops = {0, 0, noop_pstate};
+static const struct pd_domain_ops rail_ops = {0, 0, noop_pstate, 0};
 
 struct scmi_bench {
 	struct dmn_ctx *ctx;

@@ -27,7 +27,7 @@ static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops noop_ops = {0, 0, noop_pstate};
+static const struct pd_domain_ops noop_ops = {0, 0, noop_pstate, 0};
 
 static int bl_noop(struct bl_domain *d, uint32_t level)
 {

@@ -158,6 +158,18 @@ static void write_cmd(struct text *t, const struct scn_cmd *c)
 	case SCN_ACTIVE_WAKEUP:
 		put(t, " %s %s\n", c->target, c->toggle.on ? "on" : "off");
 		return;
+	case SCN_ALWAYS_ON:
+		if (c->toggle.domain)
+			put(t, " %s\n", c->target);
+		else
+			put(t, " %s %s\n", c->target,
+			    c->toggle.on ? "on" : "off");
+		return;
+	case SCN_HWMODE:
+		put(t, " %s%s%s %s\n", c->target, c->hwmode.domain ? " " : "",
+		    c->hwmode.domain ? c->hwmode.domain : "",
+		    c->hwmode.on ? "on" : "off");
+		return;
 	case SCN_EXPECT:
 		break;
 	}
@@ -186,6 +198,11 @@ static void write_cmd(struct text *t, const struct scn_cmd *c)
 	case SCN_EXPECT_RELEASED:
 		put(t, " %s %s\n", c->target,
 		    c->expect.kind == SCN_EXPECT_HELD ? "held" : "released");
+		return;
+	case SCN_EXPECT_HW:
+	case SCN_EXPECT_SW:
+		put(t, " %s %s\n", c->target,
+		    c->expect.kind == SCN_EXPECT_HW ? "hw" : "sw");
 		return;
 	}
 	__builtin_trap();
@@ -243,6 +260,16 @@ static void check_same(const struct scn_cmd *a, const struct scn_cmd *b)
 	case SCN_WAKEUP_ENABLE:
 	case SCN_ACTIVE_WAKEUP:
 		if (a->toggle.on != b->toggle.on)
+			__builtin_trap();
+		return;
+	case SCN_ALWAYS_ON:
+		if (a->toggle.on != b->toggle.on ||
+		    a->toggle.domain != b->toggle.domain)
+			__builtin_trap();
+		return;
+	case SCN_HWMODE:
+		if (a->hwmode.on != b->hwmode.on ||
+		    !same_str(a->hwmode.domain, b->hwmode.domain))
 			__builtin_trap();
 		return;
 	case SCN_EXPECT:

@@ -51,8 +51,8 @@ static int pstate(void *user, pd_domain_t dom, uint32_t level)
 	return maybe_fail();
 }
 
-static const struct pd_domain_ops rail = {on, off, pstate};
-static const struct pd_domain_ops gate = {on, off, NULL};
+static const struct pd_domain_ops rail = {on, off, pstate, 0};
+static const struct pd_domain_ops gate = {on, off, NULL, 0};
 
 static int round_up(void *user, pd_domain_t dom, uint32_t level,
 		    uint32_t *rounded)

@@ -55,6 +55,8 @@
  *               too late (boot-on after a device was resumed);
  *   -EACCES     not allowed in the system's state: a runtime change while
  *               the system sleeps (pd_system_suspend, DESIGN §7);
+ *   -EOPNOTSUPP the domain's provider has no callback for the request
+ *               (pd_attach_set_hwmode without set_hwmode);
  *   -ELOOP      the link would close a cycle;
  *   -EALREADY   already in the requested state (a put at usage count 0);
  *   -EDEADLK    a callback or listener called back into its own context;
@@ -143,6 +145,8 @@ enum dmn_event_kind {
 	DMN_EV_IDLE,           /* a domain entered idle state @level */
 	DMN_EV_RATE,           /* a device's clock change was accepted (Hz) */
 	DMN_EV_VOLTAGE,        /* a device's supply change was accepted (uV) */
+	DMN_EV_HWMODE,         /* an attachment's mode changed: @domain,
+				  @device, old -> new (1 = HW, 0 = SW) */
 };
 
 /** enum dmn_op - which callback an event is about */
@@ -153,6 +157,7 @@ enum dmn_op {
 	DMN_OP_SET_PSTATE,
 	DMN_OP_CLOCK,
 	DMN_OP_REGULATOR,
+	DMN_OP_SET_HWMODE,
 };
 
 /**

@@ -5,8 +5,9 @@
  *
  * Model
  *  - A domain is on while an attached device is active, a child domain is
- *    on, or it is always-on. Power-on runs parents first, power-off children
- *    first.
+ *    on, or it is always-on (and, once on, while in HW mode or kept by an
+ *    always-on device: lifecycle.h). Power-on runs parents first, power-off
+ *    children first.
  *  - Each (device, domain) attachment holds one pstate vote; 0 = no vote. A
  *    domain's pstate is the maximum over the votes of its active devices and
  *    the requirements of its on children. A child at pstate p requires of a
@@ -67,6 +68,11 @@ typedef uint32_t pd_attach_t;
  *             changes. A domain without it passes its level to its parents;
  *             a non-zero vote fails with -ENODEV when neither the voted
  *             domain nor any domain above it (through every link) has one.
+ * @set_hwmode: hand @dev's use of the domain to the hardware (@hw 1) or
+ *             take it back (0) (Linux 6.11 set_hwmode_dev); called only
+ *             when that attachment's mode changes. A failure leaves the
+ *             mode as it was. Without it, pd_attach_set_hwmode() answers
+ *             -EOPNOTSUPP (lifecycle.h).
  * All run with the context lock held.
  */
 struct pd_domain_ops {
@@ -74,6 +80,8 @@ struct pd_domain_ops {
 	int (*power_off)(void *user, pd_domain_t dom, int idle_state);
 	int (*set_performance_state)(void *user, pd_domain_t dom,
 				     uint32_t level);
+	int (*set_hwmode)(void *user, pd_domain_t dom, pd_device_t dev,
+			  int hw);
 };
 
 #define PD_FLAG_ALWAYS_ON (1u << 0) /* never powers off; on from creation */

@@ -42,6 +42,11 @@ enum pd_why_kind {
 	PD_WHY_IDLE_CUSTOM,    /* @idle passed both rules but a custom
 				  governor chose a shallower one */
 	PD_WHY_IDLE_FITS,      /* @idle was chosen: it passed both rules */
+	/* Holders added with HW mode (listed among the holders, after
+	 * PD_WHY_WAKEUP_PATH and before PD_WHY_CHILD): they keep an on
+	 * domain on outside system sleep. */
+	PD_WHY_ALWAYS_ON_DEV, /* @dev is always-on (rpm_always_on) */
+	PD_WHY_HWMODE,        /* @dev's attachment is in HW mode */
 };
 
 /**
@@ -88,9 +93,11 @@ struct pd_explanation {
 };
 
 /**
- * typedef pd_why_fn - receives each record, in the order of enum
- * pd_why_kind (holders in attachment and link order). Runs with the
- * context lock held: it must not call into the same context.
+ * typedef pd_why_fn - receives each record: the holders in DESIGN §7's
+ * order (always-on, boot hold, devices, wakeup path, always-on devices, HW
+ * mode, children; each kind in attachment and link order), then the
+ * pstate inputs, then the idle rulings. Runs with the context lock held:
+ * it must not call into the same context.
  */
 typedef void (*pd_why_fn)(void *user, const struct pd_why *why);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * domino - the lifecycle around runtime PM (DESIGN.md §7): boot state and
- * sync_state holds, system sleep and the wakeup path.
+ * sync_state holds, system sleep and the wakeup path, hardware mode and
+ * always-on devices.
  *
  * Boot holds (Linux 6.17 genpd sync_state)
  *  A boot loader may leave a domain on, at some level, before the OS takes
@@ -125,8 +126,9 @@ int pd_device_probed(struct dmn_ctx *ctx, pd_device_t dev);
  * first, into its deepest idle state without asking the governor. Kept on,
  * with their parents: always-on and held domains, domains an active device
  * still uses, and each on, active-wakeup domain with a wakeup-path device
- * attached (even a runtime-suspended one). A domain already off keeps its
- * idle state. Power-off failures are safe-direction (reported by
+ * attached (even a runtime-suspended one); HW mode and always-on devices
+ * keep nothing on (every on domain is looked at). A domain already off
+ * keeps its idle state. Power-off failures are safe-direction (reported by
  * dmn_last_error(); that domain stays on). Calling it while asleep is a
  * no-op returning 0. While asleep, a pd_device_get / pd_device_put that
  * would change a device's runtime state fails with -EACCES.
@@ -193,6 +195,73 @@ int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
  */
 int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t dom, int i,
 			  uint64_t *ns);
+
+/* ---- hardware mode and always-on --------------------------------------- */
+
+/**
+ * pd_attach_set_hwmode - hand @att's device's use of its domain to the
+ * hardware (@hw non-zero) or take it back (Linux 6.11
+ * dev_pm_genpd_set_hwmode)
+ * Calls the domain's set_hwmode callback (domain.h) with the device, only
+ * when the mode changes: the current mode again is a no-op returning 0. A
+ * domain is in HW mode while any of its attachments is: then its runtime
+ * power-off is not called, so once on it and its parents stay on whatever
+ * its devices do, and votes still aggregate. Entering HW mode powers
+ * nothing on. Leaving it re-evaluates the domain at once: unused, it
+ * powers off (and its parents after it) as after a runtime suspend (safe
+ * direction: a failing power-off is reported by dmn_last_error() and the
+ * listeners, and the call succeeds; so is, in the same way, the rare
+ * settle that finds no memory for a new level after the callback: the
+ * domain then stays on, in SW mode, until its next change). System sleep
+ * powers HW-mode domains off like any other; the mode survives it.
+ * Listeners get DMN_EV_HWMODE, or DMN_EV_FAILURE with DMN_OP_SET_HWMODE.
+ * returns: 0, or -EINVAL (NULL @ctx), -EBADF, -EOPNOTSUPP (the domain has
+ *   no set_hwmode callback), -ENOMEM (before the callback: nothing
+ *   changed), or the callback's error (the mode did not change; a positive
+ *   return counts as -EIO).
+ * cost: O(1) + the callback to enter; O(domains and links above the
+ *   domain) + A (domain.h) to leave.
+ */
+int pd_attach_set_hwmode(struct dmn_ctx *ctx, pd_attach_t att, int hw);
+
+/** pd_attach_hwmode - 1 if @att is in HW mode, else 0; -EINVAL, -EBADF.
+ * cost: O(1). */
+int pd_attach_hwmode(struct dmn_ctx *ctx, pd_attach_t att);
+
+/** pd_domain_hwmode - 1 while any attachment of @dom is in HW mode (the
+ * domain is reported `hw`), else 0; -EINVAL, -EBADF. cost: O(1). */
+int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom);
+
+/**
+ * pd_device_set_always_on - keep @dev's domains from the runtime power-off
+ * whatever @dev's state (@on non-zero), or stop (Linux 6.15
+ * dev_pm_genpd_rpm_always_on)
+ * On powers nothing on: a domain is kept only once it is on, and system
+ * sleep keeps nothing for it. Off re-evaluates @dev's domains at once: an
+ * unused one powers off (safe direction, as pd_device_put). Domains @dev
+ * attaches to later are kept too; detaching drops the keep. Setting the
+ * current state again is a no-op returning 0.
+ * returns: 0, or -EINVAL, -EBADF, -ENOMEM (off only: nothing changed).
+ * cost: O(attachments of @dev) to set; + A (domain.h) to clear.
+ */
+int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t dev, int on);
+
+/** pd_device_always_on - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int pd_device_always_on(struct dmn_ctx *ctx, pd_device_t dev);
+
+/**
+ * pd_domain_set_always_on - make @dom always-on after its creation, as if
+ * created with PD_FLAG_ALWAYS_ON (for a board description that says so
+ * once the loader built the domain; the simulator's `always-on DOMAIN`)
+ * Like pd_domain_boot_on, no callback runs: @dom and its ancestors are
+ * recorded on (boot left them so). It never powers off, in system sleep
+ * too; the flag cannot be cleared. Already always-on: a no-op returning 0.
+ * returns: 0, or -EINVAL, -EBADF, -EBUSY (a device of @ctx was resumed
+ *   already: boot state comes before runtime PM), -ENOMEM (nothing
+ *   changed).
+ * cost: O(domains and links above @dom).
+ */
+int pd_domain_set_always_on(struct dmn_ctx *ctx, pd_domain_t dom);
 
 #ifdef __cplusplus
 }

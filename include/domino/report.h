@@ -52,8 +52,11 @@ struct rpt_device {
 	uint32_t vote;     /* its vote on this domain as cast (0 = none) */
 	int counts;        /* 1 if the vote currently counts */
 	const uint32_t *args; /* its specifier's cells after the index, */
-	unsigned n_args;      /* as given to a provider of 2+ cells */	int probed;        /* lifecycle (DESIGN §7): a driver bound */
+	unsigned n_args;      /* as given to a provider of 2+ cells */
+	int probed;        /* lifecycle (DESIGN §7): a driver bound */
 	int wakeup;        /* wakeup-enabled (DT wakeup-source or set) */
+	int always_on;     /* `always-on DEV on` (rpm_always_on) */
+	int hw;            /* this attachment is in HW mode (`hwmode`) */
 };
 
 /** struct rpt_idle_stats - one idle state of a domain, and its figures */
@@ -123,6 +126,10 @@ struct rpt_domain {
 	 * the slot after the last: plain off). */
 	uint64_t sleep_on_ns;
 	const uint64_t *sleep_idle_ns;
+	/* @hw: in HW mode (an attachment is); @always_on: created or
+	 * declared always-on (`always-on DOMAIN`). */
+	int hw;
+	int always_on;
 };
 
 /** enum rpt_event_kind - one change in a simulation's account */
@@ -136,6 +143,10 @@ enum rpt_event_kind {
 	RPT_EV_COMMAND_ERROR, /* a command failed as a whole: @error */
 	RPT_EV_EXPECT_FAILED, /* an expect line did not hold: @message */
 	RPT_EV_EXPLAIN,       /* one line of an `explain`: @message */
+	RPT_EV_HWMODE,        /* @device's attachment to @domain changed mode:
+				 @new_level 1 = HW, 0 = SW (@old_level before) */
+	RPT_EV_SYSTEM_SLEEP,  /* the system went to sleep (no domain) */
+	RPT_EV_SYSTEM_WAKE,   /* the system woke up (no domain) */
 };
 
 /**
@@ -287,7 +298,9 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *out);
  * rpt_write_trace - Chrome trace-event JSON that Perfetto UI opens: one
  * process per board, one thread track per domain carrying a complete ("X")
  * event per on / off / idle period, and one counter ("C") track per domain's
- * pstate; failures are instant events. The timelines are rebuilt from each
+ * pstate; failures are instant events; HW mode is a counter per domain
+ * that was ever in it ("NAME hw"), system sleep complete events on a
+ * "system" track. The timelines are rebuilt from each
  * domain's initial_* state and the events up to @end_ns (or the last
  * event's time if @end_ns is 0); the periods of a domain tile that range.
  * The mapping is in docs/trace.md.
@@ -310,8 +323,9 @@ int rpt_write_trace_max(const struct rpt_model *m, uint64_t max_events,
 
 /**
  * rpt_write_svg - a timeline a person can read: one lane per domain, the
- * pstate as a step plot, idle periods shaded by state, a legend and a time
- * axis. Standalone SVG 1.1 (parses as XML), the same timelines as the
+ * pstate as a step plot, idle periods shaded by state, HW-mode periods as
+ * a strip under the bar, system sleep as a band across every lane, a
+ * legend and a time axis. Standalone SVG 1.1 (parses as XML), the same timelines as the
  * trace; failures are markers (red: rolled back, orange: safe) with a
  * tooltip. returns: 0 or an error as above.
  */

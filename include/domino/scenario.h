@@ -52,14 +52,18 @@ enum scn_verb {
 	SCN_SYSTEM_RESUME,  /* system-resume */
 	SCN_WAKEUP_ENABLE,  /* wakeup-enable DEV on|off */
 	SCN_ACTIVE_WAKEUP,  /* active-wakeup DOMAIN [on|off] */
+	SCN_HWMODE,         /* hwmode DEV [DOMAIN-NAME] on|off */
+	SCN_ALWAYS_ON,      /* always-on DEV on|off, or always-on DOMAIN
+			       (time 0 only) */
 };
-#define SCN_VERB_COUNT 15
+#define SCN_VERB_COUNT 17
 
 /** enum scn_fail_op - which domain callback a `fail` command arms */
 enum scn_fail_op {
 	SCN_FAIL_PSTATE, /* set_performance_state */
 	SCN_FAIL_ON,	 /* power_on */
 	SCN_FAIL_OFF,	 /* power_off */
+	SCN_FAIL_HWMODE, /* set_hwmode */
 };
 
 /** enum scn_expect_kind - the assertion of an `expect` command */
@@ -72,6 +76,8 @@ enum scn_expect_kind {
 	SCN_EXPECT_LAST_ERROR, /* expect last-error ERRNO-NAME */
 	SCN_EXPECT_HELD,       /* expect DOMAIN held (a boot hold) */
 	SCN_EXPECT_RELEASED,   /* expect DOMAIN released (not held) */
+	SCN_EXPECT_HW,         /* expect DOMAIN hw (in HW mode) */
+	SCN_EXPECT_SW,         /* expect DOMAIN sw (not in HW mode) */
 };
 
 /* qos.latency_us value of `qos DEV none` (same value as PD_QOS_NONE). */
@@ -115,10 +121,16 @@ enum scn_expect_kind {
  *                      @boot.level_name is set)
  * @boot.level_name:    boot-on: the level by name, as @vote.level_name
  * @probe.all:          probe: 1 for `probe all` (then @target is NULL)
- * @toggle.on:          wakeup-enable, active-wakeup: 1 for on (the
- *                      default of active-wakeup), 0 for off
+ * @toggle.on:          wakeup-enable, active-wakeup, always-on DEV: 1 for
+ *                      on (the default of active-wakeup), 0 for off
+ * @toggle.domain:      always-on: 1 for the `always-on DOMAIN` form (then
+ *                      @target names a domain and @toggle.on is 1)
+ * @hwmode.domain:      hwmode: the DOMAIN-NAME argument, or NULL (as
+ *                      @vote.domain)
+ * @hwmode.on:          hwmode: 1 for on (HW mode), 0 for off
  * system-suspend and system-resume have no target (NULL).
- * boot-on comes only at time 0, before any other kind of command.
+ * boot-on and always-on DOMAIN come only at time 0, before any other kind
+ * of command.
  */
 struct scn_cmd {
 	uint64_t time_ns;
@@ -162,7 +174,12 @@ struct scn_cmd {
 		} probe;
 		struct {
 			int on;
+			int domain;
 		} toggle;
+		struct {
+			const char *domain;
+			int on;
+		} hwmode;
 	};
 };
 
@@ -307,7 +324,8 @@ int scn_format_time(uint64_t ns, char *buf, size_t size);
 
 /**
  * scn_verb_name - the keyword of @verb ("resume", ...); "?" if out of range
- * scn_fail_op_name - "pstate", "on" or "off"; "?" if out of range
+ * scn_fail_op_name - "pstate", "on", "off" or "hwmode"; "?" if out of
+ * range
  */
 const char *scn_verb_name(enum scn_verb verb);
 const char *scn_fail_op_name(enum scn_fail_op op);

@@ -7,7 +7,8 @@
  * (dt_instantiate) whose time source is the simulator's clock, and gives
  * every domain a simulated backend: power on/off always, and a
  * set_performance_state exactly when its provider has an OPP table (DESIGN
- * §1 "Precise rules"). A non-zero `vote` that can reach no domain with that
+ * §1 "Precise rules"), and a set_hwmode exactly when it has no
+ * set_performance_state (DESIGN §7). A non-zero `vote` that can reach no domain with that
  * callback (the voted domain, then its ancestors through every link) fails
  * with -ENODEV when it is cast, suspended or not. `fail DOMAIN OP COUNT`
  * arms the next COUNT calls of
@@ -54,6 +55,7 @@ enum sim_call_op {
 	SIM_CALL_PSTATE,    /* pd_domain_ops.set_performance_state */
 	SIM_CALL_CLOCK,     /* opp_clock_ops.set_rate */
 	SIM_CALL_REGULATOR, /* opp_regulator_ops.set_voltage (SIM_REGULATORS) */
+	SIM_CALL_HWMODE,    /* pd_domain_ops.set_hwmode: @value 1 = HW mode */
 };
 
 /**

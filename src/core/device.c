@@ -216,6 +216,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		dmn__qos_attach(ctx, dev, d, false);
 	} else {
 		dmn__lifecycle_attach(d, dev, true);
+		dmn__lifecycle_vetoes(a, 1);
 		*out = att_handle(a);
 	}
 	txn_result(ctx, err);
@@ -232,12 +233,16 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
 	int err = a ? 0 : -EBADF;
 	dmn__txn_begin(ctx);
-	if (a && a->counted) {
-		err = dmn__txn_set_vote(ctx, a, a->vote, false);
+	bool vetoes = a && dmn__lifecycle_vetoes(a, -1);
+	if (a && (a->counted || vetoes)) {
+		if (a->counted)
+			err = dmn__txn_set_vote(ctx, a, a->vote, false);
 		if (!err)
 			dmn__txn_touch(ctx, a->dom);
 		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
 	}
+	if (err && vetoes)
+		dmn__lifecycle_vetoes(a, 1);
 	if (!err) {
 		dmn__lifecycle_attach(a->dom, a->dev, false);
 		dmn__qos_attach(ctx, a->dev, a->dom, false);

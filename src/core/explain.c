@@ -44,6 +44,16 @@ static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
 	     d->sleep_keep && a; a = a->dom_next)
 		if (a->dev->wakeup)
 			say(fn, user, PD_WHY_WAKEUP_PATH, a->dev->handle, 0, 0);
+	/* The power-off vetoes, as domain_kept_on() counts them. */
+	for (const struct pd_attachment *a = d->att_head;
+	     !d->sleeping && a; a = a->dom_next)
+		if (a->dev->always_on)
+			say(fn, user, PD_WHY_ALWAYS_ON_DEV, a->dev->handle, 0,
+			    0);
+	for (const struct pd_attachment *a = d->att_head;
+	     !d->sleeping && a; a = a->dom_next)
+		if (a->hw)
+			say(fn, user, PD_WHY_HWMODE, a->dev->handle, 0, 0);
 	for (unsigned i = 0; i < d->n_children; i++)
 		if (d->children[i]->child_on)
 			say(fn, user, PD_WHY_CHILD, 0,

@@ -150,6 +150,12 @@ struct pd_domain {
 	 * deepest state. sleep: time spent during system sleep. */
 	bool active_wakeup, sleep_keep, off_by_sleep;
 	struct pd_sleep_data *sleep;
+
+	/* Power-off vetoes (lifecycle.c, DESIGN §7): attachments in HW mode,
+	 * attached devices with always_on; neither counts while sleeping
+	 * (set from pd_system_suspend to pd_system_resume). */
+	unsigned hw_count, ao_devs;
+	bool sleeping;
 };
 
 struct pd_link {
@@ -171,6 +177,7 @@ struct pd_attachment {
 	uint32_t vote;
 	uint32_t handle_bits : 30; /* the handle without its kind */
 	uint32_t counted : 1; /* vote counted in dom->votes, dom->active_devices */
+	uint32_t hw : 1; /* in HW mode (lifecycle.c): counted in dom->hw_count */
 };
 
 static inline uint32_t att_handle(const struct pd_attachment *a)
@@ -192,6 +199,7 @@ struct pd_device {
 	bool probed; /* lifecycle.c: a driver bound (held domains await it) */
 	bool wakeup; /* wakeup-enabled (DT wakeup-source, or set) */
 	unsigned sleep_usage; /* its usage when pd_system_suspend suspended it */
+	bool always_on; /* rpm_always_on: counted in each domain's ao_devs */
 };
 
 /* One entry of the undo log: how to put an input back. */
@@ -425,12 +433,26 @@ void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 /* Look handles up; NULL if stale or of another kind. */
 struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
 
+/* What powers @d on and keeps it on. */
+static inline bool domain_needs_on(const struct pd_domain *d)
+{
+	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
+	       d->on_children || d->held || d->sleep_keep;
+}
+
+/* What only keeps an on @d on, a veto of its runtime power-off (Linux
+ * genpd_power_off's rpm_always_on and HW-mode cases): it powers nothing on,
+ * and system sleep ignores it. */
+static inline bool domain_kept_on(const struct pd_domain *d)
+{
+	return d->on && (d->hw_count || d->ao_devs) && !d->sleeping;
+}
+
 /* Whether anything requires @d on: the one rule the transaction engine
  * powers domains on and off by, and that explain reports against. */
 static inline bool domain_wants_on(const struct pd_domain *d)
 {
-	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
-	       d->on_children || d->held || d->sleep_keep;
+	return domain_needs_on(d) || domain_kept_on(d);
 }
 struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
 struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
@@ -470,6 +492,11 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev);
 /* pd_attach / pd_detach: @dev's attachment to @d comes or goes. */
 void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
 		      bool attach);
+/* Add (@delta 1) or take away (-1) the power-off vetoes @a gives its
+ * domain (HW mode, an always-on device); true if it gives any. pd_attach
+ * adds them, pd_detach takes them away in its transaction (and puts them
+ * back if that fails). */
+bool dmn__lifecycle_vetoes(struct pd_attachment *a, int delta);
 
 /* sleep.c: free @d's system-sleep statistics. */
 void dmn__sleep_free(struct dmn_ctx *ctx, struct pd_domain *d);

@@ -246,14 +246,210 @@ int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
 	return err;
 }
 
-int pd_device_probed(struct dmn_ctx *ctx, pd_device_t h)
+/* A flag of device @h, read under the lock: 1 or 0, -EINVAL, -EBADF. */
+static int device_flag(struct dmn_ctx *ctx, pd_device_t h,
+		       bool (*flag)(const struct pd_device *))
 {
 	if (!ctx)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? dev->probed : -EBADF;
+	int r = dev ? flag(dev) : -EBADF;
+	dmn__unlock(ctx);
+	return r;
+}
+
+static bool probed(const struct pd_device *dev)
+{
+	return dev->probed;
+}
+
+static bool always_on(const struct pd_device *dev)
+{
+	return dev->always_on;
+}
+
+int pd_device_probed(struct dmn_ctx *ctx, pd_device_t h)
+{
+	return device_flag(ctx, h, probed);
+}
+
+/* ---- power-off vetoes: HW mode, always-on devices, always-on domains ---- */
+
+bool dmn__lifecycle_vetoes(struct pd_attachment *a, int delta)
+{
+	struct pd_domain *d = a->dom;
+	bool any = false;
+	if (a->hw) {
+		d->hw_count += (unsigned)delta;
+		any = true;
+	}
+	if (a->dev->always_on) {
+		d->ao_devs += (unsigned)delta;
+		any = true;
+	}
+	return any;
+}
+
+static void emit_hwmode(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+			const struct pd_attachment *a, int err, bool hw)
+{
+	struct dmn_event ev = {kind, DMN_OP_SET_HWMODE, a->dom->handle,
+			       a->dev->handle, err, 0, !hw, hw};
+	dmn__emit(ctx, &ev);
+}
+
+/* The callback, then the records; leaving HW mode then re-evaluates the
+ * domain, a safe-direction settle (it can only power off and lower). */
+static int set_hwmode(struct dmn_ctx *ctx, struct pd_attachment *a, bool hw)
+{
+	struct pd_domain *d = a->dom;
+	dmn__txn_begin(ctx);
+	int err = 0;
+	if (!hw) {
+		/* Room for every link the settle can change, so that after the
+		 * callback only a new level's bin or a level map can fail it. */
+		unsigned n = dmn__walk_up(ctx, d), links = 0;
+		for (unsigned i = 0; i < n; i++)
+			links += ctx->walk[i]->n_parents;
+		err = reserve_undo(ctx, 4 * links + 4);
+	}
+	if (err)
+		return err;
+	err = d->ops->set_hwmode(d->user, d->handle, a->dev->handle, hw);
+	if (err) {
+		err = err > 0 ? -EIO : err;
+		if (!ctx->op_error)
+			ctx->op_error = err;
+		emit_hwmode(ctx, DMN_EV_FAILURE, a, err, hw);
+		return err;
+	}
+	a->hw = hw;
+	d->hw_count += hw ? 1u : (unsigned)-1;
+	emit_hwmode(ctx, DMN_EV_HWMODE, a, 0, hw);
+	if (hw)
+		return 0;
+	dmn__txn_touch(ctx, d);
+	/* The mode changed with the callback: a settle that cannot run
+	 * leaves the domain on, in SW mode, until its next change, and is
+	 * reported as a safe-direction failure is. */
+	int settle = dmn__txn_commit(ctx);
+	if (settle && !ctx->op_error)
+		ctx->op_error = settle;
+	return 0;
+}
+
+int pd_attach_set_hwmode(struct dmn_ctx *ctx, pd_attach_t h, int hw)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
+	int err = 0;
+	ctx->op_error = 0;
+	if (!a)
+		err = -EBADF;
+	else if (!a->dom->ops || !a->dom->ops->set_hwmode)
+		err = -EOPNOTSUPP;
+	else if (a->hw != (hw != 0))
+		err = set_hwmode(ctx, a, hw != 0);
+	txn_result(ctx, err);
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_attach_hwmode(struct dmn_ctx *ctx, pd_attach_t h)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
+	int r = a ? (int)a->hw : -EBADF;
+	dmn__unlock(ctx);
+	return r;
+}
+
+int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	int r = d ? d->hw_count > 0 : -EBADF;
+	dmn__unlock(ctx);
+	return r;
+}
+
+/* Count @dev in (@delta 1) or out of (-1) its domains' ao_devs. */
+static void count_always_on(struct pd_device *dev, int delta)
+{
+	for (unsigned i = 0; i < dev->n_atts; i++)
+		dev->atts[i]->dom->ao_devs += (unsigned)delta;
+	dev->always_on = delta > 0;
+}
+
+int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t h, int on)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
+	int err = dev ? 0 : -EBADF;
+	ctx->op_error = 0;
+	if (dev && on && !dev->always_on) {
+		/* Only a veto of a power-off: nothing to settle. */
+		count_always_on(dev, 1);
+	} else if (dev && !on && dev->always_on) {
+		/* The domains nothing else keeps power off now. Only memory
+		 * can fail that, before any callback: then nothing changed. */
+		dmn__txn_begin(ctx);
+		count_always_on(dev, -1);
+		for (unsigned i = 0; i < dev->n_atts; i++)
+			dmn__txn_touch(ctx, dev->atts[i]->dom);
+		err = dmn__txn_commit(ctx);
+		if (err)
+			count_always_on(dev, 1);
+	}
+	txn_result(ctx, err);
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_device_always_on(struct dmn_ctx *ctx, pd_device_t h)
+{
+	return device_flag(ctx, h, always_on);
+}
+
+int pd_domain_set_always_on(struct dmn_ctx *ctx, pd_domain_t dom)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	ctx->op_error = 0;
+	if (d && !(d->flags & PD_FLAG_ALWAYS_ON)) {
+		/* As pd_domain_boot_on: boot state comes before runtime PM. */
+		if (ctx->runtime_started)
+			err = -EBUSY;
+	}
+	if (!err && !(d->flags & PD_FLAG_ALWAYS_ON)) {
+		dmn__txn_begin(ctx);
+		d->flags |= PD_FLAG_ALWAYS_ON;
+		dmn__txn_touch(ctx, d);
+		ctx->record_only = true;
+		err = dmn__txn_commit(ctx);
+		ctx->record_only = false;
+		if (err)
+			d->flags &= ~PD_FLAG_ALWAYS_ON;
+	}
+	txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

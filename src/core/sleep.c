@@ -156,6 +156,11 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 	 * its parents through the link; an off one stays off. */
 	FOR_DOMAINS(ctx, d) {
 		d->sleep_keep = false;
+		/* HW mode and always-on devices keep nothing on in sleep;
+		 * every on domain is looked at, whatever kept it on. */
+		d->sleeping = true;
+		if (!err && d->on)
+			dmn__txn_touch(ctx, d);
 		if (err || !d->on || !d->active_wakeup)
 			continue;
 		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
@@ -172,7 +177,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 	}
 	if (err) {
 		FOR_DOMAINS(ctx, d)
-			d->sleep_keep = false;
+			d->sleep_keep = d->sleeping = false;
 		FOR_DEVICES(ctx, dev)
 			dev->sleep_usage = 0;
 	} else {
@@ -209,6 +214,10 @@ int pd_system_resume(struct dmn_ctx *ctx)
 			sleep_account(d, now);
 	ctx->sleep_time += now - ctx->sleep_since;
 	ctx->asleep = false;
+	/* The vetoes count again for what is on; what sleep switched off
+	 * they do not power back on. */
+	FOR_DOMAINS(ctx, d)
+		d->sleeping = false;
 	/* One transaction, as one resume: every device active before sleep
 	 * and not now, raised parents first, then the domains on. */
 	dmn__txn_begin(ctx);

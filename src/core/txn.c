@@ -362,7 +362,10 @@ static void links_follow_actual(struct dmn_ctx *ctx, struct pd_domain *d)
  * @forced (a rollback goes back to where the domain was, governor or not). */
 static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 {
-	if (!d->on || domain_wants_on(d))
+	/* A rollback (@forced) takes back this call's power-on: the vetoes,
+	 * which keep only what is on, did not hold the domain before. */
+	if (!d->on || (forced == ASK_GOVERNOR ? domain_wants_on(d)
+					      : domain_needs_on(d)))
 		return;
 	unsigned rejected = UINT_MAX;
 	int choice = forced;

@@ -23,7 +23,7 @@ static int accept_level(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops level_ops = {NULL, NULL, accept_level};
+static const struct pd_domain_ops level_ops = {NULL, NULL, accept_level, 0};
 
 /* The default backend: DESIGN §1, a domain has set_performance_state
  * exactly when its provider has an OPP table. */

@@ -77,6 +77,17 @@ int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 	case RPT_EV_EXPLAIN:
 		snprintf(buf, len, "%s", e->message ? e->message : "?");
 		return 0;
+	case RPT_EV_HWMODE:
+		snprintf(buf, len, "%s mode -> %s (dev %s)",
+			 e->old_level ? "hw" : "sw", e->new_level ? "hw" : "sw",
+			 e->device ? e->device : "?");
+		return 0;
+	case RPT_EV_SYSTEM_SLEEP:
+		snprintf(buf, len, "system asleep");
+		return 0;
+	case RPT_EV_SYSTEM_WAKE:
+		snprintf(buf, len, "system awake");
+		return 0;
 	case RPT_EV_FAILURE:
 		break;
 	}
@@ -100,6 +111,10 @@ int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 	} else if (is_op(e, "off")) {
 		snprintf(buf, len, "on -> off FAILED: %s (%s%s)", err, undo,
 			 e->safe ? "safe: stays on" : "rolled back");
+	} else if (is_op(e, "hwmode")) {
+		snprintf(buf, len, "%s mode -> %s FAILED: %s (mode unchanged)",
+			 e->new_level ? "sw" : "hw", e->new_level ? "hw" : "sw",
+			 err);
 	} else if (is_op(e, "clock")) {
 		snprintf(buf, len, "clock %s -> %s FAILED: %s (%s)",
 			 dmn__rpt_fmt_hz(h1, e->old_hz), dmn__rpt_fmt_hz(h2, e->new_hz),

@@ -55,6 +55,10 @@ static void write_device(struct rpt_out *o, const struct rpt_device *dev,
 		bool_val(o, dev->probed);
 		dmn__rpt_out_puts(o, ", \"wakeup\": ");
 		bool_val(o, dev->wakeup);
+		dmn__rpt_out_puts(o, ", \"always_on\": ");
+		bool_val(o, dev->always_on);
+		dmn__rpt_out_puts(o, ", \"hw\": ");
+		bool_val(o, dev->hw);
 	}
 	dmn__rpt_out_putc(o, '}');
 }
@@ -129,6 +133,12 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d,
 		key(o, in, "active_wakeup");
 		bool_val(o, d->active_wakeup);
 		dmn__rpt_out_puts(o, ",\n");
+		key(o, in, "hw");
+		bool_val(o, d->hw);
+		dmn__rpt_out_puts(o, ",\n");
+		key(o, in, "always_on");
+		bool_val(o, d->always_on);
+		dmn__rpt_out_puts(o, ",\n");
 	}
 	key(o, in, "devices");
 	if (!d->devices || !d->n_devices) {
@@ -175,6 +185,12 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 	switch (e->kind) {
 	case RPT_EV_POWER_ON:
 	case RPT_EV_STAY_ON:
+	case RPT_EV_SYSTEM_SLEEP:
+	case RPT_EV_SYSTEM_WAKE:
+		break;
+	case RPT_EV_HWMODE:
+		dmn__rpt_out_puts(o, ", \"hw\": ");
+		bool_val(o, e->new_level != 0);
 		break;
 	case RPT_EV_POWER_OFF:
 		str_member(o, "idle_state", e->idle_state);

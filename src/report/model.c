@@ -129,6 +129,12 @@ const char *dmn__rpt_event_kind_name(enum rpt_event_kind kind)
 		return "expect_failed";
 	case RPT_EV_EXPLAIN:
 		return "explain";
+	case RPT_EV_HWMODE:
+		return "hwmode";
+	case RPT_EV_SYSTEM_SLEEP:
+		return "system_sleep";
+	case RPT_EV_SYSTEM_WAKE:
+		return "system_wake";
 	}
 	return "unknown";
 }

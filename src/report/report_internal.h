@@ -144,9 +144,17 @@ struct tl_step {
 	uint32_t level;
 };
 
+/* struct tl_span - [start, end): asleep (the system), or in HW mode */
+struct tl_span {
+	uint64_t start, end;
+};
+
 struct tl_domain {
 	struct tl_period *periods; /* contiguous, covering [0, end) */
 	unsigned n_periods;
+	struct tl_span *hw; /* HW-mode periods, in time order */
+	unsigned n_hw;
+	unsigned hw_atts; /* attachments in HW mode while replaying */
 	struct tl_step *steps; /* steps[0] is at time 0 */
 	unsigned n_steps;
 	uint32_t max_level; /* the highest level reached (or listed) */
@@ -156,11 +164,15 @@ struct tl_domain {
  * struct rpt_timeline - the model's events replayed per domain
  * @end: m->end_ns, or the last event's time if end_ns is 0
  * @event_domain: for each event, its domain's position or -1
+ * @sleep: the system-sleep periods, in time order
  */
 struct rpt_timeline {
 	uint64_t end;
 	struct tl_domain *domains;
 	int *event_domain;
+	struct tl_span *sleep;
+	unsigned n_sleep;
+	struct tl_span *hw_block; /* all domains' HW-mode periods */
 	struct tl_period *period_block; /* all domains' periods, one block */
 	struct tl_step *step_block;
 };
@@ -168,7 +180,10 @@ struct rpt_timeline {
 /*
  * dmn__rpt_timeline_build - replay @m's events from each domain's initial state
  * Power events start a new period when the state (or idle state) changes;
- * pstate events add a step when the level changes; failures change nothing
+ * pstate events add a step when the level changes; hwmode events open and
+ * close a domain's HW-mode periods (in HW mode while any attachment is),
+ * system_sleep / system_wake the system's sleep periods (an open one ends
+ * at @end); failures change nothing
  * (an unsafe failure was rolled back, a safe one left the domain as it was).
  * Events after @end are ignored. returns: 0 or -ENOMEM. cost: O(E log D + D).
  */

@@ -239,12 +239,18 @@ static int domain_row(struct summary *s, unsigned di, const char *from,
 	int repeat = s->expanded[di];
 	struct row r = {0};
 
-	if (d->on)
-		snprintf(status, sizeof(status), d->held ? "on (held)" : "on");
+	/* What keeps it on or how it sleeps, then its HW mode (DESIGN §7). */
+	const char *hw = d->hw ? ", hw" : "";
+	if (d->on && (d->held || d->hw))
+		snprintf(status, sizeof(status), "on (%s%s)",
+			 d->held ? "held" : "hw", d->held ? hw : "");
+	else if (d->on)
+		snprintf(status, sizeof(status), "on");
 	else if (d->idle_state)
-		snprintf(status, sizeof(status), "off (%s)", d->idle_state);
+		snprintf(status, sizeof(status), "off (%s%s)", d->idle_state,
+			 hw);
 	else
-		snprintf(status, sizeof(status), "off");
+		snprintf(status, sizeof(status), d->hw ? "off (hw)" : "off");
 	if (pname)
 		snprintf(value, sizeof(value), "%" PRIu32 " (%s)", d->pstate,
 			 pname);

@@ -50,6 +50,9 @@
 #define C_FAIL "#d1242f" /* failed and rolled back */
 #define C_SAFE "#e07b00" /* failed in the safe direction: left as it was */
 #define C_GRID "#8c959f"
+#define C_HW "#7b3fb5"    /* HW mode: a strip under the domain's bar */
+#define C_SLEEP "#1f3a93" /* system sleep: a band across every lane */
+#define HW_STRIP 5.0
 
 /* Idle states: muted, clearly different from the green of "on". */
 static const char *const idle_shades[] = {
@@ -73,7 +76,7 @@ struct svg {
 	uint64_t span;		 /* the plotted time range, never 0 */
 	const char **idle_names; /* distinct idle-state names, first seen */
 	unsigned n_idle_names;
-	int any_plain_off, any_failure, any_safe_failure;
+	int any_plain_off, any_failure, any_safe_failure, any_hw;
 	double lanes_top;
 };
 
@@ -222,6 +225,10 @@ static double legend(struct svg *s, double y, int draw)
 	}
 	if (s->any_plain_off || !s->n_idle_names)
 		swatch(s, &x, &y, C_LANE, C_LANE_EDGE, "off");
+	if (s->any_hw)
+		swatch(s, &x, &y, C_HW, C_HW, "hw mode");
+	if (s->tl.n_sleep)
+		swatch(s, &x, &y, "#d2d8ea", C_SLEEP, "system asleep");
 
 	/* The step line and the failure marker, drawn as what they are. */
 	if (x + 22 + CHAR_W * 24 > WIDTH - MARGIN) {
@@ -506,6 +513,60 @@ static void lane_box(struct svg *s, double y, const char *fill)
 		       fill);
 }
 
+/* The right edge of a period ending at @end: the last runs to the plot's
+ * edge, so the last instant has width. */
+static double x_end(const struct svg *s, uint64_t end)
+{
+	return end >= s->end ? PLOT_RIGHT : x_of(s, end);
+}
+
+/* HW-mode periods: a strip along the bottom of the lane's bar. */
+static void hw_strips(struct svg *s, const struct rpt_domain *d,
+		      const struct tl_domain *t, double y)
+{
+	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], tip[96];
+	for (unsigned i = 0; i < t->n_hw; i++) {
+		double x0 = x_of(s, t->hw[i].start), x1 = x_end(s, t->hw[i].end);
+		dmn__rpt_out_puts(s->o, "<rect class=\"hw\"");
+		attr_num(s, "x", x0);
+		attr_num(s, "y", y + LANE_H - BAR_PAD - HW_STRIP);
+		attr_num(s, "width", x1 - x0 < 1.0 ? 1.0 : x1 - x0);
+		attr_num(s, "height", HW_STRIP);
+		dmn__rpt_out_puts(s->o, " fill=\"" C_HW "\">");
+		snprintf(tip, sizeof(tip), ": hw mode, %s \u2013 %s",
+			 dmn__rpt_fmt_time_short(a, t->hw[i].start),
+			 dmn__rpt_fmt_time_short(b, t->hw[i].end));
+		tooltip(s, d->name, tip);
+		dmn__rpt_out_puts(s->o, "</rect>\n");
+	}
+}
+
+/* System sleep: a band across every lane, drawn over them, translucent. */
+static void sleep_bands(struct svg *s, double top, double bottom)
+{
+	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], tip[96];
+	for (unsigned i = 0; i < s->tl.n_sleep; i++) {
+		const struct tl_span *p = &s->tl.sleep[i];
+		double x0 = x_of(s, p->start), x1 = x_end(s, p->end);
+		dmn__rpt_out_puts(s->o, "<g class=\"sleep\"><rect");
+		attr_num(s, "x", x0);
+		attr_num(s, "y", top);
+		attr_num(s, "width", x1 - x0 < 1.0 ? 1.0 : x1 - x0);
+		attr_num(s, "height", bottom - top);
+		dmn__rpt_out_puts(s->o, " fill=\"" C_SLEEP "\" fill-opacity=\"0.12\""
+				   " stroke=\"" C_SLEEP "\" stroke-opacity=\"0.5\""
+				   " stroke-dasharray=\"4,3\">");
+		snprintf(tip, sizeof(tip), "system asleep, %s \u2013 %s",
+			 dmn__rpt_fmt_time_short(a, p->start),
+			 dmn__rpt_fmt_time_short(b, p->end));
+		tooltip(s, tip, "");
+		dmn__rpt_out_puts(s->o, "</rect>");
+		text(s, x0 + 3, top + 10,
+		     "font-size=\"10\" fill=\"" C_SLEEP "\"", "asleep");
+		dmn__rpt_out_puts(s->o, "</g>\n");
+	}
+}
+
 static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 {
 	const struct rpt_domain *d = &s->m->domains[di];
@@ -561,6 +622,7 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 		dmn__rpt_out_puts(s->o, "</rect>\n");
 	}
 	merge_flush(s, &g, y, d->name);
+	hw_strips(s, d, t, y);
 
 	if (t->max_level) {
 		double last_label = -1e9;
@@ -646,7 +708,7 @@ static void failures(struct svg *s, const unsigned *pos, double *last_x)
 static int lane_changes(const struct svg *s, unsigned di, const char *failed)
 {
 	const struct tl_domain *t = &s->tl.domains[di];
-	return t->n_periods > 1 || t->n_steps > 1 || failed[di];
+	return t->n_periods > 1 || t->n_steps > 1 || t->n_hw || failed[di];
 }
 
 /*
@@ -821,6 +883,8 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 	for (unsigned i = 0; i < m->n_domains; i++) {
 		pos[i] = UINT32_MAX;
 		last_x[i] = -1e9;
+		if (s.tl.domains[i].n_hw)
+			s.any_hw = 1;
 	}
 	for (unsigned i = 0; i < s.n_order; i++)
 		pos[s.order[i]] = i;
@@ -881,6 +945,7 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 		rate_lane(&s, &s.rates[i],
 			  s.lanes_top + LANE_PITCH * (s.n_order + i));
 	axis(&s, s.lanes_top - 4, lanes_bottom + 4);
+	sleep_bands(&s, s.lanes_top - 4, lanes_bottom + 4);
 	failures(&s, pos, last_x);
 	/* the run's end, inside the plot: the margin after it is no time */
 	{

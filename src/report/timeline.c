@@ -72,11 +72,42 @@ static int changes_power(enum rpt_event_kind k)
 	return k == RPT_EV_POWER_ON || k == RPT_EV_POWER_OFF;
 }
 
+/* Open a span at @t (one of no length is dropped when closed). */
+static void span_open(struct tl_span *s, unsigned *n, uint64_t t)
+{
+	s[*n].start = t;
+	s[*n].end = UINT64_MAX;
+	(*n)++;
+}
+
+static void span_close(struct tl_span *s, unsigned *n, uint64_t t)
+{
+	if (!*n || s[*n - 1].end != UINT64_MAX)
+		return;
+	if (t <= s[*n - 1].start)
+		(*n)--;
+	else
+		s[*n - 1].end = t;
+}
+
+/* One hwmode event: the domain is in HW mode while any attachment is. */
+static void hw_event(struct tl_domain *t, const struct rpt_event *e)
+{
+	if (e->new_level && !e->old_level) {
+		if (t->hw_atts++ == 0)
+			span_open(t->hw, &t->n_hw, e->time_ns);
+	} else if (!e->new_level && e->old_level && t->hw_atts) {
+		if (--t->hw_atts == 0)
+			span_close(t->hw, &t->n_hw, e->time_ns);
+	}
+}
+
 int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 		       const struct rpt_index *ix)
 {
 	unsigned nd = m->n_domains, ne = m->events ? m->n_events : 0;
-	size_t n_periods = nd, n_steps = nd, pp = 0, sp = 0;
+	size_t n_periods = nd, n_steps = nd, pp = 0, sp = 0, n_hw = 0, hp = 0;
+	size_t n_sleep = 0;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->end = m->end_ns;
@@ -94,9 +125,14 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 		const struct rpt_event *e = &m->events[i];
 		int d = dmn__rpt_index_find(ix, e->domain);
 		tl->event_domain[i] = d;
+		if (e->kind == RPT_EV_SYSTEM_SLEEP && e->time_ns <= tl->end)
+			n_sleep++;
 		if (d < 0 || e->time_ns > tl->end)
 			continue;
-		if (changes_power(e->kind)) {
+		if (e->kind == RPT_EV_HWMODE) {
+			tl->domains[d].n_hw++;
+			n_hw++;
+		} else if (changes_power(e->kind)) {
 			tl->domains[d].n_periods++;
 			n_periods++;
 		} else if (e->kind == RPT_EV_PSTATE) {
@@ -108,13 +144,19 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 	    malloc((n_periods ? n_periods : 1) * sizeof(*tl->period_block));
 	tl->step_block =
 	    malloc((n_steps ? n_steps : 1) * sizeof(*tl->step_block));
-	if (!tl->period_block || !tl->step_block)
+	tl->hw_block = malloc((n_hw ? n_hw : 1) * sizeof(*tl->hw_block));
+	tl->sleep = malloc((n_sleep ? n_sleep : 1) * sizeof(*tl->sleep));
+	if (!tl->period_block || !tl->step_block || !tl->hw_block ||
+	    !tl->sleep)
 		goto nomem;
 	for (unsigned d = 0; d < nd; d++) {
 		tl->domains[d].periods = tl->period_block + pp;
 		tl->domains[d].steps = tl->step_block + sp;
+		tl->domains[d].hw = tl->hw_block + hp;
 		pp += 1 + tl->domains[d].n_periods;
 		sp += 1 + tl->domains[d].n_steps;
+		hp += tl->domains[d].n_hw;
+		tl->domains[d].n_hw = 0;
 	}
 
 	for (unsigned d = 0; d < nd; d++) {
@@ -135,10 +177,18 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 	for (unsigned i = 0; i < ne; i++) {
 		const struct rpt_event *e = &m->events[i];
 		int d = tl->event_domain[i];
-		if (d < 0 || e->time_ns > tl->end)
+		if (e->time_ns > tl->end)
+			continue;
+		if (e->kind == RPT_EV_SYSTEM_SLEEP)
+			span_open(tl->sleep, &tl->n_sleep, e->time_ns);
+		else if (e->kind == RPT_EV_SYSTEM_WAKE)
+			span_close(tl->sleep, &tl->n_sleep, e->time_ns);
+		if (d < 0)
 			continue;
 		struct tl_domain *t = &tl->domains[d];
-		if (e->kind == RPT_EV_POWER_ON)
+		if (e->kind == RPT_EV_HWMODE)
+			hw_event(t, e);
+		else if (e->kind == RPT_EV_POWER_ON)
 			enter(t, e->time_ns, 1, NULL);
 		else if (e->kind == RPT_EV_POWER_OFF)
 			enter(t, e->time_ns, 0, e->idle_state);
@@ -150,6 +200,7 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 		const struct rpt_domain *dom = &m->domains[d];
 		struct tl_domain *t = &tl->domains[d];
 		t->periods[t->n_periods - 1].end = tl->end;
+		span_close(t->hw, &t->n_hw, tl->end);
 		t->max_level = 0;
 		for (unsigned s = 0; s < t->n_steps; s++)
 			if (t->steps[s].level > t->max_level)
@@ -159,6 +210,7 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 				if (dom->level_values[l] > t->max_level)
 					t->max_level = dom->level_values[l];
 	}
+	span_close(tl->sleep, &tl->n_sleep, tl->end);
 	return 0;
 
 nomem:
@@ -170,6 +222,8 @@ void dmn__rpt_timeline_free(struct rpt_timeline *tl)
 {
 	free(tl->period_block);
 	free(tl->step_block);
+	free(tl->hw_block);
+	free(tl->sleep);
 	free(tl->domains);
 	free(tl->event_domain);
 	memset(tl, 0, sizeof(*tl));

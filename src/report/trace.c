@@ -101,6 +101,45 @@ static void pstate_counter(struct trace *t, const struct rpt_domain *dom,
 	}
 }
 
+/* HW mode as a 0/1 counter, for a domain that was ever in it: a span on
+ * the domain's own track would cut across its on / off periods. */
+static void hw_counter(struct trace *t, const struct rpt_domain *dom,
+		       const struct tl_domain *d)
+{
+	for (unsigned i = 0; i < d->n_hw; i++) {
+		for (int edge = (i || d->hw[0].start == 0) ? 1 : 0; edge < 3;
+		     edge++) {
+			uint64_t ts = edge == 0	  ? 0
+				      : edge == 1 ? d->hw[i].start
+						  : d->hw[i].end;
+			if (edge == 2 && i + 1 < d->n_hw &&
+			    d->hw[i + 1].start == ts)
+				continue;
+			begin(t, "C", -1, 1, ts);
+			dmn__rpt_out_puts(t->o, ", \"name\": \"");
+			dmn__rpt_out_json_chars(t->o, dom->name);
+			dmn__rpt_out_printf(t->o,
+					    " hw\", \"args\": {\"hw\": %d}}",
+					    edge == 1);
+		}
+	}
+}
+
+/* The system's sleep, one complete event per period on its own track. */
+static void sleep_spans(struct trace *t, const struct rpt_timeline *tl,
+			int tid)
+{
+	char us[RPT_NUM_LEN];
+	for (unsigned i = 0; i < tl->n_sleep; i++) {
+		begin(t, "X", tid, 1, tl->sleep[i].start);
+		dmn__rpt_out_printf(
+		    t->o, ", \"dur\": %s, \"cat\": \"sleep\"",
+		    dmn__rpt_fmt_us(us, tl->sleep[i].end - tl->sleep[i].start));
+		name(t, "asleep");
+		dmn__rpt_out_puts(t->o, ", \"args\": {\"system\": \"asleep\"}}");
+	}
+}
+
 /* Optional members common to the instant events. */
 static void event_args(struct trace *t, const struct rpt_event *e)
 {
@@ -272,9 +311,15 @@ static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
 		sort_index(&t, scenario_tid, m->n_domains);
 	}
 
+	if (tl.n_sleep) {
+		metadata(&t, scenario_tid + 1, "thread_name", "system sleep");
+		sort_index(&t, scenario_tid + 1, m->n_domains + 1);
+		sleep_spans(&t, &tl, scenario_tid + 1);
+	}
 	for (unsigned i = 0; i < m->n_domains; i++) {
 		periods(&t, &tl.domains[i], (int)i + 1);
 		pstate_counter(&t, &m->domains[i], &tl.domains[i]);
+		hw_counter(&t, &m->domains[i], &tl.domains[i]);
 	}
 	for (unsigned i = 0; i < ne; i++) {
 		const struct rpt_event *e = &m->events[i];

@@ -72,9 +72,21 @@ static int sim_set_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return domain_call(user, SIM_CALL_PSTATE, SCN_FAIL_PSTATE, level);
 }
 
-static const struct pd_domain_ops ops_gate = {sim_power_on, sim_power_off, 0};
+static int sim_set_hwmode(void *user, pd_domain_t dom, pd_device_t dev,
+			  int hw)
+{
+	(void)dom;
+	(void)dev;
+	return domain_call(user, SIM_CALL_HWMODE, SCN_FAIL_HWMODE,
+			   (uint64_t)hw);
+}
+
+/* DESIGN §7: a simulated domain has set_hwmode exactly when it has no
+ * set_performance_state (a GDSC-like gate, not a rail). */
+static const struct pd_domain_ops ops_gate = {sim_power_on, sim_power_off, 0,
+					      sim_set_hwmode};
 static const struct pd_domain_ops ops_rail = {sim_power_on, sim_power_off,
-					      sim_set_pstate};
+					      sim_set_pstate, 0};
 
 /* The simulator's rule (DESIGN §1): a domain has set_performance_state
  * exactly when its provider has an OPP table. */
@@ -287,6 +299,8 @@ static const char *op_name(enum dmn_op op)
 		return "clock";
 	case DMN_OP_REGULATOR:
 		return "regulator";
+	case DMN_OP_SET_HWMODE:
+		return "hwmode";
 	default:
 		return "?";
 	}
@@ -336,6 +350,11 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 		break;
 	case DMN_EV_STAY_ON:
 		ev.kind = RPT_EV_STAY_ON;
+		break;
+	case DMN_EV_HWMODE:
+		ev.kind = RPT_EV_HWMODE;
+		ev.old_level = (uint32_t)e->old_value;
+		ev.new_level = (uint32_t)e->new_value;
 		break;
 	case DMN_EV_FAILURE:
 		ev.kind = RPT_EV_FAILURE;

@@ -99,6 +99,12 @@ static uint32_t cast_vote(const struct sim *sim, pd_device_t h,
 static void idle_records(struct sim *sim, unsigned domain,
 			 const struct records *r, struct text *t);
 
+static int is_idle_ruling(enum pd_why_kind k)
+{
+	return k == PD_WHY_IDLE_QOS || k == PD_WHY_IDLE_RESIDENCY ||
+	       k == PD_WHY_IDLE_CUSTOM || k == PD_WHY_IDLE_FITS;
+}
+
 static void on_line(struct sim *sim, unsigned domain, const char *name,
 		    const struct records *r, struct text *t)
 {
@@ -140,6 +146,12 @@ static void on_line(struct sim *sim, unsigned domain, const char *name,
 			put(t, "%swakeup path dev %s", sep,
 			    dev_name(sim, w->dev));
 			break;
+		case PD_WHY_ALWAYS_ON_DEV:
+			put(t, "%salways-on dev %s", sep, dev_name(sim, w->dev));
+			break;
+		case PD_WHY_HWMODE:
+			put(t, "%shw mode (dev %s)", sep, dev_name(sim, w->dev));
+			break;
 		case PD_WHY_CHILD:
 			put(t, "%schild %s (requires %" PRIu32 ")", sep,
 			    dom_name(sim, w->child), w->level);
@@ -157,7 +169,7 @@ static void on_line(struct sim *sim, unsigned domain, const char *name,
 	 * or its power-off failed. Either is retried at its next change. */
 	unsigned rejected = 0, states = 0;
 	for (unsigned i = 0; i < r->n; i++) {
-		if (r->w[i].kind < PD_WHY_IDLE_QOS)
+		if (!is_idle_ruling(r->w[i].kind))
 			continue;
 		states++;
 		rejected += r->w[i].kind != PD_WHY_IDLE_FITS;

@@ -11,7 +11,7 @@ struct sim;
 struct sim_domain {
 	struct sim *sim;
 	unsigned index;
-	uint32_t fail_count[3]; /* by enum scn_fail_op */
+	uint32_t fail_count[4]; /* by enum scn_fail_op */
 	/* It or an ancestor has a set_performance_state callback: a vote
 	 * cast here can land somewhere real (DESIGN §1, -ENODEV). */
 	int reaches_pstate;

@@ -102,6 +102,8 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 		r->counts = ai.counts;
 		r->probed = pd_device_probed(sim->ctx, ai.device) == 1;
 		r->wakeup = pd_device_wakeup_enabled(sim->ctx, ai.device) == 1;
+		r->always_on = pd_device_always_on(sim->ctx, ai.device) == 1;
+		r->hw = pd_attach_hwmode(sim->ctx, att) == 1;
 	}
 	return 0;
 }
@@ -290,6 +292,8 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		r->index = d->index < 0 ? -1 : (int)d->index;
 		r->on = info.on;
 		r->pstate = info.pstate;
+		r->hw = pd_domain_hwmode(sim->ctx, dom) == 1;
+		r->always_on = (info.flags & PD_FLAG_ALWAYS_ON) != 0;
 		r->pstate_name = level_name(b, d, info.pstate);
 		r->idle_state = info.on ? NULL : dmn__sim_idle_name(sim, i, info.idle_state);
 		r->parents = &s->names[names];

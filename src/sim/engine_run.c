@@ -68,26 +68,44 @@ static int resolve_level(struct sim *sim, const struct scn_script *s,
 	return 0;
 }
 
-static int resolve_vote(struct sim *sim, const struct scn_script *s,
-			const struct scn_cmd *cmd, struct scn_diag *diag,
-			struct resolved *r)
+/* Which of @r->device's domains a `vote` or `hwmode` means: @domain by
+ * name, or its only one. */
+static int resolve_attachment(struct sim *sim, const struct scn_script *s,
+			      const struct scn_cmd *cmd, struct scn_diag *diag,
+			      const char *verb, const char *domain,
+			      struct resolved *r)
 {
-	const struct dt_board *b = sim->board;
-	const struct dt_device *d = &b->devices[r->device];
+	const struct dt_device *d = &sim->board->devices[r->device];
 	char why[SCN_DIAG_MESSAGE_MAX];
-	if (!cmd->vote.domain && d->n_attachments != 1) {
+	if (!domain && d->n_attachments != 1) {
 		char names[200];
 		dmn__sim_attachment_names(sim, r->device, names, sizeof(names));
+		if (!d->n_attachments)
+			return diag_set(diag, s, cmd,
+					"%s: device '%s' has no domains", verb,
+					d->name);
 		return diag_set(diag, s, cmd,
 				"device '%s' has %u domains: name one (%s)",
 				d->name, d->n_attachments, names);
 	}
-	r->attachment = cmd->vote.domain ? dmn__sim_find_attachment(sim, r->device,
-							       cmd->vote.domain,
-							       why, sizeof(why))
-					 : 0;
+	r->attachment = domain ? dmn__sim_find_attachment(sim, r->device,
+							  domain, why,
+							  sizeof(why))
+			       : 0;
 	if (r->attachment < 0)
 		return diag_set(diag, s, cmd, "%s", why);
+	return 0;
+}
+
+static int resolve_vote(struct sim *sim, const struct scn_script *s,
+			const struct scn_cmd *cmd, struct scn_diag *diag,
+			struct resolved *r)
+{
+	const struct dt_device *d = &sim->board->devices[r->device];
+	int err = resolve_attachment(sim, s, cmd, diag, "vote",
+				     cmd->vote.domain, r);
+	if (err)
+		return err;
 	r->level = cmd->vote.level;
 	if (!cmd->vote.level_name)
 		return 0;
@@ -156,6 +174,29 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 	case SCN_ACTIVE_WAKEUP:
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
 				      &r->domain);
+	case SCN_HWMODE: {
+		int err = resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
+					 &r->device);
+		return err ? err
+			   : resolve_attachment(sim, s, cmd, diag, "hwmode",
+						cmd->hwmode.domain, r);
+	}
+	case SCN_ALWAYS_ON:
+		if (cmd->toggle.domain) {
+			char why[SCN_DIAG_MESSAGE_MAX];
+			if (dmn__sim_find_domain(sim, cmd->target, why,
+						 sizeof(why)) < 0 &&
+			    dmn__sim_find_device(sim, cmd->target, why,
+						 sizeof(why)) >= 0)
+				return diag_set(diag, s, cmd,
+						"'%s' is a device: always-on "
+						"DEV on|off",
+						cmd->target);
+			return resolve_target(sim, s, cmd, diag,
+					      dmn__sim_find_domain, &r->domain);
+		}
+		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
+				      &r->device);
 	case SCN_WAKEUP_ENABLE:
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
@@ -248,6 +289,18 @@ static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
 	case SCN_ACTIVE_WAKEUP:
 		snprintf(buf, size, "%s %s %s", scn_verb_name(cmd->verb),
 			 cmd->target, cmd->toggle.on ? "on" : "off");
+		break;
+	case SCN_ALWAYS_ON:
+		snprintf(buf, size, "always-on %s%s", cmd->target,
+			 cmd->toggle.domain ? ""
+			 : cmd->toggle.on   ? " on"
+					    : " off");
+		break;
+	case SCN_HWMODE:
+		snprintf(buf, size, "hwmode %s%s%s %s", cmd->target,
+			 cmd->hwmode.domain ? " " : "",
+			 cmd->hwmode.domain ? cmd->hwmode.domain : "",
+			 cmd->hwmode.on ? "on" : "off");
 		break;
 	default:
 		snprintf(buf, size, "%s %s", scn_verb_name(cmd->verb),
@@ -348,6 +401,15 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 				      dmn_errno_name(cmd->expect.error),
 				      dmn_errno_name(last_error));
 		break;
+	case SCN_EXPECT_HW:
+	case SCN_EXPECT_SW: {
+		int hw = pd_domain_hwmode(sim->ctx, sim->inst->domains[r->domain]);
+		int want = cmd->expect.kind == SCN_EXPECT_HW;
+		if ((hw == 1) != want)
+			expect_failed(sim, res, "%s %s, got %s", dom,
+				      want ? "hw" : "sw", hw == 1 ? "hw" : "sw");
+		break;
+	}
 	case SCN_EXPECT_HELD:
 	case SCN_EXPECT_RELEASED: {
 		struct pd_hold_info h;
@@ -490,11 +552,31 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 	case SCN_ACTIVE_WAKEUP:
 		return pd_domain_set_active_wakeup(
 		    ctx, inst->domains[r->domain], cmd->toggle.on);
-	case SCN_SYSTEM_SUSPEND:
-	case SCN_SYSTEM_RESUME:
+	case SCN_HWMODE:
 		*callbacks = 1;
+		return pd_attach_set_hwmode(
+		    ctx, inst->attachments[r->device][r->attachment],
+		    cmd->hwmode.on);
+	case SCN_ALWAYS_ON:
+		*callbacks = 1;
+		if (cmd->toggle.domain)
+			return pd_domain_set_always_on(ctx,
+						       inst->domains[r->domain]);
+		return pd_device_set_always_on(ctx, dev_h, cmd->toggle.on);
+	case SCN_SYSTEM_SUSPEND:
+	case SCN_SYSTEM_RESUME: {
+		*callbacks = 1;
+		int was = pd_system_asleep(ctx);
 		err = cmd->verb == SCN_SYSTEM_SUSPEND ? pd_system_suspend(ctx)
 						      : pd_system_resume(ctx);
+		/* The sleep band of the trace and the SVG starts and ends
+		 * with these. */
+		if (pd_system_asleep(ctx) != was) {
+			struct rpt_event ev;
+			memset(&ev, 0, sizeof(ev));
+			ev.kind = was ? RPT_EV_SYSTEM_WAKE : RPT_EV_SYSTEM_SLEEP;
+			dmn__sim_record(sim, &ev);
+		}
 		/* Sleep changed runtime states behind the scenario's back:
 		 * take them from the library again. */
 		for (unsigned i = 0; i < b->n_devices; i++) {
@@ -503,6 +585,7 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 				sim->devs[i].active = di.usage > 0;
 		}
 		return err;
+	}
 	case SCN_PROBE:
 		*callbacks = 1;
 		if (!cmd->probe.all)

@@ -59,22 +59,25 @@ static const char *const verb_names[SCN_VERB_COUNT] = {
     [SCN_SYSTEM_RESUME] = "system-resume",
     [SCN_WAKEUP_ENABLE] = "wakeup-enable",
     [SCN_ACTIVE_WAKEUP] = "active-wakeup",
+    [SCN_HWMODE] = "hwmode",
+    [SCN_ALWAYS_ON] = "always-on",
 };
 
 static const char *const fail_op_names[] = {
     [SCN_FAIL_PSTATE] = "pstate",
     [SCN_FAIL_ON] = "on",
     [SCN_FAIL_OFF] = "off",
+    [SCN_FAIL_HWMODE] = "hwmode",
 };
 #define N_FAIL_OPS (sizeof(fail_op_names) / sizeof(fail_op_names[0]))
 
 static const char *const expect_keywords[] = {
-    "pstate", "on", "off", "idle", "rate", "held", "released"};
+    "pstate", "on", "off", "idle", "rate", "held", "released", "hw", "sw"};
 #define N_EXPECT_KEYWORDS (sizeof(expect_keywords) / sizeof(expect_keywords[0]))
 
 #define EXPECT_USAGE                                                           \
 	"expect DOMAIN pstate N | DOMAIN on | DOMAIN off | DOMAIN idle NAME "  \
-	"| DOMAIN held | DOMAIN released | "                                   \
+	"| DOMAIN held | DOMAIN released | DOMAIN hw | DOMAIN sw | "           \
 	"DEV rate HZ | last-error ERRNO"
 
 const char *scn_verb_name(enum scn_verb verb)
@@ -497,6 +500,15 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		    held ? SCN_EXPECT_HELD : SCN_EXPECT_RELEASED;
 		return 0;
 	}
+	if (word_is(kw, "hw") || word_is(kw, "sw")) {
+		int hw = word_is(kw, "hw");
+		err = arg_count(p, verb, n, 2, 2, a, end_col,
+				hw ? "expect DOMAIN hw" : "expect DOMAIN sw");
+		if (err)
+			return err;
+		cmd->expect.kind = hw ? SCN_EXPECT_HW : SCN_EXPECT_SW;
+		return 0;
+	}
 	if (word_is(kw, "pstate")) {
 		err = arg_count(p, verb, n, 3, 3, a, end_col,
 				"expect DOMAIN pstate N");
@@ -530,8 +542,19 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		return unknown_word(p, &a[0], "expect form", le, 1, "");
 	return unknown_word(p, kw, "expect form", expect_keywords,
 			    N_EXPECT_KEYWORDS,
-			    "use pstate, on, off, idle, rate, held or released "
-			    "after the name, or last-error");
+			    "use pstate, on, off, idle, rate, held, released, "
+			    "hw or sw after the name, or last-error");
+}
+
+/* `on` or `off` into *@on. */
+static int parse_switch(struct parser *p, const struct word *w, int *on)
+{
+	static const char *const onoff[] = {"on", "off"};
+	if (word_is(w, "on") || word_is(w, "off")) {
+		*on = word_is(w, "on");
+		return 0;
+	}
+	return unknown_word(p, w, "switch", onoff, 2, "use on or off");
 }
 
 static int parse_args(struct parser *p, struct scn_cmd *cmd,
@@ -631,7 +654,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 	}
 	case SCN_FAIL: {
 		err = arg_count(p, verb, n, 2, 3, a, end_col,
-				"fail DOMAIN pstate|on|off [COUNT]");
+				"fail DOMAIN pstate|on|off|hwmode [COUNT]");
 		if (err)
 			return err;
 		cmd->target = a[0].s;
@@ -642,7 +665,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		if (op == N_FAIL_OPS)
 			return unknown_word(p, &a[1], "fail op", fail_op_names,
 					    N_FAIL_OPS,
-					    "use pstate, on or off");
+					    "use pstate, on, off or hwmode");
 		cmd->fail.op = (enum scn_fail_op)op;
 		cmd->fail.count = 1;
 		if (n == 3)
@@ -691,16 +714,36 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			return err;
 		cmd->target = a[0].s;
 		cmd->toggle.on = 1;
-		if (n == 1 || word_is(&a[1], "on"))
+		if (n == 1)
 			return 0;
-		if (word_is(&a[1], "off")) {
-			cmd->toggle.on = 0;
-			return 0;
-		}
-		static const char *const onoff[] = {"on", "off"};
-		return unknown_word(p, &a[1], "switch", onoff, 2,
-				    "use on or off");
+		return parse_switch(p, &a[1], &cmd->toggle.on);
 	}
+	case SCN_HWMODE:
+		err = arg_count(p, verb, n, 2, 3, a, end_col,
+				"hwmode DEV [DOMAIN-NAME] on|off");
+		if (err)
+			return err;
+		cmd->target = a[0].s;
+		cmd->hwmode.domain = n == 3 ? a[1].s : NULL;
+		return parse_switch(p, &a[n - 1], &cmd->hwmode.on);
+	case SCN_ALWAYS_ON:
+		err = arg_count(p, verb, n, 1, 2, a, end_col,
+				"always-on DEV on|off, or always-on DOMAIN");
+		if (err)
+			return err;
+		cmd->target = a[0].s;
+		if (n == 2)
+			return parse_switch(p, &a[1], &cmd->toggle.on);
+		/* The domain form is a create flag: like boot-on, it is
+		 * what the OS finds (DESIGN §7). */
+		if (cmd->time_ns != 0 || p->prev_nonboot)
+			return error_at(p, -EINVAL, verb->column,
+					"'always-on DOMAIN' must come at time "
+					"0, before any other command (a device "
+					"takes on or off: always-on DEV on|off)");
+		cmd->toggle.on = 1;
+		cmd->toggle.domain = 1;
+		return 0;
 	case SCN_EXPLAIN:
 		err = arg_count(p, verb, n, 1, 1, a, end_col,
 				"explain DOMAIN");
@@ -790,7 +833,8 @@ static int parse_line(struct parser *p, char *end)
 				    "verbs: resume, suspend, rate, vote, qos, "
 				    "wakeup, fail, expect, boot-on, probe, explain, "
 				    "system-suspend, system-resume, "
-				    "wakeup-enable, active-wakeup");
+				    "wakeup-enable, active-wakeup, hwmode, "
+				    "always-on");
 	}
 
 	struct scn_cmd *cmd;
@@ -808,7 +852,8 @@ static int parse_line(struct parser *p, char *end)
 		return err;
 	p->count++;
 	p->prev_time = time;
-	if (cmd->verb != SCN_BOOT_ON)
+	if (cmd->verb != SCN_BOOT_ON &&
+	    !(cmd->verb == SCN_ALWAYS_ON && cmd->toggle.domain))
 		p->prev_nonboot = 1;
 	return 0;
 }

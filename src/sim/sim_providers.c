@@ -176,8 +176,8 @@ const struct opp_clock_ops sim_providers_clock = {clock_set_rate,
 						  clock_get_rate};
 const struct opp_regulator_ops sim_providers_regulators = {set_voltage};
 const struct pd_domain_ops sim_providers_rail = {power_on, power_off,
-						 set_pstate};
-const struct pd_domain_ops sim_providers_gate = {power_on, power_off, 0};
+						 set_pstate, 0};
+const struct pd_domain_ops sim_providers_gate = {power_on, power_off, 0, 0};
 
 uint64_t sim_providers_rate(const struct sim_providers *sp, uint32_t dev)
 {

@@ -42,6 +42,12 @@ static void check_domain(json_t *d)
 		      "%s: idle state latencies", name);
 	}
 	CHECK(json_is_array(json_object_get(d, "children")), "%s: children", name);
+	/* DESIGN §7: the lifecycle keys come together. */
+	if (json_object_get(d, "held"))
+		CHECK(json_is_boolean(json_object_get(d, "hw")) &&
+			      json_is_boolean(json_object_get(d, "always_on")) &&
+			      json_is_boolean(json_object_get(d, "active_wakeup")),
+		      "%s: hw, always_on, active_wakeup", name);
 	json_t *devices = json_object_get(d, "devices");
 	CHECK(json_is_array(devices), "%s: devices", name);
 	size_t i;
@@ -84,6 +90,8 @@ int main(int argc, char **argv)
 			json_t *st;
 			/* every instant is on, off, or in one idle state; and at one
 			 * pstate: both sums are the elapsed time, exactly */
+			json_t *sys = json_object_get(stats, "system_sleep");
+			json_int_t slept = json_integer_value(json_object_get(sys, "time_ns"));
 			json_object_foreach(stats, dname, st) {
 				/* DESIGN §7: the system's sleep, not a domain;
 				 * no domain can sleep longer than the system. */
@@ -111,6 +119,17 @@ int main(int argc, char **argv)
 				}
 				CHECK(power == end, "%s: power residency %lld != end %lld", dname,
 				      (long long)power, (long long)end);
+				/* every instant of sleep is on or in one state */
+				if (sys) {
+					json_int_t in_sleep = json_integer_value(
+						json_object_get(st, "sleep_on_ns"));
+					const char *k2;
+					json_t *v;
+					json_object_foreach(json_object_get(st, "sleep_idle_ns"), k2, v)
+						in_sleep += json_integer_value(v);
+					CHECK(in_sleep == slept, "%s: sleep residency %lld != %lld",
+					      dname, (long long)in_sleep, (long long)slept);
+				}
 				CHECK(levels == end, "%s: pstate residency %lld != end %lld", dname,
 				      (long long)levels, (long long)end);
 			}

@@ -60,9 +60,9 @@ static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return fake_call(user, FAKE_PSTATE, level);
 }
 
-const struct pd_domain_ops fake_ops_full = {cb_on, cb_off, cb_pstate};
-const struct pd_domain_ops fake_ops_power = {cb_on, cb_off, 0};
-const struct pd_domain_ops fake_ops_pstate = {0, 0, cb_pstate};
+const struct pd_domain_ops fake_ops_full = {cb_on, cb_off, cb_pstate, 0};
+const struct pd_domain_ops fake_ops_power = {cb_on, cb_off, 0, 0};
+const struct pd_domain_ops fake_ops_pstate = {0, 0, cb_pstate, 0};
 
 void fake_init(struct fake *f)
 {

@@ -175,7 +175,7 @@ static int on_ok(void *user, pd_domain_t dom)
 	(void)dom;
 	return 0;
 }
-static const struct pd_domain_ops ops_off_fails = {on_ok, off_fails, 0};
+static const struct pd_domain_ops ops_off_fails = {on_ok, off_fails, 0, 0};
 
 /* Issue 23: with two failures in one call, dmn_last_error is the first. */
 static void first_of_two_errors(void **state)
@@ -353,7 +353,7 @@ static int pstate_ok(void *user, pd_domain_t dom, uint32_t level)
 	(void)level;
 	return 0;
 }
-static const struct pd_domain_ops ops_pstate_ok = {0, 0, pstate_ok};
+static const struct pd_domain_ops ops_pstate_ok = {0, 0, pstate_ok, 0};
 
 /* No compiled caps (issue 18): idle states, pstate levels in the
  * statistics and the changes of one pd_vote_many are limited by memory

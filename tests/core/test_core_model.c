@@ -359,8 +359,8 @@ static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return err;
 }
 
-static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate};
-static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0};
+static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
+static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0, 0};
 
 static void listener(void *user, struct dmn_ctx *c, const struct dmn_event *ev)
 {

@@ -60,7 +60,7 @@ static int off_cb(void *user, pd_domain_t dom, int idle)
 	return 0;
 }
 
-static const struct pd_domain_ops ops = {on_cb, off_cb, 0};
+static const struct pd_domain_ops ops = {on_cb, off_cb, 0, 0};
 
 static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *ev)
 {

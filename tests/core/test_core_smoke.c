@@ -12,7 +12,7 @@ static int set_ps(void *user, pd_domain_t dom, uint32_t level)
 	applied = level;
 	return 0;
 }
-static const struct pd_domain_ops ops = {0, 0, set_ps};
+static const struct pd_domain_ops ops = {0, 0, set_ps, 0};
 
 static void smoke(void **state)
 {

@@ -117,8 +117,8 @@ static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate};
-static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0};
+static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
+static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0, 0};
 
 struct worker {
 	unsigned id;

@@ -86,7 +86,7 @@ static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops ops = {cb_on, cb_off, cb_pstate};
+static const struct pd_domain_ops ops = {cb_on, cb_off, cb_pstate, 0};
 
 struct worker {
 	pthread_t thread;

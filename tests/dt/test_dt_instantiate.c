@@ -105,7 +105,7 @@ static int count_on(void *user, pd_domain_t d)
 	(void)d;
 	return 0;
 }
-static const struct pd_domain_ops onoff = {count_on, NULL, NULL};
+static const struct pd_domain_ops onoff = {count_on, NULL, NULL, 0};
 
 static int factory(void *user, const struct dt_board *b, unsigned d,
 		   struct pd_domain_desc *desc)

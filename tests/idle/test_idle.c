@@ -36,7 +36,7 @@ static int power_off_cb(void *user, pd_domain_t dom, int idle)
 		fx.last_off_state[0] = idle;
 	return 0;
 }
-static const struct pd_domain_ops ops = {0, power_off_cb, 0};
+static const struct pd_domain_ops ops = {0, power_off_cb, 0, 0};
 
 /* The cluster of qrb5165-rb5 (sm8250): one cluster state; CPUs one each. */
 static int setup(void **state)

@@ -163,6 +163,9 @@ struct dom_snap {
 	unsigned active, on_children;
 	int held;            /* a boot hold (DESIGN §7) is one more input */
 	uint32_t boot_level;
+	int always_on;       /* PD_FLAG_ALWAYS_ON (`always-on DOMAIN`) */
+	int kept;            /* on, awake, in HW mode or with an always-on
+				device: its runtime power-off is vetoed */
 };
 struct att_snap {
 	uint32_t vote;
@@ -296,6 +299,10 @@ static void on_call(void *user, const struct sim_call *c)
 	case SIM_CALL_REGULATOR:
 		unsafe = supply_raises(&r->hwv[c->device], c);
 		break;
+	case SIM_CALL_HWMODE:
+		/* A failed mode change fails the command, changing nothing. */
+		unsafe = true;
+		break;
 	}
 	if (c->result) {
 		r->cmd_failures++;
@@ -329,6 +336,8 @@ static void on_call(void *user, const struct sim_call *c)
 		r->hwv[c->device].uv[c->supply] = (uint32_t)c->value;
 		r->hwv[c->device].uv_min[c->supply] = c->min;
 		r->hwv[c->device].known[c->supply] = true;
+		break;
+	case SIM_CALL_HWMODE:
 		break;
 	}
 }
@@ -409,6 +418,17 @@ static void snap_take(struct run *r, struct snap *s)
 			abort();
 		d->held = h.held;
 		d->boot_level = h.level;
+		d->always_on = (info.flags & PD_FLAG_ALWAYS_ON) != 0;
+		int vetoed = pd_domain_hwmode(ctx, inst->domains[i]) == 1;
+		pd_attach_t att = 0;
+		while (!vetoed && !pd_domain_next_attachment(
+					ctx, inst->domains[i], att, &att)) {
+			struct pd_attach_info ai;
+			if (pd_attach_info(ctx, att, &ai))
+				abort();
+			vetoed = pd_device_always_on(ctx, ai.device) == 1;
+		}
+		d->kept = info.on && vetoed && pd_system_asleep(ctx) == 0;
 		for (unsigned l = L->link_base[i]; l < L->link_base[i + 1]; l++)
 			if (pd_link_info(ctx, inst->domains[L->link_parent[l]],
 					 inst->domains[i], &s->links[l].req,
@@ -633,7 +653,8 @@ static void check_invariants(struct judge *j, const struct run *r,
 		const struct dom_snap *x = &s->doms[d];
 		unsigned active, on_children;
 		uint32_t want = agg(L, s, (int)d, &active, &on_children);
-		bool used = active || on_children || x->held;
+		bool used = active || on_children || x->held ||
+			    x->always_on || x->kept;
 		if (x->held && x->boot_level > want)
 			want = x->boot_level;
 		if (x->active != active || x->on_children != on_children)
@@ -875,9 +896,11 @@ static int step(struct judge *j, struct run *r, size_t i, int *op_error)
 			 diag.message);
 		return err;
 	}
-	/* boot-on calls nothing: the hardware is where boot left it, which
-	 * is what the records now say. */
-	if (j->sc->script->cmds[i].verb == SCN_BOOT_ON) {
+	/* boot-on and always-on DOMAIN call nothing: the hardware is where
+	 * boot left it, which is what the records now say. */
+	const struct scn_cmd *cmd = &j->sc->script->cmds[i];
+	if (cmd->verb == SCN_BOOT_ON ||
+	    (cmd->verb == SCN_ALWAYS_ON && cmd->toggle.domain)) {
 		struct dmn_ctx *ctx = sim_ctx(r->sim);
 		const struct dt_instance *inst = sim_instance(r->sim);
 		for (unsigned d = 0; d < r->L->n_doms; d++) {

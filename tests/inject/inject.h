@@ -17,6 +17,7 @@
 #define DOMINO_TESTS_INJECT_H
 
 #include <domino/scenario.h>
+#include <domino/sim.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,7 +43,8 @@ struct inject_totals {
 	unsigned long unverified;  /* link requirements at a level never
 				    * seen in the clean run: not compared */
 	unsigned long commands;	   /* commands run, all runs */
-	unsigned long by_op[5][2]; /* judged, by enum sim_call_op and
+	unsigned long by_op[SIM_CALL_HWMODE + 1][2]; /* judged, by enum
+				    * sim_call_op and
 				    * [0] unsafe / [1] safe */
 };
 

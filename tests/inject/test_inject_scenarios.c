@@ -359,8 +359,11 @@ int main(void)
 	    totals.unverified, totals.mismatches);
 	static const char *const ops[] = {
 	    "power_on", "power_off", "set_performance_state", "clock set_rate",
-	    "regulator set_voltage"};
-	for (unsigned op = 0; op < 5; op++)
+	    "regulator set_voltage", "set_hwmode"};
+	_Static_assert(sizeof(ops) / sizeof(ops[0]) ==
+			   sizeof(totals.by_op) / sizeof(totals.by_op[0]),
+		       "a name for every backend call");
+	for (unsigned op = 0; op < sizeof(ops) / sizeof(ops[0]); op++)
 		printf("  %-22s %5lu unsafe %5lu safe\n", ops[op],
 		       totals.by_op[op][0], totals.by_op[op][1]);
 	return rc;

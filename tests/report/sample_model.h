@@ -31,16 +31,16 @@ static const char *const cluster_children[] = {"cpu0"};
 static const char *const cpu0_parents[] = {"cluster"};
 
 static const struct rpt_device cx_devices[] = {
-    {"sdhc_2", "/soc/mmc@8804000", NULL, 0, 128, 0, NULL, 0, 0, 0},
+    {"sdhc_2", "/soc/mmc@8804000", NULL, 0, 128, 0, NULL, 0, 0, 0, 0, 0},
 };
 static const struct rpt_device mx_devices[] = {
-    {"venus", "/soc/video-codec@aa00000", "mx", 1, 0, 0, NULL, 0, 0, 0},
+    {"venus", "/soc/video-codec@aa00000", "mx", 1, 0, 0, NULL, 0, 0, 0, 0, 0},
 };
 static const struct rpt_device venus_devices[] = {
-    {"venus", "/soc/video-codec@aa00000", "venus", 1, 48, 1, NULL, 0, 0, 0},
+    {"venus", "/soc/video-codec@aa00000", "venus", 1, 48, 1, NULL, 0, 0, 0, 0, 0},
 };
 static const struct rpt_device cpu0_devices[] = {
-    {"cpu0", "/cpus/cpu@0", NULL, 0, 0, 0, NULL, 0, 0, 0},
+    {"cpu0", "/cpus/cpu@0", NULL, 0, 0, 0, NULL, 0, 0, 0, 0, 0},
 };
 
 static const struct rpt_pstate_time cx_pstates[] = {

@@ -525,6 +525,100 @@ static void test_trace_edges(void **state)
 		free(output((enum writer)w, &m, 0));
 }
 
+/* DESIGN §7: system sleep is a span on its own track and a band in the
+ * SVG; HW mode a 0/1 counter per domain and a strip in its lane, while
+ * any attachment is in it. */
+static void test_sleep_and_hwmode(void **state)
+{
+	struct rpt_domain d = {.name = "gdsc", .provider = "/p", .index = -1};
+	struct rpt_event ev[] = {
+	    {.time_ns = 1000, .kind = RPT_EV_POWER_ON, .domain = "gdsc"},
+	    {.time_ns = 1000, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	     .device = "a", .new_level = 1},
+	    {.time_ns = 1500, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	     .device = "b", .new_level = 1},
+	    /* b leaves, a stays: still in HW mode */
+	    {.time_ns = 1800, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	     .device = "b", .old_level = 1},
+	    {.time_ns = 2000, .kind = RPT_EV_POWER_OFF, .domain = "gdsc"},
+	    {.time_ns = 2000, .kind = RPT_EV_SYSTEM_SLEEP},
+	    {.time_ns = 3000, .kind = RPT_EV_SYSTEM_WAKE},
+	    {.time_ns = 3500, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	     .device = "a", .old_level = 1},
+	    {.time_ns = 3800, .kind = RPT_EV_SYSTEM_SLEEP},
+	};
+	struct rpt_model m = {.board = "life",
+			      .domains = &d,
+			      .n_domains = 1,
+			      .events = ev,
+			      .n_events = sizeof(ev) / sizeof(ev[0]),
+			      .end_ns = 4000};
+	(void)state;
+
+	char *text = output(W_TRACE, &m, 0);
+	json_t *root = parse_json(text), *e;
+	size_t i;
+	unsigned sleeps = 0, hw = 0;
+	int hw_at[8] = {0};
+	double hw_ts[8] = {0};
+	json_array_foreach(json_object_get(root, "traceEvents"), i, e)
+	{
+		const char *name = json_string_value(json_object_get(e, "name"));
+		if (name && !strcmp(name, "asleep")) {
+			assert_true(sleeps < 2);
+			double ts = number(e, "ts"), dur = number(e, "dur");
+			/* 2-3 us, then 3.8 us to the end */
+			assert_true(fabs(ts - (sleeps ? 3.8 : 2.0)) < 1e-9);
+			assert_true(fabs(dur - (sleeps ? 0.2 : 1.0)) < 1e-9);
+			sleeps++;
+		}
+		if (name && !strcmp(name, "gdsc hw") && hw < 8) {
+			hw_ts[hw] = number(e, "ts");
+			hw_at[hw++] = (int)json_integer_value(json_object_get(
+			    json_object_get(e, "args"), "hw"));
+		}
+	}
+	assert_int_equal(sleeps, 2);
+	/* 0 from the start, 1 from 1 us, 0 from 3.5 us: one period */
+	assert_int_equal(hw, 3);
+	assert_int_equal(hw_at[0], 0);
+	assert_int_equal(hw_at[1], 1);
+	assert_true(fabs(hw_ts[1] - 1.0) < 1e-9);
+	assert_int_equal(hw_at[2], 0);
+	assert_true(fabs(hw_ts[2] - 3.5) < 1e-9);
+	assert_contains(text, "\"system sleep\"");
+	json_decref(root);
+	free(text);
+
+	text = output(W_SVG, &m, 0);
+	assert_contains(text, "hw mode, 1 us \u2013 3.5 us");
+	assert_contains(text, "system asleep, 2 us \u2013 3 us");
+	assert_contains(text, "system asleep, 3.8 us \u2013 4 us");
+	assert_contains(text, ">hw mode</text>");
+	assert_contains(text, ">system asleep</text>");
+	free(text);
+
+	text = output(W_JSON, &m, 0);
+	root = parse_json(text);
+	json_t *events = json_object_get(root, "events");
+	assert_string_equal(json_string_value(json_object_get(
+				json_array_get(events, 1), "kind")),
+			    "hwmode");
+	assert_true(json_is_true(
+	    json_object_get(json_array_get(events, 1), "hw")));
+	assert_string_equal(json_string_value(json_object_get(
+				json_array_get(events, 5), "kind")),
+			    "system_sleep");
+	json_decref(root);
+	free(text);
+
+	text = output(W_EVENTS, &m, 0);
+	assert_contains(text, "sw mode -> hw (dev a)");
+	assert_contains(text, "system asleep");
+	assert_contains(text, "system awake");
+	free(text);
+}
+
 /* ---- SVG -------------------------------------------------------------- */
 
 #ifdef HAVE_LIBXML2
@@ -899,7 +993,7 @@ static void test_escaping(void **state)
 	static const char *const warnings[] = {"bad \"quote\" \x02"};
 	static const char *const decoded_names[] = {NASTY_DECODED, "child"};
 	static const uint32_t args[] = {3, 1};
-	struct rpt_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1, args, 2, 0, 0};
+	struct rpt_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1, args, 2, 0, 0, 0, 0};
 	struct rpt_domain doms[2] = {
 	    {.name = NASTY,
 	     .provider = "/" NASTY,
@@ -1088,6 +1182,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_empty_model),
+	    cmocka_unit_test(test_sleep_and_hwmode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

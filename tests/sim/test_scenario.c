@@ -49,6 +49,10 @@ static struct scn_cmd one(const char *text)
 		snprintf(extra, sizeof(extra), "%s", c.vote.domain);
 		c.vote.domain = extra;
 	}
+	if (c.verb == SCN_HWMODE && c.hwmode.domain) {
+		snprintf(extra, sizeof(extra), "%s", c.hwmode.domain);
+		c.hwmode.domain = extra;
+	}
 	if (c.verb == SCN_EXPECT && c.expect.kind == SCN_EXPECT_IDLE) {
 		snprintf(extra, sizeof(extra), "%s", c.expect.idle_state);
 		c.expect.idle_state = extra;
@@ -454,7 +458,7 @@ static void test_verb_errors(void **state)
 		  "unknown verb 'expcet'; did you mean 'expect'?");
 	check_err("frobnicate gpu", -EINVAL, 1, 1,
 		  "unknown verb 'frobnicate' (verbs: resume, suspend, rate, "
-		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
+		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on)");
 	check_err("resume", -EINVAL, 1, 7,
 		  "'resume' needs 1 argument, got 0 (usage: resume DEV)");
 	check_err("resume a b", -EINVAL, 1, 10,
@@ -479,7 +483,7 @@ static void test_verb_errors(void **state)
 	check_err(
 	    "fail cx", -EINVAL, 1, 8,
 	    "'fail' needs at least 2 arguments, got 1 (usage: fail DOMAIN "
-	    "pstate|on|off [COUNT])");
+	    "pstate|on|off|hwmode [COUNT])");
 	check_err("fail cx on 1 2", -EINVAL, 1, 14, NULL);
 }
 
@@ -523,7 +527,7 @@ static void test_number_errors(void **state)
 	check_err("fail cx of", -EINVAL, 1, 9,
 		  "unknown fail op 'of'; did you mean 'on'?");
 	check_err("fail cx power", -EINVAL, 1, 9,
-		  "unknown fail op 'power' (use pstate, on or off)");
+		  "unknown fail op 'power' (use pstate, on, off or hwmode)");
 	check_err("fail cx pstat 2", -EINVAL, 1, 9,
 		  "unknown fail op 'pstat'; did you mean 'pstate'?");
 	check_err("expect gpu rate 1.2XHz", -EINVAL, 1, 20, NULL);
@@ -600,6 +604,51 @@ static void test_lifecycle_forms(void **state)
 	check_err("expect mmcx held now", -EINVAL, 1, 18,
 		  "'expect' takes 2 arguments, got 3 (unexpected 'now'; usage: "
 		  "expect DOMAIN held)");
+	/* hwmode DEV [DOMAIN-NAME] on|off, always-on DEV on|off, always-on
+	 * DOMAIN (time 0 only), expect DOMAIN hw|sw, fail DOMAIN hwmode. */
+	c = one("hwmode venus on");
+	assert_int_equal(c.verb, SCN_HWMODE);
+	assert_string_equal(c.target, "venus");
+	assert_null(c.hwmode.domain);
+	assert_int_equal(c.hwmode.on, 1);
+	c = one("hwmode venus vcodec0 off");
+	assert_string_equal(c.hwmode.domain, "vcodec0");
+	assert_int_equal(c.hwmode.on, 0);
+	check_err("hwmode venus", -EINVAL, 1, 13,
+		  "'hwmode' needs at least 2 arguments, got 1 (usage: hwmode "
+		  "DEV [DOMAIN-NAME] on|off)");
+	check_err("hwmode venus vcodec0 onn", -EINVAL, 1, 22,
+		  "unknown switch 'onn'; did you mean 'on'?");
+	check_err("hwmode a b c d", -EINVAL, 1, 14, NULL);
+	c = one("always-on mdp off");
+	assert_int_equal(c.verb, SCN_ALWAYS_ON);
+	assert_int_equal(c.toggle.on, 0);
+	assert_int_equal(c.toggle.domain, 0);
+	s = parse_ok("always-on cx\nboot-on mx\nalways-on mmcx\n@1ms resume a\n"
+		     "always-on a on\nexpect cx hw\nexpect cx sw\n"
+		     "fail cx hwmode 2\n");
+	assert_int_equal(s->cmds[0].toggle.domain, 1);
+	assert_int_equal(s->cmds[0].toggle.on, 1);
+	assert_int_equal(s->cmds[2].toggle.domain, 1);
+	assert_int_equal(s->cmds[4].toggle.domain, 0);
+	assert_int_equal(s->cmds[4].toggle.on, 1);
+	assert_int_equal(s->cmds[5].expect.kind, SCN_EXPECT_HW);
+	assert_int_equal(s->cmds[6].expect.kind, SCN_EXPECT_SW);
+	assert_int_equal(s->cmds[7].fail.op, SCN_FAIL_HWMODE);
+	assert_int_equal(s->cmds[7].fail.count, 2);
+	assert_string_equal(scn_fail_op_name(SCN_FAIL_HWMODE), "hwmode");
+	scn_free(s);
+	check_err("resume a\nalways-on cx", -EINVAL, 2, 1,
+		  "'always-on DOMAIN' must come at time 0, before any other "
+		  "command (a device takes on or off: always-on DEV on|off)");
+	check_err("@2ms always-on cx", -EINVAL, 1, 6, NULL);
+	check_err("always-on", -EINVAL, 1, 10, NULL);
+	check_err("always-on a on x", -EINVAL, 1, 16, NULL);
+	check_err("always-on a of", -EINVAL, 1, 13,
+		  "unknown switch 'of'; did you mean 'on'?");
+	check_err("expect cx hw now", -EINVAL, 1, 14,
+		  "'expect' takes 2 arguments, got 3 (unexpected 'now'; usage: "
+		  "expect DOMAIN hw)");
 }
 
 static void test_expect_errors(void **state)
@@ -609,14 +658,16 @@ static void test_expect_errors(void **state)
 	    "expect", -EINVAL, 1, 7,
 	    "'expect' needs at least 2 arguments, got 0 (usage: expect "
 	    "DOMAIN pstate N | DOMAIN on | DOMAIN off | DOMAIN idle NAME | "
-	    "DOMAIN held | DOMAIN released | DEV rate HZ | last-error ERRNO)");
+	    "DOMAIN held | DOMAIN released | DOMAIN hw | DOMAIN sw | "
+	    "DEV rate HZ | last-error ERRNO)");
 	check_err("expect cx", -EINVAL, 1, 10, NULL);
 	check_err("expect cx pstat 3", -EINVAL, 1, 11,
 		  "unknown expect form 'pstat'; did you mean 'pstate'?");
 	check_err(
 	    "expect cx sleeping", -EINVAL, 1, 11,
 	    "unknown expect form 'sleeping' (use pstate, on, off, idle, "
-	    "rate, held or released after the name, or last-error)");
+	    "rate, held, released, hw or sw after the name, or "
+	    "last-error)");
 	check_err(
 	    "expect last-eror EIO", -EINVAL, 1, 8,
 	    "unknown expect form 'last-eror'; did you mean 'last-error'?");
@@ -686,7 +737,7 @@ static void test_text_errors(void **state)
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9...' (verbs: resume, suspend, rate, vote, qos, "
-	    "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
+	    "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on)");
 	/* Odd offset: byte 48 is a continuation byte, so the cut backs off. */
 	memmove(text + 1, text, strlen(text) + 1);
 	text[0] = 'a';
@@ -697,7 +748,7 @@ static void test_text_errors(void **state)
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (verbs: "
 		  "resume, suspend, rate, vote, qos, "
-		  "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup)");
+		  "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on)");
 }
 
 /* Every edge of RFC 3629's table is accepted, and the byte just past each

@@ -73,8 +73,11 @@ static void test_demo(void **state)
 	s = parse_example("sleep.scn");
 	uses(s, &verbs, &forms);
 	scn_free(s);
+	s = parse_example("hwmode.scn");
+	uses(s, &verbs, &forms);
+	scn_free(s);
 	assert_int_equal(verbs, (1u << SCN_VERB_COUNT) - 1);
-	assert_int_equal(forms, (1u << (SCN_EXPECT_RELEASED + 1)) - 1);
+	assert_int_equal(forms, (1u << (SCN_EXPECT_SW + 1)) - 1);
 }
 
 static void test_video_playback(void **state)
