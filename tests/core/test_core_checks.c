@@ -32,7 +32,7 @@ static int set_ps(void *user, pd_domain_t dom, uint32_t level)
 	(void)level;
 	return 0;
 }
-static const struct pd_domain_ops ops = {0, 0, set_ps};
+static const struct pd_domain_ops ops = {.set_performance_state = set_ps};
 
 /* parent <- child, a device on the child with a vote, active: both on. */
 struct rig {
