@@ -167,42 +167,10 @@ int pd_device_set_wakeup(struct dmn_ctx *ctx, pd_device_t h, uint64_t wakeup_ns)
 	return set_constraint(ctx, h, 1, wakeup_ns, 0);
 }
 
-int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
-			  uint32_t *latency_us, uint64_t *wakeup_ns)
-{
-	if (!ctx || !latency_us || !wakeup_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		*latency_us = dev->qos_us;
-		*wakeup_ns = dev->wakeup_ns;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
 void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;
 	*qos_ns = dmn__ms_first_at_or_after(&d->qos_set, 0);
 	*wakeup_ns = dmn__ms_first_at_or_after(&d->wake_set, now);
-}
-
-int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
-			  uint64_t *qos_ns, uint64_t *next_wakeup_ns)
-{
-	if (!ctx || !qos_ns || !next_wakeup_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d)
-		dmn__qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
-	dmn__unlock(ctx);
-	return err;
 }

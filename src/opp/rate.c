@@ -404,7 +404,7 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	const struct opp_entry *run = target;
 	if (target && od->follow) {
-		const struct opp_entry *f = dmn__opp_permitted(ctx, od, target, 0, 0);
+		const struct opp_entry *f = opp_follow_permitted(ctx, od, target);
 		if (f && f->pos > target->pos)
 			run = f;
 	}
@@ -505,7 +505,7 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 			const struct opp_entry *v =
 			    dmn__opp_entry_by_id(t, od->vote_id);
 			const struct opp_entry *p =
-			    dmn__opp_permitted(ctx, od, v, 0, 0);
+			    opp_follow_permitted(ctx, od, v);
 			if (!p)
 				p = v;
 			err = dmn__opp_hw_move(ctx, od, p, &rep);
