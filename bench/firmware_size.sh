@@ -23,14 +23,10 @@
 # nothing but libc and libgcc (the units above call the core, never the
 # other way), and each optional unit needs nothing but the core and libc.
 # Exits 1 if a check fails.
+# With --core-sources, only print the core's source files, one a line
+# (tests/firmware/run_smoke.sh builds its image from them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cc=arm-none-eabi-gcc
-if ! command -v $cc >/dev/null; then
-  echo "core_text_bytes_cortex_m4: unavailable (no $cc)"; exit 0
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 
 # The optional units, by source file (everything else in src/core and
 # src/opp is the core).
@@ -44,6 +40,22 @@ declare -A unit_of=(
   [src/opp/follow.c]=follow
 )
 units="lifecycle explain names inspect lint follow"
+core_srcs=()
+declare -A unit_srcs=()
+for src in src/core/*.c src/opp/*.c; do
+  u=${unit_of[$src]:-}
+  if [ -z "$u" ]; then core_srcs+=("$src"); else unit_srcs[$u]+="$src "; fi
+done
+if [ "${1:-}" = --core-sources ]; then
+  printf '%s\n' "${core_srcs[@]}"; exit 0
+fi
+
+cc=arm-none-eabi-gcc
+if ! command -v $cc >/dev/null; then
+  echo "core_text_bytes_cortex_m4: unavailable (no $cc)"; exit 0
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 
 # compile PREFIX SRC...: cross-compile each source; appends to objs
 compile() {
@@ -67,12 +79,6 @@ undefined() {
   arm-none-eabi-nm -u "$out/linked.o" | awk '{print $2}' | grep -Ev "$libc" || true
 }
 
-core_srcs=()
-declare -A unit_srcs=()
-for src in src/core/*.c src/opp/*.c; do
-  u=${unit_of[$src]:-}
-  if [ -z "$u" ]; then core_srcs+=("$src"); else unit_srcs[$u]+="$src "; fi
-done
 objs=()
 compile "" "${core_srcs[@]}"
 core_objs=("${objs[@]}")
