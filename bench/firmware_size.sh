@@ -63,7 +63,7 @@ compile() {
   for src in "$@"; do
     [ -f "$src" ] || continue
     obj="$out/$prefix$(basename "$(dirname "$src")")-$(basename "${src%.c}").o"
-    $cc -std=c11 -Os -mcpu=cortex-m4 -mthumb -ffreestanding -ffunction-sections -fdata-sections \
+    $cc -std=c11 -Os -mcpu=cortex-m4 -mthumb -ffreestanding -ffunction-sections -fdata-sections -DDMN_FIRMWARE -DNDEBUG \
         -Wall -Wextra -Werror -Iinclude -Isrc -c "$src" -o "$obj"
     objs+=("$obj")
   done

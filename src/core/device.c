@@ -389,9 +389,13 @@ __attribute__((noinline))
 static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 			pd_attach_t att, uint32_t level)
 {
+#if !defined(DMN_FIRMWARE)
 	int err = 0;
 	if (a && dmn__txn_vote_fast(ctx, a, level, &err))
 		return err;
+#else
+	(void)a;
+#endif
 	struct pd_vote_change change = {att, level};
 	return vote_many_locked(ctx, &change, 1);
 }

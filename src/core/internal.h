@@ -25,6 +25,11 @@ struct pd_sleep_data {
 	uint64_t *idle, *snap_idle;
 };
 
+/* DMN_FIRMWARE: defined by a firmware build (bench/firmware_size.sh,
+ * tests/firmware), which trades speed-ups for size: what it leaves out
+ * only ever decides as the code it keeps does (docs/architecture.md,
+ * Firmware units). */
+
 /* Invariants the headers promise, checked in debug builds (any build
  * without NDEBUG, or with DMN_DEBUG whatever the build type says). */
 #if defined(DMN_DEBUG)
@@ -442,7 +447,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx);
  * path (nothing changed). O(log L) in the distinct levels, plus the
  * callback when the domain's level moves. */
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		  uint32_t level, int *err);
+		  uint32_t level, int *err); /* not in DMN_FIRMWARE builds */
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);

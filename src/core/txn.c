@@ -423,6 +423,7 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 }
 
 /* ---- the one-domain fast path ------------------------------------------ */
+#if !defined(DMN_FIRMWARE) /* a speed-up: the general path decides alike */
 
 /* A vote on a domain with no parents that is on: the general engine would
  * validate up the ancestry, log every input change, walk the touched set
@@ -495,6 +496,7 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	return 1;
 }
+#endif
 
 /* ---- commit ------------------------------------------------------------- */
 

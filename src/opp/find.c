@@ -14,13 +14,22 @@
 
 enum find_how { FIND_EXACT, FIND_CEIL, FIND_FLOOR };
 
+/* The last usable position before @end, or -1. */
+static int usable_down(const struct opp_table *t, unsigned end)
+{
+	for (unsigned pos = end; pos > 0; pos--)
+		if (dmn__opp_entry_usable(t, t->sorted[pos - 1]))
+			return (int)pos - 1;
+	return -1;
+}
+
 static int find_freq(const struct opp_table *t, uint64_t hz, enum find_how how)
 {
 	if (!t->has_freq)
 		return -1;
 	int pos;
 	if (how == FIND_FLOOR) {
-		pos = dmn__opp_usable_down(t, dmn__opp_bound_freq(t, hz, true));
+		pos = usable_down(t, dmn__opp_bound_freq(t, hz, true));
 	} else {
 		pos = dmn__opp_usable_up(t, dmn__opp_bound_freq(t, hz, false));
 		if (how == FIND_EXACT && pos >= 0 &&
@@ -39,7 +48,7 @@ static int find_level(const struct opp_table *t, uint32_t level,
 	if (!t->has_freq) {
 		int pos;
 		if (how == FIND_FLOOR) {
-			pos = dmn__opp_usable_down(t, dmn__opp_bound_level(t, level, true));
+			pos = usable_down(t, dmn__opp_bound_level(t, level, true));
 		} else {
 			pos = dmn__opp_usable_up(t, dmn__opp_bound_level(t, level, false));
 			if (how == FIND_EXACT && pos >= 0 &&
@@ -142,7 +151,7 @@ static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 		if (which == 0) {
 			pos = dmn__opp_usable_up(t, 0);
 		} else if (which == 1) {
-			pos = dmn__opp_usable_down(t, t->n);
+			pos = usable_down(t, t->n);
 		} else {
 			for (unsigned i = 0; i < t->n && pos < 0; i++)
 				if (t->sorted[i]->flags & OPP_FLAG_SUSPEND)

@@ -51,14 +51,6 @@ int dmn__opp_usable_up(const struct opp_table *t, unsigned pos)
 	return -1;
 }
 
-int dmn__opp_usable_down(const struct opp_table *t, unsigned end)
-{
-	for (unsigned pos = end; pos > 0; pos--)
-		if (dmn__opp_entry_usable(t, t->sorted[pos - 1]))
-			return (int)pos - 1;
-	return -1;
-}
-
 int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)

@@ -168,9 +168,8 @@ bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
 unsigned dmn__opp_bound_freq(const struct opp_table *t, uint64_t hz, bool upper);
 unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
 			      bool upper);
-/* The first usable position at or after @pos, the last before @end. */
+/* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct opp_table *t, unsigned pos);
-int dmn__opp_usable_down(const struct opp_table *t, unsigned end);
 int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
 int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level);
 

@@ -219,49 +219,29 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 /* Grow, before anything changes, what the core transactions of one move
  * can need: the undo log (4 entries per attachment and per link passed),
  * and in each domain on the way up room for a new level from the device
- * and from each child, twice (a move runs two transactions). The walk
- * keeps its own stack and visits each domain once: no depth limit. */
+ * and from each child, twice (a move runs two transactions). The core's
+ * walk visits the ancestors (no depth limit, no allocation); the visit
+ * marks, free outside a transaction, count each domain once. */
 static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
 {
-	unsigned links = 0, n_stack = 0, cap = 0;
-	struct pd_domain **stack = 0;
-	int err = 0;
-	/* Outside a transaction the visit marks are free: each core operation
-	 * starts a new epoch before it uses them. */
+	unsigned links = 0;
 	ctx->epoch++;
-	for (unsigned i = 0; i < n && !err; i++) {
-		struct pd_domain *d = pdev->atts[i]->dom;
-		if (d->visit == ctx->epoch)
-			continue;
-		d->visit = ctx->epoch;
-		err = dmn_grow(ctx, (void **)&stack, &cap, n_stack + 1,
-			       sizeof(*stack));
-		if (!err)
-			stack[n_stack++] = d;
-		while (!err && n_stack) {
-			d = stack[--n_stack];
-			err = dmn_grow(ctx, (void **)&d->votes.bins,
-				       &d->votes.cap,
-				       d->votes.n + 2 * (d->n_children + 1),
-				       sizeof(*d->votes.bins));
+	for (unsigned i = 0; i < n; i++) {
+		unsigned up = dmn__walk_up(ctx, pdev->atts[i]->dom);
+		for (unsigned k = 0; k < up; k++) {
+			struct pd_domain *d = ctx->walk[k];
+			if (d->visit == ctx->epoch)
+				continue;
+			d->visit = ctx->epoch;
 			links += d->n_parents;
-			for (unsigned k = 0; k < d->n_parents && !err; k++) {
-				struct pd_domain *p = d->parents[k]->parent;
-				if (p->visit == ctx->epoch)
-					continue;
-				p->visit = ctx->epoch;
-				err = dmn_grow(ctx, (void **)&stack, &cap,
-					       n_stack + 1, sizeof(*stack));
-				if (!err)
-					stack[n_stack++] = p;
-			}
+			if (dmn_grow(ctx, (void **)&d->votes.bins, &d->votes.cap,
+				     d->votes.n + 2 * (d->n_children + 1),
+				     sizeof(*d->votes.bins)))
+				return -ENOMEM;
 		}
 	}
-	dmn__free(ctx, stack);
-	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
-			       4 * (n + links) + 8, sizeof(*ctx->undo));
-	return err;
+	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+			4 * (n + links) + 8, sizeof(*ctx->undo));
 }
 
 /* Set the touched attachments to @levels (already rounded) as one core
@@ -466,10 +446,8 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 static const struct opp_entry *usable_above(const struct opp_table *t,
 					    const struct opp_entry *e)
 {
-	for (unsigned pos = e->pos + 1; pos < t->n; pos++)
-		if (dmn__opp_entry_usable(t, t->sorted[pos]))
-			return t->sorted[pos];
-	return 0;
+	int pos = dmn__opp_usable_up(t, e->pos + 1);
+	return pos < 0 ? 0 : t->sorted[pos];
 }
 
 int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,

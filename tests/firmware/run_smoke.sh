@@ -18,7 +18,7 @@ done
 if ! $qemu -machine help | grep -q '^mps2-an386 '; then
   echo "smoke: skipped: $qemu has no mps2-an386 machine"; exit 77
 fi
-flags=(-std=c11 -Os -mcpu=cortex-m4 -mthumb -ffreestanding -DNDEBUG
+flags=(-std=c11 -Os -mcpu=cortex-m4 -mthumb -ffreestanding -DDMN_FIRMWARE -DNDEBUG
        -Wall -Wextra -Werror -I"$root/include" -I"$root/src")
 if ! echo 'int main(void){return 0;}' |
      $cc "${flags[@]}" --specs=nano.specs -x c - -c -o /dev/null 2>/dev/null ||
