@@ -89,7 +89,7 @@ struct opp_dev {
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct opp_supply *supply; /* [cap_supply], with the three below */
+	struct opp_supply *supply; /* [cap_supply], the four below in its block */
 	bool *supply_known;
 	struct opp_supply *saved; /* dmn__opp_hw_move's undo */
 	bool *saved_known;

@@ -28,6 +28,7 @@
 #include "opp_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 void dmn__opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err)
@@ -118,52 +119,41 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 	return 0;
 }
 
-static void free_records(struct dmn_ctx *ctx, struct opp_dev *od)
-{
-	dmn__free(ctx, od->supply);
-	dmn__free(ctx, od->saved);
-	dmn__free(ctx, od->supply_known);
-	dmn__free(ctx, od->saved_known);
-	dmn__free(ctx, od->done);
-}
-
+/* The provider records live in one block (opp_dev->supply first): the
+ * supplies now and saved, dmn__opp_hw_move's undo order, then the flags. */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
 {
 	if (n <= od->cap_supply)
 		return 0;
-	struct opp_dev grown;
-	memset(&grown, 0, sizeof(grown));
-	grown.supply = dmn__alloc(ctx, n * sizeof(*grown.supply));
-	grown.saved = dmn__alloc(ctx, n * sizeof(*grown.saved));
-	grown.supply_known = dmn__alloc(ctx, n * sizeof(*grown.supply_known));
-	grown.saved_known = dmn__alloc(ctx, n * sizeof(*grown.saved_known));
-	grown.done = dmn__alloc(ctx, n * sizeof(*grown.done));
-	if (!grown.supply || !grown.saved || !grown.supply_known ||
-	    !grown.saved_known || !grown.done) {
-		free_records(ctx, &grown);
+	const size_t each = 2 * sizeof(struct opp_supply) + sizeof(unsigned) +
+			    2 * sizeof(bool);
+	if (n > SIZE_MAX / each)
 		return -ENOMEM;
-	}
-	memset(grown.supply, 0, n * sizeof(*grown.supply));
-	memset(grown.supply_known, 0, n * sizeof(*grown.supply_known));
+	char *block = dmn__alloc(ctx, n * each);
+	if (!block)
+		return -ENOMEM;
+	memset(block, 0, n * each);
+	struct opp_supply *supply = (struct opp_supply *)block;
+	unsigned *done = (unsigned *)(supply + 2 * n);
+	bool *known = (bool *)(done + n);
 	if (od->cap_supply) {
-		memcpy(grown.supply, od->supply,
-		       od->cap_supply * sizeof(*grown.supply));
-		memcpy(grown.supply_known, od->supply_known,
-		       od->cap_supply * sizeof(*grown.supply_known));
+		memcpy(supply, od->supply, od->cap_supply * sizeof(*supply));
+		memcpy(known, od->supply_known,
+		       od->cap_supply * sizeof(*known));
 	}
-	free_records(ctx, od);
-	od->supply = grown.supply;
-	od->saved = grown.saved;
-	od->supply_known = grown.supply_known;
-	od->saved_known = grown.saved_known;
-	od->done = grown.done;
+	dmn__free(ctx, od->supply);
+	od->supply = supply;
+	od->saved = supply + n;
+	od->done = done;
+	od->supply_known = known;
+	od->saved_known = known + n;
 	od->cap_supply = n;
 	return 0;
 }
 
 void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
 {
-	free_records(ctx, od);
+	dmn__free(ctx, od->supply);
 	dmn__free(ctx, od->own_vote);
 	dmn__free(ctx, od);
 }
