@@ -9,32 +9,57 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stddef.h>
+
+/* The preamble of every reader below: -EINVAL without @ctx or with
+ * @args_ok false, -EDEADLK from a callback, then the object @h names in
+ * the handle table at @table (an offset in struct dmn_ctx), or -EBADF.
+ * Returns the object with the lock held, or NULL with *@err set and the
+ * lock not held. */
+static void *enter(struct dmn_ctx *ctx, bool args_ok, size_t table,
+		   uint32_t h, int *err)
+{
+	if (!ctx || !args_ok) {
+		*err = -EINVAL;
+		return 0;
+	}
+	if (dmn__lock(ctx)) {
+		*err = -EDEADLK;
+		return 0;
+	}
+	void *obj = dmn__handle_lookup(
+	    (const struct handle_table *)((char *)ctx + table), h);
+	if (!obj) {
+		dmn__unlock(ctx);
+		*err = -EBADF;
+	}
+	return obj;
+}
+#define DOMAINS offsetof(struct dmn_ctx, domains)
+#define DEVICES offsetof(struct dmn_ctx, devices)
+#define ATTACHMENTS offsetof(struct dmn_ctx, attachments)
 
 int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 		   struct pd_domain_info *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d) {
-		out->name = d->name;
-		out->flags = d->flags;
-		out->on = d->on;
-		out->pstate = d->pstate;
-		out->target_pstate = level_hist_max(&d->votes);
-		out->active_devices = d->active_devices;
-		out->on_children = d->on_children;
-		out->n_parents = d->n_parents;
-		out->n_children = d->n_children;
-		out->n_attachments = d->n_attachments;
-		out->idle_state = d->idle_state;
-		out->has_pstate_cb = d->ops && d->ops->set_performance_state;
-	}
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	out->name = d->name;
+	out->flags = d->flags;
+	out->on = d->on;
+	out->pstate = d->pstate;
+	out->target_pstate = level_hist_max(&d->votes);
+	out->active_devices = d->active_devices;
+	out->on_children = d->on_children;
+	out->n_parents = d->n_parents;
+	out->n_children = d->n_children;
+	out->n_attachments = d->n_attachments;
+	out->idle_state = d->idle_state;
+	out->has_pstate_cb = d->ops && d->ops->set_performance_state;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
@@ -57,20 +82,14 @@ int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
 static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 			    pd_domain_t *out, bool parent)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d) {
-		unsigned n = parent ? d->n_parents : d->n_children;
-		if (i >= n)
-			err = -ENOENT;
-		else
-			*out = parent ? d->parents[i]->parent->handle
-				      : d->children[i]->child->handle;
-	}
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	err = i < (parent ? d->n_parents : d->n_children) ? 0 : -ENOENT;
+	if (!err)
+		*out = parent ? d->parents[i]->parent->handle
+			      : d->children[i]->child->handle;
 	dmn__unlock(ctx);
 	return err;
 }
@@ -107,21 +126,17 @@ int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 			      pd_attach_t prev, pd_attach_t *next)
 {
-	if (!ctx || !next)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	struct pd_attachment *a = 0;
-	if (d && prev) {
+	int err = 0;
+	struct pd_domain *d = enter(ctx, next, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	struct pd_attachment *a = d->att_head;
+	if (prev) {
 		a = dmn__pd_attach_get(ctx, prev);
 		if (!a || a->dom != d)
 			err = -EBADF;
 		else
 			a = a->dom_next;
-	} else if (d) {
-		a = d->att_head;
 	}
 	if (!err) {
 		if (a)
@@ -136,19 +151,15 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
 		   struct pd_device_info *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		out->name = dev->name;
-		out->usage = dev->usage;
-		out->n_attachments = dev->n_atts;
-	}
+	int err;
+	struct pd_device *dev = enter(ctx, out, DEVICES, h, &err);
+	if (!dev)
+		return err;
+	out->name = dev->name;
+	out->usage = dev->usage;
+	out->n_attachments = dev->n_atts;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
@@ -171,18 +182,13 @@ int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
 int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 			 pd_attach_t *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		if (i >= dev->n_atts)
-			err = -ENOENT;
-		else
-			*out = att_handle(dev->atts[i]);
-	}
+	int err;
+	struct pd_device *dev = enter(ctx, out, DEVICES, h, &err);
+	if (!dev)
+		return err;
+	err = i < dev->n_atts ? 0 : -ENOENT;
+	if (!err)
+		*out = att_handle(dev->atts[i]);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -190,20 +196,16 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
 		   struct pd_attach_info *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
-	int err = a ? 0 : -EBADF;
-	if (a) {
-		out->device = a->dev->handle;
-		out->domain = a->dom->handle;
-		out->vote = a->vote;
-		out->counts = a->counted;
-	}
+	int err;
+	struct pd_attachment *a = enter(ctx, out, ATTACHMENTS, h, &err);
+	if (!a)
+		return err;
+	out->device = a->dev->handle;
+	out->domain = a->dom->handle;
+	out->vote = a->vote;
+	out->counts = a->counted;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
@@ -229,12 +231,11 @@ int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 
 int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int n = d ? (d->idle ? (int)d->idle->n : 0) : -EBADF;
+	int err;
+	struct pd_domain *d = enter(ctx, true, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	int n = d->idle ? (int)d->idle->n : 0;
 	dmn__unlock(ctx);
 	return n;
 }
@@ -242,14 +243,11 @@ int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
 int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 			 struct pd_idle_state_info *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d && (!d->idle || i >= d->idle->n))
-		err = -ENOENT;
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	err = d->idle && i < d->idle->n ? 0 : -ENOENT;
 	if (!err) {
 		out->desc = d->idle->desc[i];
 		out->usage = d->idle->counts[i].usage;
@@ -265,72 +263,60 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
 			  uint32_t *latency_us, uint64_t *wakeup_ns)
 {
-	if (!ctx || !latency_us || !wakeup_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		*latency_us = dev->qos_us;
-		*wakeup_ns = dev->wakeup_ns;
-	}
+	int err;
+	struct pd_device *dev =
+	    enter(ctx, latency_us && wakeup_ns, DEVICES, h, &err);
+	if (!dev)
+		return err;
+	*latency_us = dev->qos_us;
+	*wakeup_ns = dev->wakeup_ns;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
 			  uint64_t *qos_ns, uint64_t *next_wakeup_ns)
 {
-	if (!ctx || !qos_ns || !next_wakeup_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d)
-		dmn__qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
+	int err;
+	struct pd_domain *d =
+	    enter(ctx, qos_ns && next_wakeup_ns, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	dmn__qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 		    struct pd_domain_stats *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d) {
-		uint64_t now = dmn_now(ctx);
-		uint64_t span = now > d->stats.since ? now - d->stats.since : 0;
-		out->time_on_ns = d->stats.time_on + (d->on ? span : 0);
-		out->time_off_ns =
-			d->stats.time_off +
-			(!d->on && !(d->idle && d->idle_state >= 0) ? span : 0);
-		out->on_count = d->stats.on_count;
-		out->off_count = d->stats.off_count;
-		out->pstate_transitions = d->stats.pstate_transitions;
-		out->n_pstates = d->stats.n_levels;
-		out->created_ns = d->stats.created;
-	}
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	uint64_t now = dmn_now(ctx);
+	uint64_t span = now > d->stats.since ? now - d->stats.since : 0;
+	out->time_on_ns = d->stats.time_on + (d->on ? span : 0);
+	out->time_off_ns =
+		d->stats.time_off +
+		(!d->on && !(d->idle && d->idle_state >= 0) ? span : 0);
+	out->on_count = d->stats.on_count;
+	out->off_count = d->stats.off_count;
+	out->pstate_transitions = d->stats.pstate_transitions;
+	out->n_pstates = d->stats.n_levels;
+	out->created_ns = d->stats.created;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 			       unsigned i, uint32_t *level, uint64_t *time_ns)
 {
-	if (!ctx || !level || !time_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d && i >= d->stats.n_levels)
-		err = -ENOENT;
+	int err;
+	struct pd_domain *d = enter(ctx, level && time_ns, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	err = i < d->stats.n_levels ? 0 : -ENOENT;
 	if (!err) {
 		*level = d->stats.levels[i].level;
 		*time_ns = d->stats.levels[i].ns;
