@@ -1,54 +1,120 @@
 #!/usr/bin/env bash
-# Cross-build the core (domains, votes, idle governor, QoS, statistics, OPP;
-# no loader, no CLI) freestanding for Cortex-M4 with -Os, and print:
-#   core_text_bytes_cortex_m4          every function of the core and OPP
-#   core_text_bytes_cortex_m4_linked   what a power controller's firmware
-#                                      keeps after --gc-sections when it
-#                                      calls the API in FIRMWARE_API below
-#   scmi_text_bytes_cortex_m4          the SCMI server (src/scmi, Base, Power
-#                                      Domain and Performance), on top
+# Cross-build the core freestanding for Cortex-M4 with -Os (no loader, no
+# CLI) and print the text (code and read-only data) of each unit a power
+# controller's firmware links as a whole object, without --gc-sections:
+#   core_text_bytes_cortex_m4       the core (issue 15): domains, links,
+#                                   devices, votes, idle states, QoS,
+#                                   statistics, OPP tables, set_rate,
+#                                   required-opps
+#   lifecycle_text_bytes_cortex_m4  optional: boot holds, probes, system
+#                                   sleep (DESIGN §7)
+#   explain_text_bytes_cortex_m4    optional: pd_domain_explain
+#   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
+#                                   of domains and devices by name
+#   inspect_text_bytes_cortex_m4    optional: info getters, walkers,
+#                                   statistics readers, OPP look-ups
+#   lint_text_bytes_cortex_m4       optional: which required OPP went where
+#   follow_text_bytes_cortex_m4     optional: opportunistic scaling
+#   scmi_text_bytes_cortex_m4       the SCMI server (src/scmi, Base, Power
+#                                   Domain and Performance), on top
+#   core_text_bytes_cortex_m4_linked  what --gc-sections keeps of the core
+#                                   for the calls in FIRMWARE_API below
+# and check that the core links alone: its objects, relocated into one, need
+# nothing but libc and libgcc (the units above call the core, never the
+# other way), and each optional unit needs nothing but the core and libc.
+# Exits 1 if a check fails.
+# With --core-sources, only print the core's source files, one a line
+# (tests/firmware/run_smoke.sh builds its image from them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The optional units, by source file (everything else in src/core and
+# src/opp is the core).
+declare -A unit_of=(
+  [src/core/lifecycle.c]=lifecycle [src/core/sleep.c]=lifecycle
+  [src/core/explain.c]=explain
+  [src/core/errors.c]=names [src/core/names.c]=names
+  [src/core/inspect.c]=inspect [src/opp/inspect.c]=inspect
+  [src/opp/find.c]=inspect
+  [src/opp/match.c]=lint
+  [src/opp/follow.c]=follow
+)
+units="lifecycle explain names inspect lint follow"
+core_srcs=()
+declare -A unit_srcs=()
+for src in src/core/*.c src/opp/*.c; do
+  u=${unit_of[$src]:-}
+  if [ -z "$u" ]; then core_srcs+=("$src"); else unit_srcs[$u]+="$src "; fi
+done
+if [ "${1:-}" = --core-sources ]; then
+  printf '%s\n' "${core_srcs[@]}"; exit 0
+fi
+
 cc=arm-none-eabi-gcc
 if ! command -v $cc >/dev/null; then
   echo "core_text_bytes_cortex_m4: unavailable (no $cc)"; exit 0
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
 # compile PREFIX SRC...: cross-compile each source; appends to objs
 compile() {
   local prefix=$1 src obj; shift
   for src in "$@"; do
     [ -f "$src" ] || continue
     obj="$out/$prefix$(basename "$(dirname "$src")")-$(basename "${src%.c}").o"
-    $cc -std=c11 -Os -mcpu=cortex-m4 -mthumb -ffreestanding -ffunction-sections -fdata-sections \
+    $cc -std=c11 -Os -mcpu=cortex-m4 -mthumb -ffreestanding -ffunction-sections -fdata-sections -DDMN_FIRMWARE -DNDEBUG \
         -Wall -Wextra -Werror -Iinclude -Isrc -c "$src" -o "$obj"
     objs+=("$obj")
   done
 }
+text_of() { arm-none-eabi-size -t "$@" | tail -n 1 | awk '{print $1}'; }
+
+# What a freestanding image takes from libc and libgcc.
+libc='^(malloc|free|mem(cpy|set|move|cmp)|str(len|cmp|ncmp)|abort|__assert_func|__aeabi_.*)$'
+# undefined OBJ...: the symbols that OBJ..., relocated into one object,
+# still need beyond libc and libgcc
+undefined() {
+  arm-none-eabi-ld -r -o "$out/linked.o" "$@"
+  arm-none-eabi-nm -u "$out/linked.o" | awk '{print $2}' | grep -Ev "$libc" || true
+}
+
 objs=()
-compile "" src/core/*.c src/opp/*.c
+compile "" "${core_srcs[@]}"
 core_objs=("${objs[@]}")
-text=$(arm-none-eabi-size -t "${objs[@]}" | tail -n 1 | awk '{print $1}')
-echo "core_text_bytes_cortex_m4: $text B"
+echo "core_text_bytes_cortex_m4: $(text_of "${core_objs[@]}") B"
+status=0
+missing=$(undefined "${core_objs[@]}")
+if [ -n "$missing" ]; then
+  echo "core_links_alone: no, it needs:" $missing; status=1
+else
+  echo "core_links_alone: yes"
+fi
+for u in $units; do
+  objs=()
+  # shellcheck disable=SC2086 # a list of paths without spaces
+  compile "$u-" ${unit_srcs[$u]}
+  echo "${u}_text_bytes_cortex_m4: $(text_of "${objs[@]}") B"
+  missing=$(undefined "${core_objs[@]}" "${objs[@]}")
+  if [ -n "$missing" ]; then
+    echo "$u: needs more than the core:" $missing; status=1
+  fi
+done
 
 # The SCMI server only: the hosted helpers (board.c, agents.c) read the DT
 # model and are not part of a firmware build.
 objs=()
 compile scmi- src/scmi/server.c src/scmi/base.c src/scmi/power.c src/scmi/perf.c
-scmi_objs=("${objs[@]}")
-objs=("${core_objs[@]}")
-scmi_text=$(arm-none-eabi-size -t "${scmi_objs[@]}" | tail -n 1 | awk '{print $1}')
-echo "scmi_text_bytes_cortex_m4: $scmi_text B"
+echo "scmi_text_bytes_cortex_m4: $(text_of "${objs[@]}") B"
 
 FIRMWARE_API="dmn_ctx_create dmn_ctx_destroy dmn_listen pd_domain_create pd_link_add
   pd_link_set_floor pd_device_create pd_attach pd_detach pd_device_get pd_device_put
-  pd_vote pd_domain_info pd_domain_add_idle_state pd_device_set_qos pd_device_set_wakeup
-  pd_domain_stats opp_table_create opp_add opp_domain_set_table opp_link_add
+  pd_vote pd_domain_add_idle_state pd_device_set_qos pd_device_set_wakeup
+  opp_table_create opp_add opp_domain_set_table opp_link_add
   opp_device_bind opp_device_set_clock opp_device_set_regulators opp_set_rate"
 keep=()
 for sym in $FIRMWARE_API; do keep+=("-Wl,-u,$sym"); done
 $cc -mcpu=cortex-m4 -mthumb -nostdlib -Wl,-r -Wl,--gc-sections "${keep[@]}" \
-    "${objs[@]}" -o "$out/firmware-core.o"
-linked=$(arm-none-eabi-size "$out/firmware-core.o" | tail -n 1 | awk '{print $1}')
-echo "core_text_bytes_cortex_m4_linked: $linked B"
+    "${core_objs[@]}" -o "$out/firmware-core.o"
+echo "core_text_bytes_cortex_m4_linked: $(text_of "$out/firmware-core.o") B"
+exit $status

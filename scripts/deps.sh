@@ -8,7 +8,7 @@ packages=(
   libfdt-dev device-tree-compiler
   libcmocka-dev libjansson-dev
   libclang-rt-14-dev valgrind libxml2-utils jq universal-ctags
-  gcc-arm-none-eabi libnewlib-arm-none-eabi
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 )
 
 missing=()

@@ -99,26 +99,6 @@ int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 	return err;
 }
 
-int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
-{
-	if (!ctx || !name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = -ENOENT;
-	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
-	     h = dmn__handle_next(&ctx->devices, h)) {
-		struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-		if (!strcmp(dev->name, name)) {
-			*out = h;
-			err = 0;
-			break;
-		}
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
 /* ---- attachments -------------------------------------------------------- */
 
 static void att_unlink(struct pd_attachment *a)
@@ -215,8 +195,10 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		dmn__free(ctx, a);
 		dmn__qos_attach(ctx, dev, d, false);
 	} else {
-		dmn__lifecycle_attach(d, dev, true);
-		dmn__lifecycle_vetoes(a, 1);
+		if (ctx->life) {
+			ctx->life->attach(d, dev, true);
+			ctx->life->vetoes(a, 1);
+		}
 		*out = att_handle(a);
 	}
 	txn_result(ctx, err);
@@ -233,7 +215,7 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
 	int err = a ? 0 : -EBADF;
 	dmn__txn_begin(ctx);
-	bool vetoes = a && dmn__lifecycle_vetoes(a, -1);
+	bool vetoes = a && ctx->life && ctx->life->vetoes(a, -1);
 	if (a && (a->counted || vetoes)) {
 		if (a->counted)
 			err = dmn__txn_set_vote(ctx, a, a->vote, false);
@@ -242,9 +224,10 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
 	}
 	if (err && vetoes)
-		dmn__lifecycle_vetoes(a, 1);
+		ctx->life->vetoes(a, 1);
 	if (!err) {
-		dmn__lifecycle_attach(a->dom, a->dev, false);
+		if (ctx->life)
+			ctx->life->attach(a->dom, a->dev, false);
 		dmn__qos_attach(ctx, a->dev, a->dom, false);
 		att_unlink(a);
 		dmn__handle_release(&ctx->attachments, h);
@@ -298,7 +281,10 @@ int dmn__pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
 		 * memory; the resume is then undone, as a failed get must
 		 * leave everything as before (a safe-direction step). */
 		int op_error = ctx->op_error;
-		err = dmn__lifecycle_probe_locked(ctx, dev);
+		if (ctx->life)
+			err = ctx->life->probe_locked(ctx, dev);
+		else
+			dev->probed = true; /* no hold awaits it */
 		if (err)
 			(void)device_switch(ctx, dev, 0, false);
 		if (!ctx->op_error)
@@ -409,9 +395,13 @@ __attribute__((noinline))
 static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 			pd_attach_t att, uint32_t level)
 {
+#if !defined(DMN_FIRMWARE)
 	int err = 0;
 	if (a && dmn__txn_vote_fast(ctx, a, level, &err))
 		return err;
+#else
+	(void)a;
+#endif
 	struct pd_vote_change change = {att, level};
 	return vote_many_locked(ctx, &change, 1);
 }
@@ -449,102 +439,6 @@ int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
 	ctx->op_error = 0;
 	int err = vote_many_locked(ctx, changes, n);
 	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
-}
-
-/* ---- introspection ------------------------------------------------------ */
-
-int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
-		   struct pd_device_info *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		out->name = dev->name;
-		out->usage = dev->usage;
-		out->n_attachments = dev->n_atts;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
-{
-	if (!ctx || !next)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = 0;
-	if (prev && !dmn__pd_device_get_ptr(ctx, prev))
-		err = -EBADF;
-	if (!err) {
-		*next = dmn__handle_next(&ctx->devices, prev);
-		err = *next ? 0 : -ENOENT;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
-			 pd_attach_t *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		if (i >= dev->n_atts)
-			err = -ENOENT;
-		else
-			*out = att_handle(dev->atts[i]);
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
-		   struct pd_attach_info *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
-	int err = a ? 0 : -EBADF;
-	if (a) {
-		out->device = a->dev->handle;
-		out->domain = a->dom->handle;
-		out->vote = a->vote;
-		out->counts = a->counted;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
-		   pd_attach_t *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, dev_h);
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = (dev && d) ? -ENOENT : -EBADF;
-	for (unsigned i = 0; dev && d && i < dev->n_atts; i++) {
-		if (dev->atts[i]->dom == d) {
-			*out = att_handle(dev->atts[i]);
-			err = 0;
-			break;
-		}
-	}
 	dmn__unlock(ctx);
 	return err;
 }

@@ -13,7 +13,8 @@ struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
 
 void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	dmn__sleep_free(ctx, d);
+	if (ctx->life)
+		ctx->life->domain_free(ctx, d);
 	dmn__idle_free(ctx, d);
 	dmn__stats_free(ctx, d);
 	dmn__ms_fini(ctx, &d->qos_set);
@@ -125,26 +126,6 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 	return err;
 }
 
-int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out)
-{
-	if (!ctx || !name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = -ENOENT;
-	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
-	     h = dmn__handle_next(&ctx->domains, h)) {
-		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-		if (!strcmp(d->name, name)) {
-			*out = h;
-			err = 0;
-			break;
-		}
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
 /* ---- links -------------------------------------------------------------- */
 
 static struct pd_link *link_find(const struct pd_domain *parent,
@@ -156,9 +137,7 @@ static struct pd_link *link_find(const struct pd_domain *parent,
 	return 0;
 }
 
-/* The link from @child up to @parent: -EBADF for a bad handle, -ENOENT if
- * there is no such link. */
-static int link_lookup(struct dmn_ctx *ctx, pd_domain_t parent,
+int dmn__link_lookup(struct dmn_ctx *ctx, pd_domain_t parent,
 		       pd_domain_t child, struct pd_link **out)
 {
 	struct pd_domain *p = dmn__pd_domain_get(ctx, parent);
@@ -269,7 +248,7 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 		return -EDEADLK;
 	struct pd_link *l = 0;
 	dmn__txn_begin(ctx);
-	int err = link_lookup(ctx, parent, child, &l);
+	int err = dmn__link_lookup(ctx, parent, child, &l);
 	if (!err && (l->child_on || l->req))
 		err = link_update(ctx, l, false, 0);
 	if (!err) {
@@ -283,6 +262,18 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	return err;
 }
 
+int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
+			     pd_map_fn fn, void *user)
+{
+	dmn__txn_begin(ctx);
+	int err = dmn__txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
+	/* Recompute what the child requires through the new map; a raise may
+	 * fail, and the undo then restores the old map too. */
+	if (!err && l->child->on)
+		err = link_update(ctx, l, true, l->child->pstate);
+	return txn_result(ctx, err);
+}
+
 int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 		    pd_map_fn fn, void *user)
 {
@@ -291,140 +282,11 @@ int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_link *l = 0;
-	dmn__txn_begin(ctx);
-	int err = link_lookup(ctx, parent, child, &l);
+	int err = dmn__link_lookup(ctx, parent, child, &l);
 	if (!err)
-		err = dmn__txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
-	/* Recompute what the child requires through the new map; a raise may
-	 * fail, and the undo then restores the old map too. */
-	if (!err && l->child->on)
-		err = link_update(ctx, l, true, l->child->pstate);
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
-}
-
-/* ---- introspection ------------------------------------------------------ */
-
-int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
-		   struct pd_domain_info *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d) {
-		out->name = d->name;
-		out->flags = d->flags;
-		out->on = d->on;
-		out->pstate = d->pstate;
-		out->target_pstate = level_hist_max(&d->votes);
-		out->active_devices = d->active_devices;
-		out->on_children = d->on_children;
-		out->n_parents = d->n_parents;
-		out->n_children = d->n_children;
-		out->n_attachments = d->n_attachments;
-		out->idle_state = d->idle_state;
-		out->has_pstate_cb = d->ops && d->ops->set_performance_state;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
-{
-	if (!ctx || !next)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = 0;
-	if (prev && !dmn__pd_domain_get(ctx, prev))
-		err = -EBADF;
-	if (!err) {
-		*next = dmn__handle_next(&ctx->domains, prev);
-		err = *next ? 0 : -ENOENT;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-			    pd_domain_t *out, bool parent)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d) {
-		unsigned n = parent ? d->n_parents : d->n_children;
-		if (i >= n)
-			err = -ENOENT;
-		else
-			*out = parent ? d->parents[i]->parent->handle
-				      : d->children[i]->child->handle;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int pd_domain_parent(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-		     pd_domain_t *out)
-{
-	return domain_neighbour(ctx, dom, i, out, true);
-}
-
-int pd_domain_child(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-		    pd_domain_t *out)
-{
-	return domain_neighbour(ctx, dom, i, out, false);
-}
-
-int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
-		 uint32_t *req, int *child_on)
-{
-	if (!ctx || !req || !child_on)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_link *l = 0;
-	int err = link_lookup(ctx, parent, child, &l);
-	if (!err) {
-		*req = l->req;
-		*child_on = l->child_on;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
-			      pd_attach_t prev, pd_attach_t *next)
-{
-	if (!ctx || !next)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	struct pd_attachment *a = 0;
-	if (d && prev) {
-		a = dmn__pd_attach_get(ctx, prev);
-		if (!a || a->dom != d)
-			err = -EBADF;
-		else
-			a = a->dom_next;
-	} else if (d) {
-		a = d->att_head;
-	}
-	if (!err) {
-		if (a)
-			*next = att_handle(a);
-		else
-			err = -ENOENT;
-	}
+		err = dmn__link_set_map_locked(ctx, l, fn, user);
+	else
+		txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -439,7 +301,7 @@ int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 	struct pd_link *l = 0;
 	uint32_t rounded = level;
 	dmn__txn_begin(ctx);
-	int err = link_lookup(ctx, parent, child, &l);
+	int err = dmn__link_lookup(ctx, parent, child, &l);
 	if (!err && level)
 		err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
 	if (!err)

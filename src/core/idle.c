@@ -124,41 +124,6 @@ void dmn__idle_free(struct dmn_ctx *ctx, struct pd_domain *d)
 	d->idle = 0;
 }
 
-int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
-{
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int n = d ? (d->idle ? (int)d->idle->n : 0) : -EBADF;
-	dmn__unlock(ctx);
-	return n;
-}
-
-int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-			 struct pd_idle_state_info *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d && (!d->idle || i >= d->idle->n))
-		err = -ENOENT;
-	if (!err) {
-		out->desc = d->idle->desc[i];
-		out->usage = d->idle->counts[i].usage;
-		out->rejected = d->idle->counts[i].rejected;
-		out->time_ns = d->idle->counts[i].time_ns;
-		if (!d->on && d->idle_state == (int)i)
-			out->time_ns += dmn_now(ctx) - d->stats.since;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
 int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
 			   enum pd_governor_kind kind, pd_governor_fn fn,
 			   void *user)

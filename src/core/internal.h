@@ -25,6 +25,11 @@ struct pd_sleep_data {
 	uint64_t *idle, *snap_idle;
 };
 
+/* DMN_FIRMWARE: defined by a firmware build (bench/firmware_size.sh,
+ * tests/firmware), which trades speed-ups for size: what it leaves out
+ * only ever decides as the code it keeps does (docs/architecture.md,
+ * Firmware units). */
+
 /* Invariants the headers promise, checked live (DMN_CHECKS, check.c) in
  * debug builds (no NDEBUG) and wherever DMN_DEBUG asks for them, as in the
  * library the tests link (domino_checked); off in Release and in builds
@@ -286,6 +291,9 @@ struct dmn_ctx {
 
 	void *opp; /* owned by the OPP layer */
 	void (*opp_fini)(struct dmn_ctx *ctx);
+	/* The lifecycle unit's hooks (NULL until it is used): see
+	 * struct dmn_lifecycle_hooks. */
+	const struct dmn_lifecycle_hooks *life;
 
 	/* The next context the same thread holds (see dmn__lock). */
 	struct dmn_ctx *held_next;
@@ -432,6 +440,13 @@ void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 
 /* Look handles up; NULL if stale or of another kind. */
 struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
+/* The link from @child up to @parent: 0, -EBADF for a bad handle, -ENOENT
+ * if there is no such link. */
+int dmn__link_lookup(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+		     struct pd_link **out);
+/* pd_link_set_map on @l with the lock held; sets dmn_last_error(). */
+int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
+			     pd_map_fn fn, void *user);
 
 /* What powers @d on and keeps it on. */
 static inline bool domain_needs_on(const struct pd_domain *d)
@@ -475,7 +490,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx);
  * path (nothing changed). O(log L) in the distinct levels, plus the
  * callback when the domain's level moves. */
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		  uint32_t level, int *err);
+		  uint32_t level, int *err); /* not in DMN_FIRMWARE builds */
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);
@@ -486,10 +501,28 @@ int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usag
  * before its rollback recomputes what the child requires. */
 int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 		    void *map_user, uint32_t floor);
-/* lifecycle.c: probe @dev inside pd_device_get (the lock held), after
- * its resume committed. */
+/* The lifecycle (lifecycle.c, sleep.c) is an optional unit of a firmware
+ * image (issue 15): the core reaches it only through these hooks, which its
+ * first call that makes lifecycle state (a boot hold, a probe, system
+ * sleep) installs in ctx->life. Until then no domain is held, none has
+ * sleep statistics and a resume's probe only marks the device probed, so
+ * an image that never calls the lifecycle links without it. */
+struct dmn_lifecycle_hooks {
+	/* Probe @dev inside pd_device_get (the lock held), after its resume
+	 * committed. */
+	int (*probe_locked)(struct dmn_ctx *ctx, struct pd_device *dev);
+	/* pd_attach / pd_detach: @dev's attachment to @d comes or goes. */
+	void (*attach)(struct pd_domain *d, const struct pd_device *dev,
+		       bool attach);
+	/* Free @d's system-sleep statistics. */
+	void (*domain_free)(struct dmn_ctx *ctx, struct pd_domain *d);
+	/* Add (@delta 1) or take away (-1) the power-off vetoes an
+	 * attachment gives its domain (dmn__lifecycle_vetoes). */
+	bool (*vetoes)(struct pd_attachment *a, int delta);
+};
+/* lifecycle.c: install the hooks (idempotent). */
+void dmn__lifecycle_install(struct dmn_ctx *ctx);
 int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev);
-/* pd_attach / pd_detach: @dev's attachment to @d comes or goes. */
 void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
 		      bool attach);
 /* Add (@delta 1) or take away (-1) the power-off vetoes @a gives its

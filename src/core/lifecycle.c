@@ -16,6 +16,16 @@
 #include <domino/lifecycle.h>
 #include <errno.h>
 
+static const struct dmn_lifecycle_hooks hooks = {
+	dmn__lifecycle_probe_locked, dmn__lifecycle_attach, dmn__sleep_free,
+	dmn__lifecycle_vetoes,
+};
+
+void dmn__lifecycle_install(struct dmn_ctx *ctx)
+{
+	ctx->life = &hooks;
+}
+
 static int reserve_undo(struct dmn_ctx *ctx, unsigned extra)
 {
 	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
@@ -39,6 +49,7 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
+	dmn__lifecycle_install(ctx);
 	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = 0;
 	uint32_t rounded = 0;
@@ -129,6 +140,7 @@ int pd_device_probe(struct dmn_ctx *ctx, pd_device_t h)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
+	dmn__lifecycle_install(ctx);
 	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	ctx->op_error = 0;
 	int err = dev ? dmn__lifecycle_probe_locked(ctx, dev) : -EBADF;
@@ -171,6 +183,7 @@ int pd_probe_all(struct dmn_ctx *ctx)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
+	dmn__lifecycle_install(ctx);
 	ctx->op_error = 0;
 	dmn__txn_begin(ctx);
 	unsigned held = 0;
@@ -346,6 +359,7 @@ int pd_attach_set_hwmode(struct dmn_ctx *ctx, pd_attach_t h, int hw)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
+	dmn__lifecycle_install(ctx);
 	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
@@ -398,6 +412,7 @@ int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t h, int on)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
+	dmn__lifecycle_install(ctx);
 	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	ctx->op_error = 0;

@@ -39,26 +39,48 @@ static unsigned count_paths(struct dmn_ctx *ctx, struct pd_domain *d)
 	return n;
 }
 
-static int reserve_up(struct dmn_ctx *ctx, struct pd_domain *d, int which,
-		      unsigned extra)
-{
-	unsigned n = count_paths(ctx, d);
-	int err = 0;
-	for (unsigned i = 0; i < n && !err; i++)
-		err = dmn__ms_reserve(ctx, cset(ctx->walk[i], which), extra);
-	return err;
-}
+enum { RESERVE, ADD, REMOVE };
 
-/* After count_paths(@d): add or remove @count copies of @value per path. */
-static void add_up(struct dmn_ctx *ctx, unsigned n, int which, uint64_t value,
-		   uint64_t count, bool add)
+/* At @d and every domain above it, in constraint set @which: room for
+ * @nb more values (RESERVE), or @bins added or removed once per path
+ * (ADD, REMOVE: count_paths' counts). Only RESERVE can fail (-ENOMEM). */
+static int apply(struct dmn_ctx *ctx, struct pd_domain *d, int which,
+		 const struct u64_bin *bins, unsigned nb, int mode)
 {
+	if (!nb)
+		return 0; /* most links and devices carry no constraint */
+	unsigned n = count_paths(ctx, d);
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_domain *x = ctx->walk[i];
-		if (add)
-			dmn__ms_add(cset(x, which), value, count * x->paths);
-		else
-			dmn__ms_remove(cset(x, which), value, count * x->paths);
+		struct u64_multiset *set = cset(x, which);
+		if (mode == RESERVE && dmn__ms_reserve(ctx, set, nb))
+			return -ENOMEM;
+		for (unsigned b = 0; mode != RESERVE && b < nb; b++) {
+			uint64_t count = bins[b].count * x->paths;
+			if (mode == ADD)
+				dmn__ms_add(set, bins[b].value, count);
+			else
+				dmn__ms_remove(set, bins[b].value, count);
+		}
+	}
+	return 0;
+}
+
+/* Add (@add) or remove both constraint sets' @bins at @d and above; an
+ * addition reserves all its room first, so it fails whole or not at all. */
+static int update(struct dmn_ctx *ctx, struct pd_domain *d,
+		  const struct u64_bin *const bins[2], const unsigned nb[2],
+		  bool add)
+{
+	for (int mode = add ? RESERVE : REMOVE;; mode = ADD) {
+		for (int which = 0; which < 2; which++) {
+			int err = apply(ctx, d, which, bins[which], nb[which],
+					mode);
+			if (err)
+				return err;
+		}
+		if (mode != RESERVE)
+			return 0;
 	}
 }
 
@@ -73,42 +95,26 @@ static uint64_t device_value(const struct pd_device *dev, int which)
 int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
 	       bool attach)
 {
-	for (int which = 0; which < 2 && attach; which++) {
-		if (device_value(dev, which) == UINT64_MAX)
-			continue;
-		int err = reserve_up(ctx, d, which, 1);
-		if (err)
-			return err;
-	}
+	struct u64_bin own[2];
+	unsigned nb[2];
 	for (int which = 0; which < 2; which++) {
-		uint64_t v = device_value(dev, which);
-		if (v != UINT64_MAX)
-			add_up(ctx, count_paths(ctx, d), which, v, 1, attach);
+		own[which].value = device_value(dev, which);
+		own[which].count = 1;
+		nb[which] = own[which].value != UINT64_MAX;
 	}
-	return 0;
+	const struct u64_bin *const bins[2] = {&own[0], &own[1]};
+	return update(ctx, d, bins, nb, attach);
 }
 
 int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 	     struct pd_domain *child, bool link)
 {
-	/* Most links carry no constraint: no walk at all then, so building
-	 * a deep chain top-down stays linear. */
-	for (int which = 0; which < 2 && link; which++) {
-		unsigned extra = cset(child, which)->n;
-		int err = extra ? reserve_up(ctx, parent, which, extra) : 0;
-		if (err)
-			return err;
-	}
-	for (int which = 0; which < 2; which++) {
-		struct u64_multiset *s = cset(child, which);
-		if (!s->n)
-			continue;
-		unsigned n = count_paths(ctx, parent);
-		for (unsigned i = 0; i < s->n; i++)
-			add_up(ctx, n, which, s->bins[i].value,
-			       s->bins[i].count, link);
-	}
-	return 0;
+	/* What the child holds passes up, with its counts, through the new
+	 * link's paths. */
+	const struct u64_bin *const bins[2] = {child->qos_set.bins,
+					       child->wake_set.bins};
+	const unsigned nb[2] = {child->qos_set.n, child->wake_set.n};
+	return update(ctx, parent, bins, nb, link);
 }
 
 static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
@@ -117,19 +123,15 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 	uint64_t old = device_value(dev, which);
 	if (old == new_value)
 		return 0;
-	if (new_value != UINT64_MAX) {
-		for (unsigned i = 0; i < dev->n_atts; i++) {
-			int err = reserve_up(ctx, dev->atts[i]->dom, which, 1);
-			if (err)
-				return err;
-		}
-	}
+	const struct u64_bin set = {new_value, 1}, unset = {old, 1};
+	unsigned n_set = new_value != UINT64_MAX, n_unset = old != UINT64_MAX;
+	/* Room at every attachment first: a failure changes nothing. */
+	for (unsigned i = 0; i < dev->n_atts; i++)
+		if (apply(ctx, dev->atts[i]->dom, which, &set, n_set, RESERVE))
+			return -ENOMEM;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		unsigned n = count_paths(ctx, dev->atts[i]->dom);
-		if (new_value != UINT64_MAX)
-			add_up(ctx, n, which, new_value, 1, true);
-		if (old != UINT64_MAX)
-			add_up(ctx, n, which, old, 1, false);
+		apply(ctx, dev->atts[i]->dom, which, &set, n_set, ADD);
+		apply(ctx, dev->atts[i]->dom, which, &unset, n_unset, REMOVE);
 	}
 	return 0;
 }
@@ -167,42 +169,10 @@ int pd_device_set_wakeup(struct dmn_ctx *ctx, pd_device_t h, uint64_t wakeup_ns)
 	return set_constraint(ctx, h, 1, wakeup_ns, 0);
 }
 
-int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
-			  uint32_t *latency_us, uint64_t *wakeup_ns)
-{
-	if (!ctx || !latency_us || !wakeup_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
-	if (dev) {
-		*latency_us = dev->qos_us;
-		*wakeup_ns = dev->wakeup_ns;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
 void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;
 	*qos_ns = dmn__ms_first_at_or_after(&d->qos_set, 0);
 	*wakeup_ns = dmn__ms_first_at_or_after(&d->wake_set, now);
-}
-
-int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
-			  uint64_t *qos_ns, uint64_t *next_wakeup_ns)
-{
-	if (!ctx || !qos_ns || !next_wakeup_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d)
-		dmn__qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
-	dmn__unlock(ctx);
-	return err;
 }

@@ -123,6 +123,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
+	dmn__lifecycle_install(ctx);
 	ctx->op_error = 0;
 	if (ctx->asleep) {
 		txn_result(ctx, 0);

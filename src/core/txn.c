@@ -427,6 +427,7 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 }
 
 /* ---- the one-domain fast path ------------------------------------------ */
+#if !defined(DMN_FIRMWARE) /* a speed-up: the general path decides alike */
 
 /* A vote on a domain with no parents that is on: the general engine would
  * validate up the ancestry, log every input change, walk the touched set
@@ -511,6 +512,7 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 #endif
 	return handled;
 }
+#endif
 
 /* ---- commit ------------------------------------------------------------- */
 

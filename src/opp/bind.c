@@ -62,7 +62,8 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 	if (!err && od->vote_id != OPP_ID_NONE) /* held up as an owner */
 		err = dmn__opp_move_locked(ctx, od, 0, 0, &rep);
 	if (!err) {
-		dmn__opp_follow_drop(ctx, od);
+		if (od->follow) /* then the hooks are there */
+			((struct opp_ctx *)ctx->opp)->follow->drop(ctx, od);
 		struct opp_table *t = od->table;
 		if (od->prev)
 			od->prev->next = od->next;
@@ -81,26 +82,12 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 	return err;
 }
 
-static struct opp_dev *bound(struct dmn_ctx *ctx, pd_device_t dev, int *err)
+struct opp_dev *dmn__opp_bound(struct dmn_ctx *ctx, pd_device_t dev, int *err)
 {
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? pdev->opp_state : 0;
 	*err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	return od;
-}
-
-int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err;
-	struct opp_dev *od = bound(ctx, dev, &err);
-	if (od)
-		*out = od->table->handle;
-	dmn__unlock(ctx);
-	return err;
 }
 
 int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
@@ -111,7 +98,7 @@ int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err;
-	struct opp_dev *od = bound(ctx, dev, &err);
+	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
 	if (od) {
 		od->clk = ops;
 		od->clk_user = ops ? user : 0;
@@ -131,59 +118,12 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err;
-	struct opp_dev *od = bound(ctx, dev, &err);
+	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
 	if (od) {
 		od->reg = ops;
 		od->reg_user = ops ? user : 0;
 		for (unsigned i = 0; i < od->cap_supply; i++)
 			od->supply_known[i] = false;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
-		       uint64_t *requested_hz)
-{
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err;
-	struct opp_dev *od = bound(ctx, dev, &err);
-	if (od && id)
-		*id = od->run_id;
-	if (od && requested_hz)
-		*requested_hz = od->requested_hz;
-	dmn__unlock(ctx);
-	return err;
-}
-
-int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
-		     uint32_t *levels, unsigned max)
-{
-	if (!ctx || (!levels && max))
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err;
-	struct opp_dev *od = bound(ctx, dev, &err);
-	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
-	if (od && !e)
-		err = -ENOENT;
-	if (e) {
-		unsigned n = od->pdev->n_atts;
-		uint32_t *lv = dmn__alloc(ctx, (n + 1) * sizeof(*lv));
-		bool *driven = dmn__alloc(ctx, n + 1);
-		err = lv && driven ? dmn__opp_entry_votes(ctx, e, od->pdev, lv,
-						     driven, n)
-				   : -ENOMEM;
-		for (unsigned i = 0; err >= 0 && i < max && i < n; i++)
-			levels[i] = lv[i];
-		if (err >= 0)
-			err = (int)n;
-		dmn__free(ctx, lv);
-		dmn__free(ctx, driven);
 	}
 	dmn__unlock(ctx);
 	return err;

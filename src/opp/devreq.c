@@ -350,6 +350,24 @@ void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 	dmn__free(ctx, r.order);
 }
 
+/* The level @e votes on attachment @i of @pdev into *@level (0: none), as
+ * dmn__opp_entry_votes() says, straight from the matching: 0 or -ENOMEM. */
+static int vote_at(struct dmn_ctx *ctx, const struct opp_entry *e,
+		   const struct pd_device *pdev, unsigned i, uint32_t *level)
+{
+	if (e->has_pstate) {
+		/* A get-pstate helper: the device's single domain. */
+		*level = i ? 0 : e->pstate;
+		return 0;
+	}
+	int err = dmn__opp_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts);
+	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
+	for (unsigned j = 0; !err && j < e->n_required; j++)
+		if (slot[j] == (int)i)
+			*level = e->req_entry[j]->level;
+	return err;
+}
+
 int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 		    uint32_t level)
 {
@@ -363,35 +381,20 @@ int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 	pd_attach_t att = err ? 0 : att_handle(pdev->atts[i]);
 	uint32_t cast = level;
 	bool owner = !err && od && is_owner(od);
-	if (owner && od->cap_own_vote < pdev->n_atts) {
-		uint32_t *grown =
-		    dmn__alloc(ctx, pdev->n_atts * sizeof(*grown));
-		err = grown ? 0 : -ENOMEM;
-		if (grown) {
-			memset(grown, 0, pdev->n_atts * sizeof(*grown));
-			if (od->cap_own_vote)
-				memcpy(grown, od->own_vote,
-				       od->cap_own_vote * sizeof(*grown));
-			dmn__free(ctx, od->own_vote);
-			od->own_vote = grown;
-			od->cap_own_vote = pdev->n_atts;
-		}
-	}
+	unsigned had = owner ? od->cap_own_vote : 0;
+	if (owner && dmn_grow(ctx, (void **)&od->own_vote, &od->cap_own_vote,
+			      pdev->n_atts, sizeof(*od->own_vote)))
+		err = -ENOMEM;
+	for (unsigned k = had; owner && k < od->cap_own_vote; k++)
+		od->own_vote[k] = 0;
 	const struct opp_entry *eff =
 	    owner ? dmn__opp_entry_by_id(od->table, od->vote_id) : 0;
 	if (!err && eff) {
 		/* the effective entry's vote on this attachment, if any */
-		uint32_t *lv = dmn__alloc(ctx, (pdev->n_atts + 1) * sizeof(*lv));
-		bool *drv = dmn__alloc(ctx, pdev->n_atts + 1);
-		int n = lv && drv ? dmn__opp_entry_votes(ctx, eff, pdev, lv, drv,
-						    pdev->n_atts)
-				  : -ENOMEM;
-		if (n < 0)
-			err = n;
-		else if (drv[i] && lv[i] > cast)
-			cast = lv[i];
-		dmn__free(ctx, lv);
-		dmn__free(ctx, drv);
+		uint32_t own = 0;
+		err = vote_at(ctx, eff, pdev, i, &own);
+		if (own > cast)
+			cast = own;
 	}
 	if (!err)
 		err = dmn__pd_vote_locked(ctx, att, cast);

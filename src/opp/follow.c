@@ -179,6 +179,10 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 	return err;
 }
 
+static const struct opp_follow_ops follow_ops = {
+	dmn__opp_permitted, dmn__opp_follow_drop, dmn__opp_follow_fini,
+};
+
 int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 {
 	if (!ctx)
@@ -197,6 +201,7 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 	}
 	if (!err && follow && !od->follow) {
 		struct opp_ctx *oc = ctx->opp;
+		oc->follow = &follow_ops;
 		err = listen_locked(ctx, oc);
 		if (!err) {
 			od->follow = true;

@@ -14,7 +14,7 @@
 #include <errno.h>
 
 /* First position whose key is >= @key (@upper: > @key). */
-static unsigned bound_freq(const struct opp_table *t, uint64_t hz, bool upper)
+unsigned dmn__opp_bound_freq(const struct opp_table *t, uint64_t hz, bool upper)
 {
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -28,8 +28,8 @@ static unsigned bound_freq(const struct opp_table *t, uint64_t hz, bool upper)
 	return lo;
 }
 
-static unsigned bound_level(const struct opp_table *t, uint32_t level,
-			    bool upper)
+unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
+			      bool upper)
 {
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -43,7 +43,7 @@ static unsigned bound_level(const struct opp_table *t, uint32_t level,
 	return lo;
 }
 
-static int usable_up(const struct opp_table *t, unsigned pos)
+int dmn__opp_usable_up(const struct opp_table *t, unsigned pos)
 {
 	for (; pos < t->n; pos++)
 		if (dmn__opp_entry_usable(t, t->sorted[pos]))
@@ -51,19 +51,11 @@ static int usable_up(const struct opp_table *t, unsigned pos)
 	return -1;
 }
 
-static int usable_down(const struct opp_table *t, unsigned end)
-{
-	for (unsigned pos = end; pos > 0; pos--)
-		if (dmn__opp_entry_usable(t, t->sorted[pos - 1]))
-			return (int)pos - 1;
-	return -1;
-}
-
 int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)
 		return -1;
-	return usable_up(t, bound_freq(t, hz, false));
+	return dmn__opp_usable_up(t, dmn__opp_bound_freq(t, hz, false));
 }
 
 /* Level ceil over every entry with a level, usable or not: the domain
@@ -72,7 +64,7 @@ int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
 int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level)
 {
 	if (!t->has_freq) {
-		unsigned pos = bound_level(t, level, false);
+		unsigned pos = dmn__opp_bound_level(t, level, false);
 		return pos < t->n ? (int)pos : -1;
 	}
 	int best = -1;
@@ -84,164 +76,4 @@ int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level)
 			best = (int)i;
 	}
 	return best;
-}
-
-enum find_how { FIND_EXACT, FIND_CEIL, FIND_FLOOR };
-
-static int find_freq(const struct opp_table *t, uint64_t hz, enum find_how how)
-{
-	if (!t->has_freq)
-		return -1;
-	int pos;
-	if (how == FIND_FLOOR) {
-		pos = usable_down(t, bound_freq(t, hz, true));
-	} else {
-		pos = usable_up(t, bound_freq(t, hz, false));
-		if (how == FIND_EXACT && pos >= 0 &&
-		    t->sorted[pos]->hz[0] != hz)
-			pos = -1;
-	}
-	return pos;
-}
-
-/* In a level table: binary search. In a frequency table the levels are not
- * in order: a scan, O(n). Ties go to the lowest position for exact and ceil,
- * the highest for floor, as for frequencies. */
-static int find_level(const struct opp_table *t, uint32_t level,
-		      enum find_how how)
-{
-	if (!t->has_freq) {
-		int pos;
-		if (how == FIND_FLOOR) {
-			pos = usable_down(t, bound_level(t, level, true));
-		} else {
-			pos = usable_up(t, bound_level(t, level, false));
-			if (how == FIND_EXACT && pos >= 0 &&
-			    t->sorted[pos]->level != level)
-				pos = -1;
-		}
-		return pos;
-	}
-	int best = -1;
-	for (unsigned i = 0; i < t->n; i++) {
-		const struct opp_entry *e = t->sorted[i];
-		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || !dmn__opp_entry_usable(t, e))
-			continue;
-		bool ok = how == FIND_EXACT  ? e->level == level
-			  : how == FIND_CEIL ? e->level >= level
-					     : e->level <= level;
-		if (!ok)
-			continue;
-		if (best < 0)
-			best = (int)i;
-		else if (how == FIND_FLOOR ? e->level >= t->sorted[best]->level
-					   : e->level < t->sorted[best]->level)
-			best = (int)i;
-	}
-	return best;
-}
-
-static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
-		  bool by_level, enum find_how how, uint32_t *id)
-{
-	if (!ctx || !id)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	const struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = t ? 0 : -EBADF;
-	if (t) {
-		int pos;
-		if (by_level)
-			pos = key > UINT32_MAX
-				  ? -1
-				  : find_level(t, (uint32_t)key, how);
-		else
-			pos = find_freq(t, key, how);
-		if (pos < 0)
-			err = -ERANGE;
-		else
-			*id = t->sorted[pos]->id;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int opp_find_freq_exact(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
-			uint32_t *id)
-{
-	return lookup(ctx, table, hz, false, FIND_EXACT, id);
-}
-
-int opp_find_freq_ceil(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
-		       uint32_t *id)
-{
-	return lookup(ctx, table, hz, false, FIND_CEIL, id);
-}
-
-int opp_find_freq_floor(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
-			uint32_t *id)
-{
-	return lookup(ctx, table, hz, false, FIND_FLOOR, id);
-}
-
-int opp_find_level_exact(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
-			 uint32_t *id)
-{
-	return lookup(ctx, table, level, true, FIND_EXACT, id);
-}
-
-int opp_find_level_ceil(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
-			uint32_t *id)
-{
-	return lookup(ctx, table, level, true, FIND_CEIL, id);
-}
-
-int opp_find_level_floor(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
-			 uint32_t *id)
-{
-	return lookup(ctx, table, level, true, FIND_FLOOR, id);
-}
-
-static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
-{
-	if (!ctx || !id)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	const struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = t ? -ENOENT : -EBADF;
-	if (t) {
-		int pos = -1;
-		if (which == 0) {
-			pos = usable_up(t, 0);
-		} else if (which == 1) {
-			pos = usable_down(t, t->n);
-		} else {
-			for (unsigned i = 0; i < t->n && pos < 0; i++)
-				if (t->sorted[i]->flags & OPP_FLAG_SUSPEND)
-					pos = (int)i;
-		}
-		if (pos >= 0) {
-			*id = t->sorted[pos]->id;
-			err = 0;
-		}
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int opp_first(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id)
-{
-	return edge(ctx, table, 0, id);
-}
-
-int opp_last(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id)
-{
-	return edge(ctx, table, 1, id);
-}
-
-int opp_suspend(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id)
-{
-	return edge(ctx, table, 2, id);
 }

@@ -45,6 +45,7 @@ struct opp_entry {
 };
 
 struct opp_dev;
+struct opp_ctx;
 
 struct opp_table {
 	opp_table_t handle;
@@ -88,7 +89,7 @@ struct opp_dev {
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct opp_supply *supply; /* [cap_supply], with the three below */
+	struct opp_supply *supply; /* [cap_supply], the four below in its block */
 	bool *supply_known;
 	struct opp_supply *saved; /* dmn__opp_hw_move's undo */
 	bool *saved_known;
@@ -115,9 +116,24 @@ struct opp_domain {
 	struct opp_domain *next; /* opp_ctx->domains */
 };
 
+/* Opportunistic scaling (follow.c), an optional unit: the rest of the OPP
+ * layer reaches it only through these, installed by the first
+ * opp_device_follow(), so a firmware image without it links without
+ * follow.c. Until then no device follows and each hook has nothing to do. */
+struct opp_follow_ops {
+	/* dmn__opp_permitted() of follow.c. */
+	const struct opp_entry *(*permitted)(struct dmn_ctx *ctx,
+					     struct opp_dev *od,
+					     const struct opp_entry *floor,
+					     pd_domain_t dom, uint32_t dom_level);
+	void (*drop)(struct dmn_ctx *ctx, struct opp_dev *od);
+	void (*fini)(struct dmn_ctx *ctx, struct opp_ctx *oc);
+};
+
 struct opp_ctx {
 	struct handle_table tables;
 	struct opp_domain *domains;
+	const struct opp_follow_ops *follow; /* NULL until a device follows */
 	struct opp_dev *followers;
 	bool listening;
 	/* Scratch of the matching rule (dmn__opp_match), grown to fit; used and
@@ -147,6 +163,13 @@ struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id);
 bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
 
 /* lookup.c: positions in t->sorted; -1 if none */
+/* First position whose key is >= @key (@upper: > @key): a binary search on
+ * hz[0] (frequency tables) or the level (level tables). */
+unsigned dmn__opp_bound_freq(const struct opp_table *t, uint64_t hz, bool upper);
+unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
+			      bool upper);
+/* The first usable position at or after @pos, or -1. */
+int dmn__opp_usable_up(const struct opp_table *t, unsigned pos);
 int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
 int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level);
 
@@ -194,6 +217,10 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep);
 
+/* bind.c: @dev's OPP state; *@err -EBADF (bad handle), -ENOENT (not
+ * bound) or 0. */
+struct opp_dev *dmn__opp_bound(struct dmn_ctx *ctx, pd_device_t dev, int *err);
+
 /* devreq.c: opp_set_rate's move with the device-to-device requirements
  * of @od's table (owners raised first, settled after). */
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
@@ -214,5 +241,14 @@ const struct opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct opp_dev *
 				      pd_domain_t dom, uint32_t dom_level);
 void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od);
 void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
+/* dmn__opp_permitted(@od, @floor) through the hook: NULL (nothing better
+ * than @floor) while no device ever followed. */
+static inline const struct opp_entry *
+opp_follow_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
+		     const struct opp_entry *floor)
+{
+	const struct opp_ctx *oc = ctx->opp;
+	return oc->follow ? oc->follow->permitted(ctx, od, floor, 0, 0) : 0;
+}
 
 #endif

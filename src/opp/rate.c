@@ -28,6 +28,7 @@
 #include "opp_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 void dmn__opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err)
@@ -118,52 +119,41 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 	return 0;
 }
 
-static void free_records(struct dmn_ctx *ctx, struct opp_dev *od)
-{
-	dmn__free(ctx, od->supply);
-	dmn__free(ctx, od->saved);
-	dmn__free(ctx, od->supply_known);
-	dmn__free(ctx, od->saved_known);
-	dmn__free(ctx, od->done);
-}
-
+/* The provider records live in one block (opp_dev->supply first): the
+ * supplies now and saved, dmn__opp_hw_move's undo order, then the flags. */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
 {
 	if (n <= od->cap_supply)
 		return 0;
-	struct opp_dev grown;
-	memset(&grown, 0, sizeof(grown));
-	grown.supply = dmn__alloc(ctx, n * sizeof(*grown.supply));
-	grown.saved = dmn__alloc(ctx, n * sizeof(*grown.saved));
-	grown.supply_known = dmn__alloc(ctx, n * sizeof(*grown.supply_known));
-	grown.saved_known = dmn__alloc(ctx, n * sizeof(*grown.saved_known));
-	grown.done = dmn__alloc(ctx, n * sizeof(*grown.done));
-	if (!grown.supply || !grown.saved || !grown.supply_known ||
-	    !grown.saved_known || !grown.done) {
-		free_records(ctx, &grown);
+	const size_t each = 2 * sizeof(struct opp_supply) + sizeof(unsigned) +
+			    2 * sizeof(bool);
+	if (n > SIZE_MAX / each)
 		return -ENOMEM;
-	}
-	memset(grown.supply, 0, n * sizeof(*grown.supply));
-	memset(grown.supply_known, 0, n * sizeof(*grown.supply_known));
+	char *block = dmn__alloc(ctx, n * each);
+	if (!block)
+		return -ENOMEM;
+	memset(block, 0, n * each);
+	struct opp_supply *supply = (struct opp_supply *)block;
+	unsigned *done = (unsigned *)(supply + 2 * n);
+	bool *known = (bool *)(done + n);
 	if (od->cap_supply) {
-		memcpy(grown.supply, od->supply,
-		       od->cap_supply * sizeof(*grown.supply));
-		memcpy(grown.supply_known, od->supply_known,
-		       od->cap_supply * sizeof(*grown.supply_known));
+		memcpy(supply, od->supply, od->cap_supply * sizeof(*supply));
+		memcpy(known, od->supply_known,
+		       od->cap_supply * sizeof(*known));
 	}
-	free_records(ctx, od);
-	od->supply = grown.supply;
-	od->saved = grown.saved;
-	od->supply_known = grown.supply_known;
-	od->saved_known = grown.saved_known;
-	od->done = grown.done;
+	dmn__free(ctx, od->supply);
+	od->supply = supply;
+	od->saved = supply + n;
+	od->done = done;
+	od->supply_known = known;
+	od->saved_known = known + n;
 	od->cap_supply = n;
 	return 0;
 }
 
 void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
 {
-	free_records(ctx, od);
+	dmn__free(ctx, od->supply);
 	dmn__free(ctx, od->own_vote);
 	dmn__free(ctx, od);
 }
@@ -219,49 +209,29 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 /* Grow, before anything changes, what the core transactions of one move
  * can need: the undo log (4 entries per attachment and per link passed),
  * and in each domain on the way up room for a new level from the device
- * and from each child, twice (a move runs two transactions). The walk
- * keeps its own stack and visits each domain once: no depth limit. */
+ * and from each child, twice (a move runs two transactions). The core's
+ * walk visits the ancestors (no depth limit, no allocation); the visit
+ * marks, free outside a transaction, count each domain once. */
 static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
 {
-	unsigned links = 0, n_stack = 0, cap = 0;
-	struct pd_domain **stack = 0;
-	int err = 0;
-	/* Outside a transaction the visit marks are free: each core operation
-	 * starts a new epoch before it uses them. */
+	unsigned links = 0;
 	ctx->epoch++;
-	for (unsigned i = 0; i < n && !err; i++) {
-		struct pd_domain *d = pdev->atts[i]->dom;
-		if (d->visit == ctx->epoch)
-			continue;
-		d->visit = ctx->epoch;
-		err = dmn_grow(ctx, (void **)&stack, &cap, n_stack + 1,
-			       sizeof(*stack));
-		if (!err)
-			stack[n_stack++] = d;
-		while (!err && n_stack) {
-			d = stack[--n_stack];
-			err = dmn_grow(ctx, (void **)&d->votes.bins,
-				       &d->votes.cap,
-				       d->votes.n + 2 * (d->n_children + 1),
-				       sizeof(*d->votes.bins));
+	for (unsigned i = 0; i < n; i++) {
+		unsigned up = dmn__walk_up(ctx, pdev->atts[i]->dom);
+		for (unsigned k = 0; k < up; k++) {
+			struct pd_domain *d = ctx->walk[k];
+			if (d->visit == ctx->epoch)
+				continue;
+			d->visit = ctx->epoch;
 			links += d->n_parents;
-			for (unsigned k = 0; k < d->n_parents && !err; k++) {
-				struct pd_domain *p = d->parents[k]->parent;
-				if (p->visit == ctx->epoch)
-					continue;
-				p->visit = ctx->epoch;
-				err = dmn_grow(ctx, (void **)&stack, &cap,
-					       n_stack + 1, sizeof(*stack));
-				if (!err)
-					stack[n_stack++] = p;
-			}
+			if (dmn_grow(ctx, (void **)&d->votes.bins, &d->votes.cap,
+				     d->votes.n + 2 * (d->n_children + 1),
+				     sizeof(*d->votes.bins)))
+				return -ENOMEM;
 		}
 	}
-	dmn__free(ctx, stack);
-	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
-			       4 * (n + links) + 8, sizeof(*ctx->undo));
-	return err;
+	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+			4 * (n + links) + 8, sizeof(*ctx->undo));
 }
 
 /* Set the touched attachments to @levels (already rounded) as one core
@@ -404,7 +374,7 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	const struct opp_entry *run = target;
 	if (target && od->follow) {
-		const struct opp_entry *f = dmn__opp_permitted(ctx, od, target, 0, 0);
+		const struct opp_entry *f = opp_follow_permitted(ctx, od, target);
 		if (f && f->pos > target->pos)
 			run = f;
 	}
@@ -466,10 +436,8 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 static const struct opp_entry *usable_above(const struct opp_table *t,
 					    const struct opp_entry *e)
 {
-	for (unsigned pos = e->pos + 1; pos < t->n; pos++)
-		if (dmn__opp_entry_usable(t, t->sorted[pos]))
-			return t->sorted[pos];
-	return 0;
+	int pos = dmn__opp_usable_up(t, e->pos + 1);
+	return pos < 0 ? 0 : t->sorted[pos];
 }
 
 int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
@@ -505,7 +473,7 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 			const struct opp_entry *v =
 			    dmn__opp_entry_by_id(t, od->vote_id);
 			const struct opp_entry *p =
-			    dmn__opp_permitted(ctx, od, v, 0, 0);
+			    opp_follow_permitted(ctx, od, v);
 			if (!p)
 				p = v;
 			err = dmn__opp_hw_move(ctx, od, p, &rep);

@@ -273,23 +273,6 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 	return err;
 }
 
-int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	const struct opp_table *t = d ? dmn__opp_domain_level_table(d) : 0;
-	if (d && !t)
-		err = -ENOENT;
-	if (t)
-		*out = t->handle;
-	dmn__unlock(ctx);
-	return err;
-}
-
 void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
 {
 	for (struct opp_domain *od = oc->domains, *next; od; od = next) {
@@ -317,14 +300,17 @@ static int resync_parents(struct dmn_ctx *ctx, pd_domain_t child,
 			  pd_domain_t skip, struct opp_domain *od)
 {
 	int first = 0;
-	pd_domain_t p;
-	for (unsigned i = 0; !pd_domain_parent(ctx, child, i, &p); i++) {
-		if (p == skip)
+	dmn_relock(ctx);
+	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
+	for (unsigned i = 0; c && i < c->n_parents; i++) {
+		struct pd_link *l = c->parents[i];
+		if (l->parent->handle == skip)
 			continue;
-		int err = pd_link_set_map(ctx, p, child, domain_map, od);
+		int err = dmn__link_set_map_locked(ctx, l, domain_map, od);
 		if (err && !first)
 			first = err;
 	}
+	dmn__unlock(ctx);
 	return first;
 }
 
@@ -357,55 +343,4 @@ int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 		       pd_domain_t child, uint32_t level)
 {
 	return pd_link_set_floor(ctx, parent, child, level);
-}
-
-/* ---- which required OPP went where (lint) ------------------------------ */
-
-static int report_match(struct dmn_ctx *ctx, const struct opp_entry *e,
-			opp_dom_at_fn at, const void *src, unsigned n,
-			int *slot, unsigned max)
-{
-	int err = dmn__opp_match(ctx, e, at, src, n);
-	if (err)
-		return err;
-	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
-	for (unsigned j = 0; j < e->n_required && j < max; j++)
-		slot[j] = dom_of_req[j];
-	return (int)e->n_required;
-}
-
-int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
-			      int *slot, unsigned max)
-{
-	if (!ctx || (!slot && max))
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	const struct opp_dev *od = pdev ? pdev->opp_state : 0;
-	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
-	int ret = !pdev ? -EBADF : !e ? -ENOENT : 0;
-	if (e)
-		ret = report_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts, slot,
-				   max);
-	dmn__unlock(ctx);
-	return ret;
-}
-
-int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t id,
-			      int *slot, unsigned max)
-{
-	if (!ctx || (!slot && max))
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	const struct opp_table *t = d ? dmn__opp_domain_level_table(d) : 0;
-	const struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
-	int ret = !d ? -EBADF : !e ? -ENOENT : 0;
-	if (e)
-		ret = report_match(ctx, e, dmn__opp_parent_dom, d, d->n_parents, slot,
-				   max);
-	dmn__unlock(ctx);
-	return ret;
 }

@@ -31,7 +31,8 @@ static void opp_fini(struct dmn_ctx *ctx)
 	struct opp_ctx *oc = ctx->opp;
 	if (!oc)
 		return;
-	dmn__opp_follow_fini(ctx, oc);
+	if (oc->follow)
+		oc->follow->fini(ctx, oc);
 	for (uint32_t h = dmn__handle_next(&oc->tables, 0); h;
 	     h = dmn__handle_next(&oc->tables, h)) {
 		struct opp_table *t = dmn__handle_lookup(&oc->tables, h);
@@ -484,70 +485,6 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 		*id = e->id;
 	dmn__unlock(ctx);
 	return 0;
-}
-
-int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
-		   struct opp_info *out)
-{
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
-	int err = !t ? -EBADF : !e ? -ENOENT : 0;
-	if (e) {
-		out->name = e->name;
-		out->hz = e->hz;
-		out->n_hz = e->n_hz;
-		out->level = e->level;
-		out->supplies = e->supplies;
-		out->n_supplies = e->n_supplies;
-		out->microwatt = e->microwatt;
-		out->required = e->required;
-		out->n_required = e->n_required;
-		out->flags = e->flags;
-		out->available = e->available;
-		out->pstate = e->has_pstate ? e->pstate : 0;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
-int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
-		    unsigned *usable)
-{
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	if (t) {
-		unsigned n = 0;
-		for (unsigned i = 0; i < t->n; i++)
-			n += dmn__opp_entry_usable(t, t->by_id[i]);
-		if (total)
-			*total = t->n;
-		if (usable)
-			*usable = n;
-	}
-	dmn__unlock(ctx);
-	return t ? 0 : -EBADF;
-}
-
-int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
-		    uint32_t *id)
-{
-	if (!ctx || !id)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = !t ? -EBADF : i >= t->n ? -ENOENT : 0;
-	if (!err)
-		*id = t->sorted[i]->id;
-	dmn__unlock(ctx);
-	return err;
 }
 
 int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)

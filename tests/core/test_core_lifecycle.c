@@ -313,6 +313,43 @@ static void enomem_probe_all(void **state)
 		     assert_int_equal(pd_device_probed(ctx, b.b), 1)));
 }
 
+/* The lifecycle is an optional unit that the core reaches through hooks
+ * its first call installs (docs/architecture.md, Firmware units): before
+ * that call a resume still probes, and a hold made after it still counts
+ * every consumer, attached before or after. */
+static void lifecycle_hooks_installed_on_first_use(void **state)
+{
+	T;
+	struct board b;
+	mkboard(t, &b);
+	pd_device_t c = mkdev(ctx, "c");
+	/* No lifecycle call yet: a resume marks the device probed. */
+	assert_int_equal(pd_device_get(ctx, c), 0);
+	assert_int_equal(pd_device_probed(ctx, c), 1);
+	assert_int_equal(pd_device_put(ctx, c), 0);
+	/* Boot is recorded only before any resume. */
+	assert_int_equal(pd_domain_boot_on(ctx, b.gdsc, 3), -EBUSY);
+	assert_int_equal(hold(ctx, b.gdsc).held, 0);
+}
+
+static void hold_counts_consumers_attached_later(void **state)
+{
+	T;
+	struct board b;
+	mkboard(t, &b);
+	assert_int_equal(pd_domain_boot_on(ctx, b.gdsc, 0), 0);
+	assert_int_equal(hold(ctx, b.gdsc).awaiting, 2);
+	pd_device_t c = mkdev(ctx, "c");
+	pd_attach_t ac = mkatt(ctx, c, b.gdsc);
+	assert_int_equal(hold(ctx, b.gdsc).awaiting, 3);
+	assert_int_equal(pd_detach(ctx, ac), 0);
+	assert_int_equal(hold(ctx, b.gdsc).awaiting, 2);
+	assert_int_equal(pd_device_probe(ctx, b.a), 0);
+	assert_int_equal(pd_device_probe(ctx, b.b), 0);
+	assert_int_equal(hold(ctx, b.gdsc).released, 1);
+	assert_false(ON(b.gdsc));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +365,8 @@ int main(void)
 	    cmocka_unit_test(enomem_release),
 	    TEST(probe_all_releases_every_hold),
 	    cmocka_unit_test(enomem_probe_all),
+	    TEST(lifecycle_hooks_installed_on_first_use),
+	    TEST(hold_counts_consumers_attached_later),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }

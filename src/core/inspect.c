@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Introspection (an optional unit of a firmware image, issue 15): what a
+ * domain, device, attachment or link holds, the walks over them, the idle
+ * states' and statistics' readers and the constraints below a domain. Reads
+ * only; the core never calls these, so an image that does not want them
+ * links without this file (bench/firmware_size.sh checks it).
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stddef.h>
+
+/* The preamble of every reader below: -EINVAL without @ctx or with
+ * @args_ok false, -EDEADLK from a callback, then the object @h names in
+ * the handle table at @table (an offset in struct dmn_ctx), or -EBADF.
+ * Returns the object with the lock held, or NULL with *@err set and the
+ * lock not held. */
+static void *enter(struct dmn_ctx *ctx, bool args_ok, size_t table,
+		   uint32_t h, int *err)
+{
+	if (!ctx || !args_ok) {
+		*err = -EINVAL;
+		return 0;
+	}
+	if (dmn__lock(ctx)) {
+		*err = -EDEADLK;
+		return 0;
+	}
+	void *obj = dmn__handle_lookup(
+	    (const struct handle_table *)((char *)ctx + table), h);
+	if (!obj) {
+		dmn__unlock(ctx);
+		*err = -EBADF;
+	}
+	return obj;
+}
+#define DOMAINS offsetof(struct dmn_ctx, domains)
+#define DEVICES offsetof(struct dmn_ctx, devices)
+#define ATTACHMENTS offsetof(struct dmn_ctx, attachments)
+
+int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
+		   struct pd_domain_info *out)
+{
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	out->name = d->name;
+	out->flags = d->flags;
+	out->on = d->on;
+	out->pstate = d->pstate;
+	out->target_pstate = level_hist_max(&d->votes);
+	out->active_devices = d->active_devices;
+	out->on_children = d->on_children;
+	out->n_parents = d->n_parents;
+	out->n_children = d->n_children;
+	out->n_attachments = d->n_attachments;
+	out->idle_state = d->idle_state;
+	out->has_pstate_cb = d->ops && d->ops->set_performance_state;
+	dmn__unlock(ctx);
+	return 0;
+}
+
+int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
+{
+	if (!ctx || !next)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	int err = 0;
+	if (prev && !dmn__pd_domain_get(ctx, prev))
+		err = -EBADF;
+	if (!err) {
+		*next = dmn__handle_next(&ctx->domains, prev);
+		err = *next ? 0 : -ENOENT;
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+			    pd_domain_t *out, bool parent)
+{
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	err = i < (parent ? d->n_parents : d->n_children) ? 0 : -ENOENT;
+	if (!err)
+		*out = parent ? d->parents[i]->parent->handle
+			      : d->children[i]->child->handle;
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_domain_parent(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+		     pd_domain_t *out)
+{
+	return domain_neighbour(ctx, dom, i, out, true);
+}
+
+int pd_domain_child(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+		    pd_domain_t *out)
+{
+	return domain_neighbour(ctx, dom, i, out, false);
+}
+
+int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+		 uint32_t *req, int *child_on)
+{
+	if (!ctx || !req || !child_on)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_link *l = 0;
+	int err = dmn__link_lookup(ctx, parent, child, &l);
+	if (!err) {
+		*req = l->req;
+		*child_on = l->child_on;
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
+			      pd_attach_t prev, pd_attach_t *next)
+{
+	int err = 0;
+	struct pd_domain *d = enter(ctx, next, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	struct pd_attachment *a = d->att_head;
+	if (prev) {
+		a = dmn__pd_attach_get(ctx, prev);
+		if (!a || a->dom != d)
+			err = -EBADF;
+		else
+			a = a->dom_next;
+	}
+	if (!err) {
+		if (a)
+			*next = att_handle(a);
+		else
+			err = -ENOENT;
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
+		   struct pd_device_info *out)
+{
+	int err;
+	struct pd_device *dev = enter(ctx, out, DEVICES, h, &err);
+	if (!dev)
+		return err;
+	out->name = dev->name;
+	out->usage = dev->usage;
+	out->n_attachments = dev->n_atts;
+	dmn__unlock(ctx);
+	return 0;
+}
+
+int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
+{
+	if (!ctx || !next)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	int err = 0;
+	if (prev && !dmn__pd_device_get_ptr(ctx, prev))
+		err = -EBADF;
+	if (!err) {
+		*next = dmn__handle_next(&ctx->devices, prev);
+		err = *next ? 0 : -ENOENT;
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
+			 pd_attach_t *out)
+{
+	int err;
+	struct pd_device *dev = enter(ctx, out, DEVICES, h, &err);
+	if (!dev)
+		return err;
+	err = i < dev->n_atts ? 0 : -ENOENT;
+	if (!err)
+		*out = att_handle(dev->atts[i]);
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
+		   struct pd_attach_info *out)
+{
+	int err;
+	struct pd_attachment *a = enter(ctx, out, ATTACHMENTS, h, &err);
+	if (!a)
+		return err;
+	out->device = a->dev->handle;
+	out->domain = a->dom->handle;
+	out->vote = a->vote;
+	out->counts = a->counted;
+	dmn__unlock(ctx);
+	return 0;
+}
+
+int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
+		   pd_attach_t *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, dev_h);
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	int err = (dev && d) ? -ENOENT : -EBADF;
+	for (unsigned i = 0; dev && d && i < dev->n_atts; i++) {
+		if (dev->atts[i]->dom == d) {
+			*out = att_handle(dev->atts[i]);
+			err = 0;
+			break;
+		}
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
+{
+	int err;
+	struct pd_domain *d = enter(ctx, true, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	int n = d->idle ? (int)d->idle->n : 0;
+	dmn__unlock(ctx);
+	return n;
+}
+
+int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
+			 struct pd_idle_state_info *out)
+{
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	err = d->idle && i < d->idle->n ? 0 : -ENOENT;
+	if (!err) {
+		out->desc = d->idle->desc[i];
+		out->usage = d->idle->counts[i].usage;
+		out->rejected = d->idle->counts[i].rejected;
+		out->time_ns = d->idle->counts[i].time_ns;
+		if (!d->on && d->idle_state == (int)i)
+			out->time_ns += dmn_now(ctx) - d->stats.since;
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
+			  uint32_t *latency_us, uint64_t *wakeup_ns)
+{
+	int err;
+	struct pd_device *dev =
+	    enter(ctx, latency_us && wakeup_ns, DEVICES, h, &err);
+	if (!dev)
+		return err;
+	*latency_us = dev->qos_us;
+	*wakeup_ns = dev->wakeup_ns;
+	dmn__unlock(ctx);
+	return 0;
+}
+
+int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
+			  uint64_t *qos_ns, uint64_t *next_wakeup_ns)
+{
+	int err;
+	struct pd_domain *d =
+	    enter(ctx, qos_ns && next_wakeup_ns, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	dmn__qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
+	dmn__unlock(ctx);
+	return 0;
+}
+
+int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
+		    struct pd_domain_stats *out)
+{
+	int err;
+	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	uint64_t now = dmn_now(ctx);
+	uint64_t span = now > d->stats.since ? now - d->stats.since : 0;
+	out->time_on_ns = d->stats.time_on + (d->on ? span : 0);
+	out->time_off_ns =
+		d->stats.time_off +
+		(!d->on && !(d->idle && d->idle_state >= 0) ? span : 0);
+	out->on_count = d->stats.on_count;
+	out->off_count = d->stats.off_count;
+	out->pstate_transitions = d->stats.pstate_transitions;
+	out->n_pstates = d->stats.n_levels;
+	out->created_ns = d->stats.created;
+	dmn__unlock(ctx);
+	return 0;
+}
+
+int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
+			       unsigned i, uint32_t *level, uint64_t *time_ns)
+{
+	int err;
+	struct pd_domain *d = enter(ctx, level && time_ns, DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	err = i < d->stats.n_levels ? 0 : -ENOENT;
+	if (!err) {
+		*level = d->stats.levels[i].level;
+		*time_ns = d->stats.levels[i].ns;
+		unsigned cur = 0;
+		for (unsigned k = 0; k < d->stats.n_levels; k++)
+			if (d->stats.levels[k].level == d->pstate)
+				cur = k;
+		uint64_t now = dmn_now(ctx);
+		if (cur == i && now > d->stats.pstate_since)
+			*time_ns += now - d->stats.pstate_since;
+	}
+	dmn__unlock(ctx);
+	return err;
+}

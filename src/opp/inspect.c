@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Introspection of the OPP layer (an optional unit of a firmware image,
+ * issue 15): what an entry holds, a table's entries in order, what a bound
+ * device runs at and votes, a domain's level table. Reads only; the OPP
+ * layer never calls these.
+ */
+#include "opp_internal.h"
+
+#include <errno.h>
+
+int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
+		   struct opp_info *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
+	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
+	int err = !t ? -EBADF : !e ? -ENOENT : 0;
+	if (e) {
+		out->name = e->name;
+		out->hz = e->hz;
+		out->n_hz = e->n_hz;
+		out->level = e->level;
+		out->supplies = e->supplies;
+		out->n_supplies = e->n_supplies;
+		out->microwatt = e->microwatt;
+		out->required = e->required;
+		out->n_required = e->n_required;
+		out->flags = e->flags;
+		out->available = e->available;
+		out->pstate = e->has_pstate ? e->pstate : 0;
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
+		    unsigned *usable)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
+	if (t) {
+		unsigned n = 0;
+		for (unsigned i = 0; i < t->n; i++)
+			n += dmn__opp_entry_usable(t, t->by_id[i]);
+		if (total)
+			*total = t->n;
+		if (usable)
+			*usable = n;
+	}
+	dmn__unlock(ctx);
+	return t ? 0 : -EBADF;
+}
+
+int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
+		    uint32_t *id)
+{
+	if (!ctx || !id)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
+	int err = !t ? -EBADF : i >= t->n ? -ENOENT : 0;
+	if (!err)
+		*id = t->sorted[i]->id;
+	dmn__unlock(ctx);
+	return err;
+}
+
+int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	int err;
+	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
+	if (od)
+		*out = od->table->handle;
+	dmn__unlock(ctx);
+	return err;
+}
+
+int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
+		       uint64_t *requested_hz)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	int err;
+	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
+	if (od && id)
+		*id = od->run_id;
+	if (od && requested_hz)
+		*requested_hz = od->requested_hz;
+	dmn__unlock(ctx);
+	return err;
+}
+
+int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
+		     uint32_t *levels, unsigned max)
+{
+	if (!ctx || (!levels && max))
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	int err;
+	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
+	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
+	if (od && !e)
+		err = -ENOENT;
+	if (e) {
+		unsigned n = od->pdev->n_atts;
+		uint32_t *lv = dmn__alloc(ctx, (n + 1) * sizeof(*lv));
+		bool *driven = dmn__alloc(ctx, n + 1);
+		err = lv && driven ? dmn__opp_entry_votes(ctx, e, od->pdev, lv,
+						     driven, n)
+				   : -ENOMEM;
+		for (unsigned i = 0; err >= 0 && i < max && i < n; i++)
+			levels[i] = lv[i];
+		if (err >= 0)
+			err = (int)n;
+		dmn__free(ctx, lv);
+		dmn__free(ctx, driven);
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out)
+{
+	if (!ctx || !out)
+		return -EINVAL;
+	if (dmn__lock(ctx))
+		return -EDEADLK;
+	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	int err = d ? 0 : -EBADF;
+	const struct opp_table *t = d ? dmn__opp_domain_level_table(d) : 0;
+	if (d && !t)
+		err = -ENOENT;
+	if (t)
+		*out = t->handle;
+	dmn__unlock(ctx);
+	return err;
+}
