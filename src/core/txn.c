@@ -26,9 +26,9 @@
  * requirement(child pstate) : 0), i.e. what the child really is.
  *
  * Bins of a level_hist are not deleted while an operation runs (a level
- * whose count falls to 0 keeps its bin until txn_finish), so the fix-ups of
- * C and D, which only restore levels that were counted before, never
- * allocate.
+ * whose count falls to 0 keeps its bin until finish(): dmn__level_hist_dec),
+ * so the fix-ups of C and D, which only restore levels that were counted
+ * before, never allocate.
  */
 #include "internal.h"
 
@@ -37,31 +37,6 @@
 #include <string.h>
 
 /* ---- inputs ------------------------------------------------------------ */
-
-static uint32_t hist_max(const struct level_hist *h)
-{
-	for (unsigned i = h->n; i > 0; i--)
-		if (h->bins[i - 1].count)
-			return h->bins[i - 1].level;
-	return 0;
-}
-
-
-static void hist_dec(struct level_hist *h, uint32_t level)
-{
-	unsigned i = dmn__level_hist_lower_bound(h, level);
-	if (i < h->n && h->bins[i].level == level && h->bins[i].count)
-		h->bins[i].count--;
-}
-
-static void hist_compact(struct level_hist *h)
-{
-	unsigned out = 0;
-	for (unsigned i = 0; i < h->n; i++)
-		if (h->bins[i].count)
-			h->bins[out++] = h->bins[i];
-	h->n = out;
-}
 
 void dmn__txn_begin(struct dmn_ctx *ctx)
 {
@@ -110,7 +85,7 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t lev
 	/* Removal must not fail: callers reserve log space first. */
 	if (ctx->n_undo < ctx->cap_undo)
 		ctx->undo[ctx->n_undo++] = e;
-	hist_dec(&d->votes, level);
+	dmn__level_hist_dec(&d->votes, level);
 }
 
 static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
@@ -260,7 +235,7 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		 * counted before, whose bins still exist. */
 		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
 			return -ENOMEM;
-		hist_dec(&l->parent->votes, l->req);
+		dmn__level_hist_dec(&l->parent->votes, l->req);
 		if (on != l->child_on)
 			l->parent->on_children += on ? 1u : (unsigned)-1;
 	}
@@ -315,7 +290,7 @@ static int call_set_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 
 static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	uint32_t want = hist_max(&d->votes);
+	uint32_t want = level_hist_max(&d->votes);
 	if (want <= d->pstate)
 		return 0;
 	int err = call_set_pstate(ctx, d, want);
@@ -402,7 +377,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 			 uint32_t floor)
 {
-	uint32_t want = hist_max(&d->votes);
+	uint32_t want = level_hist_max(&d->votes);
 	if (want < floor)
 		want = floor;
 	if (want >= d->pstate)
@@ -504,7 +479,7 @@ static void undo_inputs(struct dmn_ctx *ctx)
 		struct undo_entry *e = &ctx->undo[--ctx->n_undo];
 		switch (e->kind) {
 		case UNDO_HIST_ADD:
-			hist_dec(&e->u.dom->votes, e->level);
+			dmn__level_hist_dec(&e->u.dom->votes, e->level);
 			break;
 		case UNDO_HIST_REMOVE:
 			/* The bin is still there: cannot fail. */
@@ -621,7 +596,7 @@ static void roll_back(struct dmn_ctx *ctx)
 static void finish(struct dmn_ctx *ctx)
 {
 	for (unsigned i = 0; i < ctx->n_order; i++)
-		hist_compact(&ctx->order[i]->votes);
+		dmn__level_hist_compact(&ctx->order[i]->votes);
 	ctx->n_undo = 0;
 	ctx->n_order = 0;
 }
@@ -631,7 +606,7 @@ static int propagate_targets(struct dmn_ctx *ctx)
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
 		bool on = domain_wants_on(d);
-		uint32_t level = on ? hist_max(&d->votes) : 0;
+		uint32_t level = on ? level_hist_max(&d->votes) : 0;
 		/* An off domain left high by a failed lowering powers on at
 		 * that level and is lowered only afterwards: its parents must
 		 * allow that level first. */
