@@ -407,6 +407,8 @@ static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 	int err = 0;
 	if (a && dmn__txn_vote_fast(ctx, a, level, &err))
 		return err;
+	if (a && dmn__txn_vote_chain(ctx, a, level, &err))
+		return err;
 	struct pd_vote_change change = {att, level};
 	return vote_many_locked(ctx, &change, 1);
 }

@@ -433,6 +433,13 @@ int dmn__txn_commit(struct dmn_ctx *ctx);
  * callback when the domain's level moves. */
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		  uint32_t level, int *err);
+/* pd_vote's path for a counted vote on a domain whose ancestors form a
+ * single-parent chain (all on): 1 if it handled the vote (result in *@err;
+ * same callbacks, events, statistics and errors as the general engine), 0
+ * if the caller must take the general path (nothing changed). O(depth),
+ * no allocation unless a level is new to a domain. */
+int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
+			uint32_t level, int *err);
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);
