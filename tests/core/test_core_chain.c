@@ -20,24 +20,10 @@
  * and pstate residencies, the snapshot.
  */
 #include "test_core_common.h"
-
-#include <domino/idle.h>
+#include "test_compare.h"
 
 enum { ROOT, MID1, MID2, LEAF, SIDE, NDOM };
 #define NDEV 5 /* 0-2 on leaf, 3 on mid2, 4 on side */
-
-static uint32_t next_rand(uint32_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 17;
-	*x ^= *x << 5;
-	return *x;
-}
-
-static uint64_t clock_now(void *user)
-{
-	return *(uint64_t *)user;
-}
 
 static int round5(void *user, pd_domain_t dom, uint32_t level,
 		  uint32_t *rounded)
@@ -113,44 +99,6 @@ static void side_fini(struct side *s)
 	assert_int_equal(s->alloc.live, 0);
 }
 
-static void same_events(const struct evrec *a, const struct evrec *b)
-{
-	assert_int_equal(a->n, b->n);
-	for (unsigned i = 0; i < a->n; i++) {
-		const struct dmn_event *x = &a->ev[i], *y = &b->ev[i];
-		assert_int_equal(x->kind, y->kind);
-		assert_int_equal(x->op, y->op);
-		assert_int_equal(x->domain, y->domain);
-		assert_int_equal(x->error, y->error);
-		assert_int_equal(x->safe, y->safe);
-		assert_int_equal(x->old_value, y->old_value);
-		assert_int_equal(x->new_value, y->new_value);
-	}
-}
-
-static void same_stats(struct side *a, struct side *b, unsigned k)
-{
-	struct pd_domain_stats sa, sb;
-	assert_int_equal(pd_domain_stats(a->ctx, a->dom[k], &sa), 0);
-	assert_int_equal(pd_domain_stats(b->ctx, b->dom[k], &sb), 0);
-	assert_int_equal(sa.pstate_transitions, sb.pstate_transitions);
-	assert_int_equal(sa.on_count, sb.on_count);
-	assert_int_equal(sa.off_count, sb.off_count);
-	assert_int_equal(sa.n_pstates, sb.n_pstates);
-	assert_int_equal(sa.time_on_ns, sb.time_on_ns);
-	assert_int_equal(sa.time_off_ns, sb.time_off_ns);
-	for (unsigned i = 0; i < sa.n_pstates; i++) {
-		uint32_t la, lb;
-		uint64_t ta, tb;
-		assert_int_equal(pd_domain_pstate_residency(a->ctx, a->dom[k],
-							    i, &la, &ta), 0);
-		assert_int_equal(pd_domain_pstate_residency(b->ctx, b->dom[k],
-							    i, &lb, &tb), 0);
-		assert_int_equal(la, lb);
-		assert_int_equal(ta, tb);
-	}
-}
-
 static void chain_equals_general(void **state)
 {
 	(void)state;
@@ -213,17 +161,10 @@ static void chain_equals_general(void **state)
 		assert_int_equal(ra, rb);
 		assert_int_equal(dmn_last_error(a->ctx),
 				 dmn_last_error(b->ctx));
-		assert_int_equal(a->fake.n_log, b->fake.n_log);
-		for (unsigned k = 0; k < a->fake.n_log; k++) {
-			assert_int_equal(a->fake.log[k].op, b->fake.log[k].op);
-			assert_int_equal(a->fake.log[k].dom, b->fake.log[k].dom);
-			assert_int_equal(a->fake.log[k].level,
-					 b->fake.log[k].level);
-			assert_int_equal(a->fake.log[k].ret, b->fake.log[k].ret);
-		}
+		same_calls(&a->fake, &b->fake);
 		same_events(&a->ev, &b->ev);
 		for (unsigned k = 0; k < NDOM; k++)
-			same_stats(a, b, k);
+			same_stats(a->ctx, a->dom[k], b->ctx, b->dom[k]);
 		snap_take(a->ctx, &a->fake, sa);
 		snap_take(b->ctx, &b->fake, sb);
 		char why[256];

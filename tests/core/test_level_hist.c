@@ -10,16 +10,9 @@
 #include "test_core_common.h"
 
 #include "core/internal.h"
+#include "test_compare.h"
 
 #define LEVELS 40
-
-static uint32_t next_rand(uint32_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 17;
-	*x ^= *x << 5;
-	return *x;
-}
 
 static void check(const struct level_hist *h, const unsigned *ref, bool empty_ok)
 {
