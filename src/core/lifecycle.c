@@ -99,7 +99,7 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 	uint64_t mark = ctx->epoch;
 	dev->probed = true;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		struct pd_domain *d = dev->atts[i]->dom;
+		struct pd_domain *d = dev_att(dev, i)->dom;
 		if (!d->held)
 			continue;
 		d->hold_mark = mark;
@@ -111,7 +111,7 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 		return 0;
 	dev->probed = false;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		struct pd_domain *d = dev->atts[i]->dom;
+		struct pd_domain *d = dev_att(dev, i)->dom;
 		if (d->hold_mark != mark)
 			continue;
 		if (!d->held) {

@@ -65,9 +65,10 @@ static void add_up(struct dmn_ctx *ctx, unsigned n, int which, uint64_t value,
 static uint64_t device_value(const struct pd_device *dev, int which)
 {
 	if (which)
-		return dev->wakeup_ns;
-	return dev->qos_us == PD_QOS_NONE ? UINT64_MAX
-					  : (uint64_t)dev->qos_us * 1000u;
+		return dev_wakeup_ns(dev);
+	return dev_qos_us(dev) == PD_QOS_NONE
+		       ? UINT64_MAX
+		       : (uint64_t)dev_qos_us(dev) * 1000u;
 }
 
 int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
@@ -119,13 +120,13 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 		return 0;
 	if (new_value != UINT64_MAX) {
 		for (unsigned i = 0; i < dev->n_atts; i++) {
-			int err = reserve_up(ctx, dev->atts[i]->dom, which, 1);
+			int err = reserve_up(ctx, dev_att(dev, i)->dom, which, 1);
 			if (err)
 				return err;
 		}
 	}
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		unsigned n = count_paths(ctx, dev->atts[i]->dom);
+		unsigned n = count_paths(ctx, dev_att(dev, i)->dom);
 		if (new_value != UINT64_MAX)
 			add_up(ctx, n, which, new_value, 1, true);
 		if (old != UINT64_MAX)
@@ -144,11 +145,16 @@ static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? device_change(ctx, dev, which, value) : -EBADF;
+	int err = dev ? 0 : -EBADF;
+	/* Room for the value first: a failed change leaves it as it was. */
+	if (!err && !dmn__pd_device_cold(ctx, dev))
+		err = -ENOMEM;
+	if (!err)
+		err = device_change(ctx, dev, which, value);
 	if (!err && which)
-		dev->wakeup_ns = value;
+		dev->cold->wakeup_ns = value;
 	else if (!err)
-		dev->qos_us = qos_us;
+		dev->cold->qos_us = qos_us;
 	ctx->op_error = 0;
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
@@ -177,8 +183,8 @@ int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
 	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	if (dev) {
-		*latency_us = dev->qos_us;
-		*wakeup_ns = dev->wakeup_ns;
+		*latency_us = dev_qos_us(dev);
+		*wakeup_ns = dev_wakeup_ns(dev);
 	}
 	dmn__unlock(ctx);
 	return err;
