@@ -84,8 +84,9 @@ struct opp_required {
 
 /**
  * struct opp_desc - what opp_add() needs; zero everything you do not use
- * Every list is a pointer and a count, any count (sdm845's UFS entries have
- * 9 clocks): opp_add() copies them, the caller keeps its arrays.
+ * Every list is a pointer and a count, up to 255 of each (sdm845's UFS
+ * entries have 9 clocks): opp_add() copies them, the caller keeps its
+ * arrays.
  * @name:     optional (DT node name, e.g. "opp-1200000000"); copied
  * @hz, @n_hz: the frequencies in Hz; @hz[0] is the look-up key; @n_hz = 0
  *            for a level-only entry
@@ -96,7 +97,7 @@ struct opp_required {
  *            with levels is a pstate vote (matched to the device's domains,
  *            see above); one into a table whose entries have no level is a
  *            device-to-device requirement (see opp_device_get)
- * @flags:    OPP_FLAG_*
+ * @flags:    OPP_FLAG_* (bits above 15 are refused)
  */
 struct opp_desc {
 	const char *name;
@@ -173,6 +174,8 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table);
  *            a level in a table that gives a domain its levels, a supply
  *            whose min is above its target or max below it),
  *   -EEXIST (equal in every opp-hz value and in level to an entry),
+ *   -EOVERFLOW (more than 255 clocks, supplies or required OPPs, or
+ *              @flags above 0xffff: an entry stores them in 8 and 16 bits),
  *   -ENOMEM, or the helper's error (then nothing was added).
  * cost: O(n) (sorted insert).
  */

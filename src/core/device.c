@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h)
@@ -24,27 +26,22 @@ int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 		return -EDEADLK;
 	int err = dmn__handle_reserve(ctx, &ctx->devices);
 	struct pd_device *dev = 0;
+	/* The name lives at the end of the device: one allocation. */
+	size_t len = strlen(name) + 1;
+	if (!err && len > SIZE_MAX - sizeof(*dev))
+		err = -ENOMEM;
 	if (!err) {
-		dev = dmn__alloc(ctx, sizeof(*dev));
+		dev = dmn__alloc(ctx, offsetof(struct pd_device, name) + len);
 		err = dev ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		memset(dev, 0, sizeof(*dev));
-		dev->atts = dev->atts_inline;
-		dev->cap_atts = 1;
-		dev->qos_us = PD_QOS_NONE;
-		dev->wakeup_ns = PD_WAKEUP_NONE;
-		dev->name = dmn__strdup(ctx, name);
-		err = dev->name ? 0 : -ENOMEM;
-	}
-	if (!err) {
+		memset(dev, 0, offsetof(struct pd_device, name));
+		memcpy(dev->name, name, len);
 		dev->handle = dmn__handle_alloc(&ctx->devices, dev);
 		err = dev->handle ? 0 : -ENOSPC;
 	}
-	if (err && dev) {
-		dmn__free(ctx, dev->name);
+	if (err)
 		dmn__free(ctx, dev);
-	}
 	if (!err)
 		*out = dev->handle;
 	dmn__unlock(ctx);
@@ -55,28 +52,60 @@ void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 		    bool attachments)
 {
 	for (unsigned i = 0; attachments && i < dev->n_atts; i++)
-		dmn__free(ctx, dev->atts[i]);
-	if (dev->atts != dev->atts_inline)
-		dmn__free(ctx, dev->atts);
-	dmn__free(ctx, dev->name);
+		dmn__free(ctx, dev_att(dev, i));
+	if (dev->n_atts > 1)
+		dmn__free(ctx, dev->atts.many);
+	dmn__free(ctx, dev->cold);
 	dmn__free(ctx, dev);
 }
 
-/* Room for one more attachment; the first lives inside the device. */
-static int reserve_attachment(struct dmn_ctx *ctx, struct pd_device *dev)
+struct pd_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
+					   struct pd_device *dev)
 {
-	if (dev->n_atts < dev->cap_atts)
+	if (!dev->cold) {
+		dev->cold = dmn__alloc(ctx, sizeof(*dev->cold));
+		if (dev->cold) {
+			memset(dev->cold, 0, sizeof(*dev->cold));
+			dev->cold->qos_us = PD_QOS_NONE;
+			dev->cold->wakeup_ns = PD_WAKEUP_NONE;
+		}
+	}
+	return dev->cold;
+}
+
+/* Room for one more attachment: the first lives inside the device, the
+ * array (capacity: the power of two at or above n_atts) doubles when
+ * full. A new array is handed back in *@grown for att_push, so a later
+ * failure of the attach changes nothing but freeing it. */
+static int reserve_attachment(struct dmn_ctx *ctx, const struct pd_device *dev,
+			      struct pd_attachment ***grown)
+{
+	unsigned n = dev->n_atts;
+	*grown = 0;
+	if (!n || (n >= 2 && (n & (n - 1))))
 		return 0;
-	unsigned cap = dev->cap_atts * 2;
-	struct pd_attachment **bigger = dmn__alloc(ctx, cap * sizeof(*bigger));
-	if (!bigger)
+	if (n > UINT_MAX / 2 || (size_t)n * 2 > SIZE_MAX / sizeof(**grown))
 		return -ENOMEM;
-	memcpy(bigger, dev->atts, dev->n_atts * sizeof(*bigger));
-	if (dev->atts != dev->atts_inline)
-		dmn__free(ctx, dev->atts);
-	dev->atts = bigger;
-	dev->cap_atts = cap;
-	return 0;
+	*grown = dmn__alloc(ctx, (size_t)n * 2 * sizeof(**grown));
+	return *grown ? 0 : -ENOMEM;
+}
+
+static void att_push(struct dmn_ctx *ctx, struct pd_device *dev,
+		     struct pd_attachment *a, struct pd_attachment **grown)
+{
+	if (!dev->n_atts) {
+		dev->atts.one = a;
+	} else if (grown) {
+		for (unsigned i = 0; i < dev->n_atts; i++)
+			grown[i] = dev_att(dev, i);
+		if (dev->n_atts > 1)
+			dmn__free(ctx, dev->atts.many);
+		dev->atts.many = grown;
+		dev->atts.many[dev->n_atts] = a;
+	} else {
+		dev->atts.many[dev->n_atts] = a;
+	}
+	dev->n_atts++;
 }
 
 int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
@@ -89,7 +118,7 @@ int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 	int err = 0;
 	if (!dev)
 		err = -EBADF;
-	else if (dev->n_atts || dev->usage || dev->opp_state)
+	else if (dev->n_atts || dev->usage || dev_opp_state(dev))
 		err = -EBUSY;
 	if (!err) {
 		dmn__handle_release(&ctx->devices, h);
@@ -101,7 +130,7 @@ int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 
 /* ---- attachments -------------------------------------------------------- */
 
-static void att_unlink(struct pd_attachment *a)
+static void att_unlink(struct dmn_ctx *ctx, struct pd_attachment *a)
 {
 	struct pd_domain *d = a->dom;
 	struct pd_device *dev = a->dev;
@@ -114,20 +143,29 @@ static void att_unlink(struct pd_attachment *a)
 	else
 		d->att_tail = a->dom_prev;
 	d->n_attachments--;
-	for (unsigned i = 0; i < dev->n_atts; i++) {
-		if (dev->atts[i] != a)
-			continue;
-		memmove(&dev->atts[i], &dev->atts[i + 1],
-			(dev->n_atts - i - 1) * sizeof(*dev->atts));
-		dev->n_atts--;
-		break;
+	unsigned n = dev->n_atts, i = 0;
+	while (i < n && dev_att(dev, i) != a)
+		i++;
+	if (i == n)
+		return;
+	if (n == 1) {
+		dev->atts.one = 0;
+	} else if (n == 2) {
+		/* Back inside the device. */
+		struct pd_attachment *keep = dev->atts.many[1 - i];
+		dmn__free(ctx, dev->atts.many);
+		dev->atts.one = keep;
+	} else {
+		memmove(&dev->atts.many[i], &dev->atts.many[i + 1],
+			(n - i - 1) * sizeof(*dev->atts.many));
 	}
+	dev->n_atts--;
 }
 
 static bool attached(const struct pd_device *dev, const struct pd_domain *d)
 {
 	for (unsigned i = 0; i < dev->n_atts; i++)
-		if (dev->atts[i]->dom == d)
+		if (dev_att(dev, i)->dom == d)
 			return true;
 	return false;
 }
@@ -150,8 +188,9 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		err = -EEXIST;
 	if (!err)
 		err = dmn__handle_reserve(ctx, &ctx->attachments);
+	struct pd_attachment **grown = 0;
 	if (!err)
-		err = reserve_attachment(ctx, dev);
+		err = reserve_attachment(ctx, dev, &grown);
 	if (!err) {
 		a = dmn__alloc(ctx, sizeof(*a));
 		err = a ? 0 : -ENOMEM;
@@ -167,6 +206,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 			dmn__qos_attach(ctx, dev, d, false);
 	}
 	if (err) {
+		dmn__free(ctx, grown);
 		dmn__free(ctx, a);
 		txn_result(ctx, err);
 		dmn__unlock(ctx);
@@ -181,7 +221,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		d->att_head = a;
 	d->att_tail = a;
 	d->n_attachments++;
-	dev->atts[dev->n_atts++] = a;
+	att_push(ctx, dev, a, grown);
 
 	if (dev->usage) {
 		err = dmn__txn_set_vote(ctx, a, 0, true);
@@ -190,7 +230,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
 	}
 	if (err) {
-		att_unlink(a);
+		att_unlink(ctx, a);
 		dmn__handle_release(&ctx->attachments, att_handle(a));
 		dmn__free(ctx, a);
 		dmn__qos_attach(ctx, dev, d, false);
@@ -229,7 +269,7 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 		if (ctx->life)
 			ctx->life->attach(a->dom, a->dev, false);
 		dmn__qos_attach(ctx, a->dev, a->dom, false);
-		att_unlink(a);
+		att_unlink(ctx, a);
 		dmn__handle_release(&ctx->attachments, h);
 		dmn__free(ctx, a);
 	}
@@ -247,7 +287,7 @@ static int device_switch(struct dmn_ctx *ctx, struct pd_device *dev,
 	dmn__txn_begin(ctx);
 	int err = dmn__txn_set_usage(ctx, dev, usage);
 	for (unsigned i = 0; i < dev->n_atts && !err; i++) {
-		struct pd_attachment *a = dev->atts[i];
+		struct pd_attachment *a = dev_att(dev, i);
 		err = dmn__txn_set_vote(ctx, a, a->vote, counted);
 		if (!err)
 			dmn__txn_touch(ctx, a->dom);
@@ -398,6 +438,8 @@ static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 #if !defined(DMN_FIRMWARE)
 	int err = 0;
 	if (a && dmn__txn_vote_fast(ctx, a, level, &err))
+		return err;
+	if (a && dmn__txn_vote_chain(ctx, a, level, &err))
 		return err;
 #else
 	(void)a;

@@ -188,7 +188,7 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 		return err;
 	err = i < dev->n_atts ? 0 : -ENOENT;
 	if (!err)
-		*out = att_handle(dev->atts[i]);
+		*out = att_handle(dev_att(dev, i));
 	dmn__unlock(ctx);
 	return err;
 }
@@ -219,8 +219,8 @@ int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = (dev && d) ? -ENOENT : -EBADF;
 	for (unsigned i = 0; dev && d && i < dev->n_atts; i++) {
-		if (dev->atts[i]->dom == d) {
-			*out = att_handle(dev->atts[i]);
+		if (dev_att(dev, i)->dom == d) {
+			*out = att_handle(dev_att(dev, i));
 			err = 0;
 			break;
 		}
@@ -268,8 +268,8 @@ int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
 	    enter(ctx, latency_us && wakeup_ns, DEVICES, h, &err);
 	if (!dev)
 		return err;
-	*latency_us = dev->qos_us;
-	*wakeup_ns = dev->wakeup_ns;
+	*latency_us = dev_qos_us(dev);
+	*wakeup_ns = dev_wakeup_ns(dev);
 	dmn__unlock(ctx);
 	return 0;
 }

@@ -190,22 +190,55 @@ static inline uint32_t att_handle(const struct pd_attachment *a)
 	return a->handle_bits | ((uint32_t)HK_ATTACH << 30);
 }
 
-struct pd_device {
-	uint32_t handle;
-	char *name;
-	unsigned usage;
-	/* Attachments in attach order; most devices have one, kept inline. */
-	struct pd_attachment **atts;
-	unsigned n_atts, cap_atts;
-	struct pd_attachment *atts_inline[1];
-	uint32_t qos_us;    /* PD_QOS_NONE if unset */
+/* What few devices have: constraints and an OPP binding. Allocated by the
+ * first setter (dmn__pd_device_cold), so a plain device is its header and
+ * its name (issue 21). */
+struct pd_device_cold {
 	uint64_t wakeup_ns; /* PD_WAKEUP_NONE if unset */
-	void *opp_state; /* owned by the OPP layer */
-	bool probed; /* lifecycle.c: a driver bound (held domains await it) */
-	bool wakeup; /* wakeup-enabled (DT wakeup-source, or set) */
-	unsigned sleep_usage; /* its usage when pd_system_suspend suspended it */
-	bool always_on; /* rpm_always_on: counted in each domain's ao_devs */
+	uint32_t qos_us;    /* PD_QOS_NONE if unset */
+	void *opp_state;    /* owned by the OPP layer */
 };
+
+/* 31 bytes and the name on LP64. Attachments in attach order: a single
+ * one (most devices) inline, several in an array whose capacity is the
+ * power of two at or above n_atts (read them with dev_att()). */
+struct pd_device {
+	union {
+		struct pd_attachment *one;    /* n_atts == 1 */
+		struct pd_attachment **many; /* n_atts >= 2 */
+	} atts;
+	struct pd_device_cold *cold; /* NULL: no constraint, not bound */
+	uint32_t handle;
+	unsigned usage;
+	unsigned sleep_usage; /* its usage when pd_system_suspend suspended it */
+	unsigned n_atts;
+	bool probed : 1; /* lifecycle.c: a driver bound (held domains await it) */
+	bool wakeup : 1; /* wakeup-enabled (DT wakeup-source, or set) */
+	bool always_on : 1; /* rpm_always_on: counted in each domain's ao_devs */
+	char name[];
+};
+
+static inline struct pd_attachment *dev_att(const struct pd_device *dev,
+					    unsigned i)
+{
+	return dev->n_atts == 1 ? dev->atts.one : dev->atts.many[i];
+}
+static inline void *dev_opp_state(const struct pd_device *dev)
+{
+	return dev->cold ? dev->cold->opp_state : 0;
+}
+static inline uint32_t dev_qos_us(const struct pd_device *dev)
+{
+	return dev->cold ? dev->cold->qos_us : PD_QOS_NONE;
+}
+static inline uint64_t dev_wakeup_ns(const struct pd_device *dev)
+{
+	return dev->cold ? dev->cold->wakeup_ns : PD_WAKEUP_NONE;
+}
+/* @dev's cold part, allocated (unset) on first use: NULL if out of
+ * memory. */
+struct pd_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
+					   struct pd_device *dev);
 
 /* One entry of the undo log: how to put an input back. */
 enum undo_kind {
@@ -491,6 +524,13 @@ int dmn__txn_commit(struct dmn_ctx *ctx);
  * callback when the domain's level moves. */
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		  uint32_t level, int *err); /* not in DMN_FIRMWARE builds */
+/* pd_vote's path for a counted vote on a domain whose ancestors form a
+ * single-parent chain (all on): 1 if it handled the vote (result in *@err;
+ * same callbacks, events, statistics and errors as the general engine), 0
+ * if the caller must take the general path (nothing changed). O(depth),
+ * no allocation unless a level is new to a domain. */
+int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
+			uint32_t level, int *err);
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);

@@ -18,7 +18,8 @@ void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h)
 	dmn__level_hist_init(h);
 }
 
-unsigned dmn__level_hist_lower_bound(const struct level_hist *h, uint32_t level)
+/* Index of the first bin with level >= @level (h->n if none). */
+static unsigned lower_bound(const struct level_hist *h, uint32_t level)
 {
 	unsigned lo = 0, hi = h->n;
 	while (lo < hi) {
@@ -37,9 +38,10 @@ int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h)
 			sizeof(*h->bins));
 }
 
-int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level)
+int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
+			uint32_t level)
 {
-	unsigned i = dmn__level_hist_lower_bound(h, level);
+	unsigned i = lower_bound(h, level);
 	if (i < h->n && h->bins[i].level == level) {
 		h->bins[i].count++;
 		return 0;
@@ -47,7 +49,6 @@ int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t leve
 	int err = dmn__level_hist_reserve(ctx, h);
 	if (err)
 		return err;
-	/* A domain has a few distinct levels: a loop beats a memmove call. */
 	for (unsigned j = h->n; j > i; j--)
 		h->bins[j] = h->bins[j - 1];
 	h->bins[i].level = level;
@@ -56,22 +57,36 @@ int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t leve
 	return 0;
 }
 
-void dmn__level_hist_remove(struct level_hist *h, uint32_t level)
+/* The bin counting @level, or NULL when no vote is counted there. */
+static struct level_count *counted_bin(struct level_hist *h, uint32_t level)
 {
-	unsigned i = dmn__level_hist_lower_bound(h, level);
-	if (i >= h->n || h->bins[i].level != level)
-		return; /* cannot happen: callers only remove what they added */
-	if (--h->bins[i].count)
-		return;
-	for (unsigned j = i + 1; j < h->n; j++)
-		h->bins[j - 1] = h->bins[j];
-	h->n--;
+	unsigned i = lower_bound(h, level);
+	if (i >= h->n || h->bins[i].level != level || !h->bins[i].count)
+		return 0; /* callers only take back what they counted */
+	return &h->bins[i];
 }
 
-uint32_t dmn__level_hist_total(const struct level_hist *h)
+void dmn__level_hist_dec(struct level_hist *h, uint32_t level)
 {
-	uint32_t total = 0;
+	struct level_count *b = counted_bin(h, level);
+	if (b)
+		b->count--;
+}
+
+void dmn__level_hist_remove(struct level_hist *h, uint32_t level)
+{
+	struct level_count *b = counted_bin(h, level);
+	if (!b || --b->count)
+		return;
+	for (struct level_count *end = h->bins + --h->n; b < end; b++)
+		b[0] = b[1];
+}
+
+void dmn__level_hist_compact(struct level_hist *h)
+{
+	unsigned out = 0;
 	for (unsigned i = 0; i < h->n; i++)
-		total += h->bins[i].count;
-	return total;
+		if (h->bins[i].count)
+			h->bins[out++] = h->bins[i];
+	h->n = out;
 }

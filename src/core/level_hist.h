@@ -1,10 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A multiset of pstate levels with its maximum kept current: the count of
- * counted votes per distinct level, sorted by level. Adding or removing one
- * vote is O(log L + L_shift) in the number of distinct levels L, never in the
- * number of voters; the maximum is O(1). Capacity only grows, so re-adding a
- * level removed in the same operation (rollback) never allocates.
+ * The vote aggregate of a domain: a multiset of pstate levels (the count of
+ * counted votes and child requirements per distinct level, sorted by
+ * level) and its one maximum, level_hist_max(). Issue 19: the transaction
+ * engine and the fast paths share this structure and this max.
+ *
+ * Costs, L distinct levels (never the number of voters):
+ * - dmn__level_hist_add: O(log L) search, O(L) shift when the level is new
+ *   (a domain has a few levels: the shift beats a memmove call);
+ * - dmn__level_hist_remove: the same, the bin goes when it empties;
+ * - dmn__level_hist_dec: O(log L); an emptied bin stays (count 0) until
+ *   dmn__level_hist_compact, O(L). The transaction engine decrements this
+ *   way while an operation runs, so its fix-ups after the commit point,
+ *   which only restore levels counted before, never allocate;
+ * - level_hist_max: O(1) plus the empty bins above the highest counted
+ *   one. Between operations there are none (every operation compacts what
+ *   it touched), so the fast paths read it in O(1); inside an operation
+ *   each empty bin is one logged removal of that operation, so the scan is
+ *   bounded by the operation's own undo log.
+ * Capacity only grows, so re-adding a level whose bin still exists never
+ * allocates.
  */
 #ifndef DOMINO_CORE_LEVEL_HIST_H
 #define DOMINO_CORE_LEVEL_HIST_H
@@ -26,18 +41,24 @@ struct level_hist {
 void dmn__level_hist_init(struct level_hist *h);
 void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h);
 /* Count one more vote at @level (> 0). -ENOMEM leaves @h unchanged. */
-int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h, uint32_t level);
+int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
+			uint32_t level);
 /* Make sure one more distinct level fits without allocating. */
 int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h);
-/* Count one vote fewer at @level; the level must be present. */
+/* Count one vote fewer at @level and drop its bin if it empties. A level
+ * that is not counted is ignored. */
 void dmn__level_hist_remove(struct level_hist *h, uint32_t level);
-/* The highest counted level, 0 if empty. */
+/* Count one vote fewer at @level, keeping its bin even at count 0. */
+void dmn__level_hist_dec(struct level_hist *h, uint32_t level);
+/* Drop the bins dmn__level_hist_dec emptied. */
+void dmn__level_hist_compact(struct level_hist *h);
+/* The highest counted level, 0 if none. */
 static inline uint32_t level_hist_max(const struct level_hist *h)
 {
-	return h->n ? h->bins[h->n - 1].level : 0;
+	for (unsigned i = h->n; i > 0; i--)
+		if (h->bins[i - 1].count)
+			return h->bins[i - 1].level;
+	return 0;
 }
-uint32_t dmn__level_hist_total(const struct level_hist *h);
-/* Index of the first bin with level >= @level (h->n if none). */
-unsigned dmn__level_hist_lower_bound(const struct level_hist *h, uint32_t level);
 
 #endif

@@ -110,7 +110,7 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 	uint64_t mark = ctx->epoch;
 	dev->probed = true;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		struct pd_domain *d = dev->atts[i]->dom;
+		struct pd_domain *d = dev_att(dev, i)->dom;
 		if (!d->held)
 			continue;
 		d->hold_mark = mark;
@@ -122,7 +122,7 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 		return 0;
 	dev->probed = false;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		struct pd_domain *d = dev->atts[i]->dom;
+		struct pd_domain *d = dev_att(dev, i)->dom;
 		if (d->hold_mark != mark)
 			continue;
 		if (!d->held) {
@@ -402,7 +402,7 @@ int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom)
 static void count_always_on(struct pd_device *dev, int delta)
 {
 	for (unsigned i = 0; i < dev->n_atts; i++)
-		dev->atts[i]->dom->ao_devs += (unsigned)delta;
+		dev_att(dev, i)->dom->ao_devs += (unsigned)delta;
 	dev->always_on = delta > 0;
 }
 
@@ -425,7 +425,7 @@ int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t h, int on)
 		dmn__txn_begin(ctx);
 		count_always_on(dev, -1);
 		for (unsigned i = 0; i < dev->n_atts; i++)
-			dmn__txn_touch(ctx, dev->atts[i]->dom);
+			dmn__txn_touch(ctx, dev_att(dev, i)->dom);
 		err = dmn__txn_commit(ctx);
 		if (err)
 			count_always_on(dev, 1);

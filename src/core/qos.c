@@ -87,9 +87,10 @@ static int update(struct dmn_ctx *ctx, struct pd_domain *d,
 static uint64_t device_value(const struct pd_device *dev, int which)
 {
 	if (which)
-		return dev->wakeup_ns;
-	return dev->qos_us == PD_QOS_NONE ? UINT64_MAX
-					  : (uint64_t)dev->qos_us * 1000u;
+		return dev_wakeup_ns(dev);
+	return dev_qos_us(dev) == PD_QOS_NONE
+		       ? UINT64_MAX
+		       : (uint64_t)dev_qos_us(dev) * 1000u;
 }
 
 int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
@@ -127,11 +128,11 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 	unsigned n_set = new_value != UINT64_MAX, n_unset = old != UINT64_MAX;
 	/* Room at every attachment first: a failure changes nothing. */
 	for (unsigned i = 0; i < dev->n_atts; i++)
-		if (apply(ctx, dev->atts[i]->dom, which, &set, n_set, RESERVE))
+		if (apply(ctx, dev_att(dev, i)->dom, which, &set, n_set, RESERVE))
 			return -ENOMEM;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		apply(ctx, dev->atts[i]->dom, which, &set, n_set, ADD);
-		apply(ctx, dev->atts[i]->dom, which, &unset, n_unset, REMOVE);
+		apply(ctx, dev_att(dev, i)->dom, which, &set, n_set, ADD);
+		apply(ctx, dev_att(dev, i)->dom, which, &unset, n_unset, REMOVE);
 	}
 	return 0;
 }
@@ -146,11 +147,16 @@ static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? device_change(ctx, dev, which, value) : -EBADF;
+	int err = dev ? 0 : -EBADF;
+	/* Room for the value first: a failed change leaves it as it was. */
+	if (!err && !dmn__pd_device_cold(ctx, dev))
+		err = -ENOMEM;
+	if (!err)
+		err = device_change(ctx, dev, which, value);
 	if (!err && which)
-		dev->wakeup_ns = value;
+		dev->cold->wakeup_ns = value;
 	else if (!err)
-		dev->qos_us = qos_us;
+		dev->cold->qos_us = qos_us;
 	ctx->op_error = 0;
 	txn_result(ctx, err);
 	dmn__unlock(ctx);

@@ -105,7 +105,7 @@ static bool wakeup_path(const struct pd_device *dev)
 	if (!dev->wakeup)
 		return false;
 	for (unsigned i = 0; i < dev->n_atts; i++)
-		if (dev->atts[i]->dom->active_wakeup)
+		if (dev_att(dev, i)->dom->active_wakeup)
 			return true;
 	return false;
 }
@@ -146,7 +146,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 		dev->sleep_usage = dev->usage;
 		err = dmn__txn_set_usage(ctx, dev, 0);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
-			struct pd_attachment *a = dev->atts[i];
+			struct pd_attachment *a = dev_att(dev, i);
 			err = dmn__txn_set_vote(ctx, a, a->vote, false);
 			if (!err)
 				dmn__txn_touch(ctx, a->dom);
@@ -228,7 +228,7 @@ int pd_system_resume(struct dmn_ctx *ctx)
 			continue;
 		err = dmn__txn_set_usage(ctx, dev, dev->sleep_usage);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
-			struct pd_attachment *a = dev->atts[i];
+			struct pd_attachment *a = dev_att(dev, i);
 			err = dmn__txn_set_vote(ctx, a, a->vote, true);
 			if (!err)
 				dmn__txn_touch(ctx, a->dom);

@@ -26,9 +26,9 @@
  * requirement(child pstate) : 0), i.e. what the child really is.
  *
  * Bins of a level_hist are not deleted while an operation runs (a level
- * whose count falls to 0 keeps its bin until txn_finish), so the fix-ups of
- * C and D, which only restore levels that were counted before, never
- * allocate.
+ * whose count falls to 0 keeps its bin until finish(): dmn__level_hist_dec),
+ * so the fix-ups of C and D, which only restore levels that were counted
+ * before, never allocate.
  */
 #include "internal.h"
 
@@ -37,31 +37,6 @@
 #include <string.h>
 
 /* ---- inputs ------------------------------------------------------------ */
-
-static uint32_t hist_max(const struct level_hist *h)
-{
-	for (unsigned i = h->n; i > 0; i--)
-		if (h->bins[i - 1].count)
-			return h->bins[i - 1].level;
-	return 0;
-}
-
-
-static void hist_dec(struct level_hist *h, uint32_t level)
-{
-	unsigned i = dmn__level_hist_lower_bound(h, level);
-	if (i < h->n && h->bins[i].level == level && h->bins[i].count)
-		h->bins[i].count--;
-}
-
-static void hist_compact(struct level_hist *h)
-{
-	unsigned out = 0;
-	for (unsigned i = 0; i < h->n; i++)
-		if (h->bins[i].count)
-			h->bins[out++] = h->bins[i];
-	h->n = out;
-}
 
 void dmn__txn_begin(struct dmn_ctx *ctx)
 {
@@ -82,14 +57,19 @@ int dmn__txn_log(struct dmn_ctx *ctx, const struct undo_entry *e)
 	return 0;
 }
 
+/* Room for one more level in @d's statistics: a domain's pstate is always
+ * a level of its inputs, so with room for each of those, recording a new
+ * pstate after a callback never needs memory. */
+static int stats_room(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	return dmn__stats_reserve(ctx, d, d->votes.n + 1);
+}
+
 int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 {
 	if (!level)
 		return 0;
-	/* A domain's pstate is always a level of its inputs: with room for
-	 * each of those in the statistics, recording a new pstate after a
-	 * callback never needs memory. */
-	int err = dmn__stats_reserve(ctx, d, d->votes.n + 1);
+	int err = stats_room(ctx, d);
 	if (err)
 		return err;
 	struct undo_entry e = {.kind = UNDO_HIST_ADD, .u.dom = d, .level = level};
@@ -111,7 +91,7 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t lev
 	/* Removal must not fail: callers reserve log space first. */
 	if (ctx->n_undo < ctx->cap_undo)
 		ctx->undo[ctx->n_undo++] = e;
-	hist_dec(&d->votes, level);
+	dmn__level_hist_dec(&d->votes, level);
 }
 
 static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
@@ -158,9 +138,9 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 
 /* ---- requirements ------------------------------------------------------ */
 
-/* The level a child at @child_level requires of the parent of @l. */
-static int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
-		       uint32_t child_level, uint32_t *out)
+/* requirement() through the callbacks of a map or a rounding hook. */
+static int requirement_slow(const struct pd_link *l, uint32_t child_level,
+			    uint32_t *out)
 {
 	uint32_t req = child_level;
 	if (child_level && l->map) {
@@ -178,9 +158,22 @@ static int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
 		if (err)
 			return err;
 	}
-	(void)ctx;
 	*out = req;
 	return 0;
+}
+
+/* The level a child at @child_level requires of the parent of @l. Inline
+ * for the common link without a map whose parent does not round: every
+ * level of a chain asks it several times per vote. */
+static inline int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
+			      uint32_t child_level, uint32_t *out)
+{
+	(void)ctx;
+	if (!l->map && !l->parent->round) {
+		*out = child_level > l->floor ? child_level : l->floor;
+		return 0;
+	}
+	return requirement_slow(l, child_level, out);
 }
 
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
@@ -261,7 +254,7 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		 * counted before, whose bins still exist. */
 		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
 			return -ENOMEM;
-		hist_dec(&l->parent->votes, l->req);
+		dmn__level_hist_dec(&l->parent->votes, l->req);
 		if (on != l->child_on)
 			l->parent->on_children += on ? 1u : (unsigned)-1;
 	}
@@ -316,7 +309,7 @@ static int call_set_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 
 static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	uint32_t want = hist_max(&d->votes);
+	uint32_t want = level_hist_max(&d->votes);
 	if (want <= d->pstate)
 		return 0;
 	int err = call_set_pstate(ctx, d, want);
@@ -406,7 +399,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 			 uint32_t floor)
 {
-	uint32_t want = hist_max(&d->votes);
+	uint32_t want = level_hist_max(&d->votes);
 	if (want < floor)
 		want = floor;
 	if (want >= d->pstate)
@@ -512,7 +505,182 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 #endif
 	return handled;
 }
-#endif
+
+/* ---- single-parent chains --------------------------------------------- */
+
+/* A vote on a domain with one parent, whose ancestors have one parent
+ * each, all on (the device is active, so its domain and everything above
+ * it is). The general engine would find the ancestors by a depth-first
+ * walk (twice: validation and touch), log every input change, order the
+ * power-off pass with a pending count per domain and rebuild the undo
+ * state from its log; on a chain every one of those is the chain itself,
+ * leaf to root. So here the chain is collected once into ctx->order, leaf
+ * first, the inputs change in one pass up with the old requirement of
+ * each link kept in the child (walk_level), and the engine's own steps
+ * (raise_pstate, lower_pstate, links_follow_actual) run in the engine's
+ * order: raises root first, lowering leaf first, a failed raise rolled
+ * back leaf first to each domain's pstate before the call. Same
+ * callbacks, events, statistics and errors as the general engine
+ * (tests/core/test_core_chain.c compares them step by step).
+ * Returns 1 if it handled the vote (result in *@err), 0 to leave it to
+ * the general engine, nothing changed. */
+
+/* Put the inputs back: the leaf's vote, then each changed link, from
+ * the highest changed down (@n_links links were changed). */
+static void chain_undo(struct dmn_ctx *ctx, struct pd_attachment *a,
+		       uint32_t r, uint32_t old_vote, struct pd_domain **chain,
+		       unsigned n_links)
+{
+	for (unsigned i = n_links; i > 0; i--) {
+		struct pd_domain *x = chain[i - 1];
+		struct pd_link *l = x->parents[0];
+		if (l->req == x->walk_level)
+			continue;
+		/* Both bins are still there (dmn__level_hist_dec keeps
+		 * them): adding back cannot fail. */
+		if (l->req)
+			dmn__level_hist_dec(&l->parent->votes, l->req);
+		if (x->walk_level)
+			(void)dmn__level_hist_add(ctx, &l->parent->votes,
+						  x->walk_level);
+		l->req = x->walk_level;
+	}
+	struct pd_domain *d = a->dom;
+	if (r)
+		dmn__level_hist_dec(&d->votes, r);
+	if (old_vote)
+		(void)dmn__level_hist_add(ctx, &d->votes, old_vote);
+	a->vote = old_vote;
+}
+
+static void chain_finish(struct dmn_ctx *ctx, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		dmn__level_hist_compact(&ctx->order[i]->votes);
+	ctx->n_order = 0;
+}
+
+int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
+			uint32_t level, int *err)
+{
+	struct pd_domain *d = a->dom;
+	if (!a->counted || !d->on || d->n_parents != 1)
+		return 0;
+	struct pd_domain **chain = ctx->order;
+	unsigned n = 0;
+	bool reaches_cb = false;
+	/* The scratch holds one entry per live domain: a chain fits. */
+	for (struct pd_domain *x = d;; x = x->parents[0]->parent) {
+		if (x->n_parents > 1)
+			return 0;
+		chain[n++] = x;
+		reaches_cb |= x->ops && x->ops->set_performance_state;
+		if (!x->n_parents)
+			break;
+	}
+	/* dmn__txn_check_level, on a chain. */
+	*err = 0;
+	uint32_t r = level;
+	if (level) {
+		if (!reaches_cb) {
+			*err = -ENODEV;
+			return 1;
+		}
+		if (d->round)
+			*err = d->round(d->round_user, d->handle, level, &r);
+		uint32_t up = r;
+		for (unsigned i = 0; i + 1 < n && !*err; i++)
+			*err = requirement(ctx, chain[i]->parents[0], up, &up);
+		if (*err)
+			return 1;
+	}
+	if (r == a->vote)
+		return 1;
+	ctx->op_error = 0;
+	uint32_t old_vote = a->vote;
+	if (r) {
+		*err = stats_room(ctx, d);
+		if (!*err)
+			*err = dmn__level_hist_add(ctx, &d->votes, r);
+		if (*err)
+			return 1;
+	}
+	if (old_vote)
+		dmn__level_hist_dec(&d->votes, old_vote);
+	a->vote = r;
+	/* Phase 0: each domain's target passes up its link; the target is
+	 * kept in pending (build_off_order's count, unused here), the link's
+	 * old requirement in walk_level (for chain_undo). */
+	unsigned i = 0;
+	for (; i + 1 < n; i++) {
+		struct pd_domain *x = chain[i];
+		struct pd_link *l = x->parents[0];
+		uint32_t req, old = l->req;
+		x->was_pstate = x->pstate;
+		x->pending = level_hist_max(&x->votes);
+		x->walk_level = old;
+		*err = requirement(ctx, l, x->pending, &req);
+		if (*err)
+			break;
+		if (req == old)
+			continue;
+		if (req) {
+			*err = stats_room(ctx, l->parent);
+			if (!*err)
+				*err = dmn__level_hist_add(ctx, &l->parent->votes,
+							   req);
+			if (*err)
+				break;
+		}
+		if (old)
+			dmn__level_hist_dec(&l->parent->votes, old);
+		l->req = req;
+	}
+	if (*err) {
+		chain_undo(ctx, a, r, old_vote, chain, i);
+		chain_finish(ctx, n);
+		return 1;
+	}
+	struct pd_domain *root = chain[n - 1];
+	root->was_pstate = root->pstate;
+	root->pending = level_hist_max(&root->votes);
+	int e = 0;
+	for (i = n; i > 0 && !e; i--)
+		if (level_hist_max(&chain[i - 1]->votes) > chain[i - 1]->pstate)
+			e = raise_pstate(ctx, chain[i - 1]);
+	if (e) {
+		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, e, 0, 0,
+		     0);
+		chain_undo(ctx, a, r, old_vote, chain, n - 1);
+		for (i = 0; i < n; i++)
+			links_follow_actual(ctx, chain[i]);
+		for (i = 0; i < n; i++) {
+			lower_pstate(ctx, chain[i], chain[i]->was_pstate);
+			links_follow_actual(ctx, chain[i]);
+		}
+	} else {
+		/* settle(): nothing on the chain powers off (each domain
+		 * holds an active device or an on child), then lowering,
+		 * leaf first, each domain's links following what it really
+		 * is. settle() first points every link at its child's actual
+		 * pstate and then at the lowered one; on a chain the child
+		 * comes right before its parent, so one step per domain
+		 * does both: a domain lowers (and its link follows), or its
+		 * link follows its pstate where that is not the target phase
+		 * 0 passed up (a domain a failed lowering left high). */
+		for (i = 0; i < n; i++) {
+			struct pd_domain *x = chain[i];
+			if (level_hist_max(&x->votes) < x->pstate)
+				lower_pstate(ctx, x, 0);
+			else if (x->pstate != x->pending)
+				links_follow_actual(ctx, x);
+		}
+	}
+	chain_finish(ctx, n);
+	*err = e;
+	return 1;
+}
+#endif /* !DMN_FIRMWARE */
 
 /* ---- commit ------------------------------------------------------------- */
 
@@ -522,7 +690,7 @@ static void undo_inputs(struct dmn_ctx *ctx)
 		struct undo_entry *e = &ctx->undo[--ctx->n_undo];
 		switch (e->kind) {
 		case UNDO_HIST_ADD:
-			hist_dec(&e->u.dom->votes, e->level);
+			dmn__level_hist_dec(&e->u.dom->votes, e->level);
 			break;
 		case UNDO_HIST_REMOVE:
 			/* The bin is still there: cannot fail. */
@@ -639,7 +807,7 @@ static void roll_back(struct dmn_ctx *ctx)
 static void finish(struct dmn_ctx *ctx, bool committed)
 {
 	for (unsigned i = 0; i < ctx->n_order; i++)
-		hist_compact(&ctx->order[i]->votes);
+		dmn__level_hist_compact(&ctx->order[i]->votes);
 #if DMN_CHECKS
 	dmn__check_txn_end(ctx, committed);
 #else
@@ -654,7 +822,7 @@ static int propagate_targets(struct dmn_ctx *ctx)
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
 		bool on = domain_wants_on(d);
-		uint32_t level = on ? hist_max(&d->votes) : 0;
+		uint32_t level = on ? level_hist_max(&d->votes) : 0;
 		/* An off domain left high by a failed lowering powers on at
 		 * that level and is lowered only afterwards: its parents must
 		 * allow that level first. */

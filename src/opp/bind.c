@@ -15,8 +15,10 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct opp_dev *od = 0;
 	int err = (pdev && t) ? 0 : -EBADF;
-	if (!err && pdev->opp_state)
+	if (!err && dev_opp_state(pdev))
 		err = -EEXIST;
+	if (!err && !dmn__pd_device_cold(ctx, pdev))
+		err = -ENOMEM;
 	if (!err) {
 		od = dmn__alloc(ctx, sizeof(*od));
 		err = od ? 0 : -ENOMEM;
@@ -40,7 +42,7 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 			t->devices->prev = od;
 		t->devices = od;
 		dmn__opp_table_ref(t);
-		pdev->opp_state = od;
+		pdev->cold->opp_state = od;
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -53,7 +55,7 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
@@ -71,7 +73,7 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 			t->devices = od->next;
 		if (od->next)
 			od->next->prev = od->prev;
-		pdev->opp_state = 0;
+		pdev->cold->opp_state = 0;
 		dmn__opp_dev_free(ctx, od);
 		/* what it required counts no more */
 		dmn__opp_requirements_settle(ctx, t, &rep);
@@ -85,7 +87,7 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 struct opp_dev *dmn__opp_bound(struct dmn_ctx *ctx, pd_device_t dev, int *err)
 {
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	*err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	return od;
 }

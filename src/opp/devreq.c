@@ -32,7 +32,7 @@ static bool counts(const struct opp_dev *r)
 static const struct opp_entry *higher(const struct opp_entry *a,
 				      const struct opp_entry *b)
 {
-	return !a || (b && b->pos > a->pos) ? b : a;
+	return !a || (b && dmn__opp_entry_cmp(b, a) > 0) ? b : a;
 }
 
 /* What @e requires of table @t: the highest such entry, or NULL. */
@@ -41,8 +41,8 @@ static const struct opp_entry *asks(const struct opp_entry *e,
 {
 	const struct opp_entry *best = 0;
 	for (unsigned j = 0; e && j < e->n_required; j++)
-		if (e->req_table[j] == t)
-			best = higher(best, e->req_entry[j]);
+		if (oe_req_table(e)[j] == t)
+			best = higher(best, oe_req_entry(e)[j]);
 	return best;
 }
 
@@ -271,7 +271,7 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	struct opp_report rep = {0};
 	struct reach r = {0, 0, 0};
 	struct moved undo = {0, 0, 0, 0};
@@ -318,7 +318,7 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 		return err;
 	}
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	if (od && !pdev->usage && has_device_deps(od->table)) {
 		struct opp_report rep = {0};
 		struct reach r;
@@ -355,16 +355,16 @@ void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 static int vote_at(struct dmn_ctx *ctx, const struct opp_entry *e,
 		   const struct pd_device *pdev, unsigned i, uint32_t *level)
 {
-	if (e->has_pstate) {
+	if (oe_has_pstate(e)) {
 		/* A get-pstate helper: the device's single domain. */
-		*level = i ? 0 : e->pstate;
+		*level = i ? 0 : oe_pstate(e);
 		return 0;
 	}
 	int err = dmn__opp_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts);
 	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; !err && j < e->n_required; j++)
 		if (slot[j] == (int)i)
-			*level = e->req_entry[j]->level;
+			*level = oe_req_entry(e)[j]->level;
 	return err;
 }
 
@@ -376,9 +376,9 @@ int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	int err = !pdev ? -EBADF : i >= pdev->n_atts ? -ENOENT : 0;
-	pd_attach_t att = err ? 0 : att_handle(pdev->atts[i]);
+	pd_attach_t att = err ? 0 : att_handle(dev_att(pdev, i));
 	uint32_t cast = level;
 	bool owner = !err && od && is_owner(od);
 	unsigned had = owner ? od->cap_own_vote : 0;

@@ -18,7 +18,7 @@ enum find_how { FIND_EXACT, FIND_CEIL, FIND_FLOOR };
 static int usable_down(const struct opp_table *t, unsigned end)
 {
 	for (unsigned pos = end; pos > 0; pos--)
-		if (dmn__opp_entry_usable(t, t->sorted[pos - 1]))
+		if (dmn__opp_entry_usable(t, opp_sorted_at(t, pos - 1)))
 			return (int)pos - 1;
 	return -1;
 }
@@ -33,7 +33,7 @@ static int find_freq(const struct opp_table *t, uint64_t hz, enum find_how how)
 	} else {
 		pos = dmn__opp_usable_up(t, dmn__opp_bound_freq(t, hz, false));
 		if (how == FIND_EXACT && pos >= 0 &&
-		    t->sorted[pos]->hz[0] != hz)
+		    oe_hz(opp_sorted_at(t, pos))[0] != hz)
 			pos = -1;
 	}
 	return pos;
@@ -52,14 +52,14 @@ static int find_level(const struct opp_table *t, uint32_t level,
 		} else {
 			pos = dmn__opp_usable_up(t, dmn__opp_bound_level(t, level, false));
 			if (how == FIND_EXACT && pos >= 0 &&
-			    t->sorted[pos]->level != level)
+			    opp_sorted_at(t, pos)->level != level)
 				pos = -1;
 		}
 		return pos;
 	}
 	int best = -1;
 	for (unsigned i = 0; i < t->n; i++) {
-		const struct opp_entry *e = t->sorted[i];
+		const struct opp_entry *e = opp_sorted_at(t, i);
 		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || !dmn__opp_entry_usable(t, e))
 			continue;
 		bool ok = how == FIND_EXACT  ? e->level == level
@@ -69,8 +69,8 @@ static int find_level(const struct opp_table *t, uint32_t level,
 			continue;
 		if (best < 0)
 			best = (int)i;
-		else if (how == FIND_FLOOR ? e->level >= t->sorted[best]->level
-					   : e->level < t->sorted[best]->level)
+		else if (how == FIND_FLOOR ? e->level >= opp_sorted_at(t, best)->level
+					   : e->level < opp_sorted_at(t, best)->level)
 			best = (int)i;
 	}
 	return best;
@@ -96,7 +96,7 @@ static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
 		if (pos < 0)
 			err = -ERANGE;
 		else
-			*id = t->sorted[pos]->id;
+			*id = opp_sorted_at(t, pos)->id;
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -154,11 +154,11 @@ static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 			pos = usable_down(t, t->n);
 		} else {
 			for (unsigned i = 0; i < t->n && pos < 0; i++)
-				if (t->sorted[i]->flags & OPP_FLAG_SUSPEND)
+				if (opp_sorted_at(t, i)->flags & OPP_FLAG_SUSPEND)
 					pos = (int)i;
 		}
 		if (pos >= 0) {
-			*id = t->sorted[pos]->id;
+			*id = opp_sorted_at(t, pos)->id;
 			err = 0;
 		}
 	}

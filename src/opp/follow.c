@@ -38,15 +38,15 @@ static bool fits(struct dmn_ctx *ctx, struct opp_dev *od,
 		 const struct opp_entry *e, pd_domain_t dom, uint32_t dom_level)
 {
 	const struct pd_device *pdev = od->pdev;
-	if (e->has_pstate)
+	if (oe_has_pstate(e))
 		return !pdev->n_atts ||
-		       level_met(pdev->atts[0]->dom, e->pstate, dom, dom_level);
+		       level_met(dev_att(pdev, 0)->dom, oe_pstate(e), dom, dom_level);
 	if (dmn__opp_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts))
 		return false;
 	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++)
-		if (slot[j] >= 0 && !level_met(pdev->atts[slot[j]]->dom,
-					       e->req_entry[j]->level, dom,
+		if (slot[j] >= 0 && !level_met(dev_att(pdev, (unsigned)slot[j])->dom,
+					       oe_req_entry(e)[j]->level, dom,
 					       dom_level))
 			return false;
 	return true;
@@ -57,9 +57,9 @@ const struct opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct opp_dev *
 				      pd_domain_t dom, uint32_t dom_level)
 {
 	const struct opp_table *t = od->table;
-	unsigned start = floor ? floor->pos : 0;
+	unsigned start = floor ? dmn__opp_entry_pos(t, floor) : 0;
 	for (unsigned pos = t->n; pos-- > start;) {
-		const struct opp_entry *e = t->sorted[pos];
+		const struct opp_entry *e = opp_sorted_at(t, pos);
 		if (dmn__opp_entry_usable(t, e) && fits(ctx, od, e, dom, dom_level))
 			return e;
 	}
@@ -80,7 +80,7 @@ static void follow_move(struct dmn_ctx *ctx, struct opp_dev *od,
 static bool attached_to(const struct opp_dev *od, uint32_t dom)
 {
 	for (unsigned i = 0; i < od->pdev->n_atts; i++)
-		if (od->pdev->atts[i]->dom->handle == dom)
+		if (dev_att(od->pdev, i)->dom->handle == dom)
 			return true;
 	return false;
 }
@@ -107,12 +107,12 @@ static void listener(void *user, struct dmn_ctx *ctx,
 			    ctx, od, vote, ev->domain, (uint32_t)ev->new_value);
 			if (!to)
 				to = vote;
-			if (to->pos < run->pos)
+			if (dmn__opp_entry_cmp(to, run) < 0)
 				follow_move(ctx, od, to);
 		} else {
 			const struct opp_entry *to =
 			    dmn__opp_permitted(ctx, od, vote, 0, 0);
-			if (to && to->pos > run->pos)
+			if (to && dmn__opp_entry_cmp(to, run) > 0)
 				follow_move(ctx, od, to);
 		}
 	}
@@ -165,7 +165,7 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (od) {
 		const struct opp_entry *p = dmn__opp_permitted(
@@ -190,7 +190,7 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
@@ -212,7 +212,7 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 			oc->followers = od;
 			const struct opp_entry *to =
 			    vote ? dmn__opp_permitted(ctx, od, vote, 0, 0) : 0;
-			if (to && run && to->pos > run->pos)
+			if (to && run && dmn__opp_entry_cmp(to, run) > 0)
 				follow_move(ctx, od, to);
 		}
 	} else if (!err && !follow && od->follow) {

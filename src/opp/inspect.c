@@ -20,18 +20,18 @@ int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
 	int err = !t ? -EBADF : !e ? -ENOENT : 0;
 	if (e) {
-		out->name = e->name;
-		out->hz = e->hz;
+		out->name = oe_name(e);
+		out->hz = oe_hz(e);
 		out->n_hz = e->n_hz;
 		out->level = e->level;
-		out->supplies = e->supplies;
+		out->supplies = oe_supplies(e);
 		out->n_supplies = e->n_supplies;
-		out->microwatt = e->microwatt;
-		out->required = e->required;
+		out->microwatt = oe_microwatt(e);
+		out->required = oe_required(e);
 		out->n_required = e->n_required;
 		out->flags = e->flags;
-		out->available = e->available;
-		out->pstate = e->has_pstate ? e->pstate : 0;
+		out->available = oe_available(e);
+		out->pstate = oe_pstate(e);
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -68,7 +68,7 @@ int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
 	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	int err = !t ? -EBADF : i >= t->n ? -ENOENT : 0;
 	if (!err)
-		*id = t->sorted[i]->id;
+		*id = opp_sorted_at(t, i)->id;
 	dmn__unlock(ctx);
 	return err;
 }

@@ -19,7 +19,7 @@ unsigned dmn__opp_bound_freq(const struct opp_table *t, uint64_t hz, bool upper)
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		uint64_t k = t->sorted[mid]->hz[0];
+		uint64_t k = oe_hz(opp_sorted_at(t, mid))[0];
 		if (upper ? k <= hz : k < hz)
 			lo = mid + 1;
 		else
@@ -34,7 +34,7 @@ unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		uint32_t k = t->sorted[mid]->level;
+		uint32_t k = opp_sorted_at(t, mid)->level;
 		if (upper ? k <= level : k < level)
 			lo = mid + 1;
 		else
@@ -46,7 +46,7 @@ unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
 int dmn__opp_usable_up(const struct opp_table *t, unsigned pos)
 {
 	for (; pos < t->n; pos++)
-		if (dmn__opp_entry_usable(t, t->sorted[pos]))
+		if (dmn__opp_entry_usable(t, opp_sorted_at(t, pos)))
 			return (int)pos;
 	return -1;
 }
@@ -69,10 +69,10 @@ int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level)
 	}
 	int best = -1;
 	for (unsigned i = 0; i < t->n; i++) {
-		const struct opp_entry *e = t->sorted[i];
+		const struct opp_entry *e = opp_sorted_at(t, i);
 		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || e->level < level)
 			continue;
-		if (best < 0 || e->level < t->sorted[best]->level)
+		if (best < 0 || e->level < opp_sorted_at(t, best)->level)
 			best = (int)i;
 	}
 	return best;

@@ -29,7 +29,7 @@ int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	const struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	const struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
 	int ret = !pdev ? -EBADF : !e ? -ENOENT : 0;
 	if (e)

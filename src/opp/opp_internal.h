@@ -8,7 +8,7 @@
  *  - A table owns its entries. Entries never move in memory and are never
  *    removed while the table lives, so a pointer to one (from another
  *    table's required OPP, which holds a table reference) stays valid.
- *  - A bound device's state is pd_device->opp_state; the core refuses to
+ *  - A bound device's state is pd_device->cold->opp_state; the core refuses to
  *    remove a device while it is set.
  *  - A domain's level table is pd_domain->opp_state (a struct opp_domain,
  *    also kept on opp_ctx->domains so that the context can free it).
@@ -22,27 +22,97 @@
 
 struct opp_table;
 
-/* One allocation per entry: the struct, then its lists (sized from the
- * description, no compiled limit). */
+/* One allocation per entry (issue 21: 16 bytes of header on LP64, the
+ * bench's one-clock one-supply entry 40 bytes with its lists): this
+ * header, then its lists, each sized from the description, in an order
+ * that keeps each aligned:
+ *   uint64_t hz[n_hz];
+ *   struct opp_table *req_table[n_required];        (resolved)
+ *   const struct opp_entry *req_entry[n_required];
+ *   struct opp_supply supplies[n_supplies];
+ *   struct opp_required required[n_required];      (as given)
+ *   uint32_t microwatt;   (only with OE_MICROWATT)
+ *   uint32_t pstate;      (only with OE_PSTATE_SLOT: the table had a helper)
+ *   char name[];          (only with OE_NAME)
+ * Read them through the accessors below. Counts are 8-bit and flags
+ * 16-bit: opp_add refuses larger ones with -EOVERFLOW. An entry's place
+ * in table->sorted is not stored: dmn__opp_entry_pos finds it (O(log n))
+ * and dmn__opp_entry_cmp orders two entries of a table. */
+#define OPP_ENTRY_MAX_COUNT UINT8_MAX
+#define OPP_ENTRY_MAX_FLAGS UINT16_MAX
+enum {
+	OE_AVAILABLE = 1u << 0,
+	OE_HAS_PSTATE = 1u << 1, /* pstate recorded by a get-pstate helper */
+	OE_PSTATE_SLOT = 1u << 2,
+	OE_MICROWATT = 1u << 3,
+	OE_NAME = 1u << 4,
+};
 struct opp_entry {
 	uint32_t id;
-	unsigned pos; /* index in table->sorted */
-	char *name;   /* owned, may be NULL */
-	uint64_t *hz;
-	unsigned n_hz;
 	uint32_t level;
-	struct opp_supply *supplies;
-	unsigned n_supplies;
-	uint32_t microwatt;
-	struct opp_required *required;	   /* as given */
-	struct opp_table **req_table;	   /* resolved */
-	const struct opp_entry **req_entry;
-	unsigned n_required;
-	uint32_t flags;
-	bool available;
-	bool has_pstate; /* pstate recorded by a get-pstate helper */
-	uint32_t pstate;
+	uint16_t flags; /* OPP_FLAG_* as given */
+	uint8_t n_hz, n_supplies, n_required;
+	uint8_t bits; /* OE_* */
 };
+
+static inline uint64_t *oe_hz(const struct opp_entry *e)
+{
+	return (uint64_t *)(void *)(uintptr_t)(e + 1);
+}
+static inline struct opp_table **oe_req_table(const struct opp_entry *e)
+{
+	return (struct opp_table **)(void *)(oe_hz(e) + e->n_hz);
+}
+static inline const struct opp_entry **oe_req_entry(const struct opp_entry *e)
+{
+	return (const struct opp_entry **)(void *)(oe_req_table(e) +
+						   e->n_required);
+}
+static inline struct opp_supply *oe_supplies(const struct opp_entry *e)
+{
+	return (struct opp_supply *)(void *)(oe_req_entry(e) + e->n_required);
+}
+static inline struct opp_required *oe_required(const struct opp_entry *e)
+{
+	return (struct opp_required *)(void *)(oe_supplies(e) +
+					       e->n_supplies);
+}
+static inline uint32_t *oe_tail(const struct opp_entry *e)
+{
+	return (uint32_t *)(void *)(oe_required(e) + e->n_required);
+}
+static inline uint32_t oe_microwatt(const struct opp_entry *e)
+{
+	return (e->bits & OE_MICROWATT) ? oe_tail(e)[0] : 0;
+}
+/* The helper's pstate slot (OE_PSTATE_SLOT only). */
+static inline uint32_t *oe_pstate_slot(const struct opp_entry *e)
+{
+	return oe_tail(e) + !!(e->bits & OE_MICROWATT);
+}
+static inline bool oe_has_pstate(const struct opp_entry *e)
+{
+	return e->bits & OE_HAS_PSTATE;
+}
+static inline uint32_t oe_pstate(const struct opp_entry *e)
+{
+	return oe_has_pstate(e) ? *oe_pstate_slot(e) : 0;
+}
+static inline const char *oe_name(const struct opp_entry *e)
+{
+	if (!(e->bits & OE_NAME))
+		return 0;
+	return (const char *)(oe_pstate_slot(e) +
+			      !!(e->bits & OE_PSTATE_SLOT));
+}
+static inline bool oe_available(const struct opp_entry *e)
+{
+	return e->bits & OE_AVAILABLE;
+}
+static inline void oe_set_available(struct opp_entry *e, bool on)
+{
+	e->bits = (uint8_t)(on ? e->bits | OE_AVAILABLE : e->bits & ~OE_AVAILABLE);
+}
 
 struct opp_dev;
 struct opp_ctx;
@@ -51,8 +121,8 @@ struct opp_table {
 	opp_table_t handle;
 	char *name;
 	unsigned refs;
-	struct opp_entry **by_id;  /* index = id */
-	struct opp_entry **sorted; /* by (hz[0], level, hz[1..]) or level */
+	struct opp_entry **by_id; /* index = id */
+	uint32_t *sorted; /* ids, by (hz[0], level, hz[1..]) or level */
 	unsigned n, cap_id, cap_sorted;
 	bool has_freq; /* decided by the first entry */
 	bool has_level; /* some entry has a level (else: a device table) */
@@ -160,6 +230,17 @@ struct opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h);
 void dmn__opp_table_ref(struct opp_table *t);
 void dmn__opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t);
 struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id);
+/* The entry at @pos of t->sorted (pos < t->n). */
+static inline struct opp_entry *opp_sorted_at(const struct opp_table *t,
+					   unsigned pos)
+{
+	return t->by_id[t->sorted[pos]];
+}
+/* Sort order of two entries of one table (<0, 0, >0); O(clocks). */
+int dmn__opp_entry_cmp(const struct opp_entry *a, const struct opp_entry *b);
+/* @e's index in t->sorted; O(log n). */
+unsigned dmn__opp_entry_pos(const struct opp_table *t,
+			    const struct opp_entry *e);
 bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
 
 /* lookup.c: positions in t->sorted; -1 if none */

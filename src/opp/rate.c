@@ -171,7 +171,7 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	enum dmn_op failed_op = DMN_OP_REGULATOR;
 	int err = 0;
 	for (unsigned k = 0; k < n_sup && !err; k++) {
-		const struct opp_supply *s = &to->supplies[k];
+		const struct opp_supply *s = &oe_supplies(to)[k];
 		if (supply_same(od, k, s) || !supply_raises(od, k, s))
 			continue;
 		saved[k] = od->supply[k];
@@ -182,7 +182,7 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	}
 	if (!err && to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
-		err = dmn__opp_clock_step(ctx, od, to->hz[0], 0, rep);
+		err = dmn__opp_clock_step(ctx, od, oe_hz(to)[0], 0, rep);
 	}
 	if (err) {
 		dmn__opp_emit_dev(ctx, DMN_EV_ROLLBACK, failed_op, od, err, 0, 0, 0);
@@ -196,7 +196,7 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		return err;
 	}
 	for (unsigned k = 0; k < n_sup; k++) {
-		const struct opp_supply *s = &to->supplies[k];
+		const struct opp_supply *s = &oe_supplies(to)[k];
 		if (!supply_same(od, k, s) && !supply_raises(od, k, s))
 			supply_step(ctx, od, k, s, 1, rep); /* safe: reported */
 	}
@@ -217,7 +217,7 @@ static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
 	unsigned links = 0;
 	ctx->epoch++;
 	for (unsigned i = 0; i < n; i++) {
-		unsigned up = dmn__walk_up(ctx, pdev->atts[i]->dom);
+		unsigned up = dmn__walk_up(ctx, dev_att(pdev, i)->dom);
 		for (unsigned k = 0; k < up; k++) {
 			struct pd_domain *d = ctx->walk[k];
 			if (d->visit == ctx->epoch)
@@ -242,12 +242,12 @@ static int vote_txn(struct dmn_ctx *ctx, struct pd_device *pdev,
 {
 	bool any = false;
 	for (unsigned i = 0; i < n; i++)
-		any |= touch[i] && pdev->atts[i]->vote != levels[i];
+		any |= touch[i] && dev_att(pdev, i)->vote != levels[i];
 	if (!any)
 		return 0;
 	dmn__txn_begin(ctx);
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_attachment *a = pdev->atts[i];
+		struct pd_attachment *a = dev_att(pdev, i);
 		if (!touch[i] || a->vote == levels[i])
 			continue;
 		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
@@ -339,7 +339,7 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 
 	/* Validate every vote before anything changes (-ENODEV, -ERANGE). */
 	for (unsigned i = 0; i < n && !err; i++) {
-		struct pd_attachment *a = pdev->atts[i];
+		struct pd_attachment *a = dev_att(pdev, i);
 		p.touch[i] = p.new_d[i] || p.old_d[i];
 		p.cur[i] = p.up[i] = p.want[i] = a->vote;
 		if (!p.touch[i])
@@ -375,7 +375,7 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	const struct opp_entry *run = target;
 	if (target && od->follow) {
 		const struct opp_entry *f = opp_follow_permitted(ctx, od, target);
-		if (f && f->pos > target->pos)
+		if (f && dmn__opp_entry_cmp(f, target) > 0)
 			run = f;
 	}
 	if (run && run != was_run) {
@@ -411,7 +411,7 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? pdev->opp_state : 0;
+	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
 	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
@@ -421,7 +421,7 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 		if (pos < 0)
 			err = -ERANGE;
 		else
-			target = od->table->sorted[pos];
+			target = opp_sorted_at(od->table, pos);
 	}
 	if (!err)
 		err = dmn__opp_rate_locked(ctx, od, target, hz, &rep);
@@ -436,8 +436,8 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 static const struct opp_entry *usable_above(const struct opp_table *t,
 					    const struct opp_entry *e)
 {
-	int pos = dmn__opp_usable_up(t, e->pos + 1);
-	return pos < 0 ? 0 : t->sorted[pos];
+	int pos = dmn__opp_usable_up(t, dmn__opp_entry_pos(t, e) + 1);
+	return pos < 0 ? 0 : opp_sorted_at(t, pos);
 }
 
 int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
@@ -451,14 +451,14 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
 	struct opp_report rep = {0};
 	int err = !t ? -EBADF : !e ? -ENOENT : 0;
-	if (err || available || !e->available) {
+	if (err || available || !oe_available(e)) {
 		if (!err)
-			e->available = available;
+			oe_set_available(e, available);
 		dmn__unlock(ctx);
 		return err;
 	}
 	ctx->op_error = 0;
-	e->available = false;
+	oe_set_available(e, false);
 	/* Check every device first: -EBUSY changes nothing. */
 	for (struct opp_dev *od = t->devices; od && !err; od = od->next)
 		if (od->vote_id == id && !usable_above(t, e))
@@ -482,7 +482,7 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 		}
 	}
 	if (err)
-		e->available = true; /* devices already moved stay moved */
+		oe_set_available(e, true); /* devices already moved stay moved */
 	err = dmn__opp_result(ctx, &rep, err);
 	dmn__unlock(ctx);
 	return err;

@@ -81,7 +81,7 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
 
 struct pd_domain *dmn__opp_att_dom(const void *pdev, unsigned i)
 {
-	return ((const struct pd_device *)pdev)->atts[i]->dom;
+	return dev_att((const struct pd_device *)pdev, i)->dom;
 }
 
 struct pd_domain *dmn__opp_parent_dom(const void *dom, unsigned i)
@@ -106,7 +106,7 @@ int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn
 	for (unsigned i = 0; i < n; i++) {
 		const struct opp_table *own = dmn__opp_domain_level_table(at(src, i));
 		for (unsigned j = 0; own && j < e->n_required; j++) {
-			if (dom_of_req[j] < 0 && e->req_table[j] == own) {
+			if (dom_of_req[j] < 0 && oe_req_table(e)[j] == own) {
 				dom_of_req[j] = (int)i;
 				has[i] = true;
 				break;
@@ -118,9 +118,9 @@ int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn
 	 * through the domains in between). */
 	for (unsigned i = 0; i < n; i++) {
 		for (unsigned j = 0; !has[i] && j < e->n_required; j++) {
-			if (dom_of_req[j] >= 0 || !e->req_table[j]->has_level)
+			if (dom_of_req[j] >= 0 || !oe_req_table(e)[j]->has_level)
 				continue;
-			int r = ancestor_has(ctx, at(src, i), e->req_table[j]);
+			int r = ancestor_has(ctx, at(src, i), oe_req_table(e)[j]);
 			if (r < 0)
 				return r;
 			if (r) {
@@ -141,10 +141,10 @@ int dmn__opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
 		levels[i] = 0;
 		driven[i] = false;
 	}
-	if (e->has_pstate) {
+	if (oe_has_pstate(e)) {
 		/* A get-pstate helper: the device's single domain. */
 		if (n) {
-			levels[0] = e->pstate;
+			levels[0] = oe_pstate(e);
 			driven[0] = true;
 		}
 		return (int)n;
@@ -157,7 +157,7 @@ int dmn__opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
 		int i = dom_of_req[j];
 		if (i < 0 || (unsigned)i >= n)
 			continue;
-		levels[i] = e->req_entry[j]->level;
+		levels[i] = oe_req_entry(e)[j]->level;
 		driven[i] = true;
 	}
 	return (int)n;
@@ -175,7 +175,7 @@ static int domain_round(void *user, pd_domain_t dom, uint32_t level,
 	int pos = dmn__opp_pos_level_ceil_any(od->table, level);
 	if (pos < 0)
 		return -ERANGE;
-	*rounded = od->table->sorted[pos]->level;
+	*rounded = opp_sorted_at(od->table, pos)->level;
 	return 0;
 }
 
@@ -192,7 +192,7 @@ static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
 	int pos = dmn__opp_pos_level_ceil_any(od->table, child_level);
 	if (pos < 0)
 		return 0;
-	const struct opp_entry *e = od->table->sorted[pos];
+	const struct opp_entry *e = opp_sorted_at(od->table, pos);
 	int idx = -1;
 	for (unsigned i = 0; i < c->n_parents; i++)
 		if (c->parents[i]->parent->handle == parent)
@@ -207,7 +207,7 @@ static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
 	const int *dom_of_req = ((struct opp_ctx *)od->ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++)
 		if (dom_of_req[j] == idx)
-			*parent_level = e->req_entry[j]->level;
+			*parent_level = oe_req_entry(e)[j]->level;
 	return 0;
 }
 

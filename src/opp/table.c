@@ -13,10 +13,8 @@
 
 static void table_free(struct dmn_ctx *ctx, struct opp_table *t)
 {
-	for (unsigned i = 0; i < t->n; i++) {
-		dmn__free(ctx, t->by_id[i]->name);
+	for (unsigned i = 0; i < t->n; i++)
 		dmn__free(ctx, t->by_id[i]);
-	}
 	dmn__free(ctx, t->by_id);
 	dmn__free(ctx, t->sorted);
 	dmn__free(ctx, t->deps);
@@ -38,7 +36,7 @@ static void opp_fini(struct dmn_ctx *ctx)
 		struct opp_table *t = dmn__handle_lookup(&oc->tables, h);
 		for (struct opp_dev *od = t->devices, *next; od; od = next) {
 			next = od->next;
-			od->pdev->opp_state = 0;
+			od->pdev->cold->opp_state = 0;
 			dmn__opp_dev_free(ctx, od);
 		}
 		table_free(ctx, t);
@@ -120,7 +118,7 @@ struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id)
 
 bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
 {
-	return e->available && (!(e->flags & OPP_FLAG_TURBO) || t->boost);
+	return oe_available(e) && (!(e->flags & OPP_FLAG_TURBO) || t->boost);
 }
 
 /* ---- tables ------------------------------------------------------------ */
@@ -193,12 +191,14 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
 
 /* Sort key order: frequency tables by hz[0], then level (an entry without
  * a level before level 0), then the other clocks; level tables by level.
- * Two entries comparing equal are duplicates. */
-static int entry_cmp(const struct opp_table *t, const struct opp_entry *a,
-		     const struct opp_entry *b)
+ * Two entries comparing equal are duplicates. A table's entries all have
+ * clocks or none (opp_add refuses a mix), so hz[0] is compared when both
+ * have one. */
+int dmn__opp_entry_cmp(const struct opp_entry *a, const struct opp_entry *b)
 {
-	if (t->has_freq && a->hz[0] != b->hz[0])
-		return a->hz[0] < b->hz[0] ? -1 : 1;
+	const uint64_t *ha = oe_hz(a), *hb = oe_hz(b);
+	if (a->n_hz && b->n_hz && ha[0] != hb[0])
+		return ha[0] < hb[0] ? -1 : 1;
 	uint64_t la =
 	    (a->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)a->level + 1 : 0;
 	uint64_t lb =
@@ -207,12 +207,34 @@ static int entry_cmp(const struct opp_table *t, const struct opp_entry *a,
 		return la < lb ? -1 : 1;
 	unsigned n = a->n_hz > b->n_hz ? a->n_hz : b->n_hz;
 	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = i < a->n_hz ? a->hz[i] : 0;
-		uint64_t y = i < b->n_hz ? b->hz[i] : 0;
+		uint64_t x = i < a->n_hz ? ha[i] : 0;
+		uint64_t y = i < b->n_hz ? hb[i] : 0;
 		if (x != y)
 			return x < y ? -1 : 1;
 	}
 	return 0;
+}
+
+/* First position in t->sorted whose entry does not sort before @e. */
+static unsigned sorted_lower_bound(const struct opp_table *t,
+				   const struct opp_entry *e)
+{
+	unsigned lo = 0, hi = t->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (dmn__opp_entry_cmp(opp_sorted_at(t, mid), e) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+unsigned dmn__opp_entry_pos(const struct opp_table *t,
+			    const struct opp_entry *e)
+{
+	/* Entries are distinct in sort order: @e is where it would go. */
+	return sorted_lower_bound(t, e);
 }
 
 /* Does @from reach @target through required-OPP references? An explicit
@@ -307,8 +329,8 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 				: deps_reach(ctx, rt, t);
 		if (reach)
 			return reach < 0 ? reach : -EINVAL; /* a cycle */
-		e->req_table[i] = rt;
-		e->req_entry[i] = re;
+		oe_req_table(e)[i] = rt;
+		oe_req_entry(e)[i] = re;
 		if (has_dep(t, rt))
 			continue;
 		bool seen = false;
@@ -320,70 +342,66 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 	return 0;
 }
 
-/* Each list element is at most 16 bytes, the required OPPs take 32: the
- * block's size cannot wrap when every count passes this. */
-static bool size_ok(size_t n)
+/* The entry and its lists in one block, laid out as opp_internal.h says
+ * (its counts and OE_ bits are set here: the accessors depend on them).
+ * -EOVERFLOW for a count or flags wider than the entry stores. */
+static int entry_alloc(struct dmn_ctx *ctx, const struct opp_desc *d,
+		       bool pstate_slot, struct opp_entry **out)
 {
-	return n <= SIZE_MAX / 128;
-}
-
-/* The entry and its lists in one block (pointers, then 8-byte, then
- * 4-byte members, so each list is aligned). */
-static struct opp_entry *entry_alloc(struct dmn_ctx *ctx,
-				     const struct opp_desc *d)
-{
-	if (!size_ok(d->n_hz) || !size_ok(d->n_supplies) ||
-	    !size_ok(d->n_required))
-		return 0; /* sizes that cannot be allocated (32-bit targets) */
-	size_t n_req = d->n_required, size = sizeof(struct opp_entry);
-	size_t off_hz = size;
-	size += d->n_hz * sizeof(uint64_t);
-	size_t off_rt = size;
-	size += n_req * sizeof(struct opp_table *);
-	size_t off_re = size;
-	size += n_req * sizeof(struct opp_entry *);
-	size_t off_rq = size;
-	size += n_req * sizeof(struct opp_required);
-	size_t off_sp = size;
-	size += d->n_supplies * sizeof(struct opp_supply);
+	*out = 0;
+	if (d->n_hz > OPP_ENTRY_MAX_COUNT || d->n_supplies > OPP_ENTRY_MAX_COUNT ||
+	    d->n_required > OPP_ENTRY_MAX_COUNT ||
+	    d->flags > OPP_ENTRY_MAX_FLAGS)
+		return -EOVERFLOW;
+	size_t n_req = d->n_required;
+	size_t name = d->name ? strlen(d->name) + 1 : 0;
+	size_t size = sizeof(struct opp_entry) + d->n_hz * sizeof(uint64_t) +
+		      n_req * (sizeof(struct opp_table *) +
+			       sizeof(struct opp_entry *) +
+			       sizeof(struct opp_required)) +
+		      d->n_supplies * sizeof(struct opp_supply) +
+		      ((d->microwatt != 0) + pstate_slot) * sizeof(uint32_t) +
+		      name;
+	if (name > SIZE_MAX / 2)
+		return -ENOMEM; /* cannot be allocated (32-bit targets) */
 	char *block = dmn__alloc(ctx, size);
 	if (!block)
-		return 0;
+		return -ENOMEM;
 	memset(block, 0, size);
-	struct opp_entry *e = (struct opp_entry *)block;
-	e->hz = (uint64_t *)(block + off_hz);
-	e->req_table = (struct opp_table **)(block + off_rt);
-	e->req_entry = (const struct opp_entry **)(block + off_re);
-	e->required = (struct opp_required *)(block + off_rq);
-	e->supplies = (struct opp_supply *)(block + off_sp);
-	return e;
+	struct opp_entry *e = (struct opp_entry *)(void *)block;
+	e->n_hz = (uint8_t)d->n_hz;
+	e->n_supplies = (uint8_t)d->n_supplies;
+	e->n_required = (uint8_t)d->n_required;
+	e->bits = (uint8_t)((d->microwatt ? OE_MICROWATT : 0) |
+			    (pstate_slot ? OE_PSTATE_SLOT : 0) |
+			    (name ? OE_NAME : 0));
+	if (name)
+		memcpy((char *)(uintptr_t)oe_name(e), d->name, name);
+	*out = e;
+	return 0;
 }
 
 static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
 {
-	e->n_hz = d->n_hz;
 	if (d->n_hz)
-		memcpy(e->hz, d->hz, d->n_hz * sizeof(*e->hz));
+		memcpy(oe_hz(e), d->hz, d->n_hz * sizeof(*d->hz));
 	e->level = (d->flags & OPP_FLAG_HAS_LEVEL) ? d->level : 0;
-	e->n_supplies = d->n_supplies;
+	struct opp_supply *sup = oe_supplies(e);
 	for (unsigned i = 0; i < d->n_supplies; i++) {
-		e->supplies[i] = d->supplies[i];
+		sup[i] = d->supplies[i];
 		/* A single DT cell: the window is the target itself. */
-		if (!e->supplies[i].microvolt_min &&
-		    !e->supplies[i].microvolt_max) {
-			e->supplies[i].microvolt_min = e->supplies[i].microvolt;
-			e->supplies[i].microvolt_max = e->supplies[i].microvolt;
-		}
-		if (!e->supplies[i].microvolt_max)
-			e->supplies[i].microvolt_max = e->supplies[i].microvolt;
+		if (!sup[i].microvolt_min && !sup[i].microvolt_max)
+			sup[i].microvolt_min = sup[i].microvolt;
+		if (!sup[i].microvolt_max)
+			sup[i].microvolt_max = sup[i].microvolt;
 	}
-	e->microwatt = d->microwatt;
-	e->n_required = d->n_required;
+	if (d->microwatt)
+		oe_tail(e)[0] = d->microwatt;
 	if (d->n_required)
-		memcpy(e->required, d->required,
+		memcpy(oe_required(e), d->required,
 		       d->n_required * sizeof(*d->required));
-	e->flags = d->flags;
-	e->available = !(d->flags & OPP_FLAG_UNAVAILABLE);
+	e->flags = (uint16_t)d->flags;
+	oe_set_available(e, !(d->flags & OPP_FLAG_UNAVAILABLE));
 }
 
 int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
@@ -398,33 +416,20 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	struct opp_table **new_deps = 0;
 	unsigned n_new = 0, pos = 0;
 	int err = t ? 0 : -EBADF;
+	if (!err)
+		err = entry_alloc(ctx, desc, t->helper != 0, &e);
 	if (!err) {
-		e = entry_alloc(ctx, desc);
 		new_deps = dmn__alloc(ctx, (desc->n_required + 1) *
 					      sizeof(*new_deps));
-		err = e && new_deps ? 0 : -ENOMEM;
+		err = new_deps ? 0 : -ENOMEM;
 	}
 	if (!err)
 		err = check_desc(ctx, t, desc, e, new_deps, &n_new);
 	if (!err) {
 		fill_entry(e, desc);
-		/* Binary search for the insertion point (an empty table has
-		 * nothing to compare, so has_freq is not needed yet). */
-		unsigned lo = 0, hi = t->n;
-		while (lo < hi) {
-			unsigned mid = lo + (hi - lo) / 2;
-			if (entry_cmp(t, t->sorted[mid], e) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		pos = lo;
-		if (pos < t->n && !entry_cmp(t, t->sorted[pos], e))
+		pos = sorted_lower_bound(t, e);
+		if (pos < t->n && !dmn__opp_entry_cmp(opp_sorted_at(t, pos), e))
 			err = -EEXIST;
-	}
-	if (!err && desc->name) {
-		e->name = dmn__strdup(ctx, desc->name);
-		err = e->name ? 0 : -ENOMEM;
 	}
 	if (!err)
 		err = dmn_grow(ctx, (void **)&t->by_id, &t->cap_id, t->n + 1,
@@ -447,15 +452,14 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	if (!err && t->helper) {
 		uint32_t pstate = 0;
 		err = t->helper(t->helper_user, t->handle,
-				e->n_hz ? e->hz[0] : 0, &pstate);
+				e->n_hz ? oe_hz(e)[0] : 0, &pstate);
 		if (err > 0)
 			err = -EIO;
-		e->has_pstate = !err;
-		e->pstate = pstate;
+		if (!err)
+			e->bits |= OE_HAS_PSTATE;
+		*oe_pstate_slot(e) = pstate;
 	}
 	if (err) {
-		if (e)
-			dmn__free(ctx, e->name);
 		dmn__free(ctx, e);
 		dmn__free(ctx, new_deps);
 		dmn__unlock(ctx);
@@ -471,10 +475,8 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	t->by_id[t->n] = e;
 	memmove(&t->sorted[pos + 1], &t->sorted[pos],
 		(t->n - pos) * sizeof(*t->sorted));
-	t->sorted[pos] = e;
+	t->sorted[pos] = e->id;
 	t->n++;
-	for (unsigned i = pos; i < t->n; i++)
-		t->sorted[i]->pos = i;
 	for (unsigned i = 0; i < n_new; i++) {
 		dmn__opp_table_ref(new_deps[i]);
 		t->deps[t->n_deps++] = new_deps[i];

@@ -12,25 +12,9 @@
  * a failed lowering (kept, reported through dmn_last_error()).
  */
 #include "test_core_common.h"
-
-#include <domino/idle.h>
+#include "test_compare.h"
 
 #define NDEV 4
-
-static uint32_t next_rand(uint32_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 17;
-	*x ^= *x << 5;
-	return *x;
-}
-
-
-static uint64_t clock_now(void *user)
-{
-	uint64_t *t = user;
-	return *t;
-}
 
 /* Multiples of 5 up to 100; above that -ERANGE. */
 static int round5(void *user, pd_domain_t dom, uint32_t level,
@@ -87,40 +71,6 @@ static void side_fini(struct side *s)
 	assert_int_equal(s->alloc.live, 0);
 }
 
-static void same_events(const struct evrec *a, const struct evrec *b)
-{
-	assert_int_equal(a->n, b->n);
-	for (unsigned i = 0; i < a->n; i++) {
-		const struct dmn_event *x = &a->ev[i], *y = &b->ev[i];
-		assert_int_equal(x->kind, y->kind);
-		assert_int_equal(x->op, y->op);
-		assert_int_equal(x->error, y->error);
-		assert_int_equal(x->safe, y->safe);
-		assert_int_equal(x->old_value, y->old_value);
-		assert_int_equal(x->new_value, y->new_value);
-	}
-}
-
-static void same_stats(struct side *a, struct side *b)
-{
-	struct pd_domain_stats sa, sb;
-	assert_int_equal(pd_domain_stats(a->ctx, a->root, &sa), 0);
-	assert_int_equal(pd_domain_stats(b->ctx, b->root, &sb), 0);
-	assert_int_equal(sa.pstate_transitions, sb.pstate_transitions);
-	assert_int_equal(sa.n_pstates, sb.n_pstates);
-	assert_int_equal(sa.time_on_ns, sb.time_on_ns);
-	for (unsigned i = 0; i < sa.n_pstates; i++) {
-		uint32_t la, lb;
-		uint64_t ta, tb;
-		assert_int_equal(pd_domain_pstate_residency(a->ctx, a->root, i,
-							    &la, &ta), 0);
-		assert_int_equal(pd_domain_pstate_residency(b->ctx, b->root, i,
-							    &lb, &tb), 0);
-		assert_int_equal(la, lb);
-		assert_int_equal(ta, tb);
-	}
-}
-
 static void fast_equals_general(void **state)
 {
 	(void)state;
@@ -168,15 +118,9 @@ static void fast_equals_general(void **state)
 		assert_int_equal(ra, rb);
 		assert_int_equal(dmn_last_error(a->ctx),
 				 dmn_last_error(b->ctx));
-		assert_int_equal(a->fake.n_log, b->fake.n_log);
-		for (unsigned k = 0; k < a->fake.n_log; k++) {
-			assert_int_equal(a->fake.log[k].op, b->fake.log[k].op);
-			assert_int_equal(a->fake.log[k].level,
-					 b->fake.log[k].level);
-			assert_int_equal(a->fake.log[k].ret, b->fake.log[k].ret);
-		}
+		same_calls(&a->fake, &b->fake);
 		same_events(&a->ev, &b->ev);
-		same_stats(a, b);
+		same_stats(a->ctx, a->root, b->ctx, b->root);
 		struct snapshot *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
 		assert_non_null(sa);
 		assert_non_null(sb);

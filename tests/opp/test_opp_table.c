@@ -515,6 +515,83 @@ static void test_helper_no_leak(void **state)
 	world_fini(&w);
 }
 
+/* An entry stores its counts in 8 bits and its flags in 16 (issue 21,
+ * memory): one more is refused with -EOVERFLOW and adds nothing; the
+ * largest ones, a name, power and several lists of every kind read back
+ * as given. */
+static void test_entry_limits(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w);
+	opp_table_t lv, t;
+	OK(opp_table_create(w.ctx, "rail", &lv));
+	uint32_t l1 = add_level(&w, lv, 16, 0, NULL);
+	uint32_t l2 = add_level(&w, lv, 48, 0, NULL);
+	OK(opp_table_create(w.ctx, "dev", &t));
+	static uint64_t hz[256];
+	static struct opp_supply sup[256];
+	static struct opp_required req[256];
+	for (unsigned i = 0; i < 256; i++) {
+		hz[i] = 1000000ull * (i + 1);
+		sup[i] = (struct opp_supply){600000 + i, 0, 0, i};
+		req[i] = (struct opp_required){lv, i % 2 ? l2 : l1};
+	}
+	struct opp_desc d;
+	memset(&d, 0, sizeof(d));
+	d.name = "opp-1000000";
+	d.hz = hz;
+	d.supplies = sup;
+	d.required = req;
+	d.microwatt = 1234;
+	d.n_hz = d.n_supplies = d.n_required = 256;
+	uint32_t id = 7;
+	for (int k = 0; k < 4; k++) {
+		d.n_hz = k == 0 ? 256 : 255;
+		d.n_supplies = k == 1 ? 256 : 255;
+		d.n_required = k == 2 ? 256 : 255;
+		d.flags = k == 3 ? 1u << 16 : 0;
+		assert_int_equal(opp_add(w.ctx, t, &d, &id), -EOVERFLOW);
+		assert_int_equal(id, 7);
+	}
+	unsigned total = 9;
+	OK(opp_table_count(w.ctx, t, &total, NULL));
+	assert_int_equal(total, 0);
+	d.flags = 1u << 15; /* unknown to the library, kept as given */
+	OK(opp_add(w.ctx, t, &d, &id));
+	struct opp_info info;
+	OK(opp_entry_info(w.ctx, t, id, &info));
+	assert_string_equal(info.name, "opp-1000000");
+	assert_int_equal(info.n_hz, 255);
+	assert_int_equal(info.n_supplies, 255);
+	assert_int_equal(info.n_required, 255);
+	assert_int_equal(info.microwatt, 1234);
+	assert_int_equal(info.flags, 1u << 15);
+	assert_true(info.available);
+	for (unsigned i = 0; i < 255; i++) {
+		assert_int_equal(info.hz[i], hz[i]);
+		assert_int_equal(info.supplies[i].microvolt, 600000 + i);
+		/* A single cell: the window is the target. */
+		assert_int_equal(info.supplies[i].microvolt_min, 600000 + i);
+		assert_int_equal(info.supplies[i].microvolt_max, 600000 + i);
+		assert_int_equal(info.supplies[i].microamp, i);
+		assert_int_equal(info.required[i].id, i % 2 ? l2 : l1);
+	}
+	/* Without a name or power the entry stores neither. */
+	d.name = NULL;
+	d.microwatt = 0;
+	d.hz = hz + 1;
+	d.n_hz = d.n_supplies = 1;
+	d.n_required = 0;
+	d.flags = 0;
+	OK(opp_add(w.ctx, t, &d, &id));
+	OK(opp_entry_info(w.ctx, t, id, &info));
+	assert_null(info.name);
+	assert_int_equal(info.microwatt, 0);
+	assert_int_equal(info.hz[0], hz[1]);
+	world_fini(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +604,7 @@ int main(void)
 	    cmocka_unit_test(test_refcounts),
 	    cmocka_unit_test(test_helper),
 	    cmocka_unit_test(test_helper_no_leak),
+	    cmocka_unit_test(test_entry_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
