@@ -431,10 +431,16 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
  * directly, in the same order and with the same events and statistics:
  * a new maximum is applied at once (phase A), a lower one after the inputs
  * changed (phase D); a vote that moves neither costs a histogram update.
+ *
+ * It writes nothing outside @a and its domain: the first callback error
+ * goes to *@op_error (not ctx->op_error), and with @shared (a striped
+ * context, other fast paths running) it does not allocate either: a vote
+ * that would need memory falls back, so the allocation hook is never
+ * called from two threads at once.
  * Returns 1 if it handled the vote (its result in *@err), 0 to fall back
  * to the general path without having changed anything. */
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		  uint32_t level, int *err)
+		       uint32_t level, int *err, int *op_error, bool shared)
 {
 	struct pd_domain *d = a->dom;
 	if (!a->counted || d->n_parents || !d->on || !d->ops ||
@@ -452,7 +458,14 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 	if (r) {
 		/* Room for the new level in the histogram and the statistics
 		 * first: after this point nothing can fail but the callback. */
-		if (d->stats.n_levels + d->votes.n + 1 > d->stats.cap_levels)
+		bool stats_room =
+			d->stats.n_levels + d->votes.n + 1 <= d->stats.cap_levels;
+		unsigned i = dmn__level_hist_lower_bound(&d->votes, r);
+		bool hist_room = d->votes.n < d->votes.cap ||
+				 (i < d->votes.n && d->votes.bins[i].level == r);
+		if (shared && (!stats_room || !hist_room))
+			return 0;
+		if (!stats_room)
 			*err = dmn__stats_reserve(ctx, d, d->votes.n + 1);
 		if (!*err)
 			*err = dmn__level_hist_add(ctx, &d->votes, r);
@@ -471,12 +484,15 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
 		     old, want);
 	int cb = call_set_pstate(ctx, d, want);
+	if (cb) {
+		*op_error = cb;
+		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, d, cb, want < old,
+		     old, want);
+	}
 	if (cb && want > old) {
 		/* A failed raise: as dmn__txn_commit's rollback, the inputs go
 		 * back and nothing else had changed. */
-		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 0, old, want);
-		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, cb, 0, 0,
-		     0);
+		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, d, cb, 0, 0, 0);
 		if (r)
 			dmn__level_hist_remove(&d->votes, r);
 		if (old_vote)
@@ -485,11 +501,8 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		*err = cb;
 		return 1;
 	}
-	if (cb) {
-		/* A failed lowering keeps the state, as phase D does. */
-		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 1, old, want);
-		return 1;
-	}
+	if (cb)
+		return 1; /* a failed lowering keeps the state, as phase D */
 	dmn__stats_pstate(ctx, d, want);
 	d->pstate = want;
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
