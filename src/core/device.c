@@ -471,7 +471,7 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 #if DMN_STRIPED
 /* pd_vote on a striped context, on the stripe of @att's slot (votes on
  * one attachment meet there; see internal.h): an unchanged vote, a stale
- * handle, or a vote that dmn__txn_vote_fast takes on a domain no other
+ * handle, or a vote that dmn__txn_vote_fast takes on a chain no other
  * fast path holds. 1 if handled (result in *@err), 0 to take the
  * exclusive path (nothing changed). */
 static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
@@ -489,12 +489,9 @@ static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 		*err = -EBADF;
 	} else if (a->vote != level) {
 		/* The OPP layer's listener reads other domains' state. */
-		handled = !ctx->internal_listeners && dmn__dom_trylock(a->dom);
-		if (handled) {
-			handled = dmn__txn_vote_fast(ctx, a, level, err,
-						     &op_error, true);
-			dmn__dom_unlock(a->dom);
-		}
+		handled = !ctx->internal_listeners &&
+			  dmn__txn_vote_fast(ctx, a, level, err, &op_error,
+					     true);
 	}
 	if (handled)
 		dmn__fast_result(ctx, *err ? *err : op_error);

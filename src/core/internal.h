@@ -323,11 +323,12 @@ char *dmn__strdup(struct dmn_ctx *ctx, const char *s);
  * - fast: a vote or get/put whose effect stays inside one domain (or one
  *   device) takes ONE stripe, chosen by the slot of the handle it was
  *   given (dmn__fast_enter), which pins every object and the structure
- *   (no exclusive call can run), and then the domain's fast_lock with a
- *   try-lock. It never waits while holding anything: on a busy domain it
- *   lets go and takes the exclusive path. So the only waits are for the
- *   context lock holding nothing, or for a stripe holding the context
- *   lock and lower stripes only: no cycle, no deadlock.
+ *   (no exclusive call can run), and then the fast_lock of each domain
+ *   it changes, child before parent, each with a bounded spin: on a busy
+ *   domain it lets go of everything and takes the exclusive path. So the
+ *   only blocking waits are for the context lock holding nothing, or for
+ *   a stripe holding the context lock and lower stripes only; the spins
+ *   point up the tree and end: no cycle, no deadlock.
  *
  * Only contexts on the default pthread lock are striped: with the user's
  * lock hook (or dmn_lock_none, firmware) the one user lock is all there
@@ -474,10 +475,23 @@ static inline void dmn__fast_leave(struct dmn_ctx *ctx,
 	pthread_mutex_unlock(&ctx->stripes[h->stripe].m);
 }
 
-/* A domain's own lock among fast paths: never waited for (see above). */
+/* A domain's own lock among fast paths. Taken child before parent along
+ * a chain, so a wait only ever points up the tree (no cycle), and only
+ * for a bounded spin: a holder is a fast path that waits for nothing
+ * else and lets go within one callback. After the spin the caller falls
+ * back to the exclusive path, which blocks properly. */
+#define DMN_DOM_SPIN 256
 static inline bool dmn__dom_trylock(struct pd_domain *d)
 {
-	return !__atomic_exchange_n(&d->fast_lock, 1, __ATOMIC_ACQUIRE);
+	for (unsigned i = 0; i < DMN_DOM_SPIN; i++) {
+		if (!__atomic_load_n(&d->fast_lock, __ATOMIC_RELAXED) &&
+		    !__atomic_exchange_n(&d->fast_lock, 1, __ATOMIC_ACQUIRE))
+			return true;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	return false;
 }
 
 static inline void dmn__dom_unlock(struct pd_domain *d)
@@ -562,12 +576,14 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 		 bool counted);
 int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
 int dmn__txn_commit(struct dmn_ctx *ctx);
-/* pd_vote's fast path for a counted vote on an on domain without parents:
- * 1 if it handled the vote (result in *@err, the first callback error in
- * *@op_error; same effects, events and statistics as the general path), 0
- * if the caller must take the general path (nothing changed). With
- * @shared it never allocates (falls back instead). O(log L) in the
- * distinct levels, plus the callback when the domain's level moves. */
+/* pd_vote's fast path for a counted vote on an on domain whose ancestry
+ * is a short chain of on domains (txn.c says which): 1 if it handled the
+ * vote (result in *@err, the first callback error in *@op_error; same
+ * effects, events and statistics as the general path), 0 if the caller
+ * must take the general path (nothing changed). It never allocates; with
+ * @shared it takes each chain domain's fast_lock (falls back if one is
+ * taken). O(chain * log L) in the distinct levels L, plus the callbacks of
+ * the domains whose level moves. */
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		       uint32_t level, int *err, int *op_error, bool shared);
 void dmn__txn_abort(struct dmn_ctx *ctx);
