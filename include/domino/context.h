@@ -191,7 +191,15 @@ typedef void (*dmn_listener_fn)(void *user, struct dmn_ctx *ctx,
  * @alloc: allocation hook; NULL members mean malloc/free
  * @lock:  locking hook; NULL create means pthread mutexes where the build
  *         has them, none otherwise
- * @now:   time source; NULL means CLOCK_MONOTONIC (hosted) or always 0
+ * @now:   time source; NULL means CLOCK_MONOTONIC (hosted) or always 0.
+ *         With NULL, pstate changes are time-stamped for the residency
+ *         statistics with CLOCK_MONOTONIC_COARSE (where the system has
+ *         it; one scheduler tick, as Linux's cpufreq time_in_state),
+ *         which costs a memory read instead of a clock read on every
+ *         vote that moves a level: each pstate's residency may be off by
+ *         a tick, their sum is still the elapsed time exactly. Pass a
+ *         time source (the simulator does) for exact residencies. It may
+ *         be called from several threads at once (see dmn_lock_ops).
  * @now_user: passed to @now
  */
 struct dmn_config {

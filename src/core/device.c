@@ -489,9 +489,11 @@ static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 		*err = -EBADF;
 	} else if (a->vote != level) {
 		/* The OPP layer's listener reads other domains' state. */
+		dmn__fast_push(&h);
 		handled = !ctx->internal_listeners &&
 			  dmn__txn_vote_fast(ctx, a, level, err, &op_error,
 					     true);
+		dmn__fast_pop(&h);
 	}
 	if (handled)
 		dmn__fast_result(ctx, *err ? *err : op_error);

@@ -228,6 +228,7 @@ struct dmn_ctx {
 	struct dmn_lock_ops lock_ops;
 	void *lock;
 	dmn_time_fn now;
+	dmn_time_fn pstate_now; /* now, or a coarse default (context.c) */
 	void *now_user;
 
 	struct dmn_listener {
@@ -460,18 +461,29 @@ static inline int dmn__fast_enter(struct dmn_ctx *ctx, uint32_t slot,
 			    "from its own callback or listener");
 		return -EDEADLK;
 	}
+	h->ctx = ctx;
 	h->stripe = slot % DMN_STRIPES;
 	pthread_mutex_lock(&ctx->stripes[h->stripe].m);
-	h->ctx = ctx;
+	return 0;
+}
+
+/* Around anything that may run a callback or a listener: from there on a
+ * call back into @h's context is refused (dmn__reentered). A fast path
+ * that runs none (an unchanged vote) skips the two stores. */
+static inline void dmn__fast_push(struct dmn_fast_hold *h)
+{
 	h->next = dmn__fast_held;
 	dmn__fast_held = h;
-	return 0;
+}
+
+static inline void dmn__fast_pop(struct dmn_fast_hold *h)
+{
+	dmn__fast_held = h->next;
 }
 
 static inline void dmn__fast_leave(struct dmn_ctx *ctx,
 				   struct dmn_fast_hold *h)
 {
-	dmn__fast_held = h->next;
 	pthread_mutex_unlock(&ctx->stripes[h->stripe].m);
 }
 
