@@ -641,7 +641,8 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 			continue;
 		int cb = call_set_pstate(ctx, x, want);
 		if (cb) {
-			*op_error = cb;
+			if (!*op_error)
+				*op_error = cb;
 			*err = cb;
 			emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, x, cb, 0, old,
 			     want);
