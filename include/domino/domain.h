@@ -296,7 +296,8 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
  *   count. The same level again is O(1); a counted vote on an on domain
  *   whose ancestry is a chain of up to 8 on domains (one parent each) is
  *   O(chain * log L) + its callbacks (no undo log, no walk), with the same
- *   effects, and on the default lock runs beside votes on other chains.
+ *   effects, and on the default lock runs beside votes on other chains
+ *   (not in size-optimized builds, where every vote takes the engine).
  */
 int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
 

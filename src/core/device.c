@@ -448,11 +448,16 @@ static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 			pd_attach_t att, uint32_t level)
 {
 	int err = 0;
+#if !defined(__OPTIMIZE_SIZE__)
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
 	if (a && dmn__txn_vote_fast(ctx, a, level, &err, &ctx->op_error,
 				    false))
 		return err;
+#else
+	(void)err;
+	(void)a;
+#endif
 	struct pd_vote_change change = {att, level};
 	return vote_many_locked(ctx, &change, 1);
 }

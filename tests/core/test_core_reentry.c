@@ -62,6 +62,7 @@ static int off_cb(void *user, pd_domain_t dom, int idle)
 
 static const struct pd_domain_ops ops = {on_cb, off_cb, 0};
 
+#if !defined(REENTRY_ASSERTS)
 /* A pstate callback: with the default lock, the vote that calls it takes
  * the striped fast path (one stripe and the domain's lock), so the calls
  * back must be refused there too, not wait for the stripe it holds. */
@@ -88,6 +89,7 @@ static int pstate_cb(void *user, pd_domain_t dom, uint32_t level)
 }
 
 static const struct pd_domain_ops fast_ops = {0, 0, pstate_cb};
+#endif
 
 static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *ev)
 {
