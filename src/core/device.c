@@ -494,12 +494,16 @@ static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 	if (!a) {
 		*err = -EBADF;
 	} else if (a->vote != level) {
+#if !defined(__OPTIMIZE_SIZE__)
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
 		handled = !ctx->internal_listeners &&
 			  dmn__txn_vote_fast(ctx, a, level, err, &op_error,
 					     true);
 		dmn__fast_pop(&h);
+#else
+		handled = 0;
+#endif
 	}
 	if (handled)
 		dmn__fast_result(ctx, *err ? *err : op_error);
