@@ -23,7 +23,9 @@
  *    beyond). Nothing else is capped at compile time: graph depth, idle
  *    states, pstate levels, listeners and pd_vote_many changes are limited
  *    by memory only;
- *  - callbacks and listeners run with the context's lock held; a call they
+ *  - callbacks and listeners run with the context's lock held (or, on a
+ *    fast path, the lock of the domains concerned: see struct
+ *    dmn_lock_ops); a call they
  *    make back into their own context (on the same thread, whatever the
  *    lock hook, dmn_lock_none included) fails with -EDEADLK before it
  *    touches anything, and stops the program with an assertion in debug
@@ -111,9 +113,33 @@ struct dmn_alloc_ops {
  * @destroy: free it
  * @user:    passed to every call
  *
- * The context takes exactly one mutex around every public call, so callers
- * on several threads are serialized and no lock order can be violated. A
- * firmware build without threads passes dmn_lock_none.
+ * With a hook, the context takes exactly this one mutex around every
+ * public call, so callers on several threads are serialized and no lock
+ * order can be violated. A firmware build without threads passes
+ * dmn_lock_none.
+ *
+ * The default (no hook, a build with pthreads) is striped, so that calls
+ * on disjoint parts of one context run in parallel: besides the context
+ * mutex, the context has 16 cache-line-sized stripe mutexes and each
+ * domain a one-byte lock. A fast path (pd_vote that changes at most one
+ * chain of on domains, each with one parent; nested pd_device_get /
+ * pd_device_put; an unchanged vote) takes one stripe, chosen by the slot
+ * of the handle it was given, then the locks of the domains it changes,
+ * child before parent, each by a bounded spin; if one is busy it lets go
+ * of everything and takes the exclusive path instead. Every other call is
+ * exclusive: the context mutex, then all stripes in ascending order.
+ * Lock order: context mutex < stripe 0 < ... < stripe 15 < domain locks,
+ * child before parent; a fast path never waits for the context mutex or a
+ * second stripe, and its spins only point up the tree and end, so no
+ * cycle can form. What a fast path writes belongs to its domains (their
+ * votes, pstate, statistics) and its device (usage), except
+ * dmn_last_error(), written atomically; it never allocates (a call that
+ * would falls back to the exclusive path). So two threads may run the
+ * callbacks and listeners of two different domains at the same time, and
+ * the time source from both at once; a context whose OPP layer follows
+ * events (opportunistic scaling) stays exclusive, as that listener reads
+ * other domains. A caller that needs every call serialized passes the
+ * pthread functions as a hook.
  */
 struct dmn_lock_ops {
 	int (*create)(void *user, void **lock);
@@ -185,8 +211,12 @@ struct dmn_event {
 
 /**
  * typedef dmn_listener_fn - receives events, synchronously, in order
- * Called with the context lock held: a call back into the same context
+ * Called with the context lock held, or on a fast path with the domain of
+ * the event held (struct dmn_lock_ops): a call back into the same context
  * fails with -EDEADLK (it may record, print, or signal another thread).
+ * Each operation's events arrive in order on its thread; on the default
+ * lock, two threads' fast paths on different domains may call a listener
+ * at the same time, so a listener shared by them must be thread-safe.
  */
 typedef void (*dmn_listener_fn)(void *user, struct dmn_ctx *ctx,
 				const struct dmn_event *ev);
@@ -196,7 +226,15 @@ typedef void (*dmn_listener_fn)(void *user, struct dmn_ctx *ctx,
  * @alloc: allocation hook; NULL members mean malloc/free
  * @lock:  locking hook; NULL create means pthread mutexes where the build
  *         has them, none otherwise
- * @now:   time source; NULL means CLOCK_MONOTONIC (hosted) or always 0
+ * @now:   time source; NULL means CLOCK_MONOTONIC (hosted) or always 0.
+ *         With NULL, pstate changes are time-stamped for the residency
+ *         statistics with CLOCK_MONOTONIC_COARSE (where the system has
+ *         it; one scheduler tick, as Linux's cpufreq time_in_state),
+ *         which costs a memory read instead of a clock read on every
+ *         vote that moves a level: each pstate's residency may be off by
+ *         a tick, their sum is still the elapsed time exactly. Pass a
+ *         time source (the simulator does) for exact residencies. It may
+ *         be called from several threads at once (see dmn_lock_ops).
  * @now_user: passed to @now
  */
 struct dmn_config {

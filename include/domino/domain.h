@@ -39,9 +39,16 @@
  *  operation touches the affected domains and their ancestors: A below.
  *
  * Threads
- *  Every call takes the context lock (see struct dmn_lock_ops). Callbacks and
- *  listeners run with it held, synchronously, on the calling thread; a call
- *  they make back into the same context returns -EDEADLK (see context.h).
+ *  Every call takes the context lock (see struct dmn_lock_ops), except the
+ *  fast paths of a context on the default lock: pd_vote whose effect stays
+ *  on one chain of domains (the voted domain and its single-parent
+ *  ancestors, all on) and nested pd_device_get / pd_device_put, which hold
+ *  only a lock stripe and the domains they change, so calls on disjoint
+ *  subtrees run in parallel. Callbacks and listeners run synchronously, on
+ *  the calling thread, with the domains they are about held; a call they
+ *  make back into the same context returns -EDEADLK (see context.h). The
+ *  callbacks and listeners of two different domains may run at the same
+ *  time on two threads: they must not share unsynchronized state.
  */
 #ifndef DOMINO_DOMAIN_H
 #define DOMINO_DOMAIN_H
@@ -73,7 +80,9 @@ typedef uint32_t pd_attach_t;
  *             when that attachment's mode changes. A failure leaves the
  *             mode as it was. Without it, pd_attach_set_hwmode() answers
  *             -EOPNOTSUPP (lifecycle.h).
- * All run with the context lock held.
+ * All run with the domain held (the context lock, or on a fast path the
+ * domain's own lock): never twice at once for one domain, but two domains'
+ * callbacks may run at once on two threads (see Threads above).
  */
 struct pd_domain_ops {
 	int (*power_on)(void *user, pd_domain_t dom);
@@ -104,7 +113,9 @@ struct pd_domain_desc {
  * typedef pd_round_fn - round a vote up to a level the domain supports
  * Store in *@rounded the smallest supported level >= @level and return 0,
  * or return -ERANGE when @level is above the highest. Must be monotonic.
- * Called with the lock held; must not fail for a level it accepted before.
+ * Called with the lock held (on a fast path: the domain's stripe, so two
+ * domains' hooks may run at once); must not fail for a level it accepted
+ * before.
  */
 typedef int (*pd_round_fn)(void *user, pd_domain_t dom, uint32_t level,
 			   uint32_t *rounded);
@@ -291,8 +302,10 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
  * cost: O(domains and links above the domain) to validate a non-zero
  *   level, O(log L) per domain reached + A; independent of the voter
  *   count. The same level again is O(1); a counted vote on an on domain
- *   without parents is O(log L) + at most one callback (no undo log, no
- *   walk), with the same effects.
+ *   whose ancestry is a chain of up to 8 on domains (one parent each) is
+ *   O(chain * log L) + its callbacks (no undo log, no walk), with the same
+ *   effects, and on the default lock runs beside votes on other chains
+ *   (not in size-optimized builds, where every vote takes the engine).
  */
 int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
 

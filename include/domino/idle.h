@@ -208,7 +208,8 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
  * Levels are listed in the order first seen, level 0 first; every level is
  * kept (no cap: room for a level is made when a vote or requirement first
  * brings it, and that call fails with -ENOMEM, changing nothing, if memory
- * runs out).
+ * runs out). With the default time source each level's time is exact to
+ * a scheduler tick (see struct dmn_config), their sum exactly.
  * returns: 0, -EINVAL, -EBADF, -ENOENT (@i >= n_pstates).
  * cost: O(n_pstates).
  */

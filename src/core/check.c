@@ -19,6 +19,12 @@ bool dmn__lock_held(const struct dmn_ctx *ctx)
 	for (const struct dmn_ctx *c = dmn__held_by_thread; c; c = c->held_next)
 		if (c == ctx)
 			return true;
+#if DMN_STRIPED
+	/* A fast path holds a stripe and its chain's domain locks. */
+	for (const struct dmn_fast_hold *f = dmn__fast_held; f; f = f->next)
+		if (f->ctx == ctx)
+			return true;
+#endif
 	return false;
 }
 

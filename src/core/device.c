@@ -333,10 +333,48 @@ int dmn__pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
 	return txn_result(ctx, err);
 }
 
+#if DMN_STRIPED
+/* pd_device_get / pd_device_put on a striped context, on the stripe of the
+ * device's slot (calls on one device meet there): a stale handle, or a
+ * nested count that changes no domain (@delta +1 from usage >= 1 on a
+ * probed device, -1 from usage >= 2). 1 if handled (result in *@err), 0
+ * to take the exclusive path (nothing changed). */
+static int usage_striped(struct dmn_ctx *ctx, pd_device_t h, int delta,
+			 int *err)
+{
+	struct dmn_fast_hold hold;
+	if (dmn__fast_enter(ctx, h & HANDLE_SLOT_MASK, &hold)) {
+		*err = -EDEADLK;
+		return 1;
+	}
+	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
+	int handled = 1;
+	*err = 0;
+	if (!dev)
+		*err = -EBADF;
+	else if (delta > 0 && dev->usage && dev->usage < UINT_MAX &&
+		 dev->probed)
+		dev->usage++;
+	else if (delta < 0 && dev->usage > 1)
+		dev->usage--;
+	else
+		handled = 0;
+	if (handled)
+		dmn__fast_result(ctx, *err);
+	dmn__fast_leave(ctx, &hold);
+	return handled;
+}
+#endif
+
 int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
+#if DMN_STRIPED
+	int fast_err;
+	if (ctx->stripes && usage_striped(ctx, h, 1, &fast_err))
+		return fast_err;
+#endif
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = dmn__pd_device_get_locked(ctx, h);
@@ -366,6 +404,11 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
+#if DMN_STRIPED
+	int fast_err;
+	if (ctx->stripes && usage_striped(ctx, h, -1, &fast_err))
+		return fast_err;
+#endif
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = dmn__pd_device_put_locked(ctx, h);
@@ -435,9 +478,12 @@ __attribute__((noinline))
 static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 			pd_attach_t att, uint32_t level)
 {
-#if !defined(DMN_FIRMWARE)
+#if DMN_FAST_PATHS
 	int err = 0;
-	if (a && dmn__txn_vote_fast(ctx, a, level, &err))
+	/* Alone in the context: the first error goes where the OPP layer's
+	 * listener puts its own, as in the engine. */
+	if (a && dmn__txn_vote_fast(ctx, a, level, &err, &ctx->op_error,
+				    false))
 		return err;
 	if (a && dmn__txn_vote_chain(ctx, a, level, &err))
 		return err;
@@ -460,10 +506,53 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 	return txn_result(ctx, err);
 }
 
+#if DMN_STRIPED
+/* pd_vote on a striped context, on the stripe of @att's slot (votes on
+ * one attachment meet there; see internal.h): an unchanged vote, a stale
+ * handle, or a vote that dmn__txn_vote_fast takes on a chain no other
+ * fast path holds. 1 if handled (result in *@err), 0 to take the
+ * exclusive path (nothing changed). */
+static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
+			int *err)
+{
+	struct dmn_fast_hold h;
+	if (dmn__fast_enter(ctx, att & HANDLE_SLOT_MASK, &h)) {
+		*err = -EDEADLK;
+		return 1;
+	}
+	struct pd_attachment *a = dmn__pd_attach_get(ctx, att);
+	int handled = 1, op_error = 0;
+	*err = 0;
+	if (!a) {
+		*err = -EBADF;
+	} else if (a->vote != level) {
+#if DMN_FAST_PATHS
+		/* The OPP layer's listener reads other domains' state. */
+		dmn__fast_push(&h);
+		handled = !ctx->internal_listeners &&
+			  dmn__txn_vote_fast(ctx, a, level, err, &op_error,
+					     true);
+		dmn__fast_pop(&h);
+#else
+		handled = 0;
+#endif
+	}
+	if (handled)
+		dmn__fast_result(ctx, *err ? *err : op_error);
+	dmn__fast_leave(ctx, &h);
+	return handled;
+}
+#endif
+
 int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 {
 	if (!ctx)
 		return -EINVAL;
+#if DMN_STRIPED
+	int fast_err;
+	if (ctx->stripes && vote_striped(ctx, att, level, &fast_err))
+		return fast_err;
+#endif
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	int err = dmn__pd_vote_locked(ctx, att, level);

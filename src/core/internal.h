@@ -29,6 +29,11 @@ struct pd_sleep_data {
  * tests/firmware), which trades speed-ups for size: what it leaves out
  * only ever decides as the code it keeps does (docs/architecture.md,
  * Firmware units). */
+#if defined(DMN_FIRMWARE) || defined(__OPTIMIZE_SIZE__)
+#define DMN_FAST_PATHS 0 /* every vote takes the general engine */
+#else
+#define DMN_FAST_PATHS 1 /* the vote fast paths in txn.c */
+#endif
 
 /* Invariants the headers promise, checked live (DMN_CHECKS, check.c) in
  * debug builds (no NDEBUG) and wherever DMN_DEBUG asks for them, as in the
@@ -106,6 +111,10 @@ struct pd_domain {
 	unsigned active_devices;
 	unsigned on_children;
 	struct level_hist votes; /* counted device votes + child requirements */
+
+	/* Held by a fast path on this domain (dmn__dom_trylock); only
+	 * fast paths touch it, and only on striped contexts. */
+	unsigned char fast_lock;
 
 	/* What the callbacks last accepted. */
 	bool on;
@@ -272,6 +281,7 @@ struct dmn_ctx {
 	struct dmn_lock_ops lock_ops;
 	void *lock;
 	dmn_time_fn now;
+	dmn_time_fn pstate_now; /* now, or a coarse default (context.c) */
 	void *now_user;
 
 	struct dmn_listener {
@@ -330,6 +340,15 @@ struct dmn_ctx {
 
 	/* The next context the same thread holds (see dmn__lock). */
 	struct dmn_ctx *held_next;
+
+	/* Lock striping (default pthread lock only, see dmn__lock): NULL,
+	 * or DMN_STRIPES cache-line-sized mutexes; stripes_mem is the block
+	 * they were carved from. internal_listeners counts the listeners
+	 * added by dmn__listen_locked (the OPP layer's), which read other
+	 * domains and so keep every call on the exclusive path. */
+	struct dmn_stripe *stripes;
+	void *stripes_mem;
+	unsigned internal_listeners;
 };
 
 /* context.c */
@@ -368,12 +387,50 @@ void dmn__check_txn_end(const struct dmn_ctx *ctx, bool committed);
 void dmn__check_call_end(const struct dmn_ctx *ctx);
 #endif
 
-/* The contexts whose lock this thread holds, innermost first, linked
- * through held_next (a context is held by one thread at a time). A call
- * from a callback or listener into a context of this list would deadlock
- * on the default lock and corrupt state without one. */
+/*
+ * Locking (the order is in docs/design-notes.md, "Locking"):
+ *
+ * - exclusive: dmn__lock takes the context lock and then, on a striped
+ *   context, every stripe in ascending index order. Every public call
+ *   that is not a fast path runs so, alone in the context.
+ * - fast: a vote or get/put whose effect stays inside one domain (or one
+ *   device) takes ONE stripe, chosen by the slot of the handle it was
+ *   given (dmn__fast_enter), which pins every object and the structure
+ *   (no exclusive call can run), and then the fast_lock of each domain
+ *   it changes, child before parent, each with a bounded spin: on a busy
+ *   domain it lets go of everything and takes the exclusive path. So the
+ *   only blocking waits are for the context lock holding nothing, or for
+ *   a stripe holding the context lock and lower stripes only; the spins
+ *   point up the tree and end: no cycle, no deadlock.
+ *
+ * Only contexts on the default pthread lock are striped: with the user's
+ * lock hook (or dmn_lock_none, firmware) the one user lock is all there
+ * is, and every call, fast paths included, runs under it.
+ */
 #if defined(DMN_HAVE_PTHREAD) && !defined(__STDC_NO_THREADS__)
-extern _Thread_local struct dmn_ctx *dmn__held_by_thread;
+#define DMN_STRIPED 1
+#else
+#define DMN_STRIPED 0
+#endif
+
+/* The contexts whose lock this thread holds exclusively, innermost first,
+ * linked through held_next (a context is held by one thread at a time),
+ * and the fast paths it is in, innermost first, in nodes on its stack. A
+ * call from a callback or listener into a context of either list would
+ * deadlock on the default lock and corrupt state without one. */
+struct dmn_fast_hold {
+	struct dmn_ctx *ctx;
+	struct dmn_fast_hold *next;
+	unsigned stripe;
+};
+#if DMN_STRIPED
+#if defined(__GNUC__)
+#define DMN_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+#else
+#define DMN_TLS _Thread_local
+#endif
+extern DMN_TLS struct dmn_ctx *dmn__held_by_thread;
+extern DMN_TLS struct dmn_fast_hold *dmn__fast_held;
 #else
 extern struct dmn_ctx *dmn__held_by_thread;
 #endif
@@ -384,6 +441,18 @@ typedef void (*dmn_lock_fn)(void *user, void *lock);
 extern const dmn_lock_fn dmn__pthread_acquire, dmn__pthread_release;
 #endif
 
+#if DMN_STRIPED
+/* How many stripes a striped context has: enough that a few threads on
+ * disjoint handles rarely meet, few enough that the exclusive path's
+ * extra lock pairs stay small (16 uncontended pairs). */
+#define DMN_STRIPES 16u
+/* One per cache line, so two threads on two stripes never share one. */
+struct dmn_stripe {
+	pthread_mutex_t m;
+	unsigned char pad[64 - sizeof(pthread_mutex_t) % 64];
+};
+#endif
+
 /* Take the context lock: 0, or -EDEADLK (and an assertion failure in
  * debug builds) when this thread already holds it, i.e. a callback or a
  * listener called back into its own context. Every public call starts
@@ -392,16 +461,29 @@ extern const dmn_lock_fn dmn__pthread_acquire, dmn__pthread_release;
  * little more than this lock pair (issue 21). */
 DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
 DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx);
+/* Whether this thread is inside @ctx already (exclusive or fast). */
+DMN_HOT_LOCK int dmn__reentered(const struct dmn_ctx *ctx);
 #if DMN_DEFINE_LOCK
-DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
+DMN_HOT_LOCK int dmn__reentered(const struct dmn_ctx *ctx)
 {
 	for (const struct dmn_ctx *c = dmn__held_by_thread; c;
-	     c = c->held_next) {
-		if (c == ctx) {
-			DMN_ASSERT(!"re-entrant call into a domino context "
-				    "from its own callback or listener");
-			return -EDEADLK;
-		}
+	     c = c->held_next)
+		if (c == ctx)
+			return 1;
+#if DMN_STRIPED
+	for (const struct dmn_fast_hold *h = dmn__fast_held; h; h = h->next)
+		if (h->ctx == ctx)
+			return 1;
+#endif
+	return 0;
+}
+
+DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
+{
+	if (dmn__reentered(ctx)) {
+		DMN_ASSERT(!"re-entrant call into a domino context "
+			    "from its own callback or listener");
+		return -EDEADLK;
 	}
 #if defined(DMN_HAVE_PTHREAD)
 	if (ctx->lock_ops.acquire == dmn__pthread_acquire)
@@ -409,6 +491,12 @@ DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 	else
 #endif
 		ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
+#if DMN_STRIPED
+	/* Ascending, after the context lock: see the order above. */
+	if (ctx->stripes)
+		for (unsigned i = 0; i < DMN_STRIPES; i++)
+			pthread_mutex_lock(&ctx->stripes[i].m);
+#endif
 	ctx->held_next = dmn__held_by_thread;
 	dmn__held_by_thread = ctx;
 	return 0;
@@ -421,12 +509,91 @@ DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx)
 #endif
 	dmn__held_by_thread = ctx->held_next;
 	ctx->held_next = 0;
+#if DMN_STRIPED
+	if (ctx->stripes)
+		for (unsigned i = DMN_STRIPES; i > 0; i--)
+			pthread_mutex_unlock(&ctx->stripes[i - 1].m);
+#endif
 #if defined(DMN_HAVE_PTHREAD)
 	if (ctx->lock_ops.release == dmn__pthread_release)
 		pthread_mutex_unlock(ctx->lock);
 	else
 #endif
 		ctx->lock_ops.release(ctx->lock_ops.user, ctx->lock);
+}
+#endif
+
+#if DMN_STRIPED
+/* Enter a fast path of a striped context on the stripe of @slot: 0, or
+ * -EDEADLK as dmn__lock. @h lives on the caller's stack until
+ * dmn__fast_leave. Holding a stripe, nothing is created, removed or
+ * relinked, and no exclusive call runs; fast paths on other stripes do. */
+static inline int dmn__fast_enter(struct dmn_ctx *ctx, uint32_t slot,
+				  struct dmn_fast_hold *h)
+{
+	if (dmn__reentered(ctx)) {
+		DMN_ASSERT(!"re-entrant call into a domino context "
+			    "from its own callback or listener");
+		return -EDEADLK;
+	}
+	h->ctx = ctx;
+	h->stripe = slot % DMN_STRIPES;
+	pthread_mutex_lock(&ctx->stripes[h->stripe].m);
+	return 0;
+}
+
+/* Around anything that may run a callback or a listener: from there on a
+ * call back into @h's context is refused (dmn__reentered). A fast path
+ * that runs none (an unchanged vote) skips the two stores. */
+static inline void dmn__fast_push(struct dmn_fast_hold *h)
+{
+	h->next = dmn__fast_held;
+	dmn__fast_held = h;
+}
+
+static inline void dmn__fast_pop(struct dmn_fast_hold *h)
+{
+	dmn__fast_held = h->next;
+}
+
+static inline void dmn__fast_leave(struct dmn_ctx *ctx,
+				   struct dmn_fast_hold *h)
+{
+	pthread_mutex_unlock(&ctx->stripes[h->stripe].m);
+}
+
+/* A domain's own lock among fast paths. Taken child before parent along
+ * a chain, so a wait only ever points up the tree (no cycle), and only
+ * for a bounded spin: a holder is a fast path that waits for nothing
+ * else and lets go within one callback. After the spin the caller falls
+ * back to the exclusive path, which blocks properly. */
+#define DMN_DOM_SPIN 256
+static inline bool dmn__dom_trylock(struct pd_domain *d)
+{
+	for (unsigned i = 0; i < DMN_DOM_SPIN; i++) {
+		if (!__atomic_load_n(&d->fast_lock, __ATOMIC_RELAXED) &&
+		    !__atomic_exchange_n(&d->fast_lock, 1, __ATOMIC_ACQUIRE))
+			return true;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	return false;
+}
+
+static inline void dmn__dom_unlock(struct pd_domain *d)
+{
+	__atomic_store_n(&d->fast_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* dmn_last_error() from a fast path: fast paths on other stripes write it
+ * too, so atomically, and only when it changes, so that two threads whose
+ * calls succeed do not pass its cache line back and forth. The exclusive
+ * path reads and writes it plainly: it runs alone. */
+static inline void dmn__fast_result(struct dmn_ctx *ctx, int err)
+{
+	if (__atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED) != err)
+		__atomic_store_n(&ctx->last_error, err, __ATOMIC_RELAXED);
 }
 #endif
 
@@ -517,13 +684,16 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 		 bool counted);
 int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
 int dmn__txn_commit(struct dmn_ctx *ctx);
-/* pd_vote's fast path for a counted vote on an on domain without parents:
- * 1 if it handled the vote (result in *@err, same effects, events and
- * statistics as the general path), 0 if the caller must take the general
- * path (nothing changed). O(log L) in the distinct levels, plus the
- * callback when the domain's level moves. */
+/* pd_vote's fast path for a counted vote on an on domain whose ancestry
+ * is a short chain of on domains (txn.c says which): 1 if it handled the
+ * vote (result in *@err, the first callback error in *@op_error; same
+ * effects, events and statistics as the general path), 0 if the caller
+ * must take the general path (nothing changed). It never allocates; with
+ * @shared it takes each chain domain's fast_lock (falls back if one is
+ * taken). O(chain * log L) in the distinct levels L, plus the callbacks of
+ * the domains whose level moves. */
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		  uint32_t level, int *err); /* not in DMN_FIRMWARE builds */
+		       uint32_t level, int *err, int *op_error, bool shared);
 /* pd_vote's path for a counted vote on a domain whose ancestors form a
  * single-parent chain (all on): 1 if it handled the vote (result in *@err;
  * same callbacks, events, statistics and errors as the general engine), 0

@@ -32,6 +32,12 @@ static unsigned lower_bound(const struct level_hist *h, uint32_t level)
 	return lo;
 }
 
+bool dmn__level_hist_fits(const struct level_hist *h, uint32_t level)
+{
+	unsigned i = lower_bound(h, level);
+	return h->n < h->cap || (i < h->n && h->bins[i].level == level);
+}
+
 int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h)
 {
 	return dmn_grow(ctx, (void **)&h->bins, &h->cap, h->n + 1,

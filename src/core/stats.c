@@ -92,7 +92,12 @@ void dmn__stats_rejected(struct pd_domain *d, unsigned rejected_from)
 
 void dmn__stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level)
 {
-	stats_account_pstate(d, dmn_now(ctx));
+	/* The pstate clock (see default_pstate_now) may lag dmn_now by a
+	 * tick: a span that would come out negative counts 0 and
+	 * pstate_since never goes back, so the closed spans add up to the
+	 * last pstate_since - created and, with the open one read on
+	 * dmn_now, to the elapsed time exactly. */
+	stats_account_pstate(d, ctx->pstate_now(ctx->now_user));
 	d->stats.pstate_transitions++;
 	level_slot(&d->stats, new_level);
 }

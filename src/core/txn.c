@@ -419,90 +419,262 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 	links_follow_actual(ctx, d);
 }
 
-/* ---- the one-domain fast path ------------------------------------------ */
-#if !defined(DMN_FIRMWARE) /* a speed-up: the general path decides alike */
+/* ---- the chain fast path ------------------------------------------------- */
 
-/* A vote on a domain with no parents that is on: the general engine would
- * validate up the ancestry, log every input change, walk the touched set
- * three times and compact the histogram, to end up calling at most the
- * domain's own set_performance_state. Here the same decisions are made
- * directly, in the same order and with the same events and statistics:
- * a new maximum is applied at once (phase A), a lower one after the inputs
- * changed (phase D); a vote that moves neither costs a histogram update.
- * Returns 1 if it handled the vote (its result in *@err), 0 to fall back
- * to the general path without having changed anything. */
-static int vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		     uint32_t level, int *err)
+/* A counted vote on an on domain whose ancestry is a chain (one parent
+ * each, at most FAST_CHAIN domains up to the root), every domain on it on
+ * and wanted on. The general engine would validate up the ancestry, log
+ * every input change for an undo, collect the touched domains, walk them
+ * three times and compact the histograms; here the same steps run over the
+ * chain, in the same order, with the same events and statistics, keeping
+ * the old inputs in locals instead of the undo log:
+ *   validate as dmn__txn_check_level (rounding, maps, -ENODEV);
+ *   phase 0: the vote, then each link's requirement of its target;
+ *   A: raise, parents first; a failure puts the inputs back and undoes
+ *      the raises as roll_back does;
+ *   C, D: links follow what each domain really is, then lower, children
+ *      first, a failed lowering kept and reported.
+ * No power state changes (every domain stays on), so the governor, QoS and
+ * power statistics are not involved.
+ *
+ * It writes nothing outside the attachment and the chain's domains: the
+ * first callback error goes to *@op_error (not ctx->op_error), and it
+ * never allocates: a vote that would need memory (a level new to a
+ * histogram without room) falls back before changing anything. With
+ * @shared (a striped context) it holds each chain domain's fast_lock, or
+ * falls back if another fast path has one. */
+#if DMN_FAST_PATHS
+#define FAST_CHAIN 8
+
+struct fast_chain {
+	struct pd_domain *x[FAST_CHAIN]; /* x[i + 1] is x[i]'s parent */
+	uint32_t old_req[FAST_CHAIN];    /* x[i]'s link before phase 0 */
+	uint32_t was[FAST_CHAIN];        /* pstates before phase A */
+	unsigned n;
+};
+
+static bool hist_room(const struct pd_domain *d, uint32_t level)
 {
-	struct pd_domain *d = a->dom;
-	if (!a->counted || d->n_parents || !d->on || !d->ops ||
-	    !d->ops->set_performance_state)
-		return 0;
-	uint32_t r = level;
-	*err = 0;
-	if (level && d->round) {
-		*err = d->round(d->round_user, d->handle, level, &r);
-		if (*err)
-			return 1;
-	}
-	if (r == a->vote)
-		return 1;
-	if (r) {
-		/* Room for the new level in the histogram and the statistics
-		 * first: after this point nothing can fail but the callback. */
-		if (d->stats.n_levels + d->votes.n + 1 > d->stats.cap_levels)
-			*err = dmn__stats_reserve(ctx, d, d->votes.n + 1);
-		if (!*err)
-			*err = dmn__level_hist_add(ctx, &d->votes, r);
-		if (*err)
-			return 1;
-	}
-	uint32_t old_vote = a->vote;
-	if (old_vote)
-		dmn__level_hist_remove(&d->votes, old_vote);
-	a->vote = r;
+	const struct level_hist *h = &d->votes;
+	if (d->stats.n_levels + h->n + 1 > d->stats.cap_levels)
+		return false; /* as dmn__txn_hist_add reserves */
+	return dmn__level_hist_fits(h, level);
+}
+
+/* Replace input @old of @d by @new (0: none). The bin of a level removed
+ * here is freed, so putting @old back later always has room. */
+static void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
+		       uint32_t old, uint32_t new)
+{
+	if (new)
+		(void)dmn__level_hist_add(ctx, &d->votes, new);
+	if (old)
+		dmn__level_hist_remove(&d->votes, old);
+}
+
+/* links_follow_actual for a chain domain. */
+static void fast_follow(struct dmn_ctx *ctx, struct pd_domain *d)
+{
+	if (!d->n_parents)
+		return;
+	struct pd_link *l = d->parents[0];
+	uint32_t req;
+	if (requirement(ctx, l, d->pstate, &req) || req == l->req)
+		return;
+	swap_input(ctx, l->parent, l->req, req);
+	l->req = req;
+}
+
+/* lower_pstate, its failure in *@op_error. */
+static void fast_lower(struct dmn_ctx *ctx, struct pd_domain *d,
+		       uint32_t floor, int *op_error)
+{
 	uint32_t want = level_hist_max(&d->votes);
+	if (want < floor)
+		want = floor;
 	uint32_t old = d->pstate;
-	if (want == old)
-		return 1;
-	if (want < old)
-		emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
-		     old, want);
-	int cb = call_set_pstate(ctx, d, want);
-	if (cb && want > old) {
-		/* A failed raise: as dmn__txn_commit's rollback, the inputs go
-		 * back and nothing else had changed. */
-		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 0, old, want);
-		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, cb, 0, 0,
-		     0);
-		if (r)
-			dmn__level_hist_remove(&d->votes, r);
-		if (old_vote)
-			(void)dmn__level_hist_add(ctx, &d->votes, old_vote);
-		a->vote = old_vote;
-		*err = cb;
-		return 1;
+	if (want >= old)
+		return;
+	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1, old,
+	     want);
+	int err = call_set_pstate(ctx, d, want);
+	if (err) {
+		if (!*op_error)
+			*op_error = err;
+		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, d, err, 1, old,
+		     want);
+	} else {
+		dmn__stats_pstate(ctx, d, want);
+		d->pstate = want;
+		emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	}
-	if (cb) {
-		/* A failed lowering keeps the state, as phase D does. */
-		note_failure(ctx, DMN_OP_SET_PSTATE, d, cb, 1, old, want);
-		return 1;
+	fast_follow(ctx, d);
+}
+
+/* Collect @d's chain; with @shared, take each domain's fast_lock. */
+static bool chain_take(struct fast_chain *c, struct pd_domain *d, bool shared)
+{
+	c->n = 0;
+	for (struct pd_domain *x = d;; x = x->parents[0]->parent) {
+		if (c->n == FAST_CHAIN || x->n_parents > 1)
+			break;
+#if DMN_STRIPED
+		if (shared && !dmn__dom_trylock(x))
+			break;
+#endif
+		c->x[c->n++] = x;
+		if (!x->n_parents)
+			return true;
 	}
-	dmn__stats_pstate(ctx, d, want);
-	d->pstate = want;
-	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
-	return 1;
+#if DMN_STRIPED
+	while (shared && c->n)
+		dmn__dom_unlock(c->x[--c->n]);
+#endif
+	(void)shared;
+	return false;
+}
+
+static void chain_release(struct fast_chain *c, bool shared)
+{
+#if DMN_STRIPED
+	for (unsigned i = 0; shared && i < c->n; i++)
+		dmn__dom_unlock(c->x[i]);
+#endif
+	(void)c;
+	(void)shared;
+}
+
+/* dmn__txn_check_level over the chain: -ENODEV, rounding, each
+ * ancestor's requirement at the level this vote asks of it. */
+static int chain_check(struct dmn_ctx *ctx, const struct fast_chain *c,
+		       uint32_t level, uint32_t *rounded)
+{
+	*rounded = 0;
+	if (!level)
+		return 0;
+	bool reaches_cb = false;
+	for (unsigned i = 0; i < c->n && !reaches_cb; i++)
+		reaches_cb = c->x[i]->ops && c->x[i]->ops->set_performance_state;
+	if (!reaches_cb)
+		return -ENODEV;
+	struct pd_domain *d = c->x[0];
+	uint32_t r = level;
+	if (d->round) {
+		int err = d->round(d->round_user, d->handle, level, &r);
+		if (err)
+			return err;
+	}
+	uint32_t asked = r;
+	for (unsigned i = 0; i + 1 < c->n; i++) {
+		int err = requirement(ctx, c->x[i]->parents[0], asked, &asked);
+		if (err)
+			return err;
+	}
+	*rounded = r;
+	return 0;
+}
+
+/* Phase 0's input changes undone, newest first. */
+static void chain_undo(struct dmn_ctx *ctx, struct fast_chain *c,
+		       unsigned links, struct pd_attachment *a,
+		       uint32_t old_vote)
+{
+	while (links--) {
+		struct pd_link *l = c->x[links]->parents[0];
+		swap_input(ctx, l->parent, l->req, c->old_req[links]);
+		l->req = c->old_req[links];
+	}
+	swap_input(ctx, a->dom, a->vote, old_vote);
+	a->vote = old_vote;
 }
 
 int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		  uint32_t level, int *err)
+		       uint32_t level, int *err, int *op_error, bool shared)
 {
-	DMN_ASSERT(dmn__lock_held(ctx) && "a vote runs under the lock");
-	int handled = vote_fast(ctx, a, level, err);
+	struct fast_chain c;
+	if (!a->counted || !chain_take(&c, a->dom, shared))
+		return 0;
+	int handled = 0;
+	for (unsigned i = 0; i < c.n; i++)
+		if (!c.x[i]->on || !domain_wants_on(c.x[i]))
+			goto out;
+	uint32_t r;
+	*err = chain_check(ctx, &c, level, &r);
+	handled = 1;
+	if (*err || r == a->vote)
+		goto out;
+	struct pd_domain *d = a->dom;
+	handled = 0;
+	if (r && !hist_room(d, r))
+		goto out;
+	/* Phase 0: the vote, then each link asks its target of the parent. */
+	uint32_t old_vote = a->vote;
+	swap_input(ctx, d, old_vote, r);
+	a->vote = r;
+	unsigned links = 0;
+	for (; links + 1 < c.n; links++) {
+		struct pd_domain *x = c.x[links];
+		struct pd_link *l = x->parents[0];
+		uint32_t req;
+		int e = requirement(ctx, l, level_hist_max(&x->votes), &req);
+		if (e || (req && req != l->req && !hist_room(l->parent, req))) {
+			chain_undo(ctx, &c, links, a, old_vote);
+			handled = e != 0;
+			*err = e;
+			goto out;
+		}
+		c.old_req[links] = l->req;
+		swap_input(ctx, l->parent, l->req, req);
+		l->req = req;
+	}
+	handled = 1;
+	/* A: raise, parents first. */
+	for (unsigned i = c.n; i > 0; i--)
+		c.was[i - 1] = c.x[i - 1]->pstate;
+	for (unsigned i = c.n; i > 0; i--) {
+		struct pd_domain *x = c.x[i - 1];
+		uint32_t want = level_hist_max(&x->votes), old = x->pstate;
+		if (want <= old)
+			continue;
+		int cb = call_set_pstate(ctx, x, want);
+		if (cb) {
+			if (!*op_error)
+				*op_error = cb;
+			*err = cb;
+			emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, x, cb, 0, old,
+			     want);
+			emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, x, cb, 0, 0, 0);
+			/* As roll_back: inputs back, then each raised domain
+			 * lowered to where it was, children first. */
+			chain_undo(ctx, &c, links, a, old_vote);
+			for (unsigned k = 0; k < c.n; k++)
+				fast_follow(ctx, c.x[k]);
+			for (unsigned k = 0; k < c.n; k++) {
+				fast_lower(ctx, c.x[k], c.was[k], op_error);
+				fast_follow(ctx, c.x[k]);
+			}
+			goto out;
+		}
+		dmn__stats_pstate(ctx, x, want);
+		x->pstate = want;
+		emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
+	}
+	/* C and D: links say what each domain is, then lower children
+	 * first. */
+	for (unsigned i = 0; i < c.n; i++)
+		fast_follow(ctx, c.x[i]);
+	for (unsigned i = 0; i < c.n; i++) {
+		fast_lower(ctx, c.x[i], 0, op_error);
+		fast_follow(ctx, c.x[i]);
+	}
+out:
 #if DMN_CHECKS
-	if (handled)
-		dmn__check_domain(ctx, a->dom, true);
+	/* Alone in the context only: a shared fast path's neighbours (a
+	 * device's nested get/put) may move what the check reads. */
+	for (unsigned i = 0; handled && !shared && i < c.n; i++)
+		dmn__check_domain(ctx, c.x[i], true);
 #endif
+	chain_release(&c, shared);
 	return handled;
 }
 
@@ -527,7 +699,7 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 
 /* Put the inputs back: the leaf's vote, then each changed link, from
  * the highest changed down (@n_links links were changed). */
-static void chain_undo(struct dmn_ctx *ctx, struct pd_attachment *a,
+static void engine_chain_undo(struct dmn_ctx *ctx, struct pd_attachment *a,
 		       uint32_t r, uint32_t old_vote, struct pd_domain **chain,
 		       unsigned n_links)
 {
@@ -610,7 +782,7 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	a->vote = r;
 	/* Phase 0: each domain's target passes up its link; the target is
 	 * kept in pending (build_off_order's count, unused here), the link's
-	 * old requirement in walk_level (for chain_undo). */
+	 * old requirement in walk_level (for engine_chain_undo). */
 	unsigned i = 0;
 	for (; i + 1 < n; i++) {
 		struct pd_domain *x = chain[i];
@@ -637,7 +809,7 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 		l->req = req;
 	}
 	if (*err) {
-		chain_undo(ctx, a, r, old_vote, chain, i);
+		engine_chain_undo(ctx, a, r, old_vote, chain, i);
 		chain_finish(ctx, n);
 		return 1;
 	}
@@ -651,7 +823,7 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	if (e) {
 		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, e, 0, 0,
 		     0);
-		chain_undo(ctx, a, r, old_vote, chain, n - 1);
+		engine_chain_undo(ctx, a, r, old_vote, chain, n - 1);
 		for (i = 0; i < n; i++)
 			links_follow_actual(ctx, chain[i]);
 		for (i = 0; i < n; i++) {
@@ -680,7 +852,7 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	*err = e;
 	return 1;
 }
-#endif /* !DMN_FIRMWARE */
+#endif /* DMN_FAST_PATHS */
 
 /* ---- commit ------------------------------------------------------------- */
 

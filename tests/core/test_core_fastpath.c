@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pd_vote's one-domain fast path (issue 21) against the general engine.
+ * pd_vote's fast path (issue 21) against the general engine.
  * Two contexts are built alike: a root domain with a rounding hook, devices
- * attached to it, a fake clock. The same random operations run on both;
+ * attached to it, a fake clock; in the chain variant (issue 15: the fast
+ * path takes chains) half of the devices vote on a leaf instead, under a
+ * middle domain without a pstate callback, whose link to the root maps
+ * each level 5 up. The same random operations run on both;
  * context A votes with pd_vote (the fast path when the domain has no
  * parents and is on), context B with pd_vote_many of one change (always the
  * general engine). After every step everything observable must be equal:
@@ -28,17 +31,32 @@ static int round5(void *user, pd_domain_t dom, uint32_t level,
 	return 0;
 }
 
+/* A child at level L asks L + 5 of the root. */
+static int plus5(void *user, pd_domain_t child, pd_domain_t parent,
+		 uint32_t level, uint32_t *parent_level)
+{
+	(void)user;
+	(void)child;
+	(void)parent;
+	*parent_level = level + 5;
+	return 0;
+}
+
+#define NDOM 3 /* root, mid, leaf */
+
 struct side {
 	struct fake fake;
 	struct fake_alloc alloc;
 	struct evrec ev;
 	struct dmn_ctx *ctx;
 	pd_domain_t root;
+	pd_domain_t dom[NDOM];
+	unsigned n_dom;
 	pd_device_t dev[NDEV];
 	pd_attach_t att[NDEV];
 };
 
-static void side_init(struct side *s, uint64_t *clock)
+static void side_init(struct side *s, uint64_t *clock, bool chain)
 {
 	memset(s, 0, sizeof(*s));
 	fake_init(&s->fake);
@@ -51,11 +69,25 @@ static void side_init(struct side *s, uint64_t *clock)
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
 	assert_int_equal(pd_domain_set_rounding(s->ctx, s->root, round5, 0),
 			 0);
+	s->dom[0] = s->root;
+	s->n_dom = 1;
+	if (chain) {
+		s->dom[1] = fake_domain(&s->fake, s->ctx, "mid",
+					&fake_ops_power, 0);
+		s->dom[2] = fake_domain(&s->fake, s->ctx, "leaf",
+					&fake_ops_full, 0);
+		assert_int_equal(pd_link_add(s->ctx, s->root, s->dom[1]), 0);
+		assert_int_equal(pd_link_add(s->ctx, s->dom[1], s->dom[2]), 0);
+		assert_int_equal(pd_link_set_map(s->ctx, s->root, s->dom[1],
+						 plus5, 0), 0);
+		s->n_dom = NDOM;
+	}
 	for (unsigned i = 0; i < NDEV; i++) {
 		char name[8];
 		snprintf(name, sizeof(name), "d%u", i);
 		s->dev[i] = mkdev(s->ctx, name);
-		s->att[i] = mkatt(s->ctx, s->dev[i], s->root);
+		s->att[i] = mkatt(s->ctx, s->dev[i],
+				  chain && i % 2 ? s->dom[2] : s->root);
 		assert_int_equal(pd_device_get(s->ctx, s->dev[i]), 0);
 	}
 }
@@ -71,15 +103,14 @@ static void side_fini(struct side *s)
 	assert_int_equal(s->alloc.live, 0);
 }
 
-static void fast_equals_general(void **state)
+static void run_fast_equals_general(bool chain)
 {
-	(void)state;
 	uint64_t clock = 1000;
 	struct side *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	assert_non_null(a);
 	assert_non_null(b);
-	side_init(a, &clock);
-	side_init(b, &clock);
+	side_init(a, &clock, chain);
+	side_init(b, &clock, chain);
 	uint32_t seed = 7;
 	unsigned raised_fail = 0, lowered_fail = 0;
 	for (unsigned step = 0; step < 4000; step++) {
@@ -92,9 +123,11 @@ static void fast_equals_general(void **state)
 		a->ev.n = b->ev.n = 0;
 		int ra, rb;
 		switch ((r >> 16) % 16) {
-		case 0: /* the next pstate call fails */
-			fake_fail(&a->fake, a->root, FAKE_PSTATE, 1);
-			fake_fail(&b->fake, b->root, FAKE_PSTATE, 1);
+		case 0: /* the next pstate call of one domain fails */
+			fake_fail(&a->fake, a->dom[(r >> 4) % a->n_dom],
+				  FAKE_PSTATE, 1);
+			fake_fail(&b->fake, b->dom[(r >> 4) % b->n_dom],
+				  FAKE_PSTATE, 1);
 			continue;
 		case 1: /* an uncounted vote: stored for the resume */
 			ra = pd_device_put(a->ctx, a->dev[i]);
@@ -120,7 +153,8 @@ static void fast_equals_general(void **state)
 				 dmn_last_error(b->ctx));
 		same_calls(&a->fake, &b->fake);
 		same_events(&a->ev, &b->ev);
-		same_stats(a->ctx, a->root, b->ctx, b->root);
+		for (unsigned k = 0; k < a->n_dom; k++)
+			same_stats(a->ctx, a->dom[k], b->ctx, b->dom[k]);
 		struct snapshot *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
 		assert_non_null(sa);
 		assert_non_null(sb);
@@ -141,12 +175,25 @@ static void fast_equals_general(void **state)
 	free(b);
 }
 
+static void fast_equals_general(void **state)
+{
+	(void)state;
+	run_fast_equals_general(false);
+}
+
+static void chain_equals_general(void **state)
+{
+	(void)state;
+	run_fast_equals_general(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		/* The shared setup's context stays unused: both sides here
 		 * need their own clock. */
 		TEST(fast_equals_general),
+		TEST(chain_equals_general),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -62,6 +62,35 @@ static int off_cb(void *user, pd_domain_t dom, int idle)
 
 static const struct pd_domain_ops ops = {on_cb, off_cb, 0, 0};
 
+#if !defined(REENTRY_ASSERTS)
+/* A pstate callback: with the default lock, the vote that calls it takes
+ * the striped fast path (one stripe and the domain's lock), so the calls
+ * back must be refused there too, not wait for the stripe it holds. */
+struct fast_world {
+	struct dmn_ctx *ctx;
+	pd_device_t dev;
+	pd_attach_t att;
+	int inner_vote, inner_get, inner_info, calls;
+	bool armed;
+};
+
+static int pstate_cb(void *user, pd_domain_t dom, uint32_t level)
+{
+	struct fast_world *w = user;
+	(void)level;
+	struct pd_domain_info info;
+	if (!w->armed)
+		return 0;
+	w->calls++;
+	w->inner_vote = pd_vote(w->ctx, w->att, 30);
+	w->inner_get = pd_device_get(w->ctx, w->dev);
+	w->inner_info = pd_domain_info(w->ctx, dom, &info);
+	return 0;
+}
+
+static const struct pd_domain_ops fast_ops = {.set_performance_state = pstate_cb};
+#endif
+
 static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *ev)
 {
 	struct world *w = user;
@@ -115,6 +144,40 @@ static void run(bool no_lock)
 	dmn_ctx_destroy(w.ctx);
 	dmn_ctx_destroy(w.other);
 }
+
+static void run_fast(bool no_lock)
+{
+	struct fast_world w;
+	memset(&w, 0, sizeof(w));
+	struct dmn_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	if (no_lock)
+		cfg.lock = dmn_lock_none;
+	CHECK(dmn_ctx_create(&cfg, &w.ctx) == 0);
+	pd_domain_t dom;
+	struct pd_domain_desc desc = {"rail", &fast_ops, &w, 0};
+	CHECK(pd_domain_create(w.ctx, &desc, &dom) == 0);
+	CHECK(pd_device_create(w.ctx, "dev", &w.dev) == 0);
+	CHECK(pd_attach(w.ctx, w.dev, dom, &w.att) == 0);
+	CHECK(pd_device_get(w.ctx, w.dev) == 0);
+	/* The first votes grow the histogram and the statistics (exclusive
+	 * path); after them a vote has room and takes the fast path. */
+	for (uint32_t level = 10; level <= 40; level += 10)
+		CHECK(pd_vote(w.ctx, w.att, level) == 0);
+	w.armed = true;
+	CHECK(pd_vote(w.ctx, w.att, 10) == 0);
+	CHECK(w.calls == 1);
+	CHECK(w.inner_vote == -EDEADLK);
+	CHECK(w.inner_get == -EDEADLK);
+	CHECK(w.inner_info == -EDEADLK);
+	struct pd_domain_info info;
+	CHECK(pd_domain_info(w.ctx, dom, &info) == 0);
+	CHECK(info.pstate == 10);
+	struct pd_device_info di;
+	CHECK(pd_device_info(w.ctx, w.dev, &di) == 0);
+	CHECK(di.usage == 1);
+	dmn_ctx_destroy(w.ctx);
+}
 #endif
 
 int main(void)
@@ -137,6 +200,8 @@ int main(void)
 #else
 	run(false);
 	run(true);
+	run_fast(false);
+	run_fast(true);
 #endif
 	if (failures)
 		return 1;

@@ -2,9 +2,14 @@
 /*
  * 8 threads on 4 disjoint trees under one shared root (issue 15): two
  * threads per tree get/put their devices and vote on the tree's leaves and
- * top, and one device of each thread votes on the shared root directly. A
- * callback checks the order the hardware sees (a parent on before its
- * child, a child off before its parent) under the context's lock; at the
+ * top, and one device of each thread votes on the shared root directly.
+ * Each tree also has a rail without parents that its two threads vote on:
+ * with the default lock those votes, the nested gets and puts and the
+ * votes on the root take the striped fast path (one stripe and the
+ * domain's own lock) while the other threads' calls take the exclusive
+ * path, so both run at once. A callback checks the order the hardware sees
+ * (a parent on before its child, a child off before its parent; a pstate
+ * set only while the domain's lock is held by no other callback); at the
  * end, with every device suspended, each domain must be off at level 0 and
  * the fake hardware must say so too. Meant for TSan (label tsan) as much
  * as for the plain build; a watchdog aborts after 60 s (a deadlock).
@@ -26,17 +31,22 @@
 #define THREADS_PER_TREE 2
 #define N_THREADS (N_TREES * THREADS_PER_TREE)
 #define LEAVES 2
-/* root, then per tree: its top and LEAVES leaves */
-#define N_DOMS (1 + N_TREES * (1 + LEAVES))
+/* root, then per tree: its top and LEAVES leaves; then one rail per tree */
+#define N_TREE_DOMS (1 + N_TREES * (1 + LEAVES))
+#define N_DOMS (N_TREE_DOMS + N_TREES)
+/* per thread: each leaf, the top, the root, the rail */
+#define N_DEVS (LEAVES + 3)
 #define OPS 100000
 
 struct hw {
-	int parent; /* index, -1 for the root */
+	int parent; /* index, -1 for the root and the rails */
 	bool on;
 	uint32_t pstate;
 	unsigned long calls;
+	atomic_int inside; /* callbacks running on this domain now */
 };
-/* Written by callbacks under the context lock; read after the join. */
+/* Written by callbacks under the context lock, or the domain's own lock
+ * on the fast path; read after the join. */
 static struct hw hw[N_DOMS];
 static pd_domain_t dom[N_DOMS];
 static struct dmn_ctx *ctx;
@@ -81,8 +91,12 @@ static int cb_off(void *user, pd_domain_t d, int idle)
 static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
 {
 	(void)d;
-	((struct hw *)user)->pstate = level;
-	((struct hw *)user)->calls++;
+	struct hw *h = user;
+	if (atomic_fetch_add(&h->inside, 1))
+		fail("two pstate callbacks at once", (int)(h - hw));
+	h->pstate = level;
+	h->calls++;
+	atomic_fetch_sub(&h->inside, 1);
 	return 0;
 }
 
@@ -90,9 +104,9 @@ static const struct pd_domain_ops ops = {cb_on, cb_off, cb_pstate, 0};
 
 struct worker {
 	pthread_t thread;
-	pd_device_t dev[LEAVES + 2]; /* each leaf, the top, the root */
-	pd_attach_t att[LEAVES + 2];
-	unsigned usage[LEAVES + 2];
+	pd_device_t dev[N_DEVS];
+	pd_attach_t att[N_DEVS];
+	unsigned usage[N_DEVS];
 	uint64_t rng;
 	unsigned long ops;
 };
@@ -106,7 +120,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	for (unsigned op = 0; op < OPS && !atomic_load(&failed); op++) {
-		unsigned d = rnd(w, LEAVES + 2);
+		unsigned d = rnd(w, N_DEVS);
 		unsigned kind = rnd(w, 10);
 		int err = 0;
 		if (kind < 3 && w->usage[d] < 2) {
@@ -122,7 +136,7 @@ static void *worker_main(void *arg)
 			fail(dmn_errno_name(err), -1);
 		w->ops++;
 	}
-	for (unsigned d = 0; d < LEAVES + 2; d++)
+	for (unsigned d = 0; d < N_DEVS; d++)
 		while (w->usage[d]--)
 			if (pd_device_put(ctx, w->dev[d]))
 				fail("final put failed", -1);
@@ -147,7 +161,8 @@ int main(void)
 		snprintf(name, sizeof(name), "d%d", i);
 		/* 0 the root; 1 + t * (1 + LEAVES) tree t's top; then leaves */
 		int pos = i ? (i - 1) % (1 + LEAVES) : -1;
-		hw[i].parent = !i ? -1 : pos == 0 ? 0 : i - pos;
+		hw[i].parent = !i || i >= N_TREE_DOMS ? -1
+			       : pos == 0 ? 0 : i - pos;
 		struct pd_domain_desc desc = {name, &ops, &hw[i], 0};
 		must(pd_domain_create(ctx, &desc, &dom[i]), "domain");
 		if (hw[i].parent >= 0)
@@ -159,11 +174,13 @@ int main(void)
 		unsigned tree = t / THREADS_PER_TREE;
 		int top = 1 + (int)tree * (1 + LEAVES);
 		w[t].rng = seed * 2654435761u + t + 1;
-		for (unsigned d = 0; d < LEAVES + 2; d++) {
+		for (unsigned d = 0; d < N_DEVS; d++) {
 			char name[24];
 			snprintf(name, sizeof(name), "t%u.%u", t, d);
 			int target = d < LEAVES ? top + 1 + (int)d
-				     : d == LEAVES ? top : 0;
+				     : d == LEAVES ? top
+				     : d == LEAVES + 1 ? 0
+						       : N_TREE_DOMS + (int)tree;
 			must(pd_device_create(ctx, name, &w[t].dev[d]), "device");
 			must(pd_attach(ctx, w[t].dev[d], dom[target],
 				       &w[t].att[d]), "attach");
@@ -194,6 +211,9 @@ int main(void)
 	/* The shared root and every tree were really switched, many times. */
 	if (calls < (unsigned long)N_THREADS * OPS / 10 || hw[0].calls < 100)
 		fail("too few callbacks for a stress", -1);
+	for (int i = N_TREE_DOMS; i < N_DOMS; i++)
+		if (hw[i].calls < 100)
+			fail("a rail was hardly switched", i);
 	dmn_ctx_destroy(ctx);
 	if (atomic_load(&failed))
 		return 1;
