@@ -13,8 +13,15 @@
  * slots.
  *
  * Failure injection: sim_providers_fail() makes the next N calls of one op
- * on one object (or on any object) fail with a given negative errno; a
- * failed call changes no state but is logged with its result.
+ * on one object (or on any object) fail with a given negative errno, and
+ * sim_providers_fail_call() makes call number k fail (every op counts);
+ * a failed call changes no state but is logged with its result.
+ *
+ * The ops below are thin: each builds a struct sim_providers_call and
+ * runs it through sim_providers_call(). A backend whose ops need their own
+ * @user (one per domain or device, as the simulator's and the core tests'
+ * fakes) calls sim_providers_call() from its own ops the same way and so
+ * shares the numbering, the failures, the log and the state.
  *
  * Not thread-safe by itself: the library calls providers with the context
  * lock held, so use one struct per context.
@@ -35,20 +42,24 @@ enum sim_providers_op {
 	SIM_PROVIDERS_POWER_ON,	 /* pd_domain_ops.power_on */
 	SIM_PROVIDERS_POWER_OFF, /* pd_domain_ops.power_off */
 	SIM_PROVIDERS_PSTATE,	 /* pd_domain_ops.set_performance_state */
+	SIM_PROVIDERS_HWMODE,	 /* pd_domain_ops.set_hwmode */
 };
 
 /**
  * struct sim_providers_call - one logged call
+ * @index:   its number, from 1 at sim_providers_init or _clear_log
  * @op:      which call
  * @object:  the device (clock, regulator) or domain handle
  * @supply:  the supply index (regulator calls), else 0
  * @value:   the rate in Hz, the target voltage in uV, the level, or the
- *           idle state index for a power-off (-1 as UINT64_MAX: none)
+ *           idle state index for a power-off (-1 as UINT64_MAX: none),
+ *           1 for HW mode and 0 for SW mode (set_hwmode)
  * @min, @max: the voltage window (regulator calls), else 0
  * @result:  what the call returned (0 or a negative errno)
  * @time_ns: dmn_now() of the context at the call (0 without a context)
  */
 struct sim_providers_call {
+	unsigned long index;
 	enum sim_providers_op op;
 	uint32_t object;
 	unsigned supply;
@@ -81,12 +92,14 @@ struct sim_providers {
 		int error;
 	} fails[SIM_PROVIDERS_MAX_FAILS];
 	unsigned n_fails;
+	unsigned long n_calls, fail_call;
+	int fail_call_error;
 	struct {
 		uint32_t object;
 		uint64_t rate;
 		uint32_t microvolt[SIM_PROVIDERS_MAX_SUPPLIES];
 		uint32_t pstate;
-		int on;
+		int on, hwmode;
 	} objects[SIM_PROVIDERS_MAX_OBJECTS];
 	unsigned n_objects;
 	unsigned n_untracked; /* calls on objects beyond the state table */
@@ -97,7 +110,8 @@ extern const struct opp_clock_ops sim_providers_clock;
 extern const struct opp_regulator_ops sim_providers_regulators;
 /* A rail: power on/off and set_performance_state. */
 extern const struct pd_domain_ops sim_providers_rail;
-/* A gate (GDSC, powergate): power on/off only, passes its level up. */
+/* A gate (GDSC, powergate): power on/off and set_hwmode, passes its level
+ * up (DESIGN §7: set_hwmode exactly when no set_performance_state). */
 extern const struct pd_domain_ops sim_providers_gate;
 
 /**
@@ -110,7 +124,8 @@ void sim_providers_init(struct sim_providers *sp, struct dmn_ctx *ctx,
 			struct sim_providers_call *log, unsigned log_cap);
 
 /**
- * sim_providers_clear_log - forget the logged calls (state is kept)
+ * sim_providers_clear_log - forget the logged calls and number the next
+ * call 1 again (state and armed failures are kept)
  */
 void sim_providers_clear_log(struct sim_providers *sp);
 
@@ -128,17 +143,50 @@ int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
 		       uint32_t object, unsigned count, int error);
 
 /**
- * sim_providers_rate / _microvolt / _pstate / _on - the state the object
- * was last put in by a successful call (0 for an object never called)
+ * sim_providers_fail_call - make call number @k fail once with @error
+ * @k:     as struct sim_providers_call.index counts (every op, from 1 at
+ *         init or the latest clear_log); 0 disarms
+ * @error: a negative errno to return
+ * A call that a rule of sim_providers_fail or its caller (see
+ * sim_providers_call) already failed keeps that error. Running a scenario
+ * once per k from 1 to the number of calls of a clean run fails each call
+ * in turn.
+ * returns: 0, -EINVAL (NULL @sp, or @error >= 0 with @k non-zero).
+ */
+int sim_providers_fail_call(struct sim_providers *sp, unsigned long k,
+			    int error);
+
+/**
+ * sim_providers_call - run one call through the simulated hardware
+ * @call: @op, @object, @supply, @value, @min and @max as the ops fill them;
+ *   @result on entry: 0, or a negative errno the caller's own layer (e.g.
+ *   a scenario's `fail` command) decided the call returns
+ * In order: numbers the call (@call->index); applies the first matching
+ * rule of sim_providers_fail (counting it down), then the call-number
+ * failure, to a call not failed yet; stamps @time_ns; logs a copy; and,
+ * when the call succeeds, keeps the state it sets (table permitting).
+ * For ops that need their own @user; the ops above call it with @sp.
+ * returns: the call's result (@call->result), 0 or a negative errno.
+ * cost: O(rules armed + SIM_PROVIDERS_MAX_OBJECTS); no allocation.
+ */
+int sim_providers_call(struct sim_providers *sp,
+		       struct sim_providers_call *call);
+
+/**
+ * sim_providers_rate / _microvolt / _pstate / _on / _hwmode - the state
+ * the object was last put in by a successful call (0 for an object never
+ * called)
  */
 uint64_t sim_providers_rate(const struct sim_providers *sp, uint32_t dev);
 uint32_t sim_providers_microvolt(const struct sim_providers *sp, uint32_t dev,
 				 unsigned supply);
 uint32_t sim_providers_pstate(const struct sim_providers *sp, uint32_t dom);
 int sim_providers_on(const struct sim_providers *sp, uint32_t dom);
+int sim_providers_hwmode(const struct sim_providers *sp, uint32_t dom);
 
 /**
- * sim_providers_op_name - "clock", "regulator", "on", "off" or "pstate"
+ * sim_providers_op_name - "clock", "regulator", "on", "off", "pstate" or
+ * "hwmode"
  */
 const char *sim_providers_op_name(enum sim_providers_op op);
 

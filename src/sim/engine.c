@@ -29,55 +29,76 @@ static int take_failure(struct sim_domain *d, enum scn_fail_op op)
 	return -EIO;
 }
 
-/* Count one backend call; @err is what a `fail` command made of it. */
-int dmn__sim_backend_call(struct sim *sim, struct sim_call *call, int err)
+/* sim_call's op for each of the simulated hardware's. */
+static const enum sim_call_op call_op[] = {
+	[SIM_PROVIDERS_CLOCK] = SIM_CALL_CLOCK,
+	[SIM_PROVIDERS_REGULATOR] = SIM_CALL_REGULATOR,
+	[SIM_PROVIDERS_POWER_ON] = SIM_CALL_POWER_ON,
+	[SIM_PROVIDERS_POWER_OFF] = SIM_CALL_POWER_OFF,
+	[SIM_PROVIDERS_PSTATE] = SIM_CALL_PSTATE,
+	[SIM_PROVIDERS_HWMODE] = SIM_CALL_HWMODE,
+};
+
+/*
+ * One call through the simulated hardware (sim_providers: numbering,
+ * sim_options.fail_call, the state). The ops' @user is the board's domain
+ * or device, so the engine adds what needs it: @err, what a scenario's
+ * `fail` command made of the call, and sim_options.on_call by board index.
+ */
+static int backend_call(struct sim *sim, struct sim_providers_call *pc,
+			int domain, int device, int err)
 {
-	call->index = ++sim->n_calls;
-	if (!err && sim->fail_call && call->index == sim->fail_call)
-		err = -EIO;
-	call->result = err;
-	if (sim->on_call)
-		sim->on_call(sim->call_user, call);
+	pc->result = err;
+	err = sim_providers_call(&sim->hw, pc);
+	if (sim->on_call) {
+		struct sim_call call;
+		memset(&call, 0, sizeof(call));
+		call.index = pc->index;
+		call.op = call_op[pc->op];
+		call.domain = domain;
+		call.device = device;
+		call.supply = pc->supply;
+		call.value = pc->value;
+		call.min = pc->min;
+		call.max = pc->max;
+		call.result = err;
+		sim->on_call(sim->call_user, &call);
+	}
 	return err;
 }
 
-static int domain_call(struct sim_domain *d, enum sim_call_op op,
-		       enum scn_fail_op fail_op, uint64_t value)
+static int domain_call(struct sim_domain *d, pd_domain_t dom,
+		       enum sim_providers_op op, enum scn_fail_op fail_op,
+		       uint64_t value)
 {
-	struct sim_call call;
-	memset(&call, 0, sizeof(call));
-	call.op = op;
-	call.domain = (int)d->index;
-	call.device = -1;
-	call.value = value;
-	return dmn__sim_backend_call(d->sim, &call, take_failure(d, fail_op));
+	struct sim_providers_call call = {
+	    .op = op, .object = dom, .value = value};
+	return backend_call(d->sim, &call, (int)d->index, -1,
+			    take_failure(d, fail_op));
 }
 
 static int sim_power_on(void *user, pd_domain_t dom)
 {
-	(void)dom;
-	return domain_call(user, SIM_CALL_POWER_ON, SCN_FAIL_ON, 0);
+	return domain_call(user, dom, SIM_PROVIDERS_POWER_ON, SCN_FAIL_ON, 0);
 }
 
 static int sim_power_off(void *user, pd_domain_t dom, int idle_state)
 {
-	(void)dom;
-	return domain_call(user, SIM_CALL_POWER_OFF, SCN_FAIL_OFF,
+	return domain_call(user, dom, SIM_PROVIDERS_POWER_OFF, SCN_FAIL_OFF,
 			   idle_state < 0 ? UINT64_MAX : (uint64_t)idle_state);
 }
 
 static int sim_set_pstate(void *user, pd_domain_t dom, uint32_t level)
 {
-	(void)dom;
-	return domain_call(user, SIM_CALL_PSTATE, SCN_FAIL_PSTATE, level);
+	return domain_call(user, dom, SIM_PROVIDERS_PSTATE, SCN_FAIL_PSTATE,
+			   level);
 }
 
 static int sim_set_hwmode(void *user, pd_domain_t dom, pd_device_t dev,
 			  int hw)
 {
-	(void)dom;
 	(void)dev;
-	return domain_call(user, SIM_CALL_HWMODE, SCN_FAIL_HWMODE,
+	return domain_call(user, dom, SIM_PROVIDERS_HWMODE, SCN_FAIL_HWMODE,
 			   (uint64_t)hw);
 }
 
@@ -162,15 +183,10 @@ static int factory(void *user, const struct dt_board *board, unsigned domain,
 
 static int sim_clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
 {
-	(void)dev;
 	struct sim_device *d = user;
-	struct sim_call call;
-	memset(&call, 0, sizeof(call));
-	call.op = SIM_CALL_CLOCK;
-	call.domain = -1;
-	call.device = (int)d->index;
-	call.value = hz;
-	int err = dmn__sim_backend_call(d->sim, &call, 0);
+	struct sim_providers_call call = {
+	    .op = SIM_PROVIDERS_CLOCK, .object = dev, .value = hz};
+	int err = backend_call(d->sim, &call, -1, (int)d->index, 0);
 	if (err)
 		return err;
 	struct rpt_event ev;
@@ -197,18 +213,11 @@ static const struct opp_clock_ops sim_clock = {sim_clock_set_rate,
 static int sim_set_voltage(void *user, pd_device_t dev, unsigned supply,
 			   uint32_t min, uint32_t target, uint32_t max)
 {
-	(void)dev;
 	struct sim_device *d = user;
-	struct sim_call call;
-	memset(&call, 0, sizeof(call));
-	call.op = SIM_CALL_REGULATOR;
-	call.domain = -1;
-	call.device = (int)d->index;
-	call.supply = supply;
-	call.value = target;
-	call.min = min;
-	call.max = max;
-	return dmn__sim_backend_call(d->sim, &call, 0);
+	struct sim_providers_call call = {
+	    .op = SIM_PROVIDERS_REGULATOR, .object = dev, .supply = supply,
+	    .value = target, .min = min, .max = max};
+	return backend_call(d->sim, &call, -1, (int)d->index, 0);
 }
 
 static const struct opp_regulator_ops sim_regulators = {sim_set_voltage};
@@ -392,7 +401,9 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	if (!sim)
 		return -ENOMEM;
 	sim->board_name = opts->board_name ? opts->board_name : "board";
-	sim->fail_call = opts->fail_call;
+	/* Call numbers count from the first call of the build. */
+	sim_providers_init(&sim->hw, NULL, NULL, 0);
+	sim_providers_fail_call(&sim->hw, opts->fail_call, -EIO);
 	sim->on_call = opts->on_call;
 	sim->call_user = opts->call_user;
 	struct dt_load_opts lo;
@@ -529,7 +540,7 @@ const struct dt_board *sim_board(const struct sim *sim)
 
 unsigned long sim_calls(const struct sim *sim)
 {
-	return sim ? sim->n_calls : 0;
+	return sim ? sim->hw.n_calls : 0;
 }
 
 struct dmn_ctx *sim_ctx(struct sim *sim)

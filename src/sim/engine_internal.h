@@ -5,6 +5,7 @@
 
 #include <domino/domain.h>
 #include <domino/sim.h>
+#include <domino/sim_providers.h>
 
 struct sim;
 
@@ -78,8 +79,11 @@ struct sim {
 	uint32_t *vote_scratch;
 	uint64_t now;
 
-	/* Backend calls: counted for sim_options.fail_call and on_call. */
-	unsigned long n_calls, fail_call;
+	/* The simulated hardware behind every backend call: numbers them,
+	 * applies sim_options.fail_call. No log (on_call sees the calls) and
+	 * the scenario's `fail` counts stay in sim_domain: a board can arm
+	 * more than its bounded rule table holds. */
+	struct sim_providers hw;
 	sim_call_fn on_call;
 	void *call_user;
 	int last_error; /* of the latest command, for `expect last-error` */
@@ -104,7 +108,6 @@ int dmn__sim_domain_index(const struct sim *sim, uint32_t handle);
 int dmn__sim_device_index(const struct sim *sim, uint32_t handle);
 const char *dmn__sim_idle_name(const struct sim *sim, unsigned domain, int idle);
 void dmn__sim_report_free(struct sim *sim);
-int dmn__sim_backend_call(struct sim *sim, struct sim_call *call, int err);
 /* engine_requirements.c: the board's device-to-device requirements into
  * the report store (freed by dmn__sim_report_free). 0 or -ENOMEM. */
 int dmn__sim_fill_requirements(struct sim *sim);

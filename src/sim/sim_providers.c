@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Simulated clock, regulators and domain backend: log, state, failures. */
+/* Simulated clock, regulators and domain backend: log, state, failures;
+ * the one simulated hardware of the simulator and the tests. */
 #include <domino/sim_providers.h>
 
 #include <errno.h>
@@ -12,12 +13,6 @@ void sim_providers_init(struct sim_providers *sp, struct dmn_ctx *ctx,
 	sp->ctx = ctx;
 	sp->log = log;
 	sp->log_cap = log ? log_cap : 0;
-}
-
-void sim_providers_clear_log(struct sim_providers *sp)
-{
-	sp->n_log = 0;
-	sp->n_dropped = 0;
 }
 
 int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
@@ -93,35 +88,86 @@ static int slot_of(struct sim_providers *sp, uint32_t object)
 	return i;
 }
 
+void sim_providers_clear_log(struct sim_providers *sp)
+{
+	sp->n_log = 0;
+	sp->n_dropped = 0;
+	sp->n_calls = 0;
+}
+
+int sim_providers_fail_call(struct sim_providers *sp, unsigned long k,
+			    int error)
+{
+	if (!sp || (k && error >= 0))
+		return -EINVAL;
+	sp->fail_call = k;
+	sp->fail_call_error = error;
+	return 0;
+}
+
+/* The state a successful @c leaves its object in. */
+static void keep_state(struct sim_providers *sp,
+		       const struct sim_providers_call *c)
+{
+	int i = slot_of(sp, c->object);
+	if (i < 0)
+		return;
+	switch (c->op) {
+	case SIM_PROVIDERS_CLOCK:
+		sp->objects[i].rate = c->value;
+		break;
+	case SIM_PROVIDERS_REGULATOR:
+		if (c->supply < SIM_PROVIDERS_MAX_SUPPLIES)
+			sp->objects[i].microvolt[c->supply] =
+			    (uint32_t)c->value;
+		break;
+	case SIM_PROVIDERS_POWER_ON:
+	case SIM_PROVIDERS_POWER_OFF:
+		sp->objects[i].on = c->op == SIM_PROVIDERS_POWER_ON;
+		break;
+	case SIM_PROVIDERS_PSTATE:
+		sp->objects[i].pstate = (uint32_t)c->value;
+		break;
+	case SIM_PROVIDERS_HWMODE:
+		sp->objects[i].hwmode = c->value != 0;
+		break;
+	}
+}
+
+int sim_providers_call(struct sim_providers *sp, struct sim_providers_call *c)
+{
+	c->index = ++sp->n_calls;
+	/* A rule counts down even when the call fails for another reason:
+	 * "the next N calls" means calls, not failures. */
+	int err = injected(sp, c->op, c->object);
+	if (!c->result)
+		c->result = err;
+	if (!c->result && sp->fail_call && c->index == sp->fail_call)
+		c->result = sp->fail_call_error;
+	c->time_ns = sp->ctx ? dmn_now(sp->ctx) : 0;
+	if (sp->n_log < sp->log_cap)
+		sp->log[sp->n_log++] = *c;
+	else
+		sp->n_dropped++;
+	if (!c->result)
+		keep_state(sp, c);
+	return c->result;
+}
+
+/* A call of the stock ops: @sp is their @user. */
 static int record(struct sim_providers *sp, enum sim_providers_op op,
 		  uint32_t object, unsigned supply, uint64_t value,
 		  uint32_t min, uint32_t max)
 {
-	int err = injected(sp, op, object);
-	if (sp->n_log < sp->log_cap) {
-		struct sim_providers_call *c = &sp->log[sp->n_log++];
-		c->op = op;
-		c->object = object;
-		c->supply = supply;
-		c->value = value;
-		c->min = min;
-		c->max = max;
-		c->result = err;
-		c->time_ns = sp->ctx ? dmn_now(sp->ctx) : 0;
-	} else {
-		sp->n_dropped++;
-	}
-	return err;
+	struct sim_providers_call c = {.op = op, .object = object,
+					.supply = supply, .value = value,
+					.min = min, .max = max};
+	return sim_providers_call(sp, &c);
 }
 
 static int clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
 {
-	struct sim_providers *sp = user;
-	int err = record(sp, SIM_PROVIDERS_CLOCK, dev, 0, hz, 0, 0);
-	int i = err ? -1 : slot_of(sp, dev);
-	if (i >= 0)
-		sp->objects[i].rate = hz;
-	return err;
+	return record(user, SIM_PROVIDERS_CLOCK, dev, 0, hz, 0, 0);
 }
 
 static uint64_t clock_get_rate(void *user, pd_device_t dev)
@@ -132,44 +178,30 @@ static uint64_t clock_get_rate(void *user, pd_device_t dev)
 static int set_voltage(void *user, pd_device_t dev, unsigned supply,
 		       uint32_t min, uint32_t target, uint32_t max)
 {
-	struct sim_providers *sp = user;
-	int err =
-	    record(sp, SIM_PROVIDERS_REGULATOR, dev, supply, target, min, max);
-	int i = err ? -1 : slot_of(sp, dev);
-	if (i >= 0 && supply < SIM_PROVIDERS_MAX_SUPPLIES)
-		sp->objects[i].microvolt[supply] = target;
-	return err;
+	return record(user, SIM_PROVIDERS_REGULATOR, dev, supply, target, min,
+		      max);
 }
 
 static int power_on(void *user, pd_domain_t dom)
 {
-	struct sim_providers *sp = user;
-	int err = record(sp, SIM_PROVIDERS_POWER_ON, dom, 0, 1, 0, 0);
-	int i = err ? -1 : slot_of(sp, dom);
-	if (i >= 0)
-		sp->objects[i].on = 1;
-	return err;
+	return record(user, SIM_PROVIDERS_POWER_ON, dom, 0, 1, 0, 0);
 }
 
 static int power_off(void *user, pd_domain_t dom, int idle_state)
 {
-	struct sim_providers *sp = user;
-	int err = record(sp, SIM_PROVIDERS_POWER_OFF, dom, 0,
-			 (uint64_t)(int64_t)idle_state, 0, 0);
-	int i = err ? -1 : slot_of(sp, dom);
-	if (i >= 0)
-		sp->objects[i].on = 0;
-	return err;
+	return record(user, SIM_PROVIDERS_POWER_OFF, dom, 0,
+		      (uint64_t)(int64_t)idle_state, 0, 0);
 }
 
 static int set_pstate(void *user, pd_domain_t dom, uint32_t level)
 {
-	struct sim_providers *sp = user;
-	int err = record(sp, SIM_PROVIDERS_PSTATE, dom, 0, level, 0, 0);
-	int i = err ? -1 : slot_of(sp, dom);
-	if (i >= 0)
-		sp->objects[i].pstate = level;
-	return err;
+	return record(user, SIM_PROVIDERS_PSTATE, dom, 0, level, 0, 0);
+}
+
+static int set_hwmode(void *user, pd_domain_t dom, pd_device_t dev, int hw)
+{
+	(void)dev;
+	return record(user, SIM_PROVIDERS_HWMODE, dom, 0, hw != 0, 0, 0);
 }
 
 const struct opp_clock_ops sim_providers_clock = {clock_set_rate,
@@ -177,7 +209,8 @@ const struct opp_clock_ops sim_providers_clock = {clock_set_rate,
 const struct opp_regulator_ops sim_providers_regulators = {set_voltage};
 const struct pd_domain_ops sim_providers_rail = {power_on, power_off,
 						 set_pstate, 0};
-const struct pd_domain_ops sim_providers_gate = {power_on, power_off, 0, 0};
+const struct pd_domain_ops sim_providers_gate = {power_on, power_off, 0,
+						 set_hwmode};
 
 uint64_t sim_providers_rate(const struct sim_providers *sp, uint32_t dev)
 {
@@ -206,6 +239,12 @@ int sim_providers_on(const struct sim_providers *sp, uint32_t dom)
 	return i >= 0 ? sp->objects[i].on : 0;
 }
 
+int sim_providers_hwmode(const struct sim_providers *sp, uint32_t dom)
+{
+	int i = find_object(sp, dom);
+	return i >= 0 ? sp->objects[i].hwmode : 0;
+}
+
 const char *sim_providers_op_name(enum sim_providers_op op)
 {
 	switch (op) {
@@ -219,6 +258,8 @@ const char *sim_providers_op_name(enum sim_providers_op op)
 		return "off";
 	case SIM_PROVIDERS_PSTATE:
 		return "pstate";
+	case SIM_PROVIDERS_HWMODE:
+		return "hwmode";
 	}
 	return "?";
 }

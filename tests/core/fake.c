@@ -12,22 +12,15 @@ static void die(const char *what)
 	abort();
 }
 
-static int fake_call(struct fake_domain *d, enum fake_op op, uint32_t level)
+/* One callback of @d through the backend; the adapter keeps per domain
+ * what the tests read (calls, what the hardware accepted). */
+static int fake_call(struct fake_domain *d, pd_domain_t h, enum fake_op op,
+		     uint32_t level)
 {
-	struct fake *f = d->fake;
-	int ret = 0;
-	f->n_calls++;
+	struct sim_providers_call c = {.op = (enum sim_providers_op)op,
+				       .object = h, .value = level};
+	int ret = sim_providers_call(&d->fake->hw, &c);
 	d->calls[op]++;
-	if (f->fail_call && f->n_calls == f->fail_call)
-		ret = f->fail_err;
-	if (d->fail_next[op]) {
-		d->fail_next[op]--;
-		ret = f->fail_err;
-	}
-	if (f->n_log < FAKE_MAX_LOG) {
-		struct fake_call c = {op, d->index, level, ret};
-		f->log[f->n_log++] = c;
-	}
 	if (!ret) {
 		if (op == FAKE_ON)
 			d->on = true;
@@ -44,20 +37,18 @@ static int cb_on(void *user, pd_domain_t dom)
 	struct fake_domain *d = user;
 	if (!d->handle)
 		d->handle = dom; /* always-on domains call back from create */
-	return fake_call(d, FAKE_ON, 0);
+	return fake_call(d, dom, FAKE_ON, 0);
 }
 
 static int cb_off(void *user, pd_domain_t dom, int idle_state)
 {
-	(void)dom;
 	(void)idle_state;
-	return fake_call(user, FAKE_OFF, 0);
+	return fake_call(user, dom, FAKE_OFF, 0);
 }
 
 static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
 {
-	(void)dom;
-	return fake_call(user, FAKE_PSTATE, level);
+	return fake_call(user, dom, FAKE_PSTATE, level);
 }
 
 const struct pd_domain_ops fake_ops_full = {cb_on, cb_off, cb_pstate, 0};
@@ -67,6 +58,7 @@ const struct pd_domain_ops fake_ops_pstate = {0, 0, cb_pstate, 0};
 void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
+	sim_providers_init(&f->hw, NULL, f->log, FAKE_MAX_LOG);
 	f->fail_err = -EIO;
 }
 
@@ -94,71 +86,85 @@ pd_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
 
 struct fake_domain *fake_find(struct fake *f, pd_domain_t h)
 {
+	int i = fake_index(f, h);
+	return i >= 0 ? &f->dom[i] : 0;
+}
+
+int fake_index(const struct fake *f, pd_domain_t h)
+{
 	for (unsigned i = 0; i < f->n_dom; i++)
 		if (f->dom[i].handle == h)
-			return &f->dom[i];
-	return 0;
+			return (int)i;
+	return -1;
 }
 
 void fake_clear_log(struct fake *f)
 {
-	f->n_log = 0;
-	f->n_calls = 0;
+	sim_providers_clear_log(&f->hw);
 }
 
 void fake_fail(struct fake *f, pd_domain_t h, enum fake_op op, unsigned n)
 {
-	struct fake_domain *d = fake_find(f, h);
-	if (!d)
+	if (!fake_find(f, h))
 		die("fake_fail: unknown domain");
-	d->fail_next[op] = n;
+	if (sim_providers_fail(&f->hw, (enum sim_providers_op)op, h, n,
+			       f->fail_err))
+		die("fake_fail: cannot arm the failure");
 }
 
-static const char *op_name(enum fake_op op)
+void fake_fail_call(struct fake *f, unsigned long k)
 {
-	return op == FAKE_ON ? "on" : op == FAKE_OFF ? "off" : "pstate";
+	if (sim_providers_fail_call(&f->hw, k, f->fail_err))
+		die("fake_fail_call: cannot arm the failure");
+}
+
+static const char *domain_name(const struct fake *f, pd_domain_t h)
+{
+	int i = fake_index(f, h);
+	return i >= 0 ? f->dom[i].name : "?";
 }
 
 void fake_log_print(const struct fake *f)
 {
-	for (unsigned i = 0; i < f->n_log; i++) {
-		const struct fake_call *c = &f->log[i];
-		fprintf(stderr, "  %u: %s %s", i, op_name(c->op),
-			f->dom[c->dom].name);
-		if (c->op == FAKE_PSTATE)
-			fprintf(stderr, " %u", (unsigned)c->level);
-		fprintf(stderr, "%s\n", c->ret ? " (failed)" : "");
+	for (unsigned i = 0; i < f->hw.n_log; i++) {
+		const struct sim_providers_call *c = &f->log[i];
+		fprintf(stderr, "  %u: %s %s", i, sim_providers_op_name(c->op),
+			domain_name(f, c->object));
+		if (c->op == SIM_PROVIDERS_PSTATE)
+			fprintf(stderr, " %u", (unsigned)c->value);
+		fprintf(stderr, "%s\n", c->result ? " (failed)" : "");
 	}
 }
 
 bool fake_log_is(const struct fake *f, unsigned n, const uint32_t *triples)
 {
-	bool same = f->n_log == n;
+	bool same = f->hw.n_log == n;
 	for (unsigned i = 0; same && i < n; i++) {
-		const struct fake_call *c = &f->log[i];
-		same = c->op == (enum fake_op)triples[3 * i] &&
-		       f->dom[c->dom].handle == triples[3 * i + 1] &&
-		       (c->op != FAKE_PSTATE || c->level == triples[3 * i + 2]);
+		const struct sim_providers_call *c = &f->log[i];
+		same = c->op == (enum sim_providers_op)triples[3 * i] &&
+		       c->object == triples[3 * i + 1] &&
+		       (c->op != SIM_PROVIDERS_PSTATE ||
+			c->value == triples[3 * i + 2]);
 	}
 	if (!same) {
 		fprintf(stderr, "callback log:\n");
 		fake_log_print(f);
 		fprintf(stderr, "expected:\n");
-		for (unsigned i = 0; i < n; i++) {
-			struct fake_domain *d = fake_find(
-				(struct fake *)f, triples[3 * i + 1]);
+		for (unsigned i = 0; i < n; i++)
 			fprintf(stderr, "  %u: %s %s %u\n", i,
-				op_name((enum fake_op)triples[3 * i]),
-				d ? d->name : "?", (unsigned)triples[3 * i + 2]);
-		}
+				sim_providers_op_name(
+				    (enum sim_providers_op)triples[3 * i]),
+				domain_name(f, triples[3 * i + 1]),
+				(unsigned)triples[3 * i + 2]);
 	}
 	return same;
 }
 
 int fake_log_find(const struct fake *f, enum fake_op op, pd_domain_t h)
 {
-	for (unsigned i = 0; i < f->n_log; i++)
-		if (f->log[i].op == op && f->dom[f->log[i].dom].handle == h)
+	for (unsigned i = 0; i < f->hw.n_log; i++)
+		if (f->log[i].op == (enum sim_providers_op)op &&
+		    f->log[i].object == h)
 			return (int)i;
 	return -1;
 }
@@ -166,9 +172,9 @@ int fake_log_find(const struct fake *f, enum fake_op op, pd_domain_t h)
 unsigned fake_log_count(const struct fake *f, enum fake_op op, pd_domain_t h)
 {
 	unsigned n = 0;
-	for (unsigned i = 0; i < f->n_log; i++)
-		if (f->log[i].op == op && f->dom[f->log[i].dom].handle == h)
-			n++;
+	for (unsigned i = 0; i < f->hw.n_log; i++)
+		n += f->log[i].op == (enum sim_providers_op)op &&
+		     f->log[i].object == h;
 	return n;
 }
 
@@ -293,10 +299,8 @@ void snap_take(struct dmn_ctx *ctx, const struct fake *f, struct snapshot *s)
 		if (err != -ENOENT)
 			die("snapshot: attachment iteration");
 		if (f) {
-			const struct fake_domain *fd = 0;
-			for (unsigned i = 0; i < f->n_dom; i++)
-				if (f->dom[i].handle == h)
-					fd = &f->dom[i];
+			int i = fake_index(f, h);
+			const struct fake_domain *fd = i >= 0 ? &f->dom[i] : 0;
 			if (fd) {
 				d->hw_known = true;
 				d->hw_on = fd->on;

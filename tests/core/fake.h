@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Test helpers shared by the core tests:
- *  - a recording fake backend: domain callbacks that log every call in
- *    order, keep what the "hardware" last accepted, and can be told to fail
- *    the k-th callback overall or the next N calls of one op on one domain;
+ *  - a recording fake backend: a thin adapter over the simulated hardware
+ *    (sim_providers: call numbers, failures, log) whose ops carry one
+ *    struct fake_domain each as @user, so a test reads per domain what
+ *    the "hardware" last accepted and how often each op was called; it
+ *    can be told to fail the k-th callback overall or the next N calls of
+ *    one op on one domain;
  *  - an allocation hook that fails the k-th allocation and counts live
  *    blocks (leak detection);
  *  - an event recorder;
@@ -14,13 +17,20 @@
 #define DOMINO_TESTS_CORE_FAKE_H
 
 #include <domino/domain.h>
+#include <domino/sim_providers.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #define FAKE_MAX_DOMAINS 64
 #define FAKE_MAX_LOG 1024
 
-enum fake_op { FAKE_ON, FAKE_OFF, FAKE_PSTATE, FAKE_N_OPS };
+/* The simulated hardware's ops, so a log entry's op compares with them. */
+enum fake_op {
+	FAKE_ON = SIM_PROVIDERS_POWER_ON,
+	FAKE_OFF = SIM_PROVIDERS_POWER_OFF,
+	FAKE_PSTATE = SIM_PROVIDERS_PSTATE,
+	FAKE_N_OPS
+};
 
 struct fake;
 
@@ -31,25 +41,20 @@ struct fake_domain {
 	const char *name;
 	bool on;         /* what the hardware last accepted */
 	uint32_t pstate; /* idem, for domains with a pstate callback */
-	unsigned fail_next[FAKE_N_OPS]; /* fail the next N calls of op */
 	unsigned calls[FAKE_N_OPS];
 };
 
-struct fake_call {
-	enum fake_op op;
-	unsigned dom; /* fake_domain index */
-	uint32_t level;
-	int ret;
-};
-
+/*
+ * @hw: the backend; hw.n_log calls are in @log (op, object = the domain
+ *   handle, value = the level of a pstate call, result), hw.n_calls counts
+ *   the callbacks since fake_clear_log.
+ */
 struct fake {
 	struct fake_domain dom[FAKE_MAX_DOMAINS];
 	unsigned n_dom;
-	struct fake_call log[FAKE_MAX_LOG];
-	unsigned n_log;
-	unsigned long n_calls;  /* callbacks since fake_clear_log */
-	unsigned long fail_call; /* fail the k-th callback (1-based), 0 = off */
-	int fail_err;            /* error returned by injected failures */
+	struct sim_providers hw;
+	struct sim_providers_call log[FAKE_MAX_LOG];
+	int fail_err; /* error of the failures fake_fail* arm from now on */
 };
 
 extern const struct pd_domain_ops fake_ops_full;   /* on, off, pstate */
@@ -64,6 +69,11 @@ struct fake_domain *fake_find(struct fake *f, pd_domain_t h);
 void fake_clear_log(struct fake *f);
 /* Fail the next @n calls of @op on domain @h with f->fail_err. */
 void fake_fail(struct fake *f, pd_domain_t h, enum fake_op op, unsigned n);
+/* Fail callback number @k (1-based since fake_clear_log; 0 = none) with
+ * f->fail_err. */
+void fake_fail_call(struct fake *f, unsigned long k);
+/* The fake_domain index of handle @h, or -1. */
+int fake_index(const struct fake *f, pd_domain_t h);
 /* Does the log, from its start, equal @n calls given as (op, handle, level)
  * triples? Prints both logs on mismatch. */
 bool fake_log_is(const struct fake *f, unsigned n, const uint32_t *triples);

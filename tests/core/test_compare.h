@@ -39,12 +39,13 @@ static inline void same_events(const struct evrec *a, const struct evrec *b)
 
 static inline void same_calls(const struct fake *a, const struct fake *b)
 {
-	assert_int_equal(a->n_log, b->n_log);
-	for (unsigned k = 0; k < a->n_log; k++) {
+	assert_int_equal(a->hw.n_log, b->hw.n_log);
+	for (unsigned k = 0; k < a->hw.n_log; k++) {
 		assert_int_equal(a->log[k].op, b->log[k].op);
-		assert_int_equal(a->log[k].dom, b->log[k].dom);
-		assert_int_equal(a->log[k].level, b->log[k].level);
-		assert_int_equal(a->log[k].ret, b->log[k].ret);
+		assert_int_equal(fake_index(a, a->log[k].object),
+				 fake_index(b, b->log[k].object));
+		assert_int_equal(a->log[k].value, b->log[k].value);
+		assert_int_equal(a->log[k].result, b->log[k].result);
 	}
 }
 

@@ -366,7 +366,7 @@ static void run_case(void **state)
 		snap_take(w.ctx, &w.fake, &after);
 		if (snap_diff(&before, &after, why, sizeof(why)))
 			fail_msg("%s: k=%ld: state changed: %s", c->name, k, why);
-		if (w.fake.n_log) {
+		if (w.fake.hw.n_log) {
 			fake_log_print(&w.fake);
 			fail_msg("%s: k=%ld: callbacks ran before -ENOMEM",
 				 c->name, k);

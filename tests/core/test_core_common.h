@@ -107,7 +107,7 @@ static inline pd_attach_t mkatt(struct dmn_ctx *ctx, pd_device_t dev,
 
 #define NO_CALLS()                                                           \
 	do {                                                                 \
-		if (t->fake.n_log) {                                         \
+		if (t->fake.hw.n_log) {                                      \
 			fake_log_print(&t->fake);                            \
 			fail_msg("unexpected callbacks");                    \
 		}                                                            \

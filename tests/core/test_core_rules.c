@@ -346,13 +346,13 @@ static void always_on(void **state)
 	fd->fake = &t->fake;
 	fd->index = t->fake.n_dom;
 	fd->name = "ao-bad";
-	t->fake.fail_call = t->fake.n_calls + 1;
+	fake_fail_call(&t->fake, t->fake.hw.n_calls + 1);
 	struct pd_domain_desc desc = {"ao-bad", &fake_ops_full, fd,
 				      PD_FLAG_ALWAYS_ON};
 	pd_domain_t h = 0;
 	SNAP();
 	assert_int_equal(pd_domain_create(ctx, &desc, &h), -EIO);
-	t->fake.fail_call = 0;
+	fake_fail_call(&t->fake, 0);
 	UNCHANGED();
 	assert_int_equal(pd_domain_find(ctx, "ao-bad", &h), -ENOENT);
 	assert_int_equal(dmn_last_error(ctx), -EIO);
@@ -670,7 +670,7 @@ static void vote_many(void **state)
 	assert_int_equal(pd_vote_many(ctx, ch, 2), 0);
 	assert_int_equal(PS(d1), 3);
 	assert_int_equal(PS(d2), 4);
-	assert_int_equal(t->fake.n_log, 2);
+	assert_int_equal(t->fake.hw.n_log, 2);
 	struct pd_vote_change mixed[2] = {{a1, 5}, {ao, 5}};
 	EXPECT_NOOP_ERR(pd_vote_many(ctx, mixed, 2), -EINVAL);
 	/* All or nothing: a failing raise on d2 undoes d1's. */

@@ -405,6 +405,59 @@ static void test_suspended(void **state)
 	rig_free(r);
 }
 
+/* The backend on its own: call numbers, the call-number failure beside the
+ * rules, set_hwmode, and a failure an adapter decided (sim_providers_call). */
+static void test_backend_calls(void **state)
+{
+	(void)state;
+	struct sim_providers sp;
+	struct sim_providers_call log[8];
+	sim_providers_init(&sp, NULL, log, 8);
+	assert_int_equal(sim_providers_fail_call(&sp, 2, 0), -EINVAL);
+	assert_int_equal(sim_providers_fail_call(NULL, 2, -EIO), -EINVAL);
+	OK(sim_providers_fail_call(&sp, 2, -ETIMEDOUT));
+	OK(sim_providers_fail(&sp, SIM_PROVIDERS_POWER_ON, 7, 1, -EIO));
+	/* call 1: the rule; call 2: the call number; then neither */
+	assert_int_equal(sim_providers_gate.power_on(&sp, 7), -EIO);
+	assert_int_equal(sim_providers_gate.set_hwmode(&sp, 7, 3, 1),
+			 -ETIMEDOUT);
+	assert_int_equal(sim_providers_hwmode(&sp, 7), 0);
+	OK(sim_providers_gate.set_hwmode(&sp, 7, 3, 1));
+	assert_int_equal(sim_providers_hwmode(&sp, 7), 1);
+	OK(sim_providers_gate.power_on(&sp, 7));
+	assert_int_equal(sim_providers_on(&sp, 7), 1);
+	struct sim_providers_call c;
+	memset(&c, 0, sizeof(c));
+	c.op = SIM_PROVIDERS_PSTATE;
+	c.object = 9;
+	c.value = 4;
+	c.result = -EBUSY;
+	assert_int_equal(sim_providers_call(&sp, &c), -EBUSY);
+	assert_int_equal(c.index, 5);
+	assert_int_equal(sim_providers_pstate(&sp, 9), 0);
+	c.result = 0;
+	OK(sim_providers_call(&sp, &c));
+	assert_int_equal(sim_providers_pstate(&sp, 9), 4);
+	assert_int_equal(sp.n_log, 6);
+	assert_int_equal(log[1].index, 2);
+	assert_int_equal(log[1].op, SIM_PROVIDERS_HWMODE);
+	assert_int_equal(log[1].value, 1);
+	assert_int_equal(log[1].result, -ETIMEDOUT);
+	assert_int_equal(log[4].result, -EBUSY);
+	assert_string_equal(sim_providers_op_name(SIM_PROVIDERS_HWMODE),
+			    "hwmode");
+	/* Numbering restarts with the log. */
+	sim_providers_clear_log(&sp);
+	OK(sim_providers_fail_call(&sp, 1, -EIO));
+	assert_int_equal(sim_providers_gate.power_off(&sp, 7, -1), -EIO);
+	assert_int_equal(log[0].index, 1);
+	assert_true(log[0].value == UINT64_MAX);
+	assert_int_equal(sim_providers_on(&sp, 7), 1);
+	OK(sim_providers_fail_call(&sp, 0, 0));
+	OK(sim_providers_gate.power_off(&sp, 7, -1));
+	assert_int_equal(sim_providers_on(&sp, 7), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +469,7 @@ int main(void)
 	    cmocka_unit_test(test_fail_down_pstate),
 	    cmocka_unit_test(test_available),
 	    cmocka_unit_test(test_suspended),
+	    cmocka_unit_test(test_backend_calls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
