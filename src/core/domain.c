@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
@@ -17,12 +18,14 @@ void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 		ctx->life->domain_free(ctx, d);
 	dmn__idle_free(ctx, d);
 	dmn__stats_free(ctx, d);
-	dmn__ms_fini(ctx, &d->qos_set);
-	dmn__ms_fini(ctx, &d->wake_set);
+	if (d->cold) {
+		dmn__ms_fini(ctx, &d->cold->qos_set);
+		dmn__ms_fini(ctx, &d->cold->wake_set);
+		dmn__free(ctx, d->cold);
+	}
 	dmn__level_hist_fini(ctx, &d->votes);
 	dmn__free(ctx, d->parents);
 	dmn__free(ctx, d->children);
-	dmn__free(ctx, d->name);
 	dmn__free(ctx, d);
 }
 
@@ -37,22 +40,25 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 	if (!err)
 		err = dmn__walk_reserve(ctx, 1);
 	struct pd_domain *d = 0;
+	size_t len = strlen(desc->name);
 	if (!err) {
-		d = dmn__alloc(ctx, sizeof(*d));
+		/* The name inside the allocation (issue 21). */
+		d = dmn__alloc(ctx, offsetof(struct pd_domain, name) + len + 1);
 		err = d ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		memset(d, 0, sizeof(*d));
+		memset(d, 0, offsetof(struct pd_domain, name));
+		memcpy(d->name, desc->name, len + 1);
 		dmn__level_hist_init(&d->votes);
-		d->name = dmn__strdup(ctx, desc->name);
-		err = d->name ? 0 : -ENOMEM;
-	}
-	if (!err) {
 		d->ops = desc->ops;
 		d->user = desc->user;
 		d->flags = desc->flags;
 		d->idle_state = -1;
-		err = dmn__stats_init(ctx, d, dmn_now(ctx));
+		d->created = dmn_now(ctx);
+		/* An always-on domain changes state now: its statistics
+		 * start here. */
+		if (d->flags & PD_FLAG_ALWAYS_ON && !dmn__pd_domain_cold(ctx, d))
+			err = -ENOMEM;
 	}
 	if (!err) {
 		d->handle = dmn__handle_alloc(&ctx->domains, d);
@@ -118,9 +124,11 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 		err = -EBADF;
 	else if (d->pstate || d->votes.n)
 		err = -EBUSY;
-	if (!err) {
-		d->round = fn;
-		d->round_user = fn ? user : 0;
+	else if ((fn || d->cold) && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
+	if (!err && d->cold) {
+		d->cold->round = fn;
+		d->cold->round_user = fn ? user : 0;
 	}
 	dmn__unlock(ctx);
 	return err;

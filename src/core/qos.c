@@ -12,9 +12,11 @@
 #include <domino/idle.h>
 #include <errno.h>
 
+/* A domain's constraint set: in its cold part, which RESERVE allocates
+ * (a domain holding a value has it). */
 static struct u64_multiset *cset(struct pd_domain *d, int which)
 {
-	return which ? &d->wake_set : &d->qos_set;
+	return which ? &d->cold->wake_set : &d->cold->qos_set;
 }
 
 /* Walk @d and every domain above it, leaving in each (->paths) the number
@@ -52,6 +54,8 @@ static int apply(struct dmn_ctx *ctx, struct pd_domain *d, int which,
 	unsigned n = count_paths(ctx, d);
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_domain *x = ctx->walk[i];
+		if (mode == RESERVE && !dmn__pd_domain_cold(ctx, x))
+			return -ENOMEM;
 		struct u64_multiset *set = cset(x, which);
 		if (mode == RESERVE && dmn__ms_reserve(ctx, set, nb))
 			return -ENOMEM;
@@ -112,9 +116,10 @@ int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 {
 	/* What the child holds passes up, with its counts, through the new
 	 * link's paths. */
-	const struct u64_bin *const bins[2] = {child->qos_set.bins,
-					       child->wake_set.bins};
-	const unsigned nb[2] = {child->qos_set.n, child->wake_set.n};
+	const struct pd_domain_cold *c = dom_cold(child);
+	const struct u64_bin *const bins[2] = {c->qos_set.bins,
+					       c->wake_set.bins};
+	const unsigned nb[2] = {c->qos_set.n, c->wake_set.n};
 	return update(ctx, parent, bins, nb, link);
 }
 
@@ -179,6 +184,6 @@ void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;
-	*qos_ns = dmn__ms_first_at_or_after(&d->qos_set, 0);
-	*wakeup_ns = dmn__ms_first_at_or_after(&d->wake_set, now);
+	*qos_ns = dmn__ms_first_at_or_after(&dom_cold(d)->qos_set, 0);
+	*wakeup_ns = dmn__ms_first_at_or_after(&dom_cold(d)->wake_set, now);
 }
