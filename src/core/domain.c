@@ -136,6 +136,19 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 
 /* ---- links -------------------------------------------------------------- */
 
+/* Room for one more entry in a link array of @n: its capacity is not kept
+ * (issue 21) but is always at least the power of two at or above @n, as
+ * this grows it (removals never shrink it), so only a full power of two
+ * (or an empty array) needs more. */
+static int links_room(struct dmn_ctx *ctx, struct pd_link ***array,
+		      unsigned n)
+{
+	if (n & (n - 1))
+		return 0;
+	unsigned cap = n;
+	return dmn_grow(ctx, (void **)array, &cap, n + 1, sizeof(**array));
+}
+
 static struct pd_link *link_find(const struct pd_domain *parent,
 				 const struct pd_domain *child)
 {
@@ -208,11 +221,9 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	else if (dmn__walk_reaches_down(ctx, c, p))
 		err = -ELOOP;
 	if (!err)
-		err = dmn_grow(ctx, (void **)&c->parents, &c->cap_parents,
-			       c->n_parents + 1, sizeof(*c->parents));
+		err = links_room(ctx, &c->parents, c->n_parents);
 	if (!err)
-		err = dmn_grow(ctx, (void **)&p->children, &p->cap_children,
-			       p->n_children + 1, sizeof(*p->children));
+		err = links_room(ctx, &p->children, p->n_children);
 	if (!err) {
 		l = dmn__alloc(ctx, sizeof(*l));
 		err = l ? 0 : -ENOMEM;

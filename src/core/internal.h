@@ -129,6 +129,10 @@ struct pd_domain_cold {
 	 * (set from pd_system_suspend to pd_system_resume). */
 	unsigned hw_count, ao_devs;
 	bool sleeping;
+
+	/* Scratch of qos.c's count_paths: paths from the domain it starts
+	 * at (only domains that hold constraints take part). */
+	uint64_t paths;
 };
 
 /* Hot fields first: what a vote and the engine read (issue 21). */
@@ -152,9 +156,10 @@ struct pd_domain {
 	 * fast paths touch it, and only on striped contexts. */
 	unsigned char fast_lock;
 
-	/* Parents and children, as arrays of link pointers, in link order. */
-	unsigned n_parents, cap_parents;
-	unsigned n_children, cap_children;
+	/* Parents and children, as arrays of link pointers, in link order
+	 * (capacity: see links_room in domain.c). */
+	unsigned n_parents;
+	unsigned n_children;
 	struct pd_link **parents;
 	struct pd_link **children;
 
@@ -165,14 +170,13 @@ struct pd_domain {
 	uint32_t was_pstate; /* pstate before dmn__txn_commit's callbacks */
 	int was_idle;        /* idle state before them (while off) */
 	/* Scratch of the graph walks in walk.c (valid while walk_mark is the
-	 * walk's epoch): next link to follow, pending children, paths. */
+	 * walk's epoch): next link to follow, pending children. */
 	unsigned dfs_next;
 	unsigned pending;
 	uint32_t walk_level;
 	/* Scratch for one operation (valid while visit == ctx->epoch). */
 	uint64_t visit;
 	uint64_t walk_mark;
-	uint64_t paths;
 
 	struct pd_idle_data *idle; /* idle states (idle.c) */
 	void *opp_state; /* owned by the OPP layer: the domain's level table */
@@ -331,8 +335,8 @@ struct dmn_ctx {
 
 	/* Scratch of one operation: affected domains, parents first, and
 	 * the order C and D of dmn__txn_commit visit them in (children first).
-	 * Every scratch array holds at least one entry per live domain (two
-	 * for stack), reserved by pd_domain_create, so no walk can fail. */
+	 * Every scratch array holds at least one entry per live domain,
+	 * reserved by pd_domain_create, so no walk can fail. */
 	struct pd_domain **order;
 	unsigned n_order, cap_order;
 	struct pd_domain **off_order;
@@ -340,8 +344,8 @@ struct dmn_ctx {
 	uint64_t epoch;
 	struct pd_domain **stack; /* explicit DFS stacks: no recursion */
 	unsigned cap_stack;
-	struct pd_domain **walk; /* dmn__walk_up's output */
-	unsigned cap_walk;
+	/* dmn__walk_up's output: off_order's array, never live with it. */
+	struct pd_domain **walk;
 	uint64_t walk_epoch;
 
 	struct undo_entry *undo;
