@@ -158,7 +158,9 @@ int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom);
  * Votes on @dom, and requirements passed to it by children, are rounded with
  * @fn when they are cast; -ERANGE from @fn fails the vote. NULL @fn removes it.
  * Only allowed while nothing counts a level on the domain.
- * returns: 0, -EBADF, -EINVAL, or -EBUSY if the domain's pstate is not 0.
+ * returns: 0, -EBADF, -EINVAL, -EBUSY if the domain's pstate is not 0, or
+ * -ENOMEM (the domain's first hook needs its rarely used part; nothing
+ * changes).
  * cost: O(1).
  */
 int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,

@@ -129,7 +129,8 @@ enum pd_governor_kind {
 /**
  * pd_domain_set_governor - choose the governor of @dom
  * @fn, @user: for PD_GOVERNOR_CUSTOM only (else must be NULL)
- * returns: 0, -EINVAL, -EBADF. cost: O(1).
+ * returns: 0, -EINVAL, -EBADF, -ENOMEM (the domain's first setting needs
+ * its rarely used part; nothing changes). cost: O(1).
  */
 int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
 			   enum pd_governor_kind kind, pd_governor_fn fn,

@@ -170,7 +170,8 @@ int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t dev);
  * pd_domain_set_active_wakeup - @dom stays on through system sleep while a
  * wakeup-enabled device attached to it is (Linux GENPD_FLAG_ACTIVE_WAKEUP);
  * takes effect at the next pd_system_suspend.
- * returns: 0, -EINVAL, -EBADF. cost: O(1).
+ * returns: 0, -EINVAL, -EBADF, -ENOMEM (the domain's first setting needs its
+ * rarely used part; nothing changed). cost: O(1).
  */
 int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t dom, int on);
 /** pd_domain_active_wakeup - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
@@ -241,7 +242,9 @@ int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom);
  * unused one powers off (safe direction, as pd_device_put). Domains @dev
  * attaches to later are kept too; detaching drops the keep. Setting the
  * current state again is a no-op returning 0.
- * returns: 0, or -EINVAL, -EBADF, -ENOMEM (off only: nothing changed).
+ * returns: 0, or -EINVAL, -EBADF, -ENOMEM (turning it off, or on while a
+ *   domain it is attached to has not needed its rarely used part yet:
+ *   nothing changed).
  * cost: O(attachments of @dev) to set; + A (domain.h) to clear.
  */
 int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t dev, int on);

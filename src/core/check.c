@@ -94,9 +94,9 @@ void dmn__check_domain(const struct dmn_ctx *ctx, const struct pd_domain *d,
 	/* The boot level counts while the domain is held. A commit that
 	 * failed restored the inputs, but the caller (lifecycle.c) puts
 	 * held back only after it returns: then either is right. */
-	uint32_t boot = d->held ? d->boot_level : 0;
+	uint32_t boot = dom_cold(d)->held ? dom_cold(d)->boot_level : 0;
 	DMN_ASSERT((votes_match(d, boot) ||
-		    (!settled && votes_match(d, boot ? 0 : d->boot_level))) &&
+		    (!settled && votes_match(d, boot ? 0 : dom_cold(d)->boot_level))) &&
 		   "the aggregate is the max of the counted votes, child "
 		   "requirements and boot level, each counted once");
 }

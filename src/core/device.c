@@ -186,6 +186,13 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		err = -EBADF;
 	else if (attached(dev, d))
 		err = -EEXIST;
+	/* An always-on device counts in the domain's cold part; an active
+	 * one powers it and its parents on, which starts their statistics:
+	 * room for both before the attachment exists. */
+	if (!err && dev->always_on && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
+	if (!err && dev->usage)
+		err = dmn__pd_domain_cold_up(ctx, d);
 	if (!err)
 		err = dmn__handle_reserve(ctx, &ctx->attachments);
 	struct pd_attachment **grown = 0;

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
@@ -17,12 +18,14 @@ void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 		ctx->life->domain_free(ctx, d);
 	dmn__idle_free(ctx, d);
 	dmn__stats_free(ctx, d);
-	dmn__ms_fini(ctx, &d->qos_set);
-	dmn__ms_fini(ctx, &d->wake_set);
+	if (d->cold) {
+		dmn__ms_fini(ctx, &d->cold->qos_set);
+		dmn__ms_fini(ctx, &d->cold->wake_set);
+		dmn__free(ctx, d->cold);
+	}
 	dmn__level_hist_fini(ctx, &d->votes);
 	dmn__free(ctx, d->parents);
 	dmn__free(ctx, d->children);
-	dmn__free(ctx, d->name);
 	dmn__free(ctx, d);
 }
 
@@ -37,22 +40,25 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 	if (!err)
 		err = dmn__walk_reserve(ctx, 1);
 	struct pd_domain *d = 0;
+	size_t len = strlen(desc->name);
 	if (!err) {
-		d = dmn__alloc(ctx, sizeof(*d));
+		/* The name inside the allocation (issue 21). */
+		d = dmn__alloc(ctx, offsetof(struct pd_domain, name) + len + 1);
 		err = d ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		memset(d, 0, sizeof(*d));
+		memset(d, 0, offsetof(struct pd_domain, name));
+		memcpy(d->name, desc->name, len + 1);
 		dmn__level_hist_init(&d->votes);
-		d->name = dmn__strdup(ctx, desc->name);
-		err = d->name ? 0 : -ENOMEM;
-	}
-	if (!err) {
 		d->ops = desc->ops;
 		d->user = desc->user;
 		d->flags = desc->flags;
 		d->idle_state = -1;
-		err = dmn__stats_init(ctx, d, dmn_now(ctx));
+		d->created = dmn_now(ctx);
+		/* An always-on domain changes state now: its statistics
+		 * start here. */
+		if (d->flags & PD_FLAG_ALWAYS_ON && !dmn__pd_domain_cold(ctx, d))
+			err = -ENOMEM;
 	}
 	if (!err) {
 		d->handle = dmn__handle_alloc(&ctx->domains, d);
@@ -118,15 +124,30 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 		err = -EBADF;
 	else if (d->pstate || d->votes.n)
 		err = -EBUSY;
-	if (!err) {
-		d->round = fn;
-		d->round_user = fn ? user : 0;
+	else if ((fn || d->cold) && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
+	if (!err && d->cold) {
+		d->cold->round = fn;
+		d->cold->round_user = fn ? user : 0;
 	}
 	dmn__unlock(ctx);
 	return err;
 }
 
 /* ---- links -------------------------------------------------------------- */
+
+/* Room for one more entry in a link array of @n: its capacity is not kept
+ * (issue 21) but is always at least the power of two at or above @n, as
+ * this grows it (removals never shrink it), so only a full power of two
+ * (or an empty array) needs more. */
+static int links_room(struct dmn_ctx *ctx, struct pd_link ***array,
+		      unsigned n)
+{
+	if (n & (n - 1))
+		return 0;
+	unsigned cap = n;
+	return dmn_grow(ctx, (void **)array, &cap, n + 1, sizeof(**array));
+}
 
 static struct pd_link *link_find(const struct pd_domain *parent,
 				 const struct pd_domain *child)
@@ -200,11 +221,9 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	else if (dmn__walk_reaches_down(ctx, c, p))
 		err = -ELOOP;
 	if (!err)
-		err = dmn_grow(ctx, (void **)&c->parents, &c->cap_parents,
-			       c->n_parents + 1, sizeof(*c->parents));
+		err = links_room(ctx, &c->parents, c->n_parents);
 	if (!err)
-		err = dmn_grow(ctx, (void **)&p->children, &p->cap_children,
-			       p->n_children + 1, sizeof(*p->children));
+		err = links_room(ctx, &p->children, p->n_children);
 	if (!err) {
 		l = dmn__alloc(ctx, sizeof(*l));
 		err = l ? 0 : -ENOMEM;

@@ -28,12 +28,12 @@ static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
 {
 	if (d->flags & PD_FLAG_ALWAYS_ON)
 		say(fn, user, PD_WHY_ALWAYS_ON, 0, 0, 0);
-	if (d->held) {
+	if (dom_cold(d)->held) {
 		struct pd_why w;
 		memset(&w, 0, sizeof(w));
 		w.kind = PD_WHY_BOOT_HOLD;
-		w.level = d->boot_level;
-		w.awaiting = d->awaiting;
+		w.level = dom_cold(d)->boot_level;
+		w.awaiting = dom_cold(d)->awaiting;
 		fn(user, &w);
 	}
 	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next)
@@ -41,17 +41,17 @@ static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
 			say(fn, user, PD_WHY_DEVICE, a->dev->handle, 0,
 			    a->vote);
 	for (const struct pd_attachment *a = d->att_head;
-	     d->sleep_keep && a; a = a->dom_next)
+	     dom_cold(d)->sleep_keep && a; a = a->dom_next)
 		if (a->dev->wakeup)
 			say(fn, user, PD_WHY_WAKEUP_PATH, a->dev->handle, 0, 0);
 	/* The power-off vetoes, as domain_kept_on() counts them. */
 	for (const struct pd_attachment *a = d->att_head;
-	     !d->sleeping && a; a = a->dom_next)
+	     !dom_cold(d)->sleeping && a; a = a->dom_next)
 		if (a->dev->always_on)
 			say(fn, user, PD_WHY_ALWAYS_ON_DEV, a->dev->handle, 0,
 			    0);
 	for (const struct pd_attachment *a = d->att_head;
-	     !d->sleeping && a; a = a->dom_next)
+	     !dom_cold(d)->sleeping && a; a = a->dom_next)
 		if (a->hw)
 			say(fn, user, PD_WHY_HWMODE, a->dev->handle, 0, 0);
 	for (unsigned i = 0; i < d->n_children; i++)
@@ -64,8 +64,8 @@ static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
 static void pstate_inputs(const struct pd_domain *d, pd_why_fn fn,
 			  void *user)
 {
-	if (d->held && d->boot_level)
-		say(fn, user, PD_WHY_PSTATE_BOOT, 0, 0, d->boot_level);
+	if (dom_cold(d)->held && dom_cold(d)->boot_level)
+		say(fn, user, PD_WHY_PSTATE_BOOT, 0, 0, dom_cold(d)->boot_level);
 	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next)
 		if (a->counted && a->vote)
 			say(fn, user, PD_WHY_PSTATE_DEVICE, a->dev->handle, 0,
@@ -90,15 +90,15 @@ static void idle_decision(const struct pd_domain *d, int chosen, pd_why_fn fn,
 		struct pd_why w;
 		memset(&w, 0, sizeof(w));
 		w.idle = i - 1;
-		if (entry + exit > d->gov_qos) {
+		if (entry + exit > dom_cold(d)->gov_qos) {
 			w.kind = PD_WHY_IDLE_QOS;
 			w.x = entry + exit;
-			w.y = d->gov_qos;
-		} else if (d->gov_wakeup != UINT64_MAX &&
-			   d->gov_now + entry + residency > d->gov_wakeup) {
+			w.y = dom_cold(d)->gov_qos;
+		} else if (dom_cold(d)->gov_wakeup != UINT64_MAX &&
+			   dom_cold(d)->gov_now + entry + residency > dom_cold(d)->gov_wakeup) {
 			w.kind = PD_WHY_IDLE_RESIDENCY;
-			w.x = d->gov_now + entry + residency;
-			w.y = d->gov_wakeup;
+			w.x = dom_cold(d)->gov_now + entry + residency;
+			w.y = dom_cold(d)->gov_wakeup;
 		} else {
 			w.kind = (int)(i - 1) == chosen
 					 ? PD_WHY_IDLE_FITS
@@ -134,14 +134,14 @@ int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 		out->idle_why = PD_IDLE_ON;
 	else if (!has_idle)
 		out->idle_why = PD_IDLE_NONE;
-	else if (d->off_by_sleep)
+	else if (dom_cold(d)->off_by_sleep)
 		out->idle_why = PD_IDLE_SYSTEM_SLEEP;
-	else if (!d->gov_decided || !d->stats.off_count)
+	else if (!dom_cold(d)->gov_decided || !dom_cold(d)->stats.off_count)
 		out->idle_why = PD_IDLE_INITIAL;
 	else
 		out->idle_why = PD_IDLE_GOVERNOR;
 	if (out->idle_why == PD_IDLE_GOVERNOR)
-		out->decided_ns = d->gov_now;
+		out->decided_ns = dom_cold(d)->gov_now;
 	if (fn) {
 		holders(d, fn, user);
 		pstate_inputs(d, fn, user);
@@ -149,7 +149,7 @@ int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 			idle_decision(d, d->idle_state, fn, user);
 		/* On with nothing holding it: the governor's last word (a
 		 * stay-on lists every state it ruled out). */
-		else if (d->on && !domain_wants_on(d) && d->gov_decided && has_idle)
+		else if (d->on && !domain_wants_on(d) && dom_cold(d)->gov_decided && has_idle)
 			idle_decision(d, -1, fn, user);
 	}
 	dmn__unlock(ctx);

@@ -29,21 +29,22 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 		unsigned *rejected_from)
 {
 	*rejected_from = UINT_MAX;
-	if (d->gov == PD_GOVERNOR_ALWAYS_ON)
+	if (dom_cold(d)->gov == PD_GOVERNOR_ALWAYS_ON)
 		return PD_GOV_STAY_ON;
 	struct pd_governor_input in;
 	in.now_ns = now;
 	dmn__qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
 	/* Kept so that pd_domain_explain can say why, later. */
-	d->gov_decided = true;
-	d->gov_now = now;
-	d->gov_qos = in.qos_ns;
-	d->gov_wakeup = in.next_wakeup_ns;
+	/* The domain is on (it powers off), so it has its cold part. */
+	d->cold->gov_decided = true;
+	d->cold->gov_now = now;
+	d->cold->gov_qos = in.qos_ns;
+	d->cold->gov_wakeup = in.next_wakeup_ns;
 	in.n_states = d->idle ? d->idle->n : 0;
 	in.states = d->idle ? d->idle->desc : 0;
 	int choice;
-	if (d->gov == PD_GOVERNOR_CUSTOM && d->gov_fn)
-		choice = d->gov_fn(d->gov_user, d->handle, &in);
+	if (dom_cold(d)->gov == PD_GOVERNOR_CUSTOM && dom_cold(d)->gov_fn)
+		choice = d->cold->gov_fn(d->cold->gov_user, d->handle, &in);
 	else
 		choice = pd_governor_qos(&in);
 	unsigned limit = in.n_states ? in.n_states : 1;
@@ -69,6 +70,9 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 	int err = d ? 0 : -EBADF;
 	struct pd_idle_data *fresh = 0;
 	char *name = 0;
+	/* Adding a state closes the domain's plain-off period (statistics). */
+	if (!err && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
 	if (!err && !d->idle) {
 		fresh = dmn__alloc(ctx, sizeof(*fresh));
 		err = fresh ? 0 : -ENOMEM;
@@ -103,7 +107,7 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 		memset(&d->idle->counts[i], 0, sizeof(d->idle->counts[i]));
 		/* Before its first transition an off domain sits in its
 		 * deepest state (DESIGN §1). */
-		if (!d->on && !d->stats.on_count && !d->stats.off_count)
+		if (!d->on && !dom_cold(d)->stats.on_count && !dom_cold(d)->stats.off_count)
 			d->idle_state = (int)i;
 		if (index)
 			*index = i;
@@ -139,10 +143,12 @@ int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
 		return -EDEADLK;
 	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
-	if (d) {
-		d->gov = kind;
-		d->gov_fn = fn;
-		d->gov_user = fn ? user : 0;
+	if (!err && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
+	if (!err) {
+		d->cold->gov = kind;
+		d->cold->gov_fn = fn;
+		d->cold->gov_user = fn ? user : 0;
 	}
 	dmn__unlock(ctx);
 	return err;

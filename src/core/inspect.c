@@ -253,8 +253,11 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 		out->usage = d->idle->counts[i].usage;
 		out->rejected = d->idle->counts[i].rejected;
 		out->time_ns = d->idle->counts[i].time_ns;
+		struct pd_stats tmp;
+		struct pd_level_time slot;
 		if (!d->on && d->idle_state == (int)i)
-			out->time_ns += dmn_now(ctx) - d->stats.since;
+			out->time_ns += dmn_now(ctx) -
+					dmn__stats_view(d, &tmp, &slot)->since;
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -294,17 +297,19 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
 	if (!d)
 		return err;
+	struct pd_stats tmp;
+	struct pd_level_time slot;
+	const struct pd_stats *st = dmn__stats_view(d, &tmp, &slot);
 	uint64_t now = dmn_now(ctx);
-	uint64_t span = now > d->stats.since ? now - d->stats.since : 0;
-	out->time_on_ns = d->stats.time_on + (d->on ? span : 0);
-	out->time_off_ns =
-		d->stats.time_off +
+	uint64_t span = now > st->since ? now - st->since : 0;
+	out->time_on_ns = st->time_on + (d->on ? span : 0);
+	out->time_off_ns = st->time_off +
 		(!d->on && !(d->idle && d->idle_state >= 0) ? span : 0);
-	out->on_count = d->stats.on_count;
-	out->off_count = d->stats.off_count;
-	out->pstate_transitions = d->stats.pstate_transitions;
-	out->n_pstates = d->stats.n_levels;
-	out->created_ns = d->stats.created;
+	out->on_count = st->on_count;
+	out->off_count = st->off_count;
+	out->pstate_transitions = st->pstate_transitions;
+	out->n_pstates = st->n_levels;
+	out->created_ns = st->created;
 	dmn__unlock(ctx);
 	return 0;
 }
@@ -316,17 +321,20 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 	struct pd_domain *d = enter(ctx, level && time_ns, DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	err = i < d->stats.n_levels ? 0 : -ENOENT;
+	struct pd_stats tmp;
+	struct pd_level_time slot;
+	const struct pd_stats *st = dmn__stats_view(d, &tmp, &slot);
+	err = i < st->n_levels ? 0 : -ENOENT;
 	if (!err) {
-		*level = d->stats.levels[i].level;
-		*time_ns = d->stats.levels[i].ns;
+		*level = st->levels[i].level;
+		*time_ns = st->levels[i].ns;
 		unsigned cur = 0;
-		for (unsigned k = 0; k < d->stats.n_levels; k++)
-			if (d->stats.levels[k].level == d->pstate)
+		for (unsigned k = 0; k < st->n_levels; k++)
+			if (st->levels[k].level == d->pstate)
 				cur = k;
 		uint64_t now = dmn_now(ctx);
-		if (cur == i && now > d->stats.pstate_since)
-			*time_ns += now - d->stats.pstate_since;
+		if (cur == i && now > st->pstate_since)
+			*time_ns += now - st->pstate_since;
 	}
 	dmn__unlock(ctx);
 	return err;

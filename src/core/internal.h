@@ -87,62 +87,21 @@ struct pd_stats {
 	unsigned n_levels, cap_levels;
 };
 
-struct pd_domain {
-	uint32_t handle;
-	char *name;
-	const struct pd_domain_ops *ops;
-	void *user;
-	uint32_t flags;
-
+/* What few domains use, or use rarely: statistics (from the first state
+ * change), governor, constraints below, boot hold, system sleep, power-off
+ * vetoes, rounding. Allocated by dmn__pd_domain_cold before the operation
+ * that first needs it changes anything; until then every field reads as
+ * zero (dom_cold) and the statistics as "off at level 0 since created"
+ * (dmn__stats_view). Keeps a plain domain small (issue 21). */
+struct pd_domain_cold {
+	struct pd_stats stats;
 	pd_round_fn round;
 	void *round_user;
-
-	/* Parents and children, as arrays of link pointers, in link order. */
-	struct pd_link **parents;
-	unsigned n_parents, cap_parents;
-	struct pd_link **children;
-	unsigned n_children, cap_children;
-
-	/* Attachments, as an intrusive list in attach order. */
-	struct pd_attachment *att_head, *att_tail;
-	unsigned n_attachments;
-
-	/* Inputs of the aggregate. */
-	unsigned active_devices;
-	unsigned on_children;
-	struct level_hist votes; /* counted device votes + child requirements */
-
-	/* Held by a fast path on this domain (dmn__dom_trylock); only
-	 * fast paths touch it, and only on striped contexts. */
-	unsigned char fast_lock;
-
-	/* What the callbacks last accepted. */
-	bool on;
-	uint32_t pstate;
-	int idle_state;
-
-	/* Idle states, governor, constraints below, statistics. */
-	struct pd_idle_data *idle;
-	enum pd_governor_kind gov;
 	pd_governor_fn gov_fn;
 	void *gov_user;
+	enum pd_governor_kind gov;
 	struct u64_multiset qos_set;  /* resume latencies (ns) below */
 	struct u64_multiset wake_set; /* next wakeups (ns) below */
-	struct pd_stats stats;
-
-	/* Scratch for one operation (valid while visit == ctx->epoch). */
-	uint64_t visit;
-	/* Scratch of the graph walks in walk.c (valid while walk_mark is the
-	 * walk's epoch): next link to follow, pending children, paths. */
-	uint64_t walk_mark;
-	unsigned dfs_next;
-	unsigned pending;
-	uint64_t paths;
-	uint32_t walk_level;
-	bool was_on;         /* on before dmn__txn_commit's callbacks */
-	uint32_t was_pstate; /* pstate before them */
-	int was_idle;        /* idle state before them (while off) */
-	void *opp_state; /* owned by the OPP layer: the domain's level table */
 
 	/* Boot hold (lifecycle.c): while held, boot_level counts in votes
 	 * and the domain wants to be on; awaiting counts the unprobed
@@ -170,7 +129,82 @@ struct pd_domain {
 	 * (set from pd_system_suspend to pd_system_resume). */
 	unsigned hw_count, ao_devs;
 	bool sleeping;
+
+	/* Scratch of qos.c's count_paths: paths from the domain it starts
+	 * at (only domains that hold constraints take part). */
+	uint64_t paths;
 };
+
+/* Hot fields first: what a vote and the engine read (issue 21). */
+struct pd_domain {
+	uint32_t handle;
+	uint32_t flags;
+	const struct pd_domain_ops *ops;
+	void *user;
+
+	/* Inputs of the aggregate. */
+	struct level_hist votes; /* counted device votes + child requirements */
+	unsigned active_devices;
+	unsigned on_children;
+
+	/* What the callbacks last accepted. */
+	uint32_t pstate;
+	int idle_state;
+	bool on;
+	bool was_on; /* on before dmn__txn_commit's callbacks */
+	/* Held by a fast path on this domain (dmn__dom_trylock); only
+	 * fast paths touch it, and only on striped contexts. */
+	unsigned char fast_lock;
+
+	/* Parents and children, as arrays of link pointers, in link order
+	 * (capacity: see links_room in domain.c). */
+	unsigned n_parents;
+	unsigned n_children;
+	struct pd_link **parents;
+	struct pd_link **children;
+
+	/* Attachments, as an intrusive list in attach order. */
+	struct pd_attachment *att_head, *att_tail;
+	unsigned n_attachments;
+
+	uint32_t was_pstate; /* pstate before dmn__txn_commit's callbacks */
+	int was_idle;        /* idle state before them (while off) */
+	/* Scratch of the graph walks in walk.c (valid while walk_mark is the
+	 * walk's epoch): next link to follow, pending children. */
+	unsigned dfs_next;
+	unsigned pending;
+	uint32_t walk_level;
+	/* Scratch for one operation (valid while visit == ctx->epoch). */
+	uint64_t visit;
+	uint64_t walk_mark;
+
+	struct pd_idle_data *idle; /* idle states (idle.c) */
+	void *opp_state; /* owned by the OPP layer: the domain's level table */
+	struct pd_domain_cold *cold; /* NULL: see struct pd_domain_cold */
+	uint64_t created; /* dmn_now at pd_domain_create */
+	char name[];
+};
+
+/* Every field of a domain without its cold part: zero. */
+extern const struct pd_domain_cold dmn__cold_none;
+/* @d's cold part to read: its own, or dmn__cold_none (all zero). */
+static inline const struct pd_domain_cold *dom_cold(const struct pd_domain *d)
+{
+	return d->cold ? d->cold : &dmn__cold_none;
+}
+/* @d's cold part, allocated on first use (statistics started at creation):
+ * NULL if out of memory, @d unchanged. */
+struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
+					   struct pd_domain *d);
+/* The cold part of @d and of every domain above it (uses ctx->walk): for
+ * a call whose commit may power them on after a change it cannot take
+ * back. -ENOMEM: some may have theirs, nothing else changed. */
+int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct pd_domain *d);
+/* @d's statistics to read: its cold part's, or (none yet) off at level 0
+ * since creation, built in @tmp and @slot. */
+const struct pd_stats *dmn__stats_view(const struct pd_domain *d,
+				       struct pd_stats *tmp,
+				       struct pd_level_time *slot);
 
 struct pd_link {
 	struct pd_domain *parent, *child;
@@ -191,7 +225,7 @@ struct pd_attachment {
 	uint32_t vote;
 	uint32_t handle_bits : 30; /* the handle without its kind */
 	uint32_t counted : 1; /* vote counted in dom->votes, dom->active_devices */
-	uint32_t hw : 1; /* in HW mode (lifecycle.c): counted in dom->hw_count */
+	uint32_t hw : 1; /* in HW mode (lifecycle.c): counted in dom->cold->hw_count */
 };
 
 static inline uint32_t att_handle(const struct pd_attachment *a)
@@ -301,8 +335,8 @@ struct dmn_ctx {
 
 	/* Scratch of one operation: affected domains, parents first, and
 	 * the order C and D of dmn__txn_commit visit them in (children first).
-	 * Every scratch array holds at least one entry per live domain (two
-	 * for stack), reserved by pd_domain_create, so no walk can fail. */
+	 * Every scratch array holds at least one entry per live domain,
+	 * reserved by pd_domain_create, so no walk can fail. */
 	struct pd_domain **order;
 	unsigned n_order, cap_order;
 	struct pd_domain **off_order;
@@ -310,8 +344,8 @@ struct dmn_ctx {
 	uint64_t epoch;
 	struct pd_domain **stack; /* explicit DFS stacks: no recursion */
 	unsigned cap_stack;
-	struct pd_domain **walk; /* dmn__walk_up's output */
-	unsigned cap_walk;
+	/* dmn__walk_up's output: off_order's array, never live with it. */
+	struct pd_domain **walk;
 	uint64_t walk_epoch;
 
 	struct undo_entry *undo;
@@ -652,7 +686,8 @@ int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
 static inline bool domain_needs_on(const struct pd_domain *d)
 {
 	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
-	       d->on_children || d->held || d->sleep_keep;
+	       d->on_children ||
+	       (d->cold && (d->cold->held || d->cold->sleep_keep));
 }
 
 /* What only keeps an on @d on, a veto of its runtime power-off (Linux
@@ -660,7 +695,8 @@ static inline bool domain_needs_on(const struct pd_domain *d)
  * and system sleep ignores it. */
 static inline bool domain_kept_on(const struct pd_domain *d)
 {
-	return d->on && (d->hw_count || d->ao_devs) && !d->sleeping;
+	const struct pd_domain_cold *c = d->cold;
+	return d->on && c && (c->hw_count || c->ao_devs) && !c->sleeping;
 }
 
 /* Whether anything requires @d on: the one rule the transaction engine
@@ -770,7 +806,6 @@ int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 	     struct pd_domain *child, bool link);
 void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns);
-int dmn__stats_init(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now);
 void dmn__stats_free(struct dmn_ctx *ctx, struct pd_domain *d);
 /* Room for @extra levels not seen yet; -ENOMEM changes nothing. */
 int dmn__stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra);

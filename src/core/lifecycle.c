@@ -36,10 +36,10 @@ static int reserve_undo(struct dmn_ctx *ctx, unsigned extra)
  * reserved the undo entry and commits. */
 static void release_inputs(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	dmn__txn_hist_remove(ctx, d, d->boot_level);
-	d->held = false;
-	d->released = true;
-	d->awaiting = 0;
+	dmn__txn_hist_remove(ctx, d, dom_cold(d)->boot_level);
+	d->cold->held = false;
+	d->cold->released = true;
+	d->cold->awaiting = 0;
 	dmn__txn_touch(ctx, d);
 }
 
@@ -56,7 +56,7 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 	ctx->op_error = 0;
 	if (!d)
 		err = -EBADF;
-	else if (d->held || d->released)
+	else if (dom_cold(d)->held || dom_cold(d)->released)
 		err = -EALREADY;
 	/* Once a device was resumed, domains went on through their
 	 * callbacks: recording a boot level without one would set the
@@ -65,6 +65,9 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 		err = -EBUSY;
 	if (!err)
 		err = dmn__txn_check_level(ctx, d, level, &rounded);
+	/* The hold lives in the domain's cold part. */
+	if (!err && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
 	if (err) {
 		txn_result(ctx, err);
 		dmn__unlock(ctx);
@@ -78,17 +81,17 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 		unsigned awaiting = 0;
 		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
 			awaiting += !a->dev->probed;
-		d->held = true;
-		d->boot_level = rounded;
-		d->awaiting = awaiting;
+		d->cold->held = true;
+		d->cold->boot_level = rounded;
+		d->cold->awaiting = awaiting;
 		dmn__txn_touch(ctx, d);
 		ctx->record_only = true;
 		err = dmn__txn_commit(ctx);
 		ctx->record_only = false;
 		if (err) {
-			d->held = false;
-			d->boot_level = 0;
-			d->awaiting = 0;
+			d->cold->held = false;
+			d->cold->boot_level = 0;
+			d->cold->awaiting = 0;
 		}
 	}
 	txn_result(ctx, err);
@@ -111,10 +114,10 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 	dev->probed = true;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
 		struct pd_domain *d = dev_att(dev, i)->dom;
-		if (!d->held)
+		if (!dom_cold(d)->held)
 			continue;
-		d->hold_mark = mark;
-		if (--d->awaiting == 0)
+		d->cold->hold_mark = mark;
+		if (--d->cold->awaiting == 0)
 			release_inputs(ctx, d);
 	}
 	err = dmn__txn_commit(ctx);
@@ -123,13 +126,13 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 	dev->probed = false;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
 		struct pd_domain *d = dev_att(dev, i)->dom;
-		if (d->hold_mark != mark)
+		if (dom_cold(d)->hold_mark != mark)
 			continue;
-		if (!d->held) {
-			d->held = true;
-			d->released = false;
+		if (!dom_cold(d)->held) {
+			d->cold->held = true;
+			d->cold->released = false;
 		}
-		d->awaiting++;
+		d->cold->awaiting++;
 	}
 	return err;
 }
@@ -158,17 +161,17 @@ int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom)
 	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	ctx->op_error = 0;
-	if (d && d->held) {
+	if (d && dom_cold(d)->held) {
 		dmn__txn_begin(ctx);
 		err = reserve_undo(ctx, 1);
 		if (!err) {
-			unsigned awaiting = d->awaiting;
+			unsigned awaiting = dom_cold(d)->awaiting;
 			release_inputs(ctx, d);
 			err = dmn__txn_commit(ctx);
 			if (err) {
-				d->held = true;
-				d->released = false;
-				d->awaiting = awaiting;
+				d->cold->held = true;
+				d->cold->released = false;
+				d->cold->awaiting = awaiting;
 			}
 		}
 	}
@@ -189,7 +192,7 @@ int pd_probe_all(struct dmn_ctx *ctx)
 	unsigned held = 0;
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 	     h = dmn__handle_next(&ctx->domains, h))
-		held += dmn__pd_domain_get(ctx, h)->held;
+		held += dom_cold(dmn__pd_domain_get(ctx, h))->held;
 	int err = reserve_undo(ctx, held);
 	/* Every hold goes in one transaction; devices are marked probed only
 	 * once it committed, so a failure leaves both as they were. */
@@ -197,10 +200,10 @@ int pd_probe_all(struct dmn_ctx *ctx)
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h && !err;
 	     h = dmn__handle_next(&ctx->domains, h)) {
 		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-		if (!d->held)
+		if (!dom_cold(d)->held)
 			continue;
-		d->hold_mark = mark;
-		d->awaiting_saved = d->awaiting;
+		d->cold->hold_mark = mark;
+		d->cold->awaiting_saved = dom_cold(d)->awaiting;
 		release_inputs(ctx, d);
 	}
 	if (!err)
@@ -209,11 +212,11 @@ int pd_probe_all(struct dmn_ctx *ctx)
 		for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 		     h = dmn__handle_next(&ctx->domains, h)) {
 			struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-			if (d->hold_mark != mark || !d->released)
+			if (dom_cold(d)->hold_mark != mark || !dom_cold(d)->released)
 				continue;
-			d->held = true;
-			d->released = false;
-			d->awaiting = d->awaiting_saved;
+			d->cold->held = true;
+			d->cold->released = false;
+			d->cold->awaiting = dom_cold(d)->awaiting_saved;
 		}
 	} else {
 		for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
@@ -232,12 +235,12 @@ void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
 	 * detached before it probed is no longer. A hold whose last awaited
 	 * consumer went away waits for pd_domain_release(), as one that
 	 * never had any. */
-	if (!d->held || dev->probed)
+	if (!dom_cold(d)->held || dev->probed)
 		return;
 	if (attach)
-		d->awaiting++;
-	else if (d->awaiting)
-		d->awaiting--;
+		d->cold->awaiting++;
+	else if (dom_cold(d)->awaiting)
+		d->cold->awaiting--;
 }
 
 int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
@@ -250,10 +253,10 @@ int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
 	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = d ? 0 : -EBADF;
 	if (d) {
-		out->held = d->held;
-		out->released = d->released;
-		out->level = d->boot_level;
-		out->awaiting = d->held ? d->awaiting : 0;
+		out->held = dom_cold(d)->held;
+		out->released = dom_cold(d)->released;
+		out->level = dom_cold(d)->boot_level;
+		out->awaiting = dom_cold(d)->held ? dom_cold(d)->awaiting : 0;
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -295,11 +298,11 @@ bool dmn__lifecycle_vetoes(struct pd_attachment *a, int delta)
 	struct pd_domain *d = a->dom;
 	bool any = false;
 	if (a->hw) {
-		d->hw_count += (unsigned)delta;
+		d->cold->hw_count += (unsigned)delta;
 		any = true;
 	}
 	if (a->dev->always_on) {
-		d->ao_devs += (unsigned)delta;
+		d->cold->ao_devs += (unsigned)delta;
 		any = true;
 	}
 	return any;
@@ -319,8 +322,9 @@ static int set_hwmode(struct dmn_ctx *ctx, struct pd_attachment *a, bool hw)
 {
 	struct pd_domain *d = a->dom;
 	dmn__txn_begin(ctx);
-	int err = 0;
-	if (!hw) {
+	/* hw_count lives in the domain's cold part. */
+	int err = dmn__pd_domain_cold(ctx, d) ? 0 : -ENOMEM;
+	if (!hw && !err) {
 		/* Room for every link the settle can change, so that after the
 		 * callback only a new level's bin or a level map can fail it. */
 		unsigned n = dmn__walk_up(ctx, d), links = 0;
@@ -339,7 +343,7 @@ static int set_hwmode(struct dmn_ctx *ctx, struct pd_attachment *a, bool hw)
 		return err;
 	}
 	a->hw = hw;
-	d->hw_count += hw ? 1u : (unsigned)-1;
+	d->cold->hw_count += hw ? 1u : (unsigned)-1;
 	emit_hwmode(ctx, DMN_EV_HWMODE, a, 0, hw);
 	if (hw)
 		return 0;
@@ -393,7 +397,7 @@ int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int r = d ? d->hw_count > 0 : -EBADF;
+	int r = d ? dom_cold(d)->hw_count > 0 : -EBADF;
 	dmn__unlock(ctx);
 	return r;
 }
@@ -402,7 +406,7 @@ int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom)
 static void count_always_on(struct pd_device *dev, int delta)
 {
 	for (unsigned i = 0; i < dev->n_atts; i++)
-		dev_att(dev, i)->dom->ao_devs += (unsigned)delta;
+		dev_att(dev, i)->dom->cold->ao_devs += (unsigned)delta;
 	dev->always_on = delta > 0;
 }
 
@@ -416,7 +420,14 @@ int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t h, int on)
 	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	ctx->op_error = 0;
-	if (dev && on && !dev->always_on) {
+	/* ao_devs lives in each domain's cold part. */
+	for (unsigned i = 0; dev && on && !dev->always_on && i < dev->n_atts &&
+			     !err; i++)
+		if (!dmn__pd_domain_cold(ctx, dev_att(dev, i)->dom))
+			err = -ENOMEM;
+	if (err) {
+		/* Nothing changed. */
+	} else if (dev && on && !dev->always_on) {
 		/* Only a veto of a power-off: nothing to settle. */
 		count_always_on(dev, 1);
 	} else if (dev && !on && dev->always_on) {

@@ -12,31 +12,31 @@
 #include <domino/idle.h>
 #include <errno.h>
 
+/* A domain's constraint set: in its cold part, which RESERVE allocates
+ * (a domain holding a value has it). */
 static struct u64_multiset *cset(struct pd_domain *d, int which)
 {
-	return which ? &d->wake_set : &d->qos_set;
+	return which ? &d->cold->wake_set : &d->cold->qos_set;
 }
 
-/* Walk @d and every domain above it, leaving in each (->paths) the number
- * of paths from @d up to it, modulo 2^64; returns how many (ctx->walk). A
- * constraint is counted once per path, so adding a link or an attachment
- * adds exactly what removing it takes away, whatever else shares the
- * ancestors. The counts wrap only in graphs with 2^64 paths between two
- * domains (64 stacked diamonds); there a value might leave a set early. */
-static unsigned count_paths(struct dmn_ctx *ctx, struct pd_domain *d)
+/* Leave in @d and every domain above it, ctx->walk's @n (->cold->paths)
+ * the number of paths from @d up to it, modulo 2^64. A constraint is
+ * counted once per path, so adding a link or an attachment adds exactly
+ * what removing it takes away, whatever else shares the ancestors. The
+ * counts wrap only in graphs with 2^64 paths between two domains (64
+ * stacked diamonds); there a value might leave a set early. */
+static void count_paths(struct dmn_ctx *ctx, struct pd_domain *d, unsigned n)
 {
-	unsigned n = dmn__walk_up(ctx, d);
 	for (unsigned i = 0; i < n; i++)
-		ctx->walk[i]->paths = 0;
-	d->paths = 1;
+		ctx->walk[i]->cold->paths = 0;
+	d->cold->paths = 1;
 	/* ctx->walk has parents first: backwards, a domain's paths are
 	 * complete before they pass up. */
 	for (unsigned i = n; i > 0; i--) {
 		struct pd_domain *x = ctx->walk[i - 1];
 		for (unsigned p = 0; p < x->n_parents; p++)
-			x->parents[p]->parent->paths += x->paths;
+			x->parents[p]->parent->cold->paths += x->cold->paths;
 	}
-	return n;
 }
 
 enum { RESERVE, ADD, REMOVE };
@@ -49,14 +49,20 @@ static int apply(struct dmn_ctx *ctx, struct pd_domain *d, int which,
 {
 	if (!nb)
 		return 0; /* most links and devices carry no constraint */
-	unsigned n = count_paths(ctx, d);
+	unsigned n = dmn__walk_up(ctx, d);
+	/* Each domain on the way holds the values: its cold part (the
+	 * ones a value is removed from have it). */
+	for (unsigned i = 0; mode == RESERVE && i < n; i++)
+		if (!dmn__pd_domain_cold(ctx, ctx->walk[i]))
+			return -ENOMEM;
+	count_paths(ctx, d, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct pd_domain *x = ctx->walk[i];
 		struct u64_multiset *set = cset(x, which);
 		if (mode == RESERVE && dmn__ms_reserve(ctx, set, nb))
 			return -ENOMEM;
 		for (unsigned b = 0; mode != RESERVE && b < nb; b++) {
-			uint64_t count = bins[b].count * x->paths;
+			uint64_t count = bins[b].count * x->cold->paths;
 			if (mode == ADD)
 				dmn__ms_add(set, bins[b].value, count);
 			else
@@ -112,9 +118,10 @@ int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
 {
 	/* What the child holds passes up, with its counts, through the new
 	 * link's paths. */
-	const struct u64_bin *const bins[2] = {child->qos_set.bins,
-					       child->wake_set.bins};
-	const unsigned nb[2] = {child->qos_set.n, child->wake_set.n};
+	const struct pd_domain_cold *c = dom_cold(child);
+	const struct u64_bin *const bins[2] = {c->qos_set.bins,
+					       c->wake_set.bins};
+	const unsigned nb[2] = {c->qos_set.n, c->wake_set.n};
 	return update(ctx, parent, bins, nb, link);
 }
 
@@ -179,6 +186,6 @@ void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;
-	*qos_ns = dmn__ms_first_at_or_after(&d->qos_set, 0);
-	*wakeup_ns = dmn__ms_first_at_or_after(&d->wake_set, now);
+	*qos_ns = dmn__ms_first_at_or_after(&dom_cold(d)->qos_set, 0);
+	*wakeup_ns = dmn__ms_first_at_or_after(&dom_cold(d)->wake_set, now);
 }

@@ -20,48 +20,51 @@
 
 void dmn__sleep_free(struct dmn_ctx *ctx, struct pd_domain *d)
 {
-	if (!d->sleep)
+	if (!dom_cold(d)->sleep)
 		return;
-	dmn__free(ctx, d->sleep->idle);
-	dmn__free(ctx, d->sleep->snap_idle);
-	dmn__free(ctx, d->sleep);
-	d->sleep = 0;
+	dmn__free(ctx, d->cold->sleep->idle);
+	dmn__free(ctx, d->cold->sleep->snap_idle);
+	dmn__free(ctx, d->cold->sleep);
+	d->cold->sleep = 0;
 }
 
 /* Room for @d's sleep statistics with its current idle states. */
 static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	unsigned n = (d->idle ? d->idle->n : 0) + 1;
-	if (d->sleep && d->sleep->n >= n)
+	/* The sleep data hangs off the cold part. */
+	if (!dmn__pd_domain_cold(ctx, d))
+		return -ENOMEM;
+	if (d->cold->sleep && d->cold->sleep->n >= n)
 		return 0;
 	uint64_t *idle = dmn__alloc(ctx, n * sizeof(*idle));
 	uint64_t *snap = dmn__alloc(ctx, n * sizeof(*snap));
 	struct pd_sleep_data *s =
-	    d->sleep ? d->sleep : dmn__alloc(ctx, sizeof(*s));
+	    d->cold->sleep ? d->cold->sleep : dmn__alloc(ctx, sizeof(*s));
 	if (!idle || !snap || !s) {
 		dmn__free(ctx, idle);
 		dmn__free(ctx, snap);
-		if (s != d->sleep)
+		if (s != d->cold->sleep)
 			dmn__free(ctx, s);
 		return -ENOMEM;
 	}
 	memset(idle, 0, n * sizeof(*idle));
 	memset(snap, 0, n * sizeof(*snap));
-	if (d->sleep) {
+	if (d->cold->sleep) {
 		/* Idle states were added since: the old slots keep their
 		 * totals, plain off moves to the new last slot. */
-		unsigned old = d->sleep->n;
-		memcpy(idle, d->sleep->idle, (old - 1) * sizeof(*idle));
-		idle[n - 1] = d->sleep->idle[old - 1];
-		dmn__free(ctx, d->sleep->idle);
-		dmn__free(ctx, d->sleep->snap_idle);
+		unsigned old = d->cold->sleep->n;
+		memcpy(idle, d->cold->sleep->idle, (old - 1) * sizeof(*idle));
+		idle[n - 1] = d->cold->sleep->idle[old - 1];
+		dmn__free(ctx, d->cold->sleep->idle);
+		dmn__free(ctx, d->cold->sleep->snap_idle);
 	} else {
 		memset(s, 0, sizeof(*s));
 	}
 	s->idle = idle;
 	s->snap_idle = snap;
 	s->n = n;
-	d->sleep = s;
+	d->cold->sleep = s;
 	return 0;
 }
 
@@ -70,29 +73,29 @@ static void totals(struct pd_domain *d, uint64_t now, uint64_t *on,
 		   uint64_t *idle)
 {
 	dmn__stats_account(d, now);
-	*on = d->stats.time_on;
-	unsigned n = d->sleep->n;
+	*on = d->cold->stats.time_on;
+	unsigned n = d->cold->sleep->n;
 	for (unsigned i = 0; i + 1 < n; i++)
 		idle[i] = d->idle->counts[i].time_ns;
-	idle[n - 1] = d->stats.time_off;
+	idle[n - 1] = d->cold->stats.time_off;
 }
 
 static void sleep_snapshot(struct pd_domain *d, uint64_t now)
 {
-	totals(d, now, &d->sleep->snap_on, d->sleep->snap_idle);
+	totals(d, now, &d->cold->sleep->snap_on, d->cold->sleep->snap_idle);
 }
 
 /* Add what @d spent since the snapshot to its sleep statistics. */
 static void sleep_account(struct pd_domain *d, uint64_t now)
 {
-	struct pd_sleep_data *s = d->sleep;
+	struct pd_sleep_data *s = d->cold->sleep;
 	dmn__stats_account(d, now);
-	uint64_t on = d->stats.time_on;
+	uint64_t on = d->cold->stats.time_on;
 	s->on += on - s->snap_on;
 	s->snap_on = on;
 	for (unsigned i = 0; i < s->n; i++) {
 		uint64_t t = i + 1 < s->n ? d->idle->counts[i].time_ns
-					  : d->stats.time_off;
+					  : d->cold->stats.time_off;
 		s->idle[i] += t - s->snap_idle[i];
 		s->snap_idle[i] = t;
 	}
@@ -105,7 +108,7 @@ static bool wakeup_path(const struct pd_device *dev)
 	if (!dev->wakeup)
 		return false;
 	for (unsigned i = 0; i < dev->n_atts; i++)
-		if (dev_att(dev, i)->dom->active_wakeup)
+		if (dom_cold(dev_att(dev, i)->dom)->active_wakeup)
 			return true;
 	return false;
 }
@@ -156,17 +159,21 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 	 * device attached stays on (genpd_finish_suspend skips it), so do
 	 * its parents through the link; an off one stays off. */
 	FOR_DOMAINS(ctx, d) {
-		d->sleep_keep = false;
+		/* Only a failed reservation leaves a domain without its cold
+		 * part, and then nothing below stays. */
+		if (!d->cold)
+			continue;
+		d->cold->sleep_keep = false;
 		/* HW mode and always-on devices keep nothing on in sleep;
 		 * every on domain is looked at, whatever kept it on. */
-		d->sleeping = true;
+		d->cold->sleeping = true;
 		if (!err && d->on)
 			dmn__txn_touch(ctx, d);
-		if (err || !d->on || !d->active_wakeup)
+		if (err || !d->on || !dom_cold(d)->active_wakeup)
 			continue;
 		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
 			if (wakeup_path(a->dev))
-				d->sleep_keep = true;
+				d->cold->sleep_keep = true;
 		dmn__txn_touch(ctx, d);
 	}
 	if (!err) {
@@ -178,7 +185,8 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 	}
 	if (err) {
 		FOR_DOMAINS(ctx, d)
-			d->sleep_keep = d->sleeping = false;
+			if (d->cold)
+				d->cold->sleep_keep = d->cold->sleeping = false;
 		FOR_DEVICES(ctx, dev)
 			dev->sleep_usage = 0;
 	} else {
@@ -211,14 +219,15 @@ int pd_system_resume(struct dmn_ctx *ctx)
 	uint64_t now = dmn_now(ctx);
 	/* Sleep ends now, whatever the restoration does. */
 	FOR_DOMAINS(ctx, d)
-		if (d->sleep)
+		if (dom_cold(d)->sleep)
 			sleep_account(d, now);
 	ctx->sleep_time += now - ctx->sleep_since;
 	ctx->asleep = false;
 	/* The vetoes count again for what is on; what sleep switched off
 	 * they do not power back on. */
 	FOR_DOMAINS(ctx, d)
-		d->sleeping = false;
+		if (d->cold) /* not one created during sleep */
+			d->cold->sleeping = false;
 	/* One transaction, as one resume: every device active before sleep
 	 * and not now, raised parents first, then the domains on. */
 	dmn__txn_begin(ctx);
@@ -243,9 +252,9 @@ int pd_system_resume(struct dmn_ctx *ctx)
 	dmn__txn_begin(ctx);
 	bool any = false;
 	FOR_DOMAINS(ctx, d) {
-		if (!d->sleep_keep)
+		if (!dom_cold(d)->sleep_keep)
 			continue;
-		d->sleep_keep = false;
+		d->cold->sleep_keep = false;
 		dmn__txn_touch(ctx, d);
 		any = true;
 	}
@@ -302,10 +311,14 @@ int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h, int on)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-	if (d)
-		d->active_wakeup = on != 0;
+	int err = d ? 0 : -EBADF;
+	/* The flag lives in the domain's cold part. */
+	if (!err && (on || d->cold) && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
+	if (!err && d->cold)
+		d->cold->active_wakeup = on != 0;
 	dmn__unlock(ctx);
-	return d ? 0 : -EBADF;
+	return err;
 }
 
 int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h)
@@ -315,7 +328,7 @@ int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h)
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-	int r = d ? d->active_wakeup : -EBADF;
+	int r = d ? dom_cold(d)->active_wakeup : -EBADF;
 	dmn__unlock(ctx);
 	return r;
 }
@@ -348,7 +361,7 @@ int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t h, int i,
 		err = -ENOENT;
 	if (!err) {
 		*ns = 0;
-		struct pd_sleep_data *s = d->sleep;
+		struct pd_sleep_data *s = dom_cold(d)->sleep;
 		if (s && ctx->asleep)
 			sleep_account(d, dmn_now(ctx));
 		if (s && i == -1)

@@ -152,8 +152,8 @@ static int requirement_slow(const struct pd_link *l, uint32_t child_level,
 	/* A provider's own required-opps hold the parent up while on. */
 	if (req < l->floor)
 		req = l->floor;
-	if (req && l->parent->round) {
-		int err = l->parent->round(l->parent->round_user,
+	if (req && dom_cold(l->parent)->round) {
+		int err = l->parent->cold->round(l->parent->cold->round_user,
 					   l->parent->handle, req, &req);
 		if (err)
 			return err;
@@ -169,7 +169,7 @@ static inline int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
 			      uint32_t child_level, uint32_t *out)
 {
 	(void)ctx;
-	if (!l->map && !l->parent->round) {
+	if (!l->map && !dom_cold(l->parent)->round) {
 		*out = child_level > l->floor ? child_level : l->floor;
 		return 0;
 	}
@@ -192,8 +192,9 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t leve
 	if (!reaches_cb)
 		return -ENODEV;
 	uint32_t r = level;
-	if (d->round) {
-		int err = d->round(d->round_user, d->handle, level, &r);
+	if (dom_cold(d)->round) {
+		int err = d->cold->round(d->cold->round_user, d->handle, level,
+					 &r);
 		if (err)
 			return err;
 	}
@@ -388,7 +389,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 	dmn__stats_power(ctx, d, false, idle, rejected);
 	d->on = false;
 	d->idle_state = idle;
-	d->off_by_sleep = ctx->sleep_deepest;
+	d->cold->off_by_sleep = ctx->sleep_deepest;
 	emit(ctx, DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, d, 0, 0, 1, 0);
 	if (idle >= 0)
 		emit(ctx, DMN_EV_IDLE, DMN_OP_POWER_OFF, d, 0, 0, 0,
@@ -456,7 +457,8 @@ struct fast_chain {
 static bool hist_room(const struct pd_domain *d, uint32_t level)
 {
 	const struct level_hist *h = &d->votes;
-	if (d->stats.n_levels + h->n + 1 > d->stats.cap_levels)
+	if (!d->cold ||
+	    d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels)
 		return false; /* as dmn__txn_hist_add reserves */
 	return dmn__level_hist_fits(h, level);
 }
@@ -559,8 +561,9 @@ static int chain_check(struct dmn_ctx *ctx, const struct fast_chain *c,
 		return -ENODEV;
 	struct pd_domain *d = c->x[0];
 	uint32_t r = level;
-	if (d->round) {
-		int err = d->round(d->round_user, d->handle, level, &r);
+	if (dom_cold(d)->round) {
+		int err = d->cold->round(d->cold->round_user, d->handle, level,
+					 &r);
 		if (err)
 			return err;
 	}
@@ -758,8 +761,9 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 			*err = -ENODEV;
 			return 1;
 		}
-		if (d->round)
-			*err = d->round(d->round_user, d->handle, level, &r);
+		if (dom_cold(d)->round)
+			*err = d->cold->round(d->cold->round_user, d->handle,
+					      level, &r);
 		uint32_t up = r;
 		for (unsigned i = 0; i + 1 < n && !*err; i++)
 			*err = requirement(ctx, chain[i]->parents[0], up, &up);
@@ -1000,6 +1004,9 @@ static int propagate_targets(struct dmn_ctx *ctx)
 		 * allow that level first. */
 		if (on && !d->on && d->pstate > level)
 			level = d->pstate;
+		/* Powering on starts its statistics (before any callback). */
+		if (on && !d->cold && !dmn__pd_domain_cold(ctx, d))
+			return -ENOMEM;
 		for (unsigned p = 0; p < d->n_parents; p++) {
 			int err = link_set(ctx, d->parents[p], on, level, true);
 			if (err)

@@ -18,15 +18,12 @@ int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra)
 		err = dmn_grow(ctx, (void **)&ctx->off_order,
 			       &ctx->cap_off_order, need,
 			       sizeof(*ctx->off_order));
+	/* dmn__walk_up's output and the off-order of a commit are never
+	 * live together: one array (issue 21). */
+	ctx->walk = ctx->off_order;
 	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->walk, &ctx->cap_walk, need,
-			       sizeof(*ctx->walk));
-	/* Two stacks share one array in dmn__walk_reaches_down. */
-	if (!err && need > (~0u) / 2)
-		err = -ENOMEM;
-	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->stack, &ctx->cap_stack,
-			       2 * need, sizeof(*ctx->stack));
+		err = dmn_grow(ctx, (void **)&ctx->stack, &ctx->cap_stack, need,
+			       sizeof(*ctx->stack));
 	return err;
 }
 
@@ -78,9 +75,9 @@ void dmn__walk_touch(struct dmn_ctx *ctx, struct pd_domain *from)
  * top of @stack (up: to a parent; down: to a child). Returns 1 if it meets
  * a domain the other search marked, -1 when the stack empties, else 0. */
 static int dfs_step(struct pd_domain **stack, unsigned *top, bool up,
-		    uint64_t mine, uint64_t theirs, long dir)
+		    uint64_t mine, uint64_t theirs)
 {
-	struct pd_domain *d = *(stack + dir * (long)(*top - 1));
+	struct pd_domain *d = stack[*top - 1];
 	unsigned n = up ? d->n_parents : d->n_children;
 	if (d->dfs_next >= n) {
 		(*top)--;
@@ -94,7 +91,7 @@ static int dfs_step(struct pd_domain **stack, unsigned *top, bool up,
 	if (x->walk_mark != mine) {
 		x->walk_mark = mine;
 		x->dfs_next = 0;
-		*(stack + dir * (long)(*top)) = x;
+		stack[*top] = x;
 		(*top)++;
 	}
 	return 0;
@@ -105,12 +102,13 @@ bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
 {
 	if (from == target)
 		return true;
-	/* Both searches share the stack array: up from its start, down from
-	 * its end; each holds a domain at most once. */
+	/* Up on the stack array, down on the off-order array, free outside
+	 * a commit (pd_link_add asks before it touches anything); each
+	 * holds a domain at most once. */
 	ctx->walk_epoch += 2;
 	uint64_t up = ctx->walk_epoch, down = up + 1;
 	struct pd_domain **up_stack = ctx->stack;
-	struct pd_domain **down_stack = ctx->stack + ctx->cap_stack - 1;
+	struct pd_domain **down_stack = ctx->off_order;
 	unsigned up_top = 1, down_top = 1;
 	target->walk_mark = up;
 	target->dfs_next = 0;
@@ -122,10 +120,10 @@ bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
 	 * and a search that finishes without meeting the other proves there
 	 * is no path. */
 	for (;;) {
-		int r = dfs_step(up_stack, &up_top, true, up, down, 1);
+		int r = dfs_step(up_stack, &up_top, true, up, down);
 		if (r)
 			return r > 0;
-		r = dfs_step(down_stack, &down_top, false, down, up, -1);
+		r = dfs_step(down_stack, &down_top, false, down, up);
 		if (r)
 			return r > 0;
 	}

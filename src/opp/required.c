@@ -241,6 +241,9 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 		err = -EBUSY;
 	if (!err)
 		err = dmn__opp_scratch_reserve(ctx, 0, d->n_parents);
+	/* The rounding hook lives in the domain's cold part. */
+	if (!err && !dmn__pd_domain_cold(ctx, d))
+		err = -ENOMEM;
 	for (unsigned i = 0; !err && i < t->n; i++)
 		err = dmn__opp_scratch_reserve(ctx, t->by_id[i]->n_required, 0);
 	if (!err) {
@@ -262,8 +265,8 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 		 * level 0): setting them directly is what
 		 * pd_domain_set_rounding and pd_link_set_map would do, without
 		 * a transaction. */
-		d->round = domain_round;
-		d->round_user = od;
+		d->cold->round = domain_round;
+		d->cold->round_user = od;
 		for (unsigned i = 0; i < d->n_parents; i++) {
 			d->parents[i]->map = domain_map;
 			d->parents[i]->map_user = od;

@@ -20,6 +20,9 @@
 
 #include "fake.h"
 
+#include <domino/idle.h>
+#include <domino/lifecycle.h>
+
 struct world {
 	struct fake fake;
 	struct fake_alloc alloc;
@@ -195,6 +198,21 @@ static int op_set_rounding(struct world *w)
 {
 	return pd_domain_set_rounding(w->ctx, w->spare, round_even, 0);
 }
+/* The first of these on a domain allocates its cold part (issue 21). */
+static int op_set_governor(struct world *w)
+{
+	return pd_domain_set_governor(w->ctx, w->spare, PD_GOVERNOR_ALWAYS_ON,
+				      0, 0);
+}
+static int op_set_active_wakeup(struct world *w)
+{
+	return pd_domain_set_active_wakeup(w->ctx, w->spare, 1);
+}
+static int op_add_idle_state(struct world *w)
+{
+	struct pd_idle_state_desc s = {"ret", 100, 200, 1000, 0};
+	return pd_domain_add_idle_state(w->ctx, w->spare, &s, 0);
+}
 static int op_device_create(struct world *w)
 {
 	return pd_device_create(w->ctx, "new-dev", &w->out_dev);
@@ -294,7 +312,10 @@ static const struct op_case cases[] = {
 	{"pd_domain_create", op_domain_create, true, 0},
 	{"pd_domain_create(always-on)", op_domain_create_ao, true, 0},
 	{"pd_domain_remove", op_domain_remove, false, 0},
-	{"pd_domain_set_rounding", op_set_rounding, false, 0},
+	{"pd_domain_set_rounding", op_set_rounding, true, 0},
+	{"pd_domain_set_governor", op_set_governor, true, 0},
+	{"pd_domain_set_active_wakeup", op_set_active_wakeup, true, 0},
+	{"pd_domain_add_idle_state", op_add_idle_state, true, 0},
 	{"pd_device_create", op_device_create, true, 0},
 	{"pd_device_remove", op_device_remove, false, 0},
 	{"pd_attach(active)", op_attach_active, true, 0},

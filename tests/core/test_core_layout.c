@@ -101,11 +101,68 @@ static void constraints_on_first_use(void **state)
 	assert_int_equal(pd_device_remove(ctx, dev), 0);
 }
 
+/* The compact domain: one block with its name; statistics, governor and
+ * the rest of its rarely used state in one part allocated by the first
+ * call that needs it, until then read as a fresh domain's. */
+static void domain_cold_on_first_use(void **state)
+{
+	T;
+	/* Four domains: the context's scratch and handle table have grown
+	 * for the fourth before it is created. */
+	pd_domain_t dom[4];
+	for (unsigned i = 0; i < 3; i++)
+		dom[i] = fake_domain(&t->fake, ctx, "warm", &fake_ops_full, 0);
+	long before = t->alloc.live;
+	dom[3] = fake_domain(&t->fake, ctx, "a-domain-with-a-long-name",
+			     &fake_ops_full, 0);
+	assert_int_equal(t->alloc.live - before, 1);
+	struct pd_domain_info info;
+	assert_int_equal(pd_domain_info(ctx, dom[3], &info), 0);
+	assert_string_equal(info.name, "a-domain-with-a-long-name");
+	struct pd_domain_stats st;
+	assert_int_equal(pd_domain_stats(ctx, dom[3], &st), 0);
+	assert_int_equal(st.n_pstates, 1);
+	assert_int_equal(st.on_count, 0);
+	assert_int_equal(st.time_on_ns, 0);
+	uint32_t level = 9;
+	uint64_t ns = 0;
+	assert_int_equal(pd_domain_pstate_residency(ctx, dom[3], 0, &level, &ns),
+			 0);
+	assert_int_equal(level, 0);
+	assert_int_equal(pd_domain_pstate_residency(ctx, dom[3], 1, &level, &ns),
+			 -ENOENT);
+	/* Out of memory for the cold part: -ENOMEM, nothing changed. */
+	fake_alloc_fail_at(&t->alloc, 1);
+	assert_int_equal(pd_domain_set_governor(ctx, dom[3],
+						PD_GOVERNOR_ALWAYS_ON, 0, 0),
+			 -ENOMEM);
+	fake_alloc_fail_at(&t->alloc, 0);
+	assert_int_equal(t->alloc.live - before, 1);
+	assert_int_equal(pd_domain_set_governor(ctx, dom[3],
+						PD_GOVERNOR_ALWAYS_ON, 0, 0),
+			 0);
+	/* The part and its first residency slot. */
+	assert_int_equal(t->alloc.live - before, 3);
+	assert_int_equal(pd_domain_stats(ctx, dom[3], &st), 0);
+	assert_int_equal(st.n_pstates, 1);
+	/* A domain that powers on gets its own, with its statistics. */
+	pd_device_t dev = mkdev(ctx, "d");
+	pd_attach_t a = mkatt(ctx, dev, dom[0]);
+	(void)a;
+	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(pd_domain_stats(ctx, dom[0], &st), 0);
+	assert_int_equal(st.on_count, 1);
+	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(pd_domain_stats(ctx, dom[0], &st), 0);
+	assert_int_equal(st.off_count, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(attachments_keep_order),
 		TEST(constraints_on_first_use),
+		TEST(domain_cold_on_first_use),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
