@@ -476,7 +476,9 @@ static bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
 	if (d->stats.n_levels + h->n + 1 > d->stats.cap_levels &&
 	    (shared || stats_room(ctx, d)))
 		return false;
-	return dmn__level_hist_fits(h, level) ||
+	/* A free bin first: the search of dmn__level_hist_fits only when
+	 * the histogram is full. */
+	return h->n < h->cap || dmn__level_hist_fits(h, level) ||
 	       (!shared && !dmn__level_hist_reserve(ctx, h));
 }
 
@@ -492,7 +494,7 @@ static void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
 }
 
 /* links_follow_actual for a chain domain. */
-static void chain_follow(struct dmn_ctx *ctx, struct pd_domain *d)
+static inline void chain_follow(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	if (!d->n_parents)
 		return;
@@ -702,8 +704,10 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	 * both (and saves two histogram updates per level of a falling
 	 * vote). */
 	for (unsigned i = 0; i < c.n; i++) {
-		chain_lower(ctx, c.s[i].x, 0, op_error);
-		chain_follow(ctx, c.s[i].x);
+		struct pd_domain *x = c.s[i].x;
+		if (level_hist_max(&x->votes) < x->pstate)
+			chain_lower(ctx, x, 0, op_error);
+		chain_follow(ctx, x);
 	}
 out:
 #if DMN_CHECKS
