@@ -489,10 +489,8 @@ static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 	int err = 0;
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
-	if (a && dmn__txn_vote_fast(ctx, a, level, &err, &ctx->op_error,
-				    false))
-		return err;
-	if (a && dmn__txn_vote_chain(ctx, a, level, &err))
+	if (a && dmn__txn_vote_chain(ctx, a, level, &err, &ctx->op_error,
+				     false))
 		return err;
 #else
 	(void)a;
@@ -516,7 +514,7 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 #if DMN_STRIPED
 /* pd_vote on a striped context, on the stripe of @att's slot (votes on
  * one attachment meet there; see internal.h): an unchanged vote, a stale
- * handle, or a vote that dmn__txn_vote_fast takes on a chain no other
+ * handle, or a vote that dmn__txn_vote_chain takes on a chain no other
  * fast path holds. 1 if handled (result in *@err), 0 to take the
  * exclusive path (nothing changed). */
 static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
@@ -537,8 +535,8 @@ static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
 		handled = !ctx->internal_listeners &&
-			  dmn__txn_vote_fast(ctx, a, level, err, &op_error,
-					     true);
+			  dmn__txn_vote_chain(ctx, a, level, err, &op_error,
+					      true);
 		dmn__fast_pop(&h);
 #else
 		handled = 0;

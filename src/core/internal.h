@@ -346,6 +346,8 @@ struct dmn_ctx {
 	unsigned cap_stack;
 	/* dmn__walk_up's output: off_order's array, never live with it. */
 	struct pd_domain **walk;
+	struct chain_step *chain; /* dmn__txn_vote_chain's, past 8 domains */
+	unsigned cap_chain;
 	uint64_t walk_epoch;
 
 	struct undo_entry *undo;
@@ -720,23 +722,19 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 		 bool counted);
 int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
 int dmn__txn_commit(struct dmn_ctx *ctx);
-/* pd_vote's fast path for a counted vote on an on domain whose ancestry
- * is a short chain of on domains (txn.c says which): 1 if it handled the
- * vote (result in *@err, the first callback error in *@op_error; same
- * effects, events and statistics as the general path), 0 if the caller
- * must take the general path (nothing changed). It never allocates; with
- * @shared it takes each chain domain's fast_lock (falls back if one is
- * taken). O(chain * log L) in the distinct levels L, plus the callbacks of
- * the domains whose level moves. */
-int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		       uint32_t level, int *err, int *op_error, bool shared);
-/* pd_vote's path for a counted vote on a domain whose ancestors form a
- * single-parent chain (all on): 1 if it handled the vote (result in *@err;
- * same callbacks, events, statistics and errors as the general engine), 0
- * if the caller must take the general path (nothing changed). O(depth),
- * no allocation unless a level is new to a domain. */
+/* pd_vote's path for a counted vote on an on domain whose ancestry is a
+ * single-parent chain of on domains (txn.c says which): 1 if it handled
+ * the vote (result in *@err, the first callback error in *@op_error; same
+ * callbacks, events, statistics and errors as the general engine), 0 if
+ * the caller must take the general path (nothing changed). Alone in the
+ * context (@shared false) it takes a chain of any depth and may allocate
+ * (a level new to a histogram, ctx->chain past 8 domains); with @shared
+ * (a striped context's fast path) at most 8 domains, each one's fast_lock
+ * taken (falls back if one is taken), and it never allocates. O(depth *
+ * log L) in the distinct levels L, plus the callbacks of the domains whose
+ * level moves. */
 int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
-			uint32_t level, int *err);
+			uint32_t level, int *err, int *op_error, bool shared);
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
 		    uint32_t *rounded);

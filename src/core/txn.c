@@ -420,15 +420,18 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 	links_follow_actual(ctx, d);
 }
 
-/* ---- the chain fast path ------------------------------------------------- */
+/* ---- the chain path ------------------------------------------------------ */
 
 /* A counted vote on an on domain whose ancestry is a chain (one parent
- * each, at most FAST_CHAIN domains up to the root), every domain on it on
- * and wanted on. The general engine would validate up the ancestry, log
- * every input change for an undo, collect the touched domains, walk them
- * three times and compact the histograms; here the same steps run over the
- * chain, in the same order, with the same events and statistics, keeping
- * the old inputs in locals instead of the undo log:
+ * each up to the root), every domain on it on and wanted on. The general
+ * engine would validate up the ancestry by a depth-first walk, log every
+ * input change for an undo, collect the touched domains, order the
+ * power-off pass with a pending count per domain, walk them three times
+ * and compact the histograms; on a chain every one of those is the chain
+ * itself, leaf to root. So here the same steps run over the chain, in the
+ * same order, with the same events and statistics, keeping each link's old
+ * requirement and each domain's old pstate beside the chain instead of in
+ * the undo log:
  *   validate as dmn__txn_check_level (rounding, maps, -ENODEV);
  *   phase 0: the vote, then each link's requirement of its target;
  *   A: raise, parents first; a failure puts the inputs back and undoes
@@ -438,29 +441,49 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
  * No power state changes (every domain stays on), so the governor, QoS and
  * power statistics are not involved.
  *
- * It writes nothing outside the attachment and the chain's domains: the
- * first callback error goes to *@op_error (not ctx->op_error), and it
- * never allocates: a vote that would need memory (a level new to a
- * histogram without room) falls back before changing anything. With
- * @shared (a striped context) it holds each chain domain's fast_lock, or
- * falls back if another fast path has one. */
+ * One function, two callers:
+ * - alone in the context (@shared false: the exclusive lock, or the only
+ *   lock): any depth (a chain longer than FAST_CHAIN keeps its steps in
+ *   ctx->chain); a histogram or the statistics grow before anything
+ *   changes, as the engine reserves;
+ * - on a striped context's fast path (@shared): at most FAST_CHAIN
+ *   domains, each held by its fast_lock (falls back if another fast path
+ *   has one), and it never allocates: a vote that would need memory falls
+ *   back before changing anything.
+ * Either way it writes nothing outside the attachment and the chain's
+ * domains (and ctx->chain when alone): the first callback error goes to
+ * *@op_error. */
 #if DMN_FAST_PATHS
 #define FAST_CHAIN 8
 
-struct fast_chain {
-	struct pd_domain *x[FAST_CHAIN]; /* x[i + 1] is x[i]'s parent */
-	uint32_t old_req[FAST_CHAIN];    /* x[i]'s link before phase 0 */
-	uint32_t was[FAST_CHAIN];        /* pstates before phase A */
-	unsigned n;
+struct chain_step {
+	struct pd_domain *x; /* the next step's x is this one's parent */
+	uint32_t old_req;    /* x's link before phase 0 */
+	uint32_t was;        /* x's pstate before phase A */
 };
 
-static bool hist_room(const struct pd_domain *d, uint32_t level)
+struct chain {
+	struct chain_step *s; /* local, or ctx->chain past FAST_CHAIN */
+	unsigned n;
+	struct chain_step local[FAST_CHAIN];
+};
+
+/* Room for @level in @d's inputs, and for one more level in its
+ * statistics (as dmn__txn_hist_add reserves): alone, made if missing. */
+static bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
+		       uint32_t level, bool shared)
 {
-	const struct level_hist *h = &d->votes;
-	if (!d->cold ||
-	    d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels)
-		return false; /* as dmn__txn_hist_add reserves */
-	return dmn__level_hist_fits(h, level);
+	struct level_hist *h = &d->votes;
+	/* Statistics live in the cold part, which a shared fast path never
+	 * allocates (stats_room does, alone). */
+	if ((!d->cold ||
+	     d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels) &&
+	    (shared || stats_room(ctx, d)))
+		return false;
+	/* A free bin first: the search of dmn__level_hist_fits only when
+	 * the histogram is full. */
+	return h->n < h->cap || dmn__level_hist_fits(h, level) ||
+	       (!shared && !dmn__level_hist_reserve(ctx, h));
 }
 
 /* Replace input @old of @d by @new (0: none). The bin of a level removed
@@ -475,7 +498,7 @@ static void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
 }
 
 /* links_follow_actual for a chain domain. */
-static void fast_follow(struct dmn_ctx *ctx, struct pd_domain *d)
+static inline void chain_follow(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	if (!d->n_parents)
 		return;
@@ -487,9 +510,10 @@ static void fast_follow(struct dmn_ctx *ctx, struct pd_domain *d)
 	l->req = req;
 }
 
-/* lower_pstate, its failure in *@op_error. */
-static void fast_lower(struct dmn_ctx *ctx, struct pd_domain *d,
-		       uint32_t floor, int *op_error)
+/* lower_pstate without its links_follow_actual (callers follow), its
+ * failure in *@op_error. */
+static void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
+			uint32_t floor, int *op_error)
 {
 	uint32_t want = level_hist_max(&d->votes);
 	if (want < floor)
@@ -510,45 +534,59 @@ static void fast_lower(struct dmn_ctx *ctx, struct pd_domain *d,
 		d->pstate = want;
 		emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
 	}
-	fast_follow(ctx, d);
 }
 
-/* Collect @d's chain; with @shared, take each domain's fast_lock. */
-static bool chain_take(struct fast_chain *c, struct pd_domain *d, bool shared)
-{
-	c->n = 0;
-	for (struct pd_domain *x = d;; x = x->parents[0]->parent) {
-		if (c->n == FAST_CHAIN || x->n_parents > 1)
-			break;
-#if DMN_STRIPED
-		if (shared && !dmn__dom_trylock(x))
-			break;
-#endif
-		c->x[c->n++] = x;
-		if (!x->n_parents)
-			return true;
-	}
-#if DMN_STRIPED
-	while (shared && c->n)
-		dmn__dom_unlock(c->x[--c->n]);
-#endif
-	(void)shared;
-	return false;
-}
-
-static void chain_release(struct fast_chain *c, bool shared)
+static void chain_release(struct chain *c, bool shared)
 {
 #if DMN_STRIPED
 	for (unsigned i = 0; shared && i < c->n; i++)
-		dmn__dom_unlock(c->x[i]);
+		dmn__dom_unlock(c->s[i].x);
 #endif
 	(void)c;
 	(void)shared;
 }
 
+/* Room for step @n of a chain alone in the context: past FAST_CHAIN the
+ * steps move to ctx->chain, which only grows. */
+static bool chain_room(struct dmn_ctx *ctx, struct chain *c, unsigned n)
+{
+	if (n < FAST_CHAIN)
+		return true;
+	if (dmn_grow(ctx, (void **)&ctx->chain, &ctx->cap_chain, n + 1,
+		     sizeof(*ctx->chain)))
+		return false;
+	if (c->s == c->local)
+		memcpy(ctx->chain, c->local, sizeof(c->local));
+	c->s = ctx->chain;
+	return true;
+}
+
+/* Collect @d's chain; with @shared, at most FAST_CHAIN domains, taking
+ * each one's fast_lock. */
+static bool chain_take(struct dmn_ctx *ctx, struct chain *c,
+		       struct pd_domain *d, bool shared)
+{
+	c->s = c->local;
+	c->n = 0;
+	for (struct pd_domain *x = d;; x = x->parents[0]->parent) {
+		if (x->n_parents > 1 ||
+		    (shared ? c->n == FAST_CHAIN : !chain_room(ctx, c, c->n)))
+			break;
+#if DMN_STRIPED
+		if (shared && !dmn__dom_trylock(x))
+			break;
+#endif
+		c->s[c->n++].x = x;
+		if (!x->n_parents)
+			return true;
+	}
+	chain_release(c, shared);
+	return false;
+}
+
 /* dmn__txn_check_level over the chain: -ENODEV, rounding, each
  * ancestor's requirement at the level this vote asks of it. */
-static int chain_check(struct dmn_ctx *ctx, const struct fast_chain *c,
+static int chain_check(struct dmn_ctx *ctx, const struct chain *c,
 		       uint32_t level, uint32_t *rounded)
 {
 	*rounded = 0;
@@ -556,10 +594,11 @@ static int chain_check(struct dmn_ctx *ctx, const struct fast_chain *c,
 		return 0;
 	bool reaches_cb = false;
 	for (unsigned i = 0; i < c->n && !reaches_cb; i++)
-		reaches_cb = c->x[i]->ops && c->x[i]->ops->set_performance_state;
+		reaches_cb = c->s[i].x->ops &&
+			     c->s[i].x->ops->set_performance_state;
 	if (!reaches_cb)
 		return -ENODEV;
-	struct pd_domain *d = c->x[0];
+	struct pd_domain *d = c->s[0].x;
 	uint32_t r = level;
 	if (dom_cold(d)->round) {
 		int err = d->cold->round(d->cold->round_user, d->handle, level,
@@ -569,7 +608,7 @@ static int chain_check(struct dmn_ctx *ctx, const struct fast_chain *c,
 	}
 	uint32_t asked = r;
 	for (unsigned i = 0; i + 1 < c->n; i++) {
-		int err = requirement(ctx, c->x[i]->parents[0], asked, &asked);
+		int err = requirement(ctx, c->s[i].x->parents[0], asked, &asked);
 		if (err)
 			return err;
 	}
@@ -578,28 +617,27 @@ static int chain_check(struct dmn_ctx *ctx, const struct fast_chain *c,
 }
 
 /* Phase 0's input changes undone, newest first. */
-static void chain_undo(struct dmn_ctx *ctx, struct fast_chain *c,
-		       unsigned links, struct pd_attachment *a,
-		       uint32_t old_vote)
+static void chain_undo(struct dmn_ctx *ctx, struct chain *c, unsigned links,
+		       struct pd_attachment *a, uint32_t old_vote)
 {
 	while (links--) {
-		struct pd_link *l = c->x[links]->parents[0];
-		swap_input(ctx, l->parent, l->req, c->old_req[links]);
-		l->req = c->old_req[links];
+		struct pd_link *l = c->s[links].x->parents[0];
+		swap_input(ctx, l->parent, l->req, c->s[links].old_req);
+		l->req = c->s[links].old_req;
 	}
 	swap_input(ctx, a->dom, a->vote, old_vote);
 	a->vote = old_vote;
 }
 
-int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
-		       uint32_t level, int *err, int *op_error, bool shared)
+int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
+			uint32_t level, int *err, int *op_error, bool shared)
 {
-	struct fast_chain c;
-	if (!a->counted || !chain_take(&c, a->dom, shared))
+	struct chain c;
+	if (!a->counted || !chain_take(ctx, &c, a->dom, shared))
 		return 0;
 	int handled = 0;
 	for (unsigned i = 0; i < c.n; i++)
-		if (!c.x[i]->on || !domain_wants_on(c.x[i]))
+		if (!c.s[i].x->on || !domain_wants_on(c.s[i].x))
 			goto out;
 	uint32_t r;
 	*err = chain_check(ctx, &c, level, &r);
@@ -608,7 +646,7 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		goto out;
 	struct pd_domain *d = a->dom;
 	handled = 0;
-	if (r && !hist_room(d, r))
+	if (r && !input_room(ctx, d, r, shared))
 		goto out;
 	/* Phase 0: the vote, then each link asks its target of the parent. */
 	uint32_t old_vote = a->vote;
@@ -616,26 +654,27 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 	a->vote = r;
 	unsigned links = 0;
 	for (; links + 1 < c.n; links++) {
-		struct pd_domain *x = c.x[links];
+		struct pd_domain *x = c.s[links].x;
 		struct pd_link *l = x->parents[0];
 		uint32_t req;
 		int e = requirement(ctx, l, level_hist_max(&x->votes), &req);
-		if (e || (req && req != l->req && !hist_room(l->parent, req))) {
+		if (e || (req && req != l->req &&
+			  !input_room(ctx, l->parent, req, shared))) {
 			chain_undo(ctx, &c, links, a, old_vote);
 			handled = e != 0;
 			*err = e;
 			goto out;
 		}
-		c.old_req[links] = l->req;
+		c.s[links].old_req = l->req;
 		swap_input(ctx, l->parent, l->req, req);
 		l->req = req;
 	}
 	handled = 1;
 	/* A: raise, parents first. */
 	for (unsigned i = c.n; i > 0; i--)
-		c.was[i - 1] = c.x[i - 1]->pstate;
+		c.s[i - 1].was = c.s[i - 1].x->pstate;
 	for (unsigned i = c.n; i > 0; i--) {
-		struct pd_domain *x = c.x[i - 1];
+		struct pd_domain *x = c.s[i - 1].x;
 		uint32_t want = level_hist_max(&x->votes), old = x->pstate;
 		if (want <= old)
 			continue;
@@ -651,10 +690,10 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 			 * lowered to where it was, children first. */
 			chain_undo(ctx, &c, links, a, old_vote);
 			for (unsigned k = 0; k < c.n; k++)
-				fast_follow(ctx, c.x[k]);
+				chain_follow(ctx, c.s[k].x);
 			for (unsigned k = 0; k < c.n; k++) {
-				fast_lower(ctx, c.x[k], c.was[k], op_error);
-				fast_follow(ctx, c.x[k]);
+				chain_lower(ctx, c.s[k].x, c.s[k].was, op_error);
+				chain_follow(ctx, c.s[k].x);
 			}
 			goto out;
 		}
@@ -662,199 +701,28 @@ int dmn__txn_vote_fast(struct dmn_ctx *ctx, struct pd_attachment *a,
 		x->pstate = want;
 		emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
 	}
-	/* C and D: links say what each domain is, then lower children
-	 * first. */
-	for (unsigned i = 0; i < c.n; i++)
-		fast_follow(ctx, c.x[i]);
+	/* C and D: nothing powers off (each domain holds an active device
+	 * or an on child); lower children first, each link then following
+	 * what its child really is. settle() first points every link at its
+	 * child's actual pstate and then at the lowered one; on a chain a
+	 * child comes right before its parent, so one step per domain does
+	 * both (and saves two histogram updates per level of a falling
+	 * vote). */
 	for (unsigned i = 0; i < c.n; i++) {
-		fast_lower(ctx, c.x[i], 0, op_error);
-		fast_follow(ctx, c.x[i]);
+		struct pd_domain *x = c.s[i].x;
+		if (level_hist_max(&x->votes) < x->pstate)
+			chain_lower(ctx, x, 0, op_error);
+		chain_follow(ctx, x);
 	}
 out:
 #if DMN_CHECKS
 	/* Alone in the context only: a shared fast path's neighbours (a
 	 * device's nested get/put) may move what the check reads. */
 	for (unsigned i = 0; handled && !shared && i < c.n; i++)
-		dmn__check_domain(ctx, c.x[i], true);
+		dmn__check_domain(ctx, c.s[i].x, true);
 #endif
 	chain_release(&c, shared);
 	return handled;
-}
-
-/* ---- single-parent chains --------------------------------------------- */
-
-/* A vote on a domain with one parent, whose ancestors have one parent
- * each, all on (the device is active, so its domain and everything above
- * it is). The general engine would find the ancestors by a depth-first
- * walk (twice: validation and touch), log every input change, order the
- * power-off pass with a pending count per domain and rebuild the undo
- * state from its log; on a chain every one of those is the chain itself,
- * leaf to root. So here the chain is collected once into ctx->order, leaf
- * first, the inputs change in one pass up with the old requirement of
- * each link kept in the child (walk_level), and the engine's own steps
- * (raise_pstate, lower_pstate, links_follow_actual) run in the engine's
- * order: raises root first, lowering leaf first, a failed raise rolled
- * back leaf first to each domain's pstate before the call. Same
- * callbacks, events, statistics and errors as the general engine
- * (tests/core/test_core_chain.c compares them step by step).
- * Returns 1 if it handled the vote (result in *@err), 0 to leave it to
- * the general engine, nothing changed. */
-
-/* Put the inputs back: the leaf's vote, then each changed link, from
- * the highest changed down (@n_links links were changed). */
-static void engine_chain_undo(struct dmn_ctx *ctx, struct pd_attachment *a,
-		       uint32_t r, uint32_t old_vote, struct pd_domain **chain,
-		       unsigned n_links)
-{
-	for (unsigned i = n_links; i > 0; i--) {
-		struct pd_domain *x = chain[i - 1];
-		struct pd_link *l = x->parents[0];
-		if (l->req == x->walk_level)
-			continue;
-		/* Both bins are still there (dmn__level_hist_dec keeps
-		 * them): adding back cannot fail. */
-		if (l->req)
-			dmn__level_hist_dec(&l->parent->votes, l->req);
-		if (x->walk_level)
-			(void)dmn__level_hist_add(ctx, &l->parent->votes,
-						  x->walk_level);
-		l->req = x->walk_level;
-	}
-	struct pd_domain *d = a->dom;
-	if (r)
-		dmn__level_hist_dec(&d->votes, r);
-	if (old_vote)
-		(void)dmn__level_hist_add(ctx, &d->votes, old_vote);
-	a->vote = old_vote;
-}
-
-static void chain_finish(struct dmn_ctx *ctx, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		dmn__level_hist_compact(&ctx->order[i]->votes);
-	ctx->n_order = 0;
-}
-
-int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
-			uint32_t level, int *err)
-{
-	struct pd_domain *d = a->dom;
-	if (!a->counted || !d->on || d->n_parents != 1)
-		return 0;
-	struct pd_domain **chain = ctx->order;
-	unsigned n = 0;
-	bool reaches_cb = false;
-	/* The scratch holds one entry per live domain: a chain fits. */
-	for (struct pd_domain *x = d;; x = x->parents[0]->parent) {
-		if (x->n_parents > 1)
-			return 0;
-		chain[n++] = x;
-		reaches_cb |= x->ops && x->ops->set_performance_state;
-		if (!x->n_parents)
-			break;
-	}
-	/* dmn__txn_check_level, on a chain. */
-	*err = 0;
-	uint32_t r = level;
-	if (level) {
-		if (!reaches_cb) {
-			*err = -ENODEV;
-			return 1;
-		}
-		if (dom_cold(d)->round)
-			*err = d->cold->round(d->cold->round_user, d->handle,
-					      level, &r);
-		uint32_t up = r;
-		for (unsigned i = 0; i + 1 < n && !*err; i++)
-			*err = requirement(ctx, chain[i]->parents[0], up, &up);
-		if (*err)
-			return 1;
-	}
-	if (r == a->vote)
-		return 1;
-	ctx->op_error = 0;
-	uint32_t old_vote = a->vote;
-	if (r) {
-		*err = stats_room(ctx, d);
-		if (!*err)
-			*err = dmn__level_hist_add(ctx, &d->votes, r);
-		if (*err)
-			return 1;
-	}
-	if (old_vote)
-		dmn__level_hist_dec(&d->votes, old_vote);
-	a->vote = r;
-	/* Phase 0: each domain's target passes up its link; the target is
-	 * kept in pending (build_off_order's count, unused here), the link's
-	 * old requirement in walk_level (for engine_chain_undo). */
-	unsigned i = 0;
-	for (; i + 1 < n; i++) {
-		struct pd_domain *x = chain[i];
-		struct pd_link *l = x->parents[0];
-		uint32_t req, old = l->req;
-		x->was_pstate = x->pstate;
-		x->pending = level_hist_max(&x->votes);
-		x->walk_level = old;
-		*err = requirement(ctx, l, x->pending, &req);
-		if (*err)
-			break;
-		if (req == old)
-			continue;
-		if (req) {
-			*err = stats_room(ctx, l->parent);
-			if (!*err)
-				*err = dmn__level_hist_add(ctx, &l->parent->votes,
-							   req);
-			if (*err)
-				break;
-		}
-		if (old)
-			dmn__level_hist_dec(&l->parent->votes, old);
-		l->req = req;
-	}
-	if (*err) {
-		engine_chain_undo(ctx, a, r, old_vote, chain, i);
-		chain_finish(ctx, n);
-		return 1;
-	}
-	struct pd_domain *root = chain[n - 1];
-	root->was_pstate = root->pstate;
-	root->pending = level_hist_max(&root->votes);
-	int e = 0;
-	for (i = n; i > 0 && !e; i--)
-		if (level_hist_max(&chain[i - 1]->votes) > chain[i - 1]->pstate)
-			e = raise_pstate(ctx, chain[i - 1]);
-	if (e) {
-		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, e, 0, 0,
-		     0);
-		engine_chain_undo(ctx, a, r, old_vote, chain, n - 1);
-		for (i = 0; i < n; i++)
-			links_follow_actual(ctx, chain[i]);
-		for (i = 0; i < n; i++) {
-			lower_pstate(ctx, chain[i], chain[i]->was_pstate);
-			links_follow_actual(ctx, chain[i]);
-		}
-	} else {
-		/* settle(): nothing on the chain powers off (each domain
-		 * holds an active device or an on child), then lowering,
-		 * leaf first, each domain's links following what it really
-		 * is. settle() first points every link at its child's actual
-		 * pstate and then at the lowered one; on a chain the child
-		 * comes right before its parent, so one step per domain
-		 * does both: a domain lowers (and its link follows), or its
-		 * link follows its pstate where that is not the target phase
-		 * 0 passed up (a domain a failed lowering left high). */
-		for (i = 0; i < n; i++) {
-			struct pd_domain *x = chain[i];
-			if (level_hist_max(&x->votes) < x->pstate)
-				lower_pstate(ctx, x, 0);
-			else if (x->pstate != x->pending)
-				links_follow_actual(ctx, x);
-		}
-	}
-	chain_finish(ctx, n);
-	*err = e;
-	return 1;
 }
 #endif /* DMN_FAST_PATHS */
 

@@ -9,8 +9,12 @@
  *          fails for levels above 90)
  *          └ leaf (pstate; devices) ── and one device on mid2
  *
+ * The deep variant puts 8 more domains between root and mid1 (a chain of
+ * 12: longer than the striped fast path takes, so the path runs alone in
+ * the context with its steps in the context's scratch).
+ *
  * The same random operations run on both: context A votes with pd_vote
- * (the chain path whenever the voted domain has one parent and is on),
+ * (the chain path whenever the voted domain's ancestry is a chain, all on),
  * context B with pd_vote_many of one change (always the general engine).
  * Between votes devices are put and got (domains power off and on), a
  * link floor changes, and the next pstate call of a random domain fails,
@@ -23,6 +27,12 @@
 #include "test_compare.h"
 
 enum { ROOT, MID1, MID2, LEAF, SIDE, NDOM };
+/* The deep variant puts NPAD domains (pstate callbacks, no devices)
+ * between root and mid1: the leaf's chain is then 12 domains, longer than
+ * a striped fast path takes, so the chain path runs alone in the context
+ * with its steps in the context's scratch. */
+#define NPAD 8
+#define NDOM_MAX (NDOM + NPAD)
 #define NDEV 5 /* 0-2 on leaf, 3 on mid2, 4 on side */
 
 static int round5(void *user, pd_domain_t dom, uint32_t level,
@@ -53,12 +63,13 @@ struct side {
 	struct fake_alloc alloc;
 	struct evrec ev;
 	struct dmn_ctx *ctx;
-	pd_domain_t dom[NDOM];
+	pd_domain_t dom[NDOM_MAX];
+	unsigned ndom;
 	pd_device_t dev[NDEV];
 	pd_attach_t att[NDEV];
 };
 
-static void side_init(struct side *s, uint64_t *clock)
+static void side_init(struct side *s, uint64_t *clock, unsigned npad)
 {
 	memset(s, 0, sizeof(*s));
 	fake_init(&s->fake);
@@ -75,9 +86,19 @@ static void side_init(struct side *s, uint64_t *clock)
 	s->dom[MID2] = fake_domain(&s->fake, ctx, "mid2", &fake_ops_full, 0);
 	s->dom[LEAF] = fake_domain(&s->fake, ctx, "leaf", &fake_ops_full, 0);
 	s->dom[SIDE] = fake_domain(&s->fake, ctx, "side", &fake_ops_full, 0);
+	s->ndom = NDOM + npad;
+	pd_domain_t above = s->dom[ROOT];
+	for (unsigned i = 0; i < npad; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "pad%u", i);
+		s->dom[NDOM + i] = fake_domain(&s->fake, ctx, name,
+					       &fake_ops_full, 0);
+		assert_int_equal(pd_link_add(ctx, above, s->dom[NDOM + i]), 0);
+		above = s->dom[NDOM + i];
+	}
 	assert_int_equal(pd_domain_set_rounding(ctx, s->dom[ROOT], round5, 0),
 			 0);
-	assert_int_equal(pd_link_add(ctx, s->dom[ROOT], s->dom[MID1]), 0);
+	assert_int_equal(pd_link_add(ctx, above, s->dom[MID1]), 0);
 	assert_int_equal(pd_link_add(ctx, s->dom[MID1], s->dom[MID2]), 0);
 	assert_int_equal(pd_link_add(ctx, s->dom[MID2], s->dom[LEAF]), 0);
 	assert_int_equal(pd_link_add(ctx, s->dom[MID1], s->dom[SIDE]), 0);
@@ -99,9 +120,8 @@ static void side_fini(struct side *s)
 	assert_int_equal(s->alloc.live, 0);
 }
 
-static void chain_equals_general(void **state)
+static void run_chain_equals_general(unsigned npad)
 {
-	(void)state;
 	uint64_t clock = 1000;
 	struct side *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	struct snapshot *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
@@ -109,8 +129,8 @@ static void chain_equals_general(void **state)
 	assert_non_null(b);
 	assert_non_null(sa);
 	assert_non_null(sb);
-	side_init(a, &clock);
-	side_init(b, &clock);
+	side_init(a, &clock, npad);
+	side_init(b, &clock, npad);
 	uint32_t seed = 21;
 	unsigned raise_fail = 0, lower_fail = 0, bad = 0, moved = 0;
 	for (unsigned step = 0; step < 6000; step++) {
@@ -124,7 +144,7 @@ static void chain_equals_general(void **state)
 		int ra, rb;
 		switch ((r >> 16) % 20) {
 		case 0: case 1: { /* the next pstate call of a domain fails */
-			unsigned k = (r >> 24) % NDOM;
+			unsigned k = (r >> 24) % a->ndom;
 			fake_fail(&a->fake, a->dom[k], FAKE_PSTATE, 1);
 			fake_fail(&b->fake, b->dom[k], FAKE_PSTATE, 1);
 			continue;
@@ -163,7 +183,7 @@ static void chain_equals_general(void **state)
 				 dmn_last_error(b->ctx));
 		same_calls(&a->fake, &b->fake);
 		same_events(&a->ev, &b->ev);
-		for (unsigned k = 0; k < NDOM; k++)
+		for (unsigned k = 0; k < a->ndom; k++)
 			same_stats(a->ctx, a->dom[k], b->ctx, b->dom[k]);
 		snap_take(a->ctx, &a->fake, sa);
 		snap_take(b->ctx, &b->fake, sb);
@@ -184,10 +204,23 @@ static void chain_equals_general(void **state)
 	free(b);
 }
 
+static void chain_equals_general(void **state)
+{
+	(void)state;
+	run_chain_equals_general(0);
+}
+
+static void deep_chain_equals_general(void **state)
+{
+	(void)state;
+	run_chain_equals_general(NPAD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(chain_equals_general),
+		TEST(deep_chain_equals_general),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
