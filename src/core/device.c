@@ -110,16 +110,11 @@ static void att_push(struct dmn_ctx *ctx, struct pd_device *dev,
 
 int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = 0;
+	int err;
+	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
 	if (!dev)
-		err = -EBADF;
-	else if (dev->n_atts || dev->usage || dev_opp_state(dev))
-		err = -EBUSY;
+		return err;
+	err = dev->n_atts || dev->usage || dev_opp_state(dev) ? -EBUSY : 0;
 	if (!err) {
 		dmn__handle_release(&ctx->devices, h);
 		dmn__pd_device_free(ctx, dev, false);

@@ -93,16 +93,11 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 
 int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = 0;
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
-		err = -EBADF;
-	else if (d->n_attachments || d->n_parents || d->n_children)
-		err = -EBUSY;
+		return err;
+	err = d->n_attachments || d->n_parents || d->n_children ? -EBUSY : 0;
 	if (!err) {
 		dmn__handle_release(&ctx->domains, dom);
 		dmn__pd_domain_free(ctx, d);
@@ -114,15 +109,11 @@ int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
 int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
 			   pd_round_fn fn, void *user)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = 0;
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
-		err = -EBADF;
-	else if (d->pstate || d->votes.n)
+		return err;
+	if (d->pstate || d->votes.n)
 		err = -EBUSY;
 	else if ((fn || d->cold) && !dmn__pd_domain_cold(ctx, d))
 		err = -ENOMEM;

@@ -136,3 +136,29 @@ uint32_t dmn__handle_next(const struct handle_table *t, uint32_t prev)
 		return 0;
 	return make_handle(t->kind, t->gens[next - 1u], next - 1u);
 }
+
+void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
+		 int *err)
+{
+	if (!ctx || !args_ok) {
+		*err = -EINVAL;
+		return 0;
+	}
+	if (dmn__lock(ctx)) {
+		*err = -EDEADLK;
+		return 0;
+	}
+	void *obj = dmn__handle_lookup(
+	    (const struct handle_table *)((char *)ctx +
+					  (table & ~DMN_ENTER_RECORD)),
+	    h);
+	*err = obj ? 0 : -EBADF;
+	if (!obj) {
+		if (table & DMN_ENTER_RECORD) {
+			ctx->op_error = 0;
+			txn_result(ctx, -EBADF);
+		}
+		dmn__unlock(ctx);
+	}
+	return obj;
+}

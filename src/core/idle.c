@@ -62,16 +62,15 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 			     const struct pd_idle_state_desc *desc,
 			     unsigned *index)
 {
-	if (!ctx || !desc || !desc->name)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
+	int err;
+	struct pd_domain *d =
+	    dmn__enter(ctx, desc && desc->name, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
 	struct pd_idle_data *fresh = 0;
 	char *name = 0;
 	/* Adding a state closes the domain's plain-off period (statistics). */
-	if (!err && !dmn__pd_domain_cold(ctx, d))
+	if (!dmn__pd_domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (!err && !d->idle) {
 		fresh = dmn__alloc(ctx, sizeof(*fresh));
@@ -79,7 +78,7 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 		if (fresh)
 			memset(fresh, 0, sizeof(*fresh));
 	}
-	struct pd_idle_data *idle = fresh ? fresh : (d ? d->idle : 0);
+	struct pd_idle_data *idle = fresh ? fresh : d->idle;
 	if (!err)
 		err = dmn_grow(ctx, (void **)&idle->desc, &idle->cap_desc,
 			       idle->n + 1, sizeof(*idle->desc));
@@ -139,11 +138,11 @@ int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
 	if (kind != PD_GOVERNOR_QOS && kind != PD_GOVERNOR_ALWAYS_ON &&
 	    kind != PD_GOVERNOR_CUSTOM)
 		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (!err && !dmn__pd_domain_cold(ctx, d))
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	if (!dmn__pd_domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (!err) {
 		d->cold->gov = kind;

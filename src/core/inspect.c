@@ -11,39 +11,11 @@
 #include <errno.h>
 #include <stddef.h>
 
-/* The preamble of every reader below: -EINVAL without @ctx or with
- * @args_ok false, -EDEADLK from a callback, then the object @h names in
- * the handle table at @table (an offset in struct dmn_ctx), or -EBADF.
- * Returns the object with the lock held, or NULL with *@err set and the
- * lock not held. */
-static void *enter(struct dmn_ctx *ctx, bool args_ok, size_t table,
-		   uint32_t h, int *err)
-{
-	if (!ctx || !args_ok) {
-		*err = -EINVAL;
-		return 0;
-	}
-	if (dmn__lock(ctx)) {
-		*err = -EDEADLK;
-		return 0;
-	}
-	void *obj = dmn__handle_lookup(
-	    (const struct handle_table *)((char *)ctx + table), h);
-	if (!obj) {
-		dmn__unlock(ctx);
-		*err = -EBADF;
-	}
-	return obj;
-}
-#define DOMAINS offsetof(struct dmn_ctx, domains)
-#define DEVICES offsetof(struct dmn_ctx, devices)
-#define ATTACHMENTS offsetof(struct dmn_ctx, attachments)
-
 int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 		   struct pd_domain_info *out)
 {
 	int err;
-	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	out->name = d->name;
@@ -83,7 +55,7 @@ static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 			    pd_domain_t *out, bool parent)
 {
 	int err;
-	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	err = i < (parent ? d->n_parents : d->n_children) ? 0 : -ENOENT;
@@ -127,7 +99,7 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 			      pd_attach_t prev, pd_attach_t *next)
 {
 	int err = 0;
-	struct pd_domain *d = enter(ctx, next, DOMAINS, dom, &err);
+	struct pd_domain *d = dmn__enter(ctx, next, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	struct pd_attachment *a = d->att_head;
@@ -152,7 +124,7 @@ int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
 		   struct pd_device_info *out)
 {
 	int err;
-	struct pd_device *dev = enter(ctx, out, DEVICES, h, &err);
+	struct pd_device *dev = dmn__enter(ctx, out, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	out->name = dev->name;
@@ -183,7 +155,7 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 			 pd_attach_t *out)
 {
 	int err;
-	struct pd_device *dev = enter(ctx, out, DEVICES, h, &err);
+	struct pd_device *dev = dmn__enter(ctx, out, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	err = i < dev->n_atts ? 0 : -ENOENT;
@@ -197,7 +169,7 @@ int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
 		   struct pd_attach_info *out)
 {
 	int err;
-	struct pd_attachment *a = enter(ctx, out, ATTACHMENTS, h, &err);
+	struct pd_attachment *a = dmn__enter(ctx, out, DMN_ATTACHMENTS, h, &err);
 	if (!a)
 		return err;
 	out->device = a->dev->handle;
@@ -232,7 +204,7 @@ int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
 {
 	int err;
-	struct pd_domain *d = enter(ctx, true, DOMAINS, dom, &err);
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	int n = d->idle ? (int)d->idle->n : 0;
@@ -244,7 +216,7 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 			 struct pd_idle_state_info *out)
 {
 	int err;
-	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	err = d->idle && i < d->idle->n ? 0 : -ENOENT;
@@ -268,7 +240,7 @@ int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
 {
 	int err;
 	struct pd_device *dev =
-	    enter(ctx, latency_us && wakeup_ns, DEVICES, h, &err);
+	    dmn__enter(ctx, latency_us && wakeup_ns, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	*latency_us = dev_qos_us(dev);
@@ -282,7 +254,7 @@ int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
 {
 	int err;
 	struct pd_domain *d =
-	    enter(ctx, qos_ns && next_wakeup_ns, DOMAINS, dom, &err);
+	    dmn__enter(ctx, qos_ns && next_wakeup_ns, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	dmn__qos_effective(ctx, d, dmn_now(ctx), qos_ns, next_wakeup_ns);
@@ -294,7 +266,7 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 		    struct pd_domain_stats *out)
 {
 	int err;
-	struct pd_domain *d = enter(ctx, out, DOMAINS, dom, &err);
+	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	struct pd_stats tmp;
@@ -318,7 +290,7 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 			       unsigned i, uint32_t *level, uint64_t *time_ns)
 {
 	int err;
-	struct pd_domain *d = enter(ctx, level && time_ns, DOMAINS, dom, &err);
+	struct pd_domain *d = dmn__enter(ctx, level && time_ns, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	struct pd_stats tmp;

@@ -710,6 +710,22 @@ static inline bool domain_wants_on(const struct pd_domain *d)
 struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
 struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
 
+/* The entry of a public call on one object (issue 19): -EINVAL without
+ * @ctx or with @args_ok false, -EDEADLK from a callback, then the object @h
+ * names in the handle table at @table (DMN_DOMAINS, DMN_DEVICES or
+ * DMN_ATTACHMENTS), or -EBADF; DMN_ENTER_RECORD or-ed into @table also
+ * records that -EBADF as the call's result (pd_last_error) for the calls that
+ * run a transaction. Returns the object with the lock held and *@err 0, or
+ * NULL with *@err set and the lock not held. One out-of-line copy instead of a
+ * preamble in every call keeps the firmware core small (issue 15). */
+void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
+		 int *err);
+#define DMN_DOMAINS offsetof(struct dmn_ctx, domains)
+#define DMN_DEVICES offsetof(struct dmn_ctx, devices)
+#define DMN_ATTACHMENTS offsetof(struct dmn_ctx, attachments)
+/* Table offsets are pointer-aligned, so bit 0 is free for the flag. */
+#define DMN_ENTER_RECORD ((size_t)1)
+
 /* txn.c: the engine every state change goes through. */
 void dmn__txn_begin(struct dmn_ctx *ctx);
 int dmn__txn_log(struct dmn_ctx *ctx, const struct undo_entry *e);

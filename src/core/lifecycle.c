@@ -154,14 +154,13 @@ int pd_device_probe(struct dmn_ctx *ctx, pd_device_t h)
 
 int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
+	int err;
+	struct pd_domain *d =
+	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
+	if (!d)
+		return err;
 	ctx->op_error = 0;
-	if (d && dom_cold(d)->held) {
+	if (dom_cold(d)->held) {
 		dmn__txn_begin(ctx);
 		err = reserve_undo(ctx, 1);
 		if (!err) {
@@ -246,18 +245,14 @@ void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
 int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
 		   struct pd_hold_info *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	if (d) {
-		out->held = dom_cold(d)->held;
-		out->released = dom_cold(d)->released;
-		out->level = dom_cold(d)->boot_level;
-		out->awaiting = dom_cold(d)->held ? dom_cold(d)->awaiting : 0;
-	}
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	out->held = dom_cold(d)->held;
+	out->released = dom_cold(d)->released;
+	out->level = dom_cold(d)->boot_level;
+	out->awaiting = dom_cold(d)->held ? dom_cold(d)->awaiting : 0;
 	dmn__unlock(ctx);
 	return err;
 }
@@ -266,12 +261,11 @@ int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
 static int device_flag(struct dmn_ctx *ctx, pd_device_t h,
 		       bool (*flag)(const struct pd_device *))
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int r = dev ? flag(dev) : -EBADF;
+	int err;
+	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	if (!dev)
+		return err;
+	int r = flag(dev);
 	dmn__unlock(ctx);
 	return r;
 }
@@ -380,24 +374,22 @@ int pd_attach_set_hwmode(struct dmn_ctx *ctx, pd_attach_t h, int hw)
 
 int pd_attach_hwmode(struct dmn_ctx *ctx, pd_attach_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
-	int r = a ? (int)a->hw : -EBADF;
+	int err;
+	struct pd_attachment *a = dmn__enter(ctx, true, DMN_ATTACHMENTS, h, &err);
+	if (!a)
+		return err;
+	int r = a->hw;
 	dmn__unlock(ctx);
 	return r;
 }
 
 int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int r = d ? dom_cold(d)->hw_count > 0 : -EBADF;
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	int r = dom_cold(d)->hw_count > 0;
 	dmn__unlock(ctx);
 	return r;
 }
@@ -453,14 +445,13 @@ int pd_device_always_on(struct dmn_ctx *ctx, pd_device_t h)
 
 int pd_domain_set_always_on(struct dmn_ctx *ctx, pd_domain_t dom)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
+	int err;
+	struct pd_domain *d =
+	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
+	if (!d)
+		return err;
 	ctx->op_error = 0;
-	if (d && !(d->flags & PD_FLAG_ALWAYS_ON)) {
+	if (!(d->flags & PD_FLAG_ALWAYS_ON)) {
 		/* As pd_domain_boot_on: boot state comes before runtime PM. */
 		if (ctx->runtime_started)
 			err = -EBUSY;

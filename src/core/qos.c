@@ -149,14 +149,13 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
 			  uint64_t value, uint32_t qos_us)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
+	int err;
+	struct pd_device *dev = dmn__enter(
+	    ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, h, &err);
+	if (!dev)
+		return err;
 	/* Room for the value first: a failed change leaves it as it was. */
-	if (!err && !dmn__pd_device_cold(ctx, dev))
+	if (!dmn__pd_device_cold(ctx, dev))
 		err = -ENOMEM;
 	if (!err)
 		err = device_change(ctx, dev, which, value);

@@ -281,39 +281,34 @@ int pd_system_asleep(struct dmn_ctx *ctx)
 
 int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t h, int on)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	if (dev)
-		dev->wakeup = on != 0;
+	int err;
+	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	if (!dev)
+		return err;
+	dev->wakeup = on != 0;
 	dmn__unlock(ctx);
-	return dev ? 0 : -EBADF;
+	return 0;
 }
 
 int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int r = dev ? dev->wakeup : -EBADF;
+	int err;
+	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	if (!dev)
+		return err;
+	int r = dev->wakeup;
 	dmn__unlock(ctx);
 	return r;
 }
 
 int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h, int on)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-	int err = d ? 0 : -EBADF;
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, h, &err);
+	if (!d)
+		return err;
 	/* The flag lives in the domain's cold part. */
-	if (!err && (on || d->cold) && !dmn__pd_domain_cold(ctx, d))
+	if ((on || d->cold) && !dmn__pd_domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (!err && d->cold)
 		d->cold->active_wakeup = on != 0;
@@ -323,12 +318,11 @@ int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h, int on)
 
 int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-	int r = d ? dom_cold(d)->active_wakeup : -EBADF;
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, h, &err);
+	if (!d)
+		return err;
+	int r = dom_cold(d)->active_wakeup;
 	dmn__unlock(ctx);
 	return r;
 }
@@ -350,14 +344,12 @@ int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
 int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t h, int i,
 			  uint64_t *ns)
 {
-	if (!ctx || !ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-	int err = d ? 0 : -EBADF;
-	unsigned n = d ? (d->idle ? d->idle->n : 0) : 0;
-	if (!err && (i < -2 || i >= (int)n))
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, ns, DMN_DOMAINS, h, &err);
+	if (!d)
+		return err;
+	unsigned n = d->idle ? d->idle->n : 0;
+	if ((i < -2 || i >= (int)n))
 		err = -ENOENT;
 	if (!err) {
 		*ns = 0;
