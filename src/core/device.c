@@ -250,15 +250,14 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 
 int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
-	int err = a ? 0 : -EBADF;
+	int err;
+	struct pd_attachment *a = dmn__enter(
+	    ctx, true, DMN_ATTACHMENTS | DMN_ENTER_RECORD, h, &err);
+	if (!a)
+		return err;
 	dmn__txn_begin(ctx);
-	bool vetoes = a && ctx->life && ctx->life->vetoes(a, -1);
-	if (a && (a->counted || vetoes)) {
+	bool vetoes = ctx->life && ctx->life->vetoes(a, -1);
+	if (a->counted || vetoes) {
 		if (a->counted)
 			err = dmn__txn_set_vote(ctx, a, a->vote, false);
 		if (!err)

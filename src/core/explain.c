@@ -111,15 +111,10 @@ static void idle_decision(const struct pd_domain *d, int chosen, pd_why_fn fn,
 int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 		      struct pd_explanation *out, pd_why_fn fn, void *user)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	if (!d) {
-		dmn__unlock(ctx);
-		return -EBADF;
-	}
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
 	memset(out, 0, sizeof(*out));
 	out->on = d->on;
 	out->pstate = d->pstate;

@@ -137,17 +137,19 @@ uint32_t dmn__handle_next(const struct handle_table *t, uint32_t prev)
 	return make_handle(t->kind, t->gens[next - 1u], next - 1u);
 }
 
+int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok)
+{
+	if (!ctx || !args_ok)
+		return -EINVAL;
+	return dmn__lock(ctx) ? -EDEADLK : 0;
+}
+
 void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
 		 int *err)
 {
-	if (!ctx || !args_ok) {
-		*err = -EINVAL;
+	*err = dmn__enter_ctx(ctx, args_ok);
+	if (*err)
 		return 0;
-	}
-	if (dmn__lock(ctx)) {
-		*err = -EDEADLK;
-		return 0;
-	}
 	void *obj = dmn__handle_lookup(
 	    (const struct handle_table *)((char *)ctx +
 					  (table & ~DMN_ENTER_RECORD)),

@@ -720,6 +720,9 @@ struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
  * preamble in every call keeps the firmware core small (issue 15). */
 void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
 		 int *err);
+/* Its first half, for tables outside struct dmn_ctx (OPP tables): 0 with the
+ * lock held, or -EINVAL / -EDEADLK without it. */
+int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok);
 #define DMN_DOMAINS offsetof(struct dmn_ctx, domains)
 #define DMN_DEVICES offsetof(struct dmn_ctx, devices)
 #define DMN_ATTACHMENTS offsetof(struct dmn_ctx, attachments)

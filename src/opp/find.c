@@ -79,25 +79,21 @@ static int find_level(const struct opp_table *t, uint32_t level,
 static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
 		  bool by_level, enum find_how how, uint32_t *id)
 {
-	if (!ctx || !id)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	const struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = t ? 0 : -EBADF;
-	if (t) {
-		int pos;
-		if (by_level)
-			pos = key > UINT32_MAX
-				  ? -1
-				  : find_level(t, (uint32_t)key, how);
-		else
-			pos = find_freq(t, key, how);
-		if (pos < 0)
-			err = -ERANGE;
-		else
-			*id = opp_sorted_at(t, pos)->id;
-	}
+	int err;
+	const struct opp_table *t = dmn__opp_enter(ctx, id, table, &err);
+	if (!t)
+		return err;
+	int pos;
+	if (by_level)
+		pos = key > UINT32_MAX
+			  ? -1
+			  : find_level(t, (uint32_t)key, how);
+	else
+		pos = find_freq(t, key, how);
+	if (pos < 0)
+		err = -ERANGE;
+	else
+		*id = opp_sorted_at(t, pos)->id;
 	dmn__unlock(ctx);
 	return err;
 }
@@ -140,27 +136,24 @@ int opp_find_level_floor(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
 
 static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 {
-	if (!ctx || !id)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	const struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = t ? -ENOENT : -EBADF;
-	if (t) {
-		int pos = -1;
-		if (which == 0) {
-			pos = dmn__opp_usable_up(t, 0);
-		} else if (which == 1) {
-			pos = usable_down(t, t->n);
-		} else {
-			for (unsigned i = 0; i < t->n && pos < 0; i++)
-				if (opp_sorted_at(t, i)->flags & OPP_FLAG_SUSPEND)
-					pos = (int)i;
-		}
-		if (pos >= 0) {
-			*id = opp_sorted_at(t, pos)->id;
-			err = 0;
-		}
+	int err;
+	const struct opp_table *t = dmn__opp_enter(ctx, id, table, &err);
+	if (!t)
+		return err;
+	err = -ENOENT;
+	int pos = -1;
+	if (which == 0) {
+		pos = dmn__opp_usable_up(t, 0);
+	} else if (which == 1) {
+		pos = usable_down(t, t->n);
+	} else {
+		for (unsigned i = 0; i < t->n && pos < 0; i++)
+			if (opp_sorted_at(t, i)->flags & OPP_FLAG_SUSPEND)
+				pos = (int)i;
+	}
+	if (pos >= 0) {
+		*id = opp_sorted_at(t, pos)->id;
+		err = 0;
 	}
 	dmn__unlock(ctx);
 	return err;

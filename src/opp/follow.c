@@ -160,14 +160,14 @@ void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
 
 int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 {
-	if (!ctx || !id)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
-	if (od) {
+	int err;
+	struct pd_device *pdev = dmn__enter(ctx, id, DMN_DEVICES, dev, &err);
+	if (!pdev)
+		return err;
+	struct opp_dev *od = dev_opp_state(pdev);
+	if (!od) {
+		err = -ENOENT;
+	} else {
 		const struct opp_entry *p = dmn__opp_permitted(
 		    ctx, od, dmn__opp_entry_by_id(od->table, od->vote_id), 0, 0);
 		if (p)

@@ -12,18 +12,16 @@
 int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
 			    opp_get_pstate_fn fn, void *user)
 {
-	if (!ctx || !fn)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = t ? 0 : -EBADF;
-	if (!err && t->helper) {
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, fn, table, &err);
+	if (!t)
+		return err;
+	if (t->helper) {
 		/* The same helper again only counts: its entries already
 		 * carry its pstates. */
 		if (t->helper != fn || t->helper_user != user)
 			err = -EBUSY;
-	} else if (!err && t->n) {
+	} else if (t->n) {
 		err = -EBUSY; /* entries were added without it */
 	}
 	if (!err) {
@@ -38,12 +36,11 @@ int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
 
 int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = !t ? -EBADF : !t->helper_regs ? -ENOENT : 0;
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	err = t->helper_regs ? 0 : -ENOENT;
 	if (!err) {
 		/* Entries keep the pstates they were given. */
 		if (!--t->helper_regs) {

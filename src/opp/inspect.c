@@ -12,13 +12,12 @@
 int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 		   struct opp_info *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
-	int err = !t ? -EBADF : !e ? -ENOENT : 0;
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, out, table, &err);
+	if (!t)
+		return err;
+	struct opp_entry *e = dmn__opp_entry_by_id(t, id);
+	err = e ? 0 : -ENOENT;
 	if (e) {
 		out->name = oe_name(e);
 		out->hz = oe_hz(e);
@@ -40,33 +39,29 @@ int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
 		    unsigned *usable)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	if (t) {
-		unsigned n = 0;
-		for (unsigned i = 0; i < t->n; i++)
-			n += dmn__opp_entry_usable(t, t->by_id[i]);
-		if (total)
-			*total = t->n;
-		if (usable)
-			*usable = n;
-	}
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	unsigned n = 0;
+	for (unsigned i = 0; i < t->n; i++)
+		n += dmn__opp_entry_usable(t, t->by_id[i]);
+	if (total)
+		*total = t->n;
+	if (usable)
+		*usable = n;
 	dmn__unlock(ctx);
-	return t ? 0 : -EBADF;
+	return 0;
 }
 
 int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
 		    uint32_t *id)
 {
-	if (!ctx || !id)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	int err = !t ? -EBADF : i >= t->n ? -ENOENT : 0;
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, id, table, &err);
+	if (!t)
+		return err;
+	err = i >= t->n ? -ENOENT : 0;
 	if (!err)
 		*id = opp_sorted_at(t, i)->id;
 	dmn__unlock(ctx);

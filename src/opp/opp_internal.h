@@ -227,6 +227,11 @@ struct opp_report {
 /* table.c */
 struct opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create);
 struct opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h);
+/* dmn__enter for an OPP table: -EINVAL, -EDEADLK, then table @h or -EBADF.
+ * Returns the table with the lock held and *@err 0, or NULL with *@err set
+ * and the lock not held. */
+struct opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
+				 opp_table_t h, int *err);
 void dmn__opp_table_ref(struct opp_table *t);
 void dmn__opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t);
 struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id);

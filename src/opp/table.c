@@ -72,6 +72,20 @@ struct opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h)
 	return oc ? dmn__handle_lookup(&oc->tables, h) : 0;
 }
 
+struct opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
+				 opp_table_t h, int *err)
+{
+	*err = dmn__enter_ctx(ctx, args_ok);
+	if (*err)
+		return 0;
+	struct opp_table *t = dmn__opp_table_lookup(ctx, h);
+	if (!t) {
+		*err = -EBADF;
+		dmn__unlock(ctx);
+	}
+	return t;
+}
+
 void dmn__opp_table_ref(struct opp_table *t)
 {
 	t->refs++;
@@ -163,28 +177,24 @@ int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
 
 int opp_table_get(struct dmn_ctx *ctx, opp_table_t table)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	if (t)
-		dmn__opp_table_ref(t);
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	dmn__opp_table_ref(t);
 	dmn__unlock(ctx);
-	return t ? 0 : -EBADF;
+	return 0;
 }
 
 int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	if (t)
-		dmn__opp_table_unref(ctx, t);
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	dmn__opp_table_unref(ctx, t);
 	dmn__unlock(ctx);
-	return t ? 0 : -EBADF;
+	return 0;
 }
 
 /* ---- entries ----------------------------------------------------------- */
@@ -491,13 +501,11 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 
 int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	if (t)
-		t->boost = boost;
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	t->boost = boost;
 	dmn__unlock(ctx);
-	return t ? 0 : -EBADF;
+	return 0;
 }
