@@ -8,6 +8,18 @@
 #include <domino/idle.h>
 
 /* xorshift32: a fixed sequence per seed, so a failure reproduces. */
+/* A rounding hook: multiples of 5 up to 100; above that -ERANGE. */
+static inline int round5(void *user, pd_domain_t dom, uint32_t level,
+			 uint32_t *rounded)
+{
+	(void)user;
+	(void)dom;
+	if (level > 100)
+		return -ERANGE;
+	*rounded = (level + 4) / 5 * 5;
+	return 0;
+}
+
 static inline uint32_t next_rand(uint32_t *x)
 {
 	*x ^= *x << 13;

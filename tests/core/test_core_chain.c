@@ -35,17 +35,6 @@ enum { ROOT, MID1, MID2, LEAF, SIDE, NDOM };
 #define NDOM_MAX (NDOM + NPAD)
 #define NDEV 5 /* 0-2 on leaf, 3 on mid2, 4 on side */
 
-static int round5(void *user, pd_domain_t dom, uint32_t level,
-		  uint32_t *rounded)
-{
-	(void)user;
-	(void)dom;
-	if (level > 100)
-		return -ERANGE;
-	*rounded = (level + 4) / 5 * 5;
-	return 0;
-}
-
 static int plus7(void *user, pd_domain_t child, pd_domain_t parent,
 		 uint32_t level, uint32_t *out)
 {

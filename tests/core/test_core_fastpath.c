@@ -19,18 +19,6 @@
 
 #define NDEV 4
 
-/* Multiples of 5 up to 100; above that -ERANGE. */
-static int round5(void *user, pd_domain_t dom, uint32_t level,
-		  uint32_t *rounded)
-{
-	(void)user;
-	(void)dom;
-	if (level > 100)
-		return -ERANGE;
-	*rounded = (level + 4) / 5 * 5;
-	return 0;
-}
-
 /* A child at level L asks L + 5 of the root. */
 static int plus5(void *user, pd_domain_t child, pd_domain_t parent,
 		 uint32_t level, uint32_t *parent_level)
