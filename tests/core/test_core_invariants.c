@@ -291,7 +291,7 @@ static void build(void)
 			fail("%sset_map failed%u%u", "", 0, 0);
 	}
 	for (unsigned v = 0; v < nv; v++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "v%u", v);
 		if (pd_device_create(ctx, name, &V[v].h))
 			fail("%scannot create device%u%u", "", 0, 0);
