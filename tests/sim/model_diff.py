@@ -1,0 +1,561 @@
+#!/usr/bin/env python3
+"""model_diff.py DOMINO DTC - a random differential of `domino simulate`.
+
+Writes small random boards (zero-cell providers, some with `opp-level`
+tables, subdomains with one or two parents, `domain-idle-states`, devices
+on one or two domains, `wakeup-source`) and random scenarios over the
+DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
+system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
+qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
+computes what every domain must be after each command; the scenario
+carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
+held/released, last-error) after every command, so `simulate` checks the
+whole state step by step. Any `expect_failed` is a disagreement: the
+script prints the board, the scenario and the first failure.
+
+Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
+default 40), DOMINO_OPS (commands a scenario, default 40), DOMINO_RANDOM=1
+(a seed from the clock, printed), KEEP=1 (keep the files).
+"""
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+LEVELS = [16, 32, 48, 64, 128, 192, 256, 384]
+
+
+class Dom:
+    def __init__(self, i):
+        self.i = i
+        self.name = "pd%d" % i
+        self.parents = []
+        self.children = []
+        self.table = None          # sorted opp-levels, or None
+        self.states = []           # (name, entry_us, exit_us, residency_us)
+        self.always_on = False
+        self.active_wakeup = False
+        self.sleep_keep = False    # kept on by the wakeup path in sleep
+        self.held = False
+        self.boot_level = 0
+        self.on = False
+        self.idle = None           # index while off, or None
+        self.devs = []             # attachments (dev, slot)
+
+
+class Dev:
+    def __init__(self, i):
+        self.i = i
+        self.name = "dev%d" % i
+        self.doms = []
+        self.votes = []
+        self.hw = []
+        self.active = False
+        self.probed = False
+        self.wakeup = False
+        self.always_on = False
+        self.qos = None            # us
+        self.wake_at = None        # ns
+
+
+class Board:
+    def __init__(self, rnd):
+        self.rnd = rnd
+        nd = rnd.randint(2, 6)
+        self.doms = [Dom(i) for i in range(nd)]
+        nroots = 1 if nd < 3 else rnd.randint(1, 2)
+        self.nstates = 0
+        self.state_nodes = []
+        for d in self.doms:
+            if d.i < nroots:
+                if rnd.random() < 0.7:
+                    d.table = sorted(rnd.sample(LEVELS, rnd.randint(1, 4)))
+            else:
+                np = 2 if (d.i >= 2 and rnd.random() < 0.25) else 1
+                for p in rnd.sample(range(d.i), np):
+                    d.parents.append(self.doms[p])
+                    self.doms[p].children.append(d)
+            if rnd.random() < 0.65:
+                for _ in range(rnd.randint(1, 3)):
+                    node = "st%d" % self.nstates
+                    self.nstates += 1
+                    label = node if rnd.random() < 0.6 else "ret%d" % self.nstates
+                    st = (label, rnd.randint(0, 300), rnd.randint(0, 300),
+                          rnd.randint(0, 900))
+                    self.state_nodes.append((node, st))
+                    d.states.append(st)
+        self.devs = []
+        for i in range(rnd.randint(2, 5)):
+            v = Dev(i)
+            n = 1 if (nd < 2 or rnd.random() < 0.7) else 2
+            for d in rnd.sample(self.doms, n):
+                v.doms.append(d)
+                v.votes.append(0)
+                v.hw.append(False)
+                d.devs.append((v, len(v.doms) - 1))
+            v.wakeup = rnd.random() < 0.3
+            self.devs.append(v)
+
+    def dts(self):
+        out = ['/dts-v1/;', '/ { compatible = "domino,generated"; '
+               '#address-cells = <1>; #size-cells = <0>;']
+        if self.state_nodes:
+            out.append('domain-idle-states {')
+            for node, (label, e, x, r) in self.state_nodes:
+                name = '' if label == node else \
+                    ' idle-state-name = "%s";' % label
+                out.append('  %s: %s { compatible = "domain-idle-state";%s '
+                           'entry-latency-us = <%d>; exit-latency-us = <%d>; '
+                           'min-residency-us = <%d>; };' % (node, node, name,
+                                                            e, x, r))
+            out.append('};')
+        sid = {st: node for node, st in self.state_nodes}
+        for d in self.doms:
+            if d.table:
+                out.append('t%d: opp-table-%d { compatible = '
+                           '"operating-points-v2";' % (d.i, d.i))
+                for lv in d.table:
+                    out.append('  opp-%d { opp-level = <%d>; };' % (lv, lv))
+                out.append('};')
+        for d in self.doms:
+            props = ['#power-domain-cells = <0>;']
+            if d.table:
+                props.append('operating-points-v2 = <&t%d>;' % d.i)
+            if d.parents:
+                props.append('power-domains = %s;' % ', '.join(
+                    '<&%s>' % p.name for p in d.parents))
+            if d.states:
+                props.append('domain-idle-states = <%s>;' % ' '.join(
+                    '&' + sid[s] for s in d.states))
+            out.append('%s: %s { %s };' % (d.name, d.name, ' '.join(props)))
+        for v in self.devs:
+            props = ['reg = <0x%x>;' % (0x1000 + v.i),
+                     'power-domains = %s;' % ', '.join(
+                         '<&%s>' % d.name for d in v.doms)]
+            if len(v.doms) > 1:
+                props.append('power-domain-names = %s;' % ', '.join(
+                    '"%s"' % d.name for d in v.doms))
+            if v.wakeup:
+                props.append('wakeup-source;')
+            out.append('%s: %s@%x { %s };' % (v.name, v.name, 0x1000 + v.i,
+                                             ' '.join(props)))
+        out.append('};')
+        return '\n'.join(out) + '\n'
+
+
+class Model:
+    """The expected state, from DESIGN alone."""
+
+    def __init__(self, board):
+        self.b = board
+        self.now = 0
+        self.asleep = False
+        self.saved = []
+        for d in board.doms:
+            d.idle = len(d.states) - 1 if d.states else None
+
+    # -- topology helpers
+    def ancestors(self, d):
+        seen, todo = [], list(d.parents)
+        while todo:
+            p = todo.pop(0)
+            if p not in seen:
+                seen.append(p)
+                todo.extend(p.parents)
+        return seen
+
+    def below(self, d):
+        seen, todo = [d], list(d.children)
+        while todo:
+            c = todo.pop(0)
+            if c not in seen:
+                seen.append(c)
+                todo.extend(c.children)
+        return seen
+
+    def tables_reached(self, d):
+        return [x for x in [d] + self.ancestors(d) if x.table]
+
+    def check_level(self, d, level):
+        """-ENODEV / -ERANGE of a vote (DESIGN §1), or None."""
+        if level == 0:
+            return None
+        tabs = self.tables_reached(d)
+        if not tabs:
+            return 'ENODEV'
+        if any(level > t.table[-1] for t in tabs):
+            return 'ERANGE'
+        return None
+
+    @staticmethod
+    def rnd_up(d, level):
+        if not d.table or level == 0:
+            return level
+        return next(lv for lv in d.table if lv >= level)
+
+    # -- aggregate
+    def pstate(self, d, memo=None):
+        if memo is None:
+            memo = {}
+        if d.i in memo:
+            return memo[d.i]
+        raw = d.boot_level if d.held else 0
+        for v, k in d.devs:
+            if v.active:
+                raw = max(raw, v.votes[k])
+        for c in d.children:
+            if c.on:
+                raw = max(raw, self.pstate(c, memo))
+        memo[d.i] = self.rnd_up(d, raw) if d.on else 0
+        return memo[d.i]
+
+    def hwmode(self, d):
+        return any(v.hw[k] for v, k in d.devs)
+
+    def wake_path(self, v):
+        return v.wakeup and any(d.active_wakeup for d in v.doms)
+
+    # -- power
+    def power_on(self, d):
+        for p in d.parents:
+            self.power_on(p)
+        d.on = True
+        d.idle = None
+
+    def needs_on(self, d):
+        return (d.always_on or d.held or d.sleep_keep or
+                any(v.active for v, _ in d.devs)
+                or any(c.on for c in d.children))
+
+    def vetoed(self, d):
+        return (not self.asleep and
+                (self.hwmode(d) or any(v.always_on for v, _ in d.devs)))
+
+    def governor(self, d):
+        """The deepest idle state that fits, -1 for none, None: no states."""
+        if not d.states:
+            return None
+        limit = None
+        wake = None
+        for x in self.below(d):
+            for v, _ in x.devs:
+                if v.qos is not None:
+                    limit = v.qos if limit is None else min(limit, v.qos)
+                if v.wake_at is not None and v.wake_at >= self.now:
+                    wake = v.wake_at if wake is None else min(wake, v.wake_at)
+        for i in range(len(d.states) - 1, -1, -1):
+            _, e, x, r = d.states[i]
+            if limit is not None and e + x > limit:
+                continue
+            if wake is not None and self.now + (e + r) * 1000 > wake:
+                continue
+            return i
+        return -1
+
+    def try_off(self, d):
+        """The runtime power-off path of one unused domain."""
+        if not d.on or self.needs_on(d) or self.vetoed(d):
+            return
+        st = self.governor(d)
+        if st == -1:
+            return
+        d.on = False
+        d.idle = st
+        for p in d.parents:
+            self.try_off(p)
+
+    # -- verbs; each returns the errno name for last-error
+    def resume(self, devs):
+        devs = [v for v in devs if not v.active]
+        for v in devs:
+            v.active = True
+            for d in v.doms:
+                self.power_on(d)
+        for v in devs:
+            self.probe(v)
+        return 'OK'
+
+    def probe(self, v):
+        v.probed = True
+        for d in v.doms:
+            if d.held and all(u.probed for u, _ in d.devs) and d.devs:
+                d.held = False
+                self.try_off(d)
+
+    def probe_all(self):
+        for v in self.b.devs:
+            v.probed = True
+        for d in self.b.doms:
+            if d.held:
+                d.held = False
+        for d in reversed(self.b.doms):
+            self.try_off(d)
+        return 'OK'
+
+    def suspend(self, v):
+        if not v.active:
+            return 'OK'
+        if self.asleep:
+            return 'EACCES'
+        v.active = False
+        for d in v.doms:
+            self.try_off(d)
+        return 'OK'
+
+    def system_suspend(self):
+        if self.asleep:
+            return 'OK'
+        self.saved = [v for v in self.b.devs if v.active]
+        self.asleep = True
+        for v in self.saved:
+            if not self.wake_path(v):
+                v.active = False
+        for d in self.b.doms:
+            d.sleep_keep = (d.on and d.active_wakeup and
+                            any(v.wakeup for v, _ in d.devs))
+        changed = True
+        while changed:
+            changed = False
+            for d in reversed(self.b.doms):
+                if not d.on or self.needs_on(d):
+                    continue
+                d.on = False
+                d.idle = len(d.states) - 1 if d.states else None
+                changed = True
+        return 'OK'
+
+    def system_resume(self):
+        if not self.asleep:
+            return 'OK'
+        self.asleep = False
+        for d in self.b.doms:
+            d.sleep_keep = False
+        return self.resume([v for v in self.saved if not v.active])
+
+
+def gen_scenario(rnd, board, nops):
+    """Return (lines, notes): scenario text lines and per-line comments."""
+    m = Model(board)
+    lines = []
+    doms, devs = board.doms, board.devs
+
+    def level_for(d):
+        tabs = m.tables_reached(d)
+        r = rnd.random()
+        if not tabs:
+            return 0 if r < 0.7 else rnd.choice([1, 16, 100])
+        hi = min(t.table[-1] for t in tabs)
+        if r < 0.15:
+            return 0
+        if r < 0.25:
+            return max(t.table[-1] for t in tabs) + rnd.randint(1, 50)
+        return rnd.randint(1, hi)
+
+    def expects():
+        memo = {}
+        for d in doms:
+            lines.append('expect %s %s' % (d.name, 'on' if d.on else 'off'))
+            lines.append('expect %s pstate %d' % (d.name, m.pstate(d, memo)))
+            if not d.on and d.idle is not None:
+                lines.append('expect %s idle %s' % (d.name,
+                                                    d.states[d.idle][0]))
+            lines.append('expect %s %s' % (d.name,
+                                           'hw' if m.hwmode(d) else 'sw'))
+            lines.append('expect %s %s' % (d.name,
+                                           'held' if d.held else 'released'))
+
+    # time 0: boot holds and always-on domains, before any other command
+    t0 = []
+    for d in doms:
+        r = rnd.random()
+        if r < 0.2:
+            lv = level_for(d)
+            if m.check_level(d, lv):
+                lv = 0
+            d.held = True
+            d.boot_level = m.rnd_up(d, lv)
+            m.power_on(d)
+            t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
+                                        rnd.random() < 0.5 else ''))
+        elif r < 0.3:
+            d.always_on = True
+            m.power_on(d)
+            t0.append('always-on %s' % d.name)
+    first = True
+    for cmd in t0:
+        lines.append(('@0 ' if first else '') + cmd)
+        first = False
+    if t0:
+        lines.append('expect last-error OK')
+        expects()
+
+    for _ in range(nops):
+        step = rnd.choice([0, 0, 0, 1000, 20000, 150000, 700000])
+        m.now += step
+        prefix = '@%dns ' % m.now if first else ('+%dns ' % step if step
+                                                 else '')
+        first = False
+        v = rnd.choice(devs)
+        r = rnd.random()
+        if r < 0.22:
+            cmd = 'resume %s' % v.name
+            err = ('EACCES' if m.asleep and not v.active else
+                   m.resume([v]))
+        elif r < 0.42:
+            cmd = 'suspend %s' % v.name
+            err = m.suspend(v)
+        elif r < 0.55:
+            k = rnd.randrange(len(v.doms))
+            d = v.doms[k]
+            lv = level_for(d)
+            cmd = 'vote %s %s%d' % (v.name, d.name + ' ' if len(v.doms) > 1
+                                    else '', lv)
+            err = m.check_level(d, lv) or 'OK'
+            if err == 'OK':
+                v.votes[k] = lv
+        elif r < 0.61:
+            if rnd.random() < 0.2:
+                cmd, v.qos = 'qos %s none' % v.name, None
+            else:
+                v.qos = rnd.choice([0, 50, 200, 400, 700, 100000])
+                cmd = 'qos %s %d' % (v.name, v.qos)
+            err = 'OK'
+        elif r < 0.67:
+            x = rnd.random()
+            if x < 0.2:
+                cmd, v.wake_at = 'wakeup %s none' % v.name, None
+            elif x < 0.3 and m.now > 0:
+                v.wake_at = rnd.randint(0, m.now)
+                cmd = 'wakeup %s %dns' % (v.name, v.wake_at)
+            else:
+                dt = rnd.randint(0, 1500) * 1000
+                v.wake_at = m.now + dt
+                cmd = 'wakeup %s +%dns' % (v.name, dt)
+            err = 'OK'
+        elif r < 0.72:
+            if rnd.random() < 0.25:
+                cmd = 'probe all'
+                err = m.probe_all()
+            else:
+                cmd = 'probe %s' % v.name
+                m.probe(v)
+                err = 'OK'
+        elif r < 0.77:
+            cmd = 'system-suspend'
+            err = m.system_suspend()
+        elif r < 0.83:
+            cmd = 'system-resume'
+            err = m.system_resume()
+        elif r < 0.86:
+            on = rnd.random() < 0.6
+            cmd = 'wakeup-enable %s %s' % (v.name, 'on' if on else 'off')
+            v.wakeup = on
+            err = 'OK'
+        elif r < 0.89:
+            d = rnd.choice(doms)
+            on = rnd.random() < 0.7
+            cmd = 'active-wakeup %s%s' % (d.name, '' if on and
+                                          rnd.random() < 0.5 else
+                                          ' on' if on else ' off')
+            d.active_wakeup = on
+            err = 'OK'
+        elif r < 0.95:
+            k = rnd.randrange(len(v.doms))
+            d = v.doms[k]
+            on = rnd.random() < 0.55
+            cmd = 'hwmode %s %s%s' % (v.name, d.name + ' ' if len(v.doms) > 1
+                                      else '', 'on' if on else 'off')
+            if d.table:
+                err = 'EOPNOTSUPP'
+            else:
+                err = 'OK'
+                if v.hw[k] != on:
+                    v.hw[k] = on
+                    if not on:
+                        m.try_off(d)
+        else:
+            on = rnd.random() < 0.5
+            cmd = 'always-on %s %s' % (v.name, 'on' if on else 'off')
+            was = v.always_on
+            v.always_on = on
+            if was and not on:
+                for d in v.doms:
+                    m.try_off(d)
+            err = 'OK'
+        lines.append(prefix + cmd)
+        lines.append('expect last-error %s' % err)
+        expects()
+    return lines
+
+
+def run_one(domino, dtc, seed, nops, tmp):
+    rnd = random.Random(seed)
+    board = Board(rnd)
+    lines = gen_scenario(rnd, board, nops)
+    dts = os.path.join(tmp, 'b%d.dts' % seed)
+    dtb = os.path.join(tmp, 'b%d.dtb' % seed)
+    scn = os.path.join(tmp, 's%d.scn' % seed)
+    with open(dts, 'w') as f:
+        f.write(board.dts())
+    with open(scn, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    r = subprocess.run([dtc, '-q', '-@', '-I', 'dts', '-O', 'dtb', '-o', dtb,
+                        dts], capture_output=True, text=True)
+    if r.returncode:
+        print('seed %d: dtc failed: %s' % (seed, r.stderr))
+        return False
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'],
+                       capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        print('seed %d: simulate exit %d\n%s' % (seed, r.returncode,
+                                                 r.stderr[:2000]))
+        print('board %s scenario %s' % (dts, scn))
+        return False
+    doc = json.loads(r.stdout)
+    bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
+    if not bad and r.returncode == 0:
+        return True
+    first = bad[0] if bad else None
+    print('seed %d: %d expects failed; first at %s:%s: %s' % (
+        seed, len(bad), scn, first and first['line'],
+        first and first['message']))
+    if first:
+        ln = first['line']
+        cmds = [(i + 1, l) for i, l in enumerate(lines[:ln])
+                if not l.startswith('expect')]
+        print('  commands up to there:')
+        for i, l in cmds[-12:]:
+            print('   %4d  %s' % (i, l))
+    print('  board: %s' % dts)
+    return False
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    domino, dtc = sys.argv[1], sys.argv[2]
+    seed = int(os.environ.get('DOMINO_SEED', '1'))
+    if os.environ.get('DOMINO_RANDOM') == '1':
+        seed = int(time.time() * 1000) % 1000000007
+        print('DOMINO_SEED=%d' % seed)
+    runs = int(os.environ.get('DOMINO_RUNS', '40'))
+    nops = int(os.environ.get('DOMINO_OPS', '40'))
+    tmp = tempfile.mkdtemp(prefix='domino-model-')
+    ok = 0
+    for s in range(seed, seed + runs):
+        ok += run_one(domino, dtc, s, nops, tmp)
+    print('%d/%d scenarios agree with the model' % (ok, runs))
+    if ok == runs and not os.environ.get('KEEP'):
+        shutil.rmtree(tmp)
+    else:
+        print('files kept in %s' % tmp)
+    return 0 if ok == runs else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
