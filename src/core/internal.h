@@ -155,6 +155,11 @@ struct pd_domain {
 	/* Held by a fast path on this domain (dmn__dom_trylock); only
 	 * fast paths touch it, and only on striped contexts. */
 	unsigned char fast_lock;
+	/* What this transaction's settle must look at (DUE_*, txn.c): a
+	 * domain is re-evaluated only when it may have become unused, and a
+	 * failed lowering retried only when its aggregate moved (DESIGN §1:
+	 * not with unrelated commands). Cleared when the transaction ends. */
+	unsigned char due;
 
 	/* Parents and children, as arrays of link pointers, in link order
 	 * (capacity: see links_room in domain.c). */

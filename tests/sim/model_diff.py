@@ -14,7 +14,7 @@ whole state step by step. Any `expect_failed` is a disagreement: the
 script prints the board, the scenario and the first failure.
 
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
-default 40), DOMINO_OPS (commands a scenario, default 40), DOMINO_RANDOM=1
+default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files).
 """
 import json
@@ -42,6 +42,9 @@ class Dom:
         self.sleep_keep = False    # kept on by the wakeup path in sleep
         self.held = False
         self.boot_level = 0
+        self.cur = 0               # the level its callback last accepted
+        self.last_sig = None       # its inputs when last settled
+        self.was_on = False        # on before this command
         self.on = False
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
@@ -147,6 +150,14 @@ class Board:
         return '\n'.join(out) + '\n'
 
 
+class Rollback(Exception):
+    """An unsafe-direction failure: the command is undone."""
+
+
+DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'last_sig', 'sleep_keep')
+DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at')
+
+
 class Model:
     """The expected state, from DESIGN alone."""
 
@@ -155,8 +166,80 @@ class Model:
         self.now = 0
         self.asleep = False
         self.saved = []
+        self.fails = {}            # (domain name, op) -> count
+        self.err = None            # first errno name of this command
         for d in board.doms:
             d.idle = len(d.states) - 1 if d.states else None
+
+    # -- failures and transactions
+    def call(self, d, op):
+        """A callback runs: True when an armed `fail` makes it fail."""
+        n = self.fails.get((d.name, op), 0)
+        if n:
+            self.fails[(d.name, op)] = n - 1
+            self.err = self.err or 'EIO'
+            return True
+        return False
+
+    def snapshot(self):
+        return ([{f: getattr(d, f) for f in DOM_FIELDS} for d in self.b.doms],
+                [({f: getattr(v, f) for f in DEV_FIELDS}, list(v.votes),
+                  list(v.hw)) for v in self.b.devs],
+                self.asleep, list(self.saved))
+
+    def restore(self, snap):
+        doms, devs, self.asleep, self.saved = snap
+        for d, fs in zip(self.b.doms, doms):
+            for f, x in fs.items():
+                setattr(d, f, x)
+        for v, (fs, votes, hw) in zip(self.b.devs, devs):
+            for f, x in fs.items():
+                setattr(v, f, x)
+            v.votes, v.hw = votes, hw
+
+    def inputs(self, d, memo):
+        """What the aggregate of @d is made of."""
+        lv = [d.boot_level] if d.held and d.boot_level else []
+        act = [v.votes[k] for v, k in d.devs if v.active]
+        kids = [self.pstate(c, memo) for c in d.children if c.on]
+        return (tuple(sorted(x for x in lv + act + kids if x)), len(act),
+                len(kids))
+
+    def settle(self, calls=True):
+        """Pstate calls (DESIGN §1): a raise whenever the aggregate is
+        above the level; a lowering, or the retry of one that failed, when
+        an input of the domain or its power state changed in this command
+        (examples/demo.scn's MMCX retry), not with unrelated commands."""
+        memo = {}
+        for d in self.b.doms:
+            if not d.table:
+                continue
+            t = self.target(d, memo)
+            sig = self.inputs(d, memo)
+            moved = sig != d.last_sig or d.on != d.was_on
+            d.last_sig = sig
+            if t == d.cur or (t < d.cur and not moved):
+                continue
+            if calls and self.call(d, 'pstate'):
+                if t > d.cur:
+                    raise Rollback()
+                continue           # safe: stuck at cur
+            d.cur = t
+
+    def run(self, fn):
+        """One command as a transaction: its last-error."""
+        snap = self.snapshot()
+        self.err = None
+        for d in self.b.doms:
+            d.was_on = d.on
+        try:
+            err = fn()
+            if err == 'OK':
+                self.settle()
+        except Rollback:
+            self.restore(snap)
+            return 'EIO'
+        return self.err or err
 
     # -- topology helpers
     def ancestors(self, d):
@@ -199,6 +282,13 @@ class Model:
 
     # -- aggregate
     def pstate(self, d, memo=None):
+        """What the domain reports: its callback's level, or the aggregate
+        a callback-less domain passes up."""
+        if d.table:
+            return d.cur
+        return self.target(d, memo)
+
+    def target(self, d, memo=None):
         if memo is None:
             memo = {}
         if d.i in memo:
@@ -223,6 +313,8 @@ class Model:
     def power_on(self, d):
         for p in d.parents:
             self.power_on(p)
+        if not d.on and self.call(d, 'on'):
+            raise Rollback()
         d.on = True
         d.idle = None
 
@@ -261,7 +353,7 @@ class Model:
         if not d.on or self.needs_on(d) or self.vetoed(d):
             return
         st = self.governor(d)
-        if st == -1:
+        if st == -1 or self.call(d, 'off'):
             return
         d.on = False
         d.idle = st
@@ -317,11 +409,14 @@ class Model:
         for d in self.b.doms:
             d.sleep_keep = (d.on and d.active_wakeup and
                             any(v.wakeup for v, _ in d.devs))
-        changed = True
+        changed, tried = True, set()
         while changed:
             changed = False
             for d in reversed(self.b.doms):
-                if not d.on or self.needs_on(d):
+                if not d.on or self.needs_on(d) or d.i in tried:
+                    continue
+                tried.add(d.i)
+                if self.call(d, 'off'):
                     continue
                 d.on = False
                 d.idle = len(d.states) - 1 if d.states else None
@@ -332,7 +427,12 @@ class Model:
         if not self.asleep:
             return 'OK'
         self.asleep = False
-        err = self.resume([v for v in self.saved if not v.active])
+        snap = self.snapshot()
+        try:
+            self.resume([v for v in self.saved if not v.active])
+            self.settle()
+        except Rollback:
+            self.restore(snap)
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
         # power-off); see docs/design-notes.md, DESIGN disagreements.
@@ -341,7 +441,7 @@ class Model:
             d.sleep_keep = False
         for d in reversed(kept):
             self.try_off(d)
-        return err
+        return 'OK'
 
 
 def gen_scenario(rnd, board, nops):
@@ -396,6 +496,7 @@ def gen_scenario(rnd, board, nops):
     for cmd in t0:
         lines.append(('@0 ' if first else '') + cmd)
         first = False
+    m.settle(calls=False)          # no callback runs for boot-on
     if t0:
         lines.append('expect last-error OK')
         expects()
@@ -406,97 +507,128 @@ def gen_scenario(rnd, board, nops):
         prefix = '@%dns ' % m.now if first else ('+%dns ' % step if step
                                                  else '')
         first = False
-        v = rnd.choice(devs)
-        r = rnd.random()
-        if r < 0.22:
-            cmd = 'resume %s' % v.name
-            err = ('EACCES' if m.asleep and not v.active else
-                   m.resume([v]))
-        elif r < 0.42:
-            cmd = 'suspend %s' % v.name
-            err = m.suspend(v)
-        elif r < 0.55:
-            k = rnd.randrange(len(v.doms))
-            d = v.doms[k]
-            lv = level_for(d)
-            cmd = 'vote %s %s%d' % (v.name, d.name + ' ' if len(v.doms) > 1
-                                    else '', lv)
-            err = m.check_level(d, lv) or 'OK'
-            if err == 'OK':
-                v.votes[k] = lv
-        elif r < 0.61:
-            if rnd.random() < 0.2:
-                cmd, v.qos = 'qos %s none' % v.name, None
-            else:
-                v.qos = rnd.choice([0, 50, 200, 400, 700, 100000])
-                cmd = 'qos %s %d' % (v.name, v.qos)
-            err = 'OK'
-        elif r < 0.67:
-            x = rnd.random()
-            if x < 0.2:
-                cmd, v.wake_at = 'wakeup %s none' % v.name, None
-            elif x < 0.3 and m.now > 0:
-                v.wake_at = rnd.randint(0, m.now)
-                cmd = 'wakeup %s %dns' % (v.name, v.wake_at)
-            else:
-                dt = rnd.randint(0, 1500) * 1000
-                v.wake_at = m.now + dt
-                cmd = 'wakeup %s +%dns' % (v.name, dt)
-            err = 'OK'
-        elif r < 0.72:
-            if rnd.random() < 0.25:
-                cmd = 'probe all'
-                err = m.probe_all()
-            else:
-                cmd = 'probe %s' % v.name
-                m.probe(v)
-                err = 'OK'
-        elif r < 0.77:
-            cmd = 'system-suspend'
-            err = m.system_suspend()
-        elif r < 0.83:
-            cmd = 'system-resume'
-            err = m.system_resume()
-        elif r < 0.86:
-            on = rnd.random() < 0.6
-            cmd = 'wakeup-enable %s %s' % (v.name, 'on' if on else 'off')
-            v.wakeup = on
-            err = 'OK'
-        elif r < 0.89:
-            d = rnd.choice(doms)
-            on = rnd.random() < 0.7
-            cmd = 'active-wakeup %s%s' % (d.name, '' if on and
-                                          rnd.random() < 0.5 else
-                                          ' on' if on else ' off')
-            d.active_wakeup = on
-            err = 'OK'
-        elif r < 0.95:
-            k = rnd.randrange(len(v.doms))
-            d = v.doms[k]
-            on = rnd.random() < 0.55
-            cmd = 'hwmode %s %s%s' % (v.name, d.name + ' ' if len(v.doms) > 1
-                                      else '', 'on' if on else 'off')
-            if d.table:
-                err = 'EOPNOTSUPP'
-            else:
-                err = 'OK'
-                if v.hw[k] != on:
-                    v.hw[k] = on
-                    if not on:
-                        m.try_off(d)
-        else:
-            on = rnd.random() < 0.5
-            cmd = 'always-on %s %s' % (v.name, 'on' if on else 'off')
-            was = v.always_on
-            v.always_on = on
-            if was and not on:
-                for d in v.doms:
-                    m.try_off(d)
-            err = 'OK'
+        armed = None
+        if rnd.random() < 0.15:
+            # One failure armed for the next command only, then disarmed,
+            # so the model knows which call it hits.
+            armed = (rnd.choice(doms).name,
+                     rnd.choice(['on', 'off', 'pstate', 'hwmode']))
+            m.fails[armed] = 1
+            lines.append(prefix + 'fail %s %s' % armed)
+            lines.append('expect last-error OK')
+            prefix = ''
+        cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
-        lines.append('expect last-error %s' % err)
+        lines.append('expect last-error %s' % m.run(fn))
         expects()
+        if armed:
+            m.fails[armed] = 0
+            lines.append('fail %s %s 0' % armed)
+            lines.append('expect last-error OK')
     return lines
+
+
+def pick(m, rnd, level_for):
+    """A random command: (its text, a function doing it on the model that
+    returns its errno name)."""
+    doms, devs = m.b.doms, m.b.devs
+    v = rnd.choice(devs)
+    r = rnd.random()
+    if r < 0.22:
+        return 'resume %s' % v.name, lambda: (
+            'EACCES' if m.asleep and not v.active else m.resume([v]))
+    if r < 0.42:
+        return 'suspend %s' % v.name, lambda: m.suspend(v)
+    if r < 0.55:
+        k = rnd.randrange(len(v.doms))
+        d = v.doms[k]
+        lv = level_for(d)
+
+        def vote():
+            err = m.check_level(d, lv)
+            if err:
+                return err
+            v.votes[k] = lv
+            return 'OK'
+        return 'vote %s %s%d' % (v.name, d.name + ' ' if len(v.doms) > 1
+                                 else '', lv), vote
+    if r < 0.61:
+        q = None if rnd.random() < 0.2 else \
+            rnd.choice([0, 50, 200, 400, 700, 100000])
+
+        def qos():
+            v.qos = q
+            return 'OK'
+        return 'qos %s %s' % (v.name, 'none' if q is None else q), qos
+    if r < 0.67:
+        x = rnd.random()
+        if x < 0.2:
+            at, cmd = None, 'wakeup %s none' % v.name
+        elif x < 0.3 and m.now > 0:
+            at = rnd.randint(0, m.now)
+            cmd = 'wakeup %s %dns' % (v.name, at)
+        else:
+            dt = rnd.randint(0, 1500) * 1000
+            at, cmd = m.now + dt, 'wakeup %s +%dns' % (v.name, dt)
+
+        def wakeup():
+            v.wake_at = at
+            return 'OK'
+        return cmd, wakeup
+    if r < 0.72:
+        if rnd.random() < 0.25:
+            return 'probe all', m.probe_all
+
+        def probe():
+            m.probe(v)
+            return 'OK'
+        return 'probe %s' % v.name, probe
+    if r < 0.77:
+        return 'system-suspend', m.system_suspend
+    if r < 0.83:
+        return 'system-resume', m.system_resume
+    if r < 0.86:
+        on = rnd.random() < 0.6
+
+        def wen():
+            v.wakeup = on
+            return 'OK'
+        return 'wakeup-enable %s %s' % (v.name, 'on' if on else 'off'), wen
+    if r < 0.89:
+        d = rnd.choice(doms)
+        on = rnd.random() < 0.7
+
+        def aw():
+            d.active_wakeup = on
+            return 'OK'
+        return 'active-wakeup %s%s' % (d.name, '' if on and rnd.random() < 0.5
+                                       else ' on' if on else ' off'), aw
+    if r < 0.95:
+        k = rnd.randrange(len(v.doms))
+        d = v.doms[k]
+        on = rnd.random() < 0.55
+
+        def hw():
+            if d.table:
+                return 'EOPNOTSUPP'
+            if v.hw[k] == on or m.call(d, 'hwmode'):
+                return 'OK'
+            v.hw[k] = on
+            if not on:
+                m.try_off(d)
+            return 'OK'
+        return 'hwmode %s %s%s' % (v.name, d.name + ' ' if len(v.doms) > 1
+                                   else '', 'on' if on else 'off'), hw
+    on = rnd.random() < 0.5
+
+    def aon():
+        was = v.always_on
+        v.always_on = on
+        if was and not on:
+            for d in v.doms:
+                m.try_off(d)
+        return 'OK'
+    return 'always-on %s %s' % (v.name, 'on' if on else 'off'), aon
 
 
 def run_one(domino, dtc, seed, nops, tmp):
@@ -551,8 +683,8 @@ def main():
     if os.environ.get('DOMINO_RANDOM') == '1':
         seed = int(time.time() * 1000) % 1000000007
         print('DOMINO_SEED=%d' % seed)
-    runs = int(os.environ.get('DOMINO_RUNS', '40'))
-    nops = int(os.environ.get('DOMINO_OPS', '40'))
+    runs = int(os.environ.get('DOMINO_RUNS', '200'))
+    nops = int(os.environ.get('DOMINO_OPS', '60'))
     tmp = tempfile.mkdtemp(prefix='domino-model-')
     ok = 0
     for s in range(seed, seed + runs):
