@@ -155,10 +155,10 @@ struct pd_domain {
 	/* Held by a fast path on this domain (dmn__dom_trylock); only
 	 * fast paths touch it, and only on striped contexts. */
 	unsigned char fast_lock;
-	/* What this transaction's settle must look at (DUE_*, txn.c): a
-	 * domain is re-evaluated only when it may have become unused, and a
-	 * failed lowering retried only when its aggregate moved (DESIGN §1:
-	 * not with unrelated commands). Cleared when the transaction ends. */
+	/* Set while a transaction runs when the domain may have become
+	 * unused (touched, or it lost an active device or an on child): only
+	 * then does settle ask the governor (txn.c; DESIGN §1: "only when a
+	 * domain becomes unused"). Cleared when the transaction ends. */
 	unsigned char due;
 
 	/* Parents and children, as arrays of link pointers, in link order

@@ -38,14 +38,10 @@
 
 /* ---- inputs ------------------------------------------------------------ */
 
-/* pd_domain.due: DUE_OFF, the domain may have become unused (touched, or
- * it lost an active device or an on child): settle asks the governor;
- * DUE_LOWER, one of its inputs changed (a counted vote, a child's
- * requirement or power state, the boot level): settle may retry a
- * lowering that failed before. An operation that changes neither leaves
- * the domain as the governor or a failed call left it. */
+/* pd_domain.due: DUE_OFF, the domain may have become unused in this
+ * operation (touched, or it lost an active device or an on child): only
+ * then does settle ask the governor. Cleared when the operation ends. */
 #define DUE_OFF 1u
-#define DUE_LOWER 2u
 
 void dmn__txn_begin(struct dmn_ctx *ctx)
 {
@@ -88,8 +84,6 @@ int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 	err = dmn__level_hist_add(ctx, &d->votes, level);
 	if (err)
 		ctx->n_undo--;
-	else
-		d->due |= DUE_LOWER;
 	return err;
 }
 
@@ -103,7 +97,6 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t lev
 	if (ctx->n_undo < ctx->cap_undo)
 		ctx->undo[ctx->n_undo++] = e;
 	dmn__level_hist_dec(&d->votes, level);
-	d->due |= DUE_LOWER;
 }
 
 static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
@@ -118,7 +111,8 @@ void dmn__txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind whi
 	struct undo_entry e = {.kind = which, .u.dom = d, .delta = delta};
 	if (ctx->n_undo < ctx->cap_undo)
 		ctx->undo[ctx->n_undo++] = e;
-	d->due |= delta < 0 ? DUE_OFF | DUE_LOWER : DUE_LOWER;
+	if (delta < 0)
+		d->due |= DUE_OFF;
 	if (which == UNDO_ACTIVE)
 		d->active_devices += (unsigned)delta;
 	else
@@ -271,8 +265,8 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		dmn__level_hist_dec(&l->parent->votes, l->req);
 		if (on != l->child_on)
 			l->parent->on_children += on ? 1u : (unsigned)-1;
-		l->parent->due |= on || !l->child_on ? DUE_LOWER
-						     : DUE_OFF | DUE_LOWER;
+		if (!on && l->child_on)
+			l->parent->due |= DUE_OFF;
 	}
 	l->req = req;
 	l->child_on = on;
@@ -424,11 +418,6 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 	if (want < floor)
 		want = floor;
 	if (want >= d->pstate)
-		return;
-	/* Left high by a failed lowering: retried with the next change of
-	 * its own aggregate or power state, not with unrelated commands
-	 * (DESIGN §1). A rollback's undo (@floor) always runs. */
-	if (!floor && !(d->due & DUE_LOWER) && d->on == d->was_on)
 		return;
 	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
 	     d->pstate, want);
@@ -661,11 +650,8 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	if (!a->counted || !chain_take(ctx, &c, a->dom, shared))
 		return 0;
 	int handled = 0;
-	/* A domain left high by a failed lowering goes the general way,
-	 * which retries it only when its aggregate moves. */
 	for (unsigned i = 0; i < c.n; i++)
-		if (!c.s[i].x->on || !domain_wants_on(c.s[i].x) ||
-		    level_hist_max(&c.s[i].x->votes) < c.s[i].x->pstate)
+		if (!c.s[i].x->on || !domain_wants_on(c.s[i].x))
 			goto out;
 	uint32_t r;
 	*err = chain_check(ctx, &c, level, &r);

@@ -43,8 +43,6 @@ class Dom:
         self.held = False
         self.boot_level = 0
         self.cur = 0               # the level its callback last accepted
-        self.last_sig = None       # its inputs when last settled
-        self.was_on = False        # on before this command
         self.on = False
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
@@ -154,7 +152,7 @@ class Rollback(Exception):
     """An unsafe-direction failure: the command is undone."""
 
 
-DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'last_sig', 'sleep_keep')
+DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep')
 DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at')
 
 
@@ -168,6 +166,7 @@ class Model:
         self.saved = []
         self.fails = {}            # (domain name, op) -> count
         self.err = None            # first errno name of this command
+        self.touched = set()       # what this command settles
         for d in board.doms:
             d.idle = len(d.states) - 1 if d.states else None
 
@@ -197,28 +196,25 @@ class Model:
                 setattr(v, f, x)
             v.votes, v.hw = votes, hw
 
-    def inputs(self, d, memo):
-        """What the aggregate of @d is made of."""
-        lv = [d.boot_level] if d.held and d.boot_level else []
-        act = [v.votes[k] for v, k in d.devs if v.active]
-        kids = [self.pstate(c, memo) for c in d.children if c.on]
-        return (tuple(sorted(x for x in lv + act + kids if x)), len(act),
-                len(kids))
+    def touch(self, d):
+        """@d's inputs or state changed: the operation settles it and its
+        ancestors."""
+        self.touched.add(d.i)
+        for p in self.ancestors(d):
+            self.touched.add(p.i)
 
     def settle(self, calls=True):
         """Pstate calls (DESIGN §1): a raise whenever the aggregate is
-        above the level; a lowering, or the retry of one that failed, when
-        an input of the domain or its power state changed in this command
-        (examples/demo.scn's MMCX retry), not with unrelated commands."""
+        above the level; a lowering, or the retry of one that failed,
+        for each domain the operation settles: those whose inputs or
+        state it changed, and their ancestors (see docs/design-notes.md,
+        DESIGN disagreements: what we ship)."""
         memo = {}
         for d in self.b.doms:
             if not d.table:
                 continue
             t = self.target(d, memo)
-            sig = self.inputs(d, memo)
-            moved = sig != d.last_sig or d.on != d.was_on
-            d.last_sig = sig
-            if t == d.cur or (t < d.cur and not moved):
+            if t == d.cur or (t < d.cur and d.i not in self.touched):
                 continue
             if calls and self.call(d, 'pstate'):
                 if t > d.cur:
@@ -230,11 +226,11 @@ class Model:
         """One command as a transaction: its last-error."""
         snap = self.snapshot()
         self.err = None
-        for d in self.b.doms:
-            d.was_on = d.on
+        self.touched = set()
+        self.settled = False
         try:
             err = fn()
-            if err == 'OK':
+            if err == 'OK' and not self.settled:
                 self.settle()
         except Rollback:
             self.restore(snap)
@@ -366,6 +362,7 @@ class Model:
         for v in devs:
             v.active = True
             for d in v.doms:
+                self.touch(d)
                 self.power_on(d)
         for v in devs:
             self.probe(v)
@@ -376,15 +373,17 @@ class Model:
         for d in v.doms:
             if d.held and all(u.probed for u, _ in d.devs) and d.devs:
                 d.held = False
+                self.touch(d)
                 self.try_off(d)
 
     def probe_all(self):
         for v in self.b.devs:
             v.probed = True
-        for d in self.b.doms:
-            if d.held:
-                d.held = False
-        for d in reversed(self.b.doms):
+        held = [d for d in self.b.doms if d.held]
+        for d in held:
+            d.held = False
+            self.touch(d)
+        for d in reversed(held):
             self.try_off(d)
         return 'OK'
 
@@ -395,6 +394,7 @@ class Model:
             return 'EACCES'
         v.active = False
         for d in v.doms:
+            self.touch(d)
             self.try_off(d)
         return 'OK'
 
@@ -403,6 +403,9 @@ class Model:
             return 'OK'
         self.saved = [v for v in self.b.devs if v.active]
         self.asleep = True
+        for d in self.b.doms:
+            if d.on:
+                self.touch(d)
         for v in self.saved:
             if not self.wake_path(v):
                 v.active = False
@@ -428,6 +431,7 @@ class Model:
             return 'OK'
         self.asleep = False
         snap = self.snapshot()
+        self.touched = set()
         try:
             self.resume([v for v in self.saved if not v.active])
             self.settle()
@@ -437,10 +441,14 @@ class Model:
         # votes (the runtime power-off path, as genpd_complete queues a
         # power-off); see docs/design-notes.md, DESIGN disagreements.
         kept = [d for d in self.b.doms if d.sleep_keep]
+        self.touched = set()
         for d in kept:
             d.sleep_keep = False
+            self.touch(d)
         for d in reversed(kept):
             self.try_off(d)
+        self.settle()
+        self.settled = True
         return 'OK'
 
 
@@ -548,6 +556,8 @@ def pick(m, rnd, level_for):
             err = m.check_level(d, lv)
             if err:
                 return err
+            if v.active and m.rnd_up(d, lv) != m.rnd_up(d, v.votes[k]):
+                m.touch(d)
             v.votes[k] = lv
             return 'OK'
         return 'vote %s %s%d' % (v.name, d.name + ' ' if len(v.doms) > 1
@@ -615,6 +625,7 @@ def pick(m, rnd, level_for):
                 return 'OK'
             v.hw[k] = on
             if not on:
+                m.touch(d)
                 m.try_off(d)
             return 'OK'
         return 'hwmode %s %s%s' % (v.name, d.name + ' ' if len(v.doms) > 1
@@ -626,6 +637,7 @@ def pick(m, rnd, level_for):
         v.always_on = on
         if was and not on:
             for d in v.doms:
+                m.touch(d)
                 m.try_off(d)
         return 'OK'
     return 'always-on %s %s' % (v.name, 'on' if on else 'off'), aon
