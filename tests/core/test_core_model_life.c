@@ -99,6 +99,7 @@ struct model {
 	int armed_dom, armed_op; /* one-shot failure, -1 none */
 	int err;		 /* first callback error of the operation */
 	bool touched[MAXD];	 /* what the operation settles */
+	bool off_failed[MAXD];	 /* its power-off failed in this operation */
 };
 
 static struct model M;
@@ -405,8 +406,12 @@ static void try_off(int i)
 	if (!d->on || needs_on(i) || vetoed(i))
 		return;
 	int st = governor(i);
-	if (st == -2 || call_fails(i, OP_OFF))
+	if (st == -2 || M.off_failed[i])
 		return;
+	if (call_fails(i, OP_OFF)) {
+		M.off_failed[i] = true; /* one power-off call an operation */
+		return;
+	}
 	d->on = false;
 	d->idle = st;
 	for (int p = 0; p < d->np; p++)
@@ -822,6 +827,7 @@ static void one_op(void)
 	M.err = 0;
 	rolled_back = false;
 	memset(M.touched, 0, sizeof(M.touched));
+	memset(M.off_failed, 0, sizeof(M.off_failed));
 	int got = 0, want = 0;
 	uint32_t r = rn(100);
 	if (r < 22) {

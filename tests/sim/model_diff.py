@@ -59,8 +59,43 @@ class Dev:
         self.probed = False
         self.wakeup = False
         self.always_on = False
+        self.opps = []             # (hz, [(table domain, level)])
+        self.rate = 0              # the clock's rate
+        self.opp = 0               # the selected OPP's hz, 0: none
         self.qos = None            # us
         self.wake_at = None        # ns
+
+
+def first_table(d):
+    """The first domain with a table at or above @d (breadth first)."""
+    todo = [d]
+    while todo:
+        x = todo.pop(0)
+        if x.table:
+            return x
+        todo.extend(x.parents)
+    return None
+
+
+def match_required(v, reqs):
+    """DESIGN §1: which domain each required OPP votes on: {slot: level}."""
+    taken, out = set(), {}
+    for k, d in enumerate(v.doms):         # pass 1: the domain's own table
+        for j, (t, lv) in enumerate(reqs):
+            if j not in taken and t is d:
+                taken.add(j)
+                out[k] = lv
+                break
+    for k, d in enumerate(v.doms):         # pass 2: an ancestor's table
+        if k in out:
+            continue
+        anc = Model.ancestors(None, d)
+        for j, (t, lv) in enumerate(reqs):
+            if j not in taken and t in anc:
+                taken.add(j)
+                out[k] = lv
+                break
+    return out
 
 
 class Board:
@@ -100,6 +135,23 @@ class Board:
                 d.devs.append((v, len(v.doms) - 1))
             v.wakeup = rnd.random() < 0.3
             self.devs.append(v)
+        # OPP tables of devices: each entry requires, for each of the
+        # device's domains, a level of the first table at or above it
+        # (DESIGN §1's required-opps; the matching rule picks which
+        # domain each entry votes on).
+        for v in self.devs:
+            owners = []
+            for d in v.doms:
+                t = first_table(d)
+                if t:
+                    owners.append(t)
+            if not owners or rnd.random() < 0.35:
+                continue
+            hz = 0
+            for _ in range(rnd.randint(1, 3)):
+                hz += rnd.choice([50, 100, 200]) * 1000000
+                v.opps.append((hz, [(t, rnd.choice(t.table))
+                                    for t in owners]))
 
     def dts(self):
         out = ['/dts-v1/;', '/ { compatible = "domino,generated"; '
@@ -120,8 +172,20 @@ class Board:
                 out.append('t%d: opp-table-%d { compatible = '
                            '"operating-points-v2";' % (d.i, d.i))
                 for lv in d.table:
-                    out.append('  opp-%d { opp-level = <%d>; };' % (lv, lv))
+                    out.append('  t%d_%d: opp-%d { opp-level = <%d>; };' %
+                               (d.i, lv, lv, lv))
                 out.append('};')
+        for v in self.devs:
+            if not v.opps:
+                continue
+            out.append('dt%d: opp-table-dev%d { compatible = '
+                       '"operating-points-v2";' % (v.i, v.i))
+            for hz, reqs in v.opps:
+                out.append('  opp-%d { opp-hz = /bits/ 64 <%d>; '
+                           'required-opps = <%s>; };' % (
+                               hz, hz, ' '.join('&t%d_%d' % (t.i, lv)
+                                                for t, lv in reqs)))
+            out.append('};')
         for d in self.doms:
             props = ['#power-domain-cells = <0>;']
             if d.table:
@@ -142,6 +206,8 @@ class Board:
                     '"%s"' % d.name for d in v.doms))
             if v.wakeup:
                 props.append('wakeup-source;')
+            if v.opps:
+                props.append('operating-points-v2 = <&dt%d>;' % v.i)
             out.append('%s: %s@%x { %s };' % (v.name, v.name, 0x1000 + v.i,
                                              ' '.join(props)))
         out.append('};')
@@ -153,7 +219,8 @@ class Rollback(Exception):
 
 
 DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep')
-DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at')
+DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at',
+              'rate', 'opp')
 
 
 class Model:
@@ -167,6 +234,7 @@ class Model:
         self.fails = {}            # (domain name, op) -> count
         self.err = None            # first errno name of this command
         self.touched = set()       # what this command settles
+        self.off_failed = set()
         for d in board.doms:
             d.idle = len(d.states) - 1 if d.states else None
 
@@ -227,6 +295,7 @@ class Model:
         snap = self.snapshot()
         self.err = None
         self.touched = set()
+        self.off_failed = set()
         self.settled = False
         try:
             err = fn()
@@ -349,7 +418,10 @@ class Model:
         if not d.on or self.needs_on(d) or self.vetoed(d):
             return
         st = self.governor(d)
-        if st == -1 or self.call(d, 'off'):
+        if st == -1 or d.i in self.off_failed:
+            return
+        if self.call(d, 'off'):
+            self.off_failed.add(d.i)   # one power-off call a command
             return
         d.on = False
         d.idle = st
@@ -482,6 +554,9 @@ def gen_scenario(rnd, board, nops):
                                            'hw' if m.hwmode(d) else 'sw'))
             lines.append('expect %s %s' % (d.name,
                                            'held' if d.held else 'released'))
+        for v in board.devs:
+            if v.opps:
+                lines.append('expect %s rate %d' % (v.name, v.rate))
 
     # time 0: boot holds and always-on domains, before any other command
     t0 = []
@@ -613,6 +688,45 @@ def pick(m, rnd, level_for):
             return 'OK'
         return 'active-wakeup %s%s' % (d.name, '' if on and rnd.random() < 0.5
                                        else ' on' if on else ' off'), aw
+    if r < 0.92:
+        # `rate`: the ceil OPP's required levels on the device's domains
+        # (DESIGN §1, §4); 0 drops them; above the highest: -ERANGE; no
+        # table: -ENODEV.
+        x = rnd.random()
+        if not v.opps or x < 0.1:
+            hz = rnd.choice([0, 75000000, 400000000])
+        elif x < 0.2:
+            hz = v.opps[-1][0] + 1
+        else:
+            hz = rnd.choice(v.opps)[0] - rnd.choice([0, 0, 1000])
+
+        def rate():
+            if not v.opps:
+                return 'ENODEV'
+            if hz > v.opps[-1][0]:
+                return 'ERANGE'
+            if hz == 0:
+                # drops the votes of the current OPP (none: nothing); the
+                # clock stays where it is, as Linux's set_rate(dev, 0)
+                cur = [o for o in v.opps if o[0] == v.opp]
+                levels = {k: 0 for k in
+                          (match_required(v, cur[0][1]) if cur else {})}
+                v.opp = 0
+            else:
+                e = next(o for o in v.opps if o[0] >= hz)
+                levels = match_required(v, e[1])
+                for k, lv in levels.items():
+                    err = m.check_level(v.doms[k], lv)
+                    if err:
+                        return err
+                v.rate = v.opp = e[0]
+            for k, lv in levels.items():
+                d = v.doms[k]
+                if v.active and m.rnd_up(d, lv) != m.rnd_up(d, v.votes[k]):
+                    m.touch(d)
+                v.votes[k] = lv
+            return 'OK'
+        return 'rate %s %dHz' % (v.name, hz), rate
     if r < 0.95:
         k = rnd.randrange(len(v.doms))
         d = v.doms[k]
