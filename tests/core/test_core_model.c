@@ -37,6 +37,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "model_main.h"
+
 #define MAXD 20
 #define MAXV 50
 #define MAXATT 8
@@ -1239,19 +1241,5 @@ static void run(unsigned long n_ops)
  * one seed instead, DOMINO_RANDOM=1 adds one from the clock (printed). */
 int main(void)
 {
-	const char *ops_env = getenv("DOMINO_OPS");
-	unsigned long n_ops = ops_env ? strtoul(ops_env, 0, 0) : 25000;
-	const char *env = getenv("DOMINO_SEED");
-	if (env) {
-		seed = strtoull(env, 0, 0);
-		run(n_ops);
-		return 0;
-	}
-	for (seed = 1; seed <= 6; seed++)
-		run(n_ops);
-	if (getenv("DOMINO_RANDOM")) {
-		seed = (uint64_t)time(0) ^ (uint64_t)clock();
-		run(n_ops);
-	}
-	return 0;
+	return model_main(run, &seed, 25000, 6);
 }

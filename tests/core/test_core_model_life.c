@@ -49,6 +49,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "model_main.h"
+
 #define MAXD 7
 #define MAXV 6
 #define MAXST 3
@@ -1048,19 +1050,5 @@ static void run(unsigned long n_ops)
 
 int main(void)
 {
-	const char *ops_env = getenv("DOMINO_OPS");
-	unsigned long n_ops = ops_env ? strtoul(ops_env, 0, 0) : 20000;
-	const char *env = getenv("DOMINO_SEED");
-	if (env) {
-		seed = strtoull(env, 0, 0);
-		run(n_ops);
-		return 0;
-	}
-	for (seed = 1; seed <= 8; seed++)
-		run(n_ops);
-	if (getenv("DOMINO_RANDOM")) {
-		seed = (uint64_t)time(0) ^ (uint64_t)clock();
-		run(n_ops);
-	}
-	return 0;
+	return model_main(run, &seed, 20000, 8);
 }

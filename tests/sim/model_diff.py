@@ -307,23 +307,22 @@ class Model:
         return self.err or err
 
     # -- topology helpers
-    def ancestors(self, d):
-        seen, todo = [], list(d.parents)
+    @staticmethod
+    def closure(start, step):
+        """Every domain reached from @start by @step (breadth first)."""
+        seen, todo = [], list(start)
         while todo:
-            p = todo.pop(0)
-            if p not in seen:
-                seen.append(p)
-                todo.extend(p.parents)
+            x = todo.pop(0)
+            if x not in seen:
+                seen.append(x)
+                todo.extend(step(x))
         return seen
 
+    def ancestors(self, d):
+        return Model.closure(d.parents, lambda x: x.parents)
+
     def below(self, d):
-        seen, todo = [d], list(d.children)
-        while todo:
-            c = todo.pop(0)
-            if c not in seen:
-                seen.append(c)
-                todo.extend(c.children)
-        return seen
+        return Model.closure([d], lambda x: x.children)
 
     def tables_reached(self, d):
         return [x for x in [d] + self.ancestors(d) if x.table]
@@ -608,7 +607,7 @@ def gen_scenario(rnd, board, nops):
             m.fails[armed] = 0
             lines.append('fail %s %s 0' % armed)
             lines.append('expect last-error OK')
-    return lines
+    return lines, m
 
 
 def pick(m, rnd, level_for):
@@ -757,11 +756,52 @@ def pick(m, rnd, level_for):
     return 'always-on %s %s' % (v.name, 'on' if on else 'off'), aon
 
 
+def check_json(doc, m):
+    """The §7 fields of `simulate --json` (docs/json.md) against the model
+    at the end of the scenario: the first difference, or None."""
+    if doc.get('system') != ('asleep' if m.asleep else 'awake'):
+        return 'system %r' % doc.get('system')
+    awaiting = sorted(v.name for v in m.b.devs if not v.probed and
+                      any(d.held for d in v.doms))
+    if sorted(doc.get('awaiting', [])) != awaiting:
+        return 'awaiting %r, model %r' % (doc.get('awaiting'), awaiting)
+    memo = {}
+    for d, j in zip(m.b.doms, doc['domains']):
+        want = {
+            'name': d.name,
+            'status': 'on' if d.on else 'off',
+            'pstate': m.pstate(d, memo),
+            'idle_state': None if d.on or d.idle is None else
+            d.states[d.idle][0],
+            'held': d.held,
+            'boot_level': d.boot_level,
+            'awaiting': sorted(v.name for v, _ in d.devs
+                               if d.held and not v.probed),
+            'hw': m.hwmode(d),
+            'always_on': d.always_on,
+            'active_wakeup': d.active_wakeup,
+        }
+        got = {k: j.get(k) for k in want}
+        got['awaiting'] = sorted(got['awaiting'] or [])
+        if got != want:
+            return '%s: %r, model %r' % (d.name, {
+                k: got[k] for k in want if got[k] != want[k]},
+                {k: want[k] for k in want if got[k] != want[k]})
+        for (v, k), jv in zip(d.devs, j['devices']):
+            want = {'name': v.name, 'active': v.active, 'vote': v.votes[k],
+                    'probed': v.probed, 'wakeup': v.wakeup,
+                    'always_on': v.always_on, 'hw': v.hw[k]}
+            got = {x: jv.get(x) for x in want}
+            if got != want:
+                return '%s on %s: %r, model %r' % (v.name, d.name, got, want)
+    return None
+
+
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
     text = board.dts()             # before the scenario changes the flags
-    lines = gen_scenario(rnd, board, nops)
+    lines, model = gen_scenario(rnd, board, nops)
     dts = os.path.join(tmp, 'b%d.dts' % seed)
     dtb = os.path.join(tmp, 'b%d.dtb' % seed)
     scn = os.path.join(tmp, 's%d.scn' % seed)
@@ -783,6 +823,11 @@ def run_one(domino, dtc, seed, nops, tmp):
         return False
     doc = json.loads(r.stdout)
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
+    wrong = check_json(doc, model)
+    if wrong:
+        print('seed %d: JSON of the final state: %s' % (seed, wrong))
+        print('  board: %s scenario: %s' % (dts, scn))
+        return False
     if not bad and r.returncode == 0:
         return True
     first = bad[0] if bad else None
