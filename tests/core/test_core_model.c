@@ -125,14 +125,8 @@ static void diverge(const char *fmt, ...)
 {
 	va_list ap;
 	dump();
-	fprintf(stderr, "DIVERGENCE seed=%" PRIu64 " op=%lu (%s): ", seed,
-		op_index, op_desc);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nreplay with DOMINO_SEED=%" PRIu64 " DOMINO_OPS=%lu\n",
-		seed, op_index + 1);
-	exit(1);
+	model_diverged(seed, op_index, op_desc, fmt, ap);
 }
 
 /* ---- levels: rounding hooks and link maps -------------------------------- */
@@ -1210,11 +1204,7 @@ static void grow(void)
 
 static void run(unsigned long n_ops)
 {
-	printf("seed=%" PRIu64 "\n", seed);
-	fflush(stdout);
-	rng_state = seed * 2654435761u + 0x9E3779B97F4A7C15ULL;
-	if (!rng_state)
-		rng_state = 1;
+	rng_state = model_start(seed);
 	unsigned long done = 0;
 	unsigned worlds = 0;
 	op_index = 0;
