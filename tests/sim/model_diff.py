@@ -639,6 +639,13 @@ def pick(m, rnd, level_for):
     if r < 0.61:
         q = None if rnd.random() < 0.2 else \
             rnd.choice([0, 50, 200, 400, 700, 100000])
+        # sometimes exactly a state's entry + exit above it: equality
+        # passes (DESIGN §1)
+        sts = [st for d in v.doms for x in [d] + m.ancestors(d)
+               for st in x.states]
+        if sts and rnd.random() < 0.3:
+            st = rnd.choice(sts)
+            q = st[1] + st[2]
 
         def qos():
             v.qos = q
@@ -651,6 +658,14 @@ def pick(m, rnd, level_for):
         elif x < 0.3 and m.now > 0:
             at = rnd.randint(0, m.now)
             cmd = 'wakeup %s %dns' % (v.name, at)
+        elif x < 0.45:
+            # now + entry + residency of a state above it, or now: the
+            # equalities pass (DESIGN §1); time may pass before it counts
+            sts = [st for d in v.doms for y in [d] + m.ancestors(d)
+                   for st in y.states]
+            dt = 0 if not sts or rnd.random() < 0.3 else \
+                (lambda st: (st[1] + st[3]) * 1000)(rnd.choice(sts))
+            at, cmd = m.now + dt, 'wakeup %s +%dns' % (v.name, dt)
         else:
             dt = rnd.randint(0, 1500) * 1000
             at, cmd = m.now + dt, 'wakeup %s +%dns' % (v.name, dt)
