@@ -780,6 +780,18 @@ def check_json(doc, m):
                       any(d.held for d in v.doms))
     if sorted(doc.get('awaiting', [])) != awaiting:
         return 'awaiting %r, model %r' % (doc.get('awaiting'), awaiting)
+    # docs/json.md: time adds up per domain, and in system sleep
+    stats, end = doc['stats'], doc['end_ns']
+    slept = stats['system_sleep']['time_ns']
+    for d in m.b.doms:
+        st = stats[d.name]
+        total = st['time_on_ns'] + st['time_off_ns'] + sum(
+            x['time_ns'] for x in st['idle_states'])
+        if total != end or sum(x['time_ns'] for x in st['pstates']) != end:
+            return '%s: stats add up to %d, end %d' % (d.name, total, end)
+        if st['sleep_on_ns'] + sum(st['sleep_idle_ns'].values()) != slept:
+            return '%s: sleep stats %r, system slept %d' % (
+                d.name, st['sleep_idle_ns'], slept)
     memo = {}
     for d, j in zip(m.b.doms, doc['domains']):
         want = {
