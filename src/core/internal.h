@@ -155,6 +155,11 @@ struct pd_domain {
 	/* Held by a fast path on this domain (dmn__dom_trylock); only
 	 * fast paths touch it, and only on striped contexts. */
 	unsigned char fast_lock;
+	/* Set while a transaction runs when the domain may have become
+	 * unused (touched, or it lost an active device or an on child): only
+	 * then does settle ask the governor (txn.c; DESIGN §1: "only when a
+	 * domain becomes unused"). Cleared when the transaction ends. */
+	unsigned char due;
 
 	/* Parents and children, as arrays of link pointers, in link order
 	 * (capacity: see links_room in domain.c). */

@@ -38,6 +38,11 @@
 
 /* ---- inputs ------------------------------------------------------------ */
 
+/* pd_domain.due: DUE_OFF, the domain may have become unused in this
+ * operation (touched, or it lost an active device or an on child): only
+ * then does settle ask the governor. Cleared when the operation ends. */
+#define DUE_OFF 1u
+
 void dmn__txn_begin(struct dmn_ctx *ctx)
 {
 	DMN_ASSERT(dmn__lock_held(ctx) && "a transaction runs under the lock");
@@ -106,6 +111,8 @@ void dmn__txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind whi
 	struct undo_entry e = {.kind = which, .u.dom = d, .delta = delta};
 	if (ctx->n_undo < ctx->cap_undo)
 		ctx->undo[ctx->n_undo++] = e;
+	if (delta < 0)
+		d->due |= DUE_OFF;
 	if (which == UNDO_ACTIVE)
 		d->active_devices += (unsigned)delta;
 	else
@@ -258,6 +265,8 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		dmn__level_hist_dec(&l->parent->votes, l->req);
 		if (on != l->child_on)
 			l->parent->on_children += on ? 1u : (unsigned)-1;
+		if (!on && l->child_on)
+			l->parent->due |= DUE_OFF;
 	}
 	l->req = req;
 	l->child_on = on;
@@ -274,6 +283,7 @@ int dmn__txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 
 int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 {
+	d->due |= DUE_OFF;
 	dmn__walk_touch(ctx, d);
 	return 0;
 }
@@ -360,6 +370,10 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 	 * which keep only what is on, did not hold the domain before. */
 	if (!d->on || (forced == ASK_GOVERNOR ? domain_wants_on(d)
 					      : domain_needs_on(d)))
+		return;
+	/* A domain that did not become unused in this operation stays as
+	 * the governor or a failed power-off left it (DESIGN §1). */
+	if (forced == ASK_GOVERNOR && !(d->due & DUE_OFF))
 		return;
 	unsigned rejected = UINT_MAX;
 	int choice = forced;
@@ -850,8 +864,10 @@ static void roll_back(struct dmn_ctx *ctx)
 
 static void finish(struct dmn_ctx *ctx, bool committed)
 {
-	for (unsigned i = 0; i < ctx->n_order; i++)
+	for (unsigned i = 0; i < ctx->n_order; i++) {
 		dmn__level_hist_compact(&ctx->order[i]->votes);
+		ctx->order[i]->due = 0;
+	}
 #if DMN_CHECKS
 	dmn__check_txn_end(ctx, committed);
 #else

@@ -514,7 +514,9 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		err = opp_set_rate(ctx, dev_h, cmd->rate.hz);
 		if (!err)
 			note_rate_votes(sim, r->device, was);
-		return err;
+		/* Not bound to a table: DESIGN §1 says -ENODEV ("a device
+		 * without an OPP table"), the library -ENOENT. */
+		return err == -ENOENT ? -ENODEV : err;
 	}
 	case SCN_VOTE: {
 		/* Checked here, when the vote is cast (even while suspended),

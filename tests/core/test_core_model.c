@@ -37,6 +37,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "model_main.h"
+
 #define MAXD 20
 #define MAXV 50
 #define MAXATT 8
@@ -123,14 +125,8 @@ static void diverge(const char *fmt, ...)
 {
 	va_list ap;
 	dump();
-	fprintf(stderr, "DIVERGENCE seed=%" PRIu64 " op=%lu (%s): ", seed,
-		op_index, op_desc);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nreplay with DOMINO_SEED=%" PRIu64 " DOMINO_OPS=%lu\n",
-		seed, op_index + 1);
-	exit(1);
+	model_diverged(seed, op_index, op_desc, fmt, ap);
 }
 
 /* ---- levels: rounding hooks and link maps -------------------------------- */
@@ -1208,11 +1204,7 @@ static void grow(void)
 
 static void run(unsigned long n_ops)
 {
-	printf("seed=%" PRIu64 "\n", seed);
-	fflush(stdout);
-	rng_state = seed * 2654435761u + 0x9E3779B97F4A7C15ULL;
-	if (!rng_state)
-		rng_state = 1;
+	rng_state = model_start(seed);
 	unsigned long done = 0;
 	unsigned worlds = 0;
 	op_index = 0;
@@ -1239,19 +1231,5 @@ static void run(unsigned long n_ops)
  * one seed instead, DOMINO_RANDOM=1 adds one from the clock (printed). */
 int main(void)
 {
-	const char *ops_env = getenv("DOMINO_OPS");
-	unsigned long n_ops = ops_env ? strtoul(ops_env, 0, 0) : 25000;
-	const char *env = getenv("DOMINO_SEED");
-	if (env) {
-		seed = strtoull(env, 0, 0);
-		run(n_ops);
-		return 0;
-	}
-	for (seed = 1; seed <= 6; seed++)
-		run(n_ops);
-	if (getenv("DOMINO_RANDOM")) {
-		seed = (uint64_t)time(0) ^ (uint64_t)clock();
-		run(n_ops);
-	}
-	return 0;
+	return model_main(run, &seed, 25000, 6);
 }

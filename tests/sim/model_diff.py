@@ -1,0 +1,899 @@
+#!/usr/bin/env python3
+"""model_diff.py DOMINO DTC - a random differential of `domino simulate`.
+
+Writes small random boards (zero-cell providers, some with `opp-level`
+tables, subdomains with one or two parents, `domain-idle-states`, devices
+on one or two domains, `wakeup-source`) and random scenarios over the
+DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
+system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
+qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
+computes what every domain must be after each command; the scenario
+carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
+held/released, last-error) after every command, so `simulate` checks the
+whole state step by step. Any `expect_failed` is a disagreement: the
+script prints the board, the scenario and the first failure.
+
+Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
+default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
+(a seed from the clock, printed), KEEP=1 (keep the files).
+"""
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+LEVELS = [16, 32, 48, 64, 128, 192, 256, 384]
+
+
+class Dom:
+    def __init__(self, i):
+        self.i = i
+        self.name = "pd%d" % i
+        self.parents = []
+        self.children = []
+        self.table = None          # sorted opp-levels, or None
+        self.states = []           # (name, entry_us, exit_us, residency_us)
+        self.always_on = False
+        self.active_wakeup = False
+        self.sleep_keep = False    # kept on by the wakeup path in sleep
+        self.held = False
+        self.boot_level = 0
+        self.cur = 0               # the level its callback last accepted
+        self.on = False
+        self.idle = None           # index while off, or None
+        self.devs = []             # attachments (dev, slot)
+
+
+class Dev:
+    def __init__(self, i):
+        self.i = i
+        self.name = "dev%d" % i
+        self.doms = []
+        self.votes = []
+        self.hw = []
+        self.active = False
+        self.probed = False
+        self.wakeup = False
+        self.always_on = False
+        self.opps = []             # (hz, [(table domain, level)])
+        self.rate = 0              # the clock's rate
+        self.opp = 0               # the selected OPP's hz, 0: none
+        self.qos = None            # us
+        self.wake_at = None        # ns
+
+
+def first_table(d):
+    """The first domain with a table at or above @d (breadth first)."""
+    todo = [d]
+    while todo:
+        x = todo.pop(0)
+        if x.table:
+            return x
+        todo.extend(x.parents)
+    return None
+
+
+def match_required(v, reqs):
+    """DESIGN §1: which domain each required OPP votes on: {slot: level}."""
+    taken, out = set(), {}
+    for k, d in enumerate(v.doms):         # pass 1: the domain's own table
+        for j, (t, lv) in enumerate(reqs):
+            if j not in taken and t is d:
+                taken.add(j)
+                out[k] = lv
+                break
+    for k, d in enumerate(v.doms):         # pass 2: an ancestor's table
+        if k in out:
+            continue
+        anc = Model.ancestors(None, d)
+        for j, (t, lv) in enumerate(reqs):
+            if j not in taken and t in anc:
+                taken.add(j)
+                out[k] = lv
+                break
+    return out
+
+
+class Board:
+    def __init__(self, rnd):
+        self.rnd = rnd
+        nd = rnd.randint(2, 6)
+        self.doms = [Dom(i) for i in range(nd)]
+        nroots = 1 if nd < 3 else rnd.randint(1, 2)
+        self.nstates = 0
+        self.state_nodes = []
+        for d in self.doms:
+            if d.i < nroots:
+                if rnd.random() < 0.7:
+                    d.table = sorted(rnd.sample(LEVELS, rnd.randint(1, 4)))
+            else:
+                np = 2 if (d.i >= 2 and rnd.random() < 0.25) else 1
+                for p in rnd.sample(range(d.i), np):
+                    d.parents.append(self.doms[p])
+                    self.doms[p].children.append(d)
+            if rnd.random() < 0.65:
+                for _ in range(rnd.randint(1, 3)):
+                    node = "st%d" % self.nstates
+                    self.nstates += 1
+                    label = node if rnd.random() < 0.6 else "ret%d" % self.nstates
+                    st = (label, rnd.randint(0, 300), rnd.randint(0, 300),
+                          rnd.randint(0, 900))
+                    self.state_nodes.append((node, st))
+                    d.states.append(st)
+        self.devs = []
+        for i in range(rnd.randint(2, 5)):
+            v = Dev(i)
+            n = 1 if (nd < 2 or rnd.random() < 0.7) else 2
+            for d in rnd.sample(self.doms, n):
+                v.doms.append(d)
+                v.votes.append(0)
+                v.hw.append(False)
+                d.devs.append((v, len(v.doms) - 1))
+            v.wakeup = rnd.random() < 0.3
+            self.devs.append(v)
+        # OPP tables of devices: each entry requires, for each of the
+        # device's domains, a level of the first table at or above it
+        # (DESIGN §1's required-opps; the matching rule picks which
+        # domain each entry votes on).
+        for v in self.devs:
+            owners = []
+            for d in v.doms:
+                t = first_table(d)
+                if t:
+                    owners.append(t)
+            if not owners or rnd.random() < 0.35:
+                continue
+            hz = 0
+            for _ in range(rnd.randint(1, 3)):
+                hz += rnd.choice([50, 100, 200]) * 1000000
+                v.opps.append((hz, [(t, rnd.choice(t.table))
+                                    for t in owners]))
+
+    def dts(self):
+        out = ['/dts-v1/;', '/ { compatible = "domino,generated"; '
+               '#address-cells = <1>; #size-cells = <0>;']
+        if self.state_nodes:
+            out.append('domain-idle-states {')
+            for node, (label, e, x, r) in self.state_nodes:
+                name = '' if label == node else \
+                    ' idle-state-name = "%s";' % label
+                out.append('  %s: %s { compatible = "domain-idle-state";%s '
+                           'entry-latency-us = <%d>; exit-latency-us = <%d>; '
+                           'min-residency-us = <%d>; };' % (node, node, name,
+                                                            e, x, r))
+            out.append('};')
+        sid = {st: node for node, st in self.state_nodes}
+        for d in self.doms:
+            if d.table:
+                out.append('t%d: opp-table-%d { compatible = '
+                           '"operating-points-v2";' % (d.i, d.i))
+                for lv in d.table:
+                    out.append('  t%d_%d: opp-%d { opp-level = <%d>; };' %
+                               (d.i, lv, lv, lv))
+                out.append('};')
+        for v in self.devs:
+            if not v.opps:
+                continue
+            out.append('dt%d: opp-table-dev%d { compatible = '
+                       '"operating-points-v2";' % (v.i, v.i))
+            for hz, reqs in v.opps:
+                out.append('  opp-%d { opp-hz = /bits/ 64 <%d>; '
+                           'required-opps = <%s>; };' % (
+                               hz, hz, ' '.join('&t%d_%d' % (t.i, lv)
+                                                for t, lv in reqs)))
+            out.append('};')
+        for d in self.doms:
+            props = ['#power-domain-cells = <0>;']
+            if d.table:
+                props.append('operating-points-v2 = <&t%d>;' % d.i)
+            if d.parents:
+                props.append('power-domains = %s;' % ', '.join(
+                    '<&%s>' % p.name for p in d.parents))
+            if d.states:
+                props.append('domain-idle-states = <%s>;' % ' '.join(
+                    '&' + sid[s] for s in d.states))
+            out.append('%s: %s { %s };' % (d.name, d.name, ' '.join(props)))
+        for v in self.devs:
+            props = ['reg = <0x%x>;' % (0x1000 + v.i),
+                     'power-domains = %s;' % ', '.join(
+                         '<&%s>' % d.name for d in v.doms)]
+            if len(v.doms) > 1:
+                props.append('power-domain-names = %s;' % ', '.join(
+                    '"%s"' % d.name for d in v.doms))
+            if v.wakeup:
+                props.append('wakeup-source;')
+            if v.opps:
+                props.append('operating-points-v2 = <&dt%d>;' % v.i)
+            out.append('%s: %s@%x { %s };' % (v.name, v.name, 0x1000 + v.i,
+                                             ' '.join(props)))
+        out.append('};')
+        return '\n'.join(out) + '\n'
+
+
+class Rollback(Exception):
+    """An unsafe-direction failure: the command is undone."""
+
+
+DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep')
+DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at',
+              'rate', 'opp')
+
+
+class Model:
+    """The expected state, from DESIGN alone."""
+
+    def __init__(self, board):
+        self.b = board
+        self.now = 0
+        self.asleep = False
+        self.saved = []
+        self.fails = {}            # (domain name, op) -> count
+        self.err = None            # first errno name of this command
+        self.touched = set()       # what this command settles
+        self.off_failed = set()
+        for d in board.doms:
+            d.idle = len(d.states) - 1 if d.states else None
+
+    # -- failures and transactions
+    def call(self, d, op):
+        """A callback runs: True when an armed `fail` makes it fail."""
+        n = self.fails.get((d.name, op), 0)
+        if n:
+            self.fails[(d.name, op)] = n - 1
+            self.err = self.err or 'EIO'
+            return True
+        return False
+
+    def snapshot(self):
+        return ([{f: getattr(d, f) for f in DOM_FIELDS} for d in self.b.doms],
+                [({f: getattr(v, f) for f in DEV_FIELDS}, list(v.votes),
+                  list(v.hw)) for v in self.b.devs],
+                self.asleep, list(self.saved))
+
+    def restore(self, snap):
+        doms, devs, self.asleep, self.saved = snap
+        for d, fs in zip(self.b.doms, doms):
+            for f, x in fs.items():
+                setattr(d, f, x)
+        for v, (fs, votes, hw) in zip(self.b.devs, devs):
+            for f, x in fs.items():
+                setattr(v, f, x)
+            v.votes, v.hw = votes, hw
+
+    def touch(self, d):
+        """@d's inputs or state changed: the operation settles it and its
+        ancestors."""
+        self.touched.add(d.i)
+        for p in self.ancestors(d):
+            self.touched.add(p.i)
+
+    def settle(self, calls=True):
+        """Pstate calls (DESIGN §1): a raise whenever the aggregate is
+        above the level; a lowering, or the retry of one that failed,
+        for each domain the operation settles: those whose inputs or
+        state it changed, and their ancestors (see docs/design-notes.md,
+        DESIGN disagreements: what we ship)."""
+        memo = {}
+        for d in self.b.doms:
+            if not d.table:
+                continue
+            t = self.target(d, memo)
+            if t == d.cur or (t < d.cur and d.i not in self.touched):
+                continue
+            if calls and self.call(d, 'pstate'):
+                if t > d.cur:
+                    raise Rollback()
+                continue           # safe: stuck at cur
+            d.cur = t
+
+    def run(self, fn):
+        """One command as a transaction: its last-error."""
+        snap = self.snapshot()
+        self.err = None
+        self.touched = set()
+        self.off_failed = set()
+        self.settled = False
+        try:
+            err = fn()
+            if err == 'OK' and not self.settled:
+                self.settle()
+        except Rollback:
+            self.restore(snap)
+            return 'EIO'
+        return self.err or err
+
+    # -- topology helpers
+    @staticmethod
+    def closure(start, step):
+        """Every domain reached from @start by @step (breadth first)."""
+        seen, todo = [], list(start)
+        while todo:
+            x = todo.pop(0)
+            if x not in seen:
+                seen.append(x)
+                todo.extend(step(x))
+        return seen
+
+    def ancestors(self, d):
+        return Model.closure(d.parents, lambda x: x.parents)
+
+    def below(self, d):
+        return Model.closure([d], lambda x: x.children)
+
+    def tables_reached(self, d):
+        return [x for x in [d] + self.ancestors(d) if x.table]
+
+    def check_level(self, d, level):
+        """-ENODEV / -ERANGE of a vote (DESIGN §1), or None."""
+        if level == 0:
+            return None
+        tabs = self.tables_reached(d)
+        if not tabs:
+            return 'ENODEV'
+        if any(level > t.table[-1] for t in tabs):
+            return 'ERANGE'
+        return None
+
+    @staticmethod
+    def rnd_up(d, level):
+        if not d.table or level == 0:
+            return level
+        return next(lv for lv in d.table if lv >= level)
+
+    # -- aggregate
+    def pstate(self, d, memo=None):
+        """What the domain reports: its callback's level, or the aggregate
+        a callback-less domain passes up."""
+        if d.table:
+            return d.cur
+        return self.target(d, memo)
+
+    def target(self, d, memo=None):
+        if memo is None:
+            memo = {}
+        if d.i in memo:
+            return memo[d.i]
+        raw = d.boot_level if d.held else 0
+        for v, k in d.devs:
+            if v.active:
+                raw = max(raw, v.votes[k])
+        for c in d.children:
+            if c.on:
+                raw = max(raw, self.pstate(c, memo))
+        memo[d.i] = self.rnd_up(d, raw) if d.on else 0
+        return memo[d.i]
+
+    def hwmode(self, d):
+        return any(v.hw[k] for v, k in d.devs)
+
+    def wake_path(self, v):
+        return v.wakeup and any(d.active_wakeup for d in v.doms)
+
+    # -- power
+    def power_on(self, d):
+        for p in d.parents:
+            self.power_on(p)
+        if not d.on and self.call(d, 'on'):
+            raise Rollback()
+        d.on = True
+        d.idle = None
+
+    def needs_on(self, d):
+        return (d.always_on or d.held or d.sleep_keep or
+                any(v.active for v, _ in d.devs)
+                or any(c.on for c in d.children))
+
+    def vetoed(self, d):
+        return (not self.asleep and
+                (self.hwmode(d) or any(v.always_on for v, _ in d.devs)))
+
+    def governor(self, d):
+        """The deepest idle state that fits, -1 for none, None: no states."""
+        if not d.states:
+            return None
+        limit = None
+        wake = None
+        for x in self.below(d):
+            for v, _ in x.devs:
+                if v.qos is not None:
+                    limit = v.qos if limit is None else min(limit, v.qos)
+                if v.wake_at is not None and v.wake_at >= self.now:
+                    wake = v.wake_at if wake is None else min(wake, v.wake_at)
+        for i in range(len(d.states) - 1, -1, -1):
+            _, e, x, r = d.states[i]
+            if limit is not None and e + x > limit:
+                continue
+            if wake is not None and self.now + (e + r) * 1000 > wake:
+                continue
+            return i
+        return -1
+
+    def try_off(self, d):
+        """The runtime power-off path of one unused domain."""
+        if not d.on or self.needs_on(d) or self.vetoed(d):
+            return
+        st = self.governor(d)
+        if st == -1 or d.i in self.off_failed:
+            return
+        if self.call(d, 'off'):
+            self.off_failed.add(d.i)   # one power-off call a command
+            return
+        d.on = False
+        d.idle = st
+        for p in d.parents:
+            self.try_off(p)
+
+    # -- verbs; each returns the errno name for last-error
+    def resume(self, devs):
+        devs = [v for v in devs if not v.active]
+        for v in devs:
+            v.active = True
+            for d in v.doms:
+                self.touch(d)
+                self.power_on(d)
+        for v in devs:
+            self.probe(v)
+        return 'OK'
+
+    def probe(self, v):
+        v.probed = True
+        for d in v.doms:
+            if d.held and all(u.probed for u, _ in d.devs) and d.devs:
+                d.held = False
+                self.touch(d)
+                self.try_off(d)
+
+    def probe_all(self):
+        for v in self.b.devs:
+            v.probed = True
+        held = [d for d in self.b.doms if d.held]
+        for d in held:
+            d.held = False
+            self.touch(d)
+        for d in reversed(held):
+            self.try_off(d)
+        return 'OK'
+
+    def suspend(self, v):
+        if not v.active:
+            return 'OK'
+        if self.asleep:
+            return 'EACCES'
+        v.active = False
+        for d in v.doms:
+            self.touch(d)
+            self.try_off(d)
+        return 'OK'
+
+    def system_suspend(self):
+        if self.asleep:
+            return 'OK'
+        self.saved = [v for v in self.b.devs if v.active]
+        self.asleep = True
+        for d in self.b.doms:
+            if d.on:
+                self.touch(d)
+        for v in self.saved:
+            if not self.wake_path(v):
+                v.active = False
+        for d in self.b.doms:
+            d.sleep_keep = (d.on and d.active_wakeup and
+                            any(v.wakeup for v, _ in d.devs))
+        changed, tried = True, set()
+        while changed:
+            changed = False
+            for d in reversed(self.b.doms):
+                if not d.on or self.needs_on(d) or d.i in tried:
+                    continue
+                tried.add(d.i)
+                if self.call(d, 'off'):
+                    continue
+                d.on = False
+                d.idle = len(d.states) - 1 if d.states else None
+                changed = True
+        return 'OK'
+
+    def system_resume(self):
+        if not self.asleep:
+            return 'OK'
+        self.asleep = False
+        snap = self.snapshot()
+        self.touched = set()
+        try:
+            self.resume([v for v in self.saved if not v.active])
+            self.settle()
+        except Rollback:
+            self.restore(snap)
+        # Then the wakeup path lets go: a domain it kept on follows its
+        # votes (the runtime power-off path, as genpd_complete queues a
+        # power-off); see docs/design-notes.md, DESIGN disagreements.
+        kept = [d for d in self.b.doms if d.sleep_keep]
+        self.touched = set()
+        for d in kept:
+            d.sleep_keep = False
+            self.touch(d)
+        for d in reversed(kept):
+            self.try_off(d)
+        self.settle()
+        self.settled = True
+        return 'OK'
+
+
+def gen_scenario(rnd, board, nops):
+    """Return (lines, notes): scenario text lines and per-line comments."""
+    m = Model(board)
+    lines = []
+    doms, devs = board.doms, board.devs
+
+    def level_for(d):
+        tabs = m.tables_reached(d)
+        r = rnd.random()
+        if not tabs:
+            return 0 if r < 0.7 else rnd.choice([1, 16, 100])
+        hi = min(t.table[-1] for t in tabs)
+        if r < 0.15:
+            return 0
+        if r < 0.25:
+            return max(t.table[-1] for t in tabs) + rnd.randint(1, 50)
+        return rnd.randint(1, hi)
+
+    def expects():
+        memo = {}
+        for d in doms:
+            lines.append('expect %s %s' % (d.name, 'on' if d.on else 'off'))
+            lines.append('expect %s pstate %d' % (d.name, m.pstate(d, memo)))
+            if not d.on and d.idle is not None:
+                lines.append('expect %s idle %s' % (d.name,
+                                                    d.states[d.idle][0]))
+            lines.append('expect %s %s' % (d.name,
+                                           'hw' if m.hwmode(d) else 'sw'))
+            lines.append('expect %s %s' % (d.name,
+                                           'held' if d.held else 'released'))
+        for v in board.devs:
+            if v.opps:
+                lines.append('expect %s rate %d' % (v.name, v.rate))
+
+    # time 0: boot holds and always-on domains, before any other command
+    t0 = []
+    for d in doms:
+        r = rnd.random()
+        if r < 0.2:
+            lv = level_for(d)
+            if m.check_level(d, lv):
+                lv = 0
+            d.held = True
+            d.boot_level = m.rnd_up(d, lv)
+            m.power_on(d)
+            t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
+                                        rnd.random() < 0.5 else ''))
+        elif r < 0.3:
+            d.always_on = True
+            m.power_on(d)
+            t0.append('always-on %s' % d.name)
+    first = True
+    for cmd in t0:
+        lines.append(('@0 ' if first else '') + cmd)
+        first = False
+    m.settle(calls=False)          # no callback runs for boot-on
+    if t0:
+        lines.append('expect last-error OK')
+        expects()
+
+    for _ in range(nops):
+        step = rnd.choice([0, 0, 0, 1000, 20000, 150000, 700000])
+        m.now += step
+        prefix = '@%dns ' % m.now if first else ('+%dns ' % step if step
+                                                 else '')
+        first = False
+        armed = None
+        if rnd.random() < 0.15:
+            # One failure armed for the next command only, then disarmed,
+            # so the model knows which call it hits.
+            armed = (rnd.choice(doms).name,
+                     rnd.choice(['on', 'off', 'pstate', 'hwmode']))
+            m.fails[armed] = 1
+            lines.append(prefix + 'fail %s %s' % armed)
+            lines.append('expect last-error OK')
+            prefix = ''
+        cmd, fn = pick(m, rnd, level_for)
+        lines.append(prefix + cmd)
+        lines.append('expect last-error %s' % m.run(fn))
+        expects()
+        if armed:
+            m.fails[armed] = 0
+            lines.append('fail %s %s 0' % armed)
+            lines.append('expect last-error OK')
+    return lines, m
+
+
+def pick(m, rnd, level_for):
+    """A random command: (its text, a function doing it on the model that
+    returns its errno name)."""
+    doms, devs = m.b.doms, m.b.devs
+    v = rnd.choice(devs)
+    r = rnd.random()
+    if r < 0.22:
+        return 'resume %s' % v.name, lambda: (
+            'EACCES' if m.asleep and not v.active else m.resume([v]))
+    if r < 0.42:
+        return 'suspend %s' % v.name, lambda: m.suspend(v)
+    if r < 0.55:
+        k = rnd.randrange(len(v.doms))
+        d = v.doms[k]
+        lv = level_for(d)
+
+        def vote():
+            err = m.check_level(d, lv)
+            if err:
+                return err
+            if v.active and m.rnd_up(d, lv) != m.rnd_up(d, v.votes[k]):
+                m.touch(d)
+            v.votes[k] = lv
+            return 'OK'
+        return 'vote %s %s%d' % (v.name, d.name + ' ' if len(v.doms) > 1
+                                 else '', lv), vote
+    if r < 0.61:
+        q = None if rnd.random() < 0.2 else \
+            rnd.choice([0, 50, 200, 400, 700, 100000])
+        # sometimes exactly a state's entry + exit above it: equality
+        # passes (DESIGN §1)
+        sts = [st for d in v.doms for x in [d] + m.ancestors(d)
+               for st in x.states]
+        if sts and rnd.random() < 0.3:
+            st = rnd.choice(sts)
+            q = st[1] + st[2]
+
+        def qos():
+            v.qos = q
+            return 'OK'
+        return 'qos %s %s' % (v.name, 'none' if q is None else q), qos
+    if r < 0.67:
+        x = rnd.random()
+        if x < 0.2:
+            at, cmd = None, 'wakeup %s none' % v.name
+        elif x < 0.3 and m.now > 0:
+            at = rnd.randint(0, m.now)
+            cmd = 'wakeup %s %dns' % (v.name, at)
+        elif x < 0.45:
+            # now + entry + residency of a state above it, or now: the
+            # equalities pass (DESIGN §1); time may pass before it counts
+            sts = [st for d in v.doms for y in [d] + m.ancestors(d)
+                   for st in y.states]
+            dt = 0 if not sts or rnd.random() < 0.3 else \
+                (lambda st: (st[1] + st[3]) * 1000)(rnd.choice(sts))
+            at, cmd = m.now + dt, 'wakeup %s +%dns' % (v.name, dt)
+        else:
+            dt = rnd.randint(0, 1500) * 1000
+            at, cmd = m.now + dt, 'wakeup %s +%dns' % (v.name, dt)
+
+        def wakeup():
+            v.wake_at = at
+            return 'OK'
+        return cmd, wakeup
+    if r < 0.72:
+        if rnd.random() < 0.25:
+            return 'probe all', m.probe_all
+
+        def probe():
+            m.probe(v)
+            return 'OK'
+        return 'probe %s' % v.name, probe
+    if r < 0.77:
+        return 'system-suspend', m.system_suspend
+    if r < 0.83:
+        return 'system-resume', m.system_resume
+    if r < 0.86:
+        on = rnd.random() < 0.6
+
+        def wen():
+            v.wakeup = on
+            return 'OK'
+        return 'wakeup-enable %s %s' % (v.name, 'on' if on else 'off'), wen
+    if r < 0.89:
+        d = rnd.choice(doms)
+        on = rnd.random() < 0.7
+
+        def aw():
+            d.active_wakeup = on
+            return 'OK'
+        return 'active-wakeup %s%s' % (d.name, '' if on and rnd.random() < 0.5
+                                       else ' on' if on else ' off'), aw
+    if r < 0.92:
+        # `rate`: the ceil OPP's required levels on the device's domains
+        # (DESIGN §1, §4); 0 drops them; above the highest: -ERANGE; no
+        # table: -ENODEV.
+        x = rnd.random()
+        if not v.opps or x < 0.1:
+            hz = rnd.choice([0, 75000000, 400000000])
+        elif x < 0.2:
+            hz = v.opps[-1][0] + 1
+        else:
+            hz = rnd.choice(v.opps)[0] - rnd.choice([0, 0, 1000])
+
+        def rate():
+            if not v.opps:
+                return 'ENODEV'
+            if hz > v.opps[-1][0]:
+                return 'ERANGE'
+            if hz == 0:
+                # drops the votes of the current OPP (none: nothing); the
+                # clock stays where it is, as Linux's set_rate(dev, 0)
+                cur = [o for o in v.opps if o[0] == v.opp]
+                levels = {k: 0 for k in
+                          (match_required(v, cur[0][1]) if cur else {})}
+                v.opp = 0
+            else:
+                e = next(o for o in v.opps if o[0] >= hz)
+                levels = match_required(v, e[1])
+                for k, lv in levels.items():
+                    err = m.check_level(v.doms[k], lv)
+                    if err:
+                        return err
+                v.rate = v.opp = e[0]
+            for k, lv in levels.items():
+                d = v.doms[k]
+                if v.active and m.rnd_up(d, lv) != m.rnd_up(d, v.votes[k]):
+                    m.touch(d)
+                v.votes[k] = lv
+            return 'OK'
+        return 'rate %s %dHz' % (v.name, hz), rate
+    if r < 0.95:
+        k = rnd.randrange(len(v.doms))
+        d = v.doms[k]
+        on = rnd.random() < 0.55
+
+        def hw():
+            if d.table:
+                return 'EOPNOTSUPP'
+            if v.hw[k] == on or m.call(d, 'hwmode'):
+                return 'OK'
+            v.hw[k] = on
+            if not on:
+                m.touch(d)
+                m.try_off(d)
+            return 'OK'
+        return 'hwmode %s %s%s' % (v.name, d.name + ' ' if len(v.doms) > 1
+                                   else '', 'on' if on else 'off'), hw
+    on = rnd.random() < 0.5
+
+    def aon():
+        was = v.always_on
+        v.always_on = on
+        if was and not on:
+            for d in v.doms:
+                m.touch(d)
+                m.try_off(d)
+        return 'OK'
+    return 'always-on %s %s' % (v.name, 'on' if on else 'off'), aon
+
+
+def check_json(doc, m):
+    """The §7 fields of `simulate --json` (docs/json.md) against the model
+    at the end of the scenario: the first difference, or None."""
+    if doc.get('system') != ('asleep' if m.asleep else 'awake'):
+        return 'system %r' % doc.get('system')
+    awaiting = sorted(v.name for v in m.b.devs if not v.probed and
+                      any(d.held for d in v.doms))
+    if sorted(doc.get('awaiting', [])) != awaiting:
+        return 'awaiting %r, model %r' % (doc.get('awaiting'), awaiting)
+    # docs/json.md: time adds up per domain, and in system sleep
+    stats, end = doc['stats'], doc['end_ns']
+    slept = stats['system_sleep']['time_ns']
+    for d in m.b.doms:
+        st = stats[d.name]
+        total = st['time_on_ns'] + st['time_off_ns'] + sum(
+            x['time_ns'] for x in st['idle_states'])
+        if total != end or sum(x['time_ns'] for x in st['pstates']) != end:
+            return '%s: stats add up to %d, end %d' % (d.name, total, end)
+        if st['sleep_on_ns'] + sum(st['sleep_idle_ns'].values()) != slept:
+            return '%s: sleep stats %r, system slept %d' % (
+                d.name, st['sleep_idle_ns'], slept)
+    memo = {}
+    for d, j in zip(m.b.doms, doc['domains']):
+        want = {
+            'name': d.name,
+            'status': 'on' if d.on else 'off',
+            'pstate': m.pstate(d, memo),
+            'idle_state': None if d.on or d.idle is None else
+            d.states[d.idle][0],
+            'held': d.held,
+            'boot_level': d.boot_level,
+            'awaiting': sorted(v.name for v, _ in d.devs
+                               if d.held and not v.probed),
+            'hw': m.hwmode(d),
+            'always_on': d.always_on,
+            'active_wakeup': d.active_wakeup,
+        }
+        got = {k: j.get(k) for k in want}
+        got['awaiting'] = sorted(got['awaiting'] or [])
+        if got != want:
+            return '%s: %r, model %r' % (d.name, {
+                k: got[k] for k in want if got[k] != want[k]},
+                {k: want[k] for k in want if got[k] != want[k]})
+        for (v, k), jv in zip(d.devs, j['devices']):
+            want = {'name': v.name, 'active': v.active, 'vote': v.votes[k],
+                    'probed': v.probed, 'wakeup': v.wakeup,
+                    'always_on': v.always_on, 'hw': v.hw[k]}
+            got = {x: jv.get(x) for x in want}
+            if got != want:
+                return '%s on %s: %r, model %r' % (v.name, d.name, got, want)
+    return None
+
+
+def run_one(domino, dtc, seed, nops, tmp):
+    rnd = random.Random(seed)
+    board = Board(rnd)
+    text = board.dts()             # before the scenario changes the flags
+    lines, model = gen_scenario(rnd, board, nops)
+    dts = os.path.join(tmp, 'b%d.dts' % seed)
+    dtb = os.path.join(tmp, 'b%d.dtb' % seed)
+    scn = os.path.join(tmp, 's%d.scn' % seed)
+    with open(dts, 'w') as f:
+        f.write(text)
+    with open(scn, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    r = subprocess.run([dtc, '-q', '-@', '-I', 'dts', '-O', 'dtb', '-o', dtb,
+                        dts], capture_output=True, text=True)
+    if r.returncode:
+        print('seed %d: dtc failed: %s' % (seed, r.stderr))
+        return False
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'],
+                       capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        print('seed %d: simulate exit %d\n%s' % (seed, r.returncode,
+                                                 r.stderr[:2000]))
+        print('board %s scenario %s' % (dts, scn))
+        return False
+    doc = json.loads(r.stdout)
+    bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
+    wrong = check_json(doc, model)
+    if wrong:
+        print('seed %d: JSON of the final state: %s' % (seed, wrong))
+        print('  board: %s scenario: %s' % (dts, scn))
+        return False
+    if not bad and r.returncode == 0:
+        return True
+    first = bad[0] if bad else None
+    print('seed %d: %d expects failed; first at %s:%s: %s' % (
+        seed, len(bad), scn, first and first['line'],
+        first and first['message']))
+    if first:
+        ln = first['line']
+        cmds = [(i + 1, l) for i, l in enumerate(lines[:ln])
+                if not l.startswith('expect')]
+        print('  commands up to there:')
+        for i, l in cmds[-12:]:
+            print('   %4d  %s' % (i, l))
+    print('  board: %s' % dts)
+    return False
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    domino, dtc = sys.argv[1], sys.argv[2]
+    seed = int(os.environ.get('DOMINO_SEED', '1'))
+    if os.environ.get('DOMINO_RANDOM') == '1':
+        seed = int(time.time() * 1000) % 1000000007
+        print('DOMINO_SEED=%d' % seed)
+    runs = int(os.environ.get('DOMINO_RUNS', '200'))
+    nops = int(os.environ.get('DOMINO_OPS', '60'))
+    tmp = tempfile.mkdtemp(prefix='domino-model-')
+    ok = 0
+    for s in range(seed, seed + runs):
+        ok += run_one(domino, dtc, s, nops, tmp)
+    print('%d/%d scenarios agree with the model' % (ok, runs))
+    if ok == runs and not os.environ.get('KEEP'):
+        shutil.rmtree(tmp)
+    else:
+        print('files kept in %s' % tmp)
+    return 0 if ok == runs else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
