@@ -287,8 +287,8 @@ struct pd_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
 enum undo_kind {
 	UNDO_HIST_ADD,    /* undo by removing level from dom->votes */
 	UNDO_HIST_REMOVE, /* undo by adding it back */
-	UNDO_ACTIVE,      /* dom->active_devices changed by delta */
-	UNDO_ON_CHILDREN, /* dom->on_children changed by delta */
+	UNDO_ACTIVE,      /* dom->active_devices changed by level (mod 2^32) */
+	UNDO_ON_CHILDREN, /* dom->on_children changed by level (mod 2^32) */
 	UNDO_LINK,        /* link->child_on / link->req had old values */
 	UNDO_ATT,         /* attachment vote / counted had old values */
 	UNDO_USAGE,       /* device usage had old value */
@@ -302,9 +302,9 @@ struct undo_entry {
 		struct pd_link *link;
 		struct pd_attachment *att;
 		struct pd_device *dev;
+		void *obj; /* any of them, to record */
 	} u;
 	uint32_t level;
-	int delta;
 	bool flag;
 	pd_map_fn map; /* UNDO_LINK_CFG */
 	void *map_user;
@@ -731,12 +731,9 @@ int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok);
 
 /* txn.c: the engine every state change goes through. */
 void dmn__txn_begin(struct dmn_ctx *ctx);
-int dmn__txn_log(struct dmn_ctx *ctx, const struct undo_entry *e);
 int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level);
 void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d,
 		     uint32_t level);
-void dmn__txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
-	       int delta);
 int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
 		 bool counted);
 int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
