@@ -676,10 +676,6 @@ void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 
 /* Look handles up; NULL if stale or of another kind. */
 struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
-/* The link from @child up to @parent: 0, -EBADF for a bad handle, -ENOENT
- * if there is no such link. */
-int dmn__link_lookup(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
-		     struct pd_link **out);
 /* pd_link_set_map on @l with the lock held; sets dmn_last_error(). */
 int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
 			     pd_map_fn fn, void *user);
@@ -720,9 +716,29 @@ struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
  * preamble in every call keeps the firmware core small (issue 15). */
 void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
 		 int *err);
-/* Its first half, for tables outside struct dmn_ctx (OPP tables): 0 with the
- * lock held, or -EINVAL / -EDEADLK without it. */
+/* Its first half, for tables outside struct dmn_ctx (OPP tables) and for
+ * calls on the context (create calls, walkers): 0 with the lock held, or
+ * -EINVAL / -EDEADLK without it. */
 int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok);
+/* Its second half, for the second object of a call on two (pd_attach,
+ * pd_link_add): the object @h names at @table with the lock still held,
+ * or NULL with *@err -EBADF (recorded with DMN_ENTER_RECORD) and the lock
+ * released. */
+void *dmn__enter_more(struct dmn_ctx *ctx, size_t table, uint32_t h,
+		      int *err);
+/* Leave a call the entry let in, before it changed anything: *@out = @err,
+ * recorded as the call's result if @record has DMN_ENTER_RECORD, the lock
+ * released. Returns NULL (for the entry helpers' failures). */
+void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out);
+/* The entry of a call on the link from @child up to @parent: as dmn__enter
+ * (@record: DMN_ENTER_RECORD or 0), then -EBADF for a stale handle or
+ * -ENOENT without such a link. */
+struct pd_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
+				size_t record, pd_domain_t parent,
+				pd_domain_t child, int *err);
+/* @dev's attachment to @d, or NULL. */
+struct pd_attachment *dmn__attach_find(const struct pd_device *dev,
+				       const struct pd_domain *d);
 #define DMN_DOMAINS offsetof(struct dmn_ctx, domains)
 #define DMN_DEVICES offsetof(struct dmn_ctx, devices)
 #define DMN_ATTACHMENTS offsetof(struct dmn_ctx, attachments)
