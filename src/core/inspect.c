@@ -10,6 +10,20 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
+
+/* @d's statistics to read: its cold part's, or (none yet) off at level 0
+ * since creation, built in @tmp and @slot. */
+static const struct pd_stats *stats_view(const struct pd_domain *d,
+					 struct pd_stats *tmp,
+					 struct pd_level_time *slot)
+{
+	if (d->cold)
+		return &d->cold->stats;
+	memset(tmp, 0, sizeof(*tmp));
+	dmn__stats_start(tmp, d->created, slot);
+	return tmp;
+}
 
 int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 		   struct pd_domain_info *out)
@@ -217,7 +231,7 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 		struct pd_level_time slot;
 		if (!d->on && d->idle_state == (int)i)
 			out->time_ns += dmn_now(ctx) -
-					dmn__stats_view(d, &tmp, &slot)->since;
+					stats_view(d, &tmp, &slot)->since;
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -259,7 +273,7 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 		return err;
 	struct pd_stats tmp;
 	struct pd_level_time slot;
-	const struct pd_stats *st = dmn__stats_view(d, &tmp, &slot);
+	const struct pd_stats *st = stats_view(d, &tmp, &slot);
 	uint64_t now = dmn_now(ctx);
 	uint64_t span = now > st->since ? now - st->since : 0;
 	out->time_on_ns = st->time_on + (d->on ? span : 0);
@@ -283,7 +297,7 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 		return err;
 	struct pd_stats tmp;
 	struct pd_level_time slot;
-	const struct pd_stats *st = dmn__stats_view(d, &tmp, &slot);
+	const struct pd_stats *st = stats_view(d, &tmp, &slot);
 	err = i < st->n_levels ? 0 : -ENOENT;
 	if (!err) {
 		*level = st->levels[i].level;

@@ -92,7 +92,7 @@ struct pd_stats {
  * vetoes, rounding. Allocated by dmn__pd_domain_cold before the operation
  * that first needs it changes anything; until then every field reads as
  * zero (dom_cold) and the statistics as "off at level 0 since created"
- * (dmn__stats_view). Keeps a plain domain small (issue 21). */
+ * (inspect.c). Keeps a plain domain small (issue 21). */
 struct pd_domain_cold {
 	struct pd_stats stats;
 	pd_round_fn round;
@@ -200,11 +200,11 @@ struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
  * a call whose commit may power them on after a change it cannot take
  * back. -ENOMEM: some may have theirs, nothing else changed. */
 int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct pd_domain *d);
-/* @d's statistics to read: its cold part's, or (none yet) off at level 0
- * since creation, built in @tmp and @slot. */
-const struct pd_stats *dmn__stats_view(const struct pd_domain *d,
-				       struct pd_stats *tmp,
-				       struct pd_level_time *slot);
+/* Start @s as a domain created at @created has it until its first state
+ * change: off at level 0 (its one level, in @slot) since then. The
+ * statistics readers (inspect.c) show a domain without its cold part so. */
+void dmn__stats_start(struct pd_stats *s, uint64_t created,
+		      struct pd_level_time *slot);
 
 struct pd_link {
 	struct pd_domain *parent, *child;
