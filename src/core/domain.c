@@ -227,31 +227,27 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 		l = dmn__alloc(ctx, sizeof(*l));
 		err = l ? 0 : -ENOMEM;
 	}
-	if (err) {
-		txn_result(ctx, err);
-		dmn__unlock(ctx);
-		return err;
+	bool counted_qos = false;
+	if (!err) {
+		err = dmn__qos_link(ctx, p, c, true);
+		counted_qos = !err;
 	}
-	err = dmn__qos_link(ctx, p, c, true);
+	if (!err) {
+		memset(l, 0, sizeof(*l));
+		l->parent = p;
+		l->child = c;
+		c->parents[c->n_parents++] = l;
+		p->children[p->n_children++] = l;
+		dmn__txn_begin(ctx);
+		if (c->on)
+			err = link_update(ctx, l, true, c->pstate);
+		if (err)
+			link_detach_arrays(l);
+	}
 	if (err) {
 		dmn__free(ctx, l);
-		txn_result(ctx, err);
-		dmn__unlock(ctx);
-		return err;
-	}
-	memset(l, 0, sizeof(*l));
-	l->parent = p;
-	l->child = c;
-	c->parents[c->n_parents++] = l;
-	p->children[p->n_children++] = l;
-
-	dmn__txn_begin(ctx);
-	if (c->on)
-		err = link_update(ctx, l, true, c->pstate);
-	if (err) {
-		link_detach_arrays(l);
-		dmn__free(ctx, l);
-		dmn__qos_link(ctx, p, c, false);
+		if (counted_qos)
+			dmn__qos_link(ctx, p, c, false);
 	}
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
