@@ -869,6 +869,10 @@ static int propagate_targets(struct dmn_ctx *ctx)
 {
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
+		/* Where a rollback goes back to. */
+		d->was_on = d->on;
+		d->was_pstate = d->pstate;
+		d->was_idle = d->idle_state;
 		bool on = domain_wants_on(d);
 		uint32_t level = on ? level_hist_max(&d->votes) : 0;
 		/* An off domain left high by a failed lowering powers on at
@@ -895,11 +899,6 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 		undo_inputs(ctx);
 		finish(ctx, false);
 		return err;
-	}
-	for (unsigned i = 0; i < ctx->n_order; i++) {
-		ctx->order[i]->was_on = ctx->order[i]->on;
-		ctx->order[i]->was_pstate = ctx->order[i]->pstate;
-		ctx->order[i]->was_idle = ctx->order[i]->idle_state;
 	}
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = raise_pstate(ctx, ctx->order[i]);
