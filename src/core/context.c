@@ -324,33 +324,30 @@ int dmn__unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 
 int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
-	if (!ctx || !fn)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = listen_add(ctx, fn, user);
+	int err = dmn__enter_ctx(ctx, fn);
+	if (err)
+		return err;
+	err = listen_add(ctx, fn, user);
 	dmn__unlock(ctx);
 	return err;
 }
 
 int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
-	if (!ctx || !fn)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = listen_remove(ctx, fn, user);
+	int err = dmn__enter_ctx(ctx, fn);
+	if (err)
+		return err;
+	err = listen_remove(ctx, fn, user);
 	dmn__unlock(ctx);
 	return err;
 }
 
 int dmn_last_error(struct dmn_ctx *ctx)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = ctx->last_error;
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	err = ctx->last_error;
 	dmn__unlock(ctx);
 	return err;
 }

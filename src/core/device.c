@@ -20,11 +20,10 @@ struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h)
 
 int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 {
-	if (!ctx || !name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = dmn__handle_reserve(ctx, &ctx->devices);
+	int err = dmn__enter_ctx(ctx, name && out);
+	if (err)
+		return err;
+	err = dmn__handle_reserve(ctx, &ctx->devices);
 	struct pd_device *dev = 0;
 	/* The name lives at the end of the device: one allocation. */
 	size_t len = strlen(name) + 1;
@@ -157,29 +156,29 @@ static void att_unlink(struct dmn_ctx *ctx, struct pd_attachment *a)
 	dev->n_atts--;
 }
 
-static bool attached(const struct pd_device *dev, const struct pd_domain *d)
+struct pd_attachment *dmn__attach_find(const struct pd_device *dev,
+				       const struct pd_domain *d)
 {
 	for (unsigned i = 0; i < dev->n_atts; i++)
 		if (dev_att(dev, i)->dom == d)
-			return true;
-	return false;
+			return dev_att(dev, i);
+	return 0;
 }
 
 int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 	      pd_attach_t *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, dev_h);
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	int err;
+	struct pd_device *dev = dmn__enter(
+	    ctx, out, DMN_DEVICES | DMN_ENTER_RECORD, dev_h, &err);
+	struct pd_domain *d =
+	    dev ? dmn__enter_more(ctx, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err)
+		: 0;
+	if (!d)
+		return err;
 	struct pd_attachment *a = 0;
-	int err = 0;
 	dmn__txn_begin(ctx);
-	if (!dev || !d)
-		err = -EBADF;
-	else if (attached(dev, d))
+	if (dmn__attach_find(dev, d))
 		err = -EEXIST;
 	/* An always-on device counts in the domain's cold part; an active
 	 * one powers it and its parents on, which starts their statistics:
@@ -562,12 +561,11 @@ int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
 		 unsigned n)
 {
-	if (!ctx || !changes || !n)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err = dmn__enter_ctx(ctx, changes && n);
+	if (err)
+		return err;
 	ctx->op_error = 0;
-	int err = vote_many_locked(ctx, changes, n);
+	err = vote_many_locked(ctx, changes, n);
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;

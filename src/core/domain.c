@@ -32,11 +32,10 @@ void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 		     pd_domain_t *out)
 {
-	if (!ctx || !desc || !desc->name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = dmn__handle_reserve(ctx, &ctx->domains);
+	int err = dmn__enter_ctx(ctx, desc && desc->name && out);
+	if (err)
+		return err;
+	err = dmn__handle_reserve(ctx, &ctx->domains);
 	if (!err)
 		err = dmn__walk_reserve(ctx, 1);
 	struct pd_domain *d = 0;
@@ -149,15 +148,27 @@ static struct pd_link *link_find(const struct pd_domain *parent,
 	return 0;
 }
 
-int dmn__link_lookup(struct dmn_ctx *ctx, pd_domain_t parent,
-		       pd_domain_t child, struct pd_link **out)
+/* The domains of a call on two: as dmn__enter, the parent in *@p. */
+static struct pd_domain *enter_pair(struct dmn_ctx *ctx, bool args_ok,
+				    size_t record, pd_domain_t parent,
+				    pd_domain_t child, struct pd_domain **p,
+				    int *err)
 {
-	struct pd_domain *p = dmn__pd_domain_get(ctx, parent);
-	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
-	if (!p || !c)
-		return -EBADF;
-	*out = link_find(p, c);
-	return *out ? 0 : -ENOENT;
+	*p = dmn__enter(ctx, args_ok, DMN_DOMAINS | record, parent, err);
+	return *p ? dmn__enter_more(ctx, DMN_DOMAINS | record, child, err) : 0;
+}
+
+struct pd_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
+				size_t record, pd_domain_t parent,
+				pd_domain_t child, int *err)
+{
+	struct pd_domain *p;
+	struct pd_domain *c = enter_pair(ctx, args_ok, record, parent, child,
+					 &p, err);
+	struct pd_link *l = c ? link_find(p, c) : 0;
+	if (c && !l)
+		dmn__enter_leave(ctx, record, -ENOENT, err);
+	return l;
 }
 
 /* Make @l pass up (on, requirement(level)) now, as one transaction. */
@@ -196,18 +207,15 @@ static void link_detach_arrays(struct pd_link *l)
 
 int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *p = dmn__pd_domain_get(ctx, parent);
-	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
-	int err = 0;
+	int err;
+	struct pd_domain *p;
+	struct pd_domain *c = enter_pair(ctx, true, DMN_ENTER_RECORD, parent,
+					 child, &p, &err);
+	if (!c)
+		return err;
 	struct pd_link *l = 0;
 	dmn__txn_begin(ctx);
-	if (!p || !c)
-		err = -EBADF;
-	else if (link_find(p, c))
+	if (link_find(p, c))
 		err = -EEXIST;
 	else if (dmn__walk_reaches_down(ctx, c, p))
 		err = -ELOOP;
@@ -219,31 +227,27 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 		l = dmn__alloc(ctx, sizeof(*l));
 		err = l ? 0 : -ENOMEM;
 	}
-	if (err) {
-		txn_result(ctx, err);
-		dmn__unlock(ctx);
-		return err;
+	bool counted_qos = false;
+	if (!err) {
+		err = dmn__qos_link(ctx, p, c, true);
+		counted_qos = !err;
 	}
-	err = dmn__qos_link(ctx, p, c, true);
+	if (!err) {
+		memset(l, 0, sizeof(*l));
+		l->parent = p;
+		l->child = c;
+		c->parents[c->n_parents++] = l;
+		p->children[p->n_children++] = l;
+		dmn__txn_begin(ctx);
+		if (c->on)
+			err = link_update(ctx, l, true, c->pstate);
+		if (err)
+			link_detach_arrays(l);
+	}
 	if (err) {
 		dmn__free(ctx, l);
-		txn_result(ctx, err);
-		dmn__unlock(ctx);
-		return err;
-	}
-	memset(l, 0, sizeof(*l));
-	l->parent = p;
-	l->child = c;
-	c->parents[c->n_parents++] = l;
-	p->children[p->n_children++] = l;
-
-	dmn__txn_begin(ctx);
-	if (c->on)
-		err = link_update(ctx, l, true, c->pstate);
-	if (err) {
-		link_detach_arrays(l);
-		dmn__free(ctx, l);
-		dmn__qos_link(ctx, p, c, false);
+		if (counted_qos)
+			dmn__qos_link(ctx, p, c, false);
 	}
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
@@ -252,14 +256,13 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 
 int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_link *l = 0;
+	int err;
+	struct pd_link *l =
+	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
+	if (!l)
+		return err;
 	dmn__txn_begin(ctx);
-	int err = dmn__link_lookup(ctx, parent, child, &l);
-	if (!err && (l->child_on || l->req))
+	if (l->child_on || l->req)
 		err = link_update(ctx, l, false, 0);
 	if (!err) {
 		struct pd_domain *p = l->parent, *c = l->child;
@@ -287,16 +290,12 @@ int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
 int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 		    pd_map_fn fn, void *user)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_link *l = 0;
-	int err = dmn__link_lookup(ctx, parent, child, &l);
-	if (!err)
-		err = dmn__link_set_map_locked(ctx, l, fn, user);
-	else
-		txn_result(ctx, err);
+	int err;
+	struct pd_link *l =
+	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
+	if (!l)
+		return err;
+	err = dmn__link_set_map_locked(ctx, l, fn, user);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -304,15 +303,14 @@ int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
 		      pd_domain_t child, uint32_t level)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_link *l = 0;
+	int err;
+	struct pd_link *l =
+	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
+	if (!l)
+		return err;
 	uint32_t rounded = level;
 	dmn__txn_begin(ctx);
-	int err = dmn__link_lookup(ctx, parent, child, &l);
-	if (!err && level)
+	if (level)
 		err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
 	if (!err)
 		err = dmn__txn_link_config(ctx, l, l->map, l->map_user, rounded);

@@ -144,23 +144,30 @@ int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok)
 	return dmn__lock(ctx) ? -EDEADLK : 0;
 }
 
-void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
-		 int *err)
+void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out)
 {
-	*err = dmn__enter_ctx(ctx, args_ok);
-	if (*err)
-		return 0;
+	*out = err;
+	if (record & DMN_ENTER_RECORD) {
+		ctx->op_error = 0;
+		txn_result(ctx, err);
+	}
+	dmn__unlock(ctx);
+	return 0;
+}
+
+void *dmn__enter_more(struct dmn_ctx *ctx, size_t table, uint32_t h, int *err)
+{
 	void *obj = dmn__handle_lookup(
 	    (const struct handle_table *)((char *)ctx +
 					  (table & ~DMN_ENTER_RECORD)),
 	    h);
-	*err = obj ? 0 : -EBADF;
-	if (!obj) {
-		if (table & DMN_ENTER_RECORD) {
-			ctx->op_error = 0;
-			txn_result(ctx, -EBADF);
-		}
-		dmn__unlock(ctx);
-	}
-	return obj;
+	*err = 0;
+	return obj ? obj : dmn__enter_leave(ctx, table, -EBADF, err);
+}
+
+void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
+		 int *err)
+{
+	*err = dmn__enter_ctx(ctx, args_ok);
+	return *err ? 0 : dmn__enter_more(ctx, table, h, err);
 }

@@ -10,6 +10,20 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
+
+/* @d's statistics to read: its cold part's, or (none yet) off at level 0
+ * since creation, built in @tmp and @slot. */
+static const struct pd_stats *stats_view(const struct pd_domain *d,
+					 struct pd_stats *tmp,
+					 struct pd_level_time *slot)
+{
+	if (d->cold)
+		return &d->cold->stats;
+	memset(tmp, 0, sizeof(*tmp));
+	dmn__stats_start(tmp, d->created, slot);
+	return tmp;
+}
 
 int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 		   struct pd_domain_info *out)
@@ -34,21 +48,29 @@ int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
 	return 0;
 }
 
-int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
+/* The walkers: the live object after @prev (0: the first) in the table
+ * at @table, or -ENOENT past the last; -EBADF for a stale @prev. */
+static int next_of(struct dmn_ctx *ctx, size_t table, uint32_t prev,
+		   uint32_t *next)
 {
-	if (!ctx || !next)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = 0;
-	if (prev && !dmn__pd_domain_get(ctx, prev))
+	int err = dmn__enter_ctx(ctx, next);
+	if (err)
+		return err;
+	const struct handle_table *t =
+	    (const struct handle_table *)((char *)ctx + table);
+	if (prev && !dmn__handle_lookup(t, prev))
 		err = -EBADF;
 	if (!err) {
-		*next = dmn__handle_next(&ctx->domains, prev);
+		*next = dmn__handle_next(t, prev);
 		err = *next ? 0 : -ENOENT;
 	}
 	dmn__unlock(ctx);
 	return err;
+}
+
+int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
+{
+	return next_of(ctx, DMN_DOMAINS, prev, next);
 }
 
 static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
@@ -81,18 +103,15 @@ int pd_domain_child(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 		 uint32_t *req, int *child_on)
 {
-	if (!ctx || !req || !child_on)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_link *l = 0;
-	int err = dmn__link_lookup(ctx, parent, child, &l);
-	if (!err) {
-		*req = l->req;
-		*child_on = l->child_on;
-	}
+	int err;
+	struct pd_link *l =
+	    dmn__enter_link(ctx, req && child_on, 0, parent, child, &err);
+	if (!l)
+		return err;
+	*req = l->req;
+	*child_on = l->child_on;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
@@ -136,19 +155,7 @@ int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
 
 int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
 {
-	if (!ctx || !next)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = 0;
-	if (prev && !dmn__pd_device_get_ptr(ctx, prev))
-		err = -EBADF;
-	if (!err) {
-		*next = dmn__handle_next(&ctx->devices, prev);
-		err = *next ? 0 : -ENOENT;
-	}
-	dmn__unlock(ctx);
-	return err;
+	return next_of(ctx, DMN_DEVICES, prev, next);
 }
 
 int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
@@ -183,22 +190,17 @@ int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
 int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		   pd_attach_t *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, dev_h);
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = (dev && d) ? -ENOENT : -EBADF;
-	for (unsigned i = 0; dev && d && i < dev->n_atts; i++) {
-		if (dev_att(dev, i)->dom == d) {
-			*out = att_handle(dev_att(dev, i));
-			err = 0;
-			break;
-		}
-	}
+	int err;
+	struct pd_device *dev = dmn__enter(ctx, out, DMN_DEVICES, dev_h, &err);
+	struct pd_domain *d = dev ? dmn__enter_more(ctx, DMN_DOMAINS, dom, &err)
+				  : 0;
+	if (!d)
+		return err;
+	struct pd_attachment *a = dmn__attach_find(dev, d);
+	if (a)
+		*out = att_handle(a);
 	dmn__unlock(ctx);
-	return err;
+	return a ? 0 : -ENOENT;
 }
 
 int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
@@ -229,7 +231,7 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 		struct pd_level_time slot;
 		if (!d->on && d->idle_state == (int)i)
 			out->time_ns += dmn_now(ctx) -
-					dmn__stats_view(d, &tmp, &slot)->since;
+					stats_view(d, &tmp, &slot)->since;
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -271,7 +273,7 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 		return err;
 	struct pd_stats tmp;
 	struct pd_level_time slot;
-	const struct pd_stats *st = dmn__stats_view(d, &tmp, &slot);
+	const struct pd_stats *st = stats_view(d, &tmp, &slot);
 	uint64_t now = dmn_now(ctx);
 	uint64_t span = now > st->since ? now - st->since : 0;
 	out->time_on_ns = st->time_on + (d->on ? span : 0);
@@ -295,7 +297,7 @@ int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
 		return err;
 	struct pd_stats tmp;
 	struct pd_level_time slot;
-	const struct pd_stats *st = dmn__stats_view(d, &tmp, &slot);
+	const struct pd_stats *st = stats_view(d, &tmp, &slot);
 	err = i < st->n_levels ? 0 : -ENOENT;
 	if (!err) {
 		*level = st->levels[i].level;

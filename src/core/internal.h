@@ -92,7 +92,7 @@ struct pd_stats {
  * vetoes, rounding. Allocated by dmn__pd_domain_cold before the operation
  * that first needs it changes anything; until then every field reads as
  * zero (dom_cold) and the statistics as "off at level 0 since created"
- * (dmn__stats_view). Keeps a plain domain small (issue 21). */
+ * (inspect.c). Keeps a plain domain small (issue 21). */
 struct pd_domain_cold {
 	struct pd_stats stats;
 	pd_round_fn round;
@@ -205,11 +205,11 @@ struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
  * a call whose commit may power them on after a change it cannot take
  * back. -ENOMEM: some may have theirs, nothing else changed. */
 int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct pd_domain *d);
-/* @d's statistics to read: its cold part's, or (none yet) off at level 0
- * since creation, built in @tmp and @slot. */
-const struct pd_stats *dmn__stats_view(const struct pd_domain *d,
-				       struct pd_stats *tmp,
-				       struct pd_level_time *slot);
+/* Start @s as a domain created at @created has it until its first state
+ * change: off at level 0 (its one level, in @slot) since then. The
+ * statistics readers (inspect.c) show a domain without its cold part so. */
+void dmn__stats_start(struct pd_stats *s, uint64_t created,
+		      struct pd_level_time *slot);
 
 struct pd_link {
 	struct pd_domain *parent, *child;
@@ -292,8 +292,8 @@ struct pd_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
 enum undo_kind {
 	UNDO_HIST_ADD,    /* undo by removing level from dom->votes */
 	UNDO_HIST_REMOVE, /* undo by adding it back */
-	UNDO_ACTIVE,      /* dom->active_devices changed by delta */
-	UNDO_ON_CHILDREN, /* dom->on_children changed by delta */
+	UNDO_ACTIVE,      /* dom->active_devices changed by level (mod 2^32) */
+	UNDO_ON_CHILDREN, /* dom->on_children changed by level (mod 2^32) */
 	UNDO_LINK,        /* link->child_on / link->req had old values */
 	UNDO_ATT,         /* attachment vote / counted had old values */
 	UNDO_USAGE,       /* device usage had old value */
@@ -307,9 +307,9 @@ struct undo_entry {
 		struct pd_link *link;
 		struct pd_attachment *att;
 		struct pd_device *dev;
+		void *obj; /* any of them, to record */
 	} u;
 	uint32_t level;
-	int delta;
 	bool flag;
 	pd_map_fn map; /* UNDO_LINK_CFG */
 	void *map_user;
@@ -681,10 +681,6 @@ void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 
 /* Look handles up; NULL if stale or of another kind. */
 struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
-/* The link from @child up to @parent: 0, -EBADF for a bad handle, -ENOENT
- * if there is no such link. */
-int dmn__link_lookup(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
-		     struct pd_link **out);
 /* pd_link_set_map on @l with the lock held; sets dmn_last_error(). */
 int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
 			     pd_map_fn fn, void *user);
@@ -725,9 +721,29 @@ struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
  * preamble in every call keeps the firmware core small (issue 15). */
 void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
 		 int *err);
-/* Its first half, for tables outside struct dmn_ctx (OPP tables): 0 with the
- * lock held, or -EINVAL / -EDEADLK without it. */
+/* Its first half, for tables outside struct dmn_ctx (OPP tables) and for
+ * calls on the context (create calls, walkers): 0 with the lock held, or
+ * -EINVAL / -EDEADLK without it. */
 int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok);
+/* Its second half, for the second object of a call on two (pd_attach,
+ * pd_link_add): the object @h names at @table with the lock still held,
+ * or NULL with *@err -EBADF (recorded with DMN_ENTER_RECORD) and the lock
+ * released. */
+void *dmn__enter_more(struct dmn_ctx *ctx, size_t table, uint32_t h,
+		      int *err);
+/* Leave a call the entry let in, before it changed anything: *@out = @err,
+ * recorded as the call's result if @record has DMN_ENTER_RECORD, the lock
+ * released. Returns NULL (for the entry helpers' failures). */
+void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out);
+/* The entry of a call on the link from @child up to @parent: as dmn__enter
+ * (@record: DMN_ENTER_RECORD or 0), then -EBADF for a stale handle or
+ * -ENOENT without such a link. */
+struct pd_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
+				size_t record, pd_domain_t parent,
+				pd_domain_t child, int *err);
+/* @dev's attachment to @d, or NULL. */
+struct pd_attachment *dmn__attach_find(const struct pd_device *dev,
+				       const struct pd_domain *d);
 #define DMN_DOMAINS offsetof(struct dmn_ctx, domains)
 #define DMN_DEVICES offsetof(struct dmn_ctx, devices)
 #define DMN_ATTACHMENTS offsetof(struct dmn_ctx, attachments)
@@ -736,12 +752,9 @@ int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok);
 
 /* txn.c: the engine every state change goes through. */
 void dmn__txn_begin(struct dmn_ctx *ctx);
-int dmn__txn_log(struct dmn_ctx *ctx, const struct undo_entry *e);
 int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level);
 void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d,
 		     uint32_t level);
-void dmn__txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
-	       int delta);
 int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
 		 bool counted);
 int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);

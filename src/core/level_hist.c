@@ -32,11 +32,15 @@ static unsigned lower_bound(const struct level_hist *h, uint32_t level)
 	return lo;
 }
 
+/* dmn__level_hist_fits and dmn__level_hist_remove serve only the vote
+ * fast paths (txn.c): a build without them (firmware) leaves them out. */
+#if DMN_FAST_PATHS
 bool dmn__level_hist_fits(const struct level_hist *h, uint32_t level)
 {
 	unsigned i = lower_bound(h, level);
 	return h->n < h->cap || (i < h->n && h->bins[i].level == level);
 }
+#endif
 
 int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h)
 {
@@ -79,6 +83,7 @@ void dmn__level_hist_dec(struct level_hist *h, uint32_t level)
 		b->count--;
 }
 
+#if DMN_FAST_PATHS
 void dmn__level_hist_remove(struct level_hist *h, uint32_t level)
 {
 	struct level_count *b = counted_bin(h, level);
@@ -87,6 +92,7 @@ void dmn__level_hist_remove(struct level_hist *h, uint32_t level)
 	for (struct level_count *end = h->bins + --h->n; b < end; b++)
 		b[0] = b[1];
 }
+#endif
 
 void dmn__level_hist_compact(struct level_hist *h)
 {

@@ -46,8 +46,9 @@ int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
 			uint32_t level);
 /* Make sure one more distinct level fits without allocating. */
 int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h);
-/* Whether dmn__level_hist_add(@level) would not allocate (the level has a
- * bin, or there is room for one): O(log L). */
+/* Whether dmn__level_hist_add(@level) would not allocate (with
+ * dmn__level_hist_remove, only in builds with DMN_FAST_PATHS): the level has
+ * a bin, or there is room for one. O(log L). */
 bool dmn__level_hist_fits(const struct level_hist *h, uint32_t level);
 /* Count one vote fewer at @level and drop its bin if it empties. A level
  * that is not counted is ignored. */

@@ -10,42 +10,37 @@
 #include <errno.h>
 #include <string.h>
 
-int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out)
+/* The object named @name in the table at @table, whose objects keep their
+ * names @name_at bytes in. */
+static int find_named(struct dmn_ctx *ctx, size_t table, size_t name_at,
+		      const char *name, uint32_t *out)
 {
-	if (!ctx || !name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = -ENOENT;
-	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
-	     h = dmn__handle_next(&ctx->domains, h)) {
-		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
-		if (!strcmp(d->name, name)) {
+	int err = dmn__enter_ctx(ctx, name && out);
+	if (err)
+		return err;
+	const struct handle_table *t =
+	    (const struct handle_table *)((char *)ctx + table);
+	err = -ENOENT;
+	for (uint32_t h = dmn__handle_next(t, 0); h && err;
+	     h = dmn__handle_next(t, h)) {
+		if (!strcmp((const char *)dmn__handle_lookup(t, h) + name_at,
+			    name)) {
 			*out = h;
 			err = 0;
-			break;
 		}
 	}
 	dmn__unlock(ctx);
 	return err;
 }
 
+int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out)
+{
+	return find_named(ctx, DMN_DOMAINS, offsetof(struct pd_domain, name),
+			  name, out);
+}
+
 int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 {
-	if (!ctx || !name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = -ENOENT;
-	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
-	     h = dmn__handle_next(&ctx->devices, h)) {
-		struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
-		if (!strcmp(dev->name, name)) {
-			*out = h;
-			err = 0;
-			break;
-		}
-	}
-	dmn__unlock(ctx);
-	return err;
+	return find_named(ctx, DMN_DEVICES, offsetof(struct pd_device, name),
+			  name, out);
 }

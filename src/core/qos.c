@@ -131,15 +131,16 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 	uint64_t old = device_value(dev, which);
 	if (old == new_value)
 		return 0;
-	const struct u64_bin set = {new_value, 1}, unset = {old, 1};
-	unsigned n_set = new_value != UINT64_MAX, n_unset = old != UINT64_MAX;
-	/* Room at every attachment first: a failure changes nothing. */
-	for (unsigned i = 0; i < dev->n_atts; i++)
-		if (apply(ctx, dev_att(dev, i)->dom, which, &set, n_set, RESERVE))
-			return -ENOMEM;
-	for (unsigned i = 0; i < dev->n_atts; i++) {
-		apply(ctx, dev_att(dev, i)->dom, which, &set, n_set, ADD);
-		apply(ctx, dev_att(dev, i)->dom, which, &unset, n_unset, REMOVE);
+	/* The new value, the old one: none is UINT64_MAX. */
+	const struct u64_bin bins[2] = {{new_value, 1}, {old, 1}};
+	/* Room at every attachment first: a failure changes nothing. Then
+	 * the new value in, the old one out (only RESERVE can fail). */
+	for (int mode = RESERVE; mode <= REMOVE; mode++) {
+		const struct u64_bin *b = &bins[mode == REMOVE];
+		for (unsigned i = 0; i < dev->n_atts; i++)
+			if (apply(ctx, dev_att(dev, i)->dom, which, b,
+				  b->value != UINT64_MAX, mode))
+				return -ENOMEM;
 	}
 	return 0;
 }

@@ -13,6 +13,16 @@
 
 const struct pd_domain_cold dmn__cold_none;
 
+void dmn__stats_start(struct pd_stats *s, uint64_t created,
+		      struct pd_level_time *slot)
+{
+	s->created = s->since = s->pstate_since = created;
+	slot->level = 0;
+	slot->ns = 0;
+	s->levels = slot;
+	s->n_levels = s->cap_levels = 1;
+}
+
 struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
 					   struct pd_domain *d)
 {
@@ -28,11 +38,7 @@ struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
 	memset(c, 0, sizeof(*c));
 	dmn__ms_init(&c->qos_set);
 	dmn__ms_init(&c->wake_set);
-	c->stats.created = c->stats.since = c->stats.pstate_since = d->created;
-	levels[0].level = 0;
-	levels[0].ns = 0;
-	c->stats.levels = levels;
-	c->stats.n_levels = c->stats.cap_levels = 1;
+	dmn__stats_start(&c->stats, d->created, levels);
 	d->cold = c;
 	return c;
 }
@@ -46,21 +52,6 @@ int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct pd_domain *d)
 		if (!dmn__pd_domain_cold(ctx, ctx->walk[i]))
 			return -ENOMEM;
 	return 0;
-}
-
-const struct pd_stats *dmn__stats_view(const struct pd_domain *d,
-				       struct pd_stats *tmp,
-				       struct pd_level_time *slot)
-{
-	if (d->cold)
-		return &d->cold->stats;
-	memset(tmp, 0, sizeof(*tmp));
-	tmp->created = tmp->since = tmp->pstate_since = d->created;
-	slot->level = 0;
-	slot->ns = 0;
-	tmp->levels = slot;
-	tmp->n_levels = tmp->cap_levels = 1;
-	return tmp;
 }
 
 void dmn__stats_free(struct dmn_ctx *ctx, struct pd_domain *d)
@@ -94,26 +85,33 @@ static unsigned level_slot(struct pd_stats *s, uint32_t level)
 	return s->n_levels++;
 }
 
+/* The time from *@since to @now (0 if @now is earlier: a clock that lags
+ * never counts backwards), and *@since moved up to @now. */
+static uint64_t advance(uint64_t *since, uint64_t now)
+{
+	uint64_t span = now > *since ? now - *since : 0;
+	*since += span;
+	return span;
+}
+
 /* Close the current power period at @now. */
 void dmn__stats_account(struct pd_domain *d, uint64_t now)
 {
 	struct pd_stats *s = &d->cold->stats;
-	uint64_t span = now > s->since ? now - s->since : 0;
+	uint64_t span = advance(&s->since, now);
 	if (d->on)
 		s->time_on += span;
 	else if (d->idle && d->idle_state >= 0)
 		d->idle->counts[d->idle_state].time_ns += span;
 	else
 		s->time_off += span;
-	s->since = now > s->since ? now : s->since;
 }
 
 static void stats_account_pstate(struct pd_domain *d, uint64_t now)
 {
 	struct pd_stats *s = &d->cold->stats;
-	uint64_t span = now > s->pstate_since ? now - s->pstate_since : 0;
+	uint64_t span = advance(&s->pstate_since, now);
 	s->levels[level_slot(s, d->pstate)].ns += span;
-	s->pstate_since = now > s->pstate_since ? now : s->pstate_since;
 }
 
 void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,

@@ -52,14 +52,20 @@ void dmn__txn_begin(struct dmn_ctx *ctx)
 	ctx->op_error = 0;
 }
 
-int dmn__txn_log(struct dmn_ctx *ctx, const struct undo_entry *e)
+/* Log how to undo one change, in room reserved before (every caller
+ * reserves: a change that must not fail finds it there). */
+static void log_undo(struct dmn_ctx *ctx, enum undo_kind kind, void *obj,
+		     uint32_t level, bool flag)
 {
-	int err = dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
-			   ctx->n_undo + 1, sizeof(*ctx->undo));
-	if (err)
-		return err;
-	ctx->undo[ctx->n_undo++] = *e;
-	return 0;
+	if (ctx->n_undo < ctx->cap_undo)
+		ctx->undo[ctx->n_undo++] = (struct undo_entry){
+		    .kind = kind, .u.obj = obj, .level = level, .flag = flag};
+}
+
+static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
+{
+	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+			ctx->n_undo + extra, sizeof(*ctx->undo));
 }
 
 /* Room for one more level in @d's statistics: a domain's pstate is always
@@ -75,15 +81,12 @@ int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 	if (!level)
 		return 0;
 	int err = stats_room(ctx, d);
-	if (err)
-		return err;
-	struct undo_entry e = {.kind = UNDO_HIST_ADD, .u.dom = d, .level = level};
-	err = dmn__txn_log(ctx, &e);
-	if (err)
-		return err;
-	err = dmn__level_hist_add(ctx, &d->votes, level);
-	if (err)
-		ctx->n_undo--;
+	if (!err)
+		err = reserve_log(ctx, 1);
+	if (!err)
+		err = dmn__level_hist_add(ctx, &d->votes, level);
+	if (!err)
+		log_undo(ctx, UNDO_HIST_ADD, d, level, 0);
 	return err;
 }
 
@@ -91,32 +94,20 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t lev
 {
 	if (!level)
 		return;
-	struct undo_entry e = {.kind = UNDO_HIST_REMOVE, .u.dom = d,
-			       .level = level};
 	/* Removal must not fail: callers reserve log space first. */
-	if (ctx->n_undo < ctx->cap_undo)
-		ctx->undo[ctx->n_undo++] = e;
+	log_undo(ctx, UNDO_HIST_REMOVE, d, level, 0);
 	dmn__level_hist_dec(&d->votes, level);
 }
 
-static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
+/* Add @delta to @d's active devices (UNDO_ACTIVE) or on children. */
+static void count(struct dmn_ctx *ctx, struct pd_domain *d,
+		  enum undo_kind which, int delta)
 {
-	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
-			ctx->n_undo + extra, sizeof(*ctx->undo));
-}
-
-void dmn__txn_count(struct dmn_ctx *ctx, struct pd_domain *d, enum undo_kind which,
-	       int delta)
-{
-	struct undo_entry e = {.kind = which, .u.dom = d, .delta = delta};
-	if (ctx->n_undo < ctx->cap_undo)
-		ctx->undo[ctx->n_undo++] = e;
+	log_undo(ctx, which, d, (uint32_t)delta, 0);
+	*(which == UNDO_ACTIVE ? &d->active_devices : &d->on_children) +=
+	    (unsigned)delta;
 	if (delta < 0)
 		d->due |= DUE_OFF;
-	if (which == UNDO_ACTIVE)
-		d->active_devices += (unsigned)delta;
-	else
-		d->on_children += (unsigned)delta;
 }
 
 int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
@@ -134,10 +125,8 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 	if (a->counted)
 		dmn__txn_hist_remove(ctx, d, a->vote);
 	if (counted != a->counted)
-		dmn__txn_count(ctx, d, UNDO_ACTIVE, counted ? 1 : -1);
-	struct undo_entry e = {.kind = UNDO_ATT, .u.att = a, .level = a->vote,
-			       .flag = a->counted};
-	ctx->undo[ctx->n_undo++] = e;
+		count(ctx, d, UNDO_ACTIVE, counted ? 1 : -1);
+	log_undo(ctx, UNDO_ATT, a, a->vote, a->counted);
 	a->vote = vote;
 	a->counted = counted;
 	return 0;
@@ -245,18 +234,15 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 		int err = reserve_log(ctx, 4);
 		if (err)
 			return err;
-		struct undo_entry e = {.kind = UNDO_LINK, .u.link = l,
-				       .level = l->req, .flag = l->child_on};
 		if (req) {
 			err = dmn__txn_hist_add(ctx, l->parent, req);
 			if (err)
 				return err;
 		}
-		ctx->undo[ctx->n_undo++] = e;
+		log_undo(ctx, UNDO_LINK, l, l->req, l->child_on);
 		dmn__txn_hist_remove(ctx, l->parent, l->req);
 		if (on != l->child_on)
-			dmn__txn_count(ctx, l->parent, UNDO_ON_CHILDREN,
-				  on ? 1 : -1);
+			count(ctx, l->parent, UNDO_ON_CHILDREN, on ? 1 : -1);
 	} else {
 		/* Fix-ups after the commit point: restore levels that were
 		 * counted before, whose bins still exist. */
@@ -290,25 +276,75 @@ int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 
 /* ---- callbacks ---------------------------------------------------------- */
 
-static void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
-		 const struct pd_domain *d, int error, int safe, uint64_t old_v,
-		 uint64_t new_v)
+/* An event's kind, callback and safe flag in one word (fewer arguments at
+ * each of the engine's emit sites): EV(kind, op, safe). */
+#define EV(kind, op, safe) \
+	((unsigned)(kind) | (unsigned)(op) << 8 | (unsigned)(safe) << 16)
+
+/* Tell the listeners about @d: what @ev packs, @error, and a move from
+ * @old_v to @new_v (levels, idle states, 0/1: 32 bits). */
+static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct pd_domain *d,
+		    int error, uint32_t old_v, uint32_t new_v)
 {
-	struct dmn_event ev = {kind, op, d->handle, 0, error, safe, old_v, new_v};
-	dmn__emit(ctx, &ev);
+	struct dmn_event e = {.kind = (enum dmn_event_kind)(ev & 0xffu),
+			      .op = (enum dmn_op)((ev >> 8) & 0xffu),
+			      .domain = d->handle,
+			      .error = error,
+			      .safe = (int)(ev >> 16),
+			      .old_value = old_v,
+			      .new_value = new_v};
+	dmn__emit(ctx, &e);
 }
 
-static void note_failure(struct dmn_ctx *ctx, enum dmn_op op,
-			 const struct pd_domain *d, int err, int safe,
-			 uint64_t old_v, uint64_t new_v)
+#if DMN_FAST_PATHS
+static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+			enum dmn_op op, const struct pd_domain *d, int error,
+			int safe, uint32_t old_v, uint32_t new_v)
 {
-	if (!ctx->op_error)
-		ctx->op_error = err;
-	if (!safe)
-		ctx->fail_dom = d;
-	emit(ctx, DMN_EV_FAILURE, op, d, err, safe, old_v, new_v);
+	emit_ev(ctx, EV(kind, op, safe), d, error, old_v, new_v);
+}
+#endif
+
+/* Run one callback's result through the engine: a failure (a positive
+ * value is -EIO) is noted as the operation's first error, as where an
+ * unsafe one hit, and reported; success reports event @ok. @ev is the
+ * failure's op and safe flag. */
+static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
+		   const struct pd_domain *d, uint32_t old_v, uint32_t new_v)
+{
+	if (err > 0)
+		err = -EIO;
+	if (err) {
+		if (!ctx->op_error)
+			ctx->op_error = err;
+		if (!(ev >> 16))
+			ctx->fail_dom = d;
+		ok = ev | DMN_EV_FAILURE;
+	}
+	emit_ev(ctx, ok, d, err, old_v, new_v);
+	return err;
 }
 
+/* Move @d's pstate to @want (@safe: a lowering, announced first). */
+static int set_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t want,
+		      int safe)
+{
+	uint32_t old = d->pstate;
+	if (safe)
+		emit_ev(ctx, EV(DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, 1),
+			d, 0, old, want);
+	int err = 0;
+	if (!ctx->record_only && d->ops && d->ops->set_performance_state)
+		err = d->ops->set_performance_state(d->user, d->handle, want);
+	if (!err) {
+		dmn__stats_pstate(ctx, d, want);
+		d->pstate = want;
+	}
+	return outcome(ctx, err, EV(0, DMN_OP_SET_PSTATE, safe),
+		       EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, 0), d, old, want);
+}
+
+#if DMN_FAST_PATHS
 static int call_set_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 			   uint32_t level)
 {
@@ -317,22 +353,12 @@ static int call_set_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 	int err = d->ops->set_performance_state(d->user, d->handle, level);
 	return err > 0 ? -EIO : err;
 }
+#endif
 
 static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
 {
 	uint32_t want = level_hist_max(&d->votes);
-	if (want <= d->pstate)
-		return 0;
-	int err = call_set_pstate(ctx, d, want);
-	if (err) {
-		note_failure(ctx, DMN_OP_SET_PSTATE, d, err, 0, d->pstate, want);
-		return err;
-	}
-	uint32_t old = d->pstate;
-	dmn__stats_pstate(ctx, d, want);
-	d->pstate = want;
-	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
-	return 0;
+	return want > d->pstate ? set_pstate(ctx, d, want, 0) : 0;
 }
 
 static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
@@ -342,15 +368,12 @@ static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
 	int err = 0;
 	if (!ctx->record_only && d->ops && d->ops->power_on)
 		err = d->ops->power_on(d->user, d->handle);
-	if (err) {
-		err = err > 0 ? -EIO : err;
-		note_failure(ctx, DMN_OP_POWER_ON, d, err, 0, 0, 1);
-		return err;
+	if (!err) {
+		dmn__stats_power(ctx, d, true, -1, UINT_MAX);
+		d->on = true;
 	}
-	dmn__stats_power(ctx, d, true, -1, UINT_MAX);
-	d->on = true;
-	emit(ctx, DMN_EV_POWER_ON, DMN_OP_POWER_ON, d, 0, 0, 0, 1);
-	return 0;
+	return outcome(ctx, err, EV(0, DMN_OP_POWER_ON, 0),
+		       EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0, 1);
 }
 
 /* Make every parent link of @d say what @d really is now. */
@@ -363,7 +386,8 @@ static void links_follow_actual(struct dmn_ctx *ctx, struct pd_domain *d)
 #define ASK_GOVERNOR (-2)
 
 /* Power @d off if unused, into the state the governor picks, or into
- * @forced (a rollback goes back to where the domain was, governor or not). */
+ * @forced (a rollback goes back to where the domain was, governor or not).
+ * The caller then makes @d's links follow what it is. */
 static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 {
 	/* A rollback (@forced) takes back this call's power-on: the vetoes,
@@ -386,52 +410,25 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 	if (choice == PD_GOV_STAY_ON) {
 		/* Not a failure: the governor found no state worth it. */
 		dmn__stats_rejected(d, rejected);
-		emit(ctx, DMN_EV_STAY_ON, DMN_OP_POWER_OFF, d, 0, 1, 1, 1);
-		links_follow_actual(ctx, d);
+		emit_ev(ctx, EV(DMN_EV_STAY_ON, DMN_OP_POWER_OFF, 1), d, 0, 1,
+			1);
 		return;
 	}
 	int idle = d->idle && d->idle->n ? choice : -1;
 	int err = 0;
 	if (d->ops && d->ops->power_off)
 		err = d->ops->power_off(d->user, d->handle, idle);
-	if (err) {
-		err = err > 0 ? -EIO : err;
-		note_failure(ctx, DMN_OP_POWER_OFF, d, err, 1, 1, 0);
-		links_follow_actual(ctx, d);
-		return;
+	if (!err) {
+		dmn__stats_power(ctx, d, false, idle, rejected);
+		d->on = false;
+		d->idle_state = idle;
+		d->cold->off_by_sleep = ctx->sleep_deepest;
 	}
-	dmn__stats_power(ctx, d, false, idle, rejected);
-	d->on = false;
-	d->idle_state = idle;
-	d->cold->off_by_sleep = ctx->sleep_deepest;
-	emit(ctx, DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, d, 0, 0, 1, 0);
-	if (idle >= 0)
-		emit(ctx, DMN_EV_IDLE, DMN_OP_POWER_OFF, d, 0, 0, 0,
-		     (uint64_t)idle);
-}
-
-/* Lower @d to what its inputs ask, but not below @floor. */
-static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
-			 uint32_t floor)
-{
-	uint32_t want = level_hist_max(&d->votes);
-	if (want < floor)
-		want = floor;
-	if (want >= d->pstate)
-		return;
-	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
-	     d->pstate, want);
-	int err = call_set_pstate(ctx, d, want);
-	if (err) {
-		note_failure(ctx, DMN_OP_SET_PSTATE, d, err, 1, d->pstate, want);
-		links_follow_actual(ctx, d);
-		return;
-	}
-	uint32_t old = d->pstate;
-	dmn__stats_pstate(ctx, d, want);
-	d->pstate = want;
-	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
-	links_follow_actual(ctx, d);
+	if (!outcome(ctx, err, EV(0, DMN_OP_POWER_OFF, 1),
+		     EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 0), d, 1, 0) &&
+	    idle >= 0)
+		emit_ev(ctx, EV(DMN_EV_IDLE, DMN_OP_POWER_OFF, 0), d, 0, 0,
+			(uint32_t)idle);
 }
 
 /* ---- the chain path ------------------------------------------------------ */
@@ -755,10 +752,10 @@ static void undo_inputs(struct dmn_ctx *ctx)
 			(void)dmn__level_hist_add(ctx, &e->u.dom->votes, e->level);
 			break;
 		case UNDO_ACTIVE:
-			e->u.dom->active_devices -= (unsigned)e->delta;
+			e->u.dom->active_devices -= e->level;
 			break;
 		case UNDO_ON_CHILDREN:
-			e->u.dom->on_children -= (unsigned)e->delta;
+			e->u.dom->on_children -= e->level;
 			break;
 		case UNDO_LINK:
 			e->u.link->req = e->level;
@@ -822,43 +819,50 @@ static void build_off_order(struct dmn_ctx *ctx)
 	}
 }
 
-/* After each step, every domain's links say what it really is, not the
+/* Phases C and D, or their rollback (@rollback: A or B failed and the
+ * inputs are back from the undo log). Phase C powers unused domains off,
+ * D lowers pstates, each over ctx->off_order, children first.
+ *
+ * After each step, every domain's links say what it really is, not the
  * target phase 0 passed up: a domain that did not change (say, kept on or
  * high by a child whose power-off or lowering failed) must still hold its
- * parents where it needs them before they are powered off or lowered. */
-static void settle(struct dmn_ctx *ctx)
+ * parents where it needs them before they are powered off or lowered.
+ *
+ * A rollback undoes phases A and B only, in the reverse order of what they
+ * did (ctx->order backwards): each domain goes back to how it was before
+ * the call. A domain that an earlier safe-direction failure left on or
+ * high is not retried here, or the failed call would change what it must
+ * not. Its links too then say what it really is: the undo put them back to
+ * before the call, but a domain that an undo could not power off or lower
+ * (or that a child kept so) still holds its parents, even one it shares
+ * with other children. */
+static void settle(struct dmn_ctx *ctx, bool rollback)
 {
-	build_off_order(ctx);
-	for (unsigned i = 0; i < ctx->n_order; i++) {
-		power_off(ctx, ctx->off_order[i], ASK_GOVERNOR);
-		links_follow_actual(ctx, ctx->off_order[i]);
-	}
-	for (unsigned i = 0; i < ctx->n_order; i++) {
-		lower_pstate(ctx, ctx->off_order[i], 0);
-		links_follow_actual(ctx, ctx->off_order[i]);
-	}
-}
-
-/* Undo phases A and B only, in the reverse order of what they did: each
- * domain goes back to how it was before the call. A domain that an earlier
- * safe-direction failure left on or high is not retried here, or the failed
- * call would change what it must not. As in settle(), each domain's links
- * then say what it really is: the undo put them back to before the call,
- * but a domain that an undo could not power off or lower (or that a child
- * kept so) still holds its parents, even one it shares with other
- * children. */
-static void roll_back(struct dmn_ctx *ctx)
-{
-	for (unsigned i = ctx->n_order; i > 0; i--) {
-		struct pd_domain *d = ctx->order[i - 1];
-		if (!d->was_on)
-			power_off(ctx, d, d->was_idle);
-		links_follow_actual(ctx, d);
-	}
-	for (unsigned i = ctx->n_order; i > 0; i--) {
-		struct pd_domain *d = ctx->order[i - 1];
-		lower_pstate(ctx, d, d->was_pstate);
-		links_follow_actual(ctx, d);
+	unsigned n = ctx->n_order;
+	if (rollback)
+		for (unsigned i = 0; i < n; i++)
+			ctx->off_order[i] = ctx->order[n - 1 - i];
+	else
+		build_off_order(ctx);
+	for (unsigned phase = 0; phase < 2; phase++) {
+		for (unsigned i = 0; i < n; i++) {
+			struct pd_domain *d = ctx->off_order[i];
+			if (phase) {
+				/* Lower to what the inputs ask, but not
+				 * below where a rollback goes back to. */
+				uint32_t want = level_hist_max(&d->votes);
+				uint32_t floor = rollback ? d->was_pstate : 0;
+				if (want < floor)
+					want = floor;
+				if (want < d->pstate)
+					(void)set_pstate(ctx, d, want, 1);
+			} else if (!rollback) {
+				power_off(ctx, d, ASK_GOVERNOR);
+			} else if (!d->was_on) {
+				power_off(ctx, d, d->was_idle);
+			}
+			links_follow_actual(ctx, d);
+		}
 	}
 }
 
@@ -881,6 +885,10 @@ static int propagate_targets(struct dmn_ctx *ctx)
 {
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct pd_domain *d = ctx->order[i - 1];
+		/* Where a rollback goes back to. */
+		d->was_on = d->on;
+		d->was_pstate = d->pstate;
+		d->was_idle = d->idle_state;
 		bool on = domain_wants_on(d);
 		uint32_t level = on ? level_hist_max(&d->votes) : 0;
 		/* An off domain left high by a failed lowering powers on at
@@ -908,34 +916,26 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 		finish(ctx, false);
 		return err;
 	}
-	for (unsigned i = 0; i < ctx->n_order; i++) {
-		ctx->order[i]->was_on = ctx->order[i]->on;
-		ctx->order[i]->was_pstate = ctx->order[i]->pstate;
-		ctx->order[i]->was_idle = ctx->order[i]->idle_state;
-	}
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = raise_pstate(ctx, ctx->order[i]);
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = power_on(ctx, ctx->order[i]);
 	if (err) {
-		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, ctx->fail_dom, err, 0, 0,
-		     0);
+		emit_ev(ctx, EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0), ctx->fail_dom,
+			err, 0, 0);
 		undo_inputs(ctx);
-		roll_back(ctx);
-	} else {
-		settle(ctx);
 	}
+	settle(ctx, err != 0);
 	finish(ctx, !err);
 	return err;
 }
 
 int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage)
 {
-	struct undo_entry e = {.kind = UNDO_USAGE, .u.dev = dev,
-			       .level = dev->usage};
-	int err = dmn__txn_log(ctx, &e);
+	int err = reserve_log(ctx, 1);
 	if (err)
 		return err;
+	log_undo(ctx, UNDO_USAGE, dev, dev->usage, 0);
 	dev->usage = usage;
 	return 0;
 }
@@ -943,12 +943,12 @@ int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usag
 int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
 		    void *map_user, uint32_t floor)
 {
-	struct undo_entry e = {.kind = UNDO_LINK_CFG, .u.link = l,
-			       .level = l->floor, .map = l->map,
-			       .map_user = l->map_user};
-	int err = dmn__txn_log(ctx, &e);
+	int err = reserve_log(ctx, 1);
 	if (err)
 		return err;
+	log_undo(ctx, UNDO_LINK_CFG, l, l->floor, 0);
+	ctx->undo[ctx->n_undo - 1].map = l->map;
+	ctx->undo[ctx->n_undo - 1].map_user = l->map_user;
 	l->map = map;
 	l->map_user = map_user;
 	l->floor = floor;

@@ -467,6 +467,51 @@ static void listeners(void **state)
 	free(extra);
 }
 
+/* Which bad handles a call records as its result (dmn_last_error): the
+ * calls that change state do, the readers leave the last result alone. */
+static void ebadf_recorded(void **state)
+{
+	T;
+	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	pd_domain_t lone = fake_domain(&t->fake, ctx, "lone", &fake_ops_full, 0);
+	assert_int_equal(pd_link_add(ctx, p, c), 0);
+	pd_device_t dev = mkdev(ctx, "dev");
+	pd_attach_t att = mkatt(ctx, dev, c);
+	const pd_domain_t b = 0xdeadbeefu;
+	pd_attach_t ah;
+	uint32_t req;
+	int on;
+/* @call fails with @err, and dmn_last_error() then says @last (after a
+ * call that left 0 there). */
+#define RESULT(call, err, last)                                              \
+	do {                                                                   \
+		assert_int_equal(pd_vote(ctx, att, 0), 0);                     \
+		assert_int_equal(dmn_last_error(ctx), 0);                      \
+		assert_int_equal(call, err);                                   \
+		assert_int_equal(dmn_last_error(ctx), last);                   \
+	} while (0)
+	RESULT(pd_link_add(ctx, b, c), -EBADF, -EBADF);
+	RESULT(pd_link_add(ctx, p, b), -EBADF, -EBADF);
+	RESULT(pd_link_remove(ctx, b, c), -EBADF, -EBADF);
+	RESULT(pd_link_remove(ctx, p, b), -EBADF, -EBADF);
+	RESULT(pd_link_remove(ctx, p, lone), -ENOENT, -ENOENT);
+	RESULT(pd_link_set_map(ctx, b, c, map_double, 0), -EBADF, -EBADF);
+	RESULT(pd_link_set_map(ctx, lone, c, map_double, 0), -ENOENT, -ENOENT);
+	RESULT(pd_link_set_floor(ctx, p, b, 1), -EBADF, -EBADF);
+	RESULT(pd_link_set_floor(ctx, c, p, 1), -ENOENT, -ENOENT);
+	RESULT(pd_attach(ctx, dev, b, &ah), -EBADF, -EBADF);
+	RESULT(pd_attach(ctx, b, p, &ah), -EBADF, -EBADF);
+	RESULT(pd_detach(ctx, b), -EBADF, -EBADF);
+	RESULT(pd_link_info(ctx, b, c, &req, &on), -EBADF, 0);
+	RESULT(pd_link_info(ctx, p, lone, &req, &on), -ENOENT, 0);
+	RESULT(pd_attach_find(ctx, dev, b, &ah), -EBADF, 0);
+	RESULT(pd_attach_find(ctx, b, c, &ah), -EBADF, 0);
+	RESULT(pd_attach_find(ctx, dev, p, &ah), -ENOENT, 0);
+	RESULT(pd_domain_remove(ctx, b), -EBADF, 0);
+#undef RESULT
+}
+
 static void errno_names(void **state)
 {
 	(void)state;
@@ -485,7 +530,7 @@ int main(void)
 		TEST(einval),   TEST(ebadf),     TEST(ebusy),
 		TEST(eloop),    TEST(eexist),    TEST(enoent),
 		TEST(enodev),   TEST(erange),    TEST(ealready),
-		TEST(listeners), TEST(errno_names),
+		TEST(listeners), TEST(ebadf_recorded), TEST(errno_names),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
