@@ -266,16 +266,15 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 
 int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	int err;
+	struct pd_device *pdev =
+	    dmn__enter(ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, dev, &err);
+	if (!pdev)
+		return err;
+	struct opp_dev *od = dev_opp_state(pdev);
 	struct opp_report rep = {0};
 	struct reach r = {0, 0, 0};
 	struct moved undo = {0, 0, 0, 0};
-	int err = 0;
 	bool raised = false;
 	if (od && !pdev->usage && has_device_deps(od->table)) {
 		err = reach_build(ctx, od->table, &r);
@@ -308,11 +307,10 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 
 int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = dmn__pd_device_put_locked(ctx, dev);
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	err = dmn__pd_device_put_locked(ctx, dev);
 	if (err) {
 		dmn__unlock(ctx);
 		return err;
@@ -371,16 +369,18 @@ static int vote_at(struct dmn_ctx *ctx, const struct opp_entry *e,
 int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 		    uint32_t level)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	int err = !pdev ? -EBADF : i >= pdev->n_atts ? -ENOENT : 0;
-	pd_attach_t att = err ? 0 : att_handle(dev_att(pdev, i));
+	int err;
+	struct pd_device *pdev = dmn__enter(ctx, true, DMN_DEVICES, dev, &err);
+	if (!pdev)
+		return err;
+	if (i >= pdev->n_atts) {
+		dmn__unlock(ctx);
+		return -ENOENT;
+	}
+	struct opp_dev *od = dev_opp_state(pdev);
+	pd_attach_t att = att_handle(dev_att(pdev, i));
 	uint32_t cast = level;
-	bool owner = !err && od && is_owner(od);
+	bool owner = od && is_owner(od);
 	unsigned had = owner ? od->cap_own_vote : 0;
 	if (owner && dmn_grow(ctx, (void **)&od->own_vote, &od->cap_own_vote,
 			      pdev->n_atts, sizeof(*od->own_vote)))

@@ -303,9 +303,13 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep);
 
-/* bind.c: @dev's OPP state; *@err -EBADF (bad handle), -ENOENT (not
- * bound) or 0. */
-struct opp_dev *dmn__opp_bound(struct dmn_ctx *ctx, pd_device_t dev, int *err);
+/* bind.c: dmn__enter for a device's OPP state: -EINVAL, -EDEADLK, -EBADF
+ * (no such device), then -ENOENT (not bound). Returns the state with the
+ * lock held and *@err 0, or NULL with *@err set and the lock not held;
+ * @record: a -EBADF or -ENOENT is also the call's dmn_last_error(), as for
+ * a state-changing call. */
+struct opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
+				  pd_device_t dev, bool record, int *err);
 
 /* devreq.c: opp_set_rate's move with the device-to-device requirements
  * of @od's table (owners raised first, settled after). */

@@ -406,17 +406,14 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 
 int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	int err;
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
+	if (!od)
+		return err;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
-	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	const struct opp_entry *target = 0;
-	if (!err && hz) {
+	if (hz) {
 		int pos = dmn__opp_pos_freq_ceil(od->table, hz);
 		if (pos < 0)
 			err = -ERANGE;
@@ -443,14 +440,13 @@ static const struct opp_entry *usable_above(const struct opp_table *t,
 int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 		      bool available)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	struct opp_entry *e = dmn__opp_entry_by_id(t, id);
 	struct opp_report rep = {0};
-	int err = !t ? -EBADF : !e ? -ENOENT : 0;
+	err = e ? 0 : -ENOENT;
 	if (err || available || !oe_available(e)) {
 		if (!err)
 			oe_set_available(e, available);

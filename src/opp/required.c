@@ -224,14 +224,13 @@ static bool domain_busy(const struct pd_domain *d)
 int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 			 opp_table_t table)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
 	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct opp_domain *od = 0;
-	int err = (d && t) ? 0 : -EBADF;
+	err = t ? 0 : -EBADF;
 	if (!err && d->opp_state)
 		err = -EEXIST;
 	for (unsigned i = 0; !err && i < t->n; i++)

@@ -139,11 +139,9 @@ bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
 
 int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
 {
-	if (!ctx || !name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = 0;
+	int err = dmn__enter_ctx(ctx, name && out);
+	if (err)
+		return err;
 	struct opp_table *t = 0;
 	struct opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
 	if (!oc)
@@ -417,17 +415,14 @@ static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
 int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	    uint32_t *id)
 {
-	if (!ctx || !desc)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, desc, table, &err);
+	if (!t)
+		return err;
 	struct opp_entry *e = 0;
 	struct opp_table **new_deps = 0;
 	unsigned n_new = 0, pos = 0;
-	int err = t ? 0 : -EBADF;
-	if (!err)
-		err = entry_alloc(ctx, desc, t->helper != 0, &e);
+	err = entry_alloc(ctx, desc, t->helper != 0, &e);
 	if (!err) {
 		new_deps = dmn__alloc(ctx, (desc->n_required + 1) *
 					      sizeof(*new_deps));
@@ -457,7 +452,7 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 			       sizeof(*new_deps[i]->users));
 	if (!err)
 		err = dmn__opp_scratch_reserve(ctx, desc->n_required, 0);
-	for (struct opp_dev *od = t ? t->devices : 0; !err && od; od = od->next)
+	for (struct opp_dev *od = t->devices; !err && od; od = od->next)
 		err = dmn__opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
 		uint32_t pstate = 0;
