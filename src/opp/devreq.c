@@ -65,63 +65,6 @@ static const struct opp_entry *effective(const struct opp_dev *b)
 	return best;
 }
 
-/* The device tables reachable from @from through required OPPs, in an
- * order where every table comes after the tables requiring it (@from
- * itself excluded): a depth-first post-order on an explicit stack,
- * reversed. */
-struct reach {
-	struct opp_table **order;
-	unsigned n, cap;
-};
-
-struct frame {
-	struct opp_table *t;
-	unsigned next;
-};
-
-static int reach_build(struct dmn_ctx *ctx, struct opp_table *from,
-		       struct reach *out)
-{
-	struct opp_ctx *oc = ctx->opp;
-	struct frame *stack = 0;
-	unsigned n = 0, cap = 0;
-	uint32_t gen = ++oc->table_gen;
-	memset(out, 0, sizeof(*out));
-	int err = dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack));
-	if (!err) {
-		from->mark = gen;
-		stack[n++] = (struct frame){from, 0};
-	}
-	while (!err && n) {
-		struct frame *f = &stack[n - 1];
-		if (f->next < f->t->n_deps) {
-			struct opp_table *d = f->t->deps[f->next++];
-			if (d->has_level || d->mark == gen)
-				continue; /* a domain's levels, or seen */
-			d->mark = gen;
-			err = dmn_grow(ctx, (void **)&stack, &cap, n + 1,
-				       sizeof(*stack));
-			if (!err)
-				stack[n++] = (struct frame){d, 0};
-			continue;
-		}
-		struct opp_table *done = f->t;
-		n--;
-		if (done == from)
-			continue;
-		err = dmn_grow(ctx, (void **)&out->order, &out->cap,
-			       out->n + 1, sizeof(*out->order));
-		if (!err)
-			out->order[out->n++] = done;
-	}
-	dmn__free(ctx, stack);
-	if (err) {
-		dmn__free(ctx, out->order);
-		memset(out, 0, sizeof(*out));
-	}
-	return err;
-}
-
 /* Owners moved by a raise, to put back in reverse on failure. */
 struct moved {
 	struct {
@@ -137,7 +80,7 @@ struct moved {
 /* Settling down: every owner in @r to its effective entry, requirers
  * first (a requirer lowers before what it required). Safe: a failure is
  * noted, that owner stays higher. */
-static void settle_down(struct dmn_ctx *ctx, const struct reach *r,
+static void settle_down(struct dmn_ctx *ctx, const struct opp_reach *r,
 			struct opp_report *rep)
 {
 	for (unsigned i = r->n; i-- > 0;)
@@ -155,7 +98,7 @@ static void settle_down(struct dmn_ctx *ctx, const struct reach *r,
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
  * The first failure is returned; log[first..n) is what moved. */
-static int settle_up(struct dmn_ctx *ctx, const struct reach *r,
+static int settle_up(struct dmn_ctx *ctx, const struct opp_reach *r,
 		     struct moved *undo, struct opp_report *rep)
 {
 	undo->n = undo->first = 0;
@@ -235,9 +178,9 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 			od->own_id = old_own;
 		return err;
 	}
-	struct reach r;
+	struct opp_reach r;
 	struct moved undo = {0, 0, 0, 0};
-	int err = reach_build(ctx, od->table, &r);
+	int err = dmn__opp_reach(ctx, od->table, true, &r);
 	if (!err) {
 		od->req_extra = eff; /* counted with the old entry: a raise */
 		err = settle_up(ctx, &r, &undo, rep);
@@ -267,11 +210,11 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 		return err;
 	struct opp_dev *od = dev_opp_state(pdev);
 	struct opp_report rep = {0};
-	struct reach r = {0, 0, 0};
+	struct opp_reach r = {0, 0, 0};
 	struct moved undo = {0, 0, 0, 0};
 	bool raised = false;
 	if (od && !pdev->usage && has_device_deps(od->table)) {
-		err = reach_build(ctx, od->table, &r);
+		err = dmn__opp_reach(ctx, od->table, true, &r);
 		if (!err) {
 			od->req_active = true;
 			raised = true;
@@ -313,8 +256,8 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	if (od && !pdev->usage && has_device_deps(od->table)) {
 		struct opp_report rep = {0};
-		struct reach r;
-		int low = reach_build(ctx, od->table, &r);
+		struct opp_reach r;
+		int low = dmn__opp_reach(ctx, od->table, true, &r);
 		if (!low)
 			settle_down(ctx, &r, &rep);
 		else
@@ -332,8 +275,8 @@ void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 {
 	if (!has_device_deps(t))
 		return;
-	struct reach r;
-	int err = reach_build(ctx, t, &r);
+	struct opp_reach r;
+	int err = dmn__opp_reach(ctx, t, true, &r);
 	if (err) {
 		dmn__opp_note(ctx, rep, err);
 		return;

@@ -248,6 +248,19 @@ unsigned dmn__opp_entry_pos(const struct opp_table *t,
 			    const struct opp_entry *e);
 bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
 
+/* The tables reachable from @from through required OPPs (@devices: only
+ * through tables without levels), each marked with a new
+ * opp_ctx->table_gen; with @out, also their list (@from excluded) in an
+ * order where every table comes after the tables it requires (a
+ * depth-first post-order on an explicit stack: no recursion on a chain's
+ * length), to be freed by the caller. 0 or -ENOMEM (@out then empty). */
+struct opp_reach {
+	struct opp_table **order;
+	unsigned n, cap;
+};
+int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
+		   struct opp_reach *out);
+
 /* lookup.c: positions in t->sorted; -1 if none */
 /* First position whose key is >= @key (@upper: > @key): a binary search on
  * hz[0] (frequency tables) or the level (level tables). */

@@ -245,42 +245,51 @@ unsigned dmn__opp_entry_pos(const struct opp_table *t,
 	return sorted_lower_bound(t, e);
 }
 
-/* Does @from reach @target through required-OPP references? An explicit
- * stack and visit marks: each table once, whatever the chain's length.
- * 1 yes, 0 no, -ENOMEM. */
-static int deps_reach(struct dmn_ctx *ctx, struct opp_table *from,
-		      const struct opp_table *target)
+int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
+		   struct opp_reach *out)
 {
 	struct opp_ctx *oc = ctx->opp;
-	struct opp_table **stack = 0;
+	struct frame {
+		struct opp_table *t;
+		unsigned next;
+	} *stack = 0;
 	unsigned n = 0, cap = 0;
-	int found = 0;
 	uint32_t gen = ++oc->table_gen;
-	if (dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack)))
-		return -ENOMEM;
-	from->mark = gen;
-	stack[n++] = from;
-	while (n && !found) {
-		struct opp_table *t = stack[--n];
-		if (t == target) {
-			found = 1;
-			break;
-		}
-		for (unsigned i = 0; i < t->n_deps; i++) {
-			struct opp_table *d = t->deps[i];
-			if (d->mark == gen)
-				continue;
-			if (dmn_grow(ctx, (void **)&stack, &cap, n + 1,
-				     sizeof(*stack))) {
-				found = -ENOMEM;
-				break;
-			}
+	if (out)
+		memset(out, 0, sizeof(*out));
+	int err = dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack));
+	if (!err) {
+		from->mark = gen;
+		stack[n++] = (struct frame){from, 0};
+	}
+	while (!err && n) {
+		struct frame *f = &stack[n - 1];
+		if (f->next < f->t->n_deps) {
+			struct opp_table *d = f->t->deps[f->next++];
+			if ((devices && d->has_level) || d->mark == gen)
+				continue; /* a domain's levels, or seen */
 			d->mark = gen;
-			stack[n++] = d;
+			err = dmn_grow(ctx, (void **)&stack, &cap, n + 1,
+				       sizeof(*stack));
+			if (!err)
+				stack[n++] = (struct frame){d, 0};
+			continue;
 		}
+		struct opp_table *done = f->t;
+		n--;
+		if (done == from || !out)
+			continue;
+		err = dmn_grow(ctx, (void **)&out->order, &out->cap,
+			       out->n + 1, sizeof(*out->order));
+		if (!err)
+			out->order[out->n++] = done;
 	}
 	dmn__free(ctx, stack);
-	return found;
+	if (err && out) {
+		dmn__free(ctx, out->order);
+		memset(out, 0, sizeof(*out));
+	}
+	return err;
 }
 
 static bool has_dep(const struct opp_table *t, const struct opp_table *dep)
@@ -331,12 +340,15 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 		 * table before the ones requiring it, so O(1) per add instead
 		 * of a walk of the whole chain), nor when @t requires @rt
 		 * already (that link passed this check). */
-		int reach = rt == t ? 1
-			    : !t->n_users || has_dep(t, rt)
-				? 0
-				: deps_reach(ctx, rt, t);
-		if (reach)
-			return reach < 0 ? reach : -EINVAL; /* a cycle */
+		bool cycle = rt == t;
+		if (!cycle && t->n_users && !has_dep(t, rt)) {
+			int err = dmn__opp_reach(ctx, rt, false, 0);
+			if (err)
+				return err;
+			cycle = t->mark == ((struct opp_ctx *)ctx->opp)->table_gen;
+		}
+		if (cycle)
+			return -EINVAL;
 		oe_req_table(e)[i] = rt;
 		oe_req_entry(e)[i] = re;
 		if (has_dep(t, rt))
