@@ -17,7 +17,8 @@
 #   follow_text_bytes_cortex_m4     optional: opportunistic scaling
 #   oppextra_text_bytes_cortex_m4   optional: OPP calls a power controller
 #                                   does without: opp_set_available,
-#                                   opp_device_vote, the get-pstate helper
+#                                   opp_table_set_boost, opp_device_vote,
+#                                   the get-pstate helper
 #                                   (opp_register_get_pstate)
 #   scmi_text_bytes_cortex_m4       the SCMI server (src/scmi, Base, Power
 #                                   Domain and Performance), on top

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * opp_set_available: enabling and disabling entries at run time. An
- * optional unit (bench/firmware_size.sh): entries added with
- * OPP_FLAG_UNAVAILABLE need nothing from it.
+ * opp_set_available and opp_table_set_boost: enabling and disabling
+ * entries at run time. An optional unit (bench/firmware_size.sh): entries
+ * added with OPP_FLAG_UNAVAILABLE or OPP_FLAG_TURBO need nothing from it.
  */
 #include "opp_internal.h"
 
@@ -60,4 +60,15 @@ int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 	err = dmn__opp_result(ctx, &rep, err);
 	dmn__unlock(ctx);
 	return err;
+}
+
+int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)
+{
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	t->boost = boost;
+	dmn__unlock(ctx);
+	return 0;
 }

@@ -56,6 +56,24 @@ void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_o
 /* ---- providers ------------------------------------------------------------
  */
 
+/* The outcome of one provider call (@err as the provider returned it, a
+ * positive value taken as -EIO; the records already updated on success):
+ * the event, and a failure noted in @rep. Returns 0 or the error. */
+static int step_done(struct dmn_ctx *ctx, struct opp_dev *od,
+		     struct opp_report *rep, int err, enum dmn_event_kind kind,
+		     enum dmn_op op, int safe, uint64_t old, uint64_t new)
+{
+	if (err) {
+		err = err > 0 ? -EIO : err;
+		dmn__opp_note(ctx, rep, err);
+		kind = DMN_EV_FAILURE;
+	} else {
+		safe = 0;
+	}
+	dmn__opp_emit_dev(ctx, kind, op, od, err, safe, old, new);
+	return err;
+}
+
 int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 		   int safe, struct opp_report *rep)
 {
@@ -65,17 +83,12 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 	int err = 0;
 	if (od->clk && od->clk->set_rate)
 		err = od->clk->set_rate(od->clk_user, od->pdev->handle, hz);
-	if (err) {
-		err = err > 0 ? -EIO : err;
-		dmn__opp_note(ctx, rep, err);
-		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_CLOCK, od, err, safe,
-			     old, hz);
-		return err;
+	if (!err) {
+		od->clock_hz = hz;
+		od->clock_known = true;
 	}
-	od->clock_hz = hz;
-	od->clock_known = true;
-	dmn__opp_emit_dev(ctx, DMN_EV_RATE, DMN_OP_CLOCK, od, 0, 0, old, hz);
-	return 0;
+	return step_done(ctx, od, rep, err, DMN_EV_RATE, DMN_OP_CLOCK, safe, old,
+			 hz);
 }
 
 static bool supply_same(const struct opp_dev *od, unsigned k,
@@ -105,18 +118,12 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 	int err = od->reg->set_voltage(od->reg_user, od->pdev->handle, k,
 				       s->microvolt_min, s->microvolt,
 				       s->microvolt_max);
-	if (err) {
-		err = err > 0 ? -EIO : err;
-		dmn__opp_note(ctx, rep, err);
-		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_REGULATOR, od, err,
-			     safe, old, s->microvolt);
-		return err;
+	if (!err) {
+		od->supply[k] = *s;
+		od->supply_known[k] = true;
 	}
-	od->supply[k] = *s;
-	od->supply_known[k] = true;
-	dmn__opp_emit_dev(ctx, DMN_EV_VOLTAGE, DMN_OP_REGULATOR, od, 0, 0, old,
-		     s->microvolt);
-	return 0;
+	return step_done(ctx, od, rep, err, DMN_EV_VOLTAGE, DMN_OP_REGULATOR,
+			 safe, old, s->microvolt);
 }
 
 /* The provider records live in one block (opp_dev->supply first): the
@@ -291,9 +298,18 @@ static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 	return block;
 }
 
-int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
-		    const struct opp_entry *target, uint64_t hz,
-		    struct opp_report *rep)
+/* Attachment @i votes at least @v. */
+static void plan_raise(struct move_plan *p, unsigned i, uint32_t v)
+{
+	if (!p->new_d[i] || v > p->new_v[i])
+		p->new_v[i] = v;
+	p->new_d[i] = true;
+}
+
+/* dmn__opp_move_locked with the plan's arrays in @p. */
+static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
+			const struct opp_entry *target, uint64_t hz,
+			struct move_plan *p, struct opp_report *rep)
 {
 	struct pd_device *pdev = od->pdev;
 	const struct opp_table *t = od->table;
@@ -307,52 +323,41 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		own = 0;
 	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
-	struct move_plan p;
-	void *block = plan_alloc(ctx, &p, n);
-	if (!block)
-		return -ENOMEM;
 	int err = 0;
 	if (target)
-		err = dmn__opp_entry_votes(ctx, target, pdev, p.new_v, p.new_d, n);
+		err = dmn__opp_entry_votes(ctx, target, pdev, p->new_v, p->new_d, n);
 	if (err >= 0 && was_vote)
-		err = dmn__opp_entry_votes(ctx, was_vote, pdev, p.old_v, p.old_d, n);
+		err = dmn__opp_entry_votes(ctx, was_vote, pdev, p->old_v, p->old_d, n);
 	if (err >= 0 && target && own)
-		err = dmn__opp_entry_votes(ctx, own, pdev, p.own_v, p.own_d, n);
-	for (unsigned i = 0; err >= 0 && target && own && i < n; i++) {
-		if (p.own_d[i] && (!p.new_d[i] || p.own_v[i] > p.new_v[i]))
-			p.new_v[i] = p.own_v[i];
-		p.new_d[i] = p.new_d[i] || p.own_d[i];
+		err = dmn__opp_entry_votes(ctx, own, pdev, p->own_v, p->own_d, n);
+	/* Both raise the new votes (own_d is all false unless computed): the
+	 * entry of its own rate, and an owner's own direct votes, whatever
+	 * its entry. */
+	for (unsigned i = 0; err >= 0 && i < n; i++) {
+		if (p->own_d[i])
+			plan_raise(p, i, p->own_v[i]);
+		if (i < od->cap_own_vote && od->own_vote[i])
+			plan_raise(p, i, od->own_vote[i]);
 	}
-	/* an owner's own direct votes count too, whatever its entry */
-	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++) {
-		if (!od->own_vote[i])
-			continue;
-		if (!p.new_d[i] || od->own_vote[i] > p.new_v[i])
-			p.new_v[i] = od->own_vote[i];
-		p.new_d[i] = true;
-	}
-	if (err < 0) {
-		dmn__free(ctx, block);
+	if (err < 0)
 		return err;
-	}
 	err = 0;
 
 	/* Validate every vote before anything changes (-ENODEV, -ERANGE). */
 	for (unsigned i = 0; i < n && !err; i++) {
 		struct pd_attachment *a = dev_att(pdev, i);
-		p.touch[i] = p.new_d[i] || p.old_d[i];
-		p.cur[i] = p.up[i] = p.want[i] = a->vote;
-		if (!p.touch[i])
+		p->touch[i] = p->new_d[i] || p->old_d[i];
+		p->cur[i] = p->up[i] = p->want[i] = a->vote;
+		if (!p->touch[i])
 			continue;
 		err = dmn__txn_check_level(ctx, a->dom,
-				      p.new_d[i] ? p.new_v[i] : 0, &p.want[i]);
-		p.up[i] = p.want[i] > p.cur[i] ? p.want[i] : p.cur[i];
+				      p->new_d[i] ? p->new_v[i] : 0, &p->want[i]);
+		p->up[i] = p->want[i] > p->cur[i] ? p->want[i] : p->cur[i];
 		/* A pd_vote() since the OPP was set changed its vote: the
 		 * latest call wins, so the OPP's vote is written again. */
-		same = same && p.want[i] == p.cur[i];
+		same = same && p->want[i] == p->cur[i];
 	}
 	if (!err && same) {
-		dmn__free(ctx, block);
 		od->requested_hz = hz; /* the same OPP: nothing is called */
 		return 0;
 	}
@@ -360,16 +365,13 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		err = reserve_move(ctx, pdev, n);
 	if (!err)
 		err = dmn__opp_dev_reserve(ctx, od, t->max_supplies);
-	if (err) {
-		dmn__free(ctx, block);
+	if (err)
 		return err;
-	}
 
 	od->busy = true;
-	err = vote_txn(ctx, pdev, p.touch, p.up, n, rep); /* 1 */
+	err = vote_txn(ctx, pdev, p->touch, p->up, n, rep); /* 1 */
 	if (err) {
 		od->busy = false;
-		dmn__free(ctx, block);
 		return err; /* the core transaction undid itself */
 	}
 	const struct opp_entry *run = target;
@@ -381,9 +383,8 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	if (run && run != was_run) {
 		err = dmn__opp_hw_move(ctx, od, run, rep); /* 2, 3, 4 */
 		if (err) {
-			vote_txn(ctx, pdev, p.touch, p.cur, n, rep);
+			vote_txn(ctx, pdev, p->touch, p->cur, n, rep);
 			od->busy = false;
-			dmn__free(ctx, block);
 			return err;
 		}
 	}
@@ -392,8 +393,7 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	od->requested_hz = hz;
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
-	int low = vote_txn(ctx, pdev, p.touch, p.want, n, rep);
-	dmn__free(ctx, block);
+	int low = vote_txn(ctx, pdev, p->touch, p->want, n, rep);
 	if (low) {
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */
@@ -402,6 +402,19 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 			     0, 0);
 	}
 	return 0;
+}
+
+int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+		    const struct opp_entry *target, uint64_t hz,
+		    struct opp_report *rep)
+{
+	struct move_plan p;
+	void *block = plan_alloc(ctx, &p, od->pdev->n_atts);
+	if (!block)
+		return -ENOMEM;
+	int err = move_planned(ctx, od, target, hz, &p, rep);
+	dmn__free(ctx, block);
+	return err;
 }
 
 int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)

@@ -505,14 +505,3 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	dmn__unlock(ctx);
 	return 0;
 }
-
-int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)
-{
-	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
-	if (!t)
-		return err;
-	t->boost = boost;
-	dmn__unlock(ctx);
-	return 0;
-}
