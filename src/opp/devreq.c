@@ -162,6 +162,38 @@ static bool has_device_deps(const struct opp_table *t)
 	return false;
 }
 
+/* A change of one device of table @t with its owners raised around it
+ * (the caller counts the device's new state first: req_extra or
+ * req_active). raise_begin: the order (nothing when @t is NULL or requires
+ * no device table) and the raise: 0, or the first failure. */
+struct raise {
+	struct opp_reach r;
+	struct moved undo;
+};
+
+static int raise_begin(struct dmn_ctx *ctx, struct opp_table *t,
+		       struct raise *rs, struct opp_report *rep)
+{
+	memset(rs, 0, sizeof(*rs));
+	if (!t || !has_device_deps(t))
+		return 0;
+	int err = dmn__opp_reach(ctx, t, true, &rs->r);
+	return err ? err : settle_up(ctx, &rs->r, &rs->undo, rep);
+}
+
+/* After the change (@err: its result or raise_begin's, the caller's count
+ * undone): the owners settle to what is left, or go back on failure. */
+static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err,
+		      struct opp_report *rep)
+{
+	if (err)
+		roll_back(ctx, &rs->undo, rep);
+	else
+		settle_down(ctx, &rs->r, rep);
+	dmn__free(ctx, rs->undo.log);
+	dmn__free(ctx, rs->r.order);
+}
+
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		    const struct opp_entry *target, uint64_t hz,
 		    struct opp_report *rep)
@@ -172,30 +204,15 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		od->own_vote[i] = 0;
 	od->own_id = target ? target->id : OPP_ID_NONE;
 	const struct opp_entry *eff = effective(od);
-	if (!has_device_deps(od->table)) {
-		int err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
-		if (err)
-			od->own_id = old_own;
-		return err;
-	}
-	struct opp_reach r;
-	struct moved undo = {0, 0, 0, 0};
-	int err = dmn__opp_reach(ctx, od->table, true, &r);
-	if (!err) {
-		od->req_extra = eff; /* counted with the old entry: a raise */
-		err = settle_up(ctx, &r, &undo, rep);
-		if (!err)
-			err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
-		od->req_extra = 0;
-		if (err)
-			roll_back(ctx, &undo, rep);
-		else
-			settle_down(ctx, &r, rep);
-	}
+	struct raise rs;
+	od->req_extra = eff; /* counted with the old entry: a raise */
+	int err = raise_begin(ctx, od->table, &rs, rep);
+	if (!err)
+		err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
+	od->req_extra = 0;
+	raise_end(ctx, &rs, err, rep);
 	if (err)
 		od->own_id = old_own;
-	dmn__free(ctx, undo.log);
-	dmn__free(ctx, r.order);
 	return err;
 }
 
@@ -210,34 +227,21 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 		return err;
 	struct opp_dev *od = dev_opp_state(pdev);
 	struct opp_report rep = {0};
-	struct opp_reach r = {0, 0, 0};
-	struct moved undo = {0, 0, 0, 0};
-	bool raised = false;
-	if (od && !pdev->usage && has_device_deps(od->table)) {
-		err = dmn__opp_reach(ctx, od->table, true, &r);
-		if (!err) {
-			od->req_active = true;
-			raised = true;
-			err = settle_up(ctx, &r, &undo, &rep);
-		}
-		if (err) {
-			roll_back(ctx, &undo, &rep);
-			od->req_active = false;
-		}
-	}
+	struct raise rs;
+	/* a first get: what it requires counts while the resume is checked */
+	bool resume = od && !pdev->usage;
+	if (resume)
+		od->req_active = true;
+	err = raise_begin(ctx, resume ? od->table : 0, &rs, &rep);
 	if (!err)
 		err = dmn__pd_device_get_locked(ctx, dev);
-	if (raised) {
+	if (resume)
 		od->req_active = false;
-		if (err)
-			roll_back(ctx, &undo, &rep);
-	}
+	raise_end(ctx, &rs, err, &rep); /* active now: settling moves none */
 	if (rep.first_error)
 		ctx->last_error = err ? err : rep.first_error;
 	else if (err)
 		ctx->last_error = err;
-	dmn__free(ctx, undo.log);
-	dmn__free(ctx, r.order);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -254,17 +258,11 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 	}
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	if (od && !pdev->usage && has_device_deps(od->table)) {
+	if (od && !pdev->usage) {
 		struct opp_report rep = {0};
-		struct opp_reach r;
-		int low = dmn__opp_reach(ctx, od->table, true, &r);
-		if (!low)
-			settle_down(ctx, &r, &rep);
-		else
-			dmn__opp_note(ctx, &rep, low);
+		dmn__opp_requirements_settle(ctx, od->table, &rep);
 		if (rep.first_error && !ctx->last_error)
 			ctx->last_error = rep.first_error;
-		dmn__free(ctx, r.order);
 	}
 	dmn__unlock(ctx);
 	return 0;
