@@ -200,23 +200,24 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
 /* Sort key order: frequency tables by hz[0], then level (an entry without
  * a level before level 0), then the other clocks; level tables by level.
  * Two entries comparing equal are duplicates. A table's entries all have
- * clocks or none (opp_add refuses a mix), so hz[0] is compared when both
- * have one. */
+ * clocks or none (opp_add refuses a mix), so entries of one table compare
+ * hz[0] both or neither. Key @k of @e: hz[0], the level (+1, 0 without
+ * one), hz[1], ...; 0 past the entry's clocks (32-bit code but for the
+ * 64-bit compares). */
+static uint64_t sort_key(const struct opp_entry *e, unsigned k)
+{
+	if (k == 1)
+		return (e->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)e->level + 1
+						       : 0;
+	k -= k > 1;
+	return k < e->n_hz ? oe_hz(e)[k] : 0;
+}
+
 int dmn__opp_entry_cmp(const struct opp_entry *a, const struct opp_entry *b)
 {
-	const uint64_t *ha = oe_hz(a), *hb = oe_hz(b);
-	if (a->n_hz && b->n_hz && ha[0] != hb[0])
-		return ha[0] < hb[0] ? -1 : 1;
-	uint64_t la =
-	    (a->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)a->level + 1 : 0;
-	uint64_t lb =
-	    (b->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)b->level + 1 : 0;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	unsigned n = a->n_hz > b->n_hz ? a->n_hz : b->n_hz;
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = i < a->n_hz ? ha[i] : 0;
-		uint64_t y = i < b->n_hz ? hb[i] : 0;
+	unsigned n = (a->n_hz > b->n_hz ? a->n_hz : b->n_hz) + 2;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t x = sort_key(a, k), y = sort_key(b, k);
 		if (x != y)
 			return x < y ? -1 : 1;
 	}
