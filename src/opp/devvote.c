@@ -16,7 +16,7 @@ static bool is_owner(const struct opp_dev *od)
 }
 
 /* The level @e votes on attachment @i of @pdev into *@level (0: none), as
- * dmn__opp_entry_votes() says, straight from the matching: 0 or -ENOMEM. */
+ * dmn__opp_entry_raise() says, straight from the matching: 0 or -ENOMEM. */
 static int vote_at(struct dmn_ctx *ctx, const struct opp_entry *e,
 		   const struct pd_device *pdev, unsigned i, uint32_t *level)
 {

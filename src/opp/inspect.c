@@ -8,6 +8,7 @@
 #include "opp_internal.h"
 
 #include <errno.h>
+#include <string.h>
 
 int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 		   struct opp_info *out)
@@ -108,7 +109,11 @@ int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 		unsigned n = od->pdev->n_atts;
 		uint32_t *lv = dmn__alloc(ctx, (n + 1) * sizeof(*lv));
 		bool *driven = dmn__alloc(ctx, n + 1);
-		err = lv && driven ? dmn__opp_entry_votes(ctx, e, od->pdev, lv,
+		if (lv && driven) {
+			memset(lv, 0, (n + 1) * sizeof(*lv));
+			memset(driven, 0, n + 1);
+		}
+		err = lv && driven ? dmn__opp_entry_raise(ctx, e, od->pdev, lv,
 						     driven, n)
 				   : -ENOMEM;
 		for (unsigned i = 0; err >= 0 && i < max && i < n; i++)

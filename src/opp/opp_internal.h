@@ -286,12 +286,22 @@ struct pd_domain *dmn__opp_parent_dom(const void *dom, unsigned i);
  * or -1 (also for a requirement into a device table). -ENOMEM. */
 int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
 	      const void *src, unsigned n);
-/* The votes @e casts on @dev's attachments (n = min(n_atts, max)):
- * levels[i] and whether attachment i is driven by the entry at all.
- * Returns n, or -ENOMEM. */
-int dmn__opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
-		    const struct pd_device *dev, uint32_t *levels, bool *driven,
-		    unsigned max);
+/* Attachment @i is driven at @level at least. */
+static inline void opp_raise_vote(uint32_t *levels, bool *driven, unsigned i,
+				  uint32_t level)
+{
+	if (!driven[i] || level > levels[i])
+		levels[i] = level;
+	driven[i] = true;
+}
+/* The votes @e casts on @dev's attachments (n = min(n_atts, max)),
+ * added to what levels[] and driven[] hold: each raises levels[i] (sets
+ * it where !driven[i]) and sets driven[i]; from all-false driven[] and
+ * zeroed levels[] they are the entry's votes, and an attachment not
+ * driven by it stays at 0. Returns n, or -ENOMEM. */
+int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct opp_entry *e,
+			 const struct pd_device *dev, uint32_t *levels,
+			 bool *driven, unsigned max);
 void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
 /* Finish a public state-changing OPP call: record dmn_last_error(). */
 int dmn__opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);

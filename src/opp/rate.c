@@ -272,38 +272,28 @@ static int vote_txn(struct dmn_ctx *ctx, struct pd_device *pdev,
 
 /* The per-attachment arrays of one move, in one block. */
 struct move_plan {
-	uint32_t *new_v, *old_v, *own_v, *want, *cur, *up;
-	bool *new_d, *old_d, *own_d, *touch;
+	uint32_t *new_v, *old_v, *want, *cur, *up;
+	bool *new_d, *old_d, *touch;
 };
 
 static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 {
-	size_t words = 6 * (size_t)n, flags = 4 * (size_t)n;
+	size_t words = 5 * (size_t)n, flags = 3 * (size_t)n;
 	char *block = dmn__alloc(ctx, words * sizeof(uint32_t) + flags + 1);
 	if (!block)
 		return 0;
 	uint32_t *w = (uint32_t *)block;
 	p->new_v = w;
 	p->old_v = w + n;
-	p->own_v = w + 2 * n;
-	p->want = w + 3 * n;
-	p->cur = w + 4 * n;
-	p->up = w + 5 * n;
-	bool *f = (bool *)(w + 6 * n);
+	p->want = w + 2 * n;
+	p->cur = w + 3 * n;
+	p->up = w + 4 * n;
+	bool *f = (bool *)(w + 5 * n);
 	p->new_d = f;
 	p->old_d = f + n;
-	p->own_d = f + 2 * n;
-	p->touch = f + 3 * n;
+	p->touch = f + 2 * n;
 	memset(f, 0, flags);
 	return block;
-}
-
-/* Attachment @i votes at least @v. */
-static void plan_raise(struct move_plan *p, unsigned i, uint32_t v)
-{
-	if (!p->new_d[i] || v > p->new_v[i])
-		p->new_v[i] = v;
-	p->new_d[i] = true;
 }
 
 /* dmn__opp_move_locked with the plan's arrays in @p. */
@@ -324,21 +314,18 @@ static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
 	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
 	int err = 0;
+	/* The new votes (new_d and old_d start all false): the target's,
+	 * raised by the entry of its own rate and by an owner's own direct
+	 * votes, whatever its entry. */
 	if (target)
-		err = dmn__opp_entry_votes(ctx, target, pdev, p->new_v, p->new_d, n);
-	if (err >= 0 && was_vote)
-		err = dmn__opp_entry_votes(ctx, was_vote, pdev, p->old_v, p->old_d, n);
+		err = dmn__opp_entry_raise(ctx, target, pdev, p->new_v, p->new_d, n);
 	if (err >= 0 && target && own)
-		err = dmn__opp_entry_votes(ctx, own, pdev, p->own_v, p->own_d, n);
-	/* Both raise the new votes (own_d is all false unless computed): the
-	 * entry of its own rate, and an owner's own direct votes, whatever
-	 * its entry. */
-	for (unsigned i = 0; err >= 0 && i < n; i++) {
-		if (p->own_d[i])
-			plan_raise(p, i, p->own_v[i]);
-		if (i < od->cap_own_vote && od->own_vote[i])
-			plan_raise(p, i, od->own_vote[i]);
-	}
+		err = dmn__opp_entry_raise(ctx, own, pdev, p->new_v, p->new_d, n);
+	if (err >= 0 && was_vote)
+		err = dmn__opp_entry_raise(ctx, was_vote, pdev, p->old_v, p->old_d, n);
+	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++)
+		if (od->own_vote[i])
+			opp_raise_vote(p->new_v, p->new_d, i, od->own_vote[i]);
 	if (err < 0)
 		return err;
 	err = 0;
