@@ -263,10 +263,19 @@ int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
 
 /* lookup.c: positions in t->sorted; -1 if none */
 /* First position whose key is >= @key (@upper: > @key): a binary search on
- * hz[0] (frequency tables) or the level (level tables). */
-unsigned dmn__opp_bound_freq(const struct opp_table *t, uint64_t hz, bool upper);
-unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
-			      bool upper);
+ * the level (@level: level tables) or hz[0] (frequency tables). */
+unsigned dmn__opp_bound(const struct opp_table *t, uint64_t key, bool level,
+			bool upper);
+static inline unsigned dmn__opp_bound_freq(const struct opp_table *t,
+					   uint64_t hz, bool upper)
+{
+	return dmn__opp_bound(t, hz, false, upper);
+}
+static inline unsigned dmn__opp_bound_level(const struct opp_table *t,
+					    uint32_t level, bool upper)
+{
+	return dmn__opp_bound(t, level, true, upper);
+}
 /* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct opp_table *t, unsigned pos);
 int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
