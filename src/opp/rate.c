@@ -165,6 +165,32 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
 	dmn__free(ctx, od);
 }
 
+/* The supplies of @to that go up (@up) or down, stepped in order. Going
+ * up, each old state is saved and its index logged in od->done for the
+ * undo, and the first failure stops the walk and is returned; going down,
+ * failures are safe (noted). */
+static int supplies_step(struct dmn_ctx *ctx, struct opp_dev *od,
+			 const struct opp_entry *to, unsigned n_sup, bool up,
+			 unsigned *n_done, struct opp_report *rep)
+{
+	for (unsigned k = 0; k < n_sup; k++) {
+		const struct opp_supply *s = &oe_supplies(to)[k];
+		if (supply_same(od, k, s) || supply_raises(od, k, s) != up)
+			continue;
+		if (up) {
+			od->saved[k] = od->supply[k];
+			od->saved_known[k] = od->supply_known[k];
+		}
+		int err = supply_step(ctx, od, k, s, !up, rep);
+		if (!up)
+			continue;
+		if (err)
+			return err;
+		od->done[(*n_done)++] = k;
+	}
+	return 0;
+}
+
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep)
 {
@@ -172,21 +198,9 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	unsigned n_sup = has_reg ? to->n_supplies : 0;
 	if (dmn__opp_dev_reserve(ctx, od, n_sup))
 		return -ENOMEM; /* nothing called yet */
-	struct opp_supply *saved = od->saved;
-	bool *saved_known = od->saved_known;
-	unsigned *done = od->done, n_done = 0;
+	unsigned n_done = 0;
 	enum dmn_op failed_op = DMN_OP_REGULATOR;
-	int err = 0;
-	for (unsigned k = 0; k < n_sup && !err; k++) {
-		const struct opp_supply *s = &oe_supplies(to)[k];
-		if (supply_same(od, k, s) || !supply_raises(od, k, s))
-			continue;
-		saved[k] = od->supply[k];
-		saved_known[k] = od->supply_known[k];
-		err = supply_step(ctx, od, k, s, 0, rep);
-		if (!err)
-			done[n_done++] = k;
-	}
+	int err = supplies_step(ctx, od, to, n_sup, true, &n_done, rep);
 	if (!err && to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
 		err = dmn__opp_clock_step(ctx, od, oe_hz(to)[0], 0, rep);
@@ -196,17 +210,13 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		/* Back to the old windows, in reverse. A supply whose old state
 		 * was never known has nothing to go back to. */
 		while (n_done--) {
-			unsigned k = done[n_done];
-			if (saved_known[k])
-				supply_step(ctx, od, k, &saved[k], 1, rep);
+			unsigned k = od->done[n_done];
+			if (od->saved_known[k])
+				supply_step(ctx, od, k, &od->saved[k], 1, rep);
 		}
 		return err;
 	}
-	for (unsigned k = 0; k < n_sup; k++) {
-		const struct opp_supply *s = &oe_supplies(to)[k];
-		if (!supply_same(od, k, s) && !supply_raises(od, k, s))
-			supply_step(ctx, od, k, s, 1, rep); /* safe: reported */
-	}
+	supplies_step(ctx, od, to, n_sup, false, &n_done, rep);
 	return 0;
 }
 
