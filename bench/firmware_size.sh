@@ -15,6 +15,11 @@
 #                                   statistics readers, OPP look-ups
 #   lint_text_bytes_cortex_m4       optional: which required OPP went where
 #   follow_text_bytes_cortex_m4     optional: opportunistic scaling
+#   oppextra_text_bytes_cortex_m4   optional: OPP calls a power controller
+#                                   does without: opp_set_available,
+#                                   opp_table_set_boost, opp_device_vote,
+#                                   the get-pstate helper
+#                                   (opp_register_get_pstate)
 #   scmi_text_bytes_cortex_m4       the SCMI server (src/scmi, Base, Power
 #                                   Domain and Performance), on top
 #   core_text_bytes_cortex_m4_linked  what --gc-sections keeps of the core
@@ -38,8 +43,10 @@ declare -A unit_of=(
   [src/opp/find.c]=inspect
   [src/opp/match.c]=lint
   [src/opp/follow.c]=follow
+  [src/opp/avail.c]=oppextra [src/opp/devvote.c]=oppextra
+  [src/opp/helper.c]=oppextra
 )
-units="lifecycle explain names inspect lint follow"
+units="lifecycle explain names inspect lint follow oppextra"
 core_srcs=()
 declare -A unit_srcs=()
 for src in src/core/*.c src/opp/*.c; do

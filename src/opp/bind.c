@@ -7,14 +7,13 @@
 
 int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
+	int err;
+	struct pd_device *pdev = dmn__enter(ctx, true, DMN_DEVICES, dev, &err);
+	if (!pdev)
+		return err;
 	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct opp_dev *od = 0;
-	int err = (pdev && t) ? 0 : -EBADF;
+	err = t ? 0 : -EBADF;
 	if (!err && dev_opp_state(pdev))
 		err = -EEXIST;
 	if (!err && !dmn__pd_device_cold(ctx, pdev))
@@ -50,17 +49,13 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 
 int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	int err;
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
+	if (!od)
+		return err;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
-	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
-	if (!err)
-		err = dmn__opp_rate_locked(ctx, od, 0, 0, &rep);
+	err = dmn__opp_rate_locked(ctx, od, 0, 0, &rep);
 	if (!err && od->vote_id != OPP_ID_NONE) /* held up as an owner */
 		err = dmn__opp_move_locked(ctx, od, 0, 0, &rep);
 	if (!err) {
@@ -73,7 +68,7 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 			t->devices = od->next;
 		if (od->next)
 			od->next->prev = od->prev;
-		pdev->cold->opp_state = 0;
+		od->pdev->cold->opp_state = 0;
 		dmn__opp_dev_free(ctx, od);
 		/* what it required counts no more */
 		dmn__opp_requirements_settle(ctx, t, &rep);
@@ -84,49 +79,50 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 	return err;
 }
 
-struct opp_dev *dmn__opp_bound(struct dmn_ctx *ctx, pd_device_t dev, int *err)
+struct opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
+				  pd_device_t dev, bool record, int *err)
 {
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
+	int e = dmn__enter_ctx(ctx, args_ok);
+	struct pd_device *pdev = e ? 0 : dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	*err = !pdev ? -EBADF : !od ? -ENOENT : 0;
+	*err = e ? e : !pdev ? -EBADF : !od ? -ENOENT : 0;
+	if (!e && !od) {
+		if (record) {
+			ctx->op_error = 0;
+			txn_result(ctx, *err);
+		}
+		dmn__unlock(ctx);
+	}
 	return od;
 }
 
 int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
 			 const struct opp_clock_ops *ops, void *user)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
 	int err;
-	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
-	if (od) {
-		od->clk = ops;
-		od->clk_user = ops ? user : 0;
-		/* A new provider: what it runs at is known only if it says. */
-		od->clock_known = ops && ops->get_rate;
-		od->clock_hz = od->clock_known ? ops->get_rate(user, dev) : 0;
-	}
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
+	if (!od)
+		return err;
+	od->clk = ops;
+	od->clk_user = ops ? user : 0;
+	/* A new provider: what it runs at is known only if it says. */
+	od->clock_known = ops && ops->get_rate;
+	od->clock_hz = od->clock_known ? ops->get_rate(user, dev) : 0;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
 			      const struct opp_regulator_ops *ops, void *user)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
 	int err;
-	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
-	if (od) {
-		od->reg = ops;
-		od->reg_user = ops ? user : 0;
-		for (unsigned i = 0; i < od->cap_supply; i++)
-			od->supply_known[i] = false;
-	}
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
+	if (!od)
+		return err;
+	od->reg = ops;
+	od->reg_user = ops ? user : 0;
+	for (unsigned i = 0; i < od->cap_supply; i++)
+		od->supply_known[i] = false;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }

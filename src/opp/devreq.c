@@ -65,63 +65,6 @@ static const struct opp_entry *effective(const struct opp_dev *b)
 	return best;
 }
 
-/* The device tables reachable from @from through required OPPs, in an
- * order where every table comes after the tables requiring it (@from
- * itself excluded): a depth-first post-order on an explicit stack,
- * reversed. */
-struct reach {
-	struct opp_table **order;
-	unsigned n, cap;
-};
-
-struct frame {
-	struct opp_table *t;
-	unsigned next;
-};
-
-static int reach_build(struct dmn_ctx *ctx, struct opp_table *from,
-		       struct reach *out)
-{
-	struct opp_ctx *oc = ctx->opp;
-	struct frame *stack = 0;
-	unsigned n = 0, cap = 0;
-	uint32_t gen = ++oc->table_gen;
-	memset(out, 0, sizeof(*out));
-	int err = dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack));
-	if (!err) {
-		from->mark = gen;
-		stack[n++] = (struct frame){from, 0};
-	}
-	while (!err && n) {
-		struct frame *f = &stack[n - 1];
-		if (f->next < f->t->n_deps) {
-			struct opp_table *d = f->t->deps[f->next++];
-			if (d->has_level || d->mark == gen)
-				continue; /* a domain's levels, or seen */
-			d->mark = gen;
-			err = dmn_grow(ctx, (void **)&stack, &cap, n + 1,
-				       sizeof(*stack));
-			if (!err)
-				stack[n++] = (struct frame){d, 0};
-			continue;
-		}
-		struct opp_table *done = f->t;
-		n--;
-		if (done == from)
-			continue;
-		err = dmn_grow(ctx, (void **)&out->order, &out->cap,
-			       out->n + 1, sizeof(*out->order));
-		if (!err)
-			out->order[out->n++] = done;
-	}
-	dmn__free(ctx, stack);
-	if (err) {
-		dmn__free(ctx, out->order);
-		memset(out, 0, sizeof(*out));
-	}
-	return err;
-}
-
 /* Owners moved by a raise, to put back in reverse on failure. */
 struct moved {
 	struct {
@@ -137,7 +80,7 @@ struct moved {
 /* Settling down: every owner in @r to its effective entry, requirers
  * first (a requirer lowers before what it required). Safe: a failure is
  * noted, that owner stays higher. */
-static void settle_down(struct dmn_ctx *ctx, const struct reach *r,
+static void settle_down(struct dmn_ctx *ctx, const struct opp_reach *r,
 			struct opp_report *rep)
 {
 	for (unsigned i = r->n; i-- > 0;)
@@ -155,7 +98,7 @@ static void settle_down(struct dmn_ctx *ctx, const struct reach *r,
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
  * The first failure is returned; log[first..n) is what moved. */
-static int settle_up(struct dmn_ctx *ctx, const struct reach *r,
+static int settle_up(struct dmn_ctx *ctx, const struct opp_reach *r,
 		     struct moved *undo, struct opp_report *rep)
 {
 	undo->n = undo->first = 0;
@@ -219,10 +162,36 @@ static bool has_device_deps(const struct opp_table *t)
 	return false;
 }
 
-/* An owner: a device bound to a table others require into. */
-static bool is_owner(const struct opp_dev *od)
+/* A change of one device of table @t with its owners raised around it
+ * (the caller counts the device's new state first: req_extra or
+ * req_active). raise_begin: the order (nothing when @t is NULL or requires
+ * no device table) and the raise: 0, or the first failure. */
+struct raise {
+	struct opp_reach r;
+	struct moved undo;
+};
+
+static int raise_begin(struct dmn_ctx *ctx, struct opp_table *t,
+		       struct raise *rs, struct opp_report *rep)
 {
-	return !od->table->has_level && od->table->n_users;
+	memset(rs, 0, sizeof(*rs));
+	if (!t || !has_device_deps(t))
+		return 0;
+	int err = dmn__opp_reach(ctx, t, true, &rs->r);
+	return err ? err : settle_up(ctx, &rs->r, &rs->undo, rep);
+}
+
+/* After the change (@err: its result or raise_begin's, the caller's count
+ * undone): the owners settle to what is left, or go back on failure. */
+static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err,
+		      struct opp_report *rep)
+{
+	if (err)
+		roll_back(ctx, &rs->undo, rep);
+	else
+		settle_down(ctx, &rs->r, rep);
+	dmn__free(ctx, rs->undo.log);
+	dmn__free(ctx, rs->r.order);
 }
 
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
@@ -235,30 +204,15 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		od->own_vote[i] = 0;
 	od->own_id = target ? target->id : OPP_ID_NONE;
 	const struct opp_entry *eff = effective(od);
-	if (!has_device_deps(od->table)) {
-		int err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
-		if (err)
-			od->own_id = old_own;
-		return err;
-	}
-	struct reach r;
-	struct moved undo = {0, 0, 0, 0};
-	int err = reach_build(ctx, od->table, &r);
-	if (!err) {
-		od->req_extra = eff; /* counted with the old entry: a raise */
-		err = settle_up(ctx, &r, &undo, rep);
-		if (!err)
-			err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
-		od->req_extra = 0;
-		if (err)
-			roll_back(ctx, &undo, rep);
-		else
-			settle_down(ctx, &r, rep);
-	}
+	struct raise rs;
+	od->req_extra = eff; /* counted with the old entry: a raise */
+	int err = raise_begin(ctx, od->table, &rs, rep);
+	if (!err)
+		err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
+	od->req_extra = 0;
+	raise_end(ctx, &rs, err, rep);
 	if (err)
 		od->own_id = old_own;
-	dmn__free(ctx, undo.log);
-	dmn__free(ctx, r.order);
 	return err;
 }
 
@@ -266,70 +220,49 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 
 int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	int err;
+	struct pd_device *pdev =
+	    dmn__enter(ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, dev, &err);
+	if (!pdev)
+		return err;
+	struct opp_dev *od = dev_opp_state(pdev);
 	struct opp_report rep = {0};
-	struct reach r = {0, 0, 0};
-	struct moved undo = {0, 0, 0, 0};
-	int err = 0;
-	bool raised = false;
-	if (od && !pdev->usage && has_device_deps(od->table)) {
-		err = reach_build(ctx, od->table, &r);
-		if (!err) {
-			od->req_active = true;
-			raised = true;
-			err = settle_up(ctx, &r, &undo, &rep);
-		}
-		if (err) {
-			roll_back(ctx, &undo, &rep);
-			od->req_active = false;
-		}
-	}
+	struct raise rs;
+	/* a first get: what it requires counts while the resume is checked */
+	bool resume = od && !pdev->usage;
+	if (resume)
+		od->req_active = true;
+	err = raise_begin(ctx, resume ? od->table : 0, &rs, &rep);
 	if (!err)
 		err = dmn__pd_device_get_locked(ctx, dev);
-	if (raised) {
+	if (resume)
 		od->req_active = false;
-		if (err)
-			roll_back(ctx, &undo, &rep);
-	}
+	raise_end(ctx, &rs, err, &rep); /* active now: settling moves none */
 	if (rep.first_error)
 		ctx->last_error = err ? err : rep.first_error;
 	else if (err)
 		ctx->last_error = err;
-	dmn__free(ctx, undo.log);
-	dmn__free(ctx, r.order);
 	dmn__unlock(ctx);
 	return err;
 }
 
 int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = dmn__pd_device_put_locked(ctx, dev);
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	err = dmn__pd_device_put_locked(ctx, dev);
 	if (err) {
 		dmn__unlock(ctx);
 		return err;
 	}
 	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	if (od && !pdev->usage && has_device_deps(od->table)) {
+	if (od && !pdev->usage) {
 		struct opp_report rep = {0};
-		struct reach r;
-		int low = reach_build(ctx, od->table, &r);
-		if (!low)
-			settle_down(ctx, &r, &rep);
-		else
-			dmn__opp_note(ctx, &rep, low);
+		dmn__opp_requirements_settle(ctx, od->table, &rep);
 		if (rep.first_error && !ctx->last_error)
 			ctx->last_error = rep.first_error;
-		dmn__free(ctx, r.order);
 	}
 	dmn__unlock(ctx);
 	return 0;
@@ -340,66 +273,12 @@ void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
 {
 	if (!has_device_deps(t))
 		return;
-	struct reach r;
-	int err = reach_build(ctx, t, &r);
+	struct opp_reach r;
+	int err = dmn__opp_reach(ctx, t, true, &r);
 	if (err) {
 		dmn__opp_note(ctx, rep, err);
 		return;
 	}
 	settle_down(ctx, &r, rep);
 	dmn__free(ctx, r.order);
-}
-
-/* The level @e votes on attachment @i of @pdev into *@level (0: none), as
- * dmn__opp_entry_votes() says, straight from the matching: 0 or -ENOMEM. */
-static int vote_at(struct dmn_ctx *ctx, const struct opp_entry *e,
-		   const struct pd_device *pdev, unsigned i, uint32_t *level)
-{
-	if (oe_has_pstate(e)) {
-		/* A get-pstate helper: the device's single domain. */
-		*level = i ? 0 : oe_pstate(e);
-		return 0;
-	}
-	int err = dmn__opp_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts);
-	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
-	for (unsigned j = 0; !err && j < e->n_required; j++)
-		if (slot[j] == (int)i)
-			*level = oe_req_entry(e)[j]->level;
-	return err;
-}
-
-int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
-		    uint32_t level)
-{
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	int err = !pdev ? -EBADF : i >= pdev->n_atts ? -ENOENT : 0;
-	pd_attach_t att = err ? 0 : att_handle(dev_att(pdev, i));
-	uint32_t cast = level;
-	bool owner = !err && od && is_owner(od);
-	unsigned had = owner ? od->cap_own_vote : 0;
-	if (owner && dmn_grow(ctx, (void **)&od->own_vote, &od->cap_own_vote,
-			      pdev->n_atts, sizeof(*od->own_vote)))
-		err = -ENOMEM;
-	for (unsigned k = had; owner && k < od->cap_own_vote; k++)
-		od->own_vote[k] = 0;
-	const struct opp_entry *eff =
-	    owner ? dmn__opp_entry_by_id(od->table, od->vote_id) : 0;
-	if (!err && eff) {
-		/* the effective entry's vote on this attachment, if any */
-		uint32_t own = 0;
-		err = vote_at(ctx, eff, pdev, i, &own);
-		if (own > cast)
-			cast = own;
-	}
-	if (!err)
-		err = dmn__pd_vote_locked(ctx, att, cast);
-	if (!err && owner && i < od->cap_own_vote)
-		od->own_vote[i] = level;
-	dmn__unlock(ctx);
-	return err;
 }

@@ -185,21 +185,15 @@ static const struct opp_follow_ops follow_ops = {
 
 int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	int err;
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
+	if (!od)
+		return err;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
-	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
-	const struct opp_entry *vote = 0, *run = 0;
-	if (od) {
-		vote = dmn__opp_entry_by_id(od->table, od->vote_id);
-		run = dmn__opp_entry_by_id(od->table, od->run_id);
-	}
-	if (!err && follow && !od->follow) {
+	const struct opp_entry *vote = dmn__opp_entry_by_id(od->table, od->vote_id);
+	const struct opp_entry *run = dmn__opp_entry_by_id(od->table, od->run_id);
+	if (follow && !od->follow) {
 		struct opp_ctx *oc = ctx->opp;
 		oc->follow = &follow_ops;
 		err = listen_locked(ctx, oc);
@@ -215,7 +209,7 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 			if (to && run && dmn__opp_entry_cmp(to, run) > 0)
 				follow_move(ctx, od, to);
 		}
-	} else if (!err && !follow && od->follow) {
+	} else if (!follow && od->follow) {
 		dmn__opp_follow_drop(ctx, od);
 		if (vote && run && run != vote)
 			follow_move(ctx, od, vote);

@@ -8,6 +8,7 @@
 #include "opp_internal.h"
 
 #include <errno.h>
+#include <string.h>
 
 int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 		   struct opp_info *out)
@@ -70,52 +71,49 @@ int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
 
 int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
 	int err;
-	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
-	if (od)
-		*out = od->table->handle;
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, out, dev, false, &err);
+	if (!od)
+		return err;
+	*out = od->table->handle;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
 		       uint64_t *requested_hz)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
 	int err;
-	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
-	if (od && id)
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
+	if (!od)
+		return err;
+	if (id)
 		*id = od->run_id;
-	if (od && requested_hz)
+	if (requested_hz)
 		*requested_hz = od->requested_hz;
 	dmn__unlock(ctx);
-	return err;
+	return 0;
 }
 
 int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 		     uint32_t *levels, unsigned max)
 {
-	if (!ctx || (!levels && max))
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
 	int err;
-	struct opp_dev *od = dmn__opp_bound(ctx, dev, &err);
-	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
-	if (od && !e)
-		err = -ENOENT;
+	struct opp_dev *od =
+	    dmn__opp_dev_enter(ctx, levels || !max, dev, false, &err);
+	if (!od)
+		return err;
+	const struct opp_entry *e = dmn__opp_entry_by_id(od->table, id);
+	err = e ? 0 : -ENOENT;
 	if (e) {
 		unsigned n = od->pdev->n_atts;
 		uint32_t *lv = dmn__alloc(ctx, (n + 1) * sizeof(*lv));
 		bool *driven = dmn__alloc(ctx, n + 1);
-		err = lv && driven ? dmn__opp_entry_votes(ctx, e, od->pdev, lv,
+		if (lv && driven) {
+			memset(lv, 0, (n + 1) * sizeof(*lv));
+			memset(driven, 0, n + 1);
+		}
+		err = lv && driven ? dmn__opp_entry_raise(ctx, e, od->pdev, lv,
 						     driven, n)
 				   : -ENOMEM;
 		for (unsigned i = 0; err >= 0 && i < max && i < n; i++)
@@ -131,15 +129,12 @@ int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 
 int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out)
 {
-	if (!ctx || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = d ? 0 : -EBADF;
-	const struct opp_table *t = d ? dmn__opp_domain_level_table(d) : 0;
-	if (d && !t)
-		err = -ENOENT;
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	const struct opp_table *t = dmn__opp_domain_level_table(d);
+	err = t ? 0 : -ENOENT;
 	if (t)
 		*out = t->handle;
 	dmn__unlock(ctx);

@@ -13,29 +13,15 @@
 
 #include <errno.h>
 
-/* First position whose key is >= @key (@upper: > @key). */
-unsigned dmn__opp_bound_freq(const struct opp_table *t, uint64_t hz, bool upper)
+unsigned dmn__opp_bound(const struct opp_table *t, uint64_t key, bool level,
+			bool upper)
 {
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		uint64_t k = oe_hz(opp_sorted_at(t, mid))[0];
-		if (upper ? k <= hz : k < hz)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
-			      bool upper)
-{
-	unsigned lo = 0, hi = t->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		uint32_t k = opp_sorted_at(t, mid)->level;
-		if (upper ? k <= level : k < level)
+		const struct opp_entry *e = opp_sorted_at(t, mid);
+		uint64_t k = level ? e->level : oe_hz(e)[0];
+		if (upper ? k <= key : k < key)
 			lo = mid + 1;
 		else
 			hi = mid;

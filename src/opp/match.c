@@ -24,17 +24,16 @@ static int report_match(struct dmn_ctx *ctx, const struct opp_entry *e,
 int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 			      int *slot, unsigned max)
 {
-	if (!ctx || (!slot && max))
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	const struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	const struct opp_entry *e = od ? dmn__opp_entry_by_id(od->table, id) : 0;
-	int ret = !pdev ? -EBADF : !e ? -ENOENT : 0;
+	int ret;
+	const struct opp_dev *od =
+	    dmn__opp_dev_enter(ctx, slot || !max, dev, false, &ret);
+	if (!od)
+		return ret;
+	const struct opp_entry *e = dmn__opp_entry_by_id(od->table, id);
+	ret = -ENOENT;
 	if (e)
-		ret = report_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts, slot,
-				   max);
+		ret = report_match(ctx, e, dmn__opp_att_dom, od->pdev,
+				   od->pdev->n_atts, slot, max);
 	dmn__unlock(ctx);
 	return ret;
 }
@@ -42,14 +41,14 @@ int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t id,
 			      int *slot, unsigned max)
 {
-	if (!ctx || (!slot && max))
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	const struct opp_table *t = d ? dmn__opp_domain_level_table(d) : 0;
+	int ret;
+	struct pd_domain *d =
+	    dmn__enter(ctx, slot || !max, DMN_DOMAINS, dom, &ret);
+	if (!d)
+		return ret;
+	const struct opp_table *t = dmn__opp_domain_level_table(d);
 	const struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
-	int ret = !d ? -EBADF : !e ? -ENOENT : 0;
+	ret = -ENOENT;
 	if (e)
 		ret = report_match(ctx, e, dmn__opp_parent_dom, d, d->n_parents, slot,
 				   max);

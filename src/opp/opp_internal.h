@@ -248,12 +248,34 @@ unsigned dmn__opp_entry_pos(const struct opp_table *t,
 			    const struct opp_entry *e);
 bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
 
+/* The tables reachable from @from through required OPPs (@devices: only
+ * through tables without levels), each marked with a new
+ * opp_ctx->table_gen; with @out, also their list (@from excluded) in an
+ * order where every table comes after the tables it requires (a
+ * depth-first post-order on an explicit stack: no recursion on a chain's
+ * length), to be freed by the caller. 0 or -ENOMEM (@out then empty). */
+struct opp_reach {
+	struct opp_table **order;
+	unsigned n, cap;
+};
+int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
+		   struct opp_reach *out);
+
 /* lookup.c: positions in t->sorted; -1 if none */
 /* First position whose key is >= @key (@upper: > @key): a binary search on
- * hz[0] (frequency tables) or the level (level tables). */
-unsigned dmn__opp_bound_freq(const struct opp_table *t, uint64_t hz, bool upper);
-unsigned dmn__opp_bound_level(const struct opp_table *t, uint32_t level,
-			      bool upper);
+ * the level (@level: level tables) or hz[0] (frequency tables). */
+unsigned dmn__opp_bound(const struct opp_table *t, uint64_t key, bool level,
+			bool upper);
+static inline unsigned dmn__opp_bound_freq(const struct opp_table *t,
+					   uint64_t hz, bool upper)
+{
+	return dmn__opp_bound(t, hz, false, upper);
+}
+static inline unsigned dmn__opp_bound_level(const struct opp_table *t,
+					    uint32_t level, bool upper)
+{
+	return dmn__opp_bound(t, level, true, upper);
+}
 /* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct opp_table *t, unsigned pos);
 int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
@@ -273,12 +295,22 @@ struct pd_domain *dmn__opp_parent_dom(const void *dom, unsigned i);
  * or -1 (also for a requirement into a device table). -ENOMEM. */
 int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
 	      const void *src, unsigned n);
-/* The votes @e casts on @dev's attachments (n = min(n_atts, max)):
- * levels[i] and whether attachment i is driven by the entry at all.
- * Returns n, or -ENOMEM. */
-int dmn__opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
-		    const struct pd_device *dev, uint32_t *levels, bool *driven,
-		    unsigned max);
+/* Attachment @i is driven at @level at least. */
+static inline void opp_raise_vote(uint32_t *levels, bool *driven, unsigned i,
+				  uint32_t level)
+{
+	if (!driven[i] || level > levels[i])
+		levels[i] = level;
+	driven[i] = true;
+}
+/* The votes @e casts on @dev's attachments (n = min(n_atts, max)),
+ * added to what levels[] and driven[] hold: each raises levels[i] (sets
+ * it where !driven[i]) and sets driven[i]; from all-false driven[] and
+ * zeroed levels[] they are the entry's votes, and an attachment not
+ * driven by it stays at 0. Returns n, or -ENOMEM. */
+int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct opp_entry *e,
+			 const struct pd_device *dev, uint32_t *levels,
+			 bool *driven, unsigned max);
 void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
 /* Finish a public state-changing OPP call: record dmn_last_error(). */
 int dmn__opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);
@@ -303,9 +335,13 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep);
 
-/* bind.c: @dev's OPP state; *@err -EBADF (bad handle), -ENOENT (not
- * bound) or 0. */
-struct opp_dev *dmn__opp_bound(struct dmn_ctx *ctx, pd_device_t dev, int *err);
+/* bind.c: dmn__enter for a device's OPP state: -EINVAL, -EDEADLK, -EBADF
+ * (no such device), then -ENOENT (not bound). Returns the state with the
+ * lock held and *@err 0, or NULL with *@err set and the lock not held;
+ * @record: a -EBADF or -ENOENT is also the call's dmn_last_error(), as for
+ * a state-changing call. */
+struct opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
+				  pd_device_t dev, bool record, int *err);
 
 /* devreq.c: opp_set_rate's move with the device-to-device requirements
  * of @od's table (owners raised first, settled after). */

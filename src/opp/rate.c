@@ -56,6 +56,24 @@ void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_o
 /* ---- providers ------------------------------------------------------------
  */
 
+/* The outcome of one provider call (@err as the provider returned it, a
+ * positive value taken as -EIO; the records already updated on success):
+ * the event, and a failure noted in @rep. Returns 0 or the error. */
+static int step_done(struct dmn_ctx *ctx, struct opp_dev *od,
+		     struct opp_report *rep, int err, enum dmn_event_kind kind,
+		     enum dmn_op op, int safe, uint64_t old, uint64_t new)
+{
+	if (err) {
+		err = err > 0 ? -EIO : err;
+		dmn__opp_note(ctx, rep, err);
+		kind = DMN_EV_FAILURE;
+	} else {
+		safe = 0;
+	}
+	dmn__opp_emit_dev(ctx, kind, op, od, err, safe, old, new);
+	return err;
+}
+
 int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 		   int safe, struct opp_report *rep)
 {
@@ -65,17 +83,12 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 	int err = 0;
 	if (od->clk && od->clk->set_rate)
 		err = od->clk->set_rate(od->clk_user, od->pdev->handle, hz);
-	if (err) {
-		err = err > 0 ? -EIO : err;
-		dmn__opp_note(ctx, rep, err);
-		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_CLOCK, od, err, safe,
-			     old, hz);
-		return err;
+	if (!err) {
+		od->clock_hz = hz;
+		od->clock_known = true;
 	}
-	od->clock_hz = hz;
-	od->clock_known = true;
-	dmn__opp_emit_dev(ctx, DMN_EV_RATE, DMN_OP_CLOCK, od, 0, 0, old, hz);
-	return 0;
+	return step_done(ctx, od, rep, err, DMN_EV_RATE, DMN_OP_CLOCK, safe, old,
+			 hz);
 }
 
 static bool supply_same(const struct opp_dev *od, unsigned k,
@@ -105,18 +118,12 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 	int err = od->reg->set_voltage(od->reg_user, od->pdev->handle, k,
 				       s->microvolt_min, s->microvolt,
 				       s->microvolt_max);
-	if (err) {
-		err = err > 0 ? -EIO : err;
-		dmn__opp_note(ctx, rep, err);
-		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_REGULATOR, od, err,
-			     safe, old, s->microvolt);
-		return err;
+	if (!err) {
+		od->supply[k] = *s;
+		od->supply_known[k] = true;
 	}
-	od->supply[k] = *s;
-	od->supply_known[k] = true;
-	dmn__opp_emit_dev(ctx, DMN_EV_VOLTAGE, DMN_OP_REGULATOR, od, 0, 0, old,
-		     s->microvolt);
-	return 0;
+	return step_done(ctx, od, rep, err, DMN_EV_VOLTAGE, DMN_OP_REGULATOR,
+			 safe, old, s->microvolt);
 }
 
 /* The provider records live in one block (opp_dev->supply first): the
@@ -158,6 +165,32 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
 	dmn__free(ctx, od);
 }
 
+/* The supplies of @to that go up (@up) or down, stepped in order. Going
+ * up, each old state is saved and its index logged in od->done for the
+ * undo, and the first failure stops the walk and is returned; going down,
+ * failures are safe (noted). */
+static int supplies_step(struct dmn_ctx *ctx, struct opp_dev *od,
+			 const struct opp_entry *to, unsigned n_sup, bool up,
+			 unsigned *n_done, struct opp_report *rep)
+{
+	for (unsigned k = 0; k < n_sup; k++) {
+		const struct opp_supply *s = &oe_supplies(to)[k];
+		if (supply_same(od, k, s) || supply_raises(od, k, s) != up)
+			continue;
+		if (up) {
+			od->saved[k] = od->supply[k];
+			od->saved_known[k] = od->supply_known[k];
+		}
+		int err = supply_step(ctx, od, k, s, !up, rep);
+		if (!up)
+			continue;
+		if (err)
+			return err;
+		od->done[(*n_done)++] = k;
+	}
+	return 0;
+}
+
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		const struct opp_entry *to, struct opp_report *rep)
 {
@@ -165,21 +198,9 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 	unsigned n_sup = has_reg ? to->n_supplies : 0;
 	if (dmn__opp_dev_reserve(ctx, od, n_sup))
 		return -ENOMEM; /* nothing called yet */
-	struct opp_supply *saved = od->saved;
-	bool *saved_known = od->saved_known;
-	unsigned *done = od->done, n_done = 0;
+	unsigned n_done = 0;
 	enum dmn_op failed_op = DMN_OP_REGULATOR;
-	int err = 0;
-	for (unsigned k = 0; k < n_sup && !err; k++) {
-		const struct opp_supply *s = &oe_supplies(to)[k];
-		if (supply_same(od, k, s) || !supply_raises(od, k, s))
-			continue;
-		saved[k] = od->supply[k];
-		saved_known[k] = od->supply_known[k];
-		err = supply_step(ctx, od, k, s, 0, rep);
-		if (!err)
-			done[n_done++] = k;
-	}
+	int err = supplies_step(ctx, od, to, n_sup, true, &n_done, rep);
 	if (!err && to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
 		err = dmn__opp_clock_step(ctx, od, oe_hz(to)[0], 0, rep);
@@ -189,17 +210,13 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
 		/* Back to the old windows, in reverse. A supply whose old state
 		 * was never known has nothing to go back to. */
 		while (n_done--) {
-			unsigned k = done[n_done];
-			if (saved_known[k])
-				supply_step(ctx, od, k, &saved[k], 1, rep);
+			unsigned k = od->done[n_done];
+			if (od->saved_known[k])
+				supply_step(ctx, od, k, &od->saved[k], 1, rep);
 		}
 		return err;
 	}
-	for (unsigned k = 0; k < n_sup; k++) {
-		const struct opp_supply *s = &oe_supplies(to)[k];
-		if (!supply_same(od, k, s) && !supply_raises(od, k, s))
-			supply_step(ctx, od, k, s, 1, rep); /* safe: reported */
-	}
+	supplies_step(ctx, od, to, n_sup, false, &n_done, rep);
 	return 0;
 }
 
@@ -265,35 +282,34 @@ static int vote_txn(struct dmn_ctx *ctx, struct pd_device *pdev,
 
 /* The per-attachment arrays of one move, in one block. */
 struct move_plan {
-	uint32_t *new_v, *old_v, *own_v, *want, *cur, *up;
-	bool *new_d, *old_d, *own_d, *touch;
+	uint32_t *new_v, *old_v, *want, *cur, *up;
+	bool *new_d, *old_d, *touch;
 };
 
 static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 {
-	size_t words = 6 * (size_t)n, flags = 4 * (size_t)n;
+	size_t words = 5 * (size_t)n, flags = 3 * (size_t)n;
 	char *block = dmn__alloc(ctx, words * sizeof(uint32_t) + flags + 1);
 	if (!block)
 		return 0;
 	uint32_t *w = (uint32_t *)block;
 	p->new_v = w;
 	p->old_v = w + n;
-	p->own_v = w + 2 * n;
-	p->want = w + 3 * n;
-	p->cur = w + 4 * n;
-	p->up = w + 5 * n;
-	bool *f = (bool *)(w + 6 * n);
+	p->want = w + 2 * n;
+	p->cur = w + 3 * n;
+	p->up = w + 4 * n;
+	bool *f = (bool *)(w + 5 * n);
 	p->new_d = f;
 	p->old_d = f + n;
-	p->own_d = f + 2 * n;
-	p->touch = f + 3 * n;
+	p->touch = f + 2 * n;
 	memset(f, 0, flags);
 	return block;
 }
 
-int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
-		    const struct opp_entry *target, uint64_t hz,
-		    struct opp_report *rep)
+/* dmn__opp_move_locked with the plan's arrays in @p. */
+static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
+			const struct opp_entry *target, uint64_t hz,
+			struct move_plan *p, struct opp_report *rep)
 {
 	struct pd_device *pdev = od->pdev;
 	const struct opp_table *t = od->table;
@@ -307,52 +323,38 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		own = 0;
 	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
-	struct move_plan p;
-	void *block = plan_alloc(ctx, &p, n);
-	if (!block)
-		return -ENOMEM;
 	int err = 0;
+	/* The new votes (new_d and old_d start all false): the target's,
+	 * raised by the entry of its own rate and by an owner's own direct
+	 * votes, whatever its entry. */
 	if (target)
-		err = dmn__opp_entry_votes(ctx, target, pdev, p.new_v, p.new_d, n);
-	if (err >= 0 && was_vote)
-		err = dmn__opp_entry_votes(ctx, was_vote, pdev, p.old_v, p.old_d, n);
+		err = dmn__opp_entry_raise(ctx, target, pdev, p->new_v, p->new_d, n);
 	if (err >= 0 && target && own)
-		err = dmn__opp_entry_votes(ctx, own, pdev, p.own_v, p.own_d, n);
-	for (unsigned i = 0; err >= 0 && target && own && i < n; i++) {
-		if (p.own_d[i] && (!p.new_d[i] || p.own_v[i] > p.new_v[i]))
-			p.new_v[i] = p.own_v[i];
-		p.new_d[i] = p.new_d[i] || p.own_d[i];
-	}
-	/* an owner's own direct votes count too, whatever its entry */
-	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++) {
-		if (!od->own_vote[i])
-			continue;
-		if (!p.new_d[i] || od->own_vote[i] > p.new_v[i])
-			p.new_v[i] = od->own_vote[i];
-		p.new_d[i] = true;
-	}
-	if (err < 0) {
-		dmn__free(ctx, block);
+		err = dmn__opp_entry_raise(ctx, own, pdev, p->new_v, p->new_d, n);
+	if (err >= 0 && was_vote)
+		err = dmn__opp_entry_raise(ctx, was_vote, pdev, p->old_v, p->old_d, n);
+	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++)
+		if (od->own_vote[i])
+			opp_raise_vote(p->new_v, p->new_d, i, od->own_vote[i]);
+	if (err < 0)
 		return err;
-	}
 	err = 0;
 
 	/* Validate every vote before anything changes (-ENODEV, -ERANGE). */
 	for (unsigned i = 0; i < n && !err; i++) {
 		struct pd_attachment *a = dev_att(pdev, i);
-		p.touch[i] = p.new_d[i] || p.old_d[i];
-		p.cur[i] = p.up[i] = p.want[i] = a->vote;
-		if (!p.touch[i])
+		p->touch[i] = p->new_d[i] || p->old_d[i];
+		p->cur[i] = p->up[i] = p->want[i] = a->vote;
+		if (!p->touch[i])
 			continue;
 		err = dmn__txn_check_level(ctx, a->dom,
-				      p.new_d[i] ? p.new_v[i] : 0, &p.want[i]);
-		p.up[i] = p.want[i] > p.cur[i] ? p.want[i] : p.cur[i];
+				      p->new_d[i] ? p->new_v[i] : 0, &p->want[i]);
+		p->up[i] = p->want[i] > p->cur[i] ? p->want[i] : p->cur[i];
 		/* A pd_vote() since the OPP was set changed its vote: the
 		 * latest call wins, so the OPP's vote is written again. */
-		same = same && p.want[i] == p.cur[i];
+		same = same && p->want[i] == p->cur[i];
 	}
 	if (!err && same) {
-		dmn__free(ctx, block);
 		od->requested_hz = hz; /* the same OPP: nothing is called */
 		return 0;
 	}
@@ -360,16 +362,13 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 		err = reserve_move(ctx, pdev, n);
 	if (!err)
 		err = dmn__opp_dev_reserve(ctx, od, t->max_supplies);
-	if (err) {
-		dmn__free(ctx, block);
+	if (err)
 		return err;
-	}
 
 	od->busy = true;
-	err = vote_txn(ctx, pdev, p.touch, p.up, n, rep); /* 1 */
+	err = vote_txn(ctx, pdev, p->touch, p->up, n, rep); /* 1 */
 	if (err) {
 		od->busy = false;
-		dmn__free(ctx, block);
 		return err; /* the core transaction undid itself */
 	}
 	const struct opp_entry *run = target;
@@ -381,9 +380,8 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	if (run && run != was_run) {
 		err = dmn__opp_hw_move(ctx, od, run, rep); /* 2, 3, 4 */
 		if (err) {
-			vote_txn(ctx, pdev, p.touch, p.cur, n, rep);
+			vote_txn(ctx, pdev, p->touch, p->cur, n, rep);
 			od->busy = false;
-			dmn__free(ctx, block);
 			return err;
 		}
 	}
@@ -392,8 +390,7 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	od->requested_hz = hz;
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
-	int low = vote_txn(ctx, pdev, p.touch, p.want, n, rep);
-	dmn__free(ctx, block);
+	int low = vote_txn(ctx, pdev, p->touch, p->want, n, rep);
 	if (low) {
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */
@@ -404,19 +401,29 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	return 0;
 }
 
+int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
+		    const struct opp_entry *target, uint64_t hz,
+		    struct opp_report *rep)
+{
+	struct move_plan p;
+	void *block = plan_alloc(ctx, &p, od->pdev->n_atts);
+	if (!block)
+		return -ENOMEM;
+	int err = move_planned(ctx, od, target, hz, &p, rep);
+	dmn__free(ctx, block);
+	return err;
+}
+
 int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	int err;
+	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
+	if (!od)
+		return err;
 	struct opp_report rep = {0};
 	ctx->op_error = 0;
-	int err = !pdev ? -EBADF : !od ? -ENOENT : 0;
 	const struct opp_entry *target = 0;
-	if (!err && hz) {
+	if (hz) {
 		int pos = dmn__opp_pos_freq_ceil(od->table, hz);
 		if (pos < 0)
 			err = -ERANGE;
@@ -425,64 +432,6 @@ int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
 	}
 	if (!err)
 		err = dmn__opp_rate_locked(ctx, od, target, hz, &rep);
-	err = dmn__opp_result(ctx, &rep, err);
-	dmn__unlock(ctx);
-	return err;
-}
-
-/* ---- availability
- * ------------------------------------------------------------ */
-
-static const struct opp_entry *usable_above(const struct opp_table *t,
-					    const struct opp_entry *e)
-{
-	int pos = dmn__opp_usable_up(t, dmn__opp_entry_pos(t, e) + 1);
-	return pos < 0 ? 0 : opp_sorted_at(t, pos);
-}
-
-int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
-		      bool available)
-{
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
-	struct opp_report rep = {0};
-	int err = !t ? -EBADF : !e ? -ENOENT : 0;
-	if (err || available || !oe_available(e)) {
-		if (!err)
-			oe_set_available(e, available);
-		dmn__unlock(ctx);
-		return err;
-	}
-	ctx->op_error = 0;
-	oe_set_available(e, false);
-	/* Check every device first: -EBUSY changes nothing. */
-	for (struct opp_dev *od = t->devices; od && !err; od = od->next)
-		if (od->vote_id == id && !usable_above(t, e))
-			err = -EBUSY;
-	for (struct opp_dev *od = t->devices; od && !err; od = od->next) {
-		if (od->vote_id == id) {
-			err = dmn__opp_move_locked(ctx, od, usable_above(t, e),
-					      od->requested_hz, &rep);
-		} else if (od->run_id == id) {
-			/* A follower running above its own OPP: where it may.
-			 */
-			const struct opp_entry *v =
-			    dmn__opp_entry_by_id(t, od->vote_id);
-			const struct opp_entry *p =
-			    opp_follow_permitted(ctx, od, v);
-			if (!p)
-				p = v;
-			err = dmn__opp_hw_move(ctx, od, p, &rep);
-			if (!err)
-				od->run_id = p->id;
-		}
-	}
-	if (err)
-		oe_set_available(e, true); /* devices already moved stay moved */
 	err = dmn__opp_result(ctx, &rep, err);
 	dmn__unlock(ctx);
 	return err;

@@ -132,33 +132,27 @@ int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn
 	return 0;
 }
 
-int dmn__opp_entry_votes(struct dmn_ctx *ctx, const struct opp_entry *e,
-		    const struct pd_device *dev, uint32_t *levels, bool *driven,
-		    unsigned max)
+int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct opp_entry *e,
+			 const struct pd_device *dev, uint32_t *levels,
+			 bool *driven, unsigned max)
 {
 	unsigned n = dev->n_atts < max ? dev->n_atts : max;
-	for (unsigned i = 0; i < n; i++) {
-		levels[i] = 0;
-		driven[i] = false;
-	}
 	if (oe_has_pstate(e)) {
 		/* A get-pstate helper: the device's single domain. */
-		if (n) {
-			levels[0] = oe_pstate(e);
-			driven[0] = true;
-		}
+		if (n)
+			opp_raise_vote(levels, driven, 0, oe_pstate(e));
 		return (int)n;
 	}
 	int err = dmn__opp_match(ctx, e, dmn__opp_att_dom, dev, dev->n_atts);
 	if (err)
 		return err;
+	/* the matching gives each attachment one required OPP at most */
 	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++) {
 		int i = dom_of_req[j];
-		if (i < 0 || (unsigned)i >= n)
-			continue;
-		levels[i] = oe_req_entry(e)[j]->level;
-		driven[i] = true;
+		if (i >= 0 && (unsigned)i < n)
+			opp_raise_vote(levels, driven, (unsigned)i,
+				  oe_req_entry(e)[j]->level);
 	}
 	return (int)n;
 }
@@ -224,14 +218,13 @@ static bool domain_busy(const struct pd_domain *d)
 int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 			 opp_table_t table)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	int err;
+	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
 	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct opp_domain *od = 0;
-	int err = (d && t) ? 0 : -EBADF;
+	err = t ? 0 : -EBADF;
 	if (!err && d->opp_state)
 		err = -EEXIST;
 	for (unsigned i = 0; !err && i < t->n; i++)

@@ -139,11 +139,9 @@ bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
 
 int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
 {
-	if (!ctx || !name || !out)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = 0;
+	int err = dmn__enter_ctx(ctx, name && out);
+	if (err)
+		return err;
 	struct opp_table *t = 0;
 	struct opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
 	if (!oc)
@@ -202,23 +200,24 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
 /* Sort key order: frequency tables by hz[0], then level (an entry without
  * a level before level 0), then the other clocks; level tables by level.
  * Two entries comparing equal are duplicates. A table's entries all have
- * clocks or none (opp_add refuses a mix), so hz[0] is compared when both
- * have one. */
+ * clocks or none (opp_add refuses a mix), so entries of one table compare
+ * hz[0] both or neither. Key @k of @e: hz[0], the level (+1, 0 without
+ * one), hz[1], ...; 0 past the entry's clocks (32-bit code but for the
+ * 64-bit compares). */
+static uint64_t sort_key(const struct opp_entry *e, unsigned k)
+{
+	if (k == 1)
+		return (e->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)e->level + 1
+						       : 0;
+	k -= k > 1;
+	return k < e->n_hz ? oe_hz(e)[k] : 0;
+}
+
 int dmn__opp_entry_cmp(const struct opp_entry *a, const struct opp_entry *b)
 {
-	const uint64_t *ha = oe_hz(a), *hb = oe_hz(b);
-	if (a->n_hz && b->n_hz && ha[0] != hb[0])
-		return ha[0] < hb[0] ? -1 : 1;
-	uint64_t la =
-	    (a->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)a->level + 1 : 0;
-	uint64_t lb =
-	    (b->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)b->level + 1 : 0;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	unsigned n = a->n_hz > b->n_hz ? a->n_hz : b->n_hz;
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = i < a->n_hz ? ha[i] : 0;
-		uint64_t y = i < b->n_hz ? hb[i] : 0;
+	unsigned n = (a->n_hz > b->n_hz ? a->n_hz : b->n_hz) + 2;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t x = sort_key(a, k), y = sort_key(b, k);
 		if (x != y)
 			return x < y ? -1 : 1;
 	}
@@ -247,42 +246,51 @@ unsigned dmn__opp_entry_pos(const struct opp_table *t,
 	return sorted_lower_bound(t, e);
 }
 
-/* Does @from reach @target through required-OPP references? An explicit
- * stack and visit marks: each table once, whatever the chain's length.
- * 1 yes, 0 no, -ENOMEM. */
-static int deps_reach(struct dmn_ctx *ctx, struct opp_table *from,
-		      const struct opp_table *target)
+int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
+		   struct opp_reach *out)
 {
 	struct opp_ctx *oc = ctx->opp;
-	struct opp_table **stack = 0;
+	struct frame {
+		struct opp_table *t;
+		unsigned next;
+	} *stack = 0;
 	unsigned n = 0, cap = 0;
-	int found = 0;
 	uint32_t gen = ++oc->table_gen;
-	if (dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack)))
-		return -ENOMEM;
-	from->mark = gen;
-	stack[n++] = from;
-	while (n && !found) {
-		struct opp_table *t = stack[--n];
-		if (t == target) {
-			found = 1;
-			break;
-		}
-		for (unsigned i = 0; i < t->n_deps; i++) {
-			struct opp_table *d = t->deps[i];
-			if (d->mark == gen)
-				continue;
-			if (dmn_grow(ctx, (void **)&stack, &cap, n + 1,
-				     sizeof(*stack))) {
-				found = -ENOMEM;
-				break;
-			}
+	if (out)
+		memset(out, 0, sizeof(*out));
+	int err = dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack));
+	if (!err) {
+		from->mark = gen;
+		stack[n++] = (struct frame){from, 0};
+	}
+	while (!err && n) {
+		struct frame *f = &stack[n - 1];
+		if (f->next < f->t->n_deps) {
+			struct opp_table *d = f->t->deps[f->next++];
+			if ((devices && d->has_level) || d->mark == gen)
+				continue; /* a domain's levels, or seen */
 			d->mark = gen;
-			stack[n++] = d;
+			err = dmn_grow(ctx, (void **)&stack, &cap, n + 1,
+				       sizeof(*stack));
+			if (!err)
+				stack[n++] = (struct frame){d, 0};
+			continue;
 		}
+		struct opp_table *done = f->t;
+		n--;
+		if (done == from || !out)
+			continue;
+		err = dmn_grow(ctx, (void **)&out->order, &out->cap,
+			       out->n + 1, sizeof(*out->order));
+		if (!err)
+			out->order[out->n++] = done;
 	}
 	dmn__free(ctx, stack);
-	return found;
+	if (err && out) {
+		dmn__free(ctx, out->order);
+		memset(out, 0, sizeof(*out));
+	}
+	return err;
 }
 
 static bool has_dep(const struct opp_table *t, const struct opp_table *dep)
@@ -333,12 +341,15 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 		 * table before the ones requiring it, so O(1) per add instead
 		 * of a walk of the whole chain), nor when @t requires @rt
 		 * already (that link passed this check). */
-		int reach = rt == t ? 1
-			    : !t->n_users || has_dep(t, rt)
-				? 0
-				: deps_reach(ctx, rt, t);
-		if (reach)
-			return reach < 0 ? reach : -EINVAL; /* a cycle */
+		bool cycle = rt == t;
+		if (!cycle && t->n_users && !has_dep(t, rt)) {
+			int err = dmn__opp_reach(ctx, rt, false, 0);
+			if (err)
+				return err;
+			cycle = t->mark == ((struct opp_ctx *)ctx->opp)->table_gen;
+		}
+		if (cycle)
+			return -EINVAL;
 		oe_req_table(e)[i] = rt;
 		oe_req_entry(e)[i] = re;
 		if (has_dep(t, rt))
@@ -417,17 +428,14 @@ static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
 int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	    uint32_t *id)
 {
-	if (!ctx || !desc)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
+	int err;
+	struct opp_table *t = dmn__opp_enter(ctx, desc, table, &err);
+	if (!t)
+		return err;
 	struct opp_entry *e = 0;
 	struct opp_table **new_deps = 0;
 	unsigned n_new = 0, pos = 0;
-	int err = t ? 0 : -EBADF;
-	if (!err)
-		err = entry_alloc(ctx, desc, t->helper != 0, &e);
+	err = entry_alloc(ctx, desc, t->helper != 0, &e);
 	if (!err) {
 		new_deps = dmn__alloc(ctx, (desc->n_required + 1) *
 					      sizeof(*new_deps));
@@ -457,7 +465,7 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 			       sizeof(*new_deps[i]->users));
 	if (!err)
 		err = dmn__opp_scratch_reserve(ctx, desc->n_required, 0);
-	for (struct opp_dev *od = t ? t->devices : 0; !err && od; od = od->next)
+	for (struct opp_dev *od = t->devices; !err && od; od = od->next)
 		err = dmn__opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
 		uint32_t pstate = 0;
@@ -495,17 +503,6 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	dmn__free(ctx, new_deps);
 	if (id)
 		*id = e->id;
-	dmn__unlock(ctx);
-	return 0;
-}
-
-int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost)
-{
-	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
-	if (!t)
-		return err;
-	t->boost = boost;
 	dmn__unlock(ctx);
 	return 0;
 }
