@@ -13,6 +13,10 @@
  * the events, the statistics and pstate residencies, the snapshot. Injected
  * failures of set_performance_state cover a failed raise (rolled back) and
  * a failed lowering (kept, reported through dmn_last_error()).
+ * The plain variants take the root's rounding hook away, so that a vote
+ * on it takes the one-domain path (vote_alone in txn.c), with four voters
+ * or with one (whose histogram bin moves in place and whose domain needs
+ * no lock of its own on a striped context).
  */
 #include "test_core_common.h"
 #include "test_compare.h"
@@ -42,10 +46,14 @@ struct side {
 	unsigned n_dom;
 	pd_device_t dev[NDEV];
 	pd_attach_t att[NDEV];
+	unsigned n_dev;
 };
 
-static void side_init(struct side *s, uint64_t *clock, bool chain)
+enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE };
+
+static void side_init(struct side *s, uint64_t *clock, enum shape shape)
 {
+	bool chain = shape == CHAIN;
 	memset(s, 0, sizeof(*s));
 	fake_init(&s->fake);
 	s->fake.fail_err = -EIO;
@@ -55,8 +63,9 @@ static void side_init(struct side *s, uint64_t *clock, bool chain)
 	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
 	assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
-	assert_int_equal(pd_domain_set_rounding(s->ctx, s->root, round5, 0),
-			 0);
+	if (shape == ROUNDED || chain)
+		assert_int_equal(pd_domain_set_rounding(s->ctx, s->root,
+							round5, 0), 0);
 	s->dom[0] = s->root;
 	s->n_dom = 1;
 	if (chain) {
@@ -70,7 +79,8 @@ static void side_init(struct side *s, uint64_t *clock, bool chain)
 						 plus5, 0), 0);
 		s->n_dom = NDOM;
 	}
-	for (unsigned i = 0; i < NDEV; i++) {
+	s->n_dev = shape == PLAIN_ONE ? 1 : NDEV;
+	for (unsigned i = 0; i < s->n_dev; i++) {
 		char name[8];
 		snprintf(name, sizeof(name), "d%u", i);
 		s->dev[i] = mkdev(s->ctx, name);
@@ -91,19 +101,19 @@ static void side_fini(struct side *s)
 	assert_int_equal(s->alloc.live, 0);
 }
 
-static void run_fast_equals_general(bool chain)
+static void run_fast_equals_general(enum shape shape)
 {
 	uint64_t clock = 1000;
 	struct side *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	assert_non_null(a);
 	assert_non_null(b);
-	side_init(a, &clock, chain);
-	side_init(b, &clock, chain);
+	side_init(a, &clock, shape);
+	side_init(b, &clock, shape);
 	uint32_t seed = 7;
 	unsigned raised_fail = 0, lowered_fail = 0;
 	for (unsigned step = 0; step < 4000; step++) {
 		uint32_t r = next_rand(&seed);
-		unsigned i = r % NDEV;
+		unsigned i = r % a->n_dev;
 		uint32_t level = (r >> 8) % 112; /* some above 100: -ERANGE */
 		clock += 1 + (r >> 20) % 50;
 		fake_clear_log(&a->fake);
@@ -166,13 +176,25 @@ static void run_fast_equals_general(bool chain)
 static void fast_equals_general(void **state)
 {
 	(void)state;
-	run_fast_equals_general(false);
+	run_fast_equals_general(ROUNDED);
 }
 
 static void chain_equals_general(void **state)
 {
 	(void)state;
-	run_fast_equals_general(true);
+	run_fast_equals_general(CHAIN);
+}
+
+static void alone_equals_general(void **state)
+{
+	(void)state;
+	run_fast_equals_general(PLAIN);
+}
+
+static void alone_one_voter_equals_general(void **state)
+{
+	(void)state;
+	run_fast_equals_general(PLAIN_ONE);
 }
 
 int main(void)
@@ -182,6 +204,8 @@ int main(void)
 		 * need their own clock. */
 		TEST(fast_equals_general),
 		TEST(chain_equals_general),
+		TEST(alone_equals_general),
+		TEST(alone_one_voter_equals_general),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
