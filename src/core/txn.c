@@ -455,6 +455,13 @@ static void lower_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
  * *@op_error. */
 #if DMN_FAST_PATHS
 #define FAST_CHAIN 8
+/* The steps of the one-domain path: inline into it (hosted builds only:
+ * size-optimized builds leave the fast paths out). */
+#if defined(__GNUC__)
+#define FAST_STEP static inline __attribute__((always_inline))
+#else
+#define FAST_STEP static inline
+#endif
 
 struct chain_step {
 	struct pd_domain *x; /* the next step's x is this one's parent */
@@ -471,7 +478,7 @@ struct chain {
 
 /* Room for @level in @d's inputs, and for one more level in its
  * statistics (as dmn__txn_hist_add reserves): alone, made if missing. */
-static bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
 		       uint32_t level, bool shared)
 {
 	struct level_hist *h = &d->votes;
@@ -489,7 +496,7 @@ static bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
 
 /* Replace input @old of @d by @new (0: none). The bin of a level removed
  * here is freed, so putting @old back later always has room. */
-static void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
 		       uint32_t old, uint32_t new)
 {
 	struct level_hist *h = &d->votes;
@@ -522,7 +529,7 @@ static inline void chain_follow(struct dmn_ctx *ctx, struct pd_domain *d)
 
 /* lower_pstate without its links_follow_actual (callers follow), its
  * failure in *@op_error. */
-static void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
 			uint32_t floor, int *op_error)
 {
 	uint32_t want = level_hist_max(&d->votes);
@@ -549,7 +556,7 @@ static void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
 /* Phase A for one domain: raise @x to its inputs' maximum. On a failure
  * (1) the error is in *@err and *@op_error, FAILURE and ROLLBACK are
  * out, and the caller rolls back. */
-static int chain_raise(struct dmn_ctx *ctx, struct pd_domain *x, int *err,
+FAST_STEP int chain_raise(struct dmn_ctx *ctx, struct pd_domain *x, int *err,
 		       int *op_error)
 {
 	uint32_t want = level_hist_max(&x->votes), old = x->pstate;
