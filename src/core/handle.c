@@ -30,6 +30,11 @@ void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind)
 
 void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
 {
+	while (t->pub) {
+		struct handle_pub *older = t->pub->older;
+		dmn__free(ctx, t->pub);
+		t->pub = older;
+	}
 	dmn__free(ctx, t->objs);
 	dmn__handle_table_init(t, t->kind);
 }
@@ -52,6 +57,24 @@ int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 	char *block = dmn__alloc(ctx, block_size(t, cap));
 	if (!block)
 		return -ENOMEM;
+#if DMN_STRIPED
+	/* A striped context's attachments: a bigger block of published
+	 * votes, filled, then swapped in; the old one stays for readers. */
+	if (t->kind == HK_ATTACH && ctx->stripes) {
+		struct handle_pub *pub = dmn__alloc(
+		    ctx, sizeof(*pub) + (size_t)cap * sizeof(pub->w[0]));
+		if (!pub) {
+			dmn__free(ctx, block);
+			return -ENOMEM;
+		}
+		pub->older = t->pub;
+		pub->cap = cap;
+		for (uint32_t i = 0; i < cap; i++)
+			pub->w[i] = i < t->n_slots && t->pub ?
+				__atomic_load_n(&t->pub->w[i], __ATOMIC_RELAXED) : 0;
+		__atomic_store_n(&t->pub, pub, __ATOMIC_RELEASE);
+	}
+#endif
 	void **objs = (void **)block;
 	uint32_t *links = t->ordered ? (uint32_t *)(objs + cap) : 0;
 	uint16_t *gens = (uint16_t *)(links ? (void *)(links + 2u * cap)
@@ -93,7 +116,9 @@ uint32_t dmn__handle_alloc(struct handle_table *t, void *obj)
 		t->live_tail = slot + 1u;
 	}
 	t->live++;
-	return make_handle(t->kind, t->gens[slot], slot);
+	uint32_t h = make_handle(t->kind, t->gens[slot], slot);
+	dmn__handle_publish(t, h, 0); /* a new attachment votes 0 */
+	return h;
 }
 
 void dmn__handle_release(struct handle_table *t, uint32_t h)
@@ -113,6 +138,8 @@ void dmn__handle_release(struct handle_table *t, uint32_t h)
 		else
 			t->live_tail = prev;
 	}
+	if (t->pub) /* no longer live: every reader takes the locked path */
+		__atomic_store_n(&t->pub->w[slot], 0, __ATOMIC_RELAXED);
 	t->objs[slot] = free_tag(t->free_head);
 	t->gens[slot] = (uint16_t)((t->gens[slot] + 1u) & GEN_MASK);
 	t->free_head = slot + 1u;

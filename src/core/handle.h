@@ -26,6 +26,21 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
 #define HANDLE_GEN_BITS 10u
 #define HANDLE_MAX_SLOTS ((1u << HANDLE_SLOT_BITS) - 1u)
 
+/* The published votes of a striped context's attachments (pd_vote's
+ * lock-free unchanged check, device.c): per slot one word, the slot's
+ * generation << 33 | live << 32 | the attachment's vote, written with an
+ * atomic store whenever a call's outcome is final, read with an atomic
+ * load without any lock. A block is never freed while the context lives
+ * (a reader may hold an older one): a bigger one replaces it when the
+ * table grows, linked through @older, all freed by dmn__handle_table_fini.
+ * The blocks together hold less than twice the slots. */
+struct handle_pub {
+	struct handle_pub *older;
+	uint32_t cap;
+	uint64_t w[];
+};
+#define HANDLE_PUB_LIVE ((uint64_t)1 << 32)
+
 struct handle_table {
 	enum handle_kind kind;
 	bool ordered;     /* keeps creation order for dmn__handle_next */
@@ -37,6 +52,7 @@ struct handle_table {
 	uint32_t free_head; /* slot index + 1, 0 = none */
 	uint32_t live_head, live_tail; /* slot index + 1, 0 = none */
 	uint32_t live;
+	struct handle_pub *pub; /* attachments of a striped context, or NULL */
 };
 
 void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind);
@@ -90,6 +106,19 @@ DMN_HOT_LOOKUP void *dmn__handle_lookup(const struct handle_table *t, uint32_t h
 	return s < 0 ? 0 : t->objs[s];
 }
 #endif
+/* Publish @vote as the vote of the live attachment @h (its table @t):
+ * every call whose outcome changed a vote, once it is final. */
+static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
+				       uint32_t vote)
+{
+	if (!t->pub)
+		return;
+	uint32_t slot = (h & HANDLE_SLOT_MASK) - 1u;
+	uint64_t w = ((uint64_t)((h >> 20) & HANDLE_GEN_MASK) << 33) |
+		     HANDLE_PUB_LIVE | vote;
+	__atomic_store_n(&t->pub->w[slot], w, __ATOMIC_RELAXED);
+}
+
 /* First live handle after @prev (0 = from the start) in creation order,
  * or 0. Ordered tables only. @prev's object may already be freed, but not
  * its slot released. */

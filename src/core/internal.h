@@ -385,6 +385,11 @@ struct dmn_ctx {
 	struct dmn_stripe *stripes;
 	void *stripes_mem;
 	unsigned internal_listeners;
+	/* Odd while an exclusive call runs on a striped context (dmn__lock
+	 * to dmn__unlock): pd_vote's lock-free unchanged check trusts a
+	 * published vote only if this was even and the same around its
+	 * read (a sequence lock; device.c vote_published). */
+	unsigned excl_seq;
 };
 
 /* context.c */
@@ -529,9 +534,14 @@ DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 		ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
 #if DMN_STRIPED
 	/* Ascending, after the context lock: see the order above. */
-	if (ctx->stripes)
+	if (ctx->stripes) {
 		for (unsigned i = 0; i < DMN_STRIPES; i++)
 			pthread_mutex_lock(&ctx->stripes[i].m);
+		/* Odd, before anything this call writes (the fence). */
+		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
+				 __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	}
 #endif
 	ctx->held_next = dmn__held_by_thread;
 	dmn__held_by_thread = ctx;
@@ -546,9 +556,13 @@ DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx)
 	dmn__held_by_thread = ctx->held_next;
 	ctx->held_next = 0;
 #if DMN_STRIPED
-	if (ctx->stripes)
+	if (ctx->stripes) {
+		/* Even, after everything this call wrote. */
+		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
+				 __ATOMIC_RELEASE);
 		for (unsigned i = DMN_STRIPES; i > 0; i--)
 			pthread_mutex_unlock(&ctx->stripes[i - 1].m);
+	}
 #endif
 #if defined(DMN_HAVE_PTHREAD)
 	if (ctx->lock_ops.release == dmn__pthread_release)
@@ -834,10 +848,12 @@ void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idl
 void dmn__stats_rejected(struct pd_domain *d, unsigned rejected_from);
 void dmn__stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level);
 
-/* Finish a public state-changing call: record dmn_last_error(). */
+/* Finish a public state-changing call: record dmn_last_error() (an atomic
+ * store: pd_vote's lock-free unchanged check reads it, device.c). */
 static inline int txn_result(struct dmn_ctx *ctx, int err)
 {
-	ctx->last_error = err ? err : ctx->op_error;
+	__atomic_store_n(&ctx->last_error, err ? err : ctx->op_error,
+			 __ATOMIC_RELAXED);
 	return err;
 }
 

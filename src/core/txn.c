@@ -133,6 +133,8 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 	ctx->undo[ctx->n_undo++] = e;
 	a->vote = vote;
 	a->counted = counted;
+	/* Exclusive: pd_vote's lock-free check ignores it until unlock. */
+	dmn__handle_publish(&ctx->attachments, att_handle(a), vote);
 	return 0;
 }
 
@@ -845,6 +847,8 @@ static void undo_inputs(struct dmn_ctx *ctx)
 		case UNDO_ATT:
 			e->u.att->vote = e->level;
 			e->u.att->counted = e->flag;
+			dmn__handle_publish(&ctx->attachments,
+					    att_handle(e->u.att), e->level);
 			break;
 		case UNDO_USAGE:
 			e->u.dev->usage = e->level;

@@ -296,10 +296,9 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 		if (err)
 			roll_back(ctx, &undo, &rep);
 	}
-	if (rep.first_error)
-		ctx->last_error = err ? err : rep.first_error;
-	else if (err)
-		ctx->last_error = err;
+	if (rep.first_error || err) /* atomic: see txn_result */
+		__atomic_store_n(&ctx->last_error,
+				 err ? err : rep.first_error, __ATOMIC_RELAXED);
 	dmn__free(ctx, undo.log);
 	dmn__free(ctx, r.order);
 	dmn__unlock(ctx);
@@ -328,7 +327,8 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 		else
 			dmn__opp_note(ctx, &rep, low);
 		if (rep.first_error && !ctx->last_error)
-			ctx->last_error = rep.first_error;
+			__atomic_store_n(&ctx->last_error, rep.first_error,
+					 __ATOMIC_RELAXED);
 		dmn__free(ctx, r.order);
 	}
 	dmn__unlock(ctx);

@@ -16,7 +16,10 @@
  * The plain variants take the root's rounding hook away, so that a vote
  * on it takes the one-domain path (vote_alone in txn.c), with four voters
  * or with one (whose histogram bin moves in place and whose domain needs
- * no lock of its own on a striped context).
+ * no lock of its own on a striped context). Each runs twice: context B
+ * on dmn_lock_none, context A too or (_striped) on the default lock, whose
+ * votes take the striped fast paths and pd_vote's lock-free check of a
+ * published unchanged vote.
  */
 #include "test_core_common.h"
 #include "test_compare.h"
@@ -51,7 +54,8 @@ struct side {
 
 enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE };
 
-static void side_init(struct side *s, uint64_t *clock, enum shape shape)
+static void side_init(struct side *s, uint64_t *clock, enum shape shape,
+		      bool striped)
 {
 	bool chain = shape == CHAIN;
 	memset(s, 0, sizeof(*s));
@@ -60,6 +64,9 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape)
 	struct dmn_config cfg = fake_config(&s->alloc);
 	cfg.now = clock_now;
 	cfg.now_user = clock;
+	if (striped) /* the default lock: stripes, the striped fast paths
+		      * and pd_vote's lock-free unchanged check */
+		memset(&cfg.lock, 0, sizeof(cfg.lock));
 	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
 	assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
@@ -101,14 +108,14 @@ static void side_fini(struct side *s)
 	assert_int_equal(s->alloc.live, 0);
 }
 
-static void run_fast_equals_general(enum shape shape)
+static void run_fast_equals_general(enum shape shape, bool striped)
 {
 	uint64_t clock = 1000;
 	struct side *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	assert_non_null(a);
 	assert_non_null(b);
-	side_init(a, &clock, shape);
-	side_init(b, &clock, shape);
+	side_init(a, &clock, shape, striped);
+	side_init(b, &clock, shape, false);
 	uint32_t seed = 7;
 	unsigned raised_fail = 0, lowered_fail = 0;
 	for (unsigned step = 0; step < 4000; step++) {
@@ -176,25 +183,49 @@ static void run_fast_equals_general(enum shape shape)
 static void fast_equals_general(void **state)
 {
 	(void)state;
-	run_fast_equals_general(ROUNDED);
+	run_fast_equals_general(ROUNDED, false);
+}
+
+static void fast_equals_general_striped(void **state)
+{
+	(void)state;
+	run_fast_equals_general(ROUNDED, true);
 }
 
 static void chain_equals_general(void **state)
 {
 	(void)state;
-	run_fast_equals_general(CHAIN);
+	run_fast_equals_general(CHAIN, false);
+}
+
+static void chain_equals_general_striped(void **state)
+{
+	(void)state;
+	run_fast_equals_general(CHAIN, true);
 }
 
 static void alone_equals_general(void **state)
 {
 	(void)state;
-	run_fast_equals_general(PLAIN);
+	run_fast_equals_general(PLAIN, false);
+}
+
+static void alone_equals_general_striped(void **state)
+{
+	(void)state;
+	run_fast_equals_general(PLAIN, true);
 }
 
 static void alone_one_voter_equals_general(void **state)
 {
 	(void)state;
-	run_fast_equals_general(PLAIN_ONE);
+	run_fast_equals_general(PLAIN_ONE, false);
+}
+
+static void alone_one_voter_equals_general_striped(void **state)
+{
+	(void)state;
+	run_fast_equals_general(PLAIN_ONE, true);
 }
 
 int main(void)
@@ -203,9 +234,13 @@ int main(void)
 		/* The shared setup's context stays unused: both sides here
 		 * need their own clock. */
 		TEST(fast_equals_general),
+		TEST(fast_equals_general_striped),
 		TEST(chain_equals_general),
+		TEST(chain_equals_general_striped),
 		TEST(alone_equals_general),
+		TEST(alone_equals_general_striped),
 		TEST(alone_one_voter_equals_general),
+		TEST(alone_one_voter_equals_general_striped),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
