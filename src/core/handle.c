@@ -30,7 +30,7 @@ void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind)
 
 void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
 {
-	while (t->pub) {
+	while (DMN_STRIPED && t->pub) {
 		struct handle_pub *older = t->pub->older;
 		dmn__free(ctx, t->pub);
 		t->pub = older;
@@ -138,8 +138,10 @@ void dmn__handle_release(struct handle_table *t, uint32_t h)
 		else
 			t->live_tail = prev;
 	}
+#if DMN_STRIPED
 	if (t->pub) /* no longer live: every reader takes the locked path */
 		__atomic_store_n(&t->pub->w[slot], 0, __ATOMIC_RELAXED);
+#endif
 	t->objs[slot] = free_tag(t->free_head);
 	t->gens[slot] = (uint16_t)((t->gens[slot] + 1u) & GEN_MASK);
 	t->free_head = slot + 1u;

@@ -106,19 +106,6 @@ DMN_HOT_LOOKUP void *dmn__handle_lookup(const struct handle_table *t, uint32_t h
 	return s < 0 ? 0 : t->objs[s];
 }
 #endif
-/* Publish @vote as the vote of the live attachment @h (its table @t):
- * every call whose outcome changed a vote, once it is final. */
-static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
-				       uint32_t vote)
-{
-	if (!t->pub)
-		return;
-	uint32_t slot = (h & HANDLE_SLOT_MASK) - 1u;
-	uint64_t w = ((uint64_t)((h >> 20) & HANDLE_GEN_MASK) << 33) |
-		     HANDLE_PUB_LIVE | vote;
-	__atomic_store_n(&t->pub->w[slot], w, __ATOMIC_RELAXED);
-}
-
 /* First live handle after @prev (0 = from the start) in creation order,
  * or 0. Ordered tables only. @prev's object may already be freed, but not
  * its slot released. */

@@ -636,6 +636,20 @@ static inline void dmn__dom_unlock(struct pd_domain *d)
 	__atomic_store_n(&d->fast_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* Publish @vote as the vote of the live attachment @h (its table @t):
+ * every call whose outcome changed a vote, once it is final (handle.h,
+ * struct handle_pub). Nothing without stripes. */
+static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
+				       uint32_t vote)
+{
+	if (!t->pub)
+		return;
+	uint32_t slot = (h & HANDLE_SLOT_MASK) - 1u;
+	uint64_t w = ((uint64_t)((h >> 20) & HANDLE_GEN_MASK) << 33) |
+		     HANDLE_PUB_LIVE | vote;
+	__atomic_store_n(&t->pub->w[slot], w, __ATOMIC_RELAXED);
+}
+
 /* dmn_last_error() from a fast path: fast paths on other stripes write it
  * too, so atomically, and only when it changes, so that two threads whose
  * calls succeed do not pass its cache line back and forth. The exclusive
@@ -645,6 +659,8 @@ static inline void dmn__fast_result(struct dmn_ctx *ctx, int err)
 	if (__atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED) != err)
 		__atomic_store_n(&ctx->last_error, err, __ATOMIC_RELAXED);
 }
+#else
+#define dmn__handle_publish(t, h, vote) ((void)0)
 #endif
 
 /* Take the lock again in a public call that took and released it a moment
