@@ -180,59 +180,27 @@ static void run_fast_equals_general(enum shape shape, bool striped)
 	free(b);
 }
 
-static void fast_equals_general(void **state)
-{
-	(void)state;
-	run_fast_equals_general(ROUNDED, false);
-}
-
-static void fast_equals_general_striped(void **state)
-{
-	(void)state;
-	run_fast_equals_general(ROUNDED, true);
-}
-
-static void chain_equals_general(void **state)
-{
-	(void)state;
-	run_fast_equals_general(CHAIN, false);
-}
-
-static void chain_equals_general_striped(void **state)
-{
-	(void)state;
-	run_fast_equals_general(CHAIN, true);
-}
-
-static void alone_equals_general(void **state)
-{
-	(void)state;
-	run_fast_equals_general(PLAIN, false);
-}
-
-static void alone_equals_general_striped(void **state)
-{
-	(void)state;
-	run_fast_equals_general(PLAIN, true);
-}
-
-static void alone_one_voter_equals_general(void **state)
-{
-	(void)state;
-	run_fast_equals_general(PLAIN_ONE, false);
-}
-
-static void alone_one_voter_equals_general_striped(void **state)
-{
-	(void)state;
-	run_fast_equals_general(PLAIN_ONE, true);
-}
+/* One test per variant: the shape, and whether context A is striped. */
+#define VARIANT(fn, shape, striped)                                        \
+	static void fn(void **state)                                          \
+	{                                                                     \
+		(void)state;                                                  \
+		run_fast_equals_general(shape, striped);                      \
+	}
+VARIANT(fast_equals_general, ROUNDED, false)
+VARIANT(fast_equals_general_striped, ROUNDED, true)
+VARIANT(chain_equals_general, CHAIN, false)
+VARIANT(chain_equals_general_striped, CHAIN, true)
+VARIANT(alone_equals_general, PLAIN, false)
+VARIANT(alone_equals_general_striped, PLAIN, true)
+VARIANT(alone_one_voter_equals_general, PLAIN_ONE, false)
+VARIANT(alone_one_voter_equals_general_striped, PLAIN_ONE, true)
 
 int main(void)
 {
+	/* The shared setup's context stays unused: both sides here need
+	 * their own clock. */
 	const struct CMUnitTest tests[] = {
-		/* The shared setup's context stays unused: both sides here
-		 * need their own clock. */
 		TEST(fast_equals_general),
 		TEST(fast_equals_general_striped),
 		TEST(chain_equals_general),
