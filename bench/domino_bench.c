@@ -13,6 +13,7 @@
 #include <domino/idle.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,11 +427,18 @@ static void bench_fanin(struct bench_table *t, const struct method *m,
 
 /* Two leaves, each with one device, under one parent (@shared) or two
  * disjoint parents; one run is @threads threads doing a fixed number of
- * rise+fall pairs each, released together by a barrier. */
+ * rise+fall pairs each, released together: each spins until every one is
+ * ready and then until the main thread says go (a sleeping barrier's
+ * wakeup would wait for a free core, here often until the first thread
+ * is done). */
+struct start_gate {
+	int ready, go; /* __atomic */
+};
+
 struct worker {
 	struct dmn_ctx *ctx;
 	pd_attach_t att;
-	pthread_barrier_t *start;
+	struct start_gate *start;
 	unsigned long pairs;
 	uint64_t t_start, t_end; /* bench_now around its own work */
 	long preempted; /* involuntary context switches during the work */
@@ -452,7 +460,9 @@ static long preemptions(void)
 static void *vote_worker(void *arg)
 {
 	struct worker *w = arg;
-	pthread_barrier_wait(w->start);
+	__atomic_fetch_add(&w->start->ready, 1, __ATOMIC_ACQ_REL);
+	while (!__atomic_load_n(&w->start->go, __ATOMIC_ACQUIRE))
+		;
 	long p0 = preemptions();
 	w->t_start = bench_now();
 	for (unsigned long i = 0; i < w->pairs; i++) {
@@ -506,8 +516,7 @@ static double threads_run(const struct thread_setup *ts, unsigned threads,
 			  unsigned long pairs, int *clean)
 {
 	struct worker w[2];
-	pthread_barrier_t start;
-	pthread_barrier_init(&start, NULL, threads);
+	struct start_gate start = {0, 0};
 	for (unsigned i = 0; i < threads; i++) {
 		w[i].ctx = ts->ctx;
 		w[i].att = ts->att[i];
@@ -515,6 +524,9 @@ static double threads_run(const struct thread_setup *ts, unsigned threads,
 		w[i].pairs = pairs;
 		pthread_create(&w[i].thread, NULL, vote_worker, &w[i]);
 	}
+	while (__atomic_load_n(&start.ready, __ATOMIC_ACQUIRE) < (int)threads)
+		sched_yield();
+	__atomic_store_n(&start.go, 1, __ATOMIC_RELEASE);
 	uint64_t t0 = UINT64_MAX, t1 = 0;
 	for (unsigned i = 0; i < threads; i++)
 		pthread_join(w[i].thread, NULL);
@@ -527,7 +539,6 @@ static double threads_run(const struct thread_setup *ts, unsigned threads,
 		if (w[i].preempted ||
 		    (double)(w[i].t_end - w[i].t_start) < 0.9 * (double)(t1 - t0))
 			*clean = 0;
-	pthread_barrier_destroy(&start);
 	return 2.0 * (double)pairs * threads / ((double)(t1 - t0) / 1e9);
 }
 
