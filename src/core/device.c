@@ -537,7 +537,8 @@ static inline int vote_published(struct dmn_ctx *ctx, pd_attach_t att,
 	if ((seq & 1u) || !p || (att >> 30) != HK_ATTACH || !slot ||
 	    slot > p->cap)
 		return 0;
-	uint64_t w = __atomic_load_n(&p->w[slot - 1], __ATOMIC_RELAXED);
+	uint64_t w = __atomic_load_n(dmn__pub_word(p, slot - 1),
+				     __ATOMIC_RELAXED);
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&

@@ -61,17 +61,25 @@ int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 	/* A striped context's attachments: a bigger block of published
 	 * votes, filled, then swapped in; the old one stays for readers. */
 	if (t->kind == HK_ATTACH && ctx->stripes) {
+		/* Slot indexes 0..cap-1 are handle slots 1..cap: a group
+		 * holds cap / DMN_STRIPES + 1 of them, in whole lines. */
+		uint32_t per = (cap / DMN_STRIPES + 1u + 7u) & ~7u;
+		size_t words = (size_t)per * DMN_STRIPES;
 		struct handle_pub *pub = dmn__alloc(
-		    ctx, sizeof(*pub) + (size_t)cap * sizeof(pub->w[0]));
+		    ctx, sizeof(*pub) + 64 + words * sizeof(uint64_t));
 		if (!pub) {
 			dmn__free(ctx, block);
 			return -ENOMEM;
 		}
+		uintptr_t at = ((uintptr_t)(pub + 1) + 63) & ~(uintptr_t)63;
 		pub->older = t->pub;
 		pub->cap = cap;
-		for (uint32_t i = 0; i < cap; i++)
-			pub->w[i] = i < t->n_slots && t->pub ?
-				__atomic_load_n(&t->pub->w[i], __ATOMIC_RELAXED) : 0;
+		pub->per = per;
+		pub->w = (uint64_t *)at;
+		memset(pub->w, 0, words * sizeof(uint64_t));
+		for (uint32_t i = 0; t->pub && i < t->n_slots; i++)
+			*dmn__pub_word(pub, i) = __atomic_load_n(
+			    dmn__pub_word(t->pub, i), __ATOMIC_RELAXED);
 		__atomic_store_n(&t->pub, pub, __ATOMIC_RELEASE);
 	}
 #endif
@@ -140,7 +148,8 @@ void dmn__handle_release(struct handle_table *t, uint32_t h)
 	}
 #if DMN_STRIPED
 	if (t->pub) /* no longer live: every reader takes the locked path */
-		__atomic_store_n(&t->pub->w[slot], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(dmn__pub_word(t->pub, slot), 0,
+				 __ATOMIC_RELAXED);
 #endif
 	t->objs[slot] = free_tag(t->free_head);
 	t->gens[slot] = (uint16_t)((t->gens[slot] + 1u) & GEN_MASK);

@@ -30,14 +30,17 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
  * lock-free unchanged check, device.c): per slot one word, the slot's
  * generation << 33 | live << 32 | the attachment's vote, written with an
  * atomic store whenever a call's outcome is final, read with an atomic
- * load without any lock. A block is never freed while the context lives
- * (a reader may hold an older one): a bigger one replaces it when the
- * table grows, linked through @older, all freed by dmn__handle_table_fini.
- * The blocks together hold less than twice the slots. */
+ * load without any lock. The words are grouped by stripe, each group in
+ * its own cache lines (dmn__pub_word), so two fast paths on two stripes
+ * never write one line, as with the stripes themselves. A block is never
+ * freed while the context lives (a reader may hold an older one): a
+ * bigger one replaces it when the table grows, linked through @older, all
+ * freed by dmn__handle_table_fini. */
 struct handle_pub {
 	struct handle_pub *older;
-	uint32_t cap;
-	uint64_t w[];
+	uint32_t cap;     /* slots */
+	uint32_t per;     /* words per stripe group, a multiple of 8 */
+	uint64_t *w;      /* in this block, on a 64-byte boundary */
 };
 #define HANDLE_PUB_LIVE ((uint64_t)1 << 32)
 

@@ -639,6 +639,15 @@ static inline void dmn__dom_unlock(struct pd_domain *d)
 /* Publish @vote as the vote of the live attachment @h (its table @t):
  * every call whose outcome changed a vote, once it is final (handle.h,
  * struct handle_pub). Nothing without stripes. */
+/* The word of the attachment in slot index @slot: its stripe's group
+ * (the stripe is (slot + 1) % DMN_STRIPES, as dmn__fast_enter picks). */
+static inline uint64_t *dmn__pub_word(const struct handle_pub *p,
+				      uint32_t slot)
+{
+	return &p->w[(size_t)((slot + 1u) % DMN_STRIPES) * p->per +
+		     (slot + 1u) / DMN_STRIPES];
+}
+
 static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
 				       uint32_t vote)
 {
@@ -647,7 +656,7 @@ static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
 	uint32_t slot = (h & HANDLE_SLOT_MASK) - 1u;
 	uint64_t w = ((uint64_t)((h >> 20) & HANDLE_GEN_MASK) << 33) |
 		     HANDLE_PUB_LIVE | vote;
-	__atomic_store_n(&t->pub->w[slot], w, __ATOMIC_RELAXED);
+	__atomic_store_n(dmn__pub_word(t->pub, slot), w, __ATOMIC_RELAXED);
 }
 
 /* dmn_last_error() from a fast path: fast paths on other stripes write it
