@@ -31,14 +31,6 @@ double bench_median(double *samples, unsigned n)
 	return samples[n / 2];
 }
 
-void bench_sleep(double seconds)
-{
-	struct timespec ts;
-	ts.tv_sec = (time_t)seconds;
-	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL);
-}
-
 void bench_table_init(struct bench_table *t)
 {
 	memset(t, 0, sizeof(*t));

@@ -57,7 +57,6 @@ extern const struct dmn_alloc_ops bench_counting;
 
 uint64_t bench_now(void);
 double bench_median(double *samples, unsigned n); /* sorts in place */
-void bench_sleep(double seconds);
 void bench_table_init(struct bench_table *t);
 /* Print `NAME: VALUE UNIT` (NAME may hold one %u filled with @arg). */
 void bench_result(struct bench_table *t, const char *name_fmt, unsigned arg,

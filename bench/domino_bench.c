@@ -5,6 +5,7 @@
  *
  *   domino-bench [--quick] [--boards DIR]
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD: the thread figures' clean rounds */
 #include "bench_util.h"
 #include "genpd_baseline.h"
 
@@ -12,11 +13,22 @@
 #include <domino/idle.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static int quick;
+/* --only WORD: run only the groups whose name holds WORD (pair, fall,
+ * flatness, noop, propagation, fanin, link, threads, memory, extra), for
+ * looking at one figure; bench/run runs them all. */
+static const char *only;
+
+static int want(const char *group)
+{
+	return !only || strstr(group, only);
+}
 
 
 static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
@@ -231,24 +243,36 @@ static void bench_fall(struct bench_table *t, const struct method *m,
 	dmn_ctx_destroy(ctx);
 }
 
-/* The rise+fall pair with 100,000 voters over the same with one. */
+/* The rise+fall pair with 100,000 voters over the same with two: the cost
+ * of the aggregate against the number of voters. Two, not one: a rail
+ * with one voter and no child needs no domain lock (the attachment's
+ * stripe guards it, docs/design-notes.md "Locking"), a cheaper regime
+ * than any shared rail, so the ratio to one (vote_flatness_vs_n1, beside
+ * it) measures that lock, not the voters. */
 static void bench_flatness(struct bench_table *t, const struct method *m,
 			   unsigned big)
 {
-	struct domino_voter one = {0, 0, 20, 10}, many = {0, 0, 20, 10};
+	struct domino_voter one = {0, 0, 20, 10}, two = {0, 0, 20, 10},
+			    many = {0, 0, 20, 10};
 	struct dmn_ctx *c1 = domino_domain(1, 0, &one);
-	struct dmn_ctx *c2 = domino_domain(big, 0, &many);
-	double *ns = calloc(2 * (size_t)m->rounds, sizeof(double));
-	struct bench_subject s[2] = {{domino_pairs, &many, ns, 0},
-				     {domino_pairs, &one, ns + m->rounds, 0}};
-	interleave(s, 2, m, 2);
+	struct dmn_ctx *c2 = domino_domain(2, 0, &two);
+	struct dmn_ctx *c3 = domino_domain(big, 0, &many);
+	double *ns = calloc(3 * (size_t)m->rounds, sizeof(double));
+	struct bench_subject s[3] = {{domino_pairs, &many, ns, 0},
+				     {domino_pairs, &two, ns + m->rounds, 0},
+				     {domino_pairs, &one, ns + 2 * m->rounds, 0}};
+	interleave(s, 3, m, 2);
 	int u0 = report_time(t, m, "flat_pair_ns_n%u", big, s[0].ns);
-	int u1 = report_time(t, m, "flat_pair_ns_n%u", 1, s[1].ns);
+	int u1 = report_time(t, m, "flat_pair_ns_n%u", 2, s[1].ns);
+	int u2 = report_time(t, m, "flat_pair_ns_n%u", 1, s[2].ns);
 	report_ratio(t, "vote_flatness", 0,
 		     bench_paired_ratio(s[0].ns, s[1].ns, m->rounds), u0 || u1);
+	report_ratio(t, "vote_flatness_vs_n1", 0,
+		     bench_paired_ratio(s[0].ns, s[2].ns, m->rounds), u0 || u2);
 	free(ns);
 	dmn_ctx_destroy(c1);
 	dmn_ctx_destroy(c2);
+	dmn_ctx_destroy(c3);
 }
 
 /* A vote equal to the stored one against an uncontended lock+unlock. */
@@ -401,68 +425,173 @@ static void bench_fanin(struct bench_table *t, const struct method *m,
 
 /* ---- 3. concurrency -------------------------------------------------------- */
 
+/* Two leaves, each with one device, under one parent (@shared) or two
+ * disjoint parents; one run is @threads threads doing a fixed number of
+ * rise+fall pairs each, released together: each spins until every one is
+ * ready and then until the main thread says go (a sleeping barrier's
+ * wakeup would wait for a free core, here often until the first thread
+ * is done). */
+struct start_gate {
+	int ready, go; /* __atomic */
+};
+
 struct worker {
 	struct dmn_ctx *ctx;
 	pd_attach_t att;
-	volatile int *stop;
-	unsigned long ops;
+	struct start_gate *start;
+	unsigned long pairs;
+	uint64_t t_start, t_end; /* bench_now around its own work */
+	long preempted; /* involuntary context switches during the work */
 	pthread_t thread;
 };
+
+/* Involuntary context switches of the calling thread so far (the OS took
+ * its core away), or 0 where that is not known. */
+static long preemptions(void)
+{
+#if defined(RUSAGE_THREAD)
+	struct rusage ru;
+	if (!getrusage(RUSAGE_THREAD, &ru))
+		return ru.ru_nivcsw;
+#endif
+	return 0;
+}
 
 static void *vote_worker(void *arg)
 {
 	struct worker *w = arg;
-	unsigned long ops = 0;
-	while (!*w->stop) {
+	__atomic_fetch_add(&w->start->ready, 1, __ATOMIC_ACQ_REL);
+	while (!__atomic_load_n(&w->start->go, __ATOMIC_ACQUIRE))
+		;
+	long p0 = preemptions();
+	w->t_start = bench_now();
+	for (unsigned long i = 0; i < w->pairs; i++) {
 		pd_vote(w->ctx, w->att, 20);
 		pd_vote(w->ctx, w->att, 10);
-		ops += 2;
 	}
-	w->ops = ops;
+	w->t_end = bench_now();
+	w->preempted = preemptions() - p0;
 	return NULL;
 }
 
-/* Two leaves; @shared: under one parent, else under two disjoint parents. */
-static double bench_threads(unsigned threads, int shared, double seconds)
-{
+struct thread_setup {
 	struct dmn_ctx *ctx;
-	must(dmn_ctx_create(NULL, &ctx), "ctx");
+	pd_attach_t att[2];
+};
+
+static void threads_setup(struct thread_setup *ts, int shared)
+{
+	must(dmn_ctx_create(NULL, &ts->ctx), "ctx");
 	pd_domain_t parents[2], leaves[2];
-	struct worker w[2];
-	volatile int stop = 0;
 	for (unsigned i = 0; i < 2; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "p%u", i);
 		struct pd_domain_desc pd = {name, &noop_ops, 0, 0};
 		if (i == 0 || !shared)
-			must(pd_domain_create(ctx, &pd, &parents[i]), "domain");
+			must(pd_domain_create(ts->ctx, &pd, &parents[i]), "domain");
 		else
 			parents[i] = parents[0];
 		snprintf(name, sizeof(name), "l%u", i);
 		struct pd_domain_desc ld = {name, &noop_ops, 0, 0};
-		must(pd_domain_create(ctx, &ld, &leaves[i]), "domain");
-		must(pd_link_add(ctx, parents[i], leaves[i]), "link");
+		must(pd_domain_create(ts->ctx, &ld, &leaves[i]), "domain");
+		must(pd_link_add(ts->ctx, parents[i], leaves[i]), "link");
 		pd_device_t dev;
-		must(pd_device_create(ctx, name, &dev), "device");
-		must(pd_attach(ctx, dev, leaves[i], &w[i].att), "attach");
-		must(pd_device_get(ctx, dev), "get");
-		w[i].ctx = ctx;
-		w[i].stop = &stop;
-		w[i].ops = 0;
+		must(pd_device_create(ts->ctx, name, &dev), "device");
+		must(pd_attach(ts->ctx, dev, leaves[i], &ts->att[i]), "attach");
+		must(pd_device_get(ts->ctx, dev), "get");
+		/* Warm: the histograms and statistics have their room, so
+		 * the timed votes are the steady state. */
+		must(pd_vote(ts->ctx, ts->att[i], 20), "vote");
+		must(pd_vote(ts->ctx, ts->att[i], 10), "vote");
 	}
-	uint64_t t0 = bench_now();
-	for (unsigned i = 0; i < threads; i++)
-		pthread_create(&w[i].thread, NULL, vote_worker, &w[i]);
-	bench_sleep(seconds);
-	stop = 1;
-	unsigned long total = 0;
+}
+
+/* One run: votes per second, all the pairs over the span from the first
+ * thread's start to the last one's end (wall time). *@clean: no worker
+ * was preempted, and with two the threads ran side by side (each one's
+ * span covers 90 % of the whole): the machine gave the run its cores, so
+ * whatever it lost is the library's (a wait for a lock blocks
+ * voluntarily and still counts). */
+static double threads_run(const struct thread_setup *ts, unsigned threads,
+			  unsigned long pairs, int *clean)
+{
+	struct worker w[2];
+	struct start_gate start = {0, 0};
 	for (unsigned i = 0; i < threads; i++) {
-		pthread_join(w[i].thread, NULL);
-		total += w[i].ops;
+		w[i].ctx = ts->ctx;
+		w[i].att = ts->att[i];
+		w[i].start = &start;
+		w[i].pairs = pairs;
+		pthread_create(&w[i].thread, NULL, vote_worker, &w[i]);
 	}
-	double elapsed = (double)(bench_now() - t0) / 1e9;
-	dmn_ctx_destroy(ctx);
-	return (double)total / elapsed;
+	while (__atomic_load_n(&start.ready, __ATOMIC_ACQUIRE) < (int)threads)
+		sched_yield();
+	__atomic_store_n(&start.go, 1, __ATOMIC_RELEASE);
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	for (unsigned i = 0; i < threads; i++)
+		pthread_join(w[i].thread, NULL);
+	for (unsigned i = 0; i < threads; i++) {
+		t0 = w[i].t_start < t0 ? w[i].t_start : t0;
+		t1 = w[i].t_end > t1 ? w[i].t_end : t1;
+	}
+	*clean = 1;
+	for (unsigned i = 0; i < threads; i++)
+		if (w[i].preempted ||
+		    (double)(w[i].t_end - w[i].t_start) < 0.9 * (double)(t1 - t0))
+			*clean = 0;
+	return 2.0 * (double)pairs * threads / ((double)(t1 - t0) / 1e9);
+}
+
+/* Scaling over @rounds paired runs, one thread then two (order alternating
+ * by round), same context throughout. NAME: the median of the per-round
+ * ratios over the clean rounds (both runs clean; NAN if none), with
+ * NAME_min / NAME_max their spread and NAME_clean_rounds how many there
+ * were; NAME_all_rounds the median over every round, load included. */
+static void bench_scaling(struct bench_table *t, int shared, unsigned rounds,
+			  unsigned long pairs)
+{
+	struct thread_setup ts;
+	threads_setup(&ts, shared);
+	double *one = calloc(4 * (size_t)rounds, sizeof(double));
+	double *two = one + rounds, *ratio = two + rounds, *clean = ratio + rounds;
+	unsigned n_clean = 0;
+	for (unsigned r = 0; r < rounds; r++) {
+		int c1, c2;
+		if (r % 2) {
+			two[r] = threads_run(&ts, 2, pairs, &c2);
+			one[r] = threads_run(&ts, 1, pairs, &c1);
+		} else {
+			one[r] = threads_run(&ts, 1, pairs, &c1);
+			two[r] = threads_run(&ts, 2, pairs, &c2);
+		}
+		ratio[r] = two[r] / one[r];
+		if (c1 && c2)
+			clean[n_clean++] = ratio[r];
+	}
+	const char *kind = shared ? "_shared" : "";
+	char name[64];
+	if (!shared)
+		bench_result(t, "vote_throughput_1thread", 0,
+			     bench_median_of(one, rounds), "ops/s");
+	snprintf(name, sizeof(name), "vote_throughput_2threads%s",
+		 shared ? "_shared" : "_disjoint");
+	bench_result(t, name, 0, bench_median_of(two, rounds), "ops/s");
+	snprintf(name, sizeof(name), "vote_scaling_2threads%s", kind);
+	bench_result(t, name, 0,
+		     n_clean ? bench_median_of(clean, n_clean) : NAN, "x");
+	double hi = 0;
+	for (unsigned r = 0; r < n_clean; r++)
+		hi = clean[r] > hi ? clean[r] : hi;
+	snprintf(name, sizeof(name), "vote_scaling_2threads%s_min", kind);
+	bench_result(t, name, 0, n_clean ? bench_min(clean, n_clean) : NAN, "x");
+	snprintf(name, sizeof(name), "vote_scaling_2threads%s_max", kind);
+	bench_result(t, name, 0, n_clean ? hi : NAN, "x");
+	snprintf(name, sizeof(name), "vote_scaling_2threads%s_clean_rounds", kind);
+	bench_result(t, name, 0, n_clean, "");
+	snprintf(name, sizeof(name), "vote_scaling_2threads%s_all_rounds", kind);
+	bench_result(t, name, 0, bench_median_of(ratio, rounds), "x");
+	free(one);
+	dmn_ctx_destroy(ts.ctx);
 }
 
 /* ---- 5. memory -------------------------------------------------------------- */
@@ -517,7 +646,7 @@ static const struct target {
 	{"vote_pair_vs_genpd_n100", "rise+fall pair / genpd's, N = 100", -INFINITY, 1.0},
 	{"vote_pair_vs_genpd_n10000", "rise+fall pair / genpd's, N = 10,000", -INFINITY, INFINITY},
 	{"vote_fall_speedup_n10000", "genpd / domino, falling votes, N = 10,000", 200, INFINITY},
-	{"vote_flatness", "pair at N = 100,000 / N = 1", 0.9, 1.1},
+	{"vote_flatness", "pair at N = 100,000 / N = 2", 0.9, 1.1},
 	{"vote_noop_vs_lock_pair", "unchanged vote / lock+unlock", -INFINITY, 1.5},
 	{"propagation_ns_per_level", "ns per level of a chain", -INFINITY, 60},
 	{"bytes_per_domain", "bytes per domain", -INFINITY, 256},
@@ -579,11 +708,14 @@ int main(int argc, char **argv)
 			boards = argv[++i];
 		else if (!strcmp(argv[i], "--domino") && i + 1 < argc)
 			domino = argv[++i];
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = argv[++i];
 		else if (!strcmp(argv[i], "--firmware-text") && i + 1 < argc)
 			firmware_text = atof(argv[++i]);
 		else {
 			fprintf(stderr, "usage: domino-bench [--quick] [--boards DIR] "
-					"[--domino PATH] [--firmware-text BYTES]\n");
+					"[--domino PATH] [--firmware-text BYTES] "
+					"[--only GROUP]\n");
 			return 2;
 		}
 	}
@@ -598,15 +730,22 @@ int main(int argc, char **argv)
 	bench_result(&table, "timer_resolution_ns", 0, m.resolution, "ns");
 	bench_result(&table, "timer_read_ns", 0, bench_timer_read_ns(), "ns");
 
-	bench_pair(&table, &m, 1);
-	bench_pair(&table, &m, 100);
-	bench_pair(&table, &slow, 10000);
-	bench_fall(&table, &slow, 10000);
-	bench_flatness(&table, &m, quick ? 10000 : 100000);
-	bench_noop(&table, &m);
-	bench_propagation(&table, &m, 16);
-	bench_fanin(&table, &m, 1000);
-	for (int up = 0; up < 2; up++) {
+	if (want("pair")) {
+		bench_pair(&table, &m, 1);
+		bench_pair(&table, &m, 100);
+		bench_pair(&table, &slow, 10000);
+	}
+	if (want("fall"))
+		bench_fall(&table, &slow, 10000);
+	if (want("flatness"))
+		bench_flatness(&table, &m, quick ? 10000 : 100000);
+	if (want("noop"))
+		bench_noop(&table, &m);
+	if (want("propagation"))
+		bench_propagation(&table, &m, 16);
+	if (want("fanin"))
+		bench_fanin(&table, &m, 1000);
+	for (int up = 0; up < 2 && want("link"); up++) {
 		const char *fmt = up ? "link_add_chain_bottom_up_ns_n%u"
 				     : "link_add_chain_top_down_ns_n%u";
 		bench_result(&table, fmt, 1000, bench_link_add(1000, up), "ns");
@@ -614,21 +753,20 @@ int main(int argc, char **argv)
 			     "ns");
 	}
 
-	double secs = quick ? 0.2 : 0.5;
-	double one = bench_threads(1, 0, secs);
-	double two = bench_threads(2, 0, secs);
-	double one_shared = bench_threads(1, 1, secs);
-	double two_shared = bench_threads(2, 1, secs);
-	bench_result(&table, "vote_throughput_1thread", 0, one, "ops/s");
-	bench_result(&table, "vote_throughput_2threads_disjoint", 0, two, "ops/s");
-	bench_result(&table, "vote_throughput_2threads_shared", 0, two_shared, "ops/s");
-	bench_result(&table, "vote_scaling_2threads", 0, two / one, "x");
-	bench_result(&table, "vote_scaling_2threads_shared", 0, two_shared / one_shared, "x");
+	/* Fixed work, short runs (about 2 ms here: most are not preempted
+	 * even on a busy machine), many rounds interleaved. */
+	if (want("threads")) {
+		bench_scaling(&table, 0, quick ? 41 : 201, 10000);
+		bench_scaling(&table, 1, quick ? 41 : 201, 10000);
+	}
 
-	struct memory_result mem = bench_memory(quick ? 10000 : 100000);
-	bench_result(&table, "bytes_per_domain", 0, mem.per_domain, "B");
-	bench_result(&table, "bytes_per_device", 0, mem.per_device, "B");
-	bench_result(&table, "bytes_per_attachment", 0, mem.per_attachment, "B");
+	if (want("memory")) {
+		struct memory_result mem = bench_memory(quick ? 10000 : 100000);
+		bench_result(&table, "bytes_per_domain", 0, mem.per_domain, "B");
+		bench_result(&table, "bytes_per_device", 0, mem.per_device, "B");
+		bench_result(&table, "bytes_per_attachment", 0,
+			     mem.per_attachment, "B");
+	}
 	if (!isnan(firmware_text))
 		bench_result(&table, "core_text_bytes_cortex_m4", 0, firmware_text, "B");
 
@@ -636,8 +774,10 @@ int main(int argc, char **argv)
 	bench_result(&table, "samples_per_figure_n10000", 0, slow.rounds, "");
 	bench_result(&table, "calls_per_sample_min", 0, fewest_calls, "");
 
-	bench_extra(&table, boards, quick);
-	bench_scmi(&table, domino, quick);
+	if (want("extra")) {
+		bench_extra(&table, boards, quick);
+		bench_scmi(&table, domino, quick);
+	}
 	printf("# domino-bench: one figure a line, `key value` (times: ns per "
 	       "operation, the median of the samples, _min the fastest; thread "
 	       "CPU time; `unreliable`: within 5x of the timer's resolution)\n");

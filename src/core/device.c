@@ -483,8 +483,10 @@ static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
 	if (a && dmn__txn_vote_chain(ctx, a, level, &err, &ctx->op_error,
-				     false))
+				     false)) {
+		dmn__handle_publish(&ctx->attachments, att, a->vote);
 		return err;
+	}
 #else
 	(void)a;
 #endif
@@ -505,6 +507,45 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 }
 
 #if DMN_STRIPED
+/* Whether @att is a live attachment whose vote is @level, read without a
+ * lock from its published word (handle.h, struct handle_pub), and
+ * dmn_last_error() is 0 already: then pd_vote has nothing to do and
+ * nothing to record. Correct under concurrent writers because
+ * - every word is one atomic load or store, of the slot's generation,
+ *   liveness and vote together: a handle whose slot was released or
+ *   reused since fails the compare (as the handle lookup would);
+ * - a fast path (one stripe) publishes a vote only once its call's
+ *   outcome is final, so a word is always a committed vote: a reader
+ *   that sees it is ordered before or after that call, as it would be
+ *   on the stripe;
+ * - an exclusive call may publish values it later rolls back; it runs
+ *   with ctx->excl_seq odd, and a word read while the sequence was odd
+ *   or moved is not trusted (the lock's release fence, this function's
+ *   acquire fence);
+ * - a block of words is never freed while the context lives, so an old
+ *   one a reader still holds is memory it may read: its words were the
+ *   committed votes when the table grew, during the reader's call.
+ * 0 means "take the locked path", never an error. */
+static inline int vote_published(struct dmn_ctx *ctx, pd_attach_t att,
+				  uint32_t level)
+{
+	unsigned seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
+	const struct handle_pub *p =
+		__atomic_load_n(&ctx->attachments.pub, __ATOMIC_ACQUIRE);
+	uint32_t slot = att & HANDLE_SLOT_MASK;
+	if ((seq & 1u) || !p || (att >> 30) != HK_ATTACH || !slot ||
+	    slot > p->cap)
+		return 0;
+	uint64_t w = __atomic_load_n(dmn__pub_word(p, slot - 1),
+				     __ATOMIC_RELAXED);
+	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
+	       !last &&
+	       w == (((uint64_t)((att >> 20) & HANDLE_GEN_MASK) << 33 |
+		      HANDLE_PUB_LIVE | level));
+}
+
 /* pd_vote on a striped context, on the stripe of @att's slot (votes on
  * one attachment meet there; see internal.h): an unchanged vote, a stale
  * handle, or a vote that dmn__txn_vote_chain takes on a chain no other
@@ -513,6 +554,12 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 			int *err)
 {
+	/* From a callback the same vote still gets -EDEADLK: checked
+	 * first, as every call does. */
+	if (!dmn__reentered(ctx) && vote_published(ctx, att, level)) {
+		*err = 0;
+		return 1;
+	}
 	struct dmn_fast_hold h;
 	if (dmn__fast_enter(ctx, att & HANDLE_SLOT_MASK, &h)) {
 		*err = -EDEADLK;
@@ -530,6 +577,8 @@ static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 		handled = !ctx->internal_listeners &&
 			  dmn__txn_vote_chain(ctx, a, level, err, &op_error,
 					      true);
+		if (handled) /* final: the chain path is done with it */
+			dmn__handle_publish(&ctx->attachments, att, a->vote);
 		dmn__fast_pop(&h);
 #else
 		handled = 0;

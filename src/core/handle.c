@@ -30,6 +30,11 @@ void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind)
 
 void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
 {
+	while (DMN_STRIPED && t->pub) {
+		struct handle_pub *older = t->pub->older;
+		dmn__free(ctx, t->pub);
+		t->pub = older;
+	}
 	dmn__free(ctx, t->objs);
 	dmn__handle_table_init(t, t->kind);
 }
@@ -52,6 +57,32 @@ int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 	char *block = dmn__alloc(ctx, block_size(t, cap));
 	if (!block)
 		return -ENOMEM;
+#if DMN_STRIPED
+	/* A striped context's attachments: a bigger block of published
+	 * votes, filled, then swapped in; the old one stays for readers. */
+	if (t->kind == HK_ATTACH && ctx->stripes) {
+		/* Slot indexes 0..cap-1 are handle slots 1..cap: a group
+		 * holds cap / DMN_STRIPES + 1 of them, in whole lines. */
+		uint32_t per = (cap / DMN_STRIPES + 1u + 7u) & ~7u;
+		size_t words = (size_t)per * DMN_STRIPES;
+		struct handle_pub *pub = dmn__alloc(
+		    ctx, sizeof(*pub) + 64 + words * sizeof(uint64_t));
+		if (!pub) {
+			dmn__free(ctx, block);
+			return -ENOMEM;
+		}
+		uintptr_t at = ((uintptr_t)(pub + 1) + 63) & ~(uintptr_t)63;
+		pub->older = t->pub;
+		pub->cap = cap;
+		pub->per = per;
+		pub->w = (uint64_t *)at;
+		memset(pub->w, 0, words * sizeof(uint64_t));
+		for (uint32_t i = 0; t->pub && i < t->n_slots; i++)
+			*dmn__pub_word(pub, i) = __atomic_load_n(
+			    dmn__pub_word(t->pub, i), __ATOMIC_RELAXED);
+		__atomic_store_n(&t->pub, pub, __ATOMIC_RELEASE);
+	}
+#endif
 	void **objs = (void **)block;
 	uint32_t *links = t->ordered ? (uint32_t *)(objs + cap) : 0;
 	uint16_t *gens = (uint16_t *)(links ? (void *)(links + 2u * cap)
@@ -93,7 +124,9 @@ uint32_t dmn__handle_alloc(struct handle_table *t, void *obj)
 		t->live_tail = slot + 1u;
 	}
 	t->live++;
-	return make_handle(t->kind, t->gens[slot], slot);
+	uint32_t h = make_handle(t->kind, t->gens[slot], slot);
+	dmn__handle_publish(t, h, 0); /* a new attachment votes 0 */
+	return h;
 }
 
 void dmn__handle_release(struct handle_table *t, uint32_t h)
@@ -113,6 +146,11 @@ void dmn__handle_release(struct handle_table *t, uint32_t h)
 		else
 			t->live_tail = prev;
 	}
+#if DMN_STRIPED
+	if (t->pub) /* no longer live: every reader takes the locked path */
+		__atomic_store_n(dmn__pub_word(t->pub, slot), 0,
+				 __ATOMIC_RELAXED);
+#endif
 	t->objs[slot] = free_tag(t->free_head);
 	t->gens[slot] = (uint16_t)((t->gens[slot] + 1u) & GEN_MASK);
 	t->free_head = slot + 1u;

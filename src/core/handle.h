@@ -26,6 +26,24 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
 #define HANDLE_GEN_BITS 10u
 #define HANDLE_MAX_SLOTS ((1u << HANDLE_SLOT_BITS) - 1u)
 
+/* The published votes of a striped context's attachments (pd_vote's
+ * lock-free unchanged check, device.c): per slot one word, the slot's
+ * generation << 33 | live << 32 | the attachment's vote, written with an
+ * atomic store whenever a call's outcome is final, read with an atomic
+ * load without any lock. The words are grouped by stripe, each group in
+ * its own cache lines (dmn__pub_word), so two fast paths on two stripes
+ * never write one line, as with the stripes themselves. A block is never
+ * freed while the context lives (a reader may hold an older one): a
+ * bigger one replaces it when the table grows, linked through @older, all
+ * freed by dmn__handle_table_fini. */
+struct handle_pub {
+	struct handle_pub *older;
+	uint32_t cap;     /* slots */
+	uint32_t per;     /* words per stripe group, a multiple of 8 */
+	uint64_t *w;      /* in this block, on a 64-byte boundary */
+};
+#define HANDLE_PUB_LIVE ((uint64_t)1 << 32)
+
 struct handle_table {
 	enum handle_kind kind;
 	bool ordered;     /* keeps creation order for dmn__handle_next */
@@ -37,6 +55,7 @@ struct handle_table {
 	uint32_t free_head; /* slot index + 1, 0 = none */
 	uint32_t live_head, live_tail; /* slot index + 1, 0 = none */
 	uint32_t live;
+	struct handle_pub *pub; /* attachments of a striped context, or NULL */
 };
 
 void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind);

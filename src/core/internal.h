@@ -390,6 +390,11 @@ struct dmn_ctx {
 	struct dmn_stripe *stripes;
 	void *stripes_mem;
 	unsigned internal_listeners;
+	/* Odd while an exclusive call runs on a striped context (dmn__lock
+	 * to dmn__unlock): pd_vote's lock-free unchanged check trusts a
+	 * published vote only if this was even and the same around its
+	 * read (a sequence lock; device.c vote_published). */
+	unsigned excl_seq;
 };
 
 /* context.c */
@@ -534,9 +539,14 @@ DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 		ctx->lock_ops.acquire(ctx->lock_ops.user, ctx->lock);
 #if DMN_STRIPED
 	/* Ascending, after the context lock: see the order above. */
-	if (ctx->stripes)
+	if (ctx->stripes) {
 		for (unsigned i = 0; i < DMN_STRIPES; i++)
 			pthread_mutex_lock(&ctx->stripes[i].m);
+		/* Odd, before anything this call writes (the fence). */
+		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
+				 __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	}
 #endif
 	ctx->held_next = dmn__held_by_thread;
 	dmn__held_by_thread = ctx;
@@ -551,9 +561,13 @@ DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx)
 	dmn__held_by_thread = ctx->held_next;
 	ctx->held_next = 0;
 #if DMN_STRIPED
-	if (ctx->stripes)
+	if (ctx->stripes) {
+		/* Even, after everything this call wrote. */
+		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
+				 __ATOMIC_RELEASE);
 		for (unsigned i = DMN_STRIPES; i > 0; i--)
 			pthread_mutex_unlock(&ctx->stripes[i - 1].m);
+	}
 #endif
 #if defined(DMN_HAVE_PTHREAD)
 	if (ctx->lock_ops.release == dmn__pthread_release)
@@ -627,6 +641,29 @@ static inline void dmn__dom_unlock(struct pd_domain *d)
 	__atomic_store_n(&d->fast_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* Publish @vote as the vote of the live attachment @h (its table @t):
+ * every call whose outcome changed a vote, once it is final (handle.h,
+ * struct handle_pub). Nothing without stripes. */
+/* The word of the attachment in slot index @slot: its stripe's group
+ * (the stripe is (slot + 1) % DMN_STRIPES, as dmn__fast_enter picks). */
+static inline uint64_t *dmn__pub_word(const struct handle_pub *p,
+				      uint32_t slot)
+{
+	return &p->w[(size_t)((slot + 1u) % DMN_STRIPES) * p->per +
+		     (slot + 1u) / DMN_STRIPES];
+}
+
+static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
+				       uint32_t vote)
+{
+	if (!t->pub)
+		return;
+	uint32_t slot = (h & HANDLE_SLOT_MASK) - 1u;
+	uint64_t w = ((uint64_t)((h >> 20) & HANDLE_GEN_MASK) << 33) |
+		     HANDLE_PUB_LIVE | vote;
+	__atomic_store_n(dmn__pub_word(t->pub, slot), w, __ATOMIC_RELAXED);
+}
+
 /* dmn_last_error() from a fast path: fast paths on other stripes write it
  * too, so atomically, and only when it changes, so that two threads whose
  * calls succeed do not pass its cache line back and forth. The exclusive
@@ -636,6 +673,8 @@ static inline void dmn__fast_result(struct dmn_ctx *ctx, int err)
 	if (__atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED) != err)
 		__atomic_store_n(&ctx->last_error, err, __ATOMIC_RELAXED);
 }
+#else
+#define dmn__handle_publish(t, h, vote) ((void)0)
 #endif
 
 /* Take the lock again in a public call that took and released it a moment
@@ -852,10 +891,12 @@ void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idl
 void dmn__stats_rejected(struct pd_domain *d, unsigned rejected_from);
 void dmn__stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level);
 
-/* Finish a public state-changing call: record dmn_last_error(). */
+/* Finish a public state-changing call: record dmn_last_error() (an atomic
+ * store: pd_vote's lock-free unchanged check reads it, device.c). */
 static inline int txn_result(struct dmn_ctx *ctx, int err)
 {
-	ctx->last_error = err ? err : ctx->op_error;
+	__atomic_store_n(&ctx->last_error, err ? err : ctx->op_error,
+			 __ATOMIC_RELAXED);
 	return err;
 }
 

@@ -129,6 +129,8 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 	log_undo(ctx, UNDO_ATT, a, a->vote, a->counted);
 	a->vote = vote;
 	a->counted = counted;
+	/* Exclusive: pd_vote's lock-free check ignores it until unlock. */
+	dmn__handle_publish(&ctx->attachments, att_handle(a), vote);
 	return 0;
 }
 
@@ -466,6 +468,13 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
  * *@op_error. */
 #if DMN_FAST_PATHS
 #define FAST_CHAIN 8
+/* The steps of the one-domain path: inline into it (hosted builds only:
+ * size-optimized builds leave the fast paths out). */
+#if defined(__GNUC__)
+#define FAST_STEP static inline __attribute__((always_inline))
+#else
+#define FAST_STEP static inline
+#endif
 
 struct chain_step {
 	struct pd_domain *x; /* the next step's x is this one's parent */
@@ -476,12 +485,13 @@ struct chain_step {
 struct chain {
 	struct chain_step *s; /* local, or ctx->chain past FAST_CHAIN */
 	unsigned n;
+	unsigned first_locked; /* 0: the stripe alone guards s[0] (chain_take) */
 	struct chain_step local[FAST_CHAIN];
 };
 
 /* Room for @level in @d's inputs, and for one more level in its
  * statistics (as dmn__txn_hist_add reserves): alone, made if missing. */
-static bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
 		       uint32_t level, bool shared)
 {
 	struct level_hist *h = &d->votes;
@@ -499,9 +509,18 @@ static bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
 
 /* Replace input @old of @d by @new (0: none). The bin of a level removed
  * here is freed, so putting @old back later always has room. */
-static void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
 		       uint32_t old, uint32_t new)
 {
+	struct level_hist *h = &d->votes;
+	/* A domain's only input moving (one voter, no child): its bin takes
+	 * the new level in place, where an add and a remove would insert one
+	 * bin and shift the other out. The same histogram either way. */
+	if (old && new && h->n == 1 && h->bins[0].count == 1 &&
+	    h->bins[0].level == old) {
+		h->bins[0].level = new;
+		return;
+	}
 	if (new)
 		(void)dmn__level_hist_add(ctx, &d->votes, new);
 	if (old)
@@ -523,7 +542,7 @@ static inline void chain_follow(struct dmn_ctx *ctx, struct pd_domain *d)
 
 /* lower_pstate without its links_follow_actual (callers follow), its
  * failure in *@op_error. */
-static void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
 			uint32_t floor, int *op_error)
 {
 	uint32_t want = level_hist_max(&d->votes);
@@ -547,10 +566,34 @@ static void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
 	}
 }
 
+/* Phase A for one domain: raise @x to its inputs' maximum. On a failure
+ * (1) the error is in *@err and *@op_error, FAILURE and ROLLBACK are
+ * out, and the caller rolls back. */
+FAST_STEP int chain_raise(struct dmn_ctx *ctx, struct pd_domain *x, int *err,
+		       int *op_error)
+{
+	uint32_t want = level_hist_max(&x->votes), old = x->pstate;
+	if (want <= old)
+		return 0;
+	int cb = call_set_pstate(ctx, x, want);
+	if (cb) {
+		if (!*op_error)
+			*op_error = cb;
+		*err = cb;
+		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, x, cb, 0, old, want);
+		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, x, cb, 0, 0, 0);
+		return 1;
+	}
+	dmn__stats_pstate(ctx, x, want);
+	x->pstate = want;
+	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
+	return 0;
+}
+
 static void chain_release(struct chain *c, bool shared)
 {
 #if DMN_STRIPED
-	for (unsigned i = 0; shared && i < c->n; i++)
+	for (unsigned i = !c->first_locked; shared && i < c->n; i++)
 		dmn__dom_unlock(c->s[i].x);
 #endif
 	(void)c;
@@ -573,18 +616,26 @@ static bool chain_room(struct dmn_ctx *ctx, struct chain *c, unsigned n)
 }
 
 /* Collect @d's chain; with @shared, at most FAST_CHAIN domains, taking
- * each one's fast_lock. */
+ * each one's fast_lock, but @d's only when another fast path can reach
+ * it. A domain with no children and one attachment changes on a fast
+ * path only through votes on that attachment, and those all take the
+ * stripe of its slot, which the caller holds (structure changes are
+ * exclusive: they hold every stripe). So @d is already its own, and the
+ * common rail with one voter pays one lock pair a vote, as genpd's
+ * mutex. */
 static bool chain_take(struct dmn_ctx *ctx, struct chain *c,
 		       struct pd_domain *d, bool shared)
 {
 	c->s = c->local;
 	c->n = 0;
+	c->first_locked = d->n_children || d->n_attachments != 1;
 	for (struct pd_domain *x = d;; x = x->parents[0]->parent) {
 		if (x->n_parents > 1 ||
 		    (shared ? c->n == FAST_CHAIN : !chain_room(ctx, c, c->n)))
 			break;
 #if DMN_STRIPED
-		if (shared && !dmn__dom_trylock(x))
+		if (shared && (x != d || c->first_locked) &&
+		    !dmn__dom_trylock(x))
 			break;
 #endif
 		c->s[c->n++].x = x;
@@ -640,11 +691,68 @@ static void chain_undo(struct dmn_ctx *ctx, struct chain *c, unsigned links,
 	a->vote = old_vote;
 }
 
+/* dmn__txn_vote_chain on a chain of one domain (no parent), the
+ * commonest shape (a rail and its devices), without the chain: the same
+ * steps in the same order. -1 if it has to go the general way (a
+ * rounding hook), nothing changed. */
+static int vote_alone(struct dmn_ctx *ctx, struct pd_attachment *a,
+		      uint32_t level, int *err, int *op_error, bool shared)
+{
+	struct pd_domain *d = a->dom;
+	if (d->cold && d->cold->round)
+		return -1;
+	if (!d->on || !domain_wants_on(d))
+		return 0;
+	if (level && !(d->ops && d->ops->set_performance_state)) {
+		*err = -ENODEV;
+		return 1;
+	}
+	if (level == a->vote)
+		return 1;
+	bool locked = false;
+#if DMN_STRIPED
+	/* See chain_take: one attachment and no child, the stripe guards. */
+	locked = shared && (d->n_children || d->n_attachments != 1);
+	if (locked && !dmn__dom_trylock(d))
+		return 0; /* busy: the exclusive path, as chain_take */
+#endif
+	int handled = 0;
+	if (!level || input_room(ctx, d, level, shared)) {
+		handled = 1;
+		uint32_t old_vote = a->vote;
+		swap_input(ctx, d, old_vote, level);
+		a->vote = level;
+		if (chain_raise(ctx, d, err, op_error)) {
+			/* Nothing was raised: the input back is the rollback. */
+			swap_input(ctx, d, level, old_vote);
+			a->vote = old_vote;
+		} else if (level_hist_max(&d->votes) < d->pstate) {
+			chain_lower(ctx, d, 0, op_error);
+		}
+	}
+#if DMN_CHECKS
+	if (handled && !shared)
+		dmn__check_domain(ctx, d, true);
+#endif
+#if DMN_STRIPED
+	if (locked)
+		dmn__dom_unlock(d);
+#endif
+	return handled;
+}
+
 int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 			uint32_t level, int *err, int *op_error, bool shared)
 {
 	struct chain c;
-	if (!a->counted || !chain_take(ctx, &c, a->dom, shared))
+	if (!a->counted)
+		return 0;
+	if (!a->dom->n_parents) {
+		int alone = vote_alone(ctx, a, level, err, op_error, shared);
+		if (alone >= 0)
+			return alone;
+	}
+	if (!chain_take(ctx, &c, a->dom, shared))
 		return 0;
 	int handled = 0;
 	for (unsigned i = 0; i < c.n; i++)
@@ -685,32 +793,18 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	for (unsigned i = c.n; i > 0; i--)
 		c.s[i - 1].was = c.s[i - 1].x->pstate;
 	for (unsigned i = c.n; i > 0; i--) {
-		struct pd_domain *x = c.s[i - 1].x;
-		uint32_t want = level_hist_max(&x->votes), old = x->pstate;
-		if (want <= old)
+		if (!chain_raise(ctx, c.s[i - 1].x, err, op_error))
 			continue;
-		int cb = call_set_pstate(ctx, x, want);
-		if (cb) {
-			if (!*op_error)
-				*op_error = cb;
-			*err = cb;
-			emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, x, cb, 0, old,
-			     want);
-			emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, x, cb, 0, 0, 0);
-			/* As roll_back: inputs back, then each raised domain
-			 * lowered to where it was, children first. */
-			chain_undo(ctx, &c, links, a, old_vote);
-			for (unsigned k = 0; k < c.n; k++)
-				chain_follow(ctx, c.s[k].x);
-			for (unsigned k = 0; k < c.n; k++) {
-				chain_lower(ctx, c.s[k].x, c.s[k].was, op_error);
-				chain_follow(ctx, c.s[k].x);
-			}
-			goto out;
+		/* As roll_back: inputs back, then each raised domain lowered
+		 * to where it was, children first. */
+		chain_undo(ctx, &c, links, a, old_vote);
+		for (unsigned k = 0; k < c.n; k++)
+			chain_follow(ctx, c.s[k].x);
+		for (unsigned k = 0; k < c.n; k++) {
+			chain_lower(ctx, c.s[k].x, c.s[k].was, op_error);
+			chain_follow(ctx, c.s[k].x);
 		}
-		dmn__stats_pstate(ctx, x, want);
-		x->pstate = want;
-		emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
+		goto out;
 	}
 	/* C and D: nothing powers off (each domain holds an active device
 	 * or an on child); lower children first, each link then following
@@ -764,6 +858,8 @@ static void undo_inputs(struct dmn_ctx *ctx)
 		case UNDO_ATT:
 			e->u.att->vote = e->level;
 			e->u.att->counted = e->flag;
+			dmn__handle_publish(&ctx->attachments,
+					    att_handle(e->u.att), e->level);
 			break;
 		case UNDO_USAGE:
 			e->u.dev->usage = e->level;

@@ -238,10 +238,9 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 	if (resume)
 		od->req_active = false;
 	raise_end(ctx, &rs, err, &rep); /* active now: settling moves none */
-	if (rep.first_error)
-		ctx->last_error = err ? err : rep.first_error;
-	else if (err)
-		ctx->last_error = err;
+	if (rep.first_error || err) /* atomic: see txn_result */
+		__atomic_store_n(&ctx->last_error,
+				 err ? err : rep.first_error, __ATOMIC_RELAXED);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -262,7 +261,8 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 		struct opp_report rep = {0};
 		dmn__opp_requirements_settle(ctx, od->table, &rep);
 		if (rep.first_error && !ctx->last_error)
-			ctx->last_error = rep.first_error;
+			__atomic_store_n(&ctx->last_error, rep.first_error,
+					 __ATOMIC_RELAXED);
 	}
 	dmn__unlock(ctx);
 	return 0;

@@ -13,6 +13,13 @@
  * the events, the statistics and pstate residencies, the snapshot. Injected
  * failures of set_performance_state cover a failed raise (rolled back) and
  * a failed lowering (kept, reported through dmn_last_error()).
+ * The plain variants take the root's rounding hook away, so that a vote
+ * on it takes the one-domain path (vote_alone in txn.c), with four voters
+ * or with one (whose histogram bin moves in place and whose domain needs
+ * no lock of its own on a striped context). Each runs twice: context B
+ * on dmn_lock_none, context A too or (_striped) on the default lock, whose
+ * votes take the striped fast paths and pd_vote's lock-free check of a
+ * published unchanged vote.
  */
 #include "test_core_common.h"
 #include "test_compare.h"
@@ -42,21 +49,30 @@ struct side {
 	unsigned n_dom;
 	pd_device_t dev[NDEV];
 	pd_attach_t att[NDEV];
+	unsigned n_dev;
 };
 
-static void side_init(struct side *s, uint64_t *clock, bool chain)
+enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE };
+
+static void side_init(struct side *s, uint64_t *clock, enum shape shape,
+		      bool striped)
 {
+	bool chain = shape == CHAIN;
 	memset(s, 0, sizeof(*s));
 	fake_init(&s->fake);
 	s->fake.fail_err = -EIO;
 	struct dmn_config cfg = fake_config(&s->alloc);
 	cfg.now = clock_now;
 	cfg.now_user = clock;
+	if (striped) /* the default lock: stripes, the striped fast paths
+		      * and pd_vote's lock-free unchanged check */
+		memset(&cfg.lock, 0, sizeof(cfg.lock));
 	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
 	assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
-	assert_int_equal(pd_domain_set_rounding(s->ctx, s->root, round5, 0),
-			 0);
+	if (shape == ROUNDED || chain)
+		assert_int_equal(pd_domain_set_rounding(s->ctx, s->root,
+							round5, 0), 0);
 	s->dom[0] = s->root;
 	s->n_dom = 1;
 	if (chain) {
@@ -70,7 +86,8 @@ static void side_init(struct side *s, uint64_t *clock, bool chain)
 						 plus5, 0), 0);
 		s->n_dom = NDOM;
 	}
-	for (unsigned i = 0; i < NDEV; i++) {
+	s->n_dev = shape == PLAIN_ONE ? 1 : NDEV;
+	for (unsigned i = 0; i < s->n_dev; i++) {
 		char name[8];
 		snprintf(name, sizeof(name), "d%u", i);
 		s->dev[i] = mkdev(s->ctx, name);
@@ -91,19 +108,19 @@ static void side_fini(struct side *s)
 	assert_int_equal(s->alloc.live, 0);
 }
 
-static void run_fast_equals_general(bool chain)
+static void run_fast_equals_general(enum shape shape, bool striped)
 {
 	uint64_t clock = 1000;
 	struct side *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	assert_non_null(a);
 	assert_non_null(b);
-	side_init(a, &clock, chain);
-	side_init(b, &clock, chain);
+	side_init(a, &clock, shape, striped);
+	side_init(b, &clock, shape, false);
 	uint32_t seed = 7;
 	unsigned raised_fail = 0, lowered_fail = 0;
 	for (unsigned step = 0; step < 4000; step++) {
 		uint32_t r = next_rand(&seed);
-		unsigned i = r % NDEV;
+		unsigned i = r % a->n_dev;
 		uint32_t level = (r >> 8) % 112; /* some above 100: -ERANGE */
 		clock += 1 + (r >> 20) % 50;
 		fake_clear_log(&a->fake);
@@ -163,25 +180,35 @@ static void run_fast_equals_general(bool chain)
 	free(b);
 }
 
-static void fast_equals_general(void **state)
-{
-	(void)state;
-	run_fast_equals_general(false);
-}
-
-static void chain_equals_general(void **state)
-{
-	(void)state;
-	run_fast_equals_general(true);
-}
+/* One test per variant: the shape, and whether context A is striped. */
+#define VARIANT(fn, shape, striped)                                        \
+	static void fn(void **state)                                          \
+	{                                                                     \
+		(void)state;                                                  \
+		run_fast_equals_general(shape, striped);                      \
+	}
+VARIANT(fast_equals_general, ROUNDED, false)
+VARIANT(fast_equals_general_striped, ROUNDED, true)
+VARIANT(chain_equals_general, CHAIN, false)
+VARIANT(chain_equals_general_striped, CHAIN, true)
+VARIANT(alone_equals_general, PLAIN, false)
+VARIANT(alone_equals_general_striped, PLAIN, true)
+VARIANT(alone_one_voter_equals_general, PLAIN_ONE, false)
+VARIANT(alone_one_voter_equals_general_striped, PLAIN_ONE, true)
 
 int main(void)
 {
+	/* The shared setup's context stays unused: both sides here need
+	 * their own clock. */
 	const struct CMUnitTest tests[] = {
-		/* The shared setup's context stays unused: both sides here
-		 * need their own clock. */
 		TEST(fast_equals_general),
+		TEST(fast_equals_general_striped),
 		TEST(chain_equals_general),
+		TEST(chain_equals_general_striped),
+		TEST(alone_equals_general),
+		TEST(alone_equals_general_striped),
+		TEST(alone_one_voter_equals_general),
+		TEST(alone_one_voter_equals_general_striped),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -13,6 +13,10 @@
  * end, with every device suspended, each domain must be off at level 0 and
  * the fake hardware must say so too. Meant for TSan (label tsan) as much
  * as for the plain build; a watchdog aborts after 60 s (a deadlock).
+ * Each thread also owns a solo rail: one device, one attachment, no child,
+ * which the fast path changes under the attachment's stripe alone (no
+ * domain lock); the tree's other thread votes on that attachment too, so
+ * two threads' votes on it meet, and the owner's get/put go exclusive.
  */
 #include <domino/domain.h>
 
@@ -31,11 +35,13 @@
 #define THREADS_PER_TREE 2
 #define N_THREADS (N_TREES * THREADS_PER_TREE)
 #define LEAVES 2
-/* root, then per tree: its top and LEAVES leaves; then one rail per tree */
+/* root, then per tree: its top and LEAVES leaves; then one rail per tree,
+ * then one solo rail per thread */
 #define N_TREE_DOMS (1 + N_TREES * (1 + LEAVES))
-#define N_DOMS (N_TREE_DOMS + N_TREES)
-/* per thread: each leaf, the top, the root, the rail */
-#define N_DEVS (LEAVES + 3)
+#define N_DOMS (N_TREE_DOMS + N_TREES + N_THREADS)
+/* per thread: each leaf, the top, the root, the rail, the solo rail */
+#define N_DEVS (LEAVES + 4)
+#define SOLO (LEAVES + 3)
 #define OPS 100000
 
 struct hw {
@@ -107,6 +113,7 @@ struct worker {
 	pd_device_t dev[N_DEVS];
 	pd_attach_t att[N_DEVS];
 	unsigned usage[N_DEVS];
+	pd_attach_t peer_solo; /* the other thread's solo attachment */
 	uint64_t rng;
 	unsigned long ops;
 };
@@ -130,7 +137,9 @@ static void *worker_main(void *arg)
 			err = pd_device_put(ctx, w->dev[d]);
 			w->usage[d]--;
 		} else {
-			err = pd_vote(ctx, w->att[d], rnd(w, 8));
+			pd_attach_t att = d == SOLO && rnd(w, 2) ? w->peer_solo
+								 : w->att[d];
+			err = pd_vote(ctx, att, rnd(w, 8));
 		}
 		if (err)
 			fail(dmn_errno_name(err), -1);
@@ -180,12 +189,15 @@ int main(void)
 			int target = d < LEAVES ? top + 1 + (int)d
 				     : d == LEAVES ? top
 				     : d == LEAVES + 1 ? 0
-						       : N_TREE_DOMS + (int)tree;
+				     : d == LEAVES + 2 ? N_TREE_DOMS + (int)tree
+						       : N_TREE_DOMS + N_TREES + (int)t;
 			must(pd_device_create(ctx, name, &w[t].dev[d]), "device");
 			must(pd_attach(ctx, w[t].dev[d], dom[target],
 				       &w[t].att[d]), "attach");
 		}
 	}
+	for (unsigned t = 0; t < N_THREADS; t++)
+		w[t].peer_solo = w[t ^ 1].att[SOLO];
 	stress_watchdog_start("stress_trees");
 	for (unsigned t = 0; t < N_THREADS; t++)
 		pthread_create(&w[t].thread, 0, worker_main, &w[t]);
