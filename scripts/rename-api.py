@@ -13,8 +13,8 @@
       FLAGS `tag`: a name that is only a tag; C code renames it only after
       `struct`, `union` or `enum` (a member may share the spelling).
       Fails (exit 1, nothing written) on a collision: two old names onto one
-      new name, a new name already used in the tree, or a public member
-      spelled like an old name.
+      new name, a new name already used in the C code of the tree, or a
+      public member spelled like an old name.
 
   rename-api.py --apply MAP [PATH...]
       Rewrite the identifiers of MAP, whole words, in PATH (files or
@@ -23,7 +23,8 @@
       skip-file` in its first lines. Files: C (.c .h), CMake (CMakeLists.txt,
       *.cmake, *.in), shell, python, markdown, man pages (*.1), linker
       version scripts (*.map holding `global:`). Never rewritten: C string and
-      character literals (program output stays byte-equal), #include lines,
+      character literals (program output stays byte-equal; only in a folder
+      named tests are strings renamed: they label failed checks), #include lines,
       members (`.x`, `->x`), file names (`x.h`, `dir/x`), ctest names
       (`NAME x`), and text between lines saying `rename-api: off` and
       `rename-api: on`. Idempotent: no new name is an old one, so a second run
@@ -44,6 +45,7 @@ RPT_X -> DMN_REPORT_X, ...); dmn_ names and dmn__ internals stay.
 """
 
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -58,6 +60,7 @@ OLD_RE = re.compile(r"^(?:%s)[A-Za-z0-9]" % "|".join(
     re.escape(p) for o, _ in PREFIXES for p in (o, o.upper())))
 SKIP_MARK = "rename-api: skip-file"
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+WORD_OR_GLOB = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\*[A-Za-z0-9_*]*)?")
 FILE_EXT = re.compile(
     r"\.(?:c|h|md|py|sh|txt|json|svg|dtb|dts|dtsi|1|map|so|a|o|in|cmake|scn|events)\b")
 
@@ -255,6 +258,8 @@ def rename_text(s, ren, kind="prose", paths=frozenset()):
 
     def sub(m):
         w = m.group(0)
+        if "*" in w:
+            return glob(w, ren)
         new = ren.get(w)
         if new is None:
             return w
@@ -275,13 +280,24 @@ def rename_text(s, ren, kind="prose", paths=frozenset()):
         if kind == "cmake" and re.search(r"\bNAME\s+\Z", s[max(0, a - 20):a]):
             return w
         return new[0]
-    return WORD.sub(sub, s)
+    return WORD_OR_GLOB.sub(sub, s)
 
 
-def rename_c(text, ren):
+def glob(w, ren):
+    """opp_find_* -> dmn_opp_find_*, when it matches some old name."""
+    for o, n in PREFIXES:
+        for o, n in ((o, n), (o.upper(), n.upper())):
+            if w.startswith(o) and any(fnmatch.fnmatchcase(k, w) for k in ren):
+                return n + w[len(o):]
+    return w
+
+
+def rename_c(text, ren, labels=False):
+    """labels: also in string literals (a test's messages name the call that
+    failed; no test compares them with what the library prints)."""
     def sub(m):
         kind = m.lastgroup
-        if kind in ("lc", "bc"):
+        if kind in ("lc", "bc") or (labels and kind == "str"):
             return rename_text(m.group(0), ren)
         if kind != "word":
             return m.group(0)
@@ -304,7 +320,8 @@ def rename_regions(text, fn):
     for line in text.splitlines(keepends=True):
         if not off and "rename-api: off" in line:
             out.append(fn("".join(chunk)))
-            chunk, off = [line], True
+            out.append(line)
+            chunk, off = [], True
         elif off:
             out.append(line)
             off = "rename-api: on" not in line
@@ -345,7 +362,7 @@ def apply(mapfile, paths):
         if kind is None or skipped(text):
             continue
         if kind == "c":
-            new = rename_c(text, ren)
+            new = rename_c(text, ren, "tests" in p.split(os.sep))
         else:
             new = rename_regions(text, lambda t: rename_text(t, ren, kind, names))
         if new != text:
@@ -401,11 +418,11 @@ def make_map(root, out):
                 errors.append("%s is also a member of a public struct" % old)
             rows.append((old, new, ",".join(flags)))
     news = set(by_new)
-    for p in tree_files([root]):
+    for p in tree_files([root]):            # code only: docs may name the new API
         text = read(p)
-        if skipped(text):
+        if file_kind(p) != "c" or skipped(text):
             continue
-        for w in news & set(WORD.findall(text)):
+        for w in news & set(WORD.findall(c_code_only(text))):
             errors.append("%s (new name of %s) is already used in %s"
                           % (w, by_new[w], os.path.relpath(p, root)))
     odd = sorted(n for n in public if not is_old(n) and not n.startswith(("dmn_", "DMN_"))
