@@ -82,9 +82,9 @@ extern "C" {
 #endif
 
 #define DMN_VERSION_MAJOR 0
-#define DMN_VERSION_MINOR 1
+#define DMN_VERSION_MINOR 2
 #define DMN_VERSION_PATCH 0
-#define DMN_VERSION_STRING "0.1.0"
+#define DMN_VERSION_STRING "0.2.0"
 
 struct dmn_ctx;
 
