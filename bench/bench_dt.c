@@ -18,25 +18,25 @@
 static size_t load_once(const void *blob, size_t size, int keep_stats)
 {
 	size_t before = bench_live_bytes;
-	struct dt_load_opts lo;
+	struct dmn_dt_load_opts lo;
 	memset(&lo, 0, sizeof(lo));
 	lo.alloc = &bench_counting;
-	struct dt_board *board = NULL;
-	if (dt_load(blob, size, &lo, &board))
+	struct dmn_dt_board *board = NULL;
+	if (dmn_dt_load(blob, size, &lo, &board))
 		return 0;
 	struct dmn_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.alloc = bench_counting;
 	struct dmn_ctx *ctx = NULL;
-	struct dt_instance *inst = NULL;
+	struct dmn_dt_instance *inst = NULL;
 	size_t bytes = 0;
 	if (!dmn_ctx_create(&cfg, &ctx) &&
-	    !dt_instantiate(board, ctx, NULL, NULL, &inst))
+	    !dmn_dt_instantiate(board, ctx, NULL, NULL, &inst))
 		bytes = bench_live_bytes - before;
 	(void)keep_stats;
-	dt_instance_free(inst);
+	dmn_dt_instance_free(inst);
 	dmn_ctx_destroy(ctx);
-	dt_board_free(board);
+	dmn_dt_board_free(board);
 	return bytes;
 }
 
@@ -82,27 +82,27 @@ static void bench_opp_entry(struct bench_table *t, unsigned n)
 	struct dmn_ctx *ctx;
 	if (dmn_ctx_create(&cfg, &ctx))
 		return;
-	opp_table_t table;
-	if (opp_table_create(ctx, "bench", &table)) {
+	dmn_opp_table_t table;
+	if (dmn_opp_table_create(ctx, "bench", &table)) {
 		dmn_ctx_destroy(ctx);
 		return;
 	}
 	size_t before = bench_live_bytes;
 	for (unsigned i = 0; i < n; i++) {
-		struct opp_desc d;
+		struct dmn_opp_desc d;
 		memset(&d, 0, sizeof(d));
 		const uint64_t hz = 1000000ull * (i + 1);
-		const struct opp_supply supply = {600000 + i, 600000 + i,
+		const struct dmn_opp_supply supply = {600000 + i, 600000 + i,
 						  600000 + i, 0};
 		d.hz = &hz;
 		d.n_hz = 1;
 		d.supplies = &supply;
 		d.n_supplies = 1;
-		opp_add(ctx, table, &d, NULL);
+		dmn_opp_add(ctx, table, &d, NULL);
 	}
 	bench_result(t, "bytes_per_opp_entry", 0,
 		     (double)(bench_live_bytes - before) / n, "B");
-	opp_table_put(ctx, table);
+	dmn_opp_table_put(ctx, table);
 	dmn_ctx_destroy(ctx);
 }
 

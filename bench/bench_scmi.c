@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SCMI figures:
- *   scmi_msg_ns             a PERFORMANCE_LEVEL_SET through scmi_handle, in
+ *   scmi_msg_ns             a PERFORMANCE_LEVEL_SET through dmn_scmi_handle, in
  *                           process (1000 calls a sample, median per call)
- *   scmi_vote_ns            the same level changes as plain pd_vote calls,
+ *   scmi_vote_ns            the same level changes as plain dmn_vote calls,
  *                           timed by the same loop
  *   scmi_level_set_vs_vote  their ratio: what the protocol layer adds
  *   scmi_roundtrip_us       a LEVEL_SET over `domino scmi-serve`'s socket
@@ -28,7 +28,7 @@
 
 #define BATCH 1000
 
-static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
+static int noop_pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
@@ -36,48 +36,48 @@ static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops rail_ops = {0, 0, noop_pstate, 0};
+static const struct dmn_domain_ops rail_ops = {0, 0, noop_pstate, 0};
 
 struct scmi_bench {
 	struct dmn_ctx *ctx;
-	struct scmi_server *srv;
-	pd_attach_t att; /* a plain device's, for the comparison */
+	struct dmn_scmi_server *srv;
+	dmn_attach_t att; /* a plain device's, for the comparison */
 	uint8_t msg[2][12];
 };
 
 static void setup(struct scmi_bench *b)
 {
 	memset(b, 0, sizeof(*b));
-	pd_domain_t dom;
-	pd_device_t dev;
-	struct pd_domain_desc desc = {"rail", &rail_ops, 0, 0};
-	static const struct scmi_perf_level levels[2] = {{10, 0, 0},
+	dmn_domain_t dom;
+	dmn_device_t dev;
+	struct dmn_domain_desc desc = {"rail", &rail_ops, 0, 0};
+	static const struct dmn_scmi_perf_level levels[2] = {{10, 0, 0},
 							 {20, 0, 0}};
 	static const uint8_t all = 1;
-	struct scmi_agent agent = {1, "ospm", &all, &all};
+	struct dmn_scmi_agent agent = {1, "ospm", &all, &all};
 	if (dmn_ctx_create(NULL, &b->ctx) ||
-	    pd_domain_create(b->ctx, &desc, &dom) ||
-	    pd_device_create(b->ctx, "dev", &dev) ||
-	    pd_attach(b->ctx, dev, dom, &b->att) ||
-	    pd_device_get(b->ctx, dev)) {
+	    dmn_domain_create(b->ctx, &desc, &dom) ||
+	    dmn_device_create(b->ctx, "dev", &dev) ||
+	    dmn_attach(b->ctx, dev, dom, &b->att) ||
+	    dmn_device_get(b->ctx, dev)) {
 		fprintf(stderr, "domino-bench: scmi setup failed\n");
 		exit(1);
 	}
-	struct scmi_power_domain power = {dom, "rail"};
-	struct scmi_perf_domain perf = {dom, "rail", levels, 2};
-	struct scmi_config cfg = {.ctx = b->ctx,
+	struct dmn_scmi_power_domain power = {dom, "rail"};
+	struct dmn_scmi_perf_domain perf = {dom, "rail", levels, 2};
+	struct dmn_scmi_config cfg = {.ctx = b->ctx,
 				  .power = &power,
 				  .n_power = 1,
 				  .perf = &perf,
 				  .n_perf = 1,
 				  .agents = &agent,
 				  .n_agents = 1};
-	if (scmi_server_create(&cfg, &b->srv)) {
+	if (dmn_scmi_server_create(&cfg, &b->srv)) {
 		fprintf(stderr, "domino-bench: scmi_server_create failed\n");
 		exit(1);
 	}
 	for (int k = 0; k < 2; k++) {
-		uint32_t w[3] = {scmi_header(SCMI_PROTOCOL_PERF, 7, 0, 1), 0,
+		uint32_t w[3] = {dmn_scmi_header(DMN_SCMI_PROTOCOL_PERF, 7, 0, 1), 0,
 				 k ? 20u : 10u};
 		memcpy(b->msg[k], w, 12);
 	}
@@ -87,12 +87,12 @@ static void setup(struct scmi_bench *b)
 static double time_scmi(struct scmi_bench *b, unsigned samples)
 {
 	double *t = malloc(samples * sizeof(double));
-	uint8_t reply[SCMI_DEFAULT_MAX_MSG];
+	uint8_t reply[DMN_SCMI_DEFAULT_MAX_MSG];
 	size_t len;
 	for (unsigned s = 0; s < samples; s++) {
 		uint64_t t0 = bench_now();
 		for (unsigned i = 0; i < BATCH; i++)
-			scmi_handle(b->srv, 1, b->msg[i & 1], 12, reply,
+			dmn_scmi_handle(b->srv, 1, b->msg[i & 1], 12, reply,
 				    sizeof(reply), &len);
 		t[s] = (double)(bench_now() - t0) / BATCH;
 	}
@@ -107,7 +107,7 @@ static double time_vote(struct scmi_bench *b, unsigned samples)
 	for (unsigned s = 0; s < samples; s++) {
 		uint64_t t0 = bench_now();
 		for (unsigned i = 0; i < BATCH; i++)
-			pd_vote(b->ctx, b->att, i & 1 ? 20u : 10u);
+			dmn_vote(b->ctx, b->att, i & 1 ? 20u : 10u);
 		t[s] = (double)(bench_now() - t0) / BATCH;
 	}
 	double r = bench_median(t, samples);
@@ -187,7 +187,7 @@ static double roundtrip(const char *domino, unsigned samples)
 	uint32_t levels[2] = {0, 0};
 	if (fd >= 0) {
 		uint32_t frame[4] = {
-		    12, scmi_header(SCMI_PROTOCOL_PERF, 4, 0, 0), 0, 0};
+		    12, dmn_scmi_header(DMN_SCMI_PROTOCOL_PERF, 4, 0, 0), 0, 0};
 		uint32_t reply[3 + 3 * 2];
 		if (write_all(fd, frame, sizeof(frame)) ||
 		    read_all(fd, reply, 4) || reply[0] < 8 + 4 + 24 ||
@@ -197,7 +197,7 @@ static double roundtrip(const char *domino, unsigned samples)
 		} else {
 			levels[0] = reply[4];
 			levels[1] = reply[7];
-			uint8_t rest[SCMI_DEFAULT_MAX_MSG];
+			uint8_t rest[DMN_SCMI_DEFAULT_MAX_MSG];
 			if (read_all(fd, rest,
 				     reply[0] - (sizeof(reply) - 4))) {
 				close(fd);
@@ -210,7 +210,7 @@ static double roundtrip(const char *domino, unsigned samples)
 		unsigned s = 0;
 		for (; s < samples; s++) {
 			uint32_t frame[4] = {
-			    12, scmi_header(SCMI_PROTOCOL_PERF, 7, 0, s), 0,
+			    12, dmn_scmi_header(DMN_SCMI_PROTOCOL_PERF, 7, 0, s), 0,
 			    levels[s & 1]};
 			uint32_t reply[3];
 			uint64_t t0 = bench_now();
@@ -248,7 +248,7 @@ void bench_scmi(struct bench_table *t, const char *domino, int quick)
 	bench_result(t, "scmi_msg_ns", 0, msg, "ns");
 	bench_result(t, "scmi_vote_ns", 0, vote, "ns");
 	bench_result(t, "scmi_level_set_vs_vote", 0, msg / vote, "x");
-	scmi_server_destroy(b.srv);
+	dmn_scmi_server_destroy(b.srv);
 	dmn_ctx_destroy(b.ctx);
 	if (!domino) {
 		printf("scmi_roundtrip_us: skipped (no --domino PATH)\n");

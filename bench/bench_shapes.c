@@ -8,13 +8,13 @@
  * limit; a child that hits either is reported, not waited for.
  *
  * Per shape and size, as `NAME: VALUE UNIT` lines:
- *   shape_dt_load_us_per_domain_SHAPE_nN   dt_load alone (the loader)
+ *   shape_dt_load_us_per_domain_SHAPE_nN   dmn_dt_load alone (the loader)
  *   shape_sim_create_us_per_domain_SHAPE_nN  loader + core + simulator:
- *       the difference is what building the context (pd_link_add ...) costs
+ *       the difference is what building the context (dmn_link_add ...) costs
  *   shape_summary_bytes_per_domain_SHAPE_nN  text summary size
  *   shape_peak_rss_MB_SHAPE_nN, shape_blob_KB_SHAPE_nN, shape_model_KB_...
  *   shape_rss_over_blob_plus_model_SHAPE_nN  target: within 20x
- * and shape_load_growth_SHAPE: sim_create time per domain at the largest
+ * and shape_load_growth_SHAPE: dmn_sim_create time per domain at the largest
  * size over that at the smallest (target: within 2x); shape_dt_load_growth_
  * SHAPE the same for the loader alone.
  */
@@ -34,10 +34,10 @@
 #include <unistd.h>
 
 struct figures {
-	int err;	 /* sim_create's error, 0 if none */
-	int stage;	 /* 1 dt_load failed, 2 sim_create, 3 report */
-	double load_us;	 /* dt_load */
-	double sim_us;	 /* sim_create */
+	int err;	 /* dmn_sim_create's error, 0 if none */
+	int stage;	 /* 1 dmn_dt_load failed, 2 dmn_sim_create, 3 report */
+	double load_us;	 /* dmn_dt_load */
+	double sim_us;	 /* dmn_sim_create */
 	double blob_kb, model_kb;
 	double summary_bytes;
 };
@@ -59,33 +59,33 @@ static void measure(const char *shape, unsigned n, int fd)
 		_exit(3);
 	f.blob_kb = (double)size / 1024;
 
-	struct dt_load_opts lo = {0};
+	struct dmn_dt_load_opts lo = {0};
 	lo.alloc = &bench_counting;
 	size_t before = bench_live_bytes;
-	struct dt_board *board = NULL;
+	struct dmn_dt_board *board = NULL;
 	uint64_t t0 = bench_now();
-	f.err = dt_load(blob, size, &lo, &board);
+	f.err = dmn_dt_load(blob, size, &lo, &board);
 	f.load_us = (double)(bench_now() - t0) / 1e3;
 	f.model_kb = (double)(bench_live_bytes - before) / 1024;
-	dt_board_free(board);
+	dmn_dt_board_free(board);
 	f.stage = 1;
 	if (!f.err) {
-		struct sim_options so = {0};
-		struct sim *sim = NULL;
+		struct dmn_sim_options so = {0};
+		struct dmn_sim *sim = NULL;
 		f.stage = 2;
 		t0 = bench_now();
-		f.err = sim_create(blob, size, &so, &sim);
+		f.err = dmn_sim_create(blob, size, &so, &sim);
 		f.sim_us = (double)(bench_now() - t0) / 1e3;
-		const struct rpt_model *m;
-		if (!f.err && !(f.err = sim_report(sim, 0, &m))) {
-			struct rpt_sink sink = {count_write, &f.summary_bytes};
-			struct rpt_text_options to = {0};
+		const struct dmn_report_model *m;
+		if (!f.err && !(f.err = dmn_sim_report(sim, 0, &m))) {
+			struct dmn_report_sink sink = {count_write, &f.summary_bytes};
+			struct dmn_report_text_options to = {0};
 			f.stage = 3;
-			f.err = rpt_write_summary_text(m, &to, &sink);
+			f.err = dmn_report_write_summary_text(m, &to, &sink);
 			if (!f.err)
 				f.stage = 0;
 		}
-		sim_free(sim);
+		dmn_sim_free(sim);
 	}
 	free(blob);
 	if (write(fd, &f, sizeof(f)) != (ssize_t)sizeof(f))

@@ -2,9 +2,9 @@
 /*
  * domino-corpus-load: the whole-corpus load figure of `scripts/corpus.sh
  * --bench`. For every blob named in LIST (one path a line) it reads the file,
- * loads it with the public loader (dt_load, lenient, so a blob with errors
+ * loads it with the public loader (dmn_dt_load, lenient, so a blob with errors
  * is still parsed to its end), builds it into a fresh context
- * (dt_instantiate) and frees everything: the work a program does to load a
+ * (dmn_dt_instantiate) and frees everything: the work a program does to load a
  * board from disk. With --dtc, `dtc -I dtb -O dts` decompiles the same blob
  * right after, so both see the same machine: the other engineers' load on a
  * shared machine changes from second to second, and a pass of each one
@@ -12,8 +12,8 @@
  *
  *   domino-corpus-load [--dtc] [--repeat R] LIST
  *
- * Prints `key value` lines: blobs, load errors (blobs whose dt_load or
- * dt_instantiate failed), the domino total and the dtc total (each the
+ * Prints `key value` lines: blobs, load errors (blobs whose dmn_dt_load or
+ * dmn_dt_instantiate failed), the domino total and the dtc total (each the
  * best of R passes: the noise of a shared machine only ever adds time), and
  * their ratio, in wall time (the figure) and in CPU time (this thread's;
  * dtc's user + system): on a loaded machine a process start waits for the
@@ -39,20 +39,20 @@ static double load_one(const char *path, int *failed, double *cpu_ns)
 	char *blob = read_whole_file(path, &size);
 	if (!blob)
 		return -1;
-	struct dt_load_opts lo;
+	struct dmn_dt_load_opts lo;
 	memset(&lo, 0, sizeof(lo));
-	lo.flags = DT_LOAD_LENIENT;
-	struct dt_board *board = NULL;
-	int err = dt_load(blob, size, &lo, &board);
+	lo.flags = DMN_DT_LOAD_LENIENT;
+	struct dmn_dt_board *board = NULL;
+	int err = dmn_dt_load(blob, size, &lo, &board);
 	struct dmn_ctx *ctx = NULL;
-	struct dt_instance *inst = NULL;
+	struct dmn_dt_instance *inst = NULL;
 	if (board && !dmn_ctx_create(NULL, &ctx) &&
-	    dt_instantiate(board, ctx, NULL, NULL, &inst))
+	    dmn_dt_instantiate(board, ctx, NULL, NULL, &inst))
 		err = -1;
 	*failed = err != 0 || !ctx;
-	dt_instance_free(inst);
+	dmn_dt_instance_free(inst);
 	dmn_ctx_destroy(ctx);
-	dt_board_free(board);
+	dmn_dt_board_free(board);
 	free(blob);
 	double wall = (double)(bench_now() - t0);
 	*cpu_ns = bench_cpu_ns() - c0;

@@ -31,7 +31,7 @@ static int want(const char *group)
 }
 
 
-static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
+static int noop_pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
@@ -39,7 +39,7 @@ static int noop_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops noop_ops = {0, 0, noop_pstate, 0};
+static const struct dmn_domain_ops noop_ops = {0, 0, noop_pstate, 0};
 
 static int bl_noop(struct bl_domain *d, uint32_t level)
 {
@@ -62,7 +62,7 @@ static void must(int err, const char *what)
  * vote(@hi) then vote(@lo); with @hi == @lo, one operation is one vote. */
 struct domino_voter {
 	struct dmn_ctx *ctx;
-	pd_attach_t att;
+	dmn_attach_t att;
 	uint32_t hi, lo;
 };
 
@@ -70,8 +70,8 @@ static void domino_pairs(void *arg, unsigned calls)
 {
 	struct domino_voter *v = arg;
 	for (unsigned i = 0; i < calls; i++) {
-		pd_vote(v->ctx, v->att, v->hi);
-		pd_vote(v->ctx, v->att, v->lo);
+		dmn_vote(v->ctx, v->att, v->hi);
+		dmn_vote(v->ctx, v->att, v->lo);
 	}
 }
 
@@ -79,7 +79,7 @@ static void domino_singles(void *arg, unsigned calls)
 {
 	struct domino_voter *v = arg;
 	for (unsigned i = 0; i < calls; i++)
-		pd_vote(v->ctx, v->att, v->lo);
+		dmn_vote(v->ctx, v->att, v->lo);
 }
 
 struct baseline_voter {
@@ -113,19 +113,19 @@ static struct dmn_ctx *domino_domain(unsigned n, int holder,
 {
 	struct dmn_ctx *ctx;
 	must(dmn_ctx_create(NULL, &ctx), "ctx");
-	pd_domain_t dom;
-	struct pd_domain_desc desc = {"rail", &noop_ops, 0, 0};
-	must(pd_domain_create(ctx, &desc, &dom), "domain");
+	dmn_domain_t dom;
+	struct dmn_domain_desc desc = {"rail", &noop_ops, 0, 0};
+	must(dmn_domain_create(ctx, &desc, &dom), "domain");
 	v->ctx = ctx;
 	for (unsigned i = 0; i < n + (holder != 0); i++) {
 		char name[32];
-		pd_device_t dev;
-		pd_attach_t att;
+		dmn_device_t dev;
+		dmn_attach_t att;
 		snprintf(name, sizeof(name), "dev%u", i);
-		must(pd_device_create(ctx, name, &dev), "device");
-		must(pd_attach(ctx, dev, dom, &att), "attach");
-		must(pd_device_get(ctx, dev), "get");
-		must(pd_vote(ctx, att, i < n ? 10 : 30), "vote");
+		must(dmn_device_create(ctx, name, &dev), "device");
+		must(dmn_attach(ctx, dev, dom, &att), "attach");
+		must(dmn_device_get(ctx, dev), "get");
+		must(dmn_vote(ctx, att, i < n ? 10 : 30), "vote");
 		if (!i)
 			v->att = att;
 	}
@@ -299,20 +299,20 @@ static struct dmn_ctx *domino_chain(unsigned depth, struct domino_voter *v)
 {
 	struct dmn_ctx *ctx;
 	must(dmn_ctx_create(NULL, &ctx), "ctx");
-	pd_domain_t prev = 0, dom = 0;
+	dmn_domain_t prev = 0, dom = 0;
 	for (unsigned i = 0; i < depth; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "d%u", i);
-		struct pd_domain_desc desc = {name, &noop_ops, 0, 0};
-		must(pd_domain_create(ctx, &desc, &dom), "domain");
+		struct dmn_domain_desc desc = {name, &noop_ops, 0, 0};
+		must(dmn_domain_create(ctx, &desc, &dom), "domain");
 		if (prev)
-			must(pd_link_add(ctx, prev, dom), "link");
+			must(dmn_link_add(ctx, prev, dom), "link");
 		prev = dom;
 	}
-	pd_device_t dev;
-	must(pd_device_create(ctx, "dev", &dev), "device");
-	must(pd_attach(ctx, dev, dom, &v->att), "attach");
-	must(pd_device_get(ctx, dev), "get");
+	dmn_device_t dev;
+	must(dmn_device_create(ctx, "dev", &dev), "device");
+	must(dmn_attach(ctx, dev, dom, &v->att), "attach");
+	must(dmn_device_get(ctx, dev), "get");
 	v->ctx = ctx;
 	return ctx;
 }
@@ -350,19 +350,19 @@ static double bench_link_add(unsigned n, int bottom_up)
 {
 	struct dmn_ctx *ctx;
 	must(dmn_ctx_create(NULL, &ctx), "ctx");
-	pd_domain_t *dom = malloc(n * sizeof(*dom));
+	dmn_domain_t *dom = malloc(n * sizeof(*dom));
 	if (!dom)
 		must(-1, "malloc");
 	for (unsigned i = 0; i < n; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "d%u", i);
-		struct pd_domain_desc desc = {name, &noop_ops, 0, 0};
-		must(pd_domain_create(ctx, &desc, &dom[i]), "domain");
+		struct dmn_domain_desc desc = {name, &noop_ops, 0, 0};
+		must(dmn_domain_create(ctx, &desc, &dom[i]), "domain");
 	}
 	uint64_t t0 = bench_now();
 	for (unsigned k = 1; k < n; k++) {
 		unsigned i = bottom_up ? n - k : k;
-		must(pd_link_add(ctx, dom[i - 1], dom[i]), "link");
+		must(dmn_link_add(ctx, dom[i - 1], dom[i]), "link");
 	}
 	uint64_t t1 = bench_now();
 	free(dom);
@@ -377,23 +377,23 @@ static void bench_fanin(struct bench_table *t, const struct method *m,
 {
 	struct dmn_ctx *ctx;
 	must(dmn_ctx_create(NULL, &ctx), "ctx");
-	pd_domain_t parent;
-	struct pd_domain_desc pdesc = {"parent", &noop_ops, 0, 0};
-	must(pd_domain_create(ctx, &pdesc, &parent), "domain");
+	dmn_domain_t parent;
+	struct dmn_domain_desc pdesc = {"parent", &noop_ops, 0, 0};
+	must(dmn_domain_create(ctx, &pdesc, &parent), "domain");
 	struct domino_voter v = {ctx, 0, 20, 10};
 	for (unsigned i = 0; i < width; i++) {
 		char name[16];
-		pd_domain_t child;
-		pd_device_t dev;
-		pd_attach_t att;
+		dmn_domain_t child;
+		dmn_device_t dev;
+		dmn_attach_t att;
 		snprintf(name, sizeof(name), "c%u", i);
-		struct pd_domain_desc desc = {name, 0, 0, 0};
-		must(pd_domain_create(ctx, &desc, &child), "domain");
-		must(pd_link_add(ctx, parent, child), "link");
-		must(pd_device_create(ctx, name, &dev), "device");
-		must(pd_attach(ctx, dev, child, &att), "attach");
-		must(pd_device_get(ctx, dev), "get");
-		must(pd_vote(ctx, att, 10), "vote");
+		struct dmn_domain_desc desc = {name, 0, 0, 0};
+		must(dmn_domain_create(ctx, &desc, &child), "domain");
+		must(dmn_link_add(ctx, parent, child), "link");
+		must(dmn_device_create(ctx, name, &dev), "device");
+		must(dmn_attach(ctx, dev, child, &att), "attach");
+		must(dmn_device_get(ctx, dev), "get");
+		must(dmn_vote(ctx, att, 10), "vote");
 		if (!v.att)
 			v.att = att;
 	}
@@ -437,7 +437,7 @@ struct start_gate {
 
 struct worker {
 	struct dmn_ctx *ctx;
-	pd_attach_t att;
+	dmn_attach_t att;
 	struct start_gate *start;
 	unsigned long pairs;
 	uint64_t t_start, t_end; /* bench_now around its own work */
@@ -466,8 +466,8 @@ static void *vote_worker(void *arg)
 	long p0 = preemptions();
 	w->t_start = bench_now();
 	for (unsigned long i = 0; i < w->pairs; i++) {
-		pd_vote(w->ctx, w->att, 20);
-		pd_vote(w->ctx, w->att, 10);
+		dmn_vote(w->ctx, w->att, 20);
+		dmn_vote(w->ctx, w->att, 10);
 	}
 	w->t_end = bench_now();
 	w->preempted = preemptions() - p0;
@@ -476,33 +476,33 @@ static void *vote_worker(void *arg)
 
 struct thread_setup {
 	struct dmn_ctx *ctx;
-	pd_attach_t att[2];
+	dmn_attach_t att[2];
 };
 
 static void threads_setup(struct thread_setup *ts, int shared)
 {
 	must(dmn_ctx_create(NULL, &ts->ctx), "ctx");
-	pd_domain_t parents[2], leaves[2];
+	dmn_domain_t parents[2], leaves[2];
 	for (unsigned i = 0; i < 2; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "p%u", i);
-		struct pd_domain_desc pd = {name, &noop_ops, 0, 0};
+		struct dmn_domain_desc pd = {name, &noop_ops, 0, 0};
 		if (i == 0 || !shared)
-			must(pd_domain_create(ts->ctx, &pd, &parents[i]), "domain");
+			must(dmn_domain_create(ts->ctx, &pd, &parents[i]), "domain");
 		else
 			parents[i] = parents[0];
 		snprintf(name, sizeof(name), "l%u", i);
-		struct pd_domain_desc ld = {name, &noop_ops, 0, 0};
-		must(pd_domain_create(ts->ctx, &ld, &leaves[i]), "domain");
-		must(pd_link_add(ts->ctx, parents[i], leaves[i]), "link");
-		pd_device_t dev;
-		must(pd_device_create(ts->ctx, name, &dev), "device");
-		must(pd_attach(ts->ctx, dev, leaves[i], &ts->att[i]), "attach");
-		must(pd_device_get(ts->ctx, dev), "get");
+		struct dmn_domain_desc ld = {name, &noop_ops, 0, 0};
+		must(dmn_domain_create(ts->ctx, &ld, &leaves[i]), "domain");
+		must(dmn_link_add(ts->ctx, parents[i], leaves[i]), "link");
+		dmn_device_t dev;
+		must(dmn_device_create(ts->ctx, name, &dev), "device");
+		must(dmn_attach(ts->ctx, dev, leaves[i], &ts->att[i]), "attach");
+		must(dmn_device_get(ts->ctx, dev), "get");
 		/* Warm: the histograms and statistics have their room, so
 		 * the timed votes are the steady state. */
-		must(pd_vote(ts->ctx, ts->att[i], 20), "vote");
-		must(pd_vote(ts->ctx, ts->att[i], 10), "vote");
+		must(dmn_vote(ts->ctx, ts->att[i], 20), "vote");
+		must(dmn_vote(ts->ctx, ts->att[i], 10), "vote");
 	}
 }
 
@@ -608,20 +608,20 @@ static struct memory_result bench_memory(unsigned n)
 	struct dmn_ctx *ctx;
 	must(dmn_ctx_create(&cfg, &ctx), "ctx");
 	size_t base = bench_live_bytes;
-	pd_domain_t dom = 0;
+	dmn_domain_t dom = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_domain_desc desc = {"domain", &noop_ops, 0, 0};
-		must(pd_domain_create(ctx, &desc, &dom), "domain");
+		struct dmn_domain_desc desc = {"domain", &noop_ops, 0, 0};
+		must(dmn_domain_create(ctx, &desc, &dom), "domain");
 	}
 	size_t after_domains = bench_live_bytes;
-	pd_device_t *devs = calloc(n, sizeof(*devs));
+	dmn_device_t *devs = calloc(n, sizeof(*devs));
 	for (unsigned i = 0; i < n; i++)
-		must(pd_device_create(ctx, "device", &devs[i]), "device");
+		must(dmn_device_create(ctx, "device", &devs[i]), "device");
 	size_t after_devices = bench_live_bytes;
 	for (unsigned i = 0; i < n; i++) {
-		pd_attach_t att;
-		must(pd_attach(ctx, devs[i], dom, &att), "attach");
-		must(pd_vote(ctx, att, 1 + i % 8), "vote");
+		dmn_attach_t att;
+		must(dmn_attach(ctx, devs[i], dom, &att), "attach");
+		must(dmn_vote(ctx, att, 1 + i % 8), "vote");
 	}
 	size_t after_atts = bench_live_bytes;
 	struct memory_result r = {

@@ -8,7 +8,7 @@
 #                                   required-opps
 #   lifecycle_text_bytes_cortex_m4  optional: boot holds, probes, system
 #                                   sleep (DESIGN §7)
-#   explain_text_bytes_cortex_m4    optional: pd_domain_explain
+#   explain_text_bytes_cortex_m4    optional: dmn_domain_explain
 #   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
 #                                   of domains and devices by name
 #   inspect_text_bytes_cortex_m4    optional: info getters, walkers,
@@ -16,10 +16,10 @@
 #   lint_text_bytes_cortex_m4       optional: which required OPP went where
 #   follow_text_bytes_cortex_m4     optional: opportunistic scaling
 #   oppextra_text_bytes_cortex_m4   optional: OPP calls a power controller
-#                                   does without: opp_set_available,
-#                                   opp_table_set_boost, opp_device_vote,
+#                                   does without: dmn_opp_set_available,
+#                                   dmn_opp_table_set_boost, dmn_opp_device_vote,
 #                                   the get-pstate helper
-#                                   (opp_register_get_pstate)
+#                                   (dmn_opp_register_get_pstate)
 #   scmi_text_bytes_cortex_m4       the SCMI server (src/scmi, Base, Power
 #                                   Domain and Performance), on top
 #   core_text_bytes_cortex_m4_linked  what --gc-sections keeps of the core
@@ -114,11 +114,11 @@ objs=()
 compile scmi- src/scmi/server.c src/scmi/base.c src/scmi/power.c src/scmi/perf.c
 echo "scmi_text_bytes_cortex_m4: $(text_of "${objs[@]}") B"
 
-FIRMWARE_API="dmn_ctx_create dmn_ctx_destroy dmn_listen pd_domain_create pd_link_add
-  pd_link_set_floor pd_device_create pd_attach pd_detach pd_device_get pd_device_put
-  pd_vote pd_domain_add_idle_state pd_device_set_qos pd_device_set_wakeup
-  opp_table_create opp_add opp_domain_set_table opp_link_add
-  opp_device_bind opp_device_set_clock opp_device_set_regulators opp_set_rate"
+FIRMWARE_API="dmn_ctx_create dmn_ctx_destroy dmn_listen dmn_domain_create dmn_link_add
+  dmn_link_set_floor dmn_device_create dmn_attach dmn_detach dmn_device_get dmn_device_put
+  dmn_vote dmn_domain_add_idle_state dmn_device_set_qos dmn_device_set_wakeup
+  dmn_opp_table_create dmn_opp_add dmn_opp_domain_set_table dmn_opp_link_add
+  dmn_opp_device_bind dmn_opp_device_set_clock dmn_opp_device_set_regulators dmn_opp_set_rate"
 keep=()
 for sym in $FIRMWARE_API; do keep+=("-Wl,-u,$sym"); done
 $cc -mcpu=cortex-m4 -mthumb -nostdlib -Wl,-r -Wl,--gc-sections "${keep[@]}" \

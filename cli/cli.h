@@ -93,12 +93,12 @@ void cli_board_close(struct cli_board *board);
 /* Once the board has loaded: warn about bytes after the blob's end. */
 void cli_board_loaded(const struct cli_board *board);
 
-struct sim;
+struct dmn_sim;
 /* Load @board into a new simulation with the options' hardware version;
  * loader errors are printed (warnings are not: lint shows them). Returns 0,
  * or prints the error and returns EXIT_INPUT. */
 int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
-		 struct sim **out);
+		 struct dmn_sim **out);
 
 /* A diagnostics sink printing `FILE: NODE: PROP: SEV: MESSAGE` to stderr. */
 struct cli_diag_printer {
@@ -106,11 +106,11 @@ struct cli_diag_printer {
 	unsigned errors;
 	int quiet_warnings;
 };
-void cli_print_diag(void *user, const struct dt_diag *diag);
+void cli_print_diag(void *user, const struct dmn_dt_diag *diag);
 
 /* Writers' sink over a FILE*; a failed write returns -errno (and, on
  * stdout, is remembered for cli_finish). */
-struct rpt_sink cli_file_sink(FILE *f);
+struct dmn_report_sink cli_file_sink(FILE *f);
 /*
  * Write a report to @path with @writer: to a temporary file in the same
  * folder, renamed over @path only once complete, so a failure leaves the
@@ -118,8 +118,8 @@ struct rpt_sink cli_file_sink(FILE *f);
  * /dev/stdout, is written in place). Prints "PATH: error: ...: REASON" and
  * returns EXIT_INPUT on failure.
  */
-int cli_write_file(const char *path, const struct rpt_model *m,
-		   int (*writer)(const struct rpt_model *, const struct rpt_sink *));
+int cli_write_file(const char *path, const struct dmn_report_model *m,
+		   int (*writer)(const struct dmn_report_model *, const struct dmn_report_sink *));
 
 /*
  * Standard output. cli_stdio_init() runs first: a closed stdin, stdout or
@@ -136,7 +136,7 @@ void cli_printf(const char *fmt, ...)
 #endif
     ;
 void cli_puts(const char *s);
-/* @s with control characters and invalid UTF-8 replaced (rpt_text_escape):
+/* @s with control characters and invalid UTF-8 replaced (dmn_report_text_escape):
  * for every name or message that comes from a board or scenario. */
 void cli_text(FILE *f, const char *s);
 int cli_stdout_error(void); /* the errno of the first failure, or 0 */

@@ -65,8 +65,8 @@ void cli_puts(const char *s)
 
 void cli_text(FILE *f, const char *s)
 {
-	struct rpt_sink sink = cli_file_sink(f);
-	rpt_text_escape(&sink, s);
+	struct dmn_report_sink sink = cli_file_sink(f);
+	dmn_report_text_escape(&sink, s);
 }
 
 int cli_stdout_error(void)
@@ -122,7 +122,7 @@ int cli_parse_supported_hw(const char *cmd, const char *value,
 	opt->n_supported_hw = -EINVAL;
 	if (hw_values_room(value))
 		opt->n_supported_hw =
-		    dt_parse_supported_hw(value, hw_values, hw_values_cap);
+		    dmn_dt_parse_supported_hw(value, hw_values, hw_values_cap);
 	opt->supported_hw = hw_values;
 	if (opt->n_supported_hw >= 0)
 		return EXIT_OK;
@@ -167,7 +167,7 @@ static void unknown_option(const char *cmd, const char *allowed,
 	char spelt[CLI_MAX_OPTION_LEN + 1];
 	snprintf(spelt, sizeof(spelt), "%.*s",
 		 (int)(len < CLI_MAX_OPTION_LEN ? len : CLI_MAX_OPTION_LEN), arg);
-	const char *near = arg[1] == '-' ? scn_suggest(spelt, names, n) : NULL;
+	const char *near = arg[1] == '-' ? dmn_scn_suggest(spelt, names, n) : NULL;
 	fprintf(stderr, "domino %s: error: unknown option '", cmd);
 	cli_text(stderr, arg);
 	if (near)
@@ -526,15 +526,15 @@ void cli_board_close(struct cli_board *board)
 	memset(board, 0, sizeof(*board));
 }
 
-void cli_print_diag(void *user, const struct dt_diag *diag)
+void cli_print_diag(void *user, const struct dmn_dt_diag *diag)
 {
 	struct cli_diag_printer *p = user;
-	if (diag->severity == DT_SEV_ERROR)
+	if (diag->severity == DMN_DT_SEV_ERROR)
 		p->errors++;
 	else if (p->quiet_warnings)
 		return;
 	char line[1024];
-	dt_diag_format(diag, p->file, line, sizeof(line));
+	dmn_dt_diag_format(diag, p->file, line, sizeof(line));
 	cli_text(stderr, line);
 	fputc('\n', stderr);
 }
@@ -550,25 +550,25 @@ static int file_write(void *user, const char *bytes, size_t len)
 	return -err;
 }
 
-struct rpt_sink cli_file_sink(FILE *f)
+struct dmn_report_sink cli_file_sink(FILE *f)
 {
-	struct rpt_sink s = {file_write, f};
+	struct dmn_report_sink s = {file_write, f};
 	return s;
 }
 
 /* Write to an existing non-regular file (a FIFO, /dev/stdout, a device) in
  * place: there is nothing to rename over, and replacing a device node with
  * a regular file would be a disaster. */
-static int write_in_place(const char *path, const struct rpt_model *m,
-			  int (*writer)(const struct rpt_model *,
-					const struct rpt_sink *))
+static int write_in_place(const char *path, const struct dmn_report_model *m,
+			  int (*writer)(const struct dmn_report_model *,
+					const struct dmn_report_sink *))
 {
 	FILE *f = fopen(path, "wb");
 	if (!f) {
 		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
 		return EXIT_INPUT;
 	}
-	struct rpt_sink sink = cli_file_sink(f);
+	struct dmn_report_sink sink = cli_file_sink(f);
 	int err = writer(m, &sink);
 	errno = 0;
 	if (fclose(f) == EOF && !err)
@@ -580,8 +580,8 @@ static int write_in_place(const char *path, const struct rpt_model *m,
 	return EXIT_OK;
 }
 
-int cli_write_file(const char *path, const struct rpt_model *m,
-		   int (*writer)(const struct rpt_model *, const struct rpt_sink *))
+int cli_write_file(const char *path, const struct dmn_report_model *m,
+		   int (*writer)(const struct dmn_report_model *, const struct dmn_report_sink *))
 {
 	struct stat st;
 	int exists = stat(path, &st) == 0;
@@ -624,7 +624,7 @@ int cli_write_file(const char *path, const struct rpt_model *m,
 	FILE *f = fdopen(fd, "wb");
 	int err = f ? 0 : -errno;
 	if (f) {
-		struct rpt_sink sink = cli_file_sink(f);
+		struct dmn_report_sink sink = cli_file_sink(f);
 		err = writer(m, &sink);
 		errno = 0;
 		if (fclose(f) == EOF && !err)
@@ -655,19 +655,19 @@ int cli_use_color(FILE *f)
 }
 
 int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
-		 struct sim **out)
+		 struct dmn_sim **out)
 {
 	struct cli_diag_printer printer = {board->name, 0, 1};
-	struct sim_options so;
+	struct dmn_sim_options so;
 	memset(&so, 0, sizeof(so));
 	so.board_name = board->name;
 	so.supported_hw = opt->supported_hw;
 	so.n_supported_hw = (unsigned)opt->n_supported_hw;
 	if (opt->parents_by_name)
-		so.flags |= SIM_PARENTS_BY_NAME;
+		so.flags |= DMN_SIM_PARENTS_BY_NAME;
 	so.diag = cli_print_diag;
 	so.diag_user = &printer;
-	int err = sim_create(board->blob, board->size, &so, out);
+	int err = dmn_sim_create(board->blob, board->size, &so, out);
 	if (!err) {
 		cli_board_loaded(board);
 		return EXIT_OK;

@@ -27,10 +27,10 @@ struct printer {
 	const char *file;
 	int json;
 	int color;
-	struct rpt_sink out;
+	struct dmn_report_sink out;
 	unsigned n;
 	const struct cli_options *opt;
-	struct lint_counts counts; /* after -W and -E */
+	struct dmn_lint_counts counts; /* after -W and -E */
 };
 
 /* The rule the last -W or -E naming @check set. */
@@ -44,10 +44,10 @@ static enum cli_check_rule_kind check_rule(const struct cli_options *opt,
 	return rule;
 }
 
-static void print_finding(void *user, const struct dt_diag *f)
+static void print_finding(void *user, const struct dmn_dt_diag *f)
 {
 	struct printer *p = user;
-	struct dt_diag promoted;
+	struct dmn_dt_diag promoted;
 	/* An unreadable blob is no check to turn off. */
 	if (strcmp(f->check, "dt-corrupt")) {
 		enum cli_check_rule_kind rule = check_rule(p->opt, f->check);
@@ -55,13 +55,13 @@ static void print_finding(void *user, const struct dt_diag *f)
 			return;
 		if (rule == CLI_CHECK_ERROR) {
 			promoted = *f;
-			promoted.severity = DT_SEV_ERROR;
+			promoted.severity = DMN_DT_SEV_ERROR;
 			f = &promoted;
 		}
 	}
-	if (f->severity == DT_SEV_ERROR)
+	if (f->severity == DMN_DT_SEV_ERROR)
 		p->counts.errors++;
-	else if (f->severity == DT_SEV_WARNING)
+	else if (f->severity == DMN_DT_SEV_WARNING)
 		p->counts.warnings++;
 	else
 		p->counts.notes++;
@@ -85,18 +85,18 @@ static void print_finding(void *user, const struct dt_diag *f)
 	if (p->json) {
 		cli_puts(p->n++ ? ",\n    " : "\n    ");
 		cli_puts("{\"severity\": ");
-		rpt_json_escape(&p->out, dt_severity_name(f->severity));
+		dmn_report_json_escape(&p->out, dmn_dt_severity_name(f->severity));
 		cli_puts(", \"check\": ");
-		rpt_json_escape(&p->out, f->check);
+		dmn_report_json_escape(&p->out, f->check);
 		cli_puts(", \"node\": ");
-		rpt_json_escape(&p->out, f->node);
+		dmn_report_json_escape(&p->out, f->node);
 		cli_puts(", \"property\": ");
 		if (f->property)
-			rpt_json_escape(&p->out, f->property);
+			dmn_report_json_escape(&p->out, f->property);
 		else
 			cli_puts("null");
 		cli_puts(", \"message\": ");
-		rpt_json_escape(&p->out, f->message);
+		dmn_report_json_escape(&p->out, f->message);
 		cli_puts("}");
 		return;
 	}
@@ -104,7 +104,7 @@ static void print_finding(void *user, const struct dt_diag *f)
 	 * so a name holding ESC[2J or CR cannot clear the screen or fake a
 	 * line such as "0 errors". */
 	static const char *const colors[] = {"\033[1;31m", "\033[1;33m", "\033[1;36m"};
-	const char *sev = dt_severity_name(f->severity);
+	const char *sev = dmn_dt_severity_name(f->severity);
 	cli_text(stdout, p->file);
 	cli_puts(": ");
 	cli_text(stdout, f->node);
@@ -151,12 +151,12 @@ int cmd_lint(int argc, char **argv)
 	p.opt = &opt;
 	if (p.json) {
 		cli_puts("{\n  \"board\": ");
-		rpt_json_escape(&p.out, board.name);
+		dmn_report_json_escape(&p.out, board.name);
 		cli_puts(",\n  \"findings\": [");
 	}
-	int err = dt_lint(board.blob, board.size, opt.supported_hw,
+	int err = dmn_dt_lint(board.blob, board.size, opt.supported_hw,
 			  (unsigned)opt.n_supported_hw, print_finding, &p, NULL);
-	const struct lint_counts counts = p.counts;
+	const struct dmn_lint_counts counts = p.counts;
 	if (!err)
 		cli_board_loaded(&board);
 	if (p.json) {

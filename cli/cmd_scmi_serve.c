@@ -60,17 +60,17 @@ struct conn {
 
 struct server {
 	const char *prog;
-	struct scmi_server *scmi;
-	const struct scmi_agents *agents;
+	struct dmn_scmi_server *scmi;
+	const struct dmn_scmi_agents *agents;
 	size_t max_msg;
 	int verbose;
-	int listen_fd[SCMI_MAX_AGENTS];
+	int listen_fd[DMN_SCMI_MAX_AGENTS];
 	char (*paths)[108];
 	struct conn conns[MAX_CONNS];
 	unsigned n_conns;
-	struct conn *current; /* whose command scmi_deliver follows */
+	struct conn *current; /* whose command dmn_scmi_deliver follows */
 	/* --trace: the simulation's clock follows the wall clock */
-	struct sim *sim;
+	struct dmn_sim *sim;
 	const char *clock_domain;
 	struct timespec start;
 };
@@ -148,9 +148,9 @@ static int send_frame(struct conn *c, const void *msg, size_t len)
 
 static const char *protocol_name(uint32_t p)
 {
-	return p == SCMI_PROTOCOL_BASE	  ? "base"
-	       : p == SCMI_PROTOCOL_POWER ? "power"
-	       : p == SCMI_PROTOCOL_PERF  ? "perf"
+	return p == DMN_SCMI_PROTOCOL_BASE	  ? "base"
+	       : p == DMN_SCMI_PROTOCOL_POWER ? "power"
+	       : p == DMN_SCMI_PROTOCOL_PERF  ? "perf"
 					  : "?";
 }
 
@@ -159,16 +159,16 @@ static void log_message(const struct server *s, unsigned agent, const char *dir,
 {
 	if (!s->verbose)
 		return;
-	const struct scmi_agent *a = &s->agents->agents[agent];
+	const struct dmn_scmi_agent *a = &s->agents->agents[agent];
 	uint32_t h = len >= 4 ? get32(msg) : 0;
 	printf("agent %u %s %s %s 0x%02x msg 0x%02x type %u token %u", a->id,
-	       a->name, dir, protocol_name(scmi_header_protocol(h)),
-	       scmi_header_protocol(h), scmi_header_msg(h), scmi_header_type(h),
-	       scmi_header_token(h));
+	       a->name, dir, protocol_name(dmn_scmi_header_protocol(h)),
+	       dmn_scmi_header_protocol(h), dmn_scmi_header_msg(h), dmn_scmi_header_type(h),
+	       dmn_scmi_header_token(h));
 	if (!strcmp(dir, "->") && len >= 8)
-		printf(" %s", scmi_status_name((int32_t)get32(msg + 4)));
-	else if (scmi_header_type(h) == SCMI_TYPE_DELAYED_RESPONSE && len >= 8)
-		printf(" %s", scmi_status_name((int32_t)get32(msg + 4)));
+		printf(" %s", dmn_scmi_status_name((int32_t)get32(msg + 4)));
+	else if (dmn_scmi_header_type(h) == DMN_SCMI_TYPE_DELAYED_RESPONSE && len >= 8)
+		printf(" %s", dmn_scmi_status_name((int32_t)get32(msg + 4)));
 	printf(" (%zu bytes)\n", len);
 	fflush(stdout);
 }
@@ -178,14 +178,14 @@ static void log_message(const struct server *s, unsigned agent, const char *dir,
 static void on_send(void *user, uint32_t agent_id, const void *msg, size_t len)
 {
 	struct server *s = user;
-	uint32_t type = scmi_header_type(get32(msg));
+	uint32_t type = dmn_scmi_header_type(get32(msg));
 	for (unsigned i = 0; i < s->n_conns; i++) {
 		struct conn *c = &s->conns[i];
-		const struct scmi_agent *a = &s->agents->agents[c->agent];
+		const struct dmn_scmi_agent *a = &s->agents->agents[c->agent];
 		if (a->id != agent_id)
 			continue;
 		if (c->dead ||
-		    (type == SCMI_TYPE_DELAYED_RESPONSE && c != s->current))
+		    (type == DMN_SCMI_TYPE_DELAYED_RESPONSE && c != s->current))
 			continue;
 		log_message(s, c->agent, "<=", msg, len);
 		/* one timeout per dead client, not one per notification */
@@ -207,15 +207,15 @@ static void advance_clock(struct server *s)
 	char line[256];
 	int n = snprintf(line, sizeof(line), "@%lluns fail %s on 0\n",
 			 (unsigned long long)ns, s->clock_domain);
-	struct scn_script *script;
-	struct scn_diag diag;
+	struct dmn_scn_script *script;
+	struct dmn_scn_diag diag;
 	if (n < 0 || (size_t)n >= sizeof(line) ||
-	    scn_parse(line, (size_t)n, "scmi", NULL, &script, &diag))
+	    dmn_scn_parse(line, (size_t)n, "scmi", NULL, &script, &diag))
 		return;
-	struct sim_result res = {0, 0, 0};
+	struct dmn_sim_result res = {0, 0, 0};
 	int op_error;
-	sim_step(s->sim, script, 0, &res, &op_error, &diag);
-	scn_free(script);
+	dmn_sim_step(s->sim, script, 0, &res, &op_error, &diag);
+	dmn_scn_free(script);
 }
 
 /* Answer one frame; returns -1 if the reply could not be sent (the caller
@@ -224,7 +224,7 @@ static int handle_frame(struct server *s, struct conn *c)
 {
 	size_t len = c->frame_len <= s->max_msg ? c->frame_len : 0;
 	uint8_t
-	    reply[SCMI_DEFAULT_MAX_MSG > 4096 ? SCMI_DEFAULT_MAX_MSG : 4096];
+	    reply[DMN_SCMI_DEFAULT_MAX_MSG > 4096 ? DMN_SCMI_DEFAULT_MAX_MSG : 4096];
 	uint8_t *out = reply;
 	size_t cap = sizeof(reply), rlen = 0;
 	if (s->max_msg > cap) {
@@ -234,21 +234,21 @@ static int handle_frame(struct server *s, struct conn *c)
 		cap = s->max_msg;
 	}
 	advance_clock(s);
-	const struct scmi_agent *a = &s->agents->agents[c->agent];
+	const struct dmn_scmi_agent *a = &s->agents->agents[c->agent];
 	if (c->frame_len > s->max_msg) {
 		/* Oversized: answer PROTOCOL_ERROR under its header. */
 		log_message(s, c->agent, "<-", c->body, 4);
 		put32(out, get32(c->body) & ~(3u << 8)); /* a response */
-		put32(out + 4, (uint32_t)SCMI_PROTOCOL_ERROR);
+		put32(out + 4, (uint32_t)DMN_SCMI_PROTOCOL_ERROR);
 		rlen = 8;
 	} else {
 		log_message(s, c->agent, "<-", c->body, len);
-		scmi_handle(s->scmi, a->id, c->body, len, out, cap, &rlen);
+		dmn_scmi_handle(s->scmi, a->id, c->body, len, out, cap, &rlen);
 	}
 	log_message(s, c->agent, "->", out, rlen);
 	s->current = c;
 	int failed = send_frame(c, out, rlen);
-	scmi_deliver(s->scmi);
+	dmn_scmi_deliver(s->scmi);
 	s->current = NULL;
 	if (out != reply)
 		free(out);
@@ -351,7 +351,7 @@ static void accept_conn(struct server *s, unsigned agent)
 static int serve(struct server *s)
 {
 	unsigned n_agents = s->agents->n_agents;
-	struct pollfd pfd[1 + SCMI_MAX_AGENTS + MAX_CONNS];
+	struct pollfd pfd[1 + DMN_SCMI_MAX_AGENTS + MAX_CONNS];
 	for (;;) {
 		unsigned n = 0;
 		pfd[n++] = (struct pollfd){stop_pipe[0], POLLIN, 0};
@@ -376,7 +376,7 @@ static int serve(struct server *s)
 			if (s->conns[i].dead ||
 			    conn_read(s, &s->conns[i]) < 0) {
 				if (s->verbose) {
-					const struct scmi_agent *a =
+					const struct dmn_scmi_agent *a =
 					    &s->agents
 						 ->agents[s->conns[i].agent];
 					printf("agent %u %s disconnected\n",
@@ -398,7 +398,7 @@ static int parse_max_msg(const char *text, size_t *out)
 	errno = 0;
 	unsigned long v = strtoul(text, &end, 10);
 	if (errno || end == text || *end || text[0] == '-' ||
-	    v < SCMI_MIN_MSG || v > 65536)
+	    v < DMN_SCMI_MIN_MSG || v > 65536)
 		return -1;
 	*out = v;
 	return 0;
@@ -415,7 +415,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->dir = ".";
-	a->max_msg = SCMI_DEFAULT_MAX_MSG;
+	a->max_msg = DMN_SCMI_DEFAULT_MAX_MSG;
 	const char *max_msg = NULL, *hw = NULL;
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
@@ -468,7 +468,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 		fprintf(stderr,
 			"domino scmi-serve: error: --max-msg '%s' is not a "
 			"number of bytes in %u..65536\n",
-			max_msg, SCMI_MIN_MSG);
+			max_msg, DMN_SCMI_MIN_MSG);
 		return EXIT_INPUT;
 	}
 	if (hw && cli_parse_supported_hw("scmi-serve", hw, &a->opt))
@@ -483,8 +483,8 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 	return 0;
 }
 
-static int load_agents(const char *path, const struct scmi_board_map *map,
-		       struct scmi_agents *out)
+static int load_agents(const char *path, const struct dmn_scmi_board_map *map,
+		       struct dmn_scmi_agents *out)
 {
 	char *text;
 	size_t size;
@@ -492,7 +492,7 @@ static int load_agents(const char *path, const struct scmi_board_map *map,
 	if (rc)
 		return rc;
 	char err[512];
-	int e = scmi_agents_parse(text, size, map, out, err, sizeof(err));
+	int e = dmn_scmi_agents_parse(text, size, map, out, err, sizeof(err));
 	free(text);
 	if (e == -ENOMEM) {
 		fprintf(stderr, "%s: error: out of memory\n", path);
@@ -510,9 +510,9 @@ static void socket_path(char *buf, size_t size, const char *dir, uint32_t id)
 	snprintf(buf, size, "%s/agent%u.sock", dir, id);
 }
 
-static int run(struct serve_args *args, struct sim *sim,
-	       const struct scmi_board_map *map,
-	       const struct scmi_agents *agents)
+static int run(struct serve_args *args, struct dmn_sim *sim,
+	       const struct dmn_scmi_board_map *map,
+	       const struct dmn_scmi_agents *agents)
 {
 	if (args->list) {
 		for (unsigned i = 0; i < map->n_power; i++)
@@ -536,13 +536,13 @@ static int run(struct serve_args *args, struct sim *sim,
 	s.verbose = args->verbose;
 	if (args->trace) {
 		s.sim = sim;
-		s.clock_domain = sim_board(sim)->n_domains
-				     ? sim_board(sim)->domains[0].name
+		s.clock_domain = dmn_sim_board(sim)->n_domains
+				     ? dmn_sim_board(sim)->domains[0].name
 				     : NULL;
 		clock_gettime(CLOCK_MONOTONIC, &s.start);
 	}
-	struct scmi_config cfg = {
-	    .ctx = sim_ctx(sim),
+	struct dmn_scmi_config cfg = {
+	    .ctx = dmn_sim_ctx(sim),
 	    .power = map->power,
 	    .n_power = map->n_power,
 	    .perf = map->perf,
@@ -553,7 +553,7 @@ static int run(struct serve_args *args, struct sim *sim,
 	    .send = on_send,
 	    .send_user = &s,
 	};
-	int err = scmi_server_create(&cfg, &s.scmi);
+	int err = dmn_scmi_server_create(&cfg, &s.scmi);
 	if (err) {
 		fprintf(stderr, "domino scmi-serve: error: %s\n",
 			dmn_strerror(err));
@@ -607,17 +607,17 @@ static int run(struct serve_args *args, struct sim *sim,
 		unlink(s.paths[k]);
 	}
 	free(s.paths);
-	scmi_server_destroy(s.scmi);
+	dmn_scmi_server_destroy(s.scmi);
 	if (rc == EXIT_OK && args->trace) {
 		advance_clock(&s);
-		const struct rpt_model *m;
-		err = sim_report(sim, 1, &m);
+		const struct dmn_report_model *m;
+		err = dmn_sim_report(sim, 1, &m);
 		if (err) {
 			fprintf(stderr, "domino scmi-serve: error: %s\n",
 				dmn_strerror(err));
 			rc = EXIT_INPUT;
 		} else {
-			rc = cli_write_file(args->trace, m, rpt_write_trace);
+			rc = cli_write_file(args->trace, m, dmn_report_write_trace);
 		}
 	}
 	return rc;
@@ -637,14 +637,14 @@ int cmd_scmi_serve(int argc, char **argv)
 	rc = cli_board_open(args.board, &board);
 	if (rc)
 		return rc;
-	struct sim *sim;
+	struct dmn_sim *sim;
 	if (cli_sim_open(&args.opt, &board, &sim)) {
 		cli_board_close(&board);
 		return EXIT_INPUT;
 	}
-	struct scmi_board_map map;
-	struct scmi_agents agents = {0};
-	int err = scmi_board_map(sim_board(sim), sim_instance(sim), &map);
+	struct dmn_scmi_board_map map;
+	struct dmn_scmi_agents agents = {0};
+	int err = dmn_scmi_board_map(dmn_sim_board(sim), dmn_sim_instance(sim), &map);
 	if (err) {
 		fprintf(stderr, "domino scmi-serve: error: %s\n",
 			dmn_strerror(err));
@@ -654,9 +654,9 @@ int cmd_scmi_serve(int argc, char **argv)
 		if (!rc)
 			rc = run(&args, sim, &map, &agents);
 	}
-	scmi_agents_free(&agents);
-	scmi_board_map_free(&map);
-	sim_free(sim);
+	dmn_scmi_agents_free(&agents);
+	dmn_scmi_board_map_free(&map);
+	dmn_sim_free(sim);
 	cli_board_close(&board);
 	return rc;
 }

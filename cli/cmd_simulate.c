@@ -67,15 +67,15 @@ struct live {
  * failure; a wrong errno there fails that expect by itself). Each is told
  * on stderr.
  */
-static unsigned unexpected_failures(const struct rpt_model *m,
-				    const struct scn_script *script,
+static unsigned unexpected_failures(const struct dmn_report_model *m,
+				    const struct dmn_scn_script *script,
 				    const char *scn_name)
 {
 	unsigned n = 0;
 	size_t i = 0;
 	for (size_t e = 0; e < m->n_events; e++) {
-		const struct rpt_event *ev = &m->events[e];
-		if (ev->kind != RPT_EV_COMMAND_ERROR)
+		const struct dmn_report_event *ev = &m->events[e];
+		if (ev->kind != DMN_REPORT_EV_COMMAND_ERROR)
 			continue;
 		/* events come in script order: find the command's line */
 		while (i < script->count && script->cmds[i].line < ev->line)
@@ -85,8 +85,8 @@ static unsigned unexpected_failures(const struct rpt_model *m,
 		       script->cmds[next].line == ev->line)
 			next++;
 		if (next < script->count &&
-		    script->cmds[next].verb == SCN_EXPECT &&
-		    script->cmds[next].expect.kind == SCN_EXPECT_LAST_ERROR)
+		    script->cmds[next].verb == DMN_SCN_EXPECT &&
+		    script->cmds[next].expect.kind == DMN_SCN_EXPECT_LAST_ERROR)
 			continue;
 		cli_text(stderr, scn_name);
 		fprintf(stderr, ":%u: error: the command failed (%s) and the next line is not 'expect last-error %s' (--strict)\n",
@@ -97,11 +97,11 @@ static unsigned unexpected_failures(const struct rpt_model *m,
 	return n;
 }
 
-static void on_event(void *user, const struct rpt_event *ev)
+static void on_event(void *user, const struct dmn_report_event *ev)
 {
 	struct live *l = user;
 	l->events++;
-	if (ev->kind == RPT_EV_COMMAND_ERROR &&
+	if (ev->kind == DMN_REPORT_EV_COMMAND_ERROR &&
 	    ++l->failures <= MAX_TOLD_FAILURES) {
 		if (l->last)
 			fputs("\r\033[K", stderr); /* the progress line */
@@ -118,10 +118,10 @@ static void on_event(void *user, const struct rpt_event *ev)
 		}
 		fputc('\n', stderr);
 	}
-	if (ev->kind == RPT_EV_EXPECT_FAILED || ev->kind == RPT_EV_EXPLAIN) {
+	if (ev->kind == DMN_REPORT_EV_EXPECT_FAILED || ev->kind == DMN_REPORT_EV_EXPLAIN) {
 		cli_text(stderr, l->scenario);
 		fprintf(stderr, ":%u: %s", ev->line,
-			ev->kind == RPT_EV_EXPLAIN ? "" : "expect failed: ");
+			ev->kind == DMN_REPORT_EV_EXPLAIN ? "" : "expect failed: ");
 		cli_text(stderr, ev->message);
 		fputc('\n', stderr);
 	}
@@ -141,10 +141,10 @@ static void on_event(void *user, const struct rpt_event *ev)
 static uint64_t trace_max = UINT64_MAX;
 static int trace_cut;
 
-static int write_trace_bounded(const struct rpt_model *m,
-			       const struct rpt_sink *out)
+static int write_trace_bounded(const struct dmn_report_model *m,
+			       const struct dmn_report_sink *out)
 {
-	return rpt_write_trace_max(m, trace_max, out, &trace_cut);
+	return dmn_report_write_trace_max(m, trace_max, out, &trace_cut);
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -192,12 +192,12 @@ int cmd_simulate(int argc, char **argv)
 	const char *text = scn_text ? scn_text : domino_demo_scenario;
 	size_t len = scn_text ? scn_len : domino_demo_scenario_len;
 
-	struct scn_script *script = NULL;
-	struct scn_diag diag;
-	int err = scn_parse(text, len, scn_name, NULL, &script, &diag);
+	struct dmn_scn_script *script = NULL;
+	struct dmn_scn_diag diag;
+	int err = dmn_scn_parse(text, len, scn_name, NULL, &script, &diag);
 	if (err) {
 		char line[512];
-		scn_diag_format(&diag, 0, line, sizeof(line));
+		dmn_scn_diag_format(&diag, 0, line, sizeof(line));
 		cli_text(stderr, line); /* it may quote the scenario */
 		fputc('\n', stderr);
 		free(scn_text);
@@ -207,11 +207,11 @@ int cmd_simulate(int argc, char **argv)
 	struct cli_board board;
 	rc = cli_board_open(board_path, &board);
 	if (rc) {
-		scn_free(script);
+		dmn_scn_free(script);
 		free(scn_text);
 		return rc;
 	}
-	struct sim *sim = NULL;
+	struct dmn_sim *sim = NULL;
 	rc = cli_sim_open(&opt, &board, &sim);
 	if (rc)
 		goto out;
@@ -220,8 +220,8 @@ int cmd_simulate(int argc, char **argv)
 	live.scenario = scn_name;
 	live.progress = isatty(fileno(stderr));
 	clock_gettime(CLOCK_MONOTONIC, &live.start);
-	struct sim_result res;
-	err = sim_run(sim, script, on_event, &live, &res, &diag);
+	struct dmn_sim_result res;
+	err = dmn_sim_run(sim, script, on_event, &live, &res, &diag);
 	if (live.last)
 		fputs("\r\033[K", stderr);
 	if (live.failures > MAX_TOLD_FAILURES) {
@@ -231,15 +231,15 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (err == -EINVAL) {
 		char line[512];
-		scn_diag_format(&diag, 0, line, sizeof(line));
+		dmn_scn_diag_format(&diag, 0, line, sizeof(line));
 		cli_text(stderr, line); /* it may quote the scenario */
 		fputc('\n', stderr);
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	const struct rpt_model *m = NULL;
+	const struct dmn_report_model *m = NULL;
 	if (!err)
-		err = sim_report(sim, 1, &m);
+		err = dmn_sim_report(sim, 1, &m);
 	if (err) {
 		fprintf(stderr, "domino simulate: error: %s\n", dmn_strerror(err));
 		rc = EXIT_INPUT;
@@ -251,25 +251,25 @@ int cmd_simulate(int argc, char **argv)
 	if (writing_note)
 		fprintf(stderr, "\rsimulated: %u events; writing the reports ",
 			live.events);
-	struct rpt_sink out = cli_file_sink(stdout);
+	struct dmn_report_sink out = cli_file_sink(stdout);
 	if (opt.json) {
-		err = rpt_write_json(m, &out);
+		err = dmn_report_write_json(m, &out);
 	} else {
-		struct rpt_text_options to = {cli_use_color(stdout), opt.all};
+		struct dmn_report_text_options to = {cli_use_color(stdout), opt.all};
 		cli_puts("== ");
 		cli_text(stdout, scn_name);
 		cli_puts(" on ");
 		cli_text(stdout, board.name);
 		cli_printf(": %u commands, %zu lines\n\n", res.commands,
 			   script->count);
-		err = rpt_write_events_text(m, &to, &out);
+		err = dmn_report_write_events_text(m, &to, &out);
 		if (!err) {
 			cli_puts("\n== final state\n\n");
-			err = rpt_write_summary_text(m, &to, &out);
+			err = dmn_report_write_summary_text(m, &to, &out);
 		}
 		if (!err) {
 			cli_puts("\n== statistics\n\n");
-			err = rpt_write_stats_text(m, &to, &out);
+			err = dmn_report_write_stats_text(m, &to, &out);
 		}
 		if (!err)
 			cli_printf("\n%u expectation%s failed, %u command%s failed\n",
@@ -293,7 +293,7 @@ int cmd_simulate(int argc, char **argv)
 		      stderr);
 	}
 	if (!rc && opt.svg_path)
-		rc = cli_write_file(opt.svg_path, m, rpt_write_svg);
+		rc = cli_write_file(opt.svg_path, m, dmn_report_write_svg);
 	if (writing_note)
 		fputs("\r\033[K", stderr);
 	if (!rc && res.expect_failed)
@@ -301,9 +301,9 @@ int cmd_simulate(int argc, char **argv)
 	if (!rc && opt.strict && unexpected_failures(m, script, scn_name))
 		rc = EXIT_CHECK;
 out:
-	sim_free(sim);
+	dmn_sim_free(sim);
 	cli_board_close(&board);
-	scn_free(script);
+	dmn_scn_free(script);
 	free(scn_text);
 	return rc;
 }

@@ -33,10 +33,10 @@ static const char summary_help[] =
 	"                       its pstate and in its idle state\n";
 
 /* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded. */
-static int explain(struct sim *sim, const char *domain)
+static int explain(struct dmn_sim *sim, const char *domain)
 {
 	char *text, why[256];
-	int err = sim_explain(sim, domain, &text, why, sizeof(why));
+	int err = dmn_sim_explain(sim, domain, &text, why, sizeof(why));
 	if (err == -ENOENT || err == -EEXIST) {
 		fprintf(stderr, "domino summary: error: --explain: %s\n", why);
 		return EXIT_INPUT;
@@ -71,27 +71,27 @@ int cmd_summary(int argc, char **argv)
 	rc = cli_board_open(opt.n_positional ? opt.positional[0] : NULL, &board);
 	if (rc)
 		return rc;
-	struct sim *sim;
+	struct dmn_sim *sim;
 	if (cli_sim_open(&opt, &board, &sim)) {
 		cli_board_close(&board);
 		return EXIT_INPUT;
 	}
 	if (opt.explain) {
 		rc = explain(sim, opt.explain);
-		sim_free(sim);
+		dmn_sim_free(sim);
 		cli_board_close(&board);
 		return rc;
 	}
-	const struct rpt_model *m;
-	int err = sim_report(sim, 0, &m);
+	const struct dmn_report_model *m;
+	int err = dmn_sim_report(sim, 0, &m);
 	if (!err) {
-		struct rpt_sink out = cli_file_sink(stdout);
+		struct dmn_report_sink out = cli_file_sink(stdout);
 		if (opt.json) {
-			err = rpt_write_json(m, &out);
+			err = dmn_report_write_json(m, &out);
 		} else {
-			struct rpt_text_options to = {cli_use_color(stdout), 0};
-			err = rpt_write_summary_text(m, &to, &out);
-			const struct dt_board *b = sim_board(sim);
+			struct dmn_report_text_options to = {cli_use_color(stdout), 0};
+			err = dmn_report_write_summary_text(m, &to, &out);
+			const struct dmn_dt_board *b = dmn_sim_board(sim);
 			/* the loader's findings at the severity lint gives
 			 * them (issue 14): counted alike */
 			if (!err && (b->n_warnings || b->n_notes)) {
@@ -115,7 +115,7 @@ int cmd_summary(int argc, char **argv)
 			}
 		}
 	}
-	sim_free(sim);
+	dmn_sim_free(sim);
 	cli_board_close(&board);
 	if (err) {
 		/* a failed write is cli_finish's to report, with its errno */

@@ -60,7 +60,7 @@ static int run(int argc, char **argv)
 		return cmd_scmi_serve(argc - 2, argv + 2);
 	static const char *const commands[] = {"summary", "lint", "simulate",
 					       "scmi-serve", "help"};
-	const char *near = scn_suggest(cmd, commands,
+	const char *near = dmn_scn_suggest(cmd, commands,
 				       sizeof(commands) / sizeof(commands[0]));
 	fputs("domino: error: unknown command '", stderr);
 	cli_text(stderr, cmd);

@@ -3,7 +3,7 @@
 #include <domino/domain.h>
 #include <stdio.h>
 
-static int rail_set_level(void *user, pd_domain_t dom, uint32_t level)
+static int rail_set_level(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
@@ -13,31 +13,31 @@ static int rail_set_level(void *user, pd_domain_t dom, uint32_t level)
 
 int main(void)
 {
-	static const struct pd_domain_ops rail_ops = {
+	static const struct dmn_domain_ops rail_ops = {
 		.set_performance_state = rail_set_level,
 	};
 	struct dmn_ctx *ctx;
-	pd_domain_t rail, gdsc;
-	pd_device_t codec;
-	pd_attach_t vote;
+	dmn_domain_t rail, gdsc;
+	dmn_device_t codec;
+	dmn_attach_t vote;
 
 	if (dmn_ctx_create(NULL, &ctx))
 		return 1;
-	struct pd_domain_desc cx = {.name = "cx", .ops = &rail_ops};
-	struct pd_domain_desc video = {.name = "video_gdsc"};
-	pd_domain_create(ctx, &cx, &rail);
-	pd_domain_create(ctx, &video, &gdsc);
-	pd_link_add(ctx, rail, gdsc);     /* the GDSC is a subdomain of cx */
+	struct dmn_domain_desc cx = {.name = "cx", .ops = &rail_ops};
+	struct dmn_domain_desc video = {.name = "video_gdsc"};
+	dmn_domain_create(ctx, &cx, &rail);
+	dmn_domain_create(ctx, &video, &gdsc);
+	dmn_link_add(ctx, rail, gdsc);     /* the GDSC is a subdomain of cx */
 
-	pd_device_create(ctx, "venus", &codec);
-	pd_attach(ctx, codec, gdsc, &vote);
-	pd_vote(ctx, vote, 128);          /* stored: the codec is suspended */
-	pd_device_get(ctx, codec);        /* cx -> 128, then both power on */
-	pd_vote(ctx, vote, 256);          /* cx -> 256 */
-	pd_device_put(ctx, codec);        /* both off, then cx -> 0 */
+	dmn_device_create(ctx, "venus", &codec);
+	dmn_attach(ctx, codec, gdsc, &vote);
+	dmn_vote(ctx, vote, 128);          /* stored: the codec is suspended */
+	dmn_device_get(ctx, codec);        /* cx -> 128, then both power on */
+	dmn_vote(ctx, vote, 256);          /* cx -> 256 */
+	dmn_device_put(ctx, codec);        /* both off, then cx -> 0 */
 
-	struct pd_domain_info info;
-	pd_domain_info(ctx, rail, &info);
+	struct dmn_domain_info info;
+	dmn_domain_info(ctx, rail, &info);
 	printf("cx is %s at level %u\n", info.on ? "on" : "off", info.pstate);
 	dmn_ctx_destroy(ctx);
 	return info.on || info.pstate ? 1 : 0;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int rail_level(void *user, pd_domain_t dom, uint32_t level)
+static int rail_level(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
@@ -13,7 +13,7 @@ static int rail_level(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static int clock_rate(void *user, pd_device_t dev, uint64_t hz)
+static int clock_rate(void *user, dmn_device_t dev, uint64_t hz)
 {
 	(void)user;
 	(void)dev;
@@ -21,7 +21,7 @@ static int clock_rate(void *user, pd_device_t dev, uint64_t hz)
 	return 0;
 }
 
-static int supply(void *user, pd_device_t dev, unsigned i, uint32_t min,
+static int supply(void *user, dmn_device_t dev, unsigned i, uint32_t min,
 		  uint32_t target, uint32_t max)
 {
 	(void)user;
@@ -35,35 +35,35 @@ static int supply(void *user, pd_device_t dev, unsigned i, uint32_t min,
 
 int main(void)
 {
-	static const struct pd_domain_ops rail_ops = {.set_performance_state = rail_level};
-	static const struct opp_clock_ops clk = {.set_rate = clock_rate};
-	static const struct opp_regulator_ops reg = {.set_voltage = supply};
+	static const struct dmn_domain_ops rail_ops = {.set_performance_state = rail_level};
+	static const struct dmn_opp_clock_ops clk = {.set_rate = clock_rate};
+	static const struct dmn_opp_regulator_ops reg = {.set_voltage = supply};
 	struct dmn_ctx *ctx;
-	pd_domain_t mx;
-	pd_device_t venus;
-	pd_attach_t att;
-	opp_table_t levels, codec;
+	dmn_domain_t mx;
+	dmn_device_t venus;
+	dmn_attach_t att;
+	dmn_opp_table_t levels, codec;
 	uint32_t svs, nom;
 
 	dmn_ctx_create(NULL, &ctx);
-	struct pd_domain_desc desc = {.name = "mx", .ops = &rail_ops};
-	pd_domain_create(ctx, &desc, &mx);
+	struct dmn_domain_desc desc = {.name = "mx", .ops = &rail_ops};
+	dmn_domain_create(ctx, &desc, &mx);
 
 	/* The rail's corners: a vote rounds up to the next one. */
-	opp_table_create(ctx, "mx-levels", &levels);
-	struct opp_desc l = {.flags = OPP_FLAG_HAS_LEVEL};
+	dmn_opp_table_create(ctx, "mx-levels", &levels);
+	struct dmn_opp_desc l = {.flags = DMN_OPP_FLAG_HAS_LEVEL};
 	l.level = 128;
-	opp_add(ctx, levels, &l, &svs);
+	dmn_opp_add(ctx, levels, &l, &svs);
 	l.level = 256;
-	opp_add(ctx, levels, &l, &nom);
-	opp_domain_set_table(ctx, mx, levels);
+	dmn_opp_add(ctx, levels, &l, &nom);
+	dmn_opp_domain_set_table(ctx, mx, levels);
 
 	/* The codec's OPPs: frequency, voltage, and the rail corner each needs. */
-	opp_table_create(ctx, "venus-opps", &codec);
+	dmn_opp_table_create(ctx, "venus-opps", &codec);
 	uint64_t hz[1];
-	struct opp_supply supply[1];
-	struct opp_required required[1];
-	struct opp_desc o;
+	struct dmn_opp_supply supply[1];
+	struct dmn_opp_required required[1];
+	struct dmn_opp_desc o;
 	memset(&o, 0, sizeof(o));
 	o.hz = hz;
 	o.n_hz = 1;
@@ -72,26 +72,26 @@ int main(void)
 	o.required = required;
 	o.n_required = 1;
 	hz[0] = 720000000;
-	supply[0] = (struct opp_supply){800000, 800000, 800000, 0};
-	required[0] = (struct opp_required){levels, svs};
-	opp_add(ctx, codec, &o, NULL);
+	supply[0] = (struct dmn_opp_supply){800000, 800000, 800000, 0};
+	required[0] = (struct dmn_opp_required){levels, svs};
+	dmn_opp_add(ctx, codec, &o, NULL);
 	hz[0] = 1332000000;
-	supply[0] = (struct opp_supply){900000, 900000, 900000, 0};
-	required[0] = (struct opp_required){levels, nom};
-	opp_add(ctx, codec, &o, NULL);
+	supply[0] = (struct dmn_opp_supply){900000, 900000, 900000, 0};
+	required[0] = (struct dmn_opp_required){levels, nom};
+	dmn_opp_add(ctx, codec, &o, NULL);
 
-	pd_device_create(ctx, "venus", &venus);
-	pd_attach(ctx, venus, mx, &att);
-	opp_device_bind(ctx, venus, codec);
-	opp_device_set_clock(ctx, venus, &clk, NULL);
-	opp_device_set_regulators(ctx, venus, &reg, NULL);
-	pd_device_get(ctx, venus);
+	dmn_device_create(ctx, "venus", &venus);
+	dmn_attach(ctx, venus, mx, &att);
+	dmn_opp_device_bind(ctx, venus, codec);
+	dmn_opp_device_set_clock(ctx, venus, &clk, NULL);
+	dmn_opp_device_set_regulators(ctx, venus, &reg, NULL);
+	dmn_device_get(ctx, venus);
 
-	opp_set_rate(ctx, venus, 1000000000); /* up: rail, supply, clock */
-	opp_set_rate(ctx, venus, 720000000);  /* down: clock, supply, rail */
+	dmn_opp_set_rate(ctx, venus, 1000000000); /* up: rail, supply, clock */
+	dmn_opp_set_rate(ctx, venus, 720000000);  /* down: clock, supply, rail */
 
-	opp_table_put(ctx, codec);
-	opp_table_put(ctx, levels);
+	dmn_opp_table_put(ctx, codec);
+	dmn_opp_table_put(ctx, levels);
 	dmn_ctx_destroy(ctx);
 	return 0;
 }

@@ -23,18 +23,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void count_diag(void *user, const struct dt_diag *diag)
+static void count_diag(void *user, const struct dmn_dt_diag *diag)
 {
 	unsigned *n = user;
 	/* The sink's strings must be readable for the whole call. */
 	if (!diag->check || !diag->node || !diag->message)
 		__builtin_trap();
 	char line[128];
-	dt_diag_format(diag, "fuzz.dtb", line, sizeof(line));
+	dmn_dt_diag_format(diag, "fuzz.dtb", line, sizeof(line));
 	(*n)++;
 }
 
-static void count_finding(void *user, const struct dt_diag *f)
+static void count_finding(void *user, const struct dmn_dt_diag *f)
 {
 	unsigned *n = user;
 	if (!f->check || !f->node || !f->message)
@@ -43,14 +43,14 @@ static void count_finding(void *user, const struct dt_diag *f)
 }
 
 #ifdef FUZZ_HAVE_INSTANTIATE
-static void instantiate(const struct dt_board *board)
+static void instantiate(const struct dmn_dt_board *board)
 {
 	struct dmn_ctx *ctx = NULL;
 	if (dmn_ctx_create(NULL, &ctx))
 		return;
-	struct dt_instance *inst = NULL;
-	if (dt_instantiate(board, ctx, NULL, NULL, &inst) == 0)
-		dt_instance_free(inst);
+	struct dmn_dt_instance *inst = NULL;
+	if (dmn_dt_instantiate(board, ctx, NULL, NULL, &inst) == 0)
+		dmn_dt_instance_free(inst);
 	else if (inst)
 		__builtin_trap(); /* failure must leave *out NULL */
 	dmn_ctx_destroy(ctx);
@@ -66,28 +66,28 @@ static int look_up(unsigned i, unsigned n)
 	return i < LOOKUPS || i + 1 == n;
 }
 
-static void use_board(const struct dt_board *board)
+static void use_board(const struct dmn_dt_board *board)
 {
 	/* Walk the model the way the reports do: every index must be valid. */
 	for (unsigned i = 0; i < board->n_domains; i++) {
-		const struct dt_domain *d = &board->domains[i];
+		const struct dmn_dt_domain *d = &board->domains[i];
 		if (look_up(i, board->n_domains) &&
-		    dt_domain_find(board, d->name) < 0)
+		    dmn_dt_domain_find(board, d->name) < 0)
 			__builtin_trap();
 		for (unsigned p = 0; p < d->n_parents; p++)
 			if (d->parents[p] < 0 || (unsigned)d->parents[p] >= board->n_domains)
 				__builtin_trap();
 	}
 	for (unsigned i = 0; i < board->n_devices; i++) {
-		const struct dt_device *dev = &board->devices[i];
+		const struct dmn_dt_device *dev = &board->devices[i];
 		uint32_t levels[16];
 		if (look_up(i, board->n_devices))
-			(void)dt_device_find(board, dev->name);
-		(void)dt_device_fixed_votes(board, i, levels, 16);
+			(void)dmn_dt_device_find(board, dev->name);
+		(void)dmn_dt_device_fixed_votes(board, i, levels, 16);
 		if (dev->opp_table >= 0) {
-			const struct dt_opp_table *t = &board->opp_tables[dev->opp_table];
+			const struct dmn_dt_opp_table *t = &board->opp_tables[dev->opp_table];
 			for (unsigned e = 0; e < t->n_entries && e < 4; e++)
-				(void)dt_device_opp_votes(board, i, e, levels, 16);
+				(void)dmn_dt_device_opp_votes(board, i, e, levels, 16);
 		}
 	}
 #ifdef FUZZ_HAVE_INSTANTIATE
@@ -102,15 +102,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const uint32_t hw[2] = {0x3, 0x1};
 	unsigned n_hw = size ? (data[size - 1] & 1u) * 2u : 0;
 
-	struct dt_load_opts opts = {0};
+	struct dmn_dt_load_opts opts = {0};
 	unsigned n_diags = 0;
 	opts.supported_hw = n_hw ? hw : NULL;
 	opts.n_supported_hw = n_hw;
 	opts.diag = count_diag;
 	opts.diag_user = &n_diags;
 
-	struct dt_board *board = NULL;
-	int strict = dt_load(data, size, &opts, &board);
+	struct dmn_dt_board *board = NULL;
+	int strict = dmn_dt_load(data, size, &opts, &board);
 	if (strict == 0) {
 		if (!board || board->n_errors)
 			__builtin_trap();
@@ -118,26 +118,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (board) {
 		__builtin_trap();
 	}
-	dt_board_free(board);
+	dmn_dt_board_free(board);
 
 	/* Lenient differs only past the first error: with none, it would
 	 * build the same board again. */
 	if (strict != 0) {
 		board = NULL;
-		opts.flags = DT_LOAD_LENIENT;
-		int lenient = dt_load(data, size, &opts, &board);
+		opts.flags = DMN_DT_LOAD_LENIENT;
+		int lenient = dmn_dt_load(data, size, &opts, &board);
 		if (lenient != strict)
 			__builtin_trap(); /* the first error is the same either way */
 		if (lenient != -ENOMEM && !board)
 			__builtin_trap();
 		if (board)
 			use_board(board);
-		dt_board_free(board);
+		dmn_dt_board_free(board);
 	}
 
-	struct lint_counts counts;
+	struct dmn_lint_counts counts;
 	unsigned n_findings = 0;
-	int lint = dt_lint(data, size, opts.supported_hw, n_hw, count_finding,
+	int lint = dmn_dt_lint(data, size, opts.supported_hw, n_hw, count_finding,
 			   &n_findings, &counts);
 	if ((lint == -EILSEQ) != (strict == -EILSEQ))
 		__builtin_trap();

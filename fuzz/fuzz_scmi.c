@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: scmi_handle on a small context (two rails with
+ * libFuzzer target: dmn_scmi_handle on a small context (two rails with
  * levels, a gate under one of them, a device) served to two agents.
  *
  * Input: byte 0 picks --max-msg (40 + b * 4) and byte 1 arms callback
@@ -28,14 +28,14 @@ static int maybe_fail(void)
 	return k < 8 && (fail_bits >> k & 1) ? -EIO : 0;
 }
 
-static int on(void *user, pd_domain_t dom)
+static int on(void *user, dmn_domain_t dom)
 {
 	(void)user;
 	(void)dom;
 	return maybe_fail();
 }
 
-static int off(void *user, pd_domain_t dom, int idle)
+static int off(void *user, dmn_domain_t dom, int idle)
 {
 	(void)user;
 	(void)dom;
@@ -43,7 +43,7 @@ static int off(void *user, pd_domain_t dom, int idle)
 	return maybe_fail();
 }
 
-static int pstate(void *user, pd_domain_t dom, uint32_t level)
+static int pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
@@ -51,10 +51,10 @@ static int pstate(void *user, pd_domain_t dom, uint32_t level)
 	return maybe_fail();
 }
 
-static const struct pd_domain_ops rail = {on, off, pstate, 0};
-static const struct pd_domain_ops gate = {on, off, NULL, 0};
+static const struct dmn_domain_ops rail = {on, off, pstate, 0};
+static const struct dmn_domain_ops gate = {on, off, NULL, 0};
 
-static int round_up(void *user, pd_domain_t dom, uint32_t level,
+static int round_up(void *user, dmn_domain_t dom, uint32_t level,
 		    uint32_t *rounded)
 {
 	(void)dom;
@@ -78,8 +78,8 @@ static void on_send(void *user, uint32_t agent, const void *msg, size_t len)
 		abort();
 	uint32_t h;
 	memcpy(&h, msg, 4);
-	if (scmi_header_type(h) != SCMI_TYPE_DELAYED_RESPONSE &&
-	    scmi_header_type(h) != SCMI_TYPE_NOTIFICATION)
+	if (dmn_scmi_header_type(h) != DMN_SCMI_TYPE_DELAYED_RESPONSE &&
+	    dmn_scmi_header_type(h) != DMN_SCMI_TYPE_NOTIFICATION)
 		abort();
 }
 
@@ -95,30 +95,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dmn_ctx *ctx;
 	if (dmn_ctx_create(NULL, &ctx))
 		abort();
-	pd_domain_t d[3];
+	dmn_domain_t d[3];
 	const char *names[3] = {"cx", "mx", "gdsc"};
 	for (int i = 0; i < 3; i++) {
-		struct pd_domain_desc desc = {names[i], i == 2 ? &gate : &rail,
+		struct dmn_domain_desc desc = {names[i], i == 2 ? &gate : &rail,
 					      NULL, 0};
-		if (pd_domain_create(ctx, &desc, &d[i]))
+		if (dmn_domain_create(ctx, &desc, &d[i]))
 			abort();
 	}
-	pd_domain_set_rounding(ctx, d[0], round_up, (void *)levels_a);
-	pd_domain_set_rounding(ctx, d[1], round_up, (void *)levels_b);
-	pd_link_add(ctx, d[0], d[2]);
-	struct scmi_perf_level la[11], lb[3];
+	dmn_domain_set_rounding(ctx, d[0], round_up, (void *)levels_a);
+	dmn_domain_set_rounding(ctx, d[1], round_up, (void *)levels_b);
+	dmn_link_add(ctx, d[0], d[2]);
+	struct dmn_scmi_perf_level la[11], lb[3];
 	for (unsigned i = 0; i < 11; i++)
-		la[i] = (struct scmi_perf_level){levels_a[i], i, 0};
+		la[i] = (struct dmn_scmi_perf_level){levels_a[i], i, 0};
 	for (unsigned i = 0; i < 3; i++)
-		lb[i] = (struct scmi_perf_level){levels_b[i], 0, 0};
-	struct scmi_power_domain power[3] = {
+		lb[i] = (struct dmn_scmi_perf_level){levels_b[i], 0, 0};
+	struct dmn_scmi_power_domain power[3] = {
 	    {d[0], "cx"}, {d[1], "mx"}, {d[2], "gdsc-with-a-long-name"}};
-	struct scmi_perf_domain perf[2] = {{d[0], "cx", la, 11},
+	struct dmn_scmi_perf_domain perf[2] = {{d[0], "cx", la, 11},
 					   {d[1], "mx", lb, 3}};
 	static const uint8_t all = 0xff, some = 0x5;
-	struct scmi_agent agents[2] = {{1, "ospm", &all, &all},
+	struct dmn_scmi_agent agents[2] = {{1, "ospm", &all, &all},
 				       {2, "hyp", &some, &some}};
-	struct scmi_config cfg = {.ctx = ctx,
+	struct dmn_scmi_config cfg = {.ctx = ctx,
 				  .power = power,
 				  .n_power = 3,
 				  .perf = perf,
@@ -127,8 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				  .n_agents = 2,
 				  .max_msg = max_msg,
 				  .send = on_send};
-	struct scmi_server *srv;
-	if (scmi_server_create(&cfg, &srv))
+	struct dmn_scmi_server *srv;
+	if (dmn_scmi_server_create(&cfg, &srv))
 		abort();
 	n_calls = 0;
 	size_t i = 2;
@@ -145,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		i += len;
 		size_t rlen = 0;
 		int err =
-		    scmi_handle(srv, agent, msg, len, reply, max_msg, &rlen);
+		    dmn_scmi_handle(srv, agent, msg, len, reply, max_msg, &rlen);
 		free(msg);
 		if (agent == 0) {
 			if (err != -ENOENT)
@@ -158,13 +158,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int32_t status;
 		memcpy(&h, reply, 4);
 		memcpy(&status, reply + 4, 4);
-		if (scmi_header_type(h) != SCMI_TYPE_COMMAND || status > 0 ||
-		    status < SCMI_PROTOCOL_ERROR)
+		if (dmn_scmi_header_type(h) != DMN_SCMI_TYPE_COMMAND || status > 0 ||
+		    status < DMN_SCMI_PROTOCOL_ERROR)
 			abort();
-		scmi_deliver(srv);
+		dmn_scmi_deliver(srv);
 	}
 	free(reply);
-	scmi_server_destroy(srv);
+	dmn_scmi_server_destroy(srv);
 	dmn_ctx_destroy(ctx);
 	return 0;
 }

@@ -212,7 +212,7 @@ if [ "$bench" = 1 ]; then
   ratio=$(get corpus_load_vs_dtc)
   verdict=$(awk -v r="$ratio" 'BEGIN { print (r <= 0.1 ? "PASS" : "MISS") }')
   line "mode" "bench, $what: $(get corpus_blobs) blobs, best of $passes passes, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  line "load in-process" "$(get corpus_load_s) s ($(get corpus_load_us_per_blob) us a blob: read, dt_load, dt_instantiate into a new context, free; $(get corpus_load_errors) blobs with load errors)"
+  line "load in-process" "$(get corpus_load_s) s ($(get corpus_load_us_per_blob) us a blob: read, dt_load, dmn_dt_instantiate into a new context, free; $(get corpus_load_errors) blobs with load errors)"
   line "dtc -I dtb -O dts" "$(get corpus_dtc_s) s ($(get corpus_dtc_us_per_blob) us a blob, process spawn included)"
   line "load vs dtc" "$ratio (target <= 0.1: $verdict); in CPU time $(get corpus_load_cpu_s) s / $(get corpus_dtc_cpu_s) s = $(get corpus_load_vs_dtc_cpu)"
   printf '%s\n' "$res"

@@ -21,7 +21,7 @@
  *    in that slot with that generation. A context holds at most 2^20 - 1
  *    live objects of each kind (domains, devices, attachments; -ENOSPC
  *    beyond). Nothing else is capped at compile time: graph depth, idle
- *    states, pstate levels, listeners and pd_vote_many changes are limited
+ *    states, pstate levels, listeners and dmn_vote_many changes are limited
  *    by memory only;
  *  - callbacks and listeners run with the context's lock held (or, on a
  *    fast path, the lock of the domains concerned: see struct
@@ -56,9 +56,9 @@
  *   -EBUSY      the object is in use (an OPP entry a device runs at), or
  *               too late (boot-on after a device was resumed);
  *   -EACCES     not allowed in the system's state: a runtime change while
- *               the system sleeps (pd_system_suspend, DESIGN §7);
+ *               the system sleeps (dmn_system_suspend, DESIGN §7);
  *   -EOPNOTSUPP the domain's provider has no callback for the request
- *               (pd_attach_set_hwmode without set_hwmode);
+ *               (dmn_attach_set_hwmode without set_hwmode);
  *   -ELOOP      the link would close a cycle;
  *   -EALREADY   already in the requested state (a put at usage count 0);
  *   -EDEADLK    a callback or listener called back into its own context;
@@ -121,9 +121,9 @@ struct dmn_alloc_ops {
  * The default (no hook, a build with pthreads) is striped, so that calls
  * on disjoint parts of one context run in parallel: besides the context
  * mutex, the context has 16 cache-line-sized stripe mutexes and each
- * domain a one-byte lock. A fast path (pd_vote that changes at most one
- * chain of on domains, each with one parent; nested pd_device_get /
- * pd_device_put; an unchanged vote) takes one stripe, chosen by the slot
+ * domain a one-byte lock. A fast path (dmn_vote that changes at most one
+ * chain of on domains, each with one parent; nested dmn_device_get /
+ * dmn_device_put; an unchanged vote) takes one stripe, chosen by the slot
  * of the handle it was given, then the locks of the domains it changes,
  * child before parent, each by a bounded spin; if one is busy it lets go
  * of everything and takes the exclusive path instead. Every other call is

@@ -29,7 +29,7 @@
  *    gets at most one pstate call per operation, and only if its level
  *    changes.
  *  - The graph has no depth limit: every walk is iterative, on scratch
- *    sized by the number of domains (reserved by pd_domain_create).
+ *    sized by the number of domains (reserved by dmn_domain_create).
  *
  * Cost
  *  Aggregation keeps, per domain, a count of counted votes per distinct
@@ -40,9 +40,9 @@
  *
  * Threads
  *  Every call takes the context lock (see struct dmn_lock_ops), except the
- *  fast paths of a context on the default lock: pd_vote whose effect stays
+ *  fast paths of a context on the default lock: dmn_vote whose effect stays
  *  on one chain of domains (the voted domain and its single-parent
- *  ancestors, all on) and nested pd_device_get / pd_device_put, which hold
+ *  ancestors, all on) and nested dmn_device_get / dmn_device_put, which hold
  *  only a lock stripe and the domains they change, so calls on disjoint
  *  subtrees run in parallel. Callbacks and listeners run synchronously, on
  *  the calling thread, with the domains they are about held; a call they
@@ -60,12 +60,12 @@ extern "C" {
 #endif
 
 /* Handles: 0 is never valid. Stale or wrong-kind handles give -EBADF. */
-typedef uint32_t pd_domain_t;
-typedef uint32_t pd_device_t;
-typedef uint32_t pd_attach_t;
+typedef uint32_t dmn_domain_t;
+typedef uint32_t dmn_device_t;
+typedef uint32_t dmn_attach_t;
 
 /**
- * struct pd_domain_ops - the hardware behind a domain; any member may be NULL
+ * struct dmn_domain_ops - the hardware behind a domain; any member may be NULL
  * @power_on:  switch the domain on; 0 or a negative errno (the operation is
  *             then rolled back)
  * @power_off: switch it off; a failure leaves it on (safe direction).
@@ -78,61 +78,61 @@ typedef uint32_t pd_attach_t;
  * @set_hwmode: hand @dev's use of the domain to the hardware (@hw 1) or
  *             take it back (0) (Linux 6.11 set_hwmode_dev); called only
  *             when that attachment's mode changes. A failure leaves the
- *             mode as it was. Without it, pd_attach_set_hwmode() answers
+ *             mode as it was. Without it, dmn_attach_set_hwmode() answers
  *             -EOPNOTSUPP (lifecycle.h).
  * All run with the domain held (the context lock, or on a fast path the
  * domain's own lock): never twice at once for one domain, but two domains'
  * callbacks may run at once on two threads (see Threads above).
  */
-struct pd_domain_ops {
-	int (*power_on)(void *user, pd_domain_t dom);
-	int (*power_off)(void *user, pd_domain_t dom, int idle_state);
-	int (*set_performance_state)(void *user, pd_domain_t dom,
+struct dmn_domain_ops {
+	int (*power_on)(void *user, dmn_domain_t dom);
+	int (*power_off)(void *user, dmn_domain_t dom, int idle_state);
+	int (*set_performance_state)(void *user, dmn_domain_t dom,
 				     uint32_t level);
-	int (*set_hwmode)(void *user, pd_domain_t dom, pd_device_t dev,
+	int (*set_hwmode)(void *user, dmn_domain_t dom, dmn_device_t dev,
 			  int hw);
 };
 
-#define PD_FLAG_ALWAYS_ON (1u << 0) /* never powers off; on from creation */
+#define DMN_FLAG_ALWAYS_ON (1u << 0) /* never powers off; on from creation */
 
 /**
- * struct pd_domain_desc - what pd_domain_create() needs
- * @name:  copied; need not be unique, but pd_domain_find() returns the first
+ * struct dmn_domain_desc - what dmn_domain_create() needs
+ * @name:  copied; need not be unique, but dmn_domain_find() returns the first
  * @ops:   callbacks (the pointer is kept: it must outlive the domain), or NULL
  * @user:  passed to every callback
- * @flags: PD_FLAG_*
+ * @flags: DMN_FLAG_*
  */
-struct pd_domain_desc {
+struct dmn_domain_desc {
 	const char *name;
-	const struct pd_domain_ops *ops;
+	const struct dmn_domain_ops *ops;
 	void *user;
 	uint32_t flags;
 };
 
 /**
- * typedef pd_round_fn - round a vote up to a level the domain supports
+ * typedef dmn_round_fn - round a vote up to a level the domain supports
  * Store in *@rounded the smallest supported level >= @level and return 0,
  * or return -ERANGE when @level is above the highest. Must be monotonic.
  * Called with the lock held (on a fast path: the domain's stripe, so two
  * domains' hooks may run at once); must not fail for a level it accepted
  * before.
  */
-typedef int (*pd_round_fn)(void *user, pd_domain_t dom, uint32_t level,
+typedef int (*dmn_round_fn)(void *user, dmn_domain_t dom, uint32_t level,
 			   uint32_t *rounded);
 
 /**
- * typedef pd_map_fn - the level a child at @child_level requires of @parent
+ * typedef dmn_map_fn - the level a child at @child_level requires of @parent
  * Store it in *@parent_level (0 = nothing) and return 0, or return a
  * negative errno. Must be monotonic and deterministic (the engine may call
  * it again for a level it mapped before and relies on the same answer); it
  * is never called for level 0.
  */
-typedef int (*pd_map_fn)(void *user, pd_domain_t child, pd_domain_t parent,
+typedef int (*dmn_map_fn)(void *user, dmn_domain_t child, dmn_domain_t parent,
 			 uint32_t child_level, uint32_t *parent_level);
 
 /**
- * pd_domain_create - add a domain
- * @desc: see struct pd_domain_desc
+ * dmn_domain_create - add a domain
+ * @desc: see struct dmn_domain_desc
  * @out:  receives the handle
  *
  * An always-on domain is powered on here.
@@ -141,20 +141,20 @@ typedef int (*pd_map_fn)(void *user, pd_domain_t child, pd_domain_t parent,
  *   nothing was created).
  * cost: O(1) amortized.
  */
-int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
-		     pd_domain_t *out);
+int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
+		     dmn_domain_t *out);
 
 /**
- * pd_domain_remove - delete a domain that nothing uses any more
+ * dmn_domain_remove - delete a domain that nothing uses any more
  * No callback runs. The handle becomes stale.
  * returns: 0, or -EBADF (stale handle), -EBUSY if it still has attachments,
  *   parents or children.
  * cost: O(1).
  */
-int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom);
+int dmn_domain_remove(struct dmn_ctx *ctx, dmn_domain_t dom);
 
 /**
- * pd_domain_set_rounding - install the level-rounding hook of a domain
+ * dmn_domain_set_rounding - install the level-rounding hook of a domain
  * Votes on @dom, and requirements passed to it by children, are rounded with
  * @fn when they are cast; -ERANGE from @fn fails the vote. NULL @fn removes it.
  * Only allowed while nothing counts a level on the domain.
@@ -163,20 +163,20 @@ int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom);
  * changes).
  * cost: O(1).
  */
-int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
-			   pd_round_fn fn, void *user);
+int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
+			   dmn_round_fn fn, void *user);
 
 /**
- * pd_domain_find - look a domain up by name
+ * dmn_domain_find - look a domain up by name
  * returns: 0 and *@out, or -EINVAL, -ENOENT if none has that name.
  * cost: O(domains).
  */
-int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out);
+int dmn_domain_find(struct dmn_ctx *ctx, const char *name, dmn_domain_t *out);
 
 /* ---- subdomain graph -------------------------------------------------- */
 
 /**
- * pd_link_add - make @child a subdomain of @parent
+ * dmn_link_add - make @child a subdomain of @parent
  * A child may have several parents. If the child is on, the parent powers on
  * (and raises to the child's requirement) now, as a transaction.
  * returns: 0, or -EBADF, -EINVAL (NULL ctx), -ELOOP if @parent is @child or
@@ -189,86 +189,86 @@ int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out);
  *   when building a chain from either end. Plus, if @child carries QoS or
  *   wakeup constraints, O(domains and links above @parent); plus A.
  */
-int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
+int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child);
 
 /**
- * pd_link_remove - the exact inverse of pd_link_add
+ * dmn_link_remove - the exact inverse of dmn_link_add
  * The parent loses the child's use and requirement (safe direction: it may
  * stay on or high if its callbacks fail, and the call still succeeds).
  * returns: 0, or -EBADF, -ENOENT if there is no such link, -ENOMEM (then
  *   nothing changed).
  * cost: O(parents of child + children of parent) + A.
  */
-int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent,
-		   pd_domain_t child);
+int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent,
+		   dmn_domain_t child);
 
 /**
- * pd_link_set_map - set the level mapping of one link (NULL = identity)
+ * dmn_link_set_map - set the level mapping of one link (NULL = identity)
  * If the child is on, its requirement on the parent changes now, as a
  * transaction (a raise can fail and is then undone).
  * returns: 0, -EBADF, -ENOENT (no such link), -ERANGE / callback errors.
  * cost: O(1) + A.
  */
-int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
-		    pd_map_fn fn, void *user);
+int dmn_link_set_map(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
+		    dmn_map_fn fn, void *user);
 
 /**
- * pd_link_set_floor - a level @child requires of @parent whenever it is on,
+ * dmn_link_set_floor - a level @child requires of @parent whenever it is on,
  * whatever its own pstate (a provider's own `required-opps`); 0 removes it
  * The level is validated and rounded as a vote on @parent would be. If the
  * child is on, the requirement changes now, as a transaction.
  * returns: 0, -EBADF, -ENOENT (no such link), -ENODEV / -ERANGE (as
- *   pd_vote on @parent), or a callback error of the raise.
+ *   dmn_vote on @parent), or a callback error of the raise.
  * cost: O(1) + A.
  */
-int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
-		      pd_domain_t child, uint32_t level);
+int dmn_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
+		      dmn_domain_t child, uint32_t level);
 
 /* ---- devices and attachments ------------------------------------------ */
 
 /**
- * pd_device_create - add a device (suspended, attached to nothing)
+ * dmn_device_create - add a device (suspended, attached to nothing)
  * @name: copied
  * returns: 0, -EINVAL, -ENOMEM, -ENOSPC.
  * cost: O(1) amortized.
  */
-int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out);
+int dmn_device_create(struct dmn_ctx *ctx, const char *name, dmn_device_t *out);
 
 /**
- * pd_device_remove - delete a device that has no attachments
+ * dmn_device_remove - delete a device that has no attachments
  * returns: 0, -EBADF, -EBUSY if it is still attached or active.
  */
-int pd_device_remove(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_device_remove(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * pd_device_find - look a device up by name
+ * dmn_device_find - look a device up by name
  * returns: 0, -EINVAL, -ENOENT. cost: O(devices).
  */
-int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out);
+int dmn_device_find(struct dmn_ctx *ctx, const char *name, dmn_device_t *out);
 
 /**
- * pd_attach - attach @dev to @dom, with no vote
+ * dmn_attach - attach @dev to @dom, with no vote
  * Attachments keep their order: it is the device's `power-domains` order,
  * used for power-on. If the device is active, the domain powers on now.
  * returns: 0 and *@out, or -EBADF, -EINVAL, -EEXIST (already attached to
  *   @dom), -ENOMEM, -ENOSPC, or a power-on error (then nothing changed).
  * cost: O(attachments of dev) + A.
  */
-int pd_attach(struct dmn_ctx *ctx, pd_device_t dev, pd_domain_t dom,
-	      pd_attach_t *out);
+int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev, dmn_domain_t dom,
+	      dmn_attach_t *out);
 
 /**
- * pd_detach - the exact inverse of pd_attach; the handle becomes stale
+ * dmn_detach - the exact inverse of dmn_attach; the handle becomes stale
  * If the device is active, its vote and its use of the domain go (safe
  * direction: callback failures never make it fail).
  * returns: 0, or -EBADF (stale handle, e.g. detached twice), -ENOMEM (then
  *   nothing changed).
  * cost: O(attachments of dev) + A.
  */
-int pd_detach(struct dmn_ctx *ctx, pd_attach_t att);
+int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t att);
 
 /**
- * pd_device_get - runtime-resume: count one more user of the device
+ * dmn_device_get - runtime-resume: count one more user of the device
  * On the 0 -> 1 transition the device's votes count again (pstates raised,
  * parents first) and then its domains power on (parents first, in
  * attachment order).
@@ -276,10 +276,10 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t att);
  *   first callback error (then the count and every domain are as before).
  * cost: A.
  */
-int pd_device_get(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_device_get(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * pd_device_put - runtime-suspend: drop one user
+ * dmn_device_put - runtime-suspend: drop one user
  * On the 1 -> 0 transition the domains power off where unused (children
  * first) and then the votes stop counting (pstates lowered, children
  * first). Never fails for callback reasons (safe direction).
@@ -287,10 +287,10 @@ int pd_device_get(struct dmn_ctx *ctx, pd_device_t dev);
  *   (then nothing changed).
  * cost: A.
  */
-int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * pd_vote - set the pstate vote of one attachment (0 = no vote)
+ * dmn_vote - set the pstate vote of one attachment (0 = no vote)
  * The level is rounded up by the domain's rounding hook (if any). It counts
  * at once if the device is active, else it is stored for the next resume.
  * Voting the same level again is a no-op.
@@ -309,33 +309,33 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t dev);
  *   effects, and on the default lock runs beside votes on other chains
  *   (not in size-optimized builds, where every vote takes the engine).
  */
-int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
+int dmn_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level);
 
 /**
- * struct pd_vote_change - one element of pd_vote_many()
+ * struct dmn_vote_change - one element of dmn_vote_many()
  */
-struct pd_vote_change {
-	pd_attach_t att;
+struct dmn_vote_change {
+	dmn_attach_t att;
 	uint32_t level;
 };
 
 /**
- * pd_vote_many - set several votes of one device in one transaction
+ * dmn_vote_many - set several votes of one device in one transaction
  * Used by the OPP layer so a rate change raises all the device's domains
  * before its clock moves. All attachments must belong to one device.
  * Any @n that memory allows (the validated changes are kept in a scratch
  * array of the context that grows to the largest call).
- * returns: as pd_vote; -EINVAL if the attachments are of several devices or
+ * returns: as dmn_vote; -EINVAL if the attachments are of several devices or
  *   @n is 0. On failure no vote changed.
- * cost: O(n) + what pd_vote costs for each domain reached.
+ * cost: O(n) + what dmn_vote costs for each domain reached.
  */
-int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
+int dmn_vote_many(struct dmn_ctx *ctx, const struct dmn_vote_change *changes,
 		 unsigned n);
 
 /* ---- introspection ---------------------------------------------------- */
 
 /**
- * struct pd_domain_info - a snapshot of one domain
+ * struct dmn_domain_info - a snapshot of one domain
  * @name, @flags: as created (the name is owned by the library; valid until
  *        the domain is removed)
  * @on:   whether the domain is on, as last accepted by the callbacks
@@ -348,7 +348,7 @@ int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
  * @idle_state: index of the idle state it sits in while off, -1 if none
  * @has_pstate_cb: whether it has a set_performance_state callback
  */
-struct pd_domain_info {
+struct dmn_domain_info {
 	const char *name;
 	uint32_t flags;
 	int on;
@@ -364,99 +364,99 @@ struct pd_domain_info {
 };
 
 /**
- * pd_domain_info - fill *@out with the state of @dom
+ * dmn_domain_info - fill *@out with the state of @dom
  * returns: 0, -EBADF, -EINVAL. cost: O(1).
  */
-int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
-		   struct pd_domain_info *out);
+int dmn_domain_info(struct dmn_ctx *ctx, dmn_domain_t dom,
+		   struct dmn_domain_info *out);
 
 /**
- * pd_domain_next - iterate over all domains in creation order
+ * dmn_domain_next - iterate over all domains in creation order
  * @prev: 0 to start, else a handle returned by the previous call
  * returns: 0 and *@next, -ENOENT after the last one, -EBADF for a bad @prev.
  * cost: O(1) amortized per step.
  */
-int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next);
+int dmn_domain_next(struct dmn_ctx *ctx, dmn_domain_t prev, dmn_domain_t *next);
 
 /**
- * pd_domain_parent - the @i-th parent of @dom (in link order)
+ * dmn_domain_parent - the @i-th parent of @dom (in link order)
  * returns: 0, -EBADF, -EINVAL, -ENOENT if @i >= n_parents. cost: O(1).
  */
-int pd_domain_parent(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-		     pd_domain_t *out);
+int dmn_domain_parent(struct dmn_ctx *ctx, dmn_domain_t dom, unsigned i,
+		     dmn_domain_t *out);
 
 /**
- * pd_domain_child - the @i-th child of @dom; as pd_domain_parent
+ * dmn_domain_child - the @i-th child of @dom; as dmn_domain_parent
  */
-int pd_domain_child(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-		    pd_domain_t *out);
+int dmn_domain_child(struct dmn_ctx *ctx, dmn_domain_t dom, unsigned i,
+		    dmn_domain_t *out);
 
 /**
- * pd_link_info - what a link currently passes up
+ * dmn_link_info - what a link currently passes up
  * @req: the level the child currently requires of the parent (0 if the child
  *       is off); @child_on: whether the parent counts the child as on
  * returns: 0, -EBADF, -ENOENT (no such link), -EINVAL.
  */
-int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+int dmn_link_info(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
 		 uint32_t *req, int *child_on);
 
 /**
- * pd_domain_next_attachment - iterate over a domain's attachments
+ * dmn_domain_next_attachment - iterate over a domain's attachments
  * @prev: 0 to start
  * returns: 0 and *@next, -ENOENT at the end, -EBADF. cost: O(1) per step.
  */
-int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
-			      pd_attach_t prev, pd_attach_t *next);
+int dmn_domain_next_attachment(struct dmn_ctx *ctx, dmn_domain_t dom,
+			      dmn_attach_t prev, dmn_attach_t *next);
 
 /**
- * struct pd_device_info - a snapshot of one device
+ * struct dmn_device_info - a snapshot of one device
  * @name: owned by the library; valid until the device is removed
  * @usage: the get/put count; the device is active while it is > 0
  * @n_attachments: number of domains it is attached to
  */
-struct pd_device_info {
+struct dmn_device_info {
 	const char *name;
 	unsigned usage;
 	unsigned n_attachments;
 };
 
-/** pd_device_info - returns: 0, -EBADF, -EINVAL. cost: O(1). */
-int pd_device_info(struct dmn_ctx *ctx, pd_device_t dev,
-		   struct pd_device_info *out);
+/** dmn_device_info - returns: 0, -EBADF, -EINVAL. cost: O(1). */
+int dmn_device_info(struct dmn_ctx *ctx, dmn_device_t dev,
+		   struct dmn_device_info *out);
 
-/** pd_device_next - iterate over all devices; as pd_domain_next */
-int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next);
+/** dmn_device_next - iterate over all devices; as dmn_domain_next */
+int dmn_device_next(struct dmn_ctx *ctx, dmn_device_t prev, dmn_device_t *next);
 
 /**
- * pd_device_attachment - the @i-th attachment of @dev, in attachment order
+ * dmn_device_attachment - the @i-th attachment of @dev, in attachment order
  * returns: 0, -EBADF, -EINVAL, -ENOENT. cost: O(1).
  */
-int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
-			 pd_attach_t *out);
+int dmn_device_attachment(struct dmn_ctx *ctx, dmn_device_t dev, unsigned i,
+			 dmn_attach_t *out);
 
 /**
- * struct pd_attach_info - a snapshot of one attachment
+ * struct dmn_attach_info - a snapshot of one attachment
  * @device, @domain: its two ends
  * @vote:   the stored vote (after rounding), 0 = none
  * @counts: whether the vote currently counts (the device is active)
  */
-struct pd_attach_info {
-	pd_device_t device;
-	pd_domain_t domain;
+struct dmn_attach_info {
+	dmn_device_t device;
+	dmn_domain_t domain;
 	uint32_t vote;
 	int counts;
 };
 
-/** pd_attach_info - returns: 0, -EBADF, -EINVAL. cost: O(1). */
-int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t att,
-		   struct pd_attach_info *out);
+/** dmn_attach_info - returns: 0, -EBADF, -EINVAL. cost: O(1). */
+int dmn_attach_info(struct dmn_ctx *ctx, dmn_attach_t att,
+		   struct dmn_attach_info *out);
 
 /**
- * pd_attach_find - the attachment of @dev to @dom
+ * dmn_attach_find - the attachment of @dev to @dom
  * returns: 0, -EBADF, -EINVAL, -ENOENT. cost: O(attachments of dev).
  */
-int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev, pd_domain_t dom,
-		   pd_attach_t *out);
+int dmn_attach_find(struct dmn_ctx *ctx, dmn_device_t dev, dmn_domain_t dom,
+		   dmn_attach_t *out);
 
 #ifdef __cplusplus
 }

@@ -4,20 +4,20 @@
  *
  * Two stages, data flowing one way (blob -> model -> engine):
  *
- *  1. dt_load() parses a flattened device tree blob held in memory (libfdt;
- *     no file I/O: firmware links its blob in) into a struct dt_board, a
+ *  1. dmn_dt_load() parses a flattened device tree blob held in memory (libfdt;
+ *     no file I/O: firmware links its blob in) into a struct dmn_dt_board, a
  *     plain self-contained model of the board's power domains, devices, OPP
  *     tables and idle states, plus the diagnostics found on the way. The
- *     model points into nothing: the blob may be freed once dt_load returns.
+ *     model points into nothing: the blob may be freed once dmn_dt_load returns.
  *     It depends on no other part of libdomino (only the dmn_alloc_ops type).
- *  2. dt_instantiate() builds that model into a struct dmn_ctx through the
+ *  2. dmn_dt_instantiate() builds that model into a struct dmn_ctx through the
  *     public core and OPP APIs (domain.h, opp.h).
  *
  * Device-tree contract (DESIGN §2), as the loader applies it
  *  - Providers: enabled nodes with `#power-domain-cells` 0 (one domain) or
  *    N >= 1 (domains indexed by a specifier's first cell; the N - 1 cells
  *    after it are the consumer's arguments, kept on its attachment, see
- *    struct dt_attachment). PSCI `power-domain-*` nodes are providers like
+ *    struct dmn_dt_attachment). PSCI `power-domain-*` nodes are providers like
  *    any other.
  *  - A provider with cells has the domains that an enabled consumer or
  *    provider references, plus (one-cell providers) those its enabled
@@ -35,7 +35,7 @@
  *    `required-opps`; and nodes with `operating-points-v2` but no
  *    `power-domains` whose table requires, or is required as, a table
  *    without levels (device-to-device requirements: devices with no
- *    domains, see struct dt_requirement).
+ *    domains, see struct dmn_dt_requirement).
  *  - A node is enabled when neither it nor an ancestor has a `status` other
  *    than "okay"/"ok". Disabled nodes are skipped; references to them from
  *    enabled nodes are warned about. A consumer whose `power-domains` cannot
@@ -49,11 +49,11 @@
  *    /__symbols__, present when the blob was built with `dtc -@`), else the
  *    provider's full path, plus ":INDEX" for providers with cells. A device is
  *    called by its first label, else its full path. Every label of a node
- *    names it too, and so does its path: dt_device_find() and
- *    dt_domain_find() say exactly what they accept.
+ *    names it too, and so does its path: dmn_dt_device_find() and
+ *    dmn_dt_domain_find() say exactly what they accept.
  *
  * Allocation: everything goes through the allocator given in struct
- * dt_load_opts (malloc/free by default); dt_board_free() releases it all.
+ * dmn_dt_load_opts (malloc/free by default); dmn_dt_board_free() releases it all.
  * Nothing is printed: diagnostics are collected in the board and, as they
  * are found, handed to an optional caller-supplied sink.
  */
@@ -72,25 +72,25 @@ extern "C" {
 /* ---- diagnostics ----------------------------------------------------------
  */
 
-/** enum dt_severity - how bad a diagnostic is */
-enum dt_severity {
-	DT_SEV_ERROR,	/* the tree is wrong: dt_load fails unless lenient */
-	DT_SEV_WARNING, /* something was skipped or dropped; loading goes on */
-	DT_SEV_NOTE,	/* worth knowing; nothing was lost */
+/** enum dmn_dt_severity - how bad a diagnostic is */
+enum dmn_dt_severity {
+	DMN_DT_SEV_ERROR,	/* the tree is wrong: dmn_dt_load fails unless lenient */
+	DMN_DT_SEV_WARNING, /* something was skipped or dropped; loading goes on */
+	DMN_DT_SEV_NOTE,	/* worth knowing; nothing was lost */
 };
 
 /**
- * struct dt_diag - one finding about the tree
- * @severity: see enum dt_severity
+ * struct dmn_dt_diag - one finding about the tree
+ * @severity: see enum dmn_dt_severity
  * @check:    stable check code, e.g. "pd-cells-mismatch" (static string;
- *            the list is in docs of dt_load below)
+ *            the list is in docs of dmn_dt_load below)
  * @node:     full path of the node concerned ("/" for the blob as a whole)
  * @property: the property concerned, or NULL
  * @message:  one line, no trailing newline
- * @error:    for errors, the negative errno dt_load reports for it; else 0
+ * @error:    for errors, the negative errno dmn_dt_load reports for it; else 0
  */
-struct dt_diag {
-	enum dt_severity severity;
+struct dmn_dt_diag {
+	enum dmn_dt_severity severity;
 	const char *check;
 	const char *node;
 	const char *property;
@@ -99,20 +99,20 @@ struct dt_diag {
 };
 
 /**
- * typedef dt_diag_fn - a diagnostics sink, called once per diagnostic in
- * the order they are found, while dt_load runs. @diag and its strings are
+ * typedef dmn_dt_diag_fn - a diagnostics sink, called once per diagnostic in
+ * the order they are found, while dmn_dt_load runs. @diag and its strings are
  * only valid during the call (the board keeps its own copy).
  */
-typedef void (*dt_diag_fn)(void *user, const struct dt_diag *diag);
+typedef void (*dmn_dt_diag_fn)(void *user, const struct dmn_dt_diag *diag);
 
 /**
- * dt_severity_name - "error", "warning" or "note"
+ * dmn_dt_severity_name - "error", "warning" or "note"
  * returns: a static string; "?" for an unknown value.
  */
-const char *dt_severity_name(enum dt_severity severity);
+const char *dmn_dt_severity_name(enum dmn_dt_severity severity);
 
 /**
- * dt_diag_format - render a diagnostic as DESIGN §3 prints it:
+ * dmn_dt_diag_format - render a diagnostic as DESIGN §3 prints it:
  *   "FILE: NODE-PATH: PROPERTY: SEVERITY: MESSAGE" (the PROPERTY part is left
  *   out when the diagnostic has none; "FILE: " too when @file is NULL)
  * @buf, @size: output, always NUL-terminated when @size > 0 (truncated if
@@ -121,22 +121,22 @@ const char *dt_severity_name(enum dt_severity severity);
  *   or -EINVAL if @diag is NULL.
  * cost: O(length).
  */
-int dt_diag_format(const struct dt_diag *diag, const char *file, char *buf,
+int dmn_dt_diag_format(const struct dmn_dt_diag *diag, const char *file, char *buf,
 		   size_t size);
 
 /* ---- the board model --------------------------------------------------------
  */
 
-/** struct dt_opp_ref - a required OPP: entry @entry of table @table (indices
- * into dt_board.opp_tables and that table's entries) */
-struct dt_opp_ref {
+/** struct dmn_dt_opp_ref - a required OPP: entry @entry of table @table (indices
+ * into dmn_dt_board.opp_tables and that table's entries) */
+struct dmn_dt_opp_ref {
 	int32_t table;
 	int32_t entry;
 };
 
-/** struct dt_opp_supply - one supply's voltages (µV) and current (µA; 0 if
+/** struct dmn_dt_opp_supply - one supply's voltages (µV) and current (µA; 0 if
  * not given); a single opp-microvolt cell gives min = target = max */
-struct dt_opp_supply {
+struct dmn_dt_opp_supply {
 	uint32_t microvolt;
 	uint32_t microvolt_min;
 	uint32_t microvolt_max;
@@ -144,7 +144,7 @@ struct dt_opp_supply {
 };
 
 /**
- * struct dt_opp - one OPP entry, in DT order
+ * struct dmn_dt_opp - one OPP entry, in DT order
  * @name:        node name, e.g. "opp-1200000000"
  * @label:       its first label (e.g. "rpmhpd_opp_low_svs"), or NULL
  * @hz, @n_hz:   every opp-hz value (64-bit, from u32 pairs; zeros kept)
@@ -166,7 +166,7 @@ struct dt_opp_supply {
  *               this one in every opp-hz value and level
  * @available:   enabled && hw_ok && duplicate_of < 0
  */
-struct dt_opp {
+struct dmn_dt_opp {
 	char *name;
 	char *label;
 	char **labels; /* every label of the entry's node (@label first) */
@@ -175,11 +175,11 @@ struct dt_opp {
 	unsigned n_hz;
 	bool has_level;
 	uint32_t level;
-	struct dt_opp_supply *supplies;
+	struct dmn_dt_opp_supply *supplies;
 	unsigned n_supplies;
 	uint32_t *microwatt;
 	unsigned n_microwatt;
-	struct dt_opp_ref *required;
+	struct dmn_dt_opp_ref *required;
 	unsigned n_required;
 	uint32_t *supported_hw;
 	unsigned n_supported_hw;
@@ -192,58 +192,58 @@ struct dt_opp {
 };
 
 /**
- * struct dt_opp_table - one "operating-points-v2" table
+ * struct dmn_dt_opp_table - one "operating-points-v2" table
  * @path, @label: node path and first label (NULL if none)
  * @shared:       opp-shared
  * @has_level:    some entry has opp-level (a domain's levels); a table
  *               without any is a device's: required-opps into it are
- *               device-to-device requirements (see dt_requirement)
+ *               device-to-device requirements (see dmn_dt_requirement)
  * @entries, @n_entries: every child node, in DT order
  * @n_hw_unavailable: entries made unavailable by opp-supported-hw
  */
-struct dt_opp_table {
+struct dmn_dt_opp_table {
 	char *path;
 	char *label;
 	bool shared;
 	bool has_level;
-	struct dt_opp *entries;
+	struct dmn_dt_opp *entries;
 	unsigned n_entries;
 	unsigned n_hw_unavailable;
 };
 
-/** enum dt_idle_kind - the compatible of an idle-state node */
-enum dt_idle_kind {
-	DT_IDLE_DOMAIN, /* "domain-idle-state" */
-	DT_IDLE_ARM,	/* "arm,idle-state" (PSCI CPU states) */
+/** enum dmn_dt_idle_kind - the compatible of an idle-state node */
+enum dmn_dt_idle_kind {
+	DMN_DT_IDLE_DOMAIN, /* "domain-idle-state" */
+	DMN_DT_IDLE_ARM,	/* "arm,idle-state" (PSCI CPU states) */
 };
 
 /**
- * struct dt_idle_state - one node referenced by `domain-idle-states`
+ * struct dmn_dt_idle_state - one node referenced by `domain-idle-states`
  * @name: idle-state-name, else the node name
  * Latencies are in microseconds (0 when the property is absent).
  */
-struct dt_idle_state {
+struct dmn_dt_idle_state {
 	char *path;
 	char *name;
 	uint32_t entry_latency_us;
 	uint32_t exit_latency_us;
 	uint32_t min_residency_us;
-	enum dt_idle_kind kind;
+	enum dmn_dt_idle_kind kind;
 };
 
 /**
- * struct dt_floor - a level a provider's domains require of one parent
+ * struct dmn_dt_floor - a level a provider's domains require of one parent
  * while on (from the provider's own required-opps, two-pass matched)
  * @parent: domain index; @level: opp-level; @ref: the required OPP
  */
-struct dt_floor {
+struct dmn_dt_floor {
 	int32_t parent;
 	uint32_t level;
-	struct dt_opp_ref ref;
+	struct dmn_dt_opp_ref ref;
 };
 
 /**
- * struct dt_provider - an enabled node with #power-domain-cells
+ * struct dmn_dt_provider - an enabled node with #power-domain-cells
  * @path, @label, @compatible (first string or NULL), @status (NULL if the
  *   node has none)
  * @cells:    #power-domain-cells
@@ -253,13 +253,13 @@ struct dt_floor {
  * @parents, @n_parents: domains from its own power-domains (indices, in
  *   order, without repeats): the parents of each of its domains, except
  *   nested children (whose parent is the enclosing domain), links
- *   dropped as cycles, and, with DT_LOAD_PARENTS_BY_NAME, a known i.MX8M
+ *   dropped as cycles, and, with DMN_DT_LOAD_PARENTS_BY_NAME, a known i.MX8M
  *   block controller's domains (each under "bus" and its own entry); see
- *   dt_domain.parents, the links actually made
- * @first_domain, @n_domains: its domains are dt_board.domains[first_domain
+ *   dmn_dt_domain.parents, the links actually made
+ * @first_domain, @n_domains: its domains are dmn_dt_board.domains[first_domain
  *   .. first_domain + n_domains - 1], by increasing index
  */
-struct dt_provider {
+struct dmn_dt_provider {
 	char *path;
 	char *label;
 	char **labels; /* every label of the node (@label is the first) */
@@ -268,9 +268,9 @@ struct dt_provider {
 	char *status;
 	uint32_t cells;
 	int32_t opp_table;
-	struct dt_opp_ref *required;
+	struct dmn_dt_opp_ref *required;
 	unsigned n_required;
-	struct dt_floor *floors;
+	struct dmn_dt_floor *floors;
 	unsigned n_floors;
 	int32_t *parents;
 	unsigned n_parents;
@@ -279,24 +279,24 @@ struct dt_provider {
 };
 
 /**
- * struct dt_domain - one power domain
+ * struct dmn_dt_domain - one power domain
  * @name:     see the naming rule above, e.g. "rpmhpd:9"
  * @path_seg: the node defining it (the provider, or a nested child), as
- *   an index into dt_board.path_segs, or -1 for the root "/". The full path
+ *   an index into dmn_dt_board.path_segs, or -1 for the root "/". The full path
  *   is not stored: 100,000 nested domains would take O(depth^2) bytes (the
- *   member `char *path` until 2026-12); dt_domain_path() builds it, and
- *   dt_domain_path_is() compares it, in O(its length).
- * @provider: index into dt_board.providers
+ *   member `char *path` until 2026-12); dmn_dt_domain_path() builds it, and
+ *   dmn_dt_domain_path_is() compares it, in O(its length).
+ * @provider: index into dmn_dt_board.providers
  * @index:    the specifier's first cell (providers with cells), or -1
- * @parents, @n_parents: parent domains (indices into dt_board.domains)
- * @idle_states, @n_idle_states: indices into dt_board.idle_states, in
+ * @parents, @n_parents: parent domains (indices into dmn_dt_board.domains)
+ * @idle_states, @n_idle_states: indices into dmn_dt_board.idle_states, in
  *   domain-idle-states order (shallowest first)
  * @opp_table: its provider's OPP table (its levels), or -1
  * @labels, @n_labels: every label of the node defining it when that node
  *   defines only this domain (a nested child, or a provider without
  *   cells); else none
  */
-struct dt_domain {
+struct dmn_dt_domain {
 	char *name;
 	int32_t path_seg;
 	char **labels;
@@ -310,12 +310,12 @@ struct dt_domain {
 	int32_t opp_table;
 };
 
-/** struct dt_attachment - one `power-domains` entry of a device: @domain
+/** struct dmn_dt_attachment - one `power-domains` entry of a device: @domain
  * (index), its `power-domain-names` entry (NULL if none), and @args,
  * @n_args: the specifier's cells after the index, as the consumer gave
  * them to a provider of two or more cells (TI K3: 1 = exclusive); kept,
  * shown, never creating domains */
-struct dt_attachment {
+struct dmn_dt_attachment {
 	int32_t domain;
 	char *name;
 	uint32_t *args;
@@ -323,7 +323,7 @@ struct dt_attachment {
 };
 
 /**
- * struct dt_device - an enabled consumer of power domains
+ * struct dmn_dt_device - an enabled consumer of power domains
  * @name:  first label, else @path
  * @path:  full node path
  * @node_name: the last path component, e.g. "video-codec@aa00000"
@@ -335,48 +335,48 @@ struct dt_attachment {
  * @required, @n_required: device-level required-opps (fixed votes while
  *   active when the device has no OPP table)
  */
-struct dt_device {
+struct dmn_dt_device {
 	char *name;
 	char *path;
 	char *node_name;
 	char **labels;
 	unsigned n_labels;
-	struct dt_attachment *attachments;
+	struct dmn_dt_attachment *attachments;
 	unsigned n_attachments;
 	int32_t opp_table;
-	struct dt_opp_ref *required;
+	struct dmn_dt_opp_ref *required;
 	unsigned n_required;
 	int wakeup_source; /* the node has `wakeup-source` (DESIGN §7) */
 };
 
 /**
- * struct dt_requirement - a device-to-device requirement (DESIGN §2):
+ * struct dmn_dt_requirement - a device-to-device requirement (DESIGN §2):
  * device @device's OPP table has entries whose required-opps point into
  * table @table, which has no opp-level (MediaTek's CPUs require their
  * CCI's OPPs). Its owners are the devices whose opp_table is @table; while
  * the device is active they run at least at the OPP its entry requires.
  * A @table no device owns is warned about ("opp-table-no-owner").
  */
-struct dt_requirement {
+struct dmn_dt_requirement {
 	int32_t device;
 	int32_t table;
 };
 
 /**
- * struct dt_path_seg - one node of a domain's path: @name, its node name
+ * struct dmn_dt_path_seg - one node of a domain's path: @name, its node name
  * ("power-domain@12"), and @parent, its parent node's segment in
- * dt_board.path_segs, or -1 when the parent is the root. Nodes with equal
+ * dmn_dt_board.path_segs, or -1 when the parent is the root. Nodes with equal
  * paths share a segment; each node on some domain's path has one.
  */
-struct dt_path_seg {
+struct dmn_dt_path_seg {
 	int32_t parent;
 	char *name;
 };
 
-struct dt_pool;
+struct dmn_dt_pool;
 
 /**
- * struct dt_board - the whole model; read-only for the caller
+ * struct dmn_dt_board - the whole model; read-only for the caller
  * @model:   root `model`, or NULL
  * @compatible, @n_compatible: root compatible strings
  * @n_errors, @n_warnings, @n_notes: counts of @diags by severity
@@ -385,25 +385,25 @@ struct dt_pool;
  * @n_opp_hw_unavailable: entries made unavailable by opp-supported-hw
  * @supported_hw, @n_supported_hw: the hardware version used
  */
-struct dt_board {
+struct dmn_dt_board {
 	char *model;
 	char **compatible;
 	unsigned n_compatible;
-	struct dt_provider *providers;
+	struct dmn_dt_provider *providers;
 	unsigned n_providers;
-	struct dt_domain *domains;
+	struct dmn_dt_domain *domains;
 	unsigned n_domains;
-	struct dt_path_seg *path_segs; /* see dt_domain.path_seg */
+	struct dmn_dt_path_seg *path_segs; /* see dmn_dt_domain.path_seg */
 	unsigned n_path_segs;
-	struct dt_device *devices;
+	struct dmn_dt_device *devices;
 	unsigned n_devices;
-	struct dt_opp_table *opp_tables;
+	struct dmn_dt_opp_table *opp_tables;
 	unsigned n_opp_tables;
-	struct dt_idle_state *idle_states;
+	struct dmn_dt_idle_state *idle_states;
 	unsigned n_idle_states;
-	struct dt_requirement *requirements;
+	struct dmn_dt_requirement *requirements;
 	unsigned n_requirements;
-	struct dt_diag *diags;
+	struct dmn_dt_diag *diags;
 	unsigned n_diags;
 	unsigned n_errors;
 	unsigned n_warnings;
@@ -411,45 +411,45 @@ struct dt_board {
 	unsigned n_opp_hw_unavailable;
 	uint32_t *supported_hw;
 	unsigned n_supported_hw;
-	struct dt_pool *pool; /* private */
+	struct dmn_dt_pool *pool; /* private */
 };
 
 /* ---- stage 1: loading
  * --------------------------------------------------------- */
 
-#define DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dt_load */
+#define DMN_DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dmn_dt_load */
 /* Map a known i.MX8M block controller's own power-domains to its domains
  * by power-domain-names, as Linux's imx8m(p)-blk-ctrl drivers do: each
  * domain is a child of the "bus" entry and of the entry its driver names
  * for it, not of every entry (DESIGN §2, the default). */
-#define DT_LOAD_PARENTS_BY_NAME (1u << 1)
+#define DMN_DT_LOAD_PARENTS_BY_NAME (1u << 1)
 
 /**
- * struct dt_load_opts - how to load; every member may be zero
+ * struct dmn_dt_load_opts - how to load; every member may be zero
  * @alloc: allocator (both members set), or NULL for malloc/free
  * @supported_hw, @n_supported_hw: the hardware version, one u32 per cell
  *   of a group (any number; copied; each table reads as many as its groups
- *   have cells, see dt_opp.hw_ok); none given = entries with
+ *   have cells, see dmn_dt_opp.hw_ok); none given = entries with
  *   opp-supported-hw are unavailable (counted, and reported as
  *   "opp-needs-hw-version")
- * @flags: DT_LOAD_*
- * @diag, @diag_user: optional sink, see dt_diag_fn
+ * @flags: DMN_DT_LOAD_*
+ * @diag, @diag_user: optional sink, see dmn_dt_diag_fn
  */
-struct dt_load_opts {
+struct dmn_dt_load_opts {
 	const struct dmn_alloc_ops *alloc;
 	const uint32_t *supported_hw;
 	unsigned n_supported_hw;
 	unsigned flags;
-	dt_diag_fn diag;
+	dmn_dt_diag_fn diag;
 	void *diag_user;
 };
 
 /**
- * dt_load - parse a device tree blob into a board model
+ * dmn_dt_load - parse a device tree blob into a board model
  * @blob, @size: the blob in memory and the size of the buffer holding it
  *   (the header's totalsize must fit); it need not be aligned (a misaligned
  *   blob is copied once)
- * @opts: see struct dt_load_opts, or NULL for the defaults
+ * @opts: see struct dmn_dt_load_opts, or NULL for the defaults
  * @out:  receives the board
  *
  * The whole blob is validated with fdt_check_full() before any other libfdt
@@ -503,9 +503,9 @@ struct dt_load_opts {
  *   "provider-parents-all"   an i.MX8M block controller's several named
  *                            parents all parent each of its domains (the
  *                            default), where Linux's driver maps them by
- *                            name (DT_LOAD_PARENTS_BY_NAME does); a note
+ *                            name (DMN_DT_LOAD_PARENTS_BY_NAME does); a note
  *                            for another provider of named parents
- *   "provider-parents-by-name" with DT_LOAD_PARENTS_BY_NAME, a domain whose
+ *   "provider-parents-by-name" with DMN_DT_LOAD_PARENTS_BY_NAME, a domain whose
  *                            "bus" or own entry the node does not name:
  *                            it keeps every parent
  *  notes
@@ -526,24 +526,24 @@ struct dt_load_opts {
  *     diagnostic is produced),
  *   -ENOMEM if an allocation failed (nothing is leaked, *@out is NULL),
  *   the errno of the first error diagnostic (see above).
- *   On an error of the tree's content *@out is NULL, unless DT_LOAD_LENIENT
+ *   On an error of the tree's content *@out is NULL, unless DMN_DT_LOAD_LENIENT
  *   is set: then loading goes on past every error (skipping what cannot be
  *   parsed), *@out receives the partial board with all its diagnostics, and
- *   the caller must dt_board_free() it although the call returned an error.
+ *   the caller must dmn_dt_board_free() it although the call returned an error.
  * cost: O(N log N + P·D) time for N nodes, P phandle references and D the
  *   depth of the domain graph; memory O(size of the model).
  */
-int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
-	    struct dt_board **out);
+int dmn_dt_load(const void *blob, size_t size, const struct dmn_dt_load_opts *opts,
+	    struct dmn_dt_board **out);
 
 /**
- * dt_board_free - release a board and everything it holds; NULL is a no-op
+ * dmn_dt_board_free - release a board and everything it holds; NULL is a no-op
  * cost: O(allocations).
  */
-void dt_board_free(struct dt_board *board);
+void dmn_dt_board_free(struct dmn_dt_board *board);
 
 /**
- * dt_parse_supported_hw - parse "V[,V...]" (each a C integer: decimal, 0x
+ * dmn_dt_parse_supported_hw - parse "V[,V...]" (each a C integer: decimal, 0x
  * hex or 0 octal, fitting u32) as given to --supported-hw
  * @out, @max: receive up to @max values (the text holds at most
  *   strlen(@text) / 2 + 1 of them: a buffer that size always fits)
@@ -551,31 +551,31 @@ void dt_board_free(struct dt_board *board);
  *   or more than @max values).
  * cost: O(length).
  */
-int dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max);
+int dmn_dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max);
 
 /**
- * dt_domain_path - the full node path of domain @domain, as snprintf
+ * dmn_dt_domain_path - the full node path of domain @domain, as snprintf
  * would write it: at most @size bytes into @buf (NUL-terminated when
  * @size > 0; @buf may be NULL when @size is 0)
  * returns: the path's length (call again with a buffer one longer when it
  * is >= @size), or 0 for a NULL @board or an @domain out of range (a path
  * is never empty). Cost: O(length).
  */
-size_t dt_domain_path(const struct dt_board *board, unsigned domain, char *buf,
+size_t dmn_dt_domain_path(const struct dmn_dt_board *board, unsigned domain, char *buf,
 		      size_t size);
 
 /**
- * dt_domain_path_is - whether @path is exactly domain @domain's full node
+ * dmn_dt_domain_path_is - whether @path is exactly domain @domain's full node
  * path; false for NULL arguments or @domain out of range. Cost: O(strlen
  * (@path)), stopping at the first component that differs.
  */
-bool dt_domain_path_is(const struct dt_board *board, unsigned domain,
+bool dmn_dt_domain_path_is(const struct dmn_dt_board *board, unsigned domain,
 		       const char *path);
 
 /**
- * dt_domain_find - the index of the domain called @name
+ * dmn_dt_domain_find - the index of the domain called @name
  * Accepted, in this order: its name ("rpmhpd:9", "pgc_gpu3d"); any label
- * of the node defining it (dt_domain.labels); for a domain of a one-cell
+ * of the node defining it (dmn_dt_domain.labels); for a domain of a one-cell
  * provider, any label of the provider or the provider's full path
  * followed by ":INDEX" ("/soc@0/rsc@18200000/power-controller:9"); the
  * full path of a node defining only this domain (a nested child, a
@@ -586,10 +586,10 @@ bool dt_domain_path_is(const struct dt_board *board, unsigned domain,
  *   node name, with or without unit address, several domains share).
  * cost: O(domains * labels * length of @name).
  */
-int dt_domain_find(const struct dt_board *board, const char *name);
+int dmn_dt_domain_find(const struct dmn_dt_board *board, const char *name);
 
 /**
- * dt_device_find - the index of a device called @name
+ * dmn_dt_device_find - the index of a device called @name
  * Accepted, in this order: any of its labels or its full path; else its
  * node name ("spi@880000") when no other device has that node name; else
  * its node name without the unit address ("spi") when no other device's
@@ -599,10 +599,10 @@ int dt_domain_find(const struct dt_board *board, const char *name);
  *   path matched: use a label or the path).
  * cost: O(devices * labels * length of @name).
  */
-int dt_device_find(const struct dt_board *board, const char *name);
+int dmn_dt_device_find(const struct dmn_dt_board *board, const char *name);
 
 /**
- * dt_match_required - which required OPP each domain votes with (DESIGN §1)
+ * dmn_dt_match_required - which required OPP each domain votes with (DESIGN §1)
  * @domains, @n_domains: domain indices, in power-domains order
  * @refs, @n_refs:       the required OPPs, in DT order
  * @assign:              receives, per domain, the index into @refs it takes,
@@ -618,48 +618,48 @@ int dt_device_find(const struct dt_board *board, const char *name);
  *   the board's allocator).
  * cost: O(n_domains · (n_refs + ancestors²)).
  */
-int dt_match_required(const struct dt_board *board, const int32_t *domains,
-		      unsigned n_domains, const struct dt_opp_ref *refs,
+int dmn_dt_match_required(const struct dmn_dt_board *board, const int32_t *domains,
+		      unsigned n_domains, const struct dmn_dt_opp_ref *refs,
 		      unsigned n_refs, int32_t *assign);
 
 /**
- * dt_device_opp_votes - the level each attachment of a device votes at
- * entry @entry of its OPP table (0 = no vote), by dt_match_required
+ * dmn_dt_device_opp_votes - the level each attachment of a device votes at
+ * entry @entry of its OPP table (0 = no vote), by dmn_dt_match_required
  * @levels, @max: receive min(n_attachments, @max) levels
  * returns: the number of attachments, or -EINVAL (bad device), -ENOENT (no
  *   OPP table, or @entry out of range), -ENOMEM.
- * cost: as dt_match_required.
+ * cost: as dmn_dt_match_required.
  */
-int dt_device_opp_votes(const struct dt_board *board, unsigned device,
+int dmn_dt_device_opp_votes(const struct dmn_dt_board *board, unsigned device,
 			unsigned entry, uint32_t *levels, unsigned max);
 
 /**
- * dt_device_fixed_votes - the same for a device's own required-opps
+ * dmn_dt_device_fixed_votes - the same for a device's own required-opps
  * (all zeros when it has none)
  * returns: the number of attachments, or -EINVAL, -ENOMEM.
  */
-int dt_device_fixed_votes(const struct dt_board *board, unsigned device,
+int dmn_dt_device_fixed_votes(const struct dmn_dt_board *board, unsigned device,
 			  uint32_t *levels, unsigned max);
 
 /* ---- stage 2: instantiating
  * ------------------------------------------------------ */
 
-struct pd_domain_desc;
+struct dmn_domain_desc;
 
 /**
- * typedef dt_domain_factory_fn - supply the backend of model domain @domain
+ * typedef dmn_dt_domain_factory_fn - supply the backend of model domain @domain
  * Fill @desc->ops, @desc->user and @desc->flags (the name is set by
- * dt_instantiate and must be left alone). Per DESIGN §1 a domain should
+ * dmn_dt_instantiate and must be left alone). Per DESIGN §1 a domain should
  * have a set_performance_state callback exactly when
  * board->domains[domain].opp_table >= 0. Return 0, or a negative errno to
- * abort dt_instantiate.
+ * abort dmn_dt_instantiate.
  */
-typedef int (*dt_domain_factory_fn)(void *user, const struct dt_board *board,
+typedef int (*dmn_dt_domain_factory_fn)(void *user, const struct dmn_dt_board *board,
 				    unsigned domain,
-				    struct pd_domain_desc *desc);
+				    struct dmn_domain_desc *desc);
 
 /**
- * struct dt_instance - the handles dt_instantiate created, indexed like the
+ * struct dmn_dt_instance - the handles dmn_dt_instantiate created, indexed like the
  * model (handle types from domain.h / opp.h, as uint32_t)
  * @domains:   [board->n_domains]
  * @devices:   [board->n_devices]
@@ -667,70 +667,70 @@ typedef int (*dt_domain_factory_fn)(void *user, const struct dt_board *board,
  * @opp_tables: [board->n_opp_tables]; 0 for tables nothing uses. The
  *             instance holds no reference: a table lives as long as a
  *             domain, a bound device or a table requiring it does
- * @opp_ids:   [board->n_opp_tables] arrays of entry ids; OPP_ID_NONE for
+ * @opp_ids:   [board->n_opp_tables] arrays of entry ids; DMN_OPP_ID_NONE for
  *             entries not added: hw-unavailable, duplicates (the model's,
- *             or -EEXIST from opp_add), without frequency and level (e.g.
+ *             or -EEXIST from dmn_opp_add), without frequency and level (e.g.
  *             bandwidth-only), or whose required OPP was not added.
  *             Entries disabled by status are added, unavailable.
  */
-struct dt_instance {
+struct dmn_dt_instance {
 	uint32_t *domains;
 	uint32_t *devices;
 	uint32_t **attachments;
 	uint32_t *opp_tables;
 	uint32_t **opp_ids;
-	struct dt_pool *pool; /* private */
+	struct dmn_dt_pool *pool; /* private */
 };
 
 /**
- * dt_instantiate - build @board into @ctx
+ * dmn_dt_instantiate - build @board into @ctx
  * @factory, @user: backend of each domain; NULL gives every domain with an
  *   OPP table a set_performance_state that accepts any level, and others no
  *   callbacks
- * @out: receives the handles (free with dt_instance_free)
+ * @out: receives the handles (free with dmn_dt_instance_free)
  *
  * Order: OPP tables in use (tables referenced by required OPPs before the
- * tables referring to them), domains (with opp_domain_set_table when the
- * provider has a table), subdomain links (opp_link_add) and the providers'
- * floors (opp_link_set_floor), devices with their attachments in
- * power-domains order, and either opp_device_bind (device with an OPP
- * table) or fixed pd_vote()s of its device-level required-opps matched by
- * dt_match_required. Required OPPs into tables without levels go to
- * opp_add as they are: the OPP layer makes them device-to-device
- * requirements on the devices bound to those tables (dt_requirement).
+ * tables referring to them), domains (with dmn_opp_domain_set_table when the
+ * provider has a table), subdomain links (dmn_opp_link_add) and the providers'
+ * floors (dmn_opp_link_set_floor), devices with their attachments in
+ * power-domains order, and either dmn_opp_device_bind (device with an OPP
+ * table) or fixed dmn_vote()s of its device-level required-opps matched by
+ * dmn_dt_match_required. Required OPPs into tables without levels go to
+ * dmn_opp_add as they are: the OPP layer makes them device-to-device
+ * requirements on the devices bound to those tables (dmn_dt_requirement).
  * Nothing is powered on (devices start suspended).
  *
  * returns: 0, or -EINVAL (NULL @board/@ctx/@out), -ENOMEM, the factory's
  *   error, or the first error of a core or OPP call (e.g. -EINVAL from
- *   opp_add for a table mixing level-only and frequency entries). On
+ *   dmn_opp_add for a table mixing level-only and frequency entries). On
  *   failure everything created so far is removed again from @ctx (best
  *   effort, in reverse order) and *@out is NULL.
  * cost: O(model size) core calls.
  */
-int dt_instantiate(const struct dt_board *board, struct dmn_ctx *ctx,
-		   dt_domain_factory_fn factory, void *user,
-		   struct dt_instance **out);
+int dmn_dt_instantiate(const struct dmn_dt_board *board, struct dmn_ctx *ctx,
+		   dmn_dt_domain_factory_fn factory, void *user,
+		   struct dmn_dt_instance **out);
 
 /**
- * dt_instantiate_diag - dt_instantiate, and when it fails (other than
+ * dmn_dt_instantiate_diag - dmn_dt_instantiate, and when it fails (other than
  * -ENOMEM), one error diagnostic to @diag (may be NULL) with check
  * "load-failed" naming the node and property being built and the reason:
  * for an OPP entry the OPP layer refuses, the entry's node and the property
  * at fault (opp-microvolt: a supply window that does not hold its target;
  * opp-hz: a table mixing frequency and level-only entries; required-opps).
  * This is how `summary` and `lint` name where a board that loads cannot be
- * built. returns and cost: as dt_instantiate.
+ * built. returns and cost: as dmn_dt_instantiate.
  */
-int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
-			dt_domain_factory_fn factory, void *user,
-			dt_diag_fn diag, void *diag_user,
-			struct dt_instance **out);
+int dmn_dt_instantiate_diag(const struct dmn_dt_board *board, struct dmn_ctx *ctx,
+			dmn_dt_domain_factory_fn factory, void *user,
+			dmn_dt_diag_fn diag, void *diag_user,
+			struct dmn_dt_instance **out);
 
 /**
- * dt_instance_free - free the handle arrays (not the objects in the
+ * dmn_dt_instance_free - free the handle arrays (not the objects in the
  * context, which the context owns); NULL is a no-op
  */
-void dt_instance_free(struct dt_instance *inst);
+void dmn_dt_instance_free(struct dmn_dt_instance *inst);
 
 #ifdef __cplusplus
 }

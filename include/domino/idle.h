@@ -38,16 +38,16 @@
 extern "C" {
 #endif
 
-#define PD_QOS_NONE UINT32_MAX    /* no resume-latency constraint */
-#define PD_WAKEUP_NONE UINT64_MAX /* no known next wakeup */
+#define DMN_QOS_NONE UINT32_MAX    /* no resume-latency constraint */
+#define DMN_WAKEUP_NONE UINT64_MAX /* no known next wakeup */
 
 /**
- * struct pd_idle_state_desc - one idle state
+ * struct dmn_idle_state_desc - one idle state
  * @name: copied (DT `idle-state-name`, else the node name)
  * @entry_latency_us, @exit_latency_us, @min_residency_us: as in DT
  * @power_uw: power while in the state, 0 if unknown
  */
-struct pd_idle_state_desc {
+struct dmn_idle_state_desc {
 	const char *name;
 	uint32_t entry_latency_us;
 	uint32_t exit_latency_us;
@@ -56,138 +56,138 @@ struct pd_idle_state_desc {
 };
 
 /**
- * pd_domain_add_idle_state - append a state (deeper than those before it)
+ * dmn_domain_add_idle_state - append a state (deeper than those before it)
  * returns: 0 (and the state's index in *@index if not NULL), -EINVAL,
  *   -EBADF, -ENOMEM. A domain has as many states as memory allows.
  * cost: O(1) amortized.
  */
-int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
-			     const struct pd_idle_state_desc *desc,
+int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
+			     const struct dmn_idle_state_desc *desc,
 			     unsigned *index);
 
 /**
- * struct pd_idle_state_info - a state and its statistics
+ * struct dmn_idle_state_info - a state and its statistics
  * @usage: times the domain entered it; @rejected: power-offs at which it was
  *   ruled out by QoS or a wakeup; @time_ns: total time spent in it, up to now
  */
-struct pd_idle_state_info {
-	struct pd_idle_state_desc desc;
+struct dmn_idle_state_info {
+	struct dmn_idle_state_desc desc;
 	uint64_t usage;
 	uint64_t rejected;
 	uint64_t time_ns;
 };
 
 /**
- * pd_domain_idle_state - read state @i of @dom
+ * dmn_domain_idle_state - read state @i of @dom
  * returns: 0, -EINVAL, -EBADF, -ENOENT (@i >= number of states). cost: O(1).
  */
-int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-			 struct pd_idle_state_info *out);
+int dmn_domain_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom, unsigned i,
+			 struct dmn_idle_state_info *out);
 
 /**
- * pd_domain_n_idle_states - the number of idle states of @dom
+ * dmn_domain_n_idle_states - the number of idle states of @dom
  * returns: the count (>= 0), -EINVAL, -EBADF.
  */
-int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom);
+int dmn_domain_n_idle_states(struct dmn_ctx *ctx, dmn_domain_t dom);
 
 /* ---- governors ---------------------------------------------------------- */
 
 /**
- * struct pd_governor_input - what a governor decides from
+ * struct dmn_governor_input - what a governor decides from
  * @now_ns: the context's time
  * @qos_ns: tightest resume latency below the domain, UINT64_MAX if none
  * @next_wakeup_ns: earliest wakeup at or after now below it, UINT64_MAX
  * @n_states, @states: the domain's idle states (0 = plain off only)
  */
-struct pd_governor_input {
+struct dmn_governor_input {
 	uint64_t now_ns;
 	uint64_t qos_ns;
 	uint64_t next_wakeup_ns;
 	unsigned n_states;
-	const struct pd_idle_state_desc *states;
+	const struct dmn_idle_state_desc *states;
 };
 
-#define PD_GOV_STAY_ON (-1) /* governor result: keep the domain on */
+#define DMN_GOV_STAY_ON (-1) /* governor result: keep the domain on */
 
 /**
- * typedef pd_governor_fn - a user governor
+ * typedef dmn_governor_fn - a user governor
  * Return the index of the state to enter (0 when n_states is 0: plain off),
- * or PD_GOV_STAY_ON. Any other value (negative, or n_states and above) is
- * treated as PD_GOV_STAY_ON. The statistics count every state deeper than
+ * or DMN_GOV_STAY_ON. Any other value (negative, or n_states and above) is
+ * treated as DMN_GOV_STAY_ON. The statistics count every state deeper than
  * the one chosen as rejected (every state when the domain stays on), as for
  * the default governor. Called with the context lock held.
  */
-typedef int (*pd_governor_fn)(void *user, pd_domain_t dom,
-			      const struct pd_governor_input *in);
+typedef int (*dmn_governor_fn)(void *user, dmn_domain_t dom,
+			      const struct dmn_governor_input *in);
 
-enum pd_governor_kind {
-	PD_GOVERNOR_QOS,       /* the default, described above */
-	PD_GOVERNOR_ALWAYS_ON, /* never powers the domain off */
-	PD_GOVERNOR_CUSTOM,    /* a pd_governor_fn */
+enum dmn_governor_kind {
+	DMN_GOVERNOR_QOS,       /* the default, described above */
+	DMN_GOVERNOR_ALWAYS_ON, /* never powers the domain off */
+	DMN_GOVERNOR_CUSTOM,    /* a dmn_governor_fn */
 };
 
 /**
- * pd_domain_set_governor - choose the governor of @dom
- * @fn, @user: for PD_GOVERNOR_CUSTOM only (else must be NULL)
+ * dmn_domain_set_governor - choose the governor of @dom
+ * @fn, @user: for DMN_GOVERNOR_CUSTOM only (else must be NULL)
  * returns: 0, -EINVAL, -EBADF, -ENOMEM (the domain's first setting needs
  * its rarely used part; nothing changes). cost: O(1).
  */
-int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
-			   enum pd_governor_kind kind, pd_governor_fn fn,
+int dmn_domain_set_governor(struct dmn_ctx *ctx, dmn_domain_t dom,
+			   enum dmn_governor_kind kind, dmn_governor_fn fn,
 			   void *user);
 
 /**
- * pd_governor_qos - the default decision, for custom governors to build on
- * returns: a state index or PD_GOV_STAY_ON. cost: O(n_states).
+ * dmn_governor_qos - the default decision, for custom governors to build on
+ * returns: a state index or DMN_GOV_STAY_ON. cost: O(n_states).
  */
-int pd_governor_qos(const struct pd_governor_input *in);
+int dmn_governor_qos(const struct dmn_governor_input *in);
 
 /* ---- constraints -------------------------------------------------------- */
 
 /**
- * pd_device_set_qos - set @dev's resume-latency constraint (PD_QOS_NONE
+ * dmn_device_set_qos - set @dev's resume-latency constraint (DMN_QOS_NONE
  * clears it). Applies to every domain above the device's attachments at
  * their next power-off; never wakes or re-evaluates a domain.
  * returns: 0, -EBADF, -EINVAL, -ENOMEM (nothing changed).
  * cost: O(log V) per domain above the device.
  */
-int pd_device_set_qos(struct dmn_ctx *ctx, pd_device_t dev,
+int dmn_device_set_qos(struct dmn_ctx *ctx, dmn_device_t dev,
 		      uint32_t latency_us);
 
 /**
- * pd_device_set_wakeup - set @dev's next expected wakeup, absolute, in the
- * context's time (PD_WAKEUP_NONE clears it). As pd_device_set_qos.
+ * dmn_device_set_wakeup - set @dev's next expected wakeup, absolute, in the
+ * context's time (DMN_WAKEUP_NONE clears it). As dmn_device_set_qos.
  */
-int pd_device_set_wakeup(struct dmn_ctx *ctx, pd_device_t dev,
+int dmn_device_set_wakeup(struct dmn_ctx *ctx, dmn_device_t dev,
 			 uint64_t wakeup_ns);
 
 /**
- * pd_device_constraints - read back what pd_device_set_qos/_wakeup stored
+ * dmn_device_constraints - read back what dmn_device_set_qos/_wakeup stored
  */
-int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t dev,
+int dmn_device_constraints(struct dmn_ctx *ctx, dmn_device_t dev,
 			  uint32_t *latency_us, uint64_t *wakeup_ns);
 
 /**
- * pd_domain_constraints - the effective constraint of @dom now
+ * dmn_domain_constraints - the effective constraint of @dom now
  * @qos_ns: tightest resume latency below it, UINT64_MAX if none
  * @next_wakeup_ns: earliest wakeup >= now below it, UINT64_MAX if none
  * returns: 0, -EINVAL, -EBADF. cost: O(log V).
  */
-int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
+int dmn_domain_constraints(struct dmn_ctx *ctx, dmn_domain_t dom,
 			  uint64_t *qos_ns, uint64_t *next_wakeup_ns);
 
 /* ---- statistics --------------------------------------------------------- */
 
 /**
- * struct pd_domain_stats - residency and transitions of one domain, up to now
+ * struct dmn_domain_stats - residency and transitions of one domain, up to now
  * @time_on_ns:    time on
  * @time_off_ns:   time in plain off (domains without idle states)
  * @on_count, @off_count: power-on / power-off transitions accepted
  * @pstate_transitions: pstate changes accepted
- * @n_pstates:     number of levels in pd_domain_pstate_residency()
+ * @n_pstates:     number of levels in dmn_domain_pstate_residency()
  * @created_ns:    when counting started
  */
-struct pd_domain_stats {
+struct dmn_domain_stats {
 	uint64_t time_on_ns;
 	uint64_t time_off_ns;
 	uint64_t on_count;
@@ -198,14 +198,14 @@ struct pd_domain_stats {
 };
 
 /**
- * pd_domain_stats - read @dom's statistics up to now
+ * dmn_domain_stats - read @dom's statistics up to now
  * returns: 0, -EINVAL, -EBADF. cost: O(1).
  */
-int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
-		    struct pd_domain_stats *out);
+int dmn_domain_stats(struct dmn_ctx *ctx, dmn_domain_t dom,
+		    struct dmn_domain_stats *out);
 
 /**
- * pd_domain_pstate_residency - time spent at the @i-th level seen, up to now
+ * dmn_domain_pstate_residency - time spent at the @i-th level seen, up to now
  * Levels are listed in the order first seen, level 0 first; every level is
  * kept (no cap: room for a level is made when a vote or requirement first
  * brings it, and that call fails with -ENOMEM, changing nothing, if memory
@@ -214,7 +214,7 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
  * returns: 0, -EINVAL, -EBADF, -ENOENT (@i >= n_pstates).
  * cost: O(n_pstates).
  */
-int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
+int dmn_domain_pstate_residency(struct dmn_ctx *ctx, dmn_domain_t dom,
 			       unsigned i, uint32_t *level, uint64_t *time_ns);
 
 #ifdef __cplusplus

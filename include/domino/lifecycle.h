@@ -6,16 +6,16 @@
  *
  * Boot holds (Linux 6.17 genpd sync_state)
  *  A boot loader may leave a domain on, at some level, before the OS takes
- *  over. pd_domain_boot_on() records that: the domain and every domain
+ *  over. dmn_domain_boot_on() records that: the domain and every domain
  *  above it are marked on without any callback (the hardware already is),
  *  and the domain is *held*: it stays on, at least at the boot level, until
  *  every consumer device attached to it directly has probed
- *  (pd_device_probe(); pd_device_get() probes a device that has not probed
+ *  (dmn_device_probe(); dmn_device_get() probes a device that has not probed
  *  yet). The command that probes the last awaited consumer releases the
  *  hold: the boot level stops counting and, if nothing else keeps the
  *  domain on, it takes the runtime power-off path (governor, then
  *  parents). A held domain without consumers is released only by
- *  pd_domain_release() or pd_probe_all() (Linux releases per provider once
+ *  dmn_domain_release() or dmn_probe_all() (Linux releases per provider once
  *  all its consumers probed; a consumer-less domain waits for the
  *  provider's sync_state).
  *  Ancestors are on because their child is; they are not held.
@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 /**
- * pd_domain_boot_on - record that boot left @dom on at @level, and hold it
+ * dmn_domain_boot_on - record that boot left @dom on at @level, and hold it
  * @level: counted in @dom's aggregate like a vote while held (rounded by the
  *         domain's rounding hook, passed up through the level maps); 0 =
  *         on, no level
@@ -46,13 +46,13 @@ extern "C" {
  *   released before: a domain boots once), -EBUSY (a device of @ctx was
  *   resumed already: boot state comes before runtime PM), -ENODEV / -ERANGE / a level map's
  *   error (a non-zero @level that a vote on @dom could not cast, as
- *   pd_vote), -ENOMEM. On error nothing changed.
+ *   dmn_vote), -ENOMEM. On error nothing changed.
  * cost: O(domains and links above @dom + attachments of @dom).
  */
-int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level);
+int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level);
 
 /**
- * pd_device_probe - mark @dev probed (a driver bound to it)
+ * dmn_device_probe - mark @dev probed (a driver bound to it)
  * Each held domain @dev is attached to stops awaiting it; a domain that
  * awaits no one any more is released in this call: its boot level stops
  * counting and it powers off / lowers if nothing else needs it (safe
@@ -63,10 +63,10 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level);
  *   device is not probed and every hold is as before).
  * cost: O(attachments of @dev) + A (domain.h) for each domain released.
  */
-int pd_device_probe(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * pd_domain_release - release @dom's hold whatever it still awaits
+ * dmn_domain_release - release @dom's hold whatever it still awaits
  * What a provider's sync_state does when the platform decides boot is over
  * (the simulator's `probe all` for domains without consumers). The domain
  * then follows its votes, as after the last probe. Releasing a domain that
@@ -74,20 +74,20 @@ int pd_device_probe(struct dmn_ctx *ctx, pd_device_t dev);
  * returns: 0, or -EINVAL, -EBADF, -ENOMEM (nothing changed).
  * cost: A (domain.h).
  */
-int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom);
+int dmn_domain_release(struct dmn_ctx *ctx, dmn_domain_t dom);
 
 /**
- * pd_probe_all - the end of boot: every device probed, every hold released
- * The held domains are released in one transaction (as pd_domain_release,
+ * dmn_probe_all - the end of boot: every device probed, every hold released
+ * The held domains are released in one transaction (as dmn_domain_release,
  * safe direction); then every device of @ctx counts as probed, so a hold
  * set later awaits no one of them.
  * returns: 0, or -EINVAL, -ENOMEM (nothing changed).
  * cost: O(domains + devices) + A (domain.h) over the released domains.
  */
-int pd_probe_all(struct dmn_ctx *ctx);
+int dmn_probe_all(struct dmn_ctx *ctx);
 
 /**
- * struct pd_hold_info - a domain's boot hold
+ * struct dmn_hold_info - a domain's boot hold
  * @held:      1 while held
  * @released:  1 once a hold was released (held and released are never both
  *             1; both 0 for a domain that never booted on)
@@ -95,7 +95,7 @@ int pd_probe_all(struct dmn_ctx *ctx);
  * @awaiting:  consumers attached directly that have not probed (0 unless
  *             held)
  */
-struct pd_hold_info {
+struct dmn_hold_info {
 	int held;
 	int released;
 	uint32_t level;
@@ -103,22 +103,22 @@ struct pd_hold_info {
 };
 
 /**
- * pd_domain_hold - fill *@out with @dom's boot hold
+ * dmn_domain_hold - fill *@out with @dom's boot hold
  * returns: 0, -EINVAL, -EBADF. cost: O(1).
  */
-int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
-		   struct pd_hold_info *out);
+int dmn_domain_hold(struct dmn_ctx *ctx, dmn_domain_t dom,
+		   struct dmn_hold_info *out);
 
 /**
- * pd_device_probed - whether @dev has probed
+ * dmn_device_probed - whether @dev has probed
  * returns: 1 or 0, or -EINVAL, -EBADF. cost: O(1).
  */
-int pd_device_probed(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_device_probed(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /* ---- system sleep ------------------------------------------------------ */
 
 /**
- * pd_system_suspend - enter system sleep (genpd's noirq suspend phase)
+ * dmn_system_suspend - enter system sleep (genpd's noirq suspend phase)
  * Every device is suspended (its votes stop counting, as a runtime
  * suspend) except those on the wakeup path: wakeup-enabled devices with at
  * least one active-wakeup domain, which keep their runtime state and
@@ -130,17 +130,17 @@ int pd_device_probed(struct dmn_ctx *ctx, pd_device_t dev);
  * keep nothing on (every on domain is looked at). A domain already off
  * keeps its idle state. Power-off failures are safe-direction (reported by
  * dmn_last_error(); that domain stays on). Calling it while asleep is a
- * no-op returning 0. While asleep, a pd_device_get / pd_device_put that
+ * no-op returning 0. While asleep, a dmn_device_get / dmn_device_put that
  * would change a device's runtime state fails with -EACCES.
  * returns: 0, or -EINVAL, -ENOMEM (then nothing changed: awake).
  * cost: O(domains + devices + attachments) + A (domain.h) over them.
  */
-int pd_system_suspend(struct dmn_ctx *ctx);
+int dmn_system_suspend(struct dmn_ctx *ctx);
 
 /**
- * pd_system_resume - leave system sleep
- * Every device pd_system_suspend suspended and that is not active now is
- * resumed in one transaction (as one pd_device_get each: pstates raised
+ * dmn_system_resume - leave system sleep
+ * Every device dmn_system_suspend suspended and that is not active now is
+ * resumed in one transaction (as one dmn_device_get each: pstates raised
  * parents first, then domains on); then the wakeup path stops holding its
  * domains, which follow their votes. Domains no restored device needs stay
  * as sleep left them. The system is awake when it returns, whatever the
@@ -148,59 +148,59 @@ int pd_system_suspend(struct dmn_ctx *ctx);
  * returns: 0, or -EINVAL, -ENOMEM, or the first callback error of the
  *   restoration (unsafe direction: the restoration was rolled back, those
  *   devices stay suspended).
- * cost: as pd_system_suspend.
+ * cost: as dmn_system_suspend.
  */
-int pd_system_resume(struct dmn_ctx *ctx);
+int dmn_system_resume(struct dmn_ctx *ctx);
 
-/** pd_system_asleep - 1 between pd_system_suspend and pd_system_resume,
+/** dmn_system_asleep - 1 between dmn_system_suspend and dmn_system_resume,
  * else 0; -EINVAL. cost: O(1). */
-int pd_system_asleep(struct dmn_ctx *ctx);
+int dmn_system_asleep(struct dmn_ctx *ctx);
 
 /**
- * pd_device_set_wakeup_enable - @dev may wake the system (DT
- * `wakeup-source`); takes effect at the next pd_system_suspend. Not
+ * dmn_device_set_wakeup_enable - @dev may wake the system (DT
+ * `wakeup-source`); takes effect at the next dmn_system_suspend. Not
  * propagated to parent devices.
  * returns: 0, -EINVAL, -EBADF. cost: O(1).
  */
-int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t dev, int on);
-/** pd_device_wakeup_enabled - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
-int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_device_set_wakeup_enable(struct dmn_ctx *ctx, dmn_device_t dev, int on);
+/** dmn_device_wakeup_enabled - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int dmn_device_wakeup_enabled(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * pd_domain_set_active_wakeup - @dom stays on through system sleep while a
+ * dmn_domain_set_active_wakeup - @dom stays on through system sleep while a
  * wakeup-enabled device attached to it is (Linux GENPD_FLAG_ACTIVE_WAKEUP);
- * takes effect at the next pd_system_suspend.
+ * takes effect at the next dmn_system_suspend.
  * returns: 0, -EINVAL, -EBADF, -ENOMEM (the domain's first setting needs its
  * rarely used part; nothing changed). cost: O(1).
  */
-int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t dom, int on);
-/** pd_domain_active_wakeup - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
-int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t dom);
+int dmn_domain_set_active_wakeup(struct dmn_ctx *ctx, dmn_domain_t dom, int on);
+/** dmn_domain_active_wakeup - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int dmn_domain_active_wakeup(struct dmn_ctx *ctx, dmn_domain_t dom);
 
 /**
- * pd_system_sleep_stats - how many times and how long the system slept
+ * dmn_system_sleep_stats - how many times and how long the system slept
  * (the current sleep counted up to now).
  * returns: 0, -EINVAL. cost: O(1).
  */
-int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
+int dmn_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
 			  uint64_t *time_ns);
 
-#define PD_SLEEP_ON (-1)  /* pd_domain_sleep_stats: time on */
-#define PD_SLEEP_OFF (-2) /* pd_domain_sleep_stats: time in plain off */
+#define DMN_SLEEP_ON (-1)  /* dmn_domain_sleep_stats: time on */
+#define DMN_SLEEP_OFF (-2) /* dmn_domain_sleep_stats: time in plain off */
 
 /**
- * pd_domain_sleep_stats - time @dom spent, during system sleep, in idle
- * state @i, or on (PD_SLEEP_ON), or plain off (PD_SLEEP_OFF)
+ * dmn_domain_sleep_stats - time @dom spent, during system sleep, in idle
+ * state @i, or on (DMN_SLEEP_ON), or plain off (DMN_SLEEP_OFF)
  * returns: 0 and *@ns, -EINVAL, -EBADF, -ENOENT (no such state).
  * cost: O(idle states).
  */
-int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t dom, int i,
+int dmn_domain_sleep_stats(struct dmn_ctx *ctx, dmn_domain_t dom, int i,
 			  uint64_t *ns);
 
 /* ---- hardware mode and always-on --------------------------------------- */
 
 /**
- * pd_attach_set_hwmode - hand @att's device's use of its domain to the
+ * dmn_attach_set_hwmode - hand @att's device's use of its domain to the
  * hardware (@hw non-zero) or take it back (Linux 6.11
  * dev_pm_genpd_set_hwmode)
  * Calls the domain's set_hwmode callback (domain.h) with the device, only
@@ -223,23 +223,23 @@ int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t dom, int i,
  * cost: O(1) + the callback to enter; O(domains and links above the
  *   domain) + A (domain.h) to leave.
  */
-int pd_attach_set_hwmode(struct dmn_ctx *ctx, pd_attach_t att, int hw);
+int dmn_attach_set_hwmode(struct dmn_ctx *ctx, dmn_attach_t att, int hw);
 
-/** pd_attach_hwmode - 1 if @att is in HW mode, else 0; -EINVAL, -EBADF.
+/** dmn_attach_hwmode - 1 if @att is in HW mode, else 0; -EINVAL, -EBADF.
  * cost: O(1). */
-int pd_attach_hwmode(struct dmn_ctx *ctx, pd_attach_t att);
+int dmn_attach_hwmode(struct dmn_ctx *ctx, dmn_attach_t att);
 
-/** pd_domain_hwmode - 1 while any attachment of @dom is in HW mode (the
+/** dmn_domain_hwmode - 1 while any attachment of @dom is in HW mode (the
  * domain is reported `hw`), else 0; -EINVAL, -EBADF. cost: O(1). */
-int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom);
+int dmn_domain_hwmode(struct dmn_ctx *ctx, dmn_domain_t dom);
 
 /**
- * pd_device_set_always_on - keep @dev's domains from the runtime power-off
+ * dmn_device_set_always_on - keep @dev's domains from the runtime power-off
  * whatever @dev's state (@on non-zero), or stop (Linux 6.15
  * dev_pm_genpd_rpm_always_on)
  * On powers nothing on: a domain is kept only once it is on, and system
  * sleep keeps nothing for it. Off re-evaluates @dev's domains at once: an
- * unused one powers off (safe direction, as pd_device_put). Domains @dev
+ * unused one powers off (safe direction, as dmn_device_put). Domains @dev
  * attaches to later are kept too; detaching drops the keep. Setting the
  * current state again is a no-op returning 0.
  * returns: 0, or -EINVAL, -EBADF, -ENOMEM (turning it off, or on while a
@@ -247,16 +247,16 @@ int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom);
  *   nothing changed).
  * cost: O(attachments of @dev) to set; + A (domain.h) to clear.
  */
-int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t dev, int on);
+int dmn_device_set_always_on(struct dmn_ctx *ctx, dmn_device_t dev, int on);
 
-/** pd_device_always_on - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
-int pd_device_always_on(struct dmn_ctx *ctx, pd_device_t dev);
+/** dmn_device_always_on - 1 or 0, or -EINVAL, -EBADF. cost: O(1). */
+int dmn_device_always_on(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * pd_domain_set_always_on - make @dom always-on after its creation, as if
- * created with PD_FLAG_ALWAYS_ON (for a board description that says so
+ * dmn_domain_set_always_on - make @dom always-on after its creation, as if
+ * created with DMN_FLAG_ALWAYS_ON (for a board description that says so
  * once the loader built the domain; the simulator's `always-on DOMAIN`)
- * Like pd_domain_boot_on, no callback runs: @dom and its ancestors are
+ * Like dmn_domain_boot_on, no callback runs: @dom and its ancestors are
  * recorded on (boot left them so). It never powers off, in system sleep
  * too; the flag cannot be cleared. Already always-on: a no-op returning 0.
  * returns: 0, or -EINVAL, -EBADF, -EBUSY (a device of @ctx was resumed
@@ -264,7 +264,7 @@ int pd_device_always_on(struct dmn_ctx *ctx, pd_device_t dev);
  *   changed).
  * cost: O(domains and links above @dom).
  */
-int pd_domain_set_always_on(struct dmn_ctx *ctx, pd_domain_t dom);
+int dmn_domain_set_always_on(struct dmn_ctx *ctx, dmn_domain_t dom);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * domino - lint: the semantic checks a board's author needs and that dtc's
  * own checks do not do.
  *
- * dt_lint() loads the blob leniently (so one problem does not hide the
+ * dmn_dt_lint() loads the blob leniently (so one problem does not hide the
  * others), turns the loader's diagnostics into findings, and adds checks of
  * its own over the model and the blob:
  *
@@ -20,7 +20,7 @@
  *                                   latency or min residency
  *   error    load-failed            the board loads leniently, but not
  *                                   as `summary` and `simulate` load it
- *                                   (sim_create: strict load, then the
+ *                                   (dmn_sim_create: strict load, then the
  *                                   model built into a context): names
  *                                   the node and property refused
  *   warning  pd-names-count         power-domain-names count mismatch
@@ -57,36 +57,36 @@ extern "C" {
 #endif
 
 /**
- * typedef lint_fn - receives one finding, a struct dt_diag (the loader's
+ * typedef dmn_lint_fn - receives one finding, a struct dmn_dt_diag (the loader's
  * own diagnostic type: lint's findings are the loader's diagnostics, at
  * lint's severities, plus its own checks). @finding and its strings are
  * only valid during the call. @finding->error is the negative errno of the
  * load that failed for a loader error and for "load-failed", else 0.
  */
-typedef void (*lint_fn)(void *user, const struct dt_diag *finding);
+typedef void (*dmn_lint_fn)(void *user, const struct dmn_dt_diag *finding);
 
 /**
- * struct lint_counts - totals by severity
+ * struct dmn_lint_counts - totals by severity
  */
-struct lint_counts {
+struct dmn_lint_counts {
 	unsigned errors, warnings, notes;
 };
 
 /**
- * dt_lint - check a blob
- * @supported_hw, @n_supported_hw: the hardware version, as for dt_load
+ * dmn_dt_lint - check a blob
+ * @supported_hw, @n_supported_hw: the hardware version, as for dmn_dt_load
  * @emit, @user: receive each finding, in a stable order (loader findings in
  *   the order found, then the lint checks by node)
  * @counts: receives the totals (may be NULL)
  * returns: 0 when the checks ran (findings say what is wrong), -EINVAL
  *   (NULL argument), -ENOMEM, or -EILSEQ when the blob is too corrupt to
  *   read at all (that is also reported as a "dt-corrupt" finding).
- * cost: O(model size + OPP entries · log), plus one sim_create of the
+ * cost: O(model size + OPP entries · log), plus one dmn_sim_create of the
  *   blob when the lenient load found no error.
  */
-int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
-	    unsigned n_supported_hw, lint_fn emit, void *user,
-	    struct lint_counts *counts);
+int dmn_dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
+	    unsigned n_supported_hw, dmn_lint_fn emit, void *user,
+	    struct dmn_lint_counts *counts);
 
 #ifdef __cplusplus
 }

@@ -13,10 +13,10 @@
  *    domains their levels). Tables are reference-counted: each bind, each
  *    get-pstate registration and each table holding a required OPP into it
  *    holds a reference; a table is freed when its last reference goes.
- *  - Entries are named by a stable id (uint32_t) that opp_add() returns; ids
+ *  - Entries are named by a stable id (uint32_t) that dmn_opp_add() returns; ids
  *    never change while the table lives, whatever is added later.
  *  - A device bound to a table moves between its entries with
- *    opp_set_rate(). An entry's pstate votes come from its required OPPs,
+ *    dmn_opp_set_rate(). An entry's pstate votes come from its required OPPs,
  *    matched to the device's domains by the two-pass rule of DESIGN §1 (pass
  *    1: each domain, in attachment order, takes the first untaken required
  *    OPP that lies in its own table; pass 2: each domain still without one
@@ -25,17 +25,17 @@
  *  - A required OPP into a table whose entries have no level (a device's
  *    table, not a domain's) is a device-to-device requirement (DESIGN §2;
  *    MediaTek's CPU tables require their CCI's OPPs): while the device
- *    casting it is active (opp_device_get), every device bound to that
+ *    casting it is active (dmn_opp_device_get), every device bound to that
  *    table (its owners) runs at least at the required entry. An owner runs
  *    at its effective entry: the highest, by the first opp-hz, of its own
  *    rate's entry and what active requirers ask of its table; it votes
  *    and requires as that entry does (per attachment, the higher of that
  *    and its own rate's vote), so requirements chain. Tables cannot
- *    reference each other in a cycle (opp_add refuses one).
+ *    reference each other in a cycle (dmn_opp_add refuses one).
  *
  * Threads: every call takes the context lock; provider hooks (clock,
  * regulators, get-pstate) run with it held and must not call back in.
- * opp_link_add() and opp_link_set_floor() are made of core calls, each
+ * dmn_opp_link_add() and dmn_opp_link_set_floor() are made of core calls, each
  * taking the lock on its own.
  *
  * Events: besides the core's, set_rate emits DMN_EV_RATE (clock accepted,
@@ -53,21 +53,21 @@
 extern "C" {
 #endif
 
-typedef uint32_t opp_table_t; /* handle; 0 is never valid */
+typedef uint32_t dmn_opp_table_t; /* handle; 0 is never valid */
 
-#define OPP_ID_NONE UINT32_MAX
+#define DMN_OPP_ID_NONE UINT32_MAX
 
-#define OPP_FLAG_SUSPEND (1u << 0)     /* opp-suspend */
-#define OPP_FLAG_TURBO (1u << 1)       /* turbo-mode: only with boost */
-#define OPP_FLAG_UNAVAILABLE (1u << 2) /* disabled at creation */
-#define OPP_FLAG_HAS_LEVEL (1u << 3)   /* the entry has an opp-level */
+#define DMN_OPP_FLAG_SUSPEND (1u << 0)     /* opp-suspend */
+#define DMN_OPP_FLAG_TURBO (1u << 1)       /* turbo-mode: only with boost */
+#define DMN_OPP_FLAG_UNAVAILABLE (1u << 2) /* disabled at creation */
+#define DMN_OPP_FLAG_HAS_LEVEL (1u << 3)   /* the entry has an opp-level */
 
 /**
- * struct opp_supply - one supply's voltage window and current at an OPP
+ * struct dmn_opp_supply - one supply's voltage window and current at an OPP
  * @microvolt: target; @microvolt_min, @microvolt_max: the window (equal to
  *   the target when the DT gives a single cell); @microamp: 0 if unknown
  */
-struct opp_supply {
+struct dmn_opp_supply {
 	uint32_t microvolt;
 	uint32_t microvolt_min;
 	uint32_t microvolt_max;
@@ -75,58 +75,58 @@ struct opp_supply {
 };
 
 /**
- * struct opp_required - a reference to an entry of another table
+ * struct dmn_opp_required - a reference to an entry of another table
  */
-struct opp_required {
-	opp_table_t table;
+struct dmn_opp_required {
+	dmn_opp_table_t table;
 	uint32_t id;
 };
 
 /**
- * struct opp_desc - what opp_add() needs; zero everything you do not use
+ * struct dmn_opp_desc - what dmn_opp_add() needs; zero everything you do not use
  * Every list is a pointer and a count, up to 255 of each (sdm845's UFS
- * entries have 9 clocks): opp_add() copies them, the caller keeps its
+ * entries have 9 clocks): dmn_opp_add() copies them, the caller keeps its
  * arrays.
  * @name:     optional (DT node name, e.g. "opp-1200000000"); copied
  * @hz, @n_hz: the frequencies in Hz; @hz[0] is the look-up key; @n_hz = 0
  *            for a level-only entry
- * @level:    the opp-level (meaningful with OPP_FLAG_HAS_LEVEL)
+ * @level:    the opp-level (meaningful with DMN_OPP_FLAG_HAS_LEVEL)
  * @supplies, @n_supplies: voltages per supply
  * @microwatt: power, 0 if unknown
  * @required, @n_required: required OPPs, in DT order. One into a table
  *            with levels is a pstate vote (matched to the device's domains,
  *            see above); one into a table whose entries have no level is a
- *            device-to-device requirement (see opp_device_get)
- * @flags:    OPP_FLAG_* (bits above 15 are refused)
+ *            device-to-device requirement (see dmn_opp_device_get)
+ * @flags:    DMN_OPP_FLAG_* (bits above 15 are refused)
  */
-struct opp_desc {
+struct dmn_opp_desc {
 	const char *name;
 	const uint64_t *hz;
 	unsigned n_hz;
 	uint32_t level;
-	const struct opp_supply *supplies;
+	const struct dmn_opp_supply *supplies;
 	unsigned n_supplies;
 	uint32_t microwatt;
-	const struct opp_required *required;
+	const struct dmn_opp_required *required;
 	unsigned n_required;
 	uint32_t flags;
 };
 
 /**
- * struct opp_info - a snapshot of one entry (pointers owned by the table)
- * @available: 0 if disabled by opp_set_available() or OPP_FLAG_UNAVAILABLE
+ * struct dmn_opp_info - a snapshot of one entry (pointers owned by the table)
+ * @available: 0 if disabled by dmn_opp_set_available() or DMN_OPP_FLAG_UNAVAILABLE
  * @pstate:    the pstate recorded by a get-pstate helper, 0 if none
- * Other members as in struct opp_desc.
+ * Other members as in struct dmn_opp_desc.
  */
-struct opp_info {
+struct dmn_opp_info {
 	const char *name;
 	const uint64_t *hz;
 	unsigned n_hz;
 	uint32_t level;
-	const struct opp_supply *supplies;
+	const struct dmn_opp_supply *supplies;
 	unsigned n_supplies;
 	uint32_t microwatt;
-	const struct opp_required *required;
+	const struct dmn_opp_required *required;
 	unsigned n_required;
 	uint32_t flags;
 	int available;
@@ -136,27 +136,27 @@ struct opp_info {
 /* ---- tables ------------------------------------------------------------- */
 
 /**
- * opp_table_create - a new, empty table holding one reference (the caller's)
+ * dmn_opp_table_create - a new, empty table holding one reference (the caller's)
  * @name: copied (e.g. the DT node path)
  * returns: 0, -EINVAL, -ENOMEM, -ENOSPC. cost: O(1).
  */
-int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out);
+int dmn_opp_table_create(struct dmn_ctx *ctx, const char *name, dmn_opp_table_t *out);
 
 /**
- * opp_table_get - take one more reference
+ * dmn_opp_table_get - take one more reference
  * returns: 0, -EBADF.
  */
-int opp_table_get(struct dmn_ctx *ctx, opp_table_t table);
+int dmn_opp_table_get(struct dmn_ctx *ctx, dmn_opp_table_t table);
 
 /**
- * opp_table_put - drop a reference; the last one frees the table (and drops
+ * dmn_opp_table_put - drop a reference; the last one frees the table (and drops
  * the references it held on tables its required OPPs point into)
  * returns: 0, -EBADF.
  */
-int opp_table_put(struct dmn_ctx *ctx, opp_table_t table);
+int dmn_opp_table_put(struct dmn_ctx *ctx, dmn_opp_table_t table);
 
 /**
- * opp_add - add an entry
+ * dmn_opp_add - add an entry
  * If a get-pstate helper is registered it is called now (with hz[0], or 0
  * for a level-only entry) and its result recorded as the entry's pstate.
  * The table takes one reference on each table its required OPPs point
@@ -179,102 +179,102 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table);
  *   -ENOMEM, or the helper's error (then nothing was added).
  * cost: O(n) (sorted insert).
  */
-int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
+int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp_desc *desc,
 	    uint32_t *id);
 
 /**
- * opp_entry_info - read entry @id
+ * dmn_opp_entry_info - read entry @id
  * returns: 0, -EBADF, -ENOENT (no such id), -EINVAL. cost: O(1).
  */
-int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
-		   struct opp_info *out);
+int dmn_opp_entry_info(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t id,
+		   struct dmn_opp_info *out);
 
 /**
- * opp_table_count - number of entries, and of those currently usable
+ * dmn_opp_table_count - number of entries, and of those currently usable
  * (available, and not turbo unless boost is on); either pointer may be NULL
  * returns: 0, -EBADF. cost: O(n).
  */
-int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
+int dmn_opp_table_count(struct dmn_ctx *ctx, dmn_opp_table_t table, unsigned *total,
 		    unsigned *usable);
 
 /**
- * opp_table_entry - the @i-th entry in sorted order (usable or not)
+ * dmn_opp_table_entry - the @i-th entry in sorted order (usable or not)
  * returns: 0 and the id, -EBADF, -ENOENT past the end. cost: O(1).
  */
-int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
+int dmn_opp_table_entry(struct dmn_ctx *ctx, dmn_opp_table_t table, unsigned i,
 		    uint32_t *id);
 
 /**
- * opp_table_set_boost - allow (1) or forbid (0) turbo entries in look-ups
+ * dmn_opp_table_set_boost - allow (1) or forbid (0) turbo entries in look-ups
  * returns: 0, -EBADF.
  */
-int opp_table_set_boost(struct dmn_ctx *ctx, opp_table_t table, bool boost);
+int dmn_opp_table_set_boost(struct dmn_ctx *ctx, dmn_opp_table_t table, bool boost);
 
 /**
- * opp_set_available - enable or disable one entry
+ * dmn_opp_set_available - enable or disable one entry
  * Every device bound to the table and currently at a disabled entry moves to
- * the next usable entry up (through opp_set_rate's sequence; its requested
+ * the next usable entry up (through dmn_opp_set_rate's sequence; its requested
  * rate is kept). A follower running above its own entry at the disabled
  * one moves to the best entry still permitted. Enabling moves nobody: the
- * next opp_set_rate may pick the entry. Domain levels are not affected
- * (rounding uses every entry, see opp_domain_set_table).
+ * next dmn_opp_set_rate may pick the entry. Domain levels are not affected
+ * (rounding uses every entry, see dmn_opp_domain_set_table).
  * returns: 0, -EBADF, -ENOENT, -EBUSY if a device sits at it and no usable
  *   entry above exists (nothing changed), or the error of a move (the
  *   entry then stays available; devices moved before it stay moved).
  * cost: O(devices bound) moves.
  */
-int opp_set_available(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
+int dmn_opp_set_available(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t id,
 		      bool available);
 
 /* ---- look-ups: skip unusable entries; cost O(log n) ---------------------- */
 
 /**
- * opp_find_freq_exact / _ceil / _floor - the usable entry with exactly @hz,
+ * dmn_opp_find_freq_exact / _ceil / _floor - the usable entry with exactly @hz,
  * the lowest at or above it, the highest at or below it. Among entries of
  * equal frequency, ceil and exact take the lowest level and floor the
  * highest.
  * returns: 0 and the id, -EBADF, -ERANGE if none qualifies (also when the
  *   table has no frequencies).
  */
-int opp_find_freq_exact(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+int dmn_opp_find_freq_exact(struct dmn_ctx *ctx, dmn_opp_table_t table, uint64_t hz,
 			uint32_t *id);
-int opp_find_freq_ceil(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+int dmn_opp_find_freq_ceil(struct dmn_ctx *ctx, dmn_opp_table_t table, uint64_t hz,
 		       uint32_t *id);
-int opp_find_freq_floor(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+int dmn_opp_find_freq_floor(struct dmn_ctx *ctx, dmn_opp_table_t table, uint64_t hz,
 			uint32_t *id);
 
 /**
- * opp_find_level_exact / _ceil / _floor - the same by opp-level
+ * dmn_opp_find_level_exact / _ceil / _floor - the same by opp-level
  * Entries without a level are skipped.
  * returns: 0 and the id, -EBADF, -ERANGE if none qualifies.
  * cost: O(log n) in a level-only table, O(n) in a table sorted by frequency.
  */
-int opp_find_level_exact(struct dmn_ctx *ctx, opp_table_t table,
+int dmn_opp_find_level_exact(struct dmn_ctx *ctx, dmn_opp_table_t table,
 			 uint32_t level, uint32_t *id);
-int opp_find_level_ceil(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
+int dmn_opp_find_level_ceil(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t level,
 			uint32_t *id);
-int opp_find_level_floor(struct dmn_ctx *ctx, opp_table_t table,
+int dmn_opp_find_level_floor(struct dmn_ctx *ctx, dmn_opp_table_t table,
 			 uint32_t level, uint32_t *id);
 
 /**
- * opp_first / opp_last - the lowest / highest usable entry
- * opp_suspend - the entry flagged opp-suspend (usable or not)
+ * dmn_opp_first / dmn_opp_last - the lowest / highest usable entry
+ * dmn_opp_suspend - the entry flagged opp-suspend (usable or not)
  * returns: 0 and the id, -EBADF, -ENOENT if none.
  */
-int opp_first(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
-int opp_last(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
-int opp_suspend(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
+int dmn_opp_first(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t *id);
+int dmn_opp_last(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t *id);
+int dmn_opp_suspend(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t *id);
 
 /* ---- domains with levels ------------------------------------------------ */
 
 /**
- * opp_domain_set_table - give a domain the levels of @table
+ * dmn_opp_domain_set_table - give a domain the levels of @table
  * Installs the core rounding hook (a vote rounds up to the next level of the
  * table, over every entry whatever its availability, so that a level once
  * accepted stays accepted; above the highest level fails with -ERANGE) and,
  * on each of the
  * domain's parent links present now or added later through
- * opp_link_add(), the required-opps mapping: a child at level p requires of
+ * dmn_opp_link_add(), the required-opps mapping: a child at level p requires of
  * a parent the level of the required OPP, of the child's entry for p, that
  * the matching rule assigns to that parent; with no such entry, p (1:1).
  * Takes a table reference. A domain has at most one table.
@@ -282,46 +282,46 @@ int opp_suspend(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id);
  *   table has entries without a level), -EBUSY (the domain's pstate is not
  *   0, or a level counts on it, or an attachment stores a vote), -ENOMEM.
  * The table reference is dropped when the context is destroyed (a domain
- * removed with pd_domain_remove keeps it until then).
+ * removed with dmn_domain_remove keeps it until then).
  */
-int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
-			 opp_table_t table);
+int dmn_opp_domain_set_table(struct dmn_ctx *ctx, dmn_domain_t dom,
+			 dmn_opp_table_t table);
 
 /**
- * opp_domain_table - the table of a domain
+ * dmn_opp_domain_table - the table of a domain
  * returns: 0, -EBADF, -ENOENT if it has none.
  */
-int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out);
+int dmn_opp_domain_table(struct dmn_ctx *ctx, dmn_domain_t dom, dmn_opp_table_t *out);
 
 /**
- * opp_link_add - pd_link_add() plus the required-opps mapping of the child's
+ * dmn_opp_link_add - dmn_link_add() plus the required-opps mapping of the child's
  * table (if any) on the new link
  * The child's other parent links are recomputed too (the new parent may
  * take a required OPP that another parent had by pass 2). Add links while
  * the child is off, as a loader does: if it is on, the new link counts 1:1
- * between pd_link_add() and the mapping (two core calls).
- * returns: as pd_link_add, or an error of pd_link_set_map (then the link
+ * between dmn_link_add() and the mapping (two core calls).
+ * returns: as dmn_link_add, or an error of dmn_link_set_map (then the link
  *   is removed again).
  */
-int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child);
+int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child);
 
 /**
- * opp_link_set_floor - a level the child's provider requires of @parent
+ * dmn_opp_link_set_floor - a level the child's provider requires of @parent
  * whenever the child is on (a provider's own `required-opps`, e.g. sm8250's
  * display clock controller keeps MMCX at low_svs while any GDSC is on)
- * returns: as pd_link_set_floor.
+ * returns: as dmn_link_set_floor.
  */
-int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
-		       pd_domain_t child, uint32_t level);
+int dmn_opp_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
+		       dmn_domain_t child, uint32_t level);
 
 /* ---- which required OPP votes where (for lint) -------------------------- */
 
 /**
- * opp_device_required_match - where the required OPPs of one entry go
+ * dmn_opp_device_required_match - where the required OPPs of one entry go
  * @dev:  a device bound to a table
  * @id:   an entry of that table
  * @slot: receives, for required OPP j (DT order, j < @max), the index of
- *        the attachment (pd_device_attachment() order) it votes on by the
+ *        the attachment (dmn_device_attachment() order) it votes on by the
  *        two-pass rule, or -1 if it matches none of the device's domains
  *        (it is then ignored; `lint` reports it)
  * The answer follows the current attachments and domain tables. An entry
@@ -335,65 +335,65 @@ int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
  *   (the matching rule's scratch, sized to the device and the entry).
  * cost: O(R * A * depth) for R required OPPs, A attachments.
  */
-int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev,
+int dmn_opp_device_required_match(struct dmn_ctx *ctx, dmn_device_t dev,
 			      uint32_t id, int *slot, unsigned max);
 
 /**
- * opp_domain_required_match - the same for entry @id of a domain's level
- * table (opp_domain_set_table): @slot[j] is the index of the parent
- * (pd_domain_parent() order) that required OPP j maps to, or -1 (that
+ * dmn_opp_domain_required_match - the same for entry @id of a domain's level
+ * table (dmn_opp_domain_set_table): @slot[j] is the index of the parent
+ * (dmn_domain_parent() order) that required OPP j maps to, or -1 (that
  * parent link then passes the level 1:1)
  * returns: the entry's number of required OPPs, -EINVAL, -EBADF (bad
  *   domain), -ENOENT (the domain has no table, or no such id).
  */
-int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom,
+int dmn_opp_domain_required_match(struct dmn_ctx *ctx, dmn_domain_t dom,
 			      uint32_t id, int *slot, unsigned max);
 
 /* ---- devices -------------------------------------------------------------- */
 
 /**
- * struct opp_clock_ops - the device's clock provider
+ * struct dmn_opp_clock_ops - the device's clock provider
  * @set_rate: program @hz; 0 or a negative errno (any clock change that
- *            fails makes opp_set_rate fail and roll back)
+ *            fails makes dmn_opp_set_rate fail and roll back)
  * @get_rate: the current rate (may be NULL)
  */
-struct opp_clock_ops {
-	int (*set_rate)(void *user, pd_device_t dev, uint64_t hz);
-	uint64_t (*get_rate)(void *user, pd_device_t dev);
+struct dmn_opp_clock_ops {
+	int (*set_rate)(void *user, dmn_device_t dev, uint64_t hz);
+	uint64_t (*get_rate)(void *user, dmn_device_t dev);
 };
 
 /**
- * struct opp_regulator_ops - the device's supplies
+ * struct dmn_opp_regulator_ops - the device's supplies
  * @set_voltage: program supply @supply to [@min, @max] aiming at @target
  */
-struct opp_regulator_ops {
-	int (*set_voltage)(void *user, pd_device_t dev, unsigned supply,
+struct dmn_opp_regulator_ops {
+	int (*set_voltage)(void *user, dmn_device_t dev, unsigned supply,
 			   uint32_t min, uint32_t target, uint32_t max);
 };
 
 /**
- * opp_device_bind - make @dev use @table (takes a reference)
+ * dmn_opp_device_bind - make @dev use @table (takes a reference)
  * The device starts at no OPP (rate 0, no votes).
  * returns: 0, -EBADF, -EEXIST (already bound), -ENOMEM.
  */
-int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table);
+int dmn_opp_device_bind(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t table);
 
 /**
- * opp_device_unbind - drop the device's votes (as opp_set_rate(dev, 0)) and
+ * dmn_opp_device_unbind - drop the device's votes (as dmn_opp_set_rate(dev, 0)) and
  * its table reference; owners of tables it required settle to what is
  * left (safe direction)
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
-int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * opp_device_table - the table a device is bound to
+ * dmn_opp_device_table - the table a device is bound to
  * returns: 0, -EBADF, -ENOENT.
  */
-int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out);
+int dmn_opp_device_table(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t *out);
 
 /**
- * opp_device_set_clock / opp_device_set_regulators - attach providers
+ * dmn_opp_device_set_clock / dmn_opp_device_set_regulators - attach providers
  * The pointers are kept. NULL ops removes the provider. What a new provider
  * runs at is unknown (the first set_rate programs it) unless the clock has
  * get_rate, which is read now. Without a clock provider the clock step
@@ -401,13 +401,13 @@ int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out);
  * skipped.
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
-int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
-			 const struct opp_clock_ops *ops, void *user);
-int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
-			      const struct opp_regulator_ops *ops, void *user);
+int dmn_opp_device_set_clock(struct dmn_ctx *ctx, dmn_device_t dev,
+			 const struct dmn_opp_clock_ops *ops, void *user);
+int dmn_opp_device_set_regulators(struct dmn_ctx *ctx, dmn_device_t dev,
+			      const struct dmn_opp_regulator_ops *ops, void *user);
 
 /**
- * opp_set_rate - move @dev to the ceil OPP of @hz
+ * dmn_opp_set_rate - move @dev to the ceil OPP of @hz
  * Going up: pstate votes (all of the device's domains, one transaction),
  * then supplies, then clock. Going down: clock, then supplies, then pstate
  * votes. The same OPP: nothing is called. A failure in the unsafe direction
@@ -425,9 +425,9 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  * the order above; an entry raising one domain and lowering another is
  * never run above what its rails give it. The attachments written are
  * those the old or the new entry drives (a required OPP or the helper's
- * pstate matched to them); others keep their direct pd_vote() votes, and
+ * pstate matched to them); others keep their direct dmn_vote() votes, and
  * every attachment of the device may take part. A rate that selects the
- * entry already in use calls nothing, unless a pd_vote() changed one of its
+ * entry already in use calls nothing, unless a dmn_vote() changed one of its
  * attachments' votes since: then the entry's votes are written again (the
  * latest call wins), and only those. Votes are validated (-ENODEV, -ERANGE)
  * and the memory of every step reserved before anything is called, so
@@ -446,77 +446,77 @@ int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
  *   for requirements O(T * U * D) over the T tables reached, U users
  *   each, D devices bound to them, and each owner's own move.
  */
-int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz);
+int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz);
 
 /**
- * opp_device_get - pd_device_get() with the device's requirements
+ * dmn_opp_device_get - dmn_device_get() with the device's requirements
  * On the 0 -> 1 transition of a bound device whose entries require OPPs of
  * device tables, the owners are raised to what its current entry requires
- * (requirers before the tables they require), then pd_device_get() runs.
+ * (requirers before the tables they require), then dmn_device_get() runs.
  * If either fails, every owner moved goes back and the error is returned.
- * For other devices it is pd_device_get(). Made of OPP and core steps,
- * each taking the context lock (as opp_link_add).
- * returns: 0, or as pd_device_get, -ENOMEM, or an owner's move error
+ * For other devices it is dmn_device_get(). Made of OPP and core steps,
+ * each taking the context lock (as dmn_opp_link_add).
+ * returns: 0, or as dmn_device_get, -ENOMEM, or an owner's move error
  *   (-ERANGE, -ENODEV, a provider's error).
- * cost: pd_device_get plus the owners' moves (as opp_set_rate).
+ * cost: dmn_device_get plus the owners' moves (as dmn_opp_set_rate).
  */
-int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * opp_device_vote - pd_vote() on attachment @i of @dev (pd_device_attachment
+ * dmn_opp_device_vote - dmn_vote() on attachment @i of @dev (dmn_device_attachment
  * order), as a device's own direct vote
  * For a device that owns a table others require into, the attachment
  * carries the higher of @level and what its effective entry votes there,
  * now and after every later requirement change, until its own next
- * opp_set_rate (its latest own word); DESIGN §2. For any other device it
- * is pd_vote(). Made of OPP and core steps, each taking the lock.
- * returns: 0, -EBADF, -ENOENT (no attachment @i), -ENOMEM, or as pd_vote.
- * cost: as pd_vote, plus the matching of one entry for an owner.
+ * dmn_opp_set_rate (its latest own word); DESIGN §2. For any other device it
+ * is dmn_vote(). Made of OPP and core steps, each taking the lock.
+ * returns: 0, -EBADF, -ENOENT (no attachment @i), -ENOMEM, or as dmn_vote.
+ * cost: as dmn_vote, plus the matching of one entry for an owner.
  */
-int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
+int dmn_opp_device_vote(struct dmn_ctx *ctx, dmn_device_t dev, unsigned i,
 		    uint32_t level);
 
 /**
- * opp_device_put - pd_device_put() with the device's requirements
+ * dmn_opp_device_put - dmn_device_put() with the device's requirements
  * On the 1 -> 0 transition the device's requirements stop counting: after
- * pd_device_put() the owners settle to what is left (their own rate, other
+ * dmn_device_put() the owners settle to what is left (their own rate, other
  * active requirers). Those moves are the safe direction: one that fails
  * leaves that owner higher and is reported (dmn_last_error), the call
  * still succeeds.
- * returns: 0, or as pd_device_put.
- * cost: pd_device_put plus the owners' moves.
+ * returns: 0, or as dmn_device_put.
+ * cost: dmn_device_put plus the owners' moves.
  */
-int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev);
+int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
- * opp_device_current - the entry the device runs at (OPP_ID_NONE if none;
+ * dmn_opp_device_current - the entry the device runs at (DMN_OPP_ID_NONE if none;
  * for a follower, possibly above the entry it votes for; for an owner of a
  * required table, its effective entry) and the rate it asked for last (may
  * be NULL for either)
  * returns: 0, -EBADF, -ENOENT (not bound).
  */
-int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
+int dmn_opp_device_current(struct dmn_ctx *ctx, dmn_device_t dev, uint32_t *id,
 		       uint64_t *requested_hz);
 
 /**
- * opp_device_votes - the pstate votes entry @id casts on the device's
+ * dmn_opp_device_votes - the pstate votes entry @id casts on the device's
  * attachments: fills @levels[i] for attachment i (0 = none), up to @max
  * returns: the number of attachments, -EBADF, -ENOENT, -ENOMEM.
  */
-int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
+int dmn_opp_device_votes(struct dmn_ctx *ctx, dmn_device_t dev, uint32_t id,
 		     uint32_t *levels, unsigned max);
 
 /* ---- get-pstate helper --------------------------------------------------- */
 
 /**
- * typedef opp_get_pstate_fn - the platform's pstate for an OPP of @table
+ * typedef dmn_opp_get_pstate_fn - the platform's pstate for an OPP of @table
  * Store it in *@pstate and return 0, or return a negative errno.
  */
-typedef int (*opp_get_pstate_fn)(void *user, opp_table_t table,
+typedef int (*dmn_opp_get_pstate_fn)(void *user, dmn_opp_table_t table,
 				 uint64_t rate, uint32_t *pstate);
 
 /**
- * opp_register_get_pstate - register the table's get-pstate helper
+ * dmn_opp_register_get_pstate - register the table's get-pstate helper
  * Must come before any entry is added. Registering the same @fn and @user
  * again counts one more registration (also once entries exist: they carry
  * this helper's pstates already; a table shared by several devices is
@@ -526,32 +526,32 @@ typedef int (*opp_get_pstate_fn)(void *user, opp_table_t table,
  * returns: 0, -EINVAL (NULL @fn), -EBADF, -EBUSY (entries exist and this
  *   helper is not registered, or another helper is registered).
  */
-int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
-			    opp_get_pstate_fn fn, void *user);
+int dmn_opp_register_get_pstate(struct dmn_ctx *ctx, dmn_opp_table_t table,
+			    dmn_opp_get_pstate_fn fn, void *user);
 
 /**
- * opp_unregister_get_pstate - drop one registration (and its reference;
+ * dmn_opp_unregister_get_pstate - drop one registration (and its reference;
  * the last reference frees the table). Entries keep their pstates.
  * returns: 0, -EBADF, -ENOENT (not registered).
  */
-int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table);
+int dmn_opp_unregister_get_pstate(struct dmn_ctx *ctx, dmn_opp_table_t table);
 
 /* ---- opportunistic scaling ------------------------------------------------ */
 
 /**
- * opp_find_max_permitted - the fastest usable entry whose pstate votes are
+ * dmn_opp_find_max_permitted - the fastest usable entry whose pstate votes are
  * all met by the current pstates of the device's domains (each vote <= the
  * domain's pstate), and not below the device's requested rate
  * returns: 0 and the id, -EBADF, -ENOENT (not bound, or no entry fits: for
  *   a suspended device even its own entry may not).
  * cost: O(n * R * A), from the top down.
  */
-int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id);
+int dmn_opp_find_max_permitted(struct dmn_ctx *ctx, dmn_device_t dev, uint32_t *id);
 
 /**
- * opp_device_follow - follow the domain (1) or not (0)
+ * dmn_opp_device_follow - follow the domain (1) or not (0)
  * A following device keeps voting for its requested rate's OPP, but runs at
- * opp_find_max_permitted(): when other voters raise its domains it moves up
+ * dmn_opp_find_max_permitted(): when other voters raise its domains it moves up
  * (supplies, then clock) after the raise; before they lower them it moves
  * back down (clock, then supplies), never below its requested OPP. A failure
  * of such an automatic move leaves the device where it was and is reported.
@@ -562,14 +562,14 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id);
  *  - the reported failure is an event and the dmn_last_error() of the call
  *    that caused the move (which itself succeeds); it cannot stop a
  *    lowering, so a clock that refuses to go down runs above its rail;
- *  - in its own opp_set_rate a follower moves to the best permitted entry
+ *  - in its own dmn_opp_set_rate a follower moves to the best permitted entry
  *    once its raised votes are in, and rides its own lowering down;
  *  - turning following on moves up at once if permitted; turning it off
  *    moves back to the requested OPP; a device with no requested OPP
  *    (rate 0) is not moved.
  * returns: 0, -EBADF, -ENOENT (not bound), -ENOSPC (no listener slot left).
  */
-int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow);
+int dmn_opp_device_follow(struct dmn_ctx *ctx, dmn_device_t dev, bool follow);
 
 #ifdef __cplusplus
 }

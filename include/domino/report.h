@@ -3,7 +3,7 @@
  * domino - reports: the text summary, JSON, Chrome trace-event JSON
  * (Perfetto) and SVG timelines, written from a plain report model.
  *
- * The model (struct rpt_model) is filled in by the caller (the simulator or
+ * The model (struct dmn_report_model) is filled in by the caller (the simulator or
  * the CLI) from a loaded board and its context; the writers know nothing of
  * device trees or of the core, and write through a caller-supplied sink, so
  * the library never touches files itself. All strings in the model are
@@ -32,19 +32,19 @@ extern "C" {
 #endif
 
 /**
- * typedef rpt_sink_fn - receives output bytes
+ * typedef dmn_report_sink_fn - receives output bytes
  * @bytes are not NUL-terminated. Return 0, or a negative errno to stop the
  * writer (it then returns it).
  */
-typedef int (*rpt_sink_fn)(void *user, const char *bytes, size_t len);
+typedef int (*dmn_report_sink_fn)(void *user, const char *bytes, size_t len);
 
-struct rpt_sink {
-	rpt_sink_fn write;
+struct dmn_report_sink {
+	dmn_report_sink_fn write;
 	void *user;
 };
 
-/** struct rpt_device - a device as seen from one of its domains */
-struct rpt_device {
+/** struct dmn_report_device - a device as seen from one of its domains */
+struct dmn_report_device {
 	const char *name;  /* as scenarios call it */
 	const char *path;  /* DT node path */
 	const char *via;   /* its power-domain-names entry, or NULL */
@@ -59,22 +59,22 @@ struct rpt_device {
 	int hw;            /* this attachment is in HW mode (`hwmode`) */
 };
 
-/** struct rpt_idle_stats - one idle state of a domain, and its figures */
-struct rpt_idle_stats {
+/** struct dmn_report_idle_stats - one idle state of a domain, and its figures */
+struct dmn_report_idle_stats {
 	const char *name;
 	uint32_t entry_latency_us, exit_latency_us, min_residency_us;
 	uint64_t usage, rejected, time_ns;
 };
 
-/** struct rpt_pstate_time - residency at one level */
-struct rpt_pstate_time {
+/** struct dmn_report_pstate_time - residency at one level */
+struct dmn_report_pstate_time {
 	uint32_t level;
 	const char *level_name; /* e.g. "nom" or an OPP node name, or NULL */
 	uint64_t time_ns;
 };
 
 /**
- * struct rpt_domain - one domain in a report
+ * struct dmn_report_domain - one domain in a report
  * @provider: the provider's node path; @index: the cell value, -1 if the
  *   provider has #power-domain-cells = 0 (printed as JSON null)
  * @pstate_name: the meaning of @pstate where known (OPP node or macro-like
@@ -83,7 +83,7 @@ struct rpt_pstate_time {
  * @has_stats: 1 if the members from @time_on_ns on are filled (simulate)
  * @time_off_ns: time in plain off (domains without idle states)
  */
-struct rpt_domain {
+struct dmn_report_domain {
 	const char *name;
 	const char *provider;
 	int index;
@@ -95,7 +95,7 @@ struct rpt_domain {
 	unsigned n_parents;
 	const char *const *children;
 	unsigned n_children;
-	const struct rpt_device *devices;
+	const struct dmn_report_device *devices;
 	unsigned n_devices;
 	const char *const *levels; /* names of the domain's levels, or NULL */
 	const uint32_t *level_values;
@@ -110,9 +110,9 @@ struct rpt_domain {
 	uint64_t time_on_ns;
 	uint64_t time_off_ns;
 	uint64_t on_count, off_count, pstate_transitions;
-	const struct rpt_idle_stats *idle;
+	const struct dmn_report_idle_stats *idle;
 	unsigned n_idle;
-	const struct rpt_pstate_time *pstates;
+	const struct dmn_report_pstate_time *pstates;
 	unsigned n_pstates;
 	/* Lifecycle (DESIGN §7), written where the model's has_life is 1:
 	 * @held: a boot hold keeps it on; @boot_level: the hold's level
@@ -132,25 +132,25 @@ struct rpt_domain {
 	int always_on;
 };
 
-/** enum rpt_event_kind - one change in a simulation's account */
-enum rpt_event_kind {
-	RPT_EV_POWER_ON,  /* the domain went on */
-	RPT_EV_POWER_OFF, /* it went off (into @idle_state if it has states) */
-	RPT_EV_PSTATE,    /* @old_level -> @new_level */
-	RPT_EV_STAY_ON,   /* the governor kept an unused domain on */
-	RPT_EV_FAILURE,   /* a callback failed: @error, @safe */
-	RPT_EV_RATE,      /* a device's clock: @old_hz -> @new_hz */
-	RPT_EV_COMMAND_ERROR, /* a command failed as a whole: @error */
-	RPT_EV_EXPECT_FAILED, /* an expect line did not hold: @message */
-	RPT_EV_EXPLAIN,       /* one line of an `explain`: @message */
-	RPT_EV_HWMODE,        /* @device's attachment to @domain changed mode:
+/** enum dmn_report_event_kind - one change in a simulation's account */
+enum dmn_report_event_kind {
+	DMN_REPORT_EV_POWER_ON,  /* the domain went on */
+	DMN_REPORT_EV_POWER_OFF, /* it went off (into @idle_state if it has states) */
+	DMN_REPORT_EV_PSTATE,    /* @old_level -> @new_level */
+	DMN_REPORT_EV_STAY_ON,   /* the governor kept an unused domain on */
+	DMN_REPORT_EV_FAILURE,   /* a callback failed: @error, @safe */
+	DMN_REPORT_EV_RATE,      /* a device's clock: @old_hz -> @new_hz */
+	DMN_REPORT_EV_COMMAND_ERROR, /* a command failed as a whole: @error */
+	DMN_REPORT_EV_EXPECT_FAILED, /* an expect line did not hold: @message */
+	DMN_REPORT_EV_EXPLAIN,       /* one line of an `explain`: @message */
+	DMN_REPORT_EV_HWMODE,        /* @device's attachment to @domain changed mode:
 				 @new_level 1 = HW, 0 = SW (@old_level before) */
-	RPT_EV_SYSTEM_SLEEP,  /* the system went to sleep (no domain) */
-	RPT_EV_SYSTEM_WAKE,   /* the system woke up (no domain) */
+	DMN_REPORT_EV_SYSTEM_SLEEP,  /* the system went to sleep (no domain) */
+	DMN_REPORT_EV_SYSTEM_WAKE,   /* the system woke up (no domain) */
 };
 
 /**
- * struct rpt_event - one change, in time order
+ * struct dmn_report_event - one change, in time order
  * @domain: the domain's name, or NULL (device events)
  * @device: the device's name, or NULL
  * @cause: the scenario command that caused it, e.g. "resume venus"
@@ -159,9 +159,9 @@ enum rpt_event_kind {
  * @message: for expect failures, "WANT, got GOT"; for command errors, why
  *   (e.g. "no OPP >= 5 GHz; highest 1.332 GHz"), or NULL; for explain, the line
  */
-struct rpt_event {
+struct dmn_report_event {
 	uint64_t time_ns;
-	enum rpt_event_kind kind;
+	enum dmn_report_event_kind kind;
 	const char *domain;
 	const char *device;
 	const char *cause;
@@ -177,12 +177,12 @@ struct rpt_event {
 };
 
 /**
- * struct rpt_requirement - a device-to-device requirement: @device's OPP
+ * struct dmn_report_requirement - a device-to-device requirement: @device's OPP
  * entries require OPPs of @table (a node path), so @owners (the devices
  * using that table; none: nothing is raised) run at least at the OPP
  * required while @device is active
  */
-struct rpt_requirement {
+struct dmn_report_requirement {
 	const char *device;
 	const char *table;
 	const char *const *owners;
@@ -190,18 +190,18 @@ struct rpt_requirement {
 };
 
 /**
- * struct rpt_device_rates - a device with an OPP table and the rates it
+ * struct dmn_report_device_rates - a device with an OPP table and the rates it
  * can be set to: the first clock's opp-hz of each available entry (turbo
  * included), ascending, each once
  */
-struct rpt_device_rates {
+struct dmn_report_device_rates {
 	const char *device;
 	const uint64_t *hz;
 	unsigned n_hz;
 };
 
 /**
- * struct rpt_model - what every writer reads
+ * struct dmn_report_model - what every writer reads
  * @board: the board file name (or "demo"); @model: its DT model string
  * @warnings: loader warnings, already formatted
  * @events: NULL for summary; time-ordered for simulate
@@ -209,19 +209,19 @@ struct rpt_device_rates {
  * @requirements: device-to-device requirements (may be NULL)
  * @device_rates: the devices with OPP tables, in board order (may be NULL)
  */
-struct rpt_model {
+struct dmn_report_model {
 	const char *board;
 	const char *model;
-	const struct rpt_domain *domains;
+	const struct dmn_report_domain *domains;
 	unsigned n_domains;
 	const char *const *warnings;
 	unsigned n_warnings;
-	const struct rpt_event *events;
+	const struct dmn_report_event *events;
 	unsigned n_events;
 	uint64_t end_ns;
-	const struct rpt_requirement *requirements;
+	const struct dmn_report_requirement *requirements;
 	unsigned n_requirements;
-	const struct rpt_device_rates *device_rates;
+	const struct dmn_report_device_rates *device_rates;
 	unsigned n_device_rates;
 	/* 1 if the lifecycle members (DESIGN §7) of the domains and devices
 	 * are filled; @awaiting: every device a boot hold still waits for. */
@@ -233,19 +233,19 @@ struct rpt_model {
 };
 
 /**
- * struct rpt_text_options - how the text writers look
+ * struct dmn_report_text_options - how the text writers look
  * @color: 1 to use ANSI colours (the CLI decides: a terminal and no
  *   NO_COLOR)
  * @all: 1 to list in the statistics every domain; 0 folds those whose
  *   state never changed into one line ("N domains never changed: ...")
  */
-struct rpt_text_options {
+struct dmn_report_text_options {
 	int color;
 	int all;
 };
 
 /**
- * rpt_write_summary_text - the domain tree, clearer than pm_genpd_summary
+ * dmn_report_write_summary_text - the domain tree, clearer than pm_genpd_summary
  * Roots first, children indented under each parent (a child of several
  * parents is shown under each, marked "(also under X)"; its devices and
  * subdomains are listed at the first place only), with status ("on", or
@@ -259,31 +259,31 @@ struct rpt_text_options {
  * Loader warnings follow the tree.
  * returns: 0 or an error as above. cost: O(model size * log domains).
  */
-int rpt_write_summary_text(const struct rpt_model *m,
-			   const struct rpt_text_options *opt,
-			   const struct rpt_sink *out);
+int dmn_report_write_summary_text(const struct dmn_report_model *m,
+			   const struct dmn_report_text_options *opt,
+			   const struct dmn_report_sink *out);
 
 /**
- * rpt_write_events_text - one line per event: time, domain, old -> new,
+ * dmn_report_write_events_text - one line per event: time, domain, old -> new,
  * cause, e.g. "   1.500 ms  cx  pstate 64 -> 256 FAILED: EIO (rolled back)
  * [line 12: vote venus 256]". Prints "no events" for a model without any.
  * returns: 0 or an error as above. cost: O(events * log domains).
  */
-int rpt_write_events_text(const struct rpt_model *m,
-			  const struct rpt_text_options *opt,
-			  const struct rpt_sink *out);
+int dmn_report_write_events_text(const struct dmn_report_model *m,
+			  const struct dmn_report_text_options *opt,
+			  const struct dmn_report_sink *out);
 
 /**
- * rpt_write_stats_text - per-domain statistics table (time on, in each idle
+ * dmn_report_write_stats_text - per-domain statistics table (time on, in each idle
  * state and each pstate, transitions) of the domains with @has_stats;
  * shares are of @end_ns. returns: 0 or an error as above.
  */
-int rpt_write_stats_text(const struct rpt_model *m,
-			 const struct rpt_text_options *opt,
-			 const struct rpt_sink *out);
+int dmn_report_write_stats_text(const struct dmn_report_model *m,
+			 const struct dmn_report_text_options *opt,
+			 const struct dmn_report_sink *out);
 
 /**
- * rpt_write_json - one JSON object per DESIGN §3: `board`, `domains` (each
+ * dmn_report_write_json - one JSON object per DESIGN §3: `board`, `domains` (each
  * with name, provider, index|null, status "on"/"off", pstate, idle_state
  * |null, parents, children, devices [{name, path, active, vote}]), and
  * `warnings` and `requirements` when there are any; for a simulation
@@ -292,10 +292,10 @@ int rpt_write_stats_text(const struct rpt_model *m,
  * domain name). Every key is listed in docs/json.md.
  * returns: 0 or an error as above. cost: O(model size).
  */
-int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *out);
+int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_report_sink *out);
 
 /**
- * rpt_write_trace - Chrome trace-event JSON that Perfetto UI opens: one
+ * dmn_report_write_trace - Chrome trace-event JSON that Perfetto UI opens: one
  * process per board, one thread track per domain carrying a complete ("X")
  * event per on / off / idle period, and one counter ("C") track per domain's
  * pstate; failures are instant events; HW mode is a counter per domain
@@ -306,44 +306,44 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *out);
  * The mapping is in docs/trace.md.
  * returns: 0 or an error as above. cost: O(model size * log domains).
  */
-int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *out);
+int dmn_report_write_trace(const struct dmn_report_model *m, const struct dmn_report_sink *out);
 
 /**
- * rpt_write_trace_max - rpt_write_trace() of at most @max_events of the
+ * dmn_report_write_trace_max - dmn_report_write_trace() of at most @max_events of the
  * model's events: when it has more, the trace ends at the time of the
  * first event past @max_events (the events of that instant and later are
  * left out, so it may hold fewer) and its "otherData" gets a "truncated"
  * object (max_events, events_kept, events_total, end_ns; docs/trace.md).
  * The trace then holds about twice @max_events records plus a few per
  * domain. *@cut (may be NULL) is set to 1 when events were left out.
- * returns: as rpt_write_trace(). cost: O(model size * log domains).
+ * returns: as dmn_report_write_trace(). cost: O(model size * log domains).
  */
-int rpt_write_trace_max(const struct rpt_model *m, uint64_t max_events,
-			const struct rpt_sink *out, int *cut);
+int dmn_report_write_trace_max(const struct dmn_report_model *m, uint64_t max_events,
+			const struct dmn_report_sink *out, int *cut);
 
 /**
- * rpt_write_svg - a timeline a person can read: one lane per domain, the
+ * dmn_report_write_svg - a timeline a person can read: one lane per domain, the
  * pstate as a step plot, idle periods shaded by state, HW-mode periods as
  * a strip under the bar, system sleep as a band across every lane, a
  * legend and a time axis. Standalone SVG 1.1 (parses as XML), the same timelines as the
  * trace; failures are markers (red: rolled back, orange: safe) with a
  * tooltip. returns: 0 or an error as above.
  */
-int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *out);
+int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_report_sink *out);
 
 /**
- * rpt_json_escape - write @s as a JSON string literal (with quotes); NULL
+ * dmn_report_json_escape - write @s as a JSON string literal (with quotes); NULL
  * is written as null. returns: 0 or an error as above.
  */
-int rpt_json_escape(const struct rpt_sink *out, const char *s);
+int dmn_report_json_escape(const struct dmn_report_sink *out, const char *s);
 
 /**
- * rpt_text_escape - write @s for a terminal, as the text writers write
+ * dmn_report_text_escape - write @s for a terminal, as the text writers write
  * names: control characters (ESC, CR, ...) and invalid UTF-8 become '?',
  * so text taken from a board cannot move the cursor, clear the screen or
  * start a fake line. NULL writes nothing. returns: 0 or an error as above.
  */
-int rpt_text_escape(const struct rpt_sink *out, const char *s);
+int dmn_report_text_escape(const struct dmn_report_sink *out, const char *s);
 
 #ifdef __cplusplus
 }

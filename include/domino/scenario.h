@@ -9,14 +9,14 @@
  *     VERB ARGS...            same time as the previous command
  *     # comment               anywhere; blank lines are fine
  *
- * scn_parse() turns a memory buffer into a struct scn_script: an array of
+ * dmn_scn_parse() turns a memory buffer into a struct dmn_scn_script: an array of
  * commands with absolute times in nanoseconds and typed arguments. Names of
  * devices and domains are kept as strings; the simulator resolves them
- * against a board later and can use scn_suggest() for a "did you mean".
+ * against a board later and can use dmn_scn_suggest() for a "did you mean".
  *
  * The parser does no file I/O and never prints. It stops at the first error
- * and describes it in a struct scn_diag (line, column, message), which
- * scn_diag_format() renders as the CLI prints it.
+ * and describes it in a struct dmn_scn_diag (line, column, message), which
+ * dmn_scn_diag_format() renders as the CLI prints it.
  *
  * Numbers are parsed with exact integer arithmetic: `1.5ms` is 1500000 ns,
  * `1.2GHz` is 1200000000 Hz; a value that is not a whole number of the base
@@ -35,58 +35,58 @@
 extern "C" {
 #endif
 
-/** enum scn_verb - the command of one scenario line */
-enum scn_verb {
-	SCN_RESUME,  /* resume DEV */
-	SCN_SUSPEND, /* suspend DEV */
-	SCN_RATE,    /* rate DEV FREQ */
-	SCN_VOTE,    /* vote DEV [DOMAIN-NAME] LEVEL */
-	SCN_QOS,     /* qos DEV LATENCY_US|none */
-	SCN_WAKEUP,  /* wakeup DEV TIME|+TIME|none */
-	SCN_FAIL,    /* fail DOMAIN OP [COUNT] */
-	SCN_EXPECT,  /* expect ... (see enum scn_expect_kind) */
-	SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL]  (DESIGN §7; time 0 only) */
-	SCN_PROBE,   /* probe DEV|all */
-	SCN_EXPLAIN, /* explain DOMAIN */
-	SCN_SYSTEM_SUSPEND, /* system-suspend */
-	SCN_SYSTEM_RESUME,  /* system-resume */
-	SCN_WAKEUP_ENABLE,  /* wakeup-enable DEV on|off */
-	SCN_ACTIVE_WAKEUP,  /* active-wakeup DOMAIN [on|off] */
-	SCN_HWMODE,         /* hwmode DEV [DOMAIN-NAME] on|off */
-	SCN_ALWAYS_ON,      /* always-on DEV on|off, or always-on DOMAIN
+/** enum dmn_scn_verb - the command of one scenario line */
+enum dmn_scn_verb {
+	DMN_SCN_RESUME,  /* resume DEV */
+	DMN_SCN_SUSPEND, /* suspend DEV */
+	DMN_SCN_RATE,    /* rate DEV FREQ */
+	DMN_SCN_VOTE,    /* vote DEV [DOMAIN-NAME] LEVEL */
+	DMN_SCN_QOS,     /* qos DEV LATENCY_US|none */
+	DMN_SCN_WAKEUP,  /* wakeup DEV TIME|+TIME|none */
+	DMN_SCN_FAIL,    /* fail DOMAIN OP [COUNT] */
+	DMN_SCN_EXPECT,  /* expect ... (see enum dmn_scn_expect_kind) */
+	DMN_SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL]  (DESIGN §7; time 0 only) */
+	DMN_SCN_PROBE,   /* probe DEV|all */
+	DMN_SCN_EXPLAIN, /* explain DOMAIN */
+	DMN_SCN_SYSTEM_SUSPEND, /* system-suspend */
+	DMN_SCN_SYSTEM_RESUME,  /* system-resume */
+	DMN_SCN_WAKEUP_ENABLE,  /* wakeup-enable DEV on|off */
+	DMN_SCN_ACTIVE_WAKEUP,  /* active-wakeup DOMAIN [on|off] */
+	DMN_SCN_HWMODE,         /* hwmode DEV [DOMAIN-NAME] on|off */
+	DMN_SCN_ALWAYS_ON,      /* always-on DEV on|off, or always-on DOMAIN
 			       (time 0 only) */
 };
-#define SCN_VERB_COUNT 17
+#define DMN_SCN_VERB_COUNT 17
 
-/** enum scn_fail_op - which domain callback a `fail` command arms */
-enum scn_fail_op {
-	SCN_FAIL_PSTATE, /* set_performance_state */
-	SCN_FAIL_ON,	 /* power_on */
-	SCN_FAIL_OFF,	 /* power_off */
-	SCN_FAIL_HWMODE, /* set_hwmode */
+/** enum dmn_scn_fail_op - which domain callback a `fail` command arms */
+enum dmn_scn_fail_op {
+	DMN_SCN_FAIL_PSTATE, /* set_performance_state */
+	DMN_SCN_FAIL_ON,	 /* power_on */
+	DMN_SCN_FAIL_OFF,	 /* power_off */
+	DMN_SCN_FAIL_HWMODE, /* set_hwmode */
 };
 
-/** enum scn_expect_kind - the assertion of an `expect` command */
-enum scn_expect_kind {
-	SCN_EXPECT_PSTATE,     /* expect DOMAIN pstate N */
-	SCN_EXPECT_ON,	       /* expect DOMAIN on */
-	SCN_EXPECT_OFF,	       /* expect DOMAIN off */
-	SCN_EXPECT_IDLE,       /* expect DOMAIN idle NAME */
-	SCN_EXPECT_RATE,       /* expect DEV rate HZ */
-	SCN_EXPECT_LAST_ERROR, /* expect last-error ERRNO-NAME */
-	SCN_EXPECT_HELD,       /* expect DOMAIN held (a boot hold) */
-	SCN_EXPECT_RELEASED,   /* expect DOMAIN released (not held) */
-	SCN_EXPECT_HW,         /* expect DOMAIN hw (in HW mode) */
-	SCN_EXPECT_SW,         /* expect DOMAIN sw (not in HW mode) */
+/** enum dmn_scn_expect_kind - the assertion of an `expect` command */
+enum dmn_scn_expect_kind {
+	DMN_SCN_EXPECT_PSTATE,     /* expect DOMAIN pstate N */
+	DMN_SCN_EXPECT_ON,	       /* expect DOMAIN on */
+	DMN_SCN_EXPECT_OFF,	       /* expect DOMAIN off */
+	DMN_SCN_EXPECT_IDLE,       /* expect DOMAIN idle NAME */
+	DMN_SCN_EXPECT_RATE,       /* expect DEV rate HZ */
+	DMN_SCN_EXPECT_LAST_ERROR, /* expect last-error ERRNO-NAME */
+	DMN_SCN_EXPECT_HELD,       /* expect DOMAIN held (a boot hold) */
+	DMN_SCN_EXPECT_RELEASED,   /* expect DOMAIN released (not held) */
+	DMN_SCN_EXPECT_HW,         /* expect DOMAIN hw (in HW mode) */
+	DMN_SCN_EXPECT_SW,         /* expect DOMAIN sw (not in HW mode) */
 };
 
-/* qos.latency_us value of `qos DEV none` (same value as PD_QOS_NONE). */
-#define SCN_QOS_NONE UINT32_MAX
-/* wakeup.at_ns value of `wakeup DEV none` (same value as PD_WAKEUP_NONE). */
-#define SCN_WAKEUP_NONE UINT64_MAX
+/* qos.latency_us value of `qos DEV none` (same value as DMN_QOS_NONE). */
+#define DMN_SCN_QOS_NONE UINT32_MAX
+/* wakeup.at_ns value of `wakeup DEV none` (same value as DMN_WAKEUP_NONE). */
+#define DMN_SCN_WAKEUP_NONE UINT64_MAX
 
 /**
- * struct scn_cmd - one parsed command
+ * struct dmn_scn_cmd - one parsed command
  * @time_ns: absolute time of the command, in ns; never less than the
  *           previous command's
  * @line:    1-based line number in the text
@@ -105,18 +105,18 @@ enum scn_expect_kind {
  *                      letter or `_`, e.g. "rpmhpd_opp_svs"), resolved
  *                      against the domain's OPP entries by the simulator;
  *                      NULL when the level was a number
- * @qos.latency_us:     resume-latency limit in µs; SCN_QOS_NONE for `none`
+ * @qos.latency_us:     resume-latency limit in µs; DMN_SCN_QOS_NONE for `none`
  * @wakeup.at_ns:       absolute wakeup time in ns (`+5ms` already resolved
  *                      against @time_ns; may be in the past);
- *                      SCN_WAKEUP_NONE for `none`, which clears it
+ *                      DMN_SCN_WAKEUP_NONE for `none`, which clears it
  * @fail.op, @fail.count: callback and number of calls to fail (0 disarms)
  * @expect.kind:        which assertion
- * @expect.level:       SCN_EXPECT_PSTATE: the level
- * @expect.level_name:  SCN_EXPECT_PSTATE: the level by name, as
+ * @expect.level:       DMN_SCN_EXPECT_PSTATE: the level
+ * @expect.level_name:  DMN_SCN_EXPECT_PSTATE: the level by name, as
  *                      @vote.level_name; NULL for a number
- * @expect.hz:          SCN_EXPECT_RATE: the frequency in Hz
- * @expect.idle_state:  SCN_EXPECT_IDLE: the idle state's name
- * @expect.error:       SCN_EXPECT_LAST_ERROR: 0 for OK, else a negative errno
+ * @expect.hz:          DMN_SCN_EXPECT_RATE: the frequency in Hz
+ * @expect.idle_state:  DMN_SCN_EXPECT_IDLE: the idle state's name
+ * @expect.error:       DMN_SCN_EXPECT_LAST_ERROR: 0 for OK, else a negative errno
  * @boot.level:         boot-on: the boot level (0 when omitted or when
  *                      @boot.level_name is set)
  * @boot.level_name:    boot-on: the level by name, as @vote.level_name
@@ -132,11 +132,11 @@ enum scn_expect_kind {
  * boot-on and always-on DOMAIN come only at time 0, before any other kind
  * of command.
  */
-struct scn_cmd {
+struct dmn_scn_cmd {
 	uint64_t time_ns;
 	uint32_t line;
 	uint32_t column;
-	enum scn_verb verb;
+	enum dmn_scn_verb verb;
 	const char *target;
 	union {
 		struct {
@@ -154,11 +154,11 @@ struct scn_cmd {
 			uint64_t at_ns;
 		} wakeup;
 		struct {
-			enum scn_fail_op op;
+			enum dmn_scn_fail_op op;
 			uint32_t count;
 		} fail;
 		struct {
-			enum scn_expect_kind kind;
+			enum dmn_scn_expect_kind kind;
 			uint32_t level;
 			const char *level_name;
 			uint64_t hz;
@@ -184,18 +184,18 @@ struct scn_cmd {
 };
 
 /**
- * struct scn_script - a parsed scenario; free with scn_free()
- * @filename: copy of the name given to scn_parse() (never NULL)
+ * struct dmn_scn_script - a parsed scenario; free with dmn_scn_free()
+ * @filename: copy of the name given to dmn_scn_parse() (never NULL)
  * @cmds:     the commands, in file order (hence in time order)
  * @count:    number of commands; 0 for an empty or comment-only text
  * @end_ns:   time of the last command (0 when @count is 0)
  *
  * Everything the script points to lives in allocations it owns; the text
- * passed to scn_parse() may be freed as soon as it returns.
+ * passed to dmn_scn_parse() may be freed as soon as it returns.
  */
-struct scn_script {
+struct dmn_scn_script {
 	const char *filename;
-	const struct scn_cmd *cmds;
+	const struct dmn_scn_cmd *cmds;
 	size_t count;
 	uint64_t end_ns;
 	/* private to the parser */
@@ -204,29 +204,29 @@ struct scn_script {
 	void *priv_cmds;
 };
 
-#define SCN_DIAG_MESSAGE_MAX 256
+#define DMN_SCN_DIAG_MESSAGE_MAX 256
 
 /**
- * struct scn_diag - what went wrong, filled in by scn_parse() on failure
- * @file:    the filename passed to scn_parse() (borrowed, not copied)
+ * struct dmn_scn_diag - what went wrong, filled in by dmn_scn_parse() on failure
+ * @file:    the filename passed to dmn_scn_parse() (borrowed, not copied)
  * @line:    1-based line of the error; 0 if the error is not about a line
  *           (-ENOMEM, -EINVAL for bad arguments)
  * @column:  1-based column, counted in characters (UTF-8 code points) on
  *           that line; for invalid UTF-8, the column of the offending byte
- * @error:   the negative errno scn_parse() returned
+ * @error:   the negative errno dmn_scn_parse() returned
  * @message: NUL-terminated English message without location or "error:",
  *           e.g. "unknown verb 'resme'; did you mean 'resume'?"
  */
-struct scn_diag {
+struct dmn_scn_diag {
 	const char *file;
 	uint32_t line;
 	uint32_t column;
 	int error;
-	char message[SCN_DIAG_MESSAGE_MAX];
+	char message[DMN_SCN_DIAG_MESSAGE_MAX];
 };
 
 /**
- * scn_parse - parse a scenario held in memory
+ * dmn_scn_parse - parse a scenario held in memory
  * @text:     the scenario; need not be NUL-terminated; may be NULL if @len
  *            is 0
  * @len:      its length in bytes
@@ -260,19 +260,19 @@ struct scn_diag {
  * cost: O(@len) time; O(@len) memory (one copy of the text plus the
  *   command array).
  */
-int scn_parse(const char *text, size_t len, const char *filename,
-	      const struct dmn_alloc_ops *alloc, struct scn_script **out,
-	      struct scn_diag *diag);
+int dmn_scn_parse(const char *text, size_t len, const char *filename,
+	      const struct dmn_alloc_ops *alloc, struct dmn_scn_script **out,
+	      struct dmn_scn_diag *diag);
 
 /**
- * scn_free - free a script returned by scn_parse(); NULL is a no-op
+ * dmn_scn_free - free a script returned by dmn_scn_parse(); NULL is a no-op
  * cost: O(1).
  */
-void scn_free(struct scn_script *script);
+void dmn_scn_free(struct dmn_scn_script *script);
 
 /**
- * scn_diag_format - render a diagnostic as the CLI prints it
- * @diag:        as filled in by scn_parse()
+ * dmn_scn_diag_format - render a diagnostic as the CLI prints it
+ * @diag:        as filled in by dmn_scn_parse()
  * @with_column: 0 for `FILE:LINE: error: MESSAGE` (DESIGN.md §3), 1 for
  *               `FILE:LINE:COL: error: MESSAGE`; a diagnostic with line 0
  *               prints `FILE: error: MESSAGE`
@@ -285,11 +285,11 @@ void scn_free(struct scn_script *script);
  *   @size > 0.
  * cost: O(length of the message).
  */
-int scn_diag_format(const struct scn_diag *diag, int with_column, char *buf,
+int dmn_scn_diag_format(const struct dmn_scn_diag *diag, int with_column, char *buf,
 		    size_t size);
 
 /**
- * scn_parse_time - parse one duration such as `250us`, `1.5ms`, `2s`, `42`
+ * dmn_scn_parse_time - parse one duration such as `250us`, `1.5ms`, `2s`, `42`
  * @s, @len: the text (no sign, no `@`/`+`, no spaces)
  * @out:     receives nanoseconds
  *
@@ -298,10 +298,10 @@ int scn_diag_format(const struct scn_diag *diag, int with_column, char *buf,
  *   than 1 ns), -EOVERFLOW (more than UINT64_MAX ns).
  * cost: O(@len).
  */
-int scn_parse_time(const char *s, size_t len, uint64_t *out);
+int dmn_scn_parse_time(const char *s, size_t len, uint64_t *out);
 
 /**
- * scn_parse_freq - parse one frequency such as `19.2MHz`, `1.2GHz`, `300000`
+ * dmn_scn_parse_freq - parse one frequency such as `19.2MHz`, `1.2GHz`, `300000`
  * @s, @len: the text
  * @out:     receives Hz
  *
@@ -310,47 +310,47 @@ int scn_parse_time(const char *s, size_t len, uint64_t *out);
  *   Hz), -EOVERFLOW (more than UINT64_MAX Hz).
  * cost: O(@len).
  */
-int scn_parse_freq(const char *s, size_t len, uint64_t *out);
+int dmn_scn_parse_freq(const char *s, size_t len, uint64_t *out);
 
 /**
- * scn_format_time - write @ns in the shortest exact unit, e.g. "1.5ms"
+ * dmn_scn_format_time - write @ns in the shortest exact unit, e.g. "1.5ms"
  * @buf, @size: output buffer, NUL-terminated when @size > 0
  *
- * The output parses back to @ns with scn_parse_time(). 0 prints "0".
+ * The output parses back to @ns with dmn_scn_parse_time(). 0 prints "0".
  * returns: the full length, as snprintf.
  * cost: O(1).
  */
-int scn_format_time(uint64_t ns, char *buf, size_t size);
+int dmn_scn_format_time(uint64_t ns, char *buf, size_t size);
 
 /**
- * scn_verb_name - the keyword of @verb ("resume", ...); "?" if out of range
- * scn_fail_op_name - "pstate", "on", "off" or "hwmode"; "?" if out of
+ * dmn_scn_verb_name - the keyword of @verb ("resume", ...); "?" if out of range
+ * dmn_scn_fail_op_name - "pstate", "on", "off" or "hwmode"; "?" if out of
  * range
  */
-const char *scn_verb_name(enum scn_verb verb);
-const char *scn_fail_op_name(enum scn_fail_op op);
+const char *dmn_scn_verb_name(enum dmn_scn_verb verb);
+const char *dmn_scn_fail_op_name(enum dmn_scn_fail_op op);
 
 /**
- * scn_edit_distance - Damerau-Levenshtein distance (optimal string
+ * dmn_scn_edit_distance - Damerau-Levenshtein distance (optimal string
  * alignment: insert, delete, substitute, swap two neighbours, each 1)
  * @a, @b: NUL-terminated byte strings; bytes are compared exactly
  *
- * No allocation: of strings longer than SCN_EDIT_MAX bytes only the first
- * SCN_EDIT_MAX bytes are compared, and the difference between the lengths
+ * No allocation: of strings longer than DMN_SCN_EDIT_MAX bytes only the first
+ * DMN_SCN_EDIT_MAX bytes are compared, and the difference between the lengths
  * of the parts left over is added.
  * returns: the distance; 0 means equal (within those limits).
- * cost: O(strlen(a) * strlen(b)) time, O(SCN_EDIT_MAX) stack.
+ * cost: O(strlen(a) * strlen(b)) time, O(DMN_SCN_EDIT_MAX) stack.
  */
-#define SCN_EDIT_MAX 128
-size_t scn_edit_distance(const char *a, const char *b);
+#define DMN_SCN_EDIT_MAX 128
+size_t dmn_scn_edit_distance(const char *a, const char *b);
 
 /**
- * typedef scn_name_fn - returns the @i-th candidate name, or NULL to skip it
+ * typedef dmn_scn_name_fn - returns the @i-th candidate name, or NULL to skip it
  */
-typedef const char *(*scn_name_fn)(void *user, size_t i);
+typedef const char *(*dmn_scn_name_fn)(void *user, size_t i);
 
 /**
- * scn_suggest - the candidate closest to a misspelt @name, for
+ * dmn_scn_suggest - the candidate closest to a misspelt @name, for
  * "did you mean" messages
  * @name:       what the user wrote
  * @candidates: @n names; NULL entries are skipped
@@ -363,15 +363,15 @@ typedef const char *(*scn_name_fn)(void *user, size_t i);
  *   close enough (or @name is NULL, or @name is itself a candidate).
  * cost: O(@n * strlen(@name) * average candidate length).
  */
-const char *scn_suggest(const char *name, const char *const *candidates,
+const char *dmn_scn_suggest(const char *name, const char *const *candidates,
 			size_t n);
 
 /**
- * scn_suggest_fn - scn_suggest() over candidates produced by @name_at(@user,
+ * dmn_scn_suggest_fn - dmn_scn_suggest() over candidates produced by @name_at(@user,
  * i) for i in [0, @n), for callers whose names live in their own structures
- * returns and cost: as scn_suggest().
+ * returns and cost: as dmn_scn_suggest().
  */
-const char *scn_suggest_fn(const char *name, scn_name_fn name_at, void *user,
+const char *dmn_scn_suggest_fn(const char *name, dmn_scn_name_fn name_at, void *user,
 			   size_t n);
 
 #ifdef __cplusplus

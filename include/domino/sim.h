@@ -3,8 +3,8 @@
  * domino - the simulator: a board's domains driven by a scenario on
  * simulated time, with simulated backends.
  *
- * sim_create() loads a blob (dt_load), builds it into a fresh context
- * (dt_instantiate) whose time source is the simulator's clock, and gives
+ * dmn_sim_create() loads a blob (dmn_dt_load), builds it into a fresh context
+ * (dmn_dt_instantiate) whose time source is the simulator's clock, and gives
  * every domain a simulated backend: power on/off always, and a
  * set_performance_state exactly when its provider has an OPP table (DESIGN
  * §1 "Precise rules"), and a set_hwmode exactly when it has no
@@ -14,23 +14,23 @@
  * arms the next COUNT calls of
  * that callback to fail with -EIO. Devices with an OPP table get a simulated
  * clock, so `rate` and `expect DEV rate` work. For tests, every backend
- * call can be observed and the k-th one made to fail (struct sim_options),
- * and a script can be run one command at a time (sim_step).
+ * call can be observed and the k-th one made to fail (struct dmn_sim_options),
+ * and a script can be run one command at a time (dmn_sim_step).
  *
- * sim_run() executes a parsed scenario in time order and records every
+ * dmn_sim_run() executes a parsed scenario in time order and records every
  * change (power, pstate, idle state, failures, clock rates) as report
  * events with the command that caused it. Names in the scenario are
  * resolved before anything runs, so a misspelt device is an error (with a
  * suggestion), not a half-run simulation. A device is named by any label,
  * its path, or its node name (with or without unit address) where unique;
- * a domain by the names dt_domain_find() accepts or as DEV:NAME (the
+ * a domain by the names dmn_dt_domain_find() accepts or as DEV:NAME (the
  * device's `power-domain-names` entry); a level by a number or an OPP
  * entry's label or node name. Reports show each device's vote as the
  * latest `vote` or `rate` cast it; an undo call of a rollback that fails
- * is a safe failure with rpt_event.undo set.
+ * is a safe failure with dmn_report_event.undo set.
  *
- * sim_report() turns the current state, the events and the statistics into
- * a struct rpt_model for the report writers.
+ * dmn_sim_report() turns the current state, the events and the statistics into
+ * a struct dmn_report_model for the report writers.
  */
 #ifndef DOMINO_SIM_H
 #define DOMINO_SIM_H
@@ -43,25 +43,25 @@
 extern "C" {
 #endif
 
-struct sim;
+struct dmn_sim;
 
 /**
- * enum sim_call_op - the calls of the simulated backends, as counted by
- * sim_options.fail_call and reported to sim_options.on_call
+ * enum dmn_sim_call_op - the calls of the simulated backends, as counted by
+ * dmn_sim_options.fail_call and reported to dmn_sim_options.on_call
  */
-enum sim_call_op {
-	SIM_CALL_POWER_ON,  /* pd_domain_ops.power_on */
-	SIM_CALL_POWER_OFF, /* pd_domain_ops.power_off */
-	SIM_CALL_PSTATE,    /* pd_domain_ops.set_performance_state */
-	SIM_CALL_CLOCK,     /* opp_clock_ops.set_rate */
-	SIM_CALL_REGULATOR, /* opp_regulator_ops.set_voltage (SIM_REGULATORS) */
-	SIM_CALL_HWMODE,    /* pd_domain_ops.set_hwmode: @value 1 = HW mode */
+enum dmn_sim_call_op {
+	DMN_SIM_CALL_POWER_ON,  /* dmn_domain_ops.power_on */
+	DMN_SIM_CALL_POWER_OFF, /* dmn_domain_ops.power_off */
+	DMN_SIM_CALL_PSTATE,    /* dmn_domain_ops.set_performance_state */
+	DMN_SIM_CALL_CLOCK,     /* dmn_opp_clock_ops.set_rate */
+	DMN_SIM_CALL_REGULATOR, /* dmn_opp_regulator_ops.set_voltage (DMN_SIM_REGULATORS) */
+	DMN_SIM_CALL_HWMODE,    /* dmn_domain_ops.set_hwmode: @value 1 = HW mode */
 };
 
 /**
- * struct sim_call - one call of a simulated backend
+ * struct dmn_sim_call - one call of a simulated backend
  * @index:  its number: every backend call of the simulation counts, from 1
- *          (calls made while sim_create builds the board included)
+ *          (calls made while dmn_sim_create builds the board included)
  * @op:     which call
  * @domain: board domain index (power and pstate calls), else -1
  * @device: board device index (clock and regulator calls), else -1
@@ -70,11 +70,11 @@ enum sim_call_op {
  *          the idle state index (UINT64_MAX: the domain has none)
  * @min, @max: the voltage window (regulator calls), else 0
  * @result: what the call returns: 0, or -EIO when a `fail` command or
- *          sim_options.fail_call made it fail
+ *          dmn_sim_options.fail_call made it fail
  */
-struct sim_call {
+struct dmn_sim_call {
 	unsigned long index;
-	enum sim_call_op op;
+	enum dmn_sim_call_op op;
 	int domain;
 	int device;
 	unsigned supply;
@@ -84,139 +84,139 @@ struct sim_call {
 };
 
 /**
- * typedef sim_call_fn - sees every backend call as it returns
+ * typedef dmn_sim_call_fn - sees every backend call as it returns
  * Called with the context lock held (from inside a library call): it must
  * not call back into the context.
  */
-typedef void (*sim_call_fn)(void *user, const struct sim_call *call);
+typedef void (*dmn_sim_call_fn)(void *user, const struct dmn_sim_call *call);
 
-#define SIM_REGULATORS (1u << 0) /* give devices simulated supplies */
-/* load with DT_LOAD_PARENTS_BY_NAME (--provider-parents=by-name) */
-#define SIM_PARENTS_BY_NAME (1u << 1)
+#define DMN_SIM_REGULATORS (1u << 0) /* give devices simulated supplies */
+/* load with DMN_DT_LOAD_PARENTS_BY_NAME (--provider-parents=by-name) */
+#define DMN_SIM_PARENTS_BY_NAME (1u << 1)
 
 /**
- * struct sim_options - how to build a simulation; every member may be zero
+ * struct dmn_sim_options - how to build a simulation; every member may be zero
  * @board_name: shown in reports (e.g. the file name), default "board"
  * @supported_hw, @n_supported_hw: the hardware version (--supported-hw)
- * @diag, @diag_user: loader diagnostics sink (see dt_load)
- * @flags: SIM_REGULATORS: every device whose OPP table has an entry with
+ * @diag, @diag_user: loader diagnostics sink (see dmn_dt_load)
+ * @flags: DMN_SIM_REGULATORS: every device whose OPP table has an entry with
  *   opp-microvolt gets a simulated regulator (set_voltage accepts any
- *   window), so opp_set_rate programs its supplies; without it supplies
- *   are skipped (what `domino simulate` does); SIM_PARENTS_BY_NAME:
- *   i.MX8M block controllers' parents mapped by name (see dt_load_opts)
+ *   window), so dmn_opp_set_rate programs its supplies; without it supplies
+ *   are skipped (what `domino simulate` does); DMN_SIM_PARENTS_BY_NAME:
+ *   i.MX8M block controllers' parents mapped by name (see dmn_dt_load_opts)
  * @fail_call: failure injection for tests: when non-zero, backend call
- *   number @fail_call (as struct sim_call.index counts: every power_on,
+ *   number @fail_call (as struct dmn_sim_call.index counts: every power_on,
  *   power_off, set_performance_state, clock set_rate and, with
- *   SIM_REGULATORS, set_voltage) fails with -EIO, once. Running the same
+ *   DMN_SIM_REGULATORS, set_voltage) fails with -EIO, once. Running the same
  *   scenario for every value from 1 to the number of calls of a clean run
  *   makes each call fail in turn.
  * @on_call, @call_user: optional, told of every backend call (see
- *   sim_call_fn), e.g. to count them or to know which call failed
+ *   dmn_sim_call_fn), e.g. to count them or to know which call failed
  */
-struct sim_options {
+struct dmn_sim_options {
 	const char *board_name;
 	const uint32_t *supported_hw;
 	unsigned n_supported_hw;
-	dt_diag_fn diag;
+	dmn_dt_diag_fn diag;
 	void *diag_user;
 	unsigned flags;
 	unsigned long fail_call;
-	sim_call_fn on_call;
+	dmn_sim_call_fn on_call;
 	void *call_user;
 };
 
 /**
- * sim_create - load @blob and build it into a new simulated context
+ * dmn_sim_create - load @blob and build it into a new simulated context
  * returns: 0 and *@out, or -EINVAL (NULL argument), -ENOMEM, the error of
- *   dt_load (the diagnostics went to @opts->diag) or of dt_instantiate.
+ *   dmn_dt_load (the diagnostics went to @opts->diag) or of dmn_dt_instantiate.
  * cost: O(model size).
  */
-int sim_create(const void *blob, size_t size, const struct sim_options *opts,
-	       struct sim **out);
+int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *opts,
+	       struct dmn_sim **out);
 
-/** sim_free - free everything; NULL is a no-op */
-void sim_free(struct sim *sim);
+/** dmn_sim_free - free everything; NULL is a no-op */
+void dmn_sim_free(struct dmn_sim *sim);
 
-/** sim_board / sim_ctx / sim_instance - what the simulator built */
-const struct dt_board *sim_board(const struct sim *sim);
-struct dmn_ctx *sim_ctx(struct sim *sim);
-const struct dt_instance *sim_instance(const struct sim *sim);
+/** dmn_sim_board / dmn_sim_ctx / dmn_sim_instance - what the simulator built */
+const struct dmn_dt_board *dmn_sim_board(const struct dmn_sim *sim);
+struct dmn_ctx *dmn_sim_ctx(struct dmn_sim *sim);
+const struct dmn_dt_instance *dmn_sim_instance(const struct dmn_sim *sim);
 
 /**
- * typedef sim_event_fn - called as each event is recorded (live output)
+ * typedef dmn_sim_event_fn - called as each event is recorded (live output)
  */
-typedef void (*sim_event_fn)(void *user, const struct rpt_event *ev);
+typedef void (*dmn_sim_event_fn)(void *user, const struct dmn_report_event *ev);
 
 /**
- * struct sim_result - what a run found
+ * struct dmn_sim_result - what a run found
  * @commands: commands executed
  * @expect_failed: `expect` lines that did not hold
  * @commands_failed: commands whose operation returned an error
  */
-struct sim_result {
+struct dmn_sim_result {
 	unsigned commands;
 	unsigned expect_failed;
 	unsigned commands_failed;
 };
 
 /**
- * sim_run - execute @script on the simulation
+ * dmn_sim_run - execute @script on the simulation
  * @live, @user: optional, called for every event as it is recorded
- * @diag: on a name-resolution error, filled as scn_parse fills it (line,
+ * @diag: on a name-resolution error, filled as dmn_scn_parse fills it (line,
  *   column, message with a "did you mean" where one is close)
  * @res: receives the counts
  *
- * An `expect` failure is recorded as an RPT_EV_EXPECT_FAILED event whose
+ * An `expect` failure is recorded as an DMN_REPORT_EV_EXPECT_FAILED event whose
  * message reads "WANT, got GOT"; the run goes on. A command whose operation
- * fails is recorded as RPT_EV_COMMAND_ERROR and the run goes on.
+ * fails is recorded as DMN_REPORT_EV_COMMAND_ERROR and the run goes on.
  * returns: 0 (see @res for expectations), -EINVAL (a name that is not on
  *   the board or that several devices or domains share, a vote without a
  *   domain name on a multi-domain device, a domain name not attached to
  *   the device, a level name the domain's OPP table does not have, an idle
  *   state the domain does not have; nothing was run), -ENOMEM.
  */
-int sim_run(struct sim *sim, const struct scn_script *script,
-	    sim_event_fn live, void *user, struct sim_result *res,
-	    struct scn_diag *diag);
+int dmn_sim_run(struct dmn_sim *sim, const struct dmn_scn_script *script,
+	    dmn_sim_event_fn live, void *user, struct dmn_sim_result *res,
+	    struct dmn_scn_diag *diag);
 
 /**
- * sim_step - execute the one command @script->cmds[@i]
+ * dmn_sim_step - execute the one command @script->cmds[@i]
  * For callers that look at the state between commands (tests). The
  * command's names are resolved first (an error changes nothing); then it
- * runs exactly as inside sim_run: the time is set to the command's, its
+ * runs exactly as inside dmn_sim_run: the time is set to the command's, its
  * events are recorded, and an `expect` is checked against the
- * latest command that sim_run or sim_step executed on this simulation.
+ * latest command that dmn_sim_run or dmn_sim_step executed on this simulation.
  * Steps are meant to go through a script in order; the end time of the
- * script is not applied (sim_run does that).
+ * script is not applied (dmn_sim_run does that).
  * @res: the counts of this command are added to it (it is not reset)
  * @op_error: receives the command's own result: 0, or the negative errno
  *   its operation returned (a failed unsafe-direction callback, -ERANGE, ...)
- * @diag: as for sim_run
+ * @diag: as for dmn_sim_run
  * returns: 0 (see @op_error), -EINVAL (NULL argument, @i out of range, or a
- *   name error as for sim_run; nothing was run), -ENOMEM.
+ *   name error as for dmn_sim_run; nothing was run), -ENOMEM.
  * cost: the command's, plus O(board) for resolving names.
  */
-int sim_step(struct sim *sim, const struct scn_script *script, size_t i,
-	     struct sim_result *res, int *op_error, struct scn_diag *diag);
+int dmn_sim_step(struct dmn_sim *sim, const struct dmn_scn_script *script, size_t i,
+	     struct dmn_sim_result *res, int *op_error, struct dmn_scn_diag *diag);
 
 /**
- * sim_calls - the number of backend calls made so far (struct
- * sim_call.index of the latest); 0 for NULL
+ * dmn_sim_calls - the number of backend calls made so far (struct
+ * dmn_sim_call.index of the latest); 0 for NULL
  */
-unsigned long sim_calls(const struct sim *sim);
+unsigned long dmn_sim_calls(const struct dmn_sim *sim);
 
 /**
- * sim_report - describe the current state for the writers
+ * dmn_sim_report - describe the current state for the writers
  * @with_events: 1 to include the events, statistics and end time (simulate),
  *   0 for a summary
  * The model and everything it points to stay valid until the next call of
- * sim_report, sim_run or sim_free.
+ * dmn_sim_report, dmn_sim_run or dmn_sim_free.
  * returns: 0, -EINVAL, -ENOMEM.
  */
-int sim_report(struct sim *sim, int with_events, const struct rpt_model **out);
+int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report_model **out);
 
 /**
- * sim_explain - why @domain is on or off, at its pstate, in its idle state
+ * dmn_sim_explain - why @domain is on or off, at its pstate, in its idle state
  * The text of the scenario verb `explain` (DESIGN §7), one line per
  * question, each ending in a newline: "explain D: on because: ...",
  * "explain D: off in S because: ...", "explain D: pstate P because: ...".
@@ -227,7 +227,7 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out);
  *   (ambiguous name), -ENOMEM.
  * cost: O(attachments + children + idle states of the domain).
  */
-int sim_explain(struct sim *sim, const char *domain, char **out, char *why,
+int dmn_sim_explain(struct dmn_sim *sim, const char *domain, char **out, char *why,
 		size_t why_size);
 
 #ifdef __cplusplus

@@ -3,24 +3,24 @@
  * domino - simulated providers: a clock, regulators and a domain backend
  * that record every call and can be told to fail.
  *
- * For tests and the simulator. One struct sim_providers serves any number
+ * For tests and the simulator. One struct dmn_sim_providers serves any number
  * of devices and domains: pass it as the @user of the ops below. Each call
  * is appended to a log the caller owns (op, device or domain handle,
  * values, result, time from dmn_now() of the context given at init), and
  * the state each object was last put in is kept so a test can compare the
  * "hardware" with the library's records. Nothing is allocated: the log is
- * the caller's array and the state table has SIM_PROVIDERS_MAX_OBJECTS
+ * the caller's array and the state table has DMN_SIM_PROVIDERS_MAX_OBJECTS
  * slots.
  *
- * Failure injection: sim_providers_fail() makes the next N calls of one op
+ * Failure injection: dmn_sim_providers_fail() makes the next N calls of one op
  * on one object (or on any object) fail with a given negative errno, and
- * sim_providers_fail_call() makes call number k fail (every op counts);
+ * dmn_sim_providers_fail_call() makes call number k fail (every op counts);
  * a failed call changes no state but is logged with its result.
  *
- * The ops below are thin: each builds a struct sim_providers_call and
- * runs it through sim_providers_call(). A backend whose ops need their own
+ * The ops below are thin: each builds a struct dmn_sim_providers_call and
+ * runs it through dmn_sim_providers_call(). A backend whose ops need their own
  * @user (one per domain or device, as the simulator's and the core tests'
- * fakes) calls sim_providers_call() from its own ops the same way and so
+ * fakes) calls dmn_sim_providers_call() from its own ops the same way and so
  * shares the numbering, the failures, the log and the state.
  *
  * Not thread-safe by itself: the library calls providers with the context
@@ -35,19 +35,19 @@
 extern "C" {
 #endif
 
-/** enum sim_providers_op - the calls that are logged and can fail */
-enum sim_providers_op {
-	SIM_PROVIDERS_CLOCK,	 /* opp_clock_ops.set_rate */
-	SIM_PROVIDERS_REGULATOR, /* opp_regulator_ops.set_voltage */
-	SIM_PROVIDERS_POWER_ON,	 /* pd_domain_ops.power_on */
-	SIM_PROVIDERS_POWER_OFF, /* pd_domain_ops.power_off */
-	SIM_PROVIDERS_PSTATE,	 /* pd_domain_ops.set_performance_state */
-	SIM_PROVIDERS_HWMODE,	 /* pd_domain_ops.set_hwmode */
+/** enum dmn_sim_providers_op - the calls that are logged and can fail */
+enum dmn_sim_providers_op {
+	DMN_SIM_PROVIDERS_CLOCK,	 /* dmn_opp_clock_ops.set_rate */
+	DMN_SIM_PROVIDERS_REGULATOR, /* dmn_opp_regulator_ops.set_voltage */
+	DMN_SIM_PROVIDERS_POWER_ON,	 /* dmn_domain_ops.power_on */
+	DMN_SIM_PROVIDERS_POWER_OFF, /* dmn_domain_ops.power_off */
+	DMN_SIM_PROVIDERS_PSTATE,	 /* dmn_domain_ops.set_performance_state */
+	DMN_SIM_PROVIDERS_HWMODE,	 /* dmn_domain_ops.set_hwmode */
 };
 
 /**
- * struct sim_providers_call - one logged call
- * @index:   its number, from 1 at sim_providers_init or _clear_log
+ * struct dmn_sim_providers_call - one logged call
+ * @index:   its number, from 1 at dmn_sim_providers_init or _clear_log
  * @op:      which call
  * @object:  the device (clock, regulator) or domain handle
  * @supply:  the supply index (regulator calls), else 0
@@ -58,9 +58,9 @@ enum sim_providers_op {
  * @result:  what the call returned (0 or a negative errno)
  * @time_ns: dmn_now() of the context at the call (0 without a context)
  */
-struct sim_providers_call {
+struct dmn_sim_providers_call {
 	unsigned long index;
-	enum sim_providers_op op;
+	enum dmn_sim_providers_op op;
 	uint32_t object;
 	unsigned supply;
 	uint64_t value;
@@ -69,126 +69,126 @@ struct sim_providers_call {
 	uint64_t time_ns;
 };
 
-#define SIM_PROVIDERS_MAX_FAILS 16
-#define SIM_PROVIDERS_MAX_OBJECTS 64
+#define DMN_SIM_PROVIDERS_MAX_FAILS 16
+#define DMN_SIM_PROVIDERS_MAX_OBJECTS 64
 /* Supplies whose voltage is tracked per object (calls on others are logged
  * only): a test fixture's limit, not the OPP layer's. */
-#define SIM_PROVIDERS_MAX_SUPPLIES 4
+#define DMN_SIM_PROVIDERS_MAX_SUPPLIES 4
 
 /**
- * struct sim_providers - the simulated hardware; treat as opaque except
+ * struct dmn_sim_providers - the simulated hardware; treat as opaque except
  * for reading @log[0..@n_log) and @n_dropped
  * @n_dropped: calls not logged because the log was full (their effect and
  *   failure injection still apply)
  */
-struct sim_providers {
+struct dmn_sim_providers {
 	struct dmn_ctx *ctx;
-	struct sim_providers_call *log;
+	struct dmn_sim_providers_call *log;
 	unsigned log_cap, n_log, n_dropped;
 	struct {
-		enum sim_providers_op op;
+		enum dmn_sim_providers_op op;
 		uint32_t object; /* 0 = any */
 		unsigned count;
 		int error;
-	} fails[SIM_PROVIDERS_MAX_FAILS];
+	} fails[DMN_SIM_PROVIDERS_MAX_FAILS];
 	unsigned n_fails;
 	unsigned long n_calls, fail_call;
 	int fail_call_error;
 	struct {
 		uint32_t object;
 		uint64_t rate;
-		uint32_t microvolt[SIM_PROVIDERS_MAX_SUPPLIES];
+		uint32_t microvolt[DMN_SIM_PROVIDERS_MAX_SUPPLIES];
 		uint32_t pstate;
 		int on, hwmode;
-	} objects[SIM_PROVIDERS_MAX_OBJECTS];
+	} objects[DMN_SIM_PROVIDERS_MAX_OBJECTS];
 	unsigned n_objects;
 	unsigned n_untracked; /* calls on objects beyond the state table */
 };
 
-/* The ops; pass a struct sim_providers * as their @user. */
-extern const struct opp_clock_ops sim_providers_clock;
-extern const struct opp_regulator_ops sim_providers_regulators;
+/* The ops; pass a struct dmn_sim_providers * as their @user. */
+extern const struct dmn_opp_clock_ops dmn_sim_providers_clock;
+extern const struct dmn_opp_regulator_ops dmn_sim_providers_regulators;
 /* A rail: power on/off and set_performance_state. */
-extern const struct pd_domain_ops sim_providers_rail;
+extern const struct dmn_domain_ops dmn_sim_providers_rail;
 /* A gate (GDSC, powergate): power on/off and set_hwmode, passes its level
  * up (DESIGN §7: set_hwmode exactly when no set_performance_state). */
-extern const struct pd_domain_ops sim_providers_gate;
+extern const struct dmn_domain_ops dmn_sim_providers_gate;
 
 /**
- * sim_providers_init - reset @sp: empty log, no failures armed, no state
+ * dmn_sim_providers_init - reset @sp: empty log, no failures armed, no state
  * @ctx: time source for the log (may be NULL; may be set later in @sp->ctx)
  * @log, @log_cap: the caller's log array (may be NULL, 0)
  * Every object starts at rate 0, 0 uV, pstate 0, off.
  */
-void sim_providers_init(struct sim_providers *sp, struct dmn_ctx *ctx,
-			struct sim_providers_call *log, unsigned log_cap);
+void dmn_sim_providers_init(struct dmn_sim_providers *sp, struct dmn_ctx *ctx,
+			struct dmn_sim_providers_call *log, unsigned log_cap);
 
 /**
- * sim_providers_clear_log - forget the logged calls and number the next
+ * dmn_sim_providers_clear_log - forget the logged calls and number the next
  * call 1 again (state and armed failures are kept)
  */
-void sim_providers_clear_log(struct sim_providers *sp);
+void dmn_sim_providers_clear_log(struct dmn_sim_providers *sp);
 
 /**
- * sim_providers_fail - make the next @count calls of @op on @object fail
+ * dmn_sim_providers_fail - make the next @count calls of @op on @object fail
  * @object: a device or domain handle, or 0 for any object
  * @count:  0 disarms an earlier rule for the same (op, object)
  * @error:  a negative errno to return
  * A call is checked against the rules in the order they were armed; the
  * first that matches is used and counts down.
  * returns: 0, -EINVAL (@error >= 0 or NULL @sp), -ENOSPC (more than
- *   SIM_PROVIDERS_MAX_FAILS rules armed at once).
+ *   DMN_SIM_PROVIDERS_MAX_FAILS rules armed at once).
  */
-int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
+int dmn_sim_providers_fail(struct dmn_sim_providers *sp, enum dmn_sim_providers_op op,
 		       uint32_t object, unsigned count, int error);
 
 /**
- * sim_providers_fail_call - make call number @k fail once with @error
- * @k:     as struct sim_providers_call.index counts (every op, from 1 at
+ * dmn_sim_providers_fail_call - make call number @k fail once with @error
+ * @k:     as struct dmn_sim_providers_call.index counts (every op, from 1 at
  *         init or the latest clear_log); 0 disarms
  * @error: a negative errno to return
- * A call that a rule of sim_providers_fail or its caller (see
- * sim_providers_call) already failed keeps that error. Running a scenario
+ * A call that a rule of dmn_sim_providers_fail or its caller (see
+ * dmn_sim_providers_call) already failed keeps that error. Running a scenario
  * once per k from 1 to the number of calls of a clean run fails each call
  * in turn.
  * returns: 0, -EINVAL (NULL @sp, or @error >= 0 with @k non-zero).
  */
-int sim_providers_fail_call(struct sim_providers *sp, unsigned long k,
+int dmn_sim_providers_fail_call(struct dmn_sim_providers *sp, unsigned long k,
 			    int error);
 
 /**
- * sim_providers_call - run one call through the simulated hardware
+ * dmn_sim_providers_call - run one call through the simulated hardware
  * @call: @op, @object, @supply, @value, @min and @max as the ops fill them;
  *   @result on entry: 0, or a negative errno the caller's own layer (e.g.
  *   a scenario's `fail` command) decided the call returns
  * In order: numbers the call (@call->index); applies the first matching
- * rule of sim_providers_fail (counting it down), then the call-number
+ * rule of dmn_sim_providers_fail (counting it down), then the call-number
  * failure, to a call not failed yet; stamps @time_ns; logs a copy; and,
  * when the call succeeds, keeps the state it sets (table permitting).
  * For ops that need their own @user; the ops above call it with @sp.
  * returns: the call's result (@call->result), 0 or a negative errno.
- * cost: O(rules armed + SIM_PROVIDERS_MAX_OBJECTS); no allocation.
+ * cost: O(rules armed + DMN_SIM_PROVIDERS_MAX_OBJECTS); no allocation.
  */
-int sim_providers_call(struct sim_providers *sp,
-		       struct sim_providers_call *call);
+int dmn_sim_providers_call(struct dmn_sim_providers *sp,
+		       struct dmn_sim_providers_call *call);
 
 /**
- * sim_providers_rate / _microvolt / _pstate / _on / _hwmode - the state
+ * dmn_sim_providers_rate / _microvolt / _pstate / _on / _hwmode - the state
  * the object was last put in by a successful call (0 for an object never
  * called)
  */
-uint64_t sim_providers_rate(const struct sim_providers *sp, uint32_t dev);
-uint32_t sim_providers_microvolt(const struct sim_providers *sp, uint32_t dev,
+uint64_t dmn_sim_providers_rate(const struct dmn_sim_providers *sp, uint32_t dev);
+uint32_t dmn_sim_providers_microvolt(const struct dmn_sim_providers *sp, uint32_t dev,
 				 unsigned supply);
-uint32_t sim_providers_pstate(const struct sim_providers *sp, uint32_t dom);
-int sim_providers_on(const struct sim_providers *sp, uint32_t dom);
-int sim_providers_hwmode(const struct sim_providers *sp, uint32_t dom);
+uint32_t dmn_sim_providers_pstate(const struct dmn_sim_providers *sp, uint32_t dom);
+int dmn_sim_providers_on(const struct dmn_sim_providers *sp, uint32_t dom);
+int dmn_sim_providers_hwmode(const struct dmn_sim_providers *sp, uint32_t dom);
 
 /**
- * sim_providers_op_name - "clock", "regulator", "on", "off", "pstate" or
+ * dmn_sim_providers_op_name - "clock", "regulator", "on", "off", "pstate" or
  * "hwmode"
  */
-const char *sim_providers_op_name(enum sim_providers_op op);
+const char *dmn_sim_providers_op_name(enum dmn_sim_providers_op op);
 
 #ifdef __cplusplus
 }

@@ -30,11 +30,11 @@ bool dmn__lock_held(const struct dmn_ctx *ctx)
 
 /* Whether the counted inputs of @d, plus @boot (0: none), are exactly the
  * multiset in d->votes: compared by count, maximum and per-level total. */
-static bool votes_match(const struct pd_domain *d, uint32_t boot)
+static bool votes_match(const struct dmn_domain *d, uint32_t boot)
 {
 	uint64_t inputs = boot ? 1 : 0, in_hist = 0;
 	uint32_t max = boot;
-	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next) {
+	for (const struct dmn_attachment *a = d->att_head; a; a = a->dom_next) {
 		if (!a->counted || !a->vote)
 			continue;
 		inputs++;
@@ -42,7 +42,7 @@ static bool votes_match(const struct pd_domain *d, uint32_t boot)
 			max = a->vote;
 	}
 	for (unsigned c = 0; c < d->n_children; c++) {
-		const struct pd_link *l = d->children[c];
+		const struct dmn_link *l = d->children[c];
 		if (!l->req)
 			continue;
 		inputs++;
@@ -58,13 +58,13 @@ static bool votes_match(const struct pd_domain *d, uint32_t boot)
 	return inputs == in_hist && max == hist_max;
 }
 
-void dmn__check_domain(const struct dmn_ctx *ctx, const struct pd_domain *d,
+void dmn__check_domain(const struct dmn_ctx *ctx, const struct dmn_domain *d,
 		       bool settled)
 {
 	DMN_ASSERT(dmn__lock_held(ctx) &&
 		   "the engine runs with the context lock held");
 	unsigned counted = 0, n_atts = 0;
-	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next) {
+	for (const struct dmn_attachment *a = d->att_head; a; a = a->dom_next) {
 		n_atts++;
 		DMN_ASSERT(a->dom == d && "an attachment lists its domain");
 		if (!a->counted)
@@ -79,7 +79,7 @@ void dmn__check_domain(const struct dmn_ctx *ctx, const struct pd_domain *d,
 		   "active_devices counts the counted attachments");
 	unsigned on = 0;
 	for (unsigned c = 0; c < d->n_children; c++) {
-		const struct pd_link *l = d->children[c];
+		const struct dmn_link *l = d->children[c];
 		DMN_ASSERT(l->parent == d && "a child link names its parent");
 		on += l->child_on;
 	}

@@ -369,7 +369,7 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 		dmn__pd_device_free(ctx, dmn__pd_device_get_ptr(ctx, h), true);
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 	     h = dmn__handle_next(&ctx->domains, h)) {
-		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
+		struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
 		/* Each link is owned by its child's parent list. */
 		for (unsigned i = 0; i < d->n_parents; i++)
 			dmn__free(ctx, d->parents[i]);

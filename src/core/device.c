@@ -8,33 +8,33 @@
 #include <stdint.h>
 #include <string.h>
 
-struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h)
+struct dmn_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	return dmn__handle_lookup(&ctx->devices, h);
 }
 
-struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h)
+struct dmn_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, dmn_attach_t h)
 {
 	return dmn__handle_lookup(&ctx->attachments, h);
 }
 
-int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
+int dmn_device_create(struct dmn_ctx *ctx, const char *name, dmn_device_t *out)
 {
 	int err = dmn__enter_ctx(ctx, name && out);
 	if (err)
 		return err;
 	err = dmn__handle_reserve(ctx, &ctx->devices);
-	struct pd_device *dev = 0;
+	struct dmn_device *dev = 0;
 	/* The name lives at the end of the device: one allocation. */
 	size_t len = strlen(name) + 1;
 	if (!err && len > SIZE_MAX - sizeof(*dev))
 		err = -ENOMEM;
 	if (!err) {
-		dev = dmn__alloc(ctx, offsetof(struct pd_device, name) + len);
+		dev = dmn__alloc(ctx, offsetof(struct dmn_device, name) + len);
 		err = dev ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		memset(dev, 0, offsetof(struct pd_device, name));
+		memset(dev, 0, offsetof(struct dmn_device, name));
 		memcpy(dev->name, name, len);
 		dev->handle = dmn__handle_alloc(&ctx->devices, dev);
 		err = dev->handle ? 0 : -ENOSPC;
@@ -47,7 +47,7 @@ int pd_device_create(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
 	return err;
 }
 
-void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
+void dmn__pd_device_free(struct dmn_ctx *ctx, struct dmn_device *dev,
 		    bool attachments)
 {
 	for (unsigned i = 0; attachments && i < dev->n_atts; i++)
@@ -58,15 +58,15 @@ void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
 	dmn__free(ctx, dev);
 }
 
-struct pd_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
-					   struct pd_device *dev)
+struct dmn_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
+					   struct dmn_device *dev)
 {
 	if (!dev->cold) {
 		dev->cold = dmn__alloc(ctx, sizeof(*dev->cold));
 		if (dev->cold) {
 			memset(dev->cold, 0, sizeof(*dev->cold));
-			dev->cold->qos_us = PD_QOS_NONE;
-			dev->cold->wakeup_ns = PD_WAKEUP_NONE;
+			dev->cold->qos_us = DMN_QOS_NONE;
+			dev->cold->wakeup_ns = DMN_WAKEUP_NONE;
 		}
 	}
 	return dev->cold;
@@ -76,8 +76,8 @@ struct pd_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
  * array (capacity: the power of two at or above n_atts) doubles when
  * full. A new array is handed back in *@grown for att_push, so a later
  * failure of the attach changes nothing but freeing it. */
-static int reserve_attachment(struct dmn_ctx *ctx, const struct pd_device *dev,
-			      struct pd_attachment ***grown)
+static int reserve_attachment(struct dmn_ctx *ctx, const struct dmn_device *dev,
+			      struct dmn_attachment ***grown)
 {
 	unsigned n = dev->n_atts;
 	*grown = 0;
@@ -89,8 +89,8 @@ static int reserve_attachment(struct dmn_ctx *ctx, const struct pd_device *dev,
 	return *grown ? 0 : -ENOMEM;
 }
 
-static void att_push(struct dmn_ctx *ctx, struct pd_device *dev,
-		     struct pd_attachment *a, struct pd_attachment **grown)
+static void att_push(struct dmn_ctx *ctx, struct dmn_device *dev,
+		     struct dmn_attachment *a, struct dmn_attachment **grown)
 {
 	if (!dev->n_atts) {
 		dev->atts.one = a;
@@ -107,10 +107,10 @@ static void att_push(struct dmn_ctx *ctx, struct pd_device *dev,
 	dev->n_atts++;
 }
 
-int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
+int dmn_device_remove(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	struct dmn_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	err = dev->n_atts || dev->usage || dev_opp_state(dev) ? -EBUSY : 0;
@@ -124,10 +124,10 @@ int pd_device_remove(struct dmn_ctx *ctx, pd_device_t h)
 
 /* ---- attachments -------------------------------------------------------- */
 
-static void att_unlink(struct dmn_ctx *ctx, struct pd_attachment *a)
+static void att_unlink(struct dmn_ctx *ctx, struct dmn_attachment *a)
 {
-	struct pd_domain *d = a->dom;
-	struct pd_device *dev = a->dev;
+	struct dmn_domain *d = a->dom;
+	struct dmn_device *dev = a->dev;
 	if (a->dom_prev)
 		a->dom_prev->dom_next = a->dom_next;
 	else
@@ -146,7 +146,7 @@ static void att_unlink(struct dmn_ctx *ctx, struct pd_attachment *a)
 		dev->atts.one = 0;
 	} else if (n == 2) {
 		/* Back inside the device. */
-		struct pd_attachment *keep = dev->atts.many[1 - i];
+		struct dmn_attachment *keep = dev->atts.many[1 - i];
 		dmn__free(ctx, dev->atts.many);
 		dev->atts.one = keep;
 	} else {
@@ -156,8 +156,8 @@ static void att_unlink(struct dmn_ctx *ctx, struct pd_attachment *a)
 	dev->n_atts--;
 }
 
-struct pd_attachment *dmn__attach_find(const struct pd_device *dev,
-				       const struct pd_domain *d)
+struct dmn_attachment *dmn__attach_find(const struct dmn_device *dev,
+				       const struct dmn_domain *d)
 {
 	for (unsigned i = 0; i < dev->n_atts; i++)
 		if (dev_att(dev, i)->dom == d)
@@ -165,18 +165,18 @@ struct pd_attachment *dmn__attach_find(const struct pd_device *dev,
 	return 0;
 }
 
-int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
-	      pd_attach_t *out)
+int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
+	      dmn_attach_t *out)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(
+	struct dmn_device *dev = dmn__enter(
 	    ctx, out, DMN_DEVICES | DMN_ENTER_RECORD, dev_h, &err);
-	struct pd_domain *d =
+	struct dmn_domain *d =
 	    dev ? dmn__enter_more(ctx, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err)
 		: 0;
 	if (!d)
 		return err;
-	struct pd_attachment *a = 0;
+	struct dmn_attachment *a = 0;
 	dmn__txn_begin(ctx);
 	if (dmn__attach_find(dev, d))
 		err = -EEXIST;
@@ -189,7 +189,7 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 		err = dmn__pd_domain_cold_up(ctx, d);
 	if (!err)
 		err = dmn__handle_reserve(ctx, &ctx->attachments);
-	struct pd_attachment **grown = 0;
+	struct dmn_attachment **grown = 0;
 	if (!err)
 		err = reserve_attachment(ctx, dev, &grown);
 	if (!err) {
@@ -247,10 +247,10 @@ int pd_attach(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
 	return err;
 }
 
-int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
+int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
 {
 	int err;
-	struct pd_attachment *a = dmn__enter(
+	struct dmn_attachment *a = dmn__enter(
 	    ctx, true, DMN_ATTACHMENTS | DMN_ENTER_RECORD, h, &err);
 	if (!a)
 		return err;
@@ -281,13 +281,13 @@ int pd_detach(struct dmn_ctx *ctx, pd_attach_t h)
 /* ---- runtime PM --------------------------------------------------------- */
 
 /* Count or stop counting every vote of @dev, as one transaction. */
-static int device_switch(struct dmn_ctx *ctx, struct pd_device *dev,
+static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
 			 unsigned usage, bool counted)
 {
 	dmn__txn_begin(ctx);
 	int err = dmn__txn_set_usage(ctx, dev, usage);
 	for (unsigned i = 0; i < dev->n_atts && !err; i++) {
-		struct pd_attachment *a = dev_att(dev, i);
+		struct dmn_attachment *a = dev_att(dev, i);
 		err = dmn__txn_set_vote(ctx, a, a->vote, counted);
 		if (!err)
 			dmn__txn_touch(ctx, a->dom);
@@ -299,9 +299,9 @@ static int device_switch(struct dmn_ctx *ctx, struct pd_device *dev,
 	return dmn__txn_commit(ctx);
 }
 
-int dmn__pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
+int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
 {
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
+	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
 	if (!dev)
@@ -334,12 +334,12 @@ int dmn__pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h)
 }
 
 #if DMN_STRIPED
-/* pd_device_get / pd_device_put on a striped context, on the stripe of the
+/* dmn_device_get / dmn_device_put on a striped context, on the stripe of the
  * device's slot (calls on one device meet there): a stale handle, or a
  * nested count that changes no domain (@delta +1 from usage >= 1 on a
  * probed device, -1 from usage >= 2). 1 if handled (result in *@err), 0
  * to take the exclusive path (nothing changed). */
-static int usage_striped(struct dmn_ctx *ctx, pd_device_t h, int delta,
+static int usage_striped(struct dmn_ctx *ctx, dmn_device_t h, int delta,
 			 int *err)
 {
 	struct dmn_fast_hold hold;
@@ -347,7 +347,7 @@ static int usage_striped(struct dmn_ctx *ctx, pd_device_t h, int delta,
 		*err = -EDEADLK;
 		return 1;
 	}
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
+	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int handled = 1;
 	*err = 0;
 	if (!dev)
@@ -366,7 +366,7 @@ static int usage_striped(struct dmn_ctx *ctx, pd_device_t h, int delta,
 }
 #endif
 
-int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
+int dmn_device_get(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
@@ -382,9 +382,9 @@ int pd_device_get(struct dmn_ctx *ctx, pd_device_t h)
 	return err;
 }
 
-int dmn__pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h)
+int dmn__pd_device_put_locked(struct dmn_ctx *ctx, dmn_device_t h)
 {
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
+	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
 	if (!dev)
@@ -400,7 +400,7 @@ int dmn__pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h)
 	return txn_result(ctx, err);
 }
 
-int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
+int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
@@ -419,7 +419,7 @@ int pd_device_put(struct dmn_ctx *ctx, pd_device_t h)
 /* ---- votes -------------------------------------------------------------- */
 
 static int vote_many_locked(struct dmn_ctx *ctx,
-			    const struct pd_vote_change *changes, unsigned n)
+			    const struct dmn_vote_change *changes, unsigned n)
 {
 	int err = dmn_grow(ctx, (void **)&ctx->vote_atts, &ctx->cap_vote_atts,
 			   n, sizeof(*ctx->vote_atts));
@@ -429,11 +429,11 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 			       sizeof(*ctx->vote_levels));
 	if (err)
 		return err;
-	struct pd_attachment **atts = ctx->vote_atts;
+	struct dmn_attachment **atts = ctx->vote_atts;
 	uint32_t *levels = ctx->vote_levels;
-	struct pd_device *dev = 0;
+	struct dmn_device *dev = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_attachment *a = dmn__pd_attach_get(ctx, changes[i].att);
+		struct dmn_attachment *a = dmn__pd_attach_get(ctx, changes[i].att);
 		if (!a)
 			return -EBADF;
 		if (dev && a->dev != dev)
@@ -448,7 +448,7 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 	dmn__txn_begin(ctx);
 	bool counted_change = false;
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_attachment *a = atts[i];
+		struct dmn_attachment *a = atts[i];
 		if (a->vote == levels[i])
 			continue;
 		err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
@@ -470,13 +470,13 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 	return dmn__txn_commit(ctx);
 }
 
-/* pd_vote's work once the level differs: out of line, so that the common
+/* dmn_vote's work once the level differs: out of line, so that the common
  * unchanged vote stays a lock pair around a lookup and a compare. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
-			pd_attach_t att, uint32_t level)
+static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			dmn_attach_t att, uint32_t level)
 {
 #if DMN_FAST_PATHS
 	int err = 0;
@@ -490,15 +490,15 @@ static int vote_changed(struct dmn_ctx *ctx, struct pd_attachment *a,
 #else
 	(void)a;
 #endif
-	struct pd_vote_change change = {att, level};
+	struct dmn_vote_change change = {att, level};
 	return vote_many_locked(ctx, &change, 1);
 }
 
-int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
+int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 {
 	/* The same level again: validated when it was stored, nothing to do.
 	 * This is the common case of a driver re-asserting its vote. */
-	struct pd_attachment *a = dmn__pd_attach_get(ctx, att);
+	struct dmn_attachment *a = dmn__pd_attach_get(ctx, att);
 	ctx->op_error = 0;
 	int err = 0;
 	if (!a || a->vote != level)
@@ -509,7 +509,7 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 #if DMN_STRIPED
 /* Whether @att is a live attachment whose vote is @level, read without a
  * lock from its published word (handle.h, struct handle_pub), and
- * dmn_last_error() is 0 already: then pd_vote has nothing to do and
+ * dmn_last_error() is 0 already: then dmn_vote has nothing to do and
  * nothing to record. Correct under concurrent writers because
  * - every word is one atomic load or store, of the slot's generation,
  *   liveness and vote together: a handle whose slot was released or
@@ -526,7 +526,7 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
  *   one a reader still holds is memory it may read: its words were the
  *   committed votes when the table grew, during the reader's call.
  * 0 means "take the locked path", never an error. */
-static inline int vote_published(struct dmn_ctx *ctx, pd_attach_t att,
+static inline int vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 				  uint32_t level)
 {
 	unsigned seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
@@ -546,12 +546,12 @@ static inline int vote_published(struct dmn_ctx *ctx, pd_attach_t att,
 		      HANDLE_PUB_LIVE | level));
 }
 
-/* pd_vote on a striped context, on the stripe of @att's slot (votes on
+/* dmn_vote on a striped context, on the stripe of @att's slot (votes on
  * one attachment meet there; see internal.h): an unchanged vote, a stale
  * handle, or a vote that dmn__txn_vote_chain takes on a chain no other
  * fast path holds. 1 if handled (result in *@err), 0 to take the
  * exclusive path (nothing changed). */
-static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
+static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 			int *err)
 {
 	/* From a callback the same vote still gets -EDEADLK: checked
@@ -565,7 +565,7 @@ static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 		*err = -EDEADLK;
 		return 1;
 	}
-	struct pd_attachment *a = dmn__pd_attach_get(ctx, att);
+	struct dmn_attachment *a = dmn__pd_attach_get(ctx, att);
 	int handled = 1, op_error = 0;
 	*err = 0;
 	if (!a) {
@@ -591,7 +591,7 @@ static int vote_striped(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level,
 }
 #endif
 
-int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
+int dmn_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 {
 	if (!ctx)
 		return -EINVAL;
@@ -607,7 +607,7 @@ int pd_vote(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level)
 	return err;
 }
 
-int pd_vote_many(struct dmn_ctx *ctx, const struct pd_vote_change *changes,
+int dmn_vote_many(struct dmn_ctx *ctx, const struct dmn_vote_change *changes,
 		 unsigned n)
 {
 	int err = dmn__enter_ctx(ctx, changes && n);

@@ -7,12 +7,12 @@
 #include <stddef.h>
 #include <string.h>
 
-struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h)
+struct dmn_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, dmn_domain_t h)
 {
 	return dmn__handle_lookup(&ctx->domains, h);
 }
 
-void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__pd_domain_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (ctx->life)
 		ctx->life->domain_free(ctx, d);
@@ -29,8 +29,8 @@ void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d)
 	dmn__free(ctx, d);
 }
 
-int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
-		     pd_domain_t *out)
+int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
+		     dmn_domain_t *out)
 {
 	int err = dmn__enter_ctx(ctx, desc && desc->name && out);
 	if (err)
@@ -38,15 +38,15 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 	err = dmn__handle_reserve(ctx, &ctx->domains);
 	if (!err)
 		err = dmn__walk_reserve(ctx, 1);
-	struct pd_domain *d = 0;
+	struct dmn_domain *d = 0;
 	size_t len = strlen(desc->name);
 	if (!err) {
 		/* The name inside the allocation (issue 21). */
-		d = dmn__alloc(ctx, offsetof(struct pd_domain, name) + len + 1);
+		d = dmn__alloc(ctx, offsetof(struct dmn_domain, name) + len + 1);
 		err = d ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		memset(d, 0, offsetof(struct pd_domain, name));
+		memset(d, 0, offsetof(struct dmn_domain, name));
 		memcpy(d->name, desc->name, len + 1);
 		dmn__level_hist_init(&d->votes);
 		d->ops = desc->ops;
@@ -56,7 +56,7 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 		d->created = dmn_now(ctx);
 		/* An always-on domain changes state now: its statistics
 		 * start here. */
-		if (d->flags & PD_FLAG_ALWAYS_ON && !dmn__pd_domain_cold(ctx, d))
+		if (d->flags & DMN_FLAG_ALWAYS_ON && !dmn__pd_domain_cold(ctx, d))
 			err = -ENOMEM;
 	}
 	if (!err) {
@@ -64,7 +64,7 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 		err = d->handle ? 0 : -ENOSPC;
 	}
 	ctx->op_error = 0;
-	if (!err && (d->flags & PD_FLAG_ALWAYS_ON)) {
+	if (!err && (d->flags & DMN_FLAG_ALWAYS_ON)) {
 		if (d->ops && d->ops->power_on)
 			err = d->ops->power_on(d->user, d->handle);
 		if (err) {
@@ -90,10 +90,10 @@ int pd_domain_create(struct dmn_ctx *ctx, const struct pd_domain_desc *desc,
 	return err;
 }
 
-int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
+int dmn_domain_remove(struct dmn_ctx *ctx, dmn_domain_t dom)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	err = d->n_attachments || d->n_parents || d->n_children ? -EBUSY : 0;
@@ -105,11 +105,11 @@ int pd_domain_remove(struct dmn_ctx *ctx, pd_domain_t dom)
 	return err;
 }
 
-int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
-			   pd_round_fn fn, void *user)
+int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
+			   dmn_round_fn fn, void *user)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	if (d->pstate || d->votes.n)
@@ -130,7 +130,7 @@ int pd_domain_set_rounding(struct dmn_ctx *ctx, pd_domain_t dom,
  * (issue 21) but is always at least the power of two at or above @n, as
  * this grows it (removals never shrink it), so only a full power of two
  * (or an empty array) needs more. */
-static int links_room(struct dmn_ctx *ctx, struct pd_link ***array,
+static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
 		      unsigned n)
 {
 	if (n & (n - 1))
@@ -139,8 +139,8 @@ static int links_room(struct dmn_ctx *ctx, struct pd_link ***array,
 	return dmn_grow(ctx, (void **)array, &cap, n + 1, sizeof(**array));
 }
 
-static struct pd_link *link_find(const struct pd_domain *parent,
-				 const struct pd_domain *child)
+static struct dmn_link *link_find(const struct dmn_domain *parent,
+				 const struct dmn_domain *child)
 {
 	for (unsigned i = 0; i < child->n_parents; i++)
 		if (child->parents[i]->parent == parent)
@@ -149,30 +149,30 @@ static struct pd_link *link_find(const struct pd_domain *parent,
 }
 
 /* The domains of a call on two: as dmn__enter, the parent in *@p. */
-static struct pd_domain *enter_pair(struct dmn_ctx *ctx, bool args_ok,
-				    size_t record, pd_domain_t parent,
-				    pd_domain_t child, struct pd_domain **p,
+static struct dmn_domain *enter_pair(struct dmn_ctx *ctx, bool args_ok,
+				    size_t record, dmn_domain_t parent,
+				    dmn_domain_t child, struct dmn_domain **p,
 				    int *err)
 {
 	*p = dmn__enter(ctx, args_ok, DMN_DOMAINS | record, parent, err);
 	return *p ? dmn__enter_more(ctx, DMN_DOMAINS | record, child, err) : 0;
 }
 
-struct pd_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
-				size_t record, pd_domain_t parent,
-				pd_domain_t child, int *err)
+struct dmn_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
+				size_t record, dmn_domain_t parent,
+				dmn_domain_t child, int *err)
 {
-	struct pd_domain *p;
-	struct pd_domain *c = enter_pair(ctx, args_ok, record, parent, child,
+	struct dmn_domain *p;
+	struct dmn_domain *c = enter_pair(ctx, args_ok, record, parent, child,
 					 &p, err);
-	struct pd_link *l = c ? link_find(p, c) : 0;
+	struct dmn_link *l = c ? link_find(p, c) : 0;
 	if (c && !l)
 		dmn__enter_leave(ctx, record, -ENOENT, err);
 	return l;
 }
 
 /* Make @l pass up (on, requirement(level)) now, as one transaction. */
-static int link_update(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+static int link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		       uint32_t level)
 {
 	int err = dmn__txn_link_set(ctx, l, on, level);
@@ -184,9 +184,9 @@ static int link_update(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 	return dmn__txn_commit(ctx);
 }
 
-static void link_detach_arrays(struct pd_link *l)
+static void link_detach_arrays(struct dmn_link *l)
 {
-	struct pd_domain *p = l->parent, *c = l->child;
+	struct dmn_domain *p = l->parent, *c = l->child;
 	for (unsigned i = 0; i < c->n_parents; i++) {
 		if (c->parents[i] != l)
 			continue;
@@ -205,15 +205,15 @@ static void link_detach_arrays(struct pd_link *l)
 	}
 }
 
-int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
+int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 {
 	int err;
-	struct pd_domain *p;
-	struct pd_domain *c = enter_pair(ctx, true, DMN_ENTER_RECORD, parent,
+	struct dmn_domain *p;
+	struct dmn_domain *c = enter_pair(ctx, true, DMN_ENTER_RECORD, parent,
 					 child, &p, &err);
 	if (!c)
 		return err;
-	struct pd_link *l = 0;
+	struct dmn_link *l = 0;
 	dmn__txn_begin(ctx);
 	if (link_find(p, c))
 		err = -EEXIST;
@@ -254,10 +254,10 @@ int pd_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	return err;
 }
 
-int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
+int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 {
 	int err;
-	struct pd_link *l =
+	struct dmn_link *l =
 	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
 	if (!l)
 		return err;
@@ -265,7 +265,7 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	if (l->child_on || l->req)
 		err = link_update(ctx, l, false, 0);
 	if (!err) {
-		struct pd_domain *p = l->parent, *c = l->child;
+		struct dmn_domain *p = l->parent, *c = l->child;
 		link_detach_arrays(l);
 		dmn__free(ctx, l);
 		dmn__qos_link(ctx, p, c, false);
@@ -275,8 +275,8 @@ int pd_link_remove(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
 	return err;
 }
 
-int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
-			     pd_map_fn fn, void *user)
+int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
+			     dmn_map_fn fn, void *user)
 {
 	dmn__txn_begin(ctx);
 	int err = dmn__txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
@@ -287,11 +287,11 @@ int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
 	return txn_result(ctx, err);
 }
 
-int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
-		    pd_map_fn fn, void *user)
+int dmn_link_set_map(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
+		    dmn_map_fn fn, void *user)
 {
 	int err;
-	struct pd_link *l =
+	struct dmn_link *l =
 	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
 	if (!l)
 		return err;
@@ -300,11 +300,11 @@ int pd_link_set_map(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 	return err;
 }
 
-int pd_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
-		      pd_domain_t child, uint32_t level)
+int dmn_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
+		      dmn_domain_t child, uint32_t level)
 {
 	int err;
-	struct pd_link *l =
+	struct dmn_link *l =
 	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
 	if (!l)
 		return err;

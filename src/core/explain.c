@@ -12,10 +12,10 @@
 #include <errno.h>
 #include <string.h>
 
-static void say(pd_why_fn fn, void *user, enum pd_why_kind kind,
-		pd_device_t dev, pd_domain_t child, uint32_t level)
+static void say(dmn_why_fn fn, void *user, enum dmn_why_kind kind,
+		dmn_device_t dev, dmn_domain_t child, uint32_t level)
 {
-	struct pd_why w;
+	struct dmn_why w;
 	memset(&w, 0, sizeof(w));
 	w.kind = kind;
 	w.dev = dev;
@@ -24,95 +24,95 @@ static void say(pd_why_fn fn, void *user, enum pd_why_kind kind,
 	fn(user, &w);
 }
 
-static void holders(const struct pd_domain *d, pd_why_fn fn, void *user)
+static void holders(const struct dmn_domain *d, dmn_why_fn fn, void *user)
 {
-	if (d->flags & PD_FLAG_ALWAYS_ON)
-		say(fn, user, PD_WHY_ALWAYS_ON, 0, 0, 0);
+	if (d->flags & DMN_FLAG_ALWAYS_ON)
+		say(fn, user, DMN_WHY_ALWAYS_ON, 0, 0, 0);
 	if (dom_cold(d)->held) {
-		struct pd_why w;
+		struct dmn_why w;
 		memset(&w, 0, sizeof(w));
-		w.kind = PD_WHY_BOOT_HOLD;
+		w.kind = DMN_WHY_BOOT_HOLD;
 		w.level = dom_cold(d)->boot_level;
 		w.awaiting = dom_cold(d)->awaiting;
 		fn(user, &w);
 	}
-	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+	for (const struct dmn_attachment *a = d->att_head; a; a = a->dom_next)
 		if (a->counted)
-			say(fn, user, PD_WHY_DEVICE, a->dev->handle, 0,
+			say(fn, user, DMN_WHY_DEVICE, a->dev->handle, 0,
 			    a->vote);
-	for (const struct pd_attachment *a = d->att_head;
+	for (const struct dmn_attachment *a = d->att_head;
 	     dom_cold(d)->sleep_keep && a; a = a->dom_next)
 		if (a->dev->wakeup)
-			say(fn, user, PD_WHY_WAKEUP_PATH, a->dev->handle, 0, 0);
+			say(fn, user, DMN_WHY_WAKEUP_PATH, a->dev->handle, 0, 0);
 	/* The power-off vetoes, as domain_kept_on() counts them. */
-	for (const struct pd_attachment *a = d->att_head;
+	for (const struct dmn_attachment *a = d->att_head;
 	     !dom_cold(d)->sleeping && a; a = a->dom_next)
 		if (a->dev->always_on)
-			say(fn, user, PD_WHY_ALWAYS_ON_DEV, a->dev->handle, 0,
+			say(fn, user, DMN_WHY_ALWAYS_ON_DEV, a->dev->handle, 0,
 			    0);
-	for (const struct pd_attachment *a = d->att_head;
+	for (const struct dmn_attachment *a = d->att_head;
 	     !dom_cold(d)->sleeping && a; a = a->dom_next)
 		if (a->hw)
-			say(fn, user, PD_WHY_HWMODE, a->dev->handle, 0, 0);
+			say(fn, user, DMN_WHY_HWMODE, a->dev->handle, 0, 0);
 	for (unsigned i = 0; i < d->n_children; i++)
 		if (d->children[i]->child_on)
-			say(fn, user, PD_WHY_CHILD, 0,
+			say(fn, user, DMN_WHY_CHILD, 0,
 			    d->children[i]->child->handle,
 			    d->children[i]->req);
 }
 
-static void pstate_inputs(const struct pd_domain *d, pd_why_fn fn,
+static void pstate_inputs(const struct dmn_domain *d, dmn_why_fn fn,
 			  void *user)
 {
 	if (dom_cold(d)->held && dom_cold(d)->boot_level)
-		say(fn, user, PD_WHY_PSTATE_BOOT, 0, 0, dom_cold(d)->boot_level);
-	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+		say(fn, user, DMN_WHY_PSTATE_BOOT, 0, 0, dom_cold(d)->boot_level);
+	for (const struct dmn_attachment *a = d->att_head; a; a = a->dom_next)
 		if (a->counted && a->vote)
-			say(fn, user, PD_WHY_PSTATE_DEVICE, a->dev->handle, 0,
+			say(fn, user, DMN_WHY_PSTATE_DEVICE, a->dev->handle, 0,
 			    a->vote);
 	for (unsigned i = 0; i < d->n_children; i++)
 		if (d->children[i]->req)
-			say(fn, user, PD_WHY_PSTATE_CHILD, 0,
+			say(fn, user, DMN_WHY_PSTATE_CHILD, 0,
 			    d->children[i]->child->handle,
 			    d->children[i]->req);
 }
 
-/* The default governor's rules (pd_governor_qos) on each state from the
+/* The default governor's rules (dmn_governor_qos) on each state from the
  * deepest down to @chosen (-1: all, for a domain the governor kept on). */
-static void idle_decision(const struct pd_domain *d, int chosen, pd_why_fn fn,
+static void idle_decision(const struct dmn_domain *d, int chosen, dmn_why_fn fn,
 			  void *user)
 {
 	for (unsigned i = d->idle->n; i > 0 && (int)(i - 1) >= chosen; i--) {
-		const struct pd_idle_state_desc *s = &d->idle->desc[i - 1];
+		const struct dmn_idle_state_desc *s = &d->idle->desc[i - 1];
 		uint64_t entry = (uint64_t)s->entry_latency_us * 1000u;
 		uint64_t exit = (uint64_t)s->exit_latency_us * 1000u;
 		uint64_t residency = (uint64_t)s->min_residency_us * 1000u;
-		struct pd_why w;
+		struct dmn_why w;
 		memset(&w, 0, sizeof(w));
 		w.idle = i - 1;
 		if (entry + exit > dom_cold(d)->gov_qos) {
-			w.kind = PD_WHY_IDLE_QOS;
+			w.kind = DMN_WHY_IDLE_QOS;
 			w.x = entry + exit;
 			w.y = dom_cold(d)->gov_qos;
 		} else if (dom_cold(d)->gov_wakeup != UINT64_MAX &&
 			   dom_cold(d)->gov_now + entry + residency > dom_cold(d)->gov_wakeup) {
-			w.kind = PD_WHY_IDLE_RESIDENCY;
+			w.kind = DMN_WHY_IDLE_RESIDENCY;
 			w.x = dom_cold(d)->gov_now + entry + residency;
 			w.y = dom_cold(d)->gov_wakeup;
 		} else {
 			w.kind = (int)(i - 1) == chosen
-					 ? PD_WHY_IDLE_FITS
-					 : PD_WHY_IDLE_CUSTOM;
+					 ? DMN_WHY_IDLE_FITS
+					 : DMN_WHY_IDLE_CUSTOM;
 		}
 		fn(user, &w);
 	}
 }
 
-int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
-		      struct pd_explanation *out, pd_why_fn fn, void *user)
+int dmn_domain_explain(struct dmn_ctx *ctx, dmn_domain_t dom,
+		      struct dmn_explanation *out, dmn_why_fn fn, void *user)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	memset(out, 0, sizeof(*out));
@@ -126,21 +126,21 @@ int pd_domain_explain(struct dmn_ctx *ctx, pd_domain_t dom,
 	out->idle_state = d->on ? -1 : d->idle_state;
 	bool has_idle = d->idle && d->idle->n;
 	if (d->on)
-		out->idle_why = PD_IDLE_ON;
+		out->idle_why = DMN_IDLE_ON;
 	else if (!has_idle)
-		out->idle_why = PD_IDLE_NONE;
+		out->idle_why = DMN_IDLE_NONE;
 	else if (dom_cold(d)->off_by_sleep)
-		out->idle_why = PD_IDLE_SYSTEM_SLEEP;
+		out->idle_why = DMN_IDLE_SYSTEM_SLEEP;
 	else if (!dom_cold(d)->gov_decided || !dom_cold(d)->stats.off_count)
-		out->idle_why = PD_IDLE_INITIAL;
+		out->idle_why = DMN_IDLE_INITIAL;
 	else
-		out->idle_why = PD_IDLE_GOVERNOR;
-	if (out->idle_why == PD_IDLE_GOVERNOR)
+		out->idle_why = DMN_IDLE_GOVERNOR;
+	if (out->idle_why == DMN_IDLE_GOVERNOR)
 		out->decided_ns = dom_cold(d)->gov_now;
 	if (fn) {
 		holders(d, fn, user);
 		pstate_inputs(d, fn, user);
-		if (out->idle_why == PD_IDLE_GOVERNOR && d->idle_state >= 0)
+		if (out->idle_why == DMN_IDLE_GOVERNOR && d->idle_state >= 0)
 			idle_decision(d, d->idle_state, fn, user);
 		/* On with nothing holding it: the governor's last word (a
 		 * stay-on lists every state it ruled out). */

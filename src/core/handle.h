@@ -26,7 +26,7 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
 #define HANDLE_GEN_BITS 10u
 #define HANDLE_MAX_SLOTS ((1u << HANDLE_SLOT_BITS) - 1u)
 
-/* The published votes of a striped context's attachments (pd_vote's
+/* The published votes of a striped context's attachments (dmn_vote's
  * lock-free unchanged check, device.c): per slot one word, the slot's
  * generation << 33 | live << 32 | the attachment's vote, written with an
  * atomic store whenever a call's outcome is final, read with an atomic

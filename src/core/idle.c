@@ -6,12 +6,12 @@
 #include <limits.h>
 #include <string.h>
 
-int pd_governor_qos(const struct pd_governor_input *in)
+int dmn_governor_qos(const struct dmn_governor_input *in)
 {
 	if (!in->n_states)
 		return 0; /* plain off: zero latencies pass every test */
 	for (unsigned i = in->n_states; i > 0; i--) {
-		const struct pd_idle_state_desc *s = &in->states[i - 1];
+		const struct dmn_idle_state_desc *s = &in->states[i - 1];
 		uint64_t entry = (uint64_t)s->entry_latency_us * 1000u;
 		uint64_t exit = (uint64_t)s->exit_latency_us * 1000u;
 		uint64_t residency = (uint64_t)s->min_residency_us * 1000u;
@@ -22,19 +22,19 @@ int pd_governor_qos(const struct pd_governor_input *in)
 		if (latency_ok && wakeup_ok)
 			return (int)(i - 1);
 	}
-	return PD_GOV_STAY_ON;
+	return DMN_GOV_STAY_ON;
 }
 
-int dmn__idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
+int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 		unsigned *rejected_from)
 {
 	*rejected_from = UINT_MAX;
-	if (dom_cold(d)->gov == PD_GOVERNOR_ALWAYS_ON)
-		return PD_GOV_STAY_ON;
-	struct pd_governor_input in;
+	if (dom_cold(d)->gov == DMN_GOVERNOR_ALWAYS_ON)
+		return DMN_GOV_STAY_ON;
+	struct dmn_governor_input in;
 	in.now_ns = now;
 	dmn__qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
-	/* Kept so that pd_domain_explain can say why, later. */
+	/* Kept so that dmn_domain_explain can say why, later. */
 	/* The domain is on (it powers off), so it has its cold part. */
 	d->cold->gov_decided = true;
 	d->cold->gov_now = now;
@@ -43,31 +43,31 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
 	in.n_states = d->idle ? d->idle->n : 0;
 	in.states = d->idle ? d->idle->desc : 0;
 	int choice;
-	if (dom_cold(d)->gov == PD_GOVERNOR_CUSTOM && dom_cold(d)->gov_fn)
+	if (dom_cold(d)->gov == DMN_GOVERNOR_CUSTOM && dom_cold(d)->gov_fn)
 		choice = d->cold->gov_fn(d->cold->gov_user, d->handle, &in);
 	else
-		choice = pd_governor_qos(&in);
+		choice = dmn_governor_qos(&in);
 	unsigned limit = in.n_states ? in.n_states : 1;
 	/* Every state deeper than the one chosen was ruled out (all of them
 	 * when the domain stays on), as the default governor decides. */
 	if (choice < 0 || (unsigned)choice >= limit) {
 		*rejected_from = 0;
-		return PD_GOV_STAY_ON;
+		return DMN_GOV_STAY_ON;
 	}
 	*rejected_from = (unsigned)choice + 1;
 	return choice;
 }
 
-int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
-			     const struct pd_idle_state_desc *desc,
+int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
+			     const struct dmn_idle_state_desc *desc,
 			     unsigned *index)
 {
 	int err;
-	struct pd_domain *d =
+	struct dmn_domain *d =
 	    dmn__enter(ctx, desc && desc->name, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	struct pd_idle_data *fresh = 0;
+	struct dmn_idle_data *fresh = 0;
 	char *name = 0;
 	/* Adding a state closes the domain's plain-off period (statistics). */
 	if (!dmn__pd_domain_cold(ctx, d))
@@ -78,7 +78,7 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 		if (fresh)
 			memset(fresh, 0, sizeof(*fresh));
 	}
-	struct pd_idle_data *idle = fresh ? fresh : d->idle;
+	struct dmn_idle_data *idle = fresh ? fresh : d->idle;
 	if (!err)
 		err = dmn_grow(ctx, (void **)&idle->desc, &idle->cap_desc,
 			       idle->n + 1, sizeof(*idle->desc));
@@ -115,7 +115,7 @@ int pd_domain_add_idle_state(struct dmn_ctx *ctx, pd_domain_t dom,
 	return err;
 }
 
-void dmn__idle_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__idle_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (!d->idle)
 		return;
@@ -127,19 +127,19 @@ void dmn__idle_free(struct dmn_ctx *ctx, struct pd_domain *d)
 	d->idle = 0;
 }
 
-int pd_domain_set_governor(struct dmn_ctx *ctx, pd_domain_t dom,
-			   enum pd_governor_kind kind, pd_governor_fn fn,
+int dmn_domain_set_governor(struct dmn_ctx *ctx, dmn_domain_t dom,
+			   enum dmn_governor_kind kind, dmn_governor_fn fn,
 			   void *user)
 {
 	if (!ctx)
 		return -EINVAL;
-	if ((kind == PD_GOVERNOR_CUSTOM) != (fn != 0))
+	if ((kind == DMN_GOVERNOR_CUSTOM) != (fn != 0))
 		return -EINVAL;
-	if (kind != PD_GOVERNOR_QOS && kind != PD_GOVERNOR_ALWAYS_ON &&
-	    kind != PD_GOVERNOR_CUSTOM)
+	if (kind != DMN_GOVERNOR_QOS && kind != DMN_GOVERNOR_ALWAYS_ON &&
+	    kind != DMN_GOVERNOR_CUSTOM)
 		return -EINVAL;
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	if (!dmn__pd_domain_cold(ctx, d))

@@ -14,9 +14,9 @@
 
 /* @d's statistics to read: its cold part's, or (none yet) off at level 0
  * since creation, built in @tmp and @slot. */
-static const struct pd_stats *stats_view(const struct pd_domain *d,
-					 struct pd_stats *tmp,
-					 struct pd_level_time *slot)
+static const struct dmn_stats *stats_view(const struct dmn_domain *d,
+					 struct dmn_stats *tmp,
+					 struct dmn_level_time *slot)
 {
 	if (d->cold)
 		return &d->cold->stats;
@@ -25,11 +25,11 @@ static const struct pd_stats *stats_view(const struct pd_domain *d,
 	return tmp;
 }
 
-int pd_domain_info(struct dmn_ctx *ctx, pd_domain_t dom,
-		   struct pd_domain_info *out)
+int dmn_domain_info(struct dmn_ctx *ctx, dmn_domain_t dom,
+		   struct dmn_domain_info *out)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	out->name = d->name;
@@ -68,16 +68,16 @@ static int next_of(struct dmn_ctx *ctx, size_t table, uint32_t prev,
 	return err;
 }
 
-int pd_domain_next(struct dmn_ctx *ctx, pd_domain_t prev, pd_domain_t *next)
+int dmn_domain_next(struct dmn_ctx *ctx, dmn_domain_t prev, dmn_domain_t *next)
 {
 	return next_of(ctx, DMN_DOMAINS, prev, next);
 }
 
-static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-			    pd_domain_t *out, bool parent)
+static int domain_neighbour(struct dmn_ctx *ctx, dmn_domain_t dom, unsigned i,
+			    dmn_domain_t *out, bool parent)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	err = i < (parent ? d->n_parents : d->n_children) ? 0 : -ENOENT;
@@ -88,23 +88,23 @@ static int domain_neighbour(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 	return err;
 }
 
-int pd_domain_parent(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-		     pd_domain_t *out)
+int dmn_domain_parent(struct dmn_ctx *ctx, dmn_domain_t dom, unsigned i,
+		     dmn_domain_t *out)
 {
 	return domain_neighbour(ctx, dom, i, out, true);
 }
 
-int pd_domain_child(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-		    pd_domain_t *out)
+int dmn_domain_child(struct dmn_ctx *ctx, dmn_domain_t dom, unsigned i,
+		    dmn_domain_t *out)
 {
 	return domain_neighbour(ctx, dom, i, out, false);
 }
 
-int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
+int dmn_link_info(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
 		 uint32_t *req, int *child_on)
 {
 	int err;
-	struct pd_link *l =
+	struct dmn_link *l =
 	    dmn__enter_link(ctx, req && child_on, 0, parent, child, &err);
 	if (!l)
 		return err;
@@ -114,14 +114,14 @@ int pd_link_info(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child,
 	return 0;
 }
 
-int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
-			      pd_attach_t prev, pd_attach_t *next)
+int dmn_domain_next_attachment(struct dmn_ctx *ctx, dmn_domain_t dom,
+			      dmn_attach_t prev, dmn_attach_t *next)
 {
 	int err = 0;
-	struct pd_domain *d = dmn__enter(ctx, next, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, next, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	struct pd_attachment *a = d->att_head;
+	struct dmn_attachment *a = d->att_head;
 	if (prev) {
 		a = dmn__pd_attach_get(ctx, prev);
 		if (!a || a->dom != d)
@@ -139,11 +139,11 @@ int pd_domain_next_attachment(struct dmn_ctx *ctx, pd_domain_t dom,
 	return err;
 }
 
-int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
-		   struct pd_device_info *out)
+int dmn_device_info(struct dmn_ctx *ctx, dmn_device_t h,
+		   struct dmn_device_info *out)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(ctx, out, DMN_DEVICES, h, &err);
+	struct dmn_device *dev = dmn__enter(ctx, out, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	out->name = dev->name;
@@ -153,16 +153,16 @@ int pd_device_info(struct dmn_ctx *ctx, pd_device_t h,
 	return 0;
 }
 
-int pd_device_next(struct dmn_ctx *ctx, pd_device_t prev, pd_device_t *next)
+int dmn_device_next(struct dmn_ctx *ctx, dmn_device_t prev, dmn_device_t *next)
 {
 	return next_of(ctx, DMN_DEVICES, prev, next);
 }
 
-int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
-			 pd_attach_t *out)
+int dmn_device_attachment(struct dmn_ctx *ctx, dmn_device_t h, unsigned i,
+			 dmn_attach_t *out)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(ctx, out, DMN_DEVICES, h, &err);
+	struct dmn_device *dev = dmn__enter(ctx, out, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	err = i < dev->n_atts ? 0 : -ENOENT;
@@ -172,11 +172,11 @@ int pd_device_attachment(struct dmn_ctx *ctx, pd_device_t h, unsigned i,
 	return err;
 }
 
-int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
-		   struct pd_attach_info *out)
+int dmn_attach_info(struct dmn_ctx *ctx, dmn_attach_t h,
+		   struct dmn_attach_info *out)
 {
 	int err;
-	struct pd_attachment *a = dmn__enter(ctx, out, DMN_ATTACHMENTS, h, &err);
+	struct dmn_attachment *a = dmn__enter(ctx, out, DMN_ATTACHMENTS, h, &err);
 	if (!a)
 		return err;
 	out->device = a->dev->handle;
@@ -187,26 +187,26 @@ int pd_attach_info(struct dmn_ctx *ctx, pd_attach_t h,
 	return 0;
 }
 
-int pd_attach_find(struct dmn_ctx *ctx, pd_device_t dev_h, pd_domain_t dom,
-		   pd_attach_t *out)
+int dmn_attach_find(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
+		   dmn_attach_t *out)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(ctx, out, DMN_DEVICES, dev_h, &err);
-	struct pd_domain *d = dev ? dmn__enter_more(ctx, DMN_DOMAINS, dom, &err)
+	struct dmn_device *dev = dmn__enter(ctx, out, DMN_DEVICES, dev_h, &err);
+	struct dmn_domain *d = dev ? dmn__enter_more(ctx, DMN_DOMAINS, dom, &err)
 				  : 0;
 	if (!d)
 		return err;
-	struct pd_attachment *a = dmn__attach_find(dev, d);
+	struct dmn_attachment *a = dmn__attach_find(dev, d);
 	if (a)
 		*out = att_handle(a);
 	dmn__unlock(ctx);
 	return a ? 0 : -ENOENT;
 }
 
-int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
+int dmn_domain_n_idle_states(struct dmn_ctx *ctx, dmn_domain_t dom)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	int n = d->idle ? (int)d->idle->n : 0;
@@ -214,11 +214,11 @@ int pd_domain_n_idle_states(struct dmn_ctx *ctx, pd_domain_t dom)
 	return n;
 }
 
-int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
-			 struct pd_idle_state_info *out)
+int dmn_domain_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom, unsigned i,
+			 struct dmn_idle_state_info *out)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	err = d->idle && i < d->idle->n ? 0 : -ENOENT;
@@ -227,8 +227,8 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 		out->usage = d->idle->counts[i].usage;
 		out->rejected = d->idle->counts[i].rejected;
 		out->time_ns = d->idle->counts[i].time_ns;
-		struct pd_stats tmp;
-		struct pd_level_time slot;
+		struct dmn_stats tmp;
+		struct dmn_level_time slot;
 		if (!d->on && d->idle_state == (int)i)
 			out->time_ns += dmn_now(ctx) -
 					stats_view(d, &tmp, &slot)->since;
@@ -237,11 +237,11 @@ int pd_domain_idle_state(struct dmn_ctx *ctx, pd_domain_t dom, unsigned i,
 	return err;
 }
 
-int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
+int dmn_device_constraints(struct dmn_ctx *ctx, dmn_device_t h,
 			  uint32_t *latency_us, uint64_t *wakeup_ns)
 {
 	int err;
-	struct pd_device *dev =
+	struct dmn_device *dev =
 	    dmn__enter(ctx, latency_us && wakeup_ns, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
@@ -251,11 +251,11 @@ int pd_device_constraints(struct dmn_ctx *ctx, pd_device_t h,
 	return 0;
 }
 
-int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
+int dmn_domain_constraints(struct dmn_ctx *ctx, dmn_domain_t dom,
 			  uint64_t *qos_ns, uint64_t *next_wakeup_ns)
 {
 	int err;
-	struct pd_domain *d =
+	struct dmn_domain *d =
 	    dmn__enter(ctx, qos_ns && next_wakeup_ns, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
@@ -264,16 +264,16 @@ int pd_domain_constraints(struct dmn_ctx *ctx, pd_domain_t dom,
 	return 0;
 }
 
-int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
-		    struct pd_domain_stats *out)
+int dmn_domain_stats(struct dmn_ctx *ctx, dmn_domain_t dom,
+		    struct dmn_domain_stats *out)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	struct pd_stats tmp;
-	struct pd_level_time slot;
-	const struct pd_stats *st = stats_view(d, &tmp, &slot);
+	struct dmn_stats tmp;
+	struct dmn_level_time slot;
+	const struct dmn_stats *st = stats_view(d, &tmp, &slot);
 	uint64_t now = dmn_now(ctx);
 	uint64_t span = now > st->since ? now - st->since : 0;
 	out->time_on_ns = st->time_on + (d->on ? span : 0);
@@ -288,16 +288,16 @@ int pd_domain_stats(struct dmn_ctx *ctx, pd_domain_t dom,
 	return 0;
 }
 
-int pd_domain_pstate_residency(struct dmn_ctx *ctx, pd_domain_t dom,
+int dmn_domain_pstate_residency(struct dmn_ctx *ctx, dmn_domain_t dom,
 			       unsigned i, uint32_t *level, uint64_t *time_ns)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, level && time_ns, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, level && time_ns, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	struct pd_stats tmp;
-	struct pd_level_time slot;
-	const struct pd_stats *st = stats_view(d, &tmp, &slot);
+	struct dmn_stats tmp;
+	struct dmn_level_time slot;
+	const struct dmn_stats *st = stats_view(d, &tmp, &slot);
 	err = i < st->n_levels ? 0 : -ENOENT;
 	if (!err) {
 		*level = st->levels[i].level;

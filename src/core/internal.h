@@ -14,12 +14,12 @@
 #include "level_hist.h"
 #include "multiset.h"
 
-struct pd_link;
-struct pd_attachment;
+struct dmn_link;
+struct dmn_attachment;
 
 /* Time a domain spent during system sleep, on and in each state (the last
  * slot: plain off), and the totals when sleep began. */
-struct pd_sleep_data {
+struct dmn_sleep_data {
 	unsigned n; /* idle states + 1 */
 	uint64_t on, snap_on;
 	uint64_t *idle, *snap_idle;
@@ -56,25 +56,25 @@ struct pd_sleep_data {
 #endif
 
 /* The statistics of one idle state. */
-struct pd_idle_counts {
+struct dmn_idle_counts {
 	uint64_t usage, rejected, time_ns;
 };
 
 /* Idle states, as many as memory allows: the descriptions in one array
  * (what a governor reads), their statistics in another. */
-struct pd_idle_data {
-	struct pd_idle_state_desc *desc; /* names owned */
-	struct pd_idle_counts *counts;
+struct dmn_idle_data {
+	struct dmn_idle_state_desc *desc; /* names owned */
+	struct dmn_idle_counts *counts;
 	unsigned n, cap_desc, cap_counts;
 };
 
 /* Time spent at one pstate level. */
-struct pd_level_time {
+struct dmn_level_time {
 	uint32_t level;
 	uint64_t ns;
 };
 
-struct pd_stats {
+struct dmn_stats {
 	uint64_t created;
 	uint64_t since;        /* start of the current power period */
 	uint64_t pstate_since; /* start of the current pstate period */
@@ -83,7 +83,7 @@ struct pd_stats {
 	/* In the order first seen, level 0 first. Room for every level of
 	 * the domain's inputs is reserved as they come (dmn__txn_hist_add), so
 	 * recording a new pstate never allocates. */
-	struct pd_level_time *levels;
+	struct dmn_level_time *levels;
 	unsigned n_levels, cap_levels;
 };
 
@@ -93,13 +93,13 @@ struct pd_stats {
  * that first needs it changes anything; until then every field reads as
  * zero (dom_cold) and the statistics as "off at level 0 since created"
  * (inspect.c). Keeps a plain domain small (issue 21). */
-struct pd_domain_cold {
-	struct pd_stats stats;
-	pd_round_fn round;
+struct dmn_domain_cold {
+	struct dmn_stats stats;
+	dmn_round_fn round;
 	void *round_user;
-	pd_governor_fn gov_fn;
+	dmn_governor_fn gov_fn;
 	void *gov_user;
-	enum pd_governor_kind gov;
+	enum dmn_governor_kind gov;
 	struct u64_multiset qos_set;  /* resume latencies (ns) below */
 	struct u64_multiset wake_set; /* next wakeups (ns) below */
 
@@ -110,7 +110,7 @@ struct pd_domain_cold {
 	uint32_t boot_level;
 	unsigned awaiting;
 	uint64_t hold_mark; /* the epoch of the probe that last changed it */
-	unsigned awaiting_saved; /* pd_probe_all's, to restore on failure */
+	unsigned awaiting_saved; /* dmn_probe_all's, to restore on failure */
 
 	/* The governor's inputs when it last decided (explain.c replays its
 	 * rules on them): valid once gov_decided. */
@@ -119,14 +119,14 @@ struct pd_domain_cold {
 
 	/* System sleep (lifecycle.c). sleep_keep: on, active-wakeup, with a
 	 * wakeup-path device: kept on through sleep (domain_wants_on sees it).
-	 * off_by_sleep: switched off by pd_system_suspend, into its
+	 * off_by_sleep: switched off by dmn_system_suspend, into its
 	 * deepest state. sleep: time spent during system sleep. */
 	bool active_wakeup, sleep_keep, off_by_sleep;
-	struct pd_sleep_data *sleep;
+	struct dmn_sleep_data *sleep;
 
 	/* Power-off vetoes (lifecycle.c, DESIGN §7): attachments in HW mode,
 	 * attached devices with always_on; neither counts while sleeping
-	 * (set from pd_system_suspend to pd_system_resume). */
+	 * (set from dmn_system_suspend to dmn_system_resume). */
 	unsigned hw_count, ao_devs;
 	bool sleeping;
 
@@ -136,10 +136,10 @@ struct pd_domain_cold {
 };
 
 /* Hot fields first: what a vote and the engine read (issue 21). */
-struct pd_domain {
+struct dmn_domain {
 	uint32_t handle;
 	uint32_t flags;
-	const struct pd_domain_ops *ops;
+	const struct dmn_domain_ops *ops;
 	void *user;
 
 	/* Inputs of the aggregate. */
@@ -165,11 +165,11 @@ struct pd_domain {
 	 * (capacity: see links_room in domain.c). */
 	unsigned n_parents;
 	unsigned n_children;
-	struct pd_link **parents;
-	struct pd_link **children;
+	struct dmn_link **parents;
+	struct dmn_link **children;
 
 	/* Attachments, as an intrusive list in attach order. */
-	struct pd_attachment *att_head, *att_tail;
+	struct dmn_attachment *att_head, *att_tail;
 	unsigned n_attachments;
 
 	uint32_t was_pstate; /* pstate before dmn__txn_commit's callbacks */
@@ -183,37 +183,37 @@ struct pd_domain {
 	uint64_t visit;
 	uint64_t walk_mark;
 
-	struct pd_idle_data *idle; /* idle states (idle.c) */
+	struct dmn_idle_data *idle; /* idle states (idle.c) */
 	void *opp_state; /* owned by the OPP layer: the domain's level table */
-	struct pd_domain_cold *cold; /* NULL: see struct pd_domain_cold */
-	uint64_t created; /* dmn_now at pd_domain_create */
+	struct dmn_domain_cold *cold; /* NULL: see struct dmn_domain_cold */
+	uint64_t created; /* dmn_now at dmn_domain_create */
 	char name[];
 };
 
 /* Every field of a domain without its cold part: zero. */
-extern const struct pd_domain_cold dmn__cold_none;
+extern const struct dmn_domain_cold dmn__cold_none;
 /* @d's cold part to read: its own, or dmn__cold_none (all zero). */
-static inline const struct pd_domain_cold *dom_cold(const struct pd_domain *d)
+static inline const struct dmn_domain_cold *dom_cold(const struct dmn_domain *d)
 {
 	return d->cold ? d->cold : &dmn__cold_none;
 }
 /* @d's cold part, allocated on first use (statistics started at creation):
  * NULL if out of memory, @d unchanged. */
-struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
-					   struct pd_domain *d);
+struct dmn_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
+					   struct dmn_domain *d);
 /* The cold part of @d and of every domain above it (uses ctx->walk): for
  * a call whose commit may power them on after a change it cannot take
  * back. -ENOMEM: some may have theirs, nothing else changed. */
-int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct pd_domain *d);
+int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct dmn_domain *d);
 /* Start @s as a domain created at @created has it until its first state
  * change: off at level 0 (its one level, in @slot) since then. The
  * statistics readers (inspect.c) show a domain without its cold part so. */
-void dmn__stats_start(struct pd_stats *s, uint64_t created,
-		      struct pd_level_time *slot);
+void dmn__stats_start(struct dmn_stats *s, uint64_t created,
+		      struct dmn_level_time *slot);
 
-struct pd_link {
-	struct pd_domain *parent, *child;
-	pd_map_fn map;
+struct dmn_link {
+	struct dmn_domain *parent, *child;
+	dmn_map_fn map;
 	void *map_user;
 	uint32_t floor; /* required of the parent while the child is on */
 	bool child_on;  /* counted in parent->on_children */
@@ -223,17 +223,17 @@ struct pd_link {
 /* The object there are most of (one per voter): 40 bytes on LP64. Its
  * handle's kind bits are always HK_ATTACH, so they hold the flag instead:
  * read the handle with att_handle(). */
-struct pd_attachment {
-	struct pd_device *dev;
-	struct pd_domain *dom;
-	struct pd_attachment *dom_prev, *dom_next;
+struct dmn_attachment {
+	struct dmn_device *dev;
+	struct dmn_domain *dom;
+	struct dmn_attachment *dom_prev, *dom_next;
 	uint32_t vote;
 	uint32_t handle_bits : 30; /* the handle without its kind */
 	uint32_t counted : 1; /* vote counted in dom->votes, dom->active_devices */
 	uint32_t hw : 1; /* in HW mode (lifecycle.c): counted in dom->cold->hw_count */
 };
 
-static inline uint32_t att_handle(const struct pd_attachment *a)
+static inline uint32_t att_handle(const struct dmn_attachment *a)
 {
 	return a->handle_bits | ((uint32_t)HK_ATTACH << 30);
 }
@@ -241,24 +241,24 @@ static inline uint32_t att_handle(const struct pd_attachment *a)
 /* What few devices have: constraints and an OPP binding. Allocated by the
  * first setter (dmn__pd_device_cold), so a plain device is its header and
  * its name (issue 21). */
-struct pd_device_cold {
-	uint64_t wakeup_ns; /* PD_WAKEUP_NONE if unset */
-	uint32_t qos_us;    /* PD_QOS_NONE if unset */
+struct dmn_device_cold {
+	uint64_t wakeup_ns; /* DMN_WAKEUP_NONE if unset */
+	uint32_t qos_us;    /* DMN_QOS_NONE if unset */
 	void *opp_state;    /* owned by the OPP layer */
 };
 
 /* 31 bytes and the name on LP64. Attachments in attach order: a single
  * one (most devices) inline, several in an array whose capacity is the
  * power of two at or above n_atts (read them with dev_att()). */
-struct pd_device {
+struct dmn_device {
 	union {
-		struct pd_attachment *one;    /* n_atts == 1 */
-		struct pd_attachment **many; /* n_atts >= 2 */
+		struct dmn_attachment *one;    /* n_atts == 1 */
+		struct dmn_attachment **many; /* n_atts >= 2 */
 	} atts;
-	struct pd_device_cold *cold; /* NULL: no constraint, not bound */
+	struct dmn_device_cold *cold; /* NULL: no constraint, not bound */
 	uint32_t handle;
 	unsigned usage;
-	unsigned sleep_usage; /* its usage when pd_system_suspend suspended it */
+	unsigned sleep_usage; /* its usage when dmn_system_suspend suspended it */
 	unsigned n_atts;
 	bool probed : 1; /* lifecycle.c: a driver bound (held domains await it) */
 	bool wakeup : 1; /* wakeup-enabled (DT wakeup-source, or set) */
@@ -266,27 +266,27 @@ struct pd_device {
 	char name[];
 };
 
-static inline struct pd_attachment *dev_att(const struct pd_device *dev,
+static inline struct dmn_attachment *dev_att(const struct dmn_device *dev,
 					    unsigned i)
 {
 	return dev->n_atts == 1 ? dev->atts.one : dev->atts.many[i];
 }
-static inline void *dev_opp_state(const struct pd_device *dev)
+static inline void *dev_opp_state(const struct dmn_device *dev)
 {
 	return dev->cold ? dev->cold->opp_state : 0;
 }
-static inline uint32_t dev_qos_us(const struct pd_device *dev)
+static inline uint32_t dev_qos_us(const struct dmn_device *dev)
 {
-	return dev->cold ? dev->cold->qos_us : PD_QOS_NONE;
+	return dev->cold ? dev->cold->qos_us : DMN_QOS_NONE;
 }
-static inline uint64_t dev_wakeup_ns(const struct pd_device *dev)
+static inline uint64_t dev_wakeup_ns(const struct dmn_device *dev)
 {
-	return dev->cold ? dev->cold->wakeup_ns : PD_WAKEUP_NONE;
+	return dev->cold ? dev->cold->wakeup_ns : DMN_WAKEUP_NONE;
 }
 /* @dev's cold part, allocated (unset) on first use: NULL if out of
  * memory. */
-struct pd_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
-					   struct pd_device *dev);
+struct dmn_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
+					   struct dmn_device *dev);
 
 /* One entry of the undo log: how to put an input back. */
 enum undo_kind {
@@ -303,15 +303,15 @@ enum undo_kind {
 struct undo_entry {
 	enum undo_kind kind;
 	union {
-		struct pd_domain *dom;
-		struct pd_link *link;
-		struct pd_attachment *att;
-		struct pd_device *dev;
+		struct dmn_domain *dom;
+		struct dmn_link *link;
+		struct dmn_attachment *att;
+		struct dmn_device *dev;
 		void *obj; /* any of them, to record */
 	} u;
 	uint32_t level;
 	bool flag;
-	pd_map_fn map; /* UNDO_LINK_CFG */
+	dmn_map_fn map; /* UNDO_LINK_CFG */
 	void *map_user;
 };
 
@@ -329,8 +329,8 @@ struct dmn_ctx {
 	} *listeners;
 	unsigned n_listeners, cap_listeners;
 
-	/* pd_vote_many's validated changes, grown to the largest call. */
-	struct pd_attachment **vote_atts;
+	/* dmn_vote_many's validated changes, grown to the largest call. */
+	struct dmn_attachment **vote_atts;
 	uint32_t *vote_levels;
 	unsigned cap_vote_atts, cap_vote_levels;
 
@@ -341,16 +341,16 @@ struct dmn_ctx {
 	/* Scratch of one operation: affected domains, parents first, and
 	 * the order C and D of dmn__txn_commit visit them in (children first).
 	 * Every scratch array holds at least one entry per live domain,
-	 * reserved by pd_domain_create, so no walk can fail. */
-	struct pd_domain **order;
+	 * reserved by dmn_domain_create, so no walk can fail. */
+	struct dmn_domain **order;
 	unsigned n_order, cap_order;
-	struct pd_domain **off_order;
+	struct dmn_domain **off_order;
 	unsigned cap_off_order;
 	uint64_t epoch;
-	struct pd_domain **stack; /* explicit DFS stacks: no recursion */
+	struct dmn_domain **stack; /* explicit DFS stacks: no recursion */
 	unsigned cap_stack;
 	/* dmn__walk_up's output: off_order's array, never live with it. */
-	struct pd_domain **walk;
+	struct dmn_domain **walk;
 	struct chain_step *chain; /* dmn__txn_vote_chain's, past 8 domains */
 	unsigned cap_chain;
 	uint64_t walk_epoch;
@@ -361,7 +361,7 @@ struct dmn_ctx {
 	/* Set while lifecycle.c records what boot left on: the commit then
 	 * changes the records without calling the hardware. */
 	bool record_only;
-	/* Set during pd_system_suspend's commit: power-offs go to the
+	/* Set during dmn_system_suspend's commit: power-offs go to the
 	 * deepest idle state without asking the governor. */
 	bool sleep_deepest;
 	bool asleep;
@@ -371,7 +371,7 @@ struct dmn_ctx {
 
 	int last_error;
 	int op_error; /* first callback error of the running operation */
-	const struct pd_domain *fail_dom; /* where an unsafe failure hit */
+	const struct dmn_domain *fail_dom; /* where an unsafe failure hit */
 
 	void *opp; /* owned by the OPP layer */
 	void (*opp_fini)(struct dmn_ctx *ctx);
@@ -391,7 +391,7 @@ struct dmn_ctx {
 	void *stripes_mem;
 	unsigned internal_listeners;
 	/* Odd while an exclusive call runs on a striped context (dmn__lock
-	 * to dmn__unlock): pd_vote's lock-free unchanged check trusts a
+	 * to dmn__unlock): dmn_vote's lock-free unchanged check trusts a
 	 * published vote only if this was even and the same around its
 	 * read (a sequence lock; device.c vote_published). */
 	unsigned excl_seq;
@@ -425,7 +425,7 @@ bool dmn__lock_held(const struct dmn_ctx *ctx);
  * max of its counted votes, child requirements and boot hold). @settled:
  * a committed transaction or a fast-path vote; false after a rollback or
  * an abort, whose caller may still be restoring the boot hold. */
-void dmn__check_domain(const struct dmn_ctx *ctx, const struct pd_domain *d,
+void dmn__check_domain(const struct dmn_ctx *ctx, const struct dmn_domain *d,
 		       bool settled);
 /* Every domain the ending transaction touched (ctx->order). */
 void dmn__check_txn_end(const struct dmn_ctx *ctx, bool committed);
@@ -623,7 +623,7 @@ static inline void dmn__fast_leave(struct dmn_ctx *ctx,
  * else and lets go within one callback. After the spin the caller falls
  * back to the exclusive path, which blocks properly. */
 #define DMN_DOM_SPIN 256
-static inline bool dmn__dom_trylock(struct pd_domain *d)
+static inline bool dmn__dom_trylock(struct dmn_domain *d)
 {
 	for (unsigned i = 0; i < DMN_DOM_SPIN; i++) {
 		if (!__atomic_load_n(&d->fast_lock, __ATOMIC_RELAXED) &&
@@ -636,7 +636,7 @@ static inline bool dmn__dom_trylock(struct pd_domain *d)
 	return false;
 }
 
-static inline void dmn__dom_unlock(struct pd_domain *d)
+static inline void dmn__dom_unlock(struct dmn_domain *d)
 {
 	__atomic_store_n(&d->fast_lock, 0, __ATOMIC_RELEASE);
 }
@@ -705,29 +705,29 @@ static inline int dmn_grow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 }
 #endif
 
-/* pd_device_get, pd_device_put and pd_vote with the lock already held (the
- * OPP layer's opp_device_get/put/vote, which must not release the lock
+/* dmn_device_get, dmn_device_put and dmn_vote with the lock already held (the
+ * OPP layer's dmn_opp_device_get/put/vote, which must not release the lock
  * around them: a concurrent destroy of the device or its OPP state could
  * run in the gap). Same results; they set dmn_last_error(). */
-int dmn__pd_device_get_locked(struct dmn_ctx *ctx, pd_device_t h);
-int dmn__pd_device_put_locked(struct dmn_ctx *ctx, pd_device_t h);
-int dmn__pd_vote_locked(struct dmn_ctx *ctx, pd_attach_t att, uint32_t level);
+int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h);
+int dmn__pd_device_put_locked(struct dmn_ctx *ctx, dmn_device_t h);
+int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level);
 
-void dmn__pd_domain_free(struct dmn_ctx *ctx, struct pd_domain *d);
+void dmn__pd_domain_free(struct dmn_ctx *ctx, struct dmn_domain *d);
 /* Free a device (and, with @attachments, the attachments it holds). */
-void dmn__pd_device_free(struct dmn_ctx *ctx, struct pd_device *dev,
+void dmn__pd_device_free(struct dmn_ctx *ctx, struct dmn_device *dev,
 		    bool attachments);
 
 /* Look handles up; NULL if stale or of another kind. */
-struct pd_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, pd_domain_t h);
-/* pd_link_set_map on @l with the lock held; sets dmn_last_error(). */
-int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct pd_link *l,
-			     pd_map_fn fn, void *user);
+struct dmn_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, dmn_domain_t h);
+/* dmn_link_set_map on @l with the lock held; sets dmn_last_error(). */
+int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
+			     dmn_map_fn fn, void *user);
 
 /* What powers @d on and keeps it on. */
-static inline bool domain_needs_on(const struct pd_domain *d)
+static inline bool domain_needs_on(const struct dmn_domain *d)
 {
-	return (d->flags & PD_FLAG_ALWAYS_ON) || d->active_devices ||
+	return (d->flags & DMN_FLAG_ALWAYS_ON) || d->active_devices ||
 	       d->on_children ||
 	       (d->cold && (d->cold->held || d->cold->sleep_keep));
 }
@@ -735,20 +735,20 @@ static inline bool domain_needs_on(const struct pd_domain *d)
 /* What only keeps an on @d on, a veto of its runtime power-off (Linux
  * genpd_power_off's rpm_always_on and HW-mode cases): it powers nothing on,
  * and system sleep ignores it. */
-static inline bool domain_kept_on(const struct pd_domain *d)
+static inline bool domain_kept_on(const struct dmn_domain *d)
 {
-	const struct pd_domain_cold *c = d->cold;
+	const struct dmn_domain_cold *c = d->cold;
 	return d->on && c && (c->hw_count || c->ao_devs) && !c->sleeping;
 }
 
 /* Whether anything requires @d on: the one rule the transaction engine
  * powers domains on and off by, and that explain reports against. */
-static inline bool domain_wants_on(const struct pd_domain *d)
+static inline bool domain_wants_on(const struct dmn_domain *d)
 {
 	return domain_needs_on(d) || domain_kept_on(d);
 }
-struct pd_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, pd_device_t h);
-struct pd_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, pd_attach_t h);
+struct dmn_device *dmn__pd_device_get_ptr(struct dmn_ctx *ctx, dmn_device_t h);
+struct dmn_attachment *dmn__pd_attach_get(struct dmn_ctx *ctx, dmn_attach_t h);
 
 /* The entry of a public call on one object (issue 19): -EINVAL without
  * @ctx or with @args_ok false, -EDEADLK from a callback, then the object @h
@@ -764,8 +764,8 @@ void *dmn__enter(struct dmn_ctx *ctx, bool args_ok, size_t table, uint32_t h,
  * calls on the context (create calls, walkers): 0 with the lock held, or
  * -EINVAL / -EDEADLK without it. */
 int dmn__enter_ctx(struct dmn_ctx *ctx, bool args_ok);
-/* Its second half, for the second object of a call on two (pd_attach,
- * pd_link_add): the object @h names at @table with the lock still held,
+/* Its second half, for the second object of a call on two (dmn_attach,
+ * dmn_link_add): the object @h names at @table with the lock still held,
  * or NULL with *@err -EBADF (recorded with DMN_ENTER_RECORD) and the lock
  * released. */
 void *dmn__enter_more(struct dmn_ctx *ctx, size_t table, uint32_t h,
@@ -777,12 +777,12 @@ void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out);
 /* The entry of a call on the link from @child up to @parent: as dmn__enter
  * (@record: DMN_ENTER_RECORD or 0), then -EBADF for a stale handle or
  * -ENOENT without such a link. */
-struct pd_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
-				size_t record, pd_domain_t parent,
-				pd_domain_t child, int *err);
+struct dmn_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
+				size_t record, dmn_domain_t parent,
+				dmn_domain_t child, int *err);
 /* @dev's attachment to @d, or NULL. */
-struct pd_attachment *dmn__attach_find(const struct pd_device *dev,
-				       const struct pd_domain *d);
+struct dmn_attachment *dmn__attach_find(const struct dmn_device *dev,
+				       const struct dmn_domain *d);
 #define DMN_DOMAINS offsetof(struct dmn_ctx, domains)
 #define DMN_DEVICES offsetof(struct dmn_ctx, devices)
 #define DMN_ATTACHMENTS offsetof(struct dmn_ctx, attachments)
@@ -791,14 +791,14 @@ struct pd_attachment *dmn__attach_find(const struct pd_device *dev,
 
 /* txn.c: the engine every state change goes through. */
 void dmn__txn_begin(struct dmn_ctx *ctx);
-int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level);
-void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d,
+int dmn__txn_hist_add(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level);
+void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct dmn_domain *d,
 		     uint32_t level);
-int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
+int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vote,
 		 bool counted);
-int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d);
+int dmn__txn_touch(struct dmn_ctx *ctx, struct dmn_domain *d);
 int dmn__txn_commit(struct dmn_ctx *ctx);
-/* pd_vote's path for a counted vote on an on domain whose ancestry is a
+/* dmn_vote's path for a counted vote on an on domain whose ancestry is a
  * single-parent chain of on domains (txn.c says which): 1 if it handled
  * the vote (result in *@err, the first callback error in *@op_error; same
  * callbacks, events, statistics and errors as the general engine), 0 if
@@ -809,17 +809,17 @@ int dmn__txn_commit(struct dmn_ctx *ctx);
  * taken (falls back if one is taken), and it never allocates. O(depth *
  * log L) in the distinct levels L, plus the callbacks of the domains whose
  * level moves. */
-int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
+int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			uint32_t level, int *err, int *op_error, bool shared);
 void dmn__txn_abort(struct dmn_ctx *ctx);
-int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
+int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
 		    uint32_t *rounded);
-int dmn__txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+int dmn__txn_link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		 uint32_t level);
-int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage);
+int dmn__txn_set_usage(struct dmn_ctx *ctx, struct dmn_device *dev, unsigned usage);
 /* Give @l a new map and floor; a failed commit puts the old ones back
  * before its rollback recomputes what the child requires. */
-int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
+int dmn__txn_link_config(struct dmn_ctx *ctx, struct dmn_link *l, dmn_map_fn map,
 		    void *map_user, uint32_t floor);
 /* The lifecycle (lifecycle.c, sleep.c) is an optional unit of a firmware
  * image (issue 15): the core reaches it only through these hooks, which its
@@ -828,71 +828,71 @@ int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
  * sleep statistics and a resume's probe only marks the device probed, so
  * an image that never calls the lifecycle links without it. */
 struct dmn_lifecycle_hooks {
-	/* Probe @dev inside pd_device_get (the lock held), after its resume
+	/* Probe @dev inside dmn_device_get (the lock held), after its resume
 	 * committed. */
-	int (*probe_locked)(struct dmn_ctx *ctx, struct pd_device *dev);
-	/* pd_attach / pd_detach: @dev's attachment to @d comes or goes. */
-	void (*attach)(struct pd_domain *d, const struct pd_device *dev,
+	int (*probe_locked)(struct dmn_ctx *ctx, struct dmn_device *dev);
+	/* dmn_attach / dmn_detach: @dev's attachment to @d comes or goes. */
+	void (*attach)(struct dmn_domain *d, const struct dmn_device *dev,
 		       bool attach);
 	/* Free @d's system-sleep statistics. */
-	void (*domain_free)(struct dmn_ctx *ctx, struct pd_domain *d);
+	void (*domain_free)(struct dmn_ctx *ctx, struct dmn_domain *d);
 	/* Add (@delta 1) or take away (-1) the power-off vetoes an
 	 * attachment gives its domain (dmn__lifecycle_vetoes). */
-	bool (*vetoes)(struct pd_attachment *a, int delta);
+	bool (*vetoes)(struct dmn_attachment *a, int delta);
 };
 /* lifecycle.c: install the hooks (idempotent). */
 void dmn__lifecycle_install(struct dmn_ctx *ctx);
-int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev);
-void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
+int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev);
+void dmn__lifecycle_attach(struct dmn_domain *d, const struct dmn_device *dev,
 		      bool attach);
 /* Add (@delta 1) or take away (-1) the power-off vetoes @a gives its
- * domain (HW mode, an always-on device); true if it gives any. pd_attach
- * adds them, pd_detach takes them away in its transaction (and puts them
+ * domain (HW mode, an always-on device); true if it gives any. dmn_attach
+ * adds them, dmn_detach takes them away in its transaction (and puts them
  * back if that fails). */
-bool dmn__lifecycle_vetoes(struct pd_attachment *a, int delta);
+bool dmn__lifecycle_vetoes(struct dmn_attachment *a, int delta);
 
 /* sleep.c: free @d's system-sleep statistics. */
-void dmn__sleep_free(struct dmn_ctx *ctx, struct pd_domain *d);
+void dmn__sleep_free(struct dmn_ctx *ctx, struct dmn_domain *d);
 
 /* walk.c: iterative graph walks; cost O(domains + links visited). */
 /* Put @from and every domain above it into ctx->walk, each after all its
  * parents (parents in link order); returns how many. Marks them with a new
  * walk epoch: walk_mark == ctx->walk_epoch. */
-unsigned dmn__walk_up(struct dmn_ctx *ctx, struct pd_domain *from);
+unsigned dmn__walk_up(struct dmn_ctx *ctx, struct dmn_domain *from);
 /* Append @from and every domain above it not yet marked with ctx->epoch to
  * ctx->order, each after all its parents, marking them. */
-void dmn__walk_touch(struct dmn_ctx *ctx, struct pd_domain *from);
+void dmn__walk_touch(struct dmn_ctx *ctx, struct dmn_domain *from);
 /* Is @target @from or below it? Searches up from @target and down from
  * @from in turns, so the cost is about twice the smaller side. */
-bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
-		       struct pd_domain *target);
+bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct dmn_domain *from,
+		       struct dmn_domain *target);
 /* Grow every scratch array to hold ctx->domains.live + @extra domains. */
 int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra);
 
 /* idle.c, qos.c, stats.c */
 /* The governor's choice for @d; *@rejected_from as for dmn__stats_power. */
-int dmn__idle_choose(struct dmn_ctx *ctx, struct pd_domain *d, uint64_t now,
+int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 		unsigned *rejected_from);
-void dmn__idle_free(struct dmn_ctx *ctx, struct pd_domain *d);
-int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
+void dmn__idle_free(struct dmn_ctx *ctx, struct dmn_domain *d);
+int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev, struct dmn_domain *d,
 	       bool attach);
-int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
-	     struct pd_domain *child, bool link);
-void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
+int dmn__qos_link(struct dmn_ctx *ctx, struct dmn_domain *parent,
+	     struct dmn_domain *child, bool link);
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns);
-void dmn__stats_free(struct dmn_ctx *ctx, struct pd_domain *d);
+void dmn__stats_free(struct dmn_ctx *ctx, struct dmn_domain *d);
 /* Room for @extra levels not seen yet; -ENOMEM changes nothing. */
-int dmn__stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra);
-void dmn__stats_account(struct pd_domain *d, uint64_t now);
+int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra);
+void dmn__stats_account(struct dmn_domain *d, uint64_t now);
 /* @rejected_from: the governor ruled out every idle state at or after this
  * index (UINT_MAX: none). */
-void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
+void dmn__stats_power(struct dmn_ctx *ctx, struct dmn_domain *d, bool on, int idle,
 		 unsigned rejected_from);
-void dmn__stats_rejected(struct pd_domain *d, unsigned rejected_from);
-void dmn__stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level);
+void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from);
+void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_level);
 
 /* Finish a public state-changing call: record dmn_last_error() (an atomic
- * store: pd_vote's lock-free unchanged check reads it, device.c). */
+ * store: dmn_vote's lock-free unchanged check reads it, device.c). */
 static inline int txn_result(struct dmn_ctx *ctx, int err)
 {
 	__atomic_store_n(&ctx->last_error, err ? err : ctx->op_error,

@@ -34,7 +34,7 @@ static int reserve_undo(struct dmn_ctx *ctx, unsigned extra)
 
 /* Take the boot level out of @d's inputs and mark it released; the caller
  * reserved the undo entry and commits. */
-static void release_inputs(struct dmn_ctx *ctx, struct pd_domain *d)
+static void release_inputs(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	dmn__txn_hist_remove(ctx, d, dom_cold(d)->boot_level);
 	d->cold->held = false;
@@ -43,14 +43,14 @@ static void release_inputs(struct dmn_ctx *ctx, struct pd_domain *d)
 	dmn__txn_touch(ctx, d);
 }
 
-int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
+int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level)
 {
 	if (!ctx)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	dmn__lifecycle_install(ctx);
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
+	struct dmn_domain *d = dmn__pd_domain_get(ctx, dom);
 	int err = 0;
 	uint32_t rounded = 0;
 	ctx->op_error = 0;
@@ -79,7 +79,7 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 		dmn__txn_abort(ctx);
 	} else {
 		unsigned awaiting = 0;
-		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+		for (struct dmn_attachment *a = d->att_head; a; a = a->dom_next)
 			awaiting += !a->dev->probed;
 		d->cold->held = true;
 		d->cold->boot_level = rounded;
@@ -99,7 +99,7 @@ int pd_domain_boot_on(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t level)
 	return err;
 }
 
-int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
+int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev)
 {
 	if (dev->probed)
 		return 0;
@@ -113,7 +113,7 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 	uint64_t mark = ctx->epoch;
 	dev->probed = true;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		struct pd_domain *d = dev_att(dev, i)->dom;
+		struct dmn_domain *d = dev_att(dev, i)->dom;
 		if (!dom_cold(d)->held)
 			continue;
 		d->cold->hold_mark = mark;
@@ -125,7 +125,7 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 		return 0;
 	dev->probed = false;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
-		struct pd_domain *d = dev_att(dev, i)->dom;
+		struct dmn_domain *d = dev_att(dev, i)->dom;
 		if (dom_cold(d)->hold_mark != mark)
 			continue;
 		if (!dom_cold(d)->held) {
@@ -137,14 +137,14 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct pd_device *dev)
 	return err;
 }
 
-int pd_device_probe(struct dmn_ctx *ctx, pd_device_t h)
+int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	if (!ctx)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	dmn__lifecycle_install(ctx);
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
+	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	ctx->op_error = 0;
 	int err = dev ? dmn__lifecycle_probe_locked(ctx, dev) : -EBADF;
 	txn_result(ctx, err);
@@ -152,10 +152,10 @@ int pd_device_probe(struct dmn_ctx *ctx, pd_device_t h)
 	return err;
 }
 
-int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom)
+int dmn_domain_release(struct dmn_ctx *ctx, dmn_domain_t dom)
 {
 	int err;
-	struct pd_domain *d =
+	struct dmn_domain *d =
 	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
 	if (!d)
 		return err;
@@ -179,7 +179,7 @@ int pd_domain_release(struct dmn_ctx *ctx, pd_domain_t dom)
 	return err;
 }
 
-int pd_probe_all(struct dmn_ctx *ctx)
+int dmn_probe_all(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
@@ -198,7 +198,7 @@ int pd_probe_all(struct dmn_ctx *ctx)
 	uint64_t mark = ctx->epoch;
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h && !err;
 	     h = dmn__handle_next(&ctx->domains, h)) {
-		struct pd_domain *d = dmn__pd_domain_get(ctx, h);
+		struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
 		if (!dom_cold(d)->held)
 			continue;
 		d->cold->hold_mark = mark;
@@ -210,7 +210,7 @@ int pd_probe_all(struct dmn_ctx *ctx)
 	if (err) {
 		for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 		     h = dmn__handle_next(&ctx->domains, h)) {
-			struct pd_domain *d = dmn__pd_domain_get(ctx, h);
+			struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
 			if (dom_cold(d)->hold_mark != mark || !dom_cold(d)->released)
 				continue;
 			d->cold->held = true;
@@ -227,12 +227,12 @@ int pd_probe_all(struct dmn_ctx *ctx)
 	return err;
 }
 
-void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
+void dmn__lifecycle_attach(struct dmn_domain *d, const struct dmn_device *dev,
 		      bool attach)
 {
 	/* A consumer attached while the domain is held is awaited too; one
 	 * detached before it probed is no longer. A hold whose last awaited
-	 * consumer went away waits for pd_domain_release(), as one that
+	 * consumer went away waits for dmn_domain_release(), as one that
 	 * never had any. */
 	if (!dom_cold(d)->held || dev->probed)
 		return;
@@ -242,11 +242,11 @@ void dmn__lifecycle_attach(struct pd_domain *d, const struct pd_device *dev,
 		d->cold->awaiting--;
 }
 
-int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
-		   struct pd_hold_info *out)
+int dmn_domain_hold(struct dmn_ctx *ctx, dmn_domain_t dom,
+		   struct dmn_hold_info *out)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	out->held = dom_cold(d)->held;
@@ -258,11 +258,11 @@ int pd_domain_hold(struct dmn_ctx *ctx, pd_domain_t dom,
 }
 
 /* A flag of device @h, read under the lock: 1 or 0, -EINVAL, -EBADF. */
-static int device_flag(struct dmn_ctx *ctx, pd_device_t h,
-		       bool (*flag)(const struct pd_device *))
+static int device_flag(struct dmn_ctx *ctx, dmn_device_t h,
+		       bool (*flag)(const struct dmn_device *))
 {
 	int err;
-	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	struct dmn_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	int r = flag(dev);
@@ -270,26 +270,26 @@ static int device_flag(struct dmn_ctx *ctx, pd_device_t h,
 	return r;
 }
 
-static bool probed(const struct pd_device *dev)
+static bool probed(const struct dmn_device *dev)
 {
 	return dev->probed;
 }
 
-static bool always_on(const struct pd_device *dev)
+static bool always_on(const struct dmn_device *dev)
 {
 	return dev->always_on;
 }
 
-int pd_device_probed(struct dmn_ctx *ctx, pd_device_t h)
+int dmn_device_probed(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	return device_flag(ctx, h, probed);
 }
 
 /* ---- power-off vetoes: HW mode, always-on devices, always-on domains ---- */
 
-bool dmn__lifecycle_vetoes(struct pd_attachment *a, int delta)
+bool dmn__lifecycle_vetoes(struct dmn_attachment *a, int delta)
 {
-	struct pd_domain *d = a->dom;
+	struct dmn_domain *d = a->dom;
 	bool any = false;
 	if (a->hw) {
 		d->cold->hw_count += (unsigned)delta;
@@ -303,7 +303,7 @@ bool dmn__lifecycle_vetoes(struct pd_attachment *a, int delta)
 }
 
 static void emit_hwmode(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-			const struct pd_attachment *a, int err, bool hw)
+			const struct dmn_attachment *a, int err, bool hw)
 {
 	struct dmn_event ev = {kind, DMN_OP_SET_HWMODE, a->dom->handle,
 			       a->dev->handle, err, 0, !hw, hw};
@@ -312,9 +312,9 @@ static void emit_hwmode(struct dmn_ctx *ctx, enum dmn_event_kind kind,
 
 /* The callback, then the records; leaving HW mode then re-evaluates the
  * domain, a safe-direction settle (it can only power off and lower). */
-static int set_hwmode(struct dmn_ctx *ctx, struct pd_attachment *a, bool hw)
+static int set_hwmode(struct dmn_ctx *ctx, struct dmn_attachment *a, bool hw)
 {
-	struct pd_domain *d = a->dom;
+	struct dmn_domain *d = a->dom;
 	dmn__txn_begin(ctx);
 	/* hw_count lives in the domain's cold part. */
 	int err = dmn__pd_domain_cold(ctx, d) ? 0 : -ENOMEM;
@@ -351,14 +351,14 @@ static int set_hwmode(struct dmn_ctx *ctx, struct pd_attachment *a, bool hw)
 	return 0;
 }
 
-int pd_attach_set_hwmode(struct dmn_ctx *ctx, pd_attach_t h, int hw)
+int dmn_attach_set_hwmode(struct dmn_ctx *ctx, dmn_attach_t h, int hw)
 {
 	if (!ctx)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	dmn__lifecycle_install(ctx);
-	struct pd_attachment *a = dmn__pd_attach_get(ctx, h);
+	struct dmn_attachment *a = dmn__pd_attach_get(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
 	if (!a)
@@ -372,10 +372,10 @@ int pd_attach_set_hwmode(struct dmn_ctx *ctx, pd_attach_t h, int hw)
 	return err;
 }
 
-int pd_attach_hwmode(struct dmn_ctx *ctx, pd_attach_t h)
+int dmn_attach_hwmode(struct dmn_ctx *ctx, dmn_attach_t h)
 {
 	int err;
-	struct pd_attachment *a = dmn__enter(ctx, true, DMN_ATTACHMENTS, h, &err);
+	struct dmn_attachment *a = dmn__enter(ctx, true, DMN_ATTACHMENTS, h, &err);
 	if (!a)
 		return err;
 	int r = a->hw;
@@ -383,10 +383,10 @@ int pd_attach_hwmode(struct dmn_ctx *ctx, pd_attach_t h)
 	return r;
 }
 
-int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom)
+int dmn_domain_hwmode(struct dmn_ctx *ctx, dmn_domain_t dom)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	int r = dom_cold(d)->hw_count > 0;
@@ -395,21 +395,21 @@ int pd_domain_hwmode(struct dmn_ctx *ctx, pd_domain_t dom)
 }
 
 /* Count @dev in (@delta 1) or out of (-1) its domains' ao_devs. */
-static void count_always_on(struct pd_device *dev, int delta)
+static void count_always_on(struct dmn_device *dev, int delta)
 {
 	for (unsigned i = 0; i < dev->n_atts; i++)
 		dev_att(dev, i)->dom->cold->ao_devs += (unsigned)delta;
 	dev->always_on = delta > 0;
 }
 
-int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t h, int on)
+int dmn_device_set_always_on(struct dmn_ctx *ctx, dmn_device_t h, int on)
 {
 	if (!ctx)
 		return -EINVAL;
 	if (dmn__lock(ctx))
 		return -EDEADLK;
 	dmn__lifecycle_install(ctx);
-	struct pd_device *dev = dmn__pd_device_get_ptr(ctx, h);
+	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = dev ? 0 : -EBADF;
 	ctx->op_error = 0;
 	/* ao_devs lives in each domain's cold part. */
@@ -438,33 +438,33 @@ int pd_device_set_always_on(struct dmn_ctx *ctx, pd_device_t h, int on)
 	return err;
 }
 
-int pd_device_always_on(struct dmn_ctx *ctx, pd_device_t h)
+int dmn_device_always_on(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	return device_flag(ctx, h, always_on);
 }
 
-int pd_domain_set_always_on(struct dmn_ctx *ctx, pd_domain_t dom)
+int dmn_domain_set_always_on(struct dmn_ctx *ctx, dmn_domain_t dom)
 {
 	int err;
-	struct pd_domain *d =
+	struct dmn_domain *d =
 	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
 	if (!d)
 		return err;
 	ctx->op_error = 0;
-	if (!(d->flags & PD_FLAG_ALWAYS_ON)) {
-		/* As pd_domain_boot_on: boot state comes before runtime PM. */
+	if (!(d->flags & DMN_FLAG_ALWAYS_ON)) {
+		/* As dmn_domain_boot_on: boot state comes before runtime PM. */
 		if (ctx->runtime_started)
 			err = -EBUSY;
 	}
-	if (!err && !(d->flags & PD_FLAG_ALWAYS_ON)) {
+	if (!err && !(d->flags & DMN_FLAG_ALWAYS_ON)) {
 		dmn__txn_begin(ctx);
-		d->flags |= PD_FLAG_ALWAYS_ON;
+		d->flags |= DMN_FLAG_ALWAYS_ON;
 		dmn__txn_touch(ctx, d);
 		ctx->record_only = true;
 		err = dmn__txn_commit(ctx);
 		ctx->record_only = false;
 		if (err)
-			d->flags &= ~PD_FLAG_ALWAYS_ON;
+			d->flags &= ~DMN_FLAG_ALWAYS_ON;
 	}
 	txn_result(ctx, err);
 	dmn__unlock(ctx);

@@ -33,14 +33,14 @@ static int find_named(struct dmn_ctx *ctx, size_t table, size_t name_at,
 	return err;
 }
 
-int pd_domain_find(struct dmn_ctx *ctx, const char *name, pd_domain_t *out)
+int dmn_domain_find(struct dmn_ctx *ctx, const char *name, dmn_domain_t *out)
 {
-	return find_named(ctx, DMN_DOMAINS, offsetof(struct pd_domain, name),
+	return find_named(ctx, DMN_DOMAINS, offsetof(struct dmn_domain, name),
 			  name, out);
 }
 
-int pd_device_find(struct dmn_ctx *ctx, const char *name, pd_device_t *out)
+int dmn_device_find(struct dmn_ctx *ctx, const char *name, dmn_device_t *out)
 {
-	return find_named(ctx, DMN_DEVICES, offsetof(struct pd_device, name),
+	return find_named(ctx, DMN_DEVICES, offsetof(struct dmn_device, name),
 			  name, out);
 }

@@ -14,7 +14,7 @@
 
 /* A domain's constraint set: in its cold part, which RESERVE allocates
  * (a domain holding a value has it). */
-static struct u64_multiset *cset(struct pd_domain *d, int which)
+static struct u64_multiset *cset(struct dmn_domain *d, int which)
 {
 	return which ? &d->cold->wake_set : &d->cold->qos_set;
 }
@@ -25,7 +25,7 @@ static struct u64_multiset *cset(struct pd_domain *d, int which)
  * what removing it takes away, whatever else shares the ancestors. The
  * counts wrap only in graphs with 2^64 paths between two domains (64
  * stacked diamonds); there a value might leave a set early. */
-static void count_paths(struct dmn_ctx *ctx, struct pd_domain *d, unsigned n)
+static void count_paths(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		ctx->walk[i]->cold->paths = 0;
@@ -33,7 +33,7 @@ static void count_paths(struct dmn_ctx *ctx, struct pd_domain *d, unsigned n)
 	/* ctx->walk has parents first: backwards, a domain's paths are
 	 * complete before they pass up. */
 	for (unsigned i = n; i > 0; i--) {
-		struct pd_domain *x = ctx->walk[i - 1];
+		struct dmn_domain *x = ctx->walk[i - 1];
 		for (unsigned p = 0; p < x->n_parents; p++)
 			x->parents[p]->parent->cold->paths += x->cold->paths;
 	}
@@ -44,7 +44,7 @@ enum { RESERVE, ADD, REMOVE };
 /* At @d and every domain above it, in constraint set @which: room for
  * @nb more values (RESERVE), or @bins added or removed once per path
  * (ADD, REMOVE: count_paths' counts). Only RESERVE can fail (-ENOMEM). */
-static int apply(struct dmn_ctx *ctx, struct pd_domain *d, int which,
+static int apply(struct dmn_ctx *ctx, struct dmn_domain *d, int which,
 		 const struct u64_bin *bins, unsigned nb, int mode)
 {
 	if (!nb)
@@ -57,7 +57,7 @@ static int apply(struct dmn_ctx *ctx, struct pd_domain *d, int which,
 			return -ENOMEM;
 	count_paths(ctx, d, n);
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_domain *x = ctx->walk[i];
+		struct dmn_domain *x = ctx->walk[i];
 		struct u64_multiset *set = cset(x, which);
 		if (mode == RESERVE && dmn__ms_reserve(ctx, set, nb))
 			return -ENOMEM;
@@ -74,7 +74,7 @@ static int apply(struct dmn_ctx *ctx, struct pd_domain *d, int which,
 
 /* Add (@add) or remove both constraint sets' @bins at @d and above; an
  * addition reserves all its room first, so it fails whole or not at all. */
-static int update(struct dmn_ctx *ctx, struct pd_domain *d,
+static int update(struct dmn_ctx *ctx, struct dmn_domain *d,
 		  const struct u64_bin *const bins[2], const unsigned nb[2],
 		  bool add)
 {
@@ -90,16 +90,16 @@ static int update(struct dmn_ctx *ctx, struct pd_domain *d,
 	}
 }
 
-static uint64_t device_value(const struct pd_device *dev, int which)
+static uint64_t device_value(const struct dmn_device *dev, int which)
 {
 	if (which)
 		return dev_wakeup_ns(dev);
-	return dev_qos_us(dev) == PD_QOS_NONE
+	return dev_qos_us(dev) == DMN_QOS_NONE
 		       ? UINT64_MAX
 		       : (uint64_t)dev_qos_us(dev) * 1000u;
 }
 
-int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain *d,
+int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev, struct dmn_domain *d,
 	       bool attach)
 {
 	struct u64_bin own[2];
@@ -113,19 +113,19 @@ int dmn__qos_attach(struct dmn_ctx *ctx, struct pd_device *dev, struct pd_domain
 	return update(ctx, d, bins, nb, attach);
 }
 
-int dmn__qos_link(struct dmn_ctx *ctx, struct pd_domain *parent,
-	     struct pd_domain *child, bool link)
+int dmn__qos_link(struct dmn_ctx *ctx, struct dmn_domain *parent,
+	     struct dmn_domain *child, bool link)
 {
 	/* What the child holds passes up, with its counts, through the new
 	 * link's paths. */
-	const struct pd_domain_cold *c = dom_cold(child);
+	const struct dmn_domain_cold *c = dom_cold(child);
 	const struct u64_bin *const bins[2] = {c->qos_set.bins,
 					       c->wake_set.bins};
 	const unsigned nb[2] = {c->qos_set.n, c->wake_set.n};
 	return update(ctx, parent, bins, nb, link);
 }
 
-static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
+static int device_change(struct dmn_ctx *ctx, struct dmn_device *dev, int which,
 			 uint64_t new_value)
 {
 	uint64_t old = device_value(dev, which);
@@ -147,11 +147,11 @@ static int device_change(struct dmn_ctx *ctx, struct pd_device *dev, int which,
 
 /* Set constraint @which (0 QoS, 1 wakeup) of device @h to @value, in the
  * units device_value() returns, as one locked call. */
-static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
+static int set_constraint(struct dmn_ctx *ctx, dmn_device_t h, int which,
 			  uint64_t value, uint32_t qos_us)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(
+	struct dmn_device *dev = dmn__enter(
 	    ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, h, &err);
 	if (!dev)
 		return err;
@@ -170,19 +170,19 @@ static int set_constraint(struct dmn_ctx *ctx, pd_device_t h, int which,
 	return err;
 }
 
-int pd_device_set_qos(struct dmn_ctx *ctx, pd_device_t h, uint32_t latency_us)
+int dmn_device_set_qos(struct dmn_ctx *ctx, dmn_device_t h, uint32_t latency_us)
 {
-	uint64_t ns = latency_us == PD_QOS_NONE ? UINT64_MAX
+	uint64_t ns = latency_us == DMN_QOS_NONE ? UINT64_MAX
 						: (uint64_t)latency_us * 1000u;
 	return set_constraint(ctx, h, 0, ns, latency_us);
 }
 
-int pd_device_set_wakeup(struct dmn_ctx *ctx, pd_device_t h, uint64_t wakeup_ns)
+int dmn_device_set_wakeup(struct dmn_ctx *ctx, dmn_device_t h, uint64_t wakeup_ns)
 {
 	return set_constraint(ctx, h, 1, wakeup_ns, 0);
 }
 
-void dmn__qos_effective(struct dmn_ctx *ctx, const struct pd_domain *d,
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;

@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <string.h>
 
-void dmn__sleep_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__sleep_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (!dom_cold(d)->sleep)
 		return;
@@ -29,7 +29,7 @@ void dmn__sleep_free(struct dmn_ctx *ctx, struct pd_domain *d)
 }
 
 /* Room for @d's sleep statistics with its current idle states. */
-static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
+static int sleep_reserve(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	unsigned n = (d->idle ? d->idle->n : 0) + 1;
 	/* The sleep data hangs off the cold part. */
@@ -39,7 +39,7 @@ static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
 		return 0;
 	uint64_t *idle = dmn__alloc(ctx, n * sizeof(*idle));
 	uint64_t *snap = dmn__alloc(ctx, n * sizeof(*snap));
-	struct pd_sleep_data *s =
+	struct dmn_sleep_data *s =
 	    d->cold->sleep ? d->cold->sleep : dmn__alloc(ctx, sizeof(*s));
 	if (!idle || !snap || !s) {
 		dmn__free(ctx, idle);
@@ -69,7 +69,7 @@ static int sleep_reserve(struct dmn_ctx *ctx, struct pd_domain *d)
 }
 
 /* @d's residency totals up to now, slot n-1 being plain off. */
-static void totals(struct pd_domain *d, uint64_t now, uint64_t *on,
+static void totals(struct dmn_domain *d, uint64_t now, uint64_t *on,
 		   uint64_t *idle)
 {
 	dmn__stats_account(d, now);
@@ -80,15 +80,15 @@ static void totals(struct pd_domain *d, uint64_t now, uint64_t *on,
 	idle[n - 1] = d->cold->stats.time_off;
 }
 
-static void sleep_snapshot(struct pd_domain *d, uint64_t now)
+static void sleep_snapshot(struct dmn_domain *d, uint64_t now)
 {
 	totals(d, now, &d->cold->sleep->snap_on, d->cold->sleep->snap_idle);
 }
 
 /* Add what @d spent since the snapshot to its sleep statistics. */
-static void sleep_account(struct pd_domain *d, uint64_t now)
+static void sleep_account(struct dmn_domain *d, uint64_t now)
 {
-	struct pd_sleep_data *s = d->cold->sleep;
+	struct dmn_sleep_data *s = d->cold->sleep;
 	dmn__stats_account(d, now);
 	uint64_t on = d->cold->stats.time_on;
 	s->on += on - s->snap_on;
@@ -103,7 +103,7 @@ static void sleep_account(struct pd_domain *d, uint64_t now)
 
 /* Does @dev stay in its runtime state through sleep? A wakeup-enabled
  * device with an active-wakeup domain (genpd's device_awake_path). */
-static bool wakeup_path(const struct pd_device *dev)
+static bool wakeup_path(const struct dmn_device *dev)
 {
 	if (!dev->wakeup)
 		return false;
@@ -120,7 +120,7 @@ static bool wakeup_path(const struct pd_device *dev)
 	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0);                  \
 	     h_ && ((v) = dmn__pd_device_get_ptr((ctx), h_)); h_ = dmn__handle_next(&(ctx)->devices, h_))
 
-int pd_system_suspend(struct dmn_ctx *ctx)
+int dmn_system_suspend(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
@@ -133,8 +133,8 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 		dmn__unlock(ctx);
 		return 0;
 	}
-	struct pd_domain *d;
-	struct pd_device *dev;
+	struct dmn_domain *d;
+	struct dmn_device *dev;
 	int err = 0;
 	FOR_DOMAINS(ctx, d)
 		if (!err)
@@ -149,7 +149,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 		dev->sleep_usage = dev->usage;
 		err = dmn__txn_set_usage(ctx, dev, 0);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
-			struct pd_attachment *a = dev_att(dev, i);
+			struct dmn_attachment *a = dev_att(dev, i);
 			err = dmn__txn_set_vote(ctx, a, a->vote, false);
 			if (!err)
 				dmn__txn_touch(ctx, a->dom);
@@ -171,7 +171,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 			dmn__txn_touch(ctx, d);
 		if (err || !d->on || !dom_cold(d)->active_wakeup)
 			continue;
-		for (struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+		for (struct dmn_attachment *a = d->att_head; a; a = a->dom_next)
 			if (wakeup_path(a->dev))
 				d->cold->sleep_keep = true;
 		dmn__txn_touch(ctx, d);
@@ -202,7 +202,7 @@ int pd_system_suspend(struct dmn_ctx *ctx)
 	return err;
 }
 
-int pd_system_resume(struct dmn_ctx *ctx)
+int dmn_system_resume(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
@@ -214,8 +214,8 @@ int pd_system_resume(struct dmn_ctx *ctx)
 		dmn__unlock(ctx);
 		return 0;
 	}
-	struct pd_domain *d;
-	struct pd_device *dev;
+	struct dmn_domain *d;
+	struct dmn_device *dev;
 	uint64_t now = dmn_now(ctx);
 	/* Sleep ends now, whatever the restoration does. */
 	FOR_DOMAINS(ctx, d)
@@ -237,7 +237,7 @@ int pd_system_resume(struct dmn_ctx *ctx)
 			continue;
 		err = dmn__txn_set_usage(ctx, dev, dev->sleep_usage);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
-			struct pd_attachment *a = dev_att(dev, i);
+			struct dmn_attachment *a = dev_att(dev, i);
 			err = dmn__txn_set_vote(ctx, a, a->vote, true);
 			if (!err)
 				dmn__txn_touch(ctx, a->dom);
@@ -268,7 +268,7 @@ int pd_system_resume(struct dmn_ctx *ctx)
 	return err;
 }
 
-int pd_system_asleep(struct dmn_ctx *ctx)
+int dmn_system_asleep(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return -EINVAL;
@@ -279,10 +279,10 @@ int pd_system_asleep(struct dmn_ctx *ctx)
 	return asleep;
 }
 
-int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t h, int on)
+int dmn_device_set_wakeup_enable(struct dmn_ctx *ctx, dmn_device_t h, int on)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	struct dmn_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	dev->wakeup = on != 0;
@@ -290,10 +290,10 @@ int pd_device_set_wakeup_enable(struct dmn_ctx *ctx, pd_device_t h, int on)
 	return 0;
 }
 
-int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t h)
+int dmn_device_wakeup_enabled(struct dmn_ctx *ctx, dmn_device_t h)
 {
 	int err;
-	struct pd_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	struct dmn_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
 	if (!dev)
 		return err;
 	int r = dev->wakeup;
@@ -301,10 +301,10 @@ int pd_device_wakeup_enabled(struct dmn_ctx *ctx, pd_device_t h)
 	return r;
 }
 
-int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h, int on)
+int dmn_domain_set_active_wakeup(struct dmn_ctx *ctx, dmn_domain_t h, int on)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, h, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, h, &err);
 	if (!d)
 		return err;
 	/* The flag lives in the domain's cold part. */
@@ -316,10 +316,10 @@ int pd_domain_set_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h, int on)
 	return err;
 }
 
-int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h)
+int dmn_domain_active_wakeup(struct dmn_ctx *ctx, dmn_domain_t h)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, h, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, h, &err);
 	if (!d)
 		return err;
 	int r = dom_cold(d)->active_wakeup;
@@ -327,7 +327,7 @@ int pd_domain_active_wakeup(struct dmn_ctx *ctx, pd_domain_t h)
 	return r;
 }
 
-int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
+int dmn_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
 			  uint64_t *time_ns)
 {
 	if (!ctx || !count || !time_ns)
@@ -341,11 +341,11 @@ int pd_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
 	return 0;
 }
 
-int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t h, int i,
+int dmn_domain_sleep_stats(struct dmn_ctx *ctx, dmn_domain_t h, int i,
 			  uint64_t *ns)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, ns, DMN_DOMAINS, h, &err);
+	struct dmn_domain *d = dmn__enter(ctx, ns, DMN_DOMAINS, h, &err);
 	if (!d)
 		return err;
 	unsigned n = d->idle ? d->idle->n : 0;
@@ -353,7 +353,7 @@ int pd_domain_sleep_stats(struct dmn_ctx *ctx, pd_domain_t h, int i,
 		err = -ENOENT;
 	if (!err) {
 		*ns = 0;
-		struct pd_sleep_data *s = dom_cold(d)->sleep;
+		struct dmn_sleep_data *s = dom_cold(d)->sleep;
 		if (s && ctx->asleep)
 			sleep_account(d, dmn_now(ctx));
 		if (s && i == -1)

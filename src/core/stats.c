@@ -11,10 +11,10 @@
 #include <errno.h>
 #include <string.h>
 
-const struct pd_domain_cold dmn__cold_none;
+const struct dmn_domain_cold dmn__cold_none;
 
-void dmn__stats_start(struct pd_stats *s, uint64_t created,
-		      struct pd_level_time *slot)
+void dmn__stats_start(struct dmn_stats *s, uint64_t created,
+		      struct dmn_level_time *slot)
 {
 	s->created = s->since = s->pstate_since = created;
 	slot->level = 0;
@@ -23,13 +23,13 @@ void dmn__stats_start(struct pd_stats *s, uint64_t created,
 	s->n_levels = s->cap_levels = 1;
 }
 
-struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
-					   struct pd_domain *d)
+struct dmn_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
+					   struct dmn_domain *d)
 {
 	if (d->cold)
 		return d->cold;
-	struct pd_domain_cold *c = dmn__alloc(ctx, sizeof(*c));
-	struct pd_level_time *levels =
+	struct dmn_domain_cold *c = dmn__alloc(ctx, sizeof(*c));
+	struct dmn_level_time *levels =
 		c ? dmn__alloc(ctx, sizeof(*levels)) : 0;
 	if (!levels) {
 		dmn__free(ctx, c);
@@ -43,7 +43,7 @@ struct pd_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
 	return c;
 }
 
-int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct pd_domain *d)
+int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (d->cold && !d->n_parents)
 		return 0;
@@ -54,7 +54,7 @@ int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct pd_domain *d)
 	return 0;
 }
 
-void dmn__stats_free(struct dmn_ctx *ctx, struct pd_domain *d)
+void dmn__stats_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (!d->cold)
 		return;
@@ -64,9 +64,9 @@ void dmn__stats_free(struct dmn_ctx *ctx, struct pd_domain *d)
 }
 
 /* The cold part, then room in it: -ENOMEM changes nothing. */
-int dmn__stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra)
+int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra)
 {
-	struct pd_domain_cold *c = dmn__pd_domain_cold(ctx, d);
+	struct dmn_domain_cold *c = dmn__pd_domain_cold(ctx, d);
 	if (!c)
 		return -ENOMEM;
 	return dmn_grow(ctx, (void **)&c->stats.levels, &c->stats.cap_levels,
@@ -74,7 +74,7 @@ int dmn__stats_reserve(struct dmn_ctx *ctx, struct pd_domain *d, unsigned extra)
 }
 
 /* O(levels seen): a domain sees the few levels of its table. */
-static unsigned level_slot(struct pd_stats *s, uint32_t level)
+static unsigned level_slot(struct dmn_stats *s, uint32_t level)
 {
 	for (unsigned i = 0; i < s->n_levels; i++)
 		if (s->levels[i].level == level)
@@ -95,9 +95,9 @@ static uint64_t advance(uint64_t *since, uint64_t now)
 }
 
 /* Close the current power period at @now. */
-void dmn__stats_account(struct pd_domain *d, uint64_t now)
+void dmn__stats_account(struct dmn_domain *d, uint64_t now)
 {
-	struct pd_stats *s = &d->cold->stats;
+	struct dmn_stats *s = &d->cold->stats;
 	uint64_t span = advance(&s->since, now);
 	if (d->on)
 		s->time_on += span;
@@ -107,14 +107,14 @@ void dmn__stats_account(struct pd_domain *d, uint64_t now)
 		s->time_off += span;
 }
 
-static void stats_account_pstate(struct pd_domain *d, uint64_t now)
+static void stats_account_pstate(struct dmn_domain *d, uint64_t now)
 {
-	struct pd_stats *s = &d->cold->stats;
+	struct dmn_stats *s = &d->cold->stats;
 	uint64_t span = advance(&s->pstate_since, now);
 	s->levels[level_slot(s, d->pstate)].ns += span;
 }
 
-void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idle,
+void dmn__stats_power(struct dmn_ctx *ctx, struct dmn_domain *d, bool on, int idle,
 		 unsigned rejected_from)
 {
 	uint64_t now = dmn_now(ctx);
@@ -129,13 +129,13 @@ void dmn__stats_power(struct dmn_ctx *ctx, struct pd_domain *d, bool on, int idl
 	dmn__stats_rejected(d, rejected_from);
 }
 
-void dmn__stats_rejected(struct pd_domain *d, unsigned rejected_from)
+void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from)
 {
 	for (unsigned i = rejected_from; d->idle && i < d->idle->n; i++)
 		d->idle->counts[i].rejected++;
 }
 
-void dmn__stats_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t new_level)
+void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_level)
 {
 	/* The pstate clock (see default_pstate_now) may lag dmn_now by a
 	 * tick: a span that would come out negative counts 0 and

@@ -38,7 +38,7 @@
 
 /* ---- inputs ------------------------------------------------------------ */
 
-/* pd_domain.due: DUE_OFF, the domain may have become unused in this
+/* dmn_domain.due: DUE_OFF, the domain may have become unused in this
  * operation (touched, or it lost an active device or an on child): only
  * then does settle ask the governor. Cleared when the operation ends. */
 #define DUE_OFF 1u
@@ -71,12 +71,12 @@ static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
 /* Room for one more level in @d's statistics: a domain's pstate is always
  * a level of its inputs, so with room for each of those, recording a new
  * pstate after a callback never needs memory. */
-static int stats_room(struct dmn_ctx *ctx, struct pd_domain *d)
+static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	return dmn__stats_reserve(ctx, d, d->votes.n + 1);
 }
 
-int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
+int dmn__txn_hist_add(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level)
 {
 	if (!level)
 		return 0;
@@ -90,7 +90,7 @@ int dmn__txn_hist_add(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
 	return err;
 }
 
-void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level)
+void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level)
 {
 	if (!level)
 		return;
@@ -100,7 +100,7 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t lev
 }
 
 /* Add @delta to @d's active devices (UNDO_ACTIVE) or on children. */
-static void count(struct dmn_ctx *ctx, struct pd_domain *d,
+static void count(struct dmn_ctx *ctx, struct dmn_domain *d,
 		  enum undo_kind which, int delta)
 {
 	log_undo(ctx, which, d, (uint32_t)delta, 0);
@@ -110,13 +110,13 @@ static void count(struct dmn_ctx *ctx, struct pd_domain *d,
 		d->due |= DUE_OFF;
 }
 
-int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vote,
+int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vote,
 		 bool counted)
 {
 	int err = reserve_log(ctx, 4);
 	if (err)
 		return err;
-	struct pd_domain *d = a->dom;
+	struct dmn_domain *d = a->dom;
 	if (counted && vote) {
 		err = dmn__txn_hist_add(ctx, d, vote);
 		if (err)
@@ -129,7 +129,7 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 	log_undo(ctx, UNDO_ATT, a, a->vote, a->counted);
 	a->vote = vote;
 	a->counted = counted;
-	/* Exclusive: pd_vote's lock-free check ignores it until unlock. */
+	/* Exclusive: dmn_vote's lock-free check ignores it until unlock. */
 	dmn__handle_publish(&ctx->attachments, att_handle(a), vote);
 	return 0;
 }
@@ -137,7 +137,7 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct pd_attachment *a, uint32_t vot
 /* ---- requirements ------------------------------------------------------ */
 
 /* requirement() through the callbacks of a map or a rounding hook. */
-static int requirement_slow(const struct pd_link *l, uint32_t child_level,
+static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
 			    uint32_t *out)
 {
 	uint32_t req = child_level;
@@ -163,7 +163,7 @@ static int requirement_slow(const struct pd_link *l, uint32_t child_level,
 /* The level a child at @child_level requires of the parent of @l. Inline
  * for the common link without a map whose parent does not round: every
  * level of a chain asks it several times per vote. */
-static inline int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
+static inline int requirement(struct dmn_ctx *ctx, const struct dmn_link *l,
 			      uint32_t child_level, uint32_t *out)
 {
 	(void)ctx;
@@ -174,7 +174,7 @@ static inline int requirement(struct dmn_ctx *ctx, const struct pd_link *l,
 	return requirement_slow(l, child_level, out);
 }
 
-int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t level,
+int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
 		    uint32_t *rounded)
 {
 	*rounded = 0;
@@ -204,14 +204,14 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t leve
 		ctx->walk[i]->walk_level = 0;
 	d->walk_level = r;
 	for (unsigned i = n; i > 0; i--) {
-		struct pd_domain *x = ctx->walk[i - 1];
+		struct dmn_domain *x = ctx->walk[i - 1];
 		for (unsigned p = 0; p < x->n_parents; p++) {
 			uint32_t req;
 			int err = requirement(ctx, x->parents[p], x->walk_level,
 					      &req);
 			if (err)
 				return err;
-			struct pd_domain *parent = x->parents[p]->parent;
+			struct dmn_domain *parent = x->parents[p]->parent;
 			if (req > parent->walk_level)
 				parent->walk_level = req;
 		}
@@ -221,7 +221,7 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t leve
 }
 
 /* Point @l at (on, requirement(level)), logging the change. */
-static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		    uint32_t level, bool logged)
 {
 	uint32_t req = 0;
@@ -261,7 +261,7 @@ static int link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 	return 0;
 }
 
-int dmn__txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
+int dmn__txn_link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		 uint32_t level)
 {
 	return link_set(ctx, l, on, level, true);
@@ -269,7 +269,7 @@ int dmn__txn_link_set(struct dmn_ctx *ctx, struct pd_link *l, bool on,
 
 /* ---- touched set ------------------------------------------------------- */
 
-int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
+int dmn__txn_touch(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	d->due |= DUE_OFF;
 	dmn__walk_touch(ctx, d);
@@ -285,7 +285,7 @@ int dmn__txn_touch(struct dmn_ctx *ctx, struct pd_domain *d)
 
 /* Tell the listeners about @d: what @ev packs, @error, and a move from
  * @old_v to @new_v (levels, idle states, 0/1: 32 bits). */
-static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct pd_domain *d,
+static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d,
 		    int error, uint32_t old_v, uint32_t new_v)
 {
 	struct dmn_event e = {.kind = (enum dmn_event_kind)(ev & 0xffu),
@@ -300,7 +300,7 @@ static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct pd_domain *d,
 
 #if DMN_FAST_PATHS
 static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-			enum dmn_op op, const struct pd_domain *d, int error,
+			enum dmn_op op, const struct dmn_domain *d, int error,
 			int safe, uint32_t old_v, uint32_t new_v)
 {
 	emit_ev(ctx, EV(kind, op, safe), d, error, old_v, new_v);
@@ -312,7 +312,7 @@ static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
  * unsafe one hit, and reported; success reports event @ok. @ev is the
  * failure's op and safe flag. */
 static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
-		   const struct pd_domain *d, uint32_t old_v, uint32_t new_v)
+		   const struct dmn_domain *d, uint32_t old_v, uint32_t new_v)
 {
 	if (err > 0)
 		err = -EIO;
@@ -328,7 +328,7 @@ static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
 }
 
 /* Move @d's pstate to @want (@safe: a lowering, announced first). */
-static int set_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t want,
+static int set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t want,
 		      int safe)
 {
 	uint32_t old = d->pstate;
@@ -347,7 +347,7 @@ static int set_pstate(struct dmn_ctx *ctx, struct pd_domain *d, uint32_t want,
 }
 
 #if DMN_FAST_PATHS
-static int call_set_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
+static int call_set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d,
 			   uint32_t level)
 {
 	if (ctx->record_only || !(d->ops && d->ops->set_performance_state))
@@ -357,13 +357,13 @@ static int call_set_pstate(struct dmn_ctx *ctx, struct pd_domain *d,
 }
 #endif
 
-static int raise_pstate(struct dmn_ctx *ctx, struct pd_domain *d)
+static int raise_pstate(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	uint32_t want = level_hist_max(&d->votes);
 	return want > d->pstate ? set_pstate(ctx, d, want, 0) : 0;
 }
 
-static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
+static int power_on(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (d->on || !domain_wants_on(d))
 		return 0;
@@ -379,7 +379,7 @@ static int power_on(struct dmn_ctx *ctx, struct pd_domain *d)
 }
 
 /* Make every parent link of @d say what @d really is now. */
-static void links_follow_actual(struct dmn_ctx *ctx, struct pd_domain *d)
+static void links_follow_actual(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	for (unsigned i = 0; i < d->n_parents; i++)
 		link_set(ctx, d->parents[i], d->on, d->pstate, false);
@@ -390,7 +390,7 @@ static void links_follow_actual(struct dmn_ctx *ctx, struct pd_domain *d)
 /* Power @d off if unused, into the state the governor picks, or into
  * @forced (a rollback goes back to where the domain was, governor or not).
  * The caller then makes @d's links follow what it is. */
-static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
+static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 {
 	/* A rollback (@forced) takes back this call's power-on: the vetoes,
 	 * which keep only what is on, did not hold the domain before. */
@@ -409,7 +409,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 		choice = dmn__idle_choose(ctx, d, dmn_now(ctx), &rejected);
 	else if (forced < 0)
 		choice = 0;
-	if (choice == PD_GOV_STAY_ON) {
+	if (choice == DMN_GOV_STAY_ON) {
 		/* Not a failure: the governor found no state worth it. */
 		dmn__stats_rejected(d, rejected);
 		emit_ev(ctx, EV(DMN_EV_STAY_ON, DMN_OP_POWER_OFF, 1), d, 0, 1,
@@ -477,7 +477,7 @@ static void power_off(struct dmn_ctx *ctx, struct pd_domain *d, int forced)
 #endif
 
 struct chain_step {
-	struct pd_domain *x; /* the next step's x is this one's parent */
+	struct dmn_domain *x; /* the next step's x is this one's parent */
 	uint32_t old_req;    /* x's link before phase 0 */
 	uint32_t was;        /* x's pstate before phase A */
 };
@@ -491,7 +491,7 @@ struct chain {
 
 /* Room for @level in @d's inputs, and for one more level in its
  * statistics (as dmn__txn_hist_add reserves): alone, made if missing. */
-FAST_STEP bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP bool input_room(struct dmn_ctx *ctx, struct dmn_domain *d,
 		       uint32_t level, bool shared)
 {
 	struct level_hist *h = &d->votes;
@@ -509,7 +509,7 @@ FAST_STEP bool input_room(struct dmn_ctx *ctx, struct pd_domain *d,
 
 /* Replace input @old of @d by @new (0: none). The bin of a level removed
  * here is freed, so putting @old back later always has room. */
-FAST_STEP void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP void swap_input(struct dmn_ctx *ctx, struct dmn_domain *d,
 		       uint32_t old, uint32_t new)
 {
 	struct level_hist *h = &d->votes;
@@ -528,11 +528,11 @@ FAST_STEP void swap_input(struct dmn_ctx *ctx, struct pd_domain *d,
 }
 
 /* links_follow_actual for a chain domain. */
-static inline void chain_follow(struct dmn_ctx *ctx, struct pd_domain *d)
+static inline void chain_follow(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (!d->n_parents)
 		return;
-	struct pd_link *l = d->parents[0];
+	struct dmn_link *l = d->parents[0];
 	uint32_t req;
 	if (requirement(ctx, l, d->pstate, &req) || req == l->req)
 		return;
@@ -542,7 +542,7 @@ static inline void chain_follow(struct dmn_ctx *ctx, struct pd_domain *d)
 
 /* lower_pstate without its links_follow_actual (callers follow), its
  * failure in *@op_error. */
-FAST_STEP void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
+FAST_STEP void chain_lower(struct dmn_ctx *ctx, struct dmn_domain *d,
 			uint32_t floor, int *op_error)
 {
 	uint32_t want = level_hist_max(&d->votes);
@@ -569,7 +569,7 @@ FAST_STEP void chain_lower(struct dmn_ctx *ctx, struct pd_domain *d,
 /* Phase A for one domain: raise @x to its inputs' maximum. On a failure
  * (1) the error is in *@err and *@op_error, FAILURE and ROLLBACK are
  * out, and the caller rolls back. */
-FAST_STEP int chain_raise(struct dmn_ctx *ctx, struct pd_domain *x, int *err,
+FAST_STEP int chain_raise(struct dmn_ctx *ctx, struct dmn_domain *x, int *err,
 		       int *op_error)
 {
 	uint32_t want = level_hist_max(&x->votes), old = x->pstate;
@@ -624,12 +624,12 @@ static bool chain_room(struct dmn_ctx *ctx, struct chain *c, unsigned n)
  * common rail with one voter pays one lock pair a vote, as genpd's
  * mutex. */
 static bool chain_take(struct dmn_ctx *ctx, struct chain *c,
-		       struct pd_domain *d, bool shared)
+		       struct dmn_domain *d, bool shared)
 {
 	c->s = c->local;
 	c->n = 0;
 	c->first_locked = d->n_children || d->n_attachments != 1;
-	for (struct pd_domain *x = d;; x = x->parents[0]->parent) {
+	for (struct dmn_domain *x = d;; x = x->parents[0]->parent) {
 		if (x->n_parents > 1 ||
 		    (shared ? c->n == FAST_CHAIN : !chain_room(ctx, c, c->n)))
 			break;
@@ -660,7 +660,7 @@ static int chain_check(struct dmn_ctx *ctx, const struct chain *c,
 			     c->s[i].x->ops->set_performance_state;
 	if (!reaches_cb)
 		return -ENODEV;
-	struct pd_domain *d = c->s[0].x;
+	struct dmn_domain *d = c->s[0].x;
 	uint32_t r = level;
 	if (dom_cold(d)->round) {
 		int err = d->cold->round(d->cold->round_user, d->handle, level,
@@ -680,10 +680,10 @@ static int chain_check(struct dmn_ctx *ctx, const struct chain *c,
 
 /* Phase 0's input changes undone, newest first. */
 static void chain_undo(struct dmn_ctx *ctx, struct chain *c, unsigned links,
-		       struct pd_attachment *a, uint32_t old_vote)
+		       struct dmn_attachment *a, uint32_t old_vote)
 {
 	while (links--) {
-		struct pd_link *l = c->s[links].x->parents[0];
+		struct dmn_link *l = c->s[links].x->parents[0];
 		swap_input(ctx, l->parent, l->req, c->s[links].old_req);
 		l->req = c->s[links].old_req;
 	}
@@ -695,10 +695,10 @@ static void chain_undo(struct dmn_ctx *ctx, struct chain *c, unsigned links,
  * commonest shape (a rail and its devices), without the chain: the same
  * steps in the same order. -1 if it has to go the general way (a
  * rounding hook), nothing changed. */
-static int vote_alone(struct dmn_ctx *ctx, struct pd_attachment *a,
+static int vote_alone(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		      uint32_t level, int *err, int *op_error, bool shared)
 {
-	struct pd_domain *d = a->dom;
+	struct dmn_domain *d = a->dom;
 	if (d->cold && d->cold->round)
 		return -1;
 	if (!d->on || !domain_wants_on(d))
@@ -741,7 +741,7 @@ static int vote_alone(struct dmn_ctx *ctx, struct pd_attachment *a,
 	return handled;
 }
 
-int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
+int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			uint32_t level, int *err, int *op_error, bool shared)
 {
 	struct chain c;
@@ -763,7 +763,7 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	handled = 1;
 	if (*err || r == a->vote)
 		goto out;
-	struct pd_domain *d = a->dom;
+	struct dmn_domain *d = a->dom;
 	handled = 0;
 	if (r && !input_room(ctx, d, r, shared))
 		goto out;
@@ -773,8 +773,8 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	a->vote = r;
 	unsigned links = 0;
 	for (; links + 1 < c.n; links++) {
-		struct pd_domain *x = c.s[links].x;
-		struct pd_link *l = x->parents[0];
+		struct dmn_domain *x = c.s[links].x;
+		struct dmn_link *l = x->parents[0];
 		uint32_t req;
 		int e = requirement(ctx, l, level_hist_max(&x->votes), &req);
 		if (e || (req && req != l->req &&
@@ -814,7 +814,7 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct pd_attachment *a,
 	 * both (and saves two histogram updates per level of a falling
 	 * vote). */
 	for (unsigned i = 0; i < c.n; i++) {
-		struct pd_domain *x = c.s[i].x;
+		struct dmn_domain *x = c.s[i].x;
 		if (level_hist_max(&x->votes) < x->pstate)
 			chain_lower(ctx, x, 0, op_error);
 		chain_follow(ctx, x);
@@ -885,14 +885,14 @@ static void build_off_order(struct dmn_ctx *ctx)
 		ctx->order[i]->pending = 0;
 	/* Every parent of a domain in the operation is in it too. */
 	for (unsigned i = 0; i < ctx->n_order; i++) {
-		struct pd_domain *d = ctx->order[i];
+		struct dmn_domain *d = ctx->order[i];
 		for (unsigned p = 0; p < d->n_parents; p++)
 			d->parents[p]->parent->pending++;
 	}
-	struct pd_domain **stack = ctx->stack;
+	struct dmn_domain **stack = ctx->stack;
 	unsigned n = 0;
 	for (unsigned i = ctx->n_order; i > 0; i--) {
-		struct pd_domain *start = ctx->order[i - 1];
+		struct dmn_domain *start = ctx->order[i - 1];
 		if (start->pending)
 			continue;
 		/* Never reached again: marked by a count no parent uses. */
@@ -900,11 +900,11 @@ static void build_off_order(struct dmn_ctx *ctx)
 		unsigned top = 0;
 		stack[top++] = start;
 		while (top) {
-			struct pd_domain *d = stack[--top];
+			struct dmn_domain *d = stack[--top];
 			ctx->off_order[n++] = d;
 			/* Pushed last, the first link's parent comes next. */
 			for (unsigned p = d->n_parents; p > 0; p--) {
-				struct pd_domain *parent =
+				struct dmn_domain *parent =
 					d->parents[p - 1]->parent;
 				if (--parent->pending == 0) {
 					parent->pending = ~0u;
@@ -942,7 +942,7 @@ static void settle(struct dmn_ctx *ctx, bool rollback)
 		build_off_order(ctx);
 	for (unsigned phase = 0; phase < 2; phase++) {
 		for (unsigned i = 0; i < n; i++) {
-			struct pd_domain *d = ctx->off_order[i];
+			struct dmn_domain *d = ctx->off_order[i];
 			if (phase) {
 				/* Lower to what the inputs ask, but not
 				 * below where a rollback goes back to. */
@@ -980,7 +980,7 @@ static void finish(struct dmn_ctx *ctx, bool committed)
 static int propagate_targets(struct dmn_ctx *ctx)
 {
 	for (unsigned i = ctx->n_order; i > 0; i--) {
-		struct pd_domain *d = ctx->order[i - 1];
+		struct dmn_domain *d = ctx->order[i - 1];
 		/* Where a rollback goes back to. */
 		d->was_on = d->on;
 		d->was_pstate = d->pstate;
@@ -1026,7 +1026,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 	return err;
 }
 
-int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usage)
+int dmn__txn_set_usage(struct dmn_ctx *ctx, struct dmn_device *dev, unsigned usage)
 {
 	int err = reserve_log(ctx, 1);
 	if (err)
@@ -1036,7 +1036,7 @@ int dmn__txn_set_usage(struct dmn_ctx *ctx, struct pd_device *dev, unsigned usag
 	return 0;
 }
 
-int dmn__txn_link_config(struct dmn_ctx *ctx, struct pd_link *l, pd_map_fn map,
+int dmn__txn_link_config(struct dmn_ctx *ctx, struct dmn_link *l, dmn_map_fn map,
 		    void *map_user, uint32_t floor)
 {
 	int err = reserve_log(ctx, 1);

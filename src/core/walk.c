@@ -30,22 +30,22 @@ int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra)
 /* Depth-first up from @from over unmarked domains, appending each to @out
  * once all its parents are there. @txn picks the mark: the operation's
  * (visit/epoch) or the walk's (walk_mark/walk_epoch). */
-static unsigned dfs_up(struct dmn_ctx *ctx, struct pd_domain *from, bool txn,
-		       struct pd_domain **out, unsigned n)
+static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain *from, bool txn,
+		       struct dmn_domain **out, unsigned n)
 {
 	uint64_t epoch = txn ? ctx->epoch : ctx->walk_epoch;
 #define MARK(d) (*(txn ? &(d)->visit : &(d)->walk_mark))
 	if (MARK(from) == epoch)
 		return n;
-	struct pd_domain **stack = ctx->stack;
+	struct dmn_domain **stack = ctx->stack;
 	unsigned top = 0;
 	MARK(from) = epoch;
 	from->dfs_next = 0;
 	stack[top++] = from;
 	while (top) {
-		struct pd_domain *d = stack[top - 1];
+		struct dmn_domain *d = stack[top - 1];
 		if (d->dfs_next < d->n_parents) {
-			struct pd_domain *p = d->parents[d->dfs_next++]->parent;
+			struct dmn_domain *p = d->parents[d->dfs_next++]->parent;
 			if (MARK(p) != epoch) {
 				MARK(p) = epoch;
 				p->dfs_next = 0;
@@ -60,13 +60,13 @@ static unsigned dfs_up(struct dmn_ctx *ctx, struct pd_domain *from, bool txn,
 	return n;
 }
 
-unsigned dmn__walk_up(struct dmn_ctx *ctx, struct pd_domain *from)
+unsigned dmn__walk_up(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
 	ctx->walk_epoch += 2;
 	return dfs_up(ctx, from, false, ctx->walk, 0);
 }
 
-void dmn__walk_touch(struct dmn_ctx *ctx, struct pd_domain *from)
+void dmn__walk_touch(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
 	ctx->n_order = dfs_up(ctx, from, true, ctx->order, ctx->n_order);
 }
@@ -74,16 +74,16 @@ void dmn__walk_touch(struct dmn_ctx *ctx, struct pd_domain *from)
 /* One step of a depth-first search: follow the next link of the domain on
  * top of @stack (up: to a parent; down: to a child). Returns 1 if it meets
  * a domain the other search marked, -1 when the stack empties, else 0. */
-static int dfs_step(struct pd_domain **stack, unsigned *top, bool up,
+static int dfs_step(struct dmn_domain **stack, unsigned *top, bool up,
 		    uint64_t mine, uint64_t theirs)
 {
-	struct pd_domain *d = stack[*top - 1];
+	struct dmn_domain *d = stack[*top - 1];
 	unsigned n = up ? d->n_parents : d->n_children;
 	if (d->dfs_next >= n) {
 		(*top)--;
 		return *top ? 0 : -1;
 	}
-	struct pd_domain *x = up ? d->parents[d->dfs_next]->parent
+	struct dmn_domain *x = up ? d->parents[d->dfs_next]->parent
 				 : d->children[d->dfs_next]->child;
 	d->dfs_next++;
 	if (x->walk_mark == theirs)
@@ -97,18 +97,18 @@ static int dfs_step(struct pd_domain **stack, unsigned *top, bool up,
 	return 0;
 }
 
-bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct pd_domain *from,
-		       struct pd_domain *target)
+bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct dmn_domain *from,
+		       struct dmn_domain *target)
 {
 	if (from == target)
 		return true;
 	/* Up on the stack array, down on the off-order array, free outside
-	 * a commit (pd_link_add asks before it touches anything); each
+	 * a commit (dmn_link_add asks before it touches anything); each
 	 * holds a domain at most once. */
 	ctx->walk_epoch += 2;
 	uint64_t up = ctx->walk_epoch, down = up + 1;
-	struct pd_domain **up_stack = ctx->stack;
-	struct pd_domain **down_stack = ctx->off_order;
+	struct dmn_domain **up_stack = ctx->stack;
+	struct dmn_domain **down_stack = ctx->off_order;
 	unsigned up_top = 1, down_top = 1;
 	target->walk_mark = up;
 	target->dfs_next = 0;

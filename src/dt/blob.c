@@ -66,13 +66,13 @@ static bool status_enabled(const void *fdt, int offset)
 
 static int cmp_phandle(const void *a, const void *b)
 {
-	const struct dt_phandle_slot *x = a, *y = b;
+	const struct dmn_dt_phandle_slot *x = a, *y = b;
 	if (x->phandle != y->phandle)
 		return x->phandle < y->phandle ? -1 : 1;
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-int32_t dmn__dt_phandle_node(const struct dt_loader *ld, uint32_t phandle)
+int32_t dmn__dt_phandle_node(const struct dmn_dt_loader *ld, uint32_t phandle)
 {
 	unsigned lo = 0, hi = ld->n_phandles;
 	if (phandle == 0 || phandle == UINT32_MAX)
@@ -109,7 +109,7 @@ static int cmp_child(const void *a, const void *b)
 }
 
 /* The child of @parent named exactly @name[0..@len), or -1. O(log N). */
-static int32_t find_child(const struct dt_loader *ld,
+static int32_t find_child(const struct dmn_dt_loader *ld,
 			  const struct child_key *by_parent, int32_t parent,
 			  const char *name, size_t len)
 {
@@ -137,7 +137,7 @@ static int32_t find_child(const struct dt_loader *ld,
 /* Every label names its node (sc7180's spi@880000 is both ap_h1_spi and
  * spi0); the first one found is the node's name. Nodes have a label or
  * two, so the array is simply copied one longer each time. */
-static int add_label(struct dt_loader *ld, struct dt_node *n, const char *label)
+static int add_label(struct dmn_dt_loader *ld, struct dmn_dt_node *n, const char *label)
 {
 	char **labels =
 	    dmn__dt_pool_alloc(ld->pool, (n->n_labels + 1) * sizeof(*labels));
@@ -160,7 +160,7 @@ static int add_label(struct dt_loader *ld, struct dt_node *n, const char *label)
  * deep one; instead each path is followed component by component through
  * an index of the nodes by (parent, name): O(path length * log N).
  */
-static int index_labels(struct dt_loader *ld)
+static int index_labels(struct dmn_dt_loader *ld)
 {
 	const void *fdt = ld->fdt;
 	struct child_key *by_parent =
@@ -176,7 +176,7 @@ static int index_labels(struct dt_loader *ld)
 	 * first equal's child of that name. Children found only under a later
 	 * equal parent keep their own: not merged, never merged wrongly. */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		struct dt_node *n = &ld->nodes[i];
+		struct dmn_dt_node *n = &ld->nodes[i];
 		n->same_path = (int32_t)i;
 		n->path_seg = -2;
 		if (n->parent < 0)
@@ -239,7 +239,7 @@ static uint32_t node_phandle(const void *fdt, int offset)
 	return fdt32_ld((const fdt32_t *)v);
 }
 
-int dmn__dt_blob_index(struct dt_loader *ld)
+int dmn__dt_blob_index(struct dmn_dt_loader *ld)
 {
 	const void *fdt = ld->fdt;
 	int depth = 0;
@@ -247,7 +247,7 @@ int dmn__dt_blob_index(struct dt_loader *ld)
 	 * with depth -1: that is no node, and the walk stops there. */
 	for (int off = 0; off >= 0 && depth >= 0;
 	     off = fdt_next_node(fdt, off, &depth)) {
-		struct dt_node *n =
+		struct dmn_dt_node *n =
 		    dmn__dt_vec_push(ld->pool, (void **)&ld->nodes, &ld->n_nodes,
 				&ld->cap_nodes, sizeof(*n));
 		if (!n)
@@ -310,7 +310,7 @@ int dmn__dt_blob_index(struct dt_loader *ld)
 /* One of four buffers used in turn, at least @len + 1 bytes: caching
  * every node's path (as this did once) costs memory quadratic in the
  * depth of a deeply nested blob. NULL on -ENOMEM. */
-static char *path_slot(struct dt_loader *ld, size_t len)
+static char *path_slot(struct dmn_dt_loader *ld, size_t len)
 {
 	unsigned slot = ld->path_next++ % 4;
 	if (ld->path_cap[slot] < len + 1) {
@@ -328,7 +328,7 @@ static char *path_slot(struct dt_loader *ld, size_t len)
 }
 
 /* Built on each call by walking up the parents. */
-const char *dmn__dt_node_path(struct dt_loader *ld, int32_t node)
+const char *dmn__dt_node_path(struct dmn_dt_loader *ld, int32_t node)
 {
 	size_t len = 0;
 	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent)
@@ -350,18 +350,18 @@ const char *dmn__dt_node_path(struct dt_loader *ld, int32_t node)
 	return p;
 }
 
-const char *dmn__dt_domain_path_tmp(struct dt_loader *ld, int32_t dom)
+const char *dmn__dt_domain_path_tmp(struct dmn_dt_loader *ld, int32_t dom)
 {
-	size_t len = dt_domain_path(ld->board, (unsigned)dom, NULL, 0);
+	size_t len = dmn_dt_domain_path(ld->board, (unsigned)dom, NULL, 0);
 	char *p = path_slot(ld, len);
 	if (p)
-		dt_domain_path(ld->board, (unsigned)dom, p, len + 1);
+		dmn_dt_domain_path(ld->board, (unsigned)dom, p, len + 1);
 	return p;
 }
 
-int dmn__dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
+int dmn__dt_node_seg(struct dmn_dt_loader *ld, int32_t node, int32_t *seg)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	/* climb to the first ancestor with a segment (or the root), then
 	 * make the missing ones top-down, each node's parent link reversed
 	 * into a stack on the way up: no recursion on depth */
@@ -378,9 +378,9 @@ int dmn__dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
 	}
 	int32_t parent_seg = ld->nodes[x].path_seg;
 	while (top >= 0) {
-		struct dt_node *n = &ld->nodes[top];
+		struct dmn_dt_node *n = &ld->nodes[top];
 		int32_t below = -4 - n->path_seg;
-		struct dt_path_seg *s =
+		struct dmn_dt_path_seg *s =
 		    dmn__dt_vec_push(ld->pool, (void **)&b->path_segs,
 				&b->n_path_segs, &ld->cap_path_segs, sizeof(*s));
 		if (!s)
@@ -397,7 +397,7 @@ int dmn__dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg)
 	return 0;
 }
 
-const void *dmn__dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
+const void *dmn__dt_prop(const struct dmn_dt_loader *ld, int32_t node, const char *name,
 		    int *len)
 {
 	int l = 0;
@@ -409,7 +409,7 @@ const void *dmn__dt_prop(const struct dt_loader *ld, int32_t node, const char *n
 	return v;
 }
 
-bool dmn__dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name)
+bool dmn__dt_has_prop(const struct dmn_dt_loader *ld, int32_t node, const char *name)
 {
 	return dmn__dt_prop(ld, node, name, NULL) != NULL;
 }
@@ -419,7 +419,7 @@ uint32_t dmn__dt_cell(const void *prop, unsigned i)
 	return fdt32_ld((const fdt32_t *)prop + i);
 }
 
-int dmn__dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
+int dmn__dt_prop_u32(const struct dmn_dt_loader *ld, int32_t node, const char *name,
 		uint32_t *value)
 {
 	int len;
@@ -432,7 +432,7 @@ int dmn__dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
 	return 1;
 }
 
-const char *dmn__dt_prop_string(const struct dt_loader *ld, int32_t node,
+const char *dmn__dt_prop_string(const struct dmn_dt_loader *ld, int32_t node,
 			   const char *name, unsigned i, unsigned *n)
 {
 	int len;
@@ -454,7 +454,7 @@ const char *dmn__dt_prop_string(const struct dt_loader *ld, int32_t node,
 	return found;
 }
 
-bool dmn__dt_prop_has_string(const struct dt_loader *ld, int32_t node,
+bool dmn__dt_prop_has_string(const struct dmn_dt_loader *ld, int32_t node,
 			const char *name, const char *s)
 {
 	int len;

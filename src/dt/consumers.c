@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
+int dmn__dt_pd_parse(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_pd_spec **specs,
 		unsigned *n_specs)
 {
 	/* a consumer that cannot use one of its domains is skipped whole; a
@@ -32,7 +32,7 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 					  len));
 	unsigned ncells = (unsigned)len / 4;
 	/* at most one specifier per cell */
-	struct dt_pd_spec *out = dmn__dt_pool_alloc(ld->pool, ncells * sizeof(*out));
+	struct dmn_dt_pd_spec *out = dmn__dt_pool_alloc(ld->pool, ncells * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
 	unsigned n = 0;
@@ -71,7 +71,7 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 				   "entry %u: %s takes %u argument cell(s) but "
 				   "only %u remain",
 				   n, tpath, cells, ncells - pos - 1));
-		struct dt_pd_spec *s = &out[n];
+		struct dmn_dt_pd_spec *s = &out[n];
 		s->node = target;
 		s->provider = ld->nodes[target].provider;
 		s->index = cells ? (int64_t)dmn__dt_cell(v, pos + 1) : -1;
@@ -107,11 +107,11 @@ int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **spe
 	return ret;
 }
 
-static int add_device(struct dt_loader *ld, int32_t node)
+static int add_device(struct dmn_dt_loader *ld, int32_t node)
 {
-	struct dt_board *b = ld->board;
-	struct dt_node *n = &ld->nodes[node];
-	struct dt_device *d =
+	struct dmn_dt_board *b = ld->board;
+	struct dmn_dt_node *n = &ld->nodes[node];
+	struct dmn_dt_device *d =
 	    dmn__dt_vec_push(ld->pool, (void **)&b->devices, &b->n_devices,
 			&ld->cap_devices, sizeof(*d));
 	if (!d)
@@ -153,7 +153,7 @@ static int add_device(struct dt_loader *ld, int32_t node)
 				return -ENOMEM;
 			continue;
 		}
-		struct dt_attachment *a = &d->attachments[d->n_attachments++];
+		struct dmn_dt_attachment *a = &d->attachments[d->n_attachments++];
 		a->domain = dom;
 		if (n->specs[i].n_args) {
 			a->n_args = n->specs[i].n_args;
@@ -182,8 +182,8 @@ static int add_device(struct dt_loader *ld, int32_t node)
 
 /* Refs that vote a level (those into device tables are requirements of
  * another device, not of a domain). */
-static unsigned level_refs(const struct dt_board *b,
-			   const struct dt_opp_ref *refs, unsigned n)
+static unsigned level_refs(const struct dmn_dt_board *b,
+			   const struct dmn_dt_opp_ref *refs, unsigned n)
 {
 	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++)
@@ -191,14 +191,14 @@ static unsigned level_refs(const struct dt_board *b,
 	return k;
 }
 
-static int check_refs(struct dt_loader *ld, int32_t node, const int32_t *doms,
+static int check_refs(struct dmn_dt_loader *ld, int32_t node, const int32_t *doms,
 		      unsigned n, int32_t *assign,
-		      const struct dt_opp_ref *refs, unsigned n_refs)
+		      const struct dmn_dt_opp_ref *refs, unsigned n_refs)
 {
 	if (!n_refs)
 		return 0;
-	const struct dt_board *b = ld->board;
-	int taken = dt_match_required(b, doms, n, refs, n_refs, assign);
+	const struct dmn_dt_board *b = ld->board;
+	int taken = dmn_dt_match_required(b, doms, n, refs, n_refs, assign);
 	if (taken == -ENOMEM)
 		return -ENOMEM;
 	unsigned want = level_refs(b, refs, n_refs);
@@ -220,10 +220,10 @@ static int check_refs(struct dt_loader *ld, int32_t node, const int32_t *doms,
 
 /* Report required OPPs the two-pass rule gives to none of the device's
  * domains: once for its own required-opps, once for its OPP table. */
-static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
+static int check_matching(struct dmn_dt_loader *ld, int32_t node, unsigned di)
 {
-	const struct dt_board *b = ld->board;
-	const struct dt_device *d = &b->devices[di];
+	const struct dmn_dt_board *b = ld->board;
+	const struct dmn_dt_device *d = &b->devices[di];
 	unsigned n = d->n_attachments;
 	int32_t *doms = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(*doms));
 	int32_t *assign = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
@@ -238,13 +238,13 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 		dmn__dt_pool_free(ld->pool, assign);
 		return err;
 	}
-	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
+	const struct dmn_dt_opp_table *t = &b->opp_tables[d->opp_table];
 	unsigned bad = 0, first = 0;
 	for (unsigned e = 0; e < t->n_entries; e++) {
-		const struct dt_opp *o = &t->entries[e];
+		const struct dmn_dt_opp *o = &t->entries[e];
 		if (!o->n_required)
 			continue;
-		int taken = dt_match_required(b, doms, n, o->required,
+		int taken = dmn_dt_match_required(b, doms, n, o->required,
 					      o->n_required, assign);
 		if (taken == -ENOMEM)
 			return -ENOMEM;
@@ -267,11 +267,11 @@ static int check_matching(struct dt_loader *ld, int32_t node, unsigned di)
 /* Which tables take part in device-to-device requirements: @requires[t]
  * when an entry of t requires into a table without levels, @required[t]
  * when t is such a table and something requires into it. */
-static void device_table_roles(const struct dt_board *b, bool *requires,
+static void device_table_roles(const struct dmn_dt_board *b, bool *requires,
 			       bool *required)
 {
 	for (unsigned t = 0; t < b->n_opp_tables; t++) {
-		const struct dt_opp_table *tab = &b->opp_tables[t];
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 		for (unsigned e = 0; e < tab->n_entries; e++)
 			for (unsigned r = 0; r < tab->entries[e].n_required;
 			     r++) {
@@ -287,10 +287,10 @@ static void device_table_roles(const struct dt_board *b, bool *requires,
 /* A node with operating-points-v2 but no power-domains is a device (with
  * no domains) when its table requires or is required as a device's
  * (DESIGN §2: MediaTek's CPUs and CCI). */
-static bool requirement_device(struct dt_loader *ld, int32_t node,
+static bool requirement_device(struct dmn_dt_loader *ld, int32_t node,
 			       const bool *requires, const bool *required)
 {
-	const struct dt_node *n = &ld->nodes[node];
+	const struct dmn_dt_node *n = &ld->nodes[node];
 	if (!n->enabled || n->pd_state != 0 || n->provider >= 0 || n->nested ||
 	    n->opp_table >= 0 || n->opp_table_of_entry >= 0 ||
 	    !dmn__dt_has_prop(ld, node, "operating-points-v2") ||
@@ -307,19 +307,19 @@ static bool requirement_device(struct dt_loader *ld, int32_t node,
 
 /* The requirements of the board's devices, and the tables they point into
  * that no device owns (warned once per requiring table). */
-static int list_requirements(struct dt_loader *ld, const bool *required)
+static int list_requirements(struct dmn_dt_loader *ld, const bool *required)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	unsigned cap = 0;
 	for (unsigned d = 0; d < b->n_devices; d++) {
 		int32_t t = b->devices[d].opp_table;
 		if (t < 0)
 			continue;
-		const struct dt_opp_table *tab = &b->opp_tables[t];
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 		for (unsigned u = 0; u < b->n_opp_tables; u++) {
 			if (!required[u])
 				continue;
-			const struct dt_opp *first = NULL;
+			const struct dmn_dt_opp *first = NULL;
 			for (unsigned e = 0; e < tab->n_entries && !first; e++)
 				for (unsigned r = 0;
 				     r < tab->entries[e].n_required && !first;
@@ -329,7 +329,7 @@ static int list_requirements(struct dt_loader *ld, const bool *required)
 						first = &tab->entries[e];
 			if (!first)
 				continue;
-			struct dt_requirement *q = dmn__dt_vec_push(
+			struct dmn_dt_requirement *q = dmn__dt_vec_push(
 			    ld->pool, (void **)&b->requirements,
 			    &b->n_requirements, &cap, sizeof(*q));
 			if (!q)
@@ -351,7 +351,7 @@ static int list_requirements(struct dt_loader *ld, const bool *required)
 			int32_t t = ld->nodes[i].opp_table;
 			if (t < 0)
 				continue;
-			const struct dt_opp_table *tab = &b->opp_tables[t];
+			const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 			bool refers = false;
 			for (unsigned e = 0; e < tab->n_entries && !refers; e++)
 				for (unsigned r = 0;
@@ -372,7 +372,7 @@ static int list_requirements(struct dt_loader *ld, const bool *required)
 	return 0;
 }
 
-int dmn__dt_consumers_scan(struct dt_loader *ld)
+int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 {
 	unsigned nt = ld->board->n_opp_tables;
 	bool *requires = dmn__dt_pool_alloc(ld->pool, nt + 1);
@@ -381,7 +381,7 @@ int dmn__dt_consumers_scan(struct dt_loader *ld)
 		return -ENOMEM;
 	device_table_roles(ld->board, requires, required);
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		const struct dt_node *n = &ld->nodes[i];
+		const struct dmn_dt_node *n = &ld->nodes[i];
 		/* a provider's power-domains and required-opps are its
 		 * domains' parents and floors, not a device */
 		bool consumer = n->pd_state == 1 && n->provider < 0 &&

@@ -6,24 +6,24 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *dt_severity_name(enum dt_severity severity)
+const char *dmn_dt_severity_name(enum dmn_dt_severity severity)
 {
 	switch (severity) {
-	case DT_SEV_ERROR:
+	case DMN_DT_SEV_ERROR:
 		return "error";
-	case DT_SEV_WARNING:
+	case DMN_DT_SEV_WARNING:
 		return "warning";
-	case DT_SEV_NOTE:
+	case DMN_DT_SEV_NOTE:
 		return "note";
 	}
 	return "?";
 }
 
-int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
+int dmn__dt_diag_add(struct dmn_dt_loader *ld, enum dmn_dt_severity sev, int error,
 		const char *check, int32_t node, const char *property,
 		const char *fmt, ...)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	/* sized to the message: node paths in it can be of any length */
 	va_list ap;
 	va_start(ap, fmt);
@@ -39,11 +39,11 @@ int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 	vsnprintf(message, (size_t)len + 1, fmt, ap);
 	va_end(ap);
 
-	if (sev == DT_SEV_ERROR && !ld->first_error)
+	if (sev == DMN_DT_SEV_ERROR && !ld->first_error)
 		ld->first_error = error ? error : -EINVAL;
 
 	const char *path = node >= 0 ? dmn__dt_node_path(ld, node) : "/";
-	struct dt_diag *d = NULL;
+	struct dmn_dt_diag *d = NULL;
 	char *msg = NULL, *prop = NULL, *npath = NULL;
 	if (path)
 		npath = dmn__dt_pool_strdup(ld->pool, path);
@@ -63,10 +63,10 @@ int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 	d->node = npath;
 	d->property = prop;
 	d->message = msg;
-	d->error = sev == DT_SEV_ERROR ? (error ? error : -EINVAL) : 0;
-	if (sev == DT_SEV_ERROR)
+	d->error = sev == DMN_DT_SEV_ERROR ? (error ? error : -EINVAL) : 0;
+	if (sev == DMN_DT_SEV_ERROR)
 		b->n_errors++;
-	else if (sev == DT_SEV_WARNING)
+	else if (sev == DMN_DT_SEV_WARNING)
 		b->n_warnings++;
 	else
 		b->n_notes++;
@@ -75,7 +75,7 @@ int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 	return 0;
 }
 
-int dt_diag_format(const struct dt_diag *diag, const char *file, char *buf,
+int dmn_dt_diag_format(const struct dmn_dt_diag *diag, const char *file, char *buf,
 		   size_t size)
 {
 	if (!diag || (!buf && size))
@@ -83,7 +83,7 @@ int dt_diag_format(const struct dt_diag *diag, const char *file, char *buf,
 	int n = snprintf(
 	    buf, size, "%s%s%s: %s%s%s: %s", file ? file : "", file ? ": " : "",
 	    diag->node ? diag->node : "/", diag->property ? diag->property : "",
-	    diag->property ? ": " : "", dt_severity_name(diag->severity),
+	    diag->property ? ": " : "", dmn_dt_severity_name(diag->severity),
 	    diag->message ? diag->message : "");
 	return n < 0 ? -EINVAL : n;
 }

@@ -18,27 +18,27 @@
  * paths to get wrong, and the failure-injection tests can fail any
  * allocation without leaking.
  */
-struct dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops);
-void dmn__dt_pool_destroy(struct dt_pool *pool);
-void *dmn__dt_pool_alloc(struct dt_pool *pool, size_t size); /* zeroed */
-void dmn__dt_pool_free(struct dt_pool *pool, void *ptr);	/* NULL ok */
-char *dmn__dt_pool_strdup(struct dt_pool *pool, const char *s);
-char *dmn__dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n);
-const struct dmn_alloc_ops *dmn__dt_pool_ops(const struct dt_pool *pool);
+struct dmn_dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops);
+void dmn__dt_pool_destroy(struct dmn_dt_pool *pool);
+void *dmn__dt_pool_alloc(struct dmn_dt_pool *pool, size_t size); /* zeroed */
+void dmn__dt_pool_free(struct dmn_dt_pool *pool, void *ptr);	/* NULL ok */
+char *dmn__dt_pool_strdup(struct dmn_dt_pool *pool, const char *s);
+char *dmn__dt_pool_strndup(struct dmn_dt_pool *pool, const char *s, size_t n);
+const struct dmn_alloc_ops *dmn__dt_pool_ops(const struct dmn_dt_pool *pool);
 
 /*
  * Grow *@array (of *@count elements of @elem bytes, capacity *@cap) so one
  * more fits; returns a pointer to the new zeroed element, or NULL (-ENOMEM).
  */
-void *dmn__dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
+void *dmn__dt_vec_push(struct dmn_dt_pool *pool, void **array, unsigned *count,
 		  unsigned *cap, size_t elem);
 
 /* ---- the loader's working state ------------------------------------------ */
 
-struct dt_pd_spec;
+struct dmn_dt_pd_spec;
 
 /* One FDT node, in structure-block order. */
-struct dt_node {
+struct dmn_dt_node {
 	int offset;	/* libfdt offset */
 	int32_t parent; /* index, -1 for the root */
 	int depth;
@@ -61,47 +61,47 @@ struct dt_node {
 	uint32_t nested_index;
 	int32_t nested_parent_node; /* enclosing nested node index, or -1 */
 	int32_t same_path; /* the first node with its path (itself, mostly) */
-	int32_t path_seg;  /* of same_path: dt_board.path_segs index, -1 for
+	int32_t path_seg;  /* of same_path: dmn_dt_board.path_segs index, -1 for
 			    * the root, -2 until dmn__dt_node_seg() makes it */
 	/* its parsed `power-domains` (enabled nodes only) */
-	struct dt_pd_spec *specs;
+	struct dmn_dt_pd_spec *specs;
 	unsigned n_specs;
 	int pd_state; /* 0 no property, 1 parsed, -1 unusable (reported) */
 };
 
-struct dt_phandle_slot {
+struct dmn_dt_phandle_slot {
 	uint32_t phandle;
 	int32_t node;
 };
 
 /* A (provider, index) some enabled node references, or a nested define. */
-struct dt_domain_key {
+struct dmn_dt_domain_key {
 	int32_t provider;
 	int64_t index;
 	int32_t node; /* defining nested node, or -1 */
 };
 
-struct dt_loader {
+struct dmn_dt_loader {
 	const void *fdt;
-	struct dt_board *board;
-	struct dt_pool *pool;
-	const struct dt_load_opts *opts;
+	struct dmn_dt_board *board;
+	struct dmn_dt_pool *pool;
+	const struct dmn_dt_load_opts *opts;
 	int first_error; /* errno of the first error diagnostic, 0 if none */
 	bool oom;
 
-	struct dt_node *nodes;
+	struct dmn_dt_node *nodes;
 	unsigned n_nodes, cap_nodes;
-	struct dt_phandle_slot *phandles; /* sorted by phandle */
+	struct dmn_dt_phandle_slot *phandles; /* sorted by phandle */
 	unsigned n_phandles;
 
 	/* growable arrays backing the board's arrays */
 	unsigned cap_providers, cap_domains, cap_devices, cap_tables, cap_idle,
 	    cap_diags;
 
-	struct dt_domain_key *keys;
+	struct dmn_dt_domain_key *keys;
 	unsigned n_keys, cap_keys;
-	unsigned cap_path_segs; /* of dt_board.path_segs */
-	struct dt_link_walk *walk; /* graph.c's cycle check, made on first use */
+	unsigned cap_path_segs; /* of dmn_dt_board.path_segs */
+	struct dmn_dt_link_walk *walk; /* graph.c's cycle check, made on first use */
 	char *path_buf[4];	   /* dmn__dt_node_path's results, in turn */
 	size_t path_cap[4];
 	unsigned path_next;
@@ -112,7 +112,7 @@ struct dt_loader {
 
 /* Record a diagnostic on node @node (index, or -1 for "/"). Returns 0, or
  * -ENOMEM (also remembered in ld->oom). Errors set ld->first_error. */
-int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
+int dmn__dt_diag_add(struct dmn_dt_loader *ld, enum dmn_dt_severity sev, int error,
 		const char *check, int32_t node, const char *property,
 		const char *fmt, ...)
 #if defined(__GNUC__)
@@ -120,17 +120,17 @@ int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
 #endif
     ;
 #define DT_ERR(ld, err, check, node, prop, ...)                                \
-	dmn__dt_diag_add(ld, DT_SEV_ERROR, err, check, node, prop, __VA_ARGS__)
+	dmn__dt_diag_add(ld, DMN_DT_SEV_ERROR, err, check, node, prop, __VA_ARGS__)
 #define DT_WARN(ld, check, node, prop, ...)                                    \
-	dmn__dt_diag_add(ld, DT_SEV_WARNING, 0, check, node, prop, __VA_ARGS__)
+	dmn__dt_diag_add(ld, DMN_DT_SEV_WARNING, 0, check, node, prop, __VA_ARGS__)
 #define DT_NOTE(ld, check, node, prop, ...)                                    \
-	dmn__dt_diag_add(ld, DT_SEV_NOTE, 0, check, node, prop, __VA_ARGS__)
+	dmn__dt_diag_add(ld, DMN_DT_SEV_NOTE, 0, check, node, prop, __VA_ARGS__)
 
 /*
  * DT_SKIP: the loader's internal status "this entry was reported and left
  * out; go on with the next". Never an errno: it lies outside the range of
  * every errno (Linux's go up to 4095), so no caller can take it for one,
- * and dt_load turns it into 0 before it returns (tests/dt: skip_status).
+ * and dmn_dt_load turns it into 0 before it returns (tests/dt: skip_status).
  * DT_ERR_OR_SKIP(report): -ENOMEM when recording the diagnostic failed,
  * else DT_SKIP.
  */
@@ -141,57 +141,57 @@ int dmn__dt_diag_add(struct dt_loader *ld, enum dt_severity sev, int error,
  */
 
 /* Validate, then index every node (parents, status, phandles, labels). */
-int dmn__dt_blob_index(struct dt_loader *ld);
+int dmn__dt_blob_index(struct dmn_dt_loader *ld);
 /* The node with @phandle, or -1. O(log N). */
-int32_t dmn__dt_phandle_node(const struct dt_loader *ld, uint32_t phandle);
+int32_t dmn__dt_phandle_node(const struct dmn_dt_loader *ld, uint32_t phandle);
 /* Full path of node @node, valid until the fourth call after this one
  * (store a copy); NULL only on -ENOMEM. O(depth). */
-const char *dmn__dt_node_path(struct dt_loader *ld, int32_t node);
+const char *dmn__dt_node_path(struct dmn_dt_loader *ld, int32_t node);
 /* Domain @dom's full path, in the same buffers as dmn__dt_node_path's. */
-const char *dmn__dt_domain_path_tmp(struct dt_loader *ld, int32_t dom);
-/* Sets *@seg to node @node's dt_board.path_segs index (-1 for the root),
+const char *dmn__dt_domain_path_tmp(struct dmn_dt_loader *ld, int32_t dom);
+/* Sets *@seg to node @node's dmn_dt_board.path_segs index (-1 for the root),
  * making the segments of it and its ancestors that are missing: O(the
  * missing ones). 0 or -ENOMEM. */
-int dmn__dt_node_seg(struct dt_loader *ld, int32_t node, int32_t *seg);
+int dmn__dt_node_seg(struct dmn_dt_loader *ld, int32_t node, int32_t *seg);
 /* A property of node @node, or NULL (then *@len is 0 or a libfdt error). */
-const void *dmn__dt_prop(const struct dt_loader *ld, int32_t node, const char *name,
+const void *dmn__dt_prop(const struct dmn_dt_loader *ld, int32_t node, const char *name,
 		    int *len);
-bool dmn__dt_has_prop(const struct dt_loader *ld, int32_t node, const char *name);
+bool dmn__dt_has_prop(const struct dmn_dt_loader *ld, int32_t node, const char *name);
 /* A 4-byte property: 1 and *@value, 0 if absent, -1 if of another length. */
-int dmn__dt_prop_u32(const struct dt_loader *ld, int32_t node, const char *name,
+int dmn__dt_prop_u32(const struct dmn_dt_loader *ld, int32_t node, const char *name,
 		uint32_t *value);
 /* Cell @i of a property already known to hold enough cells. */
 uint32_t dmn__dt_cell(const void *prop, unsigned i);
 /* Whether a string-list property contains @s. */
-bool dmn__dt_prop_has_string(const struct dt_loader *ld, int32_t node,
+bool dmn__dt_prop_has_string(const struct dmn_dt_loader *ld, int32_t node,
 			const char *name, const char *s);
 /* The @i-th string of a string list, or NULL; *@n receives the count. */
-const char *dmn__dt_prop_string(const struct dt_loader *ld, int32_t node,
+const char *dmn__dt_prop_string(const struct dmn_dt_loader *ld, int32_t node,
 			   const char *name, unsigned i, unsigned *n);
 
-/* ---- the stages, in the order dt_load runs them ------------------------- */
+/* ---- the stages, in the order dmn_dt_load runs them ------------------------- */
 
 /* idle_states.c: resolve @node's domain-idle-states into board indices */
-int dmn__dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
+int dmn__dt_idle_refs_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t **states,
 			 unsigned *n_states);
-int dmn__dt_opp_tables_scan(struct dt_loader *ld); /* opp_tables.c */
+int dmn__dt_opp_tables_scan(struct dmn_dt_loader *ld); /* opp_tables.c */
 /* opp-supported-hw of a table: the cells of one group (the length of its
  * shortest opp-supported-hw, 0 if none), and whether the board's version
  * has fewer values than that (some cells go unchecked: two entries that
  * both carry the property may then be meant for different chips). O(n)
  * for n entries. */
-unsigned dmn__dt_opp_hw_width(const struct dt_opp_table *t);
-bool dmn__dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t);
-int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
-		       struct dt_opp_ref **refs, unsigned *n_refs);
-int dmn__dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table);
-int dmn__dt_providers_scan(struct dt_loader *ld); /* providers.c */
-int dmn__dt_domains_build(struct dt_loader *ld);  /* providers.c */
-int dmn__dt_consumers_scan(struct dt_loader *ld); /* consumers.c */
+unsigned dmn__dt_opp_hw_width(const struct dmn_dt_opp_table *t);
+bool dmn__dt_opp_hw_partial(const struct dmn_dt_board *b, const struct dmn_dt_opp_table *t);
+int dmn__dt_opp_ref_resolve(struct dmn_dt_loader *ld, int32_t node, const char *prop,
+		       struct dmn_dt_opp_ref **refs, unsigned *n_refs);
+int dmn__dt_opp_table_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t *table);
+int dmn__dt_providers_scan(struct dmn_dt_loader *ld); /* providers.c */
+int dmn__dt_domains_build(struct dmn_dt_loader *ld);  /* providers.c */
+int dmn__dt_consumers_scan(struct dmn_dt_loader *ld); /* consumers.c */
 /* names.c: "LABEL-or-PATH[:INDEX]" (pool) / a device's name */
-char *dmn__dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
+char *dmn__dt_domain_name(struct dmn_dt_loader *ld, const struct dmn_dt_provider *p,
 		     int64_t index);
-char *dmn__dt_device_name(struct dt_loader *ld, int32_t node);
+char *dmn__dt_device_name(struct dmn_dt_loader *ld, int32_t node);
 
 /*
  * consumers.c: parse one `power-domains` property into specifiers. Returns
@@ -200,7 +200,7 @@ char *dmn__dt_device_name(struct dt_loader *ld, int32_t node);
  * DT_SKIP *@specs holds the entries parsed before parsing had to stop, each
  * with @usable set when it resolved.
  */
-struct dt_pd_spec {
+struct dmn_dt_pd_spec {
 	int32_t provider; /* index into board->providers, or -1 (nested) */
 	int64_t index;
 	const void *args; /* the cells after the index, in the blob */
@@ -208,40 +208,40 @@ struct dt_pd_spec {
 	int32_t node; /* target node */
 	bool usable;  /* resolved to an enabled provider */
 };
-int dmn__dt_pd_parse(struct dt_loader *ld, int32_t node, struct dt_pd_spec **specs,
+int dmn__dt_pd_parse(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_pd_spec **specs,
 		unsigned *n_specs);
 
 /*
  * provider_parents.c: how a provider's own power-domains parent its
  * domains. _plan reports a provider whose several named parents all go to
  * every domain (provider-parents-all) and sets *@by_name when they are to
- * be mapped by name instead (DT_LOAD_PARENTS_BY_NAME and a known
+ * be mapped by name instead (DMN_DT_LOAD_PARENTS_BY_NAME and a known
  * compatible); 0 or -ENOMEM. _named_parents gives such a provider's
  * domain @d its "bus" parent and its own: 0 and *@n_out (1 or 2), -ENOENT
  * when a name is missing (reported: the caller links all parents), or
  * -ENOMEM.
  */
-int dmn__dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
+int dmn__dt_provider_parents_plan(struct dmn_dt_loader *ld, int32_t pi, int32_t node,
 			     bool *by_name);
-int dmn__dt_domain_named_parents(struct dt_loader *ld, int32_t node,
-			    const struct dt_domain *d, int32_t out[2],
+int dmn__dt_domain_named_parents(struct dmn_dt_loader *ld, int32_t node,
+			    const struct dmn_dt_domain *d, int32_t out[2],
 			    unsigned *n_out);
 
 /* The domain index of a spec, once domains exist; -1 if none. */
-int32_t dmn__dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s);
+int32_t dmn__dt_spec_domain(const struct dmn_dt_loader *ld, const struct dmn_dt_pd_spec *s);
 
 /*
  * graph.c: would the link child -> parent close a cycle, over the links
  * recorded so far? Returns 1 or 0, or -ENOMEM. Cost: O(min(ancestors of
  * @parent, descendants of @child)), with heap stacks (no recursion).
  */
-int dmn__dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent);
+int dmn__dt_link_would_cycle(struct dmn_dt_loader *ld, int32_t child, int32_t parent);
 /* graph.c: remember the link (for the downward half of the check). Returns
  * 0 or -ENOMEM. O(1) amortised. */
-int dmn__dt_link_record(struct dt_loader *ld, int32_t child, int32_t parent);
+int dmn__dt_link_record(struct dmn_dt_loader *ld, int32_t child, int32_t parent);
 
 /* providers.c: add the link child -> parent unless it closes a cycle. */
-int dmn__dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
+int dmn__dt_domain_link(struct dmn_dt_loader *ld, int32_t child, int32_t parent,
 		   int32_t node, const char *property);
 
 #endif /* DOMINO_DT_INTERNAL_H */

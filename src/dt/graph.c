@@ -14,24 +14,24 @@
 
 #include <errno.h>
 
-struct dt_link_walk {
+struct dmn_dt_link_walk {
 	unsigned n;
 	uint32_t gen;
 	uint32_t *seen_up, *seen_down; /* == gen: visited in this check */
 	int32_t *stack_up, *stack_down;
 	int32_t *first_child; /* per domain: its first child edge, or -1 */
-	struct dt_link_edge {
+	struct dmn_dt_link_edge {
 		int32_t child, next; /* next: the parent's next edge, or -1 */
 	} *edges;
 	unsigned n_edges, cap_edges;
 };
 
-static struct dt_link_walk *walk_get(struct dt_loader *ld)
+static struct dmn_dt_link_walk *walk_get(struct dmn_dt_loader *ld)
 {
 	if (ld->walk)
 		return ld->walk;
 	unsigned n = ld->board->n_domains;
-	struct dt_link_walk *w = dmn__dt_pool_alloc(ld->pool, sizeof(*w));
+	struct dmn_dt_link_walk *w = dmn__dt_pool_alloc(ld->pool, sizeof(*w));
 	if (!w)
 		return NULL;
 	w->n = n;
@@ -51,12 +51,12 @@ static struct dt_link_walk *walk_get(struct dt_loader *ld)
 
 /* One step of the upward search: pop a domain, push its unseen parents.
  * Returns 1 if @target was reached, -1 if the search is exhausted. */
-static int step_up(const struct dt_loader *ld, struct dt_link_walk *w,
+static int step_up(const struct dmn_dt_loader *ld, struct dmn_dt_link_walk *w,
 		   unsigned *top, int32_t target)
 {
 	if (!*top)
 		return -1;
-	const struct dt_domain *d = &ld->board->domains[w->stack_up[--*top]];
+	const struct dmn_dt_domain *d = &ld->board->domains[w->stack_up[--*top]];
 	for (unsigned i = 0; i < d->n_parents; i++) {
 		int32_t p = d->parents[i];
 		if (p == target)
@@ -69,7 +69,7 @@ static int step_up(const struct dt_loader *ld, struct dt_link_walk *w,
 	return 0;
 }
 
-static int step_down(struct dt_link_walk *w, unsigned *top, int32_t target)
+static int step_down(struct dmn_dt_link_walk *w, unsigned *top, int32_t target)
 {
 	if (!*top)
 		return -1;
@@ -86,11 +86,11 @@ static int step_down(struct dt_link_walk *w, unsigned *top, int32_t target)
 	return 0;
 }
 
-int dmn__dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent)
+int dmn__dt_link_would_cycle(struct dmn_dt_loader *ld, int32_t child, int32_t parent)
 {
 	if (child == parent)
 		return 1;
-	struct dt_link_walk *w = walk_get(ld);
+	struct dmn_dt_link_walk *w = walk_get(ld);
 	if (!w)
 		return -ENOMEM;
 	if (++w->gen == 0) { /* wrapped: forget every old mark */
@@ -113,12 +113,12 @@ int dmn__dt_link_would_cycle(struct dt_loader *ld, int32_t child, int32_t parent
 	}
 }
 
-int dmn__dt_link_record(struct dt_loader *ld, int32_t child, int32_t parent)
+int dmn__dt_link_record(struct dmn_dt_loader *ld, int32_t child, int32_t parent)
 {
-	struct dt_link_walk *w = walk_get(ld);
+	struct dmn_dt_link_walk *w = walk_get(ld);
 	if (!w)
 		return -ENOMEM;
-	struct dt_link_edge *e =
+	struct dmn_dt_link_edge *e =
 	    dmn__dt_vec_push(ld->pool, (void **)&w->edges, &w->n_edges,
 			&w->cap_edges, sizeof(*e));
 	if (!e)

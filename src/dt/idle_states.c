@@ -9,19 +9,19 @@ static const char *const latency_props[3] = {
     "entry-latency-us", "exit-latency-us", "min-residency-us"};
 
 /* Turn idle-state node @node into board->idle_states[...] once. */
-static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
+static int idle_state_get(struct dmn_dt_loader *ld, int32_t from, int32_t node,
 			  int32_t *out)
 {
-	struct dt_node *n = &ld->nodes[node];
+	struct dmn_dt_node *n = &ld->nodes[node];
 	if (n->idle_state >= 0) {
 		*out = n->idle_state;
 		return 0;
 	}
-	enum dt_idle_kind kind;
+	enum dmn_dt_idle_kind kind;
 	if (dmn__dt_prop_has_string(ld, node, "compatible", "domain-idle-state"))
-		kind = DT_IDLE_DOMAIN;
+		kind = DMN_DT_IDLE_DOMAIN;
 	else if (dmn__dt_prop_has_string(ld, node, "compatible", "arm,idle-state"))
-		kind = DT_IDLE_ARM;
+		kind = DMN_DT_IDLE_ARM;
 	else {
 		const char *p = dmn__dt_node_path(ld, node);
 		if (!p)
@@ -42,8 +42,8 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 				      "must be one 32-bit cell")
 				   ? -ENOMEM
 				   : DT_SKIP;
-	struct dt_board *b = ld->board;
-	struct dt_idle_state *s =
+	struct dmn_dt_board *b = ld->board;
+	struct dmn_dt_idle_state *s =
 	    dmn__dt_vec_push(ld->pool, (void **)&b->idle_states, &b->n_idle_states,
 			&ld->cap_idle, sizeof(*s));
 	if (!s)
@@ -65,7 +65,7 @@ static int idle_state_get(struct dt_loader *ld, int32_t from, int32_t node,
 	return 0;
 }
 
-int dmn__dt_idle_refs_resolve(struct dt_loader *ld, int32_t node, int32_t **states,
+int dmn__dt_idle_refs_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t **states,
 			 unsigned *n_states)
 {
 	int len;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int accept_level(void *user, pd_domain_t dom, uint32_t level)
+static int accept_level(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
@@ -23,12 +23,12 @@ static int accept_level(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops level_ops = {NULL, NULL, accept_level, 0};
+static const struct dmn_domain_ops level_ops = {NULL, NULL, accept_level, 0};
 
 /* The default backend: DESIGN §1, a domain has set_performance_state
  * exactly when its provider has an OPP table. */
-static int default_factory(void *user, const struct dt_board *board,
-			   unsigned domain, struct pd_domain_desc *desc)
+static int default_factory(void *user, const struct dmn_dt_board *board,
+			   unsigned domain, struct dmn_domain_desc *desc)
 {
 	(void)user;
 	if (board->domains[domain].opp_table >= 0)
@@ -37,21 +37,21 @@ static int default_factory(void *user, const struct dt_board *board,
 }
 
 struct builder {
-	const struct dt_board *b;
+	const struct dmn_dt_board *b;
 	struct dmn_ctx *ctx;
-	struct dt_instance *inst;
+	struct dmn_dt_instance *inst;
 	uint8_t *table_state; /* 0 unused, 1 wanted, 2 adding, 3 done */
 	unsigned n_links;
 	struct {
-		pd_domain_t parent, child;
+		dmn_domain_t parent, child;
 	} * links;
 	unsigned n_domains_made, n_devices_made, n_tables_made;
 	/* what is being built, for the diagnostic when a call fails: a node
 	 * (or a table and one of its entries) and the property behind it */
 	const char *at_node, *at_prop;
 	int32_t at_domain; /* or a domain, whose path is built on demand */
-	const struct dt_opp_table *at_table;
-	const struct dt_opp *at_entry;
+	const struct dmn_dt_opp_table *at_table;
+	const struct dmn_dt_opp *at_entry;
 };
 
 static void build_at(struct builder *bd, const char *node, const char *prop)
@@ -69,7 +69,7 @@ static void build_at_domain(struct builder *bd, unsigned d, const char *prop)
 	bd->at_domain = (int32_t)d;
 }
 
-static bool entry_added(const struct dt_opp *e)
+static bool entry_added(const struct dmn_dt_opp *e)
 {
 	return e->hw_ok && e->duplicate_of < 0 && (e->n_hz || e->has_level);
 }
@@ -84,7 +84,7 @@ static int want_table(struct builder *bd, int32_t t, int32_t *stack)
 	bd->table_state[t] = 1;
 	stack[n++] = t;
 	while (n) {
-		const struct dt_opp_table *tab = &bd->b->opp_tables[stack[--n]];
+		const struct dmn_dt_opp_table *tab = &bd->b->opp_tables[stack[--n]];
 		for (unsigned e = 0; e < tab->n_entries; e++)
 			for (unsigned r = 0; r < tab->entries[e].n_required;
 			     r++) {
@@ -101,21 +101,21 @@ static int want_table(struct builder *bd, int32_t t, int32_t *stack)
 /* Add the entries of table @t (whose required tables are filled). */
 static int add_entries(struct builder *bd, int32_t t)
 {
-	const struct dt_board *b = bd->b;
-	struct dt_instance *inst = bd->inst;
-	const struct dt_opp_table *tab = &b->opp_tables[t];
+	const struct dmn_dt_board *b = bd->b;
+	struct dmn_dt_instance *inst = bd->inst;
+	const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 	for (unsigned e = 0; e < tab->n_entries; e++) {
-		const struct dt_opp *o = &tab->entries[e];
+		const struct dmn_dt_opp *o = &tab->entries[e];
 		if (!entry_added(o))
 			continue;
 		build_at(bd, tab->path, NULL);
 		bd->at_table = tab;
 		bd->at_entry = o;
-		struct opp_desc d;
+		struct dmn_opp_desc d;
 		memset(&d, 0, sizeof(d));
-		struct opp_supply *sup = dmn__dt_pool_alloc(
+		struct dmn_opp_supply *sup = dmn__dt_pool_alloc(
 		    inst->pool, (o->n_supplies + 1) * sizeof(*sup));
-		struct opp_required *req = dmn__dt_pool_alloc(
+		struct dmn_opp_required *req = dmn__dt_pool_alloc(
 		    inst->pool, (o->n_required + 1) * sizeof(*req));
 		if (!sup || !req) {
 			dmn__dt_pool_free(inst->pool, sup);
@@ -138,21 +138,21 @@ static int add_entries(struct builder *bd, int32_t t)
 			d.microwatt += o->microwatt[w];
 		bool missing = false;
 		for (unsigned r = 0; r < o->n_required; r++) {
-			const struct dt_opp_ref *ref = &o->required[r];
+			const struct dmn_dt_opp_ref *ref = &o->required[r];
 			req[r].table = inst->opp_tables[ref->table];
 			req[r].id = inst->opp_ids[ref->table][ref->entry];
-			missing = missing || req[r].id == OPP_ID_NONE;
+			missing = missing || req[r].id == DMN_OPP_ID_NONE;
 		}
 		d.required = req;
 		d.n_required = o->n_required;
-		d.flags = (o->suspend ? OPP_FLAG_SUSPEND : 0) |
-			  (o->turbo ? OPP_FLAG_TURBO : 0) |
-			  (o->enabled ? 0 : OPP_FLAG_UNAVAILABLE) |
-			  (o->has_level ? OPP_FLAG_HAS_LEVEL : 0);
+		d.flags = (o->suspend ? DMN_OPP_FLAG_SUSPEND : 0) |
+			  (o->turbo ? DMN_OPP_FLAG_TURBO : 0) |
+			  (o->enabled ? 0 : DMN_OPP_FLAG_UNAVAILABLE) |
+			  (o->has_level ? DMN_OPP_FLAG_HAS_LEVEL : 0);
 		uint32_t id;
 		/* an entry whose required OPP was not added is left out */
 		int err = missing ? -EEXIST
-				  : opp_add(bd->ctx, inst->opp_tables[t], &d, &id);
+				  : dmn_opp_add(bd->ctx, inst->opp_tables[t], &d, &id);
 		dmn__dt_pool_free(inst->pool, sup);
 		dmn__dt_pool_free(inst->pool, req);
 		if (err == -EEXIST)
@@ -173,7 +173,7 @@ static int add_entries(struct builder *bd, int32_t t)
 static int fill_tables(struct builder *bd, int32_t *stack, unsigned *next_e,
 		       unsigned *next_r)
 {
-	const struct dt_board *b = bd->b;
+	const struct dmn_dt_board *b = bd->b;
 	for (unsigned root = 0; root < b->n_opp_tables; root++) {
 		if (bd->table_state[root] != 1)
 			continue;
@@ -184,7 +184,7 @@ static int fill_tables(struct builder *bd, int32_t *stack, unsigned *next_e,
 		bd->table_state[root] = 2;
 		while (n) {
 			int32_t t = stack[n - 1];
-			const struct dt_opp_table *tab = &b->opp_tables[t];
+			const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 			int32_t child = -1;
 			while (child < 0) {
 				unsigned e = next_e[n - 1], r = next_r[n - 1];
@@ -222,7 +222,7 @@ static int fill_tables(struct builder *bd, int32_t *stack, unsigned *next_e,
 
 static int make_tables(struct builder *bd)
 {
-	const struct dt_board *b = bd->b;
+	const struct dmn_dt_board *b = bd->b;
 	int32_t *stack =
 	    dmn__dt_pool_alloc(bd->inst->pool, (b->n_opp_tables + 1) * sizeof(*stack));
 	unsigned *next_e = dmn__dt_pool_alloc(
@@ -236,7 +236,7 @@ static int make_tables(struct builder *bd)
 		if (!bd->table_state[t])
 			continue;
 		build_at(bd, b->opp_tables[t].path, "compatible");
-		err = opp_table_create(bd->ctx, b->opp_tables[t].path,
+		err = dmn_opp_table_create(bd->ctx, b->opp_tables[t].path,
 				       &bd->inst->opp_tables[t]);
 		if (!err)
 			bd->n_tables_made = t + 1;
@@ -249,36 +249,36 @@ static int make_tables(struct builder *bd)
 	return err;
 }
 
-static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
+static int make_domains(struct builder *bd, dmn_dt_domain_factory_fn factory,
 			void *user)
 {
-	const struct dt_board *b = bd->b;
-	struct dt_instance *inst = bd->inst;
+	const struct dmn_dt_board *b = bd->b;
+	struct dmn_dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_domains; d++) {
-		struct pd_domain_desc desc = {0};
+		struct dmn_domain_desc desc = {0};
 		build_at_domain(bd, d, "#power-domain-cells");
 		int err = factory(user, b, d, &desc);
 		if (err)
 			return err;
 		desc.name = b->domains[d].name;
-		if ((err = pd_domain_create(bd->ctx, &desc, &inst->domains[d])))
+		if ((err = dmn_domain_create(bd->ctx, &desc, &inst->domains[d])))
 			return err;
 		bd->n_domains_made = d + 1;
 		int32_t t = b->domains[d].opp_table;
 		bd->at_prop = "operating-points-v2";
 		if (t >= 0 &&
-		    (err = opp_domain_set_table(bd->ctx, inst->domains[d],
+		    (err = dmn_opp_domain_set_table(bd->ctx, inst->domains[d],
 						inst->opp_tables[t])))
 			return err;
 		/* domain-idle-states, shallowest first: the governor's menu */
 		bd->at_prop = "domain-idle-states";
 		for (unsigned k = 0; k < b->domains[d].n_idle_states; k++) {
-			const struct dt_idle_state *is =
+			const struct dmn_dt_idle_state *is =
 			    &b->idle_states[b->domains[d].idle_states[k]];
-			struct pd_idle_state_desc st = {
+			struct dmn_idle_state_desc st = {
 			    is->name, is->entry_latency_us, is->exit_latency_us,
 			    is->min_residency_us, 0};
-			err = pd_domain_add_idle_state(bd->ctx, inst->domains[d],
+			err = dmn_domain_add_idle_state(bd->ctx, inst->domains[d],
 						       &st, NULL);
 			if (err)
 				return err;
@@ -289,15 +289,15 @@ static int make_domains(struct builder *bd, dt_domain_factory_fn factory,
 
 static int make_links(struct builder *bd)
 {
-	const struct dt_board *b = bd->b;
-	const struct dt_instance *inst = bd->inst;
+	const struct dmn_dt_board *b = bd->b;
+	const struct dmn_dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_domains; d++)
 		for (unsigned k = 0; k < b->domains[d].n_parents; k++) {
-			pd_domain_t parent =
+			dmn_domain_t parent =
 			    inst->domains[b->domains[d].parents[k]];
-			pd_domain_t child = inst->domains[d];
+			dmn_domain_t child = inst->domains[d];
 			build_at_domain(bd, d, "power-domains");
-			int err = opp_link_add(bd->ctx, parent, child);
+			int err = dmn_opp_link_add(bd->ctx, parent, child);
 			if (err)
 				return err;
 			bd->links[bd->n_links].parent = parent;
@@ -306,7 +306,7 @@ static int make_links(struct builder *bd)
 	/* a provider's floors hold on every one of its domains that has that
 	 * parent (nested children have their nesting parent instead) */
 	for (unsigned p = 0; p < b->n_providers; p++) {
-		const struct dt_provider *pr = &b->providers[p];
+		const struct dmn_dt_provider *pr = &b->providers[p];
 		for (unsigned f = 0; f < pr->n_floors; f++)
 			for (unsigned k = 0; k < pr->n_domains; k++) {
 				int32_t d = pr->first_domain + (int32_t)k;
@@ -319,7 +319,7 @@ static int make_links(struct builder *bd)
 				if (!linked)
 					continue;
 				build_at(bd, pr->path, "required-opps");
-				int err = opp_link_set_floor(
+				int err = dmn_opp_link_set_floor(
 				    bd->ctx,
 				    inst->domains[pr->floors[f].parent],
 				    inst->domains[d], pr->floors[f].level);
@@ -332,18 +332,18 @@ static int make_links(struct builder *bd)
 
 static int make_devices(struct builder *bd)
 {
-	const struct dt_board *b = bd->b;
-	struct dt_instance *inst = bd->inst;
+	const struct dmn_dt_board *b = bd->b;
+	struct dmn_dt_instance *inst = bd->inst;
 	for (unsigned d = 0; d < b->n_devices; d++) {
-		const struct dt_device *dev = &b->devices[d];
+		const struct dmn_dt_device *dev = &b->devices[d];
 		build_at(bd, dev->path, "power-domains");
 		int err =
-		    pd_device_create(bd->ctx, dev->name, &inst->devices[d]);
+		    dmn_device_create(bd->ctx, dev->name, &inst->devices[d]);
 		if (err)
 			return err;
 		bd->n_devices_made = d + 1;
 		for (unsigned k = 0; k < dev->n_attachments; k++)
-			if ((err = pd_attach(
+			if ((err = dmn_attach(
 				 bd->ctx, inst->devices[d],
 				 inst->domains[dev->attachments[k].domain],
 				 &inst->attachments[d][k])))
@@ -352,7 +352,7 @@ static int make_devices(struct builder *bd)
 			/* its rate votes come from the table; a device-level
 			 * required-opps beside a table is not cast as well */
 			bd->at_prop = "operating-points-v2";
-			if ((err = opp_device_bind(
+			if ((err = dmn_opp_device_bind(
 				 bd->ctx, inst->devices[d],
 				 inst->opp_tables[dev->opp_table])))
 				return err;
@@ -367,10 +367,10 @@ static int make_devices(struct builder *bd)
 		if (!levels)
 			return -ENOMEM;
 		bd->at_prop = "required-opps";
-		int n = dt_device_fixed_votes(b, d, levels, dev->n_attachments);
+		int n = dmn_dt_device_fixed_votes(b, d, levels, dev->n_attachments);
 		for (int k = 0; !err && k < n; k++)
 			if (levels[k])
-				err = pd_vote(bd->ctx, inst->attachments[d][k],
+				err = dmn_vote(bd->ctx, inst->attachments[d][k],
 					      levels[k]);
 		dmn__dt_pool_free(inst->pool, levels);
 		if (n < 0)
@@ -384,32 +384,32 @@ static int make_devices(struct builder *bd)
 /* Best-effort undo, in reverse order of creation. */
 static void unbuild(struct builder *bd)
 {
-	const struct dt_board *b = bd->b;
-	struct dt_instance *inst = bd->inst;
+	const struct dmn_dt_board *b = bd->b;
+	struct dmn_dt_instance *inst = bd->inst;
 	for (unsigned d = bd->n_devices_made; d-- > 0;) {
 		if (!inst->devices[d])
 			continue;
-		opp_device_unbind(bd->ctx, inst->devices[d]);
+		dmn_opp_device_unbind(bd->ctx, inst->devices[d]);
 		for (unsigned k = b->devices[d].n_attachments; k-- > 0;)
 			if (inst->attachments[d][k])
-				pd_detach(bd->ctx, inst->attachments[d][k]);
-		pd_device_remove(bd->ctx, inst->devices[d]);
+				dmn_detach(bd->ctx, inst->attachments[d][k]);
+		dmn_device_remove(bd->ctx, inst->devices[d]);
 	}
 	for (unsigned l = bd->n_links; l-- > 0;)
-		pd_link_remove(bd->ctx, bd->links[l].parent,
+		dmn_link_remove(bd->ctx, bd->links[l].parent,
 			       bd->links[l].child);
 	for (unsigned d = bd->n_domains_made; d-- > 0;)
 		if (inst->domains[d])
-			pd_domain_remove(bd->ctx, inst->domains[d]);
+			dmn_domain_remove(bd->ctx, inst->domains[d]);
 	for (unsigned t = bd->n_tables_made; t-- > 0;)
 		if (inst->opp_tables[t])
-			opp_table_put(bd->ctx, inst->opp_tables[t]);
+			dmn_opp_table_put(bd->ctx, inst->opp_tables[t]);
 }
 
-static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
+static int alloc_instance(struct dmn_dt_pool *pool, const struct dmn_dt_board *b,
 			  struct builder *bd)
 {
-	struct dt_instance *inst = dmn__dt_pool_alloc(pool, sizeof(*inst));
+	struct dmn_dt_instance *inst = dmn__dt_pool_alloc(pool, sizeof(*inst));
 	if (!inst)
 		return -ENOMEM;
 	inst->pool = pool;
@@ -443,23 +443,23 @@ static int alloc_instance(struct dt_pool *pool, const struct dt_board *b,
 			  dmn__dt_pool_alloc(pool, n * sizeof(uint32_t))))
 			return -ENOMEM;
 		for (unsigned e = 0; e < n; e++)
-			inst->opp_ids[t][e] = OPP_ID_NONE;
+			inst->opp_ids[t][e] = DMN_OPP_ID_NONE;
 	}
 	return 0;
 }
 
 /*
- * Which property of an OPP entry the OPP layer refused (opp_add only says
+ * Which property of an OPP entry the OPP layer refused (dmn_opp_add only says
  * -EINVAL): the rules of its check_desc, told apart for the message.
  */
-static const char *entry_fault(const struct dt_opp_table *tab,
-			       const struct dt_opp *o, int err, char *why,
+static const char *entry_fault(const struct dmn_dt_opp_table *tab,
+			       const struct dmn_dt_opp *o, int err, char *why,
 			       size_t size)
 {
 	if (err != -EINVAL)
 		return o->n_hz ? "opp-hz" : "opp-level";
 	for (unsigned s = 0; s < o->n_supplies; s++) {
-		const struct dt_opp_supply *sp = &o->supplies[s];
+		const struct dmn_dt_opp_supply *sp = &o->supplies[s];
 		if (sp->microvolt_min > sp->microvolt ||
 		    (sp->microvolt_max && sp->microvolt_max < sp->microvolt)) {
 			snprintf(why, size,
@@ -471,7 +471,7 @@ static const char *entry_fault(const struct dt_opp_table *tab,
 		}
 	}
 	for (unsigned e = 0; e < tab->n_entries; e++) {
-		const struct dt_opp *x = &tab->entries[e];
+		const struct dmn_dt_opp *x = &tab->entries[e];
 		if (x != o && entry_added(x) && (x->n_hz > 0) != (o->n_hz > 0)) {
 			snprintf(why, size,
 				 "the table mixes entries with opp-hz and "
@@ -488,15 +488,15 @@ static const char *entry_fault(const struct dt_opp_table *tab,
 	return o->n_hz ? "opp-hz" : "opp-level";
 }
 
-/* The failure of dt_instantiate_diag, as a loader-style diagnostic. */
-static void report_failure(const struct builder *bd, int err, dt_diag_fn diag,
+/* The failure of dmn_dt_instantiate_diag, as a loader-style diagnostic. */
+static void report_failure(const struct builder *bd, int err, dmn_dt_diag_fn diag,
 			   void *diag_user)
 {
 	char why[256] = "", node[1024];
 	const char *prop = bd->at_prop;
 	snprintf(node, sizeof(node), "%s", bd->at_node ? bd->at_node : "/");
 	if (bd->at_domain >= 0)
-		dt_domain_path(bd->b, (unsigned)bd->at_domain, node,
+		dmn_dt_domain_path(bd->b, (unsigned)bd->at_domain, node,
 			       sizeof(node));
 	if (bd->at_entry)
 		prop = entry_fault(bd->at_table, bd->at_entry, err, why,
@@ -508,22 +508,22 @@ static void report_failure(const struct builder *bd, int err, dt_diag_fn diag,
 	snprintf(message, sizeof(message),
 		 "cannot build the board's model here: %s%s%s",
 		 dmn_strerror(err), why[0] ? ": " : "", why);
-	struct dt_diag d = {DT_SEV_ERROR, "load-failed", node, prop, message,
+	struct dmn_dt_diag d = {DMN_DT_SEV_ERROR, "load-failed", node, prop, message,
 			    err};
 	diag(diag_user, &d);
 }
 
-int dt_instantiate(const struct dt_board *board, struct dmn_ctx *ctx,
-		   dt_domain_factory_fn factory, void *user,
-		   struct dt_instance **out)
+int dmn_dt_instantiate(const struct dmn_dt_board *board, struct dmn_ctx *ctx,
+		   dmn_dt_domain_factory_fn factory, void *user,
+		   struct dmn_dt_instance **out)
 {
-	return dt_instantiate_diag(board, ctx, factory, user, NULL, NULL, out);
+	return dmn_dt_instantiate_diag(board, ctx, factory, user, NULL, NULL, out);
 }
 
-int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
-			dt_domain_factory_fn factory, void *user,
-			dt_diag_fn diag, void *diag_user,
-			struct dt_instance **out)
+int dmn_dt_instantiate_diag(const struct dmn_dt_board *board, struct dmn_ctx *ctx,
+			dmn_dt_domain_factory_fn factory, void *user,
+			dmn_dt_diag_fn diag, void *diag_user,
+			struct dmn_dt_instance **out)
 {
 	if (out)
 		*out = NULL;
@@ -531,7 +531,7 @@ int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
 		return -EINVAL;
 	if (!factory)
 		factory = default_factory;
-	struct dt_pool *pool = dmn__dt_pool_create(dmn__dt_pool_ops(board->pool));
+	struct dmn_dt_pool *pool = dmn__dt_pool_create(dmn__dt_pool_ops(board->pool));
 	if (!pool)
 		return -ENOMEM;
 	struct builder bd = {.b = board, .ctx = ctx, .at_domain = -1};
@@ -552,14 +552,14 @@ int dt_instantiate_diag(const struct dt_board *board, struct dmn_ctx *ctx,
 	 * tables requiring them): drop the creator's references */
 	for (unsigned t = 0; t < board->n_opp_tables; t++)
 		if (bd.inst->opp_tables[t])
-			opp_table_put(ctx, bd.inst->opp_tables[t]);
+			dmn_opp_table_put(ctx, bd.inst->opp_tables[t]);
 	dmn__dt_pool_free(pool, bd.table_state);
 	dmn__dt_pool_free(pool, bd.links);
 	*out = bd.inst;
 	return 0;
 }
 
-void dt_instance_free(struct dt_instance *inst)
+void dmn_dt_instance_free(struct dmn_dt_instance *inst)
 {
 	if (inst)
 		dmn__dt_pool_destroy(inst->pool);

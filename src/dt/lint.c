@@ -12,21 +12,21 @@
 #include <string.h>
 
 struct linter {
-	lint_fn emit;
+	dmn_lint_fn emit;
 	void *user;
-	struct lint_counts counts;
+	struct dmn_lint_counts counts;
 	/* an aligned copy of the blob (NULL if out of memory); read only
 	 * after the loader validated it */
 	const void *fdt;
 };
 
-static void report(struct linter *l, enum dt_severity sev, int error,
+static void report(struct linter *l, enum dmn_dt_severity sev, int error,
 		   const char *check, const char *node, const char *property,
 		   const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* @error: the errno of the load that failed (a loader error, load-failed),
- * else 0, as struct dt_diag says. */
-static void report(struct linter *l, enum dt_severity sev, int error,
+ * else 0, as struct dmn_dt_diag says. */
+static void report(struct linter *l, enum dmn_dt_severity sev, int error,
 		   const char *check, const char *node, const char *property,
 		   const char *fmt, ...)
 {
@@ -35,10 +35,10 @@ static void report(struct linter *l, enum dt_severity sev, int error,
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	struct dt_diag f = {sev, check, node, property, message, error};
-	if (sev == DT_SEV_ERROR)
+	struct dmn_dt_diag f = {sev, check, node, property, message, error};
+	if (sev == DMN_DT_SEV_ERROR)
 		l->counts.errors++;
-	else if (sev == DT_SEV_WARNING)
+	else if (sev == DMN_DT_SEV_WARNING)
 		l->counts.warnings++;
 	else
 		l->counts.notes++;
@@ -47,7 +47,7 @@ static void report(struct linter *l, enum dt_severity sev, int error,
 }
 
 /* The loader skips what it cannot resolve; for an author those are bugs. */
-static enum dt_severity lint_severity(const struct dt_diag *d)
+static enum dmn_dt_severity lint_severity(const struct dmn_dt_diag *d)
 {
 	static const char *const raised[] = {
 		"pd-dangling-phandle", "pd-not-provider", "pd-cells-mismatch",
@@ -55,23 +55,23 @@ static enum dt_severity lint_severity(const struct dt_diag *d)
 	};
 	for (size_t i = 0; i < sizeof(raised) / sizeof(raised[0]); i++)
 		if (!strcmp(d->check, raised[i]))
-			return DT_SEV_ERROR;
+			return DMN_DT_SEV_ERROR;
 	/* Entries kept for other hardware versions are normal (Tegra): worth
 	 * knowing, with their count, but nothing to fix. */
 	if (!strcmp(d->check, "opp-needs-hw-version"))
-		return DT_SEV_NOTE;
+		return DMN_DT_SEV_NOTE;
 	return d->severity;
 }
 
 /* ---- idle states: every latency must be given ----------------------------- */
 
 static void check_idle_states(struct linter *l, const void *fdt,
-			      const struct dt_board *b)
+			      const struct dmn_dt_board *b)
 {
 	static const char *const props[] = {"entry-latency-us", "exit-latency-us",
 					    "min-residency-us"};
 	for (unsigned i = 0; i < b->n_idle_states; i++) {
-		const struct dt_idle_state *s = &b->idle_states[i];
+		const struct dmn_dt_idle_state *s = &b->idle_states[i];
 		if (!s->path)
 			continue;
 		int node = fdt_path_offset(fdt, s->path);
@@ -79,7 +79,7 @@ static void check_idle_states(struct linter *l, const void *fdt,
 			continue;
 		for (unsigned p = 0; p < 3; p++)
 			if (!fdt_getprop(fdt, node, props[p], NULL))
-				report(l, DT_SEV_ERROR, 0, "idle-state-latency", s->path,
+				report(l, DMN_DT_SEV_ERROR, 0, "idle-state-latency", s->path,
 				       props[p],
 				       "idle state '%s' has no %s: the governor would "
 				       "take it as 0 and pick it too readily",
@@ -91,7 +91,7 @@ static void check_idle_states(struct linter *l, const void *fdt,
 
 struct by_freq {
 	uint64_t hz;
-	const struct dt_opp *opp;
+	const struct dmn_dt_opp *opp;
 };
 
 static int cmp_by_freq(const void *a, const void *b)
@@ -100,17 +100,17 @@ static int cmp_by_freq(const void *a, const void *b)
 	return x->hz < y->hz ? -1 : x->hz > y->hz;
 }
 
-static void check_voltages(struct linter *l, const struct dt_board *b)
+static void check_voltages(struct linter *l, const struct dmn_dt_board *b)
 {
 	for (unsigned t = 0; t < b->n_opp_tables; t++) {
-		const struct dt_opp_table *tab = &b->opp_tables[t];
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 		struct by_freq *v = calloc(tab->n_entries ? tab->n_entries : 1,
 					   sizeof(*v));
 		if (!v)
 			return;
 		unsigned n = 0;
 		for (unsigned e = 0; e < tab->n_entries; e++) {
-			const struct dt_opp *o = &tab->entries[e];
+			const struct dmn_dt_opp *o = &tab->entries[e];
 			if (o->available && o->n_hz && o->n_supplies)
 				v[n++] = (struct by_freq){o->hz[0], o};
 		}
@@ -119,7 +119,7 @@ static void check_voltages(struct linter *l, const struct dt_board *b)
 		 * hw-selected entries may be meant for different chips */
 		bool partial = dmn__dt_opp_hw_partial(b, tab);
 		for (unsigned i = 1; i < n; i++) {
-			const struct dt_opp *lo = v[i - 1].opp, *hi = v[i].opp;
+			const struct dmn_dt_opp *lo = v[i - 1].opp, *hi = v[i].opp;
 			if (v[i].hz == v[i - 1].hz ||
 			    (partial && lo->n_supported_hw && hi->n_supported_hw))
 				continue;
@@ -131,7 +131,7 @@ static void check_voltages(struct linter *l, const struct dt_board *b)
 					continue;
 				char node[512];
 				snprintf(node, sizeof(node), "%s/%s", tab->path, hi->name);
-				report(l, DT_SEV_WARNING, 0, "opp-voltage-decreasing", node,
+				report(l, DMN_DT_SEV_WARNING, 0, "opp-voltage-decreasing", node,
 				       "opp-microvolt",
 				       "supply %u: %u uV at %llu Hz is below %u uV at "
 				       "%llu Hz (%s): voltage falls as frequency rises",
@@ -147,10 +147,10 @@ static void check_voltages(struct linter *l, const struct dt_board *b)
 
 /* ---- a device's votes must fit the levels of the domain voted on ----------- */
 
-static uint32_t top_level(const struct dt_board *b, int32_t table)
+static uint32_t top_level(const struct dmn_dt_board *b, int32_t table)
 {
 	uint32_t top = 0;
-	const struct dt_opp_table *t = &b->opp_tables[table];
+	const struct dmn_dt_opp_table *t = &b->opp_tables[table];
 	for (unsigned e = 0; e < t->n_entries; e++)
 		if (t->entries[e].has_level && t->entries[e].available &&
 		    t->entries[e].level > top)
@@ -158,10 +158,10 @@ static uint32_t top_level(const struct dt_board *b, int32_t table)
 	return top;
 }
 
-static void check_vote_levels(struct linter *l, const struct dt_board *b)
+static void check_vote_levels(struct linter *l, const struct dmn_dt_board *b)
 {
 	for (unsigned d = 0; d < b->n_devices; d++) {
-		const struct dt_device *dev = &b->devices[d];
+		const struct dmn_dt_device *dev = &b->devices[d];
 		uint32_t *levels = calloc(dev->n_attachments + 1, sizeof(*levels));
 		if (!levels)
 			return;
@@ -170,19 +170,19 @@ static void check_vote_levels(struct linter *l, const struct dt_board *b)
 					     : 0;
 		for (unsigned e = 0; e <= n_entries; e++) {
 			int n = e < n_entries
-					? dt_device_opp_votes(b, d, e, levels,
+					? dmn_dt_device_opp_votes(b, d, e, levels,
 							      dev->n_attachments)
-					: dt_device_fixed_votes(b, d, levels,
+					: dmn_dt_device_fixed_votes(b, d, levels,
 								dev->n_attachments);
 			for (int a = 0; a < n; a++) {
-				const struct dt_domain *dom =
+				const struct dmn_dt_domain *dom =
 					&b->domains[dev->attachments[a].domain];
 				if (!levels[a] || dom->opp_table < 0)
 					continue;
 				uint32_t top = top_level(b, dom->opp_table);
 				if (levels[a] <= top)
 					continue;
-				report(l, DT_SEV_ERROR, 0, "opp-level-above-top", dev->path,
+				report(l, DMN_DT_SEV_ERROR, 0, "opp-level-above-top", dev->path,
 				       e < n_entries ? "operating-points-v2" : "required-opps",
 				       "votes level %u on %s, whose highest level is %u",
 				       levels[a], dom->name, top);
@@ -233,33 +233,33 @@ static bool cpu_without_psci(const struct linter *l, const char *path)
 	return true;
 }
 
-static void on_diag(void *user, const struct dt_diag *d)
+static void on_diag(void *user, const struct dmn_dt_diag *d)
 {
 	struct linter *l = user;
 	if (!strcmp(d->check, "consumer-of-disabled-provider") &&
 	    cpu_without_psci(l, d->node)) {
-		report(l, DT_SEV_NOTE, 0, d->check, d->node, d->property,
+		report(l, DMN_DT_SEV_NOTE, 0, d->check, d->node, d->property,
 		       "%s (a CPU of a board that disables PSCI: nothing "
 		       "attaches it to these domains)",
 		       d->message);
 		return;
 	}
-	enum dt_severity sev = lint_severity(d);
-	report(l, sev, sev == DT_SEV_ERROR ? d->error : 0, d->check, d->node,
+	enum dmn_dt_severity sev = lint_severity(d);
+	report(l, sev, sev == DMN_DT_SEV_ERROR ? d->error : 0, d->check, d->node,
 	       d->property, "%s", d->message);
 }
 
 /* Errors of the second load: the first was clean, so they are new. */
-static void on_build_diag(void *user, const struct dt_diag *d)
+static void on_build_diag(void *user, const struct dmn_dt_diag *d)
 {
 	struct linter *l = user;
-	if (d->severity == DT_SEV_ERROR)
-		report(l, DT_SEV_ERROR, d->error, d->check, d->node, d->property, "%s",
+	if (d->severity == DMN_DT_SEV_ERROR)
+		report(l, DMN_DT_SEV_ERROR, d->error, d->check, d->node, d->property, "%s",
 		       d->message);
 }
 
 /*
- * `summary` and `simulate` load with sim_create: a strict load, then the
+ * `summary` and `simulate` load with dmn_sim_create: a strict load, then the
  * model built into a context, where the OPP layer may still refuse what
  * the loader took. A board those cannot load must be a lint error, so a
  * board whose lenient load found no error is loaded that way too.
@@ -268,26 +268,26 @@ static int check_loads_like_summary(struct linter *l, const void *blob,
 				    size_t size, const uint32_t *supported_hw,
 				    unsigned n_supported_hw)
 {
-	const struct sim_options so = {.supported_hw = supported_hw,
+	const struct dmn_sim_options so = {.supported_hw = supported_hw,
 				       .n_supported_hw = n_supported_hw,
 				       .diag = on_build_diag,
 				       .diag_user = l};
 	unsigned before = l->counts.errors;
-	struct sim *sim = NULL;
-	int err = sim_create(blob, size, &so, &sim);
-	sim_free(sim);
+	struct dmn_sim *sim = NULL;
+	int err = dmn_sim_create(blob, size, &so, &sim);
+	dmn_sim_free(sim);
 	if (err == -ENOMEM)
 		return err;
 	if (err && l->counts.errors == before)
-		report(l, DT_SEV_ERROR, err, "load-failed", "/", NULL,
+		report(l, DMN_DT_SEV_ERROR, err, "load-failed", "/", NULL,
 		       "summary and simulate cannot load this board: %s",
 		       dmn_strerror(err));
 	return 0;
 }
 
-int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
-	    unsigned n_supported_hw, lint_fn emit, void *user,
-	    struct lint_counts *counts)
+int dmn_dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
+	    unsigned n_supported_hw, dmn_lint_fn emit, void *user,
+	    struct dmn_lint_counts *counts)
 {
 	if (!blob)
 		return -EINVAL;
@@ -296,22 +296,22 @@ int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	if (fdt)
 		memcpy(fdt, blob, size);
 	struct linter l = {emit, user, {0, 0, 0}, fdt};
-	struct dt_load_opts opts;
+	struct dmn_dt_load_opts opts;
 	memset(&opts, 0, sizeof(opts));
 	opts.supported_hw = supported_hw;
 	opts.n_supported_hw = n_supported_hw;
-	opts.flags = DT_LOAD_LENIENT;
+	opts.flags = DMN_DT_LOAD_LENIENT;
 	opts.diag = on_diag;
 	opts.diag_user = &l;
-	struct dt_board *b = NULL;
-	int err = dt_load(blob, size, &opts, &b);
+	struct dmn_dt_board *b = NULL;
+	int err = dmn_dt_load(blob, size, &opts, &b);
 	/* Lenient loading still hands back a board for a blob that failed
 	 * validation; there is nothing to lint in it, and the caller must be
 	 * told it is corrupt (the CLI exits 2 for bad input, not 1). */
 	if (err == -ENOMEM || err == -EILSEQ || !b) {
 		if (counts)
 			*counts = l.counts;
-		dt_board_free(b);
+		dmn_dt_board_free(b);
 		free(fdt);
 		return err ? err : -EILSEQ;
 	}
@@ -320,9 +320,9 @@ int dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 		check_idle_states(&l, fdt, b);
 	check_voltages(&l, b);
 	check_vote_levels(&l, b);
-	dt_board_free(b);
+	dmn_dt_board_free(b);
 	if (err && !l.counts.errors)
-		report(&l, DT_SEV_ERROR, err, "load-failed", "/", NULL,
+		report(&l, DMN_DT_SEV_ERROR, err, "load-failed", "/", NULL,
 		       "the board does not load: %s", dmn_strerror(err));
 	else if (!err)
 		err = check_loads_like_summary(&l, blob, size, supported_hw,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dt_load: validation, then the stages in order; dt_board_free. */
+/* dmn_dt_load: validation, then the stages in order; dmn_dt_board_free. */
 #include "dt_internal.h"
 
 #include <errno.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int load_root(struct dt_loader *ld)
+static int load_root(struct dmn_dt_loader *ld)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	unsigned n;
 	const char *model = dmn__dt_prop_string(ld, 0, "model", 0, &n);
 	if (model && !(b->model = dmn__dt_pool_strdup(ld->pool, model)))
@@ -30,7 +30,7 @@ static int load_root(struct dt_loader *ld)
 	return 0;
 }
 
-static int run_stages(struct dt_loader *ld)
+static int run_stages(struct dmn_dt_loader *ld)
 {
 	int err;
 	if ((err = dmn__dt_blob_index(ld)) || (err = load_root(ld)) ||
@@ -98,10 +98,10 @@ static int precheck(const void *fdt, size_t size)
 	return 0;
 }
 
-int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
-	    struct dt_board **out)
+int dmn_dt_load(const void *blob, size_t size, const struct dmn_dt_load_opts *opts,
+	    struct dmn_dt_board **out)
 {
-	static const struct dt_load_opts defaults;
+	static const struct dmn_dt_load_opts defaults;
 	if (out)
 		*out = NULL;
 	if (!blob || !out)
@@ -112,16 +112,16 @@ int dt_load(const void *blob, size_t size, const struct dt_load_opts *opts,
 	    (opts->n_supported_hw && !opts->supported_hw))
 		return -EINVAL;
 
-	struct dt_pool *pool = dmn__dt_pool_create(opts->alloc);
+	struct dmn_dt_pool *pool = dmn__dt_pool_create(opts->alloc);
 	if (!pool)
 		return -ENOMEM;
-	struct dt_board *board = dmn__dt_pool_alloc(pool, sizeof(*board));
+	struct dmn_dt_board *board = dmn__dt_pool_alloc(pool, sizeof(*board));
 	if (!board) {
 		dmn__dt_pool_destroy(pool);
 		return -ENOMEM;
 	}
 	board->pool = pool;
-	struct dt_loader ld = {.board = board, .pool = pool, .opts = opts};
+	struct dmn_dt_loader ld = {.board = board, .pool = pool, .opts = opts};
 	int err = 0;
 
 	if (opts->n_supported_hw) {
@@ -176,7 +176,7 @@ done:
 		err = 0;
 	if (err && !ld.first_error)
 		ld.first_error = err;
-	if (ld.first_error && !(opts->flags & DT_LOAD_LENIENT)) {
+	if (ld.first_error && !(opts->flags & DMN_DT_LOAD_LENIENT)) {
 		dmn__dt_pool_destroy(pool);
 		return ld.first_error;
 	}
@@ -184,13 +184,13 @@ done:
 	return ld.first_error;
 }
 
-void dt_board_free(struct dt_board *board)
+void dmn_dt_board_free(struct dmn_dt_board *board)
 {
 	if (board)
 		dmn__dt_pool_destroy(board->pool);
 }
 
-int dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max)
+int dmn_dt_parse_supported_hw(const char *text, uint32_t *out, unsigned max)
 {
 	if (!text || (max && !out))
 		return -EINVAL;

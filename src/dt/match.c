@@ -16,7 +16,7 @@
 
 /* Scratch of one call, from the board's allocator (not its pool: a
  * const board may be read by several threads at once). */
-static void *scratch_alloc(const struct dt_board *b, size_t n, size_t elem)
+static void *scratch_alloc(const struct dmn_dt_board *b, size_t n, size_t elem)
 {
 	const struct dmn_alloc_ops *ops = dmn__dt_pool_ops(b->pool);
 	if (n > SIZE_MAX / elem - 1)
@@ -24,7 +24,7 @@ static void *scratch_alloc(const struct dt_board *b, size_t n, size_t elem)
 	return ops->alloc(ops->user, (n + 1) * elem);
 }
 
-static void scratch_free(const struct dt_board *b, void *p)
+static void scratch_free(const struct dmn_dt_board *b, void *p)
 {
 	const struct dmn_alloc_ops *ops = dmn__dt_pool_ops(b->pool);
 	if (p)
@@ -35,9 +35,9 @@ static void scratch_free(const struct dt_board *b, void *p)
  * visited once (diamonds in the DAG are common: i.MX blk-ctrl), in a list
  * that grows with what it finds; no limit on depth or count. 1, 0 or
  * -ENOMEM. */
-static int ancestor_owns(const struct dt_board *b, int32_t dom, int32_t table)
+static int ancestor_owns(const struct dmn_dt_board *b, int32_t dom, int32_t table)
 {
-	const struct dt_domain *d = &b->domains[dom];
+	const struct dmn_dt_domain *d = &b->domains[dom];
 	if (!d->n_parents)
 		return 0;
 	size_t cap = d->n_parents + 8, n_seen = 0, next = 0;
@@ -48,7 +48,7 @@ static int ancestor_owns(const struct dt_board *b, int32_t dom, int32_t table)
 		seen[n_seen++] = d->parents[i];
 	int found = 0;
 	while (next < n_seen && !found) {
-		const struct dt_domain *a = &b->domains[seen[next++]];
+		const struct dmn_dt_domain *a = &b->domains[seen[next++]];
 		if (a->opp_table == table) {
 			found = 1;
 			break;
@@ -80,13 +80,13 @@ static int ancestor_owns(const struct dt_board *b, int32_t dom, int32_t table)
 
 /* A ref into a table without levels is a device-to-device requirement,
  * never a domain's vote. */
-static bool votes_level(const struct dt_board *b, const struct dt_opp_ref *r)
+static bool votes_level(const struct dmn_dt_board *b, const struct dmn_dt_opp_ref *r)
 {
 	return b->opp_tables[r->table].entries[r->entry].has_level;
 }
 
-int dt_match_required(const struct dt_board *board, const int32_t *domains,
-		      unsigned n_domains, const struct dt_opp_ref *refs,
+int dmn_dt_match_required(const struct dmn_dt_board *board, const int32_t *domains,
+		      unsigned n_domains, const struct dmn_dt_opp_ref *refs,
 		      unsigned n_refs, int32_t *assign)
 {
 	if (!board || (n_domains && (!domains || !assign)) ||
@@ -138,8 +138,8 @@ int dt_match_required(const struct dt_board *board, const int32_t *domains,
 	return count;
 }
 
-static int votes_for(const struct dt_board *b, const struct dt_device *d,
-		     const struct dt_opp_ref *refs, unsigned n_refs,
+static int votes_for(const struct dmn_dt_board *b, const struct dmn_dt_device *d,
+		     const struct dmn_dt_opp_ref *refs, unsigned n_refs,
 		     uint32_t *levels, unsigned max)
 {
 	unsigned n = d->n_attachments;
@@ -149,11 +149,11 @@ static int votes_for(const struct dt_board *b, const struct dt_device *d,
 	for (unsigned i = 0; !err && i < n; i++)
 		doms[i] = d->attachments[i].domain;
 	if (!err)
-		err = dt_match_required(b, doms, n, refs, n_refs, assign);
+		err = dmn_dt_match_required(b, doms, n, refs, n_refs, assign);
 	for (unsigned i = 0; err >= 0 && i < n && i < max; i++) {
 		levels[i] = 0;
 		if (assign[i] >= 0) {
-			const struct dt_opp_ref *r = &refs[assign[i]];
+			const struct dmn_dt_opp_ref *r = &refs[assign[i]];
 			levels[i] =
 			    b->opp_tables[r->table].entries[r->entry].level;
 		}
@@ -163,26 +163,26 @@ static int votes_for(const struct dt_board *b, const struct dt_device *d,
 	return err < 0 ? err : (int)n;
 }
 
-int dt_device_opp_votes(const struct dt_board *board, unsigned device,
+int dmn_dt_device_opp_votes(const struct dmn_dt_board *board, unsigned device,
 			unsigned entry, uint32_t *levels, unsigned max)
 {
 	if (!board || device >= board->n_devices || (max && !levels))
 		return -EINVAL;
-	const struct dt_device *d = &board->devices[device];
+	const struct dmn_dt_device *d = &board->devices[device];
 	if (d->opp_table < 0)
 		return -ENOENT;
-	const struct dt_opp_table *t = &board->opp_tables[d->opp_table];
+	const struct dmn_dt_opp_table *t = &board->opp_tables[d->opp_table];
 	if (entry >= t->n_entries)
 		return -ENOENT;
-	const struct dt_opp *o = &t->entries[entry];
+	const struct dmn_dt_opp *o = &t->entries[entry];
 	return votes_for(board, d, o->required, o->n_required, levels, max);
 }
 
-int dt_device_fixed_votes(const struct dt_board *board, unsigned device,
+int dmn_dt_device_fixed_votes(const struct dmn_dt_board *board, unsigned device,
 			  uint32_t *levels, unsigned max)
 {
 	if (!board || device >= board->n_devices || (max && !levels))
 		return -EINVAL;
-	const struct dt_device *d = &board->devices[device];
+	const struct dmn_dt_device *d = &board->devices[device];
 	return votes_for(board, d, d->required, d->n_required, levels, max);
 }

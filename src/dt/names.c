@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-char *dmn__dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
+char *dmn__dt_domain_name(struct dmn_dt_loader *ld, const struct dmn_dt_provider *p,
 		     int64_t index)
 {
 	const char *base = p->label ? p->label : p->path;
@@ -24,9 +24,9 @@ char *dmn__dt_domain_name(struct dt_loader *ld, const struct dt_provider *p,
 	return name;
 }
 
-char *dmn__dt_device_name(struct dt_loader *ld, int32_t node)
+char *dmn__dt_device_name(struct dmn_dt_loader *ld, int32_t node)
 {
-	const struct dt_node *n = &ld->nodes[node];
+	const struct dmn_dt_node *n = &ld->nodes[node];
 	if (n->label)
 		return dmn__dt_pool_strdup(ld->pool, n->label);
 	const char *path = dmn__dt_node_path(ld, node);
@@ -54,24 +54,24 @@ static int is_indexed(const char *name, const char *base, int64_t index)
 
 /* A domain defined by a node of its own (a nested child, or a provider
  * without cells), not one index of a provider's list. */
-static int has_own_node(const struct dt_board *board, const struct dt_domain *d)
+static int has_own_node(const struct dmn_dt_board *board, const struct dmn_dt_domain *d)
 {
 	return d->index < 0 ||
-	       !dt_domain_path_is(board, (unsigned)(d - board->domains),
+	       !dmn_dt_domain_path_is(board, (unsigned)(d - board->domains),
 				  board->providers[d->provider].path);
 }
 
-static int domain_called(const struct dt_board *board,
-			 const struct dt_domain *d, const char *name)
+static int domain_called(const struct dmn_dt_board *board,
+			 const struct dmn_dt_domain *d, const char *name)
 {
 	if (in_labels(d->labels, d->n_labels, name))
 		return 1;
 	if (has_own_node(board, d) &&
-	    dt_domain_path_is(board, (unsigned)(d - board->domains), name))
+	    dmn_dt_domain_path_is(board, (unsigned)(d - board->domains), name))
 		return 1;
 	if (d->index < 0)
 		return 0;
-	const struct dt_provider *p = &board->providers[d->provider];
+	const struct dmn_dt_provider *p = &board->providers[d->provider];
 	for (unsigned i = 0; i < p->n_labels; i++)
 		if (is_indexed(name, p->labels[i], d->index))
 			return 1;
@@ -85,12 +85,12 @@ static size_t base_len(const char *node_name)
 	return at ? (size_t)(at - node_name) : strlen(node_name);
 }
 
-size_t dt_domain_path(const struct dt_board *board, unsigned domain, char *buf,
+size_t dmn_dt_domain_path(const struct dmn_dt_board *board, unsigned domain, char *buf,
 		      size_t size)
 {
 	if (!board || domain >= board->n_domains)
 		return 0;
-	const struct dt_path_seg *segs = board->path_segs;
+	const struct dmn_dt_path_seg *segs = board->path_segs;
 	int32_t first = board->domains[domain].path_seg;
 	size_t len = 0;
 	for (int32_t s = first; s >= 0; s = segs[s].parent)
@@ -114,12 +114,12 @@ size_t dt_domain_path(const struct dt_board *board, unsigned domain, char *buf,
 	return len;
 }
 
-bool dt_domain_path_is(const struct dt_board *board, unsigned domain,
+bool dmn_dt_domain_path_is(const struct dmn_dt_board *board, unsigned domain,
 		       const char *path)
 {
 	if (!board || !path || domain >= board->n_domains)
 		return false;
-	const struct dt_path_seg *segs = board->path_segs;
+	const struct dmn_dt_path_seg *segs = board->path_segs;
 	int32_t s = board->domains[domain].path_seg;
 	if (s < 0)
 		return strcmp(path, "/") == 0;
@@ -174,8 +174,8 @@ static int find_by_node_name(const char *name, unsigned n,
 
 static const char *domain_node_name(const void *user, unsigned i)
 {
-	const struct dt_board *b = user;
-	const struct dt_domain *d = &b->domains[i];
+	const struct dmn_dt_board *b = user;
+	const struct dmn_dt_domain *d = &b->domains[i];
 	if (!has_own_node(b, d))
 		return NULL;
 	return d->path_seg >= 0 ? b->path_segs[d->path_seg].name : "";
@@ -183,10 +183,10 @@ static const char *domain_node_name(const void *user, unsigned i)
 
 static const char *device_node_name(const void *user, unsigned i)
 {
-	return ((const struct dt_board *)user)->devices[i].node_name;
+	return ((const struct dmn_dt_board *)user)->devices[i].node_name;
 }
 
-int dt_domain_find(const struct dt_board *board, const char *name)
+int dmn_dt_domain_find(const struct dmn_dt_board *board, const char *name)
 {
 	if (!board || !name)
 		return -EINVAL;
@@ -200,12 +200,12 @@ int dt_domain_find(const struct dt_board *board, const char *name)
 				 board);
 }
 
-int dt_device_find(const struct dt_board *board, const char *name)
+int dmn_dt_device_find(const struct dmn_dt_board *board, const char *name)
 {
 	if (!board || !name)
 		return -EINVAL;
 	for (unsigned i = 0; i < board->n_devices; i++) {
-		const struct dt_device *d = &board->devices[i];
+		const struct dmn_dt_device *d = &board->devices[i];
 		if (strcmp(d->name, name) == 0 || strcmp(d->path, name) == 0 ||
 		    in_labels(d->labels, d->n_labels, name))
 			return (int)i;

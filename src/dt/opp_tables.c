@@ -13,7 +13,7 @@
  * "-qcom-level", ...) are OPP tables too: Linux's OPP core reads their
  * entries like any other and leaves the vendor part to a driver. The
  * compatible that names the variant, or NULL for a plain table. */
-static const char *opp_table_variant(const struct dt_loader *ld, int32_t node,
+static const char *opp_table_variant(const struct dmn_dt_loader *ld, int32_t node,
 				     bool *is_table)
 {
 	static const char plain[] = "operating-points-v2";
@@ -36,7 +36,7 @@ static const char *opp_table_variant(const struct dt_loader *ld, int32_t node,
 	return variant;
 }
 
-static bool is_opp_table(const struct dt_loader *ld, int32_t node)
+static bool is_opp_table(const struct dmn_dt_loader *ld, int32_t node)
 {
 	bool table;
 	opp_table_variant(ld, node, &table);
@@ -44,7 +44,7 @@ static bool is_opp_table(const struct dt_loader *ld, int32_t node)
 }
 
 /* A property made of whole u32 cells: the cell count, or -1 (reported). */
-static int cells_of(struct dt_loader *ld, int32_t node, const char *name,
+static int cells_of(struct dmn_dt_loader *ld, int32_t node, const char *name,
 		    unsigned group, const void **value)
 {
 	int len;
@@ -60,9 +60,9 @@ static int cells_of(struct dt_loader *ld, int32_t node, const char *name,
 	return len / 4;
 }
 
-static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
+static int parse_entry(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_opp *e)
 {
-	struct dt_pool *pool = ld->pool;
+	struct dmn_dt_pool *pool = ld->pool;
 	const void *v;
 	int n;
 
@@ -116,7 +116,7 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 		if (!e->supplies)
 			return -ENOMEM;
 		for (unsigned i = 0; i < e->n_supplies; i++) {
-			struct dt_opp_supply *s = &e->supplies[i];
+			struct dmn_dt_opp_supply *s = &e->supplies[i];
 			s->microvolt = dmn__dt_cell(uv, i * per);
 			s->microvolt_min =
 			    per == 3 ? dmn__dt_cell(uv, i * per + 1) : s->microvolt;
@@ -154,10 +154,10 @@ static int parse_entry(struct dt_loader *ld, int32_t node, struct dt_opp *e)
 	return 0;
 }
 
-static int scan_table(struct dt_loader *ld, int32_t node)
+static int scan_table(struct dmn_dt_loader *ld, int32_t node)
 {
-	struct dt_board *b = ld->board;
-	struct dt_opp_table *t =
+	struct dmn_dt_board *b = ld->board;
+	struct dmn_dt_opp_table *t =
 	    dmn__dt_vec_push(ld->pool, (void **)&b->opp_tables, &b->n_opp_tables,
 			&ld->cap_tables, sizeof(*t));
 	if (!t)
@@ -201,8 +201,8 @@ static int scan_table(struct dt_loader *ld, int32_t node)
 	return 0;
 }
 
-int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop,
-		       struct dt_opp_ref **refs, unsigned *n_refs)
+int dmn__dt_opp_ref_resolve(struct dmn_dt_loader *ld, int32_t node, const char *prop,
+		       struct dmn_dt_opp_ref **refs, unsigned *n_refs)
 {
 	const void *v;
 	int n = cells_of(ld, node, prop, 1, &v);
@@ -212,7 +212,7 @@ int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop
 		return -ENOMEM;
 	if (n <= 0)
 		return n < 0 ? DT_SKIP : 0;
-	struct dt_opp_ref *out =
+	struct dmn_dt_opp_ref *out =
 	    dmn__dt_pool_alloc(ld->pool, (unsigned)n * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
@@ -234,12 +234,12 @@ int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop
 				       i, p)
 			      : -ENOMEM;
 		} else {
-			struct dt_opp_ref r = {
+			struct dmn_dt_opp_ref r = {
 			    ld->nodes[target].opp_table_of_entry,
 			    ld->nodes[target].opp_entry};
-			const struct dt_opp_table *rt =
+			const struct dmn_dt_opp_table *rt =
 			    &ld->board->opp_tables[r.table];
-			const struct dt_opp *e = &rt->entries[r.entry];
+			const struct dmn_dt_opp *e = &rt->entries[r.entry];
 			/* An entry of a table without any level is another
 			 * device's OPP (a device-to-device requirement); one
 			 * without a level among levels has nothing domino
@@ -267,7 +267,7 @@ int dmn__dt_opp_ref_resolve(struct dt_loader *ld, int32_t node, const char *prop
 	return ret;
 }
 
-int dmn__dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table)
+int dmn__dt_opp_table_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t *table)
 {
 	const void *v;
 	*table = -1;
@@ -306,7 +306,7 @@ int dmn__dt_opp_table_resolve(struct dt_loader *ld, int32_t node, int32_t *table
  * (Tegra's CPU tables have 2 cells, its peripheral tables 1, on one board);
  * one --supported-hw for the whole board cannot say it per table, the
  * table's own entries can. 0 when no entry carries the property. */
-unsigned dmn__dt_opp_hw_width(const struct dt_opp_table *t)
+unsigned dmn__dt_opp_hw_width(const struct dmn_dt_opp_table *t)
 {
 	unsigned w = 0;
 	for (unsigned i = 0; i < t->n_entries; i++) {
@@ -319,7 +319,7 @@ unsigned dmn__dt_opp_hw_width(const struct dt_opp_table *t)
 
 /* Some group of @w cells whose every covered cell (those the version has
  * a value for) shares a bit with that value. */
-static bool hw_supported(const struct dt_board *b, const struct dt_opp *e,
+static bool hw_supported(const struct dmn_dt_board *b, const struct dmn_dt_opp *e,
 			 unsigned w)
 {
 	unsigned k = b->n_supported_hw < w ? b->n_supported_hw : w;
@@ -335,7 +335,7 @@ static bool hw_supported(const struct dt_board *b, const struct dt_opp *e,
 }
 
 /* "0x4,0x4" for messages; a long version is cut with "...". */
-static void format_version(const struct dt_board *b, char *buf, size_t size)
+static void format_version(const struct dmn_dt_board *b, char *buf, size_t size)
 {
 	size_t len = 0;
 	buf[0] = 0;
@@ -351,7 +351,7 @@ static void format_version(const struct dt_board *b, char *buf, size_t size)
 	}
 }
 
-static bool same_key(const struct dt_opp *a, const struct dt_opp *b)
+static bool same_key(const struct dmn_dt_opp *a, const struct dmn_dt_opp *b)
 {
 	if (a->n_hz != b->n_hz || a->has_level != b->has_level ||
 	    (a->has_level && a->level != b->level))
@@ -362,15 +362,15 @@ static bool same_key(const struct dt_opp *a, const struct dt_opp *b)
 	return true;
 }
 
-bool dmn__dt_opp_hw_partial(const struct dt_board *b, const struct dt_opp_table *t)
+bool dmn__dt_opp_hw_partial(const struct dmn_dt_board *b, const struct dmn_dt_opp_table *t)
 {
 	return b->n_supported_hw && b->n_supported_hw < dmn__dt_opp_hw_width(t);
 }
 
-static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
+static int finish_table(struct dmn_dt_loader *ld, int32_t ti, int32_t node)
 {
-	struct dt_board *b = ld->board;
-	struct dt_opp_table *t = &b->opp_tables[ti];
+	struct dmn_dt_board *b = ld->board;
+	struct dmn_dt_opp_table *t = &b->opp_tables[ti];
 	unsigned w = dmn__dt_opp_hw_width(t);
 	bool partial = dmn__dt_opp_hw_partial(b, t);
 	unsigned n_count_bad = 0, n_ambiguous = 0;
@@ -384,7 +384,7 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 			continue;
 		int32_t enode = (int32_t)k;
 		unsigned i = (unsigned)ld->nodes[k].opp_entry;
-		struct dt_opp *e = &t->entries[i];
+		struct dmn_dt_opp *e = &t->entries[i];
 		int err = dmn__dt_opp_ref_resolve(ld, enode, "required-opps",
 					     &e->required, &e->n_required);
 		if (err == -ENOMEM)
@@ -418,7 +418,7 @@ static int finish_table(struct dt_loader *ld, int32_t ti, int32_t node)
 		 * opp-peak-kBps) have no key this model compares */
 		bool keyed = e->n_hz || e->has_level;
 		for (unsigned j = 0; keyed && e->available && j < i; j++) {
-			const struct dt_opp *first = &t->entries[j];
+			const struct dmn_dt_opp *first = &t->entries[j];
 			if (!first->available || !same_key(first, e))
 				continue;
 			e->duplicate_of = (int32_t)j;
@@ -477,7 +477,7 @@ struct cycle_frame {
 	unsigned entry, ref;
 };
 
-static int break_cycles(struct dt_loader *ld, const int32_t *table_node,
+static int break_cycles(struct dmn_dt_loader *ld, const int32_t *table_node,
 			uint8_t *color, struct cycle_frame *stack, int32_t root)
 {
 	unsigned n = 0;
@@ -485,13 +485,13 @@ static int break_cycles(struct dt_loader *ld, const int32_t *table_node,
 	stack[n++] = (struct cycle_frame){root, 0, 0};
 	while (n) {
 		struct cycle_frame *f = &stack[n - 1];
-		struct dt_opp_table *tab = &ld->board->opp_tables[f->table];
+		struct dmn_dt_opp_table *tab = &ld->board->opp_tables[f->table];
 		if (f->entry >= tab->n_entries) {
 			color[f->table] = 2;
 			n--;
 			continue;
 		}
-		struct dt_opp *o = &tab->entries[f->entry];
+		struct dmn_dt_opp *o = &tab->entries[f->entry];
 		if (f->ref >= o->n_required) {
 			f->entry++;
 			f->ref = 0;
@@ -499,7 +499,7 @@ static int break_cycles(struct dt_loader *ld, const int32_t *table_node,
 		}
 		int32_t u = o->required[f->ref].table;
 		if (color[u] == 1) {
-			const struct dt_opp_table *to = &ld->board->opp_tables[u];
+			const struct dmn_dt_opp_table *to = &ld->board->opp_tables[u];
 			bool device = !to->has_level;
 			int err =
 			    device
@@ -532,7 +532,7 @@ static int break_cycles(struct dt_loader *ld, const int32_t *table_node,
 	return 0;
 }
 
-static int check_cycles(struct dt_loader *ld)
+static int check_cycles(struct dmn_dt_loader *ld)
 {
 	unsigned n = ld->board->n_opp_tables;
 	if (!n)
@@ -557,7 +557,7 @@ static int check_cycles(struct dt_loader *ld)
 	return 0;
 }
 
-int dmn__dt_opp_tables_scan(struct dt_loader *ld)
+int dmn__dt_opp_tables_scan(struct dmn_dt_loader *ld)
 {
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		bool table;

@@ -7,23 +7,23 @@
 #include <string.h>
 
 /* The header keeps the payload aligned for any object. */
-union dt_block {
+union dmn_dt_block {
 	struct {
-		union dt_block *prev;
-		union dt_block *next;
+		union dmn_dt_block *prev;
+		union dmn_dt_block *next;
 	} link;
 	max_align_t align;
 };
 
-struct dt_pool {
+struct dmn_dt_pool {
 	struct dmn_alloc_ops ops;
-	union dt_block head; /* circular list sentinel */
+	union dmn_dt_block head; /* circular list sentinel */
 };
 
-struct dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops)
+struct dmn_dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops)
 {
 	struct dmn_alloc_ops use = dmn__alloc_ops_or_default(ops);
-	struct dt_pool *pool = use.alloc(use.user, sizeof(*pool));
+	struct dmn_dt_pool *pool = use.alloc(use.user, sizeof(*pool));
 	if (!pool)
 		return NULL;
 	pool->ops = use;
@@ -31,30 +31,30 @@ struct dt_pool *dmn__dt_pool_create(const struct dmn_alloc_ops *ops)
 	return pool;
 }
 
-const struct dmn_alloc_ops *dmn__dt_pool_ops(const struct dt_pool *pool)
+const struct dmn_alloc_ops *dmn__dt_pool_ops(const struct dmn_dt_pool *pool)
 {
 	return &pool->ops;
 }
 
-void dmn__dt_pool_destroy(struct dt_pool *pool)
+void dmn__dt_pool_destroy(struct dmn_dt_pool *pool)
 {
 	if (!pool)
 		return;
-	union dt_block *b = pool->head.link.next;
+	union dmn_dt_block *b = pool->head.link.next;
 	while (b != &pool->head) {
-		union dt_block *next = b->link.next;
+		union dmn_dt_block *next = b->link.next;
 		pool->ops.free(pool->ops.user, b);
 		b = next;
 	}
 	pool->ops.free(pool->ops.user, pool);
 }
 
-void *dmn__dt_pool_alloc(struct dt_pool *pool, size_t size)
+void *dmn__dt_pool_alloc(struct dmn_dt_pool *pool, size_t size)
 {
-	if (size > SIZE_MAX - sizeof(union dt_block))
+	if (size > SIZE_MAX - sizeof(union dmn_dt_block))
 		return NULL;
-	union dt_block *b =
-	    pool->ops.alloc(pool->ops.user, sizeof(union dt_block) + size);
+	union dmn_dt_block *b =
+	    pool->ops.alloc(pool->ops.user, sizeof(union dmn_dt_block) + size);
 	if (!b)
 		return NULL;
 	b->link.next = pool->head.link.next;
@@ -65,17 +65,17 @@ void *dmn__dt_pool_alloc(struct dt_pool *pool, size_t size)
 	return b + 1;
 }
 
-void dmn__dt_pool_free(struct dt_pool *pool, void *ptr)
+void dmn__dt_pool_free(struct dmn_dt_pool *pool, void *ptr)
 {
 	if (!ptr)
 		return;
-	union dt_block *b = (union dt_block *)ptr - 1;
+	union dmn_dt_block *b = (union dmn_dt_block *)ptr - 1;
 	b->link.prev->link.next = b->link.next;
 	b->link.next->link.prev = b->link.prev;
 	pool->ops.free(pool->ops.user, b);
 }
 
-char *dmn__dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n)
+char *dmn__dt_pool_strndup(struct dmn_dt_pool *pool, const char *s, size_t n)
 {
 	char *copy = dmn__dt_pool_alloc(pool, n + 1);
 	if (copy)
@@ -83,12 +83,12 @@ char *dmn__dt_pool_strndup(struct dt_pool *pool, const char *s, size_t n)
 	return copy;
 }
 
-char *dmn__dt_pool_strdup(struct dt_pool *pool, const char *s)
+char *dmn__dt_pool_strdup(struct dmn_dt_pool *pool, const char *s)
 {
 	return dmn__dt_pool_strndup(pool, s, strlen(s));
 }
 
-void *dmn__dt_vec_push(struct dt_pool *pool, void **array, unsigned *count,
+void *dmn__dt_vec_push(struct dmn_dt_pool *pool, void **array, unsigned *count,
 		  unsigned *cap, size_t elem)
 {
 	if (*count == *cap) {

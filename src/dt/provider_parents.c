@@ -7,7 +7,7 @@
  * "bus" domain, named by `power-domain-names`, and Linux's drivers
  * (imx8m-blk-ctrl, imx8mp-blk-ctrl) give each domain only "bus" and its
  * own entry. The default keeps DESIGN and says so (provider-parents-all);
- * DT_LOAD_PARENTS_BY_NAME applies the drivers' mapping for the
+ * DMN_DT_LOAD_PARENTS_BY_NAME applies the drivers' mapping for the
  * compatibles below. The table holds facts of the bindings: for each
  * domain index (dt-bindings/power/imx8m*-power.h), the
  * power-domain-names entry its driver attaches.
@@ -48,7 +48,7 @@ static const struct named_parents by_name[] = {
 
 static const char bus_name[] = "bus";
 
-static const struct named_parents *find_map(const struct dt_loader *ld,
+static const struct named_parents *find_map(const struct dmn_dt_loader *ld,
 					    int32_t node)
 {
 	for (size_t i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++)
@@ -59,10 +59,10 @@ static const struct named_parents *find_map(const struct dt_loader *ld,
 }
 
 /* The domain the power-domains entry named @name resolved to, or -1. */
-static int32_t named_parent(const struct dt_loader *ld, int32_t node,
+static int32_t named_parent(const struct dmn_dt_loader *ld, int32_t node,
 			    const char *name)
 {
-	const struct dt_node *n = &ld->nodes[node];
+	const struct dmn_dt_node *n = &ld->nodes[node];
 	for (unsigned i = 0; i < n->n_specs; i++) {
 		const char *s =
 		    dmn__dt_prop_string(ld, node, "power-domain-names", i, NULL);
@@ -74,23 +74,23 @@ static int32_t named_parent(const struct dt_loader *ld, int32_t node,
 	return -1;
 }
 
-static bool has_names(const struct dt_loader *ld, int32_t node)
+static bool has_names(const struct dmn_dt_loader *ld, int32_t node)
 {
 	unsigned n = 0;
 	dmn__dt_prop_string(ld, node, "power-domain-names", 0, &n);
 	return n > 0;
 }
 
-int dmn__dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node,
+int dmn__dt_provider_parents_plan(struct dmn_dt_loader *ld, int32_t pi, int32_t node,
 			     bool *by_name_out)
 {
-	const struct dt_provider *p = &ld->board->providers[pi];
+	const struct dmn_dt_provider *p = &ld->board->providers[pi];
 	*by_name_out = false;
 	/* one domain, or one parent: every reading gives the same links */
 	if (p->cells == 0 || p->n_parents < 2 || !has_names(ld, node))
 		return 0;
 	const struct named_parents *m = find_map(ld, node);
-	if (m && (ld->opts->flags & DT_LOAD_PARENTS_BY_NAME)) {
+	if (m && (ld->opts->flags & DMN_DT_LOAD_PARENTS_BY_NAME)) {
 		*by_name_out = true;
 		return 0;
 	}
@@ -109,8 +109,8 @@ int dmn__dt_provider_parents_plan(struct dt_loader *ld, int32_t pi, int32_t node
 		       p->n_parents);
 }
 
-int dmn__dt_domain_named_parents(struct dt_loader *ld, int32_t node,
-			    const struct dt_domain *d, int32_t out[2],
+int dmn__dt_domain_named_parents(struct dmn_dt_loader *ld, int32_t node,
+			    const struct dmn_dt_domain *d, int32_t out[2],
 			    unsigned *n_out)
 {
 	const struct named_parents *m = find_map(ld, node);

@@ -11,26 +11,26 @@
 #include <string.h>
 
 /* Does @node define a domain of an enclosing one-cell provider? */
-static bool nested_candidate(const struct dt_loader *ld, int32_t node)
+static bool nested_candidate(const struct dmn_dt_loader *ld, int32_t node)
 {
 	int32_t parent = ld->nodes[node].parent;
 	if (parent < 0 || !dmn__dt_has_prop(ld, node, "reg"))
 		return false;
-	const struct dt_node *p = &ld->nodes[parent];
+	const struct dmn_dt_node *p = &ld->nodes[parent];
 	if (p->nested)
 		return true;
 	return p->provider >= 0 && ld->board->providers[p->provider].cells == 1;
 }
 
-static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
+static int add_provider(struct dmn_dt_loader *ld, int32_t node, uint32_t cells)
 {
-	struct dt_board *b = ld->board;
-	struct dt_provider *p =
+	struct dmn_dt_board *b = ld->board;
+	struct dmn_dt_provider *p =
 	    dmn__dt_vec_push(ld->pool, (void **)&b->providers, &b->n_providers,
 			&ld->cap_providers, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	struct dt_node *n = &ld->nodes[node];
+	struct dmn_dt_node *n = &ld->nodes[node];
 	const char *path = dmn__dt_node_path(ld, node);
 	const char *compat = dmn__dt_prop_string(ld, node, "compatible", 0, NULL);
 	unsigned ns;
@@ -67,11 +67,11 @@ static int add_provider(struct dt_loader *ld, int32_t node, uint32_t cells)
 	return err == -ENOMEM ? err : 0;
 }
 
-int dmn__dt_providers_scan(struct dt_loader *ld)
+int dmn__dt_providers_scan(struct dmn_dt_loader *ld)
 {
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		int32_t node = (int32_t)i;
-		struct dt_node *n = &ld->nodes[i];
+		struct dmn_dt_node *n = &ld->nodes[i];
 		int len;
 		const void *v = dmn__dt_prop(ld, node, "#power-domain-cells", &len);
 		if (!v || !n->enabled)
@@ -123,14 +123,14 @@ int dmn__dt_providers_scan(struct dt_loader *ld)
 	return 0;
 }
 
-int32_t dmn__dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec *s)
+int32_t dmn__dt_spec_domain(const struct dmn_dt_loader *ld, const struct dmn_dt_pd_spec *s)
 {
-	const struct dt_board *b = ld->board;
+	const struct dmn_dt_board *b = ld->board;
 	if (s->node >= 0 && ld->nodes[s->node].nested)
 		return ld->nodes[s->node].nested_domain;
 	if (s->provider < 0)
 		return -1;
-	const struct dt_provider *p = &b->providers[s->provider];
+	const struct dmn_dt_provider *p = &b->providers[s->provider];
 	if (p->first_domain < 0)
 		return -1;
 	unsigned lo = 0, hi = p->n_domains;
@@ -147,10 +147,10 @@ int32_t dmn__dt_spec_domain(const struct dt_loader *ld, const struct dt_pd_spec 
 	return -1;
 }
 
-static int add_key(struct dt_loader *ld, int32_t provider, int64_t index,
+static int add_key(struct dmn_dt_loader *ld, int32_t provider, int64_t index,
 		   int32_t node)
 {
-	struct dt_domain_key *k =
+	struct dmn_dt_domain_key *k =
 	    dmn__dt_vec_push(ld->pool, (void **)&ld->keys, &ld->n_keys,
 			&ld->cap_keys, sizeof(*k));
 	if (!k)
@@ -165,7 +165,7 @@ static int add_key(struct dt_loader *ld, int32_t provider, int64_t index,
  * in discovery order (first definition wins). */
 static int cmp_key(const void *a, const void *b)
 {
-	const struct dt_domain_key *x = a, *y = b;
+	const struct dmn_dt_domain_key *x = a, *y = b;
 	if (x->provider != y->provider)
 		return x->provider < y->provider ? -1 : 1;
 	if (x->index != y->index)
@@ -176,10 +176,10 @@ static int cmp_key(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-int dmn__dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
+int dmn__dt_domain_link(struct dmn_dt_loader *ld, int32_t child, int32_t parent,
 		   int32_t node, const char *property)
 {
-	struct dt_domain *c = &ld->board->domains[child];
+	struct dmn_dt_domain *c = &ld->board->domains[child];
 	for (unsigned i = 0; i < c->n_parents; i++)
 		if (c->parents[i] == parent)
 			return 0;
@@ -195,9 +195,9 @@ int dmn__dt_domain_link(struct dt_loader *ld, int32_t child, int32_t parent,
 	return dmn__dt_link_record(ld, child, parent);
 }
 
-static int create_domains(struct dt_loader *ld, const int32_t *pnode)
+static int create_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	if (ld->n_keys)
 		qsort(ld->keys, ld->n_keys, sizeof(*ld->keys), cmp_key);
 	unsigned distinct = 0;
@@ -212,7 +212,7 @@ static int create_domains(struct dt_loader *ld, const int32_t *pnode)
 			return -ENOMEM;
 	}
 	for (unsigned i = 0; i < ld->n_keys; i++) {
-		const struct dt_domain_key *k = &ld->keys[i];
+		const struct dmn_dt_domain_key *k = &ld->keys[i];
 		bool repeat = i > 0 &&
 			      ld->keys[i - 1].provider == k->provider &&
 			      ld->keys[i - 1].index == k->index;
@@ -234,8 +234,8 @@ static int create_domains(struct dt_loader *ld, const int32_t *pnode)
 			}
 			continue;
 		}
-		struct dt_provider *p = &b->providers[k->provider];
-		struct dt_domain *d = &b->domains[b->n_domains++];
+		struct dmn_dt_provider *p = &b->providers[k->provider];
+		struct dmn_dt_domain *d = &b->domains[b->n_domains++];
 		if (p->first_domain < 0)
 			p->first_domain = dom;
 		p->n_domains++;
@@ -261,8 +261,8 @@ static int create_domains(struct dt_loader *ld, const int32_t *pnode)
 
 /* Whether node @node has domain @d's path (O(1): equal paths share a
  * segment; a node without one is on no domain's path). */
-static bool same_path_as(const struct dt_loader *ld, int32_t node,
-			 const struct dt_domain *d)
+static bool same_path_as(const struct dmn_dt_loader *ld, int32_t node,
+			 const struct dmn_dt_domain *d)
 {
 	int32_t seg = ld->nodes[ld->nodes[node].same_path].path_seg;
 	return seg >= -1 && seg == d->path_seg;
@@ -270,29 +270,29 @@ static bool same_path_as(const struct dt_loader *ld, int32_t node,
 
 /* Idle states: a nested node's own domain-idle-states, else its provider's
  * (resolved once per provider so its diagnostics are not repeated). */
-static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
+static int assign_idle_states(struct dmn_dt_loader *ld, const int32_t *pnode)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
-		struct dt_provider *p = &b->providers[pi];
+		struct dmn_dt_provider *p = &b->providers[pi];
 		int32_t *states;
 		unsigned n;
 		int err = dmn__dt_idle_refs_resolve(ld, pnode[pi], &states, &n);
 		if (err == -ENOMEM)
 			return err;
 		for (unsigned k = 0; k < p->n_domains; k++) {
-			struct dt_domain *d =
+			struct dmn_dt_domain *d =
 			    &b->domains[p->first_domain + (int32_t)k];
 			d->idle_states = states;
 			d->n_idle_states = n;
 		}
 	}
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		struct dt_node *n = &ld->nodes[i];
+		struct dmn_dt_node *n = &ld->nodes[i];
 		if (!n->nested || n->nested_domain < 0 ||
 		    !dmn__dt_has_prop(ld, (int32_t)i, "domain-idle-states"))
 			continue;
-		struct dt_domain *d = &b->domains[n->nested_domain];
+		struct dmn_dt_domain *d = &b->domains[n->nested_domain];
 		if (!same_path_as(ld, (int32_t)i, d))
 			continue; /* a repeated definition: the first wins */
 		int err = dmn__dt_idle_refs_resolve(ld, (int32_t)i, &d->idle_states,
@@ -303,10 +303,10 @@ static int assign_idle_states(struct dt_loader *ld, const int32_t *pnode)
 	return 0;
 }
 
-static int provider_parents(struct dt_loader *ld, int32_t pi, int32_t node)
+static int provider_parents(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 {
-	struct dt_provider *p = &ld->board->providers[pi];
-	struct dt_node *n = &ld->nodes[node];
+	struct dmn_dt_provider *p = &ld->board->providers[pi];
+	struct dmn_dt_node *n = &ld->nodes[node];
 	if (!n->n_specs)
 		return 0;
 	p->parents = dmn__dt_pool_alloc(ld->pool, n->n_specs * sizeof(*p->parents));
@@ -324,9 +324,9 @@ static int provider_parents(struct dt_loader *ld, int32_t pi, int32_t node)
 	return 0;
 }
 
-static int link_domains(struct dt_loader *ld, const int32_t *pnode)
+static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
 		int err = provider_parents(ld, (int32_t)pi, pnode[pi]);
 		if (err)
@@ -335,7 +335,7 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 	/* room for every parent a domain can get: its nesting parent, or its
 	 * provider's parents */
 	for (unsigned di = 0; di < b->n_domains; di++) {
-		struct dt_domain *d = &b->domains[di];
+		struct dmn_dt_domain *d = &b->domains[di];
 		unsigned room = b->providers[d->provider].n_parents + 1;
 		d->parents =
 		    dmn__dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
@@ -349,11 +349,11 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 	/* nesting first (it is the hardware's own tree), then the providers'
 	 * power-domains, in provider order */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		struct dt_node *n = &ld->nodes[i];
+		struct dmn_dt_node *n = &ld->nodes[i];
 		if (!n->nested || n->nested_domain < 0 ||
 		    n->nested_parent_node < 0)
 			continue;
-		struct dt_domain *d = &b->domains[n->nested_domain];
+		struct dmn_dt_domain *d = &b->domains[n->nested_domain];
 		/* A repeated definition is told by its path, or, where two
 		 * sibling nodes share a name (and so the path), by coming
 		 * later in node order: the first definition (lowest node)
@@ -377,8 +377,8 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 					     &named[pi]))
 			return -ENOMEM;
 	for (unsigned di = 0; di < b->n_domains; di++) {
-		struct dt_domain *d = &b->domains[di];
-		const struct dt_provider *p = &b->providers[d->provider];
+		struct dmn_dt_domain *d = &b->domains[di];
+		const struct dmn_dt_provider *p = &b->providers[d->provider];
 		if (nested_child[di])
 			continue; /* its parent is the nesting */
 		const int32_t *parents = p->parents;
@@ -404,17 +404,17 @@ static int link_domains(struct dt_loader *ld, const int32_t *pnode)
 	return 0;
 }
 
-static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
+static int provider_floors(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 {
-	struct dt_board *b = ld->board;
-	struct dt_provider *p = &b->providers[pi];
+	struct dmn_dt_board *b = ld->board;
+	struct dmn_dt_provider *p = &b->providers[pi];
 	if (!p->n_required)
 		return 0;
 	unsigned n = p->n_parents;
 	int32_t *assign = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
 	if (!assign)
 		return -ENOMEM;
-	int taken = n ? dt_match_required(b, p->parents, n, p->required,
+	int taken = n ? dmn_dt_match_required(b, p->parents, n, p->required,
 					  p->n_required, assign)
 		      : 0;
 	if (taken == -ENOMEM)
@@ -430,8 +430,8 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 	for (unsigned i = 0; i < n; i++) {
 		if (assign[i] < 0)
 			continue;
-		const struct dt_opp_ref *r = &p->required[assign[i]];
-		struct dt_floor *f = &p->floors[p->n_floors++];
+		const struct dmn_dt_opp_ref *r = &p->required[assign[i]];
+		struct dmn_dt_floor *f = &p->floors[p->n_floors++];
 		f->parent = p->parents[i];
 		f->ref = *r;
 		f->level = b->opp_tables[r->table].entries[r->entry].level;
@@ -446,9 +446,9 @@ static int provider_floors(struct dt_loader *ld, int32_t pi, int32_t node)
 	return 0;
 }
 
-int dmn__dt_domains_build(struct dt_loader *ld)
+int dmn__dt_domains_build(struct dmn_dt_loader *ld)
 {
-	struct dt_board *b = ld->board;
+	struct dmn_dt_board *b = ld->board;
 	int err;
 	int32_t *pnode = NULL;
 	if (b->n_providers &&
@@ -464,7 +464,7 @@ int dmn__dt_domains_build(struct dt_loader *ld)
 
 	/* parse every enabled node's power-domains once */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		struct dt_node *n = &ld->nodes[i];
+		struct dmn_dt_node *n = &ld->nodes[i];
 		if (!n->enabled ||
 		    !dmn__dt_has_prop(ld, (int32_t)i, "power-domains"))
 			continue;
@@ -481,19 +481,19 @@ int dmn__dt_domains_build(struct dt_loader *ld)
 		    (err = add_key(ld, (int32_t)pi, -1, -1)))
 			return err;
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		const struct dt_node *n = &ld->nodes[i];
+		const struct dmn_dt_node *n = &ld->nodes[i];
 		if (n->nested && n->nested_owner >= 0 &&
 		    (err = add_key(ld, n->nested_owner, n->nested_index,
 				   (int32_t)i)))
 			return err;
 	}
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
-		const struct dt_node *n = &ld->nodes[i];
+		const struct dmn_dt_node *n = &ld->nodes[i];
 		bool is_provider = n->provider >= 0 || n->nested;
 		if (n->pd_state != 1 && !is_provider)
 			continue; /* a skipped consumer creates nothing */
 		for (unsigned k = 0; k < n->n_specs; k++) {
-			const struct dt_pd_spec *s = &n->specs[k];
+			const struct dmn_dt_pd_spec *s = &n->specs[k];
 			if (s->usable && s->provider >= 0 && s->index >= 0 &&
 			    !ld->nodes[s->node].nested &&
 			    (err = add_key(ld, s->provider, s->index, -1)))

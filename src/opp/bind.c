@@ -5,14 +5,14 @@
 #include <errno.h>
 #include <string.h>
 
-int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
+int dmn_opp_device_bind(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t table)
 {
 	int err;
-	struct pd_device *pdev = dmn__enter(ctx, true, DMN_DEVICES, dev, &err);
+	struct dmn_device *pdev = dmn__enter(ctx, true, DMN_DEVICES, dev, &err);
 	if (!pdev)
 		return err;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	struct opp_dev *od = 0;
+	struct dmn_opp_table *t = dmn__opp_table_lookup(ctx, table);
+	struct dmn_opp_dev *od = 0;
 	err = t ? 0 : -EBADF;
 	if (!err && dev_opp_state(pdev))
 		err = -EEXIST;
@@ -26,7 +26,7 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 		memset(od, 0, sizeof(*od));
 		od->pdev = pdev;
 		od->table = t;
-		od->vote_id = od->run_id = od->own_id = OPP_ID_NONE;
+		od->vote_id = od->run_id = od->own_id = DMN_OPP_ID_NONE;
 		err = dmn__opp_dev_reserve(ctx, od, t->max_supplies);
 		if (!err)
 			err = dmn__opp_scratch_reserve(ctx, 0, pdev->n_atts);
@@ -47,21 +47,21 @@ int opp_device_bind(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t table)
 	return err;
 }
 
-int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
+int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 {
 	int err;
-	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
+	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
 	if (!od)
 		return err;
-	struct opp_report rep = {0};
+	struct dmn_opp_report rep = {0};
 	ctx->op_error = 0;
 	err = dmn__opp_rate_locked(ctx, od, 0, 0, &rep);
-	if (!err && od->vote_id != OPP_ID_NONE) /* held up as an owner */
+	if (!err && od->vote_id != DMN_OPP_ID_NONE) /* held up as an owner */
 		err = dmn__opp_move_locked(ctx, od, 0, 0, &rep);
 	if (!err) {
 		if (od->follow) /* then the hooks are there */
-			((struct opp_ctx *)ctx->opp)->follow->drop(ctx, od);
-		struct opp_table *t = od->table;
+			((struct dmn_opp_ctx *)ctx->opp)->follow->drop(ctx, od);
+		struct dmn_opp_table *t = od->table;
 		if (od->prev)
 			od->prev->next = od->next;
 		else
@@ -79,12 +79,12 @@ int opp_device_unbind(struct dmn_ctx *ctx, pd_device_t dev)
 	return err;
 }
 
-struct opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
-				  pd_device_t dev, bool record, int *err)
+struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
+				  dmn_device_t dev, bool record, int *err)
 {
 	int e = dmn__enter_ctx(ctx, args_ok);
-	struct pd_device *pdev = e ? 0 : dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	struct dmn_device *pdev = e ? 0 : dmn__pd_device_get_ptr(ctx, dev);
+	struct dmn_opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	*err = e ? e : !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (!e && !od) {
 		if (record) {
@@ -96,11 +96,11 @@ struct opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 	return od;
 }
 
-int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
-			 const struct opp_clock_ops *ops, void *user)
+int dmn_opp_device_set_clock(struct dmn_ctx *ctx, dmn_device_t dev,
+			 const struct dmn_opp_clock_ops *ops, void *user)
 {
 	int err;
-	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
+	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
 	if (!od)
 		return err;
 	od->clk = ops;
@@ -112,11 +112,11 @@ int opp_device_set_clock(struct dmn_ctx *ctx, pd_device_t dev,
 	return 0;
 }
 
-int opp_device_set_regulators(struct dmn_ctx *ctx, pd_device_t dev,
-			      const struct opp_regulator_ops *ops, void *user)
+int dmn_opp_device_set_regulators(struct dmn_ctx *ctx, dmn_device_t dev,
+			      const struct dmn_opp_regulator_ops *ops, void *user)
 {
 	int err;
-	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
+	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
 	if (!od)
 		return err;
 	od->reg = ops;

@@ -8,7 +8,7 @@
  * entry and what active requirers ask of its table, and that effective
  * entry is what it votes and requires in turn, so requirements chain.
  *
- * Tables reference each other without cycles (opp_add refuses one), so the
+ * Tables reference each other without cycles (dmn_opp_add refuses one), so the
  * tables a change reaches are ordered requirers first and each owner is
  * settled once per step. A change is made as the votes of one device are:
  * the owners are raised first (counting the requirer's old and new entry),
@@ -24,22 +24,22 @@
 
 /* A requirer's requirements count while it is active, or while its resume
  * is being checked. */
-static bool counts(const struct opp_dev *r)
+static bool counts(const struct dmn_opp_dev *r)
 {
 	return r->pdev->usage > 0 || r->req_active;
 }
 
-static const struct opp_entry *higher(const struct opp_entry *a,
-				      const struct opp_entry *b)
+static const struct dmn_opp_entry *higher(const struct dmn_opp_entry *a,
+				      const struct dmn_opp_entry *b)
 {
 	return !a || (b && dmn__opp_entry_cmp(b, a) > 0) ? b : a;
 }
 
 /* What @e requires of table @t: the highest such entry, or NULL. */
-static const struct opp_entry *asks(const struct opp_entry *e,
-				    const struct opp_table *t)
+static const struct dmn_opp_entry *asks(const struct dmn_opp_entry *e,
+				    const struct dmn_opp_table *t)
 {
-	const struct opp_entry *best = 0;
+	const struct dmn_opp_entry *best = 0;
 	for (unsigned j = 0; e && j < e->n_required; j++)
 		if (oe_req_table(e)[j] == t)
 			best = higher(best, oe_req_entry(e)[j]);
@@ -48,13 +48,13 @@ static const struct opp_entry *asks(const struct opp_entry *e,
 
 /* The entry owner @b runs at: the highest of its own rate's entry and
  * what active requirers ask of its table. */
-static const struct opp_entry *effective(const struct opp_dev *b)
+static const struct dmn_opp_entry *effective(const struct dmn_opp_dev *b)
 {
-	const struct opp_table *t = b->table;
-	const struct opp_entry *best = dmn__opp_entry_by_id(t, b->own_id);
+	const struct dmn_opp_table *t = b->table;
+	const struct dmn_opp_entry *best = dmn__opp_entry_by_id(t, b->own_id);
 	for (unsigned u = 0; u < t->n_users; u++) {
-		const struct opp_table *ut = t->users[u];
-		for (const struct opp_dev *r = ut->devices; r; r = r->next) {
+		const struct dmn_opp_table *ut = t->users[u];
+		for (const struct dmn_opp_dev *r = ut->devices; r; r = r->next) {
 			if (!counts(r))
 				continue;
 			best = higher(best,
@@ -68,8 +68,8 @@ static const struct opp_entry *effective(const struct opp_dev *b)
 /* Owners moved by a raise, to put back in reverse on failure. */
 struct moved {
 	struct {
-		struct opp_dev *od;
-		const struct opp_entry *was;
+		struct dmn_opp_dev *od;
+		const struct dmn_opp_entry *was;
 		uint64_t clock_hz; /* what its clock was at, if known */
 		bool clock_known;
 	} *log;
@@ -80,12 +80,12 @@ struct moved {
 /* Settling down: every owner in @r to its effective entry, requirers
  * first (a requirer lowers before what it required). Safe: a failure is
  * noted, that owner stays higher. */
-static void settle_down(struct dmn_ctx *ctx, const struct opp_reach *r,
-			struct opp_report *rep)
+static void settle_down(struct dmn_ctx *ctx, const struct dmn_opp_reach *r,
+			struct dmn_opp_report *rep)
 {
 	for (unsigned i = r->n; i-- > 0;)
-		for (struct opp_dev *b = r->order[i]->devices; b; b = b->next) {
-			const struct opp_entry *eff = effective(b);
+		for (struct dmn_opp_dev *b = r->order[i]->devices; b; b = b->next) {
+			const struct dmn_opp_entry *eff = effective(b);
 			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
 			dmn__opp_note(ctx, rep,
@@ -98,14 +98,14 @@ static void settle_down(struct dmn_ctx *ctx, const struct opp_reach *r,
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
  * The first failure is returned; log[first..n) is what moved. */
-static int settle_up(struct dmn_ctx *ctx, const struct opp_reach *r,
-		     struct moved *undo, struct opp_report *rep)
+static int settle_up(struct dmn_ctx *ctx, const struct dmn_opp_reach *r,
+		     struct moved *undo, struct dmn_opp_report *rep)
 {
 	undo->n = undo->first = 0;
 	for (unsigned i = r->n; i-- > 0;)
-		for (struct opp_dev *b = r->order[i]->devices; b; b = b->next) {
-			const struct opp_entry *eff = effective(b);
-			const struct opp_entry *was =
+		for (struct dmn_opp_dev *b = r->order[i]->devices; b; b = b->next) {
+			const struct dmn_opp_entry *eff = effective(b);
+			const struct dmn_opp_entry *was =
 			    dmn__opp_entry_by_id(b->table, b->vote_id);
 			if (eff == was)
 				continue;
@@ -125,7 +125,7 @@ static int settle_up(struct dmn_ctx *ctx, const struct opp_reach *r,
 	int err = 0;
 	undo->first = undo->n;
 	while (undo->first > 0 && !err) {
-		struct opp_dev *b = undo->log[undo->first - 1].od;
+		struct dmn_opp_dev *b = undo->log[undo->first - 1].od;
 		err = dmn__opp_move_locked(ctx, b, b->req_extra, b->requested_hz,
 				      rep);
 		if (!err)
@@ -140,10 +140,10 @@ static int settle_up(struct dmn_ctx *ctx, const struct opp_reach *r,
  * where it is (records match) and is reported. An owner that ran at no
  * OPP before gets its clock back too (moving to no OPP only drops votes). */
 static void roll_back(struct dmn_ctx *ctx, struct moved *undo,
-		      struct opp_report *rep)
+		      struct dmn_opp_report *rep)
 {
 	for (unsigned k = undo->first; k < undo->n; k++) {
-		struct opp_dev *b = undo->log[k].od;
+		struct dmn_opp_dev *b = undo->log[k].od;
 		int err = dmn__opp_move_locked(ctx, b, undo->log[k].was,
 					  b->requested_hz, rep);
 		if (!err && !undo->log[k].was && undo->log[k].clock_known)
@@ -154,7 +154,7 @@ static void roll_back(struct dmn_ctx *ctx, struct moved *undo,
 	undo->n = undo->first = 0;
 }
 
-static bool has_device_deps(const struct opp_table *t)
+static bool has_device_deps(const struct dmn_opp_table *t)
 {
 	for (unsigned i = 0; i < t->n_deps; i++)
 		if (!t->deps[i]->has_level)
@@ -167,12 +167,12 @@ static bool has_device_deps(const struct opp_table *t)
  * req_active). raise_begin: the order (nothing when @t is NULL or requires
  * no device table) and the raise: 0, or the first failure. */
 struct raise {
-	struct opp_reach r;
+	struct dmn_opp_reach r;
 	struct moved undo;
 };
 
-static int raise_begin(struct dmn_ctx *ctx, struct opp_table *t,
-		       struct raise *rs, struct opp_report *rep)
+static int raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+		       struct raise *rs, struct dmn_opp_report *rep)
 {
 	memset(rs, 0, sizeof(*rs));
 	if (!t || !has_device_deps(t))
@@ -184,7 +184,7 @@ static int raise_begin(struct dmn_ctx *ctx, struct opp_table *t,
 /* After the change (@err: its result or raise_begin's, the caller's count
  * undone): the owners settle to what is left, or go back on failure. */
 static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err,
-		      struct opp_report *rep)
+		      struct dmn_opp_report *rep)
 {
 	if (err)
 		roll_back(ctx, &rs->undo, rep);
@@ -194,16 +194,16 @@ static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err,
 	dmn__free(ctx, rs->r.order);
 }
 
-int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
-		    const struct opp_entry *target, uint64_t hz,
-		    struct opp_report *rep)
+int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz,
+		    struct dmn_opp_report *rep)
 {
 	uint32_t old_own = od->own_id;
 	/* its own rate is now its latest own word on every attachment */
 	for (unsigned i = 0; i < od->cap_own_vote; i++)
 		od->own_vote[i] = 0;
-	od->own_id = target ? target->id : OPP_ID_NONE;
-	const struct opp_entry *eff = effective(od);
+	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
+	const struct dmn_opp_entry *eff = effective(od);
 	struct raise rs;
 	od->req_extra = eff; /* counted with the old entry: a raise */
 	int err = raise_begin(ctx, od->table, &rs, rep);
@@ -218,15 +218,15 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 
 /* ---- resume and suspend ------------------------------------------------ */
 
-int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
+int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 {
 	int err;
-	struct pd_device *pdev =
+	struct dmn_device *pdev =
 	    dmn__enter(ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, dev, &err);
 	if (!pdev)
 		return err;
-	struct opp_dev *od = dev_opp_state(pdev);
-	struct opp_report rep = {0};
+	struct dmn_opp_dev *od = dev_opp_state(pdev);
+	struct dmn_opp_report rep = {0};
 	struct raise rs;
 	/* a first get: what it requires counts while the resume is checked */
 	bool resume = od && !pdev->usage;
@@ -245,7 +245,7 @@ int opp_device_get(struct dmn_ctx *ctx, pd_device_t dev)
 	return err;
 }
 
-int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
+int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
 {
 	int err = dmn__enter_ctx(ctx, true);
 	if (err)
@@ -255,10 +255,10 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 		dmn__unlock(ctx);
 		return err;
 	}
-	struct pd_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
+	struct dmn_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
+	struct dmn_opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	if (od && !pdev->usage) {
-		struct opp_report rep = {0};
+		struct dmn_opp_report rep = {0};
 		dmn__opp_requirements_settle(ctx, od->table, &rep);
 		if (rep.first_error && !ctx->last_error)
 			__atomic_store_n(&ctx->last_error, rep.first_error,
@@ -268,12 +268,12 @@ int opp_device_put(struct dmn_ctx *ctx, pd_device_t dev)
 	return 0;
 }
 
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
-			     struct opp_report *rep)
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			     struct dmn_opp_report *rep)
 {
 	if (!has_device_deps(t))
 		return;
-	struct opp_reach r;
+	struct dmn_opp_reach r;
 	int err = dmn__opp_reach(ctx, t, true, &r);
 	if (err) {
 		dmn__opp_note(ctx, rep, err);

@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * opp_device_vote: an owner's (DESIGN §2) direct vote on one attachment,
+ * dmn_opp_device_vote: an owner's (DESIGN §2) direct vote on one attachment,
  * combined with what its effective entry votes there. An optional unit
  * (bench/firmware_size.sh): the core reads an owner's direct votes
- * (opp_dev->own_vote) but never calls this file.
+ * (dmn_opp_dev->own_vote) but never calls this file.
  */
 #include "opp_internal.h"
 
 #include <errno.h>
 
 /* An owner: a device bound to a table others require into. */
-static bool is_owner(const struct opp_dev *od)
+static bool is_owner(const struct dmn_opp_dev *od)
 {
 	return !od->table->has_level && od->table->n_users;
 }
 
 /* The level @e votes on attachment @i of @pdev into *@level (0: none), as
  * dmn__opp_entry_raise() says, straight from the matching: 0 or -ENOMEM. */
-static int vote_at(struct dmn_ctx *ctx, const struct opp_entry *e,
-		   const struct pd_device *pdev, unsigned i, uint32_t *level)
+static int vote_at(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
+		   const struct dmn_device *pdev, unsigned i, uint32_t *level)
 {
 	if (oe_has_pstate(e)) {
 		/* A get-pstate helper: the device's single domain. */
@@ -26,26 +26,26 @@ static int vote_at(struct dmn_ctx *ctx, const struct opp_entry *e,
 		return 0;
 	}
 	int err = dmn__opp_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts);
-	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
+	const int *slot = ((struct dmn_opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; !err && j < e->n_required; j++)
 		if (slot[j] == (int)i)
 			*level = oe_req_entry(e)[j]->level;
 	return err;
 }
 
-int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
+int dmn_opp_device_vote(struct dmn_ctx *ctx, dmn_device_t dev, unsigned i,
 		    uint32_t level)
 {
 	int err;
-	struct pd_device *pdev = dmn__enter(ctx, true, DMN_DEVICES, dev, &err);
+	struct dmn_device *pdev = dmn__enter(ctx, true, DMN_DEVICES, dev, &err);
 	if (!pdev)
 		return err;
 	if (i >= pdev->n_atts) {
 		dmn__unlock(ctx);
 		return -ENOENT;
 	}
-	struct opp_dev *od = dev_opp_state(pdev);
-	pd_attach_t att = att_handle(dev_att(pdev, i));
+	struct dmn_opp_dev *od = dev_opp_state(pdev);
+	dmn_attach_t att = att_handle(dev_att(pdev, i));
 	uint32_t cast = level;
 	bool owner = od && is_owner(od);
 	unsigned had = owner ? od->cap_own_vote : 0;
@@ -54,7 +54,7 @@ int opp_device_vote(struct dmn_ctx *ctx, pd_device_t dev, unsigned i,
 		err = -ENOMEM;
 	for (unsigned k = had; owner && k < od->cap_own_vote; k++)
 		od->own_vote[k] = 0;
-	const struct opp_entry *eff =
+	const struct dmn_opp_entry *eff =
 	    owner ? dmn__opp_entry_by_id(od->table, od->vote_id) : 0;
 	if (!err && eff) {
 		/* the effective entry's vote on this attachment, if any */

@@ -2,7 +2,7 @@
 /*
  * The public look-ups of a table (an optional unit of a firmware image,
  * issue 15): exact, ceiling and floor by frequency or level, and the first,
- * last and suspend entries, on lookup.c's searches. opp_set_rate searches
+ * last and suspend entries, on lookup.c's searches. dmn_opp_set_rate searches
  * through lookup.c directly and never calls these.
  *
  * Cost: O(log n + k) as lookup.c says, except a level in a frequency table
@@ -15,7 +15,7 @@
 enum find_how { FIND_EXACT, FIND_CEIL, FIND_FLOOR };
 
 /* The last usable position before @end, or -1. */
-static int usable_down(const struct opp_table *t, unsigned end)
+static int usable_down(const struct dmn_opp_table *t, unsigned end)
 {
 	for (unsigned pos = end; pos > 0; pos--)
 		if (dmn__opp_entry_usable(t, opp_sorted_at(t, pos - 1)))
@@ -23,7 +23,7 @@ static int usable_down(const struct opp_table *t, unsigned end)
 	return -1;
 }
 
-static int find_freq(const struct opp_table *t, uint64_t hz, enum find_how how)
+static int find_freq(const struct dmn_opp_table *t, uint64_t hz, enum find_how how)
 {
 	if (!t->has_freq)
 		return -1;
@@ -42,7 +42,7 @@ static int find_freq(const struct opp_table *t, uint64_t hz, enum find_how how)
 /* In a level table: binary search. In a frequency table the levels are not
  * in order: a scan, O(n). Ties go to the lowest position for exact and ceil,
  * the highest for floor, as for frequencies. */
-static int find_level(const struct opp_table *t, uint32_t level,
+static int find_level(const struct dmn_opp_table *t, uint32_t level,
 		      enum find_how how)
 {
 	if (!t->has_freq) {
@@ -59,8 +59,8 @@ static int find_level(const struct opp_table *t, uint32_t level,
 	}
 	int best = -1;
 	for (unsigned i = 0; i < t->n; i++) {
-		const struct opp_entry *e = opp_sorted_at(t, i);
-		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || !dmn__opp_entry_usable(t, e))
+		const struct dmn_opp_entry *e = opp_sorted_at(t, i);
+		if (!(e->flags & DMN_OPP_FLAG_HAS_LEVEL) || !dmn__opp_entry_usable(t, e))
 			continue;
 		bool ok = how == FIND_EXACT  ? e->level == level
 			  : how == FIND_CEIL ? e->level >= level
@@ -76,11 +76,11 @@ static int find_level(const struct opp_table *t, uint32_t level,
 	return best;
 }
 
-static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
+static int lookup(struct dmn_ctx *ctx, dmn_opp_table_t table, uint64_t key,
 		  bool by_level, enum find_how how, uint32_t *id)
 {
 	int err;
-	const struct opp_table *t = dmn__opp_enter(ctx, id, table, &err);
+	const struct dmn_opp_table *t = dmn__opp_enter(ctx, id, table, &err);
 	if (!t)
 		return err;
 	int pos;
@@ -98,46 +98,46 @@ static int lookup(struct dmn_ctx *ctx, opp_table_t table, uint64_t key,
 	return err;
 }
 
-int opp_find_freq_exact(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+int dmn_opp_find_freq_exact(struct dmn_ctx *ctx, dmn_opp_table_t table, uint64_t hz,
 			uint32_t *id)
 {
 	return lookup(ctx, table, hz, false, FIND_EXACT, id);
 }
 
-int opp_find_freq_ceil(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+int dmn_opp_find_freq_ceil(struct dmn_ctx *ctx, dmn_opp_table_t table, uint64_t hz,
 		       uint32_t *id)
 {
 	return lookup(ctx, table, hz, false, FIND_CEIL, id);
 }
 
-int opp_find_freq_floor(struct dmn_ctx *ctx, opp_table_t table, uint64_t hz,
+int dmn_opp_find_freq_floor(struct dmn_ctx *ctx, dmn_opp_table_t table, uint64_t hz,
 			uint32_t *id)
 {
 	return lookup(ctx, table, hz, false, FIND_FLOOR, id);
 }
 
-int opp_find_level_exact(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
+int dmn_opp_find_level_exact(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t level,
 			 uint32_t *id)
 {
 	return lookup(ctx, table, level, true, FIND_EXACT, id);
 }
 
-int opp_find_level_ceil(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
+int dmn_opp_find_level_ceil(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t level,
 			uint32_t *id)
 {
 	return lookup(ctx, table, level, true, FIND_CEIL, id);
 }
 
-int opp_find_level_floor(struct dmn_ctx *ctx, opp_table_t table, uint32_t level,
+int dmn_opp_find_level_floor(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t level,
 			 uint32_t *id)
 {
 	return lookup(ctx, table, level, true, FIND_FLOOR, id);
 }
 
-static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
+static int edge(struct dmn_ctx *ctx, dmn_opp_table_t table, int which, uint32_t *id)
 {
 	int err;
-	const struct opp_table *t = dmn__opp_enter(ctx, id, table, &err);
+	const struct dmn_opp_table *t = dmn__opp_enter(ctx, id, table, &err);
 	if (!t)
 		return err;
 	err = -ENOENT;
@@ -148,7 +148,7 @@ static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 		pos = usable_down(t, t->n);
 	} else {
 		for (unsigned i = 0; i < t->n && pos < 0; i++)
-			if (opp_sorted_at(t, i)->flags & OPP_FLAG_SUSPEND)
+			if (opp_sorted_at(t, i)->flags & DMN_OPP_FLAG_SUSPEND)
 				pos = (int)i;
 	}
 	if (pos >= 0) {
@@ -159,17 +159,17 @@ static int edge(struct dmn_ctx *ctx, opp_table_t table, int which, uint32_t *id)
 	return err;
 }
 
-int opp_first(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id)
+int dmn_opp_first(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t *id)
 {
 	return edge(ctx, table, 0, id);
 }
 
-int opp_last(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id)
+int dmn_opp_last(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t *id)
 {
 	return edge(ctx, table, 1, id);
 }
 
-int opp_suspend(struct dmn_ctx *ctx, opp_table_t table, uint32_t *id)
+int dmn_opp_suspend(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t *id)
 {
 	return edge(ctx, table, 2, id);
 }

@@ -24,8 +24,8 @@
 #include <errno.h>
 #include <string.h>
 
-static bool level_met(const struct pd_domain *d, uint32_t level,
-		      pd_domain_t dom, uint32_t dom_level)
+static bool level_met(const struct dmn_domain *d, uint32_t level,
+		      dmn_domain_t dom, uint32_t dom_level)
 {
 	uint32_t have = (dom && d->handle == dom) ? dom_level : d->pstate;
 	return !level || level <= have;
@@ -34,16 +34,16 @@ static bool level_met(const struct pd_domain *d, uint32_t level,
 /* Each attachment takes at most one required OPP, so the entry's votes are
  * checked straight from the matching, without a per-attachment array. An
  * entry whose matching cannot be computed (memory) does not fit. */
-static bool fits(struct dmn_ctx *ctx, struct opp_dev *od,
-		 const struct opp_entry *e, pd_domain_t dom, uint32_t dom_level)
+static bool fits(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		 const struct dmn_opp_entry *e, dmn_domain_t dom, uint32_t dom_level)
 {
-	const struct pd_device *pdev = od->pdev;
+	const struct dmn_device *pdev = od->pdev;
 	if (oe_has_pstate(e))
 		return !pdev->n_atts ||
 		       level_met(dev_att(pdev, 0)->dom, oe_pstate(e), dom, dom_level);
 	if (dmn__opp_match(ctx, e, dmn__opp_att_dom, pdev, pdev->n_atts))
 		return false;
-	const int *slot = ((struct opp_ctx *)ctx->opp)->req_slot;
+	const int *slot = ((struct dmn_opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++)
 		if (slot[j] >= 0 && !level_met(dev_att(pdev, (unsigned)slot[j])->dom,
 					       oe_req_entry(e)[j]->level, dom,
@@ -52,14 +52,14 @@ static bool fits(struct dmn_ctx *ctx, struct opp_dev *od,
 	return true;
 }
 
-const struct opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
-				      const struct opp_entry *floor,
-				      pd_domain_t dom, uint32_t dom_level)
+const struct dmn_opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+				      const struct dmn_opp_entry *floor,
+				      dmn_domain_t dom, uint32_t dom_level)
 {
-	const struct opp_table *t = od->table;
+	const struct dmn_opp_table *t = od->table;
 	unsigned start = floor ? dmn__opp_entry_pos(t, floor) : 0;
 	for (unsigned pos = t->n; pos-- > start;) {
-		const struct opp_entry *e = opp_sorted_at(t, pos);
+		const struct dmn_opp_entry *e = opp_sorted_at(t, pos);
 		if (dmn__opp_entry_usable(t, e) && fits(ctx, od, e, dom, dom_level))
 			return e;
 	}
@@ -67,17 +67,17 @@ const struct opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct opp_dev *
 }
 
 /* An automatic move: reported, never returned. */
-static void follow_move(struct dmn_ctx *ctx, struct opp_dev *od,
-			const struct opp_entry *to)
+static void follow_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			const struct dmn_opp_entry *to)
 {
-	struct opp_report rep = {0};
+	struct dmn_opp_report rep = {0};
 	if (!dmn__opp_hw_move(ctx, od, to, &rep))
 		od->run_id = to->id;
 	if (rep.first_error && !ctx->op_error)
 		ctx->op_error = rep.first_error;
 }
 
-static bool attached_to(const struct opp_dev *od, uint32_t dom)
+static bool attached_to(const struct dmn_opp_dev *od, uint32_t dom)
 {
 	for (unsigned i = 0; i < od->pdev->n_atts; i++)
 		if (dev_att(od->pdev, i)->dom->handle == dom)
@@ -88,29 +88,29 @@ static bool attached_to(const struct opp_dev *od, uint32_t dom)
 static void listener(void *user, struct dmn_ctx *ctx,
 		     const struct dmn_event *ev)
 {
-	struct opp_ctx *oc = user;
+	struct dmn_opp_ctx *oc = user;
 	bool lowering = ev->kind == DMN_EV_PSTATE_LOWERING;
 	if (!lowering &&
 	    !(ev->kind == DMN_EV_PSTATE && ev->new_value > ev->old_value))
 		return;
-	for (struct opp_dev *od = oc->followers; od; od = od->fnext) {
+	for (struct dmn_opp_dev *od = oc->followers; od; od = od->fnext) {
 		if (od->busy || !attached_to(od, ev->domain))
 			continue;
-		const struct opp_entry *vote =
+		const struct dmn_opp_entry *vote =
 		    dmn__opp_entry_by_id(od->table, od->vote_id);
-		const struct opp_entry *run =
+		const struct dmn_opp_entry *run =
 		    dmn__opp_entry_by_id(od->table, od->run_id);
 		if (!vote || !run)
 			continue; /* no requested OPP: nothing to follow from */
 		if (lowering) {
-			const struct opp_entry *to = dmn__opp_permitted(
+			const struct dmn_opp_entry *to = dmn__opp_permitted(
 			    ctx, od, vote, ev->domain, (uint32_t)ev->new_value);
 			if (!to)
 				to = vote;
 			if (dmn__opp_entry_cmp(to, run) < 0)
 				follow_move(ctx, od, to);
 		} else {
-			const struct opp_entry *to =
+			const struct dmn_opp_entry *to =
 			    dmn__opp_permitted(ctx, od, vote, 0, 0);
 			if (to && dmn__opp_entry_cmp(to, run) > 0)
 				follow_move(ctx, od, to);
@@ -118,7 +118,7 @@ static void listener(void *user, struct dmn_ctx *ctx,
 	}
 }
 
-static int listen_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
+static int listen_locked(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 {
 	if (oc->listening)
 		return 0;
@@ -127,7 +127,7 @@ static int listen_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
 	return err;
 }
 
-static void unlisten_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
+static void unlisten_locked(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 {
 	if (!oc->listening)
 		return;
@@ -135,9 +135,9 @@ static void unlisten_locked(struct dmn_ctx *ctx, struct opp_ctx *oc)
 	oc->listening = false;
 }
 
-void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od)
+void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct dmn_opp_dev *od)
 {
-	struct opp_ctx *oc = ctx->opp;
+	struct dmn_opp_ctx *oc = ctx->opp;
 	if (!od->follow)
 		return;
 	if (od->fprev)
@@ -152,23 +152,23 @@ void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od)
 		unlisten_locked(ctx, oc);
 }
 
-void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
+void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 {
 	unlisten_locked(ctx, oc);
 	oc->followers = 0;
 }
 
-int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
+int dmn_opp_find_max_permitted(struct dmn_ctx *ctx, dmn_device_t dev, uint32_t *id)
 {
 	int err;
-	struct pd_device *pdev = dmn__enter(ctx, id, DMN_DEVICES, dev, &err);
+	struct dmn_device *pdev = dmn__enter(ctx, id, DMN_DEVICES, dev, &err);
 	if (!pdev)
 		return err;
-	struct opp_dev *od = dev_opp_state(pdev);
+	struct dmn_opp_dev *od = dev_opp_state(pdev);
 	if (!od) {
 		err = -ENOENT;
 	} else {
-		const struct opp_entry *p = dmn__opp_permitted(
+		const struct dmn_opp_entry *p = dmn__opp_permitted(
 		    ctx, od, dmn__opp_entry_by_id(od->table, od->vote_id), 0, 0);
 		if (p)
 			*id = p->id;
@@ -179,22 +179,22 @@ int opp_find_max_permitted(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id)
 	return err;
 }
 
-static const struct opp_follow_ops follow_ops = {
+static const struct dmn_opp_follow_ops follow_ops = {
 	dmn__opp_permitted, dmn__opp_follow_drop, dmn__opp_follow_fini,
 };
 
-int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
+int dmn_opp_device_follow(struct dmn_ctx *ctx, dmn_device_t dev, bool follow)
 {
 	int err;
-	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
+	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
 	if (!od)
 		return err;
-	struct opp_report rep = {0};
+	struct dmn_opp_report rep = {0};
 	ctx->op_error = 0;
-	const struct opp_entry *vote = dmn__opp_entry_by_id(od->table, od->vote_id);
-	const struct opp_entry *run = dmn__opp_entry_by_id(od->table, od->run_id);
+	const struct dmn_opp_entry *vote = dmn__opp_entry_by_id(od->table, od->vote_id);
+	const struct dmn_opp_entry *run = dmn__opp_entry_by_id(od->table, od->run_id);
 	if (follow && !od->follow) {
-		struct opp_ctx *oc = ctx->opp;
+		struct dmn_opp_ctx *oc = ctx->opp;
 		oc->follow = &follow_ops;
 		err = listen_locked(ctx, oc);
 		if (!err) {
@@ -204,7 +204,7 @@ int opp_device_follow(struct dmn_ctx *ctx, pd_device_t dev, bool follow)
 			if (oc->followers)
 				oc->followers->fprev = od;
 			oc->followers = od;
-			const struct opp_entry *to =
+			const struct dmn_opp_entry *to =
 			    vote ? dmn__opp_permitted(ctx, od, vote, 0, 0) : 0;
 			if (to && run && dmn__opp_entry_cmp(to, run) > 0)
 				follow_move(ctx, od, to);

@@ -9,11 +9,11 @@
 
 #include <errno.h>
 
-int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
-			    opp_get_pstate_fn fn, void *user)
+int dmn_opp_register_get_pstate(struct dmn_ctx *ctx, dmn_opp_table_t table,
+			    dmn_opp_get_pstate_fn fn, void *user)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, fn, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, fn, table, &err);
 	if (!t)
 		return err;
 	if (t->helper) {
@@ -34,10 +34,10 @@ int opp_register_get_pstate(struct dmn_ctx *ctx, opp_table_t table,
 	return err;
 }
 
-int opp_unregister_get_pstate(struct dmn_ctx *ctx, opp_table_t table)
+int dmn_opp_unregister_get_pstate(struct dmn_ctx *ctx, dmn_opp_table_t table)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, true, table, &err);
 	if (!t)
 		return err;
 	err = t->helper_regs ? 0 : -ENOENT;

@@ -10,14 +10,14 @@
 #include <errno.h>
 #include <string.h>
 
-int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
-		   struct opp_info *out)
+int dmn_opp_entry_info(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t id,
+		   struct dmn_opp_info *out)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, out, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, out, table, &err);
 	if (!t)
 		return err;
-	struct opp_entry *e = dmn__opp_entry_by_id(t, id);
+	struct dmn_opp_entry *e = dmn__opp_entry_by_id(t, id);
 	err = e ? 0 : -ENOENT;
 	if (e) {
 		out->name = oe_name(e);
@@ -37,11 +37,11 @@ int opp_entry_info(struct dmn_ctx *ctx, opp_table_t table, uint32_t id,
 	return err;
 }
 
-int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
+int dmn_opp_table_count(struct dmn_ctx *ctx, dmn_opp_table_t table, unsigned *total,
 		    unsigned *usable)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, true, table, &err);
 	if (!t)
 		return err;
 	unsigned n = 0;
@@ -55,11 +55,11 @@ int opp_table_count(struct dmn_ctx *ctx, opp_table_t table, unsigned *total,
 	return 0;
 }
 
-int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
+int dmn_opp_table_entry(struct dmn_ctx *ctx, dmn_opp_table_t table, unsigned i,
 		    uint32_t *id)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, id, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, id, table, &err);
 	if (!t)
 		return err;
 	err = i >= t->n ? -ENOENT : 0;
@@ -69,10 +69,10 @@ int opp_table_entry(struct dmn_ctx *ctx, opp_table_t table, unsigned i,
 	return err;
 }
 
-int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out)
+int dmn_opp_device_table(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t *out)
 {
 	int err;
-	struct opp_dev *od = dmn__opp_dev_enter(ctx, out, dev, false, &err);
+	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, out, dev, false, &err);
 	if (!od)
 		return err;
 	*out = od->table->handle;
@@ -80,11 +80,11 @@ int opp_device_table(struct dmn_ctx *ctx, pd_device_t dev, opp_table_t *out)
 	return 0;
 }
 
-int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
+int dmn_opp_device_current(struct dmn_ctx *ctx, dmn_device_t dev, uint32_t *id,
 		       uint64_t *requested_hz)
 {
 	int err;
-	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
+	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, false, &err);
 	if (!od)
 		return err;
 	if (id)
@@ -95,15 +95,15 @@ int opp_device_current(struct dmn_ctx *ctx, pd_device_t dev, uint32_t *id,
 	return 0;
 }
 
-int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
+int dmn_opp_device_votes(struct dmn_ctx *ctx, dmn_device_t dev, uint32_t id,
 		     uint32_t *levels, unsigned max)
 {
 	int err;
-	struct opp_dev *od =
+	struct dmn_opp_dev *od =
 	    dmn__opp_dev_enter(ctx, levels || !max, dev, false, &err);
 	if (!od)
 		return err;
-	const struct opp_entry *e = dmn__opp_entry_by_id(od->table, id);
+	const struct dmn_opp_entry *e = dmn__opp_entry_by_id(od->table, id);
 	err = e ? 0 : -ENOENT;
 	if (e) {
 		unsigned n = od->pdev->n_atts;
@@ -127,13 +127,13 @@ int opp_device_votes(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 	return err;
 }
 
-int opp_domain_table(struct dmn_ctx *ctx, pd_domain_t dom, opp_table_t *out)
+int dmn_opp_domain_table(struct dmn_ctx *ctx, dmn_domain_t dom, dmn_opp_table_t *out)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, out, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	const struct opp_table *t = dmn__opp_domain_level_table(d);
+	const struct dmn_opp_table *t = dmn__opp_domain_level_table(d);
 	err = t ? 0 : -ENOENT;
 	if (t)
 		*out = t->handle;

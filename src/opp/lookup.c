@@ -13,13 +13,13 @@
 
 #include <errno.h>
 
-unsigned dmn__opp_bound(const struct opp_table *t, uint64_t key, bool level,
+unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key, bool level,
 			bool upper)
 {
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		const struct opp_entry *e = opp_sorted_at(t, mid);
+		const struct dmn_opp_entry *e = opp_sorted_at(t, mid);
 		uint64_t k = level ? e->level : oe_hz(e)[0];
 		if (upper ? k <= key : k < key)
 			lo = mid + 1;
@@ -29,7 +29,7 @@ unsigned dmn__opp_bound(const struct opp_table *t, uint64_t key, bool level,
 	return lo;
 }
 
-int dmn__opp_usable_up(const struct opp_table *t, unsigned pos)
+int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos)
 {
 	for (; pos < t->n; pos++)
 		if (dmn__opp_entry_usable(t, opp_sorted_at(t, pos)))
@@ -37,7 +37,7 @@ int dmn__opp_usable_up(const struct opp_table *t, unsigned pos)
 	return -1;
 }
 
-int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
+int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)
 		return -1;
@@ -47,7 +47,7 @@ int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz)
 /* Level ceil over every entry with a level, usable or not: the domain
  * rounding and level-map hooks must answer the same for a level whatever
  * happens to availability later. */
-int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level)
+int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level)
 {
 	if (!t->has_freq) {
 		unsigned pos = dmn__opp_bound_level(t, level, false);
@@ -55,8 +55,8 @@ int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level)
 	}
 	int best = -1;
 	for (unsigned i = 0; i < t->n; i++) {
-		const struct opp_entry *e = opp_sorted_at(t, i);
-		if (!(e->flags & OPP_FLAG_HAS_LEVEL) || e->level < level)
+		const struct dmn_opp_entry *e = opp_sorted_at(t, i);
+		if (!(e->flags & DMN_OPP_FLAG_HAS_LEVEL) || e->level < level)
 			continue;
 		if (best < 0 || e->level < opp_sorted_at(t, best)->level)
 			best = (int)i;

@@ -8,28 +8,28 @@
 
 #include <errno.h>
 
-static int report_match(struct dmn_ctx *ctx, const struct opp_entry *e,
-			opp_dom_at_fn at, const void *src, unsigned n,
+static int report_match(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
+			dmn_opp_dom_at_fn at, const void *src, unsigned n,
 			int *slot, unsigned max)
 {
 	int err = dmn__opp_match(ctx, e, at, src, n);
 	if (err)
 		return err;
-	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
+	const int *dom_of_req = ((struct dmn_opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required && j < max; j++)
 		slot[j] = dom_of_req[j];
 	return (int)e->n_required;
 }
 
-int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
+int dmn_opp_device_required_match(struct dmn_ctx *ctx, dmn_device_t dev, uint32_t id,
 			      int *slot, unsigned max)
 {
 	int ret;
-	const struct opp_dev *od =
+	const struct dmn_opp_dev *od =
 	    dmn__opp_dev_enter(ctx, slot || !max, dev, false, &ret);
 	if (!od)
 		return ret;
-	const struct opp_entry *e = dmn__opp_entry_by_id(od->table, id);
+	const struct dmn_opp_entry *e = dmn__opp_entry_by_id(od->table, id);
 	ret = -ENOENT;
 	if (e)
 		ret = report_match(ctx, e, dmn__opp_att_dom, od->pdev,
@@ -38,16 +38,16 @@ int opp_device_required_match(struct dmn_ctx *ctx, pd_device_t dev, uint32_t id,
 	return ret;
 }
 
-int opp_domain_required_match(struct dmn_ctx *ctx, pd_domain_t dom, uint32_t id,
+int dmn_opp_domain_required_match(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t id,
 			      int *slot, unsigned max)
 {
 	int ret;
-	struct pd_domain *d =
+	struct dmn_domain *d =
 	    dmn__enter(ctx, slot || !max, DMN_DOMAINS, dom, &ret);
 	if (!d)
 		return ret;
-	const struct opp_table *t = dmn__opp_domain_level_table(d);
-	const struct opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
+	const struct dmn_opp_table *t = dmn__opp_domain_level_table(d);
+	const struct dmn_opp_entry *e = t ? dmn__opp_entry_by_id(t, id) : 0;
 	ret = -ENOENT;
 	if (e)
 		ret = report_match(ctx, e, dmn__opp_parent_dom, d, d->n_parents, slot,

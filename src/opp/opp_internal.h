@@ -3,15 +3,15 @@
  * Internal structures of the OPP layer. Only src/opp includes this.
  *
  * Ownership
- *  - struct opp_ctx hangs off dmn_ctx->opp, made on the first OPP call and
+ *  - struct dmn_opp_ctx hangs off dmn_ctx->opp, made on the first OPP call and
  *    freed by dmn_ctx_destroy() through dmn_ctx->opp_fini.
  *  - A table owns its entries. Entries never move in memory and are never
  *    removed while the table lives, so a pointer to one (from another
  *    table's required OPP, which holds a table reference) stays valid.
- *  - A bound device's state is pd_device->cold->opp_state; the core refuses to
+ *  - A bound device's state is dmn_device->cold->opp_state; the core refuses to
  *    remove a device while it is set.
- *  - A domain's level table is pd_domain->opp_state (a struct opp_domain,
- *    also kept on opp_ctx->domains so that the context can free it).
+ *  - A domain's level table is dmn_domain->opp_state (a struct dmn_opp_domain,
+ *    also kept on dmn_opp_ctx->domains so that the context can free it).
  */
 #ifndef DOMINO_OPP_INTERNAL_H
 #define DOMINO_OPP_INTERNAL_H
@@ -20,22 +20,22 @@
 
 #include "../core/internal.h"
 
-struct opp_table;
+struct dmn_opp_table;
 
 /* One allocation per entry (issue 21: 16 bytes of header on LP64, the
  * bench's one-clock one-supply entry 40 bytes with its lists): this
  * header, then its lists, each sized from the description, in an order
  * that keeps each aligned:
  *   uint64_t hz[n_hz];
- *   struct opp_table *req_table[n_required];        (resolved)
- *   const struct opp_entry *req_entry[n_required];
- *   struct opp_supply supplies[n_supplies];
- *   struct opp_required required[n_required];      (as given)
+ *   struct dmn_opp_table *req_table[n_required];        (resolved)
+ *   const struct dmn_opp_entry *req_entry[n_required];
+ *   struct dmn_opp_supply supplies[n_supplies];
+ *   struct dmn_opp_required required[n_required];      (as given)
  *   uint32_t microwatt;   (only with OE_MICROWATT)
  *   uint32_t pstate;      (only with OE_PSTATE_SLOT: the table had a helper)
  *   char name[];          (only with OE_NAME)
  * Read them through the accessors below. Counts are 8-bit and flags
- * 16-bit: opp_add refuses larger ones with -EOVERFLOW. An entry's place
+ * 16-bit: dmn_opp_add refuses larger ones with -EOVERFLOW. An entry's place
  * in table->sorted is not stored: dmn__opp_entry_pos finds it (O(log n))
  * and dmn__opp_entry_cmp orders two entries of a table. */
 #define OPP_ENTRY_MAX_COUNT UINT8_MAX
@@ -47,81 +47,81 @@ enum {
 	OE_MICROWATT = 1u << 3,
 	OE_NAME = 1u << 4,
 };
-struct opp_entry {
+struct dmn_opp_entry {
 	uint32_t id;
 	uint32_t level;
-	uint16_t flags; /* OPP_FLAG_* as given */
+	uint16_t flags; /* DMN_OPP_FLAG_* as given */
 	uint8_t n_hz, n_supplies, n_required;
 	uint8_t bits; /* OE_* */
 };
 
-static inline uint64_t *oe_hz(const struct opp_entry *e)
+static inline uint64_t *oe_hz(const struct dmn_opp_entry *e)
 {
 	return (uint64_t *)(void *)(uintptr_t)(e + 1);
 }
-static inline struct opp_table **oe_req_table(const struct opp_entry *e)
+static inline struct dmn_opp_table **oe_req_table(const struct dmn_opp_entry *e)
 {
-	return (struct opp_table **)(void *)(oe_hz(e) + e->n_hz);
+	return (struct dmn_opp_table **)(void *)(oe_hz(e) + e->n_hz);
 }
-static inline const struct opp_entry **oe_req_entry(const struct opp_entry *e)
+static inline const struct dmn_opp_entry **oe_req_entry(const struct dmn_opp_entry *e)
 {
-	return (const struct opp_entry **)(void *)(oe_req_table(e) +
+	return (const struct dmn_opp_entry **)(void *)(oe_req_table(e) +
 						   e->n_required);
 }
-static inline struct opp_supply *oe_supplies(const struct opp_entry *e)
+static inline struct dmn_opp_supply *oe_supplies(const struct dmn_opp_entry *e)
 {
-	return (struct opp_supply *)(void *)(oe_req_entry(e) + e->n_required);
+	return (struct dmn_opp_supply *)(void *)(oe_req_entry(e) + e->n_required);
 }
-static inline struct opp_required *oe_required(const struct opp_entry *e)
+static inline struct dmn_opp_required *oe_required(const struct dmn_opp_entry *e)
 {
-	return (struct opp_required *)(void *)(oe_supplies(e) +
+	return (struct dmn_opp_required *)(void *)(oe_supplies(e) +
 					       e->n_supplies);
 }
-static inline uint32_t *oe_tail(const struct opp_entry *e)
+static inline uint32_t *oe_tail(const struct dmn_opp_entry *e)
 {
 	return (uint32_t *)(void *)(oe_required(e) + e->n_required);
 }
-static inline uint32_t oe_microwatt(const struct opp_entry *e)
+static inline uint32_t oe_microwatt(const struct dmn_opp_entry *e)
 {
 	return (e->bits & OE_MICROWATT) ? oe_tail(e)[0] : 0;
 }
 /* The helper's pstate slot (OE_PSTATE_SLOT only). */
-static inline uint32_t *oe_pstate_slot(const struct opp_entry *e)
+static inline uint32_t *oe_pstate_slot(const struct dmn_opp_entry *e)
 {
 	return oe_tail(e) + !!(e->bits & OE_MICROWATT);
 }
-static inline bool oe_has_pstate(const struct opp_entry *e)
+static inline bool oe_has_pstate(const struct dmn_opp_entry *e)
 {
 	return e->bits & OE_HAS_PSTATE;
 }
-static inline uint32_t oe_pstate(const struct opp_entry *e)
+static inline uint32_t oe_pstate(const struct dmn_opp_entry *e)
 {
 	return oe_has_pstate(e) ? *oe_pstate_slot(e) : 0;
 }
-static inline const char *oe_name(const struct opp_entry *e)
+static inline const char *oe_name(const struct dmn_opp_entry *e)
 {
 	if (!(e->bits & OE_NAME))
 		return 0;
 	return (const char *)(oe_pstate_slot(e) +
 			      !!(e->bits & OE_PSTATE_SLOT));
 }
-static inline bool oe_available(const struct opp_entry *e)
+static inline bool oe_available(const struct dmn_opp_entry *e)
 {
 	return e->bits & OE_AVAILABLE;
 }
-static inline void oe_set_available(struct opp_entry *e, bool on)
+static inline void oe_set_available(struct dmn_opp_entry *e, bool on)
 {
 	e->bits = (uint8_t)(on ? e->bits | OE_AVAILABLE : e->bits & ~OE_AVAILABLE);
 }
 
-struct opp_dev;
-struct opp_ctx;
+struct dmn_opp_dev;
+struct dmn_opp_ctx;
 
-struct opp_table {
-	opp_table_t handle;
+struct dmn_opp_table {
+	dmn_opp_table_t handle;
 	char *name;
 	unsigned refs;
-	struct opp_entry **by_id; /* index = id */
+	struct dmn_opp_entry **by_id; /* index = id */
 	uint32_t *sorted; /* ids, by (hz[0], level, hz[1..]) or level */
 	unsigned n, cap_id, cap_sorted;
 	bool has_freq; /* decided by the first entry */
@@ -129,82 +129,82 @@ struct opp_table {
 	bool boost;
 	unsigned max_supplies; /* over its entries */
 	/* Tables this one's required OPPs point into: one reference each. */
-	struct opp_table **deps;
+	struct dmn_opp_table **deps;
 	unsigned n_deps, cap_deps;
 	/* Tables whose required OPPs point into this one (no reference): the
 	 * requirers of a device table. */
-	struct opp_table **users;
+	struct dmn_opp_table **users;
 	unsigned n_users, cap_users;
-	uint32_t mark;		      /* walks: visited when == opp_ctx mark */
-	struct opp_table *free_next; /* dmn__opp_table_unref's work list */
-	opp_get_pstate_fn helper;
+	uint32_t mark;		      /* walks: visited when == dmn_opp_ctx mark */
+	struct dmn_opp_table *free_next; /* dmn__opp_table_unref's work list */
+	dmn_opp_get_pstate_fn helper;
 	void *helper_user;
 	unsigned helper_regs;
-	struct opp_dev *devices; /* bound devices */
+	struct dmn_opp_dev *devices; /* bound devices */
 	unsigned n_domains;	 /* domains taking their levels from it */
 };
 
-struct opp_dev {
-	struct pd_device *pdev;
-	struct opp_table *table;
-	struct opp_dev *prev, *next;   /* table->devices */
-	struct opp_dev *fprev, *fnext; /* opp_ctx->followers */
+struct dmn_opp_dev {
+	struct dmn_device *pdev;
+	struct dmn_opp_table *table;
+	struct dmn_opp_dev *prev, *next;   /* table->devices */
+	struct dmn_opp_dev *fprev, *fnext; /* dmn_opp_ctx->followers */
 	uint32_t vote_id;	       /* entry whose votes the device casts */
 	uint32_t run_id;	       /* entry its clock and supplies are at */
 	uint64_t requested_hz;
-	const struct opp_clock_ops *clk;
+	const struct dmn_opp_clock_ops *clk;
 	void *clk_user;
-	const struct opp_regulator_ops *reg;
+	const struct dmn_opp_regulator_ops *reg;
 	void *reg_user;
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct opp_supply *supply; /* [cap_supply], the four below in its block */
+	struct dmn_opp_supply *supply; /* [cap_supply], the four below in its block */
 	bool *supply_known;
-	struct opp_supply *saved; /* dmn__opp_hw_move's undo */
+	struct dmn_opp_supply *saved; /* dmn__opp_hw_move's undo */
 	bool *saved_known;
 	unsigned *done;
 	unsigned cap_supply;
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
 	uint32_t own_id;
-	/* An owner's own latest direct votes (opp_device_vote), per
+	/* An owner's own latest direct votes (dmn_opp_device_vote), per
 	 * attachment, 0 = none or superseded by its own rate: its vote is the
 	 * higher of this and its effective entry's (DESIGN §2). */
 	uint32_t *own_vote;
 	unsigned cap_own_vote;
 	bool req_active; /* counted as active while its resume is checked */
-	const struct opp_entry *req_extra; /* counted too, while raising */
+	const struct dmn_opp_entry *req_extra; /* counted too, while raising */
 	bool follow;
-	bool busy; /* in its own opp_set_rate: the follow listener keeps off */
+	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
 
-struct opp_domain {
+struct dmn_opp_domain {
 	struct dmn_ctx *ctx;
-	struct pd_domain *d; /* not dereferenced once the domain is removed */
-	struct opp_table *table;
-	struct opp_domain *next; /* opp_ctx->domains */
+	struct dmn_domain *d; /* not dereferenced once the domain is removed */
+	struct dmn_opp_table *table;
+	struct dmn_opp_domain *next; /* dmn_opp_ctx->domains */
 };
 
 /* Opportunistic scaling (follow.c), an optional unit: the rest of the OPP
  * layer reaches it only through these, installed by the first
- * opp_device_follow(), so a firmware image without it links without
+ * dmn_opp_device_follow(), so a firmware image without it links without
  * follow.c. Until then no device follows and each hook has nothing to do. */
-struct opp_follow_ops {
+struct dmn_opp_follow_ops {
 	/* dmn__opp_permitted() of follow.c. */
-	const struct opp_entry *(*permitted)(struct dmn_ctx *ctx,
-					     struct opp_dev *od,
-					     const struct opp_entry *floor,
-					     pd_domain_t dom, uint32_t dom_level);
-	void (*drop)(struct dmn_ctx *ctx, struct opp_dev *od);
-	void (*fini)(struct dmn_ctx *ctx, struct opp_ctx *oc);
+	const struct dmn_opp_entry *(*permitted)(struct dmn_ctx *ctx,
+					     struct dmn_opp_dev *od,
+					     const struct dmn_opp_entry *floor,
+					     dmn_domain_t dom, uint32_t dom_level);
+	void (*drop)(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
+	void (*fini)(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
 };
 
-struct opp_ctx {
+struct dmn_opp_ctx {
 	struct handle_table tables;
-	struct opp_domain *domains;
-	const struct opp_follow_ops *follow; /* NULL until a device follows */
-	struct opp_dev *followers;
+	struct dmn_opp_domain *domains;
+	const struct dmn_opp_follow_ops *follow; /* NULL until a device follows */
+	struct dmn_opp_dev *followers;
 	bool listening;
 	/* Scratch of the matching rule (dmn__opp_match), grown to fit; used and
 	 * done with inside one call, never across a callback. */
@@ -212,7 +212,7 @@ struct opp_ctx {
 	unsigned cap_req_slot;
 	bool *has;
 	unsigned cap_has;
-	struct pd_domain **walk; /* ancestor walk: stack and marks by slot */
+	struct dmn_domain **walk; /* ancestor walk: stack and marks by slot */
 	unsigned cap_walk;
 	uint32_t *dom_mark;
 	unsigned cap_dom_mark;
@@ -220,80 +220,80 @@ struct opp_ctx {
 	uint32_t table_gen; /* opp_table.mark */
 };
 
-struct opp_report {
+struct dmn_opp_report {
 	int first_error; /* first callback error of the operation */
 };
 
 /* table.c */
-struct opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create);
-struct opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h);
+struct dmn_opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create);
+struct dmn_opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, dmn_opp_table_t h);
 /* dmn__enter for an OPP table: -EINVAL, -EDEADLK, then table @h or -EBADF.
  * Returns the table with the lock held and *@err 0, or NULL with *@err set
  * and the lock not held. */
-struct opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
-				 opp_table_t h, int *err);
-void dmn__opp_table_ref(struct opp_table *t);
-void dmn__opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t);
-struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id);
+struct dmn_opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
+				 dmn_opp_table_t h, int *err);
+void dmn__opp_table_ref(struct dmn_opp_table *t);
+void dmn__opp_table_unref(struct dmn_ctx *ctx, struct dmn_opp_table *t);
+struct dmn_opp_entry *dmn__opp_entry_by_id(const struct dmn_opp_table *t, uint32_t id);
 /* The entry at @pos of t->sorted (pos < t->n). */
-static inline struct opp_entry *opp_sorted_at(const struct opp_table *t,
+static inline struct dmn_opp_entry *opp_sorted_at(const struct dmn_opp_table *t,
 					   unsigned pos)
 {
 	return t->by_id[t->sorted[pos]];
 }
 /* Sort order of two entries of one table (<0, 0, >0); O(clocks). */
-int dmn__opp_entry_cmp(const struct opp_entry *a, const struct opp_entry *b);
+int dmn__opp_entry_cmp(const struct dmn_opp_entry *a, const struct dmn_opp_entry *b);
 /* @e's index in t->sorted; O(log n). */
-unsigned dmn__opp_entry_pos(const struct opp_table *t,
-			    const struct opp_entry *e);
-bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e);
+unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
+			    const struct dmn_opp_entry *e);
+bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e);
 
 /* The tables reachable from @from through required OPPs (@devices: only
  * through tables without levels), each marked with a new
- * opp_ctx->table_gen; with @out, also their list (@from excluded) in an
+ * dmn_opp_ctx->table_gen; with @out, also their list (@from excluded) in an
  * order where every table comes after the tables it requires (a
  * depth-first post-order on an explicit stack: no recursion on a chain's
  * length), to be freed by the caller. 0 or -ENOMEM (@out then empty). */
-struct opp_reach {
-	struct opp_table **order;
+struct dmn_opp_reach {
+	struct dmn_opp_table **order;
 	unsigned n, cap;
 };
-int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
-		   struct opp_reach *out);
+int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices,
+		   struct dmn_opp_reach *out);
 
 /* lookup.c: positions in t->sorted; -1 if none */
 /* First position whose key is >= @key (@upper: > @key): a binary search on
  * the level (@level: level tables) or hz[0] (frequency tables). */
-unsigned dmn__opp_bound(const struct opp_table *t, uint64_t key, bool level,
+unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key, bool level,
 			bool upper);
-static inline unsigned dmn__opp_bound_freq(const struct opp_table *t,
+static inline unsigned dmn__opp_bound_freq(const struct dmn_opp_table *t,
 					   uint64_t hz, bool upper)
 {
 	return dmn__opp_bound(t, hz, false, upper);
 }
-static inline unsigned dmn__opp_bound_level(const struct opp_table *t,
+static inline unsigned dmn__opp_bound_level(const struct dmn_opp_table *t,
 					    uint32_t level, bool upper)
 {
 	return dmn__opp_bound(t, level, true, upper);
 }
 /* The first usable position at or after @pos, or -1. */
-int dmn__opp_usable_up(const struct opp_table *t, unsigned pos);
-int dmn__opp_pos_freq_ceil(const struct opp_table *t, uint64_t hz);
-int dmn__opp_pos_level_ceil_any(const struct opp_table *t, uint32_t level);
+int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos);
+int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz);
+int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level);
 
 /* required.c */
-struct opp_table *dmn__opp_domain_level_table(const struct pd_domain *d);
+struct dmn_opp_table *dmn__opp_domain_level_table(const struct dmn_domain *d);
 /* Grow the matching scratch for @n_req required OPPs, @n_doms domains
  * and every domain slot of the context: 0 or -ENOMEM. */
 int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms);
 /* Domain @i of a matching: a device's attachment or a domain's parent. */
-typedef struct pd_domain *(*opp_dom_at_fn)(const void *src, unsigned i);
-struct pd_domain *dmn__opp_att_dom(const void *pdev, unsigned i);
-struct pd_domain *dmn__opp_parent_dom(const void *dom, unsigned i);
+typedef struct dmn_domain *(*dmn_opp_dom_at_fn)(const void *src, unsigned i);
+struct dmn_domain *dmn__opp_att_dom(const void *pdev, unsigned i);
+struct dmn_domain *dmn__opp_parent_dom(const void *dom, unsigned i);
 /* The two-pass rule over the @n domains at(@src, i): on 0 the context's
  * req_slot[j] is the index of the domain required OPP j of @e votes on,
  * or -1 (also for a requirement into a device table). -ENOMEM. */
-int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
+int dmn__opp_match(struct dmn_ctx *ctx, const struct dmn_opp_entry *e, dmn_opp_dom_at_fn at,
 	      const void *src, unsigned n);
 /* Attachment @i is driven at @level at least. */
 static inline void opp_raise_vote(uint32_t *levels, bool *driven, unsigned i,
@@ -308,68 +308,68 @@ static inline void opp_raise_vote(uint32_t *levels, bool *driven, unsigned i,
  * it where !driven[i]) and sets driven[i]; from all-false driven[] and
  * zeroed levels[] they are the entry's votes, and an attachment not
  * driven by it stays at 0. Returns n, or -ENOMEM. */
-int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct opp_entry *e,
-			 const struct pd_device *dev, uint32_t *levels,
+int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
+			 const struct dmn_device *dev, uint32_t *levels,
 			 bool *driven, unsigned max);
-void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
+void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
 /* Finish a public state-changing OPP call: record dmn_last_error(). */
-int dmn__opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err);
+int dmn__opp_result(struct dmn_ctx *ctx, const struct dmn_opp_report *rep, int err);
 
 /* rate.c */
-void dmn__opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err);
+void dmn__opp_note(struct dmn_ctx *ctx, struct dmn_opp_report *rep, int err);
 void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
-		  const struct opp_dev *od, int err, int safe,
+		  const struct dmn_opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value);
-int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
-		    const struct opp_entry *target, uint64_t hz,
-		    struct opp_report *rep);
+int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz,
+		    struct dmn_opp_report *rep);
 /* The clock to @hz (nothing when already there); @safe for events. */
-int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
-		   int safe, struct opp_report *rep);
+int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz,
+		   int safe, struct dmn_opp_report *rep);
 /* Room for @n supplies in the device's provider records: 0, -ENOMEM. */
-int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n);
-void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od);
+int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n);
+void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
 /* Supplies up, clock, supplies down to @to, without votes. An unsafe
  * failure undoes its own supply steps and is returned (-ENOMEM before
  * anything is called). */
-int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
-		const struct opp_entry *to, struct opp_report *rep);
+int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		const struct dmn_opp_entry *to, struct dmn_opp_report *rep);
 
 /* bind.c: dmn__enter for a device's OPP state: -EINVAL, -EDEADLK, -EBADF
  * (no such device), then -ENOENT (not bound). Returns the state with the
  * lock held and *@err 0, or NULL with *@err set and the lock not held;
  * @record: a -EBADF or -ENOENT is also the call's dmn_last_error(), as for
  * a state-changing call. */
-struct opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
-				  pd_device_t dev, bool record, int *err);
+struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
+				  dmn_device_t dev, bool record, int *err);
 
-/* devreq.c: opp_set_rate's move with the device-to-device requirements
+/* devreq.c: dmn_opp_set_rate's move with the device-to-device requirements
  * of @od's table (owners raised first, settled after). */
-int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct opp_dev *od,
-		    const struct opp_entry *target, uint64_t hz,
-		    struct opp_report *rep);
+int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz,
+		    struct dmn_opp_report *rep);
 
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
  * is left; failures are safe, noted in @rep. */
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct opp_table *t,
-			     struct opp_report *rep);
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			     struct dmn_opp_report *rep);
 
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose
  * votes the device's domains' pstates meet; @dom, if not 0, is taken to be
  * at @dom_level instead (a lowering about to happen). NULL if none. */
-const struct opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
-				      const struct opp_entry *floor,
-				      pd_domain_t dom, uint32_t dom_level);
-void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct opp_dev *od);
-void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct opp_ctx *oc);
+const struct dmn_opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+				      const struct dmn_opp_entry *floor,
+				      dmn_domain_t dom, uint32_t dom_level);
+void dmn__opp_follow_drop(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
+void dmn__opp_follow_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
 /* dmn__opp_permitted(@od, @floor) through the hook: NULL (nothing better
  * than @floor) while no device ever followed. */
-static inline const struct opp_entry *
-opp_follow_permitted(struct dmn_ctx *ctx, struct opp_dev *od,
-		     const struct opp_entry *floor)
+static inline const struct dmn_opp_entry *
+opp_follow_permitted(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		     const struct dmn_opp_entry *floor)
 {
-	const struct opp_ctx *oc = ctx->opp;
+	const struct dmn_opp_ctx *oc = ctx->opp;
 	return oc->follow ? oc->follow->permitted(ctx, od, floor, 0, 0) : 0;
 }
 

@@ -31,21 +31,21 @@
 #include <stdint.h>
 #include <string.h>
 
-void dmn__opp_note(struct dmn_ctx *ctx, struct opp_report *rep, int err)
+void dmn__opp_note(struct dmn_ctx *ctx, struct dmn_opp_report *rep, int err)
 {
 	(void)ctx;
 	if (err && !rep->first_error)
 		rep->first_error = err;
 }
 
-int dmn__opp_result(struct dmn_ctx *ctx, const struct opp_report *rep, int err)
+int dmn__opp_result(struct dmn_ctx *ctx, const struct dmn_opp_report *rep, int err)
 {
 	ctx->op_error = rep->first_error;
 	return txn_result(ctx, err);
 }
 
 void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
-		  const struct opp_dev *od, int err, int safe,
+		  const struct dmn_opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value)
 {
 	struct dmn_event ev = {kind, op,   0,	      od->pdev->handle,
@@ -59,8 +59,8 @@ void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_o
 /* The outcome of one provider call (@err as the provider returned it, a
  * positive value taken as -EIO; the records already updated on success):
  * the event, and a failure noted in @rep. Returns 0 or the error. */
-static int step_done(struct dmn_ctx *ctx, struct opp_dev *od,
-		     struct opp_report *rep, int err, enum dmn_event_kind kind,
+static int step_done(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		     struct dmn_opp_report *rep, int err, enum dmn_event_kind kind,
 		     enum dmn_op op, int safe, uint64_t old, uint64_t new)
 {
 	if (err) {
@@ -74,8 +74,8 @@ static int step_done(struct dmn_ctx *ctx, struct opp_dev *od,
 	return err;
 }
 
-int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
-		   int safe, struct opp_report *rep)
+int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz,
+		   int safe, struct dmn_opp_report *rep)
 {
 	if (od->clock_known && od->clock_hz == hz)
 		return 0;
@@ -91,28 +91,28 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct opp_dev *od, uint64_t hz,
 			 hz);
 }
 
-static bool supply_same(const struct opp_dev *od, unsigned k,
-			const struct opp_supply *s)
+static bool supply_same(const struct dmn_opp_dev *od, unsigned k,
+			const struct dmn_opp_supply *s)
 {
-	const struct opp_supply *c = &od->supply[k];
+	const struct dmn_opp_supply *c = &od->supply[k];
 	return od->supply_known[k] && c->microvolt == s->microvolt &&
 	       c->microvolt_min == s->microvolt_min &&
 	       c->microvolt_max == s->microvolt_max;
 }
 
-static bool supply_raises(const struct opp_dev *od, unsigned k,
-			  const struct opp_supply *s)
+static bool supply_raises(const struct dmn_opp_dev *od, unsigned k,
+			  const struct dmn_opp_supply *s)
 {
-	const struct opp_supply *c = &od->supply[k];
+	const struct dmn_opp_supply *c = &od->supply[k];
 	if (!od->supply_known[k] || s->microvolt > c->microvolt)
 		return true;
 	return s->microvolt == c->microvolt &&
 	       s->microvolt_min > c->microvolt_min;
 }
 
-static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
-		       const struct opp_supply *s, int safe,
-		       struct opp_report *rep)
+static int supply_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned k,
+		       const struct dmn_opp_supply *s, int safe,
+		       struct dmn_opp_report *rep)
 {
 	uint64_t old = od->supply_known[k] ? od->supply[k].microvolt : 0;
 	int err = od->reg->set_voltage(od->reg_user, od->pdev->handle, k,
@@ -126,13 +126,13 @@ static int supply_step(struct dmn_ctx *ctx, struct opp_dev *od, unsigned k,
 			 safe, old, s->microvolt);
 }
 
-/* The provider records live in one block (opp_dev->supply first): the
+/* The provider records live in one block (dmn_opp_dev->supply first): the
  * supplies now and saved, dmn__opp_hw_move's undo order, then the flags. */
-int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
+int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n)
 {
 	if (n <= od->cap_supply)
 		return 0;
-	const size_t each = 2 * sizeof(struct opp_supply) + sizeof(unsigned) +
+	const size_t each = 2 * sizeof(struct dmn_opp_supply) + sizeof(unsigned) +
 			    2 * sizeof(bool);
 	if (n > SIZE_MAX / each)
 		return -ENOMEM;
@@ -140,7 +140,7 @@ int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
 	if (!block)
 		return -ENOMEM;
 	memset(block, 0, n * each);
-	struct opp_supply *supply = (struct opp_supply *)block;
+	struct dmn_opp_supply *supply = (struct dmn_opp_supply *)block;
 	unsigned *done = (unsigned *)(supply + 2 * n);
 	bool *known = (bool *)(done + n);
 	if (od->cap_supply) {
@@ -158,7 +158,7 @@ int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct opp_dev *od, unsigned n)
 	return 0;
 }
 
-void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
+void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od)
 {
 	dmn__free(ctx, od->supply);
 	dmn__free(ctx, od->own_vote);
@@ -169,12 +169,12 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct opp_dev *od)
  * up, each old state is saved and its index logged in od->done for the
  * undo, and the first failure stops the walk and is returned; going down,
  * failures are safe (noted). */
-static int supplies_step(struct dmn_ctx *ctx, struct opp_dev *od,
-			 const struct opp_entry *to, unsigned n_sup, bool up,
-			 unsigned *n_done, struct opp_report *rep)
+static int supplies_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			 const struct dmn_opp_entry *to, unsigned n_sup, bool up,
+			 unsigned *n_done, struct dmn_opp_report *rep)
 {
 	for (unsigned k = 0; k < n_sup; k++) {
-		const struct opp_supply *s = &oe_supplies(to)[k];
+		const struct dmn_opp_supply *s = &oe_supplies(to)[k];
 		if (supply_same(od, k, s) || supply_raises(od, k, s) != up)
 			continue;
 		if (up) {
@@ -191,8 +191,8 @@ static int supplies_step(struct dmn_ctx *ctx, struct opp_dev *od,
 	return 0;
 }
 
-int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
-		const struct opp_entry *to, struct opp_report *rep)
+int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		const struct dmn_opp_entry *to, struct dmn_opp_report *rep)
 {
 	bool has_reg = od->reg && od->reg->set_voltage;
 	unsigned n_sup = has_reg ? to->n_supplies : 0;
@@ -229,14 +229,14 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct opp_dev *od,
  * and from each child, twice (a move runs two transactions). The core's
  * walk visits the ancestors (no depth limit, no allocation); the visit
  * marks, free outside a transaction, count each domain once. */
-static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
+static int reserve_move(struct dmn_ctx *ctx, struct dmn_device *pdev, unsigned n)
 {
 	unsigned links = 0;
 	ctx->epoch++;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned up = dmn__walk_up(ctx, dev_att(pdev, i)->dom);
 		for (unsigned k = 0; k < up; k++) {
-			struct pd_domain *d = ctx->walk[k];
+			struct dmn_domain *d = ctx->walk[k];
 			if (d->visit == ctx->epoch)
 				continue;
 			d->visit = ctx->epoch;
@@ -252,10 +252,10 @@ static int reserve_move(struct dmn_ctx *ctx, struct pd_device *pdev, unsigned n)
 }
 
 /* Set the touched attachments to @levels (already rounded) as one core
- * transaction, as pd_vote_many does. */
-static int vote_txn(struct dmn_ctx *ctx, struct pd_device *pdev,
+ * transaction, as dmn_vote_many does. */
+static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 		    const bool *touch, const uint32_t *levels, unsigned n,
-		    struct opp_report *rep)
+		    struct dmn_opp_report *rep)
 {
 	bool any = false;
 	for (unsigned i = 0; i < n; i++)
@@ -264,7 +264,7 @@ static int vote_txn(struct dmn_ctx *ctx, struct pd_device *pdev,
 		return 0;
 	dmn__txn_begin(ctx);
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_attachment *a = dev_att(pdev, i);
+		struct dmn_attachment *a = dev_att(pdev, i);
 		if (!touch[i] || a->vote == levels[i])
 			continue;
 		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
@@ -307,18 +307,18 @@ static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 }
 
 /* dmn__opp_move_locked with the plan's arrays in @p. */
-static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
-			const struct opp_entry *target, uint64_t hz,
-			struct move_plan *p, struct opp_report *rep)
+static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			const struct dmn_opp_entry *target, uint64_t hz,
+			struct move_plan *p, struct dmn_opp_report *rep)
 {
-	struct pd_device *pdev = od->pdev;
-	const struct opp_table *t = od->table;
-	const struct opp_entry *was_vote = dmn__opp_entry_by_id(t, od->vote_id);
-	const struct opp_entry *was_run = dmn__opp_entry_by_id(t, od->run_id);
+	struct dmn_device *pdev = od->pdev;
+	const struct dmn_opp_table *t = od->table;
+	const struct dmn_opp_entry *was_vote = dmn__opp_entry_by_id(t, od->vote_id);
+	const struct dmn_opp_entry *was_run = dmn__opp_entry_by_id(t, od->run_id);
 	/* A device-to-device requirement may hold the device above the entry
 	 * of its own rate: it then votes the higher of both per attachment
 	 * (DESIGN §2). */
-	const struct opp_entry *own = dmn__opp_entry_by_id(t, od->own_id);
+	const struct dmn_opp_entry *own = dmn__opp_entry_by_id(t, od->own_id);
 	if (own == target)
 		own = 0;
 	bool same = target == was_vote && (od->follow || target == was_run);
@@ -342,7 +342,7 @@ static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
 
 	/* Validate every vote before anything changes (-ENODEV, -ERANGE). */
 	for (unsigned i = 0; i < n && !err; i++) {
-		struct pd_attachment *a = dev_att(pdev, i);
+		struct dmn_attachment *a = dev_att(pdev, i);
 		p->touch[i] = p->new_d[i] || p->old_d[i];
 		p->cur[i] = p->up[i] = p->want[i] = a->vote;
 		if (!p->touch[i])
@@ -350,7 +350,7 @@ static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
 		err = dmn__txn_check_level(ctx, a->dom,
 				      p->new_d[i] ? p->new_v[i] : 0, &p->want[i]);
 		p->up[i] = p->want[i] > p->cur[i] ? p->want[i] : p->cur[i];
-		/* A pd_vote() since the OPP was set changed its vote: the
+		/* A dmn_vote() since the OPP was set changed its vote: the
 		 * latest call wins, so the OPP's vote is written again. */
 		same = same && p->want[i] == p->cur[i];
 	}
@@ -371,9 +371,9 @@ static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
 		od->busy = false;
 		return err; /* the core transaction undid itself */
 	}
-	const struct opp_entry *run = target;
+	const struct dmn_opp_entry *run = target;
 	if (target && od->follow) {
-		const struct opp_entry *f = opp_follow_permitted(ctx, od, target);
+		const struct dmn_opp_entry *f = opp_follow_permitted(ctx, od, target);
 		if (f && dmn__opp_entry_cmp(f, target) > 0)
 			run = f;
 	}
@@ -385,8 +385,8 @@ static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
 			return err;
 		}
 	}
-	od->vote_id = target ? target->id : OPP_ID_NONE;
-	od->run_id = run ? run->id : OPP_ID_NONE;
+	od->vote_id = target ? target->id : DMN_OPP_ID_NONE;
+	od->run_id = run ? run->id : DMN_OPP_ID_NONE;
 	od->requested_hz = hz;
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
@@ -401,9 +401,9 @@ static int move_planned(struct dmn_ctx *ctx, struct opp_dev *od,
 	return 0;
 }
 
-int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
-		    const struct opp_entry *target, uint64_t hz,
-		    struct opp_report *rep)
+int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz,
+		    struct dmn_opp_report *rep)
 {
 	struct move_plan p;
 	void *block = plan_alloc(ctx, &p, od->pdev->n_atts);
@@ -414,15 +414,15 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct opp_dev *od,
 	return err;
 }
 
-int opp_set_rate(struct dmn_ctx *ctx, pd_device_t dev, uint64_t hz)
+int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz)
 {
 	int err;
-	struct opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
+	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
 	if (!od)
 		return err;
-	struct opp_report rep = {0};
+	struct dmn_opp_report rep = {0};
 	ctx->op_error = 0;
-	const struct opp_entry *target = 0;
+	const struct dmn_opp_entry *target = 0;
 	if (hz) {
 		int pos = dmn__opp_pos_freq_ceil(od->table, hz);
 		if (pos < 0)

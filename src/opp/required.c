@@ -9,15 +9,15 @@
 #include <errno.h>
 #include <string.h>
 
-struct opp_table *dmn__opp_domain_level_table(const struct pd_domain *d)
+struct dmn_opp_table *dmn__opp_domain_level_table(const struct dmn_domain *d)
 {
-	const struct opp_domain *od = d->opp_state;
+	const struct dmn_opp_domain *od = d->opp_state;
 	return od ? od->table : 0;
 }
 
 int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms)
 {
-	struct opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
+	struct dmn_opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
 	if (!oc)
 		return -ENOMEM;
 	unsigned slots = ctx->domains.n_slots + 1;
@@ -37,7 +37,7 @@ int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_dom
 	return 0;
 }
 
-static unsigned dom_slot(const struct pd_domain *d)
+static unsigned dom_slot(const struct dmn_domain *d)
 {
 	return d->handle & HANDLE_MAX_SLOTS;
 }
@@ -46,10 +46,10 @@ static unsigned dom_slot(const struct pd_domain *d)
  * of the OPP layer's own (this runs inside core transactions, whose visit
  * marks must not be touched): each ancestor once, no depth limit.
  * 1 yes, 0 no, -ENOMEM. */
-static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
-			const struct opp_table *t)
+static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
+			const struct dmn_opp_table *t)
 {
-	struct opp_ctx *oc = ctx->opp;
+	struct dmn_opp_ctx *oc = ctx->opp;
 	if (dmn__opp_scratch_reserve(ctx, 0, 0))
 		return -ENOMEM;
 	uint32_t gen = ++oc->dom_gen;
@@ -59,10 +59,10 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
 		gen = oc->dom_gen = 1;
 	}
 	unsigned n = 0;
-	const struct pd_domain *cur = d;
+	const struct dmn_domain *cur = d;
 	for (;;) {
 		for (unsigned i = 0; i < cur->n_parents; i++) {
-			struct pd_domain *p = cur->parents[i]->parent;
+			struct dmn_domain *p = cur->parents[i]->parent;
 			if (dmn__opp_domain_level_table(p) == t)
 				return 1;
 			unsigned slot = dom_slot(p);
@@ -79,23 +79,23 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct pd_domain *d,
 	}
 }
 
-struct pd_domain *dmn__opp_att_dom(const void *pdev, unsigned i)
+struct dmn_domain *dmn__opp_att_dom(const void *pdev, unsigned i)
 {
-	return dev_att((const struct pd_device *)pdev, i)->dom;
+	return dev_att((const struct dmn_device *)pdev, i)->dom;
 }
 
-struct pd_domain *dmn__opp_parent_dom(const void *dom, unsigned i)
+struct dmn_domain *dmn__opp_parent_dom(const void *dom, unsigned i)
 {
-	return ((const struct pd_domain *)dom)->parents[i]->parent;
+	return ((const struct dmn_domain *)dom)->parents[i]->parent;
 }
 
-int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn at,
+int dmn__opp_match(struct dmn_ctx *ctx, const struct dmn_opp_entry *e, dmn_opp_dom_at_fn at,
 	      const void *src, unsigned n)
 {
 	int err = dmn__opp_scratch_reserve(ctx, e->n_required, n);
 	if (err)
 		return err;
-	struct opp_ctx *oc = ctx->opp;
+	struct dmn_opp_ctx *oc = ctx->opp;
 	int *dom_of_req = oc->req_slot;
 	bool *has = oc->has;
 	for (unsigned j = 0; j < e->n_required; j++)
@@ -104,7 +104,7 @@ int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn
 		has[i] = false;
 	/* Pass 1: a domain takes the first untaken entry of its own table. */
 	for (unsigned i = 0; i < n; i++) {
-		const struct opp_table *own = dmn__opp_domain_level_table(at(src, i));
+		const struct dmn_opp_table *own = dmn__opp_domain_level_table(at(src, i));
 		for (unsigned j = 0; own && j < e->n_required; j++) {
 			if (dom_of_req[j] < 0 && oe_req_table(e)[j] == own) {
 				dom_of_req[j] = (int)i;
@@ -132,8 +132,8 @@ int dmn__opp_match(struct dmn_ctx *ctx, const struct opp_entry *e, opp_dom_at_fn
 	return 0;
 }
 
-int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct opp_entry *e,
-			 const struct pd_device *dev, uint32_t *levels,
+int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
+			 const struct dmn_device *dev, uint32_t *levels,
 			 bool *driven, unsigned max)
 {
 	unsigned n = dev->n_atts < max ? dev->n_atts : max;
@@ -147,7 +147,7 @@ int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct opp_entry *e,
 	if (err)
 		return err;
 	/* the matching gives each attachment one required OPP at most */
-	const int *dom_of_req = ((struct opp_ctx *)ctx->opp)->req_slot;
+	const int *dom_of_req = ((struct dmn_opp_ctx *)ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++) {
 		int i = dom_of_req[j];
 		if (i >= 0 && (unsigned)i < n)
@@ -161,11 +161,11 @@ int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct opp_entry *e,
 
 /* Rounding over every entry with a level, whatever its availability: the
  * core requires a rounding hook never to refuse a level it accepted. */
-static int domain_round(void *user, pd_domain_t dom, uint32_t level,
+static int domain_round(void *user, dmn_domain_t dom, uint32_t level,
 			uint32_t *rounded)
 {
 	(void)dom;
-	const struct opp_domain *od = user;
+	const struct dmn_opp_domain *od = user;
 	int pos = dmn__opp_pos_level_ceil_any(od->table, level);
 	if (pos < 0)
 		return -ERANGE;
@@ -176,17 +176,17 @@ static int domain_round(void *user, pd_domain_t dom, uint32_t level,
 /* A child at @child_level requires of @parent the level of the required
  * OPP, of the child's entry for that level, that the matching rule gives
  * the parent among the child's parents; with none, the level itself. */
-static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
+static int domain_map(void *user, dmn_domain_t child, dmn_domain_t parent,
 		      uint32_t child_level, uint32_t *parent_level)
 {
 	(void)child;
-	const struct opp_domain *od = user;
-	const struct pd_domain *c = od->d;
+	const struct dmn_opp_domain *od = user;
+	const struct dmn_domain *c = od->d;
 	*parent_level = child_level;
 	int pos = dmn__opp_pos_level_ceil_any(od->table, child_level);
 	if (pos < 0)
 		return 0;
-	const struct opp_entry *e = opp_sorted_at(od->table, pos);
+	const struct dmn_opp_entry *e = opp_sorted_at(od->table, pos);
 	int idx = -1;
 	for (unsigned i = 0; i < c->n_parents; i++)
 		if (c->parents[i]->parent->handle == parent)
@@ -198,37 +198,37 @@ static int domain_map(void *user, pd_domain_t child, pd_domain_t parent,
 	 * wants the same answer every time). */
 	if (dmn__opp_match(od->ctx, e, dmn__opp_parent_dom, c, c->n_parents))
 		return 0;
-	const int *dom_of_req = ((struct opp_ctx *)od->ctx->opp)->req_slot;
+	const int *dom_of_req = ((struct dmn_opp_ctx *)od->ctx->opp)->req_slot;
 	for (unsigned j = 0; j < e->n_required; j++)
 		if (dom_of_req[j] == idx)
 			*parent_level = oe_req_entry(e)[j]->level;
 	return 0;
 }
 
-static bool domain_busy(const struct pd_domain *d)
+static bool domain_busy(const struct dmn_domain *d)
 {
 	if (d->pstate || d->votes.n)
 		return true;
-	for (const struct pd_attachment *a = d->att_head; a; a = a->dom_next)
+	for (const struct dmn_attachment *a = d->att_head; a; a = a->dom_next)
 		if (a->vote)
 			return true; /* stored unrounded for a resume */
 	return false;
 }
 
-int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
-			 opp_table_t table)
+int dmn_opp_domain_set_table(struct dmn_ctx *ctx, dmn_domain_t dom,
+			 dmn_opp_table_t table)
 {
 	int err;
-	struct pd_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, table);
-	struct opp_domain *od = 0;
+	struct dmn_opp_table *t = dmn__opp_table_lookup(ctx, table);
+	struct dmn_opp_domain *od = 0;
 	err = t ? 0 : -EBADF;
 	if (!err && d->opp_state)
 		err = -EEXIST;
 	for (unsigned i = 0; !err && i < t->n; i++)
-		if (!(t->by_id[i]->flags & OPP_FLAG_HAS_LEVEL))
+		if (!(t->by_id[i]->flags & DMN_OPP_FLAG_HAS_LEVEL))
 			err = -EINVAL;
 	if (!err && domain_busy(d))
 		err = -EBUSY;
@@ -244,7 +244,7 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 		err = od ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		struct opp_ctx *oc = ctx->opp;
+		struct dmn_opp_ctx *oc = ctx->opp;
 		od->ctx = ctx;
 		od->d = d;
 		od->table = t;
@@ -256,7 +256,7 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 		/* The domain is at level 0 and nothing counts a level on it, so
 		 * the hooks change no requirement now (the core never maps
 		 * level 0): setting them directly is what
-		 * pd_domain_set_rounding and pd_link_set_map would do, without
+		 * dmn_domain_set_rounding and dmn_link_set_map would do, without
 		 * a transaction. */
 		d->cold->round = domain_round;
 		d->cold->round_user = od;
@@ -269,9 +269,9 @@ int opp_domain_set_table(struct dmn_ctx *ctx, pd_domain_t dom,
 	return err;
 }
 
-void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
+void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 {
-	for (struct opp_domain *od = oc->domains, *next; od; od = next) {
+	for (struct dmn_opp_domain *od = oc->domains, *next; od; od = next) {
 		next = od->next;
 		dmn__free(ctx, od);
 	}
@@ -280,26 +280,26 @@ void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct opp_ctx *oc)
 
 /* ---- links --------------------------------------------------------------- */
 
-static struct opp_domain *binding_of(struct dmn_ctx *ctx, pd_domain_t dom)
+static struct dmn_opp_domain *binding_of(struct dmn_ctx *ctx, dmn_domain_t dom)
 {
 	if (dmn__lock(ctx))
 		return 0;
-	struct pd_domain *d = dmn__pd_domain_get(ctx, dom);
-	struct opp_domain *od = d ? d->opp_state : 0;
+	struct dmn_domain *d = dmn__pd_domain_get(ctx, dom);
+	struct dmn_opp_domain *od = d ? d->opp_state : 0;
 	dmn__unlock(ctx);
 	return od;
 }
 
 /* Recompute the requirement of every parent link of @child but @skip
  * through the map (a new parent can take a required OPP from another). */
-static int resync_parents(struct dmn_ctx *ctx, pd_domain_t child,
-			  pd_domain_t skip, struct opp_domain *od)
+static int resync_parents(struct dmn_ctx *ctx, dmn_domain_t child,
+			  dmn_domain_t skip, struct dmn_opp_domain *od)
 {
 	int first = 0;
 	dmn_relock(ctx);
-	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
+	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
 	for (unsigned i = 0; c && i < c->n_parents; i++) {
-		struct pd_link *l = c->parents[i];
+		struct dmn_link *l = c->parents[i];
 		if (l->parent->handle == skip)
 			continue;
 		int err = dmn__link_set_map_locked(ctx, l, domain_map, od);
@@ -310,33 +310,33 @@ static int resync_parents(struct dmn_ctx *ctx, pd_domain_t child,
 	return first;
 }
 
-int opp_link_add(struct dmn_ctx *ctx, pd_domain_t parent, pd_domain_t child)
+int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 {
 	if (!ctx)
 		return -EINVAL;
-	int err = pd_link_add(ctx, parent, child);
+	int err = dmn_link_add(ctx, parent, child);
 	if (err)
 		return err;
-	struct opp_domain *od = binding_of(ctx, child);
+	struct dmn_opp_domain *od = binding_of(ctx, child);
 	if (!od)
 		return 0;
 	dmn_relock(ctx);
-	struct pd_domain *c = dmn__pd_domain_get(ctx, child);
+	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
 	err = dmn__opp_scratch_reserve(ctx, 0, c ? c->n_parents : 0);
 	dmn__unlock(ctx);
 	if (!err)
-		err = pd_link_set_map(ctx, parent, child, domain_map, od);
+		err = dmn_link_set_map(ctx, parent, child, domain_map, od);
 	if (!err)
 		err = resync_parents(ctx, child, parent, od);
 	if (err) {
-		pd_link_remove(ctx, parent, child);
+		dmn_link_remove(ctx, parent, child);
 		resync_parents(ctx, child, 0, od);
 	}
 	return err;
 }
 
-int opp_link_set_floor(struct dmn_ctx *ctx, pd_domain_t parent,
-		       pd_domain_t child, uint32_t level)
+int dmn_opp_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
+		       dmn_domain_t child, uint32_t level)
 {
-	return pd_link_set_floor(ctx, parent, child, level);
+	return dmn_link_set_floor(ctx, parent, child, level);
 }

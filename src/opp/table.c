@@ -11,7 +11,7 @@
 
 /* ---- the OPP layer's part of a context -------------------------------- */
 
-static void table_free(struct dmn_ctx *ctx, struct opp_table *t)
+static void table_free(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
 	for (unsigned i = 0; i < t->n; i++)
 		dmn__free(ctx, t->by_id[i]);
@@ -26,15 +26,15 @@ static void table_free(struct dmn_ctx *ctx, struct opp_table *t)
 /* dmn_ctx_destroy: free everything, whatever the reference counts say. */
 static void opp_fini(struct dmn_ctx *ctx)
 {
-	struct opp_ctx *oc = ctx->opp;
+	struct dmn_opp_ctx *oc = ctx->opp;
 	if (!oc)
 		return;
 	if (oc->follow)
 		oc->follow->fini(ctx, oc);
 	for (uint32_t h = dmn__handle_next(&oc->tables, 0); h;
 	     h = dmn__handle_next(&oc->tables, h)) {
-		struct opp_table *t = dmn__handle_lookup(&oc->tables, h);
-		for (struct opp_dev *od = t->devices, *next; od; od = next) {
+		struct dmn_opp_table *t = dmn__handle_lookup(&oc->tables, h);
+		for (struct dmn_opp_dev *od = t->devices, *next; od; od = next) {
 			next = od->next;
 			od->pdev->cold->opp_state = 0;
 			dmn__opp_dev_free(ctx, od);
@@ -52,11 +52,11 @@ static void opp_fini(struct dmn_ctx *ctx)
 	ctx->opp_fini = 0;
 }
 
-struct opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create)
+struct dmn_opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create)
 {
 	if (ctx->opp || !create)
 		return ctx->opp;
-	struct opp_ctx *oc = dmn__alloc(ctx, sizeof(*oc));
+	struct dmn_opp_ctx *oc = dmn__alloc(ctx, sizeof(*oc));
 	if (!oc)
 		return 0;
 	memset(oc, 0, sizeof(*oc));
@@ -66,19 +66,19 @@ struct opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create)
 	return oc;
 }
 
-struct opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, opp_table_t h)
+struct dmn_opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, dmn_opp_table_t h)
 {
-	struct opp_ctx *oc = ctx->opp;
+	struct dmn_opp_ctx *oc = ctx->opp;
 	return oc ? dmn__handle_lookup(&oc->tables, h) : 0;
 }
 
-struct opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
-				 opp_table_t h, int *err)
+struct dmn_opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
+				 dmn_opp_table_t h, int *err)
 {
 	*err = dmn__enter_ctx(ctx, args_ok);
 	if (*err)
 		return 0;
-	struct opp_table *t = dmn__opp_table_lookup(ctx, h);
+	struct dmn_opp_table *t = dmn__opp_table_lookup(ctx, h);
 	if (!t) {
 		*err = -EBADF;
 		dmn__unlock(ctx);
@@ -86,12 +86,12 @@ struct opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
 	return t;
 }
 
-void dmn__opp_table_ref(struct opp_table *t)
+void dmn__opp_table_ref(struct dmn_opp_table *t)
 {
 	t->refs++;
 }
 
-static void drop_user(struct opp_table *dep, const struct opp_table *user)
+static void drop_user(struct dmn_opp_table *dep, const struct dmn_opp_table *user)
 {
 	for (unsigned i = 0; i < dep->n_users; i++)
 		if (dep->users[i] == user) {
@@ -100,20 +100,20 @@ static void drop_user(struct opp_table *dep, const struct opp_table *user)
 		}
 }
 
-void dmn__opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
+void dmn__opp_table_unref(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
 	if (--t->refs)
 		return;
-	struct opp_ctx *oc = ctx->opp;
+	struct dmn_opp_ctx *oc = ctx->opp;
 	/* A chain of tables freeing each other is walked through a list
 	 * threaded in the tables themselves: no recursion on its length and
 	 * no allocation on a path that frees. */
 	t->free_next = 0;
-	for (struct opp_table *dead = t; dead;) {
-		struct opp_table *next = dead->free_next;
+	for (struct dmn_opp_table *dead = t; dead;) {
+		struct dmn_opp_table *next = dead->free_next;
 		dmn__handle_release(&oc->tables, dead->handle);
 		for (unsigned i = 0; i < dead->n_deps; i++) {
-			struct opp_table *dep = dead->deps[i];
+			struct dmn_opp_table *dep = dead->deps[i];
 			drop_user(dep, dead);
 			if (!--dep->refs) {
 				dep->free_next = next;
@@ -125,25 +125,25 @@ void dmn__opp_table_unref(struct dmn_ctx *ctx, struct opp_table *t)
 	}
 }
 
-struct opp_entry *dmn__opp_entry_by_id(const struct opp_table *t, uint32_t id)
+struct dmn_opp_entry *dmn__opp_entry_by_id(const struct dmn_opp_table *t, uint32_t id)
 {
 	return id < t->n ? t->by_id[id] : 0;
 }
 
-bool dmn__opp_entry_usable(const struct opp_table *t, const struct opp_entry *e)
+bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e)
 {
-	return oe_available(e) && (!(e->flags & OPP_FLAG_TURBO) || t->boost);
+	return oe_available(e) && (!(e->flags & DMN_OPP_FLAG_TURBO) || t->boost);
 }
 
 /* ---- tables ------------------------------------------------------------ */
 
-int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
+int dmn_opp_table_create(struct dmn_ctx *ctx, const char *name, dmn_opp_table_t *out)
 {
 	int err = dmn__enter_ctx(ctx, name && out);
 	if (err)
 		return err;
-	struct opp_table *t = 0;
-	struct opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
+	struct dmn_opp_table *t = 0;
+	struct dmn_opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
 	if (!oc)
 		err = -ENOMEM;
 	if (!err)
@@ -173,10 +173,10 @@ int opp_table_create(struct dmn_ctx *ctx, const char *name, opp_table_t *out)
 	return err;
 }
 
-int opp_table_get(struct dmn_ctx *ctx, opp_table_t table)
+int dmn_opp_table_get(struct dmn_ctx *ctx, dmn_opp_table_t table)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, true, table, &err);
 	if (!t)
 		return err;
 	dmn__opp_table_ref(t);
@@ -184,10 +184,10 @@ int opp_table_get(struct dmn_ctx *ctx, opp_table_t table)
 	return 0;
 }
 
-int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
+int dmn_opp_table_put(struct dmn_ctx *ctx, dmn_opp_table_t table)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, true, table, &err);
 	if (!t)
 		return err;
 	dmn__opp_table_unref(ctx, t);
@@ -200,20 +200,20 @@ int opp_table_put(struct dmn_ctx *ctx, opp_table_t table)
 /* Sort key order: frequency tables by hz[0], then level (an entry without
  * a level before level 0), then the other clocks; level tables by level.
  * Two entries comparing equal are duplicates. A table's entries all have
- * clocks or none (opp_add refuses a mix), so entries of one table compare
+ * clocks or none (dmn_opp_add refuses a mix), so entries of one table compare
  * hz[0] both or neither. Key @k of @e: hz[0], the level (+1, 0 without
  * one), hz[1], ...; 0 past the entry's clocks (32-bit code but for the
  * 64-bit compares). */
-static uint64_t sort_key(const struct opp_entry *e, unsigned k)
+static uint64_t sort_key(const struct dmn_opp_entry *e, unsigned k)
 {
 	if (k == 1)
-		return (e->flags & OPP_FLAG_HAS_LEVEL) ? (uint64_t)e->level + 1
+		return (e->flags & DMN_OPP_FLAG_HAS_LEVEL) ? (uint64_t)e->level + 1
 						       : 0;
 	k -= k > 1;
 	return k < e->n_hz ? oe_hz(e)[k] : 0;
 }
 
-int dmn__opp_entry_cmp(const struct opp_entry *a, const struct opp_entry *b)
+int dmn__opp_entry_cmp(const struct dmn_opp_entry *a, const struct dmn_opp_entry *b)
 {
 	unsigned n = (a->n_hz > b->n_hz ? a->n_hz : b->n_hz) + 2;
 	for (unsigned k = 0; k < n; k++) {
@@ -225,8 +225,8 @@ int dmn__opp_entry_cmp(const struct opp_entry *a, const struct opp_entry *b)
 }
 
 /* First position in t->sorted whose entry does not sort before @e. */
-static unsigned sorted_lower_bound(const struct opp_table *t,
-				   const struct opp_entry *e)
+static unsigned sorted_lower_bound(const struct dmn_opp_table *t,
+				   const struct dmn_opp_entry *e)
 {
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -239,19 +239,19 @@ static unsigned sorted_lower_bound(const struct opp_table *t,
 	return lo;
 }
 
-unsigned dmn__opp_entry_pos(const struct opp_table *t,
-			    const struct opp_entry *e)
+unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
+			    const struct dmn_opp_entry *e)
 {
 	/* Entries are distinct in sort order: @e is where it would go. */
 	return sorted_lower_bound(t, e);
 }
 
-int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
-		   struct opp_reach *out)
+int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices,
+		   struct dmn_opp_reach *out)
 {
-	struct opp_ctx *oc = ctx->opp;
+	struct dmn_opp_ctx *oc = ctx->opp;
 	struct frame {
-		struct opp_table *t;
+		struct dmn_opp_table *t;
 		unsigned next;
 	} *stack = 0;
 	unsigned n = 0, cap = 0;
@@ -266,7 +266,7 @@ int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
 	while (!err && n) {
 		struct frame *f = &stack[n - 1];
 		if (f->next < f->t->n_deps) {
-			struct opp_table *d = f->t->deps[f->next++];
+			struct dmn_opp_table *d = f->t->deps[f->next++];
 			if ((devices && d->has_level) || d->mark == gen)
 				continue; /* a domain's levels, or seen */
 			d->mark = gen;
@@ -276,7 +276,7 @@ int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
 				stack[n++] = (struct frame){d, 0};
 			continue;
 		}
-		struct opp_table *done = f->t;
+		struct dmn_opp_table *done = f->t;
 		n--;
 		if (done == from || !out)
 			continue;
@@ -293,7 +293,7 @@ int dmn__opp_reach(struct dmn_ctx *ctx, struct opp_table *from, bool devices,
 	return err;
 }
 
-static bool has_dep(const struct opp_table *t, const struct opp_table *dep)
+static bool has_dep(const struct dmn_opp_table *t, const struct dmn_opp_table *dep)
 {
 	for (unsigned i = 0; i < t->n_deps; i++)
 		if (t->deps[i] == dep)
@@ -301,16 +301,16 @@ static bool has_dep(const struct opp_table *t, const struct opp_table *dep)
 	return false;
 }
 
-static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
-		      const struct opp_desc *d, struct opp_entry *e,
-		      struct opp_table **new_deps, unsigned *n_new)
+static int check_desc(struct dmn_ctx *ctx, const struct dmn_opp_table *t,
+		      const struct dmn_opp_desc *d, struct dmn_opp_entry *e,
+		      struct dmn_opp_table **new_deps, unsigned *n_new)
 {
 	if ((d->n_hz && !d->hz) || (d->n_supplies && !d->supplies) ||
 	    (d->n_required && !d->required))
 		return -EINVAL;
 	if (d->n_hz && !d->hz[0])
 		return -EINVAL;
-	bool has_level = d->flags & OPP_FLAG_HAS_LEVEL;
+	bool has_level = d->flags & DMN_OPP_FLAG_HAS_LEVEL;
 	if (!d->n_hz && !has_level)
 		return -EINVAL;
 	if (t->n && t->has_freq != (d->n_hz > 0))
@@ -320,21 +320,21 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 	if (has_level && t->n && !t->has_level && t->n_users)
 		return -EINVAL; /* required as a device table: no levels */
 	for (unsigned i = 0; i < d->n_supplies; i++) {
-		const struct opp_supply *s = &d->supplies[i];
+		const struct dmn_opp_supply *s = &d->supplies[i];
 		if (s->microvolt_min > s->microvolt ||
 		    (s->microvolt_max && s->microvolt_max < s->microvolt))
 			return -EINVAL;
 	}
 	*n_new = 0;
 	for (unsigned i = 0; i < d->n_required; i++) {
-		struct opp_table *rt =
+		struct dmn_opp_table *rt =
 		    dmn__opp_table_lookup(ctx, d->required[i].table);
 		if (!rt)
 			return -EBADF;
-		struct opp_entry *re = dmn__opp_entry_by_id(rt, d->required[i].id);
+		struct dmn_opp_entry *re = dmn__opp_entry_by_id(rt, d->required[i].id);
 		if (!re)
 			return -EBADF;
-		if (!(re->flags & OPP_FLAG_HAS_LEVEL) && rt->has_level)
+		if (!(re->flags & DMN_OPP_FLAG_HAS_LEVEL) && rt->has_level)
 			return -EINVAL; /* nothing to vote, nor a device table */
 		/* A cycle needs a path from @rt back to @t: none when nothing
 		 * requires @t yet (a chain built in dependency order, each
@@ -346,7 +346,7 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 			int err = dmn__opp_reach(ctx, rt, false, 0);
 			if (err)
 				return err;
-			cycle = t->mark == ((struct opp_ctx *)ctx->opp)->table_gen;
+			cycle = t->mark == ((struct dmn_opp_ctx *)ctx->opp)->table_gen;
 		}
 		if (cycle)
 			return -EINVAL;
@@ -366,8 +366,8 @@ static int check_desc(struct dmn_ctx *ctx, const struct opp_table *t,
 /* The entry and its lists in one block, laid out as opp_internal.h says
  * (its counts and OE_ bits are set here: the accessors depend on them).
  * -EOVERFLOW for a count or flags wider than the entry stores. */
-static int entry_alloc(struct dmn_ctx *ctx, const struct opp_desc *d,
-		       bool pstate_slot, struct opp_entry **out)
+static int entry_alloc(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
+		       bool pstate_slot, struct dmn_opp_entry **out)
 {
 	*out = 0;
 	if (d->n_hz > OPP_ENTRY_MAX_COUNT || d->n_supplies > OPP_ENTRY_MAX_COUNT ||
@@ -376,11 +376,11 @@ static int entry_alloc(struct dmn_ctx *ctx, const struct opp_desc *d,
 		return -EOVERFLOW;
 	size_t n_req = d->n_required;
 	size_t name = d->name ? strlen(d->name) + 1 : 0;
-	size_t size = sizeof(struct opp_entry) + d->n_hz * sizeof(uint64_t) +
-		      n_req * (sizeof(struct opp_table *) +
-			       sizeof(struct opp_entry *) +
-			       sizeof(struct opp_required)) +
-		      d->n_supplies * sizeof(struct opp_supply) +
+	size_t size = sizeof(struct dmn_opp_entry) + d->n_hz * sizeof(uint64_t) +
+		      n_req * (sizeof(struct dmn_opp_table *) +
+			       sizeof(struct dmn_opp_entry *) +
+			       sizeof(struct dmn_opp_required)) +
+		      d->n_supplies * sizeof(struct dmn_opp_supply) +
 		      ((d->microwatt != 0) + pstate_slot) * sizeof(uint32_t) +
 		      name;
 	if (name > SIZE_MAX / 2)
@@ -389,7 +389,7 @@ static int entry_alloc(struct dmn_ctx *ctx, const struct opp_desc *d,
 	if (!block)
 		return -ENOMEM;
 	memset(block, 0, size);
-	struct opp_entry *e = (struct opp_entry *)(void *)block;
+	struct dmn_opp_entry *e = (struct dmn_opp_entry *)(void *)block;
 	e->n_hz = (uint8_t)d->n_hz;
 	e->n_supplies = (uint8_t)d->n_supplies;
 	e->n_required = (uint8_t)d->n_required;
@@ -402,12 +402,12 @@ static int entry_alloc(struct dmn_ctx *ctx, const struct opp_desc *d,
 	return 0;
 }
 
-static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
+static void fill_entry(struct dmn_opp_entry *e, const struct dmn_opp_desc *d)
 {
 	if (d->n_hz)
 		memcpy(oe_hz(e), d->hz, d->n_hz * sizeof(*d->hz));
-	e->level = (d->flags & OPP_FLAG_HAS_LEVEL) ? d->level : 0;
-	struct opp_supply *sup = oe_supplies(e);
+	e->level = (d->flags & DMN_OPP_FLAG_HAS_LEVEL) ? d->level : 0;
+	struct dmn_opp_supply *sup = oe_supplies(e);
 	for (unsigned i = 0; i < d->n_supplies; i++) {
 		sup[i] = d->supplies[i];
 		/* A single DT cell: the window is the target itself. */
@@ -422,18 +422,18 @@ static void fill_entry(struct opp_entry *e, const struct opp_desc *d)
 		memcpy(oe_required(e), d->required,
 		       d->n_required * sizeof(*d->required));
 	e->flags = (uint16_t)d->flags;
-	oe_set_available(e, !(d->flags & OPP_FLAG_UNAVAILABLE));
+	oe_set_available(e, !(d->flags & DMN_OPP_FLAG_UNAVAILABLE));
 }
 
-int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
+int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp_desc *desc,
 	    uint32_t *id)
 {
 	int err;
-	struct opp_table *t = dmn__opp_enter(ctx, desc, table, &err);
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, desc, table, &err);
 	if (!t)
 		return err;
-	struct opp_entry *e = 0;
-	struct opp_table **new_deps = 0;
+	struct dmn_opp_entry *e = 0;
+	struct dmn_opp_table **new_deps = 0;
 	unsigned n_new = 0, pos = 0;
 	err = entry_alloc(ctx, desc, t->helper != 0, &e);
 	if (!err) {
@@ -465,7 +465,7 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 			       sizeof(*new_deps[i]->users));
 	if (!err)
 		err = dmn__opp_scratch_reserve(ctx, desc->n_required, 0);
-	for (struct opp_dev *od = t->devices; !err && od; od = od->next)
+	for (struct dmn_opp_dev *od = t->devices; !err && od; od = od->next)
 		err = dmn__opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
 		uint32_t pstate = 0;
@@ -485,7 +485,7 @@ int opp_add(struct dmn_ctx *ctx, opp_table_t table, const struct opp_desc *desc,
 	}
 	if (!t->n)
 		t->has_freq = desc->n_hz > 0;
-	if (e->flags & OPP_FLAG_HAS_LEVEL)
+	if (e->flags & DMN_OPP_FLAG_HAS_LEVEL)
 		t->has_level = true;
 	if (e->n_supplies > t->max_supplies)
 		t->max_supplies = e->n_supplies;

@@ -9,14 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is_op(const struct rpt_event *e, const char *op)
+static int is_op(const struct dmn_report_event *e, const char *op)
 {
 	return e->op && !strcmp(e->op, op);
 }
 
 /* " (low_svs -> nom)" when the domain's levels have names, " (nom)" when
  * only the new one has (level 0 usually has none). */
-static void level_names(char *buf, size_t len, const struct rpt_domain *d,
+static void level_names(char *buf, size_t len, const struct dmn_report_domain *d,
 			uint32_t from, uint32_t to)
 {
 	const char *a = d ? dmn__rpt_level_name(d, from) : NULL;
@@ -31,64 +31,64 @@ static void level_names(char *buf, size_t len, const struct rpt_domain *d,
 		snprintf(buf, len, " (from %s)", a);
 }
 
-int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
-		       const struct rpt_domain *d)
+int dmn__rpt_describe_event(char *buf, size_t len, const struct dmn_report_event *e,
+		       const struct dmn_report_domain *d)
 {
 	char names[160], h1[RPT_NUM_LEN], h2[RPT_NUM_LEN];
 	const char *err = dmn__rpt_error_name(e->error);
 
 	switch (e->kind) {
-	case RPT_EV_POWER_ON:
+	case DMN_REPORT_EV_POWER_ON:
 		if (e->idle_state)
 			snprintf(buf, len, "off (%s) -> on", e->idle_state);
 		else
 			snprintf(buf, len, "off -> on");
 		return 0;
-	case RPT_EV_POWER_OFF:
+	case DMN_REPORT_EV_POWER_OFF:
 		if (e->idle_state)
 			snprintf(buf, len, "on -> off (%s)", e->idle_state);
 		else
 			snprintf(buf, len, "on -> off");
 		return 0;
-	case RPT_EV_PSTATE:
+	case DMN_REPORT_EV_PSTATE:
 		level_names(names, sizeof(names), d, e->old_level,
 			    e->new_level);
 		snprintf(buf, len, "pstate %" PRIu32 " -> %" PRIu32 "%s",
 			 e->old_level, e->new_level, names);
 		return 0;
-	case RPT_EV_STAY_ON:
+	case DMN_REPORT_EV_STAY_ON:
 		snprintf(buf, len, "stays on (no idle state fits)");
 		return 0;
-	case RPT_EV_RATE:
+	case DMN_REPORT_EV_RATE:
 		snprintf(buf, len, "rate %s -> %s", dmn__rpt_fmt_hz(h1, e->old_hz),
 			 dmn__rpt_fmt_hz(h2, e->new_hz));
 		return 0;
-	case RPT_EV_COMMAND_ERROR:
+	case DMN_REPORT_EV_COMMAND_ERROR:
 		if (e->message)
 			snprintf(buf, len, "command failed: %s (%s)", err,
 				 e->message);
 		else
 			snprintf(buf, len, "command failed: %s", err);
 		return 1;
-	case RPT_EV_EXPECT_FAILED:
+	case DMN_REPORT_EV_EXPECT_FAILED:
 		snprintf(buf, len, "expect failed: %s",
 			 e->message ? e->message : "?");
 		return 1;
-	case RPT_EV_EXPLAIN:
+	case DMN_REPORT_EV_EXPLAIN:
 		snprintf(buf, len, "%s", e->message ? e->message : "?");
 		return 0;
-	case RPT_EV_HWMODE:
+	case DMN_REPORT_EV_HWMODE:
 		snprintf(buf, len, "%s mode -> %s (dev %s)",
 			 e->old_level ? "hw" : "sw", e->new_level ? "hw" : "sw",
 			 e->device ? e->device : "?");
 		return 0;
-	case RPT_EV_SYSTEM_SLEEP:
+	case DMN_REPORT_EV_SYSTEM_SLEEP:
 		snprintf(buf, len, "system asleep");
 		return 0;
-	case RPT_EV_SYSTEM_WAKE:
+	case DMN_REPORT_EV_SYSTEM_WAKE:
 		snprintf(buf, len, "system awake");
 		return 0;
-	case RPT_EV_FAILURE:
+	case DMN_REPORT_EV_FAILURE:
 		break;
 	}
 
@@ -127,7 +127,7 @@ int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
 	return 1;
 }
 
-void dmn__rpt_describe_cause(char *buf, size_t len, const struct rpt_event *e)
+void dmn__rpt_describe_cause(char *buf, size_t len, const struct dmn_report_event *e)
 {
 	if (e->line && e->cause)
 		snprintf(buf, len, "[line %u: %s]", e->line, e->cause);

@@ -58,7 +58,7 @@ typedef const char *(*escape_fn)(long cp, char buf[8]);
 
 /* Copy @str to @o, replacing what @escape says; unchanged runs are written
  * in one piece. */
-static void write_escaped(struct rpt_out *o, const char *str, escape_fn escape)
+static void write_escaped(struct dmn_report_out *o, const char *str, escape_fn escape)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	const unsigned char *run;
@@ -112,12 +112,12 @@ static const char *json_escape(long cp, char buf[8])
 	return NULL;
 }
 
-void dmn__rpt_out_json_chars(struct rpt_out *o, const char *str)
+void dmn__rpt_out_json_chars(struct dmn_report_out *o, const char *str)
 {
 	write_escaped(o, str, json_escape);
 }
 
-void dmn__rpt_out_json_str(struct rpt_out *o, const char *str)
+void dmn__rpt_out_json_str(struct dmn_report_out *o, const char *str)
 {
 	if (!str) {
 		dmn__rpt_out_puts(o, "null");
@@ -156,7 +156,7 @@ static const char *xml_escape(long cp, char buf[8])
 	return NULL;
 }
 
-void dmn__rpt_out_xml_str(struct rpt_out *o, const char *str)
+void dmn__rpt_out_xml_str(struct dmn_report_out *o, const char *str)
 {
 	write_escaped(o, str, xml_escape);
 }
@@ -169,7 +169,7 @@ static const char *text_escape(long cp, char buf[8])
 	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) ? "?" : NULL;
 }
 
-void dmn__rpt_out_text(struct rpt_out *o, const char *str)
+void dmn__rpt_out_text(struct dmn_report_out *o, const char *str)
 {
 	write_escaped(o, str, text_escape);
 }
@@ -193,9 +193,9 @@ size_t dmn__rpt_text_width(const char *str)
 	return width;
 }
 
-int rpt_json_escape(const struct rpt_sink *sink, const char *s)
+int dmn_report_json_escape(const struct dmn_report_sink *sink, const char *s)
 {
-	struct rpt_out o;
+	struct dmn_report_out o;
 
 	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
@@ -203,9 +203,9 @@ int rpt_json_escape(const struct rpt_sink *sink, const char *s)
 	return dmn__rpt_out_finish(&o);
 }
 
-int rpt_text_escape(const struct rpt_sink *sink, const char *s)
+int dmn_report_text_escape(const struct dmn_report_sink *sink, const char *s)
 {
-	struct rpt_out o;
+	struct dmn_report_out o;
 
 	if (dmn__rpt_out_init(&o, sink))
 		return o.err;

@@ -17,18 +17,18 @@
 #define CHANGE_LEN 320
 
 /* What the line is about: the domain, else the device. */
-static const char *subject(const struct rpt_event *e)
+static const char *subject(const struct dmn_report_event *e)
 {
 	return e->domain ? e->domain : e->device ? e->device : "-";
 }
 
-int rpt_write_events_text(const struct rpt_model *m,
-			  const struct rpt_text_options *opt,
-			  const struct rpt_sink *sink)
+int dmn_report_write_events_text(const struct dmn_report_model *m,
+			  const struct dmn_report_text_options *opt,
+			  const struct dmn_report_sink *sink)
 {
-	struct rpt_style st = rpt_style_get(opt);
-	struct rpt_index ix;
-	struct rpt_out o;
+	struct dmn_report_style st = rpt_style_get(opt);
+	struct dmn_report_index ix;
+	struct dmn_report_out o;
 	size_t w_subject = 0, w_change = 0;
 	char change[CHANGE_LEN], why[CHANGE_LEN];
 	unsigned n;
@@ -46,7 +46,7 @@ int rpt_write_events_text(const struct rpt_model *m,
 		return -ENOMEM;
 
 	for (unsigned i = 0; i < n; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		int d = dmn__rpt_index_find(&ix, e->domain);
 		size_t w = dmn__rpt_text_width(subject(e));
 		w_subject = w > w_subject ? w : w_subject;
@@ -58,7 +58,7 @@ int rpt_write_events_text(const struct rpt_model *m,
 	}
 
 	for (unsigned i = 0; i < n; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		int d = dmn__rpt_index_find(&ix, e->domain);
 		char tbuf[RPT_NUM_LEN];
 		const char *t = dmn__rpt_fmt_time(tbuf, e->time_ns);

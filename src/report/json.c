@@ -10,19 +10,19 @@
 #include <inttypes.h>
 #include <string.h>
 
-static void key(struct rpt_out *o, const char *indent, const char *name)
+static void key(struct dmn_report_out *o, const char *indent, const char *name)
 {
 	dmn__rpt_out_puts(o, indent);
 	dmn__rpt_out_json_str(o, name);
 	dmn__rpt_out_puts(o, ": ");
 }
 
-static void bool_val(struct rpt_out *o, int v)
+static void bool_val(struct dmn_report_out *o, int v)
 {
 	dmn__rpt_out_puts(o, v ? "true" : "false");
 }
 
-static void name_array(struct rpt_out *o, const char *const *names, unsigned n)
+static void name_array(struct dmn_report_out *o, const char *const *names, unsigned n)
 {
 	dmn__rpt_out_putc(o, '[');
 	for (unsigned i = 0; names && i < n; i++) {
@@ -33,7 +33,7 @@ static void name_array(struct rpt_out *o, const char *const *names, unsigned n)
 	dmn__rpt_out_putc(o, ']');
 }
 
-static void write_device(struct rpt_out *o, const struct rpt_device *dev,
+static void write_device(struct dmn_report_out *o, const struct dmn_report_device *dev,
 			 int life)
 {
 	dmn__rpt_out_puts(o, "{\"name\": ");
@@ -63,7 +63,7 @@ static void write_device(struct rpt_out *o, const struct rpt_device *dev,
 	dmn__rpt_out_putc(o, '}');
 }
 
-static void write_domain(struct rpt_out *o, const struct rpt_domain *d,
+static void write_domain(struct dmn_report_out *o, const struct dmn_report_domain *d,
 			 int life)
 {
 	const char *in = "      ";
@@ -111,7 +111,7 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d,
 	key(o, in, "idle_states");
 	dmn__rpt_out_putc(o, '[');
 	for (unsigned i = 0; d->idle && i < d->n_idle; i++) {
-		const struct rpt_idle_stats *st = &d->idle[i];
+		const struct dmn_report_idle_stats *st = &d->idle[i];
 		dmn__rpt_out_puts(o, i ? ", {\"name\": " : "{\"name\": ");
 		dmn__rpt_out_json_str(o, st->name);
 		dmn__rpt_out_printf(o,
@@ -155,7 +155,7 @@ static void write_domain(struct rpt_out *o, const struct rpt_domain *d,
 	dmn__rpt_out_puts(o, "    }");
 }
 
-static void str_member(struct rpt_out *o, const char *name, const char *v)
+static void str_member(struct dmn_report_out *o, const char *name, const char *v)
 {
 	dmn__rpt_out_puts(o, ", ");
 	dmn__rpt_out_json_str(o, name);
@@ -163,14 +163,14 @@ static void str_member(struct rpt_out *o, const char *name, const char *v)
 	dmn__rpt_out_json_str(o, v);
 }
 
-static void u64_member(struct rpt_out *o, const char *name, uint64_t v)
+static void u64_member(struct dmn_report_out *o, const char *name, uint64_t v)
 {
 	dmn__rpt_out_puts(o, ", ");
 	dmn__rpt_out_json_str(o, name);
 	dmn__rpt_out_printf(o, ": %" PRIu64, v);
 }
 
-static void write_event(struct rpt_out *o, const struct rpt_event *e)
+static void write_event(struct dmn_report_out *o, const struct dmn_report_event *e)
 {
 	dmn__rpt_out_printf(o, "{\"time_ns\": %" PRIu64, e->time_ns);
 	str_member(o, "kind", dmn__rpt_event_kind_name(e->kind));
@@ -183,27 +183,27 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 		dmn__rpt_out_puts(o, ", \"line\": null");
 
 	switch (e->kind) {
-	case RPT_EV_POWER_ON:
-	case RPT_EV_STAY_ON:
-	case RPT_EV_SYSTEM_SLEEP:
-	case RPT_EV_SYSTEM_WAKE:
+	case DMN_REPORT_EV_POWER_ON:
+	case DMN_REPORT_EV_STAY_ON:
+	case DMN_REPORT_EV_SYSTEM_SLEEP:
+	case DMN_REPORT_EV_SYSTEM_WAKE:
 		break;
-	case RPT_EV_HWMODE:
+	case DMN_REPORT_EV_HWMODE:
 		dmn__rpt_out_puts(o, ", \"hw\": ");
 		bool_val(o, e->new_level != 0);
 		break;
-	case RPT_EV_POWER_OFF:
+	case DMN_REPORT_EV_POWER_OFF:
 		str_member(o, "idle_state", e->idle_state);
 		break;
-	case RPT_EV_PSTATE:
+	case DMN_REPORT_EV_PSTATE:
 		u64_member(o, "old", e->old_level);
 		u64_member(o, "new", e->new_level);
 		break;
-	case RPT_EV_RATE:
+	case DMN_REPORT_EV_RATE:
 		u64_member(o, "old_hz", e->old_hz);
 		u64_member(o, "new_hz", e->new_hz);
 		break;
-	case RPT_EV_FAILURE:
+	case DMN_REPORT_EV_FAILURE:
 		str_member(o, "op", e->op);
 		if (e->op && !strcmp(e->op, "pstate")) {
 			u64_member(o, "old", e->old_level);
@@ -218,20 +218,20 @@ static void write_event(struct rpt_out *o, const struct rpt_event *e)
 		dmn__rpt_out_puts(o, ", \"undo\": ");
 		bool_val(o, e->undo);
 		break;
-	case RPT_EV_COMMAND_ERROR:
+	case DMN_REPORT_EV_COMMAND_ERROR:
 		str_member(o, "error", dmn__rpt_error_name(e->error));
 		if (e->message)
 			str_member(o, "message", e->message);
 		break;
-	case RPT_EV_EXPECT_FAILED:
-	case RPT_EV_EXPLAIN:
+	case DMN_REPORT_EV_EXPECT_FAILED:
+	case DMN_REPORT_EV_EXPLAIN:
 		str_member(o, "message", e->message);
 		break;
 	}
 	dmn__rpt_out_putc(o, '}');
 }
 
-static void write_stats(struct rpt_out *o, const struct rpt_domain *d,
+static void write_stats(struct dmn_report_out *o, const struct dmn_report_domain *d,
 			int life)
 {
 	dmn__rpt_out_puts(o, "    ");
@@ -242,7 +242,7 @@ static void write_stats(struct rpt_out *o, const struct rpt_domain *d,
 		       d->time_on_ns, d->time_off_ns);
 	dmn__rpt_out_puts(o, "      \"idle_states\": [");
 	for (unsigned i = 0; d->idle && i < d->n_idle; i++) {
-		const struct rpt_idle_stats *s = &d->idle[i];
+		const struct dmn_report_idle_stats *s = &d->idle[i];
 		dmn__rpt_out_puts(o, i ? ",\n        {\"name\": "
 				  : "\n        {\"name\": ");
 		dmn__rpt_out_json_str(o, s->name);
@@ -257,7 +257,7 @@ static void write_stats(struct rpt_out *o, const struct rpt_domain *d,
 	dmn__rpt_out_puts(o, d->idle && d->n_idle ? "\n      ],\n" : "],\n");
 	dmn__rpt_out_puts(o, "      \"pstates\": [");
 	for (unsigned i = 0; d->pstates && i < d->n_pstates; i++) {
-		const struct rpt_pstate_time *p = &d->pstates[i];
+		const struct dmn_report_pstate_time *p = &d->pstates[i];
 		const char *name =
 		    p->level_name ? p->level_name : dmn__rpt_level_name(d, p->level);
 		dmn__rpt_out_printf(o, "%s{\"level\": %" PRIu32,
@@ -289,9 +289,9 @@ static void write_stats(struct rpt_out *o, const struct rpt_domain *d,
 		       d->on_count, d->off_count, d->pstate_transitions);
 }
 
-int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
+int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_report_sink *sink)
 {
-	struct rpt_out o;
+	struct dmn_report_out o;
 	unsigned first;
 
 	if (dmn__rpt_out_init(&o, sink))
@@ -329,7 +329,7 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 	if (m->requirements && m->n_requirements) {
 		dmn__rpt_out_puts(&o, ",\n  \"requirements\": [");
 		for (unsigned i = 0; i < m->n_requirements; i++) {
-			const struct rpt_requirement *q = &m->requirements[i];
+			const struct dmn_report_requirement *q = &m->requirements[i];
 			dmn__rpt_out_puts(&o, i ? ",\n    {\"device\": "
 					   : "\n    {\"device\": ");
 			dmn__rpt_out_json_str(&o, q->device);
@@ -349,7 +349,7 @@ int rpt_write_json(const struct rpt_model *m, const struct rpt_sink *sink)
 	if (m->device_rates && m->n_device_rates) {
 		dmn__rpt_out_puts(&o, ",\n  \"opp_rates\": [");
 		for (unsigned i = 0; i < m->n_device_rates; i++) {
-			const struct rpt_device_rates *r = &m->device_rates[i];
+			const struct dmn_report_device_rates *r = &m->device_rates[i];
 			dmn__rpt_out_puts(&o, i ? ",\n    {\"device\": "
 					   : "\n    {\"device\": ");
 			dmn__rpt_out_json_str(&o, r->device);

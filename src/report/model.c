@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *domain_name(const struct rpt_model *m, unsigned i)
+static const char *domain_name(const struct dmn_report_model *m, unsigned i)
 {
 	return m->domains[i].name ? m->domains[i].name : "";
 }
@@ -29,7 +29,7 @@ static int cmp_named(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-int dmn__rpt_index_build(struct rpt_index *ix, const struct rpt_model *m)
+int dmn__rpt_index_build(struct dmn_report_index *ix, const struct dmn_report_model *m)
 {
 	struct named *tmp;
 	unsigned n = m->n_domains;
@@ -57,13 +57,13 @@ int dmn__rpt_index_build(struct rpt_index *ix, const struct rpt_model *m)
 	return 0;
 }
 
-void dmn__rpt_index_free(struct rpt_index *ix)
+void dmn__rpt_index_free(struct dmn_report_index *ix)
 {
 	free(ix->by_name);
 	ix->by_name = NULL;
 }
 
-int dmn__rpt_index_find(const struct rpt_index *ix, const char *name)
+int dmn__rpt_index_find(const struct dmn_report_index *ix, const char *name)
 {
 	size_t lo = 0, hi = ix->m->n_domains;
 
@@ -83,7 +83,7 @@ int dmn__rpt_index_find(const struct rpt_index *ix, const char *name)
 	return -1;
 }
 
-const char *dmn__rpt_level_name(const struct rpt_domain *d, uint32_t level)
+const char *dmn__rpt_level_name(const struct dmn_report_domain *d, uint32_t level)
 {
 	if (!d->levels || !d->level_values)
 		return NULL;
@@ -93,12 +93,12 @@ const char *dmn__rpt_level_name(const struct rpt_domain *d, uint32_t level)
 	return NULL;
 }
 
-const char *dmn__rpt_pstate_name(const struct rpt_domain *d)
+const char *dmn__rpt_pstate_name(const struct dmn_report_domain *d)
 {
 	return d->pstate_name ? d->pstate_name : dmn__rpt_level_name(d, d->pstate);
 }
 
-int dmn__rpt_is_simulation(const struct rpt_model *m)
+int dmn__rpt_is_simulation(const struct dmn_report_model *m)
 {
 	if (m->events || m->n_events || m->end_ns)
 		return 1;
@@ -108,32 +108,32 @@ int dmn__rpt_is_simulation(const struct rpt_model *m)
 	return 0;
 }
 
-const char *dmn__rpt_event_kind_name(enum rpt_event_kind kind)
+const char *dmn__rpt_event_kind_name(enum dmn_report_event_kind kind)
 {
 	switch (kind) {
-	case RPT_EV_POWER_ON:
+	case DMN_REPORT_EV_POWER_ON:
 		return "power_on";
-	case RPT_EV_POWER_OFF:
+	case DMN_REPORT_EV_POWER_OFF:
 		return "power_off";
-	case RPT_EV_PSTATE:
+	case DMN_REPORT_EV_PSTATE:
 		return "pstate";
-	case RPT_EV_STAY_ON:
+	case DMN_REPORT_EV_STAY_ON:
 		return "stay_on";
-	case RPT_EV_FAILURE:
+	case DMN_REPORT_EV_FAILURE:
 		return "failure";
-	case RPT_EV_RATE:
+	case DMN_REPORT_EV_RATE:
 		return "rate";
-	case RPT_EV_COMMAND_ERROR:
+	case DMN_REPORT_EV_COMMAND_ERROR:
 		return "command_error";
-	case RPT_EV_EXPECT_FAILED:
+	case DMN_REPORT_EV_EXPECT_FAILED:
 		return "expect_failed";
-	case RPT_EV_EXPLAIN:
+	case DMN_REPORT_EV_EXPLAIN:
 		return "explain";
-	case RPT_EV_HWMODE:
+	case DMN_REPORT_EV_HWMODE:
 		return "hwmode";
-	case RPT_EV_SYSTEM_SLEEP:
+	case DMN_REPORT_EV_SYSTEM_SLEEP:
 		return "system_sleep";
-	case RPT_EV_SYSTEM_WAKE:
+	case DMN_REPORT_EV_SYSTEM_WAKE:
 		return "system_wake";
 	}
 	return "unknown";

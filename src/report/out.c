@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dmn__rpt_out_init(struct rpt_out *o, const struct rpt_sink *sink)
+int dmn__rpt_out_init(struct dmn_report_out *o, const struct dmn_report_sink *sink)
 {
 	o->sink = sink;
 	o->len = 0;
@@ -19,7 +19,7 @@ int dmn__rpt_out_init(struct rpt_out *o, const struct rpt_sink *sink)
 	return o->err;
 }
 
-static void flush(struct rpt_out *o)
+static void flush(struct dmn_report_out *o)
 {
 	if (!o->err && o->len) {
 		int rc = o->sink->write(o->sink->user, o->buf, o->len);
@@ -29,7 +29,7 @@ static void flush(struct rpt_out *o)
 	o->len = 0;
 }
 
-void dmn__rpt_out_write(struct rpt_out *o, const char *bytes, size_t len)
+void dmn__rpt_out_write(struct dmn_report_out *o, const char *bytes, size_t len)
 {
 	if (o->err)
 		return;
@@ -48,18 +48,18 @@ void dmn__rpt_out_write(struct rpt_out *o, const char *bytes, size_t len)
 	o->len += len;
 }
 
-void dmn__rpt_out_puts(struct rpt_out *o, const char *s)
+void dmn__rpt_out_puts(struct dmn_report_out *o, const char *s)
 {
 	if (s)
 		dmn__rpt_out_write(o, s, strlen(s));
 }
 
-void dmn__rpt_out_putc(struct rpt_out *o, char c)
+void dmn__rpt_out_putc(struct dmn_report_out *o, char c)
 {
 	dmn__rpt_out_write(o, &c, 1);
 }
 
-void dmn__rpt_out_pad(struct rpt_out *o, size_t n)
+void dmn__rpt_out_pad(struct dmn_report_out *o, size_t n)
 {
 	static const char spaces[] = "                                ";
 	while (n > 0) {
@@ -69,7 +69,7 @@ void dmn__rpt_out_pad(struct rpt_out *o, size_t n)
 	}
 }
 
-void dmn__rpt_out_printf(struct rpt_out *o, const char *fmt, ...)
+void dmn__rpt_out_printf(struct dmn_report_out *o, const char *fmt, ...)
 {
 	char local[256];
 	va_list ap;
@@ -102,7 +102,7 @@ void dmn__rpt_out_printf(struct rpt_out *o, const char *fmt, ...)
 	free(big);
 }
 
-int dmn__rpt_out_finish(struct rpt_out *o)
+int dmn__rpt_out_finish(struct dmn_report_out *o)
 {
 	flush(o);
 	return o->err;

@@ -23,43 +23,43 @@
 /* ---- out.c: buffered output ------------------------------------------- */
 
 /*
- * struct rpt_out - a write buffer in front of a sink
+ * struct dmn_report_out - a write buffer in front of a sink
  * The first sink error is kept and every later write is dropped, so a
  * writer can emit its whole document and return dmn__rpt_out_finish() once: the
  * caller still gets the sink's error, and the sink is not called again.
  */
-struct rpt_out {
-	const struct rpt_sink *sink;
+struct dmn_report_out {
+	const struct dmn_report_sink *sink;
 	int err;
 	size_t len;
 	char buf[4096];
 };
 
 /* dmn__rpt_out_init - returns 0, or -EINVAL for a missing sink or callback. */
-int dmn__rpt_out_init(struct rpt_out *o, const struct rpt_sink *sink);
-void dmn__rpt_out_write(struct rpt_out *o, const char *bytes, size_t len);
-void dmn__rpt_out_puts(struct rpt_out *o, const char *s);
-void dmn__rpt_out_putc(struct rpt_out *o, char c);
-void dmn__rpt_out_printf(struct rpt_out *o, const char *fmt, ...) RPT_PRINTF(2, 3);
+int dmn__rpt_out_init(struct dmn_report_out *o, const struct dmn_report_sink *sink);
+void dmn__rpt_out_write(struct dmn_report_out *o, const char *bytes, size_t len);
+void dmn__rpt_out_puts(struct dmn_report_out *o, const char *s);
+void dmn__rpt_out_putc(struct dmn_report_out *o, char c);
+void dmn__rpt_out_printf(struct dmn_report_out *o, const char *fmt, ...) RPT_PRINTF(2, 3);
 /* dmn__rpt_out_pad - @n spaces */
-void dmn__rpt_out_pad(struct rpt_out *o, size_t n);
+void dmn__rpt_out_pad(struct dmn_report_out *o, size_t n);
 /* dmn__rpt_out_finish - flush; returns 0 or the first error (sink or ENOMEM). */
-int dmn__rpt_out_finish(struct rpt_out *o);
+int dmn__rpt_out_finish(struct dmn_report_out *o);
 
 /* ---- escape.c: JSON and XML text -------------------------------------- */
 
 /* A JSON string literal with quotes; NULL is written as null. Bytes that
  * are not valid UTF-8 become U+FFFD so the document always parses. */
-void dmn__rpt_out_json_str(struct rpt_out *o, const char *s);
+void dmn__rpt_out_json_str(struct dmn_report_out *o, const char *s);
 /* The same without the quotes (NULL writes nothing), to build a string
  * from pieces. */
-void dmn__rpt_out_json_chars(struct rpt_out *o, const char *s);
+void dmn__rpt_out_json_chars(struct dmn_report_out *o, const char *s);
 /* XML character data / attribute text (without quotes); NULL writes
  * nothing. Characters XML 1.0 forbids and invalid UTF-8 become U+FFFD. */
-void dmn__rpt_out_xml_str(struct rpt_out *o, const char *s);
+void dmn__rpt_out_xml_str(struct dmn_report_out *o, const char *s);
 /* Terminal text: control characters and invalid UTF-8 become '?', so a
  * name cannot move the cursor or change colours. NULL writes nothing. */
-void dmn__rpt_out_text(struct rpt_out *o, const char *s);
+void dmn__rpt_out_text(struct dmn_report_out *o, const char *s);
 /* Display width of @s as dmn__rpt_out_text writes it (one column per code
  * point; NULL is 0). */
 size_t dmn__rpt_text_width(const char *s);
@@ -94,26 +94,26 @@ const char *dmn__rpt_fmt_pct(char buf[RPT_NUM_LEN], uint64_t part, uint64_t whol
 
 /* ---- model.c: looking things up in the model -------------------------- */
 
-/* struct rpt_index - the model's domains sorted by name, for bsearch */
-struct rpt_index {
-	const struct rpt_model *m;
+/* struct dmn_report_index - the model's domains sorted by name, for bsearch */
+struct dmn_report_index {
+	const struct dmn_report_model *m;
 	unsigned *by_name;
 };
 
 /* dmn__rpt_index_build - returns 0 or -ENOMEM. cost: O(n log n). */
-int dmn__rpt_index_build(struct rpt_index *ix, const struct rpt_model *m);
-void dmn__rpt_index_free(struct rpt_index *ix);
+int dmn__rpt_index_build(struct dmn_report_index *ix, const struct dmn_report_model *m);
+void dmn__rpt_index_free(struct dmn_report_index *ix);
 /* dmn__rpt_index_find - the domain's position in m->domains, or -1. O(log n). */
-int dmn__rpt_index_find(const struct rpt_index *ix, const char *name);
+int dmn__rpt_index_find(const struct dmn_report_index *ix, const char *name);
 
 /* The name of @level in @d's level table, else NULL. */
-const char *dmn__rpt_level_name(const struct rpt_domain *d, uint32_t level);
+const char *dmn__rpt_level_name(const struct dmn_report_domain *d, uint32_t level);
 /* @d's current pstate name: pstate_name, else from the level table. */
-const char *dmn__rpt_pstate_name(const struct rpt_domain *d);
+const char *dmn__rpt_pstate_name(const struct dmn_report_domain *d);
 /* 1 if the model comes from a simulation (events, stats or an end time). */
-int dmn__rpt_is_simulation(const struct rpt_model *m);
+int dmn__rpt_is_simulation(const struct dmn_report_model *m);
 /* "power_on", "pstate", ... as used in JSON and the trace */
-const char *dmn__rpt_event_kind_name(enum rpt_event_kind kind);
+const char *dmn__rpt_event_kind_name(enum dmn_report_event_kind kind);
 /* The errno name of an event's error ("EIO"), whatever its sign. */
 const char *dmn__rpt_error_name(int error);
 
@@ -124,10 +124,10 @@ const char *dmn__rpt_error_name(int error);
  * "pstate 64 -> 256 (low_svs -> nom)"; @d (or NULL) names the levels.
  * returns: 1 for failures (shown in the alarm colour), else 0.
  */
-int dmn__rpt_describe_event(char *buf, size_t len, const struct rpt_event *e,
-		       const struct rpt_domain *d);
+int dmn__rpt_describe_event(char *buf, size_t len, const struct dmn_report_event *e,
+		       const struct dmn_report_domain *d);
 /* "[line 12: resume venus]" into @buf, or "" without line and cause. */
-void dmn__rpt_describe_cause(char *buf, size_t len, const struct rpt_event *e);
+void dmn__rpt_describe_cause(char *buf, size_t len, const struct dmn_report_event *e);
 
 /* ---- timeline.c: per-domain periods and pstate steps ------------------ */
 
@@ -161,12 +161,12 @@ struct tl_domain {
 };
 
 /*
- * struct rpt_timeline - the model's events replayed per domain
+ * struct dmn_report_timeline - the model's events replayed per domain
  * @end: m->end_ns, or the last event's time if end_ns is 0
  * @event_domain: for each event, its domain's position or -1
  * @sleep: the system-sleep periods, in time order
  */
-struct rpt_timeline {
+struct dmn_report_timeline {
 	uint64_t end;
 	struct tl_domain *domains;
 	int *event_domain;
@@ -187,8 +187,8 @@ struct rpt_timeline {
  * (an unsafe failure was rolled back, a safe one left the domain as it was).
  * Events after @end are ignored. returns: 0 or -ENOMEM. cost: O(E log D + D).
  */
-int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
-		       const struct rpt_index *ix);
-void dmn__rpt_timeline_free(struct rpt_timeline *tl);
+int dmn__rpt_timeline_build(struct dmn_report_timeline *tl, const struct dmn_report_model *m,
+		       const struct dmn_report_index *ix);
+void dmn__rpt_timeline_free(struct dmn_report_timeline *tl);
 
 #endif /* DOMINO_REPORT_INTERNAL_H */

@@ -21,8 +21,8 @@
 
 #define LABEL_LEN 96
 
-static void pstate_label(char *buf, const struct rpt_domain *d,
-			 const struct rpt_pstate_time *p)
+static void pstate_label(char *buf, const struct dmn_report_domain *d,
+			 const struct dmn_report_pstate_time *p)
 {
 	const char *name =
 	    p->level_name ? p->level_name : dmn__rpt_level_name(d, p->level);
@@ -32,13 +32,13 @@ static void pstate_label(char *buf, const struct rpt_domain *d,
 		snprintf(buf, LABEL_LEN, "%" PRIu32, p->level);
 }
 
-static int shows_off(const struct rpt_domain *d)
+static int shows_off(const struct dmn_report_domain *d)
 {
 	return !d->idle || !d->n_idle || d->time_off_ns;
 }
 
 /* Nothing happened to it: no power or pstate transition, no idle entry. */
-static int never_changed(const struct rpt_domain *d)
+static int never_changed(const struct dmn_report_domain *d)
 {
 	if (d->on_count || d->off_count || d->pstate_transitions)
 		return 0;
@@ -48,7 +48,7 @@ static int never_changed(const struct rpt_domain *d)
 	return 1;
 }
 
-static void row(struct rpt_out *o, const char *group, const char *label,
+static void row(struct dmn_report_out *o, const char *group, const char *label,
 		size_t w_label, uint64_t ns, uint64_t end)
 {
 	char t[RPT_NUM_LEN], pct[RPT_NUM_LEN];
@@ -60,12 +60,12 @@ static void row(struct rpt_out *o, const char *group, const char *label,
 		       dmn__rpt_fmt_pct(pct, ns, end));
 }
 
-int rpt_write_stats_text(const struct rpt_model *m,
-			 const struct rpt_text_options *opt,
-			 const struct rpt_sink *sink)
+int dmn_report_write_stats_text(const struct dmn_report_model *m,
+			 const struct dmn_report_text_options *opt,
+			 const struct dmn_report_sink *sink)
 {
-	struct rpt_style st = rpt_style_get(opt);
-	struct rpt_out o;
+	struct dmn_report_style st = rpt_style_get(opt);
+	struct dmn_report_out o;
 	char label[LABEL_LEN], t[RPT_NUM_LEN];
 	size_t w_label = strlen("off");
 	unsigned shown = 0, folded = 0;
@@ -78,7 +78,7 @@ int rpt_write_stats_text(const struct rpt_model *m,
 
 	/* One label width for the whole report, so blocks line up. */
 	for (unsigned i = 0; i < m->n_domains; i++) {
-		const struct rpt_domain *d = &m->domains[i];
+		const struct dmn_report_domain *d = &m->domains[i];
 		if (!d->has_stats)
 			continue;
 		for (unsigned k = 0; d->idle && k < d->n_idle; k++) {
@@ -96,7 +96,7 @@ int rpt_write_stats_text(const struct rpt_model *m,
 	dmn__rpt_out_printf(&o, "%sStatistics over %s%s (shares of the whole run)\n",
 		       st.bold, dmn__rpt_fmt_time(t, m->end_ns), st.reset);
 	for (unsigned i = 0; i < m->n_domains; i++) {
-		const struct rpt_domain *d = &m->domains[i];
+		const struct dmn_report_domain *d = &m->domains[i];
 		const char *group = "power";
 		if (!d->has_stats)
 			continue;
@@ -118,7 +118,7 @@ int rpt_write_stats_text(const struct rpt_model *m,
 			dmn__rpt_out_putc(&o, '\n');
 		}
 		for (unsigned k = 0; d->idle && k < d->n_idle; k++) {
-			const struct rpt_idle_stats *s = &d->idle[k];
+			const struct dmn_report_idle_stats *s = &d->idle[k];
 			row(&o, group, s->name ? s->name : "?", w_label,
 			    s->time_ns, m->end_ns);
 			dmn__rpt_out_printf(
@@ -148,7 +148,7 @@ int rpt_write_stats_text(const struct rpt_model *m,
 		dmn__rpt_out_printf(&o, "\n%s%u domain%s never changed (--all lists them)",
 			       st.dim, folded, folded == 1 ? "" : "s");
 		for (unsigned i = 0; i < m->n_domains; i++) {
-			const struct rpt_domain *d = &m->domains[i];
+			const struct dmn_report_domain *d = &m->domains[i];
 			if (!d->has_stats || !never_changed(d))
 				continue;
 			dmn__rpt_out_puts(&o, sep);

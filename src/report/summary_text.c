@@ -27,10 +27,10 @@
 struct frame;
 
 struct summary {
-	struct rpt_out *o;
-	const struct rpt_model *m;
-	struct rpt_index ix;
-	struct rpt_style st;
+	struct dmn_report_out *o;
+	const struct dmn_report_model *m;
+	struct dmn_report_index ix;
+	struct dmn_report_style st;
 	unsigned char *more;	 /* per depth: siblings follow at that level */
 	unsigned char *expanded; /* per domain: listed in full already */
 	struct frame *stack;	 /* the walk's, one frame per level */
@@ -142,8 +142,8 @@ static void emit(struct summary *s, const struct row *r)
 	dmn__rpt_out_putc(s->o, '\n');
 }
 
-static void device_row(struct summary *s, const struct rpt_domain *d,
-		       const struct rpt_device *dev, unsigned depth)
+static void device_row(struct summary *s, const struct dmn_report_domain *d,
+		       const struct dmn_report_device *dev, unsigned depth)
 {
 	char value[RPT_PHRASE_LEN], via[96];
 	struct row r = {0};
@@ -195,7 +195,7 @@ static void device_row(struct summary *s, const struct rpt_domain *d,
 /* Room for the note's fixed words: "(also under ", " and N more",
  * "; listed above)". */
 #define SHARED_NOTE_WORDS 64
-static char *shared_note(const struct rpt_domain *d, const char *from,
+static char *shared_note(const struct dmn_report_domain *d, const char *from,
 			 int repeat)
 {
 	size_t len = SHARED_NOTE_WORDS;
@@ -232,7 +232,7 @@ static char *shared_note(const struct rpt_domain *d, const char *from,
 static int domain_row(struct summary *s, unsigned di, const char *from,
 		      unsigned depth, int last)
 {
-	const struct rpt_domain *d = &s->m->domains[di];
+	const struct dmn_report_domain *d = &s->m->domains[di];
 	const char *pname = dmn__rpt_pstate_name(d);
 	char status[80], value[80];
 	char *note = NULL;
@@ -308,7 +308,7 @@ static int visit(struct summary *s, unsigned root)
 	s->stack[0] = (struct frame){root, 0, -1};
 	for (;;) {
 		struct frame *f = &s->stack[top];
-		const struct rpt_domain *d = &s->m->domains[f->di];
+		const struct dmn_report_domain *d = &s->m->domains[f->di];
 		if (f->next == 0) {
 			/* Children that are not in the model are skipped;
 			 * find the last one that is, so that its connector
@@ -339,7 +339,7 @@ static int visit(struct summary *s, unsigned root)
 	}
 }
 
-static int is_root(struct summary *s, const struct rpt_domain *d)
+static int is_root(struct summary *s, const struct dmn_report_domain *d)
 {
 	for (unsigned i = 0; d->parents && i < d->n_parents; i++)
 		if (dmn__rpt_index_find(&s->ix, d->parents[i]) >= 0)
@@ -366,7 +366,7 @@ static int tree(struct summary *s)
 
 static void header(struct summary *s)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	unsigned on = 0, devices = 0;
 
 	for (unsigned i = 0; i < m->n_domains; i++) {
@@ -399,10 +399,10 @@ static void header(struct summary *s)
  * this rail on after boot". */
 static void boot_holds(struct summary *s)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	int any = 0;
 	for (unsigned i = 0; m->has_life && i < m->n_domains; i++) {
-		const struct rpt_domain *d = &m->domains[i];
+		const struct dmn_report_domain *d = &m->domains[i];
 		if (!d->held)
 			continue;
 		if (!any)
@@ -428,10 +428,10 @@ static void boot_holds(struct summary *s)
 /* The governor's menu of each domain that has one, shallowest first. */
 static void idle_states(struct summary *s)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	int any = 0;
 	for (unsigned i = 0; i < m->n_domains; i++) {
-		const struct rpt_domain *d = &m->domains[i];
+		const struct dmn_report_domain *d = &m->domains[i];
 		if (!d->idle || !d->n_idle)
 			continue;
 		if (!any)
@@ -442,7 +442,7 @@ static void idle_states(struct summary *s)
 		dmn__rpt_out_text(s->o, d->name ? d->name : "?");
 		dmn__rpt_out_putc(s->o, '\n');
 		for (unsigned k = 0; k < d->n_idle; k++) {
-			const struct rpt_idle_stats *st = &d->idle[k];
+			const struct dmn_report_idle_stats *st = &d->idle[k];
 			dmn__rpt_out_puts(s->o, "    ");
 			dmn__rpt_out_text(s->o, st->name ? st->name : "?");
 			dmn__rpt_out_printf(s->o, "  %u / %u us, %u us%s\n",
@@ -453,7 +453,7 @@ static void idle_states(struct summary *s)
 	}
 }
 
-static int same_levels(const struct rpt_domain *a, const struct rpt_domain *b)
+static int same_levels(const struct dmn_report_domain *a, const struct dmn_report_domain *b)
 {
 	if (a->n_levels != b->n_levels)
 		return 0;
@@ -470,10 +470,10 @@ static int same_levels(const struct rpt_domain *a, const struct rpt_domain *b)
  * can be written from the summary alone. */
 static void levels(struct summary *s)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	int any = 0;
 	for (unsigned i = 0; i < m->n_domains;) {
-		const struct rpt_domain *d = &m->domains[i];
+		const struct dmn_report_domain *d = &m->domains[i];
 		unsigned j = i + 1;
 		if (!d->n_levels || !d->level_values) {
 			i++;
@@ -507,8 +507,8 @@ static void levels(struct summary *s)
 	}
 }
 
-static int same_rates(const struct rpt_device_rates *a,
-		      const struct rpt_device_rates *b)
+static int same_rates(const struct dmn_report_device_rates *a,
+		      const struct dmn_report_device_rates *b)
 {
 	return a->n_hz == b->n_hz &&
 	       (!a->n_hz || !memcmp(a->hz, b->hz, a->n_hz * sizeof(*a->hz)));
@@ -517,14 +517,14 @@ static int same_rates(const struct rpt_device_rates *a,
 /* Each device's OPP rates, neighbours sharing a table on one line. */
 static void rates(struct summary *s)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	char hz[RPT_NUM_LEN];
 	if (!m->device_rates || !m->n_device_rates)
 		return;
 	dmn__rpt_out_printf(s->o, "\n%sOPP rates%s (what `rate DEV HZ` rounds up to):\n",
 		       s->st.bold, s->st.reset);
 	for (unsigned i = 0; i < m->n_device_rates;) {
-		const struct rpt_device_rates *r = &m->device_rates[i];
+		const struct dmn_report_device_rates *r = &m->device_rates[i];
 		unsigned j = i + 1;
 		while (j < m->n_device_rates && same_rates(r, &m->device_rates[j]))
 			j++;
@@ -586,11 +586,11 @@ static void diag_header(struct summary *s)
 	dmn__rpt_out_printf(s->o, ":%s\n", s->st.reset);
 }
 
-int rpt_write_summary_text(const struct rpt_model *m,
-			   const struct rpt_text_options *opt,
-			   const struct rpt_sink *sink)
+int dmn_report_write_summary_text(const struct dmn_report_model *m,
+			   const struct dmn_report_text_options *opt,
+			   const struct dmn_report_sink *sink)
 {
-	struct rpt_out o;
+	struct dmn_report_out o;
 	struct summary s = {0};
 	unsigned n;
 	int rc;
@@ -634,7 +634,7 @@ int rpt_write_summary_text(const struct rpt_model *m,
 				 "active, the owners of the table run at least "
 				 "at the OPP it requires):\n");
 		for (unsigned i = 0; i < m->n_requirements; i++) {
-			const struct rpt_requirement *q = &m->requirements[i];
+			const struct dmn_report_requirement *q = &m->requirements[i];
 			dmn__rpt_out_puts(&o, "  ");
 			dmn__rpt_out_text(&o, q->device);
 			dmn__rpt_out_puts(&o, " requires ");

@@ -62,7 +62,7 @@ static const char *const idle_shades[] = {
 #define N_SHADES (sizeof(idle_shades) / sizeof(idle_shades[0]))
 
 struct svg {
-	struct rpt_out *o;
+	struct dmn_report_out *o;
 	uint64_t end;		 /* the run's end; span reaches a little past */
 	unsigned merged;	 /* sub-pixel periods and steps drawn merged */
 	unsigned *order;	 /* the lanes drawn: domains in tree order */
@@ -71,8 +71,8 @@ struct svg {
 	unsigned hidden;	 /* domains that never changed, not drawn */
 	struct rate_lane *rates; /* devices whose rate changes */
 	unsigned n_rates;
-	const struct rpt_model *m;
-	struct rpt_timeline tl;
+	const struct dmn_report_model *m;
+	struct dmn_report_timeline tl;
 	uint64_t span;		 /* the plotted time range, never 0 */
 	const char **idle_names; /* distinct idle-state names, first seen */
 	unsigned n_idle_names;
@@ -207,7 +207,7 @@ static void marker_legend(struct svg *s, double *x, double *y, const char *fill,
  * (the lanes' position depends on how many rows it needs). */
 static double legend(struct svg *s, double y, int draw)
 {
-	struct rpt_out *real = s->o, sink_null;
+	struct dmn_report_out *real = s->o, sink_null;
 	double x = MARGIN;
 
 	if (!draw) {
@@ -309,7 +309,7 @@ static void tooltip(struct svg *s, const char *a, const char *b)
 	dmn__rpt_out_puts(s->o, "</title>");
 }
 
-static void lane_label(struct svg *s, const struct rpt_domain *d,
+static void lane_label(struct svg *s, const struct dmn_report_domain *d,
 		       const struct tl_domain *t, double y, unsigned depth)
 {
 	char shortened[LABEL_CHARS * 4 + 4], sub[RPT_PHRASE_LEN];
@@ -432,7 +432,7 @@ static void hz_sample(const void *arr, unsigned i, uint64_t *t, uint64_t *v)
 
 /* A tick at the plot's left edge for each level of the domain's table up
  * to the lane's top (the top alone where it has no table). */
-static void level_ticks(struct svg *s, const struct rpt_domain *d,
+static void level_ticks(struct svg *s, const struct dmn_report_domain *d,
 			const struct tl_domain *t, double y)
 {
 	int any = 0;
@@ -521,7 +521,7 @@ static double x_end(const struct svg *s, uint64_t end)
 }
 
 /* HW-mode periods: a strip along the bottom of the lane's bar. */
-static void hw_strips(struct svg *s, const struct rpt_domain *d,
+static void hw_strips(struct svg *s, const struct dmn_report_domain *d,
 		      const struct tl_domain *t, double y)
 {
 	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], tip[96];
@@ -569,7 +569,7 @@ static void sleep_bands(struct svg *s, double top, double bottom)
 
 static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 {
-	const struct rpt_domain *d = &s->m->domains[di];
+	const struct dmn_report_domain *d = &s->m->domains[di];
 	const struct tl_domain *t = &s->tl.domains[di];
 	char a[RPT_NUM_LEN], b[RPT_NUM_LEN], c[RPT_NUM_LEN], tip[160];
 
@@ -662,15 +662,15 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 
 static void failures(struct svg *s, const unsigned *pos, double *last_x)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	char what[320], why[320];
 	const char *colour;
 
 	for (unsigned i = 0; m->events && i < m->n_events; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		int di = s->tl.event_domain[i];
 		double x, y;
-		if (e->kind != RPT_EV_FAILURE || di < 0 ||
+		if (e->kind != DMN_REPORT_EV_FAILURE || di < 0 ||
 		    e->time_ns > s->tl.end || pos[di] == UINT32_MAX)
 			continue;
 		x = x_of(s, e->time_ns);
@@ -717,9 +717,9 @@ static int lane_changes(const struct svg *s, unsigned di, const char *failed)
  * domain a cycle left unreached. Lanes that never change are counted in
  * s->hidden and left out. 0 or -ENOMEM.
  */
-static int lane_order(struct svg *s, const struct rpt_index *ix)
+static int lane_order(struct svg *s, const struct dmn_report_index *ix)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	unsigned n = m->n_domains, top = 0;
 	size_t cap = n;
 	char *seen = NULL, *failed = NULL;
@@ -737,7 +737,7 @@ static int lane_order(struct svg *s, const struct rpt_index *ix)
 	if (!s->order || !s->depth || !seen || !failed || !stack || !sdepth)
 		goto out;
 	for (unsigned i = 0; m->events && i < m->n_events; i++)
-		if (m->events[i].kind == RPT_EV_FAILURE &&
+		if (m->events[i].kind == DMN_REPORT_EV_FAILURE &&
 		    s->tl.event_domain[i] >= 0)
 			failed[s->tl.event_domain[i]] = 1;
 	for (int pass = 0; pass < 2; pass++) {
@@ -748,7 +748,7 @@ static int lane_order(struct svg *s, const struct rpt_index *ix)
 			sdepth[top++] = 0;
 			while (top) {
 				unsigned d = stack[--top], dep = sdepth[top];
-				const struct rpt_domain *dm = &m->domains[d];
+				const struct dmn_report_domain *dm = &m->domains[d];
 				if (seen[d])
 					continue;
 				seen[d] = 1;
@@ -780,12 +780,12 @@ out:
 /* A lane per device whose rate changes, from the rate events. */
 static int rate_lanes(struct svg *s)
 {
-	const struct rpt_model *m = s->m;
+	const struct dmn_report_model *m = s->m;
 	for (unsigned i = 0; m->events && i < m->n_events; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		const char *dev = e->device ? e->device : "?";
 		struct rate_lane *r = NULL;
-		if (e->kind != RPT_EV_RATE || e->time_ns > s->end)
+		if (e->kind != DMN_REPORT_EV_RATE || e->time_ns > s->end)
 			continue;
 		/* few devices change rate: a scan of them is cheap */
 		for (unsigned k = 0; k < s->n_rates && !r; k++)
@@ -840,10 +840,10 @@ static void rate_lane(struct svg *s, const struct rate_lane *r, double y)
 	dmn__rpt_out_puts(s->o, "</g>\n");
 }
 
-int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
+int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_report_sink *sink)
 {
-	struct rpt_out o;
-	struct rpt_index ix;
+	struct dmn_report_out o;
+	struct dmn_report_index ix;
 	struct svg s = {0};
 	char t_end[RPT_NUM_LEN], sub[160];
 	double height, lanes_bottom, *last_x = NULL;
@@ -890,7 +890,7 @@ int rpt_write_svg(const struct rpt_model *m, const struct rpt_sink *sink)
 		pos[s.order[i]] = i;
 	n_lanes = s.n_order + s.n_rates;
 	for (unsigned i = 0; m->events && i < m->n_events; i++)
-		if (m->events[i].kind == RPT_EV_FAILURE &&
+		if (m->events[i].kind == DMN_REPORT_EV_FAILURE &&
 		    s.tl.event_domain[i] >= 0) {
 			if (m->events[i].safe)
 				s.any_safe_failure = 1;

@@ -5,13 +5,13 @@
 
 #include <domino/report.h>
 
-struct rpt_style {
+struct dmn_report_style {
 	const char *bold, *dim, *on, *off, *bad, *warn, *reset;
 };
 
-static inline struct rpt_style rpt_style_get(const struct rpt_text_options *opt)
+static inline struct dmn_report_style rpt_style_get(const struct dmn_report_text_options *opt)
 {
-	struct rpt_style s = {"", "", "", "", "", "", ""};
+	struct dmn_report_style s = {"", "", "", "", "", "", ""};
 	if (opt && opt->color) {
 		s.bold = "\033[1m";
 		s.dim = "\033[2m";

@@ -67,9 +67,9 @@ static void step(struct tl_domain *d, uint64_t t, uint32_t level)
 	d->n_steps++;
 }
 
-static int changes_power(enum rpt_event_kind k)
+static int changes_power(enum dmn_report_event_kind k)
 {
-	return k == RPT_EV_POWER_ON || k == RPT_EV_POWER_OFF;
+	return k == DMN_REPORT_EV_POWER_ON || k == DMN_REPORT_EV_POWER_OFF;
 }
 
 /* Open a span at @t (one of no length is dropped when closed). */
@@ -91,7 +91,7 @@ static void span_close(struct tl_span *s, unsigned *n, uint64_t t)
 }
 
 /* One hwmode event: the domain is in HW mode while any attachment is. */
-static void hw_event(struct tl_domain *t, const struct rpt_event *e)
+static void hw_event(struct tl_domain *t, const struct dmn_report_event *e)
 {
 	if (e->new_level && !e->old_level) {
 		if (t->hw_atts++ == 0)
@@ -102,8 +102,8 @@ static void hw_event(struct tl_domain *t, const struct rpt_event *e)
 	}
 }
 
-int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
-		       const struct rpt_index *ix)
+int dmn__rpt_timeline_build(struct dmn_report_timeline *tl, const struct dmn_report_model *m,
+		       const struct dmn_report_index *ix)
 {
 	unsigned nd = m->n_domains, ne = m->events ? m->n_events : 0;
 	size_t n_periods = nd, n_steps = nd, pp = 0, sp = 0, n_hw = 0, hp = 0;
@@ -122,20 +122,20 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 	 * steps each domain can have at most (counted in n_periods/n_steps
 	 * for now), so that one block of each is allocated for all. */
 	for (unsigned i = 0; i < ne; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		int d = dmn__rpt_index_find(ix, e->domain);
 		tl->event_domain[i] = d;
-		if (e->kind == RPT_EV_SYSTEM_SLEEP && e->time_ns <= tl->end)
+		if (e->kind == DMN_REPORT_EV_SYSTEM_SLEEP && e->time_ns <= tl->end)
 			n_sleep++;
 		if (d < 0 || e->time_ns > tl->end)
 			continue;
-		if (e->kind == RPT_EV_HWMODE) {
+		if (e->kind == DMN_REPORT_EV_HWMODE) {
 			tl->domains[d].n_hw++;
 			n_hw++;
 		} else if (changes_power(e->kind)) {
 			tl->domains[d].n_periods++;
 			n_periods++;
-		} else if (e->kind == RPT_EV_PSTATE) {
+		} else if (e->kind == DMN_REPORT_EV_PSTATE) {
 			tl->domains[d].n_steps++;
 			n_steps++;
 		}
@@ -160,7 +160,7 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 	}
 
 	for (unsigned d = 0; d < nd; d++) {
-		const struct rpt_domain *dom = &m->domains[d];
+		const struct dmn_report_domain *dom = &m->domains[d];
 		struct tl_domain *t = &tl->domains[d];
 		t->periods[0].start = 0;
 		t->periods[0].on = dom->initial_on;
@@ -175,29 +175,29 @@ int dmn__rpt_timeline_build(struct rpt_timeline *tl, const struct rpt_model *m,
 	/* Pass 2: replay. Failures change nothing by construction: an unsafe
 	 * one was rolled back, a safe one left the domain where it was. */
 	for (unsigned i = 0; i < ne; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		int d = tl->event_domain[i];
 		if (e->time_ns > tl->end)
 			continue;
-		if (e->kind == RPT_EV_SYSTEM_SLEEP)
+		if (e->kind == DMN_REPORT_EV_SYSTEM_SLEEP)
 			span_open(tl->sleep, &tl->n_sleep, e->time_ns);
-		else if (e->kind == RPT_EV_SYSTEM_WAKE)
+		else if (e->kind == DMN_REPORT_EV_SYSTEM_WAKE)
 			span_close(tl->sleep, &tl->n_sleep, e->time_ns);
 		if (d < 0)
 			continue;
 		struct tl_domain *t = &tl->domains[d];
-		if (e->kind == RPT_EV_HWMODE)
+		if (e->kind == DMN_REPORT_EV_HWMODE)
 			hw_event(t, e);
-		else if (e->kind == RPT_EV_POWER_ON)
+		else if (e->kind == DMN_REPORT_EV_POWER_ON)
 			enter(t, e->time_ns, 1, NULL);
-		else if (e->kind == RPT_EV_POWER_OFF)
+		else if (e->kind == DMN_REPORT_EV_POWER_OFF)
 			enter(t, e->time_ns, 0, e->idle_state);
-		else if (e->kind == RPT_EV_PSTATE)
+		else if (e->kind == DMN_REPORT_EV_PSTATE)
 			step(t, e->time_ns, e->new_level);
 	}
 
 	for (unsigned d = 0; d < nd; d++) {
-		const struct rpt_domain *dom = &m->domains[d];
+		const struct dmn_report_domain *dom = &m->domains[d];
 		struct tl_domain *t = &tl->domains[d];
 		t->periods[t->n_periods - 1].end = tl->end;
 		span_close(t->hw, &t->n_hw, tl->end);
@@ -218,7 +218,7 @@ nomem:
 	return -ENOMEM;
 }
 
-void dmn__rpt_timeline_free(struct rpt_timeline *tl)
+void dmn__rpt_timeline_free(struct dmn_report_timeline *tl)
 {
 	free(tl->period_block);
 	free(tl->step_block);

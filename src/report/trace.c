@@ -17,8 +17,8 @@
 #define PID 1
 
 struct trace {
-	struct rpt_out *o;
-	const struct rpt_model *m;
+	struct dmn_report_out *o;
+	const struct dmn_report_model *m;
 	int first;
 };
 
@@ -87,7 +87,7 @@ static void periods(struct trace *t, const struct tl_domain *d, int tid)
 	}
 }
 
-static void pstate_counter(struct trace *t, const struct rpt_domain *dom,
+static void pstate_counter(struct trace *t, const struct dmn_report_domain *dom,
 			   const struct tl_domain *d)
 {
 	/* Counters are keyed by name within the process: one per domain. */
@@ -103,7 +103,7 @@ static void pstate_counter(struct trace *t, const struct rpt_domain *dom,
 
 /* HW mode as a 0/1 counter, for a domain that was ever in it: a span on
  * the domain's own track would cut across its on / off periods. */
-static void hw_counter(struct trace *t, const struct rpt_domain *dom,
+static void hw_counter(struct trace *t, const struct dmn_report_domain *dom,
 		       const struct tl_domain *d)
 {
 	for (unsigned i = 0; i < d->n_hw; i++) {
@@ -126,7 +126,7 @@ static void hw_counter(struct trace *t, const struct rpt_domain *dom,
 }
 
 /* The system's sleep, one complete event per period on its own track. */
-static void sleep_spans(struct trace *t, const struct rpt_timeline *tl,
+static void sleep_spans(struct trace *t, const struct dmn_report_timeline *tl,
 			int tid)
 {
 	char us[RPT_NUM_LEN];
@@ -141,7 +141,7 @@ static void sleep_spans(struct trace *t, const struct rpt_timeline *tl,
 }
 
 /* Optional members common to the instant events. */
-static void event_args(struct trace *t, const struct rpt_event *e)
+static void event_args(struct trace *t, const struct dmn_report_event *e)
 {
 	dmn__rpt_out_puts(t->o, ", \"args\": {\"kind\": ");
 	dmn__rpt_out_json_str(t->o, dmn__rpt_event_kind_name(e->kind));
@@ -149,7 +149,7 @@ static void event_args(struct trace *t, const struct rpt_event *e)
 	dmn__rpt_out_json_str(t->o, e->domain);
 	dmn__rpt_out_puts(t->o, ", \"device\": ");
 	dmn__rpt_out_json_str(t->o, e->device);
-	if (e->kind == RPT_EV_FAILURE) {
+	if (e->kind == DMN_REPORT_EV_FAILURE) {
 		dmn__rpt_out_puts(t->o, ", \"op\": ");
 		dmn__rpt_out_json_str(t->o, e->op);
 		dmn__rpt_out_printf(t->o,
@@ -158,13 +158,13 @@ static void event_args(struct trace *t, const struct rpt_event *e)
 			       e->old_level, e->new_level,
 			       e->safe ? "true" : "false");
 	}
-	if (e->kind == RPT_EV_FAILURE || e->kind == RPT_EV_COMMAND_ERROR) {
+	if (e->kind == DMN_REPORT_EV_FAILURE || e->kind == DMN_REPORT_EV_COMMAND_ERROR) {
 		dmn__rpt_out_puts(t->o, ", \"error\": ");
 		dmn__rpt_out_json_str(t->o, dmn__rpt_error_name(e->error));
 	}
-	if ((e->message && (e->kind == RPT_EV_EXPECT_FAILED ||
-			    e->kind == RPT_EV_COMMAND_ERROR)) ||
-	    e->kind == RPT_EV_EXPLAIN) {
+	if ((e->message && (e->kind == DMN_REPORT_EV_EXPECT_FAILED ||
+			    e->kind == DMN_REPORT_EV_COMMAND_ERROR)) ||
+	    e->kind == DMN_REPORT_EV_EXPLAIN) {
 		dmn__rpt_out_puts(t->o, ", \"message\": ");
 		dmn__rpt_out_json_str(t->o, e->message);
 	}
@@ -175,26 +175,26 @@ static void event_args(struct trace *t, const struct rpt_event *e)
 	dmn__rpt_out_puts(t->o, "}}");
 }
 
-static int is_instant(enum rpt_event_kind k)
+static int is_instant(enum dmn_report_event_kind k)
 {
-	return k == RPT_EV_FAILURE || k == RPT_EV_STAY_ON ||
-	       k == RPT_EV_COMMAND_ERROR || k == RPT_EV_EXPECT_FAILED ||
-	       k == RPT_EV_EXPLAIN;
+	return k == DMN_REPORT_EV_FAILURE || k == DMN_REPORT_EV_STAY_ON ||
+	       k == DMN_REPORT_EV_COMMAND_ERROR || k == DMN_REPORT_EV_EXPECT_FAILED ||
+	       k == DMN_REPORT_EV_EXPLAIN;
 }
 
-static void instant(struct trace *t, const struct rpt_event *e, int tid)
+static void instant(struct trace *t, const struct dmn_report_event *e, int tid)
 {
 	char label[96];
 
 	switch (e->kind) {
-	case RPT_EV_FAILURE:
+	case DMN_REPORT_EV_FAILURE:
 		snprintf(label, sizeof(label), "%s FAILED: %s",
 			 e->op ? e->op : "operation", dmn__rpt_error_name(e->error));
 		break;
-	case RPT_EV_STAY_ON:
+	case DMN_REPORT_EV_STAY_ON:
 		snprintf(label, sizeof(label), "stays on");
 		break;
-	case RPT_EV_COMMAND_ERROR:
+	case DMN_REPORT_EV_COMMAND_ERROR:
 		snprintf(label, sizeof(label), "command failed: %s",
 			 dmn__rpt_error_name(e->error));
 		break;
@@ -211,7 +211,7 @@ static void instant(struct trace *t, const struct rpt_event *e, int tid)
 
 /* A clock counter per device that changes rate; its first sample (at 0)
  * is the rate before the first change. */
-static int rate_counters(struct trace *t, const struct rpt_model *m,
+static int rate_counters(struct trace *t, const struct dmn_report_model *m,
 			 uint64_t end)
 {
 	const char **seen;
@@ -223,11 +223,11 @@ static int rate_counters(struct trace *t, const struct rpt_model *m,
 	if (!seen)
 		return -ENOMEM;
 	for (unsigned i = 0; i < ne; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		const char *dev = e->device ? e->device : "?";
 		unsigned k;
 
-		if (e->kind != RPT_EV_RATE || e->time_ns > end)
+		if (e->kind != DMN_REPORT_EV_RATE || e->time_ns > end)
 			continue;
 		for (k = 0; k < n_seen; k++)
 			if (!strcmp(seen[k], dev))
@@ -255,12 +255,12 @@ struct trace_cut {
 	uint64_t at_ns; /* the trace ends here */
 };
 
-static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
-		       const struct rpt_sink *sink)
+static int write_trace(const struct dmn_report_model *m, const struct trace_cut *cut,
+		       const struct dmn_report_sink *sink)
 {
-	struct rpt_out o;
-	struct rpt_index ix;
-	struct rpt_timeline tl;
+	struct dmn_report_out o;
+	struct dmn_report_index ix;
+	struct dmn_report_timeline tl;
 	struct trace t;
 	int rc, scenario_tid, need_scenario = 0;
 	unsigned ne;
@@ -322,7 +322,7 @@ static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
 		hw_counter(&t, &m->domains[i], &tl.domains[i]);
 	}
 	for (unsigned i = 0; i < ne; i++) {
-		const struct rpt_event *e = &m->events[i];
+		const struct dmn_report_event *e = &m->events[i];
 		if (!is_instant(e->kind) || e->time_ns > tl.end)
 			continue;
 		instant(&t, e,
@@ -337,13 +337,13 @@ static int write_trace(const struct rpt_model *m, const struct trace_cut *cut,
 	return dmn__rpt_out_finish(&o);
 }
 
-int rpt_write_trace(const struct rpt_model *m, const struct rpt_sink *sink)
+int dmn_report_write_trace(const struct dmn_report_model *m, const struct dmn_report_sink *sink)
 {
 	return write_trace(m, NULL, sink);
 }
 
-int rpt_write_trace_max(const struct rpt_model *m, uint64_t max_events,
-			const struct rpt_sink *sink, int *cut_out)
+int dmn_report_write_trace_max(const struct dmn_report_model *m, uint64_t max_events,
+			const struct dmn_report_sink *sink, int *cut_out)
 {
 	if (cut_out)
 		*cut_out = 0;
@@ -355,7 +355,7 @@ int rpt_write_trace_max(const struct rpt_model *m, uint64_t max_events,
 	unsigned kept = (unsigned)max_events;
 	while (kept && m->events[kept - 1].time_ns >= at)
 		kept--;
-	struct rpt_model part = *m;
+	struct dmn_report_model part = *m;
 	part.n_events = kept;
 	part.end_ns = at;
 	struct trace_cut cut = {max_events, kept, m->n_events, at};

@@ -9,7 +9,7 @@
 #include <string.h>
 
 struct parser {
-	const struct scmi_board_map *map;
+	const struct dmn_scmi_board_map *map;
 	char *err;
 	size_t err_size;
 	unsigned line;
@@ -119,8 +119,8 @@ static int parse_list(struct parser *p, const char *kind, const char *s,
 }
 
 struct storage {
-	struct scmi_agent *agents;
-	char (*names)[SCMI_NAME_SIZE];
+	struct dmn_scmi_agent *agents;
+	char (*names)[DMN_SCMI_NAME_SIZE];
 	uint8_t *bits;
 };
 
@@ -171,12 +171,12 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 	if (n < 3)
 		return fail(p, "'agent' needs an id and a name");
 	unsigned long id;
-	if (number(tok[1], tl[1], SCMI_MAX_AGENTS, &id) || !id)
+	if (number(tok[1], tl[1], DMN_SCMI_MAX_AGENTS, &id) || !id)
 		return fail(p, "agent id '%.*s' is not a number in 1..%u",
-			    (int)tl[1], tok[1], SCMI_MAX_AGENTS);
-	if (tl[2] >= SCMI_NAME_SIZE)
+			    (int)tl[1], tok[1], DMN_SCMI_MAX_AGENTS);
+	if (tl[2] >= DMN_SCMI_NAME_SIZE)
 		return fail(p, "agent name '%.*s' is longer than %u bytes",
-			    (int)tl[2], tok[2], SCMI_NAME_SIZE - 1);
+			    (int)tl[2], tok[2], DMN_SCMI_NAME_SIZE - 1);
 	for (unsigned i = 0; i < *n_agents; i++) {
 		if (st->agents[i].id == id)
 			return fail(p, "agent id %lu is used twice", id);
@@ -217,8 +217,8 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 	return 0;
 }
 
-int scmi_agents_parse(const char *text, size_t len,
-		      const struct scmi_board_map *map, struct scmi_agents *out,
+int dmn_scmi_agents_parse(const char *text, size_t len,
+		      const struct dmn_scmi_board_map *map, struct dmn_scmi_agents *out,
 		      char *err, size_t err_size)
 {
 	if ((!text && len) || !map || !out)
@@ -237,7 +237,7 @@ int scmi_agents_parse(const char *text, size_t len,
 	st->bits = calloc(lines, pbytes + fbytes + 1);
 	if (!st->agents || !st->names || !st->bits) {
 		out->storage = st;
-		scmi_agents_free(out);
+		dmn_scmi_agents_free(out);
 		return -ENOMEM;
 	}
 	out->storage = st;
@@ -249,20 +249,20 @@ int scmi_agents_parse(const char *text, size_t len,
 			end++;
 		p.line++;
 		if (memchr(text + start, 0, end - start)) {
-			scmi_agents_free(out);
+			dmn_scmi_agents_free(out);
 			return fail(&p, "NUL byte in the line");
 		}
 		int rc = parse_line(&p, text + start, end - start, st, &n,
 				    pbytes, fbytes);
 		if (rc) {
-			scmi_agents_free(out);
+			dmn_scmi_agents_free(out);
 			return rc;
 		}
 		start = end + 1;
 	}
 	if (!n) {
 		p.line = p.line ? p.line : 1;
-		scmi_agents_free(out);
+		dmn_scmi_agents_free(out);
 		return fail(&p, "no agent (a line 'agent ID NAME [power LIST] "
 				"[perf LIST]')");
 	}
@@ -271,7 +271,7 @@ int scmi_agents_parse(const char *text, size_t len,
 	return 0;
 }
 
-void scmi_agents_free(struct scmi_agents *agents)
+void dmn_scmi_agents_free(struct dmn_scmi_agents *agents)
 {
 	if (!agents)
 		return;

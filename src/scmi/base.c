@@ -3,19 +3,19 @@
 #include "scmi_internal.h"
 
 /* The protocols after Base, ascending, as LIST_PROTOCOLS pages them. */
-static const uint8_t listed[] = {SCMI_PROTOCOL_POWER, SCMI_PROTOCOL_PERF};
+static const uint8_t listed[] = {DMN_SCMI_PROTOCOL_POWER, DMN_SCMI_PROTOCOL_PERF};
 #define N_LISTED (sizeof(listed) / sizeof(*listed))
 
-static int32_t base_attributes(struct scmi_server *s, struct scmi__agent *a,
+static int32_t base_attributes(struct dmn_scmi_server *s, struct scmi__agent *a,
 			       const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	(void)pl;
 	scmi__add32(r, (uint32_t)s->n_agents << 8 | N_LISTED);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t base_message_attributes(struct scmi_server *s,
+static int32_t base_message_attributes(struct dmn_scmi_server *s,
 				       struct scmi__agent *a, const uint8_t *pl,
 				       struct scmi__reply *r)
 {
@@ -24,44 +24,44 @@ static int32_t base_message_attributes(struct scmi_server *s,
 	return dmn__scmi_message_attributes(&dmn__scmi_base, pl, r);
 }
 
-static int32_t vendor(struct scmi_server *s, struct scmi__agent *a,
+static int32_t vendor(struct dmn_scmi_server *s, struct scmi__agent *a,
 		      const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	(void)pl;
 	scmi__add_name(r, s->vendor);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t sub_vendor(struct scmi_server *s, struct scmi__agent *a,
+static int32_t sub_vendor(struct dmn_scmi_server *s, struct scmi__agent *a,
 			  const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	(void)pl;
 	scmi__add_name(r, s->sub_vendor);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t impl_version(struct scmi_server *s, struct scmi__agent *a,
+static int32_t impl_version(struct dmn_scmi_server *s, struct scmi__agent *a,
 			    const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	(void)pl;
 	scmi__add32(r, s->impl_version);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
 /* Every agent may use both protocols (reads are open; DENIED is per
  * domain), so the list is the same for all. Protocol ids are packed four
  * to a word, the last word zero-padded. */
-static int32_t list_protocols(struct scmi_server *s, struct scmi__agent *a,
+static int32_t list_protocols(struct dmn_scmi_server *s, struct scmi__agent *a,
 			      const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)s;
 	(void)a;
 	uint32_t skip = scmi__get32(pl);
 	if (skip > N_LISTED)
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_INVALID_PARAMETERS;
 	size_t room = (r->cap - r->len - 4) / 4 * 4;
 	uint32_t n = N_LISTED - skip;
 	if (n > room)
@@ -73,27 +73,27 @@ static int32_t list_protocols(struct scmi_server *s, struct scmi__agent *a,
 			word |= (uint32_t)listed[skip + w * 4 + k] << (8 * k);
 		scmi__add32(r, word);
 	}
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
 /* 0xffffffff asks about the caller; 0 is the platform itself. */
-static int32_t discover_agent(struct scmi_server *s, struct scmi__agent *a,
+static int32_t discover_agent(struct dmn_scmi_server *s, struct scmi__agent *a,
 			      const uint8_t *pl, struct scmi__reply *r)
 {
 	uint32_t id = scmi__get32(pl);
 	if (id == 0xffffffffu)
 		id = a->id;
-	char platform[SCMI_NAME_SIZE] = "platform";
+	char platform[DMN_SCMI_NAME_SIZE] = "platform";
 	const char *name;
 	if (id == 0)
 		name = platform;
-	else if (id <= SCMI_MAX_AGENTS && s->agent_index[id])
+	else if (id <= DMN_SCMI_MAX_AGENTS && s->agent_index[id])
 		name = s->agents[s->agent_index[id] - 1].name;
 	else
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	scmi__add32(r, id);
 	scmi__add_name(r, name);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
 static const struct scmi__message messages[] = {
@@ -107,5 +107,5 @@ static const struct scmi__message messages[] = {
     {discover_agent, 4},	  /* 0x7 DISCOVER_AGENT */
 };
 
-const struct scmi__protocol dmn__scmi_base = {SCMI_PROTOCOL_BASE, messages,
+const struct scmi__protocol dmn__scmi_base = {DMN_SCMI_PROTOCOL_BASE, messages,
 					  sizeof(messages) / sizeof(*messages)};

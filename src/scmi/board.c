@@ -9,19 +9,19 @@
 
 static int by_level(const void *x, const void *y)
 {
-	const struct scmi_perf_level *a = x, *b = y;
+	const struct dmn_scmi_perf_level *a = x, *b = y;
 	return a->level < b->level ? -1 : a->level > b->level;
 }
 
 /* The distinct available levels of @t, ascending, into @out; returns the
  * count. Power cost: the entry's opp-microwatt summed over supplies, in
  * mW. */
-static unsigned table_levels(const struct dt_opp_table *t,
-			     struct scmi_perf_level *out)
+static unsigned table_levels(const struct dmn_dt_opp_table *t,
+			     struct dmn_scmi_perf_level *out)
 {
 	unsigned n = 0;
 	for (unsigned e = 0; e < t->n_entries; e++) {
-		const struct dt_opp *o = &t->entries[e];
+		const struct dmn_dt_opp *o = &t->entries[e];
 		if (!o->available || !o->has_level)
 			continue;
 		uint64_t uw = 0;
@@ -43,8 +43,8 @@ static unsigned table_levels(const struct dt_opp_table *t,
 	return m;
 }
 
-int scmi_board_map(const struct dt_board *b, const struct dt_instance *inst,
-		   struct scmi_board_map *out)
+int dmn_scmi_board_map(const struct dmn_dt_board *b, const struct dmn_dt_instance *inst,
+		   struct dmn_scmi_board_map *out)
 {
 	if (!b || !inst || !out)
 		return -EINVAL;
@@ -61,22 +61,22 @@ int scmi_board_map(const struct dt_board *b, const struct dt_instance *inst,
 	    calloc(b->n_domains ? b->n_domains : 1, sizeof(*out->perf_board));
 	out->level_pool = calloc(pool ? pool : 1, sizeof(*out->level_pool));
 	if (!out->power || !out->perf || !out->perf_board || !out->level_pool) {
-		scmi_board_map_free(out);
+		dmn_scmi_board_map_free(out);
 		return -ENOMEM;
 	}
 	size_t used = 0;
 	for (unsigned i = 0; i < b->n_domains; i++) {
-		const struct dt_domain *d = &b->domains[i];
+		const struct dmn_dt_domain *d = &b->domains[i];
 		out->power[i].domain = inst->domains[i];
 		out->power[i].name = d->name;
 		if (d->opp_table < 0)
 			continue;
-		struct scmi_perf_level *levels = out->level_pool + used;
+		struct dmn_scmi_perf_level *levels = out->level_pool + used;
 		unsigned n = table_levels(&b->opp_tables[d->opp_table], levels);
 		if (!n)
 			continue;
 		used += n;
-		struct scmi_perf_domain *p = &out->perf[out->n_perf];
+		struct dmn_scmi_perf_domain *p = &out->perf[out->n_perf];
 		p->domain = inst->domains[i];
 		p->name = d->name;
 		p->levels = levels;
@@ -87,7 +87,7 @@ int scmi_board_map(const struct dt_board *b, const struct dt_instance *inst,
 	return 0;
 }
 
-void scmi_board_map_free(struct scmi_board_map *map)
+void dmn_scmi_board_map_free(struct dmn_scmi_board_map *map)
 {
 	if (!map)
 		return;

@@ -12,7 +12,7 @@
 /* 0 -> L: store the vote while suspended (it is checked there: -ERANGE),
  * then resume, which raises and powers on as one transaction. L -> 0: the
  * inverse, both in the safe direction. L1 -> L2: a plain vote. */
-int dmn__scmi_perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_perf_apply(struct dmn_scmi_server *s, struct scmi__agent *a, unsigned dom,
 		     uint32_t target)
 {
 	struct scmi__perf_slot *p = &a->perf[dom];
@@ -20,21 +20,21 @@ int dmn__scmi_perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned 
 		return 0;
 	int err;
 	if (!p->applied) {
-		err = pd_vote(s->ctx, p->att, target);
+		err = dmn_vote(s->ctx, p->att, target);
 		if (err)
 			return err;
-		err = pd_device_get(s->ctx, p->dev);
+		err = dmn_device_get(s->ctx, p->dev);
 		if (err) {
-			pd_vote(s->ctx, p->att, 0);
+			dmn_vote(s->ctx, p->att, 0);
 			return err;
 		}
 	} else if (!target) {
-		err = pd_device_put(s->ctx, p->dev);
+		err = dmn_device_put(s->ctx, p->dev);
 		if (err)
 			return err;
-		pd_vote(s->ctx, p->att, 0);
+		dmn_vote(s->ctx, p->att, 0);
 	} else {
-		err = pd_vote(s->ctx, p->att, target);
+		err = dmn_vote(s->ctx, p->att, target);
 		if (err)
 			return err;
 	}
@@ -53,7 +53,7 @@ static uint32_t clamp(const struct scmi__perf_dom *d, uint32_t request)
 	return request;
 }
 
-static int32_t perf_attributes(struct scmi_server *s, struct scmi__agent *a,
+static int32_t perf_attributes(struct dmn_scmi_server *s, struct scmi__agent *a,
 			       const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
@@ -62,10 +62,10 @@ static int32_t perf_attributes(struct scmi_server *s, struct scmi__agent *a,
 	scmi__add32(r, 0); /* no statistics shared memory */
 	scmi__add32(r, 0);
 	scmi__add32(r, 0);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t perf_message_attributes(struct scmi_server *s,
+static int32_t perf_message_attributes(struct dmn_scmi_server *s,
 				       struct scmi__agent *a, const uint8_t *pl,
 				       struct scmi__reply *r)
 {
@@ -74,12 +74,12 @@ static int32_t perf_message_attributes(struct scmi_server *s,
 	return dmn__scmi_message_attributes(&dmn__scmi_perf, pl, r);
 }
 
-static int32_t domain_attributes(struct scmi_server *s, struct scmi__agent *a,
+static int32_t domain_attributes(struct dmn_scmi_server *s, struct scmi__agent *a,
 				 const uint8_t *pl, struct scmi__reply *r)
 {
 	uint32_t dom = scmi__get32(pl);
 	if (dom >= s->n_perf)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	const struct scmi__perf_dom *d = &s->perf[dom];
 	uint32_t flags = DOM_NOTIFY_LIMITS | DOM_NOTIFY_LEVEL;
 	if (a->perf[dom].dev)
@@ -89,33 +89,33 @@ static int32_t domain_attributes(struct scmi_server *s, struct scmi__agent *a,
 	scmi__add32(r, 0); /* sustained frequency: levels are not kHz */
 	scmi__add32(r, d->levels[d->n_levels - 1].level);
 	scmi__add_name(r, d->name);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t describe_levels(struct scmi_server *s, struct scmi__agent *a,
+static int32_t describe_levels(struct dmn_scmi_server *s, struct scmi__agent *a,
 			       const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	uint32_t dom = scmi__get32(pl), first = scmi__get32(pl + 4);
 	if (dom >= s->n_perf)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	const struct scmi__perf_dom *d = &s->perf[dom];
 	if (first >= d->n_levels)
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_INVALID_PARAMETERS;
 	uint32_t left = d->n_levels - first;
 	size_t fit = (r->cap - r->len - 4) / LEVEL_ENTRY_BYTES;
 	uint32_t n = left < fit ? left : (uint32_t)fit;
 	scmi__add32(r, (left - n) << 16 | n);
 	for (uint32_t k = 0; k < n; k++) {
-		const struct scmi_perf_level *l = &d->levels[first + k];
+		const struct dmn_scmi_perf_level *l = &d->levels[first + k];
 		scmi__add32(r, l->level);
 		scmi__add32(r, l->power_cost);
 		scmi__add32(r, l->latency_us);
 	}
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static void effective_range(const struct scmi_server *s, unsigned dom,
+static void effective_range(const struct dmn_scmi_server *s, unsigned dom,
 			    uint32_t *min, uint32_t *max)
 {
 	const struct scmi__perf_dom *d = &s->perf[dom];
@@ -133,7 +133,7 @@ static void effective_range(const struct scmi_server *s, unsigned dom,
 
 /* Raises first, each of them undone again if a later one fails; then the
  * lowerings, which cannot fail for a callback's sake (DESIGN §1). */
-static int reapply(struct scmi_server *s, unsigned dom)
+static int reapply(struct dmn_scmi_server *s, unsigned dom)
 {
 	const struct scmi__perf_dom *d = &s->perf[dom];
 	for (unsigned i = 0; i < s->n_agents; i++)
@@ -160,29 +160,29 @@ static int reapply(struct scmi_server *s, unsigned dom)
 	return 0;
 }
 
-static int32_t limits_set(struct scmi_server *s, struct scmi__agent *a,
+static int32_t limits_set(struct dmn_scmi_server *s, struct scmi__agent *a,
 			  const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)r;
 	uint32_t dom = scmi__get32(pl), max = scmi__get32(pl + 4),
 		 min = scmi__get32(pl + 8);
 	if (dom >= s->n_perf)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	struct scmi__perf_dom *d = &s->perf[dom];
 	struct scmi__perf_slot *p = &a->perf[dom];
 	if (!p->dev)
-		return SCMI_DENIED;
+		return DMN_SCMI_DENIED;
 	if (min > max)
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_INVALID_PARAMETERS;
 	if (min < d->levels[0].level || max > d->levels[d->n_levels - 1].level)
-		return SCMI_OUT_OF_RANGE;
+		return DMN_SCMI_OUT_OF_RANGE;
 	uint32_t old_min = p->min, old_max = p->max;
 	uint32_t old_eff_min = d->eff_min, old_eff_max = d->eff_max;
 	p->min = min;
 	p->max = max;
 	effective_range(s, dom, &d->eff_min, &d->eff_max);
 	if (d->eff_min == old_eff_min && d->eff_max == old_eff_max)
-		return SCMI_SUCCESS;
+		return DMN_SCMI_SUCCESS;
 	/* The cause of a level change is now the limit, not an agent's
 	 * request (DESIGN §6: LEVEL_CHANGED names agent 0). */
 	dmn__scmi_note(s, NOTE_LIMITS, a->id, dom, d->eff_max, d->eff_min);
@@ -197,32 +197,32 @@ static int32_t limits_set(struct scmi_server *s, struct scmi__agent *a,
 	return dmn__scmi_status_of(err);
 }
 
-static int32_t limits_get(struct scmi_server *s, struct scmi__agent *a,
+static int32_t limits_get(struct dmn_scmi_server *s, struct scmi__agent *a,
 			  const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	uint32_t dom = scmi__get32(pl);
 	if (dom >= s->n_perf)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	scmi__add32(r, s->perf[dom].eff_max);
 	scmi__add32(r, s->perf[dom].eff_min);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
 /* Level 0 withdraws the agent's request (domino's extension: SCMI has no
  * "no request", and a vote must be droppable for the domain to go off). */
-static int32_t level_set(struct scmi_server *s, struct scmi__agent *a,
+static int32_t level_set(struct dmn_scmi_server *s, struct scmi__agent *a,
 			 const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)r;
 	uint32_t dom = scmi__get32(pl), level = scmi__get32(pl + 4);
 	if (dom >= s->n_perf)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	struct scmi__perf_slot *p = &a->perf[dom];
 	if (!p->dev)
-		return SCMI_DENIED;
+		return DMN_SCMI_DENIED;
 	if (level && (level < p->min || level > p->max))
-		return SCMI_OUT_OF_RANGE;
+		return DMN_SCMI_OUT_OF_RANGE;
 	uint32_t old = p->request;
 	p->request = level;
 	int err = dmn__scmi_perf_apply(s, a, dom, clamp(&s->perf[dom], level));
@@ -231,40 +231,40 @@ static int32_t level_set(struct scmi_server *s, struct scmi__agent *a,
 	return dmn__scmi_status_of(err);
 }
 
-static int32_t level_get(struct scmi_server *s, struct scmi__agent *a,
+static int32_t level_get(struct dmn_scmi_server *s, struct scmi__agent *a,
 			 const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	uint32_t dom = scmi__get32(pl);
 	if (dom >= s->n_perf)
-		return SCMI_NOT_FOUND;
-	struct pd_domain_info info;
-	int err = pd_domain_info(s->ctx, s->perf[dom].domain, &info);
+		return DMN_SCMI_NOT_FOUND;
+	struct dmn_domain_info info;
+	int err = dmn_domain_info(s->ctx, s->perf[dom].domain, &info);
 	if (err)
 		return dmn__scmi_status_of(err);
 	scmi__add32(r, info.pstate);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t notify(struct scmi_server *s, const uint8_t *pl, uint8_t *bits)
+static int32_t notify(struct dmn_scmi_server *s, const uint8_t *pl, uint8_t *bits)
 {
 	uint32_t dom = scmi__get32(pl), enable = scmi__get32(pl + 4);
 	if (dom >= s->n_perf)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	if (enable & ~1u)
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_INVALID_PARAMETERS;
 	scmi__set_bit(bits, dom, (int)enable);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t notify_limits(struct scmi_server *s, struct scmi__agent *a,
+static int32_t notify_limits(struct dmn_scmi_server *s, struct scmi__agent *a,
 			     const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)r;
 	return notify(s, pl, a->notify_limits);
 }
 
-static int32_t notify_level(struct scmi_server *s, struct scmi__agent *a,
+static int32_t notify_level(struct dmn_scmi_server *s, struct scmi__agent *a,
 			    const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)r;
@@ -272,15 +272,15 @@ static int32_t notify_level(struct scmi_server *s, struct scmi__agent *a,
 }
 
 /* Fast channels are shared memory; a socket transport has none. */
-static int32_t describe_fastchannel(struct scmi_server *s,
+static int32_t describe_fastchannel(struct dmn_scmi_server *s,
 				    struct scmi__agent *a, const uint8_t *pl,
 				    struct scmi__reply *r)
 {
 	(void)a;
 	(void)r;
 	if (scmi__get32(pl) >= s->n_perf)
-		return SCMI_NOT_FOUND;
-	return SCMI_NOT_SUPPORTED;
+		return DMN_SCMI_NOT_FOUND;
+	return DMN_SCMI_NOT_SUPPORTED;
 }
 
 static const struct scmi__message messages[] = {
@@ -298,5 +298,5 @@ static const struct scmi__message messages[] = {
     {describe_fastchannel, 8},	  /* 0xB PERFORMANCE_DESCRIBE_FASTCHANNEL */
 };
 
-const struct scmi__protocol dmn__scmi_perf = {SCMI_PROTOCOL_PERF, messages,
+const struct scmi__protocol dmn__scmi_perf = {DMN_SCMI_PROTOCOL_PERF, messages,
 					  sizeof(messages) / sizeof(*messages)};

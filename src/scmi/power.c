@@ -7,7 +7,7 @@
 #define ATTR_ASYNC (1u << 30)
 #define ATTR_SYNC (1u << 29)
 
-int dmn__scmi_power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_power_set(struct dmn_scmi_server *s, struct scmi__agent *a, unsigned dom,
 		    int on)
 {
 	struct scmi__power_slot *p = &a->power[dom];
@@ -16,13 +16,13 @@ int dmn__scmi_power_set(struct scmi_server *s, struct scmi__agent *a, unsigned d
 	/* get is a transaction (a failed power-on changes nothing); put
 	 * fails only for bookkeeping reasons, never for a callback. */
 	int err =
-	    on ? pd_device_get(s->ctx, p->dev) : pd_device_put(s->ctx, p->dev);
+	    on ? dmn_device_get(s->ctx, p->dev) : dmn_device_put(s->ctx, p->dev);
 	if (!err)
 		p->on = (uint8_t)on;
 	return err;
 }
 
-static int32_t power_attributes(struct scmi_server *s, struct scmi__agent *a,
+static int32_t power_attributes(struct dmn_scmi_server *s, struct scmi__agent *a,
 				const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
@@ -31,10 +31,10 @@ static int32_t power_attributes(struct scmi_server *s, struct scmi__agent *a,
 	scmi__add32(r, 0);	    /* no statistics shared memory */
 	scmi__add32(r, 0);
 	scmi__add32(r, 0);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t power_message_attributes(struct scmi_server *s,
+static int32_t power_message_attributes(struct dmn_scmi_server *s,
 					struct scmi__agent *a,
 					const uint8_t *pl,
 					struct scmi__reply *r)
@@ -45,78 +45,78 @@ static int32_t power_message_attributes(struct scmi_server *s,
 }
 
 /* Per calling agent: sync/async set only where it may act. */
-static int32_t domain_attributes(struct scmi_server *s, struct scmi__agent *a,
+static int32_t domain_attributes(struct dmn_scmi_server *s, struct scmi__agent *a,
 				 const uint8_t *pl, struct scmi__reply *r)
 {
 	uint32_t dom = scmi__get32(pl);
 	if (dom >= s->n_power)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	uint32_t flags = ATTR_NOTIFY;
 	if (a->power[dom].dev)
 		flags |= ATTR_ASYNC | ATTR_SYNC;
 	scmi__add32(r, flags);
 	scmi__add_name(r, s->power_names[dom]);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t state_set(struct scmi_server *s, struct scmi__agent *a,
+static int32_t state_set(struct dmn_scmi_server *s, struct scmi__agent *a,
 			 const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)r;
 	uint32_t flags = scmi__get32(pl), dom = scmi__get32(pl + 4),
 		 state = scmi__get32(pl + 8);
 	if (flags & ~POWER_SET_ASYNC)
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_INVALID_PARAMETERS;
 	if (dom >= s->n_power)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	if (!a->power[dom].dev)
-		return SCMI_DENIED;
-	if (state != SCMI_POWER_ON && state != SCMI_POWER_OFF)
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_DENIED;
+	if (state != DMN_SCMI_POWER_ON && state != DMN_SCMI_POWER_OFF)
+		return DMN_SCMI_INVALID_PARAMETERS;
 	if (flags & POWER_SET_ASYNC) {
 		/* One request in flight per agent: its delayed response has
 		 * to come before the agent can tell two apart. */
 		if (a->async.pending)
-			return SCMI_BUSY;
+			return DMN_SCMI_BUSY;
 		a->async.pending = 1;
 		a->async.domain = dom;
 		a->async.state = state;
-		a->async.token = scmi_header_token(s->cur_header);
+		a->async.token = dmn_scmi_header_token(s->cur_header);
 		s->async_fifo[(s->async_head + s->async_count++) %
 			      s->n_agents] = (unsigned)(a - s->agents);
-		return SCMI_SUCCESS;
+		return DMN_SCMI_SUCCESS;
 	}
 	return dmn__scmi_status_of(
-	    dmn__scmi_power_set(s, a, dom, state == SCMI_POWER_ON));
+	    dmn__scmi_power_set(s, a, dom, state == DMN_SCMI_POWER_ON));
 }
 
 /* An off domain in an idle state still reads OFF (DESIGN §6). */
-static int32_t state_get(struct scmi_server *s, struct scmi__agent *a,
+static int32_t state_get(struct dmn_scmi_server *s, struct scmi__agent *a,
 			 const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)a;
 	uint32_t dom = scmi__get32(pl);
 	if (dom >= s->n_power)
-		return SCMI_NOT_FOUND;
-	struct pd_domain_info info;
-	int err = pd_domain_info(s->ctx, s->power[dom], &info);
+		return DMN_SCMI_NOT_FOUND;
+	struct dmn_domain_info info;
+	int err = dmn_domain_info(s->ctx, s->power[dom], &info);
 	if (err)
 		return dmn__scmi_status_of(err);
-	scmi__add32(r, info.on ? SCMI_POWER_ON : SCMI_POWER_OFF);
-	return SCMI_SUCCESS;
+	scmi__add32(r, info.on ? DMN_SCMI_POWER_ON : DMN_SCMI_POWER_OFF);
+	return DMN_SCMI_SUCCESS;
 }
 
-static int32_t state_notify(struct scmi_server *s, struct scmi__agent *a,
+static int32_t state_notify(struct dmn_scmi_server *s, struct scmi__agent *a,
 			    const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)r;
 	uint32_t dom = scmi__get32(pl), enable = scmi__get32(pl + 4);
 	if (dom >= s->n_power)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	if (enable & ~1u)
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_INVALID_PARAMETERS;
 	scmi__set_bit(a->notify_power, dom, (int)enable);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
 static const struct scmi__message messages[] = {
@@ -130,4 +130,4 @@ static const struct scmi__message messages[] = {
 };
 
 const struct scmi__protocol dmn__scmi_power = {
-    SCMI_PROTOCOL_POWER, messages, sizeof(messages) / sizeof(*messages)};
+    DMN_SCMI_PROTOCOL_POWER, messages, sizeof(messages) / sizeof(*messages)};

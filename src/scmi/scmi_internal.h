@@ -10,8 +10,8 @@
 
 /* One agent's hold on one power domain: a device attached to it alone. */
 struct scmi__power_slot {
-	pd_device_t dev; /* 0: the agent may not act on the domain */
-	pd_attach_t att;
+	dmn_device_t dev; /* 0: the agent may not act on the domain */
+	dmn_attach_t att;
 	uint8_t on;
 };
 
@@ -19,8 +19,8 @@ struct scmi__power_slot {
  * (0: none), @applied what was voted after clamping to the effective
  * range; the device is active exactly while @applied is non-zero. */
 struct scmi__perf_slot {
-	pd_device_t dev;
-	pd_attach_t att;
+	dmn_device_t dev;
+	dmn_attach_t att;
 	uint32_t request;
 	uint32_t applied;
 	uint32_t min, max; /* this agent's limits */
@@ -28,7 +28,7 @@ struct scmi__perf_slot {
 
 struct scmi__agent {
 	uint32_t id;
-	char name[SCMI_NAME_SIZE];
+	char name[DMN_SCMI_NAME_SIZE];
 	struct scmi__power_slot *power; /* [n_power] */
 	struct scmi__perf_slot *perf;	/* [n_perf] */
 	/* notification subscriptions, one bit per domain */
@@ -40,9 +40,9 @@ struct scmi__agent {
 };
 
 struct scmi__perf_dom {
-	pd_domain_t domain;
-	char name[SCMI_NAME_SIZE];
-	struct scmi_perf_level *levels;
+	dmn_domain_t domain;
+	char name[DMN_SCMI_NAME_SIZE];
+	struct dmn_scmi_perf_level *levels;
 	unsigned n_levels;
 	uint32_t eff_min, eff_max;
 };
@@ -62,24 +62,24 @@ struct scmi__handle_map {
 	int32_t power, perf;
 };
 
-struct scmi_server {
+struct dmn_scmi_server {
 	struct dmn_ctx *ctx;
 	struct dmn_alloc_ops alloc;
 	size_t max_msg;
-	char vendor[SCMI_NAME_SIZE], sub_vendor[SCMI_NAME_SIZE];
+	char vendor[DMN_SCMI_NAME_SIZE], sub_vendor[DMN_SCMI_NAME_SIZE];
 	uint32_t impl_version;
-	scmi_send_fn send;
+	dmn_scmi_send_fn send;
 	void *send_user;
 	int listening;
 
-	pd_domain_t *power; /* [n_power] */
-	char (*power_names)[SCMI_NAME_SIZE];
+	dmn_domain_t *power; /* [n_power] */
+	char (*power_names)[DMN_SCMI_NAME_SIZE];
 	unsigned n_power;
 	struct scmi__perf_dom *perf;
 	unsigned n_perf;
 	struct scmi__agent *agents;
 	unsigned n_agents;
-	uint8_t agent_index[SCMI_MAX_AGENTS + 1]; /* id -> index + 1 */
+	uint8_t agent_index[DMN_SCMI_MAX_AGENTS + 1]; /* id -> index + 1 */
 	struct scmi__handle_map *map;
 	unsigned n_map;
 	uint32_t *scratch; /* [n_agents]: levels before a LIMITS_SET */
@@ -117,7 +117,7 @@ static inline void scmi__put32(uint8_t *p, uint32_t v)
 }
 
 /* Append; the handlers size their replies so this never overflows
- * (fixed replies fit SCMI_MIN_MSG, paged ones count the room first). */
+ * (fixed replies fit DMN_SCMI_MIN_MSG, paged ones count the room first). */
 static inline void scmi__add32(struct scmi__reply *r, uint32_t v)
 {
 	if (r->len + 4 <= r->cap) {
@@ -128,9 +128,9 @@ static inline void scmi__add32(struct scmi__reply *r, uint32_t v)
 
 static inline void scmi__add_name(struct scmi__reply *r, const char *name)
 {
-	if (r->len + SCMI_NAME_SIZE <= r->cap) {
-		memcpy(r->buf + r->len, name, SCMI_NAME_SIZE);
-		r->len += SCMI_NAME_SIZE;
+	if (r->len + DMN_SCMI_NAME_SIZE <= r->cap) {
+		memcpy(r->buf + r->len, name, DMN_SCMI_NAME_SIZE);
+		r->len += DMN_SCMI_NAME_SIZE;
 	}
 }
 
@@ -149,7 +149,7 @@ static inline void scmi__set_bit(uint8_t *bits, unsigned i, int on)
 
 /* A message handler: @pl is the payload, already checked to be exactly the
  * size the table gives; returns the status (payload only on SUCCESS). */
-typedef int32_t (*scmi__handler_fn)(struct scmi_server *s,
+typedef int32_t (*scmi__handler_fn)(struct dmn_scmi_server *s,
 				    struct scmi__agent *a, const uint8_t *pl,
 				    struct scmi__reply *r);
 struct scmi__message {
@@ -165,18 +165,18 @@ struct scmi__protocol {
 extern const struct scmi__protocol dmn__scmi_base, dmn__scmi_power, dmn__scmi_perf;
 
 int32_t dmn__scmi_status_of(int err);
-void dmn__scmi_note(struct scmi_server *s, enum scmi__note_kind kind,
+void dmn__scmi_note(struct dmn_scmi_server *s, enum scmi__note_kind kind,
 		uint32_t agent, uint32_t domain, uint32_t a, uint32_t b);
 int32_t dmn__scmi_message_attributes(const struct scmi__protocol *p,
 				 const uint8_t *pl, struct scmi__reply *r);
-int32_t dmn__scmi_version(struct scmi_server *s, struct scmi__agent *a,
+int32_t dmn__scmi_version(struct dmn_scmi_server *s, struct scmi__agent *a,
 		      const uint8_t *pl, struct scmi__reply *r);
 
 /* power.c: the state change behind POWER_STATE_SET (sync and deferred) */
-int dmn__scmi_power_set(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_power_set(struct dmn_scmi_server *s, struct scmi__agent *a, unsigned dom,
 		    int on);
 /* perf.c: apply @target (clamped level or 0) as agent @a's vote */
-int dmn__scmi_perf_apply(struct scmi_server *s, struct scmi__agent *a, unsigned dom,
+int dmn__scmi_perf_apply(struct dmn_scmi_server *s, struct scmi__agent *a, unsigned dom,
 		     uint32_t target);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-const char *scmi_status_name(int32_t status)
+const char *dmn_scmi_status_name(int32_t status)
 {
 	static const char *const names[] = {
 	    "SUCCESS",	      "NOT_SUPPORTED",	"INVALID_PARAMETERS",
@@ -13,7 +13,7 @@ const char *scmi_status_name(int32_t status)
 	    "BUSY",	      "COMMS_ERROR",	"GENERIC_ERROR",
 	    "HARDWARE_ERROR", "PROTOCOL_ERROR",
 	};
-	if (status > 0 || status < SCMI_PROTOCOL_ERROR)
+	if (status > 0 || status < DMN_SCMI_PROTOCOL_ERROR)
 		return "?";
 	return names[-status];
 }
@@ -24,29 +24,29 @@ int32_t dmn__scmi_status_of(int err)
 {
 	switch (err) {
 	case 0:
-		return SCMI_SUCCESS;
+		return DMN_SCMI_SUCCESS;
 	case -ERANGE:
-		return SCMI_OUT_OF_RANGE;
+		return DMN_SCMI_OUT_OF_RANGE;
 	case -EBUSY:
-		return SCMI_BUSY;
+		return DMN_SCMI_BUSY;
 	case -EINVAL:
-		return SCMI_INVALID_PARAMETERS;
+		return DMN_SCMI_INVALID_PARAMETERS;
 	case -ENODEV:
 	case -EOPNOTSUPP:
-		return SCMI_NOT_SUPPORTED;
+		return DMN_SCMI_NOT_SUPPORTED;
 	case -EACCES:
 	case -EPERM:
-		return SCMI_DENIED;
+		return DMN_SCMI_DENIED;
 	case -ENOMEM:
 	case -EBADF:
 	case -EOVERFLOW:
-		return SCMI_GENERIC_ERROR;
+		return DMN_SCMI_GENERIC_ERROR;
 	default:
-		return SCMI_HARDWARE_ERROR;
+		return DMN_SCMI_HARDWARE_ERROR;
 	}
 }
 
-static void *zalloc(struct scmi_server *s, size_t n, size_t size)
+static void *zalloc(struct dmn_scmi_server *s, size_t n, size_t size)
 {
 	if (!n)
 		n = 1;
@@ -58,24 +58,24 @@ static void *zalloc(struct scmi_server *s, size_t n, size_t size)
 	return p;
 }
 
-static void release(struct scmi_server *s, void *p)
+static void release(struct dmn_scmi_server *s, void *p)
 {
 	if (p)
 		s->alloc.free(s->alloc.user, p);
 }
 
-static void copy_name(char dst[SCMI_NAME_SIZE], const char *src)
+static void copy_name(char dst[DMN_SCMI_NAME_SIZE], const char *src)
 {
-	memset(dst, 0, SCMI_NAME_SIZE);
+	memset(dst, 0, DMN_SCMI_NAME_SIZE);
 	if (src)
-		for (unsigned i = 0; i < SCMI_NAME_SIZE - 1 && src[i]; i++)
+		for (unsigned i = 0; i < DMN_SCMI_NAME_SIZE - 1 && src[i]; i++)
 			dst[i] = src[i];
 }
 
 /* ---- notifications --------------------------------------------------------
  */
 
-void dmn__scmi_note(struct scmi_server *s, enum scmi__note_kind kind,
+void dmn__scmi_note(struct dmn_scmi_server *s, enum scmi__note_kind kind,
 		uint32_t agent, uint32_t domain, uint32_t a, uint32_t b)
 {
 	if (s->note_count == s->note_cap) {
@@ -91,7 +91,7 @@ void dmn__scmi_note(struct scmi_server *s, enum scmi__note_kind kind,
 	n->b = b;
 }
 
-static const struct scmi__handle_map *map_find(const struct scmi_server *s,
+static const struct scmi__handle_map *map_find(const struct dmn_scmi_server *s,
 					       uint32_t handle)
 {
 	unsigned lo = 0, hi = s->n_map;
@@ -111,7 +111,7 @@ static void on_event(void *user, struct dmn_ctx *ctx,
 		     const struct dmn_event *ev)
 {
 	(void)ctx;
-	struct scmi_server *s = user;
+	struct dmn_scmi_server *s = user;
 	const struct scmi__handle_map *m;
 	switch (ev->kind) {
 	case DMN_EV_POWER_ON:
@@ -120,8 +120,8 @@ static void on_event(void *user, struct dmn_ctx *ctx,
 		if (m && m->power >= 0)
 			dmn__scmi_note(s, NOTE_POWER, s->cur_agent,
 				   (uint32_t)m->power,
-				   ev->kind == DMN_EV_POWER_ON ? SCMI_POWER_ON
-							       : SCMI_POWER_OFF,
+				   ev->kind == DMN_EV_POWER_ON ? DMN_SCMI_POWER_ON
+							       : DMN_SCMI_POWER_OFF,
 				   0);
 		break;
 	case DMN_EV_PSTATE:
@@ -136,15 +136,15 @@ static void on_event(void *user, struct dmn_ctx *ctx,
 	}
 }
 
-static int send_note(struct scmi_server *s, const struct scmi__note *n)
+static int send_note(struct dmn_scmi_server *s, const struct scmi__note *n)
 {
 	uint8_t msg[20];
 	uint32_t id = n->kind == NOTE_LEVEL ? 1 : 0; /* POWER_STATE_CHANGED,
 							 LIMITS_CHANGED = 0 */
 	uint32_t proto =
-	    n->kind == NOTE_POWER ? SCMI_PROTOCOL_POWER : SCMI_PROTOCOL_PERF;
+	    n->kind == NOTE_POWER ? DMN_SCMI_PROTOCOL_POWER : DMN_SCMI_PROTOCOL_PERF;
 	size_t len = n->kind == NOTE_LIMITS ? 20 : 16;
-	scmi__put32(msg, scmi_header(proto, id, SCMI_TYPE_NOTIFICATION, 0));
+	scmi__put32(msg, dmn_scmi_header(proto, id, DMN_SCMI_TYPE_NOTIFICATION, 0));
 	scmi__put32(msg + 4, n->agent);
 	scmi__put32(msg + 8, n->domain);
 	scmi__put32(msg + 12, n->a);
@@ -165,7 +165,7 @@ static int send_note(struct scmi_server *s, const struct scmi__note *n)
 	return sent;
 }
 
-static int flush_notes(struct scmi_server *s)
+static int flush_notes(struct dmn_scmi_server *s)
 {
 	int sent = 0;
 	while (s->note_count) {
@@ -177,7 +177,7 @@ static int flush_notes(struct scmi_server *s)
 	return sent;
 }
 
-int scmi_deliver(struct scmi_server *s)
+int dmn_scmi_deliver(struct dmn_scmi_server *s)
 {
 	if (!s)
 		return -EINVAL;
@@ -191,13 +191,13 @@ int scmi_deliver(struct scmi_server *s)
 		unsigned mark = s->note_count;
 		s->cur_agent = s->level_agent = a->id;
 		int err = dmn__scmi_power_set(s, a, a->async.domain,
-					  a->async.state == SCMI_POWER_ON);
+					  a->async.state == DMN_SCMI_POWER_ON);
 		s->cur_agent = s->level_agent = 0;
 		if (err)
 			s->note_count = mark; /* rolled back: nothing changed */
 		uint8_t msg[16];
-		scmi__put32(msg, scmi_header(SCMI_PROTOCOL_POWER, 4,
-					     SCMI_TYPE_DELAYED_RESPONSE,
+		scmi__put32(msg, dmn_scmi_header(DMN_SCMI_PROTOCOL_POWER, 4,
+					     DMN_SCMI_TYPE_DELAYED_RESPONSE,
 					     a->async.token));
 		scmi__put32(msg + 4, (uint32_t)dmn__scmi_status_of(err));
 		scmi__put32(msg + 8, a->async.domain);
@@ -210,7 +210,7 @@ int scmi_deliver(struct scmi_server *s)
 	return sent;
 }
 
-unsigned long scmi_dropped(const struct scmi_server *s)
+unsigned long dmn_scmi_dropped(const struct dmn_scmi_server *s)
 {
 	return s ? s->dropped : 0;
 }
@@ -218,14 +218,14 @@ unsigned long scmi_dropped(const struct scmi_server *s)
 /* ---- dispatch --------------------------------------------------------------
  */
 
-int32_t dmn__scmi_version(struct scmi_server *s, struct scmi__agent *a,
+int32_t dmn__scmi_version(struct dmn_scmi_server *s, struct scmi__agent *a,
 		      const uint8_t *pl, struct scmi__reply *r)
 {
 	(void)s;
 	(void)a;
 	(void)pl;
-	scmi__add32(r, SCMI_PROTOCOL_VERSION_2_0);
-	return SCMI_SUCCESS;
+	scmi__add32(r, DMN_SCMI_PROTOCOL_VERSION_2_0);
+	return DMN_SCMI_SUCCESS;
 }
 
 int32_t dmn__scmi_message_attributes(const struct scmi__protocol *p,
@@ -233,10 +233,10 @@ int32_t dmn__scmi_message_attributes(const struct scmi__protocol *p,
 {
 	uint32_t id = scmi__get32(pl);
 	if (id >= p->n_messages || !p->messages[id].fn)
-		return SCMI_NOT_FOUND;
+		return DMN_SCMI_NOT_FOUND;
 	/* No fast channels and nothing else to announce. */
 	scmi__add32(r, 0);
-	return SCMI_SUCCESS;
+	return DMN_SCMI_SUCCESS;
 }
 
 static const struct scmi__protocol *const protocols[] = {
@@ -245,14 +245,14 @@ static const struct scmi__protocol *const protocols[] = {
     &dmn__scmi_perf,
 };
 
-int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
+int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *msg,
 		size_t len, void *reply, size_t cap, size_t *reply_len)
 {
 	if (!s || (!msg && len) || !reply || !reply_len)
 		return -EINVAL;
-	if (agent_id > SCMI_MAX_AGENTS || !s->agent_index[agent_id])
+	if (agent_id > DMN_SCMI_MAX_AGENTS || !s->agent_index[agent_id])
 		return -ENOENT;
-	if (cap < SCMI_MIN_MSG)
+	if (cap < DMN_SCMI_MIN_MSG)
 		return -ENOSPC;
 	struct scmi__agent *a = &s->agents[s->agent_index[agent_id] - 1];
 	struct scmi__reply r = {reply, cap < s->max_msg ? cap : s->max_msg, 8};
@@ -264,22 +264,22 @@ int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
 	int32_t status;
 	if (len < 4) {
 		header = 0;
-		status = SCMI_PROTOCOL_ERROR;
-	} else if (scmi_header_type(header) != SCMI_TYPE_COMMAND) {
-		status = SCMI_PROTOCOL_ERROR;
+		status = DMN_SCMI_PROTOCOL_ERROR;
+	} else if (dmn_scmi_header_type(header) != DMN_SCMI_TYPE_COMMAND) {
+		status = DMN_SCMI_PROTOCOL_ERROR;
 	} else {
 		const struct scmi__protocol *p = NULL;
 		for (unsigned i = 0; i < sizeof(protocols) / sizeof(*protocols);
 		     i++)
-			if (protocols[i]->id == scmi_header_protocol(header))
+			if (protocols[i]->id == dmn_scmi_header_protocol(header))
 				p = protocols[i];
-		uint32_t id = scmi_header_msg(header);
+		uint32_t id = dmn_scmi_header_msg(header);
 		if (!p) {
-			status = SCMI_NOT_SUPPORTED;
+			status = DMN_SCMI_NOT_SUPPORTED;
 		} else if (id >= p->n_messages || !p->messages[id].fn) {
-			status = SCMI_NOT_FOUND;
+			status = DMN_SCMI_NOT_FOUND;
 		} else if (len - 4 != p->messages[id].payload) {
-			status = SCMI_PROTOCOL_ERROR;
+			status = DMN_SCMI_PROTOCOL_ERROR;
 		} else {
 			unsigned mark = s->note_count;
 			s->cur_agent = s->level_agent = a->id;
@@ -288,11 +288,11 @@ int scmi_handle(struct scmi_server *s, uint32_t agent_id, const void *msg,
 			s->cur_agent = s->level_agent = 0;
 			/* A failed command changed nothing (DESIGN §1), so
 			 * what it notified was undone: forget it. */
-			if (status != SCMI_SUCCESS)
+			if (status != DMN_SCMI_SUCCESS)
 				s->note_count = mark;
 		}
 	}
-	if (status != SCMI_SUCCESS)
+	if (status != DMN_SCMI_SUCCESS)
 		r.len = 8;
 	/* A reply is a response to a command whatever type was sent, so
 	 * that the agent's transport matches it by token. */
@@ -331,36 +331,36 @@ static void device_name(char *buf, size_t size, const char *agent,
 	buf[len] = 0;
 }
 
-static int add_device(struct scmi_server *s, const char *agent,
-		      const char *kind, unsigned n, pd_domain_t dom,
-		      pd_device_t *dev, pd_attach_t *att)
+static int add_device(struct dmn_scmi_server *s, const char *agent,
+		      const char *kind, unsigned n, dmn_domain_t dom,
+		      dmn_device_t *dev, dmn_attach_t *att)
 {
 	char name[SCMI_DEVICE_NAME_LEN];
 	device_name(name, sizeof(name), agent, kind, n);
-	int err = pd_device_create(s->ctx, name, dev);
+	int err = dmn_device_create(s->ctx, name, dev);
 	if (err)
 		return err;
-	err = pd_attach(s->ctx, *dev, dom, att);
+	err = dmn_attach(s->ctx, *dev, dom, att);
 	if (err) {
-		pd_device_remove(s->ctx, *dev);
+		dmn_device_remove(s->ctx, *dev);
 		*dev = 0;
 	}
 	return err;
 }
 
-static int check_config(const struct scmi_config *c)
+static int check_config(const struct dmn_scmi_config *c)
 {
-	if (!c->ctx || !c->n_agents || c->n_agents > SCMI_MAX_AGENTS ||
+	if (!c->ctx || !c->n_agents || c->n_agents > DMN_SCMI_MAX_AGENTS ||
 	    !c->agents || (c->n_power && !c->power) ||
 	    (c->n_perf && !c->perf) || c->n_power > 0xffff ||
 	    c->n_perf > 0xffff || (!c->alloc.alloc != !c->alloc.free) ||
-	    (c->max_msg && c->max_msg < SCMI_MIN_MSG))
+	    (c->max_msg && c->max_msg < DMN_SCMI_MIN_MSG))
 		return -EINVAL;
-	uint8_t seen[SCMI_MAX_AGENTS + 1];
+	uint8_t seen[DMN_SCMI_MAX_AGENTS + 1];
 	memset(seen, 0, sizeof(seen));
 	for (unsigned i = 0; i < c->n_agents; i++) {
-		const struct scmi_agent *a = &c->agents[i];
-		if (!a->id || a->id > SCMI_MAX_AGENTS || seen[a->id] ||
+		const struct dmn_scmi_agent *a = &c->agents[i];
+		if (!a->id || a->id > DMN_SCMI_MAX_AGENTS || seen[a->id] ||
 		    !a->name || !a->name[0])
 			return -EINVAL;
 		seen[a->id] = 1;
@@ -369,7 +369,7 @@ static int check_config(const struct scmi_config *c)
 				return -EINVAL;
 	}
 	for (unsigned j = 0; j < c->n_perf; j++) {
-		const struct scmi_perf_domain *p = &c->perf[j];
+		const struct dmn_scmi_perf_domain *p = &c->perf[j];
 		if (!p->n_levels || !p->levels)
 			return -EINVAL;
 		for (unsigned k = 1; k < p->n_levels; k++)
@@ -379,7 +379,7 @@ static int check_config(const struct scmi_config *c)
 	return 0;
 }
 
-static int build_map(struct scmi_server *s)
+static int build_map(struct dmn_scmi_server *s)
 {
 	s->map = zalloc(s, s->n_power + s->n_perf, sizeof(*s->map));
 	if (!s->map)
@@ -405,8 +405,8 @@ static int build_map(struct scmi_server *s)
 	return 0;
 }
 
-static int build_agent(struct scmi_server *s, struct scmi__agent *a,
-		       const struct scmi_agent *c)
+static int build_agent(struct dmn_scmi_server *s, struct scmi__agent *a,
+		       const struct dmn_scmi_agent *c)
 {
 	size_t pbytes = (s->n_power + 7) / 8, fbytes = (s->n_perf + 7) / 8;
 	a->id = c->id;
@@ -441,7 +441,7 @@ static int build_agent(struct scmi_server *s, struct scmi__agent *a,
 	return 0;
 }
 
-int scmi_server_create(const struct scmi_config *c, struct scmi_server **out)
+int dmn_scmi_server_create(const struct dmn_scmi_config *c, struct dmn_scmi_server **out)
 {
 	if (!c || !out)
 		return -EINVAL;
@@ -449,13 +449,13 @@ int scmi_server_create(const struct scmi_config *c, struct scmi_server **out)
 	if (err)
 		return err;
 	struct dmn_alloc_ops alloc = dmn__alloc_ops_or_default(&c->alloc);
-	struct scmi_server *s = alloc.alloc(alloc.user, sizeof(*s));
+	struct dmn_scmi_server *s = alloc.alloc(alloc.user, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	memset(s, 0, sizeof(*s));
 	s->alloc = alloc;
 	s->ctx = c->ctx;
-	s->max_msg = c->max_msg ? c->max_msg : SCMI_DEFAULT_MAX_MSG;
+	s->max_msg = c->max_msg ? c->max_msg : DMN_SCMI_DEFAULT_MAX_MSG;
 	copy_name(s->vendor, c->vendor ? c->vendor : "domino");
 	copy_name(s->sub_vendor, c->sub_vendor ? c->sub_vendor : "domino");
 	s->impl_version = c->impl_version
@@ -485,7 +485,7 @@ int scmi_server_create(const struct scmi_config *c, struct scmi_server **out)
 		copy_name(s->power_names[i], c->power[i].name);
 	}
 	for (unsigned j = 0; j < c->n_perf; j++) {
-		const struct scmi_perf_domain *p = &c->perf[j];
+		const struct dmn_scmi_perf_domain *p = &c->perf[j];
 		struct scmi__perf_dom *d = &s->perf[j];
 		d->domain = p->domain;
 		copy_name(d->name, p->name);
@@ -516,11 +516,11 @@ int scmi_server_create(const struct scmi_config *c, struct scmi_server **out)
 	*out = s;
 	return 0;
 fail:
-	scmi_server_destroy(s);
+	dmn_scmi_server_destroy(s);
 	return err;
 }
 
-void scmi_server_destroy(struct scmi_server *s)
+void dmn_scmi_server_destroy(struct dmn_scmi_server *s)
 {
 	if (!s)
 		return;
@@ -531,16 +531,16 @@ void scmi_server_destroy(struct scmi_server *s)
 			if (!p->dev)
 				continue;
 			dmn__scmi_perf_apply(s, a, j, 0);
-			pd_detach(s->ctx, p->att);
-			pd_device_remove(s->ctx, p->dev);
+			dmn_detach(s->ctx, p->att);
+			dmn_device_remove(s->ctx, p->dev);
 		}
 		for (unsigned k = 0; a->power && k < s->n_power; k++) {
 			struct scmi__power_slot *p = &a->power[k];
 			if (!p->dev)
 				continue;
 			dmn__scmi_power_set(s, a, k, 0);
-			pd_detach(s->ctx, p->att);
-			pd_device_remove(s->ctx, p->dev);
+			dmn_detach(s->ctx, p->att);
+			dmn_device_remove(s->ctx, p->dev);
 		}
 		release(s, a->power);
 		release(s, a->perf);
@@ -564,15 +564,15 @@ void scmi_server_destroy(struct scmi_server *s)
 	alloc.free(alloc.user, s);
 }
 
-int scmi_agent_device(const struct scmi_server *s, uint32_t agent_id, int perf,
-		      unsigned index, pd_device_t *out)
+int dmn_scmi_agent_device(const struct dmn_scmi_server *s, uint32_t agent_id, int perf,
+		      unsigned index, dmn_device_t *out)
 {
 	if (!s || !out)
 		return -EINVAL;
-	if (agent_id > SCMI_MAX_AGENTS || !s->agent_index[agent_id])
+	if (agent_id > DMN_SCMI_MAX_AGENTS || !s->agent_index[agent_id])
 		return -ENOENT;
 	const struct scmi__agent *a = &s->agents[s->agent_index[agent_id] - 1];
-	pd_device_t dev = 0;
+	dmn_device_t dev = 0;
 	if (perf && index < s->n_perf)
 		dev = a->perf[index].dev;
 	else if (!perf && index < s->n_power)

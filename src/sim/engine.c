@@ -18,10 +18,10 @@
 
 static uint64_t sim_now(void *user)
 {
-	return ((struct sim *)user)->now;
+	return ((struct dmn_sim *)user)->now;
 }
 
-static int take_failure(struct sim_domain *d, enum scn_fail_op op)
+static int take_failure(struct dmn_sim_domain *d, enum dmn_scn_fail_op op)
 {
 	if (!d->fail_count[op])
 		return 0;
@@ -29,29 +29,29 @@ static int take_failure(struct sim_domain *d, enum scn_fail_op op)
 	return -EIO;
 }
 
-/* sim_call's op for each of the simulated hardware's. */
-static const enum sim_call_op call_op[] = {
-	[SIM_PROVIDERS_CLOCK] = SIM_CALL_CLOCK,
-	[SIM_PROVIDERS_REGULATOR] = SIM_CALL_REGULATOR,
-	[SIM_PROVIDERS_POWER_ON] = SIM_CALL_POWER_ON,
-	[SIM_PROVIDERS_POWER_OFF] = SIM_CALL_POWER_OFF,
-	[SIM_PROVIDERS_PSTATE] = SIM_CALL_PSTATE,
-	[SIM_PROVIDERS_HWMODE] = SIM_CALL_HWMODE,
+/* dmn_sim_call's op for each of the simulated hardware's. */
+static const enum dmn_sim_call_op call_op[] = {
+	[DMN_SIM_PROVIDERS_CLOCK] = DMN_SIM_CALL_CLOCK,
+	[DMN_SIM_PROVIDERS_REGULATOR] = DMN_SIM_CALL_REGULATOR,
+	[DMN_SIM_PROVIDERS_POWER_ON] = DMN_SIM_CALL_POWER_ON,
+	[DMN_SIM_PROVIDERS_POWER_OFF] = DMN_SIM_CALL_POWER_OFF,
+	[DMN_SIM_PROVIDERS_PSTATE] = DMN_SIM_CALL_PSTATE,
+	[DMN_SIM_PROVIDERS_HWMODE] = DMN_SIM_CALL_HWMODE,
 };
 
 /*
- * One call through the simulated hardware (sim_providers: numbering,
- * sim_options.fail_call, the state). The ops' @user is the board's domain
+ * One call through the simulated hardware (dmn_sim_providers: numbering,
+ * dmn_sim_options.fail_call, the state). The ops' @user is the board's domain
  * or device, so the engine adds what needs it: @err, what a scenario's
- * `fail` command made of the call, and sim_options.on_call by board index.
+ * `fail` command made of the call, and dmn_sim_options.on_call by board index.
  */
-static int backend_call(struct sim *sim, struct sim_providers_call *pc,
+static int backend_call(struct dmn_sim *sim, struct dmn_sim_providers_call *pc,
 			int domain, int device, int err)
 {
 	pc->result = err;
-	err = sim_providers_call(&sim->hw, pc);
+	err = dmn_sim_providers_call(&sim->hw, pc);
 	if (sim->on_call) {
-		struct sim_call call;
+		struct dmn_sim_call call;
 		memset(&call, 0, sizeof(call));
 		call.index = pc->index;
 		call.op = call_op[pc->op];
@@ -67,51 +67,51 @@ static int backend_call(struct sim *sim, struct sim_providers_call *pc,
 	return err;
 }
 
-static int domain_call(struct sim_domain *d, pd_domain_t dom,
-		       enum sim_providers_op op, enum scn_fail_op fail_op,
+static int domain_call(struct dmn_sim_domain *d, dmn_domain_t dom,
+		       enum dmn_sim_providers_op op, enum dmn_scn_fail_op fail_op,
 		       uint64_t value)
 {
-	struct sim_providers_call call = {
+	struct dmn_sim_providers_call call = {
 	    .op = op, .object = dom, .value = value};
 	return backend_call(d->sim, &call, (int)d->index, -1,
 			    take_failure(d, fail_op));
 }
 
-static int sim_power_on(void *user, pd_domain_t dom)
+static int sim_power_on(void *user, dmn_domain_t dom)
 {
-	return domain_call(user, dom, SIM_PROVIDERS_POWER_ON, SCN_FAIL_ON, 0);
+	return domain_call(user, dom, DMN_SIM_PROVIDERS_POWER_ON, DMN_SCN_FAIL_ON, 0);
 }
 
-static int sim_power_off(void *user, pd_domain_t dom, int idle_state)
+static int sim_power_off(void *user, dmn_domain_t dom, int idle_state)
 {
-	return domain_call(user, dom, SIM_PROVIDERS_POWER_OFF, SCN_FAIL_OFF,
+	return domain_call(user, dom, DMN_SIM_PROVIDERS_POWER_OFF, DMN_SCN_FAIL_OFF,
 			   idle_state < 0 ? UINT64_MAX : (uint64_t)idle_state);
 }
 
-static int sim_set_pstate(void *user, pd_domain_t dom, uint32_t level)
+static int sim_set_pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
-	return domain_call(user, dom, SIM_PROVIDERS_PSTATE, SCN_FAIL_PSTATE,
+	return domain_call(user, dom, DMN_SIM_PROVIDERS_PSTATE, DMN_SCN_FAIL_PSTATE,
 			   level);
 }
 
-static int sim_set_hwmode(void *user, pd_domain_t dom, pd_device_t dev,
+static int sim_set_hwmode(void *user, dmn_domain_t dom, dmn_device_t dev,
 			  int hw)
 {
 	(void)dev;
-	return domain_call(user, dom, SIM_PROVIDERS_HWMODE, SCN_FAIL_HWMODE,
+	return domain_call(user, dom, DMN_SIM_PROVIDERS_HWMODE, DMN_SCN_FAIL_HWMODE,
 			   (uint64_t)hw);
 }
 
 /* DESIGN §7: a simulated domain has set_hwmode exactly when it has no
  * set_performance_state (a GDSC-like gate, not a rail). */
-static const struct pd_domain_ops ops_gate = {sim_power_on, sim_power_off, 0,
+static const struct dmn_domain_ops ops_gate = {sim_power_on, sim_power_off, 0,
 					      sim_set_hwmode};
-static const struct pd_domain_ops ops_rail = {sim_power_on, sim_power_off,
+static const struct dmn_domain_ops ops_rail = {sim_power_on, sim_power_off,
 					      sim_set_pstate, 0};
 
 /* The simulator's rule (DESIGN §1): a domain has set_performance_state
  * exactly when its provider has an OPP table. */
-static int has_pstate_callback(const struct dt_board *board, unsigned domain)
+static int has_pstate_callback(const struct dmn_dt_board *board, unsigned domain)
 {
 	return board->domains[domain].opp_table >= 0;
 }
@@ -124,8 +124,8 @@ static int has_pstate_callback(const struct dt_board *board, unsigned domain)
  * open (impossible: the loader drops cycles) adds nothing.
  * returns: 0 or -ENOMEM.
  */
-static int mark_reaches_pstate(const struct dt_board *board,
-			       struct sim_domain *doms)
+static int mark_reaches_pstate(const struct dmn_dt_board *board,
+			       struct dmn_sim_domain *doms)
 {
 	unsigned n = board->n_domains;
 	struct frame {
@@ -146,7 +146,7 @@ static int mark_reaches_pstate(const struct dt_board *board,
 		doms[root].reaches_pstate = has_pstate_callback(board, root);
 		while (sp) {
 			struct frame *top = &stack[sp - 1];
-			const struct dt_domain *d = &board->domains[top->dom];
+			const struct dmn_dt_domain *d = &board->domains[top->dom];
 			if (doms[top->dom].reaches_pstate ||
 			    top->next == d->n_parents) {
 				state[top->dom] = 2;
@@ -171,27 +171,27 @@ static int mark_reaches_pstate(const struct dt_board *board,
 	return 0;
 }
 
-static int factory(void *user, const struct dt_board *board, unsigned domain,
-		   struct pd_domain_desc *desc)
+static int factory(void *user, const struct dmn_dt_board *board, unsigned domain,
+		   struct dmn_domain_desc *desc)
 {
-	struct sim *sim = user;
+	struct dmn_sim *sim = user;
 	desc->ops = has_pstate_callback(board, domain) ? &ops_rail : &ops_gate;
 	desc->user = &sim->doms[domain];
 	desc->flags = 0;
 	return 0;
 }
 
-static int sim_clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
+static int sim_clock_set_rate(void *user, dmn_device_t dev, uint64_t hz)
 {
-	struct sim_device *d = user;
-	struct sim_providers_call call = {
-	    .op = SIM_PROVIDERS_CLOCK, .object = dev, .value = hz};
+	struct dmn_sim_device *d = user;
+	struct dmn_sim_providers_call call = {
+	    .op = DMN_SIM_PROVIDERS_CLOCK, .object = dev, .value = hz};
 	int err = backend_call(d->sim, &call, -1, (int)d->index, 0);
 	if (err)
 		return err;
-	struct rpt_event ev;
+	struct dmn_report_event ev;
 	memset(&ev, 0, sizeof(ev));
-	ev.kind = RPT_EV_RATE;
+	ev.kind = DMN_REPORT_EV_RATE;
 	ev.device = d->sim->board->devices[d->index].name;
 	ev.old_hz = d->rate;
 	ev.new_hz = hz;
@@ -200,32 +200,32 @@ static int sim_clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
 	return 0;
 }
 
-static uint64_t sim_clock_get_rate(void *user, pd_device_t dev)
+static uint64_t sim_clock_get_rate(void *user, dmn_device_t dev)
 {
 	(void)dev;
-	return ((struct sim_device *)user)->rate;
+	return ((struct dmn_sim_device *)user)->rate;
 }
 
-static const struct opp_clock_ops sim_clock = {sim_clock_set_rate,
+static const struct dmn_opp_clock_ops sim_clock = {sim_clock_set_rate,
 					       sim_clock_get_rate};
 
 /* Supplies accept any window; only the call and its failure matter. */
-static int sim_set_voltage(void *user, pd_device_t dev, unsigned supply,
+static int sim_set_voltage(void *user, dmn_device_t dev, unsigned supply,
 			   uint32_t min, uint32_t target, uint32_t max)
 {
-	struct sim_device *d = user;
-	struct sim_providers_call call = {
-	    .op = SIM_PROVIDERS_REGULATOR, .object = dev, .supply = supply,
+	struct dmn_sim_device *d = user;
+	struct dmn_sim_providers_call call = {
+	    .op = DMN_SIM_PROVIDERS_REGULATOR, .object = dev, .supply = supply,
 	    .value = target, .min = min, .max = max};
 	return backend_call(d->sim, &call, -1, (int)d->index, 0);
 }
 
-static const struct opp_regulator_ops sim_regulators = {sim_set_voltage};
+static const struct dmn_opp_regulator_ops sim_regulators = {sim_set_voltage};
 
 /* Whether any entry of the device's table names a supply voltage. */
-static int has_supplies(const struct dt_board *b, const struct dt_device *dev)
+static int has_supplies(const struct dmn_dt_board *b, const struct dmn_dt_device *dev)
 {
-	const struct dt_opp_table *t = &b->opp_tables[dev->opp_table];
+	const struct dmn_dt_opp_table *t = &b->opp_tables[dev->opp_table];
 	for (unsigned i = 0; i < t->n_entries; i++)
 		if (t->entries[i].n_supplies)
 			return 1;
@@ -236,15 +236,15 @@ static int has_supplies(const struct dt_board *b, const struct dt_device *dev)
 
 static int cmp_handle_ix(const void *a, const void *b)
 {
-	uint32_t x = ((const struct sim_handle_ix *)a)->handle;
-	uint32_t y = ((const struct sim_handle_ix *)b)->handle;
+	uint32_t x = ((const struct dmn_sim_handle_ix *)a)->handle;
+	uint32_t y = ((const struct dmn_sim_handle_ix *)b)->handle;
 	return x < y ? -1 : x > y;
 }
 
 /* The sorted handle -> index table of @handles[n]; NULL on -ENOMEM. */
-static struct sim_handle_ix *build_ix(const uint32_t *handles, unsigned n)
+static struct dmn_sim_handle_ix *build_ix(const uint32_t *handles, unsigned n)
 {
-	struct sim_handle_ix *ix = malloc((n ? n : 1) * sizeof(*ix));
+	struct dmn_sim_handle_ix *ix = malloc((n ? n : 1) * sizeof(*ix));
 	if (!ix)
 		return NULL;
 	for (unsigned i = 0; i < n; i++) {
@@ -256,32 +256,32 @@ static struct sim_handle_ix *build_ix(const uint32_t *handles, unsigned n)
 }
 
 /* Model index of @handle, or -1: O(log n). */
-static int index_of(const struct sim_handle_ix *ix, unsigned n, uint32_t handle)
+static int index_of(const struct dmn_sim_handle_ix *ix, unsigned n, uint32_t handle)
 {
-	struct sim_handle_ix key = {handle, 0};
-	const struct sim_handle_ix *hit =
+	struct dmn_sim_handle_ix key = {handle, 0};
+	const struct dmn_sim_handle_ix *hit =
 		n ? bsearch(&key, ix, n, sizeof(*ix), cmp_handle_ix) : NULL;
 	return hit ? hit->index : -1;
 }
 
-int dmn__sim_domain_index(const struct sim *sim, uint32_t handle)
+int dmn__sim_domain_index(const struct dmn_sim *sim, uint32_t handle)
 {
 	return index_of(sim->dom_ix, sim->board->n_domains, handle);
 }
 
-int dmn__sim_device_index(const struct sim *sim, uint32_t handle)
+int dmn__sim_device_index(const struct dmn_sim *sim, uint32_t handle)
 {
 	return index_of(sim->dev_ix, sim->board->n_devices, handle);
 }
 
-void dmn__sim_record(struct sim *sim, struct rpt_event *ev)
+void dmn__sim_record(struct dmn_sim *sim, struct dmn_report_event *ev)
 {
 	ev->time_ns = sim->now;
 	ev->cause = sim->cur_cause;
 	ev->line = sim->cur_line;
 	if (sim->n_events == sim->cap_events) {
 		unsigned cap = sim->cap_events ? sim->cap_events * 2 : 256;
-		struct rpt_event *bigger =
+		struct dmn_report_event *bigger =
 			realloc(sim->events, cap * sizeof(*bigger));
 		if (!bigger) {
 			sim->oom = 1;
@@ -315,9 +315,9 @@ static const char *op_name(enum dmn_op op)
 	}
 }
 
-const char *dmn__sim_idle_name(const struct sim *sim, unsigned domain, int idle)
+const char *dmn__sim_idle_name(const struct dmn_sim *sim, unsigned domain, int idle)
 {
-	const struct dt_domain *d = &sim->board->domains[domain];
+	const struct dmn_dt_domain *d = &sim->board->domains[domain];
 	if (idle < 0 || (unsigned)idle >= d->n_idle_states)
 		return NULL;
 	return sim->board->idle_states[d->idle_states[idle]].name;
@@ -327,25 +327,25 @@ const char *dmn__sim_idle_name(const struct sim *sim, unsigned domain, int idle)
 static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 {
 	(void)ctx;
-	struct sim *sim = user;
+	struct dmn_sim *sim = user;
 	int dom = e->domain ? dmn__sim_domain_index(sim, e->domain) : -1;
 	int dev = e->device ? dmn__sim_device_index(sim, e->device) : -1;
-	struct rpt_event ev;
+	struct dmn_report_event ev;
 	memset(&ev, 0, sizeof(ev));
 	ev.domain = dom >= 0 ? sim->board->domains[dom].name : NULL;
 	ev.device = dev >= 0 ? sim->board->devices[dev].name : NULL;
 	switch (e->kind) {
 	case DMN_EV_POWER_ON:
-		ev.kind = RPT_EV_POWER_ON;
+		ev.kind = DMN_REPORT_EV_POWER_ON;
 		break;
 	case DMN_EV_POWER_OFF:
-		ev.kind = RPT_EV_POWER_OFF;
+		ev.kind = DMN_REPORT_EV_POWER_OFF;
 		break;
 	case DMN_EV_IDLE:
 		/* The power-off just recorded: name the state it went into. */
 		for (unsigned i = sim->n_events; i > 0; i--) {
-			struct rpt_event *off = &sim->events[i - 1];
-			if (off->kind == RPT_EV_POWER_OFF && off->domain == ev.domain) {
+			struct dmn_report_event *off = &sim->events[i - 1];
+			if (off->kind == DMN_REPORT_EV_POWER_OFF && off->domain == ev.domain) {
 				off->idle_state =
 					dmn__sim_idle_name(sim, (unsigned)dom, (int)e->new_value);
 				break;
@@ -353,20 +353,20 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 		}
 		return;
 	case DMN_EV_PSTATE:
-		ev.kind = RPT_EV_PSTATE;
+		ev.kind = DMN_REPORT_EV_PSTATE;
 		ev.old_level = (uint32_t)e->old_value;
 		ev.new_level = (uint32_t)e->new_value;
 		break;
 	case DMN_EV_STAY_ON:
-		ev.kind = RPT_EV_STAY_ON;
+		ev.kind = DMN_REPORT_EV_STAY_ON;
 		break;
 	case DMN_EV_HWMODE:
-		ev.kind = RPT_EV_HWMODE;
+		ev.kind = DMN_REPORT_EV_HWMODE;
 		ev.old_level = (uint32_t)e->old_value;
 		ev.new_level = (uint32_t)e->new_value;
 		break;
 	case DMN_EV_FAILURE:
-		ev.kind = RPT_EV_FAILURE;
+		ev.kind = DMN_REPORT_EV_FAILURE;
 		ev.op = op_name(e->op);
 		ev.error = e->error;
 		ev.safe = e->safe;
@@ -388,36 +388,36 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 
 /* ---- creation -------------------------------------------------------------- */
 
-int sim_create(const void *blob, size_t size, const struct sim_options *opts,
-	       struct sim **out)
+int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *opts,
+	       struct dmn_sim **out)
 {
-	static const struct sim_options defaults;
+	static const struct dmn_sim_options defaults;
 	if (!blob || !out)
 		return -EINVAL;
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
-	struct sim *sim = calloc(1, sizeof(*sim));
+	struct dmn_sim *sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		return -ENOMEM;
 	sim->board_name = opts->board_name ? opts->board_name : "board";
 	/* Call numbers count from the first call of the build. */
-	sim_providers_init(&sim->hw, NULL, NULL, 0);
-	sim_providers_fail_call(&sim->hw, opts->fail_call, -EIO);
+	dmn_sim_providers_init(&sim->hw, NULL, NULL, 0);
+	dmn_sim_providers_fail_call(&sim->hw, opts->fail_call, -EIO);
 	sim->on_call = opts->on_call;
 	sim->call_user = opts->call_user;
-	struct dt_load_opts lo;
+	struct dmn_dt_load_opts lo;
 	memset(&lo, 0, sizeof(lo));
 	lo.supported_hw = opts->supported_hw;
 	lo.n_supported_hw = opts->n_supported_hw;
 	lo.diag = opts->diag;
 	lo.diag_user = opts->diag_user;
-	if (opts->flags & SIM_PARENTS_BY_NAME)
-		lo.flags |= DT_LOAD_PARENTS_BY_NAME;
-	int err = dt_load(blob, size, &lo, &sim->board);
+	if (opts->flags & DMN_SIM_PARENTS_BY_NAME)
+		lo.flags |= DMN_DT_LOAD_PARENTS_BY_NAME;
+	int err = dmn_dt_load(blob, size, &lo, &sim->board);
 	if (err)
 		goto fail;
-	const struct dt_board *b = sim->board;
+	const struct dmn_dt_board *b = sim->board;
 	sim->doms = calloc(b->n_domains ? b->n_domains : 1, sizeof(*sim->doms));
 	sim->devs = calloc(b->n_devices ? b->n_devices : 1, sizeof(*sim->devs));
 	err = sim->doms && sim->devs ? 0 : -ENOMEM;
@@ -441,21 +441,21 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	cfg.now_user = sim;
 	err = dmn_ctx_create(&cfg, &sim->ctx);
 	if (!err)
-		err = dt_instantiate_diag(b, sim->ctx, factory, sim, opts->diag,
+		err = dmn_dt_instantiate_diag(b, sim->ctx, factory, sim, opts->diag,
 					  opts->diag_user, &sim->inst);
 	/* DT wakeup-source: the device may wake the system (DESIGN §7). */
 	for (unsigned i = 0; !err && i < b->n_devices; i++)
 		if (b->devices[i].wakeup_source)
-			err = pd_device_set_wakeup_enable(
+			err = dmn_device_set_wakeup_enable(
 			    sim->ctx, sim->inst->devices[i], 1);
 	for (unsigned i = 0; !err && i < b->n_devices; i++) {
 		if (b->devices[i].opp_table < 0)
 			continue;
-		err = opp_device_set_clock(sim->ctx, sim->inst->devices[i],
+		err = dmn_opp_device_set_clock(sim->ctx, sim->inst->devices[i],
 					   &sim_clock, &sim->devs[i]);
-		if (!err && (opts->flags & SIM_REGULATORS) &&
+		if (!err && (opts->flags & DMN_SIM_REGULATORS) &&
 		    has_supplies(b, &b->devices[i]))
-			err = opp_device_set_regulators(sim->ctx,
+			err = dmn_opp_device_set_regulators(sim->ctx,
 							sim->inst->devices[i],
 							&sim_regulators,
 							&sim->devs[i]);
@@ -491,15 +491,15 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 		sim->devs[i].cast = sim->cast_block + n_atts;
 		n_atts += b->devices[i].n_attachments;
 		for (unsigned a = 0; a < b->devices[i].n_attachments; a++) {
-			struct pd_attach_info ai;
-			if (!pd_attach_info(sim->ctx,
+			struct dmn_attach_info ai;
+			if (!dmn_attach_info(sim->ctx,
 					    sim->inst->attachments[i][a], &ai))
 				sim->devs[i].cast[a] = ai.vote;
 		}
 	}
 	for (unsigned i = 0; i < b->n_domains; i++) {
-		struct pd_domain_info info;
-		pd_domain_info(sim->ctx, sim->inst->domains[i], &info);
+		struct dmn_domain_info info;
+		dmn_domain_info(sim->ctx, sim->inst->domains[i], &info);
 		sim->initial[i].on = info.on;
 		sim->initial[i].pstate = info.pstate;
 		sim->initial[i].idle = info.on ? -1 : info.idle_state;
@@ -507,18 +507,18 @@ int sim_create(const void *blob, size_t size, const struct sim_options *opts,
 	*out = sim;
 	return 0;
 fail:
-	sim_free(sim);
+	dmn_sim_free(sim);
 	return err;
 }
 
-void sim_free(struct sim *sim)
+void dmn_sim_free(struct dmn_sim *sim)
 {
 	if (!sim)
 		return;
 	dmn__sim_report_free(sim);
 	dmn_ctx_destroy(sim->ctx);
-	dt_instance_free(sim->inst);
-	dt_board_free(sim->board);
+	dmn_dt_instance_free(sim->inst);
+	dmn_dt_board_free(sim->board);
 	for (unsigned i = 0; i < sim->n_causes; i++)
 		free(sim->causes[i]);
 	free(sim->causes);
@@ -533,22 +533,22 @@ void sim_free(struct sim *sim)
 	free(sim);
 }
 
-const struct dt_board *sim_board(const struct sim *sim)
+const struct dmn_dt_board *dmn_sim_board(const struct dmn_sim *sim)
 {
 	return sim ? sim->board : NULL;
 }
 
-unsigned long sim_calls(const struct sim *sim)
+unsigned long dmn_sim_calls(const struct dmn_sim *sim)
 {
 	return sim ? sim->hw.n_calls : 0;
 }
 
-struct dmn_ctx *sim_ctx(struct sim *sim)
+struct dmn_ctx *dmn_sim_ctx(struct dmn_sim *sim)
 {
 	return sim ? sim->ctx : NULL;
 }
 
-const struct dt_instance *sim_instance(const struct sim *sim)
+const struct dmn_dt_instance *dmn_sim_instance(const struct dmn_sim *sim)
 {
 	return sim ? sim->inst : NULL;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `explain DOMAIN` and `domino summary --explain DOMAIN` (DESIGN §7): the
- * library's records (pd_domain_explain) in the words of the contract,
+ * library's records (dmn_domain_explain) in the words of the contract,
  * with names and votes as the scenario wrote them.
  */
 #include "engine_internal.h"
@@ -47,19 +47,19 @@ static void put(struct text *t, const char *fmt, ...)
 }
 
 struct records {
-	struct pd_why *w;
+	struct dmn_why *w;
 	unsigned n, cap;
 	int oom;
 };
 
-static void collect(void *user, const struct pd_why *why)
+static void collect(void *user, const struct dmn_why *why)
 {
 	struct records *r = user;
 	if (r->oom)
 		return;
 	if (r->n == r->cap) {
 		unsigned cap = r->cap ? r->cap * 2 : 16;
-		struct pd_why *w = realloc(r->w, cap * sizeof(*w));
+		struct dmn_why *w = realloc(r->w, cap * sizeof(*w));
 		if (!w) {
 			r->oom = 1;
 			return;
@@ -70,55 +70,55 @@ static void collect(void *user, const struct pd_why *why)
 	r->w[r->n++] = *why;
 }
 
-static const char *dev_name(const struct sim *sim, pd_device_t h)
+static const char *dev_name(const struct dmn_sim *sim, dmn_device_t h)
 {
 	int i = dmn__sim_device_index(sim, h);
 	return i >= 0 ? sim->board->devices[i].name : "?";
 }
 
-static const char *dom_name(const struct sim *sim, pd_domain_t h)
+static const char *dom_name(const struct dmn_sim *sim, dmn_domain_t h)
 {
 	int i = dmn__sim_domain_index(sim, h);
 	return i >= 0 ? sim->board->domains[i].name : "?";
 }
 
 /* The vote @dev cast on @domain as written (DESIGN §1: 49 stays 49). */
-static uint32_t cast_vote(const struct sim *sim, pd_device_t h,
+static uint32_t cast_vote(const struct dmn_sim *sim, dmn_device_t h,
 			  unsigned domain, uint32_t rounded)
 {
 	int dev = dmn__sim_device_index(sim, h);
 	if (dev < 0)
 		return rounded;
-	const struct dt_device *d = &sim->board->devices[dev];
+	const struct dmn_dt_device *d = &sim->board->devices[dev];
 	for (unsigned a = 0; a < d->n_attachments; a++)
 		if (d->attachments[a].domain == (int32_t)domain)
 			return sim->devs[dev].cast[a];
 	return rounded;
 }
 
-static void idle_records(struct sim *sim, unsigned domain,
+static void idle_records(struct dmn_sim *sim, unsigned domain,
 			 const struct records *r, struct text *t);
 
-static int is_idle_ruling(enum pd_why_kind k)
+static int is_idle_ruling(enum dmn_why_kind k)
 {
-	return k == PD_WHY_IDLE_QOS || k == PD_WHY_IDLE_RESIDENCY ||
-	       k == PD_WHY_IDLE_CUSTOM || k == PD_WHY_IDLE_FITS;
+	return k == DMN_WHY_IDLE_QOS || k == DMN_WHY_IDLE_RESIDENCY ||
+	       k == DMN_WHY_IDLE_CUSTOM || k == DMN_WHY_IDLE_FITS;
 }
 
-static void on_line(struct sim *sim, unsigned domain, const char *name,
+static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 		    const struct records *r, struct text *t)
 {
-	pd_domain_t dom = sim->inst->domains[domain];
+	dmn_domain_t dom = sim->inst->domains[domain];
 	int n = 0;
 	put(t, "explain %s: on because: ", name);
 	for (unsigned i = 0; i < r->n; i++) {
-		const struct pd_why *w = &r->w[i];
+		const struct dmn_why *w = &r->w[i];
 		const char *sep = n ? ", " : "";
 		switch (w->kind) {
-		case PD_WHY_ALWAYS_ON:
+		case DMN_WHY_ALWAYS_ON:
 			put(t, "%salways-on", sep);
 			break;
-		case PD_WHY_BOOT_HOLD: {
+		case DMN_WHY_BOOT_HOLD: {
 			put(t, "%sboot hold (level %" PRIu32 "; ", sep,
 			    sim->doms[domain].boot_raw);
 			if (!w->awaiting) {
@@ -126,33 +126,33 @@ static void on_line(struct sim *sim, unsigned domain, const char *name,
 				break;
 			}
 			put(t, "awaiting");
-			pd_attach_t att = 0;
-			while (!pd_domain_next_attachment(sim->ctx, dom, att,
+			dmn_attach_t att = 0;
+			while (!dmn_domain_next_attachment(sim->ctx, dom, att,
 							  &att)) {
-				struct pd_attach_info ai;
-				if (!pd_attach_info(sim->ctx, att, &ai) &&
-				    pd_device_probed(sim->ctx, ai.device) == 0)
+				struct dmn_attach_info ai;
+				if (!dmn_attach_info(sim->ctx, att, &ai) &&
+				    dmn_device_probed(sim->ctx, ai.device) == 0)
 					put(t, " %s", dev_name(sim, ai.device));
 			}
 			put(t, ")");
 			break;
 		}
-		case PD_WHY_DEVICE:
+		case DMN_WHY_DEVICE:
 			put(t, "%sdev %s (vote %" PRIu32 ")", sep,
 			    dev_name(sim, w->dev),
 			    cast_vote(sim, w->dev, domain, w->level));
 			break;
-		case PD_WHY_WAKEUP_PATH:
+		case DMN_WHY_WAKEUP_PATH:
 			put(t, "%swakeup path dev %s", sep,
 			    dev_name(sim, w->dev));
 			break;
-		case PD_WHY_ALWAYS_ON_DEV:
+		case DMN_WHY_ALWAYS_ON_DEV:
 			put(t, "%salways-on dev %s", sep, dev_name(sim, w->dev));
 			break;
-		case PD_WHY_HWMODE:
+		case DMN_WHY_HWMODE:
 			put(t, "%shw mode (dev %s)", sep, dev_name(sim, w->dev));
 			break;
-		case PD_WHY_CHILD:
+		case DMN_WHY_CHILD:
 			put(t, "%schild %s (requires %" PRIu32 ")", sep,
 			    dom_name(sim, w->child), w->level);
 			break;
@@ -172,7 +172,7 @@ static void on_line(struct sim *sim, unsigned domain, const char *name,
 		if (!is_idle_ruling(r->w[i].kind))
 			continue;
 		states++;
-		rejected += r->w[i].kind != PD_WHY_IDLE_FITS;
+		rejected += r->w[i].kind != DMN_WHY_IDLE_FITS;
 	}
 	if (!states || rejected != states) {
 		put(t, "no holder (its power-off failed)\n");
@@ -183,21 +183,21 @@ static void on_line(struct sim *sim, unsigned domain, const char *name,
 	put(t, "\n");
 }
 
-static void off_line(struct sim *sim, unsigned domain, const char *name,
-		     const struct pd_explanation *e, const struct records *r,
+static void off_line(struct dmn_sim *sim, unsigned domain, const char *name,
+		     const struct dmn_explanation *e, const struct records *r,
 		     struct text *t)
 {
-	if (e->idle_why == PD_IDLE_NONE) {
+	if (e->idle_why == DMN_IDLE_NONE) {
 		put(t, "explain %s: off because: no idle states\n", name);
 		return;
 	}
 	const char *state = dmn__sim_idle_name(sim, domain, e->idle_state);
 	put(t, "explain %s: off in %s because: ", name, state ? state : "?");
-	if (e->idle_why == PD_IDLE_INITIAL) {
+	if (e->idle_why == DMN_IDLE_INITIAL) {
 		put(t, "initial (deepest)\n");
 		return;
 	}
-	if (e->idle_why == PD_IDLE_SYSTEM_SLEEP) {
+	if (e->idle_why == DMN_IDLE_SYSTEM_SLEEP) {
 		put(t, "system sleep (deepest, governor not asked)\n");
 		return;
 	}
@@ -206,28 +206,28 @@ static void off_line(struct sim *sim, unsigned domain, const char *name,
 }
 
 /* "S2 rejected (qos: ...), S1 rejected (residency: ...), S0 fits". */
-static void idle_records(struct sim *sim, unsigned domain,
+static void idle_records(struct dmn_sim *sim, unsigned domain,
 			 const struct records *r, struct text *t)
 {
 	int n = 0;
 	for (unsigned i = 0; i < r->n; i++) {
-		const struct pd_why *w = &r->w[i];
+		const struct dmn_why *w = &r->w[i];
 		const char *s = dmn__sim_idle_name(sim, domain, (int)w->idle);
 		const char *sep = n ? ", " : "";
 		switch (w->kind) {
-		case PD_WHY_IDLE_QOS:
+		case DMN_WHY_IDLE_QOS:
 			put(t, "%s%s rejected (qos: entry+exit %" PRIu64
 			       "ns > limit %" PRIu64 "ns)", sep, s, w->x, w->y);
 			break;
-		case PD_WHY_IDLE_RESIDENCY:
+		case DMN_WHY_IDLE_RESIDENCY:
 			put(t, "%s%s rejected (residency: now+entry+residency "
 			       "%" PRIu64 "ns > next wakeup %" PRIu64 "ns)",
 			    sep, s, w->x, w->y);
 			break;
-		case PD_WHY_IDLE_CUSTOM:
+		case DMN_WHY_IDLE_CUSTOM:
 			put(t, "%s%s rejected (governor)", sep, s);
 			break;
-		case PD_WHY_IDLE_FITS:
+		case DMN_WHY_IDLE_FITS:
 			put(t, n ? "%s%s fits" : "deepest", sep, s);
 			break;
 		default:
@@ -237,20 +237,20 @@ static void idle_records(struct sim *sim, unsigned domain,
 	}
 }
 
-static void pstate_line(struct sim *sim, unsigned domain, const char *name,
-			const struct pd_explanation *e,
+static void pstate_line(struct dmn_sim *sim, unsigned domain, const char *name,
+			const struct dmn_explanation *e,
 			const struct records *r, struct text *t)
 {
 	/* Each input as written: device votes as cast, the boot level as
 	 * given; the rounding shows in the domain's pstate. */
 	uint32_t raw_max = 0;
 	for (unsigned i = 0; i < r->n; i++) {
-		const struct pd_why *w = &r->w[i];
-		uint32_t raw = w->kind == PD_WHY_PSTATE_DEVICE
+		const struct dmn_why *w = &r->w[i];
+		uint32_t raw = w->kind == DMN_WHY_PSTATE_DEVICE
 				   ? cast_vote(sim, w->dev, domain, w->level)
-			       : w->kind == PD_WHY_PSTATE_BOOT
+			       : w->kind == DMN_WHY_PSTATE_BOOT
 				   ? sim->doms[domain].boot_raw
-			       : w->kind == PD_WHY_PSTATE_CHILD ? w->level
+			       : w->kind == DMN_WHY_PSTATE_CHILD ? w->level
 								: 0;
 		if (raw > raw_max)
 			raw_max = raw;
@@ -271,16 +271,16 @@ static void pstate_line(struct sim *sim, unsigned domain, const char *name,
 	put(t, " because: ");
 	int n = 0;
 	for (unsigned i = 0; i < r->n; i++) {
-		const struct pd_why *w = &r->w[i];
+		const struct dmn_why *w = &r->w[i];
 		const char *sep = n ? ", " : "";
-		if (w->kind == PD_WHY_PSTATE_DEVICE &&
+		if (w->kind == DMN_WHY_PSTATE_DEVICE &&
 		    cast_vote(sim, w->dev, domain, w->level) == raw_max)
 			put(t, "%sdev %s (vote %" PRIu32 ")", sep,
 			    dev_name(sim, w->dev), raw_max);
-		else if (w->kind == PD_WHY_PSTATE_CHILD && w->level == raw_max)
+		else if (w->kind == DMN_WHY_PSTATE_CHILD && w->level == raw_max)
 			put(t, "%schild %s (requires %" PRIu32 ")", sep,
 			    dom_name(sim, w->child), raw_max);
-		else if (w->kind == PD_WHY_PSTATE_BOOT &&
+		else if (w->kind == DMN_WHY_PSTATE_BOOT &&
 			 sim->doms[domain].boot_raw == raw_max)
 			put(t, "%sboot hold (level %" PRIu32 ")", sep, raw_max);
 		else
@@ -290,13 +290,13 @@ static void pstate_line(struct sim *sim, unsigned domain, const char *name,
 	put(t, "\n");
 }
 
-int dmn__sim_explain_index(struct sim *sim, unsigned domain, char **out)
+int dmn__sim_explain_index(struct dmn_sim *sim, unsigned domain, char **out)
 {
 	*out = NULL;
-	struct pd_explanation e;
+	struct dmn_explanation e;
 	struct records r = {0};
 	struct text t = {0};
-	int err = pd_domain_explain(sim->ctx, sim->inst->domains[domain], &e,
+	int err = dmn_domain_explain(sim->ctx, sim->inst->domains[domain], &e,
 				    collect, &r);
 	if (err) {
 		free(r.w);
@@ -317,7 +317,7 @@ int dmn__sim_explain_index(struct sim *sim, unsigned domain, char **out)
 	return 0;
 }
 
-int sim_explain(struct sim *sim, const char *domain, char **out, char *why,
+int dmn_sim_explain(struct dmn_sim *sim, const char *domain, char **out, char *why,
 		size_t why_size)
 {
 	if (!sim || !domain || !out)

@@ -7,20 +7,20 @@
 #include <domino/sim.h>
 #include <domino/sim_providers.h>
 
-struct sim;
+struct dmn_sim;
 
-struct sim_domain {
-	struct sim *sim;
+struct dmn_sim_domain {
+	struct dmn_sim *sim;
 	unsigned index;
-	uint32_t fail_count[4]; /* by enum scn_fail_op */
+	uint32_t fail_count[4]; /* by enum dmn_scn_fail_op */
 	/* It or an ancestor has a set_performance_state callback: a vote
 	 * cast here can land somewhere real (DESIGN §1, -ENODEV). */
 	int reaches_pstate;
 	uint32_t boot_raw; /* the boot-on level as written (explain) */
 };
 
-struct sim_device {
-	struct sim *sim;
+struct dmn_sim_device {
+	struct dmn_sim *sim;
 	unsigned index;
 	uint64_t rate; /* what the simulated clock was last set to */
 	int active;
@@ -30,90 +30,90 @@ struct sim_device {
 	uint32_t *cast;
 };
 
-struct sim_initial {
+struct dmn_sim_initial {
 	int on;
 	uint32_t pstate;
 	int idle;
 };
 
-/* Storage behind one struct rpt_model (sim_report). */
-struct sim_report_store {
-	struct rpt_model model;
-	struct rpt_domain *domains;
+/* Storage behind one struct dmn_report_model (dmn_sim_report). */
+struct dmn_sim_report_store {
+	struct dmn_report_model model;
+	struct dmn_report_domain *domains;
 	const char **names;       /* parents and children, all domains */
-	struct rpt_device *devices;
-	struct rpt_idle_stats *idle;
-	struct rpt_pstate_time *pstates;
+	struct dmn_report_device *devices;
+	struct dmn_report_idle_stats *idle;
+	struct dmn_report_pstate_time *pstates;
 	const char **levels;
 	uint32_t *level_values;
 	char **warnings;
 	unsigned n_warnings;
-	struct rpt_requirement *requirements;
+	struct dmn_report_requirement *requirements;
 	const char **owners;
-	struct rpt_device_rates *device_rates;
+	struct dmn_report_device_rates *device_rates;
 	unsigned n_device_rates;
 	uint64_t *rates; /* every device_rates[].hz */
 	const char **awaiting; /* per domain's consumers, then the model's */
 	uint64_t *sleep_ns;    /* per domain: per idle state, or plain off */
 };
 
-struct sim_handle_ix {
+struct dmn_sim_handle_ix {
 	uint32_t handle;
 	int32_t index;
 };
 
-struct sim {
+struct dmn_sim {
 	const char *board_name;
-	struct dt_board *board;
+	struct dmn_dt_board *board;
 	struct dmn_ctx *ctx;
-	struct dt_instance *inst;
-	struct sim_domain *doms;
-	struct sim_device *devs;
-	struct sim_initial *initial;
-	uint32_t *cast_block; /* behind every sim_device.cast */
+	struct dmn_dt_instance *inst;
+	struct dmn_sim_domain *doms;
+	struct dmn_sim_device *devs;
+	struct dmn_sim_initial *initial;
+	uint32_t *cast_block; /* behind every dmn_sim_device.cast */
 	/* Handle -> model index, sorted by handle: events name handles, and
 	 * a scan per event is quadratic on boards of 100,000 domains. */
-	struct sim_handle_ix *dom_ix, *dev_ix;
+	struct dmn_sim_handle_ix *dom_ix, *dev_ix;
 	/* Two rows of the largest device's attachment count, for
 	 * note_rate_votes (sized here: no compiled cap, DESIGN §2). */
 	uint32_t *vote_scratch;
 	uint64_t now;
 
 	/* The simulated hardware behind every backend call: numbers them,
-	 * applies sim_options.fail_call. No log (on_call sees the calls) and
-	 * the scenario's `fail` counts stay in sim_domain: a board can arm
+	 * applies dmn_sim_options.fail_call. No log (on_call sees the calls) and
+	 * the scenario's `fail` counts stay in dmn_sim_domain: a board can arm
 	 * more than its bounded rule table holds. */
-	struct sim_providers hw;
-	sim_call_fn on_call;
+	struct dmn_sim_providers hw;
+	dmn_sim_call_fn on_call;
 	void *call_user;
 	int last_error; /* of the latest command, for `expect last-error` */
 	int undoing; /* the current command is rolling back */
 	int names_device; /* whose attachment names a suggestion looks at */
 
-	struct rpt_event *events;
+	struct dmn_report_event *events;
 	unsigned n_events, cap_events;
 	int oom;
 	char **causes; /* "resume venus", one per executed command */
 	unsigned n_causes, cap_causes;
 	const char *cur_cause;
 	unsigned cur_line;
-	sim_event_fn live;
+	dmn_sim_event_fn live;
 	void *live_user;
 
-	struct sim_report_store report;
+	struct dmn_sim_report_store report;
 };
 
-void dmn__sim_record(struct sim *sim, struct rpt_event *ev);
-int dmn__sim_domain_index(const struct sim *sim, uint32_t handle);
-int dmn__sim_device_index(const struct sim *sim, uint32_t handle);
-const char *dmn__sim_idle_name(const struct sim *sim, unsigned domain, int idle);
-void dmn__sim_report_free(struct sim *sim);
+void dmn__sim_record(struct dmn_sim *sim, struct dmn_report_event *ev);
+int dmn__sim_domain_index(const struct dmn_sim *sim, uint32_t handle);
+int dmn__sim_device_index(const struct dmn_sim *sim, uint32_t handle);
+const char *dmn__sim_idle_name(const struct dmn_sim *sim, unsigned domain, int idle);
+void dmn__sim_report_free(struct dmn_sim *sim);
 /* engine_requirements.c: the board's device-to-device requirements into
  * the report store (freed by dmn__sim_report_free). 0 or -ENOMEM. */
-int dmn__sim_fill_requirements(struct sim *sim);
+int dmn__sim_fill_requirements(struct dmn_sim *sim);
 /* engine_explain.c: `explain` of board domain @domain, lines ending in
  * '\n', malloc'd into *@out. 0, -ENOMEM. */
-int dmn__sim_explain_index(struct sim *sim, unsigned domain, char **out);
+int dmn__sim_explain_index(struct dmn_sim *sim, unsigned domain, char **out);
 
 /*
  * Names in a scenario (engine_names.c). Each returns an index (device,
@@ -121,14 +121,14 @@ int dmn__sim_explain_index(struct sim *sim, unsigned domain, char **out);
  * failure -ENOENT (-EEXIST: a device node name several devices share;
  * -ENOMEM: dmn__sim_find_level's walk of the ancestors) with the reason, and a "did you mean" where one is close, in @why.
  */
-int dmn__sim_find_device(struct sim *sim, const char *name, char *why, size_t size);
-int dmn__sim_find_domain(struct sim *sim, const char *name, char *why, size_t size);
-int dmn__sim_find_attachment(struct sim *sim, int device, const char *name,
+int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_t size);
+int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_t size);
+int dmn__sim_find_attachment(struct dmn_sim *sim, int device, const char *name,
 			char *why, size_t size);
 /* "venus, vcodec0, mx": how @device's domains are named, in order */
-void dmn__sim_attachment_names(const struct sim *sim, int device, char *buf,
+void dmn__sim_attachment_names(const struct dmn_sim *sim, int device, char *buf,
 			  size_t size);
-int dmn__sim_find_level(const struct sim *sim, unsigned domain, const char *name,
+int dmn__sim_find_level(const struct dmn_sim *sim, unsigned domain, const char *name,
 		   uint32_t *level, char *why, size_t size);
 
 #endif

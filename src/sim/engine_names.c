@@ -37,9 +37,9 @@ msg_add(struct msg *m, const char *fmt, ...)
 
 /* "unknown device 'x'; did you mean 'y'?" over the board's names */
 static int unknown(struct msg *m, const char *what, const char *name,
-		   scn_name_fn name_at, const struct dt_board *b, size_t n)
+		   dmn_scn_name_fn name_at, const struct dmn_dt_board *b, size_t n)
 {
-	const char *hint = scn_suggest_fn(name, name_at, (void *)b, n);
+	const char *hint = dmn_scn_suggest_fn(name, name_at, (void *)b, n);
 	msg_add(m, "unknown %s '%s'", what, name);
 	if (hint)
 		msg_add(m, "; did you mean '%s'?", hint);
@@ -51,9 +51,9 @@ static int unknown(struct msg *m, const char *what, const char *name,
  * for the hundred or so devices of a board. */
 static const char *device_name_at(void *user, size_t i)
 {
-	const struct dt_board *b = user;
+	const struct dmn_dt_board *b = user;
 	for (unsigned d = 0; d < b->n_devices; d++) {
-		const struct dt_device *dev = &b->devices[d];
+		const struct dmn_dt_device *dev = &b->devices[d];
 		size_t n = dev->n_labels > 1 ? dev->n_labels : 1;
 		if (i < n)
 			return i ? dev->labels[i] : dev->name;
@@ -62,7 +62,7 @@ static const char *device_name_at(void *user, size_t i)
 	return NULL;
 }
 
-static size_t device_names(const struct dt_board *b)
+static size_t device_names(const struct dmn_dt_board *b)
 {
 	size_t n = 0;
 	for (unsigned d = 0; d < b->n_devices; d++)
@@ -72,28 +72,28 @@ static size_t device_names(const struct dt_board *b)
 
 static const char *domain_name_at(void *user, size_t i)
 {
-	return ((const struct dt_board *)user)->domains[i].name;
+	return ((const struct dmn_dt_board *)user)->domains[i].name;
 }
 
 /* The name a device's @i-th domain goes by in the `via` column. */
-static const char *attachment_name(const struct dt_board *b,
-				   const struct dt_device *d, unsigned i)
+static const char *attachment_name(const struct dmn_dt_board *b,
+				   const struct dmn_dt_device *d, unsigned i)
 {
-	const struct dt_attachment *a = &d->attachments[i];
+	const struct dmn_dt_attachment *a = &d->attachments[i];
 	return a->name ? a->name : b->domains[a->domain].name;
 }
 
 static const char *attachment_name_at(void *user, size_t i)
 {
-	const struct sim *sim = user;
-	const struct dt_device *d = &sim->board->devices[sim->names_device];
+	const struct dmn_sim *sim = user;
+	const struct dmn_dt_device *d = &sim->board->devices[sim->names_device];
 	return attachment_name(sim->board, d, (unsigned)i);
 }
 
-void dmn__sim_attachment_names(const struct sim *sim, int device, char *buf,
+void dmn__sim_attachment_names(const struct dmn_sim *sim, int device, char *buf,
 			  size_t size)
 {
-	const struct dt_device *d = &sim->board->devices[device];
+	const struct dmn_dt_device *d = &sim->board->devices[device];
 	struct msg m = {buf, size, 0};
 	buf[0] = '\0';
 	for (unsigned i = 0; i < d->n_attachments; i++)
@@ -101,13 +101,13 @@ void dmn__sim_attachment_names(const struct sim *sim, int device, char *buf,
 			attachment_name(sim->board, d, i));
 }
 
-int dmn__sim_find_attachment(struct sim *sim, int device, const char *name,
+int dmn__sim_find_attachment(struct dmn_sim *sim, int device, const char *name,
 			char *why, size_t size)
 {
-	const struct dt_board *b = sim->board;
-	const struct dt_device *d = &b->devices[device];
+	const struct dmn_dt_board *b = sim->board;
+	const struct dmn_dt_device *d = &b->devices[device];
 	for (unsigned i = 0; i < d->n_attachments; i++) {
-		const struct dt_attachment *a = &d->attachments[i];
+		const struct dmn_dt_attachment *a = &d->attachments[i];
 		if ((a->name && !strcmp(a->name, name)) ||
 		    !strcmp(b->domains[a->domain].name, name))
 			return (int)i;
@@ -116,7 +116,7 @@ int dmn__sim_find_attachment(struct sim *sim, int device, const char *name,
 	msg_add(&m, "device '%s' has no domain '%s'", d->name, name);
 	sim->names_device = device;
 	const char *hint =
-	    scn_suggest_fn(name, attachment_name_at, sim, d->n_attachments);
+	    dmn_scn_suggest_fn(name, attachment_name_at, sim, d->n_attachments);
 	char names[200];
 	dmn__sim_attachment_names(sim, device, names, sizeof(names));
 	msg_add(&m, " (%s)", names);
@@ -125,10 +125,10 @@ int dmn__sim_find_attachment(struct sim *sim, int device, const char *name,
 	return -ENOENT;
 }
 
-int dmn__sim_find_device(struct sim *sim, const char *name, char *why, size_t size)
+int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_t size)
 {
-	const struct dt_board *b = sim->board;
-	int i = dt_device_find(b, name);
+	const struct dmn_dt_board *b = sim->board;
+	int i = dmn_dt_device_find(b, name);
 	if (i >= 0)
 		return i;
 	struct msg m = {why, size, 0};
@@ -151,10 +151,10 @@ int dmn__sim_find_device(struct sim *sim, const char *name, char *why, size_t si
 	return unknown(&m, "device", name, device_name_at, b, device_names(b));
 }
 
-int dmn__sim_find_domain(struct sim *sim, const char *name, char *why, size_t size)
+int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_t size)
 {
-	const struct dt_board *b = sim->board;
-	int i = dt_domain_find(b, name);
+	const struct dmn_dt_board *b = sim->board;
+	int i = dmn_dt_domain_find(b, name);
 	if (i >= 0)
 		return i;
 	if (i == -EEXIST) {
@@ -172,7 +172,7 @@ int dmn__sim_find_domain(struct sim *sim, const char *name, char *why, size_t si
 		if (len < sizeof(dev)) {
 			memcpy(dev, name, len);
 			dev[len] = '\0';
-			int d = dt_device_find(b, dev);
+			int d = dmn_dt_device_find(b, dev);
 			if (d >= 0) {
 				int a = dmn__sim_find_attachment(sim, d, colon + 1,
 							    why, size);
@@ -182,9 +182,9 @@ int dmn__sim_find_domain(struct sim *sim, const char *name, char *why, size_t si
 						   .domain;
 			}
 			/* `venuss:mx`: the device part is misspelt. */
-			const char *hint = scn_suggest_fn(
+			const char *hint = dmn_scn_suggest_fn(
 			    dev, device_name_at, (void *)b, device_names(b));
-			int h = hint ? dt_device_find(b, hint) : -1;
+			int h = hint ? dmn_dt_device_find(b, hint) : -1;
 			if (h >= 0 && dmn__sim_find_attachment(sim, h, colon + 1,
 							  why, size) >= 0) {
 				snprintf(why, size,
@@ -202,7 +202,7 @@ int dmn__sim_find_domain(struct sim *sim, const char *name, char *why, size_t si
 /* ---- levels by name
  * ---------------------------------------------------------- */
 
-static int entry_called(const struct dt_opp *e, const char *name)
+static int entry_called(const struct dmn_dt_opp *e, const char *name)
 {
 	if (!e->has_level)
 		return 0;
@@ -219,7 +219,7 @@ static int entry_called(const struct dt_opp *e, const char *name)
  * -2 on -ENOMEM. Parents are searched in link order, depth first, each
  * domain once (a DAG walked without memory is exponential) and with an
  * explicit stack (chains are as deep as the board is large). */
-static int32_t level_table(const struct dt_board *b, unsigned domain)
+static int32_t level_table(const struct dmn_dt_board *b, unsigned domain)
 {
 	if (b->domains[domain].opp_table >= 0)
 		return b->domains[domain].opp_table;
@@ -235,7 +235,7 @@ static int32_t level_table(const struct dt_board *b, unsigned domain)
 	}
 	while (sp && found == -1) {
 		struct frame *top = &stack[sp - 1];
-		const struct dt_domain *d = &b->domains[top->dom];
+		const struct dmn_dt_domain *d = &b->domains[top->dom];
 		if (top->next == d->n_parents) {
 			sp--;
 			continue;
@@ -254,23 +254,23 @@ static int32_t level_table(const struct dt_board *b, unsigned domain)
 	return found;
 }
 
-static const char *table_level_name(const struct dt_opp *e)
+static const char *table_level_name(const struct dmn_dt_opp *e)
 {
 	return e->label ? e->label : e->name;
 }
 
 static const char *level_name_at(void *user, size_t i)
 {
-	const struct dt_opp *e =
-	    &((const struct dt_opp_table *)user)->entries[i];
+	const struct dmn_dt_opp *e =
+	    &((const struct dmn_dt_opp_table *)user)->entries[i];
 	return e->has_level ? table_level_name(e) : NULL;
 }
 
-int dmn__sim_find_level(const struct sim *sim, unsigned domain, const char *name,
+int dmn__sim_find_level(const struct dmn_sim *sim, unsigned domain, const char *name,
 		   uint32_t *level, char *why, size_t size)
 {
-	const struct dt_board *b = sim->board;
-	const struct dt_domain *d = &b->domains[domain];
+	const struct dmn_dt_board *b = sim->board;
+	const struct dmn_dt_domain *d = &b->domains[domain];
 	struct msg m = {why, size, 0};
 	int32_t t = level_table(b, domain);
 	if (t == -2) {
@@ -285,7 +285,7 @@ int dmn__sim_find_level(const struct sim *sim, unsigned domain, const char *name
 			d->name, name);
 		return -ENOENT;
 	}
-	const struct dt_opp_table *tab = &b->opp_tables[t];
+	const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 	for (unsigned i = 0; i < tab->n_entries; i++)
 		if (entry_called(&tab->entries[i], name)) {
 			*level = tab->entries[i].level;
@@ -293,7 +293,7 @@ int dmn__sim_find_level(const struct sim *sim, unsigned domain, const char *name
 		}
 	msg_add(&m, "domain '%s' has no level '%s'", d->name, name);
 	const char *hint =
-	    scn_suggest_fn(name, level_name_at, (void *)tab, tab->n_entries);
+	    dmn_scn_suggest_fn(name, level_name_at, (void *)tab, tab->n_entries);
 	if (hint) {
 		msg_add(&m, "; did you mean '%s'?", hint);
 		return -ENOENT;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void dmn__sim_report_free(struct sim *sim)
+void dmn__sim_report_free(struct dmn_sim *sim)
 {
-	struct sim_report_store *s = &sim->report;
+	struct dmn_sim_report_store *s = &sim->report;
 	free(s->domains);
 	free(s->names);
 	free(s->devices);
@@ -31,12 +31,12 @@ void dmn__sim_report_free(struct sim *sim)
 }
 
 /* The OPP entry name of @level in the domain's table, e.g. "opp-nom". */
-static const char *level_name(const struct dt_board *b,
-			      const struct dt_domain *d, uint32_t level)
+static const char *level_name(const struct dmn_dt_board *b,
+			      const struct dmn_dt_domain *d, uint32_t level)
 {
 	if (d->opp_table < 0 || !level)
 		return NULL;
-	const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
+	const struct dmn_dt_opp_table *t = &b->opp_tables[d->opp_table];
 	/* The label says what the level means (rpmhpd_opp_low_svs); the
 	 * node name often does not (opp3). */
 	for (unsigned i = 0; i < t->n_entries; i++)
@@ -51,16 +51,16 @@ struct sizes {
 	size_t names, devices, idle, pstates, levels;
 };
 
-static void count(const struct sim *sim, struct sizes *n)
+static void count(const struct dmn_sim *sim, struct sizes *n)
 {
-	const struct dt_board *b = sim->board;
+	const struct dmn_dt_board *b = sim->board;
 	memset(n, 0, sizeof(*n));
 	for (unsigned i = 0; i < b->n_domains; i++) {
-		const struct dt_domain *d = &b->domains[i];
-		struct pd_domain_info info;
-		struct pd_domain_stats st;
-		pd_domain_info(sim->ctx, sim->inst->domains[i], &info);
-		pd_domain_stats(sim->ctx, sim->inst->domains[i], &st);
+		const struct dmn_dt_domain *d = &b->domains[i];
+		struct dmn_domain_info info;
+		struct dmn_domain_stats st;
+		dmn_domain_info(sim->ctx, sim->inst->domains[i], &info);
+		dmn_domain_stats(sim->ctx, sim->inst->domains[i], &st);
 		n->names += info.n_parents + info.n_children;
 		n->devices += info.n_attachments;
 		n->idle += d->n_idle_states;
@@ -70,21 +70,21 @@ static void count(const struct sim *sim, struct sizes *n)
 	}
 }
 
-static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
+static int fill_devices(struct dmn_sim *sim, unsigned i, struct dmn_report_device *out,
 			unsigned *n)
 {
-	const struct dt_board *b = sim->board;
-	pd_domain_t dom = sim->inst->domains[i];
-	pd_attach_t att = 0;
+	const struct dmn_dt_board *b = sim->board;
+	dmn_domain_t dom = sim->inst->domains[i];
+	dmn_attach_t att = 0;
 	*n = 0;
-	while (!pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
-		struct pd_attach_info ai;
-		pd_attach_info(sim->ctx, att, &ai);
+	while (!dmn_domain_next_attachment(sim->ctx, dom, att, &att)) {
+		struct dmn_attach_info ai;
+		dmn_attach_info(sim->ctx, att, &ai);
 		int dev = dmn__sim_device_index(sim, ai.device);
 		if (dev < 0)
 			continue;
-		const struct dt_device *d = &b->devices[dev];
-		struct rpt_device *r = &out[(*n)++];
+		const struct dmn_dt_device *d = &b->devices[dev];
+		struct dmn_report_device *r = &out[(*n)++];
 		r->name = d->name;
 		r->path = d->path;
 		r->via = NULL;
@@ -100,29 +100,29 @@ static int fill_devices(struct sim *sim, unsigned i, struct rpt_device *out,
 			}
 		r->active = sim->devs[dev].active;
 		r->counts = ai.counts;
-		r->probed = pd_device_probed(sim->ctx, ai.device) == 1;
-		r->wakeup = pd_device_wakeup_enabled(sim->ctx, ai.device) == 1;
-		r->always_on = pd_device_always_on(sim->ctx, ai.device) == 1;
-		r->hw = pd_attach_hwmode(sim->ctx, att) == 1;
+		r->probed = dmn_device_probed(sim->ctx, ai.device) == 1;
+		r->wakeup = dmn_device_wakeup_enabled(sim->ctx, ai.device) == 1;
+		r->always_on = dmn_device_always_on(sim->ctx, ai.device) == 1;
+		r->hw = dmn_attach_hwmode(sim->ctx, att) == 1;
 	}
 	return 0;
 }
 
 static int by_level(const void *a, const void *b)
 {
-	uint32_t x = ((const struct rpt_pstate_time *)a)->level;
-	uint32_t y = ((const struct rpt_pstate_time *)b)->level;
+	uint32_t x = ((const struct dmn_report_pstate_time *)a)->level;
+	uint32_t y = ((const struct dmn_report_pstate_time *)b)->level;
 	return (x > y) - (x < y);
 }
 
-static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
-		       struct rpt_idle_stats *idle, struct rpt_pstate_time *ps)
+static void fill_stats(struct dmn_sim *sim, unsigned i, struct dmn_report_domain *r,
+		       struct dmn_report_idle_stats *idle, struct dmn_report_pstate_time *ps)
 {
-	const struct dt_board *b = sim->board;
-	const struct dt_domain *d = &b->domains[i];
-	pd_domain_t dom = sim->inst->domains[i];
-	struct pd_domain_stats st;
-	pd_domain_stats(sim->ctx, dom, &st);
+	const struct dmn_dt_board *b = sim->board;
+	const struct dmn_dt_domain *d = &b->domains[i];
+	dmn_domain_t dom = sim->inst->domains[i];
+	struct dmn_domain_stats st;
+	dmn_domain_stats(sim->ctx, dom, &st);
 	r->has_stats = 1;
 	r->time_on_ns = st.time_on_ns;
 	r->time_off_ns = st.time_off_ns;
@@ -132,10 +132,10 @@ static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 	r->idle = idle;
 	r->n_idle = 0;
 	for (unsigned k = 0; k < d->n_idle_states; k++) {
-		struct pd_idle_state_info info;
-		if (pd_domain_idle_state(sim->ctx, dom, k, &info))
+		struct dmn_idle_state_info info;
+		if (dmn_domain_idle_state(sim->ctx, dom, k, &info))
 			continue;
-		struct rpt_idle_stats *s = &idle[r->n_idle++];
+		struct dmn_report_idle_stats *s = &idle[r->n_idle++];
 		s->name = dmn__sim_idle_name(sim, i, (int)k);
 		s->entry_latency_us = info.desc.entry_latency_us;
 		s->exit_latency_us = info.desc.exit_latency_us;
@@ -147,8 +147,8 @@ static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 	r->pstates = ps;
 	r->n_pstates = 0;
 	for (unsigned k = 0; k < st.n_pstates; k++) {
-		struct rpt_pstate_time *p = &ps[r->n_pstates];
-		if (pd_domain_pstate_residency(sim->ctx, dom, k, &p->level,
+		struct dmn_report_pstate_time *p = &ps[r->n_pstates];
+		if (dmn_domain_pstate_residency(sim->ctx, dom, k, &p->level,
 					       &p->time_ns))
 			continue;
 		p->level_name = level_name(b, d, p->level);
@@ -160,45 +160,45 @@ static void fill_stats(struct sim *sim, unsigned i, struct rpt_domain *r,
 }
 
 /* @r's boot hold, its awaited consumers into @names; returns how many. */
-static unsigned fill_hold(struct sim *sim, unsigned i, struct rpt_domain *r,
+static unsigned fill_hold(struct dmn_sim *sim, unsigned i, struct dmn_report_domain *r,
 			  const char **names)
 {
-	struct pd_hold_info h;
-	pd_domain_t dom = sim->inst->domains[i];
-	if (pd_domain_hold(sim->ctx, dom, &h))
+	struct dmn_hold_info h;
+	dmn_domain_t dom = sim->inst->domains[i];
+	if (dmn_domain_hold(sim->ctx, dom, &h))
 		return 0;
 	r->held = h.held;
-	r->active_wakeup = pd_domain_active_wakeup(sim->ctx, dom) == 1;
-	pd_domain_sleep_stats(sim->ctx, dom, PD_SLEEP_ON, &r->sleep_on_ns);
+	r->active_wakeup = dmn_domain_active_wakeup(sim->ctx, dom) == 1;
+	dmn_domain_sleep_stats(sim->ctx, dom, DMN_SLEEP_ON, &r->sleep_on_ns);
 	r->boot_level = h.level;
 	r->awaiting = names;
 	r->n_awaiting = 0;
-	pd_attach_t att = 0;
-	while (h.held && !pd_domain_next_attachment(sim->ctx, dom, att, &att)) {
-		struct pd_attach_info ai;
-		pd_attach_info(sim->ctx, att, &ai);
+	dmn_attach_t att = 0;
+	while (h.held && !dmn_domain_next_attachment(sim->ctx, dom, att, &att)) {
+		struct dmn_attach_info ai;
+		dmn_attach_info(sim->ctx, att, &ai);
 		int dev = dmn__sim_device_index(sim, ai.device);
-		if (dev >= 0 && pd_device_probed(sim->ctx, ai.device) == 0)
+		if (dev >= 0 && dmn_device_probed(sim->ctx, ai.device) == 0)
 			names[r->n_awaiting++] = sim->board->devices[dev].name;
 	}
 	return r->n_awaiting;
 }
 
-static int fill_warnings(struct sim *sim)
+static int fill_warnings(struct dmn_sim *sim)
 {
-	struct sim_report_store *s = &sim->report;
-	const struct dt_board *b = sim->board;
+	struct dmn_sim_report_store *s = &sim->report;
+	const struct dmn_dt_board *b = sim->board;
 	s->warnings = calloc(b->n_diags ? b->n_diags : 1, sizeof(char *));
 	if (!s->warnings)
 		return -ENOMEM;
 	for (unsigned i = 0; i < b->n_diags; i++) {
-		int len = dt_diag_format(&b->diags[i], sim->board_name, NULL, 0);
+		int len = dmn_dt_diag_format(&b->diags[i], sim->board_name, NULL, 0);
 		if (len < 0)
 			continue;
 		char *text = malloc((size_t)len + 1);
 		if (!text)
 			return -ENOMEM;
-		dt_diag_format(&b->diags[i], sim->board_name, text, (size_t)len + 1);
+		dmn_dt_diag_format(&b->diags[i], sim->board_name, text, (size_t)len + 1);
 		s->warnings[s->n_warnings++] = text;
 	}
 	return 0;
@@ -212,10 +212,10 @@ static int by_hz(const void *a, const void *b)
 
 /* Each device's settable rates, for summary (issue 14: a scenario writer
  * needs them to write `rate DEV HZ`). 0 or -ENOMEM. */
-static int fill_device_rates(struct sim *sim)
+static int fill_device_rates(struct dmn_sim *sim)
 {
-	struct sim_report_store *s = &sim->report;
-	const struct dt_board *b = sim->board;
+	struct dmn_sim_report_store *s = &sim->report;
+	const struct dmn_dt_board *b = sim->board;
 	size_t devices = 0, rates = 0;
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		if (b->devices[i].opp_table < 0)
@@ -233,8 +233,8 @@ static int fill_device_rates(struct sim *sim)
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		if (b->devices[i].opp_table < 0)
 			continue;
-		const struct dt_opp_table *t = &b->opp_tables[b->devices[i].opp_table];
-		struct rpt_device_rates *r = &s->device_rates[s->n_device_rates++];
+		const struct dmn_dt_opp_table *t = &b->opp_tables[b->devices[i].opp_table];
+		struct dmn_report_device_rates *r = &s->device_rates[s->n_device_rates++];
 		r->device = b->devices[i].name;
 		r->hz = next;
 		unsigned n = 0;
@@ -252,13 +252,13 @@ static int fill_device_rates(struct sim *sim)
 	return 0;
 }
 
-int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
+int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report_model **out)
 {
 	if (!sim || !out)
 		return -EINVAL;
 	dmn__sim_report_free(sim);
-	struct sim_report_store *s = &sim->report;
-	const struct dt_board *b = sim->board;
+	struct dmn_sim_report_store *s = &sim->report;
+	const struct dmn_dt_board *b = sim->board;
 	struct sizes n;
 	count(sim, &n);
 	s->domains = calloc(b->n_domains ? b->n_domains : 1, sizeof(*s->domains));
@@ -282,24 +282,24 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	size_t names = 0, devices = 0, idle = 0, pstates = 0, levels = 0;
 	size_t awaiting = 0, sleep = 0;
 	for (unsigned i = 0; i < b->n_domains; i++) {
-		const struct dt_domain *d = &b->domains[i];
-		struct rpt_domain *r = &s->domains[i];
-		pd_domain_t dom = sim->inst->domains[i];
-		struct pd_domain_info info;
-		pd_domain_info(sim->ctx, dom, &info);
+		const struct dmn_dt_domain *d = &b->domains[i];
+		struct dmn_report_domain *r = &s->domains[i];
+		dmn_domain_t dom = sim->inst->domains[i];
+		struct dmn_domain_info info;
+		dmn_domain_info(sim->ctx, dom, &info);
 		r->name = d->name;
 		r->provider = b->providers[d->provider].path;
 		r->index = d->index < 0 ? -1 : (int)d->index;
 		r->on = info.on;
 		r->pstate = info.pstate;
-		r->hw = pd_domain_hwmode(sim->ctx, dom) == 1;
-		r->always_on = (info.flags & PD_FLAG_ALWAYS_ON) != 0;
+		r->hw = dmn_domain_hwmode(sim->ctx, dom) == 1;
+		r->always_on = (info.flags & DMN_FLAG_ALWAYS_ON) != 0;
 		r->pstate_name = level_name(b, d, info.pstate);
 		r->idle_state = info.on ? NULL : dmn__sim_idle_name(sim, i, info.idle_state);
 		r->parents = &s->names[names];
 		for (unsigned k = 0; k < info.n_parents; k++) {
-			pd_domain_t p;
-			if (!pd_domain_parent(sim->ctx, dom, k, &p)) {
+			dmn_domain_t p;
+			if (!dmn_domain_parent(sim->ctx, dom, k, &p)) {
 				int pi = dmn__sim_domain_index(sim, p);
 				if (pi >= 0)
 					s->names[names + r->n_parents++] = b->domains[pi].name;
@@ -308,8 +308,8 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		names += r->n_parents;
 		r->children = &s->names[names];
 		for (unsigned k = 0; k < info.n_children; k++) {
-			pd_domain_t c;
-			if (!pd_domain_child(sim->ctx, dom, k, &c)) {
+			dmn_domain_t c;
+			if (!dmn_domain_child(sim->ctx, dom, k, &c)) {
 				int ci = dmn__sim_domain_index(sim, c);
 				if (ci >= 0)
 					s->names[names + r->n_children++] = b->domains[ci].name;
@@ -320,7 +320,7 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		fill_devices(sim, i, &s->devices[devices], &r->n_devices);
 		devices += r->n_devices;
 		if (d->opp_table >= 0) {
-			const struct dt_opp_table *t = &b->opp_tables[d->opp_table];
+			const struct dmn_dt_opp_table *t = &b->opp_tables[d->opp_table];
 			r->levels = &s->levels[levels];
 			r->level_values = &s->level_values[levels];
 			for (unsigned k = 0; k < t->n_entries; k++) {
@@ -343,10 +343,10 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 		 * none: one slot per state, or one. */
 		r->sleep_idle_ns = &s->sleep_ns[sleep];
 		for (unsigned k = 0; k < r->n_idle; k++)
-			pd_domain_sleep_stats(sim->ctx, dom, (int)k,
+			dmn_domain_sleep_stats(sim->ctx, dom, (int)k,
 					      &s->sleep_ns[sleep + k]);
 		if (!r->n_idle)
-			pd_domain_sleep_stats(sim->ctx, dom, PD_SLEEP_OFF,
+			dmn_domain_sleep_stats(sim->ctx, dom, DMN_SLEEP_OFF,
 					      &s->sleep_ns[sleep]);
 		sleep += r->n_idle ? r->n_idle : 1;
 		r->has_stats = with_events;
@@ -360,21 +360,21 @@ int sim_report(struct sim *sim, int with_events, const struct rpt_model **out)
 	s->model.domains = s->domains;
 	s->model.n_domains = b->n_domains;
 	s->model.has_life = 1;
-	s->model.asleep = pd_system_asleep(sim->ctx) == 1;
-	pd_system_sleep_stats(sim->ctx, &s->model.sleep_count,
+	s->model.asleep = dmn_system_asleep(sim->ctx) == 1;
+	dmn_system_sleep_stats(sim->ctx, &s->model.sleep_count,
 			      &s->model.sleep_ns);
 	s->model.awaiting = &s->awaiting[awaiting];
 	for (unsigned i = 0; i < b->n_devices; i++) {
-		struct pd_hold_info h;
+		struct dmn_hold_info h;
 		int awaited = 0;
 		for (unsigned a = 0; a < b->devices[i].n_attachments && !awaited;
 		     a++) {
 			int dom = b->devices[i].attachments[a].domain;
 			awaited = dom >= 0 &&
-				  !pd_domain_hold(sim->ctx, sim->inst->domains[dom],
+				  !dmn_domain_hold(sim->ctx, sim->inst->domains[dom],
 						  &h) &&
 				  h.held &&
-				  pd_device_probed(sim->ctx,
+				  dmn_device_probed(sim->ctx,
 						   sim->inst->devices[i]) == 0;
 		}
 		if (awaited)

@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-int dmn__sim_fill_requirements(struct sim *sim)
+int dmn__sim_fill_requirements(struct dmn_sim *sim)
 {
-	const struct dt_board *b = sim->board;
-	struct sim_report_store *s = &sim->report;
+	const struct dmn_dt_board *b = sim->board;
+	struct dmn_sim_report_store *s = &sim->report;
 	unsigned n = b->n_requirements, n_owners = 0;
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned d = 0; d < b->n_devices; d++)
@@ -21,8 +21,8 @@ int dmn__sim_fill_requirements(struct sim *sim)
 		return -ENOMEM;
 	unsigned used = 0;
 	for (unsigned i = 0; i < n; i++) {
-		const struct dt_requirement *q = &b->requirements[i];
-		struct rpt_requirement *r = &s->requirements[i];
+		const struct dmn_dt_requirement *q = &b->requirements[i];
+		struct dmn_report_requirement *r = &s->requirements[i];
 		r->device = b->devices[q->device].name;
 		r->table = b->opp_tables[q->table].path;
 		r->owners = &s->owners[used];

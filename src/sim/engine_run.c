@@ -23,8 +23,8 @@ struct resolved {
 			   or resolved from its name */
 };
 
-static int diag_set(struct scn_diag *diag, const struct scn_script *script,
-		    const struct scn_cmd *cmd, const char *fmt, ...)
+static int diag_set(struct dmn_scn_diag *diag, const struct dmn_scn_script *script,
+		    const struct dmn_scn_cmd *cmd, const char *fmt, ...)
 {
 	if (diag) {
 		memset(diag, 0, sizeof(*diag));
@@ -41,13 +41,13 @@ static int diag_set(struct scn_diag *diag, const struct scn_script *script,
 }
 
 /* The command's target through @find (dmn__sim_find_device, dmn__sim_find_domain). */
-static int resolve_target(struct sim *sim, const struct scn_script *s,
-			  const struct scn_cmd *cmd, struct scn_diag *diag,
-			  int (*find)(struct sim *, const char *, char *,
+static int resolve_target(struct dmn_sim *sim, const struct dmn_scn_script *s,
+			  const struct dmn_scn_cmd *cmd, struct dmn_scn_diag *diag,
+			  int (*find)(struct dmn_sim *, const char *, char *,
 				      size_t),
 			  int *out)
 {
-	char why[SCN_DIAG_MESSAGE_MAX];
+	char why[DMN_SCN_DIAG_MESSAGE_MAX];
 	int i = find(sim, cmd->target, why, sizeof(why));
 	if (i < 0)
 		return diag_set(diag, s, cmd, "%s", why);
@@ -57,11 +57,11 @@ static int resolve_target(struct sim *sim, const struct scn_script *s,
 
 /* A level given by name: the entry of that name in the OPP table whose
  * levels @domain takes. */
-static int resolve_level(struct sim *sim, const struct scn_script *s,
-			 const struct scn_cmd *cmd, struct scn_diag *diag,
+static int resolve_level(struct dmn_sim *sim, const struct dmn_scn_script *s,
+			 const struct dmn_scn_cmd *cmd, struct dmn_scn_diag *diag,
 			 int domain, const char *name, uint32_t *level)
 {
-	char why[SCN_DIAG_MESSAGE_MAX];
+	char why[DMN_SCN_DIAG_MESSAGE_MAX];
 	if (dmn__sim_find_level(sim, (unsigned)domain, name, level, why,
 			   sizeof(why)))
 		return diag_set(diag, s, cmd, "%s", why);
@@ -70,13 +70,13 @@ static int resolve_level(struct sim *sim, const struct scn_script *s,
 
 /* Which of @r->device's domains a `vote` or `hwmode` means: @domain by
  * name, or its only one. */
-static int resolve_attachment(struct sim *sim, const struct scn_script *s,
-			      const struct scn_cmd *cmd, struct scn_diag *diag,
+static int resolve_attachment(struct dmn_sim *sim, const struct dmn_scn_script *s,
+			      const struct dmn_scn_cmd *cmd, struct dmn_scn_diag *diag,
 			      const char *verb, const char *domain,
 			      struct resolved *r)
 {
-	const struct dt_device *d = &sim->board->devices[r->device];
-	char why[SCN_DIAG_MESSAGE_MAX];
+	const struct dmn_dt_device *d = &sim->board->devices[r->device];
+	char why[DMN_SCN_DIAG_MESSAGE_MAX];
 	if (!domain && d->n_attachments != 1) {
 		char names[200];
 		dmn__sim_attachment_names(sim, r->device, names, sizeof(names));
@@ -97,11 +97,11 @@ static int resolve_attachment(struct sim *sim, const struct scn_script *s,
 	return 0;
 }
 
-static int resolve_vote(struct sim *sim, const struct scn_script *s,
-			const struct scn_cmd *cmd, struct scn_diag *diag,
+static int resolve_vote(struct dmn_sim *sim, const struct dmn_scn_script *s,
+			const struct dmn_scn_cmd *cmd, struct dmn_scn_diag *diag,
 			struct resolved *r)
 {
-	const struct dt_device *d = &sim->board->devices[r->device];
+	const struct dmn_dt_device *d = &sim->board->devices[r->device];
 	int err = resolve_attachment(sim, s, cmd, diag, "vote",
 				     cmd->vote.domain, r);
 	if (err)
@@ -114,11 +114,11 @@ static int resolve_vote(struct sim *sim, const struct scn_script *s,
 			     cmd->vote.level_name, &r->level);
 }
 
-static int resolve_idle(const struct sim *sim, const struct scn_script *s,
-			const struct scn_cmd *cmd, struct scn_diag *diag,
+static int resolve_idle(const struct dmn_sim *sim, const struct dmn_scn_script *s,
+			const struct dmn_scn_cmd *cmd, struct dmn_scn_diag *diag,
 			struct resolved *r)
 {
-	const struct dt_domain *d = &sim->board->domains[r->domain];
+	const struct dmn_dt_domain *d = &sim->board->domains[r->domain];
 	char names[256];
 	size_t used = 0;
 	names[0] = 0;
@@ -140,28 +140,28 @@ static int resolve_idle(const struct sim *sim, const struct scn_script *s,
 			d->name, cmd->expect.idle_state, names);
 }
 
-static int resolve(struct sim *sim, const struct scn_script *s,
-		   const struct scn_cmd *cmd, struct scn_diag *diag,
+static int resolve(struct dmn_sim *sim, const struct dmn_scn_script *s,
+		   const struct dmn_scn_cmd *cmd, struct dmn_scn_diag *diag,
 		   struct resolved *r)
 {
 	r->device = r->domain = r->attachment = r->idle = -1;
 	switch (cmd->verb) {
-	case SCN_RESUME:
-	case SCN_SUSPEND:
-	case SCN_RATE:
-	case SCN_QOS:
-	case SCN_WAKEUP:
+	case DMN_SCN_RESUME:
+	case DMN_SCN_SUSPEND:
+	case DMN_SCN_RATE:
+	case DMN_SCN_QOS:
+	case DMN_SCN_WAKEUP:
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
-	case SCN_VOTE: {
+	case DMN_SCN_VOTE: {
 		int err = resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 					 &r->device);
 		return err ? err : resolve_vote(sim, s, cmd, diag, r);
 	}
-	case SCN_FAIL:
+	case DMN_SCN_FAIL:
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
 				      &r->domain);
-	case SCN_BOOT_ON: {
+	case DMN_SCN_BOOT_ON: {
 		int err = resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
 					 &r->domain);
 		r->level = cmd->boot.level;
@@ -170,20 +170,20 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 		return resolve_level(sim, s, cmd, diag, r->domain,
 				     cmd->boot.level_name, &r->level);
 	}
-	case SCN_EXPLAIN:
-	case SCN_ACTIVE_WAKEUP:
+	case DMN_SCN_EXPLAIN:
+	case DMN_SCN_ACTIVE_WAKEUP:
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
 				      &r->domain);
-	case SCN_HWMODE: {
+	case DMN_SCN_HWMODE: {
 		int err = resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 					 &r->device);
 		return err ? err
 			   : resolve_attachment(sim, s, cmd, diag, "hwmode",
 						cmd->hwmode.domain, r);
 	}
-	case SCN_ALWAYS_ON:
+	case DMN_SCN_ALWAYS_ON:
 		if (cmd->toggle.domain) {
-			char why[SCN_DIAG_MESSAGE_MAX];
+			char why[DMN_SCN_DIAG_MESSAGE_MAX];
 			if (dmn__sim_find_domain(sim, cmd->target, why,
 						 sizeof(why)) < 0 &&
 			    dmn__sim_find_device(sim, cmd->target, why,
@@ -197,30 +197,30 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 		}
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
-	case SCN_WAKEUP_ENABLE:
+	case DMN_SCN_WAKEUP_ENABLE:
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
-	case SCN_SYSTEM_SUSPEND:
-	case SCN_SYSTEM_RESUME:
+	case DMN_SCN_SYSTEM_SUSPEND:
+	case DMN_SCN_SYSTEM_RESUME:
 		return 0;
-	case SCN_PROBE:
+	case DMN_SCN_PROBE:
 		if (cmd->probe.all)
 			return 0;
 		return resolve_target(sim, s, cmd, diag, dmn__sim_find_device,
 				      &r->device);
-	case SCN_EXPECT:
+	case DMN_SCN_EXPECT:
 		switch (cmd->expect.kind) {
-		case SCN_EXPECT_RATE:
+		case DMN_SCN_EXPECT_RATE:
 			return resolve_target(sim, s, cmd, diag,
 					      dmn__sim_find_device, &r->device);
-		case SCN_EXPECT_LAST_ERROR:
+		case DMN_SCN_EXPECT_LAST_ERROR:
 			return 0;
-		case SCN_EXPECT_IDLE: {
+		case DMN_SCN_EXPECT_IDLE: {
 			int err = resolve_target(sim, s, cmd, diag,
 						 dmn__sim_find_domain, &r->domain);
 			return err ? err : resolve_idle(sim, s, cmd, diag, r);
 		}
-		case SCN_EXPECT_PSTATE: {
+		case DMN_SCN_EXPECT_PSTATE: {
 			int err = resolve_target(sim, s, cmd, diag,
 						 dmn__sim_find_domain, &r->domain);
 			r->level = cmd->expect.level;
@@ -239,78 +239,78 @@ static int resolve(struct sim *sim, const struct scn_script *s,
 
 /* ---- execution --------------------------------------------------------------- */
 
-static const char *describe(const struct scn_cmd *cmd, char *buf, size_t size)
+static const char *describe(const struct dmn_scn_cmd *cmd, char *buf, size_t size)
 {
 	char t[32];
 	switch (cmd->verb) {
-	case SCN_RATE:
+	case DMN_SCN_RATE:
 		snprintf(buf, size, "rate %s %llu", cmd->target,
 			 (unsigned long long)cmd->rate.hz);
 		break;
-	case SCN_VOTE:
+	case DMN_SCN_VOTE:
 		snprintf(t, sizeof(t), "%u", cmd->vote.level);
 		snprintf(buf, size, "vote %s%s%s %s", cmd->target,
 			 cmd->vote.domain ? " " : "",
 			 cmd->vote.domain ? cmd->vote.domain : "",
 			 cmd->vote.level_name ? cmd->vote.level_name : t);
 		break;
-	case SCN_QOS:
-		if (cmd->qos.latency_us == SCN_QOS_NONE)
+	case DMN_SCN_QOS:
+		if (cmd->qos.latency_us == DMN_SCN_QOS_NONE)
 			snprintf(buf, size, "qos %s none", cmd->target);
 		else
 			snprintf(buf, size, "qos %s %u", cmd->target,
 				 cmd->qos.latency_us);
 		break;
-	case SCN_WAKEUP:
-		if (cmd->wakeup.at_ns == SCN_WAKEUP_NONE)
+	case DMN_SCN_WAKEUP:
+		if (cmd->wakeup.at_ns == DMN_SCN_WAKEUP_NONE)
 			snprintf(t, sizeof(t), "none");
 		else
-			scn_format_time(cmd->wakeup.at_ns, t, sizeof(t));
+			dmn_scn_format_time(cmd->wakeup.at_ns, t, sizeof(t));
 		snprintf(buf, size, "wakeup %s %s", cmd->target, t);
 		break;
-	case SCN_FAIL:
+	case DMN_SCN_FAIL:
 		snprintf(buf, size, "fail %s %s %u", cmd->target,
-			 scn_fail_op_name(cmd->fail.op), cmd->fail.count);
+			 dmn_scn_fail_op_name(cmd->fail.op), cmd->fail.count);
 		break;
-	case SCN_BOOT_ON:
+	case DMN_SCN_BOOT_ON:
 		snprintf(t, sizeof(t), "%u", cmd->boot.level);
 		snprintf(buf, size, "boot-on %s %s", cmd->target,
 			 cmd->boot.level_name ? cmd->boot.level_name : t);
 		break;
-	case SCN_PROBE:
+	case DMN_SCN_PROBE:
 		snprintf(buf, size, "probe %s",
 			 cmd->probe.all ? "all" : cmd->target);
 		break;
-	case SCN_SYSTEM_SUSPEND:
-	case SCN_SYSTEM_RESUME:
-		snprintf(buf, size, "%s", scn_verb_name(cmd->verb));
+	case DMN_SCN_SYSTEM_SUSPEND:
+	case DMN_SCN_SYSTEM_RESUME:
+		snprintf(buf, size, "%s", dmn_scn_verb_name(cmd->verb));
 		break;
-	case SCN_WAKEUP_ENABLE:
-	case SCN_ACTIVE_WAKEUP:
-		snprintf(buf, size, "%s %s %s", scn_verb_name(cmd->verb),
+	case DMN_SCN_WAKEUP_ENABLE:
+	case DMN_SCN_ACTIVE_WAKEUP:
+		snprintf(buf, size, "%s %s %s", dmn_scn_verb_name(cmd->verb),
 			 cmd->target, cmd->toggle.on ? "on" : "off");
 		break;
-	case SCN_ALWAYS_ON:
+	case DMN_SCN_ALWAYS_ON:
 		snprintf(buf, size, "always-on %s%s", cmd->target,
 			 cmd->toggle.domain ? ""
 			 : cmd->toggle.on   ? " on"
 					    : " off");
 		break;
-	case SCN_HWMODE:
+	case DMN_SCN_HWMODE:
 		snprintf(buf, size, "hwmode %s%s%s %s", cmd->target,
 			 cmd->hwmode.domain ? " " : "",
 			 cmd->hwmode.domain ? cmd->hwmode.domain : "",
 			 cmd->hwmode.on ? "on" : "off");
 		break;
 	default:
-		snprintf(buf, size, "%s %s", scn_verb_name(cmd->verb),
+		snprintf(buf, size, "%s %s", dmn_scn_verb_name(cmd->verb),
 			 cmd->target ? cmd->target : "");
 		break;
 	}
 	return buf;
 }
 
-static int push_cause(struct sim *sim, const char *text)
+static int push_cause(struct dmn_sim *sim, const char *text)
 {
 	if (sim->n_causes == sim->cap_causes) {
 		unsigned cap = sim->cap_causes ? sim->cap_causes * 2 : 64;
@@ -328,7 +328,7 @@ static int push_cause(struct sim *sim, const char *text)
 	return 0;
 }
 
-static void expect_failed(struct sim *sim, struct sim_result *res,
+static void expect_failed(struct dmn_sim *sim, struct dmn_sim_result *res,
 			  const char *fmt, ...)
 {
 	char *msg = malloc(256);
@@ -347,38 +347,38 @@ static void expect_failed(struct sim *sim, struct sim_result *res,
 		return;
 	}
 	free(msg);
-	struct rpt_event ev;
+	struct dmn_report_event ev;
 	memset(&ev, 0, sizeof(ev));
-	ev.kind = RPT_EV_EXPECT_FAILED;
+	ev.kind = DMN_REPORT_EV_EXPECT_FAILED;
 	ev.message = sim->causes[sim->n_causes - 1];
 	dmn__sim_record(sim, &ev);
 	res->expect_failed++;
 }
 
-static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
+static void check_expect(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 			 const struct resolved *r, int last_error,
-			 struct sim_result *res)
+			 struct dmn_sim_result *res)
 {
-	const struct dt_board *b = sim->board;
-	struct pd_domain_info info;
+	const struct dmn_dt_board *b = sim->board;
+	struct dmn_domain_info info;
 	const char *dom = r->domain >= 0 ? b->domains[r->domain].name : NULL;
 	if (r->domain >= 0)
-		pd_domain_info(sim->ctx, sim->inst->domains[r->domain], &info);
+		dmn_domain_info(sim->ctx, sim->inst->domains[r->domain], &info);
 	switch (cmd->expect.kind) {
-	case SCN_EXPECT_PSTATE:
+	case DMN_SCN_EXPECT_PSTATE:
 		if (info.pstate != r->level)
 			expect_failed(sim, res, "%s pstate %u, got %u", dom,
 				      r->level, info.pstate);
 		break;
-	case SCN_EXPECT_ON:
-	case SCN_EXPECT_OFF: {
-		int want = cmd->expect.kind == SCN_EXPECT_ON;
+	case DMN_SCN_EXPECT_ON:
+	case DMN_SCN_EXPECT_OFF: {
+		int want = cmd->expect.kind == DMN_SCN_EXPECT_ON;
 		if (info.on != want)
 			expect_failed(sim, res, "%s %s, got %s", dom,
 				      want ? "on" : "off", info.on ? "on" : "off");
 		break;
 	}
-	case SCN_EXPECT_IDLE:
+	case DMN_SCN_EXPECT_IDLE:
 		if (info.on || info.idle_state != r->idle) {
 			const char *got = info.on ? "on"
 				: dmn__sim_idle_name(sim, (unsigned)r->domain, info.idle_state);
@@ -386,7 +386,7 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 				      cmd->expect.idle_state, got ? got : "off");
 		}
 		break;
-	case SCN_EXPECT_RATE: {
+	case DMN_SCN_EXPECT_RATE: {
 		uint64_t got = sim->devs[r->device].rate;
 		if (got != cmd->expect.hz)
 			expect_failed(sim, res, "%s rate %llu, got %llu",
@@ -395,26 +395,26 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 				      (unsigned long long)got);
 		break;
 	}
-	case SCN_EXPECT_LAST_ERROR:
+	case DMN_SCN_EXPECT_LAST_ERROR:
 		if (last_error != cmd->expect.error)
 			expect_failed(sim, res, "last-error %s, got %s",
 				      dmn_errno_name(cmd->expect.error),
 				      dmn_errno_name(last_error));
 		break;
-	case SCN_EXPECT_HW:
-	case SCN_EXPECT_SW: {
-		int hw = pd_domain_hwmode(sim->ctx, sim->inst->domains[r->domain]);
-		int want = cmd->expect.kind == SCN_EXPECT_HW;
+	case DMN_SCN_EXPECT_HW:
+	case DMN_SCN_EXPECT_SW: {
+		int hw = dmn_domain_hwmode(sim->ctx, sim->inst->domains[r->domain]);
+		int want = cmd->expect.kind == DMN_SCN_EXPECT_HW;
 		if ((hw == 1) != want)
 			expect_failed(sim, res, "%s %s, got %s", dom,
 				      want ? "hw" : "sw", hw == 1 ? "hw" : "sw");
 		break;
 	}
-	case SCN_EXPECT_HELD:
-	case SCN_EXPECT_RELEASED: {
-		struct pd_hold_info h;
-		pd_domain_hold(sim->ctx, sim->inst->domains[r->domain], &h);
-		int want = cmd->expect.kind == SCN_EXPECT_HELD;
+	case DMN_SCN_EXPECT_HELD:
+	case DMN_SCN_EXPECT_RELEASED: {
+		struct dmn_hold_info h;
+		dmn_domain_hold(sim->ctx, sim->inst->domains[r->domain], &h);
+		int want = cmd->expect.kind == DMN_SCN_EXPECT_HELD;
 		if (h.held != want)
 			expect_failed(sim, res, "%s %s, got %s", dom,
 				      want ? "held" : "released",
@@ -424,9 +424,9 @@ static void check_expect(struct sim *sim, const struct scn_cmd *cmd,
 	}
 }
 
-/* One RPT_EV_EXPLAIN event per line of the answer, printed where failed
+/* One DMN_REPORT_EV_EXPLAIN event per line of the answer, printed where failed
  * expects go. */
-static int explain(struct sim *sim, unsigned domain)
+static int explain(struct dmn_sim *sim, unsigned domain)
 {
 	char *text;
 	int err = dmn__sim_explain_index(sim, domain, &text);
@@ -443,9 +443,9 @@ static int explain(struct sim *sim, unsigned domain)
 			return -ENOMEM;
 		}
 		sim->cur_cause = cause;
-		struct rpt_event ev;
+		struct dmn_report_event ev;
 		memset(&ev, 0, sizeof(ev));
-		ev.kind = RPT_EV_EXPLAIN;
+		ev.kind = DMN_REPORT_EV_EXPLAIN;
 		ev.domain = sim->board->domains[domain].name;
 		ev.message = sim->causes[sim->n_causes - 1];
 		dmn__sim_record(sim, &ev);
@@ -456,19 +456,19 @@ static int explain(struct sim *sim, unsigned domain)
 
 /* After a successful `rate` from entry @was: every attachment the old or
  * the new entry drives now holds the new entry's vote as cast. */
-static void note_rate_votes(struct sim *sim, int device, uint32_t was)
+static void note_rate_votes(struct dmn_sim *sim, int device, uint32_t was)
 {
-	const struct dt_device *d = &sim->board->devices[device];
-	pd_device_t h = sim->inst->devices[device];
-	uint32_t now = OPP_ID_NONE;
+	const struct dmn_dt_device *d = &sim->board->devices[device];
+	dmn_device_t h = sim->inst->devices[device];
+	uint32_t now = DMN_OPP_ID_NONE;
 	unsigned n = d->n_attachments;
 	uint32_t *old_v = sim->vote_scratch, *new_v = old_v + n;
 	memset(old_v, 0, 2 * (size_t)n * sizeof(*old_v));
-	opp_device_current(sim->ctx, h, &now, NULL);
-	if (was != OPP_ID_NONE)
-		opp_device_votes(sim->ctx, h, was, old_v, n);
-	if (now != OPP_ID_NONE)
-		opp_device_votes(sim->ctx, h, now, new_v, n);
+	dmn_opp_device_current(sim->ctx, h, &now, NULL);
+	if (was != DMN_OPP_ID_NONE)
+		dmn_opp_device_votes(sim->ctx, h, was, old_v, n);
+	if (now != DMN_OPP_ID_NONE)
+		dmn_opp_device_votes(sim->ctx, h, now, new_v, n);
 	for (unsigned i = 0; i < n; i++)
 		if (old_v[i] || new_v[i])
 			sim->devs[device].cast[i] = new_v[i];
@@ -479,46 +479,46 @@ static void note_rate_votes(struct sim *sim, int device, uint32_t was)
  * run domain callbacks, whose safe-direction failures only
  * dmn_last_error() reports; any other command's outcome is its own result.
  */
-static int execute(struct sim *sim, const struct scn_cmd *cmd,
+static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		   const struct resolved *r, int *callbacks)
 {
 	struct dmn_ctx *ctx = sim->ctx;
-	const struct dt_board *b = sim->board;
-	const struct dt_instance *inst = sim->inst;
-	struct sim_device *dev = r->device >= 0 ? &sim->devs[r->device] : NULL;
+	const struct dmn_dt_board *b = sim->board;
+	const struct dmn_dt_instance *inst = sim->inst;
+	struct dmn_sim_device *dev = r->device >= 0 ? &sim->devs[r->device] : NULL;
 	uint32_t dev_h = r->device >= 0 ? inst->devices[r->device] : 0;
 	int err = 0;
 	*callbacks = 0;
 	switch (cmd->verb) {
-	case SCN_RESUME:
+	case DMN_SCN_RESUME:
 		if (dev->active)
 			return 0; /* no nesting in scenarios */
 		*callbacks = 1;
 		/* with the device-to-device requirements it casts */
-		err = opp_device_get(ctx, dev_h);
+		err = dmn_opp_device_get(ctx, dev_h);
 		if (!err)
 			dev->active = 1;
 		return err;
-	case SCN_SUSPEND:
+	case DMN_SCN_SUSPEND:
 		if (!dev->active)
 			return 0;
 		*callbacks = 1;
-		err = opp_device_put(ctx, dev_h);
+		err = dmn_opp_device_put(ctx, dev_h);
 		if (!err)
 			dev->active = 0;
 		return err;
-	case SCN_RATE: {
+	case DMN_SCN_RATE: {
 		*callbacks = 1;
-		uint32_t was = OPP_ID_NONE;
-		opp_device_current(ctx, dev_h, &was, NULL);
-		err = opp_set_rate(ctx, dev_h, cmd->rate.hz);
+		uint32_t was = DMN_OPP_ID_NONE;
+		dmn_opp_device_current(ctx, dev_h, &was, NULL);
+		err = dmn_opp_set_rate(ctx, dev_h, cmd->rate.hz);
 		if (!err)
 			note_rate_votes(sim, r->device, was);
 		/* Not bound to a table: DESIGN §1 says -ENODEV ("a device
 		 * without an OPP table"), the library -ENOENT. */
 		return err == -ENOENT ? -ENODEV : err;
 	}
-	case SCN_VOTE: {
+	case DMN_SCN_VOTE: {
 		/* Checked here, when the vote is cast (even while suspended),
 		 * from where it can land: the same answer for a callback-less
 		 * child as for its callback-less parent. */
@@ -528,71 +528,71 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 		*callbacks = 1;
 		/* an owner of a required table keeps the higher of its vote
 		 * and its effective OPP's (DESIGN §2) */
-		err = opp_device_vote(ctx, dev_h, (unsigned)r->attachment,
+		err = dmn_opp_device_vote(ctx, dev_h, (unsigned)r->attachment,
 				      r->level);
 		if (!err)
 			dev->cast[r->attachment] = r->level;
 		return err;
 	}
-	case SCN_QOS:
-		return pd_device_set_qos(ctx, dev_h, cmd->qos.latency_us);
-	case SCN_WAKEUP:
-		return pd_device_set_wakeup(ctx, dev_h, cmd->wakeup.at_ns);
-	case SCN_FAIL:
+	case DMN_SCN_QOS:
+		return dmn_device_set_qos(ctx, dev_h, cmd->qos.latency_us);
+	case DMN_SCN_WAKEUP:
+		return dmn_device_set_wakeup(ctx, dev_h, cmd->wakeup.at_ns);
+	case DMN_SCN_FAIL:
 		sim->doms[r->domain].fail_count[cmd->fail.op] = cmd->fail.count;
 		return 0;
-	case SCN_EXPECT:
+	case DMN_SCN_EXPECT:
 		return 0;
-	case SCN_BOOT_ON:
+	case DMN_SCN_BOOT_ON:
 		sim->doms[r->domain].boot_raw = r->level;
-		return pd_domain_boot_on(ctx, inst->domains[r->domain],
+		return dmn_domain_boot_on(ctx, inst->domains[r->domain],
 					 r->level);
-	case SCN_EXPLAIN:
+	case DMN_SCN_EXPLAIN:
 		return 0; /* run_command answers it */
-	case SCN_WAKEUP_ENABLE:
-		return pd_device_set_wakeup_enable(ctx, dev_h, cmd->toggle.on);
-	case SCN_ACTIVE_WAKEUP:
-		return pd_domain_set_active_wakeup(
+	case DMN_SCN_WAKEUP_ENABLE:
+		return dmn_device_set_wakeup_enable(ctx, dev_h, cmd->toggle.on);
+	case DMN_SCN_ACTIVE_WAKEUP:
+		return dmn_domain_set_active_wakeup(
 		    ctx, inst->domains[r->domain], cmd->toggle.on);
-	case SCN_HWMODE:
+	case DMN_SCN_HWMODE:
 		*callbacks = 1;
-		return pd_attach_set_hwmode(
+		return dmn_attach_set_hwmode(
 		    ctx, inst->attachments[r->device][r->attachment],
 		    cmd->hwmode.on);
-	case SCN_ALWAYS_ON:
+	case DMN_SCN_ALWAYS_ON:
 		*callbacks = 1;
 		if (cmd->toggle.domain)
-			return pd_domain_set_always_on(ctx,
+			return dmn_domain_set_always_on(ctx,
 						       inst->domains[r->domain]);
-		return pd_device_set_always_on(ctx, dev_h, cmd->toggle.on);
-	case SCN_SYSTEM_SUSPEND:
-	case SCN_SYSTEM_RESUME: {
+		return dmn_device_set_always_on(ctx, dev_h, cmd->toggle.on);
+	case DMN_SCN_SYSTEM_SUSPEND:
+	case DMN_SCN_SYSTEM_RESUME: {
 		*callbacks = 1;
-		int was = pd_system_asleep(ctx);
-		err = cmd->verb == SCN_SYSTEM_SUSPEND ? pd_system_suspend(ctx)
-						      : pd_system_resume(ctx);
+		int was = dmn_system_asleep(ctx);
+		err = cmd->verb == DMN_SCN_SYSTEM_SUSPEND ? dmn_system_suspend(ctx)
+						      : dmn_system_resume(ctx);
 		/* The sleep band of the trace and the SVG starts and ends
 		 * with these. */
-		if (pd_system_asleep(ctx) != was) {
-			struct rpt_event ev;
+		if (dmn_system_asleep(ctx) != was) {
+			struct dmn_report_event ev;
 			memset(&ev, 0, sizeof(ev));
-			ev.kind = was ? RPT_EV_SYSTEM_WAKE : RPT_EV_SYSTEM_SLEEP;
+			ev.kind = was ? DMN_REPORT_EV_SYSTEM_WAKE : DMN_REPORT_EV_SYSTEM_SLEEP;
 			dmn__sim_record(sim, &ev);
 		}
 		/* Sleep changed runtime states behind the scenario's back:
 		 * take them from the library again. */
 		for (unsigned i = 0; i < b->n_devices; i++) {
-			struct pd_device_info di;
-			if (!pd_device_info(ctx, inst->devices[i], &di))
+			struct dmn_device_info di;
+			if (!dmn_device_info(ctx, inst->devices[i], &di))
 				sim->devs[i].active = di.usage > 0;
 		}
 		return err;
 	}
-	case SCN_PROBE:
+	case DMN_SCN_PROBE:
 		*callbacks = 1;
 		if (!cmd->probe.all)
-			return pd_device_probe(ctx, dev_h);
-		return pd_probe_all(ctx);
+			return dmn_device_probe(ctx, dev_h);
+		return dmn_probe_all(ctx);
 	}
 	return -EINVAL;
 }
@@ -600,26 +600,26 @@ static int execute(struct sim *sim, const struct scn_cmd *cmd,
 /* Why a command failed, in words a scenario writer can act on: the
  * highest rate or level there is, where the errno alone leaves them to
  * read the board. */
-static void failure_reason(struct sim *sim, const struct scn_cmd *cmd,
+static void failure_reason(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 			   const struct resolved *r, int err, char *buf,
 			   size_t size)
 {
 	struct dmn_ctx *ctx = sim->ctx;
 	char a[RPT_NUM_LEN], b[RPT_NUM_LEN];
-	opp_table_t table;
+	dmn_opp_table_t table;
 	uint32_t id;
-	struct opp_info info;
+	struct dmn_opp_info info;
 	snprintf(buf, size, "%s", dmn_strerror(err));
-	if (cmd->verb == SCN_RATE && r->device >= 0) {
-		pd_device_t dev = sim->inst->devices[r->device];
+	if (cmd->verb == DMN_SCN_RATE && r->device >= 0) {
+		dmn_device_t dev = sim->inst->devices[r->device];
 		if (err == -ENODEV &&
-		    opp_device_table(ctx, dev, &table) != 0) {
+		    dmn_opp_device_table(ctx, dev, &table) != 0) {
 			snprintf(buf, size, "%s has no OPP table", cmd->target);
 			return;
 		}
-		if (err != -ERANGE || opp_device_table(ctx, dev, &table) ||
-		    opp_last(ctx, table, &id) ||
-		    opp_entry_info(ctx, table, id, &info))
+		if (err != -ERANGE || dmn_opp_device_table(ctx, dev, &table) ||
+		    dmn_opp_last(ctx, table, &id) ||
+		    dmn_opp_entry_info(ctx, table, id, &info))
 			return;
 		if (!info.n_hz) {
 			snprintf(buf, size, "its OPP table has no frequencies");
@@ -634,7 +634,7 @@ static void failure_reason(struct sim *sim, const struct scn_cmd *cmd,
 				 "what a domain or a required table can take");
 		return;
 	}
-	if (cmd->verb == SCN_VOTE && r->device >= 0) {
+	if (cmd->verb == DMN_SCN_VOTE && r->device >= 0) {
 		int dom = sim->board->devices[r->device]
 			      .attachments[r->attachment].domain;
 		const char *name = sim->board->domains[dom].name;
@@ -643,17 +643,17 @@ static void failure_reason(struct sim *sim, const struct scn_cmd *cmd,
 			return;
 		}
 		if (err == -ERANGE &&
-		    !opp_domain_table(ctx, sim->inst->domains[dom], &table) &&
-		    !opp_find_level_floor(ctx, table, UINT32_MAX, &id) &&
-		    !opp_entry_info(ctx, table, id, &info))
+		    !dmn_opp_domain_table(ctx, sim->inst->domains[dom], &table) &&
+		    !dmn_opp_find_level_floor(ctx, table, UINT32_MAX, &id) &&
+		    !dmn_opp_entry_info(ctx, table, id, &info))
 			snprintf(buf, size, "level %" PRIu32 " is above %s's "
 				 "highest, %" PRIu32, r->level, name, info.level);
 	}
 }
 
-/* One command, its names resolved into @r: as sim_run runs each. */
-static int run_command(struct sim *sim, const struct scn_cmd *cmd,
-		       const struct resolved *r, struct sim_result *res,
+/* One command, its names resolved into @r: as dmn_sim_run runs each. */
+static int run_command(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
+		       const struct resolved *r, struct dmn_sim_result *res,
 		       int *op_error)
 {
 	char text[200];
@@ -662,12 +662,12 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 	sim->cur_line = cmd->line;
 	if (push_cause(sim, describe(cmd, text, sizeof(text))))
 		return -ENOMEM;
-	if (cmd->verb == SCN_EXPECT) {
+	if (cmd->verb == DMN_SCN_EXPECT) {
 		check_expect(sim, cmd, r, sim->last_error, res);
 		return 0;
 	}
 	/* Like expect, explain only looks: it leaves last-error. */
-	if (cmd->verb == SCN_EXPLAIN)
+	if (cmd->verb == DMN_SCN_EXPLAIN)
 		return explain(sim, (unsigned)r->domain);
 	res->commands++;
 	sim->undoing = 0;
@@ -678,9 +678,9 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 	sim->last_error = err || !callbacks ? err : dmn_last_error(sim->ctx);
 	*op_error = err;
 	if (err) {
-		struct rpt_event ev;
+		struct dmn_report_event ev;
 		memset(&ev, 0, sizeof(ev));
-		ev.kind = RPT_EV_COMMAND_ERROR;
+		ev.kind = DMN_REPORT_EV_COMMAND_ERROR;
 		ev.error = err;
 		/* The reason is kept with the causes, so it lives as long as
 		 * the events; the command stays their cause. */
@@ -703,8 +703,8 @@ static int run_command(struct sim *sim, const struct scn_cmd *cmd,
 
 /* A boot level is checked like a vote, but as part of reading the
  * scenario: a board cannot boot into a state it cannot hold. */
-static int boot_error(struct sim *sim, const struct scn_script *script,
-		      const struct scn_cmd *cmd, int err, struct scn_diag *diag)
+static int boot_error(struct dmn_sim *sim, const struct dmn_scn_script *script,
+		      const struct dmn_scn_cmd *cmd, int err, struct dmn_scn_diag *diag)
 {
 	(void)sim;
 	const char *why = err == -ENODEV ? "no domain it reaches has levels"
@@ -718,9 +718,9 @@ static int boot_error(struct sim *sim, const struct scn_script *script,
 			why, dmn_errno_name(err));
 }
 
-int sim_run(struct sim *sim, const struct scn_script *script,
-	    sim_event_fn live, void *user, struct sim_result *res,
-	    struct scn_diag *diag)
+int dmn_sim_run(struct dmn_sim *sim, const struct dmn_scn_script *script,
+	    dmn_sim_event_fn live, void *user, struct dmn_sim_result *res,
+	    struct dmn_scn_diag *diag)
 {
 	if (!sim || !script || !res)
 		return -EINVAL;
@@ -744,7 +744,7 @@ int sim_run(struct sim *sim, const struct scn_script *script,
 			free(r);
 			return -ENOMEM;
 		}
-		if (op_error && script->cmds[i].verb == SCN_BOOT_ON) {
+		if (op_error && script->cmds[i].verb == DMN_SCN_BOOT_ON) {
 			free(r);
 			return boot_error(sim, script, &script->cmds[i],
 					  op_error, diag);
@@ -758,8 +758,8 @@ int sim_run(struct sim *sim, const struct scn_script *script,
 	return sim->oom ? -ENOMEM : 0;
 }
 
-int sim_step(struct sim *sim, const struct scn_script *script, size_t i,
-	     struct sim_result *res, int *op_error, struct scn_diag *diag)
+int dmn_sim_step(struct dmn_sim *sim, const struct dmn_scn_script *script, size_t i,
+	     struct dmn_sim_result *res, int *op_error, struct dmn_scn_diag *diag)
 {
 	if (!sim || !script || !res || !op_error || i >= script->count)
 		return -EINVAL;
@@ -770,7 +770,7 @@ int sim_step(struct sim *sim, const struct scn_script *script, size_t i,
 		return err;
 	sim->live = NULL;
 	err = run_command(sim, &script->cmds[i], &r, res, op_error);
-	if (!err && *op_error && script->cmds[i].verb == SCN_BOOT_ON)
+	if (!err && *op_error && script->cmds[i].verb == DMN_SCN_BOOT_ON)
 		err = boot_error(sim, script, &script->cmds[i], *op_error, diag);
 	sim->cur_cause = NULL;
 	sim->cur_line = 0;

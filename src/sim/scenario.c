@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The scenario parser: text in memory -> struct scn_script.
+ * The scenario parser: text in memory -> struct dmn_scn_script.
  *
  * One pass, line by line. The text is copied once into a buffer the script
  * owns and every word is NUL-terminated in place (the byte after a word is
@@ -36,7 +36,7 @@ struct word {
 
 struct parser {
 	struct dmn_alloc_ops alloc;
-	struct scn_diag *diag;
+	struct dmn_scn_diag *diag;
 	const char *filename;
 
 	char *line_start;
@@ -44,30 +44,30 @@ struct parser {
 
 	uint64_t prev_time;
 	int prev_nonboot; /* a command other than boot-on was read */
-	struct scn_cmd *cmds;
+	struct dmn_scn_cmd *cmds;
 	size_t count;
 	size_t cap;
 };
 
-static const char *const verb_names[SCN_VERB_COUNT] = {
-    [SCN_RESUME] = "resume", [SCN_SUSPEND] = "suspend", [SCN_RATE] = "rate",
-    [SCN_VOTE] = "vote",     [SCN_QOS] = "qos",		[SCN_WAKEUP] = "wakeup",
-    [SCN_FAIL] = "fail",     [SCN_EXPECT] = "expect",
-    [SCN_BOOT_ON] = "boot-on", [SCN_PROBE] = "probe",
-    [SCN_EXPLAIN] = "explain",
-    [SCN_SYSTEM_SUSPEND] = "system-suspend",
-    [SCN_SYSTEM_RESUME] = "system-resume",
-    [SCN_WAKEUP_ENABLE] = "wakeup-enable",
-    [SCN_ACTIVE_WAKEUP] = "active-wakeup",
-    [SCN_HWMODE] = "hwmode",
-    [SCN_ALWAYS_ON] = "always-on",
+static const char *const verb_names[DMN_SCN_VERB_COUNT] = {
+    [DMN_SCN_RESUME] = "resume", [DMN_SCN_SUSPEND] = "suspend", [DMN_SCN_RATE] = "rate",
+    [DMN_SCN_VOTE] = "vote",     [DMN_SCN_QOS] = "qos",		[DMN_SCN_WAKEUP] = "wakeup",
+    [DMN_SCN_FAIL] = "fail",     [DMN_SCN_EXPECT] = "expect",
+    [DMN_SCN_BOOT_ON] = "boot-on", [DMN_SCN_PROBE] = "probe",
+    [DMN_SCN_EXPLAIN] = "explain",
+    [DMN_SCN_SYSTEM_SUSPEND] = "system-suspend",
+    [DMN_SCN_SYSTEM_RESUME] = "system-resume",
+    [DMN_SCN_WAKEUP_ENABLE] = "wakeup-enable",
+    [DMN_SCN_ACTIVE_WAKEUP] = "active-wakeup",
+    [DMN_SCN_HWMODE] = "hwmode",
+    [DMN_SCN_ALWAYS_ON] = "always-on",
 };
 
 static const char *const fail_op_names[] = {
-    [SCN_FAIL_PSTATE] = "pstate",
-    [SCN_FAIL_ON] = "on",
-    [SCN_FAIL_OFF] = "off",
-    [SCN_FAIL_HWMODE] = "hwmode",
+    [DMN_SCN_FAIL_PSTATE] = "pstate",
+    [DMN_SCN_FAIL_ON] = "on",
+    [DMN_SCN_FAIL_OFF] = "off",
+    [DMN_SCN_FAIL_HWMODE] = "hwmode",
 };
 #define N_FAIL_OPS (sizeof(fail_op_names) / sizeof(fail_op_names[0]))
 
@@ -80,14 +80,14 @@ static const char *const expect_keywords[] = {
 	"| DOMAIN held | DOMAIN released | DOMAIN hw | DOMAIN sw | "           \
 	"DEV rate HZ | last-error ERRNO"
 
-const char *scn_verb_name(enum scn_verb verb)
+const char *dmn_scn_verb_name(enum dmn_scn_verb verb)
 {
-	if ((unsigned)verb >= SCN_VERB_COUNT)
+	if ((unsigned)verb >= DMN_SCN_VERB_COUNT)
 		return "?";
 	return verb_names[verb];
 }
 
-const char *scn_fail_op_name(enum scn_fail_op op)
+const char *dmn_scn_fail_op_name(enum dmn_scn_fail_op op)
 {
 	if ((unsigned)op >= N_FAIL_OPS)
 		return "?";
@@ -131,7 +131,7 @@ error_at(struct parser *p, int err, uint32_t column, const char *fmt, ...)
 	return err;
 }
 
-int scn_diag_format(const struct scn_diag *diag, int with_column, char *buf,
+int dmn_scn_diag_format(const struct dmn_scn_diag *diag, int with_column, char *buf,
 		    size_t size)
 {
 	if (!diag || (!buf && size > 0))
@@ -285,7 +285,7 @@ static int parse_scaled_word(struct parser *p, const struct word *w,
 	const char *s = w->s + skip;
 	size_t len = w->len - skip;
 	uint32_t col = w->column + (uint32_t)skip;
-	enum scn_num_status st = dmn__scn_parse_scaled(
+	enum dmn_scn_num_status st = dmn__scn_parse_scaled(
 	    s, len, freq ? dmn__scn_freq_units : dmn__scn_time_units,
 	    freq ? dmn__scn_n_freq_units : dmn__scn_n_time_units, freq, out, &unit_off);
 
@@ -307,7 +307,7 @@ static int parse_scaled_word(struct parser *p, const struct word *w,
 		if (!freq) {
 			/* `MS`, `Us`: the case is the only thing wrong. */
 			const char *names[] = {"ns", "us", "ms", "s"};
-			const char *hint = scn_suggest(u, names, 4);
+			const char *hint = dmn_scn_suggest(u, names, 4);
 			if (hint && strlen(hint) == strlen(u))
 				return error_at(
 				    p, -EINVAL, ucol,
@@ -334,10 +334,10 @@ static int parse_scaled_word(struct parser *p, const struct word *w,
 static int parse_u32_word(struct parser *p, const struct word *w,
 			  const char *what, uint64_t max, uint32_t *out)
 {
-	static const struct scn_unit bare[] = {{"", 0}};
+	static const struct dmn_scn_unit bare[] = {{"", 0}};
 	char q[QUOTE_MAX + 4];
 	uint64_t v;
-	enum scn_num_status st =
+	enum dmn_scn_num_status st =
 	    dmn__scn_parse_scaled(w->s, w->len, bare, 1, 0, &v, NULL);
 
 	/* Levels and counts are integers: `5.0` is refused, not rounded. */
@@ -444,7 +444,7 @@ static int unknown_word(struct parser *p, const struct word *w,
 			const char *list)
 {
 	char q[QUOTE_MAX + 4];
-	const char *hint = scn_suggest(w->s, names, n);
+	const char *hint = dmn_scn_suggest(w->s, names, n);
 	quote(q, w->s, w->len);
 	if (hint)
 		return error_at(p, -EINVAL, w->column,
@@ -457,7 +457,7 @@ static int unknown_word(struct parser *p, const struct word *w,
 /* ---- one command ----------------------------------------------------------
  */
 
-static int parse_expect(struct parser *p, struct scn_cmd *cmd,
+static int parse_expect(struct parser *p, struct dmn_scn_cmd *cmd,
 			const struct word *verb, const struct word *a, size_t n,
 			uint32_t end_col)
 {
@@ -471,7 +471,7 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		if (err)
 			return err;
 		cmd->target = NULL;
-		cmd->expect.kind = SCN_EXPECT_LAST_ERROR;
+		cmd->expect.kind = DMN_SCN_EXPECT_LAST_ERROR;
 		return parse_errno_word(p, &a[1], &cmd->expect.error);
 	}
 	if (n == 1)
@@ -486,7 +486,7 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		if (err)
 			return err;
 		cmd->expect.kind =
-		    word_is(kw, "on") ? SCN_EXPECT_ON : SCN_EXPECT_OFF;
+		    word_is(kw, "on") ? DMN_SCN_EXPECT_ON : DMN_SCN_EXPECT_OFF;
 		return 0;
 	}
 	if (word_is(kw, "held") || word_is(kw, "released")) {
@@ -497,7 +497,7 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 		if (err)
 			return err;
 		cmd->expect.kind =
-		    held ? SCN_EXPECT_HELD : SCN_EXPECT_RELEASED;
+		    held ? DMN_SCN_EXPECT_HELD : DMN_SCN_EXPECT_RELEASED;
 		return 0;
 	}
 	if (word_is(kw, "hw") || word_is(kw, "sw")) {
@@ -506,7 +506,7 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 				hw ? "expect DOMAIN hw" : "expect DOMAIN sw");
 		if (err)
 			return err;
-		cmd->expect.kind = hw ? SCN_EXPECT_HW : SCN_EXPECT_SW;
+		cmd->expect.kind = hw ? DMN_SCN_EXPECT_HW : DMN_SCN_EXPECT_SW;
 		return 0;
 	}
 	if (word_is(kw, "pstate")) {
@@ -514,7 +514,7 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 				"expect DOMAIN pstate N");
 		if (err)
 			return err;
-		cmd->expect.kind = SCN_EXPECT_PSTATE;
+		cmd->expect.kind = DMN_SCN_EXPECT_PSTATE;
 		return parse_level_word(p, &a[2], &cmd->expect.level,
 					&cmd->expect.level_name);
 	}
@@ -523,7 +523,7 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 				"expect DOMAIN idle NAME");
 		if (err)
 			return err;
-		cmd->expect.kind = SCN_EXPECT_IDLE;
+		cmd->expect.kind = DMN_SCN_EXPECT_IDLE;
 		cmd->expect.idle_state = a[2].s;
 		return 0;
 	}
@@ -532,13 +532,13 @@ static int parse_expect(struct parser *p, struct scn_cmd *cmd,
 				"expect DEV rate HZ");
 		if (err)
 			return err;
-		cmd->expect.kind = SCN_EXPECT_RATE;
+		cmd->expect.kind = DMN_SCN_EXPECT_RATE;
 		return parse_scaled_word(p, &a[2], 0, 1, "frequency",
 					 &cmd->expect.hz);
 	}
 	/* `expect last-eror EIO`: the first word was the misspelt keyword. */
 	const char *le[] = {"last-error"};
-	if (n == 2 && scn_suggest(a[0].s, le, 1))
+	if (n == 2 && dmn_scn_suggest(a[0].s, le, 1))
 		return unknown_word(p, &a[0], "expect form", le, 1, "");
 	return unknown_word(p, kw, "expect form", expect_keywords,
 			    N_EXPECT_KEYWORDS,
@@ -557,30 +557,30 @@ static int parse_switch(struct parser *p, const struct word *w, int *on)
 	return unknown_word(p, w, "switch", onoff, 2, "use on or off");
 }
 
-static int parse_args(struct parser *p, struct scn_cmd *cmd,
+static int parse_args(struct parser *p, struct dmn_scn_cmd *cmd,
 		      const struct word *verb, const struct word *a, size_t n,
 		      uint32_t end_col)
 {
 	int err;
 
 	switch (cmd->verb) {
-	case SCN_RESUME:
-	case SCN_SUSPEND:
+	case DMN_SCN_RESUME:
+	case DMN_SCN_SUSPEND:
 		err = arg_count(p, verb, n, 1, 1, a, end_col,
-				cmd->verb == SCN_RESUME ? "resume DEV"
+				cmd->verb == DMN_SCN_RESUME ? "resume DEV"
 							: "suspend DEV");
 		if (err)
 			return err;
 		cmd->target = a[0].s;
 		return 0;
-	case SCN_RATE:
+	case DMN_SCN_RATE:
 		err = arg_count(p, verb, n, 2, 2, a, end_col, "rate DEV FREQ");
 		if (err)
 			return err;
 		cmd->target = a[0].s;
 		return parse_scaled_word(p, &a[1], 0, 1, "frequency",
 					 &cmd->rate.hz);
-	case SCN_VOTE:
+	case DMN_SCN_VOTE:
 		err = arg_count(p, verb, n, 2, 3, a, end_col,
 				"vote DEV [DOMAIN-NAME] LEVEL");
 		if (err)
@@ -589,8 +589,8 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		cmd->vote.domain = n == 3 ? a[1].s : NULL;
 		return parse_level_word(p, &a[n - 1], &cmd->vote.level,
 					&cmd->vote.level_name);
-	case SCN_QOS: {
-		static const struct scn_unit us_units[] = {
+	case DMN_SCN_QOS: {
+		static const struct dmn_scn_unit us_units[] = {
 		    {"", 0}, {"us", 0}, {"\xc2\xb5s", 0}, {"ms", 3}, {"s", 6}};
 		err = arg_count(p, verb, n, 2, 2, a, end_col,
 				"qos DEV LATENCY_US|none");
@@ -598,15 +598,15 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			return err;
 		cmd->target = a[0].s;
 		if (word_is(&a[1], "none")) {
-			cmd->qos.latency_us = SCN_QOS_NONE;
+			cmd->qos.latency_us = DMN_SCN_QOS_NONE;
 			return 0;
 		}
 		uint64_t v;
 		char q[QUOTE_MAX + 4];
-		enum scn_num_status st = dmn__scn_parse_scaled(
+		enum dmn_scn_num_status st = dmn__scn_parse_scaled(
 		    a[1].s, a[1].len, us_units, 5, 0, &v, NULL);
 		quote(q, a[1].s, a[1].len);
-		if (st == SCN_NUM_OK && v < SCN_QOS_NONE) {
+		if (st == SCN_NUM_OK && v < DMN_SCN_QOS_NONE) {
 			cmd->qos.latency_us = (uint32_t)v;
 			return 0;
 		}
@@ -614,21 +614,21 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			return error_at(p, -EOVERFLOW, a[1].column,
 					"latency '%s' is too large (at most "
 					"%lu us)",
-					q, (unsigned long)(SCN_QOS_NONE - 1));
+					q, (unsigned long)(DMN_SCN_QOS_NONE - 1));
 		return error_at(p, -EINVAL, a[1].column,
 				"bad latency '%s': expected whole microseconds "
 				"(a bare number, or with us, ms or s) "
 				"or 'none'",
 				q);
 	}
-	case SCN_WAKEUP: {
+	case DMN_SCN_WAKEUP: {
 		err = arg_count(p, verb, n, 2, 2, a, end_col,
 				"wakeup DEV TIME|+TIME|none");
 		if (err)
 			return err;
 		cmd->target = a[0].s;
 		if (word_is(&a[1], "none")) {
-			cmd->wakeup.at_ns = SCN_WAKEUP_NONE;
+			cmd->wakeup.at_ns = DMN_SCN_WAKEUP_NONE;
 			return 0;
 		}
 		int rel = a[1].s[0] == '+';
@@ -645,14 +645,14 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			t += cmd->time_ns;
 		}
 		/* UINT64_MAX ns means `none`: a time cannot be that late. */
-		if (t == SCN_WAKEUP_NONE)
+		if (t == DMN_SCN_WAKEUP_NONE)
 			return error_at(p, -EOVERFLOW, a[1].column,
 					"wakeup time is too large (use 'none' "
 					"to clear it)");
 		cmd->wakeup.at_ns = t;
 		return 0;
 	}
-	case SCN_FAIL: {
+	case DMN_SCN_FAIL: {
 		err = arg_count(p, verb, n, 2, 3, a, end_col,
 				"fail DOMAIN pstate|on|off|hwmode [COUNT]");
 		if (err)
@@ -666,16 +666,16 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			return unknown_word(p, &a[1], "fail op", fail_op_names,
 					    N_FAIL_OPS,
 					    "use pstate, on, off or hwmode");
-		cmd->fail.op = (enum scn_fail_op)op;
+		cmd->fail.op = (enum dmn_scn_fail_op)op;
 		cmd->fail.count = 1;
 		if (n == 3)
 			return parse_u32_word(p, &a[2], "count", UINT32_MAX,
 					      &cmd->fail.count);
 		return 0;
 	}
-	case SCN_EXPECT:
+	case DMN_SCN_EXPECT:
 		return parse_expect(p, cmd, verb, a, n, end_col);
-	case SCN_BOOT_ON:
+	case DMN_SCN_BOOT_ON:
 		err = arg_count(p, verb, n, 1, 2, a, end_col,
 				"boot-on DOMAIN [LEVEL]");
 		if (err)
@@ -691,22 +691,22 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			return 0;
 		return parse_level_word(p, &a[1], &cmd->boot.level,
 					&cmd->boot.level_name);
-	case SCN_PROBE:
+	case DMN_SCN_PROBE:
 		err = arg_count(p, verb, n, 1, 1, a, end_col, "probe DEV|all");
 		if (err)
 			return err;
 		cmd->probe.all = word_is(&a[0], "all");
 		cmd->target = cmd->probe.all ? NULL : a[0].s;
 		return 0;
-	case SCN_SYSTEM_SUSPEND:
-	case SCN_SYSTEM_RESUME:
+	case DMN_SCN_SYSTEM_SUSPEND:
+	case DMN_SCN_SYSTEM_RESUME:
 		return arg_count(p, verb, n, 0, 0, a, end_col,
-				 cmd->verb == SCN_SYSTEM_SUSPEND
+				 cmd->verb == DMN_SCN_SYSTEM_SUSPEND
 				     ? "system-suspend"
 				     : "system-resume");
-	case SCN_WAKEUP_ENABLE:
-	case SCN_ACTIVE_WAKEUP: {
-		int dev = cmd->verb == SCN_WAKEUP_ENABLE;
+	case DMN_SCN_WAKEUP_ENABLE:
+	case DMN_SCN_ACTIVE_WAKEUP: {
+		int dev = cmd->verb == DMN_SCN_WAKEUP_ENABLE;
 		err = arg_count(p, verb, n, dev ? 2 : 1, 2, a, end_col,
 				dev ? "wakeup-enable DEV on|off"
 				    : "active-wakeup DOMAIN [on|off]");
@@ -718,7 +718,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 			return 0;
 		return parse_switch(p, &a[1], &cmd->toggle.on);
 	}
-	case SCN_HWMODE:
+	case DMN_SCN_HWMODE:
 		err = arg_count(p, verb, n, 2, 3, a, end_col,
 				"hwmode DEV [DOMAIN-NAME] on|off");
 		if (err)
@@ -726,7 +726,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		cmd->target = a[0].s;
 		cmd->hwmode.domain = n == 3 ? a[1].s : NULL;
 		return parse_switch(p, &a[n - 1], &cmd->hwmode.on);
-	case SCN_ALWAYS_ON:
+	case DMN_SCN_ALWAYS_ON:
 		err = arg_count(p, verb, n, 1, 2, a, end_col,
 				"always-on DEV on|off, or always-on DOMAIN");
 		if (err)
@@ -744,7 +744,7 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 		cmd->toggle.on = 1;
 		cmd->toggle.domain = 1;
 		return 0;
-	case SCN_EXPLAIN:
+	case DMN_SCN_EXPLAIN:
 		err = arg_count(p, verb, n, 1, 1, a, end_col,
 				"explain DOMAIN");
 		if (err)
@@ -755,13 +755,13 @@ static int parse_args(struct parser *p, struct scn_cmd *cmd,
 	return -EINVAL;
 }
 
-static int push_cmd(struct parser *p, struct scn_cmd **slot)
+static int push_cmd(struct parser *p, struct dmn_scn_cmd **slot)
 {
 	if (p->count == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
-		if (cap > SIZE_MAX / sizeof(struct scn_cmd))
+		if (cap > SIZE_MAX / sizeof(struct dmn_scn_cmd))
 			return -ENOMEM;
-		struct scn_cmd *grown =
+		struct dmn_scn_cmd *grown =
 		    p->alloc.alloc(p->alloc.user, cap * sizeof(*grown));
 		if (!grown)
 			return -ENOMEM;
@@ -805,8 +805,8 @@ static int parse_line(struct parser *p, char *end)
 			time = p->prev_time + t;
 		} else if (t < p->prev_time) {
 			char now_s[32], prev_s[32];
-			scn_format_time(t, now_s, sizeof(now_s));
-			scn_format_time(p->prev_time, prev_s, sizeof(prev_s));
+			dmn_scn_format_time(t, now_s, sizeof(now_s));
+			dmn_scn_format_time(p->prev_time, prev_s, sizeof(prev_s));
 			return error_at(p, -EINVAL, w[0].column,
 					"time goes backwards: @%s is before "
 					"the previous line's time %s",
@@ -821,15 +821,15 @@ static int parse_line(struct parser *p, char *end)
 
 	const struct word *verb = &w[v];
 	size_t k;
-	for (k = 0; k < SCN_VERB_COUNT; k++)
+	for (k = 0; k < DMN_SCN_VERB_COUNT; k++)
 		if (word_is(verb, verb_names[k]))
 			break;
-	if (k == SCN_VERB_COUNT) {
+	if (k == DMN_SCN_VERB_COUNT) {
 		if (verb->s[0] == '@' || verb->s[0] == '+')
 			return error_at(p, -EINVAL, verb->column,
 					"a time must be the first word of the "
 					"line");
-		return unknown_word(p, verb, "verb", verb_names, SCN_VERB_COUNT,
+		return unknown_word(p, verb, "verb", verb_names, DMN_SCN_VERB_COUNT,
 				    "verbs: resume, suspend, rate, vote, qos, "
 				    "wakeup, fail, expect, boot-on, probe, explain, "
 				    "system-suspend, system-resume, "
@@ -837,7 +837,7 @@ static int parse_line(struct parser *p, char *end)
 				    "always-on");
 	}
 
-	struct scn_cmd *cmd;
+	struct dmn_scn_cmd *cmd;
 	err = push_cmd(p, &cmd);
 	if (err) {
 		p->line = 0;
@@ -846,14 +846,14 @@ static int parse_line(struct parser *p, char *end)
 	cmd->time_ns = time;
 	cmd->line = p->line;
 	cmd->column = verb->column;
-	cmd->verb = (enum scn_verb)k;
+	cmd->verb = (enum dmn_scn_verb)k;
 	err = parse_args(p, cmd, verb, &w[v + 1], n - v - 1, end_col);
 	if (err)
 		return err;
 	p->count++;
 	p->prev_time = time;
-	if (cmd->verb != SCN_BOOT_ON &&
-	    !(cmd->verb == SCN_ALWAYS_ON && cmd->toggle.domain))
+	if (cmd->verb != DMN_SCN_BOOT_ON &&
+	    !(cmd->verb == DMN_SCN_ALWAYS_ON && cmd->toggle.domain))
 		p->prev_nonboot = 1;
 	return 0;
 }
@@ -861,9 +861,9 @@ static int parse_line(struct parser *p, char *end)
 /* ---- entry points ---------------------------------------------------------
  */
 
-int scn_parse(const char *text, size_t len, const char *filename,
-	      const struct dmn_alloc_ops *alloc, struct scn_script **out,
-	      struct scn_diag *diag)
+int dmn_scn_parse(const char *text, size_t len, const char *filename,
+	      const struct dmn_alloc_ops *alloc, struct dmn_scn_script **out,
+	      struct dmn_scn_diag *diag)
 {
 	struct parser p;
 	int err = 0;
@@ -884,7 +884,7 @@ int scn_parse(const char *text, size_t len, const char *filename,
 	if (len > SIZE_MAX - name_len - 2)
 		return error_at(&p, -ENOMEM, 0, "out of memory");
 	char *buf = p.alloc.alloc(p.alloc.user, len + name_len + 2);
-	struct scn_script *script =
+	struct dmn_scn_script *script =
 	    p.alloc.alloc(p.alloc.user, sizeof(*script));
 	if (!buf || !script) {
 		err = error_at(&p, -ENOMEM, 0, "out of memory");
@@ -938,7 +938,7 @@ fail:
 	return err;
 }
 
-void scn_free(struct scn_script *script)
+void dmn_scn_free(struct dmn_scn_script *script)
 {
 	if (!script)
 		return;

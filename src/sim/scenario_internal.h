@@ -14,13 +14,13 @@
  * exact decimal parsing simple: `D.F` with f fraction digits (trailing zeros
  * removed) is a whole number of base units exactly when f <= exp10.
  */
-struct scn_unit {
+struct dmn_scn_unit {
 	const char *name;
 	unsigned exp10;
 };
 
 /* Why dmn__scn_parse_scaled() refused a number. */
-enum scn_num_status {
+enum dmn_scn_num_status {
 	SCN_NUM_OK,
 	SCN_NUM_EMPTY,	   /* nothing at all */
 	SCN_NUM_NOT_DIGIT, /* does not start with a digit, or "1." / "1.x" */
@@ -37,14 +37,14 @@ enum scn_num_status {
  *             diagnostics); may be NULL
  * returns: the status; *@out is written only for SCN_NUM_OK.
  */
-enum scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
-				     const struct scn_unit *units,
+enum dmn_scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
+				     const struct dmn_scn_unit *units,
 				     size_t n_units, int fold_case,
 				     uint64_t *out, size_t *unit_off);
 
-extern const struct scn_unit dmn__scn_time_units[];
+extern const struct dmn_scn_unit dmn__scn_time_units[];
 extern const size_t dmn__scn_n_time_units;
-extern const struct scn_unit dmn__scn_freq_units[];
+extern const struct dmn_scn_unit dmn__scn_freq_units[];
 extern const size_t dmn__scn_n_freq_units;
 
 #endif /* DOMINO_SIM_SCENARIO_INTERNAL_H */

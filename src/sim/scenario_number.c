@@ -14,7 +14,7 @@
 
 #include "scenario_internal.h"
 
-const struct scn_unit dmn__scn_time_units[] = {
+const struct dmn_scn_unit dmn__scn_time_units[] = {
     {"", 0},	      {"ns", 0},
     {"us", 3},	      {"\xc2\xb5s", 3}, /* µs, U+00B5 MICRO SIGN */
     {"\xce\xbcs", 3}, /* μs, U+03BC GREEK SMALL LETTER MU, same look */
@@ -23,7 +23,7 @@ const struct scn_unit dmn__scn_time_units[] = {
 const size_t dmn__scn_n_time_units =
     sizeof(dmn__scn_time_units) / sizeof(dmn__scn_time_units[0]);
 
-const struct scn_unit dmn__scn_freq_units[] = {
+const struct dmn_scn_unit dmn__scn_freq_units[] = {
     {"", 0}, {"hz", 0}, {"khz", 3}, {"mhz", 6}, {"ghz", 9},
 };
 const size_t dmn__scn_n_freq_units =
@@ -67,8 +67,8 @@ static int scale_add(uint64_t *acc, unsigned exp10, uint64_t add)
 	return 1;
 }
 
-enum scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
-				     const struct scn_unit *units,
+enum dmn_scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
+				     const struct dmn_scn_unit *units,
 				     size_t n_units, int fold_case,
 				     uint64_t *out, size_t *unit_off)
 {
@@ -101,7 +101,7 @@ enum scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
 
 	if (unit_off)
 		*unit_off = i;
-	const struct scn_unit *unit = NULL;
+	const struct dmn_scn_unit *unit = NULL;
 	for (size_t u = 0; u < n_units; u++) {
 		if (unit_equal(s + i, len - i, units[u].name, fold_case)) {
 			unit = &units[u];
@@ -133,7 +133,7 @@ enum scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
 	return SCN_NUM_OK;
 }
 
-static int status_to_errno(enum scn_num_status st)
+static int status_to_errno(enum dmn_scn_num_status st)
 {
 	switch (st) {
 	case SCN_NUM_OK:
@@ -145,31 +145,31 @@ static int status_to_errno(enum scn_num_status st)
 	}
 }
 
-int scn_parse_time(const char *s, size_t len, uint64_t *out)
+int dmn_scn_parse_time(const char *s, size_t len, uint64_t *out)
 {
 	uint64_t v;
 	if (!s || !out)
 		return -EINVAL;
-	enum scn_num_status st = dmn__scn_parse_scaled(
+	enum dmn_scn_num_status st = dmn__scn_parse_scaled(
 	    s, len, dmn__scn_time_units, dmn__scn_n_time_units, 0, &v, NULL);
 	if (st == SCN_NUM_OK)
 		*out = v;
 	return status_to_errno(st);
 }
 
-int scn_parse_freq(const char *s, size_t len, uint64_t *out)
+int dmn_scn_parse_freq(const char *s, size_t len, uint64_t *out)
 {
 	uint64_t v;
 	if (!s || !out)
 		return -EINVAL;
-	enum scn_num_status st = dmn__scn_parse_scaled(
+	enum dmn_scn_num_status st = dmn__scn_parse_scaled(
 	    s, len, dmn__scn_freq_units, dmn__scn_n_freq_units, 1, &v, NULL);
 	if (st == SCN_NUM_OK)
 		*out = v;
 	return status_to_errno(st);
 }
 
-int scn_format_time(uint64_t ns, char *buf, size_t size)
+int dmn_scn_format_time(uint64_t ns, char *buf, size_t size)
 {
 	static const struct {
 		const char *name;

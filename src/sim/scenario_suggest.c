@@ -15,11 +15,11 @@ static size_t min3(size_t a, size_t b, size_t c)
 	return m < c ? m : c;
 }
 
-size_t scn_edit_distance(const char *a, const char *b)
+size_t dmn_scn_edit_distance(const char *a, const char *b)
 {
 	/* Three rows: two back for the transposition case, one back, current.
 	 */
-	size_t rows[3][SCN_EDIT_MAX + 1];
+	size_t rows[3][DMN_SCN_EDIT_MAX + 1];
 	size_t full_a, full_b, la, lb;
 
 	if (!a)
@@ -28,8 +28,8 @@ size_t scn_edit_distance(const char *a, const char *b)
 		b = "";
 	full_a = strlen(a);
 	full_b = strlen(b);
-	la = full_a < SCN_EDIT_MAX ? full_a : SCN_EDIT_MAX;
-	lb = full_b < SCN_EDIT_MAX ? full_b : SCN_EDIT_MAX;
+	la = full_a < DMN_SCN_EDIT_MAX ? full_a : DMN_SCN_EDIT_MAX;
+	lb = full_b < DMN_SCN_EDIT_MAX ? full_b : DMN_SCN_EDIT_MAX;
 	size_t rest_a = full_a - la, rest_b = full_b - lb;
 	size_t extra = rest_a > rest_b ? rest_a - rest_b : rest_b - rest_a;
 
@@ -66,7 +66,7 @@ static int equal_ignoring_case(const char *a, const char *b)
 	return *a == *b;
 }
 
-const char *scn_suggest_fn(const char *name, scn_name_fn name_at, void *user,
+const char *dmn_scn_suggest_fn(const char *name, dmn_scn_name_fn name_at, void *user,
 			   size_t n)
 {
 	if (!name || !name_at)
@@ -90,7 +90,7 @@ const char *scn_suggest_fn(const char *name, scn_name_fn name_at, void *user,
 		if (equal_ignoring_case(cand, name))
 			score = 1;
 		else {
-			size_t d = scn_edit_distance(name, cand);
+			size_t d = dmn_scn_edit_distance(name, cand);
 			if (d > limit)
 				continue;
 			score = 2 * d;
@@ -109,12 +109,12 @@ static const char *array_at(void *user, size_t i)
 	return candidates[i];
 }
 
-const char *scn_suggest(const char *name, const char *const *candidates,
+const char *dmn_scn_suggest(const char *name, const char *const *candidates,
 			size_t n)
 {
 	if (!candidates)
 		return NULL;
 	/* The cast drops const only to fit the callback's void *; array_at
 	 * reads through a const pointer again. */
-	return scn_suggest_fn(name, array_at, (void *)(uintptr_t)candidates, n);
+	return dmn_scn_suggest_fn(name, array_at, (void *)(uintptr_t)candidates, n);
 }

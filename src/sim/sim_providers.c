@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-void sim_providers_init(struct sim_providers *sp, struct dmn_ctx *ctx,
-			struct sim_providers_call *log, unsigned log_cap)
+void dmn_sim_providers_init(struct dmn_sim_providers *sp, struct dmn_ctx *ctx,
+			struct dmn_sim_providers_call *log, unsigned log_cap)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->ctx = ctx;
@@ -15,7 +15,7 @@ void sim_providers_init(struct sim_providers *sp, struct dmn_ctx *ctx,
 	sp->log_cap = log ? log_cap : 0;
 }
 
-int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
+int dmn_sim_providers_fail(struct dmn_sim_providers *sp, enum dmn_sim_providers_op op,
 		       uint32_t object, unsigned count, int error)
 {
 	if (!sp || error >= 0)
@@ -29,7 +29,7 @@ int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
 	}
 	if (!count)
 		return 0;
-	if (sp->n_fails >= SIM_PROVIDERS_MAX_FAILS) {
+	if (sp->n_fails >= DMN_SIM_PROVIDERS_MAX_FAILS) {
 		/* Reuse a rule that has run out. */
 		for (unsigned i = 0; i < sp->n_fails; i++) {
 			if (sp->fails[i].count)
@@ -39,7 +39,7 @@ int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
 			sp->n_fails--;
 			break;
 		}
-		if (sp->n_fails >= SIM_PROVIDERS_MAX_FAILS)
+		if (sp->n_fails >= DMN_SIM_PROVIDERS_MAX_FAILS)
 			return -ENOSPC;
 	}
 	sp->fails[sp->n_fails].op = op;
@@ -50,7 +50,7 @@ int sim_providers_fail(struct sim_providers *sp, enum sim_providers_op op,
 	return 0;
 }
 
-static int injected(struct sim_providers *sp, enum sim_providers_op op,
+static int injected(struct dmn_sim_providers *sp, enum dmn_sim_providers_op op,
 		    uint32_t object)
 {
 	for (unsigned i = 0; i < sp->n_fails; i++) {
@@ -63,7 +63,7 @@ static int injected(struct sim_providers *sp, enum sim_providers_op op,
 	return 0;
 }
 
-static int find_object(const struct sim_providers *sp, uint32_t object)
+static int find_object(const struct dmn_sim_providers *sp, uint32_t object)
 {
 	for (unsigned i = 0; i < sp->n_objects; i++)
 		if (sp->objects[i].object == object)
@@ -73,12 +73,12 @@ static int find_object(const struct sim_providers *sp, uint32_t object)
 
 /* The state slot of @object, made on first use; NULL when the table is
  * full (the call still works, its state is just not kept). */
-static int slot_of(struct sim_providers *sp, uint32_t object)
+static int slot_of(struct dmn_sim_providers *sp, uint32_t object)
 {
 	int i = find_object(sp, object);
 	if (i >= 0)
 		return i;
-	if (sp->n_objects >= SIM_PROVIDERS_MAX_OBJECTS) {
+	if (sp->n_objects >= DMN_SIM_PROVIDERS_MAX_OBJECTS) {
 		sp->n_untracked++;
 		return -1;
 	}
@@ -88,14 +88,14 @@ static int slot_of(struct sim_providers *sp, uint32_t object)
 	return i;
 }
 
-void sim_providers_clear_log(struct sim_providers *sp)
+void dmn_sim_providers_clear_log(struct dmn_sim_providers *sp)
 {
 	sp->n_log = 0;
 	sp->n_dropped = 0;
 	sp->n_calls = 0;
 }
 
-int sim_providers_fail_call(struct sim_providers *sp, unsigned long k,
+int dmn_sim_providers_fail_call(struct dmn_sim_providers *sp, unsigned long k,
 			    int error)
 {
 	if (!sp || (k && error >= 0))
@@ -106,35 +106,35 @@ int sim_providers_fail_call(struct sim_providers *sp, unsigned long k,
 }
 
 /* The state a successful @c leaves its object in. */
-static void keep_state(struct sim_providers *sp,
-		       const struct sim_providers_call *c)
+static void keep_state(struct dmn_sim_providers *sp,
+		       const struct dmn_sim_providers_call *c)
 {
 	int i = slot_of(sp, c->object);
 	if (i < 0)
 		return;
 	switch (c->op) {
-	case SIM_PROVIDERS_CLOCK:
+	case DMN_SIM_PROVIDERS_CLOCK:
 		sp->objects[i].rate = c->value;
 		break;
-	case SIM_PROVIDERS_REGULATOR:
-		if (c->supply < SIM_PROVIDERS_MAX_SUPPLIES)
+	case DMN_SIM_PROVIDERS_REGULATOR:
+		if (c->supply < DMN_SIM_PROVIDERS_MAX_SUPPLIES)
 			sp->objects[i].microvolt[c->supply] =
 			    (uint32_t)c->value;
 		break;
-	case SIM_PROVIDERS_POWER_ON:
-	case SIM_PROVIDERS_POWER_OFF:
-		sp->objects[i].on = c->op == SIM_PROVIDERS_POWER_ON;
+	case DMN_SIM_PROVIDERS_POWER_ON:
+	case DMN_SIM_PROVIDERS_POWER_OFF:
+		sp->objects[i].on = c->op == DMN_SIM_PROVIDERS_POWER_ON;
 		break;
-	case SIM_PROVIDERS_PSTATE:
+	case DMN_SIM_PROVIDERS_PSTATE:
 		sp->objects[i].pstate = (uint32_t)c->value;
 		break;
-	case SIM_PROVIDERS_HWMODE:
+	case DMN_SIM_PROVIDERS_HWMODE:
 		sp->objects[i].hwmode = c->value != 0;
 		break;
 	}
 }
 
-int sim_providers_call(struct sim_providers *sp, struct sim_providers_call *c)
+int dmn_sim_providers_call(struct dmn_sim_providers *sp, struct dmn_sim_providers_call *c)
 {
 	c->index = ++sp->n_calls;
 	/* A rule counts down even when the call fails for another reason:
@@ -155,110 +155,110 @@ int sim_providers_call(struct sim_providers *sp, struct sim_providers_call *c)
 }
 
 /* A call of the stock ops: @sp is their @user. */
-static int record(struct sim_providers *sp, enum sim_providers_op op,
+static int record(struct dmn_sim_providers *sp, enum dmn_sim_providers_op op,
 		  uint32_t object, unsigned supply, uint64_t value,
 		  uint32_t min, uint32_t max)
 {
-	struct sim_providers_call c = {.op = op, .object = object,
+	struct dmn_sim_providers_call c = {.op = op, .object = object,
 					.supply = supply, .value = value,
 					.min = min, .max = max};
-	return sim_providers_call(sp, &c);
+	return dmn_sim_providers_call(sp, &c);
 }
 
-static int clock_set_rate(void *user, pd_device_t dev, uint64_t hz)
+static int clock_set_rate(void *user, dmn_device_t dev, uint64_t hz)
 {
-	return record(user, SIM_PROVIDERS_CLOCK, dev, 0, hz, 0, 0);
+	return record(user, DMN_SIM_PROVIDERS_CLOCK, dev, 0, hz, 0, 0);
 }
 
-static uint64_t clock_get_rate(void *user, pd_device_t dev)
+static uint64_t clock_get_rate(void *user, dmn_device_t dev)
 {
-	return sim_providers_rate(user, dev);
+	return dmn_sim_providers_rate(user, dev);
 }
 
-static int set_voltage(void *user, pd_device_t dev, unsigned supply,
+static int set_voltage(void *user, dmn_device_t dev, unsigned supply,
 		       uint32_t min, uint32_t target, uint32_t max)
 {
-	return record(user, SIM_PROVIDERS_REGULATOR, dev, supply, target, min,
+	return record(user, DMN_SIM_PROVIDERS_REGULATOR, dev, supply, target, min,
 		      max);
 }
 
-static int power_on(void *user, pd_domain_t dom)
+static int power_on(void *user, dmn_domain_t dom)
 {
-	return record(user, SIM_PROVIDERS_POWER_ON, dom, 0, 1, 0, 0);
+	return record(user, DMN_SIM_PROVIDERS_POWER_ON, dom, 0, 1, 0, 0);
 }
 
-static int power_off(void *user, pd_domain_t dom, int idle_state)
+static int power_off(void *user, dmn_domain_t dom, int idle_state)
 {
-	return record(user, SIM_PROVIDERS_POWER_OFF, dom, 0,
+	return record(user, DMN_SIM_PROVIDERS_POWER_OFF, dom, 0,
 		      (uint64_t)(int64_t)idle_state, 0, 0);
 }
 
-static int set_pstate(void *user, pd_domain_t dom, uint32_t level)
+static int set_pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
-	return record(user, SIM_PROVIDERS_PSTATE, dom, 0, level, 0, 0);
+	return record(user, DMN_SIM_PROVIDERS_PSTATE, dom, 0, level, 0, 0);
 }
 
-static int set_hwmode(void *user, pd_domain_t dom, pd_device_t dev, int hw)
+static int set_hwmode(void *user, dmn_domain_t dom, dmn_device_t dev, int hw)
 {
 	(void)dev;
-	return record(user, SIM_PROVIDERS_HWMODE, dom, 0, hw != 0, 0, 0);
+	return record(user, DMN_SIM_PROVIDERS_HWMODE, dom, 0, hw != 0, 0, 0);
 }
 
-const struct opp_clock_ops sim_providers_clock = {clock_set_rate,
+const struct dmn_opp_clock_ops dmn_sim_providers_clock = {clock_set_rate,
 						  clock_get_rate};
-const struct opp_regulator_ops sim_providers_regulators = {set_voltage};
-const struct pd_domain_ops sim_providers_rail = {power_on, power_off,
+const struct dmn_opp_regulator_ops dmn_sim_providers_regulators = {set_voltage};
+const struct dmn_domain_ops dmn_sim_providers_rail = {power_on, power_off,
 						 set_pstate, 0};
-const struct pd_domain_ops sim_providers_gate = {power_on, power_off, 0,
+const struct dmn_domain_ops dmn_sim_providers_gate = {power_on, power_off, 0,
 						 set_hwmode};
 
-uint64_t sim_providers_rate(const struct sim_providers *sp, uint32_t dev)
+uint64_t dmn_sim_providers_rate(const struct dmn_sim_providers *sp, uint32_t dev)
 {
 	int i = find_object(sp, dev);
 	return i >= 0 ? sp->objects[i].rate : 0;
 }
 
-uint32_t sim_providers_microvolt(const struct sim_providers *sp, uint32_t dev,
+uint32_t dmn_sim_providers_microvolt(const struct dmn_sim_providers *sp, uint32_t dev,
 				 unsigned supply)
 {
 	int i = find_object(sp, dev);
-	return i >= 0 && supply < SIM_PROVIDERS_MAX_SUPPLIES
+	return i >= 0 && supply < DMN_SIM_PROVIDERS_MAX_SUPPLIES
 		   ? sp->objects[i].microvolt[supply]
 		   : 0;
 }
 
-uint32_t sim_providers_pstate(const struct sim_providers *sp, uint32_t dom)
+uint32_t dmn_sim_providers_pstate(const struct dmn_sim_providers *sp, uint32_t dom)
 {
 	int i = find_object(sp, dom);
 	return i >= 0 ? sp->objects[i].pstate : 0;
 }
 
-int sim_providers_on(const struct sim_providers *sp, uint32_t dom)
+int dmn_sim_providers_on(const struct dmn_sim_providers *sp, uint32_t dom)
 {
 	int i = find_object(sp, dom);
 	return i >= 0 ? sp->objects[i].on : 0;
 }
 
-int sim_providers_hwmode(const struct sim_providers *sp, uint32_t dom)
+int dmn_sim_providers_hwmode(const struct dmn_sim_providers *sp, uint32_t dom)
 {
 	int i = find_object(sp, dom);
 	return i >= 0 ? sp->objects[i].hwmode : 0;
 }
 
-const char *sim_providers_op_name(enum sim_providers_op op)
+const char *dmn_sim_providers_op_name(enum dmn_sim_providers_op op)
 {
 	switch (op) {
-	case SIM_PROVIDERS_CLOCK:
+	case DMN_SIM_PROVIDERS_CLOCK:
 		return "clock";
-	case SIM_PROVIDERS_REGULATOR:
+	case DMN_SIM_PROVIDERS_REGULATOR:
 		return "regulator";
-	case SIM_PROVIDERS_POWER_ON:
+	case DMN_SIM_PROVIDERS_POWER_ON:
 		return "on";
-	case SIM_PROVIDERS_POWER_OFF:
+	case DMN_SIM_PROVIDERS_POWER_OFF:
 		return "off";
-	case SIM_PROVIDERS_PSTATE:
+	case DMN_SIM_PROVIDERS_PSTATE:
 		return "pstate";
-	case SIM_PROVIDERS_HWMODE:
+	case DMN_SIM_PROVIDERS_HWMODE:
 		return "hwmode";
 	}
 	return "?";

@@ -14,12 +14,12 @@ static void die(const char *what)
 
 /* One callback of @d through the backend; the adapter keeps per domain
  * what the tests read (calls, what the hardware accepted). */
-static int fake_call(struct fake_domain *d, pd_domain_t h, enum fake_op op,
+static int fake_call(struct fake_domain *d, dmn_domain_t h, enum fake_op op,
 		     uint32_t level)
 {
-	struct sim_providers_call c = {.op = (enum sim_providers_op)op,
+	struct dmn_sim_providers_call c = {.op = (enum dmn_sim_providers_op)op,
 				       .object = h, .value = level};
-	int ret = sim_providers_call(&d->fake->hw, &c);
+	int ret = dmn_sim_providers_call(&d->fake->hw, &c);
 	d->calls[op]++;
 	if (!ret) {
 		if (op == FAKE_ON)
@@ -32,7 +32,7 @@ static int fake_call(struct fake_domain *d, pd_domain_t h, enum fake_op op,
 	return ret;
 }
 
-static int cb_on(void *user, pd_domain_t dom)
+static int cb_on(void *user, dmn_domain_t dom)
 {
 	struct fake_domain *d = user;
 	if (!d->handle)
@@ -40,30 +40,30 @@ static int cb_on(void *user, pd_domain_t dom)
 	return fake_call(d, dom, FAKE_ON, 0);
 }
 
-static int cb_off(void *user, pd_domain_t dom, int idle_state)
+static int cb_off(void *user, dmn_domain_t dom, int idle_state)
 {
 	(void)idle_state;
 	return fake_call(user, dom, FAKE_OFF, 0);
 }
 
-static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
+static int cb_pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
 	return fake_call(user, dom, FAKE_PSTATE, level);
 }
 
-const struct pd_domain_ops fake_ops_full = {cb_on, cb_off, cb_pstate, 0};
-const struct pd_domain_ops fake_ops_power = {cb_on, cb_off, 0, 0};
-const struct pd_domain_ops fake_ops_pstate = {0, 0, cb_pstate, 0};
+const struct dmn_domain_ops fake_ops_full = {cb_on, cb_off, cb_pstate, 0};
+const struct dmn_domain_ops fake_ops_power = {cb_on, cb_off, 0, 0};
+const struct dmn_domain_ops fake_ops_pstate = {0, 0, cb_pstate, 0};
 
 void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	sim_providers_init(&f->hw, NULL, f->log, FAKE_MAX_LOG);
+	dmn_sim_providers_init(&f->hw, NULL, f->log, FAKE_MAX_LOG);
 	f->fail_err = -EIO;
 }
 
-pd_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
-			const struct pd_domain_ops *ops, uint32_t flags)
+dmn_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
+			const struct dmn_domain_ops *ops, uint32_t flags)
 {
 	if (f->n_dom >= FAKE_MAX_DOMAINS)
 		die("too many fake domains");
@@ -72,11 +72,11 @@ pd_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
 	d->fake = f;
 	d->index = f->n_dom;
 	d->name = name;
-	struct pd_domain_desc desc = {name, ops, d, flags};
-	pd_domain_t h = 0;
-	int err = pd_domain_create(ctx, &desc, &h);
+	struct dmn_domain_desc desc = {name, ops, d, flags};
+	dmn_domain_t h = 0;
+	int err = dmn_domain_create(ctx, &desc, &h);
 	if (err || !h) {
-		fprintf(stderr, "pd_domain_create(%s): %d\n", name, err);
+		fprintf(stderr, "dmn_domain_create(%s): %d\n", name, err);
 		die("cannot create fake domain");
 	}
 	d->handle = h;
@@ -84,13 +84,13 @@ pd_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
 	return h;
 }
 
-struct fake_domain *fake_find(struct fake *f, pd_domain_t h)
+struct fake_domain *fake_find(struct fake *f, dmn_domain_t h)
 {
 	int i = fake_index(f, h);
 	return i >= 0 ? &f->dom[i] : 0;
 }
 
-int fake_index(const struct fake *f, pd_domain_t h)
+int fake_index(const struct fake *f, dmn_domain_t h)
 {
 	for (unsigned i = 0; i < f->n_dom; i++)
 		if (f->dom[i].handle == h)
@@ -100,25 +100,25 @@ int fake_index(const struct fake *f, pd_domain_t h)
 
 void fake_clear_log(struct fake *f)
 {
-	sim_providers_clear_log(&f->hw);
+	dmn_sim_providers_clear_log(&f->hw);
 }
 
-void fake_fail(struct fake *f, pd_domain_t h, enum fake_op op, unsigned n)
+void fake_fail(struct fake *f, dmn_domain_t h, enum fake_op op, unsigned n)
 {
 	if (!fake_find(f, h))
 		die("fake_fail: unknown domain");
-	if (sim_providers_fail(&f->hw, (enum sim_providers_op)op, h, n,
+	if (dmn_sim_providers_fail(&f->hw, (enum dmn_sim_providers_op)op, h, n,
 			       f->fail_err))
 		die("fake_fail: cannot arm the failure");
 }
 
 void fake_fail_call(struct fake *f, unsigned long k)
 {
-	if (sim_providers_fail_call(&f->hw, k, f->fail_err))
+	if (dmn_sim_providers_fail_call(&f->hw, k, f->fail_err))
 		die("fake_fail_call: cannot arm the failure");
 }
 
-static const char *domain_name(const struct fake *f, pd_domain_t h)
+static const char *domain_name(const struct fake *f, dmn_domain_t h)
 {
 	int i = fake_index(f, h);
 	return i >= 0 ? f->dom[i].name : "?";
@@ -127,10 +127,10 @@ static const char *domain_name(const struct fake *f, pd_domain_t h)
 void fake_log_print(const struct fake *f)
 {
 	for (unsigned i = 0; i < f->hw.n_log; i++) {
-		const struct sim_providers_call *c = &f->log[i];
-		fprintf(stderr, "  %u: %s %s", i, sim_providers_op_name(c->op),
+		const struct dmn_sim_providers_call *c = &f->log[i];
+		fprintf(stderr, "  %u: %s %s", i, dmn_sim_providers_op_name(c->op),
 			domain_name(f, c->object));
-		if (c->op == SIM_PROVIDERS_PSTATE)
+		if (c->op == DMN_SIM_PROVIDERS_PSTATE)
 			fprintf(stderr, " %u", (unsigned)c->value);
 		fprintf(stderr, "%s\n", c->result ? " (failed)" : "");
 	}
@@ -140,10 +140,10 @@ bool fake_log_is(const struct fake *f, unsigned n, const uint32_t *triples)
 {
 	bool same = f->hw.n_log == n;
 	for (unsigned i = 0; same && i < n; i++) {
-		const struct sim_providers_call *c = &f->log[i];
-		same = c->op == (enum sim_providers_op)triples[3 * i] &&
+		const struct dmn_sim_providers_call *c = &f->log[i];
+		same = c->op == (enum dmn_sim_providers_op)triples[3 * i] &&
 		       c->object == triples[3 * i + 1] &&
-		       (c->op != SIM_PROVIDERS_PSTATE ||
+		       (c->op != DMN_SIM_PROVIDERS_PSTATE ||
 			c->value == triples[3 * i + 2]);
 	}
 	if (!same) {
@@ -152,28 +152,28 @@ bool fake_log_is(const struct fake *f, unsigned n, const uint32_t *triples)
 		fprintf(stderr, "expected:\n");
 		for (unsigned i = 0; i < n; i++)
 			fprintf(stderr, "  %u: %s %s %u\n", i,
-				sim_providers_op_name(
-				    (enum sim_providers_op)triples[3 * i]),
+				dmn_sim_providers_op_name(
+				    (enum dmn_sim_providers_op)triples[3 * i]),
 				domain_name(f, triples[3 * i + 1]),
 				(unsigned)triples[3 * i + 2]);
 	}
 	return same;
 }
 
-int fake_log_find(const struct fake *f, enum fake_op op, pd_domain_t h)
+int fake_log_find(const struct fake *f, enum fake_op op, dmn_domain_t h)
 {
 	for (unsigned i = 0; i < f->hw.n_log; i++)
-		if (f->log[i].op == (enum sim_providers_op)op &&
+		if (f->log[i].op == (enum dmn_sim_providers_op)op &&
 		    f->log[i].object == h)
 			return (int)i;
 	return -1;
 }
 
-unsigned fake_log_count(const struct fake *f, enum fake_op op, pd_domain_t h)
+unsigned fake_log_count(const struct fake *f, enum fake_op op, dmn_domain_t h)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < f->hw.n_log; i++)
-		n += f->log[i].op == (enum sim_providers_op)op &&
+		n += f->log[i].op == (enum dmn_sim_providers_op)op &&
 		     f->log[i].object == h;
 	return n;
 }
@@ -260,38 +260,38 @@ static void check(int err, const char *what)
 void snap_take(struct dmn_ctx *ctx, const struct fake *f, struct snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
-	pd_domain_t h = 0;
+	dmn_domain_t h = 0;
 	int err;
-	while (!(err = pd_domain_next(ctx, h, &h))) {
+	while (!(err = dmn_domain_next(ctx, h, &h))) {
 		if (s->n_dom >= SNAP_MAX)
 			die("snapshot: too many domains");
 		struct snap_domain *d = &s->dom[s->n_dom++];
 		d->handle = h;
-		check(pd_domain_info(ctx, h, &d->info), "pd_domain_info");
+		check(dmn_domain_info(ctx, h, &d->info), "dmn_domain_info");
 		snprintf(d->name, sizeof(d->name), "%s", d->info.name);
 		d->info.name = 0;
 		if (d->info.n_parents > SNAP_MAX_LINKS ||
 		    d->info.n_children > SNAP_MAX_LINKS)
 			die("snapshot: too many links");
 		for (unsigned i = 0; i < d->info.n_parents; i++)
-			check(pd_domain_parent(ctx, h, i, &d->parents[i]),
-			      "pd_domain_parent");
-		pd_domain_t extra;
-		if (pd_domain_parent(ctx, h, d->info.n_parents, &extra) !=
+			check(dmn_domain_parent(ctx, h, i, &d->parents[i]),
+			      "dmn_domain_parent");
+		dmn_domain_t extra;
+		if (dmn_domain_parent(ctx, h, d->info.n_parents, &extra) !=
 		    -ENOENT)
 			die("snapshot: parent past the end");
 		for (unsigned i = 0; i < d->info.n_children; i++) {
-			check(pd_domain_child(ctx, h, i, &d->children[i]),
-			      "pd_domain_child");
-			check(pd_link_info(ctx, h, d->children[i],
+			check(dmn_domain_child(ctx, h, i, &d->children[i]),
+			      "dmn_domain_child");
+			check(dmn_link_info(ctx, h, d->children[i],
 					   &d->child_req[i], &d->child_on[i]),
-			      "pd_link_info");
+			      "dmn_link_info");
 		}
-		if (pd_domain_child(ctx, h, d->info.n_children, &extra) !=
+		if (dmn_domain_child(ctx, h, d->info.n_children, &extra) !=
 		    -ENOENT)
 			die("snapshot: child past the end");
-		pd_attach_t a = 0;
-		while (!(err = pd_domain_next_attachment(ctx, h, a, &a))) {
+		dmn_attach_t a = 0;
+		while (!(err = dmn_domain_next_attachment(ctx, h, a, &a))) {
 			if (d->n_atts >= SNAP_MAX_ATTS)
 				die("snapshot: too many attachments");
 			d->atts[d->n_atts++] = a;
@@ -311,21 +311,21 @@ void snap_take(struct dmn_ctx *ctx, const struct fake *f, struct snapshot *s)
 	if (err != -ENOENT)
 		die("snapshot: domain iteration");
 	h = 0;
-	while (!(err = pd_device_next(ctx, h, &h))) {
+	while (!(err = dmn_device_next(ctx, h, &h))) {
 		if (s->n_dev >= SNAP_MAX)
 			die("snapshot: too many devices");
 		struct snap_device *d = &s->dev[s->n_dev++];
 		d->handle = h;
-		check(pd_device_info(ctx, h, &d->info), "pd_device_info");
+		check(dmn_device_info(ctx, h, &d->info), "dmn_device_info");
 		snprintf(d->name, sizeof(d->name), "%s", d->info.name);
 		d->info.name = 0;
 		if (d->info.n_attachments > SNAP_MAX_ATTS)
 			die("snapshot: too many attachments");
 		for (unsigned i = 0; i < d->info.n_attachments; i++) {
-			check(pd_device_attachment(ctx, h, i, &d->atts[i]),
-			      "pd_device_attachment");
-			check(pd_attach_info(ctx, d->atts[i], &d->att_info[i]),
-			      "pd_attach_info");
+			check(dmn_device_attachment(ctx, h, i, &d->atts[i]),
+			      "dmn_device_attachment");
+			check(dmn_attach_info(ctx, d->atts[i], &d->att_info[i]),
+			      "dmn_attach_info");
 		}
 	}
 	if (err != -ENOENT)
@@ -347,7 +347,7 @@ int snap_diff(const struct snapshot *a, const struct snapshot *b, char *why,
 	DIFF(a->n_dev != b->n_dev, "device count %u != %u", a->n_dev, b->n_dev);
 	for (unsigned i = 0; i < a->n_dom; i++) {
 		const struct snap_domain *x = &a->dom[i], *y = &b->dom[i];
-		const struct pd_domain_info *p = &x->info, *q = &y->info;
+		const struct dmn_domain_info *p = &x->info, *q = &y->info;
 		DIFF(x->handle != y->handle, "domain #%u handle", i);
 		DIFF(strcmp(x->name, y->name), "domain #%u name", i);
 		DIFF(p->flags != q->flags, "%s: flags", x->name);
@@ -405,7 +405,7 @@ int snap_diff(const struct snapshot *a, const struct snapshot *b, char *why,
 		DIFF(x->info.n_attachments != y->info.n_attachments,
 		     "%s: n_attachments", x->name);
 		for (unsigned j = 0; j < x->info.n_attachments; j++) {
-			const struct pd_attach_info *p = &x->att_info[j],
+			const struct dmn_attach_info *p = &x->att_info[j],
 						    *q = &y->att_info[j];
 			DIFF(x->atts[j] != y->atts[j], "%s: attachment %u",
 			     x->name, j);

@@ -2,7 +2,7 @@
 /*
  * Test helpers shared by the core tests:
  *  - a recording fake backend: a thin adapter over the simulated hardware
- *    (sim_providers: call numbers, failures, log) whose ops carry one
+ *    (dmn_sim_providers: call numbers, failures, log) whose ops carry one
  *    struct fake_domain each as @user, so a test reads per domain what
  *    the "hardware" last accepted and how often each op was called; it
  *    can be told to fail the k-th callback overall or the next N calls of
@@ -26,9 +26,9 @@
 
 /* The simulated hardware's ops, so a log entry's op compares with them. */
 enum fake_op {
-	FAKE_ON = SIM_PROVIDERS_POWER_ON,
-	FAKE_OFF = SIM_PROVIDERS_POWER_OFF,
-	FAKE_PSTATE = SIM_PROVIDERS_PSTATE,
+	FAKE_ON = DMN_SIM_PROVIDERS_POWER_ON,
+	FAKE_OFF = DMN_SIM_PROVIDERS_POWER_OFF,
+	FAKE_PSTATE = DMN_SIM_PROVIDERS_PSTATE,
 	FAKE_N_OPS
 };
 
@@ -37,7 +37,7 @@ struct fake;
 struct fake_domain {
 	struct fake *fake;
 	unsigned index;
-	pd_domain_t handle;
+	dmn_domain_t handle;
 	const char *name;
 	bool on;         /* what the hardware last accepted */
 	uint32_t pstate; /* idem, for domains with a pstate callback */
@@ -52,35 +52,35 @@ struct fake_domain {
 struct fake {
 	struct fake_domain dom[FAKE_MAX_DOMAINS];
 	unsigned n_dom;
-	struct sim_providers hw;
-	struct sim_providers_call log[FAKE_MAX_LOG];
+	struct dmn_sim_providers hw;
+	struct dmn_sim_providers_call log[FAKE_MAX_LOG];
 	int fail_err; /* error of the failures fake_fail* arm from now on */
 };
 
-extern const struct pd_domain_ops fake_ops_full;   /* on, off, pstate */
-extern const struct pd_domain_ops fake_ops_power;  /* on, off */
-extern const struct pd_domain_ops fake_ops_pstate; /* pstate only */
+extern const struct dmn_domain_ops fake_ops_full;   /* on, off, pstate */
+extern const struct dmn_domain_ops fake_ops_power;  /* on, off */
+extern const struct dmn_domain_ops fake_ops_pstate; /* pstate only */
 
 void fake_init(struct fake *f);
 /* Create a domain backed by @ops; asserts success; returns its handle. */
-pd_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
-			const struct pd_domain_ops *ops, uint32_t flags);
-struct fake_domain *fake_find(struct fake *f, pd_domain_t h);
+dmn_domain_t fake_domain(struct fake *f, struct dmn_ctx *ctx, const char *name,
+			const struct dmn_domain_ops *ops, uint32_t flags);
+struct fake_domain *fake_find(struct fake *f, dmn_domain_t h);
 void fake_clear_log(struct fake *f);
 /* Fail the next @n calls of @op on domain @h with f->fail_err. */
-void fake_fail(struct fake *f, pd_domain_t h, enum fake_op op, unsigned n);
+void fake_fail(struct fake *f, dmn_domain_t h, enum fake_op op, unsigned n);
 /* Fail callback number @k (1-based since fake_clear_log; 0 = none) with
  * f->fail_err. */
 void fake_fail_call(struct fake *f, unsigned long k);
 /* The fake_domain index of handle @h, or -1. */
-int fake_index(const struct fake *f, pd_domain_t h);
+int fake_index(const struct fake *f, dmn_domain_t h);
 /* Does the log, from its start, equal @n calls given as (op, handle, level)
  * triples? Prints both logs on mismatch. */
 bool fake_log_is(const struct fake *f, unsigned n, const uint32_t *triples);
 void fake_log_print(const struct fake *f);
 /* Index in the log of the first call (op, h), or -1. */
-int fake_log_find(const struct fake *f, enum fake_op op, pd_domain_t h);
-unsigned fake_log_count(const struct fake *f, enum fake_op op, pd_domain_t h);
+int fake_log_find(const struct fake *f, enum fake_op op, dmn_domain_t h);
+unsigned fake_log_count(const struct fake *f, enum fake_op op, dmn_domain_t h);
 
 /* ---- allocation hook ---------------------------------------------------- */
 
@@ -117,26 +117,26 @@ const struct dmn_event *evrec_first(const struct evrec *r,
 #define SNAP_MAX_ATTS 32
 
 struct snap_domain {
-	pd_domain_t handle;
-	struct pd_domain_info info;
+	dmn_domain_t handle;
+	struct dmn_domain_info info;
 	char name[32];
-	pd_domain_t parents[SNAP_MAX_LINKS];
-	pd_domain_t children[SNAP_MAX_LINKS];
+	dmn_domain_t parents[SNAP_MAX_LINKS];
+	dmn_domain_t children[SNAP_MAX_LINKS];
 	uint32_t child_req[SNAP_MAX_LINKS];
 	int child_on[SNAP_MAX_LINKS];
-	pd_attach_t atts[SNAP_MAX_ATTS];
-	unsigned n_atts; /* by pd_domain_next_attachment */
+	dmn_attach_t atts[SNAP_MAX_ATTS];
+	unsigned n_atts; /* by dmn_domain_next_attachment */
 	bool hw_known;
 	bool hw_on;
 	uint32_t hw_pstate;
 };
 
 struct snap_device {
-	pd_device_t handle;
-	struct pd_device_info info;
+	dmn_device_t handle;
+	struct dmn_device_info info;
 	char name[32];
-	pd_attach_t atts[SNAP_MAX_ATTS];
-	struct pd_attach_info att_info[SNAP_MAX_ATTS];
+	dmn_attach_t atts[SNAP_MAX_ATTS];
+	struct dmn_attach_info att_info[SNAP_MAX_ATTS];
 };
 
 struct snapshot {

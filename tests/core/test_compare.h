@@ -9,7 +9,7 @@
 
 /* xorshift32: a fixed sequence per seed, so a failure reproduces. */
 /* A rounding hook: multiples of 5 up to 100; above that -ERANGE. */
-static inline int round5(void *user, pd_domain_t dom, uint32_t level,
+static inline int round5(void *user, dmn_domain_t dom, uint32_t level,
 			 uint32_t *rounded)
 {
 	(void)user;
@@ -62,12 +62,12 @@ static inline void same_calls(const struct fake *a, const struct fake *b)
 }
 
 /* Statistics and pstate residencies of domain @da of @a and @db of @b. */
-static inline void same_stats(struct dmn_ctx *a, pd_domain_t da,
-			      struct dmn_ctx *b, pd_domain_t db)
+static inline void same_stats(struct dmn_ctx *a, dmn_domain_t da,
+			      struct dmn_ctx *b, dmn_domain_t db)
 {
-	struct pd_domain_stats sa, sb;
-	assert_int_equal(pd_domain_stats(a, da, &sa), 0);
-	assert_int_equal(pd_domain_stats(b, db, &sb), 0);
+	struct dmn_domain_stats sa, sb;
+	assert_int_equal(dmn_domain_stats(a, da, &sa), 0);
+	assert_int_equal(dmn_domain_stats(b, db, &sb), 0);
 	assert_int_equal(sa.pstate_transitions, sb.pstate_transitions);
 	assert_int_equal(sa.on_count, sb.on_count);
 	assert_int_equal(sa.off_count, sb.off_count);
@@ -77,9 +77,9 @@ static inline void same_stats(struct dmn_ctx *a, pd_domain_t da,
 	for (unsigned i = 0; i < sa.n_pstates; i++) {
 		uint32_t la, lb;
 		uint64_t ta, tb;
-		assert_int_equal(pd_domain_pstate_residency(a, da, i, &la, &ta),
+		assert_int_equal(dmn_domain_pstate_residency(a, da, i, &la, &ta),
 				 0);
-		assert_int_equal(pd_domain_pstate_residency(b, db, i, &lb, &tb),
+		assert_int_equal(dmn_domain_pstate_residency(b, db, i, &lb, &tb),
 				 0);
 		assert_int_equal(la, lb);
 		assert_int_equal(ta, tb);

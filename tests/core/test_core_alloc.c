@@ -27,16 +27,16 @@ struct world {
 	struct fake fake;
 	struct fake_alloc alloc;
 	struct dmn_ctx *ctx;
-	pd_domain_t top, mid1, mid2, l1, l2, l3, l4, ao, spare, loose;
-	pd_device_t da, db, dc, idle;
-	pd_attach_t a_top, a_l1, a_l2, a_l3, a_l4, b_l3, c_l1;
-	pd_device_t out_dev;
-	pd_domain_t out_dom;
-	pd_attach_t out_att;
+	dmn_domain_t top, mid1, mid2, l1, l2, l3, l4, ao, spare, loose;
+	dmn_device_t da, db, dc, idle;
+	dmn_attach_t a_top, a_l1, a_l2, a_l3, a_l4, b_l3, c_l1;
+	dmn_device_t out_dev;
+	dmn_domain_t out_dom;
+	dmn_attach_t out_att;
 	unsigned n_voters;
 };
 
-static int map_plus3(void *user, pd_domain_t child, pd_domain_t parent,
+static int map_plus3(void *user, dmn_domain_t child, dmn_domain_t parent,
 		     uint32_t level, uint32_t *out)
 {
 	(void)user;
@@ -46,7 +46,7 @@ static int map_plus3(void *user, pd_domain_t child, pd_domain_t parent,
 	return 0;
 }
 
-static int round_even(void *user, pd_domain_t dom, uint32_t level,
+static int round_even(void *user, dmn_domain_t dom, uint32_t level,
 		      uint32_t *rounded)
 {
 	(void)user;
@@ -80,7 +80,7 @@ static void build(struct world *w)
 	struct dmn_ctx *ctx = w->ctx;
 	struct fake *f = &w->fake;
 	w->top = fake_domain(f, ctx, "top", &fake_ops_full, 0);
-	w->ao = fake_domain(f, ctx, "ao", &fake_ops_full, PD_FLAG_ALWAYS_ON);
+	w->ao = fake_domain(f, ctx, "ao", &fake_ops_full, DMN_FLAG_ALWAYS_ON);
 	w->mid1 = fake_domain(f, ctx, "mid1", &fake_ops_full, 0);
 	w->mid2 = fake_domain(f, ctx, "mid2", &fake_ops_power, 0);
 	w->l1 = fake_domain(f, ctx, "l1", &fake_ops_full, 0);
@@ -89,36 +89,36 @@ static void build(struct world *w)
 	w->l4 = fake_domain(f, ctx, "l4", &fake_ops_full, 0);
 	w->spare = fake_domain(f, ctx, "spare", &fake_ops_full, 0);
 	w->loose = fake_domain(f, ctx, "loose", &fake_ops_full, 0);
-	ok(pd_domain_set_rounding(ctx, w->top, round_even, 0));
-	ok(pd_link_add(ctx, w->top, w->mid1));
-	ok(pd_link_add(ctx, w->ao, w->mid2));
-	ok(pd_link_add(ctx, w->top, w->mid2));
-	ok(pd_link_add(ctx, w->mid1, w->l1));
-	ok(pd_link_add(ctx, w->mid1, w->l2));
-	ok(pd_link_add(ctx, w->mid1, w->l3));
-	ok(pd_link_add(ctx, w->mid2, w->l3));
-	ok(pd_link_add(ctx, w->mid2, w->l4));
-	ok(pd_link_set_map(ctx, w->mid2, w->l3, map_plus3, 0));
-	ok(pd_device_create(ctx, "da", &w->da));
-	ok(pd_device_create(ctx, "db", &w->db));
-	ok(pd_device_create(ctx, "dc", &w->dc));
-	ok(pd_device_create(ctx, "idle", &w->idle));
-	ok(pd_attach(ctx, w->da, w->top, &w->a_top));
-	ok(pd_attach(ctx, w->da, w->l1, &w->a_l1));
-	ok(pd_attach(ctx, w->da, w->l2, &w->a_l2));
-	ok(pd_attach(ctx, w->da, w->l3, &w->a_l3));
-	ok(pd_attach(ctx, w->da, w->l4, &w->a_l4));
-	ok(pd_attach(ctx, w->db, w->l3, &w->b_l3));
-	ok(pd_attach(ctx, w->dc, w->l1, &w->c_l1));
-	ok(pd_vote(ctx, w->a_top, 11));
-	ok(pd_vote(ctx, w->a_l1, 13));
-	ok(pd_vote(ctx, w->a_l2, 17));
-	ok(pd_vote(ctx, w->a_l3, 19));
-	ok(pd_vote(ctx, w->a_l4, 23));
-	ok(pd_vote(ctx, w->b_l3, 3));
-	ok(pd_vote(ctx, w->c_l1, 1));
-	ok(pd_device_get(ctx, w->db));
-	ok(pd_device_get(ctx, w->dc));
+	ok(dmn_domain_set_rounding(ctx, w->top, round_even, 0));
+	ok(dmn_link_add(ctx, w->top, w->mid1));
+	ok(dmn_link_add(ctx, w->ao, w->mid2));
+	ok(dmn_link_add(ctx, w->top, w->mid2));
+	ok(dmn_link_add(ctx, w->mid1, w->l1));
+	ok(dmn_link_add(ctx, w->mid1, w->l2));
+	ok(dmn_link_add(ctx, w->mid1, w->l3));
+	ok(dmn_link_add(ctx, w->mid2, w->l3));
+	ok(dmn_link_add(ctx, w->mid2, w->l4));
+	ok(dmn_link_set_map(ctx, w->mid2, w->l3, map_plus3, 0));
+	ok(dmn_device_create(ctx, "da", &w->da));
+	ok(dmn_device_create(ctx, "db", &w->db));
+	ok(dmn_device_create(ctx, "dc", &w->dc));
+	ok(dmn_device_create(ctx, "idle", &w->idle));
+	ok(dmn_attach(ctx, w->da, w->top, &w->a_top));
+	ok(dmn_attach(ctx, w->da, w->l1, &w->a_l1));
+	ok(dmn_attach(ctx, w->da, w->l2, &w->a_l2));
+	ok(dmn_attach(ctx, w->da, w->l3, &w->a_l3));
+	ok(dmn_attach(ctx, w->da, w->l4, &w->a_l4));
+	ok(dmn_attach(ctx, w->db, w->l3, &w->b_l3));
+	ok(dmn_attach(ctx, w->dc, w->l1, &w->c_l1));
+	ok(dmn_vote(ctx, w->a_top, 11));
+	ok(dmn_vote(ctx, w->a_l1, 13));
+	ok(dmn_vote(ctx, w->a_l2, 17));
+	ok(dmn_vote(ctx, w->a_l3, 19));
+	ok(dmn_vote(ctx, w->a_l4, 23));
+	ok(dmn_vote(ctx, w->b_l3, 3));
+	ok(dmn_vote(ctx, w->c_l1, 1));
+	ok(dmn_device_get(ctx, w->db));
+	ok(dmn_device_get(ctx, w->dc));
 	fake_clear_log(f);
 }
 
@@ -127,16 +127,16 @@ typedef int (*op_fn)(struct world *w);
 /* An active device voting @level on @dom: one more distinct level there.
  * Level histograms start with room for 4 levels and double, so filling one
  * to 4 makes the next new level allocate. */
-static void voter(struct world *w, pd_domain_t dom, uint32_t level)
+static void voter(struct world *w, dmn_domain_t dom, uint32_t level)
 {
 	char name[32];
 	snprintf(name, sizeof(name), "voter%u", w->n_voters++);
-	pd_device_t dev;
-	pd_attach_t att;
-	ok(pd_device_create(w->ctx, name, &dev));
-	ok(pd_attach(w->ctx, dev, dom, &att));
-	ok(pd_device_get(w->ctx, dev));
-	ok(pd_vote(w->ctx, att, level));
+	dmn_device_t dev;
+	dmn_attach_t att;
+	ok(dmn_device_create(w->ctx, name, &dev));
+	ok(dmn_attach(w->ctx, dev, dom, &att));
+	ok(dmn_device_get(w->ctx, dev));
+	ok(dmn_vote(w->ctx, att, level));
 }
 
 /* l3: {1, 2, 3, 4}: a vote of 5 needs a new bin. */
@@ -165,135 +165,135 @@ static void prep_top_full(struct world *w)
 
 /* A device that grew while active: its put is a bigger transaction than
  * any before, so the undo log must grow. */
-static pd_device_t big;
+static dmn_device_t big;
 static void prep_big(struct world *w)
 {
-	ok(pd_device_create(w->ctx, "big", &big));
-	ok(pd_device_get(w->ctx, big));
-	const pd_domain_t doms[] = {w->top, w->mid1, w->mid2, w->l1, w->l2,
+	ok(dmn_device_create(w->ctx, "big", &big));
+	ok(dmn_device_get(w->ctx, big));
+	const dmn_domain_t doms[] = {w->top, w->mid1, w->mid2, w->l1, w->l2,
 				    w->l3, w->l4, w->spare, w->loose, w->ao};
 	for (unsigned i = 0; i < sizeof(doms) / sizeof(doms[0]); i++) {
-		pd_attach_t att;
-		ok(pd_attach(w->ctx, big, doms[i], &att));
-		ok(pd_vote(w->ctx, att, 2 + 2 * i));
+		dmn_attach_t att;
+		ok(dmn_attach(w->ctx, big, doms[i], &att));
+		ok(dmn_vote(w->ctx, att, 2 + 2 * i));
 	}
 }
 
 static int op_domain_create(struct world *w)
 {
-	struct pd_domain_desc d = {"new", &fake_ops_full, &w->fake.dom[0], 0};
-	return pd_domain_create(w->ctx, &d, &w->out_dom);
+	struct dmn_domain_desc d = {"new", &fake_ops_full, &w->fake.dom[0], 0};
+	return dmn_domain_create(w->ctx, &d, &w->out_dom);
 }
 static int op_domain_create_ao(struct world *w)
 {
-	struct pd_domain_desc d = {"new-ao", &fake_ops_power, &w->fake.dom[0],
-				   PD_FLAG_ALWAYS_ON};
-	return pd_domain_create(w->ctx, &d, &w->out_dom);
+	struct dmn_domain_desc d = {"new-ao", &fake_ops_power, &w->fake.dom[0],
+				   DMN_FLAG_ALWAYS_ON};
+	return dmn_domain_create(w->ctx, &d, &w->out_dom);
 }
 static int op_domain_remove(struct world *w)
 {
-	return pd_domain_remove(w->ctx, w->loose);
+	return dmn_domain_remove(w->ctx, w->loose);
 }
 static int op_set_rounding(struct world *w)
 {
-	return pd_domain_set_rounding(w->ctx, w->spare, round_even, 0);
+	return dmn_domain_set_rounding(w->ctx, w->spare, round_even, 0);
 }
 /* The first of these on a domain allocates its cold part (issue 21). */
 static int op_set_governor(struct world *w)
 {
-	return pd_domain_set_governor(w->ctx, w->spare, PD_GOVERNOR_ALWAYS_ON,
+	return dmn_domain_set_governor(w->ctx, w->spare, DMN_GOVERNOR_ALWAYS_ON,
 				      0, 0);
 }
 static int op_set_active_wakeup(struct world *w)
 {
-	return pd_domain_set_active_wakeup(w->ctx, w->spare, 1);
+	return dmn_domain_set_active_wakeup(w->ctx, w->spare, 1);
 }
 static int op_add_idle_state(struct world *w)
 {
-	struct pd_idle_state_desc s = {"ret", 100, 200, 1000, 0};
-	return pd_domain_add_idle_state(w->ctx, w->spare, &s, 0);
+	struct dmn_idle_state_desc s = {"ret", 100, 200, 1000, 0};
+	return dmn_domain_add_idle_state(w->ctx, w->spare, &s, 0);
 }
 static int op_device_create(struct world *w)
 {
-	return pd_device_create(w->ctx, "new-dev", &w->out_dev);
+	return dmn_device_create(w->ctx, "new-dev", &w->out_dev);
 }
 static int op_device_remove(struct world *w)
 {
-	return pd_device_remove(w->ctx, w->idle);
+	return dmn_device_remove(w->ctx, w->idle);
 }
 static int op_attach_active(struct world *w)
 {
-	return pd_attach(w->ctx, w->db, w->l4, &w->out_att);
+	return dmn_attach(w->ctx, w->db, w->l4, &w->out_att);
 }
 static int op_attach_suspended(struct world *w)
 {
-	return pd_attach(w->ctx, w->idle, w->l4, &w->out_att);
+	return dmn_attach(w->ctx, w->idle, w->l4, &w->out_att);
 }
 static int op_detach_active(struct world *w)
 {
-	return pd_detach(w->ctx, w->b_l3);
+	return dmn_detach(w->ctx, w->b_l3);
 }
 static int op_detach_suspended(struct world *w)
 {
-	return pd_detach(w->ctx, w->a_l2);
+	return dmn_detach(w->ctx, w->a_l2);
 }
 static int op_link_add_off(struct world *w)
 {
-	return pd_link_add(w->ctx, w->spare, w->l4);
+	return dmn_link_add(w->ctx, w->spare, w->l4);
 }
 static int op_link_add_on(struct world *w)
 {
-	return pd_link_add(w->ctx, w->spare, w->l3);
+	return dmn_link_add(w->ctx, w->spare, w->l3);
 }
 static int op_link_remove_on(struct world *w)
 {
-	return pd_link_remove(w->ctx, w->mid2, w->l3);
+	return dmn_link_remove(w->ctx, w->mid2, w->l3);
 }
 static int op_link_set_map_on(struct world *w)
 {
-	return pd_link_set_map(w->ctx, w->mid1, w->l3, map_plus3, 0);
+	return dmn_link_set_map(w->ctx, w->mid1, w->l3, map_plus3, 0);
 }
 static int op_link_set_floor_on(struct world *w)
 {
-	return pd_link_set_floor(w->ctx, w->top, w->mid1, 7);
+	return dmn_link_set_floor(w->ctx, w->top, w->mid1, 7);
 }
 static int op_vote_new_level(struct world *w)
 {
-	return pd_vote(w->ctx, w->b_l3, 5);
+	return dmn_vote(w->ctx, w->b_l3, 5);
 }
 static int op_vote_lower(struct world *w)
 {
-	return pd_vote(w->ctx, w->c_l1, 0);
+	return dmn_vote(w->ctx, w->c_l1, 0);
 }
 static int op_vote_suspended(struct world *w)
 {
-	return pd_vote(w->ctx, w->a_l3, 29);
+	return dmn_vote(w->ctx, w->a_l3, 29);
 }
 static int op_vote_many(struct world *w)
 {
-	struct pd_vote_change ch[3] = {{w->b_l3, 9}, {w->b_l3, 2}, {w->b_l3, 8}};
-	return pd_vote_many(w->ctx, ch, 3);
+	struct dmn_vote_change ch[3] = {{w->b_l3, 9}, {w->b_l3, 2}, {w->b_l3, 8}};
+	return dmn_vote_many(w->ctx, ch, 3);
 }
 static int op_get(struct world *w)
 {
-	return pd_device_get(w->ctx, w->da);
+	return dmn_device_get(w->ctx, w->da);
 }
 static int op_get_nested(struct world *w)
 {
-	return pd_device_get(w->ctx, w->db);
+	return dmn_device_get(w->ctx, w->db);
 }
 static int op_put_nested(struct world *w)
 {
-	ok(pd_device_get(w->ctx, w->db));
-	return pd_device_put(w->ctx, w->db);
+	ok(dmn_device_get(w->ctx, w->db));
+	return dmn_device_put(w->ctx, w->db);
 }
 static int op_put_last(struct world *w)
 {
-	return pd_device_put(w->ctx, w->dc);
+	return dmn_device_put(w->ctx, w->dc);
 }
 static int op_put_big(struct world *w)
 {
-	return pd_device_put(w->ctx, big);
+	return dmn_device_put(w->ctx, big);
 }
 static int op_listen(struct world *w)
 {
@@ -309,35 +309,35 @@ struct op_case {
 };
 
 static const struct op_case cases[] = {
-	{"pd_domain_create", op_domain_create, true, 0},
-	{"pd_domain_create(always-on)", op_domain_create_ao, true, 0},
-	{"pd_domain_remove", op_domain_remove, false, 0},
-	{"pd_domain_set_rounding", op_set_rounding, true, 0},
-	{"pd_domain_set_governor", op_set_governor, true, 0},
-	{"pd_domain_set_active_wakeup", op_set_active_wakeup, true, 0},
-	{"pd_domain_add_idle_state", op_add_idle_state, true, 0},
-	{"pd_device_create", op_device_create, true, 0},
-	{"pd_device_remove", op_device_remove, false, 0},
-	{"pd_attach(active)", op_attach_active, true, 0},
-	{"pd_attach(suspended)", op_attach_suspended, true, 0},
-	{"pd_detach(active)", op_detach_active, true, prep_mid1_full},
-	{"pd_detach(suspended)", op_detach_suspended, false, 0},
-	{"pd_link_add(child off)", op_link_add_off, true, 0},
-	{"pd_link_add(child on)", op_link_add_on, true, 0},
-	{"pd_link_remove(child on)", op_link_remove_on, true, prep_top_full},
-	{"pd_link_set_map(child on)", op_link_set_map_on, true,
+	{"dmn_domain_create", op_domain_create, true, 0},
+	{"dmn_domain_create(always-on)", op_domain_create_ao, true, 0},
+	{"dmn_domain_remove", op_domain_remove, false, 0},
+	{"dmn_domain_set_rounding", op_set_rounding, true, 0},
+	{"dmn_domain_set_governor", op_set_governor, true, 0},
+	{"dmn_domain_set_active_wakeup", op_set_active_wakeup, true, 0},
+	{"dmn_domain_add_idle_state", op_add_idle_state, true, 0},
+	{"dmn_device_create", op_device_create, true, 0},
+	{"dmn_device_remove", op_device_remove, false, 0},
+	{"dmn_attach(active)", op_attach_active, true, 0},
+	{"dmn_attach(suspended)", op_attach_suspended, true, 0},
+	{"dmn_detach(active)", op_detach_active, true, prep_mid1_full},
+	{"dmn_detach(suspended)", op_detach_suspended, false, 0},
+	{"dmn_link_add(child off)", op_link_add_off, true, 0},
+	{"dmn_link_add(child on)", op_link_add_on, true, 0},
+	{"dmn_link_remove(child on)", op_link_remove_on, true, prep_top_full},
+	{"dmn_link_set_map(child on)", op_link_set_map_on, true,
 	 prep_mid1_full},
-	{"pd_link_set_floor(child on)", op_link_set_floor_on, true,
+	{"dmn_link_set_floor(child on)", op_link_set_floor_on, true,
 	 prep_top_full},
-	{"pd_vote(new level)", op_vote_new_level, true, prep_l3_full},
-	{"pd_vote(lower)", op_vote_lower, false, 0},
-	{"pd_vote(suspended)", op_vote_suspended, false, 0},
-	{"pd_vote_many", op_vote_many, true, prep_l3_full},
-	{"pd_device_get", op_get, true, 0},
-	{"pd_device_get(nested)", op_get_nested, false, 0},
-	{"pd_device_put(nested)", op_put_nested, false, 0},
-	{"pd_device_put(last user)", op_put_last, false, 0},
-	{"pd_device_put(grown while active)", op_put_big, true, prep_big},
+	{"dmn_vote(new level)", op_vote_new_level, true, prep_l3_full},
+	{"dmn_vote(lower)", op_vote_lower, false, 0},
+	{"dmn_vote(suspended)", op_vote_suspended, false, 0},
+	{"dmn_vote_many", op_vote_many, true, prep_l3_full},
+	{"dmn_device_get", op_get, true, 0},
+	{"dmn_device_get(nested)", op_get_nested, false, 0},
+	{"dmn_device_put(nested)", op_put_nested, false, 0},
+	{"dmn_device_put(last user)", op_put_last, false, 0},
+	{"dmn_device_put(grown while active)", op_put_big, true, prep_big},
 	{"dmn_listen", op_listen, false, 0},
 };
 

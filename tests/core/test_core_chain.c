@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pd_vote's path for single-parent chains (dmn__txn_vote_chain, issue 21)
+ * dmn_vote's path for single-parent chains (dmn__txn_vote_chain, issue 21)
  * against the general engine. Two contexts are built alike:
  *
  *   root (pstate, rounds to multiples of 5, -ERANGE above 100)
@@ -13,9 +13,9 @@
  * 12: longer than the striped fast path takes, so the path runs alone in
  * the context with its steps in the context's scratch).
  *
- * The same random operations run on both: context A votes with pd_vote
+ * The same random operations run on both: context A votes with dmn_vote
  * (the chain path whenever the voted domain's ancestry is a chain, all on),
- * context B with pd_vote_many of one change (always the general engine).
+ * context B with dmn_vote_many of one change (always the general engine).
  * Between votes devices are put and got (domains power off and on), a
  * link floor changes, and the next pstate call of a random domain fails,
  * so raises are rolled back and lowerings are kept high and retried.
@@ -35,7 +35,7 @@ enum { ROOT, MID1, MID2, LEAF, SIDE, NDOM };
 #define NDOM_MAX (NDOM + NPAD)
 #define NDEV 5 /* 0-2 on leaf, 3 on mid2, 4 on side */
 
-static int plus7(void *user, pd_domain_t child, pd_domain_t parent,
+static int plus7(void *user, dmn_domain_t child, dmn_domain_t parent,
 		 uint32_t level, uint32_t *out)
 {
 	(void)user;
@@ -52,10 +52,10 @@ struct side {
 	struct fake_alloc alloc;
 	struct evrec ev;
 	struct dmn_ctx *ctx;
-	pd_domain_t dom[NDOM_MAX];
+	dmn_domain_t dom[NDOM_MAX];
 	unsigned ndom;
-	pd_device_t dev[NDEV];
-	pd_attach_t att[NDEV];
+	dmn_device_t dev[NDEV];
+	dmn_attach_t att[NDEV];
 };
 
 static void side_init(struct side *s, uint64_t *clock, unsigned npad)
@@ -76,22 +76,22 @@ static void side_init(struct side *s, uint64_t *clock, unsigned npad)
 	s->dom[LEAF] = fake_domain(&s->fake, ctx, "leaf", &fake_ops_full, 0);
 	s->dom[SIDE] = fake_domain(&s->fake, ctx, "side", &fake_ops_full, 0);
 	s->ndom = NDOM + npad;
-	pd_domain_t above = s->dom[ROOT];
+	dmn_domain_t above = s->dom[ROOT];
 	for (unsigned i = 0; i < npad; i++) {
 		char name[8];
 		snprintf(name, sizeof(name), "pad%u", i);
 		s->dom[NDOM + i] = fake_domain(&s->fake, ctx, name,
 					       &fake_ops_full, 0);
-		assert_int_equal(pd_link_add(ctx, above, s->dom[NDOM + i]), 0);
+		assert_int_equal(dmn_link_add(ctx, above, s->dom[NDOM + i]), 0);
 		above = s->dom[NDOM + i];
 	}
-	assert_int_equal(pd_domain_set_rounding(ctx, s->dom[ROOT], round5, 0),
+	assert_int_equal(dmn_domain_set_rounding(ctx, s->dom[ROOT], round5, 0),
 			 0);
-	assert_int_equal(pd_link_add(ctx, above, s->dom[MID1]), 0);
-	assert_int_equal(pd_link_add(ctx, s->dom[MID1], s->dom[MID2]), 0);
-	assert_int_equal(pd_link_add(ctx, s->dom[MID2], s->dom[LEAF]), 0);
-	assert_int_equal(pd_link_add(ctx, s->dom[MID1], s->dom[SIDE]), 0);
-	assert_int_equal(pd_link_set_map(ctx, s->dom[MID1], s->dom[MID2],
+	assert_int_equal(dmn_link_add(ctx, above, s->dom[MID1]), 0);
+	assert_int_equal(dmn_link_add(ctx, s->dom[MID1], s->dom[MID2]), 0);
+	assert_int_equal(dmn_link_add(ctx, s->dom[MID2], s->dom[LEAF]), 0);
+	assert_int_equal(dmn_link_add(ctx, s->dom[MID1], s->dom[SIDE]), 0);
+	assert_int_equal(dmn_link_set_map(ctx, s->dom[MID1], s->dom[MID2],
 					 plus7, 0), 0);
 	static const unsigned where[NDEV] = {LEAF, LEAF, LEAF, MID2, SIDE};
 	for (unsigned i = 0; i < NDEV; i++) {
@@ -99,7 +99,7 @@ static void side_init(struct side *s, uint64_t *clock, unsigned npad)
 		snprintf(name, sizeof(name), "d%u", i);
 		s->dev[i] = mkdev(ctx, name);
 		s->att[i] = mkatt(ctx, s->dev[i], s->dom[where[i]]);
-		assert_int_equal(pd_device_get(ctx, s->dev[i]), 0);
+		assert_int_equal(dmn_device_get(ctx, s->dev[i]), 0);
 	}
 }
 
@@ -139,26 +139,26 @@ static void run_chain_equals_general(unsigned npad)
 			continue;
 		}
 		case 2: /* domains power off; votes stored for the resume */
-			ra = pd_device_put(a->ctx, a->dev[i]);
-			rb = pd_device_put(b->ctx, b->dev[i]);
+			ra = dmn_device_put(a->ctx, a->dev[i]);
+			rb = dmn_device_put(b->ctx, b->dev[i]);
 			break;
 		case 3: case 4:
-			ra = pd_device_get(a->ctx, a->dev[i]);
-			rb = pd_device_get(b->ctx, b->dev[i]);
+			ra = dmn_device_get(a->ctx, a->dev[i]);
+			rb = dmn_device_get(b->ctx, b->dev[i]);
 			break;
 		case 5: { /* a provider's floor on mid2's parent */
 			uint32_t floor = (r >> 24) % 3 * 12;
-			ra = pd_link_set_floor(a->ctx, a->dom[MID1], a->dom[MID2],
+			ra = dmn_link_set_floor(a->ctx, a->dom[MID1], a->dom[MID2],
 					       floor);
-			rb = pd_link_set_floor(b->ctx, b->dom[MID1], b->dom[MID2],
+			rb = dmn_link_set_floor(b->ctx, b->dom[MID1], b->dom[MID2],
 					       floor);
 			break;
 		}
 		default: {
-			struct pd_vote_change ch = {b->att[i], level};
+			struct dmn_vote_change ch = {b->att[i], level};
 			uint32_t before = dinfo(a->ctx, a->dom[LEAF]).pstate;
-			ra = pd_vote(a->ctx, a->att[i], level);
-			rb = pd_vote_many(b->ctx, &ch, 1);
+			ra = dmn_vote(a->ctx, a->att[i], level);
+			rb = dmn_vote_many(b->ctx, &ch, 1);
 			raise_fail += ra == -EIO;
 			bad += ra && ra != -EIO;
 			lower_fail += !ra && dmn_last_error(a->ctx) == -EIO;

@@ -25,34 +25,34 @@
 
 #include "core/internal.h"
 
-static int set_ps(void *user, pd_domain_t dom, uint32_t level)
+static int set_ps(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
 	(void)level;
 	return 0;
 }
-static const struct pd_domain_ops ops = {.set_performance_state = set_ps};
+static const struct dmn_domain_ops ops = {.set_performance_state = set_ps};
 
 /* parent <- child, a device on the child with a vote, active: both on. */
 struct rig {
 	struct dmn_ctx *ctx;
-	pd_domain_t parent, child;
-	pd_device_t dev;
-	pd_attach_t att;
+	dmn_domain_t parent, child;
+	dmn_device_t dev;
+	dmn_attach_t att;
 };
 
 static void rig_build(struct rig *r)
 {
 	if (dmn_ctx_create(NULL, &r->ctx) ||
-	    pd_domain_create(r->ctx, &(struct pd_domain_desc){"parent", &ops, 0, 0},
+	    dmn_domain_create(r->ctx, &(struct dmn_domain_desc){"parent", &ops, 0, 0},
 			     &r->parent) ||
-	    pd_domain_create(r->ctx, &(struct pd_domain_desc){"child", &ops, 0, 0},
+	    dmn_domain_create(r->ctx, &(struct dmn_domain_desc){"child", &ops, 0, 0},
 			     &r->child) ||
-	    pd_link_add(r->ctx, r->parent, r->child) ||
-	    pd_device_create(r->ctx, "dev", &r->dev) ||
-	    pd_attach(r->ctx, r->dev, r->child, &r->att) ||
-	    pd_vote(r->ctx, r->att, 3) || pd_device_get(r->ctx, r->dev))
+	    dmn_link_add(r->ctx, r->parent, r->child) ||
+	    dmn_device_create(r->ctx, "dev", &r->dev) ||
+	    dmn_attach(r->ctx, r->dev, r->child, &r->att) ||
+	    dmn_vote(r->ctx, r->att, 3) || dmn_device_get(r->ctx, r->dev))
 		_exit(3); /* the setup itself failed: not an abort */
 }
 
@@ -70,17 +70,17 @@ static void run_child(enum damage what)
 {
 	struct rig r;
 	rig_build(&r);
-	struct pd_domain *parent = dmn__pd_domain_get(r.ctx, r.parent);
-	struct pd_domain *child = dmn__pd_domain_get(r.ctx, r.child);
+	struct dmn_domain *parent = dmn__pd_domain_get(r.ctx, r.parent);
+	struct dmn_domain *child = dmn__pd_domain_get(r.ctx, r.child);
 	/* FAST_AGGREGATE: a device of its own on the parent, which has no
 	 * parents and is on, so that its votes take the fast path (no
 	 * commit); attached and active before the damage. */
-	pd_attach_t fast = 0;
+	dmn_attach_t fast = 0;
 	if (what == FAST_AGGREGATE) {
-		pd_device_t dev;
-		if (pd_device_create(r.ctx, "fast", &dev) ||
-		    pd_attach(r.ctx, dev, r.parent, &fast) ||
-		    pd_device_get(r.ctx, dev))
+		dmn_device_t dev;
+		if (dmn_device_create(r.ctx, "fast", &dev) ||
+		    dmn_attach(r.ctx, dev, r.parent, &fast) ||
+		    dmn_device_get(r.ctx, dev))
 			_exit(3);
 	}
 	switch (what) {
@@ -94,7 +94,7 @@ static void run_child(enum damage what)
 		break;
 	case AGGREGATE:
 	case FAST_AGGREGATE: {
-		struct pd_domain *d = what == AGGREGATE ? child : parent;
+		struct dmn_domain *d = what == AGGREGATE ? child : parent;
 		/* An extra count at a level already there: a new level
 		 * would have no statistics slot reserved, and the engine
 		 * would write past it before any check (ASan sees that). */
@@ -110,15 +110,15 @@ static void run_child(enum damage what)
 		_exit(0);
 	}
 	if (what == FAST_AGGREGATE) {
-		pd_vote(r.ctx, fast, 1);
+		dmn_vote(r.ctx, fast, 1);
 		_exit(0);
 	}
 	/* An ordinary call: a commit that touches both domains. */
-	struct pd_domain_info info;
+	struct dmn_domain_info info;
 	if (what == OPEN_TXN)
-		pd_domain_info(r.ctx, r.parent, &info);
+		dmn_domain_info(r.ctx, r.parent, &info);
 	else
-		pd_device_put(r.ctx, r.dev);
+		dmn_device_put(r.ctx, r.dev);
 	dmn_ctx_destroy(r.ctx);
 	_exit(0);
 }

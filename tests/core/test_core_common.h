@@ -53,34 +53,34 @@ static int tc_teardown(void **state)
 #define T struct tcase *t = *state; struct dmn_ctx *ctx = t->ctx; (void)ctx
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, tc_setup, tc_teardown)
 
-static inline struct pd_domain_info dinfo(struct dmn_ctx *ctx, pd_domain_t d)
+static inline struct dmn_domain_info dinfo(struct dmn_ctx *ctx, dmn_domain_t d)
 {
-	struct pd_domain_info info;
+	struct dmn_domain_info info;
 	memset(&info, 0, sizeof(info));
-	assert_int_equal(pd_domain_info(ctx, d, &info), 0);
+	assert_int_equal(dmn_domain_info(ctx, d, &info), 0);
 	return info;
 }
 
-static inline struct pd_attach_info ainfo(struct dmn_ctx *ctx, pd_attach_t a)
+static inline struct dmn_attach_info ainfo(struct dmn_ctx *ctx, dmn_attach_t a)
 {
-	struct pd_attach_info info;
+	struct dmn_attach_info info;
 	memset(&info, 0, sizeof(info));
-	assert_int_equal(pd_attach_info(ctx, a, &info), 0);
+	assert_int_equal(dmn_attach_info(ctx, a, &info), 0);
 	return info;
 }
 
-static inline pd_device_t mkdev(struct dmn_ctx *ctx, const char *name)
+static inline dmn_device_t mkdev(struct dmn_ctx *ctx, const char *name)
 {
-	pd_device_t d = 0;
-	assert_int_equal(pd_device_create(ctx, name, &d), 0);
+	dmn_device_t d = 0;
+	assert_int_equal(dmn_device_create(ctx, name, &d), 0);
 	return d;
 }
 
-static inline pd_attach_t mkatt(struct dmn_ctx *ctx, pd_device_t dev,
-				pd_domain_t dom)
+static inline dmn_attach_t mkatt(struct dmn_ctx *ctx, dmn_device_t dev,
+				dmn_domain_t dom)
 {
-	pd_attach_t a = 0;
-	assert_int_equal(pd_attach(ctx, dev, dom, &a), 0);
+	dmn_attach_t a = 0;
+	assert_int_equal(dmn_attach(ctx, dev, dom, &a), 0);
 	return a;
 }
 

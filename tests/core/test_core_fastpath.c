@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pd_vote's fast path (issue 21) against the general engine.
+ * dmn_vote's fast path (issue 21) against the general engine.
  * Two contexts are built alike: a root domain with a rounding hook, devices
  * attached to it, a fake clock; in the chain variant (issue 15: the fast
  * path takes chains) half of the devices vote on a leaf instead, under a
  * middle domain without a pstate callback, whose link to the root maps
  * each level 5 up. The same random operations run on both;
- * context A votes with pd_vote (the fast path when the domain has no
- * parents and is on), context B with pd_vote_many of one change (always the
+ * context A votes with dmn_vote (the fast path when the domain has no
+ * parents and is on), context B with dmn_vote_many of one change (always the
  * general engine). After every step everything observable must be equal:
  * the return code, dmn_last_error(), the callbacks the fake hardware got,
  * the events, the statistics and pstate residencies, the snapshot. Injected
@@ -18,7 +18,7 @@
  * or with one (whose histogram bin moves in place and whose domain needs
  * no lock of its own on a striped context). Each runs twice: context B
  * on dmn_lock_none, context A too or (_striped) on the default lock, whose
- * votes take the striped fast paths and pd_vote's lock-free check of a
+ * votes take the striped fast paths and dmn_vote's lock-free check of a
  * published unchanged vote.
  */
 #include "test_core_common.h"
@@ -27,7 +27,7 @@
 #define NDEV 4
 
 /* A child at level L asks L + 5 of the root. */
-static int plus5(void *user, pd_domain_t child, pd_domain_t parent,
+static int plus5(void *user, dmn_domain_t child, dmn_domain_t parent,
 		 uint32_t level, uint32_t *parent_level)
 {
 	(void)user;
@@ -44,11 +44,11 @@ struct side {
 	struct fake_alloc alloc;
 	struct evrec ev;
 	struct dmn_ctx *ctx;
-	pd_domain_t root;
-	pd_domain_t dom[NDOM];
+	dmn_domain_t root;
+	dmn_domain_t dom[NDOM];
 	unsigned n_dom;
-	pd_device_t dev[NDEV];
-	pd_attach_t att[NDEV];
+	dmn_device_t dev[NDEV];
+	dmn_attach_t att[NDEV];
 	unsigned n_dev;
 };
 
@@ -65,13 +65,13 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 	cfg.now = clock_now;
 	cfg.now_user = clock;
 	if (striped) /* the default lock: stripes, the striped fast paths
-		      * and pd_vote's lock-free unchanged check */
+		      * and dmn_vote's lock-free unchanged check */
 		memset(&cfg.lock, 0, sizeof(cfg.lock));
 	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
 	assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
 	if (shape == ROUNDED || chain)
-		assert_int_equal(pd_domain_set_rounding(s->ctx, s->root,
+		assert_int_equal(dmn_domain_set_rounding(s->ctx, s->root,
 							round5, 0), 0);
 	s->dom[0] = s->root;
 	s->n_dom = 1;
@@ -80,9 +80,9 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 					&fake_ops_power, 0);
 		s->dom[2] = fake_domain(&s->fake, s->ctx, "leaf",
 					&fake_ops_full, 0);
-		assert_int_equal(pd_link_add(s->ctx, s->root, s->dom[1]), 0);
-		assert_int_equal(pd_link_add(s->ctx, s->dom[1], s->dom[2]), 0);
-		assert_int_equal(pd_link_set_map(s->ctx, s->root, s->dom[1],
+		assert_int_equal(dmn_link_add(s->ctx, s->root, s->dom[1]), 0);
+		assert_int_equal(dmn_link_add(s->ctx, s->dom[1], s->dom[2]), 0);
+		assert_int_equal(dmn_link_set_map(s->ctx, s->root, s->dom[1],
 						 plus5, 0), 0);
 		s->n_dom = NDOM;
 	}
@@ -93,7 +93,7 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 		s->dev[i] = mkdev(s->ctx, name);
 		s->att[i] = mkatt(s->ctx, s->dev[i],
 				  chain && i % 2 ? s->dom[2] : s->root);
-		assert_int_equal(pd_device_get(s->ctx, s->dev[i]), 0);
+		assert_int_equal(dmn_device_get(s->ctx, s->dev[i]), 0);
 	}
 }
 
@@ -135,18 +135,18 @@ static void run_fast_equals_general(enum shape shape, bool striped)
 				  FAKE_PSTATE, 1);
 			continue;
 		case 1: /* an uncounted vote: stored for the resume */
-			ra = pd_device_put(a->ctx, a->dev[i]);
-			rb = pd_device_put(b->ctx, b->dev[i]);
+			ra = dmn_device_put(a->ctx, a->dev[i]);
+			rb = dmn_device_put(b->ctx, b->dev[i]);
 			break;
 		case 2:
-			ra = pd_device_get(a->ctx, a->dev[i]);
-			rb = pd_device_get(b->ctx, b->dev[i]);
+			ra = dmn_device_get(a->ctx, a->dev[i]);
+			rb = dmn_device_get(b->ctx, b->dev[i]);
 			break;
 		default: {
-			struct pd_vote_change ch = {b->att[i], level};
+			struct dmn_vote_change ch = {b->att[i], level};
 			uint32_t before = pstate_of(a);
-			ra = pd_vote(a->ctx, a->att[i], level);
-			rb = pd_vote_many(b->ctx, &ch, 1);
+			ra = dmn_vote(a->ctx, a->att[i], level);
+			rb = dmn_vote_many(b->ctx, &ch, 1);
 			raised_fail += ra == -EIO;
 			lowered_fail += !ra && dmn_last_error(a->ctx) == -EIO &&
 					pstate_of(a) == before;

@@ -16,21 +16,21 @@
 static void rollback_keeps_shared_parent(void **state)
 {
 	T;
-	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
-	pd_domain_t x = fake_domain(&t->fake, ctx, "x", &fake_ops_full, 0);
-	pd_domain_t a = fake_domain(&t->fake, ctx, "a", &fake_ops_full, 0);
-	pd_domain_t b = fake_domain(&t->fake, ctx, "b", &fake_ops_full, 0);
-	pd_domain_t g = fake_domain(&t->fake, ctx, "g", &fake_ops_full, 0);
-	assert_int_equal(pd_link_add(ctx, p, a), 0);
-	assert_int_equal(pd_link_add(ctx, p, b), 0);
-	assert_int_equal(pd_link_add(ctx, a, g), 0);
-	assert_int_equal(pd_link_add(ctx, b, g), 0);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t ag = mkatt(ctx, dev, g);
+	dmn_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	dmn_domain_t x = fake_domain(&t->fake, ctx, "x", &fake_ops_full, 0);
+	dmn_domain_t a = fake_domain(&t->fake, ctx, "a", &fake_ops_full, 0);
+	dmn_domain_t b = fake_domain(&t->fake, ctx, "b", &fake_ops_full, 0);
+	dmn_domain_t g = fake_domain(&t->fake, ctx, "g", &fake_ops_full, 0);
+	assert_int_equal(dmn_link_add(ctx, p, a), 0);
+	assert_int_equal(dmn_link_add(ctx, p, b), 0);
+	assert_int_equal(dmn_link_add(ctx, a, g), 0);
+	assert_int_equal(dmn_link_add(ctx, b, g), 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t ag = mkatt(ctx, dev, g);
 	mkatt(ctx, dev, x);
-	assert_int_equal(pd_vote(ctx, ag, 4), 0);
-	const pd_domain_t above[] = {a, b, p};
-	const pd_domain_t all[] = {p, x, a, b, g};
+	assert_int_equal(dmn_vote(ctx, ag, 4), 0);
+	const dmn_domain_t above[] = {a, b, p};
+	const dmn_domain_t all[] = {p, x, a, b, g};
 	for (int round = 0; round < 2; round++) {
 		fake_fail(&t->fake, x, FAKE_ON, 1);
 		fake_fail(&t->fake, g, FAKE_OFF, 1);
@@ -38,7 +38,7 @@ static void rollback_keeps_shared_parent(void **state)
 		/* Round 1: G's lowering in the undo fails too (call 11: four
 		 * raises, five power-ons, G's power-off, G's lowering). */
 		fake_fail_call(&t->fake, round ? 11 : 0);
-		assert_int_equal(pd_device_get(ctx, dev), -EIO);
+		assert_int_equal(dmn_device_get(ctx, dev), -EIO);
 		fake_fail_call(&t->fake, 0);
 		assert_int_equal(dmn_last_error(ctx), -EIO);
 		if (round)
@@ -58,8 +58,8 @@ static void rollback_keeps_shared_parent(void **state)
 		assert_int_equal(dinfo(ctx, p).on_children, 2);
 		assert_false(ON(x));
 		/* The next change of G retries: all goes off. */
-		assert_int_equal(pd_device_get(ctx, dev), 0);
-		assert_int_equal(pd_device_put(ctx, dev), 0);
+		assert_int_equal(dmn_device_get(ctx, dev), 0);
+		assert_int_equal(dmn_device_put(ctx, dev), 0);
 		for (unsigned i = 0; i < 5; i++) {
 			assert_false(ON(all[i]));
 			assert_false(HW(all[i])->on);
@@ -73,23 +73,23 @@ static void rollback_keeps_shared_parent(void **state)
 static void parents_in_link_order(void **state)
 {
 	T;
-	pd_domain_t q = fake_domain(&t->fake, ctx, "q", &fake_ops_full, 0);
-	pd_domain_t pp = fake_domain(&t->fake, ctx, "pp", &fake_ops_full, 0);
-	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
-	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
-	assert_int_equal(pd_link_add(ctx, pp, p), 0);
-	assert_int_equal(pd_link_add(ctx, p, c), 0); /* P first */
-	assert_int_equal(pd_link_add(ctx, q, c), 0);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t at = mkatt(ctx, dev, c);
-	assert_int_equal(pd_vote(ctx, at, 3), 0);
+	dmn_domain_t q = fake_domain(&t->fake, ctx, "q", &fake_ops_full, 0);
+	dmn_domain_t pp = fake_domain(&t->fake, ctx, "pp", &fake_ops_full, 0);
+	dmn_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	dmn_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(dmn_link_add(ctx, pp, p), 0);
+	assert_int_equal(dmn_link_add(ctx, p, c), 0); /* P first */
+	assert_int_equal(dmn_link_add(ctx, q, c), 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(dmn_vote(ctx, at, 3), 0);
 	CLEAR();
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	LOG_IS(FAKE_PSTATE, pp, 3, FAKE_PSTATE, p, 3, FAKE_PSTATE, q, 3,
 	       FAKE_PSTATE, c, 3, FAKE_ON, pp, 0, FAKE_ON, p, 0, FAKE_ON, q, 0,
 	       FAKE_ON, c, 0);
 	CLEAR();
-	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(dmn_device_put(ctx, dev), 0);
 	/* C, then P and what P frees (PP), then Q. */
 	LOG_IS(FAKE_OFF, c, 0, FAKE_OFF, p, 0, FAKE_OFF, pp, 0, FAKE_OFF, q, 0,
 	       FAKE_PSTATE, c, 0, FAKE_PSTATE, p, 0, FAKE_PSTATE, pp, 0,
@@ -101,32 +101,32 @@ static void parents_in_link_order(void **state)
 static void enodev_by_reach(void **state)
 {
 	T;
-	pd_domain_t root = fake_domain(&t->fake, ctx, "root", &fake_ops_power, 0);
-	pd_domain_t mid = fake_domain(&t->fake, ctx, "mid", &fake_ops_power, 0);
-	pd_domain_t leaf = fake_domain(&t->fake, ctx, "leaf", &fake_ops_power, 0);
-	pd_domain_t rail = fake_domain(&t->fake, ctx, "rail", &fake_ops_full, 0);
-	assert_int_equal(pd_link_add(ctx, root, mid), 0);
-	assert_int_equal(pd_link_add(ctx, mid, leaf), 0);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t al = mkatt(ctx, dev, leaf), ar = mkatt(ctx, dev, root);
+	dmn_domain_t root = fake_domain(&t->fake, ctx, "root", &fake_ops_power, 0);
+	dmn_domain_t mid = fake_domain(&t->fake, ctx, "mid", &fake_ops_power, 0);
+	dmn_domain_t leaf = fake_domain(&t->fake, ctx, "leaf", &fake_ops_power, 0);
+	dmn_domain_t rail = fake_domain(&t->fake, ctx, "rail", &fake_ops_full, 0);
+	assert_int_equal(dmn_link_add(ctx, root, mid), 0);
+	assert_int_equal(dmn_link_add(ctx, mid, leaf), 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t al = mkatt(ctx, dev, leaf), ar = mkatt(ctx, dev, root);
 	/* A callback-less chain: the same answer wherever the vote is cast. */
-	EXPECT_NOOP_ERR(pd_vote(ctx, ar, 2), -ENODEV);
-	EXPECT_NOOP_ERR(pd_vote(ctx, al, 2), -ENODEV);
-	struct pd_vote_change ch = {al, 2};
-	EXPECT_NOOP_ERR(pd_vote_many(ctx, &ch, 1), -ENODEV);
-	assert_int_equal(pd_vote(ctx, al, 0), 0);
+	EXPECT_NOOP_ERR(dmn_vote(ctx, ar, 2), -ENODEV);
+	EXPECT_NOOP_ERR(dmn_vote(ctx, al, 2), -ENODEV);
+	struct dmn_vote_change ch = {al, 2};
+	EXPECT_NOOP_ERR(dmn_vote_many(ctx, &ch, 1), -ENODEV);
+	assert_int_equal(dmn_vote(ctx, al, 0), 0);
 	/* A second parent of the middle domain with a callback: reachable. */
-	assert_int_equal(pd_link_add(ctx, rail, mid), 0);
-	assert_int_equal(pd_vote(ctx, al, 2), 0);
-	EXPECT_NOOP_ERR(pd_vote(ctx, ar, 2), -ENODEV);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_link_add(ctx, rail, mid), 0);
+	assert_int_equal(dmn_vote(ctx, al, 2), 0);
+	EXPECT_NOOP_ERR(dmn_vote(ctx, ar, 2), -ENODEV);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	assert_int_equal(PS(rail), 2);
 	assert_int_equal(HW(rail)->pstate, 2);
 	assert_int_equal(PS(leaf), 2);
-	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(dmn_device_put(ctx, dev), 0);
 }
 
-static int map_fails(void *user, pd_domain_t child, pd_domain_t parent,
+static int map_fails(void *user, dmn_domain_t child, dmn_domain_t parent,
 		     uint32_t level, uint32_t *out)
 {
 	(void)user;
@@ -140,59 +140,59 @@ static int map_fails(void *user, pd_domain_t child, pd_domain_t parent,
 static void map_error_returned(void **state)
 {
 	T;
-	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
-	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
-	assert_int_equal(pd_link_add(ctx, p, c), 0);
-	assert_int_equal(pd_link_set_map(ctx, p, c, map_fails, 0), 0);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t at = mkatt(ctx, dev, c);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
-	assert_int_equal(pd_vote(ctx, at, 5), 0);
+	dmn_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	dmn_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(dmn_link_add(ctx, p, c), 0);
+	assert_int_equal(dmn_link_set_map(ctx, p, c, map_fails, 0), 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_vote(ctx, at, 5), 0);
 	assert_int_equal(PS(p), 5);
-	EXPECT_NOOP_ERR(pd_vote(ctx, at, 6), -EDOM);
+	EXPECT_NOOP_ERR(dmn_vote(ctx, at, 6), -EDOM);
 	assert_int_equal(dmn_last_error(ctx), -EDOM);
 	/* The map is also asked when the child's level changes another way:
 	 * a new map that fails for the current level is refused. */
-	assert_int_equal(pd_link_set_map(ctx, p, c, 0, 0), 0);
-	assert_int_equal(pd_vote(ctx, at, 7), 0);
-	EXPECT_NOOP_ERR(pd_link_set_map(ctx, p, c, map_fails, 0), -EDOM);
+	assert_int_equal(dmn_link_set_map(ctx, p, c, 0, 0), 0);
+	assert_int_equal(dmn_vote(ctx, at, 7), 0);
+	EXPECT_NOOP_ERR(dmn_link_set_map(ctx, p, c, map_fails, 0), -EDOM);
 	/* The old (identity) map stands: a new vote uses it. */
-	assert_int_equal(pd_vote(ctx, at, 8), 0);
+	assert_int_equal(dmn_vote(ctx, at, 8), 0);
 	assert_int_equal(PS(p), 8);
 }
 
 static int err_a, err_b;
-static pd_domain_t dom_a, dom_b;
-static int off_fails(void *user, pd_domain_t dom, int idle)
+static dmn_domain_t dom_a, dom_b;
+static int off_fails(void *user, dmn_domain_t dom, int idle)
 {
 	(void)user;
 	(void)idle;
 	return dom == dom_a ? err_a : dom == dom_b ? err_b : 0;
 }
-static int on_ok(void *user, pd_domain_t dom)
+static int on_ok(void *user, dmn_domain_t dom)
 {
 	(void)user;
 	(void)dom;
 	return 0;
 }
-static const struct pd_domain_ops ops_off_fails = {on_ok, off_fails, 0, 0};
+static const struct dmn_domain_ops ops_off_fails = {on_ok, off_fails, 0, 0};
 
 /* Issue 23: with two failures in one call, dmn_last_error is the first. */
 static void first_of_two_errors(void **state)
 {
 	T;
-	struct pd_domain_desc da = {"a", &ops_off_fails, 0, 0};
-	struct pd_domain_desc db = {"b", &ops_off_fails, 0, 0};
-	assert_int_equal(pd_domain_create(ctx, &da, &dom_a), 0);
-	assert_int_equal(pd_domain_create(ctx, &db, &dom_b), 0);
-	pd_device_t dev = mkdev(ctx, "dev");
+	struct dmn_domain_desc da = {"a", &ops_off_fails, 0, 0};
+	struct dmn_domain_desc db = {"b", &ops_off_fails, 0, 0};
+	assert_int_equal(dmn_domain_create(ctx, &da, &dom_a), 0);
+	assert_int_equal(dmn_domain_create(ctx, &db, &dom_b), 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
 	mkatt(ctx, dev, dom_a);
 	mkatt(ctx, dev, dom_b);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	err_a = -EBUSY;
 	err_b = -ETIMEDOUT;
 	t->ev.n = 0;
-	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(dmn_device_put(ctx, dev), 0);
 	assert_int_equal(evrec_count(&t->ev, DMN_EV_FAILURE), 2);
 	const struct dmn_event *first = evrec_first(&t->ev, DMN_EV_FAILURE);
 	assert_int_equal(dmn_last_error(ctx), first->error);
@@ -205,21 +205,21 @@ static void first_of_two_errors(void **state)
 static void stuck_high_waits_for_parent(void **state)
 {
 	T;
-	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
-	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
-	assert_int_equal(pd_link_add(ctx, p, c), 0);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t at = mkatt(ctx, dev, c);
-	assert_int_equal(pd_vote(ctx, at, 6), 0);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	dmn_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	dmn_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(dmn_link_add(ctx, p, c), 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(dmn_vote(ctx, at, 6), 0);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	fake_fail(&t->fake, c, FAKE_PSTATE, 1);
-	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(dmn_device_put(ctx, dev), 0);
 	assert_false(ON(c));
 	assert_int_equal(PS(c), 6);
 	assert_int_equal(PS(p), 0); /* c is off: it holds nothing */
-	assert_int_equal(pd_vote(ctx, at, 2), 0);
+	assert_int_equal(dmn_vote(ctx, at, 2), 0);
 	CLEAR();
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	int raise = fake_log_find(&t->fake, FAKE_PSTATE, p);
 	int on = fake_log_find(&t->fake, FAKE_ON, c);
 	assert_true(raise >= 0 && on >= 0 && raise < on);
@@ -233,28 +233,28 @@ static void stuck_high_waits_for_parent(void **state)
 static void failed_floor_not_kept(void **state)
 {
 	T;
-	pd_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
-	pd_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
-	assert_int_equal(pd_link_add(ctx, p, c), 0);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t at = mkatt(ctx, dev, c);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
-	assert_int_equal(pd_link_set_floor(ctx, p, c, 2), 0);
+	dmn_domain_t p = fake_domain(&t->fake, ctx, "p", &fake_ops_full, 0);
+	dmn_domain_t c = fake_domain(&t->fake, ctx, "c", &fake_ops_full, 0);
+	assert_int_equal(dmn_link_add(ctx, p, c), 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t at = mkatt(ctx, dev, c);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_link_set_floor(ctx, p, c, 2), 0);
 	assert_int_equal(PS(p), 2);
 	fake_fail(&t->fake, p, FAKE_PSTATE, 1);
 	SNAP();
-	assert_int_equal(pd_link_set_floor(ctx, p, c, 9), -EIO);
+	assert_int_equal(dmn_link_set_floor(ctx, p, c, 9), -EIO);
 	UNCHANGED();
-	assert_int_equal(pd_vote(ctx, at, 1), 0);
+	assert_int_equal(dmn_vote(ctx, at, 1), 0);
 	assert_int_equal(PS(p), 2);
-	assert_int_equal(pd_device_put(ctx, dev), 0);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_device_put(ctx, dev), 0);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	assert_int_equal(PS(p), 2);
 }
 
 static int gov_answer;
-static int fixed_governor(void *user, pd_domain_t dom,
-			  const struct pd_governor_input *in)
+static int fixed_governor(void *user, dmn_domain_t dom,
+			  const struct dmn_governor_input *in)
 {
 	(void)user;
 	(void)dom;
@@ -267,21 +267,21 @@ static int fixed_governor(void *user, pd_domain_t dom,
 static void governor_out_of_range(void **state)
 {
 	T;
-	pd_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
-	struct pd_idle_state_desc s0 = {"ret", 10, 10, 100, 0};
-	struct pd_idle_state_desc s1 = {"off", 100, 100, 1000, 0};
-	assert_int_equal(pd_domain_add_idle_state(ctx, d, &s0, 0), 0);
-	assert_int_equal(pd_domain_add_idle_state(ctx, d, &s1, 0), 0);
-	assert_int_equal(pd_domain_set_governor(ctx, d, PD_GOVERNOR_CUSTOM,
+	dmn_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
+	struct dmn_idle_state_desc s0 = {"ret", 10, 10, 100, 0};
+	struct dmn_idle_state_desc s1 = {"off", 100, 100, 1000, 0};
+	assert_int_equal(dmn_domain_add_idle_state(ctx, d, &s0, 0), 0);
+	assert_int_equal(dmn_domain_add_idle_state(ctx, d, &s1, 0), 0);
+	assert_int_equal(dmn_domain_set_governor(ctx, d, DMN_GOVERNOR_CUSTOM,
 						fixed_governor, 0),
 			 0);
-	pd_device_t dev = mkdev(ctx, "dev");
+	dmn_device_t dev = mkdev(ctx, "dev");
 	mkatt(ctx, dev, d);
 	const int answers[] = {2, 3, -1, 1};
 	for (unsigned i = 0; i < 4; i++) {
 		gov_answer = answers[i];
-		assert_int_equal(pd_device_get(ctx, dev), 0);
-		assert_int_equal(pd_device_put(ctx, dev), 0);
+		assert_int_equal(dmn_device_get(ctx, dev), 0);
+		assert_int_equal(dmn_device_put(ctx, dev), 0);
 		if (answers[i] == 1) {
 			assert_false(ON(d));
 			assert_int_equal(dinfo(ctx, d).idle_state, 1);
@@ -300,38 +300,38 @@ static void governor_out_of_range(void **state)
 static void deep_chain(bool bottom_up, void **state)
 {
 	T;
-	pd_domain_t root = fake_domain(&t->fake, ctx, "root", &fake_ops_full, 0);
-	pd_domain_t *chain = calloc(DEEP, sizeof(*chain));
+	dmn_domain_t root = fake_domain(&t->fake, ctx, "root", &fake_ops_full, 0);
+	dmn_domain_t *chain = calloc(DEEP, sizeof(*chain));
 	assert_non_null(chain);
 	chain[0] = root;
 	for (unsigned i = 1; i < DEEP; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "d%u", i);
-		struct pd_domain_desc desc = {name, 0, 0, 0};
-		assert_int_equal(pd_domain_create(ctx, &desc, &chain[i]), 0);
+		struct dmn_domain_desc desc = {name, 0, 0, 0};
+		assert_int_equal(dmn_domain_create(ctx, &desc, &chain[i]), 0);
 	}
 	for (unsigned k = 1; k < DEEP; k++) {
 		unsigned i = bottom_up ? DEEP - k : k;
-		assert_int_equal(pd_link_add(ctx, chain[i - 1], chain[i]), 0);
+		assert_int_equal(dmn_link_add(ctx, chain[i - 1], chain[i]), 0);
 	}
-	pd_domain_t leaf = chain[DEEP - 1];
-	assert_int_equal(pd_link_add(ctx, leaf, root), -ELOOP);
-	assert_int_equal(pd_link_add(ctx, chain[DEEP / 2], chain[1]), -ELOOP);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t at = mkatt(ctx, dev, leaf);
-	assert_int_equal(pd_vote(ctx, at, 3), 0);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	dmn_domain_t leaf = chain[DEEP - 1];
+	assert_int_equal(dmn_link_add(ctx, leaf, root), -ELOOP);
+	assert_int_equal(dmn_link_add(ctx, chain[DEEP / 2], chain[1]), -ELOOP);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t at = mkatt(ctx, dev, leaf);
+	assert_int_equal(dmn_vote(ctx, at, 3), 0);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	assert_true(ON(root) && ON(leaf));
 	assert_int_equal(HW(root)->pstate, 3);
-	assert_int_equal(pd_vote(ctx, at, 5), 0);
+	assert_int_equal(dmn_vote(ctx, at, 5), 0);
 	assert_int_equal(HW(root)->pstate, 5);
-	assert_int_equal(pd_device_put(ctx, dev), 0);
+	assert_int_equal(dmn_device_put(ctx, dev), 0);
 	assert_false(ON(root) || ON(leaf));
 	assert_int_equal(HW(root)->pstate, 0);
 	/* Constraints pass up the whole chain too. */
-	assert_int_equal(pd_device_set_qos(ctx, dev, 7), 0);
+	assert_int_equal(dmn_device_set_qos(ctx, dev, 7), 0);
 	uint64_t qos, wake;
-	assert_int_equal(pd_domain_constraints(ctx, root, &qos, &wake), 0);
+	assert_int_equal(dmn_domain_constraints(ctx, root, &qos, &wake), 0);
 	assert_int_equal(qos, 7000);
 	free(chain);
 }
@@ -346,64 +346,64 @@ static void deep_chain_bottom_up(void **state)
 	deep_chain(true, state);
 }
 
-static int pstate_ok(void *user, pd_domain_t dom, uint32_t level)
+static int pstate_ok(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)user;
 	(void)dom;
 	(void)level;
 	return 0;
 }
-static const struct pd_domain_ops ops_pstate_ok = {0, 0, pstate_ok, 0};
+static const struct dmn_domain_ops ops_pstate_ok = {0, 0, pstate_ok, 0};
 
 /* No compiled caps (issue 18): idle states, pstate levels in the
- * statistics and the changes of one pd_vote_many are limited by memory
+ * statistics and the changes of one dmn_vote_many are limited by memory
  * only. */
 static void no_compiled_caps(void **state)
 {
 	T;
 	enum { STATES = 40, LEVELS = 100, ATTS = 200 };
-	pd_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
+	dmn_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
 	for (unsigned i = 0; i < STATES; i++) {
-		struct pd_idle_state_desc s = {"s", i, i, i, 0};
+		struct dmn_idle_state_desc s = {"s", i, i, i, 0};
 		unsigned index = 0;
-		assert_int_equal(pd_domain_add_idle_state(ctx, d, &s, &index), 0);
+		assert_int_equal(dmn_domain_add_idle_state(ctx, d, &s, &index), 0);
 		assert_int_equal(index, i);
 	}
-	assert_int_equal(pd_domain_n_idle_states(ctx, d), STATES);
-	pd_device_t dev = mkdev(ctx, "dev");
-	pd_attach_t at = mkatt(ctx, dev, d);
-	assert_int_equal(pd_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_domain_n_idle_states(ctx, d), STATES);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t at = mkatt(ctx, dev, d);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
 	for (uint32_t level = 1; level <= LEVELS; level++)
-		assert_int_equal(pd_vote(ctx, at, level), 0);
-	assert_int_equal(pd_device_put(ctx, dev), 0);
+		assert_int_equal(dmn_vote(ctx, at, level), 0);
+	assert_int_equal(dmn_device_put(ctx, dev), 0);
 	/* The deepest state is chosen, every level was recorded. */
 	assert_int_equal(dinfo(ctx, d).idle_state, STATES - 1);
-	struct pd_domain_stats st;
-	assert_int_equal(pd_domain_stats(ctx, d, &st), 0);
+	struct dmn_domain_stats st;
+	assert_int_equal(dmn_domain_stats(ctx, d, &st), 0);
 	assert_int_equal(st.n_pstates, LEVELS + 1);
 	uint32_t level;
 	uint64_t ns;
-	assert_int_equal(pd_domain_pstate_residency(ctx, d, LEVELS, &level,
+	assert_int_equal(dmn_domain_pstate_residency(ctx, d, LEVELS, &level,
 						    &ns),
 			 0);
 	assert_int_equal(level, LEVELS);
 
 	/* One device on 200 domains, all voted in one transaction. */
-	pd_device_t wide = mkdev(ctx, "wide");
-	struct pd_vote_change *ch = calloc(ATTS, sizeof(*ch));
+	dmn_device_t wide = mkdev(ctx, "wide");
+	struct dmn_vote_change *ch = calloc(ATTS, sizeof(*ch));
 	assert_non_null(ch);
 	for (unsigned i = 0; i < ATTS; i++) {
-		struct pd_domain_desc desc = {"w", &ops_pstate_ok, 0, 0};
-		pd_domain_t w;
-		assert_int_equal(pd_domain_create(ctx, &desc, &w), 0);
+		struct dmn_domain_desc desc = {"w", &ops_pstate_ok, 0, 0};
+		dmn_domain_t w;
+		assert_int_equal(dmn_domain_create(ctx, &desc, &w), 0);
 		ch[i].att = mkatt(ctx, wide, w);
 		ch[i].level = 1 + i;
 	}
-	assert_int_equal(pd_device_get(ctx, wide), 0);
-	assert_int_equal(pd_vote_many(ctx, ch, ATTS), 0);
+	assert_int_equal(dmn_device_get(ctx, wide), 0);
+	assert_int_equal(dmn_vote_many(ctx, ch, ATTS), 0);
 	for (unsigned i = 0; i < ATTS; i++)
 		assert_int_equal(PS(ainfo(ctx, ch[i].att).domain), 1 + i);
-	assert_int_equal(pd_device_put(ctx, wide), 0);
+	assert_int_equal(dmn_device_put(ctx, wide), 0);
 	free(ch);
 }
 

@@ -34,7 +34,7 @@
 #define MAXA 3
 
 struct dom {
-	pd_domain_t h;
+	dmn_domain_t h;
 	bool cb;         /* has a pstate callback */
 	bool on;         /* what the callbacks last accepted */
 	uint32_t pstate;
@@ -43,9 +43,9 @@ struct dom {
 };
 
 struct dev {
-	pd_device_t h;
+	dmn_device_t h;
 	unsigned usage;
-	pd_attach_t att[MAXA];
+	dmn_attach_t att[MAXA];
 	int dom[MAXA];
 	unsigned na;
 };
@@ -88,7 +88,7 @@ static uint32_t map_apply(int kind, uint32_t level)
 	}
 }
 
-static int map_cb(void *user, pd_domain_t child, pd_domain_t parent,
+static int map_cb(void *user, dmn_domain_t child, dmn_domain_t parent,
 		  uint32_t level, uint32_t *out)
 {
 	(void)child;
@@ -107,7 +107,7 @@ static int maybe_fail(void)
 	return errs[rn(3)];
 }
 
-static int cb_on(void *user, pd_domain_t h)
+static int cb_on(void *user, dmn_domain_t h)
 {
 	struct dom *d = user;
 	(void)h;
@@ -121,7 +121,7 @@ static int cb_on(void *user, pd_domain_t h)
 	return err;
 }
 
-static int cb_off(void *user, pd_domain_t h, int idle)
+static int cb_off(void *user, dmn_domain_t h, int idle)
 {
 	struct dom *d = user;
 	(void)h;
@@ -138,7 +138,7 @@ static int cb_off(void *user, pd_domain_t h, int idle)
 	return err;
 }
 
-static int cb_pstate(void *user, pd_domain_t h, uint32_t level)
+static int cb_pstate(void *user, dmn_domain_t h, uint32_t level)
 {
 	struct dom *d = user;
 	(void)h;
@@ -148,8 +148,8 @@ static int cb_pstate(void *user, pd_domain_t h, uint32_t level)
 	return err;
 }
 
-static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
-static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0, 0};
+static const struct dmn_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
+static const struct dmn_domain_ops ops_power = {cb_on, cb_off, 0, 0};
 
 static void listener(void *user, struct dmn_ctx *c, const struct dmn_event *ev)
 {
@@ -162,8 +162,8 @@ static void listener(void *user, struct dmn_ctx *c, const struct dmn_event *ev)
 /* ---- snapshot ---------------------------------------------------------- */
 
 struct snap {
-	struct pd_domain_info dom[MAXD];
-	struct pd_attach_info att[MAXV][MAXA];
+	struct dmn_domain_info dom[MAXD];
+	struct dmn_attach_info att[MAXV][MAXA];
 	unsigned usage[MAXV];
 };
 
@@ -171,15 +171,15 @@ static void take(struct snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (unsigned i = 0; i < nd; i++)
-		if (pd_domain_info(ctx, D[i].h, &s->dom[i]))
+		if (dmn_domain_info(ctx, D[i].h, &s->dom[i]))
 			fail("%sinfo of %u failed%u", "", i, 0);
 	for (unsigned v = 0; v < nv; v++) {
-		struct pd_device_info di;
-		if (pd_device_info(ctx, V[v].h, &di))
+		struct dmn_device_info di;
+		if (dmn_device_info(ctx, V[v].h, &di))
 			fail("%sdevice info %u%u", "", v, 0);
 		s->usage[v] = di.usage;
 		for (unsigned a = 0; a < V[v].na; a++)
-			if (pd_attach_info(ctx, V[v].att[a], &s->att[v][a]))
+			if (dmn_attach_info(ctx, V[v].att[a], &s->att[v][a]))
 				fail("%sattach info %u %u", "", v, a);
 	}
 }
@@ -187,7 +187,7 @@ static void take(struct snap *s)
 static bool same(const struct snap *a, const struct snap *b)
 {
 	for (unsigned i = 0; i < nd; i++) {
-		const struct pd_domain_info *x = &a->dom[i], *y = &b->dom[i];
+		const struct dmn_domain_info *x = &a->dom[i], *y = &b->dom[i];
 		if (x->on != y->on || x->pstate != y->pstate ||
 		    x->idle_state != y->idle_state ||
 		    x->target_pstate != y->target_pstate ||
@@ -211,7 +211,7 @@ static void check(int ret, const struct snap *before)
 	struct snap now;
 	take(&now);
 	for (unsigned i = 0; i < nd; i++) {
-		const struct pd_domain_info *x = &now.dom[i];
+		const struct dmn_domain_info *x = &now.dom[i];
 		if ((bool)x->on != D[i].on)
 			fail("%sdomain %u: record on=%u, hardware differs", "",
 			     i, (unsigned)x->on);
@@ -226,7 +226,7 @@ static void check(int ret, const struct snap *before)
 					       : 0;
 			uint32_t lreq;
 			int lon;
-			if (pd_link_info(ctx, D[pi].h, D[i].h, &lreq, &lon))
+			if (dmn_link_info(ctx, D[pi].h, D[i].h, &lreq, &lon))
 				fail("%slink %u > %u missing", "", pi, i);
 			if ((bool)lon != (bool)x->on || lreq != req)
 				fail("%slink %u > %u says other than the child",
@@ -271,35 +271,35 @@ static void build(void)
 		char name[8];
 		snprintf(name, sizeof(name), "d%u", i);
 		D[i].cb = rn(3) != 0;
-		struct pd_domain_desc desc = {name,
+		struct dmn_domain_desc desc = {name,
 					      D[i].cb ? &ops_full : &ops_power,
 					      &D[i], 0};
-		if (pd_domain_create(ctx, &desc, &D[i].h))
+		if (dmn_domain_create(ctx, &desc, &D[i].h))
 			fail("%scannot create domain %u%u", "", i, 0);
 	}
 	/* A lower index is always the parent: acyclic by construction. Links
 	 * are added in random order, so link order varies too. */
 	for (unsigned k = 0; k < nd * 2; k++) {
 		unsigned c = 1 + rn(nd - 1), p = rn(c);
-		if (pd_link_add(ctx, D[p].h, D[c].h))
+		if (dmn_link_add(ctx, D[p].h, D[c].h))
 			continue;
 		int kind = (int)rn(3);
 		D[c].parents[D[c].np] = (int)p;
 		D[c].map[D[c].np++] = kind;
-		if (kind && pd_link_set_map(ctx, D[p].h, D[c].h, map_cb,
+		if (kind && dmn_link_set_map(ctx, D[p].h, D[c].h, map_cb,
 					    (void *)&map_kinds[kind]))
 			fail("%sset_map failed%u%u", "", 0, 0);
 	}
 	for (unsigned v = 0; v < nv; v++) {
 		char name[16];
 		snprintf(name, sizeof(name), "v%u", v);
-		if (pd_device_create(ctx, name, &V[v].h))
+		if (dmn_device_create(ctx, name, &V[v].h))
 			fail("%scannot create device%u%u", "", 0, 0);
 		unsigned n = 1 + rn(MAXA);
 		for (unsigned a = 0; a < n; a++) {
 			unsigned d = rn(nd);
-			pd_attach_t h;
-			if (pd_attach(ctx, V[v].h, D[d].h, &h))
+			dmn_attach_t h;
+			if (dmn_attach(ctx, V[v].h, D[d].h, &h))
 				continue; /* already attached there */
 			V[v].att[V[v].na] = h;
 			V[v].dom[V[v].na++] = (int)d;
@@ -318,12 +318,12 @@ static void one_op(void)
 	unsigned kind = rn(10);
 	if (kind < 4) {
 		snprintf(what, sizeof(what), "get v%u", v);
-		ret = pd_device_get(ctx, V[v].h);
+		ret = dmn_device_get(ctx, V[v].h);
 		if (!ret)
 			V[v].usage++;
 	} else if (kind < 7 || !V[v].na) {
 		snprintf(what, sizeof(what), "put v%u", v);
-		ret = pd_device_put(ctx, V[v].h);
+		ret = dmn_device_put(ctx, V[v].h);
 		if (!ret)
 			V[v].usage--;
 		else if (ret == -EALREADY && !V[v].usage)
@@ -332,7 +332,7 @@ static void one_op(void)
 		unsigned a = rn(V[v].na);
 		uint32_t level = rn(4) ? 1 + rn(12) : 0;
 		snprintf(what, sizeof(what), "vote v%u.%u %u", v, a, level);
-		ret = pd_vote(ctx, V[v].att[a], level);
+		ret = dmn_vote(ctx, V[v].att[a], level);
 	} else {
 		/* Move a link: remove one, or add one (lower index above). */
 		unsigned c = 1 + rn(nd - 1);
@@ -347,7 +347,7 @@ static void one_op(void)
 			memmove(&D[c].map[i], &D[c].map[i + 1],
 				(D[c].np - i - 1) * sizeof(int));
 			D[c].np--;
-			ret = pd_link_remove(ctx, D[p].h, D[c].h);
+			ret = dmn_link_remove(ctx, D[p].h, D[c].h);
 			if (ret) {
 				memmove(&D[c].parents[i + 1], &D[c].parents[i],
 					(D[c].np - i) * sizeof(int));
@@ -367,7 +367,7 @@ static void one_op(void)
 				D[c].parents[D[c].np] = (int)p;
 				D[c].map[D[c].np++] = 0;
 			}
-			ret = pd_link_add(ctx, D[p].h, D[c].h);
+			ret = dmn_link_add(ctx, D[p].h, D[c].h);
 			if (linked && ret == -EEXIST)
 				ret = 0;
 			else if (ret)

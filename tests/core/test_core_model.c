@@ -48,7 +48,7 @@ enum op_kind { OP_ON, OP_OFF, OP_PSTATE, OP_NONE };
 
 struct m_dom {
 	unsigned idx;
-	pd_domain_t h;
+	dmn_domain_t h;
 	bool cb, ao;
 	unsigned n_round;
 	uint32_t round[6];
@@ -73,11 +73,11 @@ static struct hw_dom HW[MAXD];
 struct m_att {
 	int dom;
 	uint32_t vote;
-	pd_attach_t h;
+	dmn_attach_t h;
 };
 
 struct m_dev {
-	pd_device_t h;
+	dmn_device_t h;
 	unsigned usage;
 	struct m_att att[MAXATT];
 	unsigned na;
@@ -88,7 +88,7 @@ struct model {
 	struct m_dom d[MAXD];
 	struct m_dev v[MAXV];
 	int armed_dom, armed_op; /* the model's idea of the pending failure */
-	pd_attach_t stale[MAXSTALE];
+	dmn_attach_t stale[MAXSTALE];
 	unsigned n_stale;
 };
 
@@ -157,7 +157,7 @@ static uint32_t map_apply(int kind, uint32_t level)
 	}
 }
 
-static int round_cb(void *user, pd_domain_t dom, uint32_t level,
+static int round_cb(void *user, dmn_domain_t dom, uint32_t level,
 		    uint32_t *rounded)
 {
 	(void)dom;
@@ -165,7 +165,7 @@ static int round_cb(void *user, pd_domain_t dom, uint32_t level,
 }
 
 static const int map_kinds[5] = {0, 1, 2, 3, 4};
-static int map_cb(void *user, pd_domain_t child, pd_domain_t parent,
+static int map_cb(void *user, dmn_domain_t child, dmn_domain_t parent,
 		  uint32_t level, uint32_t *out)
 {
 	(void)child;
@@ -272,7 +272,7 @@ static int hw_call(struct m_dom *d, int op)
 	return 0;
 }
 
-static int cb_on(void *user, pd_domain_t dom)
+static int cb_on(void *user, dmn_domain_t dom)
 {
 	struct m_dom *d = user;
 	(void)dom;
@@ -288,7 +288,7 @@ static int cb_on(void *user, pd_domain_t dom)
 	return err;
 }
 
-static int cb_off(void *user, pd_domain_t dom, int idle)
+static int cb_off(void *user, dmn_domain_t dom, int idle)
 {
 	struct m_dom *d = user;
 	(void)dom;
@@ -308,7 +308,7 @@ static int cb_off(void *user, pd_domain_t dom, int idle)
 	return err;
 }
 
-static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
+static int cb_pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
 	struct m_dom *d = user;
 	(void)dom;
@@ -355,8 +355,8 @@ static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return err;
 }
 
-static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
-static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0, 0};
+static const struct dmn_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
+static const struct dmn_domain_ops ops_power = {cb_on, cb_off, 0, 0};
 
 static void listener(void *user, struct dmn_ctx *c, const struct dmn_event *ev)
 {
@@ -378,9 +378,9 @@ static void dump(void)
 	fprintf(stderr, "state after the operation (model | library):\n");
 	for (unsigned d = 0; d < M.nd; d++) {
 		const struct m_dom *x = &M.d[d];
-		struct pd_domain_info info;
+		struct dmn_domain_info info;
 		memset(&info, 0, sizeof(info));
-		pd_domain_info(ctx, x->h, &info);
+		dmn_domain_info(ctx, x->h, &info);
 		fprintf(stderr, "  d%u%s%s on=%d ps=%u | on=%d ps=%u tgt=%u", d,
 			x->cb ? " cb" : "", x->ao ? " ao" : "", x->on,
 			(unsigned)x->pstate, info.on, (unsigned)info.pstate,
@@ -396,7 +396,7 @@ static void dump(void)
 		for (unsigned i = 0; i < x->np; i++) {
 			uint32_t req = 0;
 			int on = 0;
-			pd_link_info(ctx, M.d[x->parents[i]].h, x->h, &req, &on);
+			dmn_link_info(ctx, M.d[x->parents[i]].h, x->h, &req, &on);
 			fprintf(stderr, " d%d(map%d req=%u)", x->parents[i],
 				x->pmap[i], (unsigned)req);
 		}
@@ -663,9 +663,9 @@ static void compare(int got, int want, bool unsafe_fired, bool safe_fired,
 				d, HW[d].calls[OP_PSTATE], HW[d].calls[OP_ON],
 				HW[d].calls[OP_OFF], st->calls[d][OP_PSTATE],
 				st->calls[d][OP_ON], st->calls[d][OP_OFF]);
-		struct pd_domain_info info;
-		if (pd_domain_info(ctx, x->h, &info))
-			diverge("pd_domain_info(%u) failed", d);
+		struct dmn_domain_info info;
+		if (dmn_domain_info(ctx, x->h, &info))
+			diverge("dmn_domain_info(%u) failed", d);
 		uint32_t max;
 		unsigned active = active_devices(&M, (int)d, &max);
 		unsigned on_children = 0;
@@ -700,17 +700,17 @@ static void compare(int got, int want, bool unsafe_fired, bool safe_fired,
 				on_children);
 		if (info.n_parents != x->np || info.n_children != x->nc ||
 		    info.has_pstate_cb != x->cb ||
-		    info.flags != (x->ao ? PD_FLAG_ALWAYS_ON : 0u))
+		    info.flags != (x->ao ? DMN_FLAG_ALWAYS_ON : 0u))
 			diverge("domain %u: shape differs", d);
 		for (unsigned i = 0; i < x->np; i++) {
-			pd_domain_t p;
-			if (pd_domain_parent(ctx, x->h, i, &p) ||
+			dmn_domain_t p;
+			if (dmn_domain_parent(ctx, x->h, i, &p) ||
 			    p != M.d[x->parents[i]].h)
 				diverge("domain %u: parent %u differs", d, i);
 			uint32_t req, want_req = 0;
 			int on;
-			if (pd_link_info(ctx, p, x->h, &req, &on))
-				diverge("pd_link_info failed");
+			if (dmn_link_info(ctx, p, x->h, &req, &on))
+				diverge("dmn_link_info failed");
 			if (x->on)
 				m_req(&M, (int)d, i, x->pstate, &want_req);
 			if (on != x->on || req != want_req)
@@ -720,8 +720,8 @@ static void compare(int got, int want, bool unsafe_fired, bool safe_fired,
 					(unsigned)want_req);
 		}
 		for (unsigned i = 0; i < x->nc; i++) {
-			pd_domain_t c;
-			if (pd_domain_child(ctx, x->h, i, &c) ||
+			dmn_domain_t c;
+			if (dmn_domain_child(ctx, x->h, i, &c) ||
 			    c != M.d[x->children[i]].h)
 				diverge("domain %u: child %u differs", d, i);
 		}
@@ -729,17 +729,17 @@ static void compare(int got, int want, bool unsafe_fired, bool safe_fired,
 	unsigned n_att_total[MAXD] = {0};
 	for (unsigned v = 0; v < M.nv; v++) {
 		const struct m_dev *x = &M.v[v];
-		struct pd_device_info info;
-		if (pd_device_info(ctx, x->h, &info))
-			diverge("pd_device_info(%u) failed", v);
+		struct dmn_device_info info;
+		if (dmn_device_info(ctx, x->h, &info))
+			diverge("dmn_device_info(%u) failed", v);
 		if (info.usage != x->usage || info.n_attachments != x->na)
 			diverge("device %u: usage %u atts %u, model %u %u", v,
 				info.usage, info.n_attachments, x->usage, x->na);
 		for (unsigned a = 0; a < x->na; a++) {
-			pd_attach_t h;
-			struct pd_attach_info ai;
-			if (pd_device_attachment(ctx, x->h, a, &h) ||
-			    h != x->att[a].h || pd_attach_info(ctx, h, &ai))
+			dmn_attach_t h;
+			struct dmn_attach_info ai;
+			if (dmn_device_attachment(ctx, x->h, a, &h) ||
+			    h != x->att[a].h || dmn_attach_info(ctx, h, &ai))
 				diverge("device %u: attachment %u differs", v, a);
 			n_att_total[x->att[a].dom]++;
 			if (ai.vote != x->att[a].vote ||
@@ -753,8 +753,8 @@ static void compare(int got, int want, bool unsafe_fired, bool safe_fired,
 		}
 	}
 	for (unsigned d = 0; d < M.nd; d++) {
-		struct pd_domain_info info;
-		pd_domain_info(ctx, M.d[d].h, &info);
+		struct dmn_domain_info info;
+		dmn_domain_info(ctx, M.d[d].h, &info);
 		if (info.n_attachments != n_att_total[d])
 			diverge("domain %u: %u attachments, model %u", d,
 				info.n_attachments, n_att_total[d]);
@@ -783,7 +783,7 @@ static int do_get(unsigned v, struct settle *s, bool *any)
 {
 	snprintf(op_desc, sizeof(op_desc), "get dev%u", v);
 	struct m_dev *x = &M.v[v];
-	int err = pd_device_get(ctx, x->h);
+	int err = dmn_device_get(ctx, x->h);
 	if (x->usage) {
 		x->usage++;
 		return err;
@@ -799,7 +799,7 @@ static int do_put(unsigned v, struct settle *s, bool *any, int *model_err)
 {
 	snprintf(op_desc, sizeof(op_desc), "put dev%u", v);
 	struct m_dev *x = &M.v[v];
-	int err = pd_device_put(ctx, x->h);
+	int err = dmn_device_put(ctx, x->h);
 	if (!x->usage) {
 		*model_err = -EALREADY;
 	} else if (x->usage > 1) {
@@ -818,8 +818,8 @@ static int do_attach(unsigned v, int d, struct settle *s, bool *any,
 {
 	snprintf(op_desc, sizeof(op_desc), "attach dev%u to %d", v, d);
 	struct m_dev *x = &M.v[v];
-	pd_attach_t h = 0;
-	int err = pd_attach(ctx, x->h, M.d[d].h, &h);
+	dmn_attach_t h = 0;
+	int err = dmn_attach(ctx, x->h, M.d[d].h, &h);
 	for (unsigned a = 0; a < x->na; a++)
 		if (x->att[a].dom == d)
 			*model_err = -EEXIST;
@@ -839,7 +839,7 @@ static int do_detach(unsigned v, unsigned a, struct settle *s, bool *any)
 	struct m_dev *x = &M.v[v];
 	snprintf(op_desc, sizeof(op_desc), "detach dev%u from %d", v,
 		 x->att[a].dom);
-	int err = pd_detach(ctx, x->att[a].h);
+	int err = dmn_detach(ctx, x->att[a].h);
 	if (M.n_stale < MAXSTALE)
 		M.stale[M.n_stale++] = x->att[a].h;
 	else
@@ -855,7 +855,7 @@ static int do_detach(unsigned v, unsigned a, struct settle *s, bool *any)
 
 struct vchange {
 	int dev, att; /* att < 0: a stale handle */
-	pd_attach_t h;
+	dmn_attach_t h;
 	uint32_t level;
 };
 
@@ -863,7 +863,7 @@ static int do_votes(const struct vchange *ch, unsigned n, struct settle *s,
 		    bool *any, int *model_err)
 {
 	int off = snprintf(op_desc, sizeof(op_desc), "vote_many");
-	struct pd_vote_change lc[8];
+	struct dmn_vote_change lc[8];
 	for (unsigned i = 0; i < n; i++) {
 		lc[i].att = ch[i].h;
 		lc[i].level = ch[i].level;
@@ -872,7 +872,7 @@ static int do_votes(const struct vchange *ch, unsigned n, struct settle *s,
 					" dev%d.att%d=%u", ch[i].dev, ch[i].att,
 					(unsigned)ch[i].level);
 	}
-	int err = pd_vote_many(ctx, lc, n);
+	int err = dmn_vote_many(ctx, lc, n);
 	uint32_t rounded[8];
 	int dev = -1;
 	for (unsigned i = 0; i < n; i++) {
@@ -914,11 +914,11 @@ static int do_link_add(int p, int c, struct settle *s, bool *any,
 	struct m_dom *cd = &M.d[c], *pd = &M.d[p];
 	if (link_index(&M, c, p) >= 0) {
 		*model_err = -EEXIST;
-		return pd_link_add(ctx, pd->h, cd->h);
+		return dmn_link_add(ctx, pd->h, cd->h);
 	}
 	if (below(&M, c, p)) {
 		*model_err = -ELOOP;
-		return pd_link_add(ctx, pd->h, cd->h);
+		return dmn_link_add(ctx, pd->h, cd->h);
 	}
 	/* Into the model's graph first: the callbacks check against it. */
 	cd->parents[cd->np] = p;
@@ -934,7 +934,7 @@ static int do_link_add(int p, int c, struct settle *s, bool *any,
 		s->in[p] = true;
 		*any = !e;
 	}
-	return pd_link_add(ctx, pd->h, cd->h);
+	return dmn_link_add(ctx, pd->h, cd->h);
 }
 
 static int do_link_remove(int p, int c, struct settle *s, bool *any,
@@ -945,7 +945,7 @@ static int do_link_remove(int p, int c, struct settle *s, bool *any,
 	int li = link_index(&M, c, p);
 	if (li < 0) {
 		*model_err = -ENOENT;
-		return pd_link_remove(ctx, pd->h, cd->h);
+		return dmn_link_remove(ctx, pd->h, cd->h);
 	}
 	remove_int(cd->parents, &cd->np, (unsigned)li);
 	memmove(&cd->pmap[li], &cd->pmap[li + 1],
@@ -960,7 +960,7 @@ static int do_link_remove(int p, int c, struct settle *s, bool *any,
 		s->in[p] = true;
 		*any = true;
 	}
-	return pd_link_remove(ctx, pd->h, cd->h);
+	return dmn_link_remove(ctx, pd->h, cd->h);
 }
 
 static int do_set_map(int p, int c, int kind, struct settle *s, bool *any,
@@ -985,7 +985,7 @@ static int do_set_map(int p, int c, int kind, struct settle *s, bool *any,
 			*any = !e;
 		}
 	}
-	return pd_link_set_map(ctx, pd->h, cd->h,
+	return dmn_link_set_map(ctx, pd->h, cd->h,
 			       kind ? map_cb : 0, (void *)&map_kinds[kind]);
 }
 
@@ -1153,9 +1153,9 @@ static void setup(void)
 		}
 		char name[16];
 		snprintf(name, sizeof(name), "d%u", d);
-		struct pd_domain_desc desc = {name, x->cb ? &ops_full : &ops_power,
-					      x, x->ao ? PD_FLAG_ALWAYS_ON : 0};
-		if (pd_domain_create(ctx, &desc, &x->h)) {
+		struct dmn_domain_desc desc = {name, x->cb ? &ops_full : &ops_power,
+					      x, x->ao ? DMN_FLAG_ALWAYS_ON : 0};
+		if (dmn_domain_create(ctx, &desc, &x->h)) {
 			fprintf(stderr, "cannot create domain\n");
 			exit(2);
 		}
@@ -1163,13 +1163,13 @@ static void setup(void)
 		memset(HW[d].calls, 0, sizeof(HW[d].calls));
 		if (HW[d].on != x->on)
 			diverge("always-on domain %u not powered on", d);
-		if (x->n_round && pd_domain_set_rounding(ctx, x->h, round_cb, x))
+		if (x->n_round && dmn_domain_set_rounding(ctx, x->h, round_cb, x))
 			diverge("set_rounding failed");
 	}
 	for (unsigned v = 0; v < M.nv; v++) {
 		char name[16];
 		snprintf(name, sizeof(name), "dev%u", v);
-		if (pd_device_create(ctx, name, &M.v[v].h)) {
+		if (dmn_device_create(ctx, name, &M.v[v].h)) {
 			fprintf(stderr, "cannot create device\n");
 			exit(2);
 		}

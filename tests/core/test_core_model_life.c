@@ -65,7 +65,7 @@ struct m_state {
 };
 
 struct m_dom {
-	pd_domain_t h;
+	dmn_domain_t h;
 	int np, nc;
 	int par[2], kid[MAXD];
 	int nlv;
@@ -81,14 +81,14 @@ struct m_dom {
 };
 
 struct m_dev {
-	pd_device_t h;
+	dmn_device_t h;
 	int na;
 	int dom[2];
-	pd_attach_t att[2];
+	dmn_attach_t att[2];
 	uint32_t vote[2];
 	bool hw[2];
 	bool active, probed, wakeup, always_on, saved;
-	uint32_t qos;	 /* us, PD_QOS_NONE */
+	uint32_t qos;	 /* us, DMN_QOS_NONE */
 	uint64_t wake_at; /* ns, NONE_U64 */
 };
 
@@ -151,7 +151,7 @@ static int hw_fail(int i, int op)
 	return 0;
 }
 
-static int cb_on(void *user, pd_domain_t dom)
+static int cb_on(void *user, dmn_domain_t dom)
 {
 	(void)dom;
 	int i = dom_index(user);
@@ -161,7 +161,7 @@ static int cb_on(void *user, pd_domain_t dom)
 	return err;
 }
 
-static int cb_off(void *user, pd_domain_t dom, int idle)
+static int cb_off(void *user, dmn_domain_t dom, int idle)
 {
 	(void)dom;
 	int i = dom_index(user);
@@ -174,7 +174,7 @@ static int cb_off(void *user, pd_domain_t dom, int idle)
 	return err;
 }
 
-static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
+static int cb_pstate(void *user, dmn_domain_t dom, uint32_t level)
 {
 	(void)dom;
 	int i = dom_index(user);
@@ -184,7 +184,7 @@ static int cb_pstate(void *user, pd_domain_t dom, uint32_t level)
 	return err;
 }
 
-static int cb_hwmode(void *user, pd_domain_t dom, pd_device_t dev, int hw)
+static int cb_hwmode(void *user, dmn_domain_t dom, dmn_device_t dev, int hw)
 {
 	(void)dom;
 	(void)dev;
@@ -192,18 +192,18 @@ static int cb_hwmode(void *user, pd_domain_t dom, pd_device_t dev, int hw)
 	return hw_fail(dom_index(user), OP_HWMODE);
 }
 
-static const struct pd_domain_ops ops_table = {
+static const struct dmn_domain_ops ops_table = {
 	.power_on = cb_on,
 	.power_off = cb_off,
 	.set_performance_state = cb_pstate,
 };
-static const struct pd_domain_ops ops_plain = {
+static const struct dmn_domain_ops ops_plain = {
 	.power_on = cb_on,
 	.power_off = cb_off,
 	.set_hwmode = cb_hwmode,
 };
 
-static int round_table(void *user, pd_domain_t dom, uint32_t level,
+static int round_table(void *user, dmn_domain_t dom, uint32_t level,
 		       uint32_t *out)
 {
 	(void)dom;
@@ -377,7 +377,7 @@ static int governor(int i)
 			in |= mark[v->dom[a]];
 		if (!in)
 			continue;
-		if (v->qos != PD_QOS_NONE && v->qos < limit)
+		if (v->qos != DMN_QOS_NONE && v->qos < limit)
 			limit = v->qos;
 		if (v->wake_at != NONE_U64 && v->wake_at >= M.now &&
 		    v->wake_at < wake)
@@ -559,8 +559,8 @@ static void dump(void)
 		M.asleep ? "asleep" : "awake");
 	for (int i = 0; i < M.nd; i++) {
 		const struct m_dom *d = &M.d[i];
-		struct pd_domain_info in;
-		pd_domain_info(ctx, d->h, &in);
+		struct dmn_domain_info in;
+		dmn_domain_info(ctx, d->h, &in);
 		fprintf(stderr,
 			"  d%d %s%s idle %d pstate %" PRIu32 " (lib %s idle %d "
 			"pstate %" PRIu32 ")%s%s%s parents",
@@ -599,8 +599,8 @@ static void compare(int got, int want)
 		fprintf(stderr, "%lu %s -> %d\n", op_index, op_desc, got);
 	if (trace) {
 		for (int i = 0; i < M.nd; i++) {
-			struct pd_domain_info in;
-			pd_domain_info(ctx, M.d[i].h, &in);
+			struct dmn_domain_info in;
+			dmn_domain_info(ctx, M.d[i].h, &in);
 			fprintf(stderr, "   d%d %s/%s %u/%u(t%u)", i,
 				M.d[i].on ? "on" : "off", in.on ? "on" : "off",
 				m_pstate(i), in.pstate, in.target_pstate);
@@ -614,9 +614,9 @@ static void compare(int got, int want)
 		diverge("dmn_last_error %d, model %d", last, want_last);
 	for (int i = 0; i < M.nd; i++) {
 		const struct m_dom *d = &M.d[i];
-		struct pd_domain_info in;
-		if (pd_domain_info(ctx, d->h, &in))
-			diverge("pd_domain_info d%d failed", i);
+		struct dmn_domain_info in;
+		if (dmn_domain_info(ctx, d->h, &in))
+			diverge("dmn_domain_info d%d failed", i);
 		if (!!in.on != d->on)
 			diverge("d%d is %s, model %s", i, in.on ? "on" : "off",
 				d->on ? "on" : "off");
@@ -626,11 +626,11 @@ static void compare(int got, int want)
 		if (!d->on && in.idle_state != d->idle)
 			diverge("d%d idle state %d, model %d", i, in.idle_state,
 				d->idle);
-		if (pd_domain_hwmode(ctx, d->h) != m_hwmode(i))
+		if (dmn_domain_hwmode(ctx, d->h) != m_hwmode(i))
 			diverge("d%d hw mode %d, model %d", i,
-				pd_domain_hwmode(ctx, d->h), m_hwmode(i));
-		struct pd_hold_info hold;
-		if (pd_domain_hold(ctx, d->h, &hold) || !!hold.held != d->held)
+				dmn_domain_hwmode(ctx, d->h), m_hwmode(i));
+		struct dmn_hold_info hold;
+		if (dmn_domain_hold(ctx, d->h, &hold) || !!hold.held != d->held)
 			diverge("d%d hold %d, model %d", i, hold.held, d->held);
 		if (HW[i].on != d->on)
 			diverge("d%d hardware %s, model %s", i,
@@ -639,8 +639,8 @@ static void compare(int got, int want)
 			diverge("d%d hardware pstate %" PRIu32 ", model %" PRIu32,
 				i, HW[i].pstate, d->cur);
 	}
-	if (pd_system_asleep(ctx) != M.asleep)
-		diverge("asleep %d, model %d", pd_system_asleep(ctx), M.asleep);
+	if (dmn_system_asleep(ctx) != M.asleep)
+		diverge("asleep %d, model %d", dmn_system_asleep(ctx), M.asleep);
 }
 
 /* ---- the world ---------------------------------------------------------- */
@@ -682,15 +682,15 @@ static void build(void)
 				d->lv[k] = lo = LEVELS[j];
 			}
 		}
-		struct pd_domain_desc desc = {
+		struct dmn_domain_desc desc = {
 			.name = name,
 			.ops = d->nlv ? &ops_table : &ops_plain,
 			.user = d,
 		};
-		must(pd_domain_create(ctx, &desc, &d->h), "pd_domain_create");
+		must(dmn_domain_create(ctx, &desc, &d->h), "dmn_domain_create");
 		if (d->nlv)
-			must(pd_domain_set_rounding(ctx, d->h, round_table, d),
-			     "pd_domain_set_rounding");
+			must(dmn_domain_set_rounding(ctx, d->h, round_table, d),
+			     "dmn_domain_set_rounding");
 		if (i >= roots) {
 			d->np = i >= 2 && rn(4) == 0 ? 2 : 1;
 			d->par[0] = (int)rn((uint32_t)i);
@@ -701,7 +701,7 @@ static void build(void)
 			}
 			for (int p = 0; p < d->np; p++) {
 				struct m_dom *pd = &M.d[d->par[p]];
-				must(pd_link_add(ctx, pd->h, d->h), "pd_link_add");
+				must(dmn_link_add(ctx, pd->h, d->h), "dmn_link_add");
 				pd->kid[pd->nc++] = i;
 			}
 		}
@@ -714,10 +714,10 @@ static void build(void)
 				st->r = rn(900);
 				char sn[16];
 				snprintf(sn, sizeof(sn), "s%d", s);
-				struct pd_idle_state_desc sd = {sn, st->e, st->x,
+				struct dmn_idle_state_desc sd = {sn, st->e, st->x,
 								st->r, 0};
-				must(pd_domain_add_idle_state(ctx, d->h, &sd, 0),
-				     "pd_domain_add_idle_state");
+				must(dmn_domain_add_idle_state(ctx, d->h, &sd, 0),
+				     "dmn_domain_add_idle_state");
 			}
 		}
 		d->idle = d->nst ? d->nst - 1 : -1;
@@ -727,7 +727,7 @@ static void build(void)
 		struct m_dev *v = &M.v[k];
 		char name[16];
 		snprintf(name, sizeof(name), "v%d", k);
-		must(pd_device_create(ctx, name, &v->h), "pd_device_create");
+		must(dmn_device_create(ctx, name, &v->h), "dmn_device_create");
 		v->na = M.nd >= 2 && rn(10) < 3 ? 2 : 1;
 		v->dom[0] = (int)rn((uint32_t)M.nd);
 		if (v->na == 2) {
@@ -736,14 +736,14 @@ static void build(void)
 				v->na = 1;
 		}
 		for (int a = 0; a < v->na; a++)
-			must(pd_attach(ctx, v->h, M.d[v->dom[a]].h, &v->att[a]),
-			     "pd_attach");
-		v->qos = PD_QOS_NONE;
+			must(dmn_attach(ctx, v->h, M.d[v->dom[a]].h, &v->att[a]),
+			     "dmn_attach");
+		v->qos = DMN_QOS_NONE;
 		v->wake_at = NONE_U64;
 		if (rn(10) < 3) {
 			v->wakeup = true;
-			must(pd_device_set_wakeup_enable(ctx, v->h, 1),
-			     "pd_device_set_wakeup_enable");
+			must(dmn_device_set_wakeup_enable(ctx, v->h, 1),
+			     "dmn_device_set_wakeup_enable");
 		}
 	}
 	/* Time 0: boot holds and always-on domains, recorded without a
@@ -755,9 +755,9 @@ static void build(void)
 			uint32_t lv = rn(3) ? 0 : 1 + rn(200);
 			int want = check_level(i, lv);
 			snprintf(op_desc, sizeof(op_desc), "boot-on d%d %u", i, lv);
-			int got = pd_domain_boot_on(ctx, d->h, lv);
+			int got = dmn_domain_boot_on(ctx, d->h, lv);
 			if (got != want)
-				diverge("pd_domain_boot_on %d, model %d", got, want);
+				diverge("dmn_domain_boot_on %d, model %d", got, want);
 			if (got)
 				continue;
 			d->held = true;
@@ -765,8 +765,8 @@ static void build(void)
 			power_on(i);
 		} else if (r < 3) {
 			snprintf(op_desc, sizeof(op_desc), "always-on d%d", i);
-			must(pd_domain_set_always_on(ctx, d->h),
-			     "pd_domain_set_always_on");
+			must(dmn_domain_set_always_on(ctx, d->h),
+			     "dmn_domain_set_always_on");
 			d->always_on = true;
 			power_on(i);
 		}
@@ -834,7 +834,7 @@ static void one_op(void)
 			M.err = dmn_last_error(ctx);
 			goto compare;
 		}
-		got = pd_device_get(ctx, v->h);
+		got = dmn_device_get(ctx, v->h);
 		if (M.asleep) {
 			want = -EACCES;
 		} else {
@@ -850,7 +850,7 @@ static void one_op(void)
 			M.err = dmn_last_error(ctx);
 			goto compare;
 		}
-		got = pd_device_put(ctx, v->h);
+		got = dmn_device_put(ctx, v->h);
 		if (M.asleep) {
 			want = -EACCES;
 		} else {
@@ -866,7 +866,7 @@ static void one_op(void)
 		uint32_t lv = pick_level(v->dom[a]);
 		snprintf(op_desc, sizeof(op_desc), "vote v%d d%d %u%s", k,
 			 v->dom[a], lv, armed);
-		got = pd_vote(ctx, v->att[a], lv);
+		got = dmn_vote(ctx, v->att[a], lv);
 		want = check_level(v->dom[a], lv);
 		if (!want) {
 			const struct m_dom *d = &M.d[v->dom[a]];
@@ -877,10 +877,10 @@ static void one_op(void)
 		}
 	} else if (r < 61) {
 		static const uint32_t q[] = {0, 50, 200, 400, 700, 100000,
-					     PD_QOS_NONE};
+					     DMN_QOS_NONE};
 		v->qos = q[rn(7)];
 		snprintf(op_desc, sizeof(op_desc), "qos v%d %u", k, v->qos);
-		got = pd_device_set_qos(ctx, v->h, v->qos);
+		got = dmn_device_set_qos(ctx, v->h, v->qos);
 		M.err = dmn_last_error(ctx); /* leaves it (not state) */
 	} else if (r < 67) {
 		uint32_t x = rn(10);
@@ -890,12 +890,12 @@ static void one_op(void)
 				     : M.now + rn(1500) * 1000;
 		snprintf(op_desc, sizeof(op_desc), "wakeup v%d %" PRIu64, k,
 			 v->wake_at);
-		got = pd_device_set_wakeup(ctx, v->h, v->wake_at);
+		got = dmn_device_set_wakeup(ctx, v->h, v->wake_at);
 		M.err = dmn_last_error(ctx);
 	} else if (r < 72) {
 		if (rn(4) == 0) {
 			snprintf(op_desc, sizeof(op_desc), "probe all%s", armed);
-			got = pd_probe_all(ctx);
+			got = dmn_probe_all(ctx);
 			bool was[MAXD];
 			for (int u = 0; u < M.nv; u++)
 				M.v[u].probed = true;
@@ -911,20 +911,20 @@ static void one_op(void)
 		} else {
 			snprintf(op_desc, sizeof(op_desc), "probe v%d%s", k,
 				 armed);
-			got = pd_device_probe(ctx, v->h);
+			got = dmn_device_probe(ctx, v->h);
 			m_probe(k);
 		}
 		settle(true);
 	} else if (r < 77) {
 		snprintf(op_desc, sizeof(op_desc), "system suspend%s", armed);
-		got = pd_system_suspend(ctx);
+		got = dmn_system_suspend(ctx);
 		if (!M.asleep) {
 			m_system_suspend();
 			settle(true);
 		}
 	} else if (r < 83) {
 		snprintf(op_desc, sizeof(op_desc), "system resume%s", armed);
-		got = pd_system_resume(ctx);
+		got = dmn_system_resume(ctx);
 		if (M.asleep) {
 			M.asleep = false;
 			bool which[MAXV];
@@ -962,14 +962,14 @@ static void one_op(void)
 	} else if (r < 86) {
 		bool on = rn(10) < 6;
 		snprintf(op_desc, sizeof(op_desc), "wakeup-enable v%d %d", k, on);
-		got = pd_device_set_wakeup_enable(ctx, v->h, on);
+		got = dmn_device_set_wakeup_enable(ctx, v->h, on);
 		v->wakeup = on;
 		M.err = dmn_last_error(ctx);
 	} else if (r < 89) {
 		int i = (int)rn((uint32_t)M.nd);
 		bool on = rn(10) < 7;
 		snprintf(op_desc, sizeof(op_desc), "active-wakeup d%d %d", i, on);
-		got = pd_domain_set_active_wakeup(ctx, M.d[i].h, on);
+		got = dmn_domain_set_active_wakeup(ctx, M.d[i].h, on);
 		M.d[i].active_wakeup = on;
 		M.err = dmn_last_error(ctx);
 	} else if (r < 95) {
@@ -977,7 +977,7 @@ static void one_op(void)
 		bool on = rn(20) < 11;
 		snprintf(op_desc, sizeof(op_desc), "hwmode v%d d%d %d%s", k, i,
 			 on, armed);
-		got = pd_attach_set_hwmode(ctx, v->att[a], on);
+		got = dmn_attach_set_hwmode(ctx, v->att[a], on);
 		if (M.d[i].nlv) {
 			want = -EOPNOTSUPP;
 		} else if (v->hw[a] != on) {
@@ -996,7 +996,7 @@ static void one_op(void)
 		bool on = rn(2);
 		snprintf(op_desc, sizeof(op_desc), "always-on v%d %d%s", k, on,
 			 armed);
-		got = pd_device_set_always_on(ctx, v->h, on);
+		got = dmn_device_set_always_on(ctx, v->h, on);
 		bool was = v->always_on;
 		v->always_on = on;
 		if (was && !on) {

@@ -33,26 +33,26 @@ static int failures;
 
 struct world {
 	struct dmn_ctx *ctx, *other;
-	pd_domain_t dom, other_dom;
-	pd_device_t dev;
+	dmn_domain_t dom, other_dom;
+	dmn_device_t dev;
 	int inner_put, inner_info, inner_other, inner_listen_info;
 	int in_listener;
 };
 
-static int on_cb(void *user, pd_domain_t dom)
+static int on_cb(void *user, dmn_domain_t dom)
 {
 	struct world *w = user;
 	(void)dom;
 	/* What issue 18 saw corrupt state: a put from inside power_on. */
-	w->inner_put = pd_device_put(w->ctx, w->dev);
-	struct pd_domain_info info;
-	w->inner_info = pd_domain_info(w->ctx, w->dom, &info);
+	w->inner_put = dmn_device_put(w->ctx, w->dev);
+	struct dmn_domain_info info;
+	w->inner_info = dmn_domain_info(w->ctx, w->dom, &info);
 	/* Another context is not re-entrancy. */
-	w->inner_other = pd_domain_info(w->other, w->other_dom, &info);
+	w->inner_other = dmn_domain_info(w->other, w->other_dom, &info);
 	return 0;
 }
 
-static int off_cb(void *user, pd_domain_t dom, int idle)
+static int off_cb(void *user, dmn_domain_t dom, int idle)
 {
 	(void)user;
 	(void)dom;
@@ -60,7 +60,7 @@ static int off_cb(void *user, pd_domain_t dom, int idle)
 	return 0;
 }
 
-static const struct pd_domain_ops ops = {on_cb, off_cb, 0, 0};
+static const struct dmn_domain_ops ops = {on_cb, off_cb, 0, 0};
 
 #if !defined(REENTRY_ASSERTS)
 /* A pstate callback: with the default lock, the vote that calls it takes
@@ -68,27 +68,27 @@ static const struct pd_domain_ops ops = {on_cb, off_cb, 0, 0};
  * back must be refused there too, not wait for the stripe it holds. */
 struct fast_world {
 	struct dmn_ctx *ctx;
-	pd_device_t dev;
-	pd_attach_t att;
+	dmn_device_t dev;
+	dmn_attach_t att;
 	int inner_vote, inner_get, inner_info, calls;
 	bool armed;
 };
 
-static int pstate_cb(void *user, pd_domain_t dom, uint32_t level)
+static int pstate_cb(void *user, dmn_domain_t dom, uint32_t level)
 {
 	struct fast_world *w = user;
 	(void)level;
-	struct pd_domain_info info;
+	struct dmn_domain_info info;
 	if (!w->armed)
 		return 0;
 	w->calls++;
-	w->inner_vote = pd_vote(w->ctx, w->att, 30);
-	w->inner_get = pd_device_get(w->ctx, w->dev);
-	w->inner_info = pd_domain_info(w->ctx, dom, &info);
+	w->inner_vote = dmn_vote(w->ctx, w->att, 30);
+	w->inner_get = dmn_device_get(w->ctx, w->dev);
+	w->inner_info = dmn_domain_info(w->ctx, dom, &info);
 	return 0;
 }
 
-static const struct pd_domain_ops fast_ops = {.set_performance_state = pstate_cb};
+static const struct dmn_domain_ops fast_ops = {.set_performance_state = pstate_cb};
 #endif
 
 static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *ev)
@@ -110,13 +110,13 @@ static void build(struct world *w, bool no_lock)
 		cfg.lock = dmn_lock_none;
 	CHECK(dmn_ctx_create(&cfg, &w->ctx) == 0);
 	CHECK(dmn_ctx_create(&cfg, &w->other) == 0);
-	struct pd_domain_desc desc = {"d", &ops, w, 0};
-	CHECK(pd_domain_create(w->ctx, &desc, &w->dom) == 0);
-	struct pd_domain_desc plain = {"o", 0, 0, 0};
-	CHECK(pd_domain_create(w->other, &plain, &w->other_dom) == 0);
-	CHECK(pd_device_create(w->ctx, "dev", &w->dev) == 0);
-	pd_attach_t at;
-	CHECK(pd_attach(w->ctx, w->dev, w->dom, &at) == 0);
+	struct dmn_domain_desc desc = {"d", &ops, w, 0};
+	CHECK(dmn_domain_create(w->ctx, &desc, &w->dom) == 0);
+	struct dmn_domain_desc plain = {"o", 0, 0, 0};
+	CHECK(dmn_domain_create(w->other, &plain, &w->other_dom) == 0);
+	CHECK(dmn_device_create(w->ctx, "dev", &w->dev) == 0);
+	dmn_attach_t at;
+	CHECK(dmn_attach(w->ctx, w->dev, w->dom, &at) == 0);
 	CHECK(dmn_listen(w->ctx, listener, w) == 0);
 }
 
@@ -125,21 +125,21 @@ static void run(bool no_lock)
 {
 	struct world w;
 	build(&w, no_lock);
-	CHECK(pd_device_get(w.ctx, w.dev) == 0);
+	CHECK(dmn_device_get(w.ctx, w.dev) == 0);
 	CHECK(w.inner_put == -EDEADLK);
 	CHECK(w.inner_info == -EDEADLK);
 	CHECK(w.inner_other == 0);
 	/* The outer call finished whole: on, with its one active device. */
-	struct pd_domain_info info;
-	CHECK(pd_domain_info(w.ctx, w.dom, &info) == 0);
+	struct dmn_domain_info info;
+	CHECK(dmn_domain_info(w.ctx, w.dom, &info) == 0);
 	CHECK(info.on && info.active_devices == 1);
-	struct pd_device_info di;
-	CHECK(pd_device_info(w.ctx, w.dev, &di) == 0);
+	struct dmn_device_info di;
+	CHECK(dmn_device_info(w.ctx, w.dev, &di) == 0);
 	CHECK(di.usage == 1);
 	/* A listener re-entering is refused the same way. */
-	CHECK(pd_device_put(w.ctx, w.dev) == 0);
+	CHECK(dmn_device_put(w.ctx, w.dev) == 0);
 	CHECK(w.inner_listen_info == -EDEADLK);
-	CHECK(pd_domain_info(w.ctx, w.dom, &info) == 0);
+	CHECK(dmn_domain_info(w.ctx, w.dom, &info) == 0);
 	CHECK(!info.on && info.active_devices == 0);
 	dmn_ctx_destroy(w.ctx);
 	dmn_ctx_destroy(w.other);
@@ -154,27 +154,27 @@ static void run_fast(bool no_lock)
 	if (no_lock)
 		cfg.lock = dmn_lock_none;
 	CHECK(dmn_ctx_create(&cfg, &w.ctx) == 0);
-	pd_domain_t dom;
-	struct pd_domain_desc desc = {"rail", &fast_ops, &w, 0};
-	CHECK(pd_domain_create(w.ctx, &desc, &dom) == 0);
-	CHECK(pd_device_create(w.ctx, "dev", &w.dev) == 0);
-	CHECK(pd_attach(w.ctx, w.dev, dom, &w.att) == 0);
-	CHECK(pd_device_get(w.ctx, w.dev) == 0);
+	dmn_domain_t dom;
+	struct dmn_domain_desc desc = {"rail", &fast_ops, &w, 0};
+	CHECK(dmn_domain_create(w.ctx, &desc, &dom) == 0);
+	CHECK(dmn_device_create(w.ctx, "dev", &w.dev) == 0);
+	CHECK(dmn_attach(w.ctx, w.dev, dom, &w.att) == 0);
+	CHECK(dmn_device_get(w.ctx, w.dev) == 0);
 	/* The first votes grow the histogram and the statistics (exclusive
 	 * path); after them a vote has room and takes the fast path. */
 	for (uint32_t level = 10; level <= 40; level += 10)
-		CHECK(pd_vote(w.ctx, w.att, level) == 0);
+		CHECK(dmn_vote(w.ctx, w.att, level) == 0);
 	w.armed = true;
-	CHECK(pd_vote(w.ctx, w.att, 10) == 0);
+	CHECK(dmn_vote(w.ctx, w.att, 10) == 0);
 	CHECK(w.calls == 1);
 	CHECK(w.inner_vote == -EDEADLK);
 	CHECK(w.inner_get == -EDEADLK);
 	CHECK(w.inner_info == -EDEADLK);
-	struct pd_domain_info info;
-	CHECK(pd_domain_info(w.ctx, dom, &info) == 0);
+	struct dmn_domain_info info;
+	CHECK(dmn_domain_info(w.ctx, dom, &info) == 0);
 	CHECK(info.pstate == 10);
-	struct pd_device_info di;
-	CHECK(pd_device_info(w.ctx, w.dev, &di) == 0);
+	struct dmn_device_info di;
+	CHECK(dmn_device_info(w.ctx, w.dev, &di) == 0);
 	CHECK(di.usage == 1);
 	dmn_ctx_destroy(w.ctx);
 }
@@ -190,7 +190,7 @@ int main(void)
 		if (pid == 0) {
 			struct world w;
 			build(&w, no_lock);
-			pd_device_get(w.ctx, w.dev);
+			dmn_device_get(w.ctx, w.dev);
 			_exit(0); /* not reached if the assertion fires */
 		}
 		int status = 0;

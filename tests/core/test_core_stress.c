@@ -6,7 +6,7 @@
  * introspection API and checks each is self-consistent, and a watchdog
  * aborts if the whole run takes more than 60 s (a deadlock).
  *
- * Two kinds of snapshot: single pd_domain_info() calls made concurrently
+ * Two kinds of snapshot: single dmn_domain_info() calls made concurrently
  * (each is atomic under the context lock), and full snapshots taken while
  * the workers are held out between calls by a test-level gate, so a whole
  * graph can be checked: every pstate is the max of its counted votes and
@@ -54,7 +54,7 @@ struct hw {
 };
 /* Written by callbacks under the context lock; read after the join. */
 static struct hw hw[N_DOMS];
-static pd_domain_t dom[N_DOMS];
+static dmn_domain_t dom[N_DOMS];
 static struct dmn_ctx *ctx;
 
 static pthread_rwlock_t gate = PTHREAD_RWLOCK_INITIALIZER;
@@ -73,7 +73,7 @@ static int idx_of(void *user)
 	return (int)((struct hw *)user - hw);
 }
 
-static int cb_on(void *user, pd_domain_t d)
+static int cb_on(void *user, dmn_domain_t d)
 {
 	(void)d;
 	struct hw *h = user;
@@ -89,7 +89,7 @@ static int cb_on(void *user, pd_domain_t d)
 	return 0;
 }
 
-static int cb_off(void *user, pd_domain_t d, int idle)
+static int cb_off(void *user, dmn_domain_t d, int idle)
 {
 	(void)d;
 	(void)idle;
@@ -105,7 +105,7 @@ static int cb_off(void *user, pd_domain_t d, int idle)
 	return 0;
 }
 
-static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
+static int cb_pstate(void *user, dmn_domain_t d, uint32_t level)
 {
 	(void)d;
 	struct hw *h = user;
@@ -117,13 +117,13 @@ static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
-static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0, 0};
+static const struct dmn_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
+static const struct dmn_domain_ops ops_power = {cb_on, cb_off, 0, 0};
 
 struct worker {
 	unsigned id;
-	pd_device_t dev[DEVS_PER_THREAD];
-	pd_attach_t att[DEVS_PER_THREAD][2];
+	dmn_device_t dev[DEVS_PER_THREAD];
+	dmn_attach_t att[DEVS_PER_THREAD][2];
 	unsigned n_att[DEVS_PER_THREAD];
 	unsigned usage[DEVS_PER_THREAD];
 	uint64_t rng;
@@ -144,22 +144,22 @@ static void *worker_main(void *arg)
 		pthread_rwlock_rdlock(&gate);
 		int err = 0;
 		if (kind < 3 && w->usage[d] < 3) {
-			err = pd_device_get(ctx, w->dev[d]);
+			err = dmn_device_get(ctx, w->dev[d]);
 			w->usage[d]++;
 		} else if (kind < 6 && w->usage[d]) {
-			err = pd_device_put(ctx, w->dev[d]);
+			err = dmn_device_put(ctx, w->dev[d]);
 			w->usage[d]--;
 		} else if (kind < 9) {
 			unsigned a = rnd(w, w->n_att[d]);
 			uint32_t level = rnd(w, 4) ? rnd(w, 16) : 0;
-			err = pd_vote(ctx, w->att[d][a], level);
+			err = dmn_vote(ctx, w->att[d][a], level);
 		} else {
-			struct pd_vote_change ch[2];
+			struct dmn_vote_change ch[2];
 			for (unsigned a = 0; a < w->n_att[d]; a++) {
 				ch[a].att = w->att[d][a];
 				ch[a].level = rnd(w, 16);
 			}
-			err = pd_vote_many(ctx, ch, w->n_att[d]);
+			err = dmn_vote_many(ctx, ch, w->n_att[d]);
 		}
 		pthread_rwlock_unlock(&gate);
 		if (err) {
@@ -171,7 +171,7 @@ static void *worker_main(void *arg)
 	pthread_rwlock_rdlock(&gate);
 	for (unsigned d = 0; d < DEVS_PER_THREAD; d++)
 		while (w->usage[d]--)
-			if (pd_device_put(ctx, w->dev[d]))
+			if (dmn_device_put(ctx, w->dev[d]))
 				fail("final put failed", 0);
 	pthread_rwlock_unlock(&gate);
 	return 0;
@@ -180,9 +180,9 @@ static void *worker_main(void *arg)
 /* One domain, read atomically: checks that hold at any instant. */
 static void check_one(int i)
 {
-	struct pd_domain_info info;
-	if (pd_domain_info(ctx, dom[i], &info)) {
-		fail("pd_domain_info failed", names[i]);
+	struct dmn_domain_info info;
+	if (dmn_domain_info(ctx, dom[i], &info)) {
+		fail("dmn_domain_info failed", names[i]);
 		return;
 	}
 	bool used = info.active_devices || info.on_children;
@@ -200,16 +200,16 @@ static void check_full(bool final)
 {
 	uint32_t max[N_DOMS] = {0};
 	unsigned active[N_DOMS] = {0};
-	pd_device_t dev = 0;
-	while (!pd_device_next(ctx, dev, &dev)) {
-		struct pd_device_info di;
-		if (pd_device_info(ctx, dev, &di))
-			fail("pd_device_info failed", 0);
+	dmn_device_t dev = 0;
+	while (!dmn_device_next(ctx, dev, &dev)) {
+		struct dmn_device_info di;
+		if (dmn_device_info(ctx, dev, &di))
+			fail("dmn_device_info failed", 0);
 		for (unsigned a = 0; a < di.n_attachments; a++) {
-			pd_attach_t att;
-			struct pd_attach_info ai;
-			if (pd_device_attachment(ctx, dev, a, &att) ||
-			    pd_attach_info(ctx, att, &ai))
+			dmn_attach_t att;
+			struct dmn_attach_info ai;
+			if (dmn_device_attachment(ctx, dev, a, &att) ||
+			    dmn_attach_info(ctx, att, &ai))
 				fail("attachment introspection failed", 0);
 			if (ai.counts != (di.usage > 0))
 				fail("a vote counts while suspended", di.name);
@@ -222,10 +222,10 @@ static void check_full(bool final)
 			}
 		}
 	}
-	struct pd_domain_info info[N_DOMS];
+	struct dmn_domain_info info[N_DOMS];
 	for (int i = 0; i < N_DOMS; i++)
-		if (pd_domain_info(ctx, dom[i], &info[i]))
-			fail("pd_domain_info failed", names[i]);
+		if (dmn_domain_info(ctx, dom[i], &info[i]))
+			fail("dmn_domain_info failed", names[i]);
 	unsigned on_children[N_DOMS] = {0};
 	for (int c = 0; c < N_DOMS; c++) {
 		const int parents[2] = {parent_a[c], parent_b[c]};
@@ -235,8 +235,8 @@ static void check_full(bool final)
 				continue;
 			uint32_t req;
 			int child_on;
-			if (pd_link_info(ctx, dom[p], dom[c], &req, &child_on))
-				fail("pd_link_info failed", names[c]);
+			if (dmn_link_info(ctx, dom[p], dom[c], &req, &child_on))
+				fail("dmn_link_info failed", names[c]);
 			if (child_on != info[c].on ||
 			    req != (info[c].on ? info[c].pstate : 0))
 				fail("a link does not say what its child is",
@@ -293,14 +293,14 @@ int main(void)
 		return 1;
 	}
 	for (int i = 0; i < N_DOMS; i++) {
-		struct pd_domain_desc desc = {names[i],
+		struct dmn_domain_desc desc = {names[i],
 					      has_cb[i] ? &ops_full : &ops_power,
 					      &hw[i], 0};
-		if (pd_domain_create(ctx, &desc, &dom[i]))
+		if (dmn_domain_create(ctx, &desc, &dom[i]))
 			return 1;
-		if (parent_a[i] >= 0 && pd_link_add(ctx, dom[parent_a[i]], dom[i]))
+		if (parent_a[i] >= 0 && dmn_link_add(ctx, dom[parent_a[i]], dom[i]))
 			return 1;
-		if (parent_b[i] >= 0 && pd_link_add(ctx, dom[parent_b[i]], dom[i]))
+		if (parent_b[i] >= 0 && dmn_link_add(ctx, dom[parent_b[i]], dom[i]))
 			return 1;
 	}
 	/* Each thread's devices sit on overlapping leaves and mids. */
@@ -312,7 +312,7 @@ int main(void)
 		for (unsigned d = 0; d < DEVS_PER_THREAD; d++) {
 			char name[32];
 			snprintf(name, sizeof(name), "t%u.dev%u", t, d);
-			if (pd_device_create(ctx, name, &w->dev[d]))
+			if (dmn_device_create(ctx, name, &w->dev[d]))
 				return 1;
 			int first = 3 + (int)((t * DEVS_PER_THREAD + d) % 6);
 			int second = (t + d) % 3 == 0 ? 1 + (int)(t % 2) : -1;
@@ -320,7 +320,7 @@ int main(void)
 			for (int k = 0; k < 2; k++) {
 				if (doms[k] < 0)
 					continue;
-				if (pd_attach(ctx, w->dev[d], dom[doms[k]],
+				if (dmn_attach(ctx, w->dev[d], dom[doms[k]],
 					      &w->att[d][w->n_att[d]++]))
 					return 1;
 			}

@@ -7,7 +7,7 @@
  * domains (some of which would close a cycle and must fail with -ELOOP),
  * for DURATION_MS of wall time.
  *
- * A checker thread meanwhile reads single domains (pd_domain_info is
+ * A checker thread meanwhile reads single domains (dmn_domain_info is
  * atomic) and, every 32 reads, holds the workers out between calls (a
  * test-level gate) to check the whole graph against a recomputation from
  * scratch through the introspection API:
@@ -90,9 +90,9 @@ struct hw {
 };
 /* Written by callbacks under the context lock; read after the join. */
 static struct hw hw[N_DOMS];
-static pd_domain_t dom[N_DOMS];
+static dmn_domain_t dom[N_DOMS];
 static struct dmn_ctx *ctx;
-static pd_device_t all_devs[MAX_DEVS];
+static dmn_device_t all_devs[MAX_DEVS];
 
 static pthread_rwlock_t gate;
 static atomic_bool stop, failed;
@@ -121,7 +121,7 @@ static int idx_of(void *user)
 
 /* Order checks over the permanent links only: the dynamic ones change
  * under the lock this runs with, and cannot be read back from here. */
-static int cb_on(void *user, pd_domain_t d)
+static int cb_on(void *user, dmn_domain_t d)
 {
 	(void)d;
 	int i = idx_of(user);
@@ -135,7 +135,7 @@ static int cb_on(void *user, pd_domain_t d)
 	return 0;
 }
 
-static int cb_off(void *user, pd_domain_t d, int idle)
+static int cb_off(void *user, dmn_domain_t d, int idle)
 {
 	(void)d;
 	(void)idle;
@@ -150,7 +150,7 @@ static int cb_off(void *user, pd_domain_t d, int idle)
 	return 0;
 }
 
-static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
+static int cb_pstate(void *user, dmn_domain_t d, uint32_t level)
 {
 	(void)d;
 	int i = idx_of(user);
@@ -161,8 +161,8 @@ static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
-static const struct pd_domain_ops ops_power = {cb_on, cb_off, 0, 0};
+static const struct dmn_domain_ops ops_full = {cb_on, cb_off, cb_pstate, 0};
+static const struct dmn_domain_ops ops_power = {cb_on, cb_off, 0, 0};
 
 enum op_kind {
 	OP_IDLE,
@@ -177,14 +177,14 @@ enum op_kind {
 	OP_KINDS
 };
 static const char *op_names[OP_KINDS] = {
-    "between calls", "pd_device_get",	  "pd_device_put",	  "pd_vote",
-    "pd_vote_many",  "pd_device_set_qos", "pd_device_set_wakeup", "pd_link_add",
-    "pd_link_remove"};
+    "between calls", "dmn_device_get",	  "dmn_device_put",	  "dmn_vote",
+    "dmn_vote_many",  "dmn_device_set_qos", "dmn_device_set_wakeup", "dmn_link_add",
+    "dmn_link_remove"};
 
 struct worker {
 	unsigned id;
-	pd_device_t dev[DEVS_PER_THREAD];
-	pd_attach_t att[DEVS_PER_THREAD][2];
+	dmn_device_t dev[DEVS_PER_THREAD];
+	dmn_attach_t att[DEVS_PER_THREAD][2];
 	unsigned n_att[DEVS_PER_THREAD];
 	unsigned usage[DEVS_PER_THREAD];
 	uint64_t rng;
@@ -207,42 +207,42 @@ static int one_op(struct worker *w)
 	int err;
 	if (kind < 3 && w->usage[d] < 3) {
 		atomic_store(&w->doing, OP_GET);
-		err = pd_device_get(ctx, w->dev[d]);
+		err = dmn_device_get(ctx, w->dev[d]);
 		w->usage[d]++;
 	} else if (kind < 6 && w->usage[d]) {
 		atomic_store(&w->doing, OP_PUT);
-		err = pd_device_put(ctx, w->dev[d]);
+		err = dmn_device_put(ctx, w->dev[d]);
 		w->usage[d]--;
 	} else if (kind < 10) {
 		atomic_store(&w->doing, OP_VOTE);
 		uint32_t level = rnd(w, 4) ? rnd(w, 16) : 0;
-		err = pd_vote(ctx, w->att[d][rnd(w, w->n_att[d])], level);
+		err = dmn_vote(ctx, w->att[d][rnd(w, w->n_att[d])], level);
 	} else if (kind < 11) {
 		atomic_store(&w->doing, OP_VOTE_MANY);
-		struct pd_vote_change ch[2];
+		struct dmn_vote_change ch[2];
 		for (unsigned a = 0; a < w->n_att[d]; a++) {
 			ch[a].att = w->att[d][a];
 			ch[a].level = rnd(w, 16);
 		}
-		err = pd_vote_many(ctx, ch, w->n_att[d]);
+		err = dmn_vote_many(ctx, ch, w->n_att[d]);
 	} else if (kind < 13) {
 		atomic_store(&w->doing, OP_QOS);
-		uint32_t lat = rnd(w, 4) ? rnd(w, 10000) : PD_QOS_NONE;
-		err = pd_device_set_qos(ctx, w->dev[d], lat);
+		uint32_t lat = rnd(w, 4) ? rnd(w, 10000) : DMN_QOS_NONE;
+		err = dmn_device_set_qos(ctx, w->dev[d], lat);
 		atomic_fetch_add(&n_qos, 1);
 	} else if (kind < 15) {
 		atomic_store(&w->doing, OP_WAKEUP);
 		uint64_t now = atomic_load(&sim_now);
 		uint64_t at =
-		    rnd(w, 5) ? now - 5000 + rnd(w, 50000) : PD_WAKEUP_NONE;
-		err = pd_device_set_wakeup(ctx, w->dev[d], at);
+		    rnd(w, 5) ? now - 5000 + rnd(w, 50000) : DMN_WAKEUP_NONE;
+		err = dmn_device_set_wakeup(ctx, w->dev[d], at);
 		atomic_fetch_add(&n_wakeup, 1);
 		atomic_fetch_add(&sim_now, rnd(w, 3000));
 	} else {
 		const int *l = dyn_links[rnd(w, N_DYN)];
 		if (rnd(w, 2)) {
 			atomic_store(&w->doing, OP_LINK_ADD);
-			err = pd_link_add(ctx, dom[l[0]], dom[l[1]]);
+			err = dmn_link_add(ctx, dom[l[0]], dom[l[1]]);
 			if (!err)
 				atomic_fetch_add(&n_link_added, 1);
 			else if (err == -ELOOP)
@@ -253,7 +253,7 @@ static int one_op(struct worker *w)
 				err = 0;
 		} else {
 			atomic_store(&w->doing, OP_LINK_REMOVE);
-			err = pd_link_remove(ctx, dom[l[0]], dom[l[1]]);
+			err = dmn_link_remove(ctx, dom[l[0]], dom[l[1]]);
 			if (!err)
 				atomic_fetch_add(&n_link_removed, 1);
 			else if (err == -ENOENT)
@@ -285,7 +285,7 @@ static void *worker_main(void *arg)
 	pthread_rwlock_rdlock(&gate);
 	for (unsigned d = 0; d < DEVS_PER_THREAD; d++)
 		while (w->usage[d]--)
-			if (pd_device_put(ctx, w->dev[d]))
+			if (dmn_device_put(ctx, w->dev[d]))
 				fail("final put failed", 0);
 	pthread_rwlock_unlock(&gate);
 	return 0;
@@ -294,9 +294,9 @@ static void *worker_main(void *arg)
 /* One domain, read atomically: what holds at any instant. */
 static void check_one(int i)
 {
-	struct pd_domain_info info;
-	if (pd_domain_info(ctx, dom[i], &info)) {
-		fail("pd_domain_info failed", names[i]);
+	struct dmn_domain_info info;
+	if (dmn_domain_info(ctx, dom[i], &info)) {
+		fail("dmn_domain_info failed", names[i]);
 		return;
 	}
 	if (info.on != (info.active_devices || info.on_children))
@@ -308,7 +308,7 @@ static void check_one(int i)
 		fail("an off domain holds a pstate", names[i]);
 }
 
-static int index_of(pd_domain_t h)
+static int index_of(dmn_domain_t h)
 {
 	for (int i = 0; i < N_DOMS; i++)
 		if (dom[i] == h)
@@ -319,19 +319,19 @@ static int index_of(pd_domain_t h)
 /* The whole graph, recomputed from scratch, with the workers held out. */
 static void check_full(bool final)
 {
-	struct pd_domain_info info[N_DOMS];
+	struct dmn_domain_info info[N_DOMS];
 	bool child[N_DOMS][N_DOMS] = {{false}}; /* [parent][child] */
 	for (int i = 0; i < N_DOMS; i++) {
-		if (pd_domain_info(ctx, dom[i], &info[i])) {
-			fail("pd_domain_info failed", names[i]);
+		if (dmn_domain_info(ctx, dom[i], &info[i])) {
+			fail("dmn_domain_info failed", names[i]);
 			return;
 		}
 		for (unsigned k = 0; k < info[i].n_children; k++) {
-			pd_domain_t c;
+			dmn_domain_t c;
 			int ci;
-			if (pd_domain_child(ctx, dom[i], k, &c) ||
+			if (dmn_domain_child(ctx, dom[i], k, &c) ||
 			    (ci = index_of(c)) < 0) {
-				fail("pd_domain_child failed", names[i]);
+				fail("dmn_domain_child failed", names[i]);
 				return;
 			}
 			child[i][ci] = true;
@@ -352,18 +352,18 @@ static void check_full(bool final)
 	uint32_t lat[MAX_DEVS];
 	uint64_t wake[MAX_DEVS];
 	for (unsigned v = 0; v < MAX_DEVS; v++) {
-		struct pd_device_info di;
-		if (pd_device_info(ctx, all_devs[v], &di) ||
-		    pd_device_constraints(ctx, all_devs[v], &lat[v],
+		struct dmn_device_info di;
+		if (dmn_device_info(ctx, all_devs[v], &di) ||
+		    dmn_device_constraints(ctx, all_devs[v], &lat[v],
 					  &wake[v])) {
 			fail("device introspection failed", 0);
 			return;
 		}
 		for (unsigned a = 0; a < di.n_attachments; a++) {
-			pd_attach_t att;
-			struct pd_attach_info ai;
-			if (pd_device_attachment(ctx, all_devs[v], a, &att) ||
-			    pd_attach_info(ctx, att, &ai)) {
+			dmn_attach_t att;
+			struct dmn_attach_info ai;
+			if (dmn_device_attachment(ctx, all_devs[v], a, &att) ||
+			    dmn_attach_info(ctx, att, &ai)) {
 				fail("attachment introspection failed", 0);
 				return;
 			}
@@ -384,9 +384,9 @@ static void check_full(bool final)
 				continue;
 			uint32_t req;
 			int child_on;
-			if (pd_link_info(ctx, dom[p], dom[c], &req,
+			if (dmn_link_info(ctx, dom[p], dom[c], &req,
 					 &child_on)) {
-				fail("pd_link_info failed", names[c]);
+				fail("dmn_link_info failed", names[c]);
 				continue;
 			}
 			if (child_on != info[c].on ||
@@ -429,17 +429,17 @@ static void check_full(bool final)
 			for (unsigned v = 0; v < MAX_DEVS; v++) {
 				if (!attached[d][v])
 					continue;
-				if (lat[v] != PD_QOS_NONE &&
+				if (lat[v] != DMN_QOS_NONE &&
 				    (uint64_t)lat[v] * 1000u < want_qos)
 					want_qos = (uint64_t)lat[v] * 1000u;
-				if (wake[v] != PD_WAKEUP_NONE &&
+				if (wake[v] != DMN_WAKEUP_NONE &&
 				    wake[v] >= now && wake[v] < want_wake)
 					want_wake = wake[v];
 			}
 		}
 		uint64_t qos, next;
-		if (pd_domain_constraints(ctx, dom[i], &qos, &next))
-			fail("pd_domain_constraints failed", names[i]);
+		if (dmn_domain_constraints(ctx, dom[i], &qos, &next))
+			fail("dmn_domain_constraints failed", names[i]);
 		else if (qos != want_qos || next != want_wake)
 			fail("constraints differ from a recomputation over the "
 			     "devices below",
@@ -518,13 +518,13 @@ static int setup(void)
 	if (dmn_ctx_create(&cfg, &ctx))
 		return -1;
 	for (int i = 0; i < N_DOMS; i++) {
-		struct pd_domain_desc desc = {
+		struct dmn_domain_desc desc = {
 		    names[i], has_cb[i] ? &ops_full : &ops_power, &hw[i], 0};
-		if (pd_domain_create(ctx, &desc, &dom[i]))
+		if (dmn_domain_create(ctx, &desc, &dom[i]))
 			return -1;
 	}
 	for (unsigned l = 0; l < N_BASE; l++)
-		if (pd_link_add(ctx, dom[base_links[l][0]],
+		if (dmn_link_add(ctx, dom[base_links[l][0]],
 				dom[base_links[l][1]]))
 			return -1;
 	/* Each thread's devices: one leaf each, some also on a mid. */
@@ -535,7 +535,7 @@ static int setup(void)
 		for (unsigned d = 0; d < DEVS_PER_THREAD; d++) {
 			char name[32];
 			snprintf(name, sizeof(name), "t%u.dev%u", t, d);
-			if (pd_device_create(ctx, name, &w->dev[d]))
+			if (dmn_device_create(ctx, name, &w->dev[d]))
 				return -1;
 			all_devs[t * DEVS_PER_THREAD + d] = w->dev[d];
 			int first =
@@ -546,7 +546,7 @@ static int setup(void)
 			for (int k = 0; k < 2; k++) {
 				if (doms[k] < 0)
 					continue;
-				if (pd_attach(ctx, w->dev[d], dom[doms[k]],
+				if (dmn_attach(ctx, w->dev[d], dom[doms[k]],
 					      &w->att[d][w->n_att[d]++]))
 					return -1;
 			}

@@ -54,7 +54,7 @@ struct hw {
 /* Written by callbacks under the context lock, or the domain's own lock
  * on the fast path; read after the join. */
 static struct hw hw[N_DOMS];
-static pd_domain_t dom[N_DOMS];
+static dmn_domain_t dom[N_DOMS];
 static struct dmn_ctx *ctx;
 static atomic_bool failed;
 
@@ -64,7 +64,7 @@ static void fail(const char *what, int i)
 	atomic_store(&failed, true);
 }
 
-static int cb_on(void *user, pd_domain_t d)
+static int cb_on(void *user, dmn_domain_t d)
 {
 	(void)d;
 	struct hw *h = user;
@@ -78,7 +78,7 @@ static int cb_on(void *user, pd_domain_t d)
 	return 0;
 }
 
-static int cb_off(void *user, pd_domain_t d, int idle)
+static int cb_off(void *user, dmn_domain_t d, int idle)
 {
 	(void)d;
 	(void)idle;
@@ -94,7 +94,7 @@ static int cb_off(void *user, pd_domain_t d, int idle)
 	return 0;
 }
 
-static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
+static int cb_pstate(void *user, dmn_domain_t d, uint32_t level)
 {
 	(void)d;
 	struct hw *h = user;
@@ -106,14 +106,14 @@ static int cb_pstate(void *user, pd_domain_t d, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops ops = {cb_on, cb_off, cb_pstate, 0};
+static const struct dmn_domain_ops ops = {cb_on, cb_off, cb_pstate, 0};
 
 struct worker {
 	pthread_t thread;
-	pd_device_t dev[N_DEVS];
-	pd_attach_t att[N_DEVS];
+	dmn_device_t dev[N_DEVS];
+	dmn_attach_t att[N_DEVS];
 	unsigned usage[N_DEVS];
-	pd_attach_t peer_solo; /* the other thread's solo attachment */
+	dmn_attach_t peer_solo; /* the other thread's solo attachment */
 	uint64_t rng;
 	unsigned long ops;
 };
@@ -131,15 +131,15 @@ static void *worker_main(void *arg)
 		unsigned kind = rnd(w, 10);
 		int err = 0;
 		if (kind < 3 && w->usage[d] < 2) {
-			err = pd_device_get(ctx, w->dev[d]);
+			err = dmn_device_get(ctx, w->dev[d]);
 			w->usage[d]++;
 		} else if (kind < 6 && w->usage[d]) {
-			err = pd_device_put(ctx, w->dev[d]);
+			err = dmn_device_put(ctx, w->dev[d]);
 			w->usage[d]--;
 		} else {
-			pd_attach_t att = d == SOLO && rnd(w, 2) ? w->peer_solo
+			dmn_attach_t att = d == SOLO && rnd(w, 2) ? w->peer_solo
 								 : w->att[d];
-			err = pd_vote(ctx, att, rnd(w, 8));
+			err = dmn_vote(ctx, att, rnd(w, 8));
 		}
 		if (err)
 			fail(dmn_errno_name(err), -1);
@@ -147,7 +147,7 @@ static void *worker_main(void *arg)
 	}
 	for (unsigned d = 0; d < N_DEVS; d++)
 		while (w->usage[d]--)
-			if (pd_device_put(ctx, w->dev[d]))
+			if (dmn_device_put(ctx, w->dev[d]))
 				fail("final put failed", -1);
 	return 0;
 }
@@ -172,10 +172,10 @@ int main(void)
 		int pos = i ? (i - 1) % (1 + LEAVES) : -1;
 		hw[i].parent = !i || i >= N_TREE_DOMS ? -1
 			       : pos == 0 ? 0 : i - pos;
-		struct pd_domain_desc desc = {name, &ops, &hw[i], 0};
-		must(pd_domain_create(ctx, &desc, &dom[i]), "domain");
+		struct dmn_domain_desc desc = {name, &ops, &hw[i], 0};
+		must(dmn_domain_create(ctx, &desc, &dom[i]), "domain");
 		if (hw[i].parent >= 0)
-			must(pd_link_add(ctx, dom[hw[i].parent], dom[i]), "link");
+			must(dmn_link_add(ctx, dom[hw[i].parent], dom[i]), "link");
 	}
 	struct worker w[N_THREADS];
 	memset(w, 0, sizeof(w));
@@ -191,8 +191,8 @@ int main(void)
 				     : d == LEAVES + 1 ? 0
 				     : d == LEAVES + 2 ? N_TREE_DOMS + (int)tree
 						       : N_TREE_DOMS + N_TREES + (int)t;
-			must(pd_device_create(ctx, name, &w[t].dev[d]), "device");
-			must(pd_attach(ctx, w[t].dev[d], dom[target],
+			must(dmn_device_create(ctx, name, &w[t].dev[d]), "device");
+			must(dmn_attach(ctx, w[t].dev[d], dom[target],
 				       &w[t].att[d]), "attach");
 		}
 	}
@@ -210,8 +210,8 @@ int main(void)
 	unsigned long calls = 0;
 	for (int i = 0; i < N_DOMS; i++) {
 		calls += hw[i].calls;
-		struct pd_domain_info info;
-		must(pd_domain_info(ctx, dom[i], &info), "info");
+		struct dmn_domain_info info;
+		must(dmn_domain_info(ctx, dom[i], &info), "info");
 		if (info.on || info.pstate || info.active_devices ||
 		    info.on_children)
 			fail("not off at 0 after every put", i);

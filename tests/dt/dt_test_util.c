@@ -70,7 +70,7 @@ void dt_count_init(struct dt_count_alloc *c, struct dmn_alloc_ops *ops)
 	ops->user = c;
 }
 
-const struct dt_diag *dt_test_diag(const struct dt_board *b, const char *check,
+const struct dmn_dt_diag *dt_test_diag(const struct dmn_dt_board *b, const char *check,
 				   unsigned nth)
 {
 	for (unsigned i = 0; i < b->n_diags; i++)
@@ -79,7 +79,7 @@ const struct dt_diag *dt_test_diag(const struct dt_board *b, const char *check,
 	return NULL;
 }
 
-unsigned dt_test_count(const struct dt_board *b, const char *check)
+unsigned dt_test_count(const struct dmn_dt_board *b, const char *check)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < b->n_diags; i++)

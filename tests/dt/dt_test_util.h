@@ -22,8 +22,8 @@ struct dt_count_alloc {
 void dt_count_init(struct dt_count_alloc *c, struct dmn_alloc_ops *ops);
 
 /* The diagnostic with @check, the @nth (0-based) one; NULL if none. */
-const struct dt_diag *dt_test_diag(const struct dt_board *b, const char *check,
+const struct dmn_dt_diag *dt_test_diag(const struct dmn_dt_board *b, const char *check,
 				   unsigned nth);
-unsigned dt_test_count(const struct dt_board *b, const char *check);
+unsigned dt_test_count(const struct dmn_dt_board *b, const char *check);
 
 #endif

@@ -73,7 +73,7 @@ static const struct board_case cases[] = {
 
 struct loaded {
 	json_t *facts;
-	struct dt_board *board;
+	struct dmn_dt_board *board;
 };
 
 static void facts_path(const char *name, char *path, size_t size)
@@ -94,8 +94,8 @@ static bool load_board(const struct board_case *c, struct loaded *l)
 	if (access(path, R_OK) != 0) {
 		printf("%s: no facts (%s): only its load is checked\n", c->name,
 		       path);
-		assert_int_equal(dt_load(blob, size, NULL, &l->board), 0);
-		dt_board_free(l->board);
+		assert_int_equal(dmn_dt_load(blob, size, NULL, &l->board), 0);
+		dmn_dt_board_free(l->board);
 		free(blob);
 		return false;
 	}
@@ -103,7 +103,7 @@ static bool load_board(const struct board_case *c, struct loaded *l)
 	l->facts = json_load_file(path, 0, &jerr);
 	if (!l->facts)
 		fail_msg("%s: %s", path, jerr.text);
-	assert_int_equal(dt_load(blob, size, NULL, &l->board), 0);
+	assert_int_equal(dmn_dt_load(blob, size, NULL, &l->board), 0);
 	assert_int_equal(l->board->n_errors, 0);
 	free(blob);
 	return true;
@@ -111,7 +111,7 @@ static bool load_board(const struct board_case *c, struct loaded *l)
 
 static void unload(struct loaded *l)
 {
-	dt_board_free(l->board);
+	dmn_dt_board_free(l->board);
 	json_decref(l->facts);
 }
 
@@ -161,7 +161,7 @@ static bool fact_nested(json_t *list, json_t *p)
 	       fact_nested(list, pp);
 }
 
-static const struct dt_provider *model_provider(const struct dt_board *b,
+static const struct dmn_dt_provider *model_provider(const struct dmn_dt_board *b,
 						const char *path)
 {
 	for (unsigned i = 0; i < b->n_providers; i++)
@@ -171,10 +171,10 @@ static const struct dt_provider *model_provider(const struct dt_board *b,
 }
 
 /* The domain of (provider path, args) in the model, or -1. */
-static int model_domain(const struct dt_board *b, const char *ppath,
+static int model_domain(const struct dmn_dt_board *b, const char *ppath,
 			json_t *args)
 {
-	const struct dt_provider *p = model_provider(b, ppath);
+	const struct dmn_dt_provider *p = model_provider(b, ppath);
 	if (!p)
 		return -1;
 	long long index = json_array_size(args)
@@ -194,7 +194,7 @@ static void counts(void **state)
 		struct loaded l;
 		if (!load_board(c, &l))
 			continue;
-		const struct dt_board *b = l.board;
+		const struct dmn_dt_board *b = l.board;
 		json_t *f = l.facts;
 		json_t *plist = jget(f, "power_domain_providers.list");
 
@@ -224,7 +224,7 @@ static void counts(void **state)
 			want_providers++;
 			const char *path =
 			    json_string_value(json_object_get(p, "path"));
-			const struct dt_provider *mp = model_provider(b, path);
+			const struct dmn_dt_provider *mp = model_provider(b, path);
 			assert_non_null(mp);
 			json_t *labels = json_object_get(p, "labels");
 			if (json_array_size(labels))
@@ -299,7 +299,7 @@ static void counts(void **state)
 		for (unsigned k = 0; c->only_disabled_refs[k];
 		     k++, n_disabled_refs++)
 			assert_int_equal(
-			    dt_domain_find(b, c->only_disabled_refs[k]),
+			    dmn_dt_domain_find(b, c->only_disabled_refs[k]),
 			    -ENOENT);
 		assert_int_equal(b->n_domains, want_domains - n_disabled_refs);
 
@@ -317,7 +317,7 @@ static void counts(void **state)
 		for (unsigned t = 0; t < b->n_opp_tables; t++)
 			for (unsigned e = 0; e < b->opp_tables[t].n_entries;
 			     e++) {
-				const struct dt_opp *o =
+				const struct dmn_dt_opp *o =
 				    &b->opp_tables[t].entries[e];
 				entries++;
 				level += o->has_level;
@@ -336,7 +336,7 @@ static void counts(void **state)
 		json_t *t;
 		json_array_foreach(tables, i, t)
 		{
-			const struct dt_opp_table *mt = &b->opp_tables[i];
+			const struct dmn_dt_opp_table *mt = &b->opp_tables[i];
 			assert_string_equal(
 			    mt->path,
 			    json_string_value(json_object_get(t, "path")));
@@ -372,7 +372,7 @@ static void parents_and_floors(void **state)
 		struct loaded l;
 		if (!load_board(&cases[ci], &l))
 			continue;
-		const struct dt_board *b = l.board;
+		const struct dmn_dt_board *b = l.board;
 		json_t *plist = jget(l.facts, "power_domain_providers.list");
 		size_t i;
 		json_t *p;
@@ -380,7 +380,7 @@ static void parents_and_floors(void **state)
 		{
 			const char *path =
 			    json_string_value(json_object_get(p, "path"));
-			const struct dt_provider *mp = model_provider(b, path);
+			const struct dmn_dt_provider *mp = model_provider(b, path);
 			if (!mp)
 				continue; /* disabled or nested */
 			json_t *pds = json_object_get(p, "parent_domains");
@@ -419,10 +419,10 @@ static void parents_and_floors(void **state)
 			const char *path =
 			    json_string_value(json_object_get(e, "path"));
 			json_t *req = json_object_get(e, "required-opps");
-			const struct dt_provider *mp = model_provider(b, path);
-			const struct dt_opp_ref *refs = NULL;
+			const struct dmn_dt_provider *mp = model_provider(b, path);
+			const struct dmn_dt_opp_ref *refs = NULL;
 			unsigned n = 0;
-			int di = dt_device_find(b, path);
+			int di = dmn_dt_device_find(b, path);
 			if (mp) {
 				refs = mp->required;
 				n = mp->n_required;
@@ -439,7 +439,7 @@ static void parents_and_floors(void **state)
 				refs = b->devices[di].required;
 				n = b->devices[di].n_required;
 				uint32_t lv[8];
-				assert_int_equal(dt_device_fixed_votes(
+				assert_int_equal(dmn_dt_device_fixed_votes(
 						     b, (unsigned)di, lv, 8),
 						 1);
 				assert_int_equal(
@@ -470,7 +470,7 @@ static void idle_states(void **state)
 		skip();
 		return;
 	}
-	const struct dt_board *b = l.board;
+	const struct dmn_dt_board *b = l.board;
 	json_t *nodes = jget(l.facts, "idle.idle_state_nodes");
 	json_t *with = jget(l.facts, "idle.nodes_with_domain-idle-states");
 	assert_int_equal(b->n_idle_states, json_object_size(nodes));
@@ -485,7 +485,7 @@ static void idle_states(void **state)
 		assert_int_equal(b->domains[d].n_idle_states,
 				 json_array_size(states));
 		for (unsigned k = 0; k < b->domains[d].n_idle_states; k++) {
-			const struct dt_idle_state *s =
+			const struct dmn_dt_idle_state *s =
 			    &b->idle_states[b->domains[d].idle_states[k]];
 			json_t *st = json_array_get(states, k);
 			const char *spath =
@@ -514,15 +514,15 @@ static void idle_states(void **state)
 				json_string_value(json_array_get(
 				    json_object_get(fact, "compatible"), 0)),
 				"domain-idle-state")
-				? DT_IDLE_DOMAIN
-				: DT_IDLE_ARM);
+				? DMN_DT_IDLE_DOMAIN
+				: DMN_DT_IDLE_ARM);
 		}
 	}
 	unload(&l);
 }
 
 /* Does domain @d or one of its ancestors own @table? */
-static bool reaches_table(const struct dt_board *b, int d, int table)
+static bool reaches_table(const struct dmn_dt_board *b, int d, int table)
 {
 	if (b->domains[d].opp_table == table)
 		return true;
@@ -546,14 +546,14 @@ static void examples(void **state)
 		struct loaded l;
 		if (!load_board(&cases[ci], &l))
 			continue;
-		const struct dt_board *b = l.board;
+		const struct dmn_dt_board *b = l.board;
 		size_t i;
 		json_t *ex;
 		json_array_foreach(jget(l.facts, "examples"), i, ex)
 		{
 			const char *path =
 			    json_string_value(json_object_get(ex, "path"));
-			int di = dt_device_find(b, path);
+			int di = dmn_dt_device_find(b, path);
 			bool enabled = json_is_true(
 			    json_object_get(ex, "effectively_enabled"));
 			if (!enabled || model_provider(b, path)) {
@@ -563,7 +563,7 @@ static void examples(void **state)
 				continue;
 			}
 			assert_true(di >= 0);
-			const struct dt_device *d = &b->devices[di];
+			const struct dmn_dt_device *d = &b->devices[di];
 			json_t *pds = json_object_get(ex, "power-domains");
 			json_t *names =
 			    json_object_get(ex, "power-domain-names");
@@ -593,7 +593,7 @@ static void examples(void **state)
 				continue;
 			}
 			json_t *tf = json_array_get(tabs, 0);
-			const struct dt_opp_table *t =
+			const struct dmn_dt_opp_table *t =
 			    &b->opp_tables[d->opp_table];
 			assert_string_equal(
 			    t->path,
@@ -601,7 +601,7 @@ static void examples(void **state)
 			json_t *opps = json_object_get(tf, "opps");
 			assert_int_equal(t->n_entries, json_array_size(opps));
 			for (unsigned e = 0; e < t->n_entries; e++) {
-				const struct dt_opp *o = &t->entries[e];
+				const struct dmn_dt_opp *o = &t->entries[e];
 				json_t *of = json_array_get(opps, e);
 				assert_string_equal(
 				    o->name, json_string_value(json_object_get(
@@ -679,7 +679,7 @@ static void examples(void **state)
 						want[nw++] = level;
 				}
 				uint32_t votes[8];
-				int n = dt_device_opp_votes(b, (unsigned)di, e,
+				int n = dmn_dt_device_opp_votes(b, (unsigned)di, e,
 							    votes, 8);
 				assert_int_equal(n, (int)d->n_attachments);
 				for (int k = 0; k < n && k < 8; k++)
@@ -709,18 +709,18 @@ static void design_examples(void **state)
 		skip();
 		return;
 	}
-	const struct dt_board *b = l.board;
+	const struct dmn_dt_board *b = l.board;
 	uint32_t v[4];
 	/* venus: three domains, one required OPP, to its mx rail (pass 1) */
-	int venus = dt_device_find(b, "/soc@0/video-codec@aa00000");
+	int venus = dmn_dt_device_find(b, "/soc@0/video-codec@aa00000");
 	assert_true(venus >= 0);
-	assert_int_equal(dt_device_opp_votes(b, (unsigned)venus, 0, v, 4), 3);
+	assert_int_equal(dmn_dt_device_opp_votes(b, (unsigned)venus, 0, v, 4), 3);
 	assert_true(v[0] == 0 && v[1] == 0 && v[2] == 64);
 	assert_string_equal(
 	    b->domains[b->devices[venus].attachments[2].domain].name,
 	    "rpmhpd:8");
 	/* dispcc keeps MMCX at low_svs while on: a floor */
-	const struct dt_provider *dispcc =
+	const struct dmn_dt_provider *dispcc =
 	    model_provider(b, "/soc@0/clock-controller@af00000");
 	assert_int_equal(dispcc->n_floors, 1);
 	assert_string_equal(b->domains[dispcc->floors[0].parent].name,
@@ -731,7 +731,7 @@ static void design_examples(void **state)
 	assert_string_equal(dt_test_diag(b, "opp-required-unmatched", 0)->node,
 			    "/soc@0/ufshc@1d84000");
 	/* PSCI domains: names and the cluster parent */
-	int cpu0 = dt_domain_find(b, "cpu_pd0");
+	int cpu0 = dmn_dt_domain_find(b, "cpu_pd0");
 	assert_int_equal(b->domains[cpu0].n_parents, 1);
 	assert_string_equal(b->domains[b->domains[cpu0].parents[0]].name,
 			    "cluster_pd");
@@ -744,11 +744,11 @@ static void design_examples(void **state)
 	b = l.board;
 	/* gr3d: two powergates, two required OPPs in the parent's table
 	 * (pass 2); entries are hw-gated: unavailable without a version */
-	int gr3d = dt_device_find(b, "/host1x@50000000/gr3d@54180000");
+	int gr3d = dmn_dt_device_find(b, "/host1x@50000000/gr3d@54180000");
 	assert_true(gr3d >= 0);
-	assert_int_equal(dt_device_opp_votes(b, (unsigned)gr3d, 0, v, 4), 2);
+	assert_int_equal(dmn_dt_device_opp_votes(b, (unsigned)gr3d, 0, v, 4), 2);
 	assert_true(v[0] == 1000000 && v[1] == 1000000);
-	const struct dt_opp_table *t =
+	const struct dmn_dt_opp_table *t =
 	    &b->opp_tables[b->devices[gr3d].opp_table];
 	assert_false(t->entries[0].available);
 	assert_int_equal(dt_test_count(b, "opp-needs-hw-version"), 35);
@@ -758,11 +758,11 @@ static void design_examples(void **state)
 	size_t size;
 	void *blob = dt_test_board("tegra30-beaver", &size);
 	uint32_t hw[] = {0x4};
-	struct dt_load_opts o = {.supported_hw = hw, .n_supported_hw = 1};
-	struct dt_board *bb;
-	assert_int_equal(dt_load(blob, size, &o, &bb), 0);
+	struct dmn_dt_load_opts o = {.supported_hw = hw, .n_supported_hw = 1};
+	struct dmn_dt_board *bb;
+	assert_int_equal(dmn_dt_load(blob, size, &o, &bb), 0);
 	for (unsigned ti = 0; ti < bb->n_opp_tables; ti++) {
-		const struct dt_opp_table *et = &bb->opp_tables[ti];
+		const struct dmn_dt_opp_table *et = &bb->opp_tables[ti];
 		if (strcmp(et->path, "/opp-table-emc"))
 			continue;
 		unsigned avail = 0;
@@ -786,13 +786,13 @@ static void design_examples(void **state)
 	assert_int_equal(dt_test_count(bb, "opp-hw-mismatch"),
 			 bb->n_opp_hw_unavailable);
 	assert_int_equal(bb->n_warnings, 0);
-	dt_board_free(bb);
+	dmn_dt_board_free(bb);
 	/* two values fit the CPU table whole; the 1-cell tables read the
 	 * first (34 opp-supported-hw-count warnings before) */
 	uint32_t hw2[] = {0x4, 0x4};
 	o.supported_hw = hw2;
 	o.n_supported_hw = 2;
-	assert_int_equal(dt_load(blob, size, &o, &bb), 0);
+	assert_int_equal(dmn_dt_load(blob, size, &o, &bb), 0);
 	assert_int_equal(bb->n_warnings, 0);
 	assert_int_equal(dt_test_count(bb, "opp-supported-hw-count"), 0);
 	assert_int_equal(dt_test_count(bb, "opp-hw-partial"), 0);
@@ -800,7 +800,7 @@ static void design_examples(void **state)
 			 bb->n_opp_hw_unavailable);
 	assert_true(bb->n_opp_hw_unavailable > 0 &&
 		    bb->n_opp_hw_unavailable < 282);
-	dt_board_free(bb);
+	dmn_dt_board_free(bb);
 	free(blob);
 }
 
@@ -813,13 +813,13 @@ static void rockchip_nesting(void **state)
 		skip();
 		return;
 	}
-	const struct dt_board *b = l.board;
+	const struct dmn_dt_board *b = l.board;
 	assert_int_equal(dt_test_count(b, "domain-defined-twice"), 2);
-	int d14 = dt_domain_find(b, "power:14"),
-	    d13 = dt_domain_find(b, "power:13");
-	int d10 = dt_domain_find(b, "power:10"),
-	    d9 = dt_domain_find(b, "power:9");
-	int d8 = dt_domain_find(b, "power:8");
+	int d14 = dmn_dt_domain_find(b, "power:14"),
+	    d13 = dmn_dt_domain_find(b, "power:13");
+	int d10 = dmn_dt_domain_find(b, "power:10"),
+	    d9 = dmn_dt_domain_find(b, "power:9");
+	int d8 = dmn_dt_domain_find(b, "power:8");
 	assert_int_equal(b->domains[d14].n_parents, 1);
 	assert_int_equal(b->domains[d14].parents[0], d13); /* first wins */
 	assert_int_equal(b->domains[d10].parents[0], d9);

@@ -32,23 +32,23 @@ static void node_names_find_their_domain(void **state)
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		size_t size;
 		void *blob = dt_test_case(cases[c], &size);
-		struct dt_board *b = NULL;
-		int err = dt_load(blob, size, NULL, &b);
+		struct dmn_dt_board *b = NULL;
+		int err = dmn_dt_load(blob, size, NULL, &b);
 		if (err)
-			fail_msg("%s: dt_load %d", cases[c], err);
+			fail_msg("%s: dmn_dt_load %d", cases[c], err);
 		for (unsigned i = 0; i < b->n_domains; i++) {
 			if (b->domains[i].index >= 0)
 				continue; /* a cell of a provider: no node */
 			char path[256];
-			dt_domain_path(b, i, path, sizeof(path));
+			dmn_dt_domain_path(b, i, path, sizeof(path));
 			const char *base = strrchr(path, '/') + 1;
-			int r = dt_domain_find(b, base);
+			int r = dmn_dt_domain_find(b, base);
 			if (r == -ENOENT)
 				fail_msg("%s: %s not found by its node name %s",
 					 cases[c], path, base);
 			checked++;
 		}
-		dt_board_free(b);
+		dmn_dt_board_free(b);
 		free(blob);
 	}
 	assert_true(checked > 10);

@@ -36,21 +36,21 @@ static int try_load(const void *blob, size_t size)
 	struct dt_count_alloc c;
 	struct dmn_alloc_ops ops;
 	dt_count_init(&c, &ops);
-	struct dt_load_opts o = {.alloc = &ops, .flags = DT_LOAD_LENIENT};
-	struct dt_board *b = NULL;
-	int err = dt_load(blob, size, &o, &b);
+	struct dmn_dt_load_opts o = {.alloc = &ops, .flags = DMN_DT_LOAD_LENIENT};
+	struct dmn_dt_board *b = NULL;
+	int err = dmn_dt_load(blob, size, &o, &b);
 	if (b) {
 		/* touch the model the way a consumer would */
 		char line[512];
 		for (unsigned i = 0; i < b->n_diags; i++)
-			dt_diag_format(&b->diags[i], "f", line, sizeof(line));
+			dmn_dt_diag_format(&b->diags[i], "f", line, sizeof(line));
 		uint32_t lv[16];
 		for (unsigned d = 0; d < b->n_devices; d++) {
-			dt_device_fixed_votes(b, d, lv, 16);
+			dmn_dt_device_fixed_votes(b, d, lv, 16);
 			if (b->devices[d].opp_table >= 0)
-				dt_device_opp_votes(b, d, 0, lv, 16);
+				dmn_dt_device_opp_votes(b, d, 0, lv, 16);
 		}
-		dt_board_free(b);
+		dmn_dt_board_free(b);
 	}
 	assert_int_equal(c.allocs, c.frees);
 	assert_int_equal(c.live_bytes, 0);
@@ -194,11 +194,11 @@ static void balanced_on_boards(void **state)
 		struct dt_count_alloc c;
 		struct dmn_alloc_ops ops;
 		dt_count_init(&c, &ops);
-		struct dt_load_opts o = {.alloc = &ops};
-		struct dt_board *b;
-		assert_int_equal(dt_load(blob, size, &o, &b), 0);
+		struct dmn_dt_load_opts o = {.alloc = &ops};
+		struct dmn_dt_board *b;
+		assert_int_equal(dmn_dt_load(blob, size, &o, &b), 0);
 		assert_true(c.allocs > 0);
-		dt_board_free(b);
+		dmn_dt_board_free(b);
 		assert_int_equal(c.allocs, c.frees);
 		assert_int_equal(c.live_bytes, 0);
 		free(blob);
@@ -208,7 +208,7 @@ static void balanced_on_boards(void **state)
 /* Fail allocation k for k = 1, 2, ... until the load succeeds. */
 static void fail_each_allocation_in(const char *name, const void *blob,
 				    size_t size,
-				    const struct dt_load_opts *base)
+				    const struct dmn_dt_load_opts *base)
 {
 	long k;
 	for (k = 1;; k++) {
@@ -216,10 +216,10 @@ static void fail_each_allocation_in(const char *name, const void *blob,
 		struct dmn_alloc_ops ops;
 		dt_count_init(&c, &ops);
 		c.fail_at = k;
-		struct dt_load_opts o = *base;
+		struct dmn_dt_load_opts o = *base;
 		o.alloc = &ops;
-		struct dt_board *b = (void *)1;
-		int err = dt_load(blob, size, &o, &b);
+		struct dmn_dt_board *b = (void *)1;
+		int err = dmn_dt_load(blob, size, &o, &b);
 		if (err == -ENOMEM) {
 			assert_null(b);
 			assert_int_equal(c.allocs, c.frees);
@@ -229,7 +229,7 @@ static void fail_each_allocation_in(const char *name, const void *blob,
 		/* the first k past the last allocation: a normal load */
 		assert_true(c.calls < k);
 		if (b)
-			dt_board_free(b);
+			dmn_dt_board_free(b);
 		assert_int_equal(c.allocs, c.frees);
 		assert_int_equal(c.live_bytes, 0);
 		break;
@@ -245,14 +245,14 @@ static void allocation_failures(void **state)
 	for (unsigned ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
 		size_t size;
 		void *blob = dt_test_case(cases[ci], &size);
-		struct dt_load_opts o = {0};
+		struct dmn_dt_load_opts o = {0};
 		fail_each_allocation_in(cases[ci], blob, size, &o);
 		free(blob);
 	}
 	/* lenient loads with errors recorded, and a misaligned blob (its
 	 * aligned copy is one more allocation) */
 	size_t size;
-	struct dt_load_opts lenient = {.flags = DT_LOAD_LENIENT};
+	struct dmn_dt_load_opts lenient = {.flags = DMN_DT_LOAD_LENIENT};
 	void *ncells = dt_test_case("ncells", &size);
 	fail_each_allocation_in("ncells (lenient)", ncells, size, &lenient);
 	free(ncells);
@@ -278,8 +278,8 @@ static void nop_tags_before_properties(void **state)
 	void *blob = board_blob(0, &size);
 	if (!blob)
 		skip();
-	struct dt_board *plain = NULL, *padded = NULL;
-	assert_int_equal(dt_load(blob, size, NULL, &plain), 0);
+	struct dmn_dt_board *plain = NULL, *padded = NULL;
+	assert_int_equal(dmn_dt_load(blob, size, NULL, &plain), 0);
 	int big = (int)size * 3;
 	void *rw = malloc((size_t)big);
 	assert_non_null(rw);
@@ -292,7 +292,7 @@ static void nop_tags_before_properties(void **state)
 		nodes++;
 	}
 	assert_true(nodes > 100);
-	assert_int_equal(dt_load(rw, (size_t)big, NULL, &padded), 0);
+	assert_int_equal(dmn_dt_load(rw, (size_t)big, NULL, &padded), 0);
 	assert_int_equal(padded->n_domains, plain->n_domains);
 	assert_int_equal(padded->n_devices, plain->n_devices);
 	assert_int_equal(padded->n_opp_tables, plain->n_opp_tables);
@@ -302,8 +302,8 @@ static void nop_tags_before_properties(void **state)
 	for (unsigned d = 0; d < plain->n_domains; d++)
 		assert_string_equal(padded->domains[d].name,
 				    plain->domains[d].name);
-	dt_board_free(plain);
-	dt_board_free(padded);
+	dmn_dt_board_free(plain);
+	dmn_dt_board_free(padded);
 	free(rw);
 	free(blob);
 }

@@ -59,7 +59,7 @@ struct rail {
 	int fail_power_on; /* the next power_on fails with -EIO */
 };
 
-static int rail_on(void *user, pd_domain_t dom)
+static int rail_on(void *user, dmn_domain_t dom)
 {
 	struct rail *r = user;
 	(void)dom;
@@ -72,7 +72,7 @@ static int rail_on(void *user, pd_domain_t dom)
 	return 0;
 }
 
-static int rail_off(void *user, pd_domain_t dom, int idle_state)
+static int rail_off(void *user, dmn_domain_t dom, int idle_state)
 {
 	struct rail *r = user;
 	(void)dom;
@@ -82,7 +82,7 @@ static int rail_off(void *user, pd_domain_t dom, int idle_state)
 	return 0;
 }
 
-static int rail_level(void *user, pd_domain_t dom, uint32_t level)
+static int rail_level(void *user, dmn_domain_t dom, uint32_t level)
 {
 	struct rail *r = user;
 	(void)dom;
@@ -91,14 +91,14 @@ static int rail_level(void *user, pd_domain_t dom, uint32_t level)
 	return 0;
 }
 
-static const struct pd_domain_ops rail_ops = {
+static const struct dmn_domain_ops rail_ops = {
 	.power_on = rail_on, .power_off = rail_off,
 	.set_performance_state = rail_level};
 
 static uint64_t clock_hz;
 static unsigned clock_at;
 
-static int clk_set(void *user, pd_device_t dev, uint64_t hz)
+static int clk_set(void *user, dmn_device_t dev, uint64_t hz)
 {
 	(void)user;
 	(void)dev;
@@ -107,7 +107,7 @@ static int clk_set(void *user, pd_device_t dev, uint64_t hz)
 	return 0;
 }
 
-static const struct opp_clock_ops clk_ops = {clk_set, 0};
+static const struct dmn_opp_clock_ops clk_ops = {clk_set, 0};
 
 /* ---- the allocation hook: every block freed at the end ------------------ */
 
@@ -138,20 +138,20 @@ static uint64_t fake_now(void *user)
 
 /* ---- the day ------------------------------------------------------------ */
 
-static opp_table_t level_table(struct dmn_ctx *ctx, const char *name,
+static dmn_opp_table_t level_table(struct dmn_ctx *ctx, const char *name,
 			       const uint32_t *levels, unsigned n,
-			       opp_table_t required, uint32_t *ids)
+			       dmn_opp_table_t required, uint32_t *ids)
 {
-	opp_table_t t = 0;
-	CHECK(opp_table_create(ctx, name, &t) == 0);
+	dmn_opp_table_t t = 0;
+	CHECK(dmn_opp_table_create(ctx, name, &t) == 0);
 	for (unsigned i = 0; i < n; i++) {
-		struct opp_required req = {required, i};
-		struct opp_desc d = {0};
+		struct dmn_opp_required req = {required, i};
+		struct dmn_opp_desc d = {0};
 		d.level = levels[i];
-		d.flags = OPP_FLAG_HAS_LEVEL;
+		d.flags = DMN_OPP_FLAG_HAS_LEVEL;
 		d.required = required ? &req : 0;
 		d.n_required = required ? 1 : 0;
-		CHECK(opp_add(ctx, t, &d, &ids[i]) == 0);
+		CHECK(dmn_opp_add(ctx, t, &d, &ids[i]) == 0);
 	}
 	return t;
 }
@@ -170,108 +170,108 @@ int main(void)
 	/* vdd (parent, levels 100..300) feeds cluster (child, levels 1..3,
 	 * entry i requiring vdd's entry i). */
 	static struct rail vdd, cluster;
-	pd_domain_t d_vdd = 0, d_cluster = 0;
-	struct pd_domain_desc dv = {"vdd", &rail_ops, &vdd, 0};
-	struct pd_domain_desc dc = {"cluster", &rail_ops, &cluster, 0};
-	CHECK(pd_domain_create(ctx, &dv, &d_vdd) == 0);
-	CHECK(pd_domain_create(ctx, &dc, &d_cluster) == 0);
+	dmn_domain_t d_vdd = 0, d_cluster = 0;
+	struct dmn_domain_desc dv = {"vdd", &rail_ops, &vdd, 0};
+	struct dmn_domain_desc dc = {"cluster", &rail_ops, &cluster, 0};
+	CHECK(dmn_domain_create(ctx, &dv, &d_vdd) == 0);
+	CHECK(dmn_domain_create(ctx, &dc, &d_cluster) == 0);
 	static const uint32_t vdd_levels[] = {100, 200, 300};
 	static const uint32_t cluster_levels[] = {1, 2, 3};
 	uint32_t vdd_ids[3], cluster_ids[3], cpu_ids[3];
-	opp_table_t t_vdd = level_table(ctx, "vdd", vdd_levels, 3, 0, vdd_ids);
-	opp_table_t t_cluster = level_table(ctx, "cluster", cluster_levels, 3,
+	dmn_opp_table_t t_vdd = level_table(ctx, "vdd", vdd_levels, 3, 0, vdd_ids);
+	dmn_opp_table_t t_cluster = level_table(ctx, "cluster", cluster_levels, 3,
 					    t_vdd, cluster_ids);
-	CHECK(opp_domain_set_table(ctx, d_vdd, t_vdd) == 0);
-	CHECK(opp_domain_set_table(ctx, d_cluster, t_cluster) == 0);
-	CHECK(opp_link_add(ctx, d_vdd, d_cluster) == 0);
-	CHECK(opp_link_add(ctx, d_vdd, d_cluster) == -EEXIST);
-	CHECK(opp_link_add(ctx, d_cluster, d_vdd) == -ELOOP);
-	struct pd_idle_state_desc retention = {"retention", 10, 20, 100, 5};
+	CHECK(dmn_opp_domain_set_table(ctx, d_vdd, t_vdd) == 0);
+	CHECK(dmn_opp_domain_set_table(ctx, d_cluster, t_cluster) == 0);
+	CHECK(dmn_opp_link_add(ctx, d_vdd, d_cluster) == 0);
+	CHECK(dmn_opp_link_add(ctx, d_vdd, d_cluster) == -EEXIST);
+	CHECK(dmn_opp_link_add(ctx, d_cluster, d_vdd) == -ELOOP);
+	struct dmn_idle_state_desc retention = {"retention", 10, 20, 100, 5};
 	unsigned idle_index = 9;
-	CHECK(pd_domain_add_idle_state(ctx, d_cluster, &retention,
+	CHECK(dmn_domain_add_idle_state(ctx, d_cluster, &retention,
 				       &idle_index) == 0);
 	CHECK(idle_index == 0);
 
 	/* cpu0 on cluster: 100/200/400 MHz requiring cluster levels 1/2/3. */
-	opp_table_t t_cpu = 0;
-	CHECK(opp_table_create(ctx, "cpu", &t_cpu) == 0);
+	dmn_opp_table_t t_cpu = 0;
+	CHECK(dmn_opp_table_create(ctx, "cpu", &t_cpu) == 0);
 	static const uint64_t cpu_hz[] = {100000000, 200000000, 400000000};
 	for (unsigned i = 0; i < 3; i++) {
-		struct opp_required req = {t_cluster, cluster_ids[i]};
-		struct opp_desc d = {0};
+		struct dmn_opp_required req = {t_cluster, cluster_ids[i]};
+		struct dmn_opp_desc d = {0};
 		d.hz = &cpu_hz[i];
 		d.n_hz = 1;
 		d.required = &req;
 		d.n_required = 1;
-		CHECK(opp_add(ctx, t_cpu, &d, &cpu_ids[i]) == 0);
+		CHECK(dmn_opp_add(ctx, t_cpu, &d, &cpu_ids[i]) == 0);
 	}
-	pd_device_t cpu0 = 0, gpu = 0;
-	pd_attach_t a_cpu = 0, a_gpu = 0;
-	CHECK(pd_device_create(ctx, "cpu0", &cpu0) == 0);
-	CHECK(pd_attach(ctx, cpu0, d_cluster, &a_cpu) == 0);
-	CHECK(opp_device_bind(ctx, cpu0, t_cpu) == 0);
-	CHECK(opp_device_set_clock(ctx, cpu0, &clk_ops, 0) == 0);
-	CHECK(pd_device_set_qos(ctx, cpu0, 1000) == 0);
-	CHECK(pd_device_create(ctx, "gpu", &gpu) == 0);
-	CHECK(pd_attach(ctx, gpu, d_vdd, &a_gpu) == 0);
+	dmn_device_t cpu0 = 0, gpu = 0;
+	dmn_attach_t a_cpu = 0, a_gpu = 0;
+	CHECK(dmn_device_create(ctx, "cpu0", &cpu0) == 0);
+	CHECK(dmn_attach(ctx, cpu0, d_cluster, &a_cpu) == 0);
+	CHECK(dmn_opp_device_bind(ctx, cpu0, t_cpu) == 0);
+	CHECK(dmn_opp_device_set_clock(ctx, cpu0, &clk_ops, 0) == 0);
+	CHECK(dmn_device_set_qos(ctx, cpu0, 1000) == 0);
+	CHECK(dmn_device_create(ctx, "gpu", &gpu) == 0);
+	CHECK(dmn_attach(ctx, gpu, d_vdd, &a_gpu) == 0);
 	CHECK(!vdd.on && !cluster.on);
 
 	/* A power_on that fails rolls the resume back: nothing stays on. */
 	vdd.fail_power_on = 1;
-	CHECK(pd_device_get(ctx, cpu0) == -EIO);
+	CHECK(dmn_device_get(ctx, cpu0) == -EIO);
 	CHECK(!vdd.on && !cluster.on);
 	CHECK(dmn_last_error(ctx) == -EIO);
 
 	/* Resume: parents first. */
 	now_ns = 1000;
-	CHECK(pd_device_get(ctx, cpu0) == 0);
+	CHECK(dmn_device_get(ctx, cpu0) == 0);
 	CHECK(vdd.on && cluster.on && vdd.on_at < cluster.on_at);
 
 	/* set_rate: 150 MHz rounds up to 200 MHz; the votes rise before the
 	 * clock, the parent's level before the child's. */
-	CHECK(opp_set_rate(ctx, cpu0, 150000000) == 0);
+	CHECK(dmn_opp_set_rate(ctx, cpu0, 150000000) == 0);
 	CHECK(clock_hz == 200000000);
 	CHECK(cluster.level == 2 && vdd.level == 200);
 	CHECK(vdd.level_at < cluster.level_at && cluster.level_at < clock_at);
-	CHECK(opp_set_rate(ctx, cpu0, 1000000000) == -ERANGE);
+	CHECK(dmn_opp_set_rate(ctx, cpu0, 1000000000) == -ERANGE);
 	CHECK(clock_hz == 200000000 && cluster.level == 2);
 
 	/* A direct vote on the parent: the maximum of it and the child's
 	 * requirement. */
-	CHECK(pd_device_get(ctx, gpu) == 0);
-	CHECK(pd_vote(ctx, a_gpu, 300) == 0);
+	CHECK(dmn_device_get(ctx, gpu) == 0);
+	CHECK(dmn_vote(ctx, a_gpu, 300) == 0);
 	CHECK(vdd.level == 300);
-	CHECK(pd_vote(ctx, a_gpu, 250) == 0); /* rounded up to 300 */
+	CHECK(dmn_vote(ctx, a_gpu, 250) == 0); /* rounded up to 300 */
 	CHECK(vdd.level == 300);
-	CHECK(pd_vote(ctx, a_gpu, 0) == 0);
+	CHECK(dmn_vote(ctx, a_gpu, 0) == 0);
 	CHECK(vdd.level == 200);
-	CHECK(pd_vote(ctx, a_gpu, 301) == -ERANGE);
-	CHECK(pd_vote(ctx, a_gpu + 1, 100) == -EBADF);
+	CHECK(dmn_vote(ctx, a_gpu, 301) == -ERANGE);
+	CHECK(dmn_vote(ctx, a_gpu + 1, 100) == -EBADF);
 
 	/* Down to 100 MHz: the clock falls before the votes. */
-	CHECK(opp_set_rate(ctx, cpu0, 100000000) == 0);
+	CHECK(dmn_opp_set_rate(ctx, cpu0, 100000000) == 0);
 	CHECK(clock_hz == 100000000 && cluster.level == 1 && vdd.level == 100);
 	CHECK(clock_at < cluster.level_at && cluster.level_at < vdd.level_at);
 
 	/* Suspend: the child off (into its idle state: the QoS allows 30 us
 	 * of latency within 1 ms), then the parent once nothing needs it. */
 	now_ns = 5000;
-	CHECK(pd_device_put(ctx, gpu) == 0);
+	CHECK(dmn_device_put(ctx, gpu) == 0);
 	CHECK(vdd.on);
-	CHECK(pd_device_put(ctx, cpu0) == 0);
+	CHECK(dmn_device_put(ctx, cpu0) == 0);
 	CHECK(!cluster.on && !vdd.on && cluster.off_at < vdd.off_at);
 	CHECK(cluster.idle == 0 && vdd.idle == -1);
-	CHECK(pd_device_put(ctx, cpu0) == -EALREADY);
+	CHECK(dmn_device_put(ctx, cpu0) == -EALREADY);
 
 	/* Resume again: the stored OPP's votes come back with the device. */
-	CHECK(pd_device_get(ctx, cpu0) == 0);
+	CHECK(dmn_device_get(ctx, cpu0) == 0);
 	CHECK(vdd.on && cluster.on && cluster.level == 1 && vdd.level == 100);
-	CHECK(opp_set_rate(ctx, cpu0, 400000000) == 0);
+	CHECK(dmn_opp_set_rate(ctx, cpu0, 400000000) == 0);
 	CHECK(clock_hz == 400000000 && cluster.level == 3 && vdd.level == 300);
-	CHECK(pd_device_put(ctx, cpu0) == 0);
+	CHECK(dmn_device_put(ctx, cpu0) == 0);
 
-	CHECK(pd_detach(ctx, a_gpu) == 0);
-	CHECK(pd_device_remove(ctx, gpu) == 0);
+	CHECK(dmn_detach(ctx, a_gpu) == 0);
+	CHECK(dmn_device_remove(ctx, gpu) == 0);
 	dmn_ctx_destroy(ctx);
 	CHECK(live_blocks == 0);
 

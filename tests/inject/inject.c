@@ -69,7 +69,7 @@
  */
 
 struct layout {
-	const struct dt_board *board;
+	const struct dmn_dt_board *board;
 	unsigned n_doms, n_devs, n_atts, n_links;
 	unsigned *att_base; /* [n_devs + 1] */
 	int *att_dom;	    /* [n_atts] */
@@ -90,7 +90,7 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-static int dom_index(const struct layout *L, const struct dt_instance *inst,
+static int dom_index(const struct layout *L, const struct dmn_dt_instance *inst,
 		     uint32_t handle)
 {
 	for (unsigned i = 0; i < L->n_doms; i++)
@@ -99,11 +99,11 @@ static int dom_index(const struct layout *L, const struct dt_instance *inst,
 	return -1;
 }
 
-static void layout_build(struct layout *L, struct sim *sim)
+static void layout_build(struct layout *L, struct dmn_sim *sim)
 {
-	const struct dt_board *b = sim_board(sim);
-	const struct dt_instance *inst = sim_instance(sim);
-	struct dmn_ctx *ctx = sim_ctx(sim);
+	const struct dmn_dt_board *b = dmn_sim_board(sim);
+	const struct dmn_dt_instance *inst = dmn_sim_instance(sim);
+	struct dmn_ctx *ctx = dmn_sim_ctx(sim);
 	memset(L, 0, sizeof(*L));
 	L->board = b;
 	L->n_doms = b->n_domains;
@@ -121,8 +121,8 @@ static void layout_build(struct layout *L, struct sim *sim)
 	L->link_base = xcalloc(L->n_doms + 1, sizeof(unsigned));
 	L->has_cb = xcalloc(L->n_doms, sizeof(bool));
 	for (unsigned i = 0; i < L->n_doms; i++) {
-		struct pd_domain_info info;
-		if (pd_domain_info(ctx, inst->domains[i], &info))
+		struct dmn_domain_info info;
+		if (dmn_domain_info(ctx, inst->domains[i], &info))
 			abort();
 		L->has_cb[i] = info.has_pstate_cb;
 		L->link_base[i + 1] = L->link_base[i] + info.n_parents;
@@ -133,8 +133,8 @@ static void layout_build(struct layout *L, struct sim *sim)
 	for (unsigned i = 0; i < L->n_doms; i++) {
 		for (unsigned p = 0; p < L->link_base[i + 1] - L->link_base[i];
 		     p++) {
-			pd_domain_t parent;
-			if (pd_domain_parent(ctx, inst->domains[i], p, &parent))
+			dmn_domain_t parent;
+			if (dmn_domain_parent(ctx, inst->domains[i], p, &parent))
 				abort();
 			L->link_parent[L->link_base[i] + p] =
 			    dom_index(L, inst, parent);
@@ -163,7 +163,7 @@ struct dom_snap {
 	unsigned active, on_children;
 	int held;            /* a boot hold (DESIGN §7) is one more input */
 	uint32_t boot_level;
-	int always_on;       /* PD_FLAG_ALWAYS_ON (`always-on DOMAIN`) */
+	int always_on;       /* DMN_FLAG_ALWAYS_ON (`always-on DOMAIN`) */
 	int kept;            /* on, awake, in HW mode or with an always-on
 				device: its runtime power-off is vetoed */
 };
@@ -222,13 +222,13 @@ static void snap_free(struct snap *s)
 
 struct run {
 	const struct layout *L;
-	struct sim *sim;
+	struct dmn_sim *sim;
 	struct hw_dom *hwd;
 	struct hw_dev *hwv;
 	unsigned long fail_call;
 	/* the injected call */
 	bool fired, fired_unsafe;
-	struct sim_call fired_call;
+	struct dmn_sim_call fired_call;
 	/* per command */
 	unsigned cmd_failures; /* calls that failed */
 	unsigned lib_failures; /* DMN_EV_FAILURE events */
@@ -250,13 +250,13 @@ static void violate(struct run *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool supply_raises(const struct hw_dev *h, const struct sim_call *c)
+static bool supply_raises(const struct hw_dev *h, const struct dmn_sim_call *c)
 {
 	return !h->known[c->supply] || c->value > h->uv[c->supply] ||
 	       (c->value == h->uv[c->supply] && c->min > h->uv_min[c->supply]);
 }
 
-static void on_call(void *user, const struct sim_call *c)
+static void on_call(void *user, const struct dmn_sim_call *c)
 {
 	struct run *r = user;
 	const struct layout *L = r->L;
@@ -264,7 +264,7 @@ static void on_call(void *user, const struct sim_call *c)
 	    c->domain >= 0 ? L->board->domains[c->domain].name : "";
 	bool unsafe = false;
 	switch (c->op) {
-	case SIM_CALL_POWER_ON:
+	case DMN_SIM_CALL_POWER_ON:
 		unsafe = true;
 		if (r->hwd[c->domain].on)
 			violate(r, "power_on of %s while on", dn);
@@ -276,7 +276,7 @@ static void on_call(void *user, const struct sim_call *c)
 				    dn,
 				    L->board->domains[L->link_parent[l]].name);
 		break;
-	case SIM_CALL_POWER_OFF:
+	case DMN_SIM_CALL_POWER_OFF:
 		if (!r->hwd[c->domain].on)
 			violate(r, "power_off of %s while off", dn);
 		for (unsigned l = 0; l < L->n_links; l++)
@@ -287,19 +287,19 @@ static void on_call(void *user, const struct sim_call *c)
 				    dn,
 				    L->board->domains[L->link_child[l]].name);
 		break;
-	case SIM_CALL_PSTATE:
+	case DMN_SIM_CALL_PSTATE:
 		unsafe = c->value > r->hwd[c->domain].pstate;
 		if (c->value == r->hwd[c->domain].pstate)
 			violate(r, "set_performance_state of %s to its level",
 				dn);
 		break;
-	case SIM_CALL_CLOCK:
+	case DMN_SIM_CALL_CLOCK:
 		unsafe = true;
 		break;
-	case SIM_CALL_REGULATOR:
+	case DMN_SIM_CALL_REGULATOR:
 		unsafe = supply_raises(&r->hwv[c->device], c);
 		break;
-	case SIM_CALL_HWMODE:
+	case DMN_SIM_CALL_HWMODE:
 		/* A failed mode change fails the command, changing nothing. */
 		unsafe = true;
 		break;
@@ -313,31 +313,31 @@ static void on_call(void *user, const struct sim_call *c)
 		}
 		if (r->baseline_failed && !r->fail_call)
 			r->baseline_failed[c->index] = true;
-		if (c->op == SIM_CALL_POWER_OFF)
+		if (c->op == DMN_SIM_CALL_POWER_OFF)
 			r->ever_off_failed[c->domain] = true;
-		if (c->op == SIM_CALL_PSTATE && !unsafe)
+		if (c->op == DMN_SIM_CALL_PSTATE && !unsafe)
 			r->ever_low_failed[c->domain] = true;
 		return;
 	}
 	switch (c->op) {
-	case SIM_CALL_POWER_ON:
+	case DMN_SIM_CALL_POWER_ON:
 		r->hwd[c->domain].on = 1;
 		break;
-	case SIM_CALL_POWER_OFF:
+	case DMN_SIM_CALL_POWER_OFF:
 		r->hwd[c->domain].on = 0;
 		break;
-	case SIM_CALL_PSTATE:
+	case DMN_SIM_CALL_PSTATE:
 		r->hwd[c->domain].pstate = (uint32_t)c->value;
 		break;
-	case SIM_CALL_CLOCK:
+	case DMN_SIM_CALL_CLOCK:
 		r->hwv[c->device].rate = c->value;
 		break;
-	case SIM_CALL_REGULATOR:
+	case DMN_SIM_CALL_REGULATOR:
 		r->hwv[c->device].uv[c->supply] = (uint32_t)c->value;
 		r->hwv[c->device].uv_min[c->supply] = c->min;
 		r->hwv[c->device].known[c->supply] = true;
 		break;
-	case SIM_CALL_HWMODE:
+	case DMN_SIM_CALL_HWMODE:
 		break;
 	}
 }
@@ -350,7 +350,7 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 		if (!r->lib_failures++)
 			r->lib_first_safe = e->safe;
 	} else if (e->kind == DMN_EV_STAY_ON) {
-		int d = dom_index(r->L, sim_instance(r->sim), e->domain);
+		int d = dom_index(r->L, dmn_sim_instance(r->sim), e->domain);
 		if (d >= 0)
 			r->ever_stay_on[d] = true;
 	}
@@ -365,16 +365,16 @@ static int run_open(struct run *r, const struct layout *L,
 	r->fail_call = fail_call;
 	r->baseline_failed = baseline_failed;
 	unsigned n_doms = L ? L->n_doms : 0, n_devs = L ? L->n_devs : 0;
-	struct sim_options o;
+	struct dmn_sim_options o;
 	memset(&o, 0, sizeof(o));
 	o.board_name = sc->name;
 	o.supported_hw = sc->supported_hw;
 	o.n_supported_hw = sc->n_supported_hw;
-	o.flags = SIM_REGULATORS;
+	o.flags = DMN_SIM_REGULATORS;
 	o.fail_call = fail_call;
 	o.on_call = L ? on_call : NULL;
 	o.call_user = r;
-	int err = sim_create(sc->blob, sc->size, &o, &r->sim);
+	int err = dmn_sim_create(sc->blob, sc->size, &o, &r->sim);
 	if (err)
 		return err;
 	if (!L)
@@ -384,12 +384,12 @@ static int run_open(struct run *r, const struct layout *L,
 	r->ever_low_failed = xcalloc(n_doms, sizeof(bool));
 	r->ever_off_failed = xcalloc(n_doms, sizeof(bool));
 	r->ever_stay_on = xcalloc(n_doms, sizeof(bool));
-	return dmn_listen(sim_ctx(r->sim), listener, r);
+	return dmn_listen(dmn_sim_ctx(r->sim), listener, r);
 }
 
 static void run_close(struct run *r)
 {
-	sim_free(r->sim);
+	dmn_sim_free(r->sim);
 	free(r->hwd);
 	free(r->hwv);
 	free(r->ever_low_failed);
@@ -400,11 +400,11 @@ static void run_close(struct run *r)
 static void snap_take(struct run *r, struct snap *s)
 {
 	const struct layout *L = r->L;
-	struct dmn_ctx *ctx = sim_ctx(r->sim);
-	const struct dt_instance *inst = sim_instance(r->sim);
+	struct dmn_ctx *ctx = dmn_sim_ctx(r->sim);
+	const struct dmn_dt_instance *inst = dmn_sim_instance(r->sim);
 	for (unsigned i = 0; i < L->n_doms; i++) {
-		struct pd_domain_info info;
-		if (pd_domain_info(ctx, inst->domains[i], &info))
+		struct dmn_domain_info info;
+		if (dmn_domain_info(ctx, inst->domains[i], &info))
 			abort();
 		struct dom_snap *d = &s->doms[i];
 		d->on = info.on;
@@ -413,42 +413,42 @@ static void snap_take(struct run *r, struct snap *s)
 		d->idle = info.on ? -2 : info.idle_state;
 		d->active = info.active_devices;
 		d->on_children = info.on_children;
-		struct pd_hold_info h;
-		if (pd_domain_hold(ctx, inst->domains[i], &h))
+		struct dmn_hold_info h;
+		if (dmn_domain_hold(ctx, inst->domains[i], &h))
 			abort();
 		d->held = h.held;
 		d->boot_level = h.level;
-		d->always_on = (info.flags & PD_FLAG_ALWAYS_ON) != 0;
-		int vetoed = pd_domain_hwmode(ctx, inst->domains[i]) == 1;
-		pd_attach_t att = 0;
-		while (!vetoed && !pd_domain_next_attachment(
+		d->always_on = (info.flags & DMN_FLAG_ALWAYS_ON) != 0;
+		int vetoed = dmn_domain_hwmode(ctx, inst->domains[i]) == 1;
+		dmn_attach_t att = 0;
+		while (!vetoed && !dmn_domain_next_attachment(
 					ctx, inst->domains[i], att, &att)) {
-			struct pd_attach_info ai;
-			if (pd_attach_info(ctx, att, &ai))
+			struct dmn_attach_info ai;
+			if (dmn_attach_info(ctx, att, &ai))
 				abort();
-			vetoed = pd_device_always_on(ctx, ai.device) == 1;
+			vetoed = dmn_device_always_on(ctx, ai.device) == 1;
 		}
-		d->kept = info.on && vetoed && pd_system_asleep(ctx) == 0;
+		d->kept = info.on && vetoed && dmn_system_asleep(ctx) == 0;
 		for (unsigned l = L->link_base[i]; l < L->link_base[i + 1]; l++)
-			if (pd_link_info(ctx, inst->domains[L->link_parent[l]],
+			if (dmn_link_info(ctx, inst->domains[L->link_parent[l]],
 					 inst->domains[i], &s->links[l].req,
 					 &s->links[l].child_on))
 				abort();
 	}
 	for (unsigned v = 0; v < L->n_devs; v++) {
 		for (unsigned a = L->att_base[v]; a < L->att_base[v + 1]; a++) {
-			struct pd_attach_info ai;
-			if (pd_attach_info(
+			struct dmn_attach_info ai;
+			if (dmn_attach_info(
 				ctx, inst->attachments[v][a - L->att_base[v]],
 				&ai))
 				abort();
 			s->atts[a].vote = ai.vote;
 			s->atts[a].counts = ai.counts;
 		}
-		uint32_t id = OPP_ID_NONE;
+		uint32_t id = DMN_OPP_ID_NONE;
 		uint64_t hz = 0;
-		if (opp_device_current(ctx, inst->devices[v], &id, &hz)) {
-			id = OPP_ID_NONE;
+		if (dmn_opp_device_current(ctx, inst->devices[v], &id, &hz)) {
+			id = DMN_OPP_ID_NONE;
 			hz = 0;
 		}
 		s->devs[v].opp = id;
@@ -470,10 +470,10 @@ struct req_map {
 	size_t n, cap;
 	unsigned conflicts; /* the same level seen with two requirements */
 	unsigned off_model; /* seen differing from model_req */
-	const struct dt_instance *inst;
+	const struct dmn_dt_instance *inst;
 };
 
-static int model_req(const struct layout *L, const struct dt_instance *inst,
+static int model_req(const struct layout *L, const struct dmn_dt_instance *inst,
 		     unsigned l, uint32_t level, uint32_t *out);
 
 static int req_lookup(const struct req_map *m, unsigned link, uint32_t level,
@@ -521,25 +521,25 @@ static void req_learn(struct req_map *m, const struct layout *L,
  * parent's table (its entries that were added). Children with a table at
  * a level > 0: -ENOENT (the clean run's observations are used instead).
  */
-static int model_req(const struct layout *L, const struct dt_instance *inst,
+static int model_req(const struct layout *L, const struct dmn_dt_instance *inst,
 		     unsigned l, uint32_t level, uint32_t *out)
 {
-	const struct dt_board *b = L->board;
+	const struct dmn_dt_board *b = L->board;
 	int c = L->link_child[l], p = L->link_parent[l];
 	if (level && b->domains[c].opp_table >= 0)
 		return -ENOENT;
 	uint32_t floor = 0;
-	const struct dt_provider *pr = &b->providers[b->domains[c].provider];
+	const struct dmn_dt_provider *pr = &b->providers[b->domains[c].provider];
 	for (unsigned f = 0; f < pr->n_floors; f++)
 		if (pr->floors[f].parent == p)
 			floor = pr->floors[f].level;
 	uint32_t req = level > floor ? level : floor;
 	int t = b->domains[p].opp_table;
 	if (req && t >= 0) {
-		const struct dt_opp_table *tab = &b->opp_tables[t];
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
 		uint32_t best = UINT32_MAX;
 		for (unsigned e = 0; e < tab->n_entries; e++)
-			if (inst->opp_ids[t][e] != OPP_ID_NONE &&
+			if (inst->opp_ids[t][e] != DMN_OPP_ID_NONE &&
 			    tab->entries[e].has_level &&
 			    tab->entries[e].level >= req &&
 			    tab->entries[e].level < best)
@@ -561,7 +561,7 @@ struct judge {
 	const struct req_map *map;
 	struct inject_totals *tot;
 	unsigned long k;
-	const struct scn_cmd *cmd;
+	const struct dmn_scn_cmd *cmd;
 	const char *phase;
 };
 
@@ -576,7 +576,7 @@ static void mismatch(struct judge *j, const char *fmt, ...)
 		fprintf(stderr,
 			"MISMATCH %s, call %lu failing, %s line %u (%s): %s\n",
 			j->sc->name, j->k, j->phase, j->cmd ? j->cmd->line : 0,
-			j->cmd ? scn_verb_name(j->cmd->verb) : "-", msg);
+			j->cmd ? dmn_scn_verb_name(j->cmd->verb) : "-", msg);
 	}
 }
 
@@ -805,12 +805,12 @@ static void ancestors(const struct layout *L, int d, bool *mark, int *order,
 	order[(*n)++] = d;
 }
 
-static void check_safe(struct judge *j, const struct sim_call *c,
+static void check_safe(struct judge *j, const struct dmn_sim_call *c,
 		       const struct snap *B, const struct snap *F,
 		       const struct snap *A)
 {
 	const struct layout *L = j->L;
-	if (c->op == SIM_CALL_REGULATOR) {
+	if (c->op == DMN_SIM_CALL_REGULATOR) {
 		for (unsigned d = 0; d < L->n_doms; d++)
 			if (!dom_equal(&A->doms[d], &F->doms[d]))
 				dom_differs(j, (int)d, "after a supply failure",
@@ -849,7 +849,7 @@ static void check_safe(struct judge *j, const struct sim_call *c,
 		e.active = active;
 		e.on_children = on_children;
 		e.target = want;
-		if (d == X && c->op == SIM_CALL_POWER_OFF) {
+		if (d == X && c->op == DMN_SIM_CALL_POWER_OFF) {
 			if (!B->doms[d].on || f->on)
 				mismatch(j,
 					 "%s: the failed power-off was not a "
@@ -884,28 +884,28 @@ static void check_safe(struct judge *j, const struct sim_call *c,
 
 static int step(struct judge *j, struct run *r, size_t i, int *op_error)
 {
-	struct sim_result res;
+	struct dmn_sim_result res;
 	memset(&res, 0, sizeof(res));
-	struct scn_diag diag;
+	struct dmn_scn_diag diag;
 	r->cmd_failures = 0;
 	r->lib_failures = 0;
 	j->tot->commands++;
-	int err = sim_step(r->sim, j->sc->script, i, &res, op_error, &diag);
+	int err = dmn_sim_step(r->sim, j->sc->script, i, &res, op_error, &diag);
 	if (err) {
-		mismatch(j, "sim_step failed: %s (%s)", dmn_errno_name(err),
+		mismatch(j, "dmn_sim_step failed: %s (%s)", dmn_errno_name(err),
 			 diag.message);
 		return err;
 	}
 	/* boot-on and always-on DOMAIN call nothing: the hardware is where
 	 * boot left it, which is what the records now say. */
-	const struct scn_cmd *cmd = &j->sc->script->cmds[i];
-	if (cmd->verb == SCN_BOOT_ON ||
-	    (cmd->verb == SCN_ALWAYS_ON && cmd->toggle.domain)) {
-		struct dmn_ctx *ctx = sim_ctx(r->sim);
-		const struct dt_instance *inst = sim_instance(r->sim);
+	const struct dmn_scn_cmd *cmd = &j->sc->script->cmds[i];
+	if (cmd->verb == DMN_SCN_BOOT_ON ||
+	    (cmd->verb == DMN_SCN_ALWAYS_ON && cmd->toggle.domain)) {
+		struct dmn_ctx *ctx = dmn_sim_ctx(r->sim);
+		const struct dmn_dt_instance *inst = dmn_sim_instance(r->sim);
 		for (unsigned d = 0; d < r->L->n_doms; d++) {
-			struct pd_domain_info info;
-			if (pd_domain_info(ctx, inst->domains[d], &info))
+			struct dmn_domain_info info;
+			if (dmn_domain_info(ctx, inst->domains[d], &info))
 				abort();
 			r->hwd[d].on = info.on;
 			r->hwd[d].pstate = info.pstate;
@@ -926,7 +926,7 @@ static bool failed_in(const bool *failed, unsigned long from, unsigned long to)
 void inject_scenario(const struct inject_scenario *sc,
 		     struct inject_totals *tot)
 {
-	const struct scn_script *s = sc->script;
+	const struct dmn_scn_script *s = sc->script;
 	size_t n_cmds = s->count;
 	struct inject_totals before = *tot;
 	struct judge j = {sc, NULL, NULL, tot, 0, NULL, "clean run"};
@@ -935,18 +935,18 @@ void inject_scenario(const struct inject_scenario *sc,
 	struct run r;
 	struct layout L;
 	if (run_open(&r, NULL, sc, 0, NULL)) {
-		mismatch(&j, "sim_create failed");
+		mismatch(&j, "dmn_sim_create failed");
 		return;
 	}
 	layout_build(&L, r.sim);
-	struct sim *shape = r.sim;
+	struct dmn_sim *shape = r.sim;
 	j.L = &L;
 
 	/* Clean run: a snapshot and the call count after every command. */
 	struct snap *F = xcalloc(n_cmds + 1, sizeof(*F));
 	unsigned long *calls_after = xcalloc(n_cmds + 1, sizeof(*calls_after));
 	struct req_map map = {0};
-	map.inst = sim_instance(shape);
+	map.inst = dmn_sim_instance(shape);
 	j.map = &map;
 	bool *baseline_failed = NULL;
 	/* Twice: once to count the calls, once with the failure table. */
@@ -957,7 +957,7 @@ void inject_scenario(const struct inject_scenario *sc,
 		if (!pass)
 			snap_alloc(&L, &F[0]);
 		snap_take(&clean, &F[0]);
-		calls_after[0] = sim_calls(clean.sim);
+		calls_after[0] = dmn_sim_calls(clean.sim);
 		for (size_t i = 0; i < n_cmds; i++) {
 			int op_error;
 			j.cmd = &s->cmds[i];
@@ -966,7 +966,7 @@ void inject_scenario(const struct inject_scenario *sc,
 			if (!pass)
 				snap_alloc(&L, &F[i + 1]);
 			snap_take(&clean, &F[i + 1]);
-			calls_after[i + 1] = sim_calls(clean.sim);
+			calls_after[i + 1] = dmn_sim_calls(clean.sim);
 			if (pass) {
 				req_learn(&map, &L, &F[i + 1]);
 				check_invariants(&j, &clean, &F[i + 1]);
@@ -1007,7 +1007,7 @@ void inject_scenario(const struct inject_scenario *sc,
 		while (calls_after[cmd + 1] < k)
 			cmd++;
 		if (k <= calls_after[0]) {
-			tot->already++; /* a call of sim_create itself */
+			tot->already++; /* a call of dmn_sim_create itself */
 			continue;
 		}
 		struct run inj;
@@ -1031,7 +1031,7 @@ void inject_scenario(const struct inject_scenario *sc,
 		j.phase = "failing command";
 		step(&j, &inj, cmd, &op_error);
 		snap_take(&inj, &A);
-		int last = dmn_last_error(sim_ctx(inj.sim));
+		int last = dmn_last_error(dmn_sim_ctx(inj.sim));
 		if (!inj.fired) {
 			mismatch(&j, "call %lu did not happen", k);
 		} else if (inj.cmd_failures > 1 ||
@@ -1039,7 +1039,7 @@ void inject_scenario(const struct inject_scenario *sc,
 				     calls_after[cmd + 1])) {
 			tot->compound++;
 		} else {
-			const struct sim_call *c = &inj.fired_call;
+			const struct dmn_sim_call *c = &inj.fired_call;
 			if (inj.lib_failures != 1 ||
 			    inj.lib_first_safe != !inj.fired_unsafe)
 				mismatch(&j,
@@ -1099,5 +1099,5 @@ void inject_scenario(const struct inject_scenario *sc,
 	free(baseline_failed);
 	free(map.v);
 	layout_free(&L);
-	sim_free(shape);
+	dmn_sim_free(shape);
 }

@@ -4,11 +4,11 @@
  * scenario and the randomized tests (inject.c).
  *
  * For one scenario on one board, inject_scenario() runs the script once
- * without injected failures, step by step (sim_step), recording a snapshot
+ * without injected failures, step by step (dmn_sim_step), recording a snapshot
  * of the whole observable state after every command and the number of
  * backend calls so far. Then, for every k from 1 to the number N of backend
  * calls of that clean run, it runs the script again with call k failing
- * (struct sim_options.fail_call) and judges the command that contains call
+ * (struct dmn_sim_options.fail_call) and judges the command that contains call
  * k against the snapshot taken just before it (see inject.c for the exact
  * rules), then runs the rest of the script and checks the invariants after
  * every command.
@@ -27,7 +27,7 @@ struct inject_scenario {
 	size_t size;
 	const uint32_t *supported_hw;
 	unsigned n_supported_hw;
-	const struct scn_script *script;
+	const struct dmn_scn_script *script;
 };
 
 struct inject_totals {
@@ -43,8 +43,8 @@ struct inject_totals {
 	unsigned long unverified;  /* link requirements at a level never
 				    * seen in the clean run: not compared */
 	unsigned long commands;	   /* commands run, all runs */
-	unsigned long by_op[SIM_CALL_HWMODE + 1][2]; /* judged, by enum
-				    * sim_call_op and
+	unsigned long by_op[DMN_SIM_CALL_HWMODE + 1][2]; /* judged, by enum
+				    * dmn_sim_call_op and
 				    * [0] unsafe / [1] safe */
 };
 

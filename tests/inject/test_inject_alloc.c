@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Allocation failure during a whole board load: dmn_ctx_create + dt_load +
- * dt_instantiate of the demo board and of every board in DOMINO_BOARDS
+ * Allocation failure during a whole board load: dmn_ctx_create + dmn_dt_load +
+ * dmn_dt_instantiate of the demo board and of every board in DOMINO_BOARDS
  * (skipped with a message when absent), with allocation k failing, for
  * every k from 1 to the number of allocations of a clean load. One
- * counting allocator serves the loader (struct dt_load_opts.alloc) and the
+ * counting allocator serves the loader (struct dmn_dt_load_opts.alloc) and the
  * context (struct dmn_config.alloc), so the k-th allocation is counted
  * across both stages. After each failure: the call that met it returned
  * -ENOMEM, and once everything is freed no block is left; the clean load
@@ -14,7 +14,7 @@
  * boards, ~17 s). Sanitizer builds, several times slower, keep CI short
  * with a dense sample on boards with more than FULL_LIMIT allocations:
  * every k up to FULL_LIMIT, then every SAMPLE_STEP-th, plus the last TAIL
- * (the end of dt_instantiate, where unwinding is hardest); the output
+ * (the end of dmn_dt_instantiate, where unwinding is hardest); the output
  * says so.
  */
 #include <domino/context.h>
@@ -98,30 +98,30 @@ static int load_once(const void *blob, size_t size, const uint32_t *hw,
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.alloc = ops;
 	cfg.lock = dmn_lock_none;
-	struct dt_load_opts lo;
+	struct dmn_dt_load_opts lo;
 	memset(&lo, 0, sizeof(lo));
 	lo.alloc = &ops;
 	lo.supported_hw = hw;
 	lo.n_supported_hw = n_hw;
 	struct dmn_ctx *ctx = NULL;
-	struct dt_board *board = NULL;
-	struct dt_instance *inst = NULL;
+	struct dmn_dt_board *board = NULL;
+	struct dmn_dt_instance *inst = NULL;
 	*stage = "dmn_ctx_create";
 	int err = dmn_ctx_create(&cfg, &ctx);
 	if (!err) {
-		*stage = "dt_load";
-		err = dt_load(blob, size, &lo, &board);
+		*stage = "dmn_dt_load";
+		err = dmn_dt_load(blob, size, &lo, &board);
 	}
 	if (!err) {
-		*stage = "dt_instantiate";
-		err = dt_instantiate(board, ctx, NULL, NULL, &inst);
+		*stage = "dmn_dt_instantiate";
+		err = dmn_dt_instantiate(board, ctx, NULL, NULL, &inst);
 		if (err && inst)
 			fail_msg(
-			    "dt_instantiate failed but returned an instance");
+			    "dmn_dt_instantiate failed but returned an instance");
 	}
-	dt_instance_free(inst);
+	dmn_dt_instance_free(inst);
 	dmn_ctx_destroy(ctx);
-	dt_board_free(board);
+	dmn_dt_board_free(board);
 	return err;
 }
 
@@ -155,7 +155,7 @@ static void fail_each(const char *name, const void *blob, size_t size,
 			    "leaked",
 			    name, k, stage, c.live);
 		by_stage[stage[1] == 'm'	     ? 0
-			 : !strcmp(stage, "dt_load") ? 1
+			 : !strcmp(stage, "dmn_dt_load") ? 1
 						     : 2]++;
 	}
 	/* And the load works again once memory is there. */
@@ -170,8 +170,8 @@ static void fail_each(const char *name, const void *blob, size_t size,
 		    " (every k up to %d, then every %dth, and the last %d)",
 		    FULL_LIMIT, SAMPLE_STEP, TAIL);
 	printf("%s: %ld allocations per load; failed %ld of them in turn%s "
-	       "(%ld in dmn_ctx_create, %ld in dt_load, %ld in "
-	       "dt_instantiate): all ENOMEM, no leak\n",
+	       "(%ld in dmn_ctx_create, %ld in dmn_dt_load, %ld in "
+	       "dmn_dt_instantiate): all ENOMEM, no leak\n",
 	       name, n, tried, how, by_stage[0], by_stage[1], by_stage[2]);
 	total_injected += tried;
 }

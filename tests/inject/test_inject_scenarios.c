@@ -36,13 +36,13 @@
 
 static struct inject_totals totals;
 
-static struct scn_script *parse(const char *text, size_t len, const char *name)
+static struct dmn_scn_script *parse(const char *text, size_t len, const char *name)
 {
-	struct scn_script *s = NULL;
-	struct scn_diag d;
-	if (scn_parse(text, len, name, NULL, &s, &d)) {
+	struct dmn_scn_script *s = NULL;
+	struct dmn_scn_diag d;
+	if (dmn_scn_parse(text, len, name, NULL, &s, &d)) {
 		char msg[400];
-		scn_diag_format(&d, 1, msg, sizeof(msg));
+		dmn_scn_diag_format(&d, 1, msg, sizeof(msg));
 		fail_msg("%s", msg);
 	}
 	return s;
@@ -61,7 +61,7 @@ static unsigned header_hw(const char *text, uint32_t *hw, unsigned max)
 		if (opt) {
 			char *v = opt + strlen("--supported-hw ");
 			v[strcspn(v, " \t)")] = 0;
-			int got = dt_parse_supported_hw(v, hw, max);
+			int got = dmn_dt_parse_supported_hw(v, hw, max);
 			assert_true(got > 0);
 			return (unsigned)got;
 		}
@@ -106,10 +106,10 @@ static void run_one(const char *label, const void *blob, size_t size,
 {
 	uint32_t hw[16]; /* more cells than any scenario header gives */
 	unsigned n_hw = header_hw(text, hw, 16);
-	struct scn_script *script = parse(text, len, label);
+	struct dmn_scn_script *script = parse(text, len, label);
 	struct inject_scenario sc = {label, blob, size, hw, n_hw, script};
 	inject_scenario(&sc, &totals);
-	scn_free(script);
+	dmn_scn_free(script);
 }
 
 static void examples_on_demo(void **state)
@@ -207,21 +207,21 @@ static void emit(struct text *t, const char *fmt, ...)
 }
 
 /* A level worth voting on @domain: one of its table's, or a stray one. */
-static uint32_t random_level(const struct dt_board *b, int domain)
+static uint32_t random_level(const struct dmn_dt_board *b, int domain)
 {
 	int t = b->domains[domain].opp_table;
 	if (t >= 0 && rnd(4)) {
-		const struct dt_opp_table *tab = &b->opp_tables[t];
-		const struct dt_opp *o = &tab->entries[rnd(tab->n_entries)];
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
+		const struct dmn_dt_opp *o = &tab->entries[rnd(tab->n_entries)];
 		return o->has_level ? o->level : 0;
 	}
 	static const uint32_t stray[] = {0, 0, 1, 2, 3, 50, 64, 130, 256, 500};
 	return stray[rnd(sizeof(stray) / sizeof(stray[0]))];
 }
 
-static uint64_t random_rate(const struct dt_board *b, const struct dt_device *d)
+static uint64_t random_rate(const struct dmn_dt_board *b, const struct dmn_dt_device *d)
 {
-	const struct dt_opp_table *tab = &b->opp_tables[d->opp_table];
+	const struct dmn_dt_opp_table *tab = &b->opp_tables[d->opp_table];
 	switch (rnd(6)) {
 	case 0:
 		return 0;
@@ -229,19 +229,19 @@ static uint64_t random_rate(const struct dt_board *b, const struct dt_device *d)
 		return 1 +
 		       rnd(2000) * 1000000ull; /* between entries, or above */
 	default: {
-		const struct dt_opp *o = &tab->entries[rnd(tab->n_entries)];
+		const struct dmn_dt_opp *o = &tab->entries[rnd(tab->n_entries)];
 		return o->n_hz ? o->hz[0] : 0;
 	}
 	}
 }
 
-static void random_script(const struct dt_board *b, struct text *t)
+static void random_script(const struct dmn_dt_board *b, struct text *t)
 {
 	uint64_t now_us = 0;
 	t->len = 0;
 	emit(t, "# random\n");
 	for (unsigned i = 0; i < RANDOM_COMMANDS; i++) {
-		const struct dt_device *d = &b->devices[rnd(b->n_devices)];
+		const struct dmn_dt_device *d = &b->devices[rnd(b->n_devices)];
 		now_us += rnd(3) ? rnd(2000) : 0;
 		emit(t, "@%lluus ", (unsigned long long)now_us);
 		unsigned what = rnd(20);
@@ -253,7 +253,7 @@ static void random_script(const struct dt_board *b, struct text *t)
 			emit(t, "rate %s %llu\n", d->name,
 			     (unsigned long long)random_rate(b, d));
 		} else if (what < 17) {
-			const struct dt_attachment *a =
+			const struct dmn_dt_attachment *a =
 			    &d->attachments[rnd(d->n_attachments)];
 			const char *dom =
 			    a->name ? a->name : b->domains[a->domain].name;
@@ -275,28 +275,28 @@ static void random_on(const char *board, const void *blob, size_t size,
 		      const uint32_t *hw, unsigned n_hw, unsigned n)
 {
 	unsigned long before = totals.mismatches;
-	struct dt_board *b = NULL;
-	struct dt_load_opts o = {0};
+	struct dmn_dt_board *b = NULL;
+	struct dmn_dt_load_opts o = {0};
 	o.supported_hw = hw;
 	o.n_supported_hw = n_hw;
-	assert_int_equal(dt_load(blob, size, &o, &b), 0);
+	assert_int_equal(dmn_dt_load(blob, size, &o, &b), 0);
 	struct text t = {0};
 	for (unsigned i = 0; i < n; i++) {
 		random_script(b, &t);
 		char label[128];
 		snprintf(label, sizeof(label), "random #%u on %s", i, board);
-		struct scn_script *script = parse(t.buf, t.len, label);
+		struct dmn_scn_script *script = parse(t.buf, t.len, label);
 		struct inject_scenario sc = {label, blob, size,
 					     hw,    n_hw, script};
 		inject_scenario(&sc, &totals);
-		scn_free(script);
+		dmn_scn_free(script);
 		if (totals.mismatches != before) {
 			fprintf(stderr, "the script:\n%s", t.buf);
 			break;
 		}
 	}
 	free(t.buf);
-	dt_board_free(b);
+	dmn_dt_board_free(b);
 }
 
 static void random_on_demo(void **state)

@@ -70,8 +70,8 @@ static struct dmn_lock_ops world_lock;
 struct world {
 	struct counting_alloc alloc;
 	struct dmn_ctx *ctx;
-	struct sim_providers sp;
-	struct sim_providers_call log[512];
+	struct dmn_sim_providers sp;
+	struct dmn_sim_providers_call log[512];
 };
 
 static inline void world_init(struct world *w)
@@ -85,7 +85,7 @@ static inline void world_init(struct world *w)
 	cfg.lock = world_lock.create ? world_lock : dmn_lock_none;
 	cfg.now = test_now;
 	OK(dmn_ctx_create(&cfg, &w->ctx));
-	sim_providers_init(&w->sp, w->ctx, w->log, 512);
+	dmn_sim_providers_init(&w->sp, w->ctx, w->log, 512);
 }
 
 static inline void world_fini(struct world *w)
@@ -94,22 +94,22 @@ static inline void world_fini(struct world *w)
 	assert_int_equal(w->alloc.live, 0);
 }
 
-static inline pd_domain_t mk_domain(struct world *w, const char *name, int rail)
+static inline dmn_domain_t mk_domain(struct world *w, const char *name, int rail)
 {
-	struct pd_domain_desc d = {
-	    name, rail ? &sim_providers_rail : &sim_providers_gate, &w->sp, 0};
-	pd_domain_t h;
-	OK(pd_domain_create(w->ctx, &d, &h));
+	struct dmn_domain_desc d = {
+	    name, rail ? &dmn_sim_providers_rail : &dmn_sim_providers_gate, &w->sp, 0};
+	dmn_domain_t h;
+	OK(dmn_domain_create(w->ctx, &d, &h));
 	return h;
 }
 
 /* A frequency entry with one supply and up to two required OPPs. */
-static inline uint32_t add_freq(struct world *w, opp_table_t t, uint64_t hz,
+static inline uint32_t add_freq(struct world *w, dmn_opp_table_t t, uint64_t hz,
 				uint32_t uv, unsigned n_req,
-				const struct opp_required *req)
+				const struct dmn_opp_required *req)
 {
-	struct opp_desc d;
-	struct opp_supply supply = {uv, 0, 0, 0};
+	struct dmn_opp_desc d;
+	struct dmn_opp_supply supply = {uv, 0, 0, 0};
 	memset(&d, 0, sizeof(d));
 	d.hz = &hz;
 	d.n_hz = 1;
@@ -120,42 +120,42 @@ static inline uint32_t add_freq(struct world *w, opp_table_t t, uint64_t hz,
 	d.required = req;
 	d.n_required = n_req;
 	uint32_t id;
-	OK(opp_add(w->ctx, t, &d, &id));
+	OK(dmn_opp_add(w->ctx, t, &d, &id));
 	return id;
 }
 
-static inline uint32_t add_level(struct world *w, opp_table_t t, uint32_t level,
-				 unsigned n_req, const struct opp_required *req)
+static inline uint32_t add_level(struct world *w, dmn_opp_table_t t, uint32_t level,
+				 unsigned n_req, const struct dmn_opp_required *req)
 {
-	struct opp_desc d;
+	struct dmn_opp_desc d;
 	memset(&d, 0, sizeof(d));
 	d.level = level;
-	d.flags = OPP_FLAG_HAS_LEVEL;
+	d.flags = DMN_OPP_FLAG_HAS_LEVEL;
 	d.required = req;
 	d.n_required = n_req;
 	uint32_t id;
-	OK(opp_add(w->ctx, t, &d, &id));
+	OK(dmn_opp_add(w->ctx, t, &d, &id));
 	return id;
 }
 
-static inline uint32_t dom_pstate(struct world *w, pd_domain_t d)
+static inline uint32_t dom_pstate(struct world *w, dmn_domain_t d)
 {
-	struct pd_domain_info info;
-	OK(pd_domain_info(w->ctx, d, &info));
+	struct dmn_domain_info info;
+	OK(dmn_domain_info(w->ctx, d, &info));
 	return info.pstate;
 }
 
-static inline uint32_t att_vote(struct world *w, pd_attach_t a)
+static inline uint32_t att_vote(struct world *w, dmn_attach_t a)
 {
-	struct pd_attach_info info;
-	OK(pd_attach_info(w->ctx, a, &info));
+	struct dmn_attach_info info;
+	OK(dmn_attach_info(w->ctx, a, &info));
 	return info.vote;
 }
 
-static inline uint32_t cur_id(struct world *w, pd_device_t dev)
+static inline uint32_t cur_id(struct world *w, dmn_device_t dev)
 {
 	uint32_t id;
-	OK(opp_device_current(w->ctx, dev, &id, NULL));
+	OK(dmn_opp_device_current(w->ctx, dev, &id, NULL));
 	return id;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Allocation-failure injection: for opp_add, opp_device_bind,
- * opp_domain_set_table, opp_device_follow and opp_set_rate, fail the k-th
+ * Allocation-failure injection: for dmn_opp_add, dmn_opp_device_bind,
+ * dmn_opp_domain_set_table, dmn_opp_device_follow and dmn_opp_set_rate, fail the k-th
  * allocation for k = 1, 2, ... until the call succeeds. Every failure must
  * return -ENOMEM, call no provider and change nothing observable; nothing
  * leaks (world_fini checks the live count after dmn_ctx_destroy).
@@ -10,10 +10,10 @@
 
 struct setup {
 	struct world w;
-	pd_domain_t mmcx, mx, gdsc;
-	opp_table_t rpmh, vt;
-	pd_device_t dev;
-	pd_attach_t a_gdsc, a_mx;
+	dmn_domain_t mmcx, mx, gdsc;
+	dmn_opp_table_t rpmh, vt;
+	dmn_device_t dev;
+	dmn_attach_t a_gdsc, a_mx;
 	uint32_t l[4];
 };
 
@@ -26,23 +26,23 @@ static struct setup *setup_new(void)
 	s->mmcx = mk_domain(w, "mmcx", 1);
 	s->mx = mk_domain(w, "mx", 1);
 	s->gdsc = mk_domain(w, "gdsc", 0);
-	OK(opp_table_create(w->ctx, "rpmhpd", &s->rpmh));
+	OK(dmn_opp_table_create(w->ctx, "rpmhpd", &s->rpmh));
 	for (unsigned i = 0; i < 4; i++)
 		s->l[i] = add_level(w, s->rpmh, 16 * (i + 1), 0, NULL);
-	OK(opp_domain_set_table(w->ctx, s->mmcx, s->rpmh));
-	OK(opp_domain_set_table(w->ctx, s->mx, s->rpmh));
-	OK(opp_link_add(w->ctx, s->mmcx, s->gdsc));
-	OK(opp_table_create(w->ctx, "venus", &s->vt));
+	OK(dmn_opp_domain_set_table(w->ctx, s->mmcx, s->rpmh));
+	OK(dmn_opp_domain_set_table(w->ctx, s->mx, s->rpmh));
+	OK(dmn_opp_link_add(w->ctx, s->mmcx, s->gdsc));
+	OK(dmn_opp_table_create(w->ctx, "venus", &s->vt));
 	for (unsigned i = 0; i < 3; i++) {
-		struct opp_required q[2] = {{s->rpmh, s->l[i]},
+		struct dmn_opp_required q[2] = {{s->rpmh, s->l[i]},
 					    {s->rpmh, s->l[i + 1]}};
 		add_freq(w, s->vt, 100 * (i + 1), 600 + 100 * i, 2, q);
 	}
-	OK(pd_device_create(w->ctx, "venus", &s->dev));
-	OK(pd_attach(w->ctx, s->dev, s->gdsc, &s->a_gdsc));
-	OK(pd_attach(w->ctx, s->dev, s->mx, &s->a_mx));
-	OK(pd_device_get(w->ctx, s->dev));
-	sim_providers_clear_log(&w->sp);
+	OK(dmn_device_create(w->ctx, "venus", &s->dev));
+	OK(dmn_attach(w->ctx, s->dev, s->gdsc, &s->a_gdsc));
+	OK(dmn_attach(w->ctx, s->dev, s->mx, &s->a_mx));
+	OK(dmn_device_get(w->ctx, s->dev));
+	dmn_sim_providers_clear_log(&w->sp);
 	return s;
 }
 
@@ -55,9 +55,9 @@ static void setup_free(struct setup *s)
 static void bind_all(struct setup *s)
 {
 	struct world *w = &s->w;
-	OK(opp_device_bind(w->ctx, s->dev, s->vt));
-	OK(opp_device_set_clock(w->ctx, s->dev, &sim_providers_clock, &w->sp));
-	OK(opp_device_set_regulators(w->ctx, s->dev, &sim_providers_regulators,
+	OK(dmn_opp_device_bind(w->ctx, s->dev, s->vt));
+	OK(dmn_opp_device_set_clock(w->ctx, s->dev, &dmn_sim_providers_clock, &w->sp));
+	OK(dmn_opp_device_set_regulators(w->ctx, s->dev, &dmn_sim_providers_regulators,
 				     &w->sp));
 }
 
@@ -76,9 +76,9 @@ static void take(struct setup *s, struct snap *out)
 	out->p_gdsc = dom_pstate(w, s->gdsc);
 	out->v_gdsc = att_vote(w, s->a_gdsc);
 	out->v_mx = att_vote(w, s->a_mx);
-	out->id = OPP_ID_NONE;
-	opp_device_current(w->ctx, s->dev, &out->id, &out->req);
-	OK(opp_table_count(w->ctx, s->vt, &out->total, NULL));
+	out->id = DMN_OPP_ID_NONE;
+	dmn_opp_device_current(w->ctx, s->dev, &out->id, &out->req);
+	OK(dmn_opp_table_count(w->ctx, s->vt, &out->total, NULL));
 }
 
 static void same(const struct snap *a, const struct snap *b)
@@ -93,38 +93,38 @@ static void test_alloc_opp_add(void **state)
 	struct world *w = &s->w;
 	struct snap before, after;
 	take(s, &before);
-	struct opp_desc d;
+	struct dmn_opp_desc d;
 	memset(&d, 0, sizeof(d));
 	d.name = "opp-400";
 	const uint64_t hz = 400;
 	d.hz = &hz;
 	d.n_hz = 1;
-	const struct opp_required req = {s->rpmh, s->l[3]};
+	const struct dmn_opp_required req = {s->rpmh, s->l[3]};
 	d.required = &req;
 	d.n_required = 1;
 	/* A table that has never held a required OPP: a new dependency. */
-	opp_table_t fresh;
-	OK(opp_table_create(w->ctx, "fresh", &fresh));
+	dmn_opp_table_t fresh;
+	OK(dmn_opp_table_create(w->ctx, "fresh", &fresh));
 	unsigned k;
 	int err = -ENOMEM;
 	for (k = 1; err == -ENOMEM && k < 100; k++) {
 		arm_alloc(&w->alloc, k);
-		err = opp_add(w->ctx, fresh, &d, NULL);
+		err = dmn_opp_add(w->ctx, fresh, &d, NULL);
 		arm_alloc(&w->alloc, 0);
 		if (err == -ENOMEM) {
 			unsigned total;
-			OK(opp_table_count(w->ctx, fresh, &total, NULL));
+			OK(dmn_opp_table_count(w->ctx, fresh, &total, NULL));
 			assert_int_equal(total, 0);
 		}
 	}
 	OK(err);
 	assert_true(k > 2);
 	/* Putting the fresh table drops its reference on rpmhpd only. */
-	OK(opp_table_put(w->ctx, fresh));
+	OK(dmn_opp_table_put(w->ctx, fresh));
 	take(s, &after);
 	same(&before, &after);
 	uint32_t id;
-	OK(opp_first(w->ctx, s->rpmh, &id));
+	OK(dmn_opp_first(w->ctx, s->rpmh, &id));
 	setup_free(s);
 }
 
@@ -136,27 +136,27 @@ static void test_alloc_bind_and_follow(void **state)
 	int err = -ENOMEM;
 	for (unsigned k = 1; err == -ENOMEM; k++) {
 		arm_alloc(&w->alloc, k);
-		err = opp_device_bind(w->ctx, s->dev, s->vt);
+		err = dmn_opp_device_bind(w->ctx, s->dev, s->vt);
 		arm_alloc(&w->alloc, 0);
 		if (err == -ENOMEM) {
-			opp_table_t t;
-			assert_int_equal(opp_device_table(w->ctx, s->dev, &t),
+			dmn_opp_table_t t;
+			assert_int_equal(dmn_opp_device_table(w->ctx, s->dev, &t),
 					 -ENOENT);
 		}
 	}
 	OK(err);
 	/* follow needs no memory, domain tables one block. */
 	arm_alloc(&w->alloc, 1);
-	OK(opp_device_follow(w->ctx, s->dev, true));
+	OK(dmn_opp_device_follow(w->ctx, s->dev, true));
 	assert_int_equal(w->alloc.failed, 0);
 	arm_alloc(&w->alloc, 0);
-	pd_domain_t extra = mk_domain(w, "extra", 1);
+	dmn_domain_t extra = mk_domain(w, "extra", 1);
 	arm_alloc(&w->alloc, 1);
-	assert_int_equal(opp_domain_set_table(w->ctx, extra, s->rpmh), -ENOMEM);
+	assert_int_equal(dmn_opp_domain_set_table(w->ctx, extra, s->rpmh), -ENOMEM);
 	arm_alloc(&w->alloc, 0);
-	opp_table_t t;
-	assert_int_equal(opp_domain_table(w->ctx, extra, &t), -ENOENT);
-	OK(opp_domain_set_table(w->ctx, extra, s->rpmh));
+	dmn_opp_table_t t;
+	assert_int_equal(dmn_opp_domain_table(w->ctx, extra, &t), -ENOENT);
+	OK(dmn_opp_domain_set_table(w->ctx, extra, s->rpmh));
 	setup_free(s);
 }
 
@@ -168,12 +168,12 @@ static unsigned rate_case(uint64_t from, uint64_t to)
 		struct world *w = &s->w;
 		bind_all(s);
 		if (from)
-			OK(opp_set_rate(w->ctx, s->dev, from));
-		sim_providers_clear_log(&w->sp);
+			OK(dmn_opp_set_rate(w->ctx, s->dev, from));
+		dmn_sim_providers_clear_log(&w->sp);
 		struct snap before, after;
 		take(s, &before);
 		arm_alloc(&w->alloc, k);
-		int err = opp_set_rate(w->ctx, s->dev, to);
+		int err = dmn_opp_set_rate(w->ctx, s->dev, to);
 		unsigned long failed = w->alloc.failed;
 		arm_alloc(&w->alloc, 0);
 		if (!err) {
@@ -187,7 +187,7 @@ static unsigned rate_case(uint64_t from, uint64_t to)
 		take(s, &after);
 		same(&before, &after);
 		/* And it works once memory is back. */
-		OK(opp_set_rate(w->ctx, s->dev, to));
+		OK(dmn_opp_set_rate(w->ctx, s->dev, to));
 		setup_free(s);
 	}
 }

@@ -7,11 +7,11 @@
 
 struct rig {
 	struct world w;
-	opp_table_t cpu_t, cci_t, mem_t, lv;
+	dmn_opp_table_t cpu_t, cci_t, mem_t, lv;
 	uint32_t e_cpu[3], e_cci[4], e_mem[2], l[3];
-	pd_device_t cpu0, cpu1, cci, mem;
-	pd_domain_t rail;
-	pd_attach_t cci_att;
+	dmn_device_t cpu0, cpu1, cci, mem;
+	dmn_domain_t rail;
+	dmn_attach_t cci_att;
 };
 
 /* cpu table: 100/200/300 Hz require cci 10/20/30; cci table: 10..40,
@@ -21,56 +21,56 @@ static void rig_init(struct rig *r, uint32_t rail_top)
 {
 	struct world *w = &r->w;
 	world_init(w);
-	OK(opp_table_create(w->ctx, "mem", &r->mem_t));
+	OK(dmn_opp_table_create(w->ctx, "mem", &r->mem_t));
 	r->e_mem[0] = add_freq(w, r->mem_t, 1, 0, 0, NULL);
 	r->e_mem[1] = add_freq(w, r->mem_t, 2, 0, 0, NULL);
-	OK(opp_table_create(w->ctx, "rail", &r->lv));
+	OK(dmn_opp_table_create(w->ctx, "rail", &r->lv));
 	r->l[0] = add_level(w, r->lv, 16, 0, NULL);
 	r->l[1] = add_level(w, r->lv, 32, 0, NULL);
 	r->l[2] = add_level(w, r->lv, rail_top, 0, NULL);
-	OK(opp_table_create(w->ctx, "cci", &r->cci_t));
+	OK(dmn_opp_table_create(w->ctx, "cci", &r->cci_t));
 	for (unsigned i = 0; i < 4; i++) {
-		struct opp_required req[2] = {
+		struct dmn_opp_required req[2] = {
 		    {r->mem_t, r->e_mem[i >= 2]},
 		    {r->lv, r->l[i < 3 ? (i ? 1 : 0) : 2]}};
 		r->e_cci[i] = add_freq(w, r->cci_t, 10 * (i + 1), 0, 2, req);
 	}
-	OK(opp_table_create(w->ctx, "cpu", &r->cpu_t));
+	OK(dmn_opp_table_create(w->ctx, "cpu", &r->cpu_t));
 	for (unsigned i = 0; i < 3; i++) {
-		struct opp_required req = {r->cci_t, r->e_cci[i]};
+		struct dmn_opp_required req = {r->cci_t, r->e_cci[i]};
 		r->e_cpu[i] = add_freq(w, r->cpu_t, 100 * (i + 1), 0, 1, &req);
 	}
 	r->rail = mk_domain(w, "rail", 1);
-	OK(opp_domain_set_table(w->ctx, r->rail, r->lv));
-	OK(pd_device_create(w->ctx, "cpu0", &r->cpu0));
-	OK(pd_device_create(w->ctx, "cpu1", &r->cpu1));
-	OK(pd_device_create(w->ctx, "cci", &r->cci));
-	OK(pd_device_create(w->ctx, "mem", &r->mem));
-	OK(pd_attach(w->ctx, r->cci, r->rail, &r->cci_att));
-	OK(opp_device_bind(w->ctx, r->cpu0, r->cpu_t));
-	OK(opp_device_bind(w->ctx, r->cpu1, r->cpu_t));
-	OK(opp_device_bind(w->ctx, r->cci, r->cci_t));
-	OK(opp_device_bind(w->ctx, r->mem, r->mem_t));
-	pd_device_t all[4] = {r->cpu0, r->cpu1, r->cci, r->mem};
+	OK(dmn_opp_domain_set_table(w->ctx, r->rail, r->lv));
+	OK(dmn_device_create(w->ctx, "cpu0", &r->cpu0));
+	OK(dmn_device_create(w->ctx, "cpu1", &r->cpu1));
+	OK(dmn_device_create(w->ctx, "cci", &r->cci));
+	OK(dmn_device_create(w->ctx, "mem", &r->mem));
+	OK(dmn_attach(w->ctx, r->cci, r->rail, &r->cci_att));
+	OK(dmn_opp_device_bind(w->ctx, r->cpu0, r->cpu_t));
+	OK(dmn_opp_device_bind(w->ctx, r->cpu1, r->cpu_t));
+	OK(dmn_opp_device_bind(w->ctx, r->cci, r->cci_t));
+	OK(dmn_opp_device_bind(w->ctx, r->mem, r->mem_t));
+	dmn_device_t all[4] = {r->cpu0, r->cpu1, r->cci, r->mem};
 	for (unsigned i = 0; i < 4; i++)
-		OK(opp_device_set_clock(w->ctx, all[i], &sim_providers_clock,
+		OK(dmn_opp_device_set_clock(w->ctx, all[i], &dmn_sim_providers_clock,
 					&w->sp));
 	/* the tables are held by the bindings and by each other */
-	opp_table_t own[4] = {r->mem_t, r->lv, r->cci_t, r->cpu_t};
+	dmn_opp_table_t own[4] = {r->mem_t, r->lv, r->cci_t, r->cpu_t};
 	for (unsigned i = 0; i < 4; i++)
-		OK(opp_table_put(w->ctx, own[i]));
+		OK(dmn_opp_table_put(w->ctx, own[i]));
 }
 
-static uint64_t rate(struct rig *r, pd_device_t d)
+static uint64_t rate(struct rig *r, dmn_device_t d)
 {
-	return sim_providers_rate(&r->w.sp, d);
+	return dmn_sim_providers_rate(&r->w.sp, d);
 }
 
 /* The position of the first logged clock call on @dev, or -1. */
-static int clock_call(struct rig *r, pd_device_t dev)
+static int clock_call(struct rig *r, dmn_device_t dev)
 {
 	for (unsigned i = 0; i < r->w.sp.n_log; i++)
-		if (r->w.sp.log[i].op == SIM_PROVIDERS_CLOCK &&
+		if (r->w.sp.log[i].op == DMN_SIM_PROVIDERS_CLOCK &&
 		    r->w.sp.log[i].object == dev)
 			return (int)i;
 	return -1;
@@ -85,45 +85,45 @@ static void max_aggregation(void **state)
 	struct rig r;
 	rig_init(&r, 64);
 	struct dmn_ctx *ctx = r.w.ctx;
-	OK(opp_set_rate(ctx, r.cpu0, 300));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
 	assert_int_equal(rate(&r, r.cci), 0); /* cpu0 suspended */
-	OK(opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_device_get(ctx, r.cpu0));
 	assert_int_equal(rate(&r, r.cci), 30);
 	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[2]);
-	OK(opp_device_get(ctx, r.cpu1));
-	OK(opp_set_rate(ctx, r.cpu1, 100));
+	OK(dmn_opp_device_get(ctx, r.cpu1));
+	OK(dmn_opp_set_rate(ctx, r.cpu1, 100));
 	assert_int_equal(rate(&r, r.cci), 30); /* cpu0 still asks 30 */
 
-	sim_providers_clear_log(&r.w.sp);
-	OK(opp_set_rate(ctx, r.cpu0, 200));
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 200));
 	assert_int_equal(rate(&r, r.cci), 20);
 	assert_true(clock_call(&r, r.cpu0) < clock_call(&r, r.cci));
-	sim_providers_clear_log(&r.w.sp);
-	OK(opp_set_rate(ctx, r.cpu0, 300));
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
 	assert_int_equal(rate(&r, r.cci), 30);
 	assert_true(clock_call(&r, r.cci) < clock_call(&r, r.cpu0));
 
 	/* its own rate above the requirements wins; below, they do */
-	OK(opp_set_rate(ctx, r.cci, 40));
+	OK(dmn_opp_set_rate(ctx, r.cci, 40));
 	assert_int_equal(rate(&r, r.cci), 40);
 	uint64_t own;
-	OK(opp_device_current(ctx, r.cci, NULL, &own));
+	OK(dmn_opp_device_current(ctx, r.cci, NULL, &own));
 	assert_int_equal(own, 40);
-	OK(opp_set_rate(ctx, r.cci, 10));
+	OK(dmn_opp_set_rate(ctx, r.cci, 10));
 	assert_int_equal(rate(&r, r.cci), 30);
-	OK(opp_device_put(ctx, r.cpu0));
+	OK(dmn_opp_device_put(ctx, r.cpu0));
 	assert_int_equal(rate(&r, r.cci), 10); /* cpu1 asks 10, own 10 */
-	OK(opp_set_rate(ctx, r.cci, 0));
+	OK(dmn_opp_set_rate(ctx, r.cci, 0));
 	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[0]); /* cpu1's */
-	OK(opp_device_put(ctx, r.cpu1));
-	assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
+	OK(dmn_opp_device_put(ctx, r.cpu1));
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
 	/* an unbound requirer requires nothing any more */
-	OK(opp_device_get(ctx, r.cpu0));
-	OK(opp_set_rate(ctx, r.cpu0, 200));
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 200));
 	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[1]);
-	OK(opp_device_unbind(ctx, r.cpu0));
-	assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
-	OK(pd_device_put(ctx, r.cpu0));
+	OK(dmn_opp_device_unbind(ctx, r.cpu0));
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
+	OK(dmn_device_put(ctx, r.cpu0));
 	world_fini(&r.w);
 }
 
@@ -136,36 +136,36 @@ static void chains(void **state)
 	struct rig r;
 	rig_init(&r, 64);
 	struct dmn_ctx *ctx = r.w.ctx;
-	OK(opp_device_get(ctx, r.cpu0));
-	OK(opp_set_rate(ctx, r.cpu0, 300));
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
 	assert_int_equal(dom_pstate(&r.w, r.rail), 0); /* cci suspended */
 	assert_int_equal(rate(&r, r.mem), 0);
-	OK(opp_device_get(ctx, r.cci));
+	OK(dmn_opp_device_get(ctx, r.cci));
 	assert_int_equal(dom_pstate(&r.w, r.rail), 32);
 	assert_int_equal(rate(&r, r.mem), 2);
-	OK(opp_set_rate(ctx, r.cpu0, 100));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 100));
 	assert_int_equal(rate(&r, r.cci), 10);
 	assert_int_equal(dom_pstate(&r.w, r.rail), 16);
 	assert_int_equal(rate(&r, r.mem), 1);
 	/* raising, what is required rises first: mem, cci, then cpu0;
 	 * lowering, the requirer comes down first */
-	sim_providers_clear_log(&r.w.sp);
-	OK(opp_set_rate(ctx, r.cpu0, 300));
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
 	assert_true(clock_call(&r, r.mem) < clock_call(&r, r.cci));
 	assert_true(clock_call(&r, r.cci) < clock_call(&r, r.cpu0));
-	sim_providers_clear_log(&r.w.sp);
-	OK(opp_set_rate(ctx, r.cpu0, 100));
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 100));
 	assert_true(clock_call(&r, r.cpu0) < clock_call(&r, r.cci));
 	assert_true(clock_call(&r, r.cci) < clock_call(&r, r.mem));
 	/* an owner held up by cpu0 and unbound: what it required of mem
 	 * counts no more */
-	OK(opp_set_rate(ctx, r.cpu0, 300));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
 	assert_int_equal(cur_id(&r.w, r.mem), r.e_mem[1]);
-	OK(opp_device_unbind(ctx, r.cci));
-	assert_int_equal(cur_id(&r.w, r.mem), OPP_ID_NONE);
-	OK(opp_device_put(ctx, r.cci));
-	OK(opp_device_put(ctx, r.cpu0));
+	OK(dmn_opp_device_unbind(ctx, r.cci));
+	assert_int_equal(cur_id(&r.w, r.mem), DMN_OPP_ID_NONE);
+	OK(dmn_opp_device_put(ctx, r.cci));
+	OK(dmn_opp_device_put(ctx, r.cpu0));
 	world_fini(&r.w);
 }
 
@@ -177,32 +177,32 @@ static void owner_votes(void **state)
 	struct rig r;
 	rig_init(&r, 64);
 	struct dmn_ctx *ctx = r.w.ctx;
-	OK(opp_device_get(ctx, r.cci));
-	OK(opp_device_get(ctx, r.cpu0));
-	OK(opp_set_rate(ctx, r.cpu0, 300)); /* cci at 30: votes 32 */
+	OK(dmn_opp_device_get(ctx, r.cci));
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* cci at 30: votes 32 */
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
-	OK(opp_device_vote(ctx, r.cci, 0, 16)); /* below: 32 stays */
+	OK(dmn_opp_device_vote(ctx, r.cci, 0, 16)); /* below: 32 stays */
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
-	OK(opp_set_rate(ctx, r.cpu0, 100)); /* cci at 10: votes 16 */
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 100)); /* cci at 10: votes 16 */
 	assert_int_equal(att_vote(&r.w, r.cci_att), 16);
-	OK(opp_device_vote(ctx, r.cci, 0, 64));
+	OK(dmn_opp_device_vote(ctx, r.cci, 0, 64));
 	assert_int_equal(dom_pstate(&r.w, r.rail), 64);
-	OK(opp_set_rate(ctx, r.cpu0, 300)); /* its 64 is higher than 32 */
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* its 64 is higher than 32 */
 	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
-	OK(opp_set_rate(ctx, r.cpu0, 100));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 100));
 	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
 	/* its own rate is its latest word: the vote no longer counts */
-	OK(opp_set_rate(ctx, r.cci, 20));
+	OK(dmn_opp_set_rate(ctx, r.cci, 20));
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
-	OK(opp_set_rate(ctx, r.cpu0, 300));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
-	OK(opp_set_rate(ctx, r.cpu0, 100));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 100));
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
-	/* for a device owning nothing it is pd_vote(); bad index */
-	assert_int_equal(opp_device_vote(ctx, r.cpu0, 0, 1), -ENOENT);
-	assert_int_equal(opp_device_vote(ctx, 0, 0, 1), -EBADF);
-	OK(opp_device_put(ctx, r.cpu0));
-	OK(opp_device_put(ctx, r.cci));
+	/* for a device owning nothing it is dmn_vote(); bad index */
+	assert_int_equal(dmn_opp_device_vote(ctx, r.cpu0, 0, 1), -ENOENT);
+	assert_int_equal(dmn_opp_device_vote(ctx, 0, 0, 1), -EBADF);
+	OK(dmn_opp_device_put(ctx, r.cpu0));
+	OK(dmn_opp_device_put(ctx, r.cci));
 	world_fini(&r.w);
 }
 
@@ -215,12 +215,12 @@ static void owner_failure_rolls_back(void **state)
 	struct rig r;
 	rig_init(&r, 48); /* cci 40 votes level 48; 30 votes 32 */
 	struct dmn_ctx *ctx = r.w.ctx;
-	OK(opp_device_get(ctx, r.cpu0));
-	OK(opp_set_rate(ctx, r.cpu0, 100));
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 100));
 	assert_int_equal(rate(&r, r.cci), 10);
 
-	OK(sim_providers_fail(&r.w.sp, SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
-	assert_int_equal(opp_set_rate(ctx, r.cpu0, 300), -EIO);
+	OK(dmn_sim_providers_fail(&r.w.sp, DMN_SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
+	assert_int_equal(dmn_opp_set_rate(ctx, r.cpu0, 300), -EIO);
 	assert_int_equal(cur_id(&r.w, r.cpu0), r.e_cpu[0]);
 	assert_int_equal(rate(&r, r.cpu0), 100);
 	assert_int_equal(rate(&r, r.cci), 10);
@@ -228,26 +228,26 @@ static void owner_failure_rolls_back(void **state)
 	assert_int_equal(dmn_last_error(ctx), -EIO);
 
 	/* a chain's far end failing undoes the nearer owner too */
-	OK(opp_device_get(ctx, r.cci));
-	OK(sim_providers_fail(&r.w.sp, SIM_PROVIDERS_CLOCK, r.mem, 1, -EIO));
-	assert_int_equal(opp_set_rate(ctx, r.cpu0, 300), -EIO);
+	OK(dmn_opp_device_get(ctx, r.cci));
+	OK(dmn_sim_providers_fail(&r.w.sp, DMN_SIM_PROVIDERS_CLOCK, r.mem, 1, -EIO));
+	assert_int_equal(dmn_opp_set_rate(ctx, r.cpu0, 300), -EIO);
 	assert_int_equal(rate(&r, r.cci), 10);
 	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[0]);
 	assert_int_equal(rate(&r, r.mem), 1);
-	OK(opp_device_put(ctx, r.cci));
+	OK(dmn_opp_device_put(ctx, r.cci));
 
 	/* resume: cpu1 at 300 would hold the cci at 30, whose clock fails */
-	OK(opp_set_rate(ctx, r.cpu1, 300));
-	OK(sim_providers_fail(&r.w.sp, SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
-	assert_int_equal(opp_device_get(ctx, r.cpu1), -EIO);
-	struct pd_device_info di;
-	OK(pd_device_info(ctx, r.cpu1, &di));
+	OK(dmn_opp_set_rate(ctx, r.cpu1, 300));
+	OK(dmn_sim_providers_fail(&r.w.sp, DMN_SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
+	assert_int_equal(dmn_opp_device_get(ctx, r.cpu1), -EIO);
+	struct dmn_device_info di;
+	OK(dmn_device_info(ctx, r.cpu1, &di));
 	assert_int_equal(di.usage, 0);
 	assert_int_equal(rate(&r, r.cci), 10);
-	OK(opp_device_get(ctx, r.cpu1));
+	OK(dmn_opp_device_get(ctx, r.cpu1));
 	assert_int_equal(rate(&r, r.cci), 30);
-	OK(opp_device_put(ctx, r.cpu1));
-	OK(opp_device_put(ctx, r.cpu0));
+	OK(dmn_opp_device_put(ctx, r.cpu1));
+	OK(dmn_opp_device_put(ctx, r.cpu0));
 	world_fini(&r.w);
 }
 
@@ -261,32 +261,32 @@ static void vote_out_of_range(void **state)
 	struct rig r;
 	rig_init(&r, 64);
 	struct dmn_ctx *ctx = r.w.ctx;
-	opp_table_t small_t, dsp_t, cpu_t;
-	OK(opp_table_create(ctx, "small-levels", &small_t));
+	dmn_opp_table_t small_t, dsp_t, cpu_t;
+	OK(dmn_opp_table_create(ctx, "small-levels", &small_t));
 	add_level(&r.w, small_t, 16, 0, NULL);
-	pd_domain_t small = mk_domain(&r.w, "small", 1);
-	OK(opp_domain_set_table(ctx, small, small_t));
-	OK(opp_link_add(ctx, r.rail, small));
-	OK(opp_table_create(ctx, "dsp", &dsp_t));
-	struct opp_required hi = {r.lv, r.l[2]};
+	dmn_domain_t small = mk_domain(&r.w, "small", 1);
+	OK(dmn_opp_domain_set_table(ctx, small, small_t));
+	OK(dmn_opp_link_add(ctx, r.rail, small));
+	OK(dmn_opp_table_create(ctx, "dsp", &dsp_t));
+	struct dmn_opp_required hi = {r.lv, r.l[2]};
 	uint32_t d1 = add_freq(&r.w, dsp_t, 7, 0, 1, &hi);
-	pd_device_t dsp;
-	pd_attach_t dsp_att;
-	OK(pd_device_create(ctx, "dsp", &dsp));
-	OK(pd_attach(ctx, dsp, small, &dsp_att));
-	OK(opp_device_bind(ctx, dsp, dsp_t));
-	OK(opp_device_table(ctx, r.cpu0, &cpu_t));
-	struct opp_required req[2] = {{r.cci_t, r.e_cci[0]}, {dsp_t, d1}};
+	dmn_device_t dsp;
+	dmn_attach_t dsp_att;
+	OK(dmn_device_create(ctx, "dsp", &dsp));
+	OK(dmn_attach(ctx, dsp, small, &dsp_att));
+	OK(dmn_opp_device_bind(ctx, dsp, dsp_t));
+	OK(dmn_opp_device_table(ctx, r.cpu0, &cpu_t));
+	struct dmn_opp_required req[2] = {{r.cci_t, r.e_cci[0]}, {dsp_t, d1}};
 	add_freq(&r.w, cpu_t, 400, 0, 2, req);
-	OK(opp_device_get(ctx, r.cpu0));
-	OK(opp_set_rate(ctx, r.cpu0, 100));
-	assert_int_equal(opp_set_rate(ctx, r.cpu0, 400), -ERANGE);
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 100));
+	assert_int_equal(dmn_opp_set_rate(ctx, r.cpu0, 400), -ERANGE);
 	assert_int_equal(cur_id(&r.w, r.cpu0), r.e_cpu[0]);
-	assert_int_equal(cur_id(&r.w, dsp), OPP_ID_NONE);
+	assert_int_equal(cur_id(&r.w, dsp), DMN_OPP_ID_NONE);
 	assert_int_equal(att_vote(&r.w, dsp_att), 0);
 	assert_int_equal(rate(&r, r.cci), 10);
-	OK(opp_table_put(ctx, small_t));
-	OK(opp_table_put(ctx, dsp_t));
+	OK(dmn_opp_table_put(ctx, small_t));
+	OK(dmn_opp_table_put(ctx, dsp_t));
 	world_fini(&r.w);
 }
 
@@ -297,19 +297,19 @@ static void cycle_refused(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	opp_table_t a, b;
-	OK(opp_table_create(w.ctx, "a", &a));
-	OK(opp_table_create(w.ctx, "b", &b));
+	dmn_opp_table_t a, b;
+	OK(dmn_opp_table_create(w.ctx, "a", &a));
+	OK(dmn_opp_table_create(w.ctx, "b", &b));
 	uint32_t a1 = add_freq(&w, a, 1, 0, 0, NULL);
-	struct opp_required to_a = {a, a1};
+	struct dmn_opp_required to_a = {a, a1};
 	uint32_t b1 = add_freq(&w, b, 1, 0, 1, &to_a);
-	struct opp_required to_b = {b, b1};
+	struct dmn_opp_required to_b = {b, b1};
 	uint64_t hz = 2;
-	struct opp_desc d = {.hz = &hz, .n_hz = 1, .required = &to_b,
+	struct dmn_opp_desc d = {.hz = &hz, .n_hz = 1, .required = &to_b,
 			     .n_required = 1};
-	assert_int_equal(opp_add(w.ctx, a, &d, NULL), -EINVAL);
-	OK(opp_table_put(w.ctx, b));
-	OK(opp_table_put(w.ctx, a));
+	assert_int_equal(dmn_opp_add(w.ctx, a, &d, NULL), -EINVAL);
+	OK(dmn_opp_table_put(w.ctx, b));
+	OK(dmn_opp_table_put(w.ctx, a));
 	world_fini(&w);
 }
 
@@ -321,27 +321,27 @@ static void long_chain(void **state)
 	struct world w;
 	world_init(&w);
 	enum { N = 2000 };
-	opp_table_t t[N];
+	dmn_opp_table_t t[N];
 	uint32_t e[N];
-	pd_device_t dev[N];
+	dmn_device_t dev[N];
 	for (int i = N - 1; i >= 0; i--) {
-		OK(opp_table_create(w.ctx, "t", &t[i]));
-		struct opp_required req = {i + 1 < N ? t[i + 1] : 0,
+		OK(dmn_opp_table_create(w.ctx, "t", &t[i]));
+		struct dmn_opp_required req = {i + 1 < N ? t[i + 1] : 0,
 					   i + 1 < N ? e[i + 1] : 0};
 		e[i] = add_freq(&w, t[i], 5, 0, i + 1 < N, &req);
-		OK(pd_device_create(w.ctx, "d", &dev[i]));
-		OK(opp_device_bind(w.ctx, dev[i], t[i]));
+		OK(dmn_device_create(w.ctx, "d", &dev[i]));
+		OK(dmn_opp_device_bind(w.ctx, dev[i], t[i]));
 	}
 	for (int i = N - 1; i > 0; i--)
-		OK(opp_device_get(w.ctx, dev[i]));
-	OK(opp_device_get(w.ctx, dev[0]));
-	OK(opp_set_rate(w.ctx, dev[0], 5));
+		OK(dmn_opp_device_get(w.ctx, dev[i]));
+	OK(dmn_opp_device_get(w.ctx, dev[0]));
+	OK(dmn_opp_set_rate(w.ctx, dev[0], 5));
 	assert_int_equal(cur_id(&w, dev[N - 1]), e[N - 1]);
-	OK(opp_set_rate(w.ctx, dev[0], 0));
-	OK(opp_device_put(w.ctx, dev[1]));
-	assert_int_equal(cur_id(&w, dev[N - 1]), OPP_ID_NONE);
+	OK(dmn_opp_set_rate(w.ctx, dev[0], 0));
+	OK(dmn_opp_device_put(w.ctx, dev[1]));
+	assert_int_equal(cur_id(&w, dev[N - 1]), DMN_OPP_ID_NONE);
 	for (int i = 0; i < N; i++)
-		OK(opp_table_put(w.ctx, t[i]));
+		OK(dmn_opp_table_put(w.ctx, t[i]));
 	world_fini(&w);
 }
 
@@ -354,10 +354,10 @@ static void alloc_failures(void **state)
 		struct rig r;
 		rig_init(&r, 64);
 		struct dmn_ctx *ctx = r.w.ctx;
-		OK(opp_device_get(ctx, r.cci));
-		OK(opp_device_get(ctx, r.cpu0));
+		OK(dmn_opp_device_get(ctx, r.cci));
+		OK(dmn_opp_device_get(ctx, r.cpu0));
 		arm_alloc(&r.w.alloc, k);
-		int err = opp_set_rate(ctx, r.cpu0, 300);
+		int err = dmn_opp_set_rate(ctx, r.cpu0, 300);
 		arm_alloc(&r.w.alloc, 0);
 		if (!err) {
 			assert_int_equal(rate(&r, r.cci), 30);
@@ -367,13 +367,13 @@ static void alloc_failures(void **state)
 		assert_int_equal(err, -ENOMEM);
 		assert_int_equal(rate(&r, r.cci), 0);
 		assert_int_equal(rate(&r, r.cpu0), 0);
-		assert_int_equal(cur_id(&r.w, r.cci), OPP_ID_NONE);
+		assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
 		assert_int_equal(dom_pstate(&r.w, r.rail), 0);
 		world_fini(&r.w);
 	}
 }
 
-/* opp_device_get, _put and _vote hold the context lock once, from start to
+/* dmn_opp_device_get, _put and _vote hold the context lock once, from start to
  * end: released around the core call, another thread could remove the
  * device or its OPP state in the gap and the relocked remainder would
  * write to freed memory (issue 15). Counted through the lock hook. */
@@ -417,14 +417,14 @@ static void one_lock_per_call(void **state)
 	rig_init(&r, 64);
 	struct dmn_ctx *ctx = r.w.ctx;
 	unsigned before = lock_acquires;
-	OK(opp_device_get(ctx, r.cci));
+	OK(dmn_opp_device_get(ctx, r.cci));
 	assert_int_equal(lock_acquires - before, 1);
 	before = lock_acquires;
-	OK(opp_device_vote(ctx, r.cci, 0, 64));
+	OK(dmn_opp_device_vote(ctx, r.cci, 0, 64));
 	assert_int_equal(lock_acquires - before, 1);
 	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
 	before = lock_acquires;
-	OK(opp_device_put(ctx, r.cci));
+	OK(dmn_opp_device_put(ctx, r.cci));
 	assert_int_equal(lock_acquires - before, 1);
 	assert_false(lock_held);
 	world_fini(&r.w);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One meaning per errno (issue 19): a device with no OPP table bound gets
- * -ENOENT from every OPP call that needs one, opp_set_rate included (it
+ * -ENOENT from every OPP call that needs one, dmn_opp_set_rate included (it
  * answered -ENODEV, which elsewhere means "no domain can take this pstate
  * vote"), and the failed call changes nothing. */
 #include "opp_test.h"
@@ -10,38 +10,38 @@ static void test_not_bound_is_enoent_everywhere(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	pd_domain_t cx = mk_domain(&w, "cx", 1);
-	pd_device_t dev;
-	pd_attach_t att;
-	OK(pd_device_create(w.ctx, "dev", &dev));
-	OK(pd_attach(w.ctx, dev, cx, &att));
-	OK(pd_device_get(w.ctx, dev));
+	dmn_domain_t cx = mk_domain(&w, "cx", 1);
+	dmn_device_t dev;
+	dmn_attach_t att;
+	OK(dmn_device_create(w.ctx, "dev", &dev));
+	OK(dmn_attach(w.ctx, dev, cx, &att));
+	OK(dmn_device_get(w.ctx, dev));
 	unsigned calls = w.sp.n_log;
 
 	uint32_t id, levels[2];
 	int slot[2];
-	opp_table_t t;
-	assert_int_equal(opp_set_rate(w.ctx, dev, 100), -ENOENT);
+	dmn_opp_table_t t;
+	assert_int_equal(dmn_opp_set_rate(w.ctx, dev, 100), -ENOENT);
 	assert_int_equal(dmn_last_error(w.ctx), -ENOENT);
-	assert_int_equal(opp_set_rate(w.ctx, dev, 0), -ENOENT);
-	assert_int_equal(opp_device_unbind(w.ctx, dev), -ENOENT);
-	assert_int_equal(opp_device_table(w.ctx, dev, &t), -ENOENT);
-	assert_int_equal(opp_device_set_clock(w.ctx, dev, NULL, NULL), -ENOENT);
-	assert_int_equal(opp_device_set_regulators(w.ctx, dev, NULL, NULL), -ENOENT);
-	assert_int_equal(opp_device_current(w.ctx, dev, &id, NULL), -ENOENT);
-	assert_int_equal(opp_device_votes(w.ctx, dev, 0, levels, 2), -ENOENT);
-	assert_int_equal(opp_device_required_match(w.ctx, dev, 0, slot, 2), -ENOENT);
-	assert_int_equal(opp_find_max_permitted(w.ctx, dev, &id), -ENOENT);
-	assert_int_equal(opp_device_follow(w.ctx, dev, true), -ENOENT);
+	assert_int_equal(dmn_opp_set_rate(w.ctx, dev, 0), -ENOENT);
+	assert_int_equal(dmn_opp_device_unbind(w.ctx, dev), -ENOENT);
+	assert_int_equal(dmn_opp_device_table(w.ctx, dev, &t), -ENOENT);
+	assert_int_equal(dmn_opp_device_set_clock(w.ctx, dev, NULL, NULL), -ENOENT);
+	assert_int_equal(dmn_opp_device_set_regulators(w.ctx, dev, NULL, NULL), -ENOENT);
+	assert_int_equal(dmn_opp_device_current(w.ctx, dev, &id, NULL), -ENOENT);
+	assert_int_equal(dmn_opp_device_votes(w.ctx, dev, 0, levels, 2), -ENOENT);
+	assert_int_equal(dmn_opp_device_required_match(w.ctx, dev, 0, slot, 2), -ENOENT);
+	assert_int_equal(dmn_opp_find_max_permitted(w.ctx, dev, &id), -ENOENT);
+	assert_int_equal(dmn_opp_device_follow(w.ctx, dev, true), -ENOENT);
 
 	/* Nothing moved: no callback ran and the domain has no vote. */
 	assert_int_equal(w.sp.n_log, calls);
-	struct pd_domain_info info;
-	OK(pd_domain_info(w.ctx, cx, &info));
+	struct dmn_domain_info info;
+	OK(dmn_domain_info(w.ctx, cx, &info));
 	assert_int_equal(info.on, 1);
 	assert_int_equal(info.pstate, 0);
 	assert_int_equal(info.target_pstate, 0);
-	OK(pd_device_put(w.ctx, dev));
+	OK(dmn_device_put(w.ctx, dev));
 	world_fini(&w);
 }
 

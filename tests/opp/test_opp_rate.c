@@ -7,10 +7,10 @@
 
 struct rig {
 	struct world w;
-	pd_domain_t cx;
-	pd_device_t dev;
-	pd_attach_t att;
-	opp_table_t rail, table;
+	dmn_domain_t cx;
+	dmn_device_t dev;
+	dmn_attach_t att;
+	dmn_opp_table_t rail, table;
 	uint32_t e100, e200, e300;
 	struct dmn_event events[64];
 	unsigned n_events;
@@ -32,26 +32,26 @@ static struct rig *rig_new(void)
 	world_init(&r->w);
 	struct world *w = &r->w;
 	r->cx = mk_domain(w, "cx", 1);
-	OK(opp_table_create(w->ctx, "rpmhpd", &r->rail));
+	OK(dmn_opp_table_create(w->ctx, "rpmhpd", &r->rail));
 	uint32_t l[3];
 	for (unsigned i = 0; i < 3; i++)
 		l[i] = add_level(w, r->rail, i + 1, 0, NULL);
-	OK(opp_domain_set_table(w->ctx, r->cx, r->rail));
-	OK(opp_table_create(w->ctx, "dev-opp", &r->table));
-	struct opp_required q1 = {r->rail, l[0]}, q2 = {r->rail, l[1]},
+	OK(dmn_opp_domain_set_table(w->ctx, r->cx, r->rail));
+	OK(dmn_opp_table_create(w->ctx, "dev-opp", &r->table));
+	struct dmn_opp_required q1 = {r->rail, l[0]}, q2 = {r->rail, l[1]},
 			    q3 = {r->rail, l[2]};
 	r->e300 = add_freq(w, r->table, 300 * MHZ, 800000, 1, &q3);
 	r->e100 = add_freq(w, r->table, 100 * MHZ, 600000, 1, &q1);
 	r->e200 = add_freq(w, r->table, 200 * MHZ, 700000, 1, &q2);
-	OK(pd_device_create(w->ctx, "venus", &r->dev));
-	OK(pd_attach(w->ctx, r->dev, r->cx, &r->att));
-	OK(opp_device_bind(w->ctx, r->dev, r->table));
-	OK(opp_device_set_clock(w->ctx, r->dev, &sim_providers_clock, &w->sp));
-	OK(opp_device_set_regulators(w->ctx, r->dev, &sim_providers_regulators,
+	OK(dmn_device_create(w->ctx, "venus", &r->dev));
+	OK(dmn_attach(w->ctx, r->dev, r->cx, &r->att));
+	OK(dmn_opp_device_bind(w->ctx, r->dev, r->table));
+	OK(dmn_opp_device_set_clock(w->ctx, r->dev, &dmn_sim_providers_clock, &w->sp));
+	OK(dmn_opp_device_set_regulators(w->ctx, r->dev, &dmn_sim_providers_regulators,
 				     &w->sp));
-	OK(pd_device_get(w->ctx, r->dev));
+	OK(dmn_device_get(w->ctx, r->dev));
 	OK(dmn_listen(w->ctx, on_event, r));
-	sim_providers_clear_log(&w->sp);
+	dmn_sim_providers_clear_log(&w->sp);
 	return r;
 }
 
@@ -63,28 +63,28 @@ static void rig_free(struct rig *r)
 
 static void clear(struct rig *r)
 {
-	sim_providers_clear_log(&r->w.sp);
+	dmn_sim_providers_clear_log(&r->w.sp);
 	r->n_events = 0;
 }
 
 struct want {
-	enum sim_providers_op op;
+	enum dmn_sim_providers_op op;
 	uint64_t value;
 	int result;
 };
 
 static void expect_log(struct rig *r, const struct want *want, unsigned n)
 {
-	const struct sim_providers *sp = &r->w.sp;
+	const struct dmn_sim_providers *sp = &r->w.sp;
 	for (unsigned i = 0; i < n && i < sp->n_log; i++) {
 		if (sp->log[i].op != want[i].op ||
 		    sp->log[i].value != want[i].value ||
 		    sp->log[i].result != want[i].result)
 			fail_msg("call %u: got %s %llu (%d), want %s %llu (%d)",
-				 i, sim_providers_op_name(sp->log[i].op),
+				 i, dmn_sim_providers_op_name(sp->log[i].op),
 				 (unsigned long long)sp->log[i].value,
 				 sp->log[i].result,
-				 sim_providers_op_name(want[i].op),
+				 dmn_sim_providers_op_name(want[i].op),
 				 (unsigned long long)want[i].value,
 				 want[i].result);
 	}
@@ -97,33 +97,33 @@ static void expect_at(struct rig *r, uint32_t id, uint64_t hz, uint32_t uv,
 {
 	struct world *w = &r->w;
 	assert_int_equal(cur_id(w, r->dev), id);
-	assert_int_equal(sim_providers_rate(&w->sp, r->dev), hz);
-	assert_int_equal(sim_providers_microvolt(&w->sp, r->dev, 0), uv);
-	assert_int_equal(sim_providers_pstate(&w->sp, r->cx), pstate);
+	assert_int_equal(dmn_sim_providers_rate(&w->sp, r->dev), hz);
+	assert_int_equal(dmn_sim_providers_microvolt(&w->sp, r->dev, 0), uv);
+	assert_int_equal(dmn_sim_providers_pstate(&w->sp, r->cx), pstate);
 	assert_int_equal(dom_pstate(w, r->cx), pstate);
 }
 
-#define CLK SIM_PROVIDERS_CLOCK
-#define REG SIM_PROVIDERS_REGULATOR
-#define PST SIM_PROVIDERS_PSTATE
+#define CLK DMN_SIM_PROVIDERS_CLOCK
+#define REG DMN_SIM_PROVIDERS_REGULATOR
+#define PST DMN_SIM_PROVIDERS_PSTATE
 
 static void test_order_up_down_same(void **state)
 {
 	(void)state;
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
-	OK(opp_set_rate(w->ctx, r->dev, 200 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 200 * MHZ));
 	expect_log(
 	    r,
 	    (struct want[]){{PST, 2, 0}, {REG, 700000, 0}, {CLK, 200 * MHZ, 0}},
 	    3);
 	expect_at(r, r->e200, 200 * MHZ, 700000, 2);
 	uint64_t req;
-	OK(opp_device_current(w->ctx, r->dev, NULL, &req));
+	OK(dmn_opp_device_current(w->ctx, r->dev, NULL, &req));
 	assert_int_equal(req, 200 * MHZ);
 
 	clear(r);
-	OK(opp_set_rate(w->ctx, r->dev, 300 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 300 * MHZ));
 	expect_log(
 	    r,
 	    (struct want[]){{PST, 3, 0}, {REG, 800000, 0}, {CLK, 300 * MHZ, 0}},
@@ -140,7 +140,7 @@ static void test_order_up_down_same(void **state)
 	assert_true(saw_rate);
 
 	clear(r);
-	OK(opp_set_rate(w->ctx, r->dev, 50 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 50 * MHZ));
 	expect_log(
 	    r,
 	    (struct want[]){{CLK, 100 * MHZ, 0}, {REG, 600000, 0}, {PST, 1, 0}},
@@ -148,28 +148,28 @@ static void test_order_up_down_same(void **state)
 	expect_at(r, r->e100, 100 * MHZ, 600000, 1);
 
 	clear(r);
-	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ)); /* same OPP */
-	OK(opp_set_rate(w->ctx, r->dev, 1));	     /* ceil is the same OPP */
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 100 * MHZ)); /* same OPP */
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 1));	     /* ceil is the same OPP */
 	expect_log(r, NULL, 0);
 	assert_int_equal(r->n_events, 0);
 
 	/* Above the top: -ERANGE, nothing called. */
-	assert_int_equal(opp_set_rate(w->ctx, r->dev, 300 * MHZ + 1), -ERANGE);
+	assert_int_equal(dmn_opp_set_rate(w->ctx, r->dev, 300 * MHZ + 1), -ERANGE);
 	expect_log(r, NULL, 0);
 	expect_at(r, r->e100, 100 * MHZ, 600000, 1);
 
 	/* 0 drops the votes and leaves the clock alone. */
-	OK(opp_set_rate(w->ctx, r->dev, 0));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 0));
 	expect_log(r, (struct want[]){{PST, 0, 0}}, 1);
 	assert_int_equal(att_vote(w, r->att), 0);
-	assert_int_equal(cur_id(w, r->dev), OPP_ID_NONE);
-	assert_int_equal(sim_providers_rate(&w->sp, r->dev), 100 * MHZ);
+	assert_int_equal(cur_id(w, r->dev), DMN_OPP_ID_NONE);
+	assert_int_equal(dmn_sim_providers_rate(&w->sp, r->dev), 100 * MHZ);
 	clear(r);
-	OK(opp_set_rate(w->ctx, r->dev, 0));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 0));
 	expect_log(r, NULL, 0);
 	/* Back up from no OPP: the clock is known, only the vote moves
 	 * first. */
-	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 100 * MHZ));
 	expect_log(r, (struct want[]){{PST, 1, 0}}, 1);
 	OK(dmn_last_error(w->ctx));
 	rig_free(r);
@@ -183,31 +183,31 @@ static void test_same_target_windows(void **state)
 	(void)state;
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
-	opp_table_t t;
-	OK(opp_table_create(w->ctx, "windows", &t));
+	dmn_opp_table_t t;
+	OK(dmn_opp_table_create(w->ctx, "windows", &t));
 	uint64_t lo_hz = 100 * MHZ, hi_hz = 200 * MHZ;
-	const struct opp_supply lo_s = {900000, 850000, 950000, 0},
+	const struct dmn_opp_supply lo_s = {900000, 850000, 950000, 0},
 				hi_s = {900000, 880000, 950000, 0};
-	struct opp_desc d = {.hz = &lo_hz, .n_hz = 1, .supplies = &lo_s,
+	struct dmn_opp_desc d = {.hz = &lo_hz, .n_hz = 1, .supplies = &lo_s,
 			     .n_supplies = 1};
-	OK(opp_add(w->ctx, t, &d, NULL));
+	OK(dmn_opp_add(w->ctx, t, &d, NULL));
 	d.hz = &hi_hz;
 	d.supplies = &hi_s;
-	OK(opp_add(w->ctx, t, &d, NULL));
-	pd_device_t dev;
-	OK(pd_device_create(w->ctx, "dsp", &dev));
-	OK(opp_device_bind(w->ctx, dev, t));
-	OK(opp_table_put(w->ctx, t));
-	OK(opp_device_set_clock(w->ctx, dev, &sim_providers_clock, &w->sp));
-	OK(opp_device_set_regulators(w->ctx, dev, &sim_providers_regulators,
+	OK(dmn_opp_add(w->ctx, t, &d, NULL));
+	dmn_device_t dev;
+	OK(dmn_device_create(w->ctx, "dsp", &dev));
+	OK(dmn_opp_device_bind(w->ctx, dev, t));
+	OK(dmn_opp_table_put(w->ctx, t));
+	OK(dmn_opp_device_set_clock(w->ctx, dev, &dmn_sim_providers_clock, &w->sp));
+	OK(dmn_opp_device_set_regulators(w->ctx, dev, &dmn_sim_providers_regulators,
 				     &w->sp));
-	OK(opp_set_rate(w->ctx, dev, lo_hz));
+	OK(dmn_opp_set_rate(w->ctx, dev, lo_hz));
 	clear(r);
-	OK(opp_set_rate(w->ctx, dev, hi_hz));
+	OK(dmn_opp_set_rate(w->ctx, dev, hi_hz));
 	expect_log(r, (struct want[]){{REG, 900000, 0}, {CLK, hi_hz, 0}}, 2);
 	assert_int_equal(w->sp.log[0].min, 880000);
 	clear(r);
-	OK(opp_set_rate(w->ctx, dev, lo_hz));
+	OK(dmn_opp_set_rate(w->ctx, dev, lo_hz));
 	expect_log(r, (struct want[]){{CLK, lo_hz, 0}, {REG, 900000, 0}}, 2);
 	assert_int_equal(w->sp.log[1].min, 850000);
 	rig_free(r);
@@ -219,7 +219,7 @@ static void test_fail_up(void **state)
 {
 	(void)state;
 	const struct {
-		enum sim_providers_op op;
+		enum dmn_sim_providers_op op;
 		struct want log[5];
 		unsigned n;
 	} cases[] = {
@@ -236,16 +236,16 @@ static void test_fail_up(void **state)
 	for (unsigned c = 0; c < 3; c++) {
 		struct rig *r = rig_new();
 		struct world *w = &r->w;
-		OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ));
+		OK(dmn_opp_set_rate(w->ctx, r->dev, 100 * MHZ));
 		clear(r);
 		uint32_t obj = cases[c].op == PST ? r->cx : r->dev;
-		OK(sim_providers_fail(&w->sp, cases[c].op, obj, 1, -EIO));
-		assert_int_equal(opp_set_rate(w->ctx, r->dev, 300 * MHZ), -EIO);
+		OK(dmn_sim_providers_fail(&w->sp, cases[c].op, obj, 1, -EIO));
+		assert_int_equal(dmn_opp_set_rate(w->ctx, r->dev, 300 * MHZ), -EIO);
 		expect_log(r, cases[c].log, cases[c].n);
 		expect_at(r, r->e100, 100 * MHZ, 600000, 1);
 		assert_int_equal(att_vote(w, r->att), 1);
 		uint64_t req;
-		OK(opp_device_current(w->ctx, r->dev, NULL, &req));
+		OK(dmn_opp_device_current(w->ctx, r->dev, NULL, &req));
 		assert_int_equal(req, 100 * MHZ);
 		assert_int_equal(dmn_last_error(w->ctx), -EIO);
 		bool failure = false;
@@ -257,7 +257,7 @@ static void test_fail_up(void **state)
 		assert_true(failure);
 		/* The next try goes through. */
 		clear(r);
-		OK(opp_set_rate(w->ctx, r->dev, 300 * MHZ));
+		OK(dmn_opp_set_rate(w->ctx, r->dev, 300 * MHZ));
 		expect_at(r, r->e300, 300 * MHZ, 800000, 3);
 		OK(dmn_last_error(w->ctx));
 		rig_free(r);
@@ -269,11 +269,11 @@ static void test_fail_down_clock(void **state)
 	(void)state;
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
-	OK(opp_set_rate(w->ctx, r->dev, 300 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 300 * MHZ));
 	clear(r);
-	OK(sim_providers_fail(&w->sp, CLK, r->dev, 1, -ETIMEDOUT));
+	OK(dmn_sim_providers_fail(&w->sp, CLK, r->dev, 1, -ETIMEDOUT));
 	/* Any clock change is unsafe: nothing else moves. */
-	assert_int_equal(opp_set_rate(w->ctx, r->dev, 100 * MHZ), -ETIMEDOUT);
+	assert_int_equal(dmn_opp_set_rate(w->ctx, r->dev, 100 * MHZ), -ETIMEDOUT);
 	expect_log(r, (struct want[]){{CLK, 100 * MHZ, -ETIMEDOUT}}, 1);
 	expect_at(r, r->e300, 300 * MHZ, 800000, 3);
 	assert_int_equal(att_vote(w, r->att), 3);
@@ -286,11 +286,11 @@ static void test_fail_down_supply(void **state)
 	(void)state;
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
-	OK(opp_set_rate(w->ctx, r->dev, 300 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 300 * MHZ));
 	clear(r);
-	OK(sim_providers_fail(&w->sp, REG, r->dev, 1, -EIO));
+	OK(dmn_sim_providers_fail(&w->sp, REG, r->dev, 1, -EIO));
 	/* Safe: the new OPP stands, the supply stays higher. */
-	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 100 * MHZ));
 	expect_log(r,
 		   (struct want[]){
 		       {CLK, 100 * MHZ, 0}, {REG, 600000, -EIO}, {PST, 1, 0}},
@@ -309,7 +309,7 @@ static void test_fail_down_supply(void **state)
 	assert_true(reported);
 	/* A later change retries the supply from where it really is. */
 	clear(r);
-	OK(opp_set_rate(w->ctx, r->dev, 200 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 200 * MHZ));
 	expect_log(
 	    r,
 	    (struct want[]){{PST, 2, 0}, {CLK, 200 * MHZ, 0}, {REG, 700000, 0}},
@@ -323,22 +323,22 @@ static void test_fail_down_pstate(void **state)
 	(void)state;
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
-	OK(opp_set_rate(w->ctx, r->dev, 300 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 300 * MHZ));
 	clear(r);
-	OK(sim_providers_fail(&w->sp, PST, r->cx, 1, -EIO));
-	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ));
+	OK(dmn_sim_providers_fail(&w->sp, PST, r->cx, 1, -EIO));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 100 * MHZ));
 	expect_log(r,
 		   (struct want[]){
 		       {CLK, 100 * MHZ, 0}, {REG, 600000, 0}, {PST, 1, -EIO}},
 		   3);
 	/* The domain stays at 3; the device is at its new OPP. */
 	assert_int_equal(cur_id(w, r->dev), r->e100);
-	assert_int_equal(sim_providers_pstate(&w->sp, r->cx), 3);
+	assert_int_equal(dmn_sim_providers_pstate(&w->sp, r->cx), 3);
 	assert_int_equal(dom_pstate(w, r->cx), 3);
 	assert_int_equal(att_vote(w, r->att), 1);
 	assert_int_equal(dmn_last_error(w->ctx), -EIO);
-	struct pd_domain_info info;
-	OK(pd_domain_info(w->ctx, r->cx, &info));
+	struct dmn_domain_info info;
+	OK(dmn_domain_info(w->ctx, r->cx, &info));
 	assert_int_equal(info.target_pstate, 1);
 	rig_free(r);
 }
@@ -348,10 +348,10 @@ static void test_available(void **state)
 	(void)state;
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
-	OK(opp_set_rate(w->ctx, r->dev, 200 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 200 * MHZ));
 	clear(r);
 	/* Disabling the device's OPP moves it up, through set_rate. */
-	OK(opp_set_available(w->ctx, r->table, r->e200, false));
+	OK(dmn_opp_set_available(w->ctx, r->table, r->e200, false));
 	expect_log(
 	    r,
 	    (struct want[]){{PST, 3, 0}, {REG, 800000, 0}, {CLK, 300 * MHZ, 0}},
@@ -359,25 +359,25 @@ static void test_available(void **state)
 	expect_at(r, r->e300, 300 * MHZ, 800000, 3);
 	/* Nothing above: -EBUSY, nothing changed. */
 	clear(r);
-	assert_int_equal(opp_set_available(w->ctx, r->table, r->e300, false),
+	assert_int_equal(dmn_opp_set_available(w->ctx, r->table, r->e300, false),
 			 -EBUSY);
 	expect_log(r, NULL, 0);
-	struct opp_info info;
-	OK(opp_entry_info(w->ctx, r->table, r->e300, &info));
+	struct dmn_opp_info info;
+	OK(dmn_opp_entry_info(w->ctx, r->table, r->e300, &info));
 	assert_int_equal(info.available, 1);
 	/* A failing move: the entry stays available, the error returned. */
-	OK(opp_set_rate(w->ctx, r->dev, 100 * MHZ));
-	OK(sim_providers_fail(&w->sp, CLK, r->dev, 1, -EIO));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 100 * MHZ));
+	OK(dmn_sim_providers_fail(&w->sp, CLK, r->dev, 1, -EIO));
 	clear(r);
-	assert_int_equal(opp_set_available(w->ctx, r->table, r->e100, false),
+	assert_int_equal(dmn_opp_set_available(w->ctx, r->table, r->e100, false),
 			 -EIO);
-	OK(opp_entry_info(w->ctx, r->table, r->e100, &info));
+	OK(dmn_opp_entry_info(w->ctx, r->table, r->e100, &info));
 	assert_int_equal(info.available, 1);
 	expect_at(r, r->e100, 100 * MHZ, 600000, 1);
 	/* Rate look-ups skip the disabled entry. */
-	OK(opp_set_available(w->ctx, r->table, r->e100, false));
+	OK(dmn_opp_set_available(w->ctx, r->table, r->e100, false));
 	expect_at(r, r->e300, 300 * MHZ, 800000, 3);
-	OK(opp_set_rate(w->ctx, r->dev, 1));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 1));
 	assert_int_equal(cur_id(w, r->dev), r->e300);
 	rig_free(r);
 }
@@ -388,74 +388,74 @@ static void test_suspended(void **state)
 	(void)state;
 	struct rig *r = rig_new();
 	struct world *w = &r->w;
-	OK(pd_device_put(w->ctx, r->dev));
+	OK(dmn_device_put(w->ctx, r->dev));
 	clear(r);
-	OK(opp_set_rate(w->ctx, r->dev, 200 * MHZ));
+	OK(dmn_opp_set_rate(w->ctx, r->dev, 200 * MHZ));
 	expect_log(r, (struct want[]){{REG, 700000, 0}, {CLK, 200 * MHZ, 0}},
 		   2);
 	assert_int_equal(att_vote(w, r->att), 2);
 	assert_int_equal(dom_pstate(w, r->cx), 0);
 	clear(r);
-	OK(pd_device_get(w->ctx, r->dev));
+	OK(dmn_device_get(w->ctx, r->dev));
 	assert_int_equal(dom_pstate(w, r->cx), 2);
-	OK(opp_device_unbind(w->ctx, r->dev));
+	OK(dmn_opp_device_unbind(w->ctx, r->dev));
 	assert_int_equal(att_vote(w, r->att), 0);
 	assert_int_equal(dom_pstate(w, r->cx), 0);
-	assert_int_equal(opp_set_rate(w->ctx, r->dev, 1), -ENOENT);
+	assert_int_equal(dmn_opp_set_rate(w->ctx, r->dev, 1), -ENOENT);
 	rig_free(r);
 }
 
 /* The backend on its own: call numbers, the call-number failure beside the
- * rules, set_hwmode, and a failure an adapter decided (sim_providers_call). */
+ * rules, set_hwmode, and a failure an adapter decided (dmn_sim_providers_call). */
 static void test_backend_calls(void **state)
 {
 	(void)state;
-	struct sim_providers sp;
-	struct sim_providers_call log[8];
-	sim_providers_init(&sp, NULL, log, 8);
-	assert_int_equal(sim_providers_fail_call(&sp, 2, 0), -EINVAL);
-	assert_int_equal(sim_providers_fail_call(NULL, 2, -EIO), -EINVAL);
-	OK(sim_providers_fail_call(&sp, 2, -ETIMEDOUT));
-	OK(sim_providers_fail(&sp, SIM_PROVIDERS_POWER_ON, 7, 1, -EIO));
+	struct dmn_sim_providers sp;
+	struct dmn_sim_providers_call log[8];
+	dmn_sim_providers_init(&sp, NULL, log, 8);
+	assert_int_equal(dmn_sim_providers_fail_call(&sp, 2, 0), -EINVAL);
+	assert_int_equal(dmn_sim_providers_fail_call(NULL, 2, -EIO), -EINVAL);
+	OK(dmn_sim_providers_fail_call(&sp, 2, -ETIMEDOUT));
+	OK(dmn_sim_providers_fail(&sp, DMN_SIM_PROVIDERS_POWER_ON, 7, 1, -EIO));
 	/* call 1: the rule; call 2: the call number; then neither */
-	assert_int_equal(sim_providers_gate.power_on(&sp, 7), -EIO);
-	assert_int_equal(sim_providers_gate.set_hwmode(&sp, 7, 3, 1),
+	assert_int_equal(dmn_sim_providers_gate.power_on(&sp, 7), -EIO);
+	assert_int_equal(dmn_sim_providers_gate.set_hwmode(&sp, 7, 3, 1),
 			 -ETIMEDOUT);
-	assert_int_equal(sim_providers_hwmode(&sp, 7), 0);
-	OK(sim_providers_gate.set_hwmode(&sp, 7, 3, 1));
-	assert_int_equal(sim_providers_hwmode(&sp, 7), 1);
-	OK(sim_providers_gate.power_on(&sp, 7));
-	assert_int_equal(sim_providers_on(&sp, 7), 1);
-	struct sim_providers_call c;
+	assert_int_equal(dmn_sim_providers_hwmode(&sp, 7), 0);
+	OK(dmn_sim_providers_gate.set_hwmode(&sp, 7, 3, 1));
+	assert_int_equal(dmn_sim_providers_hwmode(&sp, 7), 1);
+	OK(dmn_sim_providers_gate.power_on(&sp, 7));
+	assert_int_equal(dmn_sim_providers_on(&sp, 7), 1);
+	struct dmn_sim_providers_call c;
 	memset(&c, 0, sizeof(c));
-	c.op = SIM_PROVIDERS_PSTATE;
+	c.op = DMN_SIM_PROVIDERS_PSTATE;
 	c.object = 9;
 	c.value = 4;
 	c.result = -EBUSY;
-	assert_int_equal(sim_providers_call(&sp, &c), -EBUSY);
+	assert_int_equal(dmn_sim_providers_call(&sp, &c), -EBUSY);
 	assert_int_equal(c.index, 5);
-	assert_int_equal(sim_providers_pstate(&sp, 9), 0);
+	assert_int_equal(dmn_sim_providers_pstate(&sp, 9), 0);
 	c.result = 0;
-	OK(sim_providers_call(&sp, &c));
-	assert_int_equal(sim_providers_pstate(&sp, 9), 4);
+	OK(dmn_sim_providers_call(&sp, &c));
+	assert_int_equal(dmn_sim_providers_pstate(&sp, 9), 4);
 	assert_int_equal(sp.n_log, 6);
 	assert_int_equal(log[1].index, 2);
-	assert_int_equal(log[1].op, SIM_PROVIDERS_HWMODE);
+	assert_int_equal(log[1].op, DMN_SIM_PROVIDERS_HWMODE);
 	assert_int_equal(log[1].value, 1);
 	assert_int_equal(log[1].result, -ETIMEDOUT);
 	assert_int_equal(log[4].result, -EBUSY);
-	assert_string_equal(sim_providers_op_name(SIM_PROVIDERS_HWMODE),
+	assert_string_equal(dmn_sim_providers_op_name(DMN_SIM_PROVIDERS_HWMODE),
 			    "hwmode");
 	/* Numbering restarts with the log. */
-	sim_providers_clear_log(&sp);
-	OK(sim_providers_fail_call(&sp, 1, -EIO));
-	assert_int_equal(sim_providers_gate.power_off(&sp, 7, -1), -EIO);
+	dmn_sim_providers_clear_log(&sp);
+	OK(dmn_sim_providers_fail_call(&sp, 1, -EIO));
+	assert_int_equal(dmn_sim_providers_gate.power_off(&sp, 7, -1), -EIO);
 	assert_int_equal(log[0].index, 1);
 	assert_true(log[0].value == UINT64_MAX);
-	assert_int_equal(sim_providers_on(&sp, 7), 1);
-	OK(sim_providers_fail_call(&sp, 0, 0));
-	OK(sim_providers_gate.power_off(&sp, 7, -1));
-	assert_int_equal(sim_providers_on(&sp, 7), 0);
+	assert_int_equal(dmn_sim_providers_on(&sp, 7), 1);
+	OK(dmn_sim_providers_fail_call(&sp, 0, 0));
+	OK(dmn_sim_providers_gate.power_off(&sp, 7, -1));
+	assert_int_equal(dmn_sim_providers_on(&sp, 7), 0);
 }
 
 int main(void)

@@ -11,70 +11,70 @@ static void test_two_passes(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	pd_domain_t mmcx = mk_domain(&w, "mmcx", 1);
-	pd_domain_t mx = mk_domain(&w, "mx", 1);
-	pd_domain_t gdsc = mk_domain(&w, "mvs0", 0);
-	opp_table_t rpmh;
-	OK(opp_table_create(w.ctx, "rpmhpd", &rpmh));
+	dmn_domain_t mmcx = mk_domain(&w, "mmcx", 1);
+	dmn_domain_t mx = mk_domain(&w, "mx", 1);
+	dmn_domain_t gdsc = mk_domain(&w, "mvs0", 0);
+	dmn_opp_table_t rpmh;
+	OK(dmn_opp_table_create(w.ctx, "rpmhpd", &rpmh));
 	uint32_t l[6];
 	for (unsigned i = 0; i < 6; i++)
 		l[i] = add_level(&w, rpmh, (i + 1) * 16, 0, NULL);
-	OK(opp_domain_set_table(w.ctx, mmcx, rpmh));
-	OK(opp_domain_set_table(w.ctx, mx, rpmh));
-	OK(opp_link_add(w.ctx, mmcx, gdsc));
+	OK(dmn_opp_domain_set_table(w.ctx, mmcx, rpmh));
+	OK(dmn_opp_domain_set_table(w.ctx, mx, rpmh));
+	OK(dmn_opp_link_add(w.ctx, mmcx, gdsc));
 
-	opp_table_t vt;
-	OK(opp_table_create(w.ctx, "venus-opp", &vt));
-	struct opp_required lo[2] = {{rpmh, l[0]}, {rpmh, l[2]}};
-	struct opp_required hi[2] = {{rpmh, l[1]}, {rpmh, l[4]}};
+	dmn_opp_table_t vt;
+	OK(dmn_opp_table_create(w.ctx, "venus-opp", &vt));
+	struct dmn_opp_required lo[2] = {{rpmh, l[0]}, {rpmh, l[2]}};
+	struct dmn_opp_required hi[2] = {{rpmh, l[1]}, {rpmh, l[4]}};
 	uint32_t e_lo = add_freq(&w, vt, 100, 0, 2, lo);
 	uint32_t e_hi = add_freq(&w, vt, 200, 0, 2, hi);
-	pd_device_t venus;
-	pd_attach_t a_gdsc, a_mx;
-	OK(pd_device_create(w.ctx, "venus", &venus));
-	OK(pd_attach(w.ctx, venus, gdsc, &a_gdsc));
-	OK(pd_attach(w.ctx, venus, mx, &a_mx));
-	OK(opp_device_bind(w.ctx, venus, vt));
-	OK(opp_device_set_clock(w.ctx, venus, &sim_providers_clock, &w.sp));
+	dmn_device_t venus;
+	dmn_attach_t a_gdsc, a_mx;
+	OK(dmn_device_create(w.ctx, "venus", &venus));
+	OK(dmn_attach(w.ctx, venus, gdsc, &a_gdsc));
+	OK(dmn_attach(w.ctx, venus, mx, &a_mx));
+	OK(dmn_opp_device_bind(w.ctx, venus, vt));
+	OK(dmn_opp_device_set_clock(w.ctx, venus, &dmn_sim_providers_clock, &w.sp));
 
 	int slot[4];
-	assert_int_equal(opp_device_required_match(w.ctx, venus, e_lo, slot, 4),
+	assert_int_equal(dmn_opp_device_required_match(w.ctx, venus, e_lo, slot, 4),
 			 2);
 	assert_int_equal(slot[0], 1); /* mx */
 	assert_int_equal(slot[1], 0); /* mvs0, through mmcx */
 	uint32_t v[2];
-	assert_int_equal(opp_device_votes(w.ctx, venus, e_hi, v, 2), 2);
+	assert_int_equal(dmn_opp_device_votes(w.ctx, venus, e_hi, v, 2), 2);
 	assert_int_equal(v[0], 80);
 	assert_int_equal(v[1], 32);
 
-	OK(pd_device_get(w.ctx, venus));
-	sim_providers_clear_log(&w.sp);
-	OK(opp_set_rate(w.ctx, venus, 150));
+	OK(dmn_device_get(w.ctx, venus));
+	dmn_sim_providers_clear_log(&w.sp);
+	OK(dmn_opp_set_rate(w.ctx, venus, 150));
 	/* One transaction raises both rails, then the clock moves. */
-	const struct sim_providers *sp = &w.sp;
+	const struct dmn_sim_providers *sp = &w.sp;
 	assert_int_equal(sp->n_log, 3);
-	assert_int_equal(sp->log[0].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[0].op, DMN_SIM_PROVIDERS_PSTATE);
 	assert_int_equal(sp->log[0].object, mmcx);
 	assert_int_equal(sp->log[0].value, 80);
-	assert_int_equal(sp->log[1].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[1].op, DMN_SIM_PROVIDERS_PSTATE);
 	assert_int_equal(sp->log[1].object, mx);
 	assert_int_equal(sp->log[1].value, 32);
-	assert_int_equal(sp->log[2].op, SIM_PROVIDERS_CLOCK);
+	assert_int_equal(sp->log[2].op, DMN_SIM_PROVIDERS_CLOCK);
 	assert_int_equal(dom_pstate(&w, gdsc), 80);
 	assert_int_equal(att_vote(&w, a_gdsc), 80);
 	assert_int_equal(att_vote(&w, a_mx), 32);
-	OK(opp_set_rate(w.ctx, venus, 100));
+	OK(dmn_opp_set_rate(w.ctx, venus, 100));
 	assert_int_equal(dom_pstate(&w, mmcx), 48);
 	assert_int_equal(dom_pstate(&w, mx), 16);
 	/* A direct vote and a rate write the same vote: the latest wins. */
-	OK(pd_vote(w.ctx, a_mx, 64));
+	OK(dmn_vote(w.ctx, a_mx, 64));
 	assert_int_equal(dom_pstate(&w, mx), 64);
-	OK(opp_set_rate(w.ctx, venus, 200));
+	OK(dmn_opp_set_rate(w.ctx, venus, 200));
 	assert_int_equal(dom_pstate(&w, mx), 32);
-	OK(opp_set_rate(w.ctx, venus, 0));
+	OK(dmn_opp_set_rate(w.ctx, venus, 0));
 	assert_int_equal(dom_pstate(&w, mx), 0);
 	assert_int_equal(dom_pstate(&w, mmcx), 0);
-	OK(pd_device_put(w.ctx, venus));
+	OK(dmn_device_put(w.ctx, venus));
 	world_fini(&w);
 }
 
@@ -86,53 +86,53 @@ static void test_pass_two_grandparent(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	pd_domain_t rail = mk_domain(&w, "rail", 1);
-	pd_domain_t mid = mk_domain(&w, "mid", 0);
-	pd_domain_t gdsc = mk_domain(&w, "gdsc", 0);
-	opp_table_t lv, dt;
-	OK(opp_table_create(w.ctx, "rail-levels", &lv));
+	dmn_domain_t rail = mk_domain(&w, "rail", 1);
+	dmn_domain_t mid = mk_domain(&w, "mid", 0);
+	dmn_domain_t gdsc = mk_domain(&w, "gdsc", 0);
+	dmn_opp_table_t lv, dt;
+	OK(dmn_opp_table_create(w.ctx, "rail-levels", &lv));
 	uint32_t l16 = add_level(&w, lv, 16, 0, NULL);
 	uint32_t l48 = add_level(&w, lv, 48, 0, NULL);
-	OK(opp_domain_set_table(w.ctx, rail, lv));
-	OK(opp_link_add(w.ctx, rail, mid));
-	OK(opp_link_add(w.ctx, mid, gdsc));
-	pd_domain_t deep = gdsc;
+	OK(dmn_opp_domain_set_table(w.ctx, rail, lv));
+	OK(dmn_opp_link_add(w.ctx, rail, mid));
+	OK(dmn_opp_link_add(w.ctx, mid, gdsc));
+	dmn_domain_t deep = gdsc;
 	for (int i = 0; i < 40; i++) {
-		pd_domain_t next = mk_domain(&w, "gate", 0);
-		OK(opp_link_add(w.ctx, deep, next));
+		dmn_domain_t next = mk_domain(&w, "gate", 0);
+		OK(dmn_opp_link_add(w.ctx, deep, next));
 		deep = next;
 	}
-	OK(opp_table_create(w.ctx, "dev-opp", &dt));
-	struct opp_required lo = {lv, l16}, hi = {lv, l48};
+	OK(dmn_opp_table_create(w.ctx, "dev-opp", &dt));
+	struct dmn_opp_required lo = {lv, l16}, hi = {lv, l48};
 	uint32_t e_lo = add_freq(&w, dt, 100, 0, 1, &lo);
 	add_freq(&w, dt, 200, 0, 1, &hi);
-	pd_device_t dev, deep_dev;
-	pd_attach_t att, deep_att;
-	OK(pd_device_create(w.ctx, "dev", &dev));
-	OK(pd_attach(w.ctx, dev, gdsc, &att));
-	OK(opp_device_bind(w.ctx, dev, dt));
-	OK(pd_device_create(w.ctx, "deep", &deep_dev));
-	OK(pd_attach(w.ctx, deep_dev, deep, &deep_att));
-	OK(opp_device_bind(w.ctx, deep_dev, dt));
+	dmn_device_t dev, deep_dev;
+	dmn_attach_t att, deep_att;
+	OK(dmn_device_create(w.ctx, "dev", &dev));
+	OK(dmn_attach(w.ctx, dev, gdsc, &att));
+	OK(dmn_opp_device_bind(w.ctx, dev, dt));
+	OK(dmn_device_create(w.ctx, "deep", &deep_dev));
+	OK(dmn_attach(w.ctx, deep_dev, deep, &deep_att));
+	OK(dmn_opp_device_bind(w.ctx, deep_dev, dt));
 	int slot[1] = {-7};
-	assert_int_equal(opp_device_required_match(w.ctx, dev, e_lo, slot, 1),
+	assert_int_equal(dmn_opp_device_required_match(w.ctx, dev, e_lo, slot, 1),
 			 1);
 	assert_int_equal(slot[0], 0);
 	slot[0] = -7;
 	assert_int_equal(
-	    opp_device_required_match(w.ctx, deep_dev, e_lo, slot, 1), 1);
+	    dmn_opp_device_required_match(w.ctx, deep_dev, e_lo, slot, 1), 1);
 	assert_int_equal(slot[0], 0);
-	OK(pd_device_get(w.ctx, dev));
-	OK(opp_set_rate(w.ctx, dev, 200));
+	OK(dmn_device_get(w.ctx, dev));
+	OK(dmn_opp_set_rate(w.ctx, dev, 200));
 	assert_int_equal(att_vote(&w, att), 48);
 	assert_int_equal(dom_pstate(&w, rail), 48);
-	OK(opp_set_rate(w.ctx, dev, 100));
+	OK(dmn_opp_set_rate(w.ctx, dev, 100));
 	assert_int_equal(dom_pstate(&w, rail), 16);
-	OK(pd_device_get(w.ctx, deep_dev));
-	OK(opp_set_rate(w.ctx, deep_dev, 200));
+	OK(dmn_device_get(w.ctx, deep_dev));
+	OK(dmn_opp_set_rate(w.ctx, deep_dev, 200));
 	assert_int_equal(dom_pstate(&w, rail), 48);
-	OK(opp_table_put(w.ctx, lv));
-	OK(opp_table_put(w.ctx, dt));
+	OK(dmn_opp_table_put(w.ctx, lv));
+	OK(dmn_opp_table_put(w.ctx, dt));
 	world_fini(&w);
 }
 
@@ -144,41 +144,41 @@ static void test_exact_level_in_frequency_table(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	opp_table_t t;
-	OK(opp_table_create(w.ctx, "mixed", &t));
+	dmn_opp_table_t t;
+	OK(dmn_opp_table_create(w.ctx, "mixed", &t));
 	uint64_t hz[2] = {100, 200};
-	struct opp_desc d = {.hz = &hz[0], .n_hz = 1, .level = 5,
-			     .flags = OPP_FLAG_HAS_LEVEL};
+	struct dmn_opp_desc d = {.hz = &hz[0], .n_hz = 1, .level = 5,
+			     .flags = DMN_OPP_FLAG_HAS_LEVEL};
 	uint32_t e5, e2;
-	OK(opp_add(w.ctx, t, &d, &e5)); /* 100 Hz is level 5 */
+	OK(dmn_opp_add(w.ctx, t, &d, &e5)); /* 100 Hz is level 5 */
 	d.hz = &hz[1];
 	d.level = 2;
-	OK(opp_add(w.ctx, t, &d, &e2)); /* 200 Hz is level 2 */
-	pd_domain_t dom = mk_domain(&w, "rail", 1);
-	OK(opp_domain_set_table(w.ctx, dom, t));
-	pd_device_t dev;
-	pd_attach_t att;
-	OK(pd_device_create(w.ctx, "dev", &dev));
-	OK(pd_attach(w.ctx, dev, dom, &att));
-	OK(pd_device_get(w.ctx, dev));
-	OK(pd_vote(w.ctx, att, 2));
+	OK(dmn_opp_add(w.ctx, t, &d, &e2)); /* 200 Hz is level 2 */
+	dmn_domain_t dom = mk_domain(&w, "rail", 1);
+	OK(dmn_opp_domain_set_table(w.ctx, dom, t));
+	dmn_device_t dev;
+	dmn_attach_t att;
+	OK(dmn_device_create(w.ctx, "dev", &dev));
+	OK(dmn_attach(w.ctx, dev, dom, &att));
+	OK(dmn_device_get(w.ctx, dev));
+	OK(dmn_vote(w.ctx, att, 2));
 	assert_int_equal(dom_pstate(&w, dom), 2);
-	OK(pd_vote(w.ctx, att, 3));
+	OK(dmn_vote(w.ctx, att, 3));
 	assert_int_equal(dom_pstate(&w, dom), 5);
-	OK(pd_vote(w.ctx, att, 5));
+	OK(dmn_vote(w.ctx, att, 5));
 	assert_int_equal(dom_pstate(&w, dom), 5);
-	assert_int_equal(pd_vote(w.ctx, att, 6), -ERANGE);
+	assert_int_equal(dmn_vote(w.ctx, att, 6), -ERANGE);
 	uint32_t id;
-	OK(opp_find_level_ceil(w.ctx, t, 2, &id));
+	OK(dmn_opp_find_level_ceil(w.ctx, t, 2, &id));
 	assert_int_equal(id, e2);
-	OK(opp_find_level_ceil(w.ctx, t, 3, &id));
+	OK(dmn_opp_find_level_ceil(w.ctx, t, 3, &id));
 	assert_int_equal(id, e5);
-	OK(opp_find_level_exact(w.ctx, t, 5, &id));
+	OK(dmn_opp_find_level_exact(w.ctx, t, 5, &id));
 	assert_int_equal(id, e5);
-	OK(opp_find_level_floor(w.ctx, t, 4, &id));
+	OK(dmn_opp_find_level_floor(w.ctx, t, 4, &id));
 	assert_int_equal(id, e2);
-	OK(pd_device_put(w.ctx, dev));
-	OK(opp_table_put(w.ctx, t));
+	OK(dmn_device_put(w.ctx, dev));
+	OK(dmn_opp_table_put(w.ctx, t));
 	world_fini(&w);
 }
 
@@ -189,38 +189,38 @@ static void test_match_by_table(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	pd_domain_t cx = mk_domain(&w, "cx", 1), mx = mk_domain(&w, "mx", 1);
-	opp_table_t tc, tm, tx;
-	OK(opp_table_create(w.ctx, "cx-opp", &tc));
-	OK(opp_table_create(w.ctx, "mx-opp", &tm));
-	OK(opp_table_create(w.ctx, "other", &tx));
+	dmn_domain_t cx = mk_domain(&w, "cx", 1), mx = mk_domain(&w, "mx", 1);
+	dmn_opp_table_t tc, tm, tx;
+	OK(dmn_opp_table_create(w.ctx, "cx-opp", &tc));
+	OK(dmn_opp_table_create(w.ctx, "mx-opp", &tm));
+	OK(dmn_opp_table_create(w.ctx, "other", &tx));
 	uint32_t c2 = add_level(&w, tc, 2, 0, NULL);
 	uint32_t m7 = add_level(&w, tm, 7, 0, NULL);
 	uint32_t x1 = add_level(&w, tx, 1, 0, NULL);
-	OK(opp_domain_set_table(w.ctx, cx, tc));
-	OK(opp_domain_set_table(w.ctx, mx, tm));
-	opp_table_t dt;
-	OK(opp_table_create(w.ctx, "dev", &dt));
-	struct opp_required req[3] = {{tm, m7}, {tx, x1}, {tc, c2}};
+	OK(dmn_opp_domain_set_table(w.ctx, cx, tc));
+	OK(dmn_opp_domain_set_table(w.ctx, mx, tm));
+	dmn_opp_table_t dt;
+	OK(dmn_opp_table_create(w.ctx, "dev", &dt));
+	struct dmn_opp_required req[3] = {{tm, m7}, {tx, x1}, {tc, c2}};
 	uint32_t e = add_freq(&w, dt, 100, 0, 3, req);
-	pd_device_t dev;
-	pd_attach_t a_cx, a_mx;
-	OK(pd_device_create(w.ctx, "dev", &dev));
-	OK(pd_attach(w.ctx, dev, cx, &a_cx));
-	OK(pd_attach(w.ctx, dev, mx, &a_mx));
-	OK(opp_device_bind(w.ctx, dev, dt));
+	dmn_device_t dev;
+	dmn_attach_t a_cx, a_mx;
+	OK(dmn_device_create(w.ctx, "dev", &dev));
+	OK(dmn_attach(w.ctx, dev, cx, &a_cx));
+	OK(dmn_attach(w.ctx, dev, mx, &a_mx));
+	OK(dmn_opp_device_bind(w.ctx, dev, dt));
 	int slot[3];
-	assert_int_equal(opp_device_required_match(w.ctx, dev, e, slot, 3), 3);
+	assert_int_equal(dmn_opp_device_required_match(w.ctx, dev, e, slot, 3), 3);
 	assert_int_equal(slot[0], 1);
 	assert_int_equal(slot[1], -1);
 	assert_int_equal(slot[2], 0);
-	OK(pd_device_get(w.ctx, dev));
-	OK(opp_set_rate(w.ctx, dev, 1));
+	OK(dmn_device_get(w.ctx, dev));
+	OK(dmn_opp_set_rate(w.ctx, dev, 1));
 	assert_int_equal(dom_pstate(&w, cx), 2);
 	assert_int_equal(dom_pstate(&w, mx), 7);
-	assert_int_equal(opp_device_required_match(w.ctx, dev, 9, slot, 3),
+	assert_int_equal(dmn_opp_device_required_match(w.ctx, dev, 9, slot, 3),
 			 -ENOENT);
-	OK(pd_device_put(w.ctx, dev));
+	OK(dmn_device_put(w.ctx, dev));
 	world_fini(&w);
 }
 
@@ -231,85 +231,85 @@ static void test_domain_map_and_rounding(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	pd_domain_t cx = mk_domain(&w, "cx", 1);
-	pd_domain_t gfx = mk_domain(&w, "gfx", 1);
-	pd_domain_t gfx2 = mk_domain(&w, "gfx2", 1);
-	opp_table_t tp, tg;
-	OK(opp_table_create(w.ctx, "cx-opp", &tp));
+	dmn_domain_t cx = mk_domain(&w, "cx", 1);
+	dmn_domain_t gfx = mk_domain(&w, "gfx", 1);
+	dmn_domain_t gfx2 = mk_domain(&w, "gfx2", 1);
+	dmn_opp_table_t tp, tg;
+	OK(dmn_opp_table_create(w.ctx, "cx-opp", &tp));
 	uint32_t p[4];
 	for (unsigned i = 0; i < 4; i++)
 		p[i] = add_level(&w, tp, 64u << i, 0, NULL); /* 64..512 */
-	OK(opp_domain_set_table(w.ctx, cx, tp));
-	OK(opp_table_create(w.ctx, "gfx-opp", &tg));
+	OK(dmn_opp_domain_set_table(w.ctx, cx, tp));
+	OK(dmn_opp_table_create(w.ctx, "gfx-opp", &tg));
 	for (unsigned i = 0; i < 3; i++) {
-		struct opp_required r = {tp, p[i]};
+		struct dmn_opp_required r = {tp, p[i]};
 		add_level(&w, tg, i + 1, 1, &r);
 	}
-	OK(opp_domain_set_table(w.ctx, gfx, tg));
-	OK(opp_link_add(w.ctx, cx, gfx));
+	OK(dmn_opp_domain_set_table(w.ctx, gfx, tg));
+	OK(dmn_opp_link_add(w.ctx, cx, gfx));
 	/* A link that exists before the table gets the map too. */
-	OK(pd_link_add(w.ctx, cx, gfx2));
-	OK(opp_domain_set_table(w.ctx, gfx2, tg));
+	OK(dmn_link_add(w.ctx, cx, gfx2));
+	OK(dmn_opp_domain_set_table(w.ctx, gfx2, tg));
 
 	int slot[2];
 	uint32_t g2;
-	OK(opp_find_level_exact(w.ctx, tg, 2, &g2));
-	assert_int_equal(opp_domain_required_match(w.ctx, gfx, g2, slot, 2), 1);
+	OK(dmn_opp_find_level_exact(w.ctx, tg, 2, &g2));
+	assert_int_equal(dmn_opp_domain_required_match(w.ctx, gfx, g2, slot, 2), 1);
 	assert_int_equal(slot[0], 0);
-	opp_table_t cx_of_table;
-	assert_int_equal(opp_domain_table(w.ctx, cx, &cx_of_table), 0);
+	dmn_opp_table_t cx_of_table;
+	assert_int_equal(dmn_opp_domain_table(w.ctx, cx, &cx_of_table), 0);
 	assert_int_equal(cx_of_table, tp);
 	assert_int_equal(
-	    opp_domain_table(w.ctx, mk_domain(&w, "x", 1), &cx_of_table),
+	    dmn_opp_domain_table(w.ctx, mk_domain(&w, "x", 1), &cx_of_table),
 	    -ENOENT);
 
-	pd_device_t gpu, gpu2, cpu;
-	pd_attach_t a, a2, ac;
-	OK(pd_device_create(w.ctx, "gpu", &gpu));
-	OK(pd_device_create(w.ctx, "gpu2", &gpu2));
-	OK(pd_device_create(w.ctx, "cpu", &cpu));
-	OK(pd_attach(w.ctx, gpu, gfx, &a));
-	OK(pd_attach(w.ctx, gpu2, gfx2, &a2));
-	OK(pd_attach(w.ctx, cpu, cx, &ac));
-	OK(pd_device_get(w.ctx, gpu));
-	OK(pd_vote(w.ctx, a, 2));
+	dmn_device_t gpu, gpu2, cpu;
+	dmn_attach_t a, a2, ac;
+	OK(dmn_device_create(w.ctx, "gpu", &gpu));
+	OK(dmn_device_create(w.ctx, "gpu2", &gpu2));
+	OK(dmn_device_create(w.ctx, "cpu", &cpu));
+	OK(dmn_attach(w.ctx, gpu, gfx, &a));
+	OK(dmn_attach(w.ctx, gpu2, gfx2, &a2));
+	OK(dmn_attach(w.ctx, cpu, cx, &ac));
+	OK(dmn_device_get(w.ctx, gpu));
+	OK(dmn_vote(w.ctx, a, 2));
 	assert_int_equal(dom_pstate(&w, gfx), 2);
 	assert_int_equal(dom_pstate(&w, cx), 128);
-	OK(pd_vote(w.ctx, a, 3));
+	OK(dmn_vote(w.ctx, a, 3));
 	assert_int_equal(dom_pstate(&w, cx), 256);
-	assert_int_equal(pd_vote(w.ctx, a, 4), -ERANGE);
-	OK(pd_device_get(w.ctx, gpu2));
-	OK(pd_vote(w.ctx, a2, 1));
+	assert_int_equal(dmn_vote(w.ctx, a, 4), -ERANGE);
+	OK(dmn_device_get(w.ctx, gpu2));
+	OK(dmn_vote(w.ctx, a2, 1));
 	assert_int_equal(dom_pstate(&w, cx), 256);
-	OK(pd_vote(w.ctx, a, 0));
+	OK(dmn_vote(w.ctx, a, 0));
 	assert_int_equal(dom_pstate(&w, cx), 64);
 	/* Rounding on cx: between levels up, above the top -ERANGE. */
-	OK(pd_device_get(w.ctx, cpu));
-	OK(pd_vote(w.ctx, ac, 100));
+	OK(dmn_device_get(w.ctx, cpu));
+	OK(dmn_vote(w.ctx, ac, 100));
 	assert_int_equal(att_vote(&w, ac), 128);
 	assert_int_equal(dom_pstate(&w, cx), 128);
-	assert_int_equal(pd_vote(w.ctx, ac, 513), -ERANGE);
+	assert_int_equal(dmn_vote(w.ctx, ac, 513), -ERANGE);
 	assert_int_equal(dom_pstate(&w, cx), 128);
 
 	/* set_table errors. */
-	assert_int_equal(opp_domain_set_table(w.ctx, cx, tp), -EEXIST);
-	opp_table_t freq;
-	OK(opp_table_create(w.ctx, "freq", &freq));
+	assert_int_equal(dmn_opp_domain_set_table(w.ctx, cx, tp), -EEXIST);
+	dmn_opp_table_t freq;
+	OK(dmn_opp_table_create(w.ctx, "freq", &freq));
 	add_freq(&w, freq, 100, 0, 0, NULL);
-	pd_domain_t y = mk_domain(&w, "y", 1);
-	assert_int_equal(opp_domain_set_table(w.ctx, y, freq), -EINVAL);
-	assert_int_equal(opp_domain_set_table(w.ctx, y, 0), -EBADF);
-	pd_device_t z;
-	pd_attach_t az;
-	OK(pd_device_create(w.ctx, "z", &z));
-	OK(pd_attach(w.ctx, z, y, &az));
-	OK(pd_vote(w.ctx, az, 5)); /* stored, suspended */
-	assert_int_equal(opp_domain_set_table(w.ctx, y, tp), -EBUSY);
+	dmn_domain_t y = mk_domain(&w, "y", 1);
+	assert_int_equal(dmn_opp_domain_set_table(w.ctx, y, freq), -EINVAL);
+	assert_int_equal(dmn_opp_domain_set_table(w.ctx, y, 0), -EBADF);
+	dmn_device_t z;
+	dmn_attach_t az;
+	OK(dmn_device_create(w.ctx, "z", &z));
+	OK(dmn_attach(w.ctx, z, y, &az));
+	OK(dmn_vote(w.ctx, az, 5)); /* stored, suspended */
+	assert_int_equal(dmn_opp_domain_set_table(w.ctx, y, tp), -EBUSY);
 	/* A table giving a domain its levels takes only entries with one. */
 	assert_int_equal(
-	    opp_add(w.ctx, tp, &(struct opp_desc){.hz = (const uint64_t[]){1}, .n_hz = 1}, NULL),
+	    dmn_opp_add(w.ctx, tp, &(struct dmn_opp_desc){.hz = (const uint64_t[]){1}, .n_hz = 1}, NULL),
 	    -EINVAL);
-	OK(opp_table_put(w.ctx, freq));
+	OK(dmn_opp_table_put(w.ctx, freq));
 	world_fini(&w);
 }
 
@@ -320,30 +320,30 @@ static void test_floor(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	pd_domain_t mmcx = mk_domain(&w, "mmcx", 1);
-	pd_domain_t gdsc = mk_domain(&w, "mdss_gdsc", 0);
-	opp_table_t rpmh;
-	OK(opp_table_create(w.ctx, "rpmhpd", &rpmh));
+	dmn_domain_t mmcx = mk_domain(&w, "mmcx", 1);
+	dmn_domain_t gdsc = mk_domain(&w, "mdss_gdsc", 0);
+	dmn_opp_table_t rpmh;
+	OK(dmn_opp_table_create(w.ctx, "rpmhpd", &rpmh));
 	add_level(&w, rpmh, 64, 0, NULL);
 	add_level(&w, rpmh, 128, 0, NULL);
-	OK(opp_domain_set_table(w.ctx, mmcx, rpmh));
-	OK(opp_link_add(w.ctx, mmcx, gdsc));
-	OK(opp_link_set_floor(w.ctx, mmcx, gdsc, 50)); /* rounds to 64 */
-	pd_device_t disp;
-	pd_attach_t a;
-	OK(pd_device_create(w.ctx, "disp", &disp));
-	OK(pd_attach(w.ctx, disp, gdsc, &a));
+	OK(dmn_opp_domain_set_table(w.ctx, mmcx, rpmh));
+	OK(dmn_opp_link_add(w.ctx, mmcx, gdsc));
+	OK(dmn_opp_link_set_floor(w.ctx, mmcx, gdsc, 50)); /* rounds to 64 */
+	dmn_device_t disp;
+	dmn_attach_t a;
+	OK(dmn_device_create(w.ctx, "disp", &disp));
+	OK(dmn_attach(w.ctx, disp, gdsc, &a));
 	assert_int_equal(dom_pstate(&w, mmcx), 0);
-	OK(pd_device_get(w.ctx, disp));
+	OK(dmn_device_get(w.ctx, disp));
 	assert_int_equal(dom_pstate(&w, mmcx), 64);
-	OK(pd_vote(w.ctx, a, 100));
+	OK(dmn_vote(w.ctx, a, 100));
 	assert_int_equal(dom_pstate(&w, mmcx), 128);
-	OK(pd_vote(w.ctx, a, 0));
+	OK(dmn_vote(w.ctx, a, 0));
 	assert_int_equal(dom_pstate(&w, mmcx), 64);
-	OK(pd_device_put(w.ctx, disp));
+	OK(dmn_device_put(w.ctx, disp));
 	assert_int_equal(dom_pstate(&w, mmcx), 0);
-	assert_int_equal(opp_link_set_floor(w.ctx, mmcx, gdsc, 999), -ERANGE);
-	assert_int_equal(opp_link_set_floor(w.ctx, gdsc, mmcx, 64), -ENOENT);
+	assert_int_equal(dmn_opp_link_set_floor(w.ctx, mmcx, gdsc, 999), -ERANGE);
+	assert_int_equal(dmn_opp_link_set_floor(w.ctx, gdsc, mmcx, 64), -ENOENT);
 	world_fini(&w);
 }
 
@@ -355,50 +355,50 @@ static void test_mixed_direction(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w);
-	pd_domain_t cx = mk_domain(&w, "cx", 1), mx = mk_domain(&w, "mx", 1);
-	opp_table_t tc, tm, dt;
-	OK(opp_table_create(w.ctx, "cx-opp", &tc));
-	OK(opp_table_create(w.ctx, "mx-opp", &tm));
+	dmn_domain_t cx = mk_domain(&w, "cx", 1), mx = mk_domain(&w, "mx", 1);
+	dmn_opp_table_t tc, tm, dt;
+	OK(dmn_opp_table_create(w.ctx, "cx-opp", &tc));
+	OK(dmn_opp_table_create(w.ctx, "mx-opp", &tm));
 	uint32_t c1 = add_level(&w, tc, 1, 0, NULL),
 		 c3 = add_level(&w, tc, 3, 0, NULL);
 	uint32_t m1 = add_level(&w, tm, 1, 0, NULL),
 		 m3 = add_level(&w, tm, 3, 0, NULL);
-	OK(opp_domain_set_table(w.ctx, cx, tc));
-	OK(opp_domain_set_table(w.ctx, mx, tm));
-	OK(opp_table_create(w.ctx, "dev", &dt));
-	struct opp_required a[2] = {{tc, c3}, {tm, m1}},
+	OK(dmn_opp_domain_set_table(w.ctx, cx, tc));
+	OK(dmn_opp_domain_set_table(w.ctx, mx, tm));
+	OK(dmn_opp_table_create(w.ctx, "dev", &dt));
+	struct dmn_opp_required a[2] = {{tc, c3}, {tm, m1}},
 			    b[2] = {{tc, c1}, {tm, m3}};
 	add_freq(&w, dt, 100, 0, 2, a);
 	add_freq(&w, dt, 200, 0, 2, b);
-	pd_device_t dev;
-	pd_attach_t ac, am;
-	OK(pd_device_create(w.ctx, "dev", &dev));
-	OK(pd_attach(w.ctx, dev, cx, &ac));
-	OK(pd_attach(w.ctx, dev, mx, &am));
-	OK(opp_device_bind(w.ctx, dev, dt));
-	OK(opp_device_set_clock(w.ctx, dev, &sim_providers_clock, &w.sp));
-	OK(pd_device_get(w.ctx, dev));
-	OK(opp_set_rate(w.ctx, dev, 100));
-	sim_providers_clear_log(&w.sp);
-	OK(opp_set_rate(w.ctx, dev, 200));
-	const struct sim_providers *sp = &w.sp;
+	dmn_device_t dev;
+	dmn_attach_t ac, am;
+	OK(dmn_device_create(w.ctx, "dev", &dev));
+	OK(dmn_attach(w.ctx, dev, cx, &ac));
+	OK(dmn_attach(w.ctx, dev, mx, &am));
+	OK(dmn_opp_device_bind(w.ctx, dev, dt));
+	OK(dmn_opp_device_set_clock(w.ctx, dev, &dmn_sim_providers_clock, &w.sp));
+	OK(dmn_device_get(w.ctx, dev));
+	OK(dmn_opp_set_rate(w.ctx, dev, 100));
+	dmn_sim_providers_clear_log(&w.sp);
+	OK(dmn_opp_set_rate(w.ctx, dev, 200));
+	const struct dmn_sim_providers *sp = &w.sp;
 	assert_int_equal(sp->n_log, 3);
-	assert_int_equal(sp->log[0].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[0].op, DMN_SIM_PROVIDERS_PSTATE);
 	assert_int_equal(sp->log[0].object, mx);
 	assert_int_equal(sp->log[0].value, 3);
-	assert_int_equal(sp->log[1].op, SIM_PROVIDERS_CLOCK);
-	assert_int_equal(sp->log[2].op, SIM_PROVIDERS_PSTATE);
+	assert_int_equal(sp->log[1].op, DMN_SIM_PROVIDERS_CLOCK);
+	assert_int_equal(sp->log[2].op, DMN_SIM_PROVIDERS_PSTATE);
 	assert_int_equal(sp->log[2].object, cx);
 	assert_int_equal(sp->log[2].value, 1);
 	/* A failing clock undoes the raise of mx only. */
-	OK(sim_providers_fail(&w.sp, SIM_PROVIDERS_CLOCK, dev, 1, -EIO));
-	assert_int_equal(opp_set_rate(w.ctx, dev, 100), -EIO);
+	OK(dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_CLOCK, dev, 1, -EIO));
+	assert_int_equal(dmn_opp_set_rate(w.ctx, dev, 100), -EIO);
 	assert_int_equal(dom_pstate(&w, cx), 1);
 	assert_int_equal(dom_pstate(&w, mx), 3);
 	assert_int_equal(att_vote(&w, ac), 1);
 	assert_int_equal(att_vote(&w, am), 3);
-	assert_int_equal(sim_providers_rate(sp, dev), 200);
-	OK(pd_device_put(w.ctx, dev));
+	assert_int_equal(dmn_sim_providers_rate(sp, dev), 200);
+	OK(dmn_device_put(w.ctx, dev));
 	world_fini(&w);
 }
 

@@ -30,47 +30,47 @@ static const char *const venus_parents[] = {"cx", "mx"};
 static const char *const cluster_children[] = {"cpu0"};
 static const char *const cpu0_parents[] = {"cluster"};
 
-static const struct rpt_device cx_devices[] = {
+static const struct dmn_report_device cx_devices[] = {
     {"sdhc_2", "/soc/mmc@8804000", NULL, 0, 128, 0, NULL, 0, 0, 0, 0, 0},
 };
-static const struct rpt_device mx_devices[] = {
+static const struct dmn_report_device mx_devices[] = {
     {"venus", "/soc/video-codec@aa00000", "mx", 1, 0, 0, NULL, 0, 0, 0, 0, 0},
 };
-static const struct rpt_device venus_devices[] = {
+static const struct dmn_report_device venus_devices[] = {
     {"venus", "/soc/video-codec@aa00000", "venus", 1, 48, 1, NULL, 0, 0, 0, 0, 0},
 };
-static const struct rpt_device cpu0_devices[] = {
+static const struct dmn_report_device cpu0_devices[] = {
     {"cpu0", "/cpus/cpu@0", NULL, 0, 0, 0, NULL, 0, 0, 0, 0, 0},
 };
 
-static const struct rpt_pstate_time cx_pstates[] = {
+static const struct dmn_report_pstate_time cx_pstates[] = {
     {0, NULL, 250 * US},
     {256, "nom", 950 * US},
     {64, "low_svs", 1300 * US},
     {48, "min_svs", 1500 * US},
 };
-static const struct rpt_pstate_time mx_pstates[] = {
+static const struct dmn_report_pstate_time mx_pstates[] = {
     {0, NULL, 250 * US},
     {256, "nom", 950 * US},
     {64, "low_svs", 2800 * US},
 };
-static const struct rpt_pstate_time venus_pstates[] = {
+static const struct dmn_report_pstate_time venus_pstates[] = {
     {0, NULL, 250 * US},
     {256, NULL, 950 * US},
     {64, NULL, 1300 * US},
     {48, NULL, 1500 * US},
 };
-static const struct rpt_pstate_time zero_pstate[] = {{0, NULL, 4 * MS}};
+static const struct dmn_report_pstate_time zero_pstate[] = {{0, NULL, 4 * MS}};
 
-static const struct rpt_idle_stats cluster_idle[] = {
+static const struct dmn_report_idle_stats cluster_idle[] = {
     {"cluster-ret", 50, 80, 300, 1, 0, 1 * MS},
     {"cluster-sleep-1", 400, 800, 3000, 0, 1, 500 * US},
 };
-static const struct rpt_idle_stats cpu0_idle[] = {
+static const struct dmn_report_idle_stats cpu0_idle[] = {
     {"cpu-sleep-0", 40, 100, 200, 2, 0, 2250 * US},
 };
 
-static const struct rpt_domain sample_domains[N_SAMPLE_DOMAINS] = {
+static const struct dmn_report_domain sample_domains[N_SAMPLE_DOMAINS] = {
     [D_CX] = {.name = "cx",
 	      .provider = "/soc/power-controller@c300000",
 	      .index = 0,
@@ -163,22 +163,22 @@ static const struct rpt_domain sample_domains[N_SAMPLE_DOMAINS] = {
 
 #define EV_PSTATE(t, dom, from, to, ln, why)                                   \
 	{                                                                      \
-		.time_ns = (t), .kind = RPT_EV_PSTATE, .domain = (dom),        \
+		.time_ns = (t), .kind = DMN_REPORT_EV_PSTATE, .domain = (dom),        \
 		.old_level = (from), .new_level = (to), .line = (ln),          \
 		.cause = (why)                                                 \
 	}
 #define EV_ON(t, dom, ln, why)                                                 \
 	{                                                                      \
-		.time_ns = (t), .kind = RPT_EV_POWER_ON, .domain = (dom),      \
+		.time_ns = (t), .kind = DMN_REPORT_EV_POWER_ON, .domain = (dom),      \
 		.line = (ln), .cause = (why)                                   \
 	}
 #define EV_OFF(t, dom, idle, ln, why)                                          \
 	{                                                                      \
-		.time_ns = (t), .kind = RPT_EV_POWER_OFF, .domain = (dom),     \
+		.time_ns = (t), .kind = DMN_REPORT_EV_POWER_OFF, .domain = (dom),     \
 		.idle_state = (idle), .line = (ln), .cause = (why)             \
 	}
 
-static const struct rpt_event sample_events[] = {
+static const struct dmn_report_event sample_events[] = {
     EV_PSTATE(250 * US, "cx", 0, 256, 3, "resume venus"),
     EV_PSTATE(250 * US, "mx", 0, 256, 3, "resume venus"),
     EV_PSTATE(250 * US, "venus_gdsc", 0, 256, 3, "resume venus"),
@@ -188,7 +188,7 @@ static const struct rpt_event sample_events[] = {
     EV_ON(500 * US, "cluster", 4, "resume cpu0"),
     EV_ON(500 * US, "cpu0", 4, "resume cpu0"),
     {.time_ns = 1 * MS,
-     .kind = RPT_EV_RATE,
+     .kind = DMN_REPORT_EV_RATE,
      .device = "venus",
      .old_hz = 100000000,
      .new_hz = 240000000,
@@ -198,7 +198,7 @@ static const struct rpt_event sample_events[] = {
     EV_PSTATE(1200 * US, "cx", 256, 64, 6, "vote venus 64"),
     EV_PSTATE(1200 * US, "mx", 256, 64, 6, "vote venus 64"),
     {.time_ns = 1500 * US,
-     .kind = RPT_EV_FAILURE,
+     .kind = DMN_REPORT_EV_FAILURE,
      .domain = "cx",
      .op = "pstate",
      .old_level = 64,
@@ -207,7 +207,7 @@ static const struct rpt_event sample_events[] = {
      .line = 12,
      .cause = "vote venus 256"},
     {.time_ns = 1500 * US,
-     .kind = RPT_EV_COMMAND_ERROR,
+     .kind = DMN_REPORT_EV_COMMAND_ERROR,
      .device = "venus",
      .error = -EIO,
      .line = 12,
@@ -217,7 +217,7 @@ static const struct rpt_event sample_events[] = {
     EV_PSTATE(2500 * US, "venus_gdsc", 64, 48, 17, "vote venus 48"),
     EV_PSTATE(2500 * US, "cx", 64, 48, 17, "vote venus 48"),
     {.time_ns = 2500 * US,
-     .kind = RPT_EV_FAILURE,
+     .kind = DMN_REPORT_EV_FAILURE,
      .domain = "mx",
      .op = "pstate",
      .old_level = 64,
@@ -230,12 +230,12 @@ static const struct rpt_event sample_events[] = {
     EV_ON(3 * MS, "cpu0", 19, "resume cpu0"),
     EV_OFF(3250 * US, "cpu0", "cpu-sleep-0", 20, "suspend cpu0"),
     {.time_ns = 3250 * US,
-     .kind = RPT_EV_STAY_ON,
+     .kind = DMN_REPORT_EV_STAY_ON,
      .domain = "cluster",
      .line = 20,
      .cause = "suspend cpu0"},
     {.time_ns = 3500 * US,
-     .kind = RPT_EV_EXPECT_FAILED,
+     .kind = DMN_REPORT_EV_EXPECT_FAILED,
      .domain = "cluster",
      .line = 21,
      .message = "cluster idle cluster-sleep-1, got on"},
@@ -245,7 +245,7 @@ static const char *const sample_warnings[] = {
     "sample.dtb: /soc/camera@ac6a000: power-domains: provider disabled, "
     "device skipped"};
 
-static const struct rpt_model sample_model = {
+static const struct dmn_report_model sample_model = {
     .board = "sample.dtb",
     .model = "Domino sample SoC",
     .domains = sample_domains,

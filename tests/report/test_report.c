@@ -72,32 +72,32 @@ enum writer { W_SUMMARY, W_EVENTS, W_STATS, W_JSON, W_TRACE, W_SVG, N_WRITERS };
 static const char *const writer_names[N_WRITERS] = {
     "summary", "events", "stats", "json", "trace", "svg"};
 
-static int run(enum writer w, const struct rpt_model *m, int color,
+static int run(enum writer w, const struct dmn_report_model *m, int color,
 	       struct buf *b)
 {
-	struct rpt_sink sink = {buf_write, b};
-	struct rpt_text_options opt = {color, 0};
+	struct dmn_report_sink sink = {buf_write, b};
+	struct dmn_report_text_options opt = {color, 0};
 
 	switch (w) {
 	case W_SUMMARY:
-		return rpt_write_summary_text(m, &opt, &sink);
+		return dmn_report_write_summary_text(m, &opt, &sink);
 	case W_EVENTS:
-		return rpt_write_events_text(m, &opt, &sink);
+		return dmn_report_write_events_text(m, &opt, &sink);
 	case W_STATS:
-		return rpt_write_stats_text(m, &opt, &sink);
+		return dmn_report_write_stats_text(m, &opt, &sink);
 	case W_JSON:
-		return rpt_write_json(m, &sink);
+		return dmn_report_write_json(m, &sink);
 	case W_TRACE:
-		return rpt_write_trace(m, &sink);
+		return dmn_report_write_trace(m, &sink);
 	case W_SVG:
-		return rpt_write_svg(m, &sink);
+		return dmn_report_write_svg(m, &sink);
 	default:
 		return -1;
 	}
 }
 
 /* The writer's whole output, as a NUL-terminated string to free(). */
-static char *output(enum writer w, const struct rpt_model *m, int color)
+static char *output(enum writer w, const struct dmn_report_model *m, int color)
 {
 	struct buf b;
 	buf_init(&b);
@@ -174,7 +174,7 @@ static void test_json_sample(void **state)
 	assert_int_equal(json_array_size(domains), N_SAMPLE_DOMAINS);
 	json_array_foreach(domains, i, d)
 	{
-		const struct rpt_domain *want = &sample_domains[i];
+		const struct dmn_report_domain *want = &sample_domains[i];
 		json_t *devices, *dev, *index = json_object_get(d, "index");
 		const char *status;
 
@@ -302,8 +302,8 @@ static void test_json_sample(void **state)
 /* A summary model (no simulation): no events, no stats, no warnings. */
 static void test_json_summary_only(void **state)
 {
-	struct rpt_model m = sample_model;
-	struct rpt_domain domains[N_SAMPLE_DOMAINS];
+	struct dmn_report_model m = sample_model;
+	struct dmn_report_domain domains[N_SAMPLE_DOMAINS];
 	char *text;
 	json_t *root;
 	(void)state;
@@ -345,7 +345,7 @@ struct lane_check {
 };
 
 /* @names: the domains' names as JSON decodes them (NULL: as in @m). */
-static void check_trace(const struct rpt_model *m, const char *text,
+static void check_trace(const struct dmn_report_model *m, const char *text,
 			double end_us, const char *const *names)
 {
 	json_t *root = parse_json(text), *events, *e;
@@ -473,21 +473,21 @@ static void test_trace_sample(void **state)
  * left out; with end_ns 0 the run ends at the last event. */
 static void test_trace_edges(void **state)
 {
-	struct rpt_domain d = {.name = "solo", .provider = "/p", .index = -1};
-	struct rpt_event ev[] = {
-	    {.time_ns = 1501, .kind = RPT_EV_POWER_ON, .domain = "solo"},
+	struct dmn_report_domain d = {.name = "solo", .provider = "/p", .index = -1};
+	struct dmn_report_event ev[] = {
+	    {.time_ns = 1501, .kind = DMN_REPORT_EV_POWER_ON, .domain = "solo"},
 	    {.time_ns = 2000,
-	     .kind = RPT_EV_PSTATE,
+	     .kind = DMN_REPORT_EV_PSTATE,
 	     .domain = "solo",
 	     .new_level = 5},
 	    /* Off and on again at the same instant: no empty period. */
-	    {.time_ns = 2000, .kind = RPT_EV_POWER_OFF, .domain = "solo"},
-	    {.time_ns = 2000, .kind = RPT_EV_POWER_ON, .domain = "solo"},
-	    {.time_ns = 3000, .kind = RPT_EV_POWER_OFF, .domain = "solo"},
-	    {.time_ns = 9000, .kind = RPT_EV_POWER_ON, .domain = "solo"},
-	    {.time_ns = 9500, .kind = RPT_EV_POWER_ON, .domain = "ghost"},
+	    {.time_ns = 2000, .kind = DMN_REPORT_EV_POWER_OFF, .domain = "solo"},
+	    {.time_ns = 2000, .kind = DMN_REPORT_EV_POWER_ON, .domain = "solo"},
+	    {.time_ns = 3000, .kind = DMN_REPORT_EV_POWER_OFF, .domain = "solo"},
+	    {.time_ns = 9000, .kind = DMN_REPORT_EV_POWER_ON, .domain = "solo"},
+	    {.time_ns = 9500, .kind = DMN_REPORT_EV_POWER_ON, .domain = "ghost"},
 	};
-	struct rpt_model m = {.board = "edge",
+	struct dmn_report_model m = {.board = "edge",
 			      .domains = &d,
 			      .n_domains = 1,
 			      .events = ev,
@@ -530,24 +530,24 @@ static void test_trace_edges(void **state)
  * any attachment is in it. */
 static void test_sleep_and_hwmode(void **state)
 {
-	struct rpt_domain d = {.name = "gdsc", .provider = "/p", .index = -1};
-	struct rpt_event ev[] = {
-	    {.time_ns = 1000, .kind = RPT_EV_POWER_ON, .domain = "gdsc"},
-	    {.time_ns = 1000, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	struct dmn_report_domain d = {.name = "gdsc", .provider = "/p", .index = -1};
+	struct dmn_report_event ev[] = {
+	    {.time_ns = 1000, .kind = DMN_REPORT_EV_POWER_ON, .domain = "gdsc"},
+	    {.time_ns = 1000, .kind = DMN_REPORT_EV_HWMODE, .domain = "gdsc",
 	     .device = "a", .new_level = 1},
-	    {.time_ns = 1500, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	    {.time_ns = 1500, .kind = DMN_REPORT_EV_HWMODE, .domain = "gdsc",
 	     .device = "b", .new_level = 1},
 	    /* b leaves, a stays: still in HW mode */
-	    {.time_ns = 1800, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	    {.time_ns = 1800, .kind = DMN_REPORT_EV_HWMODE, .domain = "gdsc",
 	     .device = "b", .old_level = 1},
-	    {.time_ns = 2000, .kind = RPT_EV_POWER_OFF, .domain = "gdsc"},
-	    {.time_ns = 2000, .kind = RPT_EV_SYSTEM_SLEEP},
-	    {.time_ns = 3000, .kind = RPT_EV_SYSTEM_WAKE},
-	    {.time_ns = 3500, .kind = RPT_EV_HWMODE, .domain = "gdsc",
+	    {.time_ns = 2000, .kind = DMN_REPORT_EV_POWER_OFF, .domain = "gdsc"},
+	    {.time_ns = 2000, .kind = DMN_REPORT_EV_SYSTEM_SLEEP},
+	    {.time_ns = 3000, .kind = DMN_REPORT_EV_SYSTEM_WAKE},
+	    {.time_ns = 3500, .kind = DMN_REPORT_EV_HWMODE, .domain = "gdsc",
 	     .device = "a", .old_level = 1},
-	    {.time_ns = 3800, .kind = RPT_EV_SYSTEM_SLEEP},
+	    {.time_ns = 3800, .kind = DMN_REPORT_EV_SYSTEM_SLEEP},
 	};
-	struct rpt_model m = {.board = "life",
+	struct dmn_report_model m = {.board = "life",
 			      .domains = &d,
 			      .n_domains = 1,
 			      .events = ev,
@@ -686,7 +686,7 @@ static void test_svg_at_scale(void **state)
 	static const char *const parents[] = {"top"};
 	static const char *const levels[] = {"low", "high"};
 	static const uint32_t values[] = {64, 256};
-	struct rpt_domain doms[3] = {
+	struct dmn_report_domain doms[3] = {
 	    {.name = "parent_dom", .provider = "/p", .index = 0,
 	     .parents = parents, .n_parents = 1, .levels = levels,
 	     .level_values = values, .n_levels = 2, .has_stats = 1},
@@ -694,25 +694,25 @@ static void test_svg_at_scale(void **state)
 	     .n_children = 1, .has_stats = 1},
 	    {.name = "still", .provider = "/s", .index = -1, .has_stats = 1},
 	};
-	struct rpt_event *ev = calloc(2 * N + 1, sizeof(*ev));
+	struct dmn_report_event *ev = calloc(2 * N + 1, sizeof(*ev));
 	assert_non_null(ev);
 	unsigned n = 0;
 	for (unsigned i = 0; i < N; i++) {
 		ev[n].time_ns = 2 * i + 1;
-		ev[n].kind = i % 2 ? RPT_EV_POWER_OFF : RPT_EV_POWER_ON;
+		ev[n].kind = i % 2 ? DMN_REPORT_EV_POWER_OFF : DMN_REPORT_EV_POWER_ON;
 		ev[n++].domain = i % 4 < 2 ? "parent_dom" : "top";
 		ev[n].time_ns = 2 * i + 2;
-		ev[n].kind = RPT_EV_RATE;
+		ev[n].kind = DMN_REPORT_EV_RATE;
 		ev[n].device = "codec";
 		ev[n].old_hz = i % 2 ? 2000000 : 1000000;
 		ev[n++].new_hz = i % 2 ? 1000000 : 2000000;
 	}
 	ev[n].time_ns = 2 * N + 1;
-	ev[n].kind = RPT_EV_PSTATE;
+	ev[n].kind = DMN_REPORT_EV_PSTATE;
 	ev[n].domain = "parent_dom";
 	ev[n].old_level = 0;
 	ev[n++].new_level = 256;
-	struct rpt_model m = {.board = "scale.dtb", .domains = doms,
+	struct dmn_report_model m = {.board = "scale.dtb", .domains = doms,
 			      .n_domains = 3, .events = ev, .n_events = n,
 			      .end_ns = 2 * N + 1};
 	(void)state;
@@ -802,8 +802,8 @@ static void test_summary_text(void **state)
 /* A model of @n domains: each d(K+1) a child of dK, or, with @wide, d0
  * a child of every other domain. The caller frees the one block. */
 struct shape {
-	struct rpt_model m;
-	struct rpt_domain *domains;
+	struct dmn_report_model m;
+	struct dmn_report_domain *domains;
 	char (*names)[16];
 	const char **links;
 };
@@ -824,7 +824,7 @@ static void shape_build(struct shape *sh, unsigned n, int wide)
 		sh->domains[k].index = -1;
 	}
 	for (unsigned k = 0; k < n; k++) {
-		struct rpt_domain *d = &sh->domains[k];
+		struct dmn_report_domain *d = &sh->domains[k];
 		if (wide && k == 0) {
 			d->parents = sh->links + 1;
 			d->n_parents = n - 1;
@@ -962,21 +962,21 @@ static void test_sink_failure(void **state)
 
 static void test_bad_arguments(void **state)
 {
-	struct rpt_sink none = {NULL, NULL};
+	struct dmn_report_sink none = {NULL, NULL};
 	struct buf b;
-	struct rpt_sink sink = {buf_write, &b};
+	struct dmn_report_sink sink = {buf_write, &b};
 	(void)state;
 
 	buf_init(&b);
-	assert_int_equal(rpt_write_json(&sample_model, NULL), -EINVAL);
-	assert_int_equal(rpt_write_json(&sample_model, &none), -EINVAL);
-	assert_int_equal(rpt_write_json(NULL, &sink), -EINVAL);
-	assert_int_equal(rpt_write_trace(NULL, &sink), -EINVAL);
-	assert_int_equal(rpt_write_svg(NULL, &sink), -EINVAL);
-	assert_int_equal(rpt_write_summary_text(NULL, NULL, &sink), -EINVAL);
-	assert_int_equal(rpt_write_events_text(NULL, NULL, &sink), -EINVAL);
-	assert_int_equal(rpt_write_stats_text(NULL, NULL, &sink), -EINVAL);
-	assert_int_equal(rpt_json_escape(NULL, "x"), -EINVAL);
+	assert_int_equal(dmn_report_write_json(&sample_model, NULL), -EINVAL);
+	assert_int_equal(dmn_report_write_json(&sample_model, &none), -EINVAL);
+	assert_int_equal(dmn_report_write_json(NULL, &sink), -EINVAL);
+	assert_int_equal(dmn_report_write_trace(NULL, &sink), -EINVAL);
+	assert_int_equal(dmn_report_write_svg(NULL, &sink), -EINVAL);
+	assert_int_equal(dmn_report_write_summary_text(NULL, NULL, &sink), -EINVAL);
+	assert_int_equal(dmn_report_write_events_text(NULL, NULL, &sink), -EINVAL);
+	assert_int_equal(dmn_report_write_stats_text(NULL, NULL, &sink), -EINVAL);
+	assert_int_equal(dmn_report_json_escape(NULL, "x"), -EINVAL);
 	assert_int_equal(b.len, 0);
 }
 
@@ -993,8 +993,8 @@ static void test_escaping(void **state)
 	static const char *const warnings[] = {"bad \"quote\" \x02"};
 	static const char *const decoded_names[] = {NASTY_DECODED, "child"};
 	static const uint32_t args[] = {3, 1};
-	struct rpt_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1, args, 2, 0, 0, 0, 0};
-	struct rpt_domain doms[2] = {
+	struct dmn_report_device dev = {NASTY, "/soc/" NASTY, NASTY, 1, 7, 1, args, 2, 0, 0, 0, 0};
+	struct dmn_report_domain doms[2] = {
 	    {.name = NASTY,
 	     .provider = "/" NASTY,
 	     .index = 2,
@@ -1014,30 +1014,30 @@ static void test_escaping(void **state)
 	     .n_parents = 1,
 	     .has_stats = 1},
 	};
-	struct rpt_idle_stats idle = {.name = NASTY, .time_ns = 10};
-	struct rpt_event ev[] = {
+	struct dmn_report_idle_stats idle = {.name = NASTY, .time_ns = 10};
+	struct dmn_report_event ev[] = {
 	    {.time_ns = 5,
-	     .kind = RPT_EV_POWER_ON,
+	     .kind = DMN_REPORT_EV_POWER_ON,
 	     .domain = NASTY,
 	     .cause = NASTY,
 	     .line = 1},
 	    {.time_ns = 6,
-	     .kind = RPT_EV_FAILURE,
+	     .kind = DMN_REPORT_EV_FAILURE,
 	     .domain = NASTY,
 	     .op = NASTY,
 	     .error = -ERANGE,
 	     .cause = NASTY,
 	     .line = 2},
 	    {.time_ns = 7,
-	     .kind = RPT_EV_POWER_OFF,
+	     .kind = DMN_REPORT_EV_POWER_OFF,
 	     .domain = NASTY,
 	     .idle_state = NASTY},
-	    {.time_ns = 8, .kind = RPT_EV_EXPECT_FAILED, .message = NASTY},
+	    {.time_ns = 8, .kind = DMN_REPORT_EV_EXPECT_FAILED, .message = NASTY},
 	};
 	static const char *const owners[] = {NASTY, "cci"};
-	static const struct rpt_requirement reqs[] = {{NASTY, "/" NASTY,
+	static const struct dmn_report_requirement reqs[] = {{NASTY, "/" NASTY,
 						       owners, 2}};
-	struct rpt_model m = {.board = NASTY,
+	struct dmn_report_model m = {.board = NASTY,
 			      .model = NASTY,
 			      .domains = doms,
 			      .n_domains = 2,
@@ -1051,7 +1051,7 @@ static void test_escaping(void **state)
 	char *text;
 	json_t *root, *d;
 	struct buf b;
-	struct rpt_sink sink = {buf_write, &b};
+	struct dmn_report_sink sink = {buf_write, &b};
 	(void)state;
 
 	doms[0].idle = &idle;
@@ -1120,17 +1120,17 @@ static void test_escaping(void **state)
 
 	/* The public escaper, byte for byte. */
 	buf_init(&b);
-	assert_int_equal(rpt_json_escape(&sink, "a\"b\\c\n\x1f\x7f\xff"), 0);
+	assert_int_equal(dmn_report_json_escape(&sink, "a\"b\\c\n\x1f\x7f\xff"), 0);
 	assert_string_equal(b.data, "\"a\\\"b\\\\c\\n\\u001f\\u007f\\ufffd\"");
 	free(b.data);
 	buf_init(&b);
-	assert_int_equal(rpt_json_escape(&sink, NULL), 0);
+	assert_int_equal(dmn_report_json_escape(&sink, NULL), 0);
 	assert_string_equal(b.data, "null");
 	free(b.data);
 	/* ...and the terminal one: C0, DEL, C1 (U+009B is CSI on terminals
 	 * that take 8-bit controls) and invalid bytes become '?'. */
 	buf_init(&b);
-	assert_int_equal(rpt_text_escape(&sink, "a\033[2J\r\x7f\xc2\x9b" "1A\xff\xc3\xa9"), 0);
+	assert_int_equal(dmn_report_text_escape(&sink, "a\033[2J\r\x7f\xc2\x9b" "1A\xff\xc3\xa9"), 0);
 	assert_string_equal(b.data, "a?[2J???1A?\xc3\xa9");
 	free(b.data);
 }
@@ -1138,7 +1138,7 @@ static void test_escaping(void **state)
 /* No domains, no events: every writer still writes a valid document. */
 static void test_empty_model(void **state)
 {
-	struct rpt_model m = {.board = "empty"};
+	struct dmn_report_model m = {.board = "empty"};
 	char *text;
 	json_t *root;
 	(void)state;

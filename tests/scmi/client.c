@@ -11,7 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-static struct client *inproc[SCMI_MAX_AGENTS + 1];
+static struct client *inproc[DMN_SCMI_MAX_AGENTS + 1];
 
 static void die(const char *fmt, ...)
 {
@@ -53,7 +53,7 @@ void client_inproc_reset(void)
 	memset(inproc, 0, sizeof(inproc));
 }
 
-void client_inproc_init(struct client *c, struct scmi_server *srv,
+void client_inproc_init(struct client *c, struct dmn_scmi_server *srv,
 			uint32_t agent)
 {
 	memset(c, 0, sizeof(*c));
@@ -61,14 +61,14 @@ void client_inproc_init(struct client *c, struct scmi_server *srv,
 	c->srv = srv;
 	c->agent = agent;
 	c->token = 1;
-	if (agent <= SCMI_MAX_AGENTS)
+	if (agent <= DMN_SCMI_MAX_AGENTS)
 		inproc[agent] = c;
 }
 
 void client_inproc_send(void *user, uint32_t agent, const void *msg, size_t len)
 {
 	(void)user;
-	if (agent > SCMI_MAX_AGENTS || !inproc[agent])
+	if (agent > DMN_SCMI_MAX_AGENTS || !inproc[agent])
 		return;
 	enqueue(inproc[agent], msg, len);
 }
@@ -164,10 +164,10 @@ size_t client_raw(struct client *c, const void *msg, size_t len, uint8_t *reply,
 	if (c->fd < 0) {
 		size_t rlen = 0;
 		int err =
-		    scmi_handle(c->srv, c->agent, msg, len, reply, cap, &rlen);
+		    dmn_scmi_handle(c->srv, c->agent, msg, len, reply, cap, &rlen);
 		if (err)
-			die("scmi_handle: %d", err);
-		scmi_deliver(c->srv);
+			die("dmn_scmi_handle: %d", err);
+		dmn_scmi_deliver(c->srv);
 		return rlen;
 	}
 	uint8_t lenb[4];
@@ -179,7 +179,7 @@ size_t client_raw(struct client *c, const void *msg, size_t len, uint8_t *reply,
 		size_t n = read_frame(c, buf, sizeof(buf), 20000);
 		if (!n)
 			die("no reply");
-		if (scmi_header_type(get32(buf)) == SCMI_TYPE_COMMAND) {
+		if (dmn_scmi_header_type(get32(buf)) == DMN_SCMI_TYPE_COMMAND) {
 			if (n > cap)
 				die("reply of %zu bytes", n);
 			memcpy(reply, buf, n);
@@ -197,7 +197,7 @@ int32_t client_call(struct client *c, uint32_t protocol, uint32_t msg,
 	if (n_args > 16)
 		die("too many arguments");
 	uint32_t token = c->token++ & 0x3ff;
-	uint32_t header = scmi_header(protocol, msg, SCMI_TYPE_COMMAND, token);
+	uint32_t header = dmn_scmi_header(protocol, msg, DMN_SCMI_TYPE_COMMAND, token);
 	put32(req, header);
 	for (unsigned i = 0; i < n_args; i++)
 		put32(req + 4 + 4 * i, args[i]);

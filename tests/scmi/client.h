@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A small SCMI client for the tests: the same calls over the in-process
- * handler (scmi_handle + scmi_deliver) or over a served agent socket
+ * handler (dmn_scmi_handle + dmn_scmi_deliver) or over a served agent socket
  * (32-bit little-endian length, then the message; docs/scmi.md).
  */
 #ifndef DOMINO_TESTS_SCMI_CLIENT_H
@@ -23,7 +23,7 @@ struct client_msg {
 
 struct client {
 	int fd;			 /* socket, or -1 for in-process */
-	struct scmi_server *srv; /* in-process */
+	struct dmn_scmi_server *srv; /* in-process */
 	uint32_t agent;
 	uint32_t token;
 	size_t last_len; /* length of the last reply, header included */
@@ -31,10 +31,10 @@ struct client {
 	unsigned q_head, q_count;
 };
 
-/* In-process: route what scmi_deliver sends to the clients registered. */
-void client_inproc_init(struct client *c, struct scmi_server *srv,
+/* In-process: route what dmn_scmi_deliver sends to the clients registered. */
+void client_inproc_init(struct client *c, struct dmn_scmi_server *srv,
 			uint32_t agent);
-/* The scmi_send_fn to put in scmi_config (user: NULL). */
+/* The dmn_scmi_send_fn to put in dmn_scmi_config (user: NULL). */
 void client_inproc_send(void *user, uint32_t agent, const void *msg,
 			size_t len);
 void client_inproc_reset(void);

@@ -2,7 +2,7 @@
 /*
  * The SCMI server on real boards (qrb5165-rb5, rk3588-rock-5b from
  * ../shared/dts), driven by the test client through every message, twice:
- * in process (scmi_handle) and over the sockets of `domino scmi-serve`.
+ * in process (dmn_scmi_handle) and over the sockets of `domino scmi-serve`.
  * What the server says is checked against `domino summary --json` (names,
  * counts, parents) and the boards' independent facts (the opp-level
  * entries of performance-state providers). Boards that are absent are
@@ -31,11 +31,11 @@
 
 #include "read_file.h"
 
-#define BASE SCMI_PROTOCOL_BASE
-#define POWER SCMI_PROTOCOL_POWER
-#define PERF SCMI_PROTOCOL_PERF
-#define ON SCMI_POWER_ON
-#define OFF SCMI_POWER_OFF
+#define BASE DMN_SCMI_PROTOCOL_BASE
+#define POWER DMN_SCMI_PROTOCOL_POWER
+#define PERF DMN_SCMI_PROTOCOL_PERF
+#define ON DMN_SCMI_POWER_ON
+#define OFF DMN_SCMI_POWER_OFF
 enum { OSPM = 1, HYP = 2, GUEST = 3 };
 
 #define MAX_DOMAINS 512
@@ -162,14 +162,14 @@ static int32_t call(struct client *c, uint32_t proto, uint32_t msg, unsigned n,
 static uint32_t state_of(struct client *c, unsigned dom)
 {
 	uint32_t o[16];
-	assert_int_equal(call(c, POWER, 5, 1, dom, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(c, POWER, 5, 1, dom, 0, 0, o), DMN_SCMI_SUCCESS);
 	return o[0];
 }
 
 static uint32_t level_of(struct client *c, unsigned dom)
 {
 	uint32_t o[16];
-	assert_int_equal(call(c, PERF, 8, 1, dom, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(c, PERF, 8, 1, dom, 0, 0, o), DMN_SCMI_SUCCESS);
 	return o[0];
 }
 
@@ -186,9 +186,9 @@ static void expect_note(struct client *c, uint32_t proto, uint32_t id,
 {
 	struct client_msg m;
 	assert_true(client_next(c, &m, 10000));
-	assert_int_equal(scmi_header_type(m.header), SCMI_TYPE_NOTIFICATION);
-	assert_int_equal(scmi_header_protocol(m.header), proto);
-	assert_int_equal(scmi_header_msg(m.header), id);
+	assert_int_equal(dmn_scmi_header_type(m.header), DMN_SCMI_TYPE_NOTIFICATION);
+	assert_int_equal(dmn_scmi_header_protocol(m.header), proto);
+	assert_int_equal(dmn_scmi_header_msg(m.header), id);
 	assert_int_equal(m.words[0], agent);
 	assert_int_equal(m.words[1], dom);
 	assert_int_equal(m.words[2], value);
@@ -276,7 +276,7 @@ static void discovery(const struct expect *e, struct client *ospm,
 			assert_int_equal(
 			    client_call(guest, PERF, 4, args, 2, out, 64, &n),
 			    0);
-			assert_true(guest->last_len <= SCMI_DEFAULT_MAX_MSG);
+			assert_true(guest->last_len <= DMN_SCMI_DEFAULT_MAX_MSG);
 			unsigned page = out[0] & 0xfff;
 			assert_true(page > 0);
 			assert_int_equal(out[0] >> 16,
@@ -287,7 +287,7 @@ static void discovery(const struct expect *e, struct client *ospm,
 			got += page;
 		}
 		assert_int_equal(call(guest, PERF, 4, 2, j, got, 0, o),
-				 SCMI_INVALID_PARAMETERS);
+				 DMN_SCMI_INVALID_PARAMETERS);
 	}
 }
 
@@ -338,8 +338,8 @@ static void power_notifications(const struct expect *e, struct client *ospm,
 	struct client_msg m;
 	assert_true(client_next(ospm, &m, 10000));
 	assert_int_equal(
-	    m.header, scmi_header(POWER, 4, SCMI_TYPE_DELAYED_RESPONSE, token));
-	assert_int_equal(m.words[0], SCMI_SUCCESS);
+	    m.header, dmn_scmi_header(POWER, 4, DMN_SCMI_TYPE_DELAYED_RESPONSE, token));
+	assert_int_equal(m.words[0], DMN_SCMI_SUCCESS);
 	assert_int_equal(m.words[1], c);
 	assert_int_equal(m.words[2], ON);
 	assert_int_equal(state_of(guest, c), ON);
@@ -381,7 +381,7 @@ static void perf_levels(const struct expect *e, struct client *ospm,
 	struct client_msg m;
 	assert_true(client_next(guest, &m, 10000));
 	assert_int_equal(m.header,
-			 scmi_header(PERF, 0, SCMI_TYPE_NOTIFICATION, 0));
+			 dmn_scmi_header(PERF, 0, DMN_SCMI_TYPE_NOTIFICATION, 0));
 	assert_int_equal(m.words[0], OSPM);
 	assert_int_equal(m.words[2], lv[2]);
 	assert_int_equal(m.words[3], lv[0]);
@@ -392,24 +392,24 @@ static void perf_levels(const struct expect *e, struct client *ospm,
 	assert_int_equal(o[1], lv[0]);
 	assert_int_equal(level_of(guest, 0), lv[2]);
 	assert_int_equal(call(ospm, PERF, 7, 2, 0, lv[3], 0, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(ospm, PERF, 5, 3, 0, lv[n - 1], lv[0], NULL), 0);
 	assert_int_equal(level_of(guest, 0), lv[n - 1]);
 	/* errors */
 	assert_int_equal(call(ospm, PERF, 5, 3, 0, lv[0], lv[1], NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(ospm, PERF, 5, 3, 0, lv[n - 1] + 1, lv[0], NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(ospm, PERF, 7, 2, 0, lv[n - 1] + 1, 0, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(guest, PERF, 7, 2, 0, lv[1], 0, NULL),
-			 SCMI_DENIED);
+			 DMN_SCMI_DENIED);
 	assert_int_equal(call(guest, PERF, 5, 3, 0, lv[1], lv[0], NULL),
-			 SCMI_DENIED);
+			 DMN_SCMI_DENIED);
 	assert_int_equal(call(ospm, PERF, 7, 2, e->n_perf, lv[1], 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, PERF, 0xB, 2, 0, 7, 0, NULL),
-			 SCMI_NOT_SUPPORTED);
+			 DMN_SCMI_NOT_SUPPORTED);
 	/* withdraw everything: back to off at 0 */
 	assert_int_equal(call(ospm, PERF, 7, 2, 0, 0, 0, NULL), 0);
 	assert_int_equal(call(hyp, PERF, 7, 2, 0, 0, 0, NULL), 0);
@@ -423,35 +423,35 @@ static void perf_levels(const struct expect *e, struct client *ospm,
 static void error_statuses(const struct expect *e, struct client *ospm,
 			   struct client *guest)
 {
-	assert_int_equal(call(guest, POWER, 4, 3, 0, 0, ON, NULL), SCMI_DENIED);
+	assert_int_equal(call(guest, POWER, 4, 3, 0, 0, ON, NULL), DMN_SCMI_DENIED);
 	assert_int_equal(call(ospm, POWER, 4, 3, 0, e->n_power, ON, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, POWER, 5, 1, e->n_power, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, POWER, 3, 1, e->n_power, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, PERF, 3, 1, e->n_perf, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, POWER, 4, 3, 4, 0, ON, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(ospm, POWER, 4, 3, 0, 0, 0x40000002, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(ospm, POWER, 6, 2, 0, 5, 0, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(ospm, BASE, 6, 1, 3, 0, 0, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(ospm, BASE, 7, 1, 77, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, 0x15, 0, 0, 0, 0, 0, NULL),
-			 SCMI_NOT_SUPPORTED);
+			 DMN_SCMI_NOT_SUPPORTED);
 	assert_int_equal(call(ospm, POWER, 0x8, 1, 0, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, BASE, 2, 1, 0x9, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, POWER, 4, 1, 0, 0, 0, NULL),
-			 SCMI_PROTOCOL_ERROR);
+			 DMN_SCMI_PROTOCOL_ERROR);
 	assert_int_equal(call(ospm, BASE, 1, 1, 0, 0, 0, NULL),
-			 SCMI_PROTOCOL_ERROR);
+			 DMN_SCMI_PROTOCOL_ERROR);
 }
 
 static void suite(const struct expect *e, struct client *ospm,
@@ -470,9 +470,9 @@ static void suite(const struct expect *e, struct client *ospm,
 static const uint8_t all_bits[MAX_DOMAINS / 8];
 
 struct inproc {
-	struct sim *sim;
-	struct scmi_board_map map;
-	struct scmi_server *srv;
+	struct dmn_sim *sim;
+	struct dmn_scmi_board_map map;
+	struct dmn_scmi_server *srv;
 	struct client ospm, hyp, guest;
 };
 
@@ -482,18 +482,18 @@ static void inproc_open(const struct expect *e, struct inproc *w)
 	size_t size;
 	blob = read_whole_file(e->dtb, &size);
 	assert_non_null(blob);
-	struct sim_options so = {.board_name = e->board};
-	assert_int_equal(sim_create(blob, size, &so, &w->sim), 0);
+	struct dmn_sim_options so = {.board_name = e->board};
+	assert_int_equal(dmn_sim_create(blob, size, &so, &w->sim), 0);
 	free(blob);
 	assert_int_equal(
-	    scmi_board_map(sim_board(w->sim), sim_instance(w->sim), &w->map),
+	    dmn_scmi_board_map(dmn_sim_board(w->sim), dmn_sim_instance(w->sim), &w->map),
 	    0);
 	static uint8_t ones[MAX_DOMAINS / 8];
 	memset(ones, 0xff, sizeof(ones));
-	struct scmi_agent agents[3] = {{OSPM, "ospm", ones, ones},
+	struct dmn_scmi_agent agents[3] = {{OSPM, "ospm", ones, ones},
 				       {HYP, "hyp", ones, ones},
 				       {GUEST, "guest", all_bits, all_bits}};
-	struct scmi_config cfg = {.ctx = sim_ctx(w->sim),
+	struct dmn_scmi_config cfg = {.ctx = dmn_sim_ctx(w->sim),
 				  .power = w->map.power,
 				  .n_power = w->map.n_power,
 				  .perf = w->map.perf,
@@ -502,7 +502,7 @@ static void inproc_open(const struct expect *e, struct inproc *w)
 				  .n_agents = 3,
 				  .send = client_inproc_send};
 	client_inproc_reset();
-	assert_int_equal(scmi_server_create(&cfg, &w->srv), 0);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &w->srv), 0);
 	client_inproc_init(&w->ospm, w->srv, OSPM);
 	client_inproc_init(&w->hyp, w->srv, HYP);
 	client_inproc_init(&w->guest, w->srv, GUEST);
@@ -510,9 +510,9 @@ static void inproc_open(const struct expect *e, struct inproc *w)
 
 static void inproc_close(struct inproc *w)
 {
-	scmi_server_destroy(w->srv);
-	scmi_board_map_free(&w->map);
-	sim_free(w->sim);
+	dmn_scmi_server_destroy(w->srv);
+	dmn_scmi_board_map_free(&w->map);
+	dmn_sim_free(w->sim);
 }
 
 /* Arm `fail DOMAIN OP` through the simulator's own scenario command. */
@@ -520,15 +520,15 @@ static void arm(struct inproc *w, const char *domain, const char *op)
 {
 	char line[256];
 	int n = snprintf(line, sizeof(line), "fail %s %s\n", domain, op);
-	struct scn_script *script;
-	struct scn_diag diag;
-	assert_int_equal(scn_parse(line, (size_t)n, "t", NULL, &script, &diag),
+	struct dmn_scn_script *script;
+	struct dmn_scn_diag diag;
+	assert_int_equal(dmn_scn_parse(line, (size_t)n, "t", NULL, &script, &diag),
 			 0);
-	struct sim_result res = {0, 0, 0};
+	struct dmn_sim_result res = {0, 0, 0};
 	int op_error;
-	assert_int_equal(sim_step(w->sim, script, 0, &res, &op_error, &diag),
+	assert_int_equal(dmn_sim_step(w->sim, script, 0, &res, &op_error, &diag),
 			 0);
-	scn_free(script);
+	dmn_scn_free(script);
 }
 
 /* DESIGN §1 under SCMI on a real board's simulated providers. */
@@ -543,26 +543,26 @@ static void failures(const struct expect *e, struct inproc *w)
 	unsigned p = e->parent[d] >= 0 ? (unsigned)e->parent[d] : d;
 	arm(w, e->names[p], "on");
 	assert_int_equal(call(&w->ospm, POWER, 4, 3, 0, d, ON, NULL),
-			 SCMI_HARDWARE_ERROR);
+			 DMN_SCMI_HARDWARE_ERROR);
 	assert_int_equal(state_of(&w->ospm, d), OFF);
 	assert_int_equal(state_of(&w->ospm, p), OFF);
 	assert_int_equal(call(&w->ospm, POWER, 4, 3, 0, d, ON, NULL), 0);
 	arm(w, e->names[d], "off");
 	assert_int_equal(call(&w->ospm, POWER, 4, 3, 0, d, OFF, NULL), 0);
 	assert_int_equal(state_of(&w->ospm, d), ON); /* safe: stays on */
-	assert_int_equal(dmn_last_error(sim_ctx(w->sim)), -EIO);
+	assert_int_equal(dmn_last_error(dmn_sim_ctx(w->sim)), -EIO);
 	/* BUSY: a second async request before the first was delivered */
 	uint8_t req[16], reply[64];
-	uint32_t h = scmi_header(POWER, 4, 0, 3), words[3] = {1, d, ON};
+	uint32_t h = dmn_scmi_header(POWER, 4, 0, 3), words[3] = {1, d, ON};
 	memcpy(req, &h, 4);
 	memcpy(req + 4, words, 12);
 	size_t len;
-	assert_int_equal(scmi_handle(w->srv, HYP, req, 16, reply, 64, &len), 0);
-	assert_int_equal(scmi_handle(w->srv, HYP, req, 16, reply, 64, &len), 0);
+	assert_int_equal(dmn_scmi_handle(w->srv, HYP, req, 16, reply, 64, &len), 0);
+	assert_int_equal(dmn_scmi_handle(w->srv, HYP, req, 16, reply, 64, &len), 0);
 	int32_t st;
 	memcpy(&st, reply + 4, 4);
-	assert_int_equal(st, SCMI_BUSY);
-	scmi_deliver(w->srv);
+	assert_int_equal(st, DMN_SCMI_BUSY);
+	dmn_scmi_deliver(w->srv);
 	client_drain(&w->hyp);
 	if (!e->n_perf)
 		return;
@@ -570,7 +570,7 @@ static void failures(const struct expect *e, struct inproc *w)
 	assert_int_equal(call(&w->ospm, PERF, 7, 2, 0, lv[1], 0, NULL), 0);
 	arm(w, e->names[e->perf_power[0]], "pstate");
 	assert_int_equal(call(&w->ospm, PERF, 7, 2, 0, lv[3], 0, NULL),
-			 SCMI_HARDWARE_ERROR);
+			 DMN_SCMI_HARDWARE_ERROR);
 	assert_int_equal(level_of(&w->ospm, 0), lv[1]);
 	arm(w, e->names[e->perf_power[0]], "pstate");
 	assert_int_equal(call(&w->ospm, PERF, 7, 2, 0, lv[0], 0, NULL), 0);
@@ -742,19 +742,19 @@ static void bad_frames(struct client *ospm, struct client *hyp)
 	send_frame(ospm->fd, 2, two, 2);
 	read_reply(ospm, &h, &st);
 	assert_int_equal(h, 0);
-	assert_int_equal(st, SCMI_PROTOCOL_ERROR);
+	assert_int_equal(st, DMN_SCMI_PROTOCOL_ERROR);
 	send_frame(ospm->fd, 0, NULL, 0);
 	read_reply(ospm, &h, &st);
-	assert_int_equal(st, SCMI_PROTOCOL_ERROR);
+	assert_int_equal(st, DMN_SCMI_PROTOCOL_ERROR);
 	/* oversized: read through, answered under its header */
 	uint8_t big[1000];
 	memset(big, 0xab, sizeof(big));
-	uint32_t hh = scmi_header(PERF, 7, 0, 42);
+	uint32_t hh = dmn_scmi_header(PERF, 7, 0, 42);
 	memcpy(big, &hh, 4);
 	send_frame(ospm->fd, sizeof(big), big, sizeof(big));
 	read_reply(ospm, &h, &st);
 	assert_int_equal(h, hh);
-	assert_int_equal(st, SCMI_PROTOCOL_ERROR);
+	assert_int_equal(st, DMN_SCMI_PROTOCOL_ERROR);
 	/* garbage of every length: each gets a reply with a status */
 	srand(7);
 	for (unsigned i = 0; i < 300; i++) {
@@ -771,10 +771,10 @@ static void bad_frames(struct client *ospm, struct client *hyp)
 		while (!got_reply) {
 			assert_true(client_next(ospm, &m, 10000));
 			got_reply =
-			    scmi_header_type(m.header) == SCMI_TYPE_COMMAND;
+			    dmn_scmi_header_type(m.header) == DMN_SCMI_TYPE_COMMAND;
 		}
 		assert_true((int32_t)m.words[0] <= 0 &&
-			    (int32_t)m.words[0] >= SCMI_PROTOCOL_ERROR);
+			    (int32_t)m.words[0] >= DMN_SCMI_PROTOCOL_ERROR);
 	}
 	client_drain(ospm);
 	/* the connection and the other agents still work */

@@ -2,7 +2,7 @@
 /*
  * The SCMI server on a small hand-built context: two rails with levels
  * (cx, mx), a gate under cx (gdsc) and a device on cx, driven through
- * scmi_handle by three agents. Every message, every status, paging at
+ * dmn_scmi_handle by three agents. Every message, every status, paging at
  * several --max-msg values, notifications, limits and injected callback
  * failures (the simulator's providers).
  */
@@ -31,16 +31,16 @@ static const uint32_t mx_levels[] = {48, 64, 128};
 
 struct world {
 	struct dmn_ctx *ctx;
-	struct sim_providers sp;
-	pd_domain_t dom[3];
-	pd_device_t venus;
-	pd_attach_t venus_att;
-	struct scmi_server *srv;
+	struct dmn_sim_providers sp;
+	dmn_domain_t dom[3];
+	dmn_device_t venus;
+	dmn_attach_t venus_att;
+	struct dmn_scmi_server *srv;
 	struct client ospm, hyp, guest;
-	struct scmi_perf_level cx[N_CX], mx[N_MX];
+	struct dmn_scmi_perf_level cx[N_CX], mx[N_MX];
 };
 
-static int round_up(void *user, pd_domain_t dom, uint32_t level,
+static int round_up(void *user, dmn_domain_t dom, uint32_t level,
 		    uint32_t *rounded)
 {
 	(void)dom;
@@ -75,42 +75,42 @@ static void world_init(struct world *w, size_t max_msg)
 	struct dmn_config dc = {{ctx_alloc, ctx_free, NULL}, {0}, NULL, NULL};
 	fail_alloc = 0;
 	assert_int_equal(dmn_ctx_create(&dc, &w->ctx), 0);
-	sim_providers_init(&w->sp, w->ctx, NULL, 0);
+	dmn_sim_providers_init(&w->sp, w->ctx, NULL, 0);
 	const char *names[] = {"cx", "mx", "gdsc"};
 	for (int i = 0; i < 3; i++) {
-		struct pd_domain_desc d = {names[i],
-					   i == GDSC ? &sim_providers_gate
-						     : &sim_providers_rail,
+		struct dmn_domain_desc d = {names[i],
+					   i == GDSC ? &dmn_sim_providers_gate
+						     : &dmn_sim_providers_rail,
 					   &w->sp, 0};
-		assert_int_equal(pd_domain_create(w->ctx, &d, &w->dom[i]), 0);
+		assert_int_equal(dmn_domain_create(w->ctx, &d, &w->dom[i]), 0);
 	}
-	assert_int_equal(pd_domain_set_rounding(w->ctx, w->dom[CX], round_up,
+	assert_int_equal(dmn_domain_set_rounding(w->ctx, w->dom[CX], round_up,
 						(void *)cx_levels),
 			 0);
-	assert_int_equal(pd_domain_set_rounding(w->ctx, w->dom[MX], round_up,
+	assert_int_equal(dmn_domain_set_rounding(w->ctx, w->dom[MX], round_up,
 						(void *)mx_levels),
 			 0);
-	assert_int_equal(pd_link_add(w->ctx, w->dom[CX], w->dom[GDSC]), 0);
-	assert_int_equal(pd_device_create(w->ctx, "venus", &w->venus), 0);
-	assert_int_equal(pd_attach(w->ctx, w->venus, w->dom[CX], &w->venus_att),
+	assert_int_equal(dmn_link_add(w->ctx, w->dom[CX], w->dom[GDSC]), 0);
+	assert_int_equal(dmn_device_create(w->ctx, "venus", &w->venus), 0);
+	assert_int_equal(dmn_attach(w->ctx, w->venus, w->dom[CX], &w->venus_att),
 			 0);
 
 	for (unsigned i = 0; i < N_CX; i++)
-		w->cx[i] = (struct scmi_perf_level){cx_levels[i], 10 * (i + 1),
+		w->cx[i] = (struct dmn_scmi_perf_level){cx_levels[i], 10 * (i + 1),
 						    (uint16_t)i};
 	for (unsigned i = 0; i < N_MX; i++)
-		w->mx[i] = (struct scmi_perf_level){mx_levels[i], 0, 0};
-	struct scmi_power_domain power[3] = {
+		w->mx[i] = (struct dmn_scmi_perf_level){mx_levels[i], 0, 0};
+	struct dmn_scmi_power_domain power[3] = {
 	    {w->dom[CX], "cx"}, {w->dom[MX], "mx"}, {w->dom[GDSC], "gdsc"}};
-	struct scmi_perf_domain perf[2] = {{w->dom[CX], "cx", w->cx, N_CX},
+	struct dmn_scmi_perf_domain perf[2] = {{w->dom[CX], "cx", w->cx, N_CX},
 					   {w->dom[MX], "mx", w->mx, N_MX}};
 	static const uint8_t all = 0xff, hyp_power = 1u << CX | 1u << GDSC,
 			     hyp_perf = 1u << P_CX;
-	struct scmi_agent agents[3] = {
+	struct dmn_scmi_agent agents[3] = {
 	    {OSPM, "ospm", &all, &all},
 	    {HYP, "hypervisor", &hyp_power, &hyp_perf},
 	    {GUEST, "guest", NULL, NULL}};
-	struct scmi_config cfg = {.ctx = w->ctx,
+	struct dmn_scmi_config cfg = {.ctx = w->ctx,
 				  .power = power,
 				  .n_power = 3,
 				  .perf = perf,
@@ -120,7 +120,7 @@ static void world_init(struct world *w, size_t max_msg)
 				  .max_msg = max_msg,
 				  .send = client_inproc_send};
 	client_inproc_reset();
-	assert_int_equal(scmi_server_create(&cfg, &w->srv), 0);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &w->srv), 0);
 	client_inproc_init(&w->ospm, w->srv, OSPM);
 	client_inproc_init(&w->hyp, w->srv, HYP);
 	client_inproc_init(&w->guest, w->srv, GUEST);
@@ -128,21 +128,21 @@ static void world_init(struct world *w, size_t max_msg)
 
 static void world_fini(struct world *w)
 {
-	scmi_server_destroy(w->srv);
+	dmn_scmi_server_destroy(w->srv);
 	dmn_ctx_destroy(w->ctx);
 }
 
 static int is_on(struct world *w, int dom)
 {
-	struct pd_domain_info info;
-	assert_int_equal(pd_domain_info(w->ctx, w->dom[dom], &info), 0);
+	struct dmn_domain_info info;
+	assert_int_equal(dmn_domain_info(w->ctx, w->dom[dom], &info), 0);
 	return info.on;
 }
 
 static uint32_t pstate(struct world *w, int dom)
 {
-	struct pd_domain_info info;
-	assert_int_equal(pd_domain_info(w->ctx, w->dom[dom], &info), 0);
+	struct dmn_domain_info info;
+	assert_int_equal(dmn_domain_info(w->ctx, w->dom[dom], &info), 0);
 	return info.pstate;
 }
 
@@ -154,11 +154,11 @@ static int32_t call(struct client *c, uint32_t proto, uint32_t msg, unsigned n,
 	return client_call(c, proto, msg, args, n, out ? out : dummy, 16, NULL);
 }
 
-#define BASE SCMI_PROTOCOL_BASE
-#define POWER SCMI_PROTOCOL_POWER
-#define PERF SCMI_PROTOCOL_PERF
-#define ON SCMI_POWER_ON
-#define OFF SCMI_POWER_OFF
+#define BASE DMN_SCMI_PROTOCOL_BASE
+#define POWER DMN_SCMI_PROTOCOL_POWER
+#define PERF DMN_SCMI_PROTOCOL_PERF
+#define ON DMN_SCMI_POWER_ON
+#define OFF DMN_SCMI_POWER_OFF
 
 static void name_is(const uint32_t *words, const char *want)
 {
@@ -177,56 +177,56 @@ static void test_base(void **state)
 	world_init(&w, 0);
 	uint32_t o[16];
 	unsigned n;
-	assert_int_equal(call(&w.ospm, BASE, 0, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(&w.ospm, BASE, 0, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	assert_int_equal(o[0], 0x20000);
-	assert_int_equal(call(&w.ospm, BASE, 1, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(&w.ospm, BASE, 1, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	assert_int_equal(o[0], 3u << 8 | 2);
 	for (uint32_t m = 0; m <= 7; m++) {
 		assert_int_equal(call(&w.ospm, BASE, 2, 1, m, 0, 0, o),
-				 SCMI_SUCCESS);
+				 DMN_SCMI_SUCCESS);
 		assert_int_equal(o[0], 0);
 	}
-	assert_int_equal(call(&w.ospm, BASE, 2, 1, 8, 0, 0, o), SCMI_NOT_FOUND);
-	assert_int_equal(call(&w.ospm, BASE, 3, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(&w.ospm, BASE, 2, 1, 8, 0, 0, o), DMN_SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, BASE, 3, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	name_is(o, "domino");
-	assert_int_equal(call(&w.ospm, BASE, 4, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(&w.ospm, BASE, 4, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	name_is(o, "domino");
-	assert_int_equal(call(&w.ospm, BASE, 5, 0, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(&w.ospm, BASE, 5, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	assert_int_equal(o[0], DMN_VERSION_MAJOR << 16 |
 				   DMN_VERSION_MINOR << 8 | DMN_VERSION_PATCH);
 	uint32_t args[1] = {0};
 	assert_int_equal(client_call(&w.guest, BASE, 6, args, 1, o, 16, &n),
-			 SCMI_SUCCESS);
+			 DMN_SCMI_SUCCESS);
 	assert_int_equal(n, 2);
 	assert_int_equal(o[0], 2);
 	assert_int_equal(o[1], 0x11 | 0x13 << 8);
 	args[0] = 1;
 	assert_int_equal(client_call(&w.guest, BASE, 6, args, 1, o, 16, &n),
-			 SCMI_SUCCESS);
+			 DMN_SCMI_SUCCESS);
 	assert_int_equal(o[0], 1);
 	assert_int_equal(o[1], 0x13);
 	args[0] = 2;
 	assert_int_equal(client_call(&w.guest, BASE, 6, args, 1, o, 16, &n),
-			 SCMI_SUCCESS);
+			 DMN_SCMI_SUCCESS);
 	assert_int_equal(n, 1);
 	assert_int_equal(o[0], 0);
 	assert_int_equal(call(&w.guest, BASE, 6, 1, 3, 0, 0, o),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	/* DISCOVER_AGENT: self, the platform, another, none */
 	assert_int_equal(call(&w.hyp, BASE, 7, 1, 0xffffffff, 0, 0, o),
-			 SCMI_SUCCESS);
+			 DMN_SCMI_SUCCESS);
 	assert_int_equal(o[0], HYP);
 	name_is(o + 1, "hypervisor");
-	assert_int_equal(call(&w.hyp, BASE, 7, 1, 0, 0, 0, o), SCMI_SUCCESS);
+	assert_int_equal(call(&w.hyp, BASE, 7, 1, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	assert_int_equal(o[0], 0);
 	name_is(o + 1, "platform");
 	assert_int_equal(call(&w.hyp, BASE, 7, 1, GUEST, 0, 0, o),
-			 SCMI_SUCCESS);
+			 DMN_SCMI_SUCCESS);
 	name_is(o + 1, "guest");
-	assert_int_equal(call(&w.hyp, BASE, 7, 1, 3, 0, 0, o), SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, BASE, 7, 1, 3, 0, 0, o), DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.hyp, BASE, 7, 1, 256, 0, 0, o),
-			 SCMI_NOT_FOUND);
-	assert_int_equal(call(&w.hyp, BASE, 8, 1, 1, 0, 0, o), SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, BASE, 8, 1, 1, 0, 0, o), DMN_SCMI_NOT_FOUND);
 	world_fini(&w);
 }
 
@@ -243,64 +243,64 @@ static void test_bad_messages(void **state)
 	/* shorter than a header: PROTOCOL_ERROR under a zero header */
 	uint8_t two[2] = {0x12, 0x34};
 	assert_int_equal(
-	    scmi_handle(w.srv, OSPM, two, 2, reply, sizeof(reply), &len), 0);
+	    dmn_scmi_handle(w.srv, OSPM, two, 2, reply, sizeof(reply), &len), 0);
 	assert_int_equal(len, 8);
 	uint32_t h, st;
 	memcpy(&h, reply, 4);
 	memcpy(&st, reply + 4, 4);
 	assert_int_equal(h, 0);
-	assert_int_equal((int32_t)st, SCMI_PROTOCOL_ERROR);
+	assert_int_equal((int32_t)st, DMN_SCMI_PROTOCOL_ERROR);
 	assert_int_equal(
-	    scmi_handle(w.srv, OSPM, NULL, 0, reply, sizeof(reply), &len), 0);
+	    dmn_scmi_handle(w.srv, OSPM, NULL, 0, reply, sizeof(reply), &len), 0);
 	assert_int_equal(len, 8);
 	/* unknown protocol, unknown message, wrong type, wrong sizes */
 	assert_int_equal(call(&w.ospm, 0x14, 0, 0, 0, 0, 0, NULL),
-			 SCMI_NOT_SUPPORTED);
+			 DMN_SCMI_NOT_SUPPORTED);
 	assert_int_equal(call(&w.ospm, 0x12, 1, 0, 0, 0, 0, NULL),
-			 SCMI_NOT_SUPPORTED);
+			 DMN_SCMI_NOT_SUPPORTED);
 	assert_int_equal(call(&w.ospm, POWER, 7, 1, 0, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, PERF, 0xC, 2, 0, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, BASE, 0xff, 0, 0, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, BASE, 0, 1, 0, 0, 0, NULL),
-			 SCMI_PROTOCOL_ERROR);
+			 DMN_SCMI_PROTOCOL_ERROR);
 	assert_int_equal(call(&w.ospm, POWER, 4, 2, 0, 0, 0, NULL),
-			 SCMI_PROTOCOL_ERROR);
+			 DMN_SCMI_PROTOCOL_ERROR);
 	assert_int_equal(call(&w.ospm, PERF, 7, 3, 0, 64, 0, NULL),
-			 SCMI_PROTOCOL_ERROR);
+			 DMN_SCMI_PROTOCOL_ERROR);
 	uint8_t odd[7] = {0};
-	uint32_t hh = scmi_header(PERF, 8, 0, 5);
+	uint32_t hh = dmn_scmi_header(PERF, 8, 0, 5);
 	memcpy(odd, &hh, 4);
 	assert_int_equal(
-	    scmi_handle(w.srv, OSPM, odd, 7, reply, sizeof(reply), &len), 0);
+	    dmn_scmi_handle(w.srv, OSPM, odd, 7, reply, sizeof(reply), &len), 0);
 	memcpy(&h, reply, 4);
 	memcpy(&st, reply + 4, 4);
 	assert_int_equal(h, hh);
-	assert_int_equal((int32_t)st, SCMI_PROTOCOL_ERROR);
+	assert_int_equal((int32_t)st, DMN_SCMI_PROTOCOL_ERROR);
 	/* a notification or delayed response sent to the platform */
-	hh = scmi_header(BASE, 0, SCMI_TYPE_NOTIFICATION, 9);
+	hh = dmn_scmi_header(BASE, 0, DMN_SCMI_TYPE_NOTIFICATION, 9);
 	assert_int_equal(
-	    scmi_handle(w.srv, OSPM, &hh, 4, reply, sizeof(reply), &len), 0);
+	    dmn_scmi_handle(w.srv, OSPM, &hh, 4, reply, sizeof(reply), &len), 0);
 	memcpy(&h, reply, 4);
-	assert_int_equal(h, scmi_header(BASE, 0, SCMI_TYPE_COMMAND, 9));
+	assert_int_equal(h, dmn_scmi_header(BASE, 0, DMN_SCMI_TYPE_COMMAND, 9));
 	memcpy(&st, reply + 4, 4);
-	assert_int_equal((int32_t)st, SCMI_PROTOCOL_ERROR);
+	assert_int_equal((int32_t)st, DMN_SCMI_PROTOCOL_ERROR);
 	/* API misuse: no reply at all */
 	assert_int_equal(
-	    scmi_handle(w.srv, 3, &hh, 4, reply, sizeof(reply), &len), -ENOENT);
+	    dmn_scmi_handle(w.srv, 3, &hh, 4, reply, sizeof(reply), &len), -ENOENT);
 	assert_int_equal(
-	    scmi_handle(w.srv, 0, &hh, 4, reply, sizeof(reply), &len), -ENOENT);
-	assert_int_equal(scmi_handle(w.srv, OSPM, &hh, 4, reply, 39, &len),
+	    dmn_scmi_handle(w.srv, 0, &hh, 4, reply, sizeof(reply), &len), -ENOENT);
+	assert_int_equal(dmn_scmi_handle(w.srv, OSPM, &hh, 4, reply, 39, &len),
 			 -ENOSPC);
-	assert_int_equal(scmi_handle(NULL, OSPM, &hh, 4, reply, 64, &len),
+	assert_int_equal(dmn_scmi_handle(NULL, OSPM, &hh, 4, reply, 64, &len),
 			 -EINVAL);
-	assert_int_equal(scmi_handle(w.srv, OSPM, &hh, 4, reply, 64, NULL),
+	assert_int_equal(dmn_scmi_handle(w.srv, OSPM, &hh, 4, reply, 64, NULL),
 			 -EINVAL);
 	/* the server still answers */
 	assert_int_equal(call(&w.ospm, BASE, 0, 0, 0, 0, 0, NULL),
-			 SCMI_SUCCESS);
+			 DMN_SCMI_SUCCESS);
 	world_fini(&w);
 }
 
@@ -317,14 +317,14 @@ static void page_all(size_t max_msg, size_t cap)
 	unsigned n_seen = 0;
 	while (n_seen < N_CX) {
 		uint8_t req[12], reply[512];
-		uint32_t h = scmi_header(PERF, 4, 0, n_seen);
+		uint32_t h = dmn_scmi_header(PERF, 4, 0, n_seen);
 		memcpy(req, &h, 4);
 		uint32_t dom = P_CX, idx = n_seen;
 		memcpy(req + 4, &dom, 4);
 		memcpy(req + 8, &idx, 4);
 		size_t len;
 		assert_int_equal(
-		    scmi_handle(w.srv, GUEST, req, 12, reply, cap, &len), 0);
+		    dmn_scmi_handle(w.srv, GUEST, req, 12, reply, cap, &len), 0);
 		assert_true(len <= limit);
 		uint32_t st, num;
 		memcpy(&st, reply + 4, 4);
@@ -349,13 +349,13 @@ static void page_all(size_t max_msg, size_t cap)
 	assert_memory_equal(seen, cx_levels, sizeof(cx_levels));
 	/* past the end */
 	assert_int_equal(call(&w.ospm, PERF, 4, 2, P_CX, N_CX, 0, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(&w.ospm, PERF, 4, 2, 5, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	/* every fixed reply fits the smallest size */
 	uint32_t o[16];
 	assert_int_equal(call(&w.ospm, PERF, 3, 1, P_CX, 0, 0, o),
-			 SCMI_SUCCESS);
+			 DMN_SCMI_SUCCESS);
 	assert_true(w.ospm.last_len <= limit);
 	world_fini(&w);
 }
@@ -395,14 +395,14 @@ static void test_power(void **state)
 	for (uint32_t m = 0; m <= 6; m++)
 		assert_int_equal(call(&w.guest, POWER, 2, 1, m, 0, 0, o), 0);
 	assert_int_equal(call(&w.guest, POWER, 2, 1, 7, 0, 0, o),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	/* attributes per agent */
 	assert_int_equal(call(&w.hyp, POWER, 3, 1, GDSC, 0, 0, o), 0);
 	assert_int_equal(o[0], 7u << 29);
 	name_is(o + 1, "gdsc");
 	assert_int_equal(call(&w.hyp, POWER, 3, 1, MX, 0, 0, o), 0);
 	assert_int_equal(o[0], 1u << 31);
-	assert_int_equal(call(&w.hyp, POWER, 3, 1, 3, 0, 0, o), SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, POWER, 3, 1, 3, 0, 0, o), DMN_SCMI_NOT_FOUND);
 
 	/* two agents on one domain: one's OFF leaves it on for the other */
 	assert_false(is_on(&w, GDSC));
@@ -424,32 +424,32 @@ static void test_power(void **state)
 	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
 
 	/* a device keeps cx on whatever the agents say */
-	assert_int_equal(pd_device_get(w.ctx, w.venus), 0);
+	assert_int_equal(dmn_device_get(w.ctx, w.venus), 0);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, ON, NULL), 0);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, OFF, NULL), 0);
 	assert_true(is_on(&w, CX));
-	assert_int_equal(pd_device_put(w.ctx, w.venus), 0);
+	assert_int_equal(dmn_device_put(w.ctx, w.venus), 0);
 	assert_false(is_on(&w, CX));
 
 	/* errors, in the order they are checked */
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 2, CX, ON, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, 3, ON, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, MX, ON, NULL),
-			 SCMI_DENIED);
+			 DMN_SCMI_DENIED);
 	assert_int_equal(call(&w.guest, POWER, 4, 3, 0, CX, ON, NULL),
-			 SCMI_DENIED);
+			 DMN_SCMI_DENIED);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, 1, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, 0x40000001, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(&w.ospm, POWER, 5, 1, 3, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, POWER, 6, 2, 3, 1, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, POWER, 6, 2, CX, 2, 0, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_false(is_on(&w, CX));
 	world_fini(&w);
 }
@@ -459,9 +459,9 @@ static void expect_note(struct client *c, uint32_t proto, uint32_t id,
 {
 	struct client_msg m;
 	assert_true(client_next(c, &m, 1000));
-	assert_int_equal(scmi_header_type(m.header), SCMI_TYPE_NOTIFICATION);
-	assert_int_equal(scmi_header_protocol(m.header), proto);
-	assert_int_equal(scmi_header_msg(m.header), id);
+	assert_int_equal(dmn_scmi_header_type(m.header), DMN_SCMI_TYPE_NOTIFICATION);
+	assert_int_equal(dmn_scmi_header_protocol(m.header), proto);
+	assert_int_equal(dmn_scmi_header_msg(m.header), id);
 	assert_int_equal(m.words[0], agent);
 	assert_int_equal(m.words[1], dom);
 	assert_int_equal(m.words[2], a);
@@ -483,28 +483,28 @@ static void test_async_and_notify(void **state)
 	assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 1, 0, NULL), 0);
 	assert_int_equal(call(&w.guest, POWER, 6, 2, GDSC, 1, 0, NULL), 0);
 	expect_nothing(&w.guest);
-	/* async: the reply first, the change in scmi_deliver */
+	/* async: the reply first, the change in dmn_scmi_deliver */
 	uint8_t req[16], reply[64];
-	uint32_t h = scmi_header(POWER, 4, 0, 77), words[3] = {1, GDSC, ON};
+	uint32_t h = dmn_scmi_header(POWER, 4, 0, 77), words[3] = {1, GDSC, ON};
 	memcpy(req, &h, 4);
 	memcpy(req + 4, words, 12);
 	size_t len;
-	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	assert_int_equal(dmn_scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
 	assert_int_equal(len, 8);
 	assert_false(is_on(&w, GDSC));
 	/* one in flight per agent */
-	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	assert_int_equal(dmn_scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
 	int32_t st;
 	memcpy(&st, reply + 4, 4);
-	assert_int_equal(st, SCMI_BUSY);
-	assert_int_equal(scmi_deliver(w.srv), 3);
+	assert_int_equal(st, DMN_SCMI_BUSY);
+	assert_int_equal(dmn_scmi_deliver(w.srv), 3);
 	assert_true(is_on(&w, GDSC));
 	struct client_msg m;
 	assert_true(client_next(&w.hyp, &m, 0));
 	assert_int_equal(m.header,
-			 scmi_header(POWER, 4, SCMI_TYPE_DELAYED_RESPONSE, 77));
+			 dmn_scmi_header(POWER, 4, DMN_SCMI_TYPE_DELAYED_RESPONSE, 77));
 	assert_int_equal(m.n_words, 3);
-	assert_int_equal(m.words[0], SCMI_SUCCESS);
+	assert_int_equal(m.words[0], DMN_SCMI_SUCCESS);
 	assert_int_equal(m.words[1], GDSC);
 	assert_int_equal(m.words[2], ON);
 	/* parents first, caused by the hypervisor */
@@ -515,40 +515,40 @@ static void test_async_and_notify(void **state)
 	/* an async OFF; then a failing async ON reports the mapped status */
 	words[2] = OFF;
 	memcpy(req + 4, words, 12);
-	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
-	scmi_deliver(w.srv);
+	assert_int_equal(dmn_scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	dmn_scmi_deliver(w.srv);
 	assert_false(is_on(&w, GDSC));
 	client_drain(&w.hyp);
 	expect_note(&w.guest, POWER, 0, HYP, GDSC, OFF, 0);
 	expect_note(&w.guest, POWER, 0, HYP, CX, OFF, 0);
-	assert_int_equal(sim_providers_fail(&w.sp, SIM_PROVIDERS_POWER_ON,
+	assert_int_equal(dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_ON,
 					    w.dom[GDSC], 1, -EIO),
 			 0);
 	words[2] = ON;
 	memcpy(req + 4, words, 12);
-	assert_int_equal(scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
+	assert_int_equal(dmn_scmi_handle(w.srv, HYP, req, 16, reply, 64, &len), 0);
 	memcpy(&st, reply + 4, 4);
-	assert_int_equal(st, SCMI_SUCCESS);
-	scmi_deliver(w.srv);
+	assert_int_equal(st, DMN_SCMI_SUCCESS);
+	dmn_scmi_deliver(w.srv);
 	assert_true(client_next(&w.hyp, &m, 0));
-	assert_int_equal(scmi_header_type(m.header),
-			 SCMI_TYPE_DELAYED_RESPONSE);
-	assert_int_equal((int32_t)m.words[0], SCMI_HARDWARE_ERROR);
+	assert_int_equal(dmn_scmi_header_type(m.header),
+			 DMN_SCMI_TYPE_DELAYED_RESPONSE);
+	assert_int_equal((int32_t)m.words[0], DMN_SCMI_HARDWARE_ERROR);
 	assert_false(is_on(&w, GDSC));
 	assert_false(is_on(&w, CX)); /* rolled back */
 	expect_nothing(&w.guest);    /* nothing changed, nothing said */
 	/* a device's change is notified with agent 0 */
-	assert_int_equal(pd_device_get(w.ctx, w.venus), 0);
-	scmi_deliver(w.srv);
+	assert_int_equal(dmn_device_get(w.ctx, w.venus), 0);
+	dmn_scmi_deliver(w.srv);
 	expect_note(&w.guest, POWER, 0, 0, CX, ON, 0);
-	assert_int_equal(pd_device_put(w.ctx, w.venus), 0);
-	scmi_deliver(w.srv);
+	assert_int_equal(dmn_device_put(w.ctx, w.venus), 0);
+	dmn_scmi_deliver(w.srv);
 	expect_note(&w.guest, POWER, 0, 0, CX, OFF, 0);
 	/* unsubscribing stops them */
 	assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 0, 0, NULL), 0);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, CX, ON, NULL), 0);
 	expect_nothing(&w.guest);
-	assert_int_equal(scmi_dropped(w.srv), 0);
+	assert_int_equal(dmn_scmi_dropped(w.srv), 0);
 	world_fini(&w);
 }
 
@@ -568,18 +568,18 @@ static void test_perf(void **state)
 	for (uint32_t m = 0; m <= 0xB; m++)
 		assert_int_equal(call(&w.guest, PERF, 2, 1, m, 0, 0, o), 0);
 	assert_int_equal(call(&w.guest, PERF, 2, 1, 0xC, 0, 0, o),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.hyp, PERF, 3, 1, P_CX, 0, 0, o), 0);
 	assert_int_equal(o[0], 0xfu << 28);
 	assert_int_equal(o[3], 512);
 	name_is(o + 4, "cx");
 	assert_int_equal(call(&w.hyp, PERF, 3, 1, P_MX, 0, 0, o), 0);
 	assert_int_equal(o[0], 3u << 28);
-	assert_int_equal(call(&w.hyp, PERF, 3, 1, 2, 0, 0, o), SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.hyp, PERF, 3, 1, 2, 0, 0, o), DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.hyp, PERF, 0xB, 2, P_CX, 7, 0, o),
-			 SCMI_NOT_SUPPORTED);
+			 DMN_SCMI_NOT_SUPPORTED);
 	assert_int_equal(call(&w.hyp, PERF, 0xB, 2, 9, 7, 0, o),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 
 	/* level set/get, two agents: max wins; rounding up */
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 50, 0, NULL), 0);
@@ -593,26 +593,26 @@ static void test_perf(void **state)
 	assert_int_equal(pstate(&w, CX), 256);
 	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_CX, 0, 0, NULL), 0);
 	assert_int_equal(pstate(&w, CX), 128);
-	assert_int_equal(sim_providers_pstate(&w.sp, w.dom[CX]), 128);
+	assert_int_equal(dmn_sim_providers_pstate(&w.sp, w.dom[CX]), 128);
 	/* a device's vote counts in the max too */
-	assert_int_equal(pd_vote(w.ctx, w.venus_att, 320), 0);
-	assert_int_equal(pd_device_get(w.ctx, w.venus), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.venus_att, 320), 0);
+	assert_int_equal(dmn_device_get(w.ctx, w.venus), 0);
 	assert_int_equal(call(&w.guest, PERF, 8, 1, P_CX, 0, 0, o), 0);
 	assert_int_equal(o[0], 320);
-	assert_int_equal(pd_device_put(w.ctx, w.venus), 0);
+	assert_int_equal(dmn_device_put(w.ctx, w.venus), 0);
 	/* errors */
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 513, 0, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 15, 0, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, 2, 64, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_MX, 64, 0, NULL),
-			 SCMI_DENIED);
+			 DMN_SCMI_DENIED);
 	assert_int_equal(call(&w.guest, PERF, 7, 2, P_CX, 64, 0, NULL),
-			 SCMI_DENIED);
+			 DMN_SCMI_DENIED);
 	assert_int_equal(call(&w.guest, PERF, 8, 1, 2, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 
 	/* limits: effective range = [max of mins, min of maxes] */
 	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
@@ -627,9 +627,9 @@ static void test_perf(void **state)
 	/* outside the caller's own limits: OUT_OF_RANGE; inside them but
 	 * outside the effective range: accepted and clamped */
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 320, 0, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 16, 0, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 512, 192, NULL), 0);
 	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
 	assert_int_equal(o[0], 256);
@@ -653,21 +653,21 @@ static void test_perf(void **state)
 	assert_int_equal(pstate(&w, CX), 128);
 	/* limit errors */
 	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 64, 128, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 1024, 16, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 8, NULL),
-			 SCMI_OUT_OF_RANGE);
+			 DMN_SCMI_OUT_OF_RANGE);
 	assert_int_equal(call(&w.guest, PERF, 5, 3, P_CX, 512, 16, NULL),
-			 SCMI_DENIED);
+			 DMN_SCMI_DENIED);
 	assert_int_equal(call(&w.ospm, PERF, 5, 3, 2, 512, 16, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, PERF, 6, 1, 2, 0, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, PERF, 9, 2, 2, 1, 0, NULL),
-			 SCMI_NOT_FOUND);
+			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, PERF, 0xA, 2, P_CX, 3, 0, NULL),
-			 SCMI_INVALID_PARAMETERS);
+			 DMN_SCMI_INVALID_PARAMETERS);
 	/* withdrawing every request lets cx go off */
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 0, 0, NULL), 0);
 	assert_int_equal(pstate(&w, CX), 0);
@@ -715,9 +715,9 @@ static void test_failures(void **state)
 	assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 1, 0, NULL), 0);
 	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
 	/* power-on of the parent fails: nothing changed */
-	sim_providers_fail(&w.sp, SIM_PROVIDERS_POWER_ON, w.dom[CX], 1, -EIO);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_ON, w.dom[CX], 1, -EIO);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, ON, NULL),
-			 SCMI_HARDWARE_ERROR);
+			 DMN_SCMI_HARDWARE_ERROR);
 	assert_false(is_on(&w, GDSC));
 	assert_false(is_on(&w, CX));
 	expect_nothing(&w.guest);
@@ -726,31 +726,31 @@ static void test_failures(void **state)
 	/* a raise fails: the old level stands */
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 64, 0, NULL), 0);
 	expect_note(&w.guest, PERF, 1, OSPM, P_CX, 64, 0);
-	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 256, 0, NULL),
-			 SCMI_HARDWARE_ERROR);
+			 DMN_SCMI_HARDWARE_ERROR);
 	assert_int_equal(pstate(&w, CX), 64);
-	assert_int_equal(sim_providers_pstate(&w.sp, w.dom[CX]), 64);
+	assert_int_equal(dmn_sim_providers_pstate(&w.sp, w.dom[CX]), 64);
 	expect_nothing(&w.guest);
 	/* the first vote of an agent fails while cx powers on: undone */
-	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[MX], 1, -EIO);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_PSTATE, w.dom[MX], 1, -EIO);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 128, 0, NULL),
-			 SCMI_HARDWARE_ERROR);
+			 DMN_SCMI_HARDWARE_ERROR);
 	assert_false(is_on(&w, MX));
 	assert_int_equal(pstate(&w, MX), 0);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 128, 0, NULL), 0);
 	assert_int_equal(pstate(&w, MX), 128);
 	/* a limit whose raise fails: limits unchanged */
-	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
 	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 384, NULL),
-			 SCMI_HARDWARE_ERROR);
+			 DMN_SCMI_HARDWARE_ERROR);
 	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
 	assert_int_equal(o[0], 512);
 	assert_int_equal(o[1], 16);
 	assert_int_equal(pstate(&w, CX), 64);
 	expect_nothing(&w.guest);
 	/* safe direction: lowering fails, SUCCESS, the rail stays up */
-	sim_providers_fail(&w.sp, SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 48, 0, NULL), 0);
 	assert_int_equal(pstate(&w, CX), 64);
 	assert_int_equal(dmn_last_error(w.ctx), -EIO);
@@ -758,12 +758,12 @@ static void test_failures(void **state)
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 16, 0, NULL), 0);
 	assert_int_equal(pstate(&w, CX), 16);
 	/* power-off fails: SUCCESS, gdsc stays on, reads ON */
-	sim_providers_fail(&w.sp, SIM_PROVIDERS_POWER_OFF, w.dom[GDSC], 1,
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_OFF, w.dom[GDSC], 1,
 			   -EIO);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
 	assert_int_equal(call(&w.ospm, POWER, 5, 1, GDSC, 0, 0, o), 0);
 	assert_int_equal(o[0], ON);
-	assert_true(sim_providers_on(&w.sp, w.dom[GDSC]));
+	assert_true(dmn_sim_providers_on(&w.sp, w.dom[GDSC]));
 	world_fini(&w);
 }
 
@@ -777,7 +777,7 @@ static void test_out_of_memory(void **state)
 	fail_alloc = 1;
 	int32_t st = call(&w.ospm, PERF, 7, 2, P_CX, 416, 0, NULL);
 	fail_alloc = 0;
-	assert_int_equal(st, SCMI_GENERIC_ERROR);
+	assert_int_equal(st, DMN_SCMI_GENERIC_ERROR);
 	assert_int_equal(pstate(&w, CX), 64);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 416, 0, NULL), 0);
 	assert_int_equal(pstate(&w, CX), 416);
@@ -789,82 +789,82 @@ static void test_create_and_destroy(void **state)
 	(void)state;
 	struct world w;
 	world_init(&w, 0);
-	pd_device_t dev;
-	assert_int_equal(scmi_agent_device(w.srv, HYP, 0, GDSC, &dev), 0);
-	struct pd_device_info di;
-	assert_int_equal(pd_device_info(w.ctx, dev, &di), 0);
+	dmn_device_t dev;
+	assert_int_equal(dmn_scmi_agent_device(w.srv, HYP, 0, GDSC, &dev), 0);
+	struct dmn_device_info di;
+	assert_int_equal(dmn_device_info(w.ctx, dev, &di), 0);
 	assert_string_equal(di.name, "scmi:hypervisor:power:2");
-	assert_int_equal(scmi_agent_device(w.srv, HYP, 0, MX, &dev), -ENOENT);
-	assert_int_equal(scmi_agent_device(w.srv, 9, 0, CX, &dev), -ENOENT);
-	assert_int_equal(scmi_agent_device(w.srv, HYP, 1, P_CX, &dev), 0);
+	assert_int_equal(dmn_scmi_agent_device(w.srv, HYP, 0, MX, &dev), -ENOENT);
+	assert_int_equal(dmn_scmi_agent_device(w.srv, 9, 0, CX, &dev), -ENOENT);
+	assert_int_equal(dmn_scmi_agent_device(w.srv, HYP, 1, P_CX, &dev), 0);
 	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
 	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 64, 0, NULL), 0);
 	assert_true(is_on(&w, MX));
 	/* destroy withdraws every request and leaves no device behind */
-	scmi_server_destroy(w.srv);
+	dmn_scmi_server_destroy(w.srv);
 	w.srv = NULL;
 	assert_false(is_on(&w, GDSC));
 	assert_false(is_on(&w, MX));
-	pd_device_t d = 0, next;
+	dmn_device_t d = 0, next;
 	unsigned n = 0;
-	while (!pd_device_next(w.ctx, d, &next)) {
+	while (!dmn_device_next(w.ctx, d, &next)) {
 		d = next;
 		n++;
 	}
 	assert_int_equal(n, 1); /* venus */
 
 	/* bad configurations */
-	struct scmi_power_domain power[1] = {{w.dom[CX], "cx"}};
-	struct scmi_perf_level bad_levels[2] = {{64, 0, 0}, {64, 0, 0}};
-	struct scmi_perf_domain perf[1] = {{w.dom[CX], "cx", bad_levels, 2}};
-	struct scmi_agent agents[2] = {{1, "a", NULL, NULL},
+	struct dmn_scmi_power_domain power[1] = {{w.dom[CX], "cx"}};
+	struct dmn_scmi_perf_level bad_levels[2] = {{64, 0, 0}, {64, 0, 0}};
+	struct dmn_scmi_perf_domain perf[1] = {{w.dom[CX], "cx", bad_levels, 2}};
+	struct dmn_scmi_agent agents[2] = {{1, "a", NULL, NULL},
 				       {2, "b", NULL, NULL}};
-	struct scmi_config cfg = {.ctx = w.ctx,
+	struct dmn_scmi_config cfg = {.ctx = w.ctx,
 				  .power = power,
 				  .n_power = 1,
 				  .agents = agents,
 				  .n_agents = 2};
-	struct scmi_server *s;
-	assert_int_equal(scmi_server_create(&cfg, &s), 0);
-	scmi_server_destroy(s);
+	struct dmn_scmi_server *s;
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), 0);
+	dmn_scmi_server_destroy(s);
 	cfg.max_msg = 39;
-	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
 	cfg.max_msg = 0;
 	agents[1].id = 1;
-	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
 	agents[1].id = 0;
-	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
 	agents[1].id = 256;
-	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
 	agents[1].id = 2;
 	agents[1].name = "a";
-	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
 	agents[1].name = "b";
 	cfg.perf = perf;
 	cfg.n_perf = 1;
-	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
 	cfg.n_perf = 0;
 	cfg.n_agents = 0;
-	assert_int_equal(scmi_server_create(&cfg, &s), -EINVAL);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
 	cfg.n_agents = 2;
 	/* a stale domain handle: nothing is left behind */
-	pd_domain_t gone;
-	struct pd_domain_desc dd = {"gone", NULL, NULL, 0};
-	assert_int_equal(pd_domain_create(w.ctx, &dd, &gone), 0);
-	assert_int_equal(pd_domain_remove(w.ctx, gone), 0);
+	dmn_domain_t gone;
+	struct dmn_domain_desc dd = {"gone", NULL, NULL, 0};
+	assert_int_equal(dmn_domain_create(w.ctx, &dd, &gone), 0);
+	assert_int_equal(dmn_domain_remove(w.ctx, gone), 0);
 	static const uint8_t all = 0xff;
 	agents[0].power = &all;
 	power[0].domain = gone;
-	assert_int_equal(scmi_server_create(&cfg, &s), -EBADF);
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EBADF);
 	d = 0;
 	n = 0;
-	while (!pd_device_next(w.ctx, d, &next)) {
+	while (!dmn_device_next(w.ctx, d, &next)) {
 		d = next;
 		n++;
 	}
 	assert_int_equal(n, 1);
-	assert_int_equal(scmi_server_create(NULL, &s), -EINVAL);
-	scmi_server_destroy(NULL);
+	assert_int_equal(dmn_scmi_server_create(NULL, &s), -EINVAL);
+	dmn_scmi_server_destroy(NULL);
 	dmn_ctx_destroy(w.ctx);
 }
 

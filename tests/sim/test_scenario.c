@@ -19,12 +19,12 @@
 /* ---- helpers --------------------------------------------------------------
  */
 
-static struct scn_script *parse_ok(const char *text)
+static struct dmn_scn_script *parse_ok(const char *text)
 {
-	struct scn_script *s = NULL;
-	struct scn_diag d;
+	struct dmn_scn_script *s = NULL;
+	struct dmn_scn_diag d;
 	memset(&d, 0, sizeof(d));
-	int rc = scn_parse(text, strlen(text), "t.scn", NULL, &s, &d);
+	int rc = dmn_scn_parse(text, strlen(text), "t.scn", NULL, &s, &d);
 	if (rc != 0)
 		fail_msg("unexpected error %d at %u:%u: %s", rc, d.line,
 			 d.column, d.message);
@@ -33,11 +33,11 @@ static struct scn_script *parse_ok(const char *text)
 }
 
 /* One command from a one-command text. */
-static struct scn_cmd one(const char *text)
+static struct dmn_scn_cmd one(const char *text)
 {
-	struct scn_script *s = parse_ok(text);
+	struct dmn_scn_script *s = parse_ok(text);
 	assert_int_equal(s->count, 1);
-	struct scn_cmd c = s->cmds[0];
+	struct dmn_scn_cmd c = s->cmds[0];
 	/* Strings live in the script; tests compare them before freeing. */
 	static char target[64], extra[64];
 	target[0] = extra[0] = '\0';
@@ -45,29 +45,29 @@ static struct scn_cmd one(const char *text)
 		snprintf(target, sizeof(target), "%s", c.target);
 		c.target = target;
 	}
-	if (c.verb == SCN_VOTE && c.vote.domain) {
+	if (c.verb == DMN_SCN_VOTE && c.vote.domain) {
 		snprintf(extra, sizeof(extra), "%s", c.vote.domain);
 		c.vote.domain = extra;
 	}
-	if (c.verb == SCN_HWMODE && c.hwmode.domain) {
+	if (c.verb == DMN_SCN_HWMODE && c.hwmode.domain) {
 		snprintf(extra, sizeof(extra), "%s", c.hwmode.domain);
 		c.hwmode.domain = extra;
 	}
-	if (c.verb == SCN_EXPECT && c.expect.kind == SCN_EXPECT_IDLE) {
+	if (c.verb == DMN_SCN_EXPECT && c.expect.kind == DMN_SCN_EXPECT_IDLE) {
 		snprintf(extra, sizeof(extra), "%s", c.expect.idle_state);
 		c.expect.idle_state = extra;
 	}
-	scn_free(s);
+	dmn_scn_free(s);
 	return c;
 }
 
 static void check_err_n(const char *text, size_t len, int err, unsigned line,
 			unsigned col, const char *msg)
 {
-	struct scn_script *s = (struct scn_script *)1;
-	struct scn_diag d;
+	struct dmn_scn_script *s = (struct dmn_scn_script *)1;
+	struct dmn_scn_diag d;
 	memset(&d, 0, sizeof(d));
-	int rc = scn_parse(text, len, "t.scn", NULL, &s, &d);
+	int rc = dmn_scn_parse(text, len, "t.scn", NULL, &s, &d);
 	if (rc != err || d.line != line || d.column != col ||
 	    (msg && strcmp(d.message, msg)))
 		fail_msg(
@@ -92,15 +92,15 @@ static void check_err(const char *text, int err, unsigned line, unsigned col,
 static void test_resume_suspend(void **state)
 {
 	(void)state;
-	struct scn_cmd c = one("resume venus");
-	assert_int_equal(c.verb, SCN_RESUME);
+	struct dmn_scn_cmd c = one("resume venus");
+	assert_int_equal(c.verb, DMN_SCN_RESUME);
 	assert_string_equal(c.target, "venus");
 	assert_int_equal(c.time_ns, 0);
 	assert_int_equal(c.line, 1);
 	assert_int_equal(c.column, 1);
 
 	c = one("  \t@3ms  suspend   /soc@0/video-codec@aa00000   # done\n");
-	assert_int_equal(c.verb, SCN_SUSPEND);
+	assert_int_equal(c.verb, DMN_SCN_SUSPEND);
 	assert_string_equal(c.target, "/soc@0/video-codec@aa00000");
 	assert_int_equal(c.time_ns, 3000000);
 	assert_int_equal(c.column, 10);
@@ -109,8 +109,8 @@ static void test_resume_suspend(void **state)
 static void test_rate(void **state)
 {
 	(void)state;
-	struct scn_cmd c = one("rate gpu 587MHz");
-	assert_int_equal(c.verb, SCN_RATE);
+	struct dmn_scn_cmd c = one("rate gpu 587MHz");
+	assert_int_equal(c.verb, DMN_SCN_RATE);
 	assert_string_equal(c.target, "gpu");
 	assert_int_equal(c.rate.hz, 587000000);
 	assert_int_equal(one("rate gpu 0").rate.hz, 0);
@@ -135,8 +135,8 @@ static void test_rate(void **state)
 static void test_vote(void **state)
 {
 	(void)state;
-	struct scn_cmd c = one("vote venus 256");
-	assert_int_equal(c.verb, SCN_VOTE);
+	struct dmn_scn_cmd c = one("vote venus 256");
+	assert_int_equal(c.verb, DMN_SCN_VOTE);
 	assert_string_equal(c.target, "venus");
 	assert_null(c.vote.domain);
 	assert_int_equal(c.vote.level, 256);
@@ -152,7 +152,7 @@ static void test_vote(void **state)
 	assert_null(c.vote.level_name);
 
 	/* A level by name is kept for the simulator to resolve. */
-	struct scn_script *s =
+	struct dmn_scn_script *s =
 	    parse_ok("vote venus mx rpmhpd_opp_svs\n"
 		     "vote venus _x\n"
 		     "expect rpmhpd:8 pstate rpmhpd_opp_nom\n");
@@ -161,22 +161,22 @@ static void test_vote(void **state)
 	assert_int_equal(s->cmds[0].vote.level, 0);
 	assert_null(s->cmds[1].vote.domain);
 	assert_string_equal(s->cmds[1].vote.level_name, "_x");
-	assert_int_equal(s->cmds[2].expect.kind, SCN_EXPECT_PSTATE);
+	assert_int_equal(s->cmds[2].expect.kind, DMN_SCN_EXPECT_PSTATE);
 	assert_string_equal(s->cmds[2].expect.level_name, "rpmhpd_opp_nom");
-	scn_free(s);
+	dmn_scn_free(s);
 }
 
 static void test_qos(void **state)
 {
 	(void)state;
-	struct scn_cmd c = one("qos cpu0 500");
-	assert_int_equal(c.verb, SCN_QOS);
+	struct dmn_scn_cmd c = one("qos cpu0 500");
+	assert_int_equal(c.verb, DMN_SCN_QOS);
 	assert_string_equal(c.target, "cpu0");
 	assert_int_equal(c.qos.latency_us, 500);
 	assert_int_equal(one("qos cpu0 0").qos.latency_us, 0);
 	assert_int_equal(one("qos cpu0 250us").qos.latency_us, 250);
 	assert_int_equal(one("qos cpu0 250\xc2\xb5s").qos.latency_us, 250);
-	assert_int_equal(one("qos cpu0 none").qos.latency_us, SCN_QOS_NONE);
+	assert_int_equal(one("qos cpu0 none").qos.latency_us, DMN_SCN_QOS_NONE);
 	/* the time units, as everywhere else (issue 14) */
 	assert_int_equal(one("qos cpu0 1ms").qos.latency_us, 1000);
 	assert_int_equal(one("qos cpu0 1.5ms").qos.latency_us, 1500);
@@ -188,13 +188,13 @@ static void test_qos(void **state)
 static void test_wakeup(void **state)
 {
 	(void)state;
-	struct scn_script *s = parse_ok("@10ms wakeup cpu0 20ms\n"
+	struct dmn_scn_script *s = parse_ok("@10ms wakeup cpu0 20ms\n"
 					"wakeup cpu1 +5ms\n"
 					"+1ms wakeup cpu2 @1ms\n"
 					"wakeup cpu3 +0\n"
 					"wakeup cpu3 7\n");
 	assert_int_equal(s->count, 5);
-	assert_int_equal(s->cmds[0].verb, SCN_WAKEUP);
+	assert_int_equal(s->cmds[0].verb, DMN_SCN_WAKEUP);
 	assert_string_equal(s->cmds[0].target, "cpu0");
 	assert_int_equal(s->cmds[0].wakeup.at_ns, 20000000);
 	assert_int_equal(s->cmds[1].time_ns, 10000000);
@@ -204,9 +204,9 @@ static void test_wakeup(void **state)
 	assert_int_equal(s->cmds[2].wakeup.at_ns, 1000000);
 	assert_int_equal(s->cmds[3].wakeup.at_ns, 11000000);
 	assert_int_equal(s->cmds[4].wakeup.at_ns, 7);
-	scn_free(s);
+	dmn_scn_free(s);
 	/* `none` clears the wakeup; no time can take its value. */
-	assert_int_equal(one("wakeup cpu0 none").wakeup.at_ns, SCN_WAKEUP_NONE);
+	assert_int_equal(one("wakeup cpu0 none").wakeup.at_ns, DMN_SCN_WAKEUP_NONE);
 	check_err("wakeup a 18446744073709551615", -EOVERFLOW, 1, 10,
 		  "wakeup time is too large (use 'none' to clear it)");
 }
@@ -214,47 +214,47 @@ static void test_wakeup(void **state)
 static void test_fail(void **state)
 {
 	(void)state;
-	struct scn_cmd c = one("fail mmcx pstate");
-	assert_int_equal(c.verb, SCN_FAIL);
+	struct dmn_scn_cmd c = one("fail mmcx pstate");
+	assert_int_equal(c.verb, DMN_SCN_FAIL);
 	assert_string_equal(c.target, "mmcx");
-	assert_int_equal(c.fail.op, SCN_FAIL_PSTATE);
+	assert_int_equal(c.fail.op, DMN_SCN_FAIL_PSTATE);
 	assert_int_equal(c.fail.count, 1);
 	c = one("fail rpmhpd:9 on 3");
 	assert_string_equal(c.target, "rpmhpd:9");
-	assert_int_equal(c.fail.op, SCN_FAIL_ON);
+	assert_int_equal(c.fail.op, DMN_SCN_FAIL_ON);
 	assert_int_equal(c.fail.count, 3);
 	c = one("fail gpu_gdsc off 0");
-	assert_int_equal(c.fail.op, SCN_FAIL_OFF);
+	assert_int_equal(c.fail.op, DMN_SCN_FAIL_OFF);
 	assert_int_equal(c.fail.count, 0);
 }
 
 static void test_expect(void **state)
 {
 	(void)state;
-	struct scn_cmd c = one("expect cx pstate 256");
-	assert_int_equal(c.verb, SCN_EXPECT);
-	assert_int_equal(c.expect.kind, SCN_EXPECT_PSTATE);
+	struct dmn_scn_cmd c = one("expect cx pstate 256");
+	assert_int_equal(c.verb, DMN_SCN_EXPECT);
+	assert_int_equal(c.expect.kind, DMN_SCN_EXPECT_PSTATE);
 	assert_string_equal(c.target, "cx");
 	assert_int_equal(c.expect.level, 256);
 
 	c = one("expect mmcx on");
-	assert_int_equal(c.expect.kind, SCN_EXPECT_ON);
+	assert_int_equal(c.expect.kind, DMN_SCN_EXPECT_ON);
 	assert_string_equal(c.target, "mmcx");
 	c = one("expect mmcx off");
-	assert_int_equal(c.expect.kind, SCN_EXPECT_OFF);
+	assert_int_equal(c.expect.kind, DMN_SCN_EXPECT_OFF);
 
 	c = one("expect /psci/power-domain-cluster idle cluster-sleep-1");
-	assert_int_equal(c.expect.kind, SCN_EXPECT_IDLE);
+	assert_int_equal(c.expect.kind, DMN_SCN_EXPECT_IDLE);
 	assert_string_equal(c.target, "/psci/power-domain-cluster");
 	assert_string_equal(c.expect.idle_state, "cluster-sleep-1");
 
 	c = one("expect gpu rate 1.2GHz");
-	assert_int_equal(c.expect.kind, SCN_EXPECT_RATE);
+	assert_int_equal(c.expect.kind, DMN_SCN_EXPECT_RATE);
 	assert_string_equal(c.target, "gpu");
 	assert_int_equal(c.expect.hz, 1200000000u);
 
 	c = one("expect last-error OK");
-	assert_int_equal(c.expect.kind, SCN_EXPECT_LAST_ERROR);
+	assert_int_equal(c.expect.kind, DMN_SCN_EXPECT_LAST_ERROR);
 	assert_null(c.target);
 	assert_int_equal(c.expect.error, 0);
 	assert_int_equal(one("expect last-error EIO").expect.error, -EIO);
@@ -262,7 +262,7 @@ static void test_expect(void **state)
 	assert_int_equal(one("expect last-error ENODEV").expect.error, -ENODEV);
 	/* A device may be named like a keyword; position decides. */
 	c = one("expect on on");
-	assert_int_equal(c.expect.kind, SCN_EXPECT_ON);
+	assert_int_equal(c.expect.kind, DMN_SCN_EXPECT_ON);
 	assert_string_equal(c.target, "on");
 }
 
@@ -272,7 +272,7 @@ static void test_expect(void **state)
 static void test_time_forms(void **state)
 {
 	(void)state;
-	struct scn_script *s = parse_ok("# a comment\n"
+	struct dmn_scn_script *s = parse_ok("# a comment\n"
 					"\n"
 					"resume a\n"	    /* 0 */
 					"@250us resume b\n" /* 250000 */
@@ -301,7 +301,7 @@ static void test_time_forms(void **state)
 	}
 	assert_int_equal(s->end_ns, 2500003000u);
 	assert_string_equal(s->filename, "t.scn");
-	scn_free(s);
+	dmn_scn_free(s);
 }
 
 static void test_time_exact(void **state)
@@ -328,7 +328,7 @@ static void test_time_exact(void **state)
 	    {"000000000000000000000000000001ns", 1},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		assert_int_equal(scn_parse_time(ok[i].s, strlen(ok[i].s), &t),
+		assert_int_equal(dmn_scn_parse_time(ok[i].s, strlen(ok[i].s), &t),
 				 0);
 		assert_int_equal(t, ok[i].ns);
 	}
@@ -336,37 +336,37 @@ static void test_time_exact(void **state)
 				   "1.0000000000000000000001ms"};
 	for (size_t i = 0; i < sizeof(precision) / sizeof(precision[0]); i++)
 		assert_int_equal(
-		    scn_parse_time(precision[i], strlen(precision[i]), &t),
+		    dmn_scn_parse_time(precision[i], strlen(precision[i]), &t),
 		    -EINVAL);
 	const char *overflow[] = {"18446744073709551616",
 				  "18446744073.709551616s", "18446744074s",
 				  "99999999999999999999999999ms"};
 	for (size_t i = 0; i < sizeof(overflow) / sizeof(overflow[0]); i++)
 		assert_int_equal(
-		    scn_parse_time(overflow[i], strlen(overflow[i]), &t),
+		    dmn_scn_parse_time(overflow[i], strlen(overflow[i]), &t),
 		    -EOVERFLOW);
 	const char *bad[] = {"",     "ms",   "1.",  ".5ms", "1.ms", "-1",
 			     "1 ms", "1min", "1MS", "1e3",  "0x10", "1..5"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(scn_parse_time(bad[i], strlen(bad[i]), &t),
+		assert_int_equal(dmn_scn_parse_time(bad[i], strlen(bad[i]), &t),
 				 -EINVAL);
-	assert_int_equal(scn_parse_time(NULL, 0, &t), -EINVAL);
+	assert_int_equal(dmn_scn_parse_time(NULL, 0, &t), -EINVAL);
 }
 
 static void test_freq_exact(void **state)
 {
 	(void)state;
 	uint64_t hz;
-	assert_int_equal(scn_parse_freq("1.2GHz", 6, &hz), 0);
+	assert_int_equal(dmn_scn_parse_freq("1.2GHz", 6, &hz), 0);
 	assert_int_equal(hz, 1200000000u);
-	assert_int_equal(scn_parse_freq("2.4192GHz", 9, &hz), 0);
+	assert_int_equal(dmn_scn_parse_freq("2.4192GHz", 9, &hz), 0);
 	assert_int_equal(hz, 2419200000u);
-	assert_int_equal(scn_parse_freq("0.5Hz", 5, &hz), -EINVAL);
-	assert_int_equal(scn_parse_freq("1.0005kHz", 9, &hz), -EINVAL);
-	assert_int_equal(scn_parse_freq("18446744073.709551616GHz", 24, &hz),
+	assert_int_equal(dmn_scn_parse_freq("0.5Hz", 5, &hz), -EINVAL);
+	assert_int_equal(dmn_scn_parse_freq("1.0005kHz", 9, &hz), -EINVAL);
+	assert_int_equal(dmn_scn_parse_freq("18446744073.709551616GHz", 24, &hz),
 			 -EOVERFLOW);
-	assert_int_equal(scn_parse_freq("5THz", 4, &hz), -EINVAL);
-	assert_int_equal(scn_parse_freq("1GHz", 4, NULL), -EINVAL);
+	assert_int_equal(dmn_scn_parse_freq("5THz", 4, &hz), -EINVAL);
+	assert_int_equal(dmn_scn_parse_freq("1GHz", 4, NULL), -EINVAL);
 }
 
 static void test_format_time(void **state)
@@ -389,14 +389,14 @@ static void test_format_time(void **state)
 	    {UINT64_MAX, "18446744073.709551615s"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int n = scn_format_time(cases[i].ns, buf, sizeof(buf));
+		int n = dmn_scn_format_time(cases[i].ns, buf, sizeof(buf));
 		assert_string_equal(buf, cases[i].s);
 		assert_int_equal(n, strlen(cases[i].s));
 		uint64_t back;
-		assert_int_equal(scn_parse_time(buf, strlen(buf), &back), 0);
+		assert_int_equal(dmn_scn_parse_time(buf, strlen(buf), &back), 0);
 		assert_int_equal(back, cases[i].ns);
 	}
-	assert_int_equal(scn_format_time(1500000, buf, 3), 5);
+	assert_int_equal(dmn_scn_format_time(1500000, buf, 3), 5);
 	assert_string_equal(buf, "1.");
 }
 
@@ -437,9 +437,9 @@ static void test_time_errors(void **state)
 	check_err("wakeup a ++5ms", -EINVAL, 1, 11,
 		  "bad time '++5ms': expected digits, e.g. 250us or 1.5ms");
 	/* Equal absolute times are fine; a failed line sets no time. */
-	struct scn_script *s = parse_ok("@1ms resume a\n@1ms resume b\n");
+	struct dmn_scn_script *s = parse_ok("@1ms resume a\n@1ms resume b\n");
 	assert_int_equal(s->cmds[1].time_ns, 1000000);
-	scn_free(s);
+	dmn_scn_free(s);
 }
 
 /* ---- every other diagnostic -----------------------------------------------
@@ -540,27 +540,27 @@ static void test_number_errors(void **state)
 static void test_lifecycle_forms(void **state)
 {
 	(void)state;
-	struct scn_cmd c = one("boot-on mmcx");
-	assert_int_equal(c.verb, SCN_BOOT_ON);
+	struct dmn_scn_cmd c = one("boot-on mmcx");
+	assert_int_equal(c.verb, DMN_SCN_BOOT_ON);
 	assert_string_equal(c.target, "mmcx");
 	assert_int_equal(c.boot.level, 0);
 	assert_null(c.boot.level_name);
 	c = one("@0 boot-on mmcx 128");
 	assert_int_equal(c.boot.level, 128);
-	struct scn_script *s =
+	struct dmn_scn_script *s =
 	    parse_ok("boot-on mmcx rpmhpd_opp_svs\nboot-on cx\n@1ms probe all\n"
 		     "probe mdp\nexpect mmcx held\nexpect cx released\n");
 	assert_int_equal(s->count, 6);
 	assert_string_equal(s->cmds[0].boot.level_name, "rpmhpd_opp_svs");
-	assert_int_equal(s->cmds[1].verb, SCN_BOOT_ON);
-	assert_int_equal(s->cmds[2].verb, SCN_PROBE);
+	assert_int_equal(s->cmds[1].verb, DMN_SCN_BOOT_ON);
+	assert_int_equal(s->cmds[2].verb, DMN_SCN_PROBE);
 	assert_int_equal(s->cmds[2].probe.all, 1);
 	assert_null(s->cmds[2].target);
 	assert_int_equal(s->cmds[3].probe.all, 0);
 	assert_string_equal(s->cmds[3].target, "mdp");
-	assert_int_equal(s->cmds[4].expect.kind, SCN_EXPECT_HELD);
-	assert_int_equal(s->cmds[5].expect.kind, SCN_EXPECT_RELEASED);
-	scn_free(s);
+	assert_int_equal(s->cmds[4].expect.kind, DMN_SCN_EXPECT_HELD);
+	assert_int_equal(s->cmds[5].expect.kind, DMN_SCN_EXPECT_RELEASED);
+	dmn_scn_free(s);
 	check_err("@1ms boot-on mmcx", -EINVAL, 1, 6,
 		  "'boot-on' must come at time 0, before any other command");
 	check_err("resume mdp\nboot-on mmcx", -EINVAL, 2, 1,
@@ -574,22 +574,22 @@ static void test_lifecycle_forms(void **state)
 		  "'probe' needs 1 argument, got 0 (usage: probe DEV|all)");
 	check_err("probe a b", -EINVAL, 1, 9, NULL);
 	c = one("explain mmcx");
-	assert_int_equal(c.verb, SCN_EXPLAIN);
+	assert_int_equal(c.verb, DMN_SCN_EXPLAIN);
 	assert_string_equal(c.target, "mmcx");
 	check_err("explain", -EINVAL, 1, 8,
 		  "'explain' needs 1 argument, got 0 (usage: explain DOMAIN)");
 	check_err("explain a b", -EINVAL, 1, 11, NULL);
 	c = one("system-suspend");
-	assert_int_equal(c.verb, SCN_SYSTEM_SUSPEND);
+	assert_int_equal(c.verb, DMN_SCN_SYSTEM_SUSPEND);
 	assert_null(c.target);
 	c = one("system-resume");
-	assert_int_equal(c.verb, SCN_SYSTEM_RESUME);
+	assert_int_equal(c.verb, DMN_SCN_SYSTEM_RESUME);
 	c = one("wakeup-enable usb off");
-	assert_int_equal(c.verb, SCN_WAKEUP_ENABLE);
+	assert_int_equal(c.verb, DMN_SCN_WAKEUP_ENABLE);
 	assert_string_equal(c.target, "usb");
 	assert_int_equal(c.toggle.on, 0);
 	c = one("active-wakeup cx");
-	assert_int_equal(c.verb, SCN_ACTIVE_WAKEUP);
+	assert_int_equal(c.verb, DMN_SCN_ACTIVE_WAKEUP);
 	assert_int_equal(c.toggle.on, 1);
 	c = one("active-wakeup cx off");
 	assert_int_equal(c.toggle.on, 0);
@@ -607,7 +607,7 @@ static void test_lifecycle_forms(void **state)
 	/* hwmode DEV [DOMAIN-NAME] on|off, always-on DEV on|off, always-on
 	 * DOMAIN (time 0 only), expect DOMAIN hw|sw, fail DOMAIN hwmode. */
 	c = one("hwmode venus on");
-	assert_int_equal(c.verb, SCN_HWMODE);
+	assert_int_equal(c.verb, DMN_SCN_HWMODE);
 	assert_string_equal(c.target, "venus");
 	assert_null(c.hwmode.domain);
 	assert_int_equal(c.hwmode.on, 1);
@@ -621,7 +621,7 @@ static void test_lifecycle_forms(void **state)
 		  "unknown switch 'onn'; did you mean 'on'?");
 	check_err("hwmode a b c d", -EINVAL, 1, 14, NULL);
 	c = one("always-on mdp off");
-	assert_int_equal(c.verb, SCN_ALWAYS_ON);
+	assert_int_equal(c.verb, DMN_SCN_ALWAYS_ON);
 	assert_int_equal(c.toggle.on, 0);
 	assert_int_equal(c.toggle.domain, 0);
 	s = parse_ok("always-on cx\nboot-on mx\nalways-on mmcx\n@1ms resume a\n"
@@ -632,12 +632,12 @@ static void test_lifecycle_forms(void **state)
 	assert_int_equal(s->cmds[2].toggle.domain, 1);
 	assert_int_equal(s->cmds[4].toggle.domain, 0);
 	assert_int_equal(s->cmds[4].toggle.on, 1);
-	assert_int_equal(s->cmds[5].expect.kind, SCN_EXPECT_HW);
-	assert_int_equal(s->cmds[6].expect.kind, SCN_EXPECT_SW);
-	assert_int_equal(s->cmds[7].fail.op, SCN_FAIL_HWMODE);
+	assert_int_equal(s->cmds[5].expect.kind, DMN_SCN_EXPECT_HW);
+	assert_int_equal(s->cmds[6].expect.kind, DMN_SCN_EXPECT_SW);
+	assert_int_equal(s->cmds[7].fail.op, DMN_SCN_FAIL_HWMODE);
 	assert_int_equal(s->cmds[7].fail.count, 2);
-	assert_string_equal(scn_fail_op_name(SCN_FAIL_HWMODE), "hwmode");
-	scn_free(s);
+	assert_string_equal(dmn_scn_fail_op_name(DMN_SCN_FAIL_HWMODE), "hwmode");
+	dmn_scn_free(s);
 	check_err("resume a\nalways-on cx", -EINVAL, 2, 1,
 		  "'always-on DOMAIN' must come at time 0, before any other "
 		  "command (a device takes on or off: always-on DEV on|off)");
@@ -775,9 +775,9 @@ static void test_utf8_edges(void **state)
 	char text[32];
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		snprintf(text, sizeof(text), "resume a # %s\n", good[i]);
-		struct scn_script *s = parse_ok(text);
+		struct dmn_scn_script *s = parse_ok(text);
 		assert_int_equal(s->count, 1);
-		scn_free(s);
+		dmn_scn_free(s);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(text, sizeof(text), "resume a # %s", bad[i]);
@@ -789,20 +789,20 @@ static void test_text_forms(void **state)
 {
 	(void)state;
 	/* Empty and comment-only input. */
-	struct scn_script *s = NULL;
-	struct scn_diag d;
-	assert_int_equal(scn_parse(NULL, 0, NULL, NULL, &s, &d), 0);
+	struct dmn_scn_script *s = NULL;
+	struct dmn_scn_diag d;
+	assert_int_equal(dmn_scn_parse(NULL, 0, NULL, NULL, &s, &d), 0);
 	assert_int_equal(s->count, 0);
 	assert_int_equal(s->end_ns, 0);
 	assert_null(s->cmds);
 	assert_string_equal(s->filename, "<scenario>");
-	scn_free(s);
+	dmn_scn_free(s);
 	s = parse_ok("");
 	assert_int_equal(s->count, 0);
-	scn_free(s);
+	dmn_scn_free(s);
 	s = parse_ok("\n\n# nothing\n   \t\n#");
 	assert_int_equal(s->count, 0);
-	scn_free(s);
+	dmn_scn_free(s);
 
 	/* BOM, CRLF, tabs, `#` glued to a word, UTF-8 names, no final LF. */
 	s = parse_ok("\xef\xbb\xbfresume gpu\r\n"
@@ -814,32 +814,32 @@ static void test_text_forms(void **state)
 	assert_int_equal(s->cmds[0].column, 1);
 	assert_string_equal(s->cmds[1].target, "cam\xc3\xa9ra");
 	assert_int_equal(s->cmds[1].column, 7);
-	assert_int_equal(s->cmds[2].verb, SCN_EXPECT);
-	scn_free(s);
+	assert_int_equal(s->cmds[2].verb, DMN_SCN_EXPECT);
+	dmn_scn_free(s);
 	/* `expect x#y on` is `expect x`: the # starts the comment. */
 	check_err("expect x#y on", -EINVAL, 1, 9, NULL);
 
 	/* The input need not be NUL-terminated: only len bytes count. */
 	const char buf[] = {'r', 'e', 's', 'u', 'm', 'e', ' ', 'a', 'X'};
-	assert_int_equal(scn_parse(buf, 8, "b", NULL, &s, &d), 0);
+	assert_int_equal(dmn_scn_parse(buf, 8, "b", NULL, &s, &d), 0);
 	assert_string_equal(s->cmds[0].target, "a");
-	scn_free(s);
+	dmn_scn_free(s);
 
 	/* The script owns its strings. */
 	char *text = strdup("resume venus\n");
-	assert_int_equal(scn_parse(text, strlen(text), "x", NULL, &s, &d), 0);
+	assert_int_equal(dmn_scn_parse(text, strlen(text), "x", NULL, &s, &d), 0);
 	memset(text, 'z', strlen(text));
 	free(text);
 	assert_string_equal(s->cmds[0].target, "venus");
-	scn_free(s);
+	dmn_scn_free(s);
 
 	/* Bad arguments. */
-	assert_int_equal(scn_parse("a", 1, "f", NULL, NULL, &d), -EINVAL);
+	assert_int_equal(dmn_scn_parse("a", 1, "f", NULL, NULL, &d), -EINVAL);
 	assert_int_equal(d.line, 0);
-	s = (struct scn_script *)1;
-	assert_int_equal(scn_parse(NULL, 3, "f", NULL, &s, NULL), -EINVAL);
+	s = (struct dmn_scn_script *)1;
+	assert_int_equal(dmn_scn_parse(NULL, 3, "f", NULL, &s, NULL), -EINVAL);
 	assert_null(s);
-	scn_free(NULL);
+	dmn_scn_free(NULL);
 }
 
 static void test_many_commands(void **state)
@@ -850,14 +850,14 @@ static void test_many_commands(void **state)
 	for (size_t i = 0; i < n; i++)
 		len +=
 		    (size_t)sprintf(text + len, "+1us vote d%zu %zu\n", i, i);
-	struct scn_script *s = parse_ok(text);
+	struct dmn_scn_script *s = parse_ok(text);
 	assert_int_equal(s->count, n);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(s->cmds[i].time_ns, (i + 1) * 1000);
 		assert_int_equal(s->cmds[i].vote.level, i);
 		assert_int_equal(s->cmds[i].line, i + 1);
 	}
-	scn_free(s);
+	dmn_scn_free(s);
 	free(text);
 }
 
@@ -867,33 +867,33 @@ static void test_many_commands(void **state)
 static void test_diag_format(void **state)
 {
 	(void)state;
-	struct scn_script *s;
-	struct scn_diag d;
+	struct dmn_scn_script *s;
+	struct dmn_scn_diag d;
 	char buf[300];
 	const char *text = "resume a\n  resme b\n";
 	assert_int_equal(
-	    scn_parse(text, strlen(text), "demo.scn", NULL, &s, &d), -EINVAL);
-	int n = scn_diag_format(&d, 0, buf, sizeof(buf));
+	    dmn_scn_parse(text, strlen(text), "demo.scn", NULL, &s, &d), -EINVAL);
+	int n = dmn_scn_diag_format(&d, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "demo.scn:2: error: unknown verb 'resme'; did "
 				 "you mean 'resume'?");
 	assert_int_equal(n, strlen(buf));
-	scn_diag_format(&d, 1, buf, sizeof(buf));
+	dmn_scn_diag_format(&d, 1, buf, sizeof(buf));
 	assert_string_equal(buf, "demo.scn:2:3: error: unknown verb 'resme'; "
 				 "did you mean 'resume'?");
 	/* Truncation reports the full length, like snprintf. */
-	assert_int_equal(scn_diag_format(&d, 0, buf, 5), n);
+	assert_int_equal(dmn_scn_diag_format(&d, 0, buf, 5), n);
 	assert_string_equal(buf, "demo");
-	assert_int_equal(scn_diag_format(&d, 0, NULL, 0), n);
+	assert_int_equal(dmn_scn_diag_format(&d, 0, NULL, 0), n);
 	d.file = NULL;
-	scn_diag_format(&d, 0, buf, sizeof(buf));
+	dmn_scn_diag_format(&d, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "<scenario>:2: error: unknown verb 'resme'; "
 				 "did you mean 'resume'?");
 	d.line = 0;
 	snprintf(d.message, sizeof(d.message), "out of memory");
-	scn_diag_format(&d, 1, buf, sizeof(buf));
+	dmn_scn_diag_format(&d, 1, buf, sizeof(buf));
 	assert_string_equal(buf, "<scenario>: error: out of memory");
-	assert_int_equal(scn_diag_format(NULL, 0, buf, sizeof(buf)), -EINVAL);
-	assert_int_equal(scn_diag_format(&d, 0, NULL, 4), -EINVAL);
+	assert_int_equal(dmn_scn_diag_format(NULL, 0, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(dmn_scn_diag_format(&d, 0, NULL, 4), -EINVAL);
 }
 
 /* ---- helpers: names, distance, suggestions --------------------------------
@@ -902,35 +902,35 @@ static void test_diag_format(void **state)
 static void test_names(void **state)
 {
 	(void)state;
-	assert_string_equal(scn_verb_name(SCN_RESUME), "resume");
-	assert_string_equal(scn_verb_name(SCN_EXPECT), "expect");
-	assert_string_equal(scn_verb_name((enum scn_verb)99), "?");
-	assert_string_equal(scn_fail_op_name(SCN_FAIL_PSTATE), "pstate");
-	assert_string_equal(scn_fail_op_name(SCN_FAIL_OFF), "off");
-	assert_string_equal(scn_fail_op_name((enum scn_fail_op)7), "?");
+	assert_string_equal(dmn_scn_verb_name(DMN_SCN_RESUME), "resume");
+	assert_string_equal(dmn_scn_verb_name(DMN_SCN_EXPECT), "expect");
+	assert_string_equal(dmn_scn_verb_name((enum dmn_scn_verb)99), "?");
+	assert_string_equal(dmn_scn_fail_op_name(DMN_SCN_FAIL_PSTATE), "pstate");
+	assert_string_equal(dmn_scn_fail_op_name(DMN_SCN_FAIL_OFF), "off");
+	assert_string_equal(dmn_scn_fail_op_name((enum dmn_scn_fail_op)7), "?");
 }
 
 static void test_edit_distance(void **state)
 {
 	(void)state;
-	assert_int_equal(scn_edit_distance("", ""), 0);
-	assert_int_equal(scn_edit_distance("abc", ""), 3);
-	assert_int_equal(scn_edit_distance("", "abc"), 3);
-	assert_int_equal(scn_edit_distance("kitten", "sitting"), 3);
-	assert_int_equal(scn_edit_distance("resume", "resume"), 0);
-	assert_int_equal(scn_edit_distance("resmue", "resume"), 1); /* swap */
-	assert_int_equal(scn_edit_distance("ca", "abc"), 3); /* OSA, not DL */
-	assert_int_equal(scn_edit_distance(NULL, "ab"), 2);
+	assert_int_equal(dmn_scn_edit_distance("", ""), 0);
+	assert_int_equal(dmn_scn_edit_distance("abc", ""), 3);
+	assert_int_equal(dmn_scn_edit_distance("", "abc"), 3);
+	assert_int_equal(dmn_scn_edit_distance("kitten", "sitting"), 3);
+	assert_int_equal(dmn_scn_edit_distance("resume", "resume"), 0);
+	assert_int_equal(dmn_scn_edit_distance("resmue", "resume"), 1); /* swap */
+	assert_int_equal(dmn_scn_edit_distance("ca", "abc"), 3); /* OSA, not DL */
+	assert_int_equal(dmn_scn_edit_distance(NULL, "ab"), 2);
 	char a[300], b[300];
 	memset(a, 'x', 299);
 	a[299] = '\0';
 	memset(b, 'x', 299);
 	b[299] = '\0';
-	assert_int_equal(scn_edit_distance(a, b), 0);
+	assert_int_equal(dmn_scn_edit_distance(a, b), 0);
 	b[298] = '\0';
-	assert_int_equal(scn_edit_distance(a, b), 1);
+	assert_int_equal(dmn_scn_edit_distance(a, b), 1);
 	b[0] = 'y';
-	assert_int_equal(scn_edit_distance(a, b), 2);
+	assert_int_equal(dmn_scn_edit_distance(a, b), 2);
 }
 
 static const char *const domains[] = {
@@ -955,30 +955,30 @@ static const char *domain_at(void *user, size_t i)
 static void test_suggest(void **state)
 {
 	(void)state;
-	assert_string_equal(scn_suggest("gpu_gsdc", domains, N_DOMAINS),
+	assert_string_equal(dmn_scn_suggest("gpu_gsdc", domains, N_DOMAINS),
 			    "gpu_gdsc");
-	assert_string_equal(scn_suggest("mmxc", domains, N_DOMAINS), "mmcx");
-	assert_string_equal(scn_suggest("CX", domains, N_DOMAINS), "cx");
-	assert_string_equal(scn_suggest("cz", domains, N_DOMAINS), "cx");
+	assert_string_equal(dmn_scn_suggest("mmxc", domains, N_DOMAINS), "mmcx");
+	assert_string_equal(dmn_scn_suggest("CX", domains, N_DOMAINS), "cx");
+	assert_string_equal(dmn_scn_suggest("cz", domains, N_DOMAINS), "cx");
 	assert_string_equal(
-	    scn_suggest("/psci/power-domain-clustr", domains, N_DOMAINS),
+	    dmn_scn_suggest("/psci/power-domain-clustr", domains, N_DOMAINS),
 	    "/psci/power-domain-cluster");
-	assert_string_equal(scn_suggest("rpmhpd:8", domains, N_DOMAINS),
+	assert_string_equal(dmn_scn_suggest("rpmhpd:8", domains, N_DOMAINS),
 			    "rpmhpd:9");
 	/* Too far, exact, empty, NULL. */
-	assert_null(scn_suggest("camera", domains, N_DOMAINS));
-	assert_null(scn_suggest("cx", domains, N_DOMAINS));
-	assert_null(scn_suggest("ab", domains, N_DOMAINS));
-	assert_null(scn_suggest(NULL, domains, N_DOMAINS));
-	assert_null(scn_suggest("cx", NULL, 3));
-	assert_null(scn_suggest("cx", domains, 0));
+	assert_null(dmn_scn_suggest("camera", domains, N_DOMAINS));
+	assert_null(dmn_scn_suggest("cx", domains, N_DOMAINS));
+	assert_null(dmn_scn_suggest("ab", domains, N_DOMAINS));
+	assert_null(dmn_scn_suggest(NULL, domains, N_DOMAINS));
+	assert_null(dmn_scn_suggest("cx", NULL, 3));
+	assert_null(dmn_scn_suggest("cx", domains, 0));
 	/* Ties go to the earliest candidate. */
-	assert_string_equal(scn_suggest("xx", domains, N_DOMAINS), "cx");
-	assert_string_equal(scn_suggest_fn("venus-gdsc", domain_at,
+	assert_string_equal(dmn_scn_suggest("xx", domains, N_DOMAINS), "cx");
+	assert_string_equal(dmn_scn_suggest_fn("venus-gdsc", domain_at,
 					   (void *)(uintptr_t)domains,
 					   N_DOMAINS),
 			    "venus_gdsc");
-	assert_null(scn_suggest_fn("x", NULL, NULL, 3));
+	assert_null(dmn_scn_suggest_fn("x", NULL, NULL, 3));
 }
 
 /* ---- allocation failure ---------------------------------------------------
@@ -1019,14 +1019,14 @@ static void test_alloc_failure(void **state)
 	for (int k = 1;; k++) {
 		struct counting_alloc c = {k, 0, 0};
 		struct dmn_alloc_ops ops = {count_alloc, count_free, &c};
-		struct scn_script *s = (struct scn_script *)1;
-		struct scn_diag d;
-		int rc = scn_parse(text, len, "a.scn", &ops, &s, &d);
+		struct dmn_scn_script *s = (struct dmn_scn_script *)1;
+		struct dmn_scn_diag d;
+		int rc = dmn_scn_parse(text, len, "a.scn", &ops, &s, &d);
 		if (rc == 0) {
 			assert_true(k > 3);
 			assert_int_equal(s->count, 40);
 			assert_string_equal(s->cmds[39].target, "d39");
-			scn_free(s);
+			dmn_scn_free(s);
 			assert_int_equal(c.live, 0);
 			break;
 		}
@@ -1040,9 +1040,9 @@ static void test_alloc_failure(void **state)
 
 	/* A hook with only one of alloc/free means the default. */
 	struct dmn_alloc_ops half = {count_alloc, NULL, NULL};
-	struct scn_script *s;
-	assert_int_equal(scn_parse("resume a", 8, "h", &half, &s, NULL), 0);
-	scn_free(s);
+	struct dmn_scn_script *s;
+	assert_int_equal(dmn_scn_parse("resume a", 8, "h", &half, &s, NULL), 0);
+	dmn_scn_free(s);
 }
 
 int main(void)

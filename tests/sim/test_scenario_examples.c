@@ -27,30 +27,30 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-static struct scn_script *parse_example(const char *name)
+static struct dmn_scn_script *parse_example(const char *name)
 {
 	char path[512];
 	size_t len;
 	snprintf(path, sizeof(path), "%s/%s", DOMINO_EXAMPLES_DIR, name);
 	char *text = read_file(path, &len);
-	struct scn_script *s = NULL;
-	struct scn_diag d;
-	int rc = scn_parse(text, len, name, NULL, &s, &d);
+	struct dmn_scn_script *s = NULL;
+	struct dmn_scn_diag d;
+	int rc = dmn_scn_parse(text, len, name, NULL, &s, &d);
 	free(text);
 	if (rc) {
 		char msg[400];
-		scn_diag_format(&d, 1, msg, sizeof(msg));
+		dmn_scn_diag_format(&d, 1, msg, sizeof(msg));
 		fail_msg("%s", msg);
 	}
 	assert_true(s->count > 0);
 	return s;
 }
 
-static void uses(const struct scn_script *s, unsigned *verbs, unsigned *forms)
+static void uses(const struct dmn_scn_script *s, unsigned *verbs, unsigned *forms)
 {
 	for (size_t i = 0; i < s->count; i++) {
 		*verbs |= 1u << s->cmds[i].verb;
-		if (s->cmds[i].verb == SCN_EXPECT)
+		if (s->cmds[i].verb == DMN_SCN_EXPECT)
 			*forms |= 1u << s->cmds[i].expect.kind;
 	}
 }
@@ -58,38 +58,38 @@ static void uses(const struct scn_script *s, unsigned *verbs, unsigned *forms)
 static void test_demo(void **state)
 {
 	(void)state;
-	struct scn_script *s = parse_example("demo.scn");
+	struct dmn_scn_script *s = parse_example("demo.scn");
 	unsigned verbs = 0, forms = 0;
 	uses(s, &verbs, &forms);
 	/* The runtime-PM verbs of DESIGN §4 all appear in the demo. */
-	assert_int_equal(verbs, (1u << (SCN_EXPECT + 1)) - 1);
-	assert_int_equal(forms, (1u << (SCN_EXPECT_LAST_ERROR + 1)) - 1);
+	assert_int_equal(verbs, (1u << (DMN_SCN_EXPECT + 1)) - 1);
+	assert_int_equal(forms, (1u << (DMN_SCN_EXPECT_LAST_ERROR + 1)) - 1);
 	assert_int_equal(s->end_ns, 200000000);
-	scn_free(s);
+	dmn_scn_free(s);
 	/* The lifecycle verbs of §7 have their own example. */
 	s = parse_example("boot.scn");
 	uses(s, &verbs, &forms);
-	scn_free(s);
+	dmn_scn_free(s);
 	s = parse_example("sleep.scn");
 	uses(s, &verbs, &forms);
-	scn_free(s);
+	dmn_scn_free(s);
 	s = parse_example("hwmode.scn");
 	uses(s, &verbs, &forms);
-	scn_free(s);
-	assert_int_equal(verbs, (1u << SCN_VERB_COUNT) - 1);
-	assert_int_equal(forms, (1u << (SCN_EXPECT_SW + 1)) - 1);
+	dmn_scn_free(s);
+	assert_int_equal(verbs, (1u << DMN_SCN_VERB_COUNT) - 1);
+	assert_int_equal(forms, (1u << (DMN_SCN_EXPECT_SW + 1)) - 1);
 }
 
 static void test_video_playback(void **state)
 {
 	(void)state;
-	scn_free(parse_example("video-playback.scn"));
+	dmn_scn_free(parse_example("video-playback.scn"));
 }
 
 static void test_cpu_idle(void **state)
 {
 	(void)state;
-	scn_free(parse_example("cpu-idle.scn"));
+	dmn_scn_free(parse_example("cpu-idle.scn"));
 }
 
 int main(void)

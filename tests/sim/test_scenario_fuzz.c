@@ -63,24 +63,24 @@ static const struct dmn_alloc_ops tracking = {track_alloc, track_free, NULL};
 
 static void check_one(const char *text, size_t len)
 {
-	struct scn_script *s = NULL;
-	struct scn_diag d;
+	struct dmn_scn_script *s = NULL;
+	struct dmn_scn_diag d;
 	memset(&d, 0x5a, sizeof(d));
-	int rc = scn_parse(text, len, "fuzz.scn", &tracking, &s, &d);
+	int rc = dmn_scn_parse(text, len, "fuzz.scn", &tracking, &s, &d);
 	if (rc == 0) {
 		assert_non_null(s);
 		uint64_t prev = 0;
 		for (size_t i = 0; i < s->count; i++) {
-			const struct scn_cmd *c = &s->cmds[i];
+			const struct dmn_scn_cmd *c = &s->cmds[i];
 			assert_true(c->time_ns >= prev);
 			assert_true(c->line >= 1);
 			assert_true(c->column >= 1);
-			assert_true((unsigned)c->verb < SCN_VERB_COUNT);
+			assert_true((unsigned)c->verb < DMN_SCN_VERB_COUNT);
 			if (c->target)
 				assert_true(strlen(c->target) <= len);
 			prev = c->time_ns;
 		}
-		scn_free(s);
+		dmn_scn_free(s);
 	} else {
 		assert_null(s);
 		assert_true(rc == -EINVAL || rc == -EILSEQ || rc == -EOVERFLOW);
@@ -90,7 +90,7 @@ static void check_one(const char *text, size_t len)
 		assert_true(memchr(d.message, '\0', sizeof(d.message)) != NULL);
 		assert_true(d.message[0] != '\0');
 		char buf[400];
-		assert_true(scn_diag_format(&d, 1, buf, sizeof(buf)) > 0);
+		assert_true(dmn_scn_diag_format(&d, 1, buf, sizeof(buf)) > 0);
 	}
 	assert_int_equal(live_blocks, 0);
 }
@@ -107,11 +107,11 @@ static void check_copy(const char *text, size_t len)
 static void test_valid_parses(void **state)
 {
 	(void)state;
-	struct scn_script *s;
-	assert_int_equal(scn_parse(valid, strlen(valid), "v", NULL, &s, NULL),
+	struct dmn_scn_script *s;
+	assert_int_equal(dmn_scn_parse(valid, strlen(valid), "v", NULL, &s, NULL),
 			 0);
 	assert_int_equal(s->count, 16);
-	scn_free(s);
+	dmn_scn_free(s);
 }
 
 static void test_truncations(void **state)

@@ -36,10 +36,10 @@ static int free_blob(void **state)
 }
 
 struct run {
-	struct sim *sim;
-	struct scn_script *script;
-	struct sim_result res;
-	struct scn_diag diag;
+	struct dmn_sim *sim;
+	struct dmn_scn_script *script;
+	struct dmn_sim_result res;
+	struct dmn_scn_diag diag;
 	int err;
 };
 
@@ -48,18 +48,18 @@ static struct run run(const char *text)
 {
 	struct run r;
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(sim_create(blob, blob_size, NULL, &r.sim), 0);
-	assert_int_equal(scn_parse(text, strlen(text), "t.scn", NULL,
+	assert_int_equal(dmn_sim_create(blob, blob_size, NULL, &r.sim), 0);
+	assert_int_equal(dmn_scn_parse(text, strlen(text), "t.scn", NULL,
 				   &r.script, &r.diag),
 			 0);
-	r.err = sim_run(r.sim, r.script, NULL, NULL, &r.res, &r.diag);
+	r.err = dmn_sim_run(r.sim, r.script, NULL, NULL, &r.res, &r.diag);
 	return r;
 }
 
 static void done(struct run *r)
 {
-	scn_free(r->script);
-	sim_free(r->sim);
+	dmn_scn_free(r->script);
+	dmn_sim_free(r->sim);
 }
 
 /* @text runs and every `expect` in it holds. */
@@ -68,10 +68,10 @@ static void holds(const char *text)
 	struct run r = run(text);
 	if (r.err)
 		fail_msg("line %u: %s", r.diag.line, r.diag.message);
-	const struct rpt_model *m;
-	assert_int_equal(sim_report(r.sim, 1, &m), 0);
+	const struct dmn_report_model *m;
+	assert_int_equal(dmn_sim_report(r.sim, 1, &m), 0);
 	for (unsigned i = 0; i < m->n_events; i++)
-		if (m->events[i].kind == RPT_EV_EXPECT_FAILED)
+		if (m->events[i].kind == DMN_REPORT_EV_EXPECT_FAILED)
 			print_error("line %u: %s\n", m->events[i].line,
 				    m->events[i].message);
 	assert_int_equal(r.res.expect_failed, 0);
@@ -194,8 +194,8 @@ static void vote_as_cast(void **state)
 			   "expect rpmhpd:1 pstate 64\n");
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.res.expect_failed, 0);
-	const struct rpt_model *m;
-	assert_int_equal(sim_report(r.sim, 1, &m), 0);
+	const struct dmn_report_model *m;
+	assert_int_equal(dmn_sim_report(r.sim, 1, &m), 0);
 	int seen = 0;
 	for (unsigned i = 0; i < m->n_domains; i++) {
 		if (strcmp(m->domains[i].name, "rpmhpd:1"))
@@ -218,12 +218,12 @@ static void rollback_undo_fails(void **state)
 			   "expect cluster_pd on\nexpect cpu_pd0 off\n");
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.res.expect_failed, 0);
-	const struct rpt_model *m;
-	assert_int_equal(sim_report(r.sim, 1, &m), 0);
+	const struct dmn_report_model *m;
+	assert_int_equal(dmn_sim_report(r.sim, 1, &m), 0);
 	int unsafe = 0, undo = 0;
 	for (unsigned i = 0; i < m->n_events; i++) {
-		const struct rpt_event *e = &m->events[i];
-		if (e->kind != RPT_EV_FAILURE)
+		const struct dmn_report_event *e = &m->events[i];
+		if (e->kind != DMN_REPORT_EV_FAILURE)
 			continue;
 		if (!strcmp(e->domain, "cpu_pd0")) {
 			unsafe++;
