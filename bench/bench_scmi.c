@@ -73,7 +73,7 @@ static void setup(struct scmi_bench *b)
 				  .agents = &agent,
 				  .n_agents = 1};
 	if (dmn_scmi_server_create(&cfg, &b->srv)) {
-		fprintf(stderr, "domino-bench: scmi_server_create failed\n");
+		fprintf(stderr, "domino-bench: dmn_scmi_server_create failed\n");
 		exit(1);
 	}
 	for (int k = 0; k < 2; k++) {

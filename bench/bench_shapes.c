@@ -133,8 +133,8 @@ static int run_child(const char *shape, unsigned n, unsigned seconds,
 		return -1;
 	}
 	if (f->stage) {
-		static const char *const what[] = {"", "dt_load", "sim_create",
-						   "the summary"};
+		static const char *const what[] = {
+		    "", "dmn_dt_load", "dmn_sim_create", "the summary"};
 		printf("# %s-%u: %s failed: %s\n", shape, n, what[f->stage],
 		       strerror(-f->err));
 		return f->stage == 1 ? -1 : 1;

@@ -118,11 +118,7 @@ int dmn_domain_explain(struct dmn_ctx *ctx, dmn_domain_t dom,
 	memset(out, 0, sizeof(*out));
 	out->on = d->on;
 	out->pstate = d->pstate;
-	for (unsigned i = d->votes.n; i > 0; i--)
-		if (d->votes.bins[i - 1].count) {
-			out->aggregate = d->votes.bins[i - 1].level;
-			break;
-		}
+	out->aggregate = level_hist_max(&d->votes);
 	out->idle_state = d->on ? -1 : d->idle_state;
 	bool has_idle = d->idle && d->idle->n;
 	if (d->on)

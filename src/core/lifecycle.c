@@ -45,18 +45,15 @@ static void release_inputs(struct dmn_ctx *ctx, struct dmn_domain *d)
 
 int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err;
+	struct dmn_domain *d =
+	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
+	if (!d)
+		return err;
 	dmn__lifecycle_install(ctx);
-	struct dmn_domain *d = dmn__pd_domain_get(ctx, dom);
-	int err = 0;
 	uint32_t rounded = 0;
 	ctx->op_error = 0;
-	if (!d)
-		err = -EBADF;
-	else if (dom_cold(d)->held || dom_cold(d)->released)
+	if (dom_cold(d)->held || dom_cold(d)->released)
 		err = -EALREADY;
 	/* Once a device was resumed, domains went on through their
 	 * callbacks: recording a boot level without one would set the
@@ -139,14 +136,14 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev)
 
 int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err;
+	struct dmn_device *dev =
+	    dmn__enter(ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, h, &err);
+	if (!dev)
+		return err;
 	dmn__lifecycle_install(ctx);
-	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	ctx->op_error = 0;
-	int err = dev ? dmn__lifecycle_probe_locked(ctx, dev) : -EBADF;
+	err = dmn__lifecycle_probe_locked(ctx, dev);
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
@@ -181,10 +178,9 @@ int dmn_domain_release(struct dmn_ctx *ctx, dmn_domain_t dom)
 
 int dmn_probe_all(struct dmn_ctx *ctx)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
 	dmn__lifecycle_install(ctx);
 	ctx->op_error = 0;
 	dmn__txn_begin(ctx);
@@ -192,7 +188,7 @@ int dmn_probe_all(struct dmn_ctx *ctx)
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 	     h = dmn__handle_next(&ctx->domains, h))
 		held += dom_cold(dmn__pd_domain_get(ctx, h))->held;
-	int err = reserve_undo(ctx, held);
+	err = reserve_undo(ctx, held);
 	/* Every hold goes in one transaction; devices are marked probed only
 	 * once it committed, so a failure leaves both as they were. */
 	uint64_t mark = ctx->epoch;
@@ -305,8 +301,13 @@ bool dmn__lifecycle_vetoes(struct dmn_attachment *a, int delta)
 static void emit_hwmode(struct dmn_ctx *ctx, enum dmn_event_kind kind,
 			const struct dmn_attachment *a, int err, bool hw)
 {
-	struct dmn_event ev = {kind, DMN_OP_SET_HWMODE, a->dom->handle,
-			       a->dev->handle, err, 0, !hw, hw};
+	struct dmn_event ev = {.kind = kind,
+			       .op = DMN_OP_SET_HWMODE,
+			       .domain = a->dom->handle,
+			       .device = a->dev->handle,
+			       .error = err,
+			       .old_value = !hw,
+			       .new_value = hw};
 	dmn__emit(ctx, &ev);
 }
 
@@ -353,17 +354,14 @@ static int set_hwmode(struct dmn_ctx *ctx, struct dmn_attachment *a, bool hw)
 
 int dmn_attach_set_hwmode(struct dmn_ctx *ctx, dmn_attach_t h, int hw)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	dmn__lifecycle_install(ctx);
-	struct dmn_attachment *a = dmn__pd_attach_get(ctx, h);
-	int err = 0;
-	ctx->op_error = 0;
+	int err;
+	struct dmn_attachment *a =
+	    dmn__enter(ctx, true, DMN_ATTACHMENTS | DMN_ENTER_RECORD, h, &err);
 	if (!a)
-		err = -EBADF;
-	else if (!a->dom->ops || !a->dom->ops->set_hwmode)
+		return err;
+	dmn__lifecycle_install(ctx);
+	ctx->op_error = 0;
+	if (!a->dom->ops || !a->dom->ops->set_hwmode)
 		err = -EOPNOTSUPP;
 	else if (a->hw != (hw != 0))
 		err = set_hwmode(ctx, a, hw != 0);
@@ -404,25 +402,24 @@ static void count_always_on(struct dmn_device *dev, int delta)
 
 int dmn_device_set_always_on(struct dmn_ctx *ctx, dmn_device_t h, int on)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err;
+	struct dmn_device *dev =
+	    dmn__enter(ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, h, &err);
+	if (!dev)
+		return err;
 	dmn__lifecycle_install(ctx);
-	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = dev ? 0 : -EBADF;
 	ctx->op_error = 0;
 	/* ao_devs lives in each domain's cold part. */
-	for (unsigned i = 0; dev && on && !dev->always_on && i < dev->n_atts &&
-			     !err; i++)
+	for (unsigned i = 0; on && !dev->always_on && i < dev->n_atts && !err;
+	     i++)
 		if (!dmn__pd_domain_cold(ctx, dev_att(dev, i)->dom))
 			err = -ENOMEM;
 	if (err) {
 		/* Nothing changed. */
-	} else if (dev && on && !dev->always_on) {
+	} else if (on && !dev->always_on) {
 		/* Only a veto of a power-off: nothing to settle. */
 		count_always_on(dev, 1);
-	} else if (dev && !on && dev->always_on) {
+	} else if (!on && dev->always_on) {
 		/* The domains nothing else keeps power off now. Only memory
 		 * can fail that, before any callback: then nothing changed. */
 		dmn__txn_begin(ctx);

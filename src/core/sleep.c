@@ -122,10 +122,9 @@ static bool wakeup_path(const struct dmn_device *dev)
 
 int dmn_system_suspend(struct dmn_ctx *ctx)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
 	dmn__lifecycle_install(ctx);
 	ctx->op_error = 0;
 	if (ctx->asleep) {
@@ -135,7 +134,6 @@ int dmn_system_suspend(struct dmn_ctx *ctx)
 	}
 	struct dmn_domain *d;
 	struct dmn_device *dev;
-	int err = 0;
 	FOR_DOMAINS(ctx, d)
 		if (!err)
 			err = sleep_reserve(ctx, d);
@@ -204,10 +202,9 @@ int dmn_system_suspend(struct dmn_ctx *ctx)
 
 int dmn_system_resume(struct dmn_ctx *ctx)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
 	ctx->op_error = 0;
 	if (!ctx->asleep) {
 		txn_result(ctx, 0);
@@ -231,7 +228,6 @@ int dmn_system_resume(struct dmn_ctx *ctx)
 	/* One transaction, as one resume: every device active before sleep
 	 * and not now, raised parents first, then the domains on. */
 	dmn__txn_begin(ctx);
-	int err = 0;
 	FOR_DEVICES(ctx, dev) {
 		if (err || !dev->sleep_usage || dev->usage)
 			continue;
@@ -270,10 +266,9 @@ int dmn_system_resume(struct dmn_ctx *ctx)
 
 int dmn_system_asleep(struct dmn_ctx *ctx)
 {
-	if (!ctx)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
 	int asleep = ctx->asleep;
 	dmn__unlock(ctx);
 	return asleep;
@@ -330,10 +325,9 @@ int dmn_domain_active_wakeup(struct dmn_ctx *ctx, dmn_domain_t h)
 int dmn_system_sleep_stats(struct dmn_ctx *ctx, uint64_t *count,
 			  uint64_t *time_ns)
 {
-	if (!ctx || !count || !time_ns)
-		return -EINVAL;
-	if (dmn__lock(ctx))
-		return -EDEADLK;
+	int err = dmn__enter_ctx(ctx, count && time_ns);
+	if (err)
+		return err;
 	*count = ctx->sleep_count;
 	*time_ns = ctx->sleep_time +
 		   (ctx->asleep ? dmn_now(ctx) - ctx->sleep_since : 0);

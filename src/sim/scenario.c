@@ -875,7 +875,7 @@ int dmn_scn_parse(const char *text, size_t len, const char *filename,
 		*out = NULL;
 	if (!out || (!text && len > 0))
 		return error_at(&p, -EINVAL, 0,
-				"invalid arguments to scn_parse");
+				"invalid arguments to dmn_scn_parse");
 	p.alloc = dmn__alloc_ops_or_default(alloc);
 
 	const char *name = filename ? filename : "<scenario>";

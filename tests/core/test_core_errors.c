@@ -6,6 +6,9 @@
  */
 #include "test_core_common.h"
 
+#include <domino/explain.h>
+#include <domino/lifecycle.h>
+
 static int round_248(void *user, dmn_domain_t dom, uint32_t level,
 		     uint32_t *rounded)
 {
@@ -512,6 +515,96 @@ static void ebadf_recorded(void **state)
 #undef RESULT
 }
 
+/* The optional units' calls (lifecycle, system sleep, explain) take the
+ * same entry as the core's: -EINVAL before -EBADF, a bad handle changes
+ * nothing, and the setters record it as the call's result (dmn_last_error)
+ * while the readers leave the last result alone. */
+static void units_entry(void **state)
+{
+	T;
+	dmn_domain_t d = fake_domain(&t->fake, ctx, "d", &fake_ops_full, 0);
+	dmn_device_t dev = mkdev(ctx, "dev");
+	dmn_attach_t att = mkatt(ctx, dev, d);
+	assert_int_equal(dmn_device_get(ctx, dev), 0);
+	assert_int_equal(dmn_vote(ctx, att, 3), 0);
+	struct dmn_hold_info hold;
+	struct dmn_explanation ex;
+	uint64_t n, ns;
+	SNAP();
+	CLEAR();
+	assert_int_equal(dmn_domain_boot_on(0, d, 1), -EINVAL);
+	assert_int_equal(dmn_device_probe(0, dev), -EINVAL);
+	assert_int_equal(dmn_domain_release(0, d), -EINVAL);
+	assert_int_equal(dmn_probe_all(0), -EINVAL);
+	assert_int_equal(dmn_domain_hold(0, d, &hold), -EINVAL);
+	assert_int_equal(dmn_domain_hold(ctx, d, 0), -EINVAL);
+	assert_int_equal(dmn_device_probed(0, dev), -EINVAL);
+	assert_int_equal(dmn_system_suspend(0), -EINVAL);
+	assert_int_equal(dmn_system_resume(0), -EINVAL);
+	assert_int_equal(dmn_system_asleep(0), -EINVAL);
+	assert_int_equal(dmn_device_set_wakeup_enable(0, dev, 1), -EINVAL);
+	assert_int_equal(dmn_device_wakeup_enabled(0, dev), -EINVAL);
+	assert_int_equal(dmn_domain_set_active_wakeup(0, d, 1), -EINVAL);
+	assert_int_equal(dmn_domain_active_wakeup(0, d), -EINVAL);
+	assert_int_equal(dmn_system_sleep_stats(0, &n, &ns), -EINVAL);
+	assert_int_equal(dmn_system_sleep_stats(ctx, 0, &ns), -EINVAL);
+	assert_int_equal(dmn_system_sleep_stats(ctx, &n, 0), -EINVAL);
+	assert_int_equal(dmn_domain_sleep_stats(0, d, -1, &ns), -EINVAL);
+	assert_int_equal(dmn_domain_sleep_stats(ctx, d, -1, 0), -EINVAL);
+	assert_int_equal(dmn_attach_set_hwmode(0, att, 1), -EINVAL);
+	assert_int_equal(dmn_attach_hwmode(0, att), -EINVAL);
+	assert_int_equal(dmn_domain_hwmode(0, d), -EINVAL);
+	assert_int_equal(dmn_device_set_always_on(0, dev, 1), -EINVAL);
+	assert_int_equal(dmn_device_always_on(0, dev), -EINVAL);
+	assert_int_equal(dmn_domain_set_always_on(0, d), -EINVAL);
+	assert_int_equal(dmn_domain_explain(0, d, &ex, 0, 0), -EINVAL);
+	assert_int_equal(dmn_domain_explain(ctx, d, 0, 0, 0), -EINVAL);
+	/* A bad handle and a missing argument: -EINVAL first. */
+	assert_int_equal(dmn_domain_hold(ctx, 0xdeadbeefu, 0), -EINVAL);
+	assert_int_equal(dmn_domain_explain(ctx, 0xdeadbeefu, 0, 0, 0),
+			 -EINVAL);
+	UNCHANGED();
+	NO_CALLS();
+
+/* @call fails with -EBADF and changes nothing; dmn_last_error() then says
+ * @last (after a call that left 0 there). */
+#define BAD(call, last)                                                      \
+	do {                                                                   \
+		assert_int_equal(dmn_vote(ctx, att, 3), 0);                     \
+		assert_int_equal(dmn_last_error(ctx), 0);                      \
+		SNAP();                                                        \
+		CLEAR();                                                       \
+		assert_int_equal(call, -EBADF);                                \
+		assert_int_equal(dmn_last_error(ctx), last);                   \
+		UNCHANGED();                                                   \
+		NO_CALLS();                                                    \
+	} while (0)
+	/* Handles of the wrong kind and garbage. */
+	const uint32_t bad[] = {0, 0xdeadbeefu};
+	for (unsigned i = 0; i < 2; i++) {
+		BAD(dmn_domain_boot_on(ctx, bad[i] ? bad[i] : dev, 1), -EBADF);
+		BAD(dmn_device_probe(ctx, bad[i] ? bad[i] : d), -EBADF);
+		BAD(dmn_domain_release(ctx, bad[i] ? bad[i] : att), -EBADF);
+		BAD(dmn_attach_set_hwmode(ctx, bad[i] ? bad[i] : d, 1), -EBADF);
+		BAD(dmn_device_set_always_on(ctx, bad[i] ? bad[i] : att, 1),
+		    -EBADF);
+		BAD(dmn_domain_set_always_on(ctx, bad[i] ? bad[i] : dev),
+		    -EBADF);
+		BAD(dmn_domain_hold(ctx, bad[i], &hold), 0);
+		BAD(dmn_device_probed(ctx, bad[i]), 0);
+		BAD(dmn_device_set_wakeup_enable(ctx, bad[i], 1), 0);
+		BAD(dmn_device_wakeup_enabled(ctx, bad[i]), 0);
+		BAD(dmn_domain_set_active_wakeup(ctx, bad[i], 1), 0);
+		BAD(dmn_domain_active_wakeup(ctx, bad[i]), 0);
+		BAD(dmn_domain_sleep_stats(ctx, bad[i], -1, &ns), 0);
+		BAD(dmn_attach_hwmode(ctx, bad[i]), 0);
+		BAD(dmn_domain_hwmode(ctx, bad[i]), 0);
+		BAD(dmn_device_always_on(ctx, bad[i]), 0);
+		BAD(dmn_domain_explain(ctx, bad[i], &ex, 0, 0), 0);
+	}
+#undef BAD
+}
+
 static void errno_names(void **state)
 {
 	(void)state;
@@ -530,7 +623,8 @@ int main(void)
 		TEST(einval),   TEST(ebadf),     TEST(ebusy),
 		TEST(eloop),    TEST(eexist),    TEST(enoent),
 		TEST(enodev),   TEST(erange),    TEST(ealready),
-		TEST(listeners), TEST(ebadf_recorded), TEST(errno_names),
+		TEST(listeners), TEST(ebadf_recorded), TEST(units_entry),
+		TEST(errno_names),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
