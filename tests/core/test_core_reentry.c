@@ -11,6 +11,8 @@
  * call must stop the program with an assertion: checked in a child.
  */
 #include <domino/domain.h>
+#include <domino/explain.h>
+#include <domino/lifecycle.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -36,6 +38,7 @@ struct world {
 	dmn_domain_t dom, other_dom;
 	dmn_device_t dev;
 	int inner_put, inner_info, inner_other, inner_listen_info;
+	int inner_units[8]; /* the optional units' calls (lifecycle, explain) */
 	int in_listener;
 };
 
@@ -49,6 +52,17 @@ static int on_cb(void *user, dmn_domain_t dom)
 	w->inner_info = dmn_domain_info(w->ctx, w->dom, &info);
 	/* Another context is not re-entrancy. */
 	w->inner_other = dmn_domain_info(w->other, w->other_dom, &info);
+	struct dmn_explanation ex;
+	uint64_t n, ns;
+	int *u = w->inner_units;
+	u[0] = dmn_domain_boot_on(w->ctx, w->dom, 0);
+	u[1] = dmn_device_probe(w->ctx, w->dev);
+	u[2] = dmn_probe_all(w->ctx);
+	u[3] = dmn_device_set_always_on(w->ctx, w->dev, 1);
+	u[4] = dmn_system_suspend(w->ctx);
+	u[5] = dmn_system_asleep(w->ctx);
+	u[6] = dmn_system_sleep_stats(w->ctx, &n, &ns);
+	u[7] = dmn_domain_explain(w->ctx, w->dom, &ex, 0, 0);
 	return 0;
 }
 
@@ -129,6 +143,8 @@ static void run(bool no_lock)
 	CHECK(w.inner_put == -EDEADLK);
 	CHECK(w.inner_info == -EDEADLK);
 	CHECK(w.inner_other == 0);
+	for (unsigned i = 0; i < 8; i++)
+		CHECK(w.inner_units[i] == -EDEADLK);
 	/* The outer call finished whole: on, with its one active device. */
 	struct dmn_domain_info info;
 	CHECK(dmn_domain_info(w.ctx, w.dom, &info) == 0);
