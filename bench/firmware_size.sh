@@ -11,7 +11,8 @@
 #   teardown_text_bytes_cortex_m4   optional: removals a power controller
 #                                   that builds its domains once does
 #                                   without: dmn_detach, dmn_device_remove,
-#                                   dmn_domain_remove, dmn_unlisten
+#                                   dmn_domain_remove, dmn_unlisten,
+#                                   dmn_ctx_destroy
 #   explain_text_bytes_cortex_m4    optional: dmn_domain_explain
 #   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
 #                                   of domains and devices by name
@@ -124,7 +125,7 @@ objs=()
 compile scmi- src/scmi/server.c src/scmi/base.c src/scmi/power.c src/scmi/perf.c
 echo "scmi_text_bytes_cortex_m4: $(text_of "${objs[@]}") B"
 
-FIRMWARE_API="dmn_ctx_create dmn_ctx_destroy dmn_listen dmn_domain_create dmn_link_add
+FIRMWARE_API="dmn_ctx_create dmn_listen dmn_domain_create dmn_link_add
   dmn_link_set_floor dmn_device_create dmn_attach dmn_device_get dmn_device_put
   dmn_vote dmn_domain_add_idle_state dmn_device_set_qos dmn_device_set_wakeup
   dmn_opp_table_create dmn_opp_add dmn_opp_domain_set_table dmn_opp_link_add

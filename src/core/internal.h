@@ -102,6 +102,9 @@ struct dmn_domain_cold {
 	enum dmn_governor_kind gov;
 	struct u64_multiset qos_set;  /* resume latencies (ns) below */
 	struct u64_multiset wake_set; /* next wakeups (ns) below */
+	/* The idle states (idle.c): dmn_domain.idle points here once the
+	 * first is added; the arrays may hold room before that. */
+	struct dmn_idle_data idle;
 
 	/* Boot hold (lifecycle.c): while held, boot_level counts in votes
 	 * and the domain wants to be on; awaiting counts the unprobed
