@@ -364,16 +364,11 @@ int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
 static int vote_many_locked(struct dmn_ctx *ctx,
 			    const struct dmn_vote_change *changes, unsigned n)
 {
-	int err = dmn_grow(ctx, (void **)&ctx->vote_atts, &ctx->cap_vote_atts,
-			   n, sizeof(*ctx->vote_atts));
-	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->vote_levels,
-			       &ctx->cap_vote_levels, n,
-			       sizeof(*ctx->vote_levels));
+	int err = dmn_grow(ctx, (void **)&ctx->vote_plan, &ctx->cap_vote_plan,
+			   n, sizeof(*ctx->vote_plan));
 	if (err)
 		return err;
-	struct dmn_attachment **atts = ctx->vote_atts;
-	uint32_t *levels = ctx->vote_levels;
+	struct dmn_vote_plan *plan = ctx->vote_plan;
 	struct dmn_device *dev = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_attachment *a = dmn__pd_attach_get(ctx, changes[i].att);
@@ -383,18 +378,18 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 			return -EINVAL;
 		dev = a->dev;
 		err = dmn__txn_check_level(ctx, a->dom, changes[i].level,
-				      &levels[i]);
+				      &plan[i].level);
 		if (err)
 			return err;
-		atts[i] = a;
+		plan[i].att = a;
 	}
 	dmn__txn_begin(ctx);
 	bool counted_change = false;
 	for (unsigned i = 0; i < n; i++) {
-		struct dmn_attachment *a = atts[i];
-		if (a->vote == levels[i])
+		struct dmn_attachment *a = plan[i].att;
+		if (a->vote == plan[i].level)
 			continue;
-		err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
+		err = dmn__txn_set_vote(ctx, a, plan[i].level, a->counted);
 		if (err) {
 			dmn__txn_abort(ctx);
 			return err;

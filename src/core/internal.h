@@ -334,9 +334,11 @@ struct dmn_ctx {
 	unsigned n_listeners, cap_listeners;
 
 	/* dmn_vote_many's validated changes, grown to the largest call. */
-	struct dmn_attachment **vote_atts;
-	uint32_t *vote_levels;
-	unsigned cap_vote_atts, cap_vote_levels;
+	struct dmn_vote_plan {
+		struct dmn_attachment *att;
+		uint32_t level; /* rounded */
+	} *vote_plan;
+	unsigned cap_vote_plan;
 
 	struct handle_table domains;
 	struct handle_table devices;

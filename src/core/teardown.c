@@ -124,8 +124,7 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 	dmn__free(ctx, ctx->stack);
 	dmn__free(ctx, ctx->chain);
 	dmn__free(ctx, ctx->listeners);
-	dmn__free(ctx, ctx->vote_atts);
-	dmn__free(ctx, ctx->vote_levels);
+	dmn__free(ctx, ctx->vote_plan);
 	dmn__free(ctx, ctx->undo);
 	dmn__stripes_destroy(ctx);
 	ctx->lock_ops.destroy(ctx->lock_ops.user, ctx->lock);
