@@ -167,7 +167,9 @@ static inline int requirement(struct dmn_ctx *ctx, const struct dmn_link *l,
 			      uint32_t child_level, uint32_t *out)
 {
 	(void)ctx;
-	if (!l->map && !dom_cold(l->parent)->round) {
+	/* Size-optimized builds keep only the general computation: it
+	 * gives the same level. */
+	if (DMN_FAST_PATHS && !l->map && !dom_cold(l->parent)->round) {
 		*out = child_level > l->floor ? child_level : l->floor;
 		return 0;
 	}
