@@ -8,6 +8,11 @@
 #                                   required-opps
 #   lifecycle_text_bytes_cortex_m4  optional: boot holds, probes, system
 #                                   sleep (DESIGN §7)
+#   teardown_text_bytes_cortex_m4   optional: removals a power controller
+#                                   that builds its domains once does
+#                                   without: dmn_detach, dmn_device_remove,
+#                                   dmn_domain_remove, dmn_unlisten,
+#                                   dmn_ctx_destroy
 #   explain_text_bytes_cortex_m4    optional: dmn_domain_explain
 #   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
 #                                   of domains and devices by name
@@ -29,7 +34,8 @@
 # other way), and each optional unit needs nothing but the core and libc.
 # Exits 1 if a check fails.
 # With --core-sources, only print the core's source files, one a line
-# (tests/firmware/run_smoke.sh builds its image from them).
+# (tests/firmware/run_smoke.sh builds its image from them); with
+# --unit-sources UNIT, those of one optional unit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +44,7 @@ cd "$(dirname "$0")/.."
 declare -A unit_of=(
   [src/core/lifecycle.c]=lifecycle [src/core/sleep.c]=lifecycle
   [src/core/explain.c]=explain
+  [src/core/teardown.c]=teardown
   [src/core/errors.c]=names [src/core/names.c]=names
   [src/core/inspect.c]=inspect [src/opp/inspect.c]=inspect
   [src/opp/find.c]=inspect
@@ -46,7 +53,7 @@ declare -A unit_of=(
   [src/opp/avail.c]=oppextra [src/opp/devvote.c]=oppextra
   [src/opp/helper.c]=oppextra
 )
-units="lifecycle explain names inspect lint follow oppextra"
+units="lifecycle teardown explain names inspect lint follow oppextra"
 core_srcs=()
 declare -A unit_srcs=()
 for src in src/core/*.c src/opp/*.c; do
@@ -55,6 +62,10 @@ for src in src/core/*.c src/opp/*.c; do
 done
 if [ "${1:-}" = --core-sources ]; then
   printf '%s\n' "${core_srcs[@]}"; exit 0
+fi
+if [ "${1:-}" = --unit-sources ]; then
+  # shellcheck disable=SC2086 # a list of paths without spaces
+  printf '%s\n' ${unit_srcs[${2:-}]:-}; exit 0
 fi
 
 cc=arm-none-eabi-gcc
@@ -114,8 +125,8 @@ objs=()
 compile scmi- src/scmi/server.c src/scmi/base.c src/scmi/power.c src/scmi/perf.c
 echo "scmi_text_bytes_cortex_m4: $(text_of "${objs[@]}") B"
 
-FIRMWARE_API="dmn_ctx_create dmn_ctx_destroy dmn_listen dmn_domain_create dmn_link_add
-  dmn_link_set_floor dmn_device_create dmn_attach dmn_detach dmn_device_get dmn_device_put
+FIRMWARE_API="dmn_ctx_create dmn_listen dmn_domain_create dmn_link_add
+  dmn_link_set_floor dmn_device_create dmn_attach dmn_device_get dmn_device_put
   dmn_vote dmn_domain_add_idle_state dmn_device_set_qos dmn_device_set_wakeup
   dmn_opp_table_create dmn_opp_add dmn_opp_domain_set_table dmn_opp_link_add
   dmn_opp_device_bind dmn_opp_device_set_clock dmn_opp_device_set_regulators dmn_opp_set_rate"

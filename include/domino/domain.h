@@ -135,7 +135,10 @@ typedef int (*dmn_map_fn)(void *user, dmn_domain_t child, dmn_domain_t parent,
  * @desc: see struct dmn_domain_desc
  * @out:  receives the handle
  *
- * An always-on domain is powered on here.
+ * An always-on domain is powered on here, as the engine powers a domain
+ * on: listeners get DMN_EV_POWER_ON, or, when its power_on fails,
+ * DMN_EV_FAILURE (op DMN_OP_POWER_ON, @safe 0) with the handle it would
+ * have had.
  * returns: 0, or -EINVAL (NULL argument or name), -ENOMEM, -ENOSPC (handle
  *   space exhausted), or the error of an always-on domain's power_on (then
  *   nothing was created).

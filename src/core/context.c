@@ -219,7 +219,7 @@ static int stripes_create(struct dmn_ctx *ctx)
 	return 0;
 }
 
-static void stripes_destroy(struct dmn_ctx *ctx)
+void dmn__stripes_destroy(struct dmn_ctx *ctx)
 {
 #if DMN_STRIPED
 	for (unsigned i = 0; ctx->stripes && i < DMN_STRIPES; i++)
@@ -302,7 +302,7 @@ int dmn__listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 	return err;
 }
 
-static int listen_remove(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+int dmn__listen_remove(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	for (unsigned i = 0; i < ctx->n_listeners; i++) {
 		if (ctx->listeners[i].fn != fn || ctx->listeners[i].user != user)
@@ -317,7 +317,7 @@ static int listen_remove(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 
 int dmn__unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
-	int err = listen_remove(ctx, fn, user);
+	int err = dmn__listen_remove(ctx, fn, user);
 	ctx->internal_listeners -= !err;
 	return err;
 }
@@ -328,16 +328,6 @@ int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 	if (err)
 		return err;
 	err = listen_add(ctx, fn, user);
-	dmn__unlock(ctx);
-	return err;
-}
-
-int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
-{
-	int err = dmn__enter_ctx(ctx, fn);
-	if (err)
-		return err;
-	err = listen_remove(ctx, fn, user);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -355,39 +345,4 @@ int dmn_last_error(struct dmn_ctx *ctx)
 uint64_t dmn_now(struct dmn_ctx *ctx)
 {
 	return ctx ? ctx->now(ctx->now_user) : 0;
-}
-
-void dmn_ctx_destroy(struct dmn_ctx *ctx)
-{
-	if (!ctx)
-		return;
-	if (ctx->opp_fini)
-		ctx->opp_fini(ctx);
-	/* Every attachment belongs to exactly one device. */
-	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
-	     h = dmn__handle_next(&ctx->devices, h))
-		dmn__pd_device_free(ctx, dmn__pd_device_get_ptr(ctx, h), true);
-	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
-	     h = dmn__handle_next(&ctx->domains, h)) {
-		struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
-		/* Each link is owned by its child's parent list. */
-		for (unsigned i = 0; i < d->n_parents; i++)
-			dmn__free(ctx, d->parents[i]);
-		dmn__pd_domain_free(ctx, d);
-	}
-	dmn__handle_table_fini(ctx, &ctx->attachments);
-	dmn__handle_table_fini(ctx, &ctx->devices);
-	dmn__handle_table_fini(ctx, &ctx->domains);
-	dmn__free(ctx, ctx->order);
-	dmn__free(ctx, ctx->off_order);
-	dmn__free(ctx, ctx->stack);
-	dmn__free(ctx, ctx->chain);
-	dmn__free(ctx, ctx->listeners);
-	dmn__free(ctx, ctx->vote_atts);
-	dmn__free(ctx, ctx->vote_levels);
-	dmn__free(ctx, ctx->undo);
-	stripes_destroy(ctx);
-	ctx->lock_ops.destroy(ctx->lock_ops.user, ctx->lock);
-	struct dmn_alloc_ops alloc = ctx->alloc;
-	alloc.free(alloc.user, ctx);
 }

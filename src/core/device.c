@@ -47,17 +47,6 @@ int dmn_device_create(struct dmn_ctx *ctx, const char *name, dmn_device_t *out)
 	return err;
 }
 
-void dmn__pd_device_free(struct dmn_ctx *ctx, struct dmn_device *dev,
-		    bool attachments)
-{
-	for (unsigned i = 0; attachments && i < dev->n_atts; i++)
-		dmn__free(ctx, dev_att(dev, i));
-	if (dev->n_atts > 1)
-		dmn__free(ctx, dev->atts.many);
-	dmn__free(ctx, dev->cold);
-	dmn__free(ctx, dev);
-}
-
 struct dmn_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
 					   struct dmn_device *dev)
 {
@@ -107,24 +96,9 @@ static void att_push(struct dmn_ctx *ctx, struct dmn_device *dev,
 	dev->n_atts++;
 }
 
-int dmn_device_remove(struct dmn_ctx *ctx, dmn_device_t h)
-{
-	int err;
-	struct dmn_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
-	if (!dev)
-		return err;
-	err = dev->n_atts || dev->usage || dev_opp_state(dev) ? -EBUSY : 0;
-	if (!err) {
-		dmn__handle_release(&ctx->devices, h);
-		dmn__pd_device_free(ctx, dev, false);
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
 /* ---- attachments -------------------------------------------------------- */
 
-static void att_unlink(struct dmn_ctx *ctx, struct dmn_attachment *a)
+void dmn__att_unlink(struct dmn_ctx *ctx, struct dmn_attachment *a)
 {
 	struct dmn_domain *d = a->dom;
 	struct dmn_device *dev = a->dev;
@@ -231,7 +205,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
 	}
 	if (err) {
-		att_unlink(ctx, a);
+		dmn__att_unlink(ctx, a);
 		dmn__handle_release(&ctx->attachments, att_handle(a));
 		dmn__free(ctx, a);
 		dmn__qos_attach(ctx, dev, d, false);
@@ -241,37 +215,6 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 			ctx->life->vetoes(a, 1);
 		}
 		*out = att_handle(a);
-	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
-}
-
-int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
-{
-	int err;
-	struct dmn_attachment *a = dmn__enter(
-	    ctx, true, DMN_ATTACHMENTS | DMN_ENTER_RECORD, h, &err);
-	if (!a)
-		return err;
-	dmn__txn_begin(ctx);
-	bool vetoes = ctx->life && ctx->life->vetoes(a, -1);
-	if (a->counted || vetoes) {
-		if (a->counted)
-			err = dmn__txn_set_vote(ctx, a, a->vote, false);
-		if (!err)
-			dmn__txn_touch(ctx, a->dom);
-		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
-	}
-	if (err && vetoes)
-		ctx->life->vetoes(a, 1);
-	if (!err) {
-		if (ctx->life)
-			ctx->life->attach(a->dom, a->dev, false);
-		dmn__qos_attach(ctx, a->dev, a->dom, false);
-		att_unlink(ctx, a);
-		dmn__handle_release(&ctx->attachments, h);
-		dmn__free(ctx, a);
 	}
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
@@ -421,16 +364,11 @@ int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
 static int vote_many_locked(struct dmn_ctx *ctx,
 			    const struct dmn_vote_change *changes, unsigned n)
 {
-	int err = dmn_grow(ctx, (void **)&ctx->vote_atts, &ctx->cap_vote_atts,
-			   n, sizeof(*ctx->vote_atts));
-	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->vote_levels,
-			       &ctx->cap_vote_levels, n,
-			       sizeof(*ctx->vote_levels));
+	int err = dmn_grow(ctx, (void **)&ctx->vote_plan, &ctx->cap_vote_plan,
+			   n, sizeof(*ctx->vote_plan));
 	if (err)
 		return err;
-	struct dmn_attachment **atts = ctx->vote_atts;
-	uint32_t *levels = ctx->vote_levels;
+	struct dmn_vote_plan *plan = ctx->vote_plan;
 	struct dmn_device *dev = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_attachment *a = dmn__pd_attach_get(ctx, changes[i].att);
@@ -440,18 +378,18 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 			return -EINVAL;
 		dev = a->dev;
 		err = dmn__txn_check_level(ctx, a->dom, changes[i].level,
-				      &levels[i]);
+				      &plan[i].level);
 		if (err)
 			return err;
-		atts[i] = a;
+		plan[i].att = a;
 	}
 	dmn__txn_begin(ctx);
 	bool counted_change = false;
 	for (unsigned i = 0; i < n; i++) {
-		struct dmn_attachment *a = atts[i];
-		if (a->vote == levels[i])
+		struct dmn_attachment *a = plan[i].att;
+		if (a->vote == plan[i].level)
 			continue;
-		err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
+		err = dmn__txn_set_vote(ctx, a, plan[i].level, a->counted);
 		if (err) {
 			dmn__txn_abort(ctx);
 			return err;

@@ -64,20 +64,14 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 		err = d->handle ? 0 : -ENOSPC;
 	}
 	ctx->op_error = 0;
+	/* The engine's power-on step: DMN_EV_POWER_ON, or DMN_EV_FAILURE
+	 * (unsafe) and the operation's error; a failure then takes the
+	 * handle back (the engine's note of where it hit is read only by
+	 * the transaction that makes it). */
 	if (!err && (d->flags & DMN_FLAG_ALWAYS_ON)) {
-		if (d->ops && d->ops->power_on)
-			err = d->ops->power_on(d->user, d->handle);
-		if (err) {
-			err = err > 0 ? -EIO : err;
-			ctx->op_error = err;
+		err = dmn__txn_power_on(ctx, d);
+		if (err)
 			dmn__handle_release(&ctx->domains, d->handle);
-		} else {
-			dmn__stats_power(ctx, d, true, -1, UINT_MAX);
-			d->on = true;
-			struct dmn_event ev = {DMN_EV_POWER_ON, DMN_OP_POWER_ON,
-					       d->handle, 0, 0, 0, 0, 1};
-			dmn__emit(ctx, &ev);
-		}
 	}
 	if (err) {
 		if (d)
@@ -86,21 +80,6 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 		*out = d->handle;
 	}
 	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
-}
-
-int dmn_domain_remove(struct dmn_ctx *ctx, dmn_domain_t dom)
-{
-	int err;
-	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
-	if (!d)
-		return err;
-	err = d->n_attachments || d->n_parents || d->n_children ? -EBUSY : 0;
-	if (!err) {
-		dmn__handle_release(&ctx->domains, dom);
-		dmn__pd_domain_free(ctx, d);
-	}
 	dmn__unlock(ctx);
 	return err;
 }

@@ -67,18 +67,13 @@ int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
 	    dmn__enter(ctx, desc && desc->name, DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	struct dmn_idle_data *fresh = 0;
 	char *name = 0;
-	/* Adding a state closes the domain's plain-off period (statistics). */
+	/* Adding a state closes the domain's plain-off period (statistics);
+	 * the states live in the cold part too. A failure leaves room in
+	 * the arrays, nothing else. */
 	if (!dmn__pd_domain_cold(ctx, d))
 		err = -ENOMEM;
-	if (!err && !d->idle) {
-		fresh = dmn__alloc(ctx, sizeof(*fresh));
-		err = fresh ? 0 : -ENOMEM;
-		if (fresh)
-			memset(fresh, 0, sizeof(*fresh));
-	}
-	struct dmn_idle_data *idle = fresh ? fresh : d->idle;
+	struct dmn_idle_data *idle = err ? 0 : &d->cold->idle;
 	if (!err)
 		err = dmn_grow(ctx, (void **)&idle->desc, &idle->cap_desc,
 			       idle->n + 1, sizeof(*idle->desc));
@@ -89,15 +84,8 @@ int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
 		name = dmn__strdup(ctx, desc->name);
 		err = name ? 0 : -ENOMEM;
 	}
-	if (err) {
-		if (fresh) {
-			dmn__free(ctx, fresh->desc);
-			dmn__free(ctx, fresh->counts);
-		}
-		dmn__free(ctx, fresh);
-	} else {
-		if (fresh)
-			d->idle = fresh;
+	if (!err) {
+		d->idle = idle;
 		uint64_t now = dmn_now(ctx);
 		dmn__stats_account(d, now);
 		unsigned i = d->idle->n++;
@@ -117,13 +105,13 @@ int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
 
 void dmn__idle_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
-	if (!d->idle)
+	if (!d->cold)
 		return;
-	for (unsigned i = 0; i < d->idle->n; i++)
-		dmn__free(ctx, (char *)d->idle->desc[i].name);
-	dmn__free(ctx, d->idle->desc);
-	dmn__free(ctx, d->idle->counts);
-	dmn__free(ctx, d->idle);
+	struct dmn_idle_data *idle = &d->cold->idle;
+	for (unsigned i = 0; i < idle->n; i++)
+		dmn__free(ctx, (char *)idle->desc[i].name);
+	dmn__free(ctx, idle->desc);
+	dmn__free(ctx, idle->counts);
 	d->idle = 0;
 }
 

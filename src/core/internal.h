@@ -102,6 +102,9 @@ struct dmn_domain_cold {
 	enum dmn_governor_kind gov;
 	struct u64_multiset qos_set;  /* resume latencies (ns) below */
 	struct u64_multiset wake_set; /* next wakeups (ns) below */
+	/* The idle states (idle.c): dmn_domain.idle points here once the
+	 * first is added; the arrays may hold room before that. */
+	struct dmn_idle_data idle;
 
 	/* Boot hold (lifecycle.c): while held, boot_level counts in votes
 	 * and the domain wants to be on; awaiting counts the unprobed
@@ -190,8 +193,9 @@ struct dmn_domain {
 	char name[];
 };
 
-/* Every field of a domain without its cold part: zero. */
-extern const struct dmn_domain_cold dmn__cold_none;
+/* Every field of a domain without its cold part: zero. Not const, so it is
+ * zero-filled storage rather than read-only data; nothing writes it. */
+extern struct dmn_domain_cold dmn__cold_none;
 /* @d's cold part to read: its own, or dmn__cold_none (all zero). */
 static inline const struct dmn_domain_cold *dom_cold(const struct dmn_domain *d)
 {
@@ -330,9 +334,11 @@ struct dmn_ctx {
 	unsigned n_listeners, cap_listeners;
 
 	/* dmn_vote_many's validated changes, grown to the largest call. */
-	struct dmn_attachment **vote_atts;
-	uint32_t *vote_levels;
-	unsigned cap_vote_atts, cap_vote_levels;
+	struct dmn_vote_plan {
+		struct dmn_attachment *att;
+		uint32_t level; /* rounded */
+	} *vote_plan;
+	unsigned cap_vote_plan;
 
 	struct handle_table domains;
 	struct handle_table devices;
@@ -690,6 +696,8 @@ void dmn__emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
 /* dmn_listen / dmn_unlisten with the lock already held (the OPP layer). */
 int dmn__listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 int dmn__unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
+/* Remove the listener (@fn, @user): 0, or -ENOENT. */
+int dmn__listen_remove(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 int dmn__grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 		  unsigned need, size_t elem);
 /* Make *@array hold at least @need elements of @elem bytes: 0, or -ENOMEM
@@ -714,9 +722,8 @@ int dmn__pd_device_put_locked(struct dmn_ctx *ctx, dmn_device_t h);
 int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level);
 
 void dmn__pd_domain_free(struct dmn_ctx *ctx, struct dmn_domain *d);
-/* Free a device (and, with @attachments, the attachments it holds). */
-void dmn__pd_device_free(struct dmn_ctx *ctx, struct dmn_device *dev,
-		    bool attachments);
+/* Free the context's lock stripes (context.c; dmn_ctx_destroy). */
+void dmn__stripes_destroy(struct dmn_ctx *ctx);
 
 /* Look handles up; NULL if stale or of another kind. */
 struct dmn_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, dmn_domain_t h);
@@ -781,6 +788,9 @@ struct dmn_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
 				size_t record, dmn_domain_t parent,
 				dmn_domain_t child, int *err);
 /* @dev's attachment to @d, or NULL. */
+/* Take @a out of its domain's list and its device's array (it stays
+ * allocated and keeps its handle). */
+void dmn__att_unlink(struct dmn_ctx *ctx, struct dmn_attachment *a);
 struct dmn_attachment *dmn__attach_find(const struct dmn_device *dev,
 				       const struct dmn_domain *d);
 #define DMN_DOMAINS offsetof(struct dmn_ctx, domains)
@@ -798,6 +808,12 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vo
 		 bool counted);
 int dmn__txn_touch(struct dmn_ctx *ctx, struct dmn_domain *d);
 int dmn__txn_commit(struct dmn_ctx *ctx);
+/* The engine's power-on step for @d (nothing if on or nothing wants it
+ * on): the callback, statistics, DMN_EV_POWER_ON or an unsafe
+ * DMN_EV_FAILURE and ctx->op_error; 0 or the callback's error (-EIO for
+ * a positive one). dmn__txn_commit's, and an always-on domain's at its
+ * creation. */
+int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d);
 /* dmn_vote's path for a counted vote on an on domain whose ancestry is a
  * single-parent chain of on domains (txn.c says which): 1 if it handled
  * the vote (result in *@err, the first callback error in *@op_error; same

@@ -167,7 +167,9 @@ static inline int requirement(struct dmn_ctx *ctx, const struct dmn_link *l,
 			      uint32_t child_level, uint32_t *out)
 {
 	(void)ctx;
-	if (!l->map && !dom_cold(l->parent)->round) {
+	/* Size-optimized builds keep only the general computation: it
+	 * gives the same level. */
+	if (DMN_FAST_PATHS && !l->map && !dom_cold(l->parent)->round) {
 		*out = child_level > l->floor ? child_level : l->floor;
 		return 0;
 	}
@@ -363,7 +365,7 @@ static int raise_pstate(struct dmn_ctx *ctx, struct dmn_domain *d)
 	return want > d->pstate ? set_pstate(ctx, d, want, 0) : 0;
 }
 
-static int power_on(struct dmn_ctx *ctx, struct dmn_domain *d)
+int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (d->on || !domain_wants_on(d))
 		return 0;
@@ -1015,7 +1017,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = raise_pstate(ctx, ctx->order[i]);
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
-		err = power_on(ctx, ctx->order[i]);
+		err = dmn__txn_power_on(ctx, ctx->order[i]);
 	if (err) {
 		emit_ev(ctx, EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0), ctx->fail_dom,
 			err, 0, 0);

@@ -320,6 +320,16 @@ static void always_on(void **state)
 	dmn_domain_t ao = fake_domain(&t->fake, ctx, "ao", &fake_ops_full,
 				     DMN_FLAG_ALWAYS_ON);
 	LOG_IS(FAKE_ON, ao, 0);
+	/* Its power-on is the engine's: one DMN_EV_POWER_ON, 0 -> 1. */
+	assert_int_equal(t->ev.n, 1);
+	assert_int_equal(t->ev.ev[0].kind, DMN_EV_POWER_ON);
+	assert_int_equal(t->ev.ev[0].op, DMN_OP_POWER_ON);
+	assert_int_equal(t->ev.ev[0].domain, ao);
+	assert_int_equal(t->ev.ev[0].device, 0);
+	assert_int_equal(t->ev.ev[0].error, 0);
+	assert_int_equal(t->ev.ev[0].safe, 0);
+	assert_int_equal(t->ev.ev[0].old_value, 0);
+	assert_int_equal(t->ev.ev[0].new_value, 1);
 	assert_true(ON(ao));
 	assert_true(HW(ao)->on);
 	assert_int_equal(dinfo(ctx, ao).flags, DMN_FLAG_ALWAYS_ON);
@@ -351,11 +361,21 @@ static void always_on(void **state)
 				      DMN_FLAG_ALWAYS_ON};
 	dmn_domain_t h = 0;
 	SNAP();
+	t->ev.n = 0;
 	assert_int_equal(dmn_domain_create(ctx, &desc, &h), -EIO);
 	fake_fail_call(&t->fake, 0);
 	UNCHANGED();
 	assert_int_equal(dmn_domain_find(ctx, "ao-bad", &h), -ENOENT);
 	assert_int_equal(dmn_last_error(ctx), -EIO);
+	/* Listeners hear of the failed callback (an unsafe failure, on the
+	 * handle the call then took back), as of any other. */
+	assert_int_equal(t->ev.n, 1);
+	assert_int_equal(t->ev.ev[0].kind, DMN_EV_FAILURE);
+	assert_int_equal(t->ev.ev[0].op, DMN_OP_POWER_ON);
+	assert_int_equal(t->ev.ev[0].error, -EIO);
+	assert_int_equal(t->ev.ev[0].safe, 0);
+	assert_int_equal(t->ev.ev[0].new_value, 1);
+	assert_int_not_equal(t->ev.ev[0].domain, 0);
 }
 
 /* Unsafe failure of a power-on: everything switched on goes back off. */

@@ -27,7 +27,9 @@ if ! echo 'int main(void){return 0;}' |
 fi
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
-mapfile -t core < <(cd "$root" && bench/firmware_size.sh --core-sources)
+# The core, and the teardown unit for the test's detach/remove at the end.
+mapfile -t core < <(cd "$root" && bench/firmware_size.sh --core-sources &&
+                    bench/firmware_size.sh --unit-sources teardown)
 srcs=()
 for src in "${core[@]}"; do srcs+=("$root/$src"); done
 $cc "${flags[@]}" -nostartfiles --specs=nano.specs --specs=nosys.specs \

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Teardown: the calls that take apart what the core built (an optional
+ * firmware unit, see docs/architecture.md "Firmware units"). A power
+ * controller builds its domains, devices and attachments once and never
+ * removes them; the failure paths of the adds undo their own work with
+ * the helpers that stay in the core (dmn__att_unlink, link_detach_arrays,
+ * dmn__pd_domain_free), and dmn_link_remove stays there too, as the OPP
+ * layer's dmn_opp_link_add undoes a half-done link with it. Nor does a
+ * firmware destroy its context.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Free a device (and, with @attachments, the attachments it holds). */
+static void device_free(struct dmn_ctx *ctx, struct dmn_device *dev,
+			bool attachments)
+{
+	for (unsigned i = 0; attachments && i < dev->n_atts; i++)
+		dmn__free(ctx, dev_att(dev, i));
+	if (dev->n_atts > 1)
+		dmn__free(ctx, dev->atts.many);
+	dmn__free(ctx, dev->cold);
+	dmn__free(ctx, dev);
+}
+
+int dmn_domain_remove(struct dmn_ctx *ctx, dmn_domain_t dom)
+{
+	int err;
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	err = d->n_attachments || d->n_parents || d->n_children ? -EBUSY : 0;
+	if (!err) {
+		dmn__handle_release(&ctx->domains, dom);
+		dmn__pd_domain_free(ctx, d);
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int dmn_device_remove(struct dmn_ctx *ctx, dmn_device_t h)
+{
+	int err;
+	struct dmn_device *dev = dmn__enter(ctx, true, DMN_DEVICES, h, &err);
+	if (!dev)
+		return err;
+	err = dev->n_atts || dev->usage || dev_opp_state(dev) ? -EBUSY : 0;
+	if (!err) {
+		dmn__handle_release(&ctx->devices, h);
+		device_free(ctx, dev, false);
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
+{
+	int err;
+	struct dmn_attachment *a = dmn__enter(
+	    ctx, true, DMN_ATTACHMENTS | DMN_ENTER_RECORD, h, &err);
+	if (!a)
+		return err;
+	dmn__txn_begin(ctx);
+	bool vetoes = ctx->life && ctx->life->vetoes(a, -1);
+	if (a->counted || vetoes) {
+		if (a->counted)
+			err = dmn__txn_set_vote(ctx, a, a->vote, false);
+		if (!err)
+			dmn__txn_touch(ctx, a->dom);
+		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
+	}
+	if (err && vetoes)
+		ctx->life->vetoes(a, 1);
+	if (!err) {
+		if (ctx->life)
+			ctx->life->attach(a->dom, a->dev, false);
+		dmn__qos_attach(ctx, a->dev, a->dom, false);
+		dmn__att_unlink(ctx, a);
+		dmn__handle_release(&ctx->attachments, h);
+		dmn__free(ctx, a);
+	}
+	txn_result(ctx, err);
+	dmn__unlock(ctx);
+	return err;
+}
+
+int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+{
+	int err = dmn__enter_ctx(ctx, fn);
+	if (err)
+		return err;
+	err = dmn__listen_remove(ctx, fn, user);
+	dmn__unlock(ctx);
+	return err;
+}
+
+void dmn_ctx_destroy(struct dmn_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	if (ctx->opp_fini)
+		ctx->opp_fini(ctx);
+	/* Every attachment belongs to exactly one device. */
+	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
+	     h = dmn__handle_next(&ctx->devices, h))
+		device_free(ctx, dmn__pd_device_get_ptr(ctx, h), true);
+	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
+	     h = dmn__handle_next(&ctx->domains, h)) {
+		struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
+		/* Each link is owned by its child's parent list. */
+		for (unsigned i = 0; i < d->n_parents; i++)
+			dmn__free(ctx, d->parents[i]);
+		dmn__pd_domain_free(ctx, d);
+	}
+	dmn__handle_table_fini(ctx, &ctx->attachments);
+	dmn__handle_table_fini(ctx, &ctx->devices);
+	dmn__handle_table_fini(ctx, &ctx->domains);
+	dmn__free(ctx, ctx->order);
+	dmn__free(ctx, ctx->off_order);
+	dmn__free(ctx, ctx->stack);
+	dmn__free(ctx, ctx->chain);
+	dmn__free(ctx, ctx->listeners);
+	dmn__free(ctx, ctx->vote_plan);
+	dmn__free(ctx, ctx->undo);
+	dmn__stripes_destroy(ctx);
+	ctx->lock_ops.destroy(ctx->lock_ops.user, ctx->lock);
+	struct dmn_alloc_ops alloc = ctx->alloc;
+	alloc.free(alloc.user, ctx);
+}
