@@ -41,7 +41,7 @@ static const struct dmn_opp_entry *asks(const struct dmn_opp_entry *e,
 {
 	const struct dmn_opp_entry *best = 0;
 	for (unsigned j = 0; e && j < e->n_required; j++)
-		if (oe_req_table(e)[j] == t)
+		if (oe_required(e)[j].table == t->handle)
 			best = higher(best, oe_req_entry(e)[j]);
 	return best;
 }

@@ -25,15 +25,17 @@ struct dmn_opp_table;
 /* One allocation per entry (issue 21: 16 bytes of header on LP64, the
  * bench's one-clock one-supply entry 40 bytes with its lists): this
  * header, then its lists, each sized from the description, in an order
- * that keeps each aligned:
+ * that keeps each aligned (the header and each list before the pointers
+ * are multiples of 8 bytes):
  *   uint64_t hz[n_hz];
- *   struct dmn_opp_table *req_table[n_required];        (resolved)
- *   const struct dmn_opp_entry *req_entry[n_required];
  *   struct dmn_opp_supply supplies[n_supplies];
  *   struct dmn_opp_required required[n_required];      (as given)
+ *   const struct dmn_opp_entry *req_entry[n_required]; (resolved)
  *   uint32_t microwatt;   (only with OE_MICROWATT)
  *   uint32_t pstate;      (only with OE_PSTATE_SLOT: the table had a helper)
  *   char name[];          (only with OE_NAME)
+ * A required OPP's table is the one its handle, required[j].table, names:
+ * the entry holds a reference on it, so the handle stays that table's.
  * Read them through the accessors below. Counts are 8-bit and flags
  * 16-bit: dmn_opp_add refuses larger ones with -EOVERFLOW. An entry's place
  * in table->sorted is not stored: dmn__opp_entry_pos finds it (O(log n))
@@ -59,27 +61,23 @@ static inline uint64_t *oe_hz(const struct dmn_opp_entry *e)
 {
 	return (uint64_t *)(void *)(uintptr_t)(e + 1);
 }
-static inline struct dmn_opp_table **oe_req_table(const struct dmn_opp_entry *e)
-{
-	return (struct dmn_opp_table **)(void *)(oe_hz(e) + e->n_hz);
-}
-static inline const struct dmn_opp_entry **oe_req_entry(const struct dmn_opp_entry *e)
-{
-	return (const struct dmn_opp_entry **)(void *)(oe_req_table(e) +
-						   e->n_required);
-}
 static inline struct dmn_opp_supply *oe_supplies(const struct dmn_opp_entry *e)
 {
-	return (struct dmn_opp_supply *)(void *)(oe_req_entry(e) + e->n_required);
+	return (struct dmn_opp_supply *)(void *)(oe_hz(e) + e->n_hz);
 }
 static inline struct dmn_opp_required *oe_required(const struct dmn_opp_entry *e)
 {
 	return (struct dmn_opp_required *)(void *)(oe_supplies(e) +
-					       e->n_supplies);
+						   e->n_supplies);
+}
+static inline const struct dmn_opp_entry **oe_req_entry(const struct dmn_opp_entry *e)
+{
+	return (const struct dmn_opp_entry **)(void *)(oe_required(e) +
+						   e->n_required);
 }
 static inline uint32_t *oe_tail(const struct dmn_opp_entry *e)
 {
-	return (uint32_t *)(void *)(oe_required(e) + e->n_required);
+	return (uint32_t *)(void *)(oe_req_entry(e) + e->n_required);
 }
 static inline uint32_t oe_microwatt(const struct dmn_opp_entry *e)
 {

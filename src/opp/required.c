@@ -42,12 +42,19 @@ static unsigned dom_slot(const struct dmn_domain *d)
 	return d->handle & HANDLE_MAX_SLOTS;
 }
 
+/* The handle of @d's level table, 0 if none (0 is never a handle). */
+static dmn_opp_table_t level_handle(const struct dmn_domain *d)
+{
+	const struct dmn_opp_domain *od = d->opp_state;
+	return od ? od->table->handle : 0;
+}
+
 /* Is @t the table of a proper ancestor of @d? An explicit stack and marks
  * of the OPP layer's own (this runs inside core transactions, whose visit
  * marks must not be touched): each ancestor once, no depth limit.
  * 1 yes, 0 no, -ENOMEM. */
 static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
-			const struct dmn_opp_table *t)
+			dmn_opp_table_t t)
 {
 	struct dmn_opp_ctx *oc = ctx->opp;
 	if (dmn__opp_scratch_reserve(ctx, 0, 0))
@@ -63,7 +70,7 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
 	for (;;) {
 		for (unsigned i = 0; i < cur->n_parents; i++) {
 			struct dmn_domain *p = cur->parents[i]->parent;
-			if (dmn__opp_domain_level_table(p) == t)
+			if (level_handle(p) == t)
 				return 1;
 			unsigned slot = dom_slot(p);
 			if (slot >= oc->cap_dom_mark || n >= oc->cap_walk)
@@ -102,11 +109,12 @@ int dmn__opp_match(struct dmn_ctx *ctx, const struct dmn_opp_entry *e, dmn_opp_d
 		dom_of_req[j] = -1;
 	for (unsigned i = 0; i < n; i++)
 		has[i] = false;
+	const struct dmn_opp_required *req = oe_required(e);
 	/* Pass 1: a domain takes the first untaken entry of its own table. */
 	for (unsigned i = 0; i < n; i++) {
-		const struct dmn_opp_table *own = dmn__opp_domain_level_table(at(src, i));
+		dmn_opp_table_t own = level_handle(at(src, i));
 		for (unsigned j = 0; own && j < e->n_required; j++) {
-			if (dom_of_req[j] < 0 && oe_req_table(e)[j] == own) {
+			if (dom_of_req[j] < 0 && req[j].table == own) {
 				dom_of_req[j] = (int)i;
 				has[i] = true;
 				break;
@@ -115,12 +123,14 @@ int dmn__opp_match(struct dmn_ctx *ctx, const struct dmn_opp_entry *e, dmn_opp_d
 	}
 	/* Pass 2: a domain still without one takes the first untaken entry of
 	 * an ancestor's table, at any distance (its level then passes up 1:1
-	 * through the domains in between). */
+	 * through the domains in between). A required entry without a level
+	 * is in a device table (dmn_opp_add keeps the two apart). */
 	for (unsigned i = 0; i < n; i++) {
 		for (unsigned j = 0; !has[i] && j < e->n_required; j++) {
-			if (dom_of_req[j] >= 0 || !oe_req_table(e)[j]->has_level)
+			if (dom_of_req[j] >= 0 ||
+			    !(oe_req_entry(e)[j]->flags & DMN_OPP_FLAG_HAS_LEVEL))
 				continue;
-			int r = ancestor_has(ctx, at(src, i), oe_req_table(e)[j]);
+			int r = ancestor_has(ctx, at(src, i), req[j].table);
 			if (r < 0)
 				return r;
 			if (r) {
