@@ -157,11 +157,8 @@ struct dmn_opp_dev {
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct dmn_opp_supply *supply; /* [cap_supply], the four below in its block */
+	struct dmn_opp_supply *supply; /* [cap_supply], the flags in its block */
 	bool *supply_known;
-	struct dmn_opp_supply *saved; /* dmn__opp_hw_move's undo */
-	bool *saved_known;
-	unsigned *done;
 	unsigned cap_supply;
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */

@@ -414,7 +414,6 @@ static int entry_new(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
 	if (missing)
 		return -EINVAL;
 	char *at = (char *)oe_hz(e);
-	uint8_t *counts = &e->n_hz;
 	for (unsigned k = 0; k < 3; k++) {
 		const char *base = (const char *)d;
 		unsigned n = *(const unsigned *)(const void *)(base + desc_lists[k].count);
@@ -423,7 +422,6 @@ static int entry_new(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
 			memcpy(at, *(const void *const *)(const void *)(base + desc_lists[k].list),
 			       bytes);
 		at += bytes + n * (size_t)desc_lists[k].extra;
-		(void)counts;
 	}
 	e->n_hz = (uint8_t)d->n_hz;
 	e->n_supplies = (uint8_t)d->n_supplies;
