@@ -205,8 +205,6 @@ struct dmn_opp_ctx {
 	 * done with inside one call, never across a callback. */
 	int *req_slot;
 	unsigned cap_req_slot;
-	bool *has;
-	unsigned cap_has;
 	struct dmn_domain **walk; /* ancestor walk: stack and marks by slot */
 	unsigned cap_walk;
 	uint32_t *dom_mark;
@@ -278,9 +276,9 @@ int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level);
 
 /* required.c */
 struct dmn_opp_table *dmn__opp_domain_level_table(const struct dmn_domain *d);
-/* Grow the matching scratch for @n_req required OPPs, @n_doms domains
- * and every domain slot of the context: 0 or -ENOMEM. */
-int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms);
+/* Grow the matching scratch for @n_req required OPPs and every domain
+ * slot of the context: 0 or -ENOMEM. */
+int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req);
 /* Domain @i of a matching: a device's attachment or a domain's parent. */
 typedef struct dmn_domain *(*dmn_opp_dom_at_fn)(const void *src, unsigned i);
 struct dmn_domain *dmn__opp_att_dom(const void *pdev, unsigned i);

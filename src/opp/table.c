@@ -45,7 +45,6 @@ static void opp_fini(struct dmn_ctx *ctx)
 	dmn__opp_domains_fini(ctx, oc);
 	dmn__handle_table_fini(ctx, &oc->tables);
 	dmn__free(ctx, oc->req_slot);
-	dmn__free(ctx, oc->has);
 	dmn__free(ctx, oc->walk);
 	dmn__free(ctx, oc->dom_mark);
 	dmn__free(ctx, oc);
@@ -482,7 +481,7 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 			       dep->n_users + 1, sizeof(*dep->users));
 	}
 	if (!err)
-		err = dmn__opp_scratch_reserve(ctx, desc->n_required, 0);
+		err = dmn__opp_scratch_reserve(ctx, desc->n_required);
 	for (struct dmn_opp_dev *od = t->devices; !err && od; od = od->next)
 		err = dmn__opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
