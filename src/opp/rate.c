@@ -319,12 +319,12 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	/* The new votes (new_d and touch start all false): the target's,
 	 * raised by the entry of its own rate and by an owner's own direct
 	 * votes, whatever its entry; what the old entry drives is touched. */
-	if (target)
-		err = dmn__opp_entry_raise(ctx, target, pdev, p->new_v, p->new_d, n);
-	if (err >= 0 && target && own)
-		err = dmn__opp_entry_raise(ctx, own, pdev, p->new_v, p->new_d, n);
-	if (err >= 0 && was_vote)
-		err = dmn__opp_entry_raise(ctx, was_vote, pdev, p->up, p->touch, n);
+	const struct dmn_opp_entry *raise[3] = {target, target ? own : 0, was_vote};
+	for (unsigned k = 0; k < 3 && err >= 0; k++)
+		if (raise[k])
+			err = dmn__opp_entry_raise(ctx, raise[k], pdev,
+						   k < 2 ? p->new_v : p->up,
+						   k < 2 ? p->new_d : p->touch, n);
 	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++)
 		if (od->own_vote[i])
 			opp_raise_vote(p->new_v, p->new_d, i, od->own_vote[i]);
