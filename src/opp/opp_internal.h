@@ -134,6 +134,7 @@ struct dmn_opp_table {
 	struct dmn_opp_table **users;
 	unsigned n_users, cap_users;
 	uint32_t mark;		      /* walks: visited when == dmn_opp_ctx mark */
+	unsigned walk_next;	      /* dmn__opp_reach: the next of deps[] */
 	struct dmn_opp_table *free_next; /* dmn__opp_table_unref's work list */
 	dmn_opp_get_pstate_fn helper;
 	void *helper_user;

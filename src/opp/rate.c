@@ -252,16 +252,14 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 		    const bool *touch, const uint32_t *levels, unsigned n,
 		    struct dmn_opp_report *rep)
 {
-	bool any = false;
-	for (unsigned i = 0; i < n; i++)
-		any |= touch[i] && dev_att(pdev, i)->vote != levels[i];
-	if (!any)
-		return 0;
-	dmn__txn_begin(ctx);
+	bool began = false; /* no transaction when no vote changes */
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_attachment *a = dev_att(pdev, i);
 		if (!touch[i] || a->vote == levels[i])
 			continue;
+		if (!began)
+			dmn__txn_begin(ctx);
+		began = true;
 		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
 		if (err) {
 			dmn__txn_abort(ctx);
@@ -270,6 +268,8 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 		if (a->counted)
 			dmn__txn_touch(ctx, a->dom);
 	}
+	if (!began)
+		return 0;
 	int err = dmn__txn_commit(ctx);
 	dmn__opp_note(ctx, rep, ctx->op_error);
 	return err;

@@ -250,40 +250,41 @@ int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices
 		   struct dmn_opp_reach *out)
 {
 	struct dmn_opp_ctx *oc = ctx->opp;
-	struct frame {
-		struct dmn_opp_table *t;
-		unsigned next;
-	} *stack = 0;
+	/* the path from @from, each table's next dependency in its walk_next */
+	struct dmn_opp_table **stack = 0;
 	unsigned n = 0, cap = 0;
 	uint32_t gen = ++oc->table_gen;
 	if (out)
 		memset(out, 0, sizeof(*out));
-	int err = dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack));
-	if (!err) {
-		from->mark = gen;
-		stack[n++] = (struct frame){from, 0};
-	}
-	while (!err && n) {
-		struct frame *f = &stack[n - 1];
-		if (f->next < f->t->n_deps) {
-			struct dmn_opp_table *d = f->t->deps[f->next++];
-			if ((devices && d->has_level) || d->mark == gen)
-				continue; /* a domain's levels, or seen */
+	struct dmn_opp_table *d = from;
+	int err = 0;
+	while (!err) {
+		if (d) { /* enter @d */
 			d->mark = gen;
+			d->walk_next = 0;
 			err = dmn_grow(ctx, (void **)&stack, &cap, n + 1,
 				       sizeof(*stack));
 			if (!err)
-				stack[n++] = (struct frame){d, 0};
+				stack[n++] = d;
+			d = 0;
 			continue;
 		}
-		struct dmn_opp_table *done = f->t;
+		if (!n)
+			break;
+		struct dmn_opp_table *t = stack[n - 1];
+		if (t->walk_next < t->n_deps) {
+			d = t->deps[t->walk_next++];
+			if ((devices && d->has_level) || d->mark == gen)
+				d = 0; /* a domain's levels, or seen */
+			continue;
+		}
 		n--;
-		if (done == from || !out)
+		if (t == from || !out)
 			continue;
 		err = dmn_grow(ctx, (void **)&out->order, &out->cap,
 			       out->n + 1, sizeof(*out->order));
 		if (!err)
-			out->order[out->n++] = done;
+			out->order[out->n++] = t;
 	}
 	dmn__free(ctx, stack);
 	if (err && out) {
