@@ -440,10 +440,11 @@ static int entry_new(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
 		if (!sup[i].microvolt_max)
 			sup[i].microvolt_max = sup[i].microvolt;
 	}
+	uint32_t *tail = (uint32_t *)(void *)at; /* past the lists */
 	if (d->microwatt)
-		oe_tail(e)[0] = d->microwatt;
+		*tail++ = d->microwatt;
 	if (name)
-		memcpy((char *)(uintptr_t)oe_name(e), d->name, name);
+		memcpy(tail + pstate_slot, d->name, name);
 	return 0;
 }
 
