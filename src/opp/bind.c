@@ -28,8 +28,6 @@ int dmn_opp_device_bind(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t t
 		od->table = t;
 		od->vote_id = od->run_id = od->own_id = DMN_OPP_ID_NONE;
 		err = dmn__opp_dev_reserve(ctx, od, t->max_supplies);
-		if (!err)
-			err = dmn__opp_scratch_reserve(ctx, 0, pdev->n_atts);
 		if (err) {
 			dmn__opp_dev_free(ctx, od);
 			od = 0;

@@ -41,7 +41,7 @@ static const struct dmn_opp_entry *asks(const struct dmn_opp_entry *e,
 {
 	const struct dmn_opp_entry *best = 0;
 	for (unsigned j = 0; e && j < e->n_required; j++)
-		if (oe_req_table(e)[j] == t)
+		if (oe_required(e)[j].table == t->handle)
 			best = higher(best, oe_req_entry(e)[j]);
 	return best;
 }
@@ -101,28 +101,27 @@ static void settle_down(struct dmn_ctx *ctx, const struct dmn_opp_reach *r,
 static int settle_up(struct dmn_ctx *ctx, const struct dmn_opp_reach *r,
 		     struct moved *undo, struct dmn_opp_report *rep)
 {
-	undo->n = undo->first = 0;
-	for (unsigned i = r->n; i-- > 0;)
-		for (struct dmn_opp_dev *b = r->order[i]->devices; b; b = b->next) {
+	int err = 0;
+	undo->n = 0;
+	for (unsigned i = r->n; !err && i-- > 0;)
+		for (struct dmn_opp_dev *b = r->order[i]->devices; !err && b;
+		     b = b->next) {
 			const struct dmn_opp_entry *eff = effective(b);
 			const struct dmn_opp_entry *was =
 			    dmn__opp_entry_by_id(b->table, b->vote_id);
 			if (eff == was)
 				continue;
-			if (dmn_grow(ctx, (void **)&undo->log, &undo->cap,
-				     undo->n + 1, sizeof(*undo->log))) {
-				for (unsigned k = 0; k < undo->n; k++)
-					undo->log[k].od->req_extra = 0;
-				undo->n = 0;
-				return -ENOMEM; /* nothing moved yet */
-			}
+			/* -ENOMEM: nothing moved yet */
+			err = dmn_grow(ctx, (void **)&undo->log, &undo->cap,
+				       undo->n + 1, sizeof(*undo->log));
+			if (err)
+				break;
 			b->req_extra = eff;
 			undo->log[undo->n].od = b;
 			undo->log[undo->n].was = was;
 			undo->log[undo->n].clock_hz = b->clock_hz;
 			undo->log[undo->n++].clock_known = b->clock_known;
 		}
-	int err = 0;
 	undo->first = undo->n;
 	while (undo->first > 0 && !err) {
 		struct dmn_opp_dev *b = undo->log[undo->first - 1].od;

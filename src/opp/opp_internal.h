@@ -25,15 +25,17 @@ struct dmn_opp_table;
 /* One allocation per entry (issue 21: 16 bytes of header on LP64, the
  * bench's one-clock one-supply entry 40 bytes with its lists): this
  * header, then its lists, each sized from the description, in an order
- * that keeps each aligned:
+ * that keeps each aligned (the header and each list before the pointers
+ * are multiples of 8 bytes):
  *   uint64_t hz[n_hz];
- *   struct dmn_opp_table *req_table[n_required];        (resolved)
- *   const struct dmn_opp_entry *req_entry[n_required];
  *   struct dmn_opp_supply supplies[n_supplies];
  *   struct dmn_opp_required required[n_required];      (as given)
+ *   const struct dmn_opp_entry *req_entry[n_required]; (resolved)
  *   uint32_t microwatt;   (only with OE_MICROWATT)
  *   uint32_t pstate;      (only with OE_PSTATE_SLOT: the table had a helper)
  *   char name[];          (only with OE_NAME)
+ * A required OPP's table is the one its handle, required[j].table, names:
+ * the entry holds a reference on it, so the handle stays that table's.
  * Read them through the accessors below. Counts are 8-bit and flags
  * 16-bit: dmn_opp_add refuses larger ones with -EOVERFLOW. An entry's place
  * in table->sorted is not stored: dmn__opp_entry_pos finds it (O(log n))
@@ -59,27 +61,23 @@ static inline uint64_t *oe_hz(const struct dmn_opp_entry *e)
 {
 	return (uint64_t *)(void *)(uintptr_t)(e + 1);
 }
-static inline struct dmn_opp_table **oe_req_table(const struct dmn_opp_entry *e)
-{
-	return (struct dmn_opp_table **)(void *)(oe_hz(e) + e->n_hz);
-}
-static inline const struct dmn_opp_entry **oe_req_entry(const struct dmn_opp_entry *e)
-{
-	return (const struct dmn_opp_entry **)(void *)(oe_req_table(e) +
-						   e->n_required);
-}
 static inline struct dmn_opp_supply *oe_supplies(const struct dmn_opp_entry *e)
 {
-	return (struct dmn_opp_supply *)(void *)(oe_req_entry(e) + e->n_required);
+	return (struct dmn_opp_supply *)(void *)(oe_hz(e) + e->n_hz);
 }
 static inline struct dmn_opp_required *oe_required(const struct dmn_opp_entry *e)
 {
 	return (struct dmn_opp_required *)(void *)(oe_supplies(e) +
-					       e->n_supplies);
+						   e->n_supplies);
+}
+static inline const struct dmn_opp_entry **oe_req_entry(const struct dmn_opp_entry *e)
+{
+	return (const struct dmn_opp_entry **)(void *)(oe_required(e) +
+						   e->n_required);
 }
 static inline uint32_t *oe_tail(const struct dmn_opp_entry *e)
 {
-	return (uint32_t *)(void *)(oe_required(e) + e->n_required);
+	return (uint32_t *)(void *)(oe_req_entry(e) + e->n_required);
 }
 static inline uint32_t oe_microwatt(const struct dmn_opp_entry *e)
 {
@@ -136,6 +134,7 @@ struct dmn_opp_table {
 	struct dmn_opp_table **users;
 	unsigned n_users, cap_users;
 	uint32_t mark;		      /* walks: visited when == dmn_opp_ctx mark */
+	unsigned walk_next;	      /* dmn__opp_reach: the next of deps[] */
 	struct dmn_opp_table *free_next; /* dmn__opp_table_unref's work list */
 	dmn_opp_get_pstate_fn helper;
 	void *helper_user;
@@ -159,11 +158,8 @@ struct dmn_opp_dev {
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct dmn_opp_supply *supply; /* [cap_supply], the four below in its block */
+	struct dmn_opp_supply *supply; /* [cap_supply], the flags in its block */
 	bool *supply_known;
-	struct dmn_opp_supply *saved; /* dmn__opp_hw_move's undo */
-	bool *saved_known;
-	unsigned *done;
 	unsigned cap_supply;
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
@@ -210,8 +206,6 @@ struct dmn_opp_ctx {
 	 * done with inside one call, never across a callback. */
 	int *req_slot;
 	unsigned cap_req_slot;
-	bool *has;
-	unsigned cap_has;
 	struct dmn_domain **walk; /* ancestor walk: stack and marks by slot */
 	unsigned cap_walk;
 	uint32_t *dom_mark;
@@ -283,9 +277,9 @@ int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level);
 
 /* required.c */
 struct dmn_opp_table *dmn__opp_domain_level_table(const struct dmn_domain *d);
-/* Grow the matching scratch for @n_req required OPPs, @n_doms domains
- * and every domain slot of the context: 0 or -ENOMEM. */
-int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms);
+/* Grow the matching scratch for @n_req required OPPs and every domain
+ * slot of the context: 0 or -ENOMEM. */
+int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req);
 /* Domain @i of a matching: a device's attachment or a domain's parent. */
 typedef struct dmn_domain *(*dmn_opp_dom_at_fn)(const void *src, unsigned i);
 struct dmn_domain *dmn__opp_att_dom(const void *pdev, unsigned i);

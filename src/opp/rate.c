@@ -91,49 +91,56 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz
 			 hz);
 }
 
-static bool supply_same(const struct dmn_opp_dev *od, unsigned k,
-			const struct dmn_opp_supply *s)
+/* Where @s takes supply @k from what its provider last accepted: 1 up
+ * (or not known), 0 nowhere, -1 down. */
+static int supply_dir(const struct dmn_opp_dev *od, unsigned k,
+		      const struct dmn_opp_supply *s)
 {
 	const struct dmn_opp_supply *c = &od->supply[k];
-	return od->supply_known[k] && c->microvolt == s->microvolt &&
-	       c->microvolt_min == s->microvolt_min &&
-	       c->microvolt_max == s->microvolt_max;
+	if (!od->supply_known[k])
+		return 1;
+	if (c->microvolt == s->microvolt && c->microvolt_min == s->microvolt_min &&
+	    c->microvolt_max == s->microvolt_max)
+		return 0;
+	return s->microvolt > c->microvolt ||
+			       (s->microvolt == c->microvolt &&
+				s->microvolt_min > c->microvolt_min)
+		   ? 1
+		   : -1;
 }
 
-static bool supply_raises(const struct dmn_opp_dev *od, unsigned k,
+static void supply_record(struct dmn_opp_dev *od, unsigned k,
 			  const struct dmn_opp_supply *s)
 {
-	const struct dmn_opp_supply *c = &od->supply[k];
-	if (!od->supply_known[k] || s->microvolt > c->microvolt)
-		return true;
-	return s->microvolt == c->microvolt &&
-	       s->microvolt_min > c->microvolt_min;
+	od->supply[k] = *s;
+	od->supply_known[k] = true;
 }
 
-static int supply_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned k,
-		       const struct dmn_opp_supply *s, int safe,
+/* Supply @k to @s (its event says from @old_uv); the records are the
+ * caller's to update. */
+static int supply_call(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned k,
+		       const struct dmn_opp_supply *s, uint64_t old_uv, int safe,
 		       struct dmn_opp_report *rep)
 {
-	uint64_t old = od->supply_known[k] ? od->supply[k].microvolt : 0;
 	int err = od->reg->set_voltage(od->reg_user, od->pdev->handle, k,
 				       s->microvolt_min, s->microvolt,
 				       s->microvolt_max);
-	if (!err) {
-		od->supply[k] = *s;
-		od->supply_known[k] = true;
-	}
 	return step_done(ctx, od, rep, err, DMN_EV_VOLTAGE, DMN_OP_REGULATOR,
-			 safe, old, s->microvolt);
+			 safe, old_uv, s->microvolt);
 }
 
-/* The provider records live in one block (dmn_opp_dev->supply first): the
- * supplies now and saved, dmn__opp_hw_move's undo order, then the flags. */
+static uint64_t supply_uv(const struct dmn_opp_dev *od, unsigned k)
+{
+	return od->supply_known[k] ? od->supply[k].microvolt : 0;
+}
+
+/* The provider records live in one block: the supplies, then whether
+ * each is known. */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n)
 {
 	if (n <= od->cap_supply)
 		return 0;
-	const size_t each = 2 * sizeof(struct dmn_opp_supply) + sizeof(unsigned) +
-			    2 * sizeof(bool);
+	const size_t each = sizeof(struct dmn_opp_supply) + sizeof(bool);
 	if (n > SIZE_MAX / each)
 		return -ENOMEM;
 	char *block = dmn__alloc(ctx, n * each);
@@ -141,8 +148,7 @@ int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n
 		return -ENOMEM;
 	memset(block, 0, n * each);
 	struct dmn_opp_supply *supply = (struct dmn_opp_supply *)block;
-	unsigned *done = (unsigned *)(supply + 2 * n);
-	bool *known = (bool *)(done + n);
+	bool *known = (bool *)(supply + n);
 	if (od->cap_supply) {
 		memcpy(supply, od->supply, od->cap_supply * sizeof(*supply));
 		memcpy(known, od->supply_known,
@@ -150,10 +156,7 @@ int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n
 	}
 	dmn__free(ctx, od->supply);
 	od->supply = supply;
-	od->saved = supply + n;
-	od->done = done;
 	od->supply_known = known;
-	od->saved_known = known + n;
 	od->cap_supply = n;
 	return 0;
 }
@@ -165,58 +168,50 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od)
 	dmn__free(ctx, od);
 }
 
-/* The supplies of @to that go up (@up) or down, stepped in order. Going
- * up, each old state is saved and its index logged in od->done for the
- * undo, and the first failure stops the walk and is returned; going down,
- * failures are safe (noted). */
-static int supplies_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-			 const struct dmn_opp_entry *to, unsigned n_sup, bool up,
-			 unsigned *n_done, struct dmn_opp_report *rep)
-{
-	for (unsigned k = 0; k < n_sup; k++) {
-		const struct dmn_opp_supply *s = &oe_supplies(to)[k];
-		if (supply_same(od, k, s) || supply_raises(od, k, s) != up)
-			continue;
-		if (up) {
-			od->saved[k] = od->supply[k];
-			od->saved_known[k] = od->supply_known[k];
-		}
-		int err = supply_step(ctx, od, k, s, !up, rep);
-		if (!up)
-			continue;
-		if (err)
-			return err;
-		od->done[(*n_done)++] = k;
-	}
-	return 0;
-}
-
+/* The supplies going up are called first with their records kept as they
+ * were, so the records still say which ones went up: the undo calls those
+ * back in reverse, and once the clock stands they take their new windows
+ * in the pass that lowers the others. */
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		const struct dmn_opp_entry *to, struct dmn_opp_report *rep)
 {
 	bool has_reg = od->reg && od->reg->set_voltage;
-	unsigned n_sup = has_reg ? to->n_supplies : 0;
+	unsigned n_sup = has_reg ? to->n_supplies : 0, k;
+	const struct dmn_opp_supply *s = oe_supplies(to);
 	if (dmn__opp_dev_reserve(ctx, od, n_sup))
 		return -ENOMEM; /* nothing called yet */
-	unsigned n_done = 0;
 	enum dmn_op failed_op = DMN_OP_REGULATOR;
-	int err = supplies_step(ctx, od, to, n_sup, true, &n_done, rep);
-	if (!err && to->n_hz) {
+	int err = 0;
+	for (k = 0; k < n_sup && !err; k++)
+		if (supply_dir(od, k, &s[k]) > 0)
+			err = supply_call(ctx, od, k, &s[k], supply_uv(od, k), 0,
+					  rep);
+	if (err) {
+		k--; /* the one that failed */
+	} else if (to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
 		err = dmn__opp_clock_step(ctx, od, oe_hz(to)[0], 0, rep);
 	}
 	if (err) {
 		dmn__opp_emit_dev(ctx, DMN_EV_ROLLBACK, failed_op, od, err, 0, 0, 0);
 		/* Back to the old windows, in reverse. A supply whose old state
-		 * was never known has nothing to go back to. */
-		while (n_done--) {
-			unsigned k = od->done[n_done];
-			if (od->saved_known[k])
-				supply_step(ctx, od, k, &od->saved[k], 1, rep);
-		}
+		 * was never known has nothing to go back to; one that fails
+		 * to go back stays where it went. */
+		while (k--)
+			if (supply_dir(od, k, &s[k]) > 0 &&
+			    (!od->supply_known[k] ||
+			     supply_call(ctx, od, k, &od->supply[k],
+					 s[k].microvolt, 1, rep)))
+				supply_record(od, k, &s[k]);
 		return err;
 	}
-	supplies_step(ctx, od, to, n_sup, false, &n_done, rep);
+	for (k = 0; k < n_sup; k++) {
+		int dir = supply_dir(od, k, &s[k]);
+		if (dir > 0 || (dir < 0 && !supply_call(ctx, od, k, &s[k],
+							 supply_uv(od, k), 1,
+							 rep)))
+			supply_record(od, k, &s[k]);
+	}
 	return 0;
 }
 
@@ -257,16 +252,14 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 		    const bool *touch, const uint32_t *levels, unsigned n,
 		    struct dmn_opp_report *rep)
 {
-	bool any = false;
-	for (unsigned i = 0; i < n; i++)
-		any |= touch[i] && dev_att(pdev, i)->vote != levels[i];
-	if (!any)
-		return 0;
-	dmn__txn_begin(ctx);
+	bool began = false; /* no transaction when no vote changes */
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_attachment *a = dev_att(pdev, i);
 		if (!touch[i] || a->vote == levels[i])
 			continue;
+		if (!began)
+			dmn__txn_begin(ctx);
+		began = true;
 		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
 		if (err) {
 			dmn__txn_abort(ctx);
@@ -275,34 +268,33 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 		if (a->counted)
 			dmn__txn_touch(ctx, a->dom);
 	}
+	if (!began)
+		return 0;
 	int err = dmn__txn_commit(ctx);
 	dmn__opp_note(ctx, rep, ctx->op_error);
 	return err;
 }
 
-/* The per-attachment arrays of one move, in one block. */
+/* The per-attachment arrays of one move, in one block: the new votes
+ * (@new_v where @new_d; rounded in place before anything changes), the
+ * votes now (@cur), the raised ones of step 1 (@up, first the scratch of
+ * the old entry's votes), and which attachments the move touches. */
 struct move_plan {
-	uint32_t *new_v, *old_v, *want, *cur, *up;
-	bool *new_d, *old_d, *touch;
+	uint32_t *new_v, *cur, *up;
+	bool *new_d, *touch;
 };
 
 static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 {
-	size_t words = 5 * (size_t)n, flags = 3 * (size_t)n;
-	char *block = dmn__alloc(ctx, words * sizeof(uint32_t) + flags + 1);
+	char *block = dmn__alloc(ctx, n * (3 * sizeof(uint32_t) + 2) + 1);
 	if (!block)
 		return 0;
-	uint32_t *w = (uint32_t *)block;
-	p->new_v = w;
-	p->old_v = w + n;
-	p->want = w + 2 * n;
-	p->cur = w + 3 * n;
-	p->up = w + 4 * n;
-	bool *f = (bool *)(w + 5 * n);
-	p->new_d = f;
-	p->old_d = f + n;
-	p->touch = f + 2 * n;
-	memset(f, 0, flags);
+	p->new_v = (uint32_t *)(void *)block;
+	p->cur = p->new_v + n;
+	p->up = p->cur + n;
+	p->new_d = (bool *)(p->up + n);
+	p->touch = p->new_d + n;
+	memset(p->new_d, 0, 2 * n);
 	return block;
 }
 
@@ -324,15 +316,15 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
 	int err = 0;
-	/* The new votes (new_d and old_d start all false): the target's,
+	/* The new votes (new_d and touch start all false): the target's,
 	 * raised by the entry of its own rate and by an owner's own direct
-	 * votes, whatever its entry. */
-	if (target)
-		err = dmn__opp_entry_raise(ctx, target, pdev, p->new_v, p->new_d, n);
-	if (err >= 0 && target && own)
-		err = dmn__opp_entry_raise(ctx, own, pdev, p->new_v, p->new_d, n);
-	if (err >= 0 && was_vote)
-		err = dmn__opp_entry_raise(ctx, was_vote, pdev, p->old_v, p->old_d, n);
+	 * votes, whatever its entry; what the old entry drives is touched. */
+	const struct dmn_opp_entry *raise[3] = {target, target ? own : 0, was_vote};
+	for (unsigned k = 0; k < 3 && err >= 0; k++)
+		if (raise[k])
+			err = dmn__opp_entry_raise(ctx, raise[k], pdev,
+						   k < 2 ? p->new_v : p->up,
+						   k < 2 ? p->new_d : p->touch, n);
 	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++)
 		if (od->own_vote[i])
 			opp_raise_vote(p->new_v, p->new_d, i, od->own_vote[i]);
@@ -343,16 +335,17 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	/* Validate every vote before anything changes (-ENODEV, -ERANGE). */
 	for (unsigned i = 0; i < n && !err; i++) {
 		struct dmn_attachment *a = dev_att(pdev, i);
-		p->touch[i] = p->new_d[i] || p->old_d[i];
-		p->cur[i] = p->up[i] = p->want[i] = a->vote;
-		if (!p->touch[i])
-			continue;
-		err = dmn__txn_check_level(ctx, a->dom,
-				      p->new_d[i] ? p->new_v[i] : 0, &p->want[i]);
-		p->up[i] = p->want[i] > p->cur[i] ? p->want[i] : p->cur[i];
+		p->touch[i] |= p->new_d[i];
+		uint32_t want = a->vote;
+		p->cur[i] = want;
+		if (p->touch[i])
+			err = dmn__txn_check_level(ctx, a->dom,
+					      p->new_d[i] ? p->new_v[i] : 0, &want);
+		p->new_v[i] = want;
+		p->up[i] = want > a->vote ? want : a->vote;
 		/* A dmn_vote() since the OPP was set changed its vote: the
 		 * latest call wins, so the OPP's vote is written again. */
-		same = same && p->want[i] == p->cur[i];
+		same = same && want == a->vote;
 	}
 	if (!err && same) {
 		od->requested_hz = hz; /* the same OPP: nothing is called */
@@ -390,7 +383,7 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	od->requested_hz = hz;
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
-	int low = vote_txn(ctx, pdev, p->touch, p->want, n, rep);
+	int low = vote_txn(ctx, pdev, p->touch, p->new_v, n, rep);
 	if (low) {
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */

@@ -15,7 +15,7 @@ struct dmn_opp_table *dmn__opp_domain_level_table(const struct dmn_domain *d)
 	return od ? od->table : 0;
 }
 
-int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_doms)
+int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req)
 {
 	struct dmn_opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
 	if (!oc)
@@ -23,8 +23,6 @@ int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req, unsigned n_dom
 	unsigned slots = ctx->domains.n_slots + 1;
 	if (dmn_grow(ctx, (void **)&oc->req_slot, &oc->cap_req_slot,
 		     n_req + 1, sizeof(*oc->req_slot)) ||
-	    dmn_grow(ctx, (void **)&oc->has, &oc->cap_has, n_doms + 1,
-		     sizeof(*oc->has)) ||
 	    dmn_grow(ctx, (void **)&oc->walk, &oc->cap_walk, slots,
 		     sizeof(*oc->walk)))
 		return -ENOMEM;
@@ -42,15 +40,22 @@ static unsigned dom_slot(const struct dmn_domain *d)
 	return d->handle & HANDLE_MAX_SLOTS;
 }
 
+/* The handle of @d's level table, 0 if none (0 is never a handle). */
+static dmn_opp_table_t level_handle(const struct dmn_domain *d)
+{
+	const struct dmn_opp_domain *od = d->opp_state;
+	return od ? od->table->handle : 0;
+}
+
 /* Is @t the table of a proper ancestor of @d? An explicit stack and marks
  * of the OPP layer's own (this runs inside core transactions, whose visit
  * marks must not be touched): each ancestor once, no depth limit.
  * 1 yes, 0 no, -ENOMEM. */
 static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
-			const struct dmn_opp_table *t)
+			dmn_opp_table_t t)
 {
 	struct dmn_opp_ctx *oc = ctx->opp;
-	if (dmn__opp_scratch_reserve(ctx, 0, 0))
+	if (dmn__opp_scratch_reserve(ctx, 0))
 		return -ENOMEM;
 	uint32_t gen = ++oc->dom_gen;
 	if (!gen) { /* wrapped: old marks could alias */
@@ -63,7 +68,7 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
 	for (;;) {
 		for (unsigned i = 0; i < cur->n_parents; i++) {
 			struct dmn_domain *p = cur->parents[i]->parent;
-			if (dmn__opp_domain_level_table(p) == t)
+			if (level_handle(p) == t)
 				return 1;
 			unsigned slot = dom_slot(p);
 			if (slot >= oc->cap_dom_mark || n >= oc->cap_walk)
@@ -92,40 +97,40 @@ struct dmn_domain *dmn__opp_parent_dom(const void *dom, unsigned i)
 int dmn__opp_match(struct dmn_ctx *ctx, const struct dmn_opp_entry *e, dmn_opp_dom_at_fn at,
 	      const void *src, unsigned n)
 {
-	int err = dmn__opp_scratch_reserve(ctx, e->n_required, n);
+	int err = dmn__opp_scratch_reserve(ctx, e->n_required);
 	if (err)
 		return err;
-	struct dmn_opp_ctx *oc = ctx->opp;
-	int *dom_of_req = oc->req_slot;
-	bool *has = oc->has;
-	for (unsigned j = 0; j < e->n_required; j++)
+	int *dom_of_req = ((struct dmn_opp_ctx *)ctx->opp)->req_slot;
+	const struct dmn_opp_required *req = oe_required(e);
+	unsigned n_req = e->n_required;
+	for (unsigned j = 0; j < n_req; j++)
 		dom_of_req[j] = -1;
-	for (unsigned i = 0; i < n; i++)
-		has[i] = false;
-	/* Pass 1: a domain takes the first untaken entry of its own table. */
-	for (unsigned i = 0; i < n; i++) {
-		const struct dmn_opp_table *own = dmn__opp_domain_level_table(at(src, i));
-		for (unsigned j = 0; own && j < e->n_required; j++) {
-			if (dom_of_req[j] < 0 && oe_req_table(e)[j] == own) {
-				dom_of_req[j] = (int)i;
-				has[i] = true;
-				break;
-			}
-		}
-	}
-	/* Pass 2: a domain still without one takes the first untaken entry of
+	/* Pass 0: a domain takes the first untaken entry of its own table.
+	 * Pass 1: a domain still without one takes the first untaken entry of
 	 * an ancestor's table, at any distance (its level then passes up 1:1
-	 * through the domains in between). */
-	for (unsigned i = 0; i < n; i++) {
-		for (unsigned j = 0; !has[i] && j < e->n_required; j++) {
-			if (dom_of_req[j] >= 0 || !oe_req_table(e)[j]->has_level)
-				continue;
-			int r = ancestor_has(ctx, at(src, i), oe_req_table(e)[j]);
-			if (r < 0)
-				return r;
-			if (r) {
-				dom_of_req[j] = (int)i;
-				has[i] = true;
+	 * through the domains in between). A required entry without a level
+	 * is in a device table (dmn_opp_add keeps the two apart). */
+	for (unsigned pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < n; i++) {
+			const struct dmn_domain *d = at(src, i);
+			bool has = false;
+			for (unsigned j = 0; j < n_req; j++)
+				has |= dom_of_req[j] == (int)i;
+			for (unsigned j = 0; !has && j < n_req; j++) {
+				if (dom_of_req[j] >= 0)
+					continue;
+				int hit = req[j].table == level_handle(d);
+				if (pass)
+					hit = oe_req_entry(e)[j]->flags &
+						      DMN_OPP_FLAG_HAS_LEVEL
+						  ? ancestor_has(ctx, d, req[j].table)
+						  : 0;
+				if (hit < 0)
+					return hit;
+				if (hit) {
+					dom_of_req[j] = (int)i;
+					has = true;
+				}
 			}
 		}
 	}
@@ -224,21 +229,23 @@ int dmn_opp_domain_set_table(struct dmn_ctx *ctx, dmn_domain_t dom,
 		return err;
 	struct dmn_opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct dmn_opp_domain *od = 0;
-	err = t ? 0 : -EBADF;
-	if (!err && d->opp_state)
-		err = -EEXIST;
-	for (unsigned i = 0; !err && i < t->n; i++)
-		if (!(t->by_id[i]->flags & DMN_OPP_FLAG_HAS_LEVEL))
-			err = -EINVAL;
-	if (!err && domain_busy(d))
-		err = -EBUSY;
+	/* every entry has a level; the matching scratch fits the entry
+	 * with the most required OPPs */
+	bool levels = true;
+	unsigned n_req = 0;
+	for (unsigned i = 0; t && i < t->n; i++) {
+		const struct dmn_opp_entry *e = t->by_id[i];
+		levels &= !!(e->flags & DMN_OPP_FLAG_HAS_LEVEL);
+		if (e->n_required > n_req)
+			n_req = e->n_required;
+	}
+	err = !t ? -EBADF : d->opp_state ? -EEXIST : !levels ? -EINVAL
+	    : domain_busy(d) ? -EBUSY : 0;
 	if (!err)
-		err = dmn__opp_scratch_reserve(ctx, 0, d->n_parents);
+		err = dmn__opp_scratch_reserve(ctx, n_req);
 	/* The rounding hook lives in the domain's cold part. */
 	if (!err && !dmn__pd_domain_cold(ctx, d))
 		err = -ENOMEM;
-	for (unsigned i = 0; !err && i < t->n; i++)
-		err = dmn__opp_scratch_reserve(ctx, t->by_id[i]->n_required, 0);
 	if (!err) {
 		od = dmn__alloc(ctx, sizeof(*od));
 		err = od ? 0 : -ENOMEM;
@@ -321,8 +328,7 @@ int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t chil
 	if (!od)
 		return 0;
 	dmn_relock(ctx);
-	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
-	err = dmn__opp_scratch_reserve(ctx, 0, c ? c->n_parents : 0);
+	err = dmn__opp_scratch_reserve(ctx, 0); /* the map's ancestor walk */
 	dmn__unlock(ctx);
 	if (!err)
 		err = dmn_link_set_map(ctx, parent, child, domain_map, od);

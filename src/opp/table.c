@@ -6,6 +6,7 @@
 #include "opp_internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -44,7 +45,6 @@ static void opp_fini(struct dmn_ctx *ctx)
 	dmn__opp_domains_fini(ctx, oc);
 	dmn__handle_table_fini(ctx, &oc->tables);
 	dmn__free(ctx, oc->req_slot);
-	dmn__free(ctx, oc->has);
 	dmn__free(ctx, oc->walk);
 	dmn__free(ctx, oc->dom_mark);
 	dmn__free(ctx, oc);
@@ -250,40 +250,41 @@ int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices
 		   struct dmn_opp_reach *out)
 {
 	struct dmn_opp_ctx *oc = ctx->opp;
-	struct frame {
-		struct dmn_opp_table *t;
-		unsigned next;
-	} *stack = 0;
+	/* the path from @from, each table's next dependency in its walk_next */
+	struct dmn_opp_table **stack = 0;
 	unsigned n = 0, cap = 0;
 	uint32_t gen = ++oc->table_gen;
 	if (out)
 		memset(out, 0, sizeof(*out));
-	int err = dmn_grow(ctx, (void **)&stack, &cap, 1, sizeof(*stack));
-	if (!err) {
-		from->mark = gen;
-		stack[n++] = (struct frame){from, 0};
-	}
-	while (!err && n) {
-		struct frame *f = &stack[n - 1];
-		if (f->next < f->t->n_deps) {
-			struct dmn_opp_table *d = f->t->deps[f->next++];
-			if ((devices && d->has_level) || d->mark == gen)
-				continue; /* a domain's levels, or seen */
+	struct dmn_opp_table *d = from;
+	int err = 0;
+	while (!err) {
+		if (d) { /* enter @d */
 			d->mark = gen;
+			d->walk_next = 0;
 			err = dmn_grow(ctx, (void **)&stack, &cap, n + 1,
 				       sizeof(*stack));
 			if (!err)
-				stack[n++] = (struct frame){d, 0};
+				stack[n++] = d;
+			d = 0;
 			continue;
 		}
-		struct dmn_opp_table *done = f->t;
+		if (!n)
+			break;
+		struct dmn_opp_table *t = stack[n - 1];
+		if (t->walk_next < t->n_deps) {
+			d = t->deps[t->walk_next++];
+			if ((devices && d->has_level) || d->mark == gen)
+				d = 0; /* a domain's levels, or seen */
+			continue;
+		}
 		n--;
-		if (done == from || !out)
+		if (t == from || !out)
 			continue;
 		err = dmn_grow(ctx, (void **)&out->order, &out->cap,
 			       out->n + 1, sizeof(*out->order));
 		if (!err)
-			out->order[out->n++] = done;
+			out->order[out->n++] = t;
 	}
 	dmn__free(ctx, stack);
 	if (err && out) {
@@ -293,24 +294,38 @@ int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices
 	return err;
 }
 
-static bool has_dep(const struct dmn_opp_table *t, const struct dmn_opp_table *dep)
+static bool has_dep(const struct dmn_opp_table *t, unsigned n,
+		    const struct dmn_opp_table *dep)
 {
-	for (unsigned i = 0; i < t->n_deps; i++)
+	for (unsigned i = 0; i < n; i++)
 		if (t->deps[i] == dep)
 			return true;
 	return false;
 }
 
-static int check_desc(struct dmn_ctx *ctx, const struct dmn_opp_table *t,
-		      const struct dmn_opp_desc *d, struct dmn_opp_entry *e,
-		      struct dmn_opp_table **new_deps, unsigned *n_new)
+/* The lists of a description, in the entry's order: each is checked,
+ * sized and copied by one loop. @extra: bytes the entry keeps after the
+ * list per element (a required OPP's resolved entry). */
+static const struct {
+	uint8_t list, count, size, extra;
+} desc_lists[] = {
+    {offsetof(struct dmn_opp_desc, hz), offsetof(struct dmn_opp_desc, n_hz),
+     sizeof(uint64_t), 0},
+    {offsetof(struct dmn_opp_desc, supplies),
+     offsetof(struct dmn_opp_desc, n_supplies), sizeof(struct dmn_opp_supply),
+     0},
+    {offsetof(struct dmn_opp_desc, required),
+     offsetof(struct dmn_opp_desc, n_required), sizeof(struct dmn_opp_required),
+     sizeof(struct dmn_opp_entry *)},
+};
+
+/* Everything of @d that needs no other table; @d's lists are there. */
+static int check_values(const struct dmn_opp_table *t,
+			const struct dmn_opp_desc *d)
 {
-	if ((d->n_hz && !d->hz) || (d->n_supplies && !d->supplies) ||
-	    (d->n_required && !d->required))
-		return -EINVAL;
+	bool has_level = d->flags & DMN_OPP_FLAG_HAS_LEVEL;
 	if (d->n_hz && !d->hz[0])
 		return -EINVAL;
-	bool has_level = d->flags & DMN_OPP_FLAG_HAS_LEVEL;
 	if (!d->n_hz && !has_level)
 		return -EINVAL;
 	if (t->n && t->has_freq != (d->n_hz > 0))
@@ -325,13 +340,21 @@ static int check_desc(struct dmn_ctx *ctx, const struct dmn_opp_table *t,
 		    (s->microvolt_max && s->microvolt_max < s->microvolt))
 			return -EINVAL;
 	}
-	*n_new = 0;
-	for (unsigned i = 0; i < d->n_required; i++) {
-		struct dmn_opp_table *rt =
-		    dmn__opp_table_lookup(ctx, d->required[i].table);
-		if (!rt)
-			return -EBADF;
-		struct dmn_opp_entry *re = dmn__opp_entry_by_id(rt, d->required[i].id);
+	return 0;
+}
+
+/* Resolve the required OPPs of @e (copied as given) into its req_entry[]
+ * and append the tables @t does not require yet to t->deps past n_deps
+ * (room for n_required there): *@n_new of them. -EBADF, -EINVAL (no
+ * level in a level table, a cycle), -ENOMEM. */
+static int resolve_required(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			    struct dmn_opp_entry *e, unsigned *n_new)
+{
+	const struct dmn_opp_required *req = oe_required(e);
+	for (unsigned i = 0; i < e->n_required; i++) {
+		struct dmn_opp_table *rt = dmn__opp_table_lookup(ctx, req[i].table);
+		const struct dmn_opp_entry *re =
+		    rt ? dmn__opp_entry_by_id(rt, req[i].id) : 0;
 		if (!re)
 			return -EBADF;
 		if (!(re->flags & DMN_OPP_FLAG_HAS_LEVEL) && rt->has_level)
@@ -341,48 +364,45 @@ static int check_desc(struct dmn_ctx *ctx, const struct dmn_opp_table *t,
 		 * table before the ones requiring it, so O(1) per add instead
 		 * of a walk of the whole chain), nor when @t requires @rt
 		 * already (that link passed this check). */
-		bool cycle = rt == t;
-		if (!cycle && t->n_users && !has_dep(t, rt)) {
+		bool known = has_dep(t, t->n_deps, rt);
+		if (rt == t)
+			return -EINVAL;
+		if (t->n_users && !known) {
 			int err = dmn__opp_reach(ctx, rt, false, 0);
 			if (err)
 				return err;
-			cycle = t->mark == ((struct dmn_opp_ctx *)ctx->opp)->table_gen;
+			if (t->mark == ((struct dmn_opp_ctx *)ctx->opp)->table_gen)
+				return -EINVAL;
 		}
-		if (cycle)
-			return -EINVAL;
-		oe_req_table(e)[i] = rt;
 		oe_req_entry(e)[i] = re;
-		if (has_dep(t, rt))
-			continue;
-		bool seen = false;
-		for (unsigned k = 0; k < *n_new; k++)
-			seen |= new_deps[k] == rt;
-		if (!seen)
-			new_deps[(*n_new)++] = rt;
+		if (!has_dep(t, t->n_deps + *n_new, rt))
+			t->deps[t->n_deps + (*n_new)++] = rt;
 	}
 	return 0;
 }
 
-/* The entry and its lists in one block, laid out as opp_internal.h says
- * (its counts and OE_ bits are set here: the accessors depend on them).
- * -EOVERFLOW for a count or flags wider than the entry stores. */
-static int entry_alloc(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
-		       bool pstate_slot, struct dmn_opp_entry **out)
+/* The entry of @d in one block, laid out as opp_internal.h says, its
+ * lists copied as given (a supply's window completed) and its required
+ * OPPs not yet resolved. -EOVERFLOW for a count or flags wider than the
+ * entry stores, -EINVAL for a count without its list, -ENOMEM. */
+static int entry_new(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
+		     bool pstate_slot, struct dmn_opp_entry **out)
 {
 	*out = 0;
-	if (d->n_hz > OPP_ENTRY_MAX_COUNT || d->n_supplies > OPP_ENTRY_MAX_COUNT ||
-	    d->n_required > OPP_ENTRY_MAX_COUNT ||
-	    d->flags > OPP_ENTRY_MAX_FLAGS)
-		return -EOVERFLOW;
-	size_t n_req = d->n_required;
 	size_t name = d->name ? strlen(d->name) + 1 : 0;
-	size_t size = sizeof(struct dmn_opp_entry) + d->n_hz * sizeof(uint64_t) +
-		      n_req * (sizeof(struct dmn_opp_table *) +
-			       sizeof(struct dmn_opp_entry *) +
-			       sizeof(struct dmn_opp_required)) +
-		      d->n_supplies * sizeof(struct dmn_opp_supply) +
+	size_t size = sizeof(struct dmn_opp_entry) +
 		      ((d->microwatt != 0) + pstate_slot) * sizeof(uint32_t) +
 		      name;
+	bool wide = d->flags > OPP_ENTRY_MAX_FLAGS, missing = false;
+	for (unsigned k = 0; k < 3; k++) {
+		const char *base = (const char *)d;
+		unsigned n = *(const unsigned *)(const void *)(base + desc_lists[k].count);
+		wide |= n > OPP_ENTRY_MAX_COUNT;
+		missing |= n && !*(const void *const *)(const void *)(base + desc_lists[k].list);
+		size += n * (size_t)(desc_lists[k].size + desc_lists[k].extra);
+	}
+	if (wide)
+		return -EOVERFLOW;
 	if (name > SIZE_MAX / 2)
 		return -ENOMEM; /* cannot be allocated (32-bit targets) */
 	char *block = dmn__alloc(ctx, size);
@@ -390,39 +410,42 @@ static int entry_alloc(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
 		return -ENOMEM;
 	memset(block, 0, size);
 	struct dmn_opp_entry *e = (struct dmn_opp_entry *)(void *)block;
+	*out = e;
+	if (missing)
+		return -EINVAL;
+	char *at = (char *)oe_hz(e);
+	for (unsigned k = 0; k < 3; k++) {
+		const char *base = (const char *)d;
+		unsigned n = *(const unsigned *)(const void *)(base + desc_lists[k].count);
+		size_t bytes = n * (size_t)desc_lists[k].size;
+		if (n)
+			memcpy(at, *(const void *const *)(const void *)(base + desc_lists[k].list),
+			       bytes);
+		at += bytes + n * (size_t)desc_lists[k].extra;
+	}
 	e->n_hz = (uint8_t)d->n_hz;
 	e->n_supplies = (uint8_t)d->n_supplies;
 	e->n_required = (uint8_t)d->n_required;
+	e->level = (d->flags & DMN_OPP_FLAG_HAS_LEVEL) ? d->level : 0;
+	e->flags = (uint16_t)d->flags;
 	e->bits = (uint8_t)((d->microwatt ? OE_MICROWATT : 0) |
 			    (pstate_slot ? OE_PSTATE_SLOT : 0) |
-			    (name ? OE_NAME : 0));
-	if (name)
-		memcpy((char *)(uintptr_t)oe_name(e), d->name, name);
-	*out = e;
-	return 0;
-}
-
-static void fill_entry(struct dmn_opp_entry *e, const struct dmn_opp_desc *d)
-{
-	if (d->n_hz)
-		memcpy(oe_hz(e), d->hz, d->n_hz * sizeof(*d->hz));
-	e->level = (d->flags & DMN_OPP_FLAG_HAS_LEVEL) ? d->level : 0;
+			    (name ? OE_NAME : 0) |
+			    (d->flags & DMN_OPP_FLAG_UNAVAILABLE ? 0 : OE_AVAILABLE));
 	struct dmn_opp_supply *sup = oe_supplies(e);
-	for (unsigned i = 0; i < d->n_supplies; i++) {
-		sup[i] = d->supplies[i];
+	for (unsigned i = 0; i < e->n_supplies; i++) {
 		/* A single DT cell: the window is the target itself. */
 		if (!sup[i].microvolt_min && !sup[i].microvolt_max)
 			sup[i].microvolt_min = sup[i].microvolt;
 		if (!sup[i].microvolt_max)
 			sup[i].microvolt_max = sup[i].microvolt;
 	}
+	uint32_t *tail = (uint32_t *)(void *)at; /* past the lists */
 	if (d->microwatt)
-		oe_tail(e)[0] = d->microwatt;
-	if (d->n_required)
-		memcpy(oe_required(e), d->required,
-		       d->n_required * sizeof(*d->required));
-	e->flags = (uint16_t)d->flags;
-	oe_set_available(e, !(d->flags & DMN_OPP_FLAG_UNAVAILABLE));
+		*tail++ = d->microwatt;
+	if (name)
+		memcpy(tail + pstate_slot, d->name, name);
+	return 0;
 }
 
 int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp_desc *desc,
@@ -432,19 +455,18 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	struct dmn_opp_table *t = dmn__opp_enter(ctx, desc, table, &err);
 	if (!t)
 		return err;
-	struct dmn_opp_entry *e = 0;
-	struct dmn_opp_table **new_deps = 0;
+	struct dmn_opp_entry *e;
 	unsigned n_new = 0, pos = 0;
-	err = entry_alloc(ctx, desc, t->helper != 0, &e);
-	if (!err) {
-		new_deps = dmn__alloc(ctx, (desc->n_required + 1) *
-					      sizeof(*new_deps));
-		err = new_deps ? 0 : -ENOMEM;
-	}
+	err = entry_new(ctx, desc, t->helper != 0, &e);
+	/* room for the tables it may newly require, past t->deps's own */
 	if (!err)
-		err = check_desc(ctx, t, desc, e, new_deps, &n_new);
+		err = dmn_grow(ctx, (void **)&t->deps, &t->cap_deps,
+			       t->n_deps + desc->n_required + 1, sizeof(*t->deps));
+	if (!err)
+		err = check_values(t, desc);
+	if (!err)
+		err = resolve_required(ctx, t, e, &n_new);
 	if (!err) {
-		fill_entry(e, desc);
 		pos = sorted_lower_bound(t, e);
 		if (pos < t->n && !dmn__opp_entry_cmp(opp_sorted_at(t, pos), e))
 			err = -EEXIST;
@@ -455,16 +477,13 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	if (!err)
 		err = dmn_grow(ctx, (void **)&t->sorted, &t->cap_sorted,
 			       t->n + 1, sizeof(*t->sorted));
-	if (!err && n_new)
-		err = dmn_grow(ctx, (void **)&t->deps, &t->cap_deps,
-			       t->n_deps + n_new, sizeof(*t->deps));
-	for (unsigned i = 0; !err && i < n_new; i++)
-		err = dmn_grow(ctx, (void **)&new_deps[i]->users,
-			       &new_deps[i]->cap_users,
-			       new_deps[i]->n_users + 1,
-			       sizeof(*new_deps[i]->users));
+	for (unsigned i = 0; !err && i < n_new; i++) {
+		struct dmn_opp_table *dep = t->deps[t->n_deps + i];
+		err = dmn_grow(ctx, (void **)&dep->users, &dep->cap_users,
+			       dep->n_users + 1, sizeof(*dep->users));
+	}
 	if (!err)
-		err = dmn__opp_scratch_reserve(ctx, desc->n_required, 0);
+		err = dmn__opp_scratch_reserve(ctx, desc->n_required);
 	for (struct dmn_opp_dev *od = t->devices; !err && od; od = od->next)
 		err = dmn__opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
@@ -479,7 +498,6 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	}
 	if (err) {
 		dmn__free(ctx, e);
-		dmn__free(ctx, new_deps);
 		dmn__unlock(ctx);
 		return err;
 	}
@@ -496,11 +514,10 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	t->sorted[pos] = e->id;
 	t->n++;
 	for (unsigned i = 0; i < n_new; i++) {
-		dmn__opp_table_ref(new_deps[i]);
-		t->deps[t->n_deps++] = new_deps[i];
-		new_deps[i]->users[new_deps[i]->n_users++] = t;
+		struct dmn_opp_table *dep = t->deps[t->n_deps++];
+		dmn__opp_table_ref(dep);
+		dep->users[dep->n_users++] = t;
 	}
-	dmn__free(ctx, new_deps);
 	if (id)
 		*id = e->id;
 	dmn__unlock(ctx);

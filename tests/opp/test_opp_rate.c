@@ -458,6 +458,94 @@ static void test_backend_calls(void **state)
 	assert_int_equal(dmn_sim_providers_on(&sp, 7), 0);
 }
 
+/* The undo of a failed clock step with two supplies raised: in reverse,
+ * each event from the new window to the old; a supply whose way back
+ * fails, or whose old window was never known, stays where it went, and
+ * the next move calls only what differs from that. */
+static void test_fail_clock_undo_supplies(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new();
+	struct world *w = &r->w;
+	dmn_opp_table_t t;
+	dmn_device_t dev;
+	dmn_attach_t att;
+	OK(dmn_opp_table_create(w->ctx, "two-supplies", &t));
+	uint64_t lo_hz = 100 * MHZ, hi_hz = 300 * MHZ;
+	struct dmn_opp_supply lo[2] = {{600000, 0, 0, 0}, {650000, 0, 0, 0}};
+	struct dmn_opp_supply hi[2] = {{800000, 0, 0, 0}, {900000, 0, 0, 0}};
+	struct dmn_opp_desc d;
+	memset(&d, 0, sizeof(d));
+	d.n_hz = 1;
+	d.n_supplies = 2;
+	d.hz = &lo_hz;
+	d.supplies = lo;
+	OK(dmn_opp_add(w->ctx, t, &d, NULL));
+	d.hz = &hi_hz;
+	d.supplies = hi;
+	OK(dmn_opp_add(w->ctx, t, &d, NULL));
+	OK(dmn_device_create(w->ctx, "gpu", &dev));
+	OK(dmn_attach(w->ctx, dev, r->cx, &att));
+	OK(dmn_opp_device_bind(w->ctx, dev, t));
+	OK(dmn_opp_device_set_clock(w->ctx, dev, &dmn_sim_providers_clock, &w->sp));
+	OK(dmn_opp_device_set_regulators(w->ctx, dev, &dmn_sim_providers_regulators,
+				     &w->sp));
+	OK(dmn_device_get(w->ctx, dev));
+	OK(dmn_opp_set_rate(w->ctx, dev, lo_hz));
+	clear(r);
+
+	/* Calls: 1, 2 supplies up, 3 clock (fails), 4 supply 1 back (fails),
+	 * 5 supply 0 back. */
+	OK(dmn_sim_providers_fail(&w->sp, CLK, dev, 1, -EIO));
+	OK(dmn_sim_providers_fail_call(&w->sp, 4, -ETIMEDOUT));
+	assert_int_equal(dmn_opp_set_rate(w->ctx, dev, hi_hz), -EIO);
+	expect_log(r,
+		   (struct want[]){{REG, 800000, 0},
+				   {REG, 900000, 0},
+				   {CLK, hi_hz, -EIO},
+				   {REG, 650000, -ETIMEDOUT},
+				   {REG, 600000, 0}},
+		   5);
+	assert_int_equal(w->sp.log[3].supply, 1);
+	assert_int_equal(w->sp.log[4].supply, 0);
+	unsigned undo = 0;
+	bool back = false;
+	for (unsigned i = 0; i < r->n_events; i++) {
+		const struct dmn_event *ev = &r->events[i];
+		back |= ev->kind == DMN_EV_ROLLBACK;
+		if (!back || ev->op != DMN_OP_REGULATOR)
+			continue;
+		/* the way back: from the new window to the old */
+		assert_int_equal(ev->old_value, undo ? 800000 : 900000);
+		assert_int_equal(ev->new_value, undo ? 600000 : 650000);
+		assert_int_equal(ev->kind, undo ? DMN_EV_VOLTAGE : DMN_EV_FAILURE);
+		undo++;
+	}
+	assert_int_equal(undo, 2);
+	/* Supply 1 stayed at 900000: only supply 0 and the clock move. */
+	clear(r);
+	OK(dmn_opp_set_rate(w->ctx, dev, hi_hz));
+	expect_log(r, (struct want[]){{REG, 800000, 0}, {CLK, hi_hz, 0}}, 2);
+
+	/* Unknown old windows (a new regulator provider): nothing to go back
+	 * to, both stay at what they were set to. */
+	OK(dmn_opp_set_rate(w->ctx, dev, lo_hz));
+	OK(dmn_opp_device_set_regulators(w->ctx, dev, &dmn_sim_providers_regulators,
+				     &w->sp));
+	clear(r);
+	OK(dmn_sim_providers_fail(&w->sp, CLK, dev, 1, -EIO));
+	assert_int_equal(dmn_opp_set_rate(w->ctx, dev, hi_hz), -EIO);
+	expect_log(r,
+		   (struct want[]){
+		       {REG, 800000, 0}, {REG, 900000, 0}, {CLK, hi_hz, -EIO}},
+		   3);
+	clear(r);
+	OK(dmn_opp_set_rate(w->ctx, dev, hi_hz));
+	expect_log(r, (struct want[]){{CLK, hi_hz, 0}}, 1);
+	OK(dmn_device_put(w->ctx, dev));
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +555,7 @@ int main(void)
 	    cmocka_unit_test(test_fail_down_clock),
 	    cmocka_unit_test(test_fail_down_supply),
 	    cmocka_unit_test(test_fail_down_pstate),
+	    cmocka_unit_test(test_fail_clock_undo_supplies),
 	    cmocka_unit_test(test_available),
 	    cmocka_unit_test(test_suspended),
 	    cmocka_unit_test(test_backend_calls),
