@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check_case.sh EXIT STREAM PREFIX -- COMMAND...
-# Runs COMMAND (at most 60 s); passes when it exits with EXIT, the first
-# line of STREAM (stderr or stdout) starts with PREFIX taken literally
+# Runs COMMAND (at most CHECK_TIMEOUT seconds, default 60); passes when
+# it exits with EXIT, the first line of STREAM (stderr or stdout) starts with PREFIX taken literally
 # (PREFIX "-": STREAM is empty), it was not killed by a signal and no
 # sanitizer reported anything. CHECK_MAX_KB caps COMMAND's address space.
 set -u
@@ -12,11 +12,11 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 (
 	[ -n "${CHECK_MAX_KB:-}" ] && ulimit -v "$CHECK_MAX_KB"
-	exec timeout 60 "$@"
+	exec timeout "${CHECK_TIMEOUT:-60}" "$@"
 ) >"$out" 2>"$err"
 rc=$?
 fail=0
-if [ $rc = 124 ]; then echo "no answer after 60 s"; fail=1
+if [ $rc = 124 ]; then echo "no answer after ${CHECK_TIMEOUT:-60} s"; fail=1
 elif [ $rc -ge 128 ]; then echo "killed by signal $((rc - 128))"; fail=1
 elif [ "$rc" != "$want_exit" ]; then echo "exit code $rc, wanted $want_exit"; fail=1
 fi
