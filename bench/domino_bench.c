@@ -5,7 +5,7 @@
  *
  *   domino-bench [--quick] [--boards DIR]
  */
-#define _GNU_SOURCE /* RUSAGE_THREAD: the thread figures' clean rounds */
+#define _GNU_SOURCE /* RUSAGE_THREAD: the thread figures' clean batches */
 #include "bench_util.h"
 #include "genpd_baseline.h"
 
@@ -435,8 +435,9 @@ static void bench_fanin(struct bench_table *t, const struct method *m,
  * apart on the same core: their ratio is what the other thread's votes
  * cost it (locks, cache lines) and cancels what a shared machine changes
  * from run to run and from core to core (other jobs, the speed of the
- * vCPU). Only batches during which both threads held a core count
- * (bench/README.md, Threads). */
+ * vCPU). A batch counts only if its thread kept its core throughout,
+ * and a batch beside only if the other thread did too (bench/README.md,
+ * Threads). */
 #define PHASE_NS 2000000u
 #define PHASES 16
 #define BATCHES 2048
@@ -607,8 +608,7 @@ static double threads_run(const struct thread_setup *ts, unsigned long pairs,
 	       kept_speed(&w[1], &w[0], &other);
 }
 
-/* Scaling over @runs staggered runs (the leader alternating), same
- * context throughout. NAME: the median of the runs' figures over the runs
+/* Scaling over @runs phased runs (threads_run), same context throughout. NAME: the median of the runs' figures over the runs
  * that had enough batches side by side, NAME_min / NAME_max their spread,
  * NAME_runs how many counted of NAME_runs_total. */
 static void bench_scaling(struct bench_table *t, int shared, unsigned runs,
