@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 static int quick;
 /* --only WORD: run only the groups whose name holds WORD (pair, fall,
@@ -428,9 +429,10 @@ static void bench_fanin(struct bench_table *t, const struct method *m,
 /* Two leaves, each with one device, under one parent (@shared) or two
  * disjoint parents. One run is two threads, each voting rise+fall pairs
  * on its own leaf in batches of fixed work, in phases of PHASE_NS: the
- * first thread alone, both, the second alone, both, and again. A thread
- * out of its phase spins without touching the context (it keeps its
- * core, so no wakeup is waited for and the machine is as busy). So each
+ * second thread alone, both, the first alone, both, and again. A thread
+ * out of its phase sleeps (its core is free: where two vCPUs share one
+ * host core, or two SMT threads one core, its alone batches run faster,
+ * as one thread would). So each
  * thread has batches alone and batches beside the other's votes a few ms
  * apart on the same core: their ratio is what the other thread's votes
  * cost it (locks, cache lines) and cancels what a shared machine changes
@@ -452,7 +454,7 @@ struct worker {
 	dmn_attach_t att;
 	unsigned long pairs; /* per batch */
 	const uint64_t *start; /* __atomic: the run's start, 0 until set */
-	unsigned second; /* votes in phases 1-3, not 0, 1 and 3 */
+	unsigned second; /* sits out phase 2 of every 4 (the first: phase 0) */
 	unsigned n; /* batches recorded */
 	struct batch b[BATCHES];
 	pthread_t thread;
@@ -483,8 +485,19 @@ static void *vote_worker(void *arg)
 			break;
 		unsigned phase = now < start ? 2 * w->second
 				 : (unsigned)((now - start) / PHASE_NS) % 4;
-		if (phase == 2 * w->second || w->n == BATCHES)
-			continue; /* the other thread's phase alone */
+		if (w->n == BATCHES)
+			continue;
+		if (phase == 2 * w->second) {
+			/* The other thread's phase alone: sleep to its end,
+			 * leaving the core free (bench/README.md, Threads). */
+			uint64_t end = now < start ? start
+				       : start + ((now - start) / PHASE_NS + 1) *
+							 PHASE_NS;
+			struct timespec ts = {(time_t)(end / 1000000000u),
+					      (long)(end % 1000000000u)};
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+			continue;
+		}
 		struct batch *b = &w->b[w->n++];
 		long p0 = preemptions();
 		b->t0 = bench_now();
@@ -531,7 +544,7 @@ static void threads_setup(struct thread_setup *ts, int shared)
 }
 
 /* Whether the other thread's batches (@o) cover batch @b, clean and
- * back to back (no spin phase in between): it held a core, voting or
+ * back to back (no phase gap in between): it held a core, voting or
  * waiting for a lock, all that time. */
 static int beside(const struct worker *o, const struct batch *b)
 {
@@ -544,7 +557,7 @@ static int beside(const struct worker *o, const struct batch *b)
 		const struct batch *x = &o->b[k];
 		if (!x->clean || (x->t1 < b->t1 && k + 1 < o->n &&
 				  o->b[k + 1].t0 - x->t1 > (x->t1 - x->t0) / 4))
-			return 0; /* preempted, or a spin phase began */
+			return 0; /* preempted, or a phase gap began */
 	}
 	return o->b[k - 1].t1 >= b->t1;
 }
@@ -599,7 +612,7 @@ static double threads_run(const struct thread_setup *ts, unsigned long pairs,
 		w[i].second = i;
 		pthread_create(&w[i].thread, NULL, vote_worker, &w[i]);
 	}
-	/* A little ahead: both threads are spinning when it comes. */
+	/* A little ahead: both threads are waiting when it comes. */
 	__atomic_store_n(&start, bench_now() + PHASE_NS / 4, __ATOMIC_RELEASE);
 	for (unsigned i = 0; i < 2; i++)
 		pthread_join(w[i].thread, NULL);
