@@ -5,7 +5,7 @@
  *
  *   domino-bench [--quick] [--boards DIR]
  */
-#define _GNU_SOURCE /* RUSAGE_THREAD: the thread figures' clean rounds */
+#define _GNU_SOURCE /* RUSAGE_THREAD: the thread figures' clean batches */
 #include "bench_util.h"
 #include "genpd_baseline.h"
 
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 static int quick;
 /* --only WORD: run only the groups whose name holds WORD (pair, fall,
@@ -426,27 +427,41 @@ static void bench_fanin(struct bench_table *t, const struct method *m,
 /* ---- 3. concurrency -------------------------------------------------------- */
 
 /* Two leaves, each with one device, under one parent (@shared) or two
- * disjoint parents; one run is @threads threads doing a fixed number of
- * rise+fall pairs each, released together: each spins until every one is
- * ready and then until the main thread says go (a sleeping barrier's
- * wakeup would wait for a free core, here often until the first thread
- * is done). */
-struct start_gate {
-	int ready, go; /* __atomic */
+ * disjoint parents. One run is two threads, each voting rise+fall pairs
+ * on its own leaf in batches of fixed work, in phases of PHASE_NS: the
+ * second thread alone, both, the first alone, both, and again. A thread
+ * out of its phase sleeps (its core is free: where two vCPUs share one
+ * host core, or two SMT threads one core, its alone batches run faster,
+ * as one thread would). So each
+ * thread has batches alone and batches beside the other's votes a few ms
+ * apart on the same core: their ratio is what the other thread's votes
+ * cost it (locks, cache lines) and cancels what a shared machine changes
+ * from run to run and from core to core (other jobs, the speed of the
+ * vCPU). A batch counts only if its thread kept its core throughout,
+ * and a batch beside only if the other thread did too (bench/README.md,
+ * Threads). */
+#define PHASE_NS 2000000u
+#define PHASES 16
+#define BATCHES 2048
+
+struct batch {
+	uint64_t t0, t1; /* bench_now */
+	int clean; /* no involuntary context switch during it */
 };
 
 struct worker {
 	struct dmn_ctx *ctx;
 	dmn_attach_t att;
-	struct start_gate *start;
-	unsigned long pairs;
-	uint64_t t_start, t_end; /* bench_now around its own work */
-	long preempted; /* involuntary context switches during the work */
+	unsigned long pairs; /* per batch */
+	const uint64_t *start; /* __atomic: the run's start, 0 until set */
+	unsigned second; /* sits out phase 2 of every 4 (the first: phase 0) */
+	unsigned n; /* batches recorded */
+	struct batch b[BATCHES];
 	pthread_t thread;
 };
 
 /* Involuntary context switches of the calling thread so far (the OS took
- * its core away), or 0 where that is not known. */
+ * its core away), or -1 where that is not known (no batch is then clean). */
 static long preemptions(void)
 {
 #if defined(RUSAGE_THREAD)
@@ -454,23 +469,45 @@ static long preemptions(void)
 	if (!getrusage(RUSAGE_THREAD, &ru))
 		return ru.ru_nivcsw;
 #endif
-	return 0;
+	return -1;
 }
 
 static void *vote_worker(void *arg)
 {
 	struct worker *w = arg;
-	__atomic_fetch_add(&w->start->ready, 1, __ATOMIC_ACQ_REL);
-	while (!__atomic_load_n(&w->start->go, __ATOMIC_ACQUIRE))
+	uint64_t start;
+	while (!(start = __atomic_load_n(w->start, __ATOMIC_ACQUIRE)))
 		;
-	long p0 = preemptions();
-	w->t_start = bench_now();
-	for (unsigned long i = 0; i < w->pairs; i++) {
-		dmn_vote(w->ctx, w->att, 20);
-		dmn_vote(w->ctx, w->att, 10);
+	w->n = 0;
+	for (;;) {
+		uint64_t now = bench_now();
+		if (now >= start + (uint64_t)PHASES * PHASE_NS)
+			break;
+		unsigned phase = now < start ? 2 * w->second
+				 : (unsigned)((now - start) / PHASE_NS) % 4;
+		if (w->n == BATCHES)
+			continue;
+		if (phase == 2 * w->second) {
+			/* The other thread's phase alone: sleep to its end,
+			 * leaving the core free (bench/README.md, Threads). */
+			uint64_t end = now < start ? start
+				       : start + ((now - start) / PHASE_NS + 1) *
+							 PHASE_NS;
+			struct timespec ts = {(time_t)(end / 1000000000u),
+					      (long)(end % 1000000000u)};
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+			continue;
+		}
+		struct batch *b = &w->b[w->n++];
+		long p0 = preemptions();
+		b->t0 = bench_now();
+		for (unsigned long i = 0; i < w->pairs; i++) {
+			dmn_vote(w->ctx, w->att, 20);
+			dmn_vote(w->ctx, w->att, 10);
+		}
+		b->t1 = bench_now();
+		b->clean = p0 >= 0 && preemptions() == p0;
 	}
-	w->t_end = bench_now();
-	w->preempted = preemptions() - p0;
 	return NULL;
 }
 
@@ -506,91 +543,121 @@ static void threads_setup(struct thread_setup *ts, int shared)
 	}
 }
 
-/* One run: votes per second, all the pairs over the span from the first
- * thread's start to the last one's end (wall time). *@clean: no worker
- * was preempted, and with two the threads ran side by side (each one's
- * span covers 90 % of the whole): the machine gave the run its cores, so
- * whatever it lost is the library's (a wait for a lock blocks
- * voluntarily and still counts). */
-static double threads_run(const struct thread_setup *ts, unsigned threads,
-			  unsigned long pairs, int *clean)
+/* Whether the other thread's batches (@o) cover batch @b, clean and
+ * back to back (no phase gap in between): it held a core, voting or
+ * waiting for a lock, all that time. */
+static int beside(const struct worker *o, const struct batch *b)
 {
-	struct worker w[2];
-	struct start_gate start = {0, 0};
-	for (unsigned i = 0; i < threads; i++) {
-		w[i].ctx = ts->ctx;
-		w[i].att = ts->att[i];
-		w[i].start = &start;
-		w[i].pairs = pairs;
-		pthread_create(&w[i].thread, NULL, vote_worker, &w[i]);
+	unsigned k = 0;
+	while (k < o->n && o->b[k].t1 < b->t0)
+		k++;
+	if (k == o->n || o->b[k].t0 > b->t0)
+		return 0;
+	for (; k < o->n && o->b[k].t0 <= b->t1; k++) {
+		const struct batch *x = &o->b[k];
+		if (!x->clean || (x->t1 < b->t1 && k + 1 < o->n &&
+				  o->b[k + 1].t0 - x->t1 > (x->t1 - x->t0) / 4))
+			return 0; /* preempted, or a phase gap began */
 	}
-	while (__atomic_load_n(&start.ready, __ATOMIC_ACQUIRE) < (int)threads)
-		sched_yield();
-	__atomic_store_n(&start.go, 1, __ATOMIC_RELEASE);
-	uint64_t t0 = UINT64_MAX, t1 = 0;
-	for (unsigned i = 0; i < threads; i++)
-		pthread_join(w[i].thread, NULL);
-	for (unsigned i = 0; i < threads; i++) {
-		t0 = w[i].t_start < t0 ? w[i].t_start : t0;
-		t1 = w[i].t_end > t1 ? w[i].t_end : t1;
-	}
-	*clean = 1;
-	for (unsigned i = 0; i < threads; i++)
-		if (w[i].preempted ||
-		    (double)(w[i].t_end - w[i].t_start) < 0.9 * (double)(t1 - t0))
-			*clean = 0;
-	return 2.0 * (double)pairs * threads / ((double)(t1 - t0) / 1e9);
+	return o->b[k - 1].t1 >= b->t1;
 }
 
-/* Scaling over @rounds paired runs, one thread then two (order alternating
- * by round), same context throughout. NAME: the median of the per-round
- * ratios over the clean rounds (both runs clean; NAN if none), with
- * NAME_min / NAME_max their spread and NAME_clean_rounds how many there
- * were; NAME_all_rounds the median over every round, load included. */
-static void bench_scaling(struct bench_table *t, int shared, unsigned rounds,
+static int alone(const struct worker *o, const struct batch *b)
+{
+	for (unsigned k = 0; k < o->n; k++)
+		if (o->b[k].t1 >= b->t0 && o->b[k].t0 <= b->t1)
+			return 0;
+	return 1;
+}
+
+/* @w's median clean batch alone ÷ beside @o's votes: the share of its
+ * own speed it keeps beside the other thread; NAN with fewer than 5 of
+ * either kind. */
+static double kept_speed(const struct worker *w, const struct worker *o,
+			 double *alone_ns)
+{
+	static double with[BATCHES], by_itself[BATCHES];
+	unsigned n_with = 0, n_alone = 0;
+	for (unsigned k = 0; k < w->n; k++) {
+		const struct batch *b = &w->b[k];
+		double ns = (double)(b->t1 - b->t0);
+		if (b->clean && beside(o, b))
+			with[n_with++] = ns;
+		else if (b->clean && alone(o, b))
+			by_itself[n_alone++] = ns;
+	}
+	*alone_ns = n_alone >= 5 ? bench_median_of(by_itself, n_alone) : NAN;
+	/* Beside: the mean, not the median, as a lock shared by the two
+	 * makes some batches wait long and leaves others at full speed;
+	 * together they are the rate (alone batches don't wait). */
+	double sum = 0;
+	for (unsigned k = 0; k < n_with; k++)
+		sum += with[k];
+	return n_with < 5 ? NAN : *alone_ns * n_with / sum;
+}
+
+/* One run: the sum of the two threads' kept speeds, the votes per second
+ * two threads do ÷ one (NAN if the machine gave too few batches both
+ * cores); *@alone_ns the first thread's median batch alone. */
+static double threads_run(const struct thread_setup *ts, unsigned long pairs,
+			  double *alone_ns)
+{
+	static struct worker w[2];
+	uint64_t start = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		w[i].ctx = ts->ctx;
+		w[i].att = ts->att[i];
+		w[i].pairs = pairs;
+		w[i].start = &start;
+		w[i].second = i;
+		pthread_create(&w[i].thread, NULL, vote_worker, &w[i]);
+	}
+	/* A little ahead: both threads are waiting when it comes. */
+	__atomic_store_n(&start, bench_now() + PHASE_NS / 4, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < 2; i++)
+		pthread_join(w[i].thread, NULL);
+	double other;
+	return kept_speed(&w[0], &w[1], alone_ns) +
+	       kept_speed(&w[1], &w[0], &other);
+}
+
+/* Scaling over @runs phased runs (threads_run), same context throughout. NAME: the median of the runs' figures over the runs
+ * that had enough batches side by side, NAME_min / NAME_max their spread,
+ * NAME_runs how many counted of NAME_runs_total. */
+static void bench_scaling(struct bench_table *t, int shared, unsigned runs,
 			  unsigned long pairs)
 {
 	struct thread_setup ts;
 	threads_setup(&ts, shared);
-	double *one = calloc(4 * (size_t)rounds, sizeof(double));
-	double *two = one + rounds, *ratio = two + rounds, *clean = ratio + rounds;
-	unsigned n_clean = 0;
-	for (unsigned r = 0; r < rounds; r++) {
-		int c1, c2;
-		if (r % 2) {
-			two[r] = threads_run(&ts, 2, pairs, &c2);
-			one[r] = threads_run(&ts, 1, pairs, &c1);
-		} else {
-			one[r] = threads_run(&ts, 1, pairs, &c1);
-			two[r] = threads_run(&ts, 2, pairs, &c2);
-		}
-		ratio[r] = two[r] / one[r];
-		if (c1 && c2)
-			clean[n_clean++] = ratio[r];
+	double *fig = calloc(2 * (size_t)runs, sizeof(double));
+	double *alone = fig + runs;
+	unsigned n = 0, n_alone = 0;
+	for (unsigned r = 0; r < runs; r++) {
+		double a, x = threads_run(&ts, pairs, &a);
+		if (!isnan(a))
+			alone[n_alone++] = 2.0 * (double)pairs / (a / 1e9);
+		if (!isnan(x))
+			fig[n++] = x;
 	}
 	const char *kind = shared ? "_shared" : "";
 	char name[64];
-	if (!shared)
+	if (!shared && n_alone)
 		bench_result(t, "vote_throughput_1thread", 0,
-			     bench_median_of(one, rounds), "ops/s");
-	snprintf(name, sizeof(name), "vote_throughput_2threads%s",
-		 shared ? "_shared" : "_disjoint");
-	bench_result(t, name, 0, bench_median_of(two, rounds), "ops/s");
+			     bench_median_of(alone, n_alone), "ops/s");
 	snprintf(name, sizeof(name), "vote_scaling_2threads%s", kind);
-	bench_result(t, name, 0,
-		     n_clean ? bench_median_of(clean, n_clean) : NAN, "x");
+	bench_result(t, name, 0, n ? bench_median_of(fig, n) : NAN, "x");
 	double hi = 0;
-	for (unsigned r = 0; r < n_clean; r++)
-		hi = clean[r] > hi ? clean[r] : hi;
+	for (unsigned r = 0; r < n; r++)
+		hi = fig[r] > hi ? fig[r] : hi;
 	snprintf(name, sizeof(name), "vote_scaling_2threads%s_min", kind);
-	bench_result(t, name, 0, n_clean ? bench_min(clean, n_clean) : NAN, "x");
+	bench_result(t, name, 0, n ? bench_min(fig, n) : NAN, "x");
 	snprintf(name, sizeof(name), "vote_scaling_2threads%s_max", kind);
-	bench_result(t, name, 0, n_clean ? hi : NAN, "x");
-	snprintf(name, sizeof(name), "vote_scaling_2threads%s_clean_rounds", kind);
-	bench_result(t, name, 0, n_clean, "");
-	snprintf(name, sizeof(name), "vote_scaling_2threads%s_all_rounds", kind);
-	bench_result(t, name, 0, bench_median_of(ratio, rounds), "x");
-	free(one);
+	bench_result(t, name, 0, n ? hi : NAN, "x");
+	snprintf(name, sizeof(name), "vote_scaling_2threads%s_runs", kind);
+	bench_result(t, name, 0, n, "");
+	snprintf(name, sizeof(name), "vote_scaling_2threads%s_runs_total", kind);
+	bench_result(t, name, 0, runs, "");
+	free(fig);
 	dmn_ctx_destroy(ts.ctx);
 }
 
@@ -756,8 +823,8 @@ int main(int argc, char **argv)
 	/* Fixed work, short runs (about 2 ms here: most are not preempted
 	 * even on a busy machine), many rounds interleaved. */
 	if (want("threads")) {
-		bench_scaling(&table, 0, quick ? 41 : 201, 10000);
-		bench_scaling(&table, 1, quick ? 41 : 201, 10000);
+		bench_scaling(&table, 0, quick ? 41 : 201, 500);
+		bench_scaling(&table, 1, quick ? 41 : 201, 500);
 	}
 
 	if (want("memory")) {

@@ -124,9 +124,32 @@ static uint64_t default_pstate_now(void *user)
 #endif
 }
 
+/* A striped context on the default allocator gives every block whole
+ * cache lines of its own: two threads' fast paths write their own
+ * domains, histograms, statistics, links and attachments, and blocks
+ * handed out side by side (or into a hole another tree's growth left)
+ * made them write one line, which cost two threads on disjoint domains
+ * a third of their throughput (docs/design-notes.md, Locking). The
+ * user's allocation hook has no alignment, so it gets the sizes asked. */
+#define DMN_LINE 64u
+
+#if DMN_STRIPED
+int dmn__alloc_whole_lines(const struct dmn_ctx *ctx)
+{
+	return ctx->stripes && ctx->alloc.alloc == default_alloc;
+}
+#endif
+
 void *dmn__alloc(struct dmn_ctx *ctx, size_t size)
 {
-	return ctx->alloc.alloc(ctx->alloc.user, size ? size : 1);
+	size = size ? size : 1;
+	if (dmn__alloc_whole_lines(ctx))
+		return size > (size_t)-1 - DMN_LINE
+			       ? NULL
+			       : aligned_alloc(DMN_LINE,
+					       (size + DMN_LINE - 1) /
+						       DMN_LINE * DMN_LINE);
+	return ctx->alloc.alloc(ctx->alloc.user, size);
 }
 
 void dmn__free(struct dmn_ctx *ctx, void *ptr)

@@ -465,6 +465,14 @@ void dmn__check_call_end(const struct dmn_ctx *ctx);
 #define DMN_STRIPED 0
 #endif
 
+/* Whether dmn__alloc gives @ctx's blocks whole 64-byte lines of their own
+ * (striped, default allocator; context.c). */
+#if DMN_STRIPED
+int dmn__alloc_whole_lines(const struct dmn_ctx *ctx);
+#else
+#define dmn__alloc_whole_lines(ctx) ((void)(ctx), 0)
+#endif
+
 /* The contexts whose lock this thread holds exclusively, innermost first,
  * linked through held_next (a context is held by one thread at a time),
  * and the fast paths it is in, innermost first, in nodes on its stack. A

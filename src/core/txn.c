@@ -290,6 +290,10 @@ int dmn__txn_touch(struct dmn_ctx *ctx, struct dmn_domain *d)
 static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d,
 		    int error, uint32_t old_v, uint32_t new_v)
 {
+#if DMN_FAST_PATHS
+	if (!ctx->n_listeners) /* the common case: no event to build */
+		return;
+#endif
 	struct dmn_event e = {.kind = (enum dmn_event_kind)(ev & 0xffu),
 			      .op = (enum dmn_op)((ev >> 8) & 0xffu),
 			      .domain = d->handle,
