@@ -11,7 +11,13 @@ computes what every domain must be after each command; the scenario
 carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
 held/released, last-error) after every command, so `simulate` checks the
 whole state step by step. Any `expect_failed` is a disagreement: the
-script prints the board, the scenario and the first failure.
+script prints the board, the scenario and the first failure. At the end
+the `--json` document is checked too: the §7 fields, and `stats`
+(docs/json.md) against the model's own accounting: time on, in plain off,
+in each idle state and at each pstate, in system sleep; on/off counts,
+pstate transitions, idle-state usage and `rejected`, exact where no
+command rolled back (a rolled-back command's calls and undo calls count,
+so each may add a power-on/off pair and a raise/undo pair per domain).
 
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
@@ -46,6 +52,36 @@ class Dom:
         self.on = False
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
+        self.st = None             # Stats, once the board is complete
+
+
+class Stats:
+    """What `stats` must say of one domain (docs/json.md): times from the
+    model's state between commands; counts of the callbacks accepted.
+    Stats are not rolled back (a rolled-back command's calls and undo
+    calls happened): the model counts committed commands exactly and
+    allows each rolled-back command (`slack`) one power-on and its undo,
+    a raise and its undo, per domain."""
+
+    def __init__(self, d):
+        n = len(d.states)
+        self.on_count = self.off_count = self.ptrans = self.slack = 0
+        self.usage, self.rejected = [0] * n, [0] * n
+        self.time_on = self.time_off = self.sleep_on = 0
+        self.idle_time = [0] * n
+        self.sleep_idle = {}
+        self.ptime = {0: 0}
+
+    COUNTS = ('on_count', 'off_count', 'ptrans')
+
+    def save(self):
+        return ({f: getattr(self, f) for f in Stats.COUNTS},
+                list(self.usage), list(self.rejected))
+
+    def load(self, saved):
+        fs, self.usage, self.rejected = saved
+        for f, x in fs.items():
+            setattr(self, f, x)
 
 
 class Dev:
@@ -235,8 +271,12 @@ class Model:
         self.err = None            # first errno name of this command
         self.touched = set()       # what this command settles
         self.off_failed = set()
+        self.stayed = set()
+        self.slept = 0
+        self.sleeps = 0
         for d in board.doms:
             d.idle = len(d.states) - 1 if d.states else None
+            d.st = Stats(d)
 
     # -- failures and transactions
     def call(self, d, op):
@@ -293,18 +333,61 @@ class Model:
     def run(self, fn):
         """One command as a transaction: its last-error."""
         snap = self.snapshot()
+        counts = [d.st.save() for d in self.b.doms]
         self.err = None
         self.touched = set()
         self.off_failed = set()
+        self.stayed = set()
         self.settled = False
+        self.levels = self.pstates()
         try:
             err = fn()
             if err == 'OK' and not self.settled:
                 self.settle()
         except Rollback:
             self.restore(snap)
+            for d, c in zip(self.b.doms, counts):
+                d.st.load(c)
+                d.st.slack += 1
             return 'EIO'
+        self.count_pstates()
         return self.err or err
+
+    def pstates(self):
+        memo = {}
+        return [self.pstate(d, memo) for d in self.b.doms]
+
+    def count_pstates(self):
+        """One pstate transition for each domain whose level moved since
+        self.levels (one call a command; system-resume has two phases)."""
+        for d, a, b in zip(self.b.doms, self.levels, self.pstates()):
+            if a != b:
+                d.st.ptrans += 1
+                d.st.ptime.setdefault(b, 0)
+        self.levels = self.pstates()
+
+    def advance(self, step):
+        """Time passes: the state since the last command holds."""
+        memo = {}
+        if self.asleep:
+            self.slept += step
+        for d in self.b.doms:
+            s = d.st
+            if d.on:
+                s.time_on += step
+                if self.asleep:
+                    s.sleep_on += step
+            else:
+                if d.idle is None:
+                    s.time_off += step
+                else:
+                    s.idle_time[d.idle] += step
+                if self.asleep:
+                    k = 'off' if d.idle is None else d.states[d.idle][0]
+                    s.sleep_idle[k] = s.sleep_idle.get(k, 0) + step
+            lv = self.pstate(d, memo)
+            s.ptime[lv] = s.ptime.get(lv, 0) + step
+        self.now += step
 
     # -- topology helpers
     @staticmethod
@@ -379,6 +462,8 @@ class Model:
             self.power_on(p)
         if not d.on and self.call(d, 'on'):
             raise Rollback()
+        if not d.on:
+            d.st.on_count += 1
         d.on = True
         d.idle = None
 
@@ -417,11 +502,24 @@ class Model:
         if not d.on or self.needs_on(d) or self.vetoed(d):
             return
         st = self.governor(d)
-        if st == -1 or d.i in self.off_failed:
+        if st == -1:
+            # the governor is asked once a command: a domain that two
+            # paths reach (a device's two domains, one the other's
+            # parent) counts its rejections once
+            if d.i not in self.stayed:
+                d.st.rejected = [x + 1 for x in d.st.rejected]
+            self.stayed.add(d.i)
+            return
+        if d.i in self.off_failed:
             return
         if self.call(d, 'off'):
             self.off_failed.add(d.i)   # one power-off call a command
             return
+        d.st.off_count += 1
+        if st is not None:
+            d.st.usage[st] += 1
+            for i in range(st + 1, len(d.states)):
+                d.st.rejected[i] += 1
         d.on = False
         d.idle = st
         for p in d.parents:
@@ -474,6 +572,7 @@ class Model:
             return 'OK'
         self.saved = [v for v in self.b.devs if v.active]
         self.asleep = True
+        self.sleeps += 1
         for d in self.b.doms:
             if d.on:
                 self.touch(d)
@@ -494,6 +593,9 @@ class Model:
                     continue
                 d.on = False
                 d.idle = len(d.states) - 1 if d.states else None
+                d.st.off_count += 1
+                if d.states:
+                    d.st.usage[d.idle] += 1
                 changed = True
         return 'OK'
 
@@ -502,12 +604,17 @@ class Model:
             return 'OK'
         self.asleep = False
         snap = self.snapshot()
+        counts = [d.st.save() for d in self.b.doms]
         self.touched = set()
         try:
             self.resume([v for v in self.saved if not v.active])
             self.settle()
         except Rollback:
             self.restore(snap)
+            for d, c in zip(self.b.doms, counts):
+                d.st.load(c)
+                d.st.slack += 1
+        self.count_pstates()
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
         # power-off); see docs/design-notes.md, DESIGN disagreements.
@@ -559,6 +666,7 @@ def gen_scenario(rnd, board, nops):
 
     # time 0: boot holds and always-on domains, before any other command
     t0 = []
+    m.levels = [0] * len(doms)     # a boot level counts in stats
     for d in doms:
         r = rnd.random()
         if r < 0.2:
@@ -574,18 +682,19 @@ def gen_scenario(rnd, board, nops):
             d.always_on = True
             m.power_on(d)
             t0.append('always-on %s' % d.name)
+        m.settle(calls=False)      # no callback runs for boot-on
+        m.count_pstates()          # one line at a time
     first = True
     for cmd in t0:
         lines.append(('@0 ' if first else '') + cmd)
         first = False
-    m.settle(calls=False)          # no callback runs for boot-on
     if t0:
         lines.append('expect last-error OK')
         expects()
 
     for _ in range(nops):
         step = rnd.choice([0, 0, 0, 1000, 20000, 150000, 700000])
-        m.now += step
+        m.advance(step)
         prefix = '@%dns ' % m.now if first else ('+%dns ' % step if step
                                                  else '')
         first = False
@@ -824,6 +933,63 @@ def check_json(doc, m):
     return None
 
 
+def check_stats(doc, m):
+    """`stats` (docs/json.md) against the model: times exactly, counts
+    exactly up to what rolled-back commands may add (Stats). The first
+    difference, or None."""
+    stats = doc['stats']
+    if stats['system_sleep'] != {'count': m.sleeps, 'time_ns': m.slept}:
+        return 'system_sleep %r, model count %d time %d' % (
+            stats['system_sleep'], m.sleeps, m.slept)
+    for d in m.b.doms:
+        g, s = stats[d.name], d.st
+        want = {'time_on_ns': s.time_on, 'time_off_ns': s.time_off,
+                'sleep_on_ns': s.sleep_on,
+                'sleep_idle_ns': {k: x for k, x in s.sleep_idle.items()
+                                  if x} or None,
+                'idle_time': s.idle_time,
+                'pstates': {lv: t for lv, t in s.ptime.items() if t}}
+        got = {'time_on_ns': g['time_on_ns'], 'time_off_ns': g['time_off_ns'],
+               'sleep_on_ns': g['sleep_on_ns'],
+               'sleep_idle_ns': {k: x for k, x in g['sleep_idle_ns'].items()
+                                 if x} or None,
+               'idle_time': [x['time_ns'] for x in g['idle_states']],
+               'pstates': {x['level']: x['time_ns'] for x in g['pstates']
+                           if x['time_ns']}}
+        if got != want:
+            return '%s: stats %r, model %r' % (d.name, {
+                k: got[k] for k in want if got[k] != want[k]},
+                {k: want[k] for k in want if got[k] != want[k]})
+        lvs = [x['level'] for x in g['pstates']]
+        if lvs != sorted(set(lvs)) or not set(s.ptime) <= set(lvs):
+            return '%s: pstate levels %r, model reached %r' % (
+                d.name, lvs, sorted(s.ptime))
+        names = [x['name'] for x in g['idle_states']]
+        if names != [x[0] for x in d.states]:
+            return '%s: idle state names %r' % (d.name, names)
+        # counts: committed commands exactly; each rolled-back one may
+        # add a power-on and its undo, a raise and its undo
+        extra = g['on_count'] - s.on_count
+        dp = g['pstate_transitions'] - s.ptrans
+        usage = [x['usage'] for x in g['idle_states']]
+        rej = [x['rejected'] for x in g['idle_states']]
+        if (extra != g['off_count'] - s.off_count or
+                not 0 <= extra <= s.slack or
+                dp % 2 or not 0 <= dp <= 2 * s.slack or
+                (d.states and sum(usage) != g['off_count']) or
+                any(a < b for a, b in zip(usage, s.usage)) or
+                any(a < b for a, b in zip(rej, s.rejected)) or
+                (not s.slack and (usage != s.usage or rej != s.rejected))):
+            return ('%s: counts on %d off %d pstate %d usage %r rejected %r;'
+                    ' model on %d off %d pstate %d usage %r rejected %r, '
+                    '%d rolled back' % (
+                        d.name, g['on_count'], g['off_count'],
+                        g['pstate_transitions'], usage, rej, s.on_count,
+                        s.off_count, s.ptrans, s.usage, s.rejected,
+                        s.slack))
+    return None
+
+
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
@@ -851,6 +1017,9 @@ def run_one(domino, dtc, seed, nops, tmp):
     doc = json.loads(r.stdout)
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
     wrong = check_json(doc, model)
+    if not wrong and not bad:
+        model.advance(doc['end_ns'] - model.now)
+        wrong = check_stats(doc, model)
     if wrong:
         print('seed %d: JSON of the final state: %s' % (seed, wrong))
         print('  board: %s scenario: %s' % (dts, scn))
