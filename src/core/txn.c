@@ -424,7 +424,10 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 		dmn__stats_power(ctx, d, false, idle, rejected);
 		d->on = false;
 		d->idle_state = idle;
-		d->cold->off_by_sleep = ctx->sleep_deepest;
+		/* A rollback's power-off puts the domain back as it was,
+		 * down to why it sits there (explain). */
+		if (forced == ASK_GOVERNOR)
+			d->cold->off_by_sleep = ctx->sleep_deepest;
 	}
 	if (!outcome(ctx, err, EV(0, DMN_OP_POWER_OFF, 1),
 		     EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 0), d, 1, 0) &&

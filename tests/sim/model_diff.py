@@ -48,6 +48,9 @@ class Dom:
         self.sleep_keep = False    # kept on by the wakeup path in sleep
         self.held = False
         self.boot_level = 0
+        self.boot_raw = 0          # the boot level as written
+        self.why = 'initial'       # why off: initial, sleep, gov
+        self.gov = None            # the governor's last inputs
         self.cur = 0               # the level its callback last accepted
         self.on = False
         self.idle = None           # index while off, or None
@@ -254,7 +257,7 @@ class Rollback(Exception):
     """An unsafe-direction failure: the command is undone."""
 
 
-DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep')
+DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep', 'why', 'gov')
 DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at',
               'rate', 'opp')
 
@@ -272,6 +275,7 @@ class Model:
         self.touched = set()       # what this command settles
         self.off_failed = set()
         self.stayed = set()
+        self.explains = {}         # line -> the lines `explain` must print
         self.slept = 0
         self.sleeps = 0
         for d in board.doms:
@@ -488,14 +492,102 @@ class Model:
                     limit = v.qos if limit is None else min(limit, v.qos)
                 if v.wake_at is not None and v.wake_at >= self.now:
                     wake = v.wake_at if wake is None else min(wake, v.wake_at)
+        d.gov = (self.now, limit, wake)
         for i in range(len(d.states) - 1, -1, -1):
-            _, e, x, r = d.states[i]
-            if limit is not None and e + x > limit:
-                continue
-            if wake is not None and self.now + (e + r) * 1000 > wake:
-                continue
-            return i
+            if self.ruling(d, i) is None:
+                return i
         return -1
+
+    def ruling(self, d, i):
+        """Why the governor's last run rejected state @i of @d (the text
+        DESIGN §7 gives `explain`), or None: it fits."""
+        now, limit, wake = d.gov
+        _, e, x, r = d.states[i]
+        if limit is not None and e + x > limit:
+            return 'qos: entry+exit %dns > limit %dns' % ((e + x) * 1000,
+                                                          limit * 1000)
+        if wake is not None and now + (e + r) * 1000 > wake:
+            return ('residency: now+entry+residency %dns > next wakeup '
+                    '%dns' % (now + (e + r) * 1000, wake))
+        return None
+
+    def rulings(self, d, chosen):
+        """The governor's last word, deepest first down to @chosen."""
+        out = []
+        for i in range(len(d.states) - 1, max(chosen, 0) - 1, -1):
+            why = self.ruling(d, i)
+            name = d.states[i][0]
+            if why:
+                out.append('%s rejected (%s)' % (name, why))
+            else:
+                out.append('%s fits' % name if out else 'deepest')
+        return ', '.join(out)
+
+    def req(self, d, c, memo):
+        """What on child @c requires of @d as `explain` shows it: already
+        rounded up into @d's table (see docs/design-notes.md, DESIGN
+        disagreements: DESIGN's 1:1 requirement would be c's pstate)."""
+        return self.rnd_up(d, self.pstate(c, memo))
+
+    def explain(self, d):
+        """The two lines `explain D` must print (DESIGN §7)."""
+        memo = {}
+        if d.on:
+            hold = ['always-on'] if d.always_on else []
+            if d.held:
+                wait = [v.name for v, _ in d.devs if not v.probed]
+                hold.append('boot hold (level %d; %s)' % (
+                    d.boot_raw, 'awaiting ' + ' '.join(wait) if wait else
+                    'no consumers: until probe all'))
+            hold += ['dev %s (vote %d)' % (v.name, v.votes[k])
+                     for v, k in d.devs if v.active]
+            if d.sleep_keep:
+                hold += ['wakeup path dev %s' % v.name
+                         for v, _ in d.devs if v.wakeup]
+            if not self.asleep:
+                hold += ['always-on dev %s' % v.name
+                         for v, _ in d.devs if v.always_on]
+                hold += ['hw mode (dev %s)' % v.name
+                         for v, k in d.devs if v.hw[k]]
+            hold += ['child %s (requires %d)' % (c.name, self.req(d, c, memo))
+                     for c in d.children if c.on]
+            if hold:
+                first = ', '.join(hold)
+            elif d.states and d.gov and all(
+                    self.ruling(d, i) for i in range(len(d.states))):
+                first = ('no holder; the governor kept it on: ' +
+                         self.rulings(d, -1))
+            else:
+                first = 'no holder (its power-off failed)'
+            first = 'on because: ' + first
+        elif not d.states:
+            first = 'off because: no idle states'
+        else:
+            first = 'off in %s because: %s' % (d.states[d.idle][0], {
+                'initial': 'initial (deepest)',
+                'sleep': 'system sleep (deepest, governor not asked)',
+            }.get(d.why) or self.rulings(d, d.idle))
+        p = self.pstate(d, memo)
+        agg = self.target(d, memo)
+        ins = []
+        if d.held and d.boot_level:
+            ins.append((d.boot_raw, 'boot hold (level %d)'))
+        ins += [(v.votes[k], 'dev %s (vote %%d)' % v.name)
+                for v, k in d.devs if v.active and v.votes[k]]
+        ins += [(self.req(d, c, memo), 'child %s (requires %%d)' % c.name)
+                for c in d.children if c.on and self.req(d, c, memo)]
+        raw = max([lv for lv, _ in ins] + [0])
+        if p > agg:
+            second = ' because: stuck (aggregate %d; a lowering call ' \
+                     'failed)' % agg
+        elif not raw:
+            second = ' because: no votes'
+        else:
+            second = '%s because: %s' % (
+                ' (rounded up from %d)' % raw if raw != p else '',
+                ', '.join(t % lv for lv, t in ins if lv == raw))
+        return ['explain %s: %s' % (d.name, first),
+                'explain %s: pstate %d%s' % (d.name, p, second)]
 
     def try_off(self, d):
         """The runtime power-off path of one unused domain."""
@@ -522,6 +614,7 @@ class Model:
                 d.st.rejected[i] += 1
         d.on = False
         d.idle = st
+        d.why = 'gov'
         for p in d.parents:
             self.try_off(p)
 
@@ -593,6 +686,7 @@ class Model:
                     continue
                 d.on = False
                 d.idle = len(d.states) - 1 if d.states else None
+                d.why = 'sleep'
                 d.st.off_count += 1
                 if d.states:
                     d.st.usage[d.idle] += 1
@@ -674,6 +768,7 @@ def gen_scenario(rnd, board, nops):
             if m.check_level(d, lv):
                 lv = 0
             d.held = True
+            d.boot_raw = lv
             d.boot_level = m.rnd_up(d, lv)
             m.power_on(d)
             t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
@@ -710,8 +805,15 @@ def gen_scenario(rnd, board, nops):
             prefix = ''
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
-        lines.append('expect last-error %s' % m.run(fn))
+        err = m.run(fn)
+        lines.append('expect last-error %s' % err)
         expects()
+        if rnd.random() < 0.15:
+            # `explain` leaves last-error (DESIGN §7)
+            d = rnd.choice(doms)
+            lines.append('explain %s' % d.name)
+            m.explains[len(lines)] = m.explain(d)
+            lines.append('expect last-error %s' % err)
         if armed:
             m.fails[armed] = 0
             lines.append('fail %s %s 0' % armed)
@@ -990,6 +1092,135 @@ def check_stats(doc, m):
     return None
 
 
+INT, STR, BOOL, LIST, OBJ = int, str, bool, list, dict
+NSTR = (str, type(None))
+NINT = (int, type(None))
+TOP_KEYS = {'board': NSTR, 'model': NSTR, 'domains': LIST, 'awaiting': LIST,
+            'system': STR, 'end_ns': INT, 'events': LIST, 'stats': OBJ}
+DOM_KEYS = {'name': STR, 'provider': STR, 'index': NINT, 'status': STR,
+            'pstate': INT, 'pstate_name': NSTR, 'idle_state': NSTR,
+            'parents': LIST, 'children': LIST, 'levels': LIST,
+            'idle_states': LIST, 'held': BOOL, 'boot_level': INT,
+            'awaiting': LIST, 'active_wakeup': BOOL, 'hw': BOOL,
+            'always_on': BOOL, 'devices': LIST}
+DEV_KEYS = {'name': STR, 'path': STR, 'via': NSTR, 'args': LIST,
+            'active': BOOL, 'vote': INT, 'counts': BOOL, 'probed': BOOL,
+            'wakeup': BOOL, 'always_on': BOOL, 'hw': BOOL}
+EV_KEYS = {'time_ns': INT, 'kind': STR, 'domain': NSTR, 'device': NSTR,
+           'cause': NSTR, 'line': NINT}
+EV_EXTRA = {'power_on': {}, 'power_off': {'idle_state': NSTR},
+            'pstate': {'old': INT, 'new': INT}, 'stay_on': {},
+            'rate': {'old_hz': INT, 'new_hz': INT},
+            'failure': {'op': STR, 'error': STR, 'safe': BOOL, 'undo': BOOL},
+            'command_error': {'error': STR, 'message': STR},
+            'expect_failed': {'message': STR}, 'explain': {'message': STR},
+            'hwmode': {'hw': BOOL}, 'system_sleep': {}, 'system_wake': {}}
+STAT_KEYS = {'time_on_ns': INT, 'time_off_ns': INT, 'idle_states': LIST,
+             'pstates': LIST, 'on_count': INT, 'off_count': INT,
+             'pstate_transitions': INT, 'sleep_on_ns': INT,
+             'sleep_idle_ns': OBJ}
+IDLE_KEYS = {'name': STR, 'time_ns': INT, 'usage': INT, 'rejected': INT,
+             'entry_latency_us': INT, 'exit_latency_us': INT,
+             'min_residency_us': INT}
+
+
+def typed(obj, keys, what):
+    """The first key of @keys missing from @obj or of the wrong type."""
+    if not isinstance(obj, dict):
+        return '%s is not an object' % what
+    for k, t in keys.items():
+        if k not in obj:
+            return '%s: no %r' % (what, k)
+        x = obj[k]
+        # JSON has no separate boolean integers: True is not an integer
+        if isinstance(x, bool) and t is not BOOL and \
+                (not isinstance(t, tuple) or bool not in t):
+            return '%s: %r is %r' % (what, k, x)
+        if not isinstance(x, t):
+            return '%s: %r is %r' % (what, k, x)
+    return None
+
+
+def check_format(doc, m):
+    """docs/json.md: every documented key with its type, and the events
+    replayed from the start give the final state and the counts in
+    `stats`. The first difference, or None."""
+    bad = typed(doc, TOP_KEYS, 'document')
+    for d in doc['domains']:
+        bad = bad or typed(d, DOM_KEYS, 'domain %s' % d.get('name'))
+        for v in d.get('devices', []):
+            bad = bad or typed(v, DEV_KEYS, 'device %s' % v.get('name'))
+        for x in d.get('idle_states', []):
+            bad = bad or typed(x, {k: t for k, t in IDLE_KEYS.items()
+                                   if k == 'name' or k.endswith('_us')},
+                               'idle state of %s' % d['name'])
+        for x in d.get('levels', []):
+            bad = bad or typed(x, {'level': INT, 'name': NSTR}, 'level')
+        if d['status'] not in ('on', 'off'):
+            return '%s: status %r' % (d['name'], d['status'])
+    if bad:
+        return bad
+    if doc['system'] not in ('awake', 'asleep'):
+        return 'system %r' % doc['system']
+    last = 0
+    for e in doc['events']:
+        bad = typed(e, EV_KEYS, 'event') or (
+            'event kind %r' % e['kind'] if e['kind'] not in EV_EXTRA else
+            typed(e, EV_EXTRA[e['kind']], 'event %s' % e['kind']))
+        if bad:
+            return bad
+        if e['time_ns'] < last:
+            return 'events out of time order at %r' % e
+        last = e['time_ns']
+    for d in m.b.doms:
+        st = doc['stats'][d.name]
+        bad = typed(st, STAT_KEYS, 'stats of %s' % d.name)
+        for x in st['idle_states']:
+            bad = bad or typed(x, IDLE_KEYS, 'idle stats of %s' % d.name)
+        for x in st['pstates']:
+            bad = bad or typed(x, {'level': INT, 'name': NSTR,
+                                   'time_ns': INT}, 'pstate stats')
+        if bad:
+            return bad
+    if typed(doc['stats']['system_sleep'], {'count': INT, 'time_ns': INT},
+             'system_sleep'):
+        return 'stats.system_sleep %r' % doc['stats']['system_sleep']
+    # replay: power and pstate events from the initial state
+    state = {d.name: ['off', d.states[-1][0] if d.states else None, 0,
+                      0, 0, 0, {}] for d in m.b.doms}
+    for e in doc['events']:
+        x = state.get(e['domain'])
+        if x is None or e['kind'] not in ('power_on', 'power_off', 'pstate'):
+            continue
+        if e['kind'] == 'power_on':
+            if x[0] == 'on':
+                return 'power_on of an on domain: %r' % e
+            x[0], x[1] = 'on', None
+            x[3] += 1
+        elif e['kind'] == 'power_off':
+            if x[0] == 'off':
+                return 'power_off of an off domain: %r' % e
+            x[0], x[1] = 'off', e['idle_state']
+            x[4] += 1
+            if e['idle_state'] is not None:
+                x[6][e['idle_state']] = x[6].get(e['idle_state'], 0) + 1
+        else:
+            if e['old'] != x[2]:
+                return 'pstate event from %d at %d: %r' % (e['old'], x[2], e)
+            x[2] = e['new']
+            x[5] += 1
+    for j in doc['domains']:
+        x, st = state[j['name']], doc['stats'][j['name']]
+        got = [j['status'], j['idle_state'], j['pstate'], st['on_count'],
+               st['off_count'], st['pstate_transitions'],
+               {i['name']: i['usage'] for i in st['idle_states']
+                if i['usage']}]
+        if got != x:
+            return ('%s: [status, idle, pstate, on, off, transitions, usage]'
+                    ' %r, events replayed %r' % (j['name'], got, x))
+    return None
+
+
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
@@ -1016,7 +1247,20 @@ def run_one(domino, dtc, seed, nops, tmp):
         return False
     doc = json.loads(r.stdout)
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
-    wrong = check_json(doc, model)
+    said = {}
+    for e in doc['events']:
+        if e['kind'] == 'explain':
+            said.setdefault(e['line'], []).append(e['message'])
+    for ln, want in sorted(model.explains.items()):
+        if bad and bad[0]['line'] < ln:
+            break                  # the first failed expect comes first
+        if said.get(ln) != want:
+            print('seed %d: %s:%d: explain says\n  %s\nthe model\n  %s' % (
+                seed, scn, ln, '\n  '.join(said.get(ln, [])),
+                '\n  '.join(want)))
+            print('  board: %s' % dts)
+            return False
+    wrong = check_format(doc, model) or check_json(doc, model)
     if not wrong and not bad:
         model.advance(doc['end_ns'] - model.now)
         wrong = check_stats(doc, model)
