@@ -3,14 +3,18 @@
 
 Writes small random boards (zero-cell providers, some with `opp-level`
 tables, subdomains with one or two parents, `domain-idle-states`, devices
-on one or two domains, `wakeup-source`) and random scenarios over the
+on one or two domains whose OPP tables require levels on each, sub-rails
+whose own `opp-level` entries require levels of each parent's table,
+`wakeup-source`) and random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
 computes what every domain must be after each command; the scenario
 carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
 held/released, last-error) after every command, so `simulate` checks the
-whole state step by step. Any `expect_failed` is a disagreement: the
+whole state step by step; random `explain` lines are compared word for
+word with what the model says (DESIGN §7). Any `expect_failed` is a
+disagreement: the
 script prints the board, the scenario and the first failure. At the end
 the `--json` document is checked too: the §7 fields, and `stats`
 (docs/json.md) against the model's own accounting: time on, in plain off,
@@ -42,6 +46,7 @@ class Dom:
         self.parents = []
         self.children = []
         self.table = None          # sorted opp-levels, or None
+        self.reqs = {}             # level -> required-opps [(table, level)]
         self.states = []           # (name, entry_us, exit_us, residency_us)
         self.always_on = False
         self.active_wakeup = False
@@ -154,6 +159,17 @@ class Board:
                 for p in rnd.sample(range(d.i), np):
                     d.parents.append(self.doms[p])
                     self.doms[p].children.append(d)
+                ups = [first_table(p) for p in d.parents]
+                if all(ups) and rnd.random() < 0.3:
+                    # a sub-rail: its own levels, each requiring a level
+                    # of the first table above each parent (DESIGN §1:
+                    # domain tables requiring parent levels, matched by
+                    # the same rule as a device's)
+                    d.table = sorted(rnd.sample(LEVELS, rnd.randint(1, 3)))
+                    picks = [sorted(rnd.choice(t.table) for _ in d.table)
+                             for t in ups]
+                    for j, lv in enumerate(d.table):
+                        d.reqs[lv] = [(t, pk[j]) for t, pk in zip(ups, picks)]
             if rnd.random() < 0.65:
                 for _ in range(rnd.randint(1, 3)):
                     node = "st%d" % self.nstates
@@ -211,8 +227,11 @@ class Board:
                 out.append('t%d: opp-table-%d { compatible = '
                            '"operating-points-v2";' % (d.i, d.i))
                 for lv in d.table:
-                    out.append('  t%d_%d: opp-%d { opp-level = <%d>; };' %
-                               (d.i, lv, lv, lv))
+                    req = '' if lv not in d.reqs else \
+                        ' required-opps = <%s>;' % ' '.join(
+                            '&t%d_%d' % (t.i, x) for t, x in d.reqs[lv])
+                    out.append('  t%d_%d: opp-%d { opp-level = <%d>;%s };' %
+                               (d.i, lv, lv, lv, req))
                 out.append('};')
         for v in self.devs:
             if not v.opps:
@@ -251,6 +270,13 @@ class Board:
                                              ' '.join(props)))
         out.append('};')
         return '\n'.join(out) + '\n'
+
+
+class Parents:
+    """A domain's parents as match_required's list of domains."""
+
+    def __init__(self, c):
+        self.doms = c.parents
 
 
 class Rollback(Exception):
@@ -321,16 +347,22 @@ class Model:
         for each domain the operation settles: those whose inputs or
         state it changed, and their ancestors (see docs/design-notes.md,
         DESIGN disagreements: what we ship)."""
-        memo = {}
-        for d in self.b.doms:
+        plan = {}
+        for d in reversed(self.b.doms):    # children first
+            if d.table:
+                plan[d.i] = self.target(d, {}, plan)
+        for d in self.b.doms:              # raises: parents first
+            if d.table and plan[d.i] > d.cur:
+                if calls and self.call(d, 'pstate'):
+                    raise Rollback()
+                d.cur = plan[d.i]
+        for d in reversed(self.b.doms):    # lowerings: children first
             if not d.table:
                 continue
-            t = self.target(d, memo)
-            if t == d.cur or (t < d.cur and d.i not in self.touched):
+            t = self.target(d, {})
+            if t >= d.cur or d.i not in self.touched:
                 continue
             if calls and self.call(d, 'pstate'):
-                if t > d.cur:
-                    raise Rollback()
                 continue           # safe: stuck at cur
             d.cur = t
 
@@ -412,7 +444,18 @@ class Model:
         return Model.closure([d], lambda x: x.children)
 
     def tables_reached(self, d):
-        return [x for x in [d] + self.ancestors(d) if x.table]
+        """The tables a vote on @d lands in: the first on each path up
+        (a table with required-opps maps the level on to its parents;
+        the generator gives a sub-rail's every level a mapping)."""
+        out, todo = [], [d]
+        while todo:
+            x = todo.pop(0)
+            if x.table:
+                if x not in out:
+                    out.append(x)
+            else:
+                todo.extend(x.parents)
+        return out
 
     def check_level(self, d, level):
         """-ENODEV / -ERANGE of a vote (DESIGN §1), or None."""
@@ -432,14 +475,26 @@ class Model:
         return next(lv for lv in d.table if lv >= level)
 
     # -- aggregate
-    def pstate(self, d, memo=None):
-        """What the domain reports: its callback's level, or the aggregate
-        a callback-less domain passes up."""
+    def pstate(self, d, memo=None, plan=None):
+        """What the domain reports: its callback's level (or the level
+        @plan gives it), or the aggregate a callback-less domain passes
+        up."""
         if d.table:
-            return d.cur
-        return self.target(d, memo)
+            return d.cur if plan is None else plan[d.i]
+        return self.target(d, memo, plan)
 
-    def target(self, d, memo=None):
+    def requires(self, d, c, memo=None, plan=None):
+        """What on child @c requires of @d (DESIGN §1): its OPP entry's
+        required level matched to @d, else its level 1:1."""
+        lv = self.pstate(c, memo, plan)
+        if lv and lv in c.reqs:
+            k = c.parents.index(d)
+            got = match_required(Parents(c), c.reqs[lv])
+            if k in got:
+                return got[k]
+        return lv
+
+    def target(self, d, memo=None, plan=None):
         if memo is None:
             memo = {}
         if d.i in memo:
@@ -450,7 +505,7 @@ class Model:
                 raw = max(raw, v.votes[k])
         for c in d.children:
             if c.on:
-                raw = max(raw, self.pstate(c, memo))
+                raw = max(raw, self.requires(d, c, memo, plan))
         memo[d.i] = self.rnd_up(d, raw) if d.on else 0
         return memo[d.i]
 
@@ -527,7 +582,7 @@ class Model:
         """What on child @c requires of @d as `explain` shows it: already
         rounded up into @d's table (see docs/design-notes.md, DESIGN
         disagreements: DESIGN's 1:1 requirement would be c's pstate)."""
-        return self.rnd_up(d, self.pstate(c, memo))
+        return self.rnd_up(d, self.requires(d, c, memo))
 
     def explain(self, d):
         """The two lines `explain D` must print (DESIGN §7)."""
