@@ -12,7 +12,9 @@
  * on a reference model written from DESIGN alone: get/put (no nesting, as
  * in scenarios), vote, QoS, next wakeup, the passing of time, probe, probe
  * all, system suspend / resume, wakeup-enable, active-wakeup, HW mode, the
- * always-on device flag, and at time 0 boot-on and always-on domains. One
+ * always-on device flag, a floor on a link (dmn_link_set_floor: what a
+ * child requires of its parent while on), and at time 0 boot-on and
+ * always-on domains. One
  * callback failure (power_on, power_off, set_performance_state or
  * set_hwmode of one domain) may be armed for the next operation only.
  *
@@ -68,6 +70,7 @@ struct m_dom {
 	dmn_domain_t h;
 	int np, nc;
 	int par[2], kid[MAXD];
+	uint32_t floor[2]; /* dmn_link_set_floor on the link to par[i] */
 	int nlv;
 	uint32_t lv[MAXLV]; /* a table: the domain has a pstate callback */
 	int nst;
@@ -283,8 +286,14 @@ static uint32_t target(int i)
 				raw = M.v[k].vote[a];
 	for (int c = 0; c < d->nc; c++) {
 		int k = d->kid[c];
-		if (M.d[k].on && m_pstate(k) > raw)
-			raw = m_pstate(k);
+		if (!M.d[k].on)
+			continue;
+		uint32_t req = m_pstate(k);
+		for (int p = 0; p < M.d[k].np; p++)
+			if (M.d[k].par[p] == i && M.d[k].floor[p] > req)
+				req = M.d[k].floor[p];
+		if (req > raw)
+			raw = req;
 	}
 	return rnd_up(d, raw);
 }
@@ -747,7 +756,9 @@ static void build(void)
 		}
 	}
 	/* Time 0: boot holds and always-on domains, recorded without a
-	 * callback (the hardware is already so). */
+	 * callback (the hardware is already so). The last operation of the
+	 * previous world may have rolled back: that is over. */
+	rolled_back = false;
 	for (int i = 0; i < M.nd; i++) {
 		struct m_dom *d = &M.d[i];
 		uint32_t r = rn(10);
@@ -992,7 +1003,7 @@ static void one_op(void)
 				settle(true);
 			}
 		}
-	} else {
+	} else if (r < 98) {
 		bool on = rn(2);
 		snprintf(op_desc, sizeof(op_desc), "always-on v%d %d%s", k, on,
 			 armed);
@@ -1005,6 +1016,35 @@ static void one_op(void)
 				try_off(v->dom[a]);
 			}
 			settle(true);
+		}
+	} else {
+		/* A floor on a link (a provider's own required-opps, DESIGN
+		 * §1): the child requires it of the parent while on, validated
+		 * as a vote on the parent; set as a transaction. */
+		int c = (int)rn((uint32_t)M.nd);
+		struct m_dom *d = &M.d[c];
+		if (!d->np) {
+			snprintf(op_desc, sizeof(op_desc), "nothing (d%d has no "
+				 "parent)", c);
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
+		int s = (int)rn((uint32_t)d->np), p = d->par[s];
+		uint32_t lv = rn(4) ? pick_level(p) : 0;
+		snprintf(op_desc, sizeof(op_desc), "floor d%d->d%d %u%s", c, p,
+			 lv, armed);
+		got = dmn_link_set_floor(ctx, M.d[p].h, d->h, lv);
+		want = check_level(p, lv);
+		if (!want) {
+			/* The parent is settled (a failed lowering retried)
+			 * even when the floor stays as it was: the operation
+			 * touches it (docs/design-notes.md, DESIGN
+			 * disagreements: when a failed lowering is retried). */
+			d->floor[s] = lv;
+			if (d->on) {
+				touch(p);
+				settle(true);
+			}
 		}
 	}
 	if (rolled_back) {
