@@ -12,8 +12,9 @@
  * on a reference model written from DESIGN alone: get/put (no nesting, as
  * in scenarios), vote, QoS, next wakeup, the passing of time, probe, probe
  * all, system suspend / resume, wakeup-enable, active-wakeup, HW mode, the
- * always-on device flag, a floor on a link (dmn_link_set_floor: what a
- * child requires of its parent while on), and at time 0 boot-on and
+ * always-on device flag, dmn_domain_release, a floor on a link
+ * (dmn_link_set_floor: what a child requires of its parent while on), and
+ * at time 0 boot-on and
  * always-on domains. One
  * callback failure (power_on, power_off, set_performance_state or
  * set_hwmode of one domain) may be armed for the next operation only.
@@ -1015,6 +1016,18 @@ static void one_op(void)
 				touch(v->dom[a]);
 				try_off(v->dom[a]);
 			}
+			settle(true);
+		}
+	} else if (r < 99) {
+		/* dmn_domain_release: one hold ends whatever it awaits (a
+		 * no-op on a domain that is not held). */
+		int i = (int)rn((uint32_t)M.nd);
+		snprintf(op_desc, sizeof(op_desc), "release d%d%s", i, armed);
+		got = dmn_domain_release(ctx, M.d[i].h);
+		if (M.d[i].held) {
+			M.d[i].held = false;
+			touch(i);
+			try_off(i);
 			settle(true);
 		}
 	} else {
