@@ -12,7 +12,8 @@
  * on a reference model written from DESIGN alone: get/put (no nesting, as
  * in scenarios), vote, QoS, next wakeup, the passing of time, probe, probe
  * all, system suspend / resume, wakeup-enable, active-wakeup, HW mode, the
- * always-on device flag, dmn_domain_release, a floor on a link
+ * always-on device flag, dmn_domain_release, link removal and re-adding
+ * (only with DOMINO_LINK_OPS=1, see below), a floor on a link
  * (dmn_link_set_floor: what a child requires of its parent while on), and
  * at time 0 boot-on and
  * always-on domains. One
@@ -106,6 +107,7 @@ struct model {
 	int err;		 /* first callback error of the operation */
 	bool touched[MAXD];	 /* what the operation settles */
 	bool off_failed[MAXD];	 /* its power-off failed in this operation */
+	int n_cut, cut[2 * MAXD][2]; /* links removed: (parent, child) */
 };
 
 static struct model M;
@@ -425,6 +427,11 @@ static void try_off(int i)
 }
 
 static bool rolled_back; /* an unsafe failure: the operation is undone */
+
+/* DOMINO_LINK_OPS=1: also dmn_link_remove and dmn_link_add at run time.
+ * Off in ctest: the library disagrees (docs/design-notes.md, DESIGN
+ * disagreements: link removal at run time), e.g. DOMINO_SEED=1. */
+static bool link_ops;
 
 static void power_on(int i)
 {
@@ -1004,7 +1011,7 @@ static void one_op(void)
 				settle(true);
 			}
 		}
-	} else if (r < 98) {
+	} else if (r < 97) {
 		bool on = rn(2);
 		snprintf(op_desc, sizeof(op_desc), "always-on v%d %d%s", k, on,
 			 armed);
@@ -1016,6 +1023,61 @@ static void one_op(void)
 				touch(v->dom[a]);
 				try_off(v->dom[a]);
 			}
+			settle(true);
+		}
+	} else if (r < 98 && link_ops && M.n_cut && rn(2)) {
+		/* dmn_link_add of a link removed before: the child (if on)
+		 * powers the parent on and raises it, as a transaction. */
+		int j = (int)rn((uint32_t)M.n_cut);
+		int p = M.cut[j][0], c = M.cut[j][1];
+		snprintf(op_desc, sizeof(op_desc), "link d%d->d%d%s", c, p,
+			 armed);
+		got = dmn_link_add(ctx, M.d[p].h, M.d[c].h);
+		M.cut[j][0] = M.cut[--M.n_cut][0];
+		M.cut[j][1] = M.cut[M.n_cut][1];
+		struct m_dom *d = &M.d[c];
+		d->floor[d->np] = 0;
+		d->par[d->np++] = p;
+		M.d[p].kid[M.d[p].nc++] = c;
+		if (d->on) {
+			touch(p);
+			power_on(p);
+			if (!rolled_back)
+				settle(true);
+		}
+	} else if (r < 98 && link_ops) {
+		/* dmn_link_remove: the parent loses the child's use and
+		 * requirement (safe direction). */
+		int c = (int)rn((uint32_t)M.nd);
+		struct m_dom *d = &M.d[c];
+		if (!d->np) {
+			snprintf(op_desc, sizeof(op_desc), "nothing (d%d has no "
+				 "parent)", c);
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
+		int s = (int)rn((uint32_t)d->np), p = d->par[s];
+		snprintf(op_desc, sizeof(op_desc), "unlink d%d->d%d%s", c, p,
+			 armed);
+		got = dmn_link_remove(ctx, M.d[p].h, d->h);
+		for (int x = s; x + 1 < d->np; x++) {
+			d->par[x] = d->par[x + 1];
+			d->floor[x] = d->floor[x + 1];
+		}
+		d->np--;
+		struct m_dom *pd = &M.d[p];
+		for (int x = 0; x < pd->nc; x++)
+			if (pd->kid[x] == c) {
+				for (; x + 1 < pd->nc; x++)
+					pd->kid[x] = pd->kid[x + 1];
+				pd->nc--;
+				break;
+			}
+		M.cut[M.n_cut][0] = p;
+		M.cut[M.n_cut++][1] = c;
+		if (d->on) {
+			touch(p);
+			try_off(p);
 			settle(true);
 		}
 	} else if (r < 99) {
@@ -1073,6 +1135,7 @@ compare:
 static void run(unsigned long n_ops)
 {
 	rng = model_start(seed);
+	link_ops = getenv("DOMINO_LINK_OPS") != NULL;
 	unsigned long done = 0;
 	unsigned worlds = 0;
 	op_index = 0;
