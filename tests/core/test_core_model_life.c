@@ -800,6 +800,20 @@ static void build(void)
 	compare(0, 0);
 }
 
+/* A random link: child *@c and its parent slot *@s; false (and op_desc
+ * says so) when the domain drawn has no parent. */
+static bool pick_link(int *c, int *s)
+{
+	*c = (int)rn((uint32_t)M.nd);
+	if (!M.d[*c].np) {
+		snprintf(op_desc, sizeof(op_desc), "nothing (d%d has no parent)",
+			 *c);
+		return false;
+	}
+	*s = (int)rn((uint32_t)M.d[*c].np);
+	return true;
+}
+
 /* A vote level for domain @i: mostly valid, sometimes 0,
  * sometimes above every table it reaches, sometimes where none listens. */
 static uint32_t pick_level(int i)
@@ -1048,15 +1062,13 @@ static void one_op(void)
 	} else if (r < 98 && link_ops) {
 		/* dmn_link_remove: the parent loses the child's use and
 		 * requirement (safe direction). */
-		int c = (int)rn((uint32_t)M.nd);
-		struct m_dom *d = &M.d[c];
-		if (!d->np) {
-			snprintf(op_desc, sizeof(op_desc), "nothing (d%d has no "
-				 "parent)", c);
+		int c, s;
+		if (!pick_link(&c, &s)) {
 			M.err = dmn_last_error(ctx);
 			goto compare;
 		}
-		int s = (int)rn((uint32_t)d->np), p = d->par[s];
+		struct m_dom *d = &M.d[c];
+		int p = d->par[s];
 		snprintf(op_desc, sizeof(op_desc), "unlink d%d->d%d%s", c, p,
 			 armed);
 		got = dmn_link_remove(ctx, M.d[p].h, d->h);
@@ -1096,15 +1108,13 @@ static void one_op(void)
 		/* A floor on a link (a provider's own required-opps, DESIGN
 		 * §1): the child requires it of the parent while on, validated
 		 * as a vote on the parent; set as a transaction. */
-		int c = (int)rn((uint32_t)M.nd);
-		struct m_dom *d = &M.d[c];
-		if (!d->np) {
-			snprintf(op_desc, sizeof(op_desc), "nothing (d%d has no "
-				 "parent)", c);
+		int c, s;
+		if (!pick_link(&c, &s)) {
 			M.err = dmn_last_error(ctx);
 			goto compare;
 		}
-		int s = (int)rn((uint32_t)d->np), p = d->par[s];
+		struct m_dom *d = &M.d[c];
+		int p = d->par[s];
 		uint32_t lv = rn(4) ? pick_level(p) : 0;
 		snprintf(op_desc, sizeof(op_desc), "floor d%d->d%d %u%s", c, p,
 			 lv, armed);
