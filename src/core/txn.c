@@ -76,6 +76,20 @@ static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
 	return dmn__stats_reserve(ctx, d, d->votes.n + 1);
 }
 
+/* Has @level a slot in @d's statistics, or a bin among its inputs (whose
+ * slot dmn__txn_hist_add reserved)? */
+static bool stats_seen(const struct dmn_domain *d, uint32_t level)
+{
+	for (unsigned i = 0; i < d->votes.n; i++)
+		if (d->votes.bins[i].level == level)
+			return true;
+	const struct dmn_stats *s = d->cold ? &d->cold->stats : 0;
+	for (unsigned i = 0; s && i < s->n_levels; i++)
+		if (s->levels[i].level == level)
+			return true;
+	return false;
+}
+
 int dmn__txn_hist_add(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level)
 {
 	if (!level)
@@ -249,7 +263,12 @@ static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 			count(ctx, l->parent, UNDO_ON_CHILDREN, on ? 1 : -1);
 	} else {
 		/* Fix-ups after the commit point: restore levels that were
-		 * counted before, whose bins still exist. */
+		 * counted before, whose bins still exist. A level new to
+		 * both the parent's inputs and its statistics needs room in
+		 * the statistics, as every input has. */
+		if (req && !stats_seen(l->parent, req) &&
+		    stats_room(ctx, l->parent))
+			return -ENOMEM;
 		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
 			return -ENOMEM;
 		dmn__level_hist_dec(&l->parent->votes, l->req);
@@ -430,7 +449,10 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 		dmn__stats_power(ctx, d, false, idle, rejected);
 		d->on = false;
 		d->idle_state = idle;
-		d->cold->off_by_sleep = ctx->sleep_deepest;
+		/* A rollback's power-off puts the domain back as it was,
+		 * down to why it sits there (explain). */
+		if (forced == ASK_GOVERNOR)
+			d->cold->off_by_sleep = ctx->sleep_deepest;
 	}
 	if (!outcome(ctx, err, EV(0, DMN_OP_POWER_OFF, 1),
 		     EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 0), d, 1, 0) &&

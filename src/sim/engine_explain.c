@@ -166,13 +166,19 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 		return;
 	}
 	/* Nothing holds it: the governor kept it on (every state rejected),
-	 * or its power-off failed. Either is retried at its next change. */
+	 * or its power-off failed. Either is retried at its next change.
+	 * The records replay the governor's last inputs; the simulator uses
+	 * only the default governor, so a state they do not rule out by QoS
+	 * or residency (FITS, or CUSTOM: allowed but not chosen) means that
+	 * decision chose a state and a later power-off failed (a system
+	 * sleep's, say). */
 	unsigned rejected = 0, states = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		if (!is_idle_ruling(r->w[i].kind))
 			continue;
 		states++;
-		rejected += r->w[i].kind != DMN_WHY_IDLE_FITS;
+		rejected += r->w[i].kind == DMN_WHY_IDLE_QOS ||
+			    r->w[i].kind == DMN_WHY_IDLE_RESIDENCY;
 	}
 	if (!states || rejected != states) {
 		put(t, "no holder (its power-off failed)\n");

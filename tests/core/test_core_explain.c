@@ -151,6 +151,31 @@ static void governor_decision_replayed(void **state)
 	}
 }
 
+/* A system-resume rolled back by a failed power-on puts every domain it
+ * powered on back into its sleep state, reason included (DESIGN §1:
+ * nothing observable differs; found by tests/sim/model_diff.py). */
+static void rollback_keeps_sleep_reason(void **state)
+{
+	T;
+	dmn_domain_t top = fake_domain(&t->fake, ctx, "top", &fake_ops_power, 0);
+	dmn_domain_t sub = fake_domain(&t->fake, ctx, "sub", &fake_ops_power, 0);
+	struct dmn_idle_state_desc s0 = {"s0", 10, 10, 100, 0};
+	assert_int_equal(dmn_domain_add_idle_state(ctx, top, &s0, 0), 0);
+	assert_int_equal(dmn_link_add(ctx, top, sub), 0);
+	dmn_device_t a = mkdev(ctx, "a");
+	mkatt(ctx, a, sub);
+	assert_int_equal(dmn_device_get(ctx, a), 0);
+	assert_int_equal(dmn_system_suspend(ctx), 0);
+	struct dmn_explanation e;
+	explain(ctx, top, &e);
+	assert_int_equal(e.idle_why, DMN_IDLE_SYSTEM_SLEEP);
+	fake_fail(&t->fake, sub, FAKE_ON, 1);
+	assert_int_equal(dmn_system_resume(ctx), -EIO);
+	explain(ctx, top, &e);
+	assert_int_equal(e.on, 0);
+	assert_int_equal(e.idle_why, DMN_IDLE_SYSTEM_SLEEP);
+}
+
 static int setup_clock(void **state)
 {
 	int err = tc_setup(state);
@@ -166,6 +191,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    TEST(holders_and_pstate_inputs),
+	    TEST(rollback_keeps_sleep_reason),
 	    cmocka_unit_test_setup_teardown(governor_decision_replayed,
 					    setup_clock, tc_teardown),
 	};

@@ -12,7 +12,11 @@
  * on a reference model written from DESIGN alone: get/put (no nesting, as
  * in scenarios), vote, QoS, next wakeup, the passing of time, probe, probe
  * all, system suspend / resume, wakeup-enable, active-wakeup, HW mode, the
- * always-on device flag, and at time 0 boot-on and always-on domains. One
+ * always-on device flag, dmn_domain_release, link removal and re-adding
+ * (only with DOMINO_LINK_OPS=1, see below), a floor on a link
+ * (dmn_link_set_floor: what a child requires of its parent while on), and
+ * at time 0 boot-on and
+ * always-on domains. One
  * callback failure (power_on, power_off, set_performance_state or
  * set_hwmode of one domain) may be armed for the next operation only.
  *
@@ -68,6 +72,7 @@ struct m_dom {
 	dmn_domain_t h;
 	int np, nc;
 	int par[2], kid[MAXD];
+	uint32_t floor[2]; /* dmn_link_set_floor on the link to par[i] */
 	int nlv;
 	uint32_t lv[MAXLV]; /* a table: the domain has a pstate callback */
 	int nst;
@@ -102,6 +107,7 @@ struct model {
 	int err;		 /* first callback error of the operation */
 	bool touched[MAXD];	 /* what the operation settles */
 	bool off_failed[MAXD];	 /* its power-off failed in this operation */
+	int n_cut, cut[2 * MAXD][2]; /* links removed: (parent, child) */
 };
 
 static struct model M;
@@ -283,8 +289,14 @@ static uint32_t target(int i)
 				raw = M.v[k].vote[a];
 	for (int c = 0; c < d->nc; c++) {
 		int k = d->kid[c];
-		if (M.d[k].on && m_pstate(k) > raw)
-			raw = m_pstate(k);
+		if (!M.d[k].on)
+			continue;
+		uint32_t req = m_pstate(k);
+		for (int p = 0; p < M.d[k].np; p++)
+			if (M.d[k].par[p] == i && M.d[k].floor[p] > req)
+				req = M.d[k].floor[p];
+		if (req > raw)
+			raw = req;
 	}
 	return rnd_up(d, raw);
 }
@@ -415,6 +427,11 @@ static void try_off(int i)
 }
 
 static bool rolled_back; /* an unsafe failure: the operation is undone */
+
+/* DOMINO_LINK_OPS=1: also dmn_link_remove and dmn_link_add at run time.
+ * Off in ctest: the library disagrees (docs/design-notes.md, DESIGN
+ * disagreements: link removal at run time), e.g. DOMINO_SEED=1. */
+static bool link_ops;
 
 static void power_on(int i)
 {
@@ -747,7 +764,9 @@ static void build(void)
 		}
 	}
 	/* Time 0: boot holds and always-on domains, recorded without a
-	 * callback (the hardware is already so). */
+	 * callback (the hardware is already so). The last operation of the
+	 * previous world may have rolled back: that is over. */
+	rolled_back = false;
 	for (int i = 0; i < M.nd; i++) {
 		struct m_dom *d = &M.d[i];
 		uint32_t r = rn(10);
@@ -779,6 +798,20 @@ static void build(void)
 	snprintf(op_desc, sizeof(op_desc), "build");
 	M.err = dmn_last_error(ctx); /* a refused boot-on was checked above */
 	compare(0, 0);
+}
+
+/* A random link: child *@c and its parent slot *@s; false (and op_desc
+ * says so) when the domain drawn has no parent. */
+static bool pick_link(int *c, int *s)
+{
+	*c = (int)rn((uint32_t)M.nd);
+	if (!M.d[*c].np) {
+		snprintf(op_desc, sizeof(op_desc), "nothing (d%d has no parent)",
+			 *c);
+		return false;
+	}
+	*s = (int)rn((uint32_t)M.d[*c].np);
+	return true;
 }
 
 /* A vote level for domain @i: mostly valid, sometimes 0,
@@ -992,7 +1025,7 @@ static void one_op(void)
 				settle(true);
 			}
 		}
-	} else {
+	} else if (r < 97) {
 		bool on = rn(2);
 		snprintf(op_desc, sizeof(op_desc), "always-on v%d %d%s", k, on,
 			 armed);
@@ -1005,6 +1038,98 @@ static void one_op(void)
 				try_off(v->dom[a]);
 			}
 			settle(true);
+		}
+	} else if (r < 98 && link_ops && M.n_cut && rn(2)) {
+		/* dmn_link_add of a link removed before: the child (if on)
+		 * powers the parent on and raises it, as a transaction. */
+		int j = (int)rn((uint32_t)M.n_cut);
+		int p = M.cut[j][0], c = M.cut[j][1];
+		snprintf(op_desc, sizeof(op_desc), "link d%d->d%d%s", c, p,
+			 armed);
+		got = dmn_link_add(ctx, M.d[p].h, M.d[c].h);
+		M.cut[j][0] = M.cut[--M.n_cut][0];
+		M.cut[j][1] = M.cut[M.n_cut][1];
+		struct m_dom *d = &M.d[c];
+		d->floor[d->np] = 0;
+		d->par[d->np++] = p;
+		M.d[p].kid[M.d[p].nc++] = c;
+		if (d->on) {
+			touch(p);
+			power_on(p);
+			if (!rolled_back)
+				settle(true);
+		}
+	} else if (r < 98 && link_ops) {
+		/* dmn_link_remove: the parent loses the child's use and
+		 * requirement (safe direction). */
+		int c, s;
+		if (!pick_link(&c, &s)) {
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
+		struct m_dom *d = &M.d[c];
+		int p = d->par[s];
+		snprintf(op_desc, sizeof(op_desc), "unlink d%d->d%d%s", c, p,
+			 armed);
+		got = dmn_link_remove(ctx, M.d[p].h, d->h);
+		for (int x = s; x + 1 < d->np; x++) {
+			d->par[x] = d->par[x + 1];
+			d->floor[x] = d->floor[x + 1];
+		}
+		d->np--;
+		struct m_dom *pd = &M.d[p];
+		for (int x = 0; x < pd->nc; x++)
+			if (pd->kid[x] == c) {
+				for (; x + 1 < pd->nc; x++)
+					pd->kid[x] = pd->kid[x + 1];
+				pd->nc--;
+				break;
+			}
+		M.cut[M.n_cut][0] = p;
+		M.cut[M.n_cut++][1] = c;
+		if (d->on) {
+			touch(p);
+			try_off(p);
+			settle(true);
+		}
+	} else if (r < 99) {
+		/* dmn_domain_release: one hold ends whatever it awaits (a
+		 * no-op on a domain that is not held). */
+		int i = (int)rn((uint32_t)M.nd);
+		snprintf(op_desc, sizeof(op_desc), "release d%d%s", i, armed);
+		got = dmn_domain_release(ctx, M.d[i].h);
+		if (M.d[i].held) {
+			M.d[i].held = false;
+			touch(i);
+			try_off(i);
+			settle(true);
+		}
+	} else {
+		/* A floor on a link (a provider's own required-opps, DESIGN
+		 * §1): the child requires it of the parent while on, validated
+		 * as a vote on the parent; set as a transaction. */
+		int c, s;
+		if (!pick_link(&c, &s)) {
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
+		struct m_dom *d = &M.d[c];
+		int p = d->par[s];
+		uint32_t lv = rn(4) ? pick_level(p) : 0;
+		snprintf(op_desc, sizeof(op_desc), "floor d%d->d%d %u%s", c, p,
+			 lv, armed);
+		got = dmn_link_set_floor(ctx, M.d[p].h, d->h, lv);
+		want = check_level(p, lv);
+		if (!want) {
+			/* The parent is settled (a failed lowering retried)
+			 * even when the floor stays as it was: the operation
+			 * touches it (docs/design-notes.md, DESIGN
+			 * disagreements: when a failed lowering is retried). */
+			d->floor[s] = lv;
+			if (d->on) {
+				touch(p);
+				settle(true);
+			}
 		}
 	}
 	if (rolled_back) {
@@ -1020,6 +1145,7 @@ compare:
 static void run(unsigned long n_ops)
 {
 	rng = model_start(seed);
+	link_ops = getenv("DOMINO_LINK_OPS") != NULL;
 	unsigned long done = 0;
 	unsigned worlds = 0;
 	op_index = 0;

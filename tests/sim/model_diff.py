@@ -3,15 +3,25 @@
 
 Writes small random boards (zero-cell providers, some with `opp-level`
 tables, subdomains with one or two parents, `domain-idle-states`, devices
-on one or two domains, `wakeup-source`) and random scenarios over the
+on one or two domains whose OPP tables require levels on each, sub-rails
+whose own `opp-level` entries require levels of each parent's table,
+`wakeup-source`) and random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
 computes what every domain must be after each command; the scenario
 carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
 held/released, last-error) after every command, so `simulate` checks the
-whole state step by step. Any `expect_failed` is a disagreement: the
-script prints the board, the scenario and the first failure.
+whole state step by step; random `explain` lines are compared word for
+word with what the model says (DESIGN §7). Any `expect_failed` is a
+disagreement: the
+script prints the board, the scenario and the first failure. At the end
+the `--json` document is checked too: the §7 fields, and `stats`
+(docs/json.md) against the model's own accounting: time on, in plain off,
+in each idle state and at each pstate, in system sleep; on/off counts,
+pstate transitions, idle-state usage and `rejected`, exact where no
+command rolled back (a rolled-back command's calls and undo calls count,
+so each may add a power-on/off pair and a raise/undo pair per domain).
 
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
@@ -36,16 +46,50 @@ class Dom:
         self.parents = []
         self.children = []
         self.table = None          # sorted opp-levels, or None
+        self.reqs = {}             # level -> required-opps [(table, level)]
         self.states = []           # (name, entry_us, exit_us, residency_us)
         self.always_on = False
         self.active_wakeup = False
         self.sleep_keep = False    # kept on by the wakeup path in sleep
         self.held = False
         self.boot_level = 0
+        self.boot_raw = 0          # the boot level as written
+        self.why = 'initial'       # why off: initial, sleep, gov
+        self.gov = None            # the governor's last inputs
         self.cur = 0               # the level its callback last accepted
         self.on = False
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
+        self.st = None             # Stats, once the board is complete
+
+
+class Stats:
+    """What `stats` must say of one domain (docs/json.md): times from the
+    model's state between commands; counts of the callbacks accepted.
+    Stats are not rolled back (a rolled-back command's calls and undo
+    calls happened): the model counts committed commands exactly and
+    allows each rolled-back command (`slack`) one power-on and its undo,
+    a raise and its undo, per domain."""
+
+    def __init__(self, d):
+        n = len(d.states)
+        self.on_count = self.off_count = self.ptrans = self.slack = 0
+        self.usage, self.rejected = [0] * n, [0] * n
+        self.time_on = self.time_off = self.sleep_on = 0
+        self.idle_time = [0] * n
+        self.sleep_idle = {}
+        self.ptime = {0: 0}
+
+    COUNTS = ('on_count', 'off_count', 'ptrans')
+
+    def save(self):
+        return ({f: getattr(self, f) for f in Stats.COUNTS},
+                list(self.usage), list(self.rejected))
+
+    def load(self, saved):
+        fs, self.usage, self.rejected = saved
+        for f, x in fs.items():
+            setattr(self, f, x)
 
 
 class Dev:
@@ -115,6 +159,17 @@ class Board:
                 for p in rnd.sample(range(d.i), np):
                     d.parents.append(self.doms[p])
                     self.doms[p].children.append(d)
+                ups = [first_table(p) for p in d.parents]
+                if all(ups) and rnd.random() < 0.3:
+                    # a sub-rail: its own levels, each requiring a level
+                    # of the first table above each parent (DESIGN §1:
+                    # domain tables requiring parent levels, matched by
+                    # the same rule as a device's)
+                    d.table = sorted(rnd.sample(LEVELS, rnd.randint(1, 3)))
+                    picks = [sorted(rnd.choice(t.table) for _ in d.table)
+                             for t in ups]
+                    for j, lv in enumerate(d.table):
+                        d.reqs[lv] = [(t, pk[j]) for t, pk in zip(ups, picks)]
             if rnd.random() < 0.65:
                 for _ in range(rnd.randint(1, 3)):
                     node = "st%d" % self.nstates
@@ -172,8 +227,11 @@ class Board:
                 out.append('t%d: opp-table-%d { compatible = '
                            '"operating-points-v2";' % (d.i, d.i))
                 for lv in d.table:
-                    out.append('  t%d_%d: opp-%d { opp-level = <%d>; };' %
-                               (d.i, lv, lv, lv))
+                    req = '' if lv not in d.reqs else \
+                        ' required-opps = <%s>;' % ' '.join(
+                            '&t%d_%d' % (t.i, x) for t, x in d.reqs[lv])
+                    out.append('  t%d_%d: opp-%d { opp-level = <%d>;%s };' %
+                               (d.i, lv, lv, lv, req))
                 out.append('};')
         for v in self.devs:
             if not v.opps:
@@ -214,11 +272,18 @@ class Board:
         return '\n'.join(out) + '\n'
 
 
+class Parents:
+    """A domain's parents as match_required's list of domains."""
+
+    def __init__(self, c):
+        self.doms = c.parents
+
+
 class Rollback(Exception):
     """An unsafe-direction failure: the command is undone."""
 
 
-DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep')
+DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep', 'why', 'gov')
 DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at',
               'rate', 'opp')
 
@@ -235,8 +300,13 @@ class Model:
         self.err = None            # first errno name of this command
         self.touched = set()       # what this command settles
         self.off_failed = set()
+        self.stayed = set()
+        self.explains = {}         # line -> the lines `explain` must print
+        self.slept = 0
+        self.sleeps = 0
         for d in board.doms:
             d.idle = len(d.states) - 1 if d.states else None
+            d.st = Stats(d)
 
     # -- failures and transactions
     def call(self, d, op):
@@ -277,34 +347,83 @@ class Model:
         for each domain the operation settles: those whose inputs or
         state it changed, and their ancestors (see docs/design-notes.md,
         DESIGN disagreements: what we ship)."""
-        memo = {}
-        for d in self.b.doms:
+        plan = {}
+        for d in reversed(self.b.doms):    # children first
+            if d.table:
+                plan[d.i] = self.target(d, {}, plan)
+        for d in self.b.doms:              # raises: parents first
+            if d.table and plan[d.i] > d.cur:
+                if calls and self.call(d, 'pstate'):
+                    raise Rollback()
+                d.cur = plan[d.i]
+        for d in reversed(self.b.doms):    # lowerings: children first
             if not d.table:
                 continue
-            t = self.target(d, memo)
-            if t == d.cur or (t < d.cur and d.i not in self.touched):
+            t = self.target(d, {})
+            if t >= d.cur or d.i not in self.touched:
                 continue
             if calls and self.call(d, 'pstate'):
-                if t > d.cur:
-                    raise Rollback()
                 continue           # safe: stuck at cur
             d.cur = t
 
     def run(self, fn):
         """One command as a transaction: its last-error."""
         snap = self.snapshot()
+        counts = [d.st.save() for d in self.b.doms]
         self.err = None
         self.touched = set()
         self.off_failed = set()
+        self.stayed = set()
         self.settled = False
+        self.levels = self.pstates()
         try:
             err = fn()
             if err == 'OK' and not self.settled:
                 self.settle()
         except Rollback:
             self.restore(snap)
+            for d, c in zip(self.b.doms, counts):
+                d.st.load(c)
+                d.st.slack += 1
             return 'EIO'
+        self.count_pstates()
         return self.err or err
+
+    def pstates(self):
+        memo = {}
+        return [self.pstate(d, memo) for d in self.b.doms]
+
+    def count_pstates(self):
+        """One pstate transition for each domain whose level moved since
+        self.levels (one call a command; system-resume has two phases)."""
+        for d, a, b in zip(self.b.doms, self.levels, self.pstates()):
+            if a != b:
+                d.st.ptrans += 1
+                d.st.ptime.setdefault(b, 0)
+        self.levels = self.pstates()
+
+    def advance(self, step):
+        """Time passes: the state since the last command holds."""
+        memo = {}
+        if self.asleep:
+            self.slept += step
+        for d in self.b.doms:
+            s = d.st
+            if d.on:
+                s.time_on += step
+                if self.asleep:
+                    s.sleep_on += step
+            else:
+                if d.idle is None:
+                    s.time_off += step
+                else:
+                    s.idle_time[d.idle] += step
+                if self.asleep:
+                    k = 'off' if d.idle is None else d.states[d.idle][0]
+                    s.sleep_idle[k] = s.sleep_idle.get(k, 0) + step
+            lv = self.pstate(d, memo)
+            s.ptime[lv] = s.ptime.get(lv, 0) + step
+        self.now += step
 
     # -- topology helpers
     @staticmethod
@@ -325,7 +444,18 @@ class Model:
         return Model.closure([d], lambda x: x.children)
 
     def tables_reached(self, d):
-        return [x for x in [d] + self.ancestors(d) if x.table]
+        """The tables a vote on @d lands in: the first on each path up
+        (a table with required-opps maps the level on to its parents;
+        the generator gives a sub-rail's every level a mapping)."""
+        out, todo = [], [d]
+        while todo:
+            x = todo.pop(0)
+            if x.table:
+                if x not in out:
+                    out.append(x)
+            else:
+                todo.extend(x.parents)
+        return out
 
     def check_level(self, d, level):
         """-ENODEV / -ERANGE of a vote (DESIGN §1), or None."""
@@ -345,14 +475,26 @@ class Model:
         return next(lv for lv in d.table if lv >= level)
 
     # -- aggregate
-    def pstate(self, d, memo=None):
-        """What the domain reports: its callback's level, or the aggregate
-        a callback-less domain passes up."""
+    def pstate(self, d, memo=None, plan=None):
+        """What the domain reports: its callback's level (or the level
+        @plan gives it), or the aggregate a callback-less domain passes
+        up."""
         if d.table:
-            return d.cur
-        return self.target(d, memo)
+            return d.cur if plan is None else plan[d.i]
+        return self.target(d, memo, plan)
 
-    def target(self, d, memo=None):
+    def requires(self, d, c, memo=None, plan=None):
+        """What on child @c requires of @d (DESIGN §1): its OPP entry's
+        required level matched to @d, else its level 1:1."""
+        lv = self.pstate(c, memo, plan)
+        if lv and lv in c.reqs:
+            k = c.parents.index(d)
+            got = match_required(Parents(c), c.reqs[lv])
+            if k in got:
+                return got[k]
+        return lv
+
+    def target(self, d, memo=None, plan=None):
         if memo is None:
             memo = {}
         if d.i in memo:
@@ -363,7 +505,7 @@ class Model:
                 raw = max(raw, v.votes[k])
         for c in d.children:
             if c.on:
-                raw = max(raw, self.pstate(c, memo))
+                raw = max(raw, self.requires(d, c, memo, plan))
         memo[d.i] = self.rnd_up(d, raw) if d.on else 0
         return memo[d.i]
 
@@ -379,6 +521,8 @@ class Model:
             self.power_on(p)
         if not d.on and self.call(d, 'on'):
             raise Rollback()
+        if not d.on:
+            d.st.on_count += 1
         d.on = True
         d.idle = None
 
@@ -403,27 +547,129 @@ class Model:
                     limit = v.qos if limit is None else min(limit, v.qos)
                 if v.wake_at is not None and v.wake_at >= self.now:
                     wake = v.wake_at if wake is None else min(wake, v.wake_at)
+        d.gov = (self.now, limit, wake)
         for i in range(len(d.states) - 1, -1, -1):
-            _, e, x, r = d.states[i]
-            if limit is not None and e + x > limit:
-                continue
-            if wake is not None and self.now + (e + r) * 1000 > wake:
-                continue
-            return i
+            if self.ruling(d, i) is None:
+                return i
         return -1
+
+    def ruling(self, d, i):
+        """Why the governor's last run rejected state @i of @d (the text
+        DESIGN §7 gives `explain`), or None: it fits."""
+        now, limit, wake = d.gov
+        _, e, x, r = d.states[i]
+        if limit is not None and e + x > limit:
+            return 'qos: entry+exit %dns > limit %dns' % ((e + x) * 1000,
+                                                          limit * 1000)
+        if wake is not None and now + (e + r) * 1000 > wake:
+            return ('residency: now+entry+residency %dns > next wakeup '
+                    '%dns' % (now + (e + r) * 1000, wake))
+        return None
+
+    def rulings(self, d, chosen):
+        """The governor's last word, deepest first down to @chosen."""
+        out = []
+        for i in range(len(d.states) - 1, max(chosen, 0) - 1, -1):
+            why = self.ruling(d, i)
+            name = d.states[i][0]
+            if why:
+                out.append('%s rejected (%s)' % (name, why))
+            else:
+                out.append('%s fits' % name if out else 'deepest')
+        return ', '.join(out)
+
+    def req(self, d, c, memo):
+        """What on child @c requires of @d as `explain` shows it: already
+        rounded up into @d's table (see docs/design-notes.md, DESIGN
+        disagreements: DESIGN's 1:1 requirement would be c's pstate)."""
+        return self.rnd_up(d, self.requires(d, c, memo))
+
+    def explain(self, d):
+        """The two lines `explain D` must print (DESIGN §7)."""
+        memo = {}
+        if d.on:
+            hold = ['always-on'] if d.always_on else []
+            if d.held:
+                wait = [v.name for v, _ in d.devs if not v.probed]
+                hold.append('boot hold (level %d; %s)' % (
+                    d.boot_raw, 'awaiting ' + ' '.join(wait) if wait else
+                    'no consumers: until probe all'))
+            hold += ['dev %s (vote %d)' % (v.name, v.votes[k])
+                     for v, k in d.devs if v.active]
+            if d.sleep_keep:
+                hold += ['wakeup path dev %s' % v.name
+                         for v, _ in d.devs if v.wakeup]
+            if not self.asleep:
+                hold += ['always-on dev %s' % v.name
+                         for v, _ in d.devs if v.always_on]
+                hold += ['hw mode (dev %s)' % v.name
+                         for v, k in d.devs if v.hw[k]]
+            hold += ['child %s (requires %d)' % (c.name, self.req(d, c, memo))
+                     for c in d.children if c.on]
+            if hold:
+                first = ', '.join(hold)
+            elif d.states and d.gov and all(
+                    self.ruling(d, i) for i in range(len(d.states))):
+                first = ('no holder; the governor kept it on: ' +
+                         self.rulings(d, -1))
+            else:
+                first = 'no holder (its power-off failed)'
+            first = 'on because: ' + first
+        elif not d.states:
+            first = 'off because: no idle states'
+        else:
+            first = 'off in %s because: %s' % (d.states[d.idle][0], {
+                'initial': 'initial (deepest)',
+                'sleep': 'system sleep (deepest, governor not asked)',
+            }.get(d.why) or self.rulings(d, d.idle))
+        p = self.pstate(d, memo)
+        agg = self.target(d, memo)
+        ins = []
+        if d.held and d.boot_level:
+            ins.append((d.boot_raw, 'boot hold (level %d)'))
+        ins += [(v.votes[k], 'dev %s (vote %%d)' % v.name)
+                for v, k in d.devs if v.active and v.votes[k]]
+        ins += [(self.req(d, c, memo), 'child %s (requires %%d)' % c.name)
+                for c in d.children if c.on and self.req(d, c, memo)]
+        raw = max([lv for lv, _ in ins] + [0])
+        if p > agg:
+            second = ' because: stuck (aggregate %d; a lowering call ' \
+                     'failed)' % agg
+        elif not raw:
+            second = ' because: no votes'
+        else:
+            second = '%s because: %s' % (
+                ' (rounded up from %d)' % raw if raw != p else '',
+                ', '.join(t % lv for lv, t in ins if lv == raw))
+        return ['explain %s: %s' % (d.name, first),
+                'explain %s: pstate %d%s' % (d.name, p, second)]
 
     def try_off(self, d):
         """The runtime power-off path of one unused domain."""
         if not d.on or self.needs_on(d) or self.vetoed(d):
             return
         st = self.governor(d)
-        if st == -1 or d.i in self.off_failed:
+        if st == -1:
+            # the governor is asked once a command: a domain that two
+            # paths reach (a device's two domains, one the other's
+            # parent) counts its rejections once
+            if d.i not in self.stayed:
+                d.st.rejected = [x + 1 for x in d.st.rejected]
+            self.stayed.add(d.i)
+            return
+        if d.i in self.off_failed:
             return
         if self.call(d, 'off'):
             self.off_failed.add(d.i)   # one power-off call a command
             return
+        d.st.off_count += 1
+        if st is not None:
+            d.st.usage[st] += 1
+            for i in range(st + 1, len(d.states)):
+                d.st.rejected[i] += 1
         d.on = False
         d.idle = st
+        d.why = 'gov'
         for p in d.parents:
             self.try_off(p)
 
@@ -474,6 +720,7 @@ class Model:
             return 'OK'
         self.saved = [v for v in self.b.devs if v.active]
         self.asleep = True
+        self.sleeps += 1
         for d in self.b.doms:
             if d.on:
                 self.touch(d)
@@ -494,6 +741,10 @@ class Model:
                     continue
                 d.on = False
                 d.idle = len(d.states) - 1 if d.states else None
+                d.why = 'sleep'
+                d.st.off_count += 1
+                if d.states:
+                    d.st.usage[d.idle] += 1
                 changed = True
         return 'OK'
 
@@ -502,12 +753,17 @@ class Model:
             return 'OK'
         self.asleep = False
         snap = self.snapshot()
+        counts = [d.st.save() for d in self.b.doms]
         self.touched = set()
         try:
             self.resume([v for v in self.saved if not v.active])
             self.settle()
         except Rollback:
             self.restore(snap)
+            for d, c in zip(self.b.doms, counts):
+                d.st.load(c)
+                d.st.slack += 1
+        self.count_pstates()
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
         # power-off); see docs/design-notes.md, DESIGN disagreements.
@@ -559,6 +815,7 @@ def gen_scenario(rnd, board, nops):
 
     # time 0: boot holds and always-on domains, before any other command
     t0 = []
+    m.levels = [0] * len(doms)     # a boot level counts in stats
     for d in doms:
         r = rnd.random()
         if r < 0.2:
@@ -566,6 +823,7 @@ def gen_scenario(rnd, board, nops):
             if m.check_level(d, lv):
                 lv = 0
             d.held = True
+            d.boot_raw = lv
             d.boot_level = m.rnd_up(d, lv)
             m.power_on(d)
             t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
@@ -574,18 +832,19 @@ def gen_scenario(rnd, board, nops):
             d.always_on = True
             m.power_on(d)
             t0.append('always-on %s' % d.name)
+        m.settle(calls=False)      # no callback runs for boot-on
+        m.count_pstates()          # one line at a time
     first = True
     for cmd in t0:
         lines.append(('@0 ' if first else '') + cmd)
         first = False
-    m.settle(calls=False)          # no callback runs for boot-on
     if t0:
         lines.append('expect last-error OK')
         expects()
 
     for _ in range(nops):
         step = rnd.choice([0, 0, 0, 1000, 20000, 150000, 700000])
-        m.now += step
+        m.advance(step)
         prefix = '@%dns ' % m.now if first else ('+%dns ' % step if step
                                                  else '')
         first = False
@@ -601,8 +860,15 @@ def gen_scenario(rnd, board, nops):
             prefix = ''
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
-        lines.append('expect last-error %s' % m.run(fn))
+        err = m.run(fn)
+        lines.append('expect last-error %s' % err)
         expects()
+        if rnd.random() < 0.15:
+            # `explain` leaves last-error (DESIGN §7)
+            d = rnd.choice(doms)
+            lines.append('explain %s' % d.name)
+            m.explains[len(lines)] = m.explain(d)
+            lines.append('expect last-error %s' % err)
         if armed:
             m.fails[armed] = 0
             lines.append('fail %s %s 0' % armed)
@@ -824,6 +1090,192 @@ def check_json(doc, m):
     return None
 
 
+def check_stats(doc, m):
+    """`stats` (docs/json.md) against the model: times exactly, counts
+    exactly up to what rolled-back commands may add (Stats). The first
+    difference, or None."""
+    stats = doc['stats']
+    if stats['system_sleep'] != {'count': m.sleeps, 'time_ns': m.slept}:
+        return 'system_sleep %r, model count %d time %d' % (
+            stats['system_sleep'], m.sleeps, m.slept)
+    for d in m.b.doms:
+        g, s = stats[d.name], d.st
+        want = {'time_on_ns': s.time_on, 'time_off_ns': s.time_off,
+                'sleep_on_ns': s.sleep_on,
+                'sleep_idle_ns': {k: x for k, x in s.sleep_idle.items()
+                                  if x} or None,
+                'idle_time': s.idle_time,
+                'pstates': {lv: t for lv, t in s.ptime.items() if t}}
+        got = {'time_on_ns': g['time_on_ns'], 'time_off_ns': g['time_off_ns'],
+               'sleep_on_ns': g['sleep_on_ns'],
+               'sleep_idle_ns': {k: x for k, x in g['sleep_idle_ns'].items()
+                                 if x} or None,
+               'idle_time': [x['time_ns'] for x in g['idle_states']],
+               'pstates': {x['level']: x['time_ns'] for x in g['pstates']
+                           if x['time_ns']}}
+        if got != want:
+            return '%s: stats %r, model %r' % (d.name, {
+                k: got[k] for k in want if got[k] != want[k]},
+                {k: want[k] for k in want if got[k] != want[k]})
+        lvs = [x['level'] for x in g['pstates']]
+        if lvs != sorted(set(lvs)) or not set(s.ptime) <= set(lvs):
+            return '%s: pstate levels %r, model reached %r' % (
+                d.name, lvs, sorted(s.ptime))
+        names = [x['name'] for x in g['idle_states']]
+        if names != [x[0] for x in d.states]:
+            return '%s: idle state names %r' % (d.name, names)
+        # counts: committed commands exactly; each rolled-back one may
+        # add a power-on and its undo, a raise and its undo
+        extra = g['on_count'] - s.on_count
+        dp = g['pstate_transitions'] - s.ptrans
+        usage = [x['usage'] for x in g['idle_states']]
+        rej = [x['rejected'] for x in g['idle_states']]
+        if (extra != g['off_count'] - s.off_count or
+                not 0 <= extra <= s.slack or
+                dp % 2 or not 0 <= dp <= 2 * s.slack or
+                (d.states and sum(usage) != g['off_count']) or
+                any(a < b for a, b in zip(usage, s.usage)) or
+                any(a < b for a, b in zip(rej, s.rejected)) or
+                (not s.slack and (usage != s.usage or rej != s.rejected))):
+            return ('%s: counts on %d off %d pstate %d usage %r rejected %r;'
+                    ' model on %d off %d pstate %d usage %r rejected %r, '
+                    '%d rolled back' % (
+                        d.name, g['on_count'], g['off_count'],
+                        g['pstate_transitions'], usage, rej, s.on_count,
+                        s.off_count, s.ptrans, s.usage, s.rejected,
+                        s.slack))
+    return None
+
+
+INT, STR, BOOL, LIST, OBJ = int, str, bool, list, dict
+NSTR = (str, type(None))
+NINT = (int, type(None))
+TOP_KEYS = {'board': NSTR, 'model': NSTR, 'domains': LIST, 'awaiting': LIST,
+            'system': STR, 'end_ns': INT, 'events': LIST, 'stats': OBJ}
+DOM_KEYS = {'name': STR, 'provider': STR, 'index': NINT, 'status': STR,
+            'pstate': INT, 'pstate_name': NSTR, 'idle_state': NSTR,
+            'parents': LIST, 'children': LIST, 'levels': LIST,
+            'idle_states': LIST, 'held': BOOL, 'boot_level': INT,
+            'awaiting': LIST, 'active_wakeup': BOOL, 'hw': BOOL,
+            'always_on': BOOL, 'devices': LIST}
+DEV_KEYS = {'name': STR, 'path': STR, 'via': NSTR, 'args': LIST,
+            'active': BOOL, 'vote': INT, 'counts': BOOL, 'probed': BOOL,
+            'wakeup': BOOL, 'always_on': BOOL, 'hw': BOOL}
+EV_KEYS = {'time_ns': INT, 'kind': STR, 'domain': NSTR, 'device': NSTR,
+           'cause': NSTR, 'line': NINT}
+EV_EXTRA = {'power_on': {}, 'power_off': {'idle_state': NSTR},
+            'pstate': {'old': INT, 'new': INT}, 'stay_on': {},
+            'rate': {'old_hz': INT, 'new_hz': INT},
+            'failure': {'op': STR, 'error': STR, 'safe': BOOL, 'undo': BOOL},
+            'command_error': {'error': STR, 'message': STR},
+            'expect_failed': {'message': STR}, 'explain': {'message': STR},
+            'hwmode': {'hw': BOOL}, 'system_sleep': {}, 'system_wake': {}}
+STAT_KEYS = {'time_on_ns': INT, 'time_off_ns': INT, 'idle_states': LIST,
+             'pstates': LIST, 'on_count': INT, 'off_count': INT,
+             'pstate_transitions': INT, 'sleep_on_ns': INT,
+             'sleep_idle_ns': OBJ}
+IDLE_KEYS = {'name': STR, 'time_ns': INT, 'usage': INT, 'rejected': INT,
+             'entry_latency_us': INT, 'exit_latency_us': INT,
+             'min_residency_us': INT}
+
+
+def typed(obj, keys, what):
+    """The first key of @keys missing from @obj or of the wrong type."""
+    if not isinstance(obj, dict):
+        return '%s is not an object' % what
+    for k, t in keys.items():
+        if k not in obj:
+            return '%s: no %r' % (what, k)
+        x = obj[k]
+        # JSON has no separate boolean integers: True is not an integer
+        if isinstance(x, bool) and t is not BOOL and \
+                (not isinstance(t, tuple) or bool not in t):
+            return '%s: %r is %r' % (what, k, x)
+        if not isinstance(x, t):
+            return '%s: %r is %r' % (what, k, x)
+    return None
+
+
+def check_format(doc, m):
+    """docs/json.md: every documented key with its type, and the events
+    replayed from the start give the final state and the counts in
+    `stats`. The first difference, or None."""
+    bad = typed(doc, TOP_KEYS, 'document')
+    for d in doc['domains']:
+        bad = bad or typed(d, DOM_KEYS, 'domain %s' % d.get('name'))
+        for v in d.get('devices', []):
+            bad = bad or typed(v, DEV_KEYS, 'device %s' % v.get('name'))
+        for x in d.get('idle_states', []):
+            bad = bad or typed(x, {k: t for k, t in IDLE_KEYS.items()
+                                   if k == 'name' or k.endswith('_us')},
+                               'idle state of %s' % d['name'])
+        for x in d.get('levels', []):
+            bad = bad or typed(x, {'level': INT, 'name': NSTR}, 'level')
+        if d['status'] not in ('on', 'off'):
+            return '%s: status %r' % (d['name'], d['status'])
+    if bad:
+        return bad
+    if doc['system'] not in ('awake', 'asleep'):
+        return 'system %r' % doc['system']
+    last = 0
+    for e in doc['events']:
+        bad = typed(e, EV_KEYS, 'event') or (
+            'event kind %r' % e['kind'] if e['kind'] not in EV_EXTRA else
+            typed(e, EV_EXTRA[e['kind']], 'event %s' % e['kind']))
+        if bad:
+            return bad
+        if e['time_ns'] < last:
+            return 'events out of time order at %r' % e
+        last = e['time_ns']
+    for d in m.b.doms:
+        st = doc['stats'][d.name]
+        bad = typed(st, STAT_KEYS, 'stats of %s' % d.name)
+        for x in st['idle_states']:
+            bad = bad or typed(x, IDLE_KEYS, 'idle stats of %s' % d.name)
+        for x in st['pstates']:
+            bad = bad or typed(x, {'level': INT, 'name': NSTR,
+                                   'time_ns': INT}, 'pstate stats')
+        if bad:
+            return bad
+    if typed(doc['stats']['system_sleep'], {'count': INT, 'time_ns': INT},
+             'system_sleep'):
+        return 'stats.system_sleep %r' % doc['stats']['system_sleep']
+    # replay: power and pstate events from the initial state
+    state = {d.name: ['off', d.states[-1][0] if d.states else None, 0,
+                      0, 0, 0, {}] for d in m.b.doms}
+    for e in doc['events']:
+        x = state.get(e['domain'])
+        if x is None or e['kind'] not in ('power_on', 'power_off', 'pstate'):
+            continue
+        if e['kind'] == 'power_on':
+            if x[0] == 'on':
+                return 'power_on of an on domain: %r' % e
+            x[0], x[1] = 'on', None
+            x[3] += 1
+        elif e['kind'] == 'power_off':
+            if x[0] == 'off':
+                return 'power_off of an off domain: %r' % e
+            x[0], x[1] = 'off', e['idle_state']
+            x[4] += 1
+            if e['idle_state'] is not None:
+                x[6][e['idle_state']] = x[6].get(e['idle_state'], 0) + 1
+        else:
+            if e['old'] != x[2]:
+                return 'pstate event from %d at %d: %r' % (e['old'], x[2], e)
+            x[2] = e['new']
+            x[5] += 1
+    for j in doc['domains']:
+        x, st = state[j['name']], doc['stats'][j['name']]
+        got = [j['status'], j['idle_state'], j['pstate'], st['on_count'],
+               st['off_count'], st['pstate_transitions'],
+               {i['name']: i['usage'] for i in st['idle_states']
+                if i['usage']}]
+        if got != x:
+            return ('%s: [status, idle, pstate, on, off, transitions, usage]'
+                    ' %r, events replayed %r' % (j['name'], got, x))
+    return None
+
+
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
@@ -850,7 +1302,23 @@ def run_one(domino, dtc, seed, nops, tmp):
         return False
     doc = json.loads(r.stdout)
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
-    wrong = check_json(doc, model)
+    said = {}
+    for e in doc['events']:
+        if e['kind'] == 'explain':
+            said.setdefault(e['line'], []).append(e['message'])
+    for ln, want in sorted(model.explains.items()):
+        if bad and bad[0]['line'] < ln:
+            break                  # the first failed expect comes first
+        if said.get(ln) != want:
+            print('seed %d: %s:%d: explain says\n  %s\nthe model\n  %s' % (
+                seed, scn, ln, '\n  '.join(said.get(ln, [])),
+                '\n  '.join(want)))
+            print('  board: %s' % dts)
+            return False
+    wrong = check_format(doc, model) or check_json(doc, model)
+    if not wrong and not bad:
+        model.advance(doc['end_ns'] - model.now)
+        wrong = check_stats(doc, model)
     if wrong:
         print('seed %d: JSON of the final state: %s' % (seed, wrong))
         print('  board: %s scenario: %s' % (dts, scn))
