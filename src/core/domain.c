@@ -240,14 +240,20 @@ int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child
 	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
 	if (!l)
 		return err;
+	struct dmn_domain *p = l->parent, *c = l->child;
+	/* The child's constraints leave the parent first, so the power-off
+	 * the link's end may bring sees only what still reaches the parent
+	 * (DESIGN §1: the governor weighs the devices below it). Removing
+	 * never fails; putting them back finds the room they left. */
+	dmn__qos_link(ctx, p, c, false);
 	dmn__txn_begin(ctx);
 	if (l->child_on || l->req)
 		err = link_update(ctx, l, false, 0);
-	if (!err) {
-		struct dmn_domain *p = l->parent, *c = l->child;
+	if (err) {
+		dmn__qos_link(ctx, p, c, true);
+	} else {
 		link_detach_arrays(l);
 		dmn__free(ctx, l);
-		dmn__qos_link(ctx, p, c, false);
 	}
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
