@@ -118,6 +118,12 @@ struct dmn_alloc_ops {
  * order can be violated. A firmware build without threads passes
  * dmn_lock_none.
  *
+ * Memory: on the default allocator a striped context gives every block
+ * it allocates whole 64-byte cache lines (aligned_alloc, size rounded
+ * up), so threads on disjoint domains never write one line; small blocks
+ * cost more (a 40-byte attachment takes 64). An allocation hook (struct
+ * dmn_alloc_ops) gets exactly the sizes asked.
+ *
  * The default (no hook, a build with pthreads) is striped, so that calls
  * on disjoint parts of one context run in parallel: besides the context
  * mutex, the context has 16 cache-line-sized stripe mutexes and each
