@@ -864,8 +864,10 @@ struct dmn_lifecycle_hooks {
 	 * attachment gives its domain (dmn__lifecycle_vetoes). */
 	bool (*vetoes)(struct dmn_attachment *a, int delta);
 };
-/* lifecycle.c: install the hooks (idempotent). */
-void dmn__lifecycle_install(struct dmn_ctx *ctx);
+/* lifecycle.c: the start of every lifecycle and sleep call, once the
+ * entry let it in: install the hooks (idempotent) and clear the call's
+ * first safe-direction error (ctx->op_error). */
+void dmn__lifecycle_begin(struct dmn_ctx *ctx);
 int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev);
 void dmn__lifecycle_attach(struct dmn_domain *d, const struct dmn_device *dev,
 		      bool attach);

@@ -21,9 +21,10 @@ static const struct dmn_lifecycle_hooks hooks = {
 	dmn__lifecycle_vetoes,
 };
 
-void dmn__lifecycle_install(struct dmn_ctx *ctx)
+void dmn__lifecycle_begin(struct dmn_ctx *ctx)
 {
 	ctx->life = &hooks;
+	ctx->op_error = 0;
 }
 
 static int reserve_undo(struct dmn_ctx *ctx, unsigned extra)
@@ -50,9 +51,8 @@ int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level)
 	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
 	if (!d)
 		return err;
-	dmn__lifecycle_install(ctx);
+	dmn__lifecycle_begin(ctx);
 	uint32_t rounded = 0;
-	ctx->op_error = 0;
 	if (dom_cold(d)->held || dom_cold(d)->released)
 		err = -EALREADY;
 	/* Once a device was resumed, domains went on through their
@@ -141,8 +141,7 @@ int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t h)
 	    dmn__enter(ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, h, &err);
 	if (!dev)
 		return err;
-	dmn__lifecycle_install(ctx);
-	ctx->op_error = 0;
+	dmn__lifecycle_begin(ctx);
 	err = dmn__lifecycle_probe_locked(ctx, dev);
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
@@ -181,8 +180,7 @@ int dmn_probe_all(struct dmn_ctx *ctx)
 	int err = dmn__enter_ctx(ctx, true);
 	if (err)
 		return err;
-	dmn__lifecycle_install(ctx);
-	ctx->op_error = 0;
+	dmn__lifecycle_begin(ctx);
 	dmn__txn_begin(ctx);
 	unsigned held = 0;
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
@@ -359,8 +357,7 @@ int dmn_attach_set_hwmode(struct dmn_ctx *ctx, dmn_attach_t h, int hw)
 	    dmn__enter(ctx, true, DMN_ATTACHMENTS | DMN_ENTER_RECORD, h, &err);
 	if (!a)
 		return err;
-	dmn__lifecycle_install(ctx);
-	ctx->op_error = 0;
+	dmn__lifecycle_begin(ctx);
 	if (!a->dom->ops || !a->dom->ops->set_hwmode)
 		err = -EOPNOTSUPP;
 	else if (a->hw != (hw != 0))
@@ -407,8 +404,7 @@ int dmn_device_set_always_on(struct dmn_ctx *ctx, dmn_device_t h, int on)
 	    dmn__enter(ctx, true, DMN_DEVICES | DMN_ENTER_RECORD, h, &err);
 	if (!dev)
 		return err;
-	dmn__lifecycle_install(ctx);
-	ctx->op_error = 0;
+	dmn__lifecycle_begin(ctx);
 	/* ao_devs lives in each domain's cold part. */
 	for (unsigned i = 0; on && !dev->always_on && i < dev->n_atts && !err;
 	     i++)

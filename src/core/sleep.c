@@ -125,8 +125,7 @@ int dmn_system_suspend(struct dmn_ctx *ctx)
 	int err = dmn__enter_ctx(ctx, true);
 	if (err)
 		return err;
-	dmn__lifecycle_install(ctx);
-	ctx->op_error = 0;
+	dmn__lifecycle_begin(ctx);
 	if (ctx->asleep) {
 		txn_result(ctx, 0);
 		dmn__unlock(ctx);
