@@ -112,12 +112,12 @@ class Dev:
 
 def first_table(d):
     """The first domain with a table at or above @d (breadth first)."""
-    todo = [d]
-    while todo:
-        x = todo.pop(0)
+    queue = [d]
+    while queue:
+        x = queue.pop(0)
         if x.table:
             return x
-        todo.extend(x.parents)
+        queue.extend(x.parents)
     return None
 
 
@@ -429,12 +429,12 @@ class Model:
     @staticmethod
     def closure(start, step):
         """Every domain reached from @start by @step (breadth first)."""
-        seen, todo = [], list(start)
-        while todo:
-            x = todo.pop(0)
+        seen, queue = [], list(start)
+        while queue:
+            x = queue.pop(0)
             if x not in seen:
                 seen.append(x)
-                todo.extend(step(x))
+                queue.extend(step(x))
         return seen
 
     def ancestors(self, d):
@@ -447,14 +447,14 @@ class Model:
         """The tables a vote on @d lands in: the first on each path up
         (a table with required-opps maps the level on to its parents;
         the generator gives a sub-rail's every level a mapping)."""
-        out, todo = [], [d]
-        while todo:
-            x = todo.pop(0)
+        out, queue = [], [d]
+        while queue:
+            x = queue.pop(0)
             if x.table:
                 if x not in out:
                     out.append(x)
             else:
-                todo.extend(x.parents)
+                queue.extend(x.parents)
         return out
 
     def check_level(self, d, level):
