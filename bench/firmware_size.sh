@@ -12,7 +12,8 @@
 #                                   that builds its domains once does
 #                                   without: dmn_detach, dmn_device_remove,
 #                                   dmn_domain_remove, dmn_unlisten,
-#                                   dmn_ctx_destroy
+#                                   dmn_ctx_destroy, dmn_opp_device_unbind,
+#                                   dmn_opp_table_put
 #   explain_text_bytes_cortex_m4    optional: dmn_domain_explain
 #   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
 #                                   of domains and devices by name
@@ -44,7 +45,7 @@ cd "$(dirname "$0")/.."
 declare -A unit_of=(
   [src/core/lifecycle.c]=lifecycle [src/core/sleep.c]=lifecycle
   [src/core/explain.c]=explain
-  [src/core/teardown.c]=teardown
+  [src/core/teardown.c]=teardown [src/opp/teardown.c]=teardown
   [src/core/errors.c]=names [src/core/names.c]=names
   [src/core/inspect.c]=inspect [src/opp/inspect.c]=inspect
   [src/opp/find.c]=inspect

@@ -45,38 +45,6 @@ int dmn_opp_device_bind(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t t
 	return err;
 }
 
-int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
-{
-	int err;
-	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
-	if (!od)
-		return err;
-	struct dmn_opp_report rep = {0};
-	ctx->op_error = 0;
-	err = dmn__opp_rate_locked(ctx, od, 0, 0, &rep);
-	if (!err && od->vote_id != DMN_OPP_ID_NONE) /* held up as an owner */
-		err = dmn__opp_move_locked(ctx, od, 0, 0, &rep);
-	if (!err) {
-		if (od->follow) /* then the hooks are there */
-			((struct dmn_opp_ctx *)ctx->opp)->follow->drop(ctx, od);
-		struct dmn_opp_table *t = od->table;
-		if (od->prev)
-			od->prev->next = od->next;
-		else
-			t->devices = od->next;
-		if (od->next)
-			od->next->prev = od->prev;
-		od->pdev->cold->opp_state = 0;
-		dmn__opp_dev_free(ctx, od);
-		/* what it required counts no more */
-		dmn__opp_requirements_settle(ctx, t, &rep);
-		dmn__opp_table_unref(ctx, t);
-	}
-	err = dmn__opp_result(ctx, &rep, err);
-	dmn__unlock(ctx);
-	return err;
-}
-
 struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 				  dmn_device_t dev, bool record, int *err)
 {

@@ -184,17 +184,6 @@ int dmn_opp_table_get(struct dmn_ctx *ctx, dmn_opp_table_t table)
 	return 0;
 }
 
-int dmn_opp_table_put(struct dmn_ctx *ctx, dmn_opp_table_t table)
-{
-	int err;
-	struct dmn_opp_table *t = dmn__opp_enter(ctx, true, table, &err);
-	if (!t)
-		return err;
-	dmn__opp_table_unref(ctx, t);
-	dmn__unlock(ctx);
-	return 0;
-}
-
 /* ---- entries ----------------------------------------------------------- */
 
 /* Sort key order: frequency tables by hz[0], then level (an entry without
