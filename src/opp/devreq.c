@@ -170,13 +170,22 @@ struct raise {
 	struct moved undo;
 };
 
+/* The owners a change of a device of @t reaches (none when @t is NULL or
+ * requires no device table): 0 or -ENOMEM, @r empty then. */
+static int owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+		  struct dmn_opp_reach *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (!t || !has_device_deps(t))
+		return 0;
+	return dmn__opp_reach(ctx, t, true, r);
+}
+
 static int raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 		       struct raise *rs, struct dmn_opp_report *rep)
 {
-	memset(rs, 0, sizeof(*rs));
-	if (!t || !has_device_deps(t))
-		return 0;
-	int err = dmn__opp_reach(ctx, t, true, &rs->r);
+	memset(&rs->undo, 0, sizeof(rs->undo));
+	int err = owners(ctx, t, &rs->r);
 	return err ? err : settle_up(ctx, &rs->r, &rs->undo, rep);
 }
 
@@ -270,14 +279,8 @@ int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
 void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 			     struct dmn_opp_report *rep)
 {
-	if (!has_device_deps(t))
-		return;
-	struct dmn_opp_reach r;
-	int err = dmn__opp_reach(ctx, t, true, &r);
-	if (err) {
-		dmn__opp_note(ctx, rep, err);
-		return;
-	}
-	settle_down(ctx, &r, rep);
-	dmn__free(ctx, r.order);
+	struct raise rs;
+	memset(&rs.undo, 0, sizeof(rs.undo));
+	dmn__opp_note(ctx, rep, owners(ctx, t, &rs.r));
+	raise_end(ctx, &rs, 0, rep);
 }
