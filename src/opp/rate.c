@@ -116,22 +116,26 @@ static void supply_record(struct dmn_opp_dev *od, unsigned k,
 	od->supply_known[k] = true;
 }
 
-/* Supply @k to @s (its event says from @old_uv); the records are the
- * caller's to update. */
+/* How a supply is called: towards the target going up (unsafe) or down
+ * (safe), or back to its recorded window (safe; the event says from the
+ * target). */
+enum { SUP_UP, SUP_DOWN, SUP_BACK };
+
+/* Supply @k towards @s as @how says; the records are the caller's to
+ * update. */
 static int supply_call(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned k,
-		       const struct dmn_opp_supply *s, uint64_t old_uv, int safe,
+		       const struct dmn_opp_supply *s, int how,
 		       struct dmn_opp_report *rep)
 {
+	uint64_t old_uv = how == SUP_BACK ? s->microvolt
+			: od->supply_known[k] ? od->supply[k].microvolt : 0;
+	if (how == SUP_BACK)
+		s = &od->supply[k];
 	int err = od->reg->set_voltage(od->reg_user, od->pdev->handle, k,
 				       s->microvolt_min, s->microvolt,
 				       s->microvolt_max);
 	return step_done(ctx, od, rep, err, DMN_EV_VOLTAGE, DMN_OP_REGULATOR,
-			 safe, old_uv, s->microvolt);
-}
-
-static uint64_t supply_uv(const struct dmn_opp_dev *od, unsigned k)
-{
-	return od->supply_known[k] ? od->supply[k].microvolt : 0;
+			 how != SUP_UP, old_uv, s->microvolt);
 }
 
 /* The provider records live in one block: the supplies, then whether
@@ -184,8 +188,7 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	int err = 0;
 	for (k = 0; k < n_sup && !err; k++)
 		if (supply_dir(od, k, &s[k]) > 0)
-			err = supply_call(ctx, od, k, &s[k], supply_uv(od, k), 0,
-					  rep);
+			err = supply_call(ctx, od, k, &s[k], SUP_UP, rep);
 	if (err) {
 		k--; /* the one that failed */
 	} else if (to->n_hz) {
@@ -200,16 +203,14 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		while (k--)
 			if (supply_dir(od, k, &s[k]) > 0 &&
 			    (!od->supply_known[k] ||
-			     supply_call(ctx, od, k, &od->supply[k],
-					 s[k].microvolt, 1, rep)))
+			     supply_call(ctx, od, k, &s[k], SUP_BACK, rep)))
 				supply_record(od, k, &s[k]);
 		return err;
 	}
 	for (k = 0; k < n_sup; k++) {
 		int dir = supply_dir(od, k, &s[k]);
-		if (dir > 0 || (dir < 0 && !supply_call(ctx, od, k, &s[k],
-							 supply_uv(od, k), 1,
-							 rep)))
+		if (dir > 0 ||
+		    (dir < 0 && !supply_call(ctx, od, k, &s[k], SUP_DOWN, rep)))
 			supply_record(od, k, &s[k]);
 	}
 	return 0;
