@@ -287,29 +287,17 @@ void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 
 /* ---- links --------------------------------------------------------------- */
 
-static struct dmn_opp_domain *binding_of(struct dmn_ctx *ctx, dmn_domain_t dom)
-{
-	if (dmn__lock(ctx))
-		return 0;
-	struct dmn_domain *d = dmn__pd_domain_get(ctx, dom);
-	struct dmn_opp_domain *od = d ? d->opp_state : 0;
-	dmn__unlock(ctx);
-	return od;
-}
-
-/* Recompute the requirement of every parent link of @child but @skip
- * through the map (a new parent can take a required OPP from another). */
+/* Set the map on every parent link of @child, recomputing each one's
+ * requirement (a new parent can take a required OPP from another). */
 static int resync_parents(struct dmn_ctx *ctx, dmn_domain_t child,
-			  dmn_domain_t skip, struct dmn_opp_domain *od)
+			  struct dmn_opp_domain *od)
 {
 	int first = 0;
 	dmn_relock(ctx);
 	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
 	for (unsigned i = 0; c && i < c->n_parents; i++) {
-		struct dmn_link *l = c->parents[i];
-		if (l->parent->handle == skip)
-			continue;
-		int err = dmn__link_set_map_locked(ctx, l, domain_map, od);
+		int err = dmn__link_set_map_locked(ctx, c->parents[i], domain_map,
+						   od);
 		if (err && !first)
 			first = err;
 	}
@@ -324,19 +312,20 @@ int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t chil
 	int err = dmn_link_add(ctx, parent, child);
 	if (err)
 		return err;
-	struct dmn_opp_domain *od = binding_of(ctx, child);
+	dmn_relock(ctx);
+	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
+	struct dmn_opp_domain *od = c ? c->opp_state : 0;
+	if (od) /* the map's ancestor walk */
+		err = dmn__opp_scratch_reserve(ctx, 0);
+	dmn__unlock(ctx);
 	if (!od)
 		return 0;
-	dmn_relock(ctx);
-	err = dmn__opp_scratch_reserve(ctx, 0); /* the map's ancestor walk */
-	dmn__unlock(ctx);
+	/* the new link's map, and the others' requirements again */
 	if (!err)
-		err = dmn_link_set_map(ctx, parent, child, domain_map, od);
-	if (!err)
-		err = resync_parents(ctx, child, parent, od);
+		err = resync_parents(ctx, child, od);
 	if (err) {
 		dmn_link_remove(ctx, parent, child);
-		resync_parents(ctx, child, 0, od);
+		resync_parents(ctx, child, od);
 	}
 	return err;
 }
