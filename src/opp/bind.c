@@ -27,13 +27,6 @@ int dmn_opp_device_bind(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t t
 		od->pdev = pdev;
 		od->table = t;
 		od->vote_id = od->run_id = od->own_id = DMN_OPP_ID_NONE;
-		err = dmn__opp_dev_reserve(ctx, od, t->max_supplies);
-		if (err) {
-			dmn__opp_dev_free(ctx, od);
-			od = 0;
-		}
-	}
-	if (!err) {
 		od->next = t->devices;
 		if (t->devices)
 			t->devices->prev = od;

@@ -320,7 +320,9 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 /* The clock to @hz (nothing when already there); @safe for events. */
 int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz,
 		   int safe, struct dmn_opp_report *rep);
-/* Room for @n supplies in the device's provider records: 0, -ENOMEM. */
+/* Room for @n supplies in the device's provider records: 0, -ENOMEM.
+ * Grown by a move before it calls anything (none at bind or add: a device
+ * that never moves keeps none). */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n);
 void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
 /* Supplies up, clock, supplies down to @to, without votes. An unsafe

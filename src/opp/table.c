@@ -473,8 +473,6 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	}
 	if (!err)
 		err = dmn__opp_scratch_reserve(ctx, desc->n_required);
-	for (struct dmn_opp_dev *od = t->devices; !err && od; od = od->next)
-		err = dmn__opp_dev_reserve(ctx, od, desc->n_supplies);
 	if (!err && t->helper) {
 		uint32_t pstate = 0;
 		err = t->helper(t->helper_user, t->handle,
