@@ -36,7 +36,8 @@ struct dmn_opp_table;
  *   char name[];          (only with OE_NAME)
  * A required OPP's table is the one its handle, required[j].table, names:
  * the entry holds a reference on it, so the handle stays that table's.
- * Read them through the accessors below. Counts are 8-bit and flags
+ * Read them through the accessors below (req_off, set by dmn_opp_add,
+ * finds req_entry[] directly: at most 16 + 255 * 32 bytes in). Counts are 8-bit and flags
  * 16-bit: dmn_opp_add refuses larger ones with -EOVERFLOW. An entry's place
  * in table->sorted is not stored: dmn__opp_entry_pos finds it (O(log n))
  * and dmn__opp_entry_cmp orders two entries of a table. */
@@ -55,7 +56,13 @@ struct dmn_opp_entry {
 	uint16_t flags; /* DMN_OPP_FLAG_* as given */
 	uint8_t n_hz, n_supplies, n_required;
 	uint8_t bits; /* OE_* */
+	/* bytes from the entry to req_entry[] (in what was padding): the
+	 * required OPPs, read on every move, cost no sum over the lists
+	 * before them */
+	uint16_t req_off;
 };
+_Static_assert(sizeof(struct dmn_opp_entry) == 16,
+	       "an entry's header stays 16 bytes (hz[] follows it aligned)");
 
 static inline uint64_t *oe_hz(const struct dmn_opp_entry *e)
 {
@@ -67,13 +74,12 @@ static inline struct dmn_opp_supply *oe_supplies(const struct dmn_opp_entry *e)
 }
 static inline struct dmn_opp_required *oe_required(const struct dmn_opp_entry *e)
 {
-	return (struct dmn_opp_required *)(void *)(oe_supplies(e) +
-						   e->n_supplies);
+	return (struct dmn_opp_required *)(void *)((uintptr_t)e + e->req_off) -
+	       e->n_required;
 }
 static inline const struct dmn_opp_entry **oe_req_entry(const struct dmn_opp_entry *e)
 {
-	return (const struct dmn_opp_entry **)(void *)(oe_required(e) +
-						   e->n_required);
+	return (const struct dmn_opp_entry **)(void *)((uintptr_t)e + e->req_off);
 }
 static inline uint32_t *oe_tail(const struct dmn_opp_entry *e)
 {

@@ -415,6 +415,10 @@ static int entry_new(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
 	e->n_hz = (uint8_t)d->n_hz;
 	e->n_supplies = (uint8_t)d->n_supplies;
 	e->n_required = (uint8_t)d->n_required;
+	const struct dmn_opp_required *req =
+	    (const struct dmn_opp_required *)(void *)(oe_supplies(e) +
+						      e->n_supplies);
+	e->req_off = (uint16_t)((const char *)(req + e->n_required) - block);
 	e->level = (d->flags & DMN_OPP_FLAG_HAS_LEVEL) ? d->level : 0;
 	e->flags = (uint16_t)d->flags;
 	e->bits = (uint8_t)((d->microwatt ? OE_MICROWATT : 0) |
