@@ -49,7 +49,10 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
  * happens to availability later. */
 int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level)
 {
-	if (!t->has_freq) {
+	/* A level table is sorted by level: its first entry at @level or
+	 * above is the scan's answer too, found in O(log n) (not in a
+	 * firmware build, which keeps the scan only). */
+	if (DMN_FAST_PATHS && !t->has_freq) {
 		unsigned pos = dmn__opp_bound_level(t, level, false);
 		return pos < t->n ? (int)pos : -1;
 	}
