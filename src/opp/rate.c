@@ -144,9 +144,8 @@ int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n
 {
 	if (n <= od->cap_supply)
 		return 0;
+	/* n <= 255 (an entry's supplies): the size cannot overflow */
 	const size_t each = sizeof(struct dmn_opp_supply) + sizeof(bool);
-	if (n > SIZE_MAX / each)
-		return -ENOMEM;
 	char *block = dmn__alloc(ctx, n * each);
 	if (!block)
 		return -ENOMEM;
