@@ -232,7 +232,10 @@ struct dmn_opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, dmn_opp_table_t
  * and the lock not held. */
 struct dmn_opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
 				 dmn_opp_table_t h, int *err);
-void dmn__opp_table_ref(struct dmn_opp_table *t);
+static inline void dmn__opp_table_ref(struct dmn_opp_table *t)
+{
+	t->refs++;
+}
 void dmn__opp_table_unref(struct dmn_ctx *ctx, struct dmn_opp_table *t);
 struct dmn_opp_entry *dmn__opp_entry_by_id(const struct dmn_opp_table *t, uint32_t id);
 /* The entry at @pos of t->sorted (pos < t->n). */

@@ -86,11 +86,6 @@ struct dmn_opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
 	return t;
 }
 
-void dmn__opp_table_ref(struct dmn_opp_table *t)
-{
-	t->refs++;
-}
-
 static void drop_user(struct dmn_opp_table *dep, const struct dmn_opp_table *user)
 {
 	for (unsigned i = 0; i < dep->n_users; i++)
