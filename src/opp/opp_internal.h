@@ -287,7 +287,8 @@ int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level);
 /* required.c */
 struct dmn_opp_table *dmn__opp_domain_level_table(const struct dmn_domain *d);
 /* Grow the matching scratch for @n_req required OPPs and every domain
- * slot of the context: 0 or -ENOMEM. */
+ * slot of the context (its OPP state exists: every caller has a table):
+ * 0 or -ENOMEM. */
 int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req);
 /* Domain @i of a matching: a device's attachment or a domain's parent. */
 typedef struct dmn_domain *(*dmn_opp_dom_at_fn)(const void *src, unsigned i);

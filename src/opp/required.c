@@ -17,9 +17,7 @@ struct dmn_opp_table *dmn__opp_domain_level_table(const struct dmn_domain *d)
 
 int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req)
 {
-	struct dmn_opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
-	if (!oc)
-		return -ENOMEM;
+	struct dmn_opp_ctx *oc = ctx->opp; /* made with the first table */
 	unsigned slots = ctx->domains.n_slots + 1;
 	if (dmn_grow(ctx, (void **)&oc->req_slot, &oc->cap_req_slot,
 		     n_req + 1, sizeof(*oc->req_slot)) ||
@@ -229,20 +227,16 @@ int dmn_opp_domain_set_table(struct dmn_ctx *ctx, dmn_domain_t dom,
 		return err;
 	struct dmn_opp_table *t = dmn__opp_table_lookup(ctx, table);
 	struct dmn_opp_domain *od = 0;
-	/* every entry has a level; the matching scratch fits the entry
-	 * with the most required OPPs */
+	/* every entry has a level */
 	bool levels = true;
-	unsigned n_req = 0;
-	for (unsigned i = 0; t && i < t->n; i++) {
-		const struct dmn_opp_entry *e = t->by_id[i];
-		levels &= !!(e->flags & DMN_OPP_FLAG_HAS_LEVEL);
-		if (e->n_required > n_req)
-			n_req = e->n_required;
-	}
+	for (unsigned i = 0; t && i < t->n; i++)
+		levels &= !!(t->by_id[i]->flags & DMN_OPP_FLAG_HAS_LEVEL);
 	err = !t ? -EBADF : d->opp_state ? -EEXIST : !levels ? -EINVAL
 	    : domain_busy(d) ? -EBUSY : 0;
+	/* the map's ancestor walk over every domain slot (dmn_opp_add made
+	 * the rest of the matching scratch fit each entry it added) */
 	if (!err)
-		err = dmn__opp_scratch_reserve(ctx, n_req);
+		err = dmn__opp_scratch_reserve(ctx, 0);
 	/* The rounding hook lives in the domain's cold part. */
 	if (!err && !dmn__pd_domain_cold(ctx, d))
 		err = -ENOMEM;
