@@ -392,7 +392,8 @@ static int entry_new(struct dmn_ctx *ctx, const struct dmn_opp_desc *d,
 	char *block = dmn__alloc(ctx, size);
 	if (!block)
 		return -ENOMEM;
-	memset(block, 0, size);
+	/* every byte is written below (req_entry[] by resolve_required, the
+	 * id when it is added), so no memset */
 	struct dmn_opp_entry *e = (struct dmn_opp_entry *)(void *)block;
 	*out = e;
 	if (missing)
@@ -487,10 +488,8 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 		dmn__unlock(ctx);
 		return err;
 	}
-	if (!t->n)
-		t->has_freq = desc->n_hz > 0;
-	if (e->flags & DMN_OPP_FLAG_HAS_LEVEL)
-		t->has_level = true;
+	t->has_freq = desc->n_hz > 0; /* as the first entry's (check_values) */
+	t->has_level |= !!(e->flags & DMN_OPP_FLAG_HAS_LEVEL);
 	if (e->n_supplies > t->max_supplies)
 		t->max_supplies = e->n_supplies;
 	e->id = t->n;
