@@ -225,7 +225,6 @@ struct dmn_opp_report {
 };
 
 /* table.c */
-struct dmn_opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create);
 struct dmn_opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, dmn_opp_table_t h);
 /* dmn__enter for an OPP table: -EINVAL, -EDEADLK, then table @h or -EBADF.
  * Returns the table with the lock held and *@err 0, or NULL with *@err set

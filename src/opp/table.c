@@ -52,9 +52,10 @@ static void opp_fini(struct dmn_ctx *ctx)
 	ctx->opp_fini = 0;
 }
 
-struct dmn_opp_ctx *dmn__opp_ctx_get(struct dmn_ctx *ctx, bool create)
+/* The context's OPP state, made by its first table: NULL for -ENOMEM. */
+static struct dmn_opp_ctx *opp_ctx_make(struct dmn_ctx *ctx)
 {
-	if (ctx->opp || !create)
+	if (ctx->opp)
 		return ctx->opp;
 	struct dmn_opp_ctx *oc = dmn__alloc(ctx, sizeof(*oc));
 	if (!oc)
@@ -138,7 +139,7 @@ int dmn_opp_table_create(struct dmn_ctx *ctx, const char *name, dmn_opp_table_t 
 	if (err)
 		return err;
 	struct dmn_opp_table *t = 0;
-	struct dmn_opp_ctx *oc = dmn__opp_ctx_get(ctx, true);
+	struct dmn_opp_ctx *oc = opp_ctx_make(ctx);
 	if (!oc)
 		err = -ENOMEM;
 	if (!err)
