@@ -28,8 +28,6 @@ int dmn_opp_device_bind(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t t
 		od->table = t;
 		od->vote_id = od->run_id = od->own_id = DMN_OPP_ID_NONE;
 		od->next = t->devices;
-		if (t->devices)
-			t->devices->prev = od;
 		t->devices = od;
 		dmn__opp_table_ref(t);
 		pdev->cold->opp_state = od;

@@ -152,7 +152,7 @@ struct dmn_opp_table {
 struct dmn_opp_dev {
 	struct dmn_device *pdev;
 	struct dmn_opp_table *table;
-	struct dmn_opp_dev *prev, *next;   /* table->devices */
+	struct dmn_opp_dev *next; /* table->devices (unbind walks it) */
 	struct dmn_opp_dev *fprev, *fnext; /* dmn_opp_ctx->followers */
 	uint32_t vote_id;	       /* entry whose votes the device casts */
 	uint32_t run_id;	       /* entry its clock and supplies are at */

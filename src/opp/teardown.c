@@ -34,12 +34,10 @@ int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 		if (od->follow) /* then the hooks are there */
 			((struct dmn_opp_ctx *)ctx->opp)->follow->drop(ctx, od);
 		struct dmn_opp_table *t = od->table;
-		if (od->prev)
-			od->prev->next = od->next;
-		else
-			t->devices = od->next;
-		if (od->next)
-			od->next->prev = od->prev;
+		struct dmn_opp_dev **link = &t->devices;
+		while (*link != od)
+			link = &(*link)->next;
+		*link = od->next;
 		od->pdev->cold->opp_state = 0;
 		dmn__opp_dev_free(ctx, od);
 		/* what it required counts no more */
