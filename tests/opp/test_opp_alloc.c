@@ -160,6 +160,24 @@ static void test_alloc_bind_and_follow(void **state)
 	setup_free(s);
 }
 
+/* A bound device's supply records are grown by its first move, not at
+ * bind (issue 15, docs/design-notes.md): binding takes the device's cold
+ * part and the binding, two blocks; the first move with a supply takes
+ * the records too, and the move works. */
+static void test_alloc_records_on_first_move(void **state)
+{
+	(void)state;
+	struct setup *s = setup_new();
+	struct world *w = &s->w;
+	long live = w->alloc.live;
+	bind_all(s);
+	assert_int_equal(w->alloc.live - live, 2);
+	OK(dmn_opp_set_rate(w->ctx, s->dev, 300));
+	assert_int_equal(cur_id(w, s->dev), 2);
+	assert_true(w->sp.n_log > 0);
+	setup_free(s);
+}
+
 /* Returns how many allocations the call needed. */
 static unsigned rate_case(uint64_t from, uint64_t to)
 {
@@ -208,6 +226,7 @@ int main(void)
 	    cmocka_unit_test(test_alloc_opp_add),
 	    cmocka_unit_test(test_alloc_bind_and_follow),
 	    cmocka_unit_test(test_alloc_set_rate),
+	    cmocka_unit_test(test_alloc_records_on_first_move),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
