@@ -206,6 +206,11 @@ struct dmn_opp_ctx {
 	struct handle_table tables;
 	struct dmn_opp_domain *domains;
 	const struct dmn_opp_follow_ops *follow; /* NULL until a device follows */
+	/* The get-pstate helper (helper.c, an optional unit) installs this
+	 * with its first registration; dmn_opp_add calls it for a new entry
+	 * @e of a table with a helper (its pstate slot is there): 0, or the
+	 * helper's error (a positive one as -EIO). */
+	int (*pstate_of)(struct dmn_opp_table *t, struct dmn_opp_entry *e);
 	struct dmn_opp_dev *followers;
 	bool listening;
 	/* Scratch of the matching rule (dmn__opp_match), grown to fit; used and

@@ -474,16 +474,8 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	}
 	if (!err)
 		err = dmn__opp_scratch_reserve(ctx, desc->n_required);
-	if (!err && t->helper) {
-		uint32_t pstate = 0;
-		err = t->helper(t->helper_user, t->handle,
-				e->n_hz ? oe_hz(e)[0] : 0, &pstate);
-		if (err > 0)
-			err = -EIO;
-		if (!err)
-			e->bits |= OE_HAS_PSTATE;
-		*oe_pstate_slot(e) = pstate;
-	}
+	if (!err && t->helper) /* registered: helper.c's hook is there */
+		err = ((struct dmn_opp_ctx *)ctx->opp)->pstate_of(t, e);
 	if (err) {
 		dmn__free(ctx, e);
 		dmn__unlock(ctx);
