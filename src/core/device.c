@@ -408,6 +408,15 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 	return dmn__txn_commit(ctx);
 }
 
+#if DMN_FAST_PATHS
+/* Whether dmn__txn_vote_solo may take @a's vote: its first test, inline,
+ * so that a domain with several voters pays no call for it. */
+static inline bool vote_solo_maybe(const struct dmn_attachment *a)
+{
+	return a->dom->n_attachments == 1;
+}
+#endif
+
 /* dmn_vote's work once the level differs: out of line, so that the common
  * unchanged vote stays a lock pair around a lookup and a compare. */
 #if defined(__GNUC__)
@@ -421,7 +430,8 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
 	if (a && ((!ctx->internal_listeners &&
-		   dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error)) ||
+		   (vote_solo_maybe(a) &&
+		    dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error))) ||
 		  dmn__txn_vote_chain(ctx, a, level, &err, &ctx->op_error,
 				      false))) {
 		dmn__handle_publish(&ctx->attachments, att, a->vote);
@@ -519,7 +529,8 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
 		handled = !ctx->internal_listeners &&
-			  (dmn__txn_vote_solo(ctx, a, level, err, &op_error) ||
+			  ((vote_solo_maybe(a) &&
+			    dmn__txn_vote_solo(ctx, a, level, err, &op_error)) ||
 			   dmn__txn_vote_chain(ctx, a, level, err, &op_error,
 					       true));
 		if (handled) /* final: the chain path is done with it */
