@@ -429,11 +429,17 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	int err = 0;
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
-	if (a && ((!ctx->internal_listeners &&
-		   (vote_solo_maybe(a) &&
-		    dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error))) ||
-		  dmn__txn_vote_chain(ctx, a, level, &err, &ctx->op_error,
-				      false))) {
+	if (a && !ctx->internal_listeners && vote_solo_maybe(a) &&
+	    dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error)) {
+#if DMN_CHECKS
+		/* What the chain path checks after a vote alone. */
+		dmn__check_domain(ctx, a->dom, true);
+#endif
+		dmn__handle_publish(&ctx->attachments, att, a->vote);
+		return err;
+	}
+	if (a && dmn__txn_vote_chain(ctx, a, level, &err, &ctx->op_error,
+				     false)) {
 		dmn__handle_publish(&ctx->attachments, att, a->vote);
 		return err;
 	}
