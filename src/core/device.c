@@ -408,6 +408,15 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 	return dmn__txn_commit(ctx);
 }
 
+#if DMN_FAST_PATHS
+/* Whether dmn__txn_vote_solo may take @a's vote: its first test, inline,
+ * so that a domain with several voters pays no call for it. */
+static inline bool vote_solo_maybe(const struct dmn_attachment *a)
+{
+	return a->dom->n_attachments == 1;
+}
+#endif
+
 /* dmn_vote's work once the level differs: out of line, so that the common
  * unchanged vote stays a lock pair around a lookup and a compare. */
 #if defined(__GNUC__)
@@ -420,6 +429,15 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	int err = 0;
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
+	if (a && !ctx->internal_listeners && vote_solo_maybe(a) &&
+	    dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error)) {
+#if DMN_CHECKS
+		/* What the chain path checks after a vote alone. */
+		dmn__check_domain(ctx, a->dom, true);
+#endif
+		dmn__handle_publish(&ctx->attachments, att, a->vote);
+		return err;
+	}
 	if (a && dmn__txn_vote_chain(ctx, a, level, &err, &ctx->op_error,
 				     false)) {
 		dmn__handle_publish(&ctx->attachments, att, a->vote);
@@ -493,16 +511,20 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 			int *err)
 {
 	/* From a callback the same vote still gets -EDEADLK: checked
-	 * first, as every call does. */
-	if (!dmn__reentered(ctx) && vote_published(ctx, att, level)) {
+	 * first, as every call does (once: dmn__fast_enter checks again
+	 * only for its assertion and error). */
+	struct dmn_fast_hold h;
+	if (dmn__reentered(ctx)) {
+		*err = dmn__fast_enter(ctx, 0, &h);
+		return 1;
+	}
+	if (vote_published(ctx, att, level)) {
 		*err = 0;
 		return 1;
 	}
-	struct dmn_fast_hold h;
-	if (dmn__fast_enter(ctx, att & HANDLE_SLOT_MASK, &h)) {
-		*err = -EDEADLK;
-		return 1;
-	}
+	h.ctx = ctx;
+	h.stripe = (att & HANDLE_SLOT_MASK) % DMN_STRIPES;
+	pthread_mutex_lock(&ctx->stripes[h.stripe].m);
 	struct dmn_attachment *a = dmn__pd_attach_get(ctx, att);
 	int handled = 1, op_error = 0;
 	*err = 0;
@@ -513,8 +535,10 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
 		handled = !ctx->internal_listeners &&
-			  dmn__txn_vote_chain(ctx, a, level, err, &op_error,
-					      true);
+			  ((vote_solo_maybe(a) &&
+			    dmn__txn_vote_solo(ctx, a, level, err, &op_error)) ||
+			   dmn__txn_vote_chain(ctx, a, level, err, &op_error,
+					       true));
 		if (handled) /* final: the chain path is done with it */
 			dmn__handle_publish(&ctx->attachments, att, a->vote);
 		dmn__fast_pop(&h);

@@ -835,6 +835,12 @@ int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d);
  * level moves. */
 int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			uint32_t level, int *err, int *op_error, bool shared);
+/* dmn__txn_vote_chain when @a's vote is its domain's only input and the
+ * domain has no parent (a rail and its one device): the level is the
+ * vote, no aggregation. 1 if handled (as dmn__txn_vote_chain), 0 if the
+ * shape differs (nothing changed). O(levels seen) plus the callback. */
+int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
+		       uint32_t level, int *err, int *op_error);
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
 		    uint32_t *rounded);

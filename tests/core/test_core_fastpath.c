@@ -15,8 +15,10 @@
  * a failed lowering (kept, reported through dmn_last_error()).
  * The plain variants take the root's rounding hook away, so that a vote
  * on it takes the one-domain path (vote_alone in txn.c), with four voters
- * or with one (whose histogram bin moves in place and whose domain needs
- * no lock of its own on a striped context). Each runs twice: context B
+ * or with one (the one-voter path, dmn__txn_vote_solo: the level is the
+ * vote, the histogram's one bin moves in place, the domain needs no lock
+ * of its own on a striped context), the one voter also with no listener
+ * on either side (as in a driver's context). Each runs twice: context B
  * on dmn_lock_none, context A too or (_striped) on the default lock, whose
  * votes take the striped fast paths and dmn_vote's lock-free check of a
  * published unchanged vote.
@@ -52,7 +54,10 @@ struct side {
 	unsigned n_dev;
 };
 
-enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE };
+/* PLAIN_ONE_QUIET: PLAIN_ONE with no listener on either side, so that
+ * the one-voter path runs as it does in a driver's context (no event to
+ * build). */
+enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE, PLAIN_ONE_QUIET };
 
 static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 		      bool striped)
@@ -68,7 +73,8 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 		      * and dmn_vote's lock-free unchanged check */
 		memset(&cfg.lock, 0, sizeof(cfg.lock));
 	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
-	assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
+	if (shape != PLAIN_ONE_QUIET)
+		assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
 	if (shape == ROUNDED || chain)
 		assert_int_equal(dmn_domain_set_rounding(s->ctx, s->root,
@@ -86,7 +92,7 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 						 plus5, 0), 0);
 		s->n_dom = NDOM;
 	}
-	s->n_dev = shape == PLAIN_ONE ? 1 : NDEV;
+	s->n_dev = shape >= PLAIN_ONE ? 1 : NDEV;
 	for (unsigned i = 0; i < s->n_dev; i++) {
 		char name[8];
 		snprintf(name, sizeof(name), "d%u", i);
@@ -195,6 +201,8 @@ VARIANT(alone_equals_general, PLAIN, false)
 VARIANT(alone_equals_general_striped, PLAIN, true)
 VARIANT(alone_one_voter_equals_general, PLAIN_ONE, false)
 VARIANT(alone_one_voter_equals_general_striped, PLAIN_ONE, true)
+VARIANT(quiet_one_voter_equals_general, PLAIN_ONE_QUIET, false)
+VARIANT(quiet_one_voter_equals_general_striped, PLAIN_ONE_QUIET, true)
 
 int main(void)
 {
@@ -209,6 +217,8 @@ int main(void)
 		TEST(alone_equals_general_striped),
 		TEST(alone_one_voter_equals_general),
 		TEST(alone_one_voter_equals_general_striped),
+		TEST(quiet_one_voter_equals_general),
+		TEST(quiet_one_voter_equals_general_striped),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
