@@ -649,6 +649,14 @@ int cmd_scmi_serve(int argc, char **argv)
 		fprintf(stderr, "domino scmi-serve: error: %s\n",
 			dmn_strerror(err));
 		rc = EXIT_INPUT;
+	} else if (map.n_power > 0xffff || map.n_perf > 0xffff) {
+		/* SCMI domain ids are 16 bits (the attributes' domain count) */
+		fprintf(stderr,
+			"%s: error: the board has %u %s domains; SCMI numbers "
+			"at most 65535\n",
+			board.name, map.n_power > 0xffff ? map.n_power : map.n_perf,
+			map.n_power > 0xffff ? "power" : "performance");
+		rc = EXIT_INPUT;
 	} else {
 		rc = load_agents(args.agents, &map, &agents);
 		if (!rc)

@@ -259,6 +259,74 @@ static void scenarios(void)
 	free(text);
 }
 
+/*
+ * Large inputs whose size is in one place: a board whose one node name is
+ * 20,000 bytes long among 300 short ones (wide-name.dts, compiled at build
+ * time; the scenario wide-name.scn resumes every device), and a scenario
+ * naming each of the 100,000 devices of the flat-100000 shape, and a
+ * large agents file for `domino scmi-serve` on flat-20000.
+ */
+static void large(void)
+{
+	enum { WIDE = 20000, SHORT = 300, FLAT = 100000 };
+	size_t cap = (size_t)WIDE + 128 * SHORT + 256, len = 0;
+	char *text = malloc(cap);
+	if (!text)
+		exit(1);
+	len += (size_t)snprintf(text + len, cap - len, "/dts-v1/;\n/ {\n\tp");
+	memset(text + len, 'w', WIDE);
+	len += WIDE;
+	len += (size_t)snprintf(text + len, cap - len,
+				" { #power-domain-cells = <0>; phandle = <%u>; };\n"
+				"\twide-dev { power-domains = <%u>; };\n",
+				SHORT + 1, SHORT + 1);
+	for (unsigned k = 0; k < SHORT; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"\tpd%u { #power-domain-cells = <0>; "
+					"phandle = <%u>; };\n\tdev%u { "
+					"power-domains = <%u>; };\n",
+					k, k + 1, k, k + 1);
+	len += (size_t)snprintf(text + len, cap - len, "};\n");
+	write_file("wide-name.dts", text, len);
+	len = 0;
+	len += (size_t)snprintf(text + len, cap - len, "@0 resume wide-dev\n");
+	for (unsigned k = 0; k < SHORT; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"+1us resume dev%u\n", k);
+	write_file("wide-name.scn", text, len);
+	free(text);
+
+	cap = (size_t)FLAT * 32 + 64;
+	len = 0;
+	text = malloc(cap);
+	if (!text)
+		exit(1);
+	for (unsigned k = 0; k < FLAT; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"+1us resume dev@%u\n", k);
+	len += (size_t)snprintf(text + len, cap - len, "resume dev@x\n");
+	write_file("resume-flat-100000.scn", text, len);
+	free(text);
+
+	/* An agents file for flat-20000 (scmi-serve): 1,000,000 blank lines,
+	 * then one agent listing its 20,000 domains by name 20 times over. */
+	enum { BLANK = 1000000, DOMS = 20000, TIMES = 20 };
+	cap = BLANK + (size_t)DOMS * TIMES * 10 + 64;
+	len = 0;
+	text = malloc(cap);
+	if (!text)
+		exit(1);
+	memset(text, '\n', BLANK);
+	len = BLANK;
+	len += (size_t)snprintf(text + len, cap - len, "agent 1 ospm power ");
+	for (unsigned k = 0; k < DOMS * TIMES; k++)
+		len += (size_t)snprintf(text + len, cap - len, "%s/pd%u",
+					k ? "," : "", k % DOMS);
+	len += (size_t)snprintf(text + len, cap - len, "\n");
+	write_file("agents-flat-20000.txt", text, len);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -277,6 +345,7 @@ int main(int argc, char **argv)
 	}
 	blobs();
 	scenarios();
+	large();
 	free(base);
 	return 0;
 }
