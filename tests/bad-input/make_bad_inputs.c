@@ -130,6 +130,31 @@ static void escape_names(uint32_t off_struct, uint32_t size_struct,
 	free(p);
 }
 
+/*
+ * Two nodes with one phandle (dtc refuses to write that unless forced):
+ * the second phandle property of the structure block takes the first's
+ * value.
+ */
+static void duplicate_phandle(uint32_t off_struct, uint32_t size_struct,
+			      uint32_t off_strings, uint32_t size_strings)
+{
+	unsigned char *p = copy_base();
+	uint32_t nameoff = (uint32_t)(find(p, off_strings,
+					   off_strings + size_strings,
+					   "phandle", sizeof("phandle")) -
+				      off_strings);
+	unsigned char prop[12];
+	put32(prop, 0, 3); /* FDT_PROP, len 4, nameoff */
+	put32(prop, 4, 4);
+	put32(prop, 8, nameoff);
+	size_t end = off_struct + size_struct;
+	size_t first = find(p, off_struct, end, prop, sizeof(prop));
+	size_t second = find(p, first + 16, end, prop, sizeof(prop));
+	put32(p, second + 12, get32(p, first + 12));
+	write_file("duplicate-phandle.dtb", p, base_len);
+	free(p);
+}
+
 static void blobs(void)
 {
 	uint32_t off_struct = get32(base, HDR_OFF_STRUCT);
@@ -154,6 +179,7 @@ static void blobs(void)
 	write_file("trunc-last-byte.dtb", base, base_len - 1);
 
 	escape_names(off_struct, size_struct, off_strings, size_strings);
+	duplicate_phandle(off_struct, size_struct, off_strings, size_strings);
 	patched("bad-magic.dtb", HDR_MAGIC, 0xd00dfeef);
 	patched("magic-byte-swapped.dtb", HDR_MAGIC, 0xedfe0dd0);
 	patched("totalsize-larger.dtb", HDR_TOTALSIZE, (uint32_t)base_len + 4096);
