@@ -353,6 +353,124 @@ static void large(void)
 	free(text);
 }
 
+/* ---- a flattened tree written from scratch (dtc cannot parse 10,000
+ * sibling nodes: its parser's stack runs out) ---------------------------- */
+struct fdt_writer {
+	unsigned char *buf;
+	size_t len, cap;
+	char strings[256];
+	size_t strings_len;
+};
+
+static void fdt_bytes(struct fdt_writer *w, const void *p, size_t n)
+{
+	size_t padded = (n + 3) & ~(size_t)3;
+	if (w->len + padded > w->cap) {
+		w->cap = (w->len + padded) * 2;
+		w->buf = realloc(w->buf, w->cap);
+		if (!w->buf)
+			exit(1);
+	}
+	memcpy(w->buf + w->len, p, n);
+	memset(w->buf + w->len + n, 0, padded - n);
+	w->len += padded;
+}
+
+static void fdt_u32(struct fdt_writer *w, uint32_t v)
+{
+	unsigned char b[4];
+	put32(b, 0, v);
+	fdt_bytes(w, b, 4);
+}
+
+static void fdt_begin(struct fdt_writer *w, const char *name)
+{
+	fdt_u32(w, 1);
+	fdt_bytes(w, name, strlen(name) + 1);
+}
+
+/* A property of @n bytes at @p; its name joins the strings block. */
+static void fdt_prop(struct fdt_writer *w, const char *name, const void *p,
+		     size_t n)
+{
+	size_t off = 0;
+	while (off < w->strings_len && strcmp(w->strings + off, name))
+		off += strlen(w->strings + off) + 1;
+	if (off == w->strings_len) {
+		if (off + strlen(name) + 1 > sizeof(w->strings))
+			exit(1);
+		memcpy(w->strings + off, name, strlen(name) + 1);
+		w->strings_len += strlen(name) + 1;
+	}
+	fdt_u32(w, 3);
+	fdt_u32(w, (uint32_t)n);
+	fdt_u32(w, (uint32_t)off);
+	fdt_bytes(w, p, n);
+}
+
+static void fdt_cell(struct fdt_writer *w, const char *name, uint32_t v)
+{
+	unsigned char b[4];
+	put32(b, 0, v);
+	fdt_prop(w, name, b, 4);
+}
+
+/* Header, empty reservation map, structure, strings. */
+static void fdt_write(struct fdt_writer *w, const char *file)
+{
+	fdt_u32(w, 9); /* FDT_END */
+	size_t off_struct = HDR_SIZE + 16, size_struct = w->len;
+	size_t total = off_struct + size_struct + w->strings_len;
+	unsigned char *out = calloc(1, total);
+	if (!out)
+		exit(1);
+	put32(out, HDR_MAGIC, 0xd00dfeed);
+	put32(out, HDR_TOTALSIZE, (uint32_t)total);
+	put32(out, HDR_OFF_STRUCT, (uint32_t)off_struct);
+	put32(out, HDR_OFF_STRINGS, (uint32_t)(off_struct + size_struct));
+	put32(out, HDR_OFF_RSVMAP, HDR_SIZE);
+	put32(out, HDR_VERSION, 17);
+	put32(out, HDR_LAST_COMP, 16);
+	put32(out, HDR_SIZE_STRINGS, (uint32_t)w->strings_len);
+	put32(out, HDR_SIZE_STRUCT, (uint32_t)size_struct);
+	memcpy(out + off_struct, w->buf, size_struct);
+	memcpy(out + off_struct + size_struct, w->strings, w->strings_len);
+	write_file(file, out, total);
+	free(out);
+	free(w->buf);
+}
+
+/* One OPP table of 200,000 levels (each entry's duplicate check scanned
+ * the entries before it: quadratic), on a provider with one device. */
+static void opp_table_large(void)
+{
+	enum { N = 200000 };
+	struct fdt_writer w = {0};
+	char name[32];
+	fdt_begin(&w, "");
+	fdt_begin(&w, "opp-table");
+	fdt_prop(&w, "compatible", "operating-points-v2",
+		 sizeof("operating-points-v2"));
+	fdt_cell(&w, "phandle", 2);
+	for (unsigned k = 0; k < N; k++) {
+		snprintf(name, sizeof(name), "opp-%u", k + 1);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "opp-level", k + 1);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	fdt_u32(&w, 2);
+	fdt_begin(&w, "pd");
+	fdt_cell(&w, "#power-domain-cells", 0);
+	fdt_cell(&w, "phandle", 1);
+	fdt_cell(&w, "operating-points-v2", 2);
+	fdt_u32(&w, 2);
+	fdt_begin(&w, "dev");
+	fdt_cell(&w, "power-domains", 1);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2);
+	fdt_write(&w, "opp-table-200000.dtb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -372,6 +490,7 @@ int main(int argc, char **argv)
 	blobs();
 	scenarios();
 	large();
+	opp_table_large();
 	free(base);
 	return 0;
 }
