@@ -471,6 +471,30 @@ static void opp_table_large(void)
 	fdt_write(&w, "opp-table-200000.dtb");
 }
 
+/* Terminal escapes in the names `domino scmi-serve --list` prints: a
+ * provider node's name (the board) and an agent's name (the agents
+ * file, listed first on a board without domains). */
+static void scmi_escapes(void)
+{
+	struct fdt_writer w = {0};
+	fdt_begin(&w, "");
+	fdt_begin(&w, "pd\033[2J\033c\rX");
+	fdt_cell(&w, "#power-domain-cells", 0);
+	fdt_cell(&w, "phandle", 1);
+	fdt_u32(&w, 2);
+	fdt_begin(&w, "dev");
+	fdt_cell(&w, "power-domains", 1);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2);
+	fdt_write(&w, "scmi-escapes.dtb");
+	struct fdt_writer empty = {0};
+	fdt_begin(&empty, "");
+	fdt_u32(&empty, 2);
+	fdt_write(&empty, "no-domains.dtb");
+	static const char agents[] = "agent 1 a\033[31m power all\n";
+	write_file("agents-escapes.txt", agents, sizeof(agents) - 1);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -491,6 +515,7 @@ int main(int argc, char **argv)
 	scenarios();
 	large();
 	opp_table_large();
+	scmi_escapes();
 	free(base);
 	return 0;
 }
