@@ -415,6 +415,23 @@ static void fdt_cell(struct fdt_writer *w, const char *name, uint32_t v)
 	fdt_prop(w, name, b, 4);
 }
 
+/* A zero-cell provider @name (phandle 1; OPP table phandle @table unless
+ * 0) and a device "dev" on it, then the root's end. */
+static void fdt_provider_and_device(struct fdt_writer *w, const char *name,
+				    uint32_t table)
+{
+	fdt_begin(w, name);
+	fdt_cell(w, "#power-domain-cells", 0);
+	fdt_cell(w, "phandle", 1);
+	if (table)
+		fdt_cell(w, "operating-points-v2", table);
+	fdt_u32(w, 2); /* FDT_END_NODE */
+	fdt_begin(w, "dev");
+	fdt_cell(w, "power-domains", 1);
+	fdt_u32(w, 2);
+	fdt_u32(w, 2); /* the root's */
+}
+
 /* Header, empty reservation map, structure, strings. */
 static void fdt_write(struct fdt_writer *w, const char *file)
 {
@@ -459,15 +476,7 @@ static void opp_table_large(void)
 		fdt_u32(&w, 2); /* FDT_END_NODE */
 	}
 	fdt_u32(&w, 2);
-	fdt_begin(&w, "pd");
-	fdt_cell(&w, "#power-domain-cells", 0);
-	fdt_cell(&w, "phandle", 1);
-	fdt_cell(&w, "operating-points-v2", 2);
-	fdt_u32(&w, 2);
-	fdt_begin(&w, "dev");
-	fdt_cell(&w, "power-domains", 1);
-	fdt_u32(&w, 2);
-	fdt_u32(&w, 2);
+	fdt_provider_and_device(&w, "pd", 2);
 	fdt_write(&w, "opp-table-200000.dtb");
 }
 
@@ -478,14 +487,7 @@ static void scmi_escapes(void)
 {
 	struct fdt_writer w = {0};
 	fdt_begin(&w, "");
-	fdt_begin(&w, "pd\033[2J\033c\rX");
-	fdt_cell(&w, "#power-domain-cells", 0);
-	fdt_cell(&w, "phandle", 1);
-	fdt_u32(&w, 2);
-	fdt_begin(&w, "dev");
-	fdt_cell(&w, "power-domains", 1);
-	fdt_u32(&w, 2);
-	fdt_u32(&w, 2);
+	fdt_provider_and_device(&w, "pd\033[2J\033c\rX", 0);
 	fdt_write(&w, "scmi-escapes.dtb");
 	struct fdt_writer empty = {0};
 	fdt_begin(&empty, "");
