@@ -154,6 +154,14 @@ static const char *protocol_name(uint32_t p)
 					  : "?";
 }
 
+/* "agent ID NAME": the name from the agents file, escaped as every name
+ * from a file is (cli_text), so it cannot move the terminal's cursor. */
+static void agent_words(const struct dmn_scmi_agent *a)
+{
+	cli_printf("agent %u ", a->id);
+	cli_text(stdout, a->name);
+}
+
 static void log_message(const struct server *s, unsigned agent, const char *dir,
 			const uint8_t *msg, size_t len)
 {
@@ -161,8 +169,9 @@ static void log_message(const struct server *s, unsigned agent, const char *dir,
 		return;
 	const struct dmn_scmi_agent *a = &s->agents->agents[agent];
 	uint32_t h = len >= 4 ? get32(msg) : 0;
-	printf("agent %u %s %s %s 0x%02x msg 0x%02x type %u token %u", a->id,
-	       a->name, dir, protocol_name(dmn_scmi_header_protocol(h)),
+	agent_words(a);
+	printf(" %s %s 0x%02x msg 0x%02x type %u token %u", dir,
+	       protocol_name(dmn_scmi_header_protocol(h)),
 	       dmn_scmi_header_protocol(h), dmn_scmi_header_msg(h), dmn_scmi_header_type(h),
 	       dmn_scmi_header_token(h));
 	if (!strcmp(dir, "->") && len >= 8)
@@ -342,8 +351,8 @@ static void accept_conn(struct server *s, unsigned agent)
 	c->agent = agent;
 	s->n_conns++;
 	if (s->verbose) {
-		printf("agent %u %s connected\n", s->agents->agents[agent].id,
-		       s->agents->agents[agent].name);
+		agent_words(&s->agents->agents[agent]);
+		cli_puts(" connected\n");
 		fflush(stdout);
 	}
 }
@@ -379,8 +388,8 @@ static int serve(struct server *s)
 					const struct dmn_scmi_agent *a =
 					    &s->agents
 						 ->agents[s->conns[i].agent];
-					printf("agent %u %s disconnected\n",
-					       a->id, a->name);
+					agent_words(a);
+					cli_puts(" disconnected\n");
 					fflush(stdout);
 				}
 				conn_close(s, &s->conns[i]);
@@ -499,7 +508,9 @@ static int load_agents(const char *path, const struct dmn_scmi_board_map *map,
 		return EXIT_INPUT;
 	}
 	if (e) {
-		fprintf(stderr, "%s:%s\n", path, err);
+		fprintf(stderr, "%s:", path);
+		cli_text(stderr, err); /* quotes the file's words */
+		fputc('\n', stderr);
 		return EXIT_INPUT;
 	}
 	return 0;
@@ -515,16 +526,22 @@ static int run(struct serve_args *args, struct dmn_sim *sim,
 	       const struct dmn_scmi_agents *agents)
 {
 	if (args->list) {
-		for (unsigned i = 0; i < map->n_power; i++)
-			printf("power %u %s\n", i, map->power[i].name);
-		for (unsigned j = 0; j < map->n_perf; j++)
-			printf("perf %u %s\n", j, map->perf[j].name);
+		for (unsigned i = 0; i < map->n_power; i++) {
+			cli_printf("power %u ", i);
+			cli_text(stdout, map->power[i].name);
+			cli_puts("\n");
+		}
+		for (unsigned j = 0; j < map->n_perf; j++) {
+			cli_printf("perf %u ", j);
+			cli_text(stdout, map->perf[j].name);
+			cli_puts("\n");
+		}
 		for (unsigned k = 0; k < agents->n_agents; k++) {
 			char path[4096];
 			socket_path(path, sizeof(path), args->dir,
 				    agents->agents[k].id);
-			printf("agent %u %s %s\n", agents->agents[k].id,
-			       agents->agents[k].name, path);
+			agent_words(&agents->agents[k]);
+			cli_printf(" %s\n", path);
 		}
 		return EXIT_OK;
 	}
@@ -588,9 +605,10 @@ static int run(struct serve_args *args, struct dmn_sim *sim,
 			sigaction(SIGINT, &sa, &old_int);
 			sigaction(SIGTERM, &sa, &old_term);
 			signal(SIGPIPE, SIG_IGN);
-			for (unsigned k = 0; k < agents->n_agents; k++)
-				printf("agent %u %s %s\n", agents->agents[k].id,
-				       agents->agents[k].name, s.paths[k]);
+			for (unsigned k = 0; k < agents->n_agents; k++) {
+				agent_words(&agents->agents[k]);
+				cli_printf(" %s\n", s.paths[k]);
+			}
 			fflush(stdout);
 			rc = serve(&s);
 			sigaction(SIGINT, &old_int, NULL);
@@ -648,6 +666,14 @@ int cmd_scmi_serve(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "domino scmi-serve: error: %s\n",
 			dmn_strerror(err));
+		rc = EXIT_INPUT;
+	} else if (map.n_power > 0xffff || map.n_perf > 0xffff) {
+		/* SCMI domain ids are 16 bits (the attributes' domain count) */
+		fprintf(stderr,
+			"%s: error: the board has %u %s domains; SCMI numbers "
+			"at most 65535\n",
+			board.name, map.n_power > 0xffff ? map.n_power : map.n_perf,
+			map.n_power > 0xffff ? "power" : "performance");
 		rc = EXIT_INPUT;
 	} else {
 		rc = load_agents(args.agents, &map, &agents);

@@ -32,6 +32,8 @@
  *   warning  opp-duplicate          same frequencies and level (and
  *                                   hardware version) as an earlier entry
  *   warning  domain-defined-twice   a nested domain number repeats
+ *   warning  phandle-duplicate      a phandle two nodes carry (references
+ *                                   go to the first in node order)
  *   warning  consumer-of-disabled-provider
  *   warning  opp-required-unmatched a required OPP matching none of the
  *                                   node's domains (DESIGN §1)

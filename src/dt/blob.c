@@ -296,12 +296,28 @@ int dmn__dt_blob_index(struct dmn_dt_loader *ld)
 		qsort(ld->phandles, ld->n_phandles, sizeof(*ld->phandles),
 		      cmp_phandle);
 	/* A phandle given to two nodes resolves to the first (lowest index):
-	 * drop the later ones so the binary search is unambiguous. */
+	 * drop the later ones so the binary search is unambiguous, and say
+	 * so (dtc refuses such a tree unless forced; a reference meant for
+	 * the later node silently went to the first). The first is named by
+	 * its node name: a path per duplicate is quadratic in a deep blob. */
 	unsigned w = 0;
-	for (unsigned r = 0; r < ld->n_phandles; r++)
-		if (!w ||
-		    ld->phandles[w - 1].phandle != ld->phandles[r].phandle)
+	for (unsigned r = 0; r < ld->n_phandles; r++) {
+		const struct dmn_dt_phandle_slot *kept =
+		    w ? &ld->phandles[w - 1] : NULL;
+		if (!kept || kept->phandle != ld->phandles[r].phandle) {
 			ld->phandles[w++] = ld->phandles[r];
+			continue;
+		}
+		if (DT_WARN(ld, "phandle-duplicate", ld->phandles[r].node,
+			    "phandle",
+			    "phandle 0x%x is also an earlier node's (%s): "
+			    "references to it go there",
+			    (unsigned)kept->phandle,
+			    ld->nodes[kept->node].name[0]
+				? ld->nodes[kept->node].name
+				: "/") == -ENOMEM)
+			return -ENOMEM;
+	}
 	ld->n_phandles = w;
 
 	return index_labels(ld);

@@ -49,7 +49,8 @@ int dmn_report_write_events_text(const struct dmn_report_model *m,
 		const struct dmn_report_event *e = &m->events[i];
 		int d = dmn__rpt_index_find(&ix, e->domain);
 		size_t w = dmn__rpt_text_width(subject(e));
-		w_subject = w > w_subject ? w : w_subject;
+		if (w <= RPT_ALIGN_MAX && w > w_subject)
+			w_subject = w;
 		dmn__rpt_describe_event(change, sizeof(change), e,
 				   d >= 0 ? &m->domains[d] : NULL);
 		w = dmn__rpt_text_width(change);
@@ -74,7 +75,8 @@ int dmn_report_write_events_text(const struct dmn_report_model *m,
 		dmn__rpt_out_puts(&o, st.bold);
 		dmn__rpt_out_text(&o, subject(e));
 		dmn__rpt_out_puts(&o, st.reset);
-		dmn__rpt_out_pad(&o, w_subject - dmn__rpt_text_width(subject(e)) + 2);
+		w = dmn__rpt_text_width(subject(e));
+		dmn__rpt_out_pad(&o, w < w_subject ? w_subject - w + 2 : 2);
 
 		bad = dmn__rpt_describe_event(change, sizeof(change), e,
 					 d >= 0 ? &m->domains[d] : NULL);

@@ -68,6 +68,13 @@ size_t dmn__rpt_text_width(const char *s);
 
 /* Buffer sizes large enough for every formatter below. */
 #define RPT_NUM_LEN 40
+
+/* The widest cell a text column aligns to. A wider one (a 20,000-byte
+ * node name, a nested domain's full path) is written whole, followed by
+ * the column's gap, and does not widen the column: every row padded to
+ * the widest name was rows x width, 40 MB of summary from a 116 KB
+ * blob. */
+#define RPT_ALIGN_MAX 100
 /* A short phrase of fixed words and a few numbers, each at most
  * RPT_NUM_LEN - 1 characters: "vote 4294967295 (parked: suspended)",
  * "undoing a rollback; safe: stays at 4294967295", "rate 0-1.332 GHz". */

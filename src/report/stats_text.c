@@ -54,8 +54,9 @@ static void row(struct dmn_report_out *o, const char *group, const char *label,
 	char t[RPT_NUM_LEN], pct[RPT_NUM_LEN];
 
 	dmn__rpt_out_printf(o, "  %-7s ", group);
+	size_t w = dmn__rpt_text_width(label);
 	dmn__rpt_out_text(o, label);
-	dmn__rpt_out_pad(o, w_label - dmn__rpt_text_width(label));
+	dmn__rpt_out_pad(o, w < w_label ? w_label - w : 0);
 	dmn__rpt_out_printf(o, "  %11s  %6s", dmn__rpt_fmt_time(t, ns),
 		       dmn__rpt_fmt_pct(pct, ns, end));
 }
@@ -83,13 +84,15 @@ int dmn_report_write_stats_text(const struct dmn_report_model *m,
 			continue;
 		for (unsigned k = 0; d->idle && k < d->n_idle; k++) {
 			size_t w = dmn__rpt_text_width(d->idle[k].name);
-			w_label = w > w_label ? w : w_label;
+			if (w <= RPT_ALIGN_MAX && w > w_label)
+				w_label = w;
 		}
 		for (unsigned k = 0; d->pstates && k < d->n_pstates; k++) {
 			size_t w;
 			pstate_label(label, d, &d->pstates[k]);
 			w = dmn__rpt_text_width(label);
-			w_label = w > w_label ? w : w_label;
+			if (w <= RPT_ALIGN_MAX && w > w_label)
+				w_label = w;
 		}
 	}
 

@@ -112,6 +112,8 @@ static void styled(struct summary *s, const char *style, const char *text,
 		dmn__rpt_out_puts(s->o, s->st.reset);
 	if (width > w)
 		dmn__rpt_out_pad(s->o, width - w);
+	else if (width) /* wider than RPT_ALIGN_MAX */
+		dmn__rpt_out_pad(s->o, GAP);
 }
 
 static void emit(struct summary *s, const struct row *r)
@@ -122,13 +124,18 @@ static void emit(struct summary *s, const struct row *r)
 	int has_notes = r->note1 || r->note2 || r->note3;
 
 	if (s->measuring) {
-		s->w_name = wn > s->w_name ? wn : s->w_name;
-		s->w_status = ws > s->w_status ? ws : s->w_status;
-		s->w_value = wv > s->w_value ? wv : s->w_value;
+		if (wn <= RPT_ALIGN_MAX && wn > s->w_name)
+			s->w_name = wn;
+		if (ws <= RPT_ALIGN_MAX && ws > s->w_status)
+			s->w_status = ws;
+		if (wv <= RPT_ALIGN_MAX && wv > s->w_value)
+			s->w_value = wv;
 		return;
 	}
 	prefix(s, r);
-	styled(s, r->name_style, r->name, s->w_name - prefix_width(r) + GAP);
+	size_t pw = prefix_width(r);
+	styled(s, r->name_style, r->name,
+	       s->w_name > pw ? s->w_name - pw + GAP : GAP);
 	styled(s, r->status_style, r->status, s->w_status + GAP);
 	styled(s, r->value_style, r->value, has_notes ? s->w_value + GAP : 0);
 	for (int i = 0, first = 1; i < 3; i++) {

@@ -8,11 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A domain's name for look-ups by name: sorted by (bytes, index). */
+struct name_ix {
+	const char *name;
+	size_t len;
+	unsigned index;
+};
+
 struct parser {
 	const struct dmn_scmi_board_map *map;
 	char *err;
 	size_t err_size;
 	unsigned line;
+	/* power and perf names, sorted at the first look-up by name: a scan
+	 * of the board per list item was items x domains */
+	struct name_ix *names[2];
 };
 
 static int fail(struct parser *p, const char *fmt, ...)
@@ -47,6 +57,51 @@ static int number(const char *s, size_t len, unsigned long max,
 	return 0;
 }
 
+static int name_cmp(const void *x, const void *y)
+{
+	const struct name_ix *a = x, *b = y;
+	int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+/* The first domain of kind @perf named @s (@len bytes) into *@out:
+ * 1 found, 0 not, -ENOMEM. */
+static int find_name(struct parser *p, int perf, const char *s, size_t len,
+		     unsigned *out)
+{
+	unsigned n = perf ? p->map->n_perf : p->map->n_power;
+	struct name_ix *v = p->names[perf];
+	if (!v) {
+		v = malloc((n ? n : 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (unsigned i = 0; i < n; i++) {
+			const char *name = perf ? p->map->perf[i].name
+						: p->map->power[i].name;
+			v[i] = (struct name_ix){name, strlen(name), i};
+		}
+		qsort(v, n, sizeof(*v), name_cmp);
+		p->names[perf] = v;
+	}
+	unsigned lo = 0, hi = n;
+	struct name_ix probe = {s, len, 0};
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (name_cmp(&v[mid], &probe) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || v[lo].len != len || memcmp(v[lo].name, s, len))
+		return 0;
+	*out = v[lo].index;
+	return 1;
+}
+
 static void set_range(uint8_t *bits, unsigned long lo, unsigned long hi)
 {
 	for (unsigned long i = lo; i <= hi; i++)
@@ -73,17 +128,12 @@ static int parse_list(struct parser *p, const char *kind, const char *s,
 			item++;
 		unsigned long lo, hi;
 		const char *dash = memchr(s, '-', item);
-		int found = 0;
-		for (unsigned i = 0; i < n && !found; i++) {
-			const char *name =
-			    perf ? p->map->perf[i].name : p->map->power[i].name;
-			if (strlen(name) == item && !memcmp(name, s, item)) {
-				set_range(bits, i, i);
-				found = 1;
-			}
-		}
+		unsigned at;
+		int found = find_name(p, perf, s, item, &at);
+		if (found < 0)
+			return found;
 		if (found)
-			;
+			set_range(bits, at, at);
 		else if (!number(s, item, 0xffff, &lo)) {
 			if (lo >= n)
 				return fail(
@@ -217,16 +267,16 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 	return 0;
 }
 
-int dmn_scmi_agents_parse(const char *text, size_t len,
-		      const struct dmn_scmi_board_map *map, struct dmn_scmi_agents *out,
-		      char *err, size_t err_size)
+static int parse_text(struct parser *p, const char *text, size_t len,
+		      struct dmn_scmi_agents *out)
 {
-	if ((!text && len) || !map || !out)
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	struct parser p = {map, err, err_size, 0};
+	const struct dmn_scmi_board_map *map = p->map;
+	/* Room for one agent a line, up to the most ids there are: a line
+	 * past them repeats an id, which is an error before it is stored
+	 * (one slot a line was lines x domains bytes: 16 GB for a
+	 * 1,000,000-line file on 65,535 domains). */
 	unsigned lines = 1;
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len && lines < DMN_SCMI_MAX_AGENTS; i++)
 		lines += text[i] == '\n';
 	size_t pbytes = (map->n_power + 7) / 8, fbytes = (map->n_perf + 7) / 8;
 	struct storage *st = calloc(1, sizeof(*st));
@@ -247,12 +297,12 @@ int dmn_scmi_agents_parse(const char *text, size_t len,
 		size_t end = start;
 		while (end < len && text[end] != '\n')
 			end++;
-		p.line++;
+		p->line++;
 		if (memchr(text + start, 0, end - start)) {
 			dmn_scmi_agents_free(out);
-			return fail(&p, "NUL byte in the line");
+			return fail(p, "NUL byte in the line");
 		}
-		int rc = parse_line(&p, text + start, end - start, st, &n,
+		int rc = parse_line(p, text + start, end - start, st, &n,
 				    pbytes, fbytes);
 		if (rc) {
 			dmn_scmi_agents_free(out);
@@ -261,14 +311,28 @@ int dmn_scmi_agents_parse(const char *text, size_t len,
 		start = end + 1;
 	}
 	if (!n) {
-		p.line = p.line ? p.line : 1;
+		p->line = p->line ? p->line : 1;
 		dmn_scmi_agents_free(out);
-		return fail(&p, "no agent (a line 'agent ID NAME [power LIST] "
+		return fail(p, "no agent (a line 'agent ID NAME [power LIST] "
 				"[perf LIST]')");
 	}
 	out->agents = st->agents;
 	out->n_agents = n;
 	return 0;
+}
+
+int dmn_scmi_agents_parse(const char *text, size_t len,
+		      const struct dmn_scmi_board_map *map, struct dmn_scmi_agents *out,
+		      char *err, size_t err_size)
+{
+	if ((!text && len) || !map || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	struct parser p = {map, err, err_size, 0, {NULL, NULL}};
+	int rc = parse_text(&p, text, len, out);
+	free(p.names[0]);
+	free(p.names[1]);
+	return rc;
 }
 
 void dmn_scmi_agents_free(struct dmn_scmi_agents *agents)

@@ -8,6 +8,8 @@
 #define DOM_NOTIFY_LIMITS (1u << 29)
 #define DOM_NOTIFY_LEVEL (1u << 28)
 #define LEVEL_ENTRY_BYTES 12u
+#define DESCRIBE_MAX_RETURNED 0xfffu
+#define DESCRIBE_MAX_REMAINING 0xffffu
 
 /* 0 -> L: store the vote while suspended (it is checked there: -ERANGE),
  * then resume, which raises and powers on as one transaction. L -> 0: the
@@ -104,8 +106,17 @@ static int32_t describe_levels(struct dmn_scmi_server *s, struct scmi__agent *a,
 		return DMN_SCMI_INVALID_PARAMETERS;
 	uint32_t left = d->n_levels - first;
 	size_t fit = (r->cap - r->len - 4) / LEVEL_ENTRY_BYTES;
+	/* num_levels: bits 11:0 returned, 31:16 remaining. A reply never
+	 * holds more than 4,095 levels (--max-msg allows 5,460), and a
+	 * domain of more than 65,535 further levels says 65,535: the agent
+	 * asks again while any remain. */
+	if (fit > DESCRIBE_MAX_RETURNED)
+		fit = DESCRIBE_MAX_RETURNED;
 	uint32_t n = left < fit ? left : (uint32_t)fit;
-	scmi__add32(r, (left - n) << 16 | n);
+	uint32_t remaining = left - n < DESCRIBE_MAX_REMAINING
+				 ? left - n
+				 : DESCRIBE_MAX_REMAINING;
+	scmi__add32(r, remaining << 16 | n);
 	for (uint32_t k = 0; k < n; k++) {
 		const struct dmn_scmi_perf_level *l = &d->levels[first + k];
 		scmi__add32(r, l->level);

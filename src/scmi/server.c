@@ -379,29 +379,72 @@ static int check_config(const struct dmn_scmi_config *c)
 	return 0;
 }
 
+/* The map's order: by handle, then power domains before perf domains,
+ * each by wire index (so the first of equal handles wins, as before). */
+static int map_before(const struct scmi__handle_map *a,
+		      const struct scmi__handle_map *b)
+{
+	if (a->handle != b->handle)
+		return a->handle < b->handle;
+	uint32_t oa = a->power >= 0 ? (uint32_t)a->power
+				    : 0x10000u + (uint32_t)a->perf;
+	uint32_t ob = b->power >= 0 ? (uint32_t)b->power
+				    : 0x10000u + (uint32_t)b->perf;
+	return oa < ob;
+}
+
+static void map_sift(struct scmi__handle_map *m, unsigned root, unsigned n)
+{
+	for (unsigned child; (child = 2 * root + 1) < n; root = child) {
+		if (child + 1 < n && map_before(&m[child], &m[child + 1]))
+			child++;
+		if (!map_before(&m[root], &m[child]))
+			return;
+		struct scmi__handle_map t = m[root];
+		m[root] = m[child];
+		m[child] = t;
+	}
+}
+
+/* Handle -> wire indices: one entry per wire domain, heap-sorted (no
+ * libc sort, no recursion: a freestanding build links this; an insertion
+ * per domain was quadratic, 4 s at 65,535 domains), then equal handles
+ * merged. */
 static int build_map(struct dmn_scmi_server *s)
 {
-	s->map = zalloc(s, s->n_power + s->n_perf, sizeof(*s->map));
+	unsigned n = s->n_power + s->n_perf;
+	s->map = zalloc(s, n, sizeof(*s->map));
 	if (!s->map)
 		return -ENOMEM;
-	for (unsigned i = 0; i < s->n_power + s->n_perf; i++) {
-		uint32_t h = i < s->n_power ? s->power[i]
-					    : s->perf[i - s->n_power].domain;
-		unsigned k = 0;
-		while (k < s->n_map && s->map[k].handle < h)
-			k++;
-		if (k == s->n_map || s->map[k].handle != h) {
-			memmove(&s->map[k + 1], &s->map[k],
-				(s->n_map - k) * sizeof(*s->map));
-			s->map[k].handle = h;
-			s->map[k].power = s->map[k].perf = -1;
-			s->n_map++;
-		}
-		if (i < s->n_power && s->map[k].power < 0)
-			s->map[k].power = (int32_t)i;
-		else if (i >= s->n_power && s->map[k].perf < 0)
-			s->map[k].perf = (int32_t)(i - s->n_power);
+	for (unsigned i = 0; i < n; i++) {
+		struct scmi__handle_map *m = &s->map[i];
+		int power = i < s->n_power;
+		m->handle = power ? s->power[i] : s->perf[i - s->n_power].domain;
+		m->power = power ? (int32_t)i : -1;
+		m->perf = power ? -1 : (int32_t)(i - s->n_power);
 	}
+	for (unsigned i = n / 2; i-- > 0;)
+		map_sift(s->map, i, n);
+	for (unsigned end = n; end > 1; end--) {
+		struct scmi__handle_map t = s->map[0];
+		s->map[0] = s->map[end - 1];
+		s->map[end - 1] = t;
+		map_sift(s->map, 0, end - 1);
+	}
+	unsigned k = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct scmi__handle_map m = s->map[i];
+		struct scmi__handle_map *last = k ? &s->map[k - 1] : NULL;
+		if (last && last->handle == m.handle) {
+			if (last->power < 0)
+				last->power = m.power;
+			if (last->perf < 0)
+				last->perf = m.perf;
+		} else {
+			s->map[k++] = m;
+		}
+	}
+	s->n_map = k;
 	return 0;
 }
 

@@ -528,6 +528,10 @@ void dmn_sim_free(struct dmn_sim *sim)
 	free(sim->vote_scratch);
 	free(sim->dom_ix);
 	free(sim->dev_ix);
+	dmn__sim_names_free(sim->dev_names);
+	dmn__sim_names_free(sim->dom_names);
+	free(sim->level_tables);
+	free(sim->level_stack);
 	free(sim->doms);
 	free(sim->devs);
 	free(sim);

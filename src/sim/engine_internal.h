@@ -62,6 +62,30 @@ struct dmn_sim_handle_ix {
 	int32_t index;
 };
 
+/* A frame of dmn__sim_find_level's walk: @next, the parent of @dom to
+ * look at next. */
+struct dmn_sim_level_frame {
+	unsigned dom, next;
+};
+
+/* One name of a device or domain, sorted by (bytes, index) for binary
+ * search; @len bytes of @key (a node name's base is a prefix of it). */
+struct dmn_sim_name {
+	const char *key;
+	size_t len;
+	int32_t index;
+};
+
+/* The names a scenario looks up, built at the first look-up
+ * (engine_names.c): a scan of the board per command was quadratic for a
+ * scenario naming each device of a large board. @exact: the names a
+ * look-up tries first (a device's name, path and labels; a domain's
+ * name); @node and @base: node names with and without the unit address. */
+struct dmn_sim_names {
+	struct dmn_sim_name *exact, *node, *base;
+	size_t n_exact, n_node, n_base;
+};
+
 struct dmn_sim {
 	const char *board_name;
 	struct dmn_dt_board *board;
@@ -89,6 +113,10 @@ struct dmn_sim {
 	int last_error; /* of the latest command, for `expect last-error` */
 	int undoing; /* the current command is rolling back */
 	int names_device; /* whose attachment names a suggestion looks at */
+	struct dmn_sim_names *dev_names, *dom_names; /* NULL until used */
+	int32_t *level_tables; /* per domain: dmn__sim_find_level's table,
+				  -3 until known; NULL until used */
+	struct dmn_sim_level_frame *level_stack; /* its walk's, n_domains */
 
 	struct dmn_report_event *events;
 	unsigned n_events, cap_events;
@@ -122,6 +150,7 @@ int dmn__sim_explain_index(struct dmn_sim *sim, unsigned domain, char **out);
  * -ENOMEM: dmn__sim_find_level's walk of the ancestors) with the reason, and a "did you mean" where one is close, in @why.
  */
 int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_t size);
+void dmn__sim_names_free(struct dmn_sim_names *names);
 int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_t size);
 int dmn__sim_find_attachment(struct dmn_sim *sim, int device, const char *name,
 			char *why, size_t size);

@@ -37,9 +37,9 @@ msg_add(struct msg *m, const char *fmt, ...)
 
 /* "unknown device 'x'; did you mean 'y'?" over the board's names */
 static int unknown(struct msg *m, const char *what, const char *name,
-		   dmn_scn_name_fn name_at, const struct dmn_dt_board *b, size_t n)
+		   dmn_scn_name_fn name_at, void *user, size_t n)
 {
-	const char *hint = dmn_scn_suggest_fn(name, name_at, (void *)b, n);
+	const char *hint = dmn_scn_suggest_fn(name, name_at, user, n);
 	msg_add(m, "unknown %s '%s'", what, name);
 	if (hint)
 		msg_add(m, "; did you mean '%s'?", hint);
@@ -47,17 +47,29 @@ static int unknown(struct msg *m, const char *what, const char *name,
 }
 
 /* Suggestions for devices come from every name: the @i-th of each
- * device's name followed by its other labels. A walk per call is fine
- * for the hundred or so devices of a board. */
+ * device's name followed by its other labels. dmn_scn_suggest_fn asks
+ * for them in order, so a cursor keeps the walk linear (one from the
+ * first device per name was quadratic: 7 s for 80,000 devices). */
+struct device_cursor {
+	const struct dmn_dt_board *b;
+	unsigned d;   /* the device holding name number @first */
+	size_t first; /* the number of its first name */
+};
+
 static const char *device_name_at(void *user, size_t i)
 {
-	const struct dmn_dt_board *b = user;
-	for (unsigned d = 0; d < b->n_devices; d++) {
-		const struct dmn_dt_device *dev = &b->devices[d];
+	struct device_cursor *c = user;
+	if (i < c->first) {
+		c->d = 0;
+		c->first = 0;
+	}
+	for (; c->d < c->b->n_devices; c->d++) {
+		const struct dmn_dt_device *dev = &c->b->devices[c->d];
 		size_t n = dev->n_labels > 1 ? dev->n_labels : 1;
-		if (i < n)
-			return i ? dev->labels[i] : dev->name;
-		i -= n;
+		if (i < c->first + n)
+			return i > c->first ? dev->labels[i - c->first]
+					    : dev->name;
+		c->first += n;
 	}
 	return NULL;
 }
@@ -125,10 +137,164 @@ int dmn__sim_find_attachment(struct dmn_sim *sim, int device, const char *name,
 	return -ENOENT;
 }
 
+/* ---- the name index ---------------------------------------------------- */
+
+static int name_cmp(const void *x, const void *y)
+{
+	const struct dmn_sim_name *a = x, *b = y;
+	int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+/* The entry of the lowest index named @key (@len bytes) in sorted @v, or
+ * NULL; *@dup (when given): another index has that name too. */
+static const struct dmn_sim_name *name_get(const struct dmn_sim_name *v,
+					   size_t n, const char *key,
+					   size_t len, int *dup)
+{
+	struct dmn_sim_name probe = {key, len, INT32_MIN};
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (name_cmp(&v[mid], &probe) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || v[lo].len != len || memcmp(v[lo].key, key, len))
+		return NULL;
+	if (dup)
+		*dup = lo + 1 < n && v[lo + 1].len == len &&
+		       !memcmp(v[lo + 1].key, key, len) &&
+		       v[lo + 1].index != v[lo].index;
+	return &v[lo];
+}
+
+void dmn__sim_names_free(struct dmn_sim_names *names)
+{
+	if (!names)
+		return;
+	free(names->exact);
+	free(names->node);
+	free(names->base);
+	free(names);
+}
+
+/* Room for @n_exact exact names and @n_node node names and bases; NULL
+ * on -ENOMEM. */
+static struct dmn_sim_names *names_alloc(size_t n_exact, size_t n_node)
+{
+	struct dmn_sim_names *x = calloc(1, sizeof(*x));
+	if (!x)
+		return NULL;
+	x->exact = malloc((n_exact ? n_exact : 1) * sizeof(*x->exact));
+	x->node = malloc((n_node ? n_node : 1) * sizeof(*x->node));
+	x->base = malloc((n_node ? n_node : 1) * sizeof(*x->base));
+	if (!x->exact || !x->node || !x->base) {
+		dmn__sim_names_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+static void name_add(struct dmn_sim_name *v, size_t *n, const char *key,
+		     size_t len, unsigned index)
+{
+	v[(*n)++] = (struct dmn_sim_name){key, len, (int32_t)index};
+}
+
+static void names_sort(struct dmn_sim_names *x)
+{
+	qsort(x->exact, x->n_exact, sizeof(*x->exact), name_cmp);
+	qsort(x->node, x->n_node, sizeof(*x->node), name_cmp);
+	qsort(x->base, x->n_base, sizeof(*x->base), name_cmp);
+}
+
+/* The board's device names, sorted (NULL on -ENOMEM: look-ups scan). */
+static const struct dmn_sim_names *device_index(struct dmn_sim *sim)
+{
+	const struct dmn_dt_board *b = sim->board;
+	if (sim->dev_names)
+		return sim->dev_names;
+	size_t n_exact = 0;
+	for (unsigned i = 0; i < b->n_devices; i++)
+		n_exact += 2 + (size_t)b->devices[i].n_labels;
+	struct dmn_sim_names *x = names_alloc(n_exact, b->n_devices);
+	if (!x)
+		return NULL;
+	for (unsigned i = 0; i < b->n_devices; i++) {
+		const struct dmn_dt_device *d = &b->devices[i];
+		name_add(x->exact, &x->n_exact, d->name, strlen(d->name), i);
+		name_add(x->exact, &x->n_exact, d->path, strlen(d->path), i);
+		for (unsigned k = 0; k < d->n_labels; k++)
+			name_add(x->exact, &x->n_exact, d->labels[k],
+				 strlen(d->labels[k]), i);
+		const char *at = strchr(d->node_name, '@');
+		name_add(x->node, &x->n_node, d->node_name,
+			 strlen(d->node_name), i);
+		name_add(x->base, &x->n_base, d->node_name,
+			 at ? (size_t)(at - d->node_name)
+			    : strlen(d->node_name),
+			 i);
+	}
+	names_sort(x);
+	sim->dev_names = x;
+	return x;
+}
+
+/* dmn_dt_device_find through the index: a name, path or label (the
+ * device of the lowest index), else a node name with, then (for a name
+ * without `@`) without the unit address that one device alone has. */
+static int device_lookup(struct dmn_sim *sim, const char *name)
+{
+	const struct dmn_sim_names *x = device_index(sim);
+	if (!x)
+		return dmn_dt_device_find(sim->board, name);
+	size_t len = strlen(name);
+	int dup = 0;
+	const struct dmn_sim_name *e =
+	    name_get(x->exact, x->n_exact, name, len, NULL);
+	if (e)
+		return e->index;
+	e = name_get(x->node, x->n_node, name, len, &dup);
+	if (!e && !strchr(name, '@'))
+		e = name_get(x->base, x->n_base, name, len, &dup);
+	return !e ? -ENOENT : dup ? -EEXIST : e->index;
+}
+
+/* dmn_dt_domain_find, its first step (a domain's own name) through the
+ * index: the names a summary prints. The others (labels, paths, node
+ * names) still scan the board. */
+static int domain_lookup(struct dmn_sim *sim, const char *name)
+{
+	const struct dmn_dt_board *b = sim->board;
+	if (!sim->dom_names) {
+		struct dmn_sim_names *x = names_alloc(b->n_domains, 0);
+		if (x) {
+			for (unsigned i = 0; i < b->n_domains; i++)
+				name_add(x->exact, &x->n_exact,
+					 b->domains[i].name,
+					 strlen(b->domains[i].name), i);
+			names_sort(x);
+		}
+		sim->dom_names = x;
+	}
+	const struct dmn_sim_name *e =
+	    sim->dom_names ? name_get(sim->dom_names->exact,
+				      sim->dom_names->n_exact, name,
+				      strlen(name), NULL)
+			   : NULL;
+	return e ? e->index : dmn_dt_domain_find(b, name);
+}
+
 int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_t size)
 {
 	const struct dmn_dt_board *b = sim->board;
-	int i = dmn_dt_device_find(b, name);
+	int i = device_lookup(sim, name);
 	if (i >= 0)
 		return i;
 	struct msg m = {why, size, 0};
@@ -148,13 +314,14 @@ int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_
 		msg_add(&m, "); use its label or full path");
 		return -EEXIST;
 	}
-	return unknown(&m, "device", name, device_name_at, b, device_names(b));
+	struct device_cursor c = {b, 0, 0};
+	return unknown(&m, "device", name, device_name_at, &c, device_names(b));
 }
 
 int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_t size)
 {
 	const struct dmn_dt_board *b = sim->board;
-	int i = dmn_dt_domain_find(b, name);
+	int i = domain_lookup(sim, name);
 	if (i >= 0)
 		return i;
 	if (i == -EEXIST) {
@@ -172,7 +339,7 @@ int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_
 		if (len < sizeof(dev)) {
 			memcpy(dev, name, len);
 			dev[len] = '\0';
-			int d = dmn_dt_device_find(b, dev);
+			int d = device_lookup(sim, dev);
 			if (d >= 0) {
 				int a = dmn__sim_find_attachment(sim, d, colon + 1,
 							    why, size);
@@ -182,9 +349,10 @@ int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_
 						   .domain;
 			}
 			/* `venuss:mx`: the device part is misspelt. */
+			struct device_cursor c = {b, 0, 0};
 			const char *hint = dmn_scn_suggest_fn(
-			    dev, device_name_at, (void *)b, device_names(b));
-			int h = hint ? dmn_dt_device_find(b, hint) : -1;
+			    dev, device_name_at, &c, device_names(b));
+			int h = hint ? device_lookup(sim, hint) : -1;
 			if (h >= 0 && dmn__sim_find_attachment(sim, h, colon + 1,
 							  why, size) >= 0) {
 				snprintf(why, size,
@@ -196,7 +364,8 @@ int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_
 		}
 	}
 	struct msg m = {why, size, 0};
-	return unknown(&m, "domain", name, domain_name_at, b, b->n_domains);
+	return unknown(&m, "domain", name, domain_name_at, (void *)b,
+		       b->n_domains);
 }
 
 /* ---- levels by name
@@ -216,42 +385,64 @@ static int entry_called(const struct dmn_dt_opp *e, const char *name)
 
 /* The table whose levels @domain takes: its own, else the nearest
  * ancestor's (a domain without one passes its level up 1:1). -1 if none,
- * -2 on -ENOMEM. Parents are searched in link order, depth first, each
- * domain once (a DAG walked without memory is exponential) and with an
- * explicit stack (chains are as deep as the board is large). */
-static int32_t level_table(const struct dmn_dt_board *b, unsigned domain)
+ * -2 on -ENOMEM. Parents are searched in link order, depth first: the
+ * first parent that has a table, or whose own search finds one, gives
+ * it. Each domain's answer is kept (sim->level_tables), so a scenario
+ * naming levels of every domain of a deep chain costs the chain once, not
+ * once per command; the walk keeps its own stack (chains are as deep as
+ * the board is large). */
+#define LEVEL_UNKNOWN (-3)
+#define LEVEL_WALKING (-4) /* on the stack: a loop (never on a loaded board) */
+static int32_t level_table(struct dmn_sim *sim, unsigned domain)
 {
+	const struct dmn_dt_board *b = sim->board;
 	if (b->domains[domain].opp_table >= 0)
 		return b->domains[domain].opp_table;
-	struct frame {
-		unsigned dom, next;
-	} *stack = malloc(b->n_domains * sizeof(*stack));
-	unsigned char *seen = calloc(b->n_domains, 1);
-	int32_t found = stack && seen ? -1 : -2;
-	unsigned sp = 0;
-	if (found == -1) {
-		stack[sp++] = (struct frame){domain, 0};
-		seen[domain] = 1;
-	}
-	while (sp && found == -1) {
-		struct frame *top = &stack[sp - 1];
-		const struct dmn_dt_domain *d = &b->domains[top->dom];
-		if (top->next == d->n_parents) {
-			sp--;
-			continue;
+	if (!sim->level_tables) {
+		sim->level_tables = malloc(b->n_domains * sizeof(int32_t));
+		sim->level_stack = malloc(b->n_domains * sizeof(*sim->level_stack));
+		if (!sim->level_tables || !sim->level_stack) {
+			free(sim->level_tables);
+			free(sim->level_stack);
+			sim->level_tables = NULL;
+			sim->level_stack = NULL;
+			return -2;
 		}
-		unsigned p = (unsigned)d->parents[top->next++];
-		if (seen[p])
-			continue;
-		seen[p] = 1;
-		if (b->domains[p].opp_table >= 0)
-			found = b->domains[p].opp_table;
-		else
-			stack[sp++] = (struct frame){p, 0};
+		for (unsigned i = 0; i < b->n_domains; i++)
+			sim->level_tables[i] = b->domains[i].opp_table >= 0
+						   ? b->domains[i].opp_table
+						   : LEVEL_UNKNOWN;
 	}
-	free(stack);
-	free(seen);
-	return found;
+	int32_t *memo = sim->level_tables;
+	struct dmn_sim_level_frame *stack = sim->level_stack;
+	unsigned sp = 0;
+	if (memo[domain] == LEVEL_UNKNOWN) {
+		stack[sp++] = (struct dmn_sim_level_frame){domain, 0};
+		memo[domain] = LEVEL_WALKING;
+	}
+	while (sp) {
+		struct dmn_sim_level_frame *top = &stack[sp - 1];
+		const struct dmn_dt_domain *d = &b->domains[top->dom];
+		int32_t found = -1;
+		for (; top->next < d->n_parents; top->next++) {
+			unsigned p = (unsigned)d->parents[top->next];
+			if (memo[p] == LEVEL_UNKNOWN || memo[p] >= 0)
+				break;
+		}
+		if (top->next < d->n_parents) {
+			unsigned p = (unsigned)d->parents[top->next];
+			if (memo[p] >= 0) {
+				found = memo[p];
+			} else { /* unknown: its answer first */
+				memo[p] = LEVEL_WALKING;
+				stack[sp++] = (struct dmn_sim_level_frame){p, 0};
+				continue;
+			}
+		}
+		memo[top->dom] = found;
+		sp--;
+	}
+	return memo[domain];
 }
 
 static const char *table_level_name(const struct dmn_dt_opp *e)
@@ -272,7 +463,7 @@ int dmn__sim_find_level(const struct dmn_sim *sim, unsigned domain, const char *
 	const struct dmn_dt_board *b = sim->board;
 	const struct dmn_dt_domain *d = &b->domains[domain];
 	struct msg m = {why, size, 0};
-	int32_t t = level_table(b, domain);
+	int32_t t = level_table((struct dmn_sim *)sim, domain);
 	if (t == -2) {
 		msg_add(&m, "out of memory looking up level '%s'", name);
 		return -ENOMEM;

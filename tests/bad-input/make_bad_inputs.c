@@ -130,6 +130,31 @@ static void escape_names(uint32_t off_struct, uint32_t size_struct,
 	free(p);
 }
 
+/*
+ * Two nodes with one phandle (dtc refuses to write that unless forced):
+ * the second phandle property of the structure block takes the first's
+ * value.
+ */
+static void duplicate_phandle(uint32_t off_struct, uint32_t size_struct,
+			      uint32_t off_strings, uint32_t size_strings)
+{
+	unsigned char *p = copy_base();
+	uint32_t nameoff = (uint32_t)(find(p, off_strings,
+					   off_strings + size_strings,
+					   "phandle", sizeof("phandle")) -
+				      off_strings);
+	unsigned char prop[12];
+	put32(prop, 0, 3); /* FDT_PROP, len 4, nameoff */
+	put32(prop, 4, 4);
+	put32(prop, 8, nameoff);
+	size_t end = off_struct + size_struct;
+	size_t first = find(p, off_struct, end, prop, sizeof(prop));
+	size_t second = find(p, first + 16, end, prop, sizeof(prop));
+	put32(p, second + 12, get32(p, first + 12));
+	write_file("duplicate-phandle.dtb", p, base_len);
+	free(p);
+}
+
 static void blobs(void)
 {
 	uint32_t off_struct = get32(base, HDR_OFF_STRUCT);
@@ -154,6 +179,7 @@ static void blobs(void)
 	write_file("trunc-last-byte.dtb", base, base_len - 1);
 
 	escape_names(off_struct, size_struct, off_strings, size_strings);
+	duplicate_phandle(off_struct, size_struct, off_strings, size_strings);
 	patched("bad-magic.dtb", HDR_MAGIC, 0xd00dfeef);
 	patched("magic-byte-swapped.dtb", HDR_MAGIC, 0xedfe0dd0);
 	patched("totalsize-larger.dtb", HDR_TOTALSIZE, (uint32_t)base_len + 4096);
@@ -259,6 +285,218 @@ static void scenarios(void)
 	free(text);
 }
 
+/*
+ * Large inputs whose size is in one place: a board whose one node name is
+ * 20,000 bytes long among 300 short ones (wide-name.dts, compiled at build
+ * time; the scenario wide-name.scn resumes every device), and a scenario
+ * naming each of the 100,000 devices of the flat-100000 shape, and a
+ * large agents file for `domino scmi-serve` on flat-20000.
+ */
+static void large(void)
+{
+	enum { WIDE = 20000, SHORT = 300, FLAT = 100000 };
+	size_t cap = (size_t)WIDE + 128 * SHORT + 256, len = 0;
+	char *text = malloc(cap);
+	if (!text)
+		exit(1);
+	len += (size_t)snprintf(text + len, cap - len, "/dts-v1/;\n/ {\n\tp");
+	memset(text + len, 'w', WIDE);
+	len += WIDE;
+	len += (size_t)snprintf(text + len, cap - len,
+				" { #power-domain-cells = <0>; phandle = <%u>; };\n"
+				"\twide-dev { power-domains = <%u>; };\n",
+				SHORT + 1, SHORT + 1);
+	for (unsigned k = 0; k < SHORT; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"\tpd%u { #power-domain-cells = <0>; "
+					"phandle = <%u>; };\n\tdev%u { "
+					"power-domains = <%u>; };\n",
+					k, k + 1, k, k + 1);
+	len += (size_t)snprintf(text + len, cap - len, "};\n");
+	write_file("wide-name.dts", text, len);
+	len = 0;
+	len += (size_t)snprintf(text + len, cap - len, "@0 resume wide-dev\n");
+	for (unsigned k = 0; k < SHORT; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"+1us resume dev%u\n", k);
+	write_file("wide-name.scn", text, len);
+	free(text);
+
+	cap = (size_t)FLAT * 32 + 64;
+	len = 0;
+	text = malloc(cap);
+	if (!text)
+		exit(1);
+	for (unsigned k = 0; k < FLAT; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"+1us resume dev@%u\n", k);
+	len += (size_t)snprintf(text + len, cap - len, "resume dev@x\n");
+	write_file("resume-flat-100000.scn", text, len);
+	free(text);
+
+	/* An agents file for flat-20000 (scmi-serve): 1,000,000 blank lines,
+	 * then one agent listing its 20,000 domains by name 20 times over. */
+	enum { BLANK = 1000000, DOMS = 20000, TIMES = 20 };
+	cap = BLANK + (size_t)DOMS * TIMES * 10 + 64;
+	len = 0;
+	text = malloc(cap);
+	if (!text)
+		exit(1);
+	memset(text, '\n', BLANK);
+	len = BLANK;
+	len += (size_t)snprintf(text + len, cap - len, "agent 1 ospm power ");
+	for (unsigned k = 0; k < DOMS * TIMES; k++)
+		len += (size_t)snprintf(text + len, cap - len, "%s/pd%u",
+					k ? "," : "", k % DOMS);
+	len += (size_t)snprintf(text + len, cap - len, "\n");
+	write_file("agents-flat-20000.txt", text, len);
+	free(text);
+}
+
+/* ---- a flattened tree written from scratch (dtc cannot parse 10,000
+ * sibling nodes: its parser's stack runs out) ---------------------------- */
+struct fdt_writer {
+	unsigned char *buf;
+	size_t len, cap;
+	char strings[256];
+	size_t strings_len;
+};
+
+static void fdt_bytes(struct fdt_writer *w, const void *p, size_t n)
+{
+	size_t padded = (n + 3) & ~(size_t)3;
+	if (w->len + padded > w->cap) {
+		w->cap = (w->len + padded) * 2;
+		w->buf = realloc(w->buf, w->cap);
+		if (!w->buf)
+			exit(1);
+	}
+	memcpy(w->buf + w->len, p, n);
+	memset(w->buf + w->len + n, 0, padded - n);
+	w->len += padded;
+}
+
+static void fdt_u32(struct fdt_writer *w, uint32_t v)
+{
+	unsigned char b[4];
+	put32(b, 0, v);
+	fdt_bytes(w, b, 4);
+}
+
+static void fdt_begin(struct fdt_writer *w, const char *name)
+{
+	fdt_u32(w, 1);
+	fdt_bytes(w, name, strlen(name) + 1);
+}
+
+/* A property of @n bytes at @p; its name joins the strings block. */
+static void fdt_prop(struct fdt_writer *w, const char *name, const void *p,
+		     size_t n)
+{
+	size_t off = 0;
+	while (off < w->strings_len && strcmp(w->strings + off, name))
+		off += strlen(w->strings + off) + 1;
+	if (off == w->strings_len) {
+		if (off + strlen(name) + 1 > sizeof(w->strings))
+			exit(1);
+		memcpy(w->strings + off, name, strlen(name) + 1);
+		w->strings_len += strlen(name) + 1;
+	}
+	fdt_u32(w, 3);
+	fdt_u32(w, (uint32_t)n);
+	fdt_u32(w, (uint32_t)off);
+	fdt_bytes(w, p, n);
+}
+
+static void fdt_cell(struct fdt_writer *w, const char *name, uint32_t v)
+{
+	unsigned char b[4];
+	put32(b, 0, v);
+	fdt_prop(w, name, b, 4);
+}
+
+/* A zero-cell provider @name (phandle 1; OPP table phandle @table unless
+ * 0) and a device "dev" on it, then the root's end. */
+static void fdt_provider_and_device(struct fdt_writer *w, const char *name,
+				    uint32_t table)
+{
+	fdt_begin(w, name);
+	fdt_cell(w, "#power-domain-cells", 0);
+	fdt_cell(w, "phandle", 1);
+	if (table)
+		fdt_cell(w, "operating-points-v2", table);
+	fdt_u32(w, 2); /* FDT_END_NODE */
+	fdt_begin(w, "dev");
+	fdt_cell(w, "power-domains", 1);
+	fdt_u32(w, 2);
+	fdt_u32(w, 2); /* the root's */
+}
+
+/* Header, empty reservation map, structure, strings. */
+static void fdt_write(struct fdt_writer *w, const char *file)
+{
+	fdt_u32(w, 9); /* FDT_END */
+	size_t off_struct = HDR_SIZE + 16, size_struct = w->len;
+	size_t total = off_struct + size_struct + w->strings_len;
+	unsigned char *out = calloc(1, total);
+	if (!out)
+		exit(1);
+	put32(out, HDR_MAGIC, 0xd00dfeed);
+	put32(out, HDR_TOTALSIZE, (uint32_t)total);
+	put32(out, HDR_OFF_STRUCT, (uint32_t)off_struct);
+	put32(out, HDR_OFF_STRINGS, (uint32_t)(off_struct + size_struct));
+	put32(out, HDR_OFF_RSVMAP, HDR_SIZE);
+	put32(out, HDR_VERSION, 17);
+	put32(out, HDR_LAST_COMP, 16);
+	put32(out, HDR_SIZE_STRINGS, (uint32_t)w->strings_len);
+	put32(out, HDR_SIZE_STRUCT, (uint32_t)size_struct);
+	memcpy(out + off_struct, w->buf, size_struct);
+	memcpy(out + off_struct + size_struct, w->strings, w->strings_len);
+	write_file(file, out, total);
+	free(out);
+	free(w->buf);
+}
+
+/* One OPP table of 200,000 levels (each entry's duplicate check scanned
+ * the entries before it: quadratic), on a provider with one device. */
+static void opp_table_large(void)
+{
+	enum { N = 200000 };
+	struct fdt_writer w = {0};
+	char name[32];
+	fdt_begin(&w, "");
+	fdt_begin(&w, "opp-table");
+	fdt_prop(&w, "compatible", "operating-points-v2",
+		 sizeof("operating-points-v2"));
+	fdt_cell(&w, "phandle", 2);
+	for (unsigned k = 0; k < N; k++) {
+		snprintf(name, sizeof(name), "opp-%u", k + 1);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "opp-level", k + 1);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	fdt_u32(&w, 2);
+	fdt_provider_and_device(&w, "pd", 2);
+	fdt_write(&w, "opp-table-200000.dtb");
+}
+
+/* Terminal escapes in the names `domino scmi-serve --list` prints: a
+ * provider node's name (the board) and an agent's name (the agents
+ * file, listed first on a board without domains). */
+static void scmi_escapes(void)
+{
+	struct fdt_writer w = {0};
+	fdt_begin(&w, "");
+	fdt_provider_and_device(&w, "pd\033[2J\033c\rX", 0);
+	fdt_write(&w, "scmi-escapes.dtb");
+	struct fdt_writer empty = {0};
+	fdt_begin(&empty, "");
+	fdt_u32(&empty, 2);
+	fdt_write(&empty, "no-domains.dtb");
+	static const char agents[] = "agent 1 a\033[31m power all\n";
+	write_file("agents-escapes.txt", agents, sizeof(agents) - 1);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -277,6 +515,9 @@ int main(int argc, char **argv)
 	}
 	blobs();
 	scenarios();
+	large();
+	opp_table_large();
+	scmi_escapes();
 	free(base);
 	return 0;
 }

@@ -378,6 +378,75 @@ static void test_paging(void **state)
 	world_fini(&w);
 }
 
+/* DESCRIBE_LEVELS of a domain of 70,000 levels in 65,536-byte replies:
+ * num_levels is bits 11:0 returned (at most 4,095, where 5,460 would fit:
+ * they spilled into the reserved bits and the remaining count), 31:16
+ * remaining (65,535 when more remain); paging on reaches every level. */
+static void describe(struct dmn_scmi_server *s, uint32_t first, uint8_t *reply,
+		     size_t cap, uint32_t *num)
+{
+	uint8_t msg[12];
+	size_t len;
+	uint32_t words[3] = {dmn_scmi_header(DMN_SCMI_PROTOCOL_PERF, 4,
+					     DMN_SCMI_TYPE_COMMAND, 0),
+			     0, first};
+	for (unsigned i = 0; i < 12; i++)
+		msg[i] = (uint8_t)(words[i / 4] >> (8 * (i % 4)));
+	assert_int_equal(dmn_scmi_handle(s, 1, msg, sizeof(msg), reply, cap, &len),
+			 0);
+	assert_int_equal(reply[4] | reply[5] | reply[6] | reply[7], 0);
+	*num = (uint32_t)reply[8] | (uint32_t)reply[9] << 8 |
+	       (uint32_t)reply[10] << 16 | (uint32_t)reply[11] << 24;
+	assert_int_equal(len, 12 + 12 * (*num & 0xfff));
+}
+
+static void test_many_levels(void **state)
+{
+	(void)state;
+	enum { LEVELS = 70000 };
+	struct dmn_ctx *ctx;
+	assert_int_equal(dmn_ctx_create(NULL, &ctx), 0);
+	struct dmn_domain_desc d = {"rail", NULL, NULL, 0};
+	dmn_domain_t dom;
+	assert_int_equal(dmn_domain_create(ctx, &d, &dom), 0);
+	struct dmn_scmi_perf_level *levels = calloc(LEVELS, sizeof(*levels));
+	uint8_t *reply = malloc(65536);
+	assert_non_null(levels);
+	assert_non_null(reply);
+	for (unsigned i = 0; i < LEVELS; i++)
+		levels[i].level = i + 1;
+	struct dmn_scmi_perf_domain perf = {dom, "rail", levels, LEVELS};
+	static const uint8_t none = 0;
+	struct dmn_scmi_agent agent = {1, "ospm", &none, &none};
+	struct dmn_scmi_config cfg = {.ctx = ctx,
+				      .perf = &perf,
+				      .n_perf = 1,
+				      .agents = &agent,
+				      .n_agents = 1,
+				      .max_msg = 65536};
+	struct dmn_scmi_server *s;
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), 0);
+	uint32_t num, seen = 0;
+	describe(s, 0, reply, 65536, &num);
+	assert_int_equal(num, 0xffffu << 16 | 4095);
+	while (seen < LEVELS) {
+		describe(s, seen, reply, 65536, &num);
+		uint32_t n = num & 0xfff, left = LEVELS - seen - n;
+		assert_int_equal(num & 0xf000, 0);
+		assert_int_equal(num >> 16, left < 0xffff ? left : 0xffff);
+		assert_true(n > 0);
+		uint32_t first = (uint32_t)reply[12] | (uint32_t)reply[13] << 8 |
+				 (uint32_t)reply[14] << 16;
+		assert_int_equal(first, seen + 1);
+		seen += n;
+	}
+	assert_int_equal(seen, LEVELS);
+	dmn_scmi_server_destroy(s);
+	dmn_ctx_destroy(ctx);
+	free(levels);
+	free(reply);
+}
+
 /* ---- power
  * ------------------------------------------------------------------- */
 
@@ -874,6 +943,7 @@ int main(void)
 	    cmocka_unit_test(test_base),
 	    cmocka_unit_test(test_bad_messages),
 	    cmocka_unit_test(test_paging),
+	    cmocka_unit_test(test_many_levels),
 	    cmocka_unit_test(test_power),
 	    cmocka_unit_test(test_async_and_notify),
 	    cmocka_unit_test(test_perf),
