@@ -63,10 +63,7 @@ static int apply(struct dmn_ctx *ctx, struct dmn_domain *d, int which,
 			return -ENOMEM;
 		for (unsigned b = 0; mode != RESERVE && b < nb; b++) {
 			uint64_t count = bins[b].count * x->cold->paths;
-			if (mode == ADD)
-				dmn__ms_add(set, bins[b].value, count);
-			else
-				dmn__ms_remove(set, bins[b].value, count);
+			dmn__ms_add(set, bins[b].value, count, mode == REMOVE);
 		}
 	}
 	return 0;
