@@ -23,26 +23,11 @@ int dmn_device_create(struct dmn_ctx *ctx, const char *name, dmn_device_t *out)
 	int err = dmn__enter_ctx(ctx, name && out);
 	if (err)
 		return err;
-	err = dmn__handle_reserve(ctx, &ctx->devices);
-	struct dmn_device *dev = 0;
 	/* The name lives at the end of the device: one allocation. */
-	size_t len = strlen(name) + 1;
-	if (!err && len > SIZE_MAX - sizeof(*dev))
-		err = -ENOMEM;
-	if (!err) {
-		dev = dmn__alloc(ctx, offsetof(struct dmn_device, name) + len);
-		err = dev ? 0 : -ENOMEM;
-	}
-	if (!err) {
-		memset(dev, 0, offsetof(struct dmn_device, name));
-		memcpy(dev->name, name, len);
-		dev->handle = dmn__handle_alloc(&ctx->devices, dev);
-		err = dev->handle ? 0 : -ENOSPC;
-	}
-	if (err)
-		dmn__free(ctx, dev);
-	if (!err)
-		*out = dev->handle;
+	struct dmn_device *dev = dmn__obj_new(
+	    ctx, &ctx->devices, offsetof(struct dmn_device, name), name, &err);
+	if (dev)
+		*out = dev->handle = dmn__handle_alloc(&ctx->devices, dev);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -161,25 +146,13 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		err = -ENOMEM;
 	if (!err && dev->usage)
 		err = dmn__pd_domain_cold_up(ctx, d);
-	if (!err)
-		err = dmn__handle_reserve(ctx, &ctx->attachments);
 	struct dmn_attachment **grown = 0;
 	if (!err)
 		err = reserve_attachment(ctx, dev, &grown);
-	if (!err) {
-		a = dmn__alloc(ctx, sizeof(*a));
-		err = a ? 0 : -ENOMEM;
-	}
+	if (!err)
+		a = dmn__obj_new(ctx, &ctx->attachments, sizeof(*a), 0, &err);
 	if (!err)
 		err = dmn__qos_attach(ctx, dev, d, true);
-	if (!err) {
-		memset(a, 0, sizeof(*a));
-		uint32_t h = dmn__handle_alloc(&ctx->attachments, a);
-		a->handle_bits = h & 0x3fffffffu;
-		err = h ? 0 : -ENOSPC;
-		if (err)
-			dmn__qos_attach(ctx, dev, d, false);
-	}
 	if (err) {
 		dmn__free(ctx, grown);
 		dmn__free(ctx, a);
@@ -187,6 +160,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		dmn__unlock(ctx);
 		return err;
 	}
+	a->handle_bits = dmn__handle_alloc(&ctx->attachments, a) & 0x3fffffffu;
 	a->dev = dev;
 	a->dom = d;
 	a->dom_prev = d->att_tail;

@@ -35,20 +35,15 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	int err = dmn__enter_ctx(ctx, desc && desc->name && out);
 	if (err)
 		return err;
-	err = dmn__handle_reserve(ctx, &ctx->domains);
-	if (!err)
-		err = dmn__walk_reserve(ctx, 1);
+	err = dmn__walk_reserve(ctx, 1);
 	struct dmn_domain *d = 0;
-	size_t len = strlen(desc->name);
+	/* The name inside the allocation (issue 21). */
+	if (!err)
+		d = dmn__obj_new(ctx, &ctx->domains,
+				 offsetof(struct dmn_domain, name), desc->name,
+				 &err);
 	if (!err) {
-		/* The name inside the allocation (issue 21). */
-		d = dmn__alloc(ctx, offsetof(struct dmn_domain, name) + len + 1);
-		err = d ? 0 : -ENOMEM;
-	}
-	if (!err) {
-		memset(d, 0, offsetof(struct dmn_domain, name));
-		memcpy(d->name, desc->name, len + 1);
-		dmn__level_hist_init(&d->votes);
+		/* All zero: no votes, no links, off at level 0. */
 		d->ops = desc->ops;
 		d->user = desc->user;
 		d->flags = desc->flags;
@@ -59,10 +54,8 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 		if (d->flags & DMN_FLAG_ALWAYS_ON && !dmn__pd_domain_cold(ctx, d))
 			err = -ENOMEM;
 	}
-	if (!err) {
+	if (!err)
 		d->handle = dmn__handle_alloc(&ctx->domains, d);
-		err = d->handle ? 0 : -ENOSPC;
-	}
 	ctx->op_error = 0;
 	/* The engine's power-on step: DMN_EV_POWER_ON, or DMN_EV_FAILURE
 	 * (unsafe) and the operation's error; a failure then takes the

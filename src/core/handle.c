@@ -101,6 +101,24 @@ int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 	return 0;
 }
 
+void *dmn__obj_new(struct dmn_ctx *ctx, struct handle_table *t, size_t size,
+		   const char *name, int *err)
+{
+	size_t len = name ? strlen(name) + 1 : 0;
+	char *obj = 0;
+	*err = dmn__handle_reserve(ctx, t);
+	if (!*err && len <= (size_t)-1 - size)
+		obj = dmn__alloc(ctx, size + len);
+	if (!*err && !obj)
+		*err = -ENOMEM;
+	if (obj) {
+		memset(obj, 0, size);
+		if (len)
+			memcpy(obj + size, name, len);
+	}
+	return obj;
+}
+
 uint32_t dmn__handle_alloc(struct handle_table *t, void *obj)
 {
 	uint32_t slot;
