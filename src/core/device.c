@@ -47,35 +47,31 @@ struct dmn_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
 }
 
 /* Room for one more attachment: the first lives inside the device, the
- * array (capacity: the power of two at or above n_atts) doubles when
- * full. A new array is handed back in *@grown for att_push, so a later
- * failure of the attach changes nothing but freeing it. */
-static int reserve_attachment(struct dmn_ctx *ctx, const struct dmn_device *dev,
+ * array (capacity: the power of two at or above n_atts, not kept) doubles
+ * when full. The second one's new array is handed back in *@grown for
+ * att_push, so a later failure of the attach changes nothing but freeing
+ * it; a bigger array replaces the old one at once (same entries). */
+static int reserve_attachment(struct dmn_ctx *ctx, struct dmn_device *dev,
 			      struct dmn_attachment ***grown)
 {
-	unsigned n = dev->n_atts;
+	unsigned n = dev->n_atts, cap = n == 1 ? 0 : n;
 	*grown = 0;
-	if (!n || (n >= 2 && (n & (n - 1))))
+	if (n != 1 && (n < 2 || (n & (n - 1))))
 		return 0;
-	if (n > UINT_MAX / 2 || (size_t)n * 2 > SIZE_MAX / sizeof(**grown))
-		return -ENOMEM;
-	*grown = dmn__alloc(ctx, (size_t)n * 2 * sizeof(**grown));
-	return *grown ? 0 : -ENOMEM;
+	return dmn_grow(ctx, n == 1 ? (void **)grown : (void **)&dev->atts.many,
+			&cap, n + 1, sizeof(**grown));
 }
 
-static void att_push(struct dmn_ctx *ctx, struct dmn_device *dev,
-		     struct dmn_attachment *a, struct dmn_attachment **grown)
+static void att_push(struct dmn_device *dev, struct dmn_attachment *a,
+		     struct dmn_attachment **grown)
 {
 	if (!dev->n_atts) {
 		dev->atts.one = a;
-	} else if (grown) {
-		for (unsigned i = 0; i < dev->n_atts; i++)
-			grown[i] = dev_att(dev, i);
-		if (dev->n_atts > 1)
-			dmn__free(ctx, dev->atts.many);
-		dev->atts.many = grown;
-		dev->atts.many[dev->n_atts] = a;
 	} else {
+		if (grown) {
+			grown[0] = dev->atts.one;
+			dev->atts.many = grown;
+		}
 		dev->atts.many[dev->n_atts] = a;
 	}
 	dev->n_atts++;
@@ -170,7 +166,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		d->att_head = a;
 	d->att_tail = a;
 	d->n_attachments++;
-	att_push(ctx, dev, a, grown);
+	att_push(dev, a, grown);
 
 	if (dev->usage) {
 		err = dmn__txn_set_vote(ctx, a, 0, true);
