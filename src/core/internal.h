@@ -912,12 +912,22 @@ void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from);
 void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_level);
 
 /* Finish a public state-changing call: record dmn_last_error() (an atomic
- * store: dmn_vote's lock-free unchanged check reads it, device.c). */
-static inline int txn_result(struct dmn_ctx *ctx, int err)
+ * store: dmn_vote's lock-free unchanged check reads it, device.c). Inline
+ * unless size-optimized, then one copy in handle.c. */
+#if defined(__OPTIMIZE_SIZE__)
+int dmn__txn_result(struct dmn_ctx *ctx, int err);
+#define txn_result dmn__txn_result
+#define DMN_TXN_RESULT
+#else
+#define DMN_TXN_RESULT static inline
+#endif
+#if !defined(__OPTIMIZE_SIZE__) || defined(DMN_LOOKUP_HERE)
+DMN_TXN_RESULT int txn_result(struct dmn_ctx *ctx, int err)
 {
 	__atomic_store_n(&ctx->last_error, err ? err : ctx->op_error,
 			 __ATOMIC_RELAXED);
 	return err;
 }
+#endif
 
 #endif /* DOMINO_CORE_INTERNAL_H */
