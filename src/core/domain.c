@@ -253,16 +253,23 @@ int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child
 	return err;
 }
 
-int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
-			     dmn_map_fn fn, void *user)
+/* Give @l a new map and floor and recompute what the child requires
+ * through them, as one transaction: a raise may fail, and the undo then
+ * restores the old ones too. Sets dmn_last_error(). */
+static int link_configure(struct dmn_ctx *ctx, struct dmn_link *l,
+			  dmn_map_fn map, void *map_user, uint32_t floor)
 {
 	dmn__txn_begin(ctx);
-	int err = dmn__txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
-	/* Recompute what the child requires through the new map; a raise may
-	 * fail, and the undo then restores the old map too. */
+	int err = dmn__txn_link_config(ctx, l, map, map_user, floor);
 	if (!err && l->child->on)
 		err = link_update(ctx, l, true, l->child->pstate);
 	return txn_result(ctx, err);
+}
+
+int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
+			     dmn_map_fn fn, void *user)
+{
+	return link_configure(ctx, l, fn, fn ? user : 0, l->floor);
 }
 
 int dmn_link_set_map(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
@@ -287,14 +294,10 @@ int dmn_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
 	if (!l)
 		return err;
 	uint32_t rounded = level;
-	dmn__txn_begin(ctx);
 	if (level)
 		err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
-	if (!err)
-		err = dmn__txn_link_config(ctx, l, l->map, l->map_user, rounded);
-	if (!err && l->child->on)
-		err = link_update(ctx, l, true, l->child->pstate);
-	txn_result(ctx, err);
+	err = err ? txn_result(ctx, err)
+		  : link_configure(ctx, l, l->map, l->map_user, rounded);
 	dmn__unlock(ctx);
 	return err;
 }
