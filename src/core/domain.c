@@ -102,7 +102,7 @@ int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
  * (issue 21) but is always at least the power of two at or above @n, as
  * this grows it (removals never shrink it), so only a full power of two
  * (or an empty array) needs more. */
-static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
+DMN_SIZE_NOINLINE static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
 		      unsigned n)
 {
 	if (n & (n - 1))
@@ -111,7 +111,7 @@ static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
 	return dmn_grow(ctx, (void **)array, &cap, n + 1, sizeof(**array));
 }
 
-static struct dmn_link *link_find(const struct dmn_domain *parent,
+DMN_SIZE_NOINLINE static struct dmn_link *link_find(const struct dmn_domain *parent,
 				 const struct dmn_domain *child)
 {
 	for (unsigned i = 0; i < child->n_parents; i++)

@@ -10,7 +10,7 @@
 #define GEN_MASK HANDLE_GEN_MASK
 #define SLOT_MASK HANDLE_SLOT_MASK
 
-static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
+DMN_SIZE_NOINLINE static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
 {
 	return ((uint32_t)kind << 30) | ((uint32_t)(gen & GEN_MASK) << 20) |
 	       (slot + 1u);

@@ -49,6 +49,15 @@ struct dmn_sleep_data {
 #define DMN_ASSERT(cond) ((void)0)
 #endif
 
+/* A static helper with several callers kept as one out-of-line copy in
+ * size-optimized (firmware) builds, where -Os would inline it at each
+ * (issue 15); hosted builds leave the choice to the compiler. */
+#if defined(__OPTIMIZE_SIZE__) && defined(__GNUC__)
+#define DMN_SIZE_NOINLINE __attribute__((noinline))
+#else
+#define DMN_SIZE_NOINLINE
+#endif
+
 #if defined(__GNUC__)
 #define DMN_MUST_CHECK __attribute__((warn_unused_result))
 #else

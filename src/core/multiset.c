@@ -23,7 +23,7 @@ int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
 			sizeof(*s->bins));
 }
 
-static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
+DMN_SIZE_NOINLINE static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
 {
 	unsigned lo = 0, hi = s->n;
 	while (lo < hi) {

@@ -87,7 +87,7 @@ static int update(struct dmn_ctx *ctx, struct dmn_domain *d,
 	}
 }
 
-static uint64_t device_value(const struct dmn_device *dev, int which)
+DMN_SIZE_NOINLINE static uint64_t device_value(const struct dmn_device *dev, int which)
 {
 	if (which)
 		return dev_wakeup_ns(dev);

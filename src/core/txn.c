@@ -93,7 +93,7 @@ static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
 /* Room for one more level in @d's statistics: a domain's pstate is always
  * a level of its inputs, so with room for each of those, recording a new
  * pstate after a callback never needs memory. */
-static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
+DMN_SIZE_NOINLINE static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	return dmn__stats_reserve(ctx, d, d->votes.n + 1);
 }
@@ -136,7 +136,7 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t le
 }
 
 /* Add @on ? 1 : -1 to @d's count *@n (active devices or on children). */
-static void count(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned *n,
+DMN_SIZE_NOINLINE static void count(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned *n,
 		  bool on)
 {
 	set_u32(ctx, n, *n + (on ? 1u : (unsigned)-1));
@@ -359,7 +359,7 @@ static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
  * value is -EIO) is noted as the operation's first error, as where an
  * unsafe one hit, and reported; success reports event @ok. @ev is the
  * failure's op and safe flag. */
-static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
+DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
 		   const struct dmn_domain *d, uint32_t old_v, uint32_t new_v)
 {
 	if (err > 0)

@@ -84,10 +84,7 @@ static int dfs_step(struct dfs *s)
 /* Up from @from over domains not marked @mine in the field at @mark,
  * appending each to @out after @n others once all its parents are
  * there; returns the new count. */
-#if defined(__GNUC__)
-__attribute__((noinline)) /* one copy for its two callers */
-#endif
-static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain *from,
+DMN_SIZE_NOINLINE static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain *from,
 		       size_t mark, uint64_t mine, struct dmn_domain **out,
 		       unsigned n)
 {
