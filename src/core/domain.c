@@ -156,25 +156,23 @@ static int link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 	return dmn__txn_commit(ctx);
 }
 
+/* Take @l out of the link array @links of *@n entries. */
+DMN_SIZE_NOINLINE static void links_remove(struct dmn_link **links,
+					   unsigned *n, const struct dmn_link *l)
+{
+	unsigned i = 0;
+	while (i < *n && links[i] != l)
+		i++;
+	if (i == *n)
+		return;
+	memmove(&links[i], &links[i + 1], (*n - i - 1) * sizeof(*links));
+	(*n)--;
+}
+
 static void link_detach_arrays(struct dmn_link *l)
 {
-	struct dmn_domain *p = l->parent, *c = l->child;
-	for (unsigned i = 0; i < c->n_parents; i++) {
-		if (c->parents[i] != l)
-			continue;
-		memmove(&c->parents[i], &c->parents[i + 1],
-			(c->n_parents - i - 1) * sizeof(*c->parents));
-		c->n_parents--;
-		break;
-	}
-	for (unsigned i = 0; i < p->n_children; i++) {
-		if (p->children[i] != l)
-			continue;
-		memmove(&p->children[i], &p->children[i + 1],
-			(p->n_children - i - 1) * sizeof(*p->children));
-		p->n_children--;
-		break;
-	}
+	links_remove(l->child->parents, &l->child->n_parents, l);
+	links_remove(l->parent->children, &l->parent->n_children, l);
 }
 
 int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
