@@ -354,7 +354,6 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 		plan[i].att = a;
 	}
 	dmn__txn_begin(ctx);
-	bool counted_change = false;
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_attachment *a = plan[i].att;
 		if (a->vote == plan[i].level)
@@ -364,16 +363,11 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 			dmn__txn_abort(ctx);
 			return err;
 		}
-		if (a->counted) {
+		/* An uncounted vote is stored for the next resume: it
+		 * touches nothing, and a commit of nothing touched only
+		 * ends the transaction. */
+		if (a->counted)
 			dmn__txn_touch(ctx, a->dom);
-			counted_change = true;
-		}
-	}
-	if (!counted_change) {
-		/* Stored for the next resume: nothing else changes. */
-		ctx->n_undo = 0;
-		ctx->n_order = 0;
-		return 0;
 	}
 	return dmn__txn_commit(ctx);
 }
