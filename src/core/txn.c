@@ -222,9 +222,11 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	 * when none of them has a callback (DESIGN §1), whatever the shape. */
 	unsigned n = dmn__walk_up(ctx, d);
 	bool reaches_cb = false;
-	for (unsigned i = 0; i < n && !reaches_cb; i++)
-		reaches_cb = ctx->walk[i]->ops &&
-			     ctx->walk[i]->ops->set_performance_state;
+	for (unsigned i = 0; i < n; i++) {
+		struct dmn_domain *x = ctx->walk[i];
+		reaches_cb |= x->ops && x->ops->set_performance_state;
+		x->walk_level = 0;
+	}
 	if (!reaches_cb)
 		return -ENODEV;
 	uint32_t r = level;
@@ -238,8 +240,6 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	 * ancestor is checked at the highest level this vote can ask of it
 	 * through any path: maps and rounding only ever raise with their
 	 * input, so a path that fails fails there too. */
-	for (unsigned i = 0; i < n; i++)
-		ctx->walk[i]->walk_level = 0;
 	d->walk_level = r;
 	for (unsigned i = n; i > 0; i--) {
 		struct dmn_domain *x = ctx->walk[i - 1];
