@@ -184,7 +184,6 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 	if (!c)
 		return err;
 	struct dmn_link *l = 0;
-	dmn__txn_begin(ctx);
 	if (link_find(p, c))
 		err = -EEXIST;
 	else if (dmn__walk_reaches_down(ctx, c, p))
