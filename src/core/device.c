@@ -212,24 +212,27 @@ static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
 	return dmn__txn_commit(ctx);
 }
 
-int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
+/* dmn__pd_device_get_locked (@get) and dmn__pd_device_put_locked: a
+ * nested count moves only the usage; the first get resumes the device
+ * and the last put suspends it, as one transaction. */
+static int usage_locked(struct dmn_ctx *ctx, dmn_device_t h, bool get)
 {
 	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
 	if (!dev)
 		err = -EBADF;
-	else if (dev->usage == UINT_MAX)
-		err = -EOVERFLOW;
-	else if (dev->usage)
-		dev->usage++;
+	else if (dev->usage == (get ? UINT_MAX : 0))
+		err = get ? -EOVERFLOW : -EALREADY;
+	else if (dev->usage != !get)
+		dev->usage += get ? 1u : (unsigned)-1;
 	else if (ctx->asleep)
-		err = -EACCES; /* the system sleeps: no runtime resume */
+		err = -EACCES; /* the system sleeps: no runtime PM */
 	else
-		err = device_switch(ctx, dev, 1, true);
-	if (!err)
+		err = device_switch(ctx, dev, get, get);
+	if (!err && get)
 		ctx->runtime_started = true;
-	if (!err && !dev->probed) {
+	if (!err && get && !dev->probed) {
 		/* A resume probes (DESIGN §7). Probing can only fail for
 		 * memory; the resume is then undone, as a failed get must
 		 * leave everything as before (a safe-direction step). */
@@ -244,6 +247,11 @@ int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
 			ctx->op_error = op_error;
 	}
 	return txn_result(ctx, err);
+}
+
+int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
+{
+	return usage_locked(ctx, h, true);
 }
 
 #if DMN_STRIPED
@@ -297,20 +305,7 @@ int dmn_device_get(struct dmn_ctx *ctx, dmn_device_t h)
 
 int dmn__pd_device_put_locked(struct dmn_ctx *ctx, dmn_device_t h)
 {
-	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = 0;
-	ctx->op_error = 0;
-	if (!dev)
-		err = -EBADF;
-	else if (!dev->usage)
-		err = -EALREADY;
-	else if (dev->usage > 1)
-		dev->usage--;
-	else if (ctx->asleep)
-		err = -EACCES;
-	else
-		err = device_switch(ctx, dev, 0, false);
-	return txn_result(ctx, err);
+	return usage_locked(ctx, h, false);
 }
 
 int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
