@@ -183,6 +183,7 @@ void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;
-	*qos_ns = dmn__ms_first_at_or_after(&dom_cold(d)->qos_set, 0);
-	*wakeup_ns = dmn__ms_first_at_or_after(&dom_cold(d)->wake_set, now);
+	const struct dmn_domain_cold *c = dom_cold(d);
+	*qos_ns = dmn__ms_first_at_or_after(&c->qos_set, 0);
+	*wakeup_ns = dmn__ms_first_at_or_after(&c->wake_set, now);
 }
