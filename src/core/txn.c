@@ -295,10 +295,11 @@ static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
 			return -ENOMEM;
 		dmn__level_hist_dec(&l->parent->votes, l->req);
-		if (on != l->child_on)
+		if (on != l->child_on) {
 			l->parent->on_children += on ? 1u : (unsigned)-1;
-		if (!on && l->child_on)
-			l->parent->due |= DUE_OFF;
+			if (!on)
+				l->parent->due |= DUE_OFF;
+		}
 	}
 	l->req = req;
 	l->child_on = on;
