@@ -112,17 +112,17 @@ static uint64_t default_now(void *user)
  * and devfreq time their time_in_state in jiffies the same way; genpd
  * keeps no pstate residency at all. Same epoch as default_now, so the
  * residencies still add up to the elapsed time exactly (stats.c). */
+#if defined(DMN_HAVE_CLOCK_GETTIME) && defined(CLOCK_MONOTONIC_COARSE)
 static uint64_t default_pstate_now(void *user)
 {
-#if defined(DMN_HAVE_CLOCK_GETTIME) && defined(CLOCK_MONOTONIC_COARSE)
 	(void)user;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#else
-	return default_now(user);
-#endif
 }
+#else
+#define default_pstate_now default_now /* no coarse clock: the same one */
+#endif
 
 /* A striped context on the default allocator gives every block whole
  * cache lines of its own: two threads' fast paths write their own

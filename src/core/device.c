@@ -23,26 +23,11 @@ int dmn_device_create(struct dmn_ctx *ctx, const char *name, dmn_device_t *out)
 	int err = dmn__enter_ctx(ctx, name && out);
 	if (err)
 		return err;
-	err = dmn__handle_reserve(ctx, &ctx->devices);
-	struct dmn_device *dev = 0;
 	/* The name lives at the end of the device: one allocation. */
-	size_t len = strlen(name) + 1;
-	if (!err && len > SIZE_MAX - sizeof(*dev))
-		err = -ENOMEM;
-	if (!err) {
-		dev = dmn__alloc(ctx, offsetof(struct dmn_device, name) + len);
-		err = dev ? 0 : -ENOMEM;
-	}
-	if (!err) {
-		memset(dev, 0, offsetof(struct dmn_device, name));
-		memcpy(dev->name, name, len);
-		dev->handle = dmn__handle_alloc(&ctx->devices, dev);
-		err = dev->handle ? 0 : -ENOSPC;
-	}
-	if (err)
-		dmn__free(ctx, dev);
-	if (!err)
-		*out = dev->handle;
+	struct dmn_device *dev = dmn__obj_new(
+	    ctx, &ctx->devices, offsetof(struct dmn_device, name), name, &err);
+	if (dev)
+		*out = dev->handle = dmn__handle_alloc(&ctx->devices, dev);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -62,35 +47,31 @@ struct dmn_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
 }
 
 /* Room for one more attachment: the first lives inside the device, the
- * array (capacity: the power of two at or above n_atts) doubles when
- * full. A new array is handed back in *@grown for att_push, so a later
- * failure of the attach changes nothing but freeing it. */
-static int reserve_attachment(struct dmn_ctx *ctx, const struct dmn_device *dev,
+ * array (capacity: the power of two at or above n_atts, not kept) doubles
+ * when full. The second one's new array is handed back in *@grown for
+ * att_push, so a later failure of the attach changes nothing but freeing
+ * it; a bigger array replaces the old one at once (same entries). */
+static int reserve_attachment(struct dmn_ctx *ctx, struct dmn_device *dev,
 			      struct dmn_attachment ***grown)
 {
-	unsigned n = dev->n_atts;
+	unsigned n = dev->n_atts, cap = n == 1 ? 0 : n;
 	*grown = 0;
-	if (!n || (n >= 2 && (n & (n - 1))))
+	if (n != 1 && (n < 2 || (n & (n - 1))))
 		return 0;
-	if (n > UINT_MAX / 2 || (size_t)n * 2 > SIZE_MAX / sizeof(**grown))
-		return -ENOMEM;
-	*grown = dmn__alloc(ctx, (size_t)n * 2 * sizeof(**grown));
-	return *grown ? 0 : -ENOMEM;
+	return dmn_grow(ctx, n == 1 ? (void **)grown : (void **)&dev->atts.many,
+			&cap, n + 1, sizeof(**grown));
 }
 
-static void att_push(struct dmn_ctx *ctx, struct dmn_device *dev,
-		     struct dmn_attachment *a, struct dmn_attachment **grown)
+static void att_push(struct dmn_device *dev, struct dmn_attachment *a,
+		     struct dmn_attachment **grown)
 {
 	if (!dev->n_atts) {
 		dev->atts.one = a;
-	} else if (grown) {
-		for (unsigned i = 0; i < dev->n_atts; i++)
-			grown[i] = dev_att(dev, i);
-		if (dev->n_atts > 1)
-			dmn__free(ctx, dev->atts.many);
-		dev->atts.many = grown;
-		dev->atts.many[dev->n_atts] = a;
 	} else {
+		if (grown) {
+			grown[0] = dev->atts.one;
+			dev->atts.many = grown;
+		}
 		dev->atts.many[dev->n_atts] = a;
 	}
 	dev->n_atts++;
@@ -161,25 +142,13 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		err = -ENOMEM;
 	if (!err && dev->usage)
 		err = dmn__pd_domain_cold_up(ctx, d);
-	if (!err)
-		err = dmn__handle_reserve(ctx, &ctx->attachments);
 	struct dmn_attachment **grown = 0;
 	if (!err)
 		err = reserve_attachment(ctx, dev, &grown);
-	if (!err) {
-		a = dmn__alloc(ctx, sizeof(*a));
-		err = a ? 0 : -ENOMEM;
-	}
+	if (!err)
+		a = dmn__obj_new(ctx, &ctx->attachments, sizeof(*a), 0, &err);
 	if (!err)
 		err = dmn__qos_attach(ctx, dev, d, true);
-	if (!err) {
-		memset(a, 0, sizeof(*a));
-		uint32_t h = dmn__handle_alloc(&ctx->attachments, a);
-		a->handle_bits = h & 0x3fffffffu;
-		err = h ? 0 : -ENOSPC;
-		if (err)
-			dmn__qos_attach(ctx, dev, d, false);
-	}
 	if (err) {
 		dmn__free(ctx, grown);
 		dmn__free(ctx, a);
@@ -187,6 +156,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		dmn__unlock(ctx);
 		return err;
 	}
+	a->handle_bits = dmn__handle_alloc(&ctx->attachments, a) & 0x3fffffffu;
 	a->dev = dev;
 	a->dom = d;
 	a->dom_prev = d->att_tail;
@@ -196,7 +166,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		d->att_head = a;
 	d->att_tail = a;
 	d->n_attachments++;
-	att_push(ctx, dev, a, grown);
+	att_push(dev, a, grown);
 
 	if (dev->usage) {
 		err = dmn__txn_set_vote(ctx, a, 0, true);
@@ -242,24 +212,27 @@ static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
 	return dmn__txn_commit(ctx);
 }
 
-int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
+/* dmn__pd_device_get_locked (@get) and dmn__pd_device_put_locked: a
+ * nested count moves only the usage; the first get resumes the device
+ * and the last put suspends it, as one transaction. */
+static int usage_locked(struct dmn_ctx *ctx, dmn_device_t h, bool get)
 {
 	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
 	ctx->op_error = 0;
 	if (!dev)
 		err = -EBADF;
-	else if (dev->usage == UINT_MAX)
-		err = -EOVERFLOW;
-	else if (dev->usage)
-		dev->usage++;
+	else if (dev->usage == (get ? UINT_MAX : 0))
+		err = get ? -EOVERFLOW : -EALREADY;
+	else if (dev->usage != !get)
+		dev->usage += get ? 1u : (unsigned)-1;
 	else if (ctx->asleep)
-		err = -EACCES; /* the system sleeps: no runtime resume */
+		err = -EACCES; /* the system sleeps: no runtime PM */
 	else
-		err = device_switch(ctx, dev, 1, true);
-	if (!err)
+		err = device_switch(ctx, dev, get, get);
+	if (!err && get)
 		ctx->runtime_started = true;
-	if (!err && !dev->probed) {
+	if (!err && get && !dev->probed) {
 		/* A resume probes (DESIGN §7). Probing can only fail for
 		 * memory; the resume is then undone, as a failed get must
 		 * leave everything as before (a safe-direction step). */
@@ -274,6 +247,11 @@ int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
 			ctx->op_error = op_error;
 	}
 	return txn_result(ctx, err);
+}
+
+int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
+{
+	return usage_locked(ctx, h, true);
 }
 
 #if DMN_STRIPED
@@ -327,20 +305,7 @@ int dmn_device_get(struct dmn_ctx *ctx, dmn_device_t h)
 
 int dmn__pd_device_put_locked(struct dmn_ctx *ctx, dmn_device_t h)
 {
-	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
-	int err = 0;
-	ctx->op_error = 0;
-	if (!dev)
-		err = -EBADF;
-	else if (!dev->usage)
-		err = -EALREADY;
-	else if (dev->usage > 1)
-		dev->usage--;
-	else if (ctx->asleep)
-		err = -EACCES;
-	else
-		err = device_switch(ctx, dev, 0, false);
-	return txn_result(ctx, err);
+	return usage_locked(ctx, h, false);
 }
 
 int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
@@ -384,7 +349,6 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 		plan[i].att = a;
 	}
 	dmn__txn_begin(ctx);
-	bool counted_change = false;
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_attachment *a = plan[i].att;
 		if (a->vote == plan[i].level)
@@ -394,16 +358,11 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 			dmn__txn_abort(ctx);
 			return err;
 		}
-		if (a->counted) {
+		/* An uncounted vote is stored for the next resume: it
+		 * touches nothing, and a commit of nothing touched only
+		 * ends the transaction. */
+		if (a->counted)
 			dmn__txn_touch(ctx, a->dom);
-			counted_change = true;
-		}
-	}
-	if (!counted_change) {
-		/* Stored for the next resume: nothing else changes. */
-		ctx->n_undo = 0;
-		ctx->n_order = 0;
-		return 0;
 	}
 	return dmn__txn_commit(ctx);
 }

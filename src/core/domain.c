@@ -35,20 +35,15 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	int err = dmn__enter_ctx(ctx, desc && desc->name && out);
 	if (err)
 		return err;
-	err = dmn__handle_reserve(ctx, &ctx->domains);
-	if (!err)
-		err = dmn__walk_reserve(ctx, 1);
+	err = dmn__walk_reserve(ctx, 1);
 	struct dmn_domain *d = 0;
-	size_t len = strlen(desc->name);
+	/* The name inside the allocation (issue 21). */
+	if (!err)
+		d = dmn__obj_new(ctx, &ctx->domains,
+				 offsetof(struct dmn_domain, name), desc->name,
+				 &err);
 	if (!err) {
-		/* The name inside the allocation (issue 21). */
-		d = dmn__alloc(ctx, offsetof(struct dmn_domain, name) + len + 1);
-		err = d ? 0 : -ENOMEM;
-	}
-	if (!err) {
-		memset(d, 0, offsetof(struct dmn_domain, name));
-		memcpy(d->name, desc->name, len + 1);
-		dmn__level_hist_init(&d->votes);
+		/* All zero: no votes, no links, off at level 0. */
 		d->ops = desc->ops;
 		d->user = desc->user;
 		d->flags = desc->flags;
@@ -59,10 +54,8 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 		if (d->flags & DMN_FLAG_ALWAYS_ON && !dmn__pd_domain_cold(ctx, d))
 			err = -ENOMEM;
 	}
-	if (!err) {
+	if (!err)
 		d->handle = dmn__handle_alloc(&ctx->domains, d);
-		err = d->handle ? 0 : -ENOSPC;
-	}
 	ctx->op_error = 0;
 	/* The engine's power-on step: DMN_EV_POWER_ON, or DMN_EV_FAILURE
 	 * (unsafe) and the operation's error; a failure then takes the
@@ -109,7 +102,7 @@ int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
  * (issue 21) but is always at least the power of two at or above @n, as
  * this grows it (removals never shrink it), so only a full power of two
  * (or an empty array) needs more. */
-static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
+DMN_SIZE_NOINLINE static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
 		      unsigned n)
 {
 	if (n & (n - 1))
@@ -118,7 +111,7 @@ static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
 	return dmn_grow(ctx, (void **)array, &cap, n + 1, sizeof(**array));
 }
 
-static struct dmn_link *link_find(const struct dmn_domain *parent,
+DMN_SIZE_NOINLINE static struct dmn_link *link_find(const struct dmn_domain *parent,
 				 const struct dmn_domain *child)
 {
 	for (unsigned i = 0; i < child->n_parents; i++)
@@ -163,25 +156,23 @@ static int link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 	return dmn__txn_commit(ctx);
 }
 
+/* Take @l out of the link array @links of *@n entries. */
+DMN_SIZE_NOINLINE static void links_remove(struct dmn_link **links,
+					   unsigned *n, const struct dmn_link *l)
+{
+	unsigned i = 0;
+	while (i < *n && links[i] != l)
+		i++;
+	if (i == *n)
+		return;
+	memmove(&links[i], &links[i + 1], (*n - i - 1) * sizeof(*links));
+	(*n)--;
+}
+
 static void link_detach_arrays(struct dmn_link *l)
 {
-	struct dmn_domain *p = l->parent, *c = l->child;
-	for (unsigned i = 0; i < c->n_parents; i++) {
-		if (c->parents[i] != l)
-			continue;
-		memmove(&c->parents[i], &c->parents[i + 1],
-			(c->n_parents - i - 1) * sizeof(*c->parents));
-		c->n_parents--;
-		break;
-	}
-	for (unsigned i = 0; i < p->n_children; i++) {
-		if (p->children[i] != l)
-			continue;
-		memmove(&p->children[i], &p->children[i + 1],
-			(p->n_children - i - 1) * sizeof(*p->children));
-		p->n_children--;
-		break;
-	}
+	links_remove(l->child->parents, &l->child->n_parents, l);
+	links_remove(l->parent->children, &l->parent->n_children, l);
 }
 
 int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
@@ -193,7 +184,6 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 	if (!c)
 		return err;
 	struct dmn_link *l = 0;
-	dmn__txn_begin(ctx);
 	if (link_find(p, c))
 		err = -EEXIST;
 	else if (dmn__walk_reaches_down(ctx, c, p))
@@ -260,16 +250,23 @@ int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child
 	return err;
 }
 
-int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
-			     dmn_map_fn fn, void *user)
+/* Give @l a new map and floor and recompute what the child requires
+ * through them, as one transaction: a raise may fail, and the undo then
+ * restores the old ones too. Sets dmn_last_error(). */
+static int link_configure(struct dmn_ctx *ctx, struct dmn_link *l,
+			  dmn_map_fn map, void *map_user, uint32_t floor)
 {
 	dmn__txn_begin(ctx);
-	int err = dmn__txn_link_config(ctx, l, fn, fn ? user : 0, l->floor);
-	/* Recompute what the child requires through the new map; a raise may
-	 * fail, and the undo then restores the old map too. */
+	int err = dmn__txn_link_config(ctx, l, map, map_user, floor);
 	if (!err && l->child->on)
 		err = link_update(ctx, l, true, l->child->pstate);
 	return txn_result(ctx, err);
+}
+
+int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
+			     dmn_map_fn fn, void *user)
+{
+	return link_configure(ctx, l, fn, fn ? user : 0, l->floor);
 }
 
 int dmn_link_set_map(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
@@ -294,14 +291,10 @@ int dmn_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
 	if (!l)
 		return err;
 	uint32_t rounded = level;
-	dmn__txn_begin(ctx);
 	if (level)
 		err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
-	if (!err)
-		err = dmn__txn_link_config(ctx, l, l->map, l->map_user, rounded);
-	if (!err && l->child->on)
-		err = link_update(ctx, l, true, l->child->pstate);
-	txn_result(ctx, err);
+	err = err ? txn_result(ctx, err)
+		  : link_configure(ctx, l, l->map, l->map_user, rounded);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -10,7 +10,7 @@
 #define GEN_MASK HANDLE_GEN_MASK
 #define SLOT_MASK HANDLE_SLOT_MASK
 
-static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
+DMN_SIZE_NOINLINE static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
 {
 	return ((uint32_t)kind << 30) | ((uint32_t)(gen & GEN_MASK) << 20) |
 	       (slot + 1u);
@@ -99,6 +99,24 @@ int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t)
 	t->gens = gens;
 	t->cap_slots = cap;
 	return 0;
+}
+
+void *dmn__obj_new(struct dmn_ctx *ctx, struct handle_table *t, size_t size,
+		   const char *name, int *err)
+{
+	size_t len = name ? strlen(name) + 1 : 0;
+	char *obj = 0;
+	*err = dmn__handle_reserve(ctx, t);
+	if (!*err && len <= (size_t)-1 - size)
+		obj = dmn__alloc(ctx, size + len);
+	if (!*err && !obj)
+		*err = -ENOMEM;
+	if (obj) {
+		memset(obj, 0, size);
+		if (len)
+			memcpy(obj + size, name, len);
+	}
+	return obj;
 }
 
 uint32_t dmn__handle_alloc(struct handle_table *t, void *obj)

@@ -14,6 +14,7 @@
 #define DOMINO_CORE_HANDLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct dmn_ctx;
@@ -62,8 +63,16 @@ void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind);
 void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t);
 /* Reserve room so that the next dmn__handle_alloc cannot fail for memory. */
 int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t);
-/* Returns the new handle, or 0 if the table is full (-ENOSPC). */
+/* Returns the new handle; after a successful dmn__handle_reserve it is
+ * never 0 (0: the table is full). */
 uint32_t dmn__handle_alloc(struct handle_table *t, void *obj);
+/* The start of every create call (domains, devices, attachments): room for
+ * one more handle in @t (dmn__handle_reserve) and an object of @size bytes
+ * followed by a copy of @name (NULL: none), all zero but the name. Returns
+ * it with *@err 0 (dmn__handle_alloc then cannot fail), or NULL with *@err
+ * -ENOSPC or -ENOMEM, leaving at most room in @t. */
+void *dmn__obj_new(struct dmn_ctx *ctx, struct handle_table *t, size_t size,
+		   const char *name, int *err);
 void dmn__handle_release(struct handle_table *t, uint32_t h);
 #define HANDLE_GEN_MASK ((1u << HANDLE_GEN_BITS) - 1u)
 #define HANDLE_SLOT_MASK ((1u << HANDLE_SLOT_BITS) - 1u)

@@ -28,23 +28,24 @@ int dmn_governor_qos(const struct dmn_governor_input *in)
 int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 		unsigned *rejected_from)
 {
+	/* The domain is on (it powers off), so it has its cold part. */
+	struct dmn_domain_cold *c = d->cold;
 	*rejected_from = UINT_MAX;
-	if (dom_cold(d)->gov == DMN_GOVERNOR_ALWAYS_ON)
+	if (c->gov == DMN_GOVERNOR_ALWAYS_ON)
 		return DMN_GOV_STAY_ON;
 	struct dmn_governor_input in;
 	in.now_ns = now;
 	dmn__qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
 	/* Kept so that dmn_domain_explain can say why, later. */
-	/* The domain is on (it powers off), so it has its cold part. */
-	d->cold->gov_decided = true;
-	d->cold->gov_now = now;
-	d->cold->gov_qos = in.qos_ns;
-	d->cold->gov_wakeup = in.next_wakeup_ns;
+	c->gov_decided = true;
+	c->gov_now = now;
+	c->gov_qos = in.qos_ns;
+	c->gov_wakeup = in.next_wakeup_ns;
 	in.n_states = d->idle ? d->idle->n : 0;
 	in.states = d->idle ? d->idle->desc : 0;
 	int choice;
-	if (dom_cold(d)->gov == DMN_GOVERNOR_CUSTOM && dom_cold(d)->gov_fn)
-		choice = d->cold->gov_fn(d->cold->gov_user, d->handle, &in);
+	if (c->gov == DMN_GOVERNOR_CUSTOM && c->gov_fn)
+		choice = c->gov_fn(c->gov_user, d->handle, &in);
 	else
 		choice = dmn_governor_qos(&in);
 	unsigned limit = in.n_states ? in.n_states : 1;
@@ -86,15 +87,15 @@ int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
 	}
 	if (!err) {
 		d->idle = idle;
-		uint64_t now = dmn_now(ctx);
-		dmn__stats_account(d, now);
-		unsigned i = d->idle->n++;
-		d->idle->desc[i] = *desc;
-		d->idle->desc[i].name = name;
-		memset(&d->idle->counts[i], 0, sizeof(d->idle->counts[i]));
+		dmn__stats_account(d, dmn_now(ctx));
+		unsigned i = idle->n++;
+		idle->desc[i] = *desc;
+		idle->desc[i].name = name;
+		memset(&idle->counts[i], 0, sizeof(idle->counts[i]));
 		/* Before its first transition an off domain sits in its
 		 * deepest state (DESIGN §1). */
-		if (!d->on && !dom_cold(d)->stats.on_count && !dom_cold(d)->stats.off_count)
+		const struct dmn_stats *st = &d->cold->stats;
+		if (!d->on && !st->on_count && !st->off_count)
 			d->idle_state = (int)i;
 		if (index)
 			*index = i;

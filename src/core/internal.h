@@ -49,6 +49,15 @@ struct dmn_sleep_data {
 #define DMN_ASSERT(cond) ((void)0)
 #endif
 
+/* A static helper with several callers kept as one out-of-line copy in
+ * size-optimized (firmware) builds, where -Os would inline it at each
+ * (issue 15); hosted builds leave the choice to the compiler. */
+#if defined(__OPTIMIZE_SIZE__) && defined(__GNUC__)
+#define DMN_SIZE_NOINLINE __attribute__((noinline))
+#else
+#define DMN_SIZE_NOINLINE
+#endif
+
 #if defined(__GNUC__)
 #define DMN_MUST_CHECK __attribute__((warn_unused_result))
 #else
@@ -292,31 +301,25 @@ static inline uint64_t dev_wakeup_ns(const struct dmn_device *dev)
 struct dmn_device_cold *dmn__pd_device_cold(struct dmn_ctx *ctx,
 					   struct dmn_device *dev);
 
-/* One entry of the undo log: how to put an input back. */
+/* One entry of the undo log: an address and the value it held, replayed
+ * newest first. Most entries are a plain store back of @width bytes; a
+ * histogram's count (an add taken back by a decrement, so a fix-up after
+ * the commit point finds the bin) and an attachment's counted bit (not
+ * addressable, and a restored vote is published again) are their own
+ * kinds. */
 enum undo_kind {
-	UNDO_HIST_ADD,    /* undo by removing level from dom->votes */
+	UNDO_HIST_ADD,    /* undo by removing level @old from the histogram */
 	UNDO_HIST_REMOVE, /* undo by adding it back */
-	UNDO_ACTIVE,      /* dom->active_devices changed by level (mod 2^32) */
-	UNDO_ON_CHILDREN, /* dom->on_children changed by level (mod 2^32) */
-	UNDO_LINK,        /* link->child_on / link->req had old values */
-	UNDO_ATT,         /* attachment vote / counted had old values */
-	UNDO_USAGE,       /* device usage had old value */
-	UNDO_LINK_CFG,    /* link->map, map_user, floor had old values */
+	UNDO_COUNTED,     /* attachment's counted bit was @old */
+	UNDO_BOOL,        /* a bool was @old */
+	UNDO_U32,         /* a uint32_t / unsigned was @old */
+	UNDO_WORD,        /* a pointer-sized word (a pointer) was @old */
 };
 
 struct undo_entry {
+	void *addr;
+	uintptr_t old;
 	enum undo_kind kind;
-	union {
-		struct dmn_domain *dom;
-		struct dmn_link *link;
-		struct dmn_attachment *att;
-		struct dmn_device *dev;
-		void *obj; /* any of them, to record */
-	} u;
-	uint32_t level;
-	bool flag;
-	dmn_map_fn map; /* UNDO_LINK_CFG */
-	void *map_user;
 };
 
 struct dmn_ctx {
@@ -924,12 +927,22 @@ void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from);
 void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_level);
 
 /* Finish a public state-changing call: record dmn_last_error() (an atomic
- * store: dmn_vote's lock-free unchanged check reads it, device.c). */
-static inline int txn_result(struct dmn_ctx *ctx, int err)
+ * store: dmn_vote's lock-free unchanged check reads it, device.c). Inline
+ * unless size-optimized, then one copy in handle.c. */
+#if defined(__OPTIMIZE_SIZE__)
+int dmn__txn_result(struct dmn_ctx *ctx, int err);
+#define txn_result dmn__txn_result
+#define DMN_TXN_RESULT
+#else
+#define DMN_TXN_RESULT static inline
+#endif
+#if !defined(__OPTIMIZE_SIZE__) || defined(DMN_LOOKUP_HERE)
+DMN_TXN_RESULT int txn_result(struct dmn_ctx *ctx, int err)
 {
 	__atomic_store_n(&ctx->last_error, err ? err : ctx->op_error,
 			 __ATOMIC_RELAXED);
 	return err;
 }
+#endif
 
 #endif /* DOMINO_CORE_INTERNAL_H */

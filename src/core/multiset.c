@@ -23,7 +23,7 @@ int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
 			sizeof(*s->bins));
 }
 
-static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
+DMN_SIZE_NOINLINE static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
 {
 	unsigned lo = 0, hi = s->n;
 	while (lo < hi) {
@@ -36,32 +36,29 @@ static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
 	return lo;
 }
 
-void dmn__ms_add(struct u64_multiset *s, uint64_t value, uint64_t count)
+void dmn__ms_add(struct u64_multiset *s, uint64_t value, uint64_t count,
+		 bool remove)
 {
 	unsigned i = lower_bound(s, value);
 	if (i < s->n && s->bins[i].value == value) {
-		s->bins[i].count += count;
+		struct u64_bin *b = &s->bins[i];
+		b->count += remove ? -count : count;
+		if (b->count)
+			return;
+		/* Emptied: the bin goes. */
+		memmove(b, b + 1, (s->n - i - 1) * sizeof(*b));
+		s->n--;
 		return;
 	}
-	if (s->n >= s->cap)
-		return; /* caller forgot dmn__ms_reserve: cannot happen */
-	memmove(&s->bins[i + 1], &s->bins[i], (s->n - i) * sizeof(*s->bins));
-	s->bins[i].value = value;
-	s->bins[i].count = count;
+	/* Removing what is not there cannot happen; adding without room
+	 * neither (the caller reserved). */
+	if (remove || s->n >= s->cap)
+		return;
+	struct u64_bin *b = &s->bins[i];
+	memmove(b + 1, b, (s->n - i) * sizeof(*b));
+	b->value = value;
+	b->count = count;
 	s->n++;
-}
-
-void dmn__ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count)
-{
-	unsigned i = lower_bound(s, value);
-	if (i >= s->n || s->bins[i].value != value)
-		return;
-	if (s->bins[i].count != count) {
-		s->bins[i].count -= count;
-		return;
-	}
-	memmove(&s->bins[i], &s->bins[i + 1], (s->n - i - 1) * sizeof(*s->bins));
-	s->n--;
 }
 
 uint64_t dmn__ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor)

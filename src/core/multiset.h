@@ -7,6 +7,7 @@
 #ifndef DOMINO_CORE_MULTISET_H
 #define DOMINO_CORE_MULTISET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct dmn_ctx;
@@ -25,10 +26,11 @@ void dmn__ms_init(struct u64_multiset *s);
 void dmn__ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s);
 /* Make room for @extra more distinct values. */
 int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra);
-/* Add @count copies; needs room for one more bin (see dmn__ms_reserve). */
-void dmn__ms_add(struct u64_multiset *s, uint64_t value, uint64_t count);
-/* Remove @count copies; the bin goes when its count reaches 0. */
-void dmn__ms_remove(struct u64_multiset *s, uint64_t value, uint64_t count);
+/* Add @count copies (@remove: take them away; the bin goes when its count
+ * reaches 0). Adding a new value needs room for one more bin (see
+ * dmn__ms_reserve). */
+void dmn__ms_add(struct u64_multiset *s, uint64_t value, uint64_t count,
+		 bool remove);
 /* Smallest value >= @floor, or UINT64_MAX. */
 uint64_t dmn__ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor);
 

@@ -63,10 +63,7 @@ static int apply(struct dmn_ctx *ctx, struct dmn_domain *d, int which,
 			return -ENOMEM;
 		for (unsigned b = 0; mode != RESERVE && b < nb; b++) {
 			uint64_t count = bins[b].count * x->cold->paths;
-			if (mode == ADD)
-				dmn__ms_add(set, bins[b].value, count);
-			else
-				dmn__ms_remove(set, bins[b].value, count);
+			dmn__ms_add(set, bins[b].value, count, mode == REMOVE);
 		}
 	}
 	return 0;
@@ -90,7 +87,7 @@ static int update(struct dmn_ctx *ctx, struct dmn_domain *d,
 	}
 }
 
-static uint64_t device_value(const struct dmn_device *dev, int which)
+DMN_SIZE_NOINLINE static uint64_t device_value(const struct dmn_device *dev, int which)
 {
 	if (which)
 		return dev_wakeup_ns(dev);
@@ -186,6 +183,7 @@ void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
 		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
 	(void)ctx;
-	*qos_ns = dmn__ms_first_at_or_after(&dom_cold(d)->qos_set, 0);
-	*wakeup_ns = dmn__ms_first_at_or_after(&dom_cold(d)->wake_set, now);
+	const struct dmn_domain_cold *c = dom_cold(d);
+	*qos_ns = dmn__ms_first_at_or_after(&c->qos_set, 0);
+	*wakeup_ns = dmn__ms_first_at_or_after(&c->wake_set, now);
 }

@@ -54,12 +54,34 @@ void dmn__txn_begin(struct dmn_ctx *ctx)
 
 /* Log how to undo one change, in room reserved before (every caller
  * reserves: a change that must not fail finds it there). */
-static void log_undo(struct dmn_ctx *ctx, enum undo_kind kind, void *obj,
-		     uint32_t level, bool flag)
+static void log_undo(struct dmn_ctx *ctx, enum undo_kind kind, void *addr,
+		     uintptr_t old)
 {
 	if (ctx->n_undo < ctx->cap_undo)
-		ctx->undo[ctx->n_undo++] = (struct undo_entry){
-		    .kind = kind, .u.obj = obj, .level = level, .flag = flag};
+		ctx->undo[ctx->n_undo++] =
+		    (struct undo_entry){.addr = addr, .old = old, .kind = kind};
+}
+
+/* Store @v in the 32-bit field at @addr (a uint32_t or an unsigned),
+ * logging the old value (room reserved before). */
+_Static_assert(sizeof(unsigned) == sizeof(uint32_t), "UNDO_U32 fields");
+static void set_u32(struct dmn_ctx *ctx, void *addr, uint32_t v)
+{
+	uint32_t old;
+	memcpy(&old, addr, sizeof(old));
+	log_undo(ctx, UNDO_U32, addr, old);
+	memcpy(addr, &v, sizeof(v));
+}
+
+/* Log the pointer-sized field at @addr (a pointer, a function pointer) as
+ * its bytes: ISO C promises no conversion of a function pointer to an
+ * integer. */
+_Static_assert(sizeof(dmn_map_fn) == sizeof(uintptr_t), "UNDO_WORD fields");
+static void log_word(struct dmn_ctx *ctx, void *addr)
+{
+	uintptr_t old;
+	memcpy(&old, addr, sizeof(old));
+	log_undo(ctx, UNDO_WORD, addr, old);
 }
 
 static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
@@ -71,7 +93,7 @@ static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
 /* Room for one more level in @d's statistics: a domain's pstate is always
  * a level of its inputs, so with room for each of those, recording a new
  * pstate after a callback never needs memory. */
-static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
+DMN_SIZE_NOINLINE static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	return dmn__stats_reserve(ctx, d, d->votes.n + 1);
 }
@@ -100,7 +122,7 @@ int dmn__txn_hist_add(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level)
 	if (!err)
 		err = dmn__level_hist_add(ctx, &d->votes, level);
 	if (!err)
-		log_undo(ctx, UNDO_HIST_ADD, d, level, 0);
+		log_undo(ctx, UNDO_HIST_ADD, &d->votes, level);
 	return err;
 }
 
@@ -109,25 +131,23 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t le
 	if (!level)
 		return;
 	/* Removal must not fail: callers reserve log space first. */
-	log_undo(ctx, UNDO_HIST_REMOVE, d, level, 0);
+	log_undo(ctx, UNDO_HIST_REMOVE, &d->votes, level);
 	dmn__level_hist_dec(&d->votes, level);
 }
 
-/* Add @delta to @d's active devices (UNDO_ACTIVE) or on children. */
-static void count(struct dmn_ctx *ctx, struct dmn_domain *d,
-		  enum undo_kind which, int delta)
+/* Add @on ? 1 : -1 to @d's count *@n (active devices or on children). */
+DMN_SIZE_NOINLINE static void count(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned *n,
+		  bool on)
 {
-	log_undo(ctx, which, d, (uint32_t)delta, 0);
-	*(which == UNDO_ACTIVE ? &d->active_devices : &d->on_children) +=
-	    (unsigned)delta;
-	if (delta < 0)
+	set_u32(ctx, n, *n + (on ? 1u : (unsigned)-1));
+	if (!on)
 		d->due |= DUE_OFF;
 }
 
 int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vote,
 		 bool counted)
 {
-	int err = reserve_log(ctx, 4);
+	int err = reserve_log(ctx, 5);
 	if (err)
 		return err;
 	struct dmn_domain *d = a->dom;
@@ -139,9 +159,11 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vo
 	if (a->counted)
 		dmn__txn_hist_remove(ctx, d, a->vote);
 	if (counted != a->counted)
-		count(ctx, d, UNDO_ACTIVE, counted ? 1 : -1);
-	log_undo(ctx, UNDO_ATT, a, a->vote, a->counted);
-	a->vote = vote;
+		count(ctx, d, &d->active_devices, counted);
+	/* Replayed newest first: the vote is back before the bit's entry
+	 * publishes it. */
+	log_undo(ctx, UNDO_COUNTED, a, a->counted);
+	set_u32(ctx, &a->vote, vote);
 	a->counted = counted;
 	/* Exclusive: dmn_vote's lock-free check ignores it until unlock. */
 	dmn__handle_publish(&ctx->attachments, att_handle(a), vote);
@@ -200,9 +222,11 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	 * when none of them has a callback (DESIGN §1), whatever the shape. */
 	unsigned n = dmn__walk_up(ctx, d);
 	bool reaches_cb = false;
-	for (unsigned i = 0; i < n && !reaches_cb; i++)
-		reaches_cb = ctx->walk[i]->ops &&
-			     ctx->walk[i]->ops->set_performance_state;
+	for (unsigned i = 0; i < n; i++) {
+		struct dmn_domain *x = ctx->walk[i];
+		reaches_cb |= x->ops && x->ops->set_performance_state;
+		x->walk_level = 0;
+	}
 	if (!reaches_cb)
 		return -ENODEV;
 	uint32_t r = level;
@@ -216,8 +240,6 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	 * ancestor is checked at the highest level this vote can ask of it
 	 * through any path: maps and rounding only ever raise with their
 	 * input, so a path that fails fails there too. */
-	for (unsigned i = 0; i < n; i++)
-		ctx->walk[i]->walk_level = 0;
 	d->walk_level = r;
 	for (unsigned i = n; i > 0; i--) {
 		struct dmn_domain *x = ctx->walk[i - 1];
@@ -249,7 +271,7 @@ static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 	if (req == l->req && on == l->child_on)
 		return 0;
 	if (logged) {
-		int err = reserve_log(ctx, 4);
+		int err = reserve_log(ctx, 5);
 		if (err)
 			return err;
 		if (req) {
@@ -257,10 +279,11 @@ static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 			if (err)
 				return err;
 		}
-		log_undo(ctx, UNDO_LINK, l, l->req, l->child_on);
 		dmn__txn_hist_remove(ctx, l->parent, l->req);
 		if (on != l->child_on)
-			count(ctx, l->parent, UNDO_ON_CHILDREN, on ? 1 : -1);
+			count(ctx, l->parent, &l->parent->on_children, on);
+		set_u32(ctx, &l->req, req);
+		log_undo(ctx, UNDO_BOOL, &l->child_on, l->child_on);
 	} else {
 		/* Fix-ups after the commit point: restore levels that were
 		 * counted before, whose bins still exist. A level new to
@@ -272,10 +295,11 @@ static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
 			return -ENOMEM;
 		dmn__level_hist_dec(&l->parent->votes, l->req);
-		if (on != l->child_on)
+		if (on != l->child_on) {
 			l->parent->on_children += on ? 1u : (unsigned)-1;
-		if (!on && l->child_on)
-			l->parent->due |= DUE_OFF;
+			if (!on)
+				l->parent->due |= DUE_OFF;
+		}
 	}
 	l->req = req;
 	l->child_on = on;
@@ -336,7 +360,7 @@ static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
  * value is -EIO) is noted as the operation's first error, as where an
  * unsafe one hit, and reported; success reports event @ok. @ev is the
  * failure's op and safe flag. */
-static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
+DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
 		   const struct dmn_domain *d, uint32_t old_v, uint32_t new_v)
 {
 	if (err > 0)
@@ -941,37 +965,30 @@ static void undo_inputs(struct dmn_ctx *ctx)
 {
 	while (ctx->n_undo) {
 		struct undo_entry *e = &ctx->undo[--ctx->n_undo];
+		uint32_t old = (uint32_t)e->old;
 		switch (e->kind) {
 		case UNDO_HIST_ADD:
-			dmn__level_hist_dec(&e->u.dom->votes, e->level);
+			dmn__level_hist_dec(e->addr, old);
 			break;
 		case UNDO_HIST_REMOVE:
 			/* The bin is still there: cannot fail. */
-			(void)dmn__level_hist_add(ctx, &e->u.dom->votes, e->level);
+			(void)dmn__level_hist_add(ctx, e->addr, old);
 			break;
-		case UNDO_ACTIVE:
-			e->u.dom->active_devices -= e->level;
+		case UNDO_COUNTED: {
+			struct dmn_attachment *a = e->addr;
+			a->counted = old & 1u;
+			dmn__handle_publish(&ctx->attachments, att_handle(a),
+					    a->vote);
 			break;
-		case UNDO_ON_CHILDREN:
-			e->u.dom->on_children -= e->level;
+		}
+		case UNDO_BOOL:
+			*(bool *)e->addr = old;
 			break;
-		case UNDO_LINK:
-			e->u.link->req = e->level;
-			e->u.link->child_on = e->flag;
+		case UNDO_U32:
+			memcpy(e->addr, &old, sizeof(old));
 			break;
-		case UNDO_ATT:
-			e->u.att->vote = e->level;
-			e->u.att->counted = e->flag;
-			dmn__handle_publish(&ctx->attachments,
-					    att_handle(e->u.att), e->level);
-			break;
-		case UNDO_USAGE:
-			e->u.dev->usage = e->level;
-			break;
-		case UNDO_LINK_CFG:
-			e->u.link->map = e->map;
-			e->u.link->map_user = e->map_user;
-			e->u.link->floor = e->level;
+		case UNDO_WORD:
+			memcpy(e->addr, &e->old, sizeof(e->old));
 			break;
 		}
 	}
@@ -1133,25 +1150,22 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 int dmn__txn_set_usage(struct dmn_ctx *ctx, struct dmn_device *dev, unsigned usage)
 {
 	int err = reserve_log(ctx, 1);
-	if (err)
-		return err;
-	log_undo(ctx, UNDO_USAGE, dev, dev->usage, 0);
-	dev->usage = usage;
-	return 0;
+	if (!err)
+		set_u32(ctx, &dev->usage, usage);
+	return err;
 }
 
 int dmn__txn_link_config(struct dmn_ctx *ctx, struct dmn_link *l, dmn_map_fn map,
 		    void *map_user, uint32_t floor)
 {
-	int err = reserve_log(ctx, 1);
+	int err = reserve_log(ctx, 3);
 	if (err)
 		return err;
-	log_undo(ctx, UNDO_LINK_CFG, l, l->floor, 0);
-	ctx->undo[ctx->n_undo - 1].map = l->map;
-	ctx->undo[ctx->n_undo - 1].map_user = l->map_user;
+	log_word(ctx, &l->map);
+	log_word(ctx, &l->map_user);
+	set_u32(ctx, &l->floor, floor);
 	l->map = map;
 	l->map_user = map_user;
-	l->floor = floor;
 	return 0;
 }
 

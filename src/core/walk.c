@@ -27,74 +27,86 @@ int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra)
 	return err;
 }
 
-/* Depth-first up from @from over unmarked domains, appending each to @out
- * once all its parents are there. @txn picks the mark: the operation's
- * (visit/epoch) or the walk's (walk_mark/walk_epoch). */
-static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain *from, bool txn,
-		       struct dmn_domain **out, unsigned n)
+/* One depth-first search: its stack (the path from where it started), its
+ * direction, the mark field it sets (dmn_domain.visit, the operation's,
+ * or walk_mark, the walk's: offsetof), its own mark and the other
+ * search's, and where it appends each domain once all of those it goes
+ * to are there (NULL: nowhere). */
+struct dfs {
+	struct dmn_domain **stack;
+	unsigned top;
+	bool up;
+	size_t mark;
+	uint64_t mine, theirs;
+	struct dmn_domain **out;
+	unsigned n;
+};
+
+static uint64_t *mark_of(const struct dfs *s, struct dmn_domain *d)
 {
-	uint64_t epoch = txn ? ctx->epoch : ctx->walk_epoch;
-#define MARK(d) (*(txn ? &(d)->visit : &(d)->walk_mark))
-	if (MARK(from) == epoch)
-		return n;
-	struct dmn_domain **stack = ctx->stack;
-	unsigned top = 0;
-	MARK(from) = epoch;
+	return (uint64_t *)(void *)((char *)d + s->mark);
+}
+
+/* Start @s at @from, unless @from is marked already. */
+static void dfs_push(struct dfs *s, struct dmn_domain *from)
+{
+	if (*mark_of(s, from) == s->mine)
+		return;
+	*mark_of(s, from) = s->mine;
 	from->dfs_next = 0;
-	stack[top++] = from;
-	while (top) {
-		struct dmn_domain *d = stack[top - 1];
-		if (d->dfs_next < d->n_parents) {
-			struct dmn_domain *p = d->parents[d->dfs_next++]->parent;
-			if (MARK(p) != epoch) {
-				MARK(p) = epoch;
-				p->dfs_next = 0;
-				stack[top++] = p;
-			}
-		} else {
-			top--;
-			out[n++] = d;
-		}
+	s->stack[s->top++] = from;
+}
+
+/* One step: follow the next link of the domain on top of the stack (up:
+ * to a parent; down: to a child), or finish that domain. Returns 1 if it
+ * meets a domain the other search marked, -1 once the stack is empty,
+ * else 0. */
+static int dfs_step(struct dfs *s)
+{
+	if (!s->top)
+		return -1;
+	struct dmn_domain *d = s->stack[s->top - 1];
+	if (d->dfs_next >= (s->up ? d->n_parents : d->n_children)) {
+		s->top--;
+		if (s->out)
+			s->out[s->n++] = d;
+		return 0;
 	}
-#undef MARK
-	return n;
+	struct dmn_domain *x = s->up ? d->parents[d->dfs_next]->parent
+				     : d->children[d->dfs_next]->child;
+	d->dfs_next++;
+	if (*mark_of(s, x) == s->theirs)
+		return 1;
+	dfs_push(s, x);
+	return 0;
+}
+
+/* Up from @from over domains not marked @mine in the field at @mark,
+ * appending each to @out after @n others once all its parents are
+ * there; returns the new count. */
+DMN_SIZE_NOINLINE static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain *from,
+		       size_t mark, uint64_t mine, struct dmn_domain **out,
+		       unsigned n)
+{
+	/* No domain is ever marked UINT64_MAX: the search meets no other. */
+	struct dfs s = {ctx->stack, 0, true, mark, mine, UINT64_MAX, out, n};
+	dfs_push(&s, from);
+	while (dfs_step(&s) >= 0)
+		;
+	return s.n;
 }
 
 unsigned dmn__walk_up(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
 	ctx->walk_epoch += 2;
-	return dfs_up(ctx, from, false, ctx->walk, 0);
+	return dfs_up(ctx, from, offsetof(struct dmn_domain, walk_mark),
+		      ctx->walk_epoch, ctx->walk, 0);
 }
 
 void dmn__walk_touch(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
-	ctx->n_order = dfs_up(ctx, from, true, ctx->order, ctx->n_order);
-}
-
-/* One step of a depth-first search: follow the next link of the domain on
- * top of @stack (up: to a parent; down: to a child). Returns 1 if it meets
- * a domain the other search marked, -1 when the stack empties, else 0. */
-static int dfs_step(struct dmn_domain **stack, unsigned *top, bool up,
-		    uint64_t mine, uint64_t theirs)
-{
-	struct dmn_domain *d = stack[*top - 1];
-	unsigned n = up ? d->n_parents : d->n_children;
-	if (d->dfs_next >= n) {
-		(*top)--;
-		return *top ? 0 : -1;
-	}
-	struct dmn_domain *x = up ? d->parents[d->dfs_next]->parent
-				 : d->children[d->dfs_next]->child;
-	d->dfs_next++;
-	if (x->walk_mark == theirs)
-		return 1;
-	if (x->walk_mark != mine) {
-		x->walk_mark = mine;
-		x->dfs_next = 0;
-		stack[*top] = x;
-		(*top)++;
-	}
-	return 0;
+	ctx->n_order = dfs_up(ctx, from, offsetof(struct dmn_domain, visit),
+			      ctx->epoch, ctx->order, ctx->n_order);
 }
 
 bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct dmn_domain *from,
@@ -106,24 +118,17 @@ bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct dmn_domain *from,
 	 * a commit (dmn_link_add asks before it touches anything); each
 	 * holds a domain at most once. */
 	ctx->walk_epoch += 2;
-	uint64_t up = ctx->walk_epoch, down = up + 1;
-	struct dmn_domain **up_stack = ctx->stack;
-	struct dmn_domain **down_stack = ctx->off_order;
-	unsigned up_top = 1, down_top = 1;
-	target->walk_mark = up;
-	target->dfs_next = 0;
-	up_stack[0] = target;
-	from->walk_mark = down;
-	from->dfs_next = 0;
-	down_stack[0] = from;
+	uint64_t up = ctx->walk_epoch;
+	size_t mark = offsetof(struct dmn_domain, walk_mark);
+	struct dfs s[2] = {{ctx->stack, 0, true, mark, up, up + 1, 0, 0},
+			   {ctx->off_order, 0, false, mark, up + 1, up, 0, 0}};
+	dfs_push(&s[0], target);
+	dfs_push(&s[1], from);
 	/* Alternate single steps: whichever side is smaller finishes first,
 	 * and a search that finishes without meeting the other proves there
 	 * is no path. */
-	for (;;) {
-		int r = dfs_step(up_stack, &up_top, true, up, down);
-		if (r)
-			return r > 0;
-		r = dfs_step(down_stack, &down_top, false, down, up);
+	for (unsigned i = 0;; i ^= 1) {
+		int r = dfs_step(&s[i]);
 		if (r)
 			return r > 0;
 	}
