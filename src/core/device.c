@@ -434,20 +434,22 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 
 int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 {
-	/* The same level again: validated when it was stored, nothing to do.
-	 * This is the common case of a driver re-asserting its vote. */
+	/* The same level again: validated when it was stored, nothing to do
+	 * (unless a link moved above it since: ctx->relinked). This is the
+	 * common case of a driver re-asserting its vote. */
 	struct dmn_attachment *a = dmn__pd_attach_get(ctx, att);
 	ctx->op_error = 0;
 	int err = 0;
-	if (!a || a->vote != level)
+	if (!a || a->vote != level || (level && ctx->relinked))
 		err = vote_changed(ctx, a, att, level);
 	return txn_result(ctx, err);
 }
 
 #if DMN_STRIPED
 /* Whether @att is a live attachment whose vote is @level, read without a
- * lock from its published word (handle.h, struct handle_pub), and
- * dmn_last_error() is 0 already: then dmn_vote has nothing to do and
+ * lock from its published word (handle.h, struct handle_pub),
+ * dmn_last_error() is 0 already, and no link moved above a non-zero vote
+ * (ctx->relinked, read as last_error): then dmn_vote has nothing to do and
  * nothing to record. Correct under concurrent writers because
  * - every word is one atomic load or store, of the slot's generation,
  *   liveness and vote together: a handle whose slot was released or
@@ -477,9 +479,10 @@ static inline int vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 	uint64_t w = __atomic_load_n(dmn__pub_word(p, slot - 1),
 				     __ATOMIC_RELAXED);
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
+	unsigned relinked = __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
-	       !last &&
+	       !last && !(level && relinked) &&
 	       w == (((uint64_t)((att >> 20) & HANDLE_GEN_MASK) << 33 |
 		      HANDLE_PUB_LIVE | level));
 }
@@ -508,7 +511,7 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 	*err = 0;
 	if (!a) {
 		*err = -EBADF;
-	} else if (a->vote != level) {
+	} else if (a->vote != level || (level && ctx->relinked)) {
 #if DMN_FAST_PATHS
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);

@@ -401,6 +401,12 @@ struct dmn_ctx {
 	 * published vote only if this was even and the same around its
 	 * read (a sequence lock; device.c vote_published). */
 	unsigned excl_seq;
+	/* Non-zero once a link was added or removed above a device holding
+	 * a non-zero vote (domain.c): that vote may now reach no callback
+	 * or a smaller table, so an unchanged non-zero vote is checked again
+	 * (DESIGN §1: checked when a vote is cast) instead of answering 0.
+	 * Written by exclusive calls only; never cleared. */
+	unsigned relinked;
 };
 
 /* context.c */

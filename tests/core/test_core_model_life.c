@@ -550,6 +550,53 @@ static void m_system_suspend(void)
 	}
 }
 
+/* -ERANGE if an operation would ask a table above its top level. A vote
+ * is checked when cast (check_level), but a link added since may put it
+ * under a smaller table: the library passes every requirement up before
+ * any callback and refuses the operation there (nothing called, nothing
+ * changed), as a vote above the top (DESIGN §1). @apply makes the
+ * operation's changes on the model, its failure disarmed; the model is
+ * then put back. */
+static int range_first(void (*apply)(const void *), const void *arg)
+{
+	struct model keep = M;
+	M.armed_dom = M.armed_op = -1;
+	apply(arg);
+	int err = 0;
+	for (int i = 0; i < M.nd; i++)
+		if (M.d[i].nlv && M.d[i].on &&
+		    target(i) > M.d[i].lv[M.d[i].nlv - 1])
+			err = -ERANGE;
+	M = keep;
+	rolled_back = false;
+	return err;
+}
+
+static void apply_resume(const void *which)
+{
+	m_resume(which);
+}
+
+/* dmn_link_add of removed link @j (M.cut): the child, if on, powers the
+ * parent on and raises it. */
+static void m_link(const void *arg)
+{
+	int j = *(const int *)arg;
+	int p = M.cut[j][0], c = M.cut[j][1];
+	M.cut[j][0] = M.cut[--M.n_cut][0];
+	M.cut[j][1] = M.cut[M.n_cut][1];
+	struct m_dom *d = &M.d[c];
+	d->floor[d->np] = 0;
+	d->par[d->np++] = p;
+	M.d[p].kid[M.d[p].nc++] = c;
+	if (d->on) {
+		touch(p);
+		power_on(p);
+		if (!rolled_back)
+			settle(true);
+	}
+}
+
 /* ---- state save / restore for rollbacks ---------------------------------- */
 
 static struct model saved_model;
@@ -868,11 +915,11 @@ static void one_op(void)
 			goto compare;
 		}
 		got = dmn_device_get(ctx, v->h);
+		bool which[MAXV] = {0};
+		which[k] = true;
 		if (M.asleep) {
 			want = -EACCES;
-		} else {
-			bool which[MAXV] = {0};
-			which[k] = true;
+		} else if (!(want = range_first(apply_resume, which))) {
 			m_resume(which);
 			if (!rolled_back)
 				settle(true);
@@ -965,17 +1012,19 @@ static void one_op(void)
 				which[u] = M.v[u].saved && !M.v[u].active;
 			/* the restoration is one transaction of its own */
 			struct model before = M;
-			m_resume(which);
-			if (!rolled_back)
-				settle(true);
-			if (rolled_back) {
+			int range = range_first(apply_resume, which);
+			if (!range) {
+				m_resume(which);
+				if (!rolled_back)
+					settle(true);
+			}
+			if (rolled_back || range) {
 				int ad = M.armed_dom, ao = M.armed_op;
 				M = before;
 				M.armed_dom = ad;
 				M.armed_op = ao;
-				M.err = -EIO;
+				M.err = want = range ? range : -EIO;
 				rolled_back = false;
-				want = -EIO;
 			}
 			/* then the wakeup path lets go, in a
 			 * transaction of its own */
@@ -1047,18 +1096,8 @@ static void one_op(void)
 		snprintf(op_desc, sizeof(op_desc), "link d%d->d%d%s", c, p,
 			 armed);
 		got = dmn_link_add(ctx, M.d[p].h, M.d[c].h);
-		M.cut[j][0] = M.cut[--M.n_cut][0];
-		M.cut[j][1] = M.cut[M.n_cut][1];
-		struct m_dom *d = &M.d[c];
-		d->floor[d->np] = 0;
-		d->par[d->np++] = p;
-		M.d[p].kid[M.d[p].nc++] = c;
-		if (d->on) {
-			touch(p);
-			power_on(p);
-			if (!rolled_back)
-				settle(true);
-		}
+		if (!(want = range_first(m_link, &j)))
+			m_link(&j);
 	} else if (r < 98 && link_ops) {
 		/* dmn_link_remove: the parent loses the child's use and
 		 * requirement (safe direction). */

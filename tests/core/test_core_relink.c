@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A vote cast again unchanged after a link moved above it (DESIGN §1:
+ * "-ENODEV and -ERANGE are checked when a vote is cast, even while
+ * suspended"; "Acceptance depends only on where a vote can land").
+ * test_core_model_life with DOMINO_LINK_OPS=1 found it (seed 11): after
+ * dmn_link_remove took away the only domain with a pstate callback a
+ * device's vote reached, the same vote again answered 0 (dmn_vote's
+ * unchanged shortcut), where a new vote of that level answers -ENODEV.
+ * Likewise -ERANGE after dmn_link_add put the vote under a table it
+ * exceeds. Each case runs on a context with no lock (the locked path)
+ * and on the default, striped one (the stripe path and the lock-free
+ * check of a published unchanged vote).
+ */
+#include "test_core_common.h"
+#include "test_compare.h"
+
+struct world {
+	struct fake fake;
+	struct fake_alloc alloc;
+	struct dmn_ctx *ctx;
+	dmn_domain_t rail, gdsc, small;
+	dmn_device_t dev;
+	dmn_attach_t att;
+};
+
+/* rail (pstate callback) -> gdsc (none) <- dev; small (pstate callback,
+ * levels up to 100) not linked yet. */
+static void world_init(struct world *w, bool striped)
+{
+	memset(w, 0, sizeof(*w));
+	fake_init(&w->fake);
+	struct dmn_config cfg = fake_config(&w->alloc);
+	if (striped)
+		memset(&cfg.lock, 0, sizeof(cfg.lock));
+	assert_int_equal(dmn_ctx_create(&cfg, &w->ctx), 0);
+	w->rail = fake_domain(&w->fake, w->ctx, "rail", &fake_ops_full, 0);
+	w->gdsc = fake_domain(&w->fake, w->ctx, "gdsc", &fake_ops_power, 0);
+	w->small = fake_domain(&w->fake, w->ctx, "small", &fake_ops_full, 0);
+	assert_int_equal(dmn_domain_set_rounding(w->ctx, w->small, round5, 0),
+			 0);
+	assert_int_equal(dmn_link_add(w->ctx, w->rail, w->gdsc), 0);
+	w->dev = mkdev(w->ctx, "dev");
+	w->att = mkatt(w->ctx, w->dev, w->gdsc);
+}
+
+static void world_fini(struct world *w)
+{
+	dmn_ctx_destroy(w->ctx);
+	assert_int_equal(w->alloc.live, 0);
+}
+
+static void enodev_after_unlink(bool striped, bool active)
+{
+	struct world w;
+	world_init(&w, striped);
+	if (active)
+		assert_int_equal(dmn_device_get(w.ctx, w.dev), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), 0); /* unchanged */
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, active ? 150u : 0u);
+	assert_int_equal(dmn_link_remove(w.ctx, w.rail, w.gdsc), 0);
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, 0);
+	/* Nothing with a callback is reachable: as a new vote would (the
+	 * unchanged one first, while dmn_last_error() is 0). */
+	assert_int_equal(dmn_last_error(w.ctx), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), -ENODEV);
+	assert_int_equal(dmn_last_error(w.ctx), -ENODEV);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 151), -ENODEV);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), -ENODEV);
+	assert_int_equal(ainfo(w.ctx, w.att).vote, 150); /* kept as it was */
+	assert_int_equal(dmn_vote(w.ctx, w.att, 0), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 0), 0);
+	/* Back under the rail: accepted again, and again unchanged. */
+	assert_int_equal(dmn_link_add(w.ctx, w.rail, w.gdsc), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), 0);
+	assert_int_equal(dmn_last_error(w.ctx), 0);
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, active ? 150u : 0u);
+	world_fini(&w);
+}
+
+static void erange_after_link(bool striped)
+{
+	struct world w;
+	world_init(&w, striped);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), 0); /* suspended */
+	/* The gdsc is off: nothing passes up, the link is made. */
+	assert_int_equal(dmn_link_add(w.ctx, w.small, w.gdsc), 0);
+	/* 150 is above small's top (100): as a new vote would. */
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), -ERANGE);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 150), -ERANGE);
+	assert_int_equal(dmn_device_get(w.ctx, w.dev), -ERANGE);
+	assert_false(dinfo(w.ctx, w.gdsc).on);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 100), 0);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 100), 0);
+	assert_int_equal(dmn_device_get(w.ctx, w.dev), 0);
+	assert_int_equal(dinfo(w.ctx, w.small).pstate, 100);
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, 100);
+	assert_int_equal(dmn_vote(w.ctx, w.att, 100), 0);
+	world_fini(&w);
+}
+
+static void unlink_locked(void **state)
+{
+	(void)state;
+	enodev_after_unlink(false, true);
+	enodev_after_unlink(false, false);
+}
+
+static void unlink_striped(void **state)
+{
+	(void)state;
+	enodev_after_unlink(true, true);
+	enodev_after_unlink(true, false);
+}
+
+static void link_locked(void **state)
+{
+	(void)state;
+	erange_after_link(false);
+}
+
+static void link_striped(void **state)
+{
+	(void)state;
+	erange_after_link(true);
+}
+
+int main(void)
+{
+	/* The shared setup's context stays unused: each case builds its
+	 * own, with or without stripes. */
+	const struct CMUnitTest tests[] = {
+		TEST(unlink_locked),
+		TEST(unlink_striped),
+		TEST(link_locked),
+		TEST(link_striped),
+	};
+	return cmocka_run_group_tests(tests, 0, 0);
+}
