@@ -13,7 +13,8 @@
  * in scenarios), vote, QoS, next wakeup, the passing of time, probe, probe
  * all, system suspend / resume, wakeup-enable, active-wakeup, HW mode, the
  * always-on device flag, dmn_domain_release, link removal and re-adding
- * (only with DOMINO_LINK_OPS=1, see below), a floor on a link
+ * (only with DOMINO_LINK_OPS=1, see below), detaching and attaching
+ * devices (only with DOMINO_WIDE=1), a floor on a link
  * (dmn_link_set_floor: what a child requires of its parent while on), and
  * at time 0 boot-on and
  * always-on domains. One
@@ -35,7 +36,8 @@
  * requirement or power state, the boot level) or its power state changes;
  * at system resume a domain the wakeup path kept on follows its votes.
  *
- * Fixed seeds 1..8 (ctest); DOMINO_SEED=N replays one, DOMINO_RANDOM=1 adds
+ * Fixed seeds 1..8 (ctest; more with the switches, tests/core/
+ * CMakeLists.txt); DOMINO_SEED=N replays one, DOMINO_RANDOM=1 adds
  * one from the clock (printed), DOMINO_OPS=N sets operations per seed.
  */
 #include <domino/context.h>
@@ -429,9 +431,12 @@ static void try_off(int i)
 static bool rolled_back; /* an unsafe failure: the operation is undone */
 
 /* DOMINO_LINK_OPS=1: also dmn_link_remove and dmn_link_add at run time.
- * Off in ctest: the library disagrees (docs/design-notes.md, DESIGN
- * disagreements: link removal at run time), e.g. DOMINO_SEED=1. */
-static bool link_ops;
+ * DOMINO_WIDE=1: also dmn_detach and dmn_attach while awake (a device may
+ * end up on no domain, or on two others), and votes above the top of one
+ * table a vote reaches but not of another. Each is a switch of its own so
+ * that the seeds without it keep their random sequence (the ctest seeds
+ * keep hitting what they found). */
+static bool link_ops, wide;
 
 static void power_on(int i)
 {
@@ -480,8 +485,15 @@ static void settle(bool calls)
 
 /* ---- operations -------------------------------------------------------- */
 
+/* A probe of @k releases each hold on its domains that awaits no other
+ * attached device. An attached device is awaited only until it probes,
+ * and one detached before it did no longer is: a hold whose awaited
+ * devices all went waits for a release (include/domino/lifecycle.h), so
+ * only the probe of an awaited device releases. */
 static void m_probe(int k)
 {
+	if (M.v[k].probed)
+		return;
 	M.v[k].probed = true;
 	for (int a = 0; a < M.v[k].na; a++) {
 		int i = M.v[k].dom[a];
@@ -881,7 +893,82 @@ static uint32_t pick_level(int i)
 		return 0;
 	if (r < 5)
 		return hi + 1 + rn(50);
+	if (wide && r == 5 && lo < hi) /* above one top, not another */
+		return lo + 1 + rn(hi - lo);
 	return 1 + rn(lo);
+}
+
+/* dmn_detach of attachment @a of device @k: its vote, its use of the
+ * domain and its vetoes (HW mode, always-on) go, safe direction; nothing
+ * else happens to a suspended device without a veto. */
+static void m_detach(int k, int a)
+{
+	struct m_dev *v = &M.v[k];
+	int i = v->dom[a];
+	bool veto = v->hw[a] || v->always_on;
+	for (int x = a; x + 1 < v->na; x++) {
+		v->dom[x] = v->dom[x + 1];
+		v->att[x] = v->att[x + 1];
+		v->vote[x] = v->vote[x + 1];
+		v->hw[x] = v->hw[x + 1];
+	}
+	v->na--;
+	if (v->active || veto) {
+		touch(i);
+		try_off(i);
+		settle(true);
+	}
+}
+
+/* dmn_attach of device @k to domain @i (after its others), with no
+ * vote: an active device powers the domain on, unsafe direction. */
+static void m_attach(int k, int i, dmn_attach_t h)
+{
+	struct m_dev *v = &M.v[k];
+	v->dom[v->na] = i;
+	v->att[v->na] = h;
+	v->vote[v->na] = 0;
+	v->hw[v->na++] = false;
+	if (v->active) {
+		touch(i);
+		power_on(i);
+		if (!rolled_back)
+			settle(true);
+	}
+}
+
+/* DOMINO_WIDE's operations on device @k: detach one of its attachments or
+ * attach it to a domain it is not on. false: nothing was done (asleep). */
+static bool wide_op(int k, const char *armed, int *got, int *want)
+{
+	struct m_dev *v = &M.v[k];
+	bool detach = v->na && (v->na == 2 || rn(2));
+	if (M.asleep) {
+		snprintf(op_desc, sizeof(op_desc), "nothing (asleep)");
+		return false;
+	}
+	if (detach) {
+		int a = (int)rn((uint32_t)v->na);
+		snprintf(op_desc, sizeof(op_desc), "detach v%d d%d%s", k,
+			 v->dom[a], armed);
+		*got = dmn_detach(ctx, v->att[a]);
+		m_detach(k, a);
+		return true;
+	}
+	int i = (int)rn((uint32_t)M.nd);
+	if (attached(v, i)) {
+		snprintf(op_desc, sizeof(op_desc), "attach v%d d%d again%s", k,
+			 i, armed);
+		dmn_attach_t h = 0;
+		*got = dmn_attach(ctx, v->h, M.d[i].h, &h);
+		*want = -EEXIST;
+		return true;
+	}
+	snprintf(op_desc, sizeof(op_desc), "attach v%d d%d%s", k, i, armed);
+	dmn_attach_t h = 0;
+	*got = dmn_attach(ctx, v->h, M.d[i].h, &h);
+	m_attach(k, i, h);
+	return true;
 }
 
 /* One random operation on the library and on the model, then compare. */
@@ -906,7 +993,12 @@ static void one_op(void)
 	memset(M.off_failed, 0, sizeof(M.off_failed));
 	int got = 0, want = 0;
 	uint32_t r = rn(100);
-	if (r < 22) {
+	if (wide && rn(16) == 0) {
+		if (!wide_op(k, armed, &got, &want)) {
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
+	} else if (r < 22) {
 		snprintf(op_desc, sizeof(op_desc), "get v%d%s", k, armed);
 		if (v->active) {
 			/* no nesting, as scenarios: a resume of an active
@@ -942,6 +1034,11 @@ static void one_op(void)
 			settle(true);
 		}
 	} else if (r < 55) {
+		if (!v->na) { /* detached from all (DOMINO_WIDE) */
+			snprintf(op_desc, sizeof(op_desc), "nothing (v%d)", k);
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
 		int a = (int)rn((uint32_t)v->na);
 		uint32_t lv = pick_level(v->dom[a]);
 		snprintf(op_desc, sizeof(op_desc), "vote v%d d%d %u%s", k,
@@ -1054,6 +1151,10 @@ static void one_op(void)
 		got = dmn_domain_set_active_wakeup(ctx, M.d[i].h, on);
 		M.d[i].active_wakeup = on;
 		M.err = dmn_last_error(ctx);
+	} else if (r < 95 && !v->na) {
+		snprintf(op_desc, sizeof(op_desc), "nothing (v%d)", k);
+		M.err = dmn_last_error(ctx);
+		goto compare;
 	} else if (r < 95) {
 		int a = (int)rn((uint32_t)v->na), i = v->dom[a];
 		bool on = rn(20) < 11;
@@ -1185,6 +1286,7 @@ static void run(unsigned long n_ops)
 {
 	rng = model_start(seed);
 	link_ops = getenv("DOMINO_LINK_OPS") != NULL;
+	wide = getenv("DOMINO_WIDE") != NULL;
 	unsigned long done = 0;
 	unsigned worlds = 0;
 	op_index = 0;

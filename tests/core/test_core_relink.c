@@ -11,6 +11,9 @@
  * exceeds. Each case runs on a context with no lock (the locked path)
  * and on the default, striped one (the stripe path and the lock-free
  * check of a published unchanged vote).
+ * Also an attachment moving: dmn_detach of a domain's last user ran the
+ * governor with the detached device's QoS still counted (DESIGN §1: "of
+ * every device below it"; test_core_model_life DOMINO_WIDE=1, seed 7).
  */
 #include "test_core_common.h"
 #include "test_compare.h"
@@ -101,6 +104,24 @@ static void erange_after_link(bool striped)
 	world_fini(&w);
 }
 
+static void detach_qos_leaves_first(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, false);
+	struct dmn_idle_state_desc st = {"ret", 5, 5, 0, 0};
+	assert_int_equal(dmn_domain_add_idle_state(w.ctx, w.gdsc, &st, 0), 0);
+	assert_int_equal(dmn_device_set_qos(w.ctx, w.dev, 0), 0);
+	assert_int_equal(dmn_device_get(w.ctx, w.dev), 0);
+	assert_true(dinfo(w.ctx, w.gdsc).on);
+	/* The last user goes: with its QoS 0 gone, "ret" fits. */
+	assert_int_equal(dmn_detach(w.ctx, w.att), 0);
+	assert_false(dinfo(w.ctx, w.gdsc).on);
+	assert_int_equal(dinfo(w.ctx, w.gdsc).idle_state, 0);
+	assert_false(dinfo(w.ctx, w.rail).on);
+	world_fini(&w);
+}
+
 static void unlink_locked(void **state)
 {
 	(void)state;
@@ -136,6 +157,7 @@ int main(void)
 		TEST(unlink_striped),
 		TEST(link_locked),
 		TEST(link_striped),
+		TEST(detach_qos_leaves_first),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
