@@ -223,9 +223,10 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 
 /* ---- runtime PM --------------------------------------------------------- */
 
-/* Count or stop counting every vote of @dev, as one transaction. */
-static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
-			 unsigned usage, bool counted)
+/* Count or stop counting every vote of @dev: the inputs of a transaction
+ * begun here (aborted on failure); the caller commits. */
+static int device_switch_inputs(struct dmn_ctx *ctx, struct dmn_device *dev,
+				unsigned usage, bool counted)
 {
 	dmn__txn_begin(ctx);
 	int err = dmn__txn_set_usage(ctx, dev, usage);
@@ -235,11 +236,35 @@ static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
 		if (!err)
 			dmn__txn_touch(ctx, a->dom);
 	}
-	if (err) {
+	if (err)
 		dmn__txn_abort(ctx);
+	return err;
+}
+
+/* Count or stop counting every vote of @dev, as one transaction. */
+static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
+			 unsigned usage, bool counted)
+{
+	int err = device_switch_inputs(ctx, dev, usage, counted);
+	return err ? err : dmn__txn_commit(ctx);
+}
+
+/* A runtime resume (usage 0 -> 1) and the probe it brings (DESIGN §7), as
+ * one transaction: a hold the probe releases lets go in this command, a
+ * rolled-back resume undoes its probe and release, and each domain gets
+ * at most one pstate call (DESIGN §1; two commits made two when a domain
+ * a failed lowering had left high was also released). */
+static int device_resume(struct dmn_ctx *ctx, struct dmn_device *dev)
+{
+	int err = device_switch_inputs(ctx, dev, 1, true);
+	if (err)
 		return err;
-	}
-	return dmn__txn_commit(ctx);
+	if (!dev->probed && ctx->life)
+		return ctx->life->probe_locked(ctx, dev, true);
+	err = dmn__txn_commit(ctx);
+	if (!err)
+		dev->probed = true; /* no hold awaits it */
+	return err;
 }
 
 int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
@@ -256,23 +281,9 @@ int dmn__pd_device_get_locked(struct dmn_ctx *ctx, dmn_device_t h)
 	else if (ctx->asleep)
 		err = -EACCES; /* the system sleeps: no runtime resume */
 	else
-		err = device_switch(ctx, dev, 1, true);
+		err = device_resume(ctx, dev);
 	if (!err)
 		ctx->runtime_started = true;
-	if (!err && !dev->probed) {
-		/* A resume probes (DESIGN §7). Probing can only fail for
-		 * memory; the resume is then undone, as a failed get must
-		 * leave everything as before (a safe-direction step). */
-		int op_error = ctx->op_error;
-		if (ctx->life)
-			err = ctx->life->probe_locked(ctx, dev);
-		else
-			dev->probed = true; /* no hold awaits it */
-		if (err)
-			(void)device_switch(ctx, dev, 0, false);
-		if (!ctx->op_error)
-			ctx->op_error = op_error;
-	}
 	return txn_result(ctx, err);
 }
 

@@ -188,10 +188,12 @@ static void link_detach_arrays(struct dmn_link *l)
  * non-zero vote (counted or stored), that vote may now reach no callback
  * or a smaller table, so dmn_vote checks an unchanged non-zero vote again
  * from now on (ctx->relinked). A structural call: it walks the domains
- * and attachments below @c, at most until the first vote. */
+ * and attachments below @c, at most until the first vote, and nothing
+ * while the context has no attachment (a board links its domains before
+ * it attaches devices, so a chain built upwards stays linear). */
 static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
 {
-	if (ctx->relinked)
+	if (ctx->relinked || !ctx->attachments.live)
 		return;
 	ctx->walk_epoch += 2;
 	struct dmn_domain **stack = ctx->stack;

@@ -95,6 +95,7 @@ struct m_dev {
 	uint32_t vote[2];
 	bool hw[2];
 	bool active, probed, wakeup, always_on, saved;
+	bool removed; /* dmn_device_remove (DOMINO_WIDE): a stale handle */
 	uint32_t qos;	 /* us, DMN_QOS_NONE */
 	uint64_t wake_at; /* ns, NONE_U64 */
 };
@@ -437,6 +438,7 @@ static bool rolled_back; /* an unsafe failure: the operation is undone */
  * that the seeds without it keep their random sequence (the ctest seeds
  * keep hitting what they found). */
 static bool link_ops, wide;
+static dmn_attach_t stale_att; /* DOMINO_WIDE: the last one detached */
 
 static void power_on(int i)
 {
@@ -732,6 +734,7 @@ static void must(int err, const char *what)
 static void build(void)
 {
 	memset(&M, 0, sizeof(M));
+	stale_att = 0;
 	memset(HW, 0, sizeof(HW));
 	M.armed_dom = M.armed_op = hw_armed_dom = hw_armed_op = -1;
 	struct dmn_config cfg = {.now = clock_now};
@@ -942,6 +945,25 @@ static void m_attach(int k, int i, dmn_attach_t h)
 static bool wide_op(int k, const char *armed, int *got, int *want)
 {
 	struct m_dev *v = &M.v[k];
+	uint32_t r = rn(8);
+	if (r == 0) {
+		/* Only a suspended device on no domain can go. A structural
+		 * call: dmn_last_error() stays (as for qos). */
+		snprintf(op_desc, sizeof(op_desc), "remove v%d", k);
+		int err = dmn_device_remove(ctx, v->h);
+		int w = v->na || v->active ? -EBUSY : 0;
+		if (err != w)
+			diverge("dmn_device_remove %d, model %d", err, w);
+		v->removed = !w;
+		M.err = dmn_last_error(ctx);
+		return true;
+	}
+	if (r == 1 && stale_att) {
+		snprintf(op_desc, sizeof(op_desc), "vote on a detached one");
+		*got = dmn_vote(ctx, stale_att, 1);
+		*want = -EBADF;
+		return true;
+	}
 	bool detach = v->na && (v->na == 2 || rn(2));
 	if (M.asleep) {
 		snprintf(op_desc, sizeof(op_desc), "nothing (asleep)");
@@ -952,6 +974,7 @@ static bool wide_op(int k, const char *armed, int *got, int *want)
 		snprintf(op_desc, sizeof(op_desc), "detach v%d d%d%s", k,
 			 v->dom[a], armed);
 		*got = dmn_detach(ctx, v->att[a]);
+		stale_att = v->att[a];
 		m_detach(k, a);
 		return true;
 	}
@@ -993,7 +1016,17 @@ static void one_op(void)
 	memset(M.off_failed, 0, sizeof(M.off_failed));
 	int got = 0, want = 0;
 	uint32_t r = rn(100);
-	if (wide && rn(16) == 0) {
+	if (v->removed) {
+		/* Every call on a removed device's handle (DOMINO_WIDE). */
+		static const char *const what[] = {"get", "put", "qos", "probe"};
+		uint32_t x = rn(4);
+		snprintf(op_desc, sizeof(op_desc), "%s removed v%d", what[x], k);
+		got = x == 0   ? dmn_device_get(ctx, v->h)
+		      : x == 1 ? dmn_device_put(ctx, v->h)
+		      : x == 2 ? dmn_device_set_qos(ctx, v->h, 5)
+			       : dmn_device_probe(ctx, v->h);
+		want = -EBADF;
+	} else if (wide && rn(16) == 0) {
 		if (!wide_op(k, armed, &got, &want)) {
 			M.err = dmn_last_error(ctx);
 			goto compare;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * What the random models (test_core_model_life) found in the library, one
+ * case each.
+ *
  * A vote cast again unchanged after a link moved above it (DESIGN §1:
  * "-ENODEV and -ERANGE are checked when a vote is cast, even while
  * suspended"; "Acceptance depends only on where a vote can land").
@@ -14,7 +17,13 @@
  * Also an attachment moving: dmn_detach of a domain's last user ran the
  * governor with the detached device's QoS still counted (DESIGN §1: "of
  * every device below it"; test_core_model_life DOMINO_WIDE=1, seed 7).
+ * And a dmn_device_get that probes: its resume and its probe were two
+ * commits, so a domain a failed lowering had left high got two pstate
+ * calls in one command (DESIGN §1: "at most one pstate call per
+ * command"), the second one a retry (DOMINO_WIDE=1, seed 90).
  */
+#include <domino/lifecycle.h>
+
 #include "test_core_common.h"
 #include "test_compare.h"
 
@@ -33,6 +42,7 @@ static void world_init(struct world *w, bool striped)
 {
 	memset(w, 0, sizeof(*w));
 	fake_init(&w->fake);
+	w->fake.fail_err = -EIO;
 	struct dmn_config cfg = fake_config(&w->alloc);
 	if (striped)
 		memset(&cfg.lock, 0, sizeof(cfg.lock));
@@ -122,6 +132,41 @@ static void detach_qos_leaves_first(void **state)
 	world_fini(&w);
 }
 
+static void get_probes_in_one_commit(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, false);
+	dmn_device_t late = mkdev(w.ctx, "late");
+	dmn_attach_t late_att = mkatt(w.ctx, late, w.rail);
+	dmn_attach_t on_rail = mkatt(w.ctx, w.dev, w.rail);
+	assert_int_equal(dmn_domain_boot_on(w.ctx, w.rail, 20), 0);
+	assert_int_equal(dmn_device_probe(w.ctx, w.dev), 0);
+	assert_int_equal(dmn_device_get(w.ctx, w.dev), 0);
+	assert_int_equal(dmn_vote(w.ctx, on_rail, 50), 0);
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, 50);
+	/* The lowering to the boot level fails: the rail stays at 50. */
+	fake_fail(&w.fake, w.rail, FAKE_PSTATE, 1);
+	assert_int_equal(dmn_device_put(w.ctx, w.dev), 0);
+	assert_int_equal(dmn_last_error(w.ctx), -EIO);
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, 50);
+	/* The last awaited device resumes: the hold goes in the same
+	 * command, one lowering (50 -> 0) is tried, and it fails. */
+	fake_clear_log(&w.fake);
+	fake_fail(&w.fake, w.rail, FAKE_PSTATE, 1);
+	assert_int_equal(dmn_device_get(w.ctx, late), 0);
+	assert_int_equal(fake_log_count(&w.fake, FAKE_PSTATE, w.rail), 1);
+	assert_int_equal(dmn_last_error(w.ctx), -EIO);
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, 50);
+	struct dmn_hold_info hold;
+	assert_int_equal(dmn_domain_hold(w.ctx, w.rail, &hold), 0);
+	assert_false(hold.held);
+	/* The next change retries it. */
+	assert_int_equal(dmn_vote(w.ctx, late_att, 10), 0);
+	assert_int_equal(dinfo(w.ctx, w.rail).pstate, 10);
+	world_fini(&w);
+}
+
 static void unlink_locked(void **state)
 {
 	(void)state;
@@ -158,6 +203,7 @@ int main(void)
 		TEST(link_locked),
 		TEST(link_striped),
 		TEST(detach_qos_leaves_first),
+		TEST(get_probes_in_one_commit),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
