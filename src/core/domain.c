@@ -205,9 +205,13 @@ static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
 		for (const struct dmn_attachment *a = d->att_head; a;
 		     a = a->dom_next)
 			if (a->vote) {
-				/* Plainly, as last_error: the exclusive
-				 * path runs alone (excl_seq is odd). */
+				/* dmn_vote's lock-free check reads it. */
+#if DMN_STRIPED
+				__atomic_store_n(&ctx->relinked, 1u,
+						 __ATOMIC_RELAXED);
+#else
 				ctx->relinked = 1;
+#endif
 				return;
 			}
 		for (unsigned i = 0; i < d->n_children; i++) {
