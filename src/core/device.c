@@ -193,9 +193,10 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 
 /* ---- runtime PM --------------------------------------------------------- */
 
-/* Count or stop counting every vote of @dev, as one transaction. */
-static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
-			 unsigned usage, bool counted)
+/* Count or stop counting every vote of @dev: the inputs of a transaction
+ * begun here (aborted on failure); the caller commits. */
+static int device_switch_inputs(struct dmn_ctx *ctx, struct dmn_device *dev,
+				unsigned usage, bool counted)
 {
 	dmn__txn_begin(ctx);
 	int err = dmn__txn_set_usage(ctx, dev, usage);
@@ -205,11 +206,35 @@ static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
 		if (!err)
 			dmn__txn_touch(ctx, a->dom);
 	}
-	if (err) {
+	if (err)
 		dmn__txn_abort(ctx);
+	return err;
+}
+
+/* Count or stop counting every vote of @dev, as one transaction. */
+static int device_switch(struct dmn_ctx *ctx, struct dmn_device *dev,
+			 unsigned usage, bool counted)
+{
+	int err = device_switch_inputs(ctx, dev, usage, counted);
+	return err ? err : dmn__txn_commit(ctx);
+}
+
+/* A runtime resume (usage 0 -> 1) and the probe it brings (DESIGN §7), as
+ * one transaction: a hold the probe releases lets go in this command, a
+ * rolled-back resume undoes its probe and release, and each domain gets
+ * at most one pstate call (DESIGN §1; two commits made two when a domain
+ * a failed lowering had left high was also released). */
+static int device_resume(struct dmn_ctx *ctx, struct dmn_device *dev)
+{
+	int err = device_switch_inputs(ctx, dev, 1, true);
+	if (err)
 		return err;
-	}
-	return dmn__txn_commit(ctx);
+	if (!dev->probed && ctx->life)
+		return ctx->life->probe_locked(ctx, dev, true);
+	err = dmn__txn_commit(ctx);
+	if (!err)
+		dev->probed = true; /* no hold awaits it */
+	return err;
 }
 
 /* dmn__pd_device_get_locked (@get) and dmn__pd_device_put_locked: a
@@ -229,23 +254,10 @@ static int usage_locked(struct dmn_ctx *ctx, dmn_device_t h, bool get)
 	else if (ctx->asleep)
 		err = -EACCES; /* the system sleeps: no runtime PM */
 	else
-		err = device_switch(ctx, dev, get, get);
+		err = get ? device_resume(ctx, dev)
+			  : device_switch(ctx, dev, 0, false);
 	if (!err && get)
 		ctx->runtime_started = true;
-	if (!err && get && !dev->probed) {
-		/* A resume probes (DESIGN §7). Probing can only fail for
-		 * memory; the resume is then undone, as a failed get must
-		 * leave everything as before (a safe-direction step). */
-		int op_error = ctx->op_error;
-		if (ctx->life)
-			err = ctx->life->probe_locked(ctx, dev);
-		else
-			dev->probed = true; /* no hold awaits it */
-		if (err)
-			(void)device_switch(ctx, dev, 0, false);
-		if (!ctx->op_error)
-			ctx->op_error = op_error;
-	}
 	return txn_result(ctx, err);
 }
 
@@ -411,20 +423,22 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 
 int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 {
-	/* The same level again: validated when it was stored, nothing to do.
-	 * This is the common case of a driver re-asserting its vote. */
+	/* The same level again: validated when it was stored, nothing to do
+	 * (unless a link moved above it since: ctx->relinked). This is the
+	 * common case of a driver re-asserting its vote. */
 	struct dmn_attachment *a = dmn__pd_attach_get(ctx, att);
 	ctx->op_error = 0;
 	int err = 0;
-	if (!a || a->vote != level)
+	if (!a || a->vote != level || (level && ctx->relinked))
 		err = vote_changed(ctx, a, att, level);
 	return txn_result(ctx, err);
 }
 
 #if DMN_STRIPED
 /* Whether @att is a live attachment whose vote is @level, read without a
- * lock from its published word (handle.h, struct handle_pub), and
- * dmn_last_error() is 0 already: then dmn_vote has nothing to do and
+ * lock from its published word (handle.h, struct handle_pub),
+ * dmn_last_error() is 0 already, and no link moved above a non-zero vote
+ * (ctx->relinked, read as last_error): then dmn_vote has nothing to do and
  * nothing to record. Correct under concurrent writers because
  * - every word is one atomic load or store, of the slot's generation,
  *   liveness and vote together: a handle whose slot was released or
@@ -454,9 +468,10 @@ static inline int vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 	uint64_t w = __atomic_load_n(dmn__pub_word(p, slot - 1),
 				     __ATOMIC_RELAXED);
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
+	unsigned relinked = __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
-	       !last &&
+	       !last && !(level && relinked) &&
 	       w == (((uint64_t)((att >> 20) & HANDLE_GEN_MASK) << 33 |
 		      HANDLE_PUB_LIVE | level));
 }
@@ -489,7 +504,7 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 	*err = 0;
 	if (!a) {
 		*err = -EBADF;
-	} else if (a->vote != level) {
+	} else if (a->vote != level || (level && ctx->relinked)) {
 #if DMN_FAST_PATHS
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);

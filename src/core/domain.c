@@ -175,6 +175,46 @@ static void link_detach_arrays(struct dmn_link *l)
 	links_remove(l->parent->children, &l->parent->n_children, l);
 }
 
+/* After a link to or from @c changed: if a device at or below @c holds a
+ * non-zero vote (counted or stored), that vote may now reach no callback
+ * or a smaller table, so dmn_vote checks an unchanged non-zero vote again
+ * from now on (ctx->relinked). A structural call: it walks the domains
+ * and attachments below @c, at most until the first vote, and nothing
+ * while the context has no attachment (a board links its domains before
+ * it attaches devices, so a chain built upwards stays linear). */
+static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
+{
+	if (ctx->relinked || !ctx->attachments.live)
+		return;
+	ctx->walk_epoch += 2;
+	struct dmn_domain **stack = ctx->stack;
+	unsigned top = 0;
+	c->walk_mark = ctx->walk_epoch;
+	stack[top++] = c;
+	while (top) {
+		struct dmn_domain *d = stack[--top];
+		for (const struct dmn_attachment *a = d->att_head; a;
+		     a = a->dom_next)
+			if (a->vote) {
+				/* dmn_vote's lock-free check reads it. */
+#if DMN_STRIPED
+				__atomic_store_n(&ctx->relinked, 1u,
+						 __ATOMIC_RELAXED);
+#else
+				ctx->relinked = 1;
+#endif
+				return;
+			}
+		for (unsigned i = 0; i < d->n_children; i++) {
+			struct dmn_domain *x = d->children[i]->child;
+			if (x->walk_mark != ctx->walk_epoch) {
+				x->walk_mark = ctx->walk_epoch;
+				stack[top++] = x;
+			}
+		}
+	}
+}
+
 int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 {
 	int err;
@@ -217,6 +257,8 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 		dmn__free(ctx, l);
 		if (counted_qos)
 			dmn__qos_link(ctx, p, c, false);
+	} else {
+		note_relink(ctx, c);
 	}
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
@@ -244,6 +286,7 @@ int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child
 	} else {
 		link_detach_arrays(l);
 		dmn__free(ctx, l);
+		note_relink(ctx, c);
 	}
 	txn_result(ctx, err);
 	dmn__unlock(ctx);

@@ -404,6 +404,12 @@ struct dmn_ctx {
 	 * published vote only if this was even and the same around its
 	 * read (a sequence lock; device.c vote_published). */
 	unsigned excl_seq;
+	/* Non-zero once a link was added or removed above a device holding
+	 * a non-zero vote (domain.c): that vote may now reach no callback
+	 * or a smaller table, so an unchanged non-zero vote is checked again
+	 * (DESIGN §1: checked when a vote is cast) instead of answering 0.
+	 * Written by exclusive calls only; never cleared. */
+	unsigned relinked;
 };
 
 /* context.c */
@@ -861,9 +867,11 @@ int dmn__txn_link_config(struct dmn_ctx *ctx, struct dmn_link *l, dmn_map_fn map
  * sleep statistics and a resume's probe only marks the device probed, so
  * an image that never calls the lifecycle links without it. */
 struct dmn_lifecycle_hooks {
-	/* Probe @dev inside dmn_device_get (the lock held), after its resume
-	 * committed. */
-	int (*probe_locked)(struct dmn_ctx *ctx, struct dmn_device *dev);
+	/* Probe @dev (the lock held) and commit; @begun: inside
+	 * dmn_device_get, whose resume began the transaction and set its
+	 * inputs (one commit for both). */
+	int (*probe_locked)(struct dmn_ctx *ctx, struct dmn_device *dev,
+			    bool begun);
 	/* dmn_attach / dmn_detach: @dev's attachment to @d comes or goes. */
 	void (*attach)(struct dmn_domain *d, const struct dmn_device *dev,
 		       bool attach);
@@ -877,7 +885,8 @@ struct dmn_lifecycle_hooks {
  * entry let it in: install the hooks (idempotent) and clear the call's
  * first safe-direction error (ctx->op_error). */
 void dmn__lifecycle_begin(struct dmn_ctx *ctx);
-int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev);
+int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev,
+				bool begun);
 void dmn__lifecycle_attach(struct dmn_domain *d, const struct dmn_device *dev,
 		      bool attach);
 /* Add (@delta 1) or take away (-1) the power-off vetoes @a gives its

@@ -96,14 +96,18 @@ int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level)
 	return err;
 }
 
-int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev)
+int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev,
+				bool begun)
 {
 	if (dev->probed)
-		return 0;
-	dmn__txn_begin(ctx);
+		return begun ? dmn__txn_commit(ctx) : 0;
+	if (!begun)
+		dmn__txn_begin(ctx);
 	int err = reserve_undo(ctx, dev->n_atts);
-	if (err)
+	if (err) {
+		dmn__txn_abort(ctx);
 		return err;
+	}
 	/* dmn__txn_begin gave this operation its own epoch: it marks the domains
 	 * whose hold this probe changed, so a failed commit restores exactly
 	 * those (a device is attached to a domain at most once). */
@@ -142,7 +146,7 @@ int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t h)
 	if (!dev)
 		return err;
 	dmn__lifecycle_begin(ctx);
-	err = dmn__lifecycle_probe_locked(ctx, dev);
+	err = dmn__lifecycle_probe_locked(ctx, dev, false);
 	txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;

@@ -64,6 +64,11 @@ int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
 	    ctx, true, DMN_ATTACHMENTS | DMN_ENTER_RECORD, h, &err);
 	if (!a)
 		return err;
+	/* The device's constraints leave the domain first, so a power-off
+	 * the detach brings sees only the devices still below it (DESIGN
+	 * §1, as dmn_link_remove). Removing never fails; putting them back
+	 * finds the room they left. */
+	dmn__qos_attach(ctx, a->dev, a->dom, false);
 	dmn__txn_begin(ctx);
 	bool vetoes = ctx->life && ctx->life->vetoes(a, -1);
 	if (a->counted || vetoes) {
@@ -75,10 +80,11 @@ int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
 	}
 	if (err && vetoes)
 		ctx->life->vetoes(a, 1);
+	if (err)
+		dmn__qos_attach(ctx, a->dev, a->dom, true);
 	if (!err) {
 		if (ctx->life)
 			ctx->life->attach(a->dom, a->dev, false);
-		dmn__qos_attach(ctx, a->dev, a->dom, false);
 		dmn__att_unlink(ctx, a);
 		dmn__handle_release(&ctx->attachments, h);
 		dmn__free(ctx, a);

@@ -13,7 +13,8 @@
  * in scenarios), vote, QoS, next wakeup, the passing of time, probe, probe
  * all, system suspend / resume, wakeup-enable, active-wakeup, HW mode, the
  * always-on device flag, dmn_domain_release, link removal and re-adding
- * (only with DOMINO_LINK_OPS=1, see below), a floor on a link
+ * (only with DOMINO_LINK_OPS=1, see below), detaching and attaching
+ * devices (only with DOMINO_WIDE=1), a floor on a link
  * (dmn_link_set_floor: what a child requires of its parent while on), and
  * at time 0 boot-on and
  * always-on domains. One
@@ -35,7 +36,8 @@
  * requirement or power state, the boot level) or its power state changes;
  * at system resume a domain the wakeup path kept on follows its votes.
  *
- * Fixed seeds 1..8 (ctest); DOMINO_SEED=N replays one, DOMINO_RANDOM=1 adds
+ * Fixed seeds 1..8 (ctest; more with the switches, tests/core/
+ * CMakeLists.txt); DOMINO_SEED=N replays one, DOMINO_RANDOM=1 adds
  * one from the clock (printed), DOMINO_OPS=N sets operations per seed.
  */
 #include <domino/context.h>
@@ -93,6 +95,7 @@ struct m_dev {
 	uint32_t vote[2];
 	bool hw[2];
 	bool active, probed, wakeup, always_on, saved;
+	bool removed; /* dmn_device_remove (DOMINO_WIDE): a stale handle */
 	uint32_t qos;	 /* us, DMN_QOS_NONE */
 	uint64_t wake_at; /* ns, NONE_U64 */
 };
@@ -429,9 +432,13 @@ static void try_off(int i)
 static bool rolled_back; /* an unsafe failure: the operation is undone */
 
 /* DOMINO_LINK_OPS=1: also dmn_link_remove and dmn_link_add at run time.
- * Off in ctest: the library disagrees (docs/design-notes.md, DESIGN
- * disagreements: link removal at run time), e.g. DOMINO_SEED=1. */
-static bool link_ops;
+ * DOMINO_WIDE=1: also dmn_detach and dmn_attach while awake (a device may
+ * end up on no domain, or on two others), and votes above the top of one
+ * table a vote reaches but not of another. Each is a switch of its own so
+ * that the seeds without it keep their random sequence (the ctest seeds
+ * keep hitting what they found). */
+static bool link_ops, wide;
+static dmn_attach_t stale_att; /* DOMINO_WIDE: the last one detached */
 
 static void power_on(int i)
 {
@@ -480,8 +487,15 @@ static void settle(bool calls)
 
 /* ---- operations -------------------------------------------------------- */
 
+/* A probe of @k releases each hold on its domains that awaits no other
+ * attached device. An attached device is awaited only until it probes,
+ * and one detached before it did no longer is: a hold whose awaited
+ * devices all went waits for a release (include/domino/lifecycle.h), so
+ * only the probe of an awaited device releases. */
 static void m_probe(int k)
 {
+	if (M.v[k].probed)
+		return;
 	M.v[k].probed = true;
 	for (int a = 0; a < M.v[k].na; a++) {
 		int i = M.v[k].dom[a];
@@ -547,6 +561,53 @@ static void m_system_suspend(void)
 			d->idle = d->nst ? d->nst - 1 : -1;
 			changed = true;
 		}
+	}
+}
+
+/* -ERANGE if an operation would ask a table above its top level. A vote
+ * is checked when cast (check_level), but a link added since may put it
+ * under a smaller table: the library passes every requirement up before
+ * any callback and refuses the operation there (nothing called, nothing
+ * changed), as a vote above the top (DESIGN §1). @apply makes the
+ * operation's changes on the model, its failure disarmed; the model is
+ * then put back. */
+static int range_first(void (*apply)(const void *), const void *arg)
+{
+	struct model keep = M;
+	M.armed_dom = M.armed_op = -1;
+	apply(arg);
+	int err = 0;
+	for (int i = 0; i < M.nd; i++)
+		if (M.d[i].nlv && M.d[i].on &&
+		    target(i) > M.d[i].lv[M.d[i].nlv - 1])
+			err = -ERANGE;
+	M = keep;
+	rolled_back = false;
+	return err;
+}
+
+static void apply_resume(const void *which)
+{
+	m_resume(which);
+}
+
+/* dmn_link_add of removed link @j (M.cut): the child, if on, powers the
+ * parent on and raises it. */
+static void m_link(const void *arg)
+{
+	int j = *(const int *)arg;
+	int p = M.cut[j][0], c = M.cut[j][1];
+	M.cut[j][0] = M.cut[--M.n_cut][0];
+	M.cut[j][1] = M.cut[M.n_cut][1];
+	struct m_dom *d = &M.d[c];
+	d->floor[d->np] = 0;
+	d->par[d->np++] = p;
+	M.d[p].kid[M.d[p].nc++] = c;
+	if (d->on) {
+		touch(p);
+		power_on(p);
+		if (!rolled_back)
+			settle(true);
 	}
 }
 
@@ -673,6 +734,7 @@ static void must(int err, const char *what)
 static void build(void)
 {
 	memset(&M, 0, sizeof(M));
+	stale_att = 0;
 	memset(HW, 0, sizeof(HW));
 	M.armed_dom = M.armed_op = hw_armed_dom = hw_armed_op = -1;
 	struct dmn_config cfg = {.now = clock_now};
@@ -834,7 +896,102 @@ static uint32_t pick_level(int i)
 		return 0;
 	if (r < 5)
 		return hi + 1 + rn(50);
+	if (wide && r == 5 && lo < hi) /* above one top, not another */
+		return lo + 1 + rn(hi - lo);
 	return 1 + rn(lo);
+}
+
+/* dmn_detach of attachment @a of device @k: its vote, its use of the
+ * domain and its vetoes (HW mode, always-on) go, safe direction; nothing
+ * else happens to a suspended device without a veto. */
+static void m_detach(int k, int a)
+{
+	struct m_dev *v = &M.v[k];
+	int i = v->dom[a];
+	bool veto = v->hw[a] || v->always_on;
+	for (int x = a; x + 1 < v->na; x++) {
+		v->dom[x] = v->dom[x + 1];
+		v->att[x] = v->att[x + 1];
+		v->vote[x] = v->vote[x + 1];
+		v->hw[x] = v->hw[x + 1];
+	}
+	v->na--;
+	if (v->active || veto) {
+		touch(i);
+		try_off(i);
+		settle(true);
+	}
+}
+
+/* dmn_attach of device @k to domain @i (after its others), with no
+ * vote: an active device powers the domain on, unsafe direction. */
+static void m_attach(int k, int i, dmn_attach_t h)
+{
+	struct m_dev *v = &M.v[k];
+	v->dom[v->na] = i;
+	v->att[v->na] = h;
+	v->vote[v->na] = 0;
+	v->hw[v->na++] = false;
+	if (v->active) {
+		touch(i);
+		power_on(i);
+		if (!rolled_back)
+			settle(true);
+	}
+}
+
+/* DOMINO_WIDE's operations on device @k: detach one of its attachments or
+ * attach it to a domain it is not on. false: nothing was done (asleep). */
+static bool wide_op(int k, const char *armed, int *got, int *want)
+{
+	struct m_dev *v = &M.v[k];
+	uint32_t r = rn(8);
+	if (r == 0) {
+		/* Only a suspended device on no domain can go. A structural
+		 * call: dmn_last_error() stays (as for qos). */
+		snprintf(op_desc, sizeof(op_desc), "remove v%d", k);
+		int err = dmn_device_remove(ctx, v->h);
+		int w = v->na || v->active ? -EBUSY : 0;
+		if (err != w)
+			diverge("dmn_device_remove %d, model %d", err, w);
+		v->removed = !w;
+		M.err = dmn_last_error(ctx);
+		return true;
+	}
+	if (r == 1 && stale_att) {
+		snprintf(op_desc, sizeof(op_desc), "vote on a detached one");
+		*got = dmn_vote(ctx, stale_att, 1);
+		*want = -EBADF;
+		return true;
+	}
+	bool detach = v->na && (v->na == 2 || rn(2));
+	if (M.asleep) {
+		snprintf(op_desc, sizeof(op_desc), "nothing (asleep)");
+		return false;
+	}
+	if (detach) {
+		int a = (int)rn((uint32_t)v->na);
+		snprintf(op_desc, sizeof(op_desc), "detach v%d d%d%s", k,
+			 v->dom[a], armed);
+		*got = dmn_detach(ctx, v->att[a]);
+		stale_att = v->att[a];
+		m_detach(k, a);
+		return true;
+	}
+	int i = (int)rn((uint32_t)M.nd);
+	if (attached(v, i)) {
+		snprintf(op_desc, sizeof(op_desc), "attach v%d d%d again%s", k,
+			 i, armed);
+		dmn_attach_t h = 0;
+		*got = dmn_attach(ctx, v->h, M.d[i].h, &h);
+		*want = -EEXIST;
+		return true;
+	}
+	snprintf(op_desc, sizeof(op_desc), "attach v%d d%d%s", k, i, armed);
+	dmn_attach_t h = 0;
+	*got = dmn_attach(ctx, v->h, M.d[i].h, &h);
+	m_attach(k, i, h);
+	return true;
 }
 
 /* One random operation on the library and on the model, then compare. */
@@ -859,7 +1016,22 @@ static void one_op(void)
 	memset(M.off_failed, 0, sizeof(M.off_failed));
 	int got = 0, want = 0;
 	uint32_t r = rn(100);
-	if (r < 22) {
+	if (v->removed) {
+		/* Every call on a removed device's handle (DOMINO_WIDE). */
+		static const char *const what[] = {"get", "put", "qos", "probe"};
+		uint32_t x = rn(4);
+		snprintf(op_desc, sizeof(op_desc), "%s removed v%d", what[x], k);
+		got = x == 0   ? dmn_device_get(ctx, v->h)
+		      : x == 1 ? dmn_device_put(ctx, v->h)
+		      : x == 2 ? dmn_device_set_qos(ctx, v->h, 5)
+			       : dmn_device_probe(ctx, v->h);
+		want = -EBADF;
+	} else if (wide && rn(16) == 0) {
+		if (!wide_op(k, armed, &got, &want)) {
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
+	} else if (r < 22) {
 		snprintf(op_desc, sizeof(op_desc), "get v%d%s", k, armed);
 		if (v->active) {
 			/* no nesting, as scenarios: a resume of an active
@@ -868,11 +1040,11 @@ static void one_op(void)
 			goto compare;
 		}
 		got = dmn_device_get(ctx, v->h);
+		bool which[MAXV] = {0};
+		which[k] = true;
 		if (M.asleep) {
 			want = -EACCES;
-		} else {
-			bool which[MAXV] = {0};
-			which[k] = true;
+		} else if (!(want = range_first(apply_resume, which))) {
 			m_resume(which);
 			if (!rolled_back)
 				settle(true);
@@ -895,6 +1067,11 @@ static void one_op(void)
 			settle(true);
 		}
 	} else if (r < 55) {
+		if (!v->na) { /* detached from all (DOMINO_WIDE) */
+			snprintf(op_desc, sizeof(op_desc), "nothing (v%d)", k);
+			M.err = dmn_last_error(ctx);
+			goto compare;
+		}
 		int a = (int)rn((uint32_t)v->na);
 		uint32_t lv = pick_level(v->dom[a]);
 		snprintf(op_desc, sizeof(op_desc), "vote v%d d%d %u%s", k,
@@ -965,17 +1142,19 @@ static void one_op(void)
 				which[u] = M.v[u].saved && !M.v[u].active;
 			/* the restoration is one transaction of its own */
 			struct model before = M;
-			m_resume(which);
-			if (!rolled_back)
-				settle(true);
-			if (rolled_back) {
+			int range = range_first(apply_resume, which);
+			if (!range) {
+				m_resume(which);
+				if (!rolled_back)
+					settle(true);
+			}
+			if (rolled_back || range) {
 				int ad = M.armed_dom, ao = M.armed_op;
 				M = before;
 				M.armed_dom = ad;
 				M.armed_op = ao;
-				M.err = -EIO;
+				M.err = want = range ? range : -EIO;
 				rolled_back = false;
-				want = -EIO;
 			}
 			/* then the wakeup path lets go, in a
 			 * transaction of its own */
@@ -1005,6 +1184,10 @@ static void one_op(void)
 		got = dmn_domain_set_active_wakeup(ctx, M.d[i].h, on);
 		M.d[i].active_wakeup = on;
 		M.err = dmn_last_error(ctx);
+	} else if (r < 95 && !v->na) {
+		snprintf(op_desc, sizeof(op_desc), "nothing (v%d)", k);
+		M.err = dmn_last_error(ctx);
+		goto compare;
 	} else if (r < 95) {
 		int a = (int)rn((uint32_t)v->na), i = v->dom[a];
 		bool on = rn(20) < 11;
@@ -1047,18 +1230,8 @@ static void one_op(void)
 		snprintf(op_desc, sizeof(op_desc), "link d%d->d%d%s", c, p,
 			 armed);
 		got = dmn_link_add(ctx, M.d[p].h, M.d[c].h);
-		M.cut[j][0] = M.cut[--M.n_cut][0];
-		M.cut[j][1] = M.cut[M.n_cut][1];
-		struct m_dom *d = &M.d[c];
-		d->floor[d->np] = 0;
-		d->par[d->np++] = p;
-		M.d[p].kid[M.d[p].nc++] = c;
-		if (d->on) {
-			touch(p);
-			power_on(p);
-			if (!rolled_back)
-				settle(true);
-		}
+		if (!(want = range_first(m_link, &j)))
+			m_link(&j);
 	} else if (r < 98 && link_ops) {
 		/* dmn_link_remove: the parent loses the child's use and
 		 * requirement (safe direction). */
@@ -1146,6 +1319,7 @@ static void run(unsigned long n_ops)
 {
 	rng = model_start(seed);
 	link_ops = getenv("DOMINO_LINK_OPS") != NULL;
+	wide = getenv("DOMINO_WIDE") != NULL;
 	unsigned long done = 0;
 	unsigned worlds = 0;
 	op_index = 0;

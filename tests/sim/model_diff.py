@@ -458,14 +458,31 @@ class Model:
         return out
 
     def check_level(self, d, level):
-        """-ENODEV / -ERANGE of a vote (DESIGN §1), or None."""
+        """-ENODEV / -ERANGE of a vote (DESIGN §1), or None. -ERANGE where
+        the vote would ask a table above its top anywhere it lands: the
+        level rounded in each table and passed on as each child requires
+        (a mapped entry, else 1:1), the highest over every path. A mapped
+        entry passes 1:1 through the subdomains below its table, and one
+        of those may also lead to a smaller table (seed 5093 with
+        DOMINO_OPS=150: 384 for pd0 through pd3, also reaching pd1's
+        [192, 256])."""
         if level == 0:
             return None
-        tabs = self.tables_reached(d)
-        if not tabs:
+        if not self.tables_reached(d):
             return 'ENODEV'
-        if any(level > t.table[-1] for t in tabs):
-            return 'ERANGE'
+        asked, queue = {d.i: level}, [d]
+        while queue:
+            x = queue.pop(0)
+            lv = asked[x.i]
+            if x.table:
+                if lv > x.table[-1]:
+                    return 'ERANGE'
+                lv = self.rnd_up(x, lv)
+            for p in x.parents:
+                req = self.req_of(p, x, lv)
+                if req > asked.get(p.i, 0):
+                    asked[p.i] = req
+                    queue.append(p)
         return None
 
     @staticmethod
@@ -486,7 +503,11 @@ class Model:
     def requires(self, d, c, memo=None, plan=None):
         """What on child @c requires of @d (DESIGN §1): its OPP entry's
         required level matched to @d, else its level 1:1."""
-        lv = self.pstate(c, memo, plan)
+        return self.req_of(d, c, self.pstate(c, memo, plan))
+
+    @staticmethod
+    def req_of(d, c, lv):
+        """What child @c at level @lv requires of its parent @d."""
         if lv and lv in c.reqs:
             k = c.parents.index(d)
             got = match_required(Parents(c), c.reqs[lv])
