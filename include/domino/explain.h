@@ -26,7 +26,9 @@ enum dmn_why_kind {
 	DMN_WHY_DEVICE,     /* @dev is active; @level its counted vote */
 	DMN_WHY_CHILD,      /* @child is on; @level what it requires */
 	DMN_WHY_WAKEUP_PATH, /* system sleep keeps it on for wakeup-enabled
-			       @dev (active-wakeup domain) */
+			       @dev (active-wakeup domain); @dev 0: kept
+			       at system-suspend for a device whose wakeup
+			       was disabled since, until system-resume */
 	/* Inputs of the pstate aggregate (each non-zero one). */
 	DMN_WHY_PSTATE_DEVICE, /* @dev's counted vote @level */
 	DMN_WHY_PSTATE_CHILD,  /* @child requires @level */

@@ -40,10 +40,17 @@ static void holders(const struct dmn_domain *d, dmn_why_fn fn, void *user)
 		if (a->counted)
 			say(fn, user, DMN_WHY_DEVICE, a->dev->handle, 0,
 			    a->vote);
+	bool named = false;
 	for (const struct dmn_attachment *a = d->att_head;
 	     dom_cold(d)->sleep_keep && a; a = a->dom_next)
-		if (a->dev->wakeup)
+		if (a->dev->wakeup) {
 			say(fn, user, DMN_WHY_WAKEUP_PATH, a->dev->handle, 0, 0);
+			named = true;
+		}
+	/* Kept at system-suspend for a device whose wakeup was disabled
+	 * since: the keep lasts until system-resume all the same. */
+	if (dom_cold(d)->sleep_keep && !named)
+		say(fn, user, DMN_WHY_WAKEUP_PATH, 0, 0, 0);
 	/* The power-off vetoes, as domain_kept_on() counts them. */
 	for (const struct dmn_attachment *a = d->att_head;
 	     !dom_cold(d)->sleeping && a; a = a->dom_next)

@@ -143,8 +143,12 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 			    cast_vote(sim, w->dev, domain, w->level));
 			break;
 		case DMN_WHY_WAKEUP_PATH:
-			put(t, "%swakeup path dev %s", sep,
-			    dev_name(sim, w->dev));
+			if (w->dev)
+				put(t, "%swakeup path dev %s", sep,
+				    dev_name(sim, w->dev));
+			else
+				put(t, "%swakeup path (until system-resume)",
+				    sep);
 			break;
 		case DMN_WHY_ALWAYS_ON_DEV:
 			put(t, "%salways-on dev %s", sep, dev_name(sim, w->dev));

@@ -618,8 +618,11 @@ class Model:
             hold += ['dev %s (vote %d)' % (v.name, v.votes[k])
                      for v, k in d.devs if v.active]
             if d.sleep_keep:
-                hold += ['wakeup path dev %s' % v.name
-                         for v, _ in d.devs if v.wakeup]
+                path = ['wakeup path dev %s' % v.name
+                        for v, _ in d.devs if v.wakeup]
+                # kept at system-suspend; the device's wakeup was
+                # disabled since: the keep lasts to system-resume
+                hold += path or ['wakeup path (until system-resume)']
             if not self.asleep:
                 hold += ['always-on dev %s' % v.name
                          for v, _ in d.devs if v.always_on]
