@@ -85,6 +85,13 @@ struct dmn_stats {
 	 * recording a new pstate never allocates. */
 	struct dmn_level_time *levels;
 	unsigned n_levels, cap_levels;
+#ifndef DMN_FIRMWARE
+	/* Hosted builds, from DMN_STATS_INDEX_MIN levels (stats.c): each
+	 * level's slot by hash, for the first n_indexed slots (a cache: the
+	 * rest are scanned), so a table of 100,000 levels is not quadratic. */
+	uint32_t *index; /* slot + 1 per bucket, 0 empty */
+	unsigned index_mask, n_indexed;
+#endif
 };
 
 /* What few domains use, or use rarely: statistics (from the first state
