@@ -98,6 +98,14 @@ static unsigned index_find(struct dmn_stats *s, uint32_t level)
 			return s->index[b] - 1;
 	return s->n_indexed;
 }
+
+unsigned dmn__stats_find(struct dmn_stats *s, uint32_t level)
+{
+	unsigned i = index_find(s, level);
+	while (i < s->n_levels && s->levels[i].level != level)
+		i++;
+	return i;
+}
 #endif
 
 struct dmn_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
