@@ -212,7 +212,7 @@ int dmn_domain_stats(struct dmn_ctx *ctx, dmn_domain_t dom,
  * runs out). With the default time source each level's time is exact to
  * a scheduler tick (see struct dmn_config), their sum exactly.
  * returns: 0, -EINVAL, -EBADF, -ENOENT (@i >= n_pstates).
- * cost: O(n_pstates).
+ * cost: O(1).
  */
 int dmn_domain_pstate_residency(struct dmn_ctx *ctx, dmn_domain_t dom,
 			       unsigned i, uint32_t *level, uint64_t *time_ns);

@@ -302,12 +302,10 @@ int dmn_domain_pstate_residency(struct dmn_ctx *ctx, dmn_domain_t dom,
 	if (!err) {
 		*level = st->levels[i].level;
 		*time_ns = st->levels[i].ns;
-		unsigned cur = 0;
-		for (unsigned k = 0; k < st->n_levels; k++)
-			if (st->levels[k].level == d->pstate)
-				cur = k;
+		/* The levels are distinct and hold the pstate (every change
+		 * of it is recorded), so slot i is open iff it holds it. */
 		uint64_t now = dmn_now(ctx);
-		if (cur == i && now > st->pstate_since)
+		if (st->levels[i].level == d->pstate && now > st->pstate_since)
 			*time_ns += now - st->pstate_since;
 	}
 	dmn__unlock(ctx);

@@ -94,6 +94,13 @@ struct dmn_stats {
 	 * recording a new pstate never allocates. */
 	struct dmn_level_time *levels;
 	unsigned n_levels, cap_levels;
+#ifndef DMN_FIRMWARE
+	/* Hosted builds, from DMN_STATS_INDEX_MIN levels (stats.c): each
+	 * level's slot by hash, for the first n_indexed slots (a cache: the
+	 * rest are scanned), so a table of 100,000 levels is not quadratic. */
+	uint32_t *index; /* slot + 1 per bucket, 0 empty */
+	unsigned index_mask, n_indexed;
+#endif
 };
 
 /* What few domains use, or use rarely: statistics (from the first state
@@ -847,7 +854,8 @@ int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 /* dmn__txn_vote_chain when @a's vote is its domain's only input and the
  * domain has no parent (a rail and its one device): the level is the
  * vote, no aggregation. 1 if handled (as dmn__txn_vote_chain), 0 if the
- * shape differs (nothing changed). O(levels seen) plus the callback. */
+ * shape differs (nothing changed). O(1) on average (dmn__stats_find) plus
+ * the callback. */
 int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		       uint32_t level, int *err, int *op_error);
 void dmn__txn_abort(struct dmn_ctx *ctx);
@@ -934,6 +942,11 @@ void dmn__stats_power(struct dmn_ctx *ctx, struct dmn_domain *d, bool on, int id
 		 unsigned rejected_from);
 void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from);
 void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_level);
+#ifndef DMN_FIRMWARE
+/* The slot of @level in @s, or s->n_levels if none: O(1) on average (the
+ * index of stats.c, which slots appended without it join here). */
+unsigned dmn__stats_find(struct dmn_stats *s, uint32_t level);
+#endif
 
 /* Finish a public state-changing call: record dmn_last_error() (an atomic
  * store: dmn_vote's lock-free unchanged check reads it, device.c). Inline

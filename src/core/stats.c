@@ -23,7 +23,90 @@ void dmn__stats_start(struct dmn_stats *s, uint64_t created,
 	slot->ns = 0;
 	s->levels = slot;
 	s->n_levels = s->cap_levels = 1;
+#ifndef DMN_FIRMWARE
+	s->index = 0;
+	s->index_mask = s->n_indexed = 0;
+#endif
 }
+
+#ifndef DMN_FIRMWARE
+/* The level index of hosted builds. Below this many levels a scan is as
+ * quick as the hash, and a domain allocates nothing more for it. */
+#define DMN_STATS_INDEX_MIN 16u
+
+static unsigned index_bucket(uint32_t level, unsigned mask)
+{
+	/* A full-avalanche mix: levels are often multiples of 16 or 64. */
+	level ^= level >> 16;
+	level *= 0x7feb352du;
+	level ^= level >> 15;
+	level *= 0x846ca68bu;
+	level ^= level >> 16;
+	return level & mask;
+}
+
+/* Index the slots not indexed yet, while the load stays at most 1/2 (it
+ * always does, but when a bigger index could not be allocated: the rest
+ * are then scanned). */
+static void index_catch_up(struct dmn_stats *s)
+{
+	while (s->index && s->n_indexed < s->n_levels &&
+	       s->n_indexed < (s->index_mask + 1) / 2) {
+		unsigned b = index_bucket(s->levels[s->n_indexed].level,
+					  s->index_mask);
+		while (s->index[b])
+			b = (b + 1) & s->index_mask;
+		s->index[b] = ++s->n_indexed;
+	}
+}
+
+/* Room in the index for every slot @s has room for: a bigger one, filled
+ * from the slots. -ENOMEM leaves the old one, which still answers (what
+ * it lacks is scanned): a failed allocation is reported all the same,
+ * as every other. */
+static int index_reserve(struct dmn_ctx *ctx, struct dmn_stats *s)
+{
+	unsigned buckets = 2 * DMN_STATS_INDEX_MIN;
+	if (s->cap_levels < DMN_STATS_INDEX_MIN ||
+	    s->cap_levels > (~0u) / 4 ||
+	    (s->index && s->index_mask / 2 >= s->cap_levels))
+		return 0;
+	while (buckets < 2 * s->cap_levels)
+		buckets *= 2;
+	uint32_t *index = dmn__alloc(ctx, (size_t)buckets * sizeof(*index));
+	if (!index)
+		return -ENOMEM;
+	memset(index, 0, (size_t)buckets * sizeof(*index));
+	dmn__free(ctx, s->index);
+	s->index = index;
+	s->index_mask = buckets - 1;
+	s->n_indexed = 0;
+	index_catch_up(s);
+	return 0;
+}
+
+/* The slot of @level if the index has it, else where the slots it lacks
+ * start (those appended elsewhere, dmn__txn_vote_solo, join it first). */
+static unsigned index_find(struct dmn_stats *s, uint32_t level)
+{
+	index_catch_up(s);
+	if (!s->index)
+		return 0;
+	for (unsigned b = index_bucket(level, s->index_mask); s->index[b];
+	     b = (b + 1) & s->index_mask)
+		if (s->levels[s->index[b] - 1].level == level)
+			return s->index[b] - 1;
+	return s->n_indexed;
+}
+
+unsigned dmn__stats_find(struct dmn_stats *s, uint32_t level)
+{
+	unsigned i = index_find(s, level);
+	while (i < s->n_levels && s->levels[i].level != level)
+		i++;
+	return i;
+}
+#endif
 
 struct dmn_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
 					   struct dmn_domain *d)
@@ -60,9 +143,15 @@ void dmn__stats_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (!d->cold)
 		return;
-	dmn__free(ctx, d->cold->stats.levels);
-	d->cold->stats.levels = 0;
-	d->cold->stats.n_levels = d->cold->stats.cap_levels = 0;
+	struct dmn_stats *s = &d->cold->stats;
+	dmn__free(ctx, s->levels);
+	s->levels = 0;
+	s->n_levels = s->cap_levels = 0;
+#ifndef DMN_FIRMWARE
+	dmn__free(ctx, s->index);
+	s->index = 0;
+	s->index_mask = s->n_indexed = 0;
+#endif
 }
 
 /* The cold part, then room in it: -ENOMEM changes nothing. */
@@ -71,20 +160,34 @@ int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra
 	struct dmn_domain_cold *c = dmn__pd_domain_cold(ctx, d);
 	if (!c)
 		return -ENOMEM;
-	return dmn_grow(ctx, (void **)&c->stats.levels, &c->stats.cap_levels,
-			c->stats.n_levels + extra, sizeof(*c->stats.levels));
+	int err = dmn_grow(ctx, (void **)&c->stats.levels, &c->stats.cap_levels,
+			   c->stats.n_levels + extra, sizeof(*c->stats.levels));
+#ifndef DMN_FIRMWARE
+	if (!err)
+		err = index_reserve(ctx, &c->stats);
+#endif
+	return err;
 }
 
-/* O(levels seen): a domain sees the few levels of its table. */
+/* The slot of @level, made if new: O(1) on average in a hosted build,
+ * O(levels seen) in firmware (whose tables are small). */
 static unsigned level_slot(struct dmn_stats *s, uint32_t level)
 {
-	for (unsigned i = 0; i < s->n_levels; i++)
+	unsigned i = 0;
+#ifndef DMN_FIRMWARE
+	i = index_find(s, level);
+#endif
+	for (; i < s->n_levels; i++)
 		if (s->levels[i].level == level)
 			return i;
 	/* A new level is one of the domain's inputs: dmn__txn_hist_add made room. */
-	s->levels[s->n_levels].level = level;
-	s->levels[s->n_levels].ns = 0;
-	return s->n_levels++;
+	s->levels[i].level = level;
+	s->levels[i].ns = 0;
+	s->n_levels++;
+#ifndef DMN_FIRMWARE
+	index_catch_up(s);
+#endif
+	return i;
 }
 
 /* The time from *@since to @now (0 if @now is earlier: a clock that lags

@@ -793,15 +793,6 @@ static int vote_alone(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	return handled;
 }
 
-/* The slot of @level in @s's statistics, or @s->n_levels if none. */
-FAST_STEP unsigned solo_slot(const struct dmn_stats *s, uint32_t level)
-{
-	unsigned i = 0;
-	while (i < s->n_levels && s->levels[i].level != level)
-		i++;
-	return i;
-}
-
 int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		       uint32_t level, int *err, int *op_error)
 {
@@ -824,7 +815,7 @@ int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	    c->stats.n_levels + 2 > c->stats.cap_levels)
 		return 0;
 	struct dmn_stats *s = &c->stats;
-	unsigned from = solo_slot(s, old), to = solo_slot(s, level);
+	unsigned from = dmn__stats_find(s, old), to = dmn__stats_find(s, level);
 	if (from == s->n_levels) /* the statistics always hold the pstate */
 		return 0;
 	/* The domain's level is this vote: the histogram's one bin moves in

@@ -16,11 +16,12 @@ static int is_op(const struct dmn_report_event *e, const char *op)
 
 /* " (low_svs -> nom)" when the domain's levels have names, " (nom)" when
  * only the new one has (level 0 usually has none). */
-static void level_names(char *buf, size_t len, const struct dmn_report_domain *d,
-			uint32_t from, uint32_t to)
+static void level_names(char *buf, size_t len, const struct dmn_report_levels *lv,
+			const struct dmn_report_domain *d, uint32_t from,
+			uint32_t to)
 {
-	const char *a = d ? dmn__rpt_level_name(d, from) : NULL;
-	const char *b = d ? dmn__rpt_level_name(d, to) : NULL;
+	const char *a = d ? dmn__rpt_level_name(lv, d, from) : NULL;
+	const char *b = d ? dmn__rpt_level_name(lv, d, to) : NULL;
 
 	buf[0] = '\0';
 	if (a && b)
@@ -32,6 +33,7 @@ static void level_names(char *buf, size_t len, const struct dmn_report_domain *d
 }
 
 int dmn__rpt_describe_event(char *buf, size_t len, const struct dmn_report_event *e,
+		       const struct dmn_report_levels *lv,
 		       const struct dmn_report_domain *d)
 {
 	char names[160], h1[RPT_NUM_LEN], h2[RPT_NUM_LEN];
@@ -51,7 +53,7 @@ int dmn__rpt_describe_event(char *buf, size_t len, const struct dmn_report_event
 			snprintf(buf, len, "on -> off");
 		return 0;
 	case DMN_REPORT_EV_PSTATE:
-		level_names(names, sizeof(names), d, e->old_level,
+		level_names(names, sizeof(names), lv, d, e->old_level,
 			    e->new_level);
 		snprintf(buf, len, "pstate %" PRIu32 " -> %" PRIu32 "%s",
 			 e->old_level, e->new_level, names);

@@ -28,6 +28,7 @@ int dmn_report_write_events_text(const struct dmn_report_model *m,
 {
 	struct dmn_report_style st = rpt_style_get(opt);
 	struct dmn_report_index ix;
+	struct dmn_report_levels lv;
 	struct dmn_report_out o;
 	size_t w_subject = 0, w_change = 0;
 	char change[CHANGE_LEN], why[CHANGE_LEN];
@@ -44,6 +45,10 @@ int dmn_report_write_events_text(const struct dmn_report_model *m,
 	}
 	if (dmn__rpt_index_build(&ix, m))
 		return -ENOMEM;
+	if (dmn__rpt_levels_build(&lv, m)) {
+		dmn__rpt_index_free(&ix);
+		return -ENOMEM;
+	}
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct dmn_report_event *e = &m->events[i];
@@ -51,7 +56,7 @@ int dmn_report_write_events_text(const struct dmn_report_model *m,
 		size_t w = dmn__rpt_text_width(subject(e));
 		if (w <= RPT_ALIGN_MAX && w > w_subject)
 			w_subject = w;
-		dmn__rpt_describe_event(change, sizeof(change), e,
+		dmn__rpt_describe_event(change, sizeof(change), e, &lv,
 				   d >= 0 ? &m->domains[d] : NULL);
 		w = dmn__rpt_text_width(change);
 		if (w <= CHANGE_ALIGN_MAX && w > w_change)
@@ -78,7 +83,7 @@ int dmn_report_write_events_text(const struct dmn_report_model *m,
 		w = dmn__rpt_text_width(subject(e));
 		dmn__rpt_out_pad(&o, w < w_subject ? w_subject - w + 2 : 2);
 
-		bad = dmn__rpt_describe_event(change, sizeof(change), e,
+		bad = dmn__rpt_describe_event(change, sizeof(change), e, &lv,
 					 d >= 0 ? &m->domains[d] : NULL);
 		dmn__rpt_out_puts(&o, bad ? st.bad : "");
 		dmn__rpt_out_text(&o, change);
@@ -93,6 +98,7 @@ int dmn_report_write_events_text(const struct dmn_report_model *m,
 		}
 		dmn__rpt_out_putc(&o, '\n');
 	}
+	dmn__rpt_levels_free(&lv);
 	dmn__rpt_index_free(&ix);
 	return dmn__rpt_out_finish(&o);
 }

@@ -231,8 +231,8 @@ static void write_event(struct dmn_report_out *o, const struct dmn_report_event 
 	dmn__rpt_out_putc(o, '}');
 }
 
-static void write_stats(struct dmn_report_out *o, const struct dmn_report_domain *d,
-			int life)
+static void write_stats(struct dmn_report_out *o, const struct dmn_report_levels *lv,
+			const struct dmn_report_domain *d, int life)
 {
 	dmn__rpt_out_puts(o, "    ");
 	dmn__rpt_out_json_str(o, d->name ? d->name : "");
@@ -258,8 +258,9 @@ static void write_stats(struct dmn_report_out *o, const struct dmn_report_domain
 	dmn__rpt_out_puts(o, "      \"pstates\": [");
 	for (unsigned i = 0; d->pstates && i < d->n_pstates; i++) {
 		const struct dmn_report_pstate_time *p = &d->pstates[i];
-		const char *name =
-		    p->level_name ? p->level_name : dmn__rpt_level_name(d, p->level);
+		const char *name = p->level_name
+					   ? p->level_name
+					   : dmn__rpt_level_name(lv, d, p->level);
 		dmn__rpt_out_printf(o, "%s{\"level\": %" PRIu32,
 			       i ? ",\n        " : "\n        ", p->level);
 		str_member(o, "name", name);
@@ -292,12 +293,15 @@ static void write_stats(struct dmn_report_out *o, const struct dmn_report_domain
 int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_report_sink *sink)
 {
 	struct dmn_report_out o;
+	struct dmn_report_levels lv;
 	unsigned first;
 
 	if (dmn__rpt_out_init(&o, sink))
 		return o.err;
 	if (!m)
 		return -EINVAL;
+	if (dmn__rpt_levels_build(&lv, m))
+		return -ENOMEM;
 
 	dmn__rpt_out_puts(&o, "{\n  \"board\": ");
 	dmn__rpt_out_json_str(&o, m->board);
@@ -376,7 +380,7 @@ int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_rep
 			if (!m->domains[i].has_stats)
 				continue;
 			dmn__rpt_out_puts(&o, first ? "\n" : ",\n");
-			write_stats(&o, &m->domains[i], m->has_life);
+			write_stats(&o, &lv, &m->domains[i], m->has_life);
 			first = 0;
 		}
 		if (m->has_life)
@@ -389,5 +393,6 @@ int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_rep
 		dmn__rpt_out_puts(&o, first ? "}" : "\n  }");
 	}
 	dmn__rpt_out_puts(&o, "\n}\n");
+	dmn__rpt_levels_free(&lv);
 	return dmn__rpt_out_finish(&o);
 }

@@ -83,19 +83,114 @@ int dmn__rpt_index_find(const struct dmn_report_index *ix, const char *name)
 	return -1;
 }
 
-const char *dmn__rpt_level_name(const struct dmn_report_domain *d, uint32_t level)
+/* A level and where it is in its domain's table, to sort by both. */
+struct placed {
+	uint32_t value;
+	unsigned pos;
+};
+
+static int cmp_placed(const void *a, const void *b)
 {
-	if (!d->levels || !d->level_values)
+	const struct placed *x = a, *y = b;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Whether @d's level values never go down: then a binary search on them
+ * finds a value's first position, and the table needs no order of its own. */
+static int levels_ascend(const struct dmn_report_domain *d)
+{
+	for (unsigned i = 1; i < d->n_levels; i++)
+		if (d->level_values[i] < d->level_values[i - 1])
+			return 0;
+	return 1;
+}
+
+static int has_levels(const struct dmn_report_domain *d)
+{
+	return d->levels && d->level_values && d->n_levels;
+}
+
+int dmn__rpt_levels_build(struct dmn_report_levels *lv,
+			  const struct dmn_report_model *m)
+{
+	size_t n = 0, at = 0;
+	struct placed *tmp = NULL;
+
+	lv->m = m;
+	lv->order = NULL;
+	lv->block = NULL;
+	if (!m->domains || !m->n_domains)
+		return 0;
+	for (unsigned i = 0; i < m->n_domains; i++)
+		if (has_levels(&m->domains[i]) && !levels_ascend(&m->domains[i]))
+			n += m->domains[i].n_levels;
+	if (!n) /* the usual case: every table in level order */
+		return 0;
+	lv->order = calloc(m->n_domains, sizeof(*lv->order));
+	lv->block = malloc(n * sizeof(*lv->block));
+	tmp = malloc(n * sizeof(*tmp));
+	if (!lv->order || !lv->block || !tmp) {
+		free(tmp);
+		dmn__rpt_levels_free(lv);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < m->n_domains; i++) {
+		const struct dmn_report_domain *d = &m->domains[i];
+		if (!has_levels(d) || levels_ascend(d))
+			continue;
+		for (unsigned k = 0; k < d->n_levels; k++)
+			tmp[k] = (struct placed){d->level_values[k], k};
+		qsort(tmp, d->n_levels, sizeof(*tmp), cmp_placed);
+		lv->order[i] = &lv->block[at];
+		for (unsigned k = 0; k < d->n_levels; k++)
+			lv->block[at++] = tmp[k].pos;
+	}
+	free(tmp);
+	return 0;
+}
+
+void dmn__rpt_levels_free(struct dmn_report_levels *lv)
+{
+	free(lv->order);
+	free(lv->block);
+	lv->order = NULL;
+	lv->block = NULL;
+}
+
+const char *dmn__rpt_level_name(const struct dmn_report_levels *lv,
+				const struct dmn_report_domain *d, uint32_t level)
+{
+	if (!has_levels(d))
 		return NULL;
-	for (unsigned i = 0; i < d->n_levels; i++)
-		if (d->level_values[i] == level)
-			return d->levels[i];
-	return NULL;
+	const struct dmn_report_model *m = lv ? lv->m : NULL;
+	if (!m || d < m->domains || d >= m->domains + m->n_domains) {
+		for (unsigned i = 0; i < d->n_levels; i++)
+			if (d->level_values[i] == level)
+				return d->levels[i];
+		return NULL;
+	}
+	/* The first position holding @level: in value order, ties by
+	 * position. */
+	const unsigned *order = lv->order ? lv->order[d - m->domains] : NULL;
+	unsigned lo = 0, hi = d->n_levels;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (d->level_values[order ? order[mid] : mid] < level)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	unsigned at = lo < d->n_levels ? (order ? order[lo] : lo) : 0;
+	return lo < d->n_levels && d->level_values[at] == level ? d->levels[at]
+								: NULL;
 }
 
 const char *dmn__rpt_pstate_name(const struct dmn_report_domain *d)
 {
-	return d->pstate_name ? d->pstate_name : dmn__rpt_level_name(d, d->pstate);
+	return d->pstate_name ? d->pstate_name
+			      : dmn__rpt_level_name(NULL, d, d->pstate);
 }
 
 int dmn__rpt_is_simulation(const struct dmn_report_model *m)

@@ -113,8 +113,25 @@ void dmn__rpt_index_free(struct dmn_report_index *ix);
 /* dmn__rpt_index_find - the domain's position in m->domains, or -1. O(log n). */
 int dmn__rpt_index_find(const struct dmn_report_index *ix, const char *name);
 
-/* The name of @level in @d's level table, else NULL. */
-const char *dmn__rpt_level_name(const struct dmn_report_domain *d, uint32_t level);
+/* struct dmn_report_levels - the model's level tables in value order: the
+ * positions of each domain's levels sorted by (value, position), NULL for a
+ * table whose values already ascend (the usual case, nothing allocated). */
+struct dmn_report_levels {
+	const struct dmn_report_model *m;
+	unsigned **order; /* per domain, or NULL if no table needs one */
+	unsigned *block;  /* what they point into */
+};
+
+/* dmn__rpt_levels_build - returns 0 or -ENOMEM. cost: O(L log L), L the
+ * levels of the tables out of order. */
+int dmn__rpt_levels_build(struct dmn_report_levels *lv,
+			  const struct dmn_report_model *m);
+void dmn__rpt_levels_free(struct dmn_report_levels *lv);
+/* The name of @level in @d's level table (its first entry of that value),
+ * else NULL. O(log n) when @d is a domain of @lv's model; a scan, O(n),
+ * with @lv NULL (what is looked up once per domain). */
+const char *dmn__rpt_level_name(const struct dmn_report_levels *lv,
+				const struct dmn_report_domain *d, uint32_t level);
 /* @d's current pstate name: pstate_name, else from the level table. */
 const char *dmn__rpt_pstate_name(const struct dmn_report_domain *d);
 /* 1 if the model comes from a simulation (events, stats or an end time). */
@@ -128,10 +145,12 @@ const char *dmn__rpt_error_name(int error);
 
 /*
  * dmn__rpt_describe_event - what happened, without time, subject or cause, e.g.
- * "pstate 64 -> 256 (low_svs -> nom)"; @d (or NULL) names the levels.
+ * "pstate 64 -> 256 (low_svs -> nom)"; @d (or NULL) names the levels,
+ * looked up in @lv (see dmn__rpt_level_name).
  * returns: 1 for failures (shown in the alarm colour), else 0.
  */
 int dmn__rpt_describe_event(char *buf, size_t len, const struct dmn_report_event *e,
+		       const struct dmn_report_levels *lv,
 		       const struct dmn_report_domain *d);
 /* "[line 12: resume venus]" into @buf, or "" without line and cause. */
 void dmn__rpt_describe_cause(char *buf, size_t len, const struct dmn_report_event *e);

@@ -21,11 +21,12 @@
 
 #define LABEL_LEN 96
 
-static void pstate_label(char *buf, const struct dmn_report_domain *d,
+static void pstate_label(char *buf, const struct dmn_report_levels *lv,
+			 const struct dmn_report_domain *d,
 			 const struct dmn_report_pstate_time *p)
 {
-	const char *name =
-	    p->level_name ? p->level_name : dmn__rpt_level_name(d, p->level);
+	const char *name = p->level_name ? p->level_name
+					 : dmn__rpt_level_name(lv, d, p->level);
 	if (name)
 		snprintf(buf, LABEL_LEN, "%" PRIu32 " (%s)", p->level, name);
 	else
@@ -67,6 +68,7 @@ int dmn_report_write_stats_text(const struct dmn_report_model *m,
 {
 	struct dmn_report_style st = rpt_style_get(opt);
 	struct dmn_report_out o;
+	struct dmn_report_levels lv;
 	char label[LABEL_LEN], t[RPT_NUM_LEN];
 	size_t w_label = strlen("off");
 	unsigned shown = 0, folded = 0;
@@ -76,6 +78,8 @@ int dmn_report_write_stats_text(const struct dmn_report_model *m,
 		return o.err;
 	if (!m || (m->n_domains && !m->domains))
 		return -EINVAL;
+	if (dmn__rpt_levels_build(&lv, m))
+		return -ENOMEM;
 
 	/* One label width for the whole report, so blocks line up. */
 	for (unsigned i = 0; i < m->n_domains; i++) {
@@ -89,7 +93,7 @@ int dmn_report_write_stats_text(const struct dmn_report_model *m,
 		}
 		for (unsigned k = 0; d->pstates && k < d->n_pstates; k++) {
 			size_t w;
-			pstate_label(label, d, &d->pstates[k]);
+			pstate_label(label, &lv, d, &d->pstates[k]);
 			w = dmn__rpt_text_width(label);
 			if (w <= RPT_ALIGN_MAX && w > w_label)
 				w_label = w;
@@ -132,7 +136,7 @@ int dmn_report_write_stats_text(const struct dmn_report_model *m,
 		}
 		group = "pstate";
 		for (unsigned k = 0; d->pstates && k < d->n_pstates; k++) {
-			pstate_label(label, d, &d->pstates[k]);
+			pstate_label(label, &lv, d, &d->pstates[k]);
 			row(&o, group, label, w_label, d->pstates[k].time_ns,
 			    m->end_ns);
 			dmn__rpt_out_putc(&o, '\n');
@@ -161,5 +165,6 @@ int dmn_report_write_stats_text(const struct dmn_report_model *m,
 		}
 		dmn__rpt_out_printf(&o, "%s\n", st.reset);
 	}
+	dmn__rpt_levels_free(&lv);
 	return dmn__rpt_out_finish(&o);
 }

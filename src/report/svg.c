@@ -73,6 +73,7 @@ struct svg {
 	unsigned n_rates;
 	const struct dmn_report_model *m;
 	struct dmn_report_timeline tl;
+	struct dmn_report_levels lv; /* names of the steps' levels */
 	uint64_t span;		 /* the plotted time range, never 0 */
 	const char **idle_names; /* distinct idle-state names, first seen */
 	unsigned n_idle_names;
@@ -636,7 +637,7 @@ static void lane(struct svg *s, unsigned di, double y, unsigned depth)
 						: PLOT_RIGHT) -
 			    x;
 			const char *lname =
-			    dmn__rpt_level_name(d, t->steps[i].level);
+			    dmn__rpt_level_name(&s->lv, d, t->steps[i].level);
 			char lvl[48];
 			if (i && x - last_label < STEP_LABEL_GAP)
 				continue;
@@ -682,7 +683,8 @@ static void failures(struct svg *s, const unsigned *pos, double *last_x)
 		last_x[di] = x;
 		y = s->lanes_top + LANE_PITCH * pos[di];
 		colour = e->safe ? C_SAFE : C_FAIL;
-		dmn__rpt_describe_event(what, sizeof(what), e, &m->domains[di]);
+		dmn__rpt_describe_event(what, sizeof(what), e, &s->lv,
+					&m->domains[di]);
 		why[0] = ' ';
 		dmn__rpt_describe_cause(why + 1, sizeof(why) - 1, e);
 		dmn__rpt_out_puts(s->o, "<g class=\"failure\">");
@@ -861,6 +863,12 @@ int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_repo
 		dmn__rpt_index_free(&ix);
 		return rc;
 	}
+	rc = dmn__rpt_levels_build(&s.lv, m);
+	if (rc) {
+		dmn__rpt_timeline_free(&s.tl);
+		dmn__rpt_index_free(&ix);
+		return rc;
+	}
 	s.o = &o;
 	s.m = m;
 	s.end = s.tl.end;
@@ -984,5 +992,6 @@ out:
 	free(s.rates);
 	free(s.idle_names);
 	dmn__rpt_timeline_free(&s.tl);
+	dmn__rpt_levels_free(&s.lv);
 	return rc;
 }

@@ -30,20 +30,83 @@ void dmn__sim_report_free(struct dmn_sim *sim)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The OPP entry name of @level in the domain's table, e.g. "opp-nom". */
-static const char *level_name(const struct dmn_dt_board *b,
+/* An OPP entry with a level: the level and the entry's position. */
+struct placed {
+	uint32_t level;
+	unsigned pos;
+};
+
+/* Every OPP table's entries with a level, each table's sorted by (level,
+ * position) in its own run: level_name in O(log n), not a scan of the
+ * table per pstate (quadratic on a table of 20,000 levels). */
+struct level_index {
+	struct placed *sorted;
+	size_t *first; /* per table, where its run starts; then the end */
+};
+
+static int by_placed(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static void level_index_free(struct level_index *ix)
+{
+	free(ix->sorted);
+	free(ix->first);
+}
+
+static int level_index_build(struct level_index *ix, const struct dmn_dt_board *b)
+{
+	size_t n = 0;
+	for (unsigned t = 0; t < b->n_opp_tables; t++)
+		n += b->opp_tables[t].n_entries;
+	ix->sorted = malloc((n ? n : 1) * sizeof(*ix->sorted));
+	ix->first = malloc(((size_t)b->n_opp_tables + 1) * sizeof(*ix->first));
+	if (!ix->sorted || !ix->first) {
+		level_index_free(ix);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (unsigned t = 0; t < b->n_opp_tables; t++) {
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
+		ix->first[t] = n;
+		for (unsigned k = 0; k < tab->n_entries; k++)
+			if (tab->entries[k].has_level)
+				ix->sorted[n++] = (struct placed){
+				    tab->entries[k].level, k};
+		qsort(&ix->sorted[ix->first[t]], n - ix->first[t],
+		      sizeof(*ix->sorted), by_placed);
+	}
+	ix->first[b->n_opp_tables] = n;
+	return 0;
+}
+
+/* The OPP entry name of @level in the domain's table, e.g. "opp-nom":
+ * its first entry of that level. */
+static const char *level_name(const struct level_index *ix,
+			      const struct dmn_dt_board *b,
 			      const struct dmn_dt_domain *d, uint32_t level)
 {
 	if (d->opp_table < 0 || !level)
 		return NULL;
 	const struct dmn_dt_opp_table *t = &b->opp_tables[d->opp_table];
+	size_t lo = ix->first[d->opp_table], hi = ix->first[d->opp_table + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->sorted[mid].level < level)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ix->first[d->opp_table + 1] || ix->sorted[lo].level != level)
+		return NULL;
 	/* The label says what the level means (rpmhpd_opp_low_svs); the
 	 * node name often does not (opp3). */
-	for (unsigned i = 0; i < t->n_entries; i++)
-		if (t->entries[i].has_level && t->entries[i].level == level)
-			return t->entries[i].label ? t->entries[i].label
-						   : t->entries[i].name;
-	return NULL;
+	const struct dmn_dt_opp *e = &t->entries[ix->sorted[lo].pos];
+	return e->label ? e->label : e->name;
 }
 
 /* Counts of what every array needs, to allocate each once. */
@@ -115,8 +178,10 @@ static int by_level(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void fill_stats(struct dmn_sim *sim, unsigned i, struct dmn_report_domain *r,
-		       struct dmn_report_idle_stats *idle, struct dmn_report_pstate_time *ps)
+static void fill_stats(struct dmn_sim *sim, const struct level_index *ix,
+		       unsigned i, struct dmn_report_domain *r,
+		       struct dmn_report_idle_stats *idle,
+		       struct dmn_report_pstate_time *ps)
 {
 	const struct dmn_dt_board *b = sim->board;
 	const struct dmn_dt_domain *d = &b->domains[i];
@@ -151,7 +216,7 @@ static void fill_stats(struct dmn_sim *sim, unsigned i, struct dmn_report_domain
 		if (dmn_domain_pstate_residency(sim->ctx, dom, k, &p->level,
 					       &p->time_ns))
 			continue;
-		p->level_name = level_name(b, d, p->level);
+		p->level_name = level_name(ix, b, d, p->level);
 		r->n_pstates++;
 	}
 	/* The core keeps levels in the order first reached; a reader scans
@@ -260,6 +325,9 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 	struct dmn_sim_report_store *s = &sim->report;
 	const struct dmn_dt_board *b = sim->board;
 	struct sizes n;
+	struct level_index ix;
+	if (level_index_build(&ix, b))
+		return -ENOMEM;
 	count(sim, &n);
 	s->domains = calloc(b->n_domains ? b->n_domains : 1, sizeof(*s->domains));
 	s->names = calloc(n.names ? n.names : 1, sizeof(*s->names));
@@ -276,6 +344,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 	    !s->levels || !s->level_values || !s->awaiting || !s->sleep_ns ||
 	    fill_warnings(sim) || dmn__sim_fill_requirements(sim) ||
 	    fill_device_rates(sim)) {
+		level_index_free(&ix);
 		dmn__sim_report_free(sim);
 		return -ENOMEM;
 	}
@@ -294,7 +363,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 		r->pstate = info.pstate;
 		r->hw = dmn_domain_hwmode(sim->ctx, dom) == 1;
 		r->always_on = (info.flags & DMN_FLAG_ALWAYS_ON) != 0;
-		r->pstate_name = level_name(b, d, info.pstate);
+		r->pstate_name = level_name(&ix, b, d, info.pstate);
 		r->idle_state = info.on ? NULL : dmn__sim_idle_name(sim, i, info.idle_state);
 		r->parents = &s->names[names];
 		for (unsigned k = 0; k < info.n_parents; k++) {
@@ -338,7 +407,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 		r->initial_on = sim->initial[i].on;
 		r->initial_pstate = sim->initial[i].pstate;
 		r->initial_idle_state = dmn__sim_idle_name(sim, i, sim->initial[i].idle);
-		fill_stats(sim, i, r, &s->idle[idle], &s->pstates[pstates]);
+		fill_stats(sim, &ix, i, r, &s->idle[idle], &s->pstates[pstates]);
 		/* Sleep time per idle state, or in plain off where it has
 		 * none: one slot per state, or one. */
 		r->sleep_idle_ns = &s->sleep_ns[sleep];
@@ -390,6 +459,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 		s->model.n_events = sim->n_events;
 		s->model.end_ns = sim->now;
 	}
+	level_index_free(&ix);
 	*out = &s->model;
 	return 0;
 }

@@ -8,6 +8,10 @@
  * The scenarios that cannot live in git as text (NUL bytes, invalid
  * UTF-8, CRLF, 10000 lines) are written here too. cases.txt lists what
  * domino must do with each file.
+ *
+ * make_bad_inputs --levels N OUTDIR - write opp-table-N.dtb (one domain
+ * of N levels) and ramp-N.scn (its device votes through all of them) for
+ * check_levels.sh.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -457,11 +461,9 @@ static void fdt_write(struct fdt_writer *w, const char *file)
 	free(w->buf);
 }
 
-/* One OPP table of 200,000 levels (each entry's duplicate check scanned
- * the entries before it: quadratic), on a provider with one device. */
-static void opp_table_large(void)
+/* One OPP table of @n levels, 1..@n, on a provider with one device. */
+static void opp_table(unsigned n, const char *file)
 {
-	enum { N = 200000 };
 	struct fdt_writer w = {0};
 	char name[32];
 	fdt_begin(&w, "");
@@ -469,7 +471,7 @@ static void opp_table_large(void)
 	fdt_prop(&w, "compatible", "operating-points-v2",
 		 sizeof("operating-points-v2"));
 	fdt_cell(&w, "phandle", 2);
-	for (unsigned k = 0; k < N; k++) {
+	for (unsigned k = 0; k < n; k++) {
 		snprintf(name, sizeof(name), "opp-%u", k + 1);
 		fdt_begin(&w, name);
 		fdt_cell(&w, "opp-level", k + 1);
@@ -477,7 +479,7 @@ static void opp_table_large(void)
 	}
 	fdt_u32(&w, 2);
 	fdt_provider_and_device(&w, "pd", 2);
-	fdt_write(&w, "opp-table-200000.dtb");
+	fdt_write(&w, file);
 }
 
 /* Terminal escapes in the names `domino scmi-serve --list` prints: a
@@ -497,10 +499,45 @@ static void scmi_escapes(void)
 	write_file("agents-escapes.txt", agents, sizeof(agents) - 1);
 }
 
+/* opp-table-N.dtb and ramp-N.scn for check_levels.sh: the device votes
+ * every level up, 1..N, then every level down, 1 us apart, so each is a
+ * pstate of its own with a residency (a scan of the levels per vote or
+ * per residency read was quadratic: 2.3 s at 20,000). */
+static int levels_ramp(const char *arg)
+{
+	char *end = NULL;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (!*arg || *end || n < 1 || n > 1000000) {
+		fprintf(stderr, "make_bad_inputs: --levels N: 1..1000000\n");
+		return 2;
+	}
+	char name[64];
+	snprintf(name, sizeof(name), "opp-table-%lu.dtb", n);
+	opp_table((unsigned)n, name);
+	size_t cap = 64 + 2 * n * 40, len = 0;
+	char *text = malloc(cap);
+	if (!text)
+		return 1;
+	len += (size_t)snprintf(text, cap, "@0 resume dev\n");
+	for (unsigned long k = 1; k <= 2 * n; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"@%luus vote dev %lu\n", k,
+					k <= n ? k : 2 * n + 1 - k);
+	snprintf(name, sizeof(name), "ramp-%lu.scn", n);
+	write_file(name, text, len);
+	free(text);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "--levels")) {
+		out_dir = argv[3];
+		return levels_ramp(argv[2]);
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: make_bad_inputs BASE.dtb OUTDIR\n");
+		fprintf(stderr, "usage: make_bad_inputs BASE.dtb OUTDIR\n"
+				"       make_bad_inputs --levels N OUTDIR\n");
 		return 2;
 	}
 	out_dir = argv[2];
@@ -516,7 +553,9 @@ int main(int argc, char **argv)
 	blobs();
 	scenarios();
 	large();
-	opp_table_large();
+	/* 200,000 levels: each entry's duplicate check scanned the entries
+	 * before it (quadratic). */
+	opp_table(200000, "opp-table-200000.dtb");
 	scmi_escapes();
 	free(base);
 	return 0;
