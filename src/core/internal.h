@@ -947,6 +947,20 @@ void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_l
  * index of stats.c, which slots appended without it join here). */
 unsigned dmn__stats_find(struct dmn_stats *s, uint32_t level);
 #endif
+/* The same, for the vote paths: a scan, inline, while @s holds too few
+ * levels for an index (every domain with a small table: no call and no
+ * hash), dmn__stats_find once it has one (hosted builds). */
+static inline unsigned dmn__stats_slot(struct dmn_stats *s, uint32_t level)
+{
+#ifndef DMN_FIRMWARE
+	if (s->index)
+		return dmn__stats_find(s, level);
+#endif
+	unsigned i = 0;
+	while (i < s->n_levels && s->levels[i].level != level)
+		i++;
+	return i;
+}
 
 /* Finish a public state-changing call: record dmn_last_error() (an atomic
  * store: dmn_vote's lock-free unchanged check reads it, device.c). Inline

@@ -169,13 +169,14 @@ int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra
 	return err;
 }
 
-/* The slot of @level, made if new: O(1) on average in a hosted build,
- * O(levels seen) in firmware (whose tables are small). */
+/* The slot of @level, made if new: O(1) on average in a hosted build
+ * (a scan of the few levels below the index's threshold), O(levels seen)
+ * in firmware (whose tables are small). */
 static unsigned level_slot(struct dmn_stats *s, uint32_t level)
 {
 	unsigned i = 0;
 #ifndef DMN_FIRMWARE
-	i = index_find(s, level);
+	i = dmn__stats_slot(s, level); /* found there, or n_levels */
 #endif
 	for (; i < s->n_levels; i++)
 		if (s->levels[i].level == level)

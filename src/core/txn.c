@@ -815,7 +815,8 @@ int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	    c->stats.n_levels + 2 > c->stats.cap_levels)
 		return 0;
 	struct dmn_stats *s = &c->stats;
-	unsigned from = dmn__stats_find(s, old), to = dmn__stats_find(s, level);
+	unsigned from = dmn__stats_slot(s, old),
+		 to = dmn__stats_slot(s, level);
 	if (from == s->n_levels) /* the statistics always hold the pstate */
 		return 0;
 	/* The domain's level is this vote: the histogram's one bin moves in
