@@ -468,12 +468,17 @@ static inline int vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 	uint64_t w = __atomic_load_n(dmn__pub_word(p, slot - 1),
 				     __ATOMIC_RELAXED);
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
-	unsigned relinked = __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* ctx->relinked last, and only for an unchanged non-zero vote (a
+	 * changed one, half of every pair, does not read it): it is set
+	 * by exclusive calls and never cleared, so a read after the
+	 * sequence's acquire load sees every store an earlier exclusive
+	 * call made, and a later one only sends this call the locked way. */
 	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
-	       !last && !(level && relinked) &&
+	       !last &&
 	       w == (((uint64_t)((att >> 20) & HANDLE_GEN_MASK) << 33 |
-		      HANDLE_PUB_LIVE | level));
+		      HANDLE_PUB_LIVE | level)) &&
+	       !(level && __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED));
 }
 
 /* dmn_vote on a striped context, on the stripe of @att's slot (votes on
