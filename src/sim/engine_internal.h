@@ -76,14 +76,25 @@ struct dmn_sim_name {
 	int32_t index;
 };
 
+/* A name of a domain known by its hash only (a path or PROVIDER:INDEX
+ * is not stored whole: a deep nest's paths are quadratic in its depth),
+ * sorted by (hash, index); a hit is checked against the board. */
+struct dmn_sim_key {
+	uint64_t hash;
+	int32_t index;
+};
+
 /* The names a scenario looks up, built at the first look-up
  * (engine_names.c): a scan of the board per command was quadratic for a
  * scenario naming each device of a large board. @exact: the names a
  * look-up tries first (a device's name, path and labels; a domain's
- * name); @node and @base: node names with and without the unit address. */
+ * name); @called: a domain's other names (labels, its node's path,
+ * PROVIDER:INDEX), hashed; @node and @base: node names with and without
+ * the unit address. */
 struct dmn_sim_names {
 	struct dmn_sim_name *exact, *node, *base;
-	size_t n_exact, n_node, n_base;
+	struct dmn_sim_key *called;
+	size_t n_exact, n_node, n_base, n_called;
 };
 
 struct dmn_sim {

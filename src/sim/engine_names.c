@@ -8,6 +8,7 @@
 #include "engine_internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,7 @@ void dmn__sim_names_free(struct dmn_sim_names *names)
 	free(names->exact);
 	free(names->node);
 	free(names->base);
+	free(names->called);
 	free(names);
 }
 
@@ -266,29 +268,257 @@ static int device_lookup(struct dmn_sim *sim, const char *name)
 	return !e ? -ENOENT : dup ? -EEXIST : e->index;
 }
 
-/* dmn_dt_domain_find, its first step (a domain's own name) through the
- * index: the names a summary prints. The others (labels, paths, node
- * names) still scan the board. */
+/* ---- a domain's other names, hashed ----------------------------------
+ * Two polynomial hashes modulo primes below 2^31, one in each half of
+ * the key. Both compose: the hash of A followed by B is A's times the
+ * base to the length of B, plus B's, so a path's hash is its parent's
+ * and its last component's, and "PROVIDER:INDEX" its provider's and the
+ * suffix's, without writing either string. */
+#define HASH_P1 2147483647u
+#define HASH_P2 2147483629u
+#define HASH_B1 911382323u
+#define HASH_B2 972663749u
+
+static uint64_t hash_pack(uint64_t a, uint64_t b)
+{
+	return a << 32 | b;
+}
+
+static uint64_t hash_more(uint64_t h, const char *s, size_t n)
+{
+	uint64_t a = h >> 32, b = h & 0xffffffffu;
+	for (size_t i = 0; i < n; i++) {
+		a = (a * HASH_B1 + (unsigned char)s[i]) % HASH_P1;
+		b = (b * HASH_B2 + (unsigned char)s[i]) % HASH_P2;
+	}
+	return hash_pack(a, b);
+}
+
+/* The hash of @left followed by a string of @n bytes hashed @right. */
+static uint64_t hash_cat(uint64_t left, uint64_t right, size_t n)
+{
+	uint64_t a = left >> 32, b = left & 0xffffffffu;
+	uint64_t pa = HASH_B1, pb = HASH_B2, ra = 1, rb = 1;
+	for (; n; n >>= 1) {
+		if (n & 1) {
+			ra = ra * pa % HASH_P1;
+			rb = rb * pb % HASH_P2;
+		}
+		pa = pa * pa % HASH_P1;
+		pb = pb * pb % HASH_P2;
+	}
+	return hash_pack((a * ra + (right >> 32)) % HASH_P1,
+			 (b * rb + (right & 0xffffffffu)) % HASH_P2);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	return hash_more(0, s, strlen(s));
+}
+
+/* A domain defined by a node of its own (a nested child, or a provider
+ * without cells), not one index of a provider's list: the domains whose
+ * path and node name name them (dmn_dt_domain_find). */
+static int own_node(const struct dmn_dt_board *b, unsigned i)
+{
+	const struct dmn_dt_domain *d = &b->domains[i];
+	return d->index < 0 ||
+	       !dmn_dt_domain_path_is(b, i, b->providers[d->provider].path);
+}
+
+/* @name is "@base:INDEX" for this @index. */
+static int indexed(const char *name, const char *base, int64_t index)
+{
+	size_t len = strlen(base);
+	char suffix[24];
+	if (strncmp(name, base, len) || name[len] != ':')
+		return 0;
+	snprintf(suffix, sizeof(suffix), "%" PRId64, index);
+	return !strcmp(name + len + 1, suffix);
+}
+
+/* Domain @i goes by @name after its own name: a label, its node's path,
+ * a provider's label or path with its index (dmn_dt_domain_find's second
+ * step, which the index's hashes only preselect). */
+static int domain_called(const struct dmn_dt_board *b, unsigned i,
+			 const char *name)
+{
+	const struct dmn_dt_domain *d = &b->domains[i];
+	for (unsigned k = 0; k < d->n_labels; k++)
+		if (!strcmp(d->labels[k], name))
+			return 1;
+	if (own_node(b, i) && dmn_dt_domain_path_is(b, i, name))
+		return 1;
+	if (d->index < 0)
+		return 0;
+	const struct dmn_dt_provider *p = &b->providers[d->provider];
+	for (unsigned k = 0; k < p->n_labels; k++)
+		if (indexed(name, p->labels[k], d->index))
+			return 1;
+	return indexed(name, p->path, d->index);
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	const struct dmn_sim_key *a = x, *b = y;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Each path segment's hash ("/a/b" for b); a parent made after its child
+ * (never by the loader) is hashed from the leaf up. */
+static uint64_t *segment_hashes(const struct dmn_dt_board *b)
+{
+	uint64_t *h = malloc((b->n_path_segs ? b->n_path_segs : 1) *
+			     sizeof(*h));
+	if (!h)
+		return NULL;
+	for (unsigned s = 0; s < b->n_path_segs; s++) {
+		const struct dmn_dt_path_seg *g = &b->path_segs[s];
+		if (g->parent < (int32_t)s) {
+			uint64_t up = g->parent < 0 ? 0 : h[g->parent];
+			h[s] = hash_more(hash_more(up, "/", 1), g->name,
+					 strlen(g->name));
+			continue;
+		}
+		uint64_t acc = 0;
+		size_t after = 0;
+		for (int32_t t = (int32_t)s; t >= 0; t = b->path_segs[t].parent) {
+			const char *n = b->path_segs[t].name;
+			size_t nl = strlen(n);
+			uint64_t part = hash_more(hash_more(0, "/", 1), n, nl);
+			acc = hash_cat(part, acc, after);
+			after += 1 + nl;
+		}
+		h[s] = acc;
+	}
+	return h;
+}
+
+/* The hashes of each provider's labels and path, provider @p's from
+ * @first[p] (labels in order, then the path). */
+static uint64_t *provider_hashes(const struct dmn_dt_board *b, size_t **first)
+{
+	size_t n = 0;
+	*first = malloc((b->n_providers ? b->n_providers : 1) * sizeof(**first));
+	for (unsigned p = 0; p < b->n_providers; p++)
+		n += (size_t)b->providers[p].n_labels + 1;
+	uint64_t *h = malloc((n ? n : 1) * sizeof(*h));
+	if (!h || !*first) {
+		free(h);
+		free(*first);
+		*first = NULL;
+		return NULL;
+	}
+	n = 0;
+	for (unsigned p = 0; p < b->n_providers; p++) {
+		const struct dmn_dt_provider *v = &b->providers[p];
+		(*first)[p] = n;
+		for (unsigned k = 0; k < v->n_labels; k++)
+			h[n++] = hash_str(v->labels[k]);
+		h[n++] = hash_str(v->path);
+	}
+	return h;
+}
+
+/* The domain index: names, node names (of domains with a node of their
+ * own), and the other names hashed. NULL on -ENOMEM. */
+static struct dmn_sim_names *domain_index(const struct dmn_dt_board *b)
+{
+	size_t n_called = 0;
+	for (unsigned i = 0; i < b->n_domains; i++) {
+		const struct dmn_dt_domain *d = &b->domains[i];
+		n_called += d->n_labels + 1;
+		if (d->index >= 0)
+			n_called += b->providers[d->provider].n_labels + 1u;
+	}
+	struct dmn_sim_names *x = names_alloc(b->n_domains, b->n_domains);
+	size_t *first = NULL;
+	uint64_t *seg = segment_hashes(b), *prov = provider_hashes(b, &first);
+	if (x)
+		x->called = malloc(n_called * sizeof(*x->called) + 1);
+	if (!x || !x->called || !seg || !prov) {
+		dmn__sim_names_free(x);
+		free(seg);
+		free(prov);
+		free(first);
+		return NULL;
+	}
+	for (unsigned i = 0; i < b->n_domains; i++) {
+		const struct dmn_dt_domain *d = &b->domains[i];
+		struct dmn_sim_key *k = x->called;
+		name_add(x->exact, &x->n_exact, d->name, strlen(d->name), i);
+		for (unsigned l = 0; l < d->n_labels; l++)
+			k[x->n_called++] = (struct dmn_sim_key){
+			    hash_str(d->labels[l]), (int32_t)i};
+		if (own_node(b, i)) {
+			const char *nn = d->path_seg >= 0
+					     ? b->path_segs[d->path_seg].name
+					     : "";
+			const char *at = strchr(nn, '@');
+			k[x->n_called++] = (struct dmn_sim_key){
+			    d->path_seg >= 0 ? seg[d->path_seg]
+					     : hash_more(0, "/", 1),
+			    (int32_t)i};
+			name_add(x->node, &x->n_node, nn, strlen(nn), i);
+			name_add(x->base, &x->n_base, nn,
+				 at ? (size_t)(at - nn) : strlen(nn), i);
+		}
+		if (d->index < 0)
+			continue;
+		char suffix[24];
+		int sl = snprintf(suffix, sizeof(suffix), ":%" PRId64, d->index);
+		uint64_t hs = hash_more(0, suffix, (size_t)sl);
+		const struct dmn_dt_provider *p = &b->providers[d->provider];
+		for (unsigned l = 0; l <= p->n_labels; l++)
+			k[x->n_called++] = (struct dmn_sim_key){
+			    hash_cat(prov[first[d->provider] + l], hs,
+				     (size_t)sl),
+			    (int32_t)i};
+	}
+	free(seg);
+	free(prov);
+	free(first);
+	names_sort(x);
+	qsort(x->called, x->n_called, sizeof(*x->called), key_cmp);
+	return x;
+}
+
+/* dmn_dt_domain_find through the index: a domain's own name (the lowest
+ * index), else the lowest index called @name otherwise, else a node name
+ * with, then (for a name without `@`) without the unit address that one
+ * domain alone has. Without the index (-ENOMEM), the board is scanned. */
 static int domain_lookup(struct dmn_sim *sim, const char *name)
 {
 	const struct dmn_dt_board *b = sim->board;
-	if (!sim->dom_names) {
-		struct dmn_sim_names *x = names_alloc(b->n_domains, 0);
-		if (x) {
-			for (unsigned i = 0; i < b->n_domains; i++)
-				name_add(x->exact, &x->n_exact,
-					 b->domains[i].name,
-					 strlen(b->domains[i].name), i);
-			names_sort(x);
-		}
-		sim->dom_names = x;
-	}
+	if (!sim->dom_names)
+		sim->dom_names = domain_index(b);
+	const struct dmn_sim_names *x = sim->dom_names;
+	if (!x)
+		return dmn_dt_domain_find(b, name);
+	size_t len = strlen(name);
+	int dup = 0;
 	const struct dmn_sim_name *e =
-	    sim->dom_names ? name_get(sim->dom_names->exact,
-				      sim->dom_names->n_exact, name,
-				      strlen(name), NULL)
-			   : NULL;
-	return e ? e->index : dmn_dt_domain_find(b, name);
+	    name_get(x->exact, x->n_exact, name, len, NULL);
+	if (e)
+		return e->index;
+	uint64_t h = hash_more(0, name, len);
+	size_t lo = 0, hi = x->n_called;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->called[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < x->n_called && x->called[lo].hash == h; lo++)
+		if (domain_called(b, (unsigned)x->called[lo].index, name))
+			return x->called[lo].index;
+	e = name_get(x->node, x->n_node, name, len, &dup);
+	if (!e && !strchr(name, '@'))
+		e = name_get(x->base, x->n_base, name, len, &dup);
+	return !e ? -ENOENT : dup ? -EEXIST : e->index;
 }
 
 int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_t size)

@@ -362,8 +362,8 @@ static void large(void)
 struct fdt_writer {
 	unsigned char *buf;
 	size_t len, cap;
-	char strings[256];
-	size_t strings_len;
+	char *strings;
+	size_t strings_len, strings_cap;
 };
 
 static void fdt_bytes(struct fdt_writer *w, const void *p, size_t n)
@@ -393,23 +393,36 @@ static void fdt_begin(struct fdt_writer *w, const char *name)
 	fdt_bytes(w, name, strlen(name) + 1);
 }
 
-/* A property of @n bytes at @p; its name joins the strings block. */
-static void fdt_prop(struct fdt_writer *w, const char *name, const void *p,
-		     size_t n)
+/* A property of @n bytes at @p; its name joins the strings block, found
+ * there first unless @fresh (a name no property had: a search per name
+ * would be quadratic in a __symbols__ of 200,000 labels). */
+static void fdt_prop_named(struct fdt_writer *w, const char *name, int fresh,
+			   const void *p, size_t n)
 {
-	size_t off = 0;
-	while (off < w->strings_len && strcmp(w->strings + off, name))
+	size_t off = 0, len = strlen(name) + 1;
+	while (!fresh && off < w->strings_len && strcmp(w->strings + off, name))
 		off += strlen(w->strings + off) + 1;
-	if (off == w->strings_len) {
-		if (off + strlen(name) + 1 > sizeof(w->strings))
-			exit(1);
-		memcpy(w->strings + off, name, strlen(name) + 1);
-		w->strings_len += strlen(name) + 1;
+	if (fresh || off == w->strings_len) {
+		off = w->strings_len;
+		if (off + len > w->strings_cap) {
+			w->strings_cap = (off + len) * 2;
+			w->strings = realloc(w->strings, w->strings_cap);
+			if (!w->strings)
+				exit(1);
+		}
+		memcpy(w->strings + off, name, len);
+		w->strings_len += len;
 	}
 	fdt_u32(w, 3);
 	fdt_u32(w, (uint32_t)n);
 	fdt_u32(w, (uint32_t)off);
 	fdt_bytes(w, p, n);
+}
+
+static void fdt_prop(struct fdt_writer *w, const char *name, const void *p,
+		     size_t n)
+{
+	fdt_prop_named(w, name, 0, p, n);
 }
 
 static void fdt_cell(struct fdt_writer *w, const char *name, uint32_t v)
@@ -459,6 +472,7 @@ static void fdt_write(struct fdt_writer *w, const char *file)
 	write_file(file, out, total);
 	free(out);
 	free(w->buf);
+	free(w->strings);
 }
 
 /* One OPP table of @n levels, 1..@n, on a provider with one device. */
@@ -529,15 +543,80 @@ static int levels_ramp(const char *arg)
 	return 0;
 }
 
+/* names-N.dtb and names-N.scn for check_growth.sh: N zero-cell
+ * providers pdK, each labelled aK and bK (its domain is called aK), and
+ * a scenario that names every domain the three ways that are not its
+ * name, in turn: bK (a second label), /pdK (its path), pdK (its node
+ * name). At 0 it boots every even one on, then expects each on or off
+ * by another of its names (a scan of the board per such name was
+ * quadratic). */
+static int names_board(const char *arg)
+{
+	char *end = NULL;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (!*arg || *end || n < 1 || n > 1000000) {
+		fprintf(stderr, "make_bad_inputs: --names N: 1..1000000\n");
+		return 2;
+	}
+	struct fdt_writer w = {0};
+	char name[64], path[64];
+	fdt_begin(&w, "");
+	for (unsigned long k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "pd%lu", k);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "#power-domain-cells", 0);
+		fdt_cell(&w, "phandle", (uint32_t)k + 1);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	fdt_begin(&w, "__symbols__");
+	for (unsigned long k = 0; k < n; k++)
+		for (int l = 0; l < 2; l++) {
+			int len = snprintf(path, sizeof(path), "/pd%lu", k);
+			snprintf(name, sizeof(name), "%c%lu", "ab"[l], k);
+			fdt_prop_named(&w, name, 1, path, (size_t)len + 1);
+		}
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "names-%lu.dtb", n);
+	fdt_write(&w, name);
+
+	size_t cap = 64 + 3 * n * 48, len = 0;
+	char *text = malloc(cap);
+	if (!text)
+		return 1;
+	static const char *const form[] = {"b%lu", "/pd%lu", "pd%lu"};
+	for (unsigned long k = 0; k < n; k += 2) {
+		len += (size_t)snprintf(text + len, cap - len, "@0 boot-on ");
+		len += (size_t)snprintf(text + len, cap - len, form[k % 3], k);
+		text[len++] = '\n';
+	}
+	for (unsigned long k = 0; k < n; k++) {
+		len += (size_t)snprintf(text + len, cap - len, "+1us expect ");
+		len += (size_t)snprintf(text + len, cap - len,
+					form[(k + 1) % 3], k);
+		len += (size_t)snprintf(text + len, cap - len, " %s\n",
+					k % 2 ? "off" : "on");
+	}
+	snprintf(name, sizeof(name), "names-%lu.scn", n);
+	write_file(name, text, len);
+	free(text);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "--levels")) {
 		out_dir = argv[3];
 		return levels_ramp(argv[2]);
 	}
+	if (argc == 4 && !strcmp(argv[1], "--names")) {
+		out_dir = argv[3];
+		return names_board(argv[2]);
+	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: make_bad_inputs BASE.dtb OUTDIR\n"
-				"       make_bad_inputs --levels N OUTDIR\n");
+				"       make_bad_inputs --levels N OUTDIR\n"
+				"       make_bad_inputs --names N OUTDIR\n");
 		return 2;
 	}
 	out_dir = argv[2];
