@@ -5,12 +5,16 @@ Writes small random boards (zero-cell providers, some with `opp-level`
 tables, subdomains with one or two parents, `domain-idle-states`, devices
 on one or two domains whose OPP tables require levels on each, sub-rails
 whose own `opp-level` entries require levels of each parent's table,
-`wakeup-source`) and random scenarios over the
+`wakeup-source`, devices with `required-opps` and no OPP table of
+their own (fixed votes), providers with one or two cells, entries of
+`power-domain-names`, `arm,idle-state` states) and random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
 computes what every domain must be after each command; the scenario
-carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
+is written in DESIGN §4's equivalent spellings (time and frequency
+units, `@T` for `+T`, a device's node name or path, blanks, tabs,
+comments; class Surface) and carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
 held/released, last-error) after every command, so `simulate` checks the
 whole state step by step; random `explain` lines are compared word for
 word with what the model says (DESIGN §7). Any `expect_failed` is a
@@ -117,6 +121,7 @@ class Dev:
         self.qos = None            # us
         self.wake_at = None        # ns
         self.pdnames = None        # power-domain-names, if not the names
+        self.fixed = None          # required-opps without an OPP table
 
 
 def first_table(d):
@@ -280,6 +285,9 @@ class Board:
                 props.append('wakeup-source;')
             if v.opps:
                 props.append('operating-points-v2 = <&dt%d>;' % v.i)
+            if v.fixed:
+                props.append('required-opps = <%s>;' % ' '.join(
+                    '&t%d_%d' % (t.i, lv) for t, lv in v.fixed))
             out.append('%s: %s@%x { %s };' % (v.name, v.name, 0x1000 + v.i,
                                              ' '.join(props)))
         out.append('};')
@@ -1410,6 +1418,22 @@ def run_one(domino, dtc, seed, nops, tmp):
     for node, _ in board.state_nodes:
         if S.r.random() < 0.3:
             board.compat[node] = 'arm,idle-state'
+    # DESIGN §1: "A device node with `required-opps` but no OPP table of
+    # its own casts those as fixed votes while active" (matched to its
+    # domains by the same rule): the attachment's vote from the start,
+    # which `vote` overwrites (the latest wins)
+    check = Model(board)
+    for v in board.devs:
+        owners = [first_table(d) for d in v.doms]
+        if v.opps or not all(owners) or S.r.random() < 0.7:
+            continue
+        fixed = [(t, S.r.choice(t.table)) for t in owners]
+        got = match_required(v, fixed)
+        if any(check.check_level(v.doms[k], lv) for k, lv in got.items()):
+            continue
+        v.fixed = fixed
+        for k, lv in got.items():
+            v.votes[k] = lv
     text = board.dts()             # before the scenario changes the flags
     lines, model = gen_scenario(rnd, board, nops)
     dts = os.path.join(tmp, 'b%d.dts' % seed)
