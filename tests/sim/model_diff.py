@@ -14,8 +14,9 @@ qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
 computes what every domain must be after each command; the scenario
 is written in DESIGN §4's equivalent spellings (time and frequency
 units, `@T` for `+T`, a device's node name or path, blanks, tabs,
-comments; class Surface) and carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
-held/released, last-error) after every command, so `simulate` checks the
+comments; class Surface) and carries that as `expect` lines (on/off,
+pstate, idle state, hw/sw, held/released, last-error, rate) after every
+command, so `simulate` checks the
 whole state step by step; random `explain` lines are compared word for
 word with what the model says (DESIGN §7). Any `expect_failed` is a
 disagreement: the
@@ -928,7 +929,7 @@ def gen_scenario(rnd, board, nops):
                                            'held' if d.held else 'released'))
         for v in board.devs:
             if v.opps:
-                lines.append('expect %s rate %d' % (v.name, v.rate))
+                lines.append('expect %s rate %s' % (v.name, S.hz(v.rate)))
 
     # time 0: boot holds and always-on domains, before any other command
     t0 = []
@@ -953,7 +954,7 @@ def gen_scenario(rnd, board, nops):
         m.count_pstates()          # one line at a time
     first = True
     for cmd in t0:
-        lines.append(('@0 ' if first else '') + cmd)
+        lines.append(('@%s ' % S.time(0) if first else '') + cmd)
         first = False
     if t0:
         lines.append('expect last-error OK')
