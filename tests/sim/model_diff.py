@@ -832,7 +832,8 @@ class Surface:
     ms, s, bare or with a decimal point, absolute `@T` where `+T` would
     do; frequencies in Hz, kHz, MHz, GHz in any case or bare; a device
     by label, node name with its unit address or full path; a
-    `power-domain-names` entry for the domain's name; runs of blanks and
+    `power-domain-names` entry for the domain's name; a `qos` latency in
+    us, ms or s (the simulator's reading of LATENCY_US); runs of blanks and
     tabs between words, blank lines and `#` comments."""
 
     UNITS = (('s', 10 ** 9), ('ms', 10 ** 6), ('us', 1000), ('ns', 1))
@@ -852,6 +853,15 @@ class Surface:
             if k > 1 and ns % (k // 10) == 0 and ns >= k and r < 0.8:
                 return '%d.%d%s' % (ns // k, ns % k // (k // 10), unit)
         return '%dns' % ns
+
+    def latency(self, us):
+        """A `qos` latency of @us: bare (us), or in us, ms or s as the
+        simulator also reads it (not below 1us)."""
+        if us is None or self.r.random() < 0.5:
+            return 'none' if us is None else '%d' % us
+        t = self.time(us * 1000)
+        return t if t[-2:] in ('us', 'ms') or t[-1:] == 's' and \
+            t[-2:] != 'ns' else '%dus' % us
 
     def hz(self, hz):
         unit, k = self.r.choice([u for u in self.HZ if hz % u[1] == 0])
@@ -1041,7 +1051,7 @@ def pick(m, rnd, level_for):
         def qos():
             v.qos = q
             return 'OK'
-        return 'qos %s %s' % (v.name, 'none' if q is None else q), qos
+        return 'qos %s %s' % (v.name, m.S.latency(q)), qos
     if r < 0.67:
         x = rnd.random()
         if x < 0.2:
