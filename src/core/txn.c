@@ -42,6 +42,9 @@
  * operation (touched, or it lost an active device or an on child): only
  * then does settle ask the governor. Cleared when the operation ends. */
 #define DUE_OFF 1u
+/* DUE_HIGH: lowering the domain before it powered on failed in this
+ * operation; settle does not call it again until a later one. */
+#define DUE_HIGH 2u
 
 void dmn__txn_begin(struct dmn_ctx *ctx)
 {
@@ -1062,8 +1065,13 @@ static void settle(struct dmn_ctx *ctx, bool rollback)
 				uint32_t floor = rollback ? d->was_pstate : 0;
 				if (want < floor)
 					want = floor;
-				if (want < d->pstate)
+				if (want < d->pstate && !(d->due & DUE_HIGH))
 					(void)set_pstate(ctx, d, want, 1);
+				/* An off domain lowered before a power-on
+				 * that was undone goes back up. */
+				else if (rollback && !d->on &&
+					 d->was_pstate > d->pstate)
+					(void)set_pstate(ctx, d, d->was_pstate, 1);
 			} else if (!rollback) {
 				power_off(ctx, d, ASK_GOVERNOR);
 			} else if (!d->was_on) {
@@ -1089,41 +1097,58 @@ static void finish(struct dmn_ctx *ctx, bool committed)
 	ctx->n_order = 0;
 }
 
-static int propagate_targets(struct dmn_ctx *ctx)
+/* Set the links of every domain of the operation to where it goes, children
+ * first: 0 or a negative errno, 1 when an off domain that powers on sits
+ * above its target (a failed lowering left it high). With @lower, such a
+ * domain is lowered first, while off (DESIGN §1: at most one pstate call
+ * a domain a command, and no rail on below what it feeds needs); one that
+ * stays high powers on at that level, which its parents allow first.
+ * That second pass cannot fail: a link with no room for its new level
+ * keeps the higher one it had (safe; settle lowers the parent after). */
+static int propagate_targets(struct dmn_ctx *ctx, bool lower)
 {
+	int high = 0;
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct dmn_domain *d = ctx->order[i - 1];
 		/* Where a rollback goes back to. */
-		d->was_on = d->on;
-		d->was_pstate = d->pstate;
-		d->was_idle = d->idle_state;
+		if (!lower) {
+			d->was_on = d->on;
+			d->was_pstate = d->pstate;
+			d->was_idle = d->idle_state;
+		}
 		bool on = domain_wants_on(d);
 		uint32_t level = on ? level_hist_max(&d->votes) : 0;
-		/* An off domain left high by a failed lowering powers on at
-		 * that level and is lowered only afterwards: its parents must
-		 * allow that level first. */
-		if (on && !d->on && d->pstate > level)
-			level = d->pstate;
+		if (on && !d->on && d->pstate > level) {
+			if (lower && set_pstate(ctx, d, level, 1))
+				d->due |= DUE_HIGH;
+			if (d->pstate > level) {
+				level = d->pstate;
+				high = 1;
+			}
+		}
 		/* Powering on starts its statistics (before any callback). */
 		if (on && !d->cold && !dmn__pd_domain_cold(ctx, d))
 			return -ENOMEM;
 		for (unsigned p = 0; p < d->n_parents; p++) {
 			int err = link_set(ctx, d->parents[p], on, level, true);
-			if (err)
+			if (err && !lower)
 				return err;
 		}
 	}
-	return 0;
+	return high;
 }
 
 int dmn__txn_commit(struct dmn_ctx *ctx)
 {
-	int err = propagate_targets(ctx);
-	if (err) {
+	int err = propagate_targets(ctx, false);
+	if (err < 0) {
 		undo_inputs(ctx);
 		finish(ctx, false);
 		return err;
 	}
+	if (err)
+		(void)propagate_targets(ctx, true);
+	err = 0;
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = raise_pstate(ctx, ctx->order[i]);
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
