@@ -177,7 +177,7 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vo
 
 /* requirement() through the callbacks of a map or a rounding hook. */
 static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
-			    uint32_t *out)
+			    uint32_t floor, uint32_t *out)
 {
 	uint32_t req = child_level;
 	if (child_level && l->map) {
@@ -187,8 +187,8 @@ static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
 			return err;
 	}
 	/* A provider's own required-opps hold the parent up while on. */
-	if (req < l->floor)
-		req = l->floor;
+	if (req < floor)
+		req = floor;
 	if (req && dom_cold(l->parent)->round) {
 		int err = l->parent->cold->round(l->parent->cold->round_user,
 					   l->parent->handle, req, &req);
@@ -212,7 +212,7 @@ static inline int requirement(struct dmn_ctx *ctx, const struct dmn_link *l,
 		*out = child_level > l->floor ? child_level : l->floor;
 		return 0;
 	}
-	return requirement_slow(l, child_level, out);
+	return requirement_slow(l, child_level, l->floor, out);
 }
 
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
@@ -247,9 +247,12 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	for (unsigned i = n; i > 0; i--) {
 		struct dmn_domain *x = ctx->walk[i - 1];
 		for (unsigned p = 0; p < x->n_parents; p++) {
+			/* The vote's own level: a link's floor is
+			 * no part of it (it holds while the child is
+			 * on, whatever the vote; a resume checks it). */
 			uint32_t req;
-			int err = requirement(ctx, x->parents[p], x->walk_level,
-					      &req);
+			int err = requirement_slow(x->parents[p],
+						   x->walk_level, 0, &req);
 			if (err)
 				return err;
 			struct dmn_domain *parent = x->parents[p]->parent;
