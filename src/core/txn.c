@@ -42,6 +42,9 @@
  * operation (touched, or it lost an active device or an on child): only
  * then does settle ask the governor. Cleared when the operation ends. */
 #define DUE_OFF 1u
+/* DUE_HIGH: lowering the domain before it powered on failed in this
+ * operation; settle does not call it again until a later one. */
+#define DUE_HIGH 2u
 
 void dmn__txn_begin(struct dmn_ctx *ctx)
 {
@@ -174,7 +177,7 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vo
 
 /* requirement() through the callbacks of a map or a rounding hook. */
 static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
-			    uint32_t *out)
+			    uint32_t floor, uint32_t *out)
 {
 	uint32_t req = child_level;
 	if (child_level && l->map) {
@@ -184,8 +187,8 @@ static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
 			return err;
 	}
 	/* A provider's own required-opps hold the parent up while on. */
-	if (req < l->floor)
-		req = l->floor;
+	if (req < floor)
+		req = floor;
 	if (req && dom_cold(l->parent)->round) {
 		int err = l->parent->cold->round(l->parent->cold->round_user,
 					   l->parent->handle, req, &req);
@@ -209,7 +212,7 @@ static inline int requirement(struct dmn_ctx *ctx, const struct dmn_link *l,
 		*out = child_level > l->floor ? child_level : l->floor;
 		return 0;
 	}
-	return requirement_slow(l, child_level, out);
+	return requirement_slow(l, child_level, l->floor, out);
 }
 
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
@@ -244,9 +247,12 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	for (unsigned i = n; i > 0; i--) {
 		struct dmn_domain *x = ctx->walk[i - 1];
 		for (unsigned p = 0; p < x->n_parents; p++) {
+			/* The vote's own level: a link's floor is
+			 * no part of it (it holds while the child is
+			 * on, whatever the vote; a resume checks it). */
 			uint32_t req;
-			int err = requirement(ctx, x->parents[p], x->walk_level,
-					      &req);
+			int err = requirement_slow(x->parents[p],
+						   x->walk_level, 0, &req);
 			if (err)
 				return err;
 			struct dmn_domain *parent = x->parents[p]->parent;
@@ -1063,8 +1069,13 @@ static void settle(struct dmn_ctx *ctx, bool rollback)
 				uint32_t floor = rollback ? d->was_pstate : 0;
 				if (want < floor)
 					want = floor;
-				if (want < d->pstate)
+				if (want < d->pstate && !(d->due & DUE_HIGH))
 					(void)set_pstate(ctx, d, want, 1);
+				/* An off domain lowered before a power-on
+				 * that was undone goes back up. */
+				else if (rollback && !d->on &&
+					 d->was_pstate > d->pstate)
+					(void)set_pstate(ctx, d, d->was_pstate, 1);
 			} else if (!rollback) {
 				power_off(ctx, d, ASK_GOVERNOR);
 			} else if (!d->was_on) {
@@ -1090,41 +1101,58 @@ static void finish(struct dmn_ctx *ctx, bool committed)
 	ctx->n_order = 0;
 }
 
-static int propagate_targets(struct dmn_ctx *ctx)
+/* Set the links of every domain of the operation to where it goes, children
+ * first: 0 or a negative errno, 1 when an off domain that powers on sits
+ * above its target (a failed lowering left it high). With @lower, such a
+ * domain is lowered first, while off (DESIGN §1: at most one pstate call
+ * a domain a command, and no rail on below what it feeds needs); one that
+ * stays high powers on at that level, which its parents allow first.
+ * That second pass cannot fail: a link with no room for its new level
+ * keeps the higher one it had (safe; settle lowers the parent after). */
+static int propagate_targets(struct dmn_ctx *ctx, bool lower)
 {
+	int high = 0;
 	for (unsigned i = ctx->n_order; i > 0; i--) {
 		struct dmn_domain *d = ctx->order[i - 1];
 		/* Where a rollback goes back to. */
-		d->was_on = d->on;
-		d->was_pstate = d->pstate;
-		d->was_idle = d->idle_state;
+		if (!lower) {
+			d->was_on = d->on;
+			d->was_pstate = d->pstate;
+			d->was_idle = d->idle_state;
+		}
 		bool on = domain_wants_on(d);
 		uint32_t level = on ? level_hist_max(&d->votes) : 0;
-		/* An off domain left high by a failed lowering powers on at
-		 * that level and is lowered only afterwards: its parents must
-		 * allow that level first. */
-		if (on && !d->on && d->pstate > level)
-			level = d->pstate;
+		if (on && !d->on && d->pstate > level) {
+			if (lower && set_pstate(ctx, d, level, 1))
+				d->due |= DUE_HIGH;
+			if (d->pstate > level) {
+				level = d->pstate;
+				high = 1;
+			}
+		}
 		/* Powering on starts its statistics (before any callback). */
 		if (on && !d->cold && !dmn__pd_domain_cold(ctx, d))
 			return -ENOMEM;
 		for (unsigned p = 0; p < d->n_parents; p++) {
 			int err = link_set(ctx, d->parents[p], on, level, true);
-			if (err)
+			if (err && !lower)
 				return err;
 		}
 	}
-	return 0;
+	return high;
 }
 
 int dmn__txn_commit(struct dmn_ctx *ctx)
 {
-	int err = propagate_targets(ctx);
-	if (err) {
+	int err = propagate_targets(ctx, false);
+	if (err < 0) {
 		undo_inputs(ctx);
 		finish(ctx, false);
 		return err;
 	}
+	if (err)
+		(void)propagate_targets(ctx, true);
+	err = 0;
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = raise_pstate(ctx, ctx->order[i]);
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)

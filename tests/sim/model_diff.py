@@ -5,13 +5,18 @@ Writes small random boards (zero-cell providers, some with `opp-level`
 tables, subdomains with one or two parents, `domain-idle-states`, devices
 on one or two domains whose OPP tables require levels on each, sub-rails
 whose own `opp-level` entries require levels of each parent's table,
-`wakeup-source`) and random scenarios over the
+`wakeup-source`, devices with `required-opps` and no OPP table of
+their own (fixed votes), providers with one or two cells, entries of
+`power-domain-names`, `arm,idle-state` states) and random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
 computes what every domain must be after each command; the scenario
-carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
-held/released, last-error) after every command, so `simulate` checks the
+is written in DESIGN §4's equivalent spellings (time and frequency
+units, `@T` for `+T`, a device's node name or path, blanks, tabs,
+comments; class Surface) and carries that as `expect` lines (on/off,
+pstate, idle state, hw/sw, held/released, last-error, rate) after every
+command, so `simulate` checks the
 whole state step by step; random `explain` lines are compared word for
 word with what the model says (DESIGN §7). Any `expect_failed` is a
 disagreement: the
@@ -43,6 +48,9 @@ class Dom:
     def __init__(self, i):
         self.i = i
         self.name = "pd%d" % i
+        self.label = self.name     # the provider node's label
+        self.cells = 0             # its #power-domain-cells
+        self.index = 0             # the domain's index there
         self.parents = []
         self.children = []
         self.table = None          # sorted opp-levels, or None
@@ -61,6 +69,11 @@ class Dom:
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
         self.st = None             # Stats, once the board is complete
+
+    def ref(self):
+        """A phandle to this domain, with its cells."""
+        return '<&%s%s>' % (self.label, ''.join(
+            ' %d' % x for x in [self.index, 1][:self.cells]))
 
 
 class Stats:
@@ -108,6 +121,8 @@ class Dev:
         self.opp = 0               # the selected OPP's hz, 0: none
         self.qos = None            # us
         self.wake_at = None        # ns
+        self.pdnames = None        # power-domain-names, if not the names
+        self.fixed = None          # required-opps without an OPP table
 
 
 def first_table(d):
@@ -150,6 +165,7 @@ class Board:
         nroots = 1 if nd < 3 else rnd.randint(1, 2)
         self.nstates = 0
         self.state_nodes = []
+        self.compat = {}           # idle-state node -> its compatible
         for d in self.doms:
             if d.i < nroots:
                 if rnd.random() < 0.7:
@@ -216,10 +232,12 @@ class Board:
             for node, (label, e, x, r) in self.state_nodes:
                 name = '' if label == node else \
                     ' idle-state-name = "%s";' % label
-                out.append('  %s: %s { compatible = "domain-idle-state";%s '
+                out.append('  %s: %s { compatible = "%s";%s '
                            'entry-latency-us = <%d>; exit-latency-us = <%d>; '
-                           'min-residency-us = <%d>; };' % (node, node, name,
-                                                            e, x, r))
+                           'min-residency-us = <%d>; };' % (
+                               node, node, self.compat.get(node,
+                                                           'domain-idle-state'),
+                               name, e, x, r))
             out.append('};')
         sid = {st: node for node, st in self.state_nodes}
         for d in self.doms:
@@ -250,22 +268,27 @@ class Board:
                 props.append('operating-points-v2 = <&t%d>;' % d.i)
             if d.parents:
                 props.append('power-domains = %s;' % ', '.join(
-                    '<&%s>' % p.name for p in d.parents))
+                    p.ref() for p in d.parents))
             if d.states:
                 props.append('domain-idle-states = <%s>;' % ' '.join(
                     '&' + sid[s] for s in d.states))
-            out.append('%s: %s { %s };' % (d.name, d.name, ' '.join(props)))
+            props[0] = '#power-domain-cells = <%d>;' % d.cells
+            out.append('%s: %s { %s };' % (d.label, d.label, ' '.join(props)))
         for v in self.devs:
             props = ['reg = <0x%x>;' % (0x1000 + v.i),
                      'power-domains = %s;' % ', '.join(
-                         '<&%s>' % d.name for d in v.doms)]
-            if len(v.doms) > 1:
+                         d.ref() for d in v.doms)]
+            if len(v.doms) > 1 or v.pdnames:
                 props.append('power-domain-names = %s;' % ', '.join(
-                    '"%s"' % d.name for d in v.doms))
+                    '"%s"' % x for x in v.pdnames or
+                    [d.name for d in v.doms]))
             if v.wakeup:
                 props.append('wakeup-source;')
             if v.opps:
                 props.append('operating-points-v2 = <&dt%d>;' % v.i)
+            if v.fixed:
+                props.append('required-opps = <%s>;' % ' '.join(
+                    '&t%d_%d' % (t.i, lv) for t, lv in v.fixed))
             out.append('%s: %s@%x { %s };' % (v.name, v.name, 0x1000 + v.i,
                                              ' '.join(props)))
         out.append('};')
@@ -803,9 +826,90 @@ class Model:
         return 'OK'
 
 
+class Surface:
+    """DESIGN §4's equivalent spellings, drawn from a stream of their own
+    (the seeds' boards and commands stay as they were): times in ns, us,
+    ms, s, bare or with a decimal point, absolute `@T` where `+T` would
+    do; frequencies in Hz, kHz, MHz, GHz in any case or bare; a device
+    by label, node name with its unit address or full path; a
+    `power-domain-names` entry for the domain's name; a `qos` latency in
+    us, ms or s (the simulator's reading of LATENCY_US); runs of blanks and
+    tabs between words, blank lines and `#` comments."""
+
+    UNITS = (('s', 10 ** 9), ('ms', 10 ** 6), ('us', 1000), ('ns', 1))
+    HZ = (('GHz', 10 ** 9), ('MHz', 10 ** 6), ('kHz', 1000), ('Hz', 1))
+
+    def __init__(self, seed):
+        self.r = random.Random(seed * 7919 + 17)
+
+    def time(self, ns):
+        """@ns, written in a random unit that holds it exactly."""
+        r = self.r.random()
+        if r < 0.15:
+            return '%d' % ns
+        for unit, k in self.UNITS:
+            if ns % k == 0 and (r < 0.6 or k == 1):
+                return '%d%s' % (ns // k, unit)
+            if k > 1 and ns % (k // 10) == 0 and ns >= k and r < 0.8:
+                return '%d.%d%s' % (ns // k, ns % k // (k // 10), unit)
+        return '%dns' % ns
+
+    def latency(self, us):
+        """A `qos` latency of @us: bare (us), or in us, ms or s as the
+        simulator also reads it (not below 1us)."""
+        if us is None or self.r.random() < 0.5:
+            return 'none' if us is None else '%d' % us
+        t = self.time(us * 1000)
+        return t if t[-2:] in ('us', 'ms') or t[-1:] == 's' and \
+            t[-2:] != 'ns' else '%dus' % us
+
+    def hz(self, hz):
+        unit, k = self.r.choice([u for u in self.HZ if hz % u[1] == 0])
+        if self.r.random() < 0.15 and k == 1:
+            return '%d' % hz
+        unit = self.r.choice([unit, unit.lower(), unit.upper()])
+        return '%d%s' % (hz // k, unit)
+
+    def dev(self, v):
+        return self.r.choice([v.name, v.name, '%s@%x' % (v.name, 0x1000 + v.i),
+                              '/%s@%x' % (v.name, 0x1000 + v.i)])
+
+    def slot(self, v, k, need):
+        """How a command names @v's k-th domain: '' where it may be left
+        out, else its power-domain-names entry or the domain's name."""
+        if not need and self.r.random() < 0.8:
+            return ''
+        if v.pdnames and self.r.random() < 0.5:
+            return v.pdnames[k] + ' '
+        return v.doms[k].name + ' '
+
+    def line(self, text):
+        """@text with its words apart by random blanks, now and then a
+        trailing comment."""
+        if not text or self.r.random() < 0.8:
+            return text
+        words = text.split(' ')
+        out = words[0]
+        for w in words[1:]:
+            out += self.r.choice([' ', '  ', '\t', ' \t ']) + w
+        if self.r.random() < 0.3:
+            out += self.r.choice([' ', '\t']) + '# note'
+        return out
+
+    def noise(self, lines):
+        """Now and then a blank or comment line (lines keep their count
+        as the scenario's line numbers)."""
+        r = self.r.random()
+        if r < 0.03:
+            lines.append('')
+        elif r < 0.06:
+            lines.append(self.r.choice(['# a comment', '#', '  # indented']))
+
+
 def gen_scenario(rnd, board, nops):
     """Return (lines, notes): scenario text lines and per-line comments."""
     m = Model(board)
+    S = m.S = board.surface
     lines = []
     doms, devs = board.doms, board.devs
 
@@ -835,7 +939,7 @@ def gen_scenario(rnd, board, nops):
                                            'held' if d.held else 'released'))
         for v in board.devs:
             if v.opps:
-                lines.append('expect %s rate %d' % (v.name, v.rate))
+                lines.append('expect %s rate %s' % (v.name, S.hz(v.rate)))
 
     # time 0: boot holds and always-on domains, before any other command
     t0 = []
@@ -860,7 +964,7 @@ def gen_scenario(rnd, board, nops):
         m.count_pstates()          # one line at a time
     first = True
     for cmd in t0:
-        lines.append(('@0 ' if first else '') + cmd)
+        lines.append(('@%s ' % S.time(0) if first else '') + cmd)
         first = False
     if t0:
         lines.append('expect last-error OK')
@@ -869,8 +973,13 @@ def gen_scenario(rnd, board, nops):
     for _ in range(nops):
         step = rnd.choice([0, 0, 0, 1000, 20000, 150000, 700000])
         m.advance(step)
-        prefix = '@%dns ' % m.now if first else ('+%dns ' % step if step
-                                                 else '')
+        x = S.r.random()
+        if first or (step and x < 0.3) or (not step and x < 0.05):
+            prefix = '@%s ' % S.time(m.now)
+        elif step or x < 0.1:
+            prefix = '+%s ' % S.time(step)
+        else:
+            prefix = ''
         first = False
         armed = None
         if rnd.random() < 0.15:
@@ -879,9 +988,11 @@ def gen_scenario(rnd, board, nops):
             armed = (rnd.choice(doms).name,
                      rnd.choice(['on', 'off', 'pstate', 'hwmode']))
             m.fails[armed] = 1
-            lines.append(prefix + 'fail %s %s' % armed)
+            lines.append(prefix + 'fail %s %s' % armed +
+                         (' 1' if S.r.random() < 0.3 else ''))
             lines.append('expect last-error OK')
             prefix = ''
+        S.noise(lines)
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
         err = m.run(fn)
@@ -924,8 +1035,8 @@ def pick(m, rnd, level_for):
                 m.touch(d)
             v.votes[k] = lv
             return 'OK'
-        return 'vote %s %s%d' % (v.name, d.name + ' ' if len(v.doms) > 1
-                                 else '', lv), vote
+        return 'vote %s %s%d' % (v.name, m.S.slot(v, k, len(v.doms) > 1),
+                                 lv), vote
     if r < 0.61:
         q = None if rnd.random() < 0.2 else \
             rnd.choice([0, 50, 200, 400, 700, 100000])
@@ -940,14 +1051,14 @@ def pick(m, rnd, level_for):
         def qos():
             v.qos = q
             return 'OK'
-        return 'qos %s %s' % (v.name, 'none' if q is None else q), qos
+        return 'qos %s %s' % (v.name, m.S.latency(q)), qos
     if r < 0.67:
         x = rnd.random()
         if x < 0.2:
             at, cmd = None, 'wakeup %s none' % v.name
         elif x < 0.3 and m.now > 0:
             at = rnd.randint(0, m.now)
-            cmd = 'wakeup %s %dns' % (v.name, at)
+            cmd = 'wakeup %s %s' % (v.name, m.S.time(at))
         elif x < 0.45:
             # now + entry + residency of a state above it, or now: the
             # equalities pass (DESIGN §1); time may pass before it counts
@@ -955,10 +1066,10 @@ def pick(m, rnd, level_for):
                    for st in y.states]
             dt = 0 if not sts or rnd.random() < 0.3 else \
                 (lambda st: (st[1] + st[3]) * 1000)(rnd.choice(sts))
-            at, cmd = m.now + dt, 'wakeup %s +%dns' % (v.name, dt)
+            at, cmd = m.now + dt, 'wakeup %s +%s' % (v.name, m.S.time(dt))
         else:
             dt = rnd.randint(0, 1500) * 1000
-            at, cmd = m.now + dt, 'wakeup %s +%dns' % (v.name, dt)
+            at, cmd = m.now + dt, 'wakeup %s +%s' % (v.name, m.S.time(dt))
 
         def wakeup():
             v.wake_at = at
@@ -1030,7 +1141,7 @@ def pick(m, rnd, level_for):
                     m.touch(d)
                 v.votes[k] = lv
             return 'OK'
-        return 'rate %s %dHz' % (v.name, hz), rate
+        return 'rate %s %s' % (v.name, m.S.hz(hz)), rate
     if r < 0.95:
         k = rnd.randrange(len(v.doms))
         d = v.doms[k]
@@ -1046,8 +1157,8 @@ def pick(m, rnd, level_for):
                 m.touch(d)
                 m.try_off(d)
             return 'OK'
-        return 'hwmode %s %s%s' % (v.name, d.name + ' ' if len(v.doms) > 1
-                                   else '', 'on' if on else 'off'), hw
+        return 'hwmode %s %s%s' % (v.name, m.S.slot(v, k, len(v.doms) > 1),
+                                   'on' if on else 'off'), hw
     on = rnd.random() < 0.5
 
     def aon():
@@ -1303,6 +1414,37 @@ def check_format(doc, m):
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
+    S = board.surface = Surface(seed)
+    for v in board.devs:
+        if S.r.random() < 0.4:
+            v.pdnames = ['pwr%d' % k for k in range(len(v.doms))]
+    # providers with one or two cells (DESIGN §2: `NAME:INDEX`; a
+    # second cell is an argument and makes no domain); an index exists
+    # only where a consumer or provider references it
+    for d in board.doms:
+        if (d.devs or d.children) and S.r.random() < 0.3:
+            d.cells = S.r.choice([1, 1, 2])
+            d.index = S.r.randint(0, 9)
+            d.name = '%s:%d' % (d.label, d.index)
+    for node, _ in board.state_nodes:
+        if S.r.random() < 0.3:
+            board.compat[node] = 'arm,idle-state'
+    # DESIGN §1: "A device node with `required-opps` but no OPP table of
+    # its own casts those as fixed votes while active" (matched to its
+    # domains by the same rule): the attachment's vote from the start,
+    # which `vote` overwrites (the latest wins)
+    check = Model(board)
+    for v in board.devs:
+        owners = [first_table(d) for d in v.doms]
+        if v.opps or not all(owners) or S.r.random() < 0.7:
+            continue
+        fixed = [(t, S.r.choice(t.table)) for t in owners]
+        got = match_required(v, fixed)
+        if any(check.check_level(v.doms[k], lv) for k, lv in got.items()):
+            continue
+        v.fixed = fixed
+        for k, lv in got.items():
+            v.votes[k] = lv
     text = board.dts()             # before the scenario changes the flags
     lines, model = gen_scenario(rnd, board, nops)
     dts = os.path.join(tmp, 'b%d.dts' % seed)
@@ -1310,6 +1452,9 @@ def run_one(domino, dtc, seed, nops, tmp):
     scn = os.path.join(tmp, 's%d.scn' % seed)
     with open(dts, 'w') as f:
         f.write(text)
+    devs = {v.name: v for v in board.devs}
+    lines = [S.line(' '.join(S.dev(devs[w]) if w in devs else w
+                             for w in l.split(' '))) for l in lines]
     with open(scn, 'w') as f:
         f.write('\n'.join(lines) + '\n')
     r = subprocess.run([dtc, '-q', '-@', '-I', 'dts', '-O', 'dtb', '-o', dtb,
