@@ -369,6 +369,8 @@ struct fdt_writer {
 static void fdt_bytes(struct fdt_writer *w, const void *p, size_t n)
 {
 	size_t padded = (n + 3) & ~(size_t)3;
+	if (!padded) /* an empty value: nothing to copy, maybe no buffer yet */
+		return;
 	if (w->len + padded > w->cap) {
 		w->cap = (w->len + padded) * 2;
 		w->buf = realloc(w->buf, w->cap);
@@ -468,7 +470,9 @@ static void fdt_write(struct fdt_writer *w, const char *file)
 	put32(out, HDR_SIZE_STRINGS, (uint32_t)w->strings_len);
 	put32(out, HDR_SIZE_STRUCT, (uint32_t)size_struct);
 	memcpy(out + off_struct, w->buf, size_struct);
-	memcpy(out + off_struct + size_struct, w->strings, w->strings_len);
+	if (w->strings_len) /* a blob without properties has no strings */
+		memcpy(out + off_struct + size_struct, w->strings,
+		       w->strings_len);
 	write_file(file, out, total);
 	free(out);
 	free(w->buf);
