@@ -805,7 +805,7 @@ int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	struct dmn_domain *d = a->dom;
 	struct level_hist *h = &d->votes;
 	struct dmn_domain_cold *c = d->cold;
-	uint32_t old_vote = a->vote, old = d->pstate;
+	uint32_t old_vote = a->vote;
 	/* The shape: @a is the domain's one attachment, no child, no parent
 	 * (so on a striped context its stripe guards the domain, as in
 	 * chain_take), and its vote the domain's only input (one bin,
@@ -820,6 +820,9 @@ int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	    ctx->record_only || !d->ops || !d->ops->set_performance_state ||
 	    c->stats.n_levels + 2 > c->stats.cap_levels)
 		return 0;
+	/* Only now is the domain this stripe's: with a child or a parent,
+	 * a chain vote on another stripe may be writing its pstate. */
+	uint32_t old = d->pstate;
 	struct dmn_stats *s = &c->stats;
 	unsigned from = dmn__stats_slot(s, old),
 		 to = dmn__stats_slot(s, level);
