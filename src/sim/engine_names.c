@@ -248,6 +248,20 @@ static const struct dmn_sim_names *device_index(struct dmn_sim *sim)
 	return x;
 }
 
+/* The last step of both look-ups: a node name with, then (for a name
+ * without `@`) without the unit address; -EEXIST when two objects share
+ * it, -ENOENT when none has it. */
+static int node_lookup(const struct dmn_sim_names *x, const char *name,
+		       size_t len)
+{
+	int dup = 0;
+	const struct dmn_sim_name *e =
+	    name_get(x->node, x->n_node, name, len, &dup);
+	if (!e && !strchr(name, '@'))
+		e = name_get(x->base, x->n_base, name, len, &dup);
+	return !e ? -ENOENT : dup ? -EEXIST : e->index;
+}
+
 /* dmn_dt_device_find through the index: a name, path or label (the
  * device of the lowest index), else a node name with, then (for a name
  * without `@`) without the unit address that one device alone has. */
@@ -257,15 +271,9 @@ static int device_lookup(struct dmn_sim *sim, const char *name)
 	if (!x)
 		return dmn_dt_device_find(sim->board, name);
 	size_t len = strlen(name);
-	int dup = 0;
 	const struct dmn_sim_name *e =
 	    name_get(x->exact, x->n_exact, name, len, NULL);
-	if (e)
-		return e->index;
-	e = name_get(x->node, x->n_node, name, len, &dup);
-	if (!e && !strchr(name, '@'))
-		e = name_get(x->base, x->n_base, name, len, &dup);
-	return !e ? -ENOENT : dup ? -EEXIST : e->index;
+	return e ? e->index : node_lookup(x, name, len);
 }
 
 /* ---- a domain's other names, hashed ----------------------------------
@@ -498,7 +506,6 @@ static int domain_lookup(struct dmn_sim *sim, const char *name)
 	if (!x)
 		return dmn_dt_domain_find(b, name);
 	size_t len = strlen(name);
-	int dup = 0;
 	const struct dmn_sim_name *e =
 	    name_get(x->exact, x->n_exact, name, len, NULL);
 	if (e)
@@ -515,10 +522,7 @@ static int domain_lookup(struct dmn_sim *sim, const char *name)
 	for (; lo < x->n_called && x->called[lo].hash == h; lo++)
 		if (domain_called(b, (unsigned)x->called[lo].index, name))
 			return x->called[lo].index;
-	e = name_get(x->node, x->n_node, name, len, &dup);
-	if (!e && !strchr(name, '@'))
-		e = name_get(x->base, x->n_base, name, len, &dup);
-	return !e ? -ENOENT : dup ? -EEXIST : e->index;
+	return node_lookup(x, name, len);
 }
 
 int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_t size)
