@@ -142,27 +142,51 @@ static void effective_range(const struct dmn_scmi_server *s, unsigned dom,
 	*max = hi;
 }
 
-/* Raises first, each of them undone again if a later one fails; then the
- * lowerings, which cannot fail for a callback's sake (DESIGN §1). */
+/* Every agent's level applied again, clamped to the new effective range:
+ * the raises, then the lowerings (which cannot fail for a callback's sake,
+ * DESIGN §1). Each is a vote of its own, so the highest raise goes first
+ * and the lowering of the highest level last: the others move nothing,
+ * and the domain changes level at most once (DESIGN §1: one pstate call
+ * per command; an agent sees one LEVEL_CHANGED, never a level in between).
+ * A failed raise undoes the raises in reverse order. */
 static int reapply(struct dmn_scmi_server *s, unsigned dom)
 {
 	const struct scmi__perf_dom *d = &s->perf[dom];
-	for (unsigned i = 0; i < s->n_agents; i++)
-		s->scratch[i] = s->agents[i].perf[dom].applied;
-	for (unsigned i = 0; i < s->n_agents; i++) {
+	unsigned n = s->n_agents, top = n, low = n;
+	for (unsigned i = 0; i < n; i++) {
+		const struct scmi__perf_slot *p = &s->agents[i].perf[dom];
+		uint32_t t = clamp(d, p->request);
+		s->scratch[i] = p->applied;
+		if (t > p->applied &&
+		    (top == n || t > clamp(d, s->agents[top].perf[dom].request)))
+			top = i;
+		if (t < p->applied &&
+		    (low == n || p->applied > s->agents[low].perf[dom].applied))
+			low = i;
+	}
+	int err = 0;
+	for (unsigned k = 0; k <= n && !err; k++) {
+		unsigned i = k == 0 ? top : k - 1;
+		if (i == n || (k && i == top))
+			continue;
 		struct scmi__agent *b = &s->agents[i];
 		uint32_t t = clamp(d, b->perf[dom].request);
-		if (t <= b->perf[dom].applied)
-			continue;
-		int err = dmn__scmi_perf_apply(s, b, dom, t);
-		if (err) {
-			for (unsigned k = 0; k < i; k++)
-				dmn__scmi_perf_apply(s, &s->agents[k], dom,
-						 s->scratch[k]);
-			return err;
-		}
+		if (t > b->perf[dom].applied)
+			err = dmn__scmi_perf_apply(s, b, dom, t);
 	}
-	for (unsigned i = 0; i < s->n_agents; i++) {
+	if (err) {
+		for (unsigned k = n + 1; k-- > 0;) {
+			unsigned i = k == 0 ? top : k - 1;
+			if (i < n && (!k || i != top))
+				dmn__scmi_perf_apply(s, &s->agents[i], dom,
+						     s->scratch[i]);
+		}
+		return err;
+	}
+	for (unsigned k = 0; k <= n; k++) {
+		unsigned i = k == n ? low : k;
+		if (i == n || (k < n && i == low))
+			continue;
 		struct scmi__agent *b = &s->agents[i];
 		uint32_t t = clamp(d, b->perf[dom].request);
 		if (t < b->perf[dom].applied)

@@ -53,7 +53,7 @@ struct scmi__note {
 	uint32_t kind;
 	uint32_t agent; /* who caused it, 0 = the platform or a device */
 	uint32_t domain;
-	uint32_t a, b; /* state; level; max, min */
+	uint32_t a, b; /* state; level and the level before; max, min */
 };
 
 /* Domain handle -> wire indices, sorted by handle. */
@@ -93,6 +93,9 @@ struct dmn_scmi_server {
 	/* who the events of the running operation are attributed to */
 	uint32_t cur_agent, level_agent;
 	uint32_t cur_header; /* of the command being handled */
+	/* an unsafe failure is undoing the steps of the running operation:
+	 * each undo cancels the latest queued note it reverses */
+	int undoing;
 };
 
 /* Reply under construction: header and status are in place, payload is

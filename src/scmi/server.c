@@ -106,6 +106,34 @@ static const struct scmi__handle_map *map_find(const struct dmn_scmi_server *s,
 							    : NULL;
 }
 
+/* While an operation rolls back (DMN_EV_ROLLBACK, then its undo steps in
+ * reverse order), a step that reverses the latest queued note removes it:
+ * a rolled-back operation changed nothing, so nothing is notified (DESIGN
+ * §1), also when a device's operation failed, which no command's status
+ * covers. The undo ends at the first step that reverses nothing, at the
+ * end of a command and in dmn_scmi_deliver() (which the caller runs after
+ * each operation on the context). Returns 1 if it cancelled a note. */
+static int cancel_undone(struct dmn_scmi_server *s, uint32_t kind,
+			 uint32_t domain, uint32_t a, uint32_t b)
+{
+	if (!s->undoing)
+		return 0;
+	if (!s->note_count) {
+		s->undoing = 0;
+		return 0;
+	}
+	const struct scmi__note *n =
+	    &s->notes[(s->note_head + s->note_count - 1) % s->note_cap];
+	int reverses = n->kind == kind && n->domain == domain &&
+		       (kind == NOTE_POWER ? n->a != a : n->a == b && n->b == a);
+	if (!reverses) {
+		s->undoing = 0;
+		return 0;
+	}
+	s->note_count--;
+	return 1;
+}
+
 /* Runs under the context lock: queue only. */
 static void on_event(void *user, struct dmn_ctx *ctx,
 		     const struct dmn_event *ev)
@@ -113,23 +141,29 @@ static void on_event(void *user, struct dmn_ctx *ctx,
 	(void)ctx;
 	struct dmn_scmi_server *s = user;
 	const struct scmi__handle_map *m;
+	uint32_t state = ev->kind == DMN_EV_POWER_ON ? DMN_SCMI_POWER_ON
+						     : DMN_SCMI_POWER_OFF;
 	switch (ev->kind) {
+	case DMN_EV_ROLLBACK:
+		s->undoing = 1;
+		break;
 	case DMN_EV_POWER_ON:
 	case DMN_EV_POWER_OFF:
 		m = map_find(s, ev->domain);
-		if (m && m->power >= 0)
+		if (m && m->power >= 0 &&
+		    !cancel_undone(s, NOTE_POWER, (uint32_t)m->power, state, 0))
 			dmn__scmi_note(s, NOTE_POWER, s->cur_agent,
-				   (uint32_t)m->power,
-				   ev->kind == DMN_EV_POWER_ON ? DMN_SCMI_POWER_ON
-							       : DMN_SCMI_POWER_OFF,
-				   0);
+				   (uint32_t)m->power, state, 0);
 		break;
 	case DMN_EV_PSTATE:
 		m = map_find(s, ev->domain);
-		if (m && m->perf >= 0)
+		if (m && m->perf >= 0 &&
+		    !cancel_undone(s, NOTE_LEVEL, (uint32_t)m->perf,
+				   (uint32_t)ev->new_value,
+				   (uint32_t)ev->old_value))
 			dmn__scmi_note(s, NOTE_LEVEL, s->level_agent,
 				   (uint32_t)m->perf, (uint32_t)ev->new_value,
-				   0);
+				   (uint32_t)ev->old_value);
 		break;
 	default:
 		break;
@@ -181,6 +215,7 @@ int dmn_scmi_deliver(struct dmn_scmi_server *s)
 {
 	if (!s)
 		return -EINVAL;
+	s->undoing = 0;
 	int sent = flush_notes(s);
 	while (s->async_count) {
 		struct scmi__agent *a =
@@ -193,6 +228,7 @@ int dmn_scmi_deliver(struct dmn_scmi_server *s)
 		int err = dmn__scmi_power_set(s, a, a->async.domain,
 					  a->async.state == DMN_SCMI_POWER_ON);
 		s->cur_agent = s->level_agent = 0;
+		s->undoing = 0;
 		if (err)
 			s->note_count = mark; /* rolled back: nothing changed */
 		uint8_t msg[16];
@@ -284,8 +320,10 @@ int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *ms
 			unsigned mark = s->note_count;
 			s->cur_agent = s->level_agent = a->id;
 			s->cur_header = header;
+			s->undoing = 0;
 			status = p->messages[id].fn(s, a, in + 4, &r);
 			s->cur_agent = s->level_agent = 0;
+			s->undoing = 0;
 			/* A failed command changed nothing (DESIGN §1), so
 			 * what it notified was undone: forget it. */
 			if (status != DMN_SCMI_SUCCESS)

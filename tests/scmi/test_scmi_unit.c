@@ -836,6 +836,61 @@ static void test_failures(void **state)
 	world_fini(&w);
 }
 
+/* What test_scmi_model found (seeds 14 and 1 of the first version).
+ * A limit that lowers two agents' levels moved cx twice, 480 -> 384 ->
+ * 256, and told everyone of the 384 in between (DESIGN §1: one pstate
+ * call per domain per command); the same with two raises. A device whose
+ * resume failed and rolled back had its raise and the undo notified
+ * (DESIGN §1: nothing observable differs). */
+static void test_model_found(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 480, 0, NULL), 0);
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_CX, 384, 0, NULL), 0);
+	expect_note(&w.guest, PERF, 1, OSPM, P_CX, 480, 0);
+	expect_nothing(&w.guest);
+	unsigned long calls = w.sp.n_calls;
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 256, 16, NULL), 0);
+	expect_note(&w.guest, PERF, 1, 0, P_CX, 256, 0);
+	expect_nothing(&w.guest);
+	assert_int_equal(w.sp.n_calls, calls + 1);
+	/* two raises when hyp lifts its cap: hyp's 256 as cast, ospm's 192 */
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_CX, 256, 0, NULL), 0);
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 128, 16, NULL), 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 192, 0, NULL), 0);
+	assert_int_equal(pstate(&w, CX), 128);
+	client_drain(&w.guest);
+	calls = w.sp.n_calls;
+	assert_int_equal(call(&w.hyp, PERF, 5, 3, P_CX, 512, 16, NULL), 0);
+	expect_note(&w.guest, PERF, 1, 0, P_CX, 256, 0);
+	expect_nothing(&w.guest);
+	assert_int_equal(w.sp.n_calls, calls + 1);
+	/* a device's failed resume: nothing to tell */
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_MX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.guest, POWER, 6, 2, MX, 1, 0, NULL), 0);
+	dmn_device_t dev;
+	dmn_attach_t att;
+	assert_int_equal(dmn_device_create(w.ctx, "modem", &dev), 0);
+	assert_int_equal(dmn_attach(w.ctx, dev, w.dom[MX], &att), 0);
+	assert_int_equal(dmn_vote(w.ctx, att, 64), 0);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_ON, w.dom[MX], 1,
+			       -EIO);
+	assert_int_equal(dmn_device_get(w.ctx, dev), -EIO);
+	assert_true(dmn_scmi_deliver(w.srv) >= 0);
+	expect_nothing(&w.guest);
+	/* and the same resume succeeding: level, then power */
+	assert_int_equal(dmn_device_get(w.ctx, dev), 0);
+	assert_true(dmn_scmi_deliver(w.srv) >= 0);
+	expect_note(&w.guest, PERF, 1, 0, P_MX, 64, 0);
+	expect_note(&w.guest, POWER, 0, 0, MX, ON, 0);
+	expect_nothing(&w.guest);
+	assert_int_equal(dmn_device_put(w.ctx, dev), 0);
+	world_fini(&w);
+}
+
 /* The core out of memory under a command: GENERIC_ERROR, nothing changed. */
 static void test_out_of_memory(void **state)
 {
@@ -949,6 +1004,7 @@ int main(void)
 	    cmocka_unit_test(test_perf),
 	    cmocka_unit_test(test_perf_notify),
 	    cmocka_unit_test(test_failures),
+	    cmocka_unit_test(test_model_found),
 	    cmocka_unit_test(test_out_of_memory),
 	    cmocka_unit_test(test_create_and_destroy),
 	};

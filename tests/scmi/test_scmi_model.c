@@ -1,0 +1,1182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Random differential test of the SCMI platform server (DESIGN §6, wire
+ * contract docs/scmi.md) against a reference model written from those two
+ * texts alone, not from src/scmi.
+ *
+ * Random small worlds: 1-6 domains (rails with levels, rails without,
+ * gates; a tree: each domain may have one parent of a lower index), 0-3
+ * library devices on them, 1-4 agents with random ids, names and
+ * permission sets, --max-msg 40..256 (below 40 the server must refuse to
+ * be built). Random steps: a message through dmn_scmi_handle (every message
+ * of Base / Power / Perf, unknown protocols and ids, other message types,
+ * short and long payloads, bad flags and states, paging past the end,
+ * limits min > max, levels outside the limits, sync and async state set,
+ * notify on / off, a small reply buffer), or a device get / put / vote
+ * through the library; then, mostly, dmn_scmi_deliver (sometimes not, so
+ * asynchronous requests pile up: BUSY). Sometimes one power-on or one
+ * pstate raise the step would make is made to fail (sim providers): the
+ * whole step is rolled back and nothing is notified.
+ *
+ * The model predicts every reply byte for byte, every delayed response and
+ * notification (recipient, order, agent id, payload), and every domain's
+ * on/off state and level; all are compared after every step.
+ *
+ * The model's rules, from DESIGN §1 and §6 and docs/scmi.md: a domain is
+ * on while an agent holds it on, an agent's level is non-zero, an active
+ * device is attached, or a child is on; its level is the max of what those
+ * ask (agents' levels clamped to the effective range), rounded up to its
+ * levels, passed up 1:1. One command moves each domain at most once (DESIGN
+ * §1, "at most one pstate call per command"), so one LEVEL_CHANGED per
+ * domain per command. Raising commands notify levels then power states,
+ * parents first; lowering ones power states then levels, children first.
+ *
+ * Fixed seeds 1..32 (ctest); DOMINO_SEED=N replays one, DOMINO_RANDOM=1
+ * adds one from the clock, DOMINO_OPS=N sets steps per seed,
+ * DOMINO_TRACE=1 prints every step.
+ */
+#include "../core/model_main.h"
+
+#include <domino/context.h>
+#include <domino/domain.h>
+#include <domino/scmi.h>
+#include <domino/sim_providers.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXD 6
+#define MAXDEV 3
+#define MAXA 4
+#define MAXL 8
+#define TOP 1000u /* every levelled domain's highest level */
+#define MAXNOTES 256
+#define MAXOUT 512
+#define BIGCAP 4096
+
+enum kind { RAIL_LV, RAIL, GATE };
+
+/* ---- the world, fixed for its life ------------------------------------- */
+
+static uint64_t seed, rng;
+static unsigned long step_index;
+static int trace;
+
+static uint32_t rn(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return n ? (uint32_t)(rng % n) : 0;
+}
+
+static struct {
+	struct dmn_ctx *ctx;
+	struct dmn_sim_providers sp;
+	struct dmn_scmi_server *srv;
+	unsigned n_dom;
+	dmn_domain_t dom[MAXD];
+	enum kind kind[MAXD];
+	int parent[MAXD];
+	char name[MAXD][24];
+	uint32_t levels[MAXD][MAXL];
+	unsigned n_levels[MAXD];
+	struct dmn_scmi_perf_level plev[MAXD][MAXL];
+	int perf_of[MAXD]; /* wire perf index of a domain, or -1 */
+	unsigned perf_dom[MAXD], n_perf;
+	unsigned n_dev;
+	dmn_device_t dev[MAXDEV];
+	dmn_attach_t att[MAXDEV];
+	unsigned dev_dom[MAXDEV];
+	unsigned n_agents;
+	uint32_t agent_id[MAXA];
+	char agent_name[MAXA][24];
+	uint8_t power_perm[MAXA], perf_perm[MAXA];
+	size_t max_msg;
+} W;
+
+/* ---- the model's state ---------------------------------------------------- */
+
+struct note {
+	int kind; /* 0 power, 1 level, 2 limits */
+	uint32_t agent, domain, a, b;
+};
+
+struct model {
+	uint8_t dev_active[MAXDEV];
+	uint32_t dev_vote[MAXDEV];
+	uint8_t pon[MAXA][MAXD];
+	uint32_t req[MAXA][MAXD], amin[MAXA][MAXD], amax[MAXA][MAXD];
+	uint8_t sub_power[MAXA][MAXD], sub_level[MAXA][MAXD],
+	    sub_limits[MAXA][MAXD];
+	struct {
+		int pending;
+		uint32_t token, domain, state;
+	} async[MAXA];
+	unsigned fifo[MAXA], n_fifo;
+	struct note notes[MAXNOTES];
+	unsigned n_notes;
+	int fail_armed; /* this step's raises / power-ons fail */
+};
+
+static struct model M;
+
+/* What the plan of a step saw: domains that would switch on or raise. */
+static struct {
+	int on[MAXD], up[MAXD];
+	int down;
+	int outside; /* a change off the focus chain: the model is lost */
+} plan;
+
+/* Messages sent (by the server: got; predicted: want). */
+struct out {
+	uint32_t agent;
+	size_t len;
+	uint8_t bytes[64];
+};
+static struct out got[MAXOUT], want[MAXOUT];
+static unsigned n_got, n_want;
+static int recording = 1; /* 0 while planning */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static const char *desc_now = "";
+
+static void diverge(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	model_diverged(seed, step_index, desc_now, fmt, ap);
+}
+
+static void on_send(void *user, uint32_t agent, const void *msg, size_t len)
+{
+	(void)user;
+	if (n_got == MAXOUT || len > sizeof(got[0].bytes))
+		diverge("server sent %zu bytes to agent %u (or too many)", len,
+			agent);
+	got[n_got].agent = agent;
+	got[n_got].len = len;
+	memcpy(got[n_got].bytes, msg, len);
+	n_got++;
+}
+
+static void expect_out(uint32_t agent, const uint32_t *words, unsigned n)
+{
+	if (!recording)
+		return;
+	if (n_want == MAXOUT)
+		diverge("model outbox full");
+	want[n_want].agent = agent;
+	want[n_want].len = 4 * n;
+	for (unsigned i = 0; i < n; i++)
+		put32(want[n_want].bytes + 4 * i, words[i]);
+	n_want++;
+}
+
+/* ---- the model's semantics ---------------------------------------------------
+ */
+
+static int is_perf(unsigned d)
+{
+	return W.perf_of[d] >= 0;
+}
+
+/* The effective range of perf domain @j: [max of mins, min of maxes];
+ * crossed, the lowest max wins (docs/scmi.md). */
+static void eff(const struct model *m, unsigned j, uint32_t *lo, uint32_t *hi)
+{
+	unsigned d = W.perf_dom[j];
+	uint32_t l = W.levels[d][0], h = W.levels[d][W.n_levels[d] - 1];
+	for (unsigned a = 0; a < W.n_agents; a++) {
+		if (m->amin[a][j] > l)
+			l = m->amin[a][j];
+		if (m->amax[a][j] < h)
+			h = m->amax[a][j];
+	}
+	*lo = l > h ? h : l;
+	*hi = h;
+}
+
+static uint32_t applied(const struct model *m, unsigned a, unsigned j)
+{
+	if (!(W.perf_perm[a] >> j & 1) || !m->req[a][j])
+		return 0;
+	uint32_t lo, hi, r = m->req[a][j];
+	eff(m, j, &lo, &hi);
+	return r < lo ? lo : r > hi ? hi : r;
+}
+
+static uint32_t round_level(unsigned d, uint32_t v)
+{
+	if (W.kind[d] != RAIL_LV || !v)
+		return v;
+	for (unsigned k = 0; k < W.n_levels[d]; k++)
+		if (W.levels[d][k] >= v)
+			return W.levels[d][k];
+	return v; /* above the top: never reached (votes are checked) */
+}
+
+static void derive(const struct model *m, int on[MAXD], uint32_t ps[MAXD])
+{
+	int local[MAXD] = {0}, child_on[MAXD] = {0};
+	uint32_t vote[MAXD] = {0}, child_req[MAXD] = {0};
+	for (unsigned i = 0; i < W.n_dev; i++)
+		if (m->dev_active[i]) {
+			unsigned d = W.dev_dom[i];
+			local[d] = 1;
+			if (m->dev_vote[i] > vote[d])
+				vote[d] = m->dev_vote[i];
+		}
+	for (unsigned a = 0; a < W.n_agents; a++) {
+		for (unsigned d = 0; d < W.n_dom; d++)
+			if (m->pon[a][d])
+				local[d] = 1;
+		for (unsigned j = 0; j < W.n_perf; j++) {
+			uint32_t v = applied(m, a, j);
+			unsigned d = W.perf_dom[j];
+			if (v) {
+				local[d] = 1;
+				if (v > vote[d])
+					vote[d] = v;
+			}
+		}
+	}
+	for (unsigned d = W.n_dom; d-- > 0;) {
+		on[d] = local[d] || child_on[d];
+		uint32_t agg = vote[d] > child_req[d] ? vote[d] : child_req[d];
+		ps[d] = on[d] ? round_level(d, agg) : 0;
+		int p = W.parent[d];
+		if (p >= 0 && on[d]) {
+			child_on[p] = 1;
+			if (ps[d] > child_req[p])
+				child_req[p] = ps[d];
+		}
+	}
+}
+
+static void note(struct model *m, int kind, uint32_t agent, uint32_t domain,
+		 uint32_t a, uint32_t b)
+{
+	if (m->n_notes == MAXNOTES)
+		diverge("model note queue full");
+	m->notes[m->n_notes++] = (struct note){kind, agent, domain, a, b};
+}
+
+/* The inputs of @m changed from @before, by a command focused on domain
+ * @focus: derive both states, fail the change if a failure is armed and it
+ * raises, else queue its notifications. Returns the SCMI status. */
+static int32_t commit(struct model *m, const struct model *before,
+		      unsigned focus, uint32_t cause, uint32_t level_cause)
+{
+	int on0[MAXD], on1[MAXD];
+	uint32_t ps0[MAXD], ps1[MAXD];
+	derive(before, on0, ps0);
+	derive(m, on1, ps1);
+	int chain[MAXD], n_chain = 0, in_chain[MAXD] = {0};
+	for (int d = (int)focus; d >= 0; d = W.parent[d]) {
+		chain[n_chain++] = d;
+		in_chain[d] = 1;
+	}
+	int up = 0, down = 0;
+	for (unsigned d = 0; d < W.n_dom; d++) {
+		int changed = on0[d] != on1[d] || ps0[d] != ps1[d];
+		if (changed && !in_chain[d])
+			plan.outside = 1;
+		if (!on0[d] && on1[d]) {
+			up = 1;
+			plan.on[d] = 1;
+		}
+		if (on0[d] && !on1[d])
+			down = 1;
+		if (ps1[d] > ps0[d]) {
+			up = 1;
+			if (W.kind[d] != GATE)
+				plan.up[d] = 1;
+		}
+		if (ps1[d] < ps0[d])
+			down = 1;
+	}
+	plan.down |= down;
+	if (up && m->fail_armed) {
+		*m = *before;
+		return DMN_SCMI_HARDWARE_ERROR;
+	}
+	if (up && down)
+		plan.outside = 1; /* no command here both raises and lowers */
+	/* Raising: levels then power, parents first; lowering: power then
+	 * levels, children first (DESIGN §1 "Order inside one command"). */
+	for (int pass = 0; pass < 2; pass++) {
+		int levels = up ? pass == 0 : pass == 1;
+		for (int k = 0; k < n_chain; k++) {
+			int d = up ? chain[n_chain - 1 - k] : chain[k];
+			if (levels && is_perf((unsigned)d) && ps0[d] != ps1[d])
+				note(m, 1, level_cause, (uint32_t)W.perf_of[d],
+				     ps1[d], 0);
+			if (!levels && on0[d] != on1[d])
+				note(m, 0, cause, (uint32_t)d,
+				     on1[d] ? DMN_SCMI_POWER_ON
+					    : DMN_SCMI_POWER_OFF,
+				     0);
+		}
+	}
+	return DMN_SCMI_SUCCESS;
+}
+
+static void flush_notes(struct model *m)
+{
+	for (unsigned i = 0; i < m->n_notes; i++) {
+		const struct note *n = &m->notes[i];
+		uint32_t proto = n->kind == 0 ? DMN_SCMI_PROTOCOL_POWER
+					      : DMN_SCMI_PROTOCOL_PERF;
+		uint32_t w[5] = {
+		    dmn_scmi_header(proto, n->kind == 1 ? 1 : 0,
+				    DMN_SCMI_TYPE_NOTIFICATION, 0),
+		    n->agent, n->domain, n->a, n->b};
+		for (unsigned a = 0; a < W.n_agents; a++) {
+			const uint8_t *sub = n->kind == 0   ? m->sub_power[a]
+					     : n->kind == 1 ? m->sub_level[a]
+							    : m->sub_limits[a];
+			if (sub[n->domain])
+				expect_out(W.agent_id[a], w,
+					   n->kind == 2 ? 5 : 4);
+		}
+	}
+	m->n_notes = 0;
+}
+
+static void model_deliver(struct model *m)
+{
+	flush_notes(m);
+	for (unsigned k = 0; k < m->n_fifo; k++) {
+		unsigned a = m->fifo[k];
+		m->async[a].pending = 0;
+		unsigned d = m->async[a].domain;
+		int on = m->async[a].state == DMN_SCMI_POWER_ON;
+		int32_t st = DMN_SCMI_SUCCESS;
+		if (m->pon[a][d] != on) {
+			struct model before = *m;
+			m->pon[a][d] = (uint8_t)on;
+			st = commit(m, &before, d, W.agent_id[a],
+				    W.agent_id[a]);
+		}
+		uint32_t w[4] = {dmn_scmi_header(DMN_SCMI_PROTOCOL_POWER, 4,
+						 DMN_SCMI_TYPE_DELAYED_RESPONSE,
+						 m->async[a].token),
+				 (uint32_t)st, d, m->async[a].state};
+		expect_out(W.agent_id[a], w, 4);
+		flush_notes(m);
+	}
+	m->n_fifo = 0;
+}
+
+/* ---- the model's messages ---------------------------------------------------
+ */
+
+struct reply {
+	uint32_t w[BIGCAP / 4];
+	unsigned n; /* payload words after the status */
+	size_t cap; /* bytes a reply may take */
+};
+
+static void add(struct reply *r, uint32_t v)
+{
+	r->w[r->n++] = v;
+}
+
+static void add_name(struct reply *r, const char *name)
+{
+	uint8_t b[16] = {0};
+	for (unsigned i = 0; i < 15 && name[i]; i++)
+		b[i] = (uint8_t)name[i];
+	for (unsigned i = 0; i < 4; i++)
+		add(r, get32(b + 4 * i));
+}
+
+static const uint8_t payload_base[] = {0, 0, 4, 0, 0, 0, 4, 4};
+static const uint8_t payload_power[] = {0, 0, 4, 4, 12, 4, 8};
+static const uint8_t payload_perf[] = {0, 0, 4, 4, 8, 12, 4, 8, 4, 8, 8, 8};
+
+static int32_t m_base(struct model *m, unsigned a, uint32_t id,
+		      const uint8_t *pl, struct reply *r)
+{
+	(void)m;
+	uint32_t x;
+	switch (id) {
+	case 0:
+		add(r, 0x20000);
+		return 0;
+	case 1:
+		add(r, W.n_agents << 8 | 2);
+		return 0;
+	case 2:
+		if (get32(pl) > 7)
+			return DMN_SCMI_NOT_FOUND;
+		add(r, 0);
+		return 0;
+	case 3:
+	case 4:
+		add_name(r, "domino");
+		return 0;
+	case 5:
+		add(r, DMN_VERSION_MAJOR << 16 | DMN_VERSION_MINOR << 8 |
+			   DMN_VERSION_PATCH);
+		return 0;
+	case 6:
+		x = get32(pl);
+		if (x > 2)
+			return DMN_SCMI_INVALID_PARAMETERS;
+		add(r, 2 - x);
+		if (x < 2)
+			add(r, x == 0 ? 0x11u | 0x13u << 8 : 0x13u);
+		return 0;
+	default:
+		x = get32(pl);
+		if (x == 0xffffffffu)
+			x = W.agent_id[a];
+		if (x == 0) {
+			add(r, 0);
+			add_name(r, "platform");
+			return 0;
+		}
+		for (unsigned b = 0; b < W.n_agents; b++)
+			if (W.agent_id[b] == x) {
+				add(r, x);
+				add_name(r, W.agent_name[b]);
+				return 0;
+			}
+		return DMN_SCMI_NOT_FOUND;
+	}
+}
+
+static int32_t m_power(struct model *m, unsigned a, uint32_t id,
+		       const uint8_t *pl, struct reply *r, uint32_t token)
+{
+	uint32_t dom = id >= 3 ? get32(pl + (id == 4 ? 4 : 0)) : 0;
+	int on[MAXD];
+	uint32_t ps[MAXD];
+	switch (id) {
+	case 0:
+		add(r, 0x20000);
+		return 0;
+	case 1:
+		add(r, W.n_dom);
+		add(r, 0);
+		add(r, 0);
+		add(r, 0);
+		return 0;
+	case 2:
+		if (get32(pl) > 6)
+			return DMN_SCMI_NOT_FOUND;
+		add(r, 0);
+		return 0;
+	case 3:
+		if (dom >= W.n_dom)
+			return DMN_SCMI_NOT_FOUND;
+		add(r, 1u << 31 | ((W.power_perm[a] >> dom & 1) ? 3u << 29 : 0));
+		add_name(r, W.name[dom]);
+		return 0;
+	case 4: {
+		uint32_t flags = get32(pl), state = get32(pl + 8);
+		if (flags & ~1u)
+			return DMN_SCMI_INVALID_PARAMETERS;
+		if (dom >= W.n_dom)
+			return DMN_SCMI_NOT_FOUND;
+		if (!(W.power_perm[a] >> dom & 1))
+			return DMN_SCMI_DENIED;
+		if (state != DMN_SCMI_POWER_ON && state != DMN_SCMI_POWER_OFF)
+			return DMN_SCMI_INVALID_PARAMETERS;
+		if (flags & 1) {
+			if (m->async[a].pending)
+				return DMN_SCMI_BUSY;
+			m->async[a].pending = 1;
+			m->async[a].token = token;
+			m->async[a].domain = dom;
+			m->async[a].state = state;
+			m->fifo[m->n_fifo++] = a;
+			return 0;
+		}
+		int want_on = state == DMN_SCMI_POWER_ON;
+		if (m->pon[a][dom] == want_on)
+			return 0;
+		struct model before = *m;
+		m->pon[a][dom] = (uint8_t)want_on;
+		return commit(m, &before, dom, W.agent_id[a], W.agent_id[a]);
+	}
+	case 5:
+		if (dom >= W.n_dom)
+			return DMN_SCMI_NOT_FOUND;
+		derive(m, on, ps);
+		add(r, on[dom] ? DMN_SCMI_POWER_ON : DMN_SCMI_POWER_OFF);
+		return 0;
+	default:
+		if (dom >= W.n_dom)
+			return DMN_SCMI_NOT_FOUND;
+		if (get32(pl + 4) & ~1u)
+			return DMN_SCMI_INVALID_PARAMETERS;
+		m->sub_power[a][dom] = (uint8_t)(get32(pl + 4) & 1);
+		return 0;
+	}
+}
+
+static int32_t m_perf(struct model *m, unsigned a, uint32_t id,
+		      const uint8_t *pl, struct reply *r)
+{
+	uint32_t j = id >= 3 ? get32(pl) : 0;
+	unsigned d = j < W.n_perf ? W.perf_dom[j] : 0;
+	int may = j < W.n_perf && (W.perf_perm[a] >> j & 1);
+	int on[MAXD];
+	uint32_t ps[MAXD], lo, hi;
+	if (id >= 3 && j >= W.n_perf)
+		return DMN_SCMI_NOT_FOUND;
+	switch (id) {
+	case 0:
+		add(r, 0x20000);
+		return 0;
+	case 1:
+		add(r, 1u << 16 | W.n_perf);
+		add(r, 0);
+		add(r, 0);
+		add(r, 0);
+		return 0;
+	case 2:
+		if (get32(pl) > 0xb)
+			return DMN_SCMI_NOT_FOUND;
+		add(r, 0);
+		return 0;
+	case 3:
+		add(r, 3u << 28 | (may ? 3u << 30 : 0));
+		add(r, 0);
+		add(r, 0);
+		add(r, W.levels[d][W.n_levels[d] - 1]);
+		add_name(r, W.name[d]);
+		return 0;
+	case 4: {
+		uint32_t first = get32(pl + 4);
+		if (first >= W.n_levels[d])
+			return DMN_SCMI_INVALID_PARAMETERS;
+		uint32_t left = W.n_levels[d] - first;
+		uint32_t fit = (uint32_t)((r->cap - 12) / 12);
+		uint32_t n = left < fit ? left : fit;
+		add(r, (left - n) << 16 | n);
+		for (uint32_t k = 0; k < n; k++) {
+			add(r, W.plev[d][first + k].level);
+			add(r, W.plev[d][first + k].power_cost);
+			add(r, W.plev[d][first + k].latency_us);
+		}
+		return 0;
+	}
+	case 5: {
+		uint32_t max = get32(pl + 4), min = get32(pl + 8);
+		if (!may)
+			return DMN_SCMI_DENIED;
+		if (min > max)
+			return DMN_SCMI_INVALID_PARAMETERS;
+		if (min < W.levels[d][0] ||
+		    max > W.levels[d][W.n_levels[d] - 1])
+			return DMN_SCMI_OUT_OF_RANGE;
+		struct model before = *m;
+		uint32_t lo0, hi0;
+		eff(m, j, &lo0, &hi0);
+		m->amin[a][j] = min;
+		m->amax[a][j] = max;
+		eff(m, j, &lo, &hi);
+		if (lo == lo0 && hi == hi0)
+			return 0;
+		note(m, 2, W.agent_id[a], j, hi, lo);
+		return commit(m, &before, d, W.agent_id[a], 0);
+	}
+	case 6:
+		eff(m, j, &lo, &hi);
+		add(r, hi);
+		add(r, lo);
+		return 0;
+	case 7: {
+		uint32_t level = get32(pl + 4);
+		if (!may)
+			return DMN_SCMI_DENIED;
+		if (level && (level < m->amin[a][j] || level > m->amax[a][j]))
+			return DMN_SCMI_OUT_OF_RANGE;
+		struct model before = *m;
+		m->req[a][j] = level;
+		return commit(m, &before, d, W.agent_id[a], W.agent_id[a]);
+	}
+	case 8:
+		derive(m, on, ps);
+		add(r, ps[d]);
+		return 0;
+	case 9:
+	case 10:
+		if (get32(pl + 4) & ~1u)
+			return DMN_SCMI_INVALID_PARAMETERS;
+		(id == 9 ? m->sub_limits : m->sub_level)[a][j] =
+		    (uint8_t)(get32(pl + 4) & 1);
+		return 0;
+	default:
+		return DMN_SCMI_NOT_SUPPORTED;
+	}
+}
+
+/* The reply to @len bytes from agent @a, into @out (bytes). */
+static size_t model_handle(struct model *m, unsigned a, const uint8_t *msg,
+			   size_t len, size_t cap, uint8_t *out)
+{
+	static struct reply r;
+	r.n = 0;
+	r.cap = cap < W.max_msg ? cap : W.max_msg;
+	uint32_t header = len >= 4 ? get32(msg) : 0;
+	int32_t st;
+	uint32_t proto = header >> 10 & 0xff, id = header & 0xff;
+	const uint8_t *sizes = proto == 0x10   ? payload_base
+			       : proto == 0x11 ? payload_power
+			       : proto == 0x13 ? payload_perf
+					       : NULL;
+	unsigned n_ids = proto == 0x10	 ? sizeof(payload_base)
+			 : proto == 0x11 ? sizeof(payload_power)
+					 : sizeof(payload_perf);
+	if (len < 4 || (header >> 8 & 3))
+		st = DMN_SCMI_PROTOCOL_ERROR;
+	else if (!sizes)
+		st = DMN_SCMI_NOT_SUPPORTED;
+	else if (id >= n_ids)
+		st = DMN_SCMI_NOT_FOUND;
+	else if (len - 4 != sizes[id])
+		st = DMN_SCMI_PROTOCOL_ERROR;
+	else if (proto == 0x10)
+		st = m_base(m, a, id, msg + 4, &r);
+	else if (proto == 0x11)
+		st = m_power(m, a, id, msg + 4, &r, header >> 18 & 0x3ff);
+	else
+		st = m_perf(m, a, id, msg + 4, &r);
+	if (st)
+		r.n = 0;
+	put32(out, header & ~(3u << 8));
+	put32(out + 4, (uint32_t)st);
+	for (unsigned i = 0; i < r.n; i++)
+		put32(out + 8 + 4 * i, r.w[i]);
+	return 8 + 4 * (size_t)r.n;
+}
+
+/* ---- building a world ------------------------------------------------------
+ */
+
+static int round_hook(void *user, dmn_domain_t dom, uint32_t level,
+		      uint32_t *rounded)
+{
+	(void)dom;
+	unsigned d = (unsigned)(uintptr_t)user;
+	for (unsigned k = 0; k < W.n_levels[d]; k++)
+		if (W.levels[d][k] >= level) {
+			*rounded = W.levels[d][k];
+			return 0;
+		}
+	return -ERANGE;
+}
+
+static void check(int cond, const char *what)
+{
+	if (!cond)
+		diverge("%s", what);
+}
+
+static int build(void)
+{
+	memset(&W, 0, sizeof(W));
+	memset(&M, 0, sizeof(M));
+	check(dmn_ctx_create(NULL, &W.ctx) == 0, "ctx");
+	dmn_sim_providers_init(&W.sp, W.ctx, NULL, 0);
+	W.n_dom = 1 + rn(MAXD);
+	for (unsigned d = 0; d < W.n_dom; d++) {
+		W.kind[d] = rn(5) < 3 ? RAIL_LV : rn(2) ? RAIL : GATE;
+		W.parent[d] = d && rn(5) < 2 ? (int)rn(d) : -1;
+		snprintf(W.name[d], sizeof(W.name[d]),
+			 rn(4) ? "d%u" : "a_long_domain_name_%u", d);
+		W.perf_of[d] = -1;
+		struct dmn_domain_desc desc = {
+		    W.name[d],
+		    W.kind[d] == GATE ? &dmn_sim_providers_gate
+				      : &dmn_sim_providers_rail,
+		    &W.sp, 0};
+		check(dmn_domain_create(W.ctx, &desc, &W.dom[d]) == 0,
+		      "domain");
+		if (W.parent[d] >= 0)
+			check(dmn_link_add(W.ctx, W.dom[W.parent[d]],
+					   W.dom[d]) == 0,
+			      "link");
+		if (W.kind[d] != RAIL_LV)
+			continue;
+		/* ascending levels below TOP, then TOP */
+		unsigned n = rn(MAXL);
+		uint32_t v = 0;
+		for (unsigned k = 0; k < n && v < TOP - 200; k++) {
+			v += 1 + rn(150);
+			W.levels[d][W.n_levels[d]++] = v;
+		}
+		W.levels[d][W.n_levels[d]++] = TOP;
+		for (unsigned k = 0; k < W.n_levels[d]; k++)
+			W.plev[d][k] = (struct dmn_scmi_perf_level){
+			    W.levels[d][k], rn(3) ? rn(5000) : 0,
+			    (uint16_t)rn(100)};
+		check(dmn_domain_set_rounding(W.ctx, W.dom[d], round_hook,
+					      (void *)(uintptr_t)d) == 0,
+		      "rounding");
+		W.perf_of[d] = (int)W.n_perf;
+		W.perf_dom[W.n_perf++] = d;
+	}
+	W.n_dev = rn(MAXDEV + 1);
+	for (unsigned i = 0; i < W.n_dev; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "dev%u", i);
+		W.dev_dom[i] = rn(W.n_dom);
+		check(dmn_device_create(W.ctx, name, &W.dev[i]) == 0, "dev");
+		check(dmn_attach(W.ctx, W.dev[i], W.dom[W.dev_dom[i]],
+				 &W.att[i]) == 0,
+		      "attach");
+	}
+	W.n_agents = 1 + rn(MAXA);
+	struct dmn_scmi_agent ag[MAXA];
+	for (unsigned a = 0; a < W.n_agents; a++) {
+		uint32_t id;
+		int dup;
+		do {
+			id = rn(4) ? 1 + rn(8) : 1 + rn(255);
+			dup = 0;
+			for (unsigned b = 0; b < a; b++)
+				dup |= W.agent_id[b] == id;
+		} while (dup);
+		W.agent_id[a] = id;
+		snprintf(W.agent_name[a], sizeof(W.agent_name[a]),
+			 rn(4) ? "agent%u" : "a-very-long-agent-%u", a);
+		W.power_perm[a] = (uint8_t)(rn(3) ? rn(256) : rn(2) ? 0xff : 0);
+		W.perf_perm[a] = (uint8_t)(rn(3) ? rn(256) : rn(2) ? 0xff : 0);
+		W.power_perm[a] &= (uint8_t)((1u << W.n_dom) - 1);
+		W.perf_perm[a] &= (uint8_t)((1u << W.n_perf) - 1);
+		ag[a] = (struct dmn_scmi_agent){id, W.agent_name[a],
+						&W.power_perm[a],
+						&W.perf_perm[a]};
+		for (unsigned j = 0; j < W.n_perf; j++) {
+			unsigned d = W.perf_dom[j];
+			M.amin[a][j] = W.levels[d][0];
+			M.amax[a][j] = W.levels[d][W.n_levels[d] - 1];
+		}
+	}
+	struct dmn_scmi_power_domain pw[MAXD];
+	struct dmn_scmi_perf_domain pf[MAXD];
+	for (unsigned d = 0; d < W.n_dom; d++)
+		pw[d] = (struct dmn_scmi_power_domain){W.dom[d], W.name[d]};
+	for (unsigned j = 0; j < W.n_perf; j++) {
+		unsigned d = W.perf_dom[j];
+		pf[j] = (struct dmn_scmi_perf_domain){W.dom[d], W.name[d],
+						      W.plev[d], W.n_levels[d]};
+	}
+	struct dmn_scmi_config cfg = {.ctx = W.ctx,
+				      .power = pw,
+				      .n_power = W.n_dom,
+				      .perf = pf,
+				      .n_perf = W.n_perf,
+				      .agents = ag,
+				      .n_agents = W.n_agents,
+				      .send = on_send};
+	/* --max-msg 28..256; below the largest fixed reply it is refused */
+	W.max_msg = 28 + rn(229);
+	if (rn(4) == 0)
+		W.max_msg = DMN_SCMI_DEFAULT_MAX_MSG;
+	cfg.max_msg = W.max_msg;
+	int err = dmn_scmi_server_create(&cfg, &W.srv);
+	if (W.max_msg < DMN_SCMI_MIN_MSG) {
+		check(err == -EINVAL, "max_msg below 40 must be -EINVAL");
+		dmn_ctx_destroy(W.ctx);
+		return 0;
+	}
+	check(err == 0, "server create");
+	return 1;
+}
+
+/* ---- steps ------------------------------------------------------------------
+ */
+
+static uint32_t pick_dom(unsigned n)
+{
+	switch (rn(12)) {
+	case 0:
+		return n;
+	case 1:
+		return rn(2) ? 0xffffffffu : 0x10000u + rn(10);
+	default:
+		return rn(n ? n : 1);
+	}
+}
+
+static uint32_t pick_level(unsigned j)
+{
+	if (j >= W.n_perf)
+		return rn(TOP + 10);
+	unsigned d = W.perf_dom[j];
+	switch (rn(8)) {
+	case 0:
+		return 0;
+	case 1:
+		return rn(TOP + 50);
+	case 2:
+		return W.levels[d][0] ? W.levels[d][0] - 1 : 0;
+	default:
+		return W.levels[d][rn(W.n_levels[d])];
+	}
+}
+
+/* A random message into @msg; returns its length. */
+static size_t gen_message(uint8_t *msg, char *desc, size_t dsize)
+{
+	static const uint32_t protos[] = {0x10, 0x11, 0x13};
+	static const unsigned n_ids[] = {8, 7, 12};
+	unsigned pi = rn(3);
+	uint32_t proto = protos[pi];
+	uint32_t id = rn(n_ids[pi]);
+	if (rn(20) == 0)
+		proto = rn(2) ? 0x12 + rn(2) * 2 : rn(256);
+	if (rn(20) == 0)
+		id = n_ids[pi] + rn(rn(2) ? 4 : 250);
+	/* favour the state-changing messages */
+	if (rn(3) == 0) {
+		proto = rn(2) ? 0x11 : 0x13;
+		id = proto == 0x11 ? 4 : (rn(3) ? 7 : 5);
+	}
+	uint32_t type = rn(25) == 0 ? 1 + rn(3) : 0;
+	uint32_t header = dmn_scmi_header(proto, id, type, rn(1024));
+	if (rn(20) == 0)
+		header |= rn(16) << 28;
+	uint32_t w[4] = {0, 0, 0, 0};
+	unsigned nw = 0;
+	uint32_t dom;
+	if (proto == 0x10) {
+		nw = id == 2 || id == 6 || id == 7;
+		w[0] = id == 2	 ? rn(10)
+		       : id == 6 ? rn(4)
+		       : rn(3)	 ? W.agent_id[rn(W.n_agents)]
+		       : rn(2)	 ? 0xffffffffu
+				 : rn(256);
+	} else if (proto == 0x11) {
+		nw = id == 2 || id == 3 || id == 5 ? 1 : id == 4 ? 3 : id == 6 ? 2 : 0;
+		dom = pick_dom(W.n_dom);
+		if (id == 2)
+			w[0] = rn(9);
+		else if (id == 4) {
+			w[0] = rn(8) ? rn(2) : 1u << rn(32);
+			w[1] = dom;
+			w[2] = rn(8) ? (rn(2) ? DMN_SCMI_POWER_ON : DMN_SCMI_POWER_OFF)
+				     : rn(3) ? 0x40000001u : rn(0xffffffffu);
+		} else {
+			w[0] = dom;
+			w[1] = rn(8) ? rn(2) : 2 + rn(7);
+		}
+	} else if (proto == 0x13) {
+		static const uint8_t nws[] = {0, 0, 1, 1, 2, 3, 1, 2, 1, 2, 2, 2};
+		nw = id < 12 ? nws[id] : 0;
+		dom = pick_dom(W.n_perf);
+		w[0] = id == 2 ? rn(14) : dom;
+		if (id == 4)
+			w[1] = rn(4) ? rn(MAXL + 1) : 0xffffffffu;
+		else if (id == 5) {
+			uint32_t x = pick_level(dom), y = pick_level(dom);
+			if (rn(4))
+				w[1] = x > y ? x : y, w[2] = x > y ? y : x;
+			else
+				w[1] = x, w[2] = y;
+			if (rn(6) == 0) /* back to the full range */
+				w[1] = TOP, w[2] = dom < W.n_perf ? W.levels[W.perf_dom[dom]][0] : 0;
+		} else if (id == 7)
+			w[1] = pick_level(dom);
+		else if (id == 9 || id == 10)
+			w[1] = rn(8) ? rn(2) : 2 + rn(5);
+		else if (id == 11)
+			w[1] = rn(12);
+	}
+	size_t len = 4 + 4 * (size_t)nw;
+	if (rn(25) == 0) /* short or long payload */
+		len = rn(2) ? len + 1 + rn(8) : (len > 4 ? len - 1 - rn((uint32_t)len - 4) : 4 + 4);
+	if (rn(60) == 0)
+		len = rn(4); /* shorter than a header */
+	memset(msg, 0, 64);
+	put32(msg, header);
+	for (unsigned i = 0; i < 4; i++)
+		put32(msg + 4 + 4 * i, w[i]);
+	for (size_t i = 20; i < len; i++)
+		msg[i] = (uint8_t)rn(256);
+	snprintf(desc, dsize, "msg %#x/%#x type %u len %zu [%#x %#x %#x]",
+		 proto, id, type, len, w[0], w[1], w[2]);
+	return len;
+}
+
+static void compare_state(void)
+{
+	int on[MAXD];
+	uint32_t ps[MAXD];
+	derive(&M, on, ps);
+	for (unsigned d = 0; d < W.n_dom; d++) {
+		struct dmn_domain_info info;
+		check(dmn_domain_info(W.ctx, W.dom[d], &info) == 0, "info");
+		if (info.on != on[d] || info.pstate != ps[d])
+			diverge("domain %u (%s): library on %d pstate %u, "
+				"model on %d pstate %u",
+				d, W.name[d], info.on, info.pstate, on[d],
+				ps[d]);
+	}
+	if (dmn_scmi_dropped(W.srv))
+		diverge("notifications dropped");
+}
+
+static void dump_out(const char *who, const struct out *o, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(stderr, "  %s[%u] agent %u:", who, i, o[i].agent);
+		for (size_t k = 0; k + 4 <= o[i].len; k += 4)
+			fprintf(stderr, " %#x", get32(o[i].bytes + k));
+		fprintf(stderr, "\n");
+	}
+}
+
+static void compare_out(void)
+{
+	int same = n_got == n_want;
+	for (unsigned i = 0; same && i < n_got; i++)
+		same = got[i].agent == want[i].agent &&
+		       got[i].len == want[i].len &&
+		       !memcmp(got[i].bytes, want[i].bytes, got[i].len);
+	if (!same) {
+		dump_out("got", got, n_got);
+		dump_out("want", want, n_want);
+		diverge("sent messages differ (%u sent, %u predicted)", n_got,
+			n_want);
+	}
+	n_got = n_want = 0;
+}
+
+/* Arm a failure of one raise or power-on this step would make. */
+static void arm(void)
+{
+	unsigned cand[2 * MAXD], n = 0;
+	for (unsigned d = 0; d < W.n_dom; d++) {
+		if (plan.on[d])
+			cand[n++] = d;
+		if (plan.up[d])
+			cand[n++] = MAXD + d;
+	}
+	unsigned c = cand[rn(n)];
+	unsigned d = c % MAXD;
+	check(dmn_sim_providers_fail(&W.sp,
+				     c >= MAXD ? DMN_SIM_PROVIDERS_PSTATE
+					       : DMN_SIM_PROVIDERS_POWER_ON,
+				     W.dom[d], 1, -EIO) == 0,
+	      "arm");
+	M.fail_armed = 1;
+}
+
+static void disarm(void)
+{
+	dmn_sim_providers_fail(&W.sp, DMN_SIM_PROVIDERS_PSTATE, 0, 0, 0);
+	dmn_sim_providers_fail(&W.sp, DMN_SIM_PROVIDERS_POWER_ON, 0, 0, 0);
+	for (unsigned d = 0; d < W.n_dom; d++) {
+		dmn_sim_providers_fail(&W.sp, DMN_SIM_PROVIDERS_PSTATE,
+				       W.dom[d], 0, 0);
+		dmn_sim_providers_fail(&W.sp, DMN_SIM_PROVIDERS_POWER_ON,
+				       W.dom[d], 0, 0);
+	}
+	M.fail_armed = 0;
+}
+
+/* A library operation on device @i: 0 get, 1 put, 2 vote. The model's
+ * answer (a negative errno). */
+static int model_dev(struct model *m, unsigned i, int op, uint32_t level)
+{
+	struct model before = *m;
+	unsigned d = W.dev_dom[i];
+	if (op == 2) {
+		if (level) {
+			int cb = 0, lv = 0;
+			for (int e = (int)d; e >= 0; e = W.parent[e]) {
+				cb |= W.kind[e] != GATE;
+				lv |= W.kind[e] == RAIL_LV;
+			}
+			if (!cb)
+				return -ENODEV;
+			if (lv && level > TOP)
+				return -ERANGE;
+		}
+		m->dev_vote[i] = level;
+	} else {
+		m->dev_active[i] = op == 0;
+	}
+	return commit(m, &before, d, 0, 0) ? -EIO : 0;
+}
+
+static int lib_dev(unsigned i, int op, uint32_t level)
+{
+	switch (op) {
+	case 0:
+		return dmn_device_get(W.ctx, W.dev[i]);
+	case 1:
+		return dmn_device_put(W.ctx, W.dev[i]);
+	default:
+		return dmn_vote(W.ctx, W.att[i], level);
+	}
+}
+
+static void one_step(void)
+{
+	char desc[160];
+	desc_now = desc;
+	uint8_t msg[64], rep[BIGCAP], mrep[BIGCAP];
+	unsigned a = rn(W.n_agents);
+	int is_dev = W.n_dev && rn(5) == 0;
+	unsigned di = rn(W.n_dev ? W.n_dev : 1);
+	int dop = 0;
+	uint32_t dlevel = 0;
+	size_t len = 0, cap = rn(4) ? BIGCAP : DMN_SCMI_MIN_MSG + rn(120);
+	if (is_dev) {
+		dop = rn(3) == 0 ? 2 : M.dev_active[di] ? 1 : 0;
+		dlevel = rn(10) == 0 ? rn(TOP + 200) : rn(6) == 0 ? 0 : 1 + rn(TOP);
+		snprintf(desc, sizeof(desc), "dev%u %s %u", di,
+			 dop == 0 ? "get" : dop == 1 ? "put" : "vote", dlevel);
+	} else {
+		len = gen_message(msg, desc, sizeof(desc));
+	}
+	int deliver = rn(6) != 0 || M.n_notes > 40;
+	int quiet = M.n_fifo == 0; /* nothing earlier would run now */
+
+	/* plan on a copy; maybe arm a failure of what it raises */
+	memset(&plan, 0, sizeof(plan));
+	struct model p = M;
+	recording = 0;
+	if (is_dev)
+		model_dev(&p, di, dop, dlevel);
+	else
+		model_handle(&p, a, msg, len, cap, mrep);
+	if (deliver)
+		model_deliver(&p);
+	recording = 1;
+	if (plan.outside)
+		diverge("the model's plan changed a domain off the chain");
+	int any_up = 0;
+	for (unsigned d = 0; d < W.n_dom; d++)
+		any_up |= plan.on[d] || plan.up[d];
+	int armed = any_up && !plan.down && quiet && deliver && rn(4) == 0;
+	if (armed)
+		arm();
+	if (trace)
+		fprintf(stderr, "%lu agent %u: %s%s%s\n", step_index,
+			W.agent_id[a], desc, deliver ? " +deliver" : "",
+			armed ? " +fail" : "");
+
+	if (is_dev) {
+		int w = model_dev(&M, di, dop, dlevel);
+		int g = lib_dev(di, dop, dlevel);
+		if (g != w)
+			diverge("library returned %d, model %d", g, w);
+	} else {
+		size_t rlen = 0;
+		size_t mlen = model_handle(&M, a, msg, len, cap, mrep);
+		int err = dmn_scmi_handle(W.srv, W.agent_id[a], msg, len, rep,
+					  cap, &rlen);
+		if (err)
+			diverge("dmn_scmi_handle returned %d", err);
+		if (rlen != mlen || memcmp(rep, mrep, mlen)) {
+			fprintf(stderr, "  got ");
+			for (size_t k = 0; k + 4 <= rlen; k += 4)
+				fprintf(stderr, " %#x", get32(rep + k));
+			fprintf(stderr, "\n  want");
+			for (size_t k = 0; k + 4 <= mlen; k += 4)
+				fprintf(stderr, " %#x", get32(mrep + k));
+			fprintf(stderr, "\n");
+			diverge("reply differs (%zu bytes, model %zu)", rlen,
+				mlen);
+		}
+		if (rlen > W.max_msg || rlen > cap)
+			diverge("reply of %zu bytes above the cap", rlen);
+	}
+	if (deliver) {
+		model_deliver(&M);
+		int n = dmn_scmi_deliver(W.srv);
+		if (n < 0 || (unsigned)n != n_got)
+			diverge("deliver returned %d, sent %u", n, n_got);
+	}
+	disarm();
+	compare_out();
+	compare_state();
+}
+
+/* The API's own refusals: no agent, a small buffer, NULL. */
+static void api_edges(void)
+{
+	uint8_t msg[8] = {0}, rep[64];
+	size_t rlen = 0;
+	uint32_t nobody = 0;
+	for (int tries = 0; tries < 300 && !nobody; tries++) {
+		uint32_t id = rn(300);
+		int used = 0;
+		for (unsigned a = 0; a < W.n_agents; a++)
+			used |= W.agent_id[a] == id;
+		if (!used)
+			nobody = id;
+	}
+	desc_now = "api edges";
+	check(dmn_scmi_handle(W.srv, nobody, msg, 4, rep, sizeof(rep), &rlen) ==
+		  -ENOENT,
+	      "unknown agent is -ENOENT");
+	check(dmn_scmi_handle(W.srv, W.agent_id[0], msg, 4, rep,
+			      DMN_SCMI_MIN_MSG - 1, &rlen) == -ENOSPC,
+	      "small buffer is -ENOSPC");
+	check(dmn_scmi_handle(W.srv, W.agent_id[0], msg, 4, NULL, 64, &rlen) ==
+		  -EINVAL,
+	      "NULL reply is -EINVAL");
+}
+
+static void run(unsigned long n_ops)
+{
+	rng = model_start(seed);
+	trace = getenv("DOMINO_TRACE") != NULL;
+	unsigned long done = 0;
+	unsigned worlds = 0;
+	step_index = 0;
+	while (done < n_ops) {
+		desc_now = "build";
+		if (!build())
+			continue;
+		worlds++;
+		api_edges();
+		if (trace)
+			fprintf(stderr, "world %u: %u domains, %u perf, %u "
+					"devices, %u agents, max_msg %zu\n",
+				worlds, W.n_dom, W.n_perf, W.n_dev, W.n_agents,
+				W.max_msg);
+		unsigned long per_world = 30 + rn(300);
+		for (unsigned long i = 0; i < per_world && done < n_ops; i++) {
+			one_step();
+			step_index++;
+			done++;
+		}
+		dmn_scmi_server_destroy(W.srv);
+		dmn_ctx_destroy(W.ctx);
+	}
+	printf("ok: %lu steps in %u worlds\n", done, worlds);
+}
+
+int main(void)
+{
+	return model_main(run, &seed, 20000, 32);
+}
