@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`domino scmi-serve` end to end with random frames (DESIGN §6 transport).
+
+A third-party-style client: it speaks only the wire contract of
+docs/scmi.md (a 32-bit little-endian length, then the SCMI message) on the
+agent sockets of a served board, and sends random frames: well-formed
+commands of every protocol, unknown protocols and message ids, other
+message types, wrong payload sizes, frames shorter than a header, frames
+longer than --max-msg, frames cut into pieces and several frames in one
+write, clients that disconnect in the middle of a length or of a body,
+connections opened and closed. DESIGN §6: bad input "gets the SCMI status
+the spec names ... and never a crash; the connection stays up".
+
+Checked: one reply per frame, in order, with the command's header (type
+0; a zero header for a frame shorter than one), never longer than
+--max-msg; PROTOCOL_ERROR for short, oversized and non-command frames,
+NOT_SUPPORTED for an unknown protocol, NOT_FOUND for an unknown message;
+delayed responses and notifications (type 2, 3) well formed; the server
+alive and answering after everything; SIGTERM exits 0 and removes the
+sockets.
+
+usage: serve_fuzz.py DOMINO BOARD.dtb AGENTS.txt
+Seeds 1..DOMINO_RUNS (default 3), or DOMINO_SEED=N; DOMINO_OPS=N frames
+per run (default 600).
+"""
+import os
+import random
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+PROTOCOL_ERROR, NOT_FOUND, NOT_SUPPORTED = -10, -4, -1
+STATUSES = {0, -1, -2, -3, -4, -5, -6, -8, -9, -10}
+N_IDS = {0x10: 8, 0x11: 7, 0x13: 12}
+PAYLOAD = {0x10: [0, 0, 4, 0, 0, 0, 4, 4],
+           0x11: [0, 0, 4, 4, 12, 4, 8],
+           0x13: [0, 0, 4, 4, 8, 12, 4, 8, 4, 8, 8, 8]}
+
+
+class Fail(Exception):
+    pass
+
+
+def header(proto, msg, typ, token):
+    return (msg & 0xff) | (typ & 3) << 8 | (proto & 0xff) << 10 | \
+        (token & 0x3ff) << 18
+
+
+class Conn:
+    def __init__(self, path, agent):
+        self.path, self.agent = path, agent
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.buf = b""
+
+    def close(self):
+        self.sock.close()
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def _fill(self, timeout):
+        r, _, _ = select.select([self.sock], [], [], timeout)
+        if not r:
+            return False
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise Fail("agent %d: the server closed the connection"
+                       % self.agent)
+        self.buf += chunk
+        return True
+
+    def frame(self, timeout=10.0):
+        """The next frame's body, or None if none came in @timeout."""
+        end = time.monotonic() + timeout
+        while True:
+            if len(self.buf) >= 4:
+                n = struct.unpack_from("<I", self.buf)[0]
+                if len(self.buf) >= 4 + n:
+                    body = self.buf[4:4 + n]
+                    self.buf = self.buf[4 + n:]
+                    return body
+            left = end - time.monotonic()
+            if left <= 0 or not self._fill(left):
+                return None
+
+    def reply(self, max_msg):
+        """Skip delayed responses and notifications; the next reply."""
+        while True:
+            body = self.frame()
+            if body is None:
+                raise Fail("agent %d: no reply" % self.agent)
+            if len(body) > max_msg:
+                raise Fail("a message of %d bytes, --max-msg %d"
+                           % (len(body), max_msg))
+            if len(body) < 8:
+                raise Fail("a message of %d bytes" % len(body))
+            h = struct.unpack_from("<I", body)[0]
+            typ = h >> 8 & 3
+            if typ == 0:
+                return body
+            check_async(h, body)
+
+    def drain(self):
+        while self.frame(0) is not None:
+            pass
+
+
+def check_async(h, body):
+    typ, proto, msg = h >> 8 & 3, h >> 10 & 0xff, h & 0xff
+    if typ == 2:  # delayed response of POWER_STATE_SET: status, dom, state
+        if (proto, msg, len(body)) != (0x11, 4, 16):
+            raise Fail("bad delayed response %s" % body.hex())
+    elif typ == 3:
+        want = {(0x11, 0): 16, (0x13, 0): 20, (0x13, 1): 16}
+        if want.get((proto, msg)) != len(body) or h >> 18:
+            raise Fail("bad notification %s" % body.hex())
+    else:
+        raise Fail("a message of type %d from the platform" % typ)
+
+
+def random_command(rng, n_power, n_perf):
+    """(bytes, expected status or None) of one well-formed-ish command."""
+    proto = rng.choice([0x10, 0x11, 0x13])
+    if rng.random() < 0.05:
+        proto = rng.choice([0x12, 0x14, 0x15, 0x00, 0xff, rng.randrange(256)])
+    ids = N_IDS.get(proto, 1)
+    msg = rng.randrange(ids + 2) if rng.random() < 0.1 else rng.randrange(ids)
+    typ = rng.choice([1, 2, 3]) if rng.random() < 0.05 else 0
+    token = rng.randrange(1024)
+    h = header(proto, msg, typ, token)
+    if rng.random() < 0.05:
+        h |= rng.randrange(16) << 28
+    size = PAYLOAD[proto][msg] if proto in PAYLOAD and msg < ids else 0
+    n_dom = n_perf if proto == 0x13 else n_power
+    words = []
+    for i in range(size // 4):
+        if i == 0 and msg >= 3:
+            words.append(rng.randrange(n_dom + 2) if rng.random() < 0.9
+                         else rng.randrange(1 << 32))
+        elif proto == 0x11 and msg == 4 and i == 2:
+            words.append(rng.choice([0, 0x40000000, 0x40000000, 5]))
+        elif proto == 0x11 and msg == 4 and i == 0:
+            words.append(rng.choice([0, 0, 1, 2]))
+        else:
+            words.append(rng.choice([0, 1, 16, 48, 64, 128, 256, 384,
+                                     rng.randrange(1 << 32)]))
+    data = struct.pack("<I", h) + b"".join(struct.pack("<I", w)
+                                           for w in words)
+    if rng.random() < 0.05:
+        data = data + bytes(rng.randrange(256) for _ in range(rng.randrange(
+            1, 9)))
+        size = -1
+    want = None
+    if typ != 0:
+        want = PROTOCOL_ERROR
+    elif proto not in PAYLOAD:
+        want = NOT_SUPPORTED
+    elif msg >= ids:
+        want = NOT_FOUND
+    elif size < 0:
+        want = PROTOCOL_ERROR
+    return data, h & ~(3 << 8), want
+
+
+def frame(body, length=None):
+    return struct.pack("<I", len(body) if length is None else length) + body
+
+
+def check_reply(rep, want_header, want_status, what):
+    h, status = struct.unpack_from("<Ii", rep)
+    if h != want_header:
+        raise Fail("%s: reply header %#x, want %#x" % (what, h, want_header))
+    if status not in STATUSES:
+        raise Fail("%s: status %d" % (what, status))
+    if want_status is not None and status != want_status:
+        raise Fail("%s: status %d, want %d" % (what, status, want_status))
+    if status != 0 and len(rep) != 8:
+        raise Fail("%s: %d bytes with status %d" % (what, len(rep), status))
+
+
+def one_run(seed, domino, dtb, agents_file, n_ops):
+    rng = random.Random(seed)
+    max_msg = rng.choice([40, 41, 64, 128, 128, 256, 1000])
+    listing = subprocess.run(
+        [domino, "scmi-serve", dtb, "--agents", agents_file, "--list"],
+        capture_output=True, text=True, check=True).stdout.split("\n")
+    n_power = sum(1 for l in listing if l.startswith("power "))
+    n_perf = sum(1 for l in listing if l.startswith("perf "))
+    ids = [int(l.split()[1]) for l in listing if l.startswith("agent ")]
+    with tempfile.TemporaryDirectory(prefix="scmi-fuzz-") as tmp:
+        proc = subprocess.Popen(
+            [domino, "scmi-serve", dtb, "--agents", agents_file,
+             "--socket-dir", tmp, "--max-msg", str(max_msg)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            ready = 0
+            while ready < len(ids):
+                line = proc.stdout.readline()
+                if not line:
+                    raise Fail("scmi-serve exited: %s" % proc.stderr.read())
+                ready += line.startswith("agent ")
+            path = {i: os.path.join(tmp, "agent%d.sock" % i) for i in ids}
+            conns = [Conn(path[i], i) for i in ids for _ in range(2)]
+            for op in range(n_ops):
+                what = "seed %d op %d" % (seed, op)
+                c = rng.choice(conns)
+                kind = rng.randrange(20)
+                if kind == 0:  # shorter than a header
+                    body = bytes(rng.randrange(256)
+                                 for _ in range(rng.randrange(4)))
+                    c.send(frame(body))
+                    check_reply(c.reply(max_msg), 0, PROTOCOL_ERROR, what)
+                elif kind == 1:  # longer than --max-msg: read through
+                    data, h, _ = random_command(rng, n_power, n_perf)
+                    body = data + bytes(max_msg + rng.randrange(1, 300) -
+                                        len(data))
+                    c.send(frame(body))
+                    check_reply(c.reply(max_msg), h, PROTOCOL_ERROR, what)
+                elif kind == 2:  # disconnect in a length or a body
+                    d = Conn(c.path, c.agent)
+                    data, _, _ = random_command(rng, n_power, n_perf)
+                    raw = frame(data)
+                    d.send(raw[:rng.randrange(1, len(raw))])
+                    d.close()
+                elif kind == 3:  # a connection closed and another opened
+                    conns.remove(c)
+                    c.close()
+                    conns.append(Conn(c.path, c.agent))
+                elif kind == 4:  # several frames in one write, in pieces
+                    cmds = [random_command(rng, n_power, n_perf)
+                            for _ in range(rng.randrange(2, 5))]
+                    raw = b"".join(frame(d) for d, _, _ in cmds)
+                    at = 0
+                    while at < len(raw):
+                        step = rng.randrange(1, 9)
+                        c.send(raw[at:at + step])
+                        at += step
+                    for _, h, want in cmds:
+                        check_reply(c.reply(max_msg), h, want, what)
+                else:
+                    data, h, want = random_command(rng, n_power, n_perf)
+                    c.send(frame(data))
+                    check_reply(c.reply(max_msg), h, want, what)
+                for d in conns:
+                    d.drain()
+                if proc.poll() is not None:
+                    raise Fail("%s: scmi-serve exited %d" % (what,
+                                                             proc.returncode))
+            # still there for everyone: BASE PROTOCOL_VERSION
+            for d in conns:
+                d.send(frame(struct.pack("<I", header(0x10, 0, 0, 7))))
+                rep = d.reply(max_msg)
+                check_reply(rep, header(0x10, 0, 0, 7), 0, "final")
+                if struct.unpack_from("<I", rep, 8)[0] != 0x20000:
+                    raise Fail("final: version %s" % rep.hex())
+            for d in conns:
+                d.close()
+            proc.send_signal(signal.SIGTERM)
+            if proc.wait(timeout=20) != 0:
+                raise Fail("SIGTERM: exit %d" % proc.returncode)
+            left = [p for p in path.values() if os.path.exists(p)]
+            if left:
+                raise Fail("sockets left: %s" % left)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    print("seed %d: %d frames, --max-msg %d: ok" % (seed, n_ops, max_msg))
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__.strip().split("\n\n")[-2], file=sys.stderr)
+        return 2
+    domino, dtb, agents = sys.argv[1:]
+    n_ops = int(os.environ.get("DOMINO_OPS", "600"))
+    if "DOMINO_SEED" in os.environ:
+        seeds = [int(os.environ["DOMINO_SEED"])]
+    else:
+        seeds = range(1, int(os.environ.get("DOMINO_RUNS", "3")) + 1)
+    for seed in seeds:
+        try:
+            one_run(seed, domino, dtb, agents, n_ops)
+        except (Fail, OSError, subprocess.SubprocessError) as e:
+            print("FAIL seed %d: %s" % (seed, e), file=sys.stderr)
+            print("replay with DOMINO_SEED=%d" % seed, file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
