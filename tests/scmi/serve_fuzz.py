@@ -16,7 +16,10 @@ Checked: one reply per frame, in order, with the command's header (type
 0; a zero header for a frame shorter than one), never longer than
 --max-msg; PROTOCOL_ERROR for short, oversized and non-command frames,
 NOT_SUPPORTED for an unknown protocol, NOT_FOUND for an unknown message;
-delayed responses and notifications (type 2, 3) well formed; the server
+notifications (type 3) well formed; each accepted asynchronous
+POWER_STATE_SET gets one delayed response on its own connection, with its
+token, domain and state (and never BUSY: the server completes each before
+reading on); the server
 alive and answering after everything; SIGTERM exits 0 and removes the
 sockets.
 
@@ -36,6 +39,7 @@ import tempfile
 import time
 
 PROTOCOL_ERROR, NOT_FOUND, NOT_SUPPORTED = -10, -4, -1
+COUNT = {"delayed": 0, "notifications": 0}
 STATUSES = {0, -1, -2, -3, -4, -5, -6, -8, -9, -10}
 N_IDS = {0x10: 8, 0x11: 7, 0x13: 12}
 PAYLOAD = {0x10: [0, 0, 4, 0, 0, 0, 4, 4],
@@ -58,6 +62,8 @@ class Conn:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(path)
         self.buf = b""
+        # accepted asynchronous POWER_STATE_SETs: (token, domain, state)
+        self.delayed = []
 
     def close(self):
         self.sock.close()
@@ -105,11 +111,32 @@ class Conn:
             typ = h >> 8 & 3
             if typ == 0:
                 return body
-            check_async(h, body)
+            self.platform_message(h, body)
+
+    def platform_message(self, h, body):
+        check_async(h, body)
+        if h >> 8 & 3 != 2:
+            return
+        # the delayed response of the oldest accepted request, same token
+        if not self.delayed:
+            raise Fail("a delayed response nobody waits for: %s" % body.hex())
+        token, dom, state = self.delayed.pop(0)
+        COUNT["delayed"] += 1
+        _, status, d, st = struct.unpack("<IiII", body)
+        if h >> 18 & 0x3ff != token or (d, st) != (dom, state) or \
+                status not in STATUSES:
+            raise Fail("delayed response %s for token %d domain %d "
+                       "state %#x" % (body.hex(), token, dom, state))
 
     def drain(self):
-        while self.frame(0) is not None:
-            pass
+        while True:
+            body = self.frame(0.2 if self.delayed else 0)
+            if body is None:
+                break
+            self.platform_message(struct.unpack_from("<I", body)[0], body)
+        if self.delayed:
+            raise Fail("agent %d: no delayed response for token %d"
+                       % (self.agent, self.delayed[0][0]))
 
 
 def check_async(h, body):
@@ -121,6 +148,7 @@ def check_async(h, body):
         want = {(0x11, 0): 16, (0x13, 0): 20, (0x13, 1): 16}
         if want.get((proto, msg)) != len(body) or h >> 18:
             raise Fail("bad notification %s" % body.hex())
+        COUNT["notifications"] += 1
     else:
         raise Fail("a message of type %d from the platform" % typ)
 
@@ -132,6 +160,10 @@ def random_command(rng, n_power, n_perf):
         proto = rng.choice([0x12, 0x14, 0x15, 0x00, 0xff, rng.randrange(256)])
     ids = N_IDS.get(proto, 1)
     msg = rng.randrange(ids + 2) if rng.random() < 0.1 else rng.randrange(ids)
+    if rng.random() < 0.4:  # the messages that change or subscribe
+        proto, msg = rng.choice([(0x11, 4), (0x11, 4), (0x13, 7), (0x13, 7),
+                                 (0x13, 5), (0x11, 6), (0x13, 10), (0x13, 9)])
+        ids = N_IDS[proto]
     typ = rng.choice([1, 2, 3]) if rng.random() < 0.05 else 0
     token = rng.randrange(1024)
     h = header(proto, msg, typ, token)
@@ -139,18 +171,40 @@ def random_command(rng, n_power, n_perf):
         h |= rng.randrange(16) << 28
     size = PAYLOAD[proto][msg] if proto in PAYLOAD and msg < ids else 0
     n_dom = n_perf if proto == 0x13 else n_power
-    words = []
-    for i in range(size // 4):
-        if i == 0 and msg >= 3:
-            words.append(rng.randrange(n_dom + 2) if rng.random() < 0.9
-                         else rng.randrange(1 << 32))
-        elif proto == 0x11 and msg == 4 and i == 2:
-            words.append(rng.choice([0, 0x40000000, 0x40000000, 5]))
-        elif proto == 0x11 and msg == 4 and i == 0:
-            words.append(rng.choice([0, 0, 1, 2]))
-        else:
-            words.append(rng.choice([0, 1, 16, 48, 64, 128, 256, 384,
-                                     rng.randrange(1 << 32)]))
+    def dom():
+        return rng.randrange(n_dom + 2) if rng.random() < 0.9 \
+            else rng.randrange(1 << 32)
+
+    def level():
+        return rng.choice([0, 16, 48, 64, 128, 256, 384, 416,
+                           rng.randrange(1000), rng.randrange(1 << 32)])
+
+    def flag():
+        return rng.choice([0, 1, 1, 2]) if rng.random() < 0.95 \
+            else rng.randrange(1 << 32)
+    if proto == 0x11 and msg == 4:
+        words = [flag(), dom(),
+                 rng.choice([0, 0x40000000, 0x40000000, 5])]
+    elif msg in (3, 5) or (proto == 0x13 and msg in (6, 8)):
+        words = [dom()]
+    elif (proto, msg) in ((0x11, 6), (0x13, 9), (0x13, 10)):
+        words = [dom(), flag()]
+    elif proto == 0x13 and msg == 4:
+        words = [dom(), rng.choice([0, 1, 5, 9, 11, 20])]
+    elif proto == 0x13 and msg == 5:
+        lo, hi = sorted([level(), level()])
+        words = [dom(), hi, lo] if rng.random() < 0.8 else [dom(), lo, hi]
+    elif proto == 0x13 and msg == 7:
+        words = [dom(), level()]
+    elif proto == 0x13 and msg == 11:
+        words = [dom(), rng.randrange(14)]
+    elif proto == 0x10 and msg == 7:
+        words = [rng.choice([0, 1, 2, 3, 255, 0xffffffff])]
+    elif msg == 2 or (proto == 0x10 and msg == 6):
+        words = [rng.randrange(16)]
+    else:
+        words = []
+    words = (words + [0, 0, 0])[:size // 4]
     data = struct.pack("<I", h) + b"".join(struct.pack("<I", w)
                                            for w in words)
     if rng.random() < 0.05:
@@ -183,6 +237,22 @@ def check_reply(rep, want_header, want_status, what):
         raise Fail("%s: status %d, want %d" % (what, status, want_status))
     if status != 0 and len(rep) != 8:
         raise Fail("%s: %d bytes with status %d" % (what, len(rep), status))
+
+
+def expect_reply(c, data, h, want, max_msg, what):
+    """Read and check the reply to @data; note an accepted async set."""
+    rep = c.reply(max_msg)
+    check_reply(rep, h, want, what)
+    status = struct.unpack_from("<i", rep, 4)[0]
+    if h & 0x3ffff == header(0x11, 4, 0, 0) and len(data) == 16 and \
+            data[4] & 1:
+        # the socket server completes each before reading on: never BUSY
+        # (docs/scmi.md)
+        if status == -6:
+            raise Fail("%s: BUSY over a socket" % what)
+        if status == 0:
+            dom, state = struct.unpack_from("<II", data, 8)
+            c.delayed.append((h >> 18 & 0x3ff, dom, state))
 
 
 def one_run(seed, domino, dtb, agents_file, n_ops):
@@ -242,12 +312,12 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                         step = rng.randrange(1, 9)
                         c.send(raw[at:at + step])
                         at += step
-                    for _, h, want in cmds:
-                        check_reply(c.reply(max_msg), h, want, what)
+                    for data, h, want in cmds:
+                        expect_reply(c, data, h, want, max_msg, what)
                 else:
                     data, h, want = random_command(rng, n_power, n_perf)
                     c.send(frame(data))
-                    check_reply(c.reply(max_msg), h, want, what)
+                    expect_reply(c, data, h, want, max_msg, what)
                 for d in conns:
                     d.drain()
                 if proc.poll() is not None:
@@ -272,7 +342,10 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-    print("seed %d: %d frames, --max-msg %d: ok" % (seed, n_ops, max_msg))
+    print("seed %d: %d frames, --max-msg %d, %d delayed responses, %d "
+          "notifications: ok" % (seed, n_ops, max_msg, COUNT["delayed"],
+                                 COUNT["notifications"]))
+    COUNT["delayed"] = COUNT["notifications"] = 0
 
 
 def main():
