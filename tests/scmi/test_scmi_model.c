@@ -1211,6 +1211,13 @@ static void api_edges(void)
 	check(dmn_scmi_handle(W.srv, W.agent_id[0], msg, 4, NULL, 64, &rlen) ==
 		  -EINVAL,
 	      "NULL reply is -EINVAL");
+	/* no bytes at all: PROTOCOL_ERROR under a zero header */
+	memset(rep, 0xaa, sizeof(rep));
+	check(dmn_scmi_handle(W.srv, W.agent_id[0], NULL, 0, rep, sizeof(rep),
+			      &rlen) == 0 &&
+		  rlen == 8 && get32(rep) == 0 &&
+		  get32(rep + 4) == (uint32_t)DMN_SCMI_PROTOCOL_ERROR,
+	      "an empty message is PROTOCOL_ERROR under a zero header");
 }
 
 static void run(unsigned long n_ops)
