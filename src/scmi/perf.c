@@ -142,6 +142,18 @@ static void effective_range(const struct dmn_scmi_server *s, unsigned dom,
 	*max = hi;
 }
 
+/* Apply agent @i's request clamped to the effective range if that moves
+ * its vote up (@up) or down (!@up); else nothing. */
+static int move(struct dmn_scmi_server *s, unsigned dom, unsigned i, int up)
+{
+	struct scmi__agent *b = &s->agents[i];
+	uint32_t t = clamp(&s->perf[dom], b->perf[dom].request);
+	uint32_t now = b->perf[dom].applied;
+	if (up ? t <= now : t >= now)
+		return 0;
+	return dmn__scmi_perf_apply(s, b, dom, t);
+}
+
 /* Every agent's level applied again, clamped to the new effective range:
  * the raises, then the lowerings (which cannot fail for a callback's sake,
  * DESIGN §1). Each is a vote of its own, so the highest raise goes first
@@ -164,34 +176,25 @@ static int reapply(struct dmn_scmi_server *s, unsigned dom)
 		    (low == n || p->applied > s->agents[low].perf[dom].applied))
 			low = i;
 	}
-	int err = 0;
-	for (unsigned k = 0; k <= n && !err; k++) {
-		unsigned i = k == 0 ? top : k - 1;
-		if (i == n || (k && i == top))
-			continue;
-		struct scmi__agent *b = &s->agents[i];
-		uint32_t t = clamp(d, b->perf[dom].request);
-		if (t > b->perf[dom].applied)
-			err = dmn__scmi_perf_apply(s, b, dom, t);
-	}
+	int err = top < n ? move(s, dom, top, 1) : 0;
+	for (unsigned i = 0; i < n && !err; i++)
+		if (i != top)
+			err = move(s, dom, i, 1);
 	if (err) {
-		for (unsigned k = n + 1; k-- > 0;) {
-			unsigned i = k == 0 ? top : k - 1;
-			if (i < n && (!k || i != top))
+		for (unsigned i = n; i-- > 0;)
+			if (i != top)
 				dmn__scmi_perf_apply(s, &s->agents[i], dom,
 						     s->scratch[i]);
-		}
+		if (top < n)
+			dmn__scmi_perf_apply(s, &s->agents[top], dom,
+					     s->scratch[top]);
 		return err;
 	}
-	for (unsigned k = 0; k <= n; k++) {
-		unsigned i = k == n ? low : k;
-		if (i == n || (k < n && i == low))
-			continue;
-		struct scmi__agent *b = &s->agents[i];
-		uint32_t t = clamp(d, b->perf[dom].request);
-		if (t < b->perf[dom].applied)
-			dmn__scmi_perf_apply(s, b, dom, t);
-	}
+	for (unsigned i = 0; i < n; i++)
+		if (i != low)
+			move(s, dom, i, 0);
+	if (low < n)
+		move(s, dom, low, 0);
 	return 0;
 }
 

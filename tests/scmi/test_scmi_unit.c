@@ -836,12 +836,21 @@ static void test_failures(void **state)
 	world_fini(&w);
 }
 
-/* What test_scmi_model found (seeds 14 and 1 of the first version).
+/* Three little-endian words into @out. */
+static void put_words(uint8_t *out, uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t w[3] = {a, b, c};
+	for (unsigned i = 0; i < 12; i++)
+		out[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+}
+
+/* What test_scmi_model found.
  * A limit that lowers two agents' levels moved cx twice, 480 -> 384 ->
  * 256, and told everyone of the 384 in between (DESIGN §1: one pstate
  * call per domain per command); the same with two raises. A device whose
  * resume failed and rolled back had its raise and the undo notified
- * (DESIGN §1: nothing observable differs). */
+ * (DESIGN §1: nothing observable differs); and the undo, once cancelled,
+ * must end with its command, not swallow a device's later changes. */
 static void test_model_found(void **state)
 {
 	(void)state;
@@ -886,6 +895,25 @@ static void test_model_found(void **state)
 	assert_true(dmn_scmi_deliver(w.srv) >= 0);
 	expect_note(&w.guest, PERF, 1, 0, P_MX, 64, 0);
 	expect_note(&w.guest, POWER, 0, 0, MX, ON, 0);
+	expect_nothing(&w.guest);
+	/* a failed command's undo ends with the command: a device's raise
+	 * and lowering after it, delivered together, are both told */
+	uint8_t msg[12], reply[64];
+	size_t rlen;
+	put_words(msg, dmn_scmi_header(PERF, 7, 0, 1), P_MX, 128);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_PSTATE, w.dom[MX], 1,
+			       -EIO);
+	assert_int_equal(dmn_scmi_handle(w.srv, OSPM, msg, sizeof(msg), reply,
+					 sizeof(reply), &rlen),
+			 0);
+	assert_int_equal((int32_t)(reply[4] | reply[5] << 8 | reply[6] << 16 |
+				   (uint32_t)reply[7] << 24),
+			 DMN_SCMI_HARDWARE_ERROR);
+	assert_int_equal(dmn_vote(w.ctx, att, 128), 0);
+	assert_int_equal(dmn_vote(w.ctx, att, 64), 0);
+	assert_true(dmn_scmi_deliver(w.srv) >= 0);
+	expect_note(&w.guest, PERF, 1, 0, P_MX, 128, 0);
+	expect_note(&w.guest, PERF, 1, 0, P_MX, 64, 0);
 	expect_nothing(&w.guest);
 	assert_int_equal(dmn_device_put(w.ctx, dev), 0);
 	world_fini(&w);
