@@ -16,7 +16,9 @@ Checked: one reply per frame, in order, with the command's header (type
 0; a zero header for a frame shorter than one), never longer than
 --max-msg; PROTOCOL_ERROR for short, oversized and non-command frames,
 NOT_SUPPORTED for an unknown protocol, NOT_FOUND for an unknown message;
-notifications (type 3) well formed; each accepted asynchronous
+notifications (type 3) well formed, and on every connection of an agent
+that asked a POWER_STATE_GET or LEVEL_GET reads what the notifications
+since the last read said; each accepted asynchronous
 POWER_STATE_SET gets one delayed response on its own connection, with its
 token, domain and state (and never BUSY: the server completes each before
 reading on); the server
@@ -39,7 +41,7 @@ import tempfile
 import time
 
 PROTOCOL_ERROR, NOT_FOUND, NOT_SUPPORTED = -10, -4, -1
-COUNT = {"delayed": 0, "notifications": 0}
+COUNT = {"delayed": 0, "notifications": 0, "reads": 0}
 STATUSES = {0, -1, -2, -3, -4, -5, -6, -8, -9, -10}
 N_IDS = {0x10: 8, 0x11: 7, 0x13: 12}
 PAYLOAD = {0x10: [0, 0, 4, 0, 0, 0, 4, 4],
@@ -64,6 +66,9 @@ class Conn:
         self.buf = b""
         # accepted asynchronous POWER_STATE_SETs: (token, domain, state)
         self.delayed = []
+        # what the notifications this connection read say, per
+        # ("power" | "level", domain), once a GET has said where it was
+        self.known = {}
 
     def close(self):
         self.sock.close()
@@ -115,6 +120,11 @@ class Conn:
 
     def platform_message(self, h, body):
         check_async(h, body)
+        if h >> 8 & 3 == 3 and (h >> 10 & 0xff, h & 0xff) != (0x13, 0):
+            kind = "power" if h >> 10 & 0xff == 0x11 else "level"
+            _, _, dom, value = struct.unpack_from("<IIII", body)
+            if (kind, dom) in self.known:
+                self.known[(kind, dom)] = value
         if h >> 8 & 3 != 2:
             return
         # the delayed response of the oldest accepted request, same token
@@ -160,9 +170,10 @@ def random_command(rng, n_power, n_perf):
         proto = rng.choice([0x12, 0x14, 0x15, 0x00, 0xff, rng.randrange(256)])
     ids = N_IDS.get(proto, 1)
     msg = rng.randrange(ids + 2) if rng.random() < 0.1 else rng.randrange(ids)
-    if rng.random() < 0.4:  # the messages that change or subscribe
+    if rng.random() < 0.5:  # the messages that change, subscribe or read
         proto, msg = rng.choice([(0x11, 4), (0x11, 4), (0x13, 7), (0x13, 7),
-                                 (0x13, 5), (0x11, 6), (0x13, 10), (0x13, 9)])
+                                 (0x13, 5), (0x11, 6), (0x13, 10), (0x13, 9),
+                                 (0x11, 5), (0x13, 8)])
         ids = N_IDS[proto]
     typ = rng.choice([1, 2, 3]) if rng.random() < 0.05 else 0
     token = rng.randrange(1024)
@@ -171,8 +182,10 @@ def random_command(rng, n_power, n_perf):
         h |= rng.randrange(16) << 28
     size = PAYLOAD[proto][msg] if proto in PAYLOAD and msg < ids else 0
     n_dom = n_perf if proto == 0x13 else n_power
-    def dom():
-        return rng.randrange(n_dom + 2) if rng.random() < 0.9 \
+    def dom():  # a few domains often, so that changes meet readers
+        r = rng.random()
+        return rng.randrange(min(n_dom, 3) or 1) if r < 0.6 \
+            else rng.randrange(n_dom + 2) if r < 0.95 \
             else rng.randrange(1 << 32)
 
     def level():
@@ -239,11 +252,36 @@ def check_reply(rep, want_header, want_status, what):
         raise Fail("%s: %d bytes with status %d" % (what, len(rep), status))
 
 
-def expect_reply(c, data, h, want, max_msg, what):
-    """Read and check the reply to @data; note an accepted async set."""
+SUBSCRIBE = {(0x11, 6): "power", (0x13, 10): "level"}
+GET = {(0x11, 5): "power", (0x13, 8): "level"}
+
+
+def expect_reply(c, data, h, want, max_msg, what, conns=()):
+    """Read and check the reply to @data; note an accepted async set;
+    a GET must say what the notifications since the last GET said (every
+    change is notified to the agents that asked, DESIGN §6)."""
     rep = c.reply(max_msg)
     check_reply(rep, h, want, what)
     status = struct.unpack_from("<i", rep, 4)[0]
+    key = (h >> 10 & 0xff, h & 0xff)
+    if status == 0 and key in SUBSCRIBE:
+        dom, enable = struct.unpack_from("<II", data, 4)
+        for d in conns:  # every connection of the agent, from now on
+            if d.agent == c.agent:
+                d.known.pop((SUBSCRIBE[key], dom), None)
+                if enable & 1:
+                    d.known[(SUBSCRIBE[key], dom)] = None
+    if status == 0 and key in GET:
+        dom = struct.unpack_from("<I", data, 4)[0]
+        value = struct.unpack_from("<I", rep, 8)[0]
+        k = (GET[key], dom)
+        if k in c.known:
+            COUNT["reads"] += c.known[k] is not None
+            if c.known[k] is not None and c.known[k] != value:
+                raise Fail("%s: %s of domain %d reads %#x, the "
+                           "notifications said %#x" % (what, k[0], dom,
+                                                       value, c.known[k]))
+            c.known[k] = value
     if h & 0x3ffff == header(0x11, 4, 0, 0) and len(data) == 16 and \
             data[4] & 1:
         # the socket server completes each before reading on: never BUSY
@@ -303,6 +341,7 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                     conns.remove(c)
                     c.close()
                     conns.append(Conn(c.path, c.agent))
+                    conns[-1].known = {k: None for k in c.known}
                 elif kind == 4:  # several frames in one write, in pieces
                     cmds = [random_command(rng, n_power, n_perf)
                             for _ in range(rng.randrange(2, 5))]
@@ -313,11 +352,11 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                         c.send(raw[at:at + step])
                         at += step
                     for data, h, want in cmds:
-                        expect_reply(c, data, h, want, max_msg, what)
+                        expect_reply(c, data, h, want, max_msg, what, conns)
                 else:
                     data, h, want = random_command(rng, n_power, n_perf)
                     c.send(frame(data))
-                    expect_reply(c, data, h, want, max_msg, what)
+                    expect_reply(c, data, h, want, max_msg, what, conns)
                 for d in conns:
                     d.drain()
                 if proc.poll() is not None:
@@ -343,9 +382,11 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                 proc.kill()
                 proc.wait()
     print("seed %d: %d frames, --max-msg %d, %d delayed responses, %d "
-          "notifications: ok" % (seed, n_ops, max_msg, COUNT["delayed"],
-                                 COUNT["notifications"]))
-    COUNT["delayed"] = COUNT["notifications"] = 0
+          "notifications, %d reads checked against them: ok"
+          % (seed, n_ops, max_msg, COUNT["delayed"], COUNT["notifications"],
+             COUNT["reads"]))
+    for k in COUNT:
+        COUNT[k] = 0
 
 
 def main():
