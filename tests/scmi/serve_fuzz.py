@@ -27,7 +27,7 @@ sockets.
 
 usage: serve_fuzz.py DOMINO BOARD.dtb AGENTS.txt
 Seeds 1..DOMINO_RUNS (default 3), or DOMINO_SEED=N; DOMINO_OPS=N frames
-per run (default 600).
+per run (default 1500).
 """
 import os
 import random
@@ -394,7 +394,7 @@ def main():
         print(__doc__.strip().split("\n\n")[-2], file=sys.stderr)
         return 2
     domino, dtb, agents = sys.argv[1:]
-    n_ops = int(os.environ.get("DOMINO_OPS", "600"))
+    n_ops = int(os.environ.get("DOMINO_OPS", "1500"))
     if "DOMINO_SEED" in os.environ:
         seeds = [int(os.environ["DOMINO_SEED"])]
     else:
