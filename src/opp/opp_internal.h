@@ -141,6 +141,8 @@ struct dmn_opp_table {
 	unsigned n_users, cap_users;
 	uint32_t mark;		      /* walks: visited when == dmn_opp_ctx mark */
 	unsigned walk_next;	      /* dmn__opp_reach: the next of deps[] */
+	struct dmn_opp_table *walk_up;	  /* dmn__opp_reach: the path back */
+	struct dmn_opp_table *order_next; /* dmn__opp_reach's list */
 	struct dmn_opp_table *free_next; /* dmn__opp_table_unref's work list */
 	dmn_opp_get_pstate_fn helper;
 	void *helper_user;
@@ -177,6 +179,12 @@ struct dmn_opp_dev {
 	unsigned cap_own_vote;
 	bool req_active; /* counted as active while its resume is checked */
 	const struct dmn_opp_entry *req_extra; /* counted too, while raising */
+	/* A raise of owners (devreq.c) that moves it: the next to move or
+	 * moved, and what to put it back to (its entry and clock before). */
+	struct dmn_opp_dev *undo_next;
+	const struct dmn_opp_entry *undo_was;
+	uint64_t undo_clock_hz;
+	bool undo_clock_known;
 	bool follow;
 	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
@@ -257,16 +265,13 @@ bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_e
 
 /* The tables reachable from @from through required OPPs (@devices: only
  * through tables without levels), each marked with a new
- * dmn_opp_ctx->table_gen; with @out, also their list (@from excluded) in an
- * order where every table comes after the tables it requires (a
- * depth-first post-order on an explicit stack: no recursion on a chain's
- * length), to be freed by the caller. 0 or -ENOMEM (@out then empty). */
-struct dmn_opp_reach {
-	struct dmn_opp_table **order;
-	unsigned n, cap;
-};
-int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices,
-		   struct dmn_opp_reach *out);
+ * dmn_opp_ctx->table_gen; returned as a list through their order_next
+ * (@from excluded) in which every table comes before the tables it
+ * requires: a depth-first walk whose path is threaded through the tables
+ * (walk_up, walk_next), so no recursion on a chain's length and no
+ * allocation. The list lasts until the next walk. */
+struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
+				     struct dmn_opp_table *from, bool devices);
 
 /* lookup.c: positions in t->sorted; -1 if none */
 /* First position whose key is >= @key (@upper: > @key): a binary search on
