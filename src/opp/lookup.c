@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Look-ups: a binary search over the sorted entries, then a step over the
- * unusable neighbours (disabled, or turbo without boost).
+ * Look-ups: a binary search over the sorted entries (dmn__opp_entry_pos
+ * of a probe entry that sorts first among those at the key), then a step
+ * over the unusable neighbours (disabled, or turbo without boost).
  *
  * Cost: O(log n + k), k = the run of consecutive unusable entries stepped
  * over; the worst case, every entry past the search point unusable, is
@@ -13,22 +14,6 @@
 
 #include <errno.h>
 
-unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key, bool level,
-			bool upper)
-{
-	unsigned lo = 0, hi = t->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		const struct dmn_opp_entry *e = opp_sorted_at(t, mid);
-		uint64_t k = level ? e->level : oe_hz(e)[0];
-		if (upper ? k <= key : k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos)
 {
 	for (; pos < t->n; pos++)
@@ -39,9 +24,15 @@ int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos)
 
 int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
 {
+	/* One clock at @hz and no level: it sorts before every entry at @hz,
+	 * so its place is the first entry at @hz or above. */
+	struct {
+		struct dmn_opp_entry e;
+		uint64_t hz;
+	} probe = {.e = {.n_hz = 1}, .hz = hz};
 	if (!t->has_freq)
 		return -1;
-	return dmn__opp_usable_up(t, dmn__opp_bound_freq(t, hz, false));
+	return dmn__opp_usable_up(t, dmn__opp_entry_pos(t, &probe.e));
 }
 
 /* Level ceil over every entry with a level, usable or not: the domain
@@ -53,7 +44,9 @@ int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level)
 	 * above is the scan's answer too, found in O(log n) (not in a
 	 * firmware build, which keeps the scan only). */
 	if (DMN_FAST_PATHS && !t->has_freq) {
-		unsigned pos = dmn__opp_bound_level(t, level, false);
+		const struct dmn_opp_entry probe = {
+		    .flags = DMN_OPP_FLAG_HAS_LEVEL, .level = level};
+		unsigned pos = dmn__opp_entry_pos(t, &probe);
 		return pos < t->n ? (int)pos : -1;
 	}
 	int best = -1;

@@ -258,7 +258,8 @@ static inline struct dmn_opp_entry *opp_sorted_at(const struct dmn_opp_table *t,
 }
 /* Sort order of two entries of one table (<0, 0, >0); O(clocks). */
 int dmn__opp_entry_cmp(const struct dmn_opp_entry *a, const struct dmn_opp_entry *b);
-/* @e's index in t->sorted; O(log n). */
+/* @e's index in t->sorted: the first position whose entry does not sort
+ * before @e (also for an @e of no table, a probe); O(log n). */
 unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
 			    const struct dmn_opp_entry *e);
 bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e);
@@ -274,20 +275,6 @@ struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
 				     struct dmn_opp_table *from, bool devices);
 
 /* lookup.c: positions in t->sorted; -1 if none */
-/* First position whose key is >= @key (@upper: > @key): a binary search on
- * the level (@level: level tables) or hz[0] (frequency tables). */
-unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key, bool level,
-			bool upper);
-static inline unsigned dmn__opp_bound_freq(const struct dmn_opp_table *t,
-					   uint64_t hz, bool upper)
-{
-	return dmn__opp_bound(t, hz, false, upper);
-}
-static inline unsigned dmn__opp_bound_level(const struct dmn_opp_table *t,
-					    uint32_t level, bool upper)
-{
-	return dmn__opp_bound(t, level, true, upper);
-}
 /* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos);
 int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz);

@@ -209,9 +209,10 @@ int dmn__opp_entry_cmp(const struct dmn_opp_entry *a, const struct dmn_opp_entry
 	return 0;
 }
 
-/* First position in t->sorted whose entry does not sort before @e. */
-static unsigned sorted_lower_bound(const struct dmn_opp_table *t,
-				   const struct dmn_opp_entry *e)
+/* Entries are distinct in sort order: an entry of @t is where it would
+ * go. */
+unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
+			    const struct dmn_opp_entry *e)
 {
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -222,13 +223,6 @@ static unsigned sorted_lower_bound(const struct dmn_opp_table *t,
 			hi = mid;
 	}
 	return lo;
-}
-
-unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
-			    const struct dmn_opp_entry *e)
-{
-	/* Entries are distinct in sort order: @e is where it would go. */
-	return sorted_lower_bound(t, e);
 }
 
 struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
@@ -435,7 +429,7 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	if (!err)
 		err = resolve_required(ctx, t, e, &n_new);
 	if (!err) {
-		pos = sorted_lower_bound(t, e);
+		pos = dmn__opp_entry_pos(t, e);
 		if (pos < t->n && !dmn__opp_entry_cmp(opp_sorted_at(t, pos), e))
 			err = -EEXIST;
 	}
