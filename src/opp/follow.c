@@ -71,7 +71,9 @@ static void follow_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 			const struct dmn_opp_entry *to)
 {
 	struct dmn_opp_report rep = {0};
-	if (!dmn__opp_hw_move(ctx, od, to, &rep))
+	/* the records first: nothing is called without them */
+	if (!dmn__opp_dev_reserve(ctx, od, to->n_supplies) &&
+	    !dmn__opp_hw_move(ctx, od, to, &rep))
 		od->run_id = to->id;
 	if (rep.first_error && !ctx->op_error)
 		ctx->op_error = rep.first_error;

@@ -151,6 +151,12 @@ struct dmn_opp_table {
 	unsigned n_domains;	 /* domains taking their levels from it */
 };
 
+/* What a device's regulator last accepted for one supply. */
+struct dmn_opp_supply_rec {
+	struct dmn_opp_supply s;
+	bool known;
+};
+
 struct dmn_opp_dev {
 	struct dmn_device *pdev;
 	struct dmn_opp_table *table;
@@ -166,8 +172,7 @@ struct dmn_opp_dev {
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct dmn_opp_supply *supply; /* [cap_supply], the flags in its block */
-	bool *supply_known;
+	struct dmn_opp_supply_rec *supply; /* [cap_supply] */
 	unsigned cap_supply;
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
@@ -331,9 +336,9 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz
  * that never moves keeps none). */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n);
 void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
-/* Supplies up, clock, supplies down to @to, without votes. An unsafe
- * failure undoes its own supply steps and is returned (-ENOMEM before
- * anything is called). */
+/* Supplies up, clock, supplies down to @to, without votes; the device's
+ * supply records have room for @to's supplies (dmn__opp_dev_reserve). An
+ * unsafe failure undoes its own supply steps and is returned. */
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		const struct dmn_opp_entry *to, struct dmn_opp_report *rep);
 

@@ -96,15 +96,15 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz
 static int supply_dir(const struct dmn_opp_dev *od, unsigned k,
 		      const struct dmn_opp_supply *s)
 {
-	const struct dmn_opp_supply *c = &od->supply[k];
-	if (!od->supply_known[k])
+	const struct dmn_opp_supply_rec *c = &od->supply[k];
+	if (!c->known)
 		return 1;
-	if (c->microvolt == s->microvolt && c->microvolt_min == s->microvolt_min &&
-	    c->microvolt_max == s->microvolt_max)
+	if (c->s.microvolt == s->microvolt && c->s.microvolt_min == s->microvolt_min &&
+	    c->s.microvolt_max == s->microvolt_max)
 		return 0;
-	return s->microvolt > c->microvolt ||
-			       (s->microvolt == c->microvolt &&
-				s->microvolt_min > c->microvolt_min)
+	return s->microvolt > c->s.microvolt ||
+			       (s->microvolt == c->s.microvolt &&
+				s->microvolt_min > c->s.microvolt_min)
 		   ? 1
 		   : -1;
 }
@@ -112,8 +112,8 @@ static int supply_dir(const struct dmn_opp_dev *od, unsigned k,
 static void supply_record(struct dmn_opp_dev *od, unsigned k,
 			  const struct dmn_opp_supply *s)
 {
-	od->supply[k] = *s;
-	od->supply_known[k] = true;
+	od->supply[k].s = *s;
+	od->supply[k].known = true;
 }
 
 /* How a supply is called: towards the target going up (unsafe) or down
@@ -128,9 +128,9 @@ static int supply_call(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned k,
 		       struct dmn_opp_report *rep)
 {
 	uint64_t old_uv = how == SUP_BACK ? s->microvolt
-			: od->supply_known[k] ? od->supply[k].microvolt : 0;
+			: od->supply[k].known ? od->supply[k].s.microvolt : 0;
 	if (how == SUP_BACK)
-		s = &od->supply[k];
+		s = &od->supply[k].s;
 	int err = od->reg->set_voltage(od->reg_user, od->pdev->handle, k,
 				       s->microvolt_min, s->microvolt,
 				       s->microvolt_max);
@@ -138,28 +138,20 @@ static int supply_call(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned k,
 			 how != SUP_UP, old_uv, s->microvolt);
 }
 
-/* The provider records live in one block: the supplies, then whether
- * each is known. */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n)
 {
 	if (n <= od->cap_supply)
 		return 0;
 	/* n <= 255 (an entry's supplies): the size cannot overflow */
-	const size_t each = sizeof(struct dmn_opp_supply) + sizeof(bool);
-	char *block = dmn__alloc(ctx, n * each);
+	size_t old = od->cap_supply * sizeof(*od->supply);
+	char *block = dmn__alloc(ctx, n * sizeof(*od->supply));
 	if (!block)
 		return -ENOMEM;
-	memset(block, 0, n * each);
-	struct dmn_opp_supply *supply = (struct dmn_opp_supply *)block;
-	bool *known = (bool *)(supply + n);
-	if (od->cap_supply) {
-		memcpy(supply, od->supply, od->cap_supply * sizeof(*supply));
-		memcpy(known, od->supply_known,
-		       od->cap_supply * sizeof(*known));
-	}
+	memset(block + old, 0, n * sizeof(*od->supply) - old);
+	if (old)
+		memcpy(block, od->supply, old);
 	dmn__free(ctx, od->supply);
-	od->supply = supply;
-	od->supply_known = known;
+	od->supply = (struct dmn_opp_supply_rec *)(void *)block;
 	od->cap_supply = n;
 	return 0;
 }
@@ -181,8 +173,6 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	bool has_reg = od->reg && od->reg->set_voltage;
 	unsigned n_sup = has_reg ? to->n_supplies : 0, k;
 	const struct dmn_opp_supply *s = oe_supplies(to);
-	if (dmn__opp_dev_reserve(ctx, od, n_sup))
-		return -ENOMEM; /* nothing called yet */
 	enum dmn_op failed_op = DMN_OP_REGULATOR;
 	int err = 0;
 	for (k = 0; k < n_sup && !err; k++)
@@ -201,7 +191,7 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		 * to go back stays where it went. */
 		while (k--)
 			if (supply_dir(od, k, &s[k]) > 0 &&
-			    (!od->supply_known[k] ||
+			    (!od->supply[k].known ||
 			     supply_call(ctx, od, k, &s[k], SUP_BACK, rep)))
 				supply_record(od, k, &s[k]);
 		return err;
