@@ -230,10 +230,13 @@ struct dmn_opp_ctx {
 	 * done with inside one call, never across a callback. */
 	int *req_slot;
 	unsigned cap_req_slot;
-	struct dmn_domain **walk; /* ancestor walk: stack and marks by slot */
+	/* The ancestor walk: its stack in walk[].d and, by domain slot, its
+	 * visit marks in walk[].mark (one array, grown to every slot). */
+	struct {
+		struct dmn_domain *d;
+		uint32_t mark;
+	} *walk;
 	unsigned cap_walk;
-	uint32_t *dom_mark;
-	unsigned cap_dom_mark;
 	uint32_t dom_gen;
 	uint32_t table_gen; /* opp_table.mark */
 };

@@ -19,17 +19,14 @@ int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req)
 {
 	struct dmn_opp_ctx *oc = ctx->opp; /* made with the first table */
 	unsigned slots = ctx->domains.n_slots + 1;
+	unsigned old = oc->cap_walk;
 	if (dmn_grow(ctx, (void **)&oc->req_slot, &oc->cap_req_slot,
 		     n_req + 1, sizeof(*oc->req_slot)) ||
 	    dmn_grow(ctx, (void **)&oc->walk, &oc->cap_walk, slots,
 		     sizeof(*oc->walk)))
 		return -ENOMEM;
-	unsigned old = oc->cap_dom_mark;
-	if (dmn_grow(ctx, (void **)&oc->dom_mark, &oc->cap_dom_mark, slots,
-		     sizeof(*oc->dom_mark)))
-		return -ENOMEM;
-	for (unsigned i = old; i < oc->cap_dom_mark; i++)
-		oc->dom_mark[i] = 0; /* below any generation in use */
+	for (unsigned i = old; i < oc->cap_walk; i++)
+		oc->walk[i].mark = 0; /* below any generation in use */
 	return 0;
 }
 
@@ -57,8 +54,8 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
 		return -ENOMEM;
 	uint32_t gen = ++oc->dom_gen;
 	if (!gen) { /* wrapped: old marks could alias */
-		for (unsigned i = 0; i < oc->cap_dom_mark; i++)
-			oc->dom_mark[i] = 0;
+		for (unsigned i = 0; i < oc->cap_walk; i++)
+			oc->walk[i].mark = 0;
 		gen = oc->dom_gen = 1;
 	}
 	unsigned n = 0;
@@ -69,16 +66,17 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
 			if (level_handle(p) == t)
 				return 1;
 			unsigned slot = dom_slot(p);
-			if (slot >= oc->cap_dom_mark || n >= oc->cap_walk)
+			/* the stack holds distinct slots below cap_walk: room */
+			if (slot >= oc->cap_walk)
 				return -ENOMEM; /* a domain made mid-call */
-			if (oc->dom_mark[slot] == gen)
+			if (oc->walk[slot].mark == gen)
 				continue;
-			oc->dom_mark[slot] = gen;
-			oc->walk[n++] = p;
+			oc->walk[slot].mark = gen;
+			oc->walk[n++].d = p;
 		}
 		if (!n)
 			return 0;
-		cur = oc->walk[--n];
+		cur = oc->walk[--n].d;
 	}
 }
 

@@ -46,7 +46,6 @@ static void opp_fini(struct dmn_ctx *ctx)
 	dmn__handle_table_fini(ctx, &oc->tables);
 	dmn__free(ctx, oc->req_slot);
 	dmn__free(ctx, oc->walk);
-	dmn__free(ctx, oc->dom_mark);
 	dmn__free(ctx, oc);
 	ctx->opp = 0;
 	ctx->opp_fini = 0;
