@@ -50,7 +50,9 @@ int dmn_opp_set_available(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t i
 			    opp_follow_permitted(ctx, od, v);
 			if (!p)
 				p = v;
-			err = dmn__opp_hw_move(ctx, od, p, &rep);
+			err = dmn__opp_dev_reserve(ctx, od, p->n_supplies);
+			if (!err)
+				err = dmn__opp_hw_move(ctx, od, p, &rep);
 			if (!err)
 				od->run_id = p->id;
 		}
