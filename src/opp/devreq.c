@@ -75,17 +75,15 @@ struct raise {
 /* Settling down: every owner of @order to its effective entry, requirers
  * first (a requirer lowers before what it required). Safe: a failure is
  * noted, that owner stays higher. */
-static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order,
-			struct dmn_opp_report *rep)
+static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
 {
 	for (; order; order = order->order_next)
 		for (struct dmn_opp_dev *b = order->devices; b; b = b->next) {
 			const struct dmn_opp_entry *eff = effective(b);
 			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
-			dmn__opp_note(ctx, rep,
-				 dmn__opp_move_locked(ctx, b, eff, b->requested_hz,
-						 rep));
+			dmn__opp_note(ctx,
+				 dmn__opp_move_locked(ctx, b, eff, b->requested_hz));
 		}
 }
 
@@ -93,8 +91,7 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order,
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
  * The first failure is returned; rs->moved is what moved. */
-static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
-		     struct dmn_opp_report *rep)
+static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
 {
 	struct dmn_opp_dev *todo = 0, *b;
 	for (struct dmn_opp_table *t = rs->order; t; t = t->order_next)
@@ -114,8 +111,7 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
 	int err = 0;
 	while (todo && !err) {
 		b = todo;
-		err = dmn__opp_move_locked(ctx, b, b->req_extra, b->requested_hz,
-					   rep);
+		err = dmn__opp_move_locked(ctx, b, b->req_extra, b->requested_hz);
 		if (!err) {
 			todo = b->undo_next;
 			b->undo_next = rs->moved;
@@ -132,16 +128,14 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
 /* Undo calls are calls like any other: a failing one leaves that owner
  * where it is (records match) and is reported. An owner that ran at no
  * OPP before gets its clock back too (moving to no OPP only drops votes). */
-static void roll_back(struct dmn_ctx *ctx, struct raise *rs,
-		      struct dmn_opp_report *rep)
+static void roll_back(struct dmn_ctx *ctx, struct raise *rs)
 {
 	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next) {
 		int err = dmn__opp_move_locked(ctx, b, b->undo_was,
-					  b->requested_hz, rep);
+					  b->requested_hz);
 		if (!err && !b->undo_was && b->undo_clock_known)
-			err = dmn__opp_clock_step(ctx, b, b->undo_clock_hz, 1,
-					     rep);
-		dmn__opp_note(ctx, rep, err);
+			err = dmn__opp_clock_step(ctx, b, b->undo_clock_hz, 1);
+		dmn__opp_note(ctx, err);
 	}
 }
 
@@ -165,27 +159,25 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
  * (the caller counts the device's new state first: req_extra or
  * req_active). raise_begin: the raise: 0, or the first failure. */
 static int raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-		       struct raise *rs, struct dmn_opp_report *rep)
+		       struct raise *rs)
 {
 	rs->moved = 0;
 	rs->order = owners(ctx, t);
-	return settle_up(ctx, rs, rep);
+	return settle_up(ctx, rs);
 }
 
 /* After the change (@err: its result or raise_begin's, the caller's count
  * undone): the owners settle to what is left, or go back on failure. */
-static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err,
-		      struct dmn_opp_report *rep)
+static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err)
 {
 	if (err)
-		roll_back(ctx, rs, rep);
+		roll_back(ctx, rs);
 	else
-		settle_down(ctx, rs->order, rep);
+		settle_down(ctx, rs->order);
 }
 
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz,
-		    struct dmn_opp_report *rep)
+		    const struct dmn_opp_entry *target, uint64_t hz)
 {
 	uint32_t old_own = od->own_id;
 	/* its own rate is now its latest own word on every attachment */
@@ -195,11 +187,11 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	const struct dmn_opp_entry *eff = effective(od);
 	struct raise rs;
 	od->req_extra = eff; /* counted with the old entry: a raise */
-	int err = raise_begin(ctx, od->table, &rs, rep);
+	int err = raise_begin(ctx, od->table, &rs);
 	if (!err)
-		err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
+		err = dmn__opp_move_locked(ctx, od, eff, hz);
 	od->req_extra = 0;
-	raise_end(ctx, &rs, err, rep);
+	raise_end(ctx, &rs, err);
 	if (err)
 		od->own_id = old_own;
 	return err;
@@ -215,21 +207,23 @@ int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 	if (!pdev)
 		return err;
 	struct dmn_opp_dev *od = dev_opp_state(pdev);
-	struct dmn_opp_report rep = {0};
 	struct raise rs;
 	/* a first get: what it requires counts while the resume is checked */
 	bool resume = od && !pdev->usage;
+	ctx->op_error = 0;
 	if (resume)
 		od->req_active = true;
-	err = raise_begin(ctx, resume ? od->table : 0, &rs, &rep);
-	if (!err)
+	err = raise_begin(ctx, resume ? od->table : 0, &rs);
+	if (!err) {
+		int first = ctx->op_error; /* the core's call clears it */
 		err = dmn__pd_device_get_locked(ctx, dev);
+		ctx->op_error = first;
+	}
 	if (resume)
 		od->req_active = false;
-	raise_end(ctx, &rs, err, &rep); /* active now: settling moves none */
-	if (rep.first_error || err) /* atomic: see txn_result */
-		__atomic_store_n(&ctx->last_error,
-				 err ? err : rep.first_error, __ATOMIC_RELAXED);
+	raise_end(ctx, &rs, err); /* active now: settling moves none */
+	if (ctx->op_error || err) /* atomic: see txn_result */
+		txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -247,18 +241,16 @@ int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
 	struct dmn_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct dmn_opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	if (od && !pdev->usage) {
-		struct dmn_opp_report rep = {0};
-		dmn__opp_requirements_settle(ctx, od->table, &rep);
-		if (rep.first_error && !ctx->last_error)
-			__atomic_store_n(&ctx->last_error, rep.first_error,
-					 __ATOMIC_RELAXED);
+		ctx->op_error = 0;
+		dmn__opp_requirements_settle(ctx, od->table);
+		if (ctx->op_error && !ctx->last_error)
+			txn_result(ctx, 0);
 	}
 	dmn__unlock(ctx);
 	return 0;
 }
 
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			     struct dmn_opp_report *rep)
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
-	settle_down(ctx, owners(ctx, t), rep);
+	settle_down(ctx, owners(ctx, t));
 }

@@ -241,9 +241,6 @@ struct dmn_opp_ctx {
 	uint32_t table_gen; /* opp_table.mark */
 };
 
-struct dmn_opp_report {
-	int first_error; /* first callback error of the operation */
-};
 
 /* table.c */
 struct dmn_opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, dmn_opp_table_t h);
@@ -320,20 +317,21 @@ int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
 			 const struct dmn_device *dev, uint32_t *levels,
 			 bool *driven, unsigned max);
 void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
-/* Finish a public state-changing OPP call: record dmn_last_error(). */
-int dmn__opp_result(struct dmn_ctx *ctx, const struct dmn_opp_report *rep, int err);
 
 /* rate.c */
-void dmn__opp_note(struct dmn_ctx *ctx, struct dmn_opp_report *rep, int err);
+/* A callback failure of the running OPP operation: the first one is its
+ * ctx->op_error (dmn_last_error() through txn_result), whatever core
+ * transactions run in between (each of those clears it: the callers keep
+ * the first around them). */
+void dmn__opp_note(struct dmn_ctx *ctx, int err);
 void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 		  const struct dmn_opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value);
 int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz,
-		    struct dmn_opp_report *rep);
+		    const struct dmn_opp_entry *target, uint64_t hz);
 /* The clock to @hz (nothing when already there); @safe for events. */
 int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz,
-		   int safe, struct dmn_opp_report *rep);
+		   int safe);
 /* Room for @n supplies in the device's provider records: 0, -ENOMEM.
  * Grown by a move before it calls anything (none at bind or add: a device
  * that never moves keeps none). */
@@ -343,7 +341,7 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
  * supply records have room for @to's supplies (dmn__opp_dev_reserve). An
  * unsafe failure undoes its own supply steps and is returned. */
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		const struct dmn_opp_entry *to, struct dmn_opp_report *rep);
+		const struct dmn_opp_entry *to);
 
 /* bind.c: dmn__enter for a device's OPP state: -EINVAL, -EDEADLK, -EBADF
  * (no such device), then -ENOENT (not bound). Returns the state with the
@@ -356,13 +354,11 @@ struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 /* devreq.c: dmn_opp_set_rate's move with the device-to-device requirements
  * of @od's table (owners raised first, settled after). */
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz,
-		    struct dmn_opp_report *rep);
+		    const struct dmn_opp_entry *target, uint64_t hz);
 
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
- * is left; failures are safe, noted in @rep. */
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			     struct dmn_opp_report *rep);
+ * is left; failures are safe, noted (dmn__opp_note). */
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t);
 
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose
