@@ -158,8 +158,9 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
 /* A change of one device of table @t with its owners raised around it
  * (the caller counts the device's new state first: req_extra or
  * req_active). raise_begin: the raise: 0, or the first failure. */
-static int raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-		       struct raise *rs)
+DMN_SIZE_NOINLINE static int raise_begin(struct dmn_ctx *ctx,
+					 struct dmn_opp_table *t,
+					 struct raise *rs)
 {
 	rs->moved = 0;
 	rs->order = owners(ctx, t);

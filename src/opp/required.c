@@ -46,8 +46,9 @@ static dmn_opp_table_t level_handle(const struct dmn_domain *d)
  * of the OPP layer's own (this runs inside core transactions, whose visit
  * marks must not be touched): each ancestor once, no depth limit.
  * 1 yes, 0 no, -ENOMEM. */
-static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
-			dmn_opp_table_t t)
+DMN_SIZE_NOINLINE static int ancestor_has(struct dmn_ctx *ctx,
+					  const struct dmn_domain *d,
+					  dmn_opp_table_t t)
 {
 	struct dmn_opp_ctx *oc = ctx->opp;
 	if (dmn__opp_scratch_reserve(ctx, 0))

@@ -278,8 +278,8 @@ static const struct {
 };
 
 /* Everything of @d that needs no other table; @d's lists are there. */
-static int check_values(const struct dmn_opp_table *t,
-			const struct dmn_opp_desc *d)
+DMN_SIZE_NOINLINE static int check_values(const struct dmn_opp_table *t,
+					  const struct dmn_opp_desc *d)
 {
 	bool has_level = d->flags & DMN_OPP_FLAG_HAS_LEVEL;
 	if (d->n_hz && !d->hz[0])
