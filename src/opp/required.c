@@ -280,15 +280,20 @@ void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 
 /* ---- links --------------------------------------------------------------- */
 
-/* Set the map on every parent link of @child, recomputing each one's
- * requirement (a new parent can take a required OPP from another). */
+/* Set the map on every parent link of @child if it takes its levels from a
+ * table, recomputing each one's requirement (a new parent can take a
+ * required OPP from another); with @reserve, the map's ancestor walk is
+ * made to fit first (nothing is set if it cannot). The first error. */
 static int resync_parents(struct dmn_ctx *ctx, dmn_domain_t child,
-			  struct dmn_opp_domain *od)
+			  bool reserve)
 {
-	int first = 0;
 	dmn_relock(ctx);
 	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
-	for (unsigned i = 0; c && i < c->n_parents; i++) {
+	struct dmn_opp_domain *od = c ? c->opp_state : 0;
+	int first = od && reserve ? dmn__opp_scratch_reserve(ctx, 0) : 0;
+	if (first)
+		od = 0; /* no room: nothing set */
+	for (unsigned i = 0; od && i < c->n_parents; i++) {
 		int err = dmn__link_set_map_locked(ctx, c->parents[i], domain_map,
 						   od);
 		if (err && !first)
@@ -305,20 +310,11 @@ int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t chil
 	int err = dmn_link_add(ctx, parent, child);
 	if (err)
 		return err;
-	dmn_relock(ctx);
-	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
-	struct dmn_opp_domain *od = c ? c->opp_state : 0;
-	if (od) /* the map's ancestor walk */
-		err = dmn__opp_scratch_reserve(ctx, 0);
-	dmn__unlock(ctx);
-	if (!od)
-		return 0;
 	/* the new link's map, and the others' requirements again */
-	if (!err)
-		err = resync_parents(ctx, child, od);
+	err = resync_parents(ctx, child, true);
 	if (err) {
 		dmn_link_remove(ctx, parent, child);
-		resync_parents(ctx, child, od);
+		resync_parents(ctx, child, false);
 	}
 	return err;
 }
