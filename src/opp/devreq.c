@@ -108,20 +108,20 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
 			b->undo_next = todo;
 			todo = b;
 		}
+	/* req_extra is read by effective() only: no move reads it */
 	int err = 0;
-	while (todo && !err) {
+	while (todo) {
 		b = todo;
-		err = dmn__opp_move_locked(ctx, b, b->req_extra, b->requested_hz);
+		todo = b->undo_next;
+		const struct dmn_opp_entry *to = b->req_extra;
+		b->req_extra = 0;
+		if (!err)
+			err = dmn__opp_move_locked(ctx, b, to, b->requested_hz);
 		if (!err) {
-			todo = b->undo_next;
 			b->undo_next = rs->moved;
 			rs->moved = b;
 		}
 	}
-	for (struct dmn_opp_dev *l = todo; l; l = l->undo_next)
-		l->req_extra = 0;
-	for (struct dmn_opp_dev *l = rs->moved; l; l = l->undo_next)
-		l->req_extra = 0;
 	return err;
 }
 
