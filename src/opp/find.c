@@ -14,24 +14,6 @@
 
 enum find_how { FIND_EXACT, FIND_CEIL, FIND_FLOOR };
 
-/* First position whose key is >= @key (@upper: > @key): a binary search on
- * the level (@level: level tables) or hz[0] (frequency tables). */
-static unsigned bound(const struct dmn_opp_table *t, uint64_t key, bool level,
-		      bool upper)
-{
-	unsigned lo = 0, hi = t->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		const struct dmn_opp_entry *e = opp_sorted_at(t, mid);
-		uint64_t k = level ? e->level : oe_hz(e)[0];
-		if (upper ? k <= key : k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The last usable position before @end, or -1. */
 static int usable_down(const struct dmn_opp_table *t, unsigned end)
 {
@@ -47,9 +29,9 @@ static int find_freq(const struct dmn_opp_table *t, uint64_t hz, enum find_how h
 		return -1;
 	int pos;
 	if (how == FIND_FLOOR) {
-		pos = usable_down(t, bound(t, hz, false, true));
+		pos = usable_down(t, opp_bound(t, hz, false, true));
 	} else {
-		pos = dmn__opp_usable_up(t, bound(t, hz, false, false));
+		pos = dmn__opp_usable_up(t, opp_bound(t, hz, false, false));
 		if (how == FIND_EXACT && pos >= 0 &&
 		    oe_hz(opp_sorted_at(t, pos))[0] != hz)
 			pos = -1;
@@ -66,9 +48,9 @@ static int find_level(const struct dmn_opp_table *t, uint32_t level,
 	if (!t->has_freq) {
 		int pos;
 		if (how == FIND_FLOOR) {
-			pos = usable_down(t, bound(t, level, true, true));
+			pos = usable_down(t, opp_bound(t, level, true, true));
 		} else {
-			pos = dmn__opp_usable_up(t, bound(t, level, true, false));
+			pos = dmn__opp_usable_up(t, opp_bound(t, level, true, false));
 			if (how == FIND_EXACT && pos >= 0 &&
 			    opp_sorted_at(t, pos)->level != level)
 				pos = -1;

@@ -280,6 +280,25 @@ struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
 				     struct dmn_opp_table *from, bool devices);
 
 /* lookup.c: positions in t->sorted; -1 if none */
+/* First position whose key is >= @key (@upper: > @key): a binary search on
+ * the level (@level: level tables) or hz[0] (frequency tables). Inline: the
+ * public look-ups (find.c) and a hosted build's set_rate and rounding use
+ * it; a firmware core searches with dmn__opp_entry_pos instead. */
+static inline unsigned opp_bound(const struct dmn_opp_table *t, uint64_t key,
+				 bool level, bool upper)
+{
+	unsigned lo = 0, hi = t->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		const struct dmn_opp_entry *e = opp_sorted_at(t, mid);
+		uint64_t k = level ? e->level : oe_hz(e)[0];
+		if (upper ? k <= key : k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 /* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos);
 int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz);
