@@ -23,7 +23,6 @@ int dmn_opp_set_available(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t i
 	if (!t)
 		return err;
 	struct dmn_opp_entry *e = dmn__opp_entry_by_id(t, id);
-	struct dmn_opp_report rep = {0};
 	err = e ? 0 : -ENOENT;
 	if (err || available || !oe_available(e)) {
 		if (!err)
@@ -40,7 +39,7 @@ int dmn_opp_set_available(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t i
 	for (struct dmn_opp_dev *od = t->devices; od && !err; od = od->next) {
 		if (od->vote_id == id) {
 			err = dmn__opp_move_locked(ctx, od, usable_above(t, e),
-					      od->requested_hz, &rep);
+					      od->requested_hz);
 		} else if (od->run_id == id) {
 			/* A follower running above its own OPP: where it may.
 			 */
@@ -50,14 +49,16 @@ int dmn_opp_set_available(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t i
 			    opp_follow_permitted(ctx, od, v);
 			if (!p)
 				p = v;
-			err = dmn__opp_hw_move(ctx, od, p, &rep);
+			err = dmn__opp_dev_reserve(ctx, od, p->n_supplies);
+			if (!err)
+				err = dmn__opp_hw_move(ctx, od, p);
 			if (!err)
 				od->run_id = p->id;
 		}
 	}
 	if (err)
 		oe_set_available(e, true); /* devices already moved stay moved */
-	err = dmn__opp_result(ctx, &rep, err);
+	err = txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -79,7 +79,7 @@ int dmn_opp_device_set_regulators(struct dmn_ctx *ctx, dmn_device_t dev,
 	od->reg = ops;
 	od->reg_user = ops ? user : 0;
 	for (unsigned i = 0; i < od->cap_supply; i++)
-		od->supply_known[i] = false;
+		od->supply[i].known = false;
 	dmn__unlock(ctx);
 	return 0;
 }

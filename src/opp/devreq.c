@@ -20,7 +20,6 @@
 #include "opp_internal.h"
 
 #include <errno.h>
-#include <string.h>
 
 /* A requirer's requirements count while it is active, or while its resume
  * is being checked. */
@@ -65,92 +64,79 @@ static const struct dmn_opp_entry *effective(const struct dmn_opp_dev *b)
 	return best;
 }
 
-/* Owners moved by a raise, to put back in reverse on failure. */
-struct moved {
-	struct {
-		struct dmn_opp_dev *od;
-		const struct dmn_opp_entry *was;
-		uint64_t clock_hz; /* what its clock was at, if known */
-		bool clock_known;
-	} *log;
-	unsigned n, cap;
-	unsigned first; /* log[first..n) moved: the later ones first */
+/* A raise of the owners (below): the tables it reaches, requirers first
+ * (dmn__opp_reach's list), and the owners it moved, the last moved first
+ * (through their undo_next), to put back in that order on failure. */
+struct raise {
+	struct dmn_opp_table *order;
+	struct dmn_opp_dev *moved;
 };
 
-/* Settling down: every owner in @r to its effective entry, requirers
+/* Settling down: every owner of @order to its effective entry, requirers
  * first (a requirer lowers before what it required). Safe: a failure is
  * noted, that owner stays higher. */
-static void settle_down(struct dmn_ctx *ctx, const struct dmn_opp_reach *r,
-			struct dmn_opp_report *rep)
+static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
 {
-	for (unsigned i = r->n; i-- > 0;)
-		for (struct dmn_opp_dev *b = r->order[i]->devices; b; b = b->next) {
+	for (; order; order = order->order_next)
+		for (struct dmn_opp_dev *b = order->devices; b; b = b->next) {
 			const struct dmn_opp_entry *eff = effective(b);
 			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
-			dmn__opp_note(ctx, rep,
-				 dmn__opp_move_locked(ctx, b, eff, b->requested_hz,
-						 rep));
+			dmn__opp_note(ctx,
+				 dmn__opp_move_locked(ctx, b, eff, b->requested_hz));
 		}
 }
 
 /* Raising: first every owner's new entry, requirers first (each counting
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
- * The first failure is returned; log[first..n) is what moved. */
-static int settle_up(struct dmn_ctx *ctx, const struct dmn_opp_reach *r,
-		     struct moved *undo, struct dmn_opp_report *rep)
+ * The first failure is returned; rs->moved is what moved. */
+static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
 {
-	int err = 0;
-	undo->n = 0;
-	for (unsigned i = r->n; !err && i-- > 0;)
-		for (struct dmn_opp_dev *b = r->order[i]->devices; !err && b;
-		     b = b->next) {
+	struct dmn_opp_dev *todo = 0, *b;
+	for (struct dmn_opp_table *t = rs->order; t; t = t->order_next)
+		for (b = t->devices; b; b = b->next) {
 			const struct dmn_opp_entry *eff = effective(b);
 			const struct dmn_opp_entry *was =
 			    dmn__opp_entry_by_id(b->table, b->vote_id);
 			if (eff == was)
 				continue;
-			/* -ENOMEM: nothing moved yet */
-			err = dmn_grow(ctx, (void **)&undo->log, &undo->cap,
-				       undo->n + 1, sizeof(*undo->log));
-			if (err)
-				break;
 			b->req_extra = eff;
-			undo->log[undo->n].od = b;
-			undo->log[undo->n].was = was;
-			undo->log[undo->n].clock_hz = b->clock_hz;
-			undo->log[undo->n++].clock_known = b->clock_known;
+			b->undo_was = was;
+			b->undo_clock_hz = b->clock_hz;
+			b->undo_clock_known = b->clock_known;
+			b->undo_next = todo;
+			todo = b;
 		}
-	undo->first = undo->n;
-	while (undo->first > 0 && !err) {
-		struct dmn_opp_dev *b = undo->log[undo->first - 1].od;
-		err = dmn__opp_move_locked(ctx, b, b->req_extra, b->requested_hz,
-				      rep);
+	/* req_extra is read by effective() only: no move reads it */
+	int err = 0;
+	while (todo) {
+		b = todo;
+		todo = b->undo_next;
+		const struct dmn_opp_entry *to = b->req_extra;
+		b->req_extra = 0;
 		if (!err)
-			undo->first--;
+			err = dmn__opp_move_locked(ctx, b, to, b->requested_hz);
+		if (!err) {
+			b->undo_next = rs->moved;
+			rs->moved = b;
+		}
 	}
-	for (unsigned k = 0; k < undo->n; k++)
-		undo->log[k].od->req_extra = 0;
 	return err;
 }
 
 /* Undo calls are calls like any other: a failing one leaves that owner
  * where it is (records match) and is reported. An owner that ran at no
  * OPP before gets its clock back too (moving to no OPP only drops votes). */
-static void roll_back(struct dmn_ctx *ctx, struct moved *undo,
-		      struct dmn_opp_report *rep)
+static void roll_back(struct dmn_ctx *ctx, struct raise *rs)
 {
-	for (unsigned k = undo->first; k < undo->n; k++) {
-		struct dmn_opp_dev *b = undo->log[k].od;
-		int err = dmn__opp_move_locked(ctx, b, undo->log[k].was,
-					  b->requested_hz, rep);
-		if (!err && !undo->log[k].was && undo->log[k].clock_known)
-			err = dmn__opp_clock_step(ctx, b, undo->log[k].clock_hz, 1,
-					     rep);
-		dmn__opp_note(ctx, rep, err);
+	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next) {
+		int err = dmn__opp_move_locked(ctx, b, b->undo_was,
+					  b->requested_hz);
+		if (!err && !b->undo_was && b->undo_clock_known)
+			err = dmn__opp_clock_step(ctx, b, b->undo_clock_hz, 1);
+		dmn__opp_note(ctx, err);
 	}
-	undo->n = undo->first = 0;
 }
 
 static bool has_device_deps(const struct dmn_opp_table *t)
@@ -161,50 +147,38 @@ static bool has_device_deps(const struct dmn_opp_table *t)
 	return false;
 }
 
-/* A change of one device of table @t with its owners raised around it
- * (the caller counts the device's new state first: req_extra or
- * req_active). raise_begin: the order (nothing when @t is NULL or requires
- * no device table) and the raise: 0, or the first failure. */
-struct raise {
-	struct dmn_opp_reach r;
-	struct moved undo;
-};
-
-/* The owners a change of a device of @t reaches (none when @t is NULL or
- * requires no device table): 0 or -ENOMEM, @r empty then. */
-static int owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-		  struct dmn_opp_reach *r)
+/* The tables of the owners a change of a device of @t reaches, requirers
+ * first (none when @t is NULL or requires no device table). */
+static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
+				    struct dmn_opp_table *t)
 {
-	memset(r, 0, sizeof(*r));
-	if (!t || !has_device_deps(t))
-		return 0;
-	return dmn__opp_reach(ctx, t, true, r);
+	return t && has_device_deps(t) ? dmn__opp_reach(ctx, t, true) : 0;
 }
 
-static int raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-		       struct raise *rs, struct dmn_opp_report *rep)
+/* A change of one device of table @t with its owners raised around it
+ * (the caller counts the device's new state first: req_extra or
+ * req_active). raise_begin: the raise: 0, or the first failure. */
+DMN_SIZE_NOINLINE static int raise_begin(struct dmn_ctx *ctx,
+					 struct dmn_opp_table *t,
+					 struct raise *rs)
 {
-	memset(&rs->undo, 0, sizeof(rs->undo));
-	int err = owners(ctx, t, &rs->r);
-	return err ? err : settle_up(ctx, &rs->r, &rs->undo, rep);
+	rs->moved = 0;
+	rs->order = owners(ctx, t);
+	return settle_up(ctx, rs);
 }
 
 /* After the change (@err: its result or raise_begin's, the caller's count
  * undone): the owners settle to what is left, or go back on failure. */
-static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err,
-		      struct dmn_opp_report *rep)
+static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err)
 {
 	if (err)
-		roll_back(ctx, &rs->undo, rep);
+		roll_back(ctx, rs);
 	else
-		settle_down(ctx, &rs->r, rep);
-	dmn__free(ctx, rs->undo.log);
-	dmn__free(ctx, rs->r.order);
+		settle_down(ctx, rs->order);
 }
 
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz,
-		    struct dmn_opp_report *rep)
+		    const struct dmn_opp_entry *target, uint64_t hz)
 {
 	uint32_t old_own = od->own_id;
 	/* its own rate is now its latest own word on every attachment */
@@ -214,11 +188,11 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	const struct dmn_opp_entry *eff = effective(od);
 	struct raise rs;
 	od->req_extra = eff; /* counted with the old entry: a raise */
-	int err = raise_begin(ctx, od->table, &rs, rep);
+	int err = raise_begin(ctx, od->table, &rs);
 	if (!err)
-		err = dmn__opp_move_locked(ctx, od, eff, hz, rep);
+		err = dmn__opp_move_locked(ctx, od, eff, hz);
 	od->req_extra = 0;
-	raise_end(ctx, &rs, err, rep);
+	raise_end(ctx, &rs, err);
 	if (err)
 		od->own_id = old_own;
 	return err;
@@ -234,21 +208,23 @@ int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 	if (!pdev)
 		return err;
 	struct dmn_opp_dev *od = dev_opp_state(pdev);
-	struct dmn_opp_report rep = {0};
 	struct raise rs;
 	/* a first get: what it requires counts while the resume is checked */
 	bool resume = od && !pdev->usage;
+	ctx->op_error = 0;
 	if (resume)
 		od->req_active = true;
-	err = raise_begin(ctx, resume ? od->table : 0, &rs, &rep);
-	if (!err)
+	err = raise_begin(ctx, resume ? od->table : 0, &rs);
+	if (!err) {
+		int first = ctx->op_error; /* the core's call clears it */
 		err = dmn__pd_device_get_locked(ctx, dev);
+		ctx->op_error = first;
+	}
 	if (resume)
 		od->req_active = false;
-	raise_end(ctx, &rs, err, &rep); /* active now: settling moves none */
-	if (rep.first_error || err) /* atomic: see txn_result */
-		__atomic_store_n(&ctx->last_error,
-				 err ? err : rep.first_error, __ATOMIC_RELAXED);
+	raise_end(ctx, &rs, err); /* active now: settling moves none */
+	if (ctx->op_error || err) /* atomic: see txn_result */
+		txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -266,21 +242,16 @@ int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
 	struct dmn_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
 	struct dmn_opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	if (od && !pdev->usage) {
-		struct dmn_opp_report rep = {0};
-		dmn__opp_requirements_settle(ctx, od->table, &rep);
-		if (rep.first_error && !ctx->last_error)
-			__atomic_store_n(&ctx->last_error, rep.first_error,
-					 __ATOMIC_RELAXED);
+		ctx->op_error = 0;
+		dmn__opp_requirements_settle(ctx, od->table);
+		if (ctx->op_error && !ctx->last_error)
+			txn_result(ctx, 0);
 	}
 	dmn__unlock(ctx);
 	return 0;
 }
 
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			     struct dmn_opp_report *rep)
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
-	struct raise rs;
-	memset(&rs.undo, 0, sizeof(rs.undo));
-	dmn__opp_note(ctx, rep, owners(ctx, t, &rs.r));
-	raise_end(ctx, &rs, 0, rep);
+	settle_down(ctx, owners(ctx, t));
 }

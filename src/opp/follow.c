@@ -70,11 +70,10 @@ const struct dmn_opp_entry *dmn__opp_permitted(struct dmn_ctx *ctx, struct dmn_o
 static void follow_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 			const struct dmn_opp_entry *to)
 {
-	struct dmn_opp_report rep = {0};
-	if (!dmn__opp_hw_move(ctx, od, to, &rep))
+	/* the records first: nothing is called without them */
+	if (!dmn__opp_dev_reserve(ctx, od, to->n_supplies) &&
+	    !dmn__opp_hw_move(ctx, od, to))
 		od->run_id = to->id;
-	if (rep.first_error && !ctx->op_error)
-		ctx->op_error = rep.first_error;
 }
 
 static bool attached_to(const struct dmn_opp_dev *od, uint32_t dom)
@@ -189,7 +188,6 @@ int dmn_opp_device_follow(struct dmn_ctx *ctx, dmn_device_t dev, bool follow)
 	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
 	if (!od)
 		return err;
-	struct dmn_opp_report rep = {0};
 	ctx->op_error = 0;
 	const struct dmn_opp_entry *vote = dmn__opp_entry_by_id(od->table, od->vote_id);
 	const struct dmn_opp_entry *run = dmn__opp_entry_by_id(od->table, od->run_id);
@@ -214,8 +212,7 @@ int dmn_opp_device_follow(struct dmn_ctx *ctx, dmn_device_t dev, bool follow)
 		if (vote && run && run != vote)
 			follow_move(ctx, od, vote);
 	}
-	rep.first_error = ctx->op_error;
-	err = dmn__opp_result(ctx, &rep, err);
+	err = txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

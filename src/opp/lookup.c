@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Look-ups: a binary search over the sorted entries, then a step over the
+ * Look-ups: a binary search over the sorted entries (a firmware core's:
+ * dmn__opp_entry_pos of a probe entry that sorts first among those at the
+ * key; a hosted build's: opp_bound on the key), then a step over the
  * unusable neighbours (disabled, or turbo without boost).
  *
  * Cost: O(log n + k), k = the run of consecutive unusable entries stepped
@@ -12,22 +14,6 @@
 #include "opp_internal.h"
 
 #include <errno.h>
-
-unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key, bool level,
-			bool upper)
-{
-	unsigned lo = 0, hi = t->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		const struct dmn_opp_entry *e = opp_sorted_at(t, mid);
-		uint64_t k = level ? e->level : oe_hz(e)[0];
-		if (upper ? k <= key : k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos)
 {
@@ -41,7 +27,18 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)
 		return -1;
-	return dmn__opp_usable_up(t, dmn__opp_bound_freq(t, hz, false));
+#if DMN_FAST_PATHS
+	return dmn__opp_usable_up(t, opp_bound(t, hz, false, false));
+#else
+	/* One clock at @hz and no level: it sorts before every entry at @hz,
+	 * so its place is the first entry at @hz or above (the search
+	 * dmn_opp_add places entries with: no second one in the core). */
+	struct {
+		struct dmn_opp_entry e;
+		uint64_t hz;
+	} probe = {.e = {.n_hz = 1}, .hz = hz};
+	return dmn__opp_usable_up(t, dmn__opp_entry_pos(t, &probe.e));
+#endif
 }
 
 /* Level ceil over every entry with a level, usable or not: the domain
@@ -53,7 +50,7 @@ int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level)
 	 * above is the scan's answer too, found in O(log n) (not in a
 	 * firmware build, which keeps the scan only). */
 	if (DMN_FAST_PATHS && !t->has_freq) {
-		unsigned pos = dmn__opp_bound_level(t, level, false);
+		unsigned pos = opp_bound(t, level, true, false);
 		return pos < t->n ? (int)pos : -1;
 	}
 	int best = -1;

@@ -141,12 +141,20 @@ struct dmn_opp_table {
 	unsigned n_users, cap_users;
 	uint32_t mark;		      /* walks: visited when == dmn_opp_ctx mark */
 	unsigned walk_next;	      /* dmn__opp_reach: the next of deps[] */
+	struct dmn_opp_table *walk_up;	  /* dmn__opp_reach: the path back */
+	struct dmn_opp_table *order_next; /* dmn__opp_reach's list */
 	struct dmn_opp_table *free_next; /* dmn__opp_table_unref's work list */
 	dmn_opp_get_pstate_fn helper;
 	void *helper_user;
 	unsigned helper_regs;
 	struct dmn_opp_dev *devices; /* bound devices */
 	unsigned n_domains;	 /* domains taking their levels from it */
+};
+
+/* What a device's regulator last accepted for one supply. */
+struct dmn_opp_supply_rec {
+	struct dmn_opp_supply s;
+	bool known;
 };
 
 struct dmn_opp_dev {
@@ -164,8 +172,7 @@ struct dmn_opp_dev {
 	/* What the providers last accepted. */
 	uint64_t clock_hz;
 	bool clock_known;
-	struct dmn_opp_supply *supply; /* [cap_supply], the flags in its block */
-	bool *supply_known;
+	struct dmn_opp_supply_rec *supply; /* [cap_supply] */
 	unsigned cap_supply;
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
@@ -177,6 +184,12 @@ struct dmn_opp_dev {
 	unsigned cap_own_vote;
 	bool req_active; /* counted as active while its resume is checked */
 	const struct dmn_opp_entry *req_extra; /* counted too, while raising */
+	/* A raise of owners (devreq.c) that moves it: the next to move or
+	 * moved, and what to put it back to (its entry and clock before). */
+	struct dmn_opp_dev *undo_next;
+	const struct dmn_opp_entry *undo_was;
+	uint64_t undo_clock_hz;
+	bool undo_clock_known;
 	bool follow;
 	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
@@ -217,17 +230,17 @@ struct dmn_opp_ctx {
 	 * done with inside one call, never across a callback. */
 	int *req_slot;
 	unsigned cap_req_slot;
-	struct dmn_domain **walk; /* ancestor walk: stack and marks by slot */
+	/* The ancestor walk: its stack in walk[].d and, by domain slot, its
+	 * visit marks in walk[].mark (one array, grown to every slot). */
+	struct {
+		struct dmn_domain *d;
+		uint32_t mark;
+	} *walk;
 	unsigned cap_walk;
-	uint32_t *dom_mark;
-	unsigned cap_dom_mark;
 	uint32_t dom_gen;
 	uint32_t table_gen; /* opp_table.mark */
 };
 
-struct dmn_opp_report {
-	int first_error; /* first callback error of the operation */
-};
 
 /* table.c */
 struct dmn_opp_table *dmn__opp_table_lookup(struct dmn_ctx *ctx, dmn_opp_table_t h);
@@ -250,38 +263,41 @@ static inline struct dmn_opp_entry *opp_sorted_at(const struct dmn_opp_table *t,
 }
 /* Sort order of two entries of one table (<0, 0, >0); O(clocks). */
 int dmn__opp_entry_cmp(const struct dmn_opp_entry *a, const struct dmn_opp_entry *b);
-/* @e's index in t->sorted; O(log n). */
+/* @e's index in t->sorted: the first position whose entry does not sort
+ * before @e (also for an @e of no table, a probe); O(log n). */
 unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
 			    const struct dmn_opp_entry *e);
 bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e);
 
 /* The tables reachable from @from through required OPPs (@devices: only
  * through tables without levels), each marked with a new
- * dmn_opp_ctx->table_gen; with @out, also their list (@from excluded) in an
- * order where every table comes after the tables it requires (a
- * depth-first post-order on an explicit stack: no recursion on a chain's
- * length), to be freed by the caller. 0 or -ENOMEM (@out then empty). */
-struct dmn_opp_reach {
-	struct dmn_opp_table **order;
-	unsigned n, cap;
-};
-int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices,
-		   struct dmn_opp_reach *out);
+ * dmn_opp_ctx->table_gen; returned as a list through their order_next
+ * (@from excluded) in which every table comes before the tables it
+ * requires: a depth-first walk whose path is threaded through the tables
+ * (walk_up, walk_next), so no recursion on a chain's length and no
+ * allocation. The list lasts until the next walk. */
+struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
+				     struct dmn_opp_table *from, bool devices);
 
 /* lookup.c: positions in t->sorted; -1 if none */
 /* First position whose key is >= @key (@upper: > @key): a binary search on
- * the level (@level: level tables) or hz[0] (frequency tables). */
-unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key, bool level,
-			bool upper);
-static inline unsigned dmn__opp_bound_freq(const struct dmn_opp_table *t,
-					   uint64_t hz, bool upper)
+ * the level (@level: level tables) or hz[0] (frequency tables). Inline: the
+ * public look-ups (find.c) and a hosted build's set_rate and rounding use
+ * it; a firmware core searches with dmn__opp_entry_pos instead. */
+static inline unsigned opp_bound(const struct dmn_opp_table *t, uint64_t key,
+				 bool level, bool upper)
 {
-	return dmn__opp_bound(t, hz, false, upper);
-}
-static inline unsigned dmn__opp_bound_level(const struct dmn_opp_table *t,
-					    uint32_t level, bool upper)
-{
-	return dmn__opp_bound(t, level, true, upper);
+	unsigned lo = 0, hi = t->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		const struct dmn_opp_entry *e = opp_sorted_at(t, mid);
+		uint64_t k = level ? e->level : oe_hz(e)[0];
+		if (upper ? k <= key : k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 /* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos);
@@ -320,30 +336,31 @@ int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
 			 const struct dmn_device *dev, uint32_t *levels,
 			 bool *driven, unsigned max);
 void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
-/* Finish a public state-changing OPP call: record dmn_last_error(). */
-int dmn__opp_result(struct dmn_ctx *ctx, const struct dmn_opp_report *rep, int err);
 
 /* rate.c */
-void dmn__opp_note(struct dmn_ctx *ctx, struct dmn_opp_report *rep, int err);
+/* A callback failure of the running OPP operation: the first one is its
+ * ctx->op_error (dmn_last_error() through txn_result), whatever core
+ * transactions run in between (each of those clears it: the callers keep
+ * the first around them). */
+void dmn__opp_note(struct dmn_ctx *ctx, int err);
 void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
 		  const struct dmn_opp_dev *od, int err, int safe,
 		  uint64_t old_value, uint64_t new_value);
 int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz,
-		    struct dmn_opp_report *rep);
+		    const struct dmn_opp_entry *target, uint64_t hz);
 /* The clock to @hz (nothing when already there); @safe for events. */
 int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz,
-		   int safe, struct dmn_opp_report *rep);
+		   int safe);
 /* Room for @n supplies in the device's provider records: 0, -ENOMEM.
  * Grown by a move before it calls anything (none at bind or add: a device
  * that never moves keeps none). */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n);
 void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
-/* Supplies up, clock, supplies down to @to, without votes. An unsafe
- * failure undoes its own supply steps and is returned (-ENOMEM before
- * anything is called). */
+/* Supplies up, clock, supplies down to @to, without votes; the device's
+ * supply records have room for @to's supplies (dmn__opp_dev_reserve). An
+ * unsafe failure undoes its own supply steps and is returned. */
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		const struct dmn_opp_entry *to, struct dmn_opp_report *rep);
+		const struct dmn_opp_entry *to);
 
 /* bind.c: dmn__enter for a device's OPP state: -EINVAL, -EDEADLK, -EBADF
  * (no such device), then -ENOENT (not bound). Returns the state with the
@@ -356,13 +373,11 @@ struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 /* devreq.c: dmn_opp_set_rate's move with the device-to-device requirements
  * of @od's table (owners raised first, settled after). */
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz,
-		    struct dmn_opp_report *rep);
+		    const struct dmn_opp_entry *target, uint64_t hz);
 
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
- * is left; failures are safe, noted in @rep. */
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			     struct dmn_opp_report *rep);
+ * is left; failures are safe, noted (dmn__opp_note). */
+void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t);
 
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose

@@ -31,17 +31,10 @@
 #include <stdint.h>
 #include <string.h>
 
-void dmn__opp_note(struct dmn_ctx *ctx, struct dmn_opp_report *rep, int err)
+void dmn__opp_note(struct dmn_ctx *ctx, int err)
 {
-	(void)ctx;
-	if (err && !rep->first_error)
-		rep->first_error = err;
-}
-
-int dmn__opp_result(struct dmn_ctx *ctx, const struct dmn_opp_report *rep, int err)
-{
-	ctx->op_error = rep->first_error;
-	return txn_result(ctx, err);
+	if (err && !ctx->op_error)
+		ctx->op_error = err;
 }
 
 void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_op op,
@@ -58,14 +51,14 @@ void dmn__opp_emit_dev(struct dmn_ctx *ctx, enum dmn_event_kind kind, enum dmn_o
 
 /* The outcome of one provider call (@err as the provider returned it, a
  * positive value taken as -EIO; the records already updated on success):
- * the event, and a failure noted in @rep. Returns 0 or the error. */
+ * the event, and a failure noted (dmn__opp_note). Returns 0 or the error. */
 static int step_done(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		     struct dmn_opp_report *rep, int err, enum dmn_event_kind kind,
+		     int err, enum dmn_event_kind kind,
 		     enum dmn_op op, int safe, uint64_t old, uint64_t new)
 {
 	if (err) {
 		err = err > 0 ? -EIO : err;
-		dmn__opp_note(ctx, rep, err);
+		dmn__opp_note(ctx, err);
 		kind = DMN_EV_FAILURE;
 	} else {
 		safe = 0;
@@ -75,7 +68,7 @@ static int step_done(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 }
 
 int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz,
-		   int safe, struct dmn_opp_report *rep)
+		   int safe)
 {
 	if (od->clock_known && od->clock_hz == hz)
 		return 0;
@@ -87,7 +80,7 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz
 		od->clock_hz = hz;
 		od->clock_known = true;
 	}
-	return step_done(ctx, od, rep, err, DMN_EV_RATE, DMN_OP_CLOCK, safe, old,
+	return step_done(ctx, od, err, DMN_EV_RATE, DMN_OP_CLOCK, safe, old,
 			 hz);
 }
 
@@ -96,15 +89,15 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz
 static int supply_dir(const struct dmn_opp_dev *od, unsigned k,
 		      const struct dmn_opp_supply *s)
 {
-	const struct dmn_opp_supply *c = &od->supply[k];
-	if (!od->supply_known[k])
+	const struct dmn_opp_supply_rec *c = &od->supply[k];
+	if (!c->known)
 		return 1;
-	if (c->microvolt == s->microvolt && c->microvolt_min == s->microvolt_min &&
-	    c->microvolt_max == s->microvolt_max)
+	if (c->s.microvolt == s->microvolt && c->s.microvolt_min == s->microvolt_min &&
+	    c->s.microvolt_max == s->microvolt_max)
 		return 0;
-	return s->microvolt > c->microvolt ||
-			       (s->microvolt == c->microvolt &&
-				s->microvolt_min > c->microvolt_min)
+	return s->microvolt > c->s.microvolt ||
+			       (s->microvolt == c->s.microvolt &&
+				s->microvolt_min > c->s.microvolt_min)
 		   ? 1
 		   : -1;
 }
@@ -112,8 +105,8 @@ static int supply_dir(const struct dmn_opp_dev *od, unsigned k,
 static void supply_record(struct dmn_opp_dev *od, unsigned k,
 			  const struct dmn_opp_supply *s)
 {
-	od->supply[k] = *s;
-	od->supply_known[k] = true;
+	od->supply[k].s = *s;
+	od->supply[k].known = true;
 }
 
 /* How a supply is called: towards the target going up (unsafe) or down
@@ -124,42 +117,33 @@ enum { SUP_UP, SUP_DOWN, SUP_BACK };
 /* Supply @k towards @s as @how says; the records are the caller's to
  * update. */
 static int supply_call(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned k,
-		       const struct dmn_opp_supply *s, int how,
-		       struct dmn_opp_report *rep)
+		       const struct dmn_opp_supply *s, int how)
 {
 	uint64_t old_uv = how == SUP_BACK ? s->microvolt
-			: od->supply_known[k] ? od->supply[k].microvolt : 0;
+			: od->supply[k].known ? od->supply[k].s.microvolt : 0;
 	if (how == SUP_BACK)
-		s = &od->supply[k];
+		s = &od->supply[k].s;
 	int err = od->reg->set_voltage(od->reg_user, od->pdev->handle, k,
 				       s->microvolt_min, s->microvolt,
 				       s->microvolt_max);
-	return step_done(ctx, od, rep, err, DMN_EV_VOLTAGE, DMN_OP_REGULATOR,
+	return step_done(ctx, od, err, DMN_EV_VOLTAGE, DMN_OP_REGULATOR,
 			 how != SUP_UP, old_uv, s->microvolt);
 }
 
-/* The provider records live in one block: the supplies, then whether
- * each is known. */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n)
 {
 	if (n <= od->cap_supply)
 		return 0;
 	/* n <= 255 (an entry's supplies): the size cannot overflow */
-	const size_t each = sizeof(struct dmn_opp_supply) + sizeof(bool);
-	char *block = dmn__alloc(ctx, n * each);
+	size_t old = od->cap_supply * sizeof(*od->supply);
+	char *block = dmn__alloc(ctx, n * sizeof(*od->supply));
 	if (!block)
 		return -ENOMEM;
-	memset(block, 0, n * each);
-	struct dmn_opp_supply *supply = (struct dmn_opp_supply *)block;
-	bool *known = (bool *)(supply + n);
-	if (od->cap_supply) {
-		memcpy(supply, od->supply, od->cap_supply * sizeof(*supply));
-		memcpy(known, od->supply_known,
-		       od->cap_supply * sizeof(*known));
-	}
+	memset(block + old, 0, n * sizeof(*od->supply) - old);
+	if (old)
+		memcpy(block, od->supply, old);
 	dmn__free(ctx, od->supply);
-	od->supply = supply;
-	od->supply_known = known;
+	od->supply = (struct dmn_opp_supply_rec *)(void *)block;
 	od->cap_supply = n;
 	return 0;
 }
@@ -176,23 +160,21 @@ void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od)
  * back in reverse, and once the clock stands they take their new windows
  * in the pass that lowers the others. */
 int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		const struct dmn_opp_entry *to, struct dmn_opp_report *rep)
+		const struct dmn_opp_entry *to)
 {
 	bool has_reg = od->reg && od->reg->set_voltage;
 	unsigned n_sup = has_reg ? to->n_supplies : 0, k;
 	const struct dmn_opp_supply *s = oe_supplies(to);
-	if (dmn__opp_dev_reserve(ctx, od, n_sup))
-		return -ENOMEM; /* nothing called yet */
 	enum dmn_op failed_op = DMN_OP_REGULATOR;
 	int err = 0;
 	for (k = 0; k < n_sup && !err; k++)
 		if (supply_dir(od, k, &s[k]) > 0)
-			err = supply_call(ctx, od, k, &s[k], SUP_UP, rep);
+			err = supply_call(ctx, od, k, &s[k], SUP_UP);
 	if (err) {
 		k--; /* the one that failed */
 	} else if (to->n_hz) {
 		failed_op = DMN_OP_CLOCK;
-		err = dmn__opp_clock_step(ctx, od, oe_hz(to)[0], 0, rep);
+		err = dmn__opp_clock_step(ctx, od, oe_hz(to)[0], 0);
 	}
 	if (err) {
 		dmn__opp_emit_dev(ctx, DMN_EV_ROLLBACK, failed_op, od, err, 0, 0, 0);
@@ -201,15 +183,15 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		 * to go back stays where it went. */
 		while (k--)
 			if (supply_dir(od, k, &s[k]) > 0 &&
-			    (!od->supply_known[k] ||
-			     supply_call(ctx, od, k, &s[k], SUP_BACK, rep)))
+			    (!od->supply[k].known ||
+			     supply_call(ctx, od, k, &s[k], SUP_BACK)))
 				supply_record(od, k, &s[k]);
 		return err;
 	}
 	for (k = 0; k < n_sup; k++) {
 		int dir = supply_dir(od, k, &s[k]);
 		if (dir > 0 ||
-		    (dir < 0 && !supply_call(ctx, od, k, &s[k], SUP_DOWN, rep)))
+		    (dir < 0 && !supply_call(ctx, od, k, &s[k], SUP_DOWN)))
 			supply_record(od, k, &s[k]);
 	}
 	return 0;
@@ -249,9 +231,10 @@ static int reserve_move(struct dmn_ctx *ctx, struct dmn_device *pdev, unsigned n
 /* Set the touched attachments to @levels (already rounded) as one core
  * transaction, as dmn_vote_many does. */
 static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
-		    const bool *touch, const uint32_t *levels, unsigned n,
-		    struct dmn_opp_report *rep)
+		    const bool *touch, const uint32_t *levels, unsigned n)
 {
+	/* The operation's first error so far: dmn__txn_begin clears it. */
+	int first = ctx->op_error;
 	bool began = false; /* no transaction when no vote changes */
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_attachment *a = dev_att(pdev, i);
@@ -263,6 +246,7 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
 		if (err) {
 			dmn__txn_abort(ctx);
+			ctx->op_error = first;
 			return err;
 		}
 		if (a->counted)
@@ -271,7 +255,8 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 	if (!began)
 		return 0;
 	int err = dmn__txn_commit(ctx);
-	dmn__opp_note(ctx, rep, ctx->op_error);
+	if (first)
+		ctx->op_error = first;
 	return err;
 }
 
@@ -301,7 +286,7 @@ static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 /* dmn__opp_move_locked with the plan's arrays in @p. */
 static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 			const struct dmn_opp_entry *target, uint64_t hz,
-			struct move_plan *p, struct dmn_opp_report *rep)
+			struct move_plan *p)
 {
 	struct dmn_device *pdev = od->pdev;
 	const struct dmn_opp_table *t = od->table;
@@ -359,7 +344,7 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		return err;
 
 	od->busy = true;
-	err = vote_txn(ctx, pdev, p->touch, p->up, n, rep); /* 1 */
+	err = vote_txn(ctx, pdev, p->touch, p->up, n); /* 1 */
 	if (err) {
 		od->busy = false;
 		return err; /* the core transaction undid itself */
@@ -371,9 +356,9 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 			run = f;
 	}
 	if (run && run != was_run) {
-		err = dmn__opp_hw_move(ctx, od, run, rep); /* 2, 3, 4 */
+		err = dmn__opp_hw_move(ctx, od, run); /* 2, 3, 4 */
 		if (err) {
-			vote_txn(ctx, pdev, p->touch, p->cur, n, rep);
+			vote_txn(ctx, pdev, p->touch, p->cur, n);
 			od->busy = false;
 			return err;
 		}
@@ -383,11 +368,11 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	od->requested_hz = hz;
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
-	int low = vote_txn(ctx, pdev, p->touch, p->new_v, n, rep);
+	int low = vote_txn(ctx, pdev, p->touch, p->new_v, n);
 	if (low) {
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */
-		dmn__opp_note(ctx, rep, low);
+		dmn__opp_note(ctx, low);
 		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, od, low, 1,
 			     0, 0);
 	}
@@ -395,14 +380,13 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 }
 
 int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz,
-		    struct dmn_opp_report *rep)
+		    const struct dmn_opp_entry *target, uint64_t hz)
 {
 	struct move_plan p;
 	void *block = plan_alloc(ctx, &p, od->pdev->n_atts);
 	if (!block)
 		return -ENOMEM;
-	int err = move_planned(ctx, od, target, hz, &p, rep);
+	int err = move_planned(ctx, od, target, hz, &p);
 	dmn__free(ctx, block);
 	return err;
 }
@@ -413,7 +397,6 @@ int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz)
 	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
 	if (!od)
 		return err;
-	struct dmn_opp_report rep = {0};
 	ctx->op_error = 0;
 	const struct dmn_opp_entry *target = 0;
 	if (hz) {
@@ -424,8 +407,8 @@ int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz)
 			target = opp_sorted_at(od->table, pos);
 	}
 	if (!err)
-		err = dmn__opp_rate_locked(ctx, od, target, hz, &rep);
-	err = dmn__opp_result(ctx, &rep, err);
+		err = dmn__opp_rate_locked(ctx, od, target, hz);
+	err = txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -19,17 +19,14 @@ int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req)
 {
 	struct dmn_opp_ctx *oc = ctx->opp; /* made with the first table */
 	unsigned slots = ctx->domains.n_slots + 1;
+	unsigned old = oc->cap_walk;
 	if (dmn_grow(ctx, (void **)&oc->req_slot, &oc->cap_req_slot,
 		     n_req + 1, sizeof(*oc->req_slot)) ||
 	    dmn_grow(ctx, (void **)&oc->walk, &oc->cap_walk, slots,
 		     sizeof(*oc->walk)))
 		return -ENOMEM;
-	unsigned old = oc->cap_dom_mark;
-	if (dmn_grow(ctx, (void **)&oc->dom_mark, &oc->cap_dom_mark, slots,
-		     sizeof(*oc->dom_mark)))
-		return -ENOMEM;
-	for (unsigned i = old; i < oc->cap_dom_mark; i++)
-		oc->dom_mark[i] = 0; /* below any generation in use */
+	for (unsigned i = old; i < oc->cap_walk; i++)
+		oc->walk[i].mark = 0; /* below any generation in use */
 	return 0;
 }
 
@@ -49,16 +46,17 @@ static dmn_opp_table_t level_handle(const struct dmn_domain *d)
  * of the OPP layer's own (this runs inside core transactions, whose visit
  * marks must not be touched): each ancestor once, no depth limit.
  * 1 yes, 0 no, -ENOMEM. */
-static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
-			dmn_opp_table_t t)
+DMN_SIZE_NOINLINE static int ancestor_has(struct dmn_ctx *ctx,
+					  const struct dmn_domain *d,
+					  dmn_opp_table_t t)
 {
 	struct dmn_opp_ctx *oc = ctx->opp;
 	if (dmn__opp_scratch_reserve(ctx, 0))
 		return -ENOMEM;
 	uint32_t gen = ++oc->dom_gen;
 	if (!gen) { /* wrapped: old marks could alias */
-		for (unsigned i = 0; i < oc->cap_dom_mark; i++)
-			oc->dom_mark[i] = 0;
+		for (unsigned i = 0; i < oc->cap_walk; i++)
+			oc->walk[i].mark = 0;
 		gen = oc->dom_gen = 1;
 	}
 	unsigned n = 0;
@@ -69,16 +67,17 @@ static int ancestor_has(struct dmn_ctx *ctx, const struct dmn_domain *d,
 			if (level_handle(p) == t)
 				return 1;
 			unsigned slot = dom_slot(p);
-			if (slot >= oc->cap_dom_mark || n >= oc->cap_walk)
+			/* the stack holds distinct slots below cap_walk: room */
+			if (slot >= oc->cap_walk)
 				return -ENOMEM; /* a domain made mid-call */
-			if (oc->dom_mark[slot] == gen)
+			if (oc->walk[slot].mark == gen)
 				continue;
-			oc->dom_mark[slot] = gen;
-			oc->walk[n++] = p;
+			oc->walk[slot].mark = gen;
+			oc->walk[n++].d = p;
 		}
 		if (!n)
 			return 0;
-		cur = oc->walk[--n];
+		cur = oc->walk[--n].d;
 	}
 }
 
@@ -281,15 +280,20 @@ void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 
 /* ---- links --------------------------------------------------------------- */
 
-/* Set the map on every parent link of @child, recomputing each one's
- * requirement (a new parent can take a required OPP from another). */
+/* Set the map on every parent link of @child if it takes its levels from a
+ * table, recomputing each one's requirement (a new parent can take a
+ * required OPP from another); with @reserve, the map's ancestor walk is
+ * made to fit first (nothing is set if it cannot). The first error. */
 static int resync_parents(struct dmn_ctx *ctx, dmn_domain_t child,
-			  struct dmn_opp_domain *od)
+			  bool reserve)
 {
-	int first = 0;
 	dmn_relock(ctx);
 	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
-	for (unsigned i = 0; c && i < c->n_parents; i++) {
+	struct dmn_opp_domain *od = c ? c->opp_state : 0;
+	int first = od && reserve ? dmn__opp_scratch_reserve(ctx, 0) : 0;
+	if (first)
+		od = 0; /* no room: nothing set */
+	for (unsigned i = 0; od && i < c->n_parents; i++) {
 		int err = dmn__link_set_map_locked(ctx, c->parents[i], domain_map,
 						   od);
 		if (err && !first)
@@ -306,20 +310,11 @@ int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t chil
 	int err = dmn_link_add(ctx, parent, child);
 	if (err)
 		return err;
-	dmn_relock(ctx);
-	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
-	struct dmn_opp_domain *od = c ? c->opp_state : 0;
-	if (od) /* the map's ancestor walk */
-		err = dmn__opp_scratch_reserve(ctx, 0);
-	dmn__unlock(ctx);
-	if (!od)
-		return 0;
 	/* the new link's map, and the others' requirements again */
-	if (!err)
-		err = resync_parents(ctx, child, od);
+	err = resync_parents(ctx, child, true);
 	if (err) {
 		dmn_link_remove(ctx, parent, child);
-		resync_parents(ctx, child, od);
+		resync_parents(ctx, child, false);
 	}
 	return err;
 }

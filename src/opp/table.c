@@ -46,7 +46,6 @@ static void opp_fini(struct dmn_ctx *ctx)
 	dmn__handle_table_fini(ctx, &oc->tables);
 	dmn__free(ctx, oc->req_slot);
 	dmn__free(ctx, oc->walk);
-	dmn__free(ctx, oc->dom_mark);
 	dmn__free(ctx, oc);
 	ctx->opp = 0;
 	ctx->opp_fini = 0;
@@ -209,9 +208,10 @@ int dmn__opp_entry_cmp(const struct dmn_opp_entry *a, const struct dmn_opp_entry
 	return 0;
 }
 
-/* First position in t->sorted whose entry does not sort before @e. */
-static unsigned sorted_lower_bound(const struct dmn_opp_table *t,
-				   const struct dmn_opp_entry *e)
+/* Entries are distinct in sort order: an entry of @t is where it would
+ * go. */
+unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
+			    const struct dmn_opp_entry *e)
 {
 	unsigned lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -224,59 +224,32 @@ static unsigned sorted_lower_bound(const struct dmn_opp_table *t,
 	return lo;
 }
 
-unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
-			    const struct dmn_opp_entry *e)
+struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
+				     struct dmn_opp_table *from, bool devices)
 {
-	/* Entries are distinct in sort order: @e is where it would go. */
-	return sorted_lower_bound(t, e);
-}
-
-int dmn__opp_reach(struct dmn_ctx *ctx, struct dmn_opp_table *from, bool devices,
-		   struct dmn_opp_reach *out)
-{
-	struct dmn_opp_ctx *oc = ctx->opp;
-	/* the path from @from, each table's next dependency in its walk_next */
-	struct dmn_opp_table **stack = 0;
-	unsigned n = 0, cap = 0;
-	uint32_t gen = ++oc->table_gen;
-	if (out)
-		memset(out, 0, sizeof(*out));
-	struct dmn_opp_table *d = from;
-	int err = 0;
-	while (!err) {
-		if (d) { /* enter @d */
-			d->mark = gen;
-			d->walk_next = 0;
-			err = dmn_grow(ctx, (void **)&stack, &cap, n + 1,
-				       sizeof(*stack));
-			if (!err)
-				stack[n++] = d;
-			d = 0;
-			continue;
-		}
-		if (!n)
-			break;
-		struct dmn_opp_table *t = stack[n - 1];
+	uint32_t gen = ++((struct dmn_opp_ctx *)ctx->opp)->table_gen;
+	struct dmn_opp_table *order = 0, *t = from;
+	from->mark = gen;
+	from->walk_next = 0;
+	from->walk_up = 0;
+	while (t) {
 		if (t->walk_next < t->n_deps) {
-			d = t->deps[t->walk_next++];
+			struct dmn_opp_table *d = t->deps[t->walk_next++];
 			if ((devices && d->has_level) || d->mark == gen)
-				d = 0; /* a domain's levels, or seen */
+				continue; /* a domain's levels, or seen */
+			d->mark = gen; /* enter @d */
+			d->walk_next = 0;
+			d->walk_up = t;
+			t = d;
 			continue;
 		}
-		n--;
-		if (t == from || !out)
-			continue;
-		err = dmn_grow(ctx, (void **)&out->order, &out->cap,
-			       out->n + 1, sizeof(*out->order));
-		if (!err)
-			out->order[out->n++] = t;
+		if (t != from) { /* left: it follows what it requires */
+			t->order_next = order;
+			order = t;
+		}
+		t = t->walk_up;
 	}
-	dmn__free(ctx, stack);
-	if (err && out) {
-		dmn__free(ctx, out->order);
-		memset(out, 0, sizeof(*out));
-	}
-	return err;
+	return order;
 }
 
 static bool has_dep(const struct dmn_opp_table *t, unsigned n,
@@ -305,8 +278,8 @@ static const struct {
 };
 
 /* Everything of @d that needs no other table; @d's lists are there. */
-static int check_values(const struct dmn_opp_table *t,
-			const struct dmn_opp_desc *d)
+DMN_SIZE_NOINLINE static int check_values(const struct dmn_opp_table *t,
+					  const struct dmn_opp_desc *d)
 {
 	bool has_level = d->flags & DMN_OPP_FLAG_HAS_LEVEL;
 	if (d->n_hz && !d->hz[0])
@@ -353,9 +326,7 @@ static int resolve_required(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 		if (rt == t)
 			return -EINVAL;
 		if (t->n_users && !known) {
-			int err = dmn__opp_reach(ctx, rt, false, 0);
-			if (err)
-				return err;
+			dmn__opp_reach(ctx, rt, false);
 			if (t->mark == ((struct dmn_opp_ctx *)ctx->opp)->table_gen)
 				return -EINVAL;
 		}
@@ -457,7 +428,7 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	if (!err)
 		err = resolve_required(ctx, t, e, &n_new);
 	if (!err) {
-		pos = sorted_lower_bound(t, e);
+		pos = dmn__opp_entry_pos(t, e);
 		if (pos < t->n && !dmn__opp_entry_cmp(opp_sorted_at(t, pos), e))
 			err = -EEXIST;
 	}

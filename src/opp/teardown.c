@@ -25,11 +25,10 @@ int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 	struct dmn_opp_dev *od = dmn__opp_dev_enter(ctx, true, dev, true, &err);
 	if (!od)
 		return err;
-	struct dmn_opp_report rep = {0};
 	ctx->op_error = 0;
-	err = dmn__opp_rate_locked(ctx, od, 0, 0, &rep);
+	err = dmn__opp_rate_locked(ctx, od, 0, 0);
 	if (!err && od->vote_id != DMN_OPP_ID_NONE) /* held up as an owner */
-		err = dmn__opp_move_locked(ctx, od, 0, 0, &rep);
+		err = dmn__opp_move_locked(ctx, od, 0, 0);
 	if (!err) {
 		if (od->follow) /* then the hooks are there */
 			((struct dmn_opp_ctx *)ctx->opp)->follow->drop(ctx, od);
@@ -41,10 +40,10 @@ int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 		od->pdev->cold->opp_state = 0;
 		dmn__opp_dev_free(ctx, od);
 		/* what it required counts no more */
-		dmn__opp_requirements_settle(ctx, t, &rep);
+		dmn__opp_requirements_settle(ctx, t);
 		dmn__opp_table_unref(ctx, t);
 	}
-	err = dmn__opp_result(ctx, &rep, err);
+	err = txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
