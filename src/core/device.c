@@ -401,7 +401,7 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
 	if (a && !ctx->internal_listeners && vote_solo_maybe(a) &&
-	    dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error)) {
+	    dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error, false)) {
 #if DMN_CHECKS
 		/* What the chain path checks after a vote alone. */
 		dmn__check_domain(ctx, a->dom, true);
@@ -513,9 +513,16 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 #if DMN_FAST_PATHS
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
-		handled = !ctx->internal_listeners &&
-			  ((vote_solo_maybe(a) &&
-			    dmn__txn_vote_solo(ctx, a, level, err, &op_error)) ||
+		handled = !ctx->internal_listeners && vote_solo_maybe(a) &&
+			  dmn__txn_vote_solo(ctx, a, level, err, &op_error,
+					     true);
+#if DMN_CHECKS
+		/* The domain is this stripe's alone: as vote_changed. */
+		if (handled)
+			dmn__check_domain(ctx, a->dom, true);
+#endif
+		handled = handled ||
+			  (!ctx->internal_listeners &&
 			   dmn__txn_vote_chain(ctx, a, level, err, &op_error,
 					       true));
 		if (handled) /* final: the chain path is done with it */
