@@ -185,7 +185,7 @@ struct dmn_domain {
 	unsigned n_parents;
 	unsigned n_children;
 #if DMN_FAST_PATHS
-	/* The one-voter path's shape, checked once (txn.c dmn__txn_vote_solo):
+	/* The one-voter path's shape, checked once (device.c vote_solo):
 	 * valid while solo_epoch is the striped context's shape_epoch (no
 	 * exclusive call since), then solo_slot is the statistics slot of
 	 * pstate. In the hole after n_children, and 8 bytes more. */
@@ -869,13 +869,11 @@ int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d);
  * level moves. */
 int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			uint32_t level, int *err, int *op_error, bool shared);
-/* dmn__txn_vote_chain when @a's vote is its domain's only input and the
- * domain has no parent (a rail and its one device): the level is the
- * vote, no aggregation. 1 if handled (as dmn__txn_vote_chain), 0 if the
- * shape differs (nothing changed). O(1) on average (dmn__stats_find) plus
- * the callback. */
-int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
-		       uint32_t level, int *err, int *op_error, bool shared);
+/* One event for the listeners, as the engine builds it: for the one-voter
+ * path (device.c vote_solo), which calls it only when someone listens. */
+void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+		   enum dmn_op op, const struct dmn_domain *d, int error,
+		   int safe, uint32_t old_v, uint32_t new_v);
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
 		    uint32_t *rounded);

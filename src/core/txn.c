@@ -799,103 +799,11 @@ static int vote_alone(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	return handled;
 }
 
-/* Whether @d, @a's domain, has the one-voter shape dmn__txn_vote_solo
- * asks for, checked in full: @a is the domain's one attachment, no child,
- * no parent (so on a striped context its stripe guards the domain, as in
- * chain_take), and its vote the domain's only input (one bin, counted
- * once, at its vote: no boot hold either); counted, so the domain needs to
- * be on, and it is; no rounding hook, a pstate callback, and the
- * statistics hold the pstate (its slot in *@from). */
-static bool solo_shape(const struct dmn_ctx *ctx, const struct dmn_attachment *a,
-		       struct dmn_domain *d, unsigned *from)
+void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+		   enum dmn_op op, const struct dmn_domain *d, int error,
+		   int safe, uint32_t old_v, uint32_t new_v)
 {
-	const struct level_hist *h = &d->votes;
-	struct dmn_domain_cold *c = d->cold;
-	/* The pstate and the histogram only once the shape has made the
-	 * domain this stripe's: with a child or a parent, a chain vote on
-	 * another stripe may be writing them. */
-	if (!a->counted || d->n_parents || d->n_children ||
-	    d->n_attachments != 1 || !d->on || !c || c->round || h->n != 1 ||
-	    h->bins[0].count != 1 || h->bins[0].level != a->vote ||
-	    ctx->record_only || !d->ops || !d->ops->set_performance_state)
-		return false;
-	*from = dmn__stats_slot(&c->stats, d->pstate);
-	return *from < c->stats.n_levels;
-}
-
-int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
-		       uint32_t level, int *err, int *op_error, bool shared)
-{
-	struct dmn_domain *d = a->dom;
-	unsigned from;
-	/* On a striped context's fast path the shape is checked once per
-	 * exclusive call (ctx->shape_epoch): between two, only votes on
-	 * this attachment's stripe change the domain, and they come here
-	 * (which keeps the shape and solo_slot) or, when this path says no,
-	 * to the chain path, which may change it: the check is dropped
-	 * first. Alone in the context, the whole check every time. */
-	if (shared && d->solo_epoch == ctx->shape_epoch) {
-		from = d->solo_slot;
-	} else if (!level || !solo_shape(ctx, a, d, &from)) {
-		return 0;
-	} else if (shared) {
-		d->solo_epoch = ctx->shape_epoch;
-		d->solo_slot = from;
-	}
-	struct dmn_stats *s = &d->cold->stats;
-	unsigned to = from;
-	uint32_t old = d->pstate, old_vote = a->vote;
-	if (level != old)
-		to = dmn__stats_slot(s, level);
-	/* Vote 0 (the domain's input goes) and room in the statistics for
-	 * a new level and one for the input whose lowering may fail, as
-	 * input_room asks: the general path. */
-	if (!level ||
-	    (to == s->n_levels && s->n_levels + 2 > s->cap_levels)) {
-		d->solo_epoch = 0;
-		return 0;
-	}
-	/* The domain's level is this vote: the histogram's one bin moves in
-	 * place, as swap_input does. */
-	d->votes.bins[0].level = level;
-	a->vote = level;
-	if (level == old)
-		return 1;
-	bool lower = level < old;
-	if (lower)
-		emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
-		     old, level);
-	int cb = d->ops->set_performance_state(d->user, d->handle, level);
-	if (cb) {
-		cb = cb > 0 ? -EIO : cb;
-		if (!*op_error)
-			*op_error = cb;
-		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, d, cb, lower, old,
-		     level);
-		if (lower) /* a failed lowering is kept and reported */
-			return 1;
-		/* A failed raise: nothing was raised, the input goes back. */
-		*err = cb;
-		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, d, cb, 0, 0, 0);
-		d->votes.bins[0].level = old_vote;
-		a->vote = old_vote;
-		return 1;
-	}
-	/* dmn__stats_pstate with the two slots found. */
-	uint64_t now = ctx->pstate_now(ctx->now_user);
-	uint64_t span = now > s->pstate_since ? now - s->pstate_since : 0;
-	s->pstate_since += span;
-	s->levels[from].ns += span;
-	s->pstate_transitions++;
-	if (to == s->n_levels) {
-		s->levels[to].level = level;
-		s->levels[to].ns = 0;
-		s->n_levels++;
-	}
-	d->solo_slot = to;
-	d->pstate = level;
-	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, level);
-	return 1;
+	emit(ctx, kind, op, d, error, safe, old_v, new_v);
 }
 
 int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,

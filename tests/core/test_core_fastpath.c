@@ -15,7 +15,7 @@
  * a failed lowering (kept, reported through dmn_last_error()).
  * The plain variants take the root's rounding hook away, so that a vote
  * on it takes the one-domain path (vote_alone in txn.c), with four voters
- * or with one (the one-voter path, dmn__txn_vote_solo: the level is the
+ * or with one (the one-voter path, vote_solo in device.c: the level is the
  * vote, the histogram's one bin moves in place, the domain needs no lock
  * of its own on a striped context), the one voter also with no listener
  * on either side (as in a driver's context). Each runs twice: context B
