@@ -380,11 +380,167 @@ static int vote_many_locked(struct dmn_ctx *ctx,
 }
 
 #if DMN_FAST_PATHS
-/* Whether dmn__txn_vote_solo may take @a's vote: its first test, inline,
- * so that a domain with several voters pays no call for it. */
+/* The one-voter path (vote_solo) inline in both of dmn_vote's paths
+ * (hosted builds only: size-optimized builds leave the fast paths out). */
+#if defined(__GNUC__)
+#define SOLO_INLINE static inline __attribute__((always_inline))
+#define SOLO_OUTLINE static __attribute__((noinline))
+#else
+#define SOLO_INLINE static inline
+#define SOLO_OUTLINE static
+#endif
+
+/* Whether vote_solo may take @a's vote: its first test, so that a domain
+ * with several voters goes on to the chain path at once. */
 static inline bool vote_solo_maybe(const struct dmn_attachment *a)
 {
 	return a->dom->n_attachments == 1;
+}
+
+/* Whether @d, @a's domain, has the one-voter shape, checked in full: @a
+ * is the domain's one attachment, no child, no parent (so on a striped
+ * context its stripe guards the domain, as in chain_take, txn.c), and
+ * its vote the domain's only input (one bin, counted once, at its vote:
+ * no boot hold either); counted, so the domain needs to be on, and it
+ * is; no rounding hook, a pstate callback, and the statistics hold the
+ * pstate (its slot in *@from). Out of line: a striped context checks it
+ * once per exclusive call. */
+SOLO_OUTLINE bool solo_shape(const struct dmn_ctx *ctx,
+			     const struct dmn_attachment *a,
+			     struct dmn_domain *d, unsigned *from)
+{
+	const struct level_hist *h = &d->votes;
+	struct dmn_domain_cold *c = d->cold;
+	/* The pstate and the histogram only once the shape has made the
+	 * domain this stripe's: with a child or a parent, a chain vote on
+	 * another stripe may be writing them. */
+	if (!a->counted || d->n_parents || d->n_children ||
+	    d->n_attachments != 1 || !d->on || !c || c->round || h->n != 1 ||
+	    h->bins[0].count != 1 || h->bins[0].level != a->vote ||
+	    ctx->record_only || !d->ops || !d->ops->set_performance_state)
+		return false;
+	*from = dmn__stats_slot(&c->stats, d->pstate);
+	return *from < c->stats.n_levels;
+}
+
+/* An event of vote_solo: built only when someone listens (@heard). */
+SOLO_INLINE void solo_emit(bool heard, struct dmn_ctx *ctx,
+			   enum dmn_event_kind kind, enum dmn_op op,
+			   const struct dmn_domain *d, int error, int safe,
+			   uint32_t old_v, uint32_t new_v)
+{
+	if (heard)
+		dmn__txn_emit(ctx, kind, op, d, error, safe, old_v, new_v);
+}
+
+/* dmn__txn_vote_chain (txn.c) when @a's vote is its domain's only input
+ * and the domain has no parent (a rail and its one device), @from the
+ * statistics slot of its pstate: the level is the vote, no aggregation,
+ * no room to make (it says no unless the statistics have room for two
+ * more levels, as input_room asks), the bin moves in place, one
+ * callback, and the statistics stamp with both slots known. The same
+ * callbacks, events, statistics, return codes and first error (in
+ * *@op_error) as the chain path. 1 if handled (result in *@err), 0 if
+ * the general path must take it (nothing changed, the shape no longer
+ * taken as checked). O(1) on average (dmn__stats_slot) plus the
+ * callback. @heard: whether to tell the listeners; a constant in each
+ * copy, so that the one a driver's context runs has no event code. */
+SOLO_INLINE int solo_body(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			  uint32_t level, unsigned from, int *err,
+			  int *op_error, bool heard)
+{
+	struct dmn_domain *d = a->dom;
+	struct dmn_stats *s = &d->cold->stats;
+	unsigned to = from;
+	uint32_t old = d->pstate, old_vote = a->vote;
+	if (level != old)
+		to = dmn__stats_slot(s, level);
+	/* Vote 0 (the domain's input goes) and a level new to the
+	 * statistics without room for it and one more: the general path. */
+	if (!level ||
+	    (to == s->n_levels && s->n_levels + 2 > s->cap_levels)) {
+		d->solo_epoch = 0;
+		return 0;
+	}
+	/* The domain's level is this vote: the histogram's one bin moves in
+	 * place, as swap_input does. */
+	d->votes.bins[0].level = level;
+	a->vote = level;
+	if (level == old)
+		return 1;
+	bool lower = level < old;
+	if (lower)
+		solo_emit(heard, ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE,
+			  d, 0, 1, old, level);
+	int cb = d->ops->set_performance_state(d->user, d->handle, level);
+	if (cb) {
+		cb = cb > 0 ? -EIO : cb;
+		if (!*op_error)
+			*op_error = cb;
+		solo_emit(heard, ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, d, cb,
+			  lower, old, level);
+		if (lower) /* a failed lowering is kept and reported */
+			return 1;
+		/* A failed raise: nothing was raised, the input goes back. */
+		*err = cb;
+		solo_emit(heard, ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, d, cb, 0, 0,
+			  0);
+		d->votes.bins[0].level = old_vote;
+		a->vote = old_vote;
+		return 1;
+	}
+	/* dmn__stats_pstate with the two slots found. */
+	uint64_t now = ctx->pstate_now(ctx->now_user);
+	uint64_t span = now > s->pstate_since ? now - s->pstate_since : 0;
+	s->pstate_since += span;
+	s->levels[from].ns += span;
+	s->pstate_transitions++;
+	if (to == s->n_levels) {
+		s->levels[to].level = level;
+		s->levels[to].ns = 0;
+		s->n_levels++;
+	}
+	d->solo_slot = to;
+	d->pstate = level;
+	solo_emit(heard, ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old,
+		  level);
+	return 1;
+}
+
+/* vote_solo when the shape is to be checked, or someone listens. */
+SOLO_OUTLINE int vote_solo_checked(struct dmn_ctx *ctx,
+				   struct dmn_attachment *a, uint32_t level,
+				   int *err, int *op_error, bool shared)
+{
+	struct dmn_domain *d = a->dom;
+	unsigned from;
+	if (shared && d->solo_epoch == ctx->shape_epoch) {
+		from = d->solo_slot;
+	} else if (!level || !solo_shape(ctx, a, d, &from)) {
+		return 0;
+	} else if (shared) {
+		d->solo_epoch = ctx->shape_epoch;
+		d->solo_slot = from;
+	}
+	return solo_body(ctx, a, level, from, err, op_error, true);
+}
+
+/* The one-voter path: 1 if it handled @a's vote (solo_body), 0 if the
+ * shape differs (nothing changed). On a striped context's fast path
+ * (@shared) the shape is checked once per exclusive call
+ * (ctx->shape_epoch, which dmn__lock counts): between two, only votes on
+ * this attachment's stripe change the domain, and they come here (which
+ * keeps the shape and d->solo_slot) or, when this says no, to the chain
+ * path, which may change it: the check is dropped first (solo_body).
+ * Alone in the context, the whole check every time. */
+SOLO_INLINE int vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			  uint32_t level, int *err, int *op_error, bool shared)
+{
+	if (shared && a->dom->solo_epoch == ctx->shape_epoch &&
+	    !ctx->n_listeners)
+		return solo_body(ctx, a, level, a->dom->solo_slot, err,
+				 op_error, false);
+	return vote_solo_checked(ctx, a, level, err, op_error, shared);
 }
 #endif
 
@@ -401,7 +557,7 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
 	if (a && !ctx->internal_listeners && vote_solo_maybe(a) &&
-	    dmn__txn_vote_solo(ctx, a, level, &err, &ctx->op_error)) {
+	    vote_solo(ctx, a, level, &err, &ctx->op_error, false)) {
 #if DMN_CHECKS
 		/* What the chain path checks after a vote alone. */
 		dmn__check_domain(ctx, a->dom, true);
@@ -513,9 +669,15 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 #if DMN_FAST_PATHS
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
-		handled = !ctx->internal_listeners &&
-			  ((vote_solo_maybe(a) &&
-			    dmn__txn_vote_solo(ctx, a, level, err, &op_error)) ||
+		handled = !ctx->internal_listeners && vote_solo_maybe(a) &&
+			  vote_solo(ctx, a, level, err, &op_error, true);
+#if DMN_CHECKS
+		/* The domain is this stripe's alone: as vote_changed. */
+		if (handled)
+			dmn__check_domain(ctx, a->dom, true);
+#endif
+		handled = handled ||
+			  (!ctx->internal_listeners &&
 			   dmn__txn_vote_chain(ctx, a, level, err, &op_error,
 					       true));
 		if (handled) /* final: the chain path is done with it */

@@ -184,6 +184,14 @@ struct dmn_domain {
 	 * (capacity: see links_room in domain.c). */
 	unsigned n_parents;
 	unsigned n_children;
+#if DMN_FAST_PATHS
+	/* The one-voter path's shape, checked once (device.c vote_solo):
+	 * valid while solo_epoch is the striped context's shape_epoch (no
+	 * exclusive call since), then solo_slot is the statistics slot of
+	 * pstate. In the hole after n_children, and 8 bytes more. */
+	unsigned solo_slot;
+	uint64_t solo_epoch;
+#endif
 	struct dmn_link **parents;
 	struct dmn_link **children;
 
@@ -411,6 +419,13 @@ struct dmn_ctx {
 	 * published vote only if this was even and the same around its
 	 * read (a sequence lock; device.c vote_published). */
 	unsigned excl_seq;
+	/* Exclusive calls on a striped context so far (dmn__lock; never
+	 * wraps): a domain whose one-voter shape was checked at this count
+	 * has not changed since but for votes on its stripe (struct
+	 * dmn_domain, solo_epoch). Written with every stripe held. */
+#if DMN_FAST_PATHS
+	uint64_t shape_epoch;
+#endif
 	/* Non-zero once a link was added or removed above a device holding
 	 * a non-zero vote (domain.c): that vote may now reach no callback
 	 * or a smaller table, so an unchanged non-zero vote is checked again
@@ -572,6 +587,9 @@ DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 	if (ctx->stripes) {
 		for (unsigned i = 0; i < DMN_STRIPES; i++)
 			pthread_mutex_lock(&ctx->stripes[i].m);
+#if DMN_FAST_PATHS
+		ctx->shape_epoch++;
+#endif
 		/* Odd, before anything this call writes (the fence). */
 		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
 				 __ATOMIC_RELAXED);
@@ -851,13 +869,11 @@ int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d);
  * level moves. */
 int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			uint32_t level, int *err, int *op_error, bool shared);
-/* dmn__txn_vote_chain when @a's vote is its domain's only input and the
- * domain has no parent (a rail and its one device): the level is the
- * vote, no aggregation. 1 if handled (as dmn__txn_vote_chain), 0 if the
- * shape differs (nothing changed). O(1) on average (dmn__stats_find) plus
- * the callback. */
-int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
-		       uint32_t level, int *err, int *op_error);
+/* One event for the listeners, as the engine builds it: for the one-voter
+ * path (device.c vote_solo), which calls it only when someone listens. */
+void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+		   enum dmn_op op, const struct dmn_domain *d, int error,
+		   int safe, uint32_t old_v, uint32_t new_v);
 void dmn__txn_abort(struct dmn_ctx *ctx);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
 		    uint32_t *rounded);

@@ -86,7 +86,7 @@ static int index_reserve(struct dmn_ctx *ctx, struct dmn_stats *s)
 }
 
 /* The slot of @level if the index has it, else where the slots it lacks
- * start (those appended elsewhere, dmn__txn_vote_solo, join it first). */
+ * start (those appended elsewhere, device.c vote_solo, join it first). */
 static unsigned index_find(struct dmn_stats *s, uint32_t level)
 {
 	index_catch_up(s);

@@ -799,75 +799,11 @@ static int vote_alone(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	return handled;
 }
 
-int dmn__txn_vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
-		       uint32_t level, int *err, int *op_error)
+void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+		   enum dmn_op op, const struct dmn_domain *d, int error,
+		   int safe, uint32_t old_v, uint32_t new_v)
 {
-	struct dmn_domain *d = a->dom;
-	struct level_hist *h = &d->votes;
-	struct dmn_domain_cold *c = d->cold;
-	uint32_t old_vote = a->vote;
-	/* The shape: @a is the domain's one attachment, no child, no parent
-	 * (so on a striped context its stripe guards the domain, as in
-	 * chain_take), and its vote the domain's only input (one bin,
-	 * counted once, at its vote: no boot hold either); counted, so the
-	 * domain needs to be on, and it is; no rounding hook, a pstate
-	 * callback, and room in the statistics for two more levels, as
-	 * input_room asks (a level new to them, and one for the input
-	 * whose lowering may fail). Else the general path. */
-	if (!level || !a->counted || d->n_parents || d->n_children ||
-	    d->n_attachments != 1 || !d->on || !c || c->round || h->n != 1 ||
-	    h->bins[0].count != 1 || h->bins[0].level != old_vote ||
-	    ctx->record_only || !d->ops || !d->ops->set_performance_state ||
-	    c->stats.n_levels + 2 > c->stats.cap_levels)
-		return 0;
-	/* Only now is the domain this stripe's: with a child or a parent,
-	 * a chain vote on another stripe may be writing its pstate. */
-	uint32_t old = d->pstate;
-	struct dmn_stats *s = &c->stats;
-	unsigned from = dmn__stats_slot(s, old),
-		 to = dmn__stats_slot(s, level);
-	if (from == s->n_levels) /* the statistics always hold the pstate */
-		return 0;
-	/* The domain's level is this vote: the histogram's one bin moves in
-	 * place, as swap_input does. */
-	h->bins[0].level = level;
-	a->vote = level;
-	if (level == old)
-		return 1;
-	bool lower = level < old;
-	if (lower)
-		emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1,
-		     old, level);
-	int cb = d->ops->set_performance_state(d->user, d->handle, level);
-	if (cb) {
-		cb = cb > 0 ? -EIO : cb;
-		if (!*op_error)
-			*op_error = cb;
-		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, d, cb, lower, old,
-		     level);
-		if (lower) /* a failed lowering is kept and reported */
-			return 1;
-		/* A failed raise: nothing was raised, the input goes back. */
-		*err = cb;
-		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, d, cb, 0, 0, 0);
-		h->bins[0].level = old_vote;
-		a->vote = old_vote;
-		return 1;
-	}
-	/* dmn__stats_pstate with the two slots found. */
-	uint64_t now = ctx->pstate_now(ctx->now_user);
-	uint64_t span = now > s->pstate_since ? now - s->pstate_since : 0;
-	s->pstate_since += span;
-	s->levels[from].ns += span;
-	s->pstate_transitions++;
-	if (to == s->n_levels) {
-		s->levels[to].level = level;
-		s->levels[to].ns = 0;
-		s->n_levels++;
-	}
-	d->pstate = level;
-	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, level);
-	return 1;
+	emit(ctx, kind, op, d, error, safe, old_v, new_v);
 }
 
 int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,

@@ -15,7 +15,7 @@
  * a failed lowering (kept, reported through dmn_last_error()).
  * The plain variants take the root's rounding hook away, so that a vote
  * on it takes the one-domain path (vote_alone in txn.c), with four voters
- * or with one (the one-voter path, dmn__txn_vote_solo: the level is the
+ * or with one (the one-voter path, vote_solo in device.c: the level is the
  * vote, the histogram's one bin moves in place, the domain needs no lock
  * of its own on a striped context), the one voter also with no listener
  * on either side (as in a driver's context). Each runs twice: context B
@@ -52,12 +52,21 @@ struct side {
 	dmn_device_t dev[NDEV];
 	dmn_attach_t att[NDEV];
 	unsigned n_dev;
+	/* PLAIN_ONE_RESHAPED: the kid's link and the extra attachment. */
+	bool kid_linked;
+	dmn_device_t extra;
+	dmn_attach_t extra_att; /* 0: detached */
 };
 
 /* PLAIN_ONE_QUIET: PLAIN_ONE with no listener on either side, so that
  * the one-voter path runs as it does in a driver's context (no event to
- * build). */
-enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE, PLAIN_ONE_QUIET };
+ * build). PLAIN_ONE_RESHAPED: PLAIN_ONE_QUIET whose root also gains and
+ * loses, between the votes, a child domain (dom[1], "kid"), a second
+ * attachment (the device "extra") and a rounding hook: the one-voter
+ * path's shape, which a striped context checks once per exclusive call
+ * (struct dmn_domain, solo_epoch), changing under it. */
+enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE, PLAIN_ONE_QUIET,
+	     PLAIN_ONE_RESHAPED };
 
 static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 		      bool striped)
@@ -73,7 +82,7 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 		      * and dmn_vote's lock-free unchanged check */
 		memset(&cfg.lock, 0, sizeof(cfg.lock));
 	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
-	if (shape != PLAIN_ONE_QUIET)
+	if (shape < PLAIN_ONE_QUIET)
 		assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
 	if (shape == ROUNDED || chain)
@@ -91,6 +100,13 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 		assert_int_equal(dmn_link_set_map(s->ctx, s->root, s->dom[1],
 						 plus5, 0), 0);
 		s->n_dom = NDOM;
+	}
+	if (shape == PLAIN_ONE_RESHAPED) {
+		s->dom[1] = fake_domain(&s->fake, s->ctx, "kid",
+					&fake_ops_full, 0);
+		s->n_dom = 2;
+		s->extra = mkdev(s->ctx, "extra");
+		assert_int_equal(dmn_device_get(s->ctx, s->extra), 0);
 	}
 	s->n_dev = shape >= PLAIN_ONE ? 1 : NDEV;
 	for (unsigned i = 0; i < s->n_dev; i++) {
@@ -112,6 +128,32 @@ static void side_fini(struct side *s)
 {
 	dmn_ctx_destroy(s->ctx);
 	assert_int_equal(s->alloc.live, 0);
+}
+
+/* One change of PLAIN_ONE_RESHAPED's root, chosen by @r: the kid linked
+ * or unlinked, the extra device attached (voting @r's level) or
+ * detached, or the rounding hook set or taken (-EBUSY unless the root is
+ * at level 0 with no vote). */
+static int reshape(struct side *s, uint32_t r)
+{
+	switch ((r >> 4) % 3) {
+	case 0:
+		s->kid_linked = !s->kid_linked;
+		return s->kid_linked ? dmn_link_add(s->ctx, s->root, s->dom[1])
+				     : dmn_link_remove(s->ctx, s->root,
+						      s->dom[1]);
+	case 1:
+		if (s->extra_att) {
+			int err = dmn_detach(s->ctx, s->extra_att);
+			s->extra_att = 0;
+			return err;
+		}
+		s->extra_att = mkatt(s->ctx, s->extra, s->root);
+		return dmn_vote(s->ctx, s->extra_att, (r >> 8) % 100);
+	default:
+		return dmn_domain_set_rounding(s->ctx, s->root,
+					       r & 0x100 ? round5 : NULL, 0);
+	}
 }
 
 static void run_fast_equals_general(enum shape shape, bool striped)
@@ -148,16 +190,32 @@ static void run_fast_equals_general(enum shape shape, bool striped)
 			ra = dmn_device_get(a->ctx, a->dev[i]);
 			rb = dmn_device_get(b->ctx, b->dev[i]);
 			break;
-		default: {
-			struct dmn_vote_change ch = {b->att[i], level};
-			uint32_t before = pstate_of(a);
-			ra = dmn_vote(a->ctx, a->att[i], level);
-			rb = dmn_vote_many(b->ctx, &ch, 1);
-			raised_fail += ra == -EIO;
-			lowered_fail += !ra && dmn_last_error(a->ctx) == -EIO &&
-					pstate_of(a) == before;
+		case 3: /* PLAIN_ONE_RESHAPED: the shape changes */
+			if (shape != PLAIN_ONE_RESHAPED)
+				goto vote;
+			ra = reshape(a, r);
+			rb = reshape(b, r);
 			break;
-		}
+		default:
+		vote:
+			/* One to four votes in a row, nothing else on context
+			 * A between them: any other call there (the checks
+			 * below, dmn_last_error) is an exclusive call, after
+			 * which a striped context checks the one-voter shape
+			 * again; in a row, its votes find it checked. */
+			ra = rb = 0;
+			for (unsigned k = (r >> 24) % 4 + 1; k && ra == rb; k--) {
+				struct dmn_vote_change ch = {b->att[i], level};
+				uint32_t before = pstate_of(b);
+				ra = dmn_vote(a->ctx, a->att[i], level);
+				rb = dmn_vote_many(b->ctx, &ch, 1);
+				raised_fail += rb == -EIO;
+				lowered_fail += !rb &&
+						dmn_last_error(b->ctx) == -EIO &&
+						pstate_of(b) == before;
+				level = (next_rand(&seed) >> 8) % 112;
+			}
+			break;
 		}
 		assert_int_equal(ra, rb);
 		assert_int_equal(dmn_last_error(a->ctx),
@@ -203,6 +261,8 @@ VARIANT(alone_one_voter_equals_general, PLAIN_ONE, false)
 VARIANT(alone_one_voter_equals_general_striped, PLAIN_ONE, true)
 VARIANT(quiet_one_voter_equals_general, PLAIN_ONE_QUIET, false)
 VARIANT(quiet_one_voter_equals_general_striped, PLAIN_ONE_QUIET, true)
+VARIANT(reshaped_one_voter_equals_general, PLAIN_ONE_RESHAPED, false)
+VARIANT(reshaped_one_voter_equals_general_striped, PLAIN_ONE_RESHAPED, true)
 
 int main(void)
 {
@@ -219,6 +279,8 @@ int main(void)
 		TEST(alone_one_voter_equals_general_striped),
 		TEST(quiet_one_voter_equals_general),
 		TEST(quiet_one_voter_equals_general_striped),
+		TEST(reshaped_one_voter_equals_general),
+		TEST(reshaped_one_voter_equals_general_striped),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
