@@ -152,9 +152,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 	if (err) {
 		dmn__free(ctx, grown);
 		dmn__free(ctx, a);
-		txn_result(ctx, err);
-		dmn__unlock(ctx);
-		return err;
+		return dmn__leave(ctx, err);
 	}
 	a->handle_bits = dmn__handle_alloc(&ctx->attachments, a) & 0x3fffffffu;
 	a->dev = dev;
@@ -186,9 +184,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		}
 		*out = att_handle(a);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 /* ---- runtime PM --------------------------------------------------------- */
@@ -556,7 +552,5 @@ int dmn_vote_many(struct dmn_ctx *ctx, const struct dmn_vote_change *changes,
 		return err;
 	ctx->op_error = 0;
 	err = vote_many_locked(ctx, changes, n);
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }

@@ -35,6 +35,7 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	int err = dmn__enter_ctx(ctx, desc && desc->name && out);
 	if (err)
 		return err;
+	ctx->op_error = 0;
 	err = dmn__walk_reserve(ctx, 1);
 	struct dmn_domain *d = 0;
 	/* The name inside the allocation (issue 21). */
@@ -56,7 +57,6 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	}
 	if (!err)
 		d->handle = dmn__handle_alloc(&ctx->domains, d);
-	ctx->op_error = 0;
 	/* The engine's power-on step: DMN_EV_POWER_ON, or DMN_EV_FAILURE
 	 * (unsafe) and the operation's error; a failure then takes the
 	 * handle back (the engine's note of where it hit is read only by
@@ -72,9 +72,7 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	} else {
 		*out = d->handle;
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
@@ -179,22 +177,17 @@ static void link_detach_arrays(struct dmn_link *l)
  * non-zero vote (counted or stored), that vote may now reach no callback
  * or a smaller table, so dmn_vote checks an unchanged non-zero vote again
  * from now on (ctx->relinked). A structural call: it walks the domains
- * and attachments below @c, at most until the first vote, and nothing
- * while the context has no attachment (a board links its domains before
- * it attaches devices, so a chain built upwards stays linear). */
+ * below @c and their attachments, at most until the first vote, and
+ * nothing while the context has no attachment (a board links its domains
+ * before it attaches devices, so a chain built upwards stays linear). */
 static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
 {
 	if (ctx->relinked || !ctx->attachments.live)
 		return;
-	ctx->walk_epoch += 2;
-	struct dmn_domain **stack = ctx->stack;
-	unsigned top = 0;
-	c->walk_mark = ctx->walk_epoch;
-	stack[top++] = c;
-	while (top) {
-		struct dmn_domain *d = stack[--top];
-		for (const struct dmn_attachment *a = d->att_head; a;
-		     a = a->dom_next)
+	unsigned n = dmn__walk_down(ctx, c);
+	for (unsigned i = 0; i < n; i++)
+		for (const struct dmn_attachment *a = ctx->walk[i]->att_head;
+		     a; a = a->dom_next)
 			if (a->vote) {
 				/* dmn_vote's lock-free check reads it. */
 #if DMN_STRIPED
@@ -205,14 +198,6 @@ static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
 #endif
 				return;
 			}
-		for (unsigned i = 0; i < d->n_children; i++) {
-			struct dmn_domain *x = d->children[i]->child;
-			if (x->walk_mark != ctx->walk_epoch) {
-				x->walk_mark = ctx->walk_epoch;
-				stack[top++] = x;
-			}
-		}
-	}
 }
 
 int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
@@ -250,8 +235,10 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 		dmn__txn_begin(ctx);
 		if (c->on)
 			err = link_update(ctx, l, true, c->pstate);
-		if (err)
-			link_detach_arrays(l);
+		if (err) { /* last in both arrays: the engine moves no link */
+			c->n_parents--;
+			p->n_children--;
+		}
 	}
 	if (err) {
 		dmn__free(ctx, l);
@@ -260,9 +247,7 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 	} else {
 		note_relink(ctx, c);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
@@ -288,9 +273,7 @@ int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child
 		dmn__free(ctx, l);
 		note_relink(ctx, c);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 /* Give @l a new map and floor and recompute what the child requires

@@ -202,7 +202,7 @@ struct dmn_domain {
 	uint64_t visit;
 	uint64_t walk_mark;
 
-	struct dmn_idle_data *idle; /* idle states (idle.c) */
+	struct dmn_idle_data *idle; /* idle states (idle.c); NULL: none */
 	void *opp_state; /* owned by the OPP layer: the domain's level table */
 	struct dmn_domain_cold *cold; /* NULL: see struct dmn_domain_cold */
 	uint64_t created; /* dmn_now at dmn_domain_create */
@@ -805,6 +805,9 @@ void *dmn__enter_more(struct dmn_ctx *ctx, size_t table, uint32_t h,
  * recorded as the call's result if @record has DMN_ENTER_RECORD, the lock
  * released. Returns NULL (for the entry helpers' failures). */
 void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out);
+/* Leave a state-changing call: its result recorded as dmn_last_error()
+ * (txn_result), the lock released. Returns @err. */
+int dmn__leave(struct dmn_ctx *ctx, int err);
 /* The entry of a call on the link from @child up to @parent: as dmn__enter
  * (@record: DMN_ENTER_RECORD or 0), then -EBADF for a stale handle or
  * -ENOENT without such a link. */
@@ -911,6 +914,9 @@ void dmn__sleep_free(struct dmn_ctx *ctx, struct dmn_domain *d);
  * parents (parents in link order); returns how many. Marks them with a new
  * walk epoch: walk_mark == ctx->walk_epoch. */
 unsigned dmn__walk_up(struct dmn_ctx *ctx, struct dmn_domain *from);
+/* The same with @from and every domain below it, each after all its
+ * children. */
+unsigned dmn__walk_down(struct dmn_ctx *ctx, struct dmn_domain *from);
 /* Append @from and every domain above it not yet marked with ctx->epoch to
  * ctx->order, each after all its parents, marking them. */
 void dmn__walk_touch(struct dmn_ctx *ctx, struct dmn_domain *from);

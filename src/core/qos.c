@@ -49,12 +49,11 @@ static int apply(struct dmn_ctx *ctx, struct dmn_domain *d, int which,
 {
 	if (!nb)
 		return 0; /* most links and devices carry no constraint */
-	unsigned n = dmn__walk_up(ctx, d);
 	/* Each domain on the way holds the values: its cold part (the
 	 * ones a value is removed from have it). */
-	for (unsigned i = 0; mode == RESERVE && i < n; i++)
-		if (!dmn__pd_domain_cold(ctx, ctx->walk[i]))
-			return -ENOMEM;
+	if (mode == RESERVE && dmn__pd_domain_cold_up(ctx, d))
+		return -ENOMEM;
+	unsigned n = dmn__walk_up(ctx, d);
 	count_paths(ctx, d, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_domain *x = ctx->walk[i];
@@ -162,9 +161,7 @@ static int set_constraint(struct dmn_ctx *ctx, dmn_device_t h, int which,
 	else if (!err)
 		dev->cold->qos_us = qos_us;
 	ctx->op_error = 0;
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_device_set_qos(struct dmn_ctx *ctx, dmn_device_t h, uint32_t latency_us)

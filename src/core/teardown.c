@@ -89,9 +89,7 @@ int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
 		dmn__handle_release(&ctx->attachments, h);
 		dmn__free(ctx, a);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)

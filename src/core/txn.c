@@ -264,50 +264,38 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	return 0;
 }
 
-/* Point @l at (on, requirement(level)), logging the change. */
+/* Point @l at (on, requirement(level)), logging the change. Without
+ * @logged, a fix-up after the commit point (settle): it restores levels
+ * that were counted before, whose bins still exist, and reserves no log
+ * room, so what it logs goes into whatever room is left and is never
+ * replayed (the undo, if any, already ran, and finish() drops the log). A
+ * level new to both the parent's inputs and its statistics needs room in
+ * the statistics, as every input has. */
 static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		    uint32_t level, bool logged)
 {
+	struct dmn_domain *p = l->parent;
 	uint32_t req = 0;
-	if (on) {
-		int err = requirement(ctx, l, level, &req);
-		if (err)
-			return err;
-	}
-	if (req == l->req && on == l->child_on)
-		return 0;
-	if (logged) {
-		int err = reserve_log(ctx, 5);
-		if (err)
-			return err;
-		if (req) {
-			err = dmn__txn_hist_add(ctx, l->parent, req);
-			if (err)
-				return err;
-		}
-		dmn__txn_hist_remove(ctx, l->parent, l->req);
-		if (on != l->child_on)
-			count(ctx, l->parent, &l->parent->on_children, on);
-		set_u32(ctx, &l->req, req);
-		log_undo(ctx, UNDO_BOOL, &l->child_on, l->child_on);
-	} else {
-		/* Fix-ups after the commit point: restore levels that were
-		 * counted before, whose bins still exist. A level new to
-		 * both the parent's inputs and its statistics needs room in
-		 * the statistics, as every input has. */
-		if (req && !stats_seen(l->parent, req) &&
-		    stats_room(ctx, l->parent))
-			return -ENOMEM;
-		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
-			return -ENOMEM;
-		dmn__level_hist_dec(&l->parent->votes, l->req);
-		if (on != l->child_on) {
-			l->parent->on_children += on ? 1u : (unsigned)-1;
-			if (!on)
-				l->parent->due |= DUE_OFF;
-		}
-	}
-	l->req = req;
+	int err = 0;
+	if (on)
+		err = requirement(ctx, l, level, &req);
+	if (err || (req == l->req && on == l->child_on))
+		return err;
+	if (logged)
+		err = reserve_log(ctx, 5);
+	if (!err && req && (logged || !stats_seen(p, req)))
+		err = stats_room(ctx, p);
+	if (!err && req)
+		err = dmn__level_hist_add(ctx, &p->votes, req);
+	if (err)
+		return err;
+	if (req)
+		log_undo(ctx, UNDO_HIST_ADD, &p->votes, req);
+	dmn__txn_hist_remove(ctx, p, l->req);
+	if (on != l->child_on)
+		count(ctx, p, &p->on_children, on);
+	set_u32(ctx, &l->req, req);
+	log_undo(ctx, UNDO_BOOL, &l->child_on, l->child_on);
 	l->child_on = on;
 	return 0;
 }
@@ -459,7 +447,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 	unsigned rejected = UINT_MAX;
 	int choice = forced;
 	if (forced == ASK_GOVERNOR && ctx->sleep_deepest)
-		choice = d->idle && d->idle->n ? (int)d->idle->n - 1 : 0;
+		choice = d->idle ? (int)d->idle->n - 1 : 0;
 	else if (forced == ASK_GOVERNOR)
 		choice = dmn__idle_choose(ctx, d, dmn_now(ctx), &rejected);
 	else if (forced < 0)
@@ -471,7 +459,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 			1);
 		return;
 	}
-	int idle = d->idle && d->idle->n ? choice : -1;
+	int idle = d->idle ? choice : -1;
 	int err = 0;
 	if (d->ops && d->ops->power_off)
 		err = d->ops->power_off(d->user, d->handle, idle);

@@ -81,15 +81,16 @@ static int dfs_step(struct dfs *s)
 	return 0;
 }
 
-/* Up from @from over domains not marked @mine in the field at @mark,
- * appending each to @out after @n others once all its parents are
- * there; returns the new count. */
-DMN_SIZE_NOINLINE static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain *from,
-		       size_t mark, uint64_t mine, struct dmn_domain **out,
-		       unsigned n)
+/* Up (@up) or down from @from over domains not marked @mine in the field
+ * at @mark, appending each to @out after @n others once all those it goes
+ * to are there; returns the new count. */
+DMN_SIZE_NOINLINE static unsigned dfs_all(struct dmn_ctx *ctx,
+					  struct dmn_domain *from, bool up,
+					  size_t mark, uint64_t mine,
+					  struct dmn_domain **out, unsigned n)
 {
 	/* No domain is ever marked UINT64_MAX: the search meets no other. */
-	struct dfs s = {ctx->stack, 0, true, mark, mine, UINT64_MAX, out, n};
+	struct dfs s = {ctx->stack, 0, up, mark, mine, UINT64_MAX, out, n};
 	dfs_push(&s, from);
 	while (dfs_step(&s) >= 0)
 		;
@@ -99,14 +100,22 @@ DMN_SIZE_NOINLINE static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain 
 unsigned dmn__walk_up(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
 	ctx->walk_epoch += 2;
-	return dfs_up(ctx, from, offsetof(struct dmn_domain, walk_mark),
-		      ctx->walk_epoch, ctx->walk, 0);
+	return dfs_all(ctx, from, true, offsetof(struct dmn_domain, walk_mark),
+		       ctx->walk_epoch, ctx->walk, 0);
+}
+
+unsigned dmn__walk_down(struct dmn_ctx *ctx, struct dmn_domain *from)
+{
+	ctx->walk_epoch += 2;
+	return dfs_all(ctx, from, false, offsetof(struct dmn_domain, walk_mark),
+		       ctx->walk_epoch, ctx->walk, 0);
 }
 
 void dmn__walk_touch(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
-	ctx->n_order = dfs_up(ctx, from, offsetof(struct dmn_domain, visit),
-			      ctx->epoch, ctx->order, ctx->n_order);
+	ctx->n_order = dfs_all(ctx, from, true,
+			       offsetof(struct dmn_domain, visit), ctx->epoch,
+			       ctx->order, ctx->n_order);
 }
 
 bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct dmn_domain *from,
