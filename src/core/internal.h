@@ -388,6 +388,11 @@ struct dmn_ctx {
 	int last_error;
 	int op_error; /* first callback error of the running operation */
 	const struct dmn_domain *fail_dom; /* where an unsafe failure hit */
+#ifdef DMN_FIRMWARE
+	/* The attachment (device, domain) or link (parent, child) whose
+	 * constraints left last (qos.c, firmware build). */
+	const void *qos_gone[2];
+#endif
 
 	void *opp; /* owned by the OPP layer */
 	void (*opp_fini)(struct dmn_ctx *ctx);

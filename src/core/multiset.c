@@ -17,6 +17,8 @@ void dmn__ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s)
 	dmn__ms_init(s);
 }
 
+/* The rest only keeps the QoS sets of a hosted build (qos.c). */
+#ifndef DMN_FIRMWARE
 int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
 {
 	return dmn_grow(ctx, (void **)&s->bins, &s->cap, s->n + extra,
@@ -66,3 +68,4 @@ uint64_t dmn__ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor)
 	unsigned i = lower_bound(s, floor);
 	return i < s->n ? s->bins[i].value : UINT64_MAX;
 }
+#endif

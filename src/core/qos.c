@@ -12,6 +12,92 @@
 #include <domino/idle.h>
 #include <errno.h>
 
+DMN_SIZE_NOINLINE static uint64_t device_value(const struct dmn_device *dev, int which)
+{
+	if (which)
+		return dev_wakeup_ns(dev);
+	return dev_qos_us(dev) == DMN_QOS_NONE
+		       ? UINT64_MAX
+		       : (uint64_t)dev_qos_us(dev) * 1000u;
+}
+
+#ifdef DMN_FIRMWARE
+/*
+ * A firmware build keeps no constraint sets: the governor's two values are
+ * found when it asks, by a walk down from the domain (the same values: the
+ * smallest constraint of the devices at or below it, and the first wakeup
+ * not past; O(domains and attachments below) per decision instead of
+ * O(log V), and no memory). What a removal takes away leaves first, as
+ * the sets lose it before the removal's power-off (DESIGN §1): the
+ * attachment or link removed last is skipped until its pair is added
+ * again (after a successful removal it no longer exists).
+ */
+static void gone(struct dmn_ctx *ctx, const void *a, const void *b, bool add)
+{
+	ctx->qos_gone[0] = add ? 0 : a;
+	ctx->qos_gone[1] = b;
+}
+
+int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev,
+		    struct dmn_domain *d, bool attach)
+{
+	gone(ctx, dev, d, attach);
+	return 0;
+}
+
+int dmn__qos_link(struct dmn_ctx *ctx, struct dmn_domain *parent,
+		  struct dmn_domain *child, bool link)
+{
+	gone(ctx, parent, child, link);
+	return 0;
+}
+
+static int device_change(struct dmn_ctx *ctx, struct dmn_device *dev,
+			 int which, uint64_t new_value)
+{
+	(void)ctx;
+	(void)dev;
+	(void)which;
+	(void)new_value;
+	return 0; /* no set to update */
+}
+
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
+			uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
+{
+	*qos_ns = *wakeup_ns = UINT64_MAX;
+	/* Outside any other walk: the governor runs in a commit's settle,
+	 * which holds its domains in ctx->order and ctx->off_order. */
+	struct dmn_domain **stack = ctx->stack;
+	unsigned top = 0;
+	uint64_t mark = ctx->walk_epoch += 2;
+	stack[top++] = (struct dmn_domain *)d;
+	((struct dmn_domain *)d)->walk_mark = mark;
+	while (top) {
+		struct dmn_domain *x = stack[--top];
+		for (const struct dmn_attachment *a = x->att_head; a;
+		     a = a->dom_next) {
+			if (a->dev == ctx->qos_gone[0] && x == ctx->qos_gone[1])
+				continue;
+			uint64_t q = device_value(a->dev, 0),
+				 w = device_value(a->dev, 1);
+			if (q < *qos_ns)
+				*qos_ns = q;
+			if (w >= now && w < *wakeup_ns)
+				*wakeup_ns = w;
+		}
+		for (unsigned i = 0; i < x->n_children; i++) {
+			const struct dmn_link *l = x->children[i];
+			if ((l->parent == ctx->qos_gone[0] &&
+			     l->child == ctx->qos_gone[1]) ||
+			    l->child->walk_mark == mark)
+				continue;
+			l->child->walk_mark = mark;
+			stack[top++] = l->child;
+		}
+	}
+}
+#else
 /* A domain's constraint set: in its cold part, which RESERVE allocates
  * (a domain holding a value has it). */
 static struct u64_multiset *cset(struct dmn_domain *d, int which)
@@ -86,15 +172,6 @@ static int update(struct dmn_ctx *ctx, struct dmn_domain *d,
 	}
 }
 
-DMN_SIZE_NOINLINE static uint64_t device_value(const struct dmn_device *dev, int which)
-{
-	if (which)
-		return dev_wakeup_ns(dev);
-	return dev_qos_us(dev) == DMN_QOS_NONE
-		       ? UINT64_MAX
-		       : (uint64_t)dev_qos_us(dev) * 1000u;
-}
-
 int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev, struct dmn_domain *d,
 	       bool attach)
 {
@@ -141,6 +218,16 @@ static int device_change(struct dmn_ctx *ctx, struct dmn_device *dev, int which,
 	return 0;
 }
 
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
+		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
+{
+	(void)ctx;
+	const struct dmn_domain_cold *c = dom_cold(d);
+	*qos_ns = dmn__ms_first_at_or_after(&c->qos_set, 0);
+	*wakeup_ns = dmn__ms_first_at_or_after(&c->wake_set, now);
+}
+#endif
+
 /* Set constraint @which (0 QoS, 1 wakeup) of device @h to @value, in the
  * units device_value() returns, as one locked call. */
 static int set_constraint(struct dmn_ctx *ctx, dmn_device_t h, int which,
@@ -176,11 +263,3 @@ int dmn_device_set_wakeup(struct dmn_ctx *ctx, dmn_device_t h, uint64_t wakeup_n
 	return set_constraint(ctx, h, 1, wakeup_ns, 0);
 }
 
-void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
-		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
-{
-	(void)ctx;
-	const struct dmn_domain_cold *c = dom_cold(d);
-	*qos_ns = dmn__ms_first_at_or_after(&c->qos_set, 0);
-	*wakeup_ns = dmn__ms_first_at_or_after(&c->wake_set, now);
-}
