@@ -173,31 +173,46 @@ static void link_detach_arrays(struct dmn_link *l)
 	links_remove(l->parent->children, &l->parent->n_children, l);
 }
 
-/* After a link to or from @c changed: if a device at or below @c holds a
- * non-zero vote (counted or stored), that vote may now reach no callback
- * or a smaller table, so dmn_vote checks an unchanged non-zero vote again
- * from now on (ctx->relinked). A structural call: it walks the domains
- * below @c and their attachments, at most until the first vote, and
- * nothing while the context has no attachment (a board links its domains
- * before it attaches devices, so a chain built upwards stays linear). */
-static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
+#ifndef DMN_FIRMWARE
+/* Whether a device at or below @c holds a non-zero vote. */
+static bool vote_below(struct dmn_ctx *ctx, struct dmn_domain *c)
 {
-	if (ctx->relinked || !ctx->attachments.live)
-		return;
 	unsigned n = dmn__walk_down(ctx, c);
 	for (unsigned i = 0; i < n; i++)
 		for (const struct dmn_attachment *a = ctx->walk[i]->att_head;
 		     a; a = a->dom_next)
-			if (a->vote) {
-				/* dmn_vote's lock-free check reads it. */
-#if DMN_STRIPED
-				__atomic_store_n(&ctx->relinked, 1u,
-						 __ATOMIC_RELAXED);
-#else
-				ctx->relinked = 1;
+			if (a->vote)
+				return true;
+	return false;
+}
 #endif
-				return;
-			}
+
+/* After a link to or from @c changed: if a device at or below @c holds a
+ * non-zero vote (counted or stored), that vote may now reach no callback
+ * or a smaller table, so dmn_vote checks an unchanged non-zero vote again
+ * from now on (ctx->relinked). A structural call: it walks the domains
+ * below @c, then their attachments until the first vote, and nothing
+ * while the context has no attachment (a board links its domains before
+ * it attaches devices, so a chain built upwards stays linear). */
+static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
+{
+	if (ctx->relinked || !ctx->attachments.live)
+		return;
+#ifdef DMN_FIRMWARE
+	/* A firmware build checks every unchanged non-zero vote again from
+	 * the first link moved with devices attached: the same answers (the
+	 * walk only spares the check where no vote sits below). */
+	(void)c;
+#else
+	if (!vote_below(ctx, c))
+		return;
+#endif
+	/* dmn_vote's lock-free check reads it. */
+#if DMN_STRIPED
+	__atomic_store_n(&ctx->relinked, 1u, __ATOMIC_RELAXED);
+#else
+	ctx->relinked = 1;
+#endif
 }
 
 int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)

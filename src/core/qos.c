@@ -65,37 +65,36 @@ static int device_change(struct dmn_ctx *ctx, struct dmn_device *dev,
 void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
 			uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
 {
-	*qos_ns = *wakeup_ns = UINT64_MAX;
+	uint64_t q = UINT64_MAX, w = UINT64_MAX;
+	const void *g0 = ctx->qos_gone[0], *g1 = ctx->qos_gone[1];
 	/* Outside any other walk: the governor runs in a commit's settle,
 	 * which holds its domains in ctx->order and ctx->off_order. */
 	struct dmn_domain **stack = ctx->stack;
 	unsigned top = 0;
 	uint64_t mark = ctx->walk_epoch += 2;
 	stack[top++] = (struct dmn_domain *)d;
-	((struct dmn_domain *)d)->walk_mark = mark;
+	stack[0]->walk_mark = mark;
 	while (top) {
 		struct dmn_domain *x = stack[--top];
 		for (const struct dmn_attachment *a = x->att_head; a;
 		     a = a->dom_next) {
-			if (a->dev == ctx->qos_gone[0] && x == ctx->qos_gone[1])
+			if (a->dev == g0 && x == g1)
 				continue;
-			uint64_t q = device_value(a->dev, 0),
-				 w = device_value(a->dev, 1);
-			if (q < *qos_ns)
-				*qos_ns = q;
-			if (w >= now && w < *wakeup_ns)
-				*wakeup_ns = w;
+			uint64_t v = device_value(a->dev, 0);
+			q = v < q ? v : q;
+			v = device_value(a->dev, 1);
+			w = v >= now && v < w ? v : w;
 		}
 		for (unsigned i = 0; i < x->n_children; i++) {
-			const struct dmn_link *l = x->children[i];
-			if ((l->parent == ctx->qos_gone[0] &&
-			     l->child == ctx->qos_gone[1]) ||
-			    l->child->walk_mark == mark)
+			struct dmn_domain *c = x->children[i]->child;
+			if ((x == g0 && c == g1) || c->walk_mark == mark)
 				continue;
-			l->child->walk_mark = mark;
-			stack[top++] = l->child;
+			c->walk_mark = mark;
+			stack[top++] = c;
 		}
 	}
+	*qos_ns = q;
+	*wakeup_ns = w;
 }
 #else
 /* A domain's constraint set: in its cold part, which RESERVE allocates
