@@ -4,7 +4,7 @@
  * firmware unit, see docs/architecture.md "Firmware units"). A power
  * controller builds its domains, devices and attachments once and never
  * removes them; the failure paths of the adds undo their own work with
- * the helpers that stay in the core (dmn__att_unlink, link_detach_arrays,
+ * the helpers that stay in the core (dmn__att_unlink,
  * dmn__pd_domain_free), and dmn_link_remove stays there too, as the OPP
  * layer's dmn_opp_link_add undoes a half-done link with it. Nor does a
  * firmware destroy its context.

@@ -352,10 +352,11 @@ static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
 
 /* Run one callback's result through the engine: a failure (a positive
  * value is -EIO) is noted as the operation's first error, as where an
- * unsafe one hit, and reported; success reports event @ok. @ev is the
- * failure's op and safe flag. */
-DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
-		   const struct dmn_domain *d, uint32_t old_v, uint32_t new_v)
+ * unsafe one hit, and reported; success reports the event @ev packs with
+ * the failure's op and safe flag (the event itself says safe 0). */
+DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err,
+				     unsigned ev, const struct dmn_domain *d,
+				     uint32_t old_v, uint32_t new_v)
 {
 	if (err > 0)
 		err = -EIO;
@@ -364,9 +365,11 @@ DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, 
 			ctx->op_error = err;
 		if (!(ev >> 16))
 			ctx->fail_dom = d;
-		ok = ev | DMN_EV_FAILURE;
+		ev = (ev & ~0xffu) | DMN_EV_FAILURE;
+	} else {
+		ev &= 0xffffu;
 	}
-	emit_ev(ctx, ok, d, err, old_v, new_v);
+	emit_ev(ctx, ev, d, err, old_v, new_v);
 	return err;
 }
 
@@ -385,8 +388,8 @@ static int set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t want,
 		dmn__stats_pstate(ctx, d, want);
 		d->pstate = want;
 	}
-	return outcome(ctx, err, EV(0, DMN_OP_SET_PSTATE, safe),
-		       EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, 0), d, old, want);
+	return outcome(ctx, err, EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, safe), d,
+		       old, want);
 }
 
 #if DMN_FAST_PATHS
@@ -417,8 +420,8 @@ int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d)
 		dmn__stats_power(ctx, d, true, -1, UINT_MAX);
 		d->on = true;
 	}
-	return outcome(ctx, err, EV(0, DMN_OP_POWER_ON, 0),
-		       EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0, 1);
+	return outcome(ctx, err, EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0,
+		       1);
 }
 
 /* Make every parent link of @d say what @d really is now. */
@@ -472,8 +475,8 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 		if (forced == ASK_GOVERNOR)
 			d->cold->off_by_sleep = ctx->sleep_deepest;
 	}
-	if (!outcome(ctx, err, EV(0, DMN_OP_POWER_OFF, 1),
-		     EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 0), d, 1, 0) &&
+	if (!outcome(ctx, err, EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 1), d, 1,
+		     0) &&
 	    idle >= 0)
 		emit_ev(ctx, EV(DMN_EV_IDLE, DMN_OP_POWER_OFF, 0), d, 0, 0,
 			(uint32_t)idle);
@@ -974,11 +977,16 @@ static void undo_inputs(struct dmn_ctx *ctx)
 			*(bool *)e->addr = old;
 			break;
 		case UNDO_U32:
+#if UINTPTR_MAX == UINT32_MAX /* a 32-bit word (a Cortex-M): the same */
+		case UNDO_WORD:
+#endif
 			memcpy(e->addr, &old, sizeof(old));
 			break;
+#if UINTPTR_MAX != UINT32_MAX
 		case UNDO_WORD:
 			memcpy(e->addr, &e->old, sizeof(e->old));
 			break;
+#endif
 		}
 	}
 }
