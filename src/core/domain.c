@@ -18,11 +18,13 @@ void dmn__pd_domain_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 		ctx->life->domain_free(ctx, d);
 	dmn__idle_free(ctx, d);
 	dmn__stats_free(ctx, d);
+#ifndef DMN_FIRMWARE /* a firmware build keeps no sets (qos.c) */
 	if (d->cold) {
 		dmn__ms_fini(ctx, &d->cold->qos_set);
 		dmn__ms_fini(ctx, &d->cold->wake_set);
-		dmn__free(ctx, d->cold);
 	}
+#endif
+	dmn__free(ctx, d->cold);
 	dmn__level_hist_fini(ctx, &d->votes);
 	dmn__free(ctx, d->parents);
 	dmn__free(ctx, d->children);

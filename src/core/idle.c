@@ -44,7 +44,7 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 	in.n_states = d->idle ? d->idle->n : 0;
 	in.states = d->idle ? d->idle->desc : 0;
 	int choice;
-	if (c->gov == DMN_GOVERNOR_CUSTOM && c->gov_fn)
+	if (c->gov_fn) /* set with DMN_GOVERNOR_CUSTOM only */
 		choice = c->gov_fn(c->gov_user, d->handle, &in);
 	else
 		choice = dmn_governor_qos(&in);

@@ -11,14 +11,14 @@ void dmn__ms_init(struct u64_multiset *s)
 	s->n = s->cap = 0;
 }
 
+/* The rest only keeps the QoS sets of a hosted build (qos.c). */
+#ifndef DMN_FIRMWARE
 void dmn__ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s)
 {
 	dmn__free(ctx, s->bins);
 	dmn__ms_init(s);
 }
 
-/* The rest only keeps the QoS sets of a hosted build (qos.c). */
-#ifndef DMN_FIRMWARE
 int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
 {
 	return dmn_grow(ctx, (void **)&s->bins, &s->cap, s->n + extra,

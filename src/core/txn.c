@@ -1130,7 +1130,7 @@ static int propagate_targets(struct dmn_ctx *ctx, bool lower)
 			}
 		}
 		/* Powering on starts its statistics (before any callback). */
-		if (on && !d->cold && !dmn__pd_domain_cold(ctx, d))
+		if (on && !dmn__pd_domain_cold(ctx, d))
 			return -ENOMEM;
 		for (unsigned p = 0; p < d->n_parents; p++) {
 			int err = link_set(ctx, d->parents[p], on, level, true);
