@@ -12,7 +12,7 @@
 #include <domino/idle.h>
 #include <errno.h>
 
-DMN_SIZE_NOINLINE static uint64_t device_value(const struct dmn_device *dev, int which)
+static uint64_t device_value(const struct dmn_device *dev, int which)
 {
 	if (which)
 		return dev_wakeup_ns(dev);
