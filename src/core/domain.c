@@ -196,7 +196,8 @@ static bool vote_below(struct dmn_ctx *ctx, struct dmn_domain *c)
  * below @c, then their attachments until the first vote, and nothing
  * while the context has no attachment (a board links its domains before
  * it attaches devices, so a chain built upwards stays linear). */
-static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
+DMN_SIZE_NOINLINE static void note_relink(struct dmn_ctx *ctx,
+					   struct dmn_domain *c)
 {
 	if (ctx->relinked || !ctx->attachments.live)
 		return;
@@ -333,9 +334,8 @@ int dmn_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
 	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
 	if (!l)
 		return err;
-	uint32_t rounded = level;
-	if (level)
-		err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
+	uint32_t rounded; /* 0 for level 0 */
+	err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
 	err = err ? txn_result(ctx, err)
 		  : link_configure(ctx, l, l->map, l->map_user, rounded);
 	dmn__unlock(ctx);
