@@ -281,18 +281,17 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	ctx->now = cfg->now ? cfg->now : default_now;
 	ctx->pstate_now = cfg->now ? cfg->now : default_pstate_now;
 	ctx->now_user = cfg->now ? cfg->now_user : 0;
-	dmn__handle_table_init(&ctx->domains, HK_DOMAIN);
-	dmn__handle_table_init(&ctx->devices, HK_DEVICE);
-	dmn__handle_table_init(&ctx->attachments, HK_ATTACH);
+	/* The tables' other fields are the memset's zeros. */
+	ctx->domains.kind = HK_DOMAIN;
+	ctx->devices.kind = HK_DEVICE;
+	ctx->attachments.kind = HK_ATTACH;
+	ctx->domains.ordered = ctx->devices.ordered = true;
 	/* Room for a few listeners from the start, so that the usual ones
 	 * (a trace, the OPP layer's follower) never need memory later. */
 	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
 			   8, sizeof(*ctx->listeners));
-	if (err) {
-		alloc.free(alloc.user, ctx);
-		return err;
-	}
-	err = lock.create(lock.user, &ctx->lock);
+	if (!err)
+		err = lock.create(lock.user, &ctx->lock);
 	if (!err)
 		err = stripes_create(ctx);
 	if (err) {

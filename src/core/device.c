@@ -152,9 +152,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 	if (err) {
 		dmn__free(ctx, grown);
 		dmn__free(ctx, a);
-		txn_result(ctx, err);
-		dmn__unlock(ctx);
-		return err;
+		return dmn__leave(ctx, err);
 	}
 	a->handle_bits = dmn__handle_alloc(&ctx->attachments, a) & 0x3fffffffu;
 	a->dev = dev;
@@ -186,9 +184,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 		}
 		*out = att_handle(a);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 /* ---- runtime PM --------------------------------------------------------- */
@@ -240,7 +236,8 @@ static int device_resume(struct dmn_ctx *ctx, struct dmn_device *dev)
 /* dmn__pd_device_get_locked (@get) and dmn__pd_device_put_locked: a
  * nested count moves only the usage; the first get resumes the device
  * and the last put suspends it, as one transaction. */
-static int usage_locked(struct dmn_ctx *ctx, dmn_device_t h, bool get)
+DMN_SIZE_NOINLINE static int usage_locked(struct dmn_ctx *ctx, dmn_device_t h,
+					bool get)
 {
 	struct dmn_device *dev = dmn__pd_device_get_ptr(ctx, h);
 	int err = 0;
@@ -299,20 +296,26 @@ static int usage_striped(struct dmn_ctx *ctx, dmn_device_t h, int delta,
 }
 #endif
 
-int dmn_device_get(struct dmn_ctx *ctx, dmn_device_t h)
+/* dmn_device_get (@get) and dmn_device_put. */
+static int device_usage(struct dmn_ctx *ctx, dmn_device_t h, bool get)
 {
 	if (!ctx)
 		return -EINVAL;
 #if DMN_STRIPED
 	int fast_err;
-	if (ctx->stripes && usage_striped(ctx, h, 1, &fast_err))
+	if (ctx->stripes && usage_striped(ctx, h, get ? 1 : -1, &fast_err))
 		return fast_err;
 #endif
 	if (dmn__lock(ctx))
 		return -EDEADLK;
-	int err = dmn__pd_device_get_locked(ctx, h);
+	int err = usage_locked(ctx, h, get);
 	dmn__unlock(ctx);
 	return err;
+}
+
+int dmn_device_get(struct dmn_ctx *ctx, dmn_device_t h)
+{
+	return device_usage(ctx, h, true);
 }
 
 int dmn__pd_device_put_locked(struct dmn_ctx *ctx, dmn_device_t h)
@@ -322,18 +325,7 @@ int dmn__pd_device_put_locked(struct dmn_ctx *ctx, dmn_device_t h)
 
 int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
 {
-	if (!ctx)
-		return -EINVAL;
-#if DMN_STRIPED
-	int fast_err;
-	if (ctx->stripes && usage_striped(ctx, h, -1, &fast_err))
-		return fast_err;
-#endif
-	if (dmn__lock(ctx))
-		return -EDEADLK;
-	int err = dmn__pd_device_put_locked(ctx, h);
-	dmn__unlock(ctx);
-	return err;
+	return device_usage(ctx, h, false);
 }
 
 /* ---- votes -------------------------------------------------------------- */
@@ -718,7 +710,5 @@ int dmn_vote_many(struct dmn_ctx *ctx, const struct dmn_vote_change *changes,
 		return err;
 	ctx->op_error = 0;
 	err = vote_many_locked(ctx, changes, n);
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }

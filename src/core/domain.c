@@ -18,11 +18,13 @@ void dmn__pd_domain_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 		ctx->life->domain_free(ctx, d);
 	dmn__idle_free(ctx, d);
 	dmn__stats_free(ctx, d);
+#ifndef DMN_FIRMWARE /* a firmware build keeps no sets (qos.c) */
 	if (d->cold) {
 		dmn__ms_fini(ctx, &d->cold->qos_set);
 		dmn__ms_fini(ctx, &d->cold->wake_set);
-		dmn__free(ctx, d->cold);
 	}
+#endif
+	dmn__free(ctx, d->cold);
 	dmn__level_hist_fini(ctx, &d->votes);
 	dmn__free(ctx, d->parents);
 	dmn__free(ctx, d->children);
@@ -35,6 +37,7 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	int err = dmn__enter_ctx(ctx, desc && desc->name && out);
 	if (err)
 		return err;
+	ctx->op_error = 0;
 	err = dmn__walk_reserve(ctx, 1);
 	struct dmn_domain *d = 0;
 	/* The name inside the allocation (issue 21). */
@@ -56,7 +59,6 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	}
 	if (!err)
 		d->handle = dmn__handle_alloc(&ctx->domains, d);
-	ctx->op_error = 0;
 	/* The engine's power-on step: DMN_EV_POWER_ON, or DMN_EV_FAILURE
 	 * (unsafe) and the operation's error; a failure then takes the
 	 * handle back (the engine's note of where it hit is read only by
@@ -72,9 +74,7 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	} else {
 		*out = d->handle;
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
@@ -175,44 +175,47 @@ static void link_detach_arrays(struct dmn_link *l)
 	links_remove(l->parent->children, &l->parent->n_children, l);
 }
 
+#ifndef DMN_FIRMWARE
+/* Whether a device at or below @c holds a non-zero vote. */
+static bool vote_below(struct dmn_ctx *ctx, struct dmn_domain *c)
+{
+	unsigned n = dmn__walk_down(ctx, c);
+	for (unsigned i = 0; i < n; i++)
+		for (const struct dmn_attachment *a = ctx->walk[i]->att_head;
+		     a; a = a->dom_next)
+			if (a->vote)
+				return true;
+	return false;
+}
+#endif
+
 /* After a link to or from @c changed: if a device at or below @c holds a
  * non-zero vote (counted or stored), that vote may now reach no callback
  * or a smaller table, so dmn_vote checks an unchanged non-zero vote again
  * from now on (ctx->relinked). A structural call: it walks the domains
- * and attachments below @c, at most until the first vote, and nothing
+ * below @c, then their attachments until the first vote, and nothing
  * while the context has no attachment (a board links its domains before
  * it attaches devices, so a chain built upwards stays linear). */
-static void note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
+DMN_SIZE_NOINLINE static void note_relink(struct dmn_ctx *ctx,
+					   struct dmn_domain *c)
 {
 	if (ctx->relinked || !ctx->attachments.live)
 		return;
-	ctx->walk_epoch += 2;
-	struct dmn_domain **stack = ctx->stack;
-	unsigned top = 0;
-	c->walk_mark = ctx->walk_epoch;
-	stack[top++] = c;
-	while (top) {
-		struct dmn_domain *d = stack[--top];
-		for (const struct dmn_attachment *a = d->att_head; a;
-		     a = a->dom_next)
-			if (a->vote) {
-				/* dmn_vote's lock-free check reads it. */
-#if DMN_STRIPED
-				__atomic_store_n(&ctx->relinked, 1u,
-						 __ATOMIC_RELAXED);
+#ifdef DMN_FIRMWARE
+	/* A firmware build checks every unchanged non-zero vote again from
+	 * the first link moved with devices attached: the same answers (the
+	 * walk only spares the check where no vote sits below). */
+	(void)c;
 #else
-				ctx->relinked = 1;
+	if (!vote_below(ctx, c))
+		return;
 #endif
-				return;
-			}
-		for (unsigned i = 0; i < d->n_children; i++) {
-			struct dmn_domain *x = d->children[i]->child;
-			if (x->walk_mark != ctx->walk_epoch) {
-				x->walk_mark = ctx->walk_epoch;
-				stack[top++] = x;
-			}
-		}
-	}
+	/* dmn_vote's lock-free check reads it. */
+#if DMN_STRIPED
+	__atomic_store_n(&ctx->relinked, 1u, __ATOMIC_RELAXED);
+#else
+	ctx->relinked = 1;
+#endif
 }
 
 int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
@@ -250,8 +253,10 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 		dmn__txn_begin(ctx);
 		if (c->on)
 			err = link_update(ctx, l, true, c->pstate);
-		if (err)
-			link_detach_arrays(l);
+		if (err) { /* last in both arrays: the engine moves no link */
+			c->n_parents--;
+			p->n_children--;
+		}
 	}
 	if (err) {
 		dmn__free(ctx, l);
@@ -260,9 +265,7 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 	} else {
 		note_relink(ctx, c);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
@@ -288,9 +291,7 @@ int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child
 		dmn__free(ctx, l);
 		note_relink(ctx, c);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 /* Give @l a new map and floor and recompute what the child requires
@@ -333,9 +334,8 @@ int dmn_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
 	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
 	if (!l)
 		return err;
-	uint32_t rounded = level;
-	if (level)
-		err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
+	uint32_t rounded; /* 0 for level 0 */
+	err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
 	err = err ? txn_result(ctx, err)
 		  : link_configure(ctx, l, l->map, l->map_user, rounded);
 	dmn__unlock(ctx);

@@ -211,6 +211,13 @@ void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out)
 	return 0;
 }
 
+int dmn__leave(struct dmn_ctx *ctx, int err)
+{
+	txn_result(ctx, err);
+	dmn__unlock(ctx);
+	return err;
+}
+
 void *dmn__enter_more(struct dmn_ctx *ctx, size_t table, uint32_t h, int *err)
 {
 	void *obj = dmn__handle_lookup(

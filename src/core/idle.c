@@ -44,7 +44,7 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 	in.n_states = d->idle ? d->idle->n : 0;
 	in.states = d->idle ? d->idle->desc : 0;
 	int choice;
-	if (c->gov == DMN_GOVERNOR_CUSTOM && c->gov_fn)
+	if (c->gov_fn) /* set with DMN_GOVERNOR_CUSTOM only */
 		choice = c->gov_fn(c->gov_user, d->handle, &in);
 	else
 		choice = dmn_governor_qos(&in);
@@ -120,15 +120,14 @@ int dmn_domain_set_governor(struct dmn_ctx *ctx, dmn_domain_t dom,
 			   enum dmn_governor_kind kind, dmn_governor_fn fn,
 			   void *user)
 {
-	if (!ctx)
-		return -EINVAL;
-	if ((kind == DMN_GOVERNOR_CUSTOM) != (fn != 0))
-		return -EINVAL;
-	if (kind != DMN_GOVERNOR_QOS && kind != DMN_GOVERNOR_ALWAYS_ON &&
-	    kind != DMN_GOVERNOR_CUSTOM)
-		return -EINVAL;
+	/* The three kinds are 0, 1, 2; whatever the enum's type, the cast
+	 * makes a negative value large. */
 	int err;
-	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	struct dmn_domain *d =
+	    dmn__enter(ctx,
+		       (unsigned)kind <= DMN_GOVERNOR_CUSTOM &&
+			   (kind == DMN_GOVERNOR_CUSTOM) == (fn != 0),
+		       DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
 	if (!dmn__pd_domain_cold(ctx, d))

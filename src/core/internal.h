@@ -210,7 +210,7 @@ struct dmn_domain {
 	uint64_t visit;
 	uint64_t walk_mark;
 
-	struct dmn_idle_data *idle; /* idle states (idle.c) */
+	struct dmn_idle_data *idle; /* idle states (idle.c); NULL: none */
 	void *opp_state; /* owned by the OPP layer: the domain's level table */
 	struct dmn_domain_cold *cold; /* NULL: see struct dmn_domain_cold */
 	uint64_t created; /* dmn_now at dmn_domain_create */
@@ -396,6 +396,11 @@ struct dmn_ctx {
 	int last_error;
 	int op_error; /* first callback error of the running operation */
 	const struct dmn_domain *fail_dom; /* where an unsafe failure hit */
+#ifdef DMN_FIRMWARE
+	/* The attachment (device, domain) or link (parent, child) whose
+	 * constraints left last (qos.c, firmware build). */
+	const void *qos_gone[2];
+#endif
 
 	void *opp; /* owned by the OPP layer */
 	void (*opp_fini)(struct dmn_ctx *ctx);
@@ -823,6 +828,9 @@ void *dmn__enter_more(struct dmn_ctx *ctx, size_t table, uint32_t h,
  * recorded as the call's result if @record has DMN_ENTER_RECORD, the lock
  * released. Returns NULL (for the entry helpers' failures). */
 void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out);
+/* Leave a state-changing call: its result recorded as dmn_last_error()
+ * (txn_result), the lock released. Returns @err. */
+int dmn__leave(struct dmn_ctx *ctx, int err);
 /* The entry of a call on the link from @child up to @parent: as dmn__enter
  * (@record: DMN_ENTER_RECORD or 0), then -EBADF for a stale handle or
  * -ENOENT without such a link. */
@@ -927,6 +935,9 @@ void dmn__sleep_free(struct dmn_ctx *ctx, struct dmn_domain *d);
  * parents (parents in link order); returns how many. Marks them with a new
  * walk epoch: walk_mark == ctx->walk_epoch. */
 unsigned dmn__walk_up(struct dmn_ctx *ctx, struct dmn_domain *from);
+/* The same with @from and every domain below it, each after all its
+ * children. */
+unsigned dmn__walk_down(struct dmn_ctx *ctx, struct dmn_domain *from);
 /* Append @from and every domain above it not yet marked with ctx->epoch to
  * ctx->order, each after all its parents, marking them. */
 void dmn__walk_touch(struct dmn_ctx *ctx, struct dmn_domain *from);

@@ -11,6 +11,8 @@ void dmn__ms_init(struct u64_multiset *s)
 	s->n = s->cap = 0;
 }
 
+/* The rest only keeps the QoS sets of a hosted build (qos.c). */
+#ifndef DMN_FIRMWARE
 void dmn__ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s)
 {
 	dmn__free(ctx, s->bins);
@@ -66,3 +68,4 @@ uint64_t dmn__ms_first_at_or_after(const struct u64_multiset *s, uint64_t floor)
 	unsigned i = lower_bound(s, floor);
 	return i < s->n ? s->bins[i].value : UINT64_MAX;
 }
+#endif

@@ -12,6 +12,91 @@
 #include <domino/idle.h>
 #include <errno.h>
 
+static uint64_t device_value(const struct dmn_device *dev, int which)
+{
+	if (which)
+		return dev_wakeup_ns(dev);
+	return dev_qos_us(dev) == DMN_QOS_NONE
+		       ? UINT64_MAX
+		       : (uint64_t)dev_qos_us(dev) * 1000u;
+}
+
+#ifdef DMN_FIRMWARE
+/*
+ * A firmware build keeps no constraint sets: the governor's two values are
+ * found when it asks, by a walk down from the domain (the same values: the
+ * smallest constraint of the devices at or below it, and the first wakeup
+ * not past; O(domains and attachments below) per decision instead of
+ * O(log V), and no memory). What a removal takes away leaves first, as
+ * the sets lose it before the removal's power-off (DESIGN §1): the
+ * attachment or link removed last is skipped until its pair is added
+ * again (after a successful removal it no longer exists).
+ */
+static void gone(struct dmn_ctx *ctx, const void *a, const void *b, bool add)
+{
+	ctx->qos_gone[0] = add ? 0 : a;
+	ctx->qos_gone[1] = b;
+}
+
+int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev,
+		    struct dmn_domain *d, bool attach)
+{
+	gone(ctx, dev, d, attach);
+	return 0;
+}
+
+int dmn__qos_link(struct dmn_ctx *ctx, struct dmn_domain *parent,
+		  struct dmn_domain *child, bool link)
+{
+	gone(ctx, parent, child, link);
+	return 0;
+}
+
+static int device_change(struct dmn_ctx *ctx, struct dmn_device *dev,
+			 int which, uint64_t new_value)
+{
+	(void)ctx;
+	(void)dev;
+	(void)which;
+	(void)new_value;
+	return 0; /* no set to update */
+}
+
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
+			uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
+{
+	uint64_t q = UINT64_MAX, w = UINT64_MAX;
+	const void *g0 = ctx->qos_gone[0], *g1 = ctx->qos_gone[1];
+	/* Outside any other walk: the governor runs in a commit's settle,
+	 * which holds its domains in ctx->order and ctx->off_order. */
+	struct dmn_domain **stack = ctx->stack;
+	unsigned top = 0;
+	uint64_t mark = ctx->walk_epoch += 2;
+	stack[top++] = (struct dmn_domain *)d;
+	stack[0]->walk_mark = mark;
+	while (top) {
+		struct dmn_domain *x = stack[--top];
+		for (const struct dmn_attachment *a = x->att_head; a;
+		     a = a->dom_next) {
+			if (a->dev == g0 && x == g1)
+				continue;
+			uint64_t v = device_value(a->dev, 0);
+			q = v < q ? v : q;
+			v = device_value(a->dev, 1);
+			w = v >= now && v < w ? v : w;
+		}
+		for (unsigned i = 0; i < x->n_children; i++) {
+			struct dmn_domain *c = x->children[i]->child;
+			if ((x == g0 && c == g1) || c->walk_mark == mark)
+				continue;
+			c->walk_mark = mark;
+			stack[top++] = c;
+		}
+	}
+	*qos_ns = q;
+	*wakeup_ns = w;
+}
+#else
 /* A domain's constraint set: in its cold part, which RESERVE allocates
  * (a domain holding a value has it). */
 static struct u64_multiset *cset(struct dmn_domain *d, int which)
@@ -49,12 +134,11 @@ static int apply(struct dmn_ctx *ctx, struct dmn_domain *d, int which,
 {
 	if (!nb)
 		return 0; /* most links and devices carry no constraint */
-	unsigned n = dmn__walk_up(ctx, d);
 	/* Each domain on the way holds the values: its cold part (the
 	 * ones a value is removed from have it). */
-	for (unsigned i = 0; mode == RESERVE && i < n; i++)
-		if (!dmn__pd_domain_cold(ctx, ctx->walk[i]))
-			return -ENOMEM;
+	if (mode == RESERVE && dmn__pd_domain_cold_up(ctx, d))
+		return -ENOMEM;
+	unsigned n = dmn__walk_up(ctx, d);
 	count_paths(ctx, d, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct dmn_domain *x = ctx->walk[i];
@@ -85,15 +169,6 @@ static int update(struct dmn_ctx *ctx, struct dmn_domain *d,
 		if (mode != RESERVE)
 			return 0;
 	}
-}
-
-DMN_SIZE_NOINLINE static uint64_t device_value(const struct dmn_device *dev, int which)
-{
-	if (which)
-		return dev_wakeup_ns(dev);
-	return dev_qos_us(dev) == DMN_QOS_NONE
-		       ? UINT64_MAX
-		       : (uint64_t)dev_qos_us(dev) * 1000u;
 }
 
 int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev, struct dmn_domain *d,
@@ -142,6 +217,16 @@ static int device_change(struct dmn_ctx *ctx, struct dmn_device *dev, int which,
 	return 0;
 }
 
+void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
+		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
+{
+	(void)ctx;
+	const struct dmn_domain_cold *c = dom_cold(d);
+	*qos_ns = dmn__ms_first_at_or_after(&c->qos_set, 0);
+	*wakeup_ns = dmn__ms_first_at_or_after(&c->wake_set, now);
+}
+#endif
+
 /* Set constraint @which (0 QoS, 1 wakeup) of device @h to @value, in the
  * units device_value() returns, as one locked call. */
 static int set_constraint(struct dmn_ctx *ctx, dmn_device_t h, int which,
@@ -162,9 +247,7 @@ static int set_constraint(struct dmn_ctx *ctx, dmn_device_t h, int which,
 	else if (!err)
 		dev->cold->qos_us = qos_us;
 	ctx->op_error = 0;
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_device_set_qos(struct dmn_ctx *ctx, dmn_device_t h, uint32_t latency_us)
@@ -179,11 +262,3 @@ int dmn_device_set_wakeup(struct dmn_ctx *ctx, dmn_device_t h, uint64_t wakeup_n
 	return set_constraint(ctx, h, 1, wakeup_ns, 0);
 }
 
-void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
-		   uint64_t now, uint64_t *qos_ns, uint64_t *wakeup_ns)
-{
-	(void)ctx;
-	const struct dmn_domain_cold *c = dom_cold(d);
-	*qos_ns = dmn__ms_first_at_or_after(&c->qos_set, 0);
-	*wakeup_ns = dmn__ms_first_at_or_after(&c->wake_set, now);
-}

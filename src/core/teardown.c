@@ -4,7 +4,7 @@
  * firmware unit, see docs/architecture.md "Firmware units"). A power
  * controller builds its domains, devices and attachments once and never
  * removes them; the failure paths of the adds undo their own work with
- * the helpers that stay in the core (dmn__att_unlink, link_detach_arrays,
+ * the helpers that stay in the core (dmn__att_unlink,
  * dmn__pd_domain_free), and dmn_link_remove stays there too, as the OPP
  * layer's dmn_opp_link_add undoes a half-done link with it. Nor does a
  * firmware destroy its context.
@@ -89,9 +89,7 @@ int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
 		dmn__handle_release(&ctx->attachments, h);
 		dmn__free(ctx, a);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return dmn__leave(ctx, err);
 }
 
 int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)

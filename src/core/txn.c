@@ -264,50 +264,38 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	return 0;
 }
 
-/* Point @l at (on, requirement(level)), logging the change. */
+/* Point @l at (on, requirement(level)), logging the change. Without
+ * @logged, a fix-up after the commit point (settle): it restores levels
+ * that were counted before, whose bins still exist, and reserves no log
+ * room, so what it logs goes into whatever room is left and is never
+ * replayed (the undo, if any, already ran, and finish() drops the log). A
+ * level new to both the parent's inputs and its statistics needs room in
+ * the statistics, as every input has. */
 static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		    uint32_t level, bool logged)
 {
+	struct dmn_domain *p = l->parent;
 	uint32_t req = 0;
-	if (on) {
-		int err = requirement(ctx, l, level, &req);
-		if (err)
-			return err;
-	}
-	if (req == l->req && on == l->child_on)
-		return 0;
-	if (logged) {
-		int err = reserve_log(ctx, 5);
-		if (err)
-			return err;
-		if (req) {
-			err = dmn__txn_hist_add(ctx, l->parent, req);
-			if (err)
-				return err;
-		}
-		dmn__txn_hist_remove(ctx, l->parent, l->req);
-		if (on != l->child_on)
-			count(ctx, l->parent, &l->parent->on_children, on);
-		set_u32(ctx, &l->req, req);
-		log_undo(ctx, UNDO_BOOL, &l->child_on, l->child_on);
-	} else {
-		/* Fix-ups after the commit point: restore levels that were
-		 * counted before, whose bins still exist. A level new to
-		 * both the parent's inputs and its statistics needs room in
-		 * the statistics, as every input has. */
-		if (req && !stats_seen(l->parent, req) &&
-		    stats_room(ctx, l->parent))
-			return -ENOMEM;
-		if (req && dmn__level_hist_add(ctx, &l->parent->votes, req))
-			return -ENOMEM;
-		dmn__level_hist_dec(&l->parent->votes, l->req);
-		if (on != l->child_on) {
-			l->parent->on_children += on ? 1u : (unsigned)-1;
-			if (!on)
-				l->parent->due |= DUE_OFF;
-		}
-	}
-	l->req = req;
+	int err = 0;
+	if (on)
+		err = requirement(ctx, l, level, &req);
+	if (err || (req == l->req && on == l->child_on))
+		return err;
+	if (logged)
+		err = reserve_log(ctx, 5);
+	if (!err && req && (logged || !stats_seen(p, req)))
+		err = stats_room(ctx, p);
+	if (!err && req)
+		err = dmn__level_hist_add(ctx, &p->votes, req);
+	if (err)
+		return err;
+	if (req)
+		log_undo(ctx, UNDO_HIST_ADD, &p->votes, req);
+	dmn__txn_hist_remove(ctx, p, l->req);
+	if (on != l->child_on)
+		count(ctx, p, &p->on_children, on);
+	set_u32(ctx, &l->req, req);
+	log_undo(ctx, UNDO_BOOL, &l->child_on, l->child_on);
 	l->child_on = on;
 	return 0;
 }
@@ -364,10 +352,11 @@ static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
 
 /* Run one callback's result through the engine: a failure (a positive
  * value is -EIO) is noted as the operation's first error, as where an
- * unsafe one hit, and reported; success reports event @ok. @ev is the
- * failure's op and safe flag. */
-DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, unsigned ok,
-		   const struct dmn_domain *d, uint32_t old_v, uint32_t new_v)
+ * unsafe one hit, and reported; success reports the event @ev packs with
+ * the failure's op and safe flag (the event itself says safe 0). */
+DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err,
+				     unsigned ev, const struct dmn_domain *d,
+				     uint32_t old_v, uint32_t new_v)
 {
 	if (err > 0)
 		err = -EIO;
@@ -376,9 +365,11 @@ DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err, unsigned ev, 
 			ctx->op_error = err;
 		if (!(ev >> 16))
 			ctx->fail_dom = d;
-		ok = ev | DMN_EV_FAILURE;
+		ev = (ev & ~0xffu) | DMN_EV_FAILURE;
+	} else {
+		ev &= 0xffffu;
 	}
-	emit_ev(ctx, ok, d, err, old_v, new_v);
+	emit_ev(ctx, ev, d, err, old_v, new_v);
 	return err;
 }
 
@@ -397,8 +388,8 @@ static int set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t want,
 		dmn__stats_pstate(ctx, d, want);
 		d->pstate = want;
 	}
-	return outcome(ctx, err, EV(0, DMN_OP_SET_PSTATE, safe),
-		       EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, 0), d, old, want);
+	return outcome(ctx, err, EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, safe), d,
+		       old, want);
 }
 
 #if DMN_FAST_PATHS
@@ -429,8 +420,8 @@ int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d)
 		dmn__stats_power(ctx, d, true, -1, UINT_MAX);
 		d->on = true;
 	}
-	return outcome(ctx, err, EV(0, DMN_OP_POWER_ON, 0),
-		       EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0, 1);
+	return outcome(ctx, err, EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0,
+		       1);
 }
 
 /* Make every parent link of @d say what @d really is now. */
@@ -459,7 +450,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 	unsigned rejected = UINT_MAX;
 	int choice = forced;
 	if (forced == ASK_GOVERNOR && ctx->sleep_deepest)
-		choice = d->idle && d->idle->n ? (int)d->idle->n - 1 : 0;
+		choice = d->idle ? (int)d->idle->n - 1 : 0;
 	else if (forced == ASK_GOVERNOR)
 		choice = dmn__idle_choose(ctx, d, dmn_now(ctx), &rejected);
 	else if (forced < 0)
@@ -471,7 +462,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 			1);
 		return;
 	}
-	int idle = d->idle && d->idle->n ? choice : -1;
+	int idle = d->idle ? choice : -1;
 	int err = 0;
 	if (d->ops && d->ops->power_off)
 		err = d->ops->power_off(d->user, d->handle, idle);
@@ -484,8 +475,8 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 		if (forced == ASK_GOVERNOR)
 			d->cold->off_by_sleep = ctx->sleep_deepest;
 	}
-	if (!outcome(ctx, err, EV(0, DMN_OP_POWER_OFF, 1),
-		     EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 0), d, 1, 0) &&
+	if (!outcome(ctx, err, EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 1), d, 1,
+		     0) &&
 	    idle >= 0)
 		emit_ev(ctx, EV(DMN_EV_IDLE, DMN_OP_POWER_OFF, 0), d, 0, 0,
 			(uint32_t)idle);
@@ -922,11 +913,16 @@ static void undo_inputs(struct dmn_ctx *ctx)
 			*(bool *)e->addr = old;
 			break;
 		case UNDO_U32:
+#if UINTPTR_MAX == UINT32_MAX /* a 32-bit word (a Cortex-M): the same */
+		case UNDO_WORD:
+#endif
 			memcpy(e->addr, &old, sizeof(old));
 			break;
+#if UINTPTR_MAX != UINT32_MAX
 		case UNDO_WORD:
 			memcpy(e->addr, &e->old, sizeof(e->old));
 			break;
+#endif
 		}
 	}
 }
@@ -1070,7 +1066,7 @@ static int propagate_targets(struct dmn_ctx *ctx, bool lower)
 			}
 		}
 		/* Powering on starts its statistics (before any callback). */
-		if (on && !d->cold && !dmn__pd_domain_cold(ctx, d))
+		if (on && !dmn__pd_domain_cold(ctx, d))
 			return -ENOMEM;
 		for (unsigned p = 0; p < d->n_parents; p++) {
 			int err = link_set(ctx, d->parents[p], on, level, true);

@@ -81,15 +81,16 @@ static int dfs_step(struct dfs *s)
 	return 0;
 }
 
-/* Up from @from over domains not marked @mine in the field at @mark,
- * appending each to @out after @n others once all its parents are
- * there; returns the new count. */
-DMN_SIZE_NOINLINE static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain *from,
-		       size_t mark, uint64_t mine, struct dmn_domain **out,
-		       unsigned n)
+/* Up (@up) or down from @from over domains not marked @mine in the field
+ * at @mark, appending each to @out after @n others once all those it goes
+ * to are there; returns the new count. */
+DMN_SIZE_NOINLINE static unsigned dfs_all(struct dmn_ctx *ctx,
+					  struct dmn_domain *from, bool up,
+					  size_t mark, uint64_t mine,
+					  struct dmn_domain **out, unsigned n)
 {
 	/* No domain is ever marked UINT64_MAX: the search meets no other. */
-	struct dfs s = {ctx->stack, 0, true, mark, mine, UINT64_MAX, out, n};
+	struct dfs s = {ctx->stack, 0, up, mark, mine, UINT64_MAX, out, n};
 	dfs_push(&s, from);
 	while (dfs_step(&s) >= 0)
 		;
@@ -99,19 +100,35 @@ DMN_SIZE_NOINLINE static unsigned dfs_up(struct dmn_ctx *ctx, struct dmn_domain 
 unsigned dmn__walk_up(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
 	ctx->walk_epoch += 2;
-	return dfs_up(ctx, from, offsetof(struct dmn_domain, walk_mark),
-		      ctx->walk_epoch, ctx->walk, 0);
+	return dfs_all(ctx, from, true, offsetof(struct dmn_domain, walk_mark),
+		       ctx->walk_epoch, ctx->walk, 0);
+}
+
+unsigned dmn__walk_down(struct dmn_ctx *ctx, struct dmn_domain *from)
+{
+	ctx->walk_epoch += 2;
+	return dfs_all(ctx, from, false, offsetof(struct dmn_domain, walk_mark),
+		       ctx->walk_epoch, ctx->walk, 0);
 }
 
 void dmn__walk_touch(struct dmn_ctx *ctx, struct dmn_domain *from)
 {
-	ctx->n_order = dfs_up(ctx, from, offsetof(struct dmn_domain, visit),
-			      ctx->epoch, ctx->order, ctx->n_order);
+	ctx->n_order = dfs_all(ctx, from, true,
+			       offsetof(struct dmn_domain, visit), ctx->epoch,
+			       ctx->order, ctx->n_order);
 }
 
 bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct dmn_domain *from,
 		       struct dmn_domain *target)
 {
+#ifdef DMN_FIRMWARE
+	/* A firmware build searches down from @from alone, to the end: the
+	 * same answer, without the hosted build's second search (which
+	 * keeps a chain built upwards, one link on top of the other, linear
+	 * instead of quadratic). */
+	dmn__walk_down(ctx, from);
+	return target->walk_mark == ctx->walk_epoch;
+#else
 	if (from == target)
 		return true;
 	/* Up on the stack array, down on the off-order array, free outside
@@ -132,4 +149,5 @@ bool dmn__walk_reaches_down(struct dmn_ctx *ctx, struct dmn_domain *from,
 		if (r)
 			return r > 0;
 	}
+#endif
 }
