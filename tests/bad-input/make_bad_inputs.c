@@ -12,6 +12,9 @@
  * make_bad_inputs --levels N OUTDIR - write opp-table-N.dtb (one domain
  * of N levels) and ramp-N.scn (its device votes through all of them) for
  * check_levels.sh.
+ *
+ * make_bad_inputs --fan N OUTDIR, --pnest N OUTDIR - one parent of N
+ * children (fan-N.dtb), N providers nested (pnest-N.dtb).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -607,11 +610,104 @@ static int names_board(const char *arg)
 	return 0;
 }
 
+/* The size argument of --fan and --pnest: 2..10,000,000, or 0. */
+static unsigned long shape_size(const char *opt, const char *arg)
+{
+	char *end = NULL;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (!*arg || *end || n < 2 || n > 10000000) {
+		fprintf(stderr, "make_bad_inputs: %s N: 2..10000000\n", opt);
+		return 0;
+	}
+	return n;
+}
+
+/* fan-N.dtb: zero-cell providers pd1..pdN, each a subdomain of pd0 (one
+ * parent of N children), and dev@0 on pdN. */
+static int fan_board(const char *arg)
+{
+	unsigned long n = shape_size("--fan", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	fdt_begin(&w, "");
+	for (unsigned long k = 0; k <= n; k++) {
+		snprintf(name, sizeof(name), "pd%lu", k);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "#power-domain-cells", 0);
+		fdt_cell(&w, "phandle", (uint32_t)k + 1);
+		if (k)
+			fdt_cell(&w, "power-domains", 1);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	fdt_begin(&w, "dev@0");
+	fdt_cell(&w, "power-domains", (uint32_t)n + 1);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "fan-%lu.dtb", n);
+	fdt_write(&w, name);
+	return 0;
+}
+
+/* pnest-N.dtb: N zero-cell providers p0..pN-1 nested in one another,
+ * each a subdomain (power-domains) of the one it is in, dev@0 on the
+ * innermost: a chain N deep in the tree and in the domain graph. The
+ * first 1,000 are labelled pK (__symbols__); the rest are named by
+ * their paths, as DESIGN §2 says, which makes names (and the memory
+ * that holds them) quadratic in N: a few thousand at most. */
+static int pnest_board(const char *arg)
+{
+	unsigned long n = shape_size("--pnest", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	fdt_begin(&w, "");
+	for (unsigned long k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "p%lu", k);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "#power-domain-cells", 0);
+		fdt_cell(&w, "phandle", (uint32_t)k + 1);
+		if (k)
+			fdt_cell(&w, "power-domains", (uint32_t)k);
+	}
+	fdt_begin(&w, "dev@0");
+	fdt_cell(&w, "power-domains", (uint32_t)n);
+	fdt_u32(&w, 2);
+	for (unsigned long k = 0; k < n; k++)
+		fdt_u32(&w, 2);
+	fdt_begin(&w, "__symbols__");
+	size_t len = 0;
+	char *path = malloc(16 * 1000);
+	if (!path)
+		return 1;
+	for (unsigned long k = 0; k < n && k < 1000; k++) {
+		len += (size_t)snprintf(path + len, 16, "/p%lu", k);
+		snprintf(name, sizeof(name), "p%lu", k);
+		fdt_prop_named(&w, name, 1, path, len + 1);
+	}
+	free(path);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "pnest-%lu.dtb", n);
+	fdt_write(&w, name);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "--levels")) {
 		out_dir = argv[3];
 		return levels_ramp(argv[2]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--fan")) {
+		out_dir = argv[3];
+		return fan_board(argv[2]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--pnest")) {
+		out_dir = argv[3];
+		return pnest_board(argv[2]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "--names")) {
 		out_dir = argv[3];
@@ -620,7 +716,9 @@ int main(int argc, char **argv)
 	if (argc != 3) {
 		fprintf(stderr, "usage: make_bad_inputs BASE.dtb OUTDIR\n"
 				"       make_bad_inputs --levels N OUTDIR\n"
-				"       make_bad_inputs --names N OUTDIR\n");
+				"       make_bad_inputs --names N OUTDIR\n"
+				"       make_bad_inputs --fan N OUTDIR\n"
+				"       make_bad_inputs --pnest N OUTDIR\n");
 		return 2;
 	}
 	out_dir = argv[2];
