@@ -7,6 +7,7 @@
 #include "dt_internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int dmn__dt_pd_parse(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_pd_spec **specs,
@@ -305,71 +306,130 @@ static bool requirement_device(struct dmn_dt_loader *ld, int32_t node,
 	return t >= 0 && (requires[t] || required[t]);
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* A table without an owner, and a requiring table's node, to warn about. */
+struct no_owner {
+	int32_t table, node;
+};
+
+static int cmp_no_owner(const void *a, const void *b)
+{
+	const struct no_owner *x = a, *y = b;
+	if (x->table != y->table)
+		return (x->table > y->table) - (x->table < y->table);
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* For each table t, the device tables (@required) its entries require,
+ * each once, ascending: (*@list)[(*@start)[t] .. (*@start)[t + 1]).
+ * O(references log references): a scan of every table per device was
+ * quadratic in a chain of device tables. */
+static int required_lists(struct dmn_dt_loader *ld, const bool *required,
+			  unsigned **start, int32_t **list)
+{
+	const struct dmn_dt_board *b = ld->board;
+	unsigned nt = b->n_opp_tables;
+	size_t refs = 0;
+	for (unsigned t = 0; t < nt; t++)
+		for (unsigned e = 0; e < b->opp_tables[t].n_entries; e++)
+			refs += b->opp_tables[t].entries[e].n_required;
+	unsigned *seen = dmn__dt_pool_alloc(ld->pool, (nt + 1) * sizeof(*seen));
+	*start = dmn__dt_pool_alloc(ld->pool, (nt + 1) * sizeof(**start));
+	*list = dmn__dt_pool_alloc(ld->pool, (refs + 1) * sizeof(**list));
+	if (!seen || !*start || !*list) {
+		dmn__dt_pool_free(ld->pool, seen);
+		return -ENOMEM;
+	}
+	unsigned n = 0;
+	for (unsigned t = 0; t < nt; t++) {
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
+		(*start)[t] = n;
+		for (unsigned e = 0; e < tab->n_entries; e++)
+			for (unsigned r = 0; r < tab->entries[e].n_required;
+			     r++) {
+				int32_t u = tab->entries[e].required[r].table;
+				if (!required[u] || seen[u] == t + 1)
+					continue;
+				seen[u] = t + 1;
+				(*list)[n++] = u;
+			}
+		qsort(*list + (*start)[t], n - (*start)[t], sizeof(**list),
+		      cmp_i32);
+	}
+	(*start)[nt] = n;
+	dmn__dt_pool_free(ld->pool, seen);
+	return 0;
+}
+
 /* The requirements of the board's devices, and the tables they point into
  * that no device owns (warned once per requiring table). */
 static int list_requirements(struct dmn_dt_loader *ld, const bool *required)
 {
 	struct dmn_dt_board *b = ld->board;
-	unsigned cap = 0;
-	for (unsigned d = 0; d < b->n_devices; d++) {
+	unsigned cap = 0, *start;
+	int32_t *list;
+	int err = required_lists(ld, required, &start, &list);
+	if (err)
+		return err;
+	bool *owned = dmn__dt_pool_alloc(ld->pool, b->n_opp_tables + 1);
+	if (!owned)
+		err = -ENOMEM;
+	for (unsigned d = 0; d < b->n_devices && !err; d++) {
 		int32_t t = b->devices[d].opp_table;
 		if (t < 0)
 			continue;
-		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
-		for (unsigned u = 0; u < b->n_opp_tables; u++) {
-			if (!required[u])
-				continue;
-			const struct dmn_dt_opp *first = NULL;
-			for (unsigned e = 0; e < tab->n_entries && !first; e++)
-				for (unsigned r = 0;
-				     r < tab->entries[e].n_required && !first;
-				     r++)
-					if (tab->entries[e].required[r].table ==
-					    (int32_t)u)
-						first = &tab->entries[e];
-			if (!first)
-				continue;
+		owned[t] = true;
+		for (unsigned k = start[t]; k < start[t + 1]; k++) {
 			struct dmn_dt_requirement *q = dmn__dt_vec_push(
 			    ld->pool, (void **)&b->requirements,
 			    &b->n_requirements, &cap, sizeof(*q));
-			if (!q)
-				return -ENOMEM;
+			if (!q) {
+				err = -ENOMEM;
+				break;
+			}
 			q->device = (int32_t)d;
-			q->table = (int32_t)u;
+			q->table = list[k];
 		}
 	}
-	/* a required device table that no device uses has nothing to raise */
-	for (unsigned u = 0; u < b->n_opp_tables; u++) {
-		if (!required[u])
-			continue;
-		bool owned = false;
-		for (unsigned d = 0; d < b->n_devices && !owned; d++)
-			owned = b->devices[d].opp_table == (int32_t)u;
-		if (owned)
-			continue;
-		for (unsigned i = 0; i < ld->n_nodes; i++) {
-			int32_t t = ld->nodes[i].opp_table;
-			if (t < 0)
+	/* a required device table that no device uses has nothing to raise:
+	 * each requiring table's node warned, by required table, then node */
+	struct no_owner *warn = NULL;
+	unsigned n_warn = 0, warn_cap = 0;
+	for (unsigned i = 0; i < ld->n_nodes && !err; i++) {
+		int32_t t = ld->nodes[i].opp_table;
+		for (unsigned k = t < 0 ? 0 : start[t];
+		     t >= 0 && k < start[t + 1] && !err; k++) {
+			if (owned[list[k]])
 				continue;
-			const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
-			bool refers = false;
-			for (unsigned e = 0; e < tab->n_entries && !refers; e++)
-				for (unsigned r = 0;
-				     r < tab->entries[e].n_required && !refers;
-				     r++)
-					refers = tab->entries[e].required[r].table ==
-						 (int32_t)u;
-			if (refers &&
-			    DT_WARN(ld, "opp-table-no-owner", (int32_t)i,
-				    "required-opps",
-				    "its entries require OPPs of %s, which no "
-				    "device uses (operating-points-v2): nothing "
-				    "to raise",
-				    b->opp_tables[u].path))
-				return -ENOMEM;
+			struct no_owner *w = dmn__dt_vec_push(
+			    ld->pool, (void **)&warn, &n_warn, &warn_cap,
+			    sizeof(*w));
+			if (!w)
+				err = -ENOMEM;
+			else
+				*w = (struct no_owner){list[k], (int32_t)i};
 		}
 	}
-	return 0;
+	if (!err && n_warn)
+		qsort(warn, n_warn, sizeof(*warn), cmp_no_owner);
+	for (unsigned k = 0; k < n_warn && !err; k++)
+		if (DT_WARN(ld, "opp-table-no-owner", warn[k].node,
+			    "required-opps",
+			    "its entries require OPPs of %s, which no "
+			    "device uses (operating-points-v2): nothing "
+			    "to raise",
+			    b->opp_tables[warn[k].table].path))
+			err = -ENOMEM;
+	dmn__dt_pool_free(ld->pool, warn);
+	dmn__dt_pool_free(ld->pool, owned);
+	dmn__dt_pool_free(ld->pool, list);
+	dmn__dt_pool_free(ld->pool, start);
+	return err;
 }
 
 int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)

@@ -13,6 +13,9 @@
  * of N levels) and ramp-N.scn (its device votes through all of them) for
  * check_levels.sh.
  *
+ * make_bad_inputs --devchain N OUTDIR - devchain-N.dtb and .scn: a chain
+ * of N device tables, each requiring the next (check_growth.sh).
+ *
  * make_bad_inputs --fan N OUTDIR, --pnest N OUTDIR - one parent of N
  * children (fan-N.dtb), N providers nested (pnest-N.dtb).
  */
@@ -610,7 +613,8 @@ static int names_board(const char *arg)
 	return 0;
 }
 
-/* The size argument of --fan and --pnest: 2..10,000,000, or 0. */
+/* The size argument of --devchain, --fan and --pnest: 2..10,000,000,
+ * or 0 (told on stderr). */
 static unsigned long shape_size(const char *opt, const char *arg)
 {
 	char *end = NULL;
@@ -620,6 +624,77 @@ static unsigned long shape_size(const char *opt, const char *arg)
 		return 0;
 	}
 	return n;
+}
+
+/* devchain-N.dtb and devchain-N.scn for check_growth.sh: N device OPP
+ * tables (opp-hz only), table K's entry requiring table K+1's, each
+ * owned by dev@K (dev@0 on the one domain, pd): N - 1 device-to-device
+ * requirements in a chain. The scenario raises dev@0, which raises
+ * dev@1 (active or not), and suspends it. The loader scanned every table
+ * for each device and every device for each required table (quadratic:
+ * 25 s of CPU for 30,000 under ASan), the simulator's requirement list
+ * every device for each requirement. */
+static int devchain_board(const char *arg)
+{
+	unsigned long n = shape_size("--devchain", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	unsigned char hz[8] = {0, 0, 0, 0, 0, 0, 0x03, 0xe8}; /* 1000 */
+	fdt_begin(&w, "");
+	for (unsigned long k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "opp-table-%lu", k);
+		fdt_begin(&w, name);
+		fdt_prop(&w, "compatible", "operating-points-v2",
+			 sizeof("operating-points-v2"));
+		fdt_cell(&w, "phandle", (uint32_t)(2 * k + 10));
+		fdt_begin(&w, "opp-1000");
+		fdt_prop(&w, "opp-hz", hz, sizeof(hz));
+		fdt_cell(&w, "phandle", (uint32_t)(2 * k + 11));
+		if (k + 1 < n)
+			fdt_cell(&w, "required-opps", (uint32_t)(2 * k + 13));
+		fdt_u32(&w, 2);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	fdt_begin(&w, "pd");
+	fdt_cell(&w, "#power-domain-cells", 0);
+	fdt_cell(&w, "phandle", 1);
+	fdt_u32(&w, 2);
+	for (unsigned long k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "dev@%lu", k);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "operating-points-v2", (uint32_t)(2 * k + 10));
+		if (!k)
+			fdt_cell(&w, "power-domains", 1);
+		fdt_u32(&w, 2);
+	}
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "devchain-%lu.dtb", n);
+	fdt_write(&w, name);
+	static const char text[] = "@0 resume dev@0\n"
+				   "rate dev@0 1000\n"
+				   "expect dev@0 rate 1000\n"
+				   "expect dev@1 rate 1000\n"
+				   "+1ms suspend dev@0\n"
+				   "expect pd off\n";
+	snprintf(name, sizeof(name), "devchain-%lu.scn", n);
+	write_file(name, text, sizeof(text) - 1);
+	return 0;
+}
+
+/* Opens node @prefix@k (e.g. pd7), a zero-cell provider of phandle
+ * @k + 1, a subdomain of phandle @parent unless 0; the caller ends it. */
+static void fdt_open_pd(struct fdt_writer *w, const char *prefix,
+			unsigned long k, uint32_t parent)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%s%lu", prefix, k);
+	fdt_begin(w, name);
+	fdt_cell(w, "#power-domain-cells", 0);
+	fdt_cell(w, "phandle", (uint32_t)k + 1);
+	if (parent)
+		fdt_cell(w, "power-domains", parent);
 }
 
 /* fan-N.dtb: zero-cell providers pd1..pdN, each a subdomain of pd0 (one
@@ -633,12 +708,7 @@ static int fan_board(const char *arg)
 	char name[64];
 	fdt_begin(&w, "");
 	for (unsigned long k = 0; k <= n; k++) {
-		snprintf(name, sizeof(name), "pd%lu", k);
-		fdt_begin(&w, name);
-		fdt_cell(&w, "#power-domain-cells", 0);
-		fdt_cell(&w, "phandle", (uint32_t)k + 1);
-		if (k)
-			fdt_cell(&w, "power-domains", 1);
+		fdt_open_pd(&w, "pd", k, k ? 1 : 0);
 		fdt_u32(&w, 2); /* FDT_END_NODE */
 	}
 	fdt_begin(&w, "dev@0");
@@ -664,14 +734,8 @@ static int pnest_board(const char *arg)
 	struct fdt_writer w = {0};
 	char name[64];
 	fdt_begin(&w, "");
-	for (unsigned long k = 0; k < n; k++) {
-		snprintf(name, sizeof(name), "p%lu", k);
-		fdt_begin(&w, name);
-		fdt_cell(&w, "#power-domain-cells", 0);
-		fdt_cell(&w, "phandle", (uint32_t)k + 1);
-		if (k)
-			fdt_cell(&w, "power-domains", (uint32_t)k);
-	}
+	for (unsigned long k = 0; k < n; k++)
+		fdt_open_pd(&w, "p", k, (uint32_t)k); /* left open */
 	fdt_begin(&w, "dev@0");
 	fdt_cell(&w, "power-domains", (uint32_t)n);
 	fdt_u32(&w, 2);
@@ -701,6 +765,10 @@ int main(int argc, char **argv)
 		out_dir = argv[3];
 		return levels_ramp(argv[2]);
 	}
+	if (argc == 4 && !strcmp(argv[1], "--devchain")) {
+		out_dir = argv[3];
+		return devchain_board(argv[2]);
+	}
 	if (argc == 4 && !strcmp(argv[1], "--fan")) {
 		out_dir = argv[3];
 		return fan_board(argv[2]);
@@ -717,6 +785,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: make_bad_inputs BASE.dtb OUTDIR\n"
 				"       make_bad_inputs --levels N OUTDIR\n"
 				"       make_bad_inputs --names N OUTDIR\n"
+				"       make_bad_inputs --devchain N OUTDIR\n"
 				"       make_bad_inputs --fan N OUTDIR\n"
 				"       make_bad_inputs --pnest N OUTDIR\n");
 		return 2;
