@@ -108,7 +108,10 @@ int dmn__dt_pd_parse(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_pd_sp
 	return ret;
 }
 
-static int add_device(struct dmn_dt_loader *ld, int32_t node)
+/* @seen[dom] is the number (index + 1) of the last device attached to
+ * domain dom: a repeated entry is found in O(1), not by a scan of the
+ * device's attachments (quadratic in its power-domains). */
+static int add_device(struct dmn_dt_loader *ld, int32_t node, unsigned *seen)
 {
 	struct dmn_dt_board *b = ld->board;
 	struct dmn_dt_node *n = &ld->nodes[node];
@@ -128,7 +131,8 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node)
 	d->opp_table = -1;
 
 	unsigned n_names;
-	dmn__dt_prop_string(ld, node, "power-domain-names", 0, &n_names);
+	const char *names =
+	    dmn__dt_prop_string(ld, node, "power-domain-names", 0, &n_names);
 	if (dmn__dt_has_prop(ld, node, "power-domain-names") &&
 	    n_names != n->n_specs &&
 	    DT_WARN(ld, "pd-names-count", node, "power-domain-names",
@@ -139,13 +143,17 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node)
 	    dmn__dt_pool_alloc(ld->pool, n->n_specs * sizeof(*d->attachments));
 	if (!d->attachments)
 		return -ENOMEM;
+	/* entry i's name is the i-th string: @names walks them in step (a
+	 * look-up from the first per entry was quadratic) */
 	for (unsigned i = 0; i < n->n_specs; i++) {
+		const char *name = i < n_names ? names : NULL;
+		if (name)
+			names += strlen(names) + 1;
 		int32_t dom = dmn__dt_spec_domain(ld, &n->specs[i]);
-		bool repeat = false;
-		for (unsigned j = 0; j < d->n_attachments; j++)
-			repeat = repeat || d->attachments[j].domain == dom;
 		if (dom < 0)
 			continue; /* cannot happen: keys cover every spec */
+		bool repeat = seen[dom] == b->n_devices;
+		seen[dom] = b->n_devices;
 		if (repeat) {
 			if (DT_WARN(ld, "pd-duplicate-domain", node,
 				    "power-domains",
@@ -165,8 +173,6 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node)
 			for (unsigned k = 0; k < a->n_args; k++)
 				a->args[k] = dmn__dt_cell(n->specs[i].args, k);
 		}
-		const char *name =
-		    dmn__dt_prop_string(ld, node, "power-domain-names", i, NULL);
 		if (name && !(a->name = dmn__dt_pool_strdup(ld->pool, name)))
 			return -ENOMEM;
 	}
@@ -437,7 +443,9 @@ int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 	unsigned nt = ld->board->n_opp_tables;
 	bool *requires = dmn__dt_pool_alloc(ld->pool, nt + 1);
 	bool *required = dmn__dt_pool_alloc(ld->pool, nt + 1);
-	if (!requires || !required)
+	unsigned *seen = dmn__dt_pool_alloc(
+	    ld->pool, (ld->board->n_domains + 1) * sizeof(*seen));
+	if (!requires || !required || !seen)
 		return -ENOMEM;
 	device_table_roles(ld->board, requires, required);
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
@@ -451,12 +459,15 @@ int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 		if (!consumer &&
 		    !requirement_device(ld, (int32_t)i, requires, required))
 			continue;
-		int err = add_device(ld, (int32_t)i);
+		int err = add_device(ld, (int32_t)i, seen);
 		if (!err)
 			err = check_matching(ld, (int32_t)i,
 					     ld->board->n_devices - 1);
-		if (err)
+		if (err) {
+			dmn__dt_pool_free(ld->pool, seen);
 			return err;
+		}
 	}
+	dmn__dt_pool_free(ld->pool, seen);
 	return list_requirements(ld, required);
 }

@@ -16,8 +16,9 @@
  * make_bad_inputs --devchain N OUTDIR - devchain-N.dtb and .scn: a chain
  * of N device tables, each requiring the next (check_growth.sh).
  *
- * make_bad_inputs --fan N OUTDIR, --pnest N OUTDIR - one parent of N
- * children (fan-N.dtb), N providers nested (pnest-N.dtb).
+ * make_bad_inputs --fan N OUTDIR, --pnest N OUTDIR, --devdoms N OUTDIR -
+ * one parent of N children (fan-N.dtb), N providers nested (pnest-N.dtb),
+ * one device in N domains (devdoms-N.dtb, and .scn for check_growth.sh).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -613,7 +614,7 @@ static int names_board(const char *arg)
 	return 0;
 }
 
-/* The size argument of --devchain, --fan and --pnest: 2..10,000,000,
+/* The size argument of --devchain, --devdoms, --fan and --pnest: 2..10,000,000,
  * or 0 (told on stderr). */
 static unsigned long shape_size(const char *opt, const char *arg)
 {
@@ -697,6 +698,18 @@ static void fdt_open_pd(struct fdt_writer *w, const char *prefix,
 		fdt_cell(w, "power-domains", parent);
 }
 
+/* The root, then pd0..pd@n-1 closed, each but pd0 a subdomain of
+ * phandle @parent unless 0. */
+static void fdt_root_pds(struct fdt_writer *w, unsigned long n,
+			 uint32_t parent)
+{
+	fdt_begin(w, "");
+	for (unsigned long k = 0; k < n; k++) {
+		fdt_open_pd(w, "pd", k, k ? parent : 0);
+		fdt_u32(w, 2); /* FDT_END_NODE */
+	}
+}
+
 /* fan-N.dtb: zero-cell providers pd1..pdN, each a subdomain of pd0 (one
  * parent of N children), and dev@0 on pdN. */
 static int fan_board(const char *arg)
@@ -706,17 +719,61 @@ static int fan_board(const char *arg)
 		return 2;
 	struct fdt_writer w = {0};
 	char name[64];
-	fdt_begin(&w, "");
-	for (unsigned long k = 0; k <= n; k++) {
-		fdt_open_pd(&w, "pd", k, k ? 1 : 0);
-		fdt_u32(&w, 2); /* FDT_END_NODE */
-	}
+	fdt_root_pds(&w, n + 1, 1);
 	fdt_begin(&w, "dev@0");
 	fdt_cell(&w, "power-domains", (uint32_t)n + 1);
 	fdt_u32(&w, 2);
 	fdt_u32(&w, 2); /* the root's */
 	snprintf(name, sizeof(name), "fan-%lu.dtb", n);
 	fdt_write(&w, name);
+	return 0;
+}
+
+/* devdoms-N.dtb: N zero-cell providers pdK and one device, dev@0, in
+ * all of them, each entry named by power-domain-names (nK), and
+ * devdoms-N.scn (check_growth.sh) in which dev@0 votes 0 on each domain
+ * by that name. Each was quadratic: the loader looked each name up from
+ * the first and scanned the device's attachments for a repeat (11 s of
+ * CPU for 40,000), dmn_attach scanned them too, the report scanned them
+ * for each domain, the simulator for each `vote DEV NAME`. */
+static int devdoms_board(const char *arg)
+{
+	unsigned long n = shape_size("--devdoms", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	fdt_root_pds(&w, n, 0);
+	fdt_begin(&w, "dev@0");
+	unsigned char *v = malloc(4 * n), *names = malloc(16 * n);
+	if (!v || !names)
+		return 1;
+	size_t len = 0;
+	for (unsigned long k = 0; k < n; k++) {
+		put32(v, 4 * k, (uint32_t)k + 1);
+		len += (size_t)snprintf((char *)names + len, 16, "n%lu", k) + 1;
+	}
+	fdt_prop(&w, "power-domains", v, 4 * n);
+	fdt_prop(&w, "power-domain-names", names, len);
+	free(v);
+	free(names);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "devdoms-%lu.dtb", n);
+	fdt_write(&w, name);
+
+	size_t cap = 64 + n * 32;
+	char *text = malloc(cap);
+	if (!text)
+		return 1;
+	len = (size_t)snprintf(text, cap, "@0 resume dev@0\n");
+	for (unsigned long k = 0; k < n; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"vote dev@0 n%lu 0\n", k);
+	len += (size_t)snprintf(text + len, cap - len, "suspend dev@0\n");
+	snprintf(name, sizeof(name), "devdoms-%lu.scn", n);
+	write_file(name, text, len);
+	free(text);
 	return 0;
 }
 
@@ -769,6 +826,10 @@ int main(int argc, char **argv)
 		out_dir = argv[3];
 		return devchain_board(argv[2]);
 	}
+	if (argc == 4 && !strcmp(argv[1], "--devdoms")) {
+		out_dir = argv[3];
+		return devdoms_board(argv[2]);
+	}
 	if (argc == 4 && !strcmp(argv[1], "--fan")) {
 		out_dir = argv[3];
 		return fan_board(argv[2]);
@@ -786,6 +847,7 @@ int main(int argc, char **argv)
 				"       make_bad_inputs --levels N OUTDIR\n"
 				"       make_bad_inputs --names N OUTDIR\n"
 				"       make_bad_inputs --devchain N OUTDIR\n"
+				"       make_bad_inputs --devdoms N OUTDIR\n"
 				"       make_bad_inputs --fan N OUTDIR\n"
 				"       make_bad_inputs --pnest N OUTDIR\n");
 		return 2;
