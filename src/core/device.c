@@ -114,9 +114,16 @@ void dmn__att_unlink(struct dmn_ctx *ctx, struct dmn_attachment *a)
 struct dmn_attachment *dmn__attach_find(const struct dmn_device *dev,
 				       const struct dmn_domain *d)
 {
-	for (unsigned i = 0; i < dev->n_atts; i++)
+	/* the device's list and the domain's in step: the shorter one ends
+	 * the search (one device in N domains, or N devices in one domain,
+	 * attached one by one was quadratic) */
+	struct dmn_attachment *x = d->att_head;
+	for (unsigned i = 0; i < dev->n_atts && x; i++, x = x->dom_next) {
 		if (dev_att(dev, i)->dom == d)
 			return dev_att(dev, i);
+		if (x->dev == dev)
+			return x;
+	}
 	return 0;
 }
 

@@ -102,9 +102,14 @@ static void idle_decision(const struct dmn_domain *d, int chosen, dmn_why_fn fn,
 			w.x = entry + exit;
 			w.y = dom_cold(d)->gov_qos;
 		} else if (dom_cold(d)->gov_wakeup != UINT64_MAX &&
-			   dom_cold(d)->gov_now + entry + residency > dom_cold(d)->gov_wakeup) {
+			   (dom_cold(d)->gov_now > dom_cold(d)->gov_wakeup ||
+			    entry + residency > dom_cold(d)->gov_wakeup - dom_cold(d)->gov_now)) {
+			/* the sum saturates at UINT64_MAX: still past the wakeup */
+			uint64_t now = dom_cold(d)->gov_now;
 			w.kind = DMN_WHY_IDLE_RESIDENCY;
-			w.x = dom_cold(d)->gov_now + entry + residency;
+			w.x = now > UINT64_MAX - (entry + residency)
+				      ? UINT64_MAX
+				      : now + entry + residency;
 			w.y = dom_cold(d)->gov_wakeup;
 		} else {
 			w.kind = (int)(i - 1) == chosen

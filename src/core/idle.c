@@ -16,9 +16,12 @@ int dmn_governor_qos(const struct dmn_governor_input *in)
 		uint64_t exit = (uint64_t)s->exit_latency_us * 1000u;
 		uint64_t residency = (uint64_t)s->min_residency_us * 1000u;
 		bool latency_ok = entry + exit <= in->qos_ns;
+		/* now + entry + residency, without wrapping past 2^64: a
+		 * wakeup at most UINT64_MAX - 1 is always sooner than that */
 		bool wakeup_ok = in->next_wakeup_ns == UINT64_MAX ||
-				 in->now_ns + entry + residency <=
-					 in->next_wakeup_ns;
+				 (in->now_ns <= in->next_wakeup_ns &&
+				  entry + residency <=
+					  in->next_wakeup_ns - in->now_ns);
 		if (latency_ok && wakeup_ok)
 			return (int)(i - 1);
 	}

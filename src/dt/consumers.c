@@ -7,6 +7,7 @@
 #include "dt_internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int dmn__dt_pd_parse(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_pd_spec **specs,
@@ -107,7 +108,10 @@ int dmn__dt_pd_parse(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_pd_sp
 	return ret;
 }
 
-static int add_device(struct dmn_dt_loader *ld, int32_t node)
+/* @seen[dom] is the number (index + 1) of the last device attached to
+ * domain dom: a repeated entry is found in O(1), not by a scan of the
+ * device's attachments (quadratic in its power-domains). */
+static int add_device(struct dmn_dt_loader *ld, int32_t node, unsigned *seen)
 {
 	struct dmn_dt_board *b = ld->board;
 	struct dmn_dt_node *n = &ld->nodes[node];
@@ -127,7 +131,8 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node)
 	d->opp_table = -1;
 
 	unsigned n_names;
-	dmn__dt_prop_string(ld, node, "power-domain-names", 0, &n_names);
+	const char *names =
+	    dmn__dt_prop_string(ld, node, "power-domain-names", 0, &n_names);
 	if (dmn__dt_has_prop(ld, node, "power-domain-names") &&
 	    n_names != n->n_specs &&
 	    DT_WARN(ld, "pd-names-count", node, "power-domain-names",
@@ -138,13 +143,17 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node)
 	    dmn__dt_pool_alloc(ld->pool, n->n_specs * sizeof(*d->attachments));
 	if (!d->attachments)
 		return -ENOMEM;
+	/* entry i's name is the i-th string: @names walks them in step (a
+	 * look-up from the first per entry was quadratic) */
 	for (unsigned i = 0; i < n->n_specs; i++) {
+		const char *name = i < n_names ? names : NULL;
+		if (name)
+			names += strlen(names) + 1;
 		int32_t dom = dmn__dt_spec_domain(ld, &n->specs[i]);
-		bool repeat = false;
-		for (unsigned j = 0; j < d->n_attachments; j++)
-			repeat = repeat || d->attachments[j].domain == dom;
 		if (dom < 0)
 			continue; /* cannot happen: keys cover every spec */
+		bool repeat = seen[dom] == b->n_devices;
+		seen[dom] = b->n_devices;
 		if (repeat) {
 			if (DT_WARN(ld, "pd-duplicate-domain", node,
 				    "power-domains",
@@ -164,8 +173,6 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node)
 			for (unsigned k = 0; k < a->n_args; k++)
 				a->args[k] = dmn__dt_cell(n->specs[i].args, k);
 		}
-		const char *name =
-		    dmn__dt_prop_string(ld, node, "power-domain-names", i, NULL);
 		if (name && !(a->name = dmn__dt_pool_strdup(ld->pool, name)))
 			return -ENOMEM;
 	}
@@ -305,71 +312,130 @@ static bool requirement_device(struct dmn_dt_loader *ld, int32_t node,
 	return t >= 0 && (requires[t] || required[t]);
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* A table without an owner, and a requiring table's node, to warn about. */
+struct no_owner {
+	int32_t table, node;
+};
+
+static int cmp_no_owner(const void *a, const void *b)
+{
+	const struct no_owner *x = a, *y = b;
+	if (x->table != y->table)
+		return (x->table > y->table) - (x->table < y->table);
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* For each table t, the device tables (@required) its entries require,
+ * each once, ascending: (*@list)[(*@start)[t] .. (*@start)[t + 1]).
+ * O(references log references): a scan of every table per device was
+ * quadratic in a chain of device tables. */
+static int required_lists(struct dmn_dt_loader *ld, const bool *required,
+			  unsigned **start, int32_t **list)
+{
+	const struct dmn_dt_board *b = ld->board;
+	unsigned nt = b->n_opp_tables;
+	size_t refs = 0;
+	for (unsigned t = 0; t < nt; t++)
+		for (unsigned e = 0; e < b->opp_tables[t].n_entries; e++)
+			refs += b->opp_tables[t].entries[e].n_required;
+	unsigned *seen = dmn__dt_pool_alloc(ld->pool, (nt + 1) * sizeof(*seen));
+	*start = dmn__dt_pool_alloc(ld->pool, (nt + 1) * sizeof(**start));
+	*list = dmn__dt_pool_alloc(ld->pool, (refs + 1) * sizeof(**list));
+	if (!seen || !*start || !*list) {
+		dmn__dt_pool_free(ld->pool, seen);
+		return -ENOMEM;
+	}
+	unsigned n = 0;
+	for (unsigned t = 0; t < nt; t++) {
+		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
+		(*start)[t] = n;
+		for (unsigned e = 0; e < tab->n_entries; e++)
+			for (unsigned r = 0; r < tab->entries[e].n_required;
+			     r++) {
+				int32_t u = tab->entries[e].required[r].table;
+				if (!required[u] || seen[u] == t + 1)
+					continue;
+				seen[u] = t + 1;
+				(*list)[n++] = u;
+			}
+		qsort(*list + (*start)[t], n - (*start)[t], sizeof(**list),
+		      cmp_i32);
+	}
+	(*start)[nt] = n;
+	dmn__dt_pool_free(ld->pool, seen);
+	return 0;
+}
+
 /* The requirements of the board's devices, and the tables they point into
  * that no device owns (warned once per requiring table). */
 static int list_requirements(struct dmn_dt_loader *ld, const bool *required)
 {
 	struct dmn_dt_board *b = ld->board;
-	unsigned cap = 0;
-	for (unsigned d = 0; d < b->n_devices; d++) {
+	unsigned cap = 0, *start;
+	int32_t *list;
+	int err = required_lists(ld, required, &start, &list);
+	if (err)
+		return err;
+	bool *owned = dmn__dt_pool_alloc(ld->pool, b->n_opp_tables + 1);
+	if (!owned)
+		err = -ENOMEM;
+	for (unsigned d = 0; d < b->n_devices && !err; d++) {
 		int32_t t = b->devices[d].opp_table;
 		if (t < 0)
 			continue;
-		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
-		for (unsigned u = 0; u < b->n_opp_tables; u++) {
-			if (!required[u])
-				continue;
-			const struct dmn_dt_opp *first = NULL;
-			for (unsigned e = 0; e < tab->n_entries && !first; e++)
-				for (unsigned r = 0;
-				     r < tab->entries[e].n_required && !first;
-				     r++)
-					if (tab->entries[e].required[r].table ==
-					    (int32_t)u)
-						first = &tab->entries[e];
-			if (!first)
-				continue;
+		owned[t] = true;
+		for (unsigned k = start[t]; k < start[t + 1]; k++) {
 			struct dmn_dt_requirement *q = dmn__dt_vec_push(
 			    ld->pool, (void **)&b->requirements,
 			    &b->n_requirements, &cap, sizeof(*q));
-			if (!q)
-				return -ENOMEM;
+			if (!q) {
+				err = -ENOMEM;
+				break;
+			}
 			q->device = (int32_t)d;
-			q->table = (int32_t)u;
+			q->table = list[k];
 		}
 	}
-	/* a required device table that no device uses has nothing to raise */
-	for (unsigned u = 0; u < b->n_opp_tables; u++) {
-		if (!required[u])
-			continue;
-		bool owned = false;
-		for (unsigned d = 0; d < b->n_devices && !owned; d++)
-			owned = b->devices[d].opp_table == (int32_t)u;
-		if (owned)
-			continue;
-		for (unsigned i = 0; i < ld->n_nodes; i++) {
-			int32_t t = ld->nodes[i].opp_table;
-			if (t < 0)
+	/* a required device table that no device uses has nothing to raise:
+	 * each requiring table's node warned, by required table, then node */
+	struct no_owner *warn = NULL;
+	unsigned n_warn = 0, warn_cap = 0;
+	for (unsigned i = 0; i < ld->n_nodes && !err; i++) {
+		int32_t t = ld->nodes[i].opp_table;
+		for (unsigned k = t < 0 ? 0 : start[t];
+		     t >= 0 && k < start[t + 1] && !err; k++) {
+			if (owned[list[k]])
 				continue;
-			const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
-			bool refers = false;
-			for (unsigned e = 0; e < tab->n_entries && !refers; e++)
-				for (unsigned r = 0;
-				     r < tab->entries[e].n_required && !refers;
-				     r++)
-					refers = tab->entries[e].required[r].table ==
-						 (int32_t)u;
-			if (refers &&
-			    DT_WARN(ld, "opp-table-no-owner", (int32_t)i,
-				    "required-opps",
-				    "its entries require OPPs of %s, which no "
-				    "device uses (operating-points-v2): nothing "
-				    "to raise",
-				    b->opp_tables[u].path))
-				return -ENOMEM;
+			struct no_owner *w = dmn__dt_vec_push(
+			    ld->pool, (void **)&warn, &n_warn, &warn_cap,
+			    sizeof(*w));
+			if (!w)
+				err = -ENOMEM;
+			else
+				*w = (struct no_owner){list[k], (int32_t)i};
 		}
 	}
-	return 0;
+	if (!err && n_warn)
+		qsort(warn, n_warn, sizeof(*warn), cmp_no_owner);
+	for (unsigned k = 0; k < n_warn && !err; k++)
+		if (DT_WARN(ld, "opp-table-no-owner", warn[k].node,
+			    "required-opps",
+			    "its entries require OPPs of %s, which no "
+			    "device uses (operating-points-v2): nothing "
+			    "to raise",
+			    b->opp_tables[warn[k].table].path))
+			err = -ENOMEM;
+	dmn__dt_pool_free(ld->pool, warn);
+	dmn__dt_pool_free(ld->pool, owned);
+	dmn__dt_pool_free(ld->pool, list);
+	dmn__dt_pool_free(ld->pool, start);
+	return err;
 }
 
 int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
@@ -377,7 +443,9 @@ int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 	unsigned nt = ld->board->n_opp_tables;
 	bool *requires = dmn__dt_pool_alloc(ld->pool, nt + 1);
 	bool *required = dmn__dt_pool_alloc(ld->pool, nt + 1);
-	if (!requires || !required)
+	unsigned *seen = dmn__dt_pool_alloc(
+	    ld->pool, (ld->board->n_domains + 1) * sizeof(*seen));
+	if (!requires || !required || !seen)
 		return -ENOMEM;
 	device_table_roles(ld->board, requires, required);
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
@@ -391,12 +459,15 @@ int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 		if (!consumer &&
 		    !requirement_device(ld, (int32_t)i, requires, required))
 			continue;
-		int err = add_device(ld, (int32_t)i);
+		int err = add_device(ld, (int32_t)i, seen);
 		if (!err)
 			err = check_matching(ld, (int32_t)i,
 					     ld->board->n_devices - 1);
-		if (err)
+		if (err) {
+			dmn__dt_pool_free(ld->pool, seen);
 			return err;
+		}
 	}
+	dmn__dt_pool_free(ld->pool, seen);
 	return list_requirements(ld, required);
 }

@@ -458,6 +458,10 @@ static const char *entry_fault(const struct dmn_dt_opp_table *tab,
 {
 	if (err != -EINVAL)
 		return o->n_hz ? "opp-hz" : "opp-level";
+	if (o->n_hz && !o->hz[0]) {
+		snprintf(why, size, "a rate of 0 Hz");
+		return "opp-hz";
+	}
 	for (unsigned s = 0; s < o->n_supplies; s++) {
 		const struct dmn_dt_opp_supply *sp = &o->supplies[s];
 		if (sp->microvolt_min > sp->microvolt ||

@@ -872,8 +872,11 @@ int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_repo
 	s.o = &o;
 	s.m = m;
 	s.end = s.tl.end;
-	/* past the end by 2.5%: what happens at the last instant shows */
-	s.span = s.end + (s.end / 40 ? s.end / 40 : 1);
+	/* past the end by 2.5%: what happens at the last instant shows
+	 * (no further than UINT64_MAX: a run that ends near it wrapped to
+	 * an axis 1/40 as long) */
+	uint64_t pad = s.end / 40 ? s.end / 40 : 1;
+	s.span = s.end > UINT64_MAX - pad ? UINT64_MAX : s.end + pad;
 	rc = lane_order(&s, &ix);
 	dmn__rpt_index_free(&ix);
 	if (!rc)

@@ -530,6 +530,8 @@ void dmn_sim_free(struct dmn_sim *sim)
 	free(sim->dev_ix);
 	dmn__sim_names_free(sim->dev_names);
 	dmn__sim_names_free(sim->dom_names);
+	dmn__sim_names_free(sim->att_names);
+	free(sim->att_first);
 	free(sim->level_tables);
 	free(sim->level_stack);
 	free(sim->doms);

@@ -125,6 +125,8 @@ struct dmn_sim {
 	int undoing; /* the current command is rolling back */
 	int names_device; /* whose attachment names a suggestion looks at */
 	struct dmn_sim_names *dev_names, *dom_names; /* NULL until used */
+	struct dmn_sim_names *att_names; /* attachments by name, NULL too */
+	unsigned *att_first; /* per device, its first in att_names' numbers */
 	int32_t *level_tables; /* per domain: dmn__sim_find_level's table,
 				  -3 until known; NULL until used */
 	struct dmn_sim_level_frame *level_stack; /* its walk's, n_domains */

@@ -114,12 +114,25 @@ void dmn__sim_attachment_names(const struct dmn_sim *sim, int device, char *buf,
 			attachment_name(sim->board, d, i));
 }
 
+static const struct dmn_sim_names *attachment_index(struct dmn_sim *sim);
+static const struct dmn_sim_name *name_from(const struct dmn_sim_name *v,
+					    size_t n, const char *key,
+					    size_t len, int32_t from);
+
 int dmn__sim_find_attachment(struct dmn_sim *sim, int device, const char *name,
 			char *why, size_t size)
 {
 	const struct dmn_dt_board *b = sim->board;
 	const struct dmn_dt_device *d = &b->devices[device];
-	for (unsigned i = 0; i < d->n_attachments; i++) {
+	const struct dmn_sim_names *x = attachment_index(sim);
+	if (x) {
+		const struct dmn_sim_name *e =
+		    name_from(x->exact, x->n_exact, name, strlen(name),
+			      (int32_t)sim->att_first[device]);
+		if (e && (unsigned)e->index < sim->att_first[device + 1])
+			return e->index - (int32_t)sim->att_first[device];
+	}
+	for (unsigned i = 0; !x && i < d->n_attachments; i++) {
 		const struct dmn_dt_attachment *a = &d->attachments[i];
 		if ((a->name && !strcmp(a->name, name)) ||
 		    !strcmp(b->domains[a->domain].name, name))
@@ -151,13 +164,13 @@ static int name_cmp(const void *x, const void *y)
 	return (a->index > b->index) - (a->index < b->index);
 }
 
-/* The entry of the lowest index named @key (@len bytes) in sorted @v, or
- * NULL; *@dup (when given): another index has that name too. */
-static const struct dmn_sim_name *name_get(const struct dmn_sim_name *v,
-					   size_t n, const char *key,
-					   size_t len, int *dup)
+/* The entry of the lowest index at or above @from named @key (@len
+ * bytes) in sorted @v, or NULL. */
+static const struct dmn_sim_name *name_from(const struct dmn_sim_name *v,
+					    size_t n, const char *key,
+					    size_t len, int32_t from)
 {
-	struct dmn_sim_name probe = {key, len, INT32_MIN};
+	struct dmn_sim_name probe = {key, len, from};
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -168,6 +181,19 @@ static const struct dmn_sim_name *name_get(const struct dmn_sim_name *v,
 	}
 	if (lo == n || v[lo].len != len || memcmp(v[lo].key, key, len))
 		return NULL;
+	return &v[lo];
+}
+
+/* The entry of the lowest index named @key (@len bytes) in sorted @v, or
+ * NULL; *@dup (when given): another index has that name too. */
+static const struct dmn_sim_name *name_get(const struct dmn_sim_name *v,
+					   size_t n, const char *key,
+					   size_t len, int *dup)
+{
+	const struct dmn_sim_name *e = name_from(v, n, key, len, INT32_MIN);
+	if (!e)
+		return NULL;
+	size_t lo = (size_t)(e - v);
 	if (dup)
 		*dup = lo + 1 < n && v[lo + 1].len == len &&
 		       !memcmp(v[lo + 1].key, key, len) &&
@@ -245,6 +271,48 @@ static const struct dmn_sim_names *device_index(struct dmn_sim *sim)
 	}
 	names_sort(x);
 	sim->dev_names = x;
+	return x;
+}
+
+/* Every device's attachments by the names `vote DEV NAME` and `hwmode`
+ * take (the power-domain-names entry, the domain's name), numbered
+ * sim->att_first[device] + i: one sorted array for the board, built at
+ * the first such look-up (NULL on -ENOMEM: look-ups scan). A scan of the
+ * device's attachments per command was quadratic for a device of many
+ * domains. */
+static const struct dmn_sim_names *attachment_index(struct dmn_sim *sim)
+{
+	const struct dmn_dt_board *b = sim->board;
+	if (sim->att_names)
+		return sim->att_names;
+	unsigned *first = malloc(((size_t)b->n_devices + 1) * sizeof(*first));
+	if (!first)
+		return NULL;
+	size_t n = 0;
+	for (unsigned d = 0; d < b->n_devices; d++) {
+		first[d] = (unsigned)n;
+		n += b->devices[d].n_attachments;
+	}
+	first[b->n_devices] = (unsigned)n;
+	struct dmn_sim_names *x = n <= INT32_MAX ? names_alloc(2 * n, 0) : NULL;
+	if (!x) {
+		free(first);
+		return NULL;
+	}
+	for (unsigned d = 0; d < b->n_devices; d++)
+		for (unsigned i = 0; i < b->devices[d].n_attachments; i++) {
+			const struct dmn_dt_attachment *a =
+			    &b->devices[d].attachments[i];
+			const char *dn = b->domains[a->domain].name;
+			if (a->name)
+				name_add(x->exact, &x->n_exact, a->name,
+					 strlen(a->name), first[d] + i);
+			name_add(x->exact, &x->n_exact, dn, strlen(dn),
+				 first[d] + i);
+		}
+	names_sort(x);
+	sim->att_names = x;
+	sim->att_first = first;
 	return x;
 }
 

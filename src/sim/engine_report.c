@@ -133,8 +133,48 @@ static void count(const struct dmn_sim *sim, struct sizes *n)
 	}
 }
 
+/* Every board attachment as (device, domain) -> its index in the device's
+ * list, sorted: fill_devices finds one in O(log) instead of scanning the
+ * device's attachments for each of its domains (quadratic for a device
+ * of many domains). */
+struct att_key {
+	uint32_t dev, dom, a;
+};
+
+static int by_dev_dom(const void *x, const void *y)
+{
+	const struct att_key *p = x, *q = y;
+	if (p->dev != q->dev)
+		return (p->dev > q->dev) - (p->dev < q->dev);
+	return (p->dom > q->dom) - (p->dom < q->dom);
+}
+
+static struct att_key *att_index(const struct dmn_dt_board *b, size_t *n)
+{
+	size_t total = 0;
+	for (unsigned d = 0; d < b->n_devices; d++)
+		total += b->devices[d].n_attachments;
+	struct att_key *k = malloc((total ? total : 1) * sizeof(*k));
+	if (!k)
+		return NULL;
+	*n = 0;
+	for (unsigned d = 0; d < b->n_devices; d++)
+		for (unsigned a = 0; a < b->devices[d].n_attachments; a++)
+			k[(*n)++] = (struct att_key){
+			    d, (uint32_t)b->devices[d].attachments[a].domain, a};
+	qsort(k, *n, sizeof(*k), by_dev_dom);
+	return k;
+}
+
+static const struct att_key *att_find(const struct att_key *k, size_t n,
+				      unsigned dev, unsigned dom)
+{
+	struct att_key want = {dev, dom, 0};
+	return bsearch(&want, k, n, sizeof(*k), by_dev_dom);
+}
+
 static int fill_devices(struct dmn_sim *sim, unsigned i, struct dmn_report_device *out,
-			unsigned *n)
+			unsigned *n, const struct att_key *keys, size_t n_keys)
 {
 	const struct dmn_dt_board *b = sim->board;
 	dmn_domain_t dom = sim->inst->domains[i];
@@ -154,13 +194,14 @@ static int fill_devices(struct dmn_sim *sim, unsigned i, struct dmn_report_devic
 		r->args = NULL;
 		r->n_args = 0;
 		r->vote = ai.vote;
-		for (unsigned a = 0; a < d->n_attachments; a++)
-			if (d->attachments[a].domain == (int32_t)i) {
-				r->via = d->attachments[a].name;
-				r->args = d->attachments[a].args;
-				r->n_args = d->attachments[a].n_args;
-				r->vote = sim->devs[dev].cast[a];
-			}
+		const struct att_key *k = att_find(keys, n_keys, (unsigned)dev, i);
+		if (k) {
+			unsigned a = k->a;
+			r->via = d->attachments[a].name;
+			r->args = d->attachments[a].args;
+			r->n_args = d->attachments[a].n_args;
+			r->vote = sim->devs[dev].cast[a];
+		}
 		r->active = sim->devs[dev].active;
 		r->counts = ai.counts;
 		r->probed = dmn_device_probed(sim->ctx, ai.device) == 1;
@@ -329,6 +370,8 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 	if (level_index_build(&ix, b))
 		return -ENOMEM;
 	count(sim, &n);
+	struct att_key *keys = NULL;
+	size_t n_keys = 0;
 	s->domains = calloc(b->n_domains ? b->n_domains : 1, sizeof(*s->domains));
 	s->names = calloc(n.names ? n.names : 1, sizeof(*s->names));
 	s->devices = calloc(n.devices ? n.devices : 1, sizeof(*s->devices));
@@ -343,7 +386,8 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
 	    !s->levels || !s->level_values || !s->awaiting || !s->sleep_ns ||
 	    fill_warnings(sim) || dmn__sim_fill_requirements(sim) ||
-	    fill_device_rates(sim)) {
+	    fill_device_rates(sim) || !(keys = att_index(b, &n_keys))) {
+		free(keys);
 		level_index_free(&ix);
 		dmn__sim_report_free(sim);
 		return -ENOMEM;
@@ -386,7 +430,8 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 		}
 		names += r->n_children;
 		r->devices = &s->devices[devices];
-		fill_devices(sim, i, &s->devices[devices], &r->n_devices);
+		fill_devices(sim, i, &s->devices[devices], &r->n_devices, keys,
+			     n_keys);
 		devices += r->n_devices;
 		if (d->opp_table >= 0) {
 			const struct dmn_dt_opp_table *t = &b->opp_tables[d->opp_table];
@@ -459,6 +504,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 		s->model.n_events = sim->n_events;
 		s->model.end_ns = sim->now;
 	}
+	free(keys);
 	level_index_free(&ix);
 	*out = &s->model;
 	return 0;

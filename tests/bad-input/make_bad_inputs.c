@@ -12,6 +12,13 @@
  * make_bad_inputs --levels N OUTDIR - write opp-table-N.dtb (one domain
  * of N levels) and ramp-N.scn (its device votes through all of them) for
  * check_levels.sh.
+ *
+ * make_bad_inputs --devchain N OUTDIR - devchain-N.dtb and .scn: a chain
+ * of N device tables, each requiring the next (check_growth.sh).
+ *
+ * make_bad_inputs --fan N OUTDIR, --pnest N OUTDIR, --devdoms N OUTDIR -
+ * one parent of N children (fan-N.dtb), N providers nested (pnest-N.dtb),
+ * one device in N domains (devdoms-N.dtb, and .scn for check_growth.sh).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -607,11 +614,229 @@ static int names_board(const char *arg)
 	return 0;
 }
 
+/* The size argument of --devchain, --devdoms, --fan and --pnest: 2..10,000,000,
+ * or 0 (told on stderr). */
+static unsigned long shape_size(const char *opt, const char *arg)
+{
+	char *end = NULL;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (!*arg || *end || n < 2 || n > 10000000) {
+		fprintf(stderr, "make_bad_inputs: %s N: 2..10000000\n", opt);
+		return 0;
+	}
+	return n;
+}
+
+/* devchain-N.dtb and devchain-N.scn for check_growth.sh: N device OPP
+ * tables (opp-hz only), table K's entry requiring table K+1's, each
+ * owned by dev@K (dev@0 on the one domain, pd): N - 1 device-to-device
+ * requirements in a chain. The scenario raises dev@0, which raises
+ * dev@1 (active or not), and suspends it. The loader scanned every table
+ * for each device and every device for each required table (quadratic:
+ * 25 s of CPU for 30,000 under ASan), the simulator's requirement list
+ * every device for each requirement. */
+static int devchain_board(const char *arg)
+{
+	unsigned long n = shape_size("--devchain", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	unsigned char hz[8] = {0, 0, 0, 0, 0, 0, 0x03, 0xe8}; /* 1000 */
+	fdt_begin(&w, "");
+	for (unsigned long k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "opp-table-%lu", k);
+		fdt_begin(&w, name);
+		fdt_prop(&w, "compatible", "operating-points-v2",
+			 sizeof("operating-points-v2"));
+		fdt_cell(&w, "phandle", (uint32_t)(2 * k + 10));
+		fdt_begin(&w, "opp-1000");
+		fdt_prop(&w, "opp-hz", hz, sizeof(hz));
+		fdt_cell(&w, "phandle", (uint32_t)(2 * k + 11));
+		if (k + 1 < n)
+			fdt_cell(&w, "required-opps", (uint32_t)(2 * k + 13));
+		fdt_u32(&w, 2);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	fdt_begin(&w, "pd");
+	fdt_cell(&w, "#power-domain-cells", 0);
+	fdt_cell(&w, "phandle", 1);
+	fdt_u32(&w, 2);
+	for (unsigned long k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "dev@%lu", k);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "operating-points-v2", (uint32_t)(2 * k + 10));
+		if (!k)
+			fdt_cell(&w, "power-domains", 1);
+		fdt_u32(&w, 2);
+	}
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "devchain-%lu.dtb", n);
+	fdt_write(&w, name);
+	static const char text[] = "@0 resume dev@0\n"
+				   "rate dev@0 1000\n"
+				   "expect dev@0 rate 1000\n"
+				   "expect dev@1 rate 1000\n"
+				   "+1ms suspend dev@0\n"
+				   "expect pd off\n";
+	snprintf(name, sizeof(name), "devchain-%lu.scn", n);
+	write_file(name, text, sizeof(text) - 1);
+	return 0;
+}
+
+/* Opens node @prefix@k (e.g. pd7), a zero-cell provider of phandle
+ * @k + 1, a subdomain of phandle @parent unless 0; the caller ends it. */
+static void fdt_open_pd(struct fdt_writer *w, const char *prefix,
+			unsigned long k, uint32_t parent)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%s%lu", prefix, k);
+	fdt_begin(w, name);
+	fdt_cell(w, "#power-domain-cells", 0);
+	fdt_cell(w, "phandle", (uint32_t)k + 1);
+	if (parent)
+		fdt_cell(w, "power-domains", parent);
+}
+
+/* The root, then pd0..pd@n-1 closed, each but pd0 a subdomain of
+ * phandle @parent unless 0. */
+static void fdt_root_pds(struct fdt_writer *w, unsigned long n,
+			 uint32_t parent)
+{
+	fdt_begin(w, "");
+	for (unsigned long k = 0; k < n; k++) {
+		fdt_open_pd(w, "pd", k, k ? parent : 0);
+		fdt_u32(w, 2); /* FDT_END_NODE */
+	}
+}
+
+/* fan-N.dtb: zero-cell providers pd1..pdN, each a subdomain of pd0 (one
+ * parent of N children), and dev@0 on pdN. */
+static int fan_board(const char *arg)
+{
+	unsigned long n = shape_size("--fan", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	fdt_root_pds(&w, n + 1, 1);
+	fdt_begin(&w, "dev@0");
+	fdt_cell(&w, "power-domains", (uint32_t)n + 1);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "fan-%lu.dtb", n);
+	fdt_write(&w, name);
+	return 0;
+}
+
+/* devdoms-N.dtb: N zero-cell providers pdK and one device, dev@0, in
+ * all of them, each entry named by power-domain-names (nK), and
+ * devdoms-N.scn (check_growth.sh) in which dev@0 votes 0 on each domain
+ * by that name. Each was quadratic: the loader looked each name up from
+ * the first and scanned the device's attachments for a repeat (11 s of
+ * CPU for 40,000), dmn_attach scanned them too, the report scanned them
+ * for each domain, the simulator for each `vote DEV NAME`. */
+static int devdoms_board(const char *arg)
+{
+	unsigned long n = shape_size("--devdoms", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	fdt_root_pds(&w, n, 0);
+	fdt_begin(&w, "dev@0");
+	unsigned char *v = malloc(4 * n), *names = malloc(16 * n);
+	if (!v || !names)
+		return 1;
+	size_t len = 0;
+	for (unsigned long k = 0; k < n; k++) {
+		put32(v, 4 * k, (uint32_t)k + 1);
+		len += (size_t)snprintf((char *)names + len, 16, "n%lu", k) + 1;
+	}
+	fdt_prop(&w, "power-domains", v, 4 * n);
+	fdt_prop(&w, "power-domain-names", names, len);
+	free(v);
+	free(names);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "devdoms-%lu.dtb", n);
+	fdt_write(&w, name);
+
+	size_t cap = 64 + n * 32;
+	char *text = malloc(cap);
+	if (!text)
+		return 1;
+	len = (size_t)snprintf(text, cap, "@0 resume dev@0\n");
+	for (unsigned long k = 0; k < n; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"vote dev@0 n%lu 0\n", k);
+	len += (size_t)snprintf(text + len, cap - len, "suspend dev@0\n");
+	snprintf(name, sizeof(name), "devdoms-%lu.scn", n);
+	write_file(name, text, len);
+	free(text);
+	return 0;
+}
+
+/* pnest-N.dtb: N zero-cell providers p0..pN-1 nested in one another,
+ * each a subdomain (power-domains) of the one it is in, dev@0 on the
+ * innermost: a chain N deep in the tree and in the domain graph. The
+ * first 1,000 are labelled pK (__symbols__); the rest are named by
+ * their paths, as DESIGN §2 says, which makes names (and the memory
+ * that holds them) quadratic in N: a few thousand at most. */
+static int pnest_board(const char *arg)
+{
+	unsigned long n = shape_size("--pnest", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	char name[64];
+	fdt_begin(&w, "");
+	for (unsigned long k = 0; k < n; k++)
+		fdt_open_pd(&w, "p", k, (uint32_t)k); /* left open */
+	fdt_begin(&w, "dev@0");
+	fdt_cell(&w, "power-domains", (uint32_t)n);
+	fdt_u32(&w, 2);
+	for (unsigned long k = 0; k < n; k++)
+		fdt_u32(&w, 2);
+	fdt_begin(&w, "__symbols__");
+	size_t len = 0;
+	char *path = malloc(16 * 1000);
+	if (!path)
+		return 1;
+	for (unsigned long k = 0; k < n && k < 1000; k++) {
+		len += (size_t)snprintf(path + len, 16, "/p%lu", k);
+		snprintf(name, sizeof(name), "p%lu", k);
+		fdt_prop_named(&w, name, 1, path, len + 1);
+	}
+	free(path);
+	fdt_u32(&w, 2);
+	fdt_u32(&w, 2); /* the root's */
+	snprintf(name, sizeof(name), "pnest-%lu.dtb", n);
+	fdt_write(&w, name);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "--levels")) {
 		out_dir = argv[3];
 		return levels_ramp(argv[2]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--devchain")) {
+		out_dir = argv[3];
+		return devchain_board(argv[2]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--devdoms")) {
+		out_dir = argv[3];
+		return devdoms_board(argv[2]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--fan")) {
+		out_dir = argv[3];
+		return fan_board(argv[2]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--pnest")) {
+		out_dir = argv[3];
+		return pnest_board(argv[2]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "--names")) {
 		out_dir = argv[3];
@@ -620,7 +845,11 @@ int main(int argc, char **argv)
 	if (argc != 3) {
 		fprintf(stderr, "usage: make_bad_inputs BASE.dtb OUTDIR\n"
 				"       make_bad_inputs --levels N OUTDIR\n"
-				"       make_bad_inputs --names N OUTDIR\n");
+				"       make_bad_inputs --names N OUTDIR\n"
+				"       make_bad_inputs --devchain N OUTDIR\n"
+				"       make_bad_inputs --devdoms N OUTDIR\n"
+				"       make_bad_inputs --fan N OUTDIR\n"
+				"       make_bad_inputs --pnest N OUTDIR\n");
 		return 2;
 	}
 	out_dir = argv[2];
