@@ -7,7 +7,8 @@ on one or two domains whose OPP tables require levels on each, sub-rails
 whose own `opp-level` entries require levels of each parent's table,
 `wakeup-source`, devices with `required-opps` and no OPP table of
 their own (fixed votes), providers with one or two cells, entries of
-`power-domain-names`, `arm,idle-state` states) and random scenarios over the
+`power-domain-names`, `arm,idle-state` states, providers' own
+`required-opps` floors, disabled consumers; see extras()) and random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
@@ -30,7 +31,8 @@ so each may add a power-on/off pair and a raise/undo pair per domain).
 
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
-(a seed from the clock, printed), KEEP=1 (keep the files).
+(a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
+(the boards and scenarios of a seed without what extras() adds).
 """
 import json
 import os
@@ -68,6 +70,8 @@ class Dom:
         self.on = False
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
+        self.floor_refs = []       # the provider's own required-opps
+        self.floors = {}           # parent index -> the floor it takes
         self.st = None             # Stats, once the board is complete
 
     def ref(self):
@@ -196,6 +200,7 @@ class Board:
                     self.state_nodes.append((node, st))
                     d.states.append(st)
         self.devs = []
+        self.disabled = []         # (power-domains, wakeup-source)
         for i in range(rnd.randint(2, 5)):
             v = Dev(i)
             n = 1 if (nd < 2 or rnd.random() < 0.7) else 2
@@ -272,6 +277,9 @@ class Board:
             if d.states:
                 props.append('domain-idle-states = <%s>;' % ' '.join(
                     '&' + sid[s] for s in d.states))
+            if d.floor_refs:
+                props.append('required-opps = <%s>;' % ' '.join(
+                    '&t%d_%d' % (t.i, lv) for t, lv in d.floor_refs))
             props[0] = '#power-domain-cells = <%d>;' % d.cells
             out.append('%s: %s { %s };' % (d.label, d.label, ' '.join(props)))
         for v in self.devs:
@@ -291,6 +299,11 @@ class Board:
                     '&t%d_%d' % (t.i, lv) for t, lv in v.fixed))
             out.append('%s: %s@%x { %s };' % (v.name, v.name, 0x1000 + v.i,
                                              ' '.join(props)))
+        for j, (ref, wake) in enumerate(self.disabled):
+            out.append('dis%d: dis%d@%x { reg = <0x%x>; power-domains = %s;%s '
+                       'status = "disabled"; };' % (
+                           j, j, 0x2000 + j, 0x2000 + j, ref,
+                           ' wakeup-source;' if wake else ''))
         out.append('};')
         return '\n'.join(out) + '\n'
 
@@ -525,8 +538,10 @@ class Model:
 
     def requires(self, d, c, memo=None, plan=None):
         """What on child @c requires of @d (DESIGN §1): its OPP entry's
-        required level matched to @d, else its level 1:1."""
-        return self.req_of(d, c, self.pstate(c, memo, plan))
+        required level matched to @d, else its level 1:1; at least the
+        floor of @c's provider's own required-opps matched to @d."""
+        return max(self.req_of(d, c, self.pstate(c, memo, plan)),
+                   c.floors.get(d.i, 0))
 
     @staticmethod
     def req_of(d, c, lv):
@@ -956,6 +971,10 @@ def gen_scenario(rnd, board, nops):
             m.power_on(d)
             t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
                                         rnd.random() < 0.5 else ''))
+            if board.X and board.X.random() < 0.15:
+                # held and always-on: the release leaves it on
+                d.always_on = True
+                t0.append('always-on %s' % d.name)
         elif r < 0.3:
             d.always_on = True
             m.power_on(d)
@@ -1193,6 +1212,9 @@ def check_json(doc, m):
         if st['sleep_on_ns'] + sum(st['sleep_idle_ns'].values()) != slept:
             return '%s: sleep stats %r, system slept %d' % (
                 d.name, st['sleep_idle_ns'], slept)
+    names = [j.get('name') for j in doc['domains']]
+    if names != [d.name for d in m.b.doms]:
+        return 'domains %r, model %r' % (names, [d.name for d in m.b.doms])
     memo = {}
     for d, j in zip(m.b.doms, doc['domains']):
         want = {
@@ -1411,6 +1433,50 @@ def check_format(doc, m):
     return None
 
 
+def extras(board, X, check):
+    """What boards got later, from a stream of their own (@X) so that a
+    seed keeps its board and commands (DOMINO_PLAIN=1 leaves them out, for
+    the seeds of what was found before):
+    - a provider's own `required-opps` (DESIGN §1: a floor its domains
+      require of their parents while on), an entry for some parents from
+      the first table at or above each (pass 1 or pass 2 of the matching
+      rule), now and then one that matches no parent (ignored); kept only
+      where each floor is a level its parent accepts as a vote (a static
+      board never asks more of any table then);
+    - consumers with `status = "disabled"` (DESIGN §2, §7: only enabled
+      consumers are devices, are awaited by a boot hold, and make an
+      index of a provider exist): on a domain, or on an index of a
+      provider with cells that nothing enabled references;
+    - (in gen_scenario) a domain both held and always-on at time 0."""
+    for d in board.doms:
+        if not d.parents or X.random() < 0.6:
+            continue
+        refs = []
+        for p in d.parents:
+            t = first_table(p)
+            if t and X.random() < 0.8:
+                refs.append((t, X.choice(t.table)))
+        near = set(p.i for p in d.parents)
+        for p in d.parents:
+            near |= set(a.i for a in check.ancestors(p))
+        far = [t for t in board.doms if t.table and t.i not in near]
+        if far and X.random() < 0.2:
+            t = X.choice(far)
+            refs.insert(X.randrange(len(refs) + 1), (t, X.choice(t.table)))
+        got = match_required(Parents(d), refs)
+        floors = {d.parents[k].i: lv for k, lv in got.items()}
+        if refs and not any(check.check_level(board.doms[i], lv)
+                            for i, lv in floors.items()):
+            d.floor_refs, d.floors = refs, floors
+    for j in range(X.choice([0, 0, 1, 2])):
+        d = X.choice(board.doms)
+        ref = d.ref()
+        if d.cells and X.random() < 0.5:
+            ref = '<&%s %d%s>' % (d.label, (d.index + 1) % 10,
+                                  ' 0' if d.cells > 1 else '')
+        board.disabled.append((ref, X.random() < 0.3))
+
+
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
@@ -1445,6 +1511,10 @@ def run_one(domino, dtc, seed, nops, tmp):
         v.fixed = fixed
         for k, lv in got.items():
             v.votes[k] = lv
+    board.X = None
+    if not os.environ.get('DOMINO_PLAIN'):
+        board.X = random.Random(seed * 15485863 + 29)
+        extras(board, board.X, check)
     text = board.dts()             # before the scenario changes the flags
     lines, model = gen_scenario(rnd, board, nops)
     dts = os.path.join(tmp, 'b%d.dts' % seed)
@@ -1470,6 +1540,24 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('board %s scenario %s' % (dts, scn))
         return False
     doc = json.loads(r.stdout)
+    # DESIGN §1: a required OPP that matches no domain "is ignored and
+    # reported by `lint`" (a provider's own, here: extras)
+    unmatched = {'/' + d.label: len(d.floor_refs) - len(d.floors)
+                 for d in board.doms if len(d.floor_refs) > len(d.floors)}
+    if unmatched:
+        lint = subprocess.run([domino, 'lint', dtb, '--json'],
+                              capture_output=True, text=True)
+        found = {f['node']: f['message'] for f in
+                 json.loads(lint.stdout or '{}').get('findings', [])
+                 if f.get('check') == 'opp-required-unmatched'}
+        if lint.returncode or set(found) != set(unmatched) or any(
+                not found[n].startswith('%d of %d ' % (
+                    k, len(board.doms[int(n[3:])].floor_refs)))
+                for n, k in unmatched.items()):
+            print('seed %d: lint exit %d, unmatched required-opps %r, '
+                  'model %r' % (seed, lint.returncode, found, unmatched))
+            print('  board: %s' % dts)
+            return False
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
     said = {}
     for e in doc['events']:
