@@ -1353,6 +1353,50 @@ def typed(obj, keys, what):
     return None
 
 
+def check_order(doc, m):
+    """DESIGN §1's order inside one command, from the events of each
+    scenario line without a callback failure (a rollback's undo calls
+    run in reverse): power-on parents first and power-off children
+    first (also `system-resume` and `system-suspend`, §7), raises
+    parents first and lowerings children first, a `resume` raises
+    before it powers anything on and a `suspend` powers off before it
+    lowers, and at most one pstate call a domain (`system-resume` has
+    two phases: the restoration, then the wakeup path letting go). The
+    first violation, or None."""
+    by = {d.name: d for d in m.b.doms}
+    lines = {}
+    for e in doc['events']:
+        lines.setdefault(e['line'], []).append(e)
+    for ln, evs in sorted(lines.items(), key=lambda x: x[0] or 0):
+        if any(e['kind'] == 'failure' for e in evs):
+            continue
+        cause = evs[0]['cause'] or ''
+        verb = cause.split()[0] if cause.split() else ''
+        seq = [(e['kind'] if e['kind'] != 'pstate' else
+                'raise' if e['new'] > e['old'] else 'lower', by[e['domain']])
+               for e in evs if e['domain'] in by and e['kind'] in
+               ('power_on', 'power_off', 'pstate')]
+        for i, (k1, d1) in enumerate(seq):
+            for k2, d2 in seq[i + 1:]:
+                up = d1 in m.ancestors(d2)       # d1 above d2
+                down = d2 in m.ancestors(d1)     # d1 below d2
+                if (k1 == k2 and ((k1 in ('power_on', 'raise') and down) or
+                                  (k1 in ('power_off', 'lower') and up))):
+                    return 'line %d (%s): %s of %s before %s of %s' % (
+                        ln, cause, k1, d1.name, k2, d2.name)
+                if ((verb == 'resume' and k1 == 'power_on' and
+                     k2 == 'raise') or
+                        (verb == 'suspend' and k1 == 'lower' and
+                         k2 == 'power_off')):
+                    return 'line %d (%s): %s of %s before %s of %s' % (
+                        ln, cause, k1, d1.name, k2, d2.name)
+        calls = [d.name for k, d in seq if k in ('raise', 'lower')]
+        if verb != 'system-resume' and len(calls) != len(set(calls)):
+            return 'line %d (%s): two pstate calls on one domain: %r' % (
+                ln, cause, calls)
+    return None
+
+
 def check_format(doc, m):
     """docs/json.md: every documented key with its type, and the events
     replayed from the start give the final state and the counts in
@@ -1572,7 +1616,8 @@ def run_one(domino, dtc, seed, nops, tmp):
                 '\n  '.join(want)))
             print('  board: %s' % dts)
             return False
-    wrong = check_format(doc, model) or check_json(doc, model)
+    wrong = check_format(doc, model) or check_json(doc, model) or \
+        check_order(doc, model)
     if not wrong and not bad:
         model.advance(doc['end_ns'] - model.now)
         wrong = check_stats(doc, model)
