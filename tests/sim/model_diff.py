@@ -1397,6 +1397,54 @@ def check_order(doc, m):
     return None
 
 
+def check_trace(trace, doc, m):
+    """`--trace` (DESIGN §3, §7: lifecycle shown in the trace) against the
+    model at the end and the JSON events: each domain's last power span
+    and idle state, last pstate and HW-mode counter samples, the system
+    sleep spans' total time, and every `explain` line as an instant of
+    that name. The first difference, or None."""
+    evs = trace['traceEvents'] if isinstance(trace, dict) else trace
+    tid = {e['args']['name']: e['tid'] for e in evs
+           if e.get('ph') == 'M' and e.get('name') == 'thread_name'}
+    memo = {}
+    for d in m.b.doms:
+        spans = [e for e in evs if e.get('ph') == 'X' and
+                 e.get('tid') == tid.get(d.name)]
+        want = ['on' if d.on else 'off', None if d.on or d.idle is None
+                else d.states[d.idle][0]]
+        got = spans and [spans[-1]['args'].get('power'), spans[-1]['args'].get(
+            'idle_state')]
+        if got != want:
+            return 'trace: %s ends %r, model %r' % (d.name, got, want)
+        # the HW-mode counter closes a mode still on at the end with a 0
+        # sample at the end (src/report/timeline.c): the value before it
+        end = doc['end_ns']
+        late = any(e['kind'] == 'hwmode' and e['domain'] == d.name and
+                   e['time_ns'] == end for e in doc['events'])
+        for what, want in (('pstate', m.pstate(d, memo)),
+                           ('hw', None if late else int(m.hwmode(d)))):
+            cs = [e['args'][what] for e in evs if e.get('ph') == 'C' and
+                  e.get('name') == '%s %s' % (d.name, what) and
+                  (what == 'pstate' or round(e['ts'] * 1000) < end)]
+            if want is None:
+                continue
+            if (cs[-1] if cs else 0) != want:
+                return 'trace: %s %s counter ends %r, model %r' % (
+                    d.name, what, cs[-1:], want)
+    slept = sum(round(e['dur'] * 1000) for e in evs if e.get('ph') == 'X'
+                and e.get('tid') == tid.get('system sleep'))
+    if slept != m.slept:
+        return 'trace: system sleep %dns, model %dns' % (slept, m.slept)
+    said = [(e['args']['line'], e['args']['message']) for e in evs
+            if e.get('cat') == 'explain' and e.get('name') == 'explain']
+    want = [(e['line'], e['message']) for e in doc['events']
+            if e['kind'] == 'explain']
+    if said != want:
+        return 'trace: explain instants %r, JSON events %r' % (said[:3],
+                                                               want[:3])
+    return None
+
+
 def check_format(doc, m):
     """docs/json.md: every documented key with its type, and the events
     replayed from the start give the final state and the counts in
@@ -1576,8 +1624,9 @@ def run_one(domino, dtc, seed, nops, tmp):
     if r.returncode:
         print('seed %d: dtc failed: %s' % (seed, r.stderr))
         return False
-    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'],
-                       capture_output=True, text=True)
+    trace = os.path.join(tmp, 't%d.json' % seed)
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json', '--trace',
+                        trace], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         print('seed %d: simulate exit %d\n%s' % (seed, r.returncode,
                                                  r.stderr[:2000]))
@@ -1626,6 +1675,12 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('  board: %s scenario: %s' % (dts, scn))
         return False
     if not bad and r.returncode == 0:
+        with open(trace) as f:
+            wrong = check_trace(json.load(f), doc, model)
+        if wrong:
+            print('seed %d: %s' % (seed, wrong))
+            print('  board: %s scenario: %s' % (dts, scn))
+            return False
         return True
     first = bad[0] if bad else None
     print('seed %d: %d expects failed; first at %s:%s: %s' % (
