@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 
 LEVELS = [16, 32, 48, 64, 128, 192, 256, 384]
 
@@ -1445,6 +1446,34 @@ def check_trace(trace, doc, m):
     return None
 
 
+def check_svg(path, doc, m):
+    """`--svg` (DESIGN §3, §7): well-formed, a HW-mode strip for each
+    domain that was ever in HW mode (the JSON `hwmode` events), a sleep
+    band when the system slept and none when it never went to sleep. The
+    first difference, or None."""
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        return 'svg: not well-formed: %s' % e
+    ns = '{http://www.w3.org/2000/svg}'
+    hw, sleep = set(), 0
+    for g in root.iter():
+        title = g.find(ns + 'title')
+        if g.get('class') == 'hw' and title is not None:
+            hw.add(title.text.split(': hw mode')[0])
+        if g.get('class') == 'sleep':
+            sleep += 1
+    want = set(e['domain'] for e in doc['events']   # (not zero-wide)
+               if e['kind'] == 'hwmode' and e['hw'] and
+               e['time_ns'] < doc['end_ns'])
+    if hw != want:
+        return 'svg: hw strips on %r, JSON %r' % (sorted(hw), sorted(want))
+    if (m.slept and not sleep) or (sleep and not m.sleeps):
+        return 'svg: %d sleep bands, the system slept %dns' % (sleep,
+                                                                m.slept)
+    return None
+
+
 def check_format(doc, m):
     """docs/json.md: every documented key with its type, and the events
     replayed from the start give the final state and the counts in
@@ -1625,8 +1654,9 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('seed %d: dtc failed: %s' % (seed, r.stderr))
         return False
     trace = os.path.join(tmp, 't%d.json' % seed)
+    svg = os.path.join(tmp, 'g%d.svg' % seed)
     r = subprocess.run([domino, 'simulate', dtb, scn, '--json', '--trace',
-                        trace], capture_output=True, text=True)
+                        trace, '--svg', svg], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         print('seed %d: simulate exit %d\n%s' % (seed, r.returncode,
                                                  r.stderr[:2000]))
@@ -1676,7 +1706,8 @@ def run_one(domino, dtc, seed, nops, tmp):
         return False
     if not bad and r.returncode == 0:
         with open(trace) as f:
-            wrong = check_trace(json.load(f), doc, model)
+            wrong = check_trace(json.load(f), doc, model) or \
+                check_svg(svg, doc, model)
         if wrong:
             print('seed %d: %s' % (seed, wrong))
             print('  board: %s scenario: %s' % (dts, scn))
