@@ -1637,6 +1637,9 @@ def run_one(domino, dtc, seed, nops, tmp):
         board.X = random.Random(seed * 15485863 + 29)
         extras(board, board.X, check)
     text = board.dts()             # before the scenario changes the flags
+    # `summary --explain D`: the board as loaded (DESIGN §7)
+    first = board.X and board.X.choice(board.doms)
+    first_says = first and Model(board).explain(first)
     lines, model = gen_scenario(rnd, board, nops)
     dts = os.path.join(tmp, 'b%d.dts' % seed)
     dtb = os.path.join(tmp, 'b%d.dtb' % seed)
@@ -1657,6 +1660,15 @@ def run_one(domino, dtc, seed, nops, tmp):
     svg = os.path.join(tmp, 'g%d.svg' % seed)
     r = subprocess.run([domino, 'simulate', dtb, scn, '--json', '--trace',
                         trace, '--svg', svg], capture_output=True, text=True)
+    if first:
+        x = subprocess.run([domino, 'summary', dtb, '--explain', first.name],
+                           capture_output=True, text=True)
+        if x.returncode or x.stdout.splitlines() != first_says:
+            print('seed %d: summary --explain %s exit %d says\n  %s\n'
+                  'the model\n  %s' % (seed, first.name, x.returncode,
+                                       '\n  '.join(x.stdout.splitlines()),
+                                       '\n  '.join(first_says)))
+            return False
     if r.returncode not in (0, 1):
         print('seed %d: simulate exit %d\n%s' % (seed, r.returncode,
                                                  r.stderr[:2000]))
