@@ -1598,6 +1598,31 @@ def extras(board, X, check):
         board.disabled.append((ref, X.random() < 0.3))
 
 
+def bad_input(domino, dtb, board, m, tmp, seed):
+    """DESIGN §7: `boot-on` and `always-on DOMAIN` only at time 0 before
+    any other command, a boot level checked like a vote when the scenario
+    is read; else bad input (exit 2, an error naming the line). One such
+    scenario a board: the first problem, or None."""
+    X = board.X
+    d = X.choice(board.doms)
+    v = X.choice(board.devs)
+    top = max([t.table[-1] for t in m.tables_reached(d)] + [0])
+    cases = [(['@1us boot-on %s' % d.name], 1),
+             (['@0 resume %s' % v.name, 'boot-on %s' % d.name], 2),
+             (['@0 qos %s 5' % v.name, 'always-on %s' % d.name], 2),
+             (['@0 boot-on %s %d' % (d.name, top + 1 if top else 1)], 1)]
+    text, line = X.choice(cases)
+    scn = os.path.join(tmp, 'bad%d.scn' % seed)
+    with open(scn, 'w') as f:
+        f.write('\n'.join(text) + '\n')
+    r = subprocess.run([domino, 'simulate', dtb, scn], capture_output=True,
+                       text=True)
+    if r.returncode != 2 or '%s:%d: error: ' % (scn, line) not in r.stderr:
+        return 'bad input %r: exit %d, %s' % (text, r.returncode,
+                                              r.stderr.strip()[:300])
+    return None
+
+
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
@@ -1669,6 +1694,10 @@ def run_one(domino, dtc, seed, nops, tmp):
                                        '\n  '.join(x.stdout.splitlines()),
                                        '\n  '.join(first_says)))
             return False
+    wrong = board.X and bad_input(domino, dtb, board, model, tmp, seed)
+    if wrong:
+        print('seed %d: %s' % (seed, wrong))
+        return False
     if r.returncode not in (0, 1):
         print('seed %d: simulate exit %d\n%s' % (seed, r.returncode,
                                                  r.stderr[:2000]))
