@@ -990,6 +990,7 @@ def gen_scenario(rnd, board, nops):
         lines.append('expect last-error OK')
         expects()
 
+    kept = None                    # a failure left armed (extras)
     for _ in range(nops):
         step = rnd.choice([0, 0, 0, 1000, 20000, 150000, 700000])
         m.advance(step)
@@ -1004,12 +1005,27 @@ def gen_scenario(rnd, board, nops):
         armed = None
         if rnd.random() < 0.15:
             # One failure armed for the next command only, then disarmed,
-            # so the model knows which call it hits.
+            # so the model knows which call it hits. With extras, now and
+            # then for the next 2 or 3 calls, left armed across commands
+            # until they come (one failure armed at a time: the model
+            # makes its calls in DESIGN's order per domain, not the
+            # engine's phase order across domains, so two armed failures
+            # could meet in another order).
             armed = (rnd.choice(doms).name,
                      rnd.choice(['on', 'off', 'pstate', 'hwmode']))
-            m.fails[armed] = 1
-            lines.append(prefix + 'fail %s %s' % armed +
-                         (' 1' if S.r.random() < 0.3 else ''))
+            if kept:
+                m.fails[kept] = 0
+                lines.append(prefix + 'fail %s %s 0' % kept)
+                lines.append('expect last-error OK')
+                prefix = ''
+                kept = None
+            count = 1
+            if board.X and board.X.random() < 0.3:
+                count = board.X.randint(2, 3)
+            m.fails[armed] = count
+            lines.append(prefix + 'fail %s %s' % armed + (
+                ' %d' % count if count > 1 else
+                ' 1' if S.r.random() < 0.3 else ''))
             lines.append('expect last-error OK')
             prefix = ''
         S.noise(lines)
@@ -1024,7 +1040,9 @@ def gen_scenario(rnd, board, nops):
             lines.append('explain %s' % d.name)
             m.explains[len(lines)] = m.explain(d)
             lines.append('expect last-error %s' % err)
-        if armed:
+        if armed and count > 1 and m.fails[armed]:
+            kept = armed
+        elif armed:
             m.fails[armed] = 0
             lines.append('fail %s %s 0' % armed)
             lines.append('expect last-error OK')
@@ -1568,7 +1586,8 @@ def extras(board, X, check):
       consumers are devices, are awaited by a boot hold, and make an
       index of a provider exist): on a domain, or on an index of a
       provider with cells that nothing enabled references;
-    - (in gen_scenario) a domain both held and always-on at time 0."""
+    - (in gen_scenario) a domain both held and always-on at time 0, and
+      a `fail` for the next 2 or 3 calls left armed across commands."""
     for d in board.doms:
         if not d.parents or X.random() < 0.6:
             continue
