@@ -29,6 +29,25 @@ pstate transitions, idle-state usage and `rejected`, exact where no
 command rolled back (a rolled-back command's calls and undo calls count,
 so each may add a power-on/off pair and a raise/undo pair per domain).
 
+Also read: `--trace` and `--svg` of the same run (check_trace, check_svg),
+the order of the calls inside each command (check_order), `summary
+--explain` of the board as loaded, `lint --json` where a provider's
+required-opps match no parent, and one bad-input scenario a board
+(bad_input).
+
+Not exercised (DESIGN rules the generator never writes or the model does
+not check): two failures meeting in one command and undo calls that fail
+(the model calls in DESIGN's per-domain order, the engine in its phases
+A-D across domains: an undo model must follow the phases first);
+device-to-device requirements (§2), `opp-supported-hw`, duplicate
+entries, supplies and clocks; providers with several domains, nested
+(Rockchip) domains; `boot-on`/`always-on DOMAIN` twice on one domain
+(the simulator says EALREADY, DESIGN is silent); boot holds, always-on
+and wakeup paths in the trace and SVG (they draw sleep and HW mode only);
+`summary` naming awaited consumers (it runs no scenario); the JSON
+events' causes and devices beyond their types and the replayed power
+and pstate state.
+
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
