@@ -36,10 +36,9 @@ required-opps match no parent, and one bad-input scenario a board
 (bad_input).
 
 Not exercised (DESIGN rules the generator never writes or the model does
-not check): two failures meeting in one command and undo calls that fail
-(the model calls in DESIGN's per-domain order, the engine in its phases
-A-D across domains: an undo model must follow the phases first);
-device-to-device requirements (§2), `opp-supported-hw`, duplicate
+not check): two unsafe failures armed at once (DESIGN does not order
+the raises of unrelated domains), an undo lowering that fails (a pstate
+failure hits the raise first); device-to-device requirements (§2), `opp-supported-hw`, duplicate
 entries, supplies and clocks; providers with several domains, nested
 (Rockchip) domains; `boot-on`/`always-on DOMAIN` twice on one domain
 (the simulator says EALREADY, DESIGN is silent); boot holds, always-on
@@ -437,10 +436,8 @@ class Model:
             if err == 'OK' and not self.settled:
                 self.settle()
         except Rollback:
-            self.restore(snap)
-            for d, c in zip(self.b.doms, counts):
-                d.st.load(c)
-                d.st.slack += 1
+            self.roll_back(snap, counts)
+            self.count_pstates()
             return 'EIO'
         self.count_pstates()
         return self.err or err
@@ -762,10 +759,70 @@ class Model:
             v.active = True
             for d in v.doms:
                 self.touch(d)
+        self.raise_first(devs)
+        for v in devs:
+            for d in v.doms:
                 self.power_on(d)
         for v in devs:
             self.probe(v)
         return 'OK'
+
+    def raise_first(self, devs):
+        """DESIGN §1: "resume raises pstates (parents first) and then
+        powers domains on": the raises for the domains as they will be
+        once @devs' domains and their ancestors are on (settle finds
+        nothing more to raise after the power-ons)."""
+        up = set()
+        for v in devs:
+            for d in v.doms:
+                up |= set(x for x in [d] + self.ancestors(d) if not x.on)
+        for d in up:
+            d.on = True
+        plan = {}
+        for d in reversed(self.b.doms):    # children first
+            if d.table:
+                plan[d.i] = self.target(d, {}, plan)
+        for d in up:
+            d.on = False
+        for d in self.b.doms:              # parents first
+            if d.table and plan[d.i] > d.cur:
+                if self.call(d, 'pstate'):
+                    raise Rollback()
+                d.cur = plan[d.i]
+
+    def roll_back(self, snap, counts):
+        """An unsafe failure (DESIGN §1): the inputs go back to before the
+        command, and the calls it made are undone, children first: each
+        domain it powered on is powered off into the state it left, then
+        each domain it raised is lowered back (phases C and D over what A
+        and B did). Undo calls are calls like any other: an armed `fail`
+        applies, and one that fails leaves that domain where its callback
+        left it (safe direction; its parents keep what it needs)."""
+        now = {d.i: (d.on, d.cur) for d in self.b.doms}
+        self.restore(snap)
+        for d, c in zip(self.b.doms, counts):
+            d.st.load(c)
+            d.st.slack += 1
+        was = {d.i: (d.on, d.cur) for d in self.b.doms}
+        for d in self.b.doms:
+            d.on, d.cur = now[d.i]
+            if d.on:
+                d.idle = None
+        for d in reversed(self.b.doms):
+            if d.on and not was[d.i][0]:
+                # not undone where something needs it now (a child an
+                # undo could not power off; an active wakeup-path device
+                # sleep left on an off domain, at system-resume)
+                if self.needs_on(d) or self.call(d, 'off'):
+                    d.st.on_count += 1     # its power-on stays
+                    continue
+                d.on = False               # idle state and why: as before
+                d.idle = snap[0][d.i]['idle']
+        for d in reversed(self.b.doms):
+            if d.table:
+                want = max(self.target(d, {}), was[d.i][1])
+                if want < d.cur and not self.call(d, 'pstate'):
+                    d.cur = want
 
     def probe(self, v):
         v.probed = True
@@ -841,10 +898,7 @@ class Model:
             self.resume([v for v in self.saved if not v.active])
             self.settle()
         except Rollback:
-            self.restore(snap)
-            for d, c in zip(self.b.doms, counts):
-                d.st.load(c)
-                d.st.slack += 1
+            self.roll_back(snap, counts)
         self.count_pstates()
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
@@ -1026,10 +1080,10 @@ def gen_scenario(rnd, board, nops):
             # One failure armed for the next command only, then disarmed,
             # so the model knows which call it hits. With extras, now and
             # then for the next 2 or 3 calls, left armed across commands
-            # until they come (one failure armed at a time: the model
-            # makes its calls in DESIGN's order per domain, not the
-            # engine's phase order across domains, so two armed failures
-            # could meet in another order).
+            # until they come, or with a second one on a power-off (no
+            # more at a time: DESIGN orders the calls of one domain and
+            # the phases of a command, not the raises of unrelated
+            # domains, so two unsafe failures could meet in any order).
             armed = (rnd.choice(doms).name,
                      rnd.choice(['on', 'off', 'pstate', 'hwmode']))
             if kept:
@@ -1038,15 +1092,27 @@ def gen_scenario(rnd, board, nops):
                 lines.append('expect last-error OK')
                 prefix = ''
                 kept = None
-            count = 1
-            if board.X and board.X.random() < 0.3:
+            count, undo = 1, None
+            x = board.X.random() if board.X else 1
+            if x < 0.3:
                 count = board.X.randint(2, 3)
+            elif x < 0.6 and armed[1] in ('on', 'pstate'):
+                # and a power-off for the undo of a power-on, should
+                # this failure roll the command back (DESIGN §1: undo
+                # calls are calls like any other)
+                # (mostly an ancestor: powered on before it)
+                xd = next(d for d in doms if d.name == armed[0])
+                undo = (board.X.choice(m.ancestors(xd) or doms).name, 'off')
             m.fails[armed] = count
             lines.append(prefix + 'fail %s %s' % armed + (
                 ' %d' % count if count > 1 else
                 ' 1' if S.r.random() < 0.3 else ''))
             lines.append('expect last-error OK')
             prefix = ''
+            if undo and undo != armed:
+                m.fails[undo] = 1
+                lines.append('fail %s %s' % undo)
+                lines.append('expect last-error OK')
         S.noise(lines)
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
@@ -1059,6 +1125,10 @@ def gen_scenario(rnd, board, nops):
             lines.append('explain %s' % d.name)
             m.explains[len(lines)] = m.explain(d)
             lines.append('expect last-error %s' % err)
+        if armed and undo and undo != armed:
+            m.fails[undo] = 0
+            lines.append('fail %s %s 0' % undo)
+            lines.append('expect last-error OK')
         if armed and count > 1 and m.fails[armed]:
             kept = armed
         elif armed:
