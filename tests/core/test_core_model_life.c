@@ -19,7 +19,10 @@
  * at time 0 boot-on and
  * always-on domains. One
  * callback failure (power_on, power_off, set_performance_state or
- * set_hwmode of one domain) may be armed for the next operation only.
+ * set_hwmode of one domain) may be armed for the next operation only
+ * (DOMINO_LINGER=1: until a call meets it, so a call the model does not
+ * make shows in a later operation); after every operation both sides
+ * must have met it or neither.
  *
  * The model keeps only what DESIGN makes history: which domains are on (the
  * governor's stay-on and a failed power-off are decisions that last), the
@@ -125,6 +128,7 @@ static struct {
 	uint32_t pstate;
 } HW[MAXD];
 static int hw_armed_dom = -1, hw_armed_op = -1;
+static bool linger; /* DOMINO_LINGER: an armed failure lasts until met */
 
 static uint64_t rng;
 static uint32_t rn(uint32_t n)
@@ -1330,8 +1334,14 @@ static void one_op(void)
 		want = -EIO;
 	}
 compare:
-	/* The armed failure is for this operation only. */
-	M.armed_dom = M.armed_op = hw_armed_dom = hw_armed_op = -1;
+	/* Both sides made the armed call, or neither did. */
+	if ((M.armed_dom >= 0) != (hw_armed_dom >= 0))
+		diverge("the armed failure was %s by the library only",
+			M.armed_dom >= 0 ? "met" : "not met");
+	/* The armed failure is for this operation only, or (linger) until
+	 * a call meets it: a call the model does not make shows later. */
+	if (!linger)
+		M.armed_dom = M.armed_op = hw_armed_dom = hw_armed_op = -1;
 	compare(got, want);
 }
 
@@ -1339,6 +1349,7 @@ static void run(unsigned long n_ops)
 {
 	rng = model_start(seed);
 	link_ops = getenv("DOMINO_LINK_OPS") != NULL;
+	linger = getenv("DOMINO_LINGER") != NULL;
 	wide = getenv("DOMINO_WIDE") != NULL;
 	unsigned long done = 0;
 	unsigned worlds = 0;
