@@ -30,7 +30,8 @@ command rolled back (a rolled-back command's calls and undo calls count,
 so each may add a power-on/off pair and a raise/undo pair per domain).
 
 Also read: `--trace` and `--svg` of the same run (check_trace, check_svg),
-the order of the calls inside each command (check_order), `summary
+the order of the calls inside each command (check_order), each command's
+`failure` events with their direction and undo flag (check_failures), `summary
 --explain` of the board as loaded, `lint --json` where a provider's
 required-opps match no parent, and one bad-input scenario a board
 (bad_input).
@@ -352,6 +353,8 @@ class Model:
         self.asleep = False
         self.saved = []
         self.fails = {}            # (domain name, op) -> count
+        self.failed = []           # this command's failed calls
+        self.failures = {}         # line -> its failed calls
         self.err = None            # first errno name of this command
         self.touched = set()       # what this command settles
         self.off_failed = set()
@@ -364,12 +367,15 @@ class Model:
             d.st = Stats(d)
 
     # -- failures and transactions
-    def call(self, d, op):
-        """A callback runs: True when an armed `fail` makes it fail."""
+    def call(self, d, op, safe=False, undo=False):
+        """A callback runs: True when an armed `fail` makes it fail (then
+        the command's `failure` event says so: its domain, op, and
+        whether it was a safe-direction call and an undo)."""
         n = self.fails.get((d.name, op), 0)
         if n:
             self.fails[(d.name, op)] = n - 1
             self.err = self.err or 'EIO'
+            self.failed.append((d.name, op, safe, undo))
             return True
         return False
 
@@ -417,7 +423,7 @@ class Model:
             t = self.target(d, {})
             if t >= d.cur or d.i not in self.touched:
                 continue
-            if calls and self.call(d, 'pstate'):
+            if calls and self.call(d, 'pstate', True):
                 continue           # safe: stuck at cur
             d.cur = t
 
@@ -426,6 +432,7 @@ class Model:
         snap = self.snapshot()
         counts = [d.st.save() for d in self.b.doms]
         self.err = None
+        self.failed = []
         self.touched = set()
         self.off_failed = set()
         self.stayed = set()
@@ -738,7 +745,7 @@ class Model:
             return
         if d.i in self.off_failed:
             return
-        if self.call(d, 'off'):
+        if self.call(d, 'off', True):
             self.off_failed.add(d.i)   # one power-off call a command
             return
         d.st.off_count += 1
@@ -813,7 +820,7 @@ class Model:
                 # not undone where something needs it now (a child an
                 # undo could not power off; an active wakeup-path device
                 # sleep left on an off domain, at system-resume)
-                if self.needs_on(d) or self.call(d, 'off'):
+                if self.needs_on(d) or self.call(d, 'off', True, True):
                     d.st.on_count += 1     # its power-on stays
                     continue
                 d.on = False               # idle state and why: as before
@@ -821,7 +828,7 @@ class Model:
         for d in reversed(self.b.doms):
             if d.table:
                 want = max(self.target(d, {}), was[d.i][1])
-                if want < d.cur and not self.call(d, 'pstate'):
+                if want < d.cur and not self.call(d, 'pstate', True, True):
                     d.cur = want
 
     def probe(self, v):
@@ -876,7 +883,7 @@ class Model:
                 if not d.on or self.needs_on(d) or d.i in tried:
                     continue
                 tried.add(d.i)
-                if self.call(d, 'off'):
+                if self.call(d, 'off', True):
                     continue
                 d.on = False
                 d.idle = len(d.states) - 1 if d.states else None
@@ -1117,6 +1124,7 @@ def gen_scenario(rnd, board, nops):
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
         err = m.run(fn)
+        m.failures[len(lines)] = sorted(m.failed)
         lines.append('expect last-error %s' % err)
         expects()
         if rnd.random() < 0.15:
@@ -1581,6 +1589,26 @@ def check_svg(path, doc, m):
     return None
 
 
+def check_failures(doc, m, bad):
+    """Each command's `failure` events (DESIGN §1: a failure is reported
+    with its direction; undo calls are calls like any other) against the
+    calls the model saw fail, up to the first failed expect: the first
+    difference, or None."""
+    stop = bad[0]['line'] if bad else None
+    got = {}
+    for e in doc['events']:
+        if e['kind'] == 'failure':
+            got.setdefault(e['line'], []).append(
+                (e['domain'], e['op'], e['safe'], e['undo']))
+    for ln, want in sorted(m.failures.items()):
+        if stop is not None and ln >= stop:
+            break
+        if sorted(got.get(ln, [])) != want:
+            return 'line %d: failure events %r, model %r' % (
+                ln, sorted(got.get(ln, [])), want)
+    return None
+
+
 def check_format(doc, m):
     """docs/json.md: every documented key with its type, and the events
     replayed from the start give the final state and the counts in
@@ -1845,7 +1873,7 @@ def run_one(domino, dtc, seed, nops, tmp):
             print('  board: %s' % dts)
             return False
     wrong = check_format(doc, model) or check_json(doc, model) or \
-        check_order(doc, model)
+        check_order(doc, model) or check_failures(doc, model, bad)
     if not wrong and not bad:
         model.advance(doc['end_ns'] - model.now)
         wrong = check_stats(doc, model)
