@@ -1578,9 +1578,18 @@ def check_svg(path, doc, m):
             hw.add(title.text.split(': hw mode')[0])
         if g.get('class') == 'sleep':
             sleep += 1
-    want = set(e['domain'] for e in doc['events']   # (not zero-wide)
-               if e['kind'] == 'hwmode' and e['hw'] and
-               e['time_ns'] < doc['end_ns'])
+    want, on, since = set(), {}, {}    # periods of no width are not drawn
+    for e in doc['events']:
+        if e['kind'] != 'hwmode':
+            continue
+        d, n = e['domain'], on.setdefault(e['domain'], set())
+        was = bool(n)
+        (n.add if e['hw'] else n.discard)(e['device'])
+        if not was and n:
+            since[d] = e['time_ns']
+        elif was and not n and e['time_ns'] > since[d]:
+            want.add(d)
+    want |= set(d for d, n in on.items() if n and since[d] < doc['end_ns'])
     if hw != want:
         return 'svg: hw strips on %r, JSON %r' % (sorted(hw), sorted(want))
     if (m.slept and not sleep) or (sleep and not m.sleeps):
