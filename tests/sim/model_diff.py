@@ -1355,6 +1355,7 @@ def check_json(doc, m):
                 {k: want[k] for k in want if got[k] != want[k]})
         for (v, k), jv in zip(d.devs, j['devices']):
             want = {'name': v.name, 'active': v.active, 'vote': v.votes[k],
+                    'counts': v.active,
                     'probed': v.probed, 'wakeup': v.wakeup,
                     'always_on': v.always_on, 'hw': v.hw[k]}
             got = {x: jv.get(x) for x in want}
