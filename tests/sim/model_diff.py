@@ -355,6 +355,7 @@ class Model:
         self.fails = {}            # (domain name, op) -> count
         self.failed = []           # this command's failed calls
         self.failures = {}         # line -> its failed calls
+        self.stays = {}            # line -> where the governor stayed on
         self.err = None            # first errno name of this command
         self.touched = set()       # what this command settles
         self.off_failed = set()
@@ -1125,6 +1126,7 @@ def gen_scenario(rnd, board, nops):
         lines.append(prefix + cmd)
         err = m.run(fn)
         m.failures[len(lines)] = sorted(m.failed)
+        m.stays[len(lines)] = sorted(doms[i].name for i in m.stayed)
         lines.append('expect last-error %s' % err)
         expects()
         if rnd.random() < 0.15:
@@ -1605,17 +1607,24 @@ def check_failures(doc, m, bad):
     calls the model saw fail, up to the first failed expect: the first
     difference, or None."""
     stop = bad[0]['line'] if bad else None
-    got = {}
+    got, stays = {}, {}
     for e in doc['events']:
         if e['kind'] == 'failure':
             got.setdefault(e['line'], []).append(
                 (e['domain'], e['op'], e['safe'], e['undo']))
+        if e['kind'] == 'stay_on':
+            stays.setdefault(e['line'], []).append(e['domain'])
     for ln, want in sorted(m.failures.items()):
         if stop is not None and ln >= stop:
             break
         if sorted(got.get(ln, [])) != want:
             return 'line %d: failure events %r, model %r' % (
                 ln, sorted(got.get(ln, [])), want)
+        # DESIGN §1: "If no state qualifies, the domain stays on", once
+        # a command (a `stay_on` event where the governor was asked)
+        if not want and sorted(stays.get(ln, [])) != m.stays[ln]:
+            return 'line %d: stay_on events on %r, model %r' % (
+                ln, stays.get(ln, []), m.stays[ln])
     return None
 
 
