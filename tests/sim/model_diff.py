@@ -31,7 +31,8 @@ so each may add a power-on/off pair and a raise/undo pair per domain).
 
 Also read: `--trace` and `--svg` of the same run (check_trace, check_svg),
 the order of the calls inside each command (check_order), each command's
-`failure` events with their direction and undo flag (check_failures), `summary
+`failure` events with their direction and undo flag and its `stay_on`
+events (check_failures), `summary
 --explain` of the board as loaded, `lint --json` where a provider's
 required-opps match no parent, and one bad-input scenario a board
 (bad_input).
