@@ -198,6 +198,9 @@ static void instant(struct trace *t, const struct dmn_report_event *e, int tid)
 		snprintf(label, sizeof(label), "command failed: %s",
 			 dmn__rpt_error_name(e->error));
 		break;
+	case DMN_REPORT_EV_EXPLAIN:
+		snprintf(label, sizeof(label), "explain");
+		break;
 	default:
 		snprintf(label, sizeof(label), "expect failed");
 		break;

@@ -334,6 +334,25 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 	memset(&ev, 0, sizeof(ev));
 	ev.domain = dom >= 0 ? sim->board->domains[dom].name : NULL;
 	ev.device = dev >= 0 ? sim->board->devices[dev].name : NULL;
+	/* What an undo can take back: changes before the rollback began.
+	 * A failure after it is an undo only for such a change not yet
+	 * undone (system-resume's second transaction, the wakeup path
+	 * letting go, runs after a rolled-back restoration: not an undo). */
+	struct dmn_sim_domain *sd = dom >= 0 ? &sim->doms[dom] : NULL;
+	unsigned *undo_of = !sd ? NULL
+			    : e->kind == DMN_EV_POWER_ON || e->kind == DMN_EV_POWER_OFF ||
+				      (e->kind == DMN_EV_FAILURE && e->op == DMN_OP_POWER_OFF)
+				  ? &sd->undo_on
+			    : e->kind == DMN_EV_PSTATE ||
+				      (e->kind == DMN_EV_FAILURE && e->op == DMN_OP_SET_PSTATE)
+				  ? &sd->undo_pstate
+				  : NULL;
+	int undo = sim->undoing && (!undo_of || *undo_of == sim->command);
+	if (undo_of && !sim->undoing &&
+	    (e->kind == DMN_EV_POWER_ON || e->kind == DMN_EV_PSTATE))
+		*undo_of = sim->command;
+	else if (undo_of && undo)
+		*undo_of = 0;
 	switch (e->kind) {
 	case DMN_EV_POWER_ON:
 		ev.kind = DMN_REPORT_EV_POWER_ON;
@@ -374,7 +393,7 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 		ev.new_level = (uint32_t)e->new_value;
 		ev.old_hz = e->old_value;
 		ev.new_hz = e->new_value;
-		ev.undo = sim->undoing;
+		ev.undo = undo;
 		break;
 	case DMN_EV_ROLLBACK:
 		/* What the command calls from here on undoes its steps. */

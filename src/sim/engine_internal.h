@@ -17,6 +17,9 @@ struct dmn_sim_domain {
 	 * cast here can land somewhere real (DESIGN §1, -ENODEV). */
 	int reaches_pstate;
 	uint32_t boot_raw; /* the boot-on level as written (explain) */
+	/* The command (sim->command) that powered it on / changed its
+	 * pstate before a rollback began: what an undo call takes back. */
+	unsigned undo_on, undo_pstate;
 };
 
 struct dmn_sim_device {
@@ -123,6 +126,7 @@ struct dmn_sim {
 	void *call_user;
 	int last_error; /* of the latest command, for `expect last-error` */
 	int undoing; /* the current command is rolling back */
+	unsigned command; /* numbers the commands, for dmn_sim_domain.undo_* */
 	int names_device; /* whose attachment names a suggestion looks at */
 	struct dmn_sim_names *dev_names, *dom_names; /* NULL until used */
 	struct dmn_sim_names *att_names; /* attachments by name, NULL too */

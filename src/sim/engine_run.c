@@ -671,6 +671,7 @@ static int run_command(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		return explain(sim, (unsigned)r->domain);
 	res->commands++;
 	sim->undoing = 0;
+	sim->command++;
 	int callbacks;
 	int err = execute(sim, cmd, r, &callbacks);
 	/* Every command sets last-error (DESIGN §4): one that called no

@@ -7,7 +7,8 @@ on one or two domains whose OPP tables require levels on each, sub-rails
 whose own `opp-level` entries require levels of each parent's table,
 `wakeup-source`, devices with `required-opps` and no OPP table of
 their own (fixed votes), providers with one or two cells, entries of
-`power-domain-names`, `arm,idle-state` states) and random scenarios over the
+`power-domain-names`, `arm,idle-state` states, providers' own
+`required-opps` floors, disabled consumers; see extras()) and random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
@@ -28,9 +29,30 @@ pstate transitions, idle-state usage and `rejected`, exact where no
 command rolled back (a rolled-back command's calls and undo calls count,
 so each may add a power-on/off pair and a raise/undo pair per domain).
 
+Also read: `--trace` and `--svg` of the same run (check_trace, check_svg),
+the order of the calls inside each command (check_order), each command's
+`failure` events with their direction and undo flag and its `stay_on`
+events (check_failures), `summary
+--explain` of the board as loaded, `lint --json` where a provider's
+required-opps match no parent, and one bad-input scenario a board
+(bad_input).
+
+Not exercised (DESIGN rules the generator never writes or the model does
+not check): two unsafe failures armed at once (DESIGN does not order
+the raises of unrelated domains), an undo lowering that fails (a pstate
+failure hits the raise first); device-to-device requirements (§2), `opp-supported-hw`, duplicate
+entries, supplies and clocks; providers with several domains, nested
+(Rockchip) domains; `boot-on`/`always-on DOMAIN` twice on one domain
+(the simulator says EALREADY, DESIGN is silent); boot holds, always-on
+and wakeup paths in the trace and SVG (they draw sleep and HW mode only);
+`summary` naming awaited consumers (it runs no scenario); the JSON
+events' causes and devices beyond their types and the replayed power
+and pstate state.
+
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
-(a seed from the clock, printed), KEEP=1 (keep the files).
+(a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
+(the boards and scenarios of a seed without what extras() adds).
 """
 import json
 import os
@@ -40,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 
 LEVELS = [16, 32, 48, 64, 128, 192, 256, 384]
 
@@ -68,6 +91,8 @@ class Dom:
         self.on = False
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
+        self.floor_refs = []       # the provider's own required-opps
+        self.floors = {}           # parent index -> the floor it takes
         self.st = None             # Stats, once the board is complete
 
     def ref(self):
@@ -196,6 +221,7 @@ class Board:
                     self.state_nodes.append((node, st))
                     d.states.append(st)
         self.devs = []
+        self.disabled = []         # (power-domains, wakeup-source)
         for i in range(rnd.randint(2, 5)):
             v = Dev(i)
             n = 1 if (nd < 2 or rnd.random() < 0.7) else 2
@@ -272,6 +298,9 @@ class Board:
             if d.states:
                 props.append('domain-idle-states = <%s>;' % ' '.join(
                     '&' + sid[s] for s in d.states))
+            if d.floor_refs:
+                props.append('required-opps = <%s>;' % ' '.join(
+                    '&t%d_%d' % (t.i, lv) for t, lv in d.floor_refs))
             props[0] = '#power-domain-cells = <%d>;' % d.cells
             out.append('%s: %s { %s };' % (d.label, d.label, ' '.join(props)))
         for v in self.devs:
@@ -291,6 +320,11 @@ class Board:
                     '&t%d_%d' % (t.i, lv) for t, lv in v.fixed))
             out.append('%s: %s@%x { %s };' % (v.name, v.name, 0x1000 + v.i,
                                              ' '.join(props)))
+        for j, (ref, wake) in enumerate(self.disabled):
+            out.append('dis%d: dis%d@%x { reg = <0x%x>; power-domains = %s;%s '
+                       'status = "disabled"; };' % (
+                           j, j, 0x2000 + j, 0x2000 + j, ref,
+                           ' wakeup-source;' if wake else ''))
         out.append('};')
         return '\n'.join(out) + '\n'
 
@@ -320,6 +354,9 @@ class Model:
         self.asleep = False
         self.saved = []
         self.fails = {}            # (domain name, op) -> count
+        self.failed = []           # this command's failed calls
+        self.failures = {}         # line -> its failed calls
+        self.stays = {}            # line -> where the governor stayed on
         self.err = None            # first errno name of this command
         self.touched = set()       # what this command settles
         self.off_failed = set()
@@ -332,12 +369,15 @@ class Model:
             d.st = Stats(d)
 
     # -- failures and transactions
-    def call(self, d, op):
-        """A callback runs: True when an armed `fail` makes it fail."""
+    def call(self, d, op, safe=False, undo=False):
+        """A callback runs: True when an armed `fail` makes it fail (then
+        the command's `failure` event says so: its domain, op, and
+        whether it was a safe-direction call and an undo)."""
         n = self.fails.get((d.name, op), 0)
         if n:
             self.fails[(d.name, op)] = n - 1
             self.err = self.err or 'EIO'
+            self.failed.append((d.name, op, safe, undo))
             return True
         return False
 
@@ -385,7 +425,7 @@ class Model:
             t = self.target(d, {})
             if t >= d.cur or d.i not in self.touched:
                 continue
-            if calls and self.call(d, 'pstate'):
+            if calls and self.call(d, 'pstate', True):
                 continue           # safe: stuck at cur
             d.cur = t
 
@@ -394,6 +434,7 @@ class Model:
         snap = self.snapshot()
         counts = [d.st.save() for d in self.b.doms]
         self.err = None
+        self.failed = []
         self.touched = set()
         self.off_failed = set()
         self.stayed = set()
@@ -404,10 +445,8 @@ class Model:
             if err == 'OK' and not self.settled:
                 self.settle()
         except Rollback:
-            self.restore(snap)
-            for d, c in zip(self.b.doms, counts):
-                d.st.load(c)
-                d.st.slack += 1
+            self.roll_back(snap, counts)
+            self.count_pstates()
             return 'EIO'
         self.count_pstates()
         return self.err or err
@@ -525,8 +564,10 @@ class Model:
 
     def requires(self, d, c, memo=None, plan=None):
         """What on child @c requires of @d (DESIGN §1): its OPP entry's
-        required level matched to @d, else its level 1:1."""
-        return self.req_of(d, c, self.pstate(c, memo, plan))
+        required level matched to @d, else its level 1:1; at least the
+        floor of @c's provider's own required-opps matched to @d."""
+        return max(self.req_of(d, c, self.pstate(c, memo, plan)),
+                   c.floors.get(d.i, 0))
 
     @staticmethod
     def req_of(d, c, lv):
@@ -706,7 +747,7 @@ class Model:
             return
         if d.i in self.off_failed:
             return
-        if self.call(d, 'off'):
+        if self.call(d, 'off', True):
             self.off_failed.add(d.i)   # one power-off call a command
             return
         d.st.off_count += 1
@@ -727,10 +768,70 @@ class Model:
             v.active = True
             for d in v.doms:
                 self.touch(d)
+        self.raise_first(devs)
+        for v in devs:
+            for d in v.doms:
                 self.power_on(d)
         for v in devs:
             self.probe(v)
         return 'OK'
+
+    def raise_first(self, devs):
+        """DESIGN §1: "resume raises pstates (parents first) and then
+        powers domains on": the raises for the domains as they will be
+        once @devs' domains and their ancestors are on (settle finds
+        nothing more to raise after the power-ons)."""
+        up = set()
+        for v in devs:
+            for d in v.doms:
+                up |= set(x for x in [d] + self.ancestors(d) if not x.on)
+        for d in up:
+            d.on = True
+        plan = {}
+        for d in reversed(self.b.doms):    # children first
+            if d.table:
+                plan[d.i] = self.target(d, {}, plan)
+        for d in up:
+            d.on = False
+        for d in self.b.doms:              # parents first
+            if d.table and plan[d.i] > d.cur:
+                if self.call(d, 'pstate'):
+                    raise Rollback()
+                d.cur = plan[d.i]
+
+    def roll_back(self, snap, counts):
+        """An unsafe failure (DESIGN §1): the inputs go back to before the
+        command, and the calls it made are undone, children first: each
+        domain it powered on is powered off into the state it left, then
+        each domain it raised is lowered back (phases C and D over what A
+        and B did). Undo calls are calls like any other: an armed `fail`
+        applies, and one that fails leaves that domain where its callback
+        left it (safe direction; its parents keep what it needs)."""
+        now = {d.i: (d.on, d.cur) for d in self.b.doms}
+        self.restore(snap)
+        for d, c in zip(self.b.doms, counts):
+            d.st.load(c)
+            d.st.slack += 1
+        was = {d.i: (d.on, d.cur) for d in self.b.doms}
+        for d in self.b.doms:
+            d.on, d.cur = now[d.i]
+            if d.on:
+                d.idle = None
+        for d in reversed(self.b.doms):
+            if d.on and not was[d.i][0]:
+                # not undone where something needs it now (a child an
+                # undo could not power off; an active wakeup-path device
+                # sleep left on an off domain, at system-resume)
+                if self.needs_on(d) or self.call(d, 'off', True, True):
+                    d.st.on_count += 1     # its power-on stays
+                    continue
+                d.on = False               # idle state and why: as before
+                d.idle = snap[0][d.i]['idle']
+        for d in reversed(self.b.doms):
+            if d.table:
+                want = max(self.target(d, {}), was[d.i][1])
+                if want < d.cur and not self.call(d, 'pstate', True, True):
+                    d.cur = want
 
     def probe(self, v):
         v.probed = True
@@ -784,7 +885,7 @@ class Model:
                 if not d.on or self.needs_on(d) or d.i in tried:
                     continue
                 tried.add(d.i)
-                if self.call(d, 'off'):
+                if self.call(d, 'off', True):
                     continue
                 d.on = False
                 d.idle = len(d.states) - 1 if d.states else None
@@ -806,10 +907,7 @@ class Model:
             self.resume([v for v in self.saved if not v.active])
             self.settle()
         except Rollback:
-            self.restore(snap)
-            for d, c in zip(self.b.doms, counts):
-                d.st.load(c)
-                d.st.slack += 1
+            self.roll_back(snap, counts)
         self.count_pstates()
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
@@ -956,6 +1054,10 @@ def gen_scenario(rnd, board, nops):
             m.power_on(d)
             t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
                                         rnd.random() < 0.5 else ''))
+            if board.X and board.X.random() < 0.15:
+                # held and always-on: the release leaves it on
+                d.always_on = True
+                t0.append('always-on %s' % d.name)
         elif r < 0.3:
             d.always_on = True
             m.power_on(d)
@@ -970,6 +1072,7 @@ def gen_scenario(rnd, board, nops):
         lines.append('expect last-error OK')
         expects()
 
+    kept = None                    # a failure left armed (extras)
     for _ in range(nops):
         step = rnd.choice([0, 0, 0, 1000, 20000, 150000, 700000])
         m.advance(step)
@@ -984,18 +1087,47 @@ def gen_scenario(rnd, board, nops):
         armed = None
         if rnd.random() < 0.15:
             # One failure armed for the next command only, then disarmed,
-            # so the model knows which call it hits.
+            # so the model knows which call it hits. With extras, now and
+            # then for the next 2 or 3 calls, left armed across commands
+            # until they come, or with a second one on a power-off (no
+            # more at a time: DESIGN orders the calls of one domain and
+            # the phases of a command, not the raises of unrelated
+            # domains, so two unsafe failures could meet in any order).
             armed = (rnd.choice(doms).name,
                      rnd.choice(['on', 'off', 'pstate', 'hwmode']))
-            m.fails[armed] = 1
-            lines.append(prefix + 'fail %s %s' % armed +
-                         (' 1' if S.r.random() < 0.3 else ''))
+            if kept:
+                m.fails[kept] = 0
+                lines.append(prefix + 'fail %s %s 0' % kept)
+                lines.append('expect last-error OK')
+                prefix = ''
+                kept = None
+            count, undo = 1, None
+            x = board.X.random() if board.X else 1
+            if x < 0.3:
+                count = board.X.randint(2, 3)
+            elif x < 0.6 and armed[1] in ('on', 'pstate'):
+                # and a power-off for the undo of a power-on, should
+                # this failure roll the command back (DESIGN §1: undo
+                # calls are calls like any other)
+                # (mostly an ancestor: powered on before it)
+                xd = next(d for d in doms if d.name == armed[0])
+                undo = (board.X.choice(m.ancestors(xd) or doms).name, 'off')
+            m.fails[armed] = count
+            lines.append(prefix + 'fail %s %s' % armed + (
+                ' %d' % count if count > 1 else
+                ' 1' if S.r.random() < 0.3 else ''))
             lines.append('expect last-error OK')
             prefix = ''
+            if undo and undo != armed:
+                m.fails[undo] = 1
+                lines.append('fail %s %s' % undo)
+                lines.append('expect last-error OK')
         S.noise(lines)
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
         err = m.run(fn)
+        m.failures[len(lines)] = sorted(m.failed)
+        m.stays[len(lines)] = sorted(doms[i].name for i in m.stayed)
         lines.append('expect last-error %s' % err)
         expects()
         if rnd.random() < 0.15:
@@ -1004,7 +1136,13 @@ def gen_scenario(rnd, board, nops):
             lines.append('explain %s' % d.name)
             m.explains[len(lines)] = m.explain(d)
             lines.append('expect last-error %s' % err)
-        if armed:
+        if armed and undo and undo != armed:
+            m.fails[undo] = 0
+            lines.append('fail %s %s 0' % undo)
+            lines.append('expect last-error OK')
+        if armed and count > 1 and m.fails[armed]:
+            kept = armed
+        elif armed:
             m.fails[armed] = 0
             lines.append('fail %s %s 0' % armed)
             lines.append('expect last-error OK')
@@ -1193,6 +1331,9 @@ def check_json(doc, m):
         if st['sleep_on_ns'] + sum(st['sleep_idle_ns'].values()) != slept:
             return '%s: sleep stats %r, system slept %d' % (
                 d.name, st['sleep_idle_ns'], slept)
+    names = [j.get('name') for j in doc['domains']]
+    if names != [d.name for d in m.b.doms]:
+        return 'domains %r, model %r' % (names, [d.name for d in m.b.doms])
     memo = {}
     for d, j in zip(m.b.doms, doc['domains']):
         want = {
@@ -1217,6 +1358,7 @@ def check_json(doc, m):
                 {k: want[k] for k in want if got[k] != want[k]})
         for (v, k), jv in zip(d.devs, j['devices']):
             want = {'name': v.name, 'active': v.active, 'vote': v.votes[k],
+                    'counts': v.active,
                     'probed': v.probed, 'wakeup': v.wakeup,
                     'always_on': v.always_on, 'hw': v.hw[k]}
             got = {x: jv.get(x) for x in want}
@@ -1331,6 +1473,162 @@ def typed(obj, keys, what):
     return None
 
 
+def check_order(doc, m):
+    """DESIGN §1's order inside one command, from the events of each
+    scenario line without a callback failure (a rollback's undo calls
+    run in reverse): power-on parents first and power-off children
+    first (also `system-resume` and `system-suspend`, §7), raises
+    parents first and lowerings children first, a `resume` raises
+    before it powers anything on and a `suspend` powers off before it
+    lowers, and at most one pstate call a domain (`system-resume` has
+    two phases: the restoration, then the wakeup path letting go). The
+    first violation, or None."""
+    by = {d.name: d for d in m.b.doms}
+    lines = {}
+    for e in doc['events']:
+        lines.setdefault(e['line'], []).append(e)
+    for ln, evs in sorted(lines.items(), key=lambda x: x[0] or 0):
+        if any(e['kind'] == 'failure' for e in evs):
+            continue
+        cause = evs[0]['cause'] or ''
+        verb = cause.split()[0] if cause.split() else ''
+        seq = [(e['kind'] if e['kind'] != 'pstate' else
+                'raise' if e['new'] > e['old'] else 'lower', by[e['domain']])
+               for e in evs if e['domain'] in by and e['kind'] in
+               ('power_on', 'power_off', 'pstate')]
+        for i, (k1, d1) in enumerate(seq):
+            for k2, d2 in seq[i + 1:]:
+                up = d1 in m.ancestors(d2)       # d1 above d2
+                down = d2 in m.ancestors(d1)     # d1 below d2
+                if (k1 == k2 and ((k1 in ('power_on', 'raise') and down) or
+                                  (k1 in ('power_off', 'lower') and up))):
+                    return 'line %d (%s): %s of %s before %s of %s' % (
+                        ln, cause, k1, d1.name, k2, d2.name)
+                if ((verb == 'resume' and k1 == 'power_on' and
+                     k2 == 'raise') or
+                        (verb == 'suspend' and k1 == 'lower' and
+                         k2 == 'power_off')):
+                    return 'line %d (%s): %s of %s before %s of %s' % (
+                        ln, cause, k1, d1.name, k2, d2.name)
+        calls = [d.name for k, d in seq if k in ('raise', 'lower')]
+        if verb != 'system-resume' and len(calls) != len(set(calls)):
+            return 'line %d (%s): two pstate calls on one domain: %r' % (
+                ln, cause, calls)
+    return None
+
+
+def check_trace(trace, doc, m):
+    """`--trace` (DESIGN §3, §7: lifecycle shown in the trace) against the
+    model at the end and the JSON events: each domain's last power span
+    and idle state, last pstate and HW-mode counter samples, the system
+    sleep spans' total time, and every `explain` line as an instant of
+    that name. The first difference, or None."""
+    evs = trace['traceEvents'] if isinstance(trace, dict) else trace
+    tid = {e['args']['name']: e['tid'] for e in evs
+           if e.get('ph') == 'M' and e.get('name') == 'thread_name'}
+    memo = {}
+    for d in m.b.doms:
+        spans = [e for e in evs if e.get('ph') == 'X' and
+                 e.get('tid') == tid.get(d.name)]
+        want = ['on' if d.on else 'off', None if d.on or d.idle is None
+                else d.states[d.idle][0]]
+        got = spans and [spans[-1]['args'].get('power'), spans[-1]['args'].get(
+            'idle_state')]
+        if got != want:
+            return 'trace: %s ends %r, model %r' % (d.name, got, want)
+        # the HW-mode counter closes a mode still on at the end with a 0
+        # sample at the end (src/report/timeline.c): the value before it
+        end = doc['end_ns']
+        late = any(e['kind'] == 'hwmode' and e['domain'] == d.name and
+                   e['time_ns'] == end for e in doc['events'])
+        for what, want in (('pstate', m.pstate(d, memo)),
+                           ('hw', None if late else int(m.hwmode(d)))):
+            cs = [e['args'][what] for e in evs if e.get('ph') == 'C' and
+                  e.get('name') == '%s %s' % (d.name, what) and
+                  (what == 'pstate' or round(e['ts'] * 1000) < end)]
+            if want is None:
+                continue
+            if (cs[-1] if cs else 0) != want:
+                return 'trace: %s %s counter ends %r, model %r' % (
+                    d.name, what, cs[-1:], want)
+    slept = sum(round(e['dur'] * 1000) for e in evs if e.get('ph') == 'X'
+                and e.get('tid') == tid.get('system sleep'))
+    if slept != m.slept:
+        return 'trace: system sleep %dns, model %dns' % (slept, m.slept)
+    said = [(e['args']['line'], e['args']['message']) for e in evs
+            if e.get('cat') == 'explain' and e.get('name') == 'explain']
+    want = [(e['line'], e['message']) for e in doc['events']
+            if e['kind'] == 'explain']
+    if said != want:
+        return 'trace: explain instants %r, JSON events %r' % (said[:3],
+                                                               want[:3])
+    return None
+
+
+def check_svg(path, doc, m):
+    """`--svg` (DESIGN §3, §7): well-formed, a HW-mode strip for each
+    domain that was ever in HW mode (the JSON `hwmode` events), a sleep
+    band when the system slept and none when it never went to sleep. The
+    first difference, or None."""
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        return 'svg: not well-formed: %s' % e
+    ns = '{http://www.w3.org/2000/svg}'
+    hw, sleep = set(), 0
+    for g in root.iter():
+        title = g.find(ns + 'title')
+        if g.get('class') == 'hw' and title is not None:
+            hw.add(title.text.split(': hw mode')[0])
+        if g.get('class') == 'sleep':
+            sleep += 1
+    want, on, since = set(), {}, {}    # periods of no width are not drawn
+    for e in doc['events']:
+        if e['kind'] != 'hwmode':
+            continue
+        d, n = e['domain'], on.setdefault(e['domain'], set())
+        was = bool(n)
+        (n.add if e['hw'] else n.discard)(e['device'])
+        if not was and n:
+            since[d] = e['time_ns']
+        elif was and not n and e['time_ns'] > since[d]:
+            want.add(d)
+    want |= set(d for d, n in on.items() if n and since[d] < doc['end_ns'])
+    if hw != want:
+        return 'svg: hw strips on %r, JSON %r' % (sorted(hw), sorted(want))
+    if (m.slept and not sleep) or (sleep and not m.sleeps):
+        return 'svg: %d sleep bands, the system slept %dns' % (sleep,
+                                                                m.slept)
+    return None
+
+
+def check_failures(doc, m, bad):
+    """Each command's `failure` events (DESIGN §1: a failure is reported
+    with its direction; undo calls are calls like any other) against the
+    calls the model saw fail, up to the first failed expect: the first
+    difference, or None."""
+    stop = bad[0]['line'] if bad else None
+    got, stays = {}, {}
+    for e in doc['events']:
+        if e['kind'] == 'failure':
+            got.setdefault(e['line'], []).append(
+                (e['domain'], e['op'], e['safe'], e['undo']))
+        if e['kind'] == 'stay_on':
+            stays.setdefault(e['line'], []).append(e['domain'])
+    for ln, want in sorted(m.failures.items()):
+        if stop is not None and ln >= stop:
+            break
+        if sorted(got.get(ln, [])) != want:
+            return 'line %d: failure events %r, model %r' % (
+                ln, sorted(got.get(ln, [])), want)
+        # DESIGN §1: "If no state qualifies, the domain stays on", once
+        # a command (a `stay_on` event where the governor was asked)
+        if not want and sorted(stays.get(ln, [])) != m.stays[ln]:
+            return 'line %d: stay_on events on %r, model %r' % (
+                ln, stays.get(ln, []), m.stays[ln])
+    return None
+
+
 def check_format(doc, m):
     """docs/json.md: every documented key with its type, and the events
     replayed from the start give the final state and the counts in
@@ -1411,6 +1709,76 @@ def check_format(doc, m):
     return None
 
 
+def extras(board, X, check):
+    """What boards got later, from a stream of their own (@X) so that a
+    seed keeps its board and commands (DOMINO_PLAIN=1 leaves them out, for
+    the seeds of what was found before):
+    - a provider's own `required-opps` (DESIGN §1: a floor its domains
+      require of their parents while on), an entry for some parents from
+      the first table at or above each (pass 1 or pass 2 of the matching
+      rule), now and then one that matches no parent (ignored); kept only
+      where each floor is a level its parent accepts as a vote (a static
+      board never asks more of any table then);
+    - consumers with `status = "disabled"` (DESIGN §2, §7: only enabled
+      consumers are devices, are awaited by a boot hold, and make an
+      index of a provider exist): on a domain, or on an index of a
+      provider with cells that nothing enabled references;
+    - (in gen_scenario) a domain both held and always-on at time 0, and
+      a `fail` for the next 2 or 3 calls left armed across commands."""
+    for d in board.doms:
+        if not d.parents or X.random() < 0.6:
+            continue
+        refs = []
+        for p in d.parents:
+            t = first_table(p)
+            if t and X.random() < 0.8:
+                refs.append((t, X.choice(t.table)))
+        near = set(p.i for p in d.parents)
+        for p in d.parents:
+            near |= set(a.i for a in check.ancestors(p))
+        far = [t for t in board.doms if t.table and t.i not in near]
+        if far and X.random() < 0.2:
+            t = X.choice(far)
+            refs.insert(X.randrange(len(refs) + 1), (t, X.choice(t.table)))
+        got = match_required(Parents(d), refs)
+        floors = {d.parents[k].i: lv for k, lv in got.items()}
+        if refs and not any(check.check_level(board.doms[i], lv)
+                            for i, lv in floors.items()):
+            d.floor_refs, d.floors = refs, floors
+    for j in range(X.choice([0, 0, 1, 2])):
+        d = X.choice(board.doms)
+        ref = d.ref()
+        if d.cells and X.random() < 0.5:
+            ref = '<&%s %d%s>' % (d.label, (d.index + 1) % 10,
+                                  ' 0' if d.cells > 1 else '')
+        board.disabled.append((ref, X.random() < 0.3))
+
+
+def bad_input(domino, dtb, board, m, tmp, seed):
+    """DESIGN §7: `boot-on` and `always-on DOMAIN` only at time 0 before
+    any other command, a boot level checked like a vote when the scenario
+    is read; else bad input (exit 2, an error naming the line). One such
+    scenario a board: the first problem, or None."""
+    X = board.X
+    d = X.choice(board.doms)
+    v = X.choice(board.devs)
+    top = max([t.table[-1] for t in m.tables_reached(d)] + [0])
+    cases = [(['@1us boot-on %s' % d.name], 1),
+             (['@0 resume %s' % v.name, 'boot-on %s' % d.name], 2),
+             (['@0 qos %s 5' % v.name, 'always-on %s' % d.name], 2),
+             (['@0 boot-on %s %d' % (d.name, top + 1 if top else 1)], 1)]
+    text, line = X.choice(cases)
+    scn = os.path.join(tmp, 'bad%d.scn' % seed)
+    with open(scn, 'w') as f:
+        f.write('\n'.join(text) + '\n')
+    r = subprocess.run([domino, 'simulate', dtb, scn], capture_output=True,
+                       text=True)
+    if r.returncode != 2 or '%s:%d: error: ' % (scn, line) not in r.stderr:
+        return 'bad input %r: exit %d, %s' % (text, r.returncode,
+                                              r.stderr.strip()[:300])
+    return None
+
+
 def run_one(domino, dtc, seed, nops, tmp):
     rnd = random.Random(seed)
     board = Board(rnd)
@@ -1445,7 +1813,14 @@ def run_one(domino, dtc, seed, nops, tmp):
         v.fixed = fixed
         for k, lv in got.items():
             v.votes[k] = lv
+    board.X = None
+    if not os.environ.get('DOMINO_PLAIN'):
+        board.X = random.Random(seed * 15485863 + 29)
+        extras(board, board.X, check)
     text = board.dts()             # before the scenario changes the flags
+    # `summary --explain D`: the board as loaded (DESIGN §7)
+    first = board.X and board.X.choice(board.doms)
+    first_says = first and Model(board).explain(first)
     lines, model = gen_scenario(rnd, board, nops)
     dts = os.path.join(tmp, 'b%d.dts' % seed)
     dtb = os.path.join(tmp, 'b%d.dtb' % seed)
@@ -1462,14 +1837,47 @@ def run_one(domino, dtc, seed, nops, tmp):
     if r.returncode:
         print('seed %d: dtc failed: %s' % (seed, r.stderr))
         return False
-    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'],
-                       capture_output=True, text=True)
+    trace = os.path.join(tmp, 't%d.json' % seed)
+    svg = os.path.join(tmp, 'g%d.svg' % seed)
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json', '--trace',
+                        trace, '--svg', svg], capture_output=True, text=True)
+    if first:
+        x = subprocess.run([domino, 'summary', dtb, '--explain', first.name],
+                           capture_output=True, text=True)
+        if x.returncode or x.stdout.splitlines() != first_says:
+            print('seed %d: summary --explain %s exit %d says\n  %s\n'
+                  'the model\n  %s' % (seed, first.name, x.returncode,
+                                       '\n  '.join(x.stdout.splitlines()),
+                                       '\n  '.join(first_says)))
+            return False
+    wrong = board.X and bad_input(domino, dtb, board, model, tmp, seed)
+    if wrong:
+        print('seed %d: %s' % (seed, wrong))
+        return False
     if r.returncode not in (0, 1):
         print('seed %d: simulate exit %d\n%s' % (seed, r.returncode,
                                                  r.stderr[:2000]))
         print('board %s scenario %s' % (dts, scn))
         return False
     doc = json.loads(r.stdout)
+    # DESIGN §1: a required OPP that matches no domain "is ignored and
+    # reported by `lint`" (a provider's own, here: extras)
+    unmatched = {'/' + d.label: len(d.floor_refs) - len(d.floors)
+                 for d in board.doms if len(d.floor_refs) > len(d.floors)}
+    if unmatched:
+        lint = subprocess.run([domino, 'lint', dtb, '--json'],
+                              capture_output=True, text=True)
+        found = {f['node']: f['message'] for f in
+                 json.loads(lint.stdout or '{}').get('findings', [])
+                 if f.get('check') == 'opp-required-unmatched'}
+        if lint.returncode or set(found) != set(unmatched) or any(
+                not found[n].startswith('%d of %d ' % (
+                    k, len(board.doms[int(n[3:])].floor_refs)))
+                for n, k in unmatched.items()):
+            print('seed %d: lint exit %d, unmatched required-opps %r, '
+                  'model %r' % (seed, lint.returncode, found, unmatched))
+            print('  board: %s' % dts)
+            return False
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
     said = {}
     for e in doc['events']:
@@ -1484,7 +1892,8 @@ def run_one(domino, dtc, seed, nops, tmp):
                 '\n  '.join(want)))
             print('  board: %s' % dts)
             return False
-    wrong = check_format(doc, model) or check_json(doc, model)
+    wrong = check_format(doc, model) or check_json(doc, model) or \
+        check_order(doc, model) or check_failures(doc, model, bad)
     if not wrong and not bad:
         model.advance(doc['end_ns'] - model.now)
         wrong = check_stats(doc, model)
@@ -1493,6 +1902,13 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('  board: %s scenario: %s' % (dts, scn))
         return False
     if not bad and r.returncode == 0:
+        with open(trace) as f:
+            wrong = check_trace(json.load(f), doc, model) or \
+                check_svg(svg, doc, model)
+        if wrong:
+            print('seed %d: %s' % (seed, wrong))
+            print('  board: %s scenario: %s' % (dts, scn))
+            return False
         return True
     first = bad[0] if bad else None
     print('seed %d: %d expects failed; first at %s:%s: %s' % (
