@@ -660,9 +660,17 @@ static void serve_start(const struct expect *e, struct served *s)
 		_exit(127);
 	}
 	running_server = s->pid;
-	for (int tries = 0; tries < 500; tries++) {
+	/* Up to 60 s: a loaded machine or a sanitizer build can take several
+	 * seconds to load the board; a server that exited fails at once. */
+	for (int tries = 0; tries < 6000; tries++) {
 		if (!access(s->path[2], F_OK))
 			return;
+		int status;
+		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+			running_server = 0;
+			fail_msg("scmi-serve exited before creating %s",
+				 s->path[2]);
+		}
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
