@@ -174,10 +174,9 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 	att_push(dev, a, grown);
 
 	if (dev->usage) {
-		err = dmn__txn_set_vote(ctx, a, 0, true);
+		err = dmn__vote_set(ctx, a, 0, true);
 		if (!err)
-			dmn__txn_touch(ctx, d);
-		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
+			err = dmn__txn_commit(ctx);
 	}
 	if (err) {
 		dmn__att_unlink(ctx, a);
@@ -338,17 +337,17 @@ int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
 /* ---- votes -------------------------------------------------------------- */
 
 int dmn__vote_set(struct dmn_ctx *ctx, struct dmn_attachment *a,
-		 uint32_t level)
+		  uint32_t level, bool counted)
 {
-	if (a->vote == level)
+	if (a->vote == level && a->counted == counted)
 		return 0;
-	int err = dmn__txn_set_vote(ctx, a, level, a->counted);
+	int err = dmn__txn_set_vote(ctx, a, level, counted);
 	if (err)
 		dmn__txn_abort(ctx);
 	/* An uncounted vote is stored for the next resume: it touches
 	 * nothing, and a commit of nothing touched only ends the
 	 * transaction. */
-	else if (a->counted)
+	else if (counted)
 		dmn__txn_touch(ctx, a->dom);
 	return err;
 }
@@ -363,7 +362,7 @@ static int vote_one_locked(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	if (err)
 		return err;
 	dmn__txn_begin(ctx);
-	err = dmn__vote_set(ctx, a, level);
+	err = dmn__vote_set(ctx, a, level, a->counted);
 	return err ? err : dmn__txn_commit(ctx);
 }
 

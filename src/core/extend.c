@@ -46,7 +46,8 @@ int dmn_vote_many(struct dmn_ctx *ctx, const struct dmn_vote_change *changes,
 	if (!err) {
 		dmn__txn_begin(ctx);
 		for (unsigned i = 0; !err && i < n; i++)
-			err = dmn__vote_set(ctx, plan[i].att, plan[i].level);
+			err = dmn__vote_set(ctx, plan[i].att, plan[i].level,
+					    plan[i].att->counted);
 		if (!err)
 			err = dmn__txn_commit(ctx);
 	}
