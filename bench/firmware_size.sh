@@ -15,6 +15,10 @@
 #                                   dmn_ctx_destroy, dmn_opp_device_unbind,
 #                                   dmn_opp_table_put
 #   explain_text_bytes_cortex_m4    optional: dmn_domain_explain
+#   extend_text_bytes_cortex_m4     optional: batch votes (dmn_vote_many),
+#                                   a custom governor
+#                                   (dmn_domain_set_governor), a rounding
+#                                   hook (dmn_domain_set_rounding)
 #   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
 #                                   of domains and devices by name
 #   inspect_text_bytes_cortex_m4    optional: info getters, walkers,
@@ -44,7 +48,7 @@ cd "$(dirname "$0")/.."
 # src/opp is the core).
 declare -A unit_of=(
   [src/core/lifecycle.c]=lifecycle [src/core/sleep.c]=lifecycle
-  [src/core/explain.c]=explain
+  [src/core/explain.c]=explain [src/core/extend.c]=extend
   [src/core/teardown.c]=teardown [src/opp/teardown.c]=teardown
   [src/core/errors.c]=names [src/core/names.c]=names
   [src/core/inspect.c]=inspect [src/opp/inspect.c]=inspect
@@ -54,7 +58,7 @@ declare -A unit_of=(
   [src/opp/avail.c]=oppextra [src/opp/devvote.c]=oppextra
   [src/opp/helper.c]=oppextra
 )
-units="lifecycle teardown explain names inspect lint follow oppextra"
+units="lifecycle teardown explain extend names inspect lint follow oppextra"
 core_srcs=()
 declare -A unit_srcs=()
 for src in src/core/*.c src/opp/*.c; do

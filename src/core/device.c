@@ -174,10 +174,9 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 	att_push(dev, a, grown);
 
 	if (dev->usage) {
-		err = dmn__txn_set_vote(ctx, a, 0, true);
+		err = dmn__vote_set(ctx, a, 0, true);
 		if (!err)
-			dmn__txn_touch(ctx, d);
-		err = err ? (dmn__txn_abort(ctx), err) : dmn__txn_commit(ctx);
+			err = dmn__txn_commit(ctx);
 	}
 	if (err) {
 		dmn__att_unlink(ctx, a);
@@ -337,45 +336,34 @@ int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t h)
 
 /* ---- votes -------------------------------------------------------------- */
 
-static int vote_many_locked(struct dmn_ctx *ctx,
-			    const struct dmn_vote_change *changes, unsigned n)
+int dmn__vote_set(struct dmn_ctx *ctx, struct dmn_attachment *a,
+		  uint32_t level, bool counted)
 {
-	int err = dmn_grow(ctx, (void **)&ctx->vote_plan, &ctx->cap_vote_plan,
-			   n, sizeof(*ctx->vote_plan));
+	if (a->vote == level && a->counted == counted)
+		return 0;
+	int err = dmn__txn_set_vote(ctx, a, level, counted);
+	if (err)
+		dmn__txn_abort(ctx);
+	/* An uncounted vote is stored for the next resume: it touches
+	 * nothing, and a commit of nothing touched only ends the
+	 * transaction. */
+	else if (counted)
+		dmn__txn_touch(ctx, a->dom);
+	return err;
+}
+
+/* dmn_vote's general path: @a the attachment of @att, or 0. */
+static int vote_one_locked(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			   uint32_t level)
+{
+	if (!a)
+		return -EBADF;
+	int err = dmn__txn_check_level(ctx, a->dom, level, &level);
 	if (err)
 		return err;
-	struct dmn_vote_plan *plan = ctx->vote_plan;
-	struct dmn_device *dev = 0;
-	for (unsigned i = 0; i < n; i++) {
-		struct dmn_attachment *a = dmn__pd_attach_get(ctx, changes[i].att);
-		if (!a)
-			return -EBADF;
-		if (dev && a->dev != dev)
-			return -EINVAL;
-		dev = a->dev;
-		err = dmn__txn_check_level(ctx, a->dom, changes[i].level,
-				      &plan[i].level);
-		if (err)
-			return err;
-		plan[i].att = a;
-	}
 	dmn__txn_begin(ctx);
-	for (unsigned i = 0; i < n; i++) {
-		struct dmn_attachment *a = plan[i].att;
-		if (a->vote == plan[i].level)
-			continue;
-		err = dmn__txn_set_vote(ctx, a, plan[i].level, a->counted);
-		if (err) {
-			dmn__txn_abort(ctx);
-			return err;
-		}
-		/* An uncounted vote is stored for the next resume: it
-		 * touches nothing, and a commit of nothing touched only
-		 * ends the transaction. */
-		if (a->counted)
-			dmn__txn_touch(ctx, a->dom);
-	}
-	return dmn__txn_commit(ctx);
+	err = dmn__vote_set(ctx, a, level, a->counted);
+	return err ? err : dmn__txn_commit(ctx);
 }
 
 #if DMN_FAST_PATHS
@@ -570,10 +558,9 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		return err;
 	}
 #else
-	(void)a;
+	(void)att;
 #endif
-	struct dmn_vote_change change = {att, level};
-	return vote_many_locked(ctx, &change, 1);
+	return vote_one_locked(ctx, a, level);
 }
 
 int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
@@ -707,15 +694,4 @@ int dmn_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 	int err = dmn__pd_vote_locked(ctx, att, level);
 	dmn__unlock(ctx);
 	return err;
-}
-
-int dmn_vote_many(struct dmn_ctx *ctx, const struct dmn_vote_change *changes,
-		 unsigned n)
-{
-	int err = dmn__enter_ctx(ctx, changes && n);
-	if (err)
-		return err;
-	ctx->op_error = 0;
-	err = vote_many_locked(ctx, changes, n);
-	return dmn__leave(ctx, err);
 }

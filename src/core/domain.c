@@ -77,25 +77,6 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	return dmn__leave(ctx, err);
 }
 
-int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
-			   dmn_round_fn fn, void *user)
-{
-	int err;
-	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
-	if (!d)
-		return err;
-	if (d->pstate || d->votes.n)
-		err = -EBUSY;
-	else if ((fn || d->cold) && !dmn__pd_domain_cold(ctx, d))
-		err = -ENOMEM;
-	if (!err && d->cold) {
-		d->cold->round = fn;
-		d->cold->round_user = fn ? user : 0;
-	}
-	dmn__unlock(ctx);
-	return err;
-}
-
 /* ---- links -------------------------------------------------------------- */
 
 /* Room for one more entry in a link array of @n: its capacity is not kept

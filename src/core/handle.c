@@ -126,7 +126,9 @@ uint32_t dmn__handle_alloc(struct handle_table *t, void *obj)
 		slot = t->free_head - 1u;
 		t->free_head = (uint32_t)((uintptr_t)t->objs[slot] >> 1);
 	} else {
-		if (t->n_slots >= t->cap_slots || t->n_slots >= HANDLE_MAX_SLOTS)
+		/* dmn__handle_reserve keeps cap_slots at most
+		 * HANDLE_MAX_SLOTS. */
+		if (t->n_slots >= t->cap_slots)
 			return 0;
 		slot = t->n_slots++;
 		t->gens[slot] = 0;

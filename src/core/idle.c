@@ -119,27 +119,3 @@ void dmn__idle_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 	d->idle = 0;
 }
 
-int dmn_domain_set_governor(struct dmn_ctx *ctx, dmn_domain_t dom,
-			   enum dmn_governor_kind kind, dmn_governor_fn fn,
-			   void *user)
-{
-	/* The three kinds are 0, 1, 2; whatever the enum's type, the cast
-	 * makes a negative value large. */
-	int err;
-	struct dmn_domain *d =
-	    dmn__enter(ctx,
-		       (unsigned)kind <= DMN_GOVERNOR_CUSTOM &&
-			   (kind == DMN_GOVERNOR_CUSTOM) == (fn != 0),
-		       DMN_DOMAINS, dom, &err);
-	if (!d)
-		return err;
-	if (!dmn__pd_domain_cold(ctx, d))
-		err = -ENOMEM;
-	if (!err) {
-		d->cold->gov = kind;
-		d->cold->gov_fn = fn;
-		d->cold->gov_user = fn ? user : 0;
-	}
-	dmn__unlock(ctx);
-	return err;
-}

@@ -883,6 +883,12 @@ void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
 		   enum dmn_op op, const struct dmn_domain *d, int error,
 		   int safe, uint32_t old_v, uint32_t new_v);
 void dmn__txn_abort(struct dmn_ctx *ctx);
+/* device.c: set @a's vote to @level (checked) and whether it counts in
+ * an open transaction, and touch its domain if it counts (nothing if
+ * both are as they were); on an error the transaction is aborted. For
+ * dmn_vote, dmn_attach and dmn_vote_many (extend.c). */
+int dmn__vote_set(struct dmn_ctx *ctx, struct dmn_attachment *a,
+		  uint32_t level, bool counted);
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
 		    uint32_t *rounded);
 int dmn__txn_link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,

@@ -78,11 +78,12 @@ void dmn__qos_effective(struct dmn_ctx *ctx, const struct dmn_domain *d,
 		struct dmn_domain *x = stack[--top];
 		for (const struct dmn_attachment *a = x->att_head; a;
 		     a = a->dom_next) {
-			if (a->dev == g0 && x == g1)
+			/* A device without its cold part has neither. */
+			if (!a->dev->cold || (a->dev == g0 && x == g1))
 				continue;
 			uint64_t v = device_value(a->dev, 0);
 			q = v < q ? v : q;
-			v = device_value(a->dev, 1);
+			v = a->dev->cold->wakeup_ns;
 			w = v >= now && v < w ? v : w;
 		}
 		for (unsigned i = 0; i < x->n_children; i++) {

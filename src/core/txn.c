@@ -175,6 +175,16 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vo
 
 /* ---- requirements ------------------------------------------------------ */
 
+/* *@level through @d's rounding hook, if it has one (in place: a failed
+ * hook's output is never used). */
+DMN_SIZE_NOINLINE static int round_at(const struct dmn_domain *d,
+				      uint32_t *level)
+{
+	const struct dmn_domain_cold *c = dom_cold(d);
+	return c->round ? c->round(c->round_user, d->handle, *level, level)
+			: 0;
+}
+
 /* requirement() through the callbacks of a map or a rounding hook. */
 static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
 			    uint32_t floor, uint32_t *out)
@@ -189,14 +199,9 @@ static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
 	/* A provider's own required-opps hold the parent up while on. */
 	if (req < floor)
 		req = floor;
-	if (req && dom_cold(l->parent)->round) {
-		int err = l->parent->cold->round(l->parent->cold->round_user,
-					   l->parent->handle, req, &req);
-		if (err)
-			return err;
-	}
+	int err = req ? round_at(l->parent, &req) : 0;
 	*out = req;
-	return 0;
+	return err;
 }
 
 /* The level a child at @child_level requires of the parent of @l. Inline
@@ -233,12 +238,9 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	if (!reaches_cb)
 		return -ENODEV;
 	uint32_t r = level;
-	if (dom_cold(d)->round) {
-		int err = d->cold->round(d->cold->round_user, d->handle, level,
-					 &r);
-		if (err)
-			return err;
-	}
+	int err = round_at(d, &r);
+	if (err)
+		return err;
 	/* Rounding and -ERANGE at every ancestor, children first. Each
 	 * ancestor is checked at the highest level this vote can ask of it
 	 * through any path: maps and rounding only ever raise with their
@@ -251,8 +253,8 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 			 * no part of it (it holds while the child is
 			 * on, whatever the vote; a resume checks it). */
 			uint32_t req;
-			int err = requirement_slow(x->parents[p],
-						   x->walk_level, 0, &req);
+			err = requirement_slow(x->parents[p], x->walk_level, 0,
+					       &req);
 			if (err)
 				return err;
 			struct dmn_domain *parent = x->parents[p]->parent;
