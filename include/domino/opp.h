@@ -35,8 +35,8 @@
  *
  * Threads: every call takes the context lock; provider hooks (clock,
  * regulators, get-pstate) run with it held and must not call back in.
- * dmn_opp_link_add() and dmn_opp_link_set_floor() are made of core calls, each
- * taking the lock on its own.
+ * dmn_opp_link_add() takes the lock twice (the mapping's memory, then the
+ * link and its maps in one step).
  *
  * Events: besides the core's, set_rate emits DMN_EV_RATE (clock accepted,
  * Hz) and DMN_EV_VOLTAGE (a supply accepted, target uV), and
@@ -297,11 +297,12 @@ int dmn_opp_domain_table(struct dmn_ctx *ctx, dmn_domain_t dom, dmn_opp_table_t 
  * dmn_opp_link_add - dmn_link_add() plus the required-opps mapping of the child's
  * table (if any) on the new link
  * The child's other parent links are recomputed too (the new parent may
- * take a required OPP that another parent had by pass 2). Add links while
- * the child is off, as a loader does: if it is on, the new link counts 1:1
- * between dmn_link_add() and the mapping (two core calls).
- * returns: as dmn_link_add, or an error of dmn_link_set_map (then the link
- *   is removed again).
+ * take a required OPP that another parent had by pass 2). The link, its
+ * map and the other links' requirements are one transaction: if the child
+ * is on, the new link counts its mapped level from the start, and on any
+ * failure nothing changed.
+ * returns: as dmn_link_add (an error of the mapping's memory or of a
+ *   parent's callback included: then there is no link).
  */
 int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child);
 
@@ -455,7 +456,7 @@ int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz);
  * (requirers before the tables they require), then dmn_device_get() runs.
  * If either fails, every owner moved goes back and the error is returned.
  * For other devices it is dmn_device_get(). Made of OPP and core steps,
- * each taking the context lock (as dmn_opp_link_add).
+ * each taking the context lock.
  * returns: 0, or as dmn_device_get, -ENOMEM, or an owner's move error
  *   (-ERANGE, -ENODEV, a provider's error).
  * cost: dmn_device_get plus the owners' moves (as dmn_opp_set_rate).

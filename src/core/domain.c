@@ -199,7 +199,8 @@ DMN_SIZE_NOINLINE static void note_relink(struct dmn_ctx *ctx,
 #endif
 }
 
-int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
+int dmn__link_add_map(struct dmn_ctx *ctx, dmn_domain_t parent,
+		      dmn_domain_t child, dmn_map_fn map, void *map_user)
 {
 	int err;
 	struct dmn_domain *p;
@@ -232,8 +233,26 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 		c->parents[c->n_parents++] = l;
 		p->children[p->n_children++] = l;
 		dmn__txn_begin(ctx);
-		if (c->on)
-			err = link_update(ctx, l, true, c->pstate);
+		/* the new link (last) passes up @c's level if @c is on; with
+		 * @map, every parent link of @c takes it first and passes up
+		 * its requirement again: one transaction (an abort restores the
+		 * others' maps and requirements) */
+		for (unsigned i = map ? 0 : c->n_parents - 1;
+		     !err && i < c->n_parents; i++) {
+			struct dmn_link *x = c->parents[i];
+			if (map)
+				err = dmn__txn_link_config(ctx, x, map,
+							   map_user, x->floor);
+			if (!err && c->on) {
+				err = dmn__txn_link_set(ctx, x, true,
+							c->pstate);
+				dmn__txn_touch(ctx, x->parent);
+			}
+		}
+		if (err)
+			dmn__txn_abort(ctx);
+		else if (c->on)
+			err = dmn__txn_commit(ctx);
 		if (err) { /* last in both arrays: the engine moves no link */
 			c->n_parents--;
 			p->n_children--;
@@ -247,6 +266,11 @@ int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 		note_relink(ctx, c);
 	}
 	return dmn__leave(ctx, err);
+}
+
+int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
+{
+	return dmn__link_add_map(ctx, parent, child, 0, 0);
 }
 
 int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
@@ -288,12 +312,6 @@ static int link_configure(struct dmn_ctx *ctx, struct dmn_link *l,
 	return txn_result(ctx, err);
 }
 
-int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
-			     dmn_map_fn fn, void *user)
-{
-	return link_configure(ctx, l, fn, fn ? user : 0, l->floor);
-}
-
 int dmn_link_set_map(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
 		    dmn_map_fn fn, void *user)
 {
@@ -302,7 +320,7 @@ int dmn_link_set_map(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t chil
 	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
 	if (!l)
 		return err;
-	err = dmn__link_set_map_locked(ctx, l, fn, user);
+	err = link_configure(ctx, l, fn, fn ? user : 0, l->floor);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -774,9 +774,12 @@ void dmn__stripes_destroy(struct dmn_ctx *ctx);
 
 /* Look handles up; NULL if stale or of another kind. */
 struct dmn_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, dmn_domain_t h);
-/* dmn_link_set_map on @l with the lock held; sets dmn_last_error(). */
-int dmn__link_set_map_locked(struct dmn_ctx *ctx, struct dmn_link *l,
-			     dmn_map_fn fn, void *user);
+/* dmn_link_add, and with @map every parent link of @child (the new one's
+ * included) mapped by (@map, @map_user) and its requirement passed up
+ * again, all in the one transaction: on failure nothing changed (the OPP
+ * layer's dmn_opp_link_add). */
+int dmn__link_add_map(struct dmn_ctx *ctx, dmn_domain_t parent,
+		      dmn_domain_t child, dmn_map_fn map, void *map_user);
 
 /* What powers @d on and keeps it on. */
 static inline bool domain_needs_on(const struct dmn_domain *d)

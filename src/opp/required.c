@@ -280,43 +280,26 @@ void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 
 /* ---- links --------------------------------------------------------------- */
 
-/* Set the map on every parent link of @child if it takes its levels from a
- * table, recomputing each one's requirement (a new parent can take a
- * required OPP from another); with @reserve, the map's ancestor walk is
- * made to fit first (nothing is set if it cannot). The first error. */
-static int resync_parents(struct dmn_ctx *ctx, dmn_domain_t child,
-			  bool reserve)
-{
-	dmn_relock(ctx);
-	struct dmn_domain *c = dmn__pd_domain_get(ctx, child);
-	struct dmn_opp_domain *od = c ? c->opp_state : 0;
-	int first = od && reserve ? dmn__opp_scratch_reserve(ctx, 0) : 0;
-	if (first)
-		od = 0; /* no room: nothing set */
-	for (unsigned i = 0; od && i < c->n_parents; i++) {
-		int err = dmn__link_set_map_locked(ctx, c->parents[i], domain_map,
-						   od);
-		if (err && !first)
-			first = err;
-	}
-	dmn__unlock(ctx);
-	return first;
-}
-
+/* The link and the maps in one core step that cannot half-fail: the map's
+ * ancestor walk is made to fit first (nothing is added if it cannot), then
+ * dmn__link_add_map sets the map on every parent link of a child that takes
+ * its levels from a table (a new parent can take a required OPP from
+ * another) and passes each requirement up again, in the link's own
+ * transaction. */
 int dmn_opp_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 {
-	if (!ctx)
-		return -EINVAL;
-	int err = dmn_link_add(ctx, parent, child);
-	if (err)
+	int err;
+	struct dmn_domain *c = dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD,
+					  child, &err);
+	if (!c)
 		return err;
-	/* the new link's map, and the others' requirements again */
-	err = resync_parents(ctx, child, true);
-	if (err) {
-		dmn_link_remove(ctx, parent, child);
-		resync_parents(ctx, child, false);
-	}
-	return err;
+	struct dmn_opp_domain *od = c->opp_state;
+	if (od)
+		err = dmn__opp_scratch_reserve(ctx, 0);
+	dmn__unlock(ctx);
+	return err ? err
+		   : dmn__link_add_map(ctx, parent, child,
+				       od ? domain_map : 0, od);
 }
 
 int dmn_opp_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,

@@ -402,6 +402,103 @@ static void test_mixed_direction(void **state)
 	world_fini(&w);
 }
 
+/* dmn_opp_link_add on a child that is on is one step: the new link and
+ * its map in one transaction, so a failure at any callback or allocation
+ * leaves no link, no count on the parent and the other link's requirement
+ * as it was; the first k that fails nothing gives the mapped level. */
+struct linkon {
+	struct world w;
+	dmn_domain_t cx, mx, gfx;
+};
+
+static void linkon_init(struct linkon *s)
+{
+	struct world *w = &s->w;
+	world_init(w);
+	s->cx = mk_domain(w, "cx", 1);
+	s->mx = mk_domain(w, "mx", 1);
+	s->gfx = mk_domain(w, "gfx", 1);
+	dmn_opp_table_t tp, tg;
+	OK(dmn_opp_table_create(w->ctx, "rail-opp", &tp));
+	uint32_t p[5];
+	for (unsigned i = 0; i < 5; i++)
+		p[i] = add_level(w, tp, 64u << i, 0, NULL); /* 64..1024 */
+	OK(dmn_opp_domain_set_table(w->ctx, s->cx, tp));
+	OK(dmn_opp_domain_set_table(w->ctx, s->mx, tp));
+	OK(dmn_opp_table_create(w->ctx, "gfx-opp", &tg));
+	for (unsigned i = 0; i < 3; i++) {
+		struct dmn_opp_required r[2] = {{tp, p[i]}, {tp, p[i + 2]}};
+		add_level(w, tg, i + 1, 2, r);
+	}
+	OK(dmn_opp_domain_set_table(w->ctx, s->gfx, tg));
+	OK(dmn_opp_link_add(w->ctx, s->mx, s->gfx));
+	dmn_device_t gpu;
+	dmn_attach_t a;
+	OK(dmn_device_create(w->ctx, "gpu", &gpu));
+	OK(dmn_attach(w->ctx, gpu, s->gfx, &a));
+	OK(dmn_device_get(w->ctx, gpu));
+	OK(dmn_vote(w->ctx, a, 2));
+	/* mx takes the first required OPP of gfx's entry 2 (128); a link
+	 * to cx gives cx the second (512) */
+	assert_int_equal(dom_pstate(w, s->mx), 128);
+	dmn_sim_providers_clear_log(&w->sp);
+}
+
+static void test_link_add_on_child_one_step(void **state)
+{
+	(void)state;
+	int err = -1;
+	unsigned k, calls = 0;
+	/* every callback in turn */
+	for (k = 1; err; k++) {
+		struct linkon s;
+		linkon_init(&s);
+		OK(dmn_sim_providers_fail_call(&s.w.sp, k, -EIO));
+		err = dmn_opp_link_add(s.w.ctx, s.cx, s.gfx);
+		struct dmn_domain_info cx, gfx;
+		OK(dmn_domain_info(s.w.ctx, s.cx, &cx));
+		OK(dmn_domain_info(s.w.ctx, s.gfx, &gfx));
+		assert_int_equal(dom_pstate(&s.w, s.mx), 128);
+		assert_int_equal(gfx.pstate, 2);
+		if (err) {
+			assert_int_equal(err, -EIO);
+			assert_int_equal(gfx.n_parents, 1);
+			assert_false(cx.on);
+			assert_int_equal(cx.pstate, 0);
+		} else {
+			assert_int_equal(gfx.n_parents, 2);
+			assert_true(cx.on);
+			/* entry 2's second required OPP, not gfx's level */
+			assert_int_equal(cx.pstate, 512);
+			calls = k - 1;
+		}
+		world_fini(&s.w);
+	}
+	assert_true(calls >= 2); /* at least cx's power-on and its level */
+	/* every allocation in turn */
+	err = -1;
+	for (k = 1; err; k++) {
+		struct linkon s;
+		linkon_init(&s);
+		arm_alloc(&s.w.alloc, k);
+		err = dmn_opp_link_add(s.w.ctx, s.cx, s.gfx);
+		arm_alloc(&s.w.alloc, 0);
+		struct dmn_domain_info cx, gfx;
+		OK(dmn_domain_info(s.w.ctx, s.cx, &cx));
+		OK(dmn_domain_info(s.w.ctx, s.gfx, &gfx));
+		assert_int_equal(dom_pstate(&s.w, s.mx), 128);
+		if (err) {
+			assert_int_equal(err, -ENOMEM);
+			assert_int_equal(gfx.n_parents, 1);
+			assert_int_equal(cx.pstate, 0);
+		} else {
+			assert_int_equal(cx.pstate, 512);
+		}
+		world_fini(&s.w);
+	}
+	assert_true(k > 2); /* the link itself allocates */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +509,7 @@ int main(void)
 	    cmocka_unit_test(test_domain_map_and_rounding),
 	    cmocka_unit_test(test_floor),
 	    cmocka_unit_test(test_mixed_direction),
+	    cmocka_unit_test(test_link_add_on_child_one_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
