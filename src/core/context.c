@@ -305,7 +305,7 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	return 0;
 }
 
-static int listen_add(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
+int dmn__listen_add(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
 			   ctx->n_listeners + 1, sizeof(*ctx->listeners));
@@ -315,13 +315,6 @@ static int listen_add(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 	ctx->listeners[ctx->n_listeners].user = user;
 	ctx->n_listeners++;
 	return 0;
-}
-
-int dmn__listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
-{
-	int err = listen_add(ctx, fn, user);
-	ctx->internal_listeners += !err;
-	return err;
 }
 
 int dmn__listen_remove(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
@@ -337,19 +330,12 @@ int dmn__listen_remove(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 	return -ENOENT;
 }
 
-int dmn__unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
-{
-	int err = dmn__listen_remove(ctx, fn, user);
-	ctx->internal_listeners -= !err;
-	return err;
-}
-
 int dmn_listen(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
 	int err = dmn__enter_ctx(ctx, fn);
 	if (err)
 		return err;
-	err = listen_add(ctx, fn, user);
+	err = dmn__listen_add(ctx, fn, user);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -125,8 +125,8 @@ struct dmn_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
 }
 
 /* Make @l pass up (on, requirement(level)) now, as one transaction. */
-static int link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
-		       uint32_t level)
+int dmn__link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
+		      uint32_t level)
 {
 	int err = dmn__txn_link_set(ctx, l, on, level);
 	if (err) {
@@ -135,25 +135,6 @@ static int link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 	}
 	dmn__txn_touch(ctx, l->parent);
 	return dmn__txn_commit(ctx);
-}
-
-/* Take @l out of the link array @links of *@n entries. */
-DMN_SIZE_NOINLINE static void links_remove(struct dmn_link **links,
-					   unsigned *n, const struct dmn_link *l)
-{
-	unsigned i = 0;
-	while (i < *n && links[i] != l)
-		i++;
-	if (i == *n)
-		return;
-	memmove(&links[i], &links[i + 1], (*n - i - 1) * sizeof(*links));
-	(*n)--;
-}
-
-static void link_detach_arrays(struct dmn_link *l)
-{
-	links_remove(l->child->parents, &l->child->n_parents, l);
-	links_remove(l->parent->children, &l->parent->n_children, l);
 }
 
 #ifndef DMN_FIRMWARE
@@ -177,8 +158,7 @@ static bool vote_below(struct dmn_ctx *ctx, struct dmn_domain *c)
  * below @c, then their attachments until the first vote, and nothing
  * while the context has no attachment (a board links its domains before
  * it attaches devices, so a chain built upwards stays linear). */
-DMN_SIZE_NOINLINE static void note_relink(struct dmn_ctx *ctx,
-					   struct dmn_domain *c)
+void dmn__note_relink(struct dmn_ctx *ctx, struct dmn_domain *c)
 {
 	if (ctx->relinked || !ctx->attachments.live)
 		return;
@@ -263,7 +243,7 @@ int dmn__link_add_map(struct dmn_ctx *ctx, dmn_domain_t parent,
 		if (counted_qos)
 			dmn__qos_link(ctx, p, c, false);
 	} else {
-		note_relink(ctx, c);
+		dmn__note_relink(ctx, c);
 	}
 	return dmn__leave(ctx, err);
 }
@@ -271,32 +251,6 @@ int dmn__link_add_map(struct dmn_ctx *ctx, dmn_domain_t parent,
 int dmn_link_add(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
 {
 	return dmn__link_add_map(ctx, parent, child, 0, 0);
-}
-
-int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
-{
-	int err;
-	struct dmn_link *l =
-	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
-	if (!l)
-		return err;
-	struct dmn_domain *p = l->parent, *c = l->child;
-	/* The child's constraints leave the parent first, so the power-off
-	 * the link's end may bring sees only what still reaches the parent
-	 * (DESIGN §1: the governor weighs the devices below it). Removing
-	 * never fails; putting them back finds the room they left. */
-	dmn__qos_link(ctx, p, c, false);
-	dmn__txn_begin(ctx);
-	if (l->child_on || l->req)
-		err = link_update(ctx, l, false, 0);
-	if (err) {
-		dmn__qos_link(ctx, p, c, true);
-	} else {
-		link_detach_arrays(l);
-		dmn__free(ctx, l);
-		note_relink(ctx, c);
-	}
-	return dmn__leave(ctx, err);
 }
 
 /* Give @l a new map and floor and recompute what the child requires
@@ -308,7 +262,7 @@ static int link_configure(struct dmn_ctx *ctx, struct dmn_link *l,
 	dmn__txn_begin(ctx);
 	int err = dmn__txn_link_config(ctx, l, map, map_user, floor);
 	if (!err && l->child->on)
-		err = link_update(ctx, l, true, l->child->pstate);
+		err = dmn__link_update(ctx, l, true, l->child->pstate);
 	return txn_result(ctx, err);
 }
 

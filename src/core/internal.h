@@ -414,7 +414,7 @@ struct dmn_ctx {
 	/* Lock striping (default pthread lock only, see dmn__lock): NULL,
 	 * or DMN_STRIPES cache-line-sized mutexes; stripes_mem is the block
 	 * they were carved from. internal_listeners counts the listeners
-	 * added by dmn__listen_locked (the OPP layer's), which read other
+	 * added by the OPP layer's follow unit, which read other
 	 * domains and so keep every call on the exclusive path. */
 	struct dmn_stripe *stripes;
 	void *stripes_mem;
@@ -740,9 +740,9 @@ static inline void dmn_relock(struct dmn_ctx *ctx)
 	(void)err;
 }
 void dmn__emit(struct dmn_ctx *ctx, const struct dmn_event *ev);
-/* dmn_listen / dmn_unlisten with the lock already held (the OPP layer). */
-int dmn__listen_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
-int dmn__unlisten_locked(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
+/* Add the listener (@fn, @user) with the lock held: 0, or -ENOMEM. The
+ * OPP layer's follow unit counts its own in internal_listeners. */
+int dmn__listen_add(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 /* Remove the listener (@fn, @user): 0, or -ENOENT. */
 int dmn__listen_remove(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user);
 int dmn__grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
@@ -837,6 +837,13 @@ int dmn__leave(struct dmn_ctx *ctx, int err);
 /* The entry of a call on the link from @child up to @parent: as dmn__enter
  * (@record: DMN_ENTER_RECORD or 0), then -EBADF for a stale handle or
  * -ENOENT without such a link. */
+/* Make @l pass up (on, requirement(level)) now, as one transaction;
+ * sets dmn_last_error(). */
+int dmn__link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
+		     uint32_t level);
+/* After a link to or from @c was added or removed: unchanged non-zero
+ * votes are checked again where one may sit below @c (ctx->relinked). */
+void dmn__note_relink(struct dmn_ctx *ctx, struct dmn_domain *c);
 struct dmn_link *dmn__enter_link(struct dmn_ctx *ctx, bool args_ok,
 				size_t record, dmn_domain_t parent,
 				dmn_domain_t child, int *err);

@@ -5,8 +5,8 @@
  * controller builds its domains, devices and attachments once and never
  * removes them; the failure paths of the adds undo their own work with
  * the helpers that stay in the core (dmn__att_unlink,
- * dmn__pd_domain_free), and dmn_link_remove stays there too, as the OPP
- * layer's dmn_opp_link_add undoes a half-done link with it. Nor does a
+ * dmn__pd_domain_free; dmn_opp_link_add adds a link and its maps in one
+ * step that cannot half-fail, so it needs no dmn_link_remove). Nor does a
  * firmware destroy its context.
  */
 #include "internal.h"
@@ -14,6 +14,52 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+/* Take @l out of the link array @links of *@n entries. */
+DMN_SIZE_NOINLINE static void links_remove(struct dmn_link **links,
+					   unsigned *n, const struct dmn_link *l)
+{
+	unsigned i = 0;
+	while (i < *n && links[i] != l)
+		i++;
+	if (i == *n)
+		return;
+	memmove(&links[i], &links[i + 1], (*n - i - 1) * sizeof(*links));
+	(*n)--;
+}
+
+static void link_detach_arrays(struct dmn_link *l)
+{
+	links_remove(l->child->parents, &l->child->n_parents, l);
+	links_remove(l->parent->children, &l->parent->n_children, l);
+}
+
+int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child)
+{
+	int err;
+	struct dmn_link *l =
+	    dmn__enter_link(ctx, true, DMN_ENTER_RECORD, parent, child, &err);
+	if (!l)
+		return err;
+	struct dmn_domain *p = l->parent, *c = l->child;
+	/* The child's constraints leave the parent first, so the power-off
+	 * the link's end may bring sees only what still reaches the parent
+	 * (DESIGN §1: the governor weighs the devices below it). Removing
+	 * never fails; putting them back finds the room they left. */
+	dmn__qos_link(ctx, p, c, false);
+	dmn__txn_begin(ctx);
+	if (l->child_on || l->req)
+		err = dmn__link_update(ctx, l, false, 0);
+	if (err) {
+		dmn__qos_link(ctx, p, c, true);
+	} else {
+		link_detach_arrays(l);
+		dmn__free(ctx, l);
+		dmn__note_relink(ctx, c);
+	}
+	return dmn__leave(ctx, err);
+}
 
 /* Free a device (and, with @attachments, the attachments it holds). */
 static void device_free(struct dmn_ctx *ctx, struct dmn_device *dev,

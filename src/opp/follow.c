@@ -121,8 +121,9 @@ static int listen_locked(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 {
 	if (oc->listening)
 		return 0;
-	int err = dmn__listen_locked(ctx, listener, oc);
+	int err = dmn__listen_add(ctx, listener, oc);
 	oc->listening = !err;
+	ctx->internal_listeners += !err;
 	return err;
 }
 
@@ -130,7 +131,8 @@ static void unlisten_locked(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 {
 	if (!oc->listening)
 		return;
-	dmn__unlisten_locked(ctx, listener, oc);
+	if (!dmn__listen_remove(ctx, listener, oc))
+		ctx->internal_listeners--;
 	oc->listening = false;
 }
 
