@@ -72,6 +72,21 @@ struct raise {
 	struct dmn_opp_dev *moved;
 };
 
+/* Owner @b down to @to (a requirement gone or undone). Moving to no OPP
+ * only drops votes, so an owner left with none gets back the clock it had
+ * when a raise took it from none (undo_clock_hz: 0 Hz if it had none, as
+ * a device never clocked shows): a requirement that no longer counts
+ * leaves no trace (DESIGN §2), along a chain too. */
+DMN_SIZE_NOINLINE static int move_back(struct dmn_ctx *ctx,
+				       struct dmn_opp_dev *b,
+				       const struct dmn_opp_entry *to)
+{
+	int err = dmn__opp_move_locked(ctx, b, to, b->requested_hz);
+	if (!err && !to)
+		err = dmn__opp_clock_step(ctx, b, b->undo_clock_hz, 1);
+	return err;
+}
+
 /* Settling down: every owner of @order to its effective entry, requirers
  * first (a requirer lowers before what it required). Safe: a failure is
  * noted, that owner stays higher. */
@@ -82,8 +97,7 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
 			const struct dmn_opp_entry *eff = effective(b);
 			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
-			dmn__opp_note(ctx,
-				 dmn__opp_move_locked(ctx, b, eff, b->requested_hz));
+			dmn__opp_note(ctx, move_back(ctx, b, eff));
 		}
 }
 
@@ -103,8 +117,8 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
 				continue;
 			b->req_extra = eff;
 			b->undo_was = was;
-			b->undo_clock_hz = b->clock_hz;
-			b->undo_clock_known = b->clock_known;
+			if (!was) /* its own clock: see move_back */
+				b->undo_clock_hz = b->clock_known ? b->clock_hz : 0;
 			b->undo_next = todo;
 			todo = b;
 		}
@@ -130,13 +144,8 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
  * OPP before gets its clock back too (moving to no OPP only drops votes). */
 static void roll_back(struct dmn_ctx *ctx, struct raise *rs)
 {
-	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next) {
-		int err = dmn__opp_move_locked(ctx, b, b->undo_was,
-					  b->requested_hz);
-		if (!err && !b->undo_was && b->undo_clock_known)
-			err = dmn__opp_clock_step(ctx, b, b->undo_clock_hz, 1);
-		dmn__opp_note(ctx, err);
-	}
+	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next)
+		dmn__opp_note(ctx, move_back(ctx, b, b->undo_was));
 }
 
 static bool has_device_deps(const struct dmn_opp_table *t)
@@ -195,6 +204,8 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	raise_end(ctx, &rs, err);
 	if (err)
 		od->own_id = old_own;
+	else if (target && target->n_hz) /* its own clock: see move_back */
+		od->undo_clock_hz = oe_hz(target)[0];
 	return err;
 }
 

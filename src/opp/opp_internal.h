@@ -188,8 +188,7 @@ struct dmn_opp_dev {
 	 * moved, and what to put it back to (its entry and clock before). */
 	struct dmn_opp_dev *undo_next;
 	const struct dmn_opp_entry *undo_was;
-	uint64_t undo_clock_hz;
-	bool undo_clock_known;
+	uint64_t undo_clock_hz; /* and its own clock (devreq.c) */
 	bool follow;
 	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
