@@ -28,6 +28,14 @@ static bool counts(const struct dmn_opp_dev *r)
 	return r->pdev->usage > 0 || r->req_active;
 }
 
+bool dmn__opp_counted(const struct dmn_opp_table *t)
+{
+	for (const struct dmn_opp_dev *r = t->devices; r; r = r->next)
+		if (counts(r))
+			return true;
+	return false;
+}
+
 static const struct dmn_opp_entry *higher(const struct dmn_opp_entry *a,
 				      const struct dmn_opp_entry *b)
 {
@@ -64,11 +72,11 @@ static const struct dmn_opp_entry *effective(const struct dmn_opp_dev *b)
 	return best;
 }
 
-/* A raise of the owners (below): the tables it reaches, requirers first
- * (dmn__opp_reach's list), and the owners it moved, the last moved first
- * (through their undo_next), to put back in that order on failure. */
+/* A raise of the owners (below): the table of the device that changes
+ * (NULL: none), and the owners it moved, the last moved first (through
+ * their undo_next), to put back in that order on failure. */
 struct raise {
-	struct dmn_opp_table *order;
+	struct dmn_opp_table *t;
 	struct dmn_opp_dev *moved;
 };
 
@@ -105,10 +113,11 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
  * The first failure is returned; rs->moved is what moved. */
-static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
+static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
+		     struct dmn_opp_table *order)
 {
 	struct dmn_opp_dev *todo = 0, *b;
-	for (struct dmn_opp_table *t = rs->order; t; t = t->order_next)
+	for (struct dmn_opp_table *t = order; t; t = t->order_next)
 		for (b = t->devices; b; b = b->next) {
 			const struct dmn_opp_entry *eff = effective(b);
 			const struct dmn_opp_entry *was =
@@ -148,20 +157,28 @@ static void roll_back(struct dmn_ctx *ctx, struct raise *rs)
 		dmn__opp_note(ctx, move_back(ctx, b, b->undo_was));
 }
 
-static bool has_device_deps(const struct dmn_opp_table *t)
+/* Whether a change of a device of @t (already counted) moves an owner
+ * of a device table @t requires. If none moves, what those owners
+ * require stays, so no owner further down moves either: resuming or
+ * suspending each of N chained devices checks its own owners, not the
+ * rest of the chain (that walk made it quadratic). */
+static bool moves_owner(const struct dmn_opp_table *t)
 {
 	for (unsigned i = 0; i < t->n_deps; i++)
-		if (!t->deps[i]->has_level)
-			return true;
+		for (const struct dmn_opp_dev *b = t->deps[i]->devices;
+		     b && !t->deps[i]->has_level; b = b->next)
+			if (effective(b) !=
+			    dmn__opp_entry_by_id(b->table, b->vote_id))
+				return true;
 	return false;
 }
 
 /* The tables of the owners a change of a device of @t reaches, requirers
- * first (none when @t is NULL or requires no device table). */
+ * first (none when @t is NULL or the change moves no owner of its). */
 static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
 				    struct dmn_opp_table *t)
 {
-	return t && has_device_deps(t) ? dmn__opp_reach(ctx, t, true) : 0;
+	return t && moves_owner(t) ? dmn__opp_reach(ctx, t, true) : 0;
 }
 
 /* A change of one device of table @t with its owners raised around it
@@ -172,18 +189,19 @@ DMN_SIZE_NOINLINE static int raise_begin(struct dmn_ctx *ctx,
 					 struct raise *rs)
 {
 	rs->moved = 0;
-	rs->order = owners(ctx, t);
-	return settle_up(ctx, rs);
+	rs->t = t;
+	return settle_up(ctx, rs, owners(ctx, t));
 }
 
 /* After the change (@err: its result or raise_begin's, the caller's count
- * undone): the owners settle to what is left, or go back on failure. */
+ * undone): the owners settle to what is left (found again: those the
+ * raise moved none of may lower now), or go back on failure. */
 static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err)
 {
 	if (err)
 		roll_back(ctx, rs);
 	else
-		settle_down(ctx, rs->order);
+		dmn__opp_requirements_settle(ctx, rs->t);
 }
 
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,

@@ -268,8 +268,12 @@ unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
 			    const struct dmn_opp_entry *e);
 bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e);
 
+/* Whether a device bound to @t counts as a requirer (devreq.c): a walk
+ * with @devices goes past a table only then (none moves what it requires). */
+bool dmn__opp_counted(const struct dmn_opp_table *t);
+
 /* The tables reachable from @from through required OPPs (@devices: only
- * through tables without levels), each marked with a new
+ * through tables without levels, and past one only if it counts), each marked with a new
  * dmn_opp_ctx->table_gen; returned as a list through their order_next
  * (@from excluded) in which every table comes before the tables it
  * requires: a depth-first walk whose path is threaded through the tables
