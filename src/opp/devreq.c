@@ -85,7 +85,7 @@ struct raise {
  * when a raise took it from none (undo_clock_hz: 0 Hz if it had none, as
  * a device never clocked shows): a requirement that no longer counts
  * leaves no trace (DESIGN §2), along a chain too. */
-DMN_SIZE_NOINLINE static int move_back(struct dmn_ctx *ctx,
+static int move_back(struct dmn_ctx *ctx,
 				       struct dmn_opp_dev *b,
 				       const struct dmn_opp_entry *to)
 {
