@@ -28,6 +28,14 @@ static bool counts(const struct dmn_opp_dev *r)
 	return r->pdev->usage > 0 || r->req_active;
 }
 
+bool dmn__opp_counted(const struct dmn_opp_table *t)
+{
+	for (const struct dmn_opp_dev *r = t->devices; r; r = r->next)
+		if (counts(r))
+			return true;
+	return false;
+}
+
 static const struct dmn_opp_entry *higher(const struct dmn_opp_entry *a,
 				      const struct dmn_opp_entry *b)
 {
@@ -64,13 +72,28 @@ static const struct dmn_opp_entry *effective(const struct dmn_opp_dev *b)
 	return best;
 }
 
-/* A raise of the owners (below): the tables it reaches, requirers first
- * (dmn__opp_reach's list), and the owners it moved, the last moved first
- * (through their undo_next), to put back in that order on failure. */
+/* A raise of the owners (below): the table of the device that changes
+ * (NULL: none), and the owners it moved, the last moved first (through
+ * their undo_next), to put back in that order on failure. */
 struct raise {
-	struct dmn_opp_table *order;
+	struct dmn_opp_table *t;
 	struct dmn_opp_dev *moved;
 };
+
+/* Owner @b down to @to (a requirement gone or undone). Moving to no OPP
+ * only drops votes, so an owner left with none gets back the clock it had
+ * when a raise took it from none (undo_clock_hz: 0 Hz if it had none, as
+ * a device never clocked shows): a requirement that no longer counts
+ * leaves no trace (DESIGN §2), along a chain too. */
+static int move_back(struct dmn_ctx *ctx,
+				       struct dmn_opp_dev *b,
+				       const struct dmn_opp_entry *to)
+{
+	int err = dmn__opp_move_locked(ctx, b, to, b->requested_hz);
+	if (!err && !to)
+		err = dmn__opp_clock_step(ctx, b, b->undo_clock_hz, 1);
+	return err;
+}
 
 /* Settling down: every owner of @order to its effective entry, requirers
  * first (a requirer lowers before what it required). Safe: a failure is
@@ -82,8 +105,7 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
 			const struct dmn_opp_entry *eff = effective(b);
 			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
-			dmn__opp_note(ctx,
-				 dmn__opp_move_locked(ctx, b, eff, b->requested_hz));
+			dmn__opp_note(ctx, move_back(ctx, b, eff));
 		}
 }
 
@@ -91,10 +113,11 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
  * The first failure is returned; rs->moved is what moved. */
-static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
+static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
+		     struct dmn_opp_table *order)
 {
 	struct dmn_opp_dev *todo = 0, *b;
-	for (struct dmn_opp_table *t = rs->order; t; t = t->order_next)
+	for (struct dmn_opp_table *t = order; t; t = t->order_next)
 		for (b = t->devices; b; b = b->next) {
 			const struct dmn_opp_entry *eff = effective(b);
 			const struct dmn_opp_entry *was =
@@ -103,8 +126,8 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
 				continue;
 			b->req_extra = eff;
 			b->undo_was = was;
-			b->undo_clock_hz = b->clock_hz;
-			b->undo_clock_known = b->clock_known;
+			if (!was) /* its own clock: see move_back */
+				b->undo_clock_hz = b->clock_known ? b->clock_hz : 0;
 			b->undo_next = todo;
 			todo = b;
 		}
@@ -130,29 +153,32 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs)
  * OPP before gets its clock back too (moving to no OPP only drops votes). */
 static void roll_back(struct dmn_ctx *ctx, struct raise *rs)
 {
-	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next) {
-		int err = dmn__opp_move_locked(ctx, b, b->undo_was,
-					  b->requested_hz);
-		if (!err && !b->undo_was && b->undo_clock_known)
-			err = dmn__opp_clock_step(ctx, b, b->undo_clock_hz, 1);
-		dmn__opp_note(ctx, err);
-	}
+	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next)
+		dmn__opp_note(ctx, move_back(ctx, b, b->undo_was));
 }
 
-static bool has_device_deps(const struct dmn_opp_table *t)
+/* Whether a change of a device of @t (already counted) moves an owner
+ * of a device table @t requires. If none moves, what those owners
+ * require stays, so no owner further down moves either: resuming or
+ * suspending each of N chained devices checks its own owners, not the
+ * rest of the chain (that walk made it quadratic). */
+static bool moves_owner(const struct dmn_opp_table *t)
 {
 	for (unsigned i = 0; i < t->n_deps; i++)
-		if (!t->deps[i]->has_level)
-			return true;
+		for (const struct dmn_opp_dev *b = t->deps[i]->devices;
+		     b && !t->deps[i]->has_level; b = b->next)
+			if (effective(b) !=
+			    dmn__opp_entry_by_id(b->table, b->vote_id))
+				return true;
 	return false;
 }
 
 /* The tables of the owners a change of a device of @t reaches, requirers
- * first (none when @t is NULL or requires no device table). */
+ * first (none when @t is NULL or the change moves no owner of its). */
 static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
 				    struct dmn_opp_table *t)
 {
-	return t && has_device_deps(t) ? dmn__opp_reach(ctx, t, true) : 0;
+	return t && moves_owner(t) ? dmn__opp_reach(ctx, t, true) : 0;
 }
 
 /* A change of one device of table @t with its owners raised around it
@@ -163,18 +189,19 @@ DMN_SIZE_NOINLINE static int raise_begin(struct dmn_ctx *ctx,
 					 struct raise *rs)
 {
 	rs->moved = 0;
-	rs->order = owners(ctx, t);
-	return settle_up(ctx, rs);
+	rs->t = t;
+	return settle_up(ctx, rs, owners(ctx, t));
 }
 
 /* After the change (@err: its result or raise_begin's, the caller's count
- * undone): the owners settle to what is left, or go back on failure. */
+ * undone): the owners settle to what is left (found again: those the
+ * raise moved none of may lower now), or go back on failure. */
 static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err)
 {
 	if (err)
 		roll_back(ctx, rs);
 	else
-		settle_down(ctx, rs->order);
+		dmn__opp_requirements_settle(ctx, rs->t);
 }
 
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
@@ -195,6 +222,8 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	raise_end(ctx, &rs, err);
 	if (err)
 		od->own_id = old_own;
+	else if (target && target->n_hz) /* its own clock: see move_back */
+		od->undo_clock_hz = oe_hz(target)[0];
 	return err;
 }
 

@@ -188,8 +188,7 @@ struct dmn_opp_dev {
 	 * moved, and what to put it back to (its entry and clock before). */
 	struct dmn_opp_dev *undo_next;
 	const struct dmn_opp_entry *undo_was;
-	uint64_t undo_clock_hz;
-	bool undo_clock_known;
+	uint64_t undo_clock_hz; /* and its own clock (devreq.c) */
 	bool follow;
 	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
@@ -269,8 +268,12 @@ unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
 			    const struct dmn_opp_entry *e);
 bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e);
 
+/* Whether a device bound to @t counts as a requirer (devreq.c): a walk
+ * with @devices goes past a table only then (none moves what it requires). */
+bool dmn__opp_counted(const struct dmn_opp_table *t);
+
 /* The tables reachable from @from through required OPPs (@devices: only
- * through tables without levels), each marked with a new
+ * through tables without levels, and past one only if it counts), each marked with a new
  * dmn_opp_ctx->table_gen; returned as a list through their order_next
  * (@from excluded) in which every table comes before the tables it
  * requires: a depth-first walk whose path is threaded through the tables

@@ -237,8 +237,8 @@ struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
 			struct dmn_opp_table *d = t->deps[t->walk_next++];
 			if ((devices && d->has_level) || d->mark == gen)
 				continue; /* a domain's levels, or seen */
-			d->mark = gen; /* enter @d */
-			d->walk_next = 0;
+			d->mark = gen; /* enter @d; past it only if it counts */
+			d->walk_next = devices && !dmn__opp_counted(d) ? d->n_deps : 0;
 			d->walk_up = t;
 			t = d;
 			continue;
