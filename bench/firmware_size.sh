@@ -11,9 +11,10 @@
 #   teardown_text_bytes_cortex_m4   optional: removals a power controller
 #                                   that builds its domains once does
 #                                   without: dmn_detach, dmn_device_remove,
-#                                   dmn_domain_remove, dmn_unlisten,
-#                                   dmn_ctx_destroy, dmn_opp_device_unbind,
-#                                   dmn_opp_table_put
+#                                   dmn_domain_remove, dmn_link_remove,
+#                                   dmn_unlisten, dmn_ctx_destroy,
+#                                   dmn_opp_device_unbind, dmn_opp_table_put,
+#                                   dmn_opp_unregister_get_pstate
 #   explain_text_bytes_cortex_m4    optional: dmn_domain_explain
 #   extend_text_bytes_cortex_m4     optional: batch votes (dmn_vote_many),
 #                                   a custom governor

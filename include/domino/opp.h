@@ -481,9 +481,12 @@ int dmn_opp_device_vote(struct dmn_ctx *ctx, dmn_device_t dev, unsigned i,
  * dmn_opp_device_put - dmn_device_put() with the device's requirements
  * On the 1 -> 0 transition the device's requirements stop counting: after
  * dmn_device_put() the owners settle to what is left (their own rate, other
- * active requirers). Those moves are the safe direction: one that fails
- * leaves that owner higher and is reported (dmn_last_error), the call
- * still succeeds.
+ * active requirers), along a chain of requirements too. An owner left
+ * with no entry at all (no rate of its own, no active requirer) drops its
+ * votes and gets back the clock its own calls left it at (0 Hz if it was
+ * never clocked): a requirement leaves no trace once its requirer is not
+ * active. Those moves are the safe direction: one that fails leaves that
+ * owner higher and is reported (dmn_last_error), the call still succeeds.
  * returns: 0, or as dmn_device_put.
  * cost: dmn_device_put plus the owners' moves.
  */

@@ -837,6 +837,10 @@ int dmn__leave(struct dmn_ctx *ctx, int err);
 /* The entry of a call on the link from @child up to @parent: as dmn__enter
  * (@record: DMN_ENTER_RECORD or 0), then -EBADF for a stale handle or
  * -ENOENT without such a link. */
+/* Free the OPP layer's state of @ctx, whatever the reference counts say
+ * (src/opp/teardown.c; dmn_ctx_destroy calls it directly in a firmware
+ * build, through ctx->opp_fini otherwise). */
+void dmn__opp_ctx_fini(struct dmn_ctx *ctx);
 /* Make @l pass up (on, requirement(level)) now, as one transaction;
  * sets dmn_last_error(). */
 int dmn__link_update(struct dmn_ctx *ctx, struct dmn_link *l, bool on,

@@ -152,8 +152,12 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 {
 	if (!ctx)
 		return;
+#ifdef DMN_FIRMWARE
+	dmn__opp_ctx_fini(ctx);
+#else
 	if (ctx->opp_fini)
 		ctx->opp_fini(ctx);
+#endif
 	/* Every attachment belongs to exactly one device. */
 	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
 	     h = dmn__handle_next(&ctx->devices, h))

@@ -48,22 +48,3 @@ int dmn_opp_register_get_pstate(struct dmn_ctx *ctx, dmn_opp_table_t table,
 	dmn__unlock(ctx);
 	return err;
 }
-
-int dmn_opp_unregister_get_pstate(struct dmn_ctx *ctx, dmn_opp_table_t table)
-{
-	int err;
-	struct dmn_opp_table *t = dmn__opp_enter(ctx, true, table, &err);
-	if (!t)
-		return err;
-	err = t->helper_regs ? 0 : -ENOENT;
-	if (!err) {
-		/* Entries keep the pstates they were given. */
-		if (!--t->helper_regs) {
-			t->helper = 0;
-			t->helper_user = 0;
-		}
-		dmn__opp_table_unref(ctx, t);
-	}
-	dmn__unlock(ctx);
-	return err;
-}

@@ -253,6 +253,8 @@ static inline void dmn__opp_table_ref(struct dmn_opp_table *t)
 	t->refs++;
 }
 void dmn__opp_table_unref(struct dmn_ctx *ctx, struct dmn_opp_table *t);
+/* Free @t and what it owns (its devices are gone or freed by the caller). */
+void dmn__opp_table_free(struct dmn_ctx *ctx, struct dmn_opp_table *t);
 struct dmn_opp_entry *dmn__opp_entry_by_id(const struct dmn_opp_table *t, uint32_t id);
 /* The entry at @pos of t->sorted (pos < t->n). */
 static inline struct dmn_opp_entry *opp_sorted_at(const struct dmn_opp_table *t,

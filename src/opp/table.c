@@ -12,45 +12,6 @@
 
 /* ---- the OPP layer's part of a context -------------------------------- */
 
-static void table_free(struct dmn_ctx *ctx, struct dmn_opp_table *t)
-{
-	for (unsigned i = 0; i < t->n; i++)
-		dmn__free(ctx, t->by_id[i]);
-	dmn__free(ctx, t->by_id);
-	dmn__free(ctx, t->sorted);
-	dmn__free(ctx, t->deps);
-	dmn__free(ctx, t->users);
-	dmn__free(ctx, t->name);
-	dmn__free(ctx, t);
-}
-
-/* dmn_ctx_destroy: free everything, whatever the reference counts say. */
-static void opp_fini(struct dmn_ctx *ctx)
-{
-	struct dmn_opp_ctx *oc = ctx->opp;
-	if (!oc)
-		return;
-	if (oc->follow)
-		oc->follow->fini(ctx, oc);
-	for (uint32_t h = dmn__handle_next(&oc->tables, 0); h;
-	     h = dmn__handle_next(&oc->tables, h)) {
-		struct dmn_opp_table *t = dmn__handle_lookup(&oc->tables, h);
-		for (struct dmn_opp_dev *od = t->devices, *next; od; od = next) {
-			next = od->next;
-			od->pdev->cold->opp_state = 0;
-			dmn__opp_dev_free(ctx, od);
-		}
-		table_free(ctx, t);
-	}
-	dmn__opp_domains_fini(ctx, oc);
-	dmn__handle_table_fini(ctx, &oc->tables);
-	dmn__free(ctx, oc->req_slot);
-	dmn__free(ctx, oc->walk);
-	dmn__free(ctx, oc);
-	ctx->opp = 0;
-	ctx->opp_fini = 0;
-}
-
 /* The context's OPP state, made by its first table: NULL for -ENOMEM. */
 static struct dmn_opp_ctx *opp_ctx_make(struct dmn_ctx *ctx)
 {
@@ -62,7 +23,13 @@ static struct dmn_opp_ctx *opp_ctx_make(struct dmn_ctx *ctx)
 	memset(oc, 0, sizeof(*oc));
 	dmn__handle_table_init(&oc->tables, HK_OPP_TABLE);
 	ctx->opp = oc;
-	ctx->opp_fini = opp_fini;
+#ifndef DMN_FIRMWARE
+	/* A hosted core may be built without the OPP layer (its own tests
+	 * are): dmn_ctx_destroy reaches it through this hook. A firmware's
+	 * core and OPP layer are one image, and its teardown unit calls
+	 * dmn__opp_ctx_fini directly. */
+	ctx->opp_fini = dmn__opp_ctx_fini;
+#endif
 	return oc;
 }
 
@@ -84,40 +51,6 @@ struct dmn_opp_table *dmn__opp_enter(struct dmn_ctx *ctx, bool args_ok,
 		dmn__unlock(ctx);
 	}
 	return t;
-}
-
-static void drop_user(struct dmn_opp_table *dep, const struct dmn_opp_table *user)
-{
-	for (unsigned i = 0; i < dep->n_users; i++)
-		if (dep->users[i] == user) {
-			dep->users[i] = dep->users[--dep->n_users];
-			return;
-		}
-}
-
-void dmn__opp_table_unref(struct dmn_ctx *ctx, struct dmn_opp_table *t)
-{
-	if (--t->refs)
-		return;
-	struct dmn_opp_ctx *oc = ctx->opp;
-	/* A chain of tables freeing each other is walked through a list
-	 * threaded in the tables themselves: no recursion on its length and
-	 * no allocation on a path that frees. */
-	t->free_next = 0;
-	for (struct dmn_opp_table *dead = t; dead;) {
-		struct dmn_opp_table *next = dead->free_next;
-		dmn__handle_release(&oc->tables, dead->handle);
-		for (unsigned i = 0; i < dead->n_deps; i++) {
-			struct dmn_opp_table *dep = dead->deps[i];
-			drop_user(dep, dead);
-			if (!--dep->refs) {
-				dep->free_next = next;
-				next = dep;
-			}
-		}
-		table_free(ctx, dead);
-		dead = next;
-	}
 }
 
 struct dmn_opp_entry *dmn__opp_entry_by_id(const struct dmn_opp_table *t, uint32_t id)

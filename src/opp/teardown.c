@@ -4,9 +4,57 @@
  * firmware unit with src/core/teardown.c, see docs/architecture.md
  * "Firmware units"). A power controller binds its devices and builds its
  * tables once and keeps them until reset; the context's own teardown
- * (dmn_ctx_destroy, through ctx->opp_fini) frees whatever is left.
+ * (dmn_ctx_destroy: dmn__opp_ctx_fini) frees whatever is left.
  */
 #include "opp_internal.h"
+
+#include <errno.h>
+
+void dmn__opp_table_free(struct dmn_ctx *ctx, struct dmn_opp_table *t)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		dmn__free(ctx, t->by_id[i]);
+	dmn__free(ctx, t->by_id);
+	dmn__free(ctx, t->sorted);
+	dmn__free(ctx, t->deps);
+	dmn__free(ctx, t->users);
+	dmn__free(ctx, t->name);
+	dmn__free(ctx, t);
+}
+
+static void drop_user(struct dmn_opp_table *dep, const struct dmn_opp_table *user)
+{
+	for (unsigned i = 0; i < dep->n_users; i++)
+		if (dep->users[i] == user) {
+			dep->users[i] = dep->users[--dep->n_users];
+			return;
+		}
+}
+
+void dmn__opp_table_unref(struct dmn_ctx *ctx, struct dmn_opp_table *t)
+{
+	if (--t->refs)
+		return;
+	struct dmn_opp_ctx *oc = ctx->opp;
+	/* A chain of tables freeing each other is walked through a list
+	 * threaded in the tables themselves: no recursion on its length and
+	 * no allocation on a path that frees. */
+	t->free_next = 0;
+	for (struct dmn_opp_table *dead = t; dead;) {
+		struct dmn_opp_table *next = dead->free_next;
+		dmn__handle_release(&oc->tables, dead->handle);
+		for (unsigned i = 0; i < dead->n_deps; i++) {
+			struct dmn_opp_table *dep = dead->deps[i];
+			drop_user(dep, dead);
+			if (!--dep->refs) {
+				dep->free_next = next;
+				next = dep;
+			}
+		}
+		dmn__opp_table_free(ctx, dead);
+		dead = next;
+	}
+}
 
 int dmn_opp_table_put(struct dmn_ctx *ctx, dmn_opp_table_t table)
 {
@@ -44,6 +92,51 @@ int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 		dmn__opp_table_unref(ctx, t);
 	}
 	err = txn_result(ctx, err);
+	dmn__unlock(ctx);
+	return err;
+}
+
+void dmn__opp_ctx_fini(struct dmn_ctx *ctx)
+{
+	struct dmn_opp_ctx *oc = ctx->opp;
+	if (!oc)
+		return;
+	if (oc->follow)
+		oc->follow->fini(ctx, oc);
+	for (uint32_t h = dmn__handle_next(&oc->tables, 0); h;
+	     h = dmn__handle_next(&oc->tables, h)) {
+		struct dmn_opp_table *t = dmn__handle_lookup(&oc->tables, h);
+		for (struct dmn_opp_dev *od = t->devices, *next; od; od = next) {
+			next = od->next;
+			od->pdev->cold->opp_state = 0;
+			dmn__opp_dev_free(ctx, od);
+		}
+		dmn__opp_table_free(ctx, t);
+	}
+	dmn__opp_domains_fini(ctx, oc);
+	dmn__handle_table_fini(ctx, &oc->tables);
+	dmn__free(ctx, oc->req_slot);
+	dmn__free(ctx, oc->walk);
+	dmn__free(ctx, oc);
+	ctx->opp = 0;
+	ctx->opp_fini = 0;
+}
+
+int dmn_opp_unregister_get_pstate(struct dmn_ctx *ctx, dmn_opp_table_t table)
+{
+	int err;
+	struct dmn_opp_table *t = dmn__opp_enter(ctx, true, table, &err);
+	if (!t)
+		return err;
+	err = t->helper_regs ? 0 : -ENOENT;
+	if (!err) {
+		/* Entries keep the pstates they were given. */
+		if (!--t->helper_regs) {
+			t->helper = 0;
+			t->helper_user = 0;
+		}
+		dmn__opp_table_unref(ctx, t);
+	}
 	dmn__unlock(ctx);
 	return err;
 }
