@@ -116,7 +116,7 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
 static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
 		     struct dmn_opp_table *order)
 {
-	struct dmn_opp_dev *todo = 0, *b;
+	struct dmn_opp_dev *pending = 0, *b;
 	for (struct dmn_opp_table *t = order; t; t = t->order_next)
 		for (b = t->devices; b; b = b->next) {
 			const struct dmn_opp_entry *eff = effective(b);
@@ -128,14 +128,14 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
 			b->undo_was = was;
 			if (!was) /* its own clock: see move_back */
 				b->undo_clock_hz = b->clock_known ? b->clock_hz : 0;
-			b->undo_next = todo;
-			todo = b;
+			b->undo_next = pending;
+			pending = b;
 		}
 	/* req_extra is read by effective() only: no move reads it */
 	int err = 0;
-	while (todo) {
-		b = todo;
-		todo = b->undo_next;
+	while (pending) {
+		b = pending;
+		pending = b->undo_next;
 		const struct dmn_opp_entry *to = b->req_extra;
 		b->req_extra = 0;
 		if (!err)
