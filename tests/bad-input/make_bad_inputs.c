@@ -488,6 +488,16 @@ static void fdt_write(struct fdt_writer *w, const char *file)
 	free(w->strings);
 }
 
+/* Close the root node and write the blob as SHAPE-N.dtb. */
+static void fdt_write_shape(struct fdt_writer *w, const char *shape,
+			    unsigned long n)
+{
+	char name[64];
+	fdt_u32(w, 2); /* the root's FDT_END_NODE */
+	snprintf(name, sizeof(name), "%s-%lu.dtb", shape, n);
+	fdt_write(w, name);
+}
+
 /* One OPP table of @n levels, 1..@n, on a provider with one device. */
 static void opp_table(unsigned n, const char *file)
 {
@@ -589,9 +599,7 @@ static int names_board(const char *arg)
 			fdt_prop_named(&w, name, 1, path, (size_t)len + 1);
 		}
 	fdt_u32(&w, 2);
-	fdt_u32(&w, 2); /* the root's */
-	snprintf(name, sizeof(name), "names-%lu.dtb", n);
-	fdt_write(&w, name);
+	fdt_write_shape(&w, "names", n);
 
 	size_t cap = 64 + 3 * n * 48, len = 0;
 	char *text = malloc(cap);
@@ -701,9 +709,7 @@ static int devchain_board(const char *arg, const char *kind)
 			fdt_cell(&w, "power-domains", 1);
 		fdt_u32(&w, 2);
 	}
-	fdt_u32(&w, 2); /* the root's */
-	snprintf(name, sizeof(name), "%s-%lu.dtb", kind + 2, n);
-	fdt_write(&w, name);
+	fdt_write_shape(&w, kind + 2, n);
 	if (!strcmp(kind, "--devresume"))
 		return devresume_scenario(n);
 	static const char text[] = "@0 resume dev@0\n"
@@ -751,14 +757,11 @@ static int fan_board(const char *arg)
 	if (!n)
 		return 2;
 	struct fdt_writer w = {0};
-	char name[64];
 	fdt_root_pds(&w, n + 1, 1);
 	fdt_begin(&w, "dev@0");
 	fdt_cell(&w, "power-domains", (uint32_t)n + 1);
 	fdt_u32(&w, 2);
-	fdt_u32(&w, 2); /* the root's */
-	snprintf(name, sizeof(name), "fan-%lu.dtb", n);
-	fdt_write(&w, name);
+	fdt_write_shape(&w, "fan", n);
 	return 0;
 }
 
@@ -791,9 +794,7 @@ static int devdoms_board(const char *arg)
 	free(v);
 	free(names);
 	fdt_u32(&w, 2);
-	fdt_u32(&w, 2); /* the root's */
-	snprintf(name, sizeof(name), "devdoms-%lu.dtb", n);
-	fdt_write(&w, name);
+	fdt_write_shape(&w, "devdoms", n);
 
 	size_t cap = 64 + n * 32;
 	char *text = malloc(cap);
@@ -843,9 +844,7 @@ static int pnest_board(const char *arg)
 	}
 	free(path);
 	fdt_u32(&w, 2);
-	fdt_u32(&w, 2); /* the root's */
-	snprintf(name, sizeof(name), "pnest-%lu.dtb", n);
-	fdt_write(&w, name);
+	fdt_write_shape(&w, "pnest", n);
 	return 0;
 }
 
