@@ -773,6 +773,61 @@ static void test_perf_notify(void **state)
 	world_fini(&w);
 }
 
+/* A command handled without dmn_scmi_deliver (the caller delivers late). */
+static int32_t handle_only(struct world *w, uint32_t agent, uint32_t proto,
+			   uint32_t msg, unsigned n, uint32_t a0, uint32_t a1,
+			   uint32_t a2)
+{
+	uint32_t words[4] = {dmn_scmi_header(proto, msg, 0, 5), a0, a1, a2};
+	uint8_t req[16], reply[64];
+	memcpy(req, words, 4 + 4 * n);
+	size_t len;
+	assert_int_equal(dmn_scmi_handle(w->srv, agent, req, 4 + 4 * n, reply,
+				     sizeof(reply), &len),
+			 0);
+	int32_t st;
+	memcpy(&st, reply + 4, 4);
+	return st;
+}
+
+/* Recipients are chosen when a notification is sent, not when the change
+ * happened (DESIGN §6: "notifications go to the agents that asked"; an
+ * agent that has turned them off has stopped asking): between a change and
+ * dmn_scmi_deliver, an agent that unsubscribes gets nothing, one that
+ * subscribes gets it, and the other kinds of a still-subscribed agent
+ * come as usual. */
+static void test_recipients_at_send(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.hyp, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+	/* the change: CX on and at 128, queued */
+	assert_int_equal(handle_only(&w, OSPM, PERF, 7, 2, P_CX, 128, 0), 0);
+	assert_int_equal(pstate(&w, CX), 128);
+	/* before the send: the guest turns level notifications off, the
+	 * OSPM turns them on */
+	assert_int_equal(handle_only(&w, GUEST, PERF, 0xA, 2, P_CX, 0, 0), 0);
+	assert_int_equal(handle_only(&w, OSPM, PERF, 0xA, 2, P_CX, 1, 0), 0);
+	expect_nothing(&w.guest);
+	assert_int_equal(dmn_scmi_deliver(w.srv), 3);
+	expect_note(&w.guest, POWER, 0, OSPM, CX, ON, 0);
+	expect_nothing(&w.guest);
+	expect_note(&w.hyp, PERF, 1, OSPM, P_CX, 128, 0);
+	expect_note(&w.ospm, PERF, 1, OSPM, P_CX, 128, 0);
+	/* an asynchronous change runs in dmn_scmi_deliver itself: the
+	 * guest, unsubscribed after it was accepted, hears nothing */
+	assert_int_equal(call(&w.guest, POWER, 6, 2, GDSC, 1, 0, NULL), 0);
+	assert_int_equal(handle_only(&w, HYP, POWER, 4, 3, 1, GDSC, ON), 0);
+	assert_int_equal(handle_only(&w, GUEST, POWER, 6, 2, GDSC, 0, 0), 0);
+	assert_int_equal(dmn_scmi_deliver(w.srv), 1); /* the delayed response */
+	assert_true(is_on(&w, GDSC));
+	expect_nothing(&w.guest);
+	world_fini(&w);
+}
+
 /* DESIGN §1 under SCMI: unsafe failures roll back and answer the mapped
  * status; safe ones answer SUCCESS and leave the domain where it was. */
 static void test_failures(void **state)
@@ -1031,6 +1086,7 @@ int main(void)
 	    cmocka_unit_test(test_async_and_notify),
 	    cmocka_unit_test(test_perf),
 	    cmocka_unit_test(test_perf_notify),
+	    cmocka_unit_test(test_recipients_at_send),
 	    cmocka_unit_test(test_failures),
 	    cmocka_unit_test(test_model_found),
 	    cmocka_unit_test(test_out_of_memory),
