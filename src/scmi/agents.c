@@ -39,7 +39,9 @@ static int fail(struct parser *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A decimal number filling the whole token, at most @max. */
+/* A decimal number filling the whole token, at most @max. Checked at
+ * every digit: with a 32-bit unsigned long, ten digits could wrap
+ * ("4294967297" read as 1). */
 static int number(const char *s, size_t len, unsigned long max,
 		  unsigned long *out)
 {
@@ -50,9 +52,9 @@ static int number(const char *s, size_t len, unsigned long max,
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
 		v = v * 10 + (unsigned long)(s[i] - '0');
+		if (v > max)
+			return -1;
 	}
-	if (v > max)
-		return -1;
 	*out = v;
 	return 0;
 }
