@@ -303,26 +303,44 @@ static int conn_read(struct server *s, struct conn *c)
 	return 0;
 }
 
+/* A socket left by a server that was killed: replace it. */
+static void unlink_socket(const char *path)
+{
+	struct stat st;
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
+		unlink(path);
+}
+
+/* The socket is bound under PATH~ and renamed to PATH once it listens, so
+ * a client that sees PATH can connect (DESIGN §6: clients find their
+ * socket by name, without reading the log); bound at PATH itself, it was
+ * refused between bind and listen. A path with no room for the '~' is
+ * bound directly. */
 static int open_socket(const char *path)
 {
 	struct sockaddr_un sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa.sun_path)) {
+	size_t len = strlen(path);
+	if (len >= sizeof(sa.sun_path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	strcpy(sa.sun_path, path);
-	struct stat st;
-	/* A socket left by a server that was killed: replace it. */
-	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
-		unlink(path);
+	int staged = len + 1 < sizeof(sa.sun_path);
+	memcpy(sa.sun_path, path, len);
+	if (staged)
+		sa.sun_path[len] = '~';
+	unlink_socket(path);
+	unlink_socket(sa.sun_path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 8)) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 8) ||
+	    (staged && rename(sa.sun_path, path))) {
 		int saved = errno;
 		close(fd);
+		if (staged)
+			unlink_socket(sa.sun_path);
 		errno = saved;
 		return -1;
 	}

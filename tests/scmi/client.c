@@ -73,6 +73,20 @@ void client_inproc_send(void *user, uint32_t agent, const void *msg, size_t len)
 	enqueue(inproc[agent], msg, len);
 }
 
+struct dmn_scmi_server *client_inproc_serve(struct dmn_scmi_config *cfg,
+					struct client *const *clients)
+{
+	struct dmn_scmi_server *srv;
+	cfg->send = client_inproc_send;
+	client_inproc_reset();
+	int err = dmn_scmi_server_create(cfg, &srv);
+	if (err)
+		die("dmn_scmi_server_create: %d", err);
+	for (unsigned i = 0; i < cfg->n_agents; i++)
+		client_inproc_init(clients[i], srv, cfg->agents[i].id);
+	return srv;
+}
+
 int client_connect(struct client *c, const char *path, uint32_t agent)
 {
 	memset(c, 0, sizeof(*c));

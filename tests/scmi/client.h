@@ -39,6 +39,12 @@ void client_inproc_send(void *user, uint32_t agent, const void *msg,
 			size_t len);
 void client_inproc_reset(void);
 
+/* In-process: create the server of @cfg with client_inproc_send as its
+ * send callback, and route agent i (cfg->agents[i]) to @clients[i]; aborts
+ * the test if creation fails. */
+struct dmn_scmi_server *client_inproc_serve(struct dmn_scmi_config *cfg,
+					struct client *const *clients);
+
 /* Socket: connect to PATH; returns 0 or -errno. */
 int client_connect(struct client *c, const char *path, uint32_t agent);
 void client_close(struct client *c);

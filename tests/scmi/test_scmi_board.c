@@ -499,13 +499,9 @@ static void inproc_open(const struct expect *e, struct inproc *w)
 				  .perf = w->map.perf,
 				  .n_perf = w->map.n_perf,
 				  .agents = agents,
-				  .n_agents = 3,
-				  .send = client_inproc_send};
-	client_inproc_reset();
-	assert_int_equal(dmn_scmi_server_create(&cfg, &w->srv), 0);
-	client_inproc_init(&w->ospm, w->srv, OSPM);
-	client_inproc_init(&w->hyp, w->srv, HYP);
-	client_inproc_init(&w->guest, w->srv, GUEST);
+				  .n_agents = 3};
+	struct client *const clients[3] = {&w->ospm, &w->hyp, &w->guest};
+	w->srv = client_inproc_serve(&cfg, clients);
 }
 
 static void inproc_close(struct inproc *w)

@@ -117,13 +117,9 @@ static void world_init(struct world *w, size_t max_msg)
 				  .n_perf = 2,
 				  .agents = agents,
 				  .n_agents = 3,
-				  .max_msg = max_msg,
-				  .send = client_inproc_send};
-	client_inproc_reset();
-	assert_int_equal(dmn_scmi_server_create(&cfg, &w->srv), 0);
-	client_inproc_init(&w->ospm, w->srv, OSPM);
-	client_inproc_init(&w->hyp, w->srv, HYP);
-	client_inproc_init(&w->guest, w->srv, GUEST);
+				  .max_msg = max_msg};
+	struct client *const clients[3] = {&w->ospm, &w->hyp, &w->guest};
+	w->srv = client_inproc_serve(&cfg, clients);
 }
 
 static void world_fini(struct world *w)
