@@ -23,8 +23,9 @@
  *    (parents first, devices' domains in attachment order, a domain's
  *    parents in link order), power off (children first), lower pstates
  *    (children first). Power-off and lowering walk as Linux's genpd does: a
- *    domain, then each parent it frees, depth first, in the order the links
- *    were added (child C with parents P then Q: C, P and what P frees, Q).
+ *    domain, then each parent it frees, depth first, power-off in the order
+ *    the links were added (child C with parents P then Q: C, P and what P
+ *    frees, Q), lowering in the reverse order (C, Q, P and what P frees).
  *    A rollback undoes in the reverse order of what it undoes. Each domain
  *    gets at most one pstate call per operation, and only if its level
  *    changes.

@@ -424,7 +424,11 @@ int dmn_opp_device_set_regulators(struct dmn_ctx *ctx, dmn_device_t dev,
  * core transaction), raise supplies (target up, or never set), clock,
  * lower supplies, lower votes. For a table rising monotonically that is
  * the order above; an entry raising one domain and lowering another is
- * never run above what its rails give it. The attachments written are
+ * never run above what its rails give it. Within a vote step the domains
+ * the entry's required OPPs vote on come in the order the entry lists
+ * them, raised in that order and lowered in the reverse (Linux's order;
+ * rate 0: the old entry's), before the device's other attachments. The
+ * attachments written are
  * those the old or the new entry drives (a required OPP or the helper's
  * pstate matched to them); others keep their direct dmn_vote() votes, and
  * every attachment of the device may take part. A rate that selects the

@@ -929,13 +929,15 @@ static void undo_inputs(struct dmn_ctx *ctx)
 	}
 }
 
-/* The order of phases C and D, children first, as Linux's genpd walks it:
- * a domain goes once every child in the operation has gone, and right after
- * it, depth first, each parent it freed, in the order the links were added
- * (C, then P and what P frees, then Q: DESIGN §1 "Order inside one
- * command"). Domains nothing below them holds start it, the last touched
- * first. */
-static void build_off_order(struct dmn_ctx *ctx)
+/* The order of phase C (@lowering false) or D, children first, as Linux's
+ * genpd walks it: a domain goes once every child in the operation has gone,
+ * and right after it, depth first, each parent it freed: powering off in
+ * the order the links were added (C, then P and what P frees, then Q:
+ * DESIGN §1 "Order inside one command"), lowering in the reverse order
+ * (C, Q, then P and what P frees), as genpd's pstate lowering walks a
+ * domain's parent links backwards. Domains nothing below them holds start
+ * it, the last touched first. */
+static void build_off_order(struct dmn_ctx *ctx, bool lowering)
 {
 	for (unsigned i = 0; i < ctx->n_order; i++)
 		ctx->order[i]->pending = 0;
@@ -958,10 +960,12 @@ static void build_off_order(struct dmn_ctx *ctx)
 		while (top) {
 			struct dmn_domain *d = stack[--top];
 			ctx->off_order[n++] = d;
-			/* Pushed last, the first link's parent comes next. */
-			for (unsigned p = d->n_parents; p > 0; p--) {
+			/* Pushed last, the first link's parent comes next
+			 * (lowering: the last link's). */
+			for (unsigned k = d->n_parents; k > 0; k--) {
+				unsigned p = lowering ? d->n_parents - k : k - 1;
 				struct dmn_domain *parent =
-					d->parents[p - 1]->parent;
+					d->parents[p]->parent;
 				if (--parent->pending == 0) {
 					parent->pending = ~0u;
 					stack[top++] = parent;
@@ -994,9 +998,9 @@ static void settle(struct dmn_ctx *ctx, bool rollback)
 	if (rollback)
 		for (unsigned i = 0; i < n; i++)
 			ctx->off_order[i] = ctx->order[n - 1 - i];
-	else
-		build_off_order(ctx);
 	for (unsigned phase = 0; phase < 2; phase++) {
+		if (!rollback)
+			build_off_order(ctx, phase);
 		for (unsigned i = 0; i < n; i++) {
 			struct dmn_domain *d = ctx->off_order[i];
 			if (phase) {

@@ -8,7 +8,10 @@
 static const char *const latency_props[3] = {
     "entry-latency-us", "exit-latency-us", "min-residency-us"};
 
-/* Turn idle-state node @node into board->idle_states[...] once. */
+/* Turn idle-state node @node into board->idle_states[...] once. 1: a
+ * state without its entry or exit latency, reported; Linux's genpd then
+ * fails to parse the referencing domain's whole list
+ * (of_genpd_parse_idle_states), so that domain gets none of its states. */
 static int idle_state_get(struct dmn_dt_loader *ld, int32_t from, int32_t node,
 			  int32_t *out)
 {
@@ -35,13 +38,28 @@ static int idle_state_get(struct dmn_dt_loader *ld, int32_t from, int32_t node,
 			   : DT_SKIP;
 	}
 	uint32_t v[3] = {0, 0, 0};
-	for (int i = 0; i < 3; i++)
-		if (dmn__dt_prop_u32(ld, node, latency_props[i], &v[i]) < 0)
+	for (int i = 0; i < 3; i++) {
+		int got = dmn__dt_prop_u32(ld, node, latency_props[i], &v[i]);
+		if (got < 0)
 			return DT_ERR(ld, -EINVAL, "prop-length", node,
 				      latency_props[i],
 				      "must be one 32-bit cell")
 				   ? -ENOMEM
 				   : DT_SKIP;
+		/* min-residency-us is optional (0), the latencies are not */
+		if (!got && i < 2) {
+			const char *p = dmn__dt_node_path(ld, from);
+			if (!p)
+				return -ENOMEM;
+			return DT_WARN(ld, "idle-state-latency", node,
+				       latency_props[i],
+				       "idle state has no %s: %s gets none of "
+				       "its domain-idle-states (as Linux's genpd)",
+				       latency_props[i], p)
+				   ? -ENOMEM
+				   : 1;
+		}
+	}
 	struct dmn_dt_board *b = ld->board;
 	struct dmn_dt_idle_state *s =
 	    dmn__dt_vec_push(ld->pool, (void **)&b->idle_states, &b->n_idle_states,
@@ -85,6 +103,7 @@ int dmn__dt_idle_refs_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t **
 	if (!out)
 		return -ENOMEM;
 	unsigned k = 0;
+	bool refused = false;
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t ph = dmn__dt_cell(v, i);
 		int32_t target = dmn__dt_phandle_node(ld, ph);
@@ -97,13 +116,18 @@ int dmn__dt_idle_refs_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t **
 				return -ENOMEM;
 			continue;
 		}
+		/* A disabled state is left out, as genpd does. */
+		if (!ld->nodes[target].own_enabled)
+			continue;
 		err = idle_state_get(ld, node, target, &out[k]);
 		if (err == -ENOMEM)
 			return err;
+		if (err == 1)
+			refused = true;
 		if (err == 0)
 			k++;
 	}
 	*states = out;
-	*n_states = k;
+	*n_states = refused ? 0 : k;
 	return 0;
 }

@@ -51,7 +51,7 @@ static enum dmn_dt_severity lint_severity(const struct dmn_dt_diag *d)
 {
 	static const char *const raised[] = {
 		"pd-dangling-phandle", "pd-not-provider", "pd-cells-mismatch",
-		"graph-cycle", "opp-required-no-level",
+		"graph-cycle", "opp-required-no-level", "idle-state-latency",
 	};
 	for (size_t i = 0; i < sizeof(raised) / sizeof(raised[0]); i++)
 		if (!strcmp(d->check, raised[i]))

@@ -228,17 +228,34 @@ static int reserve_move(struct dmn_ctx *ctx, struct dmn_device *pdev, unsigned n
 			4 * (n + links) + 8, sizeof(*ctx->undo));
 }
 
-/* Set the touched attachments to @levels (already rounded) as one core
- * transaction, as dmn_vote_many does. */
+/* The per-attachment arrays of one move, in one block: the new votes
+ * (@new_v where @new_d; rounded in place before anything changes), the
+ * votes now (@cur), the raised ones of step 1 (@up, first the scratch of
+ * the old entry's votes), the attachments vote_txn takes first, and which
+ * attachments the move touches. */
+struct move_plan {
+	uint32_t *new_v, *cur, *up, *order;
+	bool *new_d, *touch;
+	unsigned m; /* how many of @order move_planned filled */
+};
+
+/* Set the attachments @p touches to @levels (already rounded) as one core
+ * transaction, as dmn_vote_many does: first the @p->m of @p->order
+ * (move_planned), then the others in attachment order. The core raises in
+ * the order domains were touched and lowers in the reverse. */
 static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
-		    const bool *touch, const uint32_t *levels, unsigned n)
+		    const struct move_plan *p, const uint32_t *levels,
+		    unsigned n)
 {
+	unsigned m = p->m;
 	/* The operation's first error so far: dmn__txn_begin clears it. */
 	int first = ctx->op_error;
 	bool began = false; /* no transaction when no vote changes */
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned k = 0; k < m + n; k++) {
+		/* one taken first has its level: skipped below */
+		unsigned i = k < m ? p->order[k] : k - m;
 		struct dmn_attachment *a = dev_att(pdev, i);
-		if (!touch[i] || a->vote == levels[i])
+		if (!p->touch[i] || a->vote == levels[i])
 			continue;
 		if (!began)
 			dmn__txn_begin(ctx);
@@ -260,24 +277,16 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 	return err;
 }
 
-/* The per-attachment arrays of one move, in one block: the new votes
- * (@new_v where @new_d; rounded in place before anything changes), the
- * votes now (@cur), the raised ones of step 1 (@up, first the scratch of
- * the old entry's votes), and which attachments the move touches. */
-struct move_plan {
-	uint32_t *new_v, *cur, *up;
-	bool *new_d, *touch;
-};
-
 static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 {
-	char *block = dmn__alloc(ctx, n * (3 * sizeof(uint32_t) + 2) + 1);
+	char *block = dmn__alloc(ctx, n * (4 * sizeof(uint32_t) + 2) + 1);
 	if (!block)
 		return 0;
 	p->new_v = (uint32_t *)(void *)block;
 	p->cur = p->new_v + n;
 	p->up = p->cur + n;
-	p->new_d = (bool *)(p->up + n);
+	p->order = p->up + n;
+	p->new_d = (bool *)(p->order + n);
 	p->touch = p->new_d + n;
 	memset(p->new_d, 0, 2 * n);
 	return block;
@@ -304,18 +313,32 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	/* The new votes (new_d and touch start all false): the target's,
 	 * raised by the entry of its own rate and by an owner's own direct
 	 * votes, whatever its entry; what the old entry drives is touched. */
-	const struct dmn_opp_entry *raise[3] = {target, target ? own : 0, was_vote};
+	const struct dmn_opp_entry *raise[3] = {was_vote, target ? own : 0, target};
+	const struct dmn_opp_entry *last = 0;
 	for (unsigned k = 0; k < 3 && err >= 0; k++)
 		if (raise[k])
-			err = dmn__opp_entry_raise(ctx, raise[k], pdev,
-						   k < 2 ? p->new_v : p->up,
-						   k < 2 ? p->new_d : p->touch, n);
+			err = dmn__opp_entry_raise(ctx, last = raise[k], pdev,
+						   k ? p->new_v : p->up,
+						   k ? p->new_d : p->touch, n);
 	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++)
 		if (od->own_vote[i])
 			opp_raise_vote(p->new_v, p->new_d, i, od->own_vote[i]);
 	if (err < 0)
 		return err;
 	err = 0;
+	/* Linux sets an OPP's required OPPs in the order the entry lists
+	 * them going up, in the reverse going down (_set_required_opps):
+	 * vote_txn takes first the attachments they vote on, those of the
+	 * last entry matched above (the target; was_vote for none), each
+	 * once (the matching gives a domain one entry). A helper's entry is
+	 * not matched: its slots are stale, the order then immaterial, and
+	 * the bound check keeps them in range. */
+	const int *slot = ((struct dmn_opp_ctx *)ctx->opp)->req_slot;
+	unsigned m = 0, nr = last ? last->n_required : 0;
+	for (unsigned j = 0; j < nr && m < n; j++)
+		if ((unsigned)slot[j] < n)
+			p->order[m++] = (uint32_t)slot[j];
+	p->m = m;
 
 	/* Validate every vote before anything changes (-ENODEV, -ERANGE). */
 	for (unsigned i = 0; i < n && !err; i++) {
@@ -344,7 +367,7 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		return err;
 
 	od->busy = true;
-	err = vote_txn(ctx, pdev, p->touch, p->up, n); /* 1 */
+	err = vote_txn(ctx, pdev, p, p->up, n); /* 1 */
 	if (err) {
 		od->busy = false;
 		return err; /* the core transaction undid itself */
@@ -358,7 +381,7 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	if (run && run != was_run) {
 		err = dmn__opp_hw_move(ctx, od, run); /* 2, 3, 4 */
 		if (err) {
-			vote_txn(ctx, pdev, p->touch, p->cur, n);
+			vote_txn(ctx, pdev, p, p->cur, n);
 			od->busy = false;
 			return err;
 		}
@@ -368,7 +391,7 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	od->requested_hz = hz;
 	/* 5: a follower may move down with its domains from here on. */
 	od->busy = false;
-	int low = vote_txn(ctx, pdev, p->touch, p->new_v, n);
+	int low = vote_txn(ctx, pdev, p, p->new_v, n);
 	if (low) {
 		/* Cannot happen for memory (reserved above); if it does, the
 		 * votes simply stay higher: the safe direction. */

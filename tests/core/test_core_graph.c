@@ -69,7 +69,8 @@ static void rollback_keeps_shared_parent(void **state)
 }
 
 /* DESIGN §1 "Order inside one command": several parents power on and off
- * in the order their links were added, as Linux walks them. */
+ * in the order their links were added, as Linux walks them; pstates are
+ * lowered in the reverse order (genpd's _genpd_set_performance_state). */
 static void parents_in_link_order(void **state)
 {
 	T;
@@ -90,10 +91,11 @@ static void parents_in_link_order(void **state)
 	       FAKE_ON, c, 0);
 	CLEAR();
 	assert_int_equal(dmn_device_put(ctx, dev), 0);
-	/* C, then P and what P frees (PP), then Q. */
+	/* Off: C, then P and what P frees (PP), then Q. Lowering walks the
+	 * links backwards, as genpd does: C, Q, then P and PP. */
 	LOG_IS(FAKE_OFF, c, 0, FAKE_OFF, p, 0, FAKE_OFF, pp, 0, FAKE_OFF, q, 0,
-	       FAKE_PSTATE, c, 0, FAKE_PSTATE, p, 0, FAKE_PSTATE, pp, 0,
-	       FAKE_PSTATE, q, 0);
+	       FAKE_PSTATE, c, 0, FAKE_PSTATE, q, 0, FAKE_PSTATE, p, 0,
+	       FAKE_PSTATE, pp, 0);
 }
 
 /* Issue 22 item 3: -ENODEV depends only on whether a domain with a pstate

@@ -50,15 +50,17 @@ static void test_two_passes(void **state)
 	OK(dmn_device_get(w.ctx, venus));
 	dmn_sim_providers_clear_log(&w.sp);
 	OK(dmn_opp_set_rate(w.ctx, venus, 150));
-	/* One transaction raises both rails, then the clock moves. */
+	/* One transaction raises both rails, in the order the entry lists
+	 * its required OPPs (mx first, as Linux's _set_required_opps), then
+	 * the clock moves. */
 	const struct dmn_sim_providers *sp = &w.sp;
 	assert_int_equal(sp->n_log, 3);
 	assert_int_equal(sp->log[0].op, DMN_SIM_PROVIDERS_PSTATE);
-	assert_int_equal(sp->log[0].object, mmcx);
-	assert_int_equal(sp->log[0].value, 80);
+	assert_int_equal(sp->log[0].object, mx);
+	assert_int_equal(sp->log[0].value, 32);
 	assert_int_equal(sp->log[1].op, DMN_SIM_PROVIDERS_PSTATE);
-	assert_int_equal(sp->log[1].object, mx);
-	assert_int_equal(sp->log[1].value, 32);
+	assert_int_equal(sp->log[1].object, mmcx);
+	assert_int_equal(sp->log[1].value, 80);
 	assert_int_equal(sp->log[2].op, DMN_SIM_PROVIDERS_CLOCK);
 	assert_int_equal(dom_pstate(&w, gdsc), 80);
 	assert_int_equal(att_vote(&w, a_gdsc), 80);
