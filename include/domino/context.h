@@ -233,22 +233,33 @@ typedef void (*dmn_listener_fn)(void *user, struct dmn_ctx *ctx,
  * @lock:  locking hook; NULL create means pthread mutexes where the build
  *         has them, none otherwise
  * @now:   time source; NULL means CLOCK_MONOTONIC (hosted) or always 0.
- *         With NULL, pstate changes are time-stamped for the residency
- *         statistics with CLOCK_MONOTONIC_COARSE (where the system has
- *         it; one scheduler tick, as Linux's cpufreq time_in_state),
- *         which costs a memory read instead of a clock read on every
- *         vote that moves a level: each pstate's residency may be off by
- *         a tick, their sum is still the elapsed time exactly. Pass a
- *         time source (the simulator does) for exact residencies. It may
- *         be called from several threads at once (see dmn_lock_ops).
+ *         It may be called from several threads at once (see
+ *         dmn_lock_ops).
  * @now_user: passed to @now
+ * @flags: DMN_CFG_* bits; 0 for the defaults
+ *
+ * Pstate residency (dmn_domain_pstate_residency) is timed when the
+ * context has a time source (@now; the simulator passes one: exact
+ * residencies), or with DMN_CFG_TIME_PSTATES on the default clock: then
+ * pstate changes are time-stamped with CLOCK_MONOTONIC_COARSE (where the
+ * system has it; one scheduler tick, as Linux's cpufreq time_in_state),
+ * each level's time exact to a tick and their sum exactly the elapsed
+ * time. Otherwise it is not timed, as genpd keeps no pstate residency
+ * (and cpufreq none without CONFIG_CPU_FREQ_STAT): every level seen is
+ * still listed and every change counted, each level reads 0 ns, and a
+ * vote that moves a level reads no clock (even a coarse read is a third
+ * of the cost of a one-voter vote).
  */
 struct dmn_config {
 	struct dmn_alloc_ops alloc;
 	struct dmn_lock_ops lock;
 	dmn_time_fn now;
 	void *now_user;
+	unsigned flags;
 };
+
+/* dmn_config.flags: time pstate residency on the default clock. */
+#define DMN_CFG_TIME_PSTATES (1u << 0)
 
 /**
  * dmn_ctx_create - make a new, empty context
@@ -256,7 +267,8 @@ struct dmn_config {
  * @out: receives the context
  *
  * returns: 0, or
- *   -EINVAL if @out is NULL or @cfg has only one of alloc/free,
+ *   -EINVAL if @out is NULL, @cfg has only one of alloc/free, or
+ *           @cfg->flags has a bit not defined above,
  *   -ENOMEM if the allocation hook failed,
  *   a negative errno returned by the lock hook's create.
  * cost: O(1).

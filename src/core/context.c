@@ -105,7 +105,8 @@ static uint64_t default_now(void *user)
 #endif
 }
 
-/* The clock of pstate residency when the caller gave none: the monotonic
+/* The clock of pstate residency when the caller gave none and asked for
+ * it (DMN_CFG_TIME_PSTATES; without, none is read at all): the monotonic
  * clock's tick-granular variant, a memory read where CLOCK_MONOTONIC is a
  * counter read and scaling (~20-55 ns on a KVM guest): a vote that moves
  * a level would otherwise spend most of its time here. Linux's cpufreq
@@ -263,7 +264,8 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 		memset(&defaults, 0, sizeof(defaults));
 		cfg = &defaults;
 	}
-	if (!cfg->alloc.alloc != !cfg->alloc.free)
+	if (!cfg->alloc.alloc != !cfg->alloc.free ||
+	    (cfg->flags & ~DMN_CFG_TIME_PSTATES))
 		return -EINVAL;
 	struct dmn_alloc_ops alloc = dmn__alloc_ops_or_default(&cfg->alloc);
 	struct dmn_lock_ops lock = cfg->lock;
@@ -279,7 +281,9 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	ctx->alloc = alloc;
 	ctx->lock_ops = lock;
 	ctx->now = cfg->now ? cfg->now : default_now;
-	ctx->pstate_now = cfg->now ? cfg->now : default_pstate_now;
+	/* NULL: pstate residency is not timed (struct dmn_config). */
+	ctx->pstate_now = cfg->now ? cfg->now
+		: cfg->flags & DMN_CFG_TIME_PSTATES ? default_pstate_now : 0;
 	ctx->now_user = cfg->now ? cfg->now_user : 0;
 	/* The tables' other fields are the memset's zeros. */
 	ctx->domains.kind = HK_DOMAIN;

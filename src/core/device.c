@@ -431,23 +431,32 @@ SOLO_INLINE void solo_emit(bool heard, struct dmn_ctx *ctx,
  * the general path must take it (nothing changed, the shape no longer
  * taken as checked). O(1) on average (dmn__stats_slot) plus the
  * callback. @heard: whether to tell the listeners; a constant in each
- * copy, so that the one a driver's context runs has no event code. */
+ * copy, so that the one a driver's context runs has no event code.
+ * @alt: d->solo_alt is a level the statistics list (a checked shape):
+ * then a context whose pstates are untimed reads nothing of them for a
+ * vote between the pstate and that level. */
 SOLO_INLINE int solo_body(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			  uint32_t level, unsigned from, int *err,
-			  int *op_error, bool heard)
+			  int *op_error, bool heard, bool alt)
 {
 	struct dmn_domain *d = a->dom;
-	struct dmn_stats *s = &d->cold->stats;
-	unsigned to = from;
 	uint32_t old = d->pstate, old_vote = a->vote;
-	if (level != old)
-		to = dmn__stats_slot(s, level);
+	bool timed = ctx->pstate_now != 0, fresh = false;
+	unsigned to = from;
 	/* Vote 0 (the domain's input goes) and a level new to the
 	 * statistics without room for it and one more: the general path. */
-	if (!level ||
-	    (to == s->n_levels && s->n_levels + 2 > s->cap_levels)) {
+	if (!level) {
 		d->solo_epoch = 0;
 		return 0;
+	}
+	if (level != old && (timed || !alt || level != d->solo_alt)) {
+		struct dmn_stats *s = &d->cold->stats;
+		to = dmn__stats_slot(s, level);
+		fresh = to == s->n_levels;
+		if (fresh && s->n_levels + 2 > s->cap_levels) {
+			d->solo_epoch = 0;
+			return 0;
+		}
 	}
 	/* The domain's level is this vote: the histogram's one bin moves in
 	 * place, as swap_input does. */
@@ -476,18 +485,24 @@ SOLO_INLINE int solo_body(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		a->vote = old_vote;
 		return 1;
 	}
-	/* dmn__stats_pstate with the two slots found. */
-	uint64_t now = ctx->pstate_now(ctx->now_user);
-	uint64_t span = now > s->pstate_since ? now - s->pstate_since : 0;
-	s->pstate_since += span;
-	s->levels[from].ns += span;
+	/* dmn__stats_pstate with the two slots found (untimed: no clock,
+	 * and no slot but a new level's). */
+	struct dmn_stats *s = &d->cold->stats;
+	if (timed) {
+		uint64_t now = ctx->pstate_now(ctx->now_user);
+		uint64_t span =
+		    now > s->pstate_since ? now - s->pstate_since : 0;
+		s->pstate_since += span;
+		s->levels[from].ns += span;
+		d->solo_slot = to;
+	}
 	s->pstate_transitions++;
-	if (to == s->n_levels) {
+	if (fresh) {
 		s->levels[to].level = level;
 		s->levels[to].ns = 0;
 		s->n_levels++;
 	}
-	d->solo_slot = to;
+	d->solo_alt = old;
 	d->pstate = level;
 	solo_emit(heard, ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old,
 		  level);
@@ -501,15 +516,23 @@ SOLO_OUTLINE int vote_solo_checked(struct dmn_ctx *ctx,
 {
 	struct dmn_domain *d = a->dom;
 	unsigned from;
+	bool alt = false;
 	if (shared && d->solo_epoch == ctx->shape_epoch) {
 		from = d->solo_slot;
+		alt = true;
 	} else if (!level || !solo_shape(ctx, a, d, &from)) {
 		return 0;
-	} else if (shared) {
+	} else if (shared && !ctx->n_listeners && !ctx->internal_listeners) {
+		/* Cached only with no listener: listeners, like attachments
+		 * and links, change only in exclusive calls, so a match of
+		 * the epoch in vote_striped says all of solo_shape's and
+		 * that no event is to be built. */
 		d->solo_epoch = ctx->shape_epoch;
 		d->solo_slot = from;
+		d->solo_alt = d->pstate;
+		alt = true;
 	}
-	return solo_body(ctx, a, level, from, err, op_error, true);
+	return solo_body(ctx, a, level, from, err, op_error, true, alt);
 }
 
 /* The one-voter path: 1 if it handled @a's vote (solo_body), 0 if the
@@ -517,18 +540,30 @@ SOLO_OUTLINE int vote_solo_checked(struct dmn_ctx *ctx,
  * (@shared) the shape is checked once per exclusive call
  * (ctx->shape_epoch, which dmn__lock counts): between two, only votes on
  * this attachment's stripe change the domain, and they come here (which
- * keeps the shape and d->solo_slot) or, when this says no, to the chain
- * path, which may change it: the check is dropped first (solo_body).
- * Alone in the context, the whole check every time. */
+ * keeps the shape, d->solo_slot and d->solo_alt) or, when this says no,
+ * to the chain path, which may change it: the check is dropped first
+ * (solo_body). Alone in the context, the whole check every time. */
 SOLO_INLINE int vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			  uint32_t level, int *err, int *op_error, bool shared)
 {
-	if (shared && a->dom->solo_epoch == ctx->shape_epoch &&
-	    !ctx->n_listeners)
+	if (shared && a->dom->solo_epoch == ctx->shape_epoch)
 		return solo_body(ctx, a, level, a->dom->solo_slot, err,
-				 op_error, false);
+				 op_error, false, true);
 	return vote_solo_checked(ctx, a, level, err, op_error, shared);
 }
+
+#if DMN_STRIPED
+void dmn__shape_epoch_wrap(struct dmn_ctx *ctx)
+{
+	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
+	     h = dmn__handle_next(&ctx->domains, h)) {
+		struct dmn_domain *d = dmn__handle_lookup(&ctx->domains, h);
+		if (d)
+			d->solo_epoch = 0;
+	}
+	ctx->shape_epoch = 1;
+}
+#endif
 #endif
 
 /* dmn_vote's work once the level differs: out of line, so that the common
@@ -581,7 +616,9 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
  * lock from its published word (handle.h, struct handle_pub),
  * dmn_last_error() is 0 already, and no link moved above a non-zero vote
  * (ctx->relinked, read as last_error): then dmn_vote has nothing to do and
- * nothing to record. Correct under concurrent writers because
+ * nothing to record. The block and the word it read are left in *@seen
+ * and *@word (untouched if @att names no slot of it), for the publish
+ * that follows a change. Correct under concurrent writers because
  * - every word is one atomic load or store, of the slot's generation,
  *   liveness and vote together: a handle whose slot was released or
  *   reused since fails the compare (as the handle lookup would);
@@ -598,28 +635,30 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
  *   committed votes when the table grew, during the reader's call.
  * 0 means "take the locked path", never an error. */
 static inline int vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
-				  uint32_t level)
+				  uint32_t level, const struct handle_pub **seen,
+				  uint64_t **word)
 {
 	unsigned seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
 	const struct handle_pub *p =
 		__atomic_load_n(&ctx->attachments.pub, __ATOMIC_ACQUIRE);
 	uint32_t slot = att & HANDLE_SLOT_MASK;
-	if ((seq & 1u) || !p || (att >> 30) != HK_ATTACH || !slot ||
-	    slot > p->cap)
+	if (!p || (att >> 30) != HK_ATTACH || !slot || slot > p->cap)
 		return 0;
-	uint64_t w = __atomic_load_n(dmn__pub_word(p, slot - 1),
-				     __ATOMIC_RELAXED);
+	*seen = p;
+	*word = dmn__pub_word(p, slot - 1);
+	/* A vote that changes something (half of every pair) leaves here,
+	 * with the word for the publish to come (see vote_striped). */
+	if ((seq & 1u) || __atomic_load_n(*word, __ATOMIC_RELAXED) !=
+				   dmn__pub_value(att, level))
+		return 0;
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	/* ctx->relinked last, and only for an unchanged non-zero vote (a
-	 * changed one, half of every pair, does not read it): it is set
-	 * by exclusive calls and never cleared, so a read after the
+	/* ctx->relinked last, and only for an unchanged non-zero vote: it is
+	 * set by exclusive calls and never cleared, so a read after the
 	 * sequence's acquire load sees every store an earlier exclusive
 	 * call made, and a later one only sends this call the locked way. */
 	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
 	       !last &&
-	       w == (((uint64_t)((att >> 20) & HANDLE_GEN_MASK) << 33 |
-		      HANDLE_PUB_LIVE | level)) &&
 	       !(level && __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED));
 }
 
@@ -639,7 +678,9 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 		*err = dmn__fast_enter(ctx, 0, &h);
 		return 1;
 	}
-	if (vote_published(ctx, att, level)) {
+	uint64_t *word = 0;
+	const struct handle_pub *seen = 0;
+	if (vote_published(ctx, att, level, &seen, &word)) {
 		*err = 0;
 		return 1;
 	}
@@ -655,8 +696,18 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 #if DMN_FAST_PATHS
 		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
-		handled = !ctx->internal_listeners && vote_solo_maybe(a) &&
-			  vote_solo(ctx, a, level, err, &op_error, true);
+		struct dmn_domain *d = a->dom;
+		/* A one-voter rail whose shape was checked since the last
+		 * exclusive call, with no listener (vote_solo_checked): the
+		 * one test of the common case. */
+		if (d->solo_epoch == ctx->shape_epoch)
+			handled = solo_body(ctx, a, level, d->solo_slot, err,
+					    &op_error, false, true);
+		else
+			handled = !ctx->internal_listeners &&
+				  vote_solo_maybe(a) &&
+				  vote_solo_checked(ctx, a, level, err,
+						    &op_error, true);
 #if DMN_CHECKS
 		/* The domain is this stripe's alone: as vote_changed. */
 		if (handled)
@@ -666,7 +717,15 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 			  (!ctx->internal_listeners &&
 			   dmn__txn_vote_chain(ctx, a, level, err, &op_error,
 					       true));
-		if (handled) /* final: the chain path is done with it */
+		/* Final: the chain path is done with it. The word found
+		 * above, unless an exclusive call replaced its block since
+		 * (holding a stripe, none can now): stored to at an address
+		 * known from the start, which the next vote's load of it
+		 * must not be guessed past (a slower vote otherwise). */
+		if (handled && word && ctx->attachments.pub == seen)
+			__atomic_store_n(word, dmn__pub_value(att, a->vote),
+					 __ATOMIC_RELAXED);
+		else if (handled)
 			dmn__handle_publish(&ctx->attachments, att, a->vote);
 		dmn__fast_pop(&h);
 #else

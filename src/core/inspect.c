@@ -303,9 +303,11 @@ int dmn_domain_pstate_residency(struct dmn_ctx *ctx, dmn_domain_t dom,
 		*level = st->levels[i].level;
 		*time_ns = st->levels[i].ns;
 		/* The levels are distinct and hold the pstate (every change
-		 * of it is recorded), so slot i is open iff it holds it. */
+		 * of it is recorded), so slot i is open iff it holds it;
+		 * untimed, none is. */
 		uint64_t now = dmn_now(ctx);
-		if (st->levels[i].level == d->pstate && now > st->pstate_since)
+		if (ctx->pstate_now && st->levels[i].level == d->pstate &&
+		    now > st->pstate_since)
 			*time_ns += now - st->pstate_since;
 	}
 	dmn__unlock(ctx);

@@ -188,9 +188,13 @@ struct dmn_domain {
 	/* The one-voter path's shape, checked once (device.c vote_solo):
 	 * valid while solo_epoch is the striped context's shape_epoch (no
 	 * exclusive call since), then solo_slot is the statistics slot of
-	 * pstate. In the hole after n_children, and 8 bytes more. */
+	 * pstate and solo_alt a level the statistics list (the pstate
+	 * before: a vote toggling between two levels finds both without
+	 * reading the statistics). In the hole after n_children, and 8
+	 * bytes more. */
 	unsigned solo_slot;
-	uint64_t solo_epoch;
+	uint32_t solo_epoch;
+	uint32_t solo_alt;
 #endif
 	struct dmn_link **parents;
 	struct dmn_link **children;
@@ -342,7 +346,7 @@ struct dmn_ctx {
 	struct dmn_lock_ops lock_ops;
 	void *lock;
 	dmn_time_fn now;
-	dmn_time_fn pstate_now; /* now, or a coarse default (context.c) */
+	dmn_time_fn pstate_now; /* now, a coarse default, or NULL: untimed (context.c) */
 	void *now_user;
 
 	struct dmn_listener {
@@ -424,12 +428,14 @@ struct dmn_ctx {
 	 * published vote only if this was even and the same around its
 	 * read (a sequence lock; device.c vote_published). */
 	unsigned excl_seq;
-	/* Exclusive calls on a striped context so far (dmn__lock; never
-	 * wraps): a domain whose one-voter shape was checked at this count
-	 * has not changed since but for votes on its stripe (struct
-	 * dmn_domain, solo_epoch). Written with every stripe held. */
+	/* Exclusive calls on a striped context so far (dmn__lock), 1 to
+	 * 2^32 - 1 (at the wrap every domain's check is dropped:
+	 * dmn__shape_epoch_wrap): a domain whose one-voter shape was
+	 * checked at this count has not changed since but for votes on its
+	 * stripe (struct dmn_domain, solo_epoch; 0 there: not checked).
+	 * Written with every stripe held. */
 #if DMN_FAST_PATHS
-	uint64_t shape_epoch;
+	uint32_t shape_epoch;
 #endif
 	/* Non-zero once a link was added or removed above a device holding
 	 * a non-zero vote (domain.c): that vote may now reach no callback
@@ -558,6 +564,11 @@ struct dmn_stripe {
 DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx) DMN_MUST_CHECK;
 DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx);
 /* Whether this thread is inside @ctx already (exclusive or fast). */
+#if DMN_FAST_PATHS && DMN_STRIPED
+/* ctx->shape_epoch wrapped to 0: every domain's one-voter check is
+ * dropped and the count starts again at 1 (device.c). */
+void dmn__shape_epoch_wrap(struct dmn_ctx *ctx);
+#endif
 DMN_HOT_LOCK int dmn__reentered(const struct dmn_ctx *ctx);
 #if DMN_DEFINE_LOCK
 DMN_HOT_LOCK int dmn__reentered(const struct dmn_ctx *ctx)
@@ -593,7 +604,8 @@ DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 		for (unsigned i = 0; i < DMN_STRIPES; i++)
 			pthread_mutex_lock(&ctx->stripes[i].m);
 #if DMN_FAST_PATHS
-		ctx->shape_epoch++;
+		if (!++ctx->shape_epoch)
+			dmn__shape_epoch_wrap(ctx);
 #endif
 		/* Odd, before anything this call writes (the fence). */
 		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
@@ -706,15 +718,20 @@ static inline uint64_t *dmn__pub_word(const struct handle_pub *p,
 		     (slot + 1u) / DMN_STRIPES];
 }
 
+/* The word that says handle @h is live and its vote is @vote. */
+static inline uint64_t dmn__pub_value(uint32_t h, uint32_t vote)
+{
+	return ((uint64_t)((h >> 20) & HANDLE_GEN_MASK) << 33) |
+	       HANDLE_PUB_LIVE | vote;
+}
 static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
 				       uint32_t vote)
 {
 	if (!t->pub)
 		return;
 	uint32_t slot = (h & HANDLE_SLOT_MASK) - 1u;
-	uint64_t w = ((uint64_t)((h >> 20) & HANDLE_GEN_MASK) << 33) |
-		     HANDLE_PUB_LIVE | vote;
-	__atomic_store_n(dmn__pub_word(t->pub, slot), w, __ATOMIC_RELAXED);
+	__atomic_store_n(dmn__pub_word(t->pub, slot), dmn__pub_value(h, vote),
+			 __ATOMIC_RELAXED);
 }
 
 /* dmn_last_error() from a fast path: fast paths on other stripes write it

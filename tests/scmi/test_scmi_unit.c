@@ -72,7 +72,7 @@ static void ctx_free(void *user, void *ptr)
 static void world_init(struct world *w, size_t max_msg)
 {
 	memset(w, 0, sizeof(*w));
-	struct dmn_config dc = {{ctx_alloc, ctx_free, NULL}, {0}, NULL, NULL};
+	struct dmn_config dc = {.alloc = {ctx_alloc, ctx_free, NULL}};
 	fail_alloc = 0;
 	assert_int_equal(dmn_ctx_create(&dc, &w->ctx), 0);
 	dmn_sim_providers_init(&w->sp, w->ctx, NULL, 0);

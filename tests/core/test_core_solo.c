@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one-voter rail's vote (issue 21, src/core/device.c solo_body) and
+ * pstate residency (struct dmn_config):
+ * - a context without a time source does not time pstates (no clock read
+ *   on the vote), still lists every level and counts every change;
+ *   DMN_CFG_TIME_PSTATES or a time source times them; unknown flag bits
+ *   are refused;
+ * - the cached one-voter shape survives a vote toggling between two
+ *   levels (solo_alt) and never outlives the epoch's wrap to 0
+ *   (dmn__shape_epoch_wrap): a domain checked at epoch 1 long ago must
+ *   not pass for checked when the count comes round to 1 again.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include <domino/context.h>
+#include <domino/domain.h>
+#include <domino/idle.h>
+
+#include "core/internal.h"
+
+static unsigned calls;
+static uint32_t last_level;
+
+static int record_pstate(void *user, dmn_domain_t dom, uint32_t level)
+{
+	(void)user;
+	(void)dom;
+	calls++;
+	last_level = level;
+	return 0;
+}
+
+static const struct dmn_domain_ops ops = {
+	.set_performance_state = record_pstate,
+};
+
+struct rail {
+	struct dmn_ctx *ctx;
+	dmn_domain_t dom;
+	dmn_device_t dev;
+	dmn_attach_t att;
+};
+
+static void rail_make(struct rail *r, const struct dmn_config *cfg)
+{
+	assert_int_equal(dmn_ctx_create(cfg, &r->ctx), 0);
+	struct dmn_domain_desc desc = {.name = "rail", .ops = &ops};
+	assert_int_equal(dmn_domain_create(r->ctx, &desc, &r->dom), 0);
+	assert_int_equal(dmn_device_create(r->ctx, "dev", &r->dev), 0);
+	assert_int_equal(dmn_attach(r->ctx, r->dev, r->dom, &r->att), 0);
+	assert_int_equal(dmn_device_get(r->ctx, r->dev), 0);
+	calls = 0;
+}
+
+static uint64_t level_ns(struct rail *r, uint32_t want, unsigned *found)
+{
+	struct dmn_domain_stats st;
+	assert_int_equal(dmn_domain_stats(r->ctx, r->dom, &st), 0);
+	for (unsigned i = 0; i < st.n_pstates; i++) {
+		uint32_t level;
+		uint64_t ns;
+		assert_int_equal(
+		    dmn_domain_pstate_residency(r->ctx, r->dom, i, &level, &ns),
+		    0);
+		if (level == want) {
+			*found = 1;
+			return ns;
+		}
+	}
+	*found = 0;
+	return 0;
+}
+
+static uint64_t fake_now_ns;
+static uint64_t fake_now(void *user)
+{
+	(void)user;
+	return fake_now_ns;
+}
+
+/* No time source: levels listed and changes counted, no time. */
+static void untimed_by_default(void **state)
+{
+	(void)state;
+	struct rail r;
+	rail_make(&r, NULL);
+	for (unsigned i = 0; i < 50; i++) {
+		assert_int_equal(dmn_vote(r.ctx, r.att, 20), 0);
+		assert_int_equal(dmn_vote(r.ctx, r.att, 10), 0);
+	}
+	assert_int_equal(dmn_vote(r.ctx, r.att, 30), 0);
+	/* Ticks of any coarse clock pass: a timed level would show them. */
+	uint64_t start = dmn_now(r.ctx);
+	while (dmn_now(r.ctx) - start < 20000000u)
+		;
+	struct dmn_domain_stats st;
+	assert_int_equal(dmn_domain_stats(r.ctx, r.dom, &st), 0);
+	assert_int_equal(st.n_pstates, 4); /* 0, 20, 10, 30: first seen */
+	assert_int_equal(st.pstate_transitions, 101);
+	for (unsigned i = 0; i < st.n_pstates; i++) {
+		uint32_t level;
+		uint64_t ns = 1;
+		assert_int_equal(
+		    dmn_domain_pstate_residency(r.ctx, r.dom, i, &level, &ns), 0);
+		assert_int_equal(ns, 0);
+	}
+	assert_int_equal(calls, 101);
+	assert_int_equal(last_level, 30);
+	dmn_ctx_destroy(r.ctx);
+}
+
+/* A time source times every level exactly, the toggling ones included. */
+static void timed_with_a_time_source(void **state)
+{
+	(void)state;
+	struct dmn_config cfg = {.now = fake_now};
+	struct rail r;
+	fake_now_ns = 1000;
+	rail_make(&r, &cfg);
+	assert_int_equal(dmn_vote(r.ctx, r.att, 10), 0); /* 0 for 0 ns */
+	for (unsigned i = 0; i < 10; i++) {
+		fake_now_ns += 5; /* at 10 */
+		assert_int_equal(dmn_vote(r.ctx, r.att, 20), 0);
+		fake_now_ns += 7; /* at 20 */
+		assert_int_equal(dmn_vote(r.ctx, r.att, 10), 0);
+	}
+	fake_now_ns += 3;
+	unsigned found;
+	assert_int_equal(level_ns(&r, 10, &found), 53);
+	assert_true(found);
+	assert_int_equal(level_ns(&r, 20, &found), 70);
+	assert_true(found);
+	dmn_ctx_destroy(r.ctx);
+}
+
+/* DMN_CFG_TIME_PSTATES on the default clock: the sum is the elapsed
+ * time (each level to a tick); unknown bits are refused. */
+static void flag_times_the_default_clock(void **state)
+{
+	(void)state;
+	struct dmn_ctx *ctx = (struct dmn_ctx *)1;
+	struct dmn_config bad = {.flags = 2};
+	assert_int_equal(dmn_ctx_create(&bad, &ctx), -EINVAL);
+	assert_null(ctx);
+	struct dmn_config cfg = {.flags = DMN_CFG_TIME_PSTATES};
+	struct rail r;
+	rail_make(&r, &cfg);
+	assert_int_equal(dmn_vote(r.ctx, r.att, 10), 0);
+	uint64_t start = dmn_now(r.ctx);
+	/* Long enough for the coarse clock to tick several times. */
+	while (dmn_now(r.ctx) - start < 50000000u) {
+		assert_int_equal(dmn_vote(r.ctx, r.att, 20), 0);
+		assert_int_equal(dmn_vote(r.ctx, r.att, 10), 0);
+	}
+	struct dmn_domain_stats st;
+	assert_int_equal(dmn_domain_stats(r.ctx, r.dom, &st), 0);
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < st.n_pstates; i++) {
+		uint32_t level;
+		uint64_t ns;
+		assert_int_equal(
+		    dmn_domain_pstate_residency(r.ctx, r.dom, i, &level, &ns), 0);
+		sum += ns;
+	}
+	uint64_t elapsed = dmn_now(r.ctx) - st.created_ns;
+	assert_true(sum > 0);
+	assert_true(sum <= elapsed + 1000000u);
+	dmn_ctx_destroy(r.ctx);
+}
+
+#if DMN_FAST_PATHS && DMN_STRIPED
+/* A domain whose shape was checked at epoch 1, then 2^32 - 3 exclusive
+ * calls later (set here): three more calls (a device, an attachment of
+ * it to the domain, its get) wrap the count, every check is dropped and
+ * the count starts at 1; one more (an info) makes it 2. Without the
+ * drop the count would be 1 then, the domain's old check would match,
+ * and the first device's vote of 5 would pass for a one-voter rail's
+ * (the pstate set to 5, under the second device's 30). */
+static void epoch_wrap_drops_every_check(void **state)
+{
+	(void)state;
+	struct rail r;
+	rail_make(&r, NULL);
+	assert_non_null(r.ctx->stripes);
+	/* Twice: the first time each level is new and takes the general
+	 * path, which makes room for it in the statistics. */
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(dmn_vote(r.ctx, r.att, 20), 0);
+		assert_int_equal(dmn_vote(r.ctx, r.att, 10), 0);
+	}
+	struct dmn_domain *d = dmn__handle_lookup(&r.ctx->domains, r.dom);
+	assert_non_null(d);
+	assert_int_equal(d->solo_epoch, r.ctx->shape_epoch); /* checked */
+	d->solo_epoch = 1;
+	r.ctx->shape_epoch = UINT32_MAX - 2u;
+	dmn_device_t dev2;
+	dmn_attach_t att2;
+	assert_int_equal(dmn_device_create(r.ctx, "dev2", &dev2), 0);
+	assert_int_equal(dmn_attach(r.ctx, dev2, r.dom, &att2), 0);
+	assert_int_equal(dmn_device_get(r.ctx, dev2), 0);
+	assert_int_equal(r.ctx->shape_epoch, 1u);
+	assert_int_equal(d->solo_epoch, 0u);
+	assert_int_equal(dmn_vote(r.ctx, att2, 30), 0);
+	struct dmn_domain_info info;
+	assert_int_equal(dmn_domain_info(r.ctx, r.dom, &info), 0);
+	assert_int_equal(dmn_vote(r.ctx, r.att, 5), 0);
+	assert_int_equal(dmn_domain_info(r.ctx, r.dom, &info), 0);
+	assert_int_equal(info.pstate, 30);
+	assert_int_equal(info.target_pstate, 30);
+	assert_int_equal(last_level, 30);
+	dmn_ctx_destroy(r.ctx);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(untimed_by_default),
+		cmocka_unit_test(timed_with_a_time_source),
+		cmocka_unit_test(flag_times_the_default_clock),
+#if DMN_FAST_PATHS && DMN_STRIPED
+		cmocka_unit_test(epoch_wrap_drops_every_check),
+#endif
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
