@@ -248,7 +248,10 @@ typedef void (*dmn_listener_fn)(void *user, struct dmn_ctx *ctx,
  * (and cpufreq none without CONFIG_CPU_FREQ_STAT): every level seen is
  * still listed and every change counted, each level reads 0 ns, and a
  * vote that moves a level reads no clock (even a coarse read is a third
- * of the cost of a one-voter vote).
+ * of the cost of a one-voter vote). A firmware build (DMN_FIRMWARE)
+ * always calls its clock on a pstate change: its default one reads 0
+ * where the system has no clock_gettime, so each level reads 0 ns there
+ * too, and @flags changes nothing.
  */
 struct dmn_config {
 	struct dmn_alloc_ops alloc;

@@ -113,7 +113,9 @@ static uint64_t default_now(void *user)
  * and devfreq time their time_in_state in jiffies the same way; genpd
  * keeps no pstate residency at all. Same epoch as default_now, so the
  * residencies still add up to the elapsed time exactly (stats.c). */
-#if defined(DMN_HAVE_CLOCK_GETTIME) && defined(CLOCK_MONOTONIC_COARSE)
+#if defined(DMN_FIRMWARE)
+/* (not used: see dmn_ctx_create) */
+#elif defined(DMN_HAVE_CLOCK_GETTIME) && defined(CLOCK_MONOTONIC_COARSE)
 static uint64_t default_pstate_now(void *user)
 {
 	(void)user;
@@ -282,8 +284,12 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	ctx->lock_ops = lock;
 	ctx->now = cfg->now ? cfg->now : default_now;
 	/* NULL: pstate residency is not timed (struct dmn_config). */
+#ifdef DMN_FIRMWARE
+	ctx->pstate_now = cfg->now ? cfg->now : default_now;
+#else
 	ctx->pstate_now = cfg->now ? cfg->now
 		: cfg->flags & DMN_CFG_TIME_PSTATES ? default_pstate_now : 0;
+#endif
 	ctx->now_user = cfg->now ? cfg->now_user : 0;
 	/* The tables' other fields are the memset's zeros. */
 	ctx->domains.kind = HK_DOMAIN;

@@ -306,7 +306,7 @@ int dmn_domain_pstate_residency(struct dmn_ctx *ctx, dmn_domain_t dom,
 		 * of it is recorded), so slot i is open iff it holds it;
 		 * untimed, none is. */
 		uint64_t now = dmn_now(ctx);
-		if (ctx->pstate_now && st->levels[i].level == d->pstate &&
+		if (dmn__pstate_timed(ctx) && st->levels[i].level == d->pstate &&
 		    now > st->pstate_since)
 			*time_ns += now - st->pstate_since;
 	}

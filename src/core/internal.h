@@ -224,6 +224,16 @@ struct dmn_domain {
 /* Every field of a domain without its cold part: zero. Not const, so it is
  * zero-filled storage rather than read-only data; nothing writes it. */
 extern struct dmn_domain_cold dmn__cold_none;
+/* Whether @ctx times pstate residency (struct dmn_config). A firmware
+ * build calls its pstate clock every time: without a time source that
+ * is default_now, which reads 0 without clock_gettime, so each level
+ * reads 0 ns there as untimed, and the test costs no flash. */
+#ifdef DMN_FIRMWARE
+#define dmn__pstate_timed(ctx) ((void)(ctx), 1)
+#else
+#define dmn__pstate_timed(ctx) ((ctx)->pstate_now != 0)
+#endif
+
 /* @d's cold part to read: its own, or dmn__cold_none (all zero). */
 static inline const struct dmn_domain_cold *dom_cold(const struct dmn_domain *d)
 {
@@ -346,7 +356,8 @@ struct dmn_ctx {
 	struct dmn_lock_ops lock_ops;
 	void *lock;
 	dmn_time_fn now;
-	dmn_time_fn pstate_now; /* now, a coarse default, or NULL: untimed (context.c) */
+	dmn_time_fn pstate_now; /* now, a coarse default, or NULL: untimed
+				 * (context.c, dmn__pstate_timed) */
 	void *now_user;
 
 	struct dmn_listener {

@@ -249,7 +249,7 @@ void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_l
 	 * last pstate_since - created and, with the open one read on
 	 * dmn_now, to the elapsed time exactly. Untimed (no pstate
 	 * clock, struct dmn_config): every slot stays at 0 ns. */
-	if (ctx->pstate_now)
+	if (dmn__pstate_timed(ctx))
 		stats_account_pstate(d, ctx->pstate_now(ctx->now_user));
 	d->cold->stats.pstate_transitions++;
 	level_slot(&d->cold->stats, new_level);
