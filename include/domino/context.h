@@ -271,7 +271,8 @@ struct dmn_config {
  *
  * returns: 0, or
  *   -EINVAL if @out is NULL, @cfg has only one of alloc/free, or
- *           @cfg->flags has a bit not defined above,
+ *           @cfg->flags has a bit not defined above (a firmware build
+ *           ignores @cfg->flags),
  *   -ENOMEM if the allocation hook failed,
  *   a negative errno returned by the lock hook's create.
  * cost: O(1).

@@ -266,9 +266,12 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 		memset(&defaults, 0, sizeof(defaults));
 		cfg = &defaults;
 	}
-	if (!cfg->alloc.alloc != !cfg->alloc.free ||
-	    (cfg->flags & ~DMN_CFG_TIME_PSTATES))
+	if (!cfg->alloc.alloc != !cfg->alloc.free)
 		return -EINVAL;
+#ifndef DMN_FIRMWARE
+	if (cfg->flags & ~DMN_CFG_TIME_PSTATES) /* firmware: ignored */
+		return -EINVAL;
+#endif
 	struct dmn_alloc_ops alloc = dmn__alloc_ops_or_default(&cfg->alloc);
 	struct dmn_lock_ops lock = cfg->lock;
 	if (!lock.create)
