@@ -158,8 +158,9 @@ static dmn_opp_table_t level_table(struct dmn_ctx *ctx, const char *name,
 
 int main(void)
 {
-	struct dmn_config cfg = {{count_alloc, count_free, 0},
-				 dmn_lock_none, fake_now, 0};
+	struct dmn_config cfg = {.alloc = {count_alloc, count_free, 0},
+				 .lock = dmn_lock_none,
+				 .now = fake_now};
 	struct dmn_ctx *ctx = 0;
 	CHECK(dmn_ctx_create(&cfg, &ctx) == 0);
 	if (!ctx) {
