@@ -202,6 +202,11 @@ static void blobs(void)
 	patched("struct-size-huge.dtb", HDR_SIZE_STRUCT, 0x7ffffff0);
 	patched("strings-offset-outside.dtb", HDR_OFF_STRINGS, (uint32_t)base_len + 64);
 	patched("rsvmap-misaligned.dtb", HDR_OFF_RSVMAP, get32(base, HDR_OFF_RSVMAP) + 1);
+	/* fdt_check_full lets the blocks overlap: property names read out of
+	 * the structure block's tags loaded an empty board (exit 0) */
+	patched("strings-in-struct.dtb", HDR_OFF_STRINGS, get32(base, HDR_OFF_STRUCT));
+	patched("strings-overlap-struct-end.dtb", HDR_OFF_STRINGS,
+		get32(base, HDR_OFF_STRUCT) + get32(base, HDR_SIZE_STRUCT) - 4);
 	/* libfdt 1.6.1's fdt_check_full dereferences NULL on version 3;
 	 * found by fuzz_dt_load */
 	{
