@@ -541,6 +541,28 @@ static void scmi_escapes(void)
 	write_file("agents-escapes.txt", agents, sizeof(agents) - 1);
 }
 
+/* Two sibling providers named pd and two sibling devices named dev@1,
+ * each device on its own pd (dtc refuses same-named siblings; a written
+ * blob need not): the second of each cannot be told by its path. */
+static void duplicate_siblings(void)
+{
+	struct fdt_writer w = {0};
+	fdt_begin(&w, "");
+	for (uint32_t k = 1; k <= 2; k++) {
+		fdt_begin(&w, "pd");
+		fdt_cell(&w, "#power-domain-cells", 0);
+		fdt_cell(&w, "phandle", k);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	for (uint32_t k = 1; k <= 2; k++) {
+		fdt_begin(&w, "dev@1");
+		fdt_cell(&w, "power-domains", k);
+		fdt_u32(&w, 2);
+	}
+	fdt_u32(&w, 2); /* the root's */
+	fdt_write(&w, "duplicate-siblings.dtb");
+}
+
 /* opp-table-N.dtb and ramp-N.scn for check_levels.sh: the device votes
  * every level up, 1..N, then every level down, 1 us apart, so each is a
  * pstate of its own with a residency (a scan of the levels per vote or
@@ -908,6 +930,7 @@ int main(int argc, char **argv)
 	 * before it (quadratic). */
 	opp_table(200000, "opp-table-200000.dtb");
 	scmi_escapes();
+	duplicate_siblings();
 	free(base);
 	return 0;
 }
