@@ -186,6 +186,14 @@ static int index_labels(struct dmn_dt_loader *ld)
 					   n->name, strlen(n->name));
 		if (first >= 0 && first < (int32_t)i)
 			n->same_path = ld->nodes[first].same_path;
+		/* dtc refuses same-named siblings: the second cannot be told
+		 * from the first by its path, so lint says which is which */
+		if (first >= 0 && first < (int32_t)i &&
+		    ld->nodes[first].parent == n->parent &&
+		    DT_WARN(ld, "duplicate-node-name", (int32_t)i, NULL,
+			    "an earlier sibling has the same name: this "
+			    "node's path names that one"))
+			return -ENOMEM;
 	}
 	/* by the index: fdt_subnode_offset() walks the whole blob to get past
 	 * the root's other children (15 % of loading the Linux corpus) */

@@ -48,15 +48,28 @@ static uint32_t be32_at(const unsigned char *p)
 
 /*
  * What libfdt 1.6.1's fdt_check_full gets wrong, refused before it runs
- * (both found by fuzz_dt_load):
+ * (the first two found by fuzz_dt_load):
  *  - on a blob older than version 16 it dereferences NULL; dtc has
  *    written version 17 since 2007;
  *  - fdt_next_tag adds a property's length to the offset unchecked, so a
  *    length of 0xfffffff4 brings it back to the same tag and
  *    fdt_check_full loops forever. The structure block is walked once
  *    here, and a property whose value runs past the block is refused.
+ *  - it checks that each block lies inside the blob, not that they lie
+ *    apart: a strings block on top of the structure block reads property
+ *    names out of tags, and the board loaded with nothing in it (exit 0).
+ *    Structure and strings blocks that overlap are refused
+ *    (FDT_ERR_BADLAYOUT); the reservation map, which nothing here reads,
+ *    is left alone.
  * Anything else odd is left for fdt_check_full to report.
  */
+
+/* Whether [a, a + an) and [b, b + bn) share a byte (sizes up to 2^32). */
+static bool spans_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return an && bn && a < b + bn && b < a + an;
+}
+
 static int precheck(const void *fdt, size_t size)
 {
 	if (size < FDT_V1_SIZE || fdt_magic(fdt) != FDT_MAGIC)
@@ -66,6 +79,10 @@ static int precheck(const void *fdt, size_t size)
 	if (size < sizeof(struct fdt_header) || fdt_check_header(fdt) ||
 	    fdt_totalsize(fdt) > size)
 		return 0;
+	if (fdt_version(fdt) >= 17 &&
+	    spans_overlap(fdt_off_dt_struct(fdt), fdt_size_dt_struct(fdt),
+			  fdt_off_dt_strings(fdt), fdt_size_dt_strings(fdt)))
+		return -FDT_ERR_BADLAYOUT;
 	const unsigned char *s =
 	    (const unsigned char *)fdt + fdt_off_dt_struct(fdt);
 	size_t end = fdt_version(fdt) >= 17

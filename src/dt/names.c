@@ -10,9 +10,10 @@
 char *dmn__dt_domain_name(struct dmn_dt_loader *ld, const struct dmn_dt_provider *p,
 		     int64_t index)
 {
-	const char *base = p->label ? p->label : p->path;
+	char *base = p->label ? p->label : p->path;
 	if (index < 0)
-		return dmn__dt_pool_strdup(ld->pool, base);
+		return base; /* the provider's own string: a deep chain of
+			      * unlabelled providers keeps one copy of each path */
 	char suffix[24];
 	int n = snprintf(suffix, sizeof(suffix), ":%" PRId64, index);
 	size_t bl = strlen(base);

@@ -49,7 +49,8 @@ void dmn__dt_pool_destroy(struct dmn_dt_pool *pool)
 	pool->ops.free(pool->ops.user, pool);
 }
 
-void *dmn__dt_pool_alloc(struct dmn_dt_pool *pool, size_t size)
+/* A block of @size bytes linked into the pool, not cleared. */
+static void *pool_alloc_raw(struct dmn_dt_pool *pool, size_t size)
 {
 	if (size > SIZE_MAX - sizeof(union dmn_dt_block))
 		return NULL;
@@ -61,8 +62,15 @@ void *dmn__dt_pool_alloc(struct dmn_dt_pool *pool, size_t size)
 	b->link.prev = &pool->head;
 	pool->head.link.next->link.prev = b;
 	pool->head.link.next = b;
-	memset(b + 1, 0, size);
 	return b + 1;
+}
+
+void *dmn__dt_pool_alloc(struct dmn_dt_pool *pool, size_t size)
+{
+	void *p = pool_alloc_raw(pool, size);
+	if (p)
+		memset(p, 0, size);
+	return p;
 }
 
 void dmn__dt_pool_free(struct dmn_dt_pool *pool, void *ptr)
@@ -77,9 +85,11 @@ void dmn__dt_pool_free(struct dmn_dt_pool *pool, void *ptr)
 
 char *dmn__dt_pool_strndup(struct dmn_dt_pool *pool, const char *s, size_t n)
 {
-	char *copy = dmn__dt_pool_alloc(pool, n + 1);
-	if (copy)
+	char *copy = n < SIZE_MAX ? pool_alloc_raw(pool, n + 1) : NULL;
+	if (copy) {
 		memcpy(copy, s, n);
+		copy[n] = 0;
+	}
 	return copy;
 }
 

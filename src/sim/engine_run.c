@@ -455,8 +455,10 @@ static int explain(struct dmn_sim *sim, unsigned domain)
 }
 
 /* After a successful `rate` from entry @was: every attachment the old or
- * the new entry drives now holds the new entry's vote as cast. */
-static void note_rate_votes(struct dmn_sim *sim, int device, uint32_t was)
+ * the new entry drives now holds the new entry's vote as cast. 0, or
+ * -ENOMEM (reading an entry's votes allocates): the record is then
+ * unknown, and the run ends. */
+static int note_rate_votes(struct dmn_sim *sim, int device, uint32_t was)
 {
 	const struct dmn_dt_device *d = &sim->board->devices[device];
 	dmn_device_t h = sim->inst->devices[device];
@@ -465,13 +467,15 @@ static void note_rate_votes(struct dmn_sim *sim, int device, uint32_t was)
 	uint32_t *old_v = sim->vote_scratch, *new_v = old_v + n;
 	memset(old_v, 0, 2 * (size_t)n * sizeof(*old_v));
 	dmn_opp_device_current(sim->ctx, h, &now, NULL);
-	if (was != DMN_OPP_ID_NONE)
-		dmn_opp_device_votes(sim->ctx, h, was, old_v, n);
-	if (now != DMN_OPP_ID_NONE)
-		dmn_opp_device_votes(sim->ctx, h, now, new_v, n);
+	if ((was != DMN_OPP_ID_NONE &&
+	     dmn_opp_device_votes(sim->ctx, h, was, old_v, n) == -ENOMEM) ||
+	    (now != DMN_OPP_ID_NONE &&
+	     dmn_opp_device_votes(sim->ctx, h, now, new_v, n) == -ENOMEM))
+		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		if (old_v[i] || new_v[i])
 			sim->devs[device].cast[i] = new_v[i];
+	return 0;
 }
 
 /*
@@ -513,7 +517,7 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		dmn_opp_device_current(ctx, dev_h, &was, NULL);
 		err = dmn_opp_set_rate(ctx, dev_h, cmd->rate.hz);
 		if (!err)
-			note_rate_votes(sim, r->device, was);
+			err = note_rate_votes(sim, r->device, was);
 		/* Not bound to a table: DESIGN §1 says -ENODEV ("a device
 		 * without an OPP table"), the library -ENOENT. */
 		return err == -ENOENT ? -ENODEV : err;
@@ -674,6 +678,12 @@ static int run_command(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 	sim->command++;
 	int callbacks;
 	int err = execute(sim, cmd, r, &callbacks);
+	/* The simulated hardware fails with -EIO only: -ENOMEM is the
+	 * library's own allocation failing, which ends the run (it is not
+	 * the scenario's command failing, and its expectations would fail
+	 * after it for no reason of the board's). */
+	if (err == -ENOMEM)
+		return -ENOMEM;
 	/* Every command sets last-error (DESIGN §4): one that called no
 	 * callback, a no-op resume or a `fail`, leaves OK. */
 	sim->last_error = err || !callbacks ? err : dmn_last_error(sim->ctx);

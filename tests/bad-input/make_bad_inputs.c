@@ -202,6 +202,11 @@ static void blobs(void)
 	patched("struct-size-huge.dtb", HDR_SIZE_STRUCT, 0x7ffffff0);
 	patched("strings-offset-outside.dtb", HDR_OFF_STRINGS, (uint32_t)base_len + 64);
 	patched("rsvmap-misaligned.dtb", HDR_OFF_RSVMAP, get32(base, HDR_OFF_RSVMAP) + 1);
+	/* fdt_check_full lets the blocks overlap: property names read out of
+	 * the structure block's tags loaded an empty board (exit 0) */
+	patched("strings-in-struct.dtb", HDR_OFF_STRINGS, get32(base, HDR_OFF_STRUCT));
+	patched("strings-overlap-struct-end.dtb", HDR_OFF_STRINGS,
+		get32(base, HDR_OFF_STRUCT) + get32(base, HDR_SIZE_STRUCT) - 4);
 	/* libfdt 1.6.1's fdt_check_full dereferences NULL on version 3;
 	 * found by fuzz_dt_load */
 	{
@@ -534,6 +539,28 @@ static void scmi_escapes(void)
 	fdt_write(&empty, "no-domains.dtb");
 	static const char agents[] = "agent 1 a\033[31m power all\n";
 	write_file("agents-escapes.txt", agents, sizeof(agents) - 1);
+}
+
+/* Two sibling providers named pd and two sibling devices named dev@1,
+ * each device on its own pd (dtc refuses same-named siblings; a written
+ * blob need not): the second of each cannot be told by its path. */
+static void duplicate_siblings(void)
+{
+	struct fdt_writer w = {0};
+	fdt_begin(&w, "");
+	for (uint32_t k = 1; k <= 2; k++) {
+		fdt_begin(&w, "pd");
+		fdt_cell(&w, "#power-domain-cells", 0);
+		fdt_cell(&w, "phandle", k);
+		fdt_u32(&w, 2); /* FDT_END_NODE */
+	}
+	for (uint32_t k = 1; k <= 2; k++) {
+		fdt_begin(&w, "dev@1");
+		fdt_cell(&w, "power-domains", k);
+		fdt_u32(&w, 2);
+	}
+	fdt_u32(&w, 2); /* the root's */
+	fdt_write(&w, "duplicate-siblings.dtb");
 }
 
 /* opp-table-N.dtb and ramp-N.scn for check_levels.sh: the device votes
@@ -903,6 +930,7 @@ int main(int argc, char **argv)
 	 * before it (quadratic). */
 	opp_table(200000, "opp-table-200000.dtb");
 	scmi_escapes();
+	duplicate_siblings();
 	free(base);
 	return 0;
 }
