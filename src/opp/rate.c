@@ -393,8 +393,10 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	od->busy = false;
 	int low = vote_txn(ctx, pdev, p, p->new_v, n);
 	if (low) {
-		/* Cannot happen for memory (reserved above); if it does, the
-		 * votes simply stay higher: the safe direction. */
+		/* Only memory (a level the domain's statistics have not seen
+		 * needs a slot: dmn__txn_hist_add; test_inject_sim_alloc
+		 * reaches it): the votes stay higher, the safe direction, and
+		 * the failure is reported as a lowering's (DESIGN §1). */
 		dmn__opp_note(ctx, low);
 		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, od, low, 1,
 			     0, 0);
