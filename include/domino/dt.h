@@ -25,7 +25,10 @@
  *    children (at any depth, through other such children) with both `reg`
  *    and `#power-domain-cells` define domain reg[0] (Rockchip's
  *    `power-domain@N`), and their nesting is the subdomain hierarchy. A
- *    number defined twice is a warning; the first definition wins.
+ *    number defined twice is a note: the first definition gives the
+ *    domain's properties, and the domain enclosing each definition is a
+ *    parent (RK3588's RKVDEC0/1 sit under VCODEC and VDPU, and Linux's
+ *    Rockchip driver makes them subdomains of both).
  *  - A provider's own `power-domains` makes each of its domains a child of
  *    the referenced domains; its `operating-points-v2` gives its domains
  *    their levels; its `required-opps` are floors its domains require of
@@ -479,7 +482,8 @@ struct dmn_dt_load_opts {
  *   "pd-names-count"         power-domain-names count differs from the
  *                            power-domains count
  *   "pd-duplicate-domain"    a device lists the same domain twice
- *   "domain-defined-twice"   a nested power-domain@N number repeats
+ *   "domain-defined-twice"   a nested power-domain@N number repeats (a
+ *                            note: each enclosing domain is a parent)
  *   "graph-cycle"            a subdomain link would close a cycle: dropped
  *   "opp-duplicate"          an entry equal to an earlier one: not available
  *   "opp-needs-hw-version"   a table has opp-supported-hw entries and no

@@ -221,11 +221,15 @@ static int create_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 			if (k->node >= 0) {
 				const char *first = dmn__dt_domain_path_tmp(ld, dom);
 				if (!first ||
-				    DT_WARN(ld, "domain-defined-twice", k->node,
+				    DT_NOTE(ld, "domain-defined-twice", k->node,
 					    "reg",
 					    "domain %lld of %s is already "
-					    "defined by %s; the first "
-					    "definition wins",
+					    "defined by %s, whose properties "
+					    "win; the domain enclosing each "
+					    "definition is a parent (two "
+					    "where they differ, as Linux's "
+					    "Rockchip driver links RK3588's "
+					    "RKVDEC0/1)",
 					    (long long)k->index,
 					    b->providers[k->provider].path,
 					    first))
@@ -332,35 +336,45 @@ static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 		if (err)
 			return err;
 	}
-	/* room for every parent a domain can get: its nesting parent, or its
-	 * provider's parents */
+	/* Room for every parent a domain can get: one per nested node that
+	 * defines it inside another (a number defined twice, as RK3588's
+	 * RKVDEC0/1 under VCODEC and VDPU, is a subdomain of both enclosing
+	 * domains, as Linux's Rockchip driver links it), or its provider's
+	 * parents. */
+	unsigned *nestings = NULL;
+	if (b->n_domains &&
+	    !(nestings = dmn__dt_pool_alloc(ld->pool,
+					    b->n_domains * sizeof(*nestings))))
+		return -ENOMEM;
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		const struct dmn_dt_node *n = &ld->nodes[i];
+		if (n->nested && n->nested_domain >= 0 &&
+		    n->nested_parent_node >= 0)
+			nestings[n->nested_domain]++;
+	}
 	for (unsigned di = 0; di < b->n_domains; di++) {
 		struct dmn_dt_domain *d = &b->domains[di];
-		unsigned room = b->providers[d->provider].n_parents + 1;
+		unsigned room = b->providers[d->provider].n_parents +
+				(nestings[di] ? nestings[di] : 1);
 		d->parents =
 		    dmn__dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
 		if (!d->parents)
 			return -ENOMEM;
 	}
+	dmn__dt_pool_free(ld->pool, nestings);
 	bool *nested_child = NULL;
 	if (b->n_domains &&
 	    !(nested_child = dmn__dt_pool_alloc(ld->pool, b->n_domains)))
 		return -ENOMEM;
-	/* nesting first (it is the hardware's own tree), then the providers'
-	 * power-domains, in provider order */
+	/* nesting first (it is the hardware's own tree), in node order, so a
+	 * domain's first definition gives its first parent; then the
+	 * providers' power-domains, in provider order. Two sibling nodes
+	 * with one name (one path) give one link: dmn__dt_domain_link skips
+	 * a parent it already has. */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		struct dmn_dt_node *n = &ld->nodes[i];
 		if (!n->nested || n->nested_domain < 0 ||
 		    n->nested_parent_node < 0)
-			continue;
-		struct dmn_dt_domain *d = &b->domains[n->nested_domain];
-		/* A repeated definition is told by its path, or, where two
-		 * sibling nodes share a name (and so the path), by coming
-		 * later in node order: the first definition (lowest node)
-		 * was linked already, and the domain has room for one
-		 * nesting parent only. */
-		if (nested_child[n->nested_domain] ||
-		    !same_path_as(ld, (int32_t)i, d))
 			continue;
 		int32_t parent = ld->nodes[n->nested_parent_node].nested_domain;
 		nested_child[n->nested_domain] = true;
