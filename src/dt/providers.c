@@ -328,7 +328,20 @@ static int provider_parents(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 	return 0;
 }
 
-static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
+/* The domain of @provider with index @index, or -1 (a provider's domains
+ * are consecutive, in index order). */
+static int32_t provider_domain(const struct dmn_dt_board *b, int32_t provider,
+			       int64_t index)
+{
+	const struct dmn_dt_provider *p = &b->providers[provider];
+	for (unsigned k = 0; k < p->n_domains; k++)
+		if (b->domains[p->first_domain + (int32_t)k].index == index)
+			return p->first_domain + (int32_t)k;
+	return -1;
+}
+
+static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode,
+			const struct driver_parents *const *dp)
 {
 	struct dmn_dt_board *b = ld->board;
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
@@ -355,7 +368,8 @@ static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 	for (unsigned di = 0; di < b->n_domains; di++) {
 		struct dmn_dt_domain *d = &b->domains[di];
 		unsigned room = b->providers[d->provider].n_parents +
-				(nestings[di] ? nestings[di] : 1);
+				(nestings[di] ? nestings[di] : 1) +
+				(dmn__dt_driver_parent(dp[d->provider], d->index) >= 0);
 		d->parents =
 		    dmn__dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
 		if (!d->parents)
@@ -415,6 +429,16 @@ static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 	}
 	dmn__dt_pool_free(ld->pool, named);
 	dmn__dt_pool_free(ld->pool, nested_child);
+	/* last, the links the providers' drivers make (rpmhpd's CX under MX) */
+	for (unsigned di = 0; di < b->n_domains; di++) {
+		const struct dmn_dt_domain *d = &b->domains[di];
+		int64_t pi = dmn__dt_driver_parent(dp[d->provider], d->index);
+		int32_t parent = pi >= 0 ? provider_domain(b, d->provider, pi) : -1;
+		if (parent >= 0 &&
+		    dmn__dt_domain_link(ld, (int32_t)di, parent,
+				   pnode[d->provider], "compatible"))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -514,12 +538,29 @@ int dmn__dt_domains_build(struct dmn_dt_loader *ld)
 				return err;
 		}
 	}
+	/* a domain whose provider's driver gives it a parent (rpmhpd's CX
+	 * under MX) brings that parent, as Linux's driver creates every
+	 * domain it knows */
+	const struct driver_parents **dp = NULL;
+	if (b->n_providers &&
+	    !(dp = dmn__dt_pool_alloc(ld->pool, b->n_providers * sizeof(*dp))))
+		return -ENOMEM;
+	for (unsigned pi = 0; pi < b->n_providers; pi++)
+		if (b->providers[pi].cells >= 1)
+			dp[pi] = dmn__dt_driver_parents(ld, pnode[pi]);
+	for (unsigned i = 0, n = ld->n_keys; i < n; i++) {
+		struct dmn_dt_domain_key k = ld->keys[i];
+		int64_t parent = dmn__dt_driver_parent(dp[k.provider], k.index);
+		if (parent >= 0 && (err = add_key(ld, k.provider, parent, -1)))
+			return err;
+	}
 	if ((err = create_domains(ld, pnode)))
 		return err;
 	if ((err = assign_idle_states(ld, pnode)))
 		return err;
-	if ((err = link_domains(ld, pnode)))
+	if ((err = link_domains(ld, pnode, dp)))
 		return err;
+	dmn__dt_pool_free(ld->pool, dp);
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
 		if ((err = provider_floors(ld, (int32_t)pi, pnode[pi])))
 			return err;

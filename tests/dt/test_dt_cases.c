@@ -237,6 +237,27 @@ static void nested_domains(void **state)
 	dmn_dt_board_free(b);
 }
 
+/* Parents Linux's rpmhpd driver links by compatible (sm8250: CX under MX,
+ * sm8550: MMCX under CX), with the parent created when nothing references
+ * it; a compatible outside the table gets none. */
+static void rpmhpd_driver_parents(void **state)
+{
+	(void)state;
+	struct dmn_dt_board *b = load_ok("rpmhpd_parents");
+	int cx = dom(b, "pd8250:0"), mx = dom(b, "pd8250:8");
+	int mmcx = dom(b, "pd8550:6"), cx2 = dom(b, "pd8550:0");
+	int cx3 = dom(b, "pd7280:0");
+	assert_int_equal(b->n_domains, 5);
+	assert_int_equal(b->domains[cx].n_parents, 1);
+	assert_true(has_parent(b, cx, mx));
+	assert_int_equal(b->domains[mx].n_parents, 0);
+	assert_int_equal(b->domains[mmcx].n_parents, 1);
+	assert_true(has_parent(b, mmcx, cx2));
+	assert_int_equal(b->domains[cx3].n_parents, 0);
+	assert_int_equal(b->n_diags, 0);
+	dmn_dt_board_free(b);
+}
+
 static void disabled_nodes(void **state)
 {
 	(void)state;
@@ -936,6 +957,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(basic_board),
 	    cmocka_unit_test(nested_domains),
+	    cmocka_unit_test(rpmhpd_driver_parents),
 	    cmocka_unit_test(disabled_nodes),
 	    cmocka_unit_test(cycles_dropped),
 	    cmocka_unit_test(supported_hw),
