@@ -33,7 +33,7 @@
  *    nothing in the tree to say so: Qualcomm rpmhpd's CX under MX
  *    (sdm670, sdm845, sdx55, sdx65, sm6350, sm7150, sm8150, sa8155p,
  *    sm8250, sm8350, sc7180, sc8180x) and MMCX under CX (sm8450, sm8550,
- *    sm8650), the _AO rails alike. Such a parent exists once its child
+ *    sm8650), the _AO rails alike; rpmpd's GX under MX (sm6375). Such a parent exists once its child
  *    does (Linux's driver creates every rail), and a level passes up 1:1.
  *  - A provider's own `power-domains` makes each of its domains a child of
  *    the referenced domains; its `operating-points-v2` gives its domains

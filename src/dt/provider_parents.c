@@ -140,10 +140,11 @@ int dmn__dt_domain_named_parents(struct dmn_dt_loader *ld, int32_t node,
  * Parents a provider's driver links, with nothing in the device tree to say
  * so: Linux's rpmhpd driver makes, on these SoCs, the CX rail a subdomain
  * of MX (and CX_AO of MX_AO), or, from SM8450 on, MMCX a subdomain of CX
- * (MMCX_AO of CX_AO). The rails share one opp-level table with no
- * required-opps between them, so a level passes up 1:1. The table holds
- * facts of the bindings: pairs of domain indices (child, parent) from
- * dt-bindings/power/qcom,rpmhpd.h, by compatible.
+ * (MMCX_AO of CX_AO); its rpmpd driver makes SM6375's GX a subdomain of
+ * MX. The rails share one opp-level table with no required-opps between
+ * them, so a level passes up 1:1. The table holds facts of the bindings:
+ * pairs of domain indices (child, parent) from
+ * dt-bindings/power/qcom,rpmhpd.h and qcom-rpmpd.h, by compatible.
  */
 struct driver_parents {
 	const char *compatible;
@@ -174,6 +175,8 @@ static const struct driver_parents driver_parents[] = {
     {"qcom,sm8450-rpmhpd", MMCX_UNDER_CX},
     {"qcom,sm8550-rpmhpd", MMCX_UNDER_CX},
     {"qcom,sm8650-rpmhpd", MMCX_UNDER_CX},
+    /* rpmpd: SM6375_VDDGX 6 under _VDDMX 3, _VDDGX_AO 7 under _VDDMX_AO 4 */
+    {"qcom,sm6375-rpmpd", PAIRS({6, 3}, {7, 4})},
 };
 
 const struct driver_parents *dmn__dt_driver_parents(const struct dmn_dt_loader *ld,
