@@ -12,7 +12,9 @@ usage() {
 usage: scripts/corpus_audit.sh [OPTIONS]
 
 Reads the blob cache of scripts/corpus.sh (it never builds it), runs three
-domino commands per board and writes, under CACHE/report/audit/:
+domino commands per board (a blob without power-domains, #power-domain-cells
+or an OPP table gets a row of zeros and no runs) and writes, under
+CACHE/report/audit/:
 
   boards.tsv    board, domains, devices, links (parent-child), domains with
                 pstate levels, domains with idle states, domains on after
@@ -75,7 +77,8 @@ out=$(mktemp -d "$cache/audit.XXXXXX") || die "cannot create a directory in $cac
 
 # ---- one board: three runs and its rows of each table ------------------------------
 # The scenario resumes every device (by path: paths are unique) in path
-# order, then rates every device with an OPP table to its highest rate.
+# order, then rates every device with an OPP table to its highest rate
+# (a table whose every entry needs a hardware version has none: skipped).
 # Each board's rows are made here, in the parallel jobs; a board that did
 # not run leaves a .bad line instead.
 one() {
@@ -92,7 +95,7 @@ one() {
   timeout -k 5 "$per_run" "$domino" lint --json "$blob" >"$res.l.json" 2>/dev/null
   rl=$?
   jq -r '([.domains[].devices[].path] | unique | .[] | "resume \(.)"),
-         (.opp_rates[]? | "rate \(.device) \(.hz | max)")' "$res.s.json" >"$res.scn" 2>/dev/null
+         (.opp_rates[]? | select(.hz | length > 0) | "rate \(.device) \(.hz | max)")' "$res.s.json" >"$res.scn" 2>/dev/null
   timeout -k 5 "$per_run" "$domino" simulate "$blob" "$res.scn" --json >"$res.m.json" 2>/dev/null
   rm=$?
   # summary 0, lint 0 or 1, simulate 0 (a failed command is an event)
@@ -147,7 +150,7 @@ awk -F'\t' '{ k = $2 "\t" $3 "\t" $5; n[k]++; if (!((k, $1) in seen)) { seen[k, 
 features=(
   'power-domains' '#power-domain-cells' 'power-domain-names' 'domain-idle-states'
   'operating-points-v2' 'operating-points' 'required-opps' 'opp-level' 'opp-shared'
-  'opp-supported-hw' 'opp-microvolt' 'qcom,rpmhpd' 'qcom,rpmpd' 'arm,psci-1.0'
+  'opp-supported-hw' 'opp-microvolt' '-rpmhpd' '-rpmpd' 'arm,psci-1.0'
   'arm,scmi' 'arm,scpi' 'nvidia,tegra' 'rockchip,' 'mediatek,' 'blk-ctrl'
   'simple-pm-bus' 'ti,sci-pm-domain' 'fsl,imx8' 'fsl,scu-pd' 'samsung,exynos4210-pd'
   'domain-idle-state' 'arm,idle-state'
