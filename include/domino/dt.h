@@ -25,7 +25,16 @@
  *    children (at any depth, through other such children) with both `reg`
  *    and `#power-domain-cells` define domain reg[0] (Rockchip's
  *    `power-domain@N`), and their nesting is the subdomain hierarchy. A
- *    number defined twice is a warning; the first definition wins.
+ *    number defined twice is a note: the first definition gives the
+ *    domain's properties, and the domain enclosing each definition is a
+ *    parent (RK3588's RKVDEC0/1 sit under VCODEC and VDPU, and Linux's
+ *    Rockchip driver makes them subdomains of both).
+ *  - Parents a provider's Linux driver links by compatible alone, with
+ *    nothing in the tree to say so: Qualcomm rpmhpd's CX under MX
+ *    (sdm670, sdm845, sdx55, sdx65, sm6350, sm7150, sm8150, sa8155p,
+ *    sm8250, sm8350, sc7180, sc8180x) and MMCX under CX (sm8450, sm8550,
+ *    sm8650), the _AO rails alike; rpmpd's GX under MX (sm6375). Such a parent exists once its child
+ *    does (Linux's driver creates every rail), and a level passes up 1:1.
  *  - A provider's own `power-domains` makes each of its domains a child of
  *    the referenced domains; its `operating-points-v2` gives its domains
  *    their levels; its `required-opps` are floors its domains require of
@@ -479,7 +488,8 @@ struct dmn_dt_load_opts {
  *   "pd-names-count"         power-domain-names count differs from the
  *                            power-domains count
  *   "pd-duplicate-domain"    a device lists the same domain twice
- *   "domain-defined-twice"   a nested power-domain@N number repeats
+ *   "domain-defined-twice"   a nested power-domain@N number repeats (a
+ *                            note: each enclosing domain is a parent)
  *   "graph-cycle"            a subdomain link would close a cycle: dropped
  *   "opp-duplicate"          an entry equal to an earlier one: not available
  *   "opp-needs-hw-version"   a table has opp-supported-hw entries and no

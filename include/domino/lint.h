@@ -31,7 +31,6 @@
  *                                   version does not cover: opp-hw-partial)
  *   warning  opp-duplicate          same frequencies and level (and
  *                                   hardware version) as an earlier entry
- *   warning  domain-defined-twice   a nested domain number repeats
  *   warning  phandle-duplicate      a phandle two nodes carry (references
  *                                   go to the first in node order)
  *   warning  consumer-of-disabled-provider
@@ -41,6 +40,9 @@
  *                                   parents all parent every domain, where
  *                                   Linux maps them by name (a note for
  *                                   other providers with named parents)
+ *   note     domain-defined-twice   a nested domain number repeats (its
+ *                                   first definition gives its properties;
+ *                                   each enclosing domain is a parent)
  *   note     opp-needs-hw-version   entries usable only with a hardware
  *                                   version (opp-supported-hw), with count
  *   note     opp-hw-mismatch        an entry the version given does not

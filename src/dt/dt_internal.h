@@ -227,6 +227,15 @@ int dmn__dt_domain_named_parents(struct dmn_dt_loader *ld, int32_t node,
 			    const struct dmn_dt_domain *d, int32_t out[2],
 			    unsigned *n_out);
 
+/* provider_parents.c: parents a provider's Linux driver links by
+ * compatible alone (rpmhpd's CX under MX, MMCX under CX): the table of
+ * provider node @node, or NULL; the parent index of domain index @index
+ * in it, or -1. */
+struct driver_parents;
+const struct driver_parents *dmn__dt_driver_parents(const struct dmn_dt_loader *ld,
+						    int32_t node);
+int64_t dmn__dt_driver_parent(const struct driver_parents *t, int64_t index);
+
 /* The domain index of a spec, once domains exist; -1 if none. */
 int32_t dmn__dt_spec_domain(const struct dmn_dt_loader *ld, const struct dmn_dt_pd_spec *s);
 

@@ -135,3 +135,65 @@ int dmn__dt_domain_named_parents(struct dmn_dt_loader *ld, int32_t node,
 		out[(*n_out)++] = mine;
 	return 0;
 }
+
+/*
+ * Parents a provider's driver links, with nothing in the device tree to say
+ * so: Linux's rpmhpd driver makes, on these SoCs, the CX rail a subdomain
+ * of MX (and CX_AO of MX_AO), or, from SM8450 on, MMCX a subdomain of CX
+ * (MMCX_AO of CX_AO); its rpmpd driver makes SM6375's GX a subdomain of
+ * MX. The rails share one opp-level table with no required-opps between
+ * them, so a level passes up 1:1. The table holds facts of the bindings:
+ * pairs of domain indices (child, parent) from
+ * dt-bindings/power/qcom,rpmhpd.h and qcom-rpmpd.h, by compatible.
+ */
+struct driver_parents {
+	const char *compatible;
+	const uint8_t (*pairs)[2];
+	unsigned n_pairs;
+};
+
+#define PAIRS(...)                                                             \
+	(const uint8_t[][2]){__VA_ARGS__},                                     \
+	    sizeof((const uint8_t[][2]){__VA_ARGS__}) / sizeof(uint8_t[2])
+/* RPMHPD_CX 0, _CX_AO 1, _MMCX 6, _MMCX_AO 7, _MX 8, _MX_AO 9 */
+#define CX_UNDER_MX PAIRS({0, 8}, {1, 9})
+#define MMCX_UNDER_CX PAIRS({6, 0}, {7, 1})
+
+static const struct driver_parents driver_parents[] = {
+    {"qcom,sdm670-rpmhpd", PAIRS({2, 0}, {3, 1})},
+    {"qcom,sdm845-rpmhpd", PAIRS({3, 1}, {4, 2})},
+    {"qcom,sdx55-rpmhpd", PAIRS({2, 1})},
+    {"qcom,sdx65-rpmhpd", PAIRS({3, 1}, {4, 2})},
+    {"qcom,sm6350-rpmhpd", PAIRS({0, 5})},
+    {"qcom,sm7150-rpmhpd", CX_UNDER_MX},
+    {"qcom,sm8150-rpmhpd", PAIRS({7, 5}, {8, 6})},
+    {"qcom,sa8155p-rpmhpd", PAIRS({7, 5}, {8, 6})},
+    {"qcom,sm8250-rpmhpd", CX_UNDER_MX},
+    {"qcom,sm8350-rpmhpd", CX_UNDER_MX},
+    {"qcom,sc7180-rpmhpd", PAIRS({0, 3}, {1, 4})},
+    {"qcom,sc8180x-rpmhpd", PAIRS({0, 9}, {1, 10})},
+    {"qcom,sm8450-rpmhpd", MMCX_UNDER_CX},
+    {"qcom,sm8550-rpmhpd", MMCX_UNDER_CX},
+    {"qcom,sm8650-rpmhpd", MMCX_UNDER_CX},
+    /* rpmpd: SM6375_VDDGX 6 under _VDDMX 3, _VDDGX_AO 7 under _VDDMX_AO 4 */
+    {"qcom,sm6375-rpmpd", PAIRS({6, 3}, {7, 4})},
+};
+
+const struct driver_parents *dmn__dt_driver_parents(const struct dmn_dt_loader *ld,
+						    int32_t node)
+{
+	for (size_t i = 0; i < sizeof(driver_parents) / sizeof(driver_parents[0]);
+	     i++)
+		if (dmn__dt_prop_has_string(ld, node, "compatible",
+				       driver_parents[i].compatible))
+			return &driver_parents[i];
+	return NULL;
+}
+
+int64_t dmn__dt_driver_parent(const struct driver_parents *t, int64_t index)
+{
+	for (unsigned i = 0; t && i < t->n_pairs; i++)
+		if (t->pairs[i][0] == index)
+			return t->pairs[i][1];
+	return -1;
+}

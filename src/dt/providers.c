@@ -221,11 +221,15 @@ static int create_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 			if (k->node >= 0) {
 				const char *first = dmn__dt_domain_path_tmp(ld, dom);
 				if (!first ||
-				    DT_WARN(ld, "domain-defined-twice", k->node,
+				    DT_NOTE(ld, "domain-defined-twice", k->node,
 					    "reg",
 					    "domain %lld of %s is already "
-					    "defined by %s; the first "
-					    "definition wins",
+					    "defined by %s, whose properties "
+					    "win; the domain enclosing each "
+					    "definition is a parent (two "
+					    "where they differ, as Linux's "
+					    "Rockchip driver links RK3588's "
+					    "RKVDEC0/1)",
 					    (long long)k->index,
 					    b->providers[k->provider].path,
 					    first))
@@ -324,7 +328,20 @@ static int provider_parents(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 	return 0;
 }
 
-static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
+/* The domain of @provider with index @index, or -1 (a provider's domains
+ * are consecutive, in index order). */
+static int32_t provider_domain(const struct dmn_dt_board *b, int32_t provider,
+			       int64_t index)
+{
+	const struct dmn_dt_provider *p = &b->providers[provider];
+	for (unsigned k = 0; k < p->n_domains; k++)
+		if (b->domains[p->first_domain + (int32_t)k].index == index)
+			return p->first_domain + (int32_t)k;
+	return -1;
+}
+
+static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode,
+			const struct driver_parents *const *dp)
 {
 	struct dmn_dt_board *b = ld->board;
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
@@ -332,35 +349,46 @@ static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 		if (err)
 			return err;
 	}
-	/* room for every parent a domain can get: its nesting parent, or its
-	 * provider's parents */
+	/* Room for every parent a domain can get: one per nested node that
+	 * defines it inside another (a number defined twice, as RK3588's
+	 * RKVDEC0/1 under VCODEC and VDPU, is a subdomain of both enclosing
+	 * domains, as Linux's Rockchip driver links it), or its provider's
+	 * parents. */
+	unsigned *nestings = NULL;
+	if (b->n_domains &&
+	    !(nestings = dmn__dt_pool_alloc(ld->pool,
+					    b->n_domains * sizeof(*nestings))))
+		return -ENOMEM;
+	for (unsigned i = 0; i < ld->n_nodes; i++) {
+		const struct dmn_dt_node *n = &ld->nodes[i];
+		if (n->nested && n->nested_domain >= 0 &&
+		    n->nested_parent_node >= 0)
+			nestings[n->nested_domain]++;
+	}
 	for (unsigned di = 0; di < b->n_domains; di++) {
 		struct dmn_dt_domain *d = &b->domains[di];
-		unsigned room = b->providers[d->provider].n_parents + 1;
+		unsigned room = b->providers[d->provider].n_parents +
+				(nestings[di] ? nestings[di] : 1) +
+				(dmn__dt_driver_parent(dp[d->provider], d->index) >= 0);
 		d->parents =
 		    dmn__dt_pool_alloc(ld->pool, room * sizeof(*d->parents));
 		if (!d->parents)
 			return -ENOMEM;
 	}
+	dmn__dt_pool_free(ld->pool, nestings);
 	bool *nested_child = NULL;
 	if (b->n_domains &&
 	    !(nested_child = dmn__dt_pool_alloc(ld->pool, b->n_domains)))
 		return -ENOMEM;
-	/* nesting first (it is the hardware's own tree), then the providers'
-	 * power-domains, in provider order */
+	/* nesting first (it is the hardware's own tree), in node order, so a
+	 * domain's first definition gives its first parent; then the
+	 * providers' power-domains, in provider order. Two sibling nodes
+	 * with one name (one path) give one link: dmn__dt_domain_link skips
+	 * a parent it already has. */
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
 		struct dmn_dt_node *n = &ld->nodes[i];
 		if (!n->nested || n->nested_domain < 0 ||
 		    n->nested_parent_node < 0)
-			continue;
-		struct dmn_dt_domain *d = &b->domains[n->nested_domain];
-		/* A repeated definition is told by its path, or, where two
-		 * sibling nodes share a name (and so the path), by coming
-		 * later in node order: the first definition (lowest node)
-		 * was linked already, and the domain has room for one
-		 * nesting parent only. */
-		if (nested_child[n->nested_domain] ||
-		    !same_path_as(ld, (int32_t)i, d))
 			continue;
 		int32_t parent = ld->nodes[n->nested_parent_node].nested_domain;
 		nested_child[n->nested_domain] = true;
@@ -401,6 +429,16 @@ static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 	}
 	dmn__dt_pool_free(ld->pool, named);
 	dmn__dt_pool_free(ld->pool, nested_child);
+	/* last, the links the providers' drivers make (rpmhpd's CX under MX) */
+	for (unsigned di = 0; di < b->n_domains; di++) {
+		const struct dmn_dt_domain *d = &b->domains[di];
+		int64_t pi = dmn__dt_driver_parent(dp[d->provider], d->index);
+		int32_t parent = pi >= 0 ? provider_domain(b, d->provider, pi) : -1;
+		if (parent >= 0 &&
+		    dmn__dt_domain_link(ld, (int32_t)di, parent,
+				   pnode[d->provider], "compatible"))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -500,12 +538,29 @@ int dmn__dt_domains_build(struct dmn_dt_loader *ld)
 				return err;
 		}
 	}
+	/* a domain whose provider's driver gives it a parent (rpmhpd's CX
+	 * under MX) brings that parent, as Linux's driver creates every
+	 * domain it knows */
+	const struct driver_parents **dp = NULL;
+	if (b->n_providers &&
+	    !(dp = dmn__dt_pool_alloc(ld->pool, b->n_providers * sizeof(*dp))))
+		return -ENOMEM;
+	for (unsigned pi = 0; pi < b->n_providers; pi++)
+		if (b->providers[pi].cells >= 1)
+			dp[pi] = dmn__dt_driver_parents(ld, pnode[pi]);
+	for (unsigned i = 0, n = ld->n_keys; i < n; i++) {
+		struct dmn_dt_domain_key k = ld->keys[i];
+		int64_t parent = dmn__dt_driver_parent(dp[k.provider], k.index);
+		if (parent >= 0 && (err = add_key(ld, k.provider, parent, -1)))
+			return err;
+	}
 	if ((err = create_domains(ld, pnode)))
 		return err;
 	if ((err = assign_idle_states(ld, pnode)))
 		return err;
-	if ((err = link_domains(ld, pnode)))
+	if ((err = link_domains(ld, pnode, dp)))
 		return err;
+	dmn__dt_pool_free(ld->pool, dp);
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
 		if ((err = provider_floors(ld, (int32_t)pi, pnode[pi])))
 			return err;

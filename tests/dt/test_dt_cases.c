@@ -197,8 +197,12 @@ static void nested_domains(void **state)
 	    d9 = dom(b, "power:9");
 	assert_int_equal(dmn_dt_domain_find(b, "power:6"), -ENOENT);
 	assert_true(has_parent(b, d2, d1) && has_parent(b, d3, d2));
-	assert_true(has_parent(b, d5, d1));
-	assert_int_equal(b->domains[d5].n_parents, 1); /* not under 4 */
+	/* 5 is nested under 1 and under 4: a subdomain of both, as Linux's
+	 * Rockchip driver links RK3588's RKVDEC0/1; the first nesting is
+	 * its first parent */
+	assert_int_equal(b->domains[d5].n_parents, 2);
+	assert_int_equal(b->domains[d5].parents[0], d1);
+	assert_int_equal(b->domains[d5].parents[1], d4);
 	assert_int_equal(b->domains[d4].n_parents, 0);
 	assert_int_equal(b->domains[d9].n_parents, 0);
 	/* paths are built on demand (dmn_dt_domain_path), snprintf-like */
@@ -222,7 +226,7 @@ static void nested_domains(void **state)
 	assert_false(dmn_dt_domain_path_is(NULL, 0, "/"));
 	assert_int_equal(dt_test_count(b, "domain-defined-twice"), 1);
 	const struct dmn_dt_diag *d = dt_test_diag(b, "domain-defined-twice", 0);
-	assert_int_equal(d->severity, DMN_DT_SEV_WARNING);
+	assert_int_equal(d->severity, DMN_DT_SEV_NOTE);
 	assert_string_equal(d->node,
 			    "/power-controller/power-domain@4/power-domain@5");
 	/* a consumer of the nested node itself gets that domain */
@@ -230,6 +234,27 @@ static void nested_domains(void **state)
 			 d1);
 	assert_int_equal(b->devices[dev(b, "/gpu@10")].attachments[0].domain,
 			 d3);
+	dmn_dt_board_free(b);
+}
+
+/* Parents Linux's rpmhpd driver links by compatible (sm8250: CX under MX,
+ * sm8550: MMCX under CX), with the parent created when nothing references
+ * it; a compatible outside the table gets none. */
+static void rpmhpd_driver_parents(void **state)
+{
+	(void)state;
+	struct dmn_dt_board *b = load_ok("rpmhpd_parents");
+	int cx = dom(b, "pd8250:0"), mx = dom(b, "pd8250:8");
+	int mmcx = dom(b, "pd8550:6"), cx2 = dom(b, "pd8550:0");
+	int cx3 = dom(b, "pd7280:0");
+	assert_int_equal(b->n_domains, 5);
+	assert_int_equal(b->domains[cx].n_parents, 1);
+	assert_true(has_parent(b, cx, mx));
+	assert_int_equal(b->domains[mx].n_parents, 0);
+	assert_int_equal(b->domains[mmcx].n_parents, 1);
+	assert_true(has_parent(b, mmcx, cx2));
+	assert_int_equal(b->domains[cx3].n_parents, 0);
+	assert_int_equal(b->n_diags, 0);
 	dmn_dt_board_free(b);
 }
 
@@ -932,6 +957,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(basic_board),
 	    cmocka_unit_test(nested_domains),
+	    cmocka_unit_test(rpmhpd_driver_parents),
 	    cmocka_unit_test(disabled_nodes),
 	    cmocka_unit_test(cycles_dropped),
 	    cmocka_unit_test(supported_hw),

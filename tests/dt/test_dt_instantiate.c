@@ -94,6 +94,32 @@ static void basic_built(void **state)
 	dmn_dt_board_free(b);
 }
 
+/* rpmhpd's driver parents carry a level 1:1 (one shared table, no
+ * required-opps between rails): the uart's nom on sm8250's CX holds MX at
+ * nom, the display's low_svs on sm8550's MMCX holds CX at low_svs. */
+static void rpmhpd_parent_levels(void **state)
+{
+	(void)state;
+	struct dmn_dt_board *b = load_case("rpmhpd_parents");
+	struct dmn_ctx *ctx;
+	assert_int_equal(dmn_ctx_create(NULL, &ctx), 0);
+	struct dmn_dt_instance *in;
+	assert_int_equal(dmn_dt_instantiate(b, ctx, NULL, NULL, &in), 0);
+	int uart = dmn_dt_device_find(b, "uart"), mdss = dmn_dt_device_find(b, "mdss");
+	dmn_domain_t mx = in->domains[dmn_dt_domain_find(b, "pd8250:8")];
+	dmn_domain_t cx = in->domains[dmn_dt_domain_find(b, "pd8550:0")];
+	assert_true(uart >= 0 && mdss >= 0);
+	assert_int_equal(dmn_device_get(ctx, in->devices[uart]), 0);
+	assert_int_equal(pstate(ctx, mx), 256);
+	assert_int_equal(dmn_device_get(ctx, in->devices[mdss]), 0);
+	assert_int_equal(pstate(ctx, cx), 64);
+	assert_int_equal(dmn_device_put(ctx, in->devices[uart]), 0);
+	assert_int_equal(pstate(ctx, mx), 0);
+	dmn_dt_instance_free(in);
+	dmn_ctx_destroy(ctx);
+	dmn_dt_board_free(b);
+}
+
 struct factory_log {
 	unsigned calls;
 	unsigned fail_at; /* 1-based; 0 never */
@@ -244,6 +270,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(basic_built),
+	    cmocka_unit_test(rpmhpd_parent_levels),
 	    cmocka_unit_test(factory_errors_undo),
 	    cmocka_unit_test(allocation_failures),
 	    cmocka_unit_test(real_boards),
