@@ -204,6 +204,30 @@ static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err)
 		dmn__opp_requirements_settle(ctx, rs->t);
 }
 
+/* A raise of the owners a change of a device of @t reaches (the device
+ * already counted, as raise_begin), for a caller that changes several
+ * devices in one step (system-resume's restoration, devsleep.c): what it
+ * moved goes in front of *@moved, to be put back first. */
+int dmn__opp_owners_raise(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			  struct dmn_opp_dev **moved)
+{
+	struct raise rs;
+	int err = raise_begin(ctx, t, &rs);
+	struct dmn_opp_dev **tail = &rs.moved;
+	while (*tail)
+		tail = &(*tail)->undo_next;
+	*tail = *moved;
+	*moved = rs.moved;
+	return err;
+}
+
+/* Every owner of @moved (dmn__opp_owners_raise) back where it was. */
+void dmn__opp_owners_back(struct dmn_ctx *ctx, struct dmn_opp_dev *moved)
+{
+	struct raise rs = {.t = 0, .moved = moved};
+	roll_back(ctx, &rs);
+}
+
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz)
 {

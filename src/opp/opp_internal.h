@@ -380,6 +380,14 @@ struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz);
 
+/* devreq.c, for devsleep.c: the owners a change of a device of @t reaches
+ * raised (that device already counted: req_active), what moved put in
+ * front of *@moved; and all of @moved put back (the raise failed or what
+ * it was for did). */
+int dmn__opp_owners_raise(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			  struct dmn_opp_dev **moved);
+void dmn__opp_owners_back(struct dmn_ctx *ctx, struct dmn_opp_dev *moved);
+
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
  * is left; failures are safe, noted (dmn__opp_note). */
 void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t);

@@ -156,6 +156,8 @@ void dmn__sim_report_free(struct dmn_sim *sim);
 /* engine_requirements.c: the board's device-to-device requirements into
  * the report store (freed by dmn__sim_report_free). 0 or -ENOMEM. */
 int dmn__sim_fill_requirements(struct dmn_sim *sim);
+/* The vote a device shows on one attachment (engine_requirements.c). */
+uint32_t dmn__sim_shown_vote(const struct dmn_sim *sim, unsigned dev, unsigned a);
 /* engine_explain.c: `explain` of board domain @domain, lines ending in
  * '\n', malloc'd into *@out. 0, -ENOMEM. */
 int dmn__sim_explain_index(struct dmn_sim *sim, unsigned domain, char **out);

@@ -569,8 +569,10 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 	case DMN_SCN_SYSTEM_RESUME: {
 		*callbacks = 1;
 		int was = dmn_system_asleep(ctx);
-		err = cmd->verb == DMN_SCN_SYSTEM_SUSPEND ? dmn_system_suspend(ctx)
-						      : dmn_system_resume(ctx);
+		/* the OPP layer's: device-to-device requirements follow */
+		err = cmd->verb == DMN_SCN_SYSTEM_SUSPEND
+			  ? dmn_opp_system_suspend(ctx)
+			  : dmn_opp_system_resume(ctx);
 		/* The sleep band of the trace and the SVG starts and ends
 		 * with these. */
 		if (dmn_system_asleep(ctx) != was) {

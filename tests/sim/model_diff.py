@@ -8,7 +8,9 @@ whose own `opp-level` entries require levels of each parent's table,
 `wakeup-source`, devices with `required-opps` and no OPP table of
 their own (fixed votes), providers with one or two cells, entries of
 `power-domain-names`, `arm,idle-state` states, providers' own
-`required-opps` floors, disabled consumers; see extras()) and random scenarios over the
+`required-opps` floors, disabled consumers; see extras(); on a third of
+the boards, DESIGN §2's device-to-device requirements, chained; see
+devreq()) and random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
@@ -40,7 +42,10 @@ required-opps match no parent, and one bad-input scenario a board
 Not exercised (DESIGN rules the generator never writes or the model does
 not check): two unsafe failures armed at once (DESIGN does not order
 the raises of unrelated domains), an undo lowering that fails (a pstate
-failure hits the raise first); device-to-device requirements (§2), `opp-supported-hw`, duplicate
+failure hits the raise first); an owner's own `vote` (DESIGN §2 takes
+the max of it and its effective OPP's vote, §1 lets the latest word
+win: the generator sends such a device a `rate` instead), owners
+without domains and shared owner tables; `opp-supported-hw`, duplicate
 entries, supplies and clocks; providers with several domains, nested
 (Rockchip) domains; `boot-on`/`always-on DOMAIN` twice on one domain
 (the simulator says EALREADY, DESIGN is silent); boot holds, always-on
@@ -148,6 +153,8 @@ class Dev:
         self.wake_at = None        # ns
         self.pdnames = None        # power-domain-names, if not the names
         self.fixed = None          # required-opps without an OPP table
+        self.dreq = None           # per entry: [(owner, its entry, where)]
+        self.requirers = []        # devices whose entries require ours
 
 
 def first_table(d):
@@ -185,6 +192,7 @@ def match_required(v, reqs):
 class Board:
     def __init__(self, rnd):
         self.rnd = rnd
+        self.devreq = False
         nd = rnd.randint(2, 6)
         self.doms = [Dom(i) for i in range(nd)]
         nroots = 1 if nd < 3 else rnd.randint(1, 2)
@@ -282,11 +290,13 @@ class Board:
                 continue
             out.append('dt%d: opp-table-dev%d { compatible = '
                        '"operating-points-v2";' % (v.i, v.i))
-            for hz, reqs in v.opps:
-                out.append('  opp-%d { opp-hz = /bits/ 64 <%d>; '
+            for j, (hz, reqs) in enumerate(v.opps):
+                refs = ['&t%d_%d' % (t.i, lv) for t, lv in reqs]
+                for o, e, at in (v.dreq[j] if v.dreq else []):
+                    refs.insert(min(at, len(refs)), '&dt%d_%d' % (o.i, e))
+                out.append('  dt%d_%d: opp-%d { opp-hz = /bits/ 64 <%d>; '
                            'required-opps = <%s>; };' % (
-                               hz, hz, ' '.join('&t%d_%d' % (t.i, lv)
-                                                for t, lv in reqs)))
+                               v.i, j, hz, hz, ' '.join(refs)))
             out.append('};')
         for d in self.doms:
             props = ['#power-domain-cells = <0>;']
@@ -440,8 +450,14 @@ class Model:
         self.stayed = set()
         self.settled = False
         self.levels = self.pstates()
+        owned = self.owner_votes()
         try:
             err = fn()
+            # an owner whose effective vote moved: its domain is settled
+            for (i, k), x in self.owner_votes().items():
+                if x != owned[(i, k)] and x is not None and \
+                        owned[(i, k)] is not None:
+                    self.touch(self.b.devs[i].doms[k])
             if err == 'OK' and not self.settled:
                 self.settle()
         except Rollback:
@@ -587,7 +603,7 @@ class Model:
         raw = d.boot_level if d.held else 0
         for v, k in d.devs:
             if v.active:
-                raw = max(raw, v.votes[k])
+                raw = max(raw, self.vote(v, k))
         for c in d.children:
             if c.on:
                 raw = max(raw, self.requires(d, c, memo, plan))
@@ -596,6 +612,41 @@ class Model:
 
     def hwmode(self, d):
         return any(v.hw[k] for v, k in d.devs)
+
+    # -- device-to-device requirements (DESIGN §2)
+    def eff(self, v):
+        """@v's effective OPP (an index of v.opps, None: none): the
+        highest (first opp-hz) of its own and of those its active
+        requirers require at their effective OPPs (a chain)."""
+        best = next((j for j, o in enumerate(v.opps) if o[0] == v.opp),
+                    None) if v.opp else None
+        for u in v.requirers:
+            e = self.eff(u) if u.active else None
+            for o, j, _ in (u.dreq[e] if e is not None else []):
+                if o is v and (best is None or
+                               v.opps[j][0] > v.opps[best][0]):
+                    best = j
+        return best
+
+    def vote(self, v, k):
+        """What @v's vote on its k-th domain counts for: an owner's is
+        the max of its own latest vote/rate and its effective OPP's."""
+        e = self.eff(v) if v.requirers else None
+        if e is None:
+            return v.votes[k]
+        return max(v.votes[k], match_required(v, v.opps[e][1]).get(k, 0))
+
+    def rate_of(self, v):
+        """`expect DEV rate`: the effective rate; an owner no
+        requirement raises is back at the clock its own commands left
+        (docs/design-notes.md, DESIGN disagreements: red5)."""
+        e = self.eff(v) if v.requirers else None
+        return v.rate if e is None else v.opps[e][0]
+
+    def owner_votes(self):
+        return {(v.i, k): self.rnd_up(d, self.vote(v, k)) if v.active
+                else None for v in self.b.devs if v.requirers
+                for k, d in enumerate(v.doms)}
 
     def wake_path(self, v):
         return v.wakeup and any(d.active_wakeup for d in v.doms)
@@ -679,7 +730,7 @@ class Model:
                 hold.append('boot hold (level %d; %s)' % (
                     d.boot_raw, 'awaiting ' + ' '.join(wait) if wait else
                     'no consumers: until probe all'))
-            hold += ['dev %s (vote %d)' % (v.name, v.votes[k])
+            hold += ['dev %s (vote %d)' % (v.name, self.vote(v, k))
                      for v, k in d.devs if v.active]
             if d.sleep_keep:
                 path = ['wakeup path dev %s' % v.name
@@ -715,8 +766,8 @@ class Model:
         ins = []
         if d.held and d.boot_level:
             ins.append((d.boot_raw, 'boot hold (level %d)'))
-        ins += [(v.votes[k], 'dev %s (vote %%d)' % v.name)
-                for v, k in d.devs if v.active and v.votes[k]]
+        ins += [(self.vote(v, k), 'dev %s (vote %%d)' % v.name)
+                for v, k in d.devs if v.active and self.vote(v, k)]
         ins += [(self.req(d, c, memo), 'child %s (requires %%d)' % c.name)
                 for c in d.children if c.on and self.req(d, c, memo)]
         raw = max([lv for lv, _ in ins] + [0])
@@ -1037,7 +1088,8 @@ def gen_scenario(rnd, board, nops):
                                            'held' if d.held else 'released'))
         for v in board.devs:
             if v.opps:
-                lines.append('expect %s rate %s' % (v.name, S.hz(v.rate)))
+                lines.append('expect %s rate %s' % (v.name,
+                                                    S.hz(m.rate_of(v))))
 
     # time 0: boot holds and always-on domains, before any other command
     t0 = []
@@ -1155,6 +1207,10 @@ def pick(m, rnd, level_for):
     doms, devs = m.b.doms, m.b.devs
     v = rnd.choice(devs)
     r = rnd.random()
+    if v.requirers and 0.42 <= r < 0.55:
+        # an owner's `vote` against its effective OPP: DESIGN §2 takes
+        # the max of the two, §1 lets the latest of vote/rate win
+        r = 0.9
     if r < 0.22:
         return 'resume %s' % v.name, lambda: (
             'EACCES' if m.asleep and not v.active else m.resume([v]))
@@ -1312,7 +1368,15 @@ def pick(m, rnd, level_for):
 
 def check_json(doc, m):
     """The §7 fields of `simulate --json` (docs/json.md) against the model
-    at the end of the scenario: the first difference, or None."""
+    at the end of the scenario, and DESIGN §2's `requirements` (who
+    requires what): the first difference, or None."""
+    want = sorted((u.name, '/opp-table-dev%d' % o.i, (o.name,))
+                  for u in m.b.devs if u.dreq for o in
+                  dict.fromkeys(o for e in u.dreq for o, _, _ in e))
+    got = sorted((r['device'], r['table'], tuple(r['owners']))
+                 for r in doc.get('requirements', []))
+    if got != want:
+        return 'requirements %r, model %r' % (got, want)
     if doc.get('system') != ('asleep' if m.asleep else 'awake'):
         return 'system %r' % doc.get('system')
     awaiting = sorted(v.name for v in m.b.devs if not v.probed and
@@ -1357,7 +1421,9 @@ def check_json(doc, m):
                 k: got[k] for k in want if got[k] != want[k]},
                 {k: want[k] for k in want if got[k] != want[k]})
         for (v, k), jv in zip(d.devs, j['devices']):
-            want = {'name': v.name, 'active': v.active, 'vote': v.votes[k],
+            # an owner's vote: DESIGN §2's max of its own and its
+            # effective OPP's (the simulator shows it so)
+            want = {'name': v.name, 'active': v.active, 'vote': m.vote(v, k),
                     'counts': v.active,
                     'probed': v.probed, 'wakeup': v.wakeup,
                     'always_on': v.always_on, 'hw': v.hw[k]}
@@ -1754,6 +1820,28 @@ def extras(board, X, check):
         board.disabled.append((ref, X.random() < 0.3))
 
 
+def devreq(board, Y, check):
+    """DESIGN §2's device-to-device requirements: entries of a device's
+    table require entries of a later device's table (no `opp-level`
+    there, so the pair is device-to-device; later only: no cycles), the
+    reference anywhere among the entry's domain references (which the
+    matching rule must skip). Owners are devices whose every entry is a
+    vote their domains accept (a requirement then never fails)."""
+    owners = [v for v in board.devs if v.opps and not any(
+        check.check_level(v.doms[k], lv) for _, reqs in v.opps
+        for k, lv in match_required(v, reqs).items())]
+    for u in board.devs:
+        later = [o for o in owners if o.i > u.i]
+        if not u.opps or not later or Y.random() < 0.3:
+            continue
+        got = Y.sample(later, min(len(later), Y.choice([1, 1, 2])))
+        u.dreq = [[(o, Y.randrange(len(o.opps)), Y.randint(0, len(reqs)))
+                   for o in got] for _, reqs in u.opps]
+        for o in got:
+            o.requirers.append(u)
+    board.devreq = any(v.dreq for v in board.devs)
+
+
 def bad_input(domino, dtb, board, m, tmp, seed):
     """DESIGN §7: `boot-on` and `always-on DOMAIN` only at time 0 before
     any other command, a boot level checked like a vote when the scenario
@@ -1817,6 +1905,11 @@ def run_one(domino, dtc, seed, nops, tmp):
     if not os.environ.get('DOMINO_PLAIN'):
         board.X = random.Random(seed * 15485863 + 29)
         extras(board, board.X, check)
+        # newer extras, on a third of the boards, from a stream of their
+        # own (the seeds before keep their boards and commands)
+        Y = random.Random(seed * 32452843 + 7)
+        if Y.random() < 0.35:
+            devreq(board, Y, check)
     text = board.dts()             # before the scenario changes the flags
     # `summary --explain D`: the board as loaded (DESIGN §7)
     first = board.X and board.X.choice(board.doms)

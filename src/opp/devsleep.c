@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * System sleep with device-to-device requirements (DESIGN §2, §7): a
+ * requirement counts only while its requirer is active, and system sleep
+ * suspends devices. dmn_opp_system_suspend lets the owners of every
+ * requirer sleep suspended settle down after the core's sleep, as
+ * dmn_opp_device_put does after a runtime suspend; dmn_opp_system_resume
+ * raises the owners of every requirer the restoration brings back before
+ * it, as dmn_opp_device_get does, and puts them back when the
+ * restoration rolls back. An optional unit: it calls the core's sleep and
+ * devreq.c, nothing in the core calls it.
+ */
+#include "opp_internal.h"
+#include "../core/sleep.h"
+
+/* Each device's OPP state with its core device, in handle order. */
+#define FOR_OPP_DEVICES(ctx, v, od)                                           \
+	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0); h_;          \
+	     h_ = dmn__handle_next(&(ctx)->devices, h_))                      \
+		if (((v) = dmn__pd_device_get_ptr((ctx), h_)) &&              \
+		    ((od) = dev_opp_state(v)))
+
+int dmn_opp_system_suspend(struct dmn_ctx *ctx)
+{
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	bool was = ctx->asleep;
+	err = dmn__system_suspend_locked(ctx);
+	if (!err && !was) {
+		struct dmn_device *v;
+		struct dmn_opp_dev *od;
+		int first = ctx->op_error;
+		ctx->op_error = 0;
+		FOR_OPP_DEVICES(ctx, v, od)
+			if (v->sleep_usage)
+				dmn__opp_requirements_settle(ctx, od->table);
+		if (ctx->op_error && !ctx->last_error)
+			txn_result(ctx, 0);
+		if (first)
+			ctx->op_error = first;
+	}
+	dmn__unlock(ctx);
+	return err;
+}
+
+int dmn_opp_system_resume(struct dmn_ctx *ctx)
+{
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	struct dmn_device *v;
+	struct dmn_opp_dev *od, *moved = 0;
+	bool restore = ctx->asleep;
+	int raise = 0;
+	/* what the restoration brings back counts while it is checked */
+	if (restore)
+		FOR_OPP_DEVICES(ctx, v, od)
+			od->req_active = v->sleep_usage && !v->usage;
+	if (restore)
+		FOR_OPP_DEVICES(ctx, v, od)
+			if (od->req_active && !raise)
+				raise = dmn__opp_owners_raise(ctx, od->table,
+							      &moved);
+	if (raise) { /* given up: the system wakes, nothing is restored */
+		dmn__opp_owners_back(ctx, moved);
+		for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
+		     h = dmn__handle_next(&ctx->devices, h))
+			if ((v = dmn__pd_device_get_ptr(ctx, h)))
+				v->sleep_usage = 0;
+	}
+	err = dmn__system_resume_locked(ctx);
+	if (restore)
+		FOR_OPP_DEVICES(ctx, v, od)
+			od->req_active = false;
+	if (err && !raise) {
+		dmn__opp_owners_back(ctx, moved);
+	} else if (restore && !raise) {
+		/* active now: the owners settle to what is left */
+		FOR_OPP_DEVICES(ctx, v, od)
+			if (v->usage)
+				dmn__opp_requirements_settle(ctx, od->table);
+	}
+	if (raise)
+		err = txn_result(ctx, raise);
+	dmn__unlock(ctx);
+	return err;
+}
