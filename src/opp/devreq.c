@@ -267,7 +267,8 @@ int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 	ctx->op_error = 0;
 	if (resume)
 		od->req_active = true;
-	err = raise_begin(ctx, resume ? od->table : 0, &rs);
+	/* asleep, the core refuses the resume (-EACCES): nothing to raise */
+	err = raise_begin(ctx, resume && !ctx->asleep ? od->table : 0, &rs);
 	if (!err) {
 		int first = ctx->op_error; /* the core's call clears it */
 		err = dmn__pd_device_get_locked(ctx, dev);

@@ -31,6 +31,9 @@ struct dmn_sim_device {
 	 * the library keeps it rounded up to a level, reports show it as
 	 * written (DESIGN §1). */
 	uint32_t *cast;
+	/* The entry its latest successful `rate` selected (DMN_OPP_ID_NONE:
+	 * none); an owner of a required table may run higher (DESIGN §2). */
+	uint32_t own_id;
 };
 
 struct dmn_sim_initial {

@@ -454,17 +454,22 @@ static int explain(struct dmn_sim *sim, unsigned domain)
 	return 0;
 }
 
-/* After a successful `rate` from entry @was: every attachment the old or
- * the new entry drives now holds the new entry's vote as cast. */
-static void note_rate_votes(struct dmn_sim *sim, int device, uint32_t was)
+/* After a successful `rate` to @hz: every attachment the old or the new
+ * own entry drives now holds the new entry's vote as cast (its own word:
+ * not the effective entry a requirement may raise an owner to). */
+static void note_rate_votes(struct dmn_sim *sim, int device, uint64_t hz)
 {
 	const struct dmn_dt_device *d = &sim->board->devices[device];
 	dmn_device_t h = sim->inst->devices[device];
-	uint32_t now = DMN_OPP_ID_NONE;
+	dmn_opp_table_t t = 0;
+	uint32_t was = sim->devs[device].own_id, now = DMN_OPP_ID_NONE;
 	unsigned n = d->n_attachments;
 	uint32_t *old_v = sim->vote_scratch, *new_v = old_v + n;
 	memset(old_v, 0, 2 * (size_t)n * sizeof(*old_v));
-	dmn_opp_device_current(sim->ctx, h, &now, NULL);
+	if (hz && !dmn_opp_device_table(sim->ctx, h, &t) &&
+	    dmn_opp_find_freq_ceil(sim->ctx, t, hz, &now))
+		now = DMN_OPP_ID_NONE;
+	sim->devs[device].own_id = now;
 	if (was != DMN_OPP_ID_NONE)
 		dmn_opp_device_votes(sim->ctx, h, was, old_v, n);
 	if (now != DMN_OPP_ID_NONE)
@@ -509,11 +514,9 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		return err;
 	case DMN_SCN_RATE: {
 		*callbacks = 1;
-		uint32_t was = DMN_OPP_ID_NONE;
-		dmn_opp_device_current(ctx, dev_h, &was, NULL);
 		err = dmn_opp_set_rate(ctx, dev_h, cmd->rate.hz);
 		if (!err)
-			note_rate_votes(sim, r->device, was);
+			note_rate_votes(sim, r->device, cmd->rate.hz);
 		/* Not bound to a table: DESIGN §1 says -ENODEV ("a device
 		 * without an OPP table"), the library -ENOENT. */
 		return err == -ENOENT ? -ENODEV : err;

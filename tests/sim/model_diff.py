@@ -193,6 +193,7 @@ class Board:
     def __init__(self, rnd):
         self.rnd = rnd
         self.devreq = False
+        self.groups = []           # (label, top nodes, {i: nested}, flat)
         nd = rnd.randint(2, 6)
         self.doms = [Dom(i) for i in range(nd)]
         nroots = 1 if nd < 3 else rnd.randint(1, 2)
@@ -258,6 +259,15 @@ class Board:
                 v.opps.append((hz, [(t, rnd.choice(t.table))
                                     for t in owners]))
 
+    def link_order(self, doms):
+        """@doms in the order the loader links them to a parent: by
+        provider node in the blob (providers of several domains first,
+        shapes()), then index."""
+        groups = [g[0] for g in self.groups]
+        return sorted(doms, key=lambda d: (
+            groups.index(d.label) if d.label in groups else len(groups),
+            d.i if d.label not in groups else 0, d.index))
+
     def dts(self):
         out = ['/dts-v1/;', '/ { compatible = "domino,generated"; '
                '#address-cells = <1>; #size-cells = <0>;']
@@ -298,7 +308,29 @@ class Board:
                            'required-opps = <%s>; };' % (
                                v.i, j, hz, hz, ' '.join(refs)))
             out.append('};')
+        grouped = set(x.i for g in self.groups for x in g[1] + g[3] +
+                      [c for cs in g[2].values() for c in cs])
+        for label, top, nest, flat in self.groups:
+            # one provider of several domains (DESIGN §2): its own
+            # `power-domains` parents its top-level domains; Rockchip's
+            # nested power-domain@N nodes, and indices that exist only
+            # because something references them
+            def node(x, depth):
+                kids = ' '.join(node(c, depth + 1) for c in nest.get(x.i, []))
+                return 'power-domain@%d { reg = <%d>; #power-domain-cells = ' \
+                    '<0>; %s};' % (x.index, x.index, kids + ' ' if kids else '')
+            props = ['#power-domain-cells = <1>;', '#address-cells = <1>;',
+                     '#size-cells = <0>;']
+            parents = (top or flat)[0].parents
+            if parents:
+                props.append('power-domains = %s;' % ', '.join(
+                    p.ref() for p in parents))
+            out.append('%s: power-controller-%s { %s %s };' % (
+                label, label[2:], ' '.join(props),
+                ' '.join(node(x, 0) for x in top)))
         for d in self.doms:
+            if d.i in grouped:
+                continue
             props = ['#power-domain-cells = <0>;']
             if d.table:
                 props.append('operating-points-v2 = <&t%d>;' % d.i)
@@ -744,7 +776,7 @@ class Model:
                 hold += ['hw mode (dev %s)' % v.name
                          for v, k in d.devs if v.hw[k]]
             hold += ['child %s (requires %d)' % (c.name, self.req(d, c, memo))
-                     for c in d.children if c.on]
+                     for c in self.b.link_order(d.children) if c.on]
             if hold:
                 first = ', '.join(hold)
             elif d.states and d.gov and all(
@@ -769,7 +801,8 @@ class Model:
         ins += [(self.vote(v, k), 'dev %s (vote %%d)' % v.name)
                 for v, k in d.devs if v.active and self.vote(v, k)]
         ins += [(self.req(d, c, memo), 'child %s (requires %%d)' % c.name)
-                for c in d.children if c.on and self.req(d, c, memo)]
+                for c in self.b.link_order(d.children)
+                if c.on and self.req(d, c, memo)]
         raw = max([lv for lv, _ in ins] + [0])
         if p > agg:
             second = ' because: stuck (aggregate %d; a lowering call ' \
@@ -1395,11 +1428,14 @@ def check_json(doc, m):
         if st['sleep_on_ns'] + sum(st['sleep_idle_ns'].values()) != slept:
             return '%s: sleep stats %r, system slept %d' % (
                 d.name, st['sleep_idle_ns'], slept)
+    # the order of `summary`: provider nodes as in the blob (providers of
+    # several domains come first, shapes()), a provider's domains by index
+    order = m.b.link_order(m.b.doms)
     names = [j.get('name') for j in doc['domains']]
-    if names != [d.name for d in m.b.doms]:
-        return 'domains %r, model %r' % (names, [d.name for d in m.b.doms])
+    if names != [d.name for d in order]:
+        return 'domains %r, model %r' % (names, [d.name for d in order])
     memo = {}
-    for d, j in zip(m.b.doms, doc['domains']):
+    for d, j in zip(order, doc['domains']):
         want = {
             'name': d.name,
             'status': 'on' if d.on else 'off',
@@ -1820,6 +1856,64 @@ def extras(board, X, check):
         board.disabled.append((ref, X.random() < 0.3))
 
 
+def shapes(board, Y):
+    """DESIGN §2's other provider shapes, the semantics unchanged: a
+    device on three domains (`power-domain-names`), and providers of
+    several domains (`#power-domain-cells = <1>`): a domain without a
+    table, idle states or floor becomes a Rockchip power-domain@N node,
+    with children whose only parent it is nested inside it, and domains
+    with the same parents as indices of the same provider that only
+    references make exist."""
+    for v in board.devs:
+        rest = [d for d in board.doms if d not in v.doms]
+        if len(v.doms) == 2 and not v.fixed and rest and Y.random() < 0.5:
+            d = Y.choice(rest)
+            d.devs.append((v, 2))
+            d.devs.sort(key=lambda a: a[0].i)
+            v.doms.append(d)
+            v.votes.append(0)
+            v.hw.append(False)
+            if v.pdnames:
+                v.pdnames.append('pwr2')
+    used = ' '.join(ref for ref, _ in board.disabled)
+    done = set()
+
+    def plain(d):
+        return (d.i not in done and not d.table and not d.states and
+                not d.floor_refs and '&%s ' % d.label not in used + ' ' and
+                '&%s>' % d.label not in used)
+    for r in board.doms:
+        if not plain(r) or Y.random() < 0.4:
+            continue
+        top, nest, members = [r], {}, [r]
+        done.add(r.i)
+        queue = [r]
+        while queue:
+            x = queue.pop(0)
+            for c in x.children:
+                if c.parents == [x] and plain(c) and Y.random() < 0.7:
+                    done.add(c.i)
+                    nest.setdefault(x.i, []).append(c)
+                    members.append(c)
+                    queue.append(c)
+        flat = [d for d in board.doms if plain(d) and d.parents == r.parents
+                and (d.devs or d.children) and Y.random() < 0.5]
+        done.update(d.i for d in flat)
+        if len(members) + len(flat) < 2:
+            done.difference_update(d.i for d in members + flat)
+            continue
+        label = 'pg%d' % len(board.groups)
+
+        def dfs(x):
+            return [x] + [y for c in nest.get(x.i, []) for y in dfs(c)]
+        # indices rise in the blob's node order, then the referenced ones
+        for d, n in zip(dfs(r) + flat, sorted(Y.sample(range(16),
+                                                       len(members + flat)))):
+            d.label, d.cells, d.index = label, 1, n
+            d.name = '%s:%d' % (label, n)
+        board.groups.append((label, top, nest, flat))
+
+
 def devreq(board, Y, check):
     """DESIGN §2's device-to-device requirements: entries of a device's
     table require entries of a later device's table (no `opp-level`
@@ -1910,6 +2004,8 @@ def run_one(domino, dtc, seed, nops, tmp):
         Y = random.Random(seed * 32452843 + 7)
         if Y.random() < 0.35:
             devreq(board, Y, check)
+        if Y.random() < 0.35:
+            shapes(board, Y)
     text = board.dts()             # before the scenario changes the flags
     # `summary --explain D`: the board as loaded (DESIGN §7)
     first = board.X and board.X.choice(board.doms)
