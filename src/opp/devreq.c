@@ -195,11 +195,16 @@ DMN_SIZE_NOINLINE static int raise_begin(struct dmn_ctx *ctx,
 
 /* After the change (@err: its result or raise_begin's, the caller's count
  * undone): the owners settle to what is left (found again: those the
- * raise moved none of may lower now), or go back on failure. */
+ * raise moved none of may lower now), or go back on failure. An owner the
+ * raise moved up no longer asks what its old entry asked of the owners
+ * below it, which the raise counted too: then the whole reach settles
+ * (the shortcut of owners() would stop at the owner already in place). */
 static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err)
 {
 	if (err)
 		roll_back(ctx, rs);
+	else if (rs->moved)
+		settle_down(ctx, dmn__opp_reach(ctx, rs->t, true));
 	else
 		dmn__opp_requirements_settle(ctx, rs->t);
 }
@@ -221,11 +226,13 @@ int dmn__opp_owners_raise(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 	return err;
 }
 
-/* Every owner of @moved (dmn__opp_owners_raise) back where it was. */
-void dmn__opp_owners_back(struct dmn_ctx *ctx, struct dmn_opp_dev *moved)
+/* The end of dmn__opp_owners_raise's raises (@moved): all put back on
+ * @err, else the owners of @t settle (as raise_end). */
+void dmn__opp_owners_end(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			 struct dmn_opp_dev *moved, int err)
 {
-	struct raise rs = {.t = 0, .moved = moved};
-	roll_back(ctx, &rs);
+	struct raise rs = {.t = t, .moved = moved};
+	raise_end(ctx, &rs, err);
 }
 
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,

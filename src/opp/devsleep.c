@@ -63,7 +63,7 @@ int dmn_opp_system_resume(struct dmn_ctx *ctx)
 				raise = dmn__opp_owners_raise(ctx, od->table,
 							      &moved);
 	if (raise) { /* given up: the system wakes, nothing is restored */
-		dmn__opp_owners_back(ctx, moved);
+		dmn__opp_owners_end(ctx, 0, moved, raise);
 		for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
 		     h = dmn__handle_next(&ctx->devices, h))
 			if ((v = dmn__pd_device_get_ptr(ctx, h)))
@@ -74,12 +74,12 @@ int dmn_opp_system_resume(struct dmn_ctx *ctx)
 		FOR_OPP_DEVICES(ctx, v, od)
 			od->req_active = false;
 	if (err && !raise) {
-		dmn__opp_owners_back(ctx, moved);
+		dmn__opp_owners_end(ctx, 0, moved, err);
 	} else if (restore && !raise) {
 		/* active now: the owners settle to what is left */
 		FOR_OPP_DEVICES(ctx, v, od)
 			if (v->usage)
-				dmn__opp_requirements_settle(ctx, od->table);
+				dmn__opp_owners_end(ctx, od->table, moved, 0);
 	}
 	if (raise)
 		err = txn_result(ctx, raise);

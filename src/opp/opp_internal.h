@@ -382,11 +382,12 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 
 /* devreq.c, for devsleep.c: the owners a change of a device of @t reaches
  * raised (that device already counted: req_active), what moved put in
- * front of *@moved; and all of @moved put back (the raise failed or what
- * it was for did). */
+ * front of *@moved; then, @err: all of @moved put back (the raise failed
+ * or what it was for did), else the owners of @t settle to what is left. */
 int dmn__opp_owners_raise(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 			  struct dmn_opp_dev **moved);
-void dmn__opp_owners_back(struct dmn_ctx *ctx, struct dmn_opp_dev *moved);
+void dmn__opp_owners_end(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			 struct dmn_opp_dev *moved, int err);
 
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
  * is left; failures are safe, noted (dmn__opp_note). */

@@ -154,6 +154,9 @@ class Dev:
         self.pdnames = None        # power-domain-names, if not the names
         self.fixed = None          # required-opps without an OPP table
         self.dreq = None           # per entry: [(owner, its entry, where)]
+        self.hwcells = {}          # entry -> its opp-supported-hw, if any
+        self.extra = {}            # entry -> lines after it (hw, dups)
+        self.hidden = []           # the hz of entries opp-supported-hw hides
         self.requirers = []        # devices whose entries require ours
 
 
@@ -194,6 +197,8 @@ class Board:
         self.rnd = rnd
         self.devreq = False
         self.groups = []           # (label, top nodes, {i: nested}, flat)
+        self.Y = None              # the newer extras' stream, if drawn
+        self.hw = None             # --supported-hw, if given
         nd = rnd.randint(2, 6)
         self.doms = [Dom(i) for i in range(nd)]
         nroots = 1 if nd < 3 else rnd.randint(1, 2)
@@ -305,8 +310,10 @@ class Board:
                 for o, e, at in (v.dreq[j] if v.dreq else []):
                     refs.insert(min(at, len(refs)), '&dt%d_%d' % (o.i, e))
                 out.append('  dt%d_%d: opp-%d { opp-hz = /bits/ 64 <%d>; '
-                           'required-opps = <%s>; };' % (
-                               v.i, j, hz, hz, ' '.join(refs)))
+                           'required-opps = <%s>;%s };' % (
+                               v.i, j, hz, hz, ' '.join(refs),
+                               v.hwcells.get(j, '')))
+                out.extend(v.extra.get(j, []))
             out.append('};')
         grouped = set(x.i for g in self.groups for x in g[1] + g[3] +
                       [c for cs in g[2].values() for c in cs])
@@ -1186,8 +1193,19 @@ def gen_scenario(rnd, board, nops):
                 lines.append('expect last-error OK')
                 prefix = ''
                 kept = None
-            count, undo = 1, None
+            count, undo, two = 1, None, None
             x = board.X.random() if board.X else 1
+            if board.Y and armed[1] in ('on', 'pstate') and \
+                    board.Y.random() < 0.3:
+                # two unsafe failures at once: DESIGN orders the calls of
+                # one domain and the phases of a command, not the raises
+                # of unrelated domains, so which one fires first is the
+                # simulator's; any order gives the same final state,
+                # every raise undone and EIO (check_failures: TWO)
+                two = (board.Y.choice([d for d in doms
+                                       if d.name != armed[0]]).name,
+                       board.Y.choice(['on', 'pstate']))
+                x = 1
             if x < 0.3:
                 count = board.X.randint(2, 3)
             elif x < 0.6 and armed[1] in ('on', 'pstate'):
@@ -1207,11 +1225,18 @@ def gen_scenario(rnd, board, nops):
                 m.fails[undo] = 1
                 lines.append('fail %s %s' % undo)
                 lines.append('expect last-error OK')
+            if two:
+                m.fails[two] = 1
+                lines.append('fail %s %s' % two)
+                lines.append('expect last-error OK')
         S.noise(lines)
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
         err = m.run(fn)
         m.failures[len(lines)] = sorted(m.failed)
+        if armed and two:
+            m.failures[len(lines)] = (TWO, [armed, two], any(
+                not safe for _, _, safe, _ in m.failed))
         m.stays[len(lines)] = sorted(doms[i].name for i in m.stayed)
         lines.append('expect last-error %s' % err)
         expects()
@@ -1221,6 +1246,10 @@ def gen_scenario(rnd, board, nops):
             lines.append('explain %s' % d.name)
             m.explains[len(lines)] = m.explain(d)
             lines.append('expect last-error %s' % err)
+        if armed and two:
+            m.fails[two] = 0
+            lines.append('fail %s %s 0' % two)
+            lines.append('expect last-error OK')
         if armed and undo and undo != armed:
             m.fails[undo] = 0
             lines.append('fail %s %s 0' % undo)
@@ -1341,6 +1370,9 @@ def pick(m, rnd, level_for):
             hz = v.opps[-1][0] + 1
         else:
             hz = rnd.choice(v.opps)[0] - rnd.choice([0, 0, 1000])
+        if v.hidden and rnd.random() < 0.4:
+            # just above a hidden entry: the next available one
+            hz = rnd.choice(v.hidden) - rnd.choice([0, 1000])
 
         def rate():
             if not v.opps:
@@ -1704,6 +1736,9 @@ def check_svg(path, doc, m):
     return None
 
 
+TWO = 'two armed'
+
+
 def check_failures(doc, m, bad):
     """Each command's `failure` events (DESIGN §1: a failure is reported
     with its direction; undo calls are calls like any other) against the
@@ -1720,6 +1755,16 @@ def check_failures(doc, m, bad):
     for ln, want in sorted(m.failures.items()):
         if stop is not None and ln >= stop:
             break
+        if want and want[0] is TWO:
+            # two failures armed: only those, and an unsafe one (the
+            # rollback's) exactly when the model rolled back
+            _, armed, rolled = want
+            calls = got.get(ln, [])
+            if any((d, op) not in armed for d, op, _, _ in calls) or \
+                    any(not safe for _, _, safe, _ in calls) != rolled:
+                return 'line %d: failure events %r, armed %r, rolled ' \
+                    'back %r' % (ln, calls, armed, rolled)
+            continue
         if sorted(got.get(ln, [])) != want:
             return 'line %d: failure events %r, model %r' % (
                 ln, sorted(got.get(ln, [])), want)
@@ -1914,6 +1959,64 @@ def shapes(board, Y):
         board.groups.append((label, top, nest, flat))
 
 
+def hw_and_dups(board, Y):
+    """DESIGN §2's `opp-supported-hw` and §1's duplicate entries, in
+    device tables: entries the board's version (`--supported-hw`, one
+    value per cell; none given: every entry carrying the property) makes
+    unavailable, between the others (a `rate` just above one must take
+    the next available entry), and entries equal in `opp-hz` to one before
+    them (the first is kept). Neither is in Dev.opps: the model never
+    sees them."""
+    vers = [] if Y.random() < 0.3 else [Y.choice([1, 2, 4])
+                                        for _ in range(Y.choice([1, 1, 2]))]
+    board.hw = ','.join('%d' % x for x in vers) or None
+
+    def cells(ok, ngroups):
+        """A property of @ngroups groups of one cell a version value:
+        some group matching the version (every cell ANDed with it
+        non-zero) where @ok, else none (without a version: any cells).
+        A table's first such entry has one group (the loader takes a
+        table's group size from its shortest property: docs/design-notes.md,
+        opp-supported-hw)."""
+        n = len(vers) or 1
+        groups = [[(vers[i] if vers else 1) | Y.choice([0, 8])
+                   for i in range(n)] for _ in range(ngroups)]
+        for k, g in enumerate(groups):
+            if ok and vers and (k == 0 or Y.random() < 0.5):
+                continue
+            i = Y.randrange(n)
+            g[i] = Y.choice([b for b in (1, 2, 4, 8)
+                             if not vers or not b & vers[i]])
+        if ok:
+            Y.shuffle(groups)
+        return ' opp-supported-hw = <%s>;' % ' '.join(
+            '0x%x' % x for g in groups for x in g)
+    for v in board.devs:
+        if not v.opps or Y.random() < 0.5:
+            continue
+        first = [1]
+        for j, (hz, reqs) in enumerate(v.opps):
+            r = Y.random()
+            if r < 0.3 and vers:
+                v.hwcells[j] = cells(True, first.pop() if first else
+                                     Y.randint(1, 2))
+            elif r < 0.6:
+                low = hz - 5000000
+                v.hidden.append(low)
+                v.extra.setdefault(j, []).append(
+                    '  opp-%d { opp-hz = /bits/ 64 <%d>; required-opps = '
+                    '<%s>;%s };' % (low, low, ' '.join(
+                        '&t%d_%d' % (t.i, t.table[-1]) for t, _ in reqs),
+                        cells(False, first.pop() if first else
+                              Y.randint(1, 2))))
+            elif r < 0.8:
+                v.extra.setdefault(j, []).append(
+                    '  opp-%d-dup { opp-hz = /bits/ 64 <%d>; required-opps = '
+                    '<%s>; };' % (hz, hz, ' '.join(
+                        '&t%d_%d' % (t.i, Y.choice(t.table))
+                        for t, _ in reqs)))
+
+
 def devreq(board, Y, check):
     """DESIGN §2's device-to-device requirements: entries of a device's
     table require entries of a later device's table (no `opp-level`
@@ -1953,12 +2056,17 @@ def bad_input(domino, dtb, board, m, tmp, seed):
     scn = os.path.join(tmp, 'bad%d.scn' % seed)
     with open(scn, 'w') as f:
         f.write('\n'.join(text) + '\n')
-    r = subprocess.run([domino, 'simulate', dtb, scn], capture_output=True,
+    r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board),
+                       capture_output=True,
                        text=True)
     if r.returncode != 2 or '%s:%d: error: ' % (scn, line) not in r.stderr:
         return 'bad input %r: exit %d, %s' % (text, r.returncode,
                                               r.stderr.strip()[:300])
     return None
+
+
+def hw_args(board):
+    return ['--supported-hw', board.hw] if board.hw else []
 
 
 def run_one(domino, dtc, seed, nops, tmp):
@@ -2006,6 +2114,10 @@ def run_one(domino, dtc, seed, nops, tmp):
             devreq(board, Y, check)
         if Y.random() < 0.35:
             shapes(board, Y)
+        if Y.random() < 0.35:
+            board.Y = Y            # two unsafe failures (gen_scenario)
+        if Y.random() < 0.35:
+            hw_and_dups(board, Y)
     text = board.dts()             # before the scenario changes the flags
     # `summary --explain D`: the board as loaded (DESIGN §7)
     first = board.X and board.X.choice(board.doms)
@@ -2015,7 +2127,8 @@ def run_one(domino, dtc, seed, nops, tmp):
     dtb = os.path.join(tmp, 'b%d.dtb' % seed)
     scn = os.path.join(tmp, 's%d.scn' % seed)
     with open(dts, 'w') as f:
-        f.write(text)
+        f.write(text + ('// run with --supported-hw %s\n' % board.hw
+                        if board.hw else ''))
     devs = {v.name: v for v in board.devs}
     lines = [S.line(' '.join(S.dev(devs[w]) if w in devs else w
                              for w in l.split(' '))) for l in lines]
@@ -2028,10 +2141,12 @@ def run_one(domino, dtc, seed, nops, tmp):
         return False
     trace = os.path.join(tmp, 't%d.json' % seed)
     svg = os.path.join(tmp, 'g%d.svg' % seed)
-    r = subprocess.run([domino, 'simulate', dtb, scn, '--json', '--trace',
+    r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board) +
+                       ['--json', '--trace',
                         trace, '--svg', svg], capture_output=True, text=True)
     if first:
-        x = subprocess.run([domino, 'summary', dtb, '--explain', first.name],
+        x = subprocess.run([domino, 'summary', dtb, '--explain', first.name]
+                           + hw_args(board),
                            capture_output=True, text=True)
         if x.returncode or x.stdout.splitlines() != first_says:
             print('seed %d: summary --explain %s exit %d says\n  %s\n'
@@ -2054,7 +2169,7 @@ def run_one(domino, dtc, seed, nops, tmp):
     unmatched = {'/' + d.label: len(d.floor_refs) - len(d.floors)
                  for d in board.doms if len(d.floor_refs) > len(d.floors)}
     if unmatched:
-        lint = subprocess.run([domino, 'lint', dtb, '--json'],
+        lint = subprocess.run([domino, 'lint', dtb, '--json'] + hw_args(board),
                               capture_output=True, text=True)
         found = {f['node']: f['message'] for f in
                  json.loads(lint.stdout or '{}').get('findings', [])
