@@ -57,7 +57,8 @@ and pstate state.
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
-(the boards and scenarios of a seed without what extras() adds).
+(the boards and scenarios of a seed without what extras() adds),
+DOMINO_DEVREQ_LOOSE=1 (see run_one).
 """
 import json
 import os
@@ -155,6 +156,7 @@ class Dev:
         self.fixed = None          # required-opps without an OPP table
         self.dreq = None           # per entry: [(owner, its entry, where)]
         self.hwcells = {}          # entry -> its opp-supported-hw, if any
+        self.volts = {}            # entry -> opp-microvolt/-microamp
         self.extra = {}            # entry -> lines after it (hw, dups)
         self.hidden = []           # the hz of entries opp-supported-hw hides
         self.requirers = []        # devices whose entries require ours
@@ -310,9 +312,9 @@ class Board:
                 for o, e, at in (v.dreq[j] if v.dreq else []):
                     refs.insert(min(at, len(refs)), '&dt%d_%d' % (o.i, e))
                 out.append('  dt%d_%d: opp-%d { opp-hz = /bits/ 64 <%d>; '
-                           'required-opps = <%s>;%s };' % (
+                           'required-opps = <%s>;%s%s };' % (
                                v.i, j, hz, hz, ' '.join(refs),
-                               v.hwcells.get(j, '')))
+                               v.hwcells.get(j, ''), v.volts.get(j, '')))
                 out.extend(v.extra.get(j, []))
             out.append('};')
         grouped = set(x.i for g in self.groups for x in g[1] + g[3] +
@@ -1154,6 +1156,9 @@ def gen_scenario(rnd, board, nops):
             d.always_on = True
             m.power_on(d)
             t0.append('always-on %s' % d.name)
+            if board.Y and board.Y.random() < 0.3:
+                # twice: the flag again (DESIGN is silent; accepted)
+                t0.append('always-on %s' % d.name)
         m.settle(calls=False)      # no callback runs for boot-on
         m.count_pstates()          # one line at a time
     first = True
@@ -1644,6 +1649,18 @@ def check_order(doc, m):
                          k2 == 'power_off')):
                     return 'line %d (%s): %s of %s before %s of %s' % (
                         ln, cause, k1, d1.name, k2, d2.name)
+        # DESIGN §1 set_rate: "Going up: pstate votes, then supply
+        # voltages, then clock. Going down: clock, then supplies, then
+        # pstate votes" (one device's clock: no requirements)
+        clock = [i for i, e in enumerate(evs) if e['kind'] == 'rate']
+        if verb == 'rate' and len(clock) == 1 and not m.b.devreq:
+            for i, e in enumerate(evs):
+                if e['kind'] == 'pstate' and e['domain'] in by and \
+                        (e['new'] > e['old']) != (i < clock[0]):
+                    return 'line %d (%s): pstate %s of %s %s the clock' % (
+                        ln, cause, 'raise' if e['new'] > e['old'] else
+                        'lowering', e['domain'], 'after' if i > clock[0]
+                        else 'before')
         calls = [d.name for k, d in seq if k in ('raise', 'lower')]
         if verb != 'system-resume' and len(calls) != len(set(calls)):
             return 'line %d (%s): two pstate calls on one domain: %r' % (
@@ -1992,6 +2009,20 @@ def hw_and_dups(board, Y):
         return ' opp-supported-hw = <%s>;' % ' '.join(
             '0x%x' % x for g in groups for x in g)
     for v in board.devs:
+        if v.opps and Y.random() < 0.5:
+            # supplies (DESIGN §1 OPP layer: opp-microvolt target or
+            # target/min/max, one a supply; opp-microamp): `simulate`
+            # gives devices no regulators, so they change nothing
+            n = Y.randint(1, 2)
+            for j in range(len(v.opps)):
+                uv = 800000 + 50000 * j
+                three = Y.random() < 0.5
+                v.volts[j] = ' opp-microvolt = <%s>;%s' % (' '.join(
+                    '%d %d %d' % (uv, uv - 20000, uv + 20000) if three
+                    else '%d' % uv for _ in range(n)),
+                    ' opp-microamp = <%s>;' % ' '.join(
+                        '%d' % (1000 * (j + 1)) for _ in range(n))
+                    if Y.random() < 0.5 else '')
         if not v.opps or Y.random() < 0.5:
             continue
         first = [1]
@@ -2051,7 +2082,10 @@ def bad_input(domino, dtb, board, m, tmp, seed):
     cases = [(['@1us boot-on %s' % d.name], 1),
              (['@0 resume %s' % v.name, 'boot-on %s' % d.name], 2),
              (['@0 qos %s 5' % v.name, 'always-on %s' % d.name], 2),
-             (['@0 boot-on %s %d' % (d.name, top + 1 if top else 1)], 1)]
+             (['@0 boot-on %s %d' % (d.name, top + 1 if top else 1)], 1),
+             # twice on one domain (DESIGN is silent; which level would
+             # hold?): bad input, EALREADY, where the second one is
+             (['@0 boot-on %s' % d.name, 'boot-on %s' % d.name], 2)]
     text, line = X.choice(cases)
     scn = os.path.join(tmp, 'bad%d.scn' % seed)
     with open(scn, 'w') as f:
@@ -2196,9 +2230,16 @@ def run_one(domino, dtc, seed, nops, tmp):
                 '\n  '.join(want)))
             print('  board: %s' % dts)
             return False
+    # DOMINO_DEVREQ_LOOSE=1: on boards with device-to-device requirements,
+    # leave out the order of calls, the failure events and the counts of
+    # `stats` (the owners' moves are steps of their own, against DESIGN
+    # §1's one call a domain a command: docs/design-notes.md, open), so
+    # that long runs look past that for other disagreements
+    loose = board.devreq and os.environ.get('DOMINO_DEVREQ_LOOSE') == '1'
     wrong = check_format(doc, model) or check_json(doc, model) or \
-        check_order(doc, model) or check_failures(doc, model, bad)
-    if not wrong and not bad:
+        (not loose and (check_order(doc, model) or
+                        check_failures(doc, model, bad)))
+    if not wrong and not bad and not loose:
         model.advance(doc['end_ns'] - model.now)
         wrong = check_stats(doc, model)
     if wrong:
