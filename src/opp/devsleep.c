@@ -20,6 +20,30 @@
 		if (((v) = dmn__pd_device_get_ptr((ctx), h_)) &&              \
 		    ((od) = dev_opp_state(v)))
 
+/* The owners a change of a device of @t reaches raised, what moved put in
+ * front of *@moved (to be put back first): the raises of several devices
+ * in one step (the restoration). */
+static int owners_raise(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			struct dmn_opp_dev **moved)
+{
+	struct dmn__opp_raise rs;
+	int err = dmn__opp_raise_begin(ctx, t, &rs);
+	struct dmn_opp_dev **tail = &rs.moved;
+	while (*tail)
+		tail = &(*tail)->undo_next;
+	*tail = *moved;
+	*moved = rs.moved;
+	return err;
+}
+
+/* Then, @err: all of @moved back; else the owners of @t settle. */
+static void owners_end(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+		       struct dmn_opp_dev *moved, int err)
+{
+	struct dmn__opp_raise rs = {.t = t, .moved = moved};
+	dmn__opp_raise_end(ctx, &rs, err);
+}
+
 int dmn_opp_system_suspend(struct dmn_ctx *ctx)
 {
 	int err = dmn__enter_ctx(ctx, true);
@@ -60,10 +84,10 @@ int dmn_opp_system_resume(struct dmn_ctx *ctx)
 	if (restore)
 		FOR_OPP_DEVICES(ctx, v, od)
 			if (od->req_active && !raise)
-				raise = dmn__opp_owners_raise(ctx, od->table,
+				raise = owners_raise(ctx, od->table,
 							      &moved);
 	if (raise) { /* given up: the system wakes, nothing is restored */
-		dmn__opp_owners_end(ctx, 0, moved, raise);
+		owners_end(ctx, 0, moved, raise);
 		for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
 		     h = dmn__handle_next(&ctx->devices, h))
 			if ((v = dmn__pd_device_get_ptr(ctx, h)))
@@ -74,12 +98,12 @@ int dmn_opp_system_resume(struct dmn_ctx *ctx)
 		FOR_OPP_DEVICES(ctx, v, od)
 			od->req_active = false;
 	if (err && !raise) {
-		dmn__opp_owners_end(ctx, 0, moved, err);
+		owners_end(ctx, 0, moved, err);
 	} else if (restore && !raise) {
 		/* active now: the owners settle to what is left */
 		FOR_OPP_DEVICES(ctx, v, od)
 			if (v->usage)
-				dmn__opp_owners_end(ctx, od->table, moved, 0);
+				owners_end(ctx, od->table, moved, 0);
 	}
 	if (raise)
 		err = txn_result(ctx, raise);
