@@ -49,6 +49,7 @@ cd "$(dirname "$0")/.."
 # src/opp is the core).
 declare -A unit_of=(
   [src/core/lifecycle.c]=lifecycle [src/core/sleep.c]=lifecycle
+  [src/opp/devsleep.c]=lifecycle
   [src/core/explain.c]=explain [src/core/extend.c]=extend
   [src/core/teardown.c]=teardown [src/opp/teardown.c]=teardown
   [src/core/errors.c]=names [src/core/names.c]=names

@@ -131,7 +131,8 @@ int dmn_device_probed(struct dmn_ctx *ctx, dmn_device_t dev);
  * keeps its idle state. Power-off failures are safe-direction (reported by
  * dmn_last_error(); that domain stays on). Calling it while asleep is a
  * no-op returning 0. While asleep, a dmn_device_get / dmn_device_put that
- * would change a device's runtime state fails with -EACCES.
+ * would change a device's runtime state fails with -EACCES. With
+ * device-to-device requirements (opp.h) use dmn_opp_system_suspend.
  * returns: 0, or -EINVAL, -ENOMEM (then nothing changed: awake).
  * cost: O(domains + devices + attachments) + A (domain.h) over them.
  */
@@ -144,7 +145,8 @@ int dmn_system_suspend(struct dmn_ctx *ctx);
  * parents first, then domains on); then the wakeup path stops holding its
  * domains, which follow their votes. Domains no restored device needs stay
  * as sleep left them. The system is awake when it returns, whatever the
- * result. A no-op returning 0 while awake.
+ * result. A no-op returning 0 while awake. With device-to-device
+ * requirements (opp.h) use dmn_opp_system_resume.
  * returns: 0, or -EINVAL, -ENOMEM, or the first callback error of the
  *   restoration (unsafe direction: the restoration was rolled back, those
  *   devices stay suspended).

@@ -468,6 +468,30 @@ int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz);
 int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
+ * dmn_opp_system_suspend - dmn_system_suspend() with the requirements
+ * A requirer that sleep suspends stops counting (DESIGN §2: only while it
+ * is active): after dmn_system_suspend() its owners settle as after
+ * dmn_opp_device_put (safe direction: a failed move is reported by
+ * dmn_last_error, the call succeeds). One locked call.
+ * returns: 0, or as dmn_system_suspend.
+ * cost: dmn_system_suspend plus the owners' moves.
+ */
+int dmn_opp_system_suspend(struct dmn_ctx *ctx);
+
+/**
+ * dmn_opp_system_resume - dmn_system_resume() with the requirements
+ * Before the restoration, the owners of every requirer it brings back are
+ * raised as by dmn_opp_device_get; if that raise fails, they go back, the
+ * system wakes with nothing restored and the error is returned; if the
+ * restoration fails, they go back too. After it, owners settle to what is
+ * left. One locked call.
+ * returns: 0, or as dmn_system_resume, or an owner's move error (-ERANGE,
+ *   -ENODEV, a provider's error; the system is awake either way).
+ * cost: dmn_system_resume plus the owners' moves.
+ */
+int dmn_opp_system_resume(struct dmn_ctx *ctx);
+
+/**
  * dmn_opp_device_vote - dmn_vote() on attachment @i of @dev (dmn_device_attachment
  * order), as a device's own direct vote
  * For a device that owns a table others require into, the attachment

@@ -13,6 +13,7 @@
  * does in the totals.
  */
 #include "internal.h"
+#include "sleep.h"
 
 #include <domino/lifecycle.h>
 #include <errno.h>
@@ -120,17 +121,13 @@ static bool wakeup_path(const struct dmn_device *dev)
 	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0);                  \
 	     h_ && ((v) = dmn__pd_device_get_ptr((ctx), h_)); h_ = dmn__handle_next(&(ctx)->devices, h_))
 
-int dmn_system_suspend(struct dmn_ctx *ctx)
+/* dmn_system_suspend with the lock held (and dmn_opp_system_suspend). */
+int dmn__system_suspend_locked(struct dmn_ctx *ctx)
 {
-	int err = dmn__enter_ctx(ctx, true);
-	if (err)
-		return err;
+	int err = 0;
 	dmn__lifecycle_begin(ctx);
-	if (ctx->asleep) {
-		txn_result(ctx, 0);
-		dmn__unlock(ctx);
-		return 0;
-	}
+	if (ctx->asleep)
+		return txn_result(ctx, 0);
 	struct dmn_domain *d;
 	struct dmn_device *dev;
 	FOR_DOMAINS(ctx, d)
@@ -194,22 +191,26 @@ int dmn_system_suspend(struct dmn_ctx *ctx)
 		FOR_DOMAINS(ctx, d)
 			sleep_snapshot(d, now);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	return txn_result(ctx, err);
 }
 
-int dmn_system_resume(struct dmn_ctx *ctx)
+int dmn_system_suspend(struct dmn_ctx *ctx)
 {
 	int err = dmn__enter_ctx(ctx, true);
 	if (err)
 		return err;
+	err = dmn__system_suspend_locked(ctx);
+	dmn__unlock(ctx);
+	return err;
+}
+
+/* dmn_system_resume with the lock held (and dmn_opp_system_resume). */
+int dmn__system_resume_locked(struct dmn_ctx *ctx)
+{
+	int err = 0;
 	ctx->op_error = 0;
-	if (!ctx->asleep) {
-		txn_result(ctx, 0);
-		dmn__unlock(ctx);
-		return 0;
-	}
+	if (!ctx->asleep)
+		return txn_result(ctx, 0);
 	struct dmn_domain *d;
 	struct dmn_device *dev;
 	uint64_t now = dmn_now(ctx);
@@ -258,7 +259,15 @@ int dmn_system_resume(struct dmn_ctx *ctx)
 		ctx->op_error = first;
 	if (!err)
 		err = err2;
-	txn_result(ctx, err);
+	return txn_result(ctx, err);
+}
+
+int dmn_system_resume(struct dmn_ctx *ctx)
+{
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	err = dmn__system_resume_locked(ctx);
 	dmn__unlock(ctx);
 	return err;
 }

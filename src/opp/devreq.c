@@ -72,14 +72,6 @@ static const struct dmn_opp_entry *effective(const struct dmn_opp_dev *b)
 	return best;
 }
 
-/* A raise of the owners (below): the table of the device that changes
- * (NULL: none), and the owners it moved, the last moved first (through
- * their undo_next), to put back in that order on failure. */
-struct raise {
-	struct dmn_opp_table *t;
-	struct dmn_opp_dev *moved;
-};
-
 /* Owner @b down to @to (a requirement gone or undone). Moving to no OPP
  * only drops votes, so an owner left with none gets back the clock it had
  * when a raise took it from none (undo_clock_hz: 0 Hz if it had none, as
@@ -113,7 +105,7 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
  * what its requirers have and are about to have: req_extra), then the
  * moves in reverse, so what is required rises before what requires it.
  * The first failure is returned; rs->moved is what moved. */
-static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
+static int settle_up(struct dmn_ctx *ctx, struct dmn__opp_raise *rs,
 		     struct dmn_opp_table *order)
 {
 	struct dmn_opp_dev *pending = 0, *b;
@@ -151,7 +143,7 @@ static int settle_up(struct dmn_ctx *ctx, struct raise *rs,
 /* Undo calls are calls like any other: a failing one leaves that owner
  * where it is (records match) and is reported. An owner that ran at no
  * OPP before gets its clock back too (moving to no OPP only drops votes). */
-static void roll_back(struct dmn_ctx *ctx, struct raise *rs)
+static void roll_back(struct dmn_ctx *ctx, struct dmn__opp_raise *rs)
 {
 	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next)
 		dmn__opp_note(ctx, move_back(ctx, b, b->undo_was));
@@ -184,9 +176,9 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
 /* A change of one device of table @t with its owners raised around it
  * (the caller counts the device's new state first: req_extra or
  * req_active). raise_begin: the raise: 0, or the first failure. */
-DMN_SIZE_NOINLINE static int raise_begin(struct dmn_ctx *ctx,
+DMN_SIZE_NOINLINE int dmn__opp_raise_begin(struct dmn_ctx *ctx,
 					 struct dmn_opp_table *t,
-					 struct raise *rs)
+					 struct dmn__opp_raise *rs)
 {
 	rs->moved = 0;
 	rs->t = t;
@@ -195,11 +187,16 @@ DMN_SIZE_NOINLINE static int raise_begin(struct dmn_ctx *ctx,
 
 /* After the change (@err: its result or raise_begin's, the caller's count
  * undone): the owners settle to what is left (found again: those the
- * raise moved none of may lower now), or go back on failure. */
-static void raise_end(struct dmn_ctx *ctx, struct raise *rs, int err)
+ * raise moved none of may lower now), or go back on failure. An owner the
+ * raise moved up no longer asks what its old entry asked of the owners
+ * below it, which the raise counted too: then the whole reach settles
+ * (the shortcut of owners() would stop at the owner already in place). */
+void dmn__opp_raise_end(struct dmn_ctx *ctx, struct dmn__opp_raise *rs, int err)
 {
 	if (err)
 		roll_back(ctx, rs);
+	else if (rs->moved)
+		settle_down(ctx, dmn__opp_reach(ctx, rs->t, true));
 	else
 		dmn__opp_requirements_settle(ctx, rs->t);
 }
@@ -213,13 +210,13 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		od->own_vote[i] = 0;
 	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
 	const struct dmn_opp_entry *eff = effective(od);
-	struct raise rs;
+	struct dmn__opp_raise rs;
 	od->req_extra = eff; /* counted with the old entry: a raise */
-	int err = raise_begin(ctx, od->table, &rs);
+	int err = dmn__opp_raise_begin(ctx, od->table, &rs);
 	if (!err)
 		err = dmn__opp_move_locked(ctx, od, eff, hz);
 	od->req_extra = 0;
-	raise_end(ctx, &rs, err);
+	dmn__opp_raise_end(ctx, &rs, err);
 	if (err)
 		od->own_id = old_own;
 	else if (target && target->n_hz) /* its own clock: see move_back */
@@ -237,13 +234,14 @@ int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 	if (!pdev)
 		return err;
 	struct dmn_opp_dev *od = dev_opp_state(pdev);
-	struct raise rs;
+	struct dmn__opp_raise rs;
 	/* a first get: what it requires counts while the resume is checked */
 	bool resume = od && !pdev->usage;
 	ctx->op_error = 0;
 	if (resume)
 		od->req_active = true;
-	err = raise_begin(ctx, resume ? od->table : 0, &rs);
+	/* asleep, the core refuses the resume (-EACCES): nothing to raise */
+	err = dmn__opp_raise_begin(ctx, resume && !ctx->asleep ? od->table : 0, &rs);
 	if (!err) {
 		int first = ctx->op_error; /* the core's call clears it */
 		err = dmn__pd_device_get_locked(ctx, dev);
@@ -251,7 +249,7 @@ int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 	}
 	if (resume)
 		od->req_active = false;
-	raise_end(ctx, &rs, err); /* active now: settling moves none */
+	dmn__opp_raise_end(ctx, &rs, err); /* active now: settling moves none */
 	if (ctx->op_error || err) /* atomic: see txn_result */
 		txn_result(ctx, err);
 	dmn__unlock(ctx);

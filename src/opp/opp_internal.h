@@ -380,6 +380,21 @@ struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz);
 
+/* devreq.c: a raise of the owners a change of a device of @t reaches: the
+ * table of the device that changes (NULL: none), and the owners it moved,
+ * the last moved first (through their undo_next), to put back in that
+ * order on failure. dmn__opp_raise_begin raises them (the device already
+ * counted: req_active or req_extra): 0 or the first failure;
+ * dmn__opp_raise_end, after the change (@err), puts them back on failure,
+ * else lets the owners settle to what is left. devsleep.c uses them too. */
+struct dmn__opp_raise {
+	struct dmn_opp_table *t;
+	struct dmn_opp_dev *moved;
+};
+int dmn__opp_raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			 struct dmn__opp_raise *rs);
+void dmn__opp_raise_end(struct dmn_ctx *ctx, struct dmn__opp_raise *rs, int err);
+
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
  * is left; failures are safe, noted (dmn__opp_note). */
 void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t);

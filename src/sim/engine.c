@@ -508,6 +508,7 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 	n_atts = 0;
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		sim->devs[i].cast = sim->cast_block + n_atts;
+		sim->devs[i].own_id = DMN_OPP_ID_NONE;
 		n_atts += b->devices[i].n_attachments;
 		for (unsigned a = 0; a < b->devices[i].n_attachments; a++) {
 			struct dmn_attach_info ai;

@@ -92,7 +92,7 @@ static uint32_t cast_vote(const struct dmn_sim *sim, dmn_device_t h,
 	const struct dmn_dt_device *d = &sim->board->devices[dev];
 	for (unsigned a = 0; a < d->n_attachments; a++)
 		if (d->attachments[a].domain == (int32_t)domain)
-			return sim->devs[dev].cast[a];
+			return dmn__sim_shown_vote(sim, (unsigned)dev, a);
 	return rounded;
 }
 

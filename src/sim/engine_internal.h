@@ -31,6 +31,9 @@ struct dmn_sim_device {
 	 * the library keeps it rounded up to a level, reports show it as
 	 * written (DESIGN §1). */
 	uint32_t *cast;
+	/* The entry its latest successful `rate` selected (DMN_OPP_ID_NONE:
+	 * none); an owner of a required table may run higher (DESIGN §2). */
+	uint32_t own_id;
 };
 
 struct dmn_sim_initial {
@@ -156,6 +159,8 @@ void dmn__sim_report_free(struct dmn_sim *sim);
 /* engine_requirements.c: the board's device-to-device requirements into
  * the report store (freed by dmn__sim_report_free). 0 or -ENOMEM. */
 int dmn__sim_fill_requirements(struct dmn_sim *sim);
+/* The vote a device shows on one attachment (engine_requirements.c). */
+uint32_t dmn__sim_shown_vote(const struct dmn_sim *sim, unsigned dev, unsigned a);
 /* engine_explain.c: `explain` of board domain @domain, lines ending in
  * '\n', malloc'd into *@out. 0, -ENOMEM. */
 int dmn__sim_explain_index(struct dmn_sim *sim, unsigned domain, char **out);

@@ -200,7 +200,7 @@ static int fill_devices(struct dmn_sim *sim, unsigned i, struct dmn_report_devic
 			r->via = d->attachments[a].name;
 			r->args = d->attachments[a].args;
 			r->n_args = d->attachments[a].n_args;
-			r->vote = sim->devs[dev].cast[a];
+			r->vote = dmn__sim_shown_vote(sim, (unsigned)dev, a);
 		}
 		r->active = sim->devs[dev].active;
 		r->counts = ai.counts;

@@ -8,7 +8,17 @@ whose own `opp-level` entries require levels of each parent's table,
 `wakeup-source`, devices with `required-opps` and no OPP table of
 their own (fixed votes), providers with one or two cells, entries of
 `power-domain-names`, `arm,idle-state` states, providers' own
-`required-opps` floors, disabled consumers; see extras()) and random scenarios over the
+`required-opps` floors, disabled consumers; see extras()) and, from a
+stream of their own, each on about a third of the boards: DESIGN §2's
+device-to-device requirements (chained, anywhere among an entry's
+domain references, owners and requirers without domains, a table
+shared by two owners; devreq()); providers of several domains
+(`#power-domain-cells = <1>`, Rockchip's nested power-domain@N nodes,
+indices that only references make exist) and devices on three domains
+(shapes()); two unsafe failures armed for one command; device tables
+with `opp-supported-hw` (one or two version values, or none given),
+duplicate entries, `opp-microvolt`/`opp-microamp` (hw_and_dups()), and
+random scenarios over the
 DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
 system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
 qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
@@ -37,22 +47,37 @@ events (check_failures), `summary
 required-opps match no parent, and one bad-input scenario a board
 (bad_input).
 
+Two unsafe failures armed at once: DESIGN orders the calls of one
+domain and the phases of a command, not the raises of unrelated domains,
+so for that command the model checks only what holds in any order: the
+final state, every raise undone, EIO, failure events on the armed calls
+only (check_failures: TWO). A `set_rate`'s clock comes after its raises
+and before its lowerings (check_order, boards without requirements).
+
 Not exercised (DESIGN rules the generator never writes or the model does
-not check): two unsafe failures armed at once (DESIGN does not order
-the raises of unrelated domains), an undo lowering that fails (a pstate
-failure hits the raise first); device-to-device requirements (§2), `opp-supported-hw`, duplicate
-entries, supplies and clocks; providers with several domains, nested
-(Rockchip) domains; `boot-on`/`always-on DOMAIN` twice on one domain
-(the simulator says EALREADY, DESIGN is silent); boot holds, always-on
-and wakeup paths in the trace and SVG (they draw sleep and HW mode only);
-`summary` naming awaited consumers (it runs no scenario); the JSON
-events' causes and devices beyond their types and the replayed power
-and pstate state.
+not check): an undo lowering that fails (a scenario cannot reach it: a
+`fail DOMAIN pstate` hits that command's raise of the domain first, and
+a command makes one pstate call a domain; tests/inject covers it in the
+library); an owner's own `vote` (the generator sends an owner a `rate`
+instead: docs/design-notes.md, open); a requirement that makes an owner's
+vote fail (owners are devices whose entries their domains accept);
+supplies as calls (`simulate` gives devices no regulators; `fail` names
+no supply or clock) and `clocks`; `opp-supported-hw` lengths that
+differ from the version's (docs/design-notes.md: the group size comes
+from the table); boot holds, always-on and wakeup paths in the trace
+and SVG (DESIGN §7 says they show, not how; they draw sleep and HW mode
+only); `summary` naming awaited consumers (it runs no scenario); the
+JSON events' causes and devices beyond their types and the replayed
+power and pstate state. Known disagreement, open: the owners of a
+requirement move in steps of their own (docs/design-notes.md), so on
+boards with requirements the order checks fail on long runs;
+DOMINO_DEVREQ_LOOSE=1 leaves them out there.
 
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
-(the boards and scenarios of a seed without what extras() adds).
+(the boards and scenarios of a seed without what extras() adds),
+DOMINO_DEVREQ_LOOSE=1 (see run_one).
 """
 import json
 import os
@@ -148,6 +173,13 @@ class Dev:
         self.wake_at = None        # ns
         self.pdnames = None        # power-domain-names, if not the names
         self.fixed = None          # required-opps without an OPP table
+        self.dreq = None           # per entry: [(owner, its entry, where)]
+        self.hwcells = {}          # entry -> its opp-supported-hw, if any
+        self.volts = {}            # entry -> opp-microvolt/-microamp
+        self.extra = {}            # entry -> lines after it (hw, dups)
+        self.hidden = []           # the hz of entries opp-supported-hw hides
+        self.requirers = []        # devices whose entries require ours
+        self.tab = self            # whose table it is (opp-shared)
 
 
 def first_table(d):
@@ -185,6 +217,10 @@ def match_required(v, reqs):
 class Board:
     def __init__(self, rnd):
         self.rnd = rnd
+        self.devreq = False
+        self.groups = []           # (label, top nodes, {i: nested}, flat)
+        self.Y = None              # the newer extras' stream, if drawn
+        self.hw = None             # --supported-hw, if given
         nd = rnd.randint(2, 6)
         self.doms = [Dom(i) for i in range(nd)]
         nroots = 1 if nd < 3 else rnd.randint(1, 2)
@@ -250,6 +286,15 @@ class Board:
                 v.opps.append((hz, [(t, rnd.choice(t.table))
                                     for t in owners]))
 
+    def link_order(self, doms):
+        """@doms in the order the loader links them to a parent: by
+        provider node in the blob (providers of several domains first,
+        shapes()), then index."""
+        groups = [g[0] for g in self.groups]
+        return sorted(doms, key=lambda d: (
+            groups.index(d.label) if d.label in groups else len(groups),
+            d.i if d.label not in groups else 0, d.index))
+
     def dts(self):
         out = ['/dts-v1/;', '/ { compatible = "domino,generated"; '
                '#address-cells = <1>; #size-cells = <0>;']
@@ -278,17 +323,43 @@ class Board:
                                (d.i, lv, lv, lv, req))
                 out.append('};')
         for v in self.devs:
-            if not v.opps:
+            if not v.opps or v.tab is not v:
                 continue
             out.append('dt%d: opp-table-dev%d { compatible = '
                        '"operating-points-v2";' % (v.i, v.i))
-            for hz, reqs in v.opps:
-                out.append('  opp-%d { opp-hz = /bits/ 64 <%d>; '
-                           'required-opps = <%s>; };' % (
-                               hz, hz, ' '.join('&t%d_%d' % (t.i, lv)
-                                                for t, lv in reqs)))
+            for j, (hz, reqs) in enumerate(v.opps):
+                refs = ['&t%d_%d' % (t.i, lv) for t, lv in reqs]
+                for o, e, at in (v.dreq[j] if v.dreq else []):
+                    refs.insert(min(at, len(refs)), '&dt%d_%d' % (o.i, e))
+                out.append('  dt%d_%d: opp-%d { opp-hz = /bits/ 64 <%d>; '
+                           'required-opps = <%s>;%s%s };' % (
+                               v.i, j, hz, hz, ' '.join(refs),
+                               v.hwcells.get(j, ''), v.volts.get(j, '')))
+                out.extend(v.extra.get(j, []))
             out.append('};')
+        grouped = set(x.i for g in self.groups for x in g[1] + g[3] +
+                      [c for cs in g[2].values() for c in cs])
+        for label, top, nest, flat in self.groups:
+            # one provider of several domains (DESIGN §2): its own
+            # `power-domains` parents its top-level domains; Rockchip's
+            # nested power-domain@N nodes, and indices that exist only
+            # because something references them
+            def node(x, depth):
+                kids = ' '.join(node(c, depth + 1) for c in nest.get(x.i, []))
+                return 'power-domain@%d { reg = <%d>; #power-domain-cells = ' \
+                    '<0>; %s};' % (x.index, x.index, kids + ' ' if kids else '')
+            props = ['#power-domain-cells = <1>;', '#address-cells = <1>;',
+                     '#size-cells = <0>;']
+            parents = (top or flat)[0].parents
+            if parents:
+                props.append('power-domains = %s;' % ', '.join(
+                    p.ref() for p in parents))
+            out.append('%s: power-controller-%s { %s %s };' % (
+                label, label[2:], ' '.join(props),
+                ' '.join(node(x, 0) for x in top)))
         for d in self.doms:
+            if d.i in grouped:
+                continue
             props = ['#power-domain-cells = <0>;']
             if d.table:
                 props.append('operating-points-v2 = <&t%d>;' % d.i)
@@ -304,9 +375,10 @@ class Board:
             props[0] = '#power-domain-cells = <%d>;' % d.cells
             out.append('%s: %s { %s };' % (d.label, d.label, ' '.join(props)))
         for v in self.devs:
-            props = ['reg = <0x%x>;' % (0x1000 + v.i),
-                     'power-domains = %s;' % ', '.join(
-                         d.ref() for d in v.doms)]
+            props = ['reg = <0x%x>;' % (0x1000 + v.i)]
+            if v.doms:
+                props.append('power-domains = %s;' % ', '.join(
+                    d.ref() for d in v.doms))
             if len(v.doms) > 1 or v.pdnames:
                 props.append('power-domain-names = %s;' % ', '.join(
                     '"%s"' % x for x in v.pdnames or
@@ -314,7 +386,7 @@ class Board:
             if v.wakeup:
                 props.append('wakeup-source;')
             if v.opps:
-                props.append('operating-points-v2 = <&dt%d>;' % v.i)
+                props.append('operating-points-v2 = <&dt%d>;' % v.tab.i)
             if v.fixed:
                 props.append('required-opps = <%s>;' % ' '.join(
                     '&t%d_%d' % (t.i, lv) for t, lv in v.fixed))
@@ -440,8 +512,14 @@ class Model:
         self.stayed = set()
         self.settled = False
         self.levels = self.pstates()
+        owned = self.owner_votes()
         try:
             err = fn()
+            # an owner whose effective vote moved: its domain is settled
+            for (i, k), x in self.owner_votes().items():
+                if x != owned[(i, k)] and x is not None and \
+                        owned[(i, k)] is not None:
+                    self.touch(self.b.devs[i].doms[k])
             if err == 'OK' and not self.settled:
                 self.settle()
         except Rollback:
@@ -587,7 +665,7 @@ class Model:
         raw = d.boot_level if d.held else 0
         for v, k in d.devs:
             if v.active:
-                raw = max(raw, v.votes[k])
+                raw = max(raw, self.vote(v, k))
         for c in d.children:
             if c.on:
                 raw = max(raw, self.requires(d, c, memo, plan))
@@ -596,6 +674,41 @@ class Model:
 
     def hwmode(self, d):
         return any(v.hw[k] for v, k in d.devs)
+
+    # -- device-to-device requirements (DESIGN §2)
+    def eff(self, v):
+        """@v's effective OPP (an index of v.opps, None: none): the
+        highest (first opp-hz) of its own and of those its active
+        requirers require at their effective OPPs (a chain)."""
+        best = next((j for j, o in enumerate(v.opps) if o[0] == v.opp),
+                    None) if v.opp else None
+        for u in v.requirers:
+            e = self.eff(u) if u.active else None
+            for o, j, _ in (u.dreq[e] if e is not None else []):
+                if o is v.tab and (best is None or
+                               v.opps[j][0] > v.opps[best][0]):
+                    best = j
+        return best
+
+    def vote(self, v, k):
+        """What @v's vote on its k-th domain counts for: an owner's is
+        the max of its own latest vote/rate and its effective OPP's."""
+        e = self.eff(v) if v.requirers else None
+        if e is None:
+            return v.votes[k]
+        return max(v.votes[k], match_required(v, v.opps[e][1]).get(k, 0))
+
+    def rate_of(self, v):
+        """`expect DEV rate`: the effective rate; an owner no
+        requirement raises is back at the clock its own commands left
+        (docs/design-notes.md, DESIGN disagreements: red5)."""
+        e = self.eff(v) if v.requirers else None
+        return v.rate if e is None else v.opps[e][0]
+
+    def owner_votes(self):
+        return {(v.i, k): self.rnd_up(d, self.vote(v, k)) if v.active
+                else None for v in self.b.devs if v.requirers
+                for k, d in enumerate(v.doms)}
 
     def wake_path(self, v):
         return v.wakeup and any(d.active_wakeup for d in v.doms)
@@ -679,7 +792,7 @@ class Model:
                 hold.append('boot hold (level %d; %s)' % (
                     d.boot_raw, 'awaiting ' + ' '.join(wait) if wait else
                     'no consumers: until probe all'))
-            hold += ['dev %s (vote %d)' % (v.name, v.votes[k])
+            hold += ['dev %s (vote %d)' % (v.name, self.vote(v, k))
                      for v, k in d.devs if v.active]
             if d.sleep_keep:
                 path = ['wakeup path dev %s' % v.name
@@ -693,7 +806,7 @@ class Model:
                 hold += ['hw mode (dev %s)' % v.name
                          for v, k in d.devs if v.hw[k]]
             hold += ['child %s (requires %d)' % (c.name, self.req(d, c, memo))
-                     for c in d.children if c.on]
+                     for c in self.b.link_order(d.children) if c.on]
             if hold:
                 first = ', '.join(hold)
             elif d.states and d.gov and all(
@@ -715,10 +828,11 @@ class Model:
         ins = []
         if d.held and d.boot_level:
             ins.append((d.boot_raw, 'boot hold (level %d)'))
-        ins += [(v.votes[k], 'dev %s (vote %%d)' % v.name)
-                for v, k in d.devs if v.active and v.votes[k]]
+        ins += [(self.vote(v, k), 'dev %s (vote %%d)' % v.name)
+                for v, k in d.devs if v.active and self.vote(v, k)]
         ins += [(self.req(d, c, memo), 'child %s (requires %%d)' % c.name)
-                for c in d.children if c.on and self.req(d, c, memo)]
+                for c in self.b.link_order(d.children)
+                if c.on and self.req(d, c, memo)]
         raw = max([lv for lv, _ in ins] + [0])
         if p > agg:
             second = ' because: stuck (aggregate %d; a lowering call ' \
@@ -1037,7 +1151,8 @@ def gen_scenario(rnd, board, nops):
                                            'held' if d.held else 'released'))
         for v in board.devs:
             if v.opps:
-                lines.append('expect %s rate %s' % (v.name, S.hz(v.rate)))
+                lines.append('expect %s rate %s' % (v.name,
+                                                    S.hz(m.rate_of(v))))
 
     # time 0: boot holds and always-on domains, before any other command
     t0 = []
@@ -1062,6 +1177,9 @@ def gen_scenario(rnd, board, nops):
             d.always_on = True
             m.power_on(d)
             t0.append('always-on %s' % d.name)
+            if board.Y and board.Y.random() < 0.3:
+                # twice: the flag again (DESIGN is silent; accepted)
+                t0.append('always-on %s' % d.name)
         m.settle(calls=False)      # no callback runs for boot-on
         m.count_pstates()          # one line at a time
     first = True
@@ -1101,8 +1219,19 @@ def gen_scenario(rnd, board, nops):
                 lines.append('expect last-error OK')
                 prefix = ''
                 kept = None
-            count, undo = 1, None
+            count, undo, two = 1, None, None
             x = board.X.random() if board.X else 1
+            if board.Y and armed[1] in ('on', 'pstate') and \
+                    board.Y.random() < 0.3:
+                # two unsafe failures at once: DESIGN orders the calls of
+                # one domain and the phases of a command, not the raises
+                # of unrelated domains, so which one fires first is the
+                # simulator's; any order gives the same final state,
+                # every raise undone and EIO (check_failures: TWO)
+                two = (board.Y.choice([d for d in doms
+                                       if d.name != armed[0]]).name,
+                       board.Y.choice(['on', 'pstate']))
+                x = 1
             if x < 0.3:
                 count = board.X.randint(2, 3)
             elif x < 0.6 and armed[1] in ('on', 'pstate'):
@@ -1122,11 +1251,18 @@ def gen_scenario(rnd, board, nops):
                 m.fails[undo] = 1
                 lines.append('fail %s %s' % undo)
                 lines.append('expect last-error OK')
+            if two:
+                m.fails[two] = 1
+                lines.append('fail %s %s' % two)
+                lines.append('expect last-error OK')
         S.noise(lines)
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
         err = m.run(fn)
         m.failures[len(lines)] = sorted(m.failed)
+        if armed and two:
+            m.failures[len(lines)] = (TWO, [armed, two], any(
+                not safe for _, _, safe, _ in m.failed))
         m.stays[len(lines)] = sorted(doms[i].name for i in m.stayed)
         lines.append('expect last-error %s' % err)
         expects()
@@ -1136,6 +1272,10 @@ def gen_scenario(rnd, board, nops):
             lines.append('explain %s' % d.name)
             m.explains[len(lines)] = m.explain(d)
             lines.append('expect last-error %s' % err)
+        if armed and two:
+            m.fails[two] = 0
+            lines.append('fail %s %s 0' % two)
+            lines.append('expect last-error OK')
         if armed and undo and undo != armed:
             m.fails[undo] = 0
             lines.append('fail %s %s 0' % undo)
@@ -1155,6 +1295,12 @@ def pick(m, rnd, level_for):
     doms, devs = m.b.doms, m.b.devs
     v = rnd.choice(devs)
     r = rnd.random()
+    if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
+            v.requirers and 0.42 <= r < 0.55:
+        # no domain to vote on, or an owner's `vote` after its `rate`
+        # (docs/design-notes.md, open: the library counts the rate's
+        # entry too, DESIGN §1 lets the latest word win): a `rate`
+        r = 0.9
     if r < 0.22:
         return 'resume %s' % v.name, lambda: (
             'EACCES' if m.asleep and not v.active else m.resume([v]))
@@ -1169,7 +1315,10 @@ def pick(m, rnd, level_for):
             err = m.check_level(d, lv)
             if err:
                 return err
-            if v.active and m.rnd_up(d, lv) != m.rnd_up(d, v.votes[k]):
+            # (an owner's vote is DESIGN §2's max of this and its
+            # effective OPP's: run() touches what that moves)
+            if v.active and not v.requirers and \
+                    m.rnd_up(d, lv) != m.rnd_up(d, v.votes[k]):
                 m.touch(d)
             v.votes[k] = lv
             return 'OK'
@@ -1252,6 +1401,9 @@ def pick(m, rnd, level_for):
             hz = v.opps[-1][0] + 1
         else:
             hz = rnd.choice(v.opps)[0] - rnd.choice([0, 0, 1000])
+        if v.hidden and rnd.random() < 0.4:
+            # just above a hidden entry: the next available one
+            hz = rnd.choice(v.hidden) - rnd.choice([0, 1000])
 
         def rate():
             if not v.opps:
@@ -1312,7 +1464,16 @@ def pick(m, rnd, level_for):
 
 def check_json(doc, m):
     """The §7 fields of `simulate --json` (docs/json.md) against the model
-    at the end of the scenario: the first difference, or None."""
+    at the end of the scenario, and DESIGN §2's `requirements` (who
+    requires what): the first difference, or None."""
+    want = sorted((u.name, '/opp-table-dev%d' % o.i, tuple(
+        x.name for x in m.b.devs if x.opps and x.tab is o))
+        for u in m.b.devs if u.dreq for o in
+        dict.fromkeys(o for e in u.dreq for o, _, _ in e))
+    got = sorted((r['device'], r['table'], tuple(r['owners']))
+                 for r in doc.get('requirements', []))
+    if got != want:
+        return 'requirements %r, model %r' % (got, want)
     if doc.get('system') != ('asleep' if m.asleep else 'awake'):
         return 'system %r' % doc.get('system')
     awaiting = sorted(v.name for v in m.b.devs if not v.probed and
@@ -1331,11 +1492,14 @@ def check_json(doc, m):
         if st['sleep_on_ns'] + sum(st['sleep_idle_ns'].values()) != slept:
             return '%s: sleep stats %r, system slept %d' % (
                 d.name, st['sleep_idle_ns'], slept)
+    # the order of `summary`: provider nodes as in the blob (providers of
+    # several domains come first, shapes()), a provider's domains by index
+    order = m.b.link_order(m.b.doms)
     names = [j.get('name') for j in doc['domains']]
-    if names != [d.name for d in m.b.doms]:
-        return 'domains %r, model %r' % (names, [d.name for d in m.b.doms])
+    if names != [d.name for d in order]:
+        return 'domains %r, model %r' % (names, [d.name for d in order])
     memo = {}
-    for d, j in zip(m.b.doms, doc['domains']):
+    for d, j in zip(order, doc['domains']):
         want = {
             'name': d.name,
             'status': 'on' if d.on else 'off',
@@ -1357,7 +1521,9 @@ def check_json(doc, m):
                 k: got[k] for k in want if got[k] != want[k]},
                 {k: want[k] for k in want if got[k] != want[k]})
         for (v, k), jv in zip(d.devs, j['devices']):
-            want = {'name': v.name, 'active': v.active, 'vote': v.votes[k],
+            # an owner's vote: DESIGN §2's max of its own and its
+            # effective OPP's (the simulator shows it so)
+            want = {'name': v.name, 'active': v.active, 'vote': m.vote(v, k),
                     'counts': v.active,
                     'probed': v.probed, 'wakeup': v.wakeup,
                     'always_on': v.always_on, 'hw': v.hw[k]}
@@ -1510,6 +1676,18 @@ def check_order(doc, m):
                          k2 == 'power_off')):
                     return 'line %d (%s): %s of %s before %s of %s' % (
                         ln, cause, k1, d1.name, k2, d2.name)
+        # DESIGN §1 set_rate: "Going up: pstate votes, then supply
+        # voltages, then clock. Going down: clock, then supplies, then
+        # pstate votes" (one device's clock: no requirements)
+        clock = [i for i, e in enumerate(evs) if e['kind'] == 'rate']
+        if verb == 'rate' and len(clock) == 1 and not m.b.devreq:
+            for i, e in enumerate(evs):
+                if e['kind'] == 'pstate' and e['domain'] in by and \
+                        (e['new'] > e['old']) != (i < clock[0]):
+                    return 'line %d (%s): pstate %s of %s %s the clock' % (
+                        ln, cause, 'raise' if e['new'] > e['old'] else
+                        'lowering', e['domain'], 'after' if i > clock[0]
+                        else 'before')
         calls = [d.name for k, d in seq if k in ('raise', 'lower')]
         if verb != 'system-resume' and len(calls) != len(set(calls)):
             return 'line %d (%s): two pstate calls on one domain: %r' % (
@@ -1602,6 +1780,9 @@ def check_svg(path, doc, m):
     return None
 
 
+TWO = 'two armed'
+
+
 def check_failures(doc, m, bad):
     """Each command's `failure` events (DESIGN §1: a failure is reported
     with its direction; undo calls are calls like any other) against the
@@ -1618,6 +1799,16 @@ def check_failures(doc, m, bad):
     for ln, want in sorted(m.failures.items()):
         if stop is not None and ln >= stop:
             break
+        if want and want[0] is TWO:
+            # two failures armed: only those, and an unsafe one (the
+            # rollback's) exactly when the model rolled back
+            _, armed, rolled = want
+            calls = got.get(ln, [])
+            if any((d, op) not in armed for d, op, _, _ in calls) or \
+                    any(not safe for _, _, safe, _ in calls) != rolled:
+                return 'line %d: failure events %r, armed %r, rolled ' \
+                    'back %r' % (ln, calls, armed, rolled)
+            continue
         if sorted(got.get(ln, [])) != want:
             return 'line %d: failure events %r, model %r' % (
                 ln, sorted(got.get(ln, [])), want)
@@ -1754,6 +1945,189 @@ def extras(board, X, check):
         board.disabled.append((ref, X.random() < 0.3))
 
 
+def shapes(board, Y):
+    """DESIGN §2's other provider shapes, the semantics unchanged: a
+    device on three domains (`power-domain-names`), and providers of
+    several domains (`#power-domain-cells = <1>`): a domain without a
+    table, idle states or floor becomes a Rockchip power-domain@N node,
+    with children whose only parent it is nested inside it, and domains
+    with the same parents as indices of the same provider that only
+    references make exist."""
+    for v in board.devs:
+        rest = [d for d in board.doms if d not in v.doms]
+        if len(v.doms) == 2 and not v.fixed and rest and \
+                not v.requirers and Y.random() < 0.5:
+            d = Y.choice(rest)
+            d.devs.append((v, 2))
+            d.devs.sort(key=lambda a: a[0].i)
+            v.doms.append(d)
+            v.votes.append(0)
+            v.hw.append(False)
+            if v.pdnames:
+                v.pdnames.append('pwr2')
+    used = ' '.join(ref for ref, _ in board.disabled)
+    done = set()
+
+    def plain(d):
+        return (d.i not in done and not d.table and not d.states and
+                not d.floor_refs and '&%s ' % d.label not in used + ' ' and
+                '&%s>' % d.label not in used)
+    for r in board.doms:
+        if not plain(r) or Y.random() < 0.4:
+            continue
+        top, nest, members = [r], {}, [r]
+        done.add(r.i)
+        queue = [r]
+        while queue:
+            x = queue.pop(0)
+            for c in x.children:
+                if c.parents == [x] and plain(c) and Y.random() < 0.7:
+                    done.add(c.i)
+                    nest.setdefault(x.i, []).append(c)
+                    members.append(c)
+                    queue.append(c)
+        flat = [d for d in board.doms if plain(d) and d.parents == r.parents
+                and (d.devs or d.children) and Y.random() < 0.5]
+        done.update(d.i for d in flat)
+        if len(members) + len(flat) < 2:
+            done.difference_update(d.i for d in members + flat)
+            continue
+        label = 'pg%d' % len(board.groups)
+
+        def dfs(x):
+            return [x] + [y for c in nest.get(x.i, []) for y in dfs(c)]
+        # indices rise in the blob's node order, then the referenced ones
+        for d, n in zip(dfs(r) + flat, sorted(Y.sample(range(16),
+                                                       len(members + flat)))):
+            d.label, d.cells, d.index = label, 1, n
+            d.name = '%s:%d' % (label, n)
+        board.groups.append((label, top, nest, flat))
+
+
+def hw_and_dups(board, Y):
+    """DESIGN §2's `opp-supported-hw` and §1's duplicate entries, in
+    device tables: entries the board's version (`--supported-hw`, one
+    value per cell; none given: every entry carrying the property) makes
+    unavailable, between the others (a `rate` just above one must take
+    the next available entry), and entries equal in `opp-hz` to one before
+    them (the first is kept). Neither is in Dev.opps: the model never
+    sees them."""
+    vers = [] if Y.random() < 0.3 else [Y.choice([1, 2, 4])
+                                        for _ in range(Y.choice([1, 1, 2]))]
+    board.hw = ','.join('%d' % x for x in vers) or None
+
+    def cells(ok, ngroups):
+        """A property of @ngroups groups of one cell a version value:
+        some group matching the version (every cell ANDed with it
+        non-zero) where @ok, else none (without a version: any cells).
+        A table's first such entry has one group (the loader takes a
+        table's group size from its shortest property: docs/design-notes.md,
+        opp-supported-hw)."""
+        n = len(vers) or 1
+        groups = [[(vers[i] if vers else 1) | Y.choice([0, 8])
+                   for i in range(n)] for _ in range(ngroups)]
+        for k, g in enumerate(groups):
+            if ok and vers and (k == 0 or Y.random() < 0.5):
+                continue
+            i = Y.randrange(n)
+            g[i] = Y.choice([b for b in (1, 2, 4, 8)
+                             if not vers or not b & vers[i]])
+        if ok:
+            Y.shuffle(groups)
+        return ' opp-supported-hw = <%s>;' % ' '.join(
+            '0x%x' % x for g in groups for x in g)
+    for v in board.devs:
+        if v.opps and Y.random() < 0.5:
+            # supplies (DESIGN §1 OPP layer: opp-microvolt target or
+            # target/min/max, one a supply; opp-microamp): `simulate`
+            # gives devices no regulators, so they change nothing
+            n = Y.randint(1, 2)
+            for j in range(len(v.opps)):
+                uv = 800000 + 50000 * j
+                three = Y.random() < 0.5
+                v.volts[j] = ' opp-microvolt = <%s>;%s' % (' '.join(
+                    '%d %d %d' % (uv, uv - 20000, uv + 20000) if three
+                    else '%d' % uv for _ in range(n)),
+                    ' opp-microamp = <%s>;' % ' '.join(
+                        '%d' % (1000 * (j + 1)) for _ in range(n))
+                    if Y.random() < 0.5 else '')
+        if not v.opps or Y.random() < 0.5:
+            continue
+        first = [1]
+        for j, (hz, reqs) in enumerate(v.opps):
+            r = Y.random()
+            if r < 0.3 and vers:
+                v.hwcells[j] = cells(True, first.pop() if first else
+                                     Y.randint(1, 2))
+            elif r < 0.6:
+                low = hz - 5000000
+                v.hidden.append(low)
+                v.extra.setdefault(j, []).append(
+                    '  opp-%d { opp-hz = /bits/ 64 <%d>; required-opps = '
+                    '<%s>;%s };' % (low, low, ' '.join(
+                        '&t%d_%d' % (t.i, t.table[-1]) for t, _ in reqs),
+                        cells(False, first.pop() if first else
+                              Y.randint(1, 2))))
+            elif r < 0.8:
+                v.extra.setdefault(j, []).append(
+                    '  opp-%d-dup { opp-hz = /bits/ 64 <%d>; required-opps = '
+                    '<%s>; };' % (hz, hz, ' '.join(
+                        '&t%d_%d' % (t.i, Y.choice(t.table))
+                        for t, _ in reqs)))
+
+
+def devreq(board, Y, check):
+    """DESIGN §2's device-to-device requirements: entries of a device's
+    table require entries of a later device's table (no `opp-level`
+    there, so the pair is device-to-device; later only: no cycles), the
+    reference anywhere among the entry's domain references (which the
+    matching rule must skip). Owners are devices whose every entry is a
+    vote their domains accept (a requirement then never fails). Also
+    devices without domains (MediaTek's CPUs and CCI: a node with a
+    table and no `power-domains` that requires or owns such a table),
+    which requirements may order anywhere (a random rank, no cycles),
+    and devices sharing an owner's table (its owners: a requirement
+    raises each)."""
+    extra = []
+    for _ in range(Y.choice([0, 0, 1, 2])):
+        v = Dev(len(board.devs) + len(extra))
+        hz = 0
+        for _ in range(Y.randint(1, 3)):
+            hz += Y.choice([50, 100, 200]) * 1000000
+            v.opps.append((hz, []))
+        extra.append(v)
+    devs = board.devs + extra
+    rank = {v.i: r for r, v in enumerate(Y.sample(devs, len(devs)))}
+    owners = [v for v in devs if v.opps and not any(
+        check.check_level(v.doms[k], lv) for _, reqs in v.opps
+        for k, lv in match_required(v, reqs).items())]
+    for u in devs:
+        later = [o for o in owners if rank[o.i] > rank[u.i]]
+        if not u.opps or not later or Y.random() < 0.3:
+            continue
+        got = Y.sample(later, min(len(later), Y.choice([1, 1, 2])))
+        u.dreq = [[(o, Y.randrange(len(o.opps)), Y.randint(0, len(reqs)))
+                   for o in got] for _, reqs in u.opps]
+        for o in got:
+            o.requirers.append(u)
+    for v in extra:
+        if v.dreq or v.requirers:  # else not a device (DESIGN §2)
+            v.i = len(board.devs)
+            v.name = 'dev%d' % v.i
+            board.devs.append(v)
+    for o in list(board.devs):
+        if o.requirers and Y.random() < 0.25:
+            # a second owner of the same table, without domains
+            # (its entries' requirements are its too)
+            t = Dev(len(board.devs))
+            t.opps, t.tab, t.requirers = o.opps, o, o.requirers
+            t.dreq = o.dreq
+            for x in dict.fromkeys(x for e in o.dreq or [] for x, _, _ in e):
+                x.requirers.append(t)
+            board.devs.append(t)
+    board.devreq = any(v.dreq for v in board.devs)
+
+
 def bad_input(domino, dtb, board, m, tmp, seed):
     """DESIGN §7: `boot-on` and `always-on DOMAIN` only at time 0 before
     any other command, a boot level checked like a vote when the scenario
@@ -1766,17 +2140,25 @@ def bad_input(domino, dtb, board, m, tmp, seed):
     cases = [(['@1us boot-on %s' % d.name], 1),
              (['@0 resume %s' % v.name, 'boot-on %s' % d.name], 2),
              (['@0 qos %s 5' % v.name, 'always-on %s' % d.name], 2),
-             (['@0 boot-on %s %d' % (d.name, top + 1 if top else 1)], 1)]
+             (['@0 boot-on %s %d' % (d.name, top + 1 if top else 1)], 1),
+             # twice on one domain (DESIGN is silent; which level would
+             # hold?): bad input, EALREADY, where the second one is
+             (['@0 boot-on %s' % d.name, 'boot-on %s' % d.name], 2)]
     text, line = X.choice(cases)
     scn = os.path.join(tmp, 'bad%d.scn' % seed)
     with open(scn, 'w') as f:
         f.write('\n'.join(text) + '\n')
-    r = subprocess.run([domino, 'simulate', dtb, scn], capture_output=True,
+    r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board),
+                       capture_output=True,
                        text=True)
     if r.returncode != 2 or '%s:%d: error: ' % (scn, line) not in r.stderr:
         return 'bad input %r: exit %d, %s' % (text, r.returncode,
                                               r.stderr.strip()[:300])
     return None
+
+
+def hw_args(board):
+    return ['--supported-hw', board.hw] if board.hw else []
 
 
 def run_one(domino, dtc, seed, nops, tmp):
@@ -1817,6 +2199,17 @@ def run_one(domino, dtc, seed, nops, tmp):
     if not os.environ.get('DOMINO_PLAIN'):
         board.X = random.Random(seed * 15485863 + 29)
         extras(board, board.X, check)
+        # newer extras, on a third of the boards, from a stream of their
+        # own (the seeds before keep their boards and commands)
+        Y = random.Random(seed * 32452843 + 7)
+        if Y.random() < 0.35:
+            devreq(board, Y, check)
+        if Y.random() < 0.35:
+            shapes(board, Y)
+        if Y.random() < 0.35:
+            board.Y = Y            # two unsafe failures (gen_scenario)
+        if Y.random() < 0.35:
+            hw_and_dups(board, Y)
     text = board.dts()             # before the scenario changes the flags
     # `summary --explain D`: the board as loaded (DESIGN §7)
     first = board.X and board.X.choice(board.doms)
@@ -1826,7 +2219,8 @@ def run_one(domino, dtc, seed, nops, tmp):
     dtb = os.path.join(tmp, 'b%d.dtb' % seed)
     scn = os.path.join(tmp, 's%d.scn' % seed)
     with open(dts, 'w') as f:
-        f.write(text)
+        f.write(text + ('// run with --supported-hw %s\n' % board.hw
+                        if board.hw else ''))
     devs = {v.name: v for v in board.devs}
     lines = [S.line(' '.join(S.dev(devs[w]) if w in devs else w
                              for w in l.split(' '))) for l in lines]
@@ -1839,10 +2233,12 @@ def run_one(domino, dtc, seed, nops, tmp):
         return False
     trace = os.path.join(tmp, 't%d.json' % seed)
     svg = os.path.join(tmp, 'g%d.svg' % seed)
-    r = subprocess.run([domino, 'simulate', dtb, scn, '--json', '--trace',
+    r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board) +
+                       ['--json', '--trace',
                         trace, '--svg', svg], capture_output=True, text=True)
     if first:
-        x = subprocess.run([domino, 'summary', dtb, '--explain', first.name],
+        x = subprocess.run([domino, 'summary', dtb, '--explain', first.name]
+                           + hw_args(board),
                            capture_output=True, text=True)
         if x.returncode or x.stdout.splitlines() != first_says:
             print('seed %d: summary --explain %s exit %d says\n  %s\n'
@@ -1865,11 +2261,12 @@ def run_one(domino, dtc, seed, nops, tmp):
     unmatched = {'/' + d.label: len(d.floor_refs) - len(d.floors)
                  for d in board.doms if len(d.floor_refs) > len(d.floors)}
     if unmatched:
-        lint = subprocess.run([domino, 'lint', dtb, '--json'],
+        lint = subprocess.run([domino, 'lint', dtb, '--json'] + hw_args(board),
                               capture_output=True, text=True)
         found = {f['node']: f['message'] for f in
                  json.loads(lint.stdout or '{}').get('findings', [])
-                 if f.get('check') == 'opp-required-unmatched'}
+                 if f.get('check') == 'opp-required-unmatched' and
+                 f['node'] in ['/' + d.label for d in board.doms]}
         if lint.returncode or set(found) != set(unmatched) or any(
                 not found[n].startswith('%d of %d ' % (
                     k, len(board.doms[int(n[3:])].floor_refs)))
@@ -1892,9 +2289,16 @@ def run_one(domino, dtc, seed, nops, tmp):
                 '\n  '.join(want)))
             print('  board: %s' % dts)
             return False
+    # DOMINO_DEVREQ_LOOSE=1: on boards with device-to-device requirements,
+    # leave out the order of calls, the failure events and the counts of
+    # `stats` (the owners' moves are steps of their own, against DESIGN
+    # §1's one call a domain a command: docs/design-notes.md, open), so
+    # that long runs look past that for other disagreements
+    loose = board.devreq and os.environ.get('DOMINO_DEVREQ_LOOSE') == '1'
     wrong = check_format(doc, model) or check_json(doc, model) or \
-        check_order(doc, model) or check_failures(doc, model, bad)
-    if not wrong and not bad:
+        (not loose and (check_order(doc, model) or
+                        check_failures(doc, model, bad)))
+    if not wrong and not bad and not loose:
         model.advance(doc['end_ns'] - model.now)
         wrong = check_stats(doc, model)
     if wrong:
