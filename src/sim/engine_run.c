@@ -454,18 +454,12 @@ static int explain(struct dmn_sim *sim, unsigned domain)
 	return 0;
 }
 
-<<<<<<< HEAD
-/* After a successful `rate` from entry @was: every attachment the old or
- * the new entry drives now holds the new entry's vote as cast. 0, or
- * -ENOMEM (reading an entry's votes allocates): the record is then
- * unknown, and the run ends. */
-static int note_rate_votes(struct dmn_sim *sim, int device, uint32_t was)
-=======
 /* After a successful `rate` to @hz: every attachment the old or the new
  * own entry drives now holds the new entry's vote as cast (its own word:
- * not the effective entry a requirement may raise an owner to). */
-static void note_rate_votes(struct dmn_sim *sim, int device, uint64_t hz)
->>>>>>> wt-model8
+ * not the effective entry a requirement may raise an owner to). 0, or
+ * -ENOMEM (reading an entry's votes allocates): the record is then
+ * unknown, and the run ends. */
+static int note_rate_votes(struct dmn_sim *sim, int device, uint64_t hz)
 {
 	const struct dmn_dt_device *d = &sim->board->devices[device];
 	dmn_device_t h = sim->inst->devices[device];
@@ -474,23 +468,15 @@ static void note_rate_votes(struct dmn_sim *sim, int device, uint64_t hz)
 	unsigned n = d->n_attachments;
 	uint32_t *old_v = sim->vote_scratch, *new_v = old_v + n;
 	memset(old_v, 0, 2 * (size_t)n * sizeof(*old_v));
-<<<<<<< HEAD
-	dmn_opp_device_current(sim->ctx, h, &now, NULL);
+	if (hz && !dmn_opp_device_table(sim->ctx, h, &t) &&
+	    dmn_opp_find_freq_ceil(sim->ctx, t, hz, &now))
+		now = DMN_OPP_ID_NONE;
+	sim->devs[device].own_id = now;
 	if ((was != DMN_OPP_ID_NONE &&
 	     dmn_opp_device_votes(sim->ctx, h, was, old_v, n) == -ENOMEM) ||
 	    (now != DMN_OPP_ID_NONE &&
 	     dmn_opp_device_votes(sim->ctx, h, now, new_v, n) == -ENOMEM))
 		return -ENOMEM;
-=======
-	if (hz && !dmn_opp_device_table(sim->ctx, h, &t) &&
-	    dmn_opp_find_freq_ceil(sim->ctx, t, hz, &now))
-		now = DMN_OPP_ID_NONE;
-	sim->devs[device].own_id = now;
-	if (was != DMN_OPP_ID_NONE)
-		dmn_opp_device_votes(sim->ctx, h, was, old_v, n);
-	if (now != DMN_OPP_ID_NONE)
-		dmn_opp_device_votes(sim->ctx, h, now, new_v, n);
->>>>>>> wt-model8
 	for (unsigned i = 0; i < n; i++)
 		if (old_v[i] || new_v[i])
 			sim->devs[device].cast[i] = new_v[i];
@@ -534,11 +520,7 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		*callbacks = 1;
 		err = dmn_opp_set_rate(ctx, dev_h, cmd->rate.hz);
 		if (!err)
-<<<<<<< HEAD
-			err = note_rate_votes(sim, r->device, was);
-=======
-			note_rate_votes(sim, r->device, cmd->rate.hz);
->>>>>>> wt-model8
+			err = note_rate_votes(sim, r->device, cmd->rate.hz);
 		/* Not bound to a table: DESIGN §1 says -ENODEV ("a device
 		 * without an OPP table"), the library -ENOENT. */
 		return err == -ENOENT ? -ENODEV : err;
