@@ -166,11 +166,12 @@ static bool moves_owner(const struct dmn_opp_table *t)
 }
 
 /* The tables of the owners a change of a device of @t reaches, requirers
- * first (none when @t is NULL or the change moves no owner of its). */
+ * first (none when @t is NULL or, unless @all, the change moves no owner
+ * of its). */
 static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
-				    struct dmn_opp_table *t)
+				    struct dmn_opp_table *t, bool all)
 {
-	return t && moves_owner(t) ? dmn__opp_reach(ctx, t, true) : 0;
+	return t && (all || moves_owner(t)) ? dmn__opp_reach(ctx, t, true) : 0;
 }
 
 /* A change of one device of table @t with its owners raised around it
@@ -182,7 +183,7 @@ DMN_SIZE_NOINLINE int dmn__opp_raise_begin(struct dmn_ctx *ctx,
 {
 	rs->moved = 0;
 	rs->t = t;
-	return settle_up(ctx, rs, owners(ctx, t));
+	return settle_up(ctx, rs, owners(ctx, t, false));
 }
 
 /* After the change (@err: its result or raise_begin's, the caller's count
@@ -195,10 +196,8 @@ void dmn__opp_raise_end(struct dmn_ctx *ctx, struct dmn__opp_raise *rs, int err)
 {
 	if (err)
 		roll_back(ctx, rs);
-	else if (rs->moved)
-		settle_down(ctx, dmn__opp_reach(ctx, rs->t, true));
 	else
-		dmn__opp_requirements_settle(ctx, rs->t);
+		settle_down(ctx, owners(ctx, rs->t, rs->moved));
 }
 
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
@@ -280,5 +279,5 @@ int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
 
 void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
-	settle_down(ctx, owners(ctx, t));
+	settle_down(ctx, owners(ctx, t, false));
 }
