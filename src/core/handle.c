@@ -28,17 +28,6 @@ void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind)
 	t->ordered = kind != HK_ATTACH;
 }
 
-void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
-{
-	while (DMN_STRIPED && t->pub) {
-		struct handle_pub *older = t->pub->older;
-		dmn__free(ctx, t->pub);
-		t->pub = older;
-	}
-	dmn__free(ctx, t->objs);
-	dmn__handle_table_init(t, t->kind);
-}
-
 static size_t block_size(const struct handle_table *t, uint32_t cap)
 {
 	return (size_t)cap * (sizeof(void *) + (t->ordered ? 8u : 0u) + 2u);

@@ -60,6 +60,7 @@ struct handle_table {
 };
 
 void dmn__handle_table_init(struct handle_table *t, enum handle_kind kind);
+/* In teardown.c (the teardown unit: only dmn_ctx_destroy frees tables). */
 void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t);
 /* Reserve room so that the next dmn__handle_alloc cannot fail for memory. */
 int dmn__handle_reserve(struct dmn_ctx *ctx, struct handle_table *t);

@@ -148,6 +148,17 @@ int dmn_unlisten(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 	return err;
 }
 
+void dmn__handle_table_fini(struct dmn_ctx *ctx, struct handle_table *t)
+{
+	while (DMN_STRIPED && t->pub) {
+		struct handle_pub *older = t->pub->older;
+		dmn__free(ctx, t->pub);
+		t->pub = older;
+	}
+	dmn__free(ctx, t->objs);
+	dmn__handle_table_init(t, t->kind);
+}
+
 void dmn_ctx_destroy(struct dmn_ctx *ctx)
 {
 	if (!ctx)

@@ -340,7 +340,6 @@ static inline void opp_raise_vote(uint32_t *levels, bool *driven, unsigned i,
 int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
 			 const struct dmn_device *dev, uint32_t *levels,
 			 bool *driven, unsigned max);
-void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
 
 /* rate.c */
 /* A callback failure of the running OPP operation: the first one is its
@@ -360,7 +359,6 @@ int dmn__opp_clock_step(struct dmn_ctx *ctx, struct dmn_opp_dev *od, uint64_t hz
  * Grown by a move before it calls anything (none at bind or add: a device
  * that never moves keeps none). */
 int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n);
-void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
 /* Supplies up, clock, supplies down to @to, without votes; the device's
  * supply records have room for @to's supplies (dmn__opp_dev_reserve). An
  * unsafe failure undoes its own supply steps and is returned. */

@@ -148,13 +148,6 @@ int dmn__opp_dev_reserve(struct dmn_ctx *ctx, struct dmn_opp_dev *od, unsigned n
 	return 0;
 }
 
-void dmn__opp_dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od)
-{
-	dmn__free(ctx, od->supply);
-	dmn__free(ctx, od->own_vote);
-	dmn__free(ctx, od);
-}
-
 /* The supplies going up are called first with their records kept as they
  * were, so the records still say which ones went up: the undo calls those
  * back in reverse, and once the clock stands they take their new windows

@@ -269,15 +269,6 @@ int dmn_opp_domain_set_table(struct dmn_ctx *ctx, dmn_domain_t dom,
 	return err;
 }
 
-void dmn__opp_domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
-{
-	for (struct dmn_opp_domain *od = oc->domains, *next; od; od = next) {
-		next = od->next;
-		dmn__free(ctx, od);
-	}
-	oc->domains = 0;
-}
-
 /* ---- links --------------------------------------------------------------- */
 
 /* The link and the maps in one core step that cannot half-fail: the map's

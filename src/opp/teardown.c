@@ -10,6 +10,22 @@
 
 #include <errno.h>
 
+static void dev_free(struct dmn_ctx *ctx, struct dmn_opp_dev *od)
+{
+	dmn__free(ctx, od->supply);
+	dmn__free(ctx, od->own_vote);
+	dmn__free(ctx, od);
+}
+
+static void domains_fini(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
+{
+	for (struct dmn_opp_domain *od = oc->domains, *next; od; od = next) {
+		next = od->next;
+		dmn__free(ctx, od);
+	}
+	oc->domains = 0;
+}
+
 void dmn__opp_table_free(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
 	for (unsigned i = 0; i < t->n; i++)
@@ -86,7 +102,7 @@ int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 			link = &(*link)->next;
 		*link = od->next;
 		od->pdev->cold->opp_state = 0;
-		dmn__opp_dev_free(ctx, od);
+		dev_free(ctx, od);
 		/* what it required counts no more */
 		dmn__opp_requirements_settle(ctx, t);
 		dmn__opp_table_unref(ctx, t);
@@ -109,11 +125,11 @@ void dmn__opp_ctx_fini(struct dmn_ctx *ctx)
 		for (struct dmn_opp_dev *od = t->devices, *next; od; od = next) {
 			next = od->next;
 			od->pdev->cold->opp_state = 0;
-			dmn__opp_dev_free(ctx, od);
+			dev_free(ctx, od);
 		}
 		dmn__opp_table_free(ctx, t);
 	}
-	dmn__opp_domains_fini(ctx, oc);
+	domains_fini(ctx, oc);
 	dmn__handle_table_fini(ctx, &oc->tables);
 	dmn__free(ctx, oc->req_slot);
 	dmn__free(ctx, oc->walk);
