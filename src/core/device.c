@@ -441,7 +441,7 @@ SOLO_INLINE int solo_body(struct dmn_ctx *ctx, struct dmn_attachment *a,
 {
 	struct dmn_domain *d = a->dom;
 	uint32_t old = d->pstate, old_vote = a->vote;
-	bool timed = ctx->pstate_now != 0, fresh = false;
+	bool timed = dmn__pstate_timed(ctx), fresh = false;
 	unsigned to = from;
 	/* Vote 0 (the domain's input goes) and a level new to the
 	 * statistics without room for it and one more: the general path. */
@@ -546,10 +546,15 @@ SOLO_OUTLINE int vote_solo_checked(struct dmn_ctx *ctx,
 SOLO_INLINE int vote_solo(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			  uint32_t level, int *err, int *op_error, bool shared)
 {
+	/* A checked shape (cached with no listener): the one test of the
+	 * common case. */
 	if (shared && a->dom->solo_epoch == ctx->shape_epoch)
 		return solo_body(ctx, a, level, a->dom->solo_slot, err,
 				 op_error, false, true);
-	return vote_solo_checked(ctx, a, level, err, op_error, shared);
+	/* The OPP layer's listener reads other domains' state; a domain
+	 * with several voters goes on to the chain path at once. */
+	return !ctx->internal_listeners && vote_solo_maybe(a) &&
+	       vote_solo_checked(ctx, a, level, err, op_error, shared);
 }
 
 #if DMN_STRIPED
@@ -578,8 +583,7 @@ static int vote_changed(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	int err = 0;
 	/* Alone in the context: the first error goes where the OPP layer's
 	 * listener puts its own, as in the engine. */
-	if (a && !ctx->internal_listeners && vote_solo_maybe(a) &&
-	    vote_solo(ctx, a, level, &err, &ctx->op_error, false)) {
+	if (a && vote_solo(ctx, a, level, &err, &ctx->op_error, false)) {
 #if DMN_CHECKS
 		/* What the chain path checks after a vote alone. */
 		dmn__check_domain(ctx, a->dom, true);
@@ -694,20 +698,8 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 		*err = -EBADF;
 	} else if (a->vote != level || (level && ctx->relinked)) {
 #if DMN_FAST_PATHS
-		/* The OPP layer's listener reads other domains' state. */
 		dmn__fast_push(&h);
-		struct dmn_domain *d = a->dom;
-		/* A one-voter rail whose shape was checked since the last
-		 * exclusive call, with no listener (vote_solo_checked): the
-		 * one test of the common case. */
-		if (d->solo_epoch == ctx->shape_epoch)
-			handled = solo_body(ctx, a, level, d->solo_slot, err,
-					    &op_error, false, true);
-		else
-			handled = !ctx->internal_listeners &&
-				  vote_solo_maybe(a) &&
-				  vote_solo_checked(ctx, a, level, err,
-						    &op_error, true);
+		handled = vote_solo(ctx, a, level, err, &op_error, true);
 #if DMN_CHECKS
 		/* The domain is this stripe's alone: as vote_changed. */
 		if (handled)
