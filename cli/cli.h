@@ -139,6 +139,13 @@ void cli_puts(const char *s);
 /* @s with control characters and invalid UTF-8 replaced (dmn_report_text_escape):
  * for every name or message that comes from a board or scenario. */
 void cli_text(FILE *f, const char *s);
+/* On stderr: @path escaped as cli_text does (paths are names a user or a
+ * script chose), then @fmt, which starts ": ". */
+void cli_path_msg(const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 int cli_stdout_error(void); /* the errno of the first failure, or 0 */
 int cli_finish(int rc);
 

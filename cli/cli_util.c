@@ -69,6 +69,15 @@ void cli_text(FILE *f, const char *s)
 	dmn_report_text_escape(&sink, s);
 }
 
+void cli_path_msg(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	cli_text(stderr, path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 int cli_stdout_error(void)
 {
 	return stdout_errno;
@@ -388,7 +397,7 @@ static int read_input(const char *path, int board, char **data, size_t *size,
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f) {
-		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
+		cli_path_msg(path, ": error: cannot open: %s\n", strerror(errno));
 		return EXIT_INPUT;
 	}
 	char *buf = NULL;
@@ -418,8 +427,7 @@ static int read_input(const char *path, int board, char **data, size_t *size,
 		want = len; /* not a blob: the loader says so from the header */
 	}
 	if (blob && total > CLI_MAX_BLOB) {
-		fprintf(stderr, "%s: error: the blob's header says it is %" PRIu32 " bytes (totalsize); domino reads blobs up to 1 GiB\n",
-			path, total);
+		cli_path_msg(path, ": error: the blob's header says it is %" PRIu32 " bytes (totalsize); domino reads blobs up to 1 GiB\n", total);
 		err = -1;
 	} else if (!err) {
 		err = read_upto(f, &buf, &len, &cap, want);
@@ -435,19 +443,18 @@ static int read_input(const char *path, int board, char **data, size_t *size,
 	if (f != stdin)
 		fclose(f);
 	if (!err && !blob && !board && len > CLI_MAX_TEXT) {
-		fprintf(stderr, "%s: error: larger than %u MiB: not a scenario domino reads (and not a device tree blob)\n",
-			path, CLI_MAX_TEXT >> 20);
+		cli_path_msg(path, ": error: larger than %u MiB: not a scenario domino reads (and not a device tree blob)\n", CLI_MAX_TEXT >> 20);
 		err = -1;
 	}
 	if (err > 0)
-		fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(err));
+		cli_path_msg(path, ": error: cannot read: %s\n", strerror(err));
 	if (err) {
 		free(buf);
 		return EXIT_INPUT;
 	}
 	*trailing = extra;
 	if (!buf && !(buf = malloc(1))) {
-		fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(ENOMEM));
+		cli_path_msg(path, ": error: cannot read: %s\n", strerror(ENOMEM));
 		return EXIT_INPUT;
 	}
 	buf[len] = 0;
@@ -466,8 +473,7 @@ void cli_board_loaded(const struct cli_board *board)
 {
 	/* Only once it loads: a broken blob gets its error alone. */
 	if (board->trailing)
-		fprintf(stderr, "%s: warning: bytes after the blob's end (%zu, from its header) are ignored\n",
-			board->name, board->size);
+		cli_path_msg(board->name, ": warning: bytes after the blob's end (%zu, from its header) are ignored\n", board->size);
 }
 
 int cli_is_dtb(const char *data, size_t size)
@@ -565,7 +571,7 @@ static int write_in_place(const char *path, const struct dmn_report_model *m,
 {
 	FILE *f = fopen(path, "wb");
 	if (!f) {
-		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
+		cli_path_msg(path, ": error: cannot open: %s\n", strerror(errno));
 		return EXIT_INPUT;
 	}
 	struct dmn_report_sink sink = cli_file_sink(f);
@@ -574,7 +580,7 @@ static int write_in_place(const char *path, const struct dmn_report_model *m,
 	if (fclose(f) == EOF && !err)
 		err = -(errno ? errno : EIO);
 	if (err) {
-		fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(-err));
+		cli_path_msg(path, ": error: cannot write: %s\n", strerror(-err));
 		return EXIT_INPUT;
 	}
 	return EXIT_OK;
@@ -598,7 +604,7 @@ int cli_write_file(const char *path, const struct dmn_report_model *m,
 	size_t len = strlen(path);
 	char *tmp = malloc(len + sizeof(".XXXXXX"));
 	if (!tmp) {
-		fprintf(stderr, "%s: error: cannot create: %s\n", name, strerror(ENOMEM));
+		cli_path_msg(name, ": error: cannot create: %s\n", strerror(ENOMEM));
 		free(real);
 		return EXIT_INPUT;
 	}
@@ -614,7 +620,7 @@ int cli_write_file(const char *path, const struct dmn_report_model *m,
 		if (exists && (err == EACCES || err == EPERM || err == EROFS) &&
 		    access(name, W_OK) == 0)
 			return write_in_place(name, m, writer);
-		fprintf(stderr, "%s: error: cannot create: %s\n", name, strerror(err));
+		cli_path_msg(name, ": error: cannot create: %s\n", strerror(err));
 		return EXIT_INPUT;
 	}
 	/* mkstemp makes it 0600; give it the mode fopen would have */
@@ -636,7 +642,7 @@ int cli_write_file(const char *path, const struct dmn_report_model *m,
 		err = -errno;
 	if (err) {
 		unlink(tmp);
-		fprintf(stderr, "%s: error: cannot write: %s\n", name,
+		cli_path_msg(name, ": error: cannot write: %s\n",
 			strerror(-err));
 	}
 	free(tmp);
@@ -673,7 +679,7 @@ int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
 		return EXIT_OK;
 	}
 	if (!printer.errors)
-		fprintf(stderr, "%s: error: cannot load: %s\n", board->name,
+		cli_path_msg(board->name, ": error: cannot load: %s\n",
 			dmn_strerror(err));
 	return EXIT_INPUT;
 }

@@ -3,6 +3,9 @@
 #include "cli.h"
 
 #include <domino/lint.h>
+#include <errno.h>
+#include <domino/sim.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char lint_help[] =
@@ -13,7 +16,9 @@ static const char lint_help[] =
 	"dtc does not find. Each finding gives its severity, node path, property\n"
 	"and a one-line explanation, with the check's name in brackets.\n"
 	"\n"
-	"  -j, --json           {\"board\", \"findings\": [...], \"errors\", \"warnings\", \"notes\"}\n"
+	"  -j, --json           summary --json's object (board, domains, warnings)\n"
+	"                       with \"findings\": [...], \"errors\": N and \"counts\":\n"
+	"                       {\"errors\", \"warnings\", \"notes\"}\n"
 	"  -W no-CHECK          drop CHECK's findings (-W CHECK: keep them again)\n"
 	"  -E CHECK             make CHECK's findings errors (-E no-CHECK: undo)\n"
 	"                       (as dtc's -W/-E; the check is the name in brackets;\n"
@@ -124,6 +129,67 @@ static void print_finding(void *user, const struct dmn_dt_diag *f)
 	p->n++;
 }
 
+/* A growing buffer for the summary's JSON, which lint's extends. */
+struct membuf {
+	char *data;
+	size_t len, cap;
+};
+
+static int membuf_write(void *user, const char *bytes, size_t len)
+{
+	struct membuf *b = user;
+	if (len > b->cap - b->len) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (len > cap - b->len) {
+			if (cap > SIZE_MAX / 2)
+				return -ENOMEM;
+			cap *= 2;
+		}
+		char *bigger = realloc(b->data, cap);
+		if (!bigger)
+			return -ENOMEM;
+		b->data = bigger;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, bytes, len);
+	b->len += len;
+	return 0;
+}
+
+/*
+ * DESIGN §3: every --json is one object with `board`, `domains` and, where
+ * there are any, `warnings` (the loader's, as strings): the summary's
+ * object without its closing brace, for lint's members to follow. A board
+ * the simulator cannot load (lint says why: load-failed) has no domains.
+ */
+static int json_open(const struct cli_options *opt, const struct cli_board *board,
+		     struct dmn_report_sink *out)
+{
+	struct dmn_sim_options so;
+	memset(&so, 0, sizeof(so));
+	so.board_name = board->name;
+	so.supported_hw = opt->supported_hw;
+	so.n_supported_hw = (unsigned)opt->n_supported_hw;
+	struct dmn_sim *sim = NULL;
+	const struct dmn_report_model *m;
+	struct membuf b = {NULL, 0, 0};
+	struct dmn_report_sink mem = {membuf_write, &b};
+	int err = dmn_sim_create(board->blob, board->size, &so, &sim);
+	if (!err && !(err = dmn_sim_report(sim, 0, &m)))
+		err = dmn_report_write_json(m, &mem);
+	dmn_sim_free(sim);
+	/* "...\n}\n": the members so far, then lint's */
+	if (!err && b.len > 3 && !memcmp(b.data + b.len - 3, "\n}\n", 3)) {
+		err = out->write(out->user, b.data, b.len - 3);
+	} else if (err != -ENOMEM) {
+		cli_puts("{\n  \"board\": ");
+		err = dmn_report_json_escape(out, board->name);
+		cli_puts(",\n  \"domains\": []");
+	}
+	free(b.data);
+	return err;
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	struct cli_options opt;
@@ -150,8 +216,14 @@ int cmd_lint(int argc, char **argv)
 	p.out = cli_file_sink(stdout);
 	p.opt = &opt;
 	if (p.json) {
-		cli_puts("{\n  \"board\": ");
-		dmn_report_json_escape(&p.out, board.name);
+		int err = json_open(&opt, &board, &p.out);
+		if (err) {
+			cli_board_close(&board);
+			if (!cli_stdout_error())
+				fprintf(stderr, "domino lint: error: %s\n",
+					dmn_strerror(err));
+			return EXIT_INPUT;
+		}
 		cli_puts(",\n  \"findings\": [");
 	}
 	int err = dmn_dt_lint(board.blob, board.size, opt.supported_hw,
@@ -160,8 +232,9 @@ int cmd_lint(int argc, char **argv)
 	if (!err)
 		cli_board_loaded(&board);
 	if (p.json) {
-		cli_printf("%s],\n  \"errors\": %u,\n  \"warnings\": %u,\n  \"notes\": %u\n}\n",
-		       p.n ? "\n  " : "", counts.errors, counts.warnings, counts.notes);
+		cli_printf("%s],\n  \"errors\": %u,\n  \"counts\": {\"errors\": %u, \"warnings\": %u, \"notes\": %u}\n}\n",
+			   p.n ? "\n  " : "", counts.errors, counts.errors,
+			   counts.warnings, counts.notes);
 	} else if (!err) {
 		cli_printf("%s%u error%s, %u warning%s, %u note%s\n", p.n ? "\n" : "",
 		       counts.errors, counts.errors == 1 ? "" : "s", counts.warnings,
@@ -171,8 +244,8 @@ int cmd_lint(int argc, char **argv)
 	cli_board_close(&board);
 	if (err) {
 		if (!counts.errors)
-			fprintf(stderr, "%s: error: cannot lint: %s\n", opt.positional[0],
-				dmn_strerror(err));
+			cli_path_msg(opt.positional[0], ": error: cannot lint: %s\n",
+				     dmn_strerror(err));
 		return EXIT_INPUT;
 	}
 	return counts.errors ? EXIT_CHECK : EXIT_OK;

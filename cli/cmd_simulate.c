@@ -24,8 +24,8 @@ static const char simulate_help[] =
 	"simulated time, and print every change as it happens (time, domain,\n"
 	"old -> new, cause), the final domain tree and per-domain statistics.\n"
 	"Without BOARD, the built-in demo SoC; without SCENARIO as well, the\n"
-	"built-in demo scenario. SCENARIO "
-	"'-' reads stdin.\n"
+	"built-in demo scenario; a BOARD alone runs no commands (its state at\n"
+	"time 0). SCENARIO '-' reads stdin.\n"
 	"\n"
 	"  -j, --json           one JSON object with domains, events and stats\n"
 	"  --trace OUT.json     Chrome trace-event file for Perfetto UI\n"
@@ -158,6 +158,7 @@ int cmd_simulate(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const char *board_path = NULL, *scn_path = NULL;
+	int no_scenario = 0;
 	char *scn_text = NULL;
 	size_t scn_len = 0;
 	if (opt.n_positional == 2) {
@@ -170,12 +171,16 @@ int cmd_simulate(int argc, char **argv)
 		if (rc)
 			return rc;
 		if (cli_is_dtb(scn_text, scn_len)) {
+			/* A board alone (DESIGN §3: both are optional): the
+			 * demo scenario names the demo's devices, so the
+			 * board runs an empty one and shows its state at 0. */
 			free(scn_text);
-			fprintf(stderr, "domino simulate: error: %s is a board: give a SCENARIO too\n",
-				opt.positional[0]);
-			return EXIT_INPUT;
+			scn_text = NULL;
+			board_path = opt.positional[0];
+			no_scenario = 1;
+		} else {
+			scn_path = opt.positional[0];
 		}
-		scn_path = opt.positional[0];
 	}
 	if (scn_path && !scn_text) {
 		rc = cli_read_file(scn_path, 0, &scn_text, &scn_len);
@@ -183,14 +188,19 @@ int cmd_simulate(int argc, char **argv)
 			return rc;
 		if (cli_is_dtb(scn_text, scn_len)) {
 			free(scn_text);
-			fprintf(stderr, "domino simulate: error: %s is a board, not a scenario: the board comes first (domino simulate BOARD.dtb SCENARIO)\n",
-				scn_path);
+			fputs("domino simulate: error: ", stderr);
+			cli_text(stderr, scn_path);
+			fputs(" is a board, not a scenario: the board comes first (domino simulate BOARD.dtb SCENARIO)\n",
+			      stderr);
 			return EXIT_INPUT;
 		}
 	}
-	const char *scn_name = scn_path ? scn_path : "demo.scn";
-	const char *text = scn_text ? scn_text : domino_demo_scenario;
-	size_t len = scn_text ? scn_len : domino_demo_scenario_len;
+	const char *scn_name = scn_path ? scn_path
+				: no_scenario ? "(no scenario)" : "demo.scn";
+	const char *text = scn_text ? scn_text
+			   : no_scenario ? "" : domino_demo_scenario;
+	size_t len = scn_text ? scn_len
+		     : no_scenario ? 0 : domino_demo_scenario_len;
 
 	struct dmn_scn_script *script = NULL;
 	struct dmn_scn_diag diag;
@@ -260,8 +270,9 @@ int cmd_simulate(int argc, char **argv)
 		cli_text(stdout, scn_name);
 		cli_puts(" on ");
 		cli_text(stdout, board.name);
-		cli_printf(": %u commands, %zu lines\n\n", res.commands,
-			   script->count);
+		cli_printf(": %u command%s, %zu line%s\n\n", res.commands,
+			   res.commands == 1 ? "" : "s", script->count,
+			   script->count == 1 ? "" : "s");
 		err = dmn_report_write_events_text(m, &to, &out);
 		if (!err) {
 			cli_puts("\n== final state\n\n");

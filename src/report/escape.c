@@ -161,12 +161,25 @@ void dmn__rpt_out_xml_str(struct dmn_report_out *o, const char *str)
 	write_escaped(o, str, xml_escape);
 }
 
+/* Unicode's bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E,
+ * U+2066-U+2069) and its line and paragraph separators (U+2028-U+2029):
+ * printed, a name holding one reorders or breaks the rest of the line
+ * ("Trojan Source"), so a board could make its output lie. */
+static int text_format_char(long cp)
+{
+	return cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+	       (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* Terminals: control characters (C0, DEL and C1, whose U+009B is CSI on
- * terminals that take 8-bit controls) and invalid bytes become '?'. */
+ * terminals that take 8-bit controls), the format characters above and
+ * invalid bytes become '?'. */
 static const char *text_escape(long cp, char buf[8])
 {
 	(void)buf;
-	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) ? "?" : NULL;
+	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || text_format_char(cp)
+		       ? "?"
+		       : NULL;
 }
 
 void dmn__rpt_out_text(struct dmn_report_out *o, const char *str)

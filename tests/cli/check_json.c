@@ -1,5 +1,5 @@
 /* check_json KIND FILE: the JSON outputs parse and carry DESIGN §3's keys.
- * KIND: summary | simulate | trace | lint */
+ * KIND: summary | simulate | trace | lint | empty (a summary, no domains) */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +63,7 @@ static void check_domain(json_t *d)
 int main(int argc, char **argv)
 {
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: check_json summary|simulate|trace|lint FILE [SIMULATE.json]\n");
+		fprintf(stderr, "usage: check_json summary|simulate|trace|lint|empty FILE [SIMULATE.json]\n");
 		return 2;
 	}
 	json_error_t error;
@@ -73,10 +73,44 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const char *kind = argv[1];
+	/* "empty": a summary of a board without domains */
+	int empty = !strcmp(kind, "empty");
+	if (empty)
+		kind = "summary";
+	/* DESIGN §3: every --json (lint's too) is one object with `board`,
+	 * `domains` and, where there are any, `warnings` (strings) */
+	json_t *warnings = json_object_get(root, "warnings");
+	if (warnings) {
+		size_t i;
+		json_t *w;
+		CHECK(json_is_array(warnings) && json_array_size(warnings) > 0,
+		      "warnings: a non-empty array where present");
+		json_array_foreach(warnings, i, w)
+			CHECK(json_is_string(w), "warnings[%zu]: a string", i);
+	}
+	if (!strcmp(kind, "lint")) {
+		json_t *domains = json_object_get(root, "domains");
+		CHECK(json_is_array(domains), "lint: domains");
+		size_t i;
+		json_t *d;
+		json_array_foreach(domains, i, d)
+			check_domain(d);
+		json_t *counts = json_object_get(root, "counts");
+		CHECK(json_is_integer(json_object_get(counts, "errors")) &&
+			      json_is_integer(json_object_get(counts, "warnings")) &&
+			      json_is_integer(json_object_get(counts, "notes")),
+		      "lint: counts");
+		CHECK(json_integer_value(json_object_get(counts, "errors")) ==
+			      json_integer_value(json_object_get(root, "errors")),
+		      "lint: counts.errors != errors");
+	}
 	if (!strcmp(kind, "summary") || !strcmp(kind, "simulate")) {
 		CHECK(json_is_string(json_object_get(root, "board")), "board");
 		json_t *domains = json_object_get(root, "domains");
-		CHECK(json_is_array(domains) && json_array_size(domains) > 0, "domains");
+		CHECK(json_is_array(domains) &&
+			      (empty ? json_array_size(domains) == 0
+				     : json_array_size(domains) > 0),
+		      "domains");
 		size_t i;
 		json_t *d;
 		json_array_foreach(domains, i, d)

@@ -1133,6 +1133,11 @@ static void test_escaping(void **state)
 	assert_int_equal(dmn_report_text_escape(&sink, "a\033[2J\r\x7f\xc2\x9b" "1A\xff\xc3\xa9"), 0);
 	assert_string_equal(b.data, "a?[2J???1A?\xc3\xa9");
 	free(b.data);
+	/* bidirectional overrides and isolates, the line separator: '?' */
+	buf_init(&b);
+	assert_int_equal(dmn_report_text_escape(&sink, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x80\xa8" "d\xd8\x9c" "e\xe2\x80\x8f" "f\xe2\x80\x8b"), 0);
+	assert_string_equal(b.data, "a?b?c?d?e?f\xe2\x80\x8b");
+	free(b.data);
 }
 
 /* No domains, no events: every writer still writes a valid document. */

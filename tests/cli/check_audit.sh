@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# check_audit.sh DOMINO CHECK_JSON DIR WORKDIR [XMLLINT]
+# The CLI against DESIGN §3-§5, rule by rule (docs/design-audit.md names
+# each check here). DIR holds the audit's boards (compiled, a-NAME.dtb) and
+# scenarios; every check prints its name when it fails.
+set -u
+domino=$1 check_json=$2 dir=$3 work=$4 xmllint=${5:-}
+mkdir -p "$work"
+fails=0
+esc=$(printf '\033') rlo=$(printf '\342\200\256')
+
+fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
+
+# run NAME EXIT -- COMMAND...: stdout in $work/NAME.out, stderr in .err
+run() {
+	local name=$1 want=$2
+	shift 3
+	"$@" >"$work/$name.out" 2>"$work/$name.err"
+	local rc=$?
+	[ "$rc" = "$want" ] || { fail "$name: exit $rc, wanted $want"; head -c 600 "$work/$name.err"; }
+}
+# has NAME STREAM ERE: the output matches
+has() { grep -Eq -- "$3" "$work/$1.$2" || fail "$1: $2 does not match '$3'"; }
+hasnt() { ! grep -Eq -- "$3" "$work/$1.$2" || fail "$1: $2 matches '$3'"; }
+empty() { [ ! -s "$work/$1.$2" ] || fail "$1: $2 is not empty"; }
+
+small=$dir/a-small.dtb odd=$dir/a-odd-names.dtb none=$dir/a-empty.dtb
+
+# §3 simulate [BOARD.dtb] [SCENARIO]: a board alone runs no commands
+run board_alone 0 -- "$domino" simulate "$small"
+has board_alone out '^== \(no scenario\) on .*a-small\.dtb: 0 commands, 0 lines$'
+has board_alone out '^0 expectations failed, 0 commands failed$'
+empty board_alone err
+run board_alone_json 0 -- "$domino" simulate --json "$small"
+"$check_json" simulate "$work/board_alone_json.out" >/dev/null || fail "board_alone_json: check_json"
+
+# §3 empty boards: summary, lint and simulate answer, JSON with domains []
+run empty_summary 0 -- "$domino" summary "$none"
+has empty_summary out '^0 domains \(0 on, 0 off\), 0 device attachments$'
+run empty_json 0 -- "$domino" summary --json "$none"
+"$check_json" empty "$work/empty_json.out" >/dev/null || fail "empty_json: check_json"
+run empty_lint 0 -- "$domino" lint --json "$none"
+"$check_json" lint "$work/empty_lint.out" >/dev/null || fail "empty_lint: check_json"
+has empty_lint out '"domains": \[\]'
+printf 'qos nothing 5\n' >"$work/none.scn"
+run empty_simulate 2 -- "$domino" simulate "$none" "$work/none.scn"
+has empty_simulate err 'none\.scn:1: error: unknown device .nothing.'
+
+# §3 --json: lint's object has board, domains and warnings as summary's
+run lint_json 0 -- "$domino" lint --json "$small"
+"$check_json" lint "$work/lint_json.out" >/dev/null || fail "lint_json: check_json"
+run summary_json 0 -- "$domino" summary --json "$small"
+[ "$(grep -c '"provider":' "$work/lint_json.out")" = 2 ] || fail "lint_json: not the board's 2 domains"
+has lint_json out '"counts": \{"errors": 0, "warnings": 0, "notes": 0\}'
+hasnt lint_json out '^  "warnings": [0-9]'
+
+# §3 exit codes: usage 2, input 2, expectation 1 (after the rest ran)
+run usage_extra_arg 2 -- "$domino" summary "$small" "$small"
+has usage_extra_arg err "^domino summary: error: unexpected argument"
+empty usage_extra_arg out
+run usage_no_value 2 -- "$domino" simulate --svg
+has usage_no_value err '^domino simulate: error: --svg needs a value$'
+run usage_flag_value 2 -- "$domino" summary --json=yes
+has usage_flag_value err '^domino summary: error: --json takes no value$'
+run usage_lint_option 2 -- "$domino" summary --strict
+has usage_lint_option err "unknown option '--strict'"
+printf 'resume dev_a\nexpect gdsc:3 off\nexpect pd pstate 64\nsuspend dev_a\nexpect gdsc:3 off\n' >"$work/expect.scn"
+run expect_exit 1 -- "$domino" simulate "$small" "$work/expect.scn"
+has expect_exit err '^[^ ]*expect\.scn:2: expect failed: gdsc:3 off, got on$'
+has expect_exit err '^[^ ]*expect\.scn:3: expect failed: pd pstate 64, got 0$'
+hasnt expect_exit err ':5: expect failed'
+has expect_exit out '^2 expectations failed, 0 commands failed$'
+
+# §3 stdout vs stderr: reports on stdout, errors on stderr only
+printf '@1ms resume dev_a\n@0 suspend dev_a\n' >"$work/back.scn"
+run time_backwards 2 -- "$domino" simulate "$small" "$work/back.scn"
+has time_backwards err 'back\.scn:2: error: '
+empty time_backwards out
+
+# §3 '-' is stdin, for a board and for a scenario; options anywhere
+run stdin_board 0 -- sh -c '"$1" summary --json - < "$2"' sh "$domino" "$small"
+has stdin_board out '"board": "-"'
+run stdin_scenario 0 -- sh -c 'printf "resume dev_b\nexpect pd on\n" | "$1" simulate "$2" - --json' sh "$domino" "$small"
+"$check_json" simulate "$work/stdin_scenario.out" >/dev/null || fail "stdin_scenario: check_json"
+printf 'resume dev_b\n' >"$work/one.scn"
+run option_order 0 -- "$domino" simulate --json "$small" "$work/one.scn" --svg "$work/first.svg" --svg "$work/last.svg"
+[ -s "$work/last.svg" ] && [ ! -e "$work/first.svg" ] || fail "option_order: the last --svg wins"
+
+# §3 one command, one line: the plural follows the count
+run plural 0 -- "$domino" simulate "$small" "$work/one.scn"
+has plural out ': 1 command, 1 line$'
+
+# §3/§5 names from the board: escaped in text, valid in JSON/trace/SVG
+run odd_summary 0 -- "$domino" summary "$odd"
+hasnt odd_summary out "$esc|$rlo"
+has odd_summary out 'sleep<&>"\?\[31m\?'
+run odd_simulate 0 -- "$domino" simulate "$odd" "$dir/odd-names.scn" --json \
+	--trace "$work/odd.trace.json" --svg "$work/odd.svg"
+"$check_json" simulate "$work/odd_simulate.out" >/dev/null || fail "odd_simulate: check_json"
+"$check_json" trace "$work/odd.trace.json" >/dev/null || fail "odd_simulate: check_json trace"
+hasnt odd_simulate out "$esc"
+grep -q "$esc" "$work/odd.svg" "$work/odd.trace.json" && fail "odd_simulate: ESC in the SVG or trace"
+if [ -n "$xmllint" ]; then
+	"$xmllint" --noout "$work/odd.svg" || fail "odd_simulate: SVG is not XML"
+fi
+run odd_lint 0 -- "$domino" lint --json "$odd"
+"$check_json" lint "$work/odd_lint.out" >/dev/null || fail "odd_lint: check_json"
+
+# §3 errors name the file, escaped: a path cannot write to the terminal
+run odd_path 2 -- "$domino" summary "$work/x${esc}[2Jy.dtb"
+has odd_path err 'x\?\[2Jy\.dtb: error: cannot open: '
+hasnt odd_path err "$esc"
+
+echo "$fails failed"
+[ "$fails" = 0 ]
