@@ -438,54 +438,68 @@ struct serve_args {
 	struct cli_options opt;
 };
 
+/* As cli_parse (the conventions `domino --help` states): options go
+ * anywhere, `--opt=VALUE` or `--opt VALUE`, and `--` ends them. */
 static int parse_args(int argc, char **argv, struct serve_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->dir = ".";
 	a->max_msg = DMN_SCMI_DEFAULT_MAX_MSG;
 	const char *max_msg = NULL, *hw = NULL;
+	int options_end = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
 		const char **value = NULL;
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+		size_t name_len = strcspn(arg, "=");
+		char name[24] = "";
+		if (name_len < sizeof(name)) {
+			memcpy(name, arg, name_len);
+			name[name_len] = 0;
+		}
+		if (!options_end && !strcmp(arg, "--")) {
+			options_end = 1;
+			continue;
+		} else if (options_end || arg[0] != '-' || !arg[1]) {
+			if (a->board) {
+				fputs("domino scmi-serve: error: unexpected argument '",
+				      stderr);
+				cli_text(stderr, arg);
+				fputs("'\n", stderr);
+				return EXIT_INPUT;
+			}
+			a->board = arg;
+			continue;
+		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			a->help = 1;
 			return 0;
 		} else if (!strcmp(arg, "--list")) {
 			a->list = 1;
 		} else if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
 			a->verbose = 1;
-		} else if (!strcmp(arg, "--agents")) {
+		} else if (!strcmp(name, "--agents")) {
 			value = &a->agents;
-		} else if (!strcmp(arg, "--socket-dir")) {
+		} else if (!strcmp(name, "--socket-dir")) {
 			value = &a->dir;
-		} else if (!strcmp(arg, "--trace")) {
+		} else if (!strcmp(name, "--trace")) {
 			value = &a->trace;
-		} else if (!strcmp(arg, "--max-msg")) {
+		} else if (!strcmp(name, "--max-msg")) {
 			value = &max_msg;
-		} else if (!strcmp(arg, "--supported-hw")) {
+		} else if (!strcmp(name, "--supported-hw")) {
 			value = &hw;
-		} else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr,
-				"domino scmi-serve: error: unknown option '%s' "
-				"(try "
-				"--help)\n",
-				arg);
-			return EXIT_INPUT;
-		} else if (!a->board) {
-			a->board = arg;
 		} else {
-			fprintf(stderr,
-				"domino scmi-serve: error: unexpected argument "
-				"'%s'\n",
-				arg);
+			fputs("domino scmi-serve: error: unknown option '", stderr);
+			cli_text(stderr, arg);
+			fputs("' (try --help)\n", stderr);
 			return EXIT_INPUT;
 		}
-		if (value) {
+		if (value && arg[name_len] == '=') {
+			*value = arg + name_len + 1;
+		} else if (value) {
 			if (i + 1 == argc) {
 				fprintf(stderr,
 					"domino scmi-serve: error: %s needs a "
 					"value\n",
-					arg);
+					name);
 				return EXIT_INPUT;
 			}
 			*value = argv[++i];

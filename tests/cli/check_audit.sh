@@ -111,5 +111,14 @@ run odd_path 2 -- "$domino" summary "$work/x${esc}[2Jy.dtb"
 has odd_path err 'x\?\[2Jy\.dtb: error: cannot open: '
 hasnt odd_path err "$esc"
 
+# domino --help: options go anywhere, --opt=VALUE or --opt VALUE, -- ends
+# them; scmi-serve too
+printf 'agent 1 ospm power all perf all\n' >"$work/agents.txt"
+run scmi_equals 0 -- "$domino" scmi-serve --list --agents="$work/agents.txt" --socket-dir=/s -- "$small"
+has scmi_equals out '^power 0 pd$'
+has scmi_equals out '^agent 1 ospm /s/agent1\.sock$'
+run scmi_dashdash 2 -- "$domino" scmi-serve --agents "$work/agents.txt" --list -- --odd.dtb
+has scmi_dashdash err '^--odd\.dtb: error: cannot open'
+
 echo "$fails failed"
 [ "$fails" = 0 ]
