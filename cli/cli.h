@@ -90,6 +90,13 @@ struct cli_board {
 };
 int cli_board_open(const char *path, struct cli_board *board);
 void cli_board_close(struct cli_board *board);
+/* simulate's one argument, read once (it may be stdin): a board when it is
+ * a blob or named as one (.dtb, .dtbo, .dts, .dtsi: then the loader says
+ * what is wrong with it), filling @board; else a scenario, in *@text
+ * (malloc'ed, NUL-terminated) with @board zeroed. Returns 0 or prints the
+ * error and returns EXIT_INPUT. */
+int cli_board_or_scenario(const char *path, struct cli_board *board,
+			  char **text, size_t *len);
 /* Once the board has loaded: warn about bytes after the blob's end. */
 void cli_board_loaded(const struct cli_board *board);
 

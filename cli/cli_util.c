@@ -495,6 +495,30 @@ static int looks_like_source(const char *path, const char *head)
 	       !strncmp(head, "/*", 2) || !strncmp(head, "#include", 8);
 }
 
+/* @board from @data read from @path (owned now, freed on failure). */
+static int board_from_data(const char *path, char *data, size_t size,
+			   int trailing, struct cli_board *board)
+{
+	memset(board, 0, sizeof(*board));
+	board->name = path;
+	if (!cli_is_dtb(data, size) && looks_like_source(path, data)) {
+		/* The loader would only say the magic is wrong. */
+		cli_text(stderr, path);
+		fputs(": error: this is device tree source; domino reads the compiled blob: run 'dtc -I dts -O dtb -o BOARD.dtb ",
+		      stderr);
+		cli_text(stderr, path);
+		fputs("' (boards using #include need cpp first, as Linux builds them) and give BOARD.dtb\n",
+		      stderr);
+		free(data);
+		return EXIT_INPUT;
+	}
+	board->data = data;
+	board->blob = data;
+	board->size = size;
+	board->trailing = trailing;
+	return EXIT_OK;
+}
+
 int cli_board_open(const char *path, struct cli_board *board)
 {
 	memset(board, 0, sizeof(*board));
@@ -504,25 +528,44 @@ int cli_board_open(const char *path, struct cli_board *board)
 		board->size = domino_demo_dtb_len;
 		return EXIT_OK;
 	}
-	board->name = path;
-	int rc = read_input(path, 1, &board->data, &board->size,
-			    &board->trailing);
+	char *data;
+	size_t size;
+	int trailing;
+	int rc = read_input(path, 1, &data, &size, &trailing);
 	if (rc)
 		return rc;
-	if (!cli_is_dtb(board->data, board->size) &&
-	    looks_like_source(path, board->data)) {
-		/* The loader would only say the magic is wrong. */
-		cli_text(stderr, path);
-		fputs(": error: this is device tree source; domino reads the compiled blob: run 'dtc -I dts -O dtb -o BOARD.dtb ",
-		      stderr);
-		cli_text(stderr, path);
-		fputs("' (boards using #include need cpp first, as Linux builds them) and give BOARD.dtb\n",
-		      stderr);
-		free(board->data);
-		board->data = NULL;
-		return EXIT_INPUT;
+	return board_from_data(path, data, size, trailing, board);
+}
+
+/* Named as a board or its source: .dtb, .dtbo, .dts, .dtsi. */
+static int named_as_board(const char *path)
+{
+	static const char *const ext[] = {".dtb", ".dtbo", ".dts", ".dtsi"};
+	size_t n = strlen(path);
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t k = strlen(ext[i]);
+		if (n > k && !strcmp(path + n - k, ext[i]))
+			return 1;
 	}
-	board->blob = board->data;
+	return 0;
+}
+
+int cli_board_or_scenario(const char *path, struct cli_board *board,
+			  char **text, size_t *len)
+{
+	char *data;
+	size_t size;
+	int trailing;
+	memset(board, 0, sizeof(*board));
+	*text = NULL;
+	*len = 0;
+	int rc = read_input(path, 0, &data, &size, &trailing);
+	if (rc)
+		return rc;
+	if (cli_is_dtb(data, size) || named_as_board(path))
+		return board_from_data(path, data, size, trailing, board);
+	*text = data;
+	*len = size;
 	return EXIT_OK;
 }
 

@@ -158,29 +158,25 @@ int cmd_simulate(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const char *board_path = NULL, *scn_path = NULL;
-	int no_scenario = 0;
+	struct cli_board board;
+	int have_board = 0;
 	char *scn_text = NULL;
 	size_t scn_len = 0;
 	if (opt.n_positional == 2) {
 		board_path = opt.positional[0];
 		scn_path = opt.positional[1];
 	} else if (opt.n_positional == 1) {
-		/* One argument: a board needs a scenario; a scenario runs on
-		 * the demo board. Tell them apart by the blob's magic. */
-		rc = cli_read_file(opt.positional[0], 0, &scn_text, &scn_len);
+		/* One argument: a board alone (DESIGN §3: both are
+		 * optional) runs no commands, as the demo scenario names
+		 * the demo's devices; a scenario runs on the demo board.
+		 * Told apart by the blob's magic, or the board's name. */
+		rc = cli_board_or_scenario(opt.positional[0], &board, &scn_text,
+					   &scn_len);
 		if (rc)
 			return rc;
-		if (cli_is_dtb(scn_text, scn_len)) {
-			/* A board alone (DESIGN §3: both are optional): the
-			 * demo scenario names the demo's devices, so the
-			 * board runs an empty one and shows its state at 0. */
-			free(scn_text);
-			scn_text = NULL;
-			board_path = opt.positional[0];
-			no_scenario = 1;
-		} else {
+		have_board = board.name != NULL;
+		if (!have_board)
 			scn_path = opt.positional[0];
-		}
 	}
 	if (scn_path && !scn_text) {
 		rc = cli_read_file(scn_path, 0, &scn_text, &scn_len);
@@ -196,11 +192,11 @@ int cmd_simulate(int argc, char **argv)
 		}
 	}
 	const char *scn_name = scn_path ? scn_path
-				: no_scenario ? "(no scenario)" : "demo.scn";
+				: have_board ? "(no scenario)" : "demo.scn";
 	const char *text = scn_text ? scn_text
-			   : no_scenario ? "" : domino_demo_scenario;
+			   : have_board ? "" : domino_demo_scenario;
 	size_t len = scn_text ? scn_len
-		     : no_scenario ? 0 : domino_demo_scenario_len;
+		     : have_board ? 0 : domino_demo_scenario_len;
 
 	struct dmn_scn_script *script = NULL;
 	struct dmn_scn_diag diag;
@@ -211,15 +207,18 @@ int cmd_simulate(int argc, char **argv)
 		cli_text(stderr, line); /* it may quote the scenario */
 		fputc('\n', stderr);
 		free(scn_text);
+		if (have_board)
+			cli_board_close(&board);
 		return EXIT_INPUT;
 	}
 
-	struct cli_board board;
-	rc = cli_board_open(board_path, &board);
-	if (rc) {
-		dmn_scn_free(script);
-		free(scn_text);
-		return rc;
+	if (!have_board) {
+		rc = cli_board_open(board_path, &board);
+		if (rc) {
+			dmn_scn_free(script);
+			free(scn_text);
+			return rc;
+		}
 	}
 	struct dmn_sim *sim = NULL;
 	rc = cli_sim_open(&opt, &board, &sim);

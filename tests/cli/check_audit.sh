@@ -31,6 +31,12 @@ run board_alone 0 -- "$domino" simulate "$small"
 has board_alone out '^== \(no scenario\) on .*a-small\.dtb: 0 commands, 0 lines$'
 has board_alone out '^0 expectations failed, 0 commands failed$'
 empty board_alone err
+run board_alone_stdin 0 -- sh -c '"$1" simulate - < "$2"' sh "$domino" "$small"
+has board_alone_stdin out '^== \(no scenario\) on -: 0 commands, 0 lines$'
+printf 'not a blob\n' >"$work/broken.dtb"
+run board_alone_broken 2 -- "$domino" simulate "$work/broken.dtb"
+has board_alone_broken err 'broken\.dtb: /: error: not a valid device tree blob'
+empty board_alone_broken out
 run board_alone_json 0 -- "$domino" simulate --json "$small"
 "$check_json" simulate "$work/board_alone_json.out" >/dev/null || fail "board_alone_json: check_json"
 
