@@ -92,6 +92,21 @@ printf 'resume dev_b\n' >"$work/one.scn"
 run option_order 0 -- "$domino" simulate --json "$small" "$work/one.scn" --svg "$work/first.svg" --svg "$work/last.svg"
 [ -s "$work/last.svg" ] && [ ! -e "$work/first.svg" ] || fail "option_order: the last --svg wins"
 
+# §4 the language: UTF-8 text (a BOM and CRLF are fine, invalid UTF-8 is
+# FILE:LINE: error), '#' comments, @ absolute and + relative times with
+# ns/us/ms/s, frequencies in any case; devices start suspended, domains off
+# at pstate 0 at time 0
+printf '\357\273\277# start\r\nexpect pd off\r\nexpect pd pstate 0\r\n@1.5ms resume dev_b # on\r\n+500us expect pd on\r\n@2ms expect pd on\r\n' >"$work/lang.scn"
+run lang_ok 0 -- "$domino" simulate "$small" "$work/lang.scn"
+has lang_ok out '^ +1\.500 ms +pd +off -> on'
+has lang_ok out '^0 expectations failed'
+printf 'resume dev_\377\n' >"$work/utf8.scn"
+run lang_utf8 2 -- "$domino" simulate "$small" "$work/utf8.scn"
+has lang_utf8 err 'utf8\.scn:1: error: invalid UTF-8'
+printf 'resume venus\nrate venus 720MHZ\nexpect venus rate 720mhz\n+1ms rate venus 1.014GhZ\nexpect venus rate 1014000000\n' >"$work/freq.scn"
+run lang_freq 0 -- "$domino" simulate "$work/freq.scn"
+has lang_freq out '^0 expectations failed, 0 commands failed$'
+
 # §3 one command, one line: the plural follows the count
 run plural 0 -- "$domino" simulate "$small" "$work/one.scn"
 has plural out ': 1 command, 1 line$'
