@@ -156,6 +156,11 @@ void cli_path_msg(const char *path, const char *fmt, ...)
 int cli_stdout_error(void); /* the errno of the first failure, or 0 */
 int cli_finish(int rc);
 
+/* Write @m's JSON object (dmn_report_write_json) to standard output
+ * without its closing "\n}\n", for the caller's own members to follow
+ * (each starting ",\n  "). Returns 0 or a negative errno. */
+int cli_json_begin(const struct dmn_report_model *m);
+
 /* Colour when @f is a terminal, NO_COLOR is unset or empty and TERM is
  * not "dumb". */
 int cli_use_color(FILE *f);

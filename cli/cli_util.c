@@ -693,6 +693,48 @@ int cli_write_file(const char *path, const struct dmn_report_model *m,
 	return err ? EXIT_INPUT : EXIT_OK;
 }
 
+/* A growing buffer for a JSON report that the caller extends. */
+struct membuf {
+	char *data;
+	size_t len, cap;
+};
+
+static int membuf_write(void *user, const char *bytes, size_t len)
+{
+	struct membuf *b = user;
+	if (len > b->cap - b->len) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (len > cap - b->len) {
+			if (cap > SIZE_MAX / 2)
+				return -ENOMEM;
+			cap *= 2;
+		}
+		char *bigger = realloc(b->data, cap);
+		if (!bigger)
+			return -ENOMEM;
+		b->data = bigger;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, bytes, len);
+	b->len += len;
+	return 0;
+}
+
+int cli_json_begin(const struct dmn_report_model *m)
+{
+	struct membuf b = {NULL, 0, 0};
+	struct dmn_report_sink mem = {membuf_write, &b};
+	struct dmn_report_sink out = cli_file_sink(stdout);
+	int err = dmn_report_write_json(m, &mem);
+	/* "...\n}\n": the members so far */
+	if (!err && (b.len < 3 || memcmp(b.data + b.len - 3, "\n}\n", 3)))
+		err = -EINVAL;
+	if (!err)
+		err = out.write(out.user, b.data, b.len - 3);
+	free(b.data);
+	return err;
+}
+
 int cli_use_color(FILE *f)
 {
 	/* no-color.org: any non-empty NO_COLOR; a dumb terminal shows the

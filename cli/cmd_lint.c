@@ -129,33 +129,6 @@ static void print_finding(void *user, const struct dmn_dt_diag *f)
 	p->n++;
 }
 
-/* A growing buffer for the summary's JSON, which lint's extends. */
-struct membuf {
-	char *data;
-	size_t len, cap;
-};
-
-static int membuf_write(void *user, const char *bytes, size_t len)
-{
-	struct membuf *b = user;
-	if (len > b->cap - b->len) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (len > cap - b->len) {
-			if (cap > SIZE_MAX / 2)
-				return -ENOMEM;
-			cap *= 2;
-		}
-		char *bigger = realloc(b->data, cap);
-		if (!bigger)
-			return -ENOMEM;
-		b->data = bigger;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, bytes, len);
-	b->len += len;
-	return 0;
-}
-
 /*
  * DESIGN §3: every --json is one object with `board`, `domains` and, where
  * there are any, `warnings` (the loader's, as strings): the summary's
@@ -172,21 +145,15 @@ static int json_open(const struct cli_options *opt, const struct cli_board *boar
 	so.n_supported_hw = (unsigned)opt->n_supported_hw;
 	struct dmn_sim *sim = NULL;
 	const struct dmn_report_model *m;
-	struct membuf b = {NULL, 0, 0};
-	struct dmn_report_sink mem = {membuf_write, &b};
 	int err = dmn_sim_create(board->blob, board->size, &so, &sim);
 	if (!err && !(err = dmn_sim_report(sim, 0, &m)))
-		err = dmn_report_write_json(m, &mem);
+		err = cli_json_begin(m);
 	dmn_sim_free(sim);
-	/* "...\n}\n": the members so far, then lint's */
-	if (!err && b.len > 3 && !memcmp(b.data + b.len - 3, "\n}\n", 3)) {
-		err = out->write(out->user, b.data, b.len - 3);
-	} else if (err != -ENOMEM) {
+	if (err && err != -ENOMEM && !cli_stdout_error()) {
 		cli_puts("{\n  \"board\": ");
 		err = dmn_report_json_escape(out, board->name);
 		cli_puts(",\n  \"domains\": []");
 	}
-	free(b.data);
 	return err;
 }
 

@@ -30,29 +30,49 @@ static const char summary_help[] =
 	"                       parent the node lists (all, the default) or under\n"
 	"                       \"bus\" and its own named one, as Linux (by-name)\n"
 	"  --explain DOMAIN     instead of the tree, why DOMAIN is on or off, at\n"
-	"                       its pstate and in its idle state\n";
+	"                       its pstate and in its idle state (with --json:\n"
+	"                       the summary's object with \"explain\": [lines])\n";
 
-/* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded. */
-static int explain(struct dmn_sim *sim, const char *domain)
+/* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
+ * --json, the summary's object (DESIGN §3) with "explain": its lines. */
+static int explain(struct dmn_sim *sim, const char *domain, int json)
 {
 	char *text, why[256];
 	int err = dmn_sim_explain(sim, domain, &text, why, sizeof(why));
 	if (err == -ENOENT || err == -EEXIST) {
-		fprintf(stderr, "domino summary: error: --explain: %s\n", why);
+		fputs("domino summary: error: --explain: ", stderr);
+		cli_text(stderr, why);
+		fputc('\n', stderr);
 		return EXIT_INPUT;
 	}
+	const struct dmn_report_model *m;
+	if (!err && json && !(err = dmn_sim_report(sim, 0, &m)))
+		err = cli_json_begin(m);
 	if (err) {
-		fprintf(stderr, "domino summary: error: %s\n", dmn_strerror(err));
+		if (!cli_stdout_error())
+			fprintf(stderr, "domino summary: error: %s\n",
+				dmn_strerror(err));
+		free(text);
 		return EXIT_INPUT;
 	}
+	struct dmn_report_sink out = cli_file_sink(stdout);
+	if (json)
+		cli_puts(",\n  \"explain\": [");
 	/* Line by line: cli_text makes control characters (a newline
 	 * too) harmless, and names come from the board. */
 	for (char *line = text, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		*nl = 0;
-		cli_text(stdout, line);
-		fputc('\n', stdout);
+		if (json) {
+			cli_puts(line == text ? "\n    " : ",\n    ");
+			dmn_report_json_escape(&out, line);
+		} else {
+			cli_text(stdout, line);
+			cli_puts("\n");
+		}
 	}
+	if (json)
+		cli_puts("\n  ]\n}\n");
 	free(text);
 	return EXIT_OK;
 }
@@ -77,7 +97,7 @@ int cmd_summary(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	if (opt.explain) {
-		rc = explain(sim, opt.explain);
+		rc = explain(sim, opt.explain, opt.json);
 		dmn_sim_free(sim);
 		cli_board_close(&board);
 		return rc;

@@ -60,6 +60,12 @@ run summary_json 0 -- "$domino" summary --json "$small"
 has lint_json out '"counts": \{"errors": 0, "warnings": 0, "notes": 0\}'
 hasnt lint_json out '^  "warnings": [0-9]'
 
+# §3 --json is one JSON object, with summary --explain too (§7): the
+# summary's object and the explanation's lines
+run explain_json 0 -- "$domino" summary --json --explain gdsc:3 "$small"
+"$check_json" summary "$work/explain_json.out" >/dev/null || fail "explain_json: check_json"
+has explain_json out '^    "explain gdsc:3: off because: no idle states",$'
+
 # §3 exit codes: usage 2, input 2, expectation 1 (after the rest ran)
 run usage_extra_arg 2 -- "$domino" summary "$small" "$small"
 has usage_extra_arg err "^domino summary: error: unexpected argument"
