@@ -20,9 +20,11 @@ static const char simulate_help[] =
 	"                       [--provider-parents all|by-name]\n"
 	"\n"
 	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect,\n"
-	"boot-on, probe; the language is in man domino) on the board, on\n"
-	"simulated time, and print every change as it happens (time, domain,\n"
-	"old -> new, cause), the final domain tree and per-domain statistics.\n"
+	"explain, boot-on, probe, system-suspend, system-resume, wakeup-enable,\n"
+	"active-wakeup, hwmode, always-on; the language is in man domino) on the\n"
+	"board, on simulated time, and print every change as it happens (time,\n"
+	"domain, old -> new, cause), the final domain tree and per-domain\n"
+	"statistics.\n"
 	"Without BOARD, the built-in demo SoC; without SCENARIO as well, the\n"
 	"built-in demo scenario; a BOARD alone runs no commands (its state at\n"
 	"time 0). SCENARIO '-' reads stdin.\n"
@@ -46,7 +48,8 @@ static const char simulate_help[] =
 	"event, and a warning on stderr says why; the run goes on.\n"
 	"\n"
 	"exit status: 0 ok, 1 an expect line failed (or, with --strict, a command\n"
-	"failed unexpectedly), 2 bad board or scenario\n";
+	"failed unexpectedly), 2 bad board, scenario or usage, or output that\n"
+	"could not be written\n";
 
 struct live {
 	const char *scenario;

@@ -147,5 +147,22 @@ has scmi_equals out '^agent 1 ospm /s/agent1\.sock$'
 run scmi_dashdash 2 -- "$domino" scmi-serve --agents "$work/agents.txt" --list -- --odd.dtb
 has scmi_dashdash err '^--odd\.dtb: error: cannot open'
 
+# --help against the code: every verb the parser knows is in simulate's
+# help, every option a command's help names is one it takes
+printf 'frobnicate x\n' >"$work/verb.scn"
+"$domino" simulate "$work/verb.scn" 2>&1 >/dev/null | grep -o '(verbs: [^)]*)' |
+	sed 's/(verbs: //; s/)//; s/, /\n/g' >"$work/verbs.txt"
+[ "$(wc -l <"$work/verbs.txt")" -ge 17 ] || fail "help_verbs: the parser's verb list"
+"$domino" simulate --help >"$work/simulate_help.txt"
+while read -r verb; do
+	grep -qw -- "$verb" "$work/simulate_help.txt" || fail "help_verbs: simulate --help lacks '$verb'"
+done <"$work/verbs.txt"
+for cmd in summary lint simulate; do
+	for o in $("$domino" $cmd --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+		(cd "$work" && "$domino" $cmd "$o" x) 2>&1 >/dev/null | grep -q "unknown option" &&
+			fail "help_options: $cmd --help names $o, which $cmd does not take"
+	done
+done
+
 echo "$fails failed"
 [ "$fails" = 0 ]
