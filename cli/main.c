@@ -25,7 +25,8 @@ static void usage(FILE *f)
 	      "Without BOARD, summary and simulate use the built-in demo SoC (and its demo\n"
 	      "scenario). Every command that reads a board takes --supported-hw V[,V...].\n"
 	      "Options go anywhere: --opt=VALUE or --opt VALUE, -ja, and -- ends them.\n"
-	      "'domino COMMAND --help' tells more; 'man domino' tells everything.\n"
+	      "'domino COMMAND --help' (or 'domino help COMMAND') tells more; 'man domino'\n"
+	      "tells everything.\n"
 	      "\n"
 	      "exit status: 0 ok, 1 a check or expectation failed, 2 bad input, bad usage\n"
 	      "or output that could not be written\n";
@@ -42,7 +43,15 @@ static int run(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+	/* `domino help COMMAND` is `domino COMMAND --help` */
+	static char help_flag[] = "--help";
+	char *help_argv[] = {argv[0], argc > 2 ? argv[2] : NULL, help_flag};
+	if (!strcmp(cmd, "help") && argc == 3) {
+		argc = 3;
+		argv = help_argv;
+		cmd = argv[1];
+	} else if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
+		   !strcmp(cmd, "help")) {
 		usage(stdout);
 		return EXIT_OK;
 	}

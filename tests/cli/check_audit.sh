@@ -157,6 +157,10 @@ printf 'frobnicate x\n' >"$work/verb.scn"
 while read -r verb; do
 	grep -qw -- "$verb" "$work/simulate_help.txt" || fail "help_verbs: simulate --help lacks '$verb'"
 done <"$work/verbs.txt"
+run help_command 0 -- "$domino" help lint
+has help_command out '^usage: domino lint BOARD\.dtb'
+run help_unknown 2 -- "$domino" help frobnicate
+has help_unknown err "unknown command 'frobnicate'"
 for cmd in summary lint simulate; do
 	for o in $("$domino" $cmd --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		(cd "$work" && "$domino" $cmd "$o" x) 2>&1 >/dev/null | grep -q "unknown option" &&
