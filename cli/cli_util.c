@@ -135,10 +135,9 @@ int cli_parse_supported_hw(const char *cmd, const char *value,
 	opt->supported_hw = hw_values;
 	if (opt->n_supported_hw >= 0)
 		return EXIT_OK;
-	fprintf(stderr,
-		"domino %s: error: --supported-hw '%s': expected V[,V...] of "
-		"32-bit values\n",
-		cmd, value);
+	fprintf(stderr, "domino %s: error: --supported-hw '", cmd);
+	cli_text(stderr, value);
+	fputs("': expected V[,V...] of 32-bit values\n", stderr);
 	return EXIT_INPUT;
 }
 

@@ -506,10 +506,10 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 		}
 	}
 	if (max_msg && parse_max_msg(max_msg, &a->max_msg)) {
-		fprintf(stderr,
-			"domino scmi-serve: error: --max-msg '%s' is not a "
-			"number of bytes in %u..65536\n",
-			max_msg, DMN_SCMI_MIN_MSG);
+		fputs("domino scmi-serve: error: --max-msg '", stderr);
+		cli_text(stderr, max_msg);
+		fprintf(stderr, "' is not a number of bytes in %u..65536\n",
+			DMN_SCMI_MIN_MSG);
 		return EXIT_INPUT;
 	}
 	if (hw && cli_parse_supported_hw("scmi-serve", hw, &a->opt))
@@ -536,11 +536,11 @@ static int load_agents(const char *path, const struct dmn_scmi_board_map *map,
 	int e = dmn_scmi_agents_parse(text, size, map, out, err, sizeof(err));
 	free(text);
 	if (e == -ENOMEM) {
-		fprintf(stderr, "%s: error: out of memory\n", path);
+		cli_path_msg(path, ": error: out of memory\n");
 		return EXIT_INPUT;
 	}
 	if (e) {
-		fprintf(stderr, "%s:", path);
+		cli_path_msg(path, ":");
 		cli_text(stderr, err); /* quotes the file's words */
 		fputc('\n', stderr);
 		return EXIT_INPUT;
@@ -617,8 +617,8 @@ static int run(struct serve_args *args, struct dmn_sim *sim,
 			    agents->agents[opened].id);
 		s.listen_fd[opened] = open_socket(path);
 		if (s.listen_fd[opened] < 0) {
-			fprintf(stderr, "%s: error: cannot listen: %s\n", path,
-				strerror(errno));
+			cli_path_msg(path, ": error: cannot listen: %s\n",
+				     strerror(errno));
 			rc = EXIT_INPUT;
 			break;
 		}

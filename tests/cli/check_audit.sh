@@ -168,5 +168,12 @@ for cmd in summary lint simulate; do
 	done
 done
 
+run odd_hw_value 2 -- "$domino" summary --supported-hw "x${esc}[2J"
+has odd_hw_value err "^domino summary: error: --supported-hw 'x\?\[2J'"
+printf 'agent 1 a\001b power all\n' >"$work/odd-agents.txt"
+run odd_agents 2 -- "$domino" scmi-serve "$small" --list --agents "$work/odd-agents${esc}.txt"
+has odd_agents err 'odd-agents\?\.txt: error: cannot open'
+hasnt odd_agents err "$esc"
+
 echo "$fails failed"
 [ "$fails" = 0 ]
