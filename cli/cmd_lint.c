@@ -3,9 +3,8 @@
 #include "cli.h"
 
 #include <domino/lint.h>
-#include <errno.h>
 #include <domino/sim.h>
-#include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 static const char lint_help[] =
