@@ -168,6 +168,11 @@ int cmd_simulate(int argc, char **argv)
 	if (opt.n_positional == 2) {
 		board_path = opt.positional[0];
 		scn_path = opt.positional[1];
+		if (!strcmp(board_path, "-") && !strcmp(scn_path, "-")) {
+			fputs("domino simulate: error: stdin ('-') can be the board or the scenario, not both\n",
+			      stderr);
+			return EXIT_INPUT;
+		}
 	} else if (opt.n_positional == 1) {
 		/* One argument: a board alone (DESIGN §3: both are
 		 * optional) runs no commands, as the demo scenario names

@@ -95,6 +95,8 @@ has stdin_board out '"board": "-"'
 run stdin_scenario 0 -- sh -c 'printf "resume dev_b\nexpect pd on\n" | "$1" simulate "$2" - --json' sh "$domino" "$small"
 "$check_json" simulate "$work/stdin_scenario.out" >/dev/null || fail "stdin_scenario: check_json"
 printf 'resume dev_b\n' >"$work/one.scn"
+run stdin_twice 2 -- sh -c '"$1" simulate - - < "$2"' sh "$domino" "$small"
+has stdin_twice err "^domino simulate: error: stdin \('-'\) can be the board or the scenario, not both$"
 run option_order 0 -- "$domino" simulate --json "$small" "$work/one.scn" --svg "$work/first.svg" --svg "$work/last.svg"
 [ -s "$work/last.svg" ] && [ ! -e "$work/first.svg" ] || fail "option_order: the last --svg wins"
 
