@@ -193,10 +193,19 @@ static void report_ratio(struct bench_table *t, const char *name,
 }
 
 /* A rise+fall pair by the voter that holds the max, against genpd's whole
- * call (mutex included) and its aggregation alone, all three interleaved. */
+ * call (mutex included) and its aggregation alone, all three interleaved.
+ * @tag goes after "pair" in each figure's name ("_mt": measured once the
+ * process has a second thread, see bench_pair_threaded). */
 static void bench_pair(struct bench_table *t, const struct method *m,
-		       unsigned n)
+		       unsigned n, const char *tag)
 {
+	char f_vote[64], f_genpd[64], f_agg[64], f_ratio[64], f_ratio_agg[64];
+	snprintf(f_vote, sizeof(f_vote), "vote_pair%s_ns_n%%u", tag);
+	snprintf(f_genpd, sizeof(f_genpd), "genpd_pair%s_ns_n%%u", tag);
+	snprintf(f_agg, sizeof(f_agg), "genpd_agg_pair%s_ns_n%%u", tag);
+	snprintf(f_ratio, sizeof(f_ratio), "vote_pair%s_vs_genpd_n%%u", tag);
+	snprintf(f_ratio_agg, sizeof(f_ratio_agg),
+		 "vote_pair%s_vs_genpd_agg_n%%u", tag);
 	struct domino_voter v = {0, 0, 20, 10};
 	struct dmn_ctx *ctx = domino_domain(n, 0, &v);
 	struct bl_domain locked, bare;
@@ -208,17 +217,38 @@ static void bench_pair(struct bench_table *t, const struct method *m,
 				     {baseline_pairs, &bl, ns + m->rounds, 0},
 				     {baseline_pairs, &ba, ns + 2 * m->rounds, 0}};
 	interleave(s, 3, m, 2);
-	int u0 = report_time(t, m, "vote_pair_ns_n%u", n, s[0].ns);
-	int u1 = report_time(t, m, "genpd_pair_ns_n%u", n, s[1].ns);
-	int u2 = report_time(t, m, "genpd_agg_pair_ns_n%u", n, s[2].ns);
-	report_ratio(t, "vote_pair_vs_genpd_n%u", n,
+	int u0 = report_time(t, m, f_vote, n, s[0].ns);
+	int u1 = report_time(t, m, f_genpd, n, s[1].ns);
+	int u2 = report_time(t, m, f_agg, n, s[2].ns);
+	report_ratio(t, f_ratio, n,
 		     bench_paired_ratio(s[0].ns, s[1].ns, m->rounds), u0 || u1);
-	report_ratio(t, "vote_pair_vs_genpd_agg_n%u", n,
+	report_ratio(t, f_ratio_agg, n,
 		     bench_paired_ratio(s[0].ns, s[2].ns, m->rounds), u0 || u2);
 	free(ns);
 	bl_domain_free(&locked);
 	bl_domain_free(&bare);
 	dmn_ctx_destroy(ctx);
+}
+
+static void *idle_thread(void *arg)
+{
+	return arg;
+}
+
+/* The pair again once the process has had a second thread. While a
+ * process has one thread, glibc's mutexes (genpd-style baseline) and
+ * domino's stripes (stripe.h) both skip their atomic instructions; a
+ * daemon with threads pays them on every lock and unlock, as the kernel
+ * does. A thread that has come and gone is enough (glibc never goes back
+ * to its single-threaded path), so this runs after every other figure of
+ * the single-threaded process. */
+static void bench_pair_threaded(struct bench_table *t, const struct method *m)
+{
+	pthread_t th;
+	if (pthread_create(&th, NULL, idle_thread, NULL) == 0)
+		pthread_join(th, NULL);
+	bench_pair(t, m, 1, "_mt");
+	bench_pair(t, m, 100, "_mt");
 }
 
 /* Two votes that do not raise the domain (another voter holds 30): genpd
@@ -712,6 +742,8 @@ static const struct target {
 	{"vote_pair_vs_genpd_n1", "rise+fall pair / genpd's, N = 1", -INFINITY, 1.5},
 	{"vote_pair_vs_genpd_n100", "rise+fall pair / genpd's, N = 100", -INFINITY, 1.0},
 	{"vote_pair_vs_genpd_n10000", "rise+fall pair / genpd's, N = 10,000", -INFINITY, INFINITY},
+	{"vote_pair_mt_vs_genpd_n1", "the same, N = 1, process with threads", -INFINITY, 1.5},
+	{"vote_pair_mt_vs_genpd_n100", "the same, N = 100, with threads", -INFINITY, 1.0},
 	{"vote_fall_speedup_n10000", "genpd / domino, falling votes, N = 10,000", 200, INFINITY},
 	{"vote_flatness", "pair at N = 100,000 / N = 2", 0.9, 1.1},
 	{"vote_noop_vs_lock_pair", "unchanged vote / lock+unlock", -INFINITY, 1.5},
@@ -798,9 +830,9 @@ int main(int argc, char **argv)
 	bench_result(&table, "timer_read_ns", 0, bench_timer_read_ns(), "ns");
 
 	if (want("pair")) {
-		bench_pair(&table, &m, 1);
-		bench_pair(&table, &m, 100);
-		bench_pair(&table, &slow, 10000);
+		bench_pair(&table, &m, 1, "");
+		bench_pair(&table, &m, 100, "");
+		bench_pair(&table, &slow, 10000, "");
 	}
 	if (want("fall"))
 		bench_fall(&table, &slow, 10000);
@@ -819,6 +851,11 @@ int main(int argc, char **argv)
 		bench_result(&table, fmt, 100000, bench_link_add(100000, up),
 			     "ns");
 	}
+
+	/* Every figure above in a process with one thread; from here on it
+	 * has had two. */
+	if (want("pair_mt"))
+		bench_pair_threaded(&table, &m);
 
 	/* Fixed work, short runs (about 2 ms here: most are not preempted
 	 * even on a busy machine), many rounds interleaved. */

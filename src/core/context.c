@@ -230,9 +230,9 @@ static int stripes_create(struct dmn_ctx *ctx)
 	uintptr_t at = ((uintptr_t)mem + line - 1) / line * line;
 	struct dmn_stripe *s = (struct dmn_stripe *)at;
 	for (unsigned i = 0; i < DMN_STRIPES; i++) {
-		if (pthread_mutex_init(&s[i].m, 0)) {
+		if (dmn__stripe_init(&s[i])) {
 			while (i--)
-				pthread_mutex_destroy(&s[i].m);
+				dmn__stripe_destroy(&s[i]);
 			dmn__free(ctx, mem);
 			return -EAGAIN;
 		}
@@ -249,7 +249,7 @@ void dmn__stripes_destroy(struct dmn_ctx *ctx)
 {
 #if DMN_STRIPED
 	for (unsigned i = 0; ctx->stripes && i < DMN_STRIPES; i++)
-		pthread_mutex_destroy(&ctx->stripes[i].m);
+		dmn__stripe_destroy(&ctx->stripes[i]);
 	dmn__free(ctx, ctx->stripes_mem);
 #else
 	(void)ctx;

@@ -639,21 +639,20 @@ int dmn__pd_vote_locked(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
  *   committed votes when the table grew, during the reader's call.
  * 0 means "take the locked path", never an error. */
 static inline int vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
-				  uint32_t level, const struct handle_pub **seen,
-				  uint64_t **word)
+				  uint32_t level, uint64_t want,
+				  const struct handle_pub **seen, uint64_t **word)
 {
 	unsigned seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
 	const struct handle_pub *p =
 		__atomic_load_n(&ctx->attachments.pub, __ATOMIC_ACQUIRE);
 	uint32_t slot = att & HANDLE_SLOT_MASK;
-	if (!p || (att >> 30) != HK_ATTACH || !slot || slot > p->cap)
+	if (!p || (att >> 30) != HK_ATTACH || slot - 1u >= p->cap)
 		return 0;
 	*seen = p;
 	*word = dmn__pub_word(p, slot - 1);
 	/* A vote that changes something (half of every pair) leaves here,
 	 * with the word for the publish to come (see vote_striped). */
-	if ((seq & 1u) || __atomic_load_n(*word, __ATOMIC_RELAXED) !=
-				   dmn__pub_value(att, level))
+	if ((seq & 1u) || __atomic_load_n(*word, __ATOMIC_RELAXED) != want)
 		return 0;
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -664,6 +663,44 @@ static inline int vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
 	       !last &&
 	       !(level && __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED));
+}
+
+#if DMN_FAST_PATHS
+/* Whether @a's vote for @level is the common vote of a driver on its own
+ * rail, alone: a non-zero level that moves the vote between the two
+ * levels its domain's one-voter shape knows (the pstate and the one it
+ * left, d->solo_alt), on a checked shape (solo_epoch: no listener),
+ * untimed. Then solo_body takes it whole (it never says no to it), with
+ * no event to build and nothing of the statistics to read. */
+static inline bool vote_on_rail(const struct dmn_ctx *ctx,
+				const struct dmn_attachment *a, uint32_t level)
+{
+	const struct dmn_domain *d = a->dom;
+	return level && a->vote != level &&
+	       d->solo_epoch == ctx->shape_epoch && !dmn__pstate_timed(ctx) &&
+	       (level == d->pstate || level == d->solo_alt);
+}
+#endif
+
+/* @att's attachment, or 0 if it names none, on @att's stripe (held): by
+ * the word vote_published read of it (@word, in the block @seen; 0 if it
+ * read none), whose generation and liveness are the slot's while the
+ * stripe is held (no exclusive call runs: each sets them with the slot,
+ * dmn__handle_alloc and dmn__handle_release), else by the handle lookup.
+ * @want: the word of @att with any vote. */
+static inline struct dmn_attachment *
+attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, uint64_t want,
+		 const struct handle_pub *seen, const uint64_t *word)
+{
+	const struct handle_table *t = &ctx->attachments;
+	if (word && t->pub == seen &&
+	    (__atomic_load_n(word, __ATOMIC_RELAXED) >> 32) == (want >> 32)) {
+		void *obj = t->objs[(att & HANDLE_SLOT_MASK) - 1u];
+		/* A free slot's tag: never with a live word, but cheap. */
+		if (!((uintptr_t)obj & 1u))
+			return obj;
+	}
+	return dmn__pd_attach_get(ctx, att);
 }
 
 /* dmn_vote on a striped context, on the stripe of @att's slot (votes on
@@ -678,22 +715,46 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 	 * first, as every call does (once: dmn__fast_enter checks again
 	 * only for its assertion and error). */
 	struct dmn_fast_hold h;
-	if (dmn__reentered(ctx)) {
+	if ((dmn__held_by_thread || dmn__fast_held) && dmn__reentered(ctx)) {
 		*err = dmn__fast_enter(ctx, 0, &h);
 		return 1;
 	}
 	uint64_t *word = 0;
 	const struct handle_pub *seen = 0;
-	if (vote_published(ctx, att, level, &seen, &word)) {
+	uint64_t want = dmn__pub_value(att, level);
+	if (vote_published(ctx, att, level, want, &seen, &word)) {
 		*err = 0;
 		return 1;
 	}
 	h.ctx = ctx;
 	h.stripe = (att & HANDLE_SLOT_MASK) % DMN_STRIPES;
-	pthread_mutex_lock(&ctx->stripes[h.stripe].m);
-	struct dmn_attachment *a = dmn__pd_attach_get(ctx, att);
+	dmn__stripe_lock(&ctx->stripes[h.stripe]);
+	struct dmn_attachment *a = attach_on_stripe(ctx, att, want, seen, word);
 	int handled = 1, op_error = 0;
 	*err = 0;
+#if DMN_FAST_PATHS
+	if (a && vote_on_rail(ctx, a, level)) {
+		/* vote_solo's checked path, less what the rail rules out. */
+		dmn__fast_push(&h);
+		solo_body(ctx, a, level, a->dom->solo_slot, err, &op_error,
+			  false, true);
+#if DMN_CHECKS
+		dmn__check_domain(ctx, a->dom, true);
+#endif
+		if (word && ctx->attachments.pub == seen)
+			__atomic_store_n(word,
+					 a->vote == level
+					     ? want
+					     : dmn__pub_value(att, a->vote),
+					 __ATOMIC_RELAXED);
+		else
+			dmn__handle_publish(&ctx->attachments, att, a->vote);
+		dmn__fast_pop(&h);
+		dmn__fast_result(ctx, *err ? *err : op_error);
+		dmn__fast_leave(ctx, &h);
+		return 1;
+	}
+#endif
 	if (!a) {
 		*err = -EBADF;
 	} else if (a->vote != level || (level && ctx->relinked)) {
@@ -715,7 +776,10 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 		 * known from the start, which the next vote's load of it
 		 * must not be guessed past (a slower vote otherwise). */
 		if (handled && word && ctx->attachments.pub == seen)
-			__atomic_store_n(word, dmn__pub_value(att, a->vote),
+			__atomic_store_n(word,
+					 a->vote == level
+					     ? want
+					     : dmn__pub_value(att, a->vote),
 					 __ATOMIC_RELAXED);
 		else if (handled)
 			dmn__handle_publish(&ctx->attachments, att, a->vote);

@@ -559,11 +559,7 @@ extern const dmn_lock_fn dmn__pthread_acquire, dmn__pthread_release;
  * disjoint handles rarely meet, few enough that the exclusive path's
  * extra lock pairs stay small (16 uncontended pairs). */
 #define DMN_STRIPES 16u
-/* One per cache line, so two threads on two stripes never share one. */
-struct dmn_stripe {
-	pthread_mutex_t m;
-	unsigned char pad[64 - sizeof(pthread_mutex_t) % 64];
-};
+#include "stripe.h"
 #endif
 
 /* Take the context lock: 0, or -EDEADLK (and an assertion failure in
@@ -613,7 +609,7 @@ DMN_HOT_LOCK int dmn__lock(struct dmn_ctx *ctx)
 	/* Ascending, after the context lock: see the order above. */
 	if (ctx->stripes) {
 		for (unsigned i = 0; i < DMN_STRIPES; i++)
-			pthread_mutex_lock(&ctx->stripes[i].m);
+			dmn__stripe_lock(&ctx->stripes[i]);
 #if DMN_FAST_PATHS
 		if (!++ctx->shape_epoch)
 			dmn__shape_epoch_wrap(ctx);
@@ -642,7 +638,7 @@ DMN_HOT_LOCK void dmn__unlock(struct dmn_ctx *ctx)
 		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
 				 __ATOMIC_RELEASE);
 		for (unsigned i = DMN_STRIPES; i > 0; i--)
-			pthread_mutex_unlock(&ctx->stripes[i - 1].m);
+			dmn__stripe_unlock(&ctx->stripes[i - 1]);
 	}
 #endif
 #if defined(DMN_HAVE_PTHREAD)
@@ -669,7 +665,7 @@ static inline int dmn__fast_enter(struct dmn_ctx *ctx, uint32_t slot,
 	}
 	h->ctx = ctx;
 	h->stripe = slot % DMN_STRIPES;
-	pthread_mutex_lock(&ctx->stripes[h->stripe].m);
+	dmn__stripe_lock(&ctx->stripes[h->stripe]);
 	return 0;
 }
 
@@ -690,7 +686,7 @@ static inline void dmn__fast_pop(struct dmn_fast_hold *h)
 static inline void dmn__fast_leave(struct dmn_ctx *ctx,
 				   struct dmn_fast_hold *h)
 {
-	pthread_mutex_unlock(&ctx->stripes[h->stripe].m);
+	dmn__stripe_unlock(&ctx->stripes[h->stripe]);
 }
 
 /* A domain's own lock among fast paths. Taken child before parent along
