@@ -286,11 +286,11 @@ static inline uint32_t att_handle(const struct dmn_attachment *a)
 struct dmn_device_cold {
 	uint64_t wakeup_ns; /* DMN_WAKEUP_NONE if unset */
 	uint32_t qos_us;    /* DMN_QOS_NONE if unset */
-	void *opp_state;    /* owned by the OPP layer */
 	uint32_t parent;    /* devparent.c: the parent device's handle, or 0 */
+	void *opp_state;    /* owned by the OPP layer */
 };
 
-/* 31 bytes and the name on LP64. Attachments in attach order: a single
+/* 35 bytes and the name on LP64. Attachments in attach order: a single
  * one (most devices) inline, several in an array whose capacity is the
  * power of two at or above n_atts (read them with dev_att()). */
 struct dmn_device {
