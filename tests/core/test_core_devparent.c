@@ -231,11 +231,9 @@ static void resume_enomem(void **state)
 {
 	(void)state;
 	for (long k = 1;; k++) {
-		struct tcase *t = calloc(1, sizeof(*t));
-		assert_non_null(t);
-		fake_init(&t->fake);
-		struct dmn_config cfg = fake_config(&t->alloc);
-		assert_int_equal(dmn_ctx_create(&cfg, &t->ctx), 0);
+		void *fresh;
+		assert_int_equal(tc_setup(&fresh), 0);
+		struct tcase *t = fresh;
 		struct dmn_ctx *ctx = t->ctx;
 		struct board b;
 		mkboard(t, &b);
@@ -252,9 +250,7 @@ static void resume_enomem(void **state)
 		} else {
 			assert_true(ON(b.gbd) && ON(b.busd) && ON(b.cd));
 		}
-		dmn_ctx_destroy(ctx);
-		assert_int_equal(t->alloc.live, 0);
-		free(t);
+		assert_int_equal(tc_teardown(&fresh), 0); /* no leak */
 		if (!err)
 			break;
 	}
