@@ -254,7 +254,7 @@ DMN_SIZE_NOINLINE static int usage_locked(struct dmn_ctx *ctx, dmn_device_t h,
 	ctx->op_error = 0;
 	if (!dev)
 		err = -EBADF;
-	else if (get ? dev->usage == UINT_MAX : dev->usage <= dev->kids)
+	else if (get ? dev->usage == UINT_MAX : dev->usage <= dev_kids(dev))
 		err = get ? -EOVERFLOW : -EALREADY;
 	else if (dev->usage != !get)
 		dev->usage += get ? 1u : (unsigned)-1;
@@ -295,7 +295,7 @@ static int usage_striped(struct dmn_ctx *ctx, dmn_device_t h, int delta,
 	else if (delta > 0 && dev->usage && dev->usage < UINT_MAX &&
 		 dev->probed)
 		dev->usage++;
-	else if (delta < 0 && dev->usage > 1 && dev->usage > dev->kids)
+	else if (delta < 0 && dev->usage > 1 && dev->usage > dev_kids(dev))
 		dev->usage--;
 	else
 		handled = 0;

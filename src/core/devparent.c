@@ -7,8 +7,8 @@
  * its last active child.
  *
  * A parent's active children are counts of its usage (dmn_device.usage,
- * what every other part of the library reads as "active"), and
- * dmn_device.kids says how many of them there are, so that a put of the
+ * what every other part of the library reads as "active"), and its cold
+ * part's kids says how many of them there are, so that a put of the
  * parent's own never takes it below them (device.c). The core calls this
  * unit through one hook, ctx->dev_parent, installed by the first
  * dmn_device_set_parent: until then no device has a parent.
@@ -68,8 +68,10 @@ static int parent_inputs(struct dmn_ctx *ctx, struct dmn_device *dev,
 			p = parent_of(ctx, p);
 		bool counted = resume;
 		bool flips = moves(p, resume);
-		err = dmn__txn_set_u32(ctx, &p->kids,
-				       p->kids + (resume ? 1u : (unsigned)-1));
+		/* dmn_device_set_parent gave the parent its cold part */
+		err = dmn__txn_set_u32(
+		    ctx, &p->cold->kids,
+		    p->cold->kids + (resume ? 1u : (unsigned)-1));
 		if (!err)
 			err = dmn__txn_set_usage(
 			    ctx, p, p->usage + (resume ? 1u : (unsigned)-1));
@@ -102,11 +104,15 @@ int dmn_device_set_parent(struct dmn_ctx *ctx, dmn_device_t dev,
 	if (d->usage || d->sleep_usage)
 		err = -EBUSY;
 	/* @dev must not be @parent or above it. */
-	for (unsigned n = 0; !err && p && n <= ctx->devices.live;
-	     p = parent_of(ctx, p), n++)
-		if (p == d)
+	unsigned n = 0;
+	for (struct dmn_device *up = p; !err && up && n <= ctx->devices.live;
+	     up = parent_of(ctx, up), n++)
+		if (up == d)
 			err = -ELOOP;
-	if (!err && !dmn__pd_device_cold(ctx, d))
+	/* The child keeps its parent's handle there, the parent its count
+	 * of active children. */
+	if (!err && (!dmn__pd_device_cold(ctx, d) ||
+		     (parent && !dmn__pd_device_cold(ctx, p))))
 		err = -ENOMEM;
 	if (!err) {
 		d->cold->parent = parent;
@@ -127,7 +133,7 @@ int dmn_device_parent(struct dmn_ctx *ctx, dmn_device_t dev,
 	if (parent)
 		*parent = p ? p->handle : 0;
 	if (active_children)
-		*active_children = d->kids;
+		*active_children = dev_kids(d);
 	dmn__unlock(ctx);
 	return 0;
 }

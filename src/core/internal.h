@@ -288,9 +288,12 @@ struct dmn_device_cold {
 	uint32_t qos_us;    /* DMN_QOS_NONE if unset */
 	uint32_t parent;    /* devparent.c: the parent device's handle, or 0 */
 	void *opp_state;    /* owned by the OPP layer */
+	/* devparent.c: its active children, each one count of usage (a
+	 * put never takes usage below it). */
+	unsigned kids;
 };
 
-/* 35 bytes and the name on LP64. Attachments in attach order: a single
+/* 31 bytes and the name on LP64. Attachments in attach order: a single
  * one (most devices) inline, several in an array whose capacity is the
  * power of two at or above n_atts (read them with dev_att()). */
 struct dmn_device {
@@ -302,9 +305,6 @@ struct dmn_device {
 	uint32_t handle;
 	unsigned usage;
 	unsigned sleep_usage; /* its usage when dmn_system_suspend suspended it */
-	/* devparent.c: its active children, each one count of usage (a
-	 * put never takes usage below it). */
-	unsigned kids;
 	unsigned n_atts;
 	bool probed : 1; /* lifecycle.c: a driver bound (held domains await it) */
 	bool wakeup : 1; /* wakeup-enabled (DT wakeup-source, or set) */
@@ -324,6 +324,11 @@ static inline void *dev_opp_state(const struct dmn_device *dev)
 static inline uint32_t dev_qos_us(const struct dmn_device *dev)
 {
 	return dev->cold ? dev->cold->qos_us : DMN_QOS_NONE;
+}
+/* Its active children (devparent.c): a put never takes usage below. */
+static inline unsigned dev_kids(const struct dmn_device *dev)
+{
+	return dev->cold ? dev->cold->kids : 0;
 }
 static inline uint64_t dev_wakeup_ns(const struct dmn_device *dev)
 {
