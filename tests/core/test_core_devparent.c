@@ -292,6 +292,97 @@ static void removed_parent(void **state)
 	assert_false(ON(b.busd));
 }
 
+/* Random trees of devices (each one's parent an earlier device or none),
+ * each on one of four domains (or none), and random gets and puts; with
+ * @fail, now and then the next callback fails. After every call a
+ * device's count is its own gets plus its active children, its children
+ * count is theirs, and every domain an active device sits on is on; the
+ * records are what the hardware accepted. Without failures a domain is
+ * on exactly while an active device sits on it. */
+#define RV 10
+static void random_trees_run(struct tcase *t, bool fail, unsigned seed)
+{
+	struct dmn_ctx *ctx = t->ctx;
+	srand(seed);
+	dmn_domain_t dom[4];
+	for (int i = 0; i < 4; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "d%d", i);
+		dom[i] = fake_domain(&t->fake, ctx, name, &fake_ops_power, 0);
+	}
+	dmn_device_t v[RV];
+	int par[RV], on[RV];
+	unsigned own[RV] = {0};
+	for (int i = 0; i < RV; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "v%d", i);
+		v[i] = mkdev(ctx, name);
+		on[i] = rand() % 5 - 1; /* -1: no domain */
+		if (on[i] >= 0)
+			mkatt(ctx, v[i], dom[on[i]]);
+		par[i] = i && rand() % 4 ? rand() % i : -1;
+		if (par[i] >= 0)
+			assert_int_equal(
+			    dmn_device_set_parent(ctx, v[i], v[par[i]]), 0);
+	}
+	for (int step = 0; step < 500; step++) {
+		int k = rand() % RV;
+		/* mostly a resume of a suspended device and a suspend of
+		 * an active one, so domains go on and off */
+		bool get = own[k] ? rand() % 4 == 0 : rand() % 8 != 0;
+		fake_clear_log(&t->fake);
+		if (fail && rand() % 2 == 0)
+			fake_fail_call(&t->fake, 1 + (unsigned)(rand() % 2));
+		int err = get ? dmn_device_get(ctx, v[k])
+			      : dmn_device_put(ctx, v[k]);
+		fake_fail_call(&t->fake, 0);
+		if (get && !err)
+			own[k]++;
+		else if (get)
+			assert_int_equal(err, -EIO); /* rolled back */
+		else if (own[k] && !err)
+			own[k]--;
+		else
+			assert_int_equal(err, own[k] ? 0 : -EALREADY);
+		/* children come after their parents */
+		unsigned held[RV] = {0};
+		bool active[RV], needed[4] = {0};
+		for (int i = RV - 1; i >= 0; i--) {
+			active[i] = own[i] || held[i];
+			if (active[i] && par[i] >= 0)
+				held[par[i]]++;
+		}
+		for (int i = 0; i < RV; i++) {
+			assert_int_equal(usage(ctx, v[i]), own[i] + held[i]);
+			assert_int_equal(kids(ctx, v[i]), held[i]);
+			if (active[i] && on[i] >= 0)
+				needed[on[i]] = true;
+		}
+		for (int d = 0; d < 4; d++) {
+			assert_int_equal(ON(dom[d]), HW(dom[d])->on);
+			if (needed[d] || !fail)
+				assert_int_equal(ON(dom[d]), needed[d]);
+		}
+	}
+}
+
+static void random_trees(void **state)
+{
+	T;
+	random_trees_run(t, false, 1);
+}
+
+static void random_trees_failing(void **state)
+{
+	(void)state;
+	for (unsigned seed = 2; seed < 40; seed++) {
+		void *fresh;
+		assert_int_equal(tc_setup(&fresh), 0);
+		random_trees_run(fresh, true, seed);
+		assert_int_equal(tc_teardown(&fresh), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +395,8 @@ int main(void)
 	    cmocka_unit_test(resume_enomem),
 	    TEST(system_sleep_restores_the_chain),
 	    TEST(removed_parent),
+	    TEST(random_trees),
+	    cmocka_unit_test(random_trees_failing),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
