@@ -455,7 +455,8 @@ int dmn_domain_next_attachment(struct dmn_ctx *ctx, dmn_domain_t dom,
  */
 struct dmn_device_info {
 	const char *name;
-	unsigned usage;
+	unsigned usage; /* gets not put, plus one per active child
+			 * (dmn_device_set_parent) */
 	unsigned n_attachments;
 };
 
