@@ -20,6 +20,8 @@
 #                                   a custom governor
 #                                   (dmn_domain_set_governor), a rounding
 #                                   hook (dmn_domain_set_rounding)
+#   devparent_text_bytes_cortex_m4  optional: device parents
+#                                   (dmn_device_set_parent, dmn_device_parent)
 #   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
 #                                   of domains and devices by name
 #   inspect_text_bytes_cortex_m4    optional: info getters, walkers,
@@ -51,6 +53,7 @@ declare -A unit_of=(
   [src/core/lifecycle.c]=lifecycle [src/core/sleep.c]=lifecycle
   [src/opp/devsleep.c]=lifecycle
   [src/core/explain.c]=explain [src/core/extend.c]=extend
+  [src/core/devparent.c]=devparent
   [src/core/teardown.c]=teardown [src/opp/teardown.c]=teardown
   [src/core/errors.c]=names [src/core/names.c]=names
   [src/core/inspect.c]=inspect [src/opp/inspect.c]=inspect
@@ -60,7 +63,7 @@ declare -A unit_of=(
   [src/opp/avail.c]=oppextra [src/opp/devvote.c]=oppextra
   [src/opp/helper.c]=oppextra
 )
-units="lifecycle teardown explain extend names inspect lint follow oppextra"
+units="lifecycle teardown explain extend devparent names inspect lint follow oppextra"
 core_srcs=()
 declare -A unit_srcs=()
 for src in src/core/*.c src/opp/*.c; do

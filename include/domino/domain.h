@@ -294,6 +294,41 @@ int dmn_device_get(struct dmn_ctx *ctx, dmn_device_t dev);
 int dmn_device_put(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
+ * dmn_device_set_parent - make @parent @dev's runtime-PM parent (0: none)
+ * Linux's runtime-PM parent, as a simple-pm-bus is to the devices on it:
+ * while @dev is active, @parent is active. @dev's 0 -> 1 transition
+ * (dmn_device_get) resumes @parent first if it was suspended, and its
+ * 1 -> 0 transition suspends @parent after it if @dev was the last active
+ * child and @parent has no user of its own; up the chain of parents, in
+ * one operation (one commit: at most one pstate call per domain, an
+ * unsafe failure anywhere rolls every device and domain back). The
+ * parents' domains are touched first: on resume they power on before
+ * @dev's, on suspend they power off after them (where the domain graph
+ * does not order them already). Each active child counts once in its
+ * parent's usage (dmn_device_info); dmn_device_put of the parent never
+ * takes it below its active children (-EALREADY). A parent resumed
+ * through its child is not probed by that (dmn_device_probe). A removed
+ * parent leaves the child without one. Part of the devparent unit: a core
+ * that never calls this runs no parent code.
+ * returns: 0, or -EINVAL (NULL @ctx), -EBADF (@dev, or a non-zero
+ *   @parent, names no device), -EBUSY (@dev is active, or suspended by
+ *   system sleep: set the parent first), -ELOOP (@parent is @dev or a
+ *   device below it), -ENOMEM. On error nothing changed.
+ * cost: O(depth of @parent's chain); afterwards a resume or suspend costs
+ *   O(d^2) more in the length d of the chain of parents it moves.
+ */
+int dmn_device_set_parent(struct dmn_ctx *ctx, dmn_device_t dev,
+			  dmn_device_t parent);
+
+/**
+ * dmn_device_parent - @dev's parent (0: none) and its active children
+ * Either pointer may be NULL, not both.
+ * returns: 0, or -EINVAL, -EBADF. cost: O(1).
+ */
+int dmn_device_parent(struct dmn_ctx *ctx, dmn_device_t dev,
+		      dmn_device_t *parent, unsigned *active_children);
+
+/**
  * dmn_vote - set the pstate vote of one attachment (0 = no vote)
  * The level is rounded up by the domain's rounding hook (if any). It counts
  * at once if the device is active, else it is stored for the next resume.
@@ -420,7 +455,8 @@ int dmn_domain_next_attachment(struct dmn_ctx *ctx, dmn_domain_t dom,
  */
 struct dmn_device_info {
 	const char *name;
-	unsigned usage;
+	unsigned usage; /* gets not put, plus one per active child
+			 * (dmn_device_set_parent) */
 	unsigned n_attachments;
 };
 

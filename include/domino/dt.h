@@ -343,6 +343,11 @@ struct dmn_dt_attachment {
  * @opp_table: operating-points-v2 table index, or -1
  * @required, @n_required: device-level required-opps (fixed votes while
  *   active when the device has no OPP table)
+ * @parent: the runtime-PM parent's device index (dmn_device_set_parent),
+ *   or -1: the nearest enclosing device through nodes compatible
+ *   "simple-pm-bus" only (Linux's simple-pm-bus enables runtime PM on the
+ *   bus; a bus without power-domains passes its own parent on). A
+ *   `simple-bus` gives none. Always below the device's own index.
  */
 struct dmn_dt_device {
 	char *name;
@@ -356,6 +361,7 @@ struct dmn_dt_device {
 	struct dmn_dt_opp_ref *required;
 	unsigned n_required;
 	int wakeup_source; /* the node has `wakeup-source` (DESIGN §7) */
+	int32_t parent;
 };
 
 /**

@@ -201,7 +201,11 @@ static int device_switch_inputs(struct dmn_ctx *ctx, struct dmn_device *dev,
 				unsigned usage, bool counted)
 {
 	dmn__txn_begin(ctx);
-	int err = dmn__txn_set_usage(ctx, dev, usage);
+	/* devparent.c: the parents first, so their domains power on before
+	 * the device's and off after them. */
+	int err = ctx->dev_parent ? ctx->dev_parent(ctx, dev, counted) : 0;
+	if (!err)
+		err = dmn__txn_set_usage(ctx, dev, usage);
 	for (unsigned i = 0; i < dev->n_atts && !err; i++) {
 		struct dmn_attachment *a = dev_att(dev, i);
 		err = dmn__txn_set_vote(ctx, a, a->vote, counted);
@@ -250,7 +254,7 @@ DMN_SIZE_NOINLINE static int usage_locked(struct dmn_ctx *ctx, dmn_device_t h,
 	ctx->op_error = 0;
 	if (!dev)
 		err = -EBADF;
-	else if (dev->usage == (get ? UINT_MAX : 0))
+	else if (get ? dev->usage == UINT_MAX : dev->usage <= dev_kids(dev))
 		err = get ? -EOVERFLOW : -EALREADY;
 	else if (dev->usage != !get)
 		dev->usage += get ? 1u : (unsigned)-1;
@@ -291,7 +295,7 @@ static int usage_striped(struct dmn_ctx *ctx, dmn_device_t h, int delta,
 	else if (delta > 0 && dev->usage && dev->usage < UINT_MAX &&
 		 dev->probed)
 		dev->usage++;
-	else if (delta < 0 && dev->usage > 1)
+	else if (delta < 0 && dev->usage > 1 && dev->usage > dev_kids(dev))
 		dev->usage--;
 	else
 		handled = 0;

@@ -286,7 +286,11 @@ static inline uint32_t att_handle(const struct dmn_attachment *a)
 struct dmn_device_cold {
 	uint64_t wakeup_ns; /* DMN_WAKEUP_NONE if unset */
 	uint32_t qos_us;    /* DMN_QOS_NONE if unset */
+	uint32_t parent;    /* devparent.c: the parent device's handle, or 0 */
 	void *opp_state;    /* owned by the OPP layer */
+	/* devparent.c: its active children, each one count of usage (a
+	 * put never takes usage below it). */
+	unsigned kids;
 };
 
 /* 31 bytes and the name on LP64. Attachments in attach order: a single
@@ -320,6 +324,11 @@ static inline void *dev_opp_state(const struct dmn_device *dev)
 static inline uint32_t dev_qos_us(const struct dmn_device *dev)
 {
 	return dev->cold ? dev->cold->qos_us : DMN_QOS_NONE;
+}
+/* Its active children (devparent.c): a put never takes usage below. */
+static inline unsigned dev_kids(const struct dmn_device *dev)
+{
+	return dev->cold ? dev->cold->kids : 0;
 }
 static inline uint64_t dev_wakeup_ns(const struct dmn_device *dev)
 {
@@ -422,6 +431,11 @@ struct dmn_ctx {
 	/* The lifecycle unit's hooks (NULL until it is used): see
 	 * struct dmn_lifecycle_hooks. */
 	const struct dmn_lifecycle_hooks *life;
+	/* The devparent unit's hook (NULL until dmn_device_set_parent): first
+	 * in a runtime resume (@resume) or suspend of @dev, it changes the
+	 * inputs of the parents that change with @dev. */
+	int (*dev_parent)(struct dmn_ctx *ctx, struct dmn_device *dev,
+			  bool resume);
 
 	/* The next context the same thread holds (see dmn__lock). */
 	struct dmn_ctx *held_next;
@@ -931,7 +945,14 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 		    uint32_t *rounded);
 int dmn__txn_link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 		 uint32_t level);
-int dmn__txn_set_usage(struct dmn_ctx *ctx, struct dmn_device *dev, unsigned usage);
+/* Store @v in the 32-bit field at @field, logging the old value: a
+ * failed commit puts it back (a device's usage, devparent.c's counts). */
+int dmn__txn_set_u32(struct dmn_ctx *ctx, unsigned *field, unsigned v);
+static inline int dmn__txn_set_usage(struct dmn_ctx *ctx,
+				     struct dmn_device *dev, unsigned usage)
+{
+	return dmn__txn_set_u32(ctx, &dev->usage, usage);
+}
 /* Give @l a new map and floor; a failed commit puts the old ones back
  * before its rollback recomputes what the child requires. */
 int dmn__txn_link_config(struct dmn_ctx *ctx, struct dmn_link *l, dmn_map_fn map,

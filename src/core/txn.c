@@ -1108,11 +1108,11 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 	return err;
 }
 
-int dmn__txn_set_usage(struct dmn_ctx *ctx, struct dmn_device *dev, unsigned usage)
+int dmn__txn_set_u32(struct dmn_ctx *ctx, unsigned *field, unsigned v)
 {
 	int err = reserve_log(ctx, 1);
 	if (!err)
-		set_u32(ctx, &dev->usage, usage);
+		set_u32(ctx, field, v);
 	return err;
 }
 

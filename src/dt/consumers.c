@@ -129,6 +129,7 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node, unsigned *seen)
 	d->labels = n->labels; /* the board's pool holds both */
 	d->n_labels = n->n_labels;
 	d->opp_table = -1;
+	d->parent = -1;
 
 	unsigned n_names;
 	const char *names =
@@ -438,6 +439,26 @@ static int list_requirements(struct dmn_dt_loader *ld, const bool *required)
 	return err;
 }
 
+/* What a device at a child of node @node gets as its runtime-PM parent
+ * (dmn_dt_device.parent), given @holder of the nodes before it: Linux's
+ * simple-pm-bus driver enables runtime PM on the bus and populates its
+ * children below it, so an active child keeps the bus active. A bus that
+ * is a device here is the parent; one that is not (no power-domains) is
+ * still a runtime-PM device in Linux, itself held by its own bus, so its
+ * children get what it would get. A `simple-bus` (and any other node)
+ * enables no runtime PM: its children hold nothing through it. Nodes come
+ * parents first, so one pass is linear in the blob. */
+static int32_t bus_holder(struct dmn_dt_loader *ld, int32_t node,
+			  const int32_t *holder, int32_t device)
+{
+	if (!dmn__dt_prop_has_string(ld, node, "compatible", "simple-pm-bus"))
+		return -1;
+	if (device >= 0)
+		return device;
+	int32_t up = ld->nodes[node].parent;
+	return up >= 0 ? holder[up] : -1;
+}
+
 int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 {
 	unsigned nt = ld->board->n_opp_tables;
@@ -445,7 +466,9 @@ int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 	bool *required = dmn__dt_pool_alloc(ld->pool, nt + 1);
 	unsigned *seen = dmn__dt_pool_alloc(
 	    ld->pool, (ld->board->n_domains + 1) * sizeof(*seen));
-	if (!requires || !required || !seen)
+	int32_t *holder =
+	    dmn__dt_pool_alloc(ld->pool, (ld->n_nodes + 1) * sizeof(*holder));
+	if (!requires || !required || !seen || !holder)
 		return -ENOMEM;
 	device_table_roles(ld->board, requires, required);
 	for (unsigned i = 0; i < ld->n_nodes; i++) {
@@ -456,18 +479,26 @@ int dmn__dt_consumers_scan(struct dmn_dt_loader *ld)
 				!n->nested &&
 				!dmn__dt_has_prop(ld, (int32_t)i,
 					     "#power-domain-cells");
+		int32_t up = n->parent >= 0 ? holder[n->parent] : -1;
 		if (!consumer &&
-		    !requirement_device(ld, (int32_t)i, requires, required))
+		    !requirement_device(ld, (int32_t)i, requires, required)) {
+			holder[i] = bus_holder(ld, (int32_t)i, holder, -1);
 			continue;
+		}
 		int err = add_device(ld, (int32_t)i, seen);
-		if (!err)
-			err = check_matching(ld, (int32_t)i,
-					     ld->board->n_devices - 1);
+		if (!err) {
+			int32_t di = (int32_t)ld->board->n_devices - 1;
+			ld->board->devices[di].parent = up;
+			holder[i] = bus_holder(ld, (int32_t)i, holder, di);
+			err = check_matching(ld, (int32_t)i, (unsigned)di);
+		}
 		if (err) {
+			dmn__dt_pool_free(ld->pool, holder);
 			dmn__dt_pool_free(ld->pool, seen);
 			return err;
 		}
 	}
+	dmn__dt_pool_free(ld->pool, holder);
 	dmn__dt_pool_free(ld->pool, seen);
 	return list_requirements(ld, required);
 }

@@ -342,6 +342,13 @@ static int make_devices(struct builder *bd)
 		if (err)
 			return err;
 		bd->n_devices_made = d + 1;
+		/* a device on a simple-pm-bus holds the bus (its parent comes
+		 * first in the board) */
+		if (dev->parent >= 0 &&
+		    (err = dmn_device_set_parent(
+			 bd->ctx, inst->devices[d],
+			 inst->devices[dev->parent])))
+			return err;
 		for (unsigned k = 0; k < dev->n_attachments; k++)
 			if ((err = dmn_attach(
 				 bd->ctx, inst->devices[d],

@@ -99,6 +99,28 @@ static uint32_t cast_vote(const struct dmn_sim *sim, dmn_device_t h,
 static void idle_records(struct dmn_sim *sim, unsigned domain,
 			 const struct records *r, struct text *t);
 
+/* A device active because devices on its simple-pm-bus are
+ * (dmn_device_set_parent): "; held by child A, B", the active ones whose
+ * parent it is, after "resumed" when the scenario resumed it too. */
+static void held_by(struct dmn_sim *sim, dmn_device_t h, struct text *t)
+{
+	unsigned kids = 0;
+	int dev = dmn__sim_device_index(sim, h);
+	if (dev < 0 || dmn_device_parent(sim->ctx, h, NULL, &kids) || !kids)
+		return;
+	put(t, "; %sheld by child", sim->devs[dev].active ? "resumed, " : "");
+	const char *sep = " ";
+	for (unsigned i = 0; i < sim->board->n_devices; i++) {
+		struct dmn_device_info di;
+		if (sim->board->devices[i].parent != dev ||
+		    dmn_device_info(sim->ctx, sim->inst->devices[i], &di) ||
+		    !di.usage)
+			continue;
+		put(t, "%s%s", sep, sim->board->devices[i].name);
+		sep = ", ";
+	}
+}
+
 static int is_idle_ruling(enum dmn_why_kind k)
 {
 	return k == DMN_WHY_IDLE_QOS || k == DMN_WHY_IDLE_RESIDENCY ||
@@ -138,9 +160,11 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 			break;
 		}
 		case DMN_WHY_DEVICE:
-			put(t, "%sdev %s (vote %" PRIu32 ")", sep,
+			put(t, "%sdev %s (vote %" PRIu32, sep,
 			    dev_name(sim, w->dev),
 			    cast_vote(sim, w->dev, domain, w->level));
+			held_by(sim, w->dev, t);
+			put(t, ")");
 			break;
 		case DMN_WHY_WAKEUP_PATH:
 			if (w->dev)

@@ -202,7 +202,12 @@ static int fill_devices(struct dmn_sim *sim, unsigned i, struct dmn_report_devic
 			r->n_args = d->attachments[a].n_args;
 			r->vote = dmn__sim_shown_vote(sim, (unsigned)dev, a);
 		}
-		r->active = sim->devs[dev].active;
+		/* resumed by the scenario, or held by an active child (a
+		 * device on its simple-pm-bus) */
+		struct dmn_device_info di;
+		r->active = sim->devs[dev].active ||
+			    (!dmn_device_info(sim->ctx, ai.device, &di) &&
+			     di.usage > 0);
 		r->counts = ai.counts;
 		r->probed = dmn_device_probed(sim->ctx, ai.device) == 1;
 		r->wakeup = dmn_device_wakeup_enabled(sim->ctx, ai.device) == 1;

@@ -592,8 +592,13 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		 * take them from the library again. */
 		for (unsigned i = 0; i < b->n_devices; i++) {
 			struct dmn_device_info di;
-			if (!dmn_device_info(ctx, inst->devices[i], &di))
-				sim->devs[i].active = di.usage > 0;
+			unsigned kids = 0;
+			/* its own use: the counts of its active children
+			 * (a bus's) are theirs */
+			if (!dmn_device_info(ctx, inst->devices[i], &di) &&
+			    !dmn_device_parent(ctx, inst->devices[i], NULL,
+					       &kids))
+				sim->devs[i].active = di.usage > kids;
 		}
 		return err;
 	}

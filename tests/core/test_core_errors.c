@@ -530,6 +530,7 @@ static void units_entry(void **state)
 	struct dmn_hold_info hold;
 	struct dmn_explanation ex;
 	uint64_t n, ns;
+	dmn_device_t par;
 	SNAP();
 	CLEAR();
 	assert_int_equal(dmn_domain_boot_on(0, d, 1), -EINVAL);
@@ -559,6 +560,9 @@ static void units_entry(void **state)
 	assert_int_equal(dmn_domain_set_always_on(0, d), -EINVAL);
 	assert_int_equal(dmn_domain_explain(0, d, &ex, 0, 0), -EINVAL);
 	assert_int_equal(dmn_domain_explain(ctx, d, 0, 0, 0), -EINVAL);
+	assert_int_equal(dmn_device_set_parent(0, dev, 0), -EINVAL);
+	assert_int_equal(dmn_device_parent(0, dev, &par, 0), -EINVAL);
+	assert_int_equal(dmn_device_parent(ctx, 0xdeadbeefu, 0, 0), -EINVAL);
 	/* A bad handle and a missing argument: -EINVAL first. */
 	assert_int_equal(dmn_domain_hold(ctx, 0xdeadbeefu, 0), -EINVAL);
 	assert_int_equal(dmn_domain_explain(ctx, 0xdeadbeefu, 0, 0, 0),
@@ -590,6 +594,10 @@ static void units_entry(void **state)
 		    -EBADF);
 		BAD(dmn_domain_set_always_on(ctx, bad[i] ? bad[i] : dev),
 		    -EBADF);
+		BAD(dmn_device_set_parent(ctx, bad[i] ? bad[i] : d, 0), -EBADF);
+		BAD(dmn_device_set_parent(ctx, dev, bad[i] ? bad[i] : att),
+		    -EBADF);
+		BAD(dmn_device_parent(ctx, bad[i], &par, 0), 0);
 		BAD(dmn_domain_hold(ctx, bad[i], &hold), 0);
 		BAD(dmn_device_probed(ctx, bad[i]), 0);
 		BAD(dmn_device_set_wakeup_enable(ctx, bad[i], 1), 0);

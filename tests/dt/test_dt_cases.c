@@ -281,6 +281,30 @@ static void disabled_nodes(void **state)
 	dmn_dt_board_free(b);
 }
 
+/* Runtime-PM parents: a device's nearest enclosing device through
+ * simple-pm-bus nodes only (a bus without power-domains passes its own
+ * on); a simple-bus, a plain node or a bus with no device above give
+ * none. */
+static void pm_bus_parents(void **state)
+{
+	(void)state;
+	struct dmn_dt_board *b = load_ok("pm_bus");
+	assert_int_equal(b->n_devices, 9);
+	int outer = dev(b, "outer"), inner = dev(b, "inner");
+	assert_int_equal(b->devices[outer].parent, -1);
+	assert_int_equal(b->devices[dev(b, "a")].parent, outer);
+	assert_int_equal(b->devices[inner].parent, outer);
+	assert_int_equal(b->devices[dev(b, "b")].parent, inner);
+	assert_int_equal(b->devices[dev(b, "c")].parent, outer);
+	assert_int_equal(b->devices[dev(b, "d")].parent, -1);
+	assert_int_equal(b->devices[dev(b, "sbus")].parent, -1);
+	assert_int_equal(b->devices[dev(b, "e")].parent, -1);
+	assert_int_equal(b->devices[dev(b, "f")].parent, -1);
+	for (unsigned i = 0; i < b->n_devices; i++)
+		assert_true(b->devices[i].parent < (int32_t)i);
+	dmn_dt_board_free(b);
+}
+
 static void cycles_dropped(void **state)
 {
 	(void)state;
@@ -959,6 +983,7 @@ int main(void)
 	    cmocka_unit_test(nested_domains),
 	    cmocka_unit_test(rpmhpd_driver_parents),
 	    cmocka_unit_test(disabled_nodes),
+	    cmocka_unit_test(pm_bus_parents),
 	    cmocka_unit_test(cycles_dropped),
 	    cmocka_unit_test(supported_hw),
 	    cmocka_unit_test(supported_hw_widths),
