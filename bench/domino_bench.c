@@ -21,7 +21,7 @@
 #include <time.h>
 
 static int quick;
-/* --only WORD: run only the groups whose name holds WORD (pair, fall,
+/* --only WORD: run only the groups whose name holds WORD (pair, sweep, fall,
  * flatness, noop, propagation, fanin, link, threads, memory, extra), for
  * looking at one figure; bench/run runs them all. */
 static const char *only;
@@ -834,6 +834,10 @@ int main(int argc, char **argv)
 		bench_pair(&table, &m, 100, "");
 		bench_pair(&table, &slow, 10000, "");
 	}
+	/* Where domino's pair overtakes genpd's (no target: the crossover). */
+	if (want("sweep"))
+		for (unsigned n = 2; n <= 32; n *= 2)
+			bench_pair(&table, &m, n, "");
 	if (want("fall"))
 		bench_fall(&table, &slow, 10000);
 	if (want("flatness"))

@@ -558,6 +558,42 @@ FAST_STEP bool input_room(struct dmn_ctx *ctx, struct dmn_domain *d,
 	       (!shared && !dmn__level_hist_reserve(ctx, h));
 }
 
+/* dmn__level_hist_add(@new) then dmn__level_hist_remove(@old) (both
+ * > 0) by linear scans, for a histogram of a few bins (a rail's devices
+ * vote a handful of levels): the same histogram without two binary
+ * searches and two calls. false, nothing changed, when @new needs a bin
+ * and there is no room for it (the add would allocate). */
+#define SMALL_HIST 8
+FAST_STEP bool hist_move_small(struct level_hist *h, uint32_t old,
+			       uint32_t new)
+{
+	struct level_count *b = h->bins;
+	unsigned n = h->n, j = 0;
+	while (j < n && b[j].level < new)
+		j++;
+	if (j < n && b[j].level == new) {
+		b[j].count++;
+	} else {
+		if (n == h->cap)
+			return false;
+		for (unsigned k = n; k > j; k--)
+			b[k] = b[k - 1];
+		b[j].level = new;
+		b[j].count = 1;
+		h->n = ++n;
+	}
+	unsigned i = 0;
+	while (i < n && b[i].level != old)
+		i++;
+	/* As dmn__level_hist_remove: a level not counted is ignored, an
+	 * emptied bin goes. */
+	if (i == n || !b[i].count || --b[i].count)
+		return true;
+	for (h->n = --n; i < n; i++)
+		b[i] = b[i + 1];
+	return true;
+}
+
 /* Replace input @old of @d by @new (0: none). The bin of a level removed
  * here is freed, so putting @old back later always has room. */
 FAST_STEP void swap_input(struct dmn_ctx *ctx, struct dmn_domain *d,
@@ -572,6 +608,8 @@ FAST_STEP void swap_input(struct dmn_ctx *ctx, struct dmn_domain *d,
 		h->bins[0].level = new;
 		return;
 	}
+	if (old && new && h->n <= SMALL_HIST && hist_move_small(h, old, new))
+		return;
 	if (new)
 		(void)dmn__level_hist_add(ctx, &d->votes, new);
 	if (old)
