@@ -780,6 +780,55 @@ static void chain_undo(struct dmn_ctx *ctx, struct chain *c, unsigned links,
 	a->vote = old_vote;
 }
 
+/* vote_alone's steps when nobody listens (no event to build), the vote
+ * moves between two non-zero levels of a small histogram with room for
+ * the move, and the statistics have room for a new level: the move, at
+ * most one callback, the statistics. The same histogram, callback,
+ * statistics, return code and first error as chain_raise/chain_lower.
+ * -1 (nothing changed) for the general steps. */
+FAST_STEP int vote_alone_quiet(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			       uint32_t level, int *err, int *op_error)
+{
+	struct dmn_domain *d = a->dom;
+	struct level_hist *h = &d->votes;
+	uint32_t old_vote = a->vote;
+	if (ctx->n_listeners || ctx->internal_listeners || ctx->record_only ||
+	    !level || !old_vote || h->n > SMALL_HIST || !d->cold ||
+	    d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels ||
+	    !hist_move_small(h, old_vote, level))
+		return -1;
+	a->vote = level;
+	uint32_t want = level_hist_max(h), old = d->pstate;
+	if (want == old)
+		return 1;
+	int cb = d->ops->set_performance_state(d->user, d->handle, want);
+	if (cb) {
+		cb = cb > 0 ? -EIO : cb;
+		if (!*op_error)
+			*op_error = cb;
+		/* A failed lowering is kept and reported; a failed raise
+		 * raised nothing: the input back is the rollback. */
+		if (want > old) {
+			*err = cb;
+			swap_input(ctx, d, level, old_vote);
+			a->vote = old_vote;
+		}
+		return 1;
+	}
+	/* dmn__stats_pstate, inline for an untimed level already listed
+	 * (a few levels, no index yet): only the count moves. */
+	struct dmn_stats *st = &d->cold->stats;
+	unsigned i = 0;
+	while (!st->index && i < st->n_levels && st->levels[i].level != want)
+		i++;
+	if (!dmn__pstate_timed(ctx) && !st->index && i < st->n_levels)
+		st->pstate_transitions++;
+	else
+		dmn__stats_pstate(ctx, d, want);
+	d->pstate = want;
+	return 1;
+}
+
 /* dmn__txn_vote_chain on a chain of one domain (no parent), the
  * commonest shape (a rail and its devices), without the chain: the same
  * steps in the same order. -1 if it has to go the general way (a
@@ -805,8 +854,8 @@ static int vote_alone(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	if (locked && !dmn__dom_trylock(d))
 		return 0; /* busy: the exclusive path, as chain_take */
 #endif
-	int handled = 0;
-	if (!level || input_room(ctx, d, level, shared)) {
+	int handled = vote_alone_quiet(ctx, a, level, err, op_error) >= 0;
+	if (!handled && (!level || input_room(ctx, d, level, shared))) {
 		handled = 1;
 		uint32_t old_vote = a->vote;
 		swap_input(ctx, d, old_vote, level);

@@ -66,17 +66,18 @@ struct side {
  * path's shape, which a striped context checks once per exclusive call
  * (struct dmn_domain, solo_epoch), changing under it. */
 enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE, PLAIN_ONE_QUIET,
-	     PLAIN_ONE_RESHAPED, RAIL, RAIL_RESHAPED };
+	     PLAIN_ONE_RESHAPED, RAIL, RAIL_RESHAPED, FLAT };
 
 /* RAIL, RAIL_RESHAPED: PLAIN_ONE_QUIET and PLAIN_ONE_RESHAPED without a
  * time source (pstates untimed) and with votes mostly toggling between
  * two levels: the case dmn_vote's rail path (vote_rail, device.c) takes
  * on a striped context. With no time source the on/off times read the
  * real clock, so those two sums are not compared (every count and level
- * is, and every pstate residency must read 0). */
+ * is, and every pstate residency must read 0). FLAT: the same with the
+ * four voters of PLAIN, no listener (vote_alone_quiet, txn.c). */
 static bool is_rail(enum shape shape)
 {
-	return shape == RAIL || shape == RAIL_RESHAPED;
+	return shape == RAIL || shape == RAIL_RESHAPED || shape == FLAT;
 }
 
 static bool is_reshaped(enum shape shape)
@@ -102,6 +103,7 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 	assert_int_equal(dmn_ctx_create(&cfg, &s->ctx), 0);
 	if (shape < PLAIN_ONE_QUIET)
 		assert_int_equal(dmn_listen(s->ctx, evrec_fn, &s->ev), 0);
+	bool one = shape >= PLAIN_ONE && shape != FLAT;
 	s->root = fake_domain(&s->fake, s->ctx, "root", &fake_ops_full, 0);
 	if (shape == ROUNDED || chain)
 		assert_int_equal(dmn_domain_set_rounding(s->ctx, s->root,
@@ -126,7 +128,7 @@ static void side_init(struct side *s, uint64_t *clock, enum shape shape,
 		s->extra = mkdev(s->ctx, "extra");
 		assert_int_equal(dmn_device_get(s->ctx, s->extra), 0);
 	}
-	s->n_dev = shape >= PLAIN_ONE ? 1 : NDEV;
+	s->n_dev = one ? 1 : NDEV;
 	for (unsigned i = 0; i < s->n_dev; i++) {
 		char name[8];
 		snprintf(name, sizeof(name), "d%u", i);
@@ -325,6 +327,8 @@ VARIANT(rail_equals_general, RAIL, false)
 VARIANT(rail_equals_general_striped, RAIL, true)
 VARIANT(reshaped_rail_equals_general, RAIL_RESHAPED, false)
 VARIANT(reshaped_rail_equals_general_striped, RAIL_RESHAPED, true)
+VARIANT(flat_equals_general, FLAT, false)
+VARIANT(flat_equals_general_striped, FLAT, true)
 
 int main(void)
 {
@@ -347,6 +351,8 @@ int main(void)
 		TEST(rail_equals_general_striped),
 		TEST(reshaped_rail_equals_general),
 		TEST(reshaped_rail_equals_general_striped),
+		TEST(flat_equals_general),
+		TEST(flat_equals_general_striped),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }
