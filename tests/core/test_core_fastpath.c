@@ -186,30 +186,6 @@ static uint32_t next_level(enum shape shape, uint32_t *seed)
 	return (r >> 8) % 112;
 }
 
-/* same_stats without the on/off times (see is_rail). */
-static void same_untimed_stats(struct dmn_ctx *a, dmn_domain_t da,
-			       struct dmn_ctx *b, dmn_domain_t db)
-{
-	struct dmn_domain_stats sa, sb;
-	assert_int_equal(dmn_domain_stats(a, da, &sa), 0);
-	assert_int_equal(dmn_domain_stats(b, db, &sb), 0);
-	assert_int_equal(sa.pstate_transitions, sb.pstate_transitions);
-	assert_int_equal(sa.on_count, sb.on_count);
-	assert_int_equal(sa.off_count, sb.off_count);
-	assert_int_equal(sa.n_pstates, sb.n_pstates);
-	for (unsigned i = 0; i < sa.n_pstates; i++) {
-		uint32_t la, lb;
-		uint64_t ta, tb;
-		assert_int_equal(dmn_domain_pstate_residency(a, da, i, &la, &ta),
-				 0);
-		assert_int_equal(dmn_domain_pstate_residency(b, db, i, &lb, &tb),
-				 0);
-		assert_int_equal(la, lb);
-		assert_int_equal(ta, 0);
-		assert_int_equal(tb, 0);
-	}
-}
-
 static void run_fast_equals_general(enum shape shape, bool striped)
 {
 	uint64_t clock = 1000;
@@ -276,14 +252,9 @@ static void run_fast_equals_general(enum shape shape, bool striped)
 				 dmn_last_error(b->ctx));
 		same_calls(&a->fake, &b->fake);
 		same_events(&a->ev, &b->ev);
-		for (unsigned k = 0; k < a->n_dom; k++) {
-			if (is_rail(shape))
-				same_untimed_stats(a->ctx, a->dom[k], b->ctx,
-						   b->dom[k]);
-			else
-				same_stats(a->ctx, a->dom[k], b->ctx,
-					   b->dom[k]);
-		}
+		for (unsigned k = 0; k < a->n_dom; k++)
+			same_stats_timed(a->ctx, a->dom[k], b->ctx, b->dom[k],
+					 !is_rail(shape));
 		struct snapshot *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
 		assert_non_null(sa);
 		assert_non_null(sb);
