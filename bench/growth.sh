@@ -71,7 +71,7 @@ status=0
 # shape and base N (times SCALE): sizes where 4N takes seconds, not minutes
 for spec in chain:20000 rchain:20000 flat:20000 nest:20000 bus:20000 \
             fan:20000 pnest:1000 devdoms:10000 devchain:20000 \
-            devresume:20000 names:20000 levels:40000 reqchain:40000; do
+            devresume:20000 names:20000 levels:40000 reqchain:40000 reqwide:40000; do
   kind=${spec%:*}
   n=$((${spec#*:} * scale))
   read -r board1 scn1 <<< "$(make "$kind" "$n")"

@@ -653,8 +653,8 @@ int dmn_dt_device_find(const struct dmn_dt_board *board, const char *name);
  * returns: the number of refs taken (n_refs minus it matched nothing), or
  *   -EINVAL (NULL argument, a bad index), -ENOMEM (scratch memory, from
  *   the board's allocator).
- * cost: O(n_domains · (n_refs · log A + A log A)) for A ancestors (each
- *   domain's are walked once, not once per ref).
+ * cost: O((n_domains + n_refs) log n_refs + the ancestors walked: each
+ *   unmatched domain's A ancestors once, O(A log A)).
  */
 int dmn_dt_match_required(const struct dmn_dt_board *board, const int32_t *domains,
 		      unsigned n_domains, const struct dmn_dt_opp_ref *refs,

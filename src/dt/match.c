@@ -153,6 +153,46 @@ static bool votes_level(const struct dmn_dt_board *b, const struct dmn_dt_opp_re
 	return b->opp_tables[r->table].entries[r->entry].has_level;
 }
 
+/* A ref that votes a level, keyed by its table: sorted by (table, ref),
+ * each table's refs are a run in DT order, and the refs taken from a run
+ * are always its first ones (both passes take a table's first untaken). */
+struct table_ref {
+	int32_t table;
+	int32_t ref;
+};
+
+static int cmp_table_ref(const void *a, const void *b)
+{
+	const struct table_ref *x = a, *y = b;
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return (x->ref > y->ref) - (x->ref < y->ref);
+}
+
+/* The start of @table's run in @tr, or @n when it has none. */
+static size_t run_of(const struct table_ref *tr, size_t n, int32_t table)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tr[mid].table < table)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && tr[lo].table == table ? lo : n;
+}
+
+/* The first untaken ref of run @run (@taken[@run] of it taken), or -1. */
+static int32_t run_next(const struct table_ref *tr, size_t n, const size_t *taken,
+			size_t run)
+{
+	if (run >= n)
+		return -1;
+	size_t pos = run + taken[run];
+	return pos < n && tr[pos].table == tr[run].table ? tr[pos].ref : -1;
+}
+
 int dmn_dt_match_required(const struct dmn_dt_board *board, const int32_t *domains,
 		      unsigned n_domains, const struct dmn_dt_opp_ref *refs,
 		      unsigned n_refs, int32_t *assign)
@@ -163,49 +203,60 @@ int dmn_dt_match_required(const struct dmn_dt_board *board, const int32_t *domai
 	for (unsigned i = 0; i < n_domains; i++)
 		if (domains[i] < 0 || (unsigned)domains[i] >= board->n_domains)
 			return -EINVAL;
-	bool *used = scratch_alloc(board, n_refs, sizeof(*used));
-	if (!used)
+	struct table_ref *tr = scratch_alloc(board, n_refs, sizeof(*tr));
+	size_t *taken = scratch_alloc(board, n_refs, sizeof(*taken));
+	if (!tr || !taken) {
+		scratch_free(board, tr);
+		scratch_free(board, taken);
 		return -ENOMEM;
+	}
+	size_t n = 0;
 	for (unsigned r = 0; r < n_refs; r++)
-		used[r] = !votes_level(board, &refs[r]);
+		if (votes_level(board, &refs[r]))
+			tr[n++] = (struct table_ref){refs[r].table, (int32_t)r};
+	qsort(tr, n, sizeof(*tr), cmp_table_ref);
+	memset(taken, 0, (n_refs + 1) * sizeof(*taken));
 	int count = 0;
 
+	/* pass 1: the first untaken ref into the domain's own table */
 	for (unsigned i = 0; i < n_domains; i++) {
 		assign[i] = -1;
 		int32_t table = board->domains[domains[i]].opp_table;
-		if (table < 0)
-			continue;
-		for (unsigned r = 0; r < n_refs; r++)
-			if (!used[r] && refs[r].table == table) {
-				used[r] = true;
-				assign[i] = (int32_t)r;
-				count++;
-				break;
-			}
+		size_t run = table < 0 ? n : run_of(tr, n, table);
+		assign[i] = run_next(tr, n, taken, run);
+		if (assign[i] >= 0) {
+			taken[run]++;
+			count++;
+		}
 	}
-	/* each domain's ancestors are walked once, not once per ref */
-	for (unsigned i = 0; i < n_domains && count >= 0; i++) {
+	/* pass 2: the first untaken ref into an ancestor's table, each
+	 * domain's ancestors walked once */
+	for (unsigned i = 0; i < n_domains && count >= 0 && n; i++) {
 		if (assign[i] >= 0)
 			continue;
 		int32_t *tables;
-		size_t n_tables;
+		size_t n_tables, best_run = n;
 		int err = ancestor_tables(board, domains[i], &tables, &n_tables);
 		if (err) {
 			count = err;
 			break;
 		}
-		for (unsigned r = 0; r < n_refs && n_tables; r++) {
-			if (used[r] || !bsearch(&refs[r].table, tables, n_tables,
-						sizeof(*tables), cmp_i32))
-				continue;
-			used[r] = true;
-			assign[i] = (int32_t)r;
+		for (size_t k = 0; k < n_tables; k++) {
+			size_t run = run_of(tr, n, tables[k]);
+			int32_t r = run_next(tr, n, taken, run);
+			if (r >= 0 && (assign[i] < 0 || r < assign[i])) {
+				assign[i] = r;
+				best_run = run;
+			}
+		}
+		if (assign[i] >= 0) {
+			taken[best_run]++;
 			count++;
-			break;
 		}
 		scratch_free(board, tables);
 	}
-	scratch_free(board, used);
+	scratch_free(board, tr);
+	scratch_free(board, taken);
 	return count;
 }
 
