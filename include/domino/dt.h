@@ -253,7 +253,12 @@ struct dmn_dt_floor {
 
 /**
  * struct dmn_dt_provider - an enabled node with #power-domain-cells
- * @path, @label, @compatible (first string or NULL), @status (NULL if the
+ * @path_seg: its node, as an index into dmn_dt_board.path_segs (-1 for the
+ *   root "/"). The full path is not stored: 10,000 unlabelled providers
+ *   nested in one another would take O(depth^2) bytes (the member
+ *   `char *path` until 2026-12); dmn_dt_provider_path() builds it, and
+ *   dmn_dt_provider_path_is() compares it, in O(its length).
+ * @label, @compatible (first string or NULL), @status (NULL if the
  *   node has none)
  * @cells:    #power-domain-cells
  * @opp_table: its operating-points-v2 table index, or -1
@@ -269,7 +274,7 @@ struct dmn_dt_floor {
  *   .. first_domain + n_domains - 1], by increasing index
  */
 struct dmn_dt_provider {
-	char *path;
+	int32_t path_seg;
 	char *label;
 	char **labels; /* every label of the node (@label is the first) */
 	unsigned n_labels;
@@ -378,10 +383,11 @@ struct dmn_dt_requirement {
 };
 
 /**
- * struct dmn_dt_path_seg - one node of a domain's path: @name, its node name
- * ("power-domain@12"), and @parent, its parent node's segment in
- * dmn_dt_board.path_segs, or -1 when the parent is the root. Nodes with equal
- * paths share a segment; each node on some domain's path has one.
+ * struct dmn_dt_path_seg - one node of a domain's or provider's path:
+ * @name, its node name ("power-domain@12"), and @parent, its parent node's
+ * segment in dmn_dt_board.path_segs, or -1 when the parent is the root.
+ * Nodes with equal paths share a segment; each node on some domain's or
+ * provider's path has one.
  */
 struct dmn_dt_path_seg {
 	int32_t parent;
@@ -589,6 +595,27 @@ bool dmn_dt_domain_path_is(const struct dmn_dt_board *board, unsigned domain,
 		       const char *path);
 
 /**
+ * dmn_dt_provider_path - the full node path of provider @provider, as
+ * dmn_dt_domain_path() writes a domain's (snprintf-like: at most @size bytes
+ * into @buf, NUL-terminated when @size > 0; @buf may be NULL when @size is 0)
+ * returns: the path's length (call again with a buffer one longer when it
+ * is >= @size), or 0 for a NULL @board or a @provider out of range.
+ * Cost: O(length).
+ */
+size_t dmn_dt_provider_path(const struct dmn_dt_board *board, unsigned provider,
+			char *buf, size_t size);
+
+/**
+ * dmn_dt_provider_path_is - whether the first @len bytes of @path (which
+ * need not be NUL-terminated there: "PATH:INDEX" is checked in place, as
+ * libfdt's *_namelen functions do) are exactly provider @provider's full
+ * node path; false for a NULL @board or @path, or @provider out of range.
+ * Cost: O(@len).
+ */
+bool dmn_dt_provider_path_is(const struct dmn_dt_board *board, unsigned provider,
+			 const char *path, size_t len);
+
+/**
  * dmn_dt_domain_find - the index of the domain called @name
  * Accepted, in this order: its name ("rpmhpd:9", "pgc_gpu3d"); any label
  * of the node defining it (dmn_dt_domain.labels); for a domain of a one-cell
@@ -632,7 +659,8 @@ int dmn_dt_device_find(const struct dmn_dt_board *board, const char *name);
  * returns: the number of refs taken (n_refs minus it matched nothing), or
  *   -EINVAL (NULL argument, a bad index), -ENOMEM (scratch memory, from
  *   the board's allocator).
- * cost: O(n_domains · (n_refs + ancestors²)).
+ * cost: O((n_domains + n_refs) log n_refs + the ancestors walked: each
+ *   unmatched domain's A ancestors once, O(A log A)).
  */
 int dmn_dt_match_required(const struct dmn_dt_board *board, const int32_t *domains,
 		      unsigned n_domains, const struct dmn_dt_opp_ref *refs,

@@ -188,9 +188,10 @@ int dmn__dt_opp_table_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t *t
 int dmn__dt_providers_scan(struct dmn_dt_loader *ld); /* providers.c */
 int dmn__dt_domains_build(struct dmn_dt_loader *ld);  /* providers.c */
 int dmn__dt_consumers_scan(struct dmn_dt_loader *ld); /* consumers.c */
-/* names.c: "LABEL-or-PATH[:INDEX]" (pool) / a device's name */
+/* names.c: "LABEL-or-PATH[:INDEX]" (pool) of provider @p at @node / a
+ * device's name */
 char *dmn__dt_domain_name(struct dmn_dt_loader *ld, const struct dmn_dt_provider *p,
-		     int64_t index);
+		     int32_t node, int64_t index);
 char *dmn__dt_device_name(struct dmn_dt_loader *ld, int32_t node);
 
 /*

@@ -50,6 +50,7 @@ struct builder {
 	 * (or a table and one of its entries) and the property behind it */
 	const char *at_node, *at_prop;
 	int32_t at_domain; /* or a domain, whose path is built on demand */
+	int32_t at_provider; /* or a provider, the same way */
 	const struct dmn_dt_opp_table *at_table;
 	const struct dmn_dt_opp *at_entry;
 };
@@ -59,6 +60,7 @@ static void build_at(struct builder *bd, const char *node, const char *prop)
 	bd->at_node = node;
 	bd->at_prop = prop;
 	bd->at_domain = -1;
+	bd->at_provider = -1;
 	bd->at_table = NULL;
 	bd->at_entry = NULL;
 }
@@ -67,6 +69,12 @@ static void build_at_domain(struct builder *bd, unsigned d, const char *prop)
 {
 	build_at(bd, NULL, prop);
 	bd->at_domain = (int32_t)d;
+}
+
+static void build_at_provider(struct builder *bd, unsigned p, const char *prop)
+{
+	build_at(bd, NULL, prop);
+	bd->at_provider = (int32_t)p;
 }
 
 static bool entry_added(const struct dmn_dt_opp *e)
@@ -318,7 +326,7 @@ static int make_links(struct builder *bd)
 						     pr->floors[f].parent;
 				if (!linked)
 					continue;
-				build_at(bd, pr->path, "required-opps");
+				build_at_provider(bd, p, "required-opps");
 				int err = dmn_opp_link_set_floor(
 				    bd->ctx,
 				    inst->domains[pr->floors[f].parent],
@@ -509,6 +517,9 @@ static void report_failure(const struct builder *bd, int err, dmn_dt_diag_fn dia
 	if (bd->at_domain >= 0)
 		dmn_dt_domain_path(bd->b, (unsigned)bd->at_domain, node,
 			       sizeof(node));
+	if (bd->at_provider >= 0)
+		dmn_dt_provider_path(bd->b, (unsigned)bd->at_provider, node,
+				 sizeof(node));
 	if (bd->at_entry)
 		prop = entry_fault(bd->at_table, bd->at_entry, err, why,
 				   sizeof(why));
@@ -545,7 +556,8 @@ int dmn_dt_instantiate_diag(const struct dmn_dt_board *board, struct dmn_ctx *ct
 	struct dmn_dt_pool *pool = dmn__dt_pool_create(dmn__dt_pool_ops(board->pool));
 	if (!pool)
 		return -ENOMEM;
-	struct builder bd = {.b = board, .ctx = ctx, .at_domain = -1};
+	struct builder bd = {.b = board, .ctx = ctx, .at_domain = -1,
+			   .at_provider = -1};
 	int err = alloc_instance(pool, board, &bd);
 	if (!err && !(err = make_tables(&bd)) &&
 	    !(err = make_domains(&bd, factory, user)) &&

@@ -8,14 +8,14 @@
 #include <string.h>
 
 char *dmn__dt_domain_name(struct dmn_dt_loader *ld, const struct dmn_dt_provider *p,
-		     int64_t index)
+		     int32_t node, int64_t index)
 {
-	char *base = p->label ? p->label : p->path;
-	if (index < 0)
-		return base; /* the provider's own string: a deep chain of
-			      * unlabelled providers keeps one copy of each path */
-	char suffix[24];
-	int n = snprintf(suffix, sizeof(suffix), ":%" PRId64, index);
+	const char *base = p->label ? p->label : dmn__dt_node_path(ld, node);
+	if (!base)
+		return NULL;
+	char suffix[24] = "";
+	int n = index < 0 ? 0
+			  : snprintf(suffix, sizeof(suffix), ":%" PRId64, index);
 	size_t bl = strlen(base);
 	char *name = dmn__dt_pool_alloc(ld->pool, bl + (size_t)n + 1);
 	if (name) {
@@ -42,15 +42,21 @@ static int in_labels(char *const *labels, unsigned n, const char *name)
 	return 0;
 }
 
-/* @name is "@base:INDEX" for this @index. */
-static int is_indexed(const char *name, const char *base, int64_t index)
+/* @name is "@base:INDEX" for this @index, with @base given or, when NULL,
+ * the path of provider @provider. */
+static int is_indexed(const struct dmn_dt_board *board, const char *name,
+		      const char *base, unsigned provider, int64_t index)
 {
-	size_t bl = strlen(base);
-	char suffix[24];
-	if (strncmp(name, base, bl) != 0 || name[bl] != ':')
+	const char *colon = strrchr(name, ':');
+	if (!colon)
 		return 0;
+	size_t len = (size_t)(colon - name);
+	if (base ? strlen(base) != len || strncmp(name, base, len) != 0
+		 : !dmn_dt_provider_path_is(board, provider, name, len))
+		return 0;
+	char suffix[24];
 	snprintf(suffix, sizeof(suffix), "%" PRId64, index);
-	return strcmp(name + bl + 1, suffix) == 0;
+	return strcmp(colon + 1, suffix) == 0;
 }
 
 /* A domain defined by a node of its own (a nested child, or a provider
@@ -58,8 +64,7 @@ static int is_indexed(const char *name, const char *base, int64_t index)
 static int has_own_node(const struct dmn_dt_board *board, const struct dmn_dt_domain *d)
 {
 	return d->index < 0 ||
-	       !dmn_dt_domain_path_is(board, (unsigned)(d - board->domains),
-				  board->providers[d->provider].path);
+	       d->path_seg != board->providers[d->provider].path_seg;
 }
 
 static int domain_called(const struct dmn_dt_board *board,
@@ -74,9 +79,9 @@ static int domain_called(const struct dmn_dt_board *board,
 		return 0;
 	const struct dmn_dt_provider *p = &board->providers[d->provider];
 	for (unsigned i = 0; i < p->n_labels; i++)
-		if (is_indexed(name, p->labels[i], d->index))
+		if (is_indexed(board, name, p->labels[i], 0, d->index))
 			return 1;
-	return is_indexed(name, p->path, d->index);
+	return is_indexed(board, name, NULL, (unsigned)d->provider, d->index);
 }
 
 /* The node name without its unit address: "spi@880000" -> length of "spi" */
@@ -86,13 +91,11 @@ static size_t base_len(const char *node_name)
 	return at ? (size_t)(at - node_name) : strlen(node_name);
 }
 
-size_t dmn_dt_domain_path(const struct dmn_dt_board *board, unsigned domain, char *buf,
-		      size_t size)
+/* The path of segment @first (-1: the root), as dmn_dt_domain_path says. */
+static size_t seg_path(const struct dmn_dt_board *board, int32_t first, char *buf,
+		       size_t size)
 {
-	if (!board || domain >= board->n_domains)
-		return 0;
 	const struct dmn_dt_path_seg *segs = board->path_segs;
-	int32_t first = board->domains[domain].path_seg;
 	size_t len = 0;
 	for (int32_t s = first; s >= 0; s = segs[s].parent)
 		len += 1 + strlen(segs[s].name);
@@ -115,16 +118,14 @@ size_t dmn_dt_domain_path(const struct dmn_dt_board *board, unsigned domain, cha
 	return len;
 }
 
-bool dmn_dt_domain_path_is(const struct dmn_dt_board *board, unsigned domain,
-		       const char *path)
+/* Whether the first @len bytes of @path are exactly segment @s's path. */
+static bool seg_path_is(const struct dmn_dt_board *board, int32_t s,
+			const char *path, size_t len)
 {
-	if (!board || !path || domain >= board->n_domains)
-		return false;
 	const struct dmn_dt_path_seg *segs = board->path_segs;
-	int32_t s = board->domains[domain].path_seg;
 	if (s < 0)
-		return strcmp(path, "/") == 0;
-	size_t end = strlen(path);
+		return len == 1 && path[0] == '/';
+	size_t end = len;
 	for (; s >= 0; s = segs[s].parent) {
 		size_t nl = strlen(segs[s].name);
 		if (end < nl + 1 || path[end - nl - 1] != '/' ||
@@ -133,6 +134,39 @@ bool dmn_dt_domain_path_is(const struct dmn_dt_board *board, unsigned domain,
 		end -= nl + 1;
 	}
 	return end == 0;
+}
+
+size_t dmn_dt_domain_path(const struct dmn_dt_board *board, unsigned domain, char *buf,
+		      size_t size)
+{
+	if (!board || domain >= board->n_domains)
+		return 0;
+	return seg_path(board, board->domains[domain].path_seg, buf, size);
+}
+
+bool dmn_dt_domain_path_is(const struct dmn_dt_board *board, unsigned domain,
+		       const char *path)
+{
+	if (!board || !path || domain >= board->n_domains)
+		return false;
+	return seg_path_is(board, board->domains[domain].path_seg, path,
+			   strlen(path));
+}
+
+size_t dmn_dt_provider_path(const struct dmn_dt_board *board, unsigned provider,
+			char *buf, size_t size)
+{
+	if (!board || provider >= board->n_providers)
+		return 0;
+	return seg_path(board, board->providers[provider].path_seg, buf, size);
+}
+
+bool dmn_dt_provider_path_is(const struct dmn_dt_board *board, unsigned provider,
+			 const char *path, size_t len)
+{
+	if (!board || !path || provider >= board->n_providers)
+		return false;
+	return seg_path_is(board, board->providers[provider].path_seg, path, len);
 }
 
 /*

@@ -31,12 +31,10 @@ static int add_provider(struct dmn_dt_loader *ld, int32_t node, uint32_t cells)
 	if (!p)
 		return -ENOMEM;
 	struct dmn_dt_node *n = &ld->nodes[node];
-	const char *path = dmn__dt_node_path(ld, node);
 	const char *compat = dmn__dt_prop_string(ld, node, "compatible", 0, NULL);
 	unsigned ns;
 	const char *status = dmn__dt_prop_string(ld, node, "status", 0, &ns);
-	p->path = path ? dmn__dt_pool_strdup(ld->pool, path) : NULL;
-	if (!p->path ||
+	if (dmn__dt_node_seg(ld, node, &p->path_seg) ||
 	    (n->label && !(p->label = dmn__dt_pool_strdup(ld->pool, n->label))) ||
 	    (compat && !(p->compatible = dmn__dt_pool_strdup(ld->pool, compat))) ||
 	    (status && !(p->status = dmn__dt_pool_strdup(ld->pool, status))))
@@ -220,7 +218,9 @@ static int create_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 		if (repeat) {
 			if (k->node >= 0) {
 				const char *first = dmn__dt_domain_path_tmp(ld, dom);
-				if (!first ||
+				const char *ppath =
+				    dmn__dt_node_path(ld, pnode[k->provider]);
+				if (!first || !ppath ||
 				    DT_NOTE(ld, "domain-defined-twice", k->node,
 					    "reg",
 					    "domain %lld of %s is already "
@@ -231,8 +231,7 @@ static int create_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 					    "Rockchip driver links RK3588's "
 					    "RKVDEC0/1)",
 					    (long long)k->index,
-					    b->providers[k->provider].path,
-					    first))
+					    ppath, first))
 					return -ENOMEM;
 				ld->nodes[k->node].nested_domain = dom;
 			}
@@ -248,7 +247,8 @@ static int create_domains(struct dmn_dt_loader *ld, const int32_t *pnode)
 		d->opp_table = p->opp_table;
 		if (dmn__dt_node_seg(ld, k->node >= 0 ? k->node : pnode[k->provider],
 				&d->path_seg) ||
-		    !(d->name = dmn__dt_domain_name(ld, p, d->index)))
+		    !(d->name = dmn__dt_domain_name(ld, p, pnode[k->provider],
+						    d->index)))
 			return -ENOMEM;
 		if (k->node >= 0) {
 			d->labels = ld->nodes[k->node].labels;

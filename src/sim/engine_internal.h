@@ -61,6 +61,8 @@ struct dmn_sim_report_store {
 	uint64_t *rates; /* every device_rates[].hz */
 	const char **awaiting; /* per domain's consumers, then the model's */
 	uint64_t *sleep_ns;    /* per domain: per idle state, or plain off */
+	const char **provider_paths; /* per provider (the board stores none) */
+	char *provider_text;   /* the ones not shared with a domain's name */
 };
 
 struct dmn_sim_handle_ix {

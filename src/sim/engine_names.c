@@ -398,19 +398,24 @@ static uint64_t hash_str(const char *s)
 static int own_node(const struct dmn_dt_board *b, unsigned i)
 {
 	const struct dmn_dt_domain *d = &b->domains[i];
-	return d->index < 0 ||
-	       !dmn_dt_domain_path_is(b, i, b->providers[d->provider].path);
+	return d->index < 0 || d->path_seg != b->providers[d->provider].path_seg;
 }
 
-/* @name is "@base:INDEX" for this @index. */
-static int indexed(const char *name, const char *base, int64_t index)
+/* @name is "@base:INDEX" for this @index, @base given or, when NULL,
+ * provider @p's path. */
+static int indexed(const struct dmn_dt_board *b, const char *name,
+		   const char *base, unsigned p, int64_t index)
 {
-	size_t len = strlen(base);
-	char suffix[24];
-	if (strncmp(name, base, len) || name[len] != ':')
+	const char *colon = strrchr(name, ':');
+	if (!colon)
 		return 0;
+	size_t len = (size_t)(colon - name);
+	if (base ? strlen(base) != len || strncmp(name, base, len)
+		 : !dmn_dt_provider_path_is(b, p, name, len))
+		return 0;
+	char suffix[24];
 	snprintf(suffix, sizeof(suffix), "%" PRId64, index);
-	return !strcmp(name + len + 1, suffix);
+	return !strcmp(colon + 1, suffix);
 }
 
 /* Domain @i goes by @name after its own name: a label, its node's path,
@@ -429,9 +434,9 @@ static int domain_called(const struct dmn_dt_board *b, unsigned i,
 		return 0;
 	const struct dmn_dt_provider *p = &b->providers[d->provider];
 	for (unsigned k = 0; k < p->n_labels; k++)
-		if (indexed(name, p->labels[k], d->index))
+		if (indexed(b, name, p->labels[k], 0, d->index))
 			return 1;
-	return indexed(name, p->path, d->index);
+	return indexed(b, name, NULL, (unsigned)d->provider, d->index);
 }
 
 static int key_cmp(const void *x, const void *y)
@@ -472,16 +477,18 @@ static uint64_t *segment_hashes(const struct dmn_dt_board *b)
 	return h;
 }
 
-/* The hashes of each provider's labels and path, provider @p's from
- * @first[p] (labels in order, then the path). */
-static uint64_t *provider_hashes(const struct dmn_dt_board *b, size_t **first)
+/* The hashes of each provider's labels and path (from @seg, the
+ * segments' hashes), provider @p's from @first[p] (labels in order, then
+ * the path). */
+static uint64_t *provider_hashes(const struct dmn_dt_board *b, const uint64_t *seg,
+				 size_t **first)
 {
 	size_t n = 0;
 	*first = malloc((b->n_providers ? b->n_providers : 1) * sizeof(**first));
 	for (unsigned p = 0; p < b->n_providers; p++)
 		n += (size_t)b->providers[p].n_labels + 1;
 	uint64_t *h = malloc((n ? n : 1) * sizeof(*h));
-	if (!h || !*first) {
+	if (!h || !*first || !seg) {
 		free(h);
 		free(*first);
 		*first = NULL;
@@ -493,7 +500,7 @@ static uint64_t *provider_hashes(const struct dmn_dt_board *b, size_t **first)
 		(*first)[p] = n;
 		for (unsigned k = 0; k < v->n_labels; k++)
 			h[n++] = hash_str(v->labels[k]);
-		h[n++] = hash_str(v->path);
+		h[n++] = v->path_seg >= 0 ? seg[v->path_seg] : hash_str("/");
 	}
 	return h;
 }
@@ -511,7 +518,7 @@ static struct dmn_sim_names *domain_index(const struct dmn_dt_board *b)
 	}
 	struct dmn_sim_names *x = names_alloc(b->n_domains, b->n_domains);
 	size_t *first = NULL;
-	uint64_t *seg = segment_hashes(b), *prov = provider_hashes(b, &first);
+	uint64_t *seg = segment_hashes(b), *prov = provider_hashes(b, seg, &first);
 	if (x)
 		x->called = malloc(n_called * sizeof(*x->called) + 1);
 	if (!x || !x->called || !seg || !prov) {

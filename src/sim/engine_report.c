@@ -27,7 +27,46 @@ void dmn__sim_report_free(struct dmn_sim *sim)
 	free(s->rates);
 	free(s->awaiting);
 	free(s->sleep_ns);
+	free(s->provider_paths);
+	free(s->provider_text);
 	memset(s, 0, sizeof(*s));
+}
+
+/* A provider named by its path (no label) whose one domain (no cells) is
+ * named by it too: that name is the path. */
+static const char *path_as_name(const struct dmn_dt_board *b, unsigned p)
+{
+	const struct dmn_dt_provider *v = &b->providers[p];
+	if (v->label || v->cells || !v->n_domains)
+		return NULL;
+	return b->domains[v->first_domain].name;
+}
+
+/* Each provider's path, built once per report (the board keeps segments,
+ * not paths: deep unlabelled nesting would be quadratic). 0 or -ENOMEM. */
+static int fill_provider_paths(struct dmn_sim *sim)
+{
+	struct dmn_sim_report_store *s = &sim->report;
+	const struct dmn_dt_board *b = sim->board;
+	size_t total = 0;
+	for (unsigned p = 0; p < b->n_providers; p++)
+		if (!path_as_name(b, p))
+			total += dmn_dt_provider_path(b, p, NULL, 0) + 1;
+	s->provider_paths = calloc(b->n_providers ? b->n_providers : 1,
+				   sizeof(*s->provider_paths));
+	s->provider_text = malloc(total ? total : 1);
+	if (!s->provider_paths || !s->provider_text)
+		return -ENOMEM;
+	char *at = s->provider_text;
+	for (unsigned p = 0; p < b->n_providers; p++) {
+		s->provider_paths[p] = path_as_name(b, p);
+		if (s->provider_paths[p])
+			continue;
+		s->provider_paths[p] = at;
+		at += dmn_dt_provider_path(b, p, at,
+				       total - (size_t)(at - s->provider_text)) + 1;
+	}
+	return 0;
 }
 
 /* An OPP entry with a level: the level and the entry's position. */
@@ -391,7 +430,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 	if (!s->domains || !s->names || !s->devices || !s->idle || !s->pstates ||
 	    !s->levels || !s->level_values || !s->awaiting || !s->sleep_ns ||
 	    fill_warnings(sim) || dmn__sim_fill_requirements(sim) ||
-	    fill_device_rates(sim) || !(keys = att_index(b, &n_keys))) {
+	    fill_device_rates(sim) || fill_provider_paths(sim) || !(keys = att_index(b, &n_keys))) {
 		free(keys);
 		level_index_free(&ix);
 		dmn__sim_report_free(sim);
@@ -406,7 +445,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 		struct dmn_domain_info info;
 		dmn_domain_info(sim->ctx, dom, &info);
 		r->name = d->name;
-		r->provider = b->providers[d->provider].path;
+		r->provider = s->provider_paths[d->provider];
 		r->index = d->index < 0 ? -1 : (int)d->index;
 		r->on = info.on;
 		r->pstate = info.pstate;

@@ -20,7 +20,10 @@
  *
  * make_bad_inputs --fan N OUTDIR, --pnest N OUTDIR, --devdoms N OUTDIR -
  * one parent of N children (fan-N.dtb), N providers nested (pnest-N.dtb),
- * one device in N domains (devdoms-N.dtb, and .scn for check_growth.sh).
+ * one device in N domains (devdoms-N.dtb, and .scn for check_growth.sh);
+ * --reqchain N: 8 devices' required OPP N domains up a chain (and
+ * reqchain-N.scn, two of them resumed and suspended); --reqwide N: one
+ * device in N domains with N required-opps.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -875,6 +878,102 @@ static int pnest_board(const char *arg)
 	return 0;
 }
 
+/* An OPP table (phandle @table) of levels 1 and 2 (phandles @table + 1,
+ * @table + 2). */
+static void fdt_two_levels(struct fdt_writer *w, uint32_t table)
+{
+	fdt_begin(w, "opp-table");
+	fdt_prop(w, "compatible", "operating-points-v2",
+		 sizeof("operating-points-v2"));
+	fdt_cell(w, "phandle", table);
+	for (uint32_t k = 1; k <= 2; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "opp-%u", k);
+		fdt_begin(w, name);
+		fdt_cell(w, "opp-level", k);
+		fdt_cell(w, "phandle", table + k);
+		fdt_u32(w, 2);
+	}
+	fdt_u32(w, 2);
+}
+
+/* reqchain-N.dtb: a chain of N zero-cell providers pd0..pdN-1, each a
+ * subdomain of the one before, pd0 with an OPP table of levels 1 and 2;
+ * dev@0..dev@7 on pdN-1 require level 2 (device-level required-opps): the
+ * required OPP matches no table of the device's own domain, so the second
+ * pass of the matching rule (DESIGN §1) searches the N - 1 ancestors
+ * (once per ancestor; it scanned those found so far for each: quadratic). */
+static int reqchain_board(const char *arg)
+{
+	unsigned long n = shape_size("--reqchain", arg);
+	if (!n)
+		return 2;
+	uint32_t table = (uint32_t)n + 10;
+	struct fdt_writer w = {0};
+	fdt_begin(&w, "");
+	fdt_two_levels(&w, table);
+	for (unsigned long k = 0; k < n; k++) {
+		fdt_open_pd(&w, "pd", k, (uint32_t)k);
+		if (!k)
+			fdt_cell(&w, "operating-points-v2", table);
+		fdt_u32(&w, 2);
+	}
+	for (unsigned d = 0; d < 8; d++) {
+		char name[16];
+		snprintf(name, sizeof(name), "dev@%u", d);
+		fdt_begin(&w, name);
+		fdt_cell(&w, "power-domains", (uint32_t)n);
+		fdt_cell(&w, "required-opps", table + 2);
+		fdt_u32(&w, 2);
+	}
+	fdt_write_shape(&w, "reqchain", n);
+	static const char scn[] = "@0 resume dev@0\nresume dev@3\n"
+				  "@1ms suspend dev@0\nsuspend dev@3\n";
+	char name[64];
+	snprintf(name, sizeof(name), "reqchain-%lu.scn", n);
+	write_file(name, scn, sizeof(scn) - 1);
+	return 0;
+}
+
+/* reqwide-N.dtb: dev@0 in N domains of one one-cell provider with an OPP
+ * table, and N required-opps into that table, one per domain (and
+ * reqwide-N.scn, the device resumed and suspended): each domain took its
+ * ref by a scan of all refs from the first (quadratic). */
+static int reqwide_board(const char *arg)
+{
+	unsigned long n = shape_size("--reqwide", arg);
+	if (!n)
+		return 2;
+	struct fdt_writer w = {0};
+	fdt_begin(&w, "");
+	fdt_two_levels(&w, 2);
+	fdt_begin(&w, "pc");
+	fdt_cell(&w, "#power-domain-cells", 1);
+	fdt_cell(&w, "phandle", 1);
+	fdt_cell(&w, "operating-points-v2", 2);
+	fdt_u32(&w, 2);
+	fdt_begin(&w, "dev@0");
+	unsigned char *cells = malloc(n * 8);
+	if (!cells)
+		return 1;
+	for (unsigned long k = 0; k < n; k++) {
+		put32(cells, 8 * k, 1);
+		put32(cells, 8 * k + 4, (uint32_t)k);
+	}
+	fdt_prop(&w, "power-domains", cells, n * 8);
+	for (unsigned long k = 0; k < n; k++)
+		put32(cells, 4 * k, 4);
+	fdt_prop(&w, "required-opps", cells, n * 4);
+	free(cells);
+	fdt_u32(&w, 2);
+	fdt_write_shape(&w, "reqwide", n);
+	static const char scn[] = "@0 resume dev@0\n@1ms suspend dev@0\n";
+	char name[64];
+	snprintf(name, sizeof(name), "reqwide-%lu.scn", n);
+	write_file(name, scn, sizeof(scn) - 1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "--levels")) {
@@ -898,6 +997,14 @@ int main(int argc, char **argv)
 		out_dir = argv[3];
 		return pnest_board(argv[2]);
 	}
+	if (argc == 4 && !strcmp(argv[1], "--reqchain")) {
+		out_dir = argv[3];
+		return reqchain_board(argv[2]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--reqwide")) {
+		out_dir = argv[3];
+		return reqwide_board(argv[2]);
+	}
 	if (argc == 4 && !strcmp(argv[1], "--names")) {
 		out_dir = argv[3];
 		return names_board(argv[2]);
@@ -910,7 +1017,9 @@ int main(int argc, char **argv)
 				"       make_bad_inputs --devresume N OUTDIR\n"
 				"       make_bad_inputs --devdoms N OUTDIR\n"
 				"       make_bad_inputs --fan N OUTDIR\n"
-				"       make_bad_inputs --pnest N OUTDIR\n");
+				"       make_bad_inputs --pnest N OUTDIR\n"
+				"       make_bad_inputs --reqchain N OUTDIR\n"
+				"       make_bad_inputs --reqwide N OUTDIR\n");
 		return 2;
 	}
 	out_dir = argv[2];

@@ -165,7 +165,7 @@ static const struct dmn_dt_provider *model_provider(const struct dmn_dt_board *b
 						const char *path)
 {
 	for (unsigned i = 0; i < b->n_providers; i++)
-		if (!strcmp(b->providers[i].path, path))
+		if (dmn_dt_provider_path_is(b, i, path, strlen(path)))
 			return &b->providers[i];
 	return NULL;
 }

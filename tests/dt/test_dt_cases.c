@@ -73,7 +73,22 @@ static void basic_board(void **state)
 
 	/* providers in tree order: 2 PSCI, rpmhpd, gcc, unlabeled */
 	assert_int_equal(b->n_providers, 5);
-	assert_string_equal(b->providers[0].path, "/psci/power-domain-cpu0");
+	char ppath[64];
+	assert_int_equal(dmn_dt_provider_path(b, 0, ppath, sizeof(ppath)),
+			 strlen("/psci/power-domain-cpu0"));
+	assert_string_equal(ppath, "/psci/power-domain-cpu0");
+	assert_true(dmn_dt_provider_path_is(b, 0, "/psci/power-domain-cpu0", 23));
+	assert_true(dmn_dt_provider_path_is(b, 0, "/psci/power-domain-cpu0:1", 23));
+	assert_false(dmn_dt_provider_path_is(b, 0, "/psci/power-domain-cpu", 22));
+	assert_false(dmn_dt_provider_path_is(b, 0, "/psci/power-domain-cpu0", 22));
+	assert_false(dmn_dt_provider_path_is(b, 1, "/psci/power-domain-cpu0", 23));
+	assert_false(dmn_dt_provider_path_is(b, b->n_providers, "/", 1));
+	assert_false(dmn_dt_provider_path_is(NULL, 0, "/", 1));
+	assert_int_equal(dmn_dt_provider_path(b, b->n_providers, ppath, 4), 0);
+	/* truncated like snprintf: the length, the first size - 1 bytes */
+	assert_int_equal(dmn_dt_provider_path(b, 0, ppath, 6), 23);
+	assert_string_equal(ppath, "/psci");
+	assert_int_equal(dmn_dt_provider_path(b, 0, NULL, 0), 23);
 	assert_string_equal(b->providers[0].label, "cpu_pd0");
 	assert_int_equal(b->providers[2].cells, 1);
 	assert_null(b->providers[4].label);
