@@ -438,6 +438,8 @@ class Model:
         self.off_failed = set()
         self.stayed = set()
         self.explains = {}         # line -> the lines `explain` must print
+        self.whole = None          # errno of this command failed as a whole
+        self.wholes = {}           # line -> that errno, or None
         self.slept = 0
         self.sleeps = 0
         for d in board.doms:
@@ -510,6 +512,7 @@ class Model:
         snap = self.snapshot()
         counts = [d.st.save() for d in self.b.doms]
         self.err = None
+        self.whole = None
         self.failed = []
         self.touched = set()
         self.off_failed = set()
@@ -529,8 +532,11 @@ class Model:
         except Rollback:
             self.roll_back(snap, counts)
             self.count_pstates()
+            self.whole = 'EIO'
             return 'EIO'
         self.count_pstates()
+        if err != 'OK':
+            self.whole = self.whole or err
         return self.err or err
 
     def pstates(self):
@@ -1027,6 +1033,7 @@ class Model:
             self.settle()
         except Rollback:
             self.roll_back(snap, counts)
+            self.whole = 'EIO'     # reported; awake either way
         self.count_pstates()
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
@@ -1264,6 +1271,7 @@ def gen_scenario(rnd, board, nops):
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
         err = m.run(fn)
+        m.wholes[len(lines)] = m.whole
         m.failures[len(lines)] = sorted(m.failed)
         if armed and two:
             m.failures[len(lines)] = (TWO, [armed, two], any(
@@ -1445,8 +1453,10 @@ def pick(m, rnd, level_for):
         def hw():
             if d.table:
                 return 'EOPNOTSUPP'
-            if v.hw[k] == on or m.call(d, 'hwmode'):
+            if v.hw[k] == on:
                 return 'OK'
+            if m.call(d, 'hwmode'):
+                return 'EIO'       # the mode does not change
             v.hw[k] = on
             if not on:
                 m.touch(d)
@@ -1822,6 +1832,30 @@ def check_failures(doc, m, bad):
         if not want and sorted(stays.get(ln, [])) != m.stays[ln]:
             return 'line %d: stay_on events on %r, model %r' % (
                 ln, stays.get(ln, []), m.stays[ln])
+    return None
+
+
+def check_errors(doc, m, bad):
+    """DESIGN §4: "A command whose operation fails (e.g. after `fail`) is
+    reported as an event with its errno name": a `command_error` event
+    (docs/json.md) on exactly the lines of commands that failed as a
+    whole (a rollback, -ERANGE, -ENODEV, -EACCES, -EOPNOTSUPP, a failed
+    `set_hwmode`, a `system-resume` whose restoration rolled back), with
+    that errno; none where a safe-direction failure let the command
+    succeed. Up to the first failed expect: the first difference, or
+    None."""
+    stop = bad[0]['line'] if bad else None
+    got = {}
+    for e in doc['events']:
+        if e['kind'] == 'command_error':
+            got.setdefault(e['line'], []).append(e['error'])
+    for ln in sorted(set(m.wholes) | set(got)):
+        if stop is not None and ln >= stop:
+            break
+        want = [m.wholes[ln]] if m.wholes.get(ln) else []
+        if got.get(ln, []) != want:
+            return 'line %d: command_error %r, model %r' % (
+                ln, got.get(ln, []), want)
     return None
 
 
@@ -2301,6 +2335,7 @@ def run_one(domino, dtc, seed, nops, tmp):
     # that long runs look past that for other disagreements
     loose = board.devreq and os.environ.get('DOMINO_DEVREQ_LOOSE') == '1'
     wrong = check_format(doc, model) or check_json(doc, model) or \
+        check_errors(doc, model, bad) or \
         (not loose and (check_order(doc, model) or
                         check_failures(doc, model, bad)))
     if not wrong and not bad and not loose:
