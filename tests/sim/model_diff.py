@@ -2170,8 +2170,11 @@ def devreq(board, Y, check):
 def bad_input(domino, dtb, board, m, tmp, seed):
     """DESIGN §7: `boot-on` and `always-on DOMAIN` only at time 0 before
     any other command, a boot level checked like a vote when the scenario
-    is read; else bad input (exit 2, an error naming the line). One such
-    scenario a board: the first problem, or None."""
+    is read; DESIGN §4: an absolute time earlier than the previous line's,
+    unknown verbs, names, units, switches, errno names, wrong argument
+    counts, a `vote` without the domain name on a device of several
+    domains; else bad input (exit 2, an error naming the line). Two such
+    scenarios a board, one of each kind: the first problem, or None."""
     X = board.X
     d = X.choice(board.doms)
     v = X.choice(board.devs)
@@ -2183,16 +2186,55 @@ def bad_input(domino, dtb, board, m, tmp, seed):
              # twice on one domain (DESIGN is silent; which level would
              # hold?): bad input, EALREADY, where the second one is
              (['@0 boot-on %s' % d.name, 'boot-on %s' % d.name], 2)]
-    text, line = X.choice(cases)
-    scn = os.path.join(tmp, 'bad%d.scn' % seed)
-    with open(scn, 'w') as f:
-        f.write('\n'.join(text) + '\n')
-    r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board),
-                       capture_output=True,
-                       text=True)
-    if r.returncode != 2 or '%s:%d: error: ' % (scn, line) not in r.stderr:
-        return 'bad input %r: exit %d, %s' % (text, r.returncode,
-                                              r.stderr.strip()[:300])
+    # DESIGN §3/§4: a bad command anywhere is bad input: exit 2 and
+    # `FILE:LINE: error: MESSAGE` naming its line (a few good lines
+    # before and after it)
+    many = [u for u in board.devs if len(u.doms) > 1]
+    late = [(['@1ms qos %s 5' % v.name, '+1ms qos %s none' % v.name,
+              '@1500us qos %s 7' % v.name], 3),
+            (['@2ms resume %s' % v.name, '@1ms suspend %s' % v.name], 2),
+            (['frobnicate %s' % v.name], 1),
+            (['resume nosuchdev'], 1),
+            (['resume'], 1),
+            (['resume %s %s' % (v.name, v.name)], 1),
+            (['expect nosuchpd on'], 1),
+            (['fail %s sleep' % d.name], 1),
+            (['fail nosuchpd on'], 1),
+            (['expect last-error EWHAT'], 1),
+            (['@5min resume %s' % v.name], 1),
+            (['hwmode %s maybe' % v.name], 1),
+            (['wakeup-enable %s maybe' % v.name], 1),
+            (['explain nosuchpd'], 1),
+            (['active-wakeup nosuchpd'], 1),
+            (['rate %s 5parsecs' % v.name], 1),
+            (['qos %s -5' % v.name], 1),
+            (['wakeup %s soon' % v.name], 1),
+            (['probe nosuchdev'], 1)]
+    if v.doms:
+        late.append((['vote %s nosuchname 16' % v.name], 1))
+    if many:
+        # the name is required when DEV has several domains
+        late.append((['vote %s 16' % X.choice(many).name], 1))
+    text, line = X.choice(late)
+    pre = [X.choice(['', '# fine', 'qos %s none' % v.name])
+           for _ in range(X.randint(0, 2))]
+    return bad_run(domino, dtb, board, tmp, seed, [
+        (X.choice(cases)), (pre + text + ['suspend %s' % v.name],
+                            len(pre) + line)])
+
+
+def bad_run(domino, dtb, board, tmp, seed, cases):
+    """Each (lines, bad line): exit 2 and the error at that line."""
+    for text, line in cases:
+        scn = os.path.join(tmp, 'bad%d.scn' % seed)
+        with open(scn, 'w') as f:
+            f.write('\n'.join(text) + '\n')
+        r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board),
+                           capture_output=True, text=True)
+        if r.returncode != 2 or \
+                '%s:%d: error: ' % (scn, line) not in r.stderr:
+            return 'bad input %r: exit %d, %s' % (text, r.returncode,
+                                                  r.stderr.strip()[:300])
     return None
 
 
