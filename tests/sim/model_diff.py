@@ -2238,6 +2238,61 @@ def bad_run(domino, dtb, board, tmp, seed, cases):
     return None
 
 
+WRONG = {'on': 'off', 'off': 'on', 'hw': 'sw', 'sw': 'hw',
+         'held': 'released', 'released': 'held'}
+
+
+def wrong_expects(domino, dtb, board, plain, lines, tmp, seed, doc):
+    """DESIGN §4: "A failed `expect` prints `FILE:LINE: expect failed:
+    WANT, got GOT` and `simulate` exits 1 after running the rest". Two
+    or three wrong expects (a domain's on/off, pstate, hw/sw,
+    held/released, or `last-error`, each just after a right one whose
+    value is GOT) put into the scenario that passed: exit 1, exactly
+    those lines on stderr, and the rest ran as before (the final state,
+    `stats` and every other event unchanged; an `expect` leaves
+    last-error). The first difference, or None."""
+    R = random.Random(seed * 104729 + 11)
+    spots = [i for i, l in enumerate(plain) if l.startswith('expect ') and
+             ' rate ' not in l and ' idle ' not in l]
+    if not spots:
+        return None
+    out, want = list(lines), []
+    for i in sorted(R.sample(spots, min(len(spots), R.randint(2, 3))),
+                    reverse=True):
+        w = plain[i].split(' ')[1:]
+        if w[0] == 'last-error':
+            bad = ['last-error', 'OK' if w[1] != 'OK' else
+                   R.choice(['EIO', 'ERANGE', 'EACCES'])]
+        elif w[1] == 'pstate':
+            bad = [w[0], 'pstate', '%d' % (int(w[2]) + R.randint(1, 9))]
+        else:
+            bad = [w[0], WRONG[w[1]]]
+        out.insert(i + 1, 'expect ' + ' '.join(bad))
+        want.append((i + 1, ' '.join(bad), w[-1]))
+    scn = os.path.join(tmp, 'w%d.scn' % seed)
+    with open(scn, 'w') as f:
+        f.write('\n'.join(out) + '\n')
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'] +
+                       hw_args(board), capture_output=True, text=True)
+    # each insertion moves the ones after it down a line
+    told = sorted('%s:%d: expect failed: %s, got %s' % (
+        scn, i + 1 + sum(1 for j, _, _ in want if j < i), w, g)
+        for i, w, g in want)
+    said = sorted(l for l in r.stderr.splitlines() if 'expect failed' in l)
+    if r.returncode != 1 or said != told:
+        return 'wrong expects in %s: exit %d, said\n  %s\nthe model\n  %s' % (
+            scn, r.returncode, '\n  '.join(said), '\n  '.join(told))
+    now = json.loads(r.stdout)
+    same = [e for e in now['events'] if e['kind'] != 'expect_failed']
+    if len(same) != len(doc['events']) or now['domains'] != doc['domains'] \
+            or now['stats'] != doc['stats'] or any(
+                {k: x for k, x in a.items() if k != 'line'} !=
+                {k: x for k, x in b.items() if k != 'line'}
+                for a, b in zip(same, doc['events'])):
+        return 'wrong expects in %s: the run went otherwise' % scn
+    return None
+
+
 def hw_args(board):
     return ['--supported-hw', board.hw] if board.hw else []
 
@@ -2303,6 +2358,7 @@ def run_one(domino, dtc, seed, nops, tmp):
         f.write(text + ('// run with --supported-hw %s\n' % board.hw
                         if board.hw else ''))
     devs = {v.name: v for v in board.devs}
+    plain = lines
     lines = [S.line(' '.join(S.dev(devs[w]) if w in devs else w
                              for w in l.split(' '))) for l in lines]
     with open(scn, 'w') as f:
@@ -2391,6 +2447,8 @@ def run_one(domino, dtc, seed, nops, tmp):
         with open(trace) as f:
             wrong = check_trace(json.load(f), doc, model) or \
                 check_svg(svg, doc, model)
+        wrong = wrong or (board.X and wrong_expects(
+            domino, dtb, board, plain, lines, tmp, seed, doc))
         if wrong:
             print('seed %d: %s' % (seed, wrong))
             print('  board: %s scenario: %s' % (dts, scn))
