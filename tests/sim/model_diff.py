@@ -73,6 +73,71 @@ requirement move in steps of their own (docs/design-notes.md), so on
 boards with requirements the order checks fail on long runs;
 DOMINO_DEVREQ_LOOSE=1 leaves them out there.
 
+DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
+§4 scenario language
+ [x] `#` comments, blank lines, `@T`/`+T`/no time, ns/us/ms/s and bare
+     ns, a decimal point; Hz/kHz/MHz/GHz in any case, bare Hz (Surface)
+ [x] an absolute time earlier than the previous line's: bad input; so are
+     unknown verbs, names, units, switches, errno names, argument counts
+     and a `vote` without the domain name on a device of several domains
+     (bad_input: exit 2, `FILE:LINE: error:` at that line)
+ [x] resume, suspend, rate (ceil OPP, 0, -ERANGE, -ENODEV), vote (a
+     `power-domain-names` entry or the domain's name), qos (`none`),
+     wakeup (absolute, `+T`, in the past, `none`), fail (COUNT, 0
+     disarms, `hwmode`), every `expect` form (expects after every command)
+ [x] last-error: OK for no-op resume/suspend, fail, qos, wakeup; the
+     first errno also when a safe failure let the command succeed;
+     `expect` and `explain` leave it (wrong_expects, explain lines)
+ [x] a failed expect: `FILE:LINE: expect failed: WANT, got GOT`, exit 1
+     after running the rest (wrong_expects)
+ [x] a failed command is an event with its errno name (check_errors:
+     `command_error` exactly on the commands that failed as a whole) and
+     the run goes on
+ [x] devices start suspended, domains off at pstate 0 (in their deepest
+     idle state, DESIGN §1), time 0
+ [x] UTF-8 in comments (bad_input's good lines)
+ [ ] invalid UTF-8 and NUL bytes (tests/sim/test_scenario.c); times past
+     64 bits (the same)
+§7 lifecycle
+ [x] boot-on DOMAIN [LEVEL] and always-on DOMAIN at time 0 only, before
+     any other command (bad_input); no callback runs; the ancestors start
+     on and are not held; LEVEL counts like a vote (rounded, propagated)
+     and is checked like one when read (bad_input: -ERANGE, -ENODEV)
+ [x] a hold awaits the enabled consumers attached directly (disabled ones
+     not: extras); one with none is released only by `probe all`;
+     `probe DEV` changes nothing else, repeats are OK; the release in the
+     command probing the last awaited device, then the runtime power-off
+     path; a `resume` probes; a rolled-back `resume` undoes its probe and
+     release (snapshot)
+ [x] system-suspend: every device suspended but wakeup-path ones, then
+     power-off children first into the deepest state, governor not
+     asked; kept on: always-on, held (with parents), on active-wakeup
+     domains with a wakeup-enabled device (DT `wakeup-source` or
+     `wakeup-enable`, at any time), with parents; an off domain keeps its
+     idle state; HW-mode domains go off, the mode survives; `always-on
+     DEV` keeps nothing on; a second system-suspend is OK and does nothing
+ [x] system-resume: one `resume` of the devices active before; an unsafe
+     failure rolls the restoration back, is reported (check_errors), the
+     system is awake; resume/suspend while asleep: -EACCES; system-resume
+     while awake: OK, nothing
+ [x] hwmode DEV [NAME] on|off: per attachment; -EOPNOTSUPP where the
+     domain has a pstate callback; the current mode makes no call; `fail
+     DOMAIN hwmode` leaves the mode (EIO); in HW mode while any
+     attachment is: no runtime power-off (with parents), votes aggregate;
+     leaving it re-evaluates an unused domain; JSON `hw`
+ [x] always-on DEV on|off: no runtime power-off whatever DEV's state,
+     powers nothing on; `off` re-evaluates DEV's unused domains
+ [x] `explain D` word for word (holders in DESIGN's order, idle-state
+     rulings deepest first, pstate contributors, rounding, stuck), also
+     `summary --explain` of the board as loaded
+ [x] JSON: the §7 per-domain, per-device and top-level fields;
+     stats.system_sleep, sleep_on_ns, sleep_idle_ns (check_json,
+     check_stats)
+ [ ] `summary` naming the awaited consumers (it runs no scenario); boot
+     holds, always-on and wakeup paths in trace/SVG (DESIGN says they
+     show, not how); JSON event causes
+ [ ] the idle-state sums of explain past 64 bits (shown saturated)
+
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
@@ -2216,7 +2281,8 @@ def bad_input(domino, dtb, board, m, tmp, seed):
         # the name is required when DEV has several domains
         late.append((['vote %s 16' % X.choice(many).name], 1))
     text, line = X.choice(late)
-    pre = [X.choice(['', '# fine', 'qos %s none' % v.name])
+    pre = [X.choice(['', '# fine', '# UTF-8: 250 \u00b5s \u2014 ok',
+                     'qos %s none' % v.name])
            for _ in range(X.randint(0, 2))]
     return bad_run(domino, dtb, board, tmp, seed, [
         (X.choice(cases)), (pre + text + ['suspend %s' % v.name],
@@ -2227,7 +2293,7 @@ def bad_run(domino, dtb, board, tmp, seed, cases):
     """Each (lines, bad line): exit 2 and the error at that line."""
     for text, line in cases:
         scn = os.path.join(tmp, 'bad%d.scn' % seed)
-        with open(scn, 'w') as f:
+        with open(scn, 'w', encoding='utf-8') as f:
             f.write('\n'.join(text) + '\n')
         r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board),
                            capture_output=True, text=True)
