@@ -142,7 +142,8 @@ Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
 (the boards and scenarios of a seed without what extras() adds),
-DOMINO_DEVREQ_LOOSE=1 (see run_one).
+DOMINO_DEVREQ_LOOSE=1 (see run_one), DOMINO_MIX=life (half the commands
+§7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on).
 """
 import json
 import os
@@ -1367,12 +1368,18 @@ def gen_scenario(rnd, board, nops):
     return lines, m
 
 
+LIFE = os.environ.get('DOMINO_MIX') == 'life'
+
+
 def pick(m, rnd, level_for):
     """A random command: (its text, a function doing it on the model that
     returns its errno name)."""
     doms, devs = m.b.doms, m.b.devs
     v = rnd.choice(devs)
     r = rnd.random()
+    if LIFE and r < 0.5:
+        # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
+        r = 0.67 + (1 - 0.67) * rnd.random()
     if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
             v.requirers and 0.42 <= r < 0.55:
         # no domain to vote on, or an owner's `vote` after its `rate`
