@@ -2318,15 +2318,18 @@ WRONG = {'on': 'off', 'off': 'on', 'hw': 'sw', 'sw': 'hw',
 def wrong_expects(domino, dtb, board, plain, lines, tmp, seed, doc):
     """DESIGN §4: "A failed `expect` prints `FILE:LINE: expect failed:
     WANT, got GOT` and `simulate` exits 1 after running the rest". Two
-    or three wrong expects (a domain's on/off, pstate, hw/sw,
-    held/released, or `last-error`, each just after a right one whose
+    or three wrong expects (a domain's on/off, pstate, idle state (`got
+    on` while on), hw/sw, held/released, or `last-error`, each just
+    after a right one whose
     value is GOT) put into the scenario that passed: exit 1, exactly
     those lines on stderr, and the rest ran as before (the final state,
     `stats` and every other event unchanged; an `expect` leaves
     last-error). The first difference, or None."""
     R = random.Random(seed * 104729 + 11)
+    by = {d.name: d for d in board.doms}
     spots = [i for i, l in enumerate(plain) if l.startswith('expect ') and
-             ' rate ' not in l and ' idle ' not in l]
+             ' rate ' not in l and (' idle ' not in l or len(
+                 by[l.split(' ')[1]].states) > 1)]
     if not spots:
         return None
     out, want = list(lines), []
@@ -2338,6 +2341,11 @@ def wrong_expects(domino, dtb, board, plain, lines, tmp, seed, doc):
                    R.choice(['EIO', 'ERANGE', 'EACCES'])]
         elif w[1] == 'pstate':
             bad = [w[0], 'pstate', '%d' % (int(w[2]) + R.randint(1, 9))]
+        elif w[1] == 'idle':
+            bad = [w[0], 'idle', R.choice([x[0] for x in by[w[0]].states
+                                           if x[0] != w[2]])]
+        elif w[1] == 'on' and by[w[0]].states and R.random() < 0.5:
+            bad = [w[0], 'idle', R.choice(by[w[0]].states)[0]]
         else:
             bad = [w[0], WRONG[w[1]]]
         out.insert(i + 1, 'expect ' + ' '.join(bad))
