@@ -251,6 +251,12 @@ class Dev:
         self.requirers = []        # devices whose entries require ours
         self.tab = self            # whose table it is (opp-shared)
 
+    @property
+    def shown(self):
+        """Its name in JSON (a RealBoard's devices go by path in the
+        scenario, which is always unique)."""
+        return getattr(self, 'json_name', self.name)
+
 
 def first_table(d):
     """The first domain with a table at or above @d (breadth first)."""
@@ -469,6 +475,73 @@ class Board:
                            ' wakeup-source;' if wake else ''))
         out.append('};')
         return '\n'.join(out) + '\n'
+
+
+class RealBoard(Board):
+    """A real board (DOMINO_REAL) as `summary --json` shows it: domains
+    with their parents, levels, idle states and flags, devices (by path)
+    with their attachments, fixed votes and `wakeup-source`. What the
+    JSON leaves out (required-opps between domain tables, providers'
+    floors, device OPP tables) the model cannot know, so scenarios on
+    it leave out pstates (`vote`, `rate`, `fail DOMAIN pstate`, pstate
+    expects, `explain`)."""
+
+    def __init__(self, doc):
+        self.rnd = None
+        self.devreq = False
+        self.groups = []
+        self.X = self.Y = None
+        self.hw = None
+        js = doc['domains']
+        # parents before children: the model walks reversed(doms) for
+        # children first; the summary's order stays the link order
+        self.summary = [j['name'] for j in js]
+        byname = {j['name']: j for j in js}
+        order, seen = [], set()
+
+        def visit(n):
+            if n in seen:
+                return
+            seen.add(n)
+            for p in byname[n]['parents']:
+                visit(p)
+            order.append(n)
+        for j in js:
+            visit(j['name'])
+        self.doms = []
+        for i, n in enumerate(order):
+            d = Dom(i)
+            j = byname[n]
+            d.name = d.label = n
+            d.table = [x['level'] for x in j['levels']] or None
+            d.states = [(x['name'], x['entry_latency_us'],
+                         x['exit_latency_us'], x['min_residency_us'])
+                        for x in j['idle_states']]
+            d.always_on = j['always_on']
+            d.active_wakeup = j['active_wakeup']
+            self.doms.append(d)
+        dom = {d.name: d for d in self.doms}
+        for d in self.doms:
+            d.parents = [dom[p] for p in byname[d.name]['parents']]
+            for p in d.parents:
+                p.children.append(d)
+        self.devs, dev = [], {}
+        for j in js:
+            for x in j['devices']:
+                v = dev.get(x['path'])
+                if v is None:
+                    v = dev[x['path']] = Dev(len(self.devs))
+                    v.name, v.json_name = x['path'], x['name']
+                    v.wakeup = x['wakeup']
+                    self.devs.append(v)
+                d = dom[j['name']]
+                v.doms.append(d)
+                v.votes.append(x['vote'])
+                v.hw.append(False)
+                d.devs.append((v, len(v.doms) - 1))
+
+    def link_order(self, doms):
+        return sorted(doms, key=lambda d: self.summary.index(d.name))
 
 
 class Parents:
@@ -1219,7 +1292,9 @@ def gen_scenario(rnd, board, nops):
         memo = {}
         for d in doms:
             lines.append('expect %s %s' % (d.name, 'on' if d.on else 'off'))
-            lines.append('expect %s pstate %d' % (d.name, m.pstate(d, memo)))
+            if not REAL:
+                lines.append('expect %s pstate %d' % (d.name,
+                                                      m.pstate(d, memo)))
             if not d.on and d.idle is not None:
                 lines.append('expect %s idle %s' % (d.name,
                                                     d.states[d.idle][0]))
@@ -1238,7 +1313,7 @@ def gen_scenario(rnd, board, nops):
     for d in doms:
         r = rnd.random()
         if r < 0.2:
-            lv = level_for(d)
+            lv = 0 if REAL else level_for(d)
             if m.check_level(d, lv):
                 lv = 0
             d.held = True
@@ -1290,7 +1365,8 @@ def gen_scenario(rnd, board, nops):
             # the phases of a command, not the raises of unrelated
             # domains, so two unsafe failures could meet in any order).
             armed = (rnd.choice(doms).name,
-                     rnd.choice(['on', 'off', 'pstate', 'hwmode']))
+                     rnd.choice(['on', 'off', 'hwmode'] if REAL else
+                                ['on', 'off', 'pstate', 'hwmode']))
             if kept:
                 m.fails[kept] = 0
                 lines.append(prefix + 'fail %s %s 0' % kept)
@@ -1345,7 +1421,7 @@ def gen_scenario(rnd, board, nops):
         m.stays[len(lines)] = sorted(doms[i].name for i in m.stayed)
         lines.append('expect last-error %s' % err)
         expects()
-        if rnd.random() < 0.15:
+        if rnd.random() < 0.15 and not REAL:
             # `explain` leaves last-error (DESIGN §7)
             d = rnd.choice(doms)
             lines.append('explain %s' % d.name)
@@ -1369,6 +1445,7 @@ def gen_scenario(rnd, board, nops):
 
 
 LIFE = os.environ.get('DOMINO_MIX') == 'life'
+REAL = os.environ.get('DOMINO_REAL')
 
 
 def pick(m, rnd, level_for):
@@ -1380,6 +1457,8 @@ def pick(m, rnd, level_for):
     if LIFE and r < 0.5:
         # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
         r = 0.67 + (1 - 0.67) * rnd.random()
+    while REAL and (0.42 <= r < 0.55 or 0.89 <= r < 0.92):
+        r = rnd.random()           # no `vote`, `rate` (RealBoard)
     if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
             v.requirers and 0.42 <= r < 0.55:
         # no domain to vote on, or an owner's `vote` after its `rate`
@@ -1559,11 +1638,11 @@ def check_json(doc, m):
         dict.fromkeys(o for e in u.dreq for o, _, _ in e))
     got = sorted((r['device'], r['table'], tuple(r['owners']))
                  for r in doc.get('requirements', []))
-    if got != want:
+    if got != want and not REAL:
         return 'requirements %r, model %r' % (got, want)
     if doc.get('system') != ('asleep' if m.asleep else 'awake'):
         return 'system %r' % doc.get('system')
-    awaiting = sorted(v.name for v in m.b.devs if not v.probed and
+    awaiting = sorted(v.shown for v in m.b.devs if not v.probed and
                       any(d.held for d in v.doms))
     if sorted(doc.get('awaiting', [])) != awaiting:
         return 'awaiting %r, model %r' % (doc.get('awaiting'), awaiting)
@@ -1595,12 +1674,14 @@ def check_json(doc, m):
             d.states[d.idle][0],
             'held': d.held,
             'boot_level': d.boot_level,
-            'awaiting': sorted(v.name for v, _ in d.devs
+            'awaiting': sorted(v.shown for v, _ in d.devs
                                if d.held and not v.probed),
             'hw': m.hwmode(d),
             'always_on': d.always_on,
             'active_wakeup': d.active_wakeup,
         }
+        if REAL:
+            del want['pstate']
         got = {k: j.get(k) for k in want}
         got['awaiting'] = sorted(got['awaiting'] or [])
         if got != want:
@@ -1610,7 +1691,7 @@ def check_json(doc, m):
         for (v, k), jv in zip(d.devs, j['devices']):
             # an owner's vote: DESIGN §2's max of its own and its
             # effective OPP's (the simulator shows it so)
-            want = {'name': v.name, 'active': v.active, 'vote': m.vote(v, k),
+            want = {'name': v.shown, 'active': v.active, 'vote': m.vote(v, k),
                     'counts': v.active,
                     'probed': v.probed, 'wakeup': v.wakeup,
                     'always_on': v.always_on, 'hw': v.hw[k]}
@@ -1643,12 +1724,14 @@ def check_stats(doc, m):
                'idle_time': [x['time_ns'] for x in g['idle_states']],
                'pstates': {x['level']: x['time_ns'] for x in g['pstates']
                            if x['time_ns']}}
+        if REAL:
+            del want['pstates'], got['pstates']
         if got != want:
             return '%s: stats %r, model %r' % (d.name, {
                 k: got[k] for k in want if got[k] != want[k]},
                 {k: want[k] for k in want if got[k] != want[k]})
         lvs = [x['level'] for x in g['pstates']]
-        if lvs != sorted(set(lvs)) or not set(s.ptime) <= set(lvs):
+        if lvs != sorted(set(lvs)) or not (REAL or set(s.ptime) <= set(lvs)):
             return '%s: pstate levels %r, model reached %r' % (
                 d.name, lvs, sorted(s.ptime))
         names = [x['name'] for x in g['idle_states']]
@@ -1662,7 +1745,8 @@ def check_stats(doc, m):
         rej = [x['rejected'] for x in g['idle_states']]
         if (extra != g['off_count'] - s.off_count or
                 not 0 <= extra <= s.slack or
-                (dp - s.odd) % 2 or not 0 <= dp <= 2 * s.slack or
+                (not REAL and ((dp - s.odd) % 2 or
+                               not 0 <= dp <= 2 * s.slack)) or
                 (d.states and sum(usage) != g['off_count']) or
                 any(a < b for a, b in zip(usage, s.usage)) or
                 any(a < b for a, b in zip(rej, s.rejected)) or
@@ -2535,6 +2619,11 @@ def run_one(domino, dtc, seed, nops, tmp):
             print('  board: %s scenario: %s' % (dts, scn))
             return False
         return True
+    return tell_bad(seed, bad, scn, lines, dts)
+
+
+def tell_bad(seed, bad, scn, lines, board):
+    """Print the first failed expect and the commands before it."""
     first = bad[0] if bad else None
     print('seed %d: %d expects failed; first at %s:%s: %s' % (
         seed, len(bad), scn, first and first['line'],
@@ -2546,8 +2635,47 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('  commands up to there:')
         for i, l in cmds[-12:]:
             print('   %4d  %s' % (i, l))
-    print('  board: %s' % dts)
+    print('  board: %s' % board)
     return False
+
+
+def run_real(domino, seed, nops, tmp):
+    """DOMINO_REAL=BOARD.dtb or a directory of them: one board of them
+    a seed (RealBoard), a random scenario without pstates, checked as
+    run_one checks a generated board's (expects, `command_error`
+    events, the JSON's state and flags, stats but pstates)."""
+    dtbs = sorted(os.path.join(REAL, f) for f in os.listdir(REAL)
+                  if f.endswith('.dtb')) if os.path.isdir(REAL) else [REAL]
+    dtb = dtbs[seed % len(dtbs)]
+    r = subprocess.run([domino, 'summary', dtb, '--json'],
+                       capture_output=True, text=True)
+    board = RealBoard(json.loads(r.stdout))
+    board.surface = Surface(seed)
+    lines, model = gen_scenario(random.Random(seed), board, nops)
+    lines = [board.surface.line(l) for l in lines]
+    scn = os.path.join(tmp, 's%d.scn' % seed)
+    with open(scn, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'],
+                       capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        print('seed %d: simulate %s %s exit %d\n%s' % (
+            seed, dtb, scn, r.returncode, r.stderr[:2000]))
+        return False
+    doc = json.loads(r.stdout)
+    bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
+    wrong = check_format(doc, model) or check_json(doc, model) or \
+        check_errors(doc, model, bad)
+    if not wrong and not bad:
+        model.advance(doc['end_ns'] - model.now)
+        wrong = check_stats(doc, model)
+    if wrong:
+        print('seed %d: JSON of the final state: %s' % (seed, wrong))
+        print('  board: %s scenario: %s' % (dtb, scn))
+        return False
+    if not bad and r.returncode == 0:
+        return True
+    return tell_bad(seed, bad, scn, lines, dtb)
 
 
 def main():
@@ -2564,7 +2692,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix='domino-model-')
     ok = 0
     for s in range(seed, seed + runs):
-        ok += run_one(domino, dtc, s, nops, tmp)
+        ok += run_real(domino, s, nops, tmp) if REAL else \
+            run_one(domino, dtc, s, nops, tmp)
     print('%d/%d scenarios agree with the model' % (ok, runs))
     if ok == runs and not os.environ.get('KEEP'):
         shutil.rmtree(tmp)
