@@ -143,7 +143,9 @@ default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
 (the boards and scenarios of a seed without what extras() adds),
 DOMINO_DEVREQ_LOOSE=1 (see run_one), DOMINO_MIX=life (half the commands
-§7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on).
+§7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on),
+DOMINO_REAL=BOARD.dtb or a directory of them (random scenarios on real
+boards, RealBoard; ctest sim_model_diff_real on DOMINO_BOARDS).
 """
 import json
 import os
@@ -2654,13 +2656,20 @@ def tell_bad(seed, bad, scn, lines, board):
     return False
 
 
+def real_boards():
+    """The blobs DOMINO_REAL names (a .dtb, or a directory of them)."""
+    if not os.path.isdir(REAL):
+        return [REAL] if os.path.exists(REAL) else []
+    return sorted(os.path.join(REAL, f) for f in os.listdir(REAL)
+                  if f.endswith('.dtb'))
+
+
 def run_real(domino, seed, nops, tmp):
     """DOMINO_REAL=BOARD.dtb or a directory of them: one board of them
     a seed (RealBoard), a random scenario without pstates, checked as
     run_one checks a generated board's (expects, `command_error`
     events, the JSON's state and flags, stats but pstates)."""
-    dtbs = sorted(os.path.join(REAL, f) for f in os.listdir(REAL)
-                  if f.endswith('.dtb')) if os.path.isdir(REAL) else [REAL]
+    dtbs = real_boards()
     dtb = dtbs[seed % len(dtbs)]
     r = subprocess.run([domino, 'summary', dtb, '--json'],
                        capture_output=True, text=True)
@@ -2704,6 +2713,9 @@ def main():
     if os.environ.get('DOMINO_RANDOM') == '1':
         seed = int(time.time() * 1000) % 1000000007
         print('DOMINO_SEED=%d' % seed)
+    if REAL and not real_boards():
+        print('skipped: no board in DOMINO_REAL=%s' % REAL)
+        return 77
     runs = int(os.environ.get('DOMINO_RUNS', '200'))
     nops = int(os.environ.get('DOMINO_OPS', '60'))
     tmp = tempfile.mkdtemp(prefix='domino-model-')
