@@ -143,7 +143,8 @@ default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
 (the boards and scenarios of a seed without what extras() adds),
 DOMINO_DEVREQ_LOOSE=1 (see run_one), DOMINO_MIX=life (half the commands
-§7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on),
+§7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on;
+=fail: a failure armed before half the commands, not 15%),
 DOMINO_REAL=BOARD.dtb or a directory of them (random scenarios on real
 boards, RealBoard; ctest sim_model_diff_real on DOMINO_BOARDS).
 """
@@ -1358,7 +1359,7 @@ def gen_scenario(rnd, board, nops):
             prefix = ''
         first = False
         armed = None
-        if rnd.random() < 0.15:
+        if rnd.random() < (0.5 if FAILS else 0.15):
             # One failure armed for the next command only, then disarmed,
             # so the model knows which call it hits. With extras, now and
             # then for the next 2 or 3 calls, left armed across commands
@@ -1447,6 +1448,7 @@ def gen_scenario(rnd, board, nops):
 
 
 LIFE = os.environ.get('DOMINO_MIX') == 'life'
+FAILS = os.environ.get('DOMINO_MIX') == 'fail'
 REAL = os.environ.get('DOMINO_REAL')
 
 
