@@ -39,6 +39,11 @@ pstate transitions, idle-state usage and `rejected`, exact where no
 command rolled back (a rolled-back command's calls and undo calls count,
 so each may add a power-on/off pair and a raise/undo pair per domain).
 
+DESIGN §2's dropped cycle: now and then a domain lists itself among its
+parents (Dom.loop): the board is as without it, `--json` warns once for
+that node (`FILE: /NODE: power-domains: warning: ...cycle...`), and
+`lint` calls it an error (exit 1).
+
 Also read: `--trace` and `--svg` of the same run (check_trace, check_svg),
 the order of the calls inside each command (check_order), each command's
 `failure` events with their direction and undo flag and its `stay_on`
@@ -186,6 +191,7 @@ class Dom:
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
         self.floor_refs = []       # the provider's own required-opps
+        self.loop = None           # where its own ref sits in its parents
         self.floors = {}           # parent index -> the floor it takes
         self.st = None             # Stats, once the board is complete
 
@@ -442,9 +448,11 @@ class Board:
             props = ['#power-domain-cells = <0>;']
             if d.table:
                 props.append('operating-points-v2 = <&t%d>;' % d.i)
-            if d.parents:
-                props.append('power-domains = %s;' % ', '.join(
-                    p.ref() for p in d.parents))
+            refs = [p.ref() for p in d.parents]
+            if d.loop is not None:
+                refs.insert(d.loop, d.ref())   # dropped: a cycle
+            if refs:
+                props.append('power-domains = %s;' % ', '.join(refs))
             if d.states:
                 props.append('domain-idle-states = <%s>;' % ' '.join(
                     '&' + sid[s] for s in d.states))
@@ -2522,6 +2530,14 @@ def run_one(domino, dtc, seed, nops, tmp):
             board.Y = Y            # two unsafe failures (gen_scenario)
         if Y.random() < 0.35:
             hw_and_dups(board, Y)
+        # DESIGN §2: "A link that would close a cycle is dropped with a
+        # warning (-ELOOP)": a domain its own parent, now and then
+        Z = random.Random(seed * 49979687 + 5)
+        plain = [d for d in board.doms if not d.cells and not any(
+            d in g[1] + g[3] for g in board.groups)]
+        if plain and Z.random() < 0.15:
+            d = Z.choice(plain)
+            d.loop = Z.randint(0, len(d.parents))
     text = board.dts()             # before the scenario changes the flags
     # `summary --explain D`: the board as loaded (DESIGN §7)
     first = board.X and board.X.choice(board.doms)
@@ -2569,6 +2585,13 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('board %s scenario %s' % (dts, scn))
         return False
     doc = json.loads(r.stdout)
+    loops = ['%s: /%s: power-domains: warning: ' % (dtb, d.label)
+             for d in board.doms if d.loop is not None]
+    said = [w for w in doc.get('warnings', []) if 'cycle' in w]
+    if sorted(w[:len(x)] for w, x in zip(sorted(said), sorted(loops))) != \
+            sorted(loops) or len(said) != len(loops):
+        print('seed %d: cycle warnings %r, model %r' % (seed, said, loops))
+        return False
     # DESIGN §1: a required OPP that matches no domain "is ignored and
     # reported by `lint`" (a provider's own, here: extras)
     unmatched = {'/' + d.label: len(d.floor_refs) - len(d.floors)
@@ -2580,7 +2603,9 @@ def run_one(domino, dtc, seed, nops, tmp):
                  json.loads(lint.stdout or '{}').get('findings', [])
                  if f.get('check') == 'opp-required-unmatched' and
                  f['node'] in ['/' + d.label for d in board.doms]}
-        if lint.returncode or set(found) != set(unmatched) or any(
+        # (a cycle is an error to lint: exit 1)
+        if lint.returncode != (1 if loops else 0) or \
+                set(found) != set(unmatched) or any(
                 not found[n].startswith('%d of %d ' % (
                     k, len(board.doms[int(n[3:])].floor_refs)))
                 for n, k in unmatched.items()):
