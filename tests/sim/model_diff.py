@@ -2695,7 +2695,8 @@ def run_real(domino, seed, nops, tmp):
     """DOMINO_REAL=BOARD.dtb or a directory of them: one board of them
     a seed (RealBoard), a random scenario without pstates, checked as
     run_one checks a generated board's (expects, `command_error`
-    events, the JSON's state and flags, stats but pstates)."""
+    events, the JSON's state and flags, stats but pstates, the order of
+    the calls, failure and stay_on events)."""
     dtbs = real_boards()
     dtb = dtbs[seed % len(dtbs)]
     r = subprocess.run([domino, 'summary', dtb, '--json'],
@@ -2718,7 +2719,8 @@ def run_real(domino, seed, nops, tmp):
     if not check_explains(doc, model, bad, seed, scn, dtb):
         return False
     wrong = check_format(doc, model) or check_json(doc, model) or \
-        check_errors(doc, model, bad)
+        check_errors(doc, model, bad) or check_order(doc, model) or \
+        check_failures(doc, model, bad)
     if not wrong and not bad:
         model.advance(doc['end_ns'] - model.now)
         wrong = check_stats(doc, model)
