@@ -494,7 +494,7 @@ class RealBoard(Board):
     with their attachments, fixed votes and `wakeup-source`. What the
     JSON leaves out (required-opps between domain tables, providers'
     floors, device OPP tables) the model cannot know, so scenarios on
-    it leave out pstates (`vote`, `rate`, `fail DOMAIN pstate`; pstate
+    it leave out pstates (`rate`, `fail DOMAIN pstate`; `vote`, pstate
     expects and `explain` where a domain has levels: blind())."""
 
     def __init__(self, doc):
@@ -1475,8 +1475,10 @@ def pick(m, rnd, level_for):
     if LIFE and r < 0.5:
         # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
         r = 0.67 + (1 - 0.67) * rnd.random()
-    while REAL and (0.42 <= r < 0.55 or 0.89 <= r < 0.92):
-        r = rnd.random()           # no `vote`, `rate` (RealBoard)
+    while REAL and (0.89 <= r < 0.92 or
+                    blind(m.b) and 0.42 <= r < 0.55):
+        r = rnd.random()           # no `rate`; `vote` where pstates
+                                   # are known (RealBoard, blind())
     if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
             v.requirers and 0.42 <= r < 0.55:
         # no domain to vote on, or an owner's `vote` after its `rate`
