@@ -494,8 +494,9 @@ class RealBoard(Board):
     with their attachments, fixed votes and `wakeup-source`. What the
     JSON leaves out (required-opps between domain tables, providers'
     floors, device OPP tables) the model cannot know, so scenarios on
-    it leave out pstates (`rate`, `fail DOMAIN pstate`; `vote`, pstate
-    expects and `explain` where a domain has levels: blind())."""
+    it leave out `rate`, and where those are not all 1:1 (read_levels,
+    blind(): qrb5165's clock controllers' floors) pstates: `vote`,
+    `fail DOMAIN pstate`, pstate expects and `explain`."""
 
     def __init__(self, doc):
         self.rnd = None
@@ -553,6 +554,36 @@ class RealBoard(Board):
 
     def link_order(self, doms):
         return sorted(doms, key=lambda d: self.summary.index(d.name))
+
+    def read_levels(self, dtc, dtb, providers):
+        """Whether the model knows the pstates: no provider of @providers
+        has its own `required-opps` (floors) and no entry of its OPP
+        table requires one of another table (a sub-rail's mapping), so
+        every requirement is 1:1 (from the blob, through `dtc -O dts`)."""
+        r = subprocess.run([dtc, '-q', '-I', 'dtb', '-O', 'dts', dtb],
+                           capture_output=True, text=True)
+        nodes, stack, handle = {}, [], {}
+        for line in r.stdout.splitlines():
+            t = line.strip()
+            if t.endswith('{'):
+                stack.append(t[:-1].strip().split(':')[-1].strip())
+                nodes['/'.join(stack)[1:] or '/'] = []
+            elif t.startswith('};'):
+                stack.pop()
+            elif stack:
+                nodes['/'.join(stack)[1:] or '/'].append(t)
+                if t.startswith('phandle = <'):
+                    handle[t[11:-2]] = '/'.join(stack)[1:]
+        self.known = not r.returncode
+        for path in providers:
+            props = nodes.get(path, [])
+            tab = [handle.get(t[len('operating-points-v2 = <'):-2])
+                   for t in props if t.startswith('operating-points-v2')]
+            if any(t.startswith('required-opps') for t in props) or any(
+                    x.startswith(t + '/') and any(
+                        y.startswith('required-opps') for y in ys)
+                    for t in tab if t for x, ys in nodes.items()):
+                self.known = False
 
 
 class Parents:
@@ -1376,7 +1407,7 @@ def gen_scenario(rnd, board, nops):
             # the phases of a command, not the raises of unrelated
             # domains, so two unsafe failures could meet in any order).
             armed = (rnd.choice(doms).name,
-                     rnd.choice(['on', 'off', 'hwmode'] if REAL else
+                     rnd.choice(['on', 'off', 'hwmode'] if blind(board) else
                                 ['on', 'off', 'pstate', 'hwmode']))
             if kept:
                 m.fails[kept] = 0
@@ -1461,9 +1492,11 @@ REAL = os.environ.get('DOMINO_REAL')
 
 
 def blind(board):
-    """A RealBoard with an OPP table somewhere: the model cannot know its
-    pstates (RealBoard); one without any knows them all (0)."""
-    return REAL and any(d.table for d in board.doms)
+    """A RealBoard with an OPP table somewhere whose requirements are not
+    all 1:1 (read_levels): the model cannot know its pstates (RealBoard);
+    one without tables knows them all (0)."""
+    return REAL and any(d.table for d in board.doms) and \
+        not getattr(board, 'known', False)
 
 
 def pick(m, rnd, level_for):
@@ -2693,7 +2726,7 @@ def real_boards():
                   if f.endswith('.dtb'))
 
 
-def run_real(domino, seed, nops, tmp):
+def run_real(domino, dtc, seed, nops, tmp):
     """DOMINO_REAL=BOARD.dtb or a directory of them: one board of them
     a seed (RealBoard), a random scenario without pstates, checked as
     run_one checks a generated board's (expects, `command_error`
@@ -2703,7 +2736,10 @@ def run_real(domino, seed, nops, tmp):
     dtb = dtbs[seed % len(dtbs)]
     r = subprocess.run([domino, 'summary', dtb, '--json'],
                        capture_output=True, text=True)
-    board = RealBoard(json.loads(r.stdout))
+    summary = json.loads(r.stdout)
+    board = RealBoard(summary)
+    board.read_levels(dtc, dtb, set(j['provider']
+                                    for j in summary['domains']))
     board.surface = Surface(seed)
     lines, model = gen_scenario(random.Random(seed), board, nops)
     lines = [board.surface.line(l) for l in lines]
@@ -2752,7 +2788,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='domino-model-')
     ok = 0
     for s in range(seed, seed + runs):
-        ok += run_real(domino, s, nops, tmp) if REAL else \
+        ok += run_real(domino, dtc, s, nops, tmp) if REAL else \
             run_one(domino, dtc, s, nops, tmp)
     print('%d/%d scenarios agree with the model' % (ok, runs))
     if ok == runs and not os.environ.get('KEEP'):
