@@ -494,9 +494,10 @@ class RealBoard(Board):
     with their attachments, fixed votes and `wakeup-source`. What the
     JSON leaves out (required-opps between domain tables, providers'
     floors, device OPP tables) the model cannot know, so scenarios on
-    it leave out `rate`, and where those are not all 1:1 (read_levels,
-    blind(): qrb5165's clock controllers' floors) pstates: `vote`,
-    `fail DOMAIN pstate`, pstate expects and `explain`."""
+    it leave out `rate`, and where a domain's table maps its levels
+    onto another's (read_levels, blind(); none of the five boards)
+    pstates: `vote`, `fail DOMAIN pstate`, pstate expects and
+    `explain`. Providers' floors come from the blob (read_levels)."""
 
     def __init__(self, doc):
         self.rnd = None
@@ -555,11 +556,15 @@ class RealBoard(Board):
     def link_order(self, doms):
         return sorted(doms, key=lambda d: self.summary.index(d.name))
 
-    def read_levels(self, dtc, dtb, providers):
-        """Whether the model knows the pstates: no provider of @providers
-        has its own `required-opps` (floors) and no entry of its OPP
-        table requires one of another table (a sub-rail's mapping), so
-        every requirement is 1:1 (from the blob, through `dtc -O dts`)."""
+    def read_levels(self, dtc, dtb, provider):
+        """From the blob (`dtc -O dts`): the providers' own `required-opps`
+        as floors (DESIGN §1, matched to each domain's parents by the
+        rule of a device's: pass 1 a parent whose provider's table holds
+        the entry, pass 2 an ancestor's), and whether the model knows
+        the pstates (self.known): no entry of a domain's table requires
+        one of another table (a sub-rail's mapping, which the model
+        would need as Dom.reqs). @provider: domain name -> provider
+        node path."""
         r = subprocess.run([dtc, '-q', '-I', 'dtb', '-O', 'dts', dtb],
                            capture_output=True, text=True)
         nodes, stack, handle = {}, [], {}
@@ -573,17 +578,48 @@ class RealBoard(Board):
             elif stack:
                 nodes['/'.join(stack)[1:] or '/'].append(t)
                 if t.startswith('phandle = <'):
-                    handle[t[11:-2]] = '/'.join(stack)[1:]
+                    handle[int(t[11:-2], 16)] = '/'.join(stack)[1:]
+
+        def cells(path, prop):
+            return [int(x, 16) for t in nodes.get(path, [])
+                    if t.startswith(prop + ' = <')
+                    for x in t[len(prop) + 4:-2].replace('><', ' ').split()]
         self.known = not r.returncode
-        for path in providers:
-            props = nodes.get(path, [])
-            tab = [handle.get(t[len('operating-points-v2 = <'):-2])
-                   for t in props if t.startswith('operating-points-v2')]
-            if any(t.startswith('required-opps') for t in props) or any(
-                    x.startswith(t + '/') and any(
-                        y.startswith('required-opps') for y in ys)
-                    for t in tab if t for x, ys in nodes.items()):
+
+        def table(d):
+            t = cells(provider[d.name], 'operating-points-v2')
+            return handle.get(t[0]) if t else None
+        for d in self.doms:
+            t = table(d)
+            if t and any(x.startswith(t + '/') and any(
+                    y.startswith('required-opps') for y in ys)
+                    for x, ys in nodes.items()):
                 self.known = False
+            refs = []
+            for ph in cells(provider[d.name], 'required-opps'):
+                e = handle.get(ph, '')
+                lv = cells(e, 'opp-level')
+                if not lv:
+                    self.known = False      # not a domain's table
+                    continue
+                refs.append((e.rsplit('/', 1)[0], lv[0]))
+            taken = set()
+            for k, p in enumerate(d.parents):   # pass 1, then pass 2
+                j = next((j for j, (t, _) in enumerate(refs)
+                          if j not in taken and t == table(p)), None)
+                if j is not None:
+                    taken.add(j)
+                    d.floors[p.i] = refs[j][1]
+            for k, p in enumerate(d.parents):
+                if p.i in d.floors:
+                    continue
+                anc = [table(a) for a in Model.closure(
+                    p.parents, lambda x: x.parents)]
+                j = next((j for j, (t, _) in enumerate(refs)
+                          if j not in taken and t in anc), None)
+                if j is not None:
+                    taken.add(j)
+                    d.floors[p.i] = refs[j][1]
 
 
 class Parents:
@@ -1492,8 +1528,8 @@ REAL = os.environ.get('DOMINO_REAL')
 
 
 def blind(board):
-    """A RealBoard with an OPP table somewhere whose requirements are not
-    all 1:1 (read_levels): the model cannot know its pstates (RealBoard);
+    """A RealBoard with an OPP table somewhere whose levels some table
+    maps (read_levels): the model cannot know its pstates (RealBoard);
     one without tables knows them all (0)."""
     return REAL and any(d.table for d in board.doms) and \
         not getattr(board, 'known', False)
@@ -2738,8 +2774,8 @@ def run_real(domino, dtc, seed, nops, tmp):
                        capture_output=True, text=True)
     summary = json.loads(r.stdout)
     board = RealBoard(summary)
-    board.read_levels(dtc, dtb, set(j['provider']
-                                    for j in summary['domains']))
+    board.read_levels(dtc, dtb, {j['name']: j['provider']
+                                 for j in summary['domains']})
     board.surface = Surface(seed)
     lines, model = gen_scenario(random.Random(seed), board, nops)
     lines = [board.surface.line(l) for l in lines]
