@@ -494,7 +494,9 @@ class RealBoard(Board):
     with their attachments, fixed votes and `wakeup-source`. What the
     JSON leaves out (required-opps between domain tables, providers'
     floors, device OPP tables) the model cannot know, so scenarios on
-    it leave out `rate`, and where a domain's table maps its levels
+    it leave out `rate` on devices whose tables are not plain
+    (read_levels: Tegra30's opp-supported-hw), and where a domain's
+    table maps its levels
     onto another's (read_levels, blind(); none of the five boards)
     pstates: `vote`, `fail DOMAIN pstate`, pstate expects and
     `explain`. Providers' floors come from the blob (read_levels)."""
@@ -532,6 +534,7 @@ class RealBoard(Board):
                         for x in j['idle_states']]
             d.always_on = j['always_on']
             d.active_wakeup = j['active_wakeup']
+            d.index = j['index']
             self.doms.append(d)
         dom = {d.name: d for d in self.doms}
         for d in self.doms:
@@ -555,6 +558,29 @@ class RealBoard(Board):
 
     def link_order(self, doms):
         return sorted(doms, key=lambda d: self.summary.index(d.name))
+
+    @staticmethod
+    def pd_order(v, cells, handle, provider):
+        """Put @v's domains in its `power-domains` order (the summary
+        lists them by domain): False where a reference does not map to
+        one of them."""
+        pd, i, order = cells(v.name, 'power-domains'), 0, []
+        while i < len(pd):
+            prov = handle.get(pd[i], '')
+            n = (cells(prov, '#power-domain-cells') or [0])[0]
+            idx = pd[i + 1] if n and i + 1 < len(pd) else None
+            i += 1 + n
+            order += [k for k, d in enumerate(v.doms)
+                      if provider[d.name] == prov and d.index == idx]
+        if sorted(order) != list(range(len(v.doms))):
+            return False
+        for x in v.doms:
+            x.devs = [(u, order.index(k) if u is v else k)
+                      for u, k in x.devs]
+        v.doms = [v.doms[k] for k in order]
+        v.votes = [v.votes[k] for k in order]
+        v.hw = [v.hw[k] for k in order]
+        return True
 
     def read_levels(self, dtc, dtb, provider):
         """From the blob (`dtc -O dts`): the providers' own `required-opps`
@@ -589,6 +615,28 @@ class RealBoard(Board):
         def table(d):
             t = cells(provider[d.name], 'operating-points-v2')
             return handle.get(t[0]) if t else None
+
+        def match(doms, refs):
+            """DESIGN §1's matching of required OPPs (table path, level)
+            to @doms: pass 1 a domain whose provider's table holds the
+            entry, pass 2 one whose ancestor's does: {k: level}."""
+            out, taken = {}, set()
+            for k, x in enumerate(doms):
+                j = next((j for j, (t, _) in enumerate(refs)
+                          if j not in taken and t == table(x)), None)
+                if j is not None:
+                    taken.add(j)
+                    out[k] = refs[j][1]
+            for k, x in enumerate(doms):
+                anc = [table(a) for a in Model.closure(
+                    x.parents, lambda y: y.parents)]
+                j = None if k in out else next(
+                    (j for j, (t, _) in enumerate(refs)
+                     if j not in taken and t in anc), None)
+                if j is not None:
+                    taken.add(j)
+                    out[k] = refs[j][1]
+            return out
         for d in self.doms:
             t = table(d)
             if t and any(x.startswith(t + '/') and any(
@@ -603,23 +651,45 @@ class RealBoard(Board):
                     self.known = False      # not a domain's table
                     continue
                 refs.append((e.rsplit('/', 1)[0], lv[0]))
-            taken = set()
-            for k, p in enumerate(d.parents):   # pass 1, then pass 2
-                j = next((j for j, (t, _) in enumerate(refs)
-                          if j not in taken and t == table(p)), None)
-                if j is not None:
-                    taken.add(j)
-                    d.floors[p.i] = refs[j][1]
-            for k, p in enumerate(d.parents):
-                if p.i in d.floors:
+            for k, lv in match(d.parents, refs).items():
+                d.floors[d.parents[k].i] = lv
+        # devices' OPP tables, for `rate`: plain ones only (entries by
+        # their first opp-hz, distinct, no level, none hidden by
+        # opp-supported-hw, turbo-mode or status; required-opps into
+        # domain tables); a device with another keeps v.rate_ok False
+        for v in self.devs:
+            t = cells(v.name, 'operating-points-v2')
+            v.rate_ok = not t
+            if t and not self.pd_order(v, cells, handle, provider):
+                continue               # matching needs that order
+            t = handle.get(t[0]) if t else None
+            ents = sorted((x, ys) for x, ys in nodes.items()
+                          if t and x.startswith(t + '/'))
+            opps = []
+            for x, ys in ents:
+                hz = cells(x, 'opp-hz')    # 64-bit values as two cells
+                if len(hz) < 2:
                     continue
-                anc = [table(a) for a in Model.closure(
-                    p.parents, lambda x: x.parents)]
-                j = next((j for j, (t, _) in enumerate(refs)
-                          if j not in taken and t in anc), None)
-                if j is not None:
-                    taken.add(j)
-                    d.floors[p.i] = refs[j][1]
+                if any(y.split(' ')[0].rstrip(';') in (
+                        'opp-level', 'opp-supported-hw', 'turbo-mode',
+                        'status') for y in ys):
+                    opps = None
+                    break
+                refs = []
+                for ph in cells(x, 'required-opps'):
+                    lv = cells(handle.get(ph, ''), 'opp-level')
+                    if not lv:
+                        opps = None     # a device-to-device requirement
+                        break
+                    refs.append((handle[ph].rsplit('/', 1)[0], lv[0]))
+                if opps is None:
+                    break
+                got = match(v.doms, refs)
+                opps.append((hz[0] << 32 | hz[1],
+                             [(v.doms[k], lv) for k, lv in got.items()]))
+            if opps and len(set(o[0] for o in opps)) == len(opps):
+                v.opps = sorted(opps, key=lambda o: o[0])
+                v.rate_ok = True
 
 
 class Parents:
@@ -1544,10 +1614,10 @@ def pick(m, rnd, level_for):
     if LIFE and r < 0.5:
         # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
         r = 0.67 + (1 - 0.67) * rnd.random()
-    while REAL and (0.89 <= r < 0.92 or
+    while REAL and (0.89 <= r < 0.92 and not v.rate_ok or
                     blind(m.b) and 0.42 <= r < 0.55):
-        r = rnd.random()           # no `rate`; `vote` where pstates
-                                   # are known (RealBoard, blind())
+        r = rnd.random()           # `rate` on plain tables, `vote` where
+                                   # pstates are known (RealBoard)
     if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
             v.requirers and 0.42 <= r < 0.55:
         # no domain to vote on, or an owner's `vote` after its `rate`
