@@ -2770,13 +2770,7 @@ def run_one(domino, dtc, seed, nops, tmp):
     # §1's one call a domain a command: docs/design-notes.md, open), so
     # that long runs look past that for other disagreements
     loose = board.devreq and os.environ.get('DOMINO_DEVREQ_LOOSE') == '1'
-    wrong = check_format(doc, model) or check_json(doc, model) or \
-        check_errors(doc, model, bad) or \
-        (not loose and (check_order(doc, model) or
-                        check_failures(doc, model, bad)))
-    if not wrong and not bad and not loose:
-        model.advance(doc['end_ns'] - model.now)
-        wrong = check_stats(doc, model)
+    wrong = check_run(doc, model, bad, loose)
     if wrong:
         print('seed %d: JSON of the final state: %s' % (seed, wrong))
         print('  board: %s scenario: %s' % (dts, scn))
@@ -2793,6 +2787,20 @@ def run_one(domino, dtc, seed, nops, tmp):
             return False
         return True
     return tell_bad(seed, bad, scn, lines, dts)
+
+
+def check_run(doc, m, bad, loose=False):
+    """The `--json` document of a run against the model: its format,
+    the final state, the command errors, then (unless @loose) the order
+    of the calls and the failure events, and the stats where no expect
+    failed. The first difference, or None."""
+    wrong = check_format(doc, m) or check_json(doc, m) or \
+        check_errors(doc, m, bad) or \
+        (not loose and (check_order(doc, m) or check_failures(doc, m, bad)))
+    if not wrong and not bad and not loose:
+        m.advance(doc['end_ns'] - m.now)
+        wrong = check_stats(doc, m)
+    return wrong
 
 
 def check_explains(doc, model, bad, seed, scn, board):
@@ -2872,12 +2880,7 @@ def run_real(domino, dtc, seed, nops, tmp):
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
     if not check_explains(doc, model, bad, seed, scn, dtb):
         return False
-    wrong = check_format(doc, model) or check_json(doc, model) or \
-        check_errors(doc, model, bad) or check_order(doc, model) or \
-        check_failures(doc, model, bad)
-    if not wrong and not bad:
-        model.advance(doc['end_ns'] - model.now)
-        wrong = check_stats(doc, model)
+    wrong = check_run(doc, model, bad)
     if wrong:
         print('seed %d: JSON of the final state: %s' % (seed, wrong))
         print('  board: %s scenario: %s' % (dtb, scn))
