@@ -39,6 +39,12 @@ pstate transitions, idle-state usage and `rejected`, exact where no
 command rolled back (a rolled-back command's calls and undo calls count,
 so each may add a power-on/off pair and a raise/undo pair per domain).
 
+DOMINO_REAL: the same scenarios on real blobs (RealBoard), the board
+taken from `summary --json` and, through `dtc -O dts`, the providers'
+floors, the devices' plain OPP tables (for `rate`) and `--supported-hw`
+(one version value a seed); what the model cannot know there (a table
+mapping its levels onto another's) leaves out pstates (blind()).
+
 DESIGN §2's dropped cycle: now and then a domain lists itself among its
 parents (Dom.loop): the board is as without it, `--json` warns once for
 that node (`FILE: /NODE: power-domains: warning: ...cycle...`), and
