@@ -448,11 +448,29 @@ static int provider_floors(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 	struct dmn_dt_provider *p = &b->providers[pi];
 	if (!p->n_required)
 		return 0;
-	unsigned n = p->n_parents;
+	/* the parents its links made: one a dropped link (a cycle) names
+	 * is no parent, and takes no entry (DESIGN §2); a provider without
+	 * domains made no links and keeps them all */
+	int32_t *parents = dmn__dt_pool_alloc(ld->pool,
+					      (p->n_parents + 1) * sizeof(*parents));
+	if (!parents)
+		return -ENOMEM;
+	unsigned n = 0;
+	for (unsigned i = 0; i < p->n_parents; i++) {
+		bool linked = !p->n_domains;
+		for (unsigned k = 0; k < p->n_domains && !linked; k++) {
+			const struct dmn_dt_domain *d =
+			    &b->domains[p->first_domain + (int32_t)k];
+			for (unsigned q = 0; q < d->n_parents; q++)
+				linked = linked || d->parents[q] == p->parents[i];
+		}
+		if (linked)
+			parents[n++] = p->parents[i];
+	}
 	int32_t *assign = dmn__dt_pool_alloc(ld->pool, (n + 1) * sizeof(*assign));
 	if (!assign)
 		return -ENOMEM;
-	int taken = n ? dmn_dt_match_required(b, p->parents, n, p->required,
+	int taken = n ? dmn_dt_match_required(b, parents, n, p->required,
 					  p->n_required, assign)
 		      : 0;
 	if (taken == -ENOMEM)
@@ -470,11 +488,12 @@ static int provider_floors(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 			continue;
 		const struct dmn_dt_opp_ref *r = &p->required[assign[i]];
 		struct dmn_dt_floor *f = &p->floors[p->n_floors++];
-		f->parent = p->parents[i];
+		f->parent = parents[i];
 		f->ref = *r;
 		f->level = b->opp_tables[r->table].entries[r->entry].level;
 	}
 	dmn__dt_pool_free(ld->pool, assign);
+	dmn__dt_pool_free(ld->pool, parents);
 	if ((unsigned)taken < p->n_required &&
 	    DT_WARN(ld, "opp-required-unmatched", node, "required-opps",
 		    "%u of %u required OPPs match none of the provider's "

@@ -39,6 +39,17 @@ pstate transitions, idle-state usage and `rejected`, exact where no
 command rolled back (a rolled-back command's calls and undo calls count,
 so each may add a power-on/off pair and a raise/undo pair per domain).
 
+DOMINO_REAL: the same scenarios on real blobs (RealBoard), the board
+taken from `summary --json` and, through `dtc -O dts`, the providers'
+floors, the devices' plain OPP tables (for `rate`) and `--supported-hw`
+(one version value a seed); what the model cannot know there (a table
+mapping its levels onto another's) leaves out pstates (blind()).
+
+DESIGN §2's dropped cycle: now and then a domain lists itself among its
+parents (Dom.loop): the board is as without it, `--json` warns once for
+that node (`FILE: /NODE: power-domains: warning: ...cycle...`), and
+`lint` calls it an error (exit 1).
+
 Also read: `--trace` and `--svg` of the same run (check_trace, check_svg),
 the order of the calls inside each command (check_order), each command's
 `failure` events with their direction and undo flag and its `stay_on`
@@ -73,11 +84,80 @@ requirement move in steps of their own (docs/design-notes.md), so on
 boards with requirements the order checks fail on long runs;
 DOMINO_DEVREQ_LOOSE=1 leaves them out there.
 
+DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
+§4 scenario language
+ [x] `#` comments, blank lines, `@T`/`+T`/no time, ns/us/ms/s and bare
+     ns, a decimal point; Hz/kHz/MHz/GHz in any case, bare Hz (Surface)
+ [x] an absolute time earlier than the previous line's: bad input; so are
+     unknown verbs, names, units, switches, errno names, argument counts
+     and a `vote` without the domain name on a device of several domains
+     (bad_input: exit 2, `FILE:LINE: error:` at that line)
+ [x] resume, suspend, rate (ceil OPP, 0, -ERANGE, -ENODEV), vote (a
+     `power-domain-names` entry or the domain's name), qos (`none`),
+     wakeup (absolute, `+T`, in the past, `none`), fail (COUNT, 0
+     disarms, `hwmode`), every `expect` form (expects after every command)
+ [x] last-error: OK for no-op resume/suspend, fail, qos, wakeup; the
+     first errno also when a safe failure let the command succeed;
+     `expect` and `explain` leave it (wrong_expects, explain lines)
+ [x] a failed expect: `FILE:LINE: expect failed: WANT, got GOT`, exit 1
+     after running the rest (wrong_expects)
+ [x] a failed command is an event with its errno name (check_errors:
+     `command_error` exactly on the commands that failed as a whole) and
+     the run goes on
+ [x] devices start suspended, domains off at pstate 0 (in their deepest
+     idle state, DESIGN §1), time 0
+ [x] UTF-8 in comments (bad_input's good lines)
+ [ ] invalid UTF-8 and NUL bytes (tests/sim/test_scenario.c); times past
+     64 bits (the same)
+§7 lifecycle
+ [x] boot-on DOMAIN [LEVEL] and always-on DOMAIN at time 0 only, before
+     any other command (bad_input); no callback runs; the ancestors start
+     on and are not held; LEVEL counts like a vote (rounded, propagated)
+     and is checked like one when read (bad_input: -ERANGE, -ENODEV)
+ [x] a hold awaits the enabled consumers attached directly (disabled ones
+     not: extras); one with none is released only by `probe all`;
+     `probe DEV` changes nothing else, repeats are OK; the release in the
+     command probing the last awaited device, then the runtime power-off
+     path; a `resume` probes; a rolled-back `resume` undoes its probe and
+     release (snapshot)
+ [x] system-suspend: every device suspended but wakeup-path ones, then
+     power-off children first into the deepest state, governor not
+     asked; kept on: always-on, held (with parents), on active-wakeup
+     domains with a wakeup-enabled device (DT `wakeup-source` or
+     `wakeup-enable`, at any time), with parents; an off domain keeps its
+     idle state; HW-mode domains go off, the mode survives; `always-on
+     DEV` keeps nothing on; a second system-suspend is OK and does nothing
+ [x] system-resume: one `resume` of the devices active before; an unsafe
+     failure rolls the restoration back, is reported (check_errors), the
+     system is awake; resume/suspend while asleep: -EACCES; system-resume
+     while awake: OK, nothing
+ [x] hwmode DEV [NAME] on|off: per attachment; -EOPNOTSUPP where the
+     domain has a pstate callback; the current mode makes no call; `fail
+     DOMAIN hwmode` leaves the mode (EIO); in HW mode while any
+     attachment is: no runtime power-off (with parents), votes aggregate;
+     leaving it re-evaluates an unused domain; JSON `hw`
+ [x] always-on DEV on|off: no runtime power-off whatever DEV's state,
+     powers nothing on; `off` re-evaluates DEV's unused domains
+ [x] `explain D` word for word (holders in DESIGN's order, idle-state
+     rulings deepest first, pstate contributors, rounding, stuck), also
+     `summary --explain` of the board as loaded
+ [x] JSON: the §7 per-domain, per-device and top-level fields;
+     stats.system_sleep, sleep_on_ns, sleep_idle_ns (check_json,
+     check_stats)
+ [ ] `summary` naming the awaited consumers (it runs no scenario); boot
+     holds, always-on and wakeup paths in trace/SVG (DESIGN says they
+     show, not how); JSON event causes
+ [ ] the idle-state sums of explain past 64 bits (shown saturated)
+
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
 (the boards and scenarios of a seed without what extras() adds),
-DOMINO_DEVREQ_LOOSE=1 (see run_one).
+DOMINO_DEVREQ_LOOSE=1 (see run_one), DOMINO_MIX=life (half the commands
+§7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on;
+=fail: a failure armed before half the commands, not 15%),
+DOMINO_REAL=BOARD.dtb or a directory of them (random scenarios on real
+boards, RealBoard; ctest sim_model_diff_real on DOMINO_BOARDS).
 """
 import json
 import os
@@ -117,6 +197,7 @@ class Dom:
         self.idle = None           # index while off, or None
         self.devs = []             # attachments (dev, slot)
         self.floor_refs = []       # the provider's own required-opps
+        self.loop = None           # where its own ref sits in its parents
         self.floors = {}           # parent index -> the floor it takes
         self.st = None             # Stats, once the board is complete
 
@@ -184,6 +265,12 @@ class Dev:
         self.hidden = []           # the hz of entries opp-supported-hw hides
         self.requirers = []        # devices whose entries require ours
         self.tab = self            # whose table it is (opp-shared)
+
+    @property
+    def shown(self):
+        """Its name in JSON (a RealBoard's devices go by path in the
+        scenario, which is always unique)."""
+        return getattr(self, 'json_name', self.name)
 
 
 def first_table(d):
@@ -367,9 +454,11 @@ class Board:
             props = ['#power-domain-cells = <0>;']
             if d.table:
                 props.append('operating-points-v2 = <&t%d>;' % d.i)
-            if d.parents:
-                props.append('power-domains = %s;' % ', '.join(
-                    p.ref() for p in d.parents))
+            refs = [p.ref() for p in d.parents]
+            if d.loop is not None:
+                refs.insert(d.loop, d.ref())   # dropped: a cycle
+            if refs:
+                props.append('power-domains = %s;' % ', '.join(refs))
             if d.states:
                 props.append('domain-idle-states = <%s>;' % ' '.join(
                     '&' + sid[s] for s in d.states))
@@ -405,6 +494,217 @@ class Board:
         return '\n'.join(out) + '\n'
 
 
+class RealBoard(Board):
+    """A real board (DOMINO_REAL) as `summary --json` shows it: domains
+    with their parents, levels, idle states and flags, devices (by path)
+    with their attachments, fixed votes and `wakeup-source`. What the
+    JSON leaves out (required-opps between domain tables, providers'
+    floors, device OPP tables) the model cannot know, so scenarios on
+    it leave out `rate` on devices whose tables are not plain
+    (read_levels: Tegra30's opp-supported-hw), and where a domain's
+    table maps its levels
+    onto another's (read_levels, blind(); none of the five boards)
+    pstates: `vote`, `fail DOMAIN pstate`, pstate expects and
+    `explain`. Providers' floors come from the blob (read_levels)."""
+
+    def __init__(self, doc):
+        self.rnd = None
+        self.devreq = False
+        self.groups = []
+        self.X = self.Y = None
+        self.hw = None
+        js = doc['domains']
+        # parents before children: the model walks reversed(doms) for
+        # children first; the summary's order stays the link order
+        self.summary = [j['name'] for j in js]
+        byname = {j['name']: j for j in js}
+        order, seen = [], set()
+
+        def visit(n):
+            if n in seen:
+                return
+            seen.add(n)
+            for p in byname[n]['parents']:
+                visit(p)
+            order.append(n)
+        for j in js:
+            visit(j['name'])
+        self.doms = []
+        for i, n in enumerate(order):
+            d = Dom(i)
+            j = byname[n]
+            d.name = d.label = n
+            d.table = [x['level'] for x in j['levels']] or None
+            d.states = [(x['name'], x['entry_latency_us'],
+                         x['exit_latency_us'], x['min_residency_us'])
+                        for x in j['idle_states']]
+            d.always_on = j['always_on']
+            d.active_wakeup = j['active_wakeup']
+            d.index = j['index']
+            self.doms.append(d)
+        dom = {d.name: d for d in self.doms}
+        for d in self.doms:
+            d.parents = [dom[p] for p in byname[d.name]['parents']]
+            for p in d.parents:
+                p.children.append(d)
+        self.devs, dev = [], {}
+        for j in js:
+            for x in j['devices']:
+                v = dev.get(x['path'])
+                if v is None:
+                    v = dev[x['path']] = Dev(len(self.devs))
+                    v.name, v.json_name = x['path'], x['name']
+                    v.wakeup = x['wakeup']
+                    self.devs.append(v)
+                d = dom[j['name']]
+                v.doms.append(d)
+                v.votes.append(x['vote'])
+                v.hw.append(False)
+                d.devs.append((v, len(v.doms) - 1))
+
+    def link_order(self, doms):
+        return sorted(doms, key=lambda d: self.summary.index(d.name))
+
+    @staticmethod
+    def pd_order(v, cells, handle, provider):
+        """Put @v's domains in its `power-domains` order (the summary
+        lists them by domain): False where a reference does not map to
+        one of them."""
+        pd, i, order = cells(v.name, 'power-domains'), 0, []
+        while i < len(pd):
+            prov = handle.get(pd[i], '')
+            n = (cells(prov, '#power-domain-cells') or [0])[0]
+            idx = pd[i + 1] if n and i + 1 < len(pd) else None
+            i += 1 + n
+            order += [k for k, d in enumerate(v.doms)
+                      if provider[d.name] == prov and d.index == idx]
+        if sorted(order) != list(range(len(v.doms))):
+            return False
+        for x in v.doms:
+            x.devs = [(u, order.index(k) if u is v else k)
+                      for u, k in x.devs]
+        v.doms = [v.doms[k] for k in order]
+        v.votes = [v.votes[k] for k in order]
+        v.hw = [v.hw[k] for k in order]
+        return True
+
+    def read_levels(self, dtc, dtb, provider):
+        """From the blob (`dtc -O dts`): the providers' own `required-opps`
+        as floors (DESIGN §1, matched to each domain's parents by the
+        rule of a device's: pass 1 a parent whose provider's table holds
+        the entry, pass 2 an ancestor's), and whether the model knows
+        the pstates (self.known): no entry of a domain's table requires
+        one of another table (a sub-rail's mapping, which the model
+        would need as Dom.reqs). @provider: domain name -> provider
+        node path."""
+        r = subprocess.run([dtc, '-q', '-I', 'dtb', '-O', 'dts', dtb],
+                           capture_output=True, text=True)
+        nodes, stack, handle = {}, [], {}
+        for line in r.stdout.splitlines():
+            t = line.strip()
+            if t.endswith('{'):
+                stack.append(t[:-1].strip().split(':')[-1].strip())
+                nodes['/'.join(stack)[1:] or '/'] = []
+            elif t.startswith('};'):
+                stack.pop()
+            elif stack:
+                nodes['/'.join(stack)[1:] or '/'].append(t)
+                if t.startswith('phandle = <'):
+                    handle[int(t[11:-2], 16)] = '/'.join(stack)[1:]
+
+        def cells(path, prop):
+            return [int(x, 16) for t in nodes.get(path, [])
+                    if t.startswith(prop + ' = <')
+                    for x in t[len(prop) + 4:-2].replace('><', ' ').split()]
+        self.known = not r.returncode
+
+        def table(d):
+            t = cells(provider[d.name], 'operating-points-v2')
+            return handle.get(t[0]) if t else None
+
+        def match(doms, refs):
+            """DESIGN §1's matching of required OPPs (table path, level)
+            to @doms: pass 1 a domain whose provider's table holds the
+            entry, pass 2 one whose ancestor's does: {k: level}."""
+            out, taken = {}, set()
+            for k, x in enumerate(doms):
+                j = next((j for j, (t, _) in enumerate(refs)
+                          if j not in taken and t == table(x)), None)
+                if j is not None:
+                    taken.add(j)
+                    out[k] = refs[j][1]
+            for k, x in enumerate(doms):
+                anc = [table(a) for a in Model.closure(
+                    x.parents, lambda y: y.parents)]
+                j = None if k in out else next(
+                    (j for j, (t, _) in enumerate(refs)
+                     if j not in taken and t in anc), None)
+                if j is not None:
+                    taken.add(j)
+                    out[k] = refs[j][1]
+            return out
+        for d in self.doms:
+            t = table(d)
+            if t and any(x.startswith(t + '/') and any(
+                    y.startswith('required-opps') for y in ys)
+                    for x, ys in nodes.items()):
+                self.known = False
+            refs = []
+            for ph in cells(provider[d.name], 'required-opps'):
+                e = handle.get(ph, '')
+                lv = cells(e, 'opp-level')
+                if not lv:
+                    self.known = False      # not a domain's table
+                    continue
+                refs.append((e.rsplit('/', 1)[0], lv[0]))
+            for k, lv in match(d.parents, refs).items():
+                d.floors[d.parents[k].i] = lv
+        # devices' OPP tables, for `rate`: plain ones only (entries by
+        # their first opp-hz, distinct, no level, turbo-mode or status;
+        # required-opps into domain tables; `opp-supported-hw` against
+        # one version value, self.hw); a device with another keeps
+        # v.rate_ok False
+        for v in self.devs:
+            t = cells(v.name, 'operating-points-v2')
+            v.rate_ok = not t
+            if t and not self.pd_order(v, cells, handle, provider):
+                continue               # matching needs that order
+            t = handle.get(t[0]) if t else None
+            ents = sorted((x, ys) for x, ys in nodes.items()
+                          if t and x.startswith(t + '/'))
+            opps = []
+            for x, ys in ents:
+                hz = cells(x, 'opp-hz')    # 64-bit values as two cells
+                if len(hz) < 2:
+                    continue
+                if any(y.split(' ')[0].rstrip(';') in (
+                        'opp-level', 'turbo-mode', 'status') for y in ys):
+                    opps = None
+                    break
+                sup = cells(x, 'opp-supported-hw')
+                if sup and not self.hw:
+                    continue           # unavailable without a version
+                if sup and not any(all(c & h for c, h in zip(
+                        sup[g:g + 1], [int(self.hw)]))
+                                   for g in range(len(sup))):
+                    continue           # DESIGN §2: no group matches
+                refs = []
+                for ph in cells(x, 'required-opps'):
+                    lv = cells(handle.get(ph, ''), 'opp-level')
+                    if not lv:
+                        opps = None     # a device-to-device requirement
+                        break
+                    refs.append((handle[ph].rsplit('/', 1)[0], lv[0]))
+                if opps is None:
+                    break
+                got = match(v.doms, refs)
+                opps.append((hz[0] << 32 | hz[1],
+                             [(v.doms[k], lv) for k, lv in got.items()]))
+            if opps and len(set(o[0] for o in opps)) == len(opps):
+                v.opps = sorted(opps, key=lambda o: o[0])
+                v.rate_ok = True
+
+
 class Parents:
     """A domain's parents as match_required's list of domains."""
 
@@ -438,6 +738,9 @@ class Model:
         self.off_failed = set()
         self.stayed = set()
         self.explains = {}         # line -> the lines `explain` must print
+        self.whole = None          # errno of this command failed as a whole
+        self.wholes = {}           # line -> that errno, or None
+        self.stuck = {}            # line -> domains above their aggregate
         self.slept = 0
         self.sleeps = 0
         for d in board.doms:
@@ -510,6 +813,7 @@ class Model:
         snap = self.snapshot()
         counts = [d.st.save() for d in self.b.doms]
         self.err = None
+        self.whole = None
         self.failed = []
         self.touched = set()
         self.off_failed = set()
@@ -529,8 +833,11 @@ class Model:
         except Rollback:
             self.roll_back(snap, counts)
             self.count_pstates()
+            self.whole = 'EIO'
             return 'EIO'
         self.count_pstates()
+        if err != 'OK':
+            self.whole = self.whole or err
         return self.err or err
 
     def pstates(self):
@@ -792,22 +1099,22 @@ class Model:
         if d.on:
             hold = ['always-on'] if d.always_on else []
             if d.held:
-                wait = [v.name for v, _ in d.devs if not v.probed]
+                wait = [v.shown for v, _ in d.devs if not v.probed]
                 hold.append('boot hold (level %d; %s)' % (
                     d.boot_raw, 'awaiting ' + ' '.join(wait) if wait else
                     'no consumers: until probe all'))
-            hold += ['dev %s (vote %d)' % (v.name, self.vote(v, k))
+            hold += ['dev %s (vote %d)' % (v.shown, self.vote(v, k))
                      for v, k in d.devs if v.active]
             if d.sleep_keep:
-                path = ['wakeup path dev %s' % v.name
+                path = ['wakeup path dev %s' % v.shown
                         for v, _ in d.devs if v.wakeup]
                 # kept at system-suspend; the device's wakeup was
                 # disabled since: the keep lasts to system-resume
                 hold += path or ['wakeup path (until system-resume)']
             if not self.asleep:
-                hold += ['always-on dev %s' % v.name
+                hold += ['always-on dev %s' % v.shown
                          for v, _ in d.devs if v.always_on]
-                hold += ['hw mode (dev %s)' % v.name
+                hold += ['hw mode (dev %s)' % v.shown
                          for v, k in d.devs if v.hw[k]]
             hold += ['child %s (requires %d)' % (c.name, self.req(d, c, memo))
                      for c in self.b.link_order(d.children) if c.on]
@@ -832,7 +1139,7 @@ class Model:
         ins = []
         if d.held and d.boot_level:
             ins.append((d.boot_raw, 'boot hold (level %d)'))
-        ins += [(self.vote(v, k), 'dev %s (vote %%d)' % v.name)
+        ins += [(self.vote(v, k), 'dev %s (vote %%d)' % v.shown)
                 for v, k in d.devs if v.active and self.vote(v, k)]
         ins += [(self.req(d, c, memo), 'child %s (requires %%d)' % c.name)
                 for c in self.b.link_order(d.children)
@@ -1027,6 +1334,7 @@ class Model:
             self.settle()
         except Rollback:
             self.roll_back(snap, counts)
+            self.whole = 'EIO'     # reported; awake either way
         self.count_pstates()
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
@@ -1146,7 +1454,9 @@ def gen_scenario(rnd, board, nops):
         memo = {}
         for d in doms:
             lines.append('expect %s %s' % (d.name, 'on' if d.on else 'off'))
-            lines.append('expect %s pstate %d' % (d.name, m.pstate(d, memo)))
+            if not blind(board):
+                lines.append('expect %s pstate %d' % (d.name,
+                                                      m.pstate(d, memo)))
             if not d.on and d.idle is not None:
                 lines.append('expect %s idle %s' % (d.name,
                                                     d.states[d.idle][0]))
@@ -1165,7 +1475,7 @@ def gen_scenario(rnd, board, nops):
     for d in doms:
         r = rnd.random()
         if r < 0.2:
-            lv = level_for(d)
+            lv = 0 if REAL else level_for(d)
             if m.check_level(d, lv):
                 lv = 0
             d.held = True
@@ -1208,7 +1518,7 @@ def gen_scenario(rnd, board, nops):
             prefix = ''
         first = False
         armed = None
-        if rnd.random() < 0.15:
+        if rnd.random() < (0.5 if FAILS else 0.15):
             # One failure armed for the next command only, then disarmed,
             # so the model knows which call it hits. With extras, now and
             # then for the next 2 or 3 calls, left armed across commands
@@ -1217,7 +1527,8 @@ def gen_scenario(rnd, board, nops):
             # the phases of a command, not the raises of unrelated
             # domains, so two unsafe failures could meet in any order).
             armed = (rnd.choice(doms).name,
-                     rnd.choice(['on', 'off', 'pstate', 'hwmode']))
+                     rnd.choice(['on', 'off', 'hwmode'] if blind(board) else
+                                ['on', 'off', 'pstate', 'hwmode']))
             if kept:
                 m.fails[kept] = 0
                 lines.append(prefix + 'fail %s %s 0' % kept)
@@ -1263,7 +1574,10 @@ def gen_scenario(rnd, board, nops):
         S.noise(lines)
         cmd, fn = pick(m, rnd, level_for)
         lines.append(prefix + cmd)
+        m.stuck[len(lines)] = set(d.name for d in doms if d.table and
+                                  d.cur > m.target(d, {}))
         err = m.run(fn)
+        m.wholes[len(lines)] = m.whole
         m.failures[len(lines)] = sorted(m.failed)
         if armed and two:
             m.failures[len(lines)] = (TWO, [armed, two], any(
@@ -1271,7 +1585,7 @@ def gen_scenario(rnd, board, nops):
         m.stays[len(lines)] = sorted(doms[i].name for i in m.stayed)
         lines.append('expect last-error %s' % err)
         expects()
-        if rnd.random() < 0.15:
+        if rnd.random() < 0.15 and not blind(board):
             # `explain` leaves last-error (DESIGN §7)
             d = rnd.choice(doms)
             lines.append('explain %s' % d.name)
@@ -1294,12 +1608,32 @@ def gen_scenario(rnd, board, nops):
     return lines, m
 
 
+LIFE = os.environ.get('DOMINO_MIX') == 'life'
+FAILS = os.environ.get('DOMINO_MIX') == 'fail'
+REAL = os.environ.get('DOMINO_REAL')
+
+
+def blind(board):
+    """A RealBoard with an OPP table somewhere whose levels some table
+    maps (read_levels): the model cannot know its pstates (RealBoard);
+    one without tables knows them all (0)."""
+    return REAL and any(d.table for d in board.doms) and \
+        not getattr(board, 'known', False)
+
+
 def pick(m, rnd, level_for):
     """A random command: (its text, a function doing it on the model that
     returns its errno name)."""
     doms, devs = m.b.doms, m.b.devs
     v = rnd.choice(devs)
     r = rnd.random()
+    if LIFE and r < 0.5:
+        # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
+        r = 0.67 + (1 - 0.67) * rnd.random()
+    while REAL and (0.89 <= r < 0.92 and not v.rate_ok or
+                    blind(m.b) and 0.42 <= r < 0.55):
+        r = rnd.random()           # `rate` on plain tables, `vote` where
+                                   # pstates are known (RealBoard)
     if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
             v.requirers and 0.42 <= r < 0.55:
         # no domain to vote on, or an owner's `vote` after its `rate`
@@ -1445,8 +1779,10 @@ def pick(m, rnd, level_for):
         def hw():
             if d.table:
                 return 'EOPNOTSUPP'
-            if v.hw[k] == on or m.call(d, 'hwmode'):
+            if v.hw[k] == on:
                 return 'OK'
+            if m.call(d, 'hwmode'):
+                return 'EIO'       # the mode does not change
             v.hw[k] = on
             if not on:
                 m.touch(d)
@@ -1477,11 +1813,11 @@ def check_json(doc, m):
         dict.fromkeys(o for e in u.dreq for o, _, _ in e))
     got = sorted((r['device'], r['table'], tuple(r['owners']))
                  for r in doc.get('requirements', []))
-    if got != want:
+    if got != want and not REAL:
         return 'requirements %r, model %r' % (got, want)
     if doc.get('system') != ('asleep' if m.asleep else 'awake'):
         return 'system %r' % doc.get('system')
-    awaiting = sorted(v.name for v in m.b.devs if not v.probed and
+    awaiting = sorted(v.shown for v in m.b.devs if not v.probed and
                       any(d.held for d in v.doms))
     if sorted(doc.get('awaiting', [])) != awaiting:
         return 'awaiting %r, model %r' % (doc.get('awaiting'), awaiting)
@@ -1513,12 +1849,14 @@ def check_json(doc, m):
             d.states[d.idle][0],
             'held': d.held,
             'boot_level': d.boot_level,
-            'awaiting': sorted(v.name for v, _ in d.devs
+            'awaiting': sorted(v.shown for v, _ in d.devs
                                if d.held and not v.probed),
             'hw': m.hwmode(d),
             'always_on': d.always_on,
             'active_wakeup': d.active_wakeup,
         }
+        if blind(m.b):
+            del want['pstate']
         got = {k: j.get(k) for k in want}
         got['awaiting'] = sorted(got['awaiting'] or [])
         if got != want:
@@ -1528,7 +1866,7 @@ def check_json(doc, m):
         for (v, k), jv in zip(d.devs, j['devices']):
             # an owner's vote: DESIGN §2's max of its own and its
             # effective OPP's (the simulator shows it so)
-            want = {'name': v.name, 'active': v.active, 'vote': m.vote(v, k),
+            want = {'name': v.shown, 'active': v.active, 'vote': m.vote(v, k),
                     'counts': v.active,
                     'probed': v.probed, 'wakeup': v.wakeup,
                     'always_on': v.always_on, 'hw': v.hw[k]}
@@ -1561,12 +1899,15 @@ def check_stats(doc, m):
                'idle_time': [x['time_ns'] for x in g['idle_states']],
                'pstates': {x['level']: x['time_ns'] for x in g['pstates']
                            if x['time_ns']}}
+        if blind(m.b):
+            del want['pstates'], got['pstates']
         if got != want:
             return '%s: stats %r, model %r' % (d.name, {
                 k: got[k] for k in want if got[k] != want[k]},
                 {k: want[k] for k in want if got[k] != want[k]})
         lvs = [x['level'] for x in g['pstates']]
-        if lvs != sorted(set(lvs)) or not set(s.ptime) <= set(lvs):
+        if lvs != sorted(set(lvs)) or not (blind(m.b) or
+                                                  set(s.ptime) <= set(lvs)):
             return '%s: pstate levels %r, model reached %r' % (
                 d.name, lvs, sorted(s.ptime))
         names = [x['name'] for x in g['idle_states']]
@@ -1580,7 +1921,8 @@ def check_stats(doc, m):
         rej = [x['rejected'] for x in g['idle_states']]
         if (extra != g['off_count'] - s.off_count or
                 not 0 <= extra <= s.slack or
-                (dp - s.odd) % 2 or not 0 <= dp <= 2 * s.slack or
+                (not blind(m.b) and ((dp - s.odd) % 2 or
+                               not 0 <= dp <= 2 * s.slack)) or
                 (d.states and sum(usage) != g['off_count']) or
                 any(a < b for a, b in zip(usage, s.usage)) or
                 any(a < b for a, b in zip(rej, s.rejected)) or
@@ -1683,12 +2025,18 @@ def check_order(doc, m):
                         ln, cause, k1, d1.name, k2, d2.name)
         # DESIGN §1 set_rate: "Going up: pstate votes, then supply
         # voltages, then clock. Going down: clock, then supplies, then
-        # pstate votes" (one device's clock: no requirements)
+        # pstate votes" (one device's clock: no requirements). A domain
+        # a failed lowering left above its aggregate is lowered with the
+        # first change of its aggregate ("the retry comes with the next
+        # change of that domain's own aggregate"), which may be a raise
+        # before the clock (DOMINO_MIX=fail seed 801376)
         clock = [i for i, e in enumerate(evs) if e['kind'] == 'rate']
         if verb == 'rate' and len(clock) == 1 and not m.b.devreq:
             for i, e in enumerate(evs):
                 if e['kind'] == 'pstate' and e['domain'] in by and \
-                        (e['new'] > e['old']) != (i < clock[0]):
+                        (e['new'] > e['old']) != (i < clock[0]) and \
+                        not (i < clock[0] and
+                             e['domain'] in m.stuck.get(ln, ())):
                     return 'line %d (%s): pstate %s of %s %s the clock' % (
                         ln, cause, 'raise' if e['new'] > e['old'] else
                         'lowering', e['domain'], 'after' if i > clock[0]
@@ -1822,6 +2170,30 @@ def check_failures(doc, m, bad):
         if not want and sorted(stays.get(ln, [])) != m.stays[ln]:
             return 'line %d: stay_on events on %r, model %r' % (
                 ln, stays.get(ln, []), m.stays[ln])
+    return None
+
+
+def check_errors(doc, m, bad):
+    """DESIGN §4: "A command whose operation fails (e.g. after `fail`) is
+    reported as an event with its errno name": a `command_error` event
+    (docs/json.md) on exactly the lines of commands that failed as a
+    whole (a rollback, -ERANGE, -ENODEV, -EACCES, -EOPNOTSUPP, a failed
+    `set_hwmode`, a `system-resume` whose restoration rolled back), with
+    that errno; none where a safe-direction failure let the command
+    succeed. Up to the first failed expect: the first difference, or
+    None."""
+    stop = bad[0]['line'] if bad else None
+    got = {}
+    for e in doc['events']:
+        if e['kind'] == 'command_error':
+            got.setdefault(e['line'], []).append(e['error'])
+    for ln in sorted(set(m.wholes) | set(got)):
+        if stop is not None and ln >= stop:
+            break
+        want = [m.wholes[ln]] if m.wholes.get(ln) else []
+        if got.get(ln, []) != want:
+            return 'line %d: command_error %r, model %r' % (
+                ln, got.get(ln, []), want)
     return None
 
 
@@ -2136,8 +2508,11 @@ def devreq(board, Y, check):
 def bad_input(domino, dtb, board, m, tmp, seed):
     """DESIGN §7: `boot-on` and `always-on DOMAIN` only at time 0 before
     any other command, a boot level checked like a vote when the scenario
-    is read; else bad input (exit 2, an error naming the line). One such
-    scenario a board: the first problem, or None."""
+    is read; DESIGN §4: an absolute time earlier than the previous line's,
+    unknown verbs, names, units, switches, errno names, wrong argument
+    counts, a `vote` without the domain name on a device of several
+    domains; else bad input (exit 2, an error naming the line). Two such
+    scenarios a board, one of each kind: the first problem, or None."""
     X = board.X
     d = X.choice(board.doms)
     v = X.choice(board.devs)
@@ -2149,16 +2524,119 @@ def bad_input(domino, dtb, board, m, tmp, seed):
              # twice on one domain (DESIGN is silent; which level would
              # hold?): bad input, EALREADY, where the second one is
              (['@0 boot-on %s' % d.name, 'boot-on %s' % d.name], 2)]
-    text, line = X.choice(cases)
-    scn = os.path.join(tmp, 'bad%d.scn' % seed)
+    # DESIGN §3/§4: a bad command anywhere is bad input: exit 2 and
+    # `FILE:LINE: error: MESSAGE` naming its line (a few good lines
+    # before and after it)
+    many = [u for u in board.devs if len(u.doms) > 1]
+    late = [(['@1ms qos %s 5' % v.name, '+1ms qos %s none' % v.name,
+              '@1500us qos %s 7' % v.name], 3),
+            (['@2ms resume %s' % v.name, '@1ms suspend %s' % v.name], 2),
+            (['frobnicate %s' % v.name], 1),
+            (['resume nosuchdev'], 1),
+            (['resume'], 1),
+            (['resume %s %s' % (v.name, v.name)], 1),
+            (['expect nosuchpd on'], 1),
+            (['fail %s sleep' % d.name], 1),
+            (['fail nosuchpd on'], 1),
+            (['expect last-error EWHAT'], 1),
+            (['@5min resume %s' % v.name], 1),
+            (['hwmode %s maybe' % v.name], 1),
+            (['wakeup-enable %s maybe' % v.name], 1),
+            (['explain nosuchpd'], 1),
+            (['active-wakeup nosuchpd'], 1),
+            (['rate %s 5parsecs' % v.name], 1),
+            (['qos %s -5' % v.name], 1),
+            (['wakeup %s soon' % v.name], 1),
+            (['probe nosuchdev'], 1)]
+    if v.doms:
+        late.append((['vote %s nosuchname 16' % v.name], 1))
+    if many:
+        # the name is required when DEV has several domains
+        late.append((['vote %s 16' % X.choice(many).name], 1))
+    text, line = X.choice(late)
+    pre = [X.choice(['', '# fine', '# UTF-8: 250 \u00b5s \u2014 ok',
+                     'qos %s none' % v.name])
+           for _ in range(X.randint(0, 2))]
+    return bad_run(domino, dtb, board, tmp, seed, [
+        (X.choice(cases)), (pre + text + ['suspend %s' % v.name],
+                            len(pre) + line)])
+
+
+def bad_run(domino, dtb, board, tmp, seed, cases):
+    """Each (lines, bad line): exit 2 and the error at that line."""
+    for text, line in cases:
+        scn = os.path.join(tmp, 'bad%d.scn' % seed)
+        with open(scn, 'w', encoding='utf-8') as f:
+            f.write('\n'.join(text) + '\n')
+        r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board),
+                           capture_output=True, text=True)
+        if r.returncode != 2 or \
+                '%s:%d: error: ' % (scn, line) not in r.stderr:
+            return 'bad input %r: exit %d, %s' % (text, r.returncode,
+                                                  r.stderr.strip()[:300])
+    return None
+
+
+WRONG = {'on': 'off', 'off': 'on', 'hw': 'sw', 'sw': 'hw',
+         'held': 'released', 'released': 'held'}
+
+
+def wrong_expects(domino, dtb, board, plain, lines, tmp, seed, doc):
+    """DESIGN §4: "A failed `expect` prints `FILE:LINE: expect failed:
+    WANT, got GOT` and `simulate` exits 1 after running the rest". Two
+    or three wrong expects (a domain's on/off, pstate, idle state (`got
+    on` while on), hw/sw, held/released, or `last-error`, each just
+    after a right one whose
+    value is GOT) put into the scenario that passed: exit 1, exactly
+    those lines on stderr, and the rest ran as before (the final state,
+    `stats` and every other event unchanged; an `expect` leaves
+    last-error). The first difference, or None."""
+    R = random.Random(seed * 104729 + 11)
+    by = {d.name: d for d in board.doms}
+    spots = [i for i, l in enumerate(plain) if l.startswith('expect ') and
+             ' rate ' not in l and (' idle ' not in l or len(
+                 by[l.split(' ')[1]].states) > 1)]
+    if not spots:
+        return None
+    out, want = list(lines), []
+    for i in sorted(R.sample(spots, min(len(spots), R.randint(2, 3))),
+                    reverse=True):
+        w = plain[i].split(' ')[1:]
+        if w[0] == 'last-error':
+            bad = ['last-error', 'OK' if w[1] != 'OK' else
+                   R.choice(['EIO', 'ERANGE', 'EACCES'])]
+        elif w[1] == 'pstate':
+            bad = [w[0], 'pstate', '%d' % (int(w[2]) + R.randint(1, 9))]
+        elif w[1] == 'idle':
+            bad = [w[0], 'idle', R.choice([x[0] for x in by[w[0]].states
+                                           if x[0] != w[2]])]
+        elif w[1] == 'on' and by[w[0]].states and R.random() < 0.5:
+            bad = [w[0], 'idle', R.choice(by[w[0]].states)[0]]
+        else:
+            bad = [w[0], WRONG[w[1]]]
+        out.insert(i + 1, 'expect ' + ' '.join(bad))
+        want.append((i + 1, ' '.join(bad), w[-1]))
+    scn = os.path.join(tmp, 'w%d.scn' % seed)
     with open(scn, 'w') as f:
-        f.write('\n'.join(text) + '\n')
-    r = subprocess.run([domino, 'simulate', dtb, scn] + hw_args(board),
-                       capture_output=True,
-                       text=True)
-    if r.returncode != 2 or '%s:%d: error: ' % (scn, line) not in r.stderr:
-        return 'bad input %r: exit %d, %s' % (text, r.returncode,
-                                              r.stderr.strip()[:300])
+        f.write('\n'.join(out) + '\n')
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'] +
+                       hw_args(board), capture_output=True, text=True)
+    # each insertion moves the ones after it down a line
+    told = sorted('%s:%d: expect failed: %s, got %s' % (
+        scn, i + 1 + sum(1 for j, _, _ in want if j < i), w, g)
+        for i, w, g in want)
+    said = sorted(l for l in r.stderr.splitlines() if 'expect failed' in l)
+    if r.returncode != 1 or said != told:
+        return 'wrong expects in %s: exit %d, said\n  %s\nthe model\n  %s' % (
+            scn, r.returncode, '\n  '.join(said), '\n  '.join(told))
+    now = json.loads(r.stdout)
+    same = [e for e in now['events'] if e['kind'] != 'expect_failed']
+    if len(same) != len(doc['events']) or now['domains'] != doc['domains'] \
+            or now['stats'] != doc['stats'] or any(
+                {k: x for k, x in a.items() if k != 'line'} !=
+                {k: x for k, x in b.items() if k != 'line'}
+                for a, b in zip(same, doc['events'])):
+        return 'wrong expects in %s: the run went otherwise' % scn
     return None
 
 
@@ -2215,6 +2693,14 @@ def run_one(domino, dtc, seed, nops, tmp):
             board.Y = Y            # two unsafe failures (gen_scenario)
         if Y.random() < 0.35:
             hw_and_dups(board, Y)
+        # DESIGN §2: "A link that would close a cycle is dropped with a
+        # warning (-ELOOP)": a domain its own parent, now and then
+        Z = random.Random(seed * 49979687 + 5)
+        plain = [d for d in board.doms if not d.cells and not any(
+            d in g[1] + g[3] for g in board.groups)]
+        if plain and Z.random() < 0.15:
+            d = Z.choice(plain)
+            d.loop = Z.randint(0, len(d.parents))
     text = board.dts()             # before the scenario changes the flags
     # `summary --explain D`: the board as loaded (DESIGN §7)
     first = board.X and board.X.choice(board.doms)
@@ -2227,6 +2713,7 @@ def run_one(domino, dtc, seed, nops, tmp):
         f.write(text + ('// run with --supported-hw %s\n' % board.hw
                         if board.hw else ''))
     devs = {v.name: v for v in board.devs}
+    plain = lines
     lines = [S.line(' '.join(S.dev(devs[w]) if w in devs else w
                              for w in l.split(' '))) for l in lines]
     with open(scn, 'w') as f:
@@ -2261,6 +2748,13 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('board %s scenario %s' % (dts, scn))
         return False
     doc = json.loads(r.stdout)
+    loops = ['%s: /%s: power-domains: warning: ' % (dtb, d.label)
+             for d in board.doms if d.loop is not None]
+    said = [w for w in doc.get('warnings', []) if 'cycle' in w]
+    if sorted(w[:len(x)] for w, x in zip(sorted(said), sorted(loops))) != \
+            sorted(loops) or len(said) != len(loops):
+        print('seed %d: cycle warnings %r, model %r' % (seed, said, loops))
+        return False
     # DESIGN §1: a required OPP that matches no domain "is ignored and
     # reported by `lint`" (a provider's own, here: extras)
     unmatched = {'/' + d.label: len(d.floor_refs) - len(d.floors)
@@ -2272,7 +2766,9 @@ def run_one(domino, dtc, seed, nops, tmp):
                  json.loads(lint.stdout or '{}').get('findings', [])
                  if f.get('check') == 'opp-required-unmatched' and
                  f['node'] in ['/' + d.label for d in board.doms]}
-        if lint.returncode or set(found) != set(unmatched) or any(
+        # (a cycle is an error to lint: exit 1)
+        if lint.returncode != (1 if loops else 0) or \
+                set(found) != set(unmatched) or any(
                 not found[n].startswith('%d of %d ' % (
                     k, len(board.doms[int(n[3:])].floor_refs)))
                 for n, k in unmatched.items()):
@@ -2281,6 +2777,50 @@ def run_one(domino, dtc, seed, nops, tmp):
             print('  board: %s' % dts)
             return False
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
+    if not check_explains(doc, model, bad, seed, scn, dts):
+        return False
+    # DOMINO_DEVREQ_LOOSE=1: on boards with device-to-device requirements,
+    # leave out the order of calls, the failure events and the counts of
+    # `stats` (the owners' moves are steps of their own, against DESIGN
+    # §1's one call a domain a command: docs/design-notes.md, open), so
+    # that long runs look past that for other disagreements
+    loose = board.devreq and os.environ.get('DOMINO_DEVREQ_LOOSE') == '1'
+    wrong = check_run(doc, model, bad, loose)
+    if wrong:
+        print('seed %d: JSON of the final state: %s' % (seed, wrong))
+        print('  board: %s scenario: %s' % (dts, scn))
+        return False
+    if not bad and r.returncode == 0:
+        with open(trace) as f:
+            wrong = check_trace(json.load(f), doc, model) or \
+                check_svg(svg, doc, model)
+        wrong = wrong or (board.X and wrong_expects(
+            domino, dtb, board, plain, lines, tmp, seed, doc))
+        if wrong:
+            print('seed %d: %s' % (seed, wrong))
+            print('  board: %s scenario: %s' % (dts, scn))
+            return False
+        return True
+    return tell_bad(seed, bad, scn, lines, dts)
+
+
+def check_run(doc, m, bad, loose=False):
+    """The `--json` document of a run against the model: its format,
+    the final state, the command errors, then (unless @loose) the order
+    of the calls and the failure events, and the stats where no expect
+    failed. The first difference, or None."""
+    wrong = check_format(doc, m) or check_json(doc, m) or \
+        check_errors(doc, m, bad) or \
+        (not loose and (check_order(doc, m) or check_failures(doc, m, bad)))
+    if not wrong and not bad and not loose:
+        m.advance(doc['end_ns'] - m.now)
+        wrong = check_stats(doc, m)
+    return wrong
+
+
+def check_explains(doc, model, bad, seed, scn, board):
+    """Each `explain` word for word with the model's, up to the first
+    failed expect; False (and said why) at the first difference."""
     said = {}
     for e in doc['events']:
         if e['kind'] == 'explain':
@@ -2292,33 +2832,13 @@ def run_one(domino, dtc, seed, nops, tmp):
             print('seed %d: %s:%d: explain says\n  %s\nthe model\n  %s' % (
                 seed, scn, ln, '\n  '.join(said.get(ln, [])),
                 '\n  '.join(want)))
-            print('  board: %s' % dts)
+            print('  board: %s' % board)
             return False
-    # DOMINO_DEVREQ_LOOSE=1: on boards with device-to-device requirements,
-    # leave out the order of calls, the failure events and the counts of
-    # `stats` (the owners' moves are steps of their own, against DESIGN
-    # §1's one call a domain a command: docs/design-notes.md, open), so
-    # that long runs look past that for other disagreements
-    loose = board.devreq and os.environ.get('DOMINO_DEVREQ_LOOSE') == '1'
-    wrong = check_format(doc, model) or check_json(doc, model) or \
-        (not loose and (check_order(doc, model) or
-                        check_failures(doc, model, bad)))
-    if not wrong and not bad and not loose:
-        model.advance(doc['end_ns'] - model.now)
-        wrong = check_stats(doc, model)
-    if wrong:
-        print('seed %d: JSON of the final state: %s' % (seed, wrong))
-        print('  board: %s scenario: %s' % (dts, scn))
-        return False
-    if not bad and r.returncode == 0:
-        with open(trace) as f:
-            wrong = check_trace(json.load(f), doc, model) or \
-                check_svg(svg, doc, model)
-        if wrong:
-            print('seed %d: %s' % (seed, wrong))
-            print('  board: %s scenario: %s' % (dts, scn))
-            return False
-        return True
+    return True
+
+
+def tell_bad(seed, bad, scn, lines, board):
+    """Print the first failed expect and the commands before it."""
     first = bad[0] if bad else None
     print('seed %d: %d expects failed; first at %s:%s: %s' % (
         seed, len(bad), scn, first and first['line'],
@@ -2330,8 +2850,59 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('  commands up to there:')
         for i, l in cmds[-12:]:
             print('   %4d  %s' % (i, l))
-    print('  board: %s' % dts)
+    print('  board: %s' % board)
     return False
+
+
+def real_boards():
+    """The blobs DOMINO_REAL names (a .dtb, or a directory of them)."""
+    if not os.path.isdir(REAL):
+        return [REAL] if os.path.exists(REAL) else []
+    return sorted(os.path.join(REAL, f) for f in os.listdir(REAL)
+                  if f.endswith('.dtb'))
+
+
+def run_real(domino, dtc, seed, nops, tmp):
+    """DOMINO_REAL=BOARD.dtb or a directory of them: one board of them
+    a seed (RealBoard), a random scenario without pstates, checked as
+    run_one checks a generated board's (expects, `command_error`
+    events, the JSON's state and flags, stats but pstates, the order of
+    the calls, failure and stay_on events)."""
+    dtbs = real_boards()
+    dtb = dtbs[seed % len(dtbs)]
+    r = subprocess.run([domino, 'summary', dtb, '--json'],
+                       capture_output=True, text=True)
+    summary = json.loads(r.stdout)
+    board = RealBoard(summary)
+    if any('opp-supported-hw' in w for w in summary.get('warnings', [])):
+        # DESIGN §2: "Tegra30 needs this": one version value a seed
+        board.hw = str(random.Random(seed * 3 + 1).choice([1, 2, 4, 8]))
+    board.read_levels(dtc, dtb, {j['name']: j['provider']
+                                 for j in summary['domains']})
+    board.surface = Surface(seed)
+    lines, model = gen_scenario(random.Random(seed), board, nops)
+    lines = [board.surface.line(l) for l in lines]
+    scn = os.path.join(tmp, 's%d.scn' % seed)
+    with open(scn, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    r = subprocess.run([domino, 'simulate', dtb, scn, '--json'] +
+                       hw_args(board), capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        print('seed %d: simulate %s %s exit %d\n%s' % (
+            seed, dtb, scn, r.returncode, r.stderr[:2000]))
+        return False
+    doc = json.loads(r.stdout)
+    bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
+    if not check_explains(doc, model, bad, seed, scn, dtb):
+        return False
+    wrong = check_run(doc, model, bad)
+    if wrong:
+        print('seed %d: JSON of the final state: %s' % (seed, wrong))
+        print('  board: %s scenario: %s' % (dtb, scn))
+        return False
+    if not bad and r.returncode == 0:
+        return True
+    return tell_bad(seed, bad, scn, lines, dtb)
 
 
 def main():
@@ -2343,12 +2914,16 @@ def main():
     if os.environ.get('DOMINO_RANDOM') == '1':
         seed = int(time.time() * 1000) % 1000000007
         print('DOMINO_SEED=%d' % seed)
+    if REAL and not real_boards():
+        print('skipped: no board in DOMINO_REAL=%s' % REAL)
+        return 77
     runs = int(os.environ.get('DOMINO_RUNS', '200'))
     nops = int(os.environ.get('DOMINO_OPS', '60'))
     tmp = tempfile.mkdtemp(prefix='domino-model-')
     ok = 0
     for s in range(seed, seed + runs):
-        ok += run_one(domino, dtc, s, nops, tmp)
+        ok += run_real(domino, dtc, s, nops, tmp) if REAL else \
+            run_one(domino, dtc, s, nops, tmp)
     print('%d/%d scenarios agree with the model' % (ok, runs))
     if ok == runs and not os.environ.get('KEEP'):
         shutil.rmtree(tmp)
