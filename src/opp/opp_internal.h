@@ -177,10 +177,12 @@ struct dmn_opp_dev {
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
 	uint32_t own_id;
-	/* An owner's own latest direct votes (dmn_opp_device_vote), per
-	 * attachment, 0 = none or superseded by its own rate: its vote is the
-	 * higher of this and its effective entry's (DESIGN §2). */
-	uint32_t *own_vote;
+	/* An owner's own latest word per attachment: DMN__OWN_DIRECT | level
+	 * where its latest was a direct vote (dmn_opp_device_vote), 0 where it
+	 * was its own rate (own_id's entry counts there). Its vote is the
+	 * higher of that and its effective entry's (DESIGN §1: the latest of
+	 * vote and rate wins; §2). */
+	uint64_t *own_vote;
 	unsigned cap_own_vote;
 	bool req_active; /* counted as active while its resume is checked */
 	const struct dmn_opp_entry *req_extra; /* counted too, while raising */
@@ -192,6 +194,8 @@ struct dmn_opp_dev {
 	bool follow;
 	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
+
+#define DMN__OWN_DIRECT ((uint64_t)1 << 32)
 
 struct dmn_opp_domain {
 	struct dmn_ctx *ctx;

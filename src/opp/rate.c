@@ -223,12 +223,13 @@ static int reserve_move(struct dmn_ctx *ctx, struct dmn_device *pdev, unsigned n
 
 /* The per-attachment arrays of one move, in one block: the new votes
  * (@new_v where @new_d; rounded in place before anything changes), the
- * votes now (@cur), the raised ones of step 1 (@up, first the scratch of
- * the old entry's votes), the attachments vote_txn takes first, and which
+ * votes now (@cur, first the scratch of the own rate's entry's votes, on
+ * @own_d), the raised ones of step 1 (@up, first the scratch of the old
+ * entry's votes), the attachments vote_txn takes first, and which
  * attachments the move touches. */
 struct move_plan {
 	uint32_t *new_v, *cur, *up, *order;
-	bool *new_d, *touch;
+	bool *new_d, *touch, *own_d;
 	unsigned m; /* how many of @order move_planned filled */
 };
 
@@ -272,7 +273,7 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 
 static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 {
-	char *block = dmn__alloc(ctx, n * (4 * sizeof(uint32_t) + 2) + 1);
+	char *block = dmn__alloc(ctx, n * (4 * sizeof(uint32_t) + 3) + 1);
 	if (!block)
 		return 0;
 	p->new_v = (uint32_t *)(void *)block;
@@ -281,7 +282,8 @@ static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 	p->order = p->up + n;
 	p->new_d = (bool *)(p->order + n);
 	p->touch = p->new_d + n;
-	memset(p->new_d, 0, 2 * n);
+	p->own_d = p->touch + n;
+	memset(p->new_d, 0, 3 * n);
 	return block;
 }
 
@@ -303,19 +305,26 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
 	int err = 0;
-	/* The new votes (new_d and touch start all false): the target's,
-	 * raised by the entry of its own rate and by an owner's own direct
-	 * votes, whatever its entry; what the old entry drives is touched. */
+	/* The new votes (new_d, touch and own_d start all false): the
+	 * target's, raised on each attachment by an owner's own latest word
+	 * there, whatever its entry: a direct vote, or else the entry of its
+	 * own rate (p->cur its scratch); what the old entry drives is
+	 * touched. */
 	const struct dmn_opp_entry *raise[3] = {was_vote, target ? own : 0, target};
+	uint32_t *lv[3] = {p->up, p->cur, p->new_v};
+	bool *dr[3] = {p->touch, p->own_d, p->new_d};
 	const struct dmn_opp_entry *last = 0;
 	for (unsigned k = 0; k < 3 && err >= 0; k++)
 		if (raise[k])
 			err = dmn__opp_entry_raise(ctx, last = raise[k], pdev,
-						   k ? p->new_v : p->up,
-						   k ? p->new_d : p->touch, n);
-	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++)
-		if (od->own_vote[i])
-			opp_raise_vote(p->new_v, p->new_d, i, od->own_vote[i]);
+						   lv[k], dr[k], n);
+	for (unsigned i = 0; err >= 0 && i < n; i++) {
+		uint64_t w = i < od->cap_own_vote ? od->own_vote[i] : 0;
+		if (w & DMN__OWN_DIRECT)
+			opp_raise_vote(p->new_v, p->new_d, i, (uint32_t)w);
+		else if (p->own_d[i])
+			opp_raise_vote(p->new_v, p->new_d, i, p->cur[i]);
+	}
 	if (err < 0)
 		return err;
 	err = 0;

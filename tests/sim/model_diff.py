@@ -58,8 +58,7 @@ Not exercised (DESIGN rules the generator never writes or the model does
 not check): an undo lowering that fails (a scenario cannot reach it: a
 `fail DOMAIN pstate` hits that command's raise of the domain first, and
 a command makes one pstate call a domain; tests/inject covers it in the
-library); an owner's own `vote` (the generator sends an owner a `rate`
-instead: docs/design-notes.md, open); a requirement that makes an owner's
+library); a requirement that makes an owner's
 vote fail (owners are devices whose entries their domains accept);
 supplies as calls (`simulate` gives devices no regulators; `fail` names
 no supply or clock) and `clocks`; `opp-supported-hw` lengths that
@@ -1300,11 +1299,9 @@ def pick(m, rnd, level_for):
     doms, devs = m.b.doms, m.b.devs
     v = rnd.choice(devs)
     r = rnd.random()
-    if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
-            v.requirers and 0.42 <= r < 0.55:
-        # no domain to vote on, or an owner's `vote` after its `rate`
-        # (docs/design-notes.md, open: the library counts the rate's
-        # entry too, DESIGN §1 lets the latest word win): a `rate`
+    if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95):
+        # no domain to vote on: a `rate` (an owner's `vote` is its own
+        # latest word like its `rate`: DESIGN §1, the latest wins)
         r = 0.9
     if r < 0.22:
         return 'resume %s' % v.name, lambda: (
