@@ -233,39 +233,58 @@ struct move_plan {
 	unsigned m; /* how many of @order move_planned filled */
 };
 
-/* Set the attachments @p touches to @levels (already rounded) as one core
- * transaction, as dmn_vote_many does: first the @p->m of @p->order
- * (move_planned), then the others in attachment order. The core raises in
- * the order domains were touched and lowers in the reverse. */
-static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
-		    const struct move_plan *p, const uint32_t *levels,
-		    unsigned n)
+/* Set the attachments @p touches to @levels (already rounded) as inputs
+ * of the open core transaction, as dmn_vote_many does: first the @p->m of
+ * @p->order (plan_votes), then the others in attachment order. The core
+ * raises in the order domains were touched and lowers in the reverse.
+ * *@began says whether it is open (begun here at the first change). 0, or
+ * the error (the caller aborts). */
+static int vote_inputs(struct dmn_ctx *ctx, struct dmn_device *pdev,
+		       const struct move_plan *p, const uint32_t *levels,
+		       unsigned n, bool *began)
 {
 	unsigned m = p->m;
-	/* The operation's first error so far: dmn__txn_begin clears it. */
-	int first = ctx->op_error;
-	bool began = false; /* no transaction when no vote changes */
 	for (unsigned k = 0; k < m + n; k++) {
 		/* one taken first has its level: skipped below */
 		unsigned i = k < m ? p->order[k] : k - m;
 		struct dmn_attachment *a = dev_att(pdev, i);
 		if (!p->touch[i] || a->vote == levels[i])
 			continue;
-		if (!began)
+		if (!*began)
 			dmn__txn_begin(ctx);
-		began = true;
+		*began = true;
 		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
-		if (err) {
-			dmn__txn_abort(ctx);
-			ctx->op_error = first;
+		if (err)
 			return err;
-		}
 		if (a->counted)
 			dmn__txn_touch(ctx, a->dom);
 	}
+	return 0;
+}
+
+/* vote_inputs as one core transaction of its own. */
+static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
+		    const struct move_plan *p, const uint32_t *levels,
+		    unsigned n)
+{
+	/* The operation's first error so far: dmn__txn_begin clears it. */
+	int first = ctx->op_error;
+	/* no transaction when no vote changes, unless devreq.c's hook
+	 * moves owners with it */
+	bool began = false;
+	int err = vote_inputs(ctx, pdev, p, levels, n, &began);
+	if (!err && !began && ctx->txn_hook) {
+		dmn__txn_begin(ctx);
+		began = true;
+	}
+	if (err) {
+		dmn__txn_abort(ctx);
+		ctx->op_error = first;
+		return err;
+	}
 	if (!began)
 		return 0;
-	int err = dmn__txn_commit(ctx);
+	err = dmn__txn_commit(ctx);
 	if (first)
 		ctx->op_error = first;
 	return err;
@@ -287,22 +306,21 @@ static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 	return block;
 }
 
-/* dmn__opp_move_locked with the plan's arrays in @p. */
-static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-			const struct dmn_opp_entry *target, uint64_t hz,
-			struct move_plan *p)
+/* The votes of @od's move to @target into @p (rounded, validated: 0,
+ * -ENODEV, -ERANGE or -ENOMEM); *@same: the move changes no vote. */
+static int plan_votes(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		      const struct dmn_opp_entry *target, struct move_plan *p,
+		      bool *same)
 {
 	struct dmn_device *pdev = od->pdev;
 	const struct dmn_opp_table *t = od->table;
 	const struct dmn_opp_entry *was_vote = dmn__opp_entry_by_id(t, od->vote_id);
-	const struct dmn_opp_entry *was_run = dmn__opp_entry_by_id(t, od->run_id);
 	/* A device-to-device requirement may hold the device above the entry
 	 * of its own rate: it then votes the higher of both per attachment
 	 * (DESIGN §2). */
 	const struct dmn_opp_entry *own = dmn__opp_entry_by_id(t, od->own_id);
 	if (own == target)
 		own = 0;
-	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
 	int err = 0;
 	/* The new votes (new_d, touch and own_d start all false): the
@@ -355,8 +373,23 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		p->up[i] = want > a->vote ? want : a->vote;
 		/* A dmn_vote() since the OPP was set changed its vote: the
 		 * latest call wins, so the OPP's vote is written again. */
-		same = same && want == a->vote;
+		*same = *same && want == a->vote;
 	}
+	return err;
+}
+
+/* dmn__opp_move_locked with the plan's arrays in @p. */
+static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			const struct dmn_opp_entry *target, uint64_t hz,
+			struct move_plan *p)
+{
+	struct dmn_device *pdev = od->pdev;
+	const struct dmn_opp_table *t = od->table;
+	const struct dmn_opp_entry *was_run = dmn__opp_entry_by_id(t, od->run_id);
+	unsigned n = pdev->n_atts;
+	bool same = dmn__opp_entry_by_id(t, od->vote_id) == target &&
+		    (od->follow || target == was_run);
+	int err = plan_votes(ctx, od, target, p, &same);
 	if (!err && same) {
 		od->requested_hz = hz; /* the same OPP: nothing is called */
 		return 0;
@@ -404,6 +437,24 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 			     0, 0);
 	}
 	return 0;
+}
+
+int dmn__opp_move_inputs(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			 const struct dmn_opp_entry *target)
+{
+	struct move_plan p;
+	unsigned n = od->pdev->n_atts;
+	void *block = plan_alloc(ctx, &p, n);
+	if (!block)
+		return -ENOMEM;
+	bool same = false, began = true;
+	int err = plan_votes(ctx, od, target, &p, &same);
+	if (!err)
+		err = dmn__opp_dev_reserve(ctx, od, od->table->max_supplies);
+	if (!err)
+		err = vote_inputs(ctx, od->pdev, &p, p.new_v, n, &began);
+	dmn__free(ctx, block);
+	return err;
 }
 
 int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,

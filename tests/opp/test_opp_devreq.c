@@ -169,6 +169,48 @@ static void chains(void **state)
 	world_fini(&r.w);
 }
 
+/* set_performance_state calls on @d logged since the last clear. */
+static unsigned pstate_calls(struct rig *r, dmn_domain_t d)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < r->w.sp.n_log; i++)
+		n += r->w.sp.log[i].op == DMN_SIM_PROVIDERS_PSTATE &&
+		     r->w.sp.log[i].object == d;
+	return n;
+}
+
+/* DESIGN §1: one pstate call a domain a command. The owner's votes join
+ * the requirer's transaction: cpu0 on the cci's rail voting 64 and
+ * requiring cci 30 (which votes 32) takes the rail 0 -> 64 in one call
+ * when it resumes and back in one when it suspends (in steps of their
+ * own the owner's move made 0 -> 32 -> 64 and 64 -> 32 -> 0). */
+static void one_call_per_domain(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	dmn_attach_t a;
+	OK(dmn_attach(ctx, r.cpu0, r.rail, &a));
+	OK(dmn_opp_device_get(ctx, r.cci));
+	OK(dmn_vote(ctx, a, 64));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* suspended: counts not */
+	assert_int_equal(att_vote(&r.w, r.cci_att), 0);
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	assert_int_equal(dom_pstate(&r.w, r.rail), 64);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_int_equal(pstate_calls(&r, r.rail), 1);
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_device_put(ctx, r.cpu0));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 0);
+	assert_int_equal(pstate_calls(&r, r.rail), 1);
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
+	OK(dmn_opp_device_put(ctx, r.cci));
+	world_fini(&r.w);
+}
+
 /* An owner's vote on its domain is the higher of its own latest vote or
  * rate and its effective OPP's vote (DESIGN §2). */
 static void owner_votes(void **state)
@@ -437,6 +479,7 @@ int main(void)
 	    cmocka_unit_test(max_aggregation),
 	    cmocka_unit_test(chains),
 	    cmocka_unit_test(owner_votes),
+	    cmocka_unit_test(one_call_per_domain),
 	    cmocka_unit_test(one_lock_per_call),
 	    cmocka_unit_test(owner_failure_rolls_back),
 	    cmocka_unit_test(vote_out_of_range),
