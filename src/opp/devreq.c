@@ -10,10 +10,10 @@
  *
  * Tables reference each other without cycles (dmn_opp_add refuses one), so the
  * tables a change reaches are ordered requirers first and each owner is
- * settled once per step. A requirer's change moves its owners in its own
- * core transaction (below), so each domain still gets one pstate call;
- * what a table whose higher entry asks less below leaves settles after
- * it, in steps of its own (settle_down).
+ * settled once per transaction. A requirer's change moves its owners in
+ * its own core transaction (below), so each domain still gets one pstate
+ * call; an owner whose new entry asks less of the table below than its
+ * old one did lets what it required down in that same transaction.
  */
 #include "opp_internal.h"
 
@@ -304,13 +304,6 @@ int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 					       ctx, b, b->undo_was, b->requested_hz));
 		}
 	oc->txn_moving = 0;
-	struct dmn_device *v;
-	struct dmn_opp_dev *od;
-	if (!err && t)
-		settle_down(ctx, owners(ctx, t, false));
-	else if (!err)
-		FOR_OPP_DEVICES(ctx, v, od)
-			settle_down(ctx, owners(ctx, od->table, false));
 	if (first)
 		ctx->op_error = first;
 	return err;
@@ -328,35 +321,71 @@ static int rate_op(struct dmn_ctx *ctx, void *arg)
 	return dmn__opp_move_locked(ctx, r->od, r->to, r->hz);
 }
 
+/* Its own rate is now @od's latest own word on the attachments its old
+ * or new own entry (@target) drives (DESIGN §1: the latest of vote and
+ * rate wins there; a direct vote elsewhere stays): their words cleared,
+ * the old ones kept in *@saved (NULL: none, nothing cleared) for a
+ * failure to put back. 0 or -ENOMEM (nothing changed). */
+static int rate_words(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		      const struct dmn_opp_entry *target, uint64_t **saved)
+{
+	unsigned n = od->pdev->n_atts < od->cap_own_vote ? od->pdev->n_atts
+							 : od->cap_own_vote;
+	*saved = 0;
+	if (!n)
+		return 0;
+	uint64_t *old = dmn__alloc(ctx, n * (sizeof(uint64_t) +
+					       sizeof(uint32_t) + 1));
+	if (!old)
+		return -ENOMEM;
+	uint32_t *lv = (uint32_t *)(void *)(old + n);
+	bool *drv = (bool *)(lv + n);
+	const struct dmn_opp_entry *e[2] = {
+	    dmn__opp_entry_by_id(od->table, od->own_id), target};
+	int err = 0;
+	for (unsigned i = 0; i < n; i++) {
+		old[i] = od->own_vote[i];
+		drv[i] = false;
+	}
+	for (unsigned k = 0; k < 2 && err >= 0; k++)
+		if (e[k])
+			err = dmn__opp_entry_raise(ctx, e[k], od->pdev, lv, drv, n);
+	if (err < 0) {
+		dmn__free(ctx, old);
+		return err;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (drv[i])
+			od->own_vote[i] = 0;
+	*saved = old;
+	return 0;
+}
+
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz)
 {
 	uint32_t old_own = od->own_id;
-	uint64_t *words = od->own_vote;
-	unsigned n_words = od->cap_own_vote;
-	/* its own rate is now its latest own word on every attachment */
-	od->own_vote = 0;
-	od->cap_own_vote = 0;
+	uint64_t *saved;
+	int err = rate_words(ctx, od, target, &saved);
+	if (err)
+		return err;
 	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
 	struct rate_arg r = {od, effective(od), hz};
 	od->req_extra = r.to; /* counted with the old entry: a raise */
-	int err = dmn__opp_with_owners(ctx, od->table, false, rate_op, &r);
+	err = dmn__opp_with_owners(ctx, od->table, false, rate_op, &r);
 	od->req_extra = 0;
 	if (err) {
 		od->own_id = old_own;
-		od->own_vote = words;
-		od->cap_own_vote = n_words;
+		for (unsigned i = 0; saved && i < od->pdev->n_atts &&
+				     i < od->cap_own_vote; i++)
+			od->own_vote[i] = saved[i];
 		/* owners a raise left up go back */
 		settle_down(ctx, owners(ctx, od->table, false));
-		return err;
-	}
-	for (unsigned i = 0; i < n_words; i++)
-		words[i] = 0;
-	od->own_vote = words;
-	od->cap_own_vote = n_words;
-	if (target && target->n_hz) /* its own clock: see move_back */
+	} else if (target && target->n_hz) { /* its own clock: see move_back */
 		od->undo_clock_hz = oe_hz(target)[0];
-	return 0;
+	}
+	dmn__free(ctx, saved);
+	return err;
 }
 
 /* ---- resume and suspend ------------------------------------------------ */

@@ -393,8 +393,8 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 
 /* @op(@ctx, @arg) (a core call, or a move of a device of @t) with the
  * owners a change of a device of @t reaches (@all: of any device; neither:
- * none) moved in its core transactions (ctx->txn_hook), then what is left
- * settles; failures are safe, noted. Returns @op's result. */
+ * none) moved in its core transactions (ctx->txn_hook); their safe
+ * failures are noted. Returns @op's result. */
 int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 			 bool all, int (*op)(struct dmn_ctx *, void *),
 			 void *arg);
