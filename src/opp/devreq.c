@@ -195,6 +195,7 @@ static int owners_in(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 	for (b = moving; b; b = b->txn_next) {
 		b->txn_in = false;
 		b->vote_id = b->undo_was ? b->undo_was->id : DMN_OPP_ID_NONE;
+		b->busy = true; /* the follow listener keeps off, as in a move */
 	}
 	int err = 0;
 	for (b = moving; b && !err; b = b->txn_next)
@@ -269,6 +270,7 @@ static int owners_hw(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 		if (!goes_up(b) && owner_hw(ctx, b, b->txn_to, 1))
 			b->txn_stay = true;
 	for (b = oc->txn_moving; b; b = b->txn_next) {
+		b->busy = false; /* it may follow its domains down from here */
 		if (b->txn_stay)
 			continue;
 		const struct dmn_opp_entry *run = run_of(ctx, b, b->txn_to);
@@ -297,6 +299,8 @@ int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 	int err = op(ctx, arg);
 	ctx->txn_hook = 0;
 	int first = ctx->op_error;
+	for (struct dmn_opp_dev *b = oc->txn_moving; b; b = b->txn_next)
+		b->busy = false;
 	for (struct dmn_opp_dev *b = oc->txn_moving; b; b = b->txn_next)
 		if (b->txn_stay) {
 			b->txn_stay = false;
