@@ -169,6 +169,36 @@ static void chains(void **state)
 	world_fini(&r.w);
 }
 
+/* DESIGN §1: `vote` and `rate` write the same per-attachment vote, the
+ * latest wins, and a rate writes only where its entries vote: the cci's
+ * vote on the rail outlives a rate to no OPP from none (which writes
+ * nothing) and still counts when a requirement moves the cci and when
+ * it lets go (model_diff.py DOMINO_OPS=300 seed 230521); a rate that
+ * votes there, the later word, wins. */
+static void rate_writes_where_it_votes(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	OK(dmn_opp_device_get(ctx, r.cci));
+	OK(dmn_opp_device_vote(ctx, r.cci, 0, 64));
+	OK(dmn_opp_set_rate(ctx, r.cci, 0));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* cci to 30: votes 32 */
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	OK(dmn_opp_device_put(ctx, r.cpu0)); /* cci to no OPP */
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	assert_int_equal(dom_pstate(&r.w, r.rail), 64);
+	OK(dmn_opp_set_rate(ctx, r.cci, 20)); /* its rate votes 32 there */
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	OK(dmn_opp_device_put(ctx, r.cci));
+	world_fini(&r.w);
+}
+
 /* set_performance_state calls on @d logged since the last clear. */
 static unsigned pstate_calls(struct rig *r, dmn_domain_t d)
 {
@@ -480,6 +510,7 @@ int main(void)
 	    cmocka_unit_test(chains),
 	    cmocka_unit_test(owner_votes),
 	    cmocka_unit_test(one_call_per_domain),
+	    cmocka_unit_test(rate_writes_where_it_votes),
 	    cmocka_unit_test(one_lock_per_call),
 	    cmocka_unit_test(owner_failure_rolls_back),
 	    cmocka_unit_test(vote_out_of_range),
