@@ -174,6 +174,21 @@ static bool reach_from(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 	return moved;
 }
 
+/* The owners of the last transaction: no longer busy, those whose clock
+ * could not go down kept in oc->txn_stays (dmn__opp_with_owners). */
+static void done_with(struct dmn_opp_ctx *oc)
+{
+	for (struct dmn_opp_dev *b = oc->txn_moving; b; b = b->txn_next) {
+		b->busy = false;
+		if (b->txn_stay) {
+			b->txn_stay = false;
+			b->stay_next = oc->txn_stays;
+			oc->txn_stays = b;
+		}
+	}
+	oc->txn_moving = 0;
+}
+
 /* The first: the new entries of every owner the change reaches (of one
  * table's devices, or with none of every device: system sleep), until
  * none moves (several tables may reach one owner), listed in
@@ -183,6 +198,7 @@ static int owners_in(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
 	struct dmn_opp_dev *b, *moving = 0;
 	struct dmn_device *v;
 	bool again = true;
+	done_with(oc); /* an earlier transaction of the same change */
 	while (again) {
 		again = false;
 		if (oc->txn_t)
@@ -294,20 +310,16 @@ int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 	if (!oc || (!t && !all))
 		return op(ctx, arg);
 	oc->txn_t = t;
-	oc->txn_moving = 0;
+	oc->txn_moving = oc->txn_stays = 0;
 	ctx->txn_hook = txn_hook;
 	int err = op(ctx, arg);
 	ctx->txn_hook = 0;
 	int first = ctx->op_error;
-	for (struct dmn_opp_dev *b = oc->txn_moving; b; b = b->txn_next)
-		b->busy = false;
-	for (struct dmn_opp_dev *b = oc->txn_moving; b; b = b->txn_next)
-		if (b->txn_stay) {
-			b->txn_stay = false;
-			dmn__opp_note(ctx, dmn__opp_move_locked(
-					       ctx, b, b->undo_was, b->requested_hz));
-		}
-	oc->txn_moving = 0;
+	done_with(oc);
+	for (struct dmn_opp_dev *b = oc->txn_stays; b; b = b->stay_next)
+		dmn__opp_note(ctx, dmn__opp_move_locked(ctx, b, b->undo_was,
+							b->requested_hz));
+	oc->txn_stays = 0;
 	if (first)
 		ctx->op_error = first;
 	return err;

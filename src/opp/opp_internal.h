@@ -190,7 +190,7 @@ struct dmn_opp_dev {
 	 * (devreq.c txn_hook): the next of dmn_opp_ctx->txn_moving, where
 	 * to and from (undo_was), whether its clock or supplies failed to go
 	 * down, and whether owners_in listed it. */
-	struct dmn_opp_dev *txn_next;
+	struct dmn_opp_dev *txn_next, *stay_next;
 	const struct dmn_opp_entry *txn_to;
 	const struct dmn_opp_entry *undo_was;
 	uint64_t undo_clock_hz; /* its own clock before it had an entry */
@@ -251,6 +251,7 @@ struct dmn_opp_ctx {
 	 * the running core transaction makes, the owners it moves. */
 	struct dmn_opp_table *txn_t;
 	struct dmn_opp_dev *txn_moving;
+	struct dmn_opp_dev *txn_stays; /* their clocks could not go down */
 };
 
 

@@ -278,6 +278,38 @@ static void owner_votes(void **state)
 	world_fini(&r.w);
 }
 
+/* An owner's clock failing on the way down is safe (DESIGN §1): the
+ * requirer's suspend stands, the owner stays at its entry with its votes
+ * (its clock above what lower votes would give it, never), the failure
+ * is reported; the next change lowers it. */
+static void owner_lowering_failure_is_safe(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	OK(dmn_opp_device_get(ctx, r.cci));
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[2]);
+	OK(dmn_sim_providers_fail(&r.w.sp, DMN_SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
+	OK(dmn_opp_device_put(ctx, r.cpu0));
+	assert_int_equal(dmn_last_error(ctx), -EIO);
+	struct dmn_device_info di;
+	OK(dmn_device_info(ctx, r.cpu0, &di));
+	assert_int_equal(di.usage, 0);
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[2]);
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	assert_int_equal(dom_pstate(&r.w, r.rail), 32);
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_device_put(ctx, r.cpu0));
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 0);
+	OK(dmn_opp_device_put(ctx, r.cci));
+	world_fini(&r.w);
+}
+
 /* A requirement the owner cannot take fails the requirer's command,
  * which changes nothing: a vote above the rail's top (-ERANGE), a clock
  * that refuses (-EIO), on set_rate and on resume. */
@@ -513,6 +545,7 @@ int main(void)
 	    cmocka_unit_test(rate_writes_where_it_votes),
 	    cmocka_unit_test(one_lock_per_call),
 	    cmocka_unit_test(owner_failure_rolls_back),
+	    cmocka_unit_test(owner_lowering_failure_is_safe),
 	    cmocka_unit_test(vote_out_of_range),
 	    cmocka_unit_test(cycle_refused),
 	    cmocka_unit_test(long_chain),
