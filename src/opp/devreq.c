@@ -137,8 +137,9 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
  * votes then supplies and clock; down, clock and supplies then votes, as
  * dmn_opp_set_rate moves one device. A failure going up rolls back the
  * whole transaction, the owners' clocks and supplies too; one going down
- * is safe: that owner stays where it was (dmn__opp_with_owners puts its
- * votes back after the commit), the failure is reported.
+ * is safe: that owner's clock and supplies stay where they were, and its
+ * votes, which the transaction's lowerings take down all the same, go
+ * back up after it (dmn__opp_with_owners), the failure reported.
  */
 
 /* Owner @b's new entry, if it moves: listed in *@moving (once) and

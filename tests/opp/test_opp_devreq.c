@@ -241,18 +241,27 @@ static void one_call_per_domain(void **state)
 	world_fini(&r.w);
 }
 
+/* The rig with the cci and cpu0 active, cpu0 at 300: the cci at 30,
+ * voting 32 on the rail. */
+static struct dmn_ctx *rig_cci_at_30(struct rig *r)
+{
+	rig_init(r, 64);
+	struct dmn_ctx *ctx = r->w.ctx;
+	OK(dmn_opp_device_get(ctx, r->cci));
+	OK(dmn_opp_device_get(ctx, r->cpu0));
+	OK(dmn_opp_set_rate(ctx, r->cpu0, 300));
+	assert_int_equal(cur_id(&r->w, r->cci), r->e_cci[2]);
+	assert_int_equal(att_vote(&r->w, r->cci_att), 32);
+	return ctx;
+}
+
 /* An owner's vote on its domain is the higher of its own latest vote or
  * rate and its effective OPP's vote (DESIGN §2). */
 static void owner_votes(void **state)
 {
 	(void)state;
 	struct rig r;
-	rig_init(&r, 64);
-	struct dmn_ctx *ctx = r.w.ctx;
-	OK(dmn_opp_device_get(ctx, r.cci));
-	OK(dmn_opp_device_get(ctx, r.cpu0));
-	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* cci at 30: votes 32 */
-	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	struct dmn_ctx *ctx = rig_cci_at_30(&r);
 	OK(dmn_opp_device_vote(ctx, r.cci, 0, 16)); /* below: 32 stays */
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
 	OK(dmn_opp_set_rate(ctx, r.cpu0, 100)); /* cci at 10: votes 16 */
@@ -279,19 +288,15 @@ static void owner_votes(void **state)
 }
 
 /* An owner's clock failing on the way down is safe (DESIGN §1): the
- * requirer's suspend stands, the owner stays at its entry with its votes
- * (its clock above what lower votes would give it, never), the failure
- * is reported; the next change lowers it. */
+ * requirer's suspend stands, the owner ends at its entry with its votes
+ * (lowered in the transaction, whose lowerings come after the clocks,
+ * and put back after it), the failure is reported; the next change
+ * lowers it. */
 static void owner_lowering_failure_is_safe(void **state)
 {
 	(void)state;
 	struct rig r;
-	rig_init(&r, 64);
-	struct dmn_ctx *ctx = r.w.ctx;
-	OK(dmn_opp_device_get(ctx, r.cci));
-	OK(dmn_opp_device_get(ctx, r.cpu0));
-	OK(dmn_opp_set_rate(ctx, r.cpu0, 300));
-	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[2]);
+	struct dmn_ctx *ctx = rig_cci_at_30(&r);
 	OK(dmn_sim_providers_fail(&r.w.sp, DMN_SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
 	OK(dmn_opp_device_put(ctx, r.cpu0));
 	assert_int_equal(dmn_last_error(ctx), -EIO);
