@@ -177,21 +177,30 @@ struct dmn_opp_dev {
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
 	uint32_t own_id;
-	/* An owner's own latest direct votes (dmn_opp_device_vote), per
-	 * attachment, 0 = none or superseded by its own rate: its vote is the
-	 * higher of this and its effective entry's (DESIGN §2). */
-	uint32_t *own_vote;
+	/* An owner's own latest word per attachment: DMN__OWN_DIRECT | level
+	 * where its latest was a direct vote (dmn_opp_device_vote), 0 where it
+	 * was its own rate (own_id's entry counts there). Its vote is the
+	 * higher of that and its effective entry's (DESIGN §1: the latest of
+	 * vote and rate wins; §2). */
+	uint64_t *own_vote;
 	unsigned cap_own_vote;
-	bool req_active; /* counted as active while its resume is checked */
-	const struct dmn_opp_entry *req_extra; /* counted too, while raising */
-	/* A raise of owners (devreq.c) that moves it: the next to move or
-	 * moved, and what to put it back to (its entry and clock before). */
-	struct dmn_opp_dev *undo_next;
+	/* its new entry, counted too while its rate moves it (devreq.c) */
+	const struct dmn_opp_entry *req_extra;
+	/* An owner a requirer's change moves in the same core transaction
+	 * (devreq.c txn_hook): the next of dmn_opp_ctx->txn_moving, where
+	 * to and from (undo_was), whether its clock or supplies failed to go
+	 * down, and whether owners_in listed it. */
+	struct dmn_opp_dev *txn_next, *stay_next;
+	const struct dmn_opp_entry *txn_to;
 	const struct dmn_opp_entry *undo_was;
-	uint64_t undo_clock_hz; /* and its own clock (devreq.c) */
+	uint64_t undo_clock_hz; /* its own clock before it had an entry */
+	bool txn_stay;
+	bool txn_in;
 	bool follow;
 	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
+
+#define DMN__OWN_DIRECT ((uint64_t)1 << 32)
 
 struct dmn_opp_domain {
 	struct dmn_ctx *ctx;
@@ -238,6 +247,11 @@ struct dmn_opp_ctx {
 	unsigned cap_walk;
 	uint32_t dom_gen;
 	uint32_t table_gen; /* opp_table.mark */
+	/* devreq.c's ctx->txn_hook: the table of the requirer whose change
+	 * the running core transaction makes, the owners it moves. */
+	struct dmn_opp_table *txn_t;
+	struct dmn_opp_dev *txn_moving;
+	struct dmn_opp_dev *txn_stays; /* their clocks could not go down */
 };
 
 
@@ -378,20 +392,26 @@ struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz);
 
-/* devreq.c: a raise of the owners a change of a device of @t reaches: the
- * table of the device that changes (NULL: none), and the owners it moved,
- * the last moved first (through their undo_next), to put back in that
- * order on failure. dmn__opp_raise_begin raises them (the device already
- * counted: req_active or req_extra): 0 or the first failure;
- * dmn__opp_raise_end, after the change (@err), puts them back on failure,
- * else lets the owners settle to what is left. devsleep.c uses them too. */
-struct dmn__opp_raise {
-	struct dmn_opp_table *t;
-	struct dmn_opp_dev *moved;
-};
-int dmn__opp_raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			 struct dmn__opp_raise *rs);
-void dmn__opp_raise_end(struct dmn_ctx *ctx, struct dmn__opp_raise *rs, int err);
+/* @op(@ctx, @arg) (a core call, or a move of a device of @t) with the
+ * owners a change of a device of @t reaches (@all: of any device; neither:
+ * none) moved in its core transactions (ctx->txn_hook); their safe
+ * failures are noted. Returns @op's result. */
+int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			 bool all, int (*op)(struct dmn_ctx *, void *),
+			 void *arg);
+
+/* Each device's OPP state @od with its core device @v, in handle order. */
+#define FOR_OPP_DEVICES(ctx, v, od)                                           \
+	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0); h_;          \
+	     h_ = dmn__handle_next(&(ctx)->devices, h_))                      \
+		if (((v) = dmn__pd_device_get_ptr((ctx), h_)) &&              \
+		    ((od) = dev_opp_state(v)))
+
+/* rate.c: @od's votes for @target as inputs of the open core
+ * transaction (devreq.c's hook), as a move sets them once its clock
+ * stands: 0 or a negative errno (the caller aborts). */
+int dmn__opp_move_inputs(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			 const struct dmn_opp_entry *target);
 
 /* devreq.c: after a requirer left @t (unbound), its owners settle to what
  * is left; failures are safe, noted (dmn__opp_note). */
