@@ -19,56 +19,12 @@
 
 #include <errno.h>
 
-/* A requirer's requirements count while it is active (in a transaction:
- * as its inputs say, txn_hook). */
-static bool counts(const struct dmn_opp_dev *r)
-{
-	return r->pdev->usage > 0;
-}
-
-bool dmn__opp_counted(const struct dmn_opp_table *t)
-{
-	for (const struct dmn_opp_dev *r = t->devices; r; r = r->next)
-		if (counts(r))
-			return true;
-	return false;
-}
-
-static const struct dmn_opp_entry *higher(const struct dmn_opp_entry *a,
-				      const struct dmn_opp_entry *b)
-{
-	return !a || (b && dmn__opp_entry_cmp(b, a) > 0) ? b : a;
-}
-
-/* What @e requires of table @t: the highest such entry, or NULL. */
-static const struct dmn_opp_entry *asks(const struct dmn_opp_entry *e,
-				    const struct dmn_opp_table *t)
-{
-	const struct dmn_opp_entry *best = 0;
-	for (unsigned j = 0; e && j < e->n_required; j++)
-		if (oe_required(e)[j].table == t->handle)
-			best = higher(best, oe_req_entry(e)[j]);
-	return best;
-}
-
-/* The entry owner @b runs at: the highest of its own rate's entry and
- * what active requirers ask of its table. */
-static const struct dmn_opp_entry *effective(const struct dmn_opp_dev *b)
-{
-	const struct dmn_opp_table *t = b->table;
-	const struct dmn_opp_entry *best = dmn__opp_entry_by_id(t, b->own_id);
-	for (unsigned u = 0; u < t->n_users; u++) {
-		const struct dmn_opp_table *ut = t->users[u];
-		for (const struct dmn_opp_dev *r = ut->devices; r; r = r->next) {
-			if (!counts(r))
-				continue;
-			best = higher(best,
-				      asks(dmn__opp_entry_by_id(ut, r->vote_id), t));
-			best = higher(best, asks(r->req_extra, t));
-		}
-	}
-	return best;
-}
+/* An optional firmware unit (bench/firmware_size.sh "devreq"): the core
+ * reaches it only through dmn_opp_ctx->devreq, which the dmn_opp_add that
+ * makes the first requirement installs (table.c); until then no device
+ * owns a table another requires into, so a rate moves its device alone
+ * and nothing here would move anything. The effective entry (rate.c)
+ * is the core's: a rate without requirements takes it too. */
 
 /* Owner @b down to @to (a requirement gone or undone). Moving to no OPP
  * only drops votes, so an owner left with none gets back the clock it had
@@ -92,7 +48,7 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
 {
 	for (; order; order = order->order_next)
 		for (struct dmn_opp_dev *b = order->devices; b; b = b->next) {
-			const struct dmn_opp_entry *eff = effective(b);
+			const struct dmn_opp_entry *eff = dmn__opp_effective(b);
 			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
 			dmn__opp_note(ctx, move_back(ctx, b, eff));
@@ -109,7 +65,7 @@ static bool moves_owner(const struct dmn_opp_table *t)
 	for (unsigned i = 0; i < t->n_deps; i++)
 		for (const struct dmn_opp_dev *b = t->deps[i]->devices;
 		     b && !t->deps[i]->has_level; b = b->next)
-			if (effective(b) !=
+			if (dmn__opp_effective(b) !=
 			    dmn__opp_entry_by_id(b->table, b->vote_id))
 				return true;
 	return false;
@@ -130,7 +86,7 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
  * its own core transaction (DESIGN §1: one pstate call a domain a
  * command, parents raised first, children lowered first): while it runs,
  * ctx->txn_hook is txn_hook. First (!mid, the requirer's new state among
- * the inputs, so counts() sees it) each owner the change reaches gets its
+ * the inputs, so dmn__opp_counted sees it) each owner the change reaches gets its
  * new entry, requirers first, and its votes join the inputs; between the
  * core's raises and its lowerings (mid) their clocks and supplies move,
  * those going up first (what is required before what requires it): up,
@@ -139,14 +95,14 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
  * whole transaction, the owners' clocks and supplies too; one going down
  * is safe: that owner's clock and supplies stay where they were, and its
  * votes, which the transaction's lowerings take down all the same, go
- * back up after it (dmn__opp_with_owners), the failure reported.
+ * back up after it (with_owners), the failure reported.
  */
 
 /* Owner @b's new entry, if it moves: listed in *@moving (once) and
  * counted as moved (vote_id, for a moment). True if it moved. */
 static bool reach_one(struct dmn_opp_dev *b, struct dmn_opp_dev **moving)
 {
-	const struct dmn_opp_entry *eff = effective(b);
+	const struct dmn_opp_entry *eff = dmn__opp_effective(b);
 	const struct dmn_opp_entry *cur = dmn__opp_entry_by_id(b->table, b->vote_id);
 	if (eff == cur)
 		return false;
@@ -176,7 +132,7 @@ static bool reach_from(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 }
 
 /* The owners of the last transaction: no longer busy, those whose clock
- * could not go down kept in oc->txn_stays (dmn__opp_with_owners). */
+ * could not go down kept in oc->txn_stays (with_owners). */
 static void done_with(struct dmn_opp_ctx *oc)
 {
 	for (struct dmn_opp_dev *b = oc->txn_moving; b; b = b->txn_next) {
@@ -303,8 +259,8 @@ static int txn_hook(struct dmn_ctx *ctx, bool mid)
 	return mid ? owners_hw(ctx, oc) : owners_in(ctx, oc);
 }
 
-int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			 bool all, int (*op)(struct dmn_ctx *, void *),
+static int with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+		       bool all, int (*op)(struct dmn_ctx *, void *),
 			 void *arg)
 {
 	struct dmn_opp_ctx *oc = ctx->opp;
@@ -378,8 +334,8 @@ static int rate_words(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	return 0;
 }
 
-int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz)
+static int rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		       const struct dmn_opp_entry *target, uint64_t hz)
 {
 	uint32_t old_own = od->own_id;
 	uint64_t *saved;
@@ -387,9 +343,9 @@ int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	if (err)
 		return err;
 	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
-	struct rate_arg r = {od, effective(od), hz};
+	struct rate_arg r = {od, dmn__opp_effective(od), hz};
 	od->req_extra = r.to; /* counted with the old entry: a raise */
-	err = dmn__opp_with_owners(ctx, od->table, false, rate_op, &r);
+	err = with_owners(ctx, od->table, false, rate_op, &r);
 	od->req_extra = 0;
 	if (err) {
 		od->own_id = old_own;
@@ -429,7 +385,7 @@ static int usage_op(struct dmn_ctx *ctx, dmn_device_t dev,
 		return err;
 	struct dmn_opp_dev *od = dev_opp_state(pdev);
 	ctx->op_error = 0;
-	err = dmn__opp_with_owners(ctx, od ? od->table : 0, false, op,
+	err = with_owners(ctx, od ? od->table : 0, false, op,
 				   (void *)(uintptr_t)dev);
 	if (ctx->op_error || err) /* atomic: see txn_result */
 		txn_result(ctx, err);
@@ -447,7 +403,14 @@ int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
 	return usage_op(ctx, dev, put_op);
 }
 
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t)
+static void settle(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
 	settle_down(ctx, owners(ctx, t, false));
 }
+
+/* Installed by the dmn_opp_add that makes the first requirement (table.c). */
+const struct dmn_opp_devreq_ops dmn__opp_devreq_ops = {
+	.rate = rate_locked,
+	.with_owners = with_owners,
+	.settle = settle,
+};

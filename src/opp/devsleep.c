@@ -5,10 +5,11 @@
  * suspends devices. dmn_opp_system_suspend and dmn_opp_system_resume run
  * the core's sleep and restoration with the owners of every requirer
  * they suspend or bring back moved in the same transaction
- * (dmn__opp_with_owners), as dmn_opp_device_get and _put do: a
+ * (opp_with_owners), as dmn_opp_device_get and _put do: a
  * restoration that rolls back (an owner's raise failed too) puts them
  * back with it. An optional unit: it calls the core's sleep and
- * devreq.c, nothing in the core calls it.
+ * devreq.c's hook (none until a requirement exists: then no owner
+ * moves), nothing in the core calls it.
  */
 #include "opp_internal.h"
 #include "../core/sleep.h"
@@ -31,7 +32,7 @@ static int sleep_op(struct dmn_ctx *ctx, int (*op)(struct dmn_ctx *, void *))
 	int err = dmn__enter_ctx(ctx, true);
 	if (err)
 		return err;
-	err = dmn__opp_with_owners(ctx, 0, true, op, 0);
+	err = opp_with_owners(ctx, 0, true, op, 0);
 	/* a safe failure of the owners after the core's call */
 	if (ctx->op_error && !ctx->last_error)
 		txn_result(ctx, 0);

@@ -223,6 +223,32 @@ struct dmn_opp_follow_ops {
 	void (*fini)(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
 };
 
+/* Device-to-device requirements (devreq.c), an optional unit: the rest
+ * of the OPP layer reaches it only through these (dmn_opp_ctx->devreq). */
+struct dmn_opp_devreq_ops {
+	/* dmn_opp_set_rate's move of @od with its owners (raised first,
+	 * settled after); the core's dmn__opp_rate_locked calls it. */
+	int (*rate)(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz);
+	/* See opp_with_owners. */
+	int (*with_owners)(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			   bool all, int (*op)(struct dmn_ctx *, void *),
+			   void *arg);
+	/* After a requirer left @t (unbound), its owners settle to what is
+	 * left; failures are safe, noted (dmn__opp_note). */
+	void (*settle)(struct dmn_ctx *ctx, struct dmn_opp_table *t);
+};
+
+/* devreq.c's hooks. A firmware build references them weakly (its core
+ * links without devreq.c: then a device-to-device requirement is
+ * refused, dmn_opp_add); a hosted library has every unit. */
+#ifdef DMN_FIRMWARE
+extern const struct dmn_opp_devreq_ops dmn__opp_devreq_ops
+    __attribute__((weak));
+#else
+extern const struct dmn_opp_devreq_ops dmn__opp_devreq_ops;
+#endif
+
 struct dmn_opp_ctx {
 	struct handle_table tables;
 	struct dmn_opp_domain *domains;
@@ -247,6 +273,12 @@ struct dmn_opp_ctx {
 	unsigned cap_walk;
 	uint32_t dom_gen;
 	uint32_t table_gen; /* opp_table.mark */
+	/* Device-to-device requirements (devreq.c, an optional unit):
+	 * installed by the dmn_opp_add that makes the first one (a required
+	 * OPP into a table without levels); NULL until then, when no device
+	 * owns a table another requires into and the core moves a device
+	 * alone (dmn__opp_rate_locked), as devreq.c would. */
+	const struct dmn_opp_devreq_ops *devreq;
 	/* devreq.c's ctx->txn_hook: the table of the requirer whose change
 	 * the running core transaction makes, the owners it moves. */
 	struct dmn_opp_table *txn_t;
@@ -284,9 +316,13 @@ unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
 			    const struct dmn_opp_entry *e);
 bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e);
 
-/* Whether a device bound to @t counts as a requirer (devreq.c): a walk
- * with @devices goes past a table only then (none moves what it requires). */
+/* rate.c: whether a device bound to @t counts as a requirer (it is
+ * active): a walk with @devices goes past a table only then (none moves
+ * what it requires). */
 bool dmn__opp_counted(const struct dmn_opp_table *t);
+/* rate.c: the entry @od runs at: the highest of its own rate's entry
+ * (own_id) and what active requirers ask of its table (DESIGN §2). */
+const struct dmn_opp_entry *dmn__opp_effective(const struct dmn_opp_dev *od);
 
 /* The tables reachable from @from through required OPPs (@devices: only
  * through tables without levels, and past one only if it counts), each marked with a new
@@ -387,18 +423,25 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 				  dmn_device_t dev, bool record, int *err);
 
-/* devreq.c: dmn_opp_set_rate's move with the device-to-device requirements
- * of @od's table (owners raised first, settled after). */
+/* rate.c: dmn_opp_set_rate's move of @od to its own rate's @target (hz
+ * its request): through devreq.c's hook once requirements exist (owners
+ * raised first, settled after), else the move of @od alone. */
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz);
 
 /* @op(@ctx, @arg) (a core call, or a move of a device of @t) with the
  * owners a change of a device of @t reaches (@all: of any device; neither:
  * none) moved in its core transactions (ctx->txn_hook); their safe
- * failures are noted. Returns @op's result. */
-int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			 bool all, int (*op)(struct dmn_ctx *, void *),
-			 void *arg);
+ * failures are noted. Returns @op's result. Without requirements (no
+ * devreq hook) no owner moves: @op alone. */
+static inline int opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+				  bool all, int (*op)(struct dmn_ctx *, void *),
+				  void *arg)
+{
+	const struct dmn_opp_ctx *oc = ctx->opp;
+	return oc && oc->devreq ? oc->devreq->with_owners(ctx, t, all, op, arg)
+				: op(ctx, arg);
+}
 
 /* Each device's OPP state @od with its core device @v, in handle order. */
 #define FOR_OPP_DEVICES(ctx, v, od)                                           \
@@ -412,10 +455,6 @@ int dmn__opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
  * stands: 0 or a negative errno (the caller aborts). */
 int dmn__opp_move_inputs(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 			 const struct dmn_opp_entry *target);
-
-/* devreq.c: after a requirer left @t (unbound), its owners settle to what
- * is left; failures are safe, noted (dmn__opp_note). */
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t);
 
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose

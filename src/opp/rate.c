@@ -469,6 +469,78 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	return err;
 }
 
+/* ---- device-to-device requirements (DESIGN §2) --------------------------
+ * Counted here, in the core: a walk of table.c needs it, and without
+ * requirements (devreq.c not installed) a rate takes the effective entry
+ * too. */
+
+/* A requirer's requirements count while it is active (in a transaction:
+ * as its inputs say, devreq.c's txn_hook). */
+static bool counts(const struct dmn_opp_dev *r)
+{
+	return r->pdev->usage > 0;
+}
+
+bool dmn__opp_counted(const struct dmn_opp_table *t)
+{
+	for (const struct dmn_opp_dev *r = t->devices; r; r = r->next)
+		if (counts(r))
+			return true;
+	return false;
+}
+
+static const struct dmn_opp_entry *higher(const struct dmn_opp_entry *a,
+				      const struct dmn_opp_entry *b)
+{
+	return !a || (b && dmn__opp_entry_cmp(b, a) > 0) ? b : a;
+}
+
+/* What @e requires of table @t: the highest such entry, or NULL. */
+static const struct dmn_opp_entry *asks(const struct dmn_opp_entry *e,
+				    const struct dmn_opp_table *t)
+{
+	const struct dmn_opp_entry *best = 0;
+	for (unsigned j = 0; e && j < e->n_required; j++)
+		if (oe_required(e)[j].table == t->handle)
+			best = higher(best, oe_req_entry(e)[j]);
+	return best;
+}
+
+const struct dmn_opp_entry *dmn__opp_effective(const struct dmn_opp_dev *b)
+{
+	const struct dmn_opp_table *t = b->table;
+	const struct dmn_opp_entry *best = dmn__opp_entry_by_id(t, b->own_id);
+	for (unsigned u = 0; u < t->n_users; u++) {
+		const struct dmn_opp_table *ut = t->users[u];
+		for (const struct dmn_opp_dev *r = ut->devices; r; r = r->next) {
+			if (!counts(r))
+				continue;
+			best = higher(best,
+				      asks(dmn__opp_entry_by_id(ut, r->vote_id), t));
+			best = higher(best, asks(r->req_extra, t));
+		}
+	}
+	return best;
+}
+
+int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz)
+{
+	const struct dmn_opp_ctx *oc = ctx->opp;
+	if (oc->devreq)
+		return oc->devreq->rate(ctx, od, target, hz);
+	/* devreq.c's rate with no owner anywhere: no owner moves, and only
+	 * an owner has words of its own (own_vote) */
+	uint32_t old_own = od->own_id;
+	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
+	int err = dmn__opp_move_locked(ctx, od, dmn__opp_effective(od), hz);
+	if (err)
+		od->own_id = old_own;
+	else if (target && target->n_hz) /* its own clock: see devreq.c */
+		od->undo_clock_hz = oe_hz(target)[0];
+	return err;
+}
+
 int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz)
 {
 	int err;
