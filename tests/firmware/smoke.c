@@ -6,7 +6,8 @@
  * linked parent to child, each with a level table, the child's entries
  * requiring the parent's (required-opps); a CPU whose frequency table
  * requires the child's levels; a second device voting on the parent
- * directly. Each step checks what the hardware callbacks saw, in order.
+ * directly. Each step checks what the hardware callbacks saw, in order;
+ * last, a device-to-device requirement is refused (no devreq unit).
  * Exits through semihosting: QEMU's status is 0 only if every check held.
  */
 #include <domino/context.h>
@@ -270,6 +271,27 @@ int main(void)
 	CHECK(dmn_opp_set_rate(ctx, cpu0, 400000000) == 0);
 	CHECK(clock_hz == 400000000 && cluster.level == 3 && vdd.level == 300);
 	CHECK(dmn_device_put(ctx, cpu0) == 0);
+
+	/* Without the devreq unit (src/opp/devreq.c, not linked here) a
+	 * device-to-device requirement, a required OPP into a table without
+	 * levels, is refused and nothing is added. */
+	dmn_opp_table_t t_cci = 0, t_big = 0;
+	uint32_t cci_id = 9, big_id = 9;
+	CHECK(dmn_opp_table_create(ctx, "cci", &t_cci) == 0);
+	CHECK(dmn_opp_table_create(ctx, "big", &t_big) == 0);
+	{
+		struct dmn_opp_desc d = {0};
+		d.hz = &cpu_hz[0];
+		d.n_hz = 1;
+		CHECK(dmn_opp_add(ctx, t_cci, &d, &cci_id) == 0 && cci_id == 0);
+		struct dmn_opp_required req = {t_cci, cci_id};
+		d.required = &req;
+		d.n_required = 1;
+		CHECK(dmn_opp_add(ctx, t_big, &d, &big_id) == -EOPNOTSUPP);
+		CHECK(big_id == 9);
+		d.n_required = 0; /* the table is as it was: its first entry */
+		CHECK(dmn_opp_add(ctx, t_big, &d, &big_id) == 0 && big_id == 0);
+	}
 
 	CHECK(dmn_detach(ctx, a_gpu) == 0);
 	CHECK(dmn_device_remove(ctx, gpu) == 0);
