@@ -33,6 +33,12 @@
 #                                   dmn_opp_table_set_boost, dmn_opp_device_vote,
 #                                   the get-pstate helper
 #                                   (dmn_opp_register_get_pstate)
+#   devreq_text_bytes_cortex_m4     optional: device-to-device requirements
+#                                   (DESIGN §2): dmn_opp_device_get,
+#                                   dmn_opp_device_put, the owners' moves; the
+#                                   core reaches it through the hook the first
+#                                   such requirement installs (dmn_opp_add),
+#                                   its one weak reference
 #   scmi_text_bytes_cortex_m4       the SCMI server (src/scmi, Base, Power
 #                                   Domain and Performance), on top
 #   core_text_bytes_cortex_m4_linked  what --gc-sections keeps of the core
@@ -62,8 +68,9 @@ declare -A unit_of=(
   [src/opp/follow.c]=follow
   [src/opp/avail.c]=oppextra [src/opp/devvote.c]=oppextra
   [src/opp/helper.c]=oppextra
+  [src/opp/devreq.c]=devreq
 )
-units="lifecycle teardown explain extend devparent names inspect lint follow oppextra"
+units="lifecycle teardown explain extend devparent names inspect lint follow oppextra devreq"
 core_srcs=()
 declare -A unit_srcs=()
 for src in src/core/*.c src/opp/*.c; do
@@ -101,10 +108,11 @@ text_of() { arm-none-eabi-size -t "$@" | tail -n 1 | awk '{print $1}'; }
 # What a freestanding image takes from libc and libgcc.
 libc='^(malloc|free|mem(cpy|set|move|cmp)|str(len|cmp|ncmp)|abort|__assert_func|__aeabi_.*)$'
 # undefined OBJ...: the symbols that OBJ..., relocated into one object,
-# still need beyond libc and libgcc
+# still need beyond libc and libgcc (a weak reference, which an image
+# without its unit leaves 0, needs nothing)
 undefined() {
   arm-none-eabi-ld -r -o "$out/linked.o" "$@"
-  arm-none-eabi-nm -u "$out/linked.o" | awk '{print $2}' | grep -Ev "$libc" || true
+  arm-none-eabi-nm -u "$out/linked.o" | awk '$1 == "U" {print $2}' | grep -Ev "$libc" || true
 }
 
 objs=()
@@ -118,6 +126,9 @@ if [ -n "$missing" ]; then
 else
   echo "core_links_alone: yes"
 fi
+# Weak references: a unit's hooks the core installs when the unit is
+# linked (devreq: dmn_opp_add's first device-to-device requirement).
+echo "core_weak_refs:" $(arm-none-eabi-nm -u "$out/linked.o" | awk '$1 == "w" {print $2}')
 for u in $units; do
   objs=()
   # shellcheck disable=SC2086 # a list of paths without spaces

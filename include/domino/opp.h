@@ -176,6 +176,9 @@ int dmn_opp_table_put(struct dmn_ctx *ctx, dmn_opp_table_t table);
  *   -EEXIST (equal in every opp-hz value and in level to an entry),
  *   -EOVERFLOW (more than 255 clocks, supplies or required OPPs, or
  *              @flags above 0xffff: an entry stores them in 8 and 16 bits),
+ *   -EOPNOTSUPP (only a firmware image linked without the devreq unit,
+ *                src/opp/devreq.c: a required OPP into a table without
+ *                levels, a device-to-device requirement),
  *   -ENOMEM, or the helper's error (then nothing was added).
  * cost: O(n) (sorted insert).
  */

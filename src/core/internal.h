@@ -428,6 +428,12 @@ struct dmn_ctx {
 
 	void *opp; /* owned by the OPP layer */
 	void (*opp_fini)(struct dmn_ctx *ctx);
+	/* Set by the OPP layer around a change that moves other devices in
+	 * the same transaction (src/opp/devreq.c): dmn__txn_commit calls it
+	 * first (!@mid: more inputs; a negative errno aborts) and between
+	 * its raises and its lowerings (@mid: those devices' clocks and
+	 * supplies; an error rolls back, ROLLBACK naming ctx->fail_dom). */
+	int (*txn_hook)(struct dmn_ctx *ctx, bool mid);
 	/* The lifecycle unit's hooks (NULL until it is used): see
 	 * struct dmn_lifecycle_hooks. */
 	const struct dmn_lifecycle_hooks *life;

@@ -1172,7 +1172,9 @@ static int propagate_targets(struct dmn_ctx *ctx, bool lower)
 
 int dmn__txn_commit(struct dmn_ctx *ctx)
 {
-	int err = propagate_targets(ctx, false);
+	int err = ctx->txn_hook ? ctx->txn_hook(ctx, false) : 0;
+	if (!err)
+		err = propagate_targets(ctx, false);
 	if (err < 0) {
 		undo_inputs(ctx);
 		finish(ctx, false);
@@ -1185,9 +1187,12 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 		err = raise_pstate(ctx, ctx->order[i]);
 	for (unsigned i = 0; i < ctx->n_order && !err; i++)
 		err = dmn__txn_power_on(ctx, ctx->order[i]);
+	if (!err && ctx->txn_hook)
+		err = ctx->txn_hook(ctx, true);
 	if (err) {
-		emit_ev(ctx, EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0), ctx->fail_dom,
-			err, 0, 0);
+		if (ctx->fail_dom)
+			emit_ev(ctx, EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0),
+				ctx->fail_dom, err, 0, 0);
 		undo_inputs(ctx);
 	}
 	settle(ctx, err != 0);

@@ -10,67 +10,21 @@
  *
  * Tables reference each other without cycles (dmn_opp_add refuses one), so the
  * tables a change reaches are ordered requirers first and each owner is
- * settled once per step. A change is made as the votes of one device are:
- * the owners are raised first (counting the requirer's old and new entry),
- * then the requirer moves, then the owners settle down to what is left.
- * A failure in the raise fails the requirer's command and every owner
- * moved so far goes back, in reverse; a failure on the way down is safe
- * (that owner stays higher, the failure is reported).
+ * settled once per transaction. A requirer's change moves its owners in
+ * its own core transaction (below), so each domain still gets one pstate
+ * call; an owner whose new entry asks less of the table below than its
+ * old one did lets what it required down in that same transaction.
  */
 #include "opp_internal.h"
 
 #include <errno.h>
 
-/* A requirer's requirements count while it is active, or while its resume
- * is being checked. */
-static bool counts(const struct dmn_opp_dev *r)
-{
-	return r->pdev->usage > 0 || r->req_active;
-}
-
-bool dmn__opp_counted(const struct dmn_opp_table *t)
-{
-	for (const struct dmn_opp_dev *r = t->devices; r; r = r->next)
-		if (counts(r))
-			return true;
-	return false;
-}
-
-static const struct dmn_opp_entry *higher(const struct dmn_opp_entry *a,
-				      const struct dmn_opp_entry *b)
-{
-	return !a || (b && dmn__opp_entry_cmp(b, a) > 0) ? b : a;
-}
-
-/* What @e requires of table @t: the highest such entry, or NULL. */
-static const struct dmn_opp_entry *asks(const struct dmn_opp_entry *e,
-				    const struct dmn_opp_table *t)
-{
-	const struct dmn_opp_entry *best = 0;
-	for (unsigned j = 0; e && j < e->n_required; j++)
-		if (oe_required(e)[j].table == t->handle)
-			best = higher(best, oe_req_entry(e)[j]);
-	return best;
-}
-
-/* The entry owner @b runs at: the highest of its own rate's entry and
- * what active requirers ask of its table. */
-static const struct dmn_opp_entry *effective(const struct dmn_opp_dev *b)
-{
-	const struct dmn_opp_table *t = b->table;
-	const struct dmn_opp_entry *best = dmn__opp_entry_by_id(t, b->own_id);
-	for (unsigned u = 0; u < t->n_users; u++) {
-		const struct dmn_opp_table *ut = t->users[u];
-		for (const struct dmn_opp_dev *r = ut->devices; r; r = r->next) {
-			if (!counts(r))
-				continue;
-			best = higher(best,
-				      asks(dmn__opp_entry_by_id(ut, r->vote_id), t));
-			best = higher(best, asks(r->req_extra, t));
-		}
-	}
-	return best;
-}
+/* An optional firmware unit (bench/firmware_size.sh "devreq"): the core
+ * reaches it only through dmn_opp_ctx->devreq, which the dmn_opp_add that
+ * makes the first requirement installs (table.c); until then no device
+ * owns a table another requires into, so a rate moves its device alone
+ * and nothing here would move anything. The effective entry (rate.c)
+ * is the core's: a rate without requirements takes it too. */
 
 /* Owner @b down to @to (a requirement gone or undone). Moving to no OPP
  * only drops votes, so an owner left with none gets back the clock it had
@@ -94,59 +48,11 @@ static void settle_down(struct dmn_ctx *ctx, struct dmn_opp_table *order)
 {
 	for (; order; order = order->order_next)
 		for (struct dmn_opp_dev *b = order->devices; b; b = b->next) {
-			const struct dmn_opp_entry *eff = effective(b);
+			const struct dmn_opp_entry *eff = dmn__opp_effective(b);
 			if (eff == dmn__opp_entry_by_id(b->table, b->vote_id))
 				continue;
 			dmn__opp_note(ctx, move_back(ctx, b, eff));
 		}
-}
-
-/* Raising: first every owner's new entry, requirers first (each counting
- * what its requirers have and are about to have: req_extra), then the
- * moves in reverse, so what is required rises before what requires it.
- * The first failure is returned; rs->moved is what moved. */
-static int settle_up(struct dmn_ctx *ctx, struct dmn__opp_raise *rs,
-		     struct dmn_opp_table *order)
-{
-	struct dmn_opp_dev *pending = 0, *b;
-	for (struct dmn_opp_table *t = order; t; t = t->order_next)
-		for (b = t->devices; b; b = b->next) {
-			const struct dmn_opp_entry *eff = effective(b);
-			const struct dmn_opp_entry *was =
-			    dmn__opp_entry_by_id(b->table, b->vote_id);
-			if (eff == was)
-				continue;
-			b->req_extra = eff;
-			b->undo_was = was;
-			if (!was) /* its own clock: see move_back */
-				b->undo_clock_hz = b->clock_known ? b->clock_hz : 0;
-			b->undo_next = pending;
-			pending = b;
-		}
-	/* req_extra is read by effective() only: no move reads it */
-	int err = 0;
-	while (pending) {
-		b = pending;
-		pending = b->undo_next;
-		const struct dmn_opp_entry *to = b->req_extra;
-		b->req_extra = 0;
-		if (!err)
-			err = dmn__opp_move_locked(ctx, b, to, b->requested_hz);
-		if (!err) {
-			b->undo_next = rs->moved;
-			rs->moved = b;
-		}
-	}
-	return err;
-}
-
-/* Undo calls are calls like any other: a failing one leaves that owner
- * where it is (records match) and is reported. An owner that ran at no
- * OPP before gets its clock back too (moving to no OPP only drops votes). */
-static void roll_back(struct dmn_ctx *ctx, struct dmn__opp_raise *rs)
-{
-	for (struct dmn_opp_dev *b = rs->moved; b; b = b->undo_next)
-		dmn__opp_note(ctx, move_back(ctx, b, b->undo_was));
 }
 
 /* Whether a change of a device of @t (already counted) moves an owner
@@ -159,7 +65,7 @@ static bool moves_owner(const struct dmn_opp_table *t)
 	for (unsigned i = 0; i < t->n_deps; i++)
 		for (const struct dmn_opp_dev *b = t->deps[i]->devices;
 		     b && !t->deps[i]->has_level; b = b->next)
-			if (effective(b) !=
+			if (dmn__opp_effective(b) !=
 			    dmn__opp_entry_by_id(b->table, b->vote_id))
 				return true;
 	return false;
@@ -174,58 +80,303 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
 	return t && (all || moves_owner(t)) ? dmn__opp_reach(ctx, t, true) : 0;
 }
 
-/* A change of one device of table @t with its owners raised around it
- * (the caller counts the device's new state first: req_extra or
- * req_active). raise_begin: the raise: 0, or the first failure. */
-DMN_SIZE_NOINLINE int dmn__opp_raise_begin(struct dmn_ctx *ctx,
-					 struct dmn_opp_table *t,
-					 struct dmn__opp_raise *rs)
+/* ---- the owners in the requirer's transaction ---------------------------
+ *
+ * A requirer's change (a resume, a suspend, a rate) moves its owners in
+ * its own core transaction (DESIGN §1: one pstate call a domain a
+ * command, parents raised first, children lowered first): while it runs,
+ * ctx->txn_hook is txn_hook. First (!mid, the requirer's new state among
+ * the inputs, so dmn__opp_counted sees it) each owner the change reaches gets its
+ * new entry, requirers first, and its votes join the inputs; between the
+ * core's raises and its lowerings (mid) their clocks and supplies move,
+ * those going up first (what is required before what requires it): up,
+ * votes then supplies and clock; down, clock and supplies then votes, as
+ * dmn_opp_set_rate moves one device. A failure going up rolls back the
+ * whole transaction, the owners' clocks and supplies too; one going down
+ * is safe: that owner's clock and supplies stay where they were, and its
+ * votes, which the transaction's lowerings take down all the same, go
+ * back up after it (with_owners), the failure reported.
+ */
+
+/* Owner @b's new entry, if it moves: listed in *@moving (once) and
+ * counted as moved (vote_id, for a moment). True if it moved. */
+static bool reach_one(struct dmn_opp_dev *b, struct dmn_opp_dev **moving)
 {
-	rs->moved = 0;
-	rs->t = t;
-	return settle_up(ctx, rs, owners(ctx, t, false));
+	const struct dmn_opp_entry *eff = dmn__opp_effective(b);
+	const struct dmn_opp_entry *cur = dmn__opp_entry_by_id(b->table, b->vote_id);
+	if (eff == cur)
+		return false;
+	if (!b->txn_in) {
+		b->txn_in = true;
+		b->undo_was = cur;
+		b->txn_stay = false;
+		if (!cur) /* its own clock: see move_back */
+			b->undo_clock_hz = b->clock_known ? b->clock_hz : 0;
+		b->txn_next = *moving;
+		*moving = b;
+	}
+	b->txn_to = eff;
+	b->vote_id = eff ? eff->id : DMN_OPP_ID_NONE;
+	return true;
 }
 
-/* After the change (@err: its result or raise_begin's, the caller's count
- * undone): the owners settle to what is left (found again: those the
- * raise moved none of may lower now), or go back on failure. An owner the
- * raise moved up no longer asks what its old entry asked of the owners
- * below it, which the raise counted too: then the whole reach settles
- * (the shortcut of owners() would stop at the owner already in place). */
-void dmn__opp_raise_end(struct dmn_ctx *ctx, struct dmn__opp_raise *rs, int err)
+/* The owners a change of a device of @t moves, requirers first. */
+static bool reach_from(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+		       struct dmn_opp_dev **moving)
 {
-	if (err)
-		roll_back(ctx, rs);
-	else
-		settle_down(ctx, owners(ctx, rs->t, rs->moved));
+	bool moved = false;
+	for (t = owners(ctx, t, false); t; t = t->order_next)
+		for (struct dmn_opp_dev *b = t->devices; b; b = b->next)
+			moved |= reach_one(b, moving);
+	return moved;
 }
 
-int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-		    const struct dmn_opp_entry *target, uint64_t hz)
+/* The owners of the last transaction: no longer busy, those whose clock
+ * could not go down kept in oc->txn_stays (with_owners). */
+static void done_with(struct dmn_opp_ctx *oc)
+{
+	for (struct dmn_opp_dev *b = oc->txn_moving; b; b = b->txn_next) {
+		b->busy = false;
+		if (b->txn_stay) {
+			b->txn_stay = false;
+			b->stay_next = oc->txn_stays;
+			oc->txn_stays = b;
+		}
+	}
+	oc->txn_moving = 0;
+}
+
+/* The first: the new entries of every owner the change reaches (of one
+ * table's devices, or with none of every device: system sleep), until
+ * none moves (several tables may reach one owner), listed in
+ * oc->txn_moving (the last reached first), then their votes as inputs. */
+static int owners_in(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
+{
+	struct dmn_opp_dev *b, *moving = 0;
+	struct dmn_device *v;
+	bool again = true;
+	done_with(oc); /* an earlier transaction of the same change */
+	while (again) {
+		again = false;
+		if (oc->txn_t)
+			again = reach_from(ctx, oc->txn_t, &moving);
+		else
+			FOR_OPP_DEVICES(ctx, v, b)
+				again |= reach_from(ctx, b->table, &moving);
+	}
+	oc->txn_moving = moving;
+	for (b = moving; b; b = b->txn_next) {
+		b->txn_in = false;
+		b->vote_id = b->undo_was ? b->undo_was->id : DMN_OPP_ID_NONE;
+		b->busy = true; /* the follow listener keeps off, as in a move */
+	}
+	int err = 0;
+	for (b = moving; b && !err; b = b->txn_next)
+		err = dmn__opp_move_inputs(ctx, b, b->txn_to);
+	return err;
+}
+
+static bool goes_up(const struct dmn_opp_dev *b)
+{
+	return b->txn_to && (!b->undo_was ||
+			     dmn__opp_entry_cmp(b->txn_to, b->undo_was) > 0);
+}
+
+/* The entry @b's clock and supplies run at for @to (a follower may run
+ * higher: rate.c). */
+static const struct dmn_opp_entry *run_of(struct dmn_ctx *ctx,
+					  struct dmn_opp_dev *b,
+					  const struct dmn_opp_entry *to)
+{
+	const struct dmn_opp_entry *f =
+	    to && b->follow ? opp_follow_permitted(ctx, b, to) : 0;
+	return f && dmn__opp_entry_cmp(f, to) > 0 ? f : to;
+}
+
+/* @b's clock and supplies to @to's (to no OPP: the clock it had before
+ * a raise took it from none). */
+static int owner_hw(struct dmn_ctx *ctx, struct dmn_opp_dev *b,
+		    const struct dmn_opp_entry *to, int safe)
+{
+	const struct dmn_opp_entry *run = run_of(ctx, b, to);
+	if (!run)
+		return dmn__opp_clock_step(ctx, b, b->undo_clock_hz, safe);
+	if (run == dmn__opp_entry_by_id(b->table, b->run_id))
+		return 0;
+	return dmn__opp_hw_move(ctx, b, run);
+}
+
+/* Between the raises and the lowerings: the clocks and supplies, those
+ * going up first; then the records. */
+static int owners_hw(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc)
+{
+	struct dmn_opp_dev *b, *up = 0;
+	int err = 0;
+	for (b = oc->txn_moving; b && !err; b = b->txn_next)
+		if (goes_up(b)) {
+			err = owner_hw(ctx, b, b->txn_to, 0);
+			if (!err)
+				up = b;
+		}
+	if (err) {
+		/* those moved go back, in the order they went (undo
+		 * calls: a failing one is noted, that owner stays) */
+		for (struct dmn_opp_dev *c = oc->txn_moving; up && c;
+		     c = c->txn_next)
+			if (goes_up(c)) {
+				dmn__opp_note(ctx, owner_hw(ctx, c, c->undo_was, 1));
+				if (c == up)
+					break;
+			}
+		b = oc->txn_moving; /* the ROLLBACK names a domain of it */
+		ctx->fail_dom = b->pdev->n_atts ? dev_att(b->pdev, 0)->dom
+			      : ctx->n_order ? ctx->order[0] : 0;
+		return err;
+	}
+	/* going down, requirers first: the list reversed */
+	for (up = 0, b = oc->txn_moving; b; up = b, b = oc->txn_moving) {
+		oc->txn_moving = b->txn_next;
+		b->txn_next = up;
+	}
+	oc->txn_moving = up;
+	for (b = up; b; b = b->txn_next)
+		if (!goes_up(b) && owner_hw(ctx, b, b->txn_to, 1))
+			b->txn_stay = true;
+	for (b = oc->txn_moving; b; b = b->txn_next) {
+		b->busy = false; /* it may follow its domains down from here */
+		if (b->txn_stay)
+			continue;
+		const struct dmn_opp_entry *run = run_of(ctx, b, b->txn_to);
+		b->vote_id = b->txn_to ? b->txn_to->id : DMN_OPP_ID_NONE;
+		b->run_id = run ? run->id : DMN_OPP_ID_NONE;
+	}
+	return 0;
+}
+
+static int txn_hook(struct dmn_ctx *ctx, bool mid)
+{
+	struct dmn_opp_ctx *oc = ctx->opp;
+	return mid ? owners_hw(ctx, oc) : owners_in(ctx, oc);
+}
+
+static int with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+		       bool all, int (*op)(struct dmn_ctx *, void *),
+			 void *arg)
+{
+	struct dmn_opp_ctx *oc = ctx->opp;
+	if (!oc || (!t && !all))
+		return op(ctx, arg);
+	oc->txn_t = t;
+	oc->txn_moving = oc->txn_stays = 0;
+	ctx->txn_hook = txn_hook;
+	int err = op(ctx, arg);
+	ctx->txn_hook = 0;
+	int first = ctx->op_error;
+	done_with(oc);
+	for (struct dmn_opp_dev *b = oc->txn_stays; b; b = b->stay_next)
+		dmn__opp_note(ctx, dmn__opp_move_locked(ctx, b, b->undo_was,
+							b->requested_hz));
+	oc->txn_stays = 0;
+	if (first)
+		ctx->op_error = first;
+	return err;
+}
+
+struct rate_arg {
+	struct dmn_opp_dev *od;
+	const struct dmn_opp_entry *to;
+	uint64_t hz;
+};
+
+static int rate_op(struct dmn_ctx *ctx, void *arg)
+{
+	struct rate_arg *r = arg;
+	return dmn__opp_move_locked(ctx, r->od, r->to, r->hz);
+}
+
+/* Its own rate is now @od's latest own word on the attachments its old
+ * or new own entry (@target) drives (DESIGN §1: the latest of vote and
+ * rate wins there; a direct vote elsewhere stays): their words cleared,
+ * the old ones kept in *@saved (NULL: none, nothing cleared) for a
+ * failure to put back. 0 or -ENOMEM (nothing changed). */
+static int rate_words(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		      const struct dmn_opp_entry *target, uint64_t **saved)
+{
+	unsigned n = od->pdev->n_atts < od->cap_own_vote ? od->pdev->n_atts
+							 : od->cap_own_vote;
+	*saved = 0;
+	if (!n)
+		return 0;
+	uint64_t *old = dmn__alloc(ctx, n * (sizeof(uint64_t) +
+					       sizeof(uint32_t) + 1));
+	if (!old)
+		return -ENOMEM;
+	uint32_t *lv = (uint32_t *)(void *)(old + n);
+	bool *drv = (bool *)(lv + n);
+	const struct dmn_opp_entry *e[2] = {
+	    dmn__opp_entry_by_id(od->table, od->own_id), target};
+	int err = 0;
+	for (unsigned i = 0; i < n; i++) {
+		old[i] = od->own_vote[i];
+		drv[i] = false;
+	}
+	for (unsigned k = 0; k < 2 && err >= 0; k++)
+		if (e[k])
+			err = dmn__opp_entry_raise(ctx, e[k], od->pdev, lv, drv, n);
+	if (err < 0) {
+		dmn__free(ctx, old);
+		return err;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (drv[i])
+			od->own_vote[i] = 0;
+	*saved = old;
+	return 0;
+}
+
+static int rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		       const struct dmn_opp_entry *target, uint64_t hz)
 {
 	uint32_t old_own = od->own_id;
-	/* its own rate is now its latest own word on every attachment */
-	for (unsigned i = 0; i < od->cap_own_vote; i++)
-		od->own_vote[i] = 0;
-	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
-	const struct dmn_opp_entry *eff = effective(od);
-	struct dmn__opp_raise rs;
-	od->req_extra = eff; /* counted with the old entry: a raise */
-	int err = dmn__opp_raise_begin(ctx, od->table, &rs);
-	if (!err)
-		err = dmn__opp_move_locked(ctx, od, eff, hz);
-	od->req_extra = 0;
-	dmn__opp_raise_end(ctx, &rs, err);
+	uint64_t *saved;
+	int err = rate_words(ctx, od, target, &saved);
 	if (err)
+		return err;
+	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
+	struct rate_arg r = {od, dmn__opp_effective(od), hz};
+	od->req_extra = r.to; /* counted with the old entry: a raise */
+	err = with_owners(ctx, od->table, false, rate_op, &r);
+	od->req_extra = 0;
+	if (err) {
 		od->own_id = old_own;
-	else if (target && target->n_hz) /* its own clock: see move_back */
+		for (unsigned i = 0; saved && i < od->pdev->n_atts &&
+				     i < od->cap_own_vote; i++)
+			od->own_vote[i] = saved[i];
+		/* owners a raise left up go back */
+		settle_down(ctx, owners(ctx, od->table, false));
+	} else if (target && target->n_hz) { /* its own clock: see move_back */
 		od->undo_clock_hz = oe_hz(target)[0];
+	}
+	dmn__free(ctx, saved);
 	return err;
 }
 
 /* ---- resume and suspend ------------------------------------------------ */
 
-int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
+static int get_op(struct dmn_ctx *ctx, void *dev)
+{
+	return dmn__pd_device_get_locked(ctx, (dmn_device_t)(uintptr_t)dev);
+}
+
+static int put_op(struct dmn_ctx *ctx, void *dev)
+{
+	return dmn__pd_device_put_locked(ctx, (dmn_device_t)(uintptr_t)dev);
+}
+
+/* dmn_opp_device_get (@op get_op) and dmn_opp_device_put: the core's,
+ * with the owners of the device's table in its transaction. */
+static int usage_op(struct dmn_ctx *ctx, dmn_device_t dev,
+		    int (*op)(struct dmn_ctx *, void *))
 {
 	int err;
 	struct dmn_device *pdev =
@@ -233,51 +384,33 @@ int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 	if (!pdev)
 		return err;
 	struct dmn_opp_dev *od = dev_opp_state(pdev);
-	struct dmn__opp_raise rs;
-	/* a first get: what it requires counts while the resume is checked */
-	bool resume = od && !pdev->usage;
 	ctx->op_error = 0;
-	if (resume)
-		od->req_active = true;
-	/* asleep, the core refuses the resume (-EACCES): nothing to raise */
-	err = dmn__opp_raise_begin(ctx, resume && !ctx->asleep ? od->table : 0, &rs);
-	if (!err) {
-		int first = ctx->op_error; /* the core's call clears it */
-		err = dmn__pd_device_get_locked(ctx, dev);
-		ctx->op_error = first;
-	}
-	if (resume)
-		od->req_active = false;
-	dmn__opp_raise_end(ctx, &rs, err); /* active now: settling moves none */
+	err = with_owners(ctx, od ? od->table : 0, false, op,
+				   (void *)(uintptr_t)dev);
 	if (ctx->op_error || err) /* atomic: see txn_result */
 		txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
 
-int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
+int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev)
 {
-	int err = dmn__enter_ctx(ctx, true);
-	if (err)
-		return err;
-	err = dmn__pd_device_put_locked(ctx, dev);
-	if (err) {
-		dmn__unlock(ctx);
-		return err;
-	}
-	struct dmn_device *pdev = dmn__pd_device_get_ptr(ctx, dev);
-	struct dmn_opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
-	if (od && !pdev->usage) {
-		ctx->op_error = 0;
-		dmn__opp_requirements_settle(ctx, od->table);
-		if (ctx->op_error && !ctx->last_error)
-			txn_result(ctx, 0);
-	}
-	dmn__unlock(ctx);
-	return 0;
+	return usage_op(ctx, dev, get_op);
 }
 
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t)
+int dmn_opp_device_put(struct dmn_ctx *ctx, dmn_device_t dev)
+{
+	return usage_op(ctx, dev, put_op);
+}
+
+static void settle(struct dmn_ctx *ctx, struct dmn_opp_table *t)
 {
 	settle_down(ctx, owners(ctx, t, false));
 }
+
+/* Installed by the dmn_opp_add that makes the first requirement (table.c). */
+const struct dmn_opp_devreq_ops dmn__opp_devreq_ops = {
+	.rate = rate_locked,
+	.with_owners = with_owners,
+	.settle = settle,
+};

@@ -66,7 +66,7 @@ int dmn_opp_device_vote(struct dmn_ctx *ctx, dmn_device_t dev, unsigned i,
 	if (!err)
 		err = dmn__pd_vote_locked(ctx, att, cast);
 	if (!err && owner && i < od->cap_own_vote)
-		od->own_vote[i] = level;
+		od->own_vote[i] = DMN__OWN_DIRECT | level;
 	dmn__unlock(ctx);
 	return err;
 }

@@ -177,21 +177,30 @@ struct dmn_opp_dev {
 	/* Device-to-device requirements: the entry the device's own rate
 	 * picked (vote_id is the effective one, at least this). */
 	uint32_t own_id;
-	/* An owner's own latest direct votes (dmn_opp_device_vote), per
-	 * attachment, 0 = none or superseded by its own rate: its vote is the
-	 * higher of this and its effective entry's (DESIGN §2). */
-	uint32_t *own_vote;
+	/* An owner's own latest word per attachment: DMN__OWN_DIRECT | level
+	 * where its latest was a direct vote (dmn_opp_device_vote), 0 where it
+	 * was its own rate (own_id's entry counts there). Its vote is the
+	 * higher of that and its effective entry's (DESIGN §1: the latest of
+	 * vote and rate wins; §2). */
+	uint64_t *own_vote;
 	unsigned cap_own_vote;
-	bool req_active; /* counted as active while its resume is checked */
-	const struct dmn_opp_entry *req_extra; /* counted too, while raising */
-	/* A raise of owners (devreq.c) that moves it: the next to move or
-	 * moved, and what to put it back to (its entry and clock before). */
-	struct dmn_opp_dev *undo_next;
+	/* its new entry, counted too while its rate moves it (devreq.c) */
+	const struct dmn_opp_entry *req_extra;
+	/* An owner a requirer's change moves in the same core transaction
+	 * (devreq.c txn_hook): the next of dmn_opp_ctx->txn_moving, where
+	 * to and from (undo_was), whether its clock or supplies failed to go
+	 * down, and whether owners_in listed it. */
+	struct dmn_opp_dev *txn_next, *stay_next;
+	const struct dmn_opp_entry *txn_to;
 	const struct dmn_opp_entry *undo_was;
-	uint64_t undo_clock_hz; /* and its own clock (devreq.c) */
+	uint64_t undo_clock_hz; /* its own clock before it had an entry */
+	bool txn_stay;
+	bool txn_in;
 	bool follow;
 	bool busy; /* in its own dmn_opp_set_rate: the follow listener keeps off */
 };
+
+#define DMN__OWN_DIRECT ((uint64_t)1 << 32)
 
 struct dmn_opp_domain {
 	struct dmn_ctx *ctx;
@@ -213,6 +222,32 @@ struct dmn_opp_follow_ops {
 	void (*drop)(struct dmn_ctx *ctx, struct dmn_opp_dev *od);
 	void (*fini)(struct dmn_ctx *ctx, struct dmn_opp_ctx *oc);
 };
+
+/* Device-to-device requirements (devreq.c), an optional unit: the rest
+ * of the OPP layer reaches it only through these (dmn_opp_ctx->devreq). */
+struct dmn_opp_devreq_ops {
+	/* dmn_opp_set_rate's move of @od with its owners (raised first,
+	 * settled after); the core's dmn__opp_rate_locked calls it. */
+	int (*rate)(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz);
+	/* See opp_with_owners. */
+	int (*with_owners)(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+			   bool all, int (*op)(struct dmn_ctx *, void *),
+			   void *arg);
+	/* After a requirer left @t (unbound), its owners settle to what is
+	 * left; failures are safe, noted (dmn__opp_note). */
+	void (*settle)(struct dmn_ctx *ctx, struct dmn_opp_table *t);
+};
+
+/* devreq.c's hooks. A firmware build references them weakly (its core
+ * links without devreq.c: then a device-to-device requirement is
+ * refused, dmn_opp_add); a hosted library has every unit. */
+#ifdef DMN_FIRMWARE
+extern const struct dmn_opp_devreq_ops dmn__opp_devreq_ops
+    __attribute__((weak));
+#else
+extern const struct dmn_opp_devreq_ops dmn__opp_devreq_ops;
+#endif
 
 struct dmn_opp_ctx {
 	struct handle_table tables;
@@ -238,6 +273,17 @@ struct dmn_opp_ctx {
 	unsigned cap_walk;
 	uint32_t dom_gen;
 	uint32_t table_gen; /* opp_table.mark */
+	/* Device-to-device requirements (devreq.c, an optional unit):
+	 * installed by the dmn_opp_add that makes the first one (a required
+	 * OPP into a table without levels); NULL until then, when no device
+	 * owns a table another requires into and the core moves a device
+	 * alone (dmn__opp_rate_locked), as devreq.c would. */
+	const struct dmn_opp_devreq_ops *devreq;
+	/* devreq.c's ctx->txn_hook: the table of the requirer whose change
+	 * the running core transaction makes, the owners it moves. */
+	struct dmn_opp_table *txn_t;
+	struct dmn_opp_dev *txn_moving;
+	struct dmn_opp_dev *txn_stays; /* their clocks could not go down */
 };
 
 
@@ -270,9 +316,13 @@ unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
 			    const struct dmn_opp_entry *e);
 bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_entry *e);
 
-/* Whether a device bound to @t counts as a requirer (devreq.c): a walk
- * with @devices goes past a table only then (none moves what it requires). */
+/* rate.c: whether a device bound to @t counts as a requirer (it is
+ * active): a walk with @devices goes past a table only then (none moves
+ * what it requires). */
 bool dmn__opp_counted(const struct dmn_opp_table *t);
+/* rate.c: the entry @od runs at: the highest of its own rate's entry
+ * (own_id) and what active requirers ask of its table (DESIGN §2). */
+const struct dmn_opp_entry *dmn__opp_effective(const struct dmn_opp_dev *od);
 
 /* The tables reachable from @from through required OPPs (@devices: only
  * through tables without levels, and past one only if it counts), each marked with a new
@@ -373,29 +423,38 @@ int dmn__opp_hw_move(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 				  dmn_device_t dev, bool record, int *err);
 
-/* devreq.c: dmn_opp_set_rate's move with the device-to-device requirements
- * of @od's table (owners raised first, settled after). */
+/* rate.c: dmn_opp_set_rate's move of @od to its own rate's @target (hz
+ * its request): through devreq.c's hook once requirements exist (owners
+ * raised first, settled after), else the move of @od alone. */
 int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz);
 
-/* devreq.c: a raise of the owners a change of a device of @t reaches: the
- * table of the device that changes (NULL: none), and the owners it moved,
- * the last moved first (through their undo_next), to put back in that
- * order on failure. dmn__opp_raise_begin raises them (the device already
- * counted: req_active or req_extra): 0 or the first failure;
- * dmn__opp_raise_end, after the change (@err), puts them back on failure,
- * else lets the owners settle to what is left. devsleep.c uses them too. */
-struct dmn__opp_raise {
-	struct dmn_opp_table *t;
-	struct dmn_opp_dev *moved;
-};
-int dmn__opp_raise_begin(struct dmn_ctx *ctx, struct dmn_opp_table *t,
-			 struct dmn__opp_raise *rs);
-void dmn__opp_raise_end(struct dmn_ctx *ctx, struct dmn__opp_raise *rs, int err);
+/* @op(@ctx, @arg) (a core call, or a move of a device of @t) with the
+ * owners a change of a device of @t reaches (@all: of any device; neither:
+ * none) moved in its core transactions (ctx->txn_hook); their safe
+ * failures are noted. Returns @op's result. Without requirements (no
+ * devreq hook) no owner moves: @op alone. */
+static inline int opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
+				  bool all, int (*op)(struct dmn_ctx *, void *),
+				  void *arg)
+{
+	const struct dmn_opp_ctx *oc = ctx->opp;
+	return oc && oc->devreq ? oc->devreq->with_owners(ctx, t, all, op, arg)
+				: op(ctx, arg);
+}
 
-/* devreq.c: after a requirer left @t (unbound), its owners settle to what
- * is left; failures are safe, noted (dmn__opp_note). */
-void dmn__opp_requirements_settle(struct dmn_ctx *ctx, struct dmn_opp_table *t);
+/* Each device's OPP state @od with its core device @v, in handle order. */
+#define FOR_OPP_DEVICES(ctx, v, od)                                           \
+	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0); h_;          \
+	     h_ = dmn__handle_next(&(ctx)->devices, h_))                      \
+		if (((v) = dmn__pd_device_get_ptr((ctx), h_)) &&              \
+		    ((od) = dev_opp_state(v)))
+
+/* rate.c: @od's votes for @target as inputs of the open core
+ * transaction (devreq.c's hook), as a move sets them once its clock
+ * stands: 0 or a negative errno (the caller aborts). */
+int dmn__opp_move_inputs(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			 const struct dmn_opp_entry *target);
 
 /* follow.c */
 /* The fastest usable entry, not below @floor (NULL: from the lowest), whose

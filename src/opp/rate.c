@@ -223,48 +223,68 @@ static int reserve_move(struct dmn_ctx *ctx, struct dmn_device *pdev, unsigned n
 
 /* The per-attachment arrays of one move, in one block: the new votes
  * (@new_v where @new_d; rounded in place before anything changes), the
- * votes now (@cur), the raised ones of step 1 (@up, first the scratch of
- * the old entry's votes), the attachments vote_txn takes first, and which
+ * votes now (@cur, first the scratch of the own rate's entry's votes, on
+ * @own_d), the raised ones of step 1 (@up, first the scratch of the old
+ * entry's votes), the attachments vote_txn takes first, and which
  * attachments the move touches. */
 struct move_plan {
 	uint32_t *new_v, *cur, *up, *order;
-	bool *new_d, *touch;
+	bool *new_d, *touch, *own_d;
 	unsigned m; /* how many of @order move_planned filled */
 };
 
-/* Set the attachments @p touches to @levels (already rounded) as one core
- * transaction, as dmn_vote_many does: first the @p->m of @p->order
- * (move_planned), then the others in attachment order. The core raises in
- * the order domains were touched and lowers in the reverse. */
-static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
-		    const struct move_plan *p, const uint32_t *levels,
-		    unsigned n)
+/* Set the attachments @p touches to @levels (already rounded) as inputs
+ * of the open core transaction, as dmn_vote_many does: first the @p->m of
+ * @p->order (plan_votes), then the others in attachment order. The core
+ * raises in the order domains were touched and lowers in the reverse.
+ * *@began says whether it is open (begun here at the first change). 0, or
+ * the error (the caller aborts). */
+static int vote_inputs(struct dmn_ctx *ctx, struct dmn_device *pdev,
+		       const struct move_plan *p, const uint32_t *levels,
+		       unsigned n, bool *began)
 {
 	unsigned m = p->m;
-	/* The operation's first error so far: dmn__txn_begin clears it. */
-	int first = ctx->op_error;
-	bool began = false; /* no transaction when no vote changes */
 	for (unsigned k = 0; k < m + n; k++) {
 		/* one taken first has its level: skipped below */
 		unsigned i = k < m ? p->order[k] : k - m;
 		struct dmn_attachment *a = dev_att(pdev, i);
 		if (!p->touch[i] || a->vote == levels[i])
 			continue;
-		if (!began)
+		if (!*began)
 			dmn__txn_begin(ctx);
-		began = true;
+		*began = true;
 		int err = dmn__txn_set_vote(ctx, a, levels[i], a->counted);
-		if (err) {
-			dmn__txn_abort(ctx);
-			ctx->op_error = first;
+		if (err)
 			return err;
-		}
 		if (a->counted)
 			dmn__txn_touch(ctx, a->dom);
 	}
+	return 0;
+}
+
+/* vote_inputs as one core transaction of its own. */
+static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
+		    const struct move_plan *p, const uint32_t *levels,
+		    unsigned n)
+{
+	/* The operation's first error so far: dmn__txn_begin clears it. */
+	int first = ctx->op_error;
+	/* no transaction when no vote changes, unless devreq.c's hook
+	 * moves owners with it */
+	bool began = false;
+	int err = vote_inputs(ctx, pdev, p, levels, n, &began);
+	if (!err && !began && ctx->txn_hook) {
+		dmn__txn_begin(ctx);
+		began = true;
+	}
+	if (err) {
+		dmn__txn_abort(ctx);
+		ctx->op_error = first;
+		return err;
+	}
 	if (!began)
 		return 0;
-	int err = dmn__txn_commit(ctx);
+	err = dmn__txn_commit(ctx);
 	if (first)
 		ctx->op_error = first;
 	return err;
@@ -272,7 +292,7 @@ static int vote_txn(struct dmn_ctx *ctx, struct dmn_device *pdev,
 
 static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 {
-	char *block = dmn__alloc(ctx, n * (4 * sizeof(uint32_t) + 2) + 1);
+	char *block = dmn__alloc(ctx, n * (4 * sizeof(uint32_t) + 3) + 1);
 	if (!block)
 		return 0;
 	p->new_v = (uint32_t *)(void *)block;
@@ -281,41 +301,48 @@ static void *plan_alloc(struct dmn_ctx *ctx, struct move_plan *p, unsigned n)
 	p->order = p->up + n;
 	p->new_d = (bool *)(p->order + n);
 	p->touch = p->new_d + n;
-	memset(p->new_d, 0, 2 * n);
+	p->own_d = p->touch + n;
+	memset(p->new_d, 0, 3 * n);
 	return block;
 }
 
-/* dmn__opp_move_locked with the plan's arrays in @p. */
-static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
-			const struct dmn_opp_entry *target, uint64_t hz,
-			struct move_plan *p)
+/* The votes of @od's move to @target into @p (rounded, validated: 0,
+ * -ENODEV, -ERANGE or -ENOMEM); *@same: the move changes no vote. */
+static int plan_votes(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		      const struct dmn_opp_entry *target, struct move_plan *p,
+		      bool *same)
 {
 	struct dmn_device *pdev = od->pdev;
 	const struct dmn_opp_table *t = od->table;
 	const struct dmn_opp_entry *was_vote = dmn__opp_entry_by_id(t, od->vote_id);
-	const struct dmn_opp_entry *was_run = dmn__opp_entry_by_id(t, od->run_id);
 	/* A device-to-device requirement may hold the device above the entry
 	 * of its own rate: it then votes the higher of both per attachment
 	 * (DESIGN §2). */
 	const struct dmn_opp_entry *own = dmn__opp_entry_by_id(t, od->own_id);
 	if (own == target)
 		own = 0;
-	bool same = target == was_vote && (od->follow || target == was_run);
 	unsigned n = pdev->n_atts;
 	int err = 0;
-	/* The new votes (new_d and touch start all false): the target's,
-	 * raised by the entry of its own rate and by an owner's own direct
-	 * votes, whatever its entry; what the old entry drives is touched. */
+	/* The new votes (new_d, touch and own_d start all false): the
+	 * target's, raised on each attachment by an owner's own latest word
+	 * there, whatever its entry: a direct vote, or else the entry of its
+	 * own rate (p->cur its scratch); what the old entry drives is
+	 * touched. */
 	const struct dmn_opp_entry *raise[3] = {was_vote, target ? own : 0, target};
+	uint32_t *lv[3] = {p->up, p->cur, p->new_v};
+	bool *dr[3] = {p->touch, p->own_d, p->new_d};
 	const struct dmn_opp_entry *last = 0;
 	for (unsigned k = 0; k < 3 && err >= 0; k++)
 		if (raise[k])
 			err = dmn__opp_entry_raise(ctx, last = raise[k], pdev,
-						   k ? p->new_v : p->up,
-						   k ? p->new_d : p->touch, n);
-	for (unsigned i = 0; err >= 0 && i < n && i < od->cap_own_vote; i++)
-		if (od->own_vote[i])
-			opp_raise_vote(p->new_v, p->new_d, i, od->own_vote[i]);
+						   lv[k], dr[k], n);
+	for (unsigned i = 0; err >= 0 && i < n; i++) {
+		uint64_t w = i < od->cap_own_vote ? od->own_vote[i] : 0;
+		if (w & DMN__OWN_DIRECT)
+			opp_raise_vote(p->new_v, p->new_d, i, (uint32_t)w);
+		else if (p->own_d[i])
+			opp_raise_vote(p->new_v, p->new_d, i, p->cur[i]);
+	}
 	if (err < 0)
 		return err;
 	err = 0;
@@ -346,8 +373,23 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		p->up[i] = want > a->vote ? want : a->vote;
 		/* A dmn_vote() since the OPP was set changed its vote: the
 		 * latest call wins, so the OPP's vote is written again. */
-		same = same && want == a->vote;
+		*same = *same && want == a->vote;
 	}
+	return err;
+}
+
+/* dmn__opp_move_locked with the plan's arrays in @p. */
+static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			const struct dmn_opp_entry *target, uint64_t hz,
+			struct move_plan *p)
+{
+	struct dmn_device *pdev = od->pdev;
+	const struct dmn_opp_table *t = od->table;
+	const struct dmn_opp_entry *was_run = dmn__opp_entry_by_id(t, od->run_id);
+	unsigned n = pdev->n_atts;
+	bool same = dmn__opp_entry_by_id(t, od->vote_id) == target &&
+		    (od->follow || target == was_run);
+	int err = plan_votes(ctx, od, target, p, &same);
 	if (!err && same) {
 		od->requested_hz = hz; /* the same OPP: nothing is called */
 		return 0;
@@ -397,6 +439,24 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	return 0;
 }
 
+int dmn__opp_move_inputs(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+			 const struct dmn_opp_entry *target)
+{
+	struct move_plan p;
+	unsigned n = od->pdev->n_atts;
+	void *block = plan_alloc(ctx, &p, n);
+	if (!block)
+		return -ENOMEM;
+	bool same = false, began = true;
+	int err = plan_votes(ctx, od, target, &p, &same);
+	if (!err)
+		err = dmn__opp_dev_reserve(ctx, od, od->table->max_supplies);
+	if (!err)
+		err = vote_inputs(ctx, od->pdev, &p, p.new_v, n, &began);
+	dmn__free(ctx, block);
+	return err;
+}
+
 int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		    const struct dmn_opp_entry *target, uint64_t hz)
 {
@@ -406,6 +466,78 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		return -ENOMEM;
 	int err = move_planned(ctx, od, target, hz, &p);
 	dmn__free(ctx, block);
+	return err;
+}
+
+/* ---- device-to-device requirements (DESIGN §2) --------------------------
+ * Counted here, in the core: a walk of table.c needs it, and without
+ * requirements (devreq.c not installed) a rate takes the effective entry
+ * too. */
+
+/* A requirer's requirements count while it is active (in a transaction:
+ * as its inputs say, devreq.c's txn_hook). */
+static bool counts(const struct dmn_opp_dev *r)
+{
+	return r->pdev->usage > 0;
+}
+
+bool dmn__opp_counted(const struct dmn_opp_table *t)
+{
+	for (const struct dmn_opp_dev *r = t->devices; r; r = r->next)
+		if (counts(r))
+			return true;
+	return false;
+}
+
+static const struct dmn_opp_entry *higher(const struct dmn_opp_entry *a,
+				      const struct dmn_opp_entry *b)
+{
+	return !a || (b && dmn__opp_entry_cmp(b, a) > 0) ? b : a;
+}
+
+/* What @e requires of table @t: the highest such entry, or NULL. */
+static const struct dmn_opp_entry *asks(const struct dmn_opp_entry *e,
+				    const struct dmn_opp_table *t)
+{
+	const struct dmn_opp_entry *best = 0;
+	for (unsigned j = 0; e && j < e->n_required; j++)
+		if (oe_required(e)[j].table == t->handle)
+			best = higher(best, oe_req_entry(e)[j]);
+	return best;
+}
+
+const struct dmn_opp_entry *dmn__opp_effective(const struct dmn_opp_dev *b)
+{
+	const struct dmn_opp_table *t = b->table;
+	const struct dmn_opp_entry *best = dmn__opp_entry_by_id(t, b->own_id);
+	for (unsigned u = 0; u < t->n_users; u++) {
+		const struct dmn_opp_table *ut = t->users[u];
+		for (const struct dmn_opp_dev *r = ut->devices; r; r = r->next) {
+			if (!counts(r))
+				continue;
+			best = higher(best,
+				      asks(dmn__opp_entry_by_id(ut, r->vote_id), t));
+			best = higher(best, asks(r->req_extra, t));
+		}
+	}
+	return best;
+}
+
+int dmn__opp_rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
+		    const struct dmn_opp_entry *target, uint64_t hz)
+{
+	const struct dmn_opp_ctx *oc = ctx->opp;
+	if (oc->devreq)
+		return oc->devreq->rate(ctx, od, target, hz);
+	/* devreq.c's rate with no owner anywhere: no owner moves, and only
+	 * an owner has words of its own (own_vote) */
+	uint32_t old_own = od->own_id;
+	od->own_id = target ? target->id : DMN_OPP_ID_NONE;
+	int err = dmn__opp_move_locked(ctx, od, dmn__opp_effective(od), hz);
+	if (err)
+		od->own_id = old_own;
+	else if (target && target->n_hz) /* its own clock: see devreq.c */
+		od->undo_clock_hz = oe_hz(target)[0];
 	return err;
 }
 

@@ -270,6 +270,24 @@ static int resolve_required(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 	return 0;
 }
 
+/* The first device-to-device requirement (of the @n_new tables @t newly
+ * requires, one without levels) installs devreq.c's hooks: 0, or in a
+ * firmware image linked without that unit -EOPNOTSUPP. */
+static int devreq_install(struct dmn_ctx *ctx, const struct dmn_opp_table *t,
+			  unsigned n_new)
+{
+	struct dmn_opp_ctx *oc = ctx->opp;
+	for (unsigned i = 0; !oc->devreq && i < n_new; i++)
+		if (!t->deps[t->n_deps + i]->has_level) {
+#ifdef DMN_FIRMWARE
+			if (!&dmn__opp_devreq_ops)
+				return -EOPNOTSUPP;
+#endif
+			oc->devreq = &dmn__opp_devreq_ops;
+		}
+	return 0;
+}
+
 /* The entry of @d in one block, laid out as opp_internal.h says, its
  * lists copied as given (a supply's window completed) and its required
  * OPPs not yet resolved. -EOVERFLOW for a count or flags wider than the
@@ -380,6 +398,8 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 		err = dmn__opp_scratch_reserve(ctx, desc->n_required);
 	if (!err && t->helper) /* registered: helper.c's hook is there */
 		err = ((struct dmn_opp_ctx *)ctx->opp)->pstate_of(t, e);
+	if (!err)
+		err = devreq_install(ctx, t, n_new);
 	if (err) {
 		dmn__free(ctx, e);
 		dmn__unlock(ctx);

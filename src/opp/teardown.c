@@ -103,8 +103,11 @@ int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 		*link = od->next;
 		od->pdev->cold->opp_state = 0;
 		dev_free(ctx, od);
-		/* what it required counts no more */
-		dmn__opp_requirements_settle(ctx, t);
+		/* what it required counts no more (no requirement, no
+		 * devreq hook: nothing to settle) */
+		const struct dmn_opp_ctx *oc = ctx->opp;
+		if (oc->devreq)
+			oc->devreq->settle(ctx, t);
 		dmn__opp_table_unref(ctx, t);
 	}
 	err = txn_result(ctx, err);

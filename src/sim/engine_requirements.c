@@ -65,10 +65,12 @@ oom:
 }
 
 /* The vote device @dev shows on its attachment @a (JSON, `explain`): as
- * cast, except that an owner of a required table votes the highest of
- * that, its effective entry's vote and its own rate's entry's there
- * (DESIGN §2, as dmn_opp_device_vote and the library's moves count
- * them), so `explain` names it when it sets a domain's pstate. */
+ * cast, except that an owner of a required table votes the higher of
+ * that and its effective entry's vote there (DESIGN §2, as
+ * dmn_opp_device_vote and the library's moves count them): the cast is
+ * its own latest word, a `vote` or its `rate`'s entry (note_rate_votes;
+ * DESIGN §1: the latest wins), so `explain` names it when it sets a
+ * domain's pstate. */
 uint32_t dmn__sim_shown_vote(const struct dmn_sim *sim, unsigned dev, unsigned a)
 {
 	const struct dmn_dt_board *b = sim->board;
@@ -78,14 +80,11 @@ uint32_t dmn__sim_shown_vote(const struct dmn_sim *sim, unsigned dev, unsigned a
 	for (unsigned i = 0; d->opp_table >= 0 && i < b->n_requirements; i++)
 		owner |= b->requirements[i].table == d->opp_table;
 	dmn_device_t h = sim->inst->devices[dev];
-	if (owner && dmn_opp_device_current(sim->ctx, h, &id, NULL))
-		id = DMN_OPP_ID_NONE;
-	uint32_t ids[2] = {id, owner ? sim->devs[dev].own_id : DMN_OPP_ID_NONE};
-	for (unsigned k = 0; k < 2; k++)
-		if (ids[k] != DMN_OPP_ID_NONE &&
-		    dmn_opp_device_votes(sim->ctx, h, ids[k], sim->vote_scratch,
-					 d->n_attachments) > (int)a &&
-		    sim->vote_scratch[a] > vote)
-			vote = sim->vote_scratch[a];
+	if (owner && !dmn_opp_device_current(sim->ctx, h, &id, NULL) &&
+	    id != DMN_OPP_ID_NONE &&
+	    dmn_opp_device_votes(sim->ctx, h, id, sim->vote_scratch,
+				 d->n_attachments) > (int)a &&
+	    sim->vote_scratch[a] > vote)
+		vote = sim->vote_scratch[a];
 	return vote;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Cortex-M4 smoke test (issue 15): build smoke.c with the core's sources
-# only (bench/firmware_size.sh --core-sources), freestanding -Os against
-# newlib, and run it under QEMU's mps2-an386 with semihosting; the test's
-# verdict is QEMU's exit status (SYS_EXIT). Exits 77 (ctest: skipped) when
+# (bench/firmware_size.sh --core-sources) and the teardown unit, then again
+# with the devreq unit too (-DSMOKE_DEVREQ), freestanding -Os against
+# newlib, and run each under QEMU's mps2-an386 with semihosting; the
+# test's verdict is QEMU's exit status (SYS_EXIT), the first failing
+# image's. Exits 77 (ctest: skipped) when
 # the cross compiler, newlib or qemu-system-arm is missing.
 #   tests/firmware/run_smoke.sh [WORKDIR]
 set -euo pipefail
@@ -27,14 +29,23 @@ if ! echo 'int main(void){return 0;}' |
 fi
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
-# The core, and the teardown unit for the test's detach/remove at the end.
+# The core, and the teardown unit for the test's detach/remove at the end;
+# a second image adds the devreq unit (device-to-device requirements).
 mapfile -t core < <(cd "$root" && bench/firmware_size.sh --core-sources &&
                     bench/firmware_size.sh --unit-sources teardown)
-srcs=()
-for src in "${core[@]}"; do srcs+=("$root/$src"); done
-$cc "${flags[@]}" -nostartfiles --specs=nano.specs --specs=nosys.specs \
-    -T "$here/mps2.ld" -Wl,--no-warn-rwx-segments \
-    "$here/startup.c" "$here/smoke.c" "${srcs[@]}" -o "$work/smoke.elf"
-arm-none-eabi-size "$work/smoke.elf"
-timeout 120 $qemu -machine mps2-an386 -nographic -monitor none -serial none \
-  -semihosting-config enable=on,target=native -kernel "$work/smoke.elf"
+mapfile -t devreq < <(cd "$root" && bench/firmware_size.sh --unit-sources devreq)
+for variant in plain devreq; do
+  srcs=() defs=()
+  for src in "${core[@]}"; do srcs+=("$root/$src"); done
+  if [ $variant = devreq ]; then
+    for src in "${devreq[@]}"; do srcs+=("$root/$src"); done
+    defs=(-DSMOKE_DEVREQ)
+  fi
+  elf="$work/smoke-$variant.elf"
+  $cc "${flags[@]}" "${defs[@]}" -nostartfiles --specs=nano.specs --specs=nosys.specs \
+      -T "$here/mps2.ld" -Wl,--no-warn-rwx-segments \
+      "$here/startup.c" "$here/smoke.c" "${srcs[@]}" -o "$elf"
+  arm-none-eabi-size "$elf"
+  timeout 120 $qemu -machine mps2-an386 -nographic -monitor none -serial none \
+    -semihosting-config enable=on,target=native -kernel "$elf"
+done

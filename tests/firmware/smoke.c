@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Cortex-M4 smoke test (issue 15): the core alone (no optional unit: see
- * docs/architecture.md, Firmware units), built freestanding with newlib and
+ * Cortex-M4 smoke test (issue 15): the core with the teardown unit (and,
+ * SMOKE_DEVREQ, the devreq unit; docs/architecture.md, Firmware units), built
+ * freestanding with newlib and
  * run under QEMU's mps2-an386. A power controller's day: two domains
  * linked parent to child, each with a level table, the child's entries
  * requiring the parent's (required-opps); a CPU whose frequency table
  * requires the child's levels; a second device voting on the parent
- * directly. Each step checks what the hardware callbacks saw, in order.
+ * directly. Each step checks what the hardware callbacks saw, in order;
+ * last, a device-to-device requirement: refused without the devreq
+ * unit, honoured with it (SMOKE_DEVREQ: run_smoke.sh's second image).
  * Exits through semihosting: QEMU's status is 0 only if every check held.
  */
 #include <domino/context.h>
@@ -98,11 +101,11 @@ static const struct dmn_domain_ops rail_ops = {
 static uint64_t clock_hz;
 static unsigned clock_at;
 
+/* @user: where this clock's rate goes (NULL: clock_hz, the CPU's) */
 static int clk_set(void *user, dmn_device_t dev, uint64_t hz)
 {
-	(void)user;
 	(void)dev;
-	clock_hz = hz;
+	*(user ? (uint64_t *)user : &clock_hz) = hz;
 	clock_at = ++seq;
 	return 0;
 }
@@ -270,6 +273,49 @@ int main(void)
 	CHECK(dmn_opp_set_rate(ctx, cpu0, 400000000) == 0);
 	CHECK(clock_hz == 400000000 && cluster.level == 3 && vdd.level == 300);
 	CHECK(dmn_device_put(ctx, cpu0) == 0);
+
+	/* A device-to-device requirement, a required OPP into a table
+	 * without levels: big's 400 MHz requires cci's 200 MHz. */
+	dmn_opp_table_t t_cci = 0, t_big = 0;
+	uint32_t cci_ids[2] = {9, 9}, big_id = 9;
+	CHECK(dmn_opp_table_create(ctx, "cci", &t_cci) == 0);
+	CHECK(dmn_opp_table_create(ctx, "big", &t_big) == 0);
+	struct dmn_opp_desc dd = {0};
+	dd.n_hz = 1;
+	for (unsigned i = 0; i < 2; i++) {
+		dd.hz = &cpu_hz[i];
+		CHECK(dmn_opp_add(ctx, t_cci, &dd, &cci_ids[i]) == 0);
+	}
+	struct dmn_opp_required req = {t_cci, cci_ids[1]};
+	dd.hz = &cpu_hz[2];
+	dd.required = &req;
+	dd.n_required = 1;
+#ifdef SMOKE_DEVREQ
+	/* With the devreq unit linked: while big is active, the CCI runs at
+	 * least at what big's entry requires. */
+	static uint64_t cci_hz;
+	dmn_device_t cci = 0, big = 0;
+	CHECK(dmn_opp_add(ctx, t_big, &dd, &big_id) == 0 && big_id == 0);
+	CHECK(dmn_device_create(ctx, "cci", &cci) == 0);
+	CHECK(dmn_device_create(ctx, "big", &big) == 0);
+	CHECK(dmn_opp_device_bind(ctx, cci, t_cci) == 0);
+	CHECK(dmn_opp_device_bind(ctx, big, t_big) == 0);
+	CHECK(dmn_opp_device_set_clock(ctx, cci, &clk_ops, &cci_hz) == 0);
+	CHECK(dmn_opp_set_rate(ctx, cci, cpu_hz[0]) == 0);
+	CHECK(cci_hz == cpu_hz[0]);
+	CHECK(dmn_opp_device_get(ctx, big) == 0);
+	CHECK(dmn_opp_set_rate(ctx, big, cpu_hz[2]) == 0);
+	CHECK(cci_hz == cpu_hz[1]);
+	CHECK(dmn_opp_device_put(ctx, big) == 0); /* back to its own rate */
+	CHECK(cci_hz == cpu_hz[0]);
+#else
+	/* Without the devreq unit (src/opp/devreq.c, not linked here) it is
+	 * refused and nothing is added. */
+	CHECK(dmn_opp_add(ctx, t_big, &dd, &big_id) == -EOPNOTSUPP);
+	CHECK(big_id == 9);
+	dd.n_required = 0; /* the table is as it was: its first entry */
+	CHECK(dmn_opp_add(ctx, t_big, &dd, &big_id) == 0 && big_id == 0);
+#endif
 
 	CHECK(dmn_detach(ctx, a_gpu) == 0);
 	CHECK(dmn_device_remove(ctx, gpu) == 0);

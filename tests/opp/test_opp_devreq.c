@@ -169,18 +169,99 @@ static void chains(void **state)
 	world_fini(&r.w);
 }
 
-/* An owner's vote on its domain is the higher of its own latest vote or
- * rate and its effective OPP's vote (DESIGN §2). */
-static void owner_votes(void **state)
+/* DESIGN §1: `vote` and `rate` write the same per-attachment vote, the
+ * latest wins, and a rate writes only where its entries vote: the cci's
+ * vote on the rail outlives a rate to no OPP from none (which writes
+ * nothing) and still counts when a requirement moves the cci and when
+ * it lets go (model_diff.py DOMINO_OPS=300 seed 230521); a rate that
+ * votes there, the later word, wins. */
+static void rate_writes_where_it_votes(void **state)
 {
 	(void)state;
 	struct rig r;
 	rig_init(&r, 64);
 	struct dmn_ctx *ctx = r.w.ctx;
 	OK(dmn_opp_device_get(ctx, r.cci));
+	OK(dmn_opp_device_vote(ctx, r.cci, 0, 64));
+	OK(dmn_opp_set_rate(ctx, r.cci, 0));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
 	OK(dmn_opp_device_get(ctx, r.cpu0));
-	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* cci at 30: votes 32 */
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* cci to 30: votes 32 */
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	OK(dmn_opp_device_put(ctx, r.cpu0)); /* cci to no OPP */
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 64);
+	assert_int_equal(dom_pstate(&r.w, r.rail), 64);
+	OK(dmn_opp_set_rate(ctx, r.cci, 20)); /* its rate votes 32 there */
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	OK(dmn_opp_device_put(ctx, r.cci));
+	world_fini(&r.w);
+}
+
+/* set_performance_state calls on @d logged since the last clear. */
+static unsigned pstate_calls(struct rig *r, dmn_domain_t d)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < r->w.sp.n_log; i++)
+		n += r->w.sp.log[i].op == DMN_SIM_PROVIDERS_PSTATE &&
+		     r->w.sp.log[i].object == d;
+	return n;
+}
+
+/* DESIGN §1: one pstate call a domain a command. The owner's votes join
+ * the requirer's transaction: cpu0 on the cci's rail voting 64 and
+ * requiring cci 30 (which votes 32) takes the rail 0 -> 64 in one call
+ * when it resumes and back in one when it suspends (in steps of their
+ * own the owner's move made 0 -> 32 -> 64 and 64 -> 32 -> 0). */
+static void one_call_per_domain(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_init(&r, 64);
+	struct dmn_ctx *ctx = r.w.ctx;
+	dmn_attach_t a;
+	OK(dmn_attach(ctx, r.cpu0, r.rail, &a));
+	OK(dmn_opp_device_get(ctx, r.cci));
+	OK(dmn_vote(ctx, a, 64));
+	OK(dmn_opp_set_rate(ctx, r.cpu0, 300)); /* suspended: counts not */
+	assert_int_equal(att_vote(&r.w, r.cci_att), 0);
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	assert_int_equal(dom_pstate(&r.w, r.rail), 64);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_int_equal(pstate_calls(&r, r.rail), 1);
+	dmn_sim_providers_clear_log(&r.w.sp);
+	OK(dmn_opp_device_put(ctx, r.cpu0));
+	assert_int_equal(att_vote(&r.w, r.cci_att), 0);
+	assert_int_equal(pstate_calls(&r, r.rail), 1);
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
+	OK(dmn_opp_device_put(ctx, r.cci));
+	world_fini(&r.w);
+}
+
+/* The rig with the cci and cpu0 active, cpu0 at 300: the cci at 30,
+ * voting 32 on the rail. */
+static struct dmn_ctx *rig_cci_at_30(struct rig *r)
+{
+	rig_init(r, 64);
+	struct dmn_ctx *ctx = r->w.ctx;
+	OK(dmn_opp_device_get(ctx, r->cci));
+	OK(dmn_opp_device_get(ctx, r->cpu0));
+	OK(dmn_opp_set_rate(ctx, r->cpu0, 300));
+	assert_int_equal(cur_id(&r->w, r->cci), r->e_cci[2]);
+	assert_int_equal(att_vote(&r->w, r->cci_att), 32);
+	return ctx;
+}
+
+/* An owner's vote on its domain is the higher of its own latest vote or
+ * rate and its effective OPP's vote (DESIGN §2). */
+static void owner_votes(void **state)
+{
+	(void)state;
+	struct rig r;
+	struct dmn_ctx *ctx = rig_cci_at_30(&r);
 	OK(dmn_opp_device_vote(ctx, r.cci, 0, 16)); /* below: 32 stays */
 	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
 	OK(dmn_opp_set_rate(ctx, r.cpu0, 100)); /* cci at 10: votes 16 */
@@ -202,6 +283,34 @@ static void owner_votes(void **state)
 	assert_int_equal(dmn_opp_device_vote(ctx, r.cpu0, 0, 1), -ENOENT);
 	assert_int_equal(dmn_opp_device_vote(ctx, 0, 0, 1), -EBADF);
 	OK(dmn_opp_device_put(ctx, r.cpu0));
+	OK(dmn_opp_device_put(ctx, r.cci));
+	world_fini(&r.w);
+}
+
+/* An owner's clock failing on the way down is safe (DESIGN §1): the
+ * requirer's suspend stands, the owner ends at its entry with its votes
+ * (lowered in the transaction, whose lowerings come after the clocks,
+ * and put back after it), the failure is reported; the next change
+ * lowers it. */
+static void owner_lowering_failure_is_safe(void **state)
+{
+	(void)state;
+	struct rig r;
+	struct dmn_ctx *ctx = rig_cci_at_30(&r);
+	OK(dmn_sim_providers_fail(&r.w.sp, DMN_SIM_PROVIDERS_CLOCK, r.cci, 1, -EIO));
+	OK(dmn_opp_device_put(ctx, r.cpu0));
+	assert_int_equal(dmn_last_error(ctx), -EIO);
+	struct dmn_device_info di;
+	OK(dmn_device_info(ctx, r.cpu0, &di));
+	assert_int_equal(di.usage, 0);
+	assert_int_equal(cur_id(&r.w, r.cci), r.e_cci[2]);
+	assert_int_equal(rate(&r, r.cci), 30);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 32);
+	assert_int_equal(dom_pstate(&r.w, r.rail), 32);
+	OK(dmn_opp_device_get(ctx, r.cpu0));
+	OK(dmn_opp_device_put(ctx, r.cpu0));
+	assert_int_equal(cur_id(&r.w, r.cci), DMN_OPP_ID_NONE);
+	assert_int_equal(att_vote(&r.w, r.cci_att), 0);
 	OK(dmn_opp_device_put(ctx, r.cci));
 	world_fini(&r.w);
 }
@@ -437,8 +546,11 @@ int main(void)
 	    cmocka_unit_test(max_aggregation),
 	    cmocka_unit_test(chains),
 	    cmocka_unit_test(owner_votes),
+	    cmocka_unit_test(one_call_per_domain),
+	    cmocka_unit_test(rate_writes_where_it_votes),
 	    cmocka_unit_test(one_lock_per_call),
 	    cmocka_unit_test(owner_failure_rolls_back),
+	    cmocka_unit_test(owner_lowering_failure_is_safe),
 	    cmocka_unit_test(vote_out_of_range),
 	    cmocka_unit_test(cycle_refused),
 	    cmocka_unit_test(long_chain),

@@ -69,8 +69,7 @@ Not exercised (DESIGN rules the generator never writes or the model does
 not check): an undo lowering that fails (a scenario cannot reach it: a
 `fail DOMAIN pstate` hits that command's raise of the domain first, and
 a command makes one pstate call a domain; tests/inject covers it in the
-library); an owner's own `vote` (the generator sends an owner a `rate`
-instead: docs/design-notes.md, open); a requirement that makes an owner's
+library); a requirement that makes an owner's
 vote fail (owners are devices whose entries their domains accept);
 supplies as calls (`simulate` gives devices no regulators; `fail` names
 no supply or clock) and `clocks`; `opp-supported-hw` lengths that
@@ -79,10 +78,9 @@ from the table); boot holds, always-on and wakeup paths in the trace
 and SVG (DESIGN §7 says they show, not how; they draw sleep and HW mode
 only); `summary` naming awaited consumers (it runs no scenario); the
 JSON events' causes and devices beyond their types and the replayed
-power and pstate state. Known disagreement, open: the owners of a
-requirement move in steps of their own (docs/design-notes.md), so on
-boards with requirements the order checks fail on long runs;
-DOMINO_DEVREQ_LOOSE=1 leaves them out there.
+power and pstate state. The owners of a requirement move in the
+requirer's transaction (docs/design-notes.md), so boards with
+requirements get every check too.
 
 DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
 §4 scenario language
@@ -153,7 +151,7 @@ Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
 default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
 (the boards and scenarios of a seed without what extras() adds),
-DOMINO_DEVREQ_LOOSE=1 (see run_one), DOMINO_MIX=life (half the commands
+DOMINO_MIX=life (half the commands
 §7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on;
 =fail: a failure armed before half the commands, not 15%),
 DOMINO_REAL=BOARD.dtb or a directory of them (random scenarios on real
@@ -1634,11 +1632,9 @@ def pick(m, rnd, level_for):
                     blind(m.b) and 0.42 <= r < 0.55):
         r = rnd.random()           # `rate` on plain tables, `vote` where
                                    # pstates are known (RealBoard)
-    if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95) or \
-            v.requirers and 0.42 <= r < 0.55:
-        # no domain to vote on, or an owner's `vote` after its `rate`
-        # (docs/design-notes.md, open: the library counts the rate's
-        # entry too, DESIGN §1 lets the latest word win): a `rate`
+    if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95):
+        # no domain to vote on: a `rate` (an owner's `vote` is its own
+        # latest word like its `rate`: DESIGN §1, the latest wins)
         r = 0.9
     if r < 0.22:
         return 'resume %s' % v.name, lambda: (
@@ -2779,13 +2775,7 @@ def run_one(domino, dtc, seed, nops, tmp):
     bad = [e for e in doc['events'] if e['kind'] == 'expect_failed']
     if not check_explains(doc, model, bad, seed, scn, dts):
         return False
-    # DOMINO_DEVREQ_LOOSE=1: on boards with device-to-device requirements,
-    # leave out the order of calls, the failure events and the counts of
-    # `stats` (the owners' moves are steps of their own, against DESIGN
-    # §1's one call a domain a command: docs/design-notes.md, open), so
-    # that long runs look past that for other disagreements
-    loose = board.devreq and os.environ.get('DOMINO_DEVREQ_LOOSE') == '1'
-    wrong = check_run(doc, model, bad, loose)
+    wrong = check_run(doc, model, bad)
     if wrong:
         print('seed %d: JSON of the final state: %s' % (seed, wrong))
         print('  board: %s scenario: %s' % (dts, scn))
@@ -2804,15 +2794,15 @@ def run_one(domino, dtc, seed, nops, tmp):
     return tell_bad(seed, bad, scn, lines, dts)
 
 
-def check_run(doc, m, bad, loose=False):
+def check_run(doc, m, bad):
     """The `--json` document of a run against the model: its format,
-    the final state, the command errors, then (unless @loose) the order
-    of the calls and the failure events, and the stats where no expect
-    failed. The first difference, or None."""
+    the final state, the command errors, the order of the calls and the
+    failure events, and the stats where no expect failed. The first
+    difference, or None."""
     wrong = check_format(doc, m) or check_json(doc, m) or \
         check_errors(doc, m, bad) or \
-        (not loose and (check_order(doc, m) or check_failures(doc, m, bad)))
-    if not wrong and not bad and not loose:
+        check_order(doc, m) or check_failures(doc, m, bad)
+    if not wrong and not bad:
         m.advance(doc['end_ns'] - m.now)
         wrong = check_stats(doc, m)
     return wrong
