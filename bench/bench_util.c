@@ -48,6 +48,10 @@ void bench_result(struct bench_table *t, const char *name_fmt, unsigned arg,
 		t->units[t->n] = unit;
 		t->unreliable[t->n] = 0;
 		t->n++;
+	} else {
+		fprintf(stderr, "bench: no room for %s (BENCH_MAX_RESULTS)\n",
+			name);
+		t->dropped++;
 	}
 }
 
