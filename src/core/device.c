@@ -707,6 +707,27 @@ attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, uint64_t want,
 	return dmn__pd_attach_get(ctx, att);
 }
 
+/* Publish @a's vote, final, from @att's stripe (held): to the word
+ * vote_published found (@word in the block @seen), unless an exclusive
+ * call replaced its block since (holding a stripe, none can now), stored
+ * to at an address known from the start, which the next vote's load of
+ * it must not be guessed past (a slower vote otherwise); @want is that
+ * word for a vote of @level. Else through the table. */
+static inline void publish_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att,
+				     const struct dmn_attachment *a,
+				     uint32_t level, uint64_t want,
+				     const struct handle_pub *seen,
+				     uint64_t *word)
+{
+	if (word && ctx->attachments.pub == seen)
+		__atomic_store_n(word,
+				 a->vote == level ? want
+						  : dmn__pub_value(att, a->vote),
+				 __ATOMIC_RELAXED);
+	else
+		dmn__handle_publish(&ctx->attachments, att, a->vote);
+}
+
 /* dmn_vote on a striped context, on the stripe of @att's slot (votes on
  * one attachment meet there; see internal.h): an unchanged vote, a stale
  * handle, or a vote that dmn__txn_vote_chain takes on a chain no other
@@ -745,14 +766,7 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 #if DMN_CHECKS
 		dmn__check_domain(ctx, a->dom, true);
 #endif
-		if (word && ctx->attachments.pub == seen)
-			__atomic_store_n(word,
-					 a->vote == level
-					     ? want
-					     : dmn__pub_value(att, a->vote),
-					 __ATOMIC_RELAXED);
-		else
-			dmn__handle_publish(&ctx->attachments, att, a->vote);
+		publish_on_stripe(ctx, att, a, level, want, seen, word);
 		dmn__fast_pop(&h);
 		dmn__fast_result(ctx, *err ? *err : op_error);
 		dmn__fast_leave(ctx, &h);
@@ -774,19 +788,9 @@ static int vote_striped(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level,
 			  (!ctx->internal_listeners &&
 			   dmn__txn_vote_chain(ctx, a, level, err, &op_error,
 					       true));
-		/* Final: the chain path is done with it. The word found
-		 * above, unless an exclusive call replaced its block since
-		 * (holding a stripe, none can now): stored to at an address
-		 * known from the start, which the next vote's load of it
-		 * must not be guessed past (a slower vote otherwise). */
-		if (handled && word && ctx->attachments.pub == seen)
-			__atomic_store_n(word,
-					 a->vote == level
-					     ? want
-					     : dmn__pub_value(att, a->vote),
-					 __ATOMIC_RELAXED);
-		else if (handled)
-			dmn__handle_publish(&ctx->attachments, att, a->vote);
+		/* Final: the chain path is done with it. */
+		if (handled)
+			publish_on_stripe(ctx, att, a, level, want, seen, word);
 		dmn__fast_pop(&h);
 #else
 		handled = 0;

@@ -815,13 +815,10 @@ FAST_STEP int vote_alone_quiet(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		}
 		return 1;
 	}
-	/* dmn__stats_pstate, inline for an untimed level already listed
-	 * (a few levels, no index yet): only the count moves. */
+	/* dmn__stats_pstate, inline for an untimed level already listed:
+	 * only the count moves. */
 	struct dmn_stats *st = &d->cold->stats;
-	unsigned i = 0;
-	while (!st->index && i < st->n_levels && st->levels[i].level != want)
-		i++;
-	if (!dmn__pstate_timed(ctx) && !st->index && i < st->n_levels)
+	if (!dmn__pstate_timed(ctx) && dmn__stats_slot(st, want) < st->n_levels)
 		st->pstate_transitions++;
 	else
 		dmn__stats_pstate(ctx, d, want);
