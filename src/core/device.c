@@ -707,6 +707,7 @@ attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, uint64_t want,
 	return dmn__pd_attach_get(ctx, att);
 }
 
+#if DMN_FAST_PATHS
 /* Publish @a's vote, final, from @att's stripe (held): to the word
  * vote_published found (@word in the block @seen), unless an exclusive
  * call replaced its block since (holding a stripe, none can now), stored
@@ -727,6 +728,7 @@ static inline void publish_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att,
 	else
 		dmn__handle_publish(&ctx->attachments, att, a->vote);
 }
+#endif
 
 /* dmn_vote on a striped context, on the stripe of @att's slot (votes on
  * one attachment meet there; see internal.h): an unchanged vote, a stale
