@@ -35,7 +35,7 @@ struct cli_options {
 	const char *svg_path;
 	uint32_t *supported_hw; /* as many values as given; freed at exit */
 	int n_supported_hw;
-	int parents_by_name; /* --provider-parents=by-name */
+	int parents_all; /* --provider-parents=all */
 	int help;
 	int strict; /* simulate: exit 1 on a command failure not expected */
 	int all;    /* simulate: every domain in the statistics */

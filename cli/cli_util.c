@@ -207,8 +207,8 @@ static int set_option(const char *cmd, char letter, const char *value,
 		opt->explain = value;
 		break;
 	case 'p':
-		opt->parents_by_name = !strcmp(value, "by-name");
-		if (!opt->parents_by_name && strcmp(value, "all")) {
+		opt->parents_all = !strcmp(value, "all");
+		if (!opt->parents_all && strcmp(value, "by-name")) {
 			fprintf(stderr, "domino %s: error: --provider-parents '",
 				cmd);
 			cli_text(stderr, value);
@@ -753,8 +753,8 @@ int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
 	so.board_name = board->name;
 	so.supported_hw = opt->supported_hw;
 	so.n_supported_hw = (unsigned)opt->n_supported_hw;
-	if (opt->parents_by_name)
-		so.flags |= DMN_SIM_PARENTS_BY_NAME;
+	if (opt->parents_all)
+		so.flags |= DMN_SIM_PARENTS_ALL;
 	so.diag = cli_print_diag;
 	so.diag_user = &printer;
 	int err = dmn_sim_create(board->blob, board->size, &so, out);

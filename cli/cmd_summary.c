@@ -11,7 +11,7 @@
 
 static const char summary_help[] =
 	"usage: domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]\n"
-	"                      [--provider-parents all|by-name]\n"
+	"                      [--provider-parents by-name|all]\n"
 	"                      [--explain DOMAIN]\n"
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
@@ -25,10 +25,11 @@ static const char summary_help[] =
 	"\n"
 	"  -j, --json           one JSON object (its fields: docs/json.md)\n"
 	"  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
-	"  --provider-parents all|by-name\n"
-	"                       i.MX8M block controllers: each domain under every\n"
-	"                       parent the node lists (all, the default) or under\n"
-	"                       \"bus\" and its own named one, as Linux (by-name)\n"
+	"  --provider-parents by-name|all\n"
+	"                       i.MX8M block controllers: each domain under\n"
+	"                       \"bus\" and its own named parent, as Linux's\n"
+	"                       drivers (by-name, the default), or under every\n"
+	"                       parent the node lists (all, for comparison)\n"
 	"  --explain DOMAIN     instead of the tree, why DOMAIN is on or off, at\n"
 	"                       its pstate and in its idle state (with --json:\n"
 	"                       the summary's object with \"explain\": [lines])\n";

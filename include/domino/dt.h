@@ -267,7 +267,7 @@ struct dmn_dt_floor {
  * @parents, @n_parents: domains from its own power-domains (indices, in
  *   order, without repeats): the parents of each of its domains, except
  *   nested children (whose parent is the enclosing domain), links
- *   dropped as cycles, and, with DMN_DT_LOAD_PARENTS_BY_NAME, a known i.MX8M
+ *   dropped as cycles, and, without DMN_DT_LOAD_PARENTS_ALL, a known i.MX8M
  *   block controller's domains (each under "bus" and its own entry); see
  *   dmn_dt_domain.parents, the links actually made
  * @first_domain, @n_domains: its domains are dmn_dt_board.domains[first_domain
@@ -439,11 +439,13 @@ struct dmn_dt_board {
  * --------------------------------------------------------- */
 
 #define DMN_DT_LOAD_LENIENT (1u << 0) /* keep going after errors; see dmn_dt_load */
-/* Map a known i.MX8M block controller's own power-domains to its domains
- * by power-domain-names, as Linux's imx8m(p)-blk-ctrl drivers do: each
- * domain is a child of the "bus" entry and of the entry its driver names
- * for it, not of every entry (DESIGN §2, the default). */
-#define DMN_DT_LOAD_PARENTS_BY_NAME (1u << 1)
+/* Apply every entry of a provider's own power-domains to each of its
+ * domains even where its Linux driver maps them by power-domain-names: by
+ * default a known i.MX8M block controller's domain is a child of the "bus"
+ * entry and of the entry its driver names for it, as Linux's
+ * imx8m-blk-ctrl.c and imx8mp-blk-ctrl.c do (docs/device-tree.md,
+ * Parents). This flag keeps the generic rule, for comparison. */
+#define DMN_DT_LOAD_PARENTS_ALL (1u << 1)
 
 /**
  * struct dmn_dt_load_opts - how to load; every member may be zero
@@ -522,16 +524,23 @@ struct dmn_dt_load_opts {
  *                            opp-level entries (the table is ignored)
  *   "opp-table-no-owner"     a device table that required-opps point into
  *                            has no device (nothing to raise)
- *   "provider-parents-all"   an i.MX8M block controller's several named
- *                            parents all parent each of its domains (the
- *                            default), where Linux's driver maps them by
- *                            name (DMN_DT_LOAD_PARENTS_BY_NAME does); a note
- *                            for another provider of named parents
- *   "provider-parents-by-name" with DMN_DT_LOAD_PARENTS_BY_NAME, a domain whose
+ *   "provider-parents-all"   with DMN_DT_LOAD_PARENTS_ALL, an i.MX8M block
+ *                            controller's several named parents all
+ *                            parent each of its domains, where Linux's
+ *                            driver maps them by name (the default); a
+ *                            note otherwise (see notes)
+ *   "provider-parents-by-name" a known block controller's domain whose
  *                            "bus" or own entry the node does not name:
  *                            it keeps every parent
  *  notes
  *   "pd-provider-unused"     a provider with cells no enabled node references
+ *   "provider-parents-all"   a provider's several named parents: how they
+ *                            were applied (a known i.MX8M block controller:
+ *                            by name, as its Linux driver; another: all to
+ *                            every domain)
+ *   "provider-parents-driver" links a provider's Linux driver makes among
+ *                            its own domains (Qualcomm rpmhpd's CX under
+ *                            MX), naming the driver
  *   "opp-hw-mismatch"        an entry no group of whose opp-supported-hw
  *                            matches the version given: unavailable (one
  *                            per entry, naming it)

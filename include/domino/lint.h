@@ -36,10 +36,13 @@
  *   warning  consumer-of-disabled-provider
  *   warning  opp-required-unmatched a required OPP matching none of the
  *                                   node's domains (DESIGN §1)
- *   warning  provider-parents-all   an i.MX8M block controller's named
- *                                   parents all parent every domain, where
- *                                   Linux maps them by name (a note for
- *                                   other providers with named parents)
+ *   note     provider-parents-all   a provider's several named parents:
+ *                                   an i.MX8M block controller's mapped by
+ *                                   name, naming the Linux driver; another's
+ *                                   all applied to every domain
+ *   note     provider-parents-driver links a provider's Linux driver makes
+ *                                   among its own domains (rpmhpd's CX
+ *                                   under MX), naming the driver
  *   note     domain-defined-twice   a nested domain number repeats (its
  *                                   first definition gives its properties;
  *                                   each enclosing domain is a parent)

@@ -91,8 +91,8 @@ struct dmn_sim_call {
 typedef void (*dmn_sim_call_fn)(void *user, const struct dmn_sim_call *call);
 
 #define DMN_SIM_REGULATORS (1u << 0) /* give devices simulated supplies */
-/* load with DMN_DT_LOAD_PARENTS_BY_NAME (--provider-parents=by-name) */
-#define DMN_SIM_PARENTS_BY_NAME (1u << 1)
+/* load with DMN_DT_LOAD_PARENTS_ALL (--provider-parents=all) */
+#define DMN_SIM_PARENTS_ALL (1u << 1)
 
 /**
  * struct dmn_sim_options - how to build a simulation; every member may be zero
@@ -102,8 +102,9 @@ typedef void (*dmn_sim_call_fn)(void *user, const struct dmn_sim_call *call);
  * @flags: DMN_SIM_REGULATORS: every device whose OPP table has an entry with
  *   opp-microvolt gets a simulated regulator (set_voltage accepts any
  *   window), so dmn_opp_set_rate programs its supplies; without it supplies
- *   are skipped (what `domino simulate` does); DMN_SIM_PARENTS_BY_NAME:
- *   i.MX8M block controllers' parents mapped by name (see dmn_dt_load_opts)
+ *   are skipped (what `domino simulate` does); DMN_SIM_PARENTS_ALL:
+ *   every parent a provider lists applied to each of its domains, also
+ *   where its driver maps them by name (see DMN_DT_LOAD_PARENTS_ALL)
  * @fail_call: failure injection for tests: when non-zero, backend call
  *   number @fail_call (as struct dmn_sim_call.index counts: every power_on,
  *   power_off, set_performance_state, clock set_rate and, with

@@ -214,10 +214,11 @@ int dmn__dt_pd_parse(struct dmn_dt_loader *ld, int32_t node, struct dmn_dt_pd_sp
 
 /*
  * provider_parents.c: how a provider's own power-domains parent its
- * domains. _plan reports a provider whose several named parents all go to
- * every domain (provider-parents-all) and sets *@by_name when they are to
- * be mapped by name instead (DMN_DT_LOAD_PARENTS_BY_NAME and a known
- * compatible); 0 or -ENOMEM. _named_parents gives such a provider's
+ * domains. _plan reports how a provider's several named parents are
+ * applied (provider-parents-all: a note, or a warning where
+ * DMN_DT_LOAD_PARENTS_ALL overrides a known driver's mapping) and sets
+ * *@by_name when they are to be mapped by name (a known compatible and no
+ * DMN_DT_LOAD_PARENTS_ALL); 0 or -ENOMEM. _named_parents gives such a provider's
  * domain @d its "bus" parent and its own: 0 and *@n_out (1 or 2), -ENOENT
  * when a name is missing (reported: the caller links all parents), or
  * -ENOMEM.
@@ -231,11 +232,14 @@ int dmn__dt_domain_named_parents(struct dmn_dt_loader *ld, int32_t node,
 /* provider_parents.c: parents a provider's Linux driver links by
  * compatible alone (rpmhpd's CX under MX, MMCX under CX): the table of
  * provider node @node, or NULL; the parent index of domain index @index
- * in it, or -1. */
+ * in it, or -1; _note reports the links provider @pi got from table @t
+ * (a note naming the driver; nothing when none): 0 or -ENOMEM. */
 struct driver_parents;
 const struct driver_parents *dmn__dt_driver_parents(const struct dmn_dt_loader *ld,
 						    int32_t node);
 int64_t dmn__dt_driver_parent(const struct driver_parents *t, int64_t index);
+int dmn__dt_driver_parents_note(struct dmn_dt_loader *ld, int32_t pi,
+				int32_t node, const struct driver_parents *t);
 
 /* The domain index of a spec, once domains exist; -1 if none. */
 int32_t dmn__dt_spec_domain(const struct dmn_dt_loader *ld, const struct dmn_dt_pd_spec *s);

@@ -439,6 +439,10 @@ static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode,
 				   pnode[d->provider], "compatible"))
 			return -ENOMEM;
 	}
+	for (unsigned pi = 0; pi < b->n_providers; pi++)
+		if (dp[pi] && dmn__dt_driver_parents_note(ld, (int32_t)pi,
+							  pnode[pi], dp[pi]))
+			return -ENOMEM;
 	return 0;
 }
 

@@ -431,8 +431,8 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 	lo.n_supported_hw = opts->n_supported_hw;
 	lo.diag = opts->diag;
 	lo.diag_user = opts->diag_user;
-	if (opts->flags & DMN_SIM_PARENTS_BY_NAME)
-		lo.flags |= DMN_DT_LOAD_PARENTS_BY_NAME;
+	if (opts->flags & DMN_SIM_PARENTS_ALL)
+		lo.flags |= DMN_DT_LOAD_PARENTS_ALL;
 	int err = dmn_dt_load(blob, size, &lo, &sim->board);
 	if (err)
 		goto fail;

@@ -59,7 +59,7 @@ internal)
 	grep -v "^$prefix" "$tmp/internal" >"$tmp/bad" || true
 	if [ -s "$tmp/bad" ]; then
 		echo "$lib: $(wc -l <"$tmp/bad") external symbols in no public header without the internal prefix $prefix"
-		echo "(make them static, declare them public, or run scripts/internal-prefix.sh):"
+		echo "(make them static, declare them public, or give them the prefix $prefix):"
 		sed 's/^/  /' "$tmp/bad"
 		exit 1
 	fi

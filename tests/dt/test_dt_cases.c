@@ -269,7 +269,21 @@ static void rpmhpd_driver_parents(void **state)
 	assert_int_equal(b->domains[mmcx].n_parents, 1);
 	assert_true(has_parent(b, mmcx, cx2));
 	assert_int_equal(b->domains[cx3].n_parents, 0);
-	assert_int_equal(b->n_diags, 0);
+	/* each linking provider is a note naming the driver; sc7280 none */
+	assert_int_equal(b->n_diags, 2);
+	assert_int_equal(dt_test_count(b, "provider-parents-driver"), 2);
+	const struct dmn_dt_diag *n =
+	    dt_test_diag(b, "provider-parents-driver", 0);
+	assert_int_equal(n->severity, DMN_DT_SEV_NOTE);
+	assert_string_equal(n->node, "/power-controller@1");
+	assert_string_equal(n->property, "compatible");
+	/* only the link made: CX_AO (1) is not referenced, so no "1 under 9" */
+	assert_non_null(strstr(n->message, "sm8250-rpmhpd: 0 under 8 ("));
+	assert_non_null(strstr(n->message, "drivers/pmdomain/qcom/rpmhpd.c"));
+	assert_non_null(strstr(n->message, "qcom,sm8250-rpmhpd"));
+	n = dt_test_diag(b, "provider-parents-driver", 1);
+	assert_string_equal(n->node, "/power-controller@2");
+	assert_non_null(strstr(n->message, "sm8550-rpmhpd: 6 under 0 ("));
 	dmn_dt_board_free(b);
 }
 
@@ -492,18 +506,52 @@ static const char *parents_of(const struct dmn_dt_board *b, const char *dom_name
 	return buf;
 }
 
-/* i.MX8M block controllers (issue 14 item 1): by default every listed
- * parent parents every domain (DESIGN §2), and that is reported; with
- * DMN_DT_LOAD_PARENTS_BY_NAME a known controller's domain gets "bus" and its
- * own named parent, as Linux's driver does. */
+/* i.MX8M block controllers: by default a known controller's domain gets
+ * "bus" and its own named parent, as Linux's drivers do, and a note says
+ * so; DMN_DT_LOAD_PARENTS_ALL applies every listed parent to every domain
+ * (the generic rule) and warns. An unknown compatible keeps the generic
+ * rule either way. */
 static void provider_parents_by_name(void **state)
 {
 	(void)state;
 	struct dmn_dt_board *b = load_ok("blk_ctrl");
+	assert_string_equal(parents_of(b, "vpu_blk:0"), "gpc:8+gpc:11");
+	assert_string_equal(parents_of(b, "vpu_blk:1"), "gpc:8+gpc:12");
+	assert_string_equal(parents_of(b, "vpu_blk:2"), "gpc:8+gpc:13");
+	/* unknown compatible: every parent, noted */
+	assert_string_equal(parents_of(b, "other_blk:0"), "gpc:1+gpc:2");
+	/* imx8mq-vpu domain 1 is "g2", which this node does not name: that
+	 * domain keeps every parent, and says so */
+	assert_string_equal(parents_of(b, "short_blk:0"), "gpc:3+gpc:4");
+	assert_string_equal(parents_of(b, "short_blk:1"), "gpc:3+gpc:4");
+	assert_int_equal(dt_test_count(b, "provider-parents-by-name"), 1);
+	/* a note on each provider of named parents, none a warning */
+	assert_int_equal(dt_test_count(b, "provider-parents-all"), 3);
+	unsigned seen = 0;
+	for (unsigned i = 0; i < b->n_diags; i++) {
+		const struct dmn_dt_diag *g = &b->diags[i];
+		if (strcmp(g->check, "provider-parents-all"))
+			continue;
+		assert_string_equal(g->property, "power-domains");
+		assert_int_equal(g->severity, DMN_DT_SEV_NOTE);
+		if (!strcmp(g->node, "/blk-ctrl@1000")) {
+			assert_non_null(strstr(g->message, "child of \"bus\""));
+			assert_non_null(strstr(
+			    g->message, "drivers/pmdomain/imx/imx8m-blk-ctrl.c"));
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 1);
+	dmn_dt_board_free(b);
+
+	struct dmn_dt_load_opts o = {.flags = DMN_DT_LOAD_PARENTS_ALL};
+	b = load("blk_ctrl", &o, 0);
 	assert_string_equal(parents_of(b, "vpu_blk:0"),
 			    "gpc:8+gpc:11+gpc:12+gpc:13");
 	assert_string_equal(parents_of(b, "vpu_blk:2"),
 			    "gpc:8+gpc:11+gpc:12+gpc:13");
+	assert_string_equal(parents_of(b, "other_blk:0"), "gpc:1+gpc:2");
+	assert_int_equal(dt_test_count(b, "provider-parents-by-name"), 0);
 	/* a warning on each known controller, a note on the unknown one */
 	assert_int_equal(dt_test_count(b, "provider-parents-all"), 3);
 	unsigned warned = 0;
@@ -511,11 +559,10 @@ static void provider_parents_by_name(void **state)
 		const struct dmn_dt_diag *g = &b->diags[i];
 		if (strcmp(g->check, "provider-parents-all"))
 			continue;
-		assert_string_equal(g->property, "power-domains");
 		if (!strcmp(g->node, "/blk-ctrl@1000")) {
 			assert_int_equal(g->severity, DMN_DT_SEV_WARNING);
 			assert_non_null(strstr(g->message, "all 4 parents"));
-			assert_non_null(strstr(g->message, "imx8m-blk-ctrl"));
+			assert_non_null(strstr(g->message, "imx8m-blk-ctrl.c"));
 			warned++;
 		}
 		if (!strcmp(g->node, "/blk-ctrl@2000")) {
@@ -524,21 +571,6 @@ static void provider_parents_by_name(void **state)
 		}
 	}
 	assert_int_equal(warned, 2);
-	dmn_dt_board_free(b);
-
-	struct dmn_dt_load_opts o = {.flags = DMN_DT_LOAD_PARENTS_BY_NAME};
-	b = load("blk_ctrl", &o, 0);
-	assert_string_equal(parents_of(b, "vpu_blk:0"), "gpc:8+gpc:11");
-	assert_string_equal(parents_of(b, "vpu_blk:1"), "gpc:8+gpc:12");
-	assert_string_equal(parents_of(b, "vpu_blk:2"), "gpc:8+gpc:13");
-	/* unknown compatible: unchanged, still noted */
-	assert_string_equal(parents_of(b, "other_blk:0"), "gpc:1+gpc:2");
-	assert_int_equal(dt_test_count(b, "provider-parents-all"), 1);
-	/* imx8mq-vpu domain 1 is "g2", which this node does not name: that
-	 * domain keeps every parent, and says so */
-	assert_string_equal(parents_of(b, "short_blk:0"), "gpc:3+gpc:4");
-	assert_string_equal(parents_of(b, "short_blk:1"), "gpc:3+gpc:4");
-	assert_int_equal(dt_test_count(b, "provider-parents-by-name"), 1);
 	dmn_dt_board_free(b);
 }
 

@@ -106,8 +106,13 @@ static char *output(enum writer w, const struct dmn_report_model *m, int color)
 	return b.data;
 }
 
-static void save(const char *path, const char *text)
+/* The sample's outputs, for a reader to open: into the build folder
+ * (REPORT_SAMPLE_DIR, set by CMake) wherever the test runs from, never
+ * into the source tree. */
+static void save(const char *name, const char *text)
 {
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", REPORT_SAMPLE_DIR, name);
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return; /* a read-only build tree only loses the samples */
