@@ -110,7 +110,7 @@ static const struct scmi__handle_map *map_find(const struct dmn_scmi_server *s,
  * command's status covers) rolls back (DMN_EV_ROLLBACK, then its undo
  * steps in reverse order), a step that reverses the latest queued note
  * removes it: a rolled-back operation changed nothing, so nothing is
- * notified (docs/scmi.md, Notifications). An undo whose callback failed
+ * notified (docs/scmi.md, Semantics). An undo whose callback failed
  * emits no event, so the change it could not reverse keeps its note. The
  * undo ends at the first step that reverses nothing, at the end of a
  * command and in dmn_scmi_deliver() (which the caller runs after each
