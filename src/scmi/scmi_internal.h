@@ -93,9 +93,16 @@ struct dmn_scmi_server {
 	/* who the events of the running operation are attributed to */
 	uint32_t cur_agent, level_agent;
 	uint32_t cur_header; /* of the command being handled */
-	/* an unsafe failure is undoing the steps of the running operation:
+	/* a command or an asynchronous request is running: a failure of it
+	 * is settled when it ends (settle_failed), not step by step */
+	int in_command;
+	/* an unsafe failure of a library operation is undoing its steps:
 	 * each undo cancels the latest queued note it reverses */
 	int undoing;
+	/* `dropped` when the library operation began: once a note of it was
+	 * dropped, the latest queued note may be an older one, which an undo
+	 * must not cancel */
+	unsigned long dropped_at_start;
 };
 
 /* Reply under construction: header and status are in place, payload is

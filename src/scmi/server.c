@@ -106,19 +106,21 @@ static const struct scmi__handle_map *map_find(const struct dmn_scmi_server *s,
 							    : NULL;
 }
 
-/* While an operation rolls back (DMN_EV_ROLLBACK, then its undo steps in
- * reverse order), a step that reverses the latest queued note removes it:
- * a rolled-back operation changed nothing, so nothing is notified (DESIGN
- * §1), also when a device's operation failed, which no command's status
- * covers. The undo ends at the first step that reverses nothing, at the
- * end of a command and in dmn_scmi_deliver() (which the caller runs after
- * each operation on the context). Returns 1 if it cancelled a note. */
+/* While a library operation (a device's get, put or vote, which no
+ * command's status covers) rolls back (DMN_EV_ROLLBACK, then its undo
+ * steps in reverse order), a step that reverses the latest queued note
+ * removes it: a rolled-back operation changed nothing, so nothing is
+ * notified (docs/scmi.md, Semantics). An undo whose callback failed
+ * emits no event, so the change it could not reverse keeps its note. The
+ * undo ends at the first step that reverses nothing, at the end of a
+ * command and in dmn_scmi_deliver() (which the caller runs after each
+ * operation on the context). Returns 1 if it cancelled a note. */
 static int cancel_undone(struct dmn_scmi_server *s, uint32_t kind,
 			 uint32_t domain, uint32_t a, uint32_t b)
 {
 	if (!s->undoing)
 		return 0;
-	if (!s->note_count) {
+	if (!s->note_count || s->dropped != s->dropped_at_start) {
 		s->undoing = 0;
 		return 0;
 	}
@@ -134,6 +136,60 @@ static int cancel_undone(struct dmn_scmi_server *s, uint32_t kind,
 	return 1;
 }
 
+#define NOTE_GONE UINT32_MAX /* settle_failed's mark on an agent field */
+
+static struct scmi__note *note_at(struct dmn_scmi_server *s, unsigned i)
+{
+	return &s->notes[(s->note_head + i) % s->note_cap];
+}
+
+/*
+ * A command or asynchronous request failed: it changed nothing, except
+ * where an undo's own callback failed (a safe-direction failure: that
+ * domain stays where its callback left it, docs/semantics.md, Failures).
+ * Of the notes it queued from @mark on, each domain keeps one, from where
+ * it was before the command (the first note's old state or level) to
+ * where it is now, and only if the two differ; limits notes go, as a
+ * failed LIMITS_SET restores the limits. O(k^2) in the k notes the command
+ * queued, at most a few per domain.
+ */
+static void settle_failed(struct dmn_scmi_server *s, unsigned mark)
+{
+	for (unsigned i = mark; i < s->note_count; i++) {
+		struct scmi__note *n = note_at(s, i);
+		int first = n->kind != NOTE_LIMITS;
+		for (unsigned j = mark; j < i && first; j++) {
+			const struct scmi__note *e = note_at(s, j);
+			first = e->kind != n->kind || e->domain != n->domain;
+		}
+		struct dmn_domain_info info;
+		if (!first ||
+		    dmn_domain_info(s->ctx,
+				    n->kind == NOTE_POWER
+					? s->power[n->domain]
+					: s->perf[n->domain].domain,
+				    &info)) {
+			n->agent = NOTE_GONE;
+			continue;
+		}
+		if (n->kind == NOTE_POWER) {
+			uint32_t now = info.on ? DMN_SCMI_POWER_ON
+					       : DMN_SCMI_POWER_OFF;
+			if (now != n->a) /* back where it was */
+				n->agent = NOTE_GONE;
+		} else if (info.pstate == n->b) {
+			n->agent = NOTE_GONE;
+		} else {
+			n->a = info.pstate;
+		}
+	}
+	unsigned kept = mark;
+	for (unsigned i = mark; i < s->note_count; i++)
+		if (note_at(s, i)->agent != NOTE_GONE)
+			*note_at(s, kept++) = *note_at(s, i);
+	s->note_count = kept;
+}
+
 /* Runs under the context lock: queue only. */
 static void on_event(void *user, struct dmn_ctx *ctx,
 		     const struct dmn_event *ev)
@@ -145,7 +201,7 @@ static void on_event(void *user, struct dmn_ctx *ctx,
 						     : DMN_SCMI_POWER_OFF;
 	switch (ev->kind) {
 	case DMN_EV_ROLLBACK:
-		s->undoing = 1;
+		s->undoing = !s->in_command;
 		break;
 	case DMN_EV_POWER_ON:
 	case DMN_EV_POWER_OFF:
@@ -225,12 +281,13 @@ int dmn_scmi_deliver(struct dmn_scmi_server *s)
 		a->async.pending = 0;
 		unsigned mark = s->note_count;
 		s->cur_agent = s->level_agent = a->id;
+		s->in_command = 1;
 		int err = dmn__scmi_power_set(s, a, a->async.domain,
 					  a->async.state == DMN_SCMI_POWER_ON);
+		s->in_command = 0;
 		s->cur_agent = s->level_agent = 0;
-		s->undoing = 0;
 		if (err)
-			s->note_count = mark; /* rolled back: nothing changed */
+			settle_failed(s, mark);
 		uint8_t msg[16];
 		scmi__put32(msg, dmn_scmi_header(DMN_SCMI_PROTOCOL_POWER, 4,
 					     DMN_SCMI_TYPE_DELAYED_RESPONSE,
@@ -243,6 +300,7 @@ int dmn_scmi_deliver(struct dmn_scmi_server *s)
 		sent++;
 		sent += flush_notes(s);
 	}
+	s->dropped_at_start = s->dropped;
 	return sent;
 }
 
@@ -321,13 +379,13 @@ int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *ms
 			s->cur_agent = s->level_agent = a->id;
 			s->cur_header = header;
 			s->undoing = 0;
+			s->in_command = 1;
 			status = p->messages[id].fn(s, a, in + 4, &r);
+			s->in_command = 0;
 			s->cur_agent = s->level_agent = 0;
-			s->undoing = 0;
-			/* A failed command changed nothing (DESIGN §1), so
-			 * what it notified was undone: forget it. */
+			s->dropped_at_start = s->dropped;
 			if (status != DMN_SCMI_SUCCESS)
-				s->note_count = mark;
+				settle_failed(s, mark);
 		}
 	}
 	if (status != DMN_SCMI_SUCCESS)

@@ -887,6 +887,163 @@ static void test_failures(void **state)
 	world_fini(&w);
 }
 
+/* The sum of the stored votes on @dom's attachments, and how many are
+ * non-zero (a vote left behind by a failed command shows here). */
+static unsigned stored_votes(struct world *w, int dom)
+{
+	unsigned nonzero = 0;
+	dmn_attach_t att = 0, next;
+	while (!dmn_domain_next_attachment(w->ctx, w->dom[dom], att, &next)) {
+		struct dmn_attach_info info;
+		att = next;
+		assert_int_equal(dmn_attach_info(w->ctx, att, &info), 0);
+		nonzero += info.vote != 0;
+	}
+	return nonzero;
+}
+
+/* An asynchronous POWER_STATE_SET ON of gdsc whose power-on fails: the
+ * delayed response carries the mapped status. When the undo of cx's
+ * power-on fails too (a safe-direction failure), cx stays on, reads ON,
+ * and cx's subscribers are told exactly that, once; gdsc's are told
+ * nothing. The same through the synchronous message. */
+static void test_failed_undo_is_told(void **state)
+{
+	(void)state;
+	for (int async = 0; async < 2; async++) {
+		struct world w;
+		world_init(&w, 0);
+		assert_int_equal(call(&w.guest, POWER, 6, 2, CX, 1, 0, NULL), 0);
+		assert_int_equal(call(&w.guest, POWER, 6, 2, GDSC, 1, 0, NULL), 0);
+		assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+		dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_ON, w.dom[GDSC],
+				       1, -EIO);
+		dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_OFF, w.dom[CX], 1,
+				       -EIO);
+		uint32_t o[16];
+		if (async) {
+			assert_int_equal(call(&w.hyp, POWER, 4, 3, 1, GDSC, ON, NULL),
+					 DMN_SCMI_SUCCESS);
+			/* client_call delivered: the delayed response waits */
+			struct client_msg m;
+			assert_true(client_next(&w.hyp, &m, 0));
+			assert_int_equal(dmn_scmi_header_type(m.header),
+					 DMN_SCMI_TYPE_DELAYED_RESPONSE);
+			assert_int_equal((int32_t)m.words[0], DMN_SCMI_HARDWARE_ERROR);
+			assert_int_equal(m.words[1], GDSC);
+			assert_int_equal(m.words[2], ON);
+			expect_nothing(&w.hyp);
+		} else {
+			assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, ON, NULL),
+					 DMN_SCMI_HARDWARE_ERROR);
+		}
+		assert_false(is_on(&w, GDSC));
+		assert_true(is_on(&w, CX));
+		assert_int_equal(call(&w.guest, POWER, 5, 1, CX, 0, 0, o), 0);
+		assert_int_equal(o[0], ON);
+		expect_note(&w.guest, POWER, 0, HYP, CX, ON, 0);
+		expect_nothing(&w.guest);
+		/* the next command below cx retries its power-off */
+		assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
+		expect_note(&w.guest, POWER, 0, HYP, GDSC, ON, 0);
+		assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
+		expect_note(&w.guest, POWER, 0, HYP, GDSC, OFF, 0);
+		expect_note(&w.guest, POWER, 0, HYP, CX, OFF, 0);
+		expect_nothing(&w.guest);
+		assert_false(is_on(&w, CX));
+		world_fini(&w);
+	}
+}
+
+/* A failed command that moved a level and could not move it back tells
+ * the move from the old level to where the rail stands, once; a failed
+ * LIMITS_SET tells no limits (they stand as they were). */
+static void test_failed_level_is_told(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_MX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.guest, PERF, 0x9, 2, P_CX, 1, 0, NULL), 0);
+	assert_int_equal(call(&w.guest, PERF, 0xA, 2, P_CX, 1, 0, NULL), 0);
+	/* mx rises to 128 (call 1), its power-on fails (call 2), and the
+	 * undo's lowering back to 0 fails (call 3): mx stays off at 128,
+	 * which is told as the move from 0 */
+	dmn_sim_providers_clear_log(&w.sp);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_ON, w.dom[MX], 1,
+			       -EIO);
+	assert_int_equal(dmn_sim_providers_fail_call(&w.sp, 3, -EIO), 0);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 128, 0, NULL),
+			 DMN_SCMI_HARDWARE_ERROR);
+	assert_int_equal(w.sp.n_calls, 3);
+	assert_int_equal(dmn_sim_providers_pstate(&w.sp, w.dom[MX]), 128);
+	assert_int_equal(pstate(&w, MX), 128);
+	assert_false(is_on(&w, MX));
+	expect_note(&w.guest, PERF, 1, OSPM, P_MX, 128, 0);
+	expect_nothing(&w.guest);
+	assert_int_equal(stored_votes(&w, MX), 0);
+	/* raising cx's floor to 384 fails at the raise of ospm's 64:
+	 * nothing said, limits as before */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_CX, 64, 0, NULL), 0);
+	expect_note(&w.guest, PERF, 1, OSPM, P_CX, 64, 0);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_PSTATE, w.dom[CX], 1, -EIO);
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 384, NULL),
+			 DMN_SCMI_HARDWARE_ERROR);
+	expect_nothing(&w.guest);
+	uint32_t o[16];
+	assert_int_equal(call(&w.guest, PERF, 6, 1, P_CX, 0, 0, o), 0);
+	assert_int_equal(o[0], 512);
+	assert_int_equal(o[1], 16);
+	/* the same limits succeeding are told: limits, then the level */
+	assert_int_equal(call(&w.ospm, PERF, 5, 3, P_CX, 512, 384, NULL), 0);
+	struct client_msg m;
+	assert_true(client_next(&w.guest, &m, 0));
+	assert_int_equal(dmn_scmi_header_msg(m.header), 0); /* LIMITS_CHANGED */
+	assert_int_equal(m.words[2], 512);
+	assert_int_equal(m.words[3], 384);
+	expect_note(&w.guest, PERF, 1, 0, P_CX, 384, 0);
+	expect_nothing(&w.guest);
+	world_fini(&w);
+}
+
+/* A first PERFORMANCE_LEVEL_SET stores the agent's vote on its suspended
+ * device, then resumes it; when the resume fails, the vote is withdrawn:
+ * no vote of a failed command is left behind (a later resume of that
+ * device, or a library walk, would find it). */
+static void test_failed_level_set_withdraws_vote(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, 0);
+	assert_int_equal(stored_votes(&w, MX), 0);
+	dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_ON, w.dom[MX], 1,
+			       -EIO);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 128, 0, NULL),
+			 DMN_SCMI_HARDWARE_ERROR);
+	assert_false(is_on(&w, MX));
+	assert_int_equal(pstate(&w, MX), 0);
+	assert_int_equal(stored_votes(&w, MX), 0);
+	uint32_t o[16];
+	assert_int_equal(call(&w.ospm, PERF, 8, 1, P_MX, 0, 0, o), 0);
+	assert_int_equal(o[0], 0);
+	/* a level above the range is refused before any vote is stored */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 129, 0, NULL),
+			 DMN_SCMI_OUT_OF_RANGE);
+	assert_int_equal(stored_votes(&w, MX), 0);
+	/* the same request succeeding leaves exactly one vote, which goes
+	 * with level 0 */
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 128, 0, NULL), 0);
+	assert_int_equal(stored_votes(&w, MX), 1);
+	assert_int_equal(call(&w.ospm, PERF, 7, 2, P_MX, 0, 0, NULL), 0);
+	assert_int_equal(stored_votes(&w, MX), 0);
+	assert_false(is_on(&w, MX));
+	/* the hypervisor may not set mx at all: DENIED, nothing stored */
+	assert_int_equal(call(&w.hyp, PERF, 7, 2, P_MX, 64, 0, NULL),
+			 DMN_SCMI_DENIED);
+	assert_int_equal(stored_votes(&w, MX), 0);
+	world_fini(&w);
+}
+
 /* Three little-endian words into @out. */
 static void put_words(uint8_t *out, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -1084,6 +1241,9 @@ int main(void)
 	    cmocka_unit_test(test_perf_notify),
 	    cmocka_unit_test(test_recipients_at_send),
 	    cmocka_unit_test(test_failures),
+	    cmocka_unit_test(test_failed_undo_is_told),
+	    cmocka_unit_test(test_failed_level_is_told),
+	    cmocka_unit_test(test_failed_level_set_withdraws_vote),
 	    cmocka_unit_test(test_model_found),
 	    cmocka_unit_test(test_out_of_memory),
 	    cmocka_unit_test(test_create_and_destroy),
