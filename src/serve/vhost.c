@@ -97,15 +97,25 @@ static void front_end_drop(struct vdev *v, const char *fmt, ...)
 			       "vhost-user front end disconnected");
 }
 
+static unsigned vdev_poll_front_end(struct vdev *v, struct pollfd *pfd);
+
 static unsigned vdev_poll(struct dmn__ep *ep, struct pollfd *pfd, unsigned max)
 {
 	struct vdev *v = (struct vdev *)ep;
 	unsigned n = 0;
 	(void)max;
+	if (v->fd >= 0)
+		n = vdev_poll_front_end(v, pfd);
+	/* after the front end's socket: a new one is taken once the old
+	 * one's end is read in the same turn */
 	v->kinds[n] = PFD_LISTEN;
 	pfd[n++] = (struct pollfd){v->listen_fd, POLLIN, 0};
-	if (v->fd < 0)
-		return n;
+	return n;
+}
+
+static unsigned vdev_poll_front_end(struct vdev *v, struct pollfd *pfd)
+{
+	unsigned n = 0;
 	short ev = dmn__outq_fits(&v->out, REPLY_ROOM, 0, 1) ? POLLIN : 0;
 	if (v->out.len)
 		ev |= POLLOUT;
@@ -149,6 +159,9 @@ static void carry_out(struct vdev *v, uint64_t now)
 				 sizeof(v->err));
 	v->have = 0;
 	if (rc < 0) {
+		/* the refusal it asked for, if the socket takes it at once */
+		if (rlen)
+			send(v->fd, reply, rlen, MSG_DONTWAIT | MSG_NOSIGNAL);
 		front_end_drop(v, "front end dropped: %s", v->err);
 		return;
 	}

@@ -137,15 +137,18 @@ int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
 	}
 	memset(ch, 0, sizeof(*ch));
 	ch->head = head;
+	uint16_t seen[2 * DMN__VCHAIN_MAX + 1]; /* a chain is never longer */
 	unsigned i = head;
 	for (unsigned walked = 0;; walked++) {
-		if (walked == vr->num) {
-			snprintf(err, err_size,
-				 "the chain from descriptor %u loops (longer "
-				 "than the ring's %u)",
-				 head, vr->num);
-			return -1;
-		}
+		for (unsigned k = 0; k < walked; k++)
+			if (seen[k] == i) {
+				snprintf(err, err_size,
+					 "the chain from descriptor %u loops "
+					 "(back to descriptor %u)",
+					 head, i);
+				return -1;
+			}
+		seen[walked] = (uint16_t)i;
 		uint8_t d[16];
 		memcpy(d, vr->desc + 16 * i, 16);
 		uint64_t addr = le64(d);
