@@ -452,9 +452,19 @@ static int vdev_work(struct dmn__ep *ep, unsigned budget, uint64_t now)
 	(void)now;
 	if (v->fd < 0)
 		return 0;
+	/* guest memory is touched only in here (the rings and buffers) */
+	sigjmp_buf env;
+	if (sigsetjmp(env, 0)) {
+		dmn__gmem_guard = NULL;
+		front_end_drop(v, "front end dropped: its memory file shrank "
+				  "under the mapping (SIGBUS)");
+		return 0;
+	}
+	dmn__gmem_guard = &env;
 	int more = take_commands(v, budget);
 	if (v->fd >= 0)
 		more |= send_events(v, budget);
+	dmn__gmem_guard = NULL;
 	return more;
 }
 
@@ -558,6 +568,10 @@ int dmn__vhost_listener(struct dmn__serve *s, int agent, const char *path)
 			   cfg->limits.max_frames)) {
 		vdev_destroy(&v->ep);
 		return -ENOMEM;
+	}
+	if (dmn__gmem_guard_install()) {
+		vdev_destroy(&v->ep);
+		return -1;
 	}
 	v->listen_fd = dmn__sockdir_listen(path, 4, &v->dev, &v->ino);
 	if (v->listen_fd < 0 || dmn__serve_add(s, &v->ep)) {

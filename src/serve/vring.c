@@ -5,6 +5,7 @@
 #include "vring.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +25,36 @@ uint8_t *dmn__gmem_at(const struct dmn__gmem *m, uint64_t addr, uint64_t len,
 			return r->host + (addr - base);
 	}
 	return NULL;
+}
+
+sigjmp_buf *volatile dmn__gmem_guard;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si;
+	(void)ctx;
+	if (dmn__gmem_guard)
+		siglongjmp(*dmn__gmem_guard, 1);
+	signal(sig, SIG_DFL); /* not guest memory: the usual end */
+	raise(sig);
+}
+
+int dmn__gmem_guard_install(void)
+{
+	static int installed;
+	if (installed)
+		return 0;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	/* SA_NODEFER: the jump leaves the handler without restoring the
+	 * mask, so SIGBUS must not be blocked inside it */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL))
+		return -errno;
+	installed = 1;
+	return 0;
 }
 
 static uint16_t le16(const uint8_t *p)

@@ -8,6 +8,7 @@
 #ifndef DOMINO_SERVE_VRING_H
 #define DOMINO_SERVE_VRING_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,14 @@ struct dmn__gmem {
  * region. O(regions). */
 uint8_t *dmn__gmem_at(const struct dmn__gmem *m, uint64_t addr, uint64_t len,
 		      int user);
+
+/* Guest memory is a file the front end may shrink under the mapping; a
+ * touch past its end raises SIGBUS. While dmn__gmem_guard points at a
+ * sigsetjmp() buffer, a SIGBUS jumps there instead of ending the server
+ * (the caller then drops that front end). dmn__gmem_guard_install() sets
+ * the handler once; returns 0 or -errno. */
+extern sigjmp_buf *volatile dmn__gmem_guard;
+int dmn__gmem_guard_install(void);
 
 struct dmn__vring {
 	unsigned num; /* 0: not set */

@@ -581,6 +581,23 @@ static void test_memory_file_too_small(void **state)
 	survives(r, "a file that has fewer");
 }
 
+/* The guest's memory file shrinks under the mapping: the next touch of a
+ * ring is a SIGBUS, caught, and the front end dropped. */
+static void test_memory_shrinks(void **state)
+{
+	struct rig *r = *state;
+	struct vfront f;
+	connect_front(r, &f, 1);
+	uint32_t out[1];
+	assert_int_equal(vf_call(&f, DMN_SCMI_PROTOCOL_BASE, 0, NULL, 0, out, 1),
+			 0);
+	assert_int_equal(ftruncate(f.memfd, 0), 0);
+	uint64_t one = 1;
+	assert_int_equal(write(f.q[0].kick, &one, 8), 8);
+	survives(r, "shrank under the mapping");
+	vf_close(&f);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -607,6 +624,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_second_front_end),
 	    cmocka_unit_test(test_bad_messages),
 	    cmocka_unit_test(test_memory_file_too_small),
+	    cmocka_unit_test(test_memory_shrinks),
 	};
 	return cmocka_run_group_tests(tests, rig_up, rig_down);
 }
