@@ -307,6 +307,9 @@ int cmd_scmi_serve(int argc, char **argv)
 		return rc;
 	}
 	struct dmn_sim *sim;
+	/* a server runs without end: only --trace needs the event log */
+	if (!args.trace)
+		args.opt.sim_flags |= DMN_SIM_NO_EVENTS;
 	if (cli_sim_open(&args.opt, &board, &sim)) {
 		rc = EXIT_INPUT;
 	} else {
