@@ -43,6 +43,7 @@ struct conn {
 	uint64_t frame_start, progress, active;
 	unsigned long dropped; /* notifications, since the last log line */
 	int eof;	       /* the client sends no more: answer, then close */
+	int blocked;	       /* its socket is full: write when poll says */
 };
 
 static size_t max_msg(const struct dmn__ep *ep)
@@ -81,6 +82,9 @@ static unsigned conn_poll(struct dmn__ep *ep, struct pollfd *pfd, unsigned max)
 	return 1;
 }
 
+/* Write what is queued; a socket that takes less than all is written
+ * again only once poll() says it has room (a reader that does not read
+ * costs no system call per turn). */
 static int flush(struct conn *c, uint64_t now)
 {
 	long w = dmn__outq_flush(&c->out, c->fd);
@@ -88,6 +92,7 @@ static int flush(struct conn *c, uint64_t now)
 		return -1; /* the peer is gone */
 	if (w > 0)
 		c->progress = c->active = now;
+	c->blocked = c->out.len > 0;
 	return 0;
 }
 
@@ -175,7 +180,7 @@ static int conn_work(struct dmn__ep *ep, unsigned budget, uint64_t now)
 		c->active = now;
 		done++;
 	}
-	if (c->out.len && flush(c, now))
+	if (c->out.len && !c->blocked && flush(c, now))
 		return -1;
 	if (c->eof && c->in_off == c->in_len && !c->out.len)
 		return -1;
