@@ -74,7 +74,7 @@ static unsigned conn_poll(struct dmn__ep *ep, struct pollfd *pfd, unsigned max)
 	struct conn *c = (struct conn *)ep;
 	(void)max;
 	short ev = 0;
-	if (can_take(c) && c->in_len < IN_CAP && !c->eof)
+	if (can_take(c) && c->in_len - c->in_off < IN_CAP && !c->eof)
 		ev |= POLLIN;
 	if (c->out.len)
 		ev |= POLLOUT;
@@ -180,6 +180,8 @@ static int conn_work(struct dmn__ep *ep, unsigned budget, uint64_t now)
 		c->active = now;
 		done++;
 	}
+	if (c->in_off == c->in_len)
+		c->in_off = c->in_len = 0; /* all taken: read from the start */
 	if (c->out.len && !c->blocked && flush(c, now))
 		return -1;
 	if (c->eof && c->in_off == c->in_len && !c->out.len)
