@@ -128,7 +128,7 @@ int dmn__vring_map(struct dmn__vring *vr, const struct dmn__gmem *m,
 				 "its %s at 0x%llx is not %llu-byte aligned",
 				 part[i].what, (unsigned long long)part[i].addr,
 				 (unsigned long long)part[i].align);
-			return -1;
+			break;
 		}
 		*part[i].out = dmn__gmem_at(m, part[i].addr, part[i].len, 1);
 		if (!*part[i].out) {
@@ -137,11 +137,14 @@ int dmn__vring_map(struct dmn__vring *vr, const struct dmn__gmem *m,
 				 "mapped memory",
 				 part[i].what, (unsigned long long)part[i].addr,
 				 (unsigned long long)part[i].len);
-			vr->desc = vr->avail = vr->used = NULL;
-			return -1;
+			break;
 		}
 	}
-	return 0;
+	if (vr->desc && vr->avail && vr->used)
+		return 0;
+	/* all three or none: a ring half mapped is never taken for ready */
+	vr->desc = vr->avail = vr->used = NULL;
+	return -1;
 }
 
 int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,

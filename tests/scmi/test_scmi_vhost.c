@@ -387,6 +387,18 @@ static void test_ring_outside(void **state)
 	vf_avail(&f, 0, 0); /* only kicks: the ring is checked when used */
 	survives(r, "outside the mapped memory");
 	vf_close(&f);
+	/* an available ring at an odd address (found by fuzz_vhost) */
+	connect_front(r, &f, 1);
+	put32(addr + 8, (uint32_t)(VF_UVA + f.q[0].desc));
+	put32(addr + 12, (uint32_t)((VF_UVA + f.q[0].desc) >> 32));
+	put32(addr + 16, (uint32_t)(VF_UVA + f.q[0].used));
+	put32(addr + 20, (uint32_t)((VF_UVA + f.q[0].used) >> 32));
+	put32(addr + 24, (uint32_t)(VF_UVA + f.q[0].avail + 1));
+	put32(addr + 28, (uint32_t)((VF_UVA + f.q[0].avail + 1) >> 32));
+	assert_int_equal(vf_message(&f, 9, addr, sizeof(addr), NULL, 0, 1, &ack), 0);
+	vf_avail(&f, 0, 0);
+	survives(r, "is not 2-byte aligned");
+	vf_close(&f);
 }
 
 static void test_avail_jump(void **state)
