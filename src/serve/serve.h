@@ -111,6 +111,7 @@ struct dmn__ep {
 	int pending;	  /* work left after its last turn */
 	int dead;	  /* closed at the end of this phase */
 	char why[160];	  /* why it is closed, for the log */
+	struct dmn__ep *prev_of_agent, *next_of_agent; /* (serving ones) */
 };
 
 struct dmn__serve_config {
