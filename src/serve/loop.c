@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 struct dmn__serve {
@@ -139,6 +140,19 @@ static void sweep(struct dmn__serve *s)
 		s->rr = 0;
 }
 
+/* Every agent may hold --max-conns connections at once; a vhost-user
+ * device holds a few fds more. Raise the soft limit that far (up to the
+ * hard one); beyond it a listener pauses rather than spins (sock.c). */
+static void raise_fd_limit(const struct dmn__serve_config *cfg)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)cfg->agents->n_agents * (cfg->limits.max_conns + 8) + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 int dmn__serve_open(const struct dmn__serve_config *cfg,
 		    struct dmn__serve **out)
 {
@@ -173,6 +187,7 @@ int dmn__serve_open(const struct dmn__serve_config *cfg,
 			return -1;
 		}
 	}
+	raise_fd_limit(cfg);
 	*out = s;
 	return 0;
 }

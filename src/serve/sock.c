@@ -12,6 +12,7 @@
 #include "serve.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,6 +28,8 @@ struct listener {
 	uint64_t dev, ino;
 	unsigned long refused; /* since the last log line */
 	uint64_t refused_logged;
+	uint64_t paused_until; /* out of fds: accept again after a pause */
+	uint64_t pause_logged;
 };
 
 struct conn {
@@ -327,8 +330,12 @@ static int conn_open(struct dmn__serve *s, int agent, int fd, uint64_t now)
 static unsigned listen_poll(struct dmn__ep *ep, struct pollfd *pfd,
 			    unsigned max)
 {
+	struct listener *l = (struct listener *)ep;
 	(void)max;
-	pfd[0] = (struct pollfd){((struct listener *)ep)->fd, POLLIN, 0};
+	if (l->paused_until && dmn__now_ms() < l->paused_until)
+		return 0; /* a listener it cannot accept from stays readable */
+	l->paused_until = 0;
+	pfd[0] = (struct pollfd){l->fd, POLLIN, 0};
 	return 1;
 }
 
@@ -350,11 +357,21 @@ static int listen_io(struct dmn__ep *ep, const struct pollfd *pfd, unsigned n,
 {
 	struct listener *l = (struct listener *)ep;
 	struct dmn__serve *s = ep->srv;
-	(void)n;
-	for (unsigned k = 0; k < ACCEPTS_PER_TURN && (pfd->revents & POLLIN);
+	for (unsigned k = 0; n && k < ACCEPTS_PER_TURN && (pfd->revents & POLLIN);
 	     k++) {
 		int fd = accept4(l->fd, NULL, NULL,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE ||
+			       errno == ENOBUFS || errno == ENOMEM)) {
+			if (now >= l->pause_logged + 1000) {
+				dmn__serve_log(s, ep->agent,
+					       "cannot accept a connection: "
+					       "%s; trying again every 100 ms",
+					       strerror(errno));
+				l->pause_logged = now;
+			}
+			l->paused_until = now + 100;
+		}
 		if (fd < 0)
 			break;
 		if (*dmn__serve_agent_conns(s, ep->agent) >=
@@ -387,7 +404,8 @@ static void no_post(struct dmn__ep *ep, const uint8_t *msg, size_t len)
 static uint64_t listen_deadline(const struct dmn__ep *ep)
 {
 	const struct listener *l = (const struct listener *)ep;
-	return l->refused ? l->refused_logged + 1000 : UINT64_MAX;
+	uint64_t d = l->refused ? l->refused_logged + 1000 : UINT64_MAX;
+	return l->paused_until && l->paused_until < d ? l->paused_until : d;
 }
 
 static int listen_expire(struct dmn__ep *ep, uint64_t now)
