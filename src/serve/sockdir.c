@@ -43,7 +43,7 @@ static int socket_in_use(const char *path)
 {
 	struct sockaddr_un sa;
 	if (fill_addr(&sa, path))
-		return -ENAMETOOLONG;
+		return -EINVAL; /* dmn__sockdir_listen checked its length */
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
