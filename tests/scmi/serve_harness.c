@@ -172,12 +172,17 @@ int served_alive(struct served *s)
 
 int served_stop(struct served *s, int limit_ms, double *ms)
 {
+	return served_signal(s, SIGTERM, limit_ms, ms);
+}
+
+int served_signal(struct served *s, int sig, int limit_ms, double *ms)
+{
 	if (s->pid <= 0)
 		return -1;
 	double t0 = now_ms();
 	int status = s->status;
 	if (!s->exited)
-		kill(s->pid, SIGTERM);
+		kill(s->pid, sig);
 	for (; !s->exited;) {
 		pid_t r = waitpid(s->pid, &status, WNOHANG);
 		if (r == s->pid || r < 0)

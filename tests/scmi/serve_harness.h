@@ -39,6 +39,8 @@ int served_start(struct served *s, const char *bin, const char *board,
  * if it did not exit in time (then it is killed), -2 if a signal ended
  * it. *@ms: how long it took. */
 int served_stop(struct served *s, int limit_ms, double *ms);
+/* The same with signal @sig (SIGINT, SIGTERM). */
+int served_signal(struct served *s, int sig, int limit_ms, double *ms);
 /* Is it still running? */
 int served_alive(struct served *s);
 /* Wait up to @limit_ms for it to exit by itself: its exit status, or -1
