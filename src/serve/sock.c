@@ -262,9 +262,11 @@ static int conn_expire(struct dmn__ep *ep, uint64_t now)
 	else if (in_frame(c) && now >= c->frame_start + l->frame_ms) {
 		snprintf(ep->why, sizeof(ep->why),
 			 "connection dropped: a frame begun %u ms ago is not "
-			 "complete (%u of %u bytes)",
-			 l->frame_ms, c->have_len < 4 ? c->have_len : 4 + c->have_body,
-			 c->have_len < 4 ? 4 : 4 + c->frame_len);
+			 "complete (%llu of %llu bytes)",
+			 l->frame_ms,
+			 c->have_len < 4 ? (unsigned long long)c->have_len
+					 : 4ull + c->have_body,
+			 c->have_len < 4 ? 4ull : 4ull + c->frame_len);
 		return -1;
 	}
 	if (l->idle_ms && now >= c->active + l->idle_ms) {
