@@ -753,6 +753,7 @@ static const struct target {
 	{"bytes_per_opp_entry", "bytes per OPP entry", -INFINITY, 64},
 	{"vote_scaling_2threads", "2 threads / 1, disjoint subtrees", 1.7, INFINITY},
 	{"core_text_bytes_cortex_m4", "core + OPP text, Cortex-M4 -Os", -INFINITY, 16384},
+	{"scmi_hostile_ratio", "SCMI round trip, hostile agent beside / alone", -INFINITY, 2},
 };
 
 static void print_targets(const struct bench_table *t, double resolution)
