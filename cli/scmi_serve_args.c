@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* domino scmi-serve: the command line (docs/scmi.md has every option). */
+#include "scmi_serve.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char serve_help[] =
+    "usage: domino scmi-serve BOARD.dtb --agents FILE [--socket-dir DIR]\n"
+    "                         [--vhost-user AGENT=PATH]... [--max-msg BYTES]\n"
+    "                         [LIMITS] [--list] [-v] [--trace OUT.json]\n"
+    "                         [--supported-hw V[,V...]]\n"
+    "\n"
+    "Serve the board's power domains to SCMI agents (Arm DEN0056: Base 0x10,\n"
+    "Power Domain 0x11, Performance 0x13), one Unix stream socket per agent,\n"
+    "DIR/agent<ID>.sock, or the virtio SCMI device over vhost-user for an\n"
+    "agent given --vhost-user. Each socket frame is a 32-bit little-endian\n"
+    "length and the SCMI message. SIGINT or SIGTERM stops the server and\n"
+    "removes its sockets. docs/scmi.md describes the numbering, framing, the\n"
+    "limits and every status.\n"
+    "\n"
+    "  --agents FILE        agents and what they may act on (docs/scmi.md)\n"
+    "  --socket-dir DIR     where the sockets go (default: .)\n"
+    "  --vhost-user AGENT=PATH  serve agent AGENT (id or name) as a virtio\n"
+    "                       SCMI device on the vhost-user socket PATH, not on\n"
+    "                       DIR/agent<ID>.sock (repeatable, once per agent)\n"
+    "  --max-msg BYTES      largest message, header included (default 128,\n"
+    "                       at least 40); paged replies fit it\n"
+    "  --list               print `power I NAME`, `perf J NAME` and\n"
+    "                       `agent ID NAME PATH` lines, then exit\n"
+    "  -v                   a line per message on stdout\n"
+    "  --trace OUT.json     at exit, the Perfetto trace `simulate` writes\n"
+    "  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
+    "\n"
+    "LIMITS (one agent at its limit never holds up another):\n"
+    "  --max-conns N        socket connections per agent (default 8)\n"
+    "  --max-queue BYTES    bytes waiting to be read by one connection, or\n"
+    "                       in one vhost-user event queue (default 65536)\n"
+    "  --max-frames N       messages waiting likewise (default 256)\n"
+    "  --turn N             requests taken from one connection per turn\n"
+    "                       (default 8)\n"
+    "  --stall-timeout MS   drop a connection that reads nothing queued for\n"
+    "                       it for MS (default 2000)\n"
+    "  --frame-timeout MS   drop a connection whose frame is not complete\n"
+    "                       MS after it began (default 2000)\n"
+    "  --idle-timeout MS    drop a connection that sends and reads nothing\n"
+    "                       for MS (default 0: never)\n";
+
+/* A number in [@lo, @hi]; -1 if @text is not one. */
+static int parse_number(const char *text, unsigned long lo, unsigned long hi,
+			unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(text, &end, 10);
+	if (errno || end == text || *end || text[0] == '-' || text[0] == '+' ||
+	    v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+struct number_option {
+	const char *name;
+	unsigned long lo, hi;
+	const char *unit;
+};
+
+static const struct number_option numbers[] = {
+    {"--max-msg", DMN_SCMI_MIN_MSG, 65536, "bytes"},
+    {"--max-conns", 1, 4096, "connections"},
+    {"--max-queue", 1024, 64ul << 20, "bytes"},
+    {"--max-frames", 4, 65536, "messages"},
+    {"--turn", 1, 4096, "requests"},
+    {"--stall-timeout", 1, 3600000, "milliseconds"},
+    {"--frame-timeout", 1, 3600000, "milliseconds"},
+    {"--idle-timeout", 0, 86400000, "milliseconds"},
+};
+#define N_NUMBERS (sizeof(numbers) / sizeof(numbers[0]))
+
+static void store_number(struct serve_args *a, unsigned i, unsigned long v)
+{
+	struct dmn__serve_limits *l = &a->limits;
+	switch (i) {
+	case 0: a->max_msg = v; break;
+	case 1: l->max_conns = (unsigned)v; break;
+	case 2: l->max_queue = v; break;
+	case 3: l->max_frames = (unsigned)v; break;
+	case 4: l->turn = (unsigned)v; break;
+	case 5: l->stall_ms = (unsigned)v; break;
+	case 6: l->frame_ms = (unsigned)v; break;
+	default: l->idle_ms = (unsigned)v; break;
+	}
+}
+
+static int bad_value(const char *name, const char *value, const char *expect)
+{
+	fprintf(stderr, "domino scmi-serve: error: %s '", name);
+	cli_text(stderr, value);
+	fprintf(stderr, "' %s\n", expect);
+	return EXIT_INPUT;
+}
+
+static int add_vhost(struct serve_args *a, const char *value)
+{
+	const char *eq = strchr(value, '=');
+	if (!eq || eq == value || !eq[1])
+		return bad_value("--vhost-user", value, "is not AGENT=PATH");
+	struct serve_vhost_arg *v = &a->vhost[a->n_vhost++];
+	size_t n = (size_t)(eq - value);
+	char *agent = malloc(n + 1);
+	if (!agent) {
+		fputs("domino scmi-serve: error: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	memcpy(agent, value, n);
+	agent[n] = 0;
+	v->agent = agent;
+	v->path = eq + 1;
+	return 0;
+}
+
+/* The queue must hold a reply and a delayed response beside a
+ * notification: the server keeps that room for each request. */
+static int check_limits(const struct serve_args *a)
+{
+	size_t frame = 4 + a->max_msg;
+	if (a->limits.max_queue < 3 * frame) {
+		fprintf(stderr,
+			"domino scmi-serve: error: --max-queue %zu is below 3 "
+			"messages of --max-msg %zu and their lengths (%zu)\n",
+			a->limits.max_queue, a->max_msg, 3 * frame);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+int serve_args_parse(int argc, char **argv, struct serve_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->dir = ".";
+	a->max_msg = DMN_SCMI_DEFAULT_MAX_MSG;
+	dmn__serve_limits_default(&a->limits);
+	a->vhost = calloc((size_t)argc + 1, sizeof(*a->vhost));
+	if (!a->vhost) {
+		fputs("domino scmi-serve: error: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	const char *hw = NULL;
+	const char *number_text[N_NUMBERS] = {NULL};
+	int options_end = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i];
+		const char **value = NULL, *vhost = NULL;
+		size_t name_len = strcspn(arg, "=");
+		char name[24] = "";
+		if (name_len < sizeof(name)) {
+			memcpy(name, arg, name_len);
+			name[name_len] = 0;
+		}
+		unsigned number = N_NUMBERS;
+		for (unsigned k = 0; k < N_NUMBERS; k++)
+			if (!strcmp(name, numbers[k].name))
+				number = k;
+		if (!options_end && !strcmp(arg, "--")) {
+			options_end = 1;
+			continue;
+		} else if (options_end || arg[0] != '-' || !arg[1]) {
+			if (a->board) {
+				fputs("domino scmi-serve: error: unexpected argument '",
+				      stderr);
+				cli_text(stderr, arg);
+				fputs("'\n", stderr);
+				return EXIT_INPUT;
+			}
+			a->board = arg;
+			continue;
+		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			a->help = 1;
+			return 0;
+		} else if (!strcmp(arg, "--list")) {
+			a->list = 1;
+		} else if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
+			a->verbose = 1;
+		} else if (!strcmp(name, "--agents")) {
+			value = &a->agents;
+		} else if (!strcmp(name, "--socket-dir")) {
+			value = &a->dir;
+		} else if (!strcmp(name, "--trace")) {
+			value = &a->trace;
+		} else if (!strcmp(name, "--supported-hw")) {
+			value = &hw;
+		} else if (!strcmp(name, "--vhost-user")) {
+			value = &vhost;
+		} else if (number < N_NUMBERS) {
+			value = &number_text[number];
+		} else {
+			fputs("domino scmi-serve: error: unknown option '", stderr);
+			cli_text(stderr, arg);
+			fputs("' (try --help)\n", stderr);
+			return EXIT_INPUT;
+		}
+		if (value && arg[name_len] == '=') {
+			*value = arg + name_len + 1;
+		} else if (value) {
+			if (i + 1 == argc) {
+				fprintf(stderr,
+					"domino scmi-serve: error: %s needs a "
+					"value\n",
+					name);
+				return EXIT_INPUT;
+			}
+			*value = argv[++i];
+		}
+		if (vhost && add_vhost(a, vhost))
+			return EXIT_INPUT;
+	}
+	for (unsigned k = 0; k < N_NUMBERS; k++) {
+		unsigned long v;
+		if (!number_text[k])
+			continue;
+		if (parse_number(number_text[k], numbers[k].lo, numbers[k].hi,
+				 &v)) {
+			char expect[96];
+			snprintf(expect, sizeof(expect),
+				 "is not a number of %s in %lu..%lu",
+				 numbers[k].unit, numbers[k].lo, numbers[k].hi);
+			return bad_value(numbers[k].name, number_text[k],
+					 expect);
+		}
+		store_number(a, k, v);
+	}
+	if (hw && cli_parse_supported_hw("scmi-serve", hw, &a->opt))
+		return EXIT_INPUT;
+	if (!a->board || !a->agents) {
+		fprintf(stderr, "domino scmi-serve: error: %s\n%s",
+			!a->board ? "no BOARD.dtb given"
+				  : "--agents FILE is required",
+			serve_help);
+		return EXIT_INPUT;
+	}
+	return check_limits(a);
+}
+
+void serve_args_free(struct serve_args *a)
+{
+	for (unsigned i = 0; i < a->n_vhost; i++)
+		free((char *)a->vhost[i].agent);
+	free(a->vhost);
+	a->vhost = NULL;
+	a->n_vhost = 0;
+}
