@@ -386,6 +386,7 @@ while [ $i -lt $NPOWER ]; do
     cat $SUMMARY >summary.$i.on
     step on.$i
     echo auto >$(pd $i)/power/control
+    settle $(pd $i)
     cat $(pd $i)/power/runtime_status >status.$i.off
     cat $SUMMARY >summary.$i.off
     $SCMI_RAW msg 0x11 5 $i >read.$i.off
@@ -395,6 +396,7 @@ done
 k=$(cat held)
 echo on >$(pd $k)/power/control
 echo auto >$(pd $k)/power/control
+settle $(pd $k)
 cat $(pd $k)/power/runtime_status >status.held
 cat $SUMMARY >summary.held
 $SCMI_RAW msg 0x11 5 $k >read.held
@@ -681,12 +683,14 @@ step retried
 $SCMI_RAW msg 0x11 4 0 $d2 0x40000000 >set.d2.off
 echo on >$(pd $s)/power/control
 echo auto >$(pd $s)/power/control
+settle $(pd $s)
 $SCMI_RAW msg 0x11 5 $s >read.s2
 $SCMI_RAW msg 0x11 4 0 $s 0 >set.s.on
 $SCMI_RAW msg 0x11 4 0 $s 0x40000000 >set.s.off
 $SCMI_RAW msg 0x11 5 $s >read.s3
 echo on >$(pd $s)/power/control
 echo auto >$(pd $s)/power/control
+settle $(pd $s)
 cat $SUMMARY >summary.done
 $SCMI_RAW msg 0x13 7 $j 0 >set.zero
 step done
