@@ -435,9 +435,14 @@ def power(r, device, held_by_device):
     answers SUCCESS), so Linux's genpd agrees with domino there."""
     g = r.g
     n = len(g.power)
+    before = [power_state(r.host, i) for i in range(n)]
     r.boot(POWER_SCRIPT)
     r.step("rest")
     rest = [power_state(r.host, i) for i in range(n)]
+    # Linux probed every consumer (powering its domain on) and suspended
+    # them all: it holds nothing, the board is as before Linux
+    check(rest == before, "at rest after Linux's probe, domino's domains "
+          "%s; before Linux %s" % (rest, before))
     if held_by_device is not None:
         check(rest[held_by_device] == ON, "the board device %s does not "
               "hold domain %d on" % (device, held_by_device))
@@ -485,7 +490,8 @@ def power(r, device, held_by_device):
                       "Linux reads %r for domain %d, domino %#x" %
                       (r.file("read.%d.off" % i), i, now))
     # a domain agent 2 holds on stays on while Linux's request succeeds
-    k = max(i for i in range(n) if rest[i] == OFF) if OFF in rest else None
+    check(OFF in rest, "no power domain off at rest")
+    k = max(i for i in range(n) if rest[i] == OFF)
     note = ""
     with open(os.path.join(r.dir, "held"), "w") as f:
         f.write("%d\n" % (k if k is not None else 0))
