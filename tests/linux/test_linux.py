@@ -404,6 +404,12 @@ step held
 cat $SUMMARY >summary.released
 $SCMI_RAW msg 0x11 5 $k >read.released
 step released
+echo on >$(pd $k)/power/control
+cat $(pd $k)/power/runtime_status >status.resumed
+$SCMI_RAW msg 0x11 5 $k >read.resumed
+echo auto >$(pd $k)/power/control
+settle $(pd $k)
+step resumed
 """
 
 
@@ -529,10 +535,19 @@ def power(r, device, held_by_device):
         # the read-back) and it does not try again until a consumer
         # suspends; docs/decisions/linux-over-virtio.md
         if genpd_on(r, "summary.released", k):
-            note = ("; Linux 6.12's genpd %s stays on after agent 2 lets "
-                    "go (domino off): its OFF read back ON and failed "
+            note = ("; NOTE: Linux 6.12's genpd %s stays on after agent 2 "
+                    "lets go (domino off): its OFF read back ON and failed "
                     "with -EIO" % g.power[k])
     r.go("released")
+    r.step("resumed")
+    if k is not None and note:
+        sets = [c for c in r.new_commands() if c[:2] == (POWER, 0x4)]
+        if r.file("status.resumed").strip() == "active" and \
+                [0, k, ON] not in [c[2][:3] for c in sets] and \
+                said(r, "read.resumed", 0, OFF):
+            note += ("; its consumer then resumed with no POWER_STATE_SET "
+                     "ON sent, on a domain domino has off")
+    r.go("resumed")
     r.finish()
     r.clean_log()
     print("power: %d domains switched on and off by Linux, each reaching "
