@@ -766,6 +766,98 @@ static void test_agents_version(void **state)
 	dmn_ctx_destroy(ctx);
 }
 
+/* The server's allocations (through dmn_scmi_config.alloc), the Nth failing
+ * for every N until creation succeeds: -ENOMEM, the context as before (no
+ * device, no listener left) and nothing leaked. */
+static unsigned long srv_calls, srv_fail_at;
+static long srv_live;
+
+static void *srv_alloc(void *user, size_t size)
+{
+	(void)user;
+	if (++srv_calls == srv_fail_at)
+		return NULL;
+	void *p = malloc(size);
+	if (p)
+		srv_live++;
+	return p;
+}
+
+static void srv_free(void *user, void *p)
+{
+	(void)user;
+	if (p)
+		srv_live--;
+	free(p);
+}
+
+static unsigned count_devices(struct dmn_ctx *ctx)
+{
+	dmn_device_t d = 0, next;
+	unsigned n = 0;
+	while (!dmn_device_next(ctx, d, &next)) {
+		d = next;
+		n++;
+	}
+	return n;
+}
+
+static void test_create_out_of_memory(void **state)
+{
+	(void)state;
+	struct vworld v;
+	vworld_init(&v, 0);
+	dmn_scmi_server_destroy(v.srv);
+	v.srv = NULL;
+	unsigned devices = count_devices(v.ctx);
+	struct dmn_scmi_power_domain power[5];
+	for (int i = 0; i < 5; i++)
+		power[i] = (struct dmn_scmi_power_domain){v.dom[i], vnames[i]};
+	struct dmn_scmi_perf_domain perf[2] = {{v.dom[3], vnames[3], v.uw, 2},
+					       {v.dom[4], vnames[4], v.mw, 2}};
+	static const uint8_t all = 0xff;
+	struct dmn_scmi_agent agents[2] = {
+	    {1, "now", &all, &all, 0},
+	    {2, "old", &all, &all, DMN_SCMI_PROTOCOL_VERSION_2_0}};
+	struct dmn_scmi_config cfg = {.ctx = v.ctx,
+				      .power = power,
+				      .n_power = 5,
+				      .perf = perf,
+				      .n_perf = 2,
+				      .agents = agents,
+				      .n_agents = 2,
+				      .alloc = {srv_alloc, srv_free, NULL}};
+	struct dmn_scmi_server *s = NULL;
+	int err = -ENOMEM;
+	unsigned long n;
+	for (n = 1; err == -ENOMEM; n++) {
+		srv_calls = 0;
+		srv_fail_at = n;
+		srv_live = 0;
+		err = dmn_scmi_server_create(&cfg, &s);
+		if (err == -ENOMEM) {
+			assert_int_equal(srv_live, 0);
+			assert_int_equal(count_devices(v.ctx), devices);
+		}
+	}
+	assert_int_equal(err, 0);
+	assert_true(n > 10); /* the loop went through every allocation */
+	/* the server created at last answers the newer messages */
+	uint8_t msg[8], reply[128];
+	size_t len;
+	uint32_t h = dmn_scmi_header(POWER, 8, 0, 1), dom = 4;
+	memcpy(msg, &h, 4);
+	memcpy(msg + 4, &dom, 4);
+	assert_int_equal(dmn_scmi_handle(s, 1, msg, 8, reply, sizeof(reply), &len),
+			 0);
+	assert_int_equal(len, 76);
+	assert_memory_equal(reply + 12, LONG70, 63);
+	dmn_scmi_server_destroy(s);
+	assert_int_equal(srv_live, 0);
+	assert_int_equal(count_devices(v.ctx), devices);
+	dmn_ctx_destroy(v.ctx);
+}
+
 /* ---- power
  * ------------------------------------------------------------------- */
 
@@ -1411,6 +1503,7 @@ int main(void)
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_power_units),
 	    cmocka_unit_test(test_agents_version),
+	    cmocka_unit_test(test_create_out_of_memory),
 	    cmocka_unit_test(test_power),
 	    cmocka_unit_test(test_async_and_notify),
 	    cmocka_unit_test(test_perf),
