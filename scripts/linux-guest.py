@@ -28,7 +28,9 @@ of one consumer device per domain) and prints what Linux believes
 The guest's device tree: /firmware/scmi (compatible "arm,scmi-virtio")
 with protocol@11 and protocol@13 as power-domain providers, a
 "simple-pm-bus" consumer pd-I for each power domain I (power-domains =
-<&scmi_pd I>) and perf-J for each performance domain J (<&scmi_perf J>).
+<&scmi_pd I>) and perf-J for each performance domain J (<&scmi_perf J>),
+and vote-J-a, vote-J-b ("domino,perf-vote": writing N to their perf_vote
+attribute is dev_pm_genpd_set_performance_state(dev, N)).
 Linux's kernel log is the kernel's console; the guest's script sees
 $GUEST_DIR (the directory above, on the host's file system) and $SCMI_RAW
 (tests' raw-mode client, when built).
@@ -100,6 +102,13 @@ def guest_dts(power, perf, title, skip=()):
                       "\t%s-%d {" % (kind, i),
                       '\t\tcompatible = "simple-pm-bus";',
                       "\t\tpower-domains = <&%s %d>;" % (ref, i), "\t};"]
+    # two devices voting a level through genpd (tests/linux/kernel's
+    # domino_perf_vote.c): genpd's max goes out as LEVEL_SET
+    for j in range(len(perf)):
+        for who in "ab":
+            lines += ["", "\tvote-%d-%s {" % (j, who),
+                      '\t\tcompatible = "domino,perf-vote";',
+                      "\t\tpower-domains = <&scmi_perf %d>;" % j, "\t};"]
     lines += ["};", ""]
     return "\n".join(lines)
 

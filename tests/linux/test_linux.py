@@ -22,10 +22,13 @@ of scmi-serve, then lets the guest go on.
              the domain follows; a domain a board device (--scenario
              resume DEV) or agent 2 holds stays on while Linux's request
              succeeds
-  perf       a level set by Linux (SCMI raw mode: scmi_perf_domain gives no
-             userspace path, docs/decisions/linux-over-virtio.md) is
-             Linux's vote in domino, and the domain runs at the max over
-             agents; LEVEL_CHANGED to agent 2 names Linux's agent
+  perf       a level set by Linux (SCMI raw mode) is Linux's vote in
+             domino, and the domain runs at the max over agents;
+             LEVEL_CHANGED to agent 2 names Linux's agent
+  perf-genpd two devices of the guest vote through genpd
+             (dev_pm_genpd_set_performance_state, from sysfs through
+             tests/linux/kernel/domino_perf_vote.c): genpd's max reaches
+             domino through scmi_perf_domain and perf.c
   agents     Linux and agent 2 vote on one performance domain: the level
              Linux reads back and the LEVEL_CHANGED Linux receives show
              the aggregate, each naming the agent that caused it
@@ -629,6 +632,53 @@ def perf(r):
           "runs at the max and Linux reads it" % (lo, j, hi))
 
 
+# ---- perf through genpd (check 3, Linux's driver path) --------------------------
+
+GENPD_SCRIPT = """
+j=$(cat domain); lo=$(cat lo); hi=$(cat hi)
+A=/sys/bus/platform/devices/vote-$j-a/perf_vote
+B=/sys/bus/platform/devices/vote-$j-b/perf_vote
+echo $lo >$A; step a
+echo $hi >$B; step b
+echo 0 >$B; step c
+echo 0 >$A; cat $SUMMARY >summary.d; step d
+"""
+
+
+def perf_genpd(r):
+    """Two Linux devices vote on one performance domain through genpd
+    (dev_pm_genpd_set_performance_state): genpd's max reaches domino as
+    Linux's LEVEL_SET, through scmi_perf_domain and perf.c."""
+    j, levels = perf_domain(r)
+    lo, hi = levels[1], levels[-1]
+    for name, v in (("domain", j), ("lo", lo), ("hi", hi)):
+        with open(os.path.join(r.dir, name), "w") as f:
+            f.write("%d\n" % v)
+    r.boot(GENPD_SCRIPT)
+    r.new_commands()
+    for step, want in (("a", lo), ("b", hi), ("c", lo), ("d", lo)):
+        r.step(step)
+        sets = [c[2][:2] for c in r.new_commands() if c[:2] == (PERF, 0x7)]
+        if step == "d":
+            # both votes 0: genpd's state 0, which scmi_perf_domain does
+            # not send (its set_performance_state ignores 0): Linux's last
+            # level stays its vote in domino
+            check(sets == [], "Linux sent %s when its votes went to 0" %
+                  sets)
+        else:
+            check(sets == [[j, want]], "genpd's max %d: Linux sent %s" %
+                  (want, sets))
+        check(level(r.host, j) == want, "step %s: domain %d at %d, genpd's "
+              "max %d" % (step, j, level(r.host, j), want))
+        r.go(step)
+    r.finish()
+    r.clean_log()
+    print("perf-genpd: two devices' genpd votes on performance domain %d "
+          "(%d, then %d beside it, then %d alone) reached domino as one "
+          "LEVEL_SET each, genpd's max; both at 0 sent nothing and domino "
+          "keeps Linux's %d" % (j, lo, hi, lo, lo))
+
+
 # ---- agents (check 4) ---------------------------------------------------------------
 
 AGENTS_SCRIPT = """
@@ -892,8 +942,8 @@ def main():
     p.add_argument("--messages", type=int, default=512)
     p.add_argument("--boots", type=int, default=3)
     p.add_argument("scenario", choices=["probe", "probe-longnames", "power",
-                                        "perf", "agents", "fail",
-                                        "roundtrip"])
+                                        "perf", "perf-genpd", "agents",
+                                        "fail", "roundtrip"])
     p.add_argument("board")
     args = p.parse_args()
     for name in ("domino", "null_serve", "raw", "board"):
@@ -942,6 +992,8 @@ def main():
                 power(r, device, held if device else None)
             elif args.scenario == "perf":
                 perf(r)
+            elif args.scenario == "perf-genpd":
+                perf_genpd(r)
             elif args.scenario == "agents":
                 agents(r)
     except Fail as e:
