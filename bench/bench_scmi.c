@@ -8,9 +8,13 @@
  *   scmi_level_set_vs_vote  their ratio: what the protocol layer adds
  *   scmi_roundtrip_us       a LEVEL_SET over `domino scmi-serve`'s socket
  *                           on the demo board, request to reply
+ *   scmi_hostile_ratio      a POWER_STATE_SET's round trip with a hostile
+ *                           agent beside it over without, the worst of the
+ *                           hostile cases of scmi_hostile.c (target <= 2)
  */
 #include "bench_util.h"
 #include "domino_demo_board.h"
+#include "scmi_hostile.h"
 
 #include <domino/scmi.h>
 
@@ -236,6 +240,44 @@ static double roundtrip(const char *domino, unsigned samples)
 	return result;
 }
 
+/* The demo board's blob in a file, for the server to read. */
+static int demo_file(char *path, size_t n)
+{
+	snprintf(path, n, "/tmp/domino-bench-demo-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	int ok = write_all(fd, domino_demo_dtb, domino_demo_dtb_len) == 0;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void hostile(struct bench_table *t, const char *domino, int quick)
+{
+	char dtb[64];
+	struct scmi_hostile_case c[SCMI_HOSTILE_CASES];
+	if (demo_file(dtb, sizeof(dtb)) ||
+	    scmi_hostile_run(domino, dtb, quick ? 3 : 9, quick ? 100 : 300, c)) {
+		printf("scmi_hostile_ratio: unavailable (%s scmi-serve did not "
+		       "answer)\n",
+		       domino);
+		remove(dtb);
+		return;
+	}
+	remove(dtb);
+	double worst = 0;
+	for (unsigned i = 0; i < SCMI_HOSTILE_HOSTILE; i++) {
+		if (c[i].no_reply) {
+			printf("scmi_hostile_ratio: %s: no reply within 2 s\n",
+			       c[i].name);
+			return;
+		}
+		if (c[i].ratio > worst)
+			worst = c[i].ratio;
+	}
+	bench_result(t, "scmi_hostile_ratio", 0, worst, "x");
+}
+
 void bench_scmi(struct bench_table *t, const char *domino, int quick)
 {
 	struct scmi_bench b;
@@ -261,4 +303,5 @@ void bench_scmi(struct bench_table *t, const char *domino, int quick)
 		       domino);
 	else
 		bench_result(t, "scmi_roundtrip_us", 0, rt, "us");
+	hostile(t, domino, quick);
 }

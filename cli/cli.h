@@ -44,6 +44,7 @@ struct cli_options {
 	struct cli_check_rule check_rules[CLI_MAX_CHECK_RULES];
 	unsigned n_check_rules;
 	const char *explain; /* --explain DOMAIN (summary) */
+	unsigned sim_flags;  /* more DMN_SIM_* flags for cli_sim_open */
 };
 
 /* Parse argv after the subcommand, getopt_long style: `--` ends the

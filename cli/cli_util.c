@@ -753,6 +753,7 @@ int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
 	so.board_name = board->name;
 	so.supported_hw = opt->supported_hw;
 	so.n_supported_hw = (unsigned)opt->n_supported_hw;
+	so.flags = opt->sim_flags;
 	if (opt->parents_by_name)
 		so.flags |= DMN_SIM_PARENTS_BY_NAME;
 	so.diag = cli_print_diag;

@@ -201,6 +201,15 @@ static int serve_until_signal(struct dmn__serve *srv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old_pipe);
 	int rc = dmn__serve_run(srv, stop_pipe[0]) ? EXIT_INPUT : EXIT_OK;
+	struct dmn__serve_stats st;
+	dmn__serve_get_stats(srv, &st);
+	if (st.dropped_notes || st.dropped_conns || st.refused_conns)
+		fprintf(stderr,
+			"domino scmi-serve: %lu commands answered; %lu "
+			"notifications dropped, %lu connections dropped, %lu "
+			"refused\n",
+			st.commands, st.dropped_notes, st.dropped_conns,
+			st.refused_conns);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
@@ -340,6 +349,9 @@ int cmd_scmi_serve(int argc, char **argv)
 		return rc;
 	}
 	struct dmn_sim *sim;
+	/* a server runs without end: only --trace needs the event log */
+	if (!args.trace)
+		args.opt.sim_flags |= DMN_SIM_NO_EVENTS;
 	if (cli_sim_open(&args.opt, &board, &sim)) {
 		rc = EXIT_INPUT;
 	} else {

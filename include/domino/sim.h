@@ -93,6 +93,10 @@ typedef void (*dmn_sim_call_fn)(void *user, const struct dmn_sim_call *call);
 #define DMN_SIM_REGULATORS (1u << 0) /* give devices simulated supplies */
 /* load with DMN_DT_LOAD_PARENTS_BY_NAME (--provider-parents=by-name) */
 #define DMN_SIM_PARENTS_BY_NAME (1u << 1)
+/* Keep no event log: dmn_sim_report() then reports none (a live callback
+ * still sees each event). For a context driven without end, as the SCMI
+ * server's, whose log would otherwise grow with every state change. */
+#define DMN_SIM_NO_EVENTS (1u << 2)
 
 /**
  * struct dmn_sim_options - how to build a simulation; every member may be zero

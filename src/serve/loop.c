@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 struct dmn__serve {
@@ -25,6 +26,8 @@ struct dmn__serve {
 	struct pollfd *pfd;
 	unsigned pfd_cap;
 	unsigned *agent_conns; /* open connections per agent */
+	struct dmn__ep **agent_eps; /* per agent, its serving endpoints */
+	int index_of_id[DMN_SCMI_MAX_AGENTS + 1]; /* agent id -> index, -1 */
 };
 
 void dmn__serve_limits_default(struct dmn__serve_limits *l)
@@ -67,7 +70,31 @@ int dmn__serve_add(struct dmn__serve *s, struct dmn__ep *ep)
 	}
 	ep->srv = s;
 	s->eps[s->n_eps++] = ep;
+	if (ep->serves) {
+		/* what an agent is sent goes to its endpoints alone */
+		struct dmn__ep **head = &s->agent_eps[ep->agent];
+		ep->prev_of_agent = NULL;
+		ep->next_of_agent = *head;
+		if (*head)
+			(*head)->prev_of_agent = ep;
+		*head = ep;
+	}
 	return 0;
+}
+
+static void destroy(struct dmn__serve *s, struct dmn__ep *ep)
+{
+	if (ep->serves) {
+		if (ep->prev_of_agent)
+			ep->prev_of_agent->next_of_agent = ep->next_of_agent;
+		else
+			s->agent_eps[ep->agent] = ep->next_of_agent;
+		if (ep->next_of_agent)
+			ep->next_of_agent->prev_of_agent = ep->prev_of_agent;
+	}
+	if (s->current == ep)
+		s->current = NULL;
+	ep->ops->destroy(ep);
 }
 
 void dmn__serve_count_drop(struct dmn__serve *s)
@@ -106,13 +133,24 @@ static void sweep(struct dmn__serve *s)
 			dmn__serve_log(s, ep->agent, "%s", ep->why);
 			s->stats.dropped_conns++;
 		}
-		if (s->current == ep)
-			s->current = NULL;
-		ep->ops->destroy(ep);
+		destroy(s, ep);
 	}
 	s->n_eps = kept;
 	if (s->rr >= kept)
 		s->rr = 0;
+}
+
+/* Every agent may hold --max-conns connections at once; a vhost-user
+ * device holds a few fds more. Raise the soft limit that far (up to the
+ * hard one); beyond it a listener pauses rather than spins (sock.c). */
+static void raise_fd_limit(const struct dmn__serve_config *cfg)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)cfg->agents->n_agents * (cfg->limits.max_conns + 8) + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 int dmn__serve_open(const struct dmn__serve_config *cfg,
@@ -125,7 +163,15 @@ int dmn__serve_open(const struct dmn__serve_config *cfg,
 	}
 	s->cfg = *cfg;
 	s->agent_conns = calloc(cfg->agents->n_agents, sizeof(unsigned));
-	if (!s->agent_conns) {
+	s->agent_eps = calloc(cfg->agents->n_agents, sizeof(*s->agent_eps));
+	for (unsigned id = 0; id <= DMN_SCMI_MAX_AGENTS; id++)
+		s->index_of_id[id] = -1;
+	for (unsigned i = 0; i < cfg->agents->n_agents; i++)
+		if (cfg->agents->agents[i].id <= DMN_SCMI_MAX_AGENTS)
+			s->index_of_id[cfg->agents->agents[i].id] = (int)i;
+	if (!s->agent_conns || !s->agent_eps) {
+		free(s->agent_conns);
+		free(s->agent_eps);
 		free(s);
 		fprintf(stderr, "domino scmi-serve: error: out of memory\n");
 		return -1;
@@ -141,6 +187,7 @@ int dmn__serve_open(const struct dmn__serve_config *cfg,
 			return -1;
 		}
 	}
+	raise_fd_limit(cfg);
 	*out = s;
 	return 0;
 }
@@ -150,10 +197,11 @@ void dmn__serve_close(struct dmn__serve *s)
 	if (!s)
 		return;
 	for (unsigned i = 0; i < s->n_eps; i++)
-		s->eps[i]->ops->destroy(s->eps[i]);
+		destroy(s, s->eps[i]);
 	free(s->eps);
 	free(s->pfd);
 	free(s->agent_conns);
+	free(s->agent_eps);
 	free(s);
 }
 
@@ -164,12 +212,12 @@ void dmn__serve_send(void *user, uint32_t agent_id, const void *msg,
 {
 	struct dmn__serve *s = user;
 	uint32_t type = dmn_scmi_header_type(dmn__get32(msg));
-	for (unsigned i = 0; i < s->n_eps; i++) {
-		struct dmn__ep *ep = s->eps[i];
-		if (!ep->serves || ep->dead || ep->agent < 0 ||
-		    s->cfg.agents->agents[ep->agent].id != agent_id)
-			continue;
-		if (type == DMN_SCMI_TYPE_DELAYED_RESPONSE && ep != s->current)
+	if (agent_id > DMN_SCMI_MAX_AGENTS || s->index_of_id[agent_id] < 0)
+		return;
+	for (struct dmn__ep *ep = s->agent_eps[s->index_of_id[agent_id]]; ep;
+	     ep = ep->next_of_agent) {
+		if (ep->dead || (type == DMN_SCMI_TYPE_DELAYED_RESPONSE &&
+				 ep != s->current))
 			continue;
 		ep->ops->post(ep, msg, len);
 	}

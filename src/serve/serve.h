@@ -23,6 +23,8 @@
 
 #include <domino/scmi.h>
 
+#include "le.h"
+
 #include <poll.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -109,6 +111,7 @@ struct dmn__ep {
 	int pending;	  /* work left after its last turn */
 	int dead;	  /* closed at the end of this phase */
 	char why[160];	  /* why it is closed, for the log */
+	struct dmn__ep *prev_of_agent, *next_of_agent; /* (serving ones) */
 };
 
 struct dmn__serve_config {
@@ -200,17 +203,5 @@ void dmn__sockdir_remove(const char *path, uint64_t dev, uint64_t ino);
 int dmn__sock_listener(struct dmn__serve *s, int agent, const char *path);
 /* vhost.c: the vhost-user endpoint of agent @agent at @path. */
 int dmn__vhost_listener(struct dmn__serve *s, int agent, const char *path);
-
-static inline uint32_t dmn__get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static inline void dmn__put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 #endif

@@ -12,6 +12,7 @@
 #include "serve.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,6 +28,8 @@ struct listener {
 	uint64_t dev, ino;
 	unsigned long refused; /* since the last log line */
 	uint64_t refused_logged;
+	uint64_t paused_until; /* out of fds: accept again after a pause */
+	uint64_t pause_logged;
 };
 
 struct conn {
@@ -43,6 +46,7 @@ struct conn {
 	uint64_t frame_start, progress, active;
 	unsigned long dropped; /* notifications, since the last log line */
 	int eof;	       /* the client sends no more: answer, then close */
+	int blocked;	       /* its socket is full: write when poll says */
 };
 
 static size_t max_msg(const struct dmn__ep *ep)
@@ -73,7 +77,7 @@ static unsigned conn_poll(struct dmn__ep *ep, struct pollfd *pfd, unsigned max)
 	struct conn *c = (struct conn *)ep;
 	(void)max;
 	short ev = 0;
-	if (can_take(c) && c->in_len < IN_CAP && !c->eof)
+	if (can_take(c) && c->in_len - c->in_off < IN_CAP && !c->eof)
 		ev |= POLLIN;
 	if (c->out.len)
 		ev |= POLLOUT;
@@ -81,6 +85,9 @@ static unsigned conn_poll(struct dmn__ep *ep, struct pollfd *pfd, unsigned max)
 	return 1;
 }
 
+/* Write what is queued; a socket that takes less than all is written
+ * again only once poll() says it has room (a reader that does not read
+ * costs no system call per turn). */
 static int flush(struct conn *c, uint64_t now)
 {
 	long w = dmn__outq_flush(&c->out, c->fd);
@@ -88,6 +95,7 @@ static int flush(struct conn *c, uint64_t now)
 		return -1; /* the peer is gone */
 	if (w > 0)
 		c->progress = c->active = now;
+	c->blocked = c->out.len > 0;
 	return 0;
 }
 
@@ -175,7 +183,9 @@ static int conn_work(struct dmn__ep *ep, unsigned budget, uint64_t now)
 		c->active = now;
 		done++;
 	}
-	if (c->out.len && flush(c, now))
+	if (c->in_off == c->in_len)
+		c->in_off = c->in_len = 0; /* all taken: read from the start */
+	if (c->out.len && !c->blocked && flush(c, now))
 		return -1;
 	if (c->eof && c->in_off == c->in_len && !c->out.len)
 		return -1;
@@ -320,8 +330,12 @@ static int conn_open(struct dmn__serve *s, int agent, int fd, uint64_t now)
 static unsigned listen_poll(struct dmn__ep *ep, struct pollfd *pfd,
 			    unsigned max)
 {
+	struct listener *l = (struct listener *)ep;
 	(void)max;
-	pfd[0] = (struct pollfd){((struct listener *)ep)->fd, POLLIN, 0};
+	if (l->paused_until && dmn__now_ms() < l->paused_until)
+		return 0; /* a listener it cannot accept from stays readable */
+	l->paused_until = 0;
+	pfd[0] = (struct pollfd){l->fd, POLLIN, 0};
 	return 1;
 }
 
@@ -343,11 +357,21 @@ static int listen_io(struct dmn__ep *ep, const struct pollfd *pfd, unsigned n,
 {
 	struct listener *l = (struct listener *)ep;
 	struct dmn__serve *s = ep->srv;
-	(void)n;
-	for (unsigned k = 0; k < ACCEPTS_PER_TURN && (pfd->revents & POLLIN);
+	for (unsigned k = 0; n && k < ACCEPTS_PER_TURN && (pfd->revents & POLLIN);
 	     k++) {
 		int fd = accept4(l->fd, NULL, NULL,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE ||
+			       errno == ENOBUFS || errno == ENOMEM)) {
+			if (now >= l->pause_logged + 1000) {
+				dmn__serve_log(s, ep->agent,
+					       "cannot accept a connection: "
+					       "%s; trying again every 100 ms",
+					       strerror(errno));
+				l->pause_logged = now;
+			}
+			l->paused_until = now + 100;
+		}
 		if (fd < 0)
 			break;
 		if (*dmn__serve_agent_conns(s, ep->agent) >=
@@ -380,7 +404,8 @@ static void no_post(struct dmn__ep *ep, const uint8_t *msg, size_t len)
 static uint64_t listen_deadline(const struct dmn__ep *ep)
 {
 	const struct listener *l = (const struct listener *)ep;
-	return l->refused ? l->refused_logged + 1000 : UINT64_MAX;
+	uint64_t d = l->refused ? l->refused_logged + 1000 : UINT64_MAX;
+	return l->paused_until && l->paused_until < d ? l->paused_until : d;
 }
 
 static int listen_expire(struct dmn__ep *ep, uint64_t now)

@@ -362,66 +362,58 @@ static void command(struct vdev *v, struct dmn__vring *vr,
 	dmn__serve_deliver(v->ep.srv, &v->ep);
 }
 
+static const char *const ring_name[DMN__VU_RINGS] = {"command queue",
+						      "event queue"};
+
+/* The next chain of ring @i, its directions checked (a command needs a
+ * buffer for the response; an event buffer is written only): 1 and
+ * *@ch; 0 when there is none or the ring is not ready; 0 and the front
+ * end dropped when it broke a rule. */
+static int next_chain(struct vdev *v, unsigned i, struct dmn__vchain *ch)
+{
+	if (v->fd < 0)
+		return 0;
+	int got = dmn__vu_ring_ready(&v->vu, i, v->err, sizeof(v->err));
+	if (got > 0)
+		got = dmn__vring_pop(&v->vu.ring[i], &v->vu.mem, ch, v->err,
+				     sizeof(v->err));
+	if (got > 0 && i == 0 && !ch->n_wr) {
+		snprintf(v->err, sizeof(v->err),
+			 "the chain from descriptor %u has no buffer for the "
+			 "response",
+			 ch->head);
+		got = -1;
+	} else if (got > 0 && i == 1 && ch->n_rd) {
+		snprintf(v->err, sizeof(v->err),
+			 "the chain from descriptor %u has a device-readable "
+			 "buffer",
+			 ch->head);
+		got = -1;
+	}
+	if (got < 0)
+		front_end_drop(v, "front end dropped: %s: %s", ring_name[i],
+			       v->err);
+	return got > 0;
+}
+
 static int take_commands(struct vdev *v, unsigned budget)
 {
-	int ready = dmn__vu_ring_ready(&v->vu, 0, v->err, sizeof(v->err));
-	if (ready < 0)
-		front_end_drop(v, "front end dropped: command queue: %s", v->err);
-	if (ready <= 0)
-		return 0;
-	struct dmn__vring *vr = &v->vu.ring[0];
+	struct dmn__vchain ch;
 	unsigned done = 0;
-	while (done < budget && v->fd >= 0) {
-		struct dmn__vchain ch;
-		int got = dmn__vring_pop(vr, &v->vu.mem, &ch, v->err,
-					 sizeof(v->err));
-		if (got < 0)
-			front_end_drop(v, "front end dropped: command queue: %s",
-				       v->err);
-		if (got <= 0)
-			break;
-		if (!ch.n_wr) {
-			front_end_drop(v,
-				       "front end dropped: command queue: the "
-				       "chain from descriptor %u has no buffer "
-				       "for the response",
-				       ch.head);
-			break;
-		}
-		command(v, vr, &ch);
+	while (done < budget && next_chain(v, 0, &ch)) {
+		command(v, &v->vu.ring[0], &ch);
 		done++;
 	}
 	return done == budget;
 }
 
+/* Events wait in order for the driver's buffers (its kick says when). */
 static int send_events(struct vdev *v, unsigned budget)
 {
-	if (!v->events.frames)
-		return 0;
-	int ready = dmn__vu_ring_ready(&v->vu, 1, v->err, sizeof(v->err));
-	if (ready < 0)
-		front_end_drop(v, "front end dropped: event queue: %s", v->err);
-	if (ready <= 0)
-		return 0;
 	struct dmn__vring *vr = &v->vu.ring[1];
+	struct dmn__vchain ch;
 	unsigned sent = 0;
-	while (v->events.frames && sent < budget && v->fd >= 0) {
-		struct dmn__vchain ch;
-		int got = dmn__vring_pop(vr, &v->vu.mem, &ch, v->err,
-					 sizeof(v->err));
-		if (got < 0)
-			front_end_drop(v, "front end dropped: event queue: %s",
-				       v->err);
-		if (got <= 0)
-			break; /* no buffer: wait for the driver's kick */
-		if (ch.n_rd) {
-			front_end_drop(v,
-				       "front end dropped: event queue: the "
-				       "chain from descriptor %u has a "
-				       "device-readable buffer",
-				       ch.head);
-			break;
-		}
+	while (v->events.frames && sent < budget && next_chain(v, 1, &ch)) {
 		size_t len = dmn__outq_front(&v->events, v->event, max_msg(v));
 		uint32_t written = 0;
 		if (len > ch.wr_len) {

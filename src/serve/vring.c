@@ -3,6 +3,7 @@
  * driver that may be hostile, so each field is read once, checked, then
  * used (docs/scmi.md, vhost-user). */
 #include "vring.h"
+#include "le.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -57,28 +58,6 @@ int dmn__gmem_guard_install(void)
 	return 0;
 }
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* The indices the driver and the device publish to each other: atomic
  * (the rings are 2-byte aligned, dmn__vring_map checks) and ordered
  * (acquire: what the index covers is read after it; release: what the
@@ -87,7 +66,7 @@ static uint16_t load_index(const uint8_t *p)
 {
 	uint16_t v = __atomic_load_n((const uint16_t *)(const void *)p,
 				     __ATOMIC_ACQUIRE);
-	return le16((const uint8_t *)&v);
+	return dmn__get16((const uint8_t *)&v);
 }
 
 static void store_index(uint8_t *p, uint16_t v)
@@ -128,7 +107,7 @@ int dmn__vring_map(struct dmn__vring *vr, const struct dmn__gmem *m,
 				 "its %s at 0x%llx is not %llu-byte aligned",
 				 part[i].what, (unsigned long long)part[i].addr,
 				 (unsigned long long)part[i].align);
-			return -1;
+			break;
 		}
 		*part[i].out = dmn__gmem_at(m, part[i].addr, part[i].len, 1);
 		if (!*part[i].out) {
@@ -137,11 +116,14 @@ int dmn__vring_map(struct dmn__vring *vr, const struct dmn__gmem *m,
 				 "mapped memory",
 				 part[i].what, (unsigned long long)part[i].addr,
 				 (unsigned long long)part[i].len);
-			vr->desc = vr->avail = vr->used = NULL;
-			return -1;
+			break;
 		}
 	}
-	return 0;
+	if (vr->desc && vr->avail && vr->used)
+		return 0;
+	/* all three or none: a ring half mapped is never taken for ready */
+	vr->desc = vr->avail = vr->used = NULL;
+	return -1;
 }
 
 int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
@@ -158,7 +140,7 @@ int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
 			 waiting, vr->num);
 		return -1;
 	}
-	uint16_t head = le16(vr->avail + 4 + 2 * (vr->last_avail % vr->num));
+	uint16_t head = dmn__get16(vr->avail + 4 + 2 * (vr->last_avail % vr->num));
 	if (head >= vr->num) {
 		snprintf(err, err_size,
 			 "available entry %u names descriptor %u (the ring has "
@@ -182,9 +164,9 @@ int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
 		seen[walked] = (uint16_t)i;
 		uint8_t d[16];
 		memcpy(d, vr->desc + 16 * i, 16);
-		uint64_t addr = le64(d);
-		uint32_t len = le32(d + 8);
-		uint16_t flags = le16(d + 12), next = le16(d + 14);
+		uint64_t addr = dmn__get64(d);
+		uint32_t len = dmn__get32(d + 8);
+		uint16_t flags = dmn__get16(d + 12), next = dmn__get16(d + 14);
 		if (flags & VRING_DESC_F_INDIRECT) {
 			snprintf(err, err_size,
 				 "descriptor %u is indirect (not negotiated)", i);
@@ -237,8 +219,8 @@ int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
 void dmn__vring_push(struct dmn__vring *vr, uint16_t head, uint32_t len)
 {
 	uint8_t *e = vr->used + 4 + 8 * (vr->used_idx % vr->num);
-	put_le32(e, head);
-	put_le32(e + 4, len);
+	dmn__put32(e, head);
+	dmn__put32(e + 4, len);
 	vr->used_idx++;
 	store_index(vr->used + 2, vr->used_idx);
 }

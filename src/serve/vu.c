@@ -12,6 +12,7 @@
  * The backend request fd is kept open and never written.
  */
 #include "vu.h"
+#include "le.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -79,43 +80,20 @@ void dmn__vu_reset(struct dmn__vu *vu)
 	dmn__vu_init(vu);
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void wr64(uint8_t *p, uint64_t v)
-{
-	wr32(p, (uint32_t)v);
-	wr32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* A reply: the request's header with the reply flag, then @size bytes. */
 static size_t reply_header(const struct dmn__vu_msg *m, uint8_t *reply,
 			   uint32_t size)
 {
-	wr32(reply, m->request);
-	wr32(reply + 4, DMN__VU_VERSION | DMN__VU_FLAG_REPLY);
-	wr32(reply + 8, size);
+	dmn__put32(reply, m->request);
+	dmn__put32(reply + 4, DMN__VU_VERSION | DMN__VU_FLAG_REPLY);
+	dmn__put32(reply + 8, size);
 	return DMN__VU_HEADER + size;
 }
 
 static size_t reply_u64(const struct dmn__vu_msg *m, uint8_t *reply,
 			uint64_t v)
 {
-	wr64(reply + DMN__VU_HEADER, v);
+	dmn__put64(reply + DMN__VU_HEADER, v);
 	return reply_header(m, reply, 8);
 }
 
@@ -156,7 +134,7 @@ static int set_mem_table(struct dmn__vu *vu, struct dmn__vu_msg *m, char *err,
 {
 	if (need_size(m, 8, err, n))
 		return -1;
-	uint32_t count = rd32(m->payload);
+	uint32_t count = dmn__get32(m->payload);
 	if (count < 1 || count > DMN__GMEM_MAX_REGIONS)
 		return fail(err, n, "the memory table has %u regions (1..%u)",
 			    count, DMN__GMEM_MAX_REGIONS);
@@ -172,10 +150,10 @@ static int set_mem_table(struct dmn__vu *vu, struct dmn__vu_msg *m, char *err,
 	for (unsigned i = 0; i < count; i++) {
 		const uint8_t *p = m->payload + 8 + 32 * i;
 		struct dmn__gmem_region *r = &mem.r[i];
-		r->gpa = rd64(p);
-		r->size = rd64(p + 8);
-		r->uva = rd64(p + 16);
-		uint64_t offset = rd64(p + 24);
+		r->gpa = dmn__get64(p);
+		r->size = dmn__get64(p + 8);
+		r->uva = dmn__get64(p + 16);
+		uint64_t offset = dmn__get64(p + 24);
 		uint64_t skew = offset % (uint64_t)page;
 		struct stat st;
 		if (!r->size || r->size > SIZE_MAX - skew ||
@@ -235,7 +213,7 @@ static int set_ring_fd(struct dmn__vu *vu, struct dmn__vu_msg *m, char *err,
 {
 	if (need_size(m, 8, err, n))
 		return -1;
-	uint64_t v = rd64(m->payload);
+	uint64_t v = dmn__get64(m->payload);
 	struct dmn__vring *vr = ring_of(vu, (uint32_t)(v & VRING_INDEX_MASK), m,
 					err, n);
 	if (!vr)
@@ -274,7 +252,7 @@ static int ring_state(struct dmn__vu *vu, struct dmn__vu_msg *m, uint8_t *reply,
 {
 	if (need_size(m, 8, err, n))
 		return -1;
-	uint32_t index = rd32(m->payload), num = rd32(m->payload + 4);
+	uint32_t index = dmn__get32(m->payload), num = dmn__get32(m->payload + 4);
 	struct dmn__vring *vr = ring_of(vu, index, m, err, n);
 	if (!vr)
 		return -1;
@@ -297,8 +275,8 @@ static int ring_state(struct dmn__vu *vu, struct dmn__vu_msg *m, uint8_t *reply,
 	case DMN__VU_GET_VRING_BASE:
 		vr->started = 0;
 		close_fd(&vr->kick_fd);
-		wr32(reply + DMN__VU_HEADER, index);
-		wr32(reply + DMN__VU_HEADER + 4, vr->last_avail);
+		dmn__put32(reply + DMN__VU_HEADER, index);
+		dmn__put32(reply + DMN__VU_HEADER + 4, vr->last_avail);
 		*reply_len = reply_header(m, reply, 8);
 		return 0;
 	default: /* SET_VRING_ENABLE */
@@ -312,12 +290,12 @@ static int set_ring_addr(struct dmn__vu *vu, struct dmn__vu_msg *m, char *err,
 {
 	if (need_size(m, 40, err, n))
 		return -1;
-	struct dmn__vring *vr = ring_of(vu, rd32(m->payload), m, err, n);
+	struct dmn__vring *vr = ring_of(vu, dmn__get32(m->payload), m, err, n);
 	if (!vr)
 		return -1;
-	vr->desc_addr = rd64(m->payload + 8);
-	vr->used_addr = rd64(m->payload + 16);
-	vr->avail_addr = rd64(m->payload + 24);
+	vr->desc_addr = dmn__get64(m->payload + 8);
+	vr->used_addr = dmn__get64(m->payload + 16);
+	vr->avail_addr = dmn__get64(m->payload + 24);
 	vr->addr_set = 1;
 	vu->remap = 1;
 	return 0;
@@ -328,7 +306,7 @@ static int set_features(struct dmn__vu *vu, struct dmn__vu_msg *m, char *err,
 {
 	if (need_size(m, 8, err, n))
 		return -1;
-	uint64_t v = rd64(m->payload);
+	uint64_t v = dmn__get64(m->payload);
 	uint64_t offered =
 	    protocol ? dmn__vu_protocol_features() : dmn__vu_features();
 	if (v & ~offered)

@@ -279,6 +279,11 @@ void dmn__sim_record(struct dmn_sim *sim, struct dmn_report_event *ev)
 	ev->time_ns = sim->now;
 	ev->cause = sim->cur_cause;
 	ev->line = sim->cur_line;
+	if (sim->no_events) {
+		if (sim->live)
+			sim->live(sim->live_user, ev);
+		return;
+	}
 	if (sim->n_events == sim->cap_events) {
 		unsigned cap = sim->cap_events ? sim->cap_events * 2 : 256;
 		struct dmn_report_event *bigger =
@@ -431,6 +436,7 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 	lo.n_supported_hw = opts->n_supported_hw;
 	lo.diag = opts->diag;
 	lo.diag_user = opts->diag_user;
+	sim->no_events = (opts->flags & DMN_SIM_NO_EVENTS) != 0;
 	if (opts->flags & DMN_SIM_PARENTS_BY_NAME)
 		lo.flags |= DMN_DT_LOAD_PARENTS_BY_NAME;
 	int err = dmn_dt_load(blob, size, &lo, &sim->board);

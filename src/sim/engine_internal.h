@@ -142,6 +142,7 @@ struct dmn_sim {
 
 	struct dmn_report_event *events;
 	unsigned n_events, cap_events;
+	int no_events; /* DMN_SIM_NO_EVENTS */
 	int oom;
 	char **causes; /* "resume venus", one per executed command */
 	unsigned n_causes, cap_causes;

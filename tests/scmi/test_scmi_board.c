@@ -805,8 +805,9 @@ static void bad_frames(struct client *ospm, struct client *hyp)
 	assert_int_equal(call(hyp, BASE, 0, 0, 0, 0, 0, NULL), 0);
 }
 
-/* A subscriber that never reads loses its connection after a second of
- * blocked sending, once; everyone else goes on being served. */
+/* A subscriber that never reads loses the notifications its queue has no
+ * room for, then its connection once nothing moved for --stall-timeout
+ * (2 s by default); everyone else goes on being served. */
 static void lazy_subscriber(const char *path, struct client *ospm)
 {
 	struct client lazy;
@@ -818,6 +819,9 @@ static void lazy_subscriber(const char *path, struct client *ospm)
 		assert_int_equal(call(ospm, POWER, 4, 3, 0, 0, OFF, NULL), 0);
 	}
 	assert_true(time(NULL) - start < 60);
+	/* still not reading when the stall timeout passes */
+	struct timespec wait = {2, 600 * 1000 * 1000};
+	nanosleep(&wait, NULL);
 	/* the server closed it: the queued notifications, then end of file */
 	uint8_t buf[65536];
 	ssize_t n;

@@ -129,7 +129,7 @@ static void other_agent_answered(struct rig *r)
 static void connect_front(struct rig *r, struct vfront *f, int p2a)
 {
 	assert_int_equal(vf_connect(f, r->vu_path), 0);
-	assert_int_equal(vf_setup(f, p2a), 0);
+	assert_int_equal(vf_setup(f, p2a ? VF_P2A | VF_EVENTQ : 0), 0);
 }
 
 /* ---- normal traffic ---------------------------------------------------- */
@@ -245,7 +245,11 @@ static void test_no_p2a(void **state)
 {
 	struct rig *r = *state;
 	struct vfront f;
-	connect_front(r, &f, 0);
+	/* without VIRTIO_SCMI_F_P2A_CHANNELS, even an event queue set up
+	 * and given buffers gets nothing */
+	assert_int_equal(vf_connect(&f, r->vu_path), 0);
+	assert_int_equal(vf_setup(&f, VF_EVENTQ), 0);
+	vf_event_buffers(&f, 4, 128);
 	uint32_t args[2] = {6, 1}, out[2];
 	assert_int_equal(vf_call(&f, DMN_SCMI_PROTOCOL_POWER, 0x6, args, 2, out, 0),
 			 0);
@@ -261,6 +265,10 @@ static void test_no_p2a(void **state)
 	set[2] = DMN_SCMI_POWER_OFF;
 	assert_int_equal(vf_call(&f, DMN_SCMI_PROTOCOL_POWER, 0x4, set, 3, out, 0),
 			 0);
+	assert_int_equal(sock_agent_power(r, 6, DMN_SCMI_POWER_ON), 0);
+	assert_int_equal(sock_agent_power(r, 6, DMN_SCMI_POWER_OFF), 0);
+	uint8_t ev[128];
+	assert_true(vf_event(&f, ev, sizeof(ev), 300) < 0);
 	vf_close(&f);
 	other_agent_answered(r);
 }
@@ -378,6 +386,18 @@ static void test_ring_outside(void **state)
 	assert_int_equal(ack, 0);
 	vf_avail(&f, 0, 0); /* only kicks: the ring is checked when used */
 	survives(r, "outside the mapped memory");
+	vf_close(&f);
+	/* an available ring at an odd address (found by fuzz_vhost) */
+	connect_front(r, &f, 1);
+	put32(addr + 8, (uint32_t)(VF_UVA + f.q[0].desc));
+	put32(addr + 12, (uint32_t)((VF_UVA + f.q[0].desc) >> 32));
+	put32(addr + 16, (uint32_t)(VF_UVA + f.q[0].used));
+	put32(addr + 20, (uint32_t)((VF_UVA + f.q[0].used) >> 32));
+	put32(addr + 24, (uint32_t)(VF_UVA + f.q[0].avail + 1));
+	put32(addr + 28, (uint32_t)((VF_UVA + f.q[0].avail + 1) >> 32));
+	assert_int_equal(vf_message(&f, 9, addr, sizeof(addr), NULL, 0, 1, &ack), 0);
+	vf_avail(&f, 0, 0);
+	survives(r, "is not 2-byte aligned");
 	vf_close(&f);
 }
 

@@ -207,8 +207,9 @@ static void ring_layout(struct vfront *f, unsigned q)
 	r->used = vf_alloc(f, 6 + 8 * VF_NUM);
 }
 
-int vf_setup(struct vfront *f, int p2a)
+int vf_setup(struct vfront *f, unsigned how)
 {
+	int p2a = (how & VF_P2A) != 0;
 	uint64_t features = 0;
 	if (vf_message(f, SET_OWNER, NULL, 0, NULL, 0, 0, NULL) ||
 	    vf_message(f, GET_FEATURES, NULL, 0, NULL, 0, 1, &features)) {
@@ -258,7 +259,7 @@ int vf_setup(struct vfront *f, int p2a)
 		return -1;
 	}
 	f->slots = vf_alloc(f, VF_SLOT * VF_NUM);
-	unsigned nq = p2a ? 2 : 1;
+	unsigned nq = how & VF_EVENTQ ? 2 : 1;
 	for (unsigned q = 0; q < nq; q++) {
 		ring_layout(f, q);
 		f->q[q].kick = eventfd(0, EFD_CLOEXEC);

@@ -39,10 +39,13 @@ struct vfront {
 
 /* Connect to @path; -errno on failure. */
 int vf_connect(struct vfront *f, const char *path);
-/* The handshake virtio_uml does; @p2a: negotiate
- * VIRTIO_SCMI_F_P2A_CHANNELS (and set up the event queue). 0, or -1 with
- * a message on stderr. */
-int vf_setup(struct vfront *f, int p2a);
+/* The handshake virtio_uml does. @how: VF_P2A negotiates
+ * VIRTIO_SCMI_F_P2A_CHANNELS, VF_EVENTQ sets up the event queue (a driver
+ * does so only with VF_P2A; without it, to see that nothing comes). 0, or
+ * -1 with a message on stderr. */
+#define VF_P2A 1u
+#define VF_EVENTQ 2u
+int vf_setup(struct vfront *f, unsigned how);
 void vf_close(struct vfront *f);
 
 /* One vhost-user message; when @need_reply, waits for the reply (an ack
