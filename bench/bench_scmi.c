@@ -55,10 +55,10 @@ static void setup(struct scmi_bench *b)
 	dmn_domain_t dom;
 	dmn_device_t dev;
 	struct dmn_domain_desc desc = {"rail", &rail_ops, 0, 0};
-	static const struct dmn_scmi_perf_level levels[2] = {{10, 0, 0},
-							 {20, 0, 0}};
+	static const struct dmn_scmi_perf_level levels[2] = {{10, 0, 0, 0},
+							     {20, 0, 0, 0}};
 	static const uint8_t all = 1;
-	struct dmn_scmi_agent agent = {1, "ospm", &all, &all};
+	struct dmn_scmi_agent agent = {1, "ospm", &all, &all, 0};
 	if (dmn_ctx_create(NULL, &b->ctx) ||
 	    dmn_domain_create(b->ctx, &desc, &dom) ||
 	    dmn_device_create(b->ctx, "dev", &dev) ||

@@ -69,8 +69,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: domino-scmi-flood N (1..65535 domains)\n");
 		return 2;
 	}
-	static const struct dmn_scmi_perf_level levels[2] = {{10, 0, 0},
-							 {20, 0, 0}};
+	static const struct dmn_scmi_perf_level levels[2] = {{10, 0, 0, 0},
+							     {20, 0, 0, 0}};
 	struct dmn_ctx *ctx = NULL;
 	dmn_domain_t *dom = calloc(n, sizeof(*dom));
 	struct dmn_scmi_power_domain *power = calloc(n, sizeof(*power));
@@ -89,7 +89,8 @@ int main(int argc, char **argv)
 	static const char *names[AGENTS] = {"a1", "a2", "a3", "a4"};
 	struct dmn_scmi_agent agents[AGENTS];
 	for (unsigned a = 0; a < AGENTS; a++)
-		agents[a] = (struct dmn_scmi_agent){a + 1, names[a], all, all};
+		agents[a] =
+		    (struct dmn_scmi_agent){a + 1, names[a], all, all, 0};
 	unsigned long sent = 0;
 	struct dmn_scmi_config cfg = {.ctx = ctx,
 				      .power = power,

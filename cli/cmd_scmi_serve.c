@@ -60,6 +60,36 @@ static void advance_clock(void *user)
 	dmn_scn_free(script);
 }
 
+/* --scenario FILE: its commands, in order, on the board before serving
+ * (their times are not waited for). Returns 0 or EXIT_INPUT (said). */
+static int run_scenario(const char *path, struct dmn_sim *sim)
+{
+	char *text;
+	size_t size;
+	int rc = cli_read_file(path, 0, &text, &size);
+	if (rc)
+		return rc;
+	struct dmn_scn_script *script = NULL;
+	struct dmn_scn_diag diag;
+	int err = dmn_scn_parse(text, size, path, NULL, &script, &diag);
+	struct dmn_sim_result res = {0, 0, 0};
+	for (size_t i = 0; !err && i < script->count; i++) {
+		int op_error;
+		err = dmn_sim_step(sim, script, i, &res, &op_error, &diag);
+	}
+	if (err == -EINVAL) {
+		char line[512];
+		dmn_scn_diag_format(&diag, 0, line, sizeof(line));
+		cli_text(stderr, line); /* it may quote the scenario */
+		fputc('\n', stderr);
+	} else if (err) {
+		fprintf(stderr, "domino scmi-serve: error: %s\n", dmn_strerror(err));
+	}
+	dmn_scn_free(script);
+	free(text);
+	return err ? EXIT_INPUT : EXIT_OK;
+}
+
 static int load_agents(const char *path, const struct dmn_scmi_board_map *map,
 		       struct dmn_scmi_agents *out)
 {
@@ -198,6 +228,9 @@ static int run(struct serve_args *args, struct dmn_sim *sim,
 		list(map, agents, socket, vhost);
 		return EXIT_OK;
 	}
+	/* before any socket exists: a bad scenario leaves nothing behind */
+	if (args->scenario && run_scenario(args->scenario, sim))
+		return EXIT_INPUT;
 	struct trace_clock clock = {0};
 	if (args->trace) {
 		clock.sim = sim;

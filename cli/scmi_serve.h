@@ -15,7 +15,7 @@ struct serve_vhost_arg {
 };
 
 struct serve_args {
-	const char *board, *agents, *dir, *trace;
+	const char *board, *agents, *dir, *trace, *scenario;
 	size_t max_msg;
 	int list, verbose, help;
 	struct dmn__serve_limits limits;

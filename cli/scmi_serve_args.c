@@ -10,10 +10,11 @@ const char serve_help[] =
     "usage: domino scmi-serve BOARD.dtb --agents FILE [--socket-dir DIR]\n"
     "                         [--vhost-user AGENT=PATH]... [--max-msg BYTES]\n"
     "                         [LIMITS] [--list] [-v] [--trace OUT.json]\n"
-    "                         [--supported-hw V[,V...]]\n"
+    "                         [--scenario FILE] [--supported-hw V[,V...]]\n"
     "\n"
-    "Serve the board's power domains to SCMI agents (Arm DEN0056: Base 0x10,\n"
-    "Power Domain 0x11, Performance 0x13), one Unix stream socket per agent,\n"
+    "Serve the board's power domains to SCMI agents (Arm DEN0056: Base 0x10\n"
+    "v2.1, Power Domain 0x11 and Performance 0x13 v3.0, or v2.0 to an agent\n"
+    "capped so in the agents file), one Unix stream socket per agent,\n"
     "DIR/agent<ID>.sock, or the virtio SCMI device over vhost-user for an\n"
     "agent given --vhost-user. Each socket frame is a 32-bit little-endian\n"
     "length and the SCMI message. SIGINT or SIGTERM stops the server and\n"
@@ -31,6 +32,9 @@ const char serve_help[] =
     "                       `agent ID NAME PATH` lines, then exit\n"
     "  -v                   a line per message on stdout\n"
     "  --trace OUT.json     at exit, the Perfetto trace `simulate` writes\n"
+    "  --scenario FILE      run these scenario commands (docs/scenario.md)\n"
+    "                       before serving: `resume DEV` holds its domains\n"
+    "                       on, `fail DOMAIN on|off|pstate [N]` arms failures\n"
     "  --supported-hw V,..  hardware version for opp-supported-hw entries\n"
     "\n"
     "LIMITS (one agent at its limit never holds up another):\n"
@@ -189,6 +193,8 @@ int serve_args_parse(int argc, char **argv, struct serve_args *a)
 			value = &a->dir;
 		} else if (!strcmp(name, "--trace")) {
 			value = &a->trace;
+		} else if (!strcmp(name, "--scenario")) {
+			value = &a->scenario;
 		} else if (!strcmp(name, "--supported-hw")) {
 			value = &hw;
 		} else if (!strcmp(name, "--vhost-user")) {

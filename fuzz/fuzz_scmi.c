@@ -108,16 +108,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dmn_link_add(ctx, d[0], d[2]);
 	struct dmn_scmi_perf_level la[11], lb[3];
 	for (unsigned i = 0; i < 11; i++)
-		la[i] = (struct dmn_scmi_perf_level){levels_a[i], i, 0};
+		la[i] = (struct dmn_scmi_perf_level){levels_a[i], i, 0,
+						     1000 * i + 7};
 	for (unsigned i = 0; i < 3; i++)
-		lb[i] = (struct dmn_scmi_perf_level){levels_b[i], 0, 0};
+		lb[i] = (struct dmn_scmi_perf_level){levels_b[i], 0, 0, 0};
 	struct dmn_scmi_power_domain power[3] = {
 	    {d[0], "cx"}, {d[1], "mx"}, {d[2], "gdsc-with-a-long-name"}};
 	struct dmn_scmi_perf_domain perf[2] = {{d[0], "cx", la, 11},
 					   {d[1], "mx", lb, 3}};
 	static const uint8_t all = 0xff, some = 0x5;
-	struct dmn_scmi_agent agents[2] = {{1, "ospm", &all, &all},
-				       {2, "hyp", &some, &some}};
+	struct dmn_scmi_agent agents[2] = {
+	    {1, "ospm", &all, &all, 0},
+	    {2, "hyp", &some, &some, DMN_SCMI_PROTOCOL_VERSION_2_0}};
 	struct dmn_scmi_config cfg = {.ctx = ctx,
 				  .power = power,
 				  .n_power = 3,

@@ -75,8 +75,8 @@ static void setup(void)
 		power[i] = (struct dmn_scmi_power_domain){doms[i], power_names[i]};
 	}
 	for (unsigned k = 0; k < 5; k++)
-		la[k] = (struct dmn_scmi_perf_level){levels_a[k], k, 0};
-	lb[0] = (struct dmn_scmi_perf_level){levels_b[0], 0, 0};
+		la[k] = (struct dmn_scmi_perf_level){levels_a[k], k, 0, 0};
+	lb[0] = (struct dmn_scmi_perf_level){levels_b[0], 0, 0, 0};
 	/* perf names repeat power ones, and one is a number */
 	perf[0] = (struct dmn_scmi_perf_domain){doms[0], "cx", la, 5};
 	perf[1] = (struct dmn_scmi_perf_domain){doms[3], "7", lb, 1};

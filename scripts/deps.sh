@@ -9,6 +9,7 @@ packages=(
   libcmocka-dev libjansson-dev
   libclang-rt-14-dev valgrind libxml2-utils jq universal-ctags
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+  make flex bison bc xz-utils   # scripts/linux.sh's User-Mode-Linux kernel
 )
 
 missing=()

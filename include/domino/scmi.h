@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * domino - the platform side of Arm SCMI (DEN0056): Base 0x10, Power Domain
- * 0x11 and Performance 0x13, each at version 2.0, over a domino context.
+ * domino - the platform side of Arm SCMI (DEN0056): Base 0x10 (version 2.1),
+ * Power Domain 0x11 (3.0) and Performance 0x13 (3.0), over a domino context.
+ * An agent capped to 2.0 (dmn_scmi_agent.version), or that negotiates 2.0
+ * (NEGOTIATE_PROTOCOL_VERSION), gets the version 2.0 answers of each
+ * protocol, byte for byte (docs/scmi.md, Versions).
  *
  * The server is transport-free: a transport hands every message an agent
  * sent to dmn_scmi_handle(), sends the reply it builds, then calls
@@ -42,11 +45,15 @@
 extern "C" {
 #endif
 
-/* Protocol identifiers and the version every protocol answers (2.0). */
+/* Protocol identifiers; the versions served (major 31:16, minor 15:0), and
+ * 2.0, which every protocol also speaks. */
 #define DMN_SCMI_PROTOCOL_BASE 0x10u
 #define DMN_SCMI_PROTOCOL_POWER 0x11u
 #define DMN_SCMI_PROTOCOL_PERF 0x13u
 #define DMN_SCMI_PROTOCOL_VERSION_2_0 0x00020000u
+#define DMN_SCMI_BASE_VERSION 0x00020001u
+#define DMN_SCMI_POWER_VERSION 0x00030000u
+#define DMN_SCMI_PERF_VERSION 0x00030000u
 
 /* Message types, header bits 9:8. */
 #define DMN_SCMI_TYPE_COMMAND 0u
@@ -106,11 +113,17 @@ static inline uint32_t dmn_scmi_header_token(uint32_t h)
 #define DMN_SCMI_MIN_MSG 40u
 #define DMN_SCMI_DEFAULT_MAX_MSG 128u
 #define DMN_SCMI_NAME_SIZE 16u   /* names on the wire, NUL-padded, NUL-ended */
+/* DOMAIN_NAME_GET's name (Power and Performance 3.0): longer names are cut
+ * to 63 bytes. Its reply takes DMN_SCMI_NAME_MSG bytes: with a smaller
+ * max_msg the message is absent and no domain says it has an extended
+ * name. */
+#define DMN_SCMI_EXT_NAME_SIZE 64u
+#define DMN_SCMI_NAME_MSG 76u
 #define DMN_SCMI_MAX_AGENTS 255u /* agent ids 1..255; 0 is the platform */
 
 /**
  * struct dmn_scmi_power_domain - power domain I is @domain, called @name
- * (names longer than 15 bytes are cut on the wire)
+ * (DOMAIN_ATTRIBUTES cuts it to 15 bytes; DOMAIN_NAME_GET to 63)
  */
 struct dmn_scmi_power_domain {
 	dmn_domain_t domain;
@@ -118,15 +131,20 @@ struct dmn_scmi_power_domain {
 };
 
 /**
- * struct dmn_scmi_perf_level - one performance level, as DESCRIBE_LEVELS sends it
+ * struct dmn_scmi_perf_level - one performance level, as DESCRIBE_LEVELS sends
+ * it
  * @level: the value agents set (a domino vote)
- * @power_cost: in mW (PERF ATTRIBUTES says so)
+ * @power_cost: in mW, what a version 2.0 agent reads (PERF ATTRIBUTES bit 16)
  * @latency_us: transition latency
+ * @power_uw: in uW, what a version 3.0 agent reads when any level of any
+ *   perf domain has a non-zero @power_uw (PERF ATTRIBUTES bit 17); with
+ *   none, version 3.0 reads @power_cost in mW as 2.0 does
  */
 struct dmn_scmi_perf_level {
 	uint32_t level;
 	uint32_t power_cost;
 	uint16_t latency_us;
+	uint32_t power_uw;
 };
 
 /**
@@ -147,12 +165,15 @@ struct dmn_scmi_perf_domain {
  * @name: unique; cut to 15 bytes on the wire
  * @power, @perf: permission bitmaps, bit I of byte I/8 for power (perf)
  *        domain I; NULL = none. Reads and notifications are open to all.
+ * @version: 0: every protocol at the version served (DMN_SCMI_*_VERSION);
+ *        DMN_SCMI_PROTOCOL_VERSION_2_0: every protocol at 2.0
  */
 struct dmn_scmi_agent {
 	uint32_t id;
 	const char *name;
 	const uint8_t *power;
 	const uint8_t *perf;
+	uint32_t version;
 };
 
 /**
@@ -201,15 +222,14 @@ struct dmn_scmi_server;
  * dmn_scmi_server_create - build a server: two devices per (agent, domain) it
  * may act on, attached with no vote and suspended, and one event listener
  * returns: 0 and *@out, or
- *   -EINVAL: NULL argument, no agents or more than DMN_SCMI_MAX_AGENTS, an agent
- *     id 0 or above 255 or repeated, a repeated or empty agent name, a
- *     perf domain without levels or with levels not strictly ascending,
- *     max_msg below DMN_SCMI_MIN_MSG, only one of alloc/free, more than 65535
- *     domains of either kind;
- *   -ENOMEM; -ENOSPC (the context has no listener slot left);
- *   -EBADF (a domain handle not in @ctx), or another error of
- *     dmn_device_create/dmn_attach. On failure nothing is left in @ctx.
- * cost: O((agents + 1) * domains) core calls.
+ *   -EINVAL: NULL argument, no agents or more than DMN_SCMI_MAX_AGENTS, an
+ * agent id 0 or above 255 or repeated, a repeated or empty agent name, an agent
+ * version other than 0 and DMN_SCMI_PROTOCOL_VERSION_2_0, a perf domain without
+ * levels or with levels not strictly ascending, max_msg below DMN_SCMI_MIN_MSG,
+ * only one of alloc/free, more than 65535 domains of either kind; -ENOMEM;
+ * -ENOSPC (the context has no listener slot left); -EBADF (a domain handle not
+ * in @ctx), or another error of dmn_device_create/dmn_attach. On failure
+ * nothing is left in @ctx. cost: O((agents + 1) * domains) core calls.
  */
 int dmn_scmi_server_create(const struct dmn_scmi_config *cfg, struct dmn_scmi_server **out);
 
@@ -275,8 +295,9 @@ struct dmn_dt_instance;
  * struct dmn_scmi_board_map - a board's SCMI numbering (DESIGN §6): power
  * domain I = board domain I (the order of `domino summary --json`), perf
  * domain J = the J-th domain whose provider's OPP table has available
- * `opp-level` entries, with those levels (power cost: the sum of the
- * entry's opp-microwatt / 1000). Feed @power and @perf to dmn_scmi_config.
+ * `opp-level` entries, with those levels (power: the sum of the entry's
+ * opp-microwatt, in uW as power_uw and / 1000 in mW as power_cost). Feed
+ * @power and @perf to dmn_scmi_config.
  * @perf_board: the board domain index of each perf domain
  */
 struct dmn_scmi_board_map {

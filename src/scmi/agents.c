@@ -181,7 +181,10 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* Split the line into at most 8 tokens; returns their number, or 9. */
+#define MAX_TOKENS 9 /* agent ID NAME power LIST perf LIST version V */
+
+/* Split the line into at most MAX_TOKENS tokens; returns their number, or
+ * MAX_TOKENS + 1. */
 static unsigned tokens(const char *s, size_t len, const char **tok,
 		       size_t *tlen)
 {
@@ -192,8 +195,8 @@ static unsigned tokens(const char *s, size_t len, const char **tok,
 			i++;
 		if (i == len || s[i] == '#')
 			break;
-		if (n == 8)
-			return 9;
+		if (n == MAX_TOKENS)
+			return MAX_TOKENS + 1;
 		tok[n] = s + i;
 		while (i < len && !is_space(s[i]) && s[i] != '#')
 			i++;
@@ -207,18 +210,18 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 		      struct storage *st, unsigned *n_agents, size_t pbytes,
 		      size_t fbytes)
 {
-	const char *tok[8];
-	size_t tl[8];
+	const char *tok[MAX_TOKENS];
+	size_t tl[MAX_TOKENS];
 	unsigned n = tokens(s, len, tok, tl);
 	if (!n)
 		return 0;
-	if (n > 7)
+	if (n > MAX_TOKENS)
 		return fail(p, "too many words (agent ID NAME [power LIST] "
-			       "[perf LIST])");
+			       "[perf LIST] [version 2.0])");
 	if (tl[0] != 5 || memcmp(tok[0], "agent", 5))
 		return fail(p,
 			    "expected 'agent ID NAME [power LIST] [perf "
-			    "LIST]', got '%.*s'",
+			    "LIST] [version 2.0]', got '%.*s'",
 			    (int)tl[0], tok[0]);
 	if (n < 3)
 		return fail(p, "'agent' needs an id and a name");
@@ -240,21 +243,38 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 	unsigned k = *n_agents;
 	uint8_t *power = st->bits + k * (pbytes + fbytes);
 	uint8_t *perf = power + pbytes;
-	int seen_power = 0, seen_perf = 0;
+	int seen_power = 0, seen_perf = 0, seen_version = 0;
+	uint32_t version = 0;
 	for (unsigned i = 3; i < n; i += 2) {
 		int is_power = tl[i] == 5 && !memcmp(tok[i], "power", 5);
 		int is_perf = tl[i] == 4 && !memcmp(tok[i], "perf", 4);
-		if (!is_power && !is_perf)
-			return fail(p, "expected 'power' or 'perf', got '%.*s'",
+		int is_version = tl[i] == 7 && !memcmp(tok[i], "version", 7);
+		if (!is_power && !is_perf && !is_version)
+			return fail(p,
+				    "expected 'power', 'perf' or 'version', "
+				    "got '%.*s'",
 				    (int)tl[i], tok[i]);
-		if ((is_power && seen_power) || (is_perf && seen_perf))
+		if ((is_power && seen_power) || (is_perf && seen_perf) ||
+		    (is_version && seen_version))
 			return fail(p, "'%.*s' given twice", (int)tl[i],
 				    tok[i]);
 		if (i + 1 == n)
-			return fail(p, "'%.*s' needs a list", (int)tl[i],
-				    tok[i]);
+			return fail(p, "'%.*s' needs a %s", (int)tl[i], tok[i],
+				    is_version ? "version" : "list");
 		seen_power |= is_power;
 		seen_perf |= is_perf;
+		seen_version |= is_version;
+		if (is_version) {
+			/* the one cap there is: every protocol at 2.0 */
+			if (tl[i + 1] != 3 || memcmp(tok[i + 1], "2.0", 3))
+				return fail(
+				    p,
+				    "version '%.*s' is not one an agent "
+				    "can be capped to (2.0)",
+				    (int)tl[i + 1], tok[i + 1]);
+			version = DMN_SCMI_PROTOCOL_VERSION_2_0;
+			continue;
+		}
 		int err = parse_list(p, is_power ? "power" : "perf", tok[i + 1],
 				     tl[i + 1], is_power ? power : perf);
 		if (err)
@@ -265,6 +285,7 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 	st->agents[k].name = st->names[k];
 	st->agents[k].power = power;
 	st->agents[k].perf = perf;
+	st->agents[k].version = version;
 	(*n_agents)++;
 	return 0;
 }

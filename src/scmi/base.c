@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* SCMI Base protocol 0x10, version 2.0: discovery. */
+/* SCMI Base protocol 0x10, version 2.1 (2.0 without its 0x10): discovery. */
 #include "scmi_internal.h"
 
 /* The protocols after Base, ascending, as LIST_PROTOCOLS pages them. */
@@ -19,9 +19,7 @@ static int32_t base_message_attributes(struct dmn_scmi_server *s,
 				       struct scmi__agent *a, const uint8_t *pl,
 				       struct scmi__reply *r)
 {
-	(void)s;
-	(void)a;
-	return dmn__scmi_message_attributes(&dmn__scmi_base, pl, r);
+	return dmn__scmi_message_attributes(s, a, &dmn__scmi_base, pl, r);
 }
 
 static int32_t vendor(struct dmn_scmi_server *s, struct scmi__agent *a,
@@ -97,15 +95,18 @@ static int32_t discover_agent(struct dmn_scmi_server *s, struct scmi__agent *a,
 }
 
 static const struct scmi__message messages[] = {
-    {dmn__scmi_version, 0},		  /* 0x0 PROTOCOL_VERSION */
-    {base_attributes, 0},	  /* 0x1 PROTOCOL_ATTRIBUTES */
-    {base_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
-    {vendor, 0},		  /* 0x3 DISCOVER_VENDOR */
-    {sub_vendor, 0},		  /* 0x4 DISCOVER_SUB_VENDOR */
-    {impl_version, 0},		  /* 0x5 DISCOVER_IMPLEMENTATION_VERSION */
-    {list_protocols, 4},	  /* 0x6 DISCOVER_LIST_PROTOCOLS */
-    {discover_agent, 4},	  /* 0x7 DISCOVER_AGENT */
+    [0x0] = {dmn__scmi_version, 0, 0},	     /* PROTOCOL_VERSION */
+    [0x1] = {base_attributes, 0, 0},	     /* PROTOCOL_ATTRIBUTES */
+    [0x2] = {base_message_attributes, 4, 0}, /* PROTOCOL_MESSAGE_ATTRIBUTES */
+    [0x3] = {vendor, 0, 0},		     /* DISCOVER_VENDOR */
+    [0x4] = {sub_vendor, 0, 0},		     /* DISCOVER_SUB_VENDOR */
+    [0x5] = {impl_version, 0, 0},   /* DISCOVER_IMPLEMENTATION_VERSION */
+    [0x6] = {list_protocols, 4, 0}, /* DISCOVER_LIST_PROTOCOLS */
+    [0x7] = {discover_agent, 4, 0}, /* DISCOVER_AGENT */
+    /* NEGOTIATE_PROTOCOL_VERSION, newer versions only */
+    [0x10] = {dmn__scmi_negotiate, 4, MSG_NEWER},
 };
 
-const struct scmi__protocol dmn__scmi_base = {DMN_SCMI_PROTOCOL_BASE, messages,
-					  sizeof(messages) / sizeof(*messages)};
+const struct scmi__protocol dmn__scmi_base = {
+    DMN_SCMI_PROTOCOL_BASE, SLOT_BASE, DMN_SCMI_BASE_VERSION, messages,
+    sizeof(messages) / sizeof(*messages)};

@@ -14,8 +14,8 @@ static int by_level(const void *x, const void *y)
 }
 
 /* The distinct available levels of @t, ascending, into @out; returns the
- * count. Power cost: the entry's opp-microwatt summed over supplies, in
- * mW. */
+ * count. Power: the entry's opp-microwatt summed over supplies, in mW
+ * (power_cost) and uW (power_uw), each saturating at UINT32_MAX. */
 static unsigned table_levels(const struct dmn_dt_opp_table *t,
 			     struct dmn_scmi_perf_level *out)
 {
@@ -31,6 +31,7 @@ static unsigned table_levels(const struct dmn_dt_opp_table *t,
 		out[n].power_cost =
 		    (uint32_t)(uw / 1000 > UINT32_MAX ? UINT32_MAX : uw / 1000);
 		out[n].latency_us = 0;
+		out[n].power_uw = (uint32_t)(uw > UINT32_MAX ? UINT32_MAX : uw);
 		n++;
 	}
 	/* Entries sharing a level (and differing in frequency) are one SCMI

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* SCMI Performance protocol 0x13, version 2.0. */
+/* SCMI Performance protocol 0x13, version 3.0 (and 2.0: without names
+ * beyond 15 bytes, power in uW and version negotiation). */
 #include "scmi_internal.h"
 
 #define ATTR_POWER_MW (1u << 16)
+#define ATTR_POWER_UW (1u << 17)
 #define DOM_SET_LIMITS (1u << 31)
 #define DOM_SET_LEVEL (1u << 30)
 #define DOM_NOTIFY_LIMITS (1u << 29)
 #define DOM_NOTIFY_LEVEL (1u << 28)
+#define DOM_EXT_NAME (1u << 26)
 #define LEVEL_ENTRY_BYTES 12u
 #define DESCRIBE_MAX_RETURNED 0xfffu
 #define DESCRIBE_MAX_REMAINING 0xffffu
@@ -55,12 +58,17 @@ static uint32_t clamp(const struct scmi__perf_dom *d, uint32_t request)
 	return request;
 }
 
+/* Whether agent @a reads power in uW (version 3.0, a board that has it). */
+static int uw(const struct dmn_scmi_server *s, const struct scmi__agent *a)
+{
+	return s->perf_uw && scmi__newer(a, SLOT_PERF);
+}
+
 static int32_t perf_attributes(struct dmn_scmi_server *s, struct scmi__agent *a,
 			       const uint8_t *pl, struct scmi__reply *r)
 {
-	(void)a;
 	(void)pl;
-	scmi__add32(r, ATTR_POWER_MW | s->n_perf);
+	scmi__add32(r, (uw(s, a) ? ATTR_POWER_UW : ATTR_POWER_MW) | s->n_perf);
 	scmi__add32(r, 0); /* no statistics shared memory */
 	scmi__add32(r, 0);
 	scmi__add32(r, 0);
@@ -71,9 +79,7 @@ static int32_t perf_message_attributes(struct dmn_scmi_server *s,
 				       struct scmi__agent *a, const uint8_t *pl,
 				       struct scmi__reply *r)
 {
-	(void)s;
-	(void)a;
-	return dmn__scmi_message_attributes(&dmn__scmi_perf, pl, r);
+	return dmn__scmi_message_attributes(s, a, &dmn__scmi_perf, pl, r);
 }
 
 static int32_t domain_attributes(struct dmn_scmi_server *s, struct scmi__agent *a,
@@ -86,6 +92,9 @@ static int32_t domain_attributes(struct dmn_scmi_server *s, struct scmi__agent *
 	uint32_t flags = DOM_NOTIFY_LIMITS | DOM_NOTIFY_LEVEL;
 	if (a->perf[dom].dev)
 		flags |= DOM_SET_LIMITS | DOM_SET_LEVEL;
+	if (scmi__newer(a, SLOT_PERF) && s->ext_names &&
+	    d->ext_name[DMN_SCMI_NAME_SIZE - 1])
+		flags |= DOM_EXT_NAME;
 	scmi__add32(r, flags);
 	scmi__add32(r, 0); /* rate limit: none */
 	scmi__add32(r, 0); /* sustained frequency: levels are not kHz */
@@ -97,7 +106,7 @@ static int32_t domain_attributes(struct dmn_scmi_server *s, struct scmi__agent *
 static int32_t describe_levels(struct dmn_scmi_server *s, struct scmi__agent *a,
 			       const uint8_t *pl, struct scmi__reply *r)
 {
-	(void)a;
+	int in_uw = uw(s, a);
 	uint32_t dom = scmi__get32(pl), first = scmi__get32(pl + 4);
 	if (dom >= s->n_perf)
 		return DMN_SCMI_NOT_FOUND;
@@ -120,7 +129,7 @@ static int32_t describe_levels(struct dmn_scmi_server *s, struct scmi__agent *a,
 	for (uint32_t k = 0; k < n; k++) {
 		const struct dmn_scmi_perf_level *l = &d->levels[first + k];
 		scmi__add32(r, l->level);
-		scmi__add32(r, l->power_cost);
+		scmi__add32(r, in_uw ? l->power_uw : l->power_cost);
 		scmi__add32(r, l->latency_us);
 	}
 	return DMN_SCMI_SUCCESS;
@@ -321,20 +330,35 @@ static int32_t describe_fastchannel(struct dmn_scmi_server *s,
 	return DMN_SCMI_NOT_SUPPORTED;
 }
 
+static int32_t name_get(struct dmn_scmi_server *s, struct scmi__agent *a,
+			const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	uint32_t dom = scmi__get32(pl);
+	if (dom >= s->n_perf)
+		return DMN_SCMI_NOT_FOUND;
+	return dmn__scmi_name_get(s->perf[dom].ext_name, r);
+}
+
 static const struct scmi__message messages[] = {
-    {dmn__scmi_version, 0},		  /* 0x0 PROTOCOL_VERSION */
-    {perf_attributes, 0},	  /* 0x1 PROTOCOL_ATTRIBUTES */
-    {perf_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
-    {domain_attributes, 4},	  /* 0x3 PERFORMANCE_DOMAIN_ATTRIBUTES */
-    {describe_levels, 8},	  /* 0x4 PERFORMANCE_DESCRIBE_LEVELS */
-    {limits_set, 12},		  /* 0x5 PERFORMANCE_LIMITS_SET */
-    {limits_get, 4},		  /* 0x6 PERFORMANCE_LIMITS_GET */
-    {level_set, 8},		  /* 0x7 PERFORMANCE_LEVEL_SET */
-    {level_get, 4},		  /* 0x8 PERFORMANCE_LEVEL_GET */
-    {notify_limits, 8},		  /* 0x9 PERFORMANCE_NOTIFY_LIMITS */
-    {notify_level, 8},		  /* 0xA PERFORMANCE_NOTIFY_LEVEL */
-    {describe_fastchannel, 8},	  /* 0xB PERFORMANCE_DESCRIBE_FASTCHANNEL */
+    [0x0] = {dmn__scmi_version, 0, 0},	     /* PROTOCOL_VERSION */
+    [0x1] = {perf_attributes, 0, 0},	     /* PROTOCOL_ATTRIBUTES */
+    [0x2] = {perf_message_attributes, 4, 0}, /* PROTOCOL_MESSAGE_ATTRIBUTES */
+    [0x3] = {domain_attributes, 4, 0},	     /* PERFORMANCE_DOMAIN_ATTRIBUTES */
+    [0x4] = {describe_levels, 8, 0},	     /* PERFORMANCE_DESCRIBE_LEVELS */
+    [0x5] = {limits_set, 12, 0},	     /* PERFORMANCE_LIMITS_SET */
+    [0x6] = {limits_get, 4, 0},		     /* PERFORMANCE_LIMITS_GET */
+    [0x7] = {level_set, 8, 0},		     /* PERFORMANCE_LEVEL_SET */
+    [0x8] = {level_get, 4, 0},		     /* PERFORMANCE_LEVEL_GET */
+    [0x9] = {notify_limits, 8, 0},	     /* PERFORMANCE_NOTIFY_LIMITS */
+    [0xA] = {notify_level, 8, 0},	     /* PERFORMANCE_NOTIFY_LEVEL */
+    [0xB] = {describe_fastchannel, 8, 0}, /* PERFORMANCE_DESCRIBE_FASTCHANNEL */
+    /* PERFORMANCE_DOMAIN_NAME_GET, newer versions only */
+    [0xC] = {name_get, 4, MSG_NEWER | MSG_NAME},
+    /* NEGOTIATE_PROTOCOL_VERSION, newer versions only */
+    [0x10] = {dmn__scmi_negotiate, 4, MSG_NEWER},
 };
 
-const struct scmi__protocol dmn__scmi_perf = {DMN_SCMI_PROTOCOL_PERF, messages,
-					  sizeof(messages) / sizeof(*messages)};
+const struct scmi__protocol dmn__scmi_perf = {
+    DMN_SCMI_PROTOCOL_PERF, SLOT_PERF, DMN_SCMI_PERF_VERSION, messages,
+    sizeof(messages) / sizeof(*messages)};

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* SCMI Power Domain protocol 0x11, version 2.0. */
+/* SCMI Power Domain protocol 0x11, version 3.0 (and 2.0: without names
+ * beyond 15 bytes and without version negotiation). */
 #include "scmi_internal.h"
 
 #define POWER_SET_ASYNC (1u << 0)
 #define ATTR_NOTIFY (1u << 31)
 #define ATTR_ASYNC (1u << 30)
 #define ATTR_SYNC (1u << 29)
+#define ATTR_EXT_NAME (1u << 27)
 
 int dmn__scmi_power_set(struct dmn_scmi_server *s, struct scmi__agent *a, unsigned dom,
 		    int on)
@@ -39,9 +41,7 @@ static int32_t power_message_attributes(struct dmn_scmi_server *s,
 					const uint8_t *pl,
 					struct scmi__reply *r)
 {
-	(void)s;
-	(void)a;
-	return dmn__scmi_message_attributes(&dmn__scmi_power, pl, r);
+	return dmn__scmi_message_attributes(s, a, &dmn__scmi_power, pl, r);
 }
 
 /* Per calling agent: sync/async set only where it may act. */
@@ -54,6 +54,9 @@ static int32_t domain_attributes(struct dmn_scmi_server *s, struct scmi__agent *
 	uint32_t flags = ATTR_NOTIFY;
 	if (a->power[dom].dev)
 		flags |= ATTR_ASYNC | ATTR_SYNC;
+	if (scmi__newer(a, SLOT_POWER) && s->ext_names &&
+	    s->power_ext[dom][DMN_SCMI_NAME_SIZE - 1])
+		flags |= ATTR_EXT_NAME;
 	scmi__add32(r, flags);
 	scmi__add_name(r, s->power_names[dom]);
 	return DMN_SCMI_SUCCESS;
@@ -119,15 +122,29 @@ static int32_t state_notify(struct dmn_scmi_server *s, struct scmi__agent *a,
 	return DMN_SCMI_SUCCESS;
 }
 
+static int32_t name_get(struct dmn_scmi_server *s, struct scmi__agent *a,
+			const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)a;
+	uint32_t dom = scmi__get32(pl);
+	if (dom >= s->n_power)
+		return DMN_SCMI_NOT_FOUND;
+	return dmn__scmi_name_get(s->power_ext[dom], r);
+}
+
 static const struct scmi__message messages[] = {
-    {dmn__scmi_version, 0},		   /* 0x0 PROTOCOL_VERSION */
-    {power_attributes, 0},	   /* 0x1 PROTOCOL_ATTRIBUTES */
-    {power_message_attributes, 4}, /* 0x2 PROTOCOL_MESSAGE_ATTRIBUTES */
-    {domain_attributes, 4},	   /* 0x3 POWER_DOMAIN_ATTRIBUTES */
-    {state_set, 12},		   /* 0x4 POWER_STATE_SET */
-    {state_get, 4},		   /* 0x5 POWER_STATE_GET */
-    {state_notify, 8},		   /* 0x6 POWER_STATE_NOTIFY */
+    [0x0] = {dmn__scmi_version, 0, 0},	      /* PROTOCOL_VERSION */
+    [0x1] = {power_attributes, 0, 0},	      /* PROTOCOL_ATTRIBUTES */
+    [0x2] = {power_message_attributes, 4, 0}, /* PROTOCOL_MESSAGE_ATTRIBUTES */
+    [0x3] = {domain_attributes, 4, 0},	      /* POWER_DOMAIN_ATTRIBUTES */
+    [0x4] = {state_set, 12, 0},		      /* POWER_STATE_SET */
+    [0x5] = {state_get, 4, 0},		      /* POWER_STATE_GET */
+    [0x6] = {state_notify, 8, 0},	      /* POWER_STATE_NOTIFY */
+    [0x8] = {name_get, 4, MSG_NEWER | MSG_NAME}, /* POWER_DOMAIN_NAME_GET */
+    /* NEGOTIATE_PROTOCOL_VERSION, newer versions only */
+    [0x10] = {dmn__scmi_negotiate, 4, MSG_NEWER},
 };
 
 const struct scmi__protocol dmn__scmi_power = {
-    DMN_SCMI_PROTOCOL_POWER, messages, sizeof(messages) / sizeof(*messages)};
+    DMN_SCMI_PROTOCOL_POWER, SLOT_POWER, DMN_SCMI_POWER_VERSION, messages,
+    sizeof(messages) / sizeof(*messages)};

@@ -26,9 +26,14 @@ struct scmi__perf_slot {
 	uint32_t min, max; /* this agent's limits */
 };
 
+/* The protocols, in the order of each agent's versions. */
+enum scmi__slot { SLOT_BASE, SLOT_POWER, SLOT_PERF, N_SLOTS };
+
 struct scmi__agent {
 	uint32_t id;
 	char name[DMN_SCMI_NAME_SIZE];
+	/* per protocol: the version served, or 2.0 (capped or negotiated) */
+	uint32_t version[N_SLOTS];
 	struct scmi__power_slot *power; /* [n_power] */
 	struct scmi__perf_slot *perf;	/* [n_perf] */
 	/* notification subscriptions, one bit per domain */
@@ -42,6 +47,7 @@ struct scmi__agent {
 struct scmi__perf_dom {
 	dmn_domain_t domain;
 	char name[DMN_SCMI_NAME_SIZE];
+	char ext_name[DMN_SCMI_EXT_NAME_SIZE];
 	struct dmn_scmi_perf_level *levels;
 	unsigned n_levels;
 	uint32_t eff_min, eff_max;
@@ -74,6 +80,9 @@ struct dmn_scmi_server {
 
 	dmn_domain_t *power; /* [n_power] */
 	char (*power_names)[DMN_SCMI_NAME_SIZE];
+	char (*power_ext)[DMN_SCMI_EXT_NAME_SIZE];
+	int perf_uw;   /* version 3.0 perf agents read power in uW */
+	int ext_names; /* max_msg fits DOMAIN_NAME_GET's reply */
 	unsigned n_power;
 	struct scmi__perf_dom *perf;
 	unsigned n_perf;
@@ -136,12 +145,24 @@ static inline void scmi__add32(struct scmi__reply *r, uint32_t v)
 	}
 }
 
+static inline void scmi__add_bytes(struct scmi__reply *r, const char *b,
+				   size_t n)
+{
+	if (r->len + n <= r->cap) {
+		memcpy(r->buf + r->len, b, n);
+		r->len += n;
+	}
+}
+
 static inline void scmi__add_name(struct scmi__reply *r, const char *name)
 {
-	if (r->len + DMN_SCMI_NAME_SIZE <= r->cap) {
-		memcpy(r->buf + r->len, name, DMN_SCMI_NAME_SIZE);
-		r->len += DMN_SCMI_NAME_SIZE;
-	}
+	scmi__add_bytes(r, name, DMN_SCMI_NAME_SIZE);
+}
+
+/* Whether agent @a speaks the newer version of protocol @slot (not 2.0). */
+static inline int scmi__newer(const struct scmi__agent *a, enum scmi__slot slot)
+{
+	return a->version[slot] != DMN_SCMI_PROTOCOL_VERSION_2_0;
 }
 
 static inline int scmi__bit(const uint8_t *bits, unsigned i)
@@ -165,9 +186,16 @@ typedef int32_t (*scmi__handler_fn)(struct dmn_scmi_server *s,
 struct scmi__message {
 	scmi__handler_fn fn; /* NULL: no such message */
 	uint8_t payload;     /* exact payload size in bytes */
+	/* 0: in 2.0; MSG_NEWER: only in the newer version; MSG_NAME: and
+	 * only when max_msg fits a name */
+	uint8_t since;
 };
+#define MSG_NEWER 1u
+#define MSG_NAME 2u
 struct scmi__protocol {
 	uint32_t id;
+	enum scmi__slot slot;
+	uint32_t version; /* the newest served */
 	const struct scmi__message *messages;
 	unsigned n_messages;
 };
@@ -177,8 +205,17 @@ extern const struct scmi__protocol dmn__scmi_base, dmn__scmi_power, dmn__scmi_pe
 int32_t dmn__scmi_status_of(int err);
 void dmn__scmi_note(struct dmn_scmi_server *s, enum scmi__note_kind kind,
 		uint32_t agent, uint32_t domain, uint32_t a, uint32_t b);
-int32_t dmn__scmi_message_attributes(const struct scmi__protocol *p,
-				 const uint8_t *pl, struct scmi__reply *r);
+const struct scmi__message *dmn__scmi_message(const struct dmn_scmi_server *s,
+					      const struct scmi__agent *a,
+					      const struct scmi__protocol *p,
+					      uint32_t id);
+int32_t dmn__scmi_message_attributes(const struct dmn_scmi_server *s,
+				     const struct scmi__agent *a,
+				     const struct scmi__protocol *p,
+				     const uint8_t *pl, struct scmi__reply *r);
+int32_t dmn__scmi_negotiate(struct dmn_scmi_server *s, struct scmi__agent *a,
+			    const uint8_t *pl, struct scmi__reply *r);
+int32_t dmn__scmi_name_get(const char *name, struct scmi__reply *r);
 int32_t dmn__scmi_version(struct dmn_scmi_server *s, struct scmi__agent *a,
 		      const uint8_t *pl, struct scmi__reply *r);
 

@@ -64,11 +64,12 @@ static void release(struct dmn_scmi_server *s, void *p)
 		s->alloc.free(s->alloc.user, p);
 }
 
-static void copy_name(char dst[DMN_SCMI_NAME_SIZE], const char *src)
+/* @src cut to @size - 1 bytes, NUL-padded to @size. */
+static void copy_name(char *dst, size_t size, const char *src)
 {
-	memset(dst, 0, DMN_SCMI_NAME_SIZE);
+	memset(dst, 0, size);
 	if (src)
-		for (unsigned i = 0; i < DMN_SCMI_NAME_SIZE - 1 && src[i]; i++)
+		for (size_t i = 0; i < size - 1 && src[i]; i++)
 			dst[i] = src[i];
 }
 
@@ -312,32 +313,84 @@ unsigned long dmn_scmi_dropped(const struct dmn_scmi_server *s)
 /* ---- dispatch --------------------------------------------------------------
  */
 
+static const struct scmi__protocol *const protocols[] = {
+    &dmn__scmi_base,
+    &dmn__scmi_power,
+    &dmn__scmi_perf,
+};
+#define N_PROTOCOLS (sizeof(protocols) / sizeof(*protocols))
+
+static const struct scmi__protocol *protocol_of(uint32_t header)
+{
+	for (unsigned i = 0; i < N_PROTOCOLS; i++)
+		if (protocols[i]->id == dmn_scmi_header_protocol(header))
+			return protocols[i];
+	return NULL;
+}
+
+/* Message @id of @p as agent @a sees it, or NULL: a message of the newer
+ * version does not exist for an agent at 2.0 (its answers are 2.0's). */
+const struct scmi__message *dmn__scmi_message(const struct dmn_scmi_server *s,
+					      const struct scmi__agent *a,
+					      const struct scmi__protocol *p,
+					      uint32_t id)
+{
+	if (id >= p->n_messages || !p->messages[id].fn)
+		return NULL;
+	const struct scmi__message *m = &p->messages[id];
+	if ((m->since & MSG_NEWER) && !scmi__newer(a, p->slot))
+		return NULL;
+	if ((m->since & MSG_NAME) && !s->ext_names)
+		return NULL;
+	return m;
+}
+
 int32_t dmn__scmi_version(struct dmn_scmi_server *s, struct scmi__agent *a,
 		      const uint8_t *pl, struct scmi__reply *r)
 {
-	(void)s;
-	(void)a;
 	(void)pl;
-	scmi__add32(r, DMN_SCMI_PROTOCOL_VERSION_2_0);
+	scmi__add32(r, a->version[protocol_of(s->cur_header)->slot]);
 	return DMN_SCMI_SUCCESS;
 }
 
-int32_t dmn__scmi_message_attributes(const struct scmi__protocol *p,
-				 const uint8_t *pl, struct scmi__reply *r)
+int32_t dmn__scmi_message_attributes(const struct dmn_scmi_server *s,
+				     const struct scmi__agent *a,
+				     const struct scmi__protocol *p,
+				     const uint8_t *pl, struct scmi__reply *r)
 {
-	uint32_t id = scmi__get32(pl);
-	if (id >= p->n_messages || !p->messages[id].fn)
+	if (!dmn__scmi_message(s, a, p, scmi__get32(pl)))
 		return DMN_SCMI_NOT_FOUND;
 	/* No fast channels and nothing else to announce. */
 	scmi__add32(r, 0);
 	return DMN_SCMI_SUCCESS;
 }
 
-static const struct scmi__protocol *const protocols[] = {
-    &dmn__scmi_base,
-    &dmn__scmi_power,
-    &dmn__scmi_perf,
-};
+/* NEGOTIATE_PROTOCOL_VERSION (0x10 of every protocol, newer versions
+ * only): the version served, or 2.0, after which the agent gets 2.0's
+ * answers of this protocol, this message's NOT_FOUND included. */
+int32_t dmn__scmi_negotiate(struct dmn_scmi_server *s, struct scmi__agent *a,
+			    const uint8_t *pl, struct scmi__reply *r)
+{
+	(void)r;
+	const struct scmi__protocol *p = protocol_of(s->cur_header);
+	uint32_t want = scmi__get32(pl);
+	if (want != p->version && want != DMN_SCMI_PROTOCOL_VERSION_2_0)
+		return DMN_SCMI_NOT_SUPPORTED;
+	a->version[p->slot] = want;
+	return DMN_SCMI_SUCCESS;
+}
+
+/* POWER_DOMAIN_NAME_GET and PERFORMANCE_DOMAIN_NAME_GET: flags (none),
+ * then the name, NUL-padded to 64 bytes. A caller's buffer too small for
+ * it gets GENERIC_ERROR (max_msg fits it, or the message is absent). */
+int32_t dmn__scmi_name_get(const char *name, struct scmi__reply *r)
+{
+	if (r->cap - r->len < 4 + DMN_SCMI_EXT_NAME_SIZE)
+		return DMN_SCMI_GENERIC_ERROR;
+	scmi__add32(r, 0);
+	scmi__add_bytes(r, name, DMN_SCMI_EXT_NAME_SIZE);
+	return DMN_SCMI_SUCCESS;
+}
 
 int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *msg,
 		size_t len, void *reply, size_t cap, size_t *reply_len)
@@ -362,17 +415,15 @@ int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *ms
 	} else if (dmn_scmi_header_type(header) != DMN_SCMI_TYPE_COMMAND) {
 		status = DMN_SCMI_PROTOCOL_ERROR;
 	} else {
-		const struct scmi__protocol *p = NULL;
-		for (unsigned i = 0; i < sizeof(protocols) / sizeof(*protocols);
-		     i++)
-			if (protocols[i]->id == dmn_scmi_header_protocol(header))
-				p = protocols[i];
-		uint32_t id = dmn_scmi_header_msg(header);
+		const struct scmi__protocol *p = protocol_of(header);
+		const struct scmi__message *m =
+		    p ? dmn__scmi_message(s, a, p, dmn_scmi_header_msg(header))
+		      : NULL;
 		if (!p) {
 			status = DMN_SCMI_NOT_SUPPORTED;
-		} else if (id >= p->n_messages || !p->messages[id].fn) {
+		} else if (!m) {
 			status = DMN_SCMI_NOT_FOUND;
-		} else if (len - 4 != p->messages[id].payload) {
+		} else if (len - 4 != m->payload) {
 			status = DMN_SCMI_PROTOCOL_ERROR;
 		} else {
 			unsigned mark = s->note_count;
@@ -380,7 +431,7 @@ int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *ms
 			s->cur_header = header;
 			s->undoing = 0;
 			s->in_command = 1;
-			status = p->messages[id].fn(s, a, in + 4, &r);
+			status = m->fn(s, a, in + 4, &r);
 			s->in_command = 0;
 			s->cur_agent = s->level_agent = 0;
 			s->dropped_at_start = s->dropped;
@@ -457,7 +508,8 @@ static int check_config(const struct dmn_scmi_config *c)
 	for (unsigned i = 0; i < c->n_agents; i++) {
 		const struct dmn_scmi_agent *a = &c->agents[i];
 		if (!a->id || a->id > DMN_SCMI_MAX_AGENTS || seen[a->id] ||
-		    !a->name || !a->name[0])
+		    !a->name || !a->name[0] ||
+		    (a->version && a->version != DMN_SCMI_PROTOCOL_VERSION_2_0))
 			return -EINVAL;
 		seen[a->id] = 1;
 		for (unsigned j = 0; j < i; j++)
@@ -549,7 +601,10 @@ static int build_agent(struct dmn_scmi_server *s, struct scmi__agent *a,
 {
 	size_t pbytes = (s->n_power + 7) / 8, fbytes = (s->n_perf + 7) / 8;
 	a->id = c->id;
-	copy_name(a->name, c->name);
+	copy_name(a->name, sizeof(a->name), c->name);
+	for (unsigned k = 0; k < N_PROTOCOLS; k++)
+		a->version[protocols[k]->slot] =
+		    c->version ? c->version : protocols[k]->version;
 	a->power = zalloc(s, s->n_power, sizeof(*a->power));
 	a->perf = zalloc(s, s->n_perf, sizeof(*a->perf));
 	a->notify_power = zalloc(s, pbytes, 1);
@@ -595,8 +650,11 @@ int dmn_scmi_server_create(const struct dmn_scmi_config *c, struct dmn_scmi_serv
 	s->alloc = alloc;
 	s->ctx = c->ctx;
 	s->max_msg = c->max_msg ? c->max_msg : DMN_SCMI_DEFAULT_MAX_MSG;
-	copy_name(s->vendor, c->vendor ? c->vendor : "domino");
-	copy_name(s->sub_vendor, c->sub_vendor ? c->sub_vendor : "domino");
+	copy_name(s->vendor, sizeof(s->vendor),
+		  c->vendor ? c->vendor : "domino");
+	copy_name(s->sub_vendor, sizeof(s->sub_vendor),
+		  c->sub_vendor ? c->sub_vendor : "domino");
+	s->ext_names = s->max_msg >= DMN_SCMI_NAME_MSG;
 	s->impl_version = c->impl_version
 			      ? c->impl_version
 			      : (uint32_t)DMN_VERSION_MAJOR << 16 |
@@ -608,32 +666,39 @@ int dmn_scmi_server_create(const struct dmn_scmi_config *c, struct dmn_scmi_serv
 	s->n_perf = c->n_perf;
 	s->power = zalloc(s, c->n_power, sizeof(*s->power));
 	s->power_names = zalloc(s, c->n_power, sizeof(*s->power_names));
+	s->power_ext = zalloc(s, c->n_power, sizeof(*s->power_ext));
 	s->perf = zalloc(s, c->n_perf, sizeof(*s->perf));
 	s->agents = zalloc(s, c->n_agents, sizeof(*s->agents));
 	s->scratch = zalloc(s, c->n_agents, sizeof(*s->scratch));
 	s->async_fifo = zalloc(s, c->n_agents, sizeof(*s->async_fifo));
 	s->note_cap = 4 * (c->n_power + c->n_perf) + SCMI_NOTE_SPARE;
 	s->notes = zalloc(s, s->note_cap, sizeof(*s->notes));
-	if (!s->power || !s->power_names || !s->perf || !s->agents ||
-	    !s->scratch || !s->async_fifo || !s->notes) {
+	if (!s->power || !s->power_names || !s->power_ext || !s->perf ||
+	    !s->agents || !s->scratch || !s->async_fifo || !s->notes) {
 		err = -ENOMEM;
 		goto fail;
 	}
 	for (unsigned i = 0; i < c->n_power; i++) {
 		s->power[i] = c->power[i].domain;
-		copy_name(s->power_names[i], c->power[i].name);
+		copy_name(s->power_names[i], DMN_SCMI_NAME_SIZE,
+			  c->power[i].name);
+		copy_name(s->power_ext[i], DMN_SCMI_EXT_NAME_SIZE,
+			  c->power[i].name);
 	}
 	for (unsigned j = 0; j < c->n_perf; j++) {
 		const struct dmn_scmi_perf_domain *p = &c->perf[j];
 		struct scmi__perf_dom *d = &s->perf[j];
 		d->domain = p->domain;
-		copy_name(d->name, p->name);
+		copy_name(d->name, sizeof(d->name), p->name);
+		copy_name(d->ext_name, sizeof(d->ext_name), p->name);
 		d->levels = zalloc(s, p->n_levels, sizeof(*d->levels));
 		if (!d->levels) {
 			err = -ENOMEM;
 			goto fail;
 		}
 		memcpy(d->levels, p->levels, p->n_levels * sizeof(*d->levels));
+		for (unsigned k = 0; k < p->n_levels; k++)
+			s->perf_uw |= p->levels[k].power_uw != 0;
 		d->n_levels = p->n_levels;
 		d->eff_min = d->levels[0].level;
 		d->eff_max = d->levels[d->n_levels - 1].level;
@@ -693,6 +758,7 @@ void dmn_scmi_server_destroy(struct dmn_scmi_server *s)
 		release(s, s->perf[j].levels);
 	release(s, s->power);
 	release(s, s->power_names);
+	release(s, s->power_ext);
 	release(s, s->perf);
 	release(s, s->agents);
 	release(s, s->scratch);

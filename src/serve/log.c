@@ -46,6 +46,8 @@ static const char *protocol_name(uint32_t p)
 					      : "?";
 }
 
+#define TRACE_WORDS 4
+
 void dmn__serve_trace_msg(const struct dmn__serve *s, int agent,
 			  const char *dir, const uint8_t *msg, size_t len)
 {
@@ -61,7 +63,15 @@ void dmn__serve_trace_msg(const struct dmn__serve *s, int agent,
 		     dmn_scmi_header_type(h) == DMN_SCMI_TYPE_DELAYED_RESPONSE;
 	if (status && len >= 8)
 		printf(" %s", dmn_scmi_status_name((int32_t)dmn__get32(msg + 4)));
-	printf(" (%zu bytes)\n", len);
+	printf(" (%zu bytes)", len);
+	/* the payload's first words (after the status of a reply): which
+	 * domain, state or level a line is about */
+	size_t at = status ? 8 : 4, words = 0;
+	for (; at + 4 <= len && words < TRACE_WORDS; at += 4, words++)
+		printf("%s 0x%x", words ? "" : ":", dmn__get32(msg + at));
+	if (at + 4 <= len)
+		printf(" ...");
+	printf("\n");
 	fflush(stdout);
 }
 

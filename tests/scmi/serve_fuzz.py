@@ -43,10 +43,31 @@ import time
 PROTOCOL_ERROR, NOT_FOUND, NOT_SUPPORTED = -10, -4, -1
 COUNT = {"delayed": 0, "notifications": 0, "reads": 0}
 STATUSES = {0, -1, -2, -3, -4, -5, -6, -8, -9, -10}
+# Version 2.0's messages (ids 0..N-1) and their payload sizes; the newer
+# versions (Base 2.1, Power and Performance 3.0) add NEGOTIATE_PROTOCOL_VERSION
+# 0x10 to each and DOMAIN_NAME_GET (Power 0x8, Performance 0xC, only when
+# --max-msg fits its 76-byte reply). An agent capped to 2.0 in the agents
+# file, or that negotiated 2.0, has 2.0's alone.
 N_IDS = {0x10: 8, 0x11: 7, 0x13: 12}
 PAYLOAD = {0x10: [0, 0, 4, 0, 0, 0, 4, 4],
            0x11: [0, 0, 4, 4, 12, 4, 8],
            0x13: [0, 0, 4, 4, 8, 12, 4, 8, 4, 8, 8, 8]}
+NEWER = {0x10: {0x10: 4}, 0x11: {0x8: 4, 0x10: 4}, 0x13: {0xC: 4, 0x10: 4}}
+NAME_GET = {(0x11, 0x8), (0x13, 0xC)}
+SERVED = {0x10: 0x20001, 0x11: 0x30000, 0x13: 0x30000}
+
+
+def payload_of(proto, msg, newer, max_msg):
+    """The payload size of message @msg, or None if the agent lacks it."""
+    if proto not in PAYLOAD:
+        return None
+    if msg < N_IDS[proto]:
+        return PAYLOAD[proto][msg]
+    if not newer or msg not in NEWER[proto]:
+        return None
+    if (proto, msg) in NAME_GET and max_msg < 76:
+        return None
+    return NEWER[proto][msg]
 
 
 class Fail(Exception):
@@ -59,8 +80,10 @@ def header(proto, msg, typ, token):
 
 
 class Conn:
-    def __init__(self, path, agent):
+    def __init__(self, path, agent, newer):
         self.path, self.agent = path, agent
+        # per protocol: whether the agent speaks the newer version
+        self.newer = dict(newer)
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(path)
         self.buf = b""
@@ -163,24 +186,31 @@ def check_async(h, body):
         raise Fail("a message of type %d from the platform" % typ)
 
 
-def random_command(rng, n_power, n_perf):
-    """(bytes, expected status or None) of one well-formed-ish command."""
+def random_command(rng, n_power, n_perf, c, max_msg, negotiate=False):
+    """(bytes, expected status or None) of one well-formed-ish command
+    from connection @c's agent (its versions: c.newer[proto]); with
+    @negotiate, NEGOTIATE_PROTOCOL_VERSION may be among them."""
     proto = rng.choice([0x10, 0x11, 0x13])
     if rng.random() < 0.05:
         proto = rng.choice([0x12, 0x14, 0x15, 0x00, 0xff, rng.randrange(256)])
     ids = N_IDS.get(proto, 1)
     msg = rng.randrange(ids + 2) if rng.random() < 0.1 else rng.randrange(ids)
+    if rng.random() < 0.05 and proto in NEWER:
+        msg = rng.choice(sorted(NEWER[proto]) + [0xd, 0x11, 0x9])
+    if msg == 0x10 and not negotiate:
+        msg = 0
     if rng.random() < 0.5:  # the messages that change, subscribe or read
         proto, msg = rng.choice([(0x11, 4), (0x11, 4), (0x13, 7), (0x13, 7),
                                  (0x13, 5), (0x11, 6), (0x13, 10), (0x13, 9),
                                  (0x11, 5), (0x13, 8)])
-        ids = N_IDS[proto]
+    newer = c.newer.get(proto, False)
+    size = payload_of(proto, msg, newer, max_msg)
+    absent = size is None
     typ = rng.choice([1, 2, 3]) if rng.random() < 0.05 else 0
     token = rng.randrange(1024)
     h = header(proto, msg, typ, token)
     if rng.random() < 0.05:
         h |= rng.randrange(16) << 28
-    size = PAYLOAD[proto][msg] if proto in PAYLOAD and msg < ids else 0
     n_dom = n_perf if proto == 0x13 else n_power
     def dom():  # a few domains often, so that changes meet readers
         r = rng.random()
@@ -198,8 +228,13 @@ def random_command(rng, n_power, n_perf):
     if proto == 0x11 and msg == 4:
         words = [flag(), dom(),
                  rng.choice([0, 0x40000000, 0x40000000, 5])]
-    elif msg in (3, 5) or (proto == 0x13 and msg in (6, 8)):
+    elif msg in (3, 5) or (proto == 0x13 and msg in (6, 8)) or \
+            (proto, msg) in NAME_GET:
         words = [dom()]
+    elif msg == 0x10:
+        words = [rng.choice([SERVED[proto], 0x20000, 0x20000, 0x10000,
+                             0x30001, 0x40000, rng.randrange(1 << 32)])
+                 if proto in SERVED else 0]
     elif (proto, msg) in ((0x11, 6), (0x13, 9), (0x13, 10)):
         words = [dom(), flag()]
     elif proto == 0x13 and msg == 4:
@@ -217,7 +252,7 @@ def random_command(rng, n_power, n_perf):
         words = [rng.randrange(16)]
     else:
         words = []
-    words = (words + [0, 0, 0])[:size // 4]
+    words = (words + [0, 0, 0])[:(size or 0) // 4]
     data = struct.pack("<I", h) + b"".join(struct.pack("<I", w)
                                            for w in words)
     if rng.random() < 0.05:
@@ -229,10 +264,12 @@ def random_command(rng, n_power, n_perf):
         want = PROTOCOL_ERROR
     elif proto not in PAYLOAD:
         want = NOT_SUPPORTED
-    elif msg >= ids:
+    elif absent:
         want = NOT_FOUND
     elif size < 0:
         want = PROTOCOL_ERROR
+    elif msg == 0x10:
+        want = 0 if words[0] in (SERVED[proto], 0x20000) else NOT_SUPPORTED
     return data, h & ~(3 << 8), want
 
 
@@ -264,6 +301,15 @@ def expect_reply(c, data, h, want, max_msg, what, conns=()):
     check_reply(rep, h, want, what)
     status = struct.unpack_from("<i", rep, 4)[0]
     key = (h >> 10 & 0xff, h & 0xff)
+    if status == 0 and key[1] == 0x10 and \
+            struct.unpack_from("<I", data, 4)[0] == 0x20000:
+        for d in conns:  # the agent's, on every connection of it
+            if d.agent == c.agent:
+                d.newer[key[0]] = False
+    if status == 0 and key[1] == 0 and len(rep) == 12:
+        version = struct.unpack_from("<I", rep, 8)[0]
+        if version != (SERVED[key[0]] if c.newer[key[0]] else 0x20000):
+            raise Fail("%s: version %#x" % (what, version))
     if status == 0 and key in SUBSCRIBE:
         dom, enable = struct.unpack_from("<II", data, 4)
         for d in conns:  # every connection of the agent, from now on
@@ -302,6 +348,15 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
     n_power = sum(1 for l in listing if l.startswith("power "))
     n_perf = sum(1 for l in listing if l.startswith("perf "))
     ids = [int(l.split()[1]) for l in listing if l.startswith("agent ")]
+    # agents capped to 2.0 in the file: `agent ID NAME ... version 2.0`
+    capped = set()
+    with open(agents_file) as f:
+        for line in f:
+            words = line.split("#")[0].split()
+            if len(words) > 2 and words[0] == "agent" and \
+                    "version" in words[3:]:
+                capped.add(int(words[1]))
+    start = {i: {p: i not in capped for p in SERVED} for i in ids}
     with tempfile.TemporaryDirectory(prefix="scmi-fuzz-") as tmp:
         proc = subprocess.Popen(
             [domino, "scmi-serve", dtb, "--agents", agents_file,
@@ -315,7 +370,7 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                     raise Fail("scmi-serve exited: %s" % proc.stderr.read())
                 ready += line.startswith("agent ")
             path = {i: os.path.join(tmp, "agent%d.sock" % i) for i in ids}
-            conns = [Conn(path[i], i) for i in ids for _ in range(2)]
+            conns = [Conn(path[i], i, start[i]) for i in ids for _ in range(2)]
             for op in range(n_ops):
                 what = "seed %d op %d" % (seed, op)
                 c = rng.choice(conns)
@@ -326,24 +381,26 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                     c.send(frame(body))
                     check_reply(c.reply(max_msg), 0, PROTOCOL_ERROR, what)
                 elif kind == 1:  # longer than --max-msg: read through
-                    data, h, _ = random_command(rng, n_power, n_perf)
+                    data, h, _ = random_command(rng, n_power, n_perf, c,
+                                                max_msg)
                     body = data + bytes(max_msg + rng.randrange(1, 300) -
                                         len(data))
                     c.send(frame(body))
                     check_reply(c.reply(max_msg), h, PROTOCOL_ERROR, what)
                 elif kind == 2:  # disconnect in a length or a body
-                    d = Conn(c.path, c.agent)
-                    data, _, _ = random_command(rng, n_power, n_perf)
+                    d = Conn(c.path, c.agent, c.newer)
+                    data, _, _ = random_command(rng, n_power, n_perf, c,
+                                                max_msg)
                     raw = frame(data)
                     d.send(raw[:rng.randrange(1, len(raw))])
                     d.close()
                 elif kind == 3:  # a connection closed and another opened
                     conns.remove(c)
                     c.close()
-                    conns.append(Conn(c.path, c.agent))
+                    conns.append(Conn(c.path, c.agent, c.newer))
                     conns[-1].known = {k: None for k in c.known}
                 elif kind == 4:  # several frames in one write, in pieces
-                    cmds = [random_command(rng, n_power, n_perf)
+                    cmds = [random_command(rng, n_power, n_perf, c, max_msg)
                             for _ in range(rng.randrange(2, 5))]
                     raw = b"".join(frame(d) for d, _, _ in cmds)
                     at = 0
@@ -354,7 +411,8 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                     for data, h, want in cmds:
                         expect_reply(c, data, h, want, max_msg, what, conns)
                 else:
-                    data, h, want = random_command(rng, n_power, n_perf)
+                    data, h, want = random_command(rng, n_power, n_perf, c,
+                                                   max_msg, negotiate=True)
                     c.send(frame(data))
                     expect_reply(c, data, h, want, max_msg, what, conns)
                 for d in conns:
@@ -367,7 +425,8 @@ def one_run(seed, domino, dtb, agents_file, n_ops):
                 d.send(frame(struct.pack("<I", header(0x10, 0, 0, 7))))
                 rep = d.reply(max_msg)
                 check_reply(rep, header(0x10, 0, 0, 7), 0, "final")
-                if struct.unpack_from("<I", rep, 8)[0] != 0x20000:
+                if struct.unpack_from("<I", rep, 8)[0] != \
+                        (0x20001 if d.newer[0x10] else 0x20000):
                     raise Fail("final: version %s" % rep.hex())
             for d in conns:
                 d.close()

@@ -234,8 +234,11 @@ static void discovery(const struct expect *e, struct client *ospm,
 		      struct client *guest)
 {
 	uint32_t o[16];
+	/* the guest is capped to 2.0, the others speak the newer versions */
 	assert_int_equal(call(guest, BASE, 0, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(call(ospm, BASE, 0, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 0x20001);
 	assert_int_equal(call(guest, BASE, 1, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0], 3u << 8 | 2);
 	assert_int_equal(call(guest, BASE, 3, 0, 0, 0, 0, o), 0);
@@ -249,22 +252,34 @@ static void discovery(const struct expect *e, struct client *ospm,
 
 	assert_int_equal(call(guest, POWER, 0, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(call(ospm, POWER, 0, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 0x30000);
 	assert_int_equal(call(guest, POWER, 1, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0], e->n_power);
 	for (unsigned i = 0; i < e->n_power; i++) {
+		int ext = strlen(e->names[i]) > 15; /* 3.0: the long name */
 		assert_int_equal(call(ospm, POWER, 3, 1, i, 0, 0, o), 0);
-		assert_int_equal(o[0], 7u << 29);
+		assert_int_equal(o[0], 7u << 29 | (uint32_t)ext << 27);
+		uint32_t full[17];
+		assert_int_equal(
+		    client_call(ospm, POWER, 8, &i, 1, full, 17, NULL), 0);
+		char cut[64] = {0};
+		strncpy(cut, e->names[i], 63);
+		assert_memory_equal(full + 1, cut, 64);
 		name_is(o + 1, e->names[i]);
 		assert_int_equal(call(guest, POWER, 3, 1, i, 0, 0, o), 0);
 		assert_int_equal(o[0], 1u << 31); /* may not set */
 	}
 	assert_int_equal(call(guest, PERF, 0, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(call(ospm, PERF, 0, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 0x30000);
 	assert_int_equal(call(guest, PERF, 1, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0] & 0xffff, e->n_perf);
 	for (unsigned j = 0; j < e->n_perf; j++) {
+		int ext = strlen(e->names[e->perf_power[j]]) > 15;
 		assert_int_equal(call(ospm, PERF, 3, 1, j, 0, 0, o), 0);
-		assert_int_equal(o[0], 0xfu << 28);
+		assert_int_equal(o[0], 0xfu << 28 | (uint32_t)ext << 26);
 		name_is(o + 4, e->names[e->perf_power[j]]);
 		assert_int_equal(call(guest, PERF, 3, 1, j, 0, 0, o), 0);
 		assert_int_equal(o[0], 3u << 28);
@@ -444,7 +459,9 @@ static void error_statuses(const struct expect *e, struct client *ospm,
 			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, 0x15, 0, 0, 0, 0, 0, NULL),
 			 DMN_SCMI_NOT_SUPPORTED);
-	assert_int_equal(call(ospm, POWER, 0x8, 1, 0, 0, 0, NULL),
+	assert_int_equal(call(guest, POWER, 0x8, 1, 0, 0, 0, NULL),
+			 DMN_SCMI_NOT_FOUND);
+	assert_int_equal(call(ospm, POWER, 0x9, 1, 0, 0, 0, NULL),
 			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(ospm, BASE, 2, 1, 0x9, 0, 0, NULL),
 			 DMN_SCMI_NOT_FOUND);
@@ -490,9 +507,10 @@ static void inproc_open(const struct expect *e, struct inproc *w)
 	    0);
 	static uint8_t ones[MAX_DOMAINS / 8];
 	memset(ones, 0xff, sizeof(ones));
-	struct dmn_scmi_agent agents[3] = {{OSPM, "ospm", ones, ones},
-				       {HYP, "hyp", ones, ones},
-				       {GUEST, "guest", all_bits, all_bits}};
+	struct dmn_scmi_agent agents[3] = {{OSPM, "ospm", ones, ones, 0},
+					   {HYP, "hyp", ones, ones, 0},
+					   {GUEST, "guest", all_bits, all_bits,
+					    DMN_SCMI_PROTOCOL_VERSION_2_0}};
 	struct dmn_scmi_config cfg = {.ctx = dmn_sim_ctx(w->sim),
 				  .power = w->map.power,
 				  .n_power = w->map.n_power,
@@ -637,8 +655,9 @@ static void serve_start(const struct expect *e, struct served *s)
 	snprintf(agents, sizeof(agents), "%s/agents", s->dir);
 	FILE *f = fopen(agents, "w");
 	assert_non_null(f);
-	fprintf(f, "# test agents\nagent 1 ospm power all perf all\n"
-		   "agent 2 hyp power all perf all\nagent 3 guest\n");
+	fprintf(f,
+		"# test agents\nagent 1 ospm power all perf all\n"
+		"agent 2 hyp power all perf all\nagent 3 guest version 2.0\n");
 	fclose(f);
 	for (int i = 0; i < 3; i++)
 		snprintf(s->path[i], sizeof(s->path[i]), "%s/agent%d.sock",

@@ -11,6 +11,9 @@
  *    then rx.len = min(the size the driver asked for, what came); nothing
  *    longer than the transport's message (mailbox and virtio: 128 bytes);
  *    a fixed-size reply exactly the size the driver asked for;
+ *  - versions: Linux 6.12 knows Base 2.1, Power 3.1 and Perf 4.0 and reads
+ *    what the platform's version has (a platform at or below those is
+ *    never asked to negotiate); an agent capped to 2.0 reads 2.0's fields;
  *  - Base: PROTOCOL_ATTRIBUTES is two u8 (protocols 7:0, agents 15:8);
  *    vendor names are 16 bytes read with strscpy (a NUL within 16);
  *    DISCOVER_LIST_PROTOCOLS is asked with skip = protocols read so far
@@ -22,18 +25,22 @@
  *    PROTOCOL_MESSAGE_ATTRIBUTES(POWER_STATE_NOTIFY) must succeed for the
  *    driver to use notifications; DOMAIN_ATTRIBUTES flags (31 notify,
  *    30 async, 29 sync, 27 extended name: only read from version 3) and
- *    name[16]; STATE_SET {flags, domain, state} with flags 0 (genpd's
+ *    name[16]; with bit 27, POWER_DOMAIN_NAME_GET {domain} -> {flags,
+ *    name[64]} (68 bytes, strscpy of 64); STATE_SET {flags, domain, state}
+ *    with flags 0 (genpd's
  *    sync calls), STATE_GET; notification POWER_STATE_CHANGED event 0
  *    whose payload must be exactly {agent_id, domain_id, state} (12 bytes,
  *    the driver drops other sizes);
  *  - Performance: PROTOCOL_ATTRIBUTES le16 domains + le16 flags (bit 0 of
- *    the flags, bit 16 of the word: power in mW); message attributes of
+ *    the flags, bit 16 of the word: power in mW; bit 1, bit 17: in uW,
+ *    read from version 3 only); message attributes of
  *    NOTIFY_LIMITS/NOTIFY_LEVEL must succeed, bit 0 of LEVEL_SET's and
  *    LIMITS_SET's says fast channel (must be clear: DESCRIBE_FASTCHANNEL
  *    answers NOT_SUPPORTED); DOMAIN_ATTRIBUTES flags (31 set limits,
  *    30 set level, 29/28 limits/level notify, 27 fast channels, 26
  *    extended name, 25 level indexing: both only read from versions 3/4),
- *    rate limit (19:0), sustained kHz and level, name[16];
+ *    rate limit (19:0), sustained kHz and level, name[16]; with bit 26,
+ *    PERFORMANCE_DOMAIN_NAME_GET (0xC) as for power;
  *    DESCRIBE_LEVELS paged by the driver's iterator: {domain, index},
  *    reply le16 returned + le16 remaining then {le32 level, le32 power,
  *    le16 latency, le16 reserved} per level, asked again while both
@@ -87,6 +94,7 @@ struct lx {
 	struct client *c;
 	const char *who;
 	size_t max_msg; /* the server's --max-msg: no reply is longer */
+	int v2;		/* the agent is capped to 2.0 */
 	uint8_t rx[CLIENT_MAX_MSG];
 	size_t rx_len; /* payload after the status, as the driver sees it */
 };
@@ -191,6 +199,27 @@ static void lx_expect_note(struct lx *l, uint32_t proto, uint32_t event,
 		 event, domain);
 }
 
+/* scmi_common_extended_name_get: {domain} -> {flags, name[64]}, strscpy. */
+static void lx_ext_name(struct lx *l, uint32_t proto, uint32_t msg, uint32_t d,
+			char name[64])
+{
+	assert_int_equal(lx_xfer(l, proto, msg, &d, 1, 68), 0);
+	assert_non_null(memchr(l->rx + 4, 0, 64));
+	memcpy(name, l->rx + 4, 64);
+}
+
+/* The name the driver ends with: the short one, or with the extended-name
+ * flag the long one; either is the domain's name cut as it fits. */
+static void ext_name_matches(const struct lx *l, const char *got,
+			     const char *want, int ext)
+{
+	char cut[64] = {0};
+	strncpy(cut, want, ext ? 63 : 15);
+	assert_string_equal(got, cut);
+	/* from 3.0, the flag is set exactly when the short name is cut */
+	assert_int_equal(ext, !l->v2 && strlen(want) > 15);
+}
+
 /* ---- what the board should say --------------------------------------------
  */
 
@@ -202,6 +231,7 @@ struct lx_expect {
 	const char *power_names[LX_MAX_DOMAINS];
 	const char *perf_names[LX_MAX_DOMAINS];
 	int may_act; /* on every domain (1) or none (0) */
+	int uw;	     /* a level has a power in uW (-1: not known) */
 	/* levels of each perf domain, or n_levels 0 when not known */
 	const uint32_t *levels[LX_MAX_DOMAINS];
 	unsigned n_levels[LX_MAX_DOMAINS];
@@ -211,7 +241,7 @@ struct lx_expect {
 struct lx_power_dom {
 	int notify, async, sync;
 	uint32_t state;
-	char name[16];
+	char name[64];
 };
 
 struct lx_opp {
@@ -222,7 +252,7 @@ struct lx_opp {
 struct lx_perf_dom {
 	int set_limits, set_perf, limit_notify, level_notify, fc;
 	uint32_t rate_limit, sustained_khz, sustained_level, mult_factor;
-	char name[16];
+	char name[64];
 	struct lx_opp opp[LX_MAX_OPPS];
 	unsigned opp_count;
 };
@@ -241,8 +271,7 @@ static void lx_base(struct lx *l, const struct lx_expect *e)
 {
 	assert_int_equal(lx_xfer(l, BASE, 0x0, NULL, 0, 4), 0);
 	uint32_t version = le32(l->rx);
-	assert_int_equal(version >> 16, 2); /* major.minor 2.0 */
-	assert_int_equal(version & 0xffff, 0);
+	assert_int_equal(version, l->v2 ? 0x20000 : 0x20001);
 
 	assert_int_equal(lx_xfer(l, BASE, 0x1, NULL, 0, 4), 0);
 	unsigned num_protocols = l->rx[0], num_agents = l->rx[1];
@@ -308,7 +337,7 @@ static void lx_base(struct lx *l, const struct lx_expect *e)
 			 DMN_SCMI_NOT_FOUND);
 	uint32_t negotiate = 0x10;
 	assert_int_equal(lx_xfer(l, BASE, 0x2, &negotiate, 1, 4),
-			 DMN_SCMI_NOT_FOUND);
+			 l->v2 ? DMN_SCMI_NOT_FOUND : DMN_SCMI_SUCCESS);
 }
 
 /* ---- Power: scmi_power_protocol_init, then scmi_pm_domain's probe ----------
@@ -318,7 +347,8 @@ static void lx_power(struct lx *l, const struct lx_expect *e,
 		     struct lx_power_dom *dom)
 {
 	assert_int_equal(lx_xfer(l, POWER, 0x0, NULL, 0, 4), 0);
-	assert_int_equal(le32(l->rx), 0x20000);
+	uint32_t version = le32(l->rx);
+	assert_int_equal(version, l->v2 ? 0x20000 : 0x30000);
 	assert_int_equal(lx_xfer(l, POWER, 0x1, NULL, 0, 16), 0);
 	unsigned n = le16(l->rx);
 	assert_int_equal(le16(l->rx + 2), 0);
@@ -328,17 +358,28 @@ static void lx_power(struct lx *l, const struct lx_expect *e,
 	assert_int_equal(le32(l->rx + 12), 0);
 	uint32_t id = 0x6; /* POWER_STATE_NOTIFY */
 	assert_int_equal(lx_xfer(l, POWER, 0x2, &id, 1, 4), 0);
-	id = 0x10; /* NEGOTIATE_PROTOCOL_VERSION: no */
-	assert_int_equal(lx_xfer(l, POWER, 0x2, &id, 1, 4), DMN_SCMI_NOT_FOUND);
+	id = 0x10; /* NEGOTIATE_PROTOCOL_VERSION: from 3.0 */
+	assert_int_equal(lx_xfer(l, POWER, 0x2, &id, 1, 4),
+			 l->v2 ? DMN_SCMI_NOT_FOUND : DMN_SCMI_SUCCESS);
 	for (uint32_t d = 0; d < n && d < LX_MAX_DOMAINS; d++) {
 		assert_int_equal(lx_xfer(l, POWER, 0x3, &d, 1, 20), 0);
 		uint32_t flags = le32(l->rx);
 		dom[d].notify = flags >> 31 & 1;
 		dom[d].async = flags >> 30 & 1;
 		dom[d].sync = flags >> 29 & 1;
-		assert_int_equal(flags & 0x1fffffff, 0); /* 28:0 reserved */
+		int ext = version >> 16 >= 3 && (flags >> 27 & 1);
+		/* 28:0 reserved but 27 from 3.0 */
+		assert_int_equal(
+		    flags & (version >> 16 >= 3 ? 0x17ffffff : 0x1fffffff), 0);
 		lx_name(l->rx + 4, dom[d].name);
 		name_matches(dom[d].name, e->power_names[d]);
+		if (ext)
+			lx_ext_name(l, POWER, 0x8, d, dom[d].name);
+		if (l->max_msg >= DMN_SCMI_NAME_MSG)
+			ext_name_matches(l, dom[d].name, e->power_names[d],
+					 ext);
+		else
+			assert_false(ext);
 		assert_true(dom[d].notify);
 		assert_int_equal(dom[d].sync, e->may_act);
 		assert_int_equal(dom[d].async, e->may_act);
@@ -353,6 +394,8 @@ static void lx_power(struct lx *l, const struct lx_expect *e,
 
 /* ---- Performance: scmi_perf_protocol_init ----------------------------------
  */
+
+static int p_uw; /* the last probe was told uW */
 
 static void lx_describe_levels(struct lx *l, uint32_t d, struct lx_perf_dom *p)
 {
@@ -397,11 +440,17 @@ static void lx_perf(struct lx *l, const struct lx_expect *e,
 		    struct lx_perf_dom *dom)
 {
 	assert_int_equal(lx_xfer(l, PERF, 0x0, NULL, 0, 4), 0);
-	assert_int_equal(le32(l->rx), 0x20000);
+	uint32_t version = le32(l->rx);
+	assert_int_equal(version, l->v2 ? 0x20000 : 0x30000);
 	assert_int_equal(lx_xfer(l, PERF, 0x1, NULL, 0, 16), 0);
 	unsigned n = le16(l->rx), flags = le16(l->rx + 2);
 	assert_int_equal(n, e->n_perf);
-	assert_int_equal(flags, 1); /* mW, nothing else */
+	/* mW, or (from 3.0, a board with it) uW, nothing else */
+	if (version >> 16 < 3 || e->uw >= 0)
+		assert_int_equal(flags, version >> 16 >= 3 && e->uw ? 2 : 1);
+	else
+		assert_true(flags == 1 || flags == 2);
+	p_uw = flags == 2;
 	for (unsigned k = 1; k < 4; k++)
 		assert_int_equal(le32(l->rx + 4 * k), 0);
 	/* notify commands present; no fast channel on LEVEL_SET/LIMITS_SET */
@@ -419,13 +468,21 @@ static void lx_perf(struct lx *l, const struct lx_expect *e,
 		p->limit_notify = f >> 29 & 1;
 		p->level_notify = f >> 28 & 1;
 		p->fc = f >> 27 & 1;
-		assert_int_equal(f & 0x0fffffff, 0); /* 27:0: no fast channel,
-							 no v3/v4 bits */
+		int ext = version >> 16 >= 3 && (f >> 26 & 1);
+		/* 27:0: no fast channel, no v4 bits; 26 from 3.0 */
+		assert_int_equal(
+		    f & (version >> 16 >= 3 ? 0x0bffffff : 0x0fffffff), 0);
 		p->rate_limit = le32(l->rx + 4) & 0xfffff;
 		p->sustained_khz = le32(l->rx + 8);
 		p->sustained_level = le32(l->rx + 12);
 		lx_name(l->rx + 16, p->name);
 		name_matches(p->name, e->perf_names[d]);
+		if (ext)
+			lx_ext_name(l, PERF, 0xC, d, p->name);
+		if (l->max_msg >= DMN_SCMI_NAME_MSG)
+			ext_name_matches(l, p->name, e->perf_names[d], ext);
+		else
+			assert_false(ext);
 		assert_int_equal(p->set_limits, e->may_act);
 		assert_int_equal(p->set_perf, e->may_act);
 		assert_true(p->limit_notify && p->level_notify);
@@ -580,10 +637,10 @@ static void world_init(struct world *w, size_t max_msg)
 	}
 	for (unsigned i = 0; i < N_RAIL; i++) {
 		w->rail_levels[i] = 100 + 7 * i;
-		w->rail[i] = (struct dmn_scmi_perf_level){w->rail_levels[i],
-						      3 * i, (uint16_t)(50 + i)};
+		w->rail[i] = (struct dmn_scmi_perf_level){
+		    w->rail_levels[i], 3 * i, (uint16_t)(50 + i), 3000 * i + 1};
 	}
-	w->little[0] = (struct dmn_scmi_perf_level){1, 0, 0};
+	w->little[0] = (struct dmn_scmi_perf_level){1, 0, 0, 0};
 	assert_int_equal(dmn_domain_set_rounding(w->ctx, w->dom[RAIL], round_rail,
 						w->rail_levels),
 			 0);
@@ -595,9 +652,11 @@ static void world_init(struct world *w, size_t max_msg)
 	    {w->dom[RAIL], names[RAIL], w->rail, N_RAIL},
 	    {w->dom[LITTLE], names[LITTLE], w->little, 1}};
 	static const uint8_t all = 0xff;
-	struct dmn_scmi_agent agents[3] = {{OSPM, "linux-ospm", &all, &all},
-					   {GUEST, "guest", NULL, NULL},
-					   {OTHER, "other", &all, &all}};
+	/* the guest capped to 2.0: both versions' parsing */
+	struct dmn_scmi_agent agents[3] = {
+	    {OSPM, "linux-ospm", &all, &all, 0},
+	    {GUEST, "guest", NULL, NULL, DMN_SCMI_PROTOCOL_VERSION_2_0},
+	    {OTHER, "other", &all, &all, 0}};
 	struct dmn_scmi_config cfg = {.ctx = w->ctx,
 				  .power = power,
 				  .n_power = N_DOMS,
@@ -636,26 +695,31 @@ static void world_expect(const struct world *w, struct lx_expect *e,
 	static const uint32_t one = 1;
 	e->levels[1] = &one;
 	e->n_levels[1] = 1;
+	e->uw = 1;
 }
 
 static void run_inproc(size_t max_msg)
 {
 	struct world w;
 	world_init(&w, max_msg);
-	struct lx ospm = {&w.ospm, "ospm", max_msg, {0}, 0};
-	struct lx guest = {&w.guest, "guest", max_msg, {0}, 0};
+	static struct lx ospm, guest;
+	ospm = (struct lx){.c = &w.ospm, .who = "ospm", .max_msg = max_msg};
+	guest = (struct lx){
+	    .c = &w.guest, .who = "guest", .max_msg = max_msg, .v2 = 1};
 	struct lx_expect e;
 	static struct lx_perf_dom perf[LX_MAX_DOMAINS];
 	static struct lx_power_dom power[LX_MAX_DOMAINS];
 	world_expect(&w, &e, OSPM, "linux-ospm", 1);
 	lx_probe(&ospm, &e, power, perf);
-	/* the power costs and latencies as given */
+	/* the power (3.0: uW) and latencies as given */
 	for (unsigned k = 0; k < N_RAIL; k++) {
-		assert_int_equal(perf[0].opp[k].power, 3 * k);
+		assert_int_equal(perf[0].opp[k].power, 3000 * k + 1);
 		assert_int_equal(perf[0].opp[k].latency, 50 + k);
 	}
 	world_expect(&w, &e, GUEST, "guest", 0);
 	lx_probe(&guest, &e, power, perf);
+	for (unsigned k = 0; k < N_RAIL; k++)
+		assert_int_equal(perf[0].opp[k].power, 3 * k); /* 2.0: mW */
 	lx_run(&ospm, &guest, OSPM, GATE, 0, &perf[0]);
 	lx_run(&ospm, &guest, OSPM, LITTLE, 1, &perf[1]);
 	assert_int_equal(dmn_scmi_dropped(w.srv), 0);
@@ -733,7 +797,8 @@ static void test_socket(void **state)
 	FILE *f = fopen(agents, "w");
 	assert_non_null(f);
 	/* ids that are not 1..N, as Linux's DISCOVER_AGENT loop assumes */
-	fprintf(f, "agent 5 linux power all perf all\nagent 17 guest\n");
+	fprintf(f, "agent 5 linux power all perf all\n"
+		   "agent 17 guest version 2.0\n");
 	fclose(f);
 	snprintf(path[0], sizeof(path[0]), "%s/agent5.sock", dir);
 	snprintf(path[1], sizeof(path[1]), "%s/agent17.sock", dir);
@@ -763,8 +828,13 @@ static void test_socket(void **state)
 		}
 		assert_int_equal(client_connect(&cl[k], path[k], k ? 17 : 5), 0);
 	}
-	struct lx lx0 = {&cl[0], "linux", DMN_SCMI_DEFAULT_MAX_MSG, {0}, 0};
-	struct lx lx1 = {&cl[1], "guest", DMN_SCMI_DEFAULT_MAX_MSG, {0}, 0};
+	static struct lx lx0, lx1;
+	lx0 = (struct lx){
+	    .c = &cl[0], .who = "linux", .max_msg = DMN_SCMI_DEFAULT_MAX_MSG};
+	lx1 = (struct lx){.c = &cl[1],
+			  .who = "guest",
+			  .max_msg = DMN_SCMI_DEFAULT_MAX_MSG,
+			  .v2 = 1};
 	static struct lx_expect e;
 	static struct lx_perf_dom perf[LX_MAX_DOMAINS];
 	static struct lx_power_dom power[LX_MAX_DOMAINS];
@@ -772,6 +842,7 @@ static void test_socket(void **state)
 	e.n_agents = 2;
 	e.n_power = ls.n_power;
 	e.n_perf = ls.n_perf;
+	e.uw = -1; /* the socket test compares the two agents instead */
 	for (unsigned i = 0; i < ls.n_power; i++)
 		e.power_names[i] = ls.power[i];
 	for (unsigned j = 0; j < ls.n_perf; j++)
@@ -779,10 +850,18 @@ static void test_socket(void **state)
 	e.agent_id = 17;
 	e.agent_name = "guest";
 	lx_probe(&lx1, &e, power, perf);
+	static struct lx_perf_dom perf_v2[LX_MAX_DOMAINS];
+	memcpy(perf_v2, perf, sizeof(perf));
 	e.agent_id = 5;
 	e.agent_name = "linux";
 	e.may_act = 1;
 	lx_probe(&lx0, &e, power, perf);
+	/* the same power, in uW where the 3.0 agent was told so */
+	for (unsigned j = 0; j < ls.n_perf && j < LX_MAX_DOMAINS; j++)
+		for (unsigned k = 0; k < perf[j].opp_count; k++)
+			assert_int_equal(p_uw ? perf[j].opp[k].power / 1000
+					      : perf[j].opp[k].power,
+					 perf_v2[j].opp[k].power);
 	/* the last power domain that is off at the start */
 	uint32_t pd = ls.n_power;
 	while (pd-- > 0 && power[pd].state != OFF)

@@ -21,6 +21,14 @@
  * the end of a world, dmn_scmi_server_destroy must leave the domains as
  * the library devices alone keep them.
  *
+ * Versions (docs/scmi.md, Versions): a third of the agents are capped to
+ * 2.0; the others speak Base 2.1, Power 3.0 and Performance 3.0 and may
+ * negotiate any protocol down to 2.0 at any step. 2.0's answers are the
+ * model as it was before the newer versions (every message, status and
+ * size); the newer ones add NEGOTIATE_PROTOCOL_VERSION, DOMAIN_NAME_GET
+ * (when --max-msg fits its 76 bytes), the extended-name flags and power in
+ * uW (when a level has it).
+ *
  * The model predicts every reply byte for byte, every delayed response and
  * notification (recipient, order, agent id, payload), and every domain's
  * on/off state and level; all are compared after every step.
@@ -106,6 +114,8 @@ static struct {
 	uint32_t agent_id[MAXA];
 	char agent_name[MAXA][24];
 	uint8_t power_perm[MAXA], perf_perm[MAXA];
+	int capped[MAXA]; /* to 2.0 */
+	int uw;		  /* a level has a power in uW */
 	size_t max_msg;
 	int lazy; /* delivers seldom: the notification queue overflows */
 } W;
@@ -118,6 +128,7 @@ struct note {
 };
 
 struct model {
+	uint8_t newer[MAXA][3]; /* per agent, Base / Power / Perf: not 2.0 */
 	uint8_t dev_active[MAXDEV];
 	uint32_t dev_vote[MAXDEV];
 	uint8_t pon[MAXA][MAXD];
@@ -317,14 +328,16 @@ static void order_up(int d, int seen[MAXD], int *order, int *n)
 	order[(*n)++] = d;
 }
 
-/* @d, then each parent in link order once no child of it in @in is left
- * to go. */
+/* @d, then each parent in link order (@reverse: the reverse order, as
+ * genpd lowers levels, docs/semantics.md) once no child of it in @in is
+ * left to go. */
 static void order_down(int d, const int in[MAXD], int seen[MAXD], int *order,
-		       int *n)
+		       int *n, int reverse)
 {
 	seen[d] = 1;
 	order[(*n)++] = d;
-	for (int k = 0; k < 2; k++) {
+	for (int i = 0; i < 2; i++) {
+		int k = reverse ? 1 - i : i;
 		int p = W.parent[d][k];
 		if (p < 0 || seen[p])
 			continue;
@@ -334,7 +347,7 @@ static void order_down(int d, const int in[MAXD], int seen[MAXD], int *order,
 				if (W.parent[c][j] == p && in[c] && !seen[c])
 					ready = 0;
 		if (ready)
-			order_down(p, in, seen, order, n);
+			order_down(p, in, seen, order, n, reverse);
 	}
 }
 
@@ -385,15 +398,22 @@ static int32_t commit(struct model *m, const struct model *before,
 	 * parents before it, in link order); lowering: power then levels,
 	 * children first (a domain, then each parent in link order once its
 	 * last child below went) - DESIGN §1 "Order inside one command". */
-	int order[MAXD], n_order = 0, seen[MAXD] = {0};
-	if (up)
-		order_up((int)focus, seen, order, &n_order);
-	else
-		order_down((int)focus, in_chain, seen, order, &n_order);
+	int order[2][MAXD], n_order = 0, seen[2][MAXD] = {{0}};
+	if (up) {
+		order_up((int)focus, seen[0], order[0], &n_order);
+		memcpy(order[1], order[0], sizeof(order[0]));
+	} else {
+		/* power off in link order, levels lowered in reverse */
+		order_down((int)focus, in_chain, seen[0], order[0], &n_order,
+			   0);
+		n_order = 0;
+		order_down((int)focus, in_chain, seen[1], order[1], &n_order,
+			   1);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		int levels = up ? pass == 0 : pass == 1;
 		for (int k = 0; k < n_order; k++) {
-			int d = order[k];
+			int d = order[levels][k];
 			if (levels && is_perf((unsigned)d) && ps0[d] != ps1[d])
 				note(m, 1, level_cause, (uint32_t)W.perf_of[d],
 				     ps1[d], 0);
@@ -468,35 +488,103 @@ static void add(struct reply *r, uint32_t v)
 	r->w[r->n++] = v;
 }
 
-static void add_name(struct reply *r, const char *name)
+/* @name cut to @size - 1 bytes, NUL-padded to @size (16 or 64). */
+static void add_name_n(struct reply *r, const char *name, unsigned size)
 {
-	uint8_t b[16] = {0};
-	for (unsigned i = 0; i < 15 && name[i]; i++)
+	uint8_t b[64] = {0};
+	for (unsigned i = 0; i < size - 1 && name[i]; i++)
 		b[i] = (uint8_t)name[i];
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < size / 4; i++)
 		add(r, get32(b + 4 * i));
 }
 
+static void add_name(struct reply *r, const char *name)
+{
+	add_name_n(r, name, 16);
+}
+
+/* 2.0's messages: ids below the table's size; the newer versions add
+ * 0x10 to each and DOMAIN_NAME_GET (power 0x8, perf 0xC) when --max-msg
+ * holds its reply. */
 static const uint8_t payload_base[] = {0, 0, 4, 0, 0, 0, 4, 4};
 static const uint8_t payload_power[] = {0, 0, 4, 4, 12, 4, 8};
 static const uint8_t payload_perf[] = {0, 0, 4, 4, 8, 12, 4, 8, 4, 8, 8, 8};
+static const uint32_t served[3] = {0x20001, 0x30000, 0x30000};
+
+/* The payload size of message @id of protocol slot @pi for agent @a, or
+ * -1: the agent has no such message. */
+static int payload_of(const struct model *m, unsigned a, unsigned pi,
+		      uint32_t id)
+{
+	static const uint8_t *const sizes[3] = {payload_base, payload_power,
+						payload_perf};
+	static const unsigned n_ids[3] = {
+	    sizeof(payload_base), sizeof(payload_power), sizeof(payload_perf)};
+	if (id < n_ids[pi])
+		return sizes[pi][id];
+	if (!m->newer[a][pi])
+		return -1;
+	if (id == 0x10)
+		return 4;
+	if ((pi == 1 && id == 8) || (pi == 2 && id == 0xC))
+		return W.max_msg >= 76 ? 4 : -1;
+	return -1;
+}
+
+/* Messages every protocol answers alike: NEGOTIATE_PROTOCOL_VERSION and
+ * the message attributes; 1 if @id was one (status in *@st). */
+static int m_common(struct model *m, unsigned a, unsigned pi, uint32_t id,
+		    const uint8_t *pl, struct reply *r, int32_t *st)
+{
+	if (id == 0) {
+		add(r, m->newer[a][pi] ? served[pi] : 0x20000);
+		*st = 0;
+		return 1;
+	}
+	if (id == 2) {
+		*st = payload_of(m, a, pi, get32(pl)) < 0 ? DMN_SCMI_NOT_FOUND
+							  : 0;
+		if (!*st)
+			add(r, 0);
+		return 1;
+	}
+	if (id == 0x10) {
+		uint32_t v = get32(pl);
+		*st = v == served[pi] || v == 0x20000 ? 0
+						      : DMN_SCMI_NOT_SUPPORTED;
+		if (v == 0x20000)
+			m->newer[a][pi] = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* DOMAIN_NAME_GET's reply: flags 0, the name in 64 bytes; a caller's
+ * buffer below 76 bytes: GENERIC_ERROR. */
+static int32_t m_name_get(struct reply *r, const char *name)
+{
+	if (r->cap < 76)
+		return DMN_SCMI_GENERIC_ERROR;
+	add(r, 0);
+	add_name_n(r, name, 64);
+	return 0;
+}
+
+static int ext_name(const char *name)
+{
+	return W.max_msg >= 76 && strlen(name) > 15;
+}
 
 static int32_t m_base(struct model *m, unsigned a, uint32_t id,
 		      const uint8_t *pl, struct reply *r)
 {
-	(void)m;
 	uint32_t x;
+	int32_t st;
+	if (m_common(m, a, 0, id, pl, r, &st))
+		return st;
 	switch (id) {
-	case 0:
-		add(r, 0x20000);
-		return 0;
 	case 1:
 		add(r, W.n_agents << 8 | 2);
-		return 0;
-	case 2:
-		if (get32(pl) > 7)
-			return DMN_SCMI_NOT_FOUND;
-		add(r, 0);
 		return 0;
 	case 3:
 	case 4:
@@ -539,27 +627,29 @@ static int32_t m_power(struct model *m, unsigned a, uint32_t id,
 	uint32_t dom = id >= 3 ? get32(pl + (id == 4 ? 4 : 0)) : 0;
 	int on[MAXD];
 	uint32_t ps[MAXD];
+	int32_t st;
+	if (m_common(m, a, 1, id, pl, r, &st))
+		return st;
 	switch (id) {
-	case 0:
-		add(r, 0x20000);
-		return 0;
 	case 1:
 		add(r, W.n_dom);
 		add(r, 0);
 		add(r, 0);
 		add(r, 0);
 		return 0;
-	case 2:
-		if (get32(pl) > 6)
-			return DMN_SCMI_NOT_FOUND;
-		add(r, 0);
-		return 0;
 	case 3:
 		if (dom >= W.n_dom)
 			return DMN_SCMI_NOT_FOUND;
-		add(r, 1u << 31 | ((W.power_perm[a] >> dom & 1) ? 3u << 29 : 0));
+		add(r, 1u << 31 |
+			   ((W.power_perm[a] >> dom & 1) ? 3u << 29 : 0) |
+			   (m->newer[a][1] && ext_name(W.name[dom]) ? 1u << 27
+								    : 0));
 		add_name(r, W.name[dom]);
 		return 0;
+	case 8:
+		if (dom >= W.n_dom)
+			return DMN_SCMI_NOT_FOUND;
+		return m_name_get(r, W.name[dom]);
 	case 4: {
 		uint32_t flags = get32(pl), state = get32(pl + 8);
 		if (flags & ~1u)
@@ -611,25 +701,25 @@ static int32_t m_perf(struct model *m, unsigned a, uint32_t id,
 	int may = j < W.n_perf && (W.perf_perm[a] >> j & 1);
 	int on[MAXD];
 	uint32_t ps[MAXD], lo, hi;
+	int32_t st;
+	int uw = W.uw && m->newer[a][2];
+	if (m_common(m, a, 2, id, pl, r, &st))
+		return st;
 	if (id >= 3 && j >= W.n_perf)
 		return DMN_SCMI_NOT_FOUND;
 	switch (id) {
-	case 0:
-		add(r, 0x20000);
-		return 0;
 	case 1:
-		add(r, 1u << 16 | W.n_perf);
+		add(r, (uw ? 1u << 17 : 1u << 16) | W.n_perf);
 		add(r, 0);
 		add(r, 0);
 		add(r, 0);
 		return 0;
-	case 2:
-		if (get32(pl) > 0xb)
-			return DMN_SCMI_NOT_FOUND;
-		add(r, 0);
-		return 0;
+	case 0xC:
+		return m_name_get(r, W.name[d]);
 	case 3:
-		add(r, 3u << 28 | (may ? 3u << 30 : 0));
+		add(r,
+		    3u << 28 | (may ? 3u << 30 : 0) |
+			(m->newer[a][2] && ext_name(W.name[d]) ? 1u << 26 : 0));
 		add(r, 0);
 		add(r, 0);
 		add(r, W.levels[d][W.n_levels[d] - 1]);
@@ -645,7 +735,8 @@ static int32_t m_perf(struct model *m, unsigned a, uint32_t id,
 		add(r, (left - n) << 16 | n);
 		for (uint32_t k = 0; k < n; k++) {
 			add(r, W.plev[d][first + k].level);
-			add(r, W.plev[d][first + k].power_cost);
+			add(r, uw ? W.plev[d][first + k].power_uw
+				  : W.plev[d][first + k].power_cost);
 			add(r, W.plev[d][first + k].latency_us);
 		}
 		return 0;
@@ -711,20 +802,15 @@ static size_t model_handle(struct model *m, unsigned a, const uint8_t *msg,
 	uint32_t header = len >= 4 ? get32(msg) : 0;
 	int32_t st;
 	uint32_t proto = header >> 10 & 0xff, id = header & 0xff;
-	const uint8_t *sizes = proto == 0x10   ? payload_base
-			       : proto == 0x11 ? payload_power
-			       : proto == 0x13 ? payload_perf
-					       : NULL;
-	unsigned n_ids = proto == 0x10	 ? sizeof(payload_base)
-			 : proto == 0x11 ? sizeof(payload_power)
-					 : sizeof(payload_perf);
+	int pi = proto == 0x10 ? 0 : proto == 0x11 ? 1 : proto == 0x13 ? 2 : -1;
+	int size = pi >= 0 ? payload_of(m, a, (unsigned)pi, id) : -1;
 	if (len < 4 || (header >> 8 & 3))
 		st = DMN_SCMI_PROTOCOL_ERROR;
-	else if (!sizes)
+	else if (pi < 0)
 		st = DMN_SCMI_NOT_SUPPORTED;
-	else if (id >= n_ids)
+	else if (size < 0)
 		st = DMN_SCMI_NOT_FOUND;
-	else if (len - 4 != sizes[id])
+	else if (len - 4 != (size_t)size)
 		st = DMN_SCMI_PROTOCOL_ERROR;
 	else if (proto == 0x10)
 		st = m_base(m, a, id, msg + 4, &r);
@@ -805,7 +891,7 @@ static int build(void)
 		for (unsigned k = 0; k < W.n_levels[d]; k++)
 			W.plev[d][k] = (struct dmn_scmi_perf_level){
 			    W.levels[d][k], rn(3) ? rn(5000) : 0,
-			    (uint16_t)rn(100)};
+			    (uint16_t)rn(100), rn(4) ? 0 : rn(5000000)};
 		check(dmn_domain_set_rounding(W.ctx, W.dom[d], round_hook,
 					      (void *)(uintptr_t)d) == 0,
 		      "rounding");
@@ -840,15 +926,22 @@ static int build(void)
 		W.perf_perm[a] = (uint8_t)(rn(3) ? rn(256) : rn(2) ? 0xff : 0);
 		W.power_perm[a] &= (uint8_t)((1u << W.n_dom) - 1);
 		W.perf_perm[a] &= (uint8_t)((1u << W.n_perf) - 1);
-		ag[a] = (struct dmn_scmi_agent){id, W.agent_name[a],
-						&W.power_perm[a],
-						&W.perf_perm[a]};
+		W.capped[a] = rn(3) == 0;
+		ag[a] = (struct dmn_scmi_agent){
+		    id, W.agent_name[a], &W.power_perm[a], &W.perf_perm[a],
+		    W.capped[a] ? DMN_SCMI_PROTOCOL_VERSION_2_0 : 0};
 		for (unsigned j = 0; j < W.n_perf; j++) {
 			unsigned d = W.perf_dom[j];
 			M.amin[a][j] = W.levels[d][0];
 			M.amax[a][j] = W.levels[d][W.n_levels[d] - 1];
 		}
 	}
+	for (unsigned a = 0; a < W.n_agents; a++)
+		for (unsigned p = 0; p < 3; p++)
+			M.newer[a][p] = (uint8_t)!W.capped[a];
+	for (unsigned j = 0; j < W.n_perf; j++)
+		for (unsigned k = 0; k < W.n_levels[W.perf_dom[j]]; k++)
+			W.uw |= W.plev[W.perf_dom[j]][k].power_uw != 0;
 	struct dmn_scmi_power_domain pw[MAXD];
 	struct dmn_scmi_perf_domain pf[MAXD];
 	for (unsigned d = 0; d < W.n_dom; d++)
@@ -926,6 +1019,12 @@ static size_t gen_message(uint8_t *msg, char *desc, size_t dsize)
 		proto = rn(2) ? 0x12 + rn(2) * 2 : rn(256);
 	if (rn(20) == 0)
 		id = n_ids[pi] + rn(rn(2) ? 4 : 250);
+	/* the newer versions' messages (and their neighbours) */
+	if (rn(12) == 0)
+		id = rn(3)     ? 0x10
+		     : pi == 1 ? 7 + rn(3)
+		     : pi == 2 ? 0xC + rn(2)
+			       : 0x10;
 	/* favour the state-changing messages */
 	if (rn(3) == 0) {
 		proto = rn(2) ? 0x11 : 0x13;
@@ -938,7 +1037,12 @@ static size_t gen_message(uint8_t *msg, char *desc, size_t dsize)
 	uint32_t w[4] = {0, 0, 0, 0};
 	unsigned nw = 0;
 	uint32_t dom;
-	if (proto == 0x10) {
+	if (id == 0x10 && proto >= 0x10 && proto <= 0x13) {
+		static const uint32_t versions[] = {0x20000, 0x20001, 0x30000,
+						    0x10000, 0x30001, 0x40000};
+		nw = 1;
+		w[0] = rn(8) ? versions[rn(6)] : rn(0xffffffffu);
+	} else if (proto == 0x10) {
 		nw = id == 2 || id == 6 || id == 7;
 		w[0] = id == 2	 ? rn(10)
 		       : id == 6 ? rn(4)
@@ -946,10 +1050,13 @@ static size_t gen_message(uint8_t *msg, char *desc, size_t dsize)
 		       : rn(2)	 ? 0xffffffffu
 				 : rn(256);
 	} else if (proto == 0x11) {
-		nw = id == 2 || id == 3 || id == 5 ? 1 : id == 4 ? 3 : id == 6 ? 2 : 0;
+		nw = id == 2 || id == 3 || id == 5 || id == 8 ? 1
+		     : id == 4				      ? 3
+		     : id == 6				      ? 2
+							      : 0;
 		dom = pick_dom(W.n_dom);
 		if (id == 2)
-			w[0] = rn(9);
+			w[0] = rn(4) ? rn(9) : 0x10;
 		else if (id == 4) {
 			w[0] = rn(8) ? rn(2) : 1u << rn(32);
 			w[1] = dom;
@@ -960,10 +1067,11 @@ static size_t gen_message(uint8_t *msg, char *desc, size_t dsize)
 			w[1] = rn(8) ? rn(2) : 2 + rn(7);
 		}
 	} else if (proto == 0x13) {
-		static const uint8_t nws[] = {0, 0, 1, 1, 2, 3, 1, 2, 1, 2, 2, 2};
-		nw = id < 12 ? nws[id] : 0;
+		static const uint8_t nws[] = {0, 0, 1, 1, 2, 3, 1,
+					      2, 1, 2, 2, 2, 1};
+		nw = id < 13 ? nws[id] : 0;
 		dom = pick_dom(W.n_perf);
-		w[0] = id == 2 ? rn(14) : dom;
+		w[0] = id == 2 ? (rn(4) ? rn(14) : 0x10) : dom;
 		if (id == 4)
 			w[1] = rn(4) ? rn(MAXL + 1) : 0xffffffffu;
 		else if (id == 5) {
@@ -1319,6 +1427,15 @@ static void run(unsigned long n_ops)
 					"devices, %u agents, max_msg %zu\n",
 				worlds, W.n_dom, W.n_perf, W.n_dev, W.n_agents,
 				W.max_msg);
+		for (unsigned d = 0; trace && d < W.n_dom; d++)
+			fprintf(stderr,
+				"  domain %u %s: kind %d, parents %d %d, "
+				"perf %d\n",
+				d, W.name[d], W.kind[d], W.parent[d][0],
+				W.parent[d][1], W.perf_of[d]);
+		for (unsigned i = 0; trace && i < W.n_dev; i++)
+			fprintf(stderr, "  dev%u on domain %u\n", i,
+				W.dev_dom[i]);
 		unsigned long per_world = 30 + rn(300);
 		int going = 1;
 		for (unsigned long i = 0; i < per_world && done < n_ops && going;

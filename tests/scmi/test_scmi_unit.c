@@ -96,10 +96,10 @@ static void world_init(struct world *w, size_t max_msg)
 			 0);
 
 	for (unsigned i = 0; i < N_CX; i++)
-		w->cx[i] = (struct dmn_scmi_perf_level){cx_levels[i], 10 * (i + 1),
-						    (uint16_t)i};
+		w->cx[i] = (struct dmn_scmi_perf_level){
+		    cx_levels[i], 10 * (i + 1), (uint16_t)i, 0};
 	for (unsigned i = 0; i < N_MX; i++)
-		w->mx[i] = (struct dmn_scmi_perf_level){mx_levels[i], 0, 0};
+		w->mx[i] = (struct dmn_scmi_perf_level){mx_levels[i], 0, 0, 0};
 	struct dmn_scmi_power_domain power[3] = {
 	    {w->dom[CX], "cx"}, {w->dom[MX], "mx"}, {w->dom[GDSC], "gdsc"}};
 	struct dmn_scmi_perf_domain perf[2] = {{w->dom[CX], "cx", w->cx, N_CX},
@@ -107,9 +107,9 @@ static void world_init(struct world *w, size_t max_msg)
 	static const uint8_t all = 0xff, hyp_power = 1u << CX | 1u << GDSC,
 			     hyp_perf = 1u << P_CX;
 	struct dmn_scmi_agent agents[3] = {
-	    {OSPM, "ospm", &all, &all},
-	    {HYP, "hypervisor", &hyp_power, &hyp_perf},
-	    {GUEST, "guest", NULL, NULL}};
+	    {OSPM, "ospm", &all, &all, 0},
+	    {HYP, "hypervisor", &hyp_power, &hyp_perf, 0},
+	    {GUEST, "guest", NULL, NULL, 0}};
 	struct dmn_scmi_config cfg = {.ctx = w->ctx,
 				  .power = power,
 				  .n_power = 3,
@@ -174,15 +174,17 @@ static void test_base(void **state)
 	uint32_t o[16];
 	unsigned n;
 	assert_int_equal(call(&w.ospm, BASE, 0, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
-	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(o[0], 0x20001);
 	assert_int_equal(call(&w.ospm, BASE, 1, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	assert_int_equal(o[0], 3u << 8 | 2);
-	for (uint32_t m = 0; m <= 7; m++) {
+	/* 0x0-0x7 and 0x10 NEGOTIATE_PROTOCOL_VERSION */
+	for (uint32_t m = 0; m <= 0x11; m++) {
+		int there = m <= 7 || m == 0x10;
 		assert_int_equal(call(&w.ospm, BASE, 2, 1, m, 0, 0, o),
-				 DMN_SCMI_SUCCESS);
-		assert_int_equal(o[0], 0);
+				 there ? DMN_SCMI_SUCCESS : DMN_SCMI_NOT_FOUND);
+		if (there)
+			assert_int_equal(o[0], 0);
 	}
-	assert_int_equal(call(&w.ospm, BASE, 2, 1, 8, 0, 0, o), DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, BASE, 3, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
 	name_is(o, "domino");
 	assert_int_equal(call(&w.ospm, BASE, 4, 0, 0, 0, 0, o), DMN_SCMI_SUCCESS);
@@ -256,8 +258,10 @@ static void test_bad_messages(void **state)
 			 DMN_SCMI_NOT_SUPPORTED);
 	assert_int_equal(call(&w.ospm, POWER, 7, 1, 0, 0, 0, NULL),
 			 DMN_SCMI_NOT_FOUND);
-	assert_int_equal(call(&w.ospm, PERF, 0xC, 2, 0, 0, 0, NULL),
+	assert_int_equal(call(&w.ospm, PERF, 0xD, 2, 0, 0, 0, NULL),
 			 DMN_SCMI_NOT_FOUND);
+	assert_int_equal(call(&w.ospm, PERF, 0xC, 2, 0, 0, 0, NULL),
+			 DMN_SCMI_PROTOCOL_ERROR);
 	assert_int_equal(call(&w.ospm, BASE, 0xff, 0, 0, 0, 0, NULL),
 			 DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.ospm, BASE, 0, 1, 0, 0, 0, NULL),
@@ -413,7 +417,7 @@ static void test_many_levels(void **state)
 		levels[i].level = i + 1;
 	struct dmn_scmi_perf_domain perf = {dom, "rail", levels, LEVELS};
 	static const uint8_t none = 0;
-	struct dmn_scmi_agent agent = {1, "ospm", &none, &none};
+	struct dmn_scmi_agent agent = {1, "ospm", &none, &none, 0};
 	struct dmn_scmi_config cfg = {.ctx = ctx,
 				      .perf = &perf,
 				      .n_perf = 1,
@@ -443,6 +447,417 @@ static void test_many_levels(void **state)
 	free(reply);
 }
 
+/* ---- versions: 2.1 / 3.0 / 3.0 served, 2.0 by cap or negotiation ---------
+ */
+
+/* A world of its own: power domain names of 4, 15, 16, 63 and 70 bytes (the
+ * last two perf domains too, with levels whose power is in uW or not),
+ * agent 1 at the versions served, agent 2 capped to 2.0. */
+#define LONG63 "a-power-domain-name-of-sixty-three-bytes-which-is-the-most-0063"
+#define LONG70 LONG63 "-cut-it"
+struct vworld {
+	struct dmn_ctx *ctx;
+	dmn_domain_t dom[5];
+	struct dmn_scmi_server *srv;
+	struct client now, old;
+	struct dmn_scmi_perf_level uw[2], mw[2];
+};
+
+static const char *const vnames[5] = {"cpu0", "fifteen-bytes-1",
+				      "sixteen-bytes-12", LONG63, LONG70};
+
+static void vworld_init(struct vworld *v, size_t max_msg)
+{
+	memset(v, 0, sizeof(*v));
+	assert_int_equal(dmn_ctx_create(NULL, &v->ctx), 0);
+	struct dmn_scmi_power_domain power[5];
+	for (int i = 0; i < 5; i++) {
+		struct dmn_domain_desc d = {vnames[i], NULL, NULL, 0};
+		assert_int_equal(dmn_domain_create(v->ctx, &d, &v->dom[i]), 0);
+		power[i] = (struct dmn_scmi_power_domain){v->dom[i], vnames[i]};
+	}
+	v->uw[0] = (struct dmn_scmi_perf_level){10, 1, 5, 1500};
+	v->uw[1] = (struct dmn_scmi_perf_level){20, 4, 5, 4200000000u};
+	v->mw[0] = (struct dmn_scmi_perf_level){1, 7, 0, 0};
+	v->mw[1] = (struct dmn_scmi_perf_level){2, 9, 0, 0};
+	struct dmn_scmi_perf_domain perf[2] = {
+	    {v->dom[3], vnames[3], v->uw, 2}, {v->dom[4], vnames[4], v->mw, 2}};
+	static const uint8_t all = 0xff;
+	struct dmn_scmi_agent agents[2] = {
+	    {1, "now", &all, &all, 0},
+	    {2, "old", &all, &all, DMN_SCMI_PROTOCOL_VERSION_2_0}};
+	struct dmn_scmi_config cfg = {.ctx = v->ctx,
+				      .power = power,
+				      .n_power = 5,
+				      .perf = perf,
+				      .n_perf = 2,
+				      .agents = agents,
+				      .n_agents = 2,
+				      .max_msg = max_msg};
+	struct client *const clients[2] = {&v->now, &v->old};
+	v->srv = client_inproc_serve(&cfg, clients);
+}
+
+static void vworld_fini(struct vworld *v)
+{
+	dmn_scmi_server_destroy(v->srv);
+	dmn_ctx_destroy(v->ctx);
+}
+
+static void test_versions(void **state)
+{
+	(void)state;
+	struct vworld v;
+	vworld_init(&v, 0);
+	uint32_t o[32];
+	static const uint32_t proto[3] = {BASE, POWER, PERF};
+	static const uint32_t served[3] = {0x20001, 0x30000, 0x30000};
+	for (int p = 0; p < 3; p++) {
+		assert_int_equal(call(&v.now, proto[p], 0, 0, 0, 0, 0, o), 0);
+		assert_int_equal(o[0], served[p]);
+		assert_int_equal(call(&v.old, proto[p], 0, 0, 0, 0, 0, o), 0);
+		assert_int_equal(o[0], 0x20000);
+		/* the capped agent has none of the newer messages */
+		assert_int_equal(call(&v.old, proto[p], 2, 1, 0x10, 0, 0, o),
+				 DMN_SCMI_NOT_FOUND);
+		assert_int_equal(
+		    call(&v.old, proto[p], 0x10, 1, 0x20000, 0, 0, o),
+		    DMN_SCMI_NOT_FOUND);
+	}
+	assert_int_equal(call(&v.old, POWER, 2, 1, 8, 0, 0, o),
+			 DMN_SCMI_NOT_FOUND);
+	assert_int_equal(call(&v.old, POWER, 8, 1, 0, 0, 0, o),
+			 DMN_SCMI_NOT_FOUND);
+	assert_int_equal(call(&v.old, PERF, 2, 1, 0xC, 0, 0, o),
+			 DMN_SCMI_NOT_FOUND);
+	assert_int_equal(call(&v.old, PERF, 0xC, 1, 0, 0, 0, o),
+			 DMN_SCMI_NOT_FOUND);
+	vworld_fini(&v);
+}
+
+static void test_negotiate(void **state)
+{
+	(void)state;
+	static const uint32_t proto[3] = {BASE, POWER, PERF};
+	static const uint32_t served[3] = {0x20001, 0x30000, 0x30000};
+	for (int p = 0; p < 3; p++) {
+		struct vworld v;
+		vworld_init(&v, 0);
+		uint32_t o[32];
+		/* wrong size, a version not served, newer, older, its own */
+		assert_int_equal(call(&v.now, proto[p], 0x10, 0, 0, 0, 0, o),
+				 DMN_SCMI_PROTOCOL_ERROR);
+		assert_int_equal(
+		    call(&v.now, proto[p], 0x10, 2, 0x20000, 0, 0, o),
+		    DMN_SCMI_PROTOCOL_ERROR);
+		static const uint32_t refused[] = {
+		    0x10000, 0x20002, 0x30001, 0x40000, 0, 0xffffffffu};
+		for (unsigned k = 0; k < 6; k++)
+			if (refused[k] != served[p])
+				assert_int_equal(call(&v.now, proto[p], 0x10, 1,
+						      refused[k], 0, 0, o),
+						 DMN_SCMI_NOT_SUPPORTED);
+		assert_int_equal(
+		    call(&v.now, proto[p], 0x10, 1, served[p], 0, 0, o), 0);
+		assert_int_equal(call(&v.now, proto[p], 0, 0, 0, 0, 0, o), 0);
+		assert_int_equal(o[0], served[p]);
+		/* 2.0: this protocol answers as 2.0 does, the others do not */
+		assert_int_equal(
+		    call(&v.now, proto[p], 0x10, 1, 0x20000, 0, 0, o), 0);
+		for (int q = 0; q < 3; q++) {
+			assert_int_equal(
+			    call(&v.now, proto[q], 0, 0, 0, 0, 0, o), 0);
+			assert_int_equal(o[0], q == p ? 0x20000 : served[q]);
+			assert_int_equal(
+			    call(&v.now, proto[q], 2, 1, 0x10, 0, 0, o),
+			    q == p ? DMN_SCMI_NOT_FOUND : DMN_SCMI_SUCCESS);
+		}
+		/* and stays there: 0x10 no longer exists for it */
+		assert_int_equal(
+		    call(&v.now, proto[p], 0x10, 1, served[p], 0, 0, o),
+		    DMN_SCMI_NOT_FOUND);
+		vworld_fini(&v);
+	}
+}
+
+/* call() for replies longer than 16 words */
+static int32_t call_long(struct client *c, uint32_t proto, uint32_t msg,
+			 uint32_t arg, uint32_t *out)
+{
+	return client_call(c, proto, msg, &arg, 1, out, 32, NULL);
+}
+
+/* The agent's view of every power domain's attributes and extended name. */
+static void names_power(struct client *c, int newer, int ext)
+{
+	uint32_t o[32];
+	for (uint32_t d = 0; d < 5; d++) {
+		size_t len = strlen(vnames[d]);
+		assert_int_equal(call(c, POWER, 3, 1, d, 0, 0, o), 0);
+		int flag = newer && ext && len > 15;
+		assert_int_equal(o[0] >> 27 & 1, flag);
+		char shortname[16] = {0};
+		memcpy(shortname, vnames[d], len < 15 ? len : 15);
+		assert_memory_equal(o + 1, shortname, 16);
+		int32_t st = call_long(c, POWER, 8, d, o);
+		if (!newer || !ext) {
+			assert_int_equal(st, DMN_SCMI_NOT_FOUND);
+			continue;
+		}
+		assert_int_equal(st, 0);
+		assert_int_equal(c->last_len, 8 + 4 + 64);
+		assert_int_equal(o[0], 0);
+		char full[64] = {0};
+		memcpy(full, vnames[d], len < 63 ? len : 63);
+		assert_memory_equal(o + 1, full, 64);
+	}
+	/* an unknown domain (or no such message) */
+	assert_int_equal(call(c, POWER, 8, 1, 5, 0, 0, o), DMN_SCMI_NOT_FOUND);
+}
+
+static void names_perf(struct client *c, int newer, int ext)
+{
+	uint32_t o[32];
+	for (uint32_t j = 0; j < 2; j++) {
+		const char *name = vnames[3 + j];
+		assert_int_equal(call(c, PERF, 3, 1, j, 0, 0, o), 0);
+		assert_int_equal(o[0] >> 26 & 1, newer && ext);
+		assert_memory_equal(o + 4, name, 15);
+		assert_int_equal(((const uint8_t *)(o + 4))[15], 0);
+		int32_t st = call_long(c, PERF, 0xC, j, o);
+		if (!newer || !ext) {
+			assert_int_equal(st, DMN_SCMI_NOT_FOUND);
+			continue;
+		}
+		assert_int_equal(st, 0);
+		assert_int_equal(c->last_len, 8 + 4 + 64);
+		assert_int_equal(o[0], 0);
+		assert_memory_equal(o + 1, name, 63);
+		assert_int_equal(((const uint8_t *)(o + 1))[63], 0);
+	}
+	if (newer && ext)
+		assert_int_equal(call(c, PERF, 0xC, 1, 2, 0, 0, o),
+				 DMN_SCMI_NOT_FOUND);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	/* the name reply takes 76 bytes: below that, no extended names */
+	static const size_t sizes[] = {0, 76, 75, 40};
+	for (unsigned k = 0; k < 4; k++) {
+		struct vworld v;
+		vworld_init(&v, sizes[k]);
+		int ext = !sizes[k] || sizes[k] >= 76;
+		names_power(&v.now, 1, ext);
+		names_power(&v.old, 0, ext);
+		names_perf(&v.now, 1, ext);
+		names_perf(&v.old, 0, ext);
+		uint32_t o[4];
+		assert_int_equal(call(&v.now, POWER, 2, 1, 8, 0, 0, o),
+				 ext ? DMN_SCMI_SUCCESS : DMN_SCMI_NOT_FOUND);
+		assert_int_equal(call(&v.now, PERF, 2, 1, 0xC, 0, 0, o),
+				 ext ? DMN_SCMI_SUCCESS : DMN_SCMI_NOT_FOUND);
+		vworld_fini(&v);
+	}
+	/* a caller's buffer too small for the name: GENERIC_ERROR */
+	struct vworld v;
+	vworld_init(&v, 0);
+	uint8_t msg[8], reply[128];
+	size_t len;
+	uint32_t h = dmn_scmi_header(POWER, 8, 0, 3), dom = 3;
+	memcpy(msg, &h, 4);
+	memcpy(msg + 4, &dom, 4);
+	for (size_t cap = 40; cap <= 76; cap++) {
+		assert_int_equal(
+		    dmn_scmi_handle(v.srv, 1, msg, 8, reply, cap, &len), 0);
+		int32_t st;
+		memcpy(&st, reply + 4, 4);
+		assert_int_equal(st, cap < 76 ? DMN_SCMI_GENERIC_ERROR : 0);
+		assert_int_equal(len, cap < 76 ? 8 : 76);
+	}
+	vworld_fini(&v);
+}
+
+/* Power in uW for a version 3.0 agent when any level has it; mW for 2.0. */
+static void test_power_units(void **state)
+{
+	(void)state;
+	struct vworld v;
+	vworld_init(&v, 0);
+	uint32_t o[32];
+	assert_int_equal(call(&v.now, PERF, 1, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 1u << 17 | 2);
+	assert_int_equal(call(&v.old, PERF, 1, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 1u << 16 | 2);
+	static const uint32_t now_power[2][2] = {{1500, 4200000000u}, {0, 0}};
+	static const uint32_t old_power[2][2] = {{1, 4}, {7, 9}};
+	for (uint32_t j = 0; j < 2; j++) {
+		assert_int_equal(call(&v.now, PERF, 4, 2, j, 0, 0, o), 0);
+		assert_int_equal(o[0], 2);
+		assert_int_equal(o[2], now_power[j][0]);
+		assert_int_equal(o[5], now_power[j][1]);
+		assert_int_equal(call(&v.old, PERF, 4, 2, j, 0, 0, o), 0);
+		assert_int_equal(o[2], old_power[j][0]);
+		assert_int_equal(o[5], old_power[j][1]);
+	}
+	/* negotiated down to 2.0: mW again */
+	assert_int_equal(call(&v.now, PERF, 0x10, 1, 0x20000, 0, 0, o), 0);
+	assert_int_equal(call(&v.now, PERF, 1, 0, 0, 0, 0, o), 0);
+	assert_int_equal(o[0], 1u << 16 | 2);
+	assert_int_equal(call(&v.now, PERF, 4, 2, 0, 0, 0, o), 0);
+	assert_int_equal(o[2], 1);
+	vworld_fini(&v);
+}
+
+static void test_agents_version(void **state)
+{
+	(void)state;
+	struct dmn_scmi_board_map map;
+	memset(&map, 0, sizeof(map));
+	struct dmn_scmi_agents ag;
+	char err[256];
+	static const char good[] =
+	    "agent 1 a version 2.0 power none\n"
+	    "agent 2 b\n"
+	    "agent 3 c perf none version 2.0 power none\n";
+	assert_int_equal(dmn_scmi_agents_parse(good, sizeof(good) - 1, &map,
+					       &ag, err, sizeof(err)),
+			 0);
+	assert_int_equal(ag.n_agents, 3);
+	assert_int_equal(ag.agents[0].version, DMN_SCMI_PROTOCOL_VERSION_2_0);
+	assert_int_equal(ag.agents[1].version, 0);
+	assert_int_equal(ag.agents[2].version, DMN_SCMI_PROTOCOL_VERSION_2_0);
+	dmn_scmi_agents_free(&ag);
+	static const struct {
+		const char *text, *error;
+	} bad[] = {
+	    {"agent 1 a version 2.1", "1: error: version '2.1' is not one an "
+				      "agent can be capped to (2.0)"},
+	    {"agent 1 a version 3.0", "1: error: version '3.0' is not one"},
+	    {"agent 1 a version 2", "1: error: version '2' is not one"},
+	    {"agent 1 a version", "1: error: 'version' needs a version"},
+	    {"agent 1 a version 2.0 version 2.0",
+	     "1: error: 'version' given twice"},
+	    {"agent 1 a power none perf none version 2.0 x",
+	     "1: error: too many words"},
+	    {"agent 1 a speed 2", "1: error: expected 'power', 'perf' or "
+				  "'version', got 'speed'"},
+	};
+	for (unsigned k = 0; k < sizeof(bad) / sizeof(*bad); k++) {
+		assert_int_equal(
+		    dmn_scmi_agents_parse(bad[k].text, strlen(bad[k].text),
+					  &map, &ag, err, sizeof(err)),
+		    -EINVAL);
+		if (strncmp(err, bad[k].error, strlen(bad[k].error)))
+			fail_msg("'%s': got '%s', want '%s'", bad[k].text, err,
+				 bad[k].error);
+	}
+	/* a version the library does not know: refused at creation */
+	struct dmn_ctx *ctx;
+	assert_int_equal(dmn_ctx_create(NULL, &ctx), 0);
+	struct dmn_scmi_agent a = {1, "a", NULL, NULL, 0x20001};
+	struct dmn_scmi_config cfg = {.ctx = ctx, .agents = &a, .n_agents = 1};
+	struct dmn_scmi_server *s;
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
+	a.version = DMN_SCMI_PROTOCOL_VERSION_2_0;
+	assert_int_equal(dmn_scmi_server_create(&cfg, &s), 0);
+	dmn_scmi_server_destroy(s);
+	dmn_ctx_destroy(ctx);
+}
+
+/* The server's allocations (through dmn_scmi_config.alloc), the Nth failing
+ * for every N until creation succeeds: -ENOMEM, the context as before (no
+ * device, no listener left) and nothing leaked. */
+static unsigned long srv_calls, srv_fail_at;
+static long srv_live;
+
+static void *srv_alloc(void *user, size_t size)
+{
+	(void)user;
+	if (++srv_calls == srv_fail_at)
+		return NULL;
+	void *p = malloc(size);
+	if (p)
+		srv_live++;
+	return p;
+}
+
+static void srv_free(void *user, void *p)
+{
+	(void)user;
+	if (p)
+		srv_live--;
+	free(p);
+}
+
+static unsigned count_devices(struct dmn_ctx *ctx)
+{
+	dmn_device_t d = 0, next;
+	unsigned n = 0;
+	while (!dmn_device_next(ctx, d, &next)) {
+		d = next;
+		n++;
+	}
+	return n;
+}
+
+static void test_create_out_of_memory(void **state)
+{
+	(void)state;
+	struct vworld v;
+	vworld_init(&v, 0);
+	dmn_scmi_server_destroy(v.srv);
+	v.srv = NULL;
+	unsigned devices = count_devices(v.ctx);
+	struct dmn_scmi_power_domain power[5];
+	for (int i = 0; i < 5; i++)
+		power[i] = (struct dmn_scmi_power_domain){v.dom[i], vnames[i]};
+	struct dmn_scmi_perf_domain perf[2] = {{v.dom[3], vnames[3], v.uw, 2},
+					       {v.dom[4], vnames[4], v.mw, 2}};
+	static const uint8_t all = 0xff;
+	struct dmn_scmi_agent agents[2] = {
+	    {1, "now", &all, &all, 0},
+	    {2, "old", &all, &all, DMN_SCMI_PROTOCOL_VERSION_2_0}};
+	struct dmn_scmi_config cfg = {.ctx = v.ctx,
+				      .power = power,
+				      .n_power = 5,
+				      .perf = perf,
+				      .n_perf = 2,
+				      .agents = agents,
+				      .n_agents = 2,
+				      .alloc = {srv_alloc, srv_free, NULL}};
+	struct dmn_scmi_server *s = NULL;
+	int err = -ENOMEM;
+	unsigned long n;
+	for (n = 1; err == -ENOMEM; n++) {
+		srv_calls = 0;
+		srv_fail_at = n;
+		srv_live = 0;
+		err = dmn_scmi_server_create(&cfg, &s);
+		if (err == -ENOMEM) {
+			assert_int_equal(srv_live, 0);
+			assert_int_equal(count_devices(v.ctx), devices);
+		}
+	}
+	assert_int_equal(err, 0);
+	assert_true(n > 10); /* the loop went through every allocation */
+	/* the server created at last answers the newer messages */
+	uint8_t msg[8], reply[128];
+	size_t len;
+	uint32_t h = dmn_scmi_header(POWER, 8, 0, 1), dom = 4;
+	memcpy(msg, &h, 4);
+	memcpy(msg + 4, &dom, 4);
+	assert_int_equal(dmn_scmi_handle(s, 1, msg, 8, reply, sizeof(reply), &len),
+			 0);
+	assert_int_equal(len, 76);
+	assert_memory_equal(reply + 12, LONG70, 63);
+	dmn_scmi_server_destroy(s);
+	assert_int_equal(srv_live, 0);
+	assert_int_equal(count_devices(v.ctx), devices);
+	dmn_ctx_destroy(v.ctx);
+}
+
 /* ---- power
  * ------------------------------------------------------------------- */
 
@@ -453,14 +868,16 @@ static void test_power(void **state)
 	world_init(&w, 0);
 	uint32_t o[16];
 	assert_int_equal(call(&w.guest, POWER, 0, 0, 0, 0, 0, o), 0);
-	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(o[0], 0x30000);
 	assert_int_equal(call(&w.guest, POWER, 1, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0], 3);
 	assert_int_equal(o[1] | o[2] | o[3], 0);
-	for (uint32_t m = 0; m <= 6; m++)
-		assert_int_equal(call(&w.guest, POWER, 2, 1, m, 0, 0, o), 0);
-	assert_int_equal(call(&w.guest, POWER, 2, 1, 7, 0, 0, o),
-			 DMN_SCMI_NOT_FOUND);
+	/* 0x0-0x6, 0x8 POWER_DOMAIN_NAME_GET and 0x10 */
+	for (uint32_t m = 0; m <= 0x11; m++)
+		assert_int_equal(call(&w.guest, POWER, 2, 1, m, 0, 0, o),
+				 m <= 6 || m == 8 || m == 0x10
+				     ? DMN_SCMI_SUCCESS
+				     : DMN_SCMI_NOT_FOUND);
 	/* attributes per agent */
 	assert_int_equal(call(&w.hyp, POWER, 3, 1, GDSC, 0, 0, o), 0);
 	assert_int_equal(o[0], 7u << 29);
@@ -627,13 +1044,15 @@ static void test_perf(void **state)
 	world_init(&w, 0);
 	uint32_t o[16];
 	assert_int_equal(call(&w.guest, PERF, 0, 0, 0, 0, 0, o), 0);
-	assert_int_equal(o[0], 0x20000);
+	assert_int_equal(o[0], 0x30000);
+	/* no level has a power in uW: mW, as version 2.0 */
 	assert_int_equal(call(&w.guest, PERF, 1, 0, 0, 0, 0, o), 0);
 	assert_int_equal(o[0], 1u << 16 | 2);
-	for (uint32_t m = 0; m <= 0xB; m++)
-		assert_int_equal(call(&w.guest, PERF, 2, 1, m, 0, 0, o), 0);
-	assert_int_equal(call(&w.guest, PERF, 2, 1, 0xC, 0, 0, o),
-			 DMN_SCMI_NOT_FOUND);
+	/* 0x0-0xC (0xC PERFORMANCE_DOMAIN_NAME_GET) and 0x10 */
+	for (uint32_t m = 0; m <= 0x11; m++)
+		assert_int_equal(call(&w.guest, PERF, 2, 1, m, 0, 0, o),
+				 m <= 0xC || m == 0x10 ? DMN_SCMI_SUCCESS
+						       : DMN_SCMI_NOT_FOUND);
 	assert_int_equal(call(&w.hyp, PERF, 3, 1, P_CX, 0, 0, o), 0);
 	assert_int_equal(o[0], 0xfu << 28);
 	assert_int_equal(o[3], 512);
@@ -1175,10 +1594,11 @@ static void test_create_and_destroy(void **state)
 
 	/* bad configurations */
 	struct dmn_scmi_power_domain power[1] = {{w.dom[CX], "cx"}};
-	struct dmn_scmi_perf_level bad_levels[2] = {{64, 0, 0}, {64, 0, 0}};
+	struct dmn_scmi_perf_level bad_levels[2] = {{64, 0, 0, 0},
+						    {64, 0, 0, 0}};
 	struct dmn_scmi_perf_domain perf[1] = {{w.dom[CX], "cx", bad_levels, 2}};
-	struct dmn_scmi_agent agents[2] = {{1, "a", NULL, NULL},
-				       {2, "b", NULL, NULL}};
+	struct dmn_scmi_agent agents[2] = {{1, "a", NULL, NULL, 0},
+					   {2, "b", NULL, NULL, 0}};
 	struct dmn_scmi_config cfg = {.ctx = w.ctx,
 				  .power = power,
 				  .n_power = 1,
@@ -1235,6 +1655,12 @@ int main(void)
 	    cmocka_unit_test(test_bad_messages),
 	    cmocka_unit_test(test_paging),
 	    cmocka_unit_test(test_many_levels),
+	    cmocka_unit_test(test_versions),
+	    cmocka_unit_test(test_negotiate),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_power_units),
+	    cmocka_unit_test(test_agents_version),
+	    cmocka_unit_test(test_create_out_of_memory),
 	    cmocka_unit_test(test_power),
 	    cmocka_unit_test(test_async_and_notify),
 	    cmocka_unit_test(test_perf),
