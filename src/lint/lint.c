@@ -2,7 +2,7 @@
 /* Lint: loader diagnostics as findings, plus checks of the model's sense. */
 #include <domino/lint.h>
 #include <domino/sim.h>
-#include "dt_internal.h"
+#include "../dt/dt_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
