@@ -424,6 +424,21 @@ static struct dmn_sim *sim_alloc(const struct dmn_sim_options *opts)
 
 static int sim_build(struct dmn_sim *sim, const struct dmn_sim_options *opts);
 
+/* Build @sim's board unless @err (its load's result) is set; then hand
+ * @sim out, or free it and return the error. */
+static int sim_finish(struct dmn_sim *sim, const struct dmn_sim_options *opts,
+		      int err, struct dmn_sim **out)
+{
+	if (!err)
+		err = sim_build(sim, opts);
+	if (err) {
+		dmn_sim_free(sim);
+		return err;
+	}
+	*out = sim;
+	return 0;
+}
+
 int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *opts,
 	       struct dmn_sim **out)
 {
@@ -446,14 +461,7 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 		lo.flags |= DMN_DT_LOAD_PARENTS_BY_NAME;
 	int err = dmn_dt_load(blob, size, &lo, &sim->own_board);
 	sim->board = sim->own_board;
-	if (!err)
-		err = sim_build(sim, opts);
-	if (err) {
-		dmn_sim_free(sim);
-		return err;
-	}
-	*out = sim;
-	return 0;
+	return sim_finish(sim, opts, err, out);
 }
 
 int dmn_sim_create_board(const struct dmn_dt_board *board,
@@ -470,13 +478,7 @@ int dmn_sim_create_board(const struct dmn_dt_board *board,
 	if (!sim)
 		return -ENOMEM;
 	sim->board = board;
-	int err = sim_build(sim, opts);
-	if (err) {
-		dmn_sim_free(sim);
-		return err;
-	}
-	*out = sim;
-	return 0;
+	return sim_finish(sim, opts, 0, out);
 }
 
 /* Build sim->board into a fresh context with simulated backends. On an

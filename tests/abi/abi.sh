@@ -39,6 +39,14 @@ trap 'rm -rf "$tmp"' EXIT
 # nm -D lists the version node itself as an absolute symbol (A) and may
 # suffix names with @@NODE; neither is part of the comparison.
 dynamic() { nm -D --defined-only "$1" | awk '$2 != "A" {print $3}' | sed 's/@.*//' | sort -u; }
+# listed TITLE FILE [SED]: when FILE has lines, print TITLE and them
+# (indented, or as SED says) and fail the check (status=1).
+listed() {
+	[ -s "$2" ] || return 0
+	echo "$1"
+	sed "${3:-s/^/  /}" "$2"
+	status=1
+}
 
 case "$mode" in
 exports)
@@ -51,21 +59,10 @@ exports)
 	comm -23 "$tmp/exported" "$tmp/declared" >"$tmp/extra"
 	comm -13 "$tmp/exported" "$tmp/declared" >"$tmp/missing"
 	status=0
-	if [ -s "$tmp/extra" ]; then
-		echo "exported by $lib but declared in no public header:"
-		sed 's/^/  /' "$tmp/extra"
-		status=1
-	fi
-	if [ -s "$tmp/missing" ]; then
-		echo "declared in $inc/domino but not exported by $lib (add to src/domino.map or src/domino-tools.map):"
-		sed 's/^/	/; s/$/;/' "$tmp/missing"
-		status=1
-	fi
-	if [ -s "$tmp/twice" ]; then
-		echo "exported by two libraries:"
-		sed 's/^/  /' "$tmp/twice"
-		status=1
-	fi
+	listed "exported by $lib but declared in no public header:" "$tmp/extra"
+	listed "declared in $inc/domino but not exported by $lib (add to src/domino.map or src/domino-tools.map):" \
+		"$tmp/missing" 's/^/	/; s/$/;/'
+	listed "exported by two libraries:" "$tmp/twice"
 	[ $status -eq 0 ] && echo "$lib: $(wc -l <"$tmp/exported") symbols exported, all declared, all declarations exported"
 	exit $status
 	;;
@@ -75,11 +72,7 @@ runtime)
 	dynamic "$lib" >"$tmp/exported"
 	comm -23 "$tmp/exported" "$tmp/runtime" >"$tmp/extra"
 	status=0
-	if [ -s "$tmp/extra" ]; then
-		echo "$lib exports what no runtime header ($RUNTIME_HEADERS) declares:"
-		sed 's/^/  /' "$tmp/extra"
-		status=1
-	fi
+	listed "$lib exports what no runtime header ($RUNTIME_HEADERS) declares:" "$tmp/extra"
 	if readelf -d "$lib" | grep -q 'NEEDED.*libfdt'; then
 		echo "$lib needs libfdt"
 		status=1
