@@ -37,8 +37,9 @@ void cli_srcmap_free(struct cli_srcmap *map);
  * the line that won (for a node, the first place that defines it), and
  * *@first the line that set the property first when a later fragment
  * overrode it (a .dts over its .dtsi), else file NULL. Returns 0, or
- * -ENOENT when the map has no such node (both file NULL). A property the
- * node lacks gives the node's place.
+ * -ENOENT when the map has no such node, or for the root without a
+ * property (the board as a whole), both file NULL. A property the node
+ * lacks gives the node's place.
  */
 int cli_srcmap_find(struct cli_srcmap *map, const char *path,
 		    const char *property, struct cli_loc *at,

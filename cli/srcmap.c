@@ -574,6 +574,9 @@ int cli_srcmap_find(struct cli_srcmap *m, const char *path,
 {
 	memset(at, 0, sizeof(*at));
 	memset(first, 0, sizeof(*first));
+	/* the board as a whole (load-failed, dt-corrupt): no one line */
+	if (!strcmp(path, "/") && !property)
+		return -ENOENT;
 	struct node *n = m ? find_node(m, path) : NULL;
 	if (!n || !n->n_frags)
 		return -ENOENT;

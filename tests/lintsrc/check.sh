@@ -75,6 +75,10 @@ include)
 	run "$src" summary -I cases/inc cases/override.dts; want_rc 0
 	has "  cases/override.dts:9:3: warning: 1 names for 2 power domains [pd-names-count]" "$out"
 	run "$src" simulate -I cases/inc cases/override.dts; want_rc 0
+	# a loader error of summary at its line too (the property is mid-line)
+	run "$src/../cli/lint" summary pd-cells-mismatch.dts; want_rc 2
+	[ "$(cat "$err")" = "pd-cells-mismatch.dts:6:34: error: entry 0: /power-controller takes 1 argument cell(s) but only 0 remain [pd-cells-mismatch]" ] ||
+		fail "summary's loader error not at its line"
 	# without -I, cpp says what it could not find
 	run "$src" lint cases/override.dts; want_rc 2
 	grep -q "^cases/override.dts:4:[0-9]*: error: no include path in which to search for common.dtsi" "$err" ||
