@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -271,12 +272,22 @@ static void draw(struct tree *t, int last)
 	fflush(stderr);
 }
 
+/* Ctrl-C: the boards being built see their cpp or dtc killed too; no new
+ * board starts, every temporary folder is removed, and lint exits 130. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
 static void *worker(void *arg)
 {
 	struct tree *t = arg;
 	for (;;) {
 		pthread_mutex_lock(&t->lock);
-		size_t i = t->next < t->n ? t->next++ : t->n;
+		size_t i = t->next < t->n && !interrupted ? t->next++ : t->n;
 		pthread_mutex_unlock(&t->lock);
 		if (i == t->n)
 			return NULL;
@@ -384,6 +395,12 @@ int cli_lint_tree(const struct cli_options *opt)
 		}
 	}
 	pthread_mutex_init(&t.lock, NULL);
+	struct sigaction sa, old_int, old_term;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	t.progress = isatty(STDERR_FILENO);
 	unsigned jobs = opt->jobs ? opt->jobs : default_jobs();
 	if (jobs > t.n)
@@ -401,6 +418,13 @@ int cli_lint_tree(const struct cli_options *opt)
 	if (t.progress)
 		draw(&t, 1);
 	pthread_mutex_destroy(&t.lock);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (interrupted) {
+		fprintf(stderr, "domino lint: interrupted after %zu of %zu boards\n", t.done, t.n);
+		rc = 130;
+		goto out;
+	}
 	/* what could not be linted, on stderr, in board order */
 	for (size_t i = 0; i < t.n; i++)
 		if (t.boards[i].failed)
