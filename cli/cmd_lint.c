@@ -56,7 +56,8 @@ static const char lint_help[] =
 	"cpp and dtc are found on PATH, or named by $CPP and $DTC.\n"
 	"\n"
 	"exit status: 0 no errors (warnings and notes allowed), 1 errors found,\n"
-	"2 unreadable input, a board cpp or dtc could not build, or bad usage\n";
+	"2 unreadable input, a board cpp or dtc could not build, or bad usage;\n"
+	"130 --tree interrupted\n";
 
 /* Kept findings, after -W and -E (the dmn_lint_fn of every lint run). */
 struct keeper {
