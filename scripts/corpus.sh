@@ -173,10 +173,25 @@ if [ "$tree" = 1 ]; then
   while IFS=$'\t' read -r c sev n loc b; do
     line "  $c" "$sev $n $loc $b"
   done < <(get '.checks[] | [.check, .severity, .findings, .locations, .boards] | @tsv')
+  # every placed finding's line names, at its column, its property (or,
+  # for a property the node lacks, the node)
+  placed=0 misplaced=()
+  while IFS=$'\t' read -r f l c p n; do
+    placed=$((placed + 1))
+    text=$(sed -n "${l}p" "$src/$f" | cut -c"$c"-)
+    if [[ "$text" != "$p"* || -z "$p" ]] && [[ "$text" != "$n"* ]]; then
+      misplaced+=("$f:$l:$c ($p of ${n}): ${text:0:60}")
+    fi
+  done < <(get '[.findings[] | select(.file) | [.file, .line, .column, (.property // ""), (.node | sub(".*/"; ""))]]
+                | unique[] | @tsv')
+  line "places checked" "$placed distinct places; ${#misplaced[@]} whose line does not name the property or node there"
+  list() { local x; for x in "$@"; do echo "    $x"; figures+="    $x"$'\n'; done; }
+  list "${misplaced[@]:0:10}"
   line "most shared" "$(get '[.findings[] | select(.file)] | sort_by(-.count) | .[0] | "\(.file):\(.line):\(.column) [\(.check)] on \(.count) boards"')"
   line "tables" "$report/tree.json, tree.err, figures.txt"
   printf '%s' "$figures" >"$report/figures.txt"
-  exit 0
+  [ ${#misplaced[@]} -eq 0 ]
+  exit
 fi
 
 # ---- blobs --------------------------------------------------------------------
