@@ -358,9 +358,10 @@ int cli_lint_tree(const struct cli_options *opt)
 	memset(&t, 0, sizeof(t));
 	int err = find_boards(opt->tree, &kernel, &boards, &t.sources);
 	if (opt->kernel_tree) {
+		/* its include paths for the sources found (a folder of blobs
+		 * stays one) */
 		free(kernel);
 		kernel = strdup(opt->kernel_tree);
-		t.sources = 1;
 	}
 	if (err) {
 		cli_path_msg(opt->tree, ": error: cannot list the boards: %s\n", strerror(-err));

@@ -602,5 +602,8 @@ int cli_srcmap_find(struct cli_srcmap *m, const char *path,
 	for (unsigned i = 0; i < k && i < n->n_frags; i++)
 		if (fragment_sets(m, &m->frags[n->frag0 + i], property, first))
 			break;
+	/* the winner itself (its fragment not known) is no earlier setting */
+	if (first->file && !strcmp(first->file, at->file) && first->line == at->line)
+		memset(first, 0, sizeof(*first));
 	return 0;
 }
