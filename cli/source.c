@@ -22,12 +22,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 int cli_is_source_name(const char *path)
 {
@@ -306,23 +309,27 @@ static int tool(struct argv_buf *a, const char *var, const char *name,
 }
 
 /* Run @a with stdin from /dev/null, stdout to @out (NULL: /dev/null) and
- * stderr to @err; its exit status, or -errno when it could not start. */
+ * stderr to @err; its exit status, or -errno when it could not start.
+ * posix_spawn, not fork: the parent may have threads, and a fork would
+ * copy its page tables for each of the thousands of runs of --tree. */
 static int run(struct argv_buf *a, const char *out, const char *err)
 {
-	pid_t pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* only async-signal-safe calls: the parent may have threads */
-		int in = open("/dev/null", O_RDONLY);
-		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(err, O_WRONLY | O_CREAT | O_APPEND, 0600);
-		if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 ||
-		    dup2(e, 2) < 0)
-			_exit(127);
-		execv(a->v[0], a->v);
-		_exit(127);
-	}
+	posix_spawn_file_actions_t fa;
+	if (posix_spawn_file_actions_init(&fa))
+		return -ENOMEM;
+	int r = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!r)
+		r = posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null",
+						     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!r)
+		r = posix_spawn_file_actions_addopen(&fa, 2, err,
+						     O_WRONLY | O_CREAT | O_APPEND, 0600);
+	pid_t pid;
+	if (!r)
+		r = posix_spawn(&pid, a->v[0], &fa, NULL, a->v, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return -r;
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
