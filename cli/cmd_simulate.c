@@ -13,11 +13,12 @@
 #include <unistd.h>
 
 static const char simulate_help[] =
-	"usage: domino simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json]\n"
-	"                       [--trace-max-events N] [--svg OUT.svg] [--strict]\n"
-	"                       [--all]\n"
+	"usage: domino simulate [BOARD.dtb|BOARD.dts] [SCENARIO] [--json]\n"
+	"                       [--trace OUT.json] [--trace-max-events N]\n"
+	"                       [--svg OUT.svg] [--strict] [--all]\n"
 	"                       [--supported-hw V[,V...]]\n"
 	"                       [--provider-parents all|by-name]\n"
+	"                       [-I DIR]... [--kernel-tree DIR]\n"
 	"\n"
 	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect,\n"
 	"explain, boot-on, probe, system-suspend, system-resume, wakeup-enable,\n"
@@ -43,6 +44,11 @@ static const char simulate_help[] =
 	"                       i.MX8M block controllers: each domain under every\n"
 	"                       parent the node lists (all, the default) or under\n"
 	"                       \"bus\" and its own named one, as Linux (by-name)\n"
+	"  -I DIR, --kernel-tree DIR\n"
+	"                       BOARD.dts is built with cpp and dtc as Linux builds\n"
+	"                       it: -I folders for its includes, and the kernel\n"
+	"                       tree's include paths (found above the file by\n"
+	"                       default); see domino lint --help\n"
 	"\n"
 	"A command that fails (e.g. rate DEV 5GHz above the top OPP: ERANGE) is an\n"
 	"event, and a warning on stderr says why; the run goes on.\n"

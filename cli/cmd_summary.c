@@ -10,9 +10,9 @@
 #include <string.h>
 
 static const char summary_help[] =
-	"usage: domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]\n"
+	"usage: domino summary [BOARD.dtb|BOARD.dts] [--json] [--supported-hw V[,V...]]\n"
 	"                      [--provider-parents all|by-name]\n"
-	"                      [--explain DOMAIN]\n"
+	"                      [--explain DOMAIN] [-I DIR]... [--kernel-tree DIR]\n"
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
 	"level's name where the OPP table gives one), idle state, parents and\n"
@@ -31,7 +31,12 @@ static const char summary_help[] =
 	"                       \"bus\" and its own named one, as Linux (by-name)\n"
 	"  --explain DOMAIN     instead of the tree, why DOMAIN is on or off, at\n"
 	"                       its pstate and in its idle state (with --json:\n"
-	"                       the summary's object with \"explain\": [lines])\n";
+	"                       the summary's object with \"explain\": [lines])\n"
+	"  -I DIR, --kernel-tree DIR\n"
+	"                       BOARD.dts is built with cpp and dtc as Linux builds\n"
+	"                       it: -I folders for its includes, and the kernel\n"
+	"                       tree's include paths (found above the file by\n"
+	"                       default); its loader warnings name their lines\n";
 
 /* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
  * --json, the summary's object (DESIGN §3) with "explain": its lines. */
