@@ -266,7 +266,8 @@ int cli_srcmap_parse(char *text, size_t len,
 		if (c - s >= 2 && !memcmp(c - 2, " {", 2)) {
 			/* a node opens */
 			const char *name = skip_labels(s, c);
-			size_t nlen = (size_t)(c - 2 - name);
+			/* labels alone ("a: {") leave no name */
+			size_t nlen = name < c - 2 ? (size_t)(c - 2 - name) : 0;
 			if (grow((void **)&m->nodes, &m->cap_nodes, m->n_nodes,
 				 sizeof(*m->nodes))) {
 				err = -ENOMEM;
