@@ -343,7 +343,7 @@ int cmd_scmi_serve(int argc, char **argv)
 		return rc;
 	}
 	struct cli_board board;
-	rc = cli_board_open(args.board, &board);
+	rc = cli_board_open(&args.opt, args.board, &board);
 	if (rc) {
 		serve_args_free(&args);
 		return rc;

@@ -13,11 +13,12 @@
 #include <unistd.h>
 
 static const char simulate_help[] =
-	"usage: domino simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json]\n"
-	"                       [--trace-max-events N] [--svg OUT.svg] [--strict]\n"
-	"                       [--all]\n"
+	"usage: domino simulate [BOARD.dtb|BOARD.dts] [SCENARIO] [--json]\n"
+	"                       [--trace OUT.json] [--trace-max-events N]\n"
+	"                       [--svg OUT.svg] [--strict] [--all]\n"
 	"                       [--supported-hw V[,V...]]\n"
 	"                       [--provider-parents by-name|all]\n"
+	"                       [-I DIR]... [--kernel-tree DIR]\n"
 	"\n"
 	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect,\n"
 	"explain, boot-on, probe, system-suspend, system-resume, wakeup-enable,\n"
@@ -44,6 +45,11 @@ static const char simulate_help[] =
 	"                       \"bus\" and its own named parent, as Linux's\n"
 	"                       drivers (by-name, the default), or under every\n"
 	"                       parent the node lists (all, for comparison)\n"
+	"  -I DIR, --kernel-tree DIR\n"
+	"                       BOARD.dts is built with cpp and dtc as Linux builds\n"
+	"                       it: -I folders for its includes, and the kernel\n"
+	"                       tree's include paths (found above the file by\n"
+	"                       default); see domino lint --help\n"
 	"\n"
 	"A command that fails (e.g. rate DEV 5GHz above the top OPP: ERANGE) is an\n"
 	"event, and a warning on stderr says why; the run goes on.\n"
@@ -154,7 +160,7 @@ static int write_trace_bounded(const struct dmn_report_model *m,
 int cmd_simulate(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "simulate", "jtshSamp", 2, &opt);
+	int rc = cli_parse(argc, argv, "simulate", "jtshSampIK", 2, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -179,7 +185,7 @@ int cmd_simulate(int argc, char **argv)
 		 * optional) runs no commands, as the demo scenario names
 		 * the demo's devices; a scenario runs on the demo board.
 		 * Told apart by the blob's magic, or the board's name. */
-		rc = cli_board_or_scenario(opt.positional[0], &board, &scn_text,
+		rc = cli_board_or_scenario(&opt, opt.positional[0], &board, &scn_text,
 					   &scn_len);
 		if (rc)
 			return rc;
@@ -222,7 +228,7 @@ int cmd_simulate(int argc, char **argv)
 	}
 
 	if (!have_board) {
-		rc = cli_board_open(board_path, &board);
+		rc = cli_board_open(&opt, board_path, &board);
 		if (rc) {
 			dmn_scn_free(script);
 			free(scn_text);
@@ -257,7 +263,7 @@ int cmd_simulate(int argc, char **argv)
 	}
 	const struct dmn_report_model *m = NULL;
 	if (!err)
-		err = dmn_sim_report(sim, 1, &m);
+		err = cli_sim_report(&board, sim, 1, &m);
 	if (err) {
 		fprintf(stderr, "domino simulate: error: %s\n", dmn_strerror(err));
 		rc = EXIT_INPUT;

@@ -10,9 +10,9 @@
 #include <string.h>
 
 static const char summary_help[] =
-	"usage: domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]\n"
+	"usage: domino summary [BOARD.dtb|BOARD.dts] [--json] [--supported-hw V[,V...]]\n"
 	"                      [--provider-parents by-name|all]\n"
-	"                      [--explain DOMAIN]\n"
+	"                      [--explain DOMAIN] [-I DIR]... [--kernel-tree DIR]\n"
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
 	"level's name where the OPP table gives one), idle state, parents and\n"
@@ -32,11 +32,17 @@ static const char summary_help[] =
 	"                       parent the node lists (all, for comparison)\n"
 	"  --explain DOMAIN     instead of the tree, why DOMAIN is on or off, at\n"
 	"                       its pstate and in its idle state (with --json:\n"
-	"                       the summary's object with \"explain\": [lines])\n";
+	"                       the summary's object with \"explain\": [lines])\n"
+	"  -I DIR, --kernel-tree DIR\n"
+	"                       BOARD.dts is built with cpp and dtc as Linux builds\n"
+	"                       it: -I folders for its includes, and the kernel\n"
+	"                       tree's include paths (found above the file by\n"
+	"                       default); its loader warnings name their lines\n";
 
 /* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
  * --json, the summary's object (DESIGN §3) with "explain": its lines. */
-static int explain(struct dmn_sim *sim, const char *domain, int json)
+static int explain(struct cli_board *board, struct dmn_sim *sim, const char *domain,
+		   int json)
 {
 	char *text, why[256];
 	int err = dmn_sim_explain(sim, domain, &text, why, sizeof(why));
@@ -47,7 +53,7 @@ static int explain(struct dmn_sim *sim, const char *domain, int json)
 		return EXIT_INPUT;
 	}
 	const struct dmn_report_model *m;
-	if (!err && json && !(err = dmn_sim_report(sim, 0, &m)))
+	if (!err && json && !(err = cli_sim_report(board, sim, 0, &m)))
 		err = cli_json_begin(m);
 	if (err) {
 		if (!cli_stdout_error())
@@ -81,7 +87,7 @@ static int explain(struct dmn_sim *sim, const char *domain, int json)
 int cmd_summary(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "summary", "jhpe", 1, &opt);
+	int rc = cli_parse(argc, argv, "summary", "jhpeIK", 1, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -89,7 +95,7 @@ int cmd_summary(int argc, char **argv)
 		return EXIT_OK;
 	}
 	struct cli_board board;
-	rc = cli_board_open(opt.n_positional ? opt.positional[0] : NULL, &board);
+	rc = cli_board_open(&opt, opt.n_positional ? opt.positional[0] : NULL, &board);
 	if (rc)
 		return rc;
 	struct dmn_sim *sim;
@@ -98,13 +104,13 @@ int cmd_summary(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	if (opt.explain) {
-		rc = explain(sim, opt.explain, opt.json);
+		rc = explain(&board, sim, opt.explain, opt.json);
 		dmn_sim_free(sim);
 		cli_board_close(&board);
 		return rc;
 	}
 	const struct dmn_report_model *m;
-	int err = dmn_sim_report(sim, 0, &m);
+	int err = cli_sim_report(&board, sim, 0, &m);
 	if (!err) {
 		struct dmn_report_sink out = cli_file_sink(stdout);
 		if (opt.json) {
