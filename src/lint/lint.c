@@ -3,6 +3,7 @@
 #include <domino/lint.h>
 #include <domino/sim.h>
 #include "../dt/dt_internal.h"
+#include "lint_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,15 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct linter {
-	dmn_lint_fn emit;
-	void *user;
-	struct dmn_lint_counts counts;
-	/* an aligned copy of the blob (NULL if out of memory); read only
-	 * after the loader validated it */
-	const void *fdt;
-};
 
 static void report(struct linter *l, enum dmn_dt_severity sev, int error,
 		   const char *check, const char *node, const char *property,
@@ -44,6 +36,18 @@ static void report(struct linter *l, enum dmn_dt_severity sev, int error,
 		l->counts.notes++;
 	if (l->emit)
 		l->emit(l->user, &f);
+}
+
+void dmn__lint_report(struct linter *l, enum dmn_dt_severity sev,
+		      const char *check, const char *node, const char *property,
+		      const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	report(l, sev, 0, check, node, property, "%s", message);
 }
 
 /* The loader skips what it cannot resolve; for an author those are bugs. */
@@ -295,7 +299,7 @@ int dmn_dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	void *fdt = malloc(size ? size : 1);
 	if (fdt)
 		memcpy(fdt, blob, size);
-	struct linter l = {emit, user, {0, 0, 0}, fdt};
+	struct linter l = {emit, user, {0, 0, 0}, fdt, false};
 	struct dmn_dt_load_opts opts;
 	memset(&opts, 0, sizeof(opts));
 	opts.supported_hw = supported_hw;
@@ -320,6 +324,16 @@ int dmn_dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 		check_idle_states(&l, fdt, b);
 	check_voltages(&l, b);
 	check_vote_levels(&l, b);
+	/* the wiring families read the blob through one shared index */
+	struct lint_blob bi;
+	if (fdt && !dmn__lint_blob_index(fdt, &bi)) {
+		dmn__lint_wiring(&l, &bi, b);
+		dmn__lint_counts(&l, &bi, b);
+		dmn__lint_bindings(&l, &bi, b);
+		dmn__lint_blob_free(&bi);
+	} else {
+		l.oom = true;
+	}
 	dmn_dt_board_free(b);
 	if (err && !l.counts.errors)
 		report(&l, DMN_DT_SEV_ERROR, err, "load-failed", "/", NULL,
@@ -330,5 +344,5 @@ int dmn_dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	free(fdt);
 	if (counts)
 		*counts = l.counts;
-	return err == -ENOMEM ? err : 0;
+	return err == -ENOMEM || l.oom ? -ENOMEM : 0;
 }
