@@ -391,6 +391,17 @@ static int child_ids_read(struct dmn_dt_loader *ld, int32_t pi, int32_t node,
 				    "provider gets a parent (Linux links them "
 				    "all or none)",
 				    j, i, dmn__dt_cell(c->ids, i));
+	/* where Linux's driver is known, every id must be a domain of it */
+	const struct dmn__dt_pd_binding *t = dmn__dt_pd_binding_of(ld, node);
+	for (unsigned i = 0; t && i < c->n; i++)
+		if (!dmn__dt_pd_binding_name(t, dmn__dt_cell(c->ids, i)))
+			return DT_WARN(ld, "pd-child-ids", node,
+				       "power-domains-child-ids",
+				       "entry %u: %s registers no domain %u "
+				       "(%s): no domain of this provider gets a "
+				       "parent (Linux links them all or none)",
+				       i, t->driver, dmn__dt_cell(c->ids, i),
+				       t->header);
 	c->state = CHILD_IDS_VALID;
 	return 0;
 }

@@ -60,20 +60,22 @@ static void check_table_counts(struct linter *l, const struct dmn_dt_board *b)
 			dmn__lint_report(
 			    l, DMN_DT_SEV_WARNING, "opp-required-count", node,
 			    "required-opps",
-			    "%u entr%s of this table require fewer OPPs than its "
-			    "first entry %s (%u): Linux reads that many from "
-			    "every entry, fails to add one that has fewer, and "
-			    "with it the whole table",
-			    fewer, fewer == 1 ? "y" : "ies", first->name,
+			    "%u entr%s of this table require%s fewer OPPs than "
+			    "its first entry %s (%u): Linux reads that many "
+			    "from every entry, fails to add one that has fewer, "
+			    "and with it the whole table",
+			    fewer, fewer == 1 ? "y" : "ies", fewer == 1 ? "s" : "",
+			    first->name,
 			    first->n_required);
 		else
 			dmn__lint_report(
 			    l, DMN_DT_SEV_WARNING, "opp-required-count", node,
 			    "required-opps",
-			    "%u entr%s of this table require more OPPs than its "
-			    "first entry %s (%u): Linux reads only that many "
-			    "from every entry and ignores the rest",
-			    more, more == 1 ? "y" : "ies", first->name,
+			    "%u entr%s of this table require%s more OPPs than "
+			    "its first entry %s (%u): Linux reads only that "
+			    "many from every entry and ignores the rest",
+			    more, more == 1 ? "y" : "ies", more == 1 ? "s" : "",
+			    first->name,
 			    first->n_required);
 	}
 }
@@ -101,7 +103,7 @@ static bool domain_has_levels(const struct dmn_dt_board *b, int32_t dom,
 	return false;
 }
 
-/* The number of entries of node @path's power-domains (phandle plus the
+/* The number of entries of node @node's power-domains (phandle plus the
  * provider's cells each), or 0 when it cannot be counted. */
 static unsigned pd_entries(const struct lint_blob *bi, int32_t node)
 {
