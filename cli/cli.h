@@ -23,6 +23,7 @@ struct cli_check_rule {
 	enum cli_check_rule_kind rule;
 };
 #define CLI_MAX_CHECK_RULES 64
+#define CLI_MAX_INCLUDE_DIRS 64
 /* An unknown option is compared with the known ones (did-you-mean) on its
  * first CLI_MAX_OPTION_LEN bytes: the longest option is far shorter. */
 #define CLI_MAX_OPTION_LEN 63
@@ -44,6 +45,14 @@ struct cli_options {
 	struct cli_check_rule check_rules[CLI_MAX_CHECK_RULES];
 	unsigned n_check_rules;
 	const char *explain; /* --explain DOMAIN (summary) */
+	/* sources: -I DIR (cpp -I and dtc -i), --kernel-tree DIR */
+	const char *include_dirs[CLI_MAX_INCLUDE_DIRS];
+	unsigned n_include_dirs;
+	const char *kernel_tree;
+	/* lint: --tree DIR, --format gcc|json|sarif (-1 unset), -j N */
+	const char *tree;
+	int format;
+	unsigned jobs;
 };
 
 /* Parse argv after the subcommand, getopt_long style: `--` ends the
@@ -53,7 +62,9 @@ struct cli_options {
  * the options taken: j --json (-j), t --trace, s --svg, h --supported-hw,
  * S --strict, a --all (-a), m --trace-max-events, W -W/--warning, E
  * -E/--error, p --provider-parents,
- * e --explain. Prints the error; returns 0 or EXIT_INPUT. */
+ * e --explain, I -I/--include, K --kernel-tree, T --tree, f --format,
+ * J --jobs (and -j N: -j followed by a number is jobs, else --json).
+ * Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 
@@ -81,22 +92,35 @@ int cli_read_file(const char *path, int board, char **data, size_t *size);
 int cli_is_dtb(const char *data, size_t size);
 
 /* The board to use: a file, or the built-in demo when @path is NULL. */
+struct cli_srcmap;
 struct cli_board {
 	const char *name; /* for messages: the path or "demo" */
 	char *data;       /* owned, NULL for the demo */
 	const void *blob;
 	size_t size;
 	int trailing; /* the file goes on after the blob's end */
+	/* a source built with cpp and dtc (source.h): private */
+	void *built;
+	struct cli_srcmap *map; /* made on first need (cli_board_map) */
+	int map_tried;
+	void *placed; /* a report model with placed warnings (cli_sim_report) */
 };
-int cli_board_open(const char *path, struct cli_board *board);
+/* A blob, or device tree source (named .dts/.dtsi, or starting as one),
+ * which is built with cpp and dtc with @opt's -I and --kernel-tree (a
+ * failure prints cpp's and dtc's messages and returns EXIT_INPUT). */
+int cli_board_open(const struct cli_options *opt, const char *path,
+		   struct cli_board *board);
 void cli_board_close(struct cli_board *board);
+/* The source map of a board built from source (dtc -T -T, run once), or
+ * NULL (a blob; or the annotation failed: its messages are printed). */
+struct cli_srcmap *cli_board_map(struct cli_board *board);
 /* simulate's one argument, read once (it may be stdin): a board when it is
  * a blob or named as one (.dtb, .dtbo, .dts, .dtsi: then the loader says
  * what is wrong with it), filling @board; else a scenario, in *@text
  * (malloc'ed, NUL-terminated) with @board zeroed. Returns 0 or prints the
  * error and returns EXIT_INPUT. */
-int cli_board_or_scenario(const char *path, struct cli_board *board,
-			  char **text, size_t *len);
+int cli_board_or_scenario(const struct cli_options *opt, const char *path,
+			  struct cli_board *board, char **text, size_t *len);
 /* Once the board has loaded: warn about bytes after the blob's end. */
 void cli_board_loaded(const struct cli_board *board);
 
@@ -104,14 +128,23 @@ struct dmn_sim;
 /* Load @board into a new simulation with the options' hardware version;
  * loader errors are printed (warnings are not: lint shows them). Returns 0,
  * or prints the error and returns EXIT_INPUT. */
-int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
+int cli_sim_open(const struct cli_options *opt, struct cli_board *board,
 		 struct dmn_sim **out);
 
-/* A diagnostics sink printing `FILE: NODE: PROP: SEV: MESSAGE` to stderr. */
+/* dmn_sim_report(@sim, @events, @m), and for a board built from source
+ * the same model with its loader warnings at their source lines
+ * ("FILE:LINE:COL: SEVERITY: MESSAGE [CHECK]"; kept with @board). */
+int cli_sim_report(struct cli_board *board, struct dmn_sim *sim, int events,
+		   const struct dmn_report_model **m);
+
+/* A diagnostics sink printing `FILE: NODE: PROP: SEV: MESSAGE` to stderr;
+ * with @board built from source, FILE:LINE:COL: SEV: MESSAGE [CHECK] at the
+ * line that wrote the property. */
 struct cli_diag_printer {
 	const char *file;
 	unsigned errors;
 	int quiet_warnings;
+	struct cli_board *board; /* or NULL */
 };
 void cli_print_diag(void *user, const struct dmn_dt_diag *diag);
 
@@ -153,6 +186,8 @@ void cli_path_msg(const char *path, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Each line of @text (ending in '\n') as cli_text prints it, with '\n'. */
+void cli_text_lines(FILE *f, const char *text);
 int cli_stdout_error(void); /* the errno of the first failure, or 0 */
 int cli_finish(int rc);
 

@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "cli.h"
+#include "source.h"
 
 #include "domino_demo_board.h"
 
@@ -160,6 +161,11 @@ static const struct {
 	{"--error", 'E', 'E', 1},
 	{"--provider-parents", 'p', 0, 1},
 	{"--explain", 'e', 0, 1},
+	{"--include", 'I', 'I', 1},
+	{"--kernel-tree", 'K', 0, 1},
+	{"--tree", 'T', 0, 1},
+	{"--format", 'f', 0, 1},
+	{"--jobs", 'J', 0, 1},
 };
 #define N_OPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 
@@ -219,6 +225,47 @@ static int set_option(const char *cmd, char letter, const char *value,
 	case 'a':
 		opt->all = 1;
 		break;
+	case 'I':
+		if (opt->n_include_dirs >= CLI_MAX_INCLUDE_DIRS) {
+			fprintf(stderr, "domino %s: error: more than %d -I folders\n",
+				cmd, CLI_MAX_INCLUDE_DIRS);
+			return EXIT_INPUT;
+		}
+		opt->include_dirs[opt->n_include_dirs++] = value;
+		break;
+	case 'K':
+		opt->kernel_tree = value;
+		break;
+	case 'T':
+		opt->tree = value;
+		break;
+	case 'f': {
+		static const char *const formats[] = {"gcc", "json", "sarif"};
+		opt->format = -1;
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(value, formats[i]))
+				opt->format = i;
+		if (opt->format < 0) {
+			fprintf(stderr, "domino %s: error: --format '", cmd);
+			cli_text(stderr, value);
+			fputs("': expected gcc, json or sarif\n", stderr);
+			return EXIT_INPUT;
+		}
+		break;
+	}
+	case 'J': {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(value, &end, 10);
+		if (!*value || *end || errno || value[0] == '-' || !v || v > 1024) {
+			fprintf(stderr, "domino %s: error: -j '", cmd);
+			cli_text(stderr, value);
+			fputs("': expected a number of jobs (1 to 1024)\n", stderr);
+			return EXIT_INPUT;
+		}
+		opt->jobs = (unsigned)v;
+		break;
+	}
 	case 'm': {
 		char *end;
 		errno = 0;
@@ -262,6 +309,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt)
 {
 	memset(opt, 0, sizeof(*opt));
+	opt->format = -1;
 	int options_end = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
@@ -293,6 +341,18 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 				if (*c == 'h') {
 					opt->help = 1;
 					continue;
+				}
+				/* -j N, -jN: jobs where --jobs is taken, as
+				 * make's; -j alone is --json */
+				if (*c == 'j' && strchr(allowed, 'J')) {
+					const char *n = c[1] ? c + 1 : i + 1 < argc ? argv[i + 1] : "";
+					if (*n >= '0' && *n <= '9') {
+						if (!c[1])
+							i++;
+						if (set_option(cmd, 'J', n, opt))
+							return EXIT_INPUT;
+						break;
+					}
 				}
 				size_t k = 0;
 				while (k < N_OPTIONS &&
@@ -485,30 +545,60 @@ int cli_is_dtb(const char *data, size_t size)
  * a source starts with (a board's first 40 bytes are all that is read). */
 static int looks_like_source(const char *path, const char *head)
 {
-	size_t n = strlen(path);
-	if ((n > 4 && !strcmp(path + n - 4, ".dts")) ||
-	    (n > 5 && !strcmp(path + n - 5, ".dtsi")))
+	if (cli_is_source_name(path))
 		return 1;
 	head += strspn(head, " \t\r\n");
 	return !strncmp(head, "/dts-v1/", 8) || !strncmp(head, "//", 2) ||
 	       !strncmp(head, "/*", 2) || !strncmp(head, "#include", 8);
 }
 
+/* Build the source at @path with cpp and dtc into @board. */
+static int board_from_source(const struct cli_options *opt, const char *path,
+			     struct cli_board *board)
+{
+	struct cli_source_opts *so = calloc(1, sizeof(*so));
+	struct cli_built *b = calloc(1, sizeof(*b));
+	if (!so || !b) {
+		free(so);
+		free(b);
+		cli_path_msg(path, ": error: %s\n", strerror(ENOMEM));
+		return EXIT_INPUT;
+	}
+	so->include_dirs = opt ? opt->include_dirs : NULL;
+	so->n_include_dirs = opt ? opt->n_include_dirs : 0;
+	so->kernel_tree = opt ? opt->kernel_tree : NULL;
+	so->find_kernel = 1;
+	char *msg = NULL;
+	int rc = cli_source_build(so, path, b, &msg);
+	if (msg)
+		cli_text_lines(stderr, msg);
+	free(msg);
+	if (rc) {
+		free(so);
+		free(b);
+		return rc;
+	}
+	board->name = path;
+	board->blob = b->blob;
+	board->size = b->size;
+	board->built = b;
+	return EXIT_OK;
+}
+
 /* @board from @data read from @path (owned now, freed on failure). */
-static int board_from_data(const char *path, char *data, size_t size,
-			   int trailing, struct cli_board *board)
+static int board_from_data(const struct cli_options *opt, const char *path,
+			   char *data, size_t size, int trailing,
+			   struct cli_board *board)
 {
 	memset(board, 0, sizeof(*board));
 	board->name = path;
 	if (!cli_is_dtb(data, size) && looks_like_source(path, data)) {
-		/* The loader would only say the magic is wrong. */
-		cli_text(stderr, path);
-		fputs(": error: this is device tree source; domino reads the compiled blob: run 'dtc -I dts -O dtb -o BOARD.dtb ",
-		      stderr);
-		cli_text(stderr, path);
-		fputs("' (boards using #include need cpp first, as Linux builds them) and give BOARD.dtb\n",
-		      stderr);
 		free(data);
+		if (strcmp(path, "-"))
+			return board_from_source(opt, path, board);
+		/* cpp and dtc read a file: say how to give one */
+		fputs("-: error: this is device tree source; domino builds it from a file: give BOARD.dts\n",
+		      stderr);
 		return EXIT_INPUT;
 	}
 	board->data = data;
@@ -518,7 +608,8 @@ static int board_from_data(const char *path, char *data, size_t size,
 	return EXIT_OK;
 }
 
-int cli_board_open(const char *path, struct cli_board *board)
+int cli_board_open(const struct cli_options *opt, const char *path,
+		   struct cli_board *board)
 {
 	memset(board, 0, sizeof(*board));
 	if (!path) {
@@ -533,7 +624,20 @@ int cli_board_open(const char *path, struct cli_board *board)
 	int rc = read_input(path, 1, &data, &size, &trailing);
 	if (rc)
 		return rc;
-	return board_from_data(path, data, size, trailing, board);
+	return board_from_data(opt, path, data, size, trailing, board);
+}
+
+struct cli_srcmap *cli_board_map(struct cli_board *board)
+{
+	if (!board->built || board->map_tried)
+		return board->map;
+	board->map_tried = 1;
+	char *msg = NULL;
+	cli_source_map(board->built, &board->map, &msg);
+	if (msg)
+		cli_text_lines(stderr, msg);
+	free(msg);
+	return board->map;
 }
 
 /* Named as a board or its source: .dtb, .dtbo, .dts, .dtsi. */
@@ -549,8 +653,8 @@ static int named_as_board(const char *path)
 	return 0;
 }
 
-int cli_board_or_scenario(const char *path, struct cli_board *board,
-			  char **text, size_t *len)
+int cli_board_or_scenario(const struct cli_options *opt, const char *path,
+			  struct cli_board *board, char **text, size_t *len)
 {
 	char *data;
 	size_t size;
@@ -562,16 +666,100 @@ int cli_board_or_scenario(const char *path, struct cli_board *board,
 	if (rc)
 		return rc;
 	if (cli_is_dtb(data, size) || named_as_board(path))
-		return board_from_data(path, data, size, trailing, board);
+		return board_from_data(opt, path, data, size, trailing, board);
 	*text = data;
 	*len = size;
 	return EXIT_OK;
 }
 
+/* A report model whose warnings are placed: the strings after it. */
+struct placed_model {
+	struct dmn_report_model m;
+	char **strings;
+	unsigned n;
+};
+
+static void placed_free(struct placed_model *p)
+{
+	if (!p)
+		return;
+	for (unsigned i = 0; i < p->n; i++)
+		free(p->strings[i]);
+	free(p->strings);
+	free(p);
+}
+
+/* @d at its source line, or NULL (not placed, or out of memory). */
+static char *placed_diag(struct cli_srcmap *map, const struct dmn_dt_diag *d)
+{
+	struct cli_loc at, first;
+	if (cli_srcmap_find(map, d->node, d->property, &at, &first))
+		return NULL;
+	const char *sev = dmn_dt_severity_name(d->severity);
+	int n = snprintf(NULL, 0, "%s:%u:%u: %s: %s [%s]", at.file, at.line, at.col,
+			 sev, d->message, d->check);
+	char *s = n > 0 ? malloc((size_t)n + 1) : NULL;
+	if (s)
+		snprintf(s, (size_t)n + 1, "%s:%u:%u: %s: %s [%s]", at.file, at.line,
+			 at.col, sev, d->message, d->check);
+	return s;
+}
+
+int cli_sim_report(struct cli_board *board, struct dmn_sim *sim, int events,
+		   const struct dmn_report_model **m)
+{
+	int err = dmn_sim_report(sim, events, m);
+	const struct dmn_dt_board *b = dmn_sim_board(sim);
+	if (err || !b->n_diags || !cli_board_map(board))
+		return err;
+	/* the loader's warnings are the board's diagnostics, in order */
+	struct placed_model *p = calloc(1, sizeof(*p));
+	if (!p || !(p->strings = calloc(b->n_diags, sizeof(char *)))) {
+		free(p);
+		return -ENOMEM;
+	}
+	p->m = **m;
+	for (unsigned i = 0; i < b->n_diags && i < (*m)->n_warnings; i++) {
+		char *s = placed_diag(board->map, &b->diags[i]);
+		p->strings[p->n++] = s ? s : strdup((*m)->warnings[i]);
+		if (!p->strings[p->n - 1]) {
+			placed_free(p);
+			return -ENOMEM;
+		}
+	}
+	p->m.warnings = (const char *const *)p->strings;
+	placed_free(board->placed);
+	board->placed = p;
+	*m = &p->m;
+	return 0;
+}
+
 void cli_board_close(struct cli_board *board)
 {
+	placed_free(board->placed);
 	free(board->data);
+	if (board->built) {
+		struct cli_built *b = board->built;
+		free((void *)b->opts);
+		cli_built_free(b);
+		free(b);
+	}
+	cli_srcmap_free(board->map);
 	memset(board, 0, sizeof(*board));
+}
+
+void cli_text_lines(FILE *f, const char *text)
+{
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char *one = strndup(line, len);
+		if (one)
+			cli_text(f, one);
+		free(one);
+		fputc('\n', f);
+		line += len + (nl ? 1 : 0);
+	}
 }
 
 void cli_print_diag(void *user, const struct dmn_dt_diag *diag)
@@ -581,6 +769,24 @@ void cli_print_diag(void *user, const struct dmn_dt_diag *diag)
 		p->errors++;
 	else if (p->quiet_warnings)
 		return;
+	struct cli_srcmap *map = p->board ? cli_board_map(p->board) : NULL;
+	struct cli_loc at, first;
+	if (map && !cli_srcmap_find(map, diag->node, diag->property, &at, &first)) {
+		cli_text(stderr, at.file);
+		fprintf(stderr, ":%u:%u: %s: ", at.line, at.col,
+			dmn_dt_severity_name(diag->severity));
+		cli_text(stderr, diag->message);
+		fputs(" [", stderr);
+		cli_text(stderr, diag->check);
+		fputs("]\n", stderr);
+		if (first.file) {
+			cli_text(stderr, first.file);
+			fprintf(stderr, ":%u:%u: note: ", first.line, first.col);
+			cli_text(stderr, diag->property);
+			fputs(" was first set here\n", stderr);
+		}
+		return;
+	}
 	char line[1024];
 	dmn_dt_diag_format(diag, p->file, line, sizeof(line));
 	cli_text(stderr, line);
@@ -744,10 +950,10 @@ int cli_use_color(FILE *f)
 	return isatty(fileno(f));
 }
 
-int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
+int cli_sim_open(const struct cli_options *opt, struct cli_board *board,
 		 struct dmn_sim **out)
 {
-	struct cli_diag_printer printer = {board->name, 0, 1};
+	struct cli_diag_printer printer = {board->name, 0, 1, board};
 	struct dmn_sim_options so;
 	memset(&so, 0, sizeof(so));
 	so.board_name = board->name;

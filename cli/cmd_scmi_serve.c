@@ -684,7 +684,7 @@ int cmd_scmi_serve(int argc, char **argv)
 		return EXIT_OK;
 	}
 	struct cli_board board;
-	rc = cli_board_open(args.board, &board);
+	rc = cli_board_open(&args.opt, args.board, &board);
 	if (rc)
 		return rc;
 	struct dmn_sim *sim;

@@ -153,7 +153,7 @@ static int write_trace_bounded(const struct dmn_report_model *m,
 int cmd_simulate(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "simulate", "jtshSamp", 2, &opt);
+	int rc = cli_parse(argc, argv, "simulate", "jtshSampIK", 2, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -178,7 +178,7 @@ int cmd_simulate(int argc, char **argv)
 		 * optional) runs no commands, as the demo scenario names
 		 * the demo's devices; a scenario runs on the demo board.
 		 * Told apart by the blob's magic, or the board's name. */
-		rc = cli_board_or_scenario(opt.positional[0], &board, &scn_text,
+		rc = cli_board_or_scenario(&opt, opt.positional[0], &board, &scn_text,
 					   &scn_len);
 		if (rc)
 			return rc;
@@ -221,7 +221,7 @@ int cmd_simulate(int argc, char **argv)
 	}
 
 	if (!have_board) {
-		rc = cli_board_open(board_path, &board);
+		rc = cli_board_open(&opt, board_path, &board);
 		if (rc) {
 			dmn_scn_free(script);
 			free(scn_text);
@@ -256,7 +256,7 @@ int cmd_simulate(int argc, char **argv)
 	}
 	const struct dmn_report_model *m = NULL;
 	if (!err)
-		err = dmn_sim_report(sim, 1, &m);
+		err = cli_sim_report(&board, sim, 1, &m);
 	if (err) {
 		fprintf(stderr, "domino simulate: error: %s\n", dmn_strerror(err));
 		rc = EXIT_INPUT;

@@ -35,7 +35,8 @@ static const char summary_help[] =
 
 /* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
  * --json, the summary's object (DESIGN §3) with "explain": its lines. */
-static int explain(struct dmn_sim *sim, const char *domain, int json)
+static int explain(struct cli_board *board, struct dmn_sim *sim, const char *domain,
+		   int json)
 {
 	char *text, why[256];
 	int err = dmn_sim_explain(sim, domain, &text, why, sizeof(why));
@@ -46,7 +47,7 @@ static int explain(struct dmn_sim *sim, const char *domain, int json)
 		return EXIT_INPUT;
 	}
 	const struct dmn_report_model *m;
-	if (!err && json && !(err = dmn_sim_report(sim, 0, &m)))
+	if (!err && json && !(err = cli_sim_report(board, sim, 0, &m)))
 		err = cli_json_begin(m);
 	if (err) {
 		if (!cli_stdout_error())
@@ -80,7 +81,7 @@ static int explain(struct dmn_sim *sim, const char *domain, int json)
 int cmd_summary(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "summary", "jhpe", 1, &opt);
+	int rc = cli_parse(argc, argv, "summary", "jhpeIK", 1, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -88,7 +89,7 @@ int cmd_summary(int argc, char **argv)
 		return EXIT_OK;
 	}
 	struct cli_board board;
-	rc = cli_board_open(opt.n_positional ? opt.positional[0] : NULL, &board);
+	rc = cli_board_open(&opt, opt.n_positional ? opt.positional[0] : NULL, &board);
 	if (rc)
 		return rc;
 	struct dmn_sim *sim;
@@ -97,13 +98,13 @@ int cmd_summary(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	if (opt.explain) {
-		rc = explain(sim, opt.explain, opt.json);
+		rc = explain(&board, sim, opt.explain, opt.json);
 		dmn_sim_free(sim);
 		cli_board_close(&board);
 		return rc;
 	}
 	const struct dmn_report_model *m;
-	int err = dmn_sim_report(sim, 0, &m);
+	int err = cli_sim_report(&board, sim, 0, &m);
 	if (!err) {
 		struct dmn_report_sink out = cli_file_sink(stdout);
 		if (opt.json) {

@@ -35,6 +35,14 @@ and --no-install forbids installing them (ctest shows the test as skipped).
                   ratio in CPU time (see bench/README.md); --sample
                   applies; no summary/lint runs
   --passes N      passes of the --bench timing (default 3)
+  --tree          lint the sources instead of the blobs, as a kernel engineer
+                  would: `domino lint --tree SRC --format json -j JOBS` on the
+                  extracted tree (every .dts of arch/arm and arch/arm64, built
+                  with cpp and dtc by domino itself, findings at their source
+                  lines, folded across boards); prints the time, the boards
+                  dtc could not build and, per check, its findings, distinct
+                  source locations and boards (docs/lint-corpus.md, Tree
+                  mode); --sample does not apply
   --no-install    never run apt-get: exit 77 when the sources are missing
   --jobs N        parallel jobs (default: nproc)
   --timeout S     seconds per domino run (default 60; 600 under valgrind)
@@ -60,6 +68,7 @@ asan=0
 valgrind=0
 build_only=0
 bench=0
+tree=0
 passes=3
 install=1
 keep=0
@@ -77,6 +86,7 @@ while [ $# -gt 0 ]; do
     --valgrind) valgrind=1; shift ;;
     --build-only) build_only=1; shift ;;
     --bench) bench=1; shift ;;
+    --tree) tree=1; shift ;;
     --passes) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--passes needs a positive count"; passes=$2; shift 2 ;;
     --no-install) install=0; shift ;;
     --keep) keep=1; shift ;;
@@ -85,7 +95,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $((asan + valgrind)) -gt 0 ] && [ -z "$sample" ]; then sample=100; fi
-[ $((bench + asan + valgrind)) -le 1 ] || die "--bench, --asan and --valgrind do not mix"
+[ $((bench + asan + valgrind + tree)) -le 1 ] || die "--bench, --asan, --valgrind and --tree do not mix"
 if [ -z "$per_run" ]; then
   if [ "$valgrind" = 1 ]; then per_run=600; else per_run=60; fi
 fi
@@ -131,6 +141,43 @@ done
 for tool in cpp dtc jq; do
   command -v $tool >/dev/null || die "$tool is needed (scripts/deps.sh installs it)"
 done
+
+# ---- --tree: lint the sources as a kernel engineer would ---------------------------
+# One `domino lint --tree` over the extracted tree: domino runs cpp and dtc
+# itself, with the include paths of Linux's dtbs rule, and places every
+# finding on its source line. The figures come from its JSON.
+if [ "$tree" = 1 ]; then
+  if [ -z "$domino" ]; then
+    if [ -x "$root/build/cli/domino" ]; then domino=$root/build/cli/domino
+    else domino=$(command -v domino) || die "no domino: build it or give --domino PATH"; fi
+  fi
+  [ -x "$domino" ] || die "$domino is not an executable"
+  domino=$(realpath "$domino")
+  report=$cache/report/tree
+  mkdir -p "$report"
+  figures=""
+  line() { printf '%-28s %s\n' "$1:" "$2"; figures+=$(printf '%-28s %s' "$1:" "$2")$'\n'; }
+  t=$EPOCHREALTIME
+  TIMEFORMAT='%R %U %S'
+  { time (cd "$src" && "$domino" lint --tree . -j "$jobs" --format json >"$report/tree.json" 2>"$report/tree.err"; echo $? >"$report/rc") ; } 2>"$report/time"
+  rc=$(cat "$report/rc")
+  read -r wall user sys <"$report/time"
+  jq -e .boards "$report/tree.json" >/dev/null 2>&1 || die "domino lint --tree gave no JSON (exit $rc): $(head -c 300 "$report/tree.err")"
+  [ "$rc" -le 2 ] || die "domino lint --tree exit $rc: $(head -c 300 "$report/tree.err")"
+  get() { jq -r "$1" "$report/tree.json"; }
+  line "mode" "tree: domino lint --tree over $src, $jobs jobs, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $domino"
+  line "boards" "$(get .boards) .dts linted, $(get '.failed | length') not built ($(get '[.failed[].board] | join(", ")'))"
+  line "time" "$wall s wall, $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }') s CPU (cpp, dtc and lint of every board; exit status $rc)"
+  line "findings" "$(get '.counts.errors') errors, $(get '.counts.warnings') warnings, $(get '.counts.notes') notes; $(get '[.findings[] | select(.file) | [.file, .line, .column]] | unique | length') distinct source locations, $(get '[.findings[] | select(.file | not)] | length') findings not placed"
+  line "per check" "check severity findings locations boards"
+  while IFS=$'\t' read -r c sev n loc b; do
+    line "  $c" "$sev $n $loc $b"
+  done < <(get '.checks[] | [.check, .severity, .findings, .locations, .boards] | @tsv')
+  line "most shared" "$(get '[.findings[] | select(.file)] | sort_by(-.count) | .[0] | "\(.file):\(.line):\(.column) [\(.check)] on \(.count) boards"')"
+  line "tables" "$report/tree.json, tree.err, figures.txt"
+  printf '%s' "$figures" >"$report/figures.txt"
+  exit 0
+fi
 
 # ---- blobs --------------------------------------------------------------------
 # One blob per .dts at dtb/ARCH/VENDOR/BOARD.dtb (the two arches share board

@@ -616,6 +616,17 @@ bool dmn_dt_provider_path_is(const struct dmn_dt_board *board, unsigned provider
 			 const char *path, size_t len);
 
 /**
+ * dmn_dt_opp_hw_partial - whether the hardware version @board was loaded
+ * with has fewer values than the opp-supported-hw groups of OPP table
+ * @table have cells, so that only their first cells were checked (the
+ * "opp-hw-partial" note): two hw-selected entries of such a table may be
+ * meant for different chips
+ * returns: false as well for a NULL @board or a @table out of range.
+ * cost: O(entries of the table).
+ */
+bool dmn_dt_opp_hw_partial(const struct dmn_dt_board *board, unsigned table);
+
+/**
  * dmn_dt_domain_find - the index of the domain called @name
  * Accepted, in this order: its name ("rpmhpd:9", "pgc_gpu3d"); any label
  * of the node defining it (dmn_dt_domain.labels); for a domain of a one-cell

@@ -3,9 +3,11 @@
  * domino - lint: the semantic checks a board's author needs and that dtc's
  * own checks do not do.
  *
- * dmn_dt_lint() loads the blob leniently (so one problem does not hide the
- * others), turns the loader's diagnostics into findings, and adds checks of
- * its own over the model and the blob:
+ * dmn_lint_board() checks a board the caller loaded leniently (so one
+ * problem does not hide the others): it turns the loader's diagnostics
+ * into findings, adds checks of its own over the model and the blob, and
+ * builds the board as `summary` and `simulate` do. dmn_dt_lint() is the
+ * same with the load done for the caller. The checks:
  *
  *   error    pd-dangling-phandle, pd-not-provider, pd-cells-mismatch,
  *            pd-cells-unsupported   `power-domains` that point nowhere, at a
@@ -55,6 +57,7 @@
 #define DOMINO_LINT_H
 
 #include <domino/dt.h>
+#include <domino/sim.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,7 +80,52 @@ struct dmn_lint_counts {
 };
 
 /**
- * dmn_dt_lint - check a blob
+ * struct dmn_lint_options - how dmn_lint_board runs; every member may be zero
+ * @alloc: lint's own allocations (scratch of the checks, an aligned copy of
+ *   a misaligned blob): both members set, or NULL for malloc/free
+ * @emit, @user: receive each finding, in a stable order (the loader's
+ *   diagnostics in the order found, then lint's checks by node)
+ * @board_name: the simulation's name for its reports (dmn_sim_options)
+ * @sim: when non-NULL, receives the simulation of the board as `summary`
+ *   and `simulate` build it (dmn_sim_create_board) when it builds, else
+ *   NULL; the caller frees it with dmn_sim_free, before the board
+ */
+struct dmn_lint_options {
+	const struct dmn_alloc_ops *alloc;
+	dmn_lint_fn emit;
+	void *user;
+	const char *board_name;
+	struct dmn_sim **sim;
+};
+
+/**
+ * dmn_lint_board - check a loaded board
+ * @board: what dmn_dt_load returned with DMN_DT_LOAD_LENIENT (any version
+ *   or other flags), whether or not that load reported an error
+ * @load_result: what that dmn_dt_load returned (0 or its first error)
+ * @blob, @size: the blob @board was loaded from: read (never changed) for
+ *   what the model leaves out, such as whether a latency property is
+ *   absent or 0
+ * @opts: see struct dmn_lint_options (NULL: all zero)
+ * @counts: receives the totals (may be NULL)
+ * returns: 0 when the checks ran (findings say what is wrong), -EINVAL
+ *   (NULL @board or @blob, a hook with one function), -ENOMEM (an
+ *   allocation failed: no simulation is handed back, nothing leaks; some
+ *   findings may have been emitted), or -EILSEQ when @load_result says the
+ *   blob was too corrupt to read (its "dt-corrupt" diagnostic is a finding).
+ *   The board is only read: several threads may lint one board at once.
+ * cost: O(model size + OPP entries · log), plus one dmn_sim_create_board
+ *   when the load found no error; no parse of the blob (libfdt reads in
+ *   place).
+ */
+int dmn_lint_board(const struct dmn_dt_board *board, int load_result,
+		   const void *blob, size_t size,
+		   const struct dmn_lint_options *opts,
+		   struct dmn_lint_counts *counts);
+
+/**
+ * dmn_dt_lint - check a blob: dmn_dt_load with DMN_DT_LOAD_LENIENT, then
+ *   dmn_lint_board, then dmn_dt_board_free
  * @supported_hw, @n_supported_hw: the hardware version, as for dmn_dt_load
  * @emit, @user: receive each finding, in a stable order (loader findings in
  *   the order found, then the lint checks by node)
@@ -85,8 +133,7 @@ struct dmn_lint_counts {
  * returns: 0 when the checks ran (findings say what is wrong), -EINVAL
  *   (NULL argument), -ENOMEM, or -EILSEQ when the blob is too corrupt to
  *   read at all (that is also reported as a "dt-corrupt" finding).
- * cost: O(model size + OPP entries · log), plus one dmn_sim_create of the
- *   blob when the lenient load found no error.
+ * cost: one dmn_dt_load and one dmn_lint_board.
  */
 int dmn_dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	    unsigned n_supported_hw, dmn_lint_fn emit, void *user,

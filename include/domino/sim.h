@@ -134,6 +134,22 @@ struct dmn_sim_options {
 int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *opts,
 	       struct dmn_sim **out);
 
+/**
+ * dmn_sim_create_board - build a board already loaded into a new simulated
+ * context, as dmn_sim_create does after its load
+ * @board: a board dmn_dt_load returned without error (or, lenient, without
+ *   an error diagnostic); only read, and it must outlive the simulation
+ *   (dmn_sim_free leaves it to the caller); several simulations may share it
+ * @opts: as for dmn_sim_create, but the members that steer the load
+ *   (@supported_hw, @n_supported_hw, DMN_SIM_PARENTS_BY_NAME) are not used:
+ *   the board was loaded with its own; @diag receives dmn_dt_instantiate's
+ * returns: 0 and *@out, or -EINVAL (NULL argument, a board with load
+ *   errors), -ENOMEM, or the error of dmn_dt_instantiate.
+ * cost: O(model size); no parse of a blob.
+ */
+int dmn_sim_create_board(const struct dmn_dt_board *board,
+			 const struct dmn_sim_options *opts, struct dmn_sim **out);
+
 /** dmn_sim_free - free everything; NULL is a no-op */
 void dmn_sim_free(struct dmn_sim *sim);
 

@@ -14,26 +14,6 @@
 #include <time.h>
 #endif
 
-static void *default_alloc(void *user, size_t size)
-{
-	(void)user;
-	return malloc(size);
-}
-
-static void default_free(void *user, void *ptr)
-{
-	(void)user;
-	free(ptr);
-}
-
-struct dmn_alloc_ops dmn__alloc_ops_or_default(const struct dmn_alloc_ops *ops)
-{
-	if (ops && ops->alloc && ops->free)
-		return *ops;
-	struct dmn_alloc_ops use = {default_alloc, default_free, 0};
-	return use;
-}
-
 static int nolock_create(void *user, void **lock)
 {
 	(void)user;
@@ -139,7 +119,7 @@ static uint64_t default_pstate_now(void *user)
 #if DMN_STRIPED
 int dmn__alloc_whole_lines(const struct dmn_ctx *ctx)
 {
-	return ctx->stripes && ctx->alloc.alloc == default_alloc;
+	return ctx->stripes && ctx->alloc.alloc == dmn__default_alloc;
 }
 #endif
 

@@ -367,6 +367,12 @@ bool dmn__dt_opp_hw_partial(const struct dmn_dt_board *b, const struct dmn_dt_op
 	return b->n_supported_hw && b->n_supported_hw < dmn__dt_opp_hw_width(t);
 }
 
+bool dmn_dt_opp_hw_partial(const struct dmn_dt_board *board, unsigned table)
+{
+	return board && table < board->n_opp_tables &&
+	       dmn__dt_opp_hw_partial(board, &board->opp_tables[table]);
+}
+
 /* ---- the entries seen so far, by key: each entry's duplicate check was
  * a scan of the entries before it, quadratic in the table (5.6 s to load
  * one table of 40,000 levels). Open addressing over 2n slots, each the

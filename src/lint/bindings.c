@@ -164,12 +164,13 @@ static void check_node(struct linter *l, const struct lint_blob *bi, int32_t nod
 	}
 }
 
-void dmn__lint_bindings(struct linter *l, const struct lint_blob *bi,
-			const struct dmn_dt_board *b)
+int dmn__lint_bindings(struct linter *l, const struct lint_blob *bi,
+		       const struct dmn_dt_board *b)
 {
 	(void)b;
 	for (unsigned i = 0; i < bi->n_nodes; i++)
 		if (bi->nodes[i].enabled &&
 		    dmn__lint_prop(bi, (int32_t)i, "power-domains", NULL))
 			check_node(l, bi, (int32_t)i);
+	return 0;
 }

@@ -23,8 +23,8 @@
 #include <domino/dt.h>
 
 #include <libfdt.h>
+#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- opp-required-count ---------------------------------------------------- */
@@ -122,15 +122,16 @@ static unsigned pd_entries(const struct lint_blob *bi, int32_t node)
 	return count;
 }
 
-static void check_device_index(struct linter *l, const struct lint_blob *bi,
-			       const struct dmn_dt_board *b)
+static int check_device_index(struct linter *l, const struct lint_blob *bi,
+			      const struct dmn_dt_board *b)
 {
 	if (!b->n_domains)
-		return;
-	unsigned *seen = calloc(b->n_domains, sizeof(*seen));
-	int32_t *stack = malloc(b->n_domains * sizeof(*stack));
+		return 0;
+	int err = 0;
+	unsigned *seen = dmn__lint_calloc(l, b->n_domains, sizeof(*seen));
+	int32_t *stack = dmn__lint_calloc(l, b->n_domains, sizeof(*stack));
 	if (!seen || !stack) {
-		l->oom = true;
+		err = -ENOMEM;
 		goto out;
 	}
 	unsigned stamp = 0;
@@ -184,13 +185,14 @@ static void check_device_index(struct linter *l, const struct lint_blob *bi,
 		}
 	}
 out:
-	free(seen);
-	free(stack);
+	dmn__lint_free(l, seen);
+	dmn__lint_free(l, stack);
+	return err;
 }
 
-void dmn__lint_counts(struct linter *l, const struct lint_blob *bi,
-		      const struct dmn_dt_board *b)
+int dmn__lint_counts(struct linter *l, const struct lint_blob *bi,
+		     const struct dmn_dt_board *b)
 {
 	check_table_counts(l, b);
-	check_device_index(l, bi, b);
+	return check_device_index(l, bi, b);
 }

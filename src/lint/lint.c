@@ -2,15 +2,42 @@
 /* Lint: loader diagnostics as findings, plus checks of the model's sense. */
 #include <domino/lint.h>
 #include <domino/sim.h>
-#include "../dt/dt_internal.h"
+#include "../core/alloc.h"
 #include "lint_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <libfdt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+/* @n elements of @size bytes, zeroed, from the caller's hook (n >= 1). */
+static void *lint_calloc(struct linter *l, size_t n, size_t size)
+{
+	if (n > SIZE_MAX / size)
+		return NULL;
+	void *p = l->alloc.alloc(l->alloc.user, n * size);
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
+
+static void lint_free(struct linter *l, void *p)
+{
+	if (p)
+		l->alloc.free(l->alloc.user, p);
+}
+
+void *dmn__lint_calloc(struct linter *l, size_t n, size_t size)
+{
+	return lint_calloc(l, n ? n : 1, size ? size : 1);
+}
+
+void dmn__lint_free(struct linter *l, void *p)
+{
+	lint_free(l, p);
+}
 
 static void report(struct linter *l, enum dmn_dt_severity sev, int error,
 		   const char *check, const char *node, const char *property,
@@ -104,14 +131,14 @@ static int cmp_by_freq(const void *a, const void *b)
 	return x->hz < y->hz ? -1 : x->hz > y->hz;
 }
 
-static void check_voltages(struct linter *l, const struct dmn_dt_board *b)
+static int check_voltages(struct linter *l, const struct dmn_dt_board *b)
 {
 	for (unsigned t = 0; t < b->n_opp_tables; t++) {
 		const struct dmn_dt_opp_table *tab = &b->opp_tables[t];
-		struct by_freq *v = calloc(tab->n_entries ? tab->n_entries : 1,
-					   sizeof(*v));
+		struct by_freq *v = lint_calloc(l, tab->n_entries ? tab->n_entries : 1,
+						sizeof(*v));
 		if (!v)
-			return;
+			return -ENOMEM;
 		unsigned n = 0;
 		for (unsigned e = 0; e < tab->n_entries; e++) {
 			const struct dmn_dt_opp *o = &tab->entries[e];
@@ -121,7 +148,7 @@ static void check_voltages(struct linter *l, const struct dmn_dt_board *b)
 		qsort(v, n, sizeof(*v), cmp_by_freq);
 		/* with a version that leaves cells of this table unchecked, two
 		 * hw-selected entries may be meant for different chips */
-		bool partial = dmn__dt_opp_hw_partial(b, tab);
+		bool partial = dmn_dt_opp_hw_partial(b, t);
 		for (unsigned i = 1; i < n; i++) {
 			const struct dmn_dt_opp *lo = v[i - 1].opp, *hi = v[i].opp;
 			if (v[i].hz == v[i - 1].hz ||
@@ -145,8 +172,9 @@ static void check_voltages(struct linter *l, const struct dmn_dt_board *b)
 				       (unsigned long long)v[i - 1].hz, lo->name);
 			}
 		}
-		free(v);
+		lint_free(l, v);
 	}
+	return 0;
 }
 
 /* ---- a device's votes must fit the levels of the domain voted on ----------- */
@@ -162,13 +190,14 @@ static uint32_t top_level(const struct dmn_dt_board *b, int32_t table)
 	return top;
 }
 
-static void check_vote_levels(struct linter *l, const struct dmn_dt_board *b)
+static int check_vote_levels(struct linter *l, const struct dmn_dt_board *b)
 {
 	for (unsigned d = 0; d < b->n_devices; d++) {
 		const struct dmn_dt_device *dev = &b->devices[d];
-		uint32_t *levels = calloc(dev->n_attachments + 1, sizeof(*levels));
+		uint32_t *levels = lint_calloc(l, (size_t)dev->n_attachments + 1,
+					       sizeof(*levels));
 		if (!levels)
-			return;
+			return -ENOMEM;
 		unsigned n_entries = dev->opp_table >= 0
 					     ? b->opp_tables[dev->opp_table].n_entries
 					     : 0;
@@ -192,8 +221,9 @@ static void check_vote_levels(struct linter *l, const struct dmn_dt_board *b)
 				       levels[a], dom->name, top);
 			}
 		}
-		free(levels);
+		lint_free(l, levels);
 	}
+	return 0;
 }
 
 /* Is @node inside a disabled PSCI node (compatible "arm,psci...")? */
@@ -265,23 +295,25 @@ static void on_build_diag(void *user, const struct dmn_dt_diag *d)
 /*
  * `summary` and `simulate` load with dmn_sim_create: a strict load, then the
  * model built into a context, where the OPP layer may still refuse what
- * the loader took. A board those cannot load must be a lint error, so a
- * board whose lenient load found no error is loaded that way too.
+ * the loader took. A lenient load without an error gave the board a strict
+ * load gives, so building it (dmn_sim_create_board) is what they do: a
+ * board they cannot load is a lint error.
  */
-static int check_loads_like_summary(struct linter *l, const void *blob,
-				    size_t size, const uint32_t *supported_hw,
-				    unsigned n_supported_hw)
+static int check_loads_like_summary(struct linter *l, const struct dmn_dt_board *b,
+				    const struct dmn_lint_options *o)
 {
-	const struct dmn_sim_options so = {.supported_hw = supported_hw,
-				       .n_supported_hw = n_supported_hw,
-				       .diag = on_build_diag,
-				       .diag_user = l};
+	const struct dmn_sim_options so = {.board_name = o->board_name,
+					   .diag = on_build_diag,
+					   .diag_user = l};
 	unsigned before = l->counts.errors;
 	struct dmn_sim *sim = NULL;
-	int err = dmn_sim_create(blob, size, &so, &sim);
-	dmn_sim_free(sim);
+	int err = dmn_sim_create_board(b, &so, &sim);
 	if (err == -ENOMEM)
 		return err;
+	if (o->sim)
+		*o->sim = sim;
+	else
+		dmn_sim_free(sim);
 	if (err && l->counts.errors == before)
 		report(l, DMN_DT_SEV_ERROR, err, "load-failed", "/", NULL,
 		       "summary and simulate cannot load this board: %s",
@@ -289,60 +321,89 @@ static int check_loads_like_summary(struct linter *l, const void *blob,
 	return 0;
 }
 
+/* The checks of a board that loaded (maybe with errors). */
+static int lint_checks(struct linter *l, const struct dmn_dt_board *b)
+{
+	for (unsigned i = 0; i < b->n_diags; i++)
+		on_diag(l, &b->diags[i]);
+	check_idle_states(l, l->fdt, b);
+	int err = check_voltages(l, b);
+	if (!err)
+		err = check_vote_levels(l, b);
+	if (!err)
+		err = dmn__lint_families(l, b);
+	return err;
+}
+
+int dmn_lint_board(const struct dmn_dt_board *board, int load_result,
+		   const void *blob, size_t size,
+		   const struct dmn_lint_options *opts,
+		   struct dmn_lint_counts *counts)
+{
+	static const struct dmn_lint_options defaults;
+	if (!opts)
+		opts = &defaults;
+	if (opts->sim)
+		*opts->sim = NULL;
+	if (!board || !blob ||
+	    (opts->alloc && (!opts->alloc->alloc || !opts->alloc->free)))
+		return -EINVAL;
+	struct linter l = {opts->emit, opts->user, {0, 0, 0},
+			   dmn__alloc_ops_or_default(opts->alloc), blob};
+	int err = 0;
+	void *copy = NULL;
+	/* A blob too corrupt to read has nothing to lint: the caller must be
+	 * told (the CLI exits 2 for bad input, not 1). */
+	if (load_result == -EILSEQ) {
+		l.fdt = NULL; /* not a blob libfdt may read */
+		for (unsigned i = 0; i < board->n_diags; i++)
+			on_diag(&l, &board->diags[i]);
+		err = -EILSEQ;
+		goto out;
+	}
+	if ((uintptr_t)blob % 8) {
+		copy = lint_calloc(&l, size ? size : 1, 1);
+		if (!copy) {
+			err = -ENOMEM;
+			goto out;
+		}
+		memcpy(copy, blob, size);
+		l.fdt = copy;
+	}
+	err = lint_checks(&l, board);
+	if (err)
+		goto out;
+	if (load_result && !l.counts.errors)
+		report(&l, DMN_DT_SEV_ERROR, load_result, "load-failed", "/", NULL,
+		       "the board does not load: %s", dmn_strerror(load_result));
+	else if (!load_result)
+		err = check_loads_like_summary(&l, board, opts);
+out:
+	lint_free(&l, copy);
+	if (counts)
+		*counts = l.counts;
+	return err;
+}
+
 int dmn_dt_lint(const void *blob, size_t size, const uint32_t *supported_hw,
 	    unsigned n_supported_hw, dmn_lint_fn emit, void *user,
 	    struct dmn_lint_counts *counts)
 {
+	if (counts)
+		memset(counts, 0, sizeof(*counts));
 	if (!blob)
 		return -EINVAL;
-	/* libfdt wants the blob 8-byte aligned: malloc's copy is */
-	void *fdt = malloc(size ? size : 1);
-	if (fdt)
-		memcpy(fdt, blob, size);
-	struct linter l = {emit, user, {0, 0, 0}, fdt, false};
-	struct dmn_dt_load_opts opts;
-	memset(&opts, 0, sizeof(opts));
-	opts.supported_hw = supported_hw;
-	opts.n_supported_hw = n_supported_hw;
-	opts.flags = DMN_DT_LOAD_LENIENT;
-	opts.diag = on_diag;
-	opts.diag_user = &l;
+	struct dmn_dt_load_opts lo;
+	memset(&lo, 0, sizeof(lo));
+	lo.supported_hw = supported_hw;
+	lo.n_supported_hw = n_supported_hw;
+	lo.flags = DMN_DT_LOAD_LENIENT;
 	struct dmn_dt_board *b = NULL;
-	int err = dmn_dt_load(blob, size, &opts, &b);
-	/* Lenient loading still hands back a board for a blob that failed
-	 * validation; there is nothing to lint in it, and the caller must be
-	 * told it is corrupt (the CLI exits 2 for bad input, not 1). */
-	if (err == -ENOMEM || err == -EILSEQ || !b) {
-		if (counts)
-			*counts = l.counts;
-		dmn_dt_board_free(b);
-		free(fdt);
-		return err ? err : -EILSEQ;
-	}
-	/* The loader validated the blob: the checks below may read it. */
-	if (fdt)
-		check_idle_states(&l, fdt, b);
-	check_voltages(&l, b);
-	check_vote_levels(&l, b);
-	/* the wiring families read the blob through one shared index */
-	struct lint_blob bi;
-	if (fdt && !dmn__lint_blob_index(fdt, &bi)) {
-		dmn__lint_wiring(&l, &bi, b);
-		dmn__lint_counts(&l, &bi, b);
-		dmn__lint_bindings(&l, &bi, b);
-		dmn__lint_blob_free(&bi);
-	} else {
-		l.oom = true;
-	}
+	int err = dmn_dt_load(blob, size, &lo, &b);
+	if (err == -ENOMEM || !b)
+		return err ? err : -ENOMEM;
+	const struct dmn_lint_options o = {.emit = emit, .user = user};
+	err = dmn_lint_board(b, err, blob, size, &o, counts);
 	dmn_dt_board_free(b);
-	if (err && !l.counts.errors)
-		report(&l, DMN_DT_SEV_ERROR, err, "load-failed", "/", NULL,
-		       "the board does not load: %s", dmn_strerror(err));
-	else if (!err)
-		err = check_loads_like_summary(&l, blob, size, supported_hw,
-					       n_supported_hw);
-	free(fdt);
-	if (counts)
-		*counts = l.counts;
-	return err == -ENOMEM || l.oom ? -ENOMEM : 0;
+	return err;
 }

@@ -3,11 +3,12 @@
  * parent and status, and the phandles sorted, so a reference costs
  * O(log N) instead of libfdt's linear search. */
 #include "lint_internal.h"
+#include <domino/dt.h>
 
 #include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <stdlib.h> /* qsort */
 #include <string.h>
 
 static bool status_ok(const void *fdt, int offset)
@@ -25,7 +26,33 @@ static int cmp_phandle(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-int dmn__lint_blob_index(const void *fdt, struct lint_blob *bi)
+/* Each model provider's node: one buffer sized for the longest path. */
+static int find_providers(struct linter *l, const struct dmn_dt_board *b,
+			  struct lint_blob *bi)
+{
+	size_t longest = 0;
+	for (unsigned p = 0; p < b->n_providers; p++) {
+		size_t n = dmn_dt_provider_path(b, p, NULL, 0);
+		if (n > longest)
+			longest = n;
+	}
+	char *path = dmn__lint_calloc(l, longest + 1, 1);
+	bi->provider_node = dmn__lint_calloc(l, b->n_providers,
+					     sizeof(*bi->provider_node));
+	if (!path || !bi->provider_node) {
+		dmn__lint_free(l, path);
+		return -ENOMEM;
+	}
+	for (unsigned p = 0; p < b->n_providers; p++) {
+		dmn_dt_provider_path(b, p, path, longest + 1);
+		bi->provider_node[p] = dmn__lint_node_by_path(bi, path);
+	}
+	dmn__lint_free(l, path);
+	return 0;
+}
+
+int dmn__lint_blob_index(struct linter *l, const void *fdt,
+			 const struct dmn_dt_board *b, struct lint_blob *bi)
 {
 	memset(bi, 0, sizeof(*bi));
 	bi->fdt = fdt;
@@ -37,12 +64,12 @@ int dmn__lint_blob_index(const void *fdt, struct lint_blob *bi)
 		if (depth > max_depth)
 			max_depth = depth;
 	}
-	bi->nodes = malloc(n * sizeof(*bi->nodes));
-	bi->phandles = malloc(n * sizeof(*bi->phandles));
-	int32_t *stack = malloc(((size_t)max_depth + 1) * sizeof(*stack));
+	bi->nodes = dmn__lint_calloc(l, n, sizeof(*bi->nodes));
+	bi->phandles = dmn__lint_calloc(l, n, sizeof(*bi->phandles));
+	int32_t *stack = dmn__lint_calloc(l, (size_t)max_depth + 1, sizeof(*stack));
 	if (!bi->nodes || !bi->phandles || !stack) {
-		free(stack);
-		dmn__lint_blob_free(bi);
+		dmn__lint_free(l, stack);
+		dmn__lint_blob_free(l, bi);
 		return -ENOMEM;
 	}
 	depth = 0;
@@ -61,7 +88,7 @@ int dmn__lint_blob_index(const void *fdt, struct lint_blob *bi)
 			bi->phandles[bi->n_phandles++] =
 			    (struct lint_phandle){nd->phandle, i};
 	}
-	free(stack);
+	dmn__lint_free(l, stack);
 	for (unsigned i = bi->n_nodes; i-- > 1;) {
 		struct lint_node *up = &bi->nodes[bi->nodes[i].parent];
 		if (up->end < bi->nodes[i].end)
@@ -74,14 +101,34 @@ int dmn__lint_blob_index(const void *fdt, struct lint_blob *bi)
 		if (!k || bi->phandles[k - 1].phandle != bi->phandles[i].phandle)
 			bi->phandles[k++] = bi->phandles[i];
 	bi->n_phandles = k;
+	if (find_providers(l, b, bi)) {
+		dmn__lint_blob_free(l, bi);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
-void dmn__lint_blob_free(struct lint_blob *bi)
+void dmn__lint_blob_free(struct linter *l, struct lint_blob *bi)
 {
-	free(bi->nodes);
-	free(bi->phandles);
+	dmn__lint_free(l, bi->nodes);
+	dmn__lint_free(l, bi->phandles);
+	dmn__lint_free(l, bi->provider_node);
 	memset(bi, 0, sizeof(*bi));
+}
+
+int dmn__lint_families(struct linter *l, const struct dmn_dt_board *b)
+{
+	struct lint_blob bi;
+	int err = dmn__lint_blob_index(l, l->fdt, b, &bi);
+	if (err)
+		return err;
+	err = dmn__lint_wiring(l, &bi, b);
+	if (!err)
+		err = dmn__lint_counts(l, &bi, b);
+	if (!err)
+		err = dmn__lint_bindings(l, &bi, b);
+	dmn__lint_blob_free(l, &bi);
+	return err;
 }
 
 int32_t dmn__lint_node_at(const struct lint_blob *bi, int offset)

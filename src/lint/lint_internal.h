@@ -9,6 +9,8 @@
 
 #include <domino/lint.h>
 
+#include <stddef.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -16,13 +18,17 @@ struct linter {
 	dmn_lint_fn emit;
 	void *user;
 	struct dmn_lint_counts counts;
-	/* an aligned copy of the blob (NULL if out of memory); read only
-	 * after the loader validated it */
+	struct dmn_alloc_ops alloc;
+	/* the blob, or an aligned copy of it (libfdt wants 8-byte
+	 * alignment); read only after the loader validated it */
 	const void *fdt;
-	/* a check could not allocate its scratch memory: it was skipped,
-	 * and dmn_dt_lint returns -ENOMEM */
-	bool oom;
 };
+
+/* @n elements of @size bytes, zeroed, through the caller's allocator
+ * (struct dmn_lint_options.alloc); NULL when it fails or n * size
+ * overflows. n or size 0 counts as 1. */
+void *dmn__lint_calloc(struct linter *l, size_t n, size_t size);
+void dmn__lint_free(struct linter *l, void *p); /* NULL ok */
 
 /*
  * Report one finding of lint's own checks (no errno): counted by severity
@@ -55,6 +61,7 @@ struct lint_phandle {
 
 struct lint_blob {
 	const void *fdt;
+	int32_t *provider_node; /* by model provider: its node, or -1 */
 	struct lint_node *nodes; /* in structure-block order */
 	unsigned n_nodes;
 	struct lint_phandle *phandles; /* sorted; the first node of a repeated
@@ -62,10 +69,12 @@ struct lint_blob {
 	unsigned n_phandles;
 };
 
-/* Index @fdt (already validated by the loader). 0, or -ENOMEM (nothing to
- * free). O(N log N) for N nodes. */
-int dmn__lint_blob_index(const void *fdt, struct lint_blob *bi);
-void dmn__lint_blob_free(struct lint_blob *bi);
+/* Index @fdt (already validated by the loader) and find board @b's
+ * providers in it, allocating through @l. 0, or -ENOMEM (nothing to
+ * free). O(N log N) for N nodes, plus the providers' path lengths. */
+int dmn__lint_blob_index(struct linter *l, const void *fdt,
+			 const struct dmn_dt_board *b, struct lint_blob *bi);
+void dmn__lint_blob_free(struct linter *l, struct lint_blob *bi);
 /* The node at libfdt offset @offset, or -1. O(log N). */
 int32_t dmn__lint_node_at(const struct lint_blob *bi, int offset);
 /* The node with full path @path, or -1. O(length + log N). */
@@ -86,21 +95,19 @@ bool dmn__lint_name_is(const struct lint_blob *bi, int32_t node,
 const char *dmn__lint_path(const struct lint_blob *bi, int32_t node, char *buf,
 			   int size);
 
-/* wiring.c: the blob node of model provider @p, or -1 (no memory for a
- * long path). O(path length + log N). */
-int32_t dmn__lint_provider_node(const struct lint_blob *bi,
-				const struct dmn_dt_board *b, unsigned p);
-
 /* ---- the check families (docs/lint-corpus.md) ------------------------------ */
 
+/* Index the blob once and run the three families below on it; 0 or
+ * -ENOMEM (from any of them: the rest are skipped). */
+int dmn__lint_families(struct linter *l, const struct dmn_dt_board *b);
 /* wiring.c: provider-no-rail, pd-missing, opp-required-missing */
-void dmn__lint_wiring(struct linter *l, const struct lint_blob *bi,
-		      const struct dmn_dt_board *b);
-/* counts.c: opp-required-count, required-opps-position, pd-child-ids */
-void dmn__lint_counts(struct linter *l, const struct lint_blob *bi,
-		      const struct dmn_dt_board *b);
+int dmn__lint_wiring(struct linter *l, const struct lint_blob *bi,
+		     const struct dmn_dt_board *b);
+/* counts.c: opp-required-count, opp-required-index */
+int dmn__lint_counts(struct linter *l, const struct lint_blob *bi,
+		     const struct dmn_dt_board *b);
 /* bindings.c: pd-index-range, pd-name-mismatch */
-void dmn__lint_bindings(struct linter *l, const struct lint_blob *bi,
-			const struct dmn_dt_board *b);
+int dmn__lint_bindings(struct linter *l, const struct lint_blob *bi,
+		       const struct dmn_dt_board *b);
 
 #endif /* DOMINO_LINT_INTERNAL_H */

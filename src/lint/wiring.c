@@ -19,30 +19,15 @@
 #include "lint_internal.h"
 #include <domino/dt.h>
 
+#include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <stdlib.h> /* qsort */
 #include <string.h>
 
 #define PATH_BUF 512
 
 /* ---- shared helpers ---------------------------------------------------------- */
-
-int32_t dmn__lint_provider_node(const struct lint_blob *bi,
-				const struct dmn_dt_board *b, unsigned p)
-{
-	char small[PATH_BUF];
-	size_t n = dmn_dt_provider_path(b, p, small, sizeof(small));
-	if (n < sizeof(small))
-		return dmn__lint_node_by_path(bi, small);
-	char *big = malloc(n + 1);
-	if (!big)
-		return -1;
-	dmn_dt_provider_path(b, p, big, n + 1);
-	int32_t node = dmn__lint_node_by_path(bi, big);
-	free(big);
-	return node;
-}
 
 static bool ref_has_level(const struct dmn_dt_board *b,
 			  const struct dmn_dt_opp_ref *r)
@@ -149,7 +134,7 @@ static void blame_roots(const struct lint_blob *bi, const struct dmn_dt_board *b
 		const struct dmn_dt_provider *p = &b->providers[x->provider];
 		if (p->opp_table >= 0 || p->n_parents)
 			continue;
-		int32_t node = dmn__lint_provider_node(bi, b, (unsigned)x->provider);
+		int32_t node = bi->provider_node[x->provider];
 		/* a provider whose power-domains the loader could not use is
 		 * another finding's (a disabled or missing parent) */
 		if (node < 0 || dmn__lint_prop(bi, node, "power-domains", NULL))
@@ -165,19 +150,20 @@ static void blame_roots(const struct lint_blob *bi, const struct dmn_dt_board *b
 	}
 }
 
-static void check_provider_rail(struct linter *l, const struct lint_blob *bi,
-				const struct dmn_dt_board *b)
+static int check_provider_rail(struct linter *l, const struct lint_blob *bi,
+			       const struct dmn_dt_board *b)
 {
 	if (!b->n_domains || !b->n_providers)
-		return;
+		return 0;
 	unsigned nd = b->n_domains;
-	unsigned char *reach = calloc(nd, 1);
-	int32_t *stack = malloc(nd * sizeof(*stack));
-	unsigned *next = malloc(nd * sizeof(*next));
-	unsigned *seen = calloc(nd, sizeof(*seen));
-	struct blame *blame = calloc(b->n_providers, sizeof(*blame));
+	int err = 0;
+	unsigned char *reach = dmn__lint_calloc(l, nd, 1);
+	int32_t *stack = dmn__lint_calloc(l, nd, sizeof(*stack));
+	unsigned *next = dmn__lint_calloc(l, nd, sizeof(*next));
+	unsigned *seen = dmn__lint_calloc(l, nd, sizeof(*seen));
+	struct blame *blame = dmn__lint_calloc(l, b->n_providers, sizeof(*blame));
 	if (!reach || !stack || !next || !seen || !blame) {
-		l->oom = true;
+		err = -ENOMEM;
 		goto out;
 	}
 	for (unsigned di = 0; di < b->n_devices; di++) {
@@ -199,7 +185,7 @@ static void check_provider_rail(struct linter *l, const struct lint_blob *bi,
 		const struct blame *bl = &blame[p];
 		if (!bl->consumers)
 			continue;
-		int32_t node = dmn__lint_provider_node(bi, b, p);
+		int32_t node = bi->provider_node[p];
 		if (node < 0)
 			continue;
 		char path[PATH_BUF], rail[PATH_BUF];
@@ -222,11 +208,12 @@ static void check_provider_rail(struct linter *l, const struct lint_blob *bi,
 				 b->devices[bl->first_device].path, t->path, rail);
 	}
 out:
-	free(reach);
-	free(stack);
-	free(next);
-	free(seen);
-	free(blame);
+	dmn__lint_free(l, reach);
+	dmn__lint_free(l, stack);
+	dmn__lint_free(l, next);
+	dmn__lint_free(l, seen);
+	dmn__lint_free(l, blame);
+	return err;
 }
 
 /* ---- evidence from nodes of the same compatible -------------------------------- */
@@ -376,11 +363,12 @@ static void graph_ties(struct linter *l, const struct lint_blob *bi,
 
 /* The nodes with a compatible that carry @prop (any status: a disabled
  * node of a shared .dtsi still says how its kind is wired), sorted. */
-static struct by_compat *nodes_with(const struct lint_blob *bi, const char *prop,
+static struct by_compat *nodes_with(struct linter *l, const struct lint_blob *bi,
+				    const char *prop,
 				    bool (*extra)(const struct lint_blob *, int32_t),
 				    unsigned *n)
 {
-	struct by_compat *v = malloc((bi->n_nodes + 1) * sizeof(*v));
+	struct by_compat *v = dmn__lint_calloc(l, bi->n_nodes, sizeof(*v));
 	*n = 0;
 	if (!v)
 		return NULL;
@@ -395,15 +383,16 @@ static struct by_compat *nodes_with(const struct lint_blob *bi, const char *prop
 	return v;
 }
 
-static void check_pd_missing(struct linter *l, const struct lint_blob *bi,
-			     const struct dmn_dt_board *b)
+static int check_pd_missing(struct linter *l, const struct lint_blob *bi,
+			    const struct dmn_dt_board *b)
 {
 	unsigned n_with;
-	struct by_compat *with = nodes_with(bi, "power-domains", NULL, &n_with);
-	bool *done = calloc(bi->n_nodes + 1, 1);
-	bool *in_domain = calloc(bi->n_nodes + 1, 1);
+	int err = 0;
+	struct by_compat *with = nodes_with(l, bi, "power-domains", NULL, &n_with);
+	bool *done = dmn__lint_calloc(l, bi->n_nodes, 1);
+	bool *in_domain = dmn__lint_calloc(l, bi->n_nodes, 1);
 	if (!with || !done || !in_domain) {
-		l->oom = true;
+		err = -ENOMEM;
 		goto out;
 	}
 	if (!n_with)
@@ -420,9 +409,10 @@ static void check_pd_missing(struct linter *l, const struct lint_blob *bi,
 	}
 	graph_ties(l, bi, with, n_with, done, in_domain);
 out:
-	free(with);
-	free(done);
-	free(in_domain);
+	dmn__lint_free(l, with);
+	dmn__lint_free(l, done);
+	dmn__lint_free(l, in_domain);
+	return err;
 }
 
 /* ---- opp-required-missing ------------------------------------------------------ */
@@ -487,16 +477,15 @@ static bool rail_voter(const struct lint_blob *bi, int32_t node)
 	return on_rail(bi, node) && votes_level(bi, node);
 }
 
-static void check_opp_required_missing(struct linter *l,
-				       const struct lint_blob *bi,
-				       const struct dmn_dt_board *b)
+static int check_opp_required_missing(struct linter *l,
+				      const struct lint_blob *bi,
+				      const struct dmn_dt_board *b)
 {
 	unsigned n_with;
-	struct by_compat *with = nodes_with(bi, "power-domains", rail_voter, &n_with);
-	if (!with) {
-		l->oom = true;
-		return;
-	}
+	struct by_compat *with =
+	    nodes_with(l, bi, "power-domains", rail_voter, &n_with);
+	if (!with)
+		return -ENOMEM;
 	for (unsigned di = 0; di < b->n_devices && n_with; di++) {
 		const struct dmn_dt_device *d = &b->devices[di];
 		int32_t rail = -1;
@@ -521,13 +510,17 @@ static void check_opp_required_missing(struct linter *l,
 				 dmn__lint_path(bi, peer, ppath, sizeof(ppath)),
 				 compat);
 	}
-	free(with);
+	dmn__lint_free(l, with);
+	return 0;
 }
 
-void dmn__lint_wiring(struct linter *l, const struct lint_blob *bi,
-		      const struct dmn_dt_board *b)
+int dmn__lint_wiring(struct linter *l, const struct lint_blob *bi,
+		     const struct dmn_dt_board *b)
 {
-	check_provider_rail(l, bi, b);
-	check_pd_missing(l, bi, b);
-	check_opp_required_missing(l, bi, b);
+	int err = check_provider_rail(l, bi, b);
+	if (!err)
+		err = check_pd_missing(l, bi, b);
+	if (!err)
+		err = check_opp_required_missing(l, bi, b);
+	return err;
 }

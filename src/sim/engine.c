@@ -407,6 +407,38 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 
 /* ---- creation -------------------------------------------------------------- */
 
+/* A new simulation with @opts' name and call hooks, nothing built yet. */
+static struct dmn_sim *sim_alloc(const struct dmn_sim_options *opts)
+{
+	struct dmn_sim *sim = calloc(1, sizeof(*sim));
+	if (!sim)
+		return NULL;
+	sim->board_name = opts->board_name ? opts->board_name : "board";
+	/* Call numbers count from the first call of the build. */
+	dmn_sim_providers_init(&sim->hw, NULL, NULL, 0);
+	dmn_sim_providers_fail_call(&sim->hw, opts->fail_call, -EIO);
+	sim->on_call = opts->on_call;
+	sim->call_user = opts->call_user;
+	return sim;
+}
+
+static int sim_build(struct dmn_sim *sim, const struct dmn_sim_options *opts);
+
+/* Build @sim's board unless @err (its load's result) is set; then hand
+ * @sim out, or free it and return the error. */
+static int sim_finish(struct dmn_sim *sim, const struct dmn_sim_options *opts,
+		      int err, struct dmn_sim **out)
+{
+	if (!err)
+		err = sim_build(sim, opts);
+	if (err) {
+		dmn_sim_free(sim);
+		return err;
+	}
+	*out = sim;
+	return 0;
+}
+
 int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *opts,
 	       struct dmn_sim **out)
 {
@@ -416,15 +448,9 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
-	struct dmn_sim *sim = calloc(1, sizeof(*sim));
+	struct dmn_sim *sim = sim_alloc(opts);
 	if (!sim)
 		return -ENOMEM;
-	sim->board_name = opts->board_name ? opts->board_name : "board";
-	/* Call numbers count from the first call of the build. */
-	dmn_sim_providers_init(&sim->hw, NULL, NULL, 0);
-	dmn_sim_providers_fail_call(&sim->hw, opts->fail_call, -EIO);
-	sim->on_call = opts->on_call;
-	sim->call_user = opts->call_user;
 	struct dmn_dt_load_opts lo;
 	memset(&lo, 0, sizeof(lo));
 	lo.supported_hw = opts->supported_hw;
@@ -433,22 +459,46 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 	lo.diag_user = opts->diag_user;
 	if (opts->flags & DMN_SIM_PARENTS_BY_NAME)
 		lo.flags |= DMN_DT_LOAD_PARENTS_BY_NAME;
-	int err = dmn_dt_load(blob, size, &lo, &sim->board);
-	if (err)
-		goto fail;
+	int err = dmn_dt_load(blob, size, &lo, &sim->own_board);
+	sim->board = sim->own_board;
+	return sim_finish(sim, opts, err, out);
+}
+
+int dmn_sim_create_board(const struct dmn_dt_board *board,
+			 const struct dmn_sim_options *opts, struct dmn_sim **out)
+{
+	static const struct dmn_sim_options defaults;
+	if (out)
+		*out = NULL;
+	if (!board || !out || board->n_errors)
+		return -EINVAL;
+	if (!opts)
+		opts = &defaults;
+	struct dmn_sim *sim = sim_alloc(opts);
+	if (!sim)
+		return -ENOMEM;
+	sim->board = board;
+	return sim_finish(sim, opts, 0, out);
+}
+
+/* Build sim->board into a fresh context with simulated backends. On an
+ * error the caller frees @sim. */
+static int sim_build(struct dmn_sim *sim, const struct dmn_sim_options *opts)
+{
+	int err;
 	const struct dmn_dt_board *b = sim->board;
 	sim->doms = calloc(b->n_domains ? b->n_domains : 1, sizeof(*sim->doms));
 	sim->devs = calloc(b->n_devices ? b->n_devices : 1, sizeof(*sim->devs));
 	err = sim->doms && sim->devs ? 0 : -ENOMEM;
 	if (err)
-		goto fail;
+		return err;
 	for (unsigned i = 0; i < b->n_domains; i++) {
 		sim->doms[i].sim = sim;
 		sim->doms[i].index = i;
 	}
 	err = mark_reaches_pstate(b, sim->doms);
 	if (err)
-		goto fail;
+		return err;
 	for (unsigned i = 0; i < b->n_devices; i++) {
 		sim->devs[i].sim = sim;
 		sim->devs[i].index = i;
@@ -488,7 +538,7 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 	if (!err)
 		err = dmn_listen(sim->ctx, listener, sim);
 	if (err)
-		goto fail;
+		return err;
 	sim->initial = calloc(b->n_domains ? b->n_domains : 1,
 			      sizeof(*sim->initial));
 	size_t n_atts = 0, max_atts = 1;
@@ -501,7 +551,7 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 	sim->vote_scratch = calloc(2 * max_atts, sizeof(uint32_t));
 	if (!sim->initial || !sim->cast_block || !sim->vote_scratch) {
 		err = -ENOMEM;
-		goto fail;
+		return err;
 	}
 	/* Fixed votes of devices without an OPP table are cast by the
 	 * build; read them back. */
@@ -524,11 +574,7 @@ int dmn_sim_create(const void *blob, size_t size, const struct dmn_sim_options *
 		sim->initial[i].pstate = info.pstate;
 		sim->initial[i].idle = info.on ? -1 : info.idle_state;
 	}
-	*out = sim;
 	return 0;
-fail:
-	dmn_sim_free(sim);
-	return err;
 }
 
 void dmn_sim_free(struct dmn_sim *sim)
@@ -538,7 +584,7 @@ void dmn_sim_free(struct dmn_sim *sim)
 	dmn__sim_report_free(sim);
 	dmn_ctx_destroy(sim->ctx);
 	dmn_dt_instance_free(sim->inst);
-	dmn_dt_board_free(sim->board);
+	dmn_dt_board_free(sim->own_board);
 	for (unsigned i = 0; i < sim->n_causes; i++)
 		free(sim->causes[i]);
 	free(sim->causes);

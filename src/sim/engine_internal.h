@@ -107,7 +107,8 @@ struct dmn_sim_names {
 
 struct dmn_sim {
 	const char *board_name;
-	struct dmn_dt_board *board;
+	const struct dmn_dt_board *board;
+	struct dmn_dt_board *own_board; /* @board when dmn_sim_create loaded it */
 	struct dmn_ctx *ctx;
 	struct dmn_dt_instance *inst;
 	struct dmn_sim_domain *doms;
