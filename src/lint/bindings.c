@@ -45,9 +45,11 @@ static const struct dmn__dt_pd_binding *binding_of(const struct lint_blob *bi,
 /*
  * Whether power-domain-names entry @name fits dt-bindings name @macro: every
  * word of the name ("-" or "_" separated, any case) is a word of the macro
- * ("_" separated), a "VDD" prefix taken off ("VDDCX" is "cx"). "cx" fits
- * RPMHPD_CX and RPMHPD_CX_AO; "mx" fits SM6375_VDDMX; "venus" fits no
- * GDSC's name, so it is never taken for another's.
+ * ("_" separated), or the end of one, once a "VDD" prefix is taken off
+ * ("VDDCX" is "cx"). "cx" fits RPMHPD_CX, RPMHPD_CX_AO and MSM8939_VDDMDCX
+ * (the modem's CX, which its remote processor calls "cx"); "mx" fits
+ * SM6375_VDDMX but not RPMHPD_MXC; "venus" fits no GDSC's name, so it is
+ * never taken for another's.
  */
 static bool word_in(const char *w, size_t wn, const char *macro)
 {
@@ -58,12 +60,14 @@ static bool word_in(const char *w, size_t wn, const char *macro)
 			t += 3;
 			n -= 3;
 		}
-		if (n == wn) {
+		/* the word, or its tail: "cx" is the modem's CX "MDCX" */
+		if (n >= wn) {
+			const char *tail = t + (n - wn);
 			size_t k = 0;
-			while (k < n && tolower((unsigned char)t[k]) ==
-					    tolower((unsigned char)w[k]))
+			while (k < wn && tolower((unsigned char)tail[k]) ==
+					     tolower((unsigned char)w[k]))
 				k++;
-			if (k == n)
+			if (k == wn)
 				return true;
 		}
 		p = t + n + (t[n] == '_');
