@@ -19,6 +19,7 @@
 #include "../dt/dt_internal.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,25 +102,26 @@ static const char *fits_other(const struct dmn__dt_pd_binding *t,
 	return NULL;
 }
 
-/* Check node @node's power-domains against the table. */
-static void check_node(struct linter *l, const struct lint_blob *bi, int32_t node)
+/* Check node @node's power-domains against the table; 0 or -ENOMEM. */
+static int check_node(struct linter *l, const struct lint_blob *bi, int32_t node)
 {
+	char *path = NULL; /* the node's, made for its first finding */
+	int err = 0;
 	int len, nlen;
 	const fdt32_t *v = dmn__lint_prop(bi, node, "power-domains", &len);
 	const char *names = dmn__lint_prop(bi, node, "power-domain-names", &nlen);
 	unsigned n = v ? (unsigned)len / 4 : 0;
 	int name_pos = 0;
-	char path[512];
 	for (unsigned pos = 0, entry = 0; pos < n; entry++) {
 		int32_t p = dmn__lint_phandle(bi, fdt32_to_cpu(v[pos]));
 		int cl;
 		const fdt32_t *c =
 		    p >= 0 ? dmn__lint_prop(bi, p, "#power-domain-cells", &cl) : NULL;
 		if (!c || cl != 4)
-			return; /* the loader reports it */
+			break; /* the loader reports it */
 		unsigned cells = fdt32_to_cpu(*c);
 		if (cells > n - pos - 1)
-			return;
+			break;
 		/* this entry's name, walking the string list in step */
 		const char *name = NULL;
 		if (names && name_pos < nlen &&
@@ -133,11 +135,18 @@ static void check_node(struct linter *l, const struct lint_blob *bi, int32_t nod
 		if (!t)
 			continue;
 		const char *macro = dmn__dt_pd_binding_name(t, index);
+		const char *other = macro && name && !name_fits(name, macro)
+					? fits_other(t, name, index)
+					: NULL;
+		if ((!macro || other) && !path &&
+		    !(path = dmn__lint_path_alloc(l, bi, node))) {
+			err = -ENOMEM;
+			break;
+		}
 		char ppath[512];
 		if (!macro) {
 			dmn__lint_report(
-			    l, DMN_DT_SEV_WARNING, "pd-index-range",
-			    dmn__lint_path(bi, node, path, sizeof(path)),
+			    l, DMN_DT_SEV_WARNING, "pd-index-range", path,
 			    "power-domains",
 			    "entry %u: %s (\"%s\") has no domain %u: Linux's %s "
 			    "registers %u domains in %u slots, %s..%s (%s), so "
@@ -151,13 +160,9 @@ static void check_node(struct linter *l, const struct lint_blob *bi, int32_t nod
 						  : "-ENOENT: an empty slot");
 			continue;
 		}
-		const char *other = name && !name_fits(name, macro)
-					? fits_other(t, name, index)
-					: NULL;
 		if (other)
 			dmn__lint_report(
-			    l, DMN_DT_SEV_WARNING, "pd-name-mismatch",
-			    dmn__lint_path(bi, node, path, sizeof(path)),
+			    l, DMN_DT_SEV_WARNING, "pd-name-mismatch", path,
 			    "power-domain-names",
 			    "entry %u is named \"%s\" but is %s (%u) of %s; "
 			    "\"%s\" names %s there (%s): a driver that attaches "
@@ -166,6 +171,8 @@ static void check_node(struct linter *l, const struct lint_blob *bi, int32_t nod
 			    dmn__lint_path(bi, p, ppath, sizeof(ppath)), name,
 			    other, t->header);
 	}
+	dmn__lint_free(l, path);
+	return err;
 }
 
 int dmn__lint_bindings(struct linter *l, const struct lint_blob *bi,
@@ -174,7 +181,8 @@ int dmn__lint_bindings(struct linter *l, const struct lint_blob *bi,
 	(void)b;
 	for (unsigned i = 0; i < bi->n_nodes; i++)
 		if (bi->nodes[i].enabled &&
-		    dmn__lint_prop(bi, (int32_t)i, "power-domains", NULL))
-			check_node(l, bi, (int32_t)i);
+		    dmn__lint_prop(bi, (int32_t)i, "power-domains", NULL) &&
+		    check_node(l, bi, (int32_t)i))
+			return -ENOMEM;
 	return 0;
 }

@@ -141,7 +141,7 @@ static int check_device_index(struct linter *l, const struct lint_blob *bi,
 			continue;
 		/* the attachments are the power-domains entries in order
 		 * unless the loader merged a repeated one */
-		int32_t node = dmn__lint_node_by_path(bi, d->path);
+		int32_t node = bi->device_node[di];
 		if (node < 0 || pd_entries(bi, node) != d->n_attachments)
 			continue;
 		for (unsigned i = 0; i < d->n_required; i++) {

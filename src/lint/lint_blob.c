@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <libfdt.h>
-#include <stdio.h>
 #include <stdlib.h> /* qsort */
 #include <string.h>
 
@@ -26,28 +25,103 @@ static int cmp_phandle(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Each model provider's node: one buffer sized for the longest path. */
-static int find_providers(struct linter *l, const struct dmn_dt_board *b,
-			  struct lint_blob *bi)
+/* FNV-1a over a node's parent and name: the key of the child table. */
+static uint32_t child_key(int32_t parent, const char *name, size_t len)
 {
-	size_t longest = 0;
-	for (unsigned p = 0; p < b->n_providers; p++) {
-		size_t n = dmn_dt_provider_path(b, p, NULL, 0);
-		if (n > longest)
-			longest = n;
+	uint32_t h = 2166136261u ^ (uint32_t)parent;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
+}
+
+/* The child of @parent named @name (@len bytes, not terminated), or -1.
+ * O(1) expected: an open-addressing table of twice the nodes. */
+static int32_t child_named(const struct lint_blob *bi, int32_t parent,
+			   const char *name, size_t len)
+{
+	uint32_t mask = bi->child_cap - 1;
+	for (uint32_t h = child_key(parent, name, len) & mask;; h = (h + 1) & mask) {
+		int32_t c = bi->children[h];
+		if (c < 0)
+			return -1;
+		int nl;
+		const char *cn = fdt_get_name(bi->fdt, bi->nodes[c].offset, &nl);
+		if (bi->nodes[c].parent == parent && cn && (size_t)nl == len &&
+		    !memcmp(cn, name, len))
+			return c;
 	}
-	char *path = dmn__lint_calloc(l, longest + 1, 1);
+}
+
+static int index_children(struct linter *l, struct lint_blob *bi)
+{
+	uint32_t cap = 2;
+	while (cap < 2 * bi->n_nodes)
+		cap *= 2;
+	bi->children = dmn__lint_calloc(l, cap, sizeof(*bi->children));
+	if (!bi->children)
+		return -ENOMEM;
+	bi->child_cap = cap;
+	for (uint32_t i = 0; i < cap; i++)
+		bi->children[i] = -1;
+	for (unsigned i = 1; i < bi->n_nodes; i++) {
+		int nl;
+		const char *name = fdt_get_name(bi->fdt, bi->nodes[i].offset, &nl);
+		uint32_t h = child_key(bi->nodes[i].parent, name ? name : "",
+				       name ? (size_t)nl : 0) &
+			     (cap - 1);
+		while (bi->children[h] >= 0)
+			h = (h + 1) & (cap - 1);
+		bi->children[h] = (int32_t)i;
+	}
+	return 0;
+}
+
+/*
+ * Each model provider's and device's node. A provider's path is a chain of
+ * the model's path segments: each segment is resolved once, after its
+ * parent (O(segments) in all); a device's stored path is walked component
+ * by component (O(its length)). libfdt's path look-up, one per object,
+ * was quadratic on a deep nest.
+ */
+static int find_model_nodes(struct linter *l, const struct dmn_dt_board *b,
+			    struct lint_blob *bi)
+{
+	unsigned ns = b->n_path_segs;
+	int32_t *seg_node = dmn__lint_calloc(l, ns, sizeof(*seg_node));
+	int32_t *stack = dmn__lint_calloc(l, ns, sizeof(*stack));
 	bi->provider_node = dmn__lint_calloc(l, b->n_providers,
 					     sizeof(*bi->provider_node));
-	if (!path || !bi->provider_node) {
-		dmn__lint_free(l, path);
+	bi->device_node = dmn__lint_calloc(l, b->n_devices, sizeof(*bi->device_node));
+	if (!seg_node || !stack || !bi->provider_node || !bi->device_node) {
+		dmn__lint_free(l, seg_node);
+		dmn__lint_free(l, stack);
 		return -ENOMEM;
 	}
-	for (unsigned p = 0; p < b->n_providers; p++) {
-		dmn_dt_provider_path(b, p, path, longest + 1);
-		bi->provider_node[p] = dmn__lint_node_by_path(bi, path);
+	for (unsigned i = 0; i < ns; i++)
+		seg_node[i] = -2; /* not resolved yet */
+	for (unsigned i = 0; i < ns; i++) {
+		unsigned top = 0;
+		for (int32_t k = (int32_t)i; k >= 0 && seg_node[k] == -2;
+		     k = b->path_segs[k].parent)
+			stack[top++] = k;
+		while (top) {
+			int32_t k = stack[--top];
+			int32_t up = b->path_segs[k].parent;
+			int32_t pn = up < 0 ? 0 : seg_node[up];
+			const char *name = b->path_segs[k].name;
+			seg_node[k] = pn < 0 || !name
+					  ? -1
+					  : child_named(bi, pn, name, strlen(name));
+		}
 	}
-	dmn__lint_free(l, path);
+	for (unsigned p = 0; p < b->n_providers; p++) {
+		int32_t seg = b->providers[p].path_seg;
+		bi->provider_node[p] = seg < 0 ? 0 : seg < (int32_t)ns ? seg_node[seg] : -1;
+	}
+	for (unsigned d = 0; d < b->n_devices; d++)
+		bi->device_node[d] = dmn__lint_node_by_path(bi, b->devices[d].path);
+	dmn__lint_free(l, seg_node);
+	dmn__lint_free(l, stack);
 	return 0;
 }
 
@@ -101,7 +175,7 @@ int dmn__lint_blob_index(struct linter *l, const void *fdt,
 		if (!k || bi->phandles[k - 1].phandle != bi->phandles[i].phandle)
 			bi->phandles[k++] = bi->phandles[i];
 	bi->n_phandles = k;
-	if (find_providers(l, b, bi)) {
+	if (index_children(l, bi) || find_model_nodes(l, b, bi)) {
 		dmn__lint_blob_free(l, bi);
 		return -ENOMEM;
 	}
@@ -113,6 +187,8 @@ void dmn__lint_blob_free(struct linter *l, struct lint_blob *bi)
 	dmn__lint_free(l, bi->nodes);
 	dmn__lint_free(l, bi->phandles);
 	dmn__lint_free(l, bi->provider_node);
+	dmn__lint_free(l, bi->device_node);
+	dmn__lint_free(l, bi->children);
 	memset(bi, 0, sizeof(*bi));
 }
 
@@ -147,8 +223,16 @@ int32_t dmn__lint_node_at(const struct lint_blob *bi, int offset)
 
 int32_t dmn__lint_node_by_path(const struct lint_blob *bi, const char *path)
 {
-	int off = fdt_path_offset(bi->fdt, path);
-	return off < 0 ? -1 : dmn__lint_node_at(bi, off);
+	if (!path || path[0] != '/' || !bi->n_nodes)
+		return -1;
+	int32_t node = 0;
+	for (const char *p = path + 1; *p && node >= 0;) {
+		size_t n = strcspn(p, "/");
+		if (n)
+			node = child_named(bi, node, p, n);
+		p += n + (p[n] == '/');
+	}
+	return node;
 }
 
 int32_t dmn__lint_phandle(const struct lint_blob *bi, uint32_t phandle)
@@ -191,10 +275,61 @@ bool dmn__lint_name_is(const struct lint_blob *bi, int32_t node, const char *bas
 	return name && !strncmp(name, base, n) && (!name[n] || name[n] == '@');
 }
 
+/* The length of @node's path, and its name's. O(depth). */
+static size_t path_len(const struct lint_blob *bi, int32_t node)
+{
+	size_t n = 0;
+	for (int32_t k = node; k > 0; k = bi->nodes[k].parent) {
+		int nl;
+		const char *name = fdt_get_name(bi->fdt, bi->nodes[k].offset, &nl);
+		n += 1 + (name ? (size_t)nl : 0);
+	}
+	return n ? n : 1;
+}
+
+/* Write @node's path ending at @end (exclusive), backwards, whole
+ * components only, never before @start: returns where it begins. */
+static char *path_back(const struct lint_blob *bi, int32_t node, char *start,
+		       char *end)
+{
+	char *p = end;
+	if (node <= 0 && p > start)
+		*--p = '/';
+	for (int32_t k = node; k > 0 && p > start; k = bi->nodes[k].parent) {
+		int nl;
+		const char *name = fdt_get_name(bi->fdt, bi->nodes[k].offset, &nl);
+		size_t n = name ? (size_t)nl : 0;
+		if ((size_t)(p - start) < n + 1)
+			break; /* what is written so far is the tail */
+		p -= n;
+		memcpy(p, name, n);
+		*--p = '/';
+	}
+	return p;
+}
+
 const char *dmn__lint_path(const struct lint_blob *bi, int32_t node, char *buf,
 			   int size)
 {
-	if (fdt_get_path(bi->fdt, bi->nodes[node].offset, buf, size) < 0)
-		snprintf(buf, (size_t)size, "?");
-	return buf;
+	size_t n = path_len(bi, node);
+	if (n < (size_t)size) {
+		path_back(bi, node, buf, buf + n);
+		buf[n] = '\0';
+		return buf;
+	}
+	/* too long for a message: its tail, after "..." */
+	char *p = path_back(bi, node, buf + 3, buf + size - 1);
+	memcpy(p - 3, "...", 3);
+	buf[size - 1] = '\0';
+	return p - 3;
+}
+
+char *dmn__lint_path_alloc(struct linter *l, const struct lint_blob *bi,
+			   int32_t node)
+{
+	size_t n = path_len(bi, node);
+	char *s = dmn__lint_calloc(l, n + 1, 1);
+	if (s)
+		path_back(bi, node, s, s + n);
+	return s;
 }

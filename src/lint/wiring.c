@@ -188,7 +188,12 @@ static int check_provider_rail(struct linter *l, const struct lint_blob *bi,
 		int32_t node = bi->provider_node[p];
 		if (node < 0)
 			continue;
-		char path[PATH_BUF], rail[PATH_BUF];
+		char *path = dmn__lint_path_alloc(l, bi, node);
+		if (!path) {
+			err = -ENOMEM;
+			goto out;
+		}
+		char rail[PATH_BUF];
 		const struct dmn_dt_opp_table *t = &b->opp_tables[bl->ref->table];
 		int32_t owner = table_owner(b, bl->ref->table);
 		if (owner >= 0 && b->providers[owner].label)
@@ -197,8 +202,7 @@ static int check_provider_rail(struct linter *l, const struct lint_blob *bi,
 			dmn_dt_provider_path(b, (unsigned)owner, rail, sizeof(rail));
 		else
 			snprintf(rail, sizeof(rail), "the domains of %s", t->path);
-		dmn__lint_report(l, DMN_DT_SEV_WARNING, "provider-no-rail",
-				 dmn__lint_path(bi, node, path, sizeof(path)),
+		dmn__lint_report(l, DMN_DT_SEV_WARNING, "provider-no-rail", path,
 				 "#power-domain-cells",
 				 "has no power-domains, so the levels that %u "
 				 "consumer%s of its domains vote (first: %s, "
@@ -206,6 +210,7 @@ static int check_provider_rail(struct linter *l, const struct lint_blob *bi,
 				 "power-domains to the rail of %s",
 				 bl->consumers, bl->consumers == 1 ? "" : "s",
 				 b->devices[bl->first_device].path, t->path, rail);
+		dmn__lint_free(l, path);
 	}
 out:
 	dmn__lint_free(l, reach);
@@ -280,39 +285,43 @@ struct tie {
 	const char *via;  /* "phys", "its OF graph" */
 };
 
-static void report_missing(struct linter *l, const struct lint_blob *bi,
-			   int32_t node, int32_t peer, const struct tie *t)
+static int report_missing(struct linter *l, const struct lint_blob *bi,
+			  int32_t node, int32_t peer, const struct tie *t)
 {
-	char path[PATH_BUF], user[PATH_BUF], ppath[PATH_BUF];
-	dmn__lint_report(l, DMN_DT_SEV_WARNING, "pd-missing",
-			 dmn__lint_path(bi, node, path, sizeof(path)), NULL,
+	char *path = dmn__lint_path_alloc(l, bi, node);
+	if (!path)
+		return -ENOMEM;
+	char user[PATH_BUF], ppath[PATH_BUF];
+	dmn__lint_report(l, DMN_DT_SEV_WARNING, "pd-missing", path, NULL,
 			 "has no power-domains, yet %s, which is in a power "
 			 "domain, uses it through %s, and %s (also \"%s\") has "
 			 "power-domains: it may lose power while its user runs",
 			 dmn__lint_path(bi, t->user, user, sizeof(user)), t->via,
 			 dmn__lint_path(bi, peer, ppath, sizeof(ppath)),
 			 dmn__lint_compatible(bi, node));
+	dmn__lint_free(l, path);
+	return 0;
 }
 
 /* Node @cand, used by @t->user: report it once (@done) when a node of its
- * compatible has power-domains. */
-static void consider(struct linter *l, const struct lint_blob *bi,
-		     const struct by_compat *with, unsigned n_with, bool *done,
-		     int32_t cand, const struct tie *t)
+ * compatible has power-domains. 0 or -ENOMEM. */
+static int consider(struct linter *l, const struct lint_blob *bi,
+		    const struct by_compat *with, unsigned n_with, bool *done,
+		    int32_t cand, const struct tie *t)
 {
 	if (cand == t->user || !bare_device(bi, cand) || done[cand])
-		return;
+		return 0;
 	int32_t peer = find_peer(with, n_with, dmn__lint_compatible(bi, cand), cand);
 	if (peer < 0)
-		return;
+		return 0;
 	done[cand] = true;
-	report_missing(l, bi, cand, peer, t);
+	return report_missing(l, bi, cand, peer, t);
 }
 
 /* Every node a device in a domain uses through `phys`. */
-static void phys_ties(struct linter *l, const struct lint_blob *bi,
-		      const struct by_compat *with, unsigned n_with, bool *done,
-		      int32_t user)
+static int phys_ties(struct linter *l, const struct lint_blob *bi,
+		     const struct by_compat *with, unsigned n_with, bool *done,
+		     int32_t user)
 {
 	int len;
 	const fdt32_t *v = dmn__lint_prop(bi, user, "phys", &len);
@@ -321,26 +330,27 @@ static void phys_ties(struct linter *l, const struct lint_blob *bi,
 	for (unsigned pos = 0; pos < n;) {
 		int32_t phy = dmn__lint_phandle(bi, fdt32_to_cpu(v[pos]));
 		if (phy < 0)
-			return;
+			return 0;
 		int cl;
 		const fdt32_t *c = dmn__lint_prop(bi, phy, "#phy-cells", &cl);
 		unsigned cells = c && cl == 4 ? fdt32_to_cpu(*c) : 0;
 		/* a PHY's lanes sub-node without a compatible belongs to the
 		 * PHY device above it (Qualcomm's QMP PHYs) */
 		int32_t dev = dmn__lint_compatible(bi, phy) ? phy : bi->nodes[phy].parent;
-		if (dev >= 0)
-			consider(l, bi, with, n_with, done, dev, &t);
+		if (dev >= 0 && consider(l, bi, with, n_with, done, dev, &t))
+			return -ENOMEM;
 		if (cells > n - pos - 1)
-			return;
+			return 0;
 		pos += 1 + cells;
 	}
+	return 0;
 }
 
 /* Every node at the other end of an OF graph link of a device in a
  * domain (@in_domain[node]). One pass over the endpoints: O(N log N). */
-static void graph_ties(struct linter *l, const struct lint_blob *bi,
-		       const struct by_compat *with, unsigned n_with, bool *done,
-		       const bool *in_domain)
+static int graph_ties(struct linter *l, const struct lint_blob *bi,
+		      const struct by_compat *with, unsigned n_with, bool *done,
+		      const bool *in_domain)
 {
 	for (unsigned ep = 0; ep < bi->n_nodes; ep++) {
 		if (!dmn__lint_name_is(bi, (int32_t)ep, "endpoint"))
@@ -355,10 +365,11 @@ static void graph_ties(struct linter *l, const struct lint_blob *bi,
 			continue;
 		int32_t remote = dmn__lint_phandle(bi, fdt32_to_cpu(*r));
 		struct tie t = {user, "its OF graph"};
-		if (remote >= 0)
-			consider(l, bi, with, n_with, done,
-				 endpoint_device(bi, remote), &t);
+		if (remote >= 0 && consider(l, bi, with, n_with, done,
+					    endpoint_device(bi, remote), &t))
+			return -ENOMEM;
 	}
+	return 0;
 }
 
 /* The nodes with a compatible that carry @prop (any status: a disabled
@@ -399,15 +410,14 @@ static int check_pd_missing(struct linter *l, const struct lint_blob *bi,
 		goto out;
 	for (unsigned di = 0; di < b->n_devices; di++) {
 		const struct dmn_dt_device *d = &b->devices[di];
-		int32_t user = d->n_attachments
-				   ? dmn__lint_node_by_path(bi, d->path)
-				   : -1;
+		int32_t user = d->n_attachments ? bi->device_node[di] : -1;
 		if (user < 0)
 			continue;
 		in_domain[user] = true;
-		phys_ties(l, bi, with, n_with, done, user);
+		if ((err = phys_ties(l, bi, with, n_with, done, user)))
+			goto out;
 	}
-	graph_ties(l, bi, with, n_with, done, in_domain);
+	err = graph_ties(l, bi, with, n_with, done, in_domain);
 out:
 	dmn__lint_free(l, with);
 	dmn__lint_free(l, done);
@@ -477,6 +487,70 @@ static bool rail_voter(const struct lint_blob *bi, int32_t node)
 	return on_rail(bi, node) && votes_level(bi, node);
 }
 
+/* The row of @compat in the generated table, or NULL. O(log n). */
+static const struct dmn__lint_rail_vote *rail_vote(const char *compat)
+{
+	unsigned lo = 0, hi = dmn__lint_n_rail_votes;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		int c = strcmp(dmn__lint_rail_votes[mid].compatible, compat);
+		if (!c)
+			return &dmn__lint_rail_votes[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Whether the space-separated list @socs holds @soc. */
+static bool soc_listed(const char *socs, const char *soc)
+{
+	size_t n = strlen(soc);
+	for (const char *p = socs; *p;) {
+		size_t k = strcspn(p, " ");
+		if (k == n && !strncmp(p, soc, n))
+			return true;
+		p += k + (p[k] == ' ');
+	}
+	return false;
+}
+
+/*
+ * No twin on the board: do nodes of one of @node's compatibles vote on
+ * rails of other SoCs (the generated table)? The first compatible with
+ * two such SoCs besides the board's own gives a note: the same device
+ * votes on sibling SoCs, but only another SoC says so.
+ */
+static void note_sibling_socs(struct linter *l, const struct lint_blob *bi,
+			      const struct dmn_dt_board *b, int32_t node,
+			      const struct dmn_dt_device *d, int32_t rail)
+{
+	const char *soc = b->n_compatible ? b->compatible[b->n_compatible - 1] : "";
+	int len;
+	const char *c = dmn__lint_prop(bi, node, "compatible", &len);
+	for (int pos = 0; c && pos < len;) {
+		const char *s = c + pos;
+		size_t n = strnlen(s, (size_t)(len - pos));
+		if ((int)n == len - pos)
+			return;
+		const struct dmn__lint_rail_vote *v = rail_vote(s);
+		unsigned others = v ? v->n_socs - soc_listed(v->socs, soc) : 0;
+		if (others >= 2) {
+			dmn__lint_report(
+			    l, DMN_DT_SEV_NOTE, "opp-required-missing", d->path,
+			    "power-domains",
+			    "votes no level on %s, while nodes compatible with "
+			    "\"%s\" vote one on their rails on %u other SoCs of "
+			    "Linux 6.12 (%s): a required-opps may be missing",
+			    b->domains[rail].name, s, others, v->socs);
+			return;
+		}
+		pos += (int)n + 1;
+	}
+}
+
 static int check_opp_required_missing(struct linter *l,
 				      const struct lint_blob *bi,
 				      const struct dmn_dt_board *b)
@@ -486,7 +560,7 @@ static int check_opp_required_missing(struct linter *l,
 	    nodes_with(l, bi, "power-domains", rail_voter, &n_with);
 	if (!with)
 		return -ENOMEM;
-	for (unsigned di = 0; di < b->n_devices && n_with; di++) {
+	for (unsigned di = 0; di < b->n_devices; di++) {
 		const struct dmn_dt_device *d = &b->devices[di];
 		int32_t rail = -1;
 		for (unsigned a = 0; a < d->n_attachments && rail < 0; a++)
@@ -494,11 +568,14 @@ static int check_opp_required_missing(struct linter *l,
 				rail = d->attachments[a].domain;
 		if (rail < 0 || first_level_ref(b, d))
 			continue;
-		int32_t node = dmn__lint_node_by_path(bi, d->path);
+		int32_t node = bi->device_node[di];
 		const char *compat = node >= 0 ? dmn__lint_compatible(bi, node) : NULL;
 		int32_t peer = compat ? find_peer(with, n_with, compat, node) : -1;
-		if (peer < 0)
+		if (peer < 0) {
+			if (compat)
+				note_sibling_socs(l, bi, b, node, d, rail);
 			continue;
+		}
 		char ppath[PATH_BUF];
 		dmn__lint_report(l, DMN_DT_SEV_WARNING, "opp-required-missing",
 				 d->path, "power-domains",
