@@ -36,7 +36,9 @@
  *    sm8650), the _AO rails alike; rpmpd's GX under MX (sm6375). Such a parent exists once its child
  *    does (Linux's driver creates every rail), and a level passes up 1:1.
  *  - A provider's own `power-domains` makes each of its domains a child of
- *    the referenced domains; its `operating-points-v2` gives its domains
+ *    the referenced domains, unless `power-domains-child-ids` says which
+ *    domain each entry parents (Linux 7.2: entry i parents domain ids[i];
+ *    all or none); its `operating-points-v2` gives its domains
  *    their levels; its `required-opps` are floors its domains require of
  *    their parents while on (matched to the parents by the two-pass rule).
  *  - Devices: enabled nodes with `power-domains` that are not providers,
@@ -524,6 +526,12 @@ struct dmn_dt_load_opts {
  *                            opp-level entries (the table is ignored)
  *   "opp-table-no-owner"     a device table that required-opps point into
  *                            has no device (nothing to raise)
+ *   "pd-child-ids"           power-domains-child-ids that cannot be
+ *                            applied (a count that differs from
+ *                            power-domains', an unusable entry, a pair
+ *                            twice, an id the provider's Linux driver does
+ *                            not register: no link; on a provider without
+ *                            cells: ignored)
  *   "provider-parents-all"   with DMN_DT_LOAD_PARENTS_ALL, an i.MX8M block
  *                            controller's several named parents all
  *                            parent each of its domains, where Linux's

@@ -45,6 +45,29 @@
  *   note     provider-parents-driver links a provider's Linux driver makes
  *                                   among its own domains (rpmhpd's CX
  *                                   under MX), naming the driver
+ *   warning  provider-no-rail       a provider without power-domains whose
+ *                                   consumers vote levels that reach no
+ *                                   domain with levels (no rail)
+ *   warning  pd-missing             a device without power-domains used
+ *                                   through `phys` or an OF graph link by
+ *                                   a device in a domain, while a node of
+ *                                   its compatible on the board has them
+ *   warning  opp-required-missing   a device on a rail voting no level,
+ *                                   while a node of its compatible on the
+ *                                   board, on a rail, votes one
+ *   warning  pd-index-range         an index the provider's Linux driver
+ *                                   registers no domain at
+ *   warning  pd-name-mismatch       a power-domain-names entry naming
+ *                                   another domain of the provider than
+ *                                   the index beside it
+ *   warning  opp-required-count     an OPP entry whose required-opps count
+ *                                   differs from its table's first entry's
+ *   warning  opp-required-index     a device-level required-opps entry that
+ *                                   Linux applies, by index, to a domain
+ *                                   without levels or to none
+ *   warning  pd-child-ids           power-domains-child-ids that Linux
+ *                                   cannot apply (count, a pair twice, an
+ *                                   unknown id): no link is made
  *   note     domain-defined-twice   a nested domain number repeats (its
  *                                   first definition gives its properties;
  *                                   each enclosing domain is a parent)

@@ -328,6 +328,84 @@ static int provider_parents(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 	return 0;
 }
 
+/*
+ * power-domains-child-ids (Linux 7.2, of_genpd_add_child_ids): a provider
+ * with cells says which of its domains each entry of its own power-domains
+ * parents, entry i to domain ids[i]. It is all or nothing, as in Linux:
+ * when the two counts differ, an entry cannot be used, or a pair repeats,
+ * no link is made (warned); the property on a provider without cells means
+ * nothing (warned, ignored). docs/decisions/lint-check-families.md states
+ * the rule.
+ */
+enum child_ids_state { CHILD_IDS_NONE, CHILD_IDS_VALID, CHILD_IDS_INVALID };
+
+struct child_ids {
+	const void *ids; /* the property's cells, in the blob */
+	unsigned n;
+	enum child_ids_state state;
+};
+
+/* The state of provider @pi's child ids; 0 or -ENOMEM (a warning). */
+static int child_ids_read(struct dmn_dt_loader *ld, int32_t pi, int32_t node,
+			  struct child_ids *c)
+{
+	const struct dmn_dt_provider *p = &ld->board->providers[pi];
+	const struct dmn_dt_node *n = &ld->nodes[node];
+	int len;
+	c->ids = dmn__dt_prop(ld, node, "power-domains-child-ids", &len);
+	c->n = c->ids ? (unsigned)len / 4 : 0;
+	c->state = CHILD_IDS_NONE;
+	if (!c->ids)
+		return 0;
+	if (!p->cells)
+		return DT_WARN(ld, "pd-child-ids", node, "power-domains-child-ids",
+			       "this provider has no cells (one domain): the "
+			       "property is ignored");
+	c->state = CHILD_IDS_INVALID;
+	if (len % 4 || !len)
+		return DT_WARN(ld, "pd-child-ids", node, "power-domains-child-ids",
+			       "length %d is not a whole, non-zero number of "
+			       "cells: no domain of this provider gets a parent",
+			       len);
+	if (n->pd_state != 1)
+		return DT_WARN(ld, "pd-child-ids", node, "power-domains-child-ids",
+			       "an entry of power-domains cannot be used: no "
+			       "domain of this provider gets a parent (Linux "
+			       "links them all or none)");
+	if (c->n != n->n_specs)
+		return DT_WARN(ld, "pd-child-ids", node, "power-domains-child-ids",
+			       "%u child ids for %u power-domains entries: no "
+			       "domain of this provider gets a parent (Linux "
+			       "links them all or none)",
+			       c->n, n->n_specs);
+	for (unsigned i = 0; i < c->n; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (dmn__dt_cell(c->ids, i) == dmn__dt_cell(c->ids, j) &&
+			    n->specs[i].node == n->specs[j].node &&
+			    n->specs[i].index == n->specs[j].index)
+				return DT_WARN(
+				    ld, "pd-child-ids", node,
+				    "power-domains-child-ids",
+				    "entries %u and %u link domain %u to the "
+				    "same parent twice: no domain of this "
+				    "provider gets a parent (Linux links them "
+				    "all or none)",
+				    j, i, dmn__dt_cell(c->ids, i));
+	/* where Linux's driver is known, every id must be a domain of it */
+	const struct dmn__dt_pd_binding *t = dmn__dt_pd_binding_of(ld, node);
+	for (unsigned i = 0; t && i < c->n; i++)
+		if (!dmn__dt_pd_binding_name(t, dmn__dt_cell(c->ids, i)))
+			return DT_WARN(ld, "pd-child-ids", node,
+				       "power-domains-child-ids",
+				       "entry %u: %s registers no domain %u "
+				       "(%s): no domain of this provider gets a "
+				       "parent (Linux links them all or none)",
+				       i, t->driver, dmn__dt_cell(c->ids, i),
+				       t->header);
+	c->state = CHILD_IDS_VALID;
+	return 0;
+}
+
 /* The domain of @provider with index @index, or -1 (a provider's domains
  * are consecutive, in index order). */
 static int32_t provider_domain(const struct dmn_dt_board *b, int32_t provider,
@@ -341,7 +419,8 @@ static int32_t provider_domain(const struct dmn_dt_board *b, int32_t provider,
 }
 
 static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode,
-			const struct driver_parents *const *dp)
+			const struct driver_parents *const *dp,
+			const struct child_ids *cids)
 {
 	struct dmn_dt_board *b = ld->board;
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
@@ -401,14 +480,31 @@ static int link_domains(struct dmn_dt_loader *ld, const int32_t *pnode,
 	    !(named = dmn__dt_pool_alloc(ld->pool, b->n_providers)))
 		return -ENOMEM;
 	for (unsigned pi = 0; pi < b->n_providers; pi++)
-		if (dmn__dt_provider_parents_plan(ld, (int32_t)pi, pnode[pi],
+		if (cids[pi].state == CHILD_IDS_NONE &&
+		    dmn__dt_provider_parents_plan(ld, (int32_t)pi, pnode[pi],
 					     &named[pi]))
 			return -ENOMEM;
+	/* child ids say which domain each parent serves: entry i's parent
+	 * to domain ids[i], and no other link from power-domains */
+	for (unsigned pi = 0; pi < b->n_providers; pi++) {
+		const struct dmn_dt_node *n = &ld->nodes[pnode[pi]];
+		for (unsigned i = 0; cids[pi].state == CHILD_IDS_VALID &&
+				     i < cids[pi].n; i++) {
+			int32_t child = provider_domain(
+			    b, (int32_t)pi, dmn__dt_cell(cids[pi].ids, i));
+			int32_t parent = dmn__dt_spec_domain(ld, &n->specs[i]);
+			if (child >= 0 && parent >= 0 &&
+			    dmn__dt_domain_link(ld, child, parent, pnode[pi],
+					   "power-domains-child-ids"))
+				return -ENOMEM;
+		}
+	}
 	for (unsigned di = 0; di < b->n_domains; di++) {
 		struct dmn_dt_domain *d = &b->domains[di];
 		const struct dmn_dt_provider *p = &b->providers[d->provider];
-		if (nested_child[di])
-			continue; /* its parent is the nesting */
+		if (nested_child[di] || cids[d->provider].state != CHILD_IDS_NONE)
+			continue; /* its parent is the nesting, or child ids
+				   * placed the provider's links */
 		const int32_t *parents = p->parents;
 		unsigned n = p->n_parents;
 		int32_t pair[2];
@@ -561,6 +657,21 @@ int dmn__dt_domains_build(struct dmn_dt_loader *ld)
 				return err;
 		}
 	}
+	/* a provider's child ids name domains its driver creates and links:
+	 * each exists, referenced or not */
+	struct child_ids *cids = NULL;
+	if (b->n_providers &&
+	    !(cids = dmn__dt_pool_alloc(ld->pool, b->n_providers * sizeof(*cids))))
+		return -ENOMEM;
+	for (unsigned pi = 0; pi < b->n_providers; pi++) {
+		if ((err = child_ids_read(ld, (int32_t)pi, pnode[pi], &cids[pi])))
+			return err;
+		for (unsigned i = 0; cids[pi].state == CHILD_IDS_VALID &&
+				     i < cids[pi].n; i++)
+			if ((err = add_key(ld, (int32_t)pi,
+					   dmn__dt_cell(cids[pi].ids, i), -1)))
+				return err;
+	}
 	/* a domain whose provider's driver gives it a parent (rpmhpd's CX
 	 * under MX) brings that parent, as Linux's driver creates every
 	 * domain it knows */
@@ -581,9 +692,10 @@ int dmn__dt_domains_build(struct dmn_dt_loader *ld)
 		return err;
 	if ((err = assign_idle_states(ld, pnode)))
 		return err;
-	if ((err = link_domains(ld, pnode, dp)))
+	if ((err = link_domains(ld, pnode, dp, cids)))
 		return err;
 	dmn__dt_pool_free(ld->pool, dp);
+	dmn__dt_pool_free(ld->pool, cids);
 	for (unsigned pi = 0; pi < b->n_providers; pi++) {
 		if ((err = provider_floors(ld, (int32_t)pi, pnode[pi])))
 			return err;

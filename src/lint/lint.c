@@ -3,6 +3,7 @@
 #include <domino/lint.h>
 #include <domino/sim.h>
 #include "../core/alloc.h"
+#include "lint_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,16 +11,6 @@
 #include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
-
-struct linter {
-	dmn_lint_fn emit;
-	void *user;
-	struct dmn_lint_counts counts;
-	struct dmn_alloc_ops alloc;
-	/* the blob, or an aligned copy of it (libfdt wants 8-byte
-	 * alignment); read only after the loader validated it */
-	const void *fdt;
-};
 
 /* @n elements of @size bytes, zeroed, from the caller's hook (n >= 1). */
 static void *lint_calloc(struct linter *l, size_t n, size_t size)
@@ -36,6 +27,16 @@ static void lint_free(struct linter *l, void *p)
 {
 	if (p)
 		l->alloc.free(l->alloc.user, p);
+}
+
+void *dmn__lint_calloc(struct linter *l, size_t n, size_t size)
+{
+	return lint_calloc(l, n ? n : 1, size ? size : 1);
+}
+
+void dmn__lint_free(struct linter *l, void *p)
+{
+	lint_free(l, p);
 }
 
 static void report(struct linter *l, enum dmn_dt_severity sev, int error,
@@ -62,6 +63,18 @@ static void report(struct linter *l, enum dmn_dt_severity sev, int error,
 		l->counts.notes++;
 	if (l->emit)
 		l->emit(l->user, &f);
+}
+
+void dmn__lint_report(struct linter *l, enum dmn_dt_severity sev,
+		      const char *check, const char *node, const char *property,
+		      const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	report(l, sev, 0, check, node, property, "%s", message);
 }
 
 /* The loader skips what it cannot resolve; for an author those are bugs. */
@@ -317,6 +330,8 @@ static int lint_checks(struct linter *l, const struct dmn_dt_board *b)
 	int err = check_voltages(l, b);
 	if (!err)
 		err = check_vote_levels(l, b);
+	if (!err)
+		err = dmn__lint_families(l, b);
 	return err;
 }
 

@@ -918,6 +918,33 @@ static void bad_phandles(void **state)
 	dmn_dt_board_free(b);
 }
 
+/* power-domains-child-ids: entry i's parent to domain ids[i] only; all
+ * or none, as Linux's of_genpd_add_child_ids. */
+static void child_ids(void **state)
+{
+	(void)state;
+	struct dmn_dt_board *b = load_ok("child_ids");
+	int main_pd = dom(b, "main_pd"), wkup_pd = dom(b, "wkup_pd");
+	/* named domains exist, referenced or not */
+	int d15 = dom(b, "scmi_pds:15"), d19 = dom(b, "scmi_pds:19");
+	int d4 = dom(b, "scmi_pds:4"), d3 = dom(b, "scmi_pds:3");
+	assert_int_equal(b->domains[d15].n_parents, 1);
+	assert_true(has_parent(b, d15, main_pd));
+	assert_int_equal(b->domains[d19].n_parents, 1);
+	assert_true(has_parent(b, d19, wkup_pd));
+	assert_int_equal(b->domains[d4].n_parents, 2);
+	assert_true(has_parent(b, d4, main_pd) && has_parent(b, d4, wkup_pd));
+	assert_int_equal(b->domains[d3].n_parents, 0);
+	/* invalid: nothing linked, one warning each */
+	assert_int_equal(b->domains[dom(b, "short_pds:1")].n_parents, 0);
+	assert_int_equal(b->domains[dom(b, "dup_pds:2")].n_parents, 0);
+	assert_int_equal(b->domains[dom(b, "half_pds:5")].n_parents, 0);
+	/* a provider without cells ignores it (warned): the generic rule */
+	assert_true(has_parent(b, dom(b, "single"), main_pd));
+	assert_int_equal(dt_test_count(b, "pd-child-ids"), 4);
+	dmn_dt_board_free(b);
+}
+
 static void pd_warnings(void **state)
 {
 	(void)state;
@@ -1046,6 +1073,7 @@ int main(void)
 	    cmocka_unit_test(lint_findings_are_diags),
 	    cmocka_unit_test(skip_status),
 	    cmocka_unit_test(pd_warnings),
+	    cmocka_unit_test(child_ids),
 	    cmocka_unit_test(diag_sink_and_format),
 	    cmocka_unit_test(corrupt_and_args),
 	    cmocka_unit_test(parse_hw),
