@@ -26,6 +26,7 @@ struct cli_check_rule {
 /* An unknown option is compared with the known ones (did-you-mean) on its
  * first CLI_MAX_OPTION_LEN bytes: the longest option is far shorter. */
 #define CLI_MAX_OPTION_LEN 63
+#define CLI_MAX_FOLLOW 64
 
 struct cli_options {
 	const char *positional[2];
@@ -44,6 +45,10 @@ struct cli_options {
 	struct cli_check_rule check_rules[CLI_MAX_CHECK_RULES];
 	unsigned n_check_rules;
 	const char *explain; /* --explain DOMAIN (summary) */
+	int energy;		 /* --energy, or --power-model */
+	const char *power_model; /* --power-model FILE */
+	const char *follow[CLI_MAX_FOLLOW]; /* simulate: --follow DEV|all */
+	unsigned n_follow;
 };
 
 /* Parse argv after the subcommand, getopt_long style: `--` ends the
@@ -53,7 +58,7 @@ struct cli_options {
  * the options taken: j --json (-j), t --trace, s --svg, h --supported-hw,
  * S --strict, a --all (-a), m --trace-max-events, W -W/--warning, E
  * -E/--error, p --provider-parents,
- * e --explain. Prints the error; returns 0 or EXIT_INPUT. */
+ * e --explain, n --energy, P --power-model, f --follow. Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 
@@ -106,6 +111,14 @@ struct dmn_sim;
  * or prints the error and returns EXIT_INPUT. */
 int cli_sim_open(const struct cli_options *opt, const struct cli_board *board,
 		 struct dmn_sim **out);
+
+/* --energy / --power-model FILE: meter the simulation's energy
+ * (dmn_sim_energy); nothing without them. Prints a bad model's error as
+ * FILE:LINE: error: ...; returns 0 or EXIT_INPUT. */
+int cli_energy_open(const struct cli_options *opt, struct dmn_sim *sim);
+/* --follow DEV|all: the devices run at the fastest OPP their domains
+ * already allow (dmn_opp_device_follow). Returns 0 or EXIT_INPUT. */
+int cli_follow(const struct cli_options *opt, struct dmn_sim *sim);
 
 /* A diagnostics sink printing `FILE: NODE: PROP: SEV: MESSAGE` to stderr. */
 struct cli_diag_printer {

@@ -18,6 +18,7 @@ static const char simulate_help[] =
 	"                       [--all]\n"
 	"                       [--supported-hw V[,V...]]\n"
 	"                       [--provider-parents all|by-name]\n"
+	"                       [--energy] [--power-model FILE] [--follow DEV|all]\n"
 	"\n"
 	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect,\n"
 	"explain, boot-on, probe, system-suspend, system-resume, wakeup-enable,\n"
@@ -43,6 +44,13 @@ static const char simulate_help[] =
 	"                       i.MX8M block controllers: each domain under every\n"
 	"                       parent the node lists (all, the default) or under\n"
 	"                       \"bus\" and its own named one, as Linux (by-name)\n"
+	"  --energy             meter energy: each domain's and device's power by\n"
+	"                       state from the device tree (opp-microwatt,\n"
+	"                       dynamic-power-coefficient), integrated over the\n"
+	"                       run; in every output (docs/energy.md)\n"
+	"  --power-model FILE   --energy with FILE's powers added (docs/energy.md)\n"
+	"  --follow DEV|all     DEV runs at the fastest OPP its domains' pstates\n"
+	"                       already allow (opportunistic scaling); repeatable\n"
 	"\n"
 	"A command that fails (e.g. rate DEV 5GHz above the top OPP: ERANGE) is an\n"
 	"event, and a warning on stderr says why; the run goes on.\n"
@@ -153,7 +161,7 @@ static int write_trace_bounded(const struct dmn_report_model *m,
 int cmd_simulate(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "simulate", "jtshSamp", 2, &opt);
+	int rc = cli_parse(argc, argv, "simulate", "jtshSampnPf", 2, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -230,6 +238,10 @@ int cmd_simulate(int argc, char **argv)
 	}
 	struct dmn_sim *sim = NULL;
 	rc = cli_sim_open(&opt, &board, &sim);
+	if (!rc)
+		rc = cli_energy_open(&opt, sim);
+	if (!rc)
+		rc = cli_follow(&opt, sim);
 	if (rc)
 		goto out;
 	struct live live;
@@ -288,6 +300,10 @@ int cmd_simulate(int argc, char **argv)
 		if (!err) {
 			cli_puts("\n== statistics\n\n");
 			err = dmn_report_write_stats_text(m, &to, &out);
+		}
+		if (!err && m->energy) {
+			cli_puts("\n== energy\n\n");
+			err = dmn_report_write_energy_text(m, &to, &out);
 		}
 		if (!err)
 			cli_printf("\n%u expectation%s failed, %u command%s failed\n",

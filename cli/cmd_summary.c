@@ -12,7 +12,8 @@
 static const char summary_help[] =
 	"usage: domino summary [BOARD.dtb] [--json] [--supported-hw V[,V...]]\n"
 	"                      [--provider-parents all|by-name]\n"
-	"                      [--explain DOMAIN]\n"
+	"                      [--explain DOMAIN] [--energy]\n"
+	"                      [--power-model FILE]\n"
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
 	"level's name where the OPP table gives one), idle state, parents and\n"
@@ -31,7 +32,13 @@ static const char summary_help[] =
 	"                       \"bus\" and its own named one, as Linux (by-name)\n"
 	"  --explain DOMAIN     instead of the tree, why DOMAIN is on or off, at\n"
 	"                       its pstate and in its idle state (with --json:\n"
-	"                       the summary's object with \"explain\": [lines])\n";
+	"                       the summary's object with \"explain\": [lines])\n"
+	"  --energy             also each domain's and device's power in each\n"
+	"                       state (on at each level, idle, off; each OPP\n"
+	"                       entry, suspended), from the device tree\n"
+	"                       (opp-microwatt, dynamic-power-coefficient), and\n"
+	"                       which states have none (docs/energy.md)\n"
+	"  --power-model FILE   --energy with FILE's powers added (docs/energy.md)\n";
 
 /* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
  * --json, the summary's object (DESIGN §3) with "explain": its lines. */
@@ -80,7 +87,7 @@ static int explain(struct dmn_sim *sim, const char *domain, int json)
 int cmd_summary(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "summary", "jhpe", 1, &opt);
+	int rc = cli_parse(argc, argv, "summary", "jhpenP", 1, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -93,6 +100,11 @@ int cmd_summary(int argc, char **argv)
 		return rc;
 	struct dmn_sim *sim;
 	if (cli_sim_open(&opt, &board, &sim)) {
+		cli_board_close(&board);
+		return EXIT_INPUT;
+	}
+	if (cli_energy_open(&opt, sim)) {
+		dmn_sim_free(sim);
 		cli_board_close(&board);
 		return EXIT_INPUT;
 	}
@@ -111,6 +123,10 @@ int cmd_summary(int argc, char **argv)
 		} else {
 			struct dmn_report_text_options to = {cli_use_color(stdout), 0};
 			err = dmn_report_write_summary_text(m, &to, &out);
+			if (!err && m->energy) {
+				cli_puts("\n");
+				err = dmn_report_write_power_text(m, &to, &out);
+			}
 			const struct dmn_dt_board *b = dmn_sim_board(sim);
 			/* the loader's findings at the severity lint gives
 			 * them (issue 14): counted alike */
