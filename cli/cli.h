@@ -182,5 +182,6 @@ int cmd_summary(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_scmi_serve(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -45,6 +45,12 @@ struct dmn_energy dmn_energy_of(uint64_t ns, uint64_t uw);
  */
 void dmn_energy_add(struct dmn_energy *acc, struct dmn_energy e);
 
+/**
+ * dmn_energy_diff - |@a - @b|, with *@negative set to 1 when @b > @a (may
+ * be NULL): a difference of two energies and its sign, exact. cost: O(1).
+ */
+struct dmn_energy dmn_energy_diff(struct dmn_energy a, struct dmn_energy b, int *negative);
+
 /** dmn_energy_cmp - -1, 0 or 1 as @a is below, equal to or above @b */
 int dmn_energy_cmp(struct dmn_energy a, struct dmn_energy b);
 

@@ -33,6 +33,20 @@ void dmn_energy_add(struct dmn_energy *acc, struct dmn_energy e)
 	acc->lo = lo;
 }
 
+struct dmn_energy dmn_energy_diff(struct dmn_energy a, struct dmn_energy b, int *negative)
+{
+	int neg = dmn_energy_cmp(a, b) < 0;
+	if (negative)
+		*negative = neg;
+	if (neg) {
+		struct dmn_energy t = a;
+		a = b;
+		b = t;
+	}
+	struct dmn_energy d = {a.hi - b.hi - (a.lo < b.lo), a.lo - b.lo};
+	return d;
+}
+
 int dmn_energy_cmp(struct dmn_energy a, struct dmn_energy b)
 {
 	if (a.hi != b.hi)

@@ -146,9 +146,11 @@ static int build_lookups(struct dmn_sim *sim, unsigned *n_slots)
 			const uint32_t *ids = sim->inst->opp_ids[dev->opp_table];
 			const struct dmn_dt_opp_table *t = &b->opp_tables[dev->opp_table];
 			for (unsigned k = 0; k < t->n_entries; k++)
-				if (ids && ids[k] != DMN_OPP_ID_NONE)
-					e->ids[at++] = (struct id_slot){
+				if (ids && ids[k] != DMN_OPP_ID_NONE) {
+					e->ids[at] = (struct id_slot){
 					    ids[k], DEV_FIRST_OPP + (unsigned)(at - start)};
+					at++;
+				}
 			qsort(&e->ids[start], at - start, sizeof(*e->ids), by_id);
 		}
 		n_slots[b->n_domains + v] = DEV_FIRST_OPP + (unsigned)(at - start);
@@ -720,6 +722,7 @@ int dmn_sim_energy(struct dmn_sim *sim, const struct dmn_power_model *pm,
 	dmn__sim_energy_flush(sim);
 	dmn_energy_meter_restart(&e->meter, sim->now);
 	e->initial = malloc((n_parts ? n_parts : 1) * sizeof(*e->initial));
+	err = -ENOMEM;
 	if (!e->initial)
 		goto fail;
 	memcpy(e->initial, e->meter.at, n_parts * sizeof(*e->initial));
