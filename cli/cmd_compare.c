@@ -39,16 +39,9 @@ static const char compare_help[] =
 	"exit status: 0 ok, 2 an unreadable file or a run without energy\n";
 
 #ifndef DMN_HAVE_JANSSON
-int cmd_compare(int argc, char **argv)
+static int compare(const struct cli_options *opt)
 {
-	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "compare", "ja", 2, &opt);
-	if (rc)
-		return rc;
-	if (opt.help) {
-		cli_puts(compare_help);
-		return EXIT_OK;
-	}
+	(void)opt;
 	fputs("domino compare: error: this domino was built without jansson\n", stderr);
 	return EXIT_INPUT;
 }
@@ -412,25 +405,13 @@ static void json_part(const struct cmp_run *ra, const struct cmp_run *rb,
 	cli_puts(any ? "\n    ]}" : "]}");
 }
 
-int cmd_compare(int argc, char **argv)
+static int compare(const struct cli_options *opt)
 {
-	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "compare", "ja", 2, &opt);
-	if (rc)
-		return rc;
-	if (opt.help) {
-		cli_puts(compare_help);
-		return EXIT_OK;
-	}
-	if (opt.n_positional != 2) {
-		fputs("domino compare: error: give two runs: domino compare A.json B.json\n",
-		      stderr);
-		return EXIT_INPUT;
-	}
+	int rc;
 	struct cmp_run a, b;
-	rc = read_run(opt.positional[0], &a);
+	rc = read_run(opt->positional[0], &a);
 	if (!rc)
-		rc = read_run(opt.positional[1], &b);
+		rc = read_run(opt->positional[1], &b);
 	else
 		memset(&b, 0, sizeof(b));
 	if (rc)
@@ -442,7 +423,7 @@ int cmd_compare(int argc, char **argv)
 		cli_text(stderr, b.board);
 		fputs(")\n", stderr);
 	}
-	if (opt.json) {
+	if (opt->json) {
 		char x[DMN_ENERGY_TEXT_LEN];
 		cli_puts("{\n  \"a\": ");
 		json_str(a.file);
@@ -505,7 +486,7 @@ int cmd_compare(int argc, char **argv)
 			const struct cmp_part *p = &a.parts[i], *q = find_part(&b, p);
 			if (p->device != device || !q)
 				continue;
-			if (!opt.all && same_part(p, q)) {
+			if (!opt->all && same_part(p, q)) {
 				same++;
 				continue;
 			}
@@ -531,3 +512,21 @@ out:
 	return rc;
 }
 #endif
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cli_options opt;
+	int rc = cli_parse(argc, argv, "compare", "ja", 2, &opt);
+	if (rc)
+		return rc;
+	if (opt.help) {
+		cli_puts(compare_help);
+		return EXIT_OK;
+	}
+	if (opt.n_positional != 2) {
+		fputs("domino compare: error: give two runs: domino compare A.json B.json\n",
+		      stderr);
+		return EXIT_INPUT;
+	}
+	return compare(&opt);
+}
