@@ -95,10 +95,16 @@ static void state_label(json_t *st, char *buf, size_t size)
 		snprintf(buf, size, "on %" PRIu64 "%s%.100s%s", u64_of(level),
 			 name ? " (" : "", name ? name : "", name ? ")" : "");
 	else if (!strcmp(state, "opp") || !strcmp(state, "idle"))
-		snprintf(buf, size, "%s%s%.140s", !strcmp(state, "idle") ? "idle" : "",
+		snprintf(buf, size, "%s%s%.100s", !strcmp(state, "idle") ? "idle" : "",
 			 !strcmp(state, "idle") ? " " : "", name ? name : "?");
 	else
 		snprintf(buf, size, "%s", state);
+	json_t *at = json_object_get(st, "at");
+	const char *at_domain = json_string_value(json_object_get(at, "domain"));
+	size_t n = strlen(buf);
+	if (at_domain && n < size)
+		snprintf(buf + n, size - n, " at %.40s %" PRIu64, at_domain,
+			 u64_of(json_object_get(at, "level")));
 }
 
 static int read_part(json_t *p, int device, struct cmp_part *out)
@@ -293,26 +299,41 @@ static int same_part(const struct cmp_part *a, const struct cmp_part *b)
 	return 1;
 }
 
-#define ROW "  %-28s %16s %16s   %s\n"
+#define ROW "  %-*s %16s %16s   %s\n"
+
+/* The label column of a part's rows: its longest state label, at least
+ * as wide as the fixed rows' ("average power"). */
+static int label_width(const struct cmp_part *a, const struct cmp_part *b)
+{
+	size_t w = 28;
+	for (int pass = 0; pass < 2; pass++) {
+		const struct cmp_part *p = pass ? b : a;
+		for (size_t i = 0; i < p->n_states; i++)
+			if (strlen(p->states[i].label) + 2 > w)
+				w = strlen(p->states[i].label) + 2;
+	}
+	return (int)(w < 100 ? w : 100);
+}
 
 static void text_part(const struct cmp_run *ra, const struct cmp_run *rb,
 		      const struct cmp_part *a, const struct cmp_part *b)
 {
 	char x[DMN_ENERGY_TEXT_LEN], y[DMN_ENERGY_TEXT_LEN], d[96];
+	int w = label_width(a, b);
 	cli_printf("\n%s ", a->device ? "device" : "domain");
 	cli_text(stdout, a->name);
 	cli_puts("\n");
 	energy_diff_text(a->energy, b->energy, d, sizeof(d));
-	cli_printf(ROW, "energy", dmn_energy_format_short(a->energy, 1, x),
+	cli_printf(ROW, w, "energy", dmn_energy_format_short(a->energy, 1, x),
 		   dmn_energy_format_short(b->energy, 1, y), d);
 	power_text(a->energy, ra->span, x);
 	power_text(b->energy, rb->span, y);
 	power_diff_text(a->energy, ra->span, b->energy, rb->span, d, sizeof(d));
-	cli_printf(ROW, "average power", x, y, d);
+	cli_printf(ROW, w, "average power", x, y, d);
 	time_text(a->time_on_ns, x, sizeof(x));
 	time_text(b->time_on_ns, y, sizeof(y));
 	time_diff_text(a->time_on_ns, b->time_on_ns, d, sizeof(d));
-	cli_printf(ROW, a->device ? "time active" : "time on", x, y, d);
+	cli_printf(ROW, w, a->device ? "time active" : "time on", x, y, d);
 	/* each state either run spent time in, A's order first */
 	for (int pass = 0; pass < 2; pass++) {
 		const struct cmp_part *p = pass ? b : a, *o = pass ? a : b;
@@ -332,8 +353,9 @@ static void text_part(const struct cmp_run *ra, const struct cmp_run *rb,
 			time_diff_text(ta, tb, d, sizeof(d));
 			cli_printf("  ");
 			cli_text(stdout, label);
-			size_t w = strlen(label);
-			cli_printf("%*s %16s %16s   %s\n", (int)(w < 28 ? 28 - w : 0), "", x, y, d);
+			size_t n = strlen(label);
+			cli_printf("%*s %16s %16s   %s\n", (int)((size_t)w > n ? (size_t)w - n : 0), "",
+				   x, y, d);
 		}
 	}
 }

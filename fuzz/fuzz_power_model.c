@@ -156,7 +156,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    l->uw > DMN_ENERGY_MAX_UW ||
 		    (l->device != (l->state >= DMN_PM_ACTIVE)) ||
 		    ((l->state == DMN_PM_PSTATE || l->state == DMN_PM_OPP ||
-		      l->state == DMN_PM_RATE) != !!l->arg && l->state != DMN_PM_IDLE))
+		      l->state == DMN_PM_RATE) != !!l->arg && l->state != DMN_PM_IDLE) ||
+		    (!l->at_domain != !l->at_level) ||
+		    (l->at_domain && l->state != DMN_PM_OPP && l->state != DMN_PM_RATE))
 			__builtin_trap();
 		last = l->line;
 	}

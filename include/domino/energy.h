@@ -121,8 +121,10 @@ enum dmn_pm_state {
 	DMN_PM_OFF,       /* domain NAME off POWER: plain off (no idle states) */
 	DMN_PM_ACTIVE,    /* device NAME active POWER: active, at any OPP without a
 			     line, or without an OPP */
-	DMN_PM_OPP,       /* device NAME opp ENTRY POWER: active at that entry */
-	DMN_PM_RATE,      /* device NAME rate FREQ POWER: active at that rate's entry */
+	DMN_PM_OPP,       /* device NAME opp ENTRY POWER [at DOMAIN LEVEL]: active at
+			     that entry (while DOMAIN sits at LEVEL) */
+	DMN_PM_RATE,      /* device NAME rate FREQ POWER [at DOMAIN LEVEL]: active at
+			     that rate's entry (while DOMAIN sits at LEVEL) */
 	DMN_PM_SUSPENDED, /* device NAME suspended POWER */
 };
 
@@ -135,6 +137,8 @@ enum dmn_pm_state {
  * @state: the keyword
  * @arg: the level, idle state, entry or frequency as written, or NULL
  * @uw: the power in µW
+ * @at_domain, @at_level: for opp and rate, `at DOMAIN LEVEL` as written
+ *   (the entry's power while that domain sits at that level), else NULL
  */
 struct dmn_pm_line {
 	unsigned line;
@@ -143,6 +147,8 @@ struct dmn_pm_line {
 	enum dmn_pm_state state;
 	const char *arg;
 	uint64_t uw;
+	const char *at_domain;
+	const char *at_level;
 };
 
 /**

@@ -233,6 +233,9 @@ enum dmn_report_power_source {
  *   may say what is missing, e.g. "dynamic-power-coefficient without
  *   opp-microvolt")
  * @energy: @time_ns x @power_uw, in fJ
+ * @at_domain: for an entry's power while a domain sits at a level (the
+ *   power model's `at DOMAIN LEVEL`), that domain, @at_level and its name
+ *   (@at_level_name, or NULL); NULL for every other state
  */
 struct dmn_report_power_state {
 	enum dmn_report_power_kind kind;
@@ -247,6 +250,9 @@ struct dmn_report_power_state {
 	const char *why;
 	uint64_t time_ns;
 	struct dmn_energy energy;
+	const char *at_domain;
+	uint32_t at_level;
+	const char *at_level_name;
 };
 
 /**

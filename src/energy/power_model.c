@@ -6,6 +6,7 @@
  *   domain NAME idle [STATE] POWER  domain NAME off POWER
  *   device NAME active POWER        device NAME opp ENTRY POWER
  *   device NAME rate FREQ POWER     device NAME suspended POWER
+ *   device NAME opp ENTRY POWER at DOMAIN LEVEL   (also rate FREQ ...)
  *
  * This file checks the words and the numbers; whether a name, level, idle
  * state or entry exists is the board's question (the simulator's binding,
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS 6
+#define MAX_WORDS 8
 
 static int is_space(char c)
 {
@@ -185,9 +186,18 @@ static int parse_line(char **w, unsigned n, unsigned line, const char *file,
 	if (n < 4 + args)
 		return fail(diag, file, line, "%s %s %s: expected %s%sPOWER", what, w[1],
 			    w[2], args ? arg_name[st] : "", args ? " " : "");
-	if (n > 4 + args)
-		return fail(diag, file, line, "unexpected '%s' after the power '%s'",
-			    w[4 + args], w[3 + args]);
+	/* `at DOMAIN LEVEL`: an entry's power while a domain sits at a level */
+	int at = (st == DMN_PM_OPP || st == DMN_PM_RATE) && n > 5 && !strcmp(w[5], "at");
+	if (at && n < 8)
+		return fail(diag, file, line, "%s %s %s %s %s at: expected DOMAIN LEVEL", what,
+			    w[1], w[2], w[3], w[4]);
+	if (n > 4 + args + 3 * at)
+		return fail(diag, file, line, "unexpected '%s' after %s '%s'%s",
+			    w[4 + args + 3 * at], at ? "the level" : "the power",
+			    w[3 + args + 3 * at],
+			    (st == DMN_PM_OPP || st == DMN_PM_RATE) && !at
+				? " (an entry's power at a domain's level: ... POWER at DOMAIN LEVEL)"
+				: "");
 	if (!strcmp(w[1], "*") && args)
 		return fail(diag, file, line,
 			    "'*' stands for every %s: %s %s takes no %s (name the %s)",
@@ -200,6 +210,8 @@ static int parse_line(char **w, unsigned n, unsigned line, const char *file,
 	out->name = w[1];
 	out->state = st;
 	out->arg = args ? w[3] : NULL;
+	out->at_domain = at ? w[6] : NULL;
+	out->at_level = at ? w[7] : NULL;
 	return 0;
 }
 

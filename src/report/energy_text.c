@@ -39,13 +39,20 @@ static const char *state_label(char *buf, const struct dmn_report_power_state *s
 		return "suspended";
 	case DMN_REPORT_POWER_ACTIVE:
 		return "active";
-	case DMN_REPORT_POWER_OPP:
+	case DMN_REPORT_POWER_OPP: {
+		int n;
 		if (s->hz)
-			snprintf(buf, LABEL_LEN, "%.100s (%s)", s->name ? s->name : "?",
-				 dmn__rpt_fmt_hz(hz, s->hz));
+			n = snprintf(buf, LABEL_LEN, "%.60s (%s)", s->name ? s->name : "?",
+				     dmn__rpt_fmt_hz(hz, s->hz));
 		else
-			snprintf(buf, LABEL_LEN, "%.140s", s->name ? s->name : "?");
+			n = snprintf(buf, LABEL_LEN, "%.80s", s->name ? s->name : "?");
+		if (s->at_domain && n > 0 && n < LABEL_LEN)
+			snprintf(buf + n, LABEL_LEN - (size_t)n, " at %.30s %" PRIu32 "%s%.30s%s",
+				 s->at_domain, s->at_level, s->at_level_name ? " (" : "",
+				 s->at_level_name ? s->at_level_name : "",
+				 s->at_level_name ? ")" : "");
 		return buf;
+	}
 	}
 	return "?";
 }

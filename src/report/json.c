@@ -331,6 +331,13 @@ static void write_power_state(struct dmn_report_out *o, const struct dmn_report_
 		u64_member(o, "line", s->line);
 	if (s->why)
 		str_member(o, "why", s->why);
+	if (s->at_domain) {
+		dmn__rpt_out_puts(o, ", \"at\": {\"domain\": ");
+		dmn__rpt_out_json_str(o, s->at_domain);
+		dmn__rpt_out_printf(o, ", \"level\": %" PRIu32 ", \"name\": ", s->at_level);
+		dmn__rpt_out_json_str(o, s->at_level_name);
+		dmn__rpt_out_putc(o, '}');
+	}
 	if (e->has_times) {
 		u64_member(o, "time_ns", s->time_ns);
 		dmn__rpt_out_printf(o, ", \"energy_uj\": %s", dmn_energy_format_uj(s->energy, buf));

@@ -21,6 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Invariants, checked in the library the tests link (DMN_DEBUG), as the
+ * core's DMN_ASSERT are. */
+#ifdef DMN_DEBUG
+#undef NDEBUG
+#include <assert.h>
+#define ENERGY_ASSERT(cond) assert(cond)
+#else
+#define ENERGY_ASSERT(cond) ((void)0)
+#endif
+
 /* How strongly a slot's power is given (docs/energy.md): the file's line
  * for that very state beats the tree, which beats the file's line for the
  * part as a whole, then `*`, then the rule's default. */
@@ -44,6 +54,13 @@ struct slot_info {
 	unsigned line;
 	const char *why;
 	unsigned seen[N_RANKS]; /* the file line that gave it at each rank */
+	/* `at DOMAIN LEVEL` (docs/energy.md): an entry's slot whose power
+	 * depends on a domain's level names that domain in @depends (-1:
+	 * none); each of its level slots, after the device's entries, holds
+	 * the domain in @at_domain (-1 for every other slot) and the level
+	 * in @at_level. */
+	int32_t depends, at_domain;
+	uint32_t at_level;
 };
 
 /* An OPP entry id of a device's table and its slot, sorted by id. */
@@ -69,6 +86,12 @@ struct dmn_sim_energy {
 	unsigned n_todo;
 	uint64_t start_ns;
 	size_t *initial; /* per part: its slot (absolute) at start_ns */
+	/* per device: its first `at` slot (within the part) and how many of
+	 * them are taken; per domain, the devices whose power follows its
+	 * level: dep_dev[dep_first[d] .. dep_first[d + 1] - 1] */
+	unsigned *at_first, *at_used;
+	size_t *dep_first;
+	unsigned *dep_dev;
 	int oom;
 };
 
@@ -490,6 +513,83 @@ static int covers(const struct slot_info *s, enum dmn_pm_state st)
 	}
 }
 
+/* The level a domain's `pstate LEVEL` or an `at DOMAIN LEVEL` names: a
+ * number, or an entry of the table whose levels the domain takes. */
+static int named_level(struct dmn_sim *sim, unsigned d, const char *name, unsigned line,
+		       const struct dmn_power_model *pm, struct dmn_energy_diag *diag,
+		       uint32_t *level)
+{
+	if (is_number(name)) {
+		unsigned long v = strtoul(name, NULL, 10);
+		*level = v > UINT32_MAX ? 0 : (uint32_t)v;
+	} else {
+		char why[DMN_ENERGY_DIAG_MESSAGE_MAX];
+		int err = dmn__sim_find_level(sim, d, name, level, why, sizeof(why));
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			return bind_error(diag, pm, line, "%s", why);
+	}
+	const uint32_t *lv = &sim->energy->levels[sim->energy->level_first[d]];
+	for (unsigned k = 0; k < domain_levels(sim, d); k++)
+		if (lv[k] == *level)
+			return 0;
+	char list[200];
+	list_states(sim, d, DMN_REPORT_POWER_ON, list, sizeof(list));
+	return bind_error(diag, pm, line, "domain '%s' has no level %s (levels: %s)",
+			  sim->board->domains[d].name, name, list);
+}
+
+/* `device NAME opp|rate X POWER at DOMAIN LEVEL`: a slot of its own for
+ * entry slot @base of device @v while DOMAIN sits at LEVEL. */
+static int at_level_slot(struct dmn_sim *sim, unsigned v, unsigned base,
+			 const struct dmn_pm_line *l, const struct dmn_power_model *pm,
+			 struct dmn_energy_diag *diag)
+{
+	struct dmn_sim_energy *e = sim->energy;
+	unsigned part = e->n_domains + v;
+	char why[DMN_ENERGY_DIAG_MESSAGE_MAX];
+	int d = dmn__sim_find_domain(sim, l->at_domain, why, sizeof(why));
+	if (d == -ENOMEM)
+		return d;
+	if (d < 0)
+		return bind_error(diag, pm, l->line, "%s", why);
+	if (!domain_levels(sim, (unsigned)d))
+		return bind_error(diag, pm, l->line,
+				  "domain '%s' has no performance levels of its own: an "
+				  "entry's power cannot follow them",
+				  sim->board->domains[d].name);
+	uint32_t level;
+	int err = named_level(sim, (unsigned)d, l->at_level, l->line, pm, diag, &level);
+	if (err)
+		return err;
+	struct slot_info *b = slot_of(sim, part, base);
+	if (b->depends >= 0 && b->depends != d)
+		return bind_error(diag, pm, l->line,
+				  "the power of %s's entry %s already follows domain '%s': "
+				  "one domain an entry",
+				  l->name, l->arg, sim->board->domains[b->depends].name);
+	for (unsigned k = e->at_first[v]; k < e->at_first[v] + e->at_used[v]; k++) {
+		struct slot_info *s = slot_of(sim, part, k);
+		if (s->ref == b->ref && s->at_level == level)
+			return bind_error(diag, pm, l->line,
+					  "%s's entry %s at %s %s: already given at line %u",
+					  l->name, l->arg, l->at_domain, l->at_level, s->line);
+	}
+	ENERGY_ASSERT(e->at_used[v] < e->meter.first[part + 1] - e->meter.first[part] -
+					     e->at_first[v]);
+	unsigned k = e->at_first[v] + e->at_used[v]++;
+	struct slot_info *s = slot_of(sim, part, k);
+	*s = *b;
+	memset(s->seen, 0, sizeof(s->seen));
+	s->why = NULL;
+	s->depends = -1;
+	s->at_domain = d;
+	s->at_level = level;
+	b->depends = d;
+	return give(sim, part, k, RANK_STATE, l, pm, diag);
+}
+
 static int apply_line(struct dmn_sim *sim, const struct dmn_pm_line *l,
 		      const struct dmn_power_model *pm, struct dmn_energy_diag *diag)
 {
@@ -535,6 +635,8 @@ static int apply_line(struct dmn_sim *sim, const struct dmn_pm_line *l,
 	case DMN_PM_OPP:
 	case DMN_PM_RATE:
 		err = device_slot(sim, (unsigned)i, l, pm, diag, &slot);
+		if (!err && l->at_domain)
+			return at_level_slot(sim, (unsigned)i, slot, l, pm, diag);
 		return err ? err : give(sim, part, slot, RANK_STATE, l, pm, diag);
 	case DMN_PM_SUSPENDED:
 		return give(sim, part, DEV_SUSPENDED, RANK_STATE, l, pm, diag);
@@ -578,7 +680,7 @@ static unsigned domain_slot_now(struct dmn_sim *sim, unsigned d)
 	return 1 + n_lv + (idle >= 0 && (unsigned)idle < n_idle ? (unsigned)idle : n_idle - 1);
 }
 
-static unsigned device_slot_now(struct dmn_sim *sim, unsigned v)
+static unsigned entry_slot_now(struct dmn_sim *sim, unsigned v)
 {
 	struct dmn_sim_device *sd = &sim->devs[v];
 	dmn_device_t h = sim->inst->devices[v];
@@ -615,6 +717,25 @@ static unsigned device_slot_now(struct dmn_sim *sim, unsigned v)
 	return DEV_ACTIVE;
 }
 
+/* The device's slot: its entry's, or that entry's at the level its
+ * domain sits at now where a line gives one (`at`). */
+static unsigned device_slot_now(struct dmn_sim *sim, unsigned v)
+{
+	struct dmn_sim_energy *e = sim->energy;
+	unsigned part = e->n_domains + v, slot = entry_slot_now(sim, v);
+	const struct slot_info *s = slot_of(sim, part, slot);
+	struct dmn_domain_info info;
+	if (s->depends < 0 ||
+	    dmn_domain_info(sim->ctx, sim->inst->domains[s->depends], &info) || !info.on)
+		return slot;
+	for (unsigned k = e->at_first[v]; k < e->at_first[v] + e->at_used[v]; k++) {
+		const struct slot_info *a = slot_of(sim, part, k);
+		if (a->ref == s->ref && a->at_level == info.pstate)
+			return k;
+	}
+	return slot;
+}
+
 static void mark(struct dmn_sim_energy *e, unsigned part)
 {
 	if (e->dirty[part])
@@ -625,7 +746,11 @@ static void mark(struct dmn_sim_energy *e, unsigned part)
 
 void dmn__sim_energy_domain_changed(struct dmn_sim *sim, unsigned domain)
 {
-	mark(sim->energy, domain);
+	struct dmn_sim_energy *e = sim->energy;
+	mark(e, domain);
+	/* devices whose entry's power follows this domain's level */
+	for (size_t k = e->dep_first[domain]; k < e->dep_first[domain + 1]; k++)
+		mark(e, e->n_domains + e->dep_dev[k]);
 }
 
 void dmn__sim_energy_device_changed(struct dmn_sim *sim, unsigned device)
@@ -672,8 +797,57 @@ void dmn__sim_energy_free(struct dmn_sim *sim)
 	free(e->dirty);
 	free(e->todo);
 	free(e->initial);
+	free(e->at_first);
+	free(e->at_used);
+	free(e->dep_first);
+	free(e->dep_dev);
 	free(e);
 	sim->energy = NULL;
+}
+
+/* Per domain, the devices with an entry whose power follows its level
+ * (`at`): a change of that level is a change of their power. 0 or -ENOMEM. */
+static int build_dependents(struct dmn_sim *sim)
+{
+	struct dmn_sim_energy *e = sim->energy;
+	unsigned *last = calloc(e->n_domains ? e->n_domains : 1, sizeof(*last));
+	e->dep_first = calloc((size_t)e->n_domains + 1, sizeof(*e->dep_first));
+	if (!last || !e->dep_first) {
+		free(last);
+		return -ENOMEM;
+	}
+	size_t n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		memset(last, 0, (e->n_domains ? e->n_domains : 1) * sizeof(*last));
+		for (unsigned v = 0; v < e->n_devices; v++) {
+			unsigned part = e->n_domains + v;
+			for (unsigned k = 0; k < e->at_first[v]; k++) {
+				int32_t d = slot_of(sim, part, k)->depends;
+				if (d < 0 || last[d] == v + 1)
+					continue;
+				last[d] = v + 1;
+				if (pass)
+					e->dep_dev[e->dep_first[d + 1]++] = v;
+				else
+					e->dep_first[d + 1]++, n++;
+			}
+		}
+		if (pass)
+			break;
+		/* counts to starts: dep_first[d + 1] is where d's run ends */
+		for (unsigned d = 0; d < e->n_domains; d++)
+			e->dep_first[d + 1] += e->dep_first[d];
+		e->dep_dev = malloc((n ? n : 1) * sizeof(*e->dep_dev));
+		if (!e->dep_dev) {
+			free(last);
+			return -ENOMEM;
+		}
+		for (unsigned d = e->n_domains; d > 0; d--)
+			e->dep_first[d] = e->dep_first[d - 1];
+		e->dep_first[0] = 0;
+	}
+	free(last);
+	return 0;
 }
 
 int dmn_sim_energy(struct dmn_sim *sim, const struct dmn_power_model *pm,
@@ -700,15 +874,33 @@ int dmn_sim_energy(struct dmn_sim *sim, const struct dmn_power_model *pm,
 		goto fail;
 	e->dirty = calloc(n_parts ? n_parts : 1, 1);
 	e->todo = malloc((n_parts ? n_parts : 1) * sizeof(*e->todo));
-	if (!e->dirty || !e->todo || build_lookups(sim, n_slots) ||
-	    dmn_energy_meter_init(&e->meter, n_slots, n_parts, sim->now))
+	e->at_first = calloc(b->n_devices ? b->n_devices : 1, sizeof(*e->at_first));
+	e->at_used = calloc(b->n_devices ? b->n_devices : 1, sizeof(*e->at_used));
+	if (!e->dirty || !e->todo || !e->at_first || !e->at_used ||
+	    build_lookups(sim, n_slots))
+		goto fail;
+	/* `at` lines take slots of their own, after the device's entries */
+	for (unsigned v = 0; v < b->n_devices; v++)
+		e->at_first[v] = n_slots[b->n_domains + v];
+	for (size_t k = 0; pm && k < pm->n_lines; k++) {
+		const struct dmn_pm_line *l = &pm->lines[k];
+		char why[DMN_ENERGY_DIAG_MESSAGE_MAX];
+		if (!l->at_domain || !strcmp(l->name, "*"))
+			continue;
+		int v = dmn__sim_find_device(sim, l->name, why, sizeof(why));
+		if (v == -ENOMEM)
+			goto fail;
+		if (v >= 0)
+			n_slots[b->n_domains + (unsigned)v]++;
+	}
+	if (dmn_energy_meter_init(&e->meter, n_slots, n_parts, sim->now))
 		goto fail;
 	e->info = calloc(e->meter.n_slots ? e->meter.n_slots : 1, sizeof(*e->info));
 	if (!e->info)
 		goto fail;
 	for (size_t s = 0; s < e->meter.n_slots; s++) {
 		e->meter.slots[s].known = 0; /* until a source gives it */
-		e->info[s].ref = -1;
+		e->info[s].ref = e->info[s].depends = e->info[s].at_domain = -1;
 	}
 	describe_slots(sim);
 	for (size_t k = 0; pm && k < pm->n_lines; k++)
@@ -716,6 +908,9 @@ int dmn_sim_energy(struct dmn_sim *sim, const struct dmn_power_model *pm,
 			goto fail;
 	for (size_t s = 0; s < e->meter.n_slots; s++)
 		e->meter.slots[s].known = e->info[s].rank != RANK_NONE;
+	err = -ENOMEM;
+	if (build_dependents(sim))
+		goto fail;
 	/* every part to its state now, and count from here */
 	for (unsigned p = 0; p < n_parts; p++)
 		mark(e, p);
@@ -751,6 +946,18 @@ static const char *state_name(const struct dmn_sim *sim, unsigned part,
 	/* a level is known by its label (rpmhpd_opp_svs), an entry by its
 	 * node name (opp-300000000), as scenarios and summary call them */
 	return s->kind == DMN_REPORT_POWER_ON && o->label ? o->label : o->name;
+}
+
+/* The label of level @level in domain @d's own table (its first entry). */
+static const char *level_label(const struct dmn_sim *sim, unsigned d, uint32_t level)
+{
+	const struct dmn_dt_board *b = sim->board;
+	const struct dmn_dt_opp_table *t = &b->opp_tables[b->domains[d].opp_table];
+	for (unsigned k = 0; k < t->n_entries; k++)
+		if (t->entries[k].available && t->entries[k].has_level &&
+		    t->entries[k].level == level)
+			return t->entries[k].label ? t->entries[k].label : t->entries[k].name;
+	return NULL;
 }
 
 int dmn__sim_energy_report(struct dmn_sim *sim, int with_times)
@@ -798,6 +1005,12 @@ int dmn__sim_energy_report(struct dmn_sim *sim, int with_times)
 				    &b->opp_tables[b->devices[p - e->n_domains].opp_table]
 					 .entries[s->ref];
 				ps->hz = o->n_hz ? o->hz[0] : 0;
+			}
+			if (s->at_domain >= 0) {
+				ps->at_domain = b->domains[s->at_domain].name;
+				ps->at_level = s->at_level;
+				ps->at_level_name = level_label(sim, (unsigned)s->at_domain,
+								s->at_level);
 			}
 			ps->known = ms->known;
 			ps->power_uw = ms->known ? ms->uw : 0;

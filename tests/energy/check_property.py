@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """tests/energy: properties of the energy report over random scenarios and
-random power models (seeded; a failure prints the seed and keeps the
+random power models, `at DOMAIN LEVEL` lines among them (seeded; a failure prints the seed and keeps the
 files). usage: check_property.py DOMINO BOARD|demo RUNS [SEED]
 
 For each run, on simulate --json with --power-model:
@@ -61,8 +61,16 @@ def model(rng):
                 lines.append("domain %s idle %s %s" % (d["name"], s["name"], power(rng)))
             else:
                 lines.append("domain %s off %s" % (d["name"], power(rng)))
+    leveled = [(d["name"], [s["level"] for s in d["states"] if "level" in s]) for d in domains]
+    leveled = [x for x in leveled if x[1]]
     for v in devices:
+        follows = rng.choice(leveled) if leveled and rng.random() < 0.3 else None
         for s in v["states"]:
+            if s["state"] == "opp" and follows and rng.random() < 0.7:
+                # this entry's power at some levels of one domain (`at`)
+                for lv in rng.sample(follows[1], rng.randrange(1, len(follows[1]) + 1)):
+                    lines.append("device %s opp %s %s at %s %s" % (v["name"], s["name"], power(rng),
+                                                                 follows[0], lv))
             if rng.random() < 0.15:
                 continue
             if s["state"] == "opp":

@@ -84,6 +84,26 @@ want("tree: acc unknown", part(t, "acc")["unknown_ns"], MS // 2)
 want("tree: dsp unknown", part(t, "dsp")["unknown_ns"], 4 * MS)
 want("tree: power model", t["power_model"], None)
 
+# `at`: acc at 100 MHz draws 30 mW while the rail sits at 3 (0-1 ms, held
+# there by dsp's vote), its entry's 20 mW from the tree at level 1 (1-2 ms),
+# then 10 uW suspended (2-3 ms): 30 + 20 + 0.01 = 50.01 uJ. A line for
+# level 2, where the rail never is, changes nothing.
+at_model = os.path.join(os.path.dirname(blob) or ".", "small-at.power")
+with open(at_model, "w") as f:
+    f.write(open(os.path.join(here, "boards", "small.power")).read())
+    f.write("device acc opp opp-100000000 30mW at rail rail_high\n")
+    f.write("device acc rate 100MHz 99mW at rail 2\n")
+out = subprocess.run([domino, "simulate", blob, os.path.join(here, "boards", "small-at.scn"), "--json",
+                      "--power-model", at_model], check=True, capture_output=True, text=True).stdout
+a = json.loads(out, parse_float=D)["energy"]
+acc = part(a, "acc")
+want("at: acc", acc["energy_uj"], D("50.010000000"))
+at3 = [s for s in acc["states"] if s.get("at", {}).get("level") == 3]
+want("at: acc at level 3", [(s["time_ns"], s["power_uw"], s["at"]["domain"], s["at"]["name"]) for s in at3],
+     [(1 * MS, 30000, "rail", "rail_high")])
+want("at: acc at 100 MHz, its own power", state(acc, "opp opp-100000000")["time_ns"], 1 * MS)
+want("at: total", a["total"]["energy_uj"], sum(p["energy_uj"] for p in a["domains"] + a["devices"]))
+
 for f in fails:
     print(f)
 print("small.scn: %d checks failed" % len(fails))

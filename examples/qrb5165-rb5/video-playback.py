@@ -3,18 +3,18 @@
 """Writes the two video-playback scenarios of docs/energy.md's worked
 example for the Qualcomm RB5 (qrb5165-rb5.dtb):
 
-  video-playback-rb5.scn       one second of 30 fps playback: the display
+  video-playback.scn       one second of 30 fps playback: the display
                                (mdss_mdp at 345 MHz) all along; each frame
                                decoded by venus at 720 MHz for 12 ms; the
                                SD card (sdhc_2 at 202 MHz) read in a 30 ms
                                burst every 8th frame, from that frame's start
-  video-playback-rb5-race.scn  the same, but a frame decoded during a burst
+  video-playback-race.scn  the same, but a frame decoded during a burst
                                takes 12 ms x 720 / 1098: venus ran at 1.098
                                GHz there (what `--follow venus` allows while
                                the burst holds MX at svs_l1) and the work of
                                a frame is fixed, so it finishes sooner
 
-usage: video-playback-rb5.py   (writes both next to itself)"""
+usage: video-playback.py   (writes both next to itself)"""
 import os
 
 FRAME = 33333333          # ns, 30 fps
@@ -29,7 +29,7 @@ END = 1000000000
 def scenario(race):
     out = [
         "# Video playback on the Qualcomm RB5, one second at 30 fps (written by",
-        "# examples/video-playback-rb5.py; docs/energy.md's worked example).",
+        "# examples/qrb5165-rb5/video-playback.py; docs/energy.md's worked example).",
         "# rpmhpd:6 = MMCX (display), rpmhpd:8 = MX (venus votes it), rpmhpd:0 = CX",
         "# (the SD card votes it; CX requires the same level of MX, its parent).",
         "# venus asks for 720 MHz (MX at low_svs); an SD burst holds MX at svs_l1.",
@@ -55,6 +55,6 @@ def scenario(race):
 
 here = os.path.dirname(os.path.abspath(__file__))
 for race in (0, 1):
-    name = "video-playback-rb5%s.scn" % ("-race" if race else "")
+    name = "video-playback%s.scn" % ("-race" if race else "")
     with open(os.path.join(here, name), "w") as f:
         f.write(scenario(race))
