@@ -251,25 +251,24 @@ static int rate_counters(struct trace *t, const struct dmn_report_model *m,
 	return 0;
 }
 
-/* A part whose every state draws nothing known has nothing to plot. */
-static int plotted(const struct dmn_report_energy_part *p)
-{
-	for (unsigned k = 0; k < p->n_states; k++)
-		if (p->states[k].known && p->states[k].power_uw)
-			return 1;
-	return 0;
-}
-
-/* Energy (docs/energy.md): a counter per domain and device with a power,
- * in mW, from the start of metering and at each change up to @end. */
-static void power_counters(struct trace *t, const struct dmn_report_model *m, uint64_t end)
+/* Energy (docs/energy.md): a counter per domain and device that draws
+ * power at some time of the run, in mW, from the start of metering and at
+ * each change up to @end. Returns 0 or -ENOMEM. */
+static int power_counters(struct trace *t, const struct dmn_report_model *m, uint64_t end)
 {
 	const struct dmn_report_energy *e = m->energy;
 	if (!e || !e->has_times || !e->steps)
-		return;
+		return 0;
+	unsigned char *drawn = calloc(e->n_parts ? e->n_parts : 1, 1);
+	if (!drawn)
+		return -ENOMEM;
+	for (unsigned i = 0; i < e->n_steps; i++)
+		if (e->steps[i].part < e->n_parts && e->steps[i].power_uw &&
+		    (e->steps[i].time_ns < end || e->steps[i].time_ns == e->start_ns))
+			drawn[e->steps[i].part] = 1;
 	for (unsigned i = 0; i < e->n_steps; i++) {
 		const struct dmn_report_power_step *s = &e->steps[i];
-		if (s->part >= e->n_parts || !plotted(&e->parts[s->part]) ||
+		if (s->part >= e->n_parts || !drawn[s->part] ||
 		    (s->time_ns >= end && s->time_ns != e->start_ns))
 			continue;
 		begin(t, "C", -1, 1, s->time_ns);
@@ -278,6 +277,8 @@ static void power_counters(struct trace *t, const struct dmn_report_model *m, ui
 		dmn__rpt_out_printf(t->o, " power\", \"args\": {\"mW\": %" PRIu64 ".%03u}}",
 				    s->power_uw / 1000, (unsigned)(s->power_uw % 1000));
 	}
+	free(drawn);
+	return 0;
 }
 
 /* What a bounded trace left out, for its metadata. */
@@ -363,7 +364,7 @@ static int write_trace(const struct dmn_report_model *m, const struct trace_cut 
 	}
 	rc = rate_counters(&t, m, tl.end);
 	if (!rc)
-		power_counters(&t, m, tl.end);
+		rc = power_counters(&t, m, tl.end);
 	dmn__rpt_timeline_free(&tl);
 	if (rc)
 		return rc;
