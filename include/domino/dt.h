@@ -355,7 +355,8 @@ struct dmn_dt_attachment {
  *   `simple-bus` gives none. Always below the device's own index.
  * @dynamic_power_coefficient: the node's `dynamic-power-coefficient` (the
  *   Energy Model's capacitance, on CPUs and some GPUs), read where the
- *   device has an OPP table; 0 when absent (docs/energy.md)
+ *   device has an OPP table; 0 when absent or not one cell (a warning)
+ *   (docs/energy.md)
  */
 struct dmn_dt_device {
 	char *name;

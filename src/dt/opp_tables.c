@@ -306,9 +306,10 @@ int dmn__dt_dynamic_power(struct dmn_dt_loader *ld, int32_t node, uint32_t *coef
 	*coefficient = 0;
 	int r = dmn__dt_prop_u32(ld, node, "dynamic-power-coefficient", coefficient);
 	if (r < 0) {
+		/* energy only: the board loads, the entries have no power */
 		*coefficient = 0;
-		if (DT_ERR(ld, -EINVAL, "prop-length", node,
-			   "dynamic-power-coefficient", "must be one 32-bit cell"))
+		if (DT_WARN(ld, "prop-length", node, "dynamic-power-coefficient",
+			    "must be one 32-bit cell; ignored"))
 			return -ENOMEM;
 	}
 	return 0;

@@ -4,7 +4,8 @@
 with acc following its domain, --follow acc, and the model's rail power
 at level 3 doubled): every difference in --json equals B - A computed here
 from the two runs' own JSON (exact decimals), a part missing from one run
-is listed as in "a" or "b" only, and bad inputs exit 2 with a message.
+is listed as in "a" or "b" only, and bad inputs (and bad --follow
+names) exit 2 with a message.
 usage: check_compare.py DOMINO SMALL.dtb"""
 import json
 import os
@@ -74,6 +75,11 @@ for args, words in (([A], "give two runs"), ([A, plain], "no energy of a run"),
     p = subprocess.run([domino, "compare"] + args, capture_output=True, text=True)
     if p.returncode != 2 or words not in p.stderr:
         fails.append("compare %s: exit %d, %r" % (args, p.returncode, p.stderr))
+# --follow: a name the board lacks, a device without an OPP table
+for dev, words in (("nope", "no such device"), ("dsp", "the device has no OPP table")):
+    p = subprocess.run([domino, "simulate", blob, scn, "--follow", dev], capture_output=True, text=True)
+    if p.returncode != 2 or words not in p.stderr or p.stdout:
+        fails.append("--follow %s: exit %d, %r" % (dev, p.returncode, p.stderr))
 for f in fails:
     print(f)
 print("compare: %d checks failed" % len(fails))
