@@ -27,6 +27,7 @@ struct cli_check_rule {
 /* An unknown option is compared with the known ones (did-you-mean) on its
  * first CLI_MAX_OPTION_LEN bytes: the longest option is far shorter. */
 #define CLI_MAX_OPTION_LEN 63
+#define CLI_MAX_FOLLOW 64
 
 struct cli_options {
 	const char *positional[2];
@@ -54,6 +55,10 @@ struct cli_options {
 	const char *tree;
 	int format;
 	unsigned jobs;
+	int energy;		 /* --energy, or --power-model */
+	const char *power_model; /* --power-model FILE */
+	const char *follow[CLI_MAX_FOLLOW]; /* simulate: --follow DEV|all */
+	unsigned n_follow;
 };
 
 /* Parse argv after the subcommand, getopt_long style: `--` ends the
@@ -64,7 +69,8 @@ struct cli_options {
  * S --strict, a --all (-a), m --trace-max-events, W -W/--warning, E
  * -E/--error, p --provider-parents,
  * e --explain, I -I/--include, K --kernel-tree, T --tree, f --format,
- * J --jobs (and -j N: -j followed by a number is jobs, else --json).
+ * J --jobs (and -j N: -j followed by a number is jobs, else --json),
+ * n --energy, P --power-model, F --follow.
  * Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
@@ -138,6 +144,14 @@ int cli_sim_open(const struct cli_options *opt, struct cli_board *board,
 int cli_sim_report(struct cli_board *board, struct dmn_sim *sim, int events,
 		   const struct dmn_report_model **m);
 
+/* --energy / --power-model FILE: meter the simulation's energy
+ * (dmn_sim_energy); nothing without them. Prints a bad model's error as
+ * FILE:LINE: error: ...; returns 0 or EXIT_INPUT. */
+int cli_energy_open(const struct cli_options *opt, struct dmn_sim *sim);
+/* --follow DEV|all: the devices run at the fastest OPP their domains
+ * already allow (dmn_opp_device_follow). Returns 0 or EXIT_INPUT. */
+int cli_follow(const struct cli_options *opt, struct dmn_sim *sim);
+
 /* A diagnostics sink printing `FILE: NODE: PROP: SEV: MESSAGE` to stderr;
  * with @board built from source, FILE:LINE:COL: SEV: MESSAGE [CHECK] at the
  * line that wrote the property. */
@@ -205,5 +219,6 @@ int cmd_summary(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_scmi_serve(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "domino_demo_board.h"
 
+#include <domino/opp.h>
 #include <domino/scenario.h>
 #include <domino/sim.h>
 #include <errno.h>
@@ -166,6 +167,9 @@ static const struct {
 	{"--tree", 'T', 0, 1},
 	{"--format", 'f', 0, 1},
 	{"--jobs", 'J', 0, 1},
+	{"--energy", 'n', 0, 0},
+	{"--power-model", 'P', 0, 1},
+	{"--follow", 'F', 0, 1},
 };
 #define N_OPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 
@@ -266,6 +270,21 @@ static int set_option(const char *cmd, char letter, const char *value,
 		opt->jobs = (unsigned)v;
 		break;
 	}
+	case 'n':
+		opt->energy = 1;
+		break;
+	case 'P':
+		opt->power_model = value;
+		opt->energy = 1;
+		break;
+	case 'F':
+		if (opt->n_follow >= CLI_MAX_FOLLOW) {
+			fprintf(stderr, "domino %s: error: more than %d --follow options\n",
+				cmd, CLI_MAX_FOLLOW);
+			return EXIT_INPUT;
+		}
+		opt->follow[opt->n_follow++] = value;
+		break;
 	case 'm': {
 		char *end;
 		errno = 0;
@@ -973,4 +992,82 @@ int cli_sim_open(const struct cli_options *opt, struct cli_board *board,
 		cli_path_msg(board->name, ": error: cannot load: %s\n",
 			dmn_strerror(err));
 	return EXIT_INPUT;
+}
+
+int cli_energy_open(const struct cli_options *opt, struct dmn_sim *sim)
+{
+	if (!opt->energy)
+		return EXIT_OK;
+	struct dmn_power_model *pm = NULL;
+	struct dmn_energy_diag diag;
+	memset(&diag, 0, sizeof(diag));
+	int err = 0;
+	if (opt->power_model) {
+		char *text = NULL;
+		size_t len = 0;
+		int rc = cli_read_file(opt->power_model, 0, &text, &len);
+		if (rc)
+			return rc;
+		if (cli_is_dtb(text, len)) {
+			free(text);
+			cli_path_msg(opt->power_model,
+				     ": error: is a device tree blob, not a power model\n");
+			return EXIT_INPUT;
+		}
+		err = dmn_power_model_parse(text, len, opt->power_model, &pm, &diag);
+		free(text);
+	}
+	if (!err)
+		err = dmn_sim_energy(sim, pm, &diag);
+	dmn_power_model_free(pm);
+	if (!err)
+		return EXIT_OK;
+	if (err == -EINVAL && diag.file) {
+		char line[512];
+		dmn_energy_diag_format(&diag, line, sizeof(line));
+		cli_text(stderr, line); /* it quotes the file */
+		fputc('\n', stderr);
+	} else {
+		cli_path_msg(opt->power_model ? opt->power_model : "energy",
+			     ": error: %s\n", dmn_strerror(err));
+	}
+	return EXIT_INPUT;
+}
+
+int cli_follow(const struct cli_options *opt, struct dmn_sim *sim)
+{
+	const struct dmn_dt_board *b = dmn_sim_board(sim);
+	const struct dmn_dt_instance *inst = dmn_sim_instance(sim);
+	for (unsigned k = 0; k < opt->n_follow; k++) {
+		const char *name = opt->follow[k];
+		int all = !strcmp(name, "all");
+		int i = all ? 0 : dmn_dt_device_find(b, name);
+		if (i < 0) {
+			fputs("domino simulate: error: --follow '", stderr);
+			cli_text(stderr, name);
+			fputs("': no such device (a label, path or node name; or 'all')\n",
+			      stderr);
+			return EXIT_INPUT;
+		}
+		for (unsigned v = all ? 0 : (unsigned)i;
+		     v < (all ? b->n_devices : (unsigned)i + 1); v++) {
+			if (b->devices[v].opp_table < 0) {
+				if (all)
+					continue;
+				fputs("domino simulate: error: --follow '", stderr);
+				cli_text(stderr, name);
+				fputs("': the device has no OPP table\n", stderr);
+				return EXIT_INPUT;
+			}
+			int err = dmn_opp_device_follow(dmn_sim_ctx(sim),
+							inst->devices[v], true);
+			if (err) {
+				fputs("domino simulate: error: --follow '", stderr);
+				cli_text(stderr, b->devices[v].name);
+				fprintf(stderr, "': %s\n", dmn_strerror(err));
+				return EXIT_INPUT;
+			}
+		}
+	}
+	return EXIT_OK;
 }

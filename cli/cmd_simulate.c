@@ -19,6 +19,7 @@ static const char simulate_help[] =
 	"                       [--supported-hw V[,V...]]\n"
 	"                       [--provider-parents by-name|all]\n"
 	"                       [-I DIR]... [--kernel-tree DIR]\n"
+	"                       [--energy] [--power-model FILE] [--follow DEV|all]\n"
 	"\n"
 	"Run a scenario (resume, suspend, rate, vote, qos, wakeup, fail, expect,\n"
 	"explain, boot-on, probe, system-suspend, system-resume, wakeup-enable,\n"
@@ -50,6 +51,13 @@ static const char simulate_help[] =
 	"                       it: -I folders for its includes, and the kernel\n"
 	"                       tree's include paths (found above the file by\n"
 	"                       default); see domino lint --help\n"
+	"  --energy             meter energy: each domain's and device's power by\n"
+	"                       state from the device tree (opp-microwatt,\n"
+	"                       dynamic-power-coefficient), integrated over the\n"
+	"                       run; in every output (docs/energy.md)\n"
+	"  --power-model FILE   --energy with FILE's powers added (docs/energy.md)\n"
+	"  --follow DEV|all     DEV runs at the fastest OPP its domains' pstates\n"
+	"                       already allow (opportunistic scaling); repeatable\n"
 	"\n"
 	"A command that fails (e.g. rate DEV 5GHz above the top OPP: ERANGE) is an\n"
 	"event, and a warning on stderr says why; the run goes on.\n"
@@ -160,7 +168,7 @@ static int write_trace_bounded(const struct dmn_report_model *m,
 int cmd_simulate(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "simulate", "jtshSampIK", 2, &opt);
+	int rc = cli_parse(argc, argv, "simulate", "jtshSampIKnPF", 2, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -237,6 +245,10 @@ int cmd_simulate(int argc, char **argv)
 	}
 	struct dmn_sim *sim = NULL;
 	rc = cli_sim_open(&opt, &board, &sim);
+	if (!rc)
+		rc = cli_energy_open(&opt, sim);
+	if (!rc)
+		rc = cli_follow(&opt, sim);
 	if (rc)
 		goto out;
 	struct live live;
@@ -295,6 +307,10 @@ int cmd_simulate(int argc, char **argv)
 		if (!err) {
 			cli_puts("\n== statistics\n\n");
 			err = dmn_report_write_stats_text(m, &to, &out);
+		}
+		if (!err && m->energy) {
+			cli_puts("\n== energy\n\n");
+			err = dmn_report_write_energy_text(m, &to, &out);
 		}
 		if (!err)
 			cli_printf("\n%u expectation%s failed, %u command%s failed\n",

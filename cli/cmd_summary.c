@@ -13,6 +13,7 @@ static const char summary_help[] =
 	"usage: domino summary [BOARD.dtb|BOARD.dts] [--json] [--supported-hw V[,V...]]\n"
 	"                      [--provider-parents by-name|all]\n"
 	"                      [--explain DOMAIN] [-I DIR]... [--kernel-tree DIR]\n"
+	"                      [--energy] [--power-model FILE]\n"
 	"\n"
 	"Print the board's domain tree: each domain's status, pstate (with the\n"
 	"level's name where the OPP table gives one), idle state, parents and\n"
@@ -37,7 +38,13 @@ static const char summary_help[] =
 	"                       BOARD.dts is built with cpp and dtc as Linux builds\n"
 	"                       it: -I folders for its includes, and the kernel\n"
 	"                       tree's include paths (found above the file by\n"
-	"                       default); its loader warnings name their lines\n";
+	"                       default); its loader warnings name their lines\n"
+	"  --energy             also each domain's and device's power in each\n"
+	"                       state (on at each level, idle, off; each OPP\n"
+	"                       entry, suspended), from the device tree\n"
+	"                       (opp-microwatt, dynamic-power-coefficient), and\n"
+	"                       which states have none (docs/energy.md)\n"
+	"  --power-model FILE   --energy with FILE's powers added (docs/energy.md)\n";
 
 /* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
  * --json, the summary's object (DESIGN §3) with "explain": its lines. */
@@ -87,7 +94,7 @@ static int explain(struct cli_board *board, struct dmn_sim *sim, const char *dom
 int cmd_summary(int argc, char **argv)
 {
 	struct cli_options opt;
-	int rc = cli_parse(argc, argv, "summary", "jhpeIK", 1, &opt);
+	int rc = cli_parse(argc, argv, "summary", "jhpeIKnP", 1, &opt);
 	if (rc)
 		return rc;
 	if (opt.help) {
@@ -100,6 +107,11 @@ int cmd_summary(int argc, char **argv)
 		return rc;
 	struct dmn_sim *sim;
 	if (cli_sim_open(&opt, &board, &sim)) {
+		cli_board_close(&board);
+		return EXIT_INPUT;
+	}
+	if (cli_energy_open(&opt, sim)) {
+		dmn_sim_free(sim);
 		cli_board_close(&board);
 		return EXIT_INPUT;
 	}
@@ -118,6 +130,10 @@ int cmd_summary(int argc, char **argv)
 		} else {
 			struct dmn_report_text_options to = {cli_use_color(stdout), 0};
 			err = dmn_report_write_summary_text(m, &to, &out);
+			if (!err && m->energy) {
+				cli_puts("\n");
+				err = dmn_report_write_power_text(m, &to, &out);
+			}
 			const struct dmn_dt_board *b = dmn_sim_board(sim);
 			/* the loader's findings at the severity lint gives
 			 * them (issue 14): counted alike */

@@ -20,9 +20,12 @@ static void usage(FILE *f)
 	      "  lint     --tree DIR  [-j N] [--format gcc|json|sarif]\n"
 	      "                                          every board of a kernel tree\n"
 	      "  simulate [BOARD.dtb] [SCENARIO] [--json] [--trace OUT.json] [--svg OUT.svg]\n"
-	      "           [--strict] [--all]             run a scenario on simulated time\n"
+	      "           [--strict] [--all] [--energy] [--power-model FILE] [--follow DEV]\n"
+	      "                                          run a scenario on simulated time\n"
 	      "  scmi-serve BOARD.dtb --agents FILE      serve the board to SCMI agents over\n"
 	      "                                          Unix sockets (docs/scmi.md)\n"
+	      "  compare  A.json B.json [--json]         two simulate --json runs with energy:\n"
+	      "                                          energy, power and residency, B - A\n"
 	      "\n"
 	      "Without BOARD, summary and simulate use the built-in demo SoC (and its demo\n"
 	      "scenario). Every command that reads a board takes --supported-hw V[,V...];\n"
@@ -71,8 +74,10 @@ static int run(int argc, char **argv)
 		return cmd_simulate(argc - 2, argv + 2);
 	if (!strcmp(cmd, "scmi-serve"))
 		return cmd_scmi_serve(argc - 2, argv + 2);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 2, argv + 2);
 	static const char *const commands[] = {"summary", "lint", "simulate",
-					       "scmi-serve", "help"};
+					       "scmi-serve", "compare", "help"};
 	const char *near = dmn_scn_suggest(cmd, commands,
 				       sizeof(commands) / sizeof(commands[0]));
 	fputs("domino: error: unknown command '", stderr);

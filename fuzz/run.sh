@@ -25,7 +25,7 @@ seconds=${1:-60}
 case $seconds in ''|*[!0-9]*) echo "usage: $0 [-j] [SECONDS] [TARGET...]" >&2; exit 2;; esac
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(dt_load scenario scmi scmi_agents vhost)
+[ ${#targets[@]} -eq 0 ] && targets=(dt_load scenario scmi scmi_agents vhost power_model)
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -69,6 +69,7 @@ run_one() {
 	[ "$t" = scmi ] && dict=$root/fuzz/scmi.dict
 	[ "$t" = scmi_agents ] && dict=$root/fuzz/agents.dict
 	[ "$t" = vhost ] && dict=$root/fuzz/vhost.dict
+	[ "$t" = power_model ] && dict=$root/fuzz/power_model.dict
 	# ASan's leak check runs at exit and on every input libFuzzer suspects
 	"$build/fuzz/fuzz_$t" "$corpus" -dict="$dict" \
 		-max_total_time="$seconds" -print_final_stats=1 \

@@ -355,6 +355,10 @@ struct dmn_dt_attachment {
  *   "simple-pm-bus" only (Linux's simple-pm-bus enables runtime PM on the
  *   bus; a bus without power-domains passes its own parent on). A
  *   `simple-bus` gives none. Always below the device's own index.
+ * @dynamic_power_coefficient: the node's `dynamic-power-coefficient` (the
+ *   Energy Model's capacitance, on CPUs and some GPUs), read where the
+ *   device has an OPP table; 0 when absent or not one cell (a warning)
+ *   (docs/energy.md)
  */
 struct dmn_dt_device {
 	char *name;
@@ -369,6 +373,7 @@ struct dmn_dt_device {
 	unsigned n_required;
 	int wakeup_source; /* the node has `wakeup-source` (DESIGN §7) */
 	int32_t parent;
+	uint32_t dynamic_power_coefficient;
 };
 
 /**

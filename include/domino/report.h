@@ -24,6 +24,7 @@
 #ifndef DOMINO_REPORT_H
 #define DOMINO_REPORT_H
 
+#include <domino/energy.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -200,6 +201,110 @@ struct dmn_report_device_rates {
 	unsigned n_hz;
 };
 
+/** enum dmn_report_power_kind - a state a power is given for */
+enum dmn_report_power_kind {
+	DMN_REPORT_POWER_ON,	    /* a domain on: at @level if @has_level,
+				       else at any level without a state of
+				       its own (level 0, or a domain without
+				       levels) */
+	DMN_REPORT_POWER_IDLE,	    /* a domain off in idle state @name */
+	DMN_REPORT_POWER_OFF,	    /* a domain plain off (it has no idle states) */
+	DMN_REPORT_POWER_SUSPENDED, /* a device suspended */
+	DMN_REPORT_POWER_ACTIVE,    /* a device active at no OPP entry (none
+				       selected, or it has no table) */
+	DMN_REPORT_POWER_OPP,	    /* a device active at OPP entry @name (@hz,
+				       @level where it has one) */
+};
+
+/** enum dmn_report_power_source - where a state's power comes from
+ * (docs/energy.md, "Where each power comes from") */
+enum dmn_report_power_source {
+	DMN_REPORT_SOURCE_NONE,	   /* nothing gives it: unknown */
+	DMN_REPORT_SOURCE_DT,	   /* the entry's opp-microwatt, summed over supplies */
+	DMN_REPORT_SOURCE_DPC,	   /* dynamic-power-coefficient x mV^2 x MHz / 10^6 */
+	DMN_REPORT_SOURCE_FILE,	   /* the power model file's line @line */
+	DMN_REPORT_SOURCE_DEFAULT, /* 0 by rule (suspended device, plain-off domain) */
+};
+
+/**
+ * struct dmn_report_power_state - one state of a domain or device, its
+ * power and (simulate) the time and energy in it
+ * @known: 0 when no source gives the power (@power_uw is then 0 and @why
+ *   may say what is missing, e.g. "dynamic-power-coefficient without
+ *   opp-microvolt")
+ * @energy: @time_ns x @power_uw, in fJ
+ * @at_domain: for an entry's power while a domain sits at a level (the
+ *   power model's `at DOMAIN LEVEL`), that domain, @at_level and its name
+ *   (@at_level_name, or NULL); NULL for every other state
+ */
+struct dmn_report_power_state {
+	enum dmn_report_power_kind kind;
+	const char *name;
+	int has_level;
+	uint32_t level;
+	uint64_t hz;
+	int known;
+	uint64_t power_uw;
+	enum dmn_report_power_source source;
+	unsigned line;
+	const char *why;
+	uint64_t time_ns;
+	struct dmn_energy energy;
+	const char *at_domain;
+	uint32_t at_level;
+	const char *at_level_name;
+};
+
+/**
+ * struct dmn_report_energy_part - a domain (its own leakage, by state) or a
+ * device (its OPP power while active, its suspended power otherwise)
+ * @time_on_ns: time on (domain) or active (device)
+ * @energy: the sum of its states' energies
+ * @unknown_ns: time in states of unknown power
+ */
+struct dmn_report_energy_part {
+	const char *name;
+	int device;
+	const struct dmn_report_power_state *states;
+	unsigned n_states;
+	uint64_t time_on_ns;
+	struct dmn_energy energy;
+	uint64_t unknown_ns;
+};
+
+/** struct dmn_report_power_step - part @part draws @power_uw (0 and @known 0
+ * when unknown) from @time_ns on */
+struct dmn_report_power_step {
+	uint64_t time_ns;
+	unsigned part;
+	uint64_t power_uw;
+	int known;
+};
+
+/**
+ * struct dmn_report_energy - the energy model and, for a simulation, what
+ * the run cost (docs/energy.md)
+ * @power_model: the power model file's name, NULL for the tree's alone
+ * @parts: the domains (model order), then the devices (board order)
+ * @has_times: 1 for a simulation (times, energies, steps are filled)
+ * @start_ns: when metering started
+ * @total: the sum of the parts' energies; @lower_bound: 1 when some part
+ *   spent time in a state of unknown power (the total leaves it out)
+ * @steps: every part's power at @start_ns, then each change, in time order
+ */
+struct dmn_report_energy {
+	const char *power_model;
+	const struct dmn_report_energy_part *parts;
+	unsigned n_parts;
+	unsigned n_domain_parts;
+	int has_times;
+	uint64_t start_ns;
+	struct dmn_energy total;
+	int lower_bound;
+	const struct dmn_report_power_step *steps;
+	unsigned n_steps;
+};
+
 /**
  * struct dmn_report_model - what every writer reads
  * @board: the board file name (or "demo"); @model: its DT model string
@@ -230,6 +335,8 @@ struct dmn_report_model {
 	unsigned n_awaiting;
 	int asleep;                 /* `system`: "asleep" / "awake" */
 	uint64_t sleep_count, sleep_ns; /* stats.system_sleep (simulate) */
+	/* NULL unless energy was asked for: then every writer adds it */
+	const struct dmn_report_energy *energy;
 };
 
 /**
@@ -330,6 +437,33 @@ int dmn_report_write_trace_max(const struct dmn_report_model *m, uint64_t max_ev
  * tooltip. returns: 0 or an error as above.
  */
 int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_report_sink *out);
+
+/**
+ * dmn_report_write_power_text - the energy model (m->energy): for each
+ * domain and device, each state's power and where it comes from
+ * ("opp-microwatt", "dynamic-power-coefficient", "FILE:LINE", "default",
+ * "none" with what is missing), then how many states have none.
+ * returns: 0, -EINVAL (also when m->energy is NULL), or an error as above.
+ * cost: O(states).
+ */
+int dmn_report_write_power_text(const struct dmn_report_model *m,
+				const struct dmn_report_text_options *opt,
+				const struct dmn_report_sink *out);
+
+/**
+ * dmn_report_write_energy_text - what a run cost (m->energy with times):
+ * the total and its average power, "a lower bound" when some part spent
+ * time in a state of unknown power; then per part its energy, average
+ * power and time on (active), and per state it spent time in, the time,
+ * the power and the energy; parts that drew nothing share one line
+ * unless opt->all; last, the states of unknown power with their time.
+ * Energies: three decimals, truncated (docs/energy.md).
+ * returns: 0, -EINVAL (also when m->energy is NULL), or an error as above.
+ * cost: O(states).
+ */
+int dmn_report_write_energy_text(const struct dmn_report_model *m,
+				 const struct dmn_report_text_options *opt,
+				 const struct dmn_report_sink *out);
 
 /**
  * dmn_report_json_escape - write @s as a JSON string literal (with quotes); NULL

@@ -36,6 +36,7 @@
 #define DOMINO_SIM_H
 
 #include <domino/dt.h>
+#include <domino/energy.h>
 #include <domino/report.h>
 #include <domino/scenario.h>
 
@@ -235,6 +236,32 @@ unsigned long dmn_sim_calls(const struct dmn_sim *sim);
  * returns: 0, -EINVAL, -ENOMEM.
  */
 int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report_model **out);
+
+/**
+ * dmn_sim_energy - meter energy from now on (docs/energy.md)
+ * @pm: a power model file (dmn_power_model_parse), or NULL for what the
+ *   device tree says alone; it is read during the call and may be freed
+ *   after it
+ * @diag: filled on -EINVAL (may be NULL)
+ *
+ * Binds the model to the board: every domain's and device's states get a
+ * power from the file's lines, the tree (an OPP entry's opp-microwatt, or
+ * the device's dynamic-power-coefficient with the entry's voltage and
+ * frequency) and the defaults, in the order docs/energy.md gives; then
+ * each domain and device is metered from its state now. From here on
+ * dmn_sim_report() adds the model's `energy`: with events, each state's
+ * time and energy, each part's and the total energy, and the power steps;
+ * without, the powers alone (what summary shows). Call it before
+ * dmn_sim_run: metering starts at the current simulated time.
+ * returns: 0; -EINVAL (NULL @sim, or a line that names a domain, device,
+ *   level, idle state, entry or rate the board does not have, a state the
+ *   part cannot be in, or the same state twice: @diag says which line and
+ *   why, with a suggestion for a misspelt name); -EBUSY (already metering);
+ *   -ENOMEM. On failure nothing is metered.
+ * cost: O(model size + board size x log).
+ */
+int dmn_sim_energy(struct dmn_sim *sim, const struct dmn_power_model *pm,
+		   struct dmn_energy_diag *diag);
 
 /**
  * dmn_sim_explain - why @domain is on or off, at its pstate, in its idle state

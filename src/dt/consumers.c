@@ -181,6 +181,9 @@ static int add_device(struct dmn_dt_loader *ld, int32_t node, unsigned *seen)
 	int err = dmn__dt_opp_table_resolve(ld, node, &d->opp_table);
 	if (err == -ENOMEM)
 		return err;
+	if (d->opp_table >= 0 &&
+	    dmn__dt_dynamic_power(ld, node, &d->dynamic_power_coefficient))
+		return -ENOMEM;
 	err = dmn__dt_opp_ref_resolve(ld, node, "required-opps", &d->required,
 				 &d->n_required);
 	if (err == -ENOMEM)

@@ -185,6 +185,10 @@ bool dmn__dt_opp_hw_partial(const struct dmn_dt_board *b, const struct dmn_dt_op
 int dmn__dt_opp_ref_resolve(struct dmn_dt_loader *ld, int32_t node, const char *prop,
 		       struct dmn_dt_opp_ref **refs, unsigned *n_refs);
 int dmn__dt_opp_table_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t *table);
+/* The node's dynamic-power-coefficient into *@coefficient, 0 when absent
+ * or not one cell (a warning, prop-length: only energy needs it). 0 or
+ * -ENOMEM. */
+int dmn__dt_dynamic_power(struct dmn_dt_loader *ld, int32_t node, uint32_t *coefficient);
 int dmn__dt_providers_scan(struct dmn_dt_loader *ld); /* providers.c */
 int dmn__dt_domains_build(struct dmn_dt_loader *ld);  /* providers.c */
 int dmn__dt_consumers_scan(struct dmn_dt_loader *ld); /* consumers.c */

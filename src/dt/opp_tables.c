@@ -301,6 +301,20 @@ int dmn__dt_opp_table_resolve(struct dmn_dt_loader *ld, int32_t node, int32_t *t
 	return 0;
 }
 
+int dmn__dt_dynamic_power(struct dmn_dt_loader *ld, int32_t node, uint32_t *coefficient)
+{
+	*coefficient = 0;
+	int r = dmn__dt_prop_u32(ld, node, "dynamic-power-coefficient", coefficient);
+	if (r < 0) {
+		/* energy only: the board loads, the entries have no power */
+		*coefficient = 0;
+		if (DT_WARN(ld, "prop-length", node, "dynamic-power-coefficient",
+			    "must be one 32-bit cell; ignored"))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The cells of one opp-supported-hw group: the length of the table's
  * shortest opp-supported-hw. Linux takes the group size from the driver
  * (Tegra's CPU tables have 2 cells, its peripheral tables 1, on one board);

@@ -290,6 +290,103 @@ static void write_stats(struct dmn_report_out *o, const struct dmn_report_levels
 		       d->on_count, d->off_count, d->pstate_transitions);
 }
 
+static const char *const power_kind_names[] = {
+    [DMN_REPORT_POWER_ON] = "on",		  [DMN_REPORT_POWER_IDLE] = "idle",
+    [DMN_REPORT_POWER_OFF] = "off",		  [DMN_REPORT_POWER_SUSPENDED] = "suspended",
+    [DMN_REPORT_POWER_ACTIVE] = "active", [DMN_REPORT_POWER_OPP] = "opp",
+};
+static const char *const power_source_names[] = {
+    [DMN_REPORT_SOURCE_NONE] = "none", [DMN_REPORT_SOURCE_DT] = "opp-microwatt",
+    [DMN_REPORT_SOURCE_DPC] = "dynamic-power-coefficient",
+    [DMN_REPORT_SOURCE_FILE] = "file", [DMN_REPORT_SOURCE_DEFAULT] = "default",
+};
+
+/* "energy_uj": exact (nine decimals), "average_uw": three, truncated */
+static void energy_members(struct dmn_report_out *o, struct dmn_energy e, uint64_t span)
+{
+	char buf[DMN_ENERGY_TEXT_LEN];
+	unsigned milli;
+	uint64_t avg = dmn_energy_average_uw(e, span, &milli);
+	dmn__rpt_out_printf(o, ", \"energy_uj\": %s, \"average_uw\": %" PRIu64 ".%03u",
+			    dmn_energy_format_uj(e, buf), avg, milli);
+}
+
+static void write_power_state(struct dmn_report_out *o, const struct dmn_report_energy *e,
+			      const struct dmn_report_power_state *s)
+{
+	char buf[DMN_ENERGY_TEXT_LEN];
+	dmn__rpt_out_printf(o, "{\"state\": \"%s\"", power_kind_names[s->kind]);
+	if (s->name)
+		str_member(o, "name", s->name);
+	if (s->has_level)
+		u64_member(o, "level", s->level);
+	if (s->kind == DMN_REPORT_POWER_OPP)
+		u64_member(o, "hz", s->hz);
+	if (s->known)
+		u64_member(o, "power_uw", s->power_uw);
+	else
+		dmn__rpt_out_puts(o, ", \"power_uw\": null");
+	dmn__rpt_out_printf(o, ", \"source\": \"%s\"", power_source_names[s->source]);
+	if (s->source == DMN_REPORT_SOURCE_FILE)
+		u64_member(o, "line", s->line);
+	if (s->why)
+		str_member(o, "why", s->why);
+	if (s->at_domain) {
+		dmn__rpt_out_puts(o, ", \"at\": {\"domain\": ");
+		dmn__rpt_out_json_str(o, s->at_domain);
+		dmn__rpt_out_printf(o, ", \"level\": %" PRIu32 ", \"name\": ", s->at_level);
+		dmn__rpt_out_json_str(o, s->at_level_name);
+		dmn__rpt_out_putc(o, '}');
+	}
+	if (e->has_times) {
+		u64_member(o, "time_ns", s->time_ns);
+		dmn__rpt_out_printf(o, ", \"energy_uj\": %s", dmn_energy_format_uj(s->energy, buf));
+	}
+	dmn__rpt_out_putc(o, '}');
+}
+
+static void write_energy(struct dmn_report_out *o, const struct dmn_report_model *m)
+{
+	const struct dmn_report_energy *e = m->energy;
+	uint64_t end = m->end_ns > e->start_ns ? m->end_ns : e->start_ns;
+	dmn__rpt_out_puts(o, ",\n  \"energy\": {\n    \"power_model\": ");
+	dmn__rpt_out_json_str(o, e->power_model);
+	if (e->has_times) {
+		dmn__rpt_out_printf(o, ",\n    \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64,
+				    e->start_ns, end);
+		dmn__rpt_out_puts(o, ",\n    \"total\": {\"lower_bound\": ");
+		bool_val(o, e->lower_bound);
+		energy_members(o, e->total, end - e->start_ns);
+		dmn__rpt_out_putc(o, '}');
+	}
+	for (int device = 0; device < 2; device++) {
+		dmn__rpt_out_printf(o, ",\n    \"%s\": [", device ? "devices" : "domains");
+		int first = 1;
+		for (unsigned p = 0; e->parts && p < e->n_parts; p++) {
+			const struct dmn_report_energy_part *part = &e->parts[p];
+			if (part->device != device)
+				continue;
+			dmn__rpt_out_puts(o, first ? "\n      {\"name\": " : ",\n      {\"name\": ");
+			first = 0;
+			dmn__rpt_out_json_str(o, part->name);
+			if (e->has_times) {
+				energy_members(o, part->energy, end - e->start_ns);
+				u64_member(o, device ? "time_active_ns" : "time_on_ns",
+					   part->time_on_ns);
+				u64_member(o, "unknown_ns", part->unknown_ns);
+			}
+			dmn__rpt_out_puts(o, ", \"states\": [");
+			for (unsigned k = 0; k < part->n_states; k++) {
+				dmn__rpt_out_puts(o, k ? ",\n        " : "\n        ");
+				write_power_state(o, e, &part->states[k]);
+			}
+			dmn__rpt_out_puts(o, part->n_states ? "\n      ]}" : "]}");
+		}
+		dmn__rpt_out_puts(o, first ? "]" : "\n    ]");
+	}
+	dmn__rpt_out_puts(o, "\n  }");
+}
+
 int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_report_sink *sink)
 {
 	struct dmn_report_out o;
@@ -392,6 +489,8 @@ int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_rep
 		first = first && !m->has_life;
 		dmn__rpt_out_puts(&o, first ? "}" : "\n  }");
 	}
+	if (m->energy)
+		write_energy(&o, m);
 	dmn__rpt_out_puts(&o, "\n}\n");
 	dmn__rpt_levels_free(&lv);
 	return dmn__rpt_out_finish(&o);

@@ -79,6 +79,9 @@ struct svg {
 	unsigned n_idle_names;
 	int any_plain_off, any_failure, any_safe_failure, any_hw;
 	double lanes_top;
+	struct tl_step_hz *power; /* the total power (energy), or NULL */
+	unsigned n_power;
+	uint64_t max_power;
 };
 
 /* A device's clock over the run: its rate from each change on. */
@@ -842,6 +845,56 @@ static void rate_lane(struct svg *s, const struct rate_lane *r, double y)
 	dmn__rpt_out_puts(s->o, "</g>\n");
 }
 
+/* Energy (docs/energy.md): the sum of every part's power over the run,
+ * one sample per instant it changes. */
+static int power_steps(struct svg *s)
+{
+	const struct dmn_report_energy *e = s->m->energy;
+	if (!e || !e->has_times || !e->steps || !e->n_steps)
+		return 0;
+	uint64_t *now = calloc(e->n_parts ? e->n_parts : 1, sizeof(*now));
+	s->power = malloc(e->n_steps * sizeof(*s->power));
+	if (!now || !s->power) {
+		free(now);
+		return -ENOMEM;
+	}
+	uint64_t total = 0;
+	for (unsigned i = 0; i < e->n_steps; i++) {
+		const struct dmn_report_power_step *st = &e->steps[i];
+		if (st->part >= e->n_parts || (st->time_ns >= s->end && st->time_ns != e->start_ns))
+			continue;
+		total = total - now[st->part] + st->power_uw;
+		now[st->part] = st->power_uw;
+		if (s->n_power && s->power[s->n_power - 1].time == st->time_ns)
+			s->n_power--;
+		s->power[s->n_power++] = (struct tl_step_hz){st->time_ns, total};
+		if (total > s->max_power)
+			s->max_power = total;
+	}
+	free(now);
+	return 0;
+}
+
+static void power_lane(struct svg *s, double y)
+{
+	const struct dmn_report_energy *e = s->m->energy;
+	char sub[RPT_PHRASE_LEN * 2], pw[DMN_ENERGY_TEXT_LEN], en[DMN_ENERGY_TEXT_LEN];
+	dmn__rpt_out_puts(s->o, "<g class=\"power\">\n<g>");
+	tooltip(s, "power", e->lower_bound ? " drawn by every domain and device (a lower "
+					     "bound: some states have no power)"
+					   : " drawn by every domain and device");
+	text(s, MARGIN, y + 19,
+	     "font-size=\"13\" font-style=\"italic\" fill=\"" C_TEXT "\"", "power (total)");
+	snprintf(sub, sizeof(sub), "0\u2013%s, %s%s",
+		 dmn_energy_format_power(s->max_power, 0, 0, pw),
+		 dmn_energy_format_short(e->total, 0, en), e->lower_bound ? " (lower bound)" : "");
+	text(s, MARGIN, y + 34, "font-size=\"10\" fill=\"" C_MUTED "\"", sub);
+	dmn__rpt_out_puts(s->o, "</g>\n");
+	lane_box(s, y, "#ffffff");
+	step_path(s, y, s->power, s->n_power, hz_sample, s->max_power);
+	dmn__rpt_out_puts(s->o, "</g>\n");
+}
+
 int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_report_sink *sink)
 {
 	struct dmn_report_out o;
@@ -882,6 +935,8 @@ int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_repo
 	if (!rc)
 		rc = rate_lanes(&s);
 	if (!rc)
+		rc = power_steps(&s);
+	if (!rc)
 		rc = collect_idle_names(&s);
 	if (rc)
 		goto out;
@@ -899,7 +954,7 @@ int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_repo
 	}
 	for (unsigned i = 0; i < s.n_order; i++)
 		pos[s.order[i]] = i;
-	n_lanes = s.n_order + s.n_rates;
+	n_lanes = s.n_order + s.n_rates + (s.n_power > 0);
 	for (unsigned i = 0; m->events && i < m->n_events; i++)
 		if (m->events[i].kind == DMN_REPORT_EV_FAILURE &&
 		    s.tl.event_domain[i] >= 0) {
@@ -955,6 +1010,8 @@ int dmn_report_write_svg(const struct dmn_report_model *m, const struct dmn_repo
 	for (unsigned i = 0; i < s.n_rates; i++)
 		rate_lane(&s, &s.rates[i],
 			  s.lanes_top + LANE_PITCH * (s.n_order + i));
+	if (s.n_power)
+		power_lane(&s, s.lanes_top + LANE_PITCH * (s.n_order + s.n_rates));
 	axis(&s, s.lanes_top - 4, lanes_bottom + 4);
 	sleep_bands(&s, s.lanes_top - 4, lanes_bottom + 4);
 	failures(&s, pos, last_x);
@@ -993,6 +1050,7 @@ out:
 	for (unsigned i = 0; i < s.n_rates; i++)
 		free(s.rates[i].steps);
 	free(s.rates);
+	free(s.power);
 	free(s.idle_names);
 	dmn__rpt_timeline_free(&s.tl);
 	dmn__rpt_levels_free(&s.lv);

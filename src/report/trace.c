@@ -251,6 +251,36 @@ static int rate_counters(struct trace *t, const struct dmn_report_model *m,
 	return 0;
 }
 
+/* Energy (docs/energy.md): a counter per domain and device that draws
+ * power at some time of the run, in mW, from the start of metering and at
+ * each change up to @end. Returns 0 or -ENOMEM. */
+static int power_counters(struct trace *t, const struct dmn_report_model *m, uint64_t end)
+{
+	const struct dmn_report_energy *e = m->energy;
+	if (!e || !e->has_times || !e->steps)
+		return 0;
+	unsigned char *drawn = calloc(e->n_parts ? e->n_parts : 1, 1);
+	if (!drawn)
+		return -ENOMEM;
+	for (unsigned i = 0; i < e->n_steps; i++)
+		if (e->steps[i].part < e->n_parts && e->steps[i].power_uw &&
+		    (e->steps[i].time_ns < end || e->steps[i].time_ns == e->start_ns))
+			drawn[e->steps[i].part] = 1;
+	for (unsigned i = 0; i < e->n_steps; i++) {
+		const struct dmn_report_power_step *s = &e->steps[i];
+		if (s->part >= e->n_parts || !drawn[s->part] ||
+		    (s->time_ns >= end && s->time_ns != e->start_ns))
+			continue;
+		begin(t, "C", -1, 1, s->time_ns);
+		dmn__rpt_out_puts(t->o, ", \"name\": \"");
+		dmn__rpt_out_json_chars(t->o, e->parts[s->part].name);
+		dmn__rpt_out_printf(t->o, " power\", \"args\": {\"mW\": %" PRIu64 ".%03u}}",
+				    s->power_uw / 1000, (unsigned)(s->power_uw % 1000));
+	}
+	free(drawn);
+	return 0;
+}
+
 /* What a bounded trace left out, for its metadata. */
 struct trace_cut {
 	uint64_t max_events;
@@ -333,6 +363,8 @@ static int write_trace(const struct dmn_report_model *m, const struct trace_cut 
 						: scenario_tid);
 	}
 	rc = rate_counters(&t, m, tl.end);
+	if (!rc)
+		rc = power_counters(&t, m, tl.end);
 	dmn__rpt_timeline_free(&tl);
 	if (rc)
 		return rc;

@@ -197,6 +197,8 @@ static int sim_clock_set_rate(void *user, dmn_device_t dev, uint64_t hz)
 	ev.new_hz = hz;
 	dmn__sim_record(d->sim, &ev);
 	d->rate = hz;
+	if (d->sim->energy)
+		dmn__sim_energy_device_changed(d->sim, d->index);
 	return 0;
 }
 
@@ -353,6 +355,10 @@ static void listener(void *user, struct dmn_ctx *ctx, const struct dmn_event *e)
 				  ? &sd->undo_pstate
 				  : NULL;
 	int undo = sim->undoing && (!undo_of || *undo_of == sim->command);
+	if (sim->energy && dom >= 0 &&
+	    (e->kind == DMN_EV_POWER_ON || e->kind == DMN_EV_POWER_OFF ||
+	     e->kind == DMN_EV_IDLE || e->kind == DMN_EV_PSTATE))
+		dmn__sim_energy_domain_changed(sim, (unsigned)dom);
 	if (undo_of && !sim->undoing &&
 	    (e->kind == DMN_EV_POWER_ON || e->kind == DMN_EV_PSTATE))
 		*undo_of = sim->command;
@@ -588,6 +594,7 @@ void dmn_sim_free(struct dmn_sim *sim)
 	if (!sim)
 		return;
 	dmn__sim_report_free(sim);
+	dmn__sim_energy_free(sim);
 	dmn_ctx_destroy(sim->ctx);
 	dmn_dt_instance_free(sim->inst);
 	dmn_dt_board_free(sim->own_board);

@@ -63,6 +63,10 @@ struct dmn_sim_report_store {
 	uint64_t *sleep_ns;    /* per domain: per idle state, or plain off */
 	const char **provider_paths; /* per provider (the board stores none) */
 	char *provider_text;   /* the ones not shared with a domain's name */
+	struct dmn_report_energy energy;
+	struct dmn_report_energy_part *energy_parts;
+	struct dmn_report_power_state *power_states;
+	struct dmn_report_power_step *power_steps;
 };
 
 struct dmn_sim_handle_ix {
@@ -153,9 +157,25 @@ struct dmn_sim {
 	void *live_user;
 
 	struct dmn_sim_report_store report;
+	/* dmn_sim_energy: the power model and its meter; NULL until asked */
+	struct dmn_sim_energy *energy;
 };
 
 void dmn__sim_record(struct dmn_sim *sim, struct dmn_report_event *ev);
+
+/*
+ * Energy (engine_energy.c), only where sim->energy is set: what a command
+ * changed is marked as it happens (a domain's power or pstate, a device's
+ * clock, use or sleep) and read back by dmn__sim_energy_flush once the
+ * command is done; dmn__sim_energy_report fills the report's energy
+ * (0 or -ENOMEM; freed with the report).
+ */
+void dmn__sim_energy_domain_changed(struct dmn_sim *sim, unsigned domain);
+void dmn__sim_energy_device_changed(struct dmn_sim *sim, unsigned device);
+void dmn__sim_energy_all_devices_changed(struct dmn_sim *sim);
+void dmn__sim_energy_flush(struct dmn_sim *sim);
+void dmn__sim_energy_free(struct dmn_sim *sim);
+int dmn__sim_energy_report(struct dmn_sim *sim, int with_times);
 int dmn__sim_domain_index(const struct dmn_sim *sim, uint32_t handle);
 int dmn__sim_device_index(const struct dmn_sim *sim, uint32_t handle);
 const char *dmn__sim_idle_name(const struct dmn_sim *sim, unsigned domain, int idle);

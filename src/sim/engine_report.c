@@ -29,6 +29,9 @@ void dmn__sim_report_free(struct dmn_sim *sim)
 	free(s->sleep_ns);
 	free(s->provider_paths);
 	free(s->provider_text);
+	free(s->energy_parts);
+	free(s->power_states);
+	free(s->power_steps);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -547,6 +550,15 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 		s->model.events = sim->events;
 		s->model.n_events = sim->n_events;
 		s->model.end_ns = sim->now;
+	}
+	if (sim->energy) {
+		if (dmn__sim_energy_report(sim, with_events)) {
+			free(keys);
+			level_index_free(&ix);
+			dmn__sim_report_free(sim);
+			return -ENOMEM;
+		}
+		s->model.energy = &s->energy;
 	}
 	free(keys);
 	level_index_free(&ix);

@@ -507,6 +507,8 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		err = dmn_opp_device_get(ctx, dev_h);
 		if (!err)
 			dev->active = 1;
+		if (sim->energy)
+			dmn__sim_energy_device_changed(sim, (unsigned)r->device);
 		return err;
 	case DMN_SCN_SUSPEND:
 		if (!dev->active)
@@ -515,12 +517,16 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		err = dmn_opp_device_put(ctx, dev_h);
 		if (!err)
 			dev->active = 0;
+		if (sim->energy)
+			dmn__sim_energy_device_changed(sim, (unsigned)r->device);
 		return err;
 	case DMN_SCN_RATE: {
 		*callbacks = 1;
 		err = dmn_opp_set_rate(ctx, dev_h, cmd->rate.hz);
 		if (!err)
 			err = note_rate_votes(sim, r->device, cmd->rate.hz);
+		if (sim->energy)
+			dmn__sim_energy_device_changed(sim, (unsigned)r->device);
 		/* Not bound to a table: DESIGN §1 says -ENODEV ("a device
 		 * without an OPP table"), the library -ENOENT. */
 		return err == -ENOENT ? -ENODEV : err;
@@ -600,6 +606,8 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 					       &kids))
 				sim->devs[i].active = di.usage > kids;
 		}
+		if (sim->energy)
+			dmn__sim_energy_all_devices_changed(sim);
 		return err;
 	}
 	case DMN_SCN_PROBE:
@@ -688,6 +696,9 @@ static int run_command(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 	sim->command++;
 	int callbacks;
 	int err = execute(sim, cmd, r, &callbacks);
+	/* what the command left is what the time until the next one costs */
+	if (sim->energy)
+		dmn__sim_energy_flush(sim);
 	/* The simulated hardware fails with -EIO only: -ENOMEM is the
 	 * library's own allocation failing, which ends the run (it is not
 	 * the scenario's command failing, and its expectations would fail

@@ -33,66 +33,7 @@
 #include <cmocka.h>
 
 #include "domino_demo_board.h"
-
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *ptr, size_t size);
-extern void __libc_free(void *ptr);
-
-static struct {
-	int armed;
-	long calls;   /* allocations asked for while armed */
-	long fail_at; /* 1-based; 0 never */
-	long live;    /* blocks allocated minus freed while armed */
-} inj;
-
-/* Whether this allocation is the one to fail (and count it). */
-static int fail_now(void)
-{
-	if (!inj.armed)
-		return 0;
-	return ++inj.calls == inj.fail_at;
-}
-
-void *malloc(size_t size)
-{
-	if (fail_now())
-		return NULL;
-	void *p = __libc_malloc(size);
-	if (p && inj.armed)
-		inj.live++;
-	return p;
-}
-
-void *calloc(size_t n, size_t size)
-{
-	if (fail_now())
-		return NULL;
-	void *p = __libc_calloc(n, size);
-	if (p && inj.armed)
-		inj.live++;
-	return p;
-}
-
-void *realloc(void *ptr, size_t size)
-{
-	if (!ptr)
-		return malloc(size);
-	if (size == 0) {
-		free(ptr);
-		return NULL;
-	}
-	if (fail_now())
-		return NULL;
-	return __libc_realloc(ptr, size);
-}
-
-void free(void *ptr)
-{
-	if (ptr && inj.armed)
-		inj.live--;
-	__libc_free(ptr);
-}
+#include "malloc_inject.h"
 
 struct sink_count {
 	unsigned long bytes;
