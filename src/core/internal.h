@@ -130,6 +130,16 @@ struct dmn_domain_cold {
 	unsigned awaiting;
 	uint64_t hold_mark; /* the epoch of the probe that last changed it */
 	unsigned awaiting_saved; /* dmn_probe_all's, to restore on failure */
+	/* How boot left it (dmn_domain_boot): booted, with boot_flags
+	 * (DMN_BOOT_*). A DMN_BOOT_NO_STAY_ON domain is on since boot while
+	 * its off_count is still boot_off_count: a probe re-evaluates it. */
+	bool booted;
+	uint8_t boot_flags;
+	uint64_t boot_off_count;
+	/* Its last system-sleep power-off chose under the system wakeup
+	 * latency (a CPU domain): sleep_qos, of sleep_qos_ns. */
+	bool sleep_qos;
+	uint64_t sleep_qos_ns;
 
 	/* The governor's inputs when it last decided (explain.c replays its
 	 * rules on them): valid once gov_decided. */
@@ -412,6 +422,9 @@ struct dmn_ctx {
 	/* Set during dmn_system_suspend's commit: power-offs go to the
 	 * deepest idle state without asking the governor. */
 	bool sleep_deepest;
+	/* dmn_system_set_wakeup_latency: for CPU domains, in ns. */
+	bool sys_qos_set;
+	uint64_t sys_qos_ns;
 	bool asleep;
 	uint64_t sleep_since, sleep_time, sleep_count;
 	/* A device was resumed: the boot state can no longer be recorded. */
@@ -1031,6 +1044,11 @@ int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra);
 /* The governor's choice for @d; *@rejected_from as for dmn__stats_power. */
 int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 		unsigned *rejected_from);
+/* System sleep's choice for @d: its deepest state, or for a CPU domain
+ * the deepest within the system wakeup latency (DMN_GOV_STAY_ON if none
+ * fits), recorded for explain; *@rejected_from as above. */
+int dmn__idle_choose_sleep(struct dmn_ctx *ctx, struct dmn_domain *d,
+			   unsigned *rejected_from);
 void dmn__idle_free(struct dmn_ctx *ctx, struct dmn_domain *d);
 int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev, struct dmn_domain *d,
 	       bool attach);

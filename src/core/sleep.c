@@ -282,6 +282,29 @@ int dmn_system_asleep(struct dmn_ctx *ctx)
 	return asleep;
 }
 
+int dmn_system_set_wakeup_latency(struct dmn_ctx *ctx, uint32_t latency_us)
+{
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	/* A limit, as a device's QoS: it re-evaluates nothing. */
+	ctx->sys_qos_set = latency_us != DMN_QOS_NONE;
+	ctx->sys_qos_ns = (uint64_t)latency_us * 1000u;
+	ctx->op_error = 0;
+	return dmn__leave(ctx, 0);
+}
+
+int dmn_system_wakeup_latency(struct dmn_ctx *ctx, uint32_t *latency_us)
+{
+	int err = dmn__enter_ctx(ctx, latency_us);
+	if (err)
+		return err;
+	*latency_us = ctx->sys_qos_set ? (uint32_t)(ctx->sys_qos_ns / 1000u)
+				       : DMN_QOS_NONE;
+	dmn__unlock(ctx);
+	return 0;
+}
+
 int dmn_device_set_wakeup_enable(struct dmn_ctx *ctx, dmn_device_t h, int on)
 {
 	int err;
