@@ -67,32 +67,6 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 	return choice;
 }
 
-int dmn__idle_choose_sleep(struct dmn_ctx *ctx, struct dmn_domain *d,
-			   unsigned *rejected_from)
-{
-	int deepest = d->idle ? (int)d->idle->n - 1 : 0;
-	*rejected_from = UINT_MAX;
-	/* The cold part exists: the domain is on, it powers off. */
-	d->cold->sleep_qos = (d->flags & DMN_FLAG_CPU_DOMAIN) && ctx->sys_qos_set;
-	if (!d->cold->sleep_qos)
-		return deepest;
-	d->cold->sleep_qos_ns = ctx->sys_qos_ns;
-	/* Plain off takes no time: it fits any limit. */
-	if (!d->idle || !d->idle->n)
-		return 0;
-	for (int i = deepest; i >= 0; i--) {
-		const struct dmn_idle_state_desc *s = &d->idle->desc[i];
-		if ((uint64_t)s->entry_latency_us * 1000u +
-			(uint64_t)s->exit_latency_us * 1000u <=
-		    ctx->sys_qos_ns) {
-			*rejected_from = (unsigned)i + 1;
-			return i;
-		}
-	}
-	*rejected_from = 0;
-	return DMN_GOV_STAY_ON;
-}
-
 int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
 			     const struct dmn_idle_state_desc *desc,
 			     unsigned *index)

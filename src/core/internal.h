@@ -1004,11 +1004,21 @@ struct dmn_lifecycle_hooks {
 	/* Add (@delta 1) or take away (-1) the power-off vetoes an
 	 * attachment gives its domain (dmn__lifecycle_vetoes). */
 	bool (*vetoes)(struct dmn_attachment *a, int delta);
+	/* System sleep's idle state for @d (dmn__idle_choose_sleep): only
+	 * dmn_system_suspend, which installs these hooks, asks. */
+	int (*sleep_choose)(struct dmn_ctx *ctx, struct dmn_domain *d,
+			    unsigned *rejected_from);
 };
 /* lifecycle.c: the start of every lifecycle and sleep call, once the
  * entry let it in: install the hooks (idempotent) and clear the call's
  * first safe-direction error (ctx->op_error). */
 void dmn__lifecycle_begin(struct dmn_ctx *ctx);
+/* sleep.c: system sleep's choice for @d: its deepest state, or for a CPU
+ * domain the deepest within the system wakeup latency (DMN_GOV_STAY_ON if
+ * none fits), recorded for explain; *@rejected_from as for
+ * dmn__stats_power. */
+int dmn__sleep_choose(struct dmn_ctx *ctx, struct dmn_domain *d,
+		      unsigned *rejected_from);
 int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev,
 				bool begun);
 void dmn__lifecycle_attach(struct dmn_domain *d, const struct dmn_device *dev,
@@ -1044,11 +1054,6 @@ int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra);
 /* The governor's choice for @d; *@rejected_from as for dmn__stats_power. */
 int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 		unsigned *rejected_from);
-/* System sleep's choice for @d: its deepest state, or for a CPU domain
- * the deepest within the system wakeup latency (DMN_GOV_STAY_ON if none
- * fits), recorded for explain; *@rejected_from as above. */
-int dmn__idle_choose_sleep(struct dmn_ctx *ctx, struct dmn_domain *d,
-			   unsigned *rejected_from);
 void dmn__idle_free(struct dmn_ctx *ctx, struct dmn_domain *d);
 int dmn__qos_attach(struct dmn_ctx *ctx, struct dmn_device *dev, struct dmn_domain *d,
 	       bool attach);

@@ -18,7 +18,7 @@
 
 static const struct dmn_lifecycle_hooks hooks = {
 	dmn__lifecycle_probe_locked, dmn__lifecycle_attach, dmn__sleep_free,
-	dmn__lifecycle_vetoes,
+	dmn__lifecycle_vetoes, dmn__sleep_choose,
 };
 
 void dmn__lifecycle_begin(struct dmn_ctx *ctx)
