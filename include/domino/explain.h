@@ -57,9 +57,11 @@ enum dmn_why_kind {
 				 listed after DMN_WHY_BOOT_HOLD's place; a
 				 consumer's probe or dmn_probe_all
 				 re-evaluates it */
-	DMN_WHY_IDLE_SYSTEM_QOS, /* an idle ruling of system sleep for a CPU
-				   domain: @idle ruled out, @x = entry+exit
-				   ns > @y = the system wakeup latency ns */
+	DMN_WHY_IDLE_SYSTEM_QOS, /* a CPU domain's idle ruling, in system
+				   sleep or by the governor: @idle ruled
+				   out, @x = entry+exit ns > @y = the system
+				   wakeup latency ns (tighter than the
+				   devices' QoS) */
 };
 
 /**

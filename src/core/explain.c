@@ -104,7 +104,8 @@ static void idle_decision(const struct dmn_domain *d, int chosen, dmn_why_fn fn,
 		memset(&w, 0, sizeof(w));
 		w.idle = i - 1;
 		if (entry + exit > dom_cold(d)->gov_qos) {
-			w.kind = DMN_WHY_IDLE_QOS;
+			w.kind = dom_cold(d)->gov_sys_qos ? DMN_WHY_IDLE_SYSTEM_QOS
+							  : DMN_WHY_IDLE_QOS;
 			w.x = entry + exit;
 			w.y = dom_cold(d)->gov_qos;
 		} else if (dom_cold(d)->gov_wakeup != UINT64_MAX &&

@@ -41,8 +41,9 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 	dmn__qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
 	/* A CPU domain also answers to the system wakeup latency (Linux's
 	 * CPU governor takes the tighter one). */
-	if ((d->flags & DMN_FLAG_CPU_DOMAIN) && ctx->sys_qos_set &&
-	    ctx->sys_qos_ns < in.qos_ns)
+	c->gov_sys_qos = (d->flags & DMN_FLAG_CPU_DOMAIN) && ctx->sys_qos_set &&
+			 ctx->sys_qos_ns < in.qos_ns;
+	if (c->gov_sys_qos)
 		in.qos_ns = ctx->sys_qos_ns;
 	/* Kept so that dmn_domain_explain can say why, later. */
 	c->gov_decided = true;

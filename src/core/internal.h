@@ -144,6 +144,7 @@ struct dmn_domain_cold {
 	/* The governor's inputs when it last decided (explain.c replays its
 	 * rules on them): valid once gov_decided. */
 	bool gov_decided;
+	bool gov_sys_qos; /* gov_qos was the system wakeup latency */
 	uint64_t gov_now, gov_qos, gov_wakeup;
 
 	/* System sleep (lifecycle.c). sleep_keep: on, active-wakeup, with a

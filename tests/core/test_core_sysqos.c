@@ -70,6 +70,10 @@ static void set_get(void **state)
 	EXPECT_NOOP_ERR(dmn_system_wakeup_latency(ctx, 0), -EINVAL);
 }
 
+static struct dmn_explanation explain(struct dmn_ctx *ctx, dmn_domain_t d);
+static unsigned n_why;
+static struct dmn_why whys[16];
+
 /* At run time the CPU domain answers to the tighter limit; the GPU
  * domain, not a CPU domain, ignores it. Setting it re-evaluates
  * nothing. */
@@ -98,6 +102,15 @@ static void runtime_governor(void **state)
 	assert_int_equal(dmn_device_get(ctx, w.cpu), 0);
 	assert_int_equal(dmn_device_put(ctx, w.cpu), 0);
 	assert_int_equal(idle(ctx, w.cpu_pd), 0);
+	/* The governor's records name the system limit where it ruled. */
+	assert_int_equal(dmn_system_set_wakeup_latency(ctx, 100), 0);
+	assert_int_equal(dmn_device_get(ctx, w.cpu), 0);
+	assert_int_equal(dmn_device_put(ctx, w.cpu), 0);
+	explain(ctx, w.cpu_pd);
+	assert_int_equal(n_why, 2);
+	assert_int_equal(whys[0].kind, DMN_WHY_IDLE_SYSTEM_QOS);
+	assert_int_equal(whys[0].y, 100000);
+	assert_int_equal(whys[1].kind, DMN_WHY_IDLE_FITS);
 	/* Cleared: the deepest again. */
 	assert_int_equal(dmn_system_set_wakeup_latency(ctx, DMN_QOS_NONE), 0);
 	assert_int_equal(dmn_device_get(ctx, w.cpu), 0);
@@ -105,8 +118,6 @@ static void runtime_governor(void **state)
 	assert_int_equal(idle(ctx, w.cpu_pd), 1);
 }
 
-static unsigned n_why;
-static struct dmn_why whys[16];
 static void why_fn(void *user, const struct dmn_why *w)
 {
 	(void)user;
