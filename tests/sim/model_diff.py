@@ -118,6 +118,12 @@ DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
      command probing the last awaited device, then the runtime power-off
      path; a `resume` probes; a rolled-back `resume` undoes its probe and
      release (snapshot)
+ [x] the provider's boot choices (Linux 6.17): `boot-on D no-stay-on` is
+     on without a hold and powers off at the first re-evaluation (a
+     consumer's `probe`, `probe all`, a change below it); `boot-on D
+     [LEVEL] no-sync-state` outlives its consumers' probes until
+     `sync-state D` or `probe all`; explain, JSON stay_on / sync_state and
+     awaiting say so
  [x] system-suspend: every device suspended but wakeup-path ones, then
      power-off children first into the deepest state, governor not
      asked; kept on: always-on, held (with parents), on active-wakeup
@@ -188,6 +194,8 @@ class Dom:
         self.held = False
         self.boot_level = 0
         self.boot_raw = 0          # the boot level as written
+        self.nostay = False        # boot-on ... no-stay-on (Linux 6.17)
+        self.nosync = False        # boot-on ... no-sync-state
         self.why = 'initial'       # why off: initial, sleep, gov
         self.gov = None            # the governor's last inputs
         self.cur = 0               # the level its callback last accepted
@@ -1096,11 +1104,17 @@ class Model:
         memo = {}
         if d.on:
             hold = ['always-on'] if d.always_on else []
-            if d.held:
+            if d.held and d.nosync:
+                hold.append('boot hold (level %d; no-sync-state: until '
+                            'sync-state or probe all)' % d.boot_raw)
+            elif d.held:
                 wait = [v.shown for v, _ in d.devs if not v.probed]
                 hold.append('boot hold (level %d; %s)' % (
                     d.boot_raw, 'awaiting ' + ' '.join(wait) if wait else
                     'no consumers: until probe all'))
+            if self.unheld(d):
+                hold.append('boot (no-stay-on: until a consumer probes, '
+                            'probe all, or a change below it)')
             hold += ['dev %s (vote %d)' % (v.shown, self.vote(v, k))
                      for v, k in d.devs if v.active]
             if d.sleep_keep:
@@ -1257,10 +1271,20 @@ class Model:
                     d.st.odd += want != was[d.i][1]
                     d.cur = want
 
+    @staticmethod
+    def unheld(d):
+        """Booted no-stay-on and on ever since: nothing holds it, and a
+        consumer's probe or `probe all` re-evaluates it."""
+        return d.nostay and d.on and d.st.off_count == 0
+
     def probe(self, v):
         v.probed = True
         for d in v.doms:
-            if d.held and all(u.probed for u, _ in d.devs) and d.devs:
+            if self.unheld(d):
+                self.touch(d)
+                self.try_off(d)
+            if d.held and all(u.probed for u, _ in d.devs) and d.devs \
+                    and not d.nosync:
                 d.held = False
                 self.touch(d)
                 self.try_off(d)
@@ -1268,11 +1292,19 @@ class Model:
     def probe_all(self):
         for v in self.b.devs:
             v.probed = True
-        held = [d for d in self.b.doms if d.held]
+        held = [d for d in self.b.doms if d.held or self.unheld(d)]
         for d in held:
             d.held = False
             self.touch(d)
         for d in reversed(held):
+            self.try_off(d)
+        return 'OK'
+
+    def sync_state(self, d):
+        """`sync-state D`: the provider's own sync releases its hold."""
+        if d.held:
+            d.held = False
+            self.touch(d)
             self.try_off(d)
         return 'OK'
 
@@ -1476,13 +1508,22 @@ def gen_scenario(rnd, board, nops):
             lv = 0 if REAL else level_for(d)
             if m.check_level(d, lv):
                 lv = 0
-            d.held = True
+            # the provider's choice (Linux 6.17): no hold, or a hold
+            # only its own sync releases
+            how = rnd.choice(['', '', ' no-stay-on', ' no-stay-on',
+                              ' no-sync-state'])
+            if how == ' no-stay-on':
+                lv = 0
+            d.held = how != ' no-stay-on'
+            d.nostay = how == ' no-stay-on'
+            d.nosync = how == ' no-sync-state'
             d.boot_raw = lv
             d.boot_level = m.rnd_up(d, lv)
             m.power_on(d)
-            t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
-                                        rnd.random() < 0.5 else ''))
-            if board.X and board.X.random() < 0.15:
+            t0.append('boot-on %s%s%s' % (
+                d.name, ' %d' % lv if lv or
+                (not d.nostay and rnd.random() < 0.5) else '', how))
+            if board.X and board.X.random() < 0.15 and d.held:
                 # held and always-on: the release leaves it on
                 d.always_on = True
                 t0.append('always-on %s' % d.name)
@@ -1624,6 +1665,17 @@ def pick(m, rnd, level_for):
     returns its errno name)."""
     doms, devs = m.b.doms, m.b.devs
     v = rnd.choice(devs)
+    # a consumer of a no-stay-on domain still on since boot: its probe is
+    # what lets the domain go (Linux's sync after a probe)
+    early = [u for d in doms if m.unheld(d) for u, _ in d.devs
+             if not u.probed]
+    if early and rnd.random() < 0.5:
+        u = rnd.choice(early)
+
+        def probe_early():
+            m.probe(u)
+            return 'OK'
+        return 'probe %s' % u.name, probe_early
     r = rnd.random()
     if LIFE and r < 0.5:
         # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
@@ -1716,6 +1768,9 @@ def pick(m, rnd, level_for):
             v.wakeup = on
             return 'OK'
         return 'wakeup-enable %s %s' % (v.name, 'on' if on else 'off'), wen
+    if r < 0.89 and rnd.random() < 0.15:
+        d = rnd.choice(doms)
+        return 'sync-state %s' % d.name, lambda: m.sync_state(d)
     if r < 0.89:
         d = rnd.choice(doms)
         on = rnd.random() < 0.7
@@ -1814,7 +1869,7 @@ def check_json(doc, m):
     if doc.get('system') != ('asleep' if m.asleep else 'awake'):
         return 'system %r' % doc.get('system')
     awaiting = sorted(v.shown for v in m.b.devs if not v.probed and
-                      any(d.held for d in v.doms))
+                      any(d.held and not d.nosync for d in v.doms))
     if sorted(doc.get('awaiting', [])) != awaiting:
         return 'awaiting %r, model %r' % (doc.get('awaiting'), awaiting)
     # docs/json.md: time adds up per domain, and in system sleep
@@ -1846,7 +1901,9 @@ def check_json(doc, m):
             'held': d.held,
             'boot_level': d.boot_level,
             'awaiting': sorted(v.shown for v, _ in d.devs
-                               if d.held and not v.probed),
+                               if d.held and not d.nosync and not v.probed),
+            'stay_on': False if d.nostay else None,
+            'sync_state': False if d.nosync else None,
             'hw': m.hwmode(d),
             'always_on': d.always_on,
             'active_wakeup': d.active_wakeup,
