@@ -61,7 +61,9 @@ enum dmn_why_kind {
 				   sleep or by the governor: @idle ruled
 				   out, @x = entry+exit ns > @y = the system
 				   wakeup latency ns (tighter than the
-				   devices' QoS) */
+				   devices' QoS); @level 1 for system
+				   sleep's rulings (then a FITS record has
+				   @level 1 too), 0 for the governor's */
 };
 
 /**

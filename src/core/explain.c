@@ -142,6 +142,7 @@ static void sleep_decision(const struct dmn_domain *d, int chosen,
 		      (uint64_t)s->exit_latency_us * 1000u;
 		w.y = limit;
 		w.kind = w.x > limit ? DMN_WHY_IDLE_SYSTEM_QOS : DMN_WHY_IDLE_FITS;
+		w.level = 1; /* system sleep's, not the governor's */
 		fn(user, &w);
 	}
 }

@@ -45,8 +45,10 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 			 ctx->sys_qos_ns < in.qos_ns;
 	if (c->gov_sys_qos)
 		in.qos_ns = ctx->sys_qos_ns;
-	/* Kept so that dmn_domain_explain can say why, later. */
+	/* Kept so that dmn_domain_explain can say why, later: this is the
+	 * domain's last decision, not system sleep's. */
 	c->gov_decided = true;
+	c->sleep_qos = false;
 	c->gov_now = now;
 	c->gov_qos = in.qos_ns;
 	c->gov_wakeup = in.next_wakeup_ns;

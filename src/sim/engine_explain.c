@@ -213,12 +213,14 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 	 * or residency (FITS, or CUSTOM: allowed but not chosen) means that
 	 * decision chose a state and a later power-off failed (a system
 	 * sleep's, say). */
-	unsigned rejected = 0, states = 0, by_system = 0;
+	unsigned rejected = 0, states = 0, by_system = 0, in_sleep = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		if (!is_idle_ruling(r->w[i].kind))
 			continue;
 		states++;
 		by_system += r->w[i].kind == DMN_WHY_IDLE_SYSTEM_QOS;
+		in_sleep += r->w[i].kind == DMN_WHY_IDLE_SYSTEM_QOS &&
+			    r->w[i].level;
 		rejected += r->w[i].kind == DMN_WHY_IDLE_QOS ||
 			    r->w[i].kind == DMN_WHY_IDLE_RESIDENCY ||
 			    r->w[i].kind == DMN_WHY_IDLE_SYSTEM_QOS;
@@ -229,7 +231,7 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 	}
 	if (!by_system)
 		put(t, "no holder; the governor kept it on: ");
-	else if (dmn_system_asleep(sim->ctx) == 1)
+	else if (in_sleep)
 		put(t, "no holder; system sleep kept it on (system wakeup "
 		       "latency): ");
 	else
