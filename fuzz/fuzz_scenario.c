@@ -139,10 +139,25 @@ static void write_cmd(struct text *t, const struct dmn_scn_cmd *c)
 		    (unsigned)c->fail.count);
 		return;
 	case DMN_SCN_BOOT_ON:
+		if (c->boot.flags == DMN_SCN_BOOT_NO_STAY_ON) {
+			/* no level: nothing holds the domain */
+			put(t, " %s no-stay-on\n", c->target);
+			return;
+		}
 		if (c->boot.level_name)
-			put(t, " %s %s\n", c->target, c->boot.level_name);
+			put(t, " %s %s", c->target, c->boot.level_name);
 		else
-			put(t, " %s %u\n", c->target, (unsigned)c->boot.level);
+			put(t, " %s %u", c->target, (unsigned)c->boot.level);
+		put(t, "%s\n", c->boot.flags ? " no-sync-state" : "");
+		return;
+	case DMN_SCN_SYNC_STATE:
+		put(t, " %s\n", c->target);
+		return;
+	case DMN_SCN_SYSTEM_QOS:
+		if (c->qos.latency_us == DMN_SCN_QOS_NONE)
+			put(t, " none\n");
+		else
+			put(t, " %u\n", (unsigned)c->qos.latency_us);
 		return;
 	case DMN_SCN_PROBE:
 		put(t, " %s\n", c->probe.all ? "all" : c->target);
@@ -233,6 +248,7 @@ static void check_same(const struct dmn_scn_cmd *a, const struct dmn_scn_cmd *b)
 			__builtin_trap();
 		return;
 	case DMN_SCN_QOS:
+	case DMN_SCN_SYSTEM_QOS:
 		if (a->qos.latency_us != b->qos.latency_us)
 			__builtin_trap();
 		return;
@@ -246,8 +262,11 @@ static void check_same(const struct dmn_scn_cmd *a, const struct dmn_scn_cmd *b)
 		return;
 	case DMN_SCN_BOOT_ON:
 		if (a->boot.level != b->boot.level ||
+		    a->boot.flags != b->boot.flags ||
 		    !same_str(a->boot.level_name, b->boot.level_name))
 			__builtin_trap();
+		return;
+	case DMN_SCN_SYNC_STATE:
 		return;
 	case DMN_SCN_PROBE:
 		if (a->probe.all != b->probe.all)

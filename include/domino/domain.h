@@ -95,6 +95,10 @@ struct dmn_domain_ops {
 };
 
 #define DMN_FLAG_ALWAYS_ON (1u << 0) /* never powers off; on from creation */
+/* A CPU PM domain (Linux GENPD_FLAG_CPU_DOMAIN: PSCI's power-domain-*
+ * nodes): the system wakeup latency (lifecycle.h) limits its idle states,
+ * at run time and in system sleep, beside the QoS of the devices below. */
+#define DMN_FLAG_CPU_DOMAIN (1u << 1)
 
 /**
  * struct dmn_domain_desc - what dmn_domain_create() needs

@@ -274,6 +274,9 @@ struct dmn_dt_floor {
  *   dmn_dt_domain.parents, the links actually made
  * @first_domain, @n_domains: its domains are dmn_dt_board.domains[first_domain
  *   .. first_domain + n_domains - 1], by increasing index
+ * @cpu:      1 for a PSCI power-domain node (a child of a node compatible
+ *   "arm,psci..."): its domains are CPU domains (Linux's cpuidle-psci-domain
+ *   registers them with GENPD_FLAG_CPU_DOMAIN; domain.h DMN_FLAG_CPU_DOMAIN)
  */
 struct dmn_dt_provider {
 	int32_t path_seg;
@@ -292,6 +295,7 @@ struct dmn_dt_provider {
 	unsigned n_parents;
 	int32_t first_domain;
 	unsigned n_domains;
+	int cpu;
 };
 
 /**

@@ -22,7 +22,8 @@ extern "C" {
 enum dmn_why_kind {
 	/* Holders: why the domain is (or must be) on. */
 	DMN_WHY_ALWAYS_ON,  /* created always-on */
-	DMN_WHY_BOOT_HOLD,  /* a boot hold: @level, @awaiting consumers */
+	DMN_WHY_BOOT_HOLD,  /* a boot hold: @level, @awaiting consumers; @x
+			      its DMN_BOOT_* flags (lifecycle.h) */
 	DMN_WHY_DEVICE,     /* @dev is active; @level its counted vote */
 	DMN_WHY_CHILD,      /* @child is on; @level what it requires */
 	DMN_WHY_WAKEUP_PATH, /* system sleep keeps it on for wakeup-enabled
@@ -36,7 +37,8 @@ enum dmn_why_kind {
 	/* The governor's last decision, one record per idle state deeper
 	 * than the one chosen (deepest first), then the chosen one; for an
 	 * on domain nothing holds, every state (all rejected when the
-	 * governor kept it on, else its power-off failed). */
+	 * governor kept it on, else its power-off failed; in system sleep, a CPU
+ * domain's rulings against the system wakeup latency instead). */
 	DMN_WHY_IDLE_QOS,       /* @idle ruled out: @x = entry+exit ns > @y =
 				  the QoS limit in ns */
 	DMN_WHY_IDLE_RESIDENCY, /* @idle ruled out: @x = now+entry+residency
@@ -49,6 +51,19 @@ enum dmn_why_kind {
 	 * domain on outside system sleep. */
 	DMN_WHY_ALWAYS_ON_DEV, /* @dev is always-on (rpm_always_on) */
 	DMN_WHY_HWMODE,        /* @dev's attachment is in HW mode */
+	/* Added with the boot flags and the system wakeup latency. */
+	DMN_WHY_BOOT_UNHELD,   /* on since boot without a hold
+				 (DMN_BOOT_NO_STAY_ON): it holds nothing,
+				 listed after DMN_WHY_BOOT_HOLD's place; a
+				 consumer's probe or dmn_probe_all
+				 re-evaluates it */
+	DMN_WHY_IDLE_SYSTEM_QOS, /* a CPU domain's idle ruling, in system
+				   sleep or by the governor: @idle ruled
+				   out, @x = entry+exit ns > @y = the system
+				   wakeup latency ns (tighter than the
+				   devices' QoS); @level 1 for system
+				   sleep's rulings (then a FITS record has
+				   @level 1 too), 0 for the governor's */
 };
 
 /**
@@ -74,6 +89,10 @@ enum dmn_idle_why {
 	DMN_IDLE_GOVERNOR, /* the governor chose it (records follow) */
 	DMN_IDLE_SYSTEM_SLEEP, /* system sleep switched it off: its deepest
 				 state, the governor not asked */
+	DMN_IDLE_SYSTEM_QOS,   /* system sleep switched this CPU domain off
+				 into its deepest state within the system
+				 wakeup latency (records follow: each deeper
+				 one DMN_WHY_IDLE_SYSTEM_QOS, then FITS) */
 };
 
 /**

@@ -19,6 +19,10 @@
  *  all its consumers probed; a consumer-less domain waits for the
  *  provider's sync_state).
  *  Ancestors are on because their child is; they are not held.
+ *  Two provider choices of Linux 6.17 change that (dmn_domain_boot):
+ *  DMN_BOOT_NO_STAY_ON (GENPD_FLAG_NO_STAY_ON) starts the domain on
+ *  without a hold, and DMN_BOOT_NO_SYNC_STATE (GENPD_FLAG_NO_SYNC_STATE)
+ *  keeps the hold until the provider releases it itself (dmn_sync_state).
  *
  * Every call takes the context lock; see domain.h for the transaction and
  * failure rules these calls follow.
@@ -27,6 +31,7 @@
 #define DOMINO_LIFECYCLE_H
 
 #include <domino/domain.h>
+#include <domino/idle.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,14 +56,52 @@ extern "C" {
  */
 int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level);
 
+/* dmn_domain_boot flags (Linux 6.17's genpd provider flags). */
+/* On from boot, not held (GENPD_FLAG_NO_STAY_ON): the domain stays on only
+ * until something re-evaluates it: a command that touches it or a domain
+ * below it, the probe of a device attached to it (genpd's sync after a
+ * consumer's probe), or dmn_probe_all (genpd_power_off_unused at the end
+ * of boot); then it takes the runtime power-off path if nothing needs it.
+ * It has no boot level. */
+#define DMN_BOOT_NO_STAY_ON (1u << 0)
+/* Held, but the probes of its consumers do not release it
+ * (GENPD_FLAG_NO_SYNC_STATE: the provider syncs its domains itself): only
+ * dmn_sync_state, dmn_domain_release or dmn_probe_all do. */
+#define DMN_BOOT_NO_SYNC_STATE (1u << 1)
+
+/**
+ * dmn_domain_boot - dmn_domain_boot_on with the provider's DMN_BOOT_* @flags
+ * @flags: 0 (exactly dmn_domain_boot_on), DMN_BOOT_NO_STAY_ON or
+ *         DMN_BOOT_NO_SYNC_STATE
+ * With DMN_BOOT_NO_STAY_ON no hold is made: @dom and its ancestors are
+ * recorded on, no callback runs, and @dom is re-evaluated as that flag
+ * says; dmn_domain_hold() then reports it neither held nor released.
+ * returns: as dmn_domain_boot_on, and -EINVAL also for an unknown flag,
+ *   both flags, or DMN_BOOT_NO_STAY_ON with a non-zero @level (only a hold
+ *   keeps a level); -EALREADY for a domain that booted before in any way.
+ *   On error nothing changed.
+ * cost: as dmn_domain_boot_on.
+ */
+int dmn_domain_boot(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level,
+		    unsigned flags);
+
+/**
+ * dmn_domain_boot_flags - how @dom booted
+ * returns: its DMN_BOOT_* flags (0 for a plain dmn_domain_boot_on), or
+ *   -ENOENT (it did not boot on), -EINVAL, -EBADF. cost: O(1).
+ */
+int dmn_domain_boot_flags(struct dmn_ctx *ctx, dmn_domain_t dom);
+
 /**
  * dmn_device_probe - mark @dev probed (a driver bound to it)
  * Each held domain @dev is attached to stops awaiting it; a domain that
- * awaits no one any more is released in this call: its boot level stops
- * counting and it powers off / lowers if nothing else needs it (safe
- * direction: a failing callback leaves it on or high, is reported by
- * dmn_last_error() and the listeners, and the call succeeds). Probing a
- * probed device is a no-op returning 0.
+ * awaits no one any more is released in this call (unless it booted with
+ * DMN_BOOT_NO_SYNC_STATE): its boot level stops counting and it powers
+ * off / lowers if nothing else needs it (safe direction: a failing
+ * callback leaves it on or high, is reported by dmn_last_error() and the
+ * listeners, and the call succeeds). A DMN_BOOT_NO_STAY_ON domain of @dev
+ * still on since boot is re-evaluated the same way. Probing a probed
+ * device is a no-op returning 0.
  * returns: 0, or -EINVAL, -EBADF, -ENOMEM (then nothing changed: the
  *   device is not probed and every hold is as before).
  * cost: O(attachments of @dev) + A (domain.h) for each domain released.
@@ -77,10 +120,27 @@ int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t dev);
 int dmn_domain_release(struct dmn_ctx *ctx, dmn_domain_t dom);
 
 /**
+ * dmn_sync_state - a provider's sync_state: release the hold of every held
+ * domain among @doms[0 .. @n - 1], in one transaction (Linux
+ * of_genpd_sync_state() releases every domain of the provider's node)
+ * Each released domain then follows its votes, as after its last probe
+ * (safe direction: a failing power-off or lowering is reported by
+ * dmn_last_error() and the listeners, and the call succeeds). Domains not
+ * held are left as they are; a handle given twice counts once.
+ * returns: 0, or -EINVAL (NULL @ctx, or NULL @doms with @n > 0), -EBADF
+ *   (a handle names no domain: nothing changed), -ENOMEM (nothing
+ *   changed).
+ * cost: O(@n) + A (domain.h) over the released domains.
+ */
+int dmn_sync_state(struct dmn_ctx *ctx, const dmn_domain_t *doms, unsigned n);
+
+/**
  * dmn_probe_all - the end of boot: every device probed, every hold released
  * The held domains are released in one transaction (as dmn_domain_release,
- * safe direction); then every device of @ctx counts as probed, so a hold
- * set later awaits no one of them.
+ * safe direction), and every DMN_BOOT_NO_STAY_ON domain still on since
+ * boot is re-evaluated in it (Linux's genpd_power_off_unused); then every
+ * device of @ctx counts as probed, so a hold set later awaits no one of
+ * them.
  * returns: 0, or -EINVAL, -ENOMEM (nothing changed).
  * cost: O(domains + devices) + A (domain.h) over the released domains.
  */
@@ -123,7 +183,9 @@ int dmn_device_probed(struct dmn_ctx *ctx, dmn_device_t dev);
  * suspend) except those on the wakeup path: wakeup-enabled devices with at
  * least one active-wakeup domain, which keep their runtime state and
  * votes. Then every domain that nothing keeps on powers off, children
- * first, into its deepest idle state without asking the governor. Kept on,
+ * first, into its deepest idle state without asking the governor (a CPU
+ * domain: the deepest within the system wakeup latency, see
+ * dmn_system_set_wakeup_latency). Kept on,
  * with their parents: always-on and held domains, domains an active device
  * still uses, and each on, active-wakeup domain with a wakeup-path device
  * attached (even a runtime-suspended one); HW mode and always-on devices
@@ -153,6 +215,26 @@ int dmn_system_suspend(struct dmn_ctx *ctx);
  * cost: as dmn_system_suspend.
  */
 int dmn_system_resume(struct dmn_ctx *ctx);
+
+/**
+ * dmn_system_set_wakeup_latency - the system-wide wakeup latency limit,
+ * in µs (DMN_QOS_NONE clears it; Linux 6.19's CPU system wakeup QoS,
+ * /dev/cpu_wakeup_latency)
+ * It applies to CPU domains (DMN_FLAG_CPU_DOMAIN) only, beside the QoS of
+ * the devices below them: at run time the governor takes the tighter of
+ * the two; at dmn_system_suspend a CPU domain goes to its deepest idle
+ * state whose entry + exit latency is within the limit (equality passes),
+ * and stays on, with its parents, when none is (a domain without idle
+ * states, off taking no time, always fits). Other domains still sleep in
+ * their deepest state. Like dmn_device_set_qos it re-evaluates nothing:
+ * it counts at each domain's next power-off.
+ * returns: 0, -EINVAL. cost: O(1).
+ */
+int dmn_system_set_wakeup_latency(struct dmn_ctx *ctx, uint32_t latency_us);
+
+/** dmn_system_wakeup_latency - the limit in *@latency_us (DMN_QOS_NONE:
+ * none); 0, -EINVAL. cost: O(1). */
+int dmn_system_wakeup_latency(struct dmn_ctx *ctx, uint32_t *latency_us);
 
 /** dmn_system_asleep - 1 between dmn_system_suspend and dmn_system_resume,
  * else 0; -EINVAL. cost: O(1). */

@@ -131,6 +131,12 @@ struct dmn_report_domain {
 	 * declared always-on (`always-on DOMAIN`). */
 	int hw;
 	int always_on;
+	/* How the provider booted it (lifecycle.h DMN_BOOT_*): @no_stay_on,
+	 * on from boot without a hold (JSON `"stay_on": false`);
+	 * @no_sync_state, held until the provider's own sync (JSON
+	 * `"sync_state": false`). Both 0 otherwise. */
+	int no_stay_on;
+	int no_sync_state;
 };
 
 /** enum dmn_report_event_kind - one change in a simulation's account */
@@ -337,6 +343,10 @@ struct dmn_report_model {
 	uint64_t sleep_count, sleep_ns; /* stats.system_sleep (simulate) */
 	/* NULL unless energy was asked for: then every writer adds it */
 	const struct dmn_report_energy *energy;
+	/* The system wakeup latency in force (`system-qos`), in µs, when
+	 * @has_system_qos (JSON `system_qos_us`). */
+	int has_system_qos;
+	uint32_t system_qos_us;
 };
 
 /**

@@ -45,7 +45,8 @@ enum dmn_scn_verb {
 	DMN_SCN_WAKEUP,  /* wakeup DEV TIME|+TIME|none */
 	DMN_SCN_FAIL,    /* fail DOMAIN OP [COUNT] */
 	DMN_SCN_EXPECT,  /* expect ... (see enum dmn_scn_expect_kind) */
-	DMN_SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL]  (DESIGN §7; time 0 only) */
+	DMN_SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL] [no-stay-on|no-sync-state]
+			   (DESIGN §7; time 0 only) */
 	DMN_SCN_PROBE,   /* probe DEV|all */
 	DMN_SCN_EXPLAIN, /* explain DOMAIN */
 	DMN_SCN_SYSTEM_SUSPEND, /* system-suspend */
@@ -55,8 +56,15 @@ enum dmn_scn_verb {
 	DMN_SCN_HWMODE,         /* hwmode DEV [DOMAIN-NAME] on|off */
 	DMN_SCN_ALWAYS_ON,      /* always-on DEV on|off, or always-on DOMAIN
 			       (time 0 only) */
+	DMN_SCN_SYNC_STATE,     /* sync-state DOMAIN|PROVIDER */
+	DMN_SCN_SYSTEM_QOS,     /* system-qos LATENCY_US|none */
 };
-#define DMN_SCN_VERB_COUNT 17
+#define DMN_SCN_VERB_COUNT 19
+
+/* boot.flags of `boot-on`: the provider's choices (lifecycle.h
+ * DMN_BOOT_NO_STAY_ON and DMN_BOOT_NO_SYNC_STATE, same values). */
+#define DMN_SCN_BOOT_NO_STAY_ON 1u
+#define DMN_SCN_BOOT_NO_SYNC_STATE 2u
 
 /** enum dmn_scn_fail_op - which domain callback a `fail` command arms */
 enum dmn_scn_fail_op {
@@ -106,6 +114,7 @@ enum dmn_scn_expect_kind {
  *                      against the domain's OPP entries by the simulator;
  *                      NULL when the level was a number
  * @qos.latency_us:     resume-latency limit in µs; DMN_SCN_QOS_NONE for `none`
+ *                      (qos, and system-qos: the system wakeup latency)
  * @wakeup.at_ns:       absolute wakeup time in ns (`+5ms` already resolved
  *                      against @time_ns; may be in the past);
  *                      DMN_SCN_WAKEUP_NONE for `none`, which clears it
@@ -120,6 +129,9 @@ enum dmn_scn_expect_kind {
  * @boot.level:         boot-on: the boot level (0 when omitted or when
  *                      @boot.level_name is set)
  * @boot.level_name:    boot-on: the level by name, as @vote.level_name
+ * @boot.flags:         boot-on: 0, DMN_SCN_BOOT_NO_STAY_ON (`no-stay-on`,
+ *                      which takes no LEVEL) or DMN_SCN_BOOT_NO_SYNC_STATE
+ *                      (`no-sync-state`)
  * @probe.all:          probe: 1 for `probe all` (then @target is NULL)
  * @toggle.on:          wakeup-enable, active-wakeup, always-on DEV: 1 for
  *                      on (the default of active-wakeup), 0 for off
@@ -128,7 +140,8 @@ enum dmn_scn_expect_kind {
  * @hwmode.domain:      hwmode: the DOMAIN-NAME argument, or NULL (as
  *                      @vote.domain)
  * @hwmode.on:          hwmode: 1 for on (HW mode), 0 for off
- * system-suspend and system-resume have no target (NULL).
+ * sync-state: @target names a domain or a provider (its label or path).
+ * system-suspend, system-resume and system-qos have no target (NULL).
  * boot-on and always-on DOMAIN come only at time 0, before any other kind
  * of command.
  */
@@ -168,6 +181,7 @@ struct dmn_scn_cmd {
 		struct {
 			uint32_t level;
 			const char *level_name;
+			unsigned flags;
 		} boot;
 		struct {
 			int all;

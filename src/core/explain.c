@@ -9,6 +9,7 @@
 #include "internal.h"
 
 #include <domino/explain.h>
+#include <domino/lifecycle.h>
 #include <errno.h>
 #include <string.h>
 
@@ -34,8 +35,13 @@ static void holders(const struct dmn_domain *d, dmn_why_fn fn, void *user)
 		w.kind = DMN_WHY_BOOT_HOLD;
 		w.level = dom_cold(d)->boot_level;
 		w.awaiting = dom_cold(d)->awaiting;
+		w.x = dom_cold(d)->boot_flags;
 		fn(user, &w);
 	}
+	/* On since boot with no hold: what it is, not what keeps it. */
+	if ((dom_cold(d)->boot_flags & DMN_BOOT_NO_STAY_ON) && d->on &&
+	    dom_cold(d)->stats.off_count == dom_cold(d)->boot_off_count)
+		say(fn, user, DMN_WHY_BOOT_UNHELD, 0, 0, 0);
 	for (const struct dmn_attachment *a = d->att_head; a; a = a->dom_next)
 		if (a->counted)
 			say(fn, user, DMN_WHY_DEVICE, a->dev->handle, 0,
@@ -98,7 +104,8 @@ static void idle_decision(const struct dmn_domain *d, int chosen, dmn_why_fn fn,
 		memset(&w, 0, sizeof(w));
 		w.idle = i - 1;
 		if (entry + exit > dom_cold(d)->gov_qos) {
-			w.kind = DMN_WHY_IDLE_QOS;
+			w.kind = dom_cold(d)->gov_sys_qos ? DMN_WHY_IDLE_SYSTEM_QOS
+							  : DMN_WHY_IDLE_QOS;
 			w.x = entry + exit;
 			w.y = dom_cold(d)->gov_qos;
 		} else if (dom_cold(d)->gov_wakeup != UINT64_MAX &&
@@ -120,6 +127,34 @@ static void idle_decision(const struct dmn_domain *d, int chosen, dmn_why_fn fn,
 	}
 }
 
+/* System sleep's rulings for a CPU domain, from the deepest state down to
+ * @chosen (-1: all, for one the limit kept on). */
+static void sleep_decision(const struct dmn_domain *d, int chosen,
+			   dmn_why_fn fn, void *user)
+{
+	uint64_t limit = dom_cold(d)->sleep_qos_ns;
+	for (unsigned i = d->idle->n; i > 0 && (int)(i - 1) >= chosen; i--) {
+		const struct dmn_idle_state_desc *s = &d->idle->desc[i - 1];
+		struct dmn_why w;
+		memset(&w, 0, sizeof(w));
+		w.idle = i - 1;
+		w.x = (uint64_t)s->entry_latency_us * 1000u +
+		      (uint64_t)s->exit_latency_us * 1000u;
+		w.y = limit;
+		w.kind = w.x > limit ? DMN_WHY_IDLE_SYSTEM_QOS : DMN_WHY_IDLE_FITS;
+		w.level = 1; /* system sleep's, not the governor's */
+		fn(user, &w);
+	}
+}
+
+/* Kept on in system sleep by the system wakeup latency (a CPU domain none
+ * of whose idle states fits), or left on by a failed power-off there. */
+static bool sleep_limited_on(const struct dmn_domain *d)
+{
+	return d->on && !domain_wants_on(d) && dom_cold(d)->sleeping &&
+	       dom_cold(d)->sleep_qos && d->idle && d->idle->n;
+}
+
 int dmn_domain_explain(struct dmn_ctx *ctx, dmn_domain_t dom,
 		      struct dmn_explanation *out, dmn_why_fn fn, void *user)
 {
@@ -137,6 +172,8 @@ int dmn_domain_explain(struct dmn_ctx *ctx, dmn_domain_t dom,
 		out->idle_why = DMN_IDLE_ON;
 	else if (!has_idle)
 		out->idle_why = DMN_IDLE_NONE;
+	else if (dom_cold(d)->off_by_sleep && dom_cold(d)->sleep_qos)
+		out->idle_why = DMN_IDLE_SYSTEM_QOS;
 	else if (dom_cold(d)->off_by_sleep)
 		out->idle_why = DMN_IDLE_SYSTEM_SLEEP;
 	else if (!dom_cold(d)->gov_decided || !dom_cold(d)->stats.off_count)
@@ -150,6 +187,10 @@ int dmn_domain_explain(struct dmn_ctx *ctx, dmn_domain_t dom,
 		pstate_inputs(d, fn, user);
 		if (out->idle_why == DMN_IDLE_GOVERNOR && d->idle_state >= 0)
 			idle_decision(d, d->idle_state, fn, user);
+		else if (out->idle_why == DMN_IDLE_SYSTEM_QOS)
+			sleep_decision(d, d->idle_state, fn, user);
+		else if (sleep_limited_on(d))
+			sleep_decision(d, -1, fn, user);
 		/* On with nothing holding it: the governor's last word (a
 		 * stay-on lists every state it ruled out). */
 		else if (d->on && !domain_wants_on(d) && dom_cold(d)->gov_decided && has_idle)

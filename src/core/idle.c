@@ -39,8 +39,16 @@ int dmn__idle_choose(struct dmn_ctx *ctx, struct dmn_domain *d, uint64_t now,
 	struct dmn_governor_input in;
 	in.now_ns = now;
 	dmn__qos_effective(ctx, d, now, &in.qos_ns, &in.next_wakeup_ns);
-	/* Kept so that dmn_domain_explain can say why, later. */
+	/* A CPU domain also answers to the system wakeup latency (Linux's
+	 * CPU governor takes the tighter one). */
+	c->gov_sys_qos = (d->flags & DMN_FLAG_CPU_DOMAIN) && ctx->sys_qos_set &&
+			 ctx->sys_qos_ns < in.qos_ns;
+	if (c->gov_sys_qos)
+		in.qos_ns = ctx->sys_qos_ns;
+	/* Kept so that dmn_domain_explain can say why, later: this is the
+	 * domain's last decision, not system sleep's. */
 	c->gov_decided = true;
+	c->sleep_qos = false;
 	c->gov_now = now;
 	c->gov_qos = in.qos_ns;
 	c->gov_wakeup = in.next_wakeup_ns;

@@ -130,10 +130,21 @@ struct dmn_domain_cold {
 	unsigned awaiting;
 	uint64_t hold_mark; /* the epoch of the probe that last changed it */
 	unsigned awaiting_saved; /* dmn_probe_all's, to restore on failure */
+	/* How boot left it (dmn_domain_boot): booted, with boot_flags
+	 * (DMN_BOOT_*). A DMN_BOOT_NO_STAY_ON domain is on since boot while
+	 * its off_count is still boot_off_count: a probe re-evaluates it. */
+	bool booted;
+	uint8_t boot_flags;
+	uint64_t boot_off_count;
+	/* Its last system-sleep power-off chose under the system wakeup
+	 * latency (a CPU domain): sleep_qos, of sleep_qos_ns. */
+	bool sleep_qos;
+	uint64_t sleep_qos_ns;
 
 	/* The governor's inputs when it last decided (explain.c replays its
 	 * rules on them): valid once gov_decided. */
 	bool gov_decided;
+	bool gov_sys_qos; /* gov_qos was the system wakeup latency */
 	uint64_t gov_now, gov_qos, gov_wakeup;
 
 	/* System sleep (lifecycle.c). sleep_keep: on, active-wakeup, with a
@@ -412,6 +423,9 @@ struct dmn_ctx {
 	/* Set during dmn_system_suspend's commit: power-offs go to the
 	 * deepest idle state without asking the governor. */
 	bool sleep_deepest;
+	/* dmn_system_set_wakeup_latency: for CPU domains, in ns. */
+	bool sys_qos_set;
+	uint64_t sys_qos_ns;
 	bool asleep;
 	uint64_t sleep_since, sleep_time, sleep_count;
 	/* A device was resumed: the boot state can no longer be recorded. */
@@ -991,11 +1005,21 @@ struct dmn_lifecycle_hooks {
 	/* Add (@delta 1) or take away (-1) the power-off vetoes an
 	 * attachment gives its domain (dmn__lifecycle_vetoes). */
 	bool (*vetoes)(struct dmn_attachment *a, int delta);
+	/* System sleep's idle state for @d (dmn__idle_choose_sleep): only
+	 * dmn_system_suspend, which installs these hooks, asks. */
+	int (*sleep_choose)(struct dmn_ctx *ctx, struct dmn_domain *d,
+			    unsigned *rejected_from);
 };
 /* lifecycle.c: the start of every lifecycle and sleep call, once the
  * entry let it in: install the hooks (idempotent) and clear the call's
  * first safe-direction error (ctx->op_error). */
 void dmn__lifecycle_begin(struct dmn_ctx *ctx);
+/* sleep.c: system sleep's choice for @d: its deepest state, or for a CPU
+ * domain the deepest within the system wakeup latency (DMN_GOV_STAY_ON if
+ * none fits), recorded for explain; *@rejected_from as for
+ * dmn__stats_power. */
+int dmn__sleep_choose(struct dmn_ctx *ctx, struct dmn_domain *d,
+		      unsigned *rejected_from);
 int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev,
 				bool begun);
 void dmn__lifecycle_attach(struct dmn_domain *d, const struct dmn_device *dev,

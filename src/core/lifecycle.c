@@ -18,7 +18,7 @@
 
 static const struct dmn_lifecycle_hooks hooks = {
 	dmn__lifecycle_probe_locked, dmn__lifecycle_attach, dmn__sleep_free,
-	dmn__lifecycle_vetoes,
+	dmn__lifecycle_vetoes, dmn__sleep_choose,
 };
 
 void dmn__lifecycle_begin(struct dmn_ctx *ctx)
@@ -44,16 +44,36 @@ static void release_inputs(struct dmn_ctx *ctx, struct dmn_domain *d)
 	dmn__txn_touch(ctx, d);
 }
 
+/* A DMN_BOOT_NO_STAY_ON domain still on since boot: nothing holds it, and
+ * a consumer's probe or the end of boot re-evaluates it. */
+static bool boot_unheld(const struct dmn_domain *d)
+{
+	const struct dmn_domain_cold *c = dom_cold(d);
+	return (c->boot_flags & DMN_BOOT_NO_STAY_ON) && d->on &&
+	       c->stats.off_count == c->boot_off_count;
+}
+
 int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level)
 {
+	return dmn_domain_boot(ctx, dom, level, 0);
+}
+
+int dmn_domain_boot(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level,
+		    unsigned flags)
+{
 	int err;
+	bool no_stay_on = flags & DMN_BOOT_NO_STAY_ON;
+	/* One flag at most, and only a hold keeps a level. */
+	unsigned both = DMN_BOOT_NO_STAY_ON | DMN_BOOT_NO_SYNC_STATE;
+	bool args_ok = !(flags & ~both) && flags != both &&
+		       !(no_stay_on && level);
 	struct dmn_domain *d =
-	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
+	    dmn__enter(ctx, args_ok, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
 	if (!d)
 		return err;
 	dmn__lifecycle_begin(ctx);
 	uint32_t rounded = 0;
-	if (dom_cold(d)->held || dom_cold(d)->released)
+	if (dom_cold(d)->held || dom_cold(d)->released || dom_cold(d)->booted)
 		err = -EALREADY;
 	/* Once a device was resumed, domains went on through their
 	 * callbacks: recording a boot level without one would set the
@@ -78,6 +98,8 @@ int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level)
 		unsigned awaiting = 0;
 		for (struct dmn_attachment *a = d->att_head; a; a = a->dom_next)
 			awaiting += !a->dev->probed;
+		/* A domain without a hold is recorded on through one all the
+		 * same, for the commit only: nothing then keeps it on. */
 		d->cold->held = true;
 		d->cold->boot_level = rounded;
 		d->cold->awaiting = awaiting;
@@ -89,6 +111,14 @@ int dmn_domain_boot_on(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level)
 			d->cold->held = false;
 			d->cold->boot_level = 0;
 			d->cold->awaiting = 0;
+		} else {
+			d->cold->booted = true;
+			d->cold->boot_flags = (uint8_t)flags;
+			d->cold->boot_off_count = d->cold->stats.off_count;
+			if (no_stay_on) {
+				d->cold->held = false;
+				d->cold->awaiting = 0;
+			}
 		}
 	}
 	txn_result(ctx, err);
@@ -115,10 +145,15 @@ int dmn__lifecycle_probe_locked(struct dmn_ctx *ctx, struct dmn_device *dev,
 	dev->probed = true;
 	for (unsigned i = 0; i < dev->n_atts; i++) {
 		struct dmn_domain *d = dev_att(dev, i)->dom;
+		/* genpd's sync after a consumer probed: a domain on since
+		 * boot without a hold powers off if nothing needs it. */
+		if (boot_unheld(d))
+			dmn__txn_touch(ctx, d);
 		if (!dom_cold(d)->held)
 			continue;
 		d->cold->hold_mark = mark;
-		if (--d->cold->awaiting == 0)
+		if (--d->cold->awaiting == 0 &&
+		    !(d->cold->boot_flags & DMN_BOOT_NO_SYNC_STATE))
 			release_inputs(ctx, d);
 	}
 	err = dmn__txn_commit(ctx);
@@ -154,29 +189,47 @@ int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t h)
 
 int dmn_domain_release(struct dmn_ctx *ctx, dmn_domain_t dom)
 {
-	int err;
-	struct dmn_domain *d =
-	    dmn__enter(ctx, true, DMN_DOMAINS | DMN_ENTER_RECORD, dom, &err);
-	if (!d)
+	return dmn_sync_state(ctx, &dom, 1);
+}
+
+int dmn_sync_state(struct dmn_ctx *ctx, const dmn_domain_t *doms, unsigned n)
+{
+	int err = dmn__enter_ctx(ctx, doms || !n);
+	if (err)
 		return err;
 	ctx->op_error = 0;
-	if (dom_cold(d)->held) {
-		dmn__txn_begin(ctx);
-		err = reserve_undo(ctx, 1);
-		if (!err) {
-			unsigned awaiting = dom_cold(d)->awaiting;
-			release_inputs(ctx, d);
-			err = dmn__txn_commit(ctx);
-			if (err) {
-				d->cold->held = true;
-				d->cold->released = false;
-				d->cold->awaiting = awaiting;
-			}
-		}
+	for (unsigned i = 0; i < n && !err; i++)
+		if (!dmn__pd_domain_get(ctx, doms[i]))
+			err = -EBADF;
+	if (err)
+		return dmn__leave(ctx, err);
+	dmn__txn_begin(ctx);
+	err = reserve_undo(ctx, n);
+	if (err) {
+		dmn__txn_abort(ctx);
+		return dmn__leave(ctx, err);
 	}
-	txn_result(ctx, err);
-	dmn__unlock(ctx);
-	return err;
+	/* The epoch marks the domains this call releases, so a failed
+	 * commit restores exactly those (a handle given twice once). */
+	uint64_t mark = ctx->epoch;
+	for (unsigned i = 0; i < n; i++) {
+		struct dmn_domain *d = dmn__pd_domain_get(ctx, doms[i]);
+		if (!dom_cold(d)->held)
+			continue;
+		d->cold->hold_mark = mark;
+		d->cold->awaiting_saved = dom_cold(d)->awaiting;
+		release_inputs(ctx, d);
+	}
+	err = dmn__txn_commit(ctx);
+	for (unsigned i = 0; i < n && err; i++) {
+		struct dmn_domain *d = dmn__pd_domain_get(ctx, doms[i]);
+		if (dom_cold(d)->hold_mark != mark || !dom_cold(d)->released)
+			continue;
+		d->cold->held = true;
+		d->cold->released = false;
+		d->cold->awaiting = dom_cold(d)->awaiting_saved;
+	}
+	return dmn__leave(ctx, err);
 }
 
 int dmn_probe_all(struct dmn_ctx *ctx)
@@ -197,6 +250,10 @@ int dmn_probe_all(struct dmn_ctx *ctx)
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h && !err;
 	     h = dmn__handle_next(&ctx->domains, h)) {
 		struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
+		/* The end of boot powers off what nothing uses
+		 * (genpd_power_off_unused). */
+		if (boot_unheld(d))
+			dmn__txn_touch(ctx, d);
 		if (!dom_cold(d)->held)
 			continue;
 		d->cold->hold_mark = mark;
@@ -238,6 +295,17 @@ void dmn__lifecycle_attach(struct dmn_domain *d, const struct dmn_device *dev,
 		d->cold->awaiting++;
 	else if (dom_cold(d)->awaiting)
 		d->cold->awaiting--;
+}
+
+int dmn_domain_boot_flags(struct dmn_ctx *ctx, dmn_domain_t dom)
+{
+	int err;
+	struct dmn_domain *d = dmn__enter(ctx, true, DMN_DOMAINS, dom, &err);
+	if (!d)
+		return err;
+	int r = dom_cold(d)->booted ? dom_cold(d)->boot_flags : -ENOENT;
+	dmn__unlock(ctx);
+	return r;
 }
 
 int dmn_domain_hold(struct dmn_ctx *ctx, dmn_domain_t dom,

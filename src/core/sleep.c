@@ -17,6 +17,7 @@
 
 #include <domino/lifecycle.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 void dmn__sleep_free(struct dmn_ctx *ctx, struct dmn_domain *d)
@@ -120,6 +121,32 @@ static bool wakeup_path(const struct dmn_device *dev)
 #define FOR_DEVICES(ctx, v)                                                  \
 	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0);                  \
 	     h_ && ((v) = dmn__pd_device_get_ptr((ctx), h_)); h_ = dmn__handle_next(&(ctx)->devices, h_))
+
+int dmn__sleep_choose(struct dmn_ctx *ctx, struct dmn_domain *d,
+		      unsigned *rejected_from)
+{
+	int deepest = d->idle ? (int)d->idle->n - 1 : 0;
+	*rejected_from = UINT_MAX;
+	/* The cold part exists: the domain is on, it powers off. */
+	d->cold->sleep_qos = (d->flags & DMN_FLAG_CPU_DOMAIN) && ctx->sys_qos_set;
+	if (!d->cold->sleep_qos)
+		return deepest;
+	d->cold->sleep_qos_ns = ctx->sys_qos_ns;
+	/* Plain off takes no time: it fits any limit. */
+	if (!d->idle || !d->idle->n)
+		return 0;
+	for (int i = deepest; i >= 0; i--) {
+		const struct dmn_idle_state_desc *s = &d->idle->desc[i];
+		if ((uint64_t)s->entry_latency_us * 1000u +
+			(uint64_t)s->exit_latency_us * 1000u <=
+		    ctx->sys_qos_ns) {
+			*rejected_from = (unsigned)i + 1;
+			return i;
+		}
+	}
+	*rejected_from = 0;
+	return DMN_GOV_STAY_ON;
+}
 
 /* dmn_system_suspend with the lock held (and dmn_opp_system_suspend). */
 int dmn__system_suspend_locked(struct dmn_ctx *ctx)
@@ -280,6 +307,29 @@ int dmn_system_asleep(struct dmn_ctx *ctx)
 	int asleep = ctx->asleep;
 	dmn__unlock(ctx);
 	return asleep;
+}
+
+int dmn_system_set_wakeup_latency(struct dmn_ctx *ctx, uint32_t latency_us)
+{
+	int err = dmn__enter_ctx(ctx, true);
+	if (err)
+		return err;
+	/* A limit, as a device's QoS: it re-evaluates nothing. */
+	ctx->sys_qos_set = latency_us != DMN_QOS_NONE;
+	ctx->sys_qos_ns = (uint64_t)latency_us * 1000u;
+	ctx->op_error = 0;
+	return dmn__leave(ctx, 0);
+}
+
+int dmn_system_wakeup_latency(struct dmn_ctx *ctx, uint32_t *latency_us)
+{
+	int err = dmn__enter_ctx(ctx, latency_us);
+	if (err)
+		return err;
+	*latency_us = ctx->sys_qos_set ? (uint32_t)(ctx->sys_qos_ns / 1000u)
+				       : DMN_QOS_NONE;
+	dmn__unlock(ctx);
+	return 0;
 }
 
 int dmn_device_set_wakeup_enable(struct dmn_ctx *ctx, dmn_device_t h, int on)

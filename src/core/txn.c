@@ -452,7 +452,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 	unsigned rejected = UINT_MAX;
 	int choice = forced;
 	if (forced == ASK_GOVERNOR && ctx->sleep_deepest)
-		choice = d->idle ? (int)d->idle->n - 1 : 0;
+		choice = ctx->life->sleep_choose(ctx, d, &rejected);
 	else if (forced == ASK_GOVERNOR)
 		choice = dmn__idle_choose(ctx, d, dmn_now(ctx), &rejected);
 	else if (forced < 0)

@@ -269,6 +269,9 @@ static int make_domains(struct builder *bd, dmn_dt_domain_factory_fn factory,
 		if (err)
 			return err;
 		desc.name = b->domains[d].name;
+		int32_t pi = b->domains[d].provider;
+		if (pi >= 0 && b->providers[pi].cpu)
+			desc.flags |= DMN_FLAG_CPU_DOMAIN;
 		if ((err = dmn_domain_create(bd->ctx, &desc, &inst->domains[d])))
 			return err;
 		bd->n_domains_made = d + 1;

@@ -42,6 +42,13 @@ static int add_provider(struct dmn_dt_loader *ld, int32_t node, uint32_t cells)
 	p->labels = n->labels;
 	p->n_labels = n->n_labels;
 	p->cells = cells;
+	/* PSCI's power-domain-* nodes: Linux's cpuidle-psci-domain makes
+	 * every domain it finds under the PSCI node a CPU domain. */
+	const char *pc = n->parent >= 0 ? dmn__dt_prop_string(ld, n->parent,
+							       "compatible", 0,
+							       NULL)
+					 : NULL;
+	p->cpu = pc && !strncmp(pc, "arm,psci", 8);
 	p->opp_table = -1;
 	p->first_domain = -1;
 	n->provider = (int32_t)b->n_providers - 1;

@@ -139,6 +139,15 @@ static void write_domain(struct dmn_report_out *o, const struct dmn_report_domai
 		key(o, in, "always_on");
 		bool_val(o, d->always_on);
 		dmn__rpt_out_puts(o, ",\n");
+		/* Only where the provider chose otherwise at boot. */
+		if (d->no_stay_on) {
+			key(o, in, "stay_on");
+			dmn__rpt_out_puts(o, "false,\n");
+		}
+		if (d->no_sync_state) {
+			key(o, in, "sync_state");
+			dmn__rpt_out_puts(o, "false,\n");
+		}
 	}
 	key(o, in, "devices");
 	if (!d->devices || !d->n_devices) {
@@ -425,6 +434,9 @@ int dmn_report_write_json(const struct dmn_report_model *m, const struct dmn_rep
 		name_array(&o, m->awaiting, m->n_awaiting);
 		dmn__rpt_out_printf(&o, ",\n  \"system\": \"%s\"",
 			       m->asleep ? "asleep" : "awake");
+		if (m->has_system_qos)
+			dmn__rpt_out_printf(&o, ",\n  \"system_qos_us\": %" PRIu32,
+				       m->system_qos_us);
 	}
 
 	if (m->requirements && m->n_requirements) {

@@ -420,7 +420,10 @@ static void boot_holds(struct summary *s)
 		dmn__rpt_out_puts(s->o, "  ");
 		dmn__rpt_out_text(s->o, d->name ? d->name : "?");
 		dmn__rpt_out_printf(s->o, "  level %" PRIu32 ", ", d->boot_level);
-		if (!d->n_awaiting)
+		if (d->no_sync_state)
+			dmn__rpt_out_puts(s->o, "no-sync-state: until "
+						"`sync-state` or `probe all`");
+		else if (!d->n_awaiting)
 			dmn__rpt_out_puts(s->o, "no consumers: until `probe all`");
 		else
 			dmn__rpt_out_puts(s->o, "awaiting");

@@ -124,7 +124,8 @@ static void held_by(struct dmn_sim *sim, dmn_device_t h, struct text *t)
 static int is_idle_ruling(enum dmn_why_kind k)
 {
 	return k == DMN_WHY_IDLE_QOS || k == DMN_WHY_IDLE_RESIDENCY ||
-	       k == DMN_WHY_IDLE_CUSTOM || k == DMN_WHY_IDLE_FITS;
+	       k == DMN_WHY_IDLE_CUSTOM || k == DMN_WHY_IDLE_FITS ||
+	       k == DMN_WHY_IDLE_SYSTEM_QOS;
 }
 
 static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
@@ -143,6 +144,13 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 		case DMN_WHY_BOOT_HOLD: {
 			put(t, "%sboot hold (level %" PRIu32 "; ", sep,
 			    sim->doms[domain].boot_raw);
+			/* The provider syncs it: its consumers' probes do
+			 * not count. */
+			if (w->x & DMN_BOOT_NO_SYNC_STATE) {
+				put(t, "no-sync-state: until sync-state or "
+				       "probe all)");
+				break;
+			}
 			if (!w->awaiting) {
 				put(t, "no consumers: until probe all)");
 				break;
@@ -180,6 +188,11 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 		case DMN_WHY_HWMODE:
 			put(t, "%shw mode (dev %s)", sep, dev_name(sim, w->dev));
 			break;
+		case DMN_WHY_BOOT_UNHELD:
+			put(t, "%sboot (no-stay-on: until a consumer probes, "
+			       "probe all, or a change below it)",
+			    sep);
+			break;
 		case DMN_WHY_CHILD:
 			put(t, "%schild %s (requires %" PRIu32 ")", sep,
 			    dom_name(sim, w->child), w->level);
@@ -200,19 +213,30 @@ static void on_line(struct dmn_sim *sim, unsigned domain, const char *name,
 	 * or residency (FITS, or CUSTOM: allowed but not chosen) means that
 	 * decision chose a state and a later power-off failed (a system
 	 * sleep's, say). */
-	unsigned rejected = 0, states = 0;
+	unsigned rejected = 0, states = 0, by_system = 0, in_sleep = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		if (!is_idle_ruling(r->w[i].kind))
 			continue;
 		states++;
+		by_system += r->w[i].kind == DMN_WHY_IDLE_SYSTEM_QOS;
+		in_sleep += r->w[i].kind == DMN_WHY_IDLE_SYSTEM_QOS &&
+			    r->w[i].level;
 		rejected += r->w[i].kind == DMN_WHY_IDLE_QOS ||
-			    r->w[i].kind == DMN_WHY_IDLE_RESIDENCY;
+			    r->w[i].kind == DMN_WHY_IDLE_RESIDENCY ||
+			    r->w[i].kind == DMN_WHY_IDLE_SYSTEM_QOS;
 	}
 	if (!states || rejected != states) {
 		put(t, "no holder (its power-off failed)\n");
 		return;
 	}
-	put(t, "no holder; the governor kept it on: ");
+	if (!by_system)
+		put(t, "no holder; the governor kept it on: ");
+	else if (in_sleep)
+		put(t, "no holder; system sleep kept it on (system wakeup "
+		       "latency): ");
+	else
+		put(t, "no holder; the governor kept it on (system wakeup "
+		       "latency): ");
 	idle_records(sim, domain, r, t);
 	put(t, "\n");
 }
@@ -235,6 +259,8 @@ static void off_line(struct dmn_sim *sim, unsigned domain, const char *name,
 		put(t, "system sleep (deepest, governor not asked)\n");
 		return;
 	}
+	if (e->idle_why == DMN_IDLE_SYSTEM_QOS)
+		put(t, "system sleep (system wakeup latency): ");
 	idle_records(sim, domain, r, t);
 	put(t, "\n");
 }
@@ -260,6 +286,10 @@ static void idle_records(struct dmn_sim *sim, unsigned domain,
 			break;
 		case DMN_WHY_IDLE_CUSTOM:
 			put(t, "%s%s rejected (governor)", sep, s);
+			break;
+		case DMN_WHY_IDLE_SYSTEM_QOS:
+			put(t, "%s%s rejected (system qos: entry+exit %" PRIu64
+			       "ns > limit %" PRIu64 "ns)", sep, s, w->x, w->y);
 			break;
 		case DMN_WHY_IDLE_FITS:
 			put(t, n ? "%s%s fits" : "deepest", sep, s);

@@ -198,6 +198,9 @@ int dmn__sim_explain_index(struct dmn_sim *sim, unsigned domain, char **out);
 int dmn__sim_find_device(struct dmn_sim *sim, const char *name, char *why, size_t size);
 void dmn__sim_names_free(struct dmn_sim_names *names);
 int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_t size);
+/* The provider @name calls (any label of its node, or its full path), or
+ * -1: `sync-state PROVIDER`. */
+int dmn__sim_find_provider(const struct dmn_sim *sim, const char *name);
 int dmn__sim_find_attachment(struct dmn_sim *sim, int device, const char *name,
 			char *why, size_t size);
 /* "venus, vcodec0, mx": how @device's domains are named, in order */

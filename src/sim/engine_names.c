@@ -677,6 +677,20 @@ int dmn__sim_find_domain(struct dmn_sim *sim, const char *name, char *why, size_
 		       b->n_domains);
 }
 
+int dmn__sim_find_provider(const struct dmn_sim *sim, const char *name)
+{
+	const struct dmn_dt_board *b = sim->board;
+	for (unsigned p = 0; p < b->n_providers; p++) {
+		const struct dmn_dt_provider *pr = &b->providers[p];
+		for (unsigned i = 0; i < pr->n_labels; i++)
+			if (!strcmp(pr->labels[i], name))
+				return (int)p;
+		if (dmn_dt_provider_path_is(b, p, name, strlen(name)))
+			return (int)p;
+	}
+	return -1;
+}
+
 /* ---- levels by name
  * ---------------------------------------------------------- */
 

@@ -321,13 +321,18 @@ static unsigned fill_hold(struct dmn_sim *sim, unsigned i, struct dmn_report_dom
 	if (dmn_domain_hold(sim->ctx, dom, &h))
 		return 0;
 	r->held = h.held;
+	int flags = dmn_domain_boot_flags(sim->ctx, dom);
+	r->no_stay_on = flags > 0 && (flags & DMN_BOOT_NO_STAY_ON);
+	r->no_sync_state = flags > 0 && (flags & DMN_BOOT_NO_SYNC_STATE);
 	r->active_wakeup = dmn_domain_active_wakeup(sim->ctx, dom) == 1;
 	dmn_domain_sleep_stats(sim->ctx, dom, DMN_SLEEP_ON, &r->sleep_on_ns);
 	r->boot_level = h.level;
 	r->awaiting = names;
 	r->n_awaiting = 0;
 	dmn_attach_t att = 0;
-	while (h.held && !dmn_domain_next_attachment(sim->ctx, dom, att, &att)) {
+	/* A no-sync-state hold waits for the provider, not its consumers. */
+	while (h.held && !r->no_sync_state &&
+	       !dmn_domain_next_attachment(sim->ctx, dom, att, &att)) {
 		struct dmn_attach_info ai;
 		dmn_attach_info(sim->ctx, att, &ai);
 		int dev = dmn__sim_device_index(sim, ai.device);
@@ -522,6 +527,10 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 	s->model.n_domains = b->n_domains;
 	s->model.has_life = 1;
 	s->model.asleep = dmn_system_asleep(sim->ctx) == 1;
+	uint32_t sys_us = DMN_QOS_NONE;
+	dmn_system_wakeup_latency(sim->ctx, &sys_us);
+	s->model.has_system_qos = sys_us != DMN_QOS_NONE;
+	s->model.system_qos_us = s->model.has_system_qos ? sys_us : 0;
 	dmn_system_sleep_stats(sim->ctx, &s->model.sleep_count,
 			      &s->model.sleep_ns);
 	s->model.awaiting = &s->awaiting[awaiting];
@@ -534,7 +543,7 @@ int dmn_sim_report(struct dmn_sim *sim, int with_events, const struct dmn_report
 			awaited = dom >= 0 &&
 				  !dmn_domain_hold(sim->ctx, sim->inst->domains[dom],
 						  &h) &&
-				  h.held &&
+				  h.held && !s->domains[dom].no_sync_state &&
 				  dmn_device_probed(sim->ctx,
 						   sim->inst->devices[i]) == 0;
 		}

@@ -19,6 +19,7 @@ struct resolved {
 	int domain; /* index into board->domains, or -1 */
 	int attachment; /* for vote: index into the device's attachments */
 	int idle; /* for expect idle: the state's position */
+	int provider; /* for sync-state PROVIDER: index into board->providers */
 	uint32_t level; /* for vote and expect pstate: the level, by number
 			   or resolved from its name */
 };
@@ -144,7 +145,7 @@ static int resolve(struct dmn_sim *sim, const struct dmn_scn_script *s,
 		   const struct dmn_scn_cmd *cmd, struct dmn_scn_diag *diag,
 		   struct resolved *r)
 {
-	r->device = r->domain = r->attachment = r->idle = -1;
+	r->device = r->domain = r->attachment = r->idle = r->provider = -1;
 	switch (cmd->verb) {
 	case DMN_SCN_RESUME:
 	case DMN_SCN_SUSPEND:
@@ -202,7 +203,20 @@ static int resolve(struct dmn_sim *sim, const struct dmn_scn_script *s,
 				      &r->device);
 	case DMN_SCN_SYSTEM_SUSPEND:
 	case DMN_SCN_SYSTEM_RESUME:
+	case DMN_SCN_SYSTEM_QOS:
 		return 0;
+	case DMN_SCN_SYNC_STATE: {
+		/* A domain, else a provider: of_genpd_sync_state() releases
+		 * every domain of the provider's node. */
+		char why[DMN_SCN_DIAG_MESSAGE_MAX];
+		r->provider = dmn__sim_find_provider(sim, cmd->target);
+		if (r->provider >= 0 &&
+		    dmn__sim_find_domain(sim, cmd->target, why, sizeof(why)) < 0)
+			return 0;
+		r->provider = -1;
+		return resolve_target(sim, s, cmd, diag, dmn__sim_find_domain,
+				      &r->domain);
+	}
 	case DMN_SCN_PROBE:
 		if (cmd->probe.all)
 			return 0;
@@ -274,8 +288,19 @@ static const char *describe(const struct dmn_scn_cmd *cmd, char *buf, size_t siz
 		break;
 	case DMN_SCN_BOOT_ON:
 		snprintf(t, sizeof(t), "%u", cmd->boot.level);
-		snprintf(buf, size, "boot-on %s %s", cmd->target,
-			 cmd->boot.level_name ? cmd->boot.level_name : t);
+		if (cmd->boot.flags == DMN_SCN_BOOT_NO_STAY_ON)
+			snprintf(buf, size, "boot-on %s no-stay-on", cmd->target);
+		else
+			snprintf(buf, size, "boot-on %s %s%s", cmd->target,
+				 cmd->boot.level_name ? cmd->boot.level_name : t,
+				 cmd->boot.flags ? " no-sync-state" : "");
+		break;
+	case DMN_SCN_SYSTEM_QOS:
+		if (cmd->qos.latency_us == DMN_SCN_QOS_NONE)
+			snprintf(buf, size, "system-qos none");
+		else
+			snprintf(buf, size, "system-qos %u",
+				 cmd->qos.latency_us);
 		break;
 	case DMN_SCN_PROBE:
 		snprintf(buf, size, "probe %s",
@@ -558,8 +583,20 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		return 0;
 	case DMN_SCN_BOOT_ON:
 		sim->doms[r->domain].boot_raw = r->level;
-		return dmn_domain_boot_on(ctx, inst->domains[r->domain],
-					 r->level);
+		return dmn_domain_boot(ctx, inst->domains[r->domain], r->level,
+				       cmd->boot.flags);
+	case DMN_SCN_SYNC_STATE: {
+		*callbacks = 1;
+		if (r->provider < 0)
+			return dmn_sync_state(ctx, &inst->domains[r->domain], 1);
+		const struct dmn_dt_provider *p = &b->providers[r->provider];
+		if (!p->n_domains)
+			return 0;
+		return dmn_sync_state(ctx, &inst->domains[p->first_domain],
+				      p->n_domains);
+	}
+	case DMN_SCN_SYSTEM_QOS:
+		return dmn_system_set_wakeup_latency(ctx, cmd->qos.latency_us);
 	case DMN_SCN_EXPLAIN:
 		return 0; /* run_command answers it */
 	case DMN_SCN_WAKEUP_ENABLE:

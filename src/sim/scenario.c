@@ -61,6 +61,8 @@ static const char *const verb_names[DMN_SCN_VERB_COUNT] = {
     [DMN_SCN_ACTIVE_WAKEUP] = "active-wakeup",
     [DMN_SCN_HWMODE] = "hwmode",
     [DMN_SCN_ALWAYS_ON] = "always-on",
+    [DMN_SCN_SYNC_STATE] = "sync-state",
+    [DMN_SCN_SYSTEM_QOS] = "system-qos",
 };
 
 static const char *const fail_op_names[] = {
@@ -589,33 +591,38 @@ static int parse_args(struct parser *p, struct dmn_scn_cmd *cmd,
 		cmd->vote.domain = n == 3 ? a[1].s : NULL;
 		return parse_level_word(p, &a[n - 1], &cmd->vote.level,
 					&cmd->vote.level_name);
-	case DMN_SCN_QOS: {
+	case DMN_SCN_QOS:
+	case DMN_SCN_SYSTEM_QOS: {
 		static const struct dmn_scn_unit us_units[] = {
 		    {"", 0}, {"us", 0}, {"\xc2\xb5s", 0}, {"ms", 3}, {"s", 6}};
-		err = arg_count(p, verb, n, 2, 2, a, end_col,
-				"qos DEV LATENCY_US|none");
+		/* system-qos is qos for the whole system: no DEV. */
+		unsigned want = cmd->verb == DMN_SCN_QOS ? 2 : 1;
+		err = arg_count(p, verb, n, want, want, a, end_col,
+				want == 2 ? "qos DEV LATENCY_US|none"
+					  : "system-qos LATENCY_US|none");
 		if (err)
 			return err;
-		cmd->target = a[0].s;
-		if (word_is(&a[1], "none")) {
+		cmd->target = want == 2 ? a[0].s : NULL;
+		const struct word *lat = &a[want - 1];
+		if (word_is(lat, "none")) {
 			cmd->qos.latency_us = DMN_SCN_QOS_NONE;
 			return 0;
 		}
 		uint64_t v;
 		char q[QUOTE_MAX + 4];
 		enum dmn_scn_num_status st = dmn__scn_parse_scaled(
-		    a[1].s, a[1].len, us_units, 5, 0, &v, NULL);
-		quote(q, a[1].s, a[1].len);
+		    lat->s, lat->len, us_units, 5, 0, &v, NULL);
+		quote(q, lat->s, lat->len);
 		if (st == SCN_NUM_OK && v < DMN_SCN_QOS_NONE) {
 			cmd->qos.latency_us = (uint32_t)v;
 			return 0;
 		}
 		if (st == SCN_NUM_OK || st == SCN_NUM_OVERFLOW)
-			return error_at(p, -EOVERFLOW, a[1].column,
+			return error_at(p, -EOVERFLOW, lat->column,
 					"latency '%s' is too large (at most "
 					"%lu us)",
 					q, (unsigned long)(DMN_SCN_QOS_NONE - 1));
-		return error_at(p, -EINVAL, a[1].column,
+		return error_at(p, -EINVAL, lat->column,
 				"bad latency '%s': expected whole microseconds "
 				"(a bare number, or with us, ms or s) "
 				"or 'none'",
@@ -675,9 +682,17 @@ static int parse_args(struct parser *p, struct dmn_scn_cmd *cmd,
 	}
 	case DMN_SCN_EXPECT:
 		return parse_expect(p, cmd, verb, a, n, end_col);
-	case DMN_SCN_BOOT_ON:
-		err = arg_count(p, verb, n, 1, 2, a, end_col,
-				"boot-on DOMAIN [LEVEL]");
+	case DMN_SCN_BOOT_ON: {
+		/* The provider's choice, last: a level cannot be called so
+		 * (a level name is a label or an OPP node name). */
+		unsigned flags = 0;
+		if (n >= 2 && word_is(&a[n - 1], "no-stay-on"))
+			flags = DMN_SCN_BOOT_NO_STAY_ON;
+		else if (n >= 2 && word_is(&a[n - 1], "no-sync-state"))
+			flags = DMN_SCN_BOOT_NO_SYNC_STATE;
+		err = arg_count(p, verb, flags ? n - 1 : n, 1, 2, a, end_col,
+				"boot-on DOMAIN [LEVEL] "
+				"[no-stay-on|no-sync-state]");
 		if (err)
 			return err;
 		/* Boot state is what the OS finds: it comes before the
@@ -687,10 +702,26 @@ static int parse_args(struct parser *p, struct dmn_scn_cmd *cmd,
 					"'boot-on' must come at time 0, before "
 					"any other command");
 		cmd->target = a[0].s;
-		if (n == 1)
+		cmd->boot.flags = flags;
+		if (n == (flags ? 2u : 1u))
 			return 0;
+		/* Only a hold keeps a level. */
+		if (flags == DMN_SCN_BOOT_NO_STAY_ON)
+			return error_at(p, -EINVAL, a[1].column,
+					"'no-stay-on' takes no level: nothing "
+					"holds the domain, so no boot level "
+					"counts (drop '%s', or the option)",
+					a[1].s);
 		return parse_level_word(p, &a[1], &cmd->boot.level,
 					&cmd->boot.level_name);
+	}
+	case DMN_SCN_SYNC_STATE:
+		err = arg_count(p, verb, n, 1, 1, a, end_col,
+				"sync-state DOMAIN|PROVIDER");
+		if (err)
+			return err;
+		cmd->target = a[0].s;
+		return 0;
 	case DMN_SCN_PROBE:
 		err = arg_count(p, verb, n, 1, 1, a, end_col, "probe DEV|all");
 		if (err)
@@ -834,7 +865,7 @@ static int parse_line(struct parser *p, char *end)
 				    "wakeup, fail, expect, boot-on, probe, explain, "
 				    "system-suspend, system-resume, "
 				    "wakeup-enable, active-wakeup, hwmode, "
-				    "always-on");
+				    "always-on, sync-state, system-qos");
 	}
 
 	struct dmn_scn_cmd *cmd;

@@ -48,6 +48,13 @@ static void check_domain(json_t *d)
 			      json_is_boolean(json_object_get(d, "always_on")) &&
 			      json_is_boolean(json_object_get(d, "active_wakeup")),
 		      "%s: hw, always_on, active_wakeup", name);
+	/* The provider's boot choices: present only as false. */
+	json_t *stay = json_object_get(d, "stay_on");
+	CHECK(!stay || json_is_false(stay), "%s: stay_on, where present, false",
+	      name);
+	json_t *sync = json_object_get(d, "sync_state");
+	CHECK(!sync || json_is_false(sync),
+	      "%s: sync_state, where present, false", name);
 	json_t *devices = json_object_get(d, "devices");
 	CHECK(json_is_array(devices), "%s: devices", name);
 	size_t i;
@@ -115,6 +122,9 @@ int main(int argc, char **argv)
 		json_t *d;
 		json_array_foreach(domains, i, d)
 			check_domain(d);
+		json_t *sq = json_object_get(root, "system_qos_us");
+		CHECK(!sq || json_is_integer(sq),
+		      "system_qos_us, where present, an integer");
 		if (!strcmp(kind, "simulate")) {
 			CHECK(json_is_array(json_object_get(root, "events")), "events");
 			json_t *stats = json_object_get(root, "stats");

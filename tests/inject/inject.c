@@ -166,6 +166,8 @@ struct dom_snap {
 	int always_on;       /* DMN_FLAG_ALWAYS_ON (`always-on DOMAIN`) */
 	int kept;            /* on, awake, in HW mode or with an always-on
 				device: its runtime power-off is vetoed */
+	int boot_unheld;     /* booted no-stay-on, on and never off since:
+				unused until something re-evaluates it */
 };
 struct att_snap {
 	uint32_t vote;
@@ -429,6 +431,12 @@ static void snap_take(struct run *r, struct snap *s)
 			vetoed = dmn_device_always_on(ctx, ai.device) == 1;
 		}
 		d->kept = info.on && vetoed && dmn_system_asleep(ctx) == 0;
+		int flags = dmn_domain_boot_flags(ctx, inst->domains[i]);
+		struct dmn_domain_stats st;
+		if (dmn_domain_stats(ctx, inst->domains[i], &st))
+			abort();
+		d->boot_unheld = info.on && flags > 0 &&
+				 (flags & DMN_BOOT_NO_STAY_ON) && !st.off_count;
 		for (unsigned l = L->link_base[i]; l < L->link_base[i + 1]; l++)
 			if (dmn_link_info(ctx, inst->domains[L->link_parent[l]],
 					 inst->domains[i], &s->links[l].req,
@@ -654,7 +662,7 @@ static void check_invariants(struct judge *j, const struct run *r,
 		unsigned active, on_children;
 		uint32_t want = agg(L, s, (int)d, &active, &on_children);
 		bool used = active || on_children || x->held ||
-			    x->always_on || x->kept;
+			    x->always_on || x->kept || x->boot_unheld;
 		if (x->held && x->boot_level > want)
 			want = x->boot_level;
 		if (x->active != active || x->on_children != on_children)

@@ -118,6 +118,18 @@ DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
      command probing the last awaited device, then the runtime power-off
      path; a `resume` probes; a rolled-back `resume` undoes its probe and
      release (snapshot)
+ [x] the provider's boot choices (Linux 6.17): `boot-on D no-stay-on` is
+     on without a hold and powers off at the first re-evaluation (a
+     consumer's `probe`, `probe all`, a change below it); `boot-on D
+     [LEVEL] no-sync-state` outlives its consumers' probes until
+     `sync-state D` or `probe all`; explain, JSON stay_on / sync_state and
+     awaiting say so
+ [x] the system wakeup latency (Linux 6.19): `system-qos LATENCY|none`
+     for CPU domains (generated boards put some under a PSCI node, each
+     with idle states and a CPU device): the governor takes the tighter
+     of it and the devices' QoS (explain: `system qos: ...`); system sleep
+     picks the deepest state within it or keeps the domain on with its
+     parents; JSON system_qos_us
  [x] system-suspend: every device suspended but wakeup-path ones, then
      power-off children first into the deepest state, governor not
      asked; kept on: always-on, held (with parents), on active-wakeup
@@ -188,6 +200,10 @@ class Dom:
         self.held = False
         self.boot_level = 0
         self.boot_raw = 0          # the boot level as written
+        self.nostay = False        # boot-on ... no-stay-on (Linux 6.17)
+        self.nosync = False        # boot-on ... no-sync-state
+        self.cpu = False           # a PSCI domain: system-qos applies
+        self.sleepqos = None       # the limit its last sleep chose under
         self.why = 'initial'       # why off: initial, sleep, gov
         self.gov = None            # the governor's last inputs
         self.cur = 0               # the level its callback last accepted
@@ -198,6 +214,11 @@ class Dom:
         self.loop = None           # where its own ref sits in its parents
         self.floors = {}           # parent index -> the floor it takes
         self.st = None             # Stats, once the board is complete
+
+    @property
+    def node(self):
+        """Its provider node's path (a CPU domain sits under PSCI)."""
+        return ('/psci%d/' % self.i if self.cpu else '/') + self.label
 
     def ref(self):
         """A phandle to this domain, with its cells."""
@@ -464,7 +485,12 @@ class Board:
                 props.append('required-opps = <%s>;' % ' '.join(
                     '&t%d_%d' % (t.i, lv) for t, lv in d.floor_refs))
             props[0] = '#power-domain-cells = <%d>;' % d.cells
-            out.append('%s: %s { %s };' % (d.label, d.label, ' '.join(props)))
+            node = '%s: %s { %s };' % (d.label, d.label, ' '.join(props))
+            if d.cpu:
+                # under a PSCI node, in its place: the blob's order stays
+                node = 'psci%d { compatible = "arm,psci-1.0"; %s };' % (
+                    d.i, node)
+            out.append(node)
         for v in self.devs:
             props = ['reg = <0x%x>;' % (0x1000 + v.i)]
             if v.doms:
@@ -714,7 +740,8 @@ class Rollback(Exception):
     """An unsafe-direction failure: the command is undone."""
 
 
-DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep', 'why', 'gov')
+DOM_FIELDS = ('on', 'idle', 'held', 'cur', 'sleep_keep', 'why', 'gov',
+              'sleepqos')
 DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at',
               'rate', 'opp')
 
@@ -741,6 +768,7 @@ class Model:
         self.stuck = {}            # line -> domains above their aggregate
         self.slept = 0
         self.sleeps = 0
+        self.sys_qos = None        # `system-qos`, us (Linux 6.19)
         for d in board.doms:
             d.idle = len(d.states) - 1 if d.states else None
             d.st = Stats(d)
@@ -1054,7 +1082,14 @@ class Model:
                     limit = v.qos if limit is None else min(limit, v.qos)
                 if v.wake_at is not None and v.wake_at >= self.now:
                     wake = v.wake_at if wake is None else min(wake, v.wake_at)
-        d.gov = (self.now, limit, wake)
+        # a CPU domain answers to the system wakeup latency where it is
+        # the tighter limit
+        sys = d.cpu and self.sys_qos is not None and \
+            (limit is None or self.sys_qos < limit)
+        if sys:
+            limit = self.sys_qos
+        d.gov = (self.now, limit, wake, sys)
+        d.sleepqos = None          # the last decision is the governor's
         for i in range(len(d.states) - 1, -1, -1):
             if self.ruling(d, i) is None:
                 return i
@@ -1063,15 +1098,30 @@ class Model:
     def ruling(self, d, i):
         """Why the governor's last run rejected state @i of @d (the text
         DESIGN §7 gives `explain`), or None: it fits."""
-        now, limit, wake = d.gov
+        now, limit, wake, sys = d.gov
         _, e, x, r = d.states[i]
         if limit is not None and e + x > limit:
-            return 'qos: entry+exit %dns > limit %dns' % ((e + x) * 1000,
-                                                          limit * 1000)
+            return '%sqos: entry+exit %dns > limit %dns' % (
+                'system ' if sys else '', (e + x) * 1000, limit * 1000)
         if wake is not None and now + (e + r) * 1000 > wake:
             return ('residency: now+entry+residency %dns > next wakeup '
                     '%dns' % (now + (e + r) * 1000, wake))
         return None
+
+    @staticmethod
+    def sleep_rulings(d, chosen):
+        """System sleep's choice for a CPU domain under the system wakeup
+        latency, deepest first down to @chosen (-1: all)."""
+        out = []
+        for i in range(len(d.states) - 1, max(chosen, 0) - 1, -1):
+            name, e, x, _ = d.states[i]
+            if e + x > d.sleepqos:
+                out.append('%s rejected (system qos: entry+exit %dns > '
+                           'limit %dns)' % (name, (e + x) * 1000,
+                                            d.sleepqos * 1000))
+            else:
+                out.append('%s fits' % name if out else 'deepest')
+        return ', '.join(out)
 
     def rulings(self, d, chosen):
         """The governor's last word, deepest first down to @chosen."""
@@ -1096,11 +1146,17 @@ class Model:
         memo = {}
         if d.on:
             hold = ['always-on'] if d.always_on else []
-            if d.held:
+            if d.held and d.nosync:
+                hold.append('boot hold (level %d; no-sync-state: until '
+                            'sync-state or probe all)' % d.boot_raw)
+            elif d.held:
                 wait = [v.shown for v, _ in d.devs if not v.probed]
                 hold.append('boot hold (level %d; %s)' % (
                     d.boot_raw, 'awaiting ' + ' '.join(wait) if wait else
                     'no consumers: until probe all'))
+            if self.unheld(d):
+                hold.append('boot (no-stay-on: until a consumer probes, '
+                            'probe all, or a change below it)')
             hold += ['dev %s (vote %d)' % (v.shown, self.vote(v, k))
                      for v, k in d.devs if v.active]
             if d.sleep_keep:
@@ -1118,10 +1174,20 @@ class Model:
                      for c in self.b.link_order(d.children) if c.on]
             if hold:
                 first = ', '.join(hold)
+            elif self.asleep and d.sleepqos is not None and d.states:
+                # system sleep's choice under the system wakeup latency
+                rs = self.sleep_rulings(d, -1)
+                first = ('no holder; system sleep kept it on (system '
+                         'wakeup latency): ' + rs
+                         if ' fits' not in rs and 'deepest' not in rs
+                         else 'no holder (its power-off failed)')
             elif d.states and d.gov and all(
                     self.ruling(d, i) for i in range(len(d.states))):
-                first = ('no holder; the governor kept it on: ' +
-                         self.rulings(d, -1))
+                first = ('no holder; the governor kept it on%s: ' % (
+                    ' (system wakeup latency)' if d.gov[3] and any(
+                        self.ruling(d, i).startswith('system qos')
+                        for i in range(len(d.states))) else '') +
+                    self.rulings(d, -1))
             else:
                 first = 'no holder (its power-off failed)'
             first = 'on because: ' + first
@@ -1131,7 +1197,10 @@ class Model:
             first = 'off in %s because: %s' % (d.states[d.idle][0], {
                 'initial': 'initial (deepest)',
                 'sleep': 'system sleep (deepest, governor not asked)',
-            }.get(d.why) or self.rulings(d, d.idle))
+            }.get(d.why) or (
+                'system sleep (system wakeup latency): ' +
+                self.sleep_rulings(d, d.idle) if d.why == 'sleepqos' else
+                self.rulings(d, d.idle)))
         p = self.pstate(d, memo)
         agg = self.target(d, memo)
         ins = []
@@ -1257,10 +1326,22 @@ class Model:
                     d.st.odd += want != was[d.i][1]
                     d.cur = want
 
+    @staticmethod
+    def unheld(d):
+        """Booted no-stay-on and on ever since: nothing holds it, and a
+        consumer's probe or `probe all` re-evaluates it."""
+        return d.nostay and d.on and d.st.off_count == 0
+
     def probe(self, v):
+        if v.probed:
+            return                 # probing again changes nothing
         v.probed = True
         for d in v.doms:
-            if d.held and all(u.probed for u, _ in d.devs) and d.devs:
+            if self.unheld(d):
+                self.touch(d)
+                self.try_off(d)
+            if d.held and all(u.probed for u, _ in d.devs) and d.devs \
+                    and not d.nosync:
                 d.held = False
                 self.touch(d)
                 self.try_off(d)
@@ -1268,11 +1349,19 @@ class Model:
     def probe_all(self):
         for v in self.b.devs:
             v.probed = True
-        held = [d for d in self.b.doms if d.held]
+        held = [d for d in self.b.doms if d.held or self.unheld(d)]
         for d in held:
             d.held = False
             self.touch(d)
         for d in reversed(held):
+            self.try_off(d)
+        return 'OK'
+
+    def sync_state(self, d):
+        """`sync-state D`: the provider's own sync releases its hold."""
+        if d.held:
+            d.held = False
+            self.touch(d)
             self.try_off(d)
         return 'OK'
 
@@ -1309,14 +1398,30 @@ class Model:
                 if not d.on or self.needs_on(d) or d.i in tried:
                     continue
                 tried.add(d.i)
+                # a CPU domain: the deepest state within the system
+                # wakeup latency, or it stays on (Linux 6.19)
+                idle = len(d.states) - 1 if d.states else None
+                d.sleepqos = None
+                if d.cpu and self.sys_qos is not None:
+                    d.sleepqos = self.sys_qos
+                    fit = [i for i, (_, e, x, _) in enumerate(d.states)
+                           if e + x <= self.sys_qos]
+                    if d.states and not fit:
+                        d.st.rejected = [x + 1 for x in d.st.rejected]
+                        self.stayed.add(d.i)
+                        continue
+                    idle = max(fit) if fit else None
                 if self.call(d, 'off', True):
                     continue
                 d.on = False
-                d.idle = len(d.states) - 1 if d.states else None
-                d.why = 'sleep'
+                d.idle = idle
+                d.why = 'sleep' if d.sleepqos is None else 'sleepqos'
                 d.st.off_count += 1
                 if d.states:
                     d.st.usage[d.idle] += 1
+                    if d.sleepqos is not None:
+                        for i in range(d.idle + 1, len(d.states)):
+                            d.st.rejected[i] += 1
                 changed = True
         return 'OK'
 
@@ -1476,13 +1581,22 @@ def gen_scenario(rnd, board, nops):
             lv = 0 if REAL else level_for(d)
             if m.check_level(d, lv):
                 lv = 0
-            d.held = True
+            # the provider's choice (Linux 6.17): no hold, or a hold
+            # only its own sync releases
+            how = rnd.choice(['', '', ' no-stay-on', ' no-stay-on',
+                              ' no-sync-state'])
+            if how == ' no-stay-on':
+                lv = 0
+            d.held = how != ' no-stay-on'
+            d.nostay = how == ' no-stay-on'
+            d.nosync = how == ' no-sync-state'
             d.boot_raw = lv
             d.boot_level = m.rnd_up(d, lv)
             m.power_on(d)
-            t0.append('boot-on %s%s' % (d.name, ' %d' % lv if lv or
-                                        rnd.random() < 0.5 else ''))
-            if board.X and board.X.random() < 0.15:
+            t0.append('boot-on %s%s%s' % (
+                d.name, ' %d' % lv if lv or
+                (not d.nostay and rnd.random() < 0.5) else '', how))
+            if board.X and board.X.random() < 0.15 and d.held:
                 # held and always-on: the release leaves it on
                 d.always_on = True
                 t0.append('always-on %s' % d.name)
@@ -1624,6 +1738,27 @@ def pick(m, rnd, level_for):
     returns its errno name)."""
     doms, devs = m.b.doms, m.b.devs
     v = rnd.choice(devs)
+    # a consumer of a no-stay-on domain still on since boot: its probe is
+    # what lets the domain go (Linux's sync after a probe)
+    if any(d.cpu for d in doms) and rnd.random() < (
+            0.3 if m.sys_qos is None else 0.05):
+        # the system wakeup latency (Linux 6.19): around the states'
+        # latencies
+        us = rnd.choice([None, 0, 60, 150, 300, 450, 700])
+
+        def sysqos():
+            m.sys_qos = us
+            return 'OK'
+        return 'system-qos %s' % ('none' if us is None else us), sysqos
+    early = [u for d in doms if m.unheld(d) for u, _ in d.devs
+             if not u.probed]
+    if early and rnd.random() < 0.5:
+        u = rnd.choice(early)
+
+        def probe_early():
+            m.probe(u)
+            return 'OK'
+        return 'probe %s' % u.name, probe_early
     r = rnd.random()
     if LIFE and r < 0.5:
         # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
@@ -1716,6 +1851,9 @@ def pick(m, rnd, level_for):
             v.wakeup = on
             return 'OK'
         return 'wakeup-enable %s %s' % (v.name, 'on' if on else 'off'), wen
+    if r < 0.89 and rnd.random() < 0.15:
+        d = rnd.choice(doms)
+        return 'sync-state %s' % d.name, lambda: m.sync_state(d)
     if r < 0.89:
         d = rnd.choice(doms)
         on = rnd.random() < 0.7
@@ -1813,8 +1951,11 @@ def check_json(doc, m):
         return 'requirements %r, model %r' % (got, want)
     if doc.get('system') != ('asleep' if m.asleep else 'awake'):
         return 'system %r' % doc.get('system')
+    if doc.get('system_qos_us') != m.sys_qos:
+        return 'system_qos_us %r, model %r' % (doc.get('system_qos_us'),
+                                               m.sys_qos)
     awaiting = sorted(v.shown for v in m.b.devs if not v.probed and
-                      any(d.held for d in v.doms))
+                      any(d.held and not d.nosync for d in v.doms))
     if sorted(doc.get('awaiting', [])) != awaiting:
         return 'awaiting %r, model %r' % (doc.get('awaiting'), awaiting)
     # docs/json.md: time adds up per domain, and in system sleep
@@ -1846,7 +1987,9 @@ def check_json(doc, m):
             'held': d.held,
             'boot_level': d.boot_level,
             'awaiting': sorted(v.shown for v, _ in d.devs
-                               if d.held and not v.probed),
+                               if d.held and not d.nosync and not v.probed),
+            'stay_on': False if d.nostay else None,
+            'sync_state': False if d.nosync else None,
             'hw': m.hwmode(d),
             'always_on': d.always_on,
             'active_wakeup': d.active_wakeup,
@@ -2697,6 +2840,27 @@ def run_one(domino, dtc, seed, nops, tmp):
         if plain and Z.random() < 0.15:
             d = Z.choice(plain)
             d.loop = Z.randint(0, len(d.parents))
+        # PSCI's domains are CPU domains (the system wakeup latency)
+        W = random.Random(seed * 86028121 + 11)
+        if plain and W.random() < 0.9:
+            for d in plain:
+                # leaves, mostly: a CPU's domain (a cluster has children)
+                d.cpu = W.random() < (0.8 if not d.children else 0.2)
+                if d.cpu and not d.states:
+                    # a CPU domain has its states (the CPU's and the
+                    # cluster's idle states)
+                    node = "st%d" % board.nstates
+                    board.nstates += 1
+                    st = (node, W.randint(0, 300), W.randint(0, 300),
+                          W.randint(0, 900))
+                    board.state_nodes.append((node, st))
+                    d.states.append(st)
+                if d.cpu and not d.devs:
+                    # and its CPU
+                    v = Dev(len(board.devs))
+                    v.doms, v.votes, v.hw = [d], [0], [False]
+                    d.devs.append((v, 0))
+                    board.devs.append(v)
     text = board.dts()             # before the scenario changes the flags
     # `summary --explain D`: the board as loaded (DESIGN §7)
     first = board.X and board.X.choice(board.doms)
@@ -2744,7 +2908,7 @@ def run_one(domino, dtc, seed, nops, tmp):
         print('board %s scenario %s' % (dts, scn))
         return False
     doc = json.loads(r.stdout)
-    loops = ['%s: /%s: power-domains: warning: ' % (dtb, d.label)
+    loops = ['%s: %s: power-domains: warning: ' % (dtb, d.node)
              for d in board.doms if d.loop is not None]
     said = [w for w in doc.get('warnings', []) if 'cycle' in w]
     if sorted(w[:len(x)] for w, x in zip(sorted(said), sorted(loops))) != \
@@ -2753,20 +2917,21 @@ def run_one(domino, dtc, seed, nops, tmp):
         return False
     # DESIGN §1: a required OPP that matches no domain "is ignored and
     # reported by `lint`" (a provider's own, here: extras)
-    unmatched = {'/' + d.label: len(d.floor_refs) - len(d.floors)
+    unmatched = {d.node: len(d.floor_refs) - len(d.floors)
                  for d in board.doms if len(d.floor_refs) > len(d.floors)}
+    by_node = {d.node: d for d in board.doms}
     if unmatched:
         lint = subprocess.run([domino, 'lint', dtb, '--json'] + hw_args(board),
                               capture_output=True, text=True)
         found = {f['node']: f['message'] for f in
                  json.loads(lint.stdout or '{}').get('findings', [])
                  if f.get('check') == 'opp-required-unmatched' and
-                 f['node'] in ['/' + d.label for d in board.doms]}
+                 f['node'] in by_node}
         # (a cycle is an error to lint: exit 1)
         if lint.returncode != (1 if loops else 0) or \
                 set(found) != set(unmatched) or any(
                 not found[n].startswith('%d of %d ' % (
-                    k, len(board.doms[int(n[3:])].floor_refs)))
+                    k, len(by_node[n].floor_refs)))
                 for n, k in unmatched.items()):
             print('seed %d: lint exit %d, unmatched required-opps %r, '
                   'model %r' % (seed, lint.returncode, found, unmatched))

@@ -458,7 +458,7 @@ static void test_verb_errors(void **state)
 		  "unknown verb 'expcet'; did you mean 'expect'?");
 	check_err("frobnicate gpu", -EINVAL, 1, 1,
 		  "unknown verb 'frobnicate' (verbs: resume, suspend, rate, "
-		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on)");
+		  "vote, qos, wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on, sync-state, system-qos)");
 	check_err("resume", -EINVAL, 1, 7,
 		  "'resume' needs 1 argument, got 0 (usage: resume DEV)");
 	check_err("resume a b", -EINVAL, 1, 10,
@@ -567,7 +567,55 @@ static void test_lifecycle_forms(void **state)
 		  "'boot-on' must come at time 0, before any other command");
 	check_err("boot-on", -EINVAL, 1, 8,
 		  "'boot-on' needs at least 1 argument, got 0 (usage: boot-on "
-		  "DOMAIN [LEVEL])");
+		  "DOMAIN [LEVEL] [no-stay-on|no-sync-state])");
+	c = one("boot-on mmcx no-stay-on");
+	assert_int_equal(c.verb, DMN_SCN_BOOT_ON);
+	assert_string_equal(c.target, "mmcx");
+	assert_int_equal(c.boot.flags, DMN_SCN_BOOT_NO_STAY_ON);
+	assert_int_equal(c.boot.level, 0);
+	assert_null(c.boot.level_name);
+	s = parse_ok("boot-on mmcx svs no-sync-state");
+	assert_int_equal(s->cmds[0].boot.flags, DMN_SCN_BOOT_NO_SYNC_STATE);
+	assert_string_equal(s->cmds[0].boot.level_name, "svs");
+	dmn_scn_free(s);
+	c = one("boot-on mmcx 64 no-sync-state");
+	assert_int_equal(c.boot.level, 64);
+	c = one("boot-on mmcx no-sync-state");
+	assert_int_equal(c.boot.flags, DMN_SCN_BOOT_NO_SYNC_STATE);
+	assert_int_equal(c.boot.level, 0);
+	c = one("boot-on mmcx 64");
+	assert_int_equal(c.boot.flags, 0);
+	/* Only a hold keeps a level; the option comes last. */
+	check_err("boot-on mmcx 64 no-stay-on", -EINVAL, 1, 14,
+		  "'no-stay-on' takes no level: nothing holds the domain, so "
+		  "no boot level counts (drop '64', or the option)");
+	check_err("boot-on mmcx no-stay-on 64", -EINVAL, 1, 25, NULL);
+	check_err("boot-on mmcx 1 2 no-sync-state", -EINVAL, 1, 16,
+		  "'boot-on' takes 1 to 2 arguments, got 3 (unexpected '2'; "
+		  "usage: boot-on DOMAIN [LEVEL] [no-stay-on|no-sync-state])");
+	check_err("@1ms boot-on mmcx no-stay-on", -EINVAL, 1, 6,
+		  "'boot-on' must come at time 0, before any other command");
+	c = one("sync-state rpmhpd");
+	assert_int_equal(c.verb, DMN_SCN_SYNC_STATE);
+	assert_string_equal(c.target, "rpmhpd");
+	check_err("sync-state", -EINVAL, 1, 11,
+		  "'sync-state' needs 1 argument, got 0 (usage: sync-state "
+		  "DOMAIN|PROVIDER)");
+	check_err("sync-state a b", -EINVAL, 1, 14, NULL);
+	c = one("system-qos 150");
+	assert_int_equal(c.verb, DMN_SCN_SYSTEM_QOS);
+	assert_null(c.target);
+	assert_int_equal(c.qos.latency_us, 150);
+	c = one("system-qos 2ms");
+	assert_int_equal(c.qos.latency_us, 2000);
+	c = one("system-qos none");
+	assert_int_equal(c.qos.latency_us, DMN_SCN_QOS_NONE);
+	check_err("system-qos", -EINVAL, 1, 11,
+		  "'system-qos' needs 1 argument, got 0 (usage: system-qos "
+		  "LATENCY_US|none)");
+	check_err("system-qos cpu0 5", -EINVAL, 1, 17, NULL);
+	check_err("system-qos 5x", -EINVAL, 1, 12, NULL);
+	check_err("system-qos 4294967295", -EOVERFLOW, 1, 12, NULL);
 	check_err("boot-on mmcx 1 2", -EINVAL, 1, 16, NULL);
 	check_err("boot-on mmcx 1x", -EINVAL, 1, 14, NULL);
 	check_err("probe", -EINVAL, 1, 6,
@@ -737,7 +785,7 @@ static void test_text_errors(void **state)
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9...' (verbs: resume, suspend, rate, vote, qos, "
-	    "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on)");
+	    "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on, sync-state, system-");
 	/* Odd offset: byte 48 is a continuation byte, so the cut backs off. */
 	memmove(text + 1, text, strlen(text) + 1);
 	text[0] = 'a';
@@ -748,7 +796,7 @@ static void test_text_errors(void **state)
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (verbs: "
 		  "resume, suspend, rate, vote, qos, "
-		  "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on)");
+		  "wakeup, fail, expect, boot-on, probe, explain, system-suspend, system-resume, wakeup-enable, active-wakeup, hwmode, always-on, sync-state, system-q");
 }
 
 /* Every edge of RFC 3629's table is accepted, and the byte just past each

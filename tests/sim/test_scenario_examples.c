@@ -76,6 +76,13 @@ static void test_demo(void **state)
 	s = parse_example("hwmode.scn");
 	uses(s, &verbs, &forms);
 	dmn_scn_free(s);
+	/* The provider's boot choices and the system wakeup latency. */
+	s = parse_example("provider-sync.scn");
+	uses(s, &verbs, &forms);
+	dmn_scn_free(s);
+	s = parse_example("system-qos.scn");
+	uses(s, &verbs, &forms);
+	dmn_scn_free(s);
 	assert_int_equal(verbs, (1u << DMN_SCN_VERB_COUNT) - 1);
 	assert_int_equal(forms, (1u << (DMN_SCN_EXPECT_SW + 1)) - 1);
 }
