@@ -75,6 +75,34 @@ struct cli_options {
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt);
 
+/* An option: its long name, the letter that identifies it (in @allowed, or
+ * to a command's own setter), its short name (0: none) and whether it
+ * takes a value. */
+struct cli_option {
+	const char *name;
+	char letter;
+	char short_name;
+	int takes_value;
+};
+
+/* A command's own options (scmi-serve's), parsed by the same rules as the
+ * common ones: @set gets each with its value (NULL for a flag) and returns
+ * 0, or prints the error and returns EXIT_INPUT. */
+#define CLI_MAX_OWN_OPTIONS 32
+struct cli_own_options {
+	const struct cli_option *table;
+	size_t n; /* at most CLI_MAX_OWN_OPTIONS */
+	int (*set)(void *user, char letter, const char *value);
+	void *user;
+};
+
+/* cli_parse with the command's own options beside the common ones
+ * @allowed names (looked up after them; a misspelling is suggested among
+ * both). */
+int cli_parse_own(int argc, char **argv, const char *cmd, const char *allowed,
+		  const struct cli_own_options *own, unsigned max_positional,
+		  struct cli_options *opt);
+
 /* Parse a --supported-hw value into @opt (storage that lives until exit).
  * Prints the error; returns 0 or EXIT_INPUT. */
 int cli_parse_supported_hw(const char *cmd, const char *value,

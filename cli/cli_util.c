@@ -10,6 +10,7 @@
 #include <domino/opp.h>
 #include <domino/scenario.h>
 #include <domino/sim.h>
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -145,12 +146,7 @@ int cli_parse_supported_hw(const char *cmd, const char *value,
 
 /* Every option of the subcommands; each takes those whose letter is in its
  * "allowed" string. @short_name: the one-letter form, or 0. */
-static const struct {
-	const char *name;
-	char letter;
-	char short_name;
-	int takes_value;
-} option_table[] = {
+static const struct cli_option option_table[] = {
 	{"--json", 'j', 'j', 0},
 	{"--trace", 't', 0, 1},
 	{"--svg", 's', 0, 1},
@@ -174,13 +170,16 @@ static const struct {
 #define N_OPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 
 static void unknown_option(const char *cmd, const char *allowed,
-			   const char *arg, size_t len)
+			   const struct cli_own_options *own, const char *arg,
+			   size_t len)
 {
-	const char *names[N_OPTIONS + 1];
+	const char *names[N_OPTIONS + CLI_MAX_OWN_OPTIONS + 1];
 	size_t n = 0;
 	for (size_t k = 0; k < N_OPTIONS; k++)
 		if (strchr(allowed, option_table[k].letter))
 			names[n++] = option_table[k].name;
+	for (size_t k = 0; own && k < own->n && k < CLI_MAX_OWN_OPTIONS; k++)
+		names[n++] = own->table[k].name;
 	names[n++] = "--help";
 	char spelt[CLI_MAX_OPTION_LEN + 1];
 	snprintf(spelt, sizeof(spelt), "%.*s",
@@ -324,9 +323,48 @@ static int set_option(const char *cmd, char letter, const char *value,
 	return EXIT_OK;
 }
 
+
+/* Does @o answer to the short option @c, or (@name not NULL) to the long
+ * option @name of @len bytes? */
+static int option_is(const struct cli_option *o, char c, const char *name,
+		     size_t len)
+{
+	if (name)
+		return strlen(o->name) == len && !strncmp(o->name, name, len);
+	return o->short_name && o->short_name == c;
+}
+
+/* The option among the common ones @allowed names and the command's own;
+ * NULL if none. *@is_own says which table it came from. */
+static const struct cli_option *find_option(const char *allowed,
+					    const struct cli_own_options *own,
+					    char c, const char *name,
+					    size_t len, int *is_own)
+{
+	*is_own = 0;
+	for (size_t k = 0; k < N_OPTIONS; k++)
+		if (strchr(allowed, option_table[k].letter) &&
+		    option_is(&option_table[k], c, name, len))
+			return &option_table[k];
+	*is_own = 1;
+	for (size_t k = 0; own && k < own->n; k++)
+		if (option_is(&own->table[k], c, name, len))
+			return &own->table[k];
+	return NULL;
+}
+
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 	      unsigned max_positional, struct cli_options *opt)
 {
+	return cli_parse_own(argc, argv, cmd, allowed, NULL, max_positional,
+			     opt);
+}
+
+int cli_parse_own(int argc, char **argv, const char *cmd, const char *allowed,
+		  const struct cli_own_options *own, unsigned max_positional,
+		  struct cli_options *opt)
+{
+	assert(!own || (own->set && own->n <= CLI_MAX_OWN_OPTIONS));
 	memset(opt, 0, sizeof(*opt));
 	opt->format = -1;
 	int options_end = 0;
@@ -373,18 +411,16 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 						break;
 					}
 				}
-				size_t k = 0;
-				while (k < N_OPTIONS &&
-				       !(option_table[k].short_name == *c &&
-					 strchr(allowed, option_table[k].letter)))
-					k++;
-				if (k == N_OPTIONS) {
+				int is_own;
+				const struct cli_option *o =
+					find_option(allowed, own, *c, NULL, 0, &is_own);
+				if (!o) {
 					char one[3] = {'-', *c, 0};
-					unknown_option(cmd, allowed, one, 2);
+					unknown_option(cmd, allowed, own, one, 2);
 					return EXIT_INPUT;
 				}
 				const char *value = NULL;
-				if (option_table[k].takes_value) {
+				if (o->takes_value) {
 					if (c[1])
 						value = c + 1;
 					else if (i + 1 < argc)
@@ -395,7 +431,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 						return EXIT_INPUT;
 					}
 				}
-				if (set_option(cmd, option_table[k].letter, value, opt))
+				if (is_own ? own->set(own->user, o->letter, value)
+					   : set_option(cmd, o->letter, value, opt))
 					return EXIT_INPUT;
 				if (value)
 					break;
@@ -404,32 +441,30 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed,
 		}
 		const char *value = NULL;
 		size_t name_len = strcspn(arg, "=");
-		size_t k = 0;
-		while (k < N_OPTIONS &&
-		       !(strlen(option_table[k].name) == name_len &&
-			 !strncmp(option_table[k].name, arg, name_len) &&
-			 strchr(allowed, option_table[k].letter)))
-			k++;
-		if (k == N_OPTIONS) {
-			unknown_option(cmd, allowed, arg, name_len);
+		int is_own;
+		const struct cli_option *o =
+			find_option(allowed, own, 0, arg, name_len, &is_own);
+		if (!o) {
+			unknown_option(cmd, allowed, own, arg, name_len);
 			return EXIT_INPUT;
 		}
-		if (option_table[k].takes_value) {
+		if (o->takes_value) {
 			if (arg[name_len] == '=')
 				value = arg + name_len + 1;
 			else if (i + 1 < argc)
 				value = argv[++i];
 			else {
 				fprintf(stderr, "domino %s: error: %s needs a value\n", cmd,
-					option_table[k].name);
+					o->name);
 				return EXIT_INPUT;
 			}
 		} else if (arg[name_len] == '=') {
 			fprintf(stderr, "domino %s: error: %s takes no value\n", cmd,
-				option_table[k].name);
+				o->name);
 			return EXIT_INPUT;
 		}
-		if (set_option(cmd, option_table[k].letter, value, opt))
+		if (is_own ? own->set(own->user, o->letter, value)
+			   : set_option(cmd, o->letter, value, opt))
 			return EXIT_INPUT;
 	}
 	return EXIT_OK;

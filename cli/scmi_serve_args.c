@@ -2,8 +2,10 @@
 /* domino scmi-serve: the command line (docs/scmi.md has every option). */
 #include "scmi_serve.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 const char serve_help[] =
@@ -140,6 +142,59 @@ static int check_limits(const struct serve_args *a)
 	return 0;
 }
 
+/* scmi-serve's own options; the letters '0'.. index numbers[]. */
+static const struct cli_option serve_options[] = {
+    {"--agents", 'A', 0, 1},
+    {"--socket-dir", 'D', 0, 1},
+    {"--vhost-user", 'V', 0, 1},
+    {"--list", 'L', 0, 0},
+    {"--verbose", 'v', 'v', 0},
+    {"--scenario", 'c', 0, 1},
+    {"--max-msg", '0', 0, 1},
+    {"--max-conns", '1', 0, 1},
+    {"--max-queue", '2', 0, 1},
+    {"--max-frames", '3', 0, 1},
+    {"--turn", '4', 0, 1},
+    {"--stall-timeout", '5', 0, 1},
+    {"--frame-timeout", '6', 0, 1},
+    {"--idle-timeout", '7', 0, 1},
+};
+
+static int set_serve_option(void *user, char letter, const char *value)
+{
+	struct serve_args *a = user;
+	switch (letter) {
+	case 'A':
+		a->agents = value;
+		return 0;
+	case 'D':
+		a->dir = value;
+		return 0;
+	case 'V':
+		return add_vhost(a, value);
+	case 'L':
+		a->list = 1;
+		return 0;
+	case 'v':
+		a->verbose = 1;
+		return 0;
+	case 'c':
+		a->scenario = value;
+		return 0;
+	}
+	unsigned k = (unsigned)(letter - '0');
+	assert(k < N_NUMBERS && !strcmp(numbers[k].name, serve_options[6 + k].name));
+	unsigned long v;
+	if (parse_number(value, numbers[k].lo, numbers[k].hi, &v)) {
+		char expect[96];
+		snprintf(expect, sizeof(expect), "is not a number of %s in %lu..%lu",
+			 numbers[k].unit, numbers[k].lo, numbers[k].hi);
+		return bad_value(numbers[k].name, value, expect);
+	}
+	store_number(a, k, v);
+	return 0;
+}
+
 int serve_args_parse(int argc, char **argv, struct serve_args *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -151,94 +206,18 @@ int serve_args_parse(int argc, char **argv, struct serve_args *a)
 		fputs("domino scmi-serve: error: out of memory\n", stderr);
 		return EXIT_INPUT;
 	}
-	const char *hw = NULL;
-	const char *number_text[N_NUMBERS] = {NULL};
-	int options_end = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i];
-		const char **value = NULL, *vhost = NULL;
-		size_t name_len = strcspn(arg, "=");
-		char name[24] = "";
-		if (name_len < sizeof(name)) {
-			memcpy(name, arg, name_len);
-			name[name_len] = 0;
-		}
-		unsigned number = N_NUMBERS;
-		for (unsigned k = 0; k < N_NUMBERS; k++)
-			if (!strcmp(name, numbers[k].name))
-				number = k;
-		if (!options_end && !strcmp(arg, "--")) {
-			options_end = 1;
-			continue;
-		} else if (options_end || arg[0] != '-' || !arg[1]) {
-			if (a->board) {
-				fputs("domino scmi-serve: error: unexpected argument '",
-				      stderr);
-				cli_text(stderr, arg);
-				fputs("'\n", stderr);
-				return EXIT_INPUT;
-			}
-			a->board = arg;
-			continue;
-		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			a->help = 1;
-			return 0;
-		} else if (!strcmp(arg, "--list")) {
-			a->list = 1;
-		} else if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
-			a->verbose = 1;
-		} else if (!strcmp(name, "--agents")) {
-			value = &a->agents;
-		} else if (!strcmp(name, "--socket-dir")) {
-			value = &a->dir;
-		} else if (!strcmp(name, "--trace")) {
-			value = &a->trace;
-		} else if (!strcmp(name, "--scenario")) {
-			value = &a->scenario;
-		} else if (!strcmp(name, "--supported-hw")) {
-			value = &hw;
-		} else if (!strcmp(name, "--vhost-user")) {
-			value = &vhost;
-		} else if (number < N_NUMBERS) {
-			value = &number_text[number];
-		} else {
-			fputs("domino scmi-serve: error: unknown option '", stderr);
-			cli_text(stderr, arg);
-			fputs("' (try --help)\n", stderr);
-			return EXIT_INPUT;
-		}
-		if (value && arg[name_len] == '=') {
-			*value = arg + name_len + 1;
-		} else if (value) {
-			if (i + 1 == argc) {
-				fprintf(stderr,
-					"domino scmi-serve: error: %s needs a "
-					"value\n",
-					name);
-				return EXIT_INPUT;
-			}
-			*value = argv[++i];
-		}
-		if (vhost && add_vhost(a, vhost))
-			return EXIT_INPUT;
-	}
-	for (unsigned k = 0; k < N_NUMBERS; k++) {
-		unsigned long v;
-		if (!number_text[k])
-			continue;
-		if (parse_number(number_text[k], numbers[k].lo, numbers[k].hi,
-				 &v)) {
-			char expect[96];
-			snprintf(expect, sizeof(expect),
-				 "is not a number of %s in %lu..%lu",
-				 numbers[k].unit, numbers[k].lo, numbers[k].hi);
-			return bad_value(numbers[k].name, number_text[k],
-					 expect);
-		}
-		store_number(a, k, v);
-	}
-	if (hw && cli_parse_supported_hw("scmi-serve", hw, &a->opt))
-		return EXIT_INPUT;
+	const struct cli_own_options own = {
+	    serve_options, sizeof(serve_options) / sizeof(serve_options[0]),
+	    set_serve_option, a};
+	/* the common ones: --trace, --supported-hw (and --help) */
+	int rc = cli_parse_own(argc, argv, "scmi-serve", "th", &own, 1, &a->opt);
+	if (rc)
+		return rc;
+	a->help = a->opt.help;
+	if (a->help)
+		return 0;
+	a->board = a->opt.n_positional ? a->opt.positional[0] : NULL;
+	a->trace = a->opt.trace_path;
 	if (!a->board || !a->agents) {
 		fprintf(stderr, "domino scmi-serve: error: %s\n%s",
 			!a->board ? "no BOARD.dtb given"
