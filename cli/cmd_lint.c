@@ -70,7 +70,8 @@ static void print_finding(void *user, const struct dmn_dt_diag *f)
 	else
 		p->counts.notes++;
 	/* A blob that cannot be read is bad input, not a finding about the
-	 * board: its error goes to stderr (DESIGN §3), in JSON mode too. */
+	 * board: its error goes to stderr (docs/command-line.md, Errors and
+	 * output), in JSON mode too. */
 	if (!strcmp(f->check, "dt-corrupt")) {
 		cli_text(stderr, p->file);
 		fputs(": ", stderr);
@@ -129,7 +130,7 @@ static void print_finding(void *user, const struct dmn_dt_diag *f)
 }
 
 /*
- * DESIGN §3: every --json is one object with `board`, `domains` and, where
+ * docs/json.md: every --json is one object with `board`, `domains` and, where
  * there are any, `warnings` (the loader's, as strings): the summary's
  * object without its closing brace, for lint's members to follow. A board
  * the simulator cannot load (lint says why: load-failed) has no domains.

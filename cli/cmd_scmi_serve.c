@@ -312,9 +312,10 @@ static void unlink_socket(const char *path)
 }
 
 /* The socket is bound under PATH~ and renamed to PATH once it listens, so
- * a client that sees PATH can connect (DESIGN §6: clients find their
- * socket by name, without reading the log); bound at PATH itself, it was
- * refused between bind and listen. A path with no room for the '~' is
+ * a client that sees PATH can connect (docs/scmi.md, Transport and
+ * framing: clients find their socket by name, without reading the log);
+ * bound at PATH itself, it was refused between bind and listen. A path with no
+ * room for the '~' is
  * bound directly. */
 static int open_socket(const char *path)
 {

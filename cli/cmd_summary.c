@@ -34,8 +34,9 @@ static const char summary_help[] =
 	"                       its pstate and in its idle state (with --json:\n"
 	"                       the summary's object with \"explain\": [lines])\n";
 
-/* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
- * --json, the summary's object (DESIGN §3) with "explain": its lines. */
+/* The answer of `explain DOMAIN` (docs/lifecycle.md, explain) for the
+ * board as loaded; with --json, the summary's object (docs/json.md) with
+ * "explain": its lines. */
 static int explain(struct dmn_sim *sim, const char *domain, int json)
 {
 	char *text, why[256];
@@ -114,7 +115,7 @@ int cmd_summary(int argc, char **argv)
 			err = dmn_report_write_summary_text(m, &to, &out);
 			const struct dmn_dt_board *b = dmn_sim_board(sim);
 			/* the loader's findings at the severity lint gives
-			 * them (issue 14): counted alike */
+			 * them: counted alike */
 			if (!err && (b->n_warnings || b->n_notes)) {
 				cli_printf("\n%u warning%s, %u note%s while loading (domino lint ",
 					   b->n_warnings, b->n_warnings == 1 ? "" : "s",
