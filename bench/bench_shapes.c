@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * domino-bench-shapes [--quick] - how load time, memory and text output
- * grow with a board's shape (issue 18): chain, reversed chain, flat and
+ * grow with a board's shape: chain, reversed chain, flat and
  * nested domains and a chain of OPP tables (bench/shape_blob.h) at 1,000,
  * 10,000 and 100,000 (1,000 and 10,000 with --quick). Each measurement runs in a child process, so
  * its peak RSS is its own, under an 8 GiB address-space cap and a time

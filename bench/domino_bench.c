@@ -277,7 +277,7 @@ static void bench_fall(struct bench_table *t, const struct method *m,
 /* The rise+fall pair with 100,000 voters over the same with two: the cost
  * of the aggregate against the number of voters. Two, not one: a rail
  * with one voter and no child needs no domain lock (the attachment's
- * stripe guards it, docs/design-notes.md "Locking"), a cheaper regime
+ * stripe guards it, docs/decisions/locking.md), a cheaper regime
  * than any shared rail, so the ratio to one (vote_flatness_vs_n1, beside
  * it) measures that lock, not the voters. */
 static void bench_flatness(struct bench_table *t, const struct method *m,
@@ -733,8 +733,9 @@ static struct memory_result bench_memory(unsigned n)
 
 /* ---- targets ------------------------------------------------------------------ */
 
-/* Issue 21's and issue 15's targets; the figure passes when lo <= value <=
- * hi (either bound may be open). */
+/* The targets of docs/decisions/vote-speed.md and of the firmware core
+ * (docs/architecture.md, Firmware units); the figure passes when
+ * lo <= value <= hi (either bound may be open). */
 static const struct target {
 	const char *name, *what;
 	double lo, hi;

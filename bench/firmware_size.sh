@@ -2,12 +2,13 @@
 # Cross-build the core freestanding for Cortex-M4 with -Os (no loader, no
 # CLI) and print the text (code and read-only data) of each unit a power
 # controller's firmware links as a whole object, without --gc-sections:
-#   core_text_bytes_cortex_m4       the core (issue 15): domains, links,
+#   core_text_bytes_cortex_m4       the core (docs/architecture.md,
+#                                   Firmware units): domains, links,
 #                                   devices, votes, idle states, QoS,
 #                                   statistics, OPP tables, set_rate,
 #                                   required-opps
 #   lifecycle_text_bytes_cortex_m4  optional: boot holds, probes, system
-#                                   sleep (DESIGN §7)
+#                                   sleep (docs/lifecycle.md)
 #   teardown_text_bytes_cortex_m4   optional: removals a power controller
 #                                   that builds its domains once does
 #                                   without: dmn_detach, dmn_device_remove,
@@ -34,7 +35,8 @@
 #                                   the get-pstate helper
 #                                   (dmn_opp_register_get_pstate)
 #   devreq_text_bytes_cortex_m4     optional: device-to-device requirements
-#                                   (DESIGN §2): dmn_opp_device_get,
+#                                   (docs/device-tree.md, Device-to-device
+#                                   requirements): dmn_opp_device_get,
 #                                   dmn_opp_device_put, the owners' moves; the
 #                                   core reaches it through the hook the first
 #                                   such requirement installs (dmn_opp_add),

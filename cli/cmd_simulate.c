@@ -81,9 +81,9 @@ struct live {
 
 /*
  * --strict: the failed commands the scenario did not expect, i.e. whose
- * next command is not `expect last-error ...` (DESIGN §4's way to expect a
- * failure; a wrong errno there fails that expect by itself). Each is told
- * on stderr.
+ * next command is not `expect last-error ...` (the way to expect a
+ * failure, docs/scenario.md, Errors and failures; a wrong errno there
+ * fails that expect by itself). Each is told on stderr.
  */
 static unsigned unexpected_failures(const struct dmn_report_model *m,
 				    const struct dmn_scn_script *script,
@@ -124,7 +124,8 @@ static void on_event(void *user, const struct dmn_report_event *ev)
 		if (l->last)
 			fputs("\r\033[K", stderr); /* the progress line */
 		/* `FILE:LINE: warning:` as scenario errors are reported
-		 * (DESIGN §3); the event carries the same words. */
+		 * (docs/command-line.md, Errors and output); the event
+		 * carries the same words. */
 		cli_text(stderr, l->scenario);
 		fprintf(stderr, ":%u: warning: ", ev->line);
 		cli_text(stderr, ev->cause ? ev->cause : "command");
@@ -189,9 +190,10 @@ int cmd_simulate(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	} else if (opt.n_positional == 1) {
-		/* One argument: a board alone (DESIGN §3: both are
-		 * optional) runs no commands, as the demo scenario names
-		 * the demo's devices; a scenario runs on the demo board.
+		/* One argument: a board alone (both are optional:
+		 * docs/command-line.md, The board and the scenario) runs
+		 * no commands, as the demo scenario names the demo's
+		 * devices; a scenario runs on the demo board.
 		 * Told apart by the blob's magic, or the board's name. */
 		rc = cli_board_or_scenario(&opt, opt.positional[0], &board, &scn_text,
 					   &scn_len);

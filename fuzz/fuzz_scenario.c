@@ -2,9 +2,10 @@
 /*
  * fuzz_scenario - arbitrary bytes into the scenario parser.
  *
- * A rejected text must come with a diagnostic that formats as DESIGN §3
- * prints it. An accepted script is written back out, one absolute-time
- * command a line, and must parse again to the same commands; every time in
+ * A rejected text must come with a diagnostic that formats as
+ * docs/command-line.md (Errors and output) prints it. An accepted script
+ * is written back out, one absolute-time command a line, and must parse again
+ * to the same commands; every time in
  * it must survive dmn_scn_format_time -> dmn_scn_parse_time. With the simulator
  * linked (FUZZ_HAVE_SIM), an accepted script then runs on the built-in
  * demo board and its report is rendered by every writer into a sink that

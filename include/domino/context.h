@@ -56,7 +56,7 @@
  *   -EBUSY      the object is in use (an OPP entry a device runs at), or
  *               too late (boot-on after a device was resumed);
  *   -EACCES     not allowed in the system's state: a runtime change while
- *               the system sleeps (dmn_system_suspend, DESIGN §7);
+ *               the system sleeps (dmn_system_suspend, docs/lifecycle.md);
  *   -EOPNOTSUPP the domain's provider has no callback for the request
  *               (dmn_attach_set_hwmode without set_hwmode);
  *   -ELOOP      the link would close a cycle;

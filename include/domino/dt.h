@@ -13,7 +13,7 @@
  *  2. dmn_dt_instantiate() builds that model into a struct dmn_ctx through the
  *     public core and OPP APIs (domain.h, opp.h).
  *
- * Device-tree contract (DESIGN §2), as the loader applies it
+ * Device-tree contract (docs/device-tree.md), as the loader applies it
  *  - Providers: enabled nodes with `#power-domain-cells` 0 (one domain) or
  *    N >= 1 (domains indexed by a specifier's first cell; the N - 1 cells
  *    after it are the consumer's arguments, kept on its attachment, see
@@ -123,7 +123,8 @@ typedef void (*dmn_dt_diag_fn)(void *user, const struct dmn_dt_diag *diag);
 const char *dmn_dt_severity_name(enum dmn_dt_severity severity);
 
 /**
- * dmn_dt_diag_format - render a diagnostic as DESIGN §3 prints it:
+ * dmn_dt_diag_format - render a diagnostic as docs/command-line.md (Errors
+ *   and output) prints it:
  *   "FILE: NODE-PATH: PROPERTY: SEVERITY: MESSAGE" (the PROPERTY part is left
  *   out when the diagnostic has none; "FILE: " too when @file is NULL)
  * @buf, @size: output, always NUL-terminated when @size > 0 (truncated if
@@ -375,13 +376,14 @@ struct dmn_dt_device {
 	int32_t opp_table;
 	struct dmn_dt_opp_ref *required;
 	unsigned n_required;
-	int wakeup_source; /* the node has `wakeup-source` (DESIGN §7) */
+	int wakeup_source; /* `wakeup-source` (docs/lifecycle.md) */
 	int32_t parent;
 	uint32_t dynamic_power_coefficient;
 };
 
 /**
- * struct dmn_dt_requirement - a device-to-device requirement (DESIGN §2):
+ * struct dmn_dt_requirement - a device-to-device requirement
+ * (docs/device-tree.md, Device-to-device requirements):
  * device @device's OPP table has entries whose required-opps point into
  * table @table, which has no opp-level (MediaTek's CPUs require their
  * CCI's OPPs). Its owners are the devices whose opp_table is @table; while
@@ -682,7 +684,8 @@ int dmn_dt_domain_find(const struct dmn_dt_board *board, const char *name);
 int dmn_dt_device_find(const struct dmn_dt_board *board, const char *name);
 
 /**
- * dmn_dt_match_required - which required OPP each domain votes with (DESIGN §1)
+ * dmn_dt_match_required - which required OPP each domain votes with
+ * (docs/semantics.md, Required OPPs)
  * @domains, @n_domains: domain indices, in power-domains order
  * @refs, @n_refs:       the required OPPs, in DT order
  * @assign:              receives, per domain, the index into @refs it takes,
@@ -730,7 +733,8 @@ struct dmn_domain_desc;
 /**
  * typedef dmn_dt_domain_factory_fn - supply the backend of model domain @domain
  * Fill @desc->ops, @desc->user and @desc->flags (the name is set by
- * dmn_dt_instantiate and must be left alone). Per DESIGN §1 a domain should
+ * dmn_dt_instantiate and must be left alone). Per docs/semantics.md (Votes
+ * and pstates) a domain should
  * have a set_performance_state callback exactly when
  * board->domains[domain].opp_table >= 0. Return 0, or a negative errno to
  * abort dmn_dt_instantiate.

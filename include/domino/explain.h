@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * domino - why a domain is in its state (DESIGN §7 "Why").
+ * domino - why a domain is in its state (docs/lifecycle.md, explain).
  *
  * dmn_domain_explain() answers the three questions a power engineer asks of
  * a domain: why is it on (every holder), why at this pstate (every input of
@@ -114,9 +114,10 @@ struct dmn_explanation {
 };
 
 /**
- * typedef dmn_why_fn - receives each record: the holders in DESIGN §7's
- * order (always-on, boot hold, devices, wakeup path, always-on devices, HW
- * mode, children; each kind in attachment and link order), then the
+ * typedef dmn_why_fn - receives each record: the holders in the order
+ * docs/lifecycle.md (explain) gives (always-on, boot hold, devices, wakeup
+ * path, always-on devices, HW mode, children; each kind in attachment and link
+ * order), then the
  * pstate inputs, then the idle rulings. Runs with the context lock held:
  * it must not call into the same context.
  */
@@ -129,8 +130,8 @@ typedef void (*dmn_why_fn)(void *user, const struct dmn_why *why);
  * power-off failed is on without them; one whose power-on was rolled back
  * is off with none). The idle records replay the default governor's two
  * rules on the inputs it had when it last decided, so they describe that
- * decision even if QoS or wakeups changed since (DESIGN §1: those do not
- * re-evaluate an off domain).
+ * decision even if QoS or wakeups changed since (those do not re-evaluate
+ * an off domain: docs/semantics.md, Idle states and the governor).
  * returns: 0, or -EINVAL (NULL @ctx or @out), -EBADF.
  * cost: O(attachments + children + idle states of @dom).
  */

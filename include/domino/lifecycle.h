@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * domino - the lifecycle around runtime PM (DESIGN.md §7): boot state and
+ * domino - the lifecycle around runtime PM (docs/lifecycle.md): boot state and
  * sync_state holds, system sleep and the wakeup path, hardware mode and
  * always-on devices.
  *

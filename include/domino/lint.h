@@ -37,7 +37,8 @@
  *                                   go to the first in node order)
  *   warning  consumer-of-disabled-provider
  *   warning  opp-required-unmatched a required OPP matching none of the
- *                                   node's domains (DESIGN §1)
+ *                                   node's domains (docs/semantics.md,
+ *                                   Required OPPs)
  *   note     provider-parents-all   a provider's several named parents:
  *                                   an i.MX8M block controller's mapped by
  *                                   name, naming the Linux driver; another's

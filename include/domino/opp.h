@@ -17,13 +17,15 @@
  *    never change while the table lives, whatever is added later.
  *  - A device bound to a table moves between its entries with
  *    dmn_opp_set_rate(). An entry's pstate votes come from its required OPPs,
- *    matched to the device's domains by the two-pass rule of DESIGN §1 (pass
+ *    matched to the device's domains by the two-pass rule of
+ *    docs/semantics.md, Required OPPs (pass
  *    1: each domain, in attachment order, takes the first untaken required
  *    OPP that lies in its own table; pass 2: each domain still without one
  *    takes the first untaken one that lies in an ancestor's table), or from
  *    a get-pstate helper registered on the table.
  *  - A required OPP into a table whose entries have no level (a device's
- *    table, not a domain's) is a device-to-device requirement (DESIGN §2;
+ *    table, not a domain's) is a device-to-device requirement
+ *    (docs/device-tree.md, Device-to-device requirements;
  *    MediaTek's CPU tables require their CCI's OPPs): while the device
  *    casting it is active (dmn_opp_device_get), every device bound to that
  *    table (its owners) runs at least at the required entry. An owner runs
@@ -472,9 +474,10 @@ int dmn_opp_device_get(struct dmn_ctx *ctx, dmn_device_t dev);
 
 /**
  * dmn_opp_system_suspend - dmn_system_suspend() with the requirements
- * A requirer that sleep suspends stops counting (DESIGN §2: only while it
- * is active): after dmn_system_suspend() its owners settle as after
- * dmn_opp_device_put (safe direction: a failed move is reported by
+ * A requirer that sleep suspends stops counting (it counts only while it
+ * is active: docs/device-tree.md, Device-to-device requirements): after
+ * dmn_system_suspend() its owners settle as after dmn_opp_device_put (safe
+ * direction: a failed move is reported by
  * dmn_last_error, the call succeeds). One locked call.
  * returns: 0, or as dmn_system_suspend.
  * cost: dmn_system_suspend plus the owners' moves.
@@ -500,7 +503,8 @@ int dmn_opp_system_resume(struct dmn_ctx *ctx);
  * For a device that owns a table others require into, the attachment
  * carries the higher of @level and what its effective entry votes there,
  * now and after every later requirement change, until its own next
- * dmn_opp_set_rate (its latest own word); DESIGN §2. For any other device it
+ * dmn_opp_set_rate (its latest own word); docs/device-tree.md,
+ * Device-to-device requirements. For any other device it
  * is dmn_vote(). Made of OPP and core steps, each taking the lock.
  * returns: 0, -EBADF, -ENOENT (no attachment @i), -ENOMEM, or as dmn_vote.
  * cost: as dmn_vote, plus the matching of one entry for an owner.

@@ -54,7 +54,7 @@ struct dmn_report_device {
 	int counts;        /* 1 if the vote currently counts */
 	const uint32_t *args; /* its specifier's cells after the index, */
 	unsigned n_args;      /* as given to a provider of 2+ cells */
-	int probed;        /* lifecycle (DESIGN §7): a driver bound */
+	int probed;        /* lifecycle (docs/lifecycle.md): bound */
 	int wakeup;        /* wakeup-enabled (DT wakeup-source or set) */
 	int always_on;     /* `always-on DEV on` (rpm_always_on) */
 	int hw;            /* this attachment is in HW mode (`hwmode`) */
@@ -115,7 +115,7 @@ struct dmn_report_domain {
 	unsigned n_idle;
 	const struct dmn_report_pstate_time *pstates;
 	unsigned n_pstates;
-	/* Lifecycle (DESIGN §7), written where the model's has_life is 1:
+	/* Lifecycle (docs/lifecycle.md), where the model's has_life is 1:
 	 * @held: a boot hold keeps it on; @boot_level: the hold's level
 	 * (kept after the release); @awaiting: the consumers it waits for. */
 	int held;
@@ -334,8 +334,9 @@ struct dmn_report_model {
 	unsigned n_requirements;
 	const struct dmn_report_device_rates *device_rates;
 	unsigned n_device_rates;
-	/* 1 if the lifecycle members (DESIGN §7) of the domains and devices
-	 * are filled; @awaiting: every device a boot hold still waits for. */
+	/* 1 if the lifecycle members (docs/lifecycle.md) of the domains and
+	 * devices are filled; @awaiting: every device a boot hold still waits
+	 * for. */
 	int has_life;
 	const char *const *awaiting;
 	unsigned n_awaiting;
@@ -400,8 +401,9 @@ int dmn_report_write_stats_text(const struct dmn_report_model *m,
 			 const struct dmn_report_sink *out);
 
 /**
- * dmn_report_write_json - one JSON object per DESIGN §3: `board`, `domains` (each
- * with name, provider, index|null, status "on"/"off", pstate, idle_state
+ * dmn_report_write_json - one JSON object per docs/json.md: `board`,
+ * `domains` (each with name, provider, index|null, status "on"/"off", pstate,
+ * idle_state
  * |null, parents, children, devices [{name, path, active, vote}]), and
  * `warnings` and `requirements` when there are any; for a simulation
  * (events, stats or an

@@ -11,9 +11,9 @@
  * dmn_scmi_deliver(), which runs deferred work (asynchronous power state
  * changes) and passes delayed responses and notifications to the
  * configured send callback. docs/scmi.md is the wire contract (numbering,
- * layouts, every status); DESIGN §6 the semantics.
+ * layouts, every status) and, under Semantics, the rules below.
  *
- * Semantics (DESIGN §6)
+ * Semantics (docs/scmi.md, Semantics)
  *  - Every agent is a domino device per domain it may act on: POWER_STATE_SET
  *    ON/OFF is that device's dmn_device_get()/dmn_device_put(); LEVEL_SET is
  *    its dmn_vote() on a second device of the agent, kept active while its
@@ -25,7 +25,8 @@
  *    maxes] (when they cross, the lowest max wins: a cap protects hardware).
  *    Each agent's level is applied clamped to the effective range; the
  *    level as cast is kept and re-applied when limits change.
- *  - Every command is a transaction (DESIGN §1): a failed unsafe step rolls
+ *  - Every command is a transaction (docs/semantics.md, Failures): a failed
+ *    unsafe step rolls
  *    back and the command answers the mapped status (callback -EIO:
  *    HARDWARE_ERROR); a failed safe step (power-off, lowering) answers
  *    SUCCESS and the domain stays where its callback left it.
@@ -292,7 +293,8 @@ struct dmn_dt_board;
 struct dmn_dt_instance;
 
 /**
- * struct dmn_scmi_board_map - a board's SCMI numbering (DESIGN §6): power
+ * struct dmn_scmi_board_map - a board's SCMI numbering (docs/scmi.md,
+ * Numbering): power
  * domain I = board domain I (the order of `domino summary --json`), perf
  * domain J = the J-th domain whose provider's OPP table has available
  * `opp-level` entries, with those levels (power: the sum of the entry's

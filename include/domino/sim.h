@@ -6,10 +6,11 @@
  * dmn_sim_create() loads a blob (dmn_dt_load), builds it into a fresh context
  * (dmn_dt_instantiate) whose time source is the simulator's clock, and gives
  * every domain a simulated backend: power on/off always, and a
- * set_performance_state exactly when its provider has an OPP table (DESIGN
- * §1 "Precise rules"), and a set_hwmode exactly when it has no
- * set_performance_state (DESIGN §7). A non-zero `vote` that can reach no domain with that
- * callback (the voted domain, then its ancestors through every link) fails
+ * set_performance_state exactly when its provider has an OPP table
+ * (docs/semantics.md, Votes and pstates), and a set_hwmode exactly when it
+ * has no set_performance_state (docs/lifecycle.md, Hardware mode). A
+ * non-zero `vote` that can reach no domain with that callback (the voted
+ * domain, then its ancestors through every link) fails
  * with -ENODEV when it is cast, suspended or not. `fail DOMAIN OP COUNT`
  * arms the next COUNT calls of
  * that callback to fail with -EIO. Devices with an OPP table get a simulated
@@ -265,8 +266,9 @@ int dmn_sim_energy(struct dmn_sim *sim, const struct dmn_power_model *pm,
 
 /**
  * dmn_sim_explain - why @domain is on or off, at its pstate, in its idle state
- * The text of the scenario verb `explain` (DESIGN §7), one line per
- * question, each ending in a newline: "explain D: on because: ...",
+ * The text of the scenario verb `explain` (docs/lifecycle.md, explain),
+ * one line per question, each ending in a newline: "explain D: on because:
+ * ...",
  * "explain D: off in S because: ...", "explain D: pstate P because: ...".
  * @domain: a domain name as scenarios accept it
  * @out:    receives the text (free() it); NULL on failure

@@ -111,7 +111,8 @@ extern const struct dmn_opp_regulator_ops dmn_sim_providers_regulators;
 /* A rail: power on/off and set_performance_state. */
 extern const struct dmn_domain_ops dmn_sim_providers_rail;
 /* A gate (GDSC, powergate): power on/off and set_hwmode, passes its level
- * up (DESIGN §7: set_hwmode exactly when no set_performance_state). */
+ * up (set_hwmode exactly when no set_performance_state: docs/lifecycle.md,
+ * Hardware mode). */
 extern const struct dmn_domain_ops dmn_sim_providers_gate;
 
 /**

@@ -297,7 +297,8 @@ static void device_table_roles(const struct dmn_dt_board *b, bool *requires,
 
 /* A node with operating-points-v2 but no power-domains is a device (with
  * no domains) when its table requires or is required as a device's
- * (DESIGN §2: MediaTek's CPUs and CCI). */
+ * (docs/device-tree.md, Device-to-device requirements: MediaTek's CPUs
+ * and CCI). */
 static bool requirement_device(struct dmn_dt_loader *ld, int32_t node,
 			       const bool *requires, const bool *required)
 {

@@ -25,8 +25,8 @@ static int accept_level(void *user, dmn_domain_t dom, uint32_t level)
 
 static const struct dmn_domain_ops level_ops = {NULL, NULL, accept_level, 0};
 
-/* The default backend: DESIGN §1, a domain has set_performance_state
- * exactly when its provider has an OPP table. */
+/* The default backend (docs/semantics.md, Votes and pstates): a domain has
+ * set_performance_state exactly when its provider has an OPP table. */
 static int default_factory(void *user, const struct dmn_dt_board *board,
 			   unsigned domain, struct dmn_domain_desc *desc)
 {
@@ -164,8 +164,8 @@ static int add_entries(struct builder *bd, int32_t t)
 		dmn__dt_pool_free(inst->pool, sup);
 		dmn__dt_pool_free(inst->pool, req);
 		if (err == -EEXIST)
-			continue; /* equal to an entry kept before (DESIGN §1)
-				   */
+			continue; /* equal to an entry kept before
+				     (docs/semantics.md, The OPP layer) */
 		if (err)
 			return err;
 		inst->opp_ids[t][e] = id;
@@ -378,8 +378,9 @@ static int make_devices(struct builder *bd)
 		}
 		if (!dev->n_required)
 			continue;
-		/* fixed votes (DESIGN §1). The OPP layer matches only for
-		 * bound devices, so the model's own two-pass matcher decides */
+		/* fixed votes (docs/semantics.md, Required OPPs). The OPP
+		 * layer matches only for bound devices, so the model's own
+		 * two-pass matcher decides */
 		uint32_t *levels = dmn__dt_pool_alloc(
 		    inst->pool, (dev->n_attachments + 1) * sizeof(*levels));
 		if (!levels)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The two-pass required-OPP matching rule of DESIGN §1, on the model.
+ * The two-pass required-OPP matching rule (docs/semantics.md, Required
+ * OPPs), on the model.
  *
  * The OPP layer applies the same rule to bound devices (opp.h); the loader
  * needs it on its own for what the OPP layer never sees: a provider's

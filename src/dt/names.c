@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Names of domains and devices (DESIGN §2), and look-ups by name. */
+/* Names of domains and devices (docs/device-tree.md, Names), and look-ups
+ * by name. */
 #include "dt_internal.h"
 
 #include <errno.h>

@@ -556,7 +556,8 @@ static int provider_floors(struct dmn_dt_loader *ld, int32_t pi, int32_t node)
 	if (!p->n_required)
 		return 0;
 	/* the parents its links made: one a dropped link (a cycle) names
-	 * is no parent, and takes no entry (DESIGN §2); a provider without
+	 * is no parent, and takes no entry (docs/device-tree.md, Links and
+	 * cycles); a provider without
 	 * domains made no links and keeps them all */
 	int32_t *parents = dmn__dt_pool_alloc(ld->pool,
 					      (p->n_parents + 1) * sizeof(*parents));

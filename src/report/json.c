@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The --json writer (DESIGN §3; every key is listed in docs/json.md).
+ * The --json writer (every key is listed in docs/json.md).
  * Output is indented for people reading it in a terminal, with one line
  * per device, event, level or idle state so that grep and diff work too.
  */

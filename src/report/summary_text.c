@@ -246,7 +246,8 @@ static int domain_row(struct summary *s, unsigned di, const char *from,
 	int repeat = s->expanded[di];
 	struct row r = {0};
 
-	/* What keeps it on or how it sleeps, then its HW mode (DESIGN §7). */
+	/* What keeps it on or how it sleeps, then its HW mode
+	 * (docs/lifecycle.md). */
 	const char *hw = d->hw ? ", hw" : "";
 	if (d->on && (d->held || d->hw))
 		snprintf(status, sizeof(status), "on (%s%s)",
@@ -402,8 +403,8 @@ static void header(struct summary *s)
 	dmn__rpt_out_putc(s->o, '\n');
 }
 
-/* Who a boot hold still waits for (DESIGN §7): the answer to "why is
- * this rail on after boot". */
+/* Who a boot hold still waits for (docs/lifecycle.md, Boot holds): the
+ * answer to "why is this rail on after boot". */
 static void boot_holds(struct summary *s)
 {
 	const struct dmn_report_model *m = s->m;

@@ -8,7 +8,7 @@
  * Plain SVG 1.1 with presentation attributes only (no CSS, no scripts), so
  * browsers, rsvg and Inkscape render it alike.
  *
- * At scale (issue 14: a 600k-line scenario made 146 MB) it draws what a
+ * At scale (a 600k-line scenario once made 146 MB) it draws what a
  * screen shows: lanes in tree order (a child under its first parent,
  * indented), lanes that never change left out and counted, periods and
  * steps shorter than a pixel merged into one mark per pixel (counted in

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A board's SCMI numbering (DESIGN §6), from the loader's model. */
+/* A board's SCMI numbering (docs/scmi.md, Numbering), from the loader's
+ * model. */
 #include <domino/dt.h>
 #include <domino/scmi.h>
 

@@ -165,10 +165,11 @@ static int move(struct dmn_scmi_server *s, unsigned dom, unsigned i, int up)
 
 /* Every agent's level applied again, clamped to the new effective range:
  * the raises, then the lowerings (which cannot fail for a callback's sake,
- * DESIGN §1). Each is a vote of its own, so the highest raise goes first
- * and the lowering of the highest level last: the others move nothing,
- * and the domain changes level at most once (DESIGN §1: one pstate call
- * per command; an agent sees one LEVEL_CHANGED, never a level in between).
+ * docs/semantics.md, Failures). Each is a vote of its own, so the highest
+ * raise goes first and the lowering of the highest level last: the others
+ * move nothing, and the domain changes level at most once (one pstate call
+ * per command, docs/semantics.md, Ordering; an agent sees one
+ * LEVEL_CHANGED, never a level in between).
  * A failed raise undoes the raises in reverse order. */
 static int reapply(struct dmn_scmi_server *s, unsigned dom)
 {
@@ -231,7 +232,7 @@ static int32_t limits_set(struct dmn_scmi_server *s, struct scmi__agent *a,
 	if (d->eff_min == old_eff_min && d->eff_max == old_eff_max)
 		return DMN_SCMI_SUCCESS;
 	/* The cause of a level change is now the limit, not an agent's
-	 * request (DESIGN §6: LEVEL_CHANGED names agent 0). */
+	 * request (LEVEL_CHANGED names agent 0: docs/scmi.md, Messages). */
 	dmn__scmi_note(s, NOTE_LIMITS, a->id, dom, d->eff_max, d->eff_min);
 	s->level_agent = 0;
 	int err = reapply(s, dom);

@@ -93,7 +93,8 @@ static int32_t state_set(struct dmn_scmi_server *s, struct scmi__agent *a,
 	    dmn__scmi_power_set(s, a, dom, state == DMN_SCMI_POWER_ON));
 }
 
-/* An off domain in an idle state still reads OFF (DESIGN §6). */
+/* An off domain in an idle state still reads OFF (docs/scmi.md,
+ * Semantics). */
 static int32_t state_get(struct dmn_scmi_server *s, struct scmi__agent *a,
 			 const uint8_t *pl, struct scmi__reply *r)
 {

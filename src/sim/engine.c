@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulation engine: builds a board into a context on simulated time,
- * with simulated backends, and runs scenarios on it (DESIGN §4).
+ * with simulated backends, and runs scenarios on it (docs/scenario.md).
  */
 #include "engine_internal.h"
 
@@ -102,14 +102,16 @@ static int sim_set_hwmode(void *user, dmn_domain_t dom, dmn_device_t dev,
 			   (uint64_t)hw);
 }
 
-/* DESIGN §7: a simulated domain has set_hwmode exactly when it has no
- * set_performance_state (a GDSC-like gate, not a rail). */
+/* A simulated domain has set_hwmode exactly when it has no
+ * set_performance_state (a GDSC-like gate, not a rail; docs/lifecycle.md,
+ * Hardware mode). */
 static const struct dmn_domain_ops ops_gate = {sim_power_on, sim_power_off, 0,
 					      sim_set_hwmode};
 static const struct dmn_domain_ops ops_rail = {sim_power_on, sim_power_off,
 					      sim_set_pstate, 0};
 
-/* The simulator's rule (DESIGN §1): a domain has set_performance_state
+/* The simulator's rule (docs/semantics.md, Votes and pstates): a domain
+ * has set_performance_state
  * exactly when its provider has an OPP table. */
 static int has_pstate_callback(const struct dmn_dt_board *board, unsigned domain)
 {
@@ -524,7 +526,8 @@ static int sim_build(struct dmn_sim *sim, const struct dmn_sim_options *opts)
 	if (!err)
 		err = dmn_dt_instantiate_diag(b, sim->ctx, factory, sim, opts->diag,
 					  opts->diag_user, &sim->inst);
-	/* DT wakeup-source: the device may wake the system (DESIGN §7). */
+	/* DT wakeup-source: the device may wake the system
+	 * (docs/lifecycle.md, System sleep). */
 	for (unsigned i = 0; !err && i < b->n_devices; i++)
 		if (b->devices[i].wakeup_source)
 			err = dmn_device_set_wakeup_enable(

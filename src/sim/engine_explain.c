@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `explain DOMAIN` and `domino summary --explain DOMAIN` (DESIGN §7): the
+ * `explain DOMAIN` and `domino summary --explain DOMAIN` (docs/lifecycle.md,
+ * explain): the
  * library's records (dmn_domain_explain) in the words of the contract,
  * with names and votes as the scenario wrote them.
  */
@@ -82,7 +83,8 @@ static const char *dom_name(const struct dmn_sim *sim, dmn_domain_t h)
 	return i >= 0 ? sim->board->domains[i].name : "?";
 }
 
-/* The vote @dev cast on @domain as written (DESIGN §1: 49 stays 49). */
+/* The vote @dev cast on @domain as written (49 stays 49: docs/semantics.md,
+ * Votes and pstates). */
 static uint32_t cast_vote(const struct dmn_sim *sim, dmn_device_t h,
 			  unsigned domain, uint32_t rounded)
 {

@@ -14,7 +14,8 @@ struct dmn_sim_domain {
 	unsigned index;
 	uint32_t fail_count[4]; /* by enum dmn_scn_fail_op */
 	/* It or an ancestor has a set_performance_state callback: a vote
-	 * cast here can land somewhere real (DESIGN §1, -ENODEV). */
+	 * cast here can land somewhere real (-ENODEV otherwise:
+	 * docs/semantics.md, Votes and pstates). */
 	int reaches_pstate;
 	uint32_t boot_raw; /* the boot-on level as written (explain) */
 	/* The command (sim->command) that powered it on / changed its
@@ -29,10 +30,11 @@ struct dmn_sim_device {
 	int active;
 	/* Per attachment, the vote as the latest `vote` or `rate` cast it:
 	 * the library keeps it rounded up to a level, reports show it as
-	 * written (DESIGN §1). */
+	 * written (docs/semantics.md, Votes and pstates). */
 	uint32_t *cast;
 	/* The entry its latest successful `rate` selected (DMN_OPP_ID_NONE:
-	 * none); an owner of a required table may run higher (DESIGN §2). */
+	 * none); an owner of a required table may run higher
+	 * (docs/device-tree.md, Device-to-device requirements). */
 	uint32_t own_id;
 };
 
@@ -123,7 +125,8 @@ struct dmn_sim {
 	 * a scan per event is quadratic on boards of 100,000 domains. */
 	struct dmn_sim_handle_ix *dom_ix, *dev_ix;
 	/* Two rows of the largest device's attachment count, for
-	 * note_rate_votes (sized here: no compiled cap, DESIGN §2). */
+	 * note_rate_votes (sized here: no compiled cap, docs/device-tree.md,
+	 * Limits and errors). */
 	uint32_t *vote_scratch;
 	uint64_t now;
 

@@ -308,7 +308,7 @@ static void fill_stats(struct dmn_sim *sim, const struct level_index *ix,
 		r->n_pstates++;
 	}
 	/* The core keeps levels in the order first reached; a reader scans
-	 * them as a scale (issue 14). */
+	 * them as a scale. */
 	qsort(ps, r->n_pstates, sizeof(*ps), by_level);
 }
 
@@ -368,7 +368,7 @@ static int by_hz(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Each device's settable rates, for summary (issue 14: a scenario writer
+/* Each device's settable rates, for summary (a scenario writer
  * needs them to write `rate DEV HZ`). 0 or -ENOMEM. */
 static int fill_device_rates(struct dmn_sim *sim)
 {

@@ -66,11 +66,11 @@ oom:
 
 /* The vote device @dev shows on its attachment @a (JSON, `explain`): as
  * cast, except that an owner of a required table votes the higher of
- * that and its effective entry's vote there (DESIGN §2, as
- * dmn_opp_device_vote and the library's moves count them): the cast is
- * its own latest word, a `vote` or its `rate`'s entry (note_rate_votes;
- * DESIGN §1: the latest wins), so `explain` names it when it sets a
- * domain's pstate. */
+ * that and its effective entry's vote there (docs/device-tree.md,
+ * Device-to-device requirements, as dmn_opp_device_vote and the library's
+ * moves count them): the cast is its own latest word, a `vote` or its
+ * `rate`'s entry (note_rate_votes; the latest wins: docs/semantics.md, The
+ * OPP layer), so `explain` names it when it sets a domain's pstate. */
 uint32_t dmn__sim_shown_vote(const struct dmn_sim *sim, unsigned dev, unsigned a)
 {
 	const struct dmn_dt_board *b = sim->board;

@@ -696,7 +696,7 @@ static int parse_args(struct parser *p, struct dmn_scn_cmd *cmd,
 		if (err)
 			return err;
 		/* Boot state is what the OS finds: it comes before the
-		 * first thing the OS does (DESIGN §7). */
+		 * first thing the OS does (docs/lifecycle.md, Boot holds). */
 		if (cmd->time_ns != 0 || p->prev_nonboot)
 			return error_at(p, -EINVAL, verb->column,
 					"'boot-on' must come at time 0, before "
@@ -766,7 +766,7 @@ static int parse_args(struct parser *p, struct dmn_scn_cmd *cmd,
 		if (n == 2)
 			return parse_switch(p, &a[1], &cmd->toggle.on);
 		/* The domain form is a create flag: like boot-on, it is
-		 * what the OS finds (DESIGN §7). */
+		 * what the OS finds (docs/lifecycle.md, Always-on). */
 		if (cmd->time_ns != 0 || p->prev_nonboot)
 			return error_at(p, -EINVAL, verb->column,
 					"'always-on DOMAIN' must come at time "

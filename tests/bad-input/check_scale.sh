@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # check_scale.sh DOMINO GEN_SHAPE N MAX_BYTES_PER_DOMAIN [MAX_KB]
-# - issue 18 item 3:
-# the chain, reversed chain, flat and nested boards of N domains (and of
+# The chain, reversed chain, flat and nested boards of N domains (and of
 # N/10, for the growth) go through `domino summary` whole, with exit 0,
 # and the text grows linearly: at most MAX bytes per domain, and per
 # domain at N within 1.5x of per domain at N/10 (an indentation per level

@@ -115,7 +115,7 @@ static size_t find(const unsigned char *p, size_t from, size_t to,
 }
 
 /*
- * Terminal escapes in a node name (issue 18): the GDSC node is renamed to
+ * Terminal escapes in a node name: the GDSC node is renamed to
  * ESC c (reset and clear the screen), ESC M + CR (back over the previous
  * line) and a fake "0 errors", and its domain-idle-states phandle made dangling so
  * lint has a finding that names the node.
@@ -845,7 +845,8 @@ static int devdoms_board(const char *arg)
  * each a subdomain (power-domains) of the one it is in, dev@0 on the
  * innermost: a chain N deep in the tree and in the domain graph. The
  * first 1,000 are labelled pK (__symbols__); the rest are named by
- * their paths, as DESIGN §2 says, which makes names (and the memory
+ * their paths, as docs/device-tree.md (Names) says, which makes names (and the
+ * memory
  * that holds them) quadratic in N: a few thousand at most. */
 static int pnest_board(const char *arg)
 {
@@ -901,7 +902,8 @@ static void fdt_two_levels(struct fdt_writer *w, uint32_t table)
  * subdomain of the one before, pd0 with an OPP table of levels 1 and 2;
  * dev@0..dev@7 on pdN-1 require level 2 (device-level required-opps): the
  * required OPP matches no table of the device's own domain, so the second
- * pass of the matching rule (DESIGN §1) searches the N - 1 ancestors
+ * pass of the matching rule (docs/semantics.md, Required OPPs) searches the N
+ * - 1 ancestors
  * (once per ancestor; it scanned those found so far for each: quadratic). */
 static int reqchain_board(const char *arg)
 {

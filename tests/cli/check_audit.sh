@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check_audit.sh DOMINO CHECK_JSON DIR WORKDIR [XMLLINT]
-# The CLI against DESIGN §3-§5, rule by rule (docs/design-audit.md names
-# each check here). DIR holds the audit's boards (compiled, a-NAME.dtb) and
+# The CLI against its specification, rule by rule (docs/design-audit.md names
+# each check here; the NAME.md before a check is the docs/ file stating
+# its rule). DIR holds the audit's boards (compiled, a-NAME.dtb) and
 # scenarios; every check prints its name when it fails.
 set -u
 domino=$1 check_json=$2 dir=$3 work=$4 xmllint=${5:-}
@@ -26,7 +27,8 @@ empty() { [ ! -s "$work/$1.$2" ] || fail "$1: $2 is not empty"; }
 
 small=$dir/a-small.dtb odd=$dir/a-odd-names.dtb none=$dir/a-empty.dtb
 
-# §3 simulate [BOARD.dtb] [SCENARIO]: a board alone runs no commands
+# command-line.md: simulate [BOARD.dtb] [SCENARIO]: a board alone runs no
+# commands
 run board_alone 0 -- "$domino" simulate "$small"
 has board_alone out '^== \(no scenario\) on .*a-small\.dtb: 0 commands, 0 lines$'
 has board_alone out '^0 expectations failed, 0 commands failed$'
@@ -40,7 +42,8 @@ empty board_alone_broken out
 run board_alone_json 0 -- "$domino" simulate --json "$small"
 "$check_json" simulate "$work/board_alone_json.out" >/dev/null || fail "board_alone_json: check_json"
 
-# §3 empty boards: summary, lint and simulate answer, JSON with domains []
+# command-line.md: empty boards: summary, lint and simulate answer, JSON with
+# domains []
 run empty_summary 0 -- "$domino" summary "$none"
 has empty_summary out '^0 domains \(0 on, 0 off\), 0 device attachments$'
 run empty_json 0 -- "$domino" summary --json "$none"
@@ -52,7 +55,7 @@ printf 'qos nothing 5\n' >"$work/none.scn"
 run empty_simulate 2 -- "$domino" simulate "$none" "$work/none.scn"
 has empty_simulate err 'none\.scn:1: error: unknown device .nothing.'
 
-# §3 --json: lint's object has board, domains and warnings as summary's
+# json.md: --json: lint's object has board, domains and warnings as summary's
 run lint_json 0 -- "$domino" lint --json "$small"
 "$check_json" lint "$work/lint_json.out" >/dev/null || fail "lint_json: check_json"
 run summary_json 0 -- "$domino" summary --json "$small"
@@ -60,13 +63,15 @@ run summary_json 0 -- "$domino" summary --json "$small"
 has lint_json out '"counts": \{"errors": 0, "warnings": 0, "notes": 0\}'
 hasnt lint_json out '^  "warnings": [0-9]'
 
-# §3 --json is one JSON object, with summary --explain too (§7): the
+# json.md: --json is one JSON object, with summary --explain too
+# (lifecycle.md): the
 # summary's object and the explanation's lines
 run explain_json 0 -- "$domino" summary --json --explain gdsc:3 "$small"
 "$check_json" summary "$work/explain_json.out" >/dev/null || fail "explain_json: check_json"
 has explain_json out '^    "explain gdsc:3: off because: no idle states",$'
 
-# §3 exit codes: usage 2, input 2, expectation 1 (after the rest ran)
+# command-line.md: exit codes: usage 2, input 2, expectation 1 (after the rest
+# ran)
 run usage_extra_arg 2 -- "$domino" summary "$small" "$small"
 has usage_extra_arg err "^domino summary: error: unexpected argument"
 empty usage_extra_arg out
@@ -83,13 +88,14 @@ has expect_exit err '^[^ ]*expect\.scn:3: expect failed: pd pstate 64, got 0$'
 hasnt expect_exit err ':5: expect failed'
 has expect_exit out '^2 expectations failed, 0 commands failed$'
 
-# §3 stdout vs stderr: reports on stdout, errors on stderr only
+# command-line.md: stdout vs stderr: reports on stdout, errors on stderr only
 printf '@1ms resume dev_a\n@0 suspend dev_a\n' >"$work/back.scn"
 run time_backwards 2 -- "$domino" simulate "$small" "$work/back.scn"
 has time_backwards err 'back\.scn:2: error: '
 empty time_backwards out
 
-# §3 '-' is stdin, for a board and for a scenario; options anywhere
+# command-line.md: '-' is stdin, for a board and for a scenario; options
+# anywhere
 run stdin_board 0 -- sh -c '"$1" summary --json - < "$2"' sh "$domino" "$small"
 has stdin_board out '"board": "-"'
 run stdin_scenario 0 -- sh -c 'printf "resume dev_b\nexpect pd on\n" | "$1" simulate "$2" - --json' sh "$domino" "$small"
@@ -100,7 +106,8 @@ has stdin_twice err "^domino simulate: error: stdin \('-'\) can be the board or 
 run option_order 0 -- "$domino" simulate --json "$small" "$work/one.scn" --svg "$work/first.svg" --svg "$work/last.svg"
 [ -s "$work/last.svg" ] && [ ! -e "$work/first.svg" ] || fail "option_order: the last --svg wins"
 
-# §4 the language: UTF-8 text (a BOM and CRLF are fine, invalid UTF-8 is
+# scenario.md: the language: UTF-8 text (a BOM and CRLF are fine, invalid UTF-8
+# is
 # FILE:LINE: error), '#' comments, @ absolute and + relative times with
 # ns/us/ms/s, frequencies in any case; devices start suspended, domains off
 # at pstate 0 at time 0
@@ -115,11 +122,12 @@ printf 'resume venus\nrate venus 720MHZ\nexpect venus rate 720mhz\n+1ms rate ven
 run lang_freq 0 -- "$domino" simulate "$work/freq.scn"
 has lang_freq out '^0 expectations failed, 0 commands failed$'
 
-# §3 one command, one line: the plural follows the count
+# command-line.md: one command, one line: the plural follows the count
 run plural 0 -- "$domino" simulate "$small" "$work/one.scn"
 has plural out ': 1 command, 1 line$'
 
-# §3/§5 names from the board: escaped in text, valid in JSON/trace/SVG
+# command-line.md, json.md: names from the board: escaped in text, valid in
+# JSON/trace/SVG
 run odd_summary 0 -- "$domino" summary "$odd"
 hasnt odd_summary out "$esc|$rlo"
 has odd_summary out 'sleep<&>"\?\[31m\?'
@@ -135,7 +143,8 @@ fi
 run odd_lint 0 -- "$domino" lint --json "$odd"
 "$check_json" lint "$work/odd_lint.out" >/dev/null || fail "odd_lint: check_json"
 
-# §3 errors name the file, escaped: a path cannot write to the terminal
+# command-line.md: errors name the file, escaped: a path cannot write to the
+# terminal
 run odd_path 2 -- "$domino" summary "$work/x${esc}[2Jy.dtb"
 has odd_path err 'x\?\[2Jy\.dtb: error: cannot open: '
 hasnt odd_path err "$esc"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check_io.sh DOMINO BOARD.dtb WORKDIR [MAX_KB]
-# Issue 18 items 4, 5, 9: outputs that cannot be written are reported and
+# Outputs that cannot be written are reported and
 # fail the command; --trace / --svg never leave a truncated file in place
 # of a good one; inputs are read within a bound; a swapped argument order
 # is recognised. MAX_KB (unset under the sanitizers) caps the address

@@ -1,4 +1,4 @@
-/* check_json KIND FILE: the JSON outputs parse and carry DESIGN §3's keys.
+/* check_json KIND FILE: the JSON outputs parse and carry docs/json.md's keys.
  * KIND: summary | simulate | trace | lint | empty (a summary, no domains) */
 #include <jansson.h>
 #include <stdio.h>
@@ -42,7 +42,7 @@ static void check_domain(json_t *d)
 		      "%s: idle state latencies", name);
 	}
 	CHECK(json_is_array(json_object_get(d, "children")), "%s: children", name);
-	/* DESIGN §7: the lifecycle keys come together. */
+	/* The lifecycle keys come together (docs/lifecycle.md, JSON). */
 	if (json_object_get(d, "held"))
 		CHECK(json_is_boolean(json_object_get(d, "hw")) &&
 			      json_is_boolean(json_object_get(d, "always_on")) &&
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 	int empty = !strcmp(kind, "empty");
 	if (empty)
 		kind = "summary";
-	/* DESIGN §3: every --json (lint's too) is one object with `board`,
+	/* docs/json.md: every --json (lint's too) is one object with `board`,
 	 * `domains` and, where there are any, `warnings` (strings) */
 	json_t *warnings = json_object_get(root, "warnings");
 	if (warnings) {
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 			json_t *sys = json_object_get(stats, "system_sleep");
 			json_int_t slept = json_integer_value(json_object_get(sys, "time_ns"));
 			json_object_foreach(stats, dname, st) {
-				/* DESIGN §7: the system's sleep, not a domain;
+				/* The system's sleep, not a domain;
 				 * no domain can sleep longer than the system. */
 				if (!strcmp(dname, "system_sleep")) {
 					CHECK(json_is_integer(json_object_get(st, "count")) &&

@@ -198,7 +198,8 @@ static int op_set_rounding(struct world *w)
 {
 	return dmn_domain_set_rounding(w->ctx, w->spare, round_even, 0);
 }
-/* The first of these on a domain allocates its cold part (issue 21). */
+/* The first of these on a domain allocates its cold part
+ * (docs/decisions/memory-layout.md). */
 static int op_set_governor(struct world *w)
 {
 	return dmn_domain_set_governor(w->ctx, w->spare, DMN_GOVERNOR_ALWAYS_ON,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dmn_vote's path for single-parent chains (dmn__txn_vote_chain, issue 21)
+ * dmn_vote's path for single-parent chains (dmn__txn_vote_chain,
+ * docs/decisions/chain-votes.md)
  * against the general engine. Two contexts are built alike:
  *
  *   root (pstate, rounds to multiples of 5, -ERANGE above 100)

@@ -152,8 +152,9 @@ static void governor_decision_replayed(void **state)
 }
 
 /* A system-resume rolled back by a failed power-on puts every domain it
- * powered on back into its sleep state, reason included (DESIGN §1:
- * nothing observable differs; found by tests/sim/model_diff.py). */
+ * powered on back into its sleep state, reason included (nothing
+ * observable differs: docs/semantics.md, Failures; found by
+ * tests/sim/model_diff.py). */
 static void rollback_keeps_sleep_reason(void **state)
 {
 	T;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dmn_vote's fast path (issue 21) against the general engine.
+ * dmn_vote's fast path (docs/decisions/vote-speed.md) against the general
+ * engine.
  * Two contexts are built alike: a root domain with a rounding hook, devices
- * attached to it, a fake clock; in the chain variant (issue 15: the fast
- * path takes chains) half of the devices vote on a leaf instead, under a
+ * attached to it, a fake clock; in the chain variant (the fast path takes
+ * chains: docs/decisions/chain-votes.md) half of the devices vote on a leaf
+ * instead, under a
  * middle domain without a pstate callback, whose link to the root maps
  * each level 5 up. The same random operations run on both;
  * context A votes with dmn_vote (the fast path when the domain has no

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The orders Linux's genpd walks a domain's parent links in, where DESIGN
- * §1 says only "parents first" / "children first" (docs/genpd-fidelity.md
+ * The orders Linux's genpd walks a domain's parent links in, where
+ * docs/semantics.md says only "parents first" / "children first"
+ * (docs/genpd-fidelity.md
  * rules 3 to 6): a raise and a power-on go depth first through the links
  * in the order they were added, a power-off too; a lowering calls the
  * domain, then its parents in the reverse order of their links, each

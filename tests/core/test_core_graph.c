@@ -2,7 +2,8 @@
 /*
  * The subdomain graph at its edges: shared parents in a rollback, the order
  * of several parents, where a vote can land (-ENODEV), and the gaps a
- * mutation run found (issue 23): failing level maps, the first of two
+ * mutation run found (docs/testing.md, Mutation testing): failing level maps,
+ * the first of two
  * errors, a domain left high while off, a rejected floor, a governor's
  * out-of-range answer.
  */
@@ -10,7 +11,7 @@
 
 #include <domino/idle.h>
 
-/* Issue 18 item 0: P->A, P->B, A->G, B->G; a device on G and X. X's
+/* P->A, P->B, A->G, B->G; a device on G and X. X's
  * power_on fails and so does G's power_off in the undo: G stays on, so A, B
  * and P must stay on for it, P at the level G requires. */
 static void rollback_keeps_shared_parent(void **state)
@@ -68,7 +69,7 @@ static void rollback_keeps_shared_parent(void **state)
 	}
 }
 
-/* DESIGN §1 "Order inside one command": several parents power on and off
+/* docs/semantics.md, Ordering: several parents power on and off
  * in the order their links were added, as Linux walks them; pstates are
  * lowered in the reverse order (genpd's _genpd_set_performance_state). */
 static void parents_in_link_order(void **state)
@@ -98,7 +99,8 @@ static void parents_in_link_order(void **state)
 	       FAKE_PSTATE, pp, 0);
 }
 
-/* Issue 22 item 3: -ENODEV depends only on whether a domain with a pstate
+/* docs/semantics.md, Votes and pstates: -ENODEV depends only on whether a
+ * domain with a pstate
  * callback is reachable from the voted one, through every link. */
 static void enodev_by_reach(void **state)
 {
@@ -138,7 +140,7 @@ static int map_fails(void *user, dmn_domain_t child, dmn_domain_t parent,
 	return level > 5 ? -EDOM : 0;
 }
 
-/* Issue 23: a level map's own errno is the call's answer. */
+/* A level map's own errno is the call's answer. */
 static void map_error_returned(void **state)
 {
 	T;
@@ -179,7 +181,7 @@ static int on_ok(void *user, dmn_domain_t dom)
 }
 static const struct dmn_domain_ops ops_off_fails = {on_ok, off_fails, 0, 0};
 
-/* Issue 23: with two failures in one call, dmn_last_error is the first. */
+/* With two failures in one call, dmn_last_error is the first. */
 static void first_of_two_errors(void **state)
 {
 	T;
@@ -202,9 +204,10 @@ static void first_of_two_errors(void **state)
 	err_a = err_b = 0;
 }
 
-/* Issue 23: an off domain left at a high level (its lowering failed) must
- * not power on above what its parent allows. DESIGN §1's one pstate call a
- * domain a command: it is lowered first, while off, so its parent is raised
+/* An off domain left at a high level (its lowering failed) must
+ * not power on above what its parent allows. One pstate call a domain a
+ * command (docs/semantics.md, Ordering): it is lowered first, while off, so
+ * its parent is raised
  * once, to what the vote asks (model_diff.py seeds 20210, 31296). */
 static void stuck_high_waits_for_parent(void **state)
 {
@@ -257,7 +260,7 @@ static void stuck_high_waits_for_parent(void **state)
 	assert_int_equal(PS(p), 6);
 }
 
-/* Issue 23: a floor whose raise fails is not kept for a later vote. */
+/* A floor whose raise fails is not kept for a later vote. */
 static void failed_floor_not_kept(void **state)
 {
 	T;
@@ -290,7 +293,7 @@ static int fixed_governor(void *user, dmn_domain_t dom,
 	return gov_answer;
 }
 
-/* Issue 23: a custom governor's answer out of range (n_states included)
+/* A custom governor's answer out of range (n_states included)
  * means "stay on". */
 static void governor_out_of_range(void **state)
 {
@@ -322,7 +325,7 @@ static void governor_out_of_range(void **state)
 
 #define DEEP 100000
 
-/* Issue 18 item 2: no depth cap. A 100,000-deep chain, linked top-down or
+/* No depth cap. A 100,000-deep chain, linked top-down or
  * bottom-up, takes every link, a vote on its leaf reaches the root, and
  * only a real cycle is refused. */
 static void deep_chain(bool bottom_up, void **state)
@@ -383,7 +386,7 @@ static int pstate_ok(void *user, dmn_domain_t dom, uint32_t level)
 }
 static const struct dmn_domain_ops ops_pstate_ok = {0, 0, pstate_ok, 0};
 
-/* No compiled caps (issue 18): idle states, pstate levels in the
+/* No compiled caps: idle states, pstate levels in the
  * statistics and the changes of one dmn_vote_many are limited by memory
  * only. */
 static void no_compiled_caps(void **state)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Hardware mode, always-on devices and always-on domains (lifecycle.h,
- * DESIGN §7): the power-off vetoes keep only what is on, never power
+ * docs/lifecycle.md): the power-off vetoes keep only what is on, never power
  * anything on, stop counting in system sleep, and every error, injected
  * set_hwmode failure and allocation failure leaves the state as it was.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Randomized invariants under failing callbacks (issue 18 item 0).
+ * Randomized invariants under failing callbacks.
  *
  * Random DAGs (several parents per domain, level maps), random devices,
  * and every callback failing at random in both directions, so that one call

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The compact device (issue 21, memory): its name inside it, a single
+ * The compact device (docs/decisions/memory-layout.md): its name inside it, a
+ * single
  * attachment inline and several in an array that grows and shrinks across
  * the inline/array boundary, its constraints and OPP binding in a part
  * allocated on first use. Everything must read back as before.

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Cache-line placement of a striped context's blocks (issue 15): on the
+ * Cache-line placement of a striped context's blocks: on the
  * default lock and the default allocator every block the core allocates
  * starts on a 64-byte line and owns whole lines, so two threads' fast
  * paths on disjoint domains never write one line (src/core/context.c,
- * dmn__alloc; docs/design-notes.md, Locking). The user's allocation hook
+ * dmn__alloc; docs/decisions/locking.md). The user's allocation hook
  * has no alignment and gets exactly the sizes asked.
  */
 #include <stdarg.h>

@@ -5,7 +5,8 @@
  * Random operations (attach, detach, link add/remove, level maps, get, put,
  * vote, vote_many, stale handles, and arming an injected failure of the
  * next power_on / power_off / set_performance_state of one domain) run on
- * the library and on a small reference model written from DESIGN §1. The
+ * the library and on a small reference model written from docs/semantics.md.
+ * The
  * model recomputes each operation's outcome from scratch (no aggregation
  * state of its own): the domains an operation settles are the ones whose
  * inputs it changed and their ancestors; for each, children first,
@@ -203,7 +204,8 @@ static int m_req(const struct model *m, int c, unsigned i, uint32_t level,
 	return 0;
 }
 
-/* Every path up from @d, as DESIGN words it (the graph is acyclic). */
+/* Every path up from @d, as docs/semantics.md words it (the graph is
+ * acyclic). */
 static int m_check_up(const struct model *m, int d, uint32_t level)
 {
 	for (unsigned i = 0; i < m->d[d].np; i++) {

@@ -3,7 +3,8 @@
  * What the random models (test_core_model_life) found in the library, one
  * case each.
  *
- * A vote cast again unchanged after a link moved above it (DESIGN §1:
+ * A vote cast again unchanged after a link moved above it
+ * (docs/semantics.md, Votes and pstates:
  * "-ENODEV and -ERANGE are checked when a vote is cast, even while
  * suspended"; "Acceptance depends only on where a vote can land").
  * test_core_model_life with DOMINO_LINK_OPS=1 found it (seed 11): after
@@ -15,12 +16,13 @@
  * and on the default, striped one (the stripe path and the lock-free
  * check of a published unchanged vote).
  * Also an attachment moving: dmn_detach of a domain's last user ran the
- * governor with the detached device's QoS still counted (DESIGN §1: "of
- * every device below it"; test_core_model_life DOMINO_WIDE=1, seed 7).
+ * governor with the detached device's QoS still counted (docs/semantics.md,
+ * Idle states and the governor: "of every device below it";
+ * test_core_model_life DOMINO_WIDE=1, seed 7).
  * And a dmn_device_get that probes: its resume and its probe were two
  * commits, so a domain a failed lowering had left high got two pstate
- * calls in one command (DESIGN §1: "at most one pstate call per
- * command"), the second one a retry (DOMINO_WIDE=1, seed 90).
+ * calls in one command (docs/semantics.md, Ordering: "at most one pstate
+ * call per command"), the second one a retry (DOMINO_WIDE=1, seed 90).
  */
 #include <domino/lifecycle.h>
 

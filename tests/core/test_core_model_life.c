@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Model-based randomized test of what DESIGN §1 says about idle states and
- * QoS, and of DESIGN §7 (boot holds and probe, system sleep with wakeup
+ * Model-based randomized test of what docs/semantics.md says about idle
+ * states and QoS, and of docs/lifecycle.md (boot holds and probe, system sleep
+ * with wakeup
  * paths, HW mode, always-on devices and domains).
  *
  * Random worlds: roots with or without a pstate callback (those with one
@@ -9,7 +10,8 @@
  * two parents (callback-less: they aggregate and pass their level up, and
  * have set_hwmode), idle states (entry / exit / residency) on any domain,
  * devices on one or two domains. Random operations run on the library and
- * on a reference model written from DESIGN alone: get/put (no nesting, as
+ * on a reference model written from those two texts alone: get/put (no
+ * nesting, as
  * in scenarios), vote, QoS, next wakeup, the passing of time, probe, probe
  * all, system suspend / resume, wakeup-enable, active-wakeup, HW mode, the
  * always-on device flag, dmn_domain_release, link removal and re-adding
@@ -24,7 +26,7 @@
  * make shows in a later operation); after every operation both sides
  * must have met it or neither.
  *
- * The model keeps only what DESIGN makes history: which domains are on (the
+ * The model keeps only what those rules make history: which domains are on (the
  * governor's stay-on and a failed power-off are decisions that last), the
  * idle state each off domain sits in, the level each pstate callback last
  * accepted; everything else (aggregates, holders, vetoes, governor inputs)
@@ -33,8 +35,8 @@
  * off, pstate, idle state, HW mode, boot hold, and what the fake hardware
  * was last told.
  *
- * Rules the model takes from what we ship where DESIGN is open (see
- * docs/design-notes.md, "DESIGN disagreements"): a failed lowering is
+ * Rules the model takes from what we ship where the specification is open
+ * (see docs/decisions/retry-rule.md): a failed lowering is
  * retried when an input of that domain (a counted vote, a child's
  * requirement or power state, the boot level) or its power state changes;
  * at system resume a domain the wakeup path kept on follows its votes.
@@ -262,7 +264,8 @@ static void below(int i, bool *mark)
 		below(M.d[i].kid[c], mark);
 }
 
-/* -ENODEV / -ERANGE of a vote of @level on @i (DESIGN §1), or 0. */
+/* -ENODEV / -ERANGE of a vote of @level on @i (docs/semantics.md, Votes
+ * and pstates), or 0. */
 static int check_level(int i, uint32_t level)
 {
 	if (!level)
@@ -379,7 +382,8 @@ static bool call_fails(int i, int op)
 	return false;
 }
 
-/* The governor (DESIGN §1): the deepest state that fits, -1 plain off,
+/* The governor (docs/semantics.md, Idle states and the governor): the deepest
+ * state that fits, -1 plain off,
  * -2 stay on. */
 static int governor(int i)
 {
@@ -468,8 +472,8 @@ static void touch(int i)
 
 /* Pstate calls of one operation: a raise whenever the aggregate is above
  * the level; a lowering (or the retry of one that failed) for each domain
- * the operation settles (see docs/design-notes.md, DESIGN disagreements:
- * what we ship). Parents are roots here, so one pass in any order sees
+ * the operation settles (see docs/decisions/retry-rule.md). Parents are roots
+ * here, so one pass in any order sees
  * final children. */
 static void settle(bool calls)
 {
@@ -572,7 +576,8 @@ static void m_system_suspend(void)
  * is checked when cast (check_level), but a link added since may put it
  * under a smaller table: the library passes every requirement up before
  * any callback and refuses the operation there (nothing called, nothing
- * changed), as a vote above the top (DESIGN §1). @apply makes the
+ * changed), as a vote above the top (docs/semantics.md, Votes and
+ * pstates). @apply makes the
  * operation's changes on the model, its failure disarmed; the model is
  * then put back. */
 static int range_first(void (*apply)(const void *), const void *arg)
@@ -1302,8 +1307,9 @@ static void one_op(void)
 			settle(true);
 		}
 	} else {
-		/* A floor on a link (a provider's own required-opps, DESIGN
-		 * §1): the child requires it of the parent while on, validated
+		/* A floor on a link (a provider's own required-opps,
+		 * docs/semantics.md, Subdomains and propagation): the child
+		 * requires it of the parent while on, validated
 		 * as a vote on the parent; set as a transaction. */
 		int c, s;
 		if (!pick_link(&c, &s)) {
@@ -1320,8 +1326,8 @@ static void one_op(void)
 		if (!want) {
 			/* The parent is settled (a failed lowering retried)
 			 * even when the floor stays as it was: the operation
-			 * touches it (docs/design-notes.md, DESIGN
-			 * disagreements: when a failed lowering is retried). */
+			 * touches it (docs/decisions/retry-rule.md: when a
+			 * failed lowering is retried). */
 			d->floor[s] = lv;
 			if (d->on) {
 				touch(p);

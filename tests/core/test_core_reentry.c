@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Re-entrancy (issue 18 item 8): a callback or a listener that calls back
+ * Re-entrancy: a callback or a listener that calls back
  * into its own context gets -EDEADLK from that call, with the default lock
  * (which would otherwise deadlock) and with no lock (which would otherwise
  * corrupt state), and the outer call finishes as if nothing happened. A
@@ -46,7 +46,7 @@ static int on_cb(void *user, dmn_domain_t dom)
 {
 	struct world *w = user;
 	(void)dom;
-	/* What issue 18 saw corrupt state: a put from inside power_on. */
+	/* What once corrupted state: a put from inside power_on. */
 	w->inner_put = dmn_device_put(w->ctx, w->dev);
 	struct dmn_domain_info info;
 	w->inner_info = dmn_domain_info(w->ctx, w->dom, &info);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The rules of DESIGN §1 (domains, performance states, failures, precise
- * rules; idle states excepted), each checked through the callback log of the
+ * The rules of docs/semantics.md (domains, performance states, failures,
+ * ordering; idle states excepted), each checked through the callback log of the
  * recording fake and the introspection API.
  */
 #include "test_core_common.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one-voter rail's vote (issue 21, src/core/device.c solo_body) and
+ * The one-voter rail's vote (docs/decisions/vote-speed.md,
+ * src/core/device.c solo_body) and
  * pstate residency (struct dmn_config):
  * - a context without a time source does not time pstates (no clock read
  *   on the vote), still lists every level and counts every change;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * 8 threads on 4 disjoint trees under one shared root (issue 15): two
+ * 8 threads on 4 disjoint trees under one shared root
+ * (docs/decisions/locking.md): two
  * threads per tree get/put their devices and vote on the tree's leaves and
  * top, and one device of each thread votes on the shared root directly.
  * Each tree also has a rail without parents that its two threads vote on:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The vote aggregate (src/core/level_hist.c, issue 19): random adds,
+ * The vote aggregate (src/core/level_hist.c): random adds,
  * removes and operation-style decrements with compaction, checked after
  * every step against a plain count per level: bins sorted and distinct,
  * counts equal, one max equal to the highest counted level, no empty bin

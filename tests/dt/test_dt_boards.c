@@ -12,7 +12,8 @@
  *  - providers: power_domain_providers.list entries with
  *    effectively_enabled, minus Rockchip nested children (a list entry whose
  *    parent node is a one-cell provider or another nested child: those
- *    define domains of the enclosing provider, DESIGN §2);
+ *    define domains of the enclosing provider, docs/device-tree.md,
+ *    Providers);
  *  - domains: one per enabled zero-cell provider, plus for each enabled
  *    one-cell provider the union of its consumer_specifiers args, the args
  *    other enabled providers' parent_domains use, and its nested children's
@@ -39,7 +40,8 @@
  *    opp-supported-hw and required-opps levels; then the (entry -> vote per
  *    domain) pairs of the two-pass rule: the votes are exactly the required
  *    levels, except a required OPP whose table none of the device's domains
- *    or their ancestors owns, which votes nothing (sm8250 ufshc, DESIGN §1).
+ *    or their ancestors owns, which votes nothing (sm8250 ufshc;
+ *    docs/semantics.md, Required OPPs).
  */
 #include "dt_test_util.h"
 
@@ -700,7 +702,8 @@ static void examples(void **state)
 	       checked, pairs);
 }
 
-/* Named expectations straight from DESIGN §1 and FACTS.md's observations. */
+/* Named expectations straight from docs/semantics.md and the facts files'
+ * observations. */
 static void design_examples(void **state)
 {
 	(void)state;
@@ -779,7 +782,8 @@ static void design_examples(void **state)
 	/* The CPU table groups <process speedo>, the others <process>: one
 	 * value checks the CPU table's process cell only, and the speedo
 	 * variants that leaves available together are not warned about
-	 * (issue 14 item 2: 27 opp-duplicate before); every entry skipped
+	 * (27 opp-duplicate before; docs/decisions/opp-supported-hw.md);
+	 * every entry skipped
 	 * is named. */
 	assert_int_equal(dt_test_count(bb, "opp-duplicate"), 0);
 	assert_int_equal(dt_test_count(bb, "opp-hw-partial"), 1);

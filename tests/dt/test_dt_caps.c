@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * No compiled caps in the loader and the OPP layer (DESIGN §2): every count
+ * No compiled caps in the loader and the OPP layer (docs/device-tree.md,
+ * Limits and errors): every count
  * comes from the blob. tests/dt/cases/caps.dts has an OPP entry with 9
  * clocks (sdm845's UFS) and one with 20, an entry with 10 required OPPs
  * and a device on 40 domains.

@@ -413,8 +413,8 @@ static void supported_hw(void **state)
 
 /* Tables of one board group opp-supported-hw differently (Tegra30: CPU
  * <process speedo>, peripherals <process>); one version serves them all,
- * each table reading as many values as its groups have cells (issue 14
- * item 2). */
+ * each table reading as many values as its groups have cells
+ * (docs/decisions/opp-supported-hw.md). */
 static void supported_hw_widths(void **state)
 {
 	(void)state;
@@ -602,7 +602,7 @@ static void duplicates(void **state)
 }
 
 /* A provider with its own power-domains and nested children: its parent
- * goes to its top-level domains only (DESIGN §2). */
+ * goes to its top-level domains only (docs/device-tree.md, Parents). */
 static void nested_under_parented_provider(void **state)
 {
 	(void)state;
@@ -661,7 +661,8 @@ static void two_pass_matching(void **state)
 }
 
 /* Providers of 2 and 3 cells: indexed by the first cell, the others kept
- * on the attachment; they create no further domains (DESIGN §2). */
+ * on the attachment; they create no further domains (docs/device-tree.md,
+ * Providers). */
 static void n_cells(void **state)
 {
 	(void)state;
@@ -722,7 +723,8 @@ static void opp_vendor_variants(void **state)
 	dmn_dt_board_free(b);
 }
 
-/* Device-to-device required-opps (DESIGN §2): domain-less requirers and
+/* Device-to-device required-opps (docs/device-tree.md, Device-to-device
+ * requirements): domain-less requirers and
  * owners are devices, the requirements listed; a cycle's closing pair is
  * dropped and a table without owner reported, both as warnings. */
 static void device_requirements(void **state)
@@ -907,7 +909,8 @@ static void bad_phandles(void **state)
 		assert_int_equal(d->severity, DMN_DT_SEV_ERROR);
 	}
 	/* an entry without a level among levels: a warning, the ref dropped
-	 * (DESIGN §2: what domino cannot model never fails the board) */
+	 * (what domino cannot model never fails the board:
+	 * docs/device-tree.md, Limits and errors) */
 	assert_int_equal(dt_test_count(b, "opp-required-no-level"), 1);
 	const struct dmn_dt_device *nl = &b->devices[dev(b, "/dev-nolevel-req")];
 	assert_int_equal(nl->n_required, 0);

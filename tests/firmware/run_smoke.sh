@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cortex-M4 smoke test (issue 15): build smoke.c with the core's sources
+# Cortex-M4 smoke test (docs/architecture.md, Firmware units): build smoke.c
+# with the core's sources
 # (bench/firmware_size.sh --core-sources) and the teardown unit, then again
 # with the devreq unit too (-DSMOKE_DEVREQ), freestanding -Os against
 # newlib, and run each under QEMU's mps2-an386 with semihosting; the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Cortex-M4 smoke test (issue 15): the core with the teardown unit (and,
+ * Cortex-M4 smoke test: the core with the teardown unit (and,
  * SMOKE_DEVREQ, the devreq unit; docs/architecture.md, Firmware units), built
  * freestanding with newlib and
  * run under QEMU's mps2-an386. A power controller's day: two domains

@@ -161,7 +161,7 @@ struct dom_snap {
 	uint32_t pstate, target;
 	int idle;
 	unsigned active, on_children;
-	int held;            /* a boot hold (DESIGN §7) is one more input */
+	int held;            /* a boot hold is one more input */
 	uint32_t boot_level;
 	int always_on;       /* DMN_FLAG_ALWAYS_ON (`always-on DOMAIN`) */
 	int kept;            /* on, awake, in HW mode or with an always-on

@@ -12,7 +12,8 @@
  * After each failure: the stage that met it returned -ENOMEM, or 0 with
  * exactly the clean run's result and output (a failure it recovered
  * from), or 0 with an event reporting -ENOMEM (a lowering that failed:
- * safe direction, DESIGN §1); 0 with another result and no such event
+ * safe direction, docs/semantics.md, Failures); 0 with another result and no
+ * such event
  * would be a hidden failure. Once everything is freed no block is left. The clean run
  * frees to zero as well. Built only outside the sanitizers (they own
  * malloc) and for glibc.
@@ -150,8 +151,9 @@ static void every_allocation(void **state)
 		run_once(&o);
 		inj.armed = 0;
 		/* A failure the code recovers from must not show, but a
-		 * lowering that fails is a safe-direction failure (DESIGN
-		 * §1): the command succeeds, the domain stays higher and an
+		 * lowering that fails is a safe-direction failure
+		 * (docs/semantics.md, Failures): the command succeeds, the
+		 * domain stays higher and an
 		 * event reports the error. */
 		int same = o.res.commands == clean.res.commands &&
 			   o.res.commands_failed == clean.res.commands_failed &&

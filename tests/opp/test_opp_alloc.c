@@ -161,7 +161,7 @@ static void test_alloc_bind_and_follow(void **state)
 }
 
 /* A bound device's supply records are grown by its first move, not at
- * bind (issue 15, docs/design-notes.md): binding takes the device's cold
+ * bind (docs/decisions/optional-units.md): binding takes the device's cold
  * part and the binding, two blocks; the first move with a supply takes
  * the records too, and the move works. */
 static void test_alloc_records_on_first_move(void **state)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Device-to-device requirements (DESIGN §2): required OPPs into a table
+ * Device-to-device requirements (docs/device-tree.md): required OPPs into a
+ * table
  * without levels raise the devices bound to it (MediaTek's CPUs and CCI).
  */
 #include "opp_test.h"
@@ -169,7 +170,8 @@ static void chains(void **state)
 	world_fini(&r.w);
 }
 
-/* DESIGN §1: `vote` and `rate` write the same per-attachment vote, the
+/* docs/semantics.md, The OPP layer: `vote` and `rate` write the same
+ * per-attachment vote, the
  * latest wins, and a rate writes only where its entries vote: the cci's
  * vote on the rail outlives a rate to no OPP from none (which writes
  * nothing) and still counts when a requirement moves the cci and when
@@ -209,7 +211,8 @@ static unsigned pstate_calls(struct rig *r, dmn_domain_t d)
 	return n;
 }
 
-/* DESIGN §1: one pstate call a domain a command. The owner's votes join
+/* docs/semantics.md, Ordering: one pstate call a domain a command. The owner's
+ * votes join
  * the requirer's transaction: cpu0 on the cci's rail voting 64 and
  * requiring cci 30 (which votes 32) takes the rail 0 -> 64 in one call
  * when it resumes and back in one when it suspends (in steps of their
@@ -256,7 +259,8 @@ static struct dmn_ctx *rig_cci_at_30(struct rig *r)
 }
 
 /* An owner's vote on its domain is the higher of its own latest vote or
- * rate and its effective OPP's vote (DESIGN §2). */
+ * rate and its effective OPP's vote (docs/device-tree.md, Device-to-device
+ * requirements). */
 static void owner_votes(void **state)
 {
 	(void)state;
@@ -287,7 +291,8 @@ static void owner_votes(void **state)
 	world_fini(&r.w);
 }
 
-/* An owner's clock failing on the way down is safe (DESIGN §1): the
+/* An owner's clock failing on the way down is safe (docs/semantics.md,
+ * Failures): the
  * requirer's suspend stands, the owner ends at its entry with its votes
  * (lowered in the transaction, whose lowerings come after the clocks,
  * and put back after it), the failure is reported; the next change
@@ -485,7 +490,8 @@ static void alloc_failures(void **state)
 /* dmn_opp_device_get, _put and _vote hold the context lock once, from start to
  * end: released around the core call, another thread could remove the
  * device or its OPP state in the gap and the relocked remainder would
- * write to freed memory (issue 15). Counted through the lock hook. */
+ * write to freed memory (docs/decisions/locking.md). Counted through the lock
+ * hook. */
 static unsigned lock_acquires;
 static bool lock_held;
 

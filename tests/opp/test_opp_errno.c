@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* One meaning per errno (issue 19): a device with no OPP table bound gets
+/* One meaning per errno (include/domino/context.h): a device with no OPP table
+ * bound gets
  * -ENOENT from every OPP call that needs one, dmn_opp_set_rate included (it
  * answered -ENODEV, which elsewhere means "no domain can take this pstate
  * vote"), and the failed call changes nothing. */

@@ -177,7 +177,8 @@ static void test_order_up_down_same(void **state)
 
 /* Two OPPs with the same target voltage but different windows: the
  * higher minimum is a raise (before the clock going up), the lower one a
- * lowering (after the clock going down), as DESIGN §1 orders them. */
+ * lowering (after the clock going down), as docs/semantics.md (The OPP
+ * layer) orders them. */
 static void test_same_target_windows(void **state)
 {
 	(void)state;

@@ -515,8 +515,9 @@ static void test_helper_no_leak(void **state)
 	world_fini(&w);
 }
 
-/* An entry stores its counts in 8 bits and its flags in 16 (issue 21,
- * memory): one more is refused with -EOVERFLOW and adds nothing; the
+/* An entry stores its counts in 8 bits and its flags in 16
+ * (docs/decisions/memory-layout.md): one more is refused with -EOVERFLOW and
+ * adds nothing; the
  * largest ones, a name, power and several lists of every kind read back
  * as given. */
 static void test_entry_limits(void **state)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The report writers against a hand-made model (sample_model.h): the JSON
- * and trace parse with jansson and carry every DESIGN §3 key with the right
+ * and trace parse with jansson and carry every docs/json.md key with the right
  * type, the SVG parses as XML with one lane per domain, the text outputs
  * hold the lines a user looks for, a failing sink stops every writer with
  * its error, and hostile names are escaped everywhere.
@@ -530,7 +530,7 @@ static void test_trace_edges(void **state)
 		free(output((enum writer)w, &m, 0));
 }
 
-/* DESIGN §7: system sleep is a span on its own track and a band in the
+/* docs/lifecycle.md: system sleep is a span on its own track and a band in the
  * SVG; HW mode a 0/1 counter per domain and a strip in its lane, while
  * any attachment is in it. */
 static void test_sleep_and_hwmode(void **state)
@@ -677,7 +677,7 @@ static unsigned svg_lanes(const char *svg)
 }
 
 /*
- * Issue 14: a long run draws what a screen shows. 200,000 power and pstate
+ * A long run draws what a screen shows. 200,000 power and pstate
  * changes 1 ns apart on one domain, and a device's rate changing as often,
  * make an SVG whose size does not grow with them; lanes come in tree order
  * (the child, listed first, under its parent), a domain that never changes
@@ -855,7 +855,7 @@ static void shape_free(struct shape *sh)
 	free(sh->links);
 }
 
-/* Issue 18: a 100,000-deep chain neither overflows the stack (the walk
+/* A 100,000-deep chain neither overflows the stack (the walk
  * recursed) nor writes output quadratic in the depth (the indentation
  * grew with it); past the cap each row carries its depth. A domain with
  * thousands of parents appears under each, naming a bounded few others. */

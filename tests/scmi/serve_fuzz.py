@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""`domino scmi-serve` end to end with random frames (DESIGN §6 transport).
+"""`domino scmi-serve` end to end with random frames (docs/scmi.md,
+Transport and framing).
 
 A third-party-style client: it speaks only the wire contract of
 docs/scmi.md (a 32-bit little-endian length, then the SCMI message) on the
@@ -9,8 +10,9 @@ commands of every protocol, unknown protocols and message ids, other
 message types, wrong payload sizes, frames shorter than a header, frames
 longer than --max-msg, frames cut into pieces and several frames in one
 write, clients that disconnect in the middle of a length or of a body,
-connections opened and closed. DESIGN §6: bad input "gets the SCMI status
-the spec names ... and never a crash; the connection stays up".
+connections opened and closed. Bad input gets the SCMI status the spec
+names and never a crash; the connection stays up (docs/scmi.md, Status
+codes).
 
 Checked: one reply per frame, in order, with the command's header (type
 0; a zero header for a frame shorter than one), never longer than
@@ -296,7 +298,8 @@ GET = {(0x11, 5): "power", (0x13, 8): "level"}
 def expect_reply(c, data, h, want, max_msg, what, conns=()):
     """Read and check the reply to @data; note an accepted async set;
     a GET must say what the notifications since the last GET said (every
-    change is notified to the agents that asked, DESIGN §6)."""
+    change is notified to the agents that asked, docs/scmi.md,
+    Semantics)."""
     rep = c.reply(max_msg)
     check_reply(rep, h, want, what)
     status = struct.unpack_from("<i", rep, 4)[0]

@@ -545,7 +545,8 @@ static void arm(struct inproc *w, const char *domain, const char *op)
 	dmn_scn_free(script);
 }
 
-/* DESIGN §1 under SCMI on a real board's simulated providers. */
+/* docs/semantics.md (Failures) under SCMI on a real board's simulated
+ * providers. */
 static void failures(const struct expect *e, struct inproc *w)
 {
 	unsigned d = e->n_power - 1;

@@ -813,7 +813,8 @@ static void test_socket(void **state)
 		      agents, "--socket-dir", dir, (char *)NULL);
 		_exit(127);
 	}
-	/* a socket that exists accepts (DESIGN §6: clients find it by name;
+	/* a socket that exists accepts (docs/scmi.md, Transport and
+	 * framing: clients find it by name;
 	 * it once appeared at bind and refused until listen): each is
 	 * connected to as soon as it appears, watched without sleeping */
 	struct client cl[2];

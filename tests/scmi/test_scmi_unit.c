@@ -1206,7 +1206,8 @@ static int32_t handle_only(struct world *w, uint32_t agent, uint32_t proto,
 }
 
 /* Recipients are chosen when a notification is sent, not when the change
- * happened (DESIGN §6: "notifications go to the agents that asked"; an
+ * happened (docs/scmi.md, Semantics: notifications go to the agents that
+ * asked; an
  * agent that has turned them off has stopped asking): between a change and
  * dmn_scmi_deliver, an agent that unsubscribes gets nothing, one that
  * subscribes gets it, and the other kinds of a still-subscribed agent
@@ -1243,7 +1244,8 @@ static void test_recipients_at_send(void **state)
 	world_fini(&w);
 }
 
-/* DESIGN §1 under SCMI: unsafe failures roll back and answer the mapped
+/* docs/semantics.md (Failures) under SCMI: unsafe failures roll back and
+ * answer the mapped
  * status; safe ones answer SUCCESS and leave the domain where it was. */
 static void test_failures(void **state)
 {
@@ -1473,10 +1475,12 @@ static void put_words(uint8_t *out, uint32_t a, uint32_t b, uint32_t c)
 
 /* What test_scmi_model found.
  * A limit that lowers two agents' levels moved cx twice, 480 -> 384 ->
- * 256, and told everyone of the 384 in between (DESIGN §1: one pstate
- * call per domain per command); the same with two raises. A device whose
+ * 256, and told everyone of the 384 in between (one pstate call per domain
+ * per command: docs/semantics.md, Ordering); the same with two raises. A
+ * device whose
  * resume failed and rolled back had its raise and the undo notified
- * (DESIGN §1: nothing observable differs); and the undo, once cancelled,
+ * (nothing observable differs: docs/semantics.md, Failures); and the undo,
+ * once cancelled,
  * must end with its command, not swallow a device's later changes. */
 static void test_model_found(void **state)
 {

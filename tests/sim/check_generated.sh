@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check_generated.sh DOMINO DTC - the simulator on boards beyond its old
-# compiled caps (DESIGN §2: none), written here and compiled with dtc -@:
+# compiled caps (none: docs/device-tree.md, Limits and errors), written here
+# and compiled with dtc -@:
 #  wide: a device on 70 domains, each with its own OPP table; a `rate`
 #        casts level 2 on every attachment, and the report shows the vote
 #        as cast on the 70th (a 64-attachment buffer once left it at 0);

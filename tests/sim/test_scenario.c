@@ -177,7 +177,7 @@ static void test_qos(void **state)
 	assert_int_equal(one("qos cpu0 250us").qos.latency_us, 250);
 	assert_int_equal(one("qos cpu0 250\xc2\xb5s").qos.latency_us, 250);
 	assert_int_equal(one("qos cpu0 none").qos.latency_us, DMN_SCN_QOS_NONE);
-	/* the time units, as everywhere else (issue 14) */
+	/* the time units, as everywhere else */
 	assert_int_equal(one("qos cpu0 1ms").qos.latency_us, 1000);
 	assert_int_equal(one("qos cpu0 1.5ms").qos.latency_us, 1500);
 	assert_int_equal(one("qos cpu0 2s").qos.latency_us, 2000000);
@@ -535,7 +535,8 @@ static void test_number_errors(void **state)
 		  "bad level '1x': expected an unsigned integer");
 }
 
-/* DESIGN §7: boot-on (time 0, before anything else), probe, and the
+/* docs/lifecycle.md, Boot holds: boot-on (time 0, before anything else),
+ * probe, and the
  * expect forms of a boot hold. */
 static void test_lifecycle_forms(void **state)
 {

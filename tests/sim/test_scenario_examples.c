@@ -61,12 +61,12 @@ static void test_demo(void **state)
 	struct dmn_scn_script *s = parse_example("demo.scn");
 	unsigned verbs = 0, forms = 0;
 	uses(s, &verbs, &forms);
-	/* The runtime-PM verbs of DESIGN §4 all appear in the demo. */
+	/* The runtime-PM verbs of docs/scenario.md all appear in the demo. */
 	assert_int_equal(verbs, (1u << (DMN_SCN_EXPECT + 1)) - 1);
 	assert_int_equal(forms, (1u << (DMN_SCN_EXPECT_LAST_ERROR + 1)) - 1);
 	assert_int_equal(s->end_ns, 200000000);
 	dmn_scn_free(s);
-	/* The lifecycle verbs of §7 have their own example. */
+	/* The lifecycle verbs of docs/lifecycle.md have their own example. */
 	s = parse_example("boot.scn");
 	uses(s, &verbs, &forms);
 	dmn_scn_free(s);
