@@ -108,10 +108,11 @@ int cli_lint_blob(const struct cli_options *opt, const void *blob, size_t size,
 }
 
 /*
- * DESIGN §3: every --json is one object with `board`, `domains` and, where
- * there are any, `warnings` (the loader's, as strings): the summary's
- * object without its closing brace, for lint's members to follow. A board
- * the simulator cannot load (lint says why: load-failed) has no domains.
+ * docs/json.md, Top level: every --json is one object with `board`,
+ * `domains` and, where there are any, `warnings` (the loader's, as
+ * strings): the summary's object without its closing brace, for lint's
+ * members to follow. A board the simulator cannot load (lint says why:
+ * load-failed) has no domains.
  */
 static int json_open(struct cli_board *board, struct dmn_sim *sim, const char *name)
 {
@@ -129,7 +130,8 @@ static int json_open(struct cli_board *board, struct dmn_sim *sim, const char *n
 }
 
 /* An unreadable blob is bad input, not a finding about the board: its
- * error goes to stderr (DESIGN §3), in JSON mode too. */
+ * error goes to stderr (docs/command-line.md, Errors and output), in
+ * JSON mode too. */
 static void print_corrupt(const char *file, const struct lint_finding *f)
 {
 	cli_text(stderr, file);

@@ -46,8 +46,9 @@ static const char summary_help[] =
 	"                       which states have none (docs/energy.md)\n"
 	"  --power-model FILE   --energy with FILE's powers added (docs/energy.md)\n";
 
-/* DESIGN §7: the answer of `explain DOMAIN` for the board as loaded; with
- * --json, the summary's object (DESIGN §3) with "explain": its lines. */
+/* The answer of `explain DOMAIN` for the board as loaded (docs/lifecycle.md,
+ * explain); with --json, the summary's object (docs/json.md) with "explain":
+ * its lines. */
 static int explain(struct cli_board *board, struct dmn_sim *sim, const char *domain,
 		   int json)
 {
@@ -136,7 +137,7 @@ int cmd_summary(int argc, char **argv)
 			}
 			const struct dmn_dt_board *b = dmn_sim_board(sim);
 			/* the loader's findings at the severity lint gives
-			 * them (issue 14): counted alike */
+			 * them (docs/lint-corpus.md): counted alike */
 			if (!err && (b->n_warnings || b->n_notes)) {
 				cli_printf("\n%u warning%s, %u note%s while loading (domino lint ",
 					   b->n_warnings, b->n_warnings == 1 ? "" : "s",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * domino - the scenario language (DESIGN.md §4): parser and helpers.
+ * domino - the scenario language (docs/scenario.md): parser and helpers.
  *
  * A scenario is UTF-8 text, one command a line:
  *
@@ -46,7 +46,7 @@ enum dmn_scn_verb {
 	DMN_SCN_FAIL,    /* fail DOMAIN OP [COUNT] */
 	DMN_SCN_EXPECT,  /* expect ... (see enum dmn_scn_expect_kind) */
 	DMN_SCN_BOOT_ON, /* boot-on DOMAIN [LEVEL] [no-stay-on|no-sync-state]
-			   (DESIGN §7; time 0 only) */
+			   (docs/lifecycle.md; time 0 only) */
 	DMN_SCN_PROBE,   /* probe DEV|all */
 	DMN_SCN_EXPLAIN, /* explain DOMAIN */
 	DMN_SCN_SYSTEM_SUSPEND, /* system-suspend */
@@ -287,7 +287,7 @@ void dmn_scn_free(struct dmn_scn_script *script);
 /**
  * dmn_scn_diag_format - render a diagnostic as the CLI prints it
  * @diag:        as filled in by dmn_scn_parse()
- * @with_column: 0 for `FILE:LINE: error: MESSAGE` (DESIGN.md §3), 1 for
+ * @with_column: 0 for `FILE:LINE: error: MESSAGE` (docs/command-line.md), 1 for
  *               `FILE:LINE:COL: error: MESSAGE`; a diagnostic with line 0
  *               prints `FILE: error: MESSAGE`
  * @buf, @size:  output buffer; always NUL-terminated when @size > 0

@@ -552,8 +552,9 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 			err = note_rate_votes(sim, r->device, cmd->rate.hz);
 		if (sim->energy)
 			dmn__sim_energy_device_changed(sim, (unsigned)r->device);
-		/* Not bound to a table: DESIGN §1 says -ENODEV ("a device
-		 * without an OPP table"), the library -ENOENT. */
+		/* Not bound to a table: the scenario says -ENODEV ("a device
+		 * without an OPP table", docs/semantics.md, The OPP layer),
+		 * the library -ENOENT. */
 		return err == -ENOENT ? -ENODEV : err;
 	}
 	case DMN_SCN_VOTE: {
@@ -565,7 +566,8 @@ static int execute(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 			return -ENODEV;
 		*callbacks = 1;
 		/* an owner of a required table keeps the higher of its vote
-		 * and its effective OPP's (DESIGN §2) */
+		 * and its effective OPP's (docs/device-tree.md,
+		 * Device-to-device requirements) */
 		err = dmn_opp_device_vote(ctx, dev_h, (unsigned)r->attachment,
 				      r->level);
 		if (!err)
@@ -742,7 +744,8 @@ static int run_command(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 	 * after it for no reason of the board's). */
 	if (err == -ENOMEM)
 		return -ENOMEM;
-	/* Every command sets last-error (DESIGN §4): one that called no
+	/* Every command sets last-error (docs/scenario.md, Errors and
+	 * failures): one that called no
 	 * callback, a no-op resume or a `fail`, leaves OK. */
 	sim->last_error = err || !callbacks ? err : dmn_last_error(sim->ctx);
 	*op_error = err;

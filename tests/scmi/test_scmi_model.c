@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Random differential test of the SCMI platform server (DESIGN §6, wire
- * contract docs/scmi.md) against a reference model written from those two
- * texts alone, not from src/scmi.
+ * Random differential test of the SCMI platform server (docs/scmi.md, the
+ * wire contract and its semantics) against a reference model written from
+ * the contract alone, not from src/scmi.
  *
  * Random small worlds: 1-6 domains (rails with levels, rails without,
  * gates; a DAG: each domain may have one or two parents of lower index), 0-3
@@ -33,20 +33,21 @@
  * notification (recipient, order, agent id, payload), and every domain's
  * on/off state and level; all are compared after every step.
  *
- * The model's rules, from DESIGN §1 and §6 and docs/scmi.md: a domain is
+ * The model's rules, from docs/semantics.md and docs/scmi.md: a domain is
  * on while an agent holds it on, an agent's level is non-zero, an active
  * device is attached, or a child is on; its level is the max of what those
  * ask (agents' levels clamped to the effective range), rounded up to its
- * levels, passed up 1:1. One command moves each domain at most once (DESIGN
- * §1, "at most one pstate call per command"), so one LEVEL_CHANGED per
- * domain per command. Raising commands notify levels then power states,
- * parents first; lowering ones power states then levels, children first
- * (a domain's parents in the order their links were added).
+ * levels, passed up 1:1. One command moves each domain at most once
+ * (docs/semantics.md, Ordering: "at most one pstate call per command"),
+ * so one LEVEL_CHANGED per domain per command. Raising commands notify
+ * levels then power states, parents first; lowering ones power states then
+ * levels, children first (a domain's parents in the order their links were
+ * added).
  *
- * Safe-direction failures (a failed power-off or lowering: DESIGN §1,
- * the step succeeds and that domain stays) are checked for one step: the
- * reply as the model says, and exactly the notifications of the changes
- * the library made; then the world ends, as the model does not follow a
+ * Safe-direction failures (a failed power-off or lowering, docs/semantics.md,
+ * Failures: the step succeeds and that domain stays) are checked for one
+ * step: the reply as the model says, and exactly the notifications of the
+ * changes the library made; then the world ends, as the model does not follow a
  * stuck domain and its retry (test_core_model_life's subject).
  *
  * Fixed seeds 1..32 (ctest); DOMINO_SEED=N replays one, DOMINO_RANDOM=1
@@ -397,7 +398,7 @@ static int32_t commit(struct model *m, const struct model *before,
 	/* Raising: levels then power, parents first (each parent's own
 	 * parents before it, in link order); lowering: power then levels,
 	 * children first (a domain, then each parent in link order once its
-	 * last child below went) - DESIGN §1 "Order inside one command". */
+	 * last child below went) - docs/semantics.md, Ordering. */
 	int order[2][MAXD], n_order = 0, seen[2][MAXD] = {{0}};
 	if (up) {
 		order_up((int)focus, seen[0], order[0], &n_order);
@@ -1171,7 +1172,8 @@ static void arm(void)
 }
 
 /* Arm a failure of one power-off or lowering this step would make (the
- * safe direction, DESIGN §1: the step succeeds, that domain stays). */
+ * safe direction, docs/semantics.md, Failures: the step succeeds, that
+ * domain stays). */
 static void arm_safe(void)
 {
 	unsigned cand[2 * MAXD], n = 0;

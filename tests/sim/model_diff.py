@@ -9,7 +9,7 @@ whose own `opp-level` entries require levels of each parent's table,
 their own (fixed votes), providers with one or two cells, entries of
 `power-domain-names`, `arm,idle-state` states, providers' own
 `required-opps` floors, disabled consumers; see extras()) and, from a
-stream of their own, each on about a third of the boards: DESIGN §2's
+stream of their own, each on about a third of the boards: docs/device-tree.md's
 device-to-device requirements (chained, anywhere among an entry's
 domain references, owners and requirers without domains, a table
 shared by two owners; devreq()); providers of several domains
@@ -19,20 +19,20 @@ indices that only references make exist) and devices on three domains
 with `opp-supported-hw` (one or two version values, or none given),
 duplicate entries, `opp-microvolt`/`opp-microamp` (hw_and_dups()), and
 random scenarios over the
-DESIGN §4 verbs including the §7 ones (boot-on, always-on, probe,
-system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on DEV,
-qos, wakeup, vote). A reference model written from DESIGN §1/§4/§7 alone
-computes what every domain must be after each command; the scenario
-is written in DESIGN §4's equivalent spellings (time and frequency
-units, `@T` for `+T`, a device's node name or path, blanks, tabs,
-comments; class Surface) and carries that as `expect` lines (on/off,
-pstate, idle state, hw/sw, held/released, last-error, rate) after every
-command, so `simulate` checks the
+verbs of docs/scenario.md including the lifecycle ones (boot-on, always-on,
+probe, system-suspend/resume, wakeup-enable, active-wakeup, hwmode, always-on
+DEV, qos, wakeup, vote). A reference model written from the contract alone
+(docs/semantics.md, docs/scenario.md, docs/lifecycle.md) computes what every
+domain must be after each command; the scenario is written in
+docs/scenario.md's equivalent spellings (time and frequency units, `@T` for
+`+T`, a device's node name or path, blanks, tabs, comments; class Surface) and
+carries that as `expect` lines (on/off, pstate, idle state, hw/sw,
+held/released, last-error, rate) after every command, so `simulate` checks the
 whole state step by step; random `explain` lines are compared word for
-word with what the model says (DESIGN §7). Any `expect_failed` is a
-disagreement: the
+word with what the model says (docs/lifecycle.md, explain). Any `expect_failed`
+is a disagreement: the
 script prints the board, the scenario and the first failure. At the end
-the `--json` document is checked too: the §7 fields, and `stats`
+the `--json` document is checked too: the lifecycle fields, and `stats`
 (docs/json.md) against the model's own accounting: time on, in plain off,
 in each idle state and at each pstate, in system sleep; on/off counts,
 pstate transitions, idle-state usage and `rejected`, exact where no
@@ -45,10 +45,10 @@ floors, the devices' plain OPP tables (for `rate`) and `--supported-hw`
 (one version value a seed); what the model cannot know there (a table
 mapping its levels onto another's) leaves out pstates (blind()).
 
-DESIGN §2's dropped cycle: now and then a domain lists itself among its
-parents (Dom.loop): the board is as without it, `--json` warns once for
-that node (`FILE: /NODE: power-domains: warning: ...cycle...`), and
-`lint` calls it an error (exit 1).
+docs/device-tree.md's dropped cycle (Links and cycles): now and then a domain
+lists itself among its parents (Dom.loop): the board is as without it, `--json`
+warns once for that node (`FILE: /NODE: power-domains: warning: ...cycle...`),
+and `lint` calls it an error (exit 1).
 
 Also read: `--trace` and `--svg` of the same run (check_trace, check_svg),
 the order of the calls inside each command (check_order), each command's
@@ -58,32 +58,33 @@ events (check_failures), `summary
 required-opps match no parent, and one bad-input scenario a board
 (bad_input).
 
-Two unsafe failures armed at once: DESIGN orders the calls of one
-domain and the phases of a command, not the raises of unrelated domains,
-so for that command the model checks only what holds in any order: the
-final state, every raise undone, EIO, failure events on the armed calls
-only (check_failures: TWO). A `set_rate`'s clock comes after its raises
+Two unsafe failures armed at once: docs/semantics.md (Ordering) orders
+the calls of one domain and the phases of a command, not the raises of
+unrelated domains, so for that command the model checks only what holds in any
+order: the final state, every raise undone, EIO, failure events on the armed
+calls only (check_failures: TWO). A `set_rate`'s clock comes after its raises
 and before its lowerings (check_order, boards without requirements).
 
-Not exercised (DESIGN rules the generator never writes or the model does
-not check): an undo lowering that fails (a scenario cannot reach it: a
+Not exercised (rules of the contract the generator never writes or the model
+does not check): an undo lowering that fails (a scenario cannot reach it: a
 `fail DOMAIN pstate` hits that command's raise of the domain first, and
 a command makes one pstate call a domain; tests/inject covers it in the
 library); a requirement that makes an owner's
 vote fail (owners are devices whose entries their domains accept);
 supplies as calls (`simulate` gives devices no regulators; `fail` names
 no supply or clock) and `clocks`; `opp-supported-hw` lengths that
-differ from the version's (docs/design-notes.md: the group size comes
-from the table); boot holds, always-on and wakeup paths in the trace
-and SVG (DESIGN §7 says they show, not how; they draw sleep and HW mode
+differ from the version's (docs/decisions/opp-supported-hw.md: the group
+size comes from the table); boot holds, always-on and wakeup paths in the trace
+and SVG (docs/lifecycle.md says they show, not how; they draw sleep and HW mode
 only); `summary` naming awaited consumers (it runs no scenario); the
 JSON events' causes and devices beyond their types and the replayed
 power and pstate state. The owners of a requirement move in the
-requirer's transaction (docs/design-notes.md), so boards with
+requirer's transaction (docs/decisions/device-requirements.md), so boards with
 requirements get every check too.
 
-DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
-§4 scenario language
+docs/scenario.md and docs/lifecycle.md rule by rule ([x] checked, [ ] not;
+where):
+scenario language (docs/scenario.md)
  [x] `#` comments, blank lines, `@T`/`+T`/no time, ns/us/ms/s and bare
      ns, a decimal point; Hz/kHz/MHz/GHz in any case, bare Hz (Surface)
  [x] an absolute time earlier than the previous line's: bad input; so are
@@ -103,11 +104,11 @@ DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
      `command_error` exactly on the commands that failed as a whole) and
      the run goes on
  [x] devices start suspended, domains off at pstate 0 (in their deepest
-     idle state, DESIGN §1), time 0
+     idle state, docs/semantics.md), time 0
  [x] UTF-8 in comments (bad_input's good lines)
  [ ] invalid UTF-8 and NUL bytes (tests/sim/test_scenario.c); times past
      64 bits (the same)
-§7 lifecycle
+lifecycle (docs/lifecycle.md)
  [x] boot-on DOMAIN [LEVEL] and always-on DOMAIN at time 0 only, before
      any other command (bad_input); no callback runs; the ancestors start
      on and are not held; LEVEL counts like a vote (rounded, propagated)
@@ -148,15 +149,15 @@ DESIGN §4 and §7 rule by rule ([x] checked, [ ] not; where):
      leaving it re-evaluates an unused domain; JSON `hw`
  [x] always-on DEV on|off: no runtime power-off whatever DEV's state,
      powers nothing on; `off` re-evaluates DEV's unused domains
- [x] `explain D` word for word (holders in DESIGN's order, idle-state
+ [x] `explain D` word for word (holders in the contract's order, idle-state
      rulings deepest first, pstate contributors, rounding, stuck), also
      `summary --explain` of the board as loaded
- [x] JSON: the §7 per-domain, per-device and top-level fields;
+ [x] JSON: the lifecycle per-domain, per-device and top-level fields;
      stats.system_sleep, sleep_on_ns, sleep_idle_ns (check_json,
      check_stats)
  [ ] `summary` naming the awaited consumers (it runs no scenario); boot
-     holds, always-on and wakeup paths in trace/SVG (DESIGN says they
-     show, not how); JSON event causes
+     holds, always-on and wakeup paths in trace/SVG (docs/lifecycle.md says
+     they show, not how); JSON event causes
  [ ] the idle-state sums of explain past 64 bits (shown saturated)
 
 Environment: DOMINO_SEED (first seed, default 1), DOMINO_RUNS (boards,
@@ -164,7 +165,7 @@ default 200), DOMINO_OPS (commands a scenario, default 60), DOMINO_RANDOM=1
 (a seed from the clock, printed), KEEP=1 (keep the files), DOMINO_PLAIN=1
 (the boards and scenarios of a seed without what extras() adds),
 DOMINO_MIX=life (half the commands
-§7 lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on;
+lifecycle verbs: probe, system sleep, wakeup, hwmode, always-on;
 =fail: a failure armed before half the commands, not 15%),
 DOMINO_REAL=BOARD.dtb or a directory of them (random scenarios on real
 boards, RealBoard; ctest sim_model_diff_real on DOMINO_BOARDS).
@@ -304,7 +305,8 @@ def first_table(d):
 
 
 def match_required(v, reqs):
-    """DESIGN §1: which domain each required OPP votes on: {slot: level}."""
+    """Which domain each required OPP votes on (docs/semantics.md, Required
+    OPPs): {slot: level}."""
     taken, out = set(), {}
     for k, d in enumerate(v.doms):         # pass 1: the domain's own table
         for j, (t, lv) in enumerate(reqs):
@@ -349,7 +351,8 @@ class Board:
                 ups = [first_table(p) for p in d.parents]
                 if all(ups) and rnd.random() < 0.3:
                     # a sub-rail: its own levels, each requiring a level
-                    # of the first table above each parent (DESIGN §1:
+                    # of the first table above each parent (docs/semantics.md,
+                    # Required OPPs:
                     # domain tables requiring parent levels, matched by
                     # the same rule as a device's)
                     d.table = sorted(rnd.sample(LEVELS, rnd.randint(1, 3)))
@@ -380,7 +383,7 @@ class Board:
             self.devs.append(v)
         # OPP tables of devices: each entry requires, for each of the
         # device's domains, a level of the first table at or above it
-        # (DESIGN §1's required-opps; the matching rule picks which
+        # (docs/semantics.md, Required OPPs; the matching rule picks which
         # domain each entry votes on).
         for v in self.devs:
             owners = []
@@ -450,7 +453,8 @@ class Board:
         grouped = set(x.i for g in self.groups for x in g[1] + g[3] +
                       [c for cs in g[2].values() for c in cs])
         for label, top, nest, flat in self.groups:
-            # one provider of several domains (DESIGN §2): its own
+            # one provider of several domains (docs/device-tree.md,
+            # Providers): its own
             # `power-domains` parents its top-level domains; Rockchip's
             # nested power-domain@N nodes, and indices that exist only
             # because something references them
@@ -614,7 +618,8 @@ class RealBoard(Board):
 
     def read_levels(self, dtc, dtb, provider):
         """From the blob (`dtc -O dts`): the providers' own `required-opps`
-        as floors (DESIGN §1, matched to each domain's parents by the
+        as floors (docs/semantics.md, Required OPPs; matched to each
+        domain's parents by the
         rule of a device's: pass 1 a parent whose provider's table holds
         the entry, pass 2 an ancestor's), and whether the model knows
         the pstates (self.known): no entry of a domain's table requires
@@ -647,7 +652,8 @@ class RealBoard(Board):
             return handle.get(t[0]) if t else None
 
         def match(doms, refs):
-            """DESIGN §1's matching of required OPPs (table path, level)
+            """The matching of required OPPs (docs/semantics.md, Required OPPs)
+            of (table path, level)
             to @doms: pass 1 a domain whose provider's table holds the
             entry, pass 2 one whose ancestor's does: {k: level}."""
             out, taken = {}, set()
@@ -711,7 +717,8 @@ class RealBoard(Board):
                 if sup and not any(all(c & h for c, h in zip(
                         sup[g:g + 1], [int(self.hw)]))
                                    for g in range(len(sup))):
-                    continue           # DESIGN §2: no group matches
+                    continue           # no group matches (docs/device-tree.md,
+                    #                  opp-supported-hw)
                 refs = []
                 for ph in cells(x, 'required-opps'):
                     lv = cells(handle.get(ph, ''), 'opp-level')
@@ -747,7 +754,7 @@ DEV_FIELDS = ('active', 'probed', 'always_on', 'wakeup', 'qos', 'wake_at',
 
 
 class Model:
-    """The expected state, from DESIGN alone."""
+    """The expected state, from the contract (docs/) alone."""
 
     def __init__(self, board):
         self.b = board
@@ -810,11 +817,11 @@ class Model:
             self.touched.add(p.i)
 
     def settle(self, calls=True):
-        """Pstate calls (DESIGN §1): a raise whenever the aggregate is
-        above the level; a lowering, or the retry of one that failed,
-        for each domain the operation settles: those whose inputs or
-        state it changed, and their ancestors (see docs/design-notes.md,
-        DESIGN disagreements: what we ship)."""
+        """Pstate calls (docs/semantics.md, Votes and pstates): a raise
+        whenever the aggregate is above the level; a lowering, or the retry of
+        one that failed, for each domain the operation settles: those whose
+        inputs or state it changed, and their ancestors (see
+        docs/decisions/retry-rule.md)."""
         plan = {}
         for d in reversed(self.b.doms):    # children first
             if d.table:
@@ -935,7 +942,8 @@ class Model:
         return out
 
     def check_level(self, d, level):
-        """-ENODEV / -ERANGE of a vote (DESIGN §1), or None. -ERANGE where
+        """-ENODEV / -ERANGE of a vote (docs/semantics.md, Votes and pstates),
+        or None. -ERANGE where
         the vote would ask a table above its top anywhere it lands: the
         level rounded in each table and passed on as each child requires
         (a mapped entry, else 1:1), the highest over every path. A mapped
@@ -978,7 +986,8 @@ class Model:
         return self.target(d, memo, plan)
 
     def requires(self, d, c, memo=None, plan=None):
-        """What on child @c requires of @d (DESIGN §1): its OPP entry's
+        """What on child @c requires of @d (docs/semantics.md, Subdomains and
+        propagation): its OPP entry's
         required level matched to @d, else its level 1:1; at least the
         floor of @c's provider's own required-opps matched to @d."""
         return max(self.req_of(d, c, self.pstate(c, memo, plan)),
@@ -1012,7 +1021,7 @@ class Model:
     def hwmode(self, d):
         return any(v.hw[k] for v, k in d.devs)
 
-    # -- device-to-device requirements (DESIGN §2)
+    # -- device-to-device requirements (docs/device-tree.md)
     def eff(self, v):
         """@v's effective OPP (an index of v.opps, None: none): the
         highest (first opp-hz) of its own and of those its active
@@ -1038,7 +1047,7 @@ class Model:
     def rate_of(self, v):
         """`expect DEV rate`: the effective rate; an owner no
         requirement raises is back at the clock its own commands left
-        (docs/design-notes.md, DESIGN disagreements: red5)."""
+        (docs/decisions/device-requirements.md)."""
         e = self.eff(v) if v.requirers else None
         return v.rate if e is None else v.opps[e][0]
 
@@ -1097,7 +1106,7 @@ class Model:
 
     def ruling(self, d, i):
         """Why the governor's last run rejected state @i of @d (the text
-        DESIGN §7 gives `explain`), or None: it fits."""
+        docs/lifecycle.md gives `explain`), or None: it fits."""
         now, limit, wake, sys = d.gov
         _, e, x, r = d.states[i]
         if limit is not None and e + x > limit:
@@ -1137,12 +1146,13 @@ class Model:
 
     def req(self, d, c, memo):
         """What on child @c requires of @d as `explain` shows it: already
-        rounded up into @d's table (see docs/design-notes.md, DESIGN
-        disagreements: DESIGN's 1:1 requirement would be c's pstate)."""
+        rounded up into @d's table (see docs/decisions/explain.md: the raw
+        1:1 requirement would be c's pstate)."""
         return self.rnd_up(d, self.requires(d, c, memo))
 
     def explain(self, d):
-        """The two lines `explain D` must print (DESIGN §7)."""
+        """The two lines `explain D` must print (docs/lifecycle.md,
+        explain)."""
         memo = {}
         if d.on:
             hold = ['always-on'] if d.always_on else []
@@ -1269,9 +1279,9 @@ class Model:
         return 'OK'
 
     def raise_first(self, devs):
-        """DESIGN §1: "resume raises pstates (parents first) and then
-        powers domains on": the raises for the domains as they will be
-        once @devs' domains and their ancestors are on (settle finds
+        """docs/semantics.md, Ordering: "A resume raises pstates (parents
+        first) and then powers domains on": the raises for the domains as they
+        will be once @devs' domains and their ancestors are on (settle finds
         nothing more to raise after the power-ons)."""
         up = set()
         for v in devs:
@@ -1292,10 +1302,10 @@ class Model:
                 d.cur = plan[d.i]
 
     def roll_back(self, snap, counts):
-        """An unsafe failure (DESIGN §1): the inputs go back to before the
-        command, and the calls it made are undone, children first: each
-        domain it powered on is powered off into the state it left, then
-        each domain it raised is lowered back (phases C and D over what A
+        """An unsafe failure (docs/semantics.md, Failures): the inputs go back
+        to before the command, and the calls it made are undone, children
+        first: each domain it powered on is powered off into the state it left,
+        then each domain it raised is lowered back (phases C and D over what A
         and B did). Undo calls are calls like any other: an armed `fail`
         applies, and one that fails leaves that domain where its callback
         left it (safe direction; its parents keep what it needs)."""
@@ -1441,7 +1451,7 @@ class Model:
         self.count_pstates()
         # Then the wakeup path lets go: a domain it kept on follows its
         # votes (the runtime power-off path, as genpd_complete queues a
-        # power-off); see docs/design-notes.md, DESIGN disagreements.
+        # power-off); see docs/decisions/system-sleep.md.
         kept = [d for d in self.b.doms if d.sleep_keep]
         self.touched = set()
         for d in kept:
@@ -1455,8 +1465,8 @@ class Model:
 
 
 class Surface:
-    """DESIGN §4's equivalent spellings, drawn from a stream of their own
-    (the seeds' boards and commands stay as they were): times in ns, us,
+    """docs/scenario.md's equivalent spellings, drawn from a stream of their
+    own (the seeds' boards and commands stay as they were): times in ns, us,
     ms, s, bare or with a decimal point, absolute `@T` where `+T` would
     do; frequencies in Hz, kHz, MHz, GHz in any case or bare; a device
     by label, node name with its unit address or full path; a
@@ -1605,7 +1615,7 @@ def gen_scenario(rnd, board, nops):
             m.power_on(d)
             t0.append('always-on %s' % d.name)
             if board.Y and board.Y.random() < 0.3:
-                # twice: the flag again (DESIGN is silent; accepted)
+                # twice: the flag again (the contract is silent; accepted)
                 t0.append('always-on %s' % d.name)
         m.settle(calls=False)      # no callback runs for boot-on
         m.count_pstates()          # one line at a time
@@ -1635,8 +1645,8 @@ def gen_scenario(rnd, board, nops):
             # so the model knows which call it hits. With extras, now and
             # then for the next 2 or 3 calls, left armed across commands
             # until they come, or with a second one on a power-off (no
-            # more at a time: DESIGN orders the calls of one domain and
-            # the phases of a command, not the raises of unrelated
+            # more at a time: docs/semantics.md orders the calls of one domain
+            # and the phases of a command, not the raises of unrelated
             # domains, so two unsafe failures could meet in any order).
             armed = (rnd.choice(doms).name,
                      rnd.choice(['on', 'off', 'hwmode'] if blind(board) else
@@ -1651,9 +1661,9 @@ def gen_scenario(rnd, board, nops):
             x = board.X.random() if board.X else 1
             if board.Y and armed[1] in ('on', 'pstate') and \
                     board.Y.random() < 0.3:
-                # two unsafe failures at once: DESIGN orders the calls of
-                # one domain and the phases of a command, not the raises
-                # of unrelated domains, so which one fires first is the
+                # two unsafe failures at once: docs/semantics.md orders the
+                # calls of one domain and the phases of a command, not the
+                # raises of unrelated domains, so which one fires first is the
                 # simulator's; any order gives the same final state,
                 # every raise undone and EIO (check_failures: TWO)
                 two = (board.Y.choice([d for d in doms
@@ -1664,8 +1674,8 @@ def gen_scenario(rnd, board, nops):
                 count = board.X.randint(2, 3)
             elif x < 0.6 and armed[1] in ('on', 'pstate'):
                 # and a power-off for the undo of a power-on, should
-                # this failure roll the command back (DESIGN §1: undo
-                # calls are calls like any other)
+                # this failure roll the command back (docs/semantics.md,
+                # Failures: undo calls are calls like any other)
                 # (mostly an ancestor: powered on before it)
                 xd = next(d for d in doms if d.name == armed[0])
                 undo = (board.X.choice(m.ancestors(xd) or doms).name, 'off')
@@ -1698,7 +1708,8 @@ def gen_scenario(rnd, board, nops):
         lines.append('expect last-error %s' % err)
         expects()
         if rnd.random() < 0.15 and not blind(board):
-            # `explain` leaves last-error (DESIGN §7)
+            # `explain` leaves last-error (docs/scenario.md, Errors and
+            # failures)
             d = rnd.choice(doms)
             lines.append('explain %s' % d.name)
             m.explains[len(lines)] = m.explain(d)
@@ -1761,7 +1772,7 @@ def pick(m, rnd, level_for):
         return 'probe %s' % u.name, probe_early
     r = rnd.random()
     if LIFE and r < 0.5:
-        # DOMINO_MIX=life: half the commands are §7 lifecycle verbs
+        # DOMINO_MIX=life: half the commands are lifecycle verbs
         r = 0.67 + (1 - 0.67) * rnd.random()
     while REAL and (0.89 <= r < 0.92 and not v.rate_ok or
                     blind(m.b) and 0.42 <= r < 0.55):
@@ -1769,7 +1780,7 @@ def pick(m, rnd, level_for):
                                    # pstates are known (RealBoard)
     if not v.doms and (0.42 <= r < 0.55 or 0.92 <= r < 0.95):
         # no domain to vote on: a `rate` (an owner's `vote` is its own
-        # latest word like its `rate`: DESIGN §1, the latest wins)
+        # latest word like its `rate`: docs/semantics.md, The OPP layer)
         r = 0.9
     if r < 0.22:
         return 'resume %s' % v.name, lambda: (
@@ -1785,7 +1796,7 @@ def pick(m, rnd, level_for):
             err = m.check_level(d, lv)
             if err:
                 return err
-            # (an owner's vote is DESIGN §2's max of this and its
+            # (an owner's vote is docs/device-tree.md's max of this and its
             # effective OPP's: run() touches what that moves)
             if v.active and not v.requirers and \
                     m.rnd_up(d, lv) != m.rnd_up(d, v.votes[k]):
@@ -1798,7 +1809,7 @@ def pick(m, rnd, level_for):
         q = None if rnd.random() < 0.2 else \
             rnd.choice([0, 50, 200, 400, 700, 100000])
         # sometimes exactly a state's entry + exit above it: equality
-        # passes (DESIGN §1)
+        # passes (docs/semantics.md, Idle states and the governor)
         sts = [st for d in v.doms for x in [d] + m.ancestors(d)
                for st in x.states]
         if sts and rnd.random() < 0.3:
@@ -1818,7 +1829,8 @@ def pick(m, rnd, level_for):
             cmd = 'wakeup %s %s' % (v.name, m.S.time(at))
         elif x < 0.45:
             # now + entry + residency of a state above it, or now: the
-            # equalities pass (DESIGN §1); time may pass before it counts
+            # equalities pass (docs/semantics.md, Idle states and the
+            # governor); time may pass before it counts
             sts = [st for d in v.doms for y in [d] + m.ancestors(d)
                    for st in y.states]
             dt = 0 if not sts or rnd.random() < 0.3 else \
@@ -1865,8 +1877,8 @@ def pick(m, rnd, level_for):
                                        else ' on' if on else ' off'), aw
     if r < 0.92:
         # `rate`: the ceil OPP's required levels on the device's domains
-        # (DESIGN §1, §4); 0 drops them; above the highest: -ERANGE; no
-        # table: -ENODEV.
+        # (docs/semantics.md, The OPP layer); 0 drops them; above the highest:
+        # -ERANGE; no table: -ENODEV.
         x = rnd.random()
         if not v.opps or x < 0.1:
             hz = rnd.choice([0, 75000000, 400000000])
@@ -1938,8 +1950,8 @@ def pick(m, rnd, level_for):
 
 
 def check_json(doc, m):
-    """The §7 fields of `simulate --json` (docs/json.md) against the model
-    at the end of the scenario, and DESIGN §2's `requirements` (who
+    """The lifecycle fields of `simulate --json` (docs/json.md) against the
+    model at the end of the scenario, and the `requirements` (who
     requires what): the first difference, or None."""
     want = sorted((u.name, '/opp-table-dev%d' % o.i, tuple(
         x.name for x in m.b.devs if x.opps and x.tab is o))
@@ -2003,7 +2015,7 @@ def check_json(doc, m):
                 k: got[k] for k in want if got[k] != want[k]},
                 {k: want[k] for k in want if got[k] != want[k]})
         for (v, k), jv in zip(d.devs, j['devices']):
-            # an owner's vote: DESIGN §2's max of its own and its
+            # an owner's vote: docs/device-tree.md's max of its own and its
             # effective OPP's (the simulator shows it so)
             want = {'name': v.shown, 'active': v.active, 'vote': m.vote(v, k),
                     'counts': v.active,
@@ -2126,10 +2138,10 @@ def typed(obj, keys, what):
 
 
 def check_order(doc, m):
-    """DESIGN §1's order inside one command, from the events of each
-    scenario line without a callback failure (a rollback's undo calls
-    run in reverse): power-on parents first and power-off children
-    first (also `system-resume` and `system-suspend`, §7), raises
+    """The order inside one command (docs/semantics.md, Ordering), from the
+    events of each scenario line without a callback failure (a rollback's undo
+    calls run in reverse): power-on parents first and power-off children
+    first (also `system-resume` and `system-suspend`), raises
     parents first and lowerings children first, a `resume` raises
     before it powers anything on and a `suspend` powers off before it
     lowers, and at most one pstate call a domain (`system-resume` has
@@ -2162,10 +2174,10 @@ def check_order(doc, m):
                          k2 == 'power_off')):
                     return 'line %d (%s): %s of %s before %s of %s' % (
                         ln, cause, k1, d1.name, k2, d2.name)
-        # DESIGN §1 set_rate: "Going up: pstate votes, then supply
-        # voltages, then clock. Going down: clock, then supplies, then
-        # pstate votes" (one device's clock: no requirements). A domain
-        # a failed lowering left above its aggregate is lowered with the
+        # set_rate (docs/semantics.md, The OPP layer): going up pstate votes,
+        # then supply voltages, then clock; going down clock, then
+        # supplies, then pstate votes (one device's clock: no requirements). A
+        # domain a failed lowering left above its aggregate is lowered with the
         # first change of its aggregate ("the retry comes with the next
         # change of that domain's own aggregate"), which may be a raise
         # before the clock (DOMINO_MIX=fail seed 801376)
@@ -2188,7 +2200,7 @@ def check_order(doc, m):
 
 
 def check_trace(trace, doc, m):
-    """`--trace` (DESIGN §3, §7: lifecycle shown in the trace) against the
+    """`--trace` (docs/trace.md; lifecycle shown in the trace) against the
     model at the end and the JSON events: each domain's last power span
     and idle state, last pstate and HW-mode counter samples, the system
     sleep spans' total time, and every `explain` line as an instant of
@@ -2236,9 +2248,9 @@ def check_trace(trace, doc, m):
 
 
 def check_svg(path, doc, m):
-    """`--svg` (DESIGN §3, §7): well-formed, a HW-mode strip for each
-    domain that was ever in HW mode (the JSON `hwmode` events), a sleep
-    band when the system slept and none when it never went to sleep. The
+    """`--svg` (docs/command-line.md, Options): well-formed, a HW-mode strip
+    for each domain that was ever in HW mode (the JSON `hwmode` events), a
+    sleep band when the system slept and none when it never went to sleep. The
     first difference, or None."""
     try:
         root = ET.parse(path).getroot()
@@ -2276,7 +2288,8 @@ TWO = 'two armed'
 
 
 def check_failures(doc, m, bad):
-    """Each command's `failure` events (DESIGN §1: a failure is reported
+    """Each command's `failure` events (docs/semantics.md, Failures: a
+    failure is reported
     with its direction; undo calls are calls like any other) against the
     calls the model saw fail, up to the first failed expect: the first
     difference, or None."""
@@ -2304,7 +2317,8 @@ def check_failures(doc, m, bad):
         if sorted(got.get(ln, [])) != want:
             return 'line %d: failure events %r, model %r' % (
                 ln, sorted(got.get(ln, [])), want)
-        # DESIGN §1: "If no state qualifies, the domain stays on", once
+        # docs/semantics.md, Idle states and the governor: "If no state
+        # passes both tests the domain stays on", once
         # a command (a `stay_on` event where the governor was asked)
         if not want and sorted(stays.get(ln, [])) != m.stays[ln]:
             return 'line %d: stay_on events on %r, model %r' % (
@@ -2313,11 +2327,11 @@ def check_failures(doc, m, bad):
 
 
 def check_errors(doc, m, bad):
-    """DESIGN §4: "A command whose operation fails (e.g. after `fail`) is
-    reported as an event with its errno name": a `command_error` event
-    (docs/json.md) on exactly the lines of commands that failed as a
-    whole (a rollback, -ERANGE, -ENODEV, -EACCES, -EOPNOTSUPP, a failed
-    `set_hwmode`, a `system-resume` whose restoration rolled back), with
+    """docs/scenario.md, Errors and failures: a command whose operation
+    fails (e.g. after `fail`) is an event with its errno name: a
+    `command_error` event (docs/json.md) on exactly the lines of commands that
+    failed as a whole (a rollback, -ERANGE, -ENODEV, -EACCES, -EOPNOTSUPP, a
+    failed `set_hwmode`, a `system-resume` whose restoration rolled back), with
     that errno; none where a safe-direction failure let the command
     succeed. Up to the first failed expect: the first difference, or
     None."""
@@ -2420,13 +2434,13 @@ def extras(board, X, check):
     """What boards got later, from a stream of their own (@X) so that a
     seed keeps its board and commands (DOMINO_PLAIN=1 leaves them out, for
     the seeds of what was found before):
-    - a provider's own `required-opps` (DESIGN §1: a floor its domains
-      require of their parents while on), an entry for some parents from
-      the first table at or above each (pass 1 or pass 2 of the matching
-      rule), now and then one that matches no parent (ignored); kept only
-      where each floor is a level its parent accepts as a vote (a static
-      board never asks more of any table then);
-    - consumers with `status = "disabled"` (DESIGN §2, §7: only enabled
+    - a provider's own `required-opps` (docs/semantics.md, Subdomains and
+      propagation: a floor its domains require of their parents while on), an
+      entry for some parents from the first table at or above each (pass 1 or
+      pass 2 of the matching rule), now and then one that matches no parent
+      (ignored); kept only where each floor is a level its parent accepts as a
+      vote (a static board never asks more of any table then);
+    - consumers with `status = "disabled"` (docs/device-tree.md: only enabled
       consumers are devices, are awaited by a boot hold, and make an
       index of a provider exist): on a domain, or on an index of a
       provider with cells that nothing enabled references;
@@ -2462,7 +2476,7 @@ def extras(board, X, check):
 
 
 def shapes(board, Y):
-    """DESIGN §2's other provider shapes, the semantics unchanged: a
+    """docs/device-tree.md's other provider shapes, the semantics unchanged: a
     device on three domains (`power-domain-names`), and providers of
     several domains (`#power-domain-cells = <1>`): a domain without a
     table, idle states or floor becomes a Rockchip power-domain@N node,
@@ -2521,7 +2535,8 @@ def shapes(board, Y):
 
 
 def hw_and_dups(board, Y):
-    """DESIGN §2's `opp-supported-hw` and §1's duplicate entries, in
+    """docs/device-tree.md's `opp-supported-hw` and docs/semantics.md's
+    duplicate entries, in
     device tables: entries the board's version (`--supported-hw`, one
     value per cell; none given: every entry carrying the property) makes
     unavailable, between the others (a `rate` just above one must take
@@ -2537,8 +2552,8 @@ def hw_and_dups(board, Y):
         some group matching the version (every cell ANDed with it
         non-zero) where @ok, else none (without a version: any cells).
         A table's first such entry has one group (the loader takes a
-        table's group size from its shortest property: docs/design-notes.md,
-        opp-supported-hw)."""
+        table's group size from its shortest property:
+        docs/decisions/opp-supported-hw.md)."""
         n = len(vers) or 1
         groups = [[(vers[i] if vers else 1) | Y.choice([0, 8])
                    for i in range(n)] for _ in range(ngroups)]
@@ -2554,8 +2569,8 @@ def hw_and_dups(board, Y):
             '0x%x' % x for g in groups for x in g)
     for v in board.devs:
         if v.opps and Y.random() < 0.5:
-            # supplies (DESIGN §1 OPP layer: opp-microvolt target or
-            # target/min/max, one a supply; opp-microamp): `simulate`
+            # supplies (docs/semantics.md, The OPP layer: opp-microvolt target
+            # or target/min/max, one a supply; opp-microamp): `simulate`
             # gives devices no regulators, so they change nothing
             n = Y.randint(1, 2)
             for j in range(len(v.opps)):
@@ -2593,8 +2608,8 @@ def hw_and_dups(board, Y):
 
 
 def devreq(board, Y, check):
-    """DESIGN §2's device-to-device requirements: entries of a device's
-    table require entries of a later device's table (no `opp-level`
+    """docs/device-tree.md's device-to-device requirements: entries of a
+    device's table require entries of a later device's table (no `opp-level`
     there, so the pair is device-to-device; later only: no cycles), the
     reference anywhere among the entry's domain references (which the
     matching rule must skip). Owners are devices whose every entry is a
@@ -2627,7 +2642,7 @@ def devreq(board, Y, check):
         for o in got:
             o.requirers.append(u)
     for v in extra:
-        if v.dreq or v.requirers:  # else not a device (DESIGN §2)
+        if v.dreq or v.requirers:  # else not a device (docs/device-tree.md)
             v.i = len(board.devs)
             v.name = 'dev%d' % v.i
             board.devs.append(v)
@@ -2645,11 +2660,11 @@ def devreq(board, Y, check):
 
 
 def bad_input(domino, dtb, board, m, tmp, seed):
-    """DESIGN §7: `boot-on` and `always-on DOMAIN` only at time 0 before
-    any other command, a boot level checked like a vote when the scenario
-    is read; DESIGN §4: an absolute time earlier than the previous line's,
-    unknown verbs, names, units, switches, errno names, wrong argument
-    counts, a `vote` without the domain name on a device of several
+    """docs/lifecycle.md: `boot-on` and `always-on DOMAIN` only at time 0
+    before any other command, a boot level checked like a vote when the
+    scenario is read; docs/scenario.md: an absolute time earlier than the
+    previous line's, unknown verbs, names, units, switches, errno names, wrong
+    argument counts, a `vote` without the domain name on a device of several
     domains; else bad input (exit 2, an error naming the line). Two such
     scenarios a board, one of each kind: the first problem, or None."""
     X = board.X
@@ -2660,10 +2675,11 @@ def bad_input(domino, dtb, board, m, tmp, seed):
              (['@0 resume %s' % v.name, 'boot-on %s' % d.name], 2),
              (['@0 qos %s 5' % v.name, 'always-on %s' % d.name], 2),
              (['@0 boot-on %s %d' % (d.name, top + 1 if top else 1)], 1),
-             # twice on one domain (DESIGN is silent; which level would
+             # twice on one domain (the contract was silent; which level would
              # hold?): bad input, EALREADY, where the second one is
              (['@0 boot-on %s' % d.name, 'boot-on %s' % d.name], 2)]
-    # DESIGN §3/§4: a bad command anywhere is bad input: exit 2 and
+    # docs/scenario.md, Errors and failures: a bad command anywhere is
+    # bad input: exit 2 and
     # `FILE:LINE: error: MESSAGE` naming its line (a few good lines
     # before and after it)
     many = [u for u in board.devs if len(u.doms) > 1]
@@ -2721,8 +2737,8 @@ WRONG = {'on': 'off', 'off': 'on', 'hw': 'sw', 'sw': 'hw',
 
 
 def wrong_expects(domino, dtb, board, plain, lines, tmp, seed, doc):
-    """DESIGN §4: "A failed `expect` prints `FILE:LINE: expect failed:
-    WANT, got GOT` and `simulate` exits 1 after running the rest". Two
+    """docs/scenario.md: "A failed `expect` prints `FILE:LINE: expect
+    failed: WANT, got GOT`" and `simulate` exits 1 after running the rest. Two
     or three wrong expects (a domain's on/off, pstate, idle state (`got
     on` while on), hw/sw, held/released, or `last-error`, each just
     after a right one whose
@@ -2790,7 +2806,8 @@ def run_one(domino, dtc, seed, nops, tmp):
     for v in board.devs:
         if S.r.random() < 0.4:
             v.pdnames = ['pwr%d' % k for k in range(len(v.doms))]
-    # providers with one or two cells (DESIGN §2: `NAME:INDEX`; a
+    # providers with one or two cells (docs/device-tree.md, Providers:
+    # `NAME:INDEX`; a
     # second cell is an argument and makes no domain); an index exists
     # only where a consumer or provider references it
     for d in board.doms:
@@ -2801,10 +2818,10 @@ def run_one(domino, dtc, seed, nops, tmp):
     for node, _ in board.state_nodes:
         if S.r.random() < 0.3:
             board.compat[node] = 'arm,idle-state'
-    # DESIGN §1: "A device node with `required-opps` but no OPP table of
-    # its own casts those as fixed votes while active" (matched to its
-    # domains by the same rule): the attachment's vote from the start,
-    # which `vote` overwrites (the latest wins)
+    # docs/semantics.md, Required OPPs: a device node with `required-opps`
+    # but no OPP table of its own casts those as fixed votes while active
+    # (matched to its domains by the same rule): the attachment's vote from the
+    # start, which `vote` overwrites (the latest wins)
     check = Model(board)
     for v in board.devs:
         owners = [first_table(d) for d in v.doms]
@@ -2832,8 +2849,9 @@ def run_one(domino, dtc, seed, nops, tmp):
             board.Y = Y            # two unsafe failures (gen_scenario)
         if Y.random() < 0.35:
             hw_and_dups(board, Y)
-        # DESIGN §2: "A link that would close a cycle is dropped with a
-        # warning (-ELOOP)": a domain its own parent, now and then
+        # docs/device-tree.md, Links and cycles: "A link that would close a
+        # cycle is dropped with a warning": a domain its own parent, now and
+        # then
         Z = random.Random(seed * 49979687 + 5)
         plain = [d for d in board.doms if not d.cells and not any(
             d in g[1] + g[3] for g in board.groups)]
@@ -2862,7 +2880,7 @@ def run_one(domino, dtc, seed, nops, tmp):
                     d.devs.append((v, 0))
                     board.devs.append(v)
     text = board.dts()             # before the scenario changes the flags
-    # `summary --explain D`: the board as loaded (DESIGN §7)
+    # `summary --explain D`: the board as loaded (docs/lifecycle.md, explain)
     first = board.X and board.X.choice(board.doms)
     first_says = first and Model(board).explain(first)
     lines, model = gen_scenario(rnd, board, nops)
@@ -2915,8 +2933,8 @@ def run_one(domino, dtc, seed, nops, tmp):
             sorted(loops) or len(said) != len(loops):
         print('seed %d: cycle warnings %r, model %r' % (seed, said, loops))
         return False
-    # DESIGN §1: a required OPP that matches no domain "is ignored and
-    # reported by `lint`" (a provider's own, here: extras)
+    # docs/semantics.md, Required OPPs: a required OPP that matches no
+    # domain is ignored and reported by `lint` (a provider's own, here: extras)
     unmatched = {d.node: len(d.floor_refs) - len(d.floors)
                  for d in board.doms if len(d.floor_refs) > len(d.floors)}
     by_node = {d.node: d for d in board.doms}
@@ -3030,7 +3048,8 @@ def run_real(domino, dtc, seed, nops, tmp):
     summary = json.loads(r.stdout)
     board = RealBoard(summary)
     if any('opp-supported-hw' in w for w in summary.get('warnings', [])):
-        # DESIGN §2: "Tegra30 needs this": one version value a seed
+        # docs/device-tree.md, opp-supported-hw: "Tegra30 needs this": one
+        # version value a seed
         board.hw = str(random.Random(seed * 3 + 1).choice([1, 2, 4, 8]))
     board.read_levels(dtc, dtb, {j['name']: j['provider']
                                  for j in summary['domains']})
