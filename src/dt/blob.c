@@ -300,6 +300,7 @@ int dmn__dt_blob_index(struct dmn_dt_loader *ld)
 			    ld->nodes[i].phandle;
 			ld->phandles[ld->n_phandles++].node = (int32_t)i;
 		}
+	DMN_ASSERT(ld->n_phandles == count);
 	if (ld->n_phandles)
 		qsort(ld->phandles, ld->n_phandles, sizeof(*ld->phandles),
 		      cmp_phandle);
@@ -327,6 +328,9 @@ int dmn__dt_blob_index(struct dmn_dt_loader *ld)
 			return -ENOMEM;
 	}
 	ld->n_phandles = w;
+	/* dmn__dt_phandle_node's binary search relies on it */
+	for (unsigned i = 1; DMN_CHECKS && i < w; i++)
+		DMN_ASSERT(ld->phandles[i - 1].phandle < ld->phandles[i].phandle);
 
 	return index_labels(ld);
 }
@@ -354,6 +358,7 @@ static char *path_slot(struct dmn_dt_loader *ld, size_t len)
 /* Built on each call by walking up the parents. */
 const char *dmn__dt_node_path(struct dmn_dt_loader *ld, int32_t node)
 {
+	DMN_ASSERT(node >= 0 && (unsigned)node < ld->n_nodes);
 	size_t len = 0;
 	for (int32_t i = node; ld->nodes[i].parent >= 0; i = ld->nodes[i].parent)
 		len += 1 + strlen(ld->nodes[i].name);
@@ -371,6 +376,8 @@ const char *dmn__dt_node_path(struct dmn_dt_loader *ld, int32_t node)
 		memcpy(p + end, ld->nodes[i].name, nl);
 		p[--end] = '/';
 	}
+	/* the second walk wrote exactly what the first one measured */
+	DMN_ASSERT(end == (ld->nodes[node].parent < 0 ? 1u : 0u));
 	return p;
 }
 
@@ -424,6 +431,7 @@ int dmn__dt_node_seg(struct dmn_dt_loader *ld, int32_t node, int32_t *seg)
 const void *dmn__dt_prop(const struct dmn_dt_loader *ld, int32_t node, const char *name,
 		    int *len)
 {
+	DMN_ASSERT(node >= 0 && (unsigned)node < ld->n_nodes);
 	int l = 0;
 	const void *v = raw_getprop(ld->fdt, ld->nodes[node].offset, name, &l);
 	if (!v || l < 0)

@@ -8,6 +8,8 @@
 
 #include <domino/dt.h>
 
+#include "../core/debug.h"
+
 #include <stdarg.h>
 
 /* ---- pool.c: every allocation of a board, freed together ---------------- */

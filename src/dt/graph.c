@@ -61,7 +61,10 @@ static int step_up(const struct dmn_dt_loader *ld, struct dmn_dt_link_walk *w,
 		int32_t p = d->parents[i];
 		if (p == target)
 			return 1;
+		DMN_ASSERT(p >= 0 && (unsigned)p < w->n);
 		if (w->seen_up[p] != w->gen) {
+			/* each domain is pushed once a search: n at most */
+			DMN_ASSERT(*top < w->n);
 			w->seen_up[p] = w->gen;
 			w->stack_up[(*top)++] = p;
 		}
@@ -78,7 +81,9 @@ static int step_down(struct dmn_dt_link_walk *w, unsigned *top, int32_t target)
 		int32_t c = w->edges[e].child;
 		if (c == target)
 			return 1;
+		DMN_ASSERT(c >= 0 && (unsigned)c < w->n);
 		if (w->seen_down[c] != w->gen) {
+			DMN_ASSERT(*top < w->n);
 			w->seen_down[c] = w->gen;
 			w->stack_down[(*top)++] = c;
 		}
@@ -123,6 +128,8 @@ int dmn__dt_link_record(struct dmn_dt_loader *ld, int32_t child, int32_t parent)
 			&w->cap_edges, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
+	DMN_ASSERT(child >= 0 && (unsigned)child < w->n && parent >= 0 &&
+		   (unsigned)parent < w->n && "the board's domains, all made first");
 	e->child = child;
 	e->next = w->first_child[parent];
 	w->first_child[parent] = (int32_t)w->n_edges - 1;

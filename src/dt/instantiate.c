@@ -97,8 +97,11 @@ static int want_table(struct builder *bd, int32_t t, int32_t *stack)
 			for (unsigned r = 0; r < tab->entries[e].n_required;
 			     r++) {
 				int32_t u = tab->entries[e].required[r].table;
+				DMN_ASSERT(u >= 0 && (unsigned)u < bd->b->n_opp_tables &&
+					   "the loader resolved every required table");
 				if (bd->table_state[u])
 					continue;
+				DMN_ASSERT(n < bd->b->n_opp_tables);
 				bd->table_state[u] = 1;
 				stack[n++] = u; /* each table once: fits */
 			}
@@ -212,12 +215,16 @@ static int fill_tables(struct builder *bd, int32_t *stack, unsigned *next_e,
 				child = u;
 			}
 			if (child >= 0) {
+				/* a table is on the stack once: state 2 */
+				DMN_ASSERT(n < b->n_opp_tables);
 				bd->table_state[child] = 2;
 				stack[n] = child;
 				next_e[n] = next_r[n] = 0;
 				n++;
 				continue;
 			}
+			DMN_ASSERT(bd->table_state[t] == 2 &&
+				   "added once, after the tables it requires");
 			int err = add_entries(bd, t);
 			if (err)
 				return err;

@@ -78,6 +78,8 @@ void dmn__dt_pool_free(struct dmn_dt_pool *pool, void *ptr)
 	if (!ptr)
 		return;
 	union dmn_dt_block *b = (union dmn_dt_block *)ptr - 1;
+	DMN_ASSERT(b->link.prev->link.next == b && b->link.next->link.prev == b &&
+		   "a live block of this pool");
 	b->link.prev->link.next = b->link.next;
 	b->link.next->link.prev = b->link.prev;
 	pool->ops.free(pool->ops.user, b);
@@ -101,6 +103,7 @@ char *dmn__dt_pool_strdup(struct dmn_dt_pool *pool, const char *s)
 void *dmn__dt_vec_push(struct dmn_dt_pool *pool, void **array, unsigned *count,
 		  unsigned *cap, size_t elem)
 {
+	DMN_ASSERT(*count <= *cap && elem > 0);
 	if (*count == *cap) {
 		unsigned ncap = *cap ? *cap * 2 : 8;
 		if (ncap < *cap || (size_t)ncap > SIZE_MAX / elem)

@@ -184,6 +184,8 @@ static int cmp_key(const void *a, const void *b)
 int dmn__dt_domain_link(struct dmn_dt_loader *ld, int32_t child, int32_t parent,
 		   int32_t node, const char *property)
 {
+	DMN_ASSERT(child >= 0 && (unsigned)child < ld->board->n_domains &&
+		   parent >= 0 && (unsigned)parent < ld->board->n_domains);
 	struct dmn_dt_domain *c = &ld->board->domains[child];
 	for (unsigned i = 0; i < c->n_parents; i++)
 		if (c->parents[i] == parent)

@@ -8,6 +8,8 @@
  */
 #include <domino/energy.h>
 
+#include "../core/debug.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,7 @@ int dmn_energy_meter_init(struct dmn_energy_meter *m, const unsigned *n_slots,
 		m->since[p] = now;
 		at += n_slots[p];
 	}
+	DMN_ASSERT(at == total && "the parts' slots are all the slots");
 	m->first[n_parts] = at;
 	for (size_t s = 0; s < total; s++)
 		m->slots[s].known = 1;
@@ -65,7 +68,10 @@ static int same_power(const struct dmn_energy_slot *a, const struct dmn_energy_s
 static int log_step(struct dmn_energy_meter *m, unsigned part, size_t slot,
 		    uint64_t now)
 {
+	DMN_ASSERT(part < m->n_parts && slot >= m->first[part] &&
+		   slot < m->first[part + 1] && "a step names a slot of its part");
 	size_t last = m->last_step[part];
+	DMN_ASSERT(last <= m->n_steps && "a part's last step is a logged one");
 	if (last && m->steps[last - 1].time_ns == now) {
 		/* one instant, one value: the part's latest word */
 		m->steps[last - 1].slot = (unsigned)(slot - m->first[part]);
@@ -81,6 +87,7 @@ static int log_step(struct dmn_energy_meter *m, unsigned part, size_t slot,
 		m->steps = bigger;
 		m->cap_steps = cap;
 	}
+	DMN_ASSERT(m->n_steps < m->cap_steps);
 	m->steps[m->n_steps] = (struct dmn_energy_step){
 	    now, part, (unsigned)(slot - m->first[part])};
 	m->last_step[part] = ++m->n_steps;
@@ -94,6 +101,8 @@ int dmn_energy_meter_move(struct dmn_energy_meter *m, unsigned part, unsigned sl
 	    now < m->since[part])
 		return -EINVAL;
 	size_t to = m->first[part] + slot, from = m->at[part];
+	DMN_ASSERT(from >= m->first[part] && from < m->first[part + 1] &&
+		   "a part sits in one of its own slots");
 	if (to == from)
 		return m->oom ? -ENOMEM : 0;
 	m->slots[from].time_ns += now - m->since[part];

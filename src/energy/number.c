@@ -9,6 +9,8 @@
  */
 #include <domino/energy.h>
 
+#include "../core/debug.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +65,7 @@ int dmn_energy_is_zero(struct dmn_energy e)
  * division as on paper. */
 static uint32_t div_small(struct dmn_energy *e, uint32_t d)
 {
+	DMN_ASSERT(d != 0 && "callers divide by constants");
 	uint32_t digit[4] = {(uint32_t)(e->hi >> 32), (uint32_t)e->hi,
 			     (uint32_t)(e->lo >> 32), (uint32_t)e->lo};
 	uint64_t rem = 0;
@@ -84,6 +87,7 @@ static char *decimal(struct dmn_energy e, char *buf)
 	do
 		tmp[n++] = (char)('0' + div_small(&e, 10));
 	while (!dmn_energy_is_zero(e));
+	DMN_ASSERT(n <= 39 && "2^128 has 39 decimal digits");
 	for (size_t i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = 0;
@@ -125,6 +129,7 @@ const char *dmn_energy_format_short(struct dmn_energy e, int ascii,
 		div_small(&t, 1000u);
 		u++;
 	}
+	DMN_ASSERT(u < sizeof(units) / sizeof(units[0]));
 	return with_unit(t, u == 0 && ascii ? "uJ" : units[u], buf);
 }
 
@@ -132,6 +137,7 @@ const char *dmn_energy_format_short(struct dmn_energy e, int ascii,
  * UINT64_MAX and *@fits 0), the remainder in *@rem. Shift and subtract. */
 static uint64_t div_wide(struct dmn_energy n, uint64_t d, uint64_t *rem, int *fits)
 {
+	DMN_ASSERT(d != 0 && "callers refuse a zero divisor");
 	*fits = n.hi < d;
 	if (!*fits) {
 		*rem = 0;
@@ -148,6 +154,7 @@ static uint64_t div_wide(struct dmn_energy n, uint64_t d, uint64_t *rem, int *fi
 				q |= (uint64_t)1 << i;
 		}
 	}
+	DMN_ASSERT(r < d);
 	*rem = r;
 	return q;
 }
@@ -164,6 +171,7 @@ uint64_t dmn_energy_average_uw(struct dmn_energy e, uint64_t ns, unsigned *milli
 	if (fits && milli) {
 		uint64_t r2;
 		*milli = (unsigned)div_wide(dmn_energy_of(rem, 1000), ns, &r2, &fits);
+		DMN_ASSERT(fits && *milli < 1000 && "rem < ns, so rem * 1000 / ns < 1000");
 	}
 	return uw;
 }

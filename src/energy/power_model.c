@@ -14,6 +14,8 @@
  */
 #include <domino/energy.h>
 
+#include "../core/debug.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -103,6 +105,7 @@ int dmn_power_parse(const char *s, size_t len, uint64_t *uw)
 	v += f;
 	if (v > DMN_ENERGY_MAX_UW)
 		return -EOVERFLOW;
+	DMN_ASSERT(f < 1000000 && "at most six fraction digits (W)");
 	*uw = v;
 	return 0;
 }
@@ -156,6 +159,7 @@ static int takes_arg(enum dmn_pm_state s)
 static int parse_line(char **w, unsigned n, unsigned line, const char *file,
 		      struct dmn_pm_line *out, struct dmn_energy_diag *diag)
 {
+	DMN_ASSERT(n >= 1 && n <= MAX_WORDS + 1 && "the caller splits at most MAX_WORDS + 1 words");
 	int device = !strcmp(w[0], "device");
 	if (!device && strcmp(w[0], "domain"))
 		return fail(diag, file, line, "expected 'domain' or 'device', got '%s'",

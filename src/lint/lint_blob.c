@@ -39,6 +39,9 @@ static uint32_t child_key(int32_t parent, const char *name, size_t len)
 static int32_t child_named(const struct lint_blob *bi, int32_t parent,
 			   const char *name, size_t len)
 {
+	/* a power of two above the node count: a free slot ends each probe */
+	DMN_ASSERT(bi->child_cap > bi->n_nodes &&
+		   !(bi->child_cap & (bi->child_cap - 1)));
 	uint32_t mask = bi->child_cap - 1;
 	for (uint32_t h = child_key(parent, name, len) & mask;; h = (h + 1) & mask) {
 		int32_t c = bi->children[h];
@@ -102,8 +105,10 @@ static int find_model_nodes(struct linter *l, const struct dmn_dt_board *b,
 	for (unsigned i = 0; i < ns; i++) {
 		unsigned top = 0;
 		for (int32_t k = (int32_t)i; k >= 0 && seg_node[k] == -2;
-		     k = b->path_segs[k].parent)
+		     k = b->path_segs[k].parent) {
+			DMN_ASSERT(top < ns && "a segment's chain visits each once");
 			stack[top++] = k;
+		}
 		while (top) {
 			int32_t k = stack[--top];
 			int32_t up = b->path_segs[k].parent;
@@ -151,6 +156,7 @@ int dmn__lint_blob_index(struct linter *l, const void *fdt,
 	     off = fdt_next_node(fdt, off, &depth)) {
 		int32_t i = (int32_t)bi->n_nodes++;
 		struct lint_node *nd = &bi->nodes[i];
+		DMN_ASSERT(depth <= max_depth);
 		stack[depth] = i;
 		nd->offset = off;
 		nd->end = i + 1;
@@ -163,6 +169,11 @@ int dmn__lint_blob_index(struct linter *l, const void *fdt,
 			    (struct lint_phandle){nd->phandle, i};
 	}
 	dmn__lint_free(l, stack);
+	DMN_ASSERT(bi->n_nodes == n && "both walks see the same nodes");
+	/* dmn__lint_node_at's binary search: preorder is offset order */
+	for (unsigned i = 1; DMN_CHECKS && i < bi->n_nodes; i++)
+		DMN_ASSERT(bi->nodes[i - 1].offset < bi->nodes[i].offset &&
+			   bi->nodes[i].parent < (int32_t)i);
 	for (unsigned i = bi->n_nodes; i-- > 1;) {
 		struct lint_node *up = &bi->nodes[bi->nodes[i].parent];
 		if (up->end < bi->nodes[i].end)
@@ -175,6 +186,8 @@ int dmn__lint_blob_index(struct linter *l, const void *fdt,
 		if (!k || bi->phandles[k - 1].phandle != bi->phandles[i].phandle)
 			bi->phandles[k++] = bi->phandles[i];
 	bi->n_phandles = k;
+	for (unsigned i = 1; DMN_CHECKS && i < k; i++) /* dmn__lint_phandle */
+		DMN_ASSERT(bi->phandles[i - 1].phandle < bi->phandles[i].phandle);
 	if (index_children(l, bi) || find_model_nodes(l, b, bi)) {
 		dmn__lint_blob_free(l, bi);
 		return -ENOMEM;
@@ -253,6 +266,7 @@ int32_t dmn__lint_phandle(const struct lint_blob *bi, uint32_t phandle)
 const void *dmn__lint_prop(const struct lint_blob *bi, int32_t node,
 			   const char *name, int *len)
 {
+	DMN_ASSERT(node >= 0 && (unsigned)node < bi->n_nodes);
 	int l = 0;
 	const void *v = fdt_getprop(bi->fdt, bi->nodes[node].offset, name, &l);
 	if (len)
@@ -311,9 +325,12 @@ static char *path_back(const struct lint_blob *bi, int32_t node, char *start,
 const char *dmn__lint_path(const struct lint_blob *bi, int32_t node, char *buf,
 			   int size)
 {
+	DMN_ASSERT(size > 4 && "room for \"...\" and a component");
 	size_t n = path_len(bi, node);
 	if (n < (size_t)size) {
-		path_back(bi, node, buf, buf + n);
+		char *at = path_back(bi, node, buf, buf + n);
+		DMN_ASSERT(at == buf && "path_len measured what path_back writes");
+		(void)at;
 		buf[n] = '\0';
 		return buf;
 	}
@@ -329,7 +346,10 @@ char *dmn__lint_path_alloc(struct linter *l, const struct lint_blob *bi,
 {
 	size_t n = path_len(bi, node);
 	char *s = dmn__lint_calloc(l, n + 1, 1);
-	if (s)
-		path_back(bi, node, s, s + n);
+	if (s) {
+		char *at = path_back(bi, node, s, s + n);
+		DMN_ASSERT(at == s && "path_len measured what path_back writes");
+		(void)at;
+	}
 	return s;
 }

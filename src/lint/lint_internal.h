@@ -9,6 +9,8 @@
 
 #include <domino/lint.h>
 
+#include "../core/debug.h"
+
 #include <stddef.h>
 
 #include <stdbool.h>

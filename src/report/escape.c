@@ -5,6 +5,7 @@
  * character or a stray non-UTF-8 byte must never break a document.
  */
 #include "report_internal.h"
+#include "../core/debug.h"
 
 #include <string.h>
 
@@ -70,6 +71,8 @@ static void write_escaped(struct dmn_report_out *o, const char *str, escape_fn e
 	while (*s) {
 		size_t len;
 		const char *esc = escape(decode_utf8(s, &len), buf);
+		/* a sequence never takes the terminating NUL, so s stays in str */
+		DMN_ASSERT(len >= 1 && len <= 4 && s[len - 1]);
 		if (esc) {
 			dmn__rpt_out_write(o, (const char *)run, (size_t)(s - run));
 			dmn__rpt_out_puts(o, esc);

@@ -5,6 +5,7 @@
  * process's LC_NUMERIC: a decimal comma would break JSON and SVG.
  */
 #include "report_internal.h"
+#include "../core/debug.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,8 +20,10 @@ static const char *fmt_scaled(char buf[RPT_NUM_LEN], uint64_t v, uint64_t div,
 	int digits = 0;
 	char fbuf[24];
 
+	DMN_ASSERT(div >= 1 && decimals >= 0);
 	for (uint64_t d = div; d > 1; d /= 10)
 		digits++;
+	DMN_ASSERT(digits < (int)sizeof(fbuf) && "a 64-bit power of ten has 19 zeros");
 	/* Keep only @decimals leading digits of the fraction (truncating). */
 	while (digits > decimals) {
 		frac /= 10;

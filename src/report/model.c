@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Look-ups in a report model shared by the writers. */
 #include "report_internal.h"
+#include "../core/debug.h"
 
 #include <domino/context.h>
 
@@ -54,6 +55,10 @@ int dmn__rpt_index_build(struct dmn_report_index *ix, const struct dmn_report_mo
 	for (unsigned i = 0; i < n; i++)
 		ix->by_name[i] = tmp[i].pos;
 	free(tmp);
+	/* dmn__rpt_index_find's binary search relies on it */
+	for (unsigned i = 1; DMN_CHECKS && i < n; i++)
+		DMN_ASSERT(strcmp(domain_name(m, ix->by_name[i - 1]),
+				  domain_name(m, ix->by_name[i])) <= 0);
 	return 0;
 }
 
@@ -147,6 +152,7 @@ int dmn__rpt_levels_build(struct dmn_report_levels *lv,
 		for (unsigned k = 0; k < d->n_levels; k++)
 			lv->block[at++] = tmp[k].pos;
 	}
+	DMN_ASSERT(at == n && "the block holds each unordered table once");
 	free(tmp);
 	return 0;
 }
@@ -174,6 +180,8 @@ const char *dmn__rpt_level_name(const struct dmn_report_levels *lv,
 	/* The first position holding @level: in value order, ties by
 	 * position. */
 	const unsigned *order = lv->order ? lv->order[d - m->domains] : NULL;
+	/* without an order of its own the binary search needs ascending values */
+	DMN_ASSERT(order || levels_ascend(d));
 	unsigned lo = 0, hi = d->n_levels;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;

@@ -5,6 +5,7 @@
  * and keeping the first error sticky lets writers stay linear.
  */
 #include "report_internal.h"
+#include "../core/debug.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ int dmn__rpt_out_init(struct dmn_report_out *o, const struct dmn_report_sink *si
 
 static void flush(struct dmn_report_out *o)
 {
+	DMN_ASSERT(o->len <= sizeof(o->buf));
 	if (!o->err && o->len) {
 		int rc = o->sink->write(o->sink->user, o->buf, o->len);
 		if (rc)
@@ -44,6 +46,7 @@ void dmn__rpt_out_write(struct dmn_report_out *o, const char *bytes, size_t len)
 			return;
 		}
 	}
+	DMN_ASSERT(o->len + len <= sizeof(o->buf) && "flushed to make room");
 	memcpy(o->buf + o->len, bytes, len);
 	o->len += len;
 }

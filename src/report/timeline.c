@@ -6,6 +6,7 @@
  * initial_idle_state, initial_pstate) at time 0.
  */
 #include "report_internal.h"
+#include "../core/debug.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ static int same_state(const struct tl_period *p, int on, const char *idle)
  * length and neighbours always differ. */
 static void enter(struct tl_domain *d, uint64_t t, int on, const char *idle)
 {
+	DMN_ASSERT(d->n_periods >= 1 && "the initial period is never taken back");
 	struct tl_period *cur = &d->periods[d->n_periods - 1];
 
 	if (same_state(cur, on, idle))
@@ -50,6 +52,7 @@ static void enter(struct tl_domain *d, uint64_t t, int on, const char *idle)
 
 static void step(struct tl_domain *d, uint64_t t, uint32_t level)
 {
+	DMN_ASSERT(d->n_steps >= 1 && "steps[0] is never taken back");
 	struct tl_step *cur = &d->steps[d->n_steps - 1];
 
 	if (cur->level == level)
@@ -158,6 +161,8 @@ int dmn__rpt_timeline_build(struct dmn_report_timeline *tl, const struct dmn_rep
 		hp += tl->domains[d].n_hw;
 		tl->domains[d].n_hw = 0;
 	}
+	DMN_ASSERT(pp == n_periods && sp == n_steps && hp == n_hw &&
+		   "each domain's slice lies inside its block");
 
 	for (unsigned d = 0; d < nd; d++) {
 		const struct dmn_report_domain *dom = &m->domains[d];

@@ -20,6 +20,7 @@
 int dmn__scmi_perf_apply(struct dmn_scmi_server *s, struct scmi__agent *a, unsigned dom,
 		     uint32_t target)
 {
+	DMN_ASSERT(dom < s->n_perf && "the command checked the domain");
 	struct scmi__perf_slot *p = &a->perf[dom];
 	if (!p->dev || p->applied == target)
 		return 0;
@@ -138,7 +139,9 @@ static int32_t describe_levels(struct dmn_scmi_server *s, struct scmi__agent *a,
 static void effective_range(const struct dmn_scmi_server *s, unsigned dom,
 			    uint32_t *min, uint32_t *max)
 {
+	DMN_ASSERT(dom < s->n_perf);
 	const struct scmi__perf_dom *d = &s->perf[dom];
+	DMN_ASSERT(d->n_levels >= 1 && "check_config refuses a domain without levels");
 	uint32_t lo = d->levels[0].level, hi = d->levels[d->n_levels - 1].level;
 	for (unsigned i = 0; i < s->n_agents; i++) {
 		const struct scmi__perf_slot *p = &s->agents[i].perf[dom];
@@ -175,6 +178,7 @@ static int reapply(struct dmn_scmi_server *s, unsigned dom)
 {
 	const struct scmi__perf_dom *d = &s->perf[dom];
 	unsigned n = s->n_agents, top = n, low = n;
+	DMN_ASSERT(dom < s->n_perf);
 	for (unsigned i = 0; i < n; i++) {
 		const struct scmi__perf_slot *p = &s->agents[i].perf[dom];
 		uint32_t t = clamp(d, p->request);

@@ -12,6 +12,7 @@
 int dmn__scmi_power_set(struct dmn_scmi_server *s, struct scmi__agent *a, unsigned dom,
 		    int on)
 {
+	DMN_ASSERT(dom < s->n_power && "the command checked the domain");
 	struct scmi__power_slot *p = &a->power[dom];
 	if (!p->dev || p->on == on)
 		return 0;

@@ -5,6 +5,8 @@
 
 #include <domino/scmi.h>
 
+#include "../core/debug.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -139,6 +141,7 @@ static inline void scmi__put32(uint8_t *p, uint32_t v)
  * (fixed replies fit DMN_SCMI_MIN_MSG, paged ones count the room first). */
 static inline void scmi__add32(struct scmi__reply *r, uint32_t v)
 {
+	DMN_ASSERT(r->len + 4 <= r->cap && "the handler sized its reply");
 	if (r->len + 4 <= r->cap) {
 		scmi__put32(r->buf + r->len, v);
 		r->len += 4;
@@ -148,6 +151,7 @@ static inline void scmi__add32(struct scmi__reply *r, uint32_t v)
 static inline void scmi__add_bytes(struct scmi__reply *r, const char *b,
 				   size_t n)
 {
+	DMN_ASSERT(r->len + n <= r->cap && "the handler sized its reply");
 	if (r->len + n <= r->cap) {
 		memcpy(r->buf + r->len, b, n);
 		r->len += n;

@@ -83,6 +83,7 @@ void dmn__scmi_note(struct dmn_scmi_server *s, enum scmi__note_kind kind,
 		s->dropped++;
 		return;
 	}
+	DMN_ASSERT(s->note_count < s->note_cap && s->note_head < s->note_cap);
 	struct scmi__note *n =
 	    &s->notes[(s->note_head + s->note_count++) % s->note_cap];
 	n->kind = kind;
@@ -141,6 +142,7 @@ static int cancel_undone(struct dmn_scmi_server *s, uint32_t kind,
 
 static struct scmi__note *note_at(struct dmn_scmi_server *s, unsigned i)
 {
+	DMN_ASSERT(i < s->note_count && "a queued note");
 	return &s->notes[(s->note_head + i) % s->note_cap];
 }
 
@@ -401,8 +403,10 @@ int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *ms
 		return -ENOENT;
 	if (cap < DMN_SCMI_MIN_MSG)
 		return -ENOSPC;
+	DMN_ASSERT(s->agent_index[agent_id] <= s->n_agents);
 	struct scmi__agent *a = &s->agents[s->agent_index[agent_id] - 1];
 	struct scmi__reply r = {reply, cap < s->max_msg ? cap : s->max_msg, 8};
+	DMN_ASSERT(r.cap >= DMN_SCMI_MIN_MSG && "check_config keeps max_msg at least that");
 	const uint8_t *in = msg;
 	uint8_t head[4] = {0, 0, 0, 0};
 	if (len) /* NULL with 0 bytes is allowed; memcpy from NULL is not */
@@ -439,6 +443,7 @@ int dmn_scmi_handle(struct dmn_scmi_server *s, uint32_t agent_id, const void *ms
 				settle_failed(s, mark);
 		}
 	}
+	DMN_ASSERT(r.len >= 8 && r.len <= r.cap);
 	if (status != DMN_SCMI_SUCCESS)
 		r.len = 8;
 	/* A reply is a response to a command whatever type was sent, so
@@ -592,6 +597,10 @@ static int build_map(struct dmn_scmi_server *s)
 			s->map[k++] = m;
 		}
 	}
+	/* map_find's binary search relies on it */
+	for (unsigned i = 1; DMN_CHECKS && i < k; i++)
+		DMN_ASSERT(s->map[i - 1].handle < s->map[i].handle &&
+			   "the map is sorted by handle, one entry each");
 	s->n_map = k;
 	return 0;
 }

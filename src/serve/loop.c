@@ -7,6 +7,7 @@
  * so a stop request is seen within one turn.
  */
 #include "serve.h"
+#include "../core/debug.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -231,6 +232,7 @@ size_t dmn__serve_command(struct dmn__serve *s, struct dmn__ep *ep,
 	size_t max = s->cfg.max_msg, rlen = 0;
 	if (cap > max)
 		cap = max;
+	DMN_ASSERT(cap >= DMN_SCMI_MIN_MSG && "--max-msg and the callers keep it");
 	if (s->cfg.before_command)
 		s->cfg.before_command(s->cfg.user);
 	s->stats.commands++;
@@ -246,6 +248,7 @@ size_t dmn__serve_command(struct dmn__serve *s, struct dmn__ep *ep,
 				    &rlen))
 			rlen = 0;
 	}
+	DMN_ASSERT(rlen <= cap && "a reply within --max-msg and the buffer");
 	dmn__serve_trace_msg(s, ep->agent, "->", reply, rlen);
 	return rlen;
 }

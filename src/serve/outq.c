@@ -2,6 +2,7 @@
 /* A connection's outgoing queue: frames in one byte ring, bounded in bytes
  * and in frames, written without blocking. */
 #include "serve.h"
+#include "../core/debug.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ int dmn__outq_fits(const struct dmn__outq *q, size_t len, size_t keep_bytes,
 
 static void put_bytes(struct dmn__outq *q, const uint8_t *p, size_t n)
 {
+	DMN_ASSERT(q->len + n <= q->cap && "dmn__outq_fits said it fits");
 	while (n) {
 		size_t at = (q->head + q->len) % q->cap;
 		size_t run = q->cap - at < n ? q->cap - at : n;
@@ -57,6 +59,7 @@ int dmn__outq_push(struct dmn__outq *q, const void *a, size_t alen,
 	put_bytes(q, a, alen);
 	if (b)
 		put_bytes(q, b, blen);
+	DMN_ASSERT(q->frames < q->frame_cap);
 	q->frame_len[(q->frame_head + q->frames++) % q->frame_cap] =
 	    (uint32_t)(alen + blen);
 	return 0;
@@ -65,6 +68,7 @@ int dmn__outq_push(struct dmn__outq *q, const void *a, size_t alen,
 /* Bytes written leave the ring; whole frames leave the frame count. */
 static void consume(struct dmn__outq *q, size_t n)
 {
+	DMN_ASSERT(n <= q->len && q->head < q->cap);
 	q->head = (q->head + n) % q->cap;
 	q->len -= n;
 	q->front_sent += n;
@@ -109,6 +113,8 @@ size_t dmn__outq_front(const struct dmn__outq *q, uint8_t *dst, size_t cap)
 {
 	if (!q->frames)
 		return 0;
+	DMN_ASSERT(q->front_sent <= q->frame_len[q->frame_head] &&
+		   "a frame wholly sent has left the count");
 	size_t len = q->frame_len[q->frame_head] - q->front_sent;
 	for (size_t i = 0; i < len && i < cap; i++)
 		dst[i] = q->buf[(q->head + i) % q->cap];

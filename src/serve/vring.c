@@ -4,6 +4,7 @@
  * used (docs/scmi.md, vhost-user). */
 #include "vring.h"
 #include "le.h"
+#include "../core/debug.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 uint8_t *dmn__gmem_at(const struct dmn__gmem *m, uint64_t addr, uint64_t len,
 		      int user)
 {
+	DMN_ASSERT(m->n <= DMN__GMEM_MAX_REGIONS);
 	for (unsigned i = 0; i < m->n; i++) {
 		const struct dmn__gmem_region *r = &m->r[i];
 		uint64_t base = user ? r->uva : r->gpa;
@@ -129,6 +131,8 @@ int dmn__vring_map(struct dmn__vring *vr, const struct dmn__gmem *m,
 int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
 		   struct dmn__vchain *ch, char *err, size_t err_size)
 {
+	DMN_ASSERT(vr->num && vr->desc && vr->avail && vr->used &&
+		   "only a ring dmn__vu_ring_ready mapped is popped");
 	uint16_t avail_idx = load_index(vr->avail + 2);
 	uint16_t waiting = (uint16_t)(avail_idx - vr->last_avail);
 	if (!waiting)
@@ -161,6 +165,8 @@ int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
 					 head, i);
 				return -1;
 			}
+		/* each turn adds a segment, at most DMN__VCHAIN_MAX a way */
+		DMN_ASSERT(walked < sizeof(seen) / sizeof(seen[0]) && i < vr->num);
 		seen[walked] = (uint16_t)i;
 		uint8_t d[16];
 		memcpy(d, vr->desc + 16 * i, 16);
@@ -218,6 +224,8 @@ int dmn__vring_pop(struct dmn__vring *vr, const struct dmn__gmem *m,
 
 void dmn__vring_push(struct dmn__vring *vr, uint16_t head, uint32_t len)
 {
+	DMN_ASSERT(vr->num && vr->used && head < vr->num &&
+		   "the head a pop returned, on the ring it came from");
 	uint8_t *e = vr->used + 4 + 8 * (vr->used_idx % vr->num);
 	dmn__put32(e, head);
 	dmn__put32(e + 4, len);
@@ -242,6 +250,7 @@ void dmn__vring_notify(struct dmn__vring *vr)
 size_t dmn__vchain_read(const struct dmn__vchain *ch, uint8_t *dst, size_t cap)
 {
 	size_t done = 0;
+	DMN_ASSERT(ch->n_rd <= DMN__VCHAIN_MAX);
 	for (unsigned i = 0; i < ch->n_rd && done < cap; i++) {
 		size_t n = ch->rd[i].len < cap - done ? ch->rd[i].len : cap - done;
 		memcpy(dst + done, ch->rd[i].p, n);
@@ -254,6 +263,7 @@ size_t dmn__vchain_write(const struct dmn__vchain *ch, const uint8_t *src,
 			 size_t len)
 {
 	size_t done = 0;
+	DMN_ASSERT(ch->n_wr <= DMN__VCHAIN_MAX);
 	for (unsigned i = 0; i < ch->n_wr && done < len; i++) {
 		size_t n = ch->wr[i].len < len - done ? ch->wr[i].len : len - done;
 		memcpy(ch->wr[i].p, src + done, n);

@@ -23,6 +23,7 @@ static uint64_t sim_now(void *user)
 
 static int take_failure(struct dmn_sim_domain *d, enum dmn_scn_fail_op op)
 {
+	DMN_ASSERT((unsigned)op < sizeof(d->fail_count) / sizeof(d->fail_count[0]));
 	if (!d->fail_count[op])
 		return 0;
 	d->fail_count[op]--;
@@ -48,6 +49,7 @@ static const enum dmn_sim_call_op call_op[] = {
 static int backend_call(struct dmn_sim *sim, struct dmn_sim_providers_call *pc,
 			int domain, int device, int err)
 {
+	DMN_ASSERT((unsigned)pc->op < sizeof(call_op) / sizeof(call_op[0]));
 	pc->result = err;
 	err = dmn_sim_providers_call(&sim->hw, pc);
 	if (sim->on_call) {
@@ -256,6 +258,9 @@ static struct dmn_sim_handle_ix *build_ix(const uint32_t *handles, unsigned n)
 		ix[i].index = (int32_t)i;
 	}
 	qsort(ix, n, sizeof(*ix), cmp_handle_ix);
+	/* index_of's bsearch needs one entry per handle */
+	for (unsigned i = 1; DMN_CHECKS && i < n; i++)
+		DMN_ASSERT(ix[i - 1].handle < ix[i].handle && "handles are unique");
 	return ix;
 }
 
@@ -265,6 +270,7 @@ static int index_of(const struct dmn_sim_handle_ix *ix, unsigned n, uint32_t han
 	struct dmn_sim_handle_ix key = {handle, 0};
 	const struct dmn_sim_handle_ix *hit =
 		n ? bsearch(&key, ix, n, sizeof(*ix), cmp_handle_ix) : NULL;
+	DMN_ASSERT(!hit || (hit->index >= 0 && (unsigned)hit->index < n));
 	return hit ? hit->index : -1;
 }
 
@@ -299,6 +305,7 @@ void dmn__sim_record(struct dmn_sim *sim, struct dmn_report_event *ev)
 		sim->events = bigger;
 		sim->cap_events = cap;
 	}
+	DMN_ASSERT(sim->n_events < sim->cap_events);
 	sim->events[sim->n_events++] = *ev;
 	if (sim->live)
 		sim->live(sim->live_user, ev);
@@ -326,9 +333,11 @@ static const char *op_name(enum dmn_op op)
 
 const char *dmn__sim_idle_name(const struct dmn_sim *sim, unsigned domain, int idle)
 {
+	DMN_ASSERT(domain < sim->board->n_domains);
 	const struct dmn_dt_domain *d = &sim->board->domains[domain];
 	if (idle < 0 || (unsigned)idle >= d->n_idle_states)
 		return NULL;
+	DMN_ASSERT((unsigned)d->idle_states[idle] < sim->board->n_idle_states);
 	return sim->board->idle_states[d->idle_states[idle]].name;
 }
 

@@ -21,16 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Invariants, checked in the library the tests link (DMN_DEBUG), as the
- * core's DMN_ASSERT are. */
-#ifdef DMN_DEBUG
-#undef NDEBUG
-#include <assert.h>
-#define ENERGY_ASSERT(cond) assert(cond)
-#else
-#define ENERGY_ASSERT(cond) ((void)0)
-#endif
-
 /* How strongly a slot's power is given (docs/energy.md): the file's line
  * for that very state beats the tree, which beats the file's line for the
  * part as a whole, then `*`, then the rule's default. */
@@ -576,7 +566,7 @@ static int at_level_slot(struct dmn_sim *sim, unsigned v, unsigned base,
 					  "%s's entry %s at %s %s: already given at line %u",
 					  l->name, l->arg, l->at_domain, l->at_level, s->line);
 	}
-	ENERGY_ASSERT(e->at_used[v] < e->meter.first[part + 1] - e->meter.first[part] -
+	DMN_ASSERT(e->at_used[v] < e->meter.first[part + 1] - e->meter.first[part] -
 					     e->at_first[v]);
 	unsigned k = e->at_first[v] + e->at_used[v]++;
 	struct slot_info *s = slot_of(sim, part, k);

@@ -7,6 +7,8 @@
 #include <domino/sim.h>
 #include <domino/sim_providers.h>
 
+#include "../core/debug.h"
+
 struct dmn_sim;
 
 struct dmn_sim_domain {

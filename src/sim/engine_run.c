@@ -348,6 +348,7 @@ static int push_cause(struct dmn_sim *sim, const char *text)
 	char *copy = strdup(text);
 	if (!copy)
 		return -ENOMEM;
+	DMN_ASSERT(sim->n_causes < sim->cap_causes);
 	sim->causes[sim->n_causes++] = copy;
 	sim->cur_cause = copy;
 	return 0;
