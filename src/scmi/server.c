@@ -158,6 +158,10 @@ static struct scmi__note *note_at(struct dmn_scmi_server *s, unsigned i)
  */
 static void settle_failed(struct dmn_scmi_server *s, unsigned mark)
 {
+	/* Inside a command nothing removes a note (cancel_undone is for
+	 * library operations only, and delivery waits for the command to
+	 * end), so the notes queued before it are all still there. */
+	DMN_ASSERT(mark <= s->note_count);
 	for (unsigned i = mark; i < s->note_count; i++) {
 		struct scmi__note *n = note_at(s, i);
 		int first = n->kind != NOTE_LIMITS;
