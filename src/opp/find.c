@@ -29,9 +29,9 @@ static int find_freq(const struct dmn_opp_table *t, uint64_t hz, enum find_how h
 		return -1;
 	int pos;
 	if (how == FIND_FLOOR) {
-		pos = usable_down(t, opp_bound(t, hz, false, true));
+		pos = usable_down(t, dmn__opp_bound(t, hz, false, true));
 	} else {
-		pos = dmn__opp_usable_up(t, opp_bound(t, hz, false, false));
+		pos = dmn__opp_usable_up(t, dmn__opp_bound(t, hz, false, false));
 		if (how == FIND_EXACT && pos >= 0 &&
 		    oe_hz(opp_sorted_at(t, pos))[0] != hz)
 			pos = -1;
@@ -48,9 +48,9 @@ static int find_level(const struct dmn_opp_table *t, uint32_t level,
 	if (!t->has_freq) {
 		int pos;
 		if (how == FIND_FLOOR) {
-			pos = usable_down(t, opp_bound(t, level, true, true));
+			pos = usable_down(t, dmn__opp_bound(t, level, true, true));
 		} else {
-			pos = dmn__opp_usable_up(t, opp_bound(t, level, true, false));
+			pos = dmn__opp_usable_up(t, dmn__opp_bound(t, level, true, false));
 			if (how == FIND_EXACT && pos >= 0 &&
 			    opp_sorted_at(t, pos)->level != level)
 				pos = -1;

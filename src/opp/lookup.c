@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Look-ups: a binary search over the sorted entries (a firmware core's:
- * dmn__opp_entry_pos of a probe entry that sorts first among those at the
- * key; a hosted build's: opp_bound on the key), then a step over the
- * unusable neighbours (disabled, or turbo without boost).
+ * Look-ups: a binary search over the sorted entries (dmn__opp_bound on
+ * the key), then a step over the unusable neighbours (disabled, or turbo
+ * without boost).
  *
  * Cost: O(log n + k), k = the run of consecutive unusable entries stepped
  * over; the worst case, every entry past the search point unusable, is
@@ -14,6 +13,26 @@
 #include "opp_internal.h"
 
 #include <errno.h>
+
+struct bound_key {
+	uint64_t key;
+	bool level, upper;
+};
+
+static bool key_before(const void *t, size_t pos, const void *k)
+{
+	const struct bound_key *b = k;
+	const struct dmn_opp_entry *e = opp_sorted_at(t, (unsigned)pos);
+	uint64_t v = b->level ? e->level : oe_hz(e)[0];
+	return b->upper ? v <= b->key : v < b->key;
+}
+
+unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key,
+			bool level, bool upper)
+{
+	struct bound_key b = {key, level, upper};
+	return (unsigned)dmn__lower_bound(t->n, t, &b, key_before);
+}
 
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos)
 {
@@ -27,18 +46,7 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)
 		return -1;
-#if DMN_FAST_PATHS
-	return dmn__opp_usable_up(t, opp_bound(t, hz, false, false));
-#else
-	/* One clock at @hz and no level: it sorts before every entry at @hz,
-	 * so its place is the first entry at @hz or above (the search
-	 * dmn_opp_add places entries with: no second one in the core). */
-	struct {
-		struct dmn_opp_entry e;
-		uint64_t hz;
-	} probe = {.e = {.n_hz = 1}, .hz = hz};
-	return dmn__opp_usable_up(t, dmn__opp_entry_pos(t, &probe.e));
-#endif
+	return dmn__opp_usable_up(t, dmn__opp_bound(t, hz, false, false));
 }
 
 /* Level ceil over every entry with a level, usable or not: the domain
@@ -47,10 +55,9 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
 int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level)
 {
 	/* A level table is sorted by level: its first entry at @level or
-	 * above is the scan's answer too, found in O(log n) (not in a
-	 * firmware build, which keeps the scan only). */
-	if (DMN_FAST_PATHS && !t->has_freq) {
-		unsigned pos = opp_bound(t, level, true, false);
+	 * above is the scan's answer too, found in O(log n). */
+	if (!t->has_freq) {
+		unsigned pos = dmn__opp_bound(t, level, true, false);
 		return pos < t->n ? (int)pos : -1;
 	}
 	int best = -1;

@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fast unit (fast.h): on a striped context (lock.h), a vote, a get or
+ * a put on one stripe, without the exclusive lock, when its effect stays
+ * inside one device or one chain of domains that are on. One idea, three
+ * calls:
+ *
+ * - an unchanged vote: read without any lock from the attachment's
+ *   published word (vote_published);
+ * - a vote that moves pstates along a chain (the voter's domain and its
+ *   ancestors, one parent each, every one on and wanted on, at most
+ *   FAST_CHAIN of them; a rail is a chain of one): vote_chain runs the
+ *   engine's steps over the chain, in the engine's order, with the same
+ *   callbacks, events, statistics and errors;
+ * - a get or put that only moves a count (usage_fast).
+ *
+ * Anything else (a power state to change, a domain another fast path
+ * holds, memory to allocate, a listener of the OPP layer's follow unit)
+ * is DMN_FAST_UNHANDLED before anything changed, and the caller takes the
+ * exclusive lock and the engine.
+ */
+#include "../internal.h"
+
+#include <errno.h>
+#include <limits.h>
+
+/* ---- the stripe --------------------------------------------------------- */
+
+/* Enter the stripe of handle @h: 0, or -EDEADLK as dmn__lock. @hold lives
+ * on the caller's stack until stripe_leave. Holding a stripe, nothing is
+ * created, removed or relinked, and no exclusive call runs; fast paths on
+ * other stripes do. */
+static inline void stripe_enter(struct dmn_ctx *ctx, uint32_t h,
+				struct dmn_fast_hold *hold)
+{
+	hold->ctx = ctx;
+	hold->stripe = (h & HANDLE_SLOT_MASK) % DMN_STRIPES;
+	dmn__stripe_lock(&ctx->stripes[hold->stripe]);
+}
+
+static inline void stripe_leave(struct dmn_ctx *ctx,
+				const struct dmn_fast_hold *hold)
+{
+	dmn__stripe_unlock(&ctx->stripes[hold->stripe]);
+}
+
+/* Around anything that may run a callback or a listener: from there on a
+ * call back into @hold's context is refused (dmn__reentered). */
+static inline void hold_push(struct dmn_fast_hold *hold)
+{
+	hold->next = dmn__fast_held;
+	dmn__fast_held = hold;
+}
+
+static inline void hold_pop(const struct dmn_fast_hold *hold)
+{
+	dmn__fast_held = hold->next;
+}
+
+/* A domain's own lock among fast paths. Taken child before parent along
+ * a chain, so a wait only ever points up the tree (no cycle), and only
+ * for a bounded spin: a holder is a fast path that waits for nothing
+ * else and lets go within one callback. After the spin the call goes the
+ * exclusive way, which blocks properly. */
+#define DOM_SPIN 256
+static inline bool dom_trylock(struct dmn_domain *d)
+{
+	/* One thread: nobody else holds it (a call from a callback is
+	 * refused before it gets here), so no atomic, as the stripes. */
+	if (dmn__one_thread()) {
+		if (__atomic_load_n(&d->fast_lock, __ATOMIC_RELAXED))
+			return false;
+		__atomic_store_n(&d->fast_lock, 1, __ATOMIC_RELAXED);
+		return true;
+	}
+	for (unsigned i = 0; i < DOM_SPIN; i++) {
+		if (!__atomic_load_n(&d->fast_lock, __ATOMIC_RELAXED) &&
+		    !__atomic_exchange_n(&d->fast_lock, 1, __ATOMIC_ACQUIRE))
+			return true;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	return false;
+}
+
+static inline void dom_unlock(struct dmn_domain *d)
+{
+	__atomic_store_n(&d->fast_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* dmn_last_error() from a fast path: fast paths on other stripes write it
+ * too, so atomically, and only when it changes, so that two threads whose
+ * calls succeed do not pass its cache line back and forth. */
+static inline void fast_result(struct dmn_ctx *ctx, int err)
+{
+	if (__atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED) != err)
+		__atomic_store_n(&ctx->last_error, err, __ATOMIC_RELAXED);
+}
+
+/* ---- a vote along a chain ------------------------------------------------ */
+
+/* The engine's steps for a counted vote on a chain of domains that are
+ * on and stay on (each holds an active device or an on child), leaf
+ * first. The engine would validate up the ancestry by a depth-first walk,
+ * log every input change for an undo, collect the touched domains, order
+ * the power-off pass, walk them three times and compact the histograms;
+ * on a chain every one of those is the chain itself. So the same steps
+ * run over it, in the same order, with the same events and statistics,
+ * each link's old requirement and each domain's old pstate kept beside
+ * the chain instead of in the undo log:
+ *   validate as dmn__txn_check_level (rounding, maps, -ENODEV);
+ *   phase 0: the vote, then each link's requirement of its target;
+ *   A: raise, parents first; a failure puts the inputs back and lowers
+ *      what was raised, as the engine's rollback;
+ *   C, D: lower children first, each link then following what its
+ *      child really is; a failed lowering is kept and reported.
+ * No power state changes, so the governor, QoS and power statistics are
+ * not involved, and nothing allocates: a vote that would need memory is
+ * the engine's. */
+#define FAST_CHAIN 8
+
+struct chain {
+	unsigned n;
+	bool first_locked; /* false: the stripe alone guards s[0] */
+	bool reaches_cb;   /* some domain of it has a pstate callback */
+	int op_error;      /* the first callback error */
+	struct {
+		struct dmn_domain *x; /* the next one is this one's parent */
+		uint32_t old_req;     /* x's link before phase 0 */
+		uint32_t was;         /* x's pstate before phase A */
+	} s[FAST_CHAIN];
+};
+
+/* One event for the listeners, built only when there are some. */
+static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
+			enum dmn_op op, const struct dmn_domain *d, int error,
+			int safe, uint32_t old_v, uint32_t new_v)
+{
+	if (ctx->n_listeners)
+		dmn__txn_emit(ctx, kind, op, d, error, safe, old_v, new_v);
+}
+
+/* The pstate callback of @d (none: success), a positive error as -EIO. */
+static inline int call_set_pstate(struct dmn_domain *d, uint32_t level)
+{
+	if (!(d->ops && d->ops->set_performance_state))
+		return 0;
+	int err = d->ops->set_performance_state(d->user, d->handle, level);
+	return err > 0 ? -EIO : err;
+}
+
+/* Room for @level among @d's inputs (a bin, or room for one: the engine
+ * would not allocate) and for one more level in its statistics (as
+ * dmn__txn_hist_add reserves). */
+static inline bool input_room(const struct dmn_domain *d, uint32_t level)
+{
+	const struct level_hist *h = &d->votes;
+	if (!d->cold ||
+	    d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels)
+		return false;
+	if (h->n < h->cap)
+		return true;
+	unsigned i = dmn__level_hist_find(h, level);
+	return i < h->n && h->bins[i].level == level;
+}
+
+/* Replace input @old of @d by @new (0: none), in room input_room found:
+ * the histogram the engine's add and remove would leave, an emptied bin
+ * gone (the engine's compaction at the end of its transaction). */
+static inline void swap_input(struct dmn_domain *d, uint32_t old,
+			      uint32_t new)
+{
+	struct level_hist *h = &d->votes;
+	struct level_count *b = h->bins;
+	/* A domain's only input moving (one voter, no child): its bin takes
+	 * the new level in place. */
+	if (old && new && h->n == 1 && b[0].count == 1 && b[0].level == old) {
+		b[0].level = new;
+		return;
+	}
+	if (new) {
+		unsigned i = dmn__level_hist_find(h, new);
+		if (i < h->n && b[i].level == new) {
+			b[i].count++;
+		} else {
+			DMN_ASSERT(h->n < h->cap && "input_room found room");
+			for (unsigned j = h->n; j > i; j--)
+				b[j] = b[j - 1];
+			b[i].level = new;
+			b[i].count = 1;
+			h->n++;
+		}
+	}
+	if (!old)
+		return;
+	unsigned i = dmn__level_hist_find(h, old);
+	/* A level not counted is ignored, as the engine's decrement. */
+	if (i == h->n || b[i].level != old || !b[i].count || --b[i].count)
+		return;
+	for (h->n--; i < h->n; i++)
+		b[i] = b[i + 1];
+}
+
+/* Point the link above @d at what @d really is (the engine's
+ * links_follow_actual on a chain). */
+static inline void chain_follow(struct dmn_domain *d)
+{
+	if (!d->n_parents)
+		return;
+	struct dmn_link *l = d->parents[0];
+	uint32_t req;
+	if (dmn__requirement(l, d->pstate, &req) || req == l->req)
+		return;
+	swap_input(l->parent, l->req, req);
+	l->req = req;
+}
+
+/* Phase A for one domain: raise @x to its inputs' maximum. On a failure
+ * (1) the error is in *@err and c->op_error, FAILURE and ROLLBACK are
+ * out, and the caller rolls back. */
+static inline int chain_raise(struct dmn_ctx *ctx, struct chain *c,
+			      struct dmn_domain *x, int *err)
+{
+	uint32_t want = level_hist_max(&x->votes), old = x->pstate;
+	if (want <= old)
+		return 0;
+	int cb = call_set_pstate(x, want);
+	if (cb) {
+		if (!c->op_error)
+			c->op_error = cb;
+		*err = cb;
+		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, x, cb, 0, old, want);
+		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, x, cb, 0, 0, 0);
+		return 1;
+	}
+	dmn__stats_pstate(ctx, x, want);
+	x->pstate = want;
+	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
+	return 0;
+}
+
+/* Phase D for one domain: lower @x to its inputs' maximum, not below
+ * @floor; a failure is kept and reported. */
+static inline void chain_lower(struct dmn_ctx *ctx, struct chain *c,
+			       struct dmn_domain *x, uint32_t floor)
+{
+	uint32_t want = level_hist_max(&x->votes), old = x->pstate;
+	if (want < floor)
+		want = floor;
+	if (want >= old)
+		return;
+	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, x, 0, 1, old,
+	     want);
+	int cb = call_set_pstate(x, want);
+	if (cb) {
+		if (!c->op_error)
+			c->op_error = cb;
+		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, x, cb, 1, old,
+		     want);
+		return;
+	}
+	dmn__stats_pstate(ctx, x, want);
+	x->pstate = want;
+	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
+}
+
+static void chain_release(struct chain *c)
+{
+	for (unsigned i = !c->first_locked; i < c->n; i++)
+		dom_unlock(c->s[i].x);
+}
+
+/* Collect @d's chain, at most FAST_CHAIN domains, each on and wanted on,
+ * taking each one's fast_lock, but @d's only when another fast path can
+ * reach it: a domain with no children and one attachment changes on a
+ * fast path only through votes on that attachment, which all take the
+ * stripe of its slot, held here (structure changes hold every stripe).
+ * So the common rail with one voter pays one lock pair a vote, as genpd's
+ * mutex. false (nothing held) if the chain is not one. */
+static bool chain_take(struct chain *c, struct dmn_domain *d)
+{
+	c->n = 0;
+	c->first_locked = d->n_children || d->n_attachments != 1;
+	c->reaches_cb = false;
+	for (struct dmn_domain *x = d; c->n < FAST_CHAIN;
+	     x = x->parents[0]->parent) {
+		if (x->n_parents > 1 ||
+		    ((x != d || c->first_locked) && !dom_trylock(x)))
+			break;
+		/* Where a rollback goes back to: the pstate before phase A. */
+		c->s[c->n].was = x->pstate;
+		c->s[c->n++].x = x;
+		c->reaches_cb |= x->ops && x->ops->set_performance_state;
+		if (!x->on || !domain_wants_on(x))
+			break;
+		if (!x->n_parents)
+			return true;
+	}
+	chain_release(c);
+	return false;
+}
+
+/* dmn__txn_check_level over the chain: -ENODEV, rounding, each
+ * ancestor's requirement at the level this vote asks of it. */
+static int chain_check(const struct chain *c, uint32_t level,
+		       uint32_t *rounded)
+{
+	*rounded = 0;
+	if (!level)
+		return 0;
+	if (!c->reaches_cb)
+		return -ENODEV;
+	struct dmn_domain *d = c->s[0].x;
+	uint32_t r = level;
+	if (dom_cold(d)->round) {
+		int err = d->cold->round(d->cold->round_user, d->handle, level,
+					 &r);
+		if (err)
+			return err;
+	}
+	uint32_t asked = r;
+	for (unsigned i = 0; i + 1 < c->n; i++) {
+		int err = dmn__requirement(c->s[i].x->parents[0], asked, &asked);
+		if (err)
+			return err;
+	}
+	*rounded = r;
+	return 0;
+}
+
+/* Phase 0's input changes undone, newest first. */
+static void chain_undo(struct chain *c, unsigned links,
+		       struct dmn_attachment *a, uint32_t old_vote)
+{
+	while (links--) {
+		struct dmn_link *l = c->s[links].x->parents[0];
+		swap_input(l->parent, l->req, c->s[links].old_req);
+		l->req = c->s[links].old_req;
+	}
+	swap_input(a->dom, a->vote, old_vote);
+	a->vote = old_vote;
+}
+
+/* The vote of @a for @level as the engine would make it, on @a's chain:
+ * the result (0 or a negative errno; the first callback error in
+ * c->op_error), or DMN_FAST_UNHANDLED with nothing changed. */
+static int vote_chain(struct dmn_ctx *ctx, struct chain *c,
+		      struct dmn_attachment *a, uint32_t level)
+{
+	struct dmn_domain *d = a->dom;
+	/* Set only inside an exclusive call, which no stripe runs beside. */
+	DMN_ASSERT(!ctx->record_only);
+	if (!a->counted || !chain_take(c, d))
+		return DMN_FAST_UNHANDLED;
+	uint32_t r;
+	int err = chain_check(c, level, &r);
+	if (err || r == a->vote)
+		goto out;
+	err = DMN_FAST_UNHANDLED;
+	if (r && !input_room(d, r))
+		goto out;
+	/* Phase 0: the vote, then each link asks its target of the parent. */
+	uint32_t old_vote = a->vote;
+	swap_input(d, old_vote, r);
+	a->vote = r;
+	unsigned links = 0;
+	for (; links + 1 < c->n; links++) {
+		struct dmn_domain *x = c->s[links].x;
+		struct dmn_link *l = x->parents[0];
+		uint32_t req;
+		int e = dmn__requirement(l, level_hist_max(&x->votes), &req);
+		if (e || (req && req != l->req &&
+			  !input_room(l->parent, req))) {
+			chain_undo(c, links, a, old_vote);
+			err = e ? e : DMN_FAST_UNHANDLED;
+			goto out;
+		}
+		c->s[links].old_req = l->req;
+		swap_input(l->parent, l->req, req);
+		l->req = req;
+	}
+	err = 0;
+	/* A: raise, parents first. */
+	for (unsigned i = c->n; i > 0; i--) {
+		if (!chain_raise(ctx, c, c->s[i - 1].x, &err))
+			continue;
+		/* As the engine's rollback: inputs back, then each raised
+		 * domain lowered to where it was, children first. */
+		chain_undo(c, links, a, old_vote);
+		for (unsigned k = 0; k < c->n; k++)
+			chain_follow(c->s[k].x);
+		for (unsigned k = 0; k < c->n; k++) {
+			chain_lower(ctx, c, c->s[k].x, c->s[k].was);
+			chain_follow(c->s[k].x);
+		}
+		goto out;
+	}
+	/* C and D: nothing powers off; lower children first, each link
+	 * then following what its child really is. The engine first points
+	 * every link at its child's actual pstate and then at the lowered
+	 * one; on a chain a child comes right before its parent, so one
+	 * step per domain does both. */
+	for (unsigned i = 0; i < c->n; i++) {
+		struct dmn_domain *x = c->s[i].x;
+		if (level_hist_max(&x->votes) < x->pstate)
+			chain_lower(ctx, c, x, 0);
+		chain_follow(x);
+	}
+out:
+	chain_release(c);
+	return err;
+}
+
+/* ---- published votes ----------------------------------------------------- */
+
+/* Whether @att is a live attachment whose vote is @level, read without a
+ * lock from its published word (handle.h, struct handle_pub),
+ * dmn_last_error() is 0 already, and no link moved above a non-zero vote
+ * (ctx->relinked): then dmn_vote has nothing to do and nothing to record.
+ * The block and the word it read are left in *@seen and *@word (untouched
+ * if @att names no slot of it), for the publish that follows a change.
+ * Correct under concurrent writers because
+ * - every word is one atomic load or store, of the slot's generation,
+ *   liveness and vote together: a handle whose slot was released or
+ *   reused since fails the compare (as the handle lookup would);
+ * - a fast path (one stripe) publishes a vote only once its call's
+ *   outcome is final, so a word is always a committed vote: a reader
+ *   that sees it is ordered before or after that call, as it would be
+ *   on the stripe;
+ * - an exclusive call may publish values it later rolls back; it runs
+ *   with ctx->excl_seq odd, and a word read while the sequence was odd
+ *   or moved is not trusted (the lock's release fence, this function's
+ *   acquire fence);
+ * - a block of words is never freed while the context lives, so an old
+ *   one a reader still holds is memory it may read: its words were the
+ *   committed votes when the table grew, during the reader's call.
+ * false means "take the stripe", never an error. */
+static inline bool vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
+				  uint32_t level, uint64_t want,
+				  const struct handle_pub **seen,
+				  uint64_t **word)
+{
+	unsigned seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
+	const struct handle_pub *p =
+		__atomic_load_n(&ctx->attachments.pub, __ATOMIC_ACQUIRE);
+	uint32_t slot = att & HANDLE_SLOT_MASK;
+	if (!p || (att >> 30) != HK_ATTACH || slot - 1u >= p->cap)
+		return false;
+	*seen = p;
+	*word = dmn__pub_word(p, slot - 1);
+	/* A vote that changes something (half of every pair) leaves here,
+	 * with the word for the publish to come. */
+	if ((seq & 1u) || __atomic_load_n(*word, __ATOMIC_RELAXED) != want)
+		return false;
+	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* ctx->relinked last, and only for an unchanged non-zero vote: it is
+	 * set by exclusive calls and never cleared, so a read after the
+	 * sequence's acquire load sees every store an earlier exclusive
+	 * call made, and a later one only sends this call the locked way. */
+	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
+	       !last &&
+	       !(level && __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED));
+}
+
+/* @att's attachment, or NULL if it names none, on @att's stripe (held):
+ * by the word vote_published read of it (@word, in the block @seen; NULL
+ * if it read none), whose generation and liveness are the slot's while
+ * the stripe is held (no exclusive call runs: each sets them with the
+ * slot, dmn__handle_alloc and dmn__handle_release), else by the handle
+ * lookup. @want: the word of @att with any vote. */
+static inline struct dmn_attachment *
+attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, uint64_t want,
+		 const struct handle_pub *seen, const uint64_t *word)
+{
+	const struct handle_table *t = &ctx->attachments;
+	if (word && t->pub == seen &&
+	    (__atomic_load_n(word, __ATOMIC_RELAXED) >> 32) == (want >> 32)) {
+		void *obj = t->objs[(att & HANDLE_SLOT_MASK) - 1u];
+		/* A free slot's tag: never with a live word, but cheap. */
+		if (!((uintptr_t)obj & 1u))
+			return obj;
+	}
+	return dmn__attach_get(ctx, att);
+}
+
+/* Publish @a's vote, final, from @att's stripe (held): to the word
+ * vote_published found (@word in the block @seen), unless an exclusive
+ * call replaced its block since (holding a stripe, none can now), stored
+ * to at an address known from the start, which the next vote's load of
+ * it must not be guessed past (a slower vote otherwise); @want is that
+ * word for a vote of @level. Else through the table. */
+static inline void publish_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att,
+				     const struct dmn_attachment *a,
+				     uint32_t level, uint64_t want,
+				     const struct handle_pub *seen,
+				     uint64_t *word)
+{
+	if (word && ctx->attachments.pub == seen)
+		__atomic_store_n(word,
+				 a->vote == level ? want
+						  : dmn__pub_value(att, a->vote),
+				 __ATOMIC_RELAXED);
+	else
+		dmn__handle_publish(&ctx->attachments, att, a->vote);
+}
+
+/* ---- the calls ------------------------------------------------------------ */
+
+/* dmn_vote: an unchanged vote, a stale handle, or a vote vote_chain
+ * takes. */
+static int vote_fast(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
+{
+	uint64_t *word = 0;
+	const struct handle_pub *seen = 0;
+	uint64_t want = dmn__pub_value(att, level);
+	if (vote_published(ctx, att, level, want, &seen, &word))
+		return 0;
+	struct dmn_fast_hold hold;
+	stripe_enter(ctx, att, &hold);
+	struct dmn_attachment *a = attach_on_stripe(ctx, att, want, seen, word);
+	int err = 0;
+	struct chain c;
+	c.n = 0;
+	c.op_error = 0;
+	if (!a) {
+		err = -EBADF;
+	} else if (a->vote != level || (level && ctx->relinked)) {
+		/* The OPP layer's follow unit listens to read other
+		 * domains: the exclusive way. */
+		err = DMN_FAST_UNHANDLED;
+		if (!ctx->internal_listeners) {
+			hold_push(&hold);
+			err = vote_chain(ctx, &c, a, level);
+			/* The domain is this stripe's alone on a rail of one
+			 * voter; elsewhere a neighbour may move it. */
+			if (err != DMN_FAST_UNHANDLED && c.n == 1 &&
+			    !c.first_locked)
+				dmn__check_domain(ctx, a->dom, true);
+			if (err != DMN_FAST_UNHANDLED)
+				publish_on_stripe(ctx, att, a, level, want,
+						  seen, word);
+			hold_pop(&hold);
+		}
+	}
+	if (err != DMN_FAST_UNHANDLED)
+		fast_result(ctx, err ? err : c.op_error);
+	stripe_leave(ctx, &hold);
+	return err;
+}
+
+/* dmn_device_get (@get) and dmn_device_put: a stale handle, or a nested
+ * count that changes no domain (+1 from usage >= 1 on a probed device, -1
+ * from usage >= 2), on the stripe of the device's slot (calls on one
+ * device meet there). */
+static int usage_fast(struct dmn_ctx *ctx, dmn_device_t h, bool get)
+{
+	struct dmn_fast_hold hold;
+	stripe_enter(ctx, h, &hold);
+	struct dmn_device *dev = dmn__device_get(ctx, h);
+	int err = 0;
+	if (!dev)
+		err = -EBADF;
+	else if (get && dev->usage && dev->usage < UINT_MAX && dev->probed)
+		dev->usage++;
+	else if (!get && dev->usage > 1 && dev->usage > dev_kids(dev))
+		dev->usage--;
+	else
+		err = DMN_FAST_UNHANDLED;
+	if (err != DMN_FAST_UNHANDLED)
+		fast_result(ctx, err);
+	stripe_leave(ctx, &hold);
+	return err;
+}
+
+int dmn__fast_call(struct dmn_ctx *ctx, enum dmn_fast_op op, uint32_t h,
+		   uint32_t level)
+{
+	if (!ctx->stripes)
+		return DMN_FAST_UNHANDLED;
+	/* From a callback or a listener: -EDEADLK, as every call. */
+	if ((dmn__held_by_thread || dmn__fast_held) && dmn__reentered(ctx)) {
+		DMN_ASSERT(!"re-entrant call into a domino context "
+			    "from its own callback or listener");
+		return -EDEADLK;
+	}
+	return op == DMN_FAST_VOTE ? vote_fast(ctx, h, level)
+				   : usage_fast(ctx, h, op == DMN_FAST_GET);
+}
