@@ -134,6 +134,12 @@ struct dmn_ctx {
 	 * published vote only if this was even and the same around its
 	 * read (a sequence lock; fast/fast.c). */
 	unsigned excl_seq;
+	/* Exclusive calls on a striped context so far (dmn__lock), 1 to
+	 * 2^32 - 1 (at the wrap every domain's mark is dropped,
+	 * dmn__fast_epoch_wrap): a domain the fast unit found a rail at this
+	 * count (struct dmn_domain, fast_epoch) has not changed since but for
+	 * votes on its stripe. Written with every stripe held. */
+	uint32_t fast_epoch;
 	/* Non-zero once a link was added or removed above a device holding
 	 * a non-zero vote (domain.c): that vote may now reach no callback
 	 * or a smaller table, so an unchanged non-zero vote is checked again

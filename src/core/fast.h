@@ -30,6 +30,9 @@ enum dmn_fast_op {
 #if DMN_FAST_PATHS
 int dmn__fast_call(struct dmn_ctx *ctx, enum dmn_fast_op op, uint32_t h,
 		   uint32_t level);
+/* ctx->fast_epoch wrapped to 0 (dmn__lock): every domain's mark is
+ * dropped and the count starts again at 1. */
+void dmn__fast_epoch_wrap(struct dmn_ctx *ctx);
 #else
 static inline int dmn__fast_call(struct dmn_ctx *ctx, enum dmn_fast_op op,
 				 uint32_t h, uint32_t level)

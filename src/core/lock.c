@@ -124,6 +124,8 @@ int dmn__lock(struct dmn_ctx *ctx)
 	if (ctx->stripes) {
 		for (unsigned i = 0; i < DMN_STRIPES; i++)
 			dmn__stripe_lock(&ctx->stripes[i]);
+		if (!++ctx->fast_epoch)
+			dmn__fast_epoch_wrap(ctx);
 		/* Odd, before anything this call writes (the fence). */
 		__atomic_store_n(&ctx->excl_seq, ctx->excl_seq + 1,
 				 __ATOMIC_RELAXED);

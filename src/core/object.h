@@ -153,6 +153,10 @@ struct dmn_domain {
 	 * (capacity: see links_room in domain.c). */
 	unsigned n_parents;
 	unsigned n_children;
+	/* The fast unit's (src/core/fast/; unused without it): the value of
+	 * ctx->fast_epoch when it last found this domain a rail it may vote
+	 * on without checking again (0: not found since). */
+	uint32_t fast_epoch;
 	struct dmn_link **parents;
 	struct dmn_link **children;
 

@@ -103,12 +103,16 @@ static unsigned index_find(struct dmn_stats *s, uint32_t level)
 #endif
 
 /* Whether slot @i of @s holds @level. */
-static bool slot_is(const struct dmn_stats *s, unsigned i, uint32_t level)
+static inline bool slot_is(const struct dmn_stats *s, unsigned i,
+			   uint32_t level)
 {
 	return i < s->n_levels && s->levels[i].level == level;
 }
 
-unsigned dmn__stats_slot(struct dmn_stats *s, uint32_t level)
+/* The slot of @level in @s, or s->n_levels if none: the hints first (a
+ * vote moving between two levels finds both there), then the index of a
+ * hosted build, then a scan. */
+static inline unsigned find_slot(struct dmn_stats *s, uint32_t level)
 {
 	if (slot_is(s, s->slot_prev, level))
 		return s->slot_prev;
@@ -190,7 +194,7 @@ int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra
  * in firmware (whose tables are small). */
 static unsigned level_slot(struct dmn_stats *s, uint32_t level)
 {
-	unsigned i = dmn__stats_slot(s, level);
+	unsigned i = find_slot(s, level);
 	if (i < s->n_levels)
 		return i;
 	/* A new level is one of the domain's inputs: dmn__txn_hist_add made room. */
@@ -266,7 +270,7 @@ void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_l
 	if (dmn__pstate_timed(ctx))
 		stats_account_pstate(d, ctx->pstate_now(ctx->now_user));
 	s->pstate_transitions++;
-	unsigned from = dmn__stats_slot(s, d->pstate);
+	unsigned from = find_slot(s, d->pstate);
 	s->slot_cur = level_slot(s, new_level);
 	s->slot_prev = from;
 }

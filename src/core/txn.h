@@ -127,8 +127,5 @@ void dmn__stats_power(struct dmn_ctx *ctx, struct dmn_domain *d, bool on,
 void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from);
 void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d,
 		       uint32_t new_level);
-/* The slot of @level in @s, or s->n_levels if none: a scan while @s holds
- * few levels, the index of stats.c (hosted builds) once it has one. */
-unsigned dmn__stats_slot(struct dmn_stats *s, uint32_t level);
 
 #endif /* DOMINO_CORE_TXN_H */

@@ -119,6 +119,14 @@ static inline void fast_result(struct dmn_ctx *ctx, int err)
  * not involved, and nothing allocates: a vote that would need memory is
  * the engine's. */
 #define FAST_CHAIN 8
+/* The chain's steps are written once for any depth and compiled twice,
+ * for a rail (@rail: one domain, known where it is called) and for a
+ * longer chain: inline into vote_chain's two copies. */
+#if defined(__GNUC__)
+#define CHAIN_STEP static inline __attribute__((always_inline))
+#else
+#define CHAIN_STEP static inline
+#endif
 
 struct chain {
 	unsigned n;
@@ -265,7 +273,7 @@ static inline void chain_lower(struct dmn_ctx *ctx, struct chain *c,
 	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
 }
 
-static void chain_release(struct chain *c)
+static inline void chain_release(struct chain *c)
 {
 	for (unsigned i = !c->first_locked; i < c->n; i++)
 		dom_unlock(c->s[i].x);
@@ -278,12 +286,12 @@ static void chain_release(struct chain *c)
  * stripe of its slot, held here (structure changes hold every stripe).
  * So the common rail with one voter pays one lock pair a vote, as genpd's
  * mutex. false (nothing held) if the chain is not one. */
-static bool chain_take(struct chain *c, struct dmn_domain *d)
+CHAIN_STEP bool chain_take(struct chain *c, struct dmn_domain *d, bool rail)
 {
 	c->n = 0;
 	c->first_locked = d->n_children || d->n_attachments != 1;
 	c->reaches_cb = false;
-	for (struct dmn_domain *x = d; c->n < FAST_CHAIN;
+	for (struct dmn_domain *x = d; c->n < (rail ? 1 : FAST_CHAIN);
 	     x = x->parents[0]->parent) {
 		if (x->n_parents > 1 ||
 		    ((x != d || c->first_locked) && !dom_trylock(x)))
@@ -303,8 +311,8 @@ static bool chain_take(struct chain *c, struct dmn_domain *d)
 
 /* dmn__txn_check_level over the chain: -ENODEV, rounding, each
  * ancestor's requirement at the level this vote asks of it. */
-static int chain_check(const struct chain *c, uint32_t level,
-		       uint32_t *rounded)
+CHAIN_STEP int chain_check(const struct chain *c, uint32_t level,
+			   uint32_t *rounded, bool rail)
 {
 	*rounded = 0;
 	if (!level)
@@ -320,7 +328,7 @@ static int chain_check(const struct chain *c, uint32_t level,
 			return err;
 	}
 	uint32_t asked = r;
-	for (unsigned i = 0; i + 1 < c->n; i++) {
+	for (unsigned i = 0; !rail && i + 1 < c->n; i++) {
 		int err = dmn__requirement(c->s[i].x->parents[0], asked, &asked);
 		if (err)
 			return err;
@@ -342,19 +350,22 @@ static void chain_undo(struct chain *c, unsigned links,
 	a->vote = old_vote;
 }
 
-/* The vote of @a for @level as the engine would make it, on @a's chain:
- * the result (0 or a negative errno; the first callback error in
- * c->op_error), or DMN_FAST_UNHANDLED with nothing changed. */
-static int vote_chain(struct dmn_ctx *ctx, struct chain *c,
-		      struct dmn_attachment *a, uint32_t level)
+/* The vote of @a for @level as the engine would make it, on @a's chain
+ * (@rail: of one domain): the result (0 or a negative errno; the first
+ * callback error in c->op_error), or DMN_FAST_UNHANDLED with nothing
+ * changed. */
+CHAIN_STEP int vote_chain_at(struct dmn_ctx *ctx, struct chain *c,
+			     struct dmn_attachment *a, uint32_t level,
+			     bool rail)
 {
 	struct dmn_domain *d = a->dom;
 	/* Set only inside an exclusive call, which no stripe runs beside. */
 	DMN_ASSERT(!ctx->record_only);
-	if (!a->counted || !chain_take(c, d))
+	if (!chain_take(c, d, rail))
 		return DMN_FAST_UNHANDLED;
+	const unsigned n = rail ? 1 : c->n;
 	uint32_t r;
-	int err = chain_check(c, level, &r);
+	int err = chain_check(c, level, &r, rail);
 	if (err || r == a->vote)
 		goto out;
 	err = DMN_FAST_UNHANDLED;
@@ -365,7 +376,7 @@ static int vote_chain(struct dmn_ctx *ctx, struct chain *c,
 	swap_input(d, old_vote, r);
 	a->vote = r;
 	unsigned links = 0;
-	for (; links + 1 < c->n; links++) {
+	for (; links + 1 < n; links++) {
 		struct dmn_domain *x = c->s[links].x;
 		struct dmn_link *l = x->parents[0];
 		uint32_t req;
@@ -382,15 +393,15 @@ static int vote_chain(struct dmn_ctx *ctx, struct chain *c,
 	}
 	err = 0;
 	/* A: raise, parents first. */
-	for (unsigned i = c->n; i > 0; i--) {
+	for (unsigned i = n; i > 0; i--) {
 		if (!chain_raise(ctx, c, c->s[i - 1].x, &err))
 			continue;
 		/* As the engine's rollback: inputs back, then each raised
 		 * domain lowered to where it was, children first. */
 		chain_undo(c, links, a, old_vote);
-		for (unsigned k = 0; k < c->n; k++)
+		for (unsigned k = 0; k < n; k++)
 			chain_follow(c->s[k].x);
-		for (unsigned k = 0; k < c->n; k++) {
+		for (unsigned k = 0; k < n; k++) {
 			chain_lower(ctx, c, c->s[k].x, c->s[k].was);
 			chain_follow(c->s[k].x);
 		}
@@ -401,15 +412,117 @@ static int vote_chain(struct dmn_ctx *ctx, struct chain *c,
 	 * every link at its child's actual pstate and then at the lowered
 	 * one; on a chain a child comes right before its parent, so one
 	 * step per domain does both. */
-	for (unsigned i = 0; i < c->n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		struct dmn_domain *x = c->s[i].x;
 		if (level_hist_max(&x->votes) < x->pstate)
 			chain_lower(ctx, c, x, 0);
-		chain_follow(x);
+		if (!rail)
+			chain_follow(x);
 	}
 out:
 	chain_release(c);
 	return err;
+}
+
+/* Out of line: the common rail's vote (vote_rail) keeps a small frame. */
+static __attribute__((noinline)) int vote_chain(struct dmn_ctx *ctx,
+						struct dmn_attachment *a,
+						uint32_t level, int *op_error)
+{
+	if (!a->counted)
+		return DMN_FAST_UNHANDLED;
+	struct chain c;
+	c.op_error = 0;
+	int err = a->dom->n_parents ? vote_chain_at(ctx, &c, a, level, false)
+				    : vote_chain_at(ctx, &c, a, level, true);
+	/* The domain is this stripe's alone on a rail of one voter;
+	 * elsewhere a neighbour may move it. */
+	if (err != DMN_FAST_UNHANDLED && c.n == 1 && !c.first_locked)
+		dmn__check_domain(ctx, a->dom, true);
+	*op_error = c.op_error;
+	return err;
+}
+
+/* ---- a driver's vote on its own rail ---------------------------------------- */
+
+/* Whether @a's domain is a rail of one voter: no parent, no child, this
+ * one attachment, whose counted vote is the domain's only input (one bin,
+ * counted once: no boot hold either); on, with a pstate callback and no
+ * rounding hook; nobody listens and pstates are untimed. Then vote_chain's
+ * steps come down to the bin taking the new level in place, one callback
+ * and the statistics' count, and the domain is this stripe's alone. */
+static bool rail_shape(const struct dmn_ctx *ctx,
+		       const struct dmn_attachment *a)
+{
+	const struct dmn_domain *d = a->dom;
+	const struct level_hist *h = &d->votes;
+	return a->counted && !d->n_parents && !d->n_children &&
+	       d->n_attachments == 1 && d->on && d->cold && !d->cold->round &&
+	       h->n == 1 && h->bins[0].count == 1 &&
+	       h->bins[0].level == a->vote && d->ops &&
+	       d->ops->set_performance_state && !ctx->n_listeners &&
+	       !ctx->internal_listeners && !dmn__pstate_timed(ctx);
+}
+
+/* vote_chain on a rail of one voter, its shape checked once per exclusive
+ * call (ctx->fast_epoch, which dmn__lock counts): between two, only votes
+ * on this attachment's stripe change the domain, and they come here, which
+ * keeps the shape, or, when this says no, to vote_chain, which may change
+ * it: the mark is dropped first. A vote between the pstate and the level
+ * before it (the statistics' slot hints) needs no search either. The
+ * result, or DMN_FAST_UNHANDLED with nothing changed; the first callback
+ * error in *@op_error. */
+static inline int vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			    uint32_t level, int *op_error)
+{
+	struct dmn_domain *d = a->dom;
+	if (d->fast_epoch != ctx->fast_epoch) {
+		if (!rail_shape(ctx, a))
+			return DMN_FAST_UNHANDLED;
+		d->fast_epoch = ctx->fast_epoch;
+	}
+	struct dmn_stats *s = &d->cold->stats;
+	uint32_t old = d->pstate, old_vote = a->vote;
+	if (!level || s->slot_cur >= s->n_levels ||
+	    s->levels[s->slot_cur].level != old ||
+	    (level != old && (s->slot_prev >= s->n_levels ||
+			      s->levels[s->slot_prev].level != level))) {
+		d->fast_epoch = 0;
+		return DMN_FAST_UNHANDLED;
+	}
+	d->votes.bins[0].level = level;
+	a->vote = level;
+	if (level == old)
+		return 0;
+	int cb = d->ops->set_performance_state(d->user, d->handle, level);
+	if (cb) {
+		*op_error = cb = cb > 0 ? -EIO : cb;
+		if (level < old) /* a failed lowering is kept and reported */
+			return 0;
+		/* A failed raise: nothing was raised, the input goes back. */
+		d->votes.bins[0].level = old_vote;
+		a->vote = old_vote;
+		return cb;
+	}
+	/* dmn__stats_pstate with both slots known. */
+	s->pstate_transitions++;
+	unsigned from = s->slot_cur;
+	s->slot_cur = s->slot_prev;
+	s->slot_prev = from;
+	d->pstate = level;
+	dmn__check_domain(ctx, d, true);
+	return 0;
+}
+
+void dmn__fast_epoch_wrap(struct dmn_ctx *ctx)
+{
+	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
+	     h = dmn__handle_next(&ctx->domains, h)) {
+		struct dmn_domain *d = dmn__handle_lookup(&ctx->domains, h);
+		if (d)
+			d->fast_epoch = 0;
+	}
+	ctx->fast_epoch = 1;
 }
 
 /* ---- published votes ----------------------------------------------------- */
@@ -520,10 +633,7 @@ static int vote_fast(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 	struct dmn_fast_hold hold;
 	stripe_enter(ctx, att, &hold);
 	struct dmn_attachment *a = attach_on_stripe(ctx, att, want, seen, word);
-	int err = 0;
-	struct chain c;
-	c.n = 0;
-	c.op_error = 0;
+	int err = 0, op_error = 0;
 	if (!a) {
 		err = -EBADF;
 	} else if (a->vote != level || (level && ctx->relinked)) {
@@ -532,12 +642,9 @@ static int vote_fast(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 		err = DMN_FAST_UNHANDLED;
 		if (!ctx->internal_listeners) {
 			hold_push(&hold);
-			err = vote_chain(ctx, &c, a, level);
-			/* The domain is this stripe's alone on a rail of one
-			 * voter; elsewhere a neighbour may move it. */
-			if (err != DMN_FAST_UNHANDLED && c.n == 1 &&
-			    !c.first_locked)
-				dmn__check_domain(ctx, a->dom, true);
+			err = vote_rail(ctx, a, level, &op_error);
+			if (err == DMN_FAST_UNHANDLED)
+				err = vote_chain(ctx, a, level, &op_error);
 			if (err != DMN_FAST_UNHANDLED)
 				publish_on_stripe(ctx, att, a, level, want,
 						  seen, word);
@@ -545,7 +652,7 @@ static int vote_fast(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 		}
 	}
 	if (err != DMN_FAST_UNHANDLED)
-		fast_result(ctx, err ? err : c.op_error);
+		fast_result(ctx, err ? err : op_error);
 	stripe_leave(ctx, &hold);
 	return err;
 }
