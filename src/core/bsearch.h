@@ -13,9 +13,8 @@
 
 /* The first index in [0, @n) whose element does not sort before @key, or
  * @n if none: @before(@base, i, @key) says whether element i sorts before
- * the key, and is true for a prefix of the indexes only. O(log n) calls.
- * Inline: with a @before known where it is called, the compiler inlines
- * that too, so the search costs what a hand-written one does. */
+ * the key, and is true for a prefix of the indexes only. O(log n) calls
+ * of @before. */
 static inline size_t dmn__lower_bound(size_t n, const void *base,
 				      const void *key,
 				      bool (*before)(const void *base,

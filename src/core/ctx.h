@@ -74,8 +74,6 @@ struct dmn_ctx {
 	unsigned cap_stack;
 	/* dmn__walk_up's output: off_order's array, never live with it. */
 	struct dmn_domain **walk;
-	struct chain_step *chain; /* the fast unit's chain, past 8 domains */
-	unsigned cap_chain;
 	uint64_t walk_epoch;
 
 	struct undo_entry *undo;

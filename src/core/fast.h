@@ -28,11 +28,10 @@ enum dmn_fast_op {
 };
 
 #if DMN_FAST_PATHS
-int dmn__fast_call(struct dmn_ctx *ctx, enum dmn_fast_op op, uint32_t h,
-		   uint32_t level);
 /* ctx->fast_epoch wrapped to 0 (dmn__lock): every domain's mark is
  * dropped and the count starts again at 1. */
 void dmn__fast_epoch_wrap(struct dmn_ctx *ctx);
+/* The entry itself: fast/fast_call.h, inline where it is called. */
 #else
 static inline int dmn__fast_call(struct dmn_ctx *ctx, enum dmn_fast_op op,
 				 uint32_t h, uint32_t level)
@@ -40,6 +39,13 @@ static inline int dmn__fast_call(struct dmn_ctx *ctx, enum dmn_fast_op op,
 	(void)ctx, (void)op, (void)h, (void)level;
 	return DMN_FAST_UNHANDLED;
 }
+#endif
+
+/* A file of the library (DMN_HAVE_PTHREAD: striped) gets the entry
+ * itself; a test that includes internal.h for the object model only does
+ * not need it. */
+#if DMN_STRIPED
+#include "fast/fast_call.h"
 #endif
 
 #endif /* DOMINO_CORE_FAST_H */

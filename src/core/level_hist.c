@@ -27,14 +27,6 @@ static bool bin_before(const void *bins, size_t i, const void *level)
 
 unsigned dmn__level_hist_find(const struct level_hist *h, uint32_t level)
 {
-	/* A domain's inputs are a few levels, most of the time: a scan of
-	 * up to 8 bins costs less than the search's branches. */
-	if (h->n <= 8) {
-		unsigned i = 0;
-		while (i < h->n && h->bins[i].level < level)
-			i++;
-		return i;
-	}
 	return (unsigned)dmn__lower_bound(h->n, h->bins, &level, bin_before);
 }
 

@@ -59,9 +59,9 @@ struct dmn_stats {
 	 * recording a new pstate never allocates. */
 	struct dmn_level_time *levels;
 	unsigned n_levels, cap_levels;
-	/* Hints, checked before use (stats.c): the slot of the pstate and of
-	 * the one before it, so a vote moving between two levels finds both
-	 * without a search. */
+	/* Hints, checked before use: the slot of the pstate and of the one
+	 * before it (dmn__stats_pstate keeps them; the fast unit's rail
+	 * votes between the two without a search). */
 	unsigned slot_cur, slot_prev;
 #ifndef DMN_FIRMWARE
 	/* Hosted builds, from DMN_STATS_INDEX_MIN levels (stats.c): each

@@ -102,22 +102,10 @@ static unsigned index_find(struct dmn_stats *s, uint32_t level)
 
 #endif
 
-/* Whether slot @i of @s holds @level. */
-static inline bool slot_is(const struct dmn_stats *s, unsigned i,
-			   uint32_t level)
-{
-	return i < s->n_levels && s->levels[i].level == level;
-}
-
-/* The slot of @level in @s, or s->n_levels if none: the hints first (a
- * vote moving between two levels finds both there), then the index of a
+/* The slot of @level in @s, or s->n_levels if none: the index of a
  * hosted build, then a scan. */
-static inline unsigned find_slot(struct dmn_stats *s, uint32_t level)
+DMN_NOINLINE static unsigned find_slot(struct dmn_stats *s, uint32_t level)
 {
-	if (slot_is(s, s->slot_prev, level))
-		return s->slot_prev;
-	if (slot_is(s, s->slot_cur, level))
-		return s->slot_cur;
 	unsigned i = 0;
 #ifndef DMN_FIRMWARE
 	if (s->index)
@@ -270,7 +258,7 @@ void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_l
 	if (dmn__pstate_timed(ctx))
 		stats_account_pstate(d, ctx->pstate_now(ctx->now_user));
 	s->pstate_transitions++;
-	unsigned from = find_slot(s, d->pstate);
+	/* The hints (struct dmn_stats): the pstate's slot was slot_cur. */
+	s->slot_prev = s->slot_cur;
 	s->slot_cur = level_slot(s, new_level);
-	s->slot_prev = from;
 }

@@ -187,7 +187,6 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 	dmn__free(ctx, ctx->order);
 	dmn__free(ctx, ctx->off_order);
 	dmn__free(ctx, ctx->stack);
-	dmn__free(ctx, ctx->chain);
 	dmn__free(ctx, ctx->listeners);
 	dmn__free(ctx, ctx->vote_plan);
 	dmn__free(ctx, ctx->undo);

@@ -302,14 +302,7 @@ void dmn__txn_touch(struct dmn_ctx *ctx, struct dmn_domain *d)
 
 /* ---- callbacks ---------------------------------------------------------- */
 
-/* An event's kind, callback and safe flag in one word (fewer arguments at
- * each of the engine's emit sites): EV(kind, op, safe). */
-#define EV(kind, op, safe) \
-	((unsigned)(kind) | (unsigned)(op) << 8 | (unsigned)(safe) << 16)
-
-/* Tell the listeners about @d: what @ev packs, @error, and a move from
- * @old_v to @new_v (levels, idle states, 0/1: 32 bits). */
-static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d,
+void dmn__txn_emit(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d,
 		    int error, uint32_t old_v, uint32_t new_v)
 {
 	if (!ctx->n_listeners) /* the common case: no event to build */
@@ -344,7 +337,7 @@ DMN_NOINLINE static int outcome(struct dmn_ctx *ctx, int err,
 	} else {
 		ev &= 0xffffu;
 	}
-	emit_ev(ctx, ev, d, err, old_v, new_v);
+	dmn__txn_emit(ctx, ev, d, err, old_v, new_v);
 	return err;
 }
 
@@ -354,7 +347,7 @@ static int set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t want,
 {
 	uint32_t old = d->pstate;
 	if (safe)
-		emit_ev(ctx, EV(DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, 1),
+		dmn__txn_emit(ctx, DMN_EV(DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, 1),
 			d, 0, old, want);
 	int err = 0;
 	if (!ctx->record_only && d->ops && d->ops->set_performance_state)
@@ -363,7 +356,7 @@ static int set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t want,
 		dmn__stats_pstate(ctx, d, want);
 		d->pstate = want;
 	}
-	return outcome(ctx, err, EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, safe), d,
+	return outcome(ctx, err, DMN_EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, safe), d,
 		       old, want);
 }
 
@@ -385,7 +378,7 @@ int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d)
 		dmn__stats_power(ctx, d, true, -1, UINT_MAX);
 		d->on = true;
 	}
-	return outcome(ctx, err, EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0,
+	return outcome(ctx, err, DMN_EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0,
 		       1);
 }
 
@@ -423,7 +416,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 	if (choice == DMN_GOV_STAY_ON) {
 		/* Not a failure: the governor found no state worth it. */
 		dmn__stats_rejected(d, rejected);
-		emit_ev(ctx, EV(DMN_EV_STAY_ON, DMN_OP_POWER_OFF, 1), d, 0, 1,
+		dmn__txn_emit(ctx, DMN_EV(DMN_EV_STAY_ON, DMN_OP_POWER_OFF, 1), d, 0, 1,
 			1);
 		return;
 	}
@@ -440,10 +433,10 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 		if (forced == ASK_GOVERNOR)
 			d->cold->off_by_sleep = ctx->sleep_deepest;
 	}
-	if (!outcome(ctx, err, EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 1), d, 1,
+	if (!outcome(ctx, err, DMN_EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 1), d, 1,
 		     0) &&
 	    idle >= 0)
-		emit_ev(ctx, EV(DMN_EV_IDLE, DMN_OP_POWER_OFF, 0), d, 0, 0,
+		dmn__txn_emit(ctx, DMN_EV(DMN_EV_IDLE, DMN_OP_POWER_OFF, 0), d, 0, 0,
 			(uint32_t)idle);
 }
 
@@ -660,7 +653,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 		err = ctx->txn_hook(ctx, true);
 	if (err) {
 		if (ctx->fail_dom)
-			emit_ev(ctx, EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0),
+			dmn__txn_emit(ctx, DMN_EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0),
 				ctx->fail_dom, err, 0, 0);
 		undo_inputs(ctx);
 	}
@@ -695,11 +688,4 @@ void dmn__txn_abort(struct dmn_ctx *ctx)
 {
 	undo_inputs(ctx);
 	finish(ctx, false);
-}
-
-void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-		   enum dmn_op op, const struct dmn_domain *d, int error,
-		   int safe, uint32_t old_v, uint32_t new_v)
-{
-	emit_ev(ctx, EV(kind, op, safe), d, error, old_v, new_v);
 }

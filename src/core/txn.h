@@ -59,11 +59,15 @@ int dmn__txn_link_config(struct dmn_ctx *ctx, struct dmn_link *l,
 /* Store @v in the 32-bit field at @field, logging the old value: a
  * failed commit puts it back (a device's usage, devparent.c's counts). */
 int dmn__txn_set_u32(struct dmn_ctx *ctx, unsigned *field, unsigned v);
-/* One event for the listeners, as the engine builds it (nothing when
- * nobody listens). */
-void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-		   enum dmn_op op, const struct dmn_domain *d, int error,
-		   int safe, uint32_t old_v, uint32_t new_v);
+/* An event's kind, callback and safe flag in one word (fewer arguments at
+ * each emit site): DMN_EV(kind, op, safe). */
+#define DMN_EV(kind, op, safe) \
+	((unsigned)(kind) | (unsigned)(op) << 8 | (unsigned)(safe) << 16)
+/* One event for the listeners, as the engine builds it: what @ev packs,
+ * @error, and a move from @old_v to @new_v (levels, idle states, 0/1).
+ * Nothing when nobody listens. */
+void dmn__txn_emit(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d,
+		   int error, uint32_t old_v, uint32_t new_v);
 
 /* The level a child at @child_level requires of the parent of @l: through
  * the link's map and the parent's rounding hook, at least the link's

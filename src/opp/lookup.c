@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Look-ups: a binary search over the sorted entries (dmn__opp_bound on
- * the key), then a step over the unusable neighbours (disabled, or turbo
- * without boost).
+ * Look-ups: a binary search over the sorted entries (dmn__opp_entry_pos
+ * of a probe entry that sorts first among those at the key: the search
+ * dmn_opp_add places entries with), then a step over the unusable
+ * neighbours (disabled, or turbo without boost).
  *
  * Cost: O(log n + k), k = the run of consecutive unusable entries stepped
  * over; the worst case, every entry past the search point unusable, is
@@ -13,26 +14,6 @@
 #include "opp_internal.h"
 
 #include <errno.h>
-
-struct bound_key {
-	uint64_t key;
-	bool level, upper;
-};
-
-static bool key_before(const void *t, size_t pos, const void *k)
-{
-	const struct bound_key *b = k;
-	const struct dmn_opp_entry *e = opp_sorted_at(t, (unsigned)pos);
-	uint64_t v = b->level ? e->level : oe_hz(e)[0];
-	return b->upper ? v <= b->key : v < b->key;
-}
-
-unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key,
-			bool level, bool upper)
-{
-	struct bound_key b = {key, level, upper};
-	return (unsigned)dmn__lower_bound(t->n, t, &b, key_before);
-}
 
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos)
 {
@@ -46,7 +27,13 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)
 		return -1;
-	return dmn__opp_usable_up(t, dmn__opp_bound(t, hz, false, false));
+	/* One clock at @hz and no level: it sorts before every entry at @hz,
+	 * so its place is the first entry at @hz or above. */
+	struct {
+		struct dmn_opp_entry e;
+		uint64_t hz;
+	} probe = {.e = {.n_hz = 1}, .hz = hz};
+	return dmn__opp_usable_up(t, dmn__opp_entry_pos(t, &probe.e));
 }
 
 /* Level ceil over every entry with a level, usable or not: the domain
@@ -54,10 +41,13 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
  * happens to availability later. */
 int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level)
 {
-	/* A level table is sorted by level: its first entry at @level or
-	 * above is the scan's answer too, found in O(log n). */
+	/* A table without clocks sorts by level, the entries without one
+	 * first: a probe at @level and no clock sorts before its first entry
+	 * at @level or above, the scan's answer, found in O(log n). */
 	if (!t->has_freq) {
-		unsigned pos = dmn__opp_bound(t, level, true, false);
+		struct dmn_opp_entry probe = {.flags = DMN_OPP_FLAG_HAS_LEVEL,
+					      .level = level};
+		unsigned pos = dmn__opp_entry_pos(t, &probe);
 		return pos < t->n ? (int)pos : -1;
 	}
 	int best = -1;

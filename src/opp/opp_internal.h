@@ -335,10 +335,6 @@ struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
 				     struct dmn_opp_table *from, bool devices);
 
 /* lookup.c: positions in t->sorted; -1 if none */
-/* First position whose key is >= @key (@upper: > @key): the key is the
- * level (@level: level tables) or hz[0] (frequency tables). */
-unsigned dmn__opp_bound(const struct dmn_opp_table *t, uint64_t key,
-			bool level, bool upper);
 /* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos);
 int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz);

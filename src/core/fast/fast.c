@@ -6,13 +6,13 @@
  * calls:
  *
  * - an unchanged vote: read without any lock from the attachment's
- *   published word (vote_published);
+ *   published word (fast_vote_published);
  * - a vote that moves pstates along a chain (the voter's domain and its
  *   ancestors, one parent each, every one on and wanted on, at most
- *   FAST_CHAIN of them; a rail is a chain of one): vote_chain runs the
+ *   FAST_CHAIN of them; a rail is a chain of one): dmn__fast_vote_chain runs the
  *   engine's steps over the chain, in the engine's order, with the same
  *   callbacks, events, statistics and errors;
- * - a get or put that only moves a count (usage_fast).
+ * - a get or put that only moves a count (dmn__fast_usage).
  *
  * Anything else (a power state to change, a domain another fast path
  * holds, memory to allocate, a listener of the OPP layer's follow unit)
@@ -23,39 +23,6 @@
 
 #include <errno.h>
 #include <limits.h>
-
-/* ---- the stripe --------------------------------------------------------- */
-
-/* Enter the stripe of handle @h: 0, or -EDEADLK as dmn__lock. @hold lives
- * on the caller's stack until stripe_leave. Holding a stripe, nothing is
- * created, removed or relinked, and no exclusive call runs; fast paths on
- * other stripes do. */
-static inline void stripe_enter(struct dmn_ctx *ctx, uint32_t h,
-				struct dmn_fast_hold *hold)
-{
-	hold->ctx = ctx;
-	hold->stripe = (h & HANDLE_SLOT_MASK) % DMN_STRIPES;
-	dmn__stripe_lock(&ctx->stripes[hold->stripe]);
-}
-
-static inline void stripe_leave(struct dmn_ctx *ctx,
-				const struct dmn_fast_hold *hold)
-{
-	dmn__stripe_unlock(&ctx->stripes[hold->stripe]);
-}
-
-/* Around anything that may run a callback or a listener: from there on a
- * call back into @hold's context is refused (dmn__reentered). */
-static inline void hold_push(struct dmn_fast_hold *hold)
-{
-	hold->next = dmn__fast_held;
-	dmn__fast_held = hold;
-}
-
-static inline void hold_pop(const struct dmn_fast_hold *hold)
-{
-	dmn__fast_held = hold->next;
-}
 
 /* A domain's own lock among fast paths. Taken child before parent along
  * a chain, so a wait only ever points up the tree (no cycle), and only
@@ -89,15 +56,6 @@ static inline void dom_unlock(struct dmn_domain *d)
 	__atomic_store_n(&d->fast_lock, 0, __ATOMIC_RELEASE);
 }
 
-/* dmn_last_error() from a fast path: fast paths on other stripes write it
- * too, so atomically, and only when it changes, so that two threads whose
- * calls succeed do not pass its cache line back and forth. */
-static inline void fast_result(struct dmn_ctx *ctx, int err)
-{
-	if (__atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED) != err)
-		__atomic_store_n(&ctx->last_error, err, __ATOMIC_RELAXED);
-}
-
 /* ---- a vote along a chain ------------------------------------------------ */
 
 /* The engine's steps for a counted vote on a chain of domains that are
@@ -118,10 +76,10 @@ static inline void fast_result(struct dmn_ctx *ctx, int err)
  * No power state changes, so the governor, QoS and power statistics are
  * not involved, and nothing allocates: a vote that would need memory is
  * the engine's. */
-#define FAST_CHAIN 8
+#define FAST_CHAIN 32
 /* The chain's steps are written once for any depth and compiled twice,
  * for a rail (@rail: one domain, known where it is called) and for a
- * longer chain: inline into vote_chain's two copies. */
+ * longer chain: inline into dmn__fast_vote_chain's two copies. */
 #if defined(__GNUC__)
 #define CHAIN_STEP static inline __attribute__((always_inline))
 #else
@@ -146,7 +104,8 @@ static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
 			int safe, uint32_t old_v, uint32_t new_v)
 {
 	if (ctx->n_listeners)
-		dmn__txn_emit(ctx, kind, op, d, error, safe, old_v, new_v);
+		dmn__txn_emit(ctx, DMN_EV(kind, op, safe), d, error, old_v,
+			      new_v);
 }
 
 /* The pstate callback of @d (none: success), a positive error as -EIO. */
@@ -424,10 +383,9 @@ out:
 	return err;
 }
 
-/* Out of line: the common rail's vote (vote_rail) keeps a small frame. */
-static __attribute__((noinline)) int vote_chain(struct dmn_ctx *ctx,
-						struct dmn_attachment *a,
-						uint32_t level, int *op_error)
+/* Out of line: the common rail's vote (fast_vote_rail) keeps a small frame. */
+int dmn__fast_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			 uint32_t level, int *op_error)
 {
 	if (!a->counted)
 		return DMN_FAST_UNHANDLED;
@@ -448,10 +406,10 @@ static __attribute__((noinline)) int vote_chain(struct dmn_ctx *ctx,
 /* Whether @a's domain is a rail of one voter: no parent, no child, this
  * one attachment, whose counted vote is the domain's only input (one bin,
  * counted once: no boot hold either); on, with a pstate callback and no
- * rounding hook; nobody listens and pstates are untimed. Then vote_chain's
+ * rounding hook; nobody listens and pstates are untimed. Then dmn__fast_vote_chain's
  * steps come down to the bin taking the new level in place, one callback
  * and the statistics' count, and the domain is this stripe's alone. */
-static bool rail_shape(const struct dmn_ctx *ctx,
+bool dmn__fast_rail_shape(const struct dmn_ctx *ctx,
 		       const struct dmn_attachment *a)
 {
 	const struct dmn_domain *d = a->dom;
@@ -462,56 +420,6 @@ static bool rail_shape(const struct dmn_ctx *ctx,
 	       h->bins[0].level == a->vote && d->ops &&
 	       d->ops->set_performance_state && !ctx->n_listeners &&
 	       !ctx->internal_listeners && !dmn__pstate_timed(ctx);
-}
-
-/* vote_chain on a rail of one voter, its shape checked once per exclusive
- * call (ctx->fast_epoch, which dmn__lock counts): between two, only votes
- * on this attachment's stripe change the domain, and they come here, which
- * keeps the shape, or, when this says no, to vote_chain, which may change
- * it: the mark is dropped first. A vote between the pstate and the level
- * before it (the statistics' slot hints) needs no search either. The
- * result, or DMN_FAST_UNHANDLED with nothing changed; the first callback
- * error in *@op_error. */
-static inline int vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
-			    uint32_t level, int *op_error)
-{
-	struct dmn_domain *d = a->dom;
-	if (d->fast_epoch != ctx->fast_epoch) {
-		if (!rail_shape(ctx, a))
-			return DMN_FAST_UNHANDLED;
-		d->fast_epoch = ctx->fast_epoch;
-	}
-	struct dmn_stats *s = &d->cold->stats;
-	uint32_t old = d->pstate, old_vote = a->vote;
-	if (!level || s->slot_cur >= s->n_levels ||
-	    s->levels[s->slot_cur].level != old ||
-	    (level != old && (s->slot_prev >= s->n_levels ||
-			      s->levels[s->slot_prev].level != level))) {
-		d->fast_epoch = 0;
-		return DMN_FAST_UNHANDLED;
-	}
-	d->votes.bins[0].level = level;
-	a->vote = level;
-	if (level == old)
-		return 0;
-	int cb = d->ops->set_performance_state(d->user, d->handle, level);
-	if (cb) {
-		*op_error = cb = cb > 0 ? -EIO : cb;
-		if (level < old) /* a failed lowering is kept and reported */
-			return 0;
-		/* A failed raise: nothing was raised, the input goes back. */
-		d->votes.bins[0].level = old_vote;
-		a->vote = old_vote;
-		return cb;
-	}
-	/* dmn__stats_pstate with both slots known. */
-	s->pstate_transitions++;
-	unsigned from = s->slot_cur;
-	s->slot_cur = s->slot_prev;
-	s->slot_prev = from;
-	d->pstate = level;
-	dmn__check_domain(ctx, d, true);
-	return 0;
 }
 
 void dmn__fast_epoch_wrap(struct dmn_ctx *ctx)
@@ -525,146 +433,14 @@ void dmn__fast_epoch_wrap(struct dmn_ctx *ctx)
 	ctx->fast_epoch = 1;
 }
 
-/* ---- published votes ----------------------------------------------------- */
-
-/* Whether @att is a live attachment whose vote is @level, read without a
- * lock from its published word (handle.h, struct handle_pub),
- * dmn_last_error() is 0 already, and no link moved above a non-zero vote
- * (ctx->relinked): then dmn_vote has nothing to do and nothing to record.
- * The block and the word it read are left in *@seen and *@word (untouched
- * if @att names no slot of it), for the publish that follows a change.
- * Correct under concurrent writers because
- * - every word is one atomic load or store, of the slot's generation,
- *   liveness and vote together: a handle whose slot was released or
- *   reused since fails the compare (as the handle lookup would);
- * - a fast path (one stripe) publishes a vote only once its call's
- *   outcome is final, so a word is always a committed vote: a reader
- *   that sees it is ordered before or after that call, as it would be
- *   on the stripe;
- * - an exclusive call may publish values it later rolls back; it runs
- *   with ctx->excl_seq odd, and a word read while the sequence was odd
- *   or moved is not trusted (the lock's release fence, this function's
- *   acquire fence);
- * - a block of words is never freed while the context lives, so an old
- *   one a reader still holds is memory it may read: its words were the
- *   committed votes when the table grew, during the reader's call.
- * false means "take the stripe", never an error. */
-static inline bool vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
-				  uint32_t level, uint64_t want,
-				  const struct handle_pub **seen,
-				  uint64_t **word)
-{
-	unsigned seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
-	const struct handle_pub *p =
-		__atomic_load_n(&ctx->attachments.pub, __ATOMIC_ACQUIRE);
-	uint32_t slot = att & HANDLE_SLOT_MASK;
-	if (!p || (att >> 30) != HK_ATTACH || slot - 1u >= p->cap)
-		return false;
-	*seen = p;
-	*word = dmn__pub_word(p, slot - 1);
-	/* A vote that changes something (half of every pair) leaves here,
-	 * with the word for the publish to come. */
-	if ((seq & 1u) || __atomic_load_n(*word, __ATOMIC_RELAXED) != want)
-		return false;
-	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	/* ctx->relinked last, and only for an unchanged non-zero vote: it is
-	 * set by exclusive calls and never cleared, so a read after the
-	 * sequence's acquire load sees every store an earlier exclusive
-	 * call made, and a later one only sends this call the locked way. */
-	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
-	       !last &&
-	       !(level && __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED));
-}
-
-/* @att's attachment, or NULL if it names none, on @att's stripe (held):
- * by the word vote_published read of it (@word, in the block @seen; NULL
- * if it read none), whose generation and liveness are the slot's while
- * the stripe is held (no exclusive call runs: each sets them with the
- * slot, dmn__handle_alloc and dmn__handle_release), else by the handle
- * lookup. @want: the word of @att with any vote. */
-static inline struct dmn_attachment *
-attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, uint64_t want,
-		 const struct handle_pub *seen, const uint64_t *word)
-{
-	const struct handle_table *t = &ctx->attachments;
-	if (word && t->pub == seen &&
-	    (__atomic_load_n(word, __ATOMIC_RELAXED) >> 32) == (want >> 32)) {
-		void *obj = t->objs[(att & HANDLE_SLOT_MASK) - 1u];
-		/* A free slot's tag: never with a live word, but cheap. */
-		if (!((uintptr_t)obj & 1u))
-			return obj;
-	}
-	return dmn__attach_get(ctx, att);
-}
-
-/* Publish @a's vote, final, from @att's stripe (held): to the word
- * vote_published found (@word in the block @seen), unless an exclusive
- * call replaced its block since (holding a stripe, none can now), stored
- * to at an address known from the start, which the next vote's load of
- * it must not be guessed past (a slower vote otherwise); @want is that
- * word for a vote of @level. Else through the table. */
-static inline void publish_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att,
-				     const struct dmn_attachment *a,
-				     uint32_t level, uint64_t want,
-				     const struct handle_pub *seen,
-				     uint64_t *word)
-{
-	if (word && ctx->attachments.pub == seen)
-		__atomic_store_n(word,
-				 a->vote == level ? want
-						  : dmn__pub_value(att, a->vote),
-				 __ATOMIC_RELAXED);
-	else
-		dmn__handle_publish(&ctx->attachments, att, a->vote);
-}
-
-/* ---- the calls ------------------------------------------------------------ */
-
-/* dmn_vote: an unchanged vote, a stale handle, or a vote vote_chain
- * takes. */
-static int vote_fast(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
-{
-	uint64_t *word = 0;
-	const struct handle_pub *seen = 0;
-	uint64_t want = dmn__pub_value(att, level);
-	if (vote_published(ctx, att, level, want, &seen, &word))
-		return 0;
-	struct dmn_fast_hold hold;
-	stripe_enter(ctx, att, &hold);
-	struct dmn_attachment *a = attach_on_stripe(ctx, att, want, seen, word);
-	int err = 0, op_error = 0;
-	if (!a) {
-		err = -EBADF;
-	} else if (a->vote != level || (level && ctx->relinked)) {
-		/* The OPP layer's follow unit listens to read other
-		 * domains: the exclusive way. */
-		err = DMN_FAST_UNHANDLED;
-		if (!ctx->internal_listeners) {
-			hold_push(&hold);
-			err = vote_rail(ctx, a, level, &op_error);
-			if (err == DMN_FAST_UNHANDLED)
-				err = vote_chain(ctx, a, level, &op_error);
-			if (err != DMN_FAST_UNHANDLED)
-				publish_on_stripe(ctx, att, a, level, want,
-						  seen, word);
-			hold_pop(&hold);
-		}
-	}
-	if (err != DMN_FAST_UNHANDLED)
-		fast_result(ctx, err ? err : op_error);
-	stripe_leave(ctx, &hold);
-	return err;
-}
-
 /* dmn_device_get (@get) and dmn_device_put: a stale handle, or a nested
  * count that changes no domain (+1 from usage >= 1 on a probed device, -1
  * from usage >= 2), on the stripe of the device's slot (calls on one
  * device meet there). */
-static int usage_fast(struct dmn_ctx *ctx, dmn_device_t h, bool get)
+int dmn__fast_usage(struct dmn_ctx *ctx, dmn_device_t h, bool get)
 {
 	struct dmn_fast_hold hold;
-	stripe_enter(ctx, h, &hold);
+	fast_stripe_enter(ctx, h, &hold);
 	struct dmn_device *dev = dmn__device_get(ctx, h);
 	int err = 0;
 	if (!dev)
@@ -677,21 +453,6 @@ static int usage_fast(struct dmn_ctx *ctx, dmn_device_t h, bool get)
 		err = DMN_FAST_UNHANDLED;
 	if (err != DMN_FAST_UNHANDLED)
 		fast_result(ctx, err);
-	stripe_leave(ctx, &hold);
+	fast_stripe_leave(ctx, &hold);
 	return err;
-}
-
-int dmn__fast_call(struct dmn_ctx *ctx, enum dmn_fast_op op, uint32_t h,
-		   uint32_t level)
-{
-	if (!ctx->stripes)
-		return DMN_FAST_UNHANDLED;
-	/* From a callback or a listener: -EDEADLK, as every call. */
-	if ((dmn__held_by_thread || dmn__fast_held) && dmn__reentered(ctx)) {
-		DMN_ASSERT(!"re-entrant call into a domino context "
-			    "from its own callback or listener");
-		return -EDEADLK;
-	}
-	return op == DMN_FAST_VOTE ? vote_fast(ctx, h, level)
-				   : usage_fast(ctx, h, op == DMN_FAST_GET);
 }
