@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one binary search of the library: every sorted array in every layer
- * (a domain's levels, an OPP table, a blob's nodes, a model's names) is
- * searched with it. A private core header every layer may include
- * (docs/architecture.md, Layers).
+ * The one binary search of the runtime (libdomino): every sorted array of
+ * the core and the OPP layer (a domain's levels, an OPP table) is searched
+ * with it. Private to the runtime: the layers of libdomino-tools reach it
+ * through exported functions only (docs/architecture.md, Layers).
  */
 #ifndef DOMINO_CORE_BSEARCH_H
 #define DOMINO_CORE_BSEARCH_H
