@@ -70,7 +70,7 @@ static int index_reserve(struct dmn_ctx *ctx, struct dmn_stats *s)
 	unsigned buckets = 2 * DMN_STATS_INDEX_MIN;
 	if (s->cap_levels < DMN_STATS_INDEX_MIN ||
 	    s->cap_levels > (~0u) / 4 ||
-	    (s->index && s->index_mask / 2 >= s->cap_levels))
+	    (s->index && (s->index_mask + 1) / 2 >= s->cap_levels))
 		return 0;
 	while (buckets < 2 * s->cap_levels)
 		buckets *= 2;
