@@ -1,46 +1,14 @@
 #!/usr/bin/env bash
 # Cross-build the core freestanding for Cortex-M4 with -Os (no loader, no
 # CLI) and print the text (code and read-only data) of each unit a power
-# controller's firmware links as a whole object, without --gc-sections:
-#   core_text_bytes_cortex_m4       the core (docs/architecture.md,
-#                                   Firmware units): domains, links,
-#                                   devices, votes, idle states, QoS,
-#                                   statistics, OPP tables, set_rate,
-#                                   required-opps
-#   lifecycle_text_bytes_cortex_m4  optional: boot holds, probes, system
-#                                   sleep (docs/lifecycle.md)
-#   teardown_text_bytes_cortex_m4   optional: removals a power controller
-#                                   that builds its domains once does
-#                                   without: dmn_detach, dmn_device_remove,
-#                                   dmn_domain_remove, dmn_link_remove,
-#                                   dmn_unlisten, dmn_ctx_destroy,
-#                                   dmn_opp_device_unbind, dmn_opp_table_put,
-#                                   dmn_opp_unregister_get_pstate
-#   explain_text_bytes_cortex_m4    optional: dmn_domain_explain
-#   extend_text_bytes_cortex_m4     optional: batch votes (dmn_vote_many),
-#                                   a custom governor
-#                                   (dmn_domain_set_governor), a rounding
-#                                   hook (dmn_domain_set_rounding)
-#   devparent_text_bytes_cortex_m4  optional: device parents
-#                                   (dmn_device_set_parent, dmn_device_parent)
-#   names_text_bytes_cortex_m4      optional: errno names and texts, look-ups
-#                                   of domains and devices by name
-#   inspect_text_bytes_cortex_m4    optional: info getters, walkers,
-#                                   statistics readers, OPP look-ups
-#   lint_text_bytes_cortex_m4       optional: which required OPP went where
-#   follow_text_bytes_cortex_m4     optional: opportunistic scaling
-#   oppextra_text_bytes_cortex_m4   optional: OPP calls a power controller
-#                                   does without: dmn_opp_set_available,
-#                                   dmn_opp_table_set_boost, dmn_opp_device_vote,
-#                                   the get-pstate helper
-#                                   (dmn_opp_register_get_pstate)
-#   devreq_text_bytes_cortex_m4     optional: device-to-device requirements
-#                                   (docs/device-tree.md, Device-to-device
-#                                   requirements): dmn_opp_device_get,
-#                                   dmn_opp_device_put, the owners' moves; the
-#                                   core reaches it through the hook the first
-#                                   such requirement installs (dmn_opp_add),
-#                                   its one weak reference
+# controller's firmware links as a whole object, without --gc-sections
+# (the units: src/units.txt):
+#   core_text_bytes_cortex_m4       the core: domains, links, devices,
+#                                   votes, idle states, QoS, statistics,
+#                                   OPP tables, set_rate, required-opps
+#   UNIT_text_bytes_cortex_m4       each optional unit of src/units.txt
+#                                   marked firmware (what each holds:
+#                                   docs/architecture.md)
 #   scmi_text_bytes_cortex_m4       the SCMI server (src/scmi, Base, Power
 #                                   Domain and Performance), on top
 #   core_text_bytes_cortex_m4_linked  what --gc-sections keeps of the core
@@ -55,24 +23,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The optional units, by source file (everything else in src/core and
-# src/opp is the core).
-declare -A unit_of=(
-  [src/core/lifecycle.c]=lifecycle [src/core/sleep.c]=lifecycle
-  [src/opp/devsleep.c]=lifecycle
-  [src/core/explain.c]=explain [src/core/extend.c]=extend
-  [src/core/devparent.c]=devparent
-  [src/core/teardown.c]=teardown [src/opp/teardown.c]=teardown
-  [src/core/errors.c]=names [src/core/names.c]=names
-  [src/core/inspect.c]=inspect [src/opp/inspect.c]=inspect
-  [src/opp/find.c]=inspect
-  [src/opp/match.c]=lint
-  [src/opp/follow.c]=follow
-  [src/opp/avail.c]=oppextra [src/opp/devvote.c]=oppextra
-  [src/opp/helper.c]=oppextra
-  [src/opp/devreq.c]=devreq
-)
-units="lifecycle teardown explain extend devparent names inspect lint follow oppextra devreq"
+# The optional units, by source file, from src/units.txt (every other .c
+# file in src/core and src/opp is the core); hosted units (the fast unit)
+# are no part of a firmware image.
+declare -A unit_of=()
+units=""
+while read -r name where srcs; do
+  case $name in ''|'#'*) continue ;; esac
+  for src in $srcs; do unit_of[$src]=$name; done
+  if [ "$where" = firmware ]; then units="$units $name"; fi
+done < src/units.txt
 core_srcs=()
 declare -A unit_srcs=()
 for src in src/core/*.c src/opp/*.c; do

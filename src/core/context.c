@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#define DMN_LOCK_HERE /* the out-of-line lock pair of -Os builds */
 #include "internal.h"
 #include "alloc.h"
 
@@ -7,70 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(DMN_HAVE_PTHREAD)
-#include <pthread.h>
-#endif
 #if defined(DMN_HAVE_CLOCK_GETTIME)
 #include <time.h>
-#endif
-
-static int nolock_create(void *user, void **lock)
-{
-	(void)user;
-	*lock = 0;
-	return 0;
-}
-
-static void nolock_op(void *user, void *lock)
-{
-	(void)user;
-	(void)lock;
-}
-
-const struct dmn_lock_ops dmn_lock_none = {
-	nolock_create, nolock_op, nolock_op, nolock_op, 0,
-};
-
-#if defined(DMN_HAVE_PTHREAD)
-static int pthread_lock_create(void *user, void **lock)
-{
-	(void)user;
-	pthread_mutex_t *m = malloc(sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	if (pthread_mutex_init(m, 0)) {
-		free(m);
-		return -EAGAIN;
-	}
-	*lock = m;
-	return 0;
-}
-
-static void pthread_lock_acquire(void *user, void *lock)
-{
-	(void)user;
-	pthread_mutex_lock(lock);
-}
-
-static void pthread_lock_release(void *user, void *lock)
-{
-	(void)user;
-	pthread_mutex_unlock(lock);
-}
-
-static void pthread_lock_destroy(void *user, void *lock)
-{
-	(void)user;
-	pthread_mutex_destroy(lock);
-	free(lock);
-}
-
-static const struct dmn_lock_ops default_lock = {
-	pthread_lock_create, pthread_lock_acquire, pthread_lock_release,
-	pthread_lock_destroy, 0,
-};
-#else
-#define default_lock dmn_lock_none
 #endif
 
 static uint64_t default_now(void *user)
@@ -116,22 +53,22 @@ static uint64_t default_pstate_now(void *user)
  * user's allocation hook has no alignment, so it gets the sizes asked. */
 #define DMN_LINE 64u
 
-#if DMN_STRIPED
 int dmn__alloc_whole_lines(const struct dmn_ctx *ctx)
 {
-	return ctx->stripes && ctx->alloc.alloc == dmn__default_alloc;
+	return DMN_STRIPED && ctx->stripes && ctx->alloc.alloc == dmn__default_alloc;
 }
-#endif
 
 void *dmn__alloc(struct dmn_ctx *ctx, size_t size)
 {
 	size = size ? size : 1;
+#if DMN_STRIPED /* aligned_alloc: hosted C11 only */
 	if (dmn__alloc_whole_lines(ctx))
 		return size > (size_t)-1 - DMN_LINE
 			       ? NULL
 			       : aligned_alloc(DMN_LINE,
 					       (size + DMN_LINE - 1) /
 						       DMN_LINE * DMN_LINE);
+#endif
 	return ctx->alloc.alloc(ctx->alloc.user, size);
 }
 
@@ -150,7 +87,7 @@ char *dmn__strdup(struct dmn_ctx *ctx, const char *s)
 	return copy;
 }
 
-int dmn__grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
+int dmn__grow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 		  unsigned need, size_t elem)
 {
 	if (need <= *cap)
@@ -177,63 +114,10 @@ int dmn__grow_slow(struct dmn_ctx *ctx, void **array, unsigned *cap,
 	return 0;
 }
 
-#if DMN_STRIPED
-DMN_TLS struct dmn_ctx *dmn__held_by_thread;
-DMN_TLS struct dmn_fast_hold *dmn__fast_held;
-#else
-struct dmn_ctx *dmn__held_by_thread;
-#endif
-
-#if defined(DMN_HAVE_PTHREAD)
-const dmn_lock_fn dmn__pthread_acquire = pthread_lock_acquire;
-const dmn_lock_fn dmn__pthread_release = pthread_lock_release;
-#endif
-
 void dmn__emit(struct dmn_ctx *ctx, const struct dmn_event *ev)
 {
 	for (unsigned i = 0; i < ctx->n_listeners; i++)
 		ctx->listeners[i].fn(ctx->listeners[i].user, ctx, ev);
-}
-
-/* Stripes for a context on the default lock (see internal.h): a block of
- * DMN_STRIPES + 1 lines, the stripes starting on a line boundary. With the
- * user's lock hook there is only the user's lock. */
-static int stripes_create(struct dmn_ctx *ctx)
-{
-#if DMN_STRIPED
-	if (ctx->lock_ops.acquire != dmn__pthread_acquire)
-		return 0;
-	size_t line = sizeof(struct dmn_stripe);
-	void *mem = dmn__alloc(ctx, (DMN_STRIPES + 1) * line);
-	if (!mem)
-		return -ENOMEM;
-	uintptr_t at = ((uintptr_t)mem + line - 1) / line * line;
-	struct dmn_stripe *s = (struct dmn_stripe *)at;
-	for (unsigned i = 0; i < DMN_STRIPES; i++) {
-		if (dmn__stripe_init(&s[i])) {
-			while (i--)
-				dmn__stripe_destroy(&s[i]);
-			dmn__free(ctx, mem);
-			return -EAGAIN;
-		}
-	}
-	ctx->stripes = s;
-	ctx->stripes_mem = mem;
-#else
-	(void)ctx;
-#endif
-	return 0;
-}
-
-void dmn__stripes_destroy(struct dmn_ctx *ctx)
-{
-#if DMN_STRIPED
-	for (unsigned i = 0; ctx->stripes && i < DMN_STRIPES; i++)
-		dmn__stripe_destroy(&ctx->stripes[i]);
-	dmn__free(ctx, ctx->stripes_mem);
-#else
-	(void)ctx;
-#endif
 }
 
 int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
@@ -255,7 +139,7 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	struct dmn_alloc_ops alloc = dmn__alloc_ops_or_default(&cfg->alloc);
 	struct dmn_lock_ops lock = cfg->lock;
 	if (!lock.create)
-		lock = default_lock;
+		lock = dmn__default_lock;
 	if (!lock.acquire || !lock.release || !lock.destroy)
 		return -EINVAL;
 
@@ -281,12 +165,12 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 	ctx->domains.ordered = ctx->devices.ordered = true;
 	/* Room for a few listeners from the start, so that the usual ones
 	 * (a trace, the OPP layer's follower) never need memory later. */
-	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
+	int err = dmn__grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
 			   8, sizeof(*ctx->listeners));
 	if (!err)
 		err = lock.create(lock.user, &ctx->lock);
 	if (!err)
-		err = stripes_create(ctx);
+		err = dmn__stripes_create(ctx);
 	if (err) {
 		if (ctx->lock)
 			lock.destroy(lock.user, ctx->lock);
@@ -300,7 +184,7 @@ int dmn_ctx_create(const struct dmn_config *cfg, struct dmn_ctx **out)
 
 int dmn__listen_add(struct dmn_ctx *ctx, dmn_listener_fn fn, void *user)
 {
-	int err = dmn_grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
+	int err = dmn__grow(ctx, (void **)&ctx->listeners, &ctx->cap_listeners,
 			   ctx->n_listeners + 1, sizeof(*ctx->listeners));
 	if (err)
 		return err;

@@ -25,7 +25,7 @@ static struct dmn_device *parent_of(struct dmn_ctx *ctx,
 				    const struct dmn_device *dev)
 {
 	return dev->cold && dev->cold->parent
-		   ? dmn__pd_device_get_ptr(ctx, dev->cold->parent)
+		   ? dmn__device_get(ctx, dev->cold->parent)
 		   : 0;
 }
 
@@ -73,8 +73,8 @@ static int parent_inputs(struct dmn_ctx *ctx, struct dmn_device *dev,
 		    ctx, &p->cold->kids,
 		    p->cold->kids + (resume ? 1u : (unsigned)-1));
 		if (!err)
-			err = dmn__txn_set_usage(
-			    ctx, p, p->usage + (resume ? 1u : (unsigned)-1));
+			err = dmn__txn_set_u32(
+			    ctx, &p->usage, p->usage + (resume ? 1u : (unsigned)-1));
 		for (unsigned i = 0; flips && i < p->n_atts && !err; i++) {
 			struct dmn_attachment *a = dev_att(p, i);
 			err = dmn__txn_set_vote(ctx, a, a->vote, counted);
@@ -111,8 +111,8 @@ int dmn_device_set_parent(struct dmn_ctx *ctx, dmn_device_t dev,
 			err = -ELOOP;
 	/* The child keeps its parent's handle there, the parent its count
 	 * of active children. */
-	if (!err && (!dmn__pd_device_cold(ctx, d) ||
-		     (parent && !dmn__pd_device_cold(ctx, p))))
+	if (!err && (!dmn__device_cold(ctx, d) ||
+		     (parent && !dmn__device_cold(ctx, p))))
 		err = -ENOMEM;
 	if (!err) {
 		d->cold->parent = parent;

@@ -7,12 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-struct dmn_domain *dmn__pd_domain_get(struct dmn_ctx *ctx, dmn_domain_t h)
-{
-	return dmn__handle_lookup(&ctx->domains, h);
-}
-
-void dmn__pd_domain_free(struct dmn_ctx *ctx, struct dmn_domain *d)
+void dmn__domain_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (ctx->life)
 		ctx->life->domain_free(ctx, d);
@@ -54,7 +49,7 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 		d->created = dmn_now(ctx);
 		/* An always-on domain changes state now: its statistics
 		 * start here. */
-		if (d->flags & DMN_FLAG_ALWAYS_ON && !dmn__pd_domain_cold(ctx, d))
+		if (d->flags & DMN_FLAG_ALWAYS_ON && !dmn__domain_cold(ctx, d))
 			err = -ENOMEM;
 	}
 	if (!err)
@@ -70,7 +65,7 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	}
 	if (err) {
 		if (d)
-			dmn__pd_domain_free(ctx, d);
+			dmn__domain_free(ctx, d);
 	} else {
 		*out = d->handle;
 	}
@@ -83,16 +78,16 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
  * (issue 21) but is always at least the power of two at or above @n, as
  * this grows it (removals never shrink it), so only a full power of two
  * (or an empty array) needs more. */
-DMN_SIZE_NOINLINE static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
+DMN_NOINLINE static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
 		      unsigned n)
 {
 	if (n & (n - 1))
 		return 0;
 	unsigned cap = n;
-	return dmn_grow(ctx, (void **)array, &cap, n + 1, sizeof(**array));
+	return dmn__grow(ctx, (void **)array, &cap, n + 1, sizeof(**array));
 }
 
-DMN_SIZE_NOINLINE static struct dmn_link *link_find(const struct dmn_domain *parent,
+DMN_NOINLINE static struct dmn_link *link_find(const struct dmn_domain *parent,
 				 const struct dmn_domain *child)
 {
 	for (unsigned i = 0; i < child->n_parents; i++)
@@ -263,7 +258,7 @@ static int link_configure(struct dmn_ctx *ctx, struct dmn_link *l,
 	int err = dmn__txn_link_config(ctx, l, map, map_user, floor);
 	if (!err && l->child->on)
 		err = dmn__link_update(ctx, l, true, l->child->pstate);
-	return txn_result(ctx, err);
+	return dmn__txn_result(ctx, err);
 }
 
 int dmn_link_set_map(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child,
@@ -289,7 +284,7 @@ int dmn_link_set_floor(struct dmn_ctx *ctx, dmn_domain_t parent,
 		return err;
 	uint32_t rounded; /* 0 for level 0 */
 	err = dmn__txn_check_level(ctx, l->parent, level, &rounded);
-	err = err ? txn_result(ctx, err)
+	err = err ? dmn__txn_result(ctx, err)
 		  : link_configure(ctx, l, l->map, l->map_user, rounded);
 	dmn__unlock(ctx);
 	return err;

@@ -23,14 +23,14 @@ int dmn_vote_many(struct dmn_ctx *ctx, const struct dmn_vote_change *changes,
 	if (err)
 		return err;
 	ctx->op_error = 0;
-	err = dmn_grow(ctx, (void **)&ctx->vote_plan, &ctx->cap_vote_plan, n,
+	err = dmn__grow(ctx, (void **)&ctx->vote_plan, &ctx->cap_vote_plan, n,
 		       sizeof(*ctx->vote_plan));
 	struct dmn_vote_plan *plan = ctx->vote_plan;
 	struct dmn_device *dev = 0;
 	/* Every change checked before any is made: all or nothing. */
 	for (unsigned i = 0; !err && i < n; i++) {
 		struct dmn_attachment *a =
-		    dmn__pd_attach_get(ctx, changes[i].att);
+		    dmn__attach_get(ctx, changes[i].att);
 		if (!a)
 			err = -EBADF;
 		else if (dev && a->dev != dev)
@@ -68,7 +68,7 @@ int dmn_domain_set_governor(struct dmn_ctx *ctx, dmn_domain_t dom,
 		       DMN_DOMAINS, dom, &err);
 	if (!d)
 		return err;
-	if (!dmn__pd_domain_cold(ctx, d))
+	if (!dmn__domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (!err) {
 		d->cold->gov = kind;
@@ -88,7 +88,7 @@ int dmn_domain_set_rounding(struct dmn_ctx *ctx, dmn_domain_t dom,
 		return err;
 	if (d->pstate || d->votes.n)
 		err = -EBUSY;
-	else if ((fn || d->cold) && !dmn__pd_domain_cold(ctx, d))
+	else if ((fn || d->cold) && !dmn__domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (!err && d->cold) {
 		d->cold->round = fn;

@@ -1,7 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#define DMN_LOOKUP_HERE /* the out-of-line lookup of -Os builds */
-#include "handle.h"
-
 #include "internal.h"
 
 #include <errno.h>
@@ -10,10 +7,48 @@
 #define GEN_MASK HANDLE_GEN_MASK
 #define SLOT_MASK HANDLE_SLOT_MASK
 
-DMN_SIZE_NOINLINE static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
+DMN_NOINLINE static uint32_t make_handle(enum handle_kind kind, uint16_t gen, uint32_t slot)
 {
 	return ((uint32_t)kind << 30) | ((uint32_t)(gen & GEN_MASK) << 20) |
 	       (slot + 1u);
+}
+
+/* The slot index of a live, current handle, or -1. */
+static int64_t handle_slot(const struct handle_table *t, uint32_t h)
+{
+	if ((h >> 30) != (uint32_t)t->kind)
+		return -1;
+	uint32_t slot = h & HANDLE_SLOT_MASK;
+	if (slot == 0 || slot > t->n_slots)
+		return -1;
+	slot--;
+	const void *obj = t->objs[slot];
+	/* A free slot holds the free list, tagged in bit 0. */
+	if (!obj || ((uintptr_t)obj & 1u) ||
+	    (t->gens[slot] & HANDLE_GEN_MASK) != ((h >> 20) & HANDLE_GEN_MASK))
+		return -1;
+	return slot;
+}
+
+void *dmn__handle_lookup(const struct handle_table *t, uint32_t h)
+{
+	int64_t s = handle_slot(t, h);
+	return s < 0 ? 0 : t->objs[s];
+}
+
+struct dmn_domain *dmn__domain_get(struct dmn_ctx *ctx, dmn_domain_t h)
+{
+	return dmn__handle_lookup(&ctx->domains, h);
+}
+
+struct dmn_device *dmn__device_get(struct dmn_ctx *ctx, dmn_device_t h)
+{
+	return dmn__handle_lookup(&ctx->devices, h);
+}
+
+struct dmn_attachment *dmn__attach_get(struct dmn_ctx *ctx, dmn_attach_t h)
+{
+	return dmn__handle_lookup(&ctx->attachments, h);
 }
 
 static void *free_tag(uint32_t next_free)
@@ -196,15 +231,22 @@ void *dmn__enter_leave(struct dmn_ctx *ctx, size_t record, int err, int *out)
 	*out = err;
 	if (record & DMN_ENTER_RECORD) {
 		ctx->op_error = 0;
-		txn_result(ctx, err);
+		dmn__txn_result(ctx, err);
 	}
 	dmn__unlock(ctx);
 	return 0;
 }
 
+int dmn__txn_result(struct dmn_ctx *ctx, int err)
+{
+	__atomic_store_n(&ctx->last_error, err ? err : ctx->op_error,
+			 __ATOMIC_RELAXED);
+	return err;
+}
+
 int dmn__leave(struct dmn_ctx *ctx, int err)
 {
-	txn_result(ctx, err);
+	dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

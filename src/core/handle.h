@@ -78,47 +78,8 @@ void dmn__handle_release(struct handle_table *t, uint32_t h);
 #define HANDLE_GEN_MASK ((1u << HANDLE_GEN_BITS) - 1u)
 #define HANDLE_SLOT_MASK ((1u << HANDLE_SLOT_BITS) - 1u)
 
-/* The slot index of a live, current handle, or -1. Inline with
- * dmn__handle_lookup: every public call starts with a lookup, and an unchanged
- * vote is little else (issue 21). */
-/* As dmn__lock (internal.h): inline unless size-optimized, then one copy
- * in handle.c. */
-#if !defined(__OPTIMIZE_SIZE__)
-#define DMN_HOT_LOOKUP static inline
-#define DMN_DEFINE_LOOKUP 1
-#else
-#define DMN_HOT_LOOKUP
-#if defined(DMN_LOOKUP_HERE)
-#define DMN_DEFINE_LOOKUP 1
-#else
-#define DMN_DEFINE_LOOKUP 0
-#endif
-#endif
-DMN_HOT_LOOKUP int64_t handle_slot(const struct handle_table *t, uint32_t h);
-DMN_HOT_LOOKUP void *dmn__handle_lookup(const struct handle_table *t, uint32_t h);
-#if DMN_DEFINE_LOOKUP
-DMN_HOT_LOOKUP int64_t handle_slot(const struct handle_table *t, uint32_t h)
-{
-	if ((h >> 30) != (uint32_t)t->kind)
-		return -1;
-	uint32_t slot = h & HANDLE_SLOT_MASK;
-	if (slot == 0 || slot > t->n_slots)
-		return -1;
-	slot--;
-	const void *obj = t->objs[slot];
-	/* A free slot holds the free list, tagged in bit 0. */
-	if (!obj || ((uintptr_t)obj & 1u) ||
-	    (t->gens[slot] & HANDLE_GEN_MASK) != ((h >> 20) & HANDLE_GEN_MASK))
-		return -1;
-	return slot;
-}
-
-DMN_HOT_LOOKUP void *dmn__handle_lookup(const struct handle_table *t, uint32_t h)
-{
-	int64_t s = handle_slot(t, h);
-	return s < 0 ? 0 : t->objs[s];
-}
-#endif
+/* The object a live, current handle @h names in @t, or NULL. O(1). */
+void *dmn__handle_lookup(const struct handle_table *t, uint32_t h);
 /* First live handle after @prev (0 = from the start) in creation order,
  * or 0. Ordered tables only. @prev's object may already be freed, but not
  * its slot released. */

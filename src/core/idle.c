@@ -83,14 +83,14 @@ int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
 	/* Adding a state closes the domain's plain-off period (statistics);
 	 * the states live in the cold part too. A failure leaves room in
 	 * the arrays, nothing else. */
-	if (!dmn__pd_domain_cold(ctx, d))
+	if (!dmn__domain_cold(ctx, d))
 		err = -ENOMEM;
 	struct dmn_idle_data *idle = err ? 0 : &d->cold->idle;
 	if (!err)
-		err = dmn_grow(ctx, (void **)&idle->desc, &idle->cap_desc,
+		err = dmn__grow(ctx, (void **)&idle->desc, &idle->cap_desc,
 			       idle->n + 1, sizeof(*idle->desc));
 	if (!err)
-		err = dmn_grow(ctx, (void **)&idle->counts, &idle->cap_counts,
+		err = dmn__grow(ctx, (void **)&idle->counts, &idle->cap_counts,
 			       idle->n + 1, sizeof(*idle->counts));
 	if (!err) {
 		name = dmn__strdup(ctx, desc->name);

@@ -123,7 +123,7 @@ int dmn_domain_next_attachment(struct dmn_ctx *ctx, dmn_domain_t dom,
 		return err;
 	struct dmn_attachment *a = d->att_head;
 	if (prev) {
-		a = dmn__pd_attach_get(ctx, prev);
+		a = dmn__attach_get(ctx, prev);
 		if (!a || a->dom != d)
 			err = -EBADF;
 		else

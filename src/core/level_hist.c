@@ -2,6 +2,7 @@
 #include "level_hist.h"
 
 #include "internal.h"
+#include "bsearch.h"
 
 #include <errno.h>
 
@@ -18,40 +19,27 @@ void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h)
 	dmn__level_hist_init(h);
 }
 
-/* Index of the first bin with level >= @level (h->n if none). */
-static unsigned lower_bound(const struct level_hist *h, uint32_t level)
+static bool bin_before(const void *bins, size_t i, const void *level)
 {
-	unsigned lo = 0, hi = h->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (h->bins[mid].level < level)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return ((const struct level_count *)bins)[i].level <
+	       *(const uint32_t *)level;
 }
 
-/* dmn__level_hist_fits and dmn__level_hist_remove serve only the vote
- * fast paths (txn.c): a build without them (firmware) leaves them out. */
-#if DMN_FAST_PATHS
-bool dmn__level_hist_fits(const struct level_hist *h, uint32_t level)
+unsigned dmn__level_hist_find(const struct level_hist *h, uint32_t level)
 {
-	unsigned i = lower_bound(h, level);
-	return h->n < h->cap || (i < h->n && h->bins[i].level == level);
+	return (unsigned)dmn__lower_bound(h->n, h->bins, &level, bin_before);
 }
-#endif
 
 int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h)
 {
-	return dmn_grow(ctx, (void **)&h->bins, &h->cap, h->n + 1,
+	return dmn__grow(ctx, (void **)&h->bins, &h->cap, h->n + 1,
 			sizeof(*h->bins));
 }
 
 int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
 			uint32_t level)
 {
-	unsigned i = lower_bound(h, level);
+	unsigned i = dmn__level_hist_find(h, level);
 	if (i < h->n && h->bins[i].level == level) {
 		h->bins[i].count++;
 		return 0;
@@ -70,7 +58,7 @@ int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
 /* The bin counting @level, or NULL when no vote is counted there. */
 static struct level_count *counted_bin(struct level_hist *h, uint32_t level)
 {
-	unsigned i = lower_bound(h, level);
+	unsigned i = dmn__level_hist_find(h, level);
 	if (i >= h->n || h->bins[i].level != level || !h->bins[i].count)
 		return 0; /* callers only take back what they counted */
 	return &h->bins[i];
@@ -82,17 +70,6 @@ void dmn__level_hist_dec(struct level_hist *h, uint32_t level)
 	if (b)
 		b->count--;
 }
-
-#if DMN_FAST_PATHS
-void dmn__level_hist_remove(struct level_hist *h, uint32_t level)
-{
-	struct level_count *b = counted_bin(h, level);
-	if (!b || --b->count)
-		return;
-	for (struct level_count *end = h->bins + --h->n; b < end; b++)
-		b[0] = b[1];
-}
-#endif
 
 void dmn__level_hist_compact(struct level_hist *h)
 {

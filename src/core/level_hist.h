@@ -2,13 +2,12 @@
 /*
  * The vote aggregate of a domain: a multiset of pstate levels (the count of
  * counted votes and child requirements per distinct level, sorted by
- * level) and its one maximum, level_hist_max(). Issue 19: the transaction
- * engine and the fast paths share this structure and this max.
+ * level) and its one maximum, level_hist_max(). The transaction
+ * engine and the fast unit share this structure and this max.
  *
  * Costs, L distinct levels (never the number of voters):
  * - dmn__level_hist_add: O(log L) search, O(L) shift when the level is new
  *   (a domain has a few levels: the shift beats a memmove call);
- * - dmn__level_hist_remove: the same, the bin goes when it empties;
  * - dmn__level_hist_dec: O(log L); an emptied bin stays (count 0) until
  *   dmn__level_hist_compact, O(L). The transaction engine decrements this
  *   way while an operation runs, so its fix-ups after the commit point,
@@ -40,19 +39,14 @@ struct level_hist {
 };
 
 void dmn__level_hist_init(struct level_hist *h);
+/* The index of the first bin at @level or above (h->n if none). O(log L). */
+unsigned dmn__level_hist_find(const struct level_hist *h, uint32_t level);
 void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h);
 /* Count one more vote at @level (> 0). -ENOMEM leaves @h unchanged. */
 int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
 			uint32_t level);
 /* Make sure one more distinct level fits without allocating. */
 int dmn__level_hist_reserve(struct dmn_ctx *ctx, struct level_hist *h);
-/* Whether dmn__level_hist_add(@level) would not allocate (with
- * dmn__level_hist_remove, only in builds with DMN_FAST_PATHS): the level has
- * a bin, or there is room for one. O(log L). */
-bool dmn__level_hist_fits(const struct level_hist *h, uint32_t level);
-/* Count one vote fewer at @level and drop its bin if it empties. A level
- * that is not counted is ignored. */
-void dmn__level_hist_remove(struct level_hist *h, uint32_t level);
 /* Count one vote fewer at @level, keeping its bin even at count 0. */
 void dmn__level_hist_dec(struct level_hist *h, uint32_t level);
 /* Drop the bins dmn__level_hist_dec emptied. */

@@ -29,7 +29,7 @@ void dmn__lifecycle_begin(struct dmn_ctx *ctx)
 
 static int reserve_undo(struct dmn_ctx *ctx, unsigned extra)
 {
-	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+	return dmn__grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
 			ctx->n_undo + extra, sizeof(*ctx->undo));
 }
 
@@ -83,10 +83,10 @@ int dmn_domain_boot(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level,
 	if (!err)
 		err = dmn__txn_check_level(ctx, d, level, &rounded);
 	/* The hold lives in the domain's cold part. */
-	if (!err && !dmn__pd_domain_cold(ctx, d))
+	if (!err && !dmn__domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (err) {
-		txn_result(ctx, err);
+		dmn__txn_result(ctx, err);
 		dmn__unlock(ctx);
 		return err;
 	}
@@ -121,7 +121,7 @@ int dmn_domain_boot(struct dmn_ctx *ctx, dmn_domain_t dom, uint32_t level,
 			}
 		}
 	}
-	txn_result(ctx, err);
+	dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -182,7 +182,7 @@ int dmn_device_probe(struct dmn_ctx *ctx, dmn_device_t h)
 		return err;
 	dmn__lifecycle_begin(ctx);
 	err = dmn__lifecycle_probe_locked(ctx, dev, false);
-	txn_result(ctx, err);
+	dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -199,7 +199,7 @@ int dmn_sync_state(struct dmn_ctx *ctx, const dmn_domain_t *doms, unsigned n)
 		return err;
 	ctx->op_error = 0;
 	for (unsigned i = 0; i < n && !err; i++)
-		if (!dmn__pd_domain_get(ctx, doms[i]))
+		if (!dmn__domain_get(ctx, doms[i]))
 			err = -EBADF;
 	if (err)
 		return dmn__leave(ctx, err);
@@ -213,7 +213,7 @@ int dmn_sync_state(struct dmn_ctx *ctx, const dmn_domain_t *doms, unsigned n)
 	 * commit restores exactly those (a handle given twice once). */
 	uint64_t mark = ctx->epoch;
 	for (unsigned i = 0; i < n; i++) {
-		struct dmn_domain *d = dmn__pd_domain_get(ctx, doms[i]);
+		struct dmn_domain *d = dmn__domain_get(ctx, doms[i]);
 		if (!dom_cold(d)->held)
 			continue;
 		d->cold->hold_mark = mark;
@@ -222,7 +222,7 @@ int dmn_sync_state(struct dmn_ctx *ctx, const dmn_domain_t *doms, unsigned n)
 	}
 	err = dmn__txn_commit(ctx);
 	for (unsigned i = 0; i < n && err; i++) {
-		struct dmn_domain *d = dmn__pd_domain_get(ctx, doms[i]);
+		struct dmn_domain *d = dmn__domain_get(ctx, doms[i]);
 		if (dom_cold(d)->hold_mark != mark || !dom_cold(d)->released)
 			continue;
 		d->cold->held = true;
@@ -242,14 +242,14 @@ int dmn_probe_all(struct dmn_ctx *ctx)
 	unsigned held = 0;
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 	     h = dmn__handle_next(&ctx->domains, h))
-		held += dom_cold(dmn__pd_domain_get(ctx, h))->held;
+		held += dom_cold(dmn__domain_get(ctx, h))->held;
 	err = reserve_undo(ctx, held);
 	/* Every hold goes in one transaction; devices are marked probed only
 	 * once it committed, so a failure leaves both as they were. */
 	uint64_t mark = ctx->epoch;
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h && !err;
 	     h = dmn__handle_next(&ctx->domains, h)) {
-		struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
+		struct dmn_domain *d = dmn__domain_get(ctx, h);
 		/* The end of boot powers off what nothing uses
 		 * (genpd_power_off_unused). */
 		if (boot_unheld(d))
@@ -265,7 +265,7 @@ int dmn_probe_all(struct dmn_ctx *ctx)
 	if (err) {
 		for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 		     h = dmn__handle_next(&ctx->domains, h)) {
-			struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
+			struct dmn_domain *d = dmn__domain_get(ctx, h);
 			if (dom_cold(d)->hold_mark != mark || !dom_cold(d)->released)
 				continue;
 			d->cold->held = true;
@@ -275,9 +275,9 @@ int dmn_probe_all(struct dmn_ctx *ctx)
 	} else {
 		for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
 		     h = dmn__handle_next(&ctx->devices, h))
-			dmn__pd_device_get_ptr(ctx, h)->probed = true;
+			dmn__device_get(ctx, h)->probed = true;
 	}
-	txn_result(ctx, err);
+	dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -388,7 +388,7 @@ static int set_hwmode(struct dmn_ctx *ctx, struct dmn_attachment *a, bool hw)
 	struct dmn_domain *d = a->dom;
 	dmn__txn_begin(ctx);
 	/* hw_count lives in the domain's cold part. */
-	int err = dmn__pd_domain_cold(ctx, d) ? 0 : -ENOMEM;
+	int err = dmn__domain_cold(ctx, d) ? 0 : -ENOMEM;
 	if (!hw && !err) {
 		/* Room for every link the settle can change, so that after the
 		 * callback only a new level's bin or a level map can fail it. */
@@ -434,7 +434,7 @@ int dmn_attach_set_hwmode(struct dmn_ctx *ctx, dmn_attach_t h, int hw)
 		err = -EOPNOTSUPP;
 	else if (a->hw != (hw != 0))
 		err = set_hwmode(ctx, a, hw != 0);
-	txn_result(ctx, err);
+	dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -480,7 +480,7 @@ int dmn_device_set_always_on(struct dmn_ctx *ctx, dmn_device_t h, int on)
 	/* ao_devs lives in each domain's cold part. */
 	for (unsigned i = 0; on && !dev->always_on && i < dev->n_atts && !err;
 	     i++)
-		if (!dmn__pd_domain_cold(ctx, dev_att(dev, i)->dom))
+		if (!dmn__domain_cold(ctx, dev_att(dev, i)->dom))
 			err = -ENOMEM;
 	if (err) {
 		/* Nothing changed. */
@@ -498,7 +498,7 @@ int dmn_device_set_always_on(struct dmn_ctx *ctx, dmn_device_t h, int on)
 		if (err)
 			count_always_on(dev, 1);
 	}
-	txn_result(ctx, err);
+	dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }
@@ -531,7 +531,7 @@ int dmn_domain_set_always_on(struct dmn_ctx *ctx, dmn_domain_t dom)
 		if (err)
 			d->flags &= ~DMN_FLAG_ALWAYS_ON;
 	}
-	txn_result(ctx, err);
+	dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -2,6 +2,7 @@
 #include "multiset.h"
 
 #include "internal.h"
+#include "bsearch.h"
 
 #include <string.h>
 
@@ -21,21 +22,19 @@ void dmn__ms_fini(struct dmn_ctx *ctx, struct u64_multiset *s)
 
 int dmn__ms_reserve(struct dmn_ctx *ctx, struct u64_multiset *s, unsigned extra)
 {
-	return dmn_grow(ctx, (void **)&s->bins, &s->cap, s->n + extra,
+	return dmn__grow(ctx, (void **)&s->bins, &s->cap, s->n + extra,
 			sizeof(*s->bins));
 }
 
-DMN_SIZE_NOINLINE static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
+static bool bin_before(const void *bins, size_t i, const void *value)
 {
-	unsigned lo = 0, hi = s->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (s->bins[mid].value < value)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return ((const struct u64_bin *)bins)[i].value <
+	       *(const uint64_t *)value;
+}
+
+DMN_NOINLINE static unsigned lower_bound(const struct u64_multiset *s, uint64_t value)
+{
+	return (unsigned)dmn__lower_bound(s->n, s->bins, &value, bin_before);
 }
 
 void dmn__ms_add(struct u64_multiset *s, uint64_t value, uint64_t count,

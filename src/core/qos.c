@@ -137,7 +137,7 @@ static int apply(struct dmn_ctx *ctx, struct dmn_domain *d, int which,
 		return 0; /* most links and devices carry no constraint */
 	/* Each domain on the way holds the values: its cold part (the
 	 * ones a value is removed from have it). */
-	if (mode == RESERVE && dmn__pd_domain_cold_up(ctx, d))
+	if (mode == RESERVE && dmn__domain_cold_up(ctx, d))
 		return -ENOMEM;
 	unsigned n = dmn__walk_up(ctx, d);
 	count_paths(ctx, d, n);
@@ -239,7 +239,7 @@ static int set_constraint(struct dmn_ctx *ctx, dmn_device_t h, int which,
 	if (!dev)
 		return err;
 	/* Room for the value first: a failed change leaves it as it was. */
-	if (!dmn__pd_device_cold(ctx, dev))
+	if (!dmn__device_cold(ctx, dev))
 		err = -ENOMEM;
 	if (!err)
 		err = device_change(ctx, dev, which, value);

@@ -13,7 +13,6 @@
  * does in the totals.
  */
 #include "internal.h"
-#include "sleep.h"
 
 #include <domino/lifecycle.h>
 #include <errno.h>
@@ -35,7 +34,7 @@ static int sleep_reserve(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	unsigned n = (d->idle ? d->idle->n : 0) + 1;
 	/* The sleep data hangs off the cold part. */
-	if (!dmn__pd_domain_cold(ctx, d))
+	if (!dmn__domain_cold(ctx, d))
 		return -ENOMEM;
 	if (d->cold->sleep && d->cold->sleep->n >= n)
 		return 0;
@@ -117,10 +116,10 @@ static bool wakeup_path(const struct dmn_device *dev)
 
 #define FOR_DOMAINS(ctx, d)                                                  \
 	for (uint32_t h_ = dmn__handle_next(&(ctx)->domains, 0);                  \
-	     h_ && ((d) = dmn__pd_domain_get((ctx), h_)); h_ = dmn__handle_next(&(ctx)->domains, h_))
+	     h_ && ((d) = dmn__domain_get((ctx), h_)); h_ = dmn__handle_next(&(ctx)->domains, h_))
 #define FOR_DEVICES(ctx, v)                                                  \
 	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0);                  \
-	     h_ && ((v) = dmn__pd_device_get_ptr((ctx), h_)); h_ = dmn__handle_next(&(ctx)->devices, h_))
+	     h_ && ((v) = dmn__device_get((ctx), h_)); h_ = dmn__handle_next(&(ctx)->devices, h_))
 
 int dmn__sleep_choose(struct dmn_ctx *ctx, struct dmn_domain *d,
 		      unsigned *rejected_from)
@@ -154,7 +153,7 @@ int dmn__system_suspend_locked(struct dmn_ctx *ctx)
 	int err = 0;
 	dmn__lifecycle_begin(ctx);
 	if (ctx->asleep)
-		return txn_result(ctx, 0);
+		return dmn__txn_result(ctx, 0);
 	struct dmn_domain *d;
 	struct dmn_device *dev;
 	FOR_DOMAINS(ctx, d)
@@ -168,7 +167,7 @@ int dmn__system_suspend_locked(struct dmn_ctx *ctx)
 		if (err || !dev->usage || wakeup_path(dev))
 			continue;
 		dev->sleep_usage = dev->usage;
-		err = dmn__txn_set_usage(ctx, dev, 0);
+		err = dmn__txn_set_u32(ctx, &dev->usage, 0);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
 			struct dmn_attachment *a = dev_att(dev, i);
 			err = dmn__txn_set_vote(ctx, a, a->vote, false);
@@ -218,7 +217,7 @@ int dmn__system_suspend_locked(struct dmn_ctx *ctx)
 		FOR_DOMAINS(ctx, d)
 			sleep_snapshot(d, now);
 	}
-	return txn_result(ctx, err);
+	return dmn__txn_result(ctx, err);
 }
 
 int dmn_system_suspend(struct dmn_ctx *ctx)
@@ -237,7 +236,7 @@ int dmn__system_resume_locked(struct dmn_ctx *ctx)
 	int err = 0;
 	ctx->op_error = 0;
 	if (!ctx->asleep)
-		return txn_result(ctx, 0);
+		return dmn__txn_result(ctx, 0);
 	struct dmn_domain *d;
 	struct dmn_device *dev;
 	uint64_t now = dmn_now(ctx);
@@ -258,7 +257,7 @@ int dmn__system_resume_locked(struct dmn_ctx *ctx)
 	FOR_DEVICES(ctx, dev) {
 		if (err || !dev->sleep_usage || dev->usage)
 			continue;
-		err = dmn__txn_set_usage(ctx, dev, dev->sleep_usage);
+		err = dmn__txn_set_u32(ctx, &dev->usage, dev->sleep_usage);
 		for (unsigned i = 0; i < dev->n_atts && !err; i++) {
 			struct dmn_attachment *a = dev_att(dev, i);
 			err = dmn__txn_set_vote(ctx, a, a->vote, true);
@@ -286,7 +285,7 @@ int dmn__system_resume_locked(struct dmn_ctx *ctx)
 		ctx->op_error = first;
 	if (!err)
 		err = err2;
-	return txn_result(ctx, err);
+	return dmn__txn_result(ctx, err);
 }
 
 int dmn_system_resume(struct dmn_ctx *ctx)
@@ -361,7 +360,7 @@ int dmn_domain_set_active_wakeup(struct dmn_ctx *ctx, dmn_domain_t h, int on)
 	if (!d)
 		return err;
 	/* The flag lives in the domain's cold part. */
-	if ((on || d->cold) && !dmn__pd_domain_cold(ctx, d))
+	if ((on || d->cold) && !dmn__domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (!err && d->cold)
 		d->cold->active_wakeup = on != 0;

@@ -23,6 +23,7 @@ void dmn__stats_start(struct dmn_stats *s, uint64_t created,
 	slot->ns = 0;
 	s->levels = slot;
 	s->n_levels = s->cap_levels = 1;
+	s->slot_cur = s->slot_prev = 0;
 #ifndef DMN_FIRMWARE
 	s->index = 0;
 	s->index_mask = s->n_indexed = 0;
@@ -69,7 +70,7 @@ static int index_reserve(struct dmn_ctx *ctx, struct dmn_stats *s)
 	unsigned buckets = 2 * DMN_STATS_INDEX_MIN;
 	if (s->cap_levels < DMN_STATS_INDEX_MIN ||
 	    s->cap_levels > (~0u) / 4 ||
-	    (s->index && s->index_mask / 2 >= s->cap_levels))
+	    (s->index && (s->index_mask + 1) / 2 >= s->cap_levels))
 		return 0;
 	while (buckets < 2 * s->cap_levels)
 		buckets *= 2;
@@ -99,16 +100,23 @@ static unsigned index_find(struct dmn_stats *s, uint32_t level)
 	return s->n_indexed;
 }
 
-unsigned dmn__stats_find(struct dmn_stats *s, uint32_t level)
+#endif
+
+/* The slot of @level in @s, or s->n_levels if none: the index of a
+ * hosted build, then a scan. */
+DMN_NOINLINE static unsigned find_slot(struct dmn_stats *s, uint32_t level)
 {
-	unsigned i = index_find(s, level);
+	unsigned i = 0;
+#ifndef DMN_FIRMWARE
+	if (s->index)
+		i = index_find(s, level);
+#endif
 	while (i < s->n_levels && s->levels[i].level != level)
 		i++;
 	return i;
 }
-#endif
 
-struct dmn_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
+struct dmn_domain_cold *dmn__domain_cold(struct dmn_ctx *ctx,
 					   struct dmn_domain *d)
 {
 	if (d->cold)
@@ -128,13 +136,13 @@ struct dmn_domain_cold *dmn__pd_domain_cold(struct dmn_ctx *ctx,
 	return c;
 }
 
-int dmn__pd_domain_cold_up(struct dmn_ctx *ctx, struct dmn_domain *d)
+int dmn__domain_cold_up(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	if (d->cold && !d->n_parents)
 		return 0;
 	unsigned n = dmn__walk_up(ctx, d);
 	for (unsigned i = 0; i < n; i++)
-		if (!dmn__pd_domain_cold(ctx, ctx->walk[i]))
+		if (!dmn__domain_cold(ctx, ctx->walk[i]))
 			return -ENOMEM;
 	return 0;
 }
@@ -157,10 +165,10 @@ void dmn__stats_free(struct dmn_ctx *ctx, struct dmn_domain *d)
 /* The cold part, then room in it: -ENOMEM changes nothing. */
 int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra)
 {
-	struct dmn_domain_cold *c = dmn__pd_domain_cold(ctx, d);
+	struct dmn_domain_cold *c = dmn__domain_cold(ctx, d);
 	if (!c)
 		return -ENOMEM;
-	int err = dmn_grow(ctx, (void **)&c->stats.levels, &c->stats.cap_levels,
+	int err = dmn__grow(ctx, (void **)&c->stats.levels, &c->stats.cap_levels,
 			   c->stats.n_levels + extra, sizeof(*c->stats.levels));
 #ifndef DMN_FIRMWARE
 	if (!err)
@@ -174,14 +182,11 @@ int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra
  * in firmware (whose tables are small). */
 static unsigned level_slot(struct dmn_stats *s, uint32_t level)
 {
-	unsigned i = 0;
-#ifndef DMN_FIRMWARE
-	i = dmn__stats_slot(s, level); /* found there, or n_levels */
-#endif
-	for (; i < s->n_levels; i++)
-		if (s->levels[i].level == level)
-			return i;
+	unsigned i = find_slot(s, level);
+	if (i < s->n_levels)
+		return i;
 	/* A new level is one of the domain's inputs: dmn__txn_hist_add made room. */
+	DMN_ASSERT(i < s->cap_levels && "room for every level of the inputs");
 	s->levels[i].level = level;
 	s->levels[i].ns = 0;
 	s->n_levels++;
@@ -249,8 +254,11 @@ void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_l
 	 * last pstate_since - created and, with the open one read on
 	 * dmn_now, to the elapsed time exactly. Untimed (no pstate
 	 * clock, struct dmn_config): every slot stays at 0 ns. */
+	struct dmn_stats *s = &d->cold->stats;
 	if (dmn__pstate_timed(ctx))
 		stats_account_pstate(d, ctx->pstate_now(ctx->now_user));
-	d->cold->stats.pstate_transitions++;
-	level_slot(&d->cold->stats, new_level);
+	s->pstate_transitions++;
+	/* The hints (struct dmn_stats): the pstate's slot was slot_cur. */
+	s->slot_prev = s->slot_cur;
+	s->slot_cur = level_slot(s, new_level);
 }

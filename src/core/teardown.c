@@ -5,7 +5,7 @@
  * controller builds its domains, devices and attachments once and never
  * removes them; the failure paths of the adds undo their own work with
  * the helpers that stay in the core (dmn__att_unlink,
- * dmn__pd_domain_free; dmn_opp_link_add adds a link and its maps in one
+ * dmn__domain_free; dmn_opp_link_add adds a link and its maps in one
  * step that cannot half-fail, so it needs no dmn_link_remove). Nor does a
  * firmware destroy its context.
  */
@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* Take @l out of the link array @links of *@n entries. */
-DMN_SIZE_NOINLINE static void links_remove(struct dmn_link **links,
+DMN_NOINLINE static void links_remove(struct dmn_link **links,
 					   unsigned *n, const struct dmn_link *l)
 {
 	unsigned i = 0;
@@ -82,7 +82,7 @@ int dmn_domain_remove(struct dmn_ctx *ctx, dmn_domain_t dom)
 	err = d->n_attachments || d->n_parents || d->n_children ? -EBUSY : 0;
 	if (!err) {
 		dmn__handle_release(&ctx->domains, dom);
-		dmn__pd_domain_free(ctx, d);
+		dmn__domain_free(ctx, d);
 	}
 	dmn__unlock(ctx);
 	return err;
@@ -172,14 +172,14 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 	/* Every attachment belongs to exactly one device. */
 	for (uint32_t h = dmn__handle_next(&ctx->devices, 0); h;
 	     h = dmn__handle_next(&ctx->devices, h))
-		device_free(ctx, dmn__pd_device_get_ptr(ctx, h), true);
+		device_free(ctx, dmn__device_get(ctx, h), true);
 	for (uint32_t h = dmn__handle_next(&ctx->domains, 0); h;
 	     h = dmn__handle_next(&ctx->domains, h)) {
-		struct dmn_domain *d = dmn__pd_domain_get(ctx, h);
+		struct dmn_domain *d = dmn__domain_get(ctx, h);
 		/* Each link is owned by its child's parent list. */
 		for (unsigned i = 0; i < d->n_parents; i++)
 			dmn__free(ctx, d->parents[i]);
-		dmn__pd_domain_free(ctx, d);
+		dmn__domain_free(ctx, d);
 	}
 	dmn__handle_table_fini(ctx, &ctx->attachments);
 	dmn__handle_table_fini(ctx, &ctx->devices);
@@ -187,7 +187,6 @@ void dmn_ctx_destroy(struct dmn_ctx *ctx)
 	dmn__free(ctx, ctx->order);
 	dmn__free(ctx, ctx->off_order);
 	dmn__free(ctx, ctx->stack);
-	dmn__free(ctx, ctx->chain);
 	dmn__free(ctx, ctx->listeners);
 	dmn__free(ctx, ctx->vote_plan);
 	dmn__free(ctx, ctx->undo);

@@ -89,14 +89,14 @@ static void log_word(struct dmn_ctx *ctx, void *addr)
 
 static int reserve_log(struct dmn_ctx *ctx, unsigned extra)
 {
-	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+	return dmn__grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
 			ctx->n_undo + extra, sizeof(*ctx->undo));
 }
 
 /* Room for one more level in @d's statistics: a domain's pstate is always
  * a level of its inputs, so with room for each of those, recording a new
  * pstate after a callback never needs memory. */
-DMN_SIZE_NOINLINE static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
+DMN_NOINLINE static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	return dmn__stats_reserve(ctx, d, d->votes.n + 1);
 }
@@ -139,7 +139,7 @@ void dmn__txn_hist_remove(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t le
 }
 
 /* Add @on ? 1 : -1 to @d's count *@n (active devices or on children). */
-DMN_SIZE_NOINLINE static void count(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned *n,
+DMN_NOINLINE static void count(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned *n,
 		  bool on)
 {
 	set_u32(ctx, n, *n + (on ? 1u : (unsigned)-1));
@@ -177,7 +177,7 @@ int dmn__txn_set_vote(struct dmn_ctx *ctx, struct dmn_attachment *a, uint32_t vo
 
 /* *@level through @d's rounding hook, if it has one (in place: a failed
  * hook's output is never used). */
-DMN_SIZE_NOINLINE static int round_at(const struct dmn_domain *d,
+DMN_NOINLINE static int round_at(const struct dmn_domain *d,
 				      uint32_t *level)
 {
 	const struct dmn_domain_cold *c = dom_cold(d);
@@ -186,8 +186,8 @@ DMN_SIZE_NOINLINE static int round_at(const struct dmn_domain *d,
 }
 
 /* requirement() through the callbacks of a map or a rounding hook. */
-static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
-			    uint32_t floor, uint32_t *out)
+int dmn__requirement_slow(const struct dmn_link *l, uint32_t child_level,
+			  uint32_t floor, uint32_t *out)
 {
 	uint32_t req = child_level;
 	if (child_level && l->map) {
@@ -202,22 +202,6 @@ static int requirement_slow(const struct dmn_link *l, uint32_t child_level,
 	int err = req ? round_at(l->parent, &req) : 0;
 	*out = req;
 	return err;
-}
-
-/* The level a child at @child_level requires of the parent of @l. Inline
- * for the common link without a map whose parent does not round: every
- * level of a chain asks it several times per vote. */
-static inline int requirement(struct dmn_ctx *ctx, const struct dmn_link *l,
-			      uint32_t child_level, uint32_t *out)
-{
-	(void)ctx;
-	/* Size-optimized builds keep only the general computation: it
-	 * gives the same level. */
-	if (DMN_FAST_PATHS && !l->map && !dom_cold(l->parent)->round) {
-		*out = child_level > l->floor ? child_level : l->floor;
-		return 0;
-	}
-	return requirement_slow(l, child_level, l->floor, out);
 }
 
 int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t level,
@@ -253,7 +237,7 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 			 * no part of it (it holds while the child is
 			 * on, whatever the vote; a resume checks it). */
 			uint32_t req;
-			err = requirement_slow(x->parents[p], x->walk_level, 0,
+			err = dmn__requirement_slow(x->parents[p], x->walk_level, 0,
 					       &req);
 			if (err)
 				return err;
@@ -280,7 +264,7 @@ static int link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 	uint32_t req = 0;
 	int err = 0;
 	if (on)
-		err = requirement(ctx, l, level, &req);
+		err = dmn__requirement(l, level, &req);
 	if (err || (req == l->req && on == l->child_on))
 		return err;
 	if (logged)
@@ -310,29 +294,19 @@ int dmn__txn_link_set(struct dmn_ctx *ctx, struct dmn_link *l, bool on,
 
 /* ---- touched set ------------------------------------------------------- */
 
-int dmn__txn_touch(struct dmn_ctx *ctx, struct dmn_domain *d)
+void dmn__txn_touch(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
 	d->due |= DUE_OFF;
 	dmn__walk_touch(ctx, d);
-	return 0;
 }
 
 /* ---- callbacks ---------------------------------------------------------- */
 
-/* An event's kind, callback and safe flag in one word (fewer arguments at
- * each of the engine's emit sites): EV(kind, op, safe). */
-#define EV(kind, op, safe) \
-	((unsigned)(kind) | (unsigned)(op) << 8 | (unsigned)(safe) << 16)
-
-/* Tell the listeners about @d: what @ev packs, @error, and a move from
- * @old_v to @new_v (levels, idle states, 0/1: 32 bits). */
-static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d,
+void dmn__txn_emit(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d,
 		    int error, uint32_t old_v, uint32_t new_v)
 {
-#if DMN_FAST_PATHS
 	if (!ctx->n_listeners) /* the common case: no event to build */
 		return;
-#endif
 	struct dmn_event e = {.kind = (enum dmn_event_kind)(ev & 0xffu),
 			      .op = (enum dmn_op)((ev >> 8) & 0xffu),
 			      .domain = d->handle,
@@ -343,20 +317,12 @@ static void emit_ev(struct dmn_ctx *ctx, unsigned ev, const struct dmn_domain *d
 	dmn__emit(ctx, &e);
 }
 
-#if DMN_FAST_PATHS
-static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-			enum dmn_op op, const struct dmn_domain *d, int error,
-			int safe, uint32_t old_v, uint32_t new_v)
-{
-	emit_ev(ctx, EV(kind, op, safe), d, error, old_v, new_v);
-}
-#endif
 
 /* Run one callback's result through the engine: a failure (a positive
  * value is -EIO) is noted as the operation's first error, as where an
  * unsafe one hit, and reported; success reports the event @ev packs with
  * the failure's op and safe flag (the event itself says safe 0). */
-DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err,
+DMN_NOINLINE static int outcome(struct dmn_ctx *ctx, int err,
 				     unsigned ev, const struct dmn_domain *d,
 				     uint32_t old_v, uint32_t new_v)
 {
@@ -371,7 +337,7 @@ DMN_SIZE_NOINLINE static int outcome(struct dmn_ctx *ctx, int err,
 	} else {
 		ev &= 0xffffu;
 	}
-	emit_ev(ctx, ev, d, err, old_v, new_v);
+	dmn__txn_emit(ctx, ev, d, err, old_v, new_v);
 	return err;
 }
 
@@ -381,7 +347,7 @@ static int set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t want,
 {
 	uint32_t old = d->pstate;
 	if (safe)
-		emit_ev(ctx, EV(DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, 1),
+		dmn__txn_emit(ctx, DMN_EV(DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, 1),
 			d, 0, old, want);
 	int err = 0;
 	if (!ctx->record_only && d->ops && d->ops->set_performance_state)
@@ -390,20 +356,10 @@ static int set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t want,
 		dmn__stats_pstate(ctx, d, want);
 		d->pstate = want;
 	}
-	return outcome(ctx, err, EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, safe), d,
+	return outcome(ctx, err, DMN_EV(DMN_EV_PSTATE, DMN_OP_SET_PSTATE, safe), d,
 		       old, want);
 }
 
-#if DMN_FAST_PATHS
-static int call_set_pstate(struct dmn_ctx *ctx, struct dmn_domain *d,
-			   uint32_t level)
-{
-	if (ctx->record_only || !(d->ops && d->ops->set_performance_state))
-		return 0;
-	int err = d->ops->set_performance_state(d->user, d->handle, level);
-	return err > 0 ? -EIO : err;
-}
-#endif
 
 static int raise_pstate(struct dmn_ctx *ctx, struct dmn_domain *d)
 {
@@ -422,7 +378,7 @@ int dmn__txn_power_on(struct dmn_ctx *ctx, struct dmn_domain *d)
 		dmn__stats_power(ctx, d, true, -1, UINT_MAX);
 		d->on = true;
 	}
-	return outcome(ctx, err, EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0,
+	return outcome(ctx, err, DMN_EV(DMN_EV_POWER_ON, DMN_OP_POWER_ON, 0), d, 0,
 		       1);
 }
 
@@ -460,7 +416,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 	if (choice == DMN_GOV_STAY_ON) {
 		/* Not a failure: the governor found no state worth it. */
 		dmn__stats_rejected(d, rejected);
-		emit_ev(ctx, EV(DMN_EV_STAY_ON, DMN_OP_POWER_OFF, 1), d, 0, 1,
+		dmn__txn_emit(ctx, DMN_EV(DMN_EV_STAY_ON, DMN_OP_POWER_OFF, 1), d, 0, 1,
 			1);
 		return;
 	}
@@ -477,501 +433,13 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 		if (forced == ASK_GOVERNOR)
 			d->cold->off_by_sleep = ctx->sleep_deepest;
 	}
-	if (!outcome(ctx, err, EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 1), d, 1,
+	if (!outcome(ctx, err, DMN_EV(DMN_EV_POWER_OFF, DMN_OP_POWER_OFF, 1), d, 1,
 		     0) &&
 	    idle >= 0)
-		emit_ev(ctx, EV(DMN_EV_IDLE, DMN_OP_POWER_OFF, 0), d, 0, 0,
+		dmn__txn_emit(ctx, DMN_EV(DMN_EV_IDLE, DMN_OP_POWER_OFF, 0), d, 0, 0,
 			(uint32_t)idle);
 }
 
-/* ---- the chain path ------------------------------------------------------ */
-
-/* A counted vote on an on domain whose ancestry is a chain (one parent
- * each up to the root), every domain on it on and wanted on. The general
- * engine would validate up the ancestry by a depth-first walk, log every
- * input change for an undo, collect the touched domains, order the
- * power-off pass with a pending count per domain, walk them three times
- * and compact the histograms; on a chain every one of those is the chain
- * itself, leaf to root. So here the same steps run over the chain, in the
- * same order, with the same events and statistics, keeping each link's old
- * requirement and each domain's old pstate beside the chain instead of in
- * the undo log:
- *   validate as dmn__txn_check_level (rounding, maps, -ENODEV);
- *   phase 0: the vote, then each link's requirement of its target;
- *   A: raise, parents first; a failure puts the inputs back and undoes
- *      the raises as roll_back does;
- *   C, D: links follow what each domain really is, then lower, children
- *      first, a failed lowering kept and reported.
- * No power state changes (every domain stays on), so the governor, QoS and
- * power statistics are not involved.
- *
- * One function, two callers:
- * - alone in the context (@shared false: the exclusive lock, or the only
- *   lock): any depth (a chain longer than FAST_CHAIN keeps its steps in
- *   ctx->chain); a histogram or the statistics grow before anything
- *   changes, as the engine reserves;
- * - on a striped context's fast path (@shared): at most FAST_CHAIN
- *   domains, each held by its fast_lock (falls back if another fast path
- *   has one), and it never allocates: a vote that would need memory falls
- *   back before changing anything.
- * Either way it writes nothing outside the attachment and the chain's
- * domains (and ctx->chain when alone): the first callback error goes to
- * *@op_error. */
-#if DMN_FAST_PATHS
-#define FAST_CHAIN 8
-/* The steps of the one-domain path: inline into it (hosted builds only:
- * size-optimized builds leave the fast paths out). */
-#if defined(__GNUC__)
-#define FAST_STEP static inline __attribute__((always_inline))
-#else
-#define FAST_STEP static inline
-#endif
-
-struct chain_step {
-	struct dmn_domain *x; /* the next step's x is this one's parent */
-	uint32_t old_req;    /* x's link before phase 0 */
-	uint32_t was;        /* x's pstate before phase A */
-};
-
-struct chain {
-	struct chain_step *s; /* local, or ctx->chain past FAST_CHAIN */
-	unsigned n;
-	unsigned first_locked; /* 0: the stripe alone guards s[0] (chain_take) */
-	struct chain_step local[FAST_CHAIN];
-};
-
-/* Room for @level in @d's inputs, and for one more level in its
- * statistics (as dmn__txn_hist_add reserves): alone, made if missing. */
-FAST_STEP bool input_room(struct dmn_ctx *ctx, struct dmn_domain *d,
-		       uint32_t level, bool shared)
-{
-	struct level_hist *h = &d->votes;
-	/* Statistics live in the cold part, which a shared fast path never
-	 * allocates (stats_room does, alone). */
-	if ((!d->cold ||
-	     d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels) &&
-	    (shared || stats_room(ctx, d)))
-		return false;
-	/* A free bin first: the search of dmn__level_hist_fits only when
-	 * the histogram is full. */
-	return h->n < h->cap || dmn__level_hist_fits(h, level) ||
-	       (!shared && !dmn__level_hist_reserve(ctx, h));
-}
-
-/* dmn__level_hist_add(@new) then dmn__level_hist_remove(@old) (both
- * > 0) by linear scans, for a histogram of a few bins (a rail's devices
- * vote a handful of levels): the same histogram without two binary
- * searches and two calls. false, nothing changed, when @new needs a bin
- * and there is no room for it (the add would allocate). */
-#define SMALL_HIST 8
-FAST_STEP bool hist_move_small(struct level_hist *h, uint32_t old,
-			       uint32_t new)
-{
-	struct level_count *b = h->bins;
-	unsigned n = h->n, j = 0;
-	while (j < n && b[j].level < new)
-		j++;
-	if (j < n && b[j].level == new) {
-		b[j].count++;
-	} else {
-		if (n == h->cap)
-			return false;
-		for (unsigned k = n; k > j; k--)
-			b[k] = b[k - 1];
-		b[j].level = new;
-		b[j].count = 1;
-		h->n = ++n;
-	}
-	unsigned i = 0;
-	while (i < n && b[i].level != old)
-		i++;
-	/* As dmn__level_hist_remove: a level not counted is ignored, an
-	 * emptied bin goes. */
-	if (i == n || !b[i].count || --b[i].count)
-		return true;
-	for (h->n = --n; i < n; i++)
-		b[i] = b[i + 1];
-	return true;
-}
-
-/* Replace input @old of @d by @new (0: none). The bin of a level removed
- * here is freed, so putting @old back later always has room. */
-FAST_STEP void swap_input(struct dmn_ctx *ctx, struct dmn_domain *d,
-		       uint32_t old, uint32_t new)
-{
-	struct level_hist *h = &d->votes;
-	/* A domain's only input moving (one voter, no child): its bin takes
-	 * the new level in place, where an add and a remove would insert one
-	 * bin and shift the other out. The same histogram either way. */
-	if (old && new && h->n == 1 && h->bins[0].count == 1 &&
-	    h->bins[0].level == old) {
-		h->bins[0].level = new;
-		return;
-	}
-	if (old && new && h->n <= SMALL_HIST && hist_move_small(h, old, new))
-		return;
-	if (new)
-		(void)dmn__level_hist_add(ctx, &d->votes, new);
-	if (old)
-		dmn__level_hist_remove(&d->votes, old);
-}
-
-/* links_follow_actual for a chain domain. */
-static inline void chain_follow(struct dmn_ctx *ctx, struct dmn_domain *d)
-{
-	if (!d->n_parents)
-		return;
-	struct dmn_link *l = d->parents[0];
-	uint32_t req;
-	if (requirement(ctx, l, d->pstate, &req) || req == l->req)
-		return;
-	swap_input(ctx, l->parent, l->req, req);
-	l->req = req;
-}
-
-/* lower_pstate without its links_follow_actual (callers follow), its
- * failure in *@op_error. */
-FAST_STEP void chain_lower(struct dmn_ctx *ctx, struct dmn_domain *d,
-			uint32_t floor, int *op_error)
-{
-	uint32_t want = level_hist_max(&d->votes);
-	if (want < floor)
-		want = floor;
-	uint32_t old = d->pstate;
-	if (want >= old)
-		return;
-	emit(ctx, DMN_EV_PSTATE_LOWERING, DMN_OP_SET_PSTATE, d, 0, 1, old,
-	     want);
-	int err = call_set_pstate(ctx, d, want);
-	if (err) {
-		if (!*op_error)
-			*op_error = err;
-		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, d, err, 1, old,
-		     want);
-	} else {
-		dmn__stats_pstate(ctx, d, want);
-		d->pstate = want;
-		emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, d, 0, 0, old, want);
-	}
-}
-
-/* Phase A for one domain: raise @x to its inputs' maximum. On a failure
- * (1) the error is in *@err and *@op_error, FAILURE and ROLLBACK are
- * out, and the caller rolls back. */
-FAST_STEP int chain_raise(struct dmn_ctx *ctx, struct dmn_domain *x, int *err,
-		       int *op_error)
-{
-	uint32_t want = level_hist_max(&x->votes), old = x->pstate;
-	if (want <= old)
-		return 0;
-	int cb = call_set_pstate(ctx, x, want);
-	if (cb) {
-		if (!*op_error)
-			*op_error = cb;
-		*err = cb;
-		emit(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, x, cb, 0, old, want);
-		emit(ctx, DMN_EV_ROLLBACK, DMN_OP_NONE, x, cb, 0, 0, 0);
-		return 1;
-	}
-	dmn__stats_pstate(ctx, x, want);
-	x->pstate = want;
-	emit(ctx, DMN_EV_PSTATE, DMN_OP_SET_PSTATE, x, 0, 0, old, want);
-	return 0;
-}
-
-static void chain_release(struct chain *c, bool shared)
-{
-#if DMN_STRIPED
-	for (unsigned i = !c->first_locked; shared && i < c->n; i++)
-		dmn__dom_unlock(c->s[i].x);
-#endif
-	(void)c;
-	(void)shared;
-}
-
-/* Room for step @n of a chain alone in the context: past FAST_CHAIN the
- * steps move to ctx->chain, which only grows. */
-static bool chain_room(struct dmn_ctx *ctx, struct chain *c, unsigned n)
-{
-	if (n < FAST_CHAIN)
-		return true;
-	if (dmn_grow(ctx, (void **)&ctx->chain, &ctx->cap_chain, n + 1,
-		     sizeof(*ctx->chain)))
-		return false;
-	if (c->s == c->local)
-		memcpy(ctx->chain, c->local, sizeof(c->local));
-	c->s = ctx->chain;
-	return true;
-}
-
-/* Collect @d's chain; with @shared, at most FAST_CHAIN domains, taking
- * each one's fast_lock, but @d's only when another fast path can reach
- * it. A domain with no children and one attachment changes on a fast
- * path only through votes on that attachment, and those all take the
- * stripe of its slot, which the caller holds (structure changes are
- * exclusive: they hold every stripe). So @d is already its own, and the
- * common rail with one voter pays one lock pair a vote, as genpd's
- * mutex. */
-static bool chain_take(struct dmn_ctx *ctx, struct chain *c,
-		       struct dmn_domain *d, bool shared)
-{
-	c->s = c->local;
-	c->n = 0;
-	c->first_locked = d->n_children || d->n_attachments != 1;
-	for (struct dmn_domain *x = d;; x = x->parents[0]->parent) {
-		if (x->n_parents > 1 ||
-		    (shared ? c->n == FAST_CHAIN : !chain_room(ctx, c, c->n)))
-			break;
-#if DMN_STRIPED
-		if (shared && (x != d || c->first_locked) &&
-		    !dmn__dom_trylock(x))
-			break;
-#endif
-		c->s[c->n++].x = x;
-		if (!x->n_parents)
-			return true;
-	}
-	chain_release(c, shared);
-	return false;
-}
-
-/* dmn__txn_check_level over the chain: -ENODEV, rounding, each
- * ancestor's requirement at the level this vote asks of it. */
-static int chain_check(struct dmn_ctx *ctx, const struct chain *c,
-		       uint32_t level, uint32_t *rounded)
-{
-	*rounded = 0;
-	if (!level)
-		return 0;
-	bool reaches_cb = false;
-	for (unsigned i = 0; i < c->n && !reaches_cb; i++)
-		reaches_cb = c->s[i].x->ops &&
-			     c->s[i].x->ops->set_performance_state;
-	if (!reaches_cb)
-		return -ENODEV;
-	struct dmn_domain *d = c->s[0].x;
-	uint32_t r = level;
-	if (dom_cold(d)->round) {
-		int err = d->cold->round(d->cold->round_user, d->handle, level,
-					 &r);
-		if (err)
-			return err;
-	}
-	uint32_t asked = r;
-	for (unsigned i = 0; i + 1 < c->n; i++) {
-		int err = requirement(ctx, c->s[i].x->parents[0], asked, &asked);
-		if (err)
-			return err;
-	}
-	*rounded = r;
-	return 0;
-}
-
-/* Phase 0's input changes undone, newest first. */
-static void chain_undo(struct dmn_ctx *ctx, struct chain *c, unsigned links,
-		       struct dmn_attachment *a, uint32_t old_vote)
-{
-	while (links--) {
-		struct dmn_link *l = c->s[links].x->parents[0];
-		swap_input(ctx, l->parent, l->req, c->s[links].old_req);
-		l->req = c->s[links].old_req;
-	}
-	swap_input(ctx, a->dom, a->vote, old_vote);
-	a->vote = old_vote;
-}
-
-/* vote_alone's steps when nobody listens (no event to build), the vote
- * moves between two non-zero levels of a small histogram with room for
- * the move, and the statistics have room for a new level: the move, at
- * most one callback, the statistics. The same histogram, callback,
- * statistics, return code and first error as chain_raise/chain_lower.
- * -1 (nothing changed) for the general steps. */
-FAST_STEP int vote_alone_quiet(struct dmn_ctx *ctx, struct dmn_attachment *a,
-			       uint32_t level, int *err, int *op_error)
-{
-	struct dmn_domain *d = a->dom;
-	struct level_hist *h = &d->votes;
-	uint32_t old_vote = a->vote;
-	if (ctx->n_listeners || ctx->internal_listeners || ctx->record_only ||
-	    !level || !old_vote || h->n > SMALL_HIST || !d->cold ||
-	    d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels ||
-	    !hist_move_small(h, old_vote, level))
-		return -1;
-	a->vote = level;
-	uint32_t want = level_hist_max(h), old = d->pstate;
-	if (want == old)
-		return 1;
-	int cb = d->ops->set_performance_state(d->user, d->handle, want);
-	if (cb) {
-		cb = cb > 0 ? -EIO : cb;
-		if (!*op_error)
-			*op_error = cb;
-		/* A failed lowering is kept and reported; a failed raise
-		 * raised nothing: the input back is the rollback. */
-		if (want > old) {
-			*err = cb;
-			swap_input(ctx, d, level, old_vote);
-			a->vote = old_vote;
-		}
-		return 1;
-	}
-	/* dmn__stats_pstate, inline for an untimed level already listed:
-	 * only the count moves. */
-	struct dmn_stats *st = &d->cold->stats;
-	if (!dmn__pstate_timed(ctx) && dmn__stats_slot(st, want) < st->n_levels)
-		st->pstate_transitions++;
-	else
-		dmn__stats_pstate(ctx, d, want);
-	d->pstate = want;
-	return 1;
-}
-
-/* dmn__txn_vote_chain on a chain of one domain (no parent), the
- * commonest shape (a rail and its devices), without the chain: the same
- * steps in the same order. -1 if it has to go the general way (a
- * rounding hook), nothing changed. */
-static int vote_alone(struct dmn_ctx *ctx, struct dmn_attachment *a,
-		      uint32_t level, int *err, int *op_error, bool shared)
-{
-	struct dmn_domain *d = a->dom;
-	if (d->cold && d->cold->round)
-		return -1;
-	if (!d->on || !domain_wants_on(d))
-		return 0;
-	if (level && !(d->ops && d->ops->set_performance_state)) {
-		*err = -ENODEV;
-		return 1;
-	}
-	if (level == a->vote)
-		return 1;
-	bool locked = false;
-#if DMN_STRIPED
-	/* See chain_take: one attachment and no child, the stripe guards. */
-	locked = shared && (d->n_children || d->n_attachments != 1);
-	if (locked && !dmn__dom_trylock(d))
-		return 0; /* busy: the exclusive path, as chain_take */
-#endif
-	int handled = vote_alone_quiet(ctx, a, level, err, op_error) >= 0;
-	if (!handled && (!level || input_room(ctx, d, level, shared))) {
-		handled = 1;
-		uint32_t old_vote = a->vote;
-		swap_input(ctx, d, old_vote, level);
-		a->vote = level;
-		if (chain_raise(ctx, d, err, op_error)) {
-			/* Nothing was raised: the input back is the rollback. */
-			swap_input(ctx, d, level, old_vote);
-			a->vote = old_vote;
-		} else if (level_hist_max(&d->votes) < d->pstate) {
-			chain_lower(ctx, d, 0, op_error);
-		}
-	}
-#if DMN_CHECKS
-	if (handled && !shared)
-		dmn__check_domain(ctx, d, true);
-#endif
-#if DMN_STRIPED
-	if (locked)
-		dmn__dom_unlock(d);
-#endif
-	return handled;
-}
-
-void dmn__txn_emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
-		   enum dmn_op op, const struct dmn_domain *d, int error,
-		   int safe, uint32_t old_v, uint32_t new_v)
-{
-	emit(ctx, kind, op, d, error, safe, old_v, new_v);
-}
-
-int dmn__txn_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
-			uint32_t level, int *err, int *op_error, bool shared)
-{
-	struct chain c;
-	if (!a->counted)
-		return 0;
-	if (!a->dom->n_parents) {
-		int alone = vote_alone(ctx, a, level, err, op_error, shared);
-		if (alone >= 0)
-			return alone;
-	}
-	if (!chain_take(ctx, &c, a->dom, shared))
-		return 0;
-	int handled = 0;
-	for (unsigned i = 0; i < c.n; i++)
-		if (!c.s[i].x->on || !domain_wants_on(c.s[i].x))
-			goto out;
-	uint32_t r;
-	*err = chain_check(ctx, &c, level, &r);
-	handled = 1;
-	if (*err || r == a->vote)
-		goto out;
-	struct dmn_domain *d = a->dom;
-	handled = 0;
-	if (r && !input_room(ctx, d, r, shared))
-		goto out;
-	/* Phase 0: the vote, then each link asks its target of the parent. */
-	uint32_t old_vote = a->vote;
-	swap_input(ctx, d, old_vote, r);
-	a->vote = r;
-	unsigned links = 0;
-	for (; links + 1 < c.n; links++) {
-		struct dmn_domain *x = c.s[links].x;
-		struct dmn_link *l = x->parents[0];
-		uint32_t req;
-		int e = requirement(ctx, l, level_hist_max(&x->votes), &req);
-		if (e || (req && req != l->req &&
-			  !input_room(ctx, l->parent, req, shared))) {
-			chain_undo(ctx, &c, links, a, old_vote);
-			handled = e != 0;
-			*err = e;
-			goto out;
-		}
-		c.s[links].old_req = l->req;
-		swap_input(ctx, l->parent, l->req, req);
-		l->req = req;
-	}
-	handled = 1;
-	/* A: raise, parents first. */
-	for (unsigned i = c.n; i > 0; i--)
-		c.s[i - 1].was = c.s[i - 1].x->pstate;
-	for (unsigned i = c.n; i > 0; i--) {
-		if (!chain_raise(ctx, c.s[i - 1].x, err, op_error))
-			continue;
-		/* As roll_back: inputs back, then each raised domain lowered
-		 * to where it was, children first. */
-		chain_undo(ctx, &c, links, a, old_vote);
-		for (unsigned k = 0; k < c.n; k++)
-			chain_follow(ctx, c.s[k].x);
-		for (unsigned k = 0; k < c.n; k++) {
-			chain_lower(ctx, c.s[k].x, c.s[k].was, op_error);
-			chain_follow(ctx, c.s[k].x);
-		}
-		goto out;
-	}
-	/* C and D: nothing powers off (each domain holds an active device
-	 * or an on child); lower children first, each link then following
-	 * what its child really is. settle() first points every link at its
-	 * child's actual pstate and then at the lowered one; on a chain a
-	 * child comes right before its parent, so one step per domain does
-	 * both (and saves two histogram updates per level of a falling
-	 * vote). */
-	for (unsigned i = 0; i < c.n; i++) {
-		struct dmn_domain *x = c.s[i].x;
-		if (level_hist_max(&x->votes) < x->pstate)
-			chain_lower(ctx, x, 0, op_error);
-		chain_follow(ctx, x);
-	}
-out:
-#if DMN_CHECKS
-	/* Alone in the context only: a shared fast path's neighbours (a
-	 * device's nested get/put) may move what the check reads. */
-	for (unsigned i = 0; handled && !shared && i < c.n; i++)
-		dmn__check_domain(ctx, c.s[i].x, true);
-#endif
-	chain_release(&c, shared);
-	return handled;
-}
-#endif /* DMN_FAST_PATHS */
 
 /* ---- commit ------------------------------------------------------------- */
 
@@ -1117,11 +585,8 @@ static void finish(struct dmn_ctx *ctx, bool committed)
 		dmn__level_hist_compact(&ctx->order[i]->votes);
 		ctx->order[i]->due = 0;
 	}
-#if DMN_CHECKS
 	dmn__check_txn_end(ctx, committed);
-#else
 	(void)committed;
-#endif
 	ctx->n_undo = 0;
 	ctx->n_order = 0;
 }
@@ -1156,7 +621,7 @@ static int propagate_targets(struct dmn_ctx *ctx, bool lower)
 			}
 		}
 		/* Powering on starts its statistics (before any callback). */
-		if (on && !dmn__pd_domain_cold(ctx, d))
+		if (on && !dmn__domain_cold(ctx, d))
 			return -ENOMEM;
 		for (unsigned p = 0; p < d->n_parents; p++) {
 			int err = link_set(ctx, d->parents[p], on, level, true);
@@ -1188,7 +653,7 @@ int dmn__txn_commit(struct dmn_ctx *ctx)
 		err = ctx->txn_hook(ctx, true);
 	if (err) {
 		if (ctx->fail_dom)
-			emit_ev(ctx, EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0),
+			dmn__txn_emit(ctx, DMN_EV(DMN_EV_ROLLBACK, DMN_OP_NONE, 0),
 				ctx->fail_dom, err, 0, 0);
 		undo_inputs(ctx);
 	}

@@ -12,17 +12,17 @@
 int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra)
 {
 	unsigned need = ctx->domains.live + extra;
-	int err = dmn_grow(ctx, (void **)&ctx->order, &ctx->cap_order, need,
+	int err = dmn__grow(ctx, (void **)&ctx->order, &ctx->cap_order, need,
 			   sizeof(*ctx->order));
 	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->off_order,
+		err = dmn__grow(ctx, (void **)&ctx->off_order,
 			       &ctx->cap_off_order, need,
 			       sizeof(*ctx->off_order));
 	/* dmn__walk_up's output and the off-order of a commit are never
 	 * live together: one array (issue 21). */
 	ctx->walk = ctx->off_order;
 	if (!err)
-		err = dmn_grow(ctx, (void **)&ctx->stack, &ctx->cap_stack, need,
+		err = dmn__grow(ctx, (void **)&ctx->stack, &ctx->cap_stack, need,
 			       sizeof(*ctx->stack));
 	return err;
 }
@@ -84,7 +84,7 @@ static int dfs_step(struct dfs *s)
 /* Up (@up) or down from @from over domains not marked @mine in the field
  * at @mark, appending each to @out after @n others once all those it goes
  * to are there; returns the new count. */
-DMN_SIZE_NOINLINE static unsigned dfs_all(struct dmn_ctx *ctx,
+DMN_NOINLINE static unsigned dfs_all(struct dmn_ctx *ctx,
 					  struct dmn_domain *from, bool up,
 					  size_t mark, uint64_t mine,
 					  struct dmn_domain **out, unsigned n)

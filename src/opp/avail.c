@@ -58,7 +58,7 @@ int dmn_opp_set_available(struct dmn_ctx *ctx, dmn_opp_table_t table, uint32_t i
 	}
 	if (err)
 		oe_set_available(e, true); /* devices already moved stay moved */
-	err = txn_result(ctx, err);
+	err = dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -16,7 +16,7 @@ int dmn_opp_device_bind(struct dmn_ctx *ctx, dmn_device_t dev, dmn_opp_table_t t
 	err = t ? 0 : -EBADF;
 	if (!err && dev_opp_state(pdev))
 		err = -EEXIST;
-	if (!err && !dmn__pd_device_cold(ctx, pdev))
+	if (!err && !dmn__device_cold(ctx, pdev))
 		err = -ENOMEM;
 	if (!err) {
 		od = dmn__alloc(ctx, sizeof(*od));
@@ -40,13 +40,13 @@ struct dmn_opp_dev *dmn__opp_dev_enter(struct dmn_ctx *ctx, bool args_ok,
 				  dmn_device_t dev, bool record, int *err)
 {
 	int e = dmn__enter_ctx(ctx, args_ok);
-	struct dmn_device *pdev = e ? 0 : dmn__pd_device_get_ptr(ctx, dev);
+	struct dmn_device *pdev = e ? 0 : dmn__device_get(ctx, dev);
 	struct dmn_opp_dev *od = pdev ? dev_opp_state(pdev) : 0;
 	*err = e ? e : !pdev ? -EBADF : !od ? -ENOENT : 0;
 	if (!e && !od) {
 		if (record) {
 			ctx->op_error = 0;
-			txn_result(ctx, *err);
+			dmn__txn_result(ctx, *err);
 		}
 		dmn__unlock(ctx);
 	}

@@ -365,12 +365,12 @@ static int rate_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 
 static int get_op(struct dmn_ctx *ctx, void *dev)
 {
-	return dmn__pd_device_get_locked(ctx, (dmn_device_t)(uintptr_t)dev);
+	return dmn__device_get_locked(ctx, (dmn_device_t)(uintptr_t)dev);
 }
 
 static int put_op(struct dmn_ctx *ctx, void *dev)
 {
-	return dmn__pd_device_put_locked(ctx, (dmn_device_t)(uintptr_t)dev);
+	return dmn__device_put_locked(ctx, (dmn_device_t)(uintptr_t)dev);
 }
 
 /* dmn_opp_device_get (@op get_op) and dmn_opp_device_put: the core's,
@@ -387,8 +387,8 @@ static int usage_op(struct dmn_ctx *ctx, dmn_device_t dev,
 	ctx->op_error = 0;
 	err = with_owners(ctx, od ? od->table : 0, false, op,
 				   (void *)(uintptr_t)dev);
-	if (ctx->op_error || err) /* atomic: see txn_result */
-		txn_result(ctx, err);
+	if (ctx->op_error || err) /* atomic: see dmn__txn_result */
+		dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

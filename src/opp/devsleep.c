@@ -12,7 +12,6 @@
  * moves), nothing in the core calls it.
  */
 #include "opp_internal.h"
-#include "../core/sleep.h"
 
 static int suspend_op(struct dmn_ctx *ctx, void *arg)
 {
@@ -35,7 +34,7 @@ static int sleep_op(struct dmn_ctx *ctx, int (*op)(struct dmn_ctx *, void *))
 	err = opp_with_owners(ctx, 0, true, op, 0);
 	/* a safe failure of the owners after the core's call */
 	if (ctx->op_error && !ctx->last_error)
-		txn_result(ctx, 0);
+		dmn__txn_result(ctx, 0);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -49,7 +49,7 @@ int dmn_opp_device_vote(struct dmn_ctx *ctx, dmn_device_t dev, unsigned i,
 	uint32_t cast = level;
 	bool owner = od && is_owner(od);
 	unsigned had = owner ? od->cap_own_vote : 0;
-	if (owner && dmn_grow(ctx, (void **)&od->own_vote, &od->cap_own_vote,
+	if (owner && dmn__grow(ctx, (void **)&od->own_vote, &od->cap_own_vote,
 			      pdev->n_atts, sizeof(*od->own_vote)))
 		err = -ENOMEM;
 	for (unsigned k = had; owner && k < od->cap_own_vote; k++)
@@ -64,7 +64,7 @@ int dmn_opp_device_vote(struct dmn_ctx *ctx, dmn_device_t dev, unsigned i,
 			cast = own;
 	}
 	if (!err)
-		err = dmn__pd_vote_locked(ctx, att, cast);
+		err = dmn__vote_locked(ctx, att, cast);
 	if (!err && owner && i < od->cap_own_vote)
 		od->own_vote[i] = DMN__OWN_DIRECT | level;
 	dmn__unlock(ctx);

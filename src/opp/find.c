@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The public look-ups of a table (an optional unit of a firmware image,
- * issue 15): exact, ceiling and floor by frequency or level, and the first,
+ * The public look-ups of a table (an optional unit of a firmware image):
+ * exact, ceiling and floor by frequency or level, and the first,
  * last and suspend entries, on lookup.c's searches. dmn_opp_set_rate searches
  * through lookup.c directly and never calls these.
  *
@@ -13,6 +13,29 @@
 #include <errno.h>
 
 enum find_how { FIND_EXACT, FIND_CEIL, FIND_FLOOR };
+
+/* A search key of opp_bound: the level (@level: level tables) or hz[0]
+ * (frequency tables), and whether an entry at the key sorts before it. */
+struct bound_key {
+	uint64_t key;
+	bool level, upper;
+};
+
+static bool key_before(const void *t, size_t pos, const void *k)
+{
+	const struct bound_key *b = k;
+	const struct dmn_opp_entry *e = opp_sorted_at(t, (unsigned)pos);
+	uint64_t v = b->level ? e->level : oe_hz(e)[0];
+	return b->upper ? v <= b->key : v < b->key;
+}
+
+/* First position whose key is >= @key (@upper: > @key). */
+static unsigned opp_bound(const struct dmn_opp_table *t, uint64_t key,
+			  bool level, bool upper)
+{
+	struct bound_key b = {key, level, upper};
+	return (unsigned)dmn__lower_bound(t->n, t, &b, key_before);
+}
 
 /* The last usable position before @end, or -1. */
 static int usable_down(const struct dmn_opp_table *t, unsigned end)

@@ -214,7 +214,7 @@ int dmn_opp_device_follow(struct dmn_ctx *ctx, dmn_device_t dev, bool follow)
 		if (vote && run && run != vote)
 			follow_move(ctx, od, vote);
 	}
-	err = txn_result(ctx, err);
+	err = dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

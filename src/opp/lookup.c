@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Look-ups: a binary search over the sorted entries (a firmware core's:
- * dmn__opp_entry_pos of a probe entry that sorts first among those at the
- * key; a hosted build's: opp_bound on the key), then a step over the
- * unusable neighbours (disabled, or turbo without boost).
+ * Look-ups: a binary search over the sorted entries (dmn__opp_entry_pos
+ * of a probe entry that sorts first among those at the key: the search
+ * dmn_opp_add places entries with), then a step over the unusable
+ * neighbours (disabled, or turbo without boost).
  *
  * Cost: O(log n + k), k = the run of consecutive unusable entries stepped
  * over; the worst case, every entry past the search point unusable, is
@@ -27,18 +27,13 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
 {
 	if (!t->has_freq)
 		return -1;
-#if DMN_FAST_PATHS
-	return dmn__opp_usable_up(t, opp_bound(t, hz, false, false));
-#else
 	/* One clock at @hz and no level: it sorts before every entry at @hz,
-	 * so its place is the first entry at @hz or above (the search
-	 * dmn_opp_add places entries with: no second one in the core). */
+	 * so its place is the first entry at @hz or above. */
 	struct {
 		struct dmn_opp_entry e;
 		uint64_t hz;
 	} probe = {.e = {.n_hz = 1}, .hz = hz};
 	return dmn__opp_usable_up(t, dmn__opp_entry_pos(t, &probe.e));
-#endif
 }
 
 /* Level ceil over every entry with a level, usable or not: the domain
@@ -46,11 +41,13 @@ int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz)
  * happens to availability later. */
 int dmn__opp_pos_level_ceil_any(const struct dmn_opp_table *t, uint32_t level)
 {
-	/* A level table is sorted by level: its first entry at @level or
-	 * above is the scan's answer too, found in O(log n) (not in a
-	 * firmware build, which keeps the scan only). */
-	if (DMN_FAST_PATHS && !t->has_freq) {
-		unsigned pos = opp_bound(t, level, true, false);
+	/* A table without clocks sorts by level, the entries without one
+	 * first: a probe at @level and no clock sorts before its first entry
+	 * at @level or above, the scan's answer, found in O(log n). */
+	if (!t->has_freq) {
+		struct dmn_opp_entry probe = {.flags = DMN_OPP_FLAG_HAS_LEVEL,
+					      .level = level};
+		unsigned pos = dmn__opp_entry_pos(t, &probe);
 		return pos < t->n ? (int)pos : -1;
 	}
 	int best = -1;

@@ -18,7 +18,7 @@
 
 #include <domino/opp.h>
 
-#include "../core/internal.h"
+#include "../core/opp_core.h"
 
 struct dmn_opp_table;
 
@@ -335,25 +335,6 @@ struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
 				     struct dmn_opp_table *from, bool devices);
 
 /* lookup.c: positions in t->sorted; -1 if none */
-/* First position whose key is >= @key (@upper: > @key): a binary search on
- * the level (@level: level tables) or hz[0] (frequency tables). Inline: the
- * public look-ups (find.c) and a hosted build's set_rate and rounding use
- * it; a firmware core searches with dmn__opp_entry_pos instead. */
-static inline unsigned opp_bound(const struct dmn_opp_table *t, uint64_t key,
-				 bool level, bool upper)
-{
-	unsigned lo = 0, hi = t->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		const struct dmn_opp_entry *e = opp_sorted_at(t, mid);
-		uint64_t k = level ? e->level : oe_hz(e)[0];
-		if (upper ? k <= key : k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 /* The first usable position at or after @pos, or -1. */
 int dmn__opp_usable_up(const struct dmn_opp_table *t, unsigned pos);
 int dmn__opp_pos_freq_ceil(const struct dmn_opp_table *t, uint64_t hz);
@@ -393,7 +374,7 @@ int dmn__opp_entry_raise(struct dmn_ctx *ctx, const struct dmn_opp_entry *e,
 
 /* rate.c */
 /* A callback failure of the running OPP operation: the first one is its
- * ctx->op_error (dmn_last_error() through txn_result), whatever core
+ * ctx->op_error (dmn_last_error() through dmn__txn_result), whatever core
  * transactions run in between (each of those clears it: the callers keep
  * the first around them). */
 void dmn__opp_note(struct dmn_ctx *ctx, int err);
@@ -447,7 +428,7 @@ static inline int opp_with_owners(struct dmn_ctx *ctx, struct dmn_opp_table *t,
 #define FOR_OPP_DEVICES(ctx, v, od)                                           \
 	for (uint32_t h_ = dmn__handle_next(&(ctx)->devices, 0); h_;          \
 	     h_ = dmn__handle_next(&(ctx)->devices, h_))                      \
-		if (((v) = dmn__pd_device_get_ptr((ctx), h_)) &&              \
+		if (((v) = dmn__device_get((ctx), h_)) &&              \
 		    ((od) = dev_opp_state(v)))
 
 /* rate.c: @od's votes for @target as inputs of the open core

@@ -211,13 +211,13 @@ static int reserve_move(struct dmn_ctx *ctx, struct dmn_device *pdev, unsigned n
 				continue;
 			d->visit = ctx->epoch;
 			links += d->n_parents;
-			if (dmn_grow(ctx, (void **)&d->votes.bins, &d->votes.cap,
+			if (dmn__grow(ctx, (void **)&d->votes.bins, &d->votes.cap,
 				     d->votes.n + 2 * (d->n_children + 1),
 				     sizeof(*d->votes.bins)))
 				return -ENOMEM;
 		}
 	}
-	return dmn_grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
+	return dmn__grow(ctx, (void **)&ctx->undo, &ctx->cap_undo,
 			4 * (n + links) + 8, sizeof(*ctx->undo));
 }
 
@@ -558,7 +558,7 @@ int dmn_opp_set_rate(struct dmn_ctx *ctx, dmn_device_t dev, uint64_t hz)
 	}
 	if (!err)
 		err = dmn__opp_rate_locked(ctx, od, target, hz);
-	err = txn_result(ctx, err);
+	err = dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -20,9 +20,9 @@ int dmn__opp_scratch_reserve(struct dmn_ctx *ctx, unsigned n_req)
 	struct dmn_opp_ctx *oc = ctx->opp; /* made with the first table */
 	unsigned slots = ctx->domains.n_slots + 1;
 	unsigned old = oc->cap_walk;
-	if (dmn_grow(ctx, (void **)&oc->req_slot, &oc->cap_req_slot,
+	if (dmn__grow(ctx, (void **)&oc->req_slot, &oc->cap_req_slot,
 		     n_req + 1, sizeof(*oc->req_slot)) ||
-	    dmn_grow(ctx, (void **)&oc->walk, &oc->cap_walk, slots,
+	    dmn__grow(ctx, (void **)&oc->walk, &oc->cap_walk, slots,
 		     sizeof(*oc->walk)))
 		return -ENOMEM;
 	for (unsigned i = old; i < oc->cap_walk; i++)
@@ -46,7 +46,7 @@ static dmn_opp_table_t level_handle(const struct dmn_domain *d)
  * of the OPP layer's own (this runs inside core transactions, whose visit
  * marks must not be touched): each ancestor once, no depth limit.
  * 1 yes, 0 no, -ENOMEM. */
-DMN_SIZE_NOINLINE static int ancestor_has(struct dmn_ctx *ctx,
+DMN_NOINLINE static int ancestor_has(struct dmn_ctx *ctx,
 					  const struct dmn_domain *d,
 					  dmn_opp_table_t t)
 {
@@ -237,7 +237,7 @@ int dmn_opp_domain_set_table(struct dmn_ctx *ctx, dmn_domain_t dom,
 	if (!err)
 		err = dmn__opp_scratch_reserve(ctx, 0);
 	/* The rounding hook lives in the domain's cold part. */
-	if (!err && !dmn__pd_domain_cold(ctx, d))
+	if (!err && !dmn__domain_cold(ctx, d))
 		err = -ENOMEM;
 	if (!err) {
 		od = dmn__alloc(ctx, sizeof(*od));

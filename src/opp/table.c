@@ -143,18 +143,15 @@ int dmn__opp_entry_cmp(const struct dmn_opp_entry *a, const struct dmn_opp_entry
 
 /* Entries are distinct in sort order: an entry of @t is where it would
  * go. */
+static bool entry_before(const void *t, size_t pos, const void *e)
+{
+	return dmn__opp_entry_cmp(opp_sorted_at(t, (unsigned)pos), e) < 0;
+}
+
 unsigned dmn__opp_entry_pos(const struct dmn_opp_table *t,
 			    const struct dmn_opp_entry *e)
 {
-	unsigned lo = 0, hi = t->n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (dmn__opp_entry_cmp(opp_sorted_at(t, mid), e) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (unsigned)dmn__lower_bound(t->n, t, e, entry_before);
 }
 
 struct dmn_opp_table *dmn__opp_reach(struct dmn_ctx *ctx,
@@ -211,7 +208,7 @@ static const struct {
 };
 
 /* Everything of @d that needs no other table; @d's lists are there. */
-DMN_SIZE_NOINLINE static int check_values(const struct dmn_opp_table *t,
+DMN_NOINLINE static int check_values(const struct dmn_opp_table *t,
 					  const struct dmn_opp_desc *d)
 {
 	bool has_level = d->flags & DMN_OPP_FLAG_HAS_LEVEL;
@@ -372,7 +369,7 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 	err = entry_new(ctx, desc, t->helper != 0, &e);
 	/* room for the tables it may newly require, past t->deps's own */
 	if (!err)
-		err = dmn_grow(ctx, (void **)&t->deps, &t->cap_deps,
+		err = dmn__grow(ctx, (void **)&t->deps, &t->cap_deps,
 			       t->n_deps + desc->n_required + 1, sizeof(*t->deps));
 	if (!err)
 		err = check_values(t, desc);
@@ -384,14 +381,14 @@ int dmn_opp_add(struct dmn_ctx *ctx, dmn_opp_table_t table, const struct dmn_opp
 			err = -EEXIST;
 	}
 	if (!err)
-		err = dmn_grow(ctx, (void **)&t->by_id, &t->cap_id, t->n + 1,
+		err = dmn__grow(ctx, (void **)&t->by_id, &t->cap_id, t->n + 1,
 			       sizeof(*t->by_id));
 	if (!err)
-		err = dmn_grow(ctx, (void **)&t->sorted, &t->cap_sorted,
+		err = dmn__grow(ctx, (void **)&t->sorted, &t->cap_sorted,
 			       t->n + 1, sizeof(*t->sorted));
 	for (unsigned i = 0; !err && i < n_new; i++) {
 		struct dmn_opp_table *dep = t->deps[t->n_deps + i];
-		err = dmn_grow(ctx, (void **)&dep->users, &dep->cap_users,
+		err = dmn__grow(ctx, (void **)&dep->users, &dep->cap_users,
 			       dep->n_users + 1, sizeof(*dep->users));
 	}
 	if (!err)

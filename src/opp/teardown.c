@@ -110,7 +110,7 @@ int dmn_opp_device_unbind(struct dmn_ctx *ctx, dmn_device_t dev)
 			oc->devreq->settle(ctx, t);
 		dmn__opp_table_unref(ctx, t);
 	}
-	err = txn_result(ctx, err);
+	err = dmn__txn_result(ctx, err);
 	dmn__unlock(ctx);
 	return err;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Running a scenario: resolve every name first, then execute in order. */
 #include "engine_internal.h"
-#include "../report/report_internal.h"
+#include "scenario_internal.h"
 
 #include <domino/idle.h>
 #include <domino/lifecycle.h>
@@ -667,7 +667,7 @@ static void failure_reason(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 			   size_t size)
 {
 	struct dmn_ctx *ctx = sim->ctx;
-	char a[RPT_NUM_LEN], b[RPT_NUM_LEN];
+	char a[DMN_SCN_HZ_LEN], b[DMN_SCN_HZ_LEN];
 	dmn_opp_table_t table;
 	uint32_t id;
 	struct dmn_opp_info info;
@@ -689,8 +689,8 @@ static void failure_reason(struct dmn_sim *sim, const struct dmn_scn_cmd *cmd,
 		}
 		if (cmd->rate.hz > info.hz[0])
 			snprintf(buf, size, "no OPP >= %s; highest %s",
-				 dmn__rpt_fmt_hz(a, cmd->rate.hz),
-				 dmn__rpt_fmt_hz(b, info.hz[0]));
+				 dmn__scn_format_hz(a, cmd->rate.hz),
+				 dmn__scn_format_hz(b, info.hz[0]));
 		else
 			snprintf(buf, size, "%s", "a vote of that OPP is above "
 				 "what a domain or a required table can take");

@@ -42,6 +42,14 @@ enum dmn_scn_num_status dmn__scn_parse_scaled(const char *s, size_t len,
 				     size_t n_units, int fold_case,
 				     uint64_t *out, size_t *unit_off);
 
+/*
+ * dmn__scn_format_hz - @hz as the reports print a rate: in the largest of
+ * GHz, MHz, kHz, Hz it reaches, at most six decimals (truncated), trailing
+ * zeros dropped, e.g. "1.2 GHz"; returns @buf (DMN_SCN_HZ_LEN bytes).
+ */
+#define DMN_SCN_HZ_LEN 40
+const char *dmn__scn_format_hz(char buf[DMN_SCN_HZ_LEN], uint64_t hz);
+
 extern const struct dmn_scn_unit dmn__scn_time_units[];
 extern const size_t dmn__scn_n_time_units;
 extern const struct dmn_scn_unit dmn__scn_freq_units[];

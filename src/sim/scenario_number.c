@@ -205,3 +205,32 @@ int dmn_scn_format_time(uint64_t ns, char *buf, size_t size)
 	}
 	return snprintf(buf, size, "%lluns", (unsigned long long)ns);
 }
+
+const char *dmn__scn_format_hz(char buf[DMN_SCN_HZ_LEN], uint64_t hz)
+{
+	static const struct {
+		uint64_t div;
+		unsigned decimals;
+		const char *name;
+	} units[] = {{1000000000u, 6, " GHz"},
+		     {1000000u, 6, " MHz"},
+		     {1000u, 3, " kHz"},
+		     {1u, 0, " Hz"}};
+	size_t u = 0;
+	while (u < 3 && hz < units[u].div)
+		u++;
+	/* Six decimals at most: the fraction's leading digits, truncated. */
+	uint64_t frac = hz % units[u].div, div = units[u].div;
+	unsigned decimals = units[u].decimals;
+	for (; div > 1000000u; div /= 10)
+		frac /= 10;
+	char digits[24];
+	snprintf(digits, sizeof(digits), "%0*llu", (int)decimals,
+		 (unsigned long long)frac);
+	while (decimals && digits[decimals - 1] == '0')
+		digits[--decimals] = '\0';
+	snprintf(buf, DMN_SCN_HZ_LEN, "%llu%s%s%s",
+		 (unsigned long long)(hz / units[u].div), decimals ? "." : "",
+		 decimals ? digits : "", units[u].name);
+	return buf;
+}

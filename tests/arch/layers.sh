@@ -6,6 +6,9 @@
 # is its longest prefix; it may include headers of its own layer and of the
 # layers after the bar, nothing else. `<libfdt.h>` counts as the layer
 # `libfdt`. A file in no layer is an error too: a new folder takes a row.
+# A quoted include of a file of another layer under src/ (a private header)
+# must also be listed in the fenced block marked `private`:
+#   PATH | LAYER...      (the layers that may include it; `all`: every one)
 #   layers.sh [ROOT]     (default: the repository holding this script)
 set -eu
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -14,12 +17,18 @@ exec perl -e '
 use strict; use warnings;
 my $doc = "docs/architecture.md";
 open(my $d, "<", $doc) or die "$doc: $!\n";
-my (@rows, %allow, $in);
+my (@rows, %allow, %private, $in);
 while (<$d>) {
-	if (/^```layers\s*$/) { $in = 1; next; }
-	if ($in && /^```/) { last; }
+	if (/^```(layers|private)\s*$/) { $in = $1; next; }
+	if ($in && /^```/) { $in = undef; next; }
 	next unless $in && /\S/;
 	my ($l, $r) = split /\|/, $_, 2;
+	if ($in eq "private") {
+		my ($path) = split " ", $l;
+		die "$doc:$.: expected PATH | LAYER...\n" unless defined $r && defined $path;
+		$private{$path} = { map { $_ => 1 } split " ", $r };
+		next;
+	}
 	my ($name, @paths) = split " ", $l;
 	die "$doc:$.: expected NAME PATH... | LAYER...\n" unless defined $r && @paths;
 	$allow{$name} = { map { $_ => 1 } $name, split " ", $r };
@@ -61,6 +70,14 @@ for my $f (@files) {
 		my $to = $target eq "libfdt" ? "libfdt" : layer_of($target);
 		next if !defined $to;
 		$edges++;
+		if ($allow{$from}{$to} && $kind eq "\"" && $to ne $from && $target =~ m{^src/}) {
+			my $p = $private{$target};
+			next if $p && ($p->{all} || $p->{$from});
+			print "$f:$.: layer $from includes $inc, a private header of layer $to; ",
+			    "$doc (```private) lets ", ($p ? join(" ", sort keys %$p) : "no other layer"), " include it\n";
+			$bad++;
+			next;
+		}
 		next if $allow{$from}{$to};
 		print "$f:$.: layer $from includes $inc (layer $to); $doc lets $from include ",
 		    join(" ", sort grep { $_ ne $from } keys %{$allow{$from}}) || "nothing else", "\n";

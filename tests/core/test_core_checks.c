@@ -70,8 +70,8 @@ static void run_child(enum damage what)
 {
 	struct rig r;
 	rig_build(&r);
-	struct dmn_domain *parent = dmn__pd_domain_get(r.ctx, r.parent);
-	struct dmn_domain *child = dmn__pd_domain_get(r.ctx, r.child);
+	struct dmn_domain *parent = dmn__domain_get(r.ctx, r.parent);
+	struct dmn_domain *child = dmn__domain_get(r.ctx, r.child);
 	/* FAST_AGGREGATE: a device of its own on the parent, which has no
 	 * parents and is on, so that its votes take the fast path (no
 	 * commit); attached and active before the damage. */

@@ -59,7 +59,7 @@ static struct dmn_ctx *sized_ctx(struct sized_alloc *a)
 	return ctx;
 }
 
-/* dmn_grow doubles up to the largest capacity an unsigned holds: from
+/* dmn__grow doubles up to the largest capacity an unsigned holds: from
  * 2^31 - 1 it still asks for 2^32 - 2 elements (refused here, -ENOMEM),
  * and only past 2^31 does it give up without asking. */
 static void grow_doubles_to_the_unsigned_limit(void **state)
@@ -71,7 +71,7 @@ static void grow_doubles_to_the_unsigned_limit(void **state)
 
 	unsigned cap = 0x7fffffffu;
 	a.calls = 0;
-	assert_int_equal(dmn_grow(ctx, &array, &cap, 0x80000000u, 1), -ENOMEM);
+	assert_int_equal(dmn__grow(ctx, &array, &cap, 0x80000000u, 1), -ENOMEM);
 	assert_int_equal(a.calls, 1);
 	assert_true(a.last_size == (size_t)0xfffffffeu);
 	assert_int_equal(cap, 0x7fffffffu);
@@ -79,18 +79,18 @@ static void grow_doubles_to_the_unsigned_limit(void **state)
 
 	cap = 0x80000000u;
 	a.calls = 0;
-	assert_int_equal(dmn_grow(ctx, &array, &cap, 0x80000001u, 1), -ENOMEM);
+	assert_int_equal(dmn__grow(ctx, &array, &cap, 0x80000001u, 1), -ENOMEM);
 	assert_int_equal(a.calls, 0);
 
 	/* Within reach it grows, keeping the contents. */
 	cap = 0;
-	assert_int_equal(dmn_grow(ctx, &array, &cap, 3, sizeof(int)), 0);
+	assert_int_equal(dmn__grow(ctx, &array, &cap, 3, sizeof(int)), 0);
 	assert_int_equal(cap, 3);
 	((int *)array)[2] = 42;
-	assert_int_equal(dmn_grow(ctx, &array, &cap, 4, sizeof(int)), 0);
+	assert_int_equal(dmn__grow(ctx, &array, &cap, 4, sizeof(int)), 0);
 	assert_int_equal(cap, 6);
 	assert_int_equal(((int *)array)[2], 42);
-	assert_int_equal(dmn_grow(ctx, &array, &cap, 6, sizeof(int)), 0);
+	assert_int_equal(dmn__grow(ctx, &array, &cap, 6, sizeof(int)), 0);
 	assert_int_equal(cap, 6);
 	dmn__free(ctx, array);
 	dmn_ctx_destroy(ctx);

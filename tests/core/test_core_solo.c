@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one-voter rail's vote (docs/decisions/vote-speed.md,
- * src/core/device.c solo_body) and
- * pstate residency (struct dmn_config):
+ * The one-voter rail's vote and pstate residency (struct dmn_config):
  * - a context without a time source does not time pstates (no clock read
  *   on the vote), still lists every level and counts every change;
  *   DMN_CFG_TIME_PSTATES or a time source times them; unknown flag bits
- *   are refused;
- * - the cached one-voter shape survives a vote toggling between two
- *   levels (solo_alt) and never outlives the epoch's wrap to 0
- *   (dmn__shape_epoch_wrap): a domain checked at epoch 1 long ago must
- *   not pass for checked when the count comes round to 1 again.
+ *   are refused.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,8 +18,6 @@
 #include <domino/context.h>
 #include <domino/domain.h>
 #include <domino/idle.h>
-
-#include "core/internal.h"
 
 static unsigned calls;
 static uint32_t last_level;
@@ -177,49 +169,6 @@ static void flag_times_the_default_clock(void **state)
 	dmn_ctx_destroy(r.ctx);
 }
 
-#if DMN_FAST_PATHS && DMN_STRIPED
-/* A domain whose shape was checked at epoch 1, then 2^32 - 3 exclusive
- * calls later (set here): three more calls (a device, an attachment of
- * it to the domain, its get) wrap the count, every check is dropped and
- * the count starts at 1; one more (an info) makes it 2. Without the
- * drop the count would be 1 then, the domain's old check would match,
- * and the first device's vote of 5 would pass for a one-voter rail's
- * (the pstate set to 5, under the second device's 30). */
-static void epoch_wrap_drops_every_check(void **state)
-{
-	(void)state;
-	struct rail r;
-	rail_make(&r, NULL);
-	assert_non_null(r.ctx->stripes);
-	/* Twice: the first time each level is new and takes the general
-	 * path, which makes room for it in the statistics. */
-	for (unsigned i = 0; i < 2; i++) {
-		assert_int_equal(dmn_vote(r.ctx, r.att, 20), 0);
-		assert_int_equal(dmn_vote(r.ctx, r.att, 10), 0);
-	}
-	struct dmn_domain *d = dmn__handle_lookup(&r.ctx->domains, r.dom);
-	assert_non_null(d);
-	assert_int_equal(d->solo_epoch, r.ctx->shape_epoch); /* checked */
-	d->solo_epoch = 1;
-	r.ctx->shape_epoch = UINT32_MAX - 2u;
-	dmn_device_t dev2;
-	dmn_attach_t att2;
-	assert_int_equal(dmn_device_create(r.ctx, "dev2", &dev2), 0);
-	assert_int_equal(dmn_attach(r.ctx, dev2, r.dom, &att2), 0);
-	assert_int_equal(dmn_device_get(r.ctx, dev2), 0);
-	assert_int_equal(r.ctx->shape_epoch, 1u);
-	assert_int_equal(d->solo_epoch, 0u);
-	assert_int_equal(dmn_vote(r.ctx, att2, 30), 0);
-	struct dmn_domain_info info;
-	assert_int_equal(dmn_domain_info(r.ctx, r.dom, &info), 0);
-	assert_int_equal(dmn_vote(r.ctx, r.att, 5), 0);
-	assert_int_equal(dmn_domain_info(r.ctx, r.dom, &info), 0);
-	assert_int_equal(info.pstate, 30);
-	assert_int_equal(info.target_pstate, 30);
-	assert_int_equal(last_level, 30);
-	dmn_ctx_destroy(r.ctx);
-}
-#endif
 
 int main(void)
 {
@@ -227,9 +176,6 @@ int main(void)
 		cmocka_unit_test(untimed_by_default),
 		cmocka_unit_test(timed_with_a_time_source),
 		cmocka_unit_test(flag_times_the_default_clock),
-#if DMN_FAST_PATHS && DMN_STRIPED
-		cmocka_unit_test(epoch_wrap_drops_every_check),
-#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

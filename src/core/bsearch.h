@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one binary search of the runtime (libdomino): every sorted array of
+ * the core and the OPP layer (a domain's levels, an OPP table) is searched
+ * with it. Private to the runtime: the layers of libdomino-tools reach it
+ * through exported functions only (docs/architecture.md, Layers).
+ */
+#ifndef DOMINO_CORE_BSEARCH_H
+#define DOMINO_CORE_BSEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The first index in [0, @n) whose element does not sort before @key, or
+ * @n if none: @before(@base, i, @key) says whether element i sorts before
+ * the key, and is true for a prefix of the indexes only. O(log n) calls
+ * of @before. */
+static inline size_t dmn__lower_bound(size_t n, const void *base,
+				      const void *key,
+				      bool (*before)(const void *base,
+						     size_t i,
+						     const void *key))
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (before(base, mid, key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+#endif /* DOMINO_CORE_BSEARCH_H */
