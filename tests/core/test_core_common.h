@@ -113,6 +113,52 @@ static inline dmn_attach_t mkatt(struct dmn_ctx *ctx, dmn_device_t dev,
 		}                                                            \
 	} while (0)
 
+/* Fail the k-th allocation of @call for k = 1, 2, ... until it succeeds,
+ * each time on a fresh context and board (@board_t built by @mk(t, &b),
+ * then @setup): each failure returns -ENOMEM with the observable state
+ * unchanged, no callback made and, as @keep_t filled by @take(ctx, &b,
+ * &keep) says, what the snapshot does not see (holds, probes, boot
+ * flags); nothing leaks.
+ * @check runs after the call that succeeds. */
+#define ENOMEM_LOOP_BOARD(board_t, mk, keep_t, take, setup, call, check)     \
+	for (long k = 1;; k++) {                                             \
+		struct tcase *w_ = calloc(1, sizeof(*w_));                   \
+		assert_non_null(w_);                                         \
+		fake_init(&w_->fake);                                        \
+		struct dmn_config cfg_ = fake_config(&w_->alloc);            \
+		assert_int_equal(dmn_ctx_create(&cfg_, &w_->ctx), 0);        \
+		struct tcase *t = w_;                                        \
+		struct dmn_ctx *ctx = w_->ctx;                               \
+		board_t b;                                                   \
+		mk(t, &b);                                                   \
+		setup;                                                       \
+		keep_t k0_, k1_;                                             \
+		memset(&k0_, 0, sizeof(k0_));                                \
+		memset(&k1_, 0, sizeof(k1_));                                \
+		take(ctx, &b, &k0_);                                         \
+		SNAP();                                                      \
+		CLEAR();                                                     \
+		fake_alloc_fail_at(&w_->alloc, k);                           \
+		int err_ = (call);                                           \
+		long failed_ = w_->alloc.failed;                             \
+		fake_alloc_fail_at(&w_->alloc, 0);                           \
+		if (err_) {                                                  \
+			assert_int_equal(err_, -ENOMEM);                     \
+			assert_true(failed_ > 0);                            \
+			UNCHANGED();                                         \
+			NO_CALLS();                                          \
+			take(ctx, &b, &k1_);                                 \
+			assert_memory_equal(&k0_, &k1_, sizeof(k0_));        \
+		} else {                                                     \
+			check;                                               \
+		}                                                            \
+		dmn_ctx_destroy(ctx);                                        \
+		assert_int_equal(w_->alloc.live, 0);                         \
+		free(w_);                                                    \
+		if (!err_)                                                   \
+			break;                                               \
+	}
+
 /* An error that must change nothing and call nothing. */
 #define EXPECT_NOOP_ERR(call, err)                                           \
 	do {                                                                 \

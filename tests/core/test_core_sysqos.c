@@ -282,36 +282,26 @@ static void sleep_failure_at_every_callback(void **state)
 	}
 }
 
+/* What the snapshot does not see: asleep or awake. */
+struct keep {
+	int asleep;
+};
+
+static void take(struct dmn_ctx *ctx, const struct world *w, struct keep *k)
+{
+	(void)w;
+	k->asleep = dmn_system_asleep(ctx);
+}
+
 /* Allocation failures of a suspend with the limit set change nothing. */
 static void enomem_sleep(void **state)
 {
 	(void)state;
-	for (long k = 1;; k++) {
-		void *fresh;
-		assert_int_equal(tc_setup(&fresh), 0);
-		struct tcase *t = fresh;
-		struct dmn_ctx *ctx = t->ctx;
-		struct world w;
-		build(t, &w);
-		assert_int_equal(dmn_device_get(ctx, w.cpu), 0);
-		assert_int_equal(dmn_system_set_wakeup_latency(ctx, 100), 0);
-		SNAP();
-		CLEAR();
-		fake_alloc_fail_at(&t->alloc, k);
-		int err = dmn_system_suspend(ctx);
-		fake_alloc_fail_at(&t->alloc, 0);
-		if (err) {
-			assert_int_equal(err, -ENOMEM);
-			UNCHANGED();
-			NO_CALLS();
-			assert_int_equal(dmn_system_asleep(ctx), 0);
-		} else {
-			assert_int_equal(idle(ctx, w.cpu_pd), 0);
-		}
-		assert_int_equal(tc_teardown(&fresh), 0);
-		if (!err)
-			break;
-	}
+	ENOMEM_LOOP_BOARD(
+	    struct world, build, struct keep, take,
+	    (assert_int_equal(dmn_device_get(ctx, b.cpu), 0),
+	     assert_int_equal(dmn_system_set_wakeup_latency(ctx, 100), 0)),
+	    dmn_system_suspend(ctx), assert_int_equal(idle(ctx, b.cpu_pd), 0));
 }
 
 int main(void)
