@@ -58,7 +58,7 @@ int dmn_energy_cmp(struct dmn_energy a, struct dmn_energy b);
 int dmn_energy_is_zero(struct dmn_energy e);
 
 /* Enough for every formatter below, with its NUL. */
-#define DMN_ENERGY_TEXT_LEN 48
+#define DMN_ENERGY_TEXT_LEN 64
 
 /**
  * dmn_energy_format_uj - @e in µJ with exactly nine decimals ("1.000000000",

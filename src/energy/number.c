@@ -97,7 +97,7 @@ static char *decimal(struct dmn_energy e, char *buf)
 const char *dmn_energy_format_uj(struct dmn_energy e, char buf[DMN_ENERGY_TEXT_LEN])
 {
 	uint32_t frac = div_small(&e, 1000000000u);
-	char whole[48];
+	char whole[40]; /* 39 digits at most, and the NUL */
 	snprintf(buf, DMN_ENERGY_TEXT_LEN, "%s.%09u", decimal(e, whole), frac);
 	return buf;
 }
@@ -107,7 +107,7 @@ static const char *with_unit(struct dmn_energy thousandths, const char *unit,
 			     char buf[DMN_ENERGY_TEXT_LEN])
 {
 	uint32_t frac = div_small(&thousandths, 1000);
-	char whole[48];
+	char whole[40]; /* 39 digits at most, and the NUL */
 	snprintf(buf, DMN_ENERGY_TEXT_LEN, "%s.%03u %s", decimal(thousandths, whole),
 		 frac, unit);
 	return buf;
