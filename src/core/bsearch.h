@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one binary search of the runtime (libdomino): every sorted array of
- * the core and the OPP layer (a domain's levels, an OPP table) is searched
- * with it. Private to the runtime: the layers of libdomino-tools reach it
- * through exported functions only (docs/architecture.md, Layers).
+ * The one binary search of domino: every sorted array is searched with it,
+ * the runtime's (a domain's levels, an OPP table) and those of the layers
+ * above it (the loader's phandles and children, lint's nodes, the
+ * simulator's names, the SCMI server's handles). One of the private core
+ * headers every layer may include (docs/architecture.md, Layers): static
+ * inline, so libdomino-tools needs no internal symbol of libdomino for it.
  */
 #ifndef DOMINO_CORE_BSEARCH_H
 #define DOMINO_CORE_BSEARCH_H

@@ -6,6 +6,7 @@
  * every property value is read only within the length libfdt returned.
  */
 #include "dt_internal.h"
+#include "../core/bsearch.h"
 
 #include <errno.h>
 #include <libfdt.h>
@@ -72,18 +73,18 @@ static int cmp_phandle(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
+static bool phandle_before(const void *base, size_t i, const void *key)
+{
+	const struct dmn_dt_phandle_slot *v = base;
+	return v[i].phandle < *(const uint32_t *)key;
+}
+
 int32_t dmn__dt_phandle_node(const struct dmn_dt_loader *ld, uint32_t phandle)
 {
-	unsigned lo = 0, hi = ld->n_phandles;
 	if (phandle == 0 || phandle == UINT32_MAX)
 		return -1;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (ld->phandles[mid].phandle < phandle)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(ld->n_phandles, ld->phandles, &phandle,
+				     phandle_before);
 	if (lo < ld->n_phandles && ld->phandles[lo].phandle == phandle)
 		return ld->phandles[lo].node;
 	return -1;
@@ -108,24 +109,31 @@ static int cmp_child(const void *a, const void *b)
 	return x->node < y->node ? -1 : 1;
 }
 
+/* A child looked for: @name[0..@len) under @parent. */
+struct child_probe {
+	int32_t parent;
+	const char *name;
+	size_t len;
+};
+
+static bool child_before(const void *base, size_t i, const void *key)
+{
+	const struct child_key *m = &((const struct child_key *)base)[i];
+	const struct child_probe *p = key;
+	if (m->parent != p->parent)
+		return m->parent < p->parent;
+	/* a name longer than the probe's, with it as prefix, sorts after */
+	return strncmp(m->name, p->name, p->len) < 0;
+}
+
 /* The child of @parent named exactly @name[0..@len), or -1. O(log N). */
 static int32_t find_child(const struct dmn_dt_loader *ld,
 			  const struct child_key *by_parent, int32_t parent,
 			  const char *name, size_t len)
 {
-	unsigned lo = 0, hi = ld->n_nodes;
-	while (lo < hi) { /* the first entry not below (parent, name) */
-		unsigned mid = lo + (hi - lo) / 2;
-		const struct child_key *m = &by_parent[mid];
-		int c = m->parent != parent ? (m->parent < parent ? -1 : 1)
-					    : strncmp(m->name, name, len);
-		if (c == 0 && m->name[len])
-			c = 1; /* longer than @name: sorts after it */
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first entry not below (parent, name) */
+	struct child_probe p = {parent, name, len};
+	size_t lo = dmn__lower_bound(ld->n_nodes, by_parent, &p, child_before);
 	if (lo == ld->n_nodes)
 		return -1;
 	const struct child_key *m = &by_parent[lo];

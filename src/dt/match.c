@@ -10,6 +10,7 @@
  * "matches nothing" findings.
  */
 #include "dt_internal.h"
+#include "../core/bsearch.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -170,17 +171,16 @@ static int cmp_table_ref(const void *a, const void *b)
 	return (x->ref > y->ref) - (x->ref < y->ref);
 }
 
+static bool table_before(const void *base, size_t i, const void *key)
+{
+	const struct table_ref *tr = base;
+	return tr[i].table < *(const int32_t *)key;
+}
+
 /* The start of @table's run in @tr, or @n when it has none. */
 static size_t run_of(const struct table_ref *tr, size_t n, int32_t table)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (tr[mid].table < table)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(n, tr, &table, table_before);
 	return lo < n && tr[lo].table == table ? lo : n;
 }
 

@@ -5,6 +5,7 @@
  * subdomain links (without cycles) and the providers' required-opps floors.
  */
 #include "dt_internal.h"
+#include "../core/bsearch.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -128,6 +129,12 @@ int dmn__dt_providers_scan(struct dmn_dt_loader *ld)
 	return 0;
 }
 
+static bool domain_index_before(const void *base, size_t i, const void *key)
+{
+	const struct dmn_dt_domain *d = base;
+	return d[i].index < *(const int64_t *)key;
+}
+
 int32_t dmn__dt_spec_domain(const struct dmn_dt_loader *ld, const struct dmn_dt_pd_spec *s)
 {
 	const struct dmn_dt_board *b = ld->board;
@@ -138,14 +145,9 @@ int32_t dmn__dt_spec_domain(const struct dmn_dt_loader *ld, const struct dmn_dt_
 	const struct dmn_dt_provider *p = &b->providers[s->provider];
 	if (p->first_domain < 0)
 		return -1;
-	unsigned lo = 0, hi = p->n_domains;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (b->domains[p->first_domain + (int32_t)mid].index < s->index)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the provider's domains, by index */
+	size_t lo = dmn__lower_bound(p->n_domains, &b->domains[p->first_domain],
+				     &s->index, domain_index_before);
 	if (lo < p->n_domains &&
 	    b->domains[p->first_domain + (int32_t)lo].index == s->index)
 		return p->first_domain + (int32_t)lo;

@@ -3,6 +3,7 @@
  * parent and status, and the phandles sorted, so a reference costs
  * O(log N) instead of libfdt's linear search. */
 #include "lint_internal.h"
+#include "../core/bsearch.h"
 #include <domino/dt.h>
 
 #include <errno.h>
@@ -220,16 +221,16 @@ int dmn__lint_families(struct linter *l, const struct dmn_dt_board *b)
 	return err;
 }
 
+static bool offset_before(const void *base, size_t i, const void *key)
+{
+	const struct lint_node *v = base;
+	return v[i].offset < *(const int *)key;
+}
+
 int32_t dmn__lint_node_at(const struct lint_blob *bi, int offset)
 {
-	unsigned lo = 0, hi = bi->n_nodes;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (bi->nodes[mid].offset < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(bi->n_nodes, bi->nodes, &offset,
+				     offset_before);
 	return lo < bi->n_nodes && bi->nodes[lo].offset == offset ? (int32_t)lo
 								    : -1;
 }
@@ -248,16 +249,16 @@ int32_t dmn__lint_node_by_path(const struct lint_blob *bi, const char *path)
 	return node;
 }
 
+static bool phandle_before(const void *base, size_t i, const void *key)
+{
+	const struct lint_phandle *v = base;
+	return v[i].phandle < *(const uint32_t *)key;
+}
+
 int32_t dmn__lint_phandle(const struct lint_blob *bi, uint32_t phandle)
 {
-	unsigned lo = 0, hi = bi->n_phandles;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (bi->phandles[mid].phandle < phandle)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(bi->n_phandles, bi->phandles, &phandle,
+				     phandle_before);
 	return lo < bi->n_phandles && bi->phandles[lo].phandle == phandle
 		   ? bi->phandles[lo].node
 		   : -1;

@@ -17,6 +17,7 @@
  *                        does (qcs615's QUP serial engines)
  */
 #include "lint_internal.h"
+#include "../core/bsearch.h"
 #include <domino/dt.h>
 
 #include <errno.h>
@@ -236,19 +237,18 @@ static int cmp_by_compat(const void *a, const void *b)
 	return c ? c : (x->node > y->node) - (x->node < y->node);
 }
 
+static bool compat_before(const void *base, size_t i, const void *key)
+{
+	const struct by_compat *v = base;
+	return strcmp(v[i].compat, key) < 0;
+}
+
 /* The first node of @list (sorted) with compatible @compat other than
  * @self, or -1. O(log n + equal ones). */
 static int32_t find_peer(const struct by_compat *list, unsigned n,
 			 const char *compat, int32_t self)
 {
-	unsigned lo = 0, hi = n;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (strcmp(list[mid].compat, compat) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(n, list, compat, compat_before);
 	for (; lo < n && !strcmp(list[lo].compat, compat); lo++)
 		if (list[lo].node != self)
 			return list[lo].node;
@@ -487,21 +487,22 @@ static bool rail_voter(const struct lint_blob *bi, int32_t node)
 	return on_rail(bi, node) && votes_level(bi, node);
 }
 
-/* The row of @compat in the generated table, or NULL. O(log n). */
+static bool rail_vote_before(const void *base, size_t i, const void *key)
+{
+	const struct dmn__lint_rail_vote *v = base;
+	return strcmp(v[i].compatible, key) < 0;
+}
+
+/* The row of @compat in the generated table (one row per compatible), or
+ * NULL. O(log n). */
 static const struct dmn__lint_rail_vote *rail_vote(const char *compat)
 {
-	unsigned lo = 0, hi = dmn__lint_n_rail_votes;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		int c = strcmp(dmn__lint_rail_votes[mid].compatible, compat);
-		if (!c)
-			return &dmn__lint_rail_votes[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	size_t i = dmn__lower_bound(dmn__lint_n_rail_votes, dmn__lint_rail_votes,
+				    compat, rail_vote_before);
+	return i < dmn__lint_n_rail_votes &&
+		       !strcmp(dmn__lint_rail_votes[i].compatible, compat)
+		   ? &dmn__lint_rail_votes[i]
+		   : NULL;
 }
 
 /* Whether the space-separated list @socs holds @soc. */

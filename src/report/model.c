@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Look-ups in a report model shared by the writers. */
 #include "report_internal.h"
+#include "../core/bsearch.h"
 #include "../core/debug.h"
 
 #include <domino/context.h>
@@ -68,20 +69,18 @@ void dmn__rpt_index_free(struct dmn_report_index *ix)
 	ix->by_name = NULL;
 }
 
+static bool name_before(const void *base, size_t i, const void *key)
+{
+	const struct dmn_report_index *ix = base;
+	return strcmp(domain_name(ix->m, ix->by_name[i]), key) < 0;
+}
+
 int dmn__rpt_index_find(const struct dmn_report_index *ix, const char *name)
 {
-	size_t lo = 0, hi = ix->m->n_domains;
-
 	if (!name || !ix->by_name)
 		return -1;
 	/* Lower bound, so that a duplicated name finds its first domain. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(domain_name(ix->m, ix->by_name[mid]), name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(ix->m->n_domains, ix, name, name_before);
 	if (lo < ix->m->n_domains &&
 	    !strcmp(domain_name(ix->m, ix->by_name[lo]), name))
 		return (int)ix->by_name[lo];
@@ -165,6 +164,18 @@ void dmn__rpt_levels_free(struct dmn_report_levels *lv)
 	lv->block = NULL;
 }
 
+/* A domain's levels in value order: through @order, or as they stand. */
+struct levels_in_order {
+	const uint32_t *values;
+	const unsigned *order; /* or NULL */
+};
+
+static bool level_before(const void *base, size_t i, const void *key)
+{
+	const struct levels_in_order *v = base;
+	return v->values[v->order ? v->order[i] : i] < *(const uint32_t *)key;
+}
+
 const char *dmn__rpt_level_name(const struct dmn_report_levels *lv,
 				const struct dmn_report_domain *d, uint32_t level)
 {
@@ -182,15 +193,9 @@ const char *dmn__rpt_level_name(const struct dmn_report_levels *lv,
 	const unsigned *order = lv->order ? lv->order[d - m->domains] : NULL;
 	/* without an order of its own the binary search needs ascending values */
 	DMN_ASSERT(order || levels_ascend(d));
-	unsigned lo = 0, hi = d->n_levels;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (d->level_values[order ? order[mid] : mid] < level)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	unsigned at = lo < d->n_levels ? (order ? order[lo] : lo) : 0;
+	struct levels_in_order v = {d->level_values, order};
+	size_t lo = dmn__lower_bound(d->n_levels, &v, &level, level_before);
+	size_t at = lo < d->n_levels ? (order ? order[lo] : lo) : 0;
 	return lo < d->n_levels && d->level_values[at] == level ? d->levels[at]
 								: NULL;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The agents file of `domino scmi-serve` (format: docs/scmi.md). */
 #include <domino/scmi.h>
+#include "../core/bsearch.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -72,6 +73,11 @@ static int name_cmp(const void *x, const void *y)
 
 /* The first domain of kind @perf named @s (@len bytes) into *@out:
  * 1 found, 0 not, -ENOMEM. */
+static bool name_before(const void *base, size_t i, const void *key)
+{
+	return name_cmp(&((const struct name_ix *)base)[i], key) < 0;
+}
+
 static int find_name(struct parser *p, int perf, const char *s, size_t len,
 		     unsigned *out)
 {
@@ -89,15 +95,8 @@ static int find_name(struct parser *p, int perf, const char *s, size_t len,
 		qsort(v, n, sizeof(*v), name_cmp);
 		p->names[perf] = v;
 	}
-	unsigned lo = 0, hi = n;
 	struct name_ix probe = {s, len, 0};
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (name_cmp(&v[mid], &probe) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(n, v, &probe, name_before);
 	if (lo == n || v[lo].len != len || memcmp(v[lo].name, s, len))
 		return 0;
 	*out = v[lo].index;

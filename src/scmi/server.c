@@ -2,6 +2,7 @@
 /* SCMI server: creation, message dispatch, the notification queue. */
 #include "scmi_internal.h"
 #include "../core/alloc.h"
+#include "../core/bsearch.h"
 
 #include <stdlib.h>
 
@@ -93,17 +94,16 @@ void dmn__scmi_note(struct dmn_scmi_server *s, enum scmi__note_kind kind,
 	n->b = b;
 }
 
+static bool handle_before(const void *base, size_t i, const void *key)
+{
+	const struct scmi__handle_map *v = base;
+	return v[i].handle < *(const uint32_t *)key;
+}
+
 static const struct scmi__handle_map *map_find(const struct dmn_scmi_server *s,
 					       uint32_t handle)
 {
-	unsigned lo = 0, hi = s->n_map;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (s->map[mid].handle < handle)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(s->n_map, s->map, &handle, handle_before);
 	return lo < s->n_map && s->map[lo].handle == handle ? &s->map[lo]
 							    : NULL;
 }

@@ -12,6 +12,7 @@
  * pass, so only the state it leaves counts.
  */
 #include "engine_internal.h"
+#include "../core/bsearch.h"
 
 #include <domino/idle.h>
 #include <domino/opp.h>
@@ -643,6 +644,11 @@ static int apply_line(struct dmn_sim *sim, const struct dmn_pm_line *l,
 
 /* ---- following the states ---------------------------------------------------- */
 
+static bool level_before(const void *base, size_t i, const void *key)
+{
+	return ((const uint32_t *)base)[i] < *(const uint32_t *)key;
+}
+
 static unsigned domain_slot_now(struct dmn_sim *sim, unsigned d)
 {
 	struct dmn_domain_info info;
@@ -651,14 +657,7 @@ static unsigned domain_slot_now(struct dmn_sim *sim, unsigned d)
 		return 0;
 	if (info.on) {
 		const uint32_t *lv = &sim->energy->levels[sim->energy->level_first[d]];
-		size_t lo = 0, hi = n_lv;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (lv[mid] < info.pstate)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = dmn__lower_bound(n_lv, lv, &info.pstate, level_before);
 		return lo < n_lv && lv[lo] == info.pstate ? 1 + (unsigned)lo : 0;
 	}
 	unsigned n_idle = sim->board->domains[d].n_idle_states;

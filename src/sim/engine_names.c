@@ -6,6 +6,7 @@
  * mean" where a candidate is close.
  */
 #include "engine_internal.h"
+#include "../core/bsearch.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -164,6 +165,11 @@ static int name_cmp(const void *x, const void *y)
 	return (a->index > b->index) - (a->index < b->index);
 }
 
+static bool name_before(const void *base, size_t i, const void *key)
+{
+	return name_cmp(&((const struct dmn_sim_name *)base)[i], key) < 0;
+}
+
 /* The entry of the lowest index at or above @from named @key (@len
  * bytes) in sorted @v, or NULL. */
 static const struct dmn_sim_name *name_from(const struct dmn_sim_name *v,
@@ -171,14 +177,7 @@ static const struct dmn_sim_name *name_from(const struct dmn_sim_name *v,
 					    size_t len, int32_t from)
 {
 	struct dmn_sim_name probe = {key, len, from};
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (name_cmp(&v[mid], &probe) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(n, v, &probe, name_before);
 	if (lo == n || v[lo].len != len || memcmp(v[lo].key, key, len))
 		return NULL;
 	return &v[lo];
@@ -568,6 +567,11 @@ static struct dmn_sim_names *domain_index(const struct dmn_dt_board *b)
 	return x;
 }
 
+static bool hash_before(const void *base, size_t i, const void *key)
+{
+	return ((const struct dmn_sim_key *)base)[i].hash < *(const uint64_t *)key;
+}
+
 /* dmn_dt_domain_find through the index: a domain's own name (the lowest
  * index), else the lowest index called @name otherwise, else a node name
  * with, then (for a name without `@`) without the unit address that one
@@ -586,14 +590,7 @@ static int domain_lookup(struct dmn_sim *sim, const char *name)
 	if (e)
 		return e->index;
 	uint64_t h = hash_more(0, name, len);
-	size_t lo = 0, hi = x->n_called;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->called[mid].hash < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = dmn__lower_bound(x->n_called, x->called, &h, hash_before);
 	for (; lo < x->n_called && x->called[lo].hash == h; lo++)
 		if (domain_called(b, (unsigned)x->called[lo].index, name))
 			return x->called[lo].index;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The simulation's state, events and statistics as a report model. */
 #include "engine_internal.h"
+#include "../core/bsearch.h"
 
 #include <domino/idle.h>
 #include <domino/lifecycle.h>
@@ -126,6 +127,12 @@ static int level_index_build(struct level_index *ix, const struct dmn_dt_board *
 	return 0;
 }
 
+static bool placed_before(const void *base, size_t i, const void *key)
+{
+	const struct placed *v = base;
+	return v[i].level < *(const uint32_t *)key;
+}
+
 /* The OPP entry name of @level in the domain's table, e.g. "opp-nom":
  * its first entry of that level. */
 static const char *level_name(const struct level_index *ix,
@@ -135,15 +142,10 @@ static const char *level_name(const struct level_index *ix,
 	if (d->opp_table < 0 || !level)
 		return NULL;
 	const struct dmn_dt_opp_table *t = &b->opp_tables[d->opp_table];
-	size_t lo = ix->first[d->opp_table], hi = ix->first[d->opp_table + 1];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix->sorted[mid].level < level)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == ix->first[d->opp_table + 1] || ix->sorted[lo].level != level)
+	size_t first = ix->first[d->opp_table], end = ix->first[d->opp_table + 1];
+	size_t lo = first + dmn__lower_bound(end - first, &ix->sorted[first],
+					     &level, placed_before);
+	if (lo == end || ix->sorted[lo].level != level)
 		return NULL;
 	/* The label says what the level means (rpmhpd_opp_low_svs); the
 	 * node name often does not (opp3). */
