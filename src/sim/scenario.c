@@ -685,10 +685,14 @@ static int parse_args(struct parser *p, struct dmn_scn_cmd *cmd,
 	case DMN_SCN_BOOT_ON: {
 		/* The provider's choice, last: a level cannot be called so
 		 * (a level name is a label or an OPP node name). */
+		/* @n counts every word, @a holds those split_words kept
+		 * (MAX_WORDS, less the verb and a time): a longer line is
+		 * refused by arg_count without reading its last word. */
 		unsigned flags = 0;
-		if (n >= 2 && word_is(&a[n - 1], "no-stay-on"))
+		int last_kept = n >= 2 && n <= MAX_WORDS - 2;
+		if (last_kept && word_is(&a[n - 1], "no-stay-on"))
 			flags = DMN_SCN_BOOT_NO_STAY_ON;
-		else if (n >= 2 && word_is(&a[n - 1], "no-sync-state"))
+		else if (last_kept && word_is(&a[n - 1], "no-sync-state"))
 			flags = DMN_SCN_BOOT_NO_SYNC_STATE;
 		err = arg_count(p, verb, flags ? n - 1 : n, 1, 2, a, end_col,
 				"boot-on DOMAIN [LEVEL] "
