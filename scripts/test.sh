@@ -4,15 +4,18 @@
 #   scripts/test.sh --sanitize address,undefined
 #   scripts/test.sh --sanitize thread
 #   scripts/test.sh --cc clang
+#   scripts/test.sh --sanitize thread --only REGEX   # the tests ctest -R picks
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=""
 cc="${CC:-gcc}"
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sanitize) sanitize="$2"; shift 2 ;;
     --cc) cc="$2"; shift 2 ;;
-    *) echo "usage: $0 [--sanitize LIST] [--cc COMPILER]" >&2; exit 2 ;;
+    --only) only="$2"; shift 2 ;;
+    *) echo "usage: $0 [--sanitize LIST] [--cc COMPILER] [--only REGEX]" >&2; exit 2 ;;
   esac
 done
 scripts/deps.sh
@@ -24,4 +27,4 @@ ninja -C "$dir"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export TSAN_OPTIONS="halt_on_error=1"
-ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
+ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" ${only:+-R "$only"}
