@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Live invariants (issue 19): what the headers promise about a domain's
+ * Live invariants (docs/testing.md): what the headers promise about a domain's
  * inputs, checked where the engine has just settled them. Compiled only
  * where DMN_CHECKS is set (internal.h: debug builds, and the library the
  * tests link, built with DMN_DEBUG); a broken invariant stops the program

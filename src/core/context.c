@@ -49,7 +49,7 @@ static uint64_t default_pstate_now(void *user)
  * domains, histograms, statistics, links and attachments, and blocks
  * handed out side by side (or into a hole another tree's growth left)
  * made them write one line, which cost two threads on disjoint domains
- * a third of their throughput (docs/design-notes.md, Locking). The
+ * a third of their throughput (docs/decisions/locking.md). The
  * user's allocation hook has no alignment, so it gets the sizes asked. */
 #define DMN_LINE 64u
 

@@ -35,7 +35,7 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 	ctx->op_error = 0;
 	err = dmn__walk_reserve(ctx, 1);
 	struct dmn_domain *d = 0;
-	/* The name inside the allocation (issue 21). */
+	/* The name inside the allocation (docs/decisions/memory-layout.md). */
 	if (!err)
 		d = dmn__obj_new(ctx, &ctx->domains,
 				 offsetof(struct dmn_domain, name), desc->name,
@@ -75,9 +75,9 @@ int dmn_domain_create(struct dmn_ctx *ctx, const struct dmn_domain_desc *desc,
 /* ---- links -------------------------------------------------------------- */
 
 /* Room for one more entry in a link array of @n: its capacity is not kept
- * (issue 21) but is always at least the power of two at or above @n, as
- * this grows it (removals never shrink it), so only a full power of two
- * (or an empty array) needs more. */
+ * (docs/decisions/memory-layout.md) but is always at least the power of two at
+ * or above @n, as this grows it (removals never shrink it), so only a full
+ * power of two (or an empty array) needs more. */
 DMN_NOINLINE static int links_room(struct dmn_ctx *ctx, struct dmn_link ***array,
 		      unsigned n)
 {

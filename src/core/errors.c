@@ -34,7 +34,8 @@ static const struct errno_name names[] = {
 	{EILSEQ, "EILSEQ", "malformed input"},
 	{EALREADY, "EALREADY", "already in that state"},
 	{ETIMEDOUT, "ETIMEDOUT", "timed out"},
-	/* Before ENOTSUP, its alias on Linux: DESIGN §7 names EOPNOTSUPP. */
+	/* Before ENOTSUP, its alias on Linux: docs/lifecycle.md names
+	 * EOPNOTSUPP. */
 	{EOPNOTSUPP, "EOPNOTSUPP", "the provider has no callback for it"},
 	{ENOTSUP, "ENOTSUP", "not supported"},
 	{EFAULT, "EFAULT", "bad address"},

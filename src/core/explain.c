@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Why a domain is in its state (DESIGN §7): its holders, the inputs of its
- * pstate aggregate, and the governor's last decision replayed on the
- * inputs it had then. Reads only; every fact comes from the records the
- * transaction engine keeps anyway, plus the governor's three inputs that
- * dmn__idle_choose() stores.
+ * Why a domain is in its state (docs/lifecycle.md): its holders, the inputs of
+ * its pstate aggregate, and the governor's last decision replayed on the inputs
+ * it had then. Reads only; every fact comes from the records the transaction
+ * engine keeps anyway, plus the governor's three inputs that dmn__idle_choose()
+ * stores.
  */
 #include "internal.h"
 

@@ -104,7 +104,7 @@ int dmn_domain_add_idle_state(struct dmn_ctx *ctx, dmn_domain_t dom,
 		idle->desc[i].name = name;
 		memset(&idle->counts[i], 0, sizeof(idle->counts[i]));
 		/* Before its first transition an off domain sits in its
-		 * deepest state (DESIGN §1). */
+		 * deepest state (docs/semantics.md). */
 		const struct dmn_stats *st = &d->cold->stats;
 		if (!d->on && !st->on_count && !st->off_count)
 			d->idle_state = (int)i;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Introspection (an optional unit of a firmware image, issue 15): what a
- * domain, device, attachment or link holds, the walks over them, the idle
- * states' and statistics' readers and the constraints below a domain. Reads
- * only; the core never calls these, so an image that does not want them
+ * Introspection (an optional unit of a firmware image, docs/architecture.md):
+ * what a domain, device, attachment or link holds, the walks over them, the
+ * idle states' and statistics' readers and the constraints below a domain.
+ * Reads only; the core never calls these, so an image that does not want them
  * links without this file (bench/firmware_size.sh checks it).
  */
 #include "internal.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Boot holds (DESIGN §7, Linux 6.17 genpd sync_state): a domain boot left
- * on stays on, at least at its boot level, until every consumer attached to
- * it has probed.
+ * Boot holds (docs/lifecycle.md; Linux 6.17 genpd sync_state): a domain boot
+ * left on stays on, at least at its boot level, until every consumer attached
+ * to it has probed.
  *
  * A hold is one more input of the aggregate: the boot level sits in the
  * domain's vote histogram and domain_wants_on() sees `held`, so the transaction

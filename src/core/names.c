@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Look-ups by name (an optional unit of a firmware image, issue 15): a
- * firmware keeps the handles it created, the loader and the tools find
- * objects by their names. O(objects): a linear scan, as it runs once per
- * name a board or a scenario mentions.
+ * Look-ups by name (an optional unit of a firmware image,
+ * docs/architecture.md): a firmware keeps the handles it created, the loader
+ * and the tools find objects by their names. O(objects): a linear scan, as it
+ * runs once per name a board or a scenario mentions.
  */
 #include "internal.h"
 

@@ -28,7 +28,7 @@ static uint64_t device_value(const struct dmn_device *dev, int which)
  * smallest constraint of the devices at or below it, and the first wakeup
  * not past; O(domains and attachments below) per decision instead of
  * O(log V), and no memory). What a removal takes away leaves first, as
- * the sets lose it before the removal's power-off (DESIGN §1): the
+ * the sets lose it before the removal's power-off (docs/semantics.md): the
  * attachment or link removed last is skipped until its pair is added
  * again (after a successful removal it no longer exists).
  */

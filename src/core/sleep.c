@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * System sleep (DESIGN §7), as genpd's noirq phase does it: suspend every
- * device, power off what nothing keeps, children first, into the deepest
- * idle state without asking the governor; keep on always-on and held
- * domains and the wakeup path (an on, active-wakeup domain with a
- * wakeup-enabled device attached), with their parents. Resume restores
- * every device's runtime state from before, as one transaction.
+ * System sleep (docs/lifecycle.md), as genpd's noirq phase does it: suspend
+ * every device, power off what nothing keeps, children first, into the deepest
+ * idle state without asking the governor; keep on always-on and held domains
+ * and the wakeup path (an on, active-wakeup domain with a wakeup-enabled device
+ * attached), with their parents. Resume restores every device's runtime state
+ * from before, as one transaction.
  *
  * Sleep statistics are the difference of each domain's residency totals
  * between the start and the end of sleep, so they need no hook into the

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* A striped context's stripe lock (internal.h, "Locking"): one word per
- * cache line, taken and released inline with one atomic each when nobody
- * waits, as the kernel mutex genpd votes under is, and with none while
- * the process has one thread (glibc's __libc_single_threaded, which its
- * own mutexes ask too). glibc's pthread_mutex_lock/unlock pair was a
- * quarter of the instructions of a vote that moves a level (issue 21).
- * Waiters sleep on the word (futex) on Linux; elsewhere the stripe is a
- * pthread mutex. */
+/* A striped context's stripe lock (internal.h, "Locking"): one word per cache
+ * line, taken and released inline with one atomic each when nobody waits, as
+ * the kernel mutex genpd votes under is, and with none while the process has
+ * one thread (glibc's __libc_single_threaded, which its own mutexes ask too).
+ * glibc's pthread_mutex_lock/unlock pair was a quarter of the instructions of a
+ * vote that moves a level (docs/decisions/locking.md). Waiters sleep on the
+ * word (futex) on Linux; elsewhere the stripe is a pthread mutex. */
 #ifndef DMN_STRIPE_H
 #define DMN_STRIPE_H
 

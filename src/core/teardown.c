@@ -43,10 +43,10 @@ int dmn_link_remove(struct dmn_ctx *ctx, dmn_domain_t parent, dmn_domain_t child
 	if (!l)
 		return err;
 	struct dmn_domain *p = l->parent, *c = l->child;
-	/* The child's constraints leave the parent first, so the power-off
-	 * the link's end may bring sees only what still reaches the parent
-	 * (DESIGN §1: the governor weighs the devices below it). Removing
-	 * never fails; putting them back finds the room they left. */
+	/* The child's constraints leave the parent first, so the power-off the
+	 * link's end may bring sees only what still reaches the parent
+	 * (docs/semantics.md: the governor weighs the devices below it).
+	 * Removing never fails; putting them back finds the room they left. */
 	dmn__qos_link(ctx, p, c, false);
 	dmn__txn_begin(ctx);
 	if (l->child_on || l->req)
@@ -111,8 +111,8 @@ int dmn_detach(struct dmn_ctx *ctx, dmn_attach_t h)
 	if (!a)
 		return err;
 	/* The device's constraints leave the domain first, so a power-off
-	 * the detach brings sees only the devices still below it (DESIGN
-	 * §1, as dmn_link_remove). Removing never fails; putting them back
+	 * the detach brings sees only the devices still below it (as
+	 * dmn_link_remove). Removing never fails; putting them back
 	 * finds the room they left. */
 	dmn__qos_attach(ctx, a->dev, a->dom, false);
 	dmn__txn_begin(ctx);

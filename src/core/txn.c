@@ -211,7 +211,8 @@ int dmn__txn_check_level(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t lev
 	if (!level)
 		return 0;
 	/* A vote can land on @d and on every domain above it; -ENODEV only
-	 * when none of them has a callback (DESIGN §1), whatever the shape. */
+	 * when none of them has a callback (docs/semantics.md), whatever the
+	 * shape. */
 	unsigned n = dmn__walk_up(ctx, d);
 	bool reaches_cb = false;
 	for (unsigned i = 0; i < n; i++) {
@@ -402,7 +403,7 @@ static void power_off(struct dmn_ctx *ctx, struct dmn_domain *d, int forced)
 					      : domain_needs_on(d)))
 		return;
 	/* A domain that did not become unused in this operation stays as
-	 * the governor or a failed power-off left it (DESIGN §1). */
+	 * the governor or a failed power-off left it (docs/semantics.md). */
 	if (forced == ASK_GOVERNOR && !(d->due & DUE_OFF))
 		return;
 	unsigned rejected = UINT_MAX;
@@ -485,7 +486,7 @@ static void undo_inputs(struct dmn_ctx *ctx)
  * genpd walks it: a domain goes once every child in the operation has gone,
  * and right after it, depth first, each parent it freed: powering off in
  * the order the links were added (C, then P and what P frees, then Q:
- * DESIGN §1 "Order inside one command"), lowering in the reverse order
+ * docs/semantics.md, Ordering), lowering in the reverse order
  * (C, Q, then P and what P frees), as genpd's pstate lowering walks a
  * domain's parent links backwards. Domains nothing below them holds start
  * it, the last touched first. */
@@ -592,13 +593,13 @@ static void finish(struct dmn_ctx *ctx, bool committed)
 }
 
 /* Set the links of every domain of the operation to where it goes, children
- * first: 0 or a negative errno, 1 when an off domain that powers on sits
- * above its target (a failed lowering left it high). With @lower, such a
- * domain is lowered first, while off (DESIGN §1: at most one pstate call
- * a domain a command, and no rail on below what it feeds needs); one that
- * stays high powers on at that level, which its parents allow first.
- * That second pass cannot fail: a link with no room for its new level
- * keeps the higher one it had (safe; settle lowers the parent after). */
+ * first: 0 or a negative errno, 1 when an off domain that powers on sits above
+ * its target (a failed lowering left it high). With @lower, such a domain is
+ * lowered first, while off (docs/semantics.md: at most one pstate call a domain
+ * a command, and no rail on below what it feeds needs); one that stays high
+ * powers on at that level, which its parents allow first. That second pass
+ * cannot fail: a link with no room for its new level keeps the higher one it
+ * had (safe; settle lowers the parent after). */
 static int propagate_targets(struct dmn_ctx *ctx, bool lower)
 {
 	int high = 0;

@@ -19,7 +19,7 @@ int dmn__walk_reserve(struct dmn_ctx *ctx, unsigned extra)
 			       &ctx->cap_off_order, need,
 			       sizeof(*ctx->off_order));
 	/* dmn__walk_up's output and the off-order of a commit are never
-	 * live together: one array (issue 21). */
+	 * live together: one array (docs/decisions/memory-layout.md). */
 	ctx->walk = ctx->off_order;
 	if (!err)
 		err = dmn__grow(ctx, (void **)&ctx->stack, &ctx->cap_stack, need,

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Device-to-device requirements (DESIGN §2): a required OPP into a table
- * without levels is an OPP of every device bound to that table (its
+ * Device-to-device requirements (docs/device-tree.md): a required OPP into a
+ * table without levels is an OPP of every device bound to that table (its
  * owners; MediaTek's CPU tables require their CCI's). While the requiring
  * device is active, each owner runs at least at the required entry: its
- * effective entry is the highest (by the first opp-hz) of its own rate's
- * entry and what active requirers ask of its table, and that effective
- * entry is what it votes and requires in turn, so requirements chain.
+ * effective entry is the highest (by the first opp-hz) of its own rate's entry
+ * and what active requirers ask of its table, and that effective entry is what
+ * it votes and requires in turn, so requirements chain.
  *
  * Tables reference each other without cycles (dmn_opp_add refuses one), so the
  * tables a change reaches are ordered requirers first and each owner is
@@ -30,7 +30,7 @@
  * only drops votes, so an owner left with none gets back the clock it had
  * when a raise took it from none (undo_clock_hz: 0 Hz if it had none, as
  * a device never clocked shows): a requirement that no longer counts
- * leaves no trace (DESIGN §2), along a chain too. */
+ * leaves no trace (docs/device-tree.md), along a chain too. */
 static int move_back(struct dmn_ctx *ctx,
 				       struct dmn_opp_dev *b,
 				       const struct dmn_opp_entry *to)
@@ -83,7 +83,7 @@ static struct dmn_opp_table *owners(struct dmn_ctx *ctx,
 /* ---- the owners in the requirer's transaction ---------------------------
  *
  * A requirer's change (a resume, a suspend, a rate) moves its owners in
- * its own core transaction (DESIGN §1: one pstate call a domain a
+ * its own core transaction (docs/semantics.md: one pstate call a domain a
  * command, parents raised first, children lowered first): while it runs,
  * ctx->txn_hook is txn_hook. First (!mid, the requirer's new state among
  * the inputs, so dmn__opp_counted sees it) each owner the change reaches gets its
@@ -295,7 +295,7 @@ static int rate_op(struct dmn_ctx *ctx, void *arg)
 }
 
 /* Its own rate is now @od's latest own word on the attachments its old
- * or new own entry (@target) drives (DESIGN §1: the latest of vote and
+ * or new own entry (@target) drives (docs/semantics.md: the latest of vote and
  * rate wins there; a direct vote elsewhere stays): their words cleared,
  * the old ones kept in *@saved (NULL: none, nothing cleared) for a
  * failure to put back. 0 or -ENOMEM (nothing changed). */

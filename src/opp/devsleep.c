@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * System sleep with device-to-device requirements (DESIGN §2, §7): a
- * requirement counts only while its requirer is active, and system sleep
- * suspends devices. dmn_opp_system_suspend and dmn_opp_system_resume run
- * the core's sleep and restoration with the owners of every requirer
- * they suspend or bring back moved in the same transaction
- * (opp_with_owners), as dmn_opp_device_get and _put do: a
- * restoration that rolls back (an owner's raise failed too) puts them
- * back with it. An optional unit: it calls the core's sleep and
- * devreq.c's hook (none until a requirement exists: then no owner
- * moves), nothing in the core calls it.
+ * System sleep with device-to-device requirements (docs/device-tree.md,
+ * docs/lifecycle.md): a requirement counts only while its requirer is active,
+ * and system sleep suspends devices. dmn_opp_system_suspend and
+ * dmn_opp_system_resume run the core's sleep and restoration with the owners of
+ * every requirer they suspend or bring back moved in the same transaction
+ * (opp_with_owners), as dmn_opp_device_get and _put do: a restoration that
+ * rolls back (an owner's raise failed too) puts them back with it. An optional
+ * unit: it calls the core's sleep and devreq.c's hook (none until a requirement
+ * exists: then no owner moves), nothing in the core calls it.
  */
 #include "opp_internal.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dmn_opp_device_vote: an owner's (DESIGN §2) direct vote on one attachment,
- * combined with what its effective entry votes there. An optional unit
- * (bench/firmware_size.sh): the core reads an owner's direct votes
+ * dmn_opp_device_vote: an owner's (docs/device-tree.md) direct vote on one
+ * attachment, combined with what its effective entry votes there. An optional
+ * unit (bench/firmware_size.sh): the core reads an owner's direct votes
  * (dmn_opp_dev->own_vote) but never calls this file.
  */
 #include "opp_internal.h"

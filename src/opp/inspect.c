@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Introspection of the OPP layer (an optional unit of a firmware image,
- * issue 15): what an entry holds, a table's entries in order, what a bound
- * device runs at and votes, a domain's level table. Reads only; the OPP
+ * docs/architecture.md): what an entry holds, a table's entries in order, what
+ * a bound device runs at and votes, a domain's level table. Reads only; the OPP
  * layer never calls these.
  */
 #include "opp_internal.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Which required OPP of an entry went to which domain (an optional unit of
- * a firmware image, issue 15): lint reports the matching rule's outcome;
- * the OPP layer applies the rule (dmn__opp_match) without these.
+ * Which required OPP of an entry went to which domain (an optional unit of a
+ * firmware image, docs/architecture.md): lint reports the matching rule's
+ * outcome; the OPP layer applies the rule (dmn__opp_match) without these.
  */
 #include "opp_internal.h"
 

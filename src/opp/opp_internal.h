@@ -22,11 +22,11 @@
 
 struct dmn_opp_table;
 
-/* One allocation per entry (issue 21: 16 bytes of header on LP64, the
- * bench's one-clock one-supply entry 40 bytes with its lists): this
- * header, then its lists, each sized from the description, in an order
- * that keeps each aligned (the header and each list before the pointers
- * are multiples of 8 bytes):
+/* One allocation per entry (docs/decisions/memory-layout.md: 16 bytes of header
+ * on LP64, the bench's one-clock one-supply entry 40 bytes with its lists):
+ * this header, then its lists, each sized from the description, in an order
+ * that keeps each aligned (the header and each list before the pointers are
+ * multiples of 8 bytes):
  *   uint64_t hz[n_hz];
  *   struct dmn_opp_supply supplies[n_supplies];
  *   struct dmn_opp_required required[n_required];      (as given)
@@ -180,8 +180,8 @@ struct dmn_opp_dev {
 	/* An owner's own latest word per attachment: DMN__OWN_DIRECT | level
 	 * where its latest was a direct vote (dmn_opp_device_vote), 0 where it
 	 * was its own rate (own_id's entry counts there). Its vote is the
-	 * higher of that and its effective entry's (DESIGN §1: the latest of
-	 * vote and rate wins; §2). */
+	 * higher of that and its effective entry's (docs/semantics.md: the
+	 * latest of vote and rate wins; docs/device-tree.md). */
 	uint64_t *own_vote;
 	unsigned cap_own_vote;
 	/* its new entry, counted too while its rate moves it (devreq.c) */
@@ -321,7 +321,7 @@ bool dmn__opp_entry_usable(const struct dmn_opp_table *t, const struct dmn_opp_e
  * what it requires). */
 bool dmn__opp_counted(const struct dmn_opp_table *t);
 /* rate.c: the entry @od runs at: the highest of its own rate's entry
- * (own_id) and what active requirers ask of its table (DESIGN §2). */
+ * (own_id) and what active requirers ask of its table (docs/device-tree.md). */
 const struct dmn_opp_entry *dmn__opp_effective(const struct dmn_opp_dev *od);
 
 /* The tables reachable from @from through required OPPs (@devices: only

@@ -317,7 +317,7 @@ static int plan_votes(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	const struct dmn_opp_entry *was_vote = dmn__opp_entry_by_id(t, od->vote_id);
 	/* A device-to-device requirement may hold the device above the entry
 	 * of its own rate: it then votes the higher of both per attachment
-	 * (DESIGN §2). */
+	 * (docs/device-tree.md, Device-to-device requirements). */
 	const struct dmn_opp_entry *own = dmn__opp_entry_by_id(t, od->own_id);
 	if (own == target)
 		own = 0;
@@ -431,7 +431,8 @@ static int move_planned(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 		/* Only memory (a level the domain's statistics have not seen
 		 * needs a slot: dmn__txn_hist_add; test_inject_sim_alloc
 		 * reaches it): the votes stay higher, the safe direction, and
-		 * the failure is reported as a lowering's (DESIGN §1). */
+		 * the failure is reported as a lowering's
+		 * (docs/semantics.md). */
 		dmn__opp_note(ctx, low);
 		dmn__opp_emit_dev(ctx, DMN_EV_FAILURE, DMN_OP_SET_PSTATE, od, low, 1,
 			     0, 0);
@@ -469,7 +470,7 @@ int dmn__opp_move_locked(struct dmn_ctx *ctx, struct dmn_opp_dev *od,
 	return err;
 }
 
-/* ---- device-to-device requirements (DESIGN §2) --------------------------
+/* ---- device-to-device requirements (docs/device-tree.md) ----------------
  * Counted here, in the core: a walk of table.c needs it, and without
  * requirements (devreq.c not installed) a rate takes the effective entry
  * too. */

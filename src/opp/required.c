@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Required OPPs: which domain each one votes on (the two-pass rule of
- * DESIGN §1), and domains with levels: the core rounding hook and the
+ * docs/semantics.md), and domains with levels: the core rounding hook and the
  * per-link level map of a domain's table.
  */
 #include "opp_internal.h"
