@@ -39,21 +39,19 @@ void dmn__lint_free(struct linter *l, void *p)
 	lint_free(l, p);
 }
 
-static void report(struct linter *l, enum dmn_dt_severity sev, int error,
-		   const char *check, const char *node, const char *property,
-		   const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
 /* @error: the errno of the load that failed (a loader error, load-failed),
  * else 0, as struct dmn_dt_diag says. */
-static void report(struct linter *l, enum dmn_dt_severity sev, int error,
-		   const char *check, const char *node, const char *property,
-		   const char *fmt, ...)
+static void vreport(struct linter *l, enum dmn_dt_severity sev, int error,
+		    const char *check, const char *node, const char *property,
+		    const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+
+static void vreport(struct linter *l, enum dmn_dt_severity sev, int error,
+		    const char *check, const char *node, const char *property,
+		    const char *fmt, va_list ap)
 {
 	char message[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
 	struct dmn_dt_diag f = {sev, check, node, property, message, error};
 	if (sev == DMN_DT_SEV_ERROR)
 		l->counts.errors++;
@@ -65,16 +63,28 @@ static void report(struct linter *l, enum dmn_dt_severity sev, int error,
 		l->emit(l->user, &f);
 }
 
+static void report(struct linter *l, enum dmn_dt_severity sev, int error,
+		   const char *check, const char *node, const char *property,
+		   const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static void report(struct linter *l, enum dmn_dt_severity sev, int error,
+		   const char *check, const char *node, const char *property,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(l, sev, error, check, node, property, fmt, ap);
+	va_end(ap);
+}
+
 void dmn__lint_report(struct linter *l, enum dmn_dt_severity sev,
 		      const char *check, const char *node, const char *property,
 		      const char *fmt, ...)
 {
-	char message[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
+	vreport(l, sev, 0, check, node, property, fmt, ap);
 	va_end(ap);
-	report(l, sev, 0, check, node, property, "%s", message);
 }
 
 /* The loader skips what it cannot resolve; for an author those are bugs. */
