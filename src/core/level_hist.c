@@ -25,7 +25,7 @@ static bool bin_before(const void *bins, size_t i, const void *level)
 	       *(const uint32_t *)level;
 }
 
-unsigned dmn__level_hist_find(const struct level_hist *h, uint32_t level)
+unsigned dmn__level_hist_search(const struct level_hist *h, uint32_t level)
 {
 	return (unsigned)dmn__lower_bound(h->n, h->bins, &level, bin_before);
 }
@@ -79,3 +79,4 @@ void dmn__level_hist_compact(struct level_hist *h)
 			h->bins[out++] = h->bins[i];
 	h->n = out;
 }
+

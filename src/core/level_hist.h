@@ -6,7 +6,10 @@
  * engine and the fast unit share this structure and this max.
  *
  * Costs, L distinct levels (never the number of voters):
- * - dmn__level_hist_add: O(log L) search, O(L) shift when the level is new
+ * - dmn__level_hist_find: a scan up to LEVEL_HIST_SCAN levels (a domain
+ *   has a few: no call, no branch the predictor cannot learn), O(log L)
+ *   past them;
+ * - dmn__level_hist_add: the find, O(L) shift when the level is new
  *   (a domain has a few levels: the shift beats a memmove call);
  * - dmn__level_hist_dec: O(log L); an emptied bin stays (count 0) until
  *   dmn__level_hist_compact, O(L). The transaction engine decrements this
@@ -39,8 +42,21 @@ struct level_hist {
 };
 
 void dmn__level_hist_init(struct level_hist *h);
-/* The index of the first bin at @level or above (h->n if none). O(log L). */
-unsigned dmn__level_hist_find(const struct level_hist *h, uint32_t level);
+/* dmn__level_hist_find past LEVEL_HIST_SCAN levels. */
+unsigned dmn__level_hist_search(const struct level_hist *h, uint32_t level);
+
+#define LEVEL_HIST_SCAN 8u
+/* The index of the first bin at @level or above (h->n if none). */
+static inline unsigned dmn__level_hist_find(const struct level_hist *h,
+					    uint32_t level)
+{
+	if (h->n > LEVEL_HIST_SCAN)
+		return dmn__level_hist_search(h, level);
+	unsigned i = 0;
+	while (i < h->n && h->bins[i].level < level)
+		i++;
+	return i;
+}
 void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h);
 /* Count one more vote at @level (> 0). -ENOMEM leaves @h unchanged. */
 int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
@@ -54,10 +70,10 @@ void dmn__level_hist_compact(struct level_hist *h);
 /* The highest counted level, 0 if none. */
 static inline uint32_t level_hist_max(const struct level_hist *h)
 {
-	for (unsigned i = h->n; i > 0; i--)
-		if (h->bins[i - 1].count)
-			return h->bins[i - 1].level;
-	return 0;
+	unsigned i = h->n;
+	while (i && !h->bins[i - 1].count)
+		i--;
+	return i ? h->bins[i - 1].level : 0;
 }
 
 #endif

@@ -87,7 +87,7 @@ static int index_reserve(struct dmn_ctx *ctx, struct dmn_stats *s)
 }
 
 /* The slot of @level if the index has it, else where the slots it lacks
- * start (those appended elsewhere, device.c vote_solo, join it first). */
+ * start (slots appended since it was last filled join it first). */
 static unsigned index_find(struct dmn_stats *s, uint32_t level)
 {
 	index_catch_up(s);
@@ -177,11 +177,17 @@ int dmn__stats_reserve(struct dmn_ctx *ctx, struct dmn_domain *d, unsigned extra
 	return err;
 }
 
-/* The slot of @level, made if new: O(1) on average in a hosted build
- * (a scan of the few levels below the index's threshold), O(levels seen)
- * in firmware (whose tables are small). */
+/* The slot of @level, made if new: O(1) when it is the current level or
+ * the one before (the hints), else O(1)
+ * on average in a hosted build (a scan of the few levels below the
+ * index's threshold), O(levels seen) in firmware (whose tables are
+ * small). */
 static unsigned level_slot(struct dmn_stats *s, uint32_t level)
 {
+	if (s->slot_prev < s->n_levels && s->levels[s->slot_prev].level == level)
+		return s->slot_prev;
+	if (s->slot_cur < s->n_levels && s->levels[s->slot_cur].level == level)
+		return s->slot_cur;
 	unsigned i = find_slot(s, level);
 	if (i < s->n_levels)
 		return i;
@@ -246,7 +252,8 @@ void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from)
 		d->idle->counts[i].rejected++;
 }
 
-void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_level)
+void dmn__stats_pstate_slow(struct dmn_ctx *ctx, struct dmn_domain *d,
+			    uint32_t new_level)
 {
 	/* The pstate clock (see default_pstate_now) may lag dmn_now by a
 	 * tick: a span that would come out negative counts 0 and
@@ -259,6 +266,7 @@ void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d, uint32_t new_l
 		stats_account_pstate(d, ctx->pstate_now(ctx->now_user));
 	s->pstate_transitions++;
 	/* The hints (struct dmn_stats): the pstate's slot was slot_cur. */
+	unsigned slot = level_slot(s, new_level);
 	s->slot_prev = s->slot_cur;
-	s->slot_cur = level_slot(s, new_level);
+	s->slot_cur = slot;
 }

@@ -129,7 +129,35 @@ void dmn__stats_account(struct dmn_domain *d, uint64_t now);
 void dmn__stats_power(struct dmn_ctx *ctx, struct dmn_domain *d, bool on,
 		      int idle, unsigned rejected_from);
 void dmn__stats_rejected(struct dmn_domain *d, unsigned rejected_from);
-void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d,
-		       uint32_t new_level);
+void dmn__stats_pstate_slow(struct dmn_ctx *ctx, struct dmn_domain *d,
+			    uint32_t new_level);
+/* Whether @level is the pstate before the current one, by the slot hints
+ * (struct dmn_stats): a vote that goes up and comes back. */
+static inline bool dmn__stats_is_back(const struct dmn_stats *s,
+				      uint32_t level)
+{
+	return s->slot_prev < s->n_levels &&
+	       s->levels[s->slot_prev].level == level;
+}
+/* Count the move back to that pstate, without a pstate clock. O(1). */
+static inline void dmn__stats_pstate_back(struct dmn_stats *s)
+{
+	unsigned back = s->slot_prev;
+	s->pstate_transitions++;
+	s->slot_prev = s->slot_cur;
+	s->slot_cur = back;
+}
+/* Count @d's move to pstate @new_level in its statistics (cold part
+ * allocated): dmn__stats_pstate_back when it applies, else
+ * dmn__stats_pstate_slow, O(1) on average. */
+static inline void dmn__stats_pstate(struct dmn_ctx *ctx, struct dmn_domain *d,
+				     uint32_t new_level)
+{
+	struct dmn_stats *s = &d->cold->stats;
+	if (!dmn__pstate_timed(ctx) && dmn__stats_is_back(s, new_level))
+		dmn__stats_pstate_back(s);
+	else
+		dmn__stats_pstate_slow(ctx, d, new_level);
+}
 
 #endif /* DOMINO_CORE_TXN_H */
