@@ -16,11 +16,10 @@
  * failures of set_performance_state cover a failed raise (rolled back) and
  * a failed lowering (kept, reported through dmn_last_error()).
  * The plain variants take the root's rounding hook away, so that a vote
- * on it takes the one-domain path (vote_alone in txn.c), with four voters
- * or with one (the one-voter path, vote_solo in device.c: the level is the
- * vote, the histogram's one bin moves in place, the domain needs no lock
- * of its own on a striped context), the one voter also with no listener
- * on either side (as in a driver's context). Each runs twice: context B
+ * on it takes the fast unit's chain of one domain (src/core/fast/fast.c),
+ * with four voters or with one (the histogram's one bin moves in place,
+ * the domain needs no lock of its own on a striped context), the one
+ * voter also with no listener on either side (as in a driver's context). Each runs twice: context B
  * on dmn_lock_none, context A too or (_striped) on the default lock, whose
  * votes take the striped fast paths and dmn_vote's lock-free check of a
  * published unchanged vote.
@@ -66,17 +65,18 @@ struct side {
  * loses, between the votes, a child domain (dom[1], "kid"), a second
  * attachment (the device "extra") and a rounding hook: the one-voter
  * path's shape, which a striped context checks once per exclusive call
- * (struct dmn_domain, solo_epoch), changing under it. */
+ * (struct dmn_domain, fast_epoch), changing under it. */
 enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE, PLAIN_ONE_QUIET,
 	     PLAIN_ONE_RESHAPED, RAIL, RAIL_RESHAPED, FLAT };
 
 /* RAIL, RAIL_RESHAPED: PLAIN_ONE_QUIET and PLAIN_ONE_RESHAPED without a
  * time source (pstates untimed) and with votes mostly toggling between
- * two levels: the case dmn_vote's rail path (vote_rail, device.c) takes
- * on a striped context. With no time source the on/off times read the
+ * two levels: the case the fast unit's rail (vote_rail, src/core/fast/rail.h)
+ * takes on a striped context. With no time source the on/off times read the
  * real clock, so those two sums are not compared (every count and level
  * is, and every pstate residency must read 0). FLAT: the same with the
- * four voters of PLAIN, no listener (vote_alone_quiet, txn.c). */
+ * four voters of PLAIN, no listener: the rail with a voter per stripe,
+ * under the domain's own lock. */
 static bool is_rail(enum shape shape)
 {
 	return shape == RAIL || shape == RAIL_RESHAPED || shape == FLAT;

@@ -7,7 +7,8 @@
  * for that stripe: the release must see the waiter (the word it marked)
  * and wake it, or the waiter sleeps for ever and this test times out.
  * Then the lock under contention: two threads voting on attachments that
- * share a stripe, every vote counted.
+ * share a stripe, every vote counted; and threads whose voters share one
+ * rail, none lost.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -152,12 +153,111 @@ static void contended_stripe_counts_every_vote(void **state)
 	dmn_ctx_destroy(w.ctx);
 }
 
+/* ---- several threads on one rail ------------------------------------------ */
+
+#define RAIL_VOTERS 4
+
+struct shared_rail {
+	struct dmn_ctx *ctx;
+	dmn_domain_t dom;
+	dmn_attach_t att[RAIL_VOTERS];
+	/* Written by the callback, which runs under the domain's lock or
+	 * the exclusive one: never two at once. */
+	uint32_t hw_level;
+	unsigned calls, repeats;
+};
+
+static int rail_set(void *user, dmn_domain_t dom, uint32_t level)
+{
+	struct shared_rail *r = user;
+	(void)dom;
+	if (level == r->hw_level)
+		r->repeats++; /* a call that changes nothing: a lost update */
+	r->hw_level = level;
+	r->calls++;
+	return 0;
+}
+
+static const struct dmn_domain_ops rail_ops = {
+	.set_performance_state = rail_set,
+};
+
+struct rail_voter {
+	struct shared_rail *r;
+	unsigned i;
+};
+
+static void *rail_toggle(void *arg)
+{
+	struct rail_voter *v = arg;
+	for (unsigned k = 0; k < ROUNDS; k++)
+		if (dmn_vote(v->r->ctx, v->r->att[v->i], 20 + v->i) ||
+		    dmn_vote(v->r->ctx, v->r->att[v->i], 10))
+			return (void *)1;
+	return 0;
+}
+
+/* One domain, a voter per thread, each on its own stripe: the votes meet
+ * on the domain (its own lock on the fast path). None is lost: the
+ * callbacks never repeat a level, the statistics count each of them, and
+ * the domain ends at the maximum of the votes. */
+static void threads_share_a_rail(void **state)
+{
+	(void)state;
+	static struct shared_rail r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(dmn_ctx_create(0, &r.ctx), 0);
+	struct dmn_domain_desc desc = {.name = "rail", .ops = &rail_ops,
+				       .user = &r};
+	assert_int_equal(dmn_domain_create(r.ctx, &desc, &r.dom), 0);
+	for (unsigned i = 0; i < RAIL_VOTERS; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "v%u", i);
+		dmn_device_t dev;
+		assert_int_equal(dmn_device_create(r.ctx, name, &dev), 0);
+		assert_int_equal(dmn_attach(r.ctx, dev, r.dom, &r.att[i]), 0);
+		assert_int_equal(dmn_device_get(r.ctx, dev), 0);
+		assert_int_equal(dmn_vote(r.ctx, r.att[i], 10), 0);
+	}
+	pthread_t th[RAIL_VOTERS];
+	struct rail_voter v[RAIL_VOTERS];
+	for (unsigned i = 0; i < RAIL_VOTERS; i++) {
+		v[i] = (struct rail_voter){&r, i};
+		assert_int_equal(pthread_create(&th[i], 0, rail_toggle, &v[i]),
+				 0);
+	}
+	for (unsigned i = 0; i < RAIL_VOTERS; i++) {
+		void *res;
+		assert_int_equal(pthread_join(th[i], &res), 0);
+		assert_null(res);
+	}
+	struct dmn_domain_stats st;
+	assert_int_equal(dmn_domain_stats(r.ctx, r.dom, &st), 0);
+	assert_int_equal(r.repeats, 0);
+	assert_int_equal(st.pstate_transitions, r.calls);
+	assert_int_equal(r.hw_level, 10);
+	struct dmn_domain_info info;
+	assert_int_equal(dmn_domain_info(r.ctx, r.dom, &info), 0);
+	assert_int_equal(info.pstate, 10);
+	/* The maximum, whoever votes last. */
+	assert_int_equal(dmn_vote(r.ctx, r.att[2], 40), 0);
+	assert_int_equal(dmn_vote(r.ctx, r.att[1], 30), 0);
+	assert_int_equal(dmn_domain_info(r.ctx, r.dom, &info), 0);
+	assert_int_equal(info.pstate, 40);
+	assert_int_equal(dmn_vote(r.ctx, r.att[2], 10), 0);
+	assert_int_equal(dmn_domain_info(r.ctx, r.dom, &info), 0);
+	assert_int_equal(info.pstate, 30);
+	assert_int_equal(r.hw_level, 30);
+	dmn_ctx_destroy(r.ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    /* First: it needs the process to have one thread when it starts. */
 	    cmocka_unit_test(release_wakes_a_thread_born_under_the_stripe),
 	    cmocka_unit_test(contended_stripe_counts_every_vote),
+	    cmocka_unit_test(threads_share_a_rail),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }

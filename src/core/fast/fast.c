@@ -9,9 +9,12 @@
  *   published word (fast_vote_published);
  * - a vote that moves pstates along a chain (the voter's domain and its
  *   ancestors, one parent each, every one on and wanted on, at most
- *   FAST_CHAIN of them; a rail is a chain of one): dmn__fast_vote_chain runs the
- *   engine's steps over the chain, in the engine's order, with the same
- *   callbacks, events, statistics and errors;
+ *   FAST_CHAIN of them): dmn__fast_vote runs the engine's steps over the
+ *   chain, in the engine's order, with the same callbacks, events,
+ *   statistics and errors; on a rail (a chain of one) with nothing to
+ *   report, those steps come down to a histogram update and a callback
+ *   (dmn__fast_vote_rail; a driver's own rail, one voter, inline in dmn_vote:
+ *   vote_own_rail, rail.h);
  * - a get or put that only moves a count (dmn__fast_usage).
  *
  * Anything else (a power state to change, a domain another fast path
@@ -23,38 +26,6 @@
 
 #include <errno.h>
 #include <limits.h>
-
-/* A domain's own lock among fast paths. Taken child before parent along
- * a chain, so a wait only ever points up the tree (no cycle), and only
- * for a bounded spin: a holder is a fast path that waits for nothing
- * else and lets go within one callback. After the spin the call goes the
- * exclusive way, which blocks properly. */
-#define DOM_SPIN 256
-static inline bool dom_trylock(struct dmn_domain *d)
-{
-	/* One thread: nobody else holds it (a call from a callback is
-	 * refused before it gets here), so no atomic, as the stripes. */
-	if (dmn__one_thread()) {
-		if (__atomic_load_n(&d->fast_lock, __ATOMIC_RELAXED))
-			return false;
-		__atomic_store_n(&d->fast_lock, 1, __ATOMIC_RELAXED);
-		return true;
-	}
-	for (unsigned i = 0; i < DOM_SPIN; i++) {
-		if (!__atomic_load_n(&d->fast_lock, __ATOMIC_RELAXED) &&
-		    !__atomic_exchange_n(&d->fast_lock, 1, __ATOMIC_ACQUIRE))
-			return true;
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#endif
-	}
-	return false;
-}
-
-static inline void dom_unlock(struct dmn_domain *d)
-{
-	__atomic_store_n(&d->fast_lock, 0, __ATOMIC_RELEASE);
-}
 
 /* ---- a vote along a chain ------------------------------------------------ */
 
@@ -106,67 +77,6 @@ static inline void emit(struct dmn_ctx *ctx, enum dmn_event_kind kind,
 	if (ctx->n_listeners)
 		dmn__txn_emit(ctx, DMN_EV(kind, op, safe), d, error, old_v,
 			      new_v);
-}
-
-/* The pstate callback of @d (none: success), a positive error as -EIO. */
-static inline int call_set_pstate(struct dmn_domain *d, uint32_t level)
-{
-	if (!(d->ops && d->ops->set_performance_state))
-		return 0;
-	int err = d->ops->set_performance_state(d->user, d->handle, level);
-	return err > 0 ? -EIO : err;
-}
-
-/* Room for @level among @d's inputs (a bin, or room for one: the engine
- * would not allocate) and for one more level in its statistics (as
- * dmn__txn_hist_add reserves). */
-static inline bool input_room(const struct dmn_domain *d, uint32_t level)
-{
-	const struct level_hist *h = &d->votes;
-	if (!d->cold ||
-	    d->cold->stats.n_levels + h->n + 1 > d->cold->stats.cap_levels)
-		return false;
-	if (h->n < h->cap)
-		return true;
-	unsigned i = dmn__level_hist_find(h, level);
-	return i < h->n && h->bins[i].level == level;
-}
-
-/* Replace input @old of @d by @new (0: none), in room input_room found:
- * the histogram the engine's add and remove would leave, an emptied bin
- * gone (the engine's compaction at the end of its transaction). */
-static inline void swap_input(struct dmn_domain *d, uint32_t old,
-			      uint32_t new)
-{
-	struct level_hist *h = &d->votes;
-	struct level_count *b = h->bins;
-	/* A domain's only input moving (one voter, no child): its bin takes
-	 * the new level in place. */
-	if (old && new && h->n == 1 && b[0].count == 1 && b[0].level == old) {
-		b[0].level = new;
-		return;
-	}
-	if (new) {
-		unsigned i = dmn__level_hist_find(h, new);
-		if (i < h->n && b[i].level == new) {
-			b[i].count++;
-		} else {
-			DMN_ASSERT(h->n < h->cap && "input_room found room");
-			for (unsigned j = h->n; j > i; j--)
-				b[j] = b[j - 1];
-			b[i].level = new;
-			b[i].count = 1;
-			h->n++;
-		}
-	}
-	if (!old)
-		return;
-	unsigned i = dmn__level_hist_find(h, old);
-	/* A level not counted is ignored, as the engine's decrement. */
-	if (i == h->n || b[i].level != old || !b[i].count || --b[i].count)
-		return;
-	for (h->n--; i < h->n; i++)
-		b[i] = b[i + 1];
 }
 
 /* Point the link above @d at what @d really is (the engine's
@@ -383,43 +293,116 @@ out:
 	return err;
 }
 
-/* Out of line: the common rail's vote (fast_vote_rail) keeps a small frame. */
+/* ---- a vote on a rail ------------------------------------------------------ */
+
+/* The chain's steps on a rail (rail_shaped) of any number of voters,
+ * with nothing to report but the callback's error: the vote replaces its
+ * input in the histogram, the domain goes to the new maximum (a failed
+ * raise puts the input back, a failed lowering is kept and reported), the
+ * statistics count it. A rail with one attachment changes only on its
+ * stripe, held; others take the domain's lock, as the chain. The result,
+ * or DMN_FAST_UNHANDLED with nothing changed. */
+int dmn__fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			uint32_t level, int *op_error)
+{
+	struct dmn_domain *d = a->dom;
+	/* The OPP layer's follow unit listens to read other domains: the
+	 * shape says no. */
+	if (!level || !a->counted || !rail_shaped(ctx, d))
+		return DMN_FAST_UNHANDLED;
+	bool shared = d->n_attachments != 1;
+	if (shared && !dom_trylock(d))
+		return DMN_FAST_UNHANDLED;
+	/* Read under the lock: a neighbour's vote moves all of these. */
+	struct level_hist *h = &d->votes;
+	struct level_count *b = h->bins;
+	struct dmn_stats *s = &d->cold->stats;
+	uint32_t old = d->pstate, old_vote = a->vote, want = level;
+	int err = DMN_FAST_UNHANDLED;
+	/* The level has its slot in the statistics (the one before the
+	 * pstate's: the vote comes back) or room for one, as
+	 * dmn__txn_hist_add reserves. */
+	bool back = dmn__stats_is_back(s, level);
+	if (!back && s->n_levels + h->n >= s->cap_levels)
+		goto out;
+	if (h->n == 1 && b[0].count == 1 && b[0].level == old_vote) {
+		/* The domain's only input: its bin takes the level. */
+		b[0].level = level;
+	} else {
+		if (!bin_room(h, level))
+			goto out;
+		hist_replace(h, old_vote, level);
+		/* No bin is empty (hist_replace drops what it empties): the
+		 * top one is the maximum. */
+		DMN_ASSERT(h->n && h->bins[h->n - 1].count);
+		want = h->bins[h->n - 1].level;
+	}
+	a->vote = level;
+	err = 0;
+	if (want != old) {
+		/* The shape has the callback. */
+		int cb = d->ops->set_performance_state(d->user, d->handle, want);
+		if (!cb) {
+			/* Untimed (the shape). */
+			if (back && want == level)
+				dmn__stats_pstate_back(s);
+			else
+				dmn__stats_pstate_slow(ctx, d, want);
+			d->pstate = want;
+		} else {
+			*op_error = cb = cb > 0 ? -EIO : cb;
+			if (want > old) {
+				swap_input(d, level, old_vote);
+				a->vote = old_vote;
+				err = cb;
+			}
+		}
+	}
+	/* A neighbour's device may move beside it (dmn__fast_usage). */
+	if (!shared)
+		dmn__check_domain(ctx, d, true);
+out:
+	if (shared)
+		dom_unlock(d);
+	return err;
+}
+
+/* ---- the entry ------------------------------------------------------------ */
+
+/* Out of line, each with its own frame: the driver's own rail (rail.h)
+ * and a rail of several voters keep small ones. */
 int dmn__fast_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			 uint32_t level, int *op_error)
 {
-	if (!a->counted)
+	/* The OPP layer's follow unit listens to read other domains: the
+	 * exclusive way. */
+	if (!a->counted || ctx->internal_listeners)
 		return DMN_FAST_UNHANDLED;
+	struct dmn_domain *d = a->dom;
 	struct chain c;
 	c.op_error = 0;
-	int err = a->dom->n_parents ? vote_chain_at(ctx, &c, a, level, false)
-				    : vote_chain_at(ctx, &c, a, level, true);
+	int err = d->n_parents ? vote_chain_at(ctx, &c, a, level, false)
+			       : vote_chain_at(ctx, &c, a, level, true);
 	/* The domain is this stripe's alone on a rail of one voter;
 	 * elsewhere a neighbour may move it. */
 	if (err != DMN_FAST_UNHANDLED && c.n == 1 && !c.first_locked)
-		dmn__check_domain(ctx, a->dom, true);
+		dmn__check_domain(ctx, d, true);
 	*op_error = c.op_error;
 	return err;
 }
 
-/* ---- a driver's vote on its own rail ---------------------------------------- */
-
-/* Whether @a's domain is a rail of one voter: no parent, no child, this
- * one attachment, whose counted vote is the domain's only input (one bin,
- * counted once: no boot hold either); on, with a pstate callback and no
- * rounding hook; nobody listens and pstates are untimed. Then dmn__fast_vote_chain's
- * steps come down to the bin taking the new level in place, one callback
- * and the statistics' count, and the domain is this stripe's alone. */
+/* Whether @d is a rail the vote of a counted attachment may move without
+ * the chain's checks: no parent, no child; on, with a pstate callback and
+ * no rounding hook; nobody listens and pstates are untimed. Only
+ * exclusive calls change any of that, so it holds until the next one
+ * (struct dmn_domain, fast_epoch). */
 bool dmn__fast_rail_shape(const struct dmn_ctx *ctx,
-		       const struct dmn_attachment *a)
+			  const struct dmn_domain *d)
 {
-	const struct dmn_domain *d = a->dom;
-	const struct level_hist *h = &d->votes;
-	return a->counted && !d->n_parents && !d->n_children &&
-	       d->n_attachments == 1 && d->on && d->cold && !d->cold->round &&
-	       h->n == 1 && h->bins[0].count == 1 &&
-	       h->bins[0].level == a->vote && d->ops &&
-	       d->ops->set_performance_state && !ctx->n_listeners &&
-	       !ctx->internal_listeners && !dmn__pstate_timed(ctx);
+	return !d->n_parents && !d->n_children && d->on && d->cold &&
+	       !d->cold->round && d->ops && d->ops->set_performance_state &&
+	       !ctx->n_listeners && !ctx->internal_listeners &&
+	       !dmn__pstate_timed(ctx);
 }
 
 void dmn__fast_epoch_wrap(struct dmn_ctx *ctx)
@@ -428,7 +411,8 @@ void dmn__fast_epoch_wrap(struct dmn_ctx *ctx)
 	     h = dmn__handle_next(&ctx->domains, h)) {
 		struct dmn_domain *d = dmn__handle_lookup(&ctx->domains, h);
 		if (d)
-			d->fast_epoch = 0;
+			__atomic_store_n(&d->fast_epoch, 0,
+					 __ATOMIC_RELAXED);
 	}
 	ctx->fast_epoch = 1;
 }

@@ -2,21 +2,23 @@
 /*
  * The fast unit's entry (fast.h), inline in the public calls that ask it
  * (runtime.c) so that a driver's vote costs no call more than genpd's:
- * the stripe, the published unchanged vote, the rail of one voter; the
- * chain and the counts are fast.c's. Included by fast.h only, after the
- * rest of internal.h.
+ * the stripe, the published unchanged vote and a driver's own rail
+ * (rail.h); a rail of several voters, a chain and the counts are
+ * fast.c's. Included by fast.h only, after the rest of internal.h.
  */
 #ifndef DOMINO_CORE_FAST_CALL_H
 #define DOMINO_CORE_FAST_CALL_H
 
 #include <errno.h>
 
+#include "rail.h"
+
 /* fast.c */
+int dmn__fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
+			uint32_t level, int *op_error);
 int dmn__fast_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			 uint32_t level, int *op_error);
 int dmn__fast_usage(struct dmn_ctx *ctx, dmn_device_t h, bool get);
-bool dmn__fast_rail_shape(const struct dmn_ctx *ctx,
-			  const struct dmn_attachment *a);
 
 /* ---- the stripe --------------------------------------------------------- */
 
@@ -62,13 +64,21 @@ static inline void fast_result(struct dmn_ctx *ctx, int err)
 
 /* ---- published votes ----------------------------------------------------- */
 
+/* What dmn_vote read of an attachment's published word before taking its
+ * stripe: the word (NULL if the handle names no slot of the block), its
+ * value, and ctx->excl_seq before it. */
+struct fast_seen {
+	uint64_t *word;
+	uint64_t value;
+	unsigned seq;
+};
+
 /* Whether @att is a live attachment whose vote is @level, read without a
  * lock from its published word (handle.h, struct handle_pub),
  * dmn_last_error() is 0 already, and no link moved above a non-zero vote
  * (ctx->relinked): then dmn_vote has nothing to do and nothing to record.
- * The block and the word it read are left in *@seen and *@word (untouched
- * if @att names no slot of it), for the publish that follows a change.
- * Correct under concurrent writers because
+ * What it read is left in *@seen for the stripe's lookup and the publish
+ * that follow a change. Correct under concurrent writers because
  * - every word is one atomic load or store, of the slot's generation,
  *   liveness and vote together: a handle whose slot was released or
  *   reused since fails the compare (as the handle lookup would);
@@ -85,21 +95,21 @@ static inline void fast_result(struct dmn_ctx *ctx, int err)
  *   committed votes when the table grew, during the reader's call.
  * false means "take the stripe", never an error. */
 static inline bool fast_vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
-				  uint32_t level, uint64_t want,
-				  const struct handle_pub **seen,
-				  uint64_t **word)
+				       uint32_t level, uint64_t want,
+				       struct fast_seen *seen)
 {
-	unsigned seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
+	seen->seq = __atomic_load_n(&ctx->excl_seq, __ATOMIC_ACQUIRE);
 	const struct handle_pub *p =
 		__atomic_load_n(&ctx->attachments.pub, __ATOMIC_ACQUIRE);
 	uint32_t slot = att & HANDLE_SLOT_MASK;
+	seen->word = 0;
 	if (!p || (att >> 30) != HK_ATTACH || slot - 1u >= p->cap)
 		return false;
-	*seen = p;
-	*word = dmn__pub_word(p, slot - 1);
+	seen->word = dmn__pub_word(p, slot - 1);
+	seen->value = __atomic_load_n(seen->word, __ATOMIC_RELAXED);
 	/* A vote that changes something (half of every pair) leaves here,
 	 * with the word for the publish to come. */
-	if ((seq & 1u) || __atomic_load_n(*word, __ATOMIC_RELAXED) != want)
+	if ((seen->seq & 1u) || seen->value != want)
 		return false;
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -107,46 +117,50 @@ static inline bool fast_vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 	 * set by exclusive calls and never cleared, so a read after the
 	 * sequence's acquire load sees every store an earlier exclusive
 	 * call made, and a later one only sends this call the locked way. */
-	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seq &&
+	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seen->seq &&
 	       !last &&
 	       !(level && __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED));
 }
 
-/* @att's attachment, or NULL if it names none, on @att's stripe (held):
- * by the word fast_vote_published read of it (@word, in the block @seen; NULL
- * if it read none), whose generation and liveness are the slot's while
- * the stripe is held (no exclusive call runs: each sets them with the
- * slot, dmn__handle_alloc and dmn__handle_release), else by the handle
- * lookup. @want: the word of @att with any vote. */
-static inline struct dmn_attachment *
-fast_attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, uint64_t want,
-		 const struct handle_pub *seen, const uint64_t *word)
+/* Whether what @seen read still holds on @att's stripe (held): no
+ * exclusive call ran since (ctx->excl_seq did not move: each takes every
+ * stripe, moves the sequence twice and lets go, before this stripe was
+ * taken), so the block, the word and the slot are as read, and the word's
+ * generation and liveness (@want: @att's word with any vote) name @att.
+ * Then the word is this attachment's to publish to. */
+static inline bool fast_seen_holds(const struct dmn_ctx *ctx,
+				   const struct fast_seen *seen, uint64_t want)
 {
-	const struct handle_table *t = &ctx->attachments;
-	if (word && t->pub == seen &&
-	    (__atomic_load_n(word, __ATOMIC_RELAXED) >> 32) == (want >> 32)) {
-		void *obj = t->objs[(att & HANDLE_SLOT_MASK) - 1u];
-		/* A free slot's tag: never with a live word, but cheap. */
-		if (!((uintptr_t)obj & 1u))
-			return obj;
+	return seen->word &&
+	       __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seen->seq &&
+	       (seen->value >> 32) == (want >> 32);
+}
+
+/* @att's attachment, or NULL if it names none, on @att's stripe (held):
+ * by its slot when @fresh (fast_seen_holds), else by the handle lookup. */
+static inline struct dmn_attachment *
+fast_attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, bool fresh)
+{
+	if (fresh) {
+		void *obj = ctx->attachments.objs[(att & HANDLE_SLOT_MASK) - 1u];
+		DMN_ASSERT(!((uintptr_t)obj & 1u) && "a live word, a live slot");
+		return obj;
 	}
 	return dmn__attach_get(ctx, att);
 }
 
-/* Publish @a's vote, final, from @att's stripe (held): to the word
- * fast_vote_published found (@word in the block @seen), unless an exclusive
- * call replaced its block since (holding a stripe, none can now), stored
- * to at an address known from the start, which the next vote's load of
- * it must not be guessed past (a slower vote otherwise); @want is that
- * word for a vote of @level. Else through the table. */
+/* Publish @a's vote, final, from @att's stripe (held): to the word @seen
+ * found when @fresh, stored to at an address known from the start, which
+ * the next vote's load of it must not be guessed past (a slower vote
+ * otherwise); @want is that word for a vote of @level. Else through the
+ * table. */
 static inline void fast_publish(struct dmn_ctx *ctx, dmn_attach_t att,
-				     const struct dmn_attachment *a,
-				     uint32_t level, uint64_t want,
-				     const struct handle_pub *seen,
-				     uint64_t *word)
+				const struct dmn_attachment *a, uint32_t level,
+				uint64_t want, const struct fast_seen *seen,
+				bool fresh)
 {
-	if (word && ctx->attachments.pub == seen)
-		__atomic_store_n(word,
+	if (fresh)
+		__atomic_store_n(seen->word,
 				 a->vote == level ? want
 						  : dmn__pub_value(att, a->vote),
 				 __ATOMIC_RELAXED);
@@ -154,85 +168,31 @@ static inline void fast_publish(struct dmn_ctx *ctx, dmn_attach_t att,
 		dmn__handle_publish(&ctx->attachments, att, a->vote);
 }
 
-/* dmn__fast_vote_chain on a rail of one voter, its shape checked once per exclusive
- * call (ctx->fast_epoch, which dmn__lock counts): between two, only votes
- * on this attachment's stripe change the domain, and they come here, which
- * keeps the shape, or, when this says no, to dmn__fast_vote_chain, which may change
- * it: the mark is dropped first. A vote between the pstate and the level
- * before it (the statistics' slot hints) needs no search either. The
- * result, or DMN_FAST_UNHANDLED with nothing changed; the first callback
- * error in *@op_error. */
-static inline int fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
-			    uint32_t level, int *op_error)
-{
-	struct dmn_domain *d = a->dom;
-	if (d->fast_epoch != ctx->fast_epoch) {
-		if (!dmn__fast_rail_shape(ctx, a))
-			return DMN_FAST_UNHANDLED;
-		d->fast_epoch = ctx->fast_epoch;
-	}
-	struct dmn_stats *s = &d->cold->stats;
-	uint32_t old = d->pstate, old_vote = a->vote;
-	if (!level || s->slot_cur >= s->n_levels ||
-	    s->levels[s->slot_cur].level != old ||
-	    (level != old && (s->slot_prev >= s->n_levels ||
-			      s->levels[s->slot_prev].level != level))) {
-		d->fast_epoch = 0;
-		return DMN_FAST_UNHANDLED;
-	}
-	d->votes.bins[0].level = level;
-	a->vote = level;
-	if (level == old)
-		return 0;
-	int cb = d->ops->set_performance_state(d->user, d->handle, level);
-	if (cb) {
-		*op_error = cb = cb > 0 ? -EIO : cb;
-		if (level < old) /* a failed lowering is kept and reported */
-			return 0;
-		/* A failed raise: nothing was raised, the input goes back. */
-		d->votes.bins[0].level = old_vote;
-		a->vote = old_vote;
-		return cb;
-	}
-	/* dmn__stats_pstate with both slots known. */
-	s->pstate_transitions++;
-	unsigned from = s->slot_cur;
-	s->slot_cur = s->slot_prev;
-	s->slot_prev = from;
-	d->pstate = level;
-	dmn__check_domain(ctx, d, true);
-	return 0;
-}
-
-/* dmn_vote: an unchanged vote, a stale handle, or a vote dmn__fast_vote_chain
+/* dmn_vote: an unchanged vote, a stale handle, or a vote dmn__fast_vote
  * takes. */
 static inline int fast_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 {
-	uint64_t *word = 0;
-	const struct handle_pub *seen = 0;
+	struct fast_seen seen;
 	uint64_t want = dmn__pub_value(att, level);
-	if (fast_vote_published(ctx, att, level, want, &seen, &word))
+	if (fast_vote_published(ctx, att, level, want, &seen))
 		return 0;
 	struct dmn_fast_hold hold;
 	fast_stripe_enter(ctx, att, &hold);
-	struct dmn_attachment *a = fast_attach_on_stripe(ctx, att, want, seen, word);
+	bool fresh = fast_seen_holds(ctx, &seen, want);
+	struct dmn_attachment *a = fast_attach_on_stripe(ctx, att, fresh);
 	int err = 0, op_error = 0;
 	if (!a) {
 		err = -EBADF;
 	} else if (a->vote != level || (level && ctx->relinked)) {
-		/* The OPP layer's follow unit listens to read other
-		 * domains: the exclusive way. */
-		err = DMN_FAST_UNHANDLED;
-		if (!ctx->internal_listeners) {
-			fast_hold_push(&hold);
-			err = fast_vote_rail(ctx, a, level, &op_error);
-			if (err == DMN_FAST_UNHANDLED)
-				err = dmn__fast_vote_chain(ctx, a, level, &op_error);
-			if (err != DMN_FAST_UNHANDLED)
-				fast_publish(ctx, att, a, level, want,
-						  seen, word);
-			fast_hold_pop(&hold);
-		}
+		fast_hold_push(&hold);
+		err = vote_own_rail(ctx, a, level, &op_error);
+		if (err == DMN_FAST_UNHANDLED)
+			err = dmn__fast_vote_rail(ctx, a, level, &op_error);
+		if (err == DMN_FAST_UNHANDLED)
+			err = dmn__fast_vote_chain(ctx, a, level, &op_error);
+		if (err != DMN_FAST_UNHANDLED)
+			fast_publish(ctx, att, a, level, want, &seen, fresh);
+		fast_hold_pop(&hold);
 	}
 	if (err != DMN_FAST_UNHANDLED)
 		fast_result(ctx, err ? err : op_error);
