@@ -28,17 +28,11 @@
 static const struct dmn__dt_pd_binding *binding_of(const struct lint_blob *bi,
 						   int32_t node)
 {
-	int len;
-	const char *c = dmn__lint_prop(bi, node, "compatible", &len);
-	for (int pos = 0; c && pos < len;) {
-		const char *s = c + pos;
-		size_t n = strnlen(s, (size_t)(len - pos));
-		if ((int)n == len - pos)
-			break; /* not terminated */
+	int pos = 0;
+	for (const char *s; (s = dmn__lint_compatible_next(bi, node, &pos));) {
 		const struct dmn__dt_pd_binding *t = dmn__dt_pd_binding_find(s);
 		if (t)
 			return t;
-		pos += (int)n + 1;
 	}
 	return NULL;
 }

@@ -275,12 +275,27 @@ const void *dmn__lint_prop(const struct lint_blob *bi, int32_t node,
 	return v;
 }
 
-const char *dmn__lint_compatible(const struct lint_blob *bi, int32_t node)
+const char *dmn__lint_compatible_next(const struct lint_blob *bi, int32_t node,
+				      int *pos)
 {
 	int len;
 	const char *c = dmn__lint_prop(bi, node, "compatible", &len);
-	/* a string list: the first string ends inside the property */
-	return c && len > 0 && memchr(c, '\0', (size_t)len) && c[0] ? c : NULL;
+	if (!c || *pos < 0 || *pos >= len)
+		return NULL;
+	/* a string list: each string ends inside the property */
+	const char *s = c + *pos;
+	size_t n = strnlen(s, (size_t)(len - *pos));
+	if ((int)n == len - *pos)
+		return NULL;
+	*pos += (int)n + 1;
+	return s;
+}
+
+const char *dmn__lint_compatible(const struct lint_blob *bi, int32_t node)
+{
+	int pos = 0;
+	const char *c = dmn__lint_compatible_next(bi, node, &pos);
+	return c && c[0] ? c : NULL;
 }
 
 bool dmn__lint_name_is(const struct lint_blob *bi, int32_t node, const char *base)

@@ -91,6 +91,11 @@ const void *dmn__lint_prop(const struct lint_blob *bi, int32_t node,
 			   const char *name, int *len);
 /* Its first compatible string, or NULL. */
 const char *dmn__lint_compatible(const struct lint_blob *bi, int32_t node);
+/* Its compatible strings one by one: the one at byte *@pos (start at 0),
+ * *@pos moved past it; NULL after the last, or at one the property does
+ * not terminate. O(properties of the node) a call. */
+const char *dmn__lint_compatible_next(const struct lint_blob *bi, int32_t node,
+				      int *pos);
 /* The node name without the unit address equals @base ("port" matches
  * "port" and "port@1"). */
 bool dmn__lint_name_is(const struct lint_blob *bi, int32_t node,

@@ -529,13 +529,8 @@ static void note_sibling_socs(struct linter *l, const struct lint_blob *bi,
 			      const struct dmn_dt_device *d, int32_t rail)
 {
 	const char *soc = b->n_compatible ? b->compatible[b->n_compatible - 1] : "";
-	int len;
-	const char *c = dmn__lint_prop(bi, node, "compatible", &len);
-	for (int pos = 0; c && pos < len;) {
-		const char *s = c + pos;
-		size_t n = strnlen(s, (size_t)(len - pos));
-		if ((int)n == len - pos)
-			return;
+	int pos = 0;
+	for (const char *s; (s = dmn__lint_compatible_next(bi, node, &pos));) {
 		const struct dmn__lint_rail_vote *v = rail_vote(s);
 		unsigned others = v ? v->n_socs - soc_listed(v->socs, soc) : 0;
 		if (others >= 2) {
@@ -548,7 +543,6 @@ static void note_sibling_socs(struct linter *l, const struct lint_blob *bi,
 			    b->domains[rail].name, s, others, v->socs);
 			return;
 		}
-		pos += (int)n + 1;
 	}
 }
 
