@@ -31,10 +31,8 @@ int dmn__dt_diag_add(struct dmn_dt_loader *ld, enum dmn_dt_severity sev, int err
 	va_end(ap);
 	char *message = len >= 0 ? dmn__dt_pool_alloc(ld->pool, (size_t)len + 1)
 				 : NULL;
-	if (!message) {
-		ld->oom = true;
+	if (!message)
 		return -ENOMEM;
-	}
 	va_start(ap, fmt);
 	vsnprintf(message, (size_t)len + 1, fmt, ap);
 	va_end(ap);
@@ -54,10 +52,8 @@ int dmn__dt_diag_add(struct dmn_dt_loader *ld, enum dmn_dt_severity sev, int err
 	if (msg && (prop || !property))
 		d = dmn__dt_vec_push(ld->pool, (void **)&b->diags, &b->n_diags,
 				&ld->cap_diags, sizeof(*d));
-	if (!d) {
-		ld->oom = true;
+	if (!d)
 		return -ENOMEM;
-	}
 	d->severity = sev;
 	d->check = check;
 	d->node = npath;

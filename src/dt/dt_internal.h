@@ -89,7 +89,6 @@ struct dmn_dt_loader {
 	struct dmn_dt_pool *pool;
 	const struct dmn_dt_load_opts *opts;
 	int first_error; /* errno of the first error diagnostic, 0 if none */
-	bool oom;
 
 	struct dmn_dt_node *nodes;
 	unsigned n_nodes, cap_nodes;
@@ -113,8 +112,9 @@ struct dmn_dt_loader {
  */
 
 /* Record a diagnostic on node @node (index, or -1 for "/"). Returns 0, or
- * -ENOMEM (also remembered in ld->oom). Errors set ld->first_error. */
-int dmn__dt_diag_add(struct dmn_dt_loader *ld, enum dmn_dt_severity sev, int error,
+ * -ENOMEM, which every caller passes on: the load's one error channel is
+ * its return value. Errors set ld->first_error. */
+DMN_MUST_CHECK int dmn__dt_diag_add(struct dmn_dt_loader *ld, enum dmn_dt_severity sev, int error,
 		const char *check, int32_t node, const char *property,
 		const char *fmt, ...)
 #if defined(__GNUC__)

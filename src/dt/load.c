@@ -184,7 +184,7 @@ int dmn_dt_load(const void *blob, size_t size, const struct dmn_dt_load_opts *op
 	/* the loader's scratch (node index, keys, paths) stays in the pool;
 	 * it is freed with the board, and costs O(nodes) */
 done:
-	if (err == -ENOMEM || ld.oom) {
+	if (err == -ENOMEM) {
 		dmn__dt_pool_destroy(pool);
 		return -ENOMEM;
 	}
