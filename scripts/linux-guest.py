@@ -138,6 +138,22 @@ settle() {
         sleep 0.01; n=$((n+1))
     done
 }
+# settle_all: wait (10 s at most) until no probe is deferred and every
+# bound pd-N device is runtime-suspended. At init a consumer's suspend
+# after its probe may still be queued (the driver core asks for it
+# asynchronously), and a snapshot taken then sees its domain on.
+settle_all() {
+    n=0
+    while [ -s /sys/kernel/debug/devices_deferred ] && [ $n -lt 1000 ]; do
+        sleep 0.01; n=$((n+1))
+    done
+    for d in /sys/bus/platform/devices/pd-*; do
+        [ -e $d/driver ] || continue
+        while [ "$(cat $d/power/runtime_status)" != suspended ] && [ $n -lt 1000 ]; do
+            sleep 0.01; n=$((n+1))
+        done
+    done
+}
 perf() { echo /sys/bus/platform/devices/perf-$1; }
 SUMMARY=/sys/kernel/debug/pm_genpd/pm_genpd_summary
 """

@@ -276,6 +276,7 @@ def agents_text(host_may_act):
 # ---- probe (checks 1 and 6) ----------------------------------------------------
 
 PROBE = """
+settle_all
 cat $SUMMARY >summary.txt
 for f in /sys/kernel/debug/opp/*/opp:*/level; do echo "$f $(cat $f)"; done >opp.txt
 i=0; while [ $i -lt $NPOWER ]; do echo "$i $($SCMI_RAW msg 0x11 5 $i)"; i=$((i+1)); done >power_reads.txt
@@ -380,6 +381,7 @@ def probe(r):
 # ---- power (check 2) ---------------------------------------------------------------
 
 POWER_SCRIPT = """
+settle_all
 cat $SUMMARY >summary.rest
 step rest
 i=0
@@ -739,6 +741,7 @@ def agents(r):
 
 FAIL_SCRIPT = """
 d1=$(cat d1); d2=$(cat d2); s=$(cat s); j=$(cat domain); hi=$(cat hi)
+settle_all
 cat $SUMMARY >summary.txt
 ls /sys/bus/platform/drivers/simple-pm-bus >bound.txt
 $SCMI_RAW msg 0x11 5 $d1 >read.d1
