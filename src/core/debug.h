@@ -43,12 +43,17 @@ bool dmn__lock_held(const struct dmn_ctx *ctx);
  * an abort, whose caller may still be restoring the boot hold. */
 void dmn__check_domain(const struct dmn_ctx *ctx, const struct dmn_domain *d,
 		       bool settled);
+/* @d's aggregate against its counted votes, child requirements and boot
+ * hold, from a fast path holding @d's stripe: what that stripe guards
+ * (the devices' counts are their own stripes'). */
+void dmn__check_votes(const struct dmn_ctx *ctx, const struct dmn_domain *d);
 /* Every domain the ending transaction touched (ctx->order). */
 void dmn__check_txn_end(const struct dmn_ctx *ctx, bool committed);
 /* A public call about to release the lock: no transaction left open. */
 void dmn__check_call_end(const struct dmn_ctx *ctx);
 #else
 #define dmn__check_domain(ctx, d, settled) ((void)0)
+#define dmn__check_votes(ctx, d) ((void)0)
 #define dmn__check_txn_end(ctx, committed) ((void)0)
 #define dmn__check_call_end(ctx) ((void)0)
 #endif

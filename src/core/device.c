@@ -154,6 +154,8 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 	a->handle_bits = dmn__handle_alloc(&ctx->attachments, a) & 0x3fffffffu;
 	a->dev = dev;
 	a->dom = d;
+	dmn__handle_publish_stripe(&ctx->attachments, att_handle(a),
+				   dmn__domain_stripe(d->handle));
 	a->dom_prev = d->att_tail;
 	if (d->att_tail)
 		d->att_tail->dom_next = a;

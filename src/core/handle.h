@@ -28,12 +28,13 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
 #define HANDLE_MAX_SLOTS ((1u << HANDLE_SLOT_BITS) - 1u)
 
 /* The published votes of a striped context's attachments (dmn_vote's
- * lock-free unchanged check, device.c): per slot one word, the slot's
- * generation << 33 | live << 32 | the attachment's vote, written with an
- * atomic store whenever a call's outcome is final, read with an atomic
- * load without any lock. The words are grouped by stripe, each group in
- * its own cache lines (dmn__pub_word), so two fast paths on two stripes
- * never write one line, as with the stripes themselves. A block is never
+ * lock-free unchanged check, device.c): per slot one word, the stripe of
+ * the attachment's domain << 48 | the slot's generation << 33 | live << 32
+ * | the attachment's vote, written with an atomic store whenever a call's
+ * outcome is final, read with an atomic load without any lock. The words
+ * are grouped by slot, each group in its own cache lines (dmn__pub_word),
+ * so that threads voting through attachments of distant slots do not
+ * write one line. A block is never
  * freed while the context lives (a reader may hold an older one): a
  * bigger one replaces it when the table grows, linked through @older, all
  * freed by dmn__handle_table_fini. */
@@ -44,6 +45,11 @@ struct handle_pub {
 	uint64_t *w;      /* in this block, on a 64-byte boundary */
 };
 #define HANDLE_PUB_LIVE ((uint64_t)1 << 32)
+#define HANDLE_PUB_STRIPE_SHIFT 48
+#define HANDLE_PUB_STRIPE_MASK ((uint64_t)0xffffu << HANDLE_PUB_STRIPE_SHIFT)
+/* The word's generation and live bit: whom it names. */
+#define HANDLE_PUB_ID ((((uint64_t)1 << HANDLE_PUB_STRIPE_SHIFT) - 1u) & \
+		       ~(uint64_t)0xffffffffu)
 
 struct handle_table {
 	enum handle_kind kind;

@@ -16,10 +16,14 @@
  *   way while an operation runs, so its fix-ups after the commit point,
  *   which only restore levels counted before, never allocate;
  * - level_hist_max: O(1) plus the empty bins above the highest counted
- *   one. Between operations there are none (every operation compacts what
- *   it touched), so the fast paths read it in O(1); inside an operation
- *   each empty bin is one logged removal of that operation, so the scan is
- *   bounded by the operation's own undo log.
+ *   one. Every operation of the engine compacts what it touched; inside
+ *   one each empty bin is one logged removal of that operation, so the
+ *   scan is bounded by the operation's own undo log. The fast unit's rail
+ *   keeps the bins it empties (at most LEVEL_HIST_SCAN bins, never fewer
+ *   counts), so that a driver going back and forth between its levels
+ *   moves counts, not bins (fast/rail.h, rail_move): there the scan is
+ *   bounded by LEVEL_HIST_SCAN, and the engine's next operation on the
+ *   domain compacts them.
  * Capacity only grows, so re-adding a level whose bin still exists never
  * allocates.
  */

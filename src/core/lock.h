@@ -87,20 +87,54 @@ static inline uint64_t dmn__pub_value(uint32_t h, uint32_t vote)
 	       HANDLE_PUB_LIVE | vote;
 }
 
-/* Publish @vote as the vote of the live attachment @h (its table @t):
- * every call whose outcome changed a vote, once it is final. */
+/* The stripe a vote through handle @h takes: the one of @h's domain,
+ * read from its published word @word (the stripe bits). Every vote on a
+ * domain meets there, so a domain that no other fast path reaches (no
+ * parent, no child) needs no lock of its own. */
+static inline unsigned dmn__pub_stripe(uint64_t word)
+{
+	return (unsigned)(word >> HANDLE_PUB_STRIPE_SHIFT) & (DMN_STRIPES - 1u);
+}
+
+/* The stripe of the domain handle @dom. */
+static inline unsigned dmn__domain_stripe(uint32_t dom)
+{
+	return (dom & HANDLE_SLOT_MASK) % DMN_STRIPES;
+}
+
+/* Publish @vote as the vote of the live attachment @h (its table @t),
+ * from an exclusive call (no fast path writes the word meanwhile): every
+ * call whose outcome changed a vote, once it is final. The word keeps
+ * its domain's stripe. */
 static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
 				       uint32_t vote)
 {
 	if (!t->pub)
 		return;
-	uint32_t slot = (h & HANDLE_SLOT_MASK) - 1u;
-	__atomic_store_n(dmn__pub_word(t->pub, slot), dmn__pub_value(h, vote),
+	uint64_t *w = dmn__pub_word(t->pub, (h & HANDLE_SLOT_MASK) - 1u);
+	uint64_t stripe = __atomic_load_n(w, __ATOMIC_RELAXED) &
+			  HANDLE_PUB_STRIPE_MASK;
+	__atomic_store_n(w, stripe | dmn__pub_value(h, vote), __ATOMIC_RELAXED);
+}
+
+/* Mark the new attachment @h (its table @t) as a vote on the domain whose
+ * stripe is @stripe (dmn__domain_stripe), from the exclusive call that
+ * creates it, before anyone has the handle. */
+static inline void dmn__handle_publish_stripe(struct handle_table *t,
+					      uint32_t h, unsigned stripe)
+{
+	if (!t->pub)
+		return;
+	uint64_t *w = dmn__pub_word(t->pub, (h & HANDLE_SLOT_MASK) - 1u);
+	__atomic_store_n(w, (__atomic_load_n(w, __ATOMIC_RELAXED) &
+			     ~HANDLE_PUB_STRIPE_MASK) |
+			 (uint64_t)stripe << HANDLE_PUB_STRIPE_SHIFT,
 			 __ATOMIC_RELAXED);
 }
 #else
 /* Without stripes nothing reads published votes. */
 #define dmn__handle_publish(t, h, vote) ((void)0)
+#define dmn__handle_publish_stripe(t, h, stripe) ((void)0)
 #endif
 
 #endif /* DOMINO_CORE_LOCK_H */

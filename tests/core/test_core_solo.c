@@ -8,7 +8,9 @@
  * - the fast unit's mark of a rail (struct dmn_domain, fast_epoch) never
  *   outlives the epoch's wrap to 0 (dmn__fast_epoch_wrap): a domain
  *   checked at epoch 1 long ago must not pass for checked when the count
- *   comes round to 1 again.
+ *   comes round to 1 again;
+ * - a rail of several voters keeps the bins its votes empty, which the
+ *   engine's next operation on the domain compacts.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -224,6 +226,70 @@ static void epoch_wrap_drops_every_mark(void **state)
 	assert_int_equal(last_level, 15);
 	dmn_ctx_destroy(r.ctx);
 }
+
+/* A rail of three voters at 10, one of them going to 20 and back: the
+ * rail moves counts and keeps the bin it empties (level_hist.h), so the
+ * histogram holds 10 and 20 from the second pair on and every vote still
+ * gives the right pstate, callback and maximum; the engine's next
+ * operation on the domain (a device's last put) compacts it. Every vote is the fast unit's: the exclusive path would
+ * have compacted the emptied bin. */
+static void rail_keeps_bins_the_engine_compacts(void **state)
+{
+	(void)state;
+	struct dmn_ctx *ctx;
+	assert_int_equal(dmn_ctx_create(NULL, &ctx), 0);
+	assert_non_null(ctx->stripes);
+	struct dmn_domain_desc desc = {.name = "rail", .ops = &ops};
+	dmn_domain_t dom;
+	assert_int_equal(dmn_domain_create(ctx, &desc, &dom), 0);
+	dmn_attach_t att[3];
+	dmn_device_t dev[3];
+	for (unsigned i = 0; i < 3; i++) {
+		char name[8] = {'d', 'e', 'v', (char)('0' + i), 0};
+		assert_int_equal(dmn_device_create(ctx, name, &dev[i]), 0);
+		assert_int_equal(dmn_attach(ctx, dev[i], dom, &att[i]), 0);
+		assert_int_equal(dmn_device_get(ctx, dev[i]), 0);
+		assert_int_equal(dmn_vote(ctx, att[i], 10), 0);
+	}
+	struct dmn_domain *d = dmn__handle_lookup(&ctx->domains, dom);
+	assert_non_null(d);
+	for (unsigned k = 0; k < 50; k++) {
+		unsigned before = calls;
+		assert_int_equal(dmn_vote(ctx, att[0], 20), 0);
+		assert_int_equal(calls, before + 1);
+		assert_int_equal(last_level, 20);
+		assert_int_equal(d->pstate, 20);
+		assert_int_equal(dmn_vote(ctx, att[0], 10), 0);
+		assert_int_equal(calls, before + 2);
+		assert_int_equal(last_level, 10);
+		assert_int_equal(d->pstate, 10);
+		if (!k)
+			continue; /* the first pair made room (the engine) */
+		/* 20's bin stays, empty; 10 counts all three votes. */
+		assert_int_equal(d->votes.n, 2);
+		assert_int_equal(d->votes.bins[0].level, 10);
+		assert_int_equal(d->votes.bins[0].count, 3);
+		assert_int_equal(d->votes.bins[1].level, 20);
+		assert_int_equal(d->votes.bins[1].count, 0);
+		assert_int_equal(level_hist_max(&d->votes), 10);
+	}
+	/* A second voter at 20 beside the first: the max holds while either
+	 * does. */
+	assert_int_equal(dmn_vote(ctx, att[0], 20), 0);
+	assert_int_equal(dmn_vote(ctx, att[1], 20), 0);
+	assert_int_equal(dmn_vote(ctx, att[0], 10), 0);
+	assert_int_equal(d->pstate, 20);
+	assert_int_equal(dmn_vote(ctx, att[1], 10), 0);
+	assert_int_equal(d->pstate, 10);
+	assert_int_equal(last_level, 10);
+	/* The engine's operation compacts: one bin, two votes. */
+	assert_int_equal(dmn_device_put(ctx, dev[2]), 0);
+	assert_int_equal(d->votes.n, 1);
+	assert_int_equal(d->votes.bins[0].level, 10);
+	assert_int_equal(d->votes.bins[0].count, 2);
+	assert_int_equal(d->pstate, 10);
+	dmn_ctx_destroy(ctx);
+}
 #endif
 
 int main(void)
@@ -234,6 +300,7 @@ int main(void)
 		cmocka_unit_test(flag_times_the_default_clock),
 #if DMN_FAST_PATHS && DMN_STRIPED
 		cmocka_unit_test(epoch_wrap_drops_every_mark),
+		cmocka_unit_test(rail_keeps_bins_the_engine_compacts),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

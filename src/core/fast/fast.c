@@ -150,15 +150,15 @@ static inline void chain_release(struct chain *c)
 
 /* Collect @d's chain, at most FAST_CHAIN domains, each on and wanted on,
  * taking each one's fast_lock, but @d's only when another fast path can
- * reach it: a domain with no children and one attachment changes on a
- * fast path only through votes on that attachment, which all take the
- * stripe of its slot, held here (structure changes hold every stripe).
- * So the common rail with one voter pays one lock pair a vote, as genpd's
- * mutex. false (nothing held) if the chain is not one. */
+ * reach it: a domain with no children changes on a fast path only through
+ * votes on its attachments, which all take its stripe (dmn__pub_stripe),
+ * held here (structure changes hold every stripe). So a vote on a rail
+ * pays one lock pair, as genpd's mutex. false (nothing held) if the chain
+ * is not one. */
 CHAIN_STEP bool chain_take(struct chain *c, struct dmn_domain *d, bool rail)
 {
 	c->n = 0;
-	c->first_locked = d->n_children || d->n_attachments != 1;
+	c->first_locked = d->n_children;
 	c->reaches_cb = false;
 	for (struct dmn_domain *x = d; c->n < (rail ? 1 : FAST_CHAIN);
 	     x = x->parents[0]->parent) {
@@ -299,9 +299,8 @@ out:
  * with nothing to report but the callback's error: the vote replaces its
  * input in the histogram, the domain goes to the new maximum (a failed
  * raise puts the input back, a failed lowering is kept and reported), the
- * statistics count it. A rail with one attachment changes only on its
- * stripe, held; others take the domain's lock, as the chain. The result,
- * or DMN_FAST_UNHANDLED with nothing changed. */
+ * statistics count it, on the domain's stripe (held). The result, or
+ * DMN_FAST_UNHANDLED with nothing changed. */
 int dmn__fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			uint32_t level, int *op_error)
 {
@@ -310,33 +309,19 @@ int dmn__fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	 * shape says no. */
 	if (!level || !a->counted || !rail_shaped(ctx, d))
 		return DMN_FAST_UNHANDLED;
-	bool shared = d->n_attachments != 1;
-	if (shared && !dom_trylock(d))
-		return DMN_FAST_UNHANDLED;
-	/* Read under the lock: a neighbour's vote moves all of these. */
+	/* The domain's stripe, held, guards it: every vote on it takes that
+	 * stripe, and no other fast path reaches a rail. */
 	struct level_hist *h = &d->votes;
-	struct level_count *b = h->bins;
 	struct dmn_stats *s = &d->cold->stats;
-	uint32_t old = d->pstate, old_vote = a->vote, want = level;
+	uint32_t old = d->pstate, old_vote = a->vote, want;
 	int err = DMN_FAST_UNHANDLED;
 	/* The level has its slot in the statistics (the one before the
 	 * pstate's: the vote comes back) or room for one, as
 	 * dmn__txn_hist_add reserves. */
 	bool back = dmn__stats_is_back(s, level);
-	if (!back && s->n_levels + h->n >= s->cap_levels)
+	if ((!back && s->n_levels + h->n >= s->cap_levels) ||
+	    !rail_move(h, old_vote, level, &want))
 		goto out;
-	if (h->n == 1 && b[0].count == 1 && b[0].level == old_vote) {
-		/* The domain's only input: its bin takes the level. */
-		b[0].level = level;
-	} else {
-		if (!bin_room(h, level))
-			goto out;
-		hist_replace(h, old_vote, level);
-		/* No bin is empty (hist_replace drops what it empties): the
-		 * top one is the maximum. */
-		DMN_ASSERT(h->n && h->bins[h->n - 1].count);
-		want = h->bins[h->n - 1].level;
-	}
 	a->vote = level;
 	err = 0;
 	if (want != old) {
@@ -352,18 +337,14 @@ int dmn__fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		} else {
 			*op_error = cb = cb > 0 ? -EIO : cb;
 			if (want > old) {
-				swap_input(d, level, old_vote);
+				hist_move(h, level, old_vote);
 				a->vote = old_vote;
 				err = cb;
 			}
 		}
 	}
-	/* A neighbour's device may move beside it (dmn__fast_usage). */
-	if (!shared)
-		dmn__check_domain(ctx, d, true);
+	dmn__check_votes(ctx, d);
 out:
-	if (shared)
-		dom_unlock(d);
 	return err;
 }
 
@@ -383,10 +364,9 @@ int dmn__fast_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	c.op_error = 0;
 	int err = d->n_parents ? vote_chain_at(ctx, &c, a, level, false)
 			       : vote_chain_at(ctx, &c, a, level, true);
-	/* The domain is this stripe's alone on a rail of one voter;
-	 * elsewhere a neighbour may move it. */
+	/* The domain is this stripe's alone on a rail. */
 	if (err != DMN_FAST_UNHANDLED && c.n == 1 && !c.first_locked)
-		dmn__check_domain(ctx, d, true);
+		dmn__check_votes(ctx, d);
 	*op_error = c.op_error;
 	return err;
 }
@@ -424,7 +404,7 @@ void dmn__fast_epoch_wrap(struct dmn_ctx *ctx)
 int dmn__fast_usage(struct dmn_ctx *ctx, dmn_device_t h, bool get)
 {
 	struct dmn_fast_hold hold;
-	fast_stripe_enter(ctx, h, &hold);
+	fast_stripe_enter(ctx, (h & HANDLE_SLOT_MASK) % DMN_STRIPES, &hold);
 	struct dmn_device *dev = dmn__device_get(ctx, h);
 	int err = 0;
 	if (!dev)

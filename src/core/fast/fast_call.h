@@ -22,16 +22,15 @@ int dmn__fast_usage(struct dmn_ctx *ctx, dmn_device_t h, bool get);
 
 /* ---- the stripe --------------------------------------------------------- */
 
-/* Enter the stripe of handle @h: 0, or -EDEADLK as dmn__lock. @hold lives
- * on the caller's stack until fast_stripe_leave. Holding a stripe, nothing is
- * created, removed or relinked, and no exclusive call runs; fast paths on
- * other stripes do. */
-static inline void fast_stripe_enter(struct dmn_ctx *ctx, uint32_t h,
-				struct dmn_fast_hold *hold)
+/* Enter stripe @stripe. @hold lives on the caller's stack until
+ * fast_stripe_leave. Holding a stripe, nothing is created, removed or
+ * relinked, and no exclusive call runs; fast paths on other stripes do. */
+static inline void fast_stripe_enter(struct dmn_ctx *ctx, unsigned stripe,
+				     struct dmn_fast_hold *hold)
 {
 	hold->ctx = ctx;
-	hold->stripe = (h & HANDLE_SLOT_MASK) % DMN_STRIPES;
-	dmn__stripe_lock(&ctx->stripes[hold->stripe]);
+	hold->stripe = stripe;
+	dmn__stripe_lock(&ctx->stripes[stripe]);
 }
 
 static inline void fast_stripe_leave(struct dmn_ctx *ctx,
@@ -109,7 +108,8 @@ static inline bool fast_vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 	seen->value = __atomic_load_n(seen->word, __ATOMIC_RELAXED);
 	/* A vote that changes something (half of every pair) leaves here,
 	 * with the word for the publish to come. */
-	if ((seen->seq & 1u) || seen->value != want)
+	if ((seen->seq & 1u) ||
+	    (seen->value & ~HANDLE_PUB_STRIPE_MASK) != want)
 		return false;
 	int last = __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -122,67 +122,59 @@ static inline bool fast_vote_published(struct dmn_ctx *ctx, dmn_attach_t att,
 	       !(level && __atomic_load_n(&ctx->relinked, __ATOMIC_RELAXED));
 }
 
-/* Whether what @seen read still holds on @att's stripe (held): no
+/* Whether what @seen read still holds on the stripe it named (held): no
  * exclusive call ran since (ctx->excl_seq did not move: each takes every
  * stripe, moves the sequence twice and lets go, before this stripe was
  * taken), so the block, the word and the slot are as read, and the word's
  * generation and liveness (@want: @att's word with any vote) name @att.
- * Then the word is this attachment's to publish to. */
+ * Then the stripe is the one of @att's domain, and the word is this
+ * attachment's to publish to. */
 static inline bool fast_seen_holds(const struct dmn_ctx *ctx,
 				   const struct fast_seen *seen, uint64_t want)
 {
-	return seen->word &&
-	       __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seen->seq &&
-	       (seen->value >> 32) == (want >> 32);
+	return __atomic_load_n(&ctx->excl_seq, __ATOMIC_RELAXED) == seen->seq &&
+	       !((seen->value ^ want) & HANDLE_PUB_ID);
 }
 
-/* @att's attachment, or NULL if it names none, on @att's stripe (held):
- * by its slot when @fresh (fast_seen_holds), else by the handle lookup. */
-static inline struct dmn_attachment *
-fast_attach_on_stripe(struct dmn_ctx *ctx, dmn_attach_t att, bool fresh)
+/* Publish @a's vote, final, from its domain's stripe (held) to the word
+ * @seen found, stored to at an address known from the start, which the
+ * next vote's load of it must not be guessed past (a slower vote
+ * otherwise); @want is that word for a vote of @level, without the
+ * stripe's bits. */
+static inline void fast_publish(dmn_attach_t att, const struct dmn_attachment *a,
+				uint32_t level, uint64_t want,
+				const struct fast_seen *seen)
 {
-	if (fresh) {
-		void *obj = ctx->attachments.objs[(att & HANDLE_SLOT_MASK) - 1u];
-		DMN_ASSERT(!((uintptr_t)obj & 1u) && "a live word, a live slot");
-		return obj;
-	}
-	return dmn__attach_get(ctx, att);
+	uint64_t vote = a->vote == level ? want : dmn__pub_value(att, a->vote);
+	__atomic_store_n(seen->word,
+			 (seen->value & HANDLE_PUB_STRIPE_MASK) | vote,
+			 __ATOMIC_RELAXED);
 }
 
-/* Publish @a's vote, final, from @att's stripe (held): to the word @seen
- * found when @fresh, stored to at an address known from the start, which
- * the next vote's load of it must not be guessed past (a slower vote
- * otherwise); @want is that word for a vote of @level. Else through the
- * table. */
-static inline void fast_publish(struct dmn_ctx *ctx, dmn_attach_t att,
-				const struct dmn_attachment *a, uint32_t level,
-				uint64_t want, const struct fast_seen *seen,
-				bool fresh)
-{
-	if (fresh)
-		__atomic_store_n(seen->word,
-				 a->vote == level ? want
-						  : dmn__pub_value(att, a->vote),
-				 __ATOMIC_RELAXED);
-	else
-		dmn__handle_publish(&ctx->attachments, att, a->vote);
-}
-
-/* dmn_vote: an unchanged vote, a stale handle, or a vote dmn__fast_vote
- * takes. */
+/* dmn_vote: an unchanged vote, or a vote dmn__fast_vote takes. On the
+ * stripe of the attachment's domain, which its published word names: a
+ * handle whose word says otherwise (stale, or read while an exclusive
+ * call ran) goes the exclusive way, which says -EBADF. */
 static inline int fast_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 {
 	struct fast_seen seen;
 	uint64_t want = dmn__pub_value(att, level);
 	if (fast_vote_published(ctx, att, level, want, &seen))
 		return 0;
+	if (!seen.word)
+		return DMN_FAST_UNHANDLED;
 	struct dmn_fast_hold hold;
-	fast_stripe_enter(ctx, att, &hold);
-	bool fresh = fast_seen_holds(ctx, &seen, want);
-	struct dmn_attachment *a = fast_attach_on_stripe(ctx, att, fresh);
+	fast_stripe_enter(ctx, dmn__pub_stripe(seen.value), &hold);
+	struct dmn_attachment *a = 0;
+	if (fast_seen_holds(ctx, &seen, want)) {
+		a = ctx->attachments.objs[(att & HANDLE_SLOT_MASK) - 1u];
+		DMN_ASSERT(!((uintptr_t)a & 1u) && "a live word, a live slot");
+		DMN_ASSERT(hold.stripe == dmn__domain_stripe(a->dom->handle) &&
+			   "a vote takes its domain's stripe");
+	}
 	int err = 0, op_error = 0;
 	if (!a) {
-		err = -EBADF;
+		err = DMN_FAST_UNHANDLED;
 	} else if (a->vote != level || (level && ctx->relinked)) {
 		fast_hold_push(&hold);
 		err = vote_own_rail(ctx, a, level, &op_error);
@@ -191,7 +183,7 @@ static inline int fast_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t leve
 		if (err == DMN_FAST_UNHANDLED)
 			err = dmn__fast_vote_chain(ctx, a, level, &op_error);
 		if (err != DMN_FAST_UNHANDLED)
-			fast_publish(ctx, att, a, level, want, &seen, fresh);
+			fast_publish(att, a, level, want, &seen);
 		fast_hold_pop(&hold);
 	}
 	if (err != DMN_FAST_UNHANDLED)

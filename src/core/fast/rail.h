@@ -67,48 +67,113 @@ static inline bool input_room(const struct dmn_domain *d, uint32_t level)
 	       bin_room(&d->votes, level);
 }
 
-/* One count of @h from @old to @new (0: none), with bin_room for @new:
- * the histogram the engine's add and remove would leave, an emptied bin
- * gone (the engine's compaction at the end of its transaction). */
-static inline void hist_replace(struct level_hist *h, uint32_t old,
-				uint32_t new)
+/* One count of @h from @old to @new (0: none), with room for @new
+ * (bin_room, or @old's bin that empties): the histogram the engine's add
+ * and remove would leave, an emptied bin gone (the engine's compaction at
+ * the end of its transaction). An emptied bin takes @new in place where
+ * the order allows: a driver's own rail, its vote the only input, moves
+ * its one bin. */
+static inline void hist_move(struct level_hist *h, uint32_t old,
+			     uint32_t new)
 {
 	struct level_count *b = h->bins;
-	if (new) {
-		unsigned i = dmn__level_hist_find(h, new);
-		if (i < h->n && b[i].level == new) {
-			b[i].count++;
-		} else {
-			DMN_ASSERT(h->n < h->cap && "bin_room found room");
-			for (unsigned j = h->n; j > i; j--)
-				b[j] = b[j - 1];
-			b[i].level = new;
-			b[i].count = 1;
-			h->n++;
+	if (old == new)
+		return;
+	if (old) {
+		unsigned o = dmn__level_hist_find(h, old);
+		/* A level not counted is ignored, as the engine's
+		 * decrement. */
+		if (o < h->n && b[o].level == old && b[o].count &&
+		    !--b[o].count) {
+			if (new && (!o || b[o - 1].level < new) &&
+			    (o + 1 == h->n || new < b[o + 1].level)) {
+				b[o].level = new;
+				b[o].count = 1;
+				return;
+			}
+			for (h->n--; o < h->n; o++)
+				b[o] = b[o + 1];
 		}
 	}
-	if (!old)
+	if (!new)
 		return;
-	unsigned i = dmn__level_hist_find(h, old);
-	/* A level not counted is ignored, as the engine's decrement. */
-	if (i == h->n || b[i].level != old || !b[i].count || --b[i].count)
+	unsigned i = dmn__level_hist_find(h, new);
+	if (i < h->n && b[i].level == new) {
+		b[i].count++;
 		return;
-	for (h->n--; i < h->n; i++)
-		b[i] = b[i + 1];
+	}
+	DMN_ASSERT(h->n < h->cap && "room for the new level");
+	for (unsigned j = h->n; j > i; j--)
+		b[j] = b[j - 1];
+	b[i].level = new;
+	b[i].count = 1;
+	h->n++;
 }
 
 /* Replace input @old of @d by @new (0: none), in room input_room found. */
 static inline void swap_input(struct dmn_domain *d, uint32_t old,
 			      uint32_t new)
 {
-	struct level_hist *h = &d->votes;
-	/* A domain's only input moving (one voter, no child): its bin takes
-	 * the new level in place. */
-	if (old && new && h->n == 1 && h->bins[0].count == 1 &&
-	    h->bins[0].level == old)
-		h->bins[0].level = new;
-	else
-		hist_replace(h, old, new);
+	hist_move(&d->votes, old, new);
+}
+
+/* Each of the @n bins at @b once: one count from @old to @new, and the
+ * highest counted level in *@top. Whether @new has a bin: if not, only
+ * @old's count went (the caller puts it back). */
+static inline bool counts_move(struct level_count *b, unsigned n,
+			       uint32_t old, uint32_t new, uint32_t *top)
+{
+	unsigned found = 0;
+	uint32_t max = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t l = b[i].level;
+		DMN_ASSERT((l != old || b[i].count) &&
+			   "a counted vote is an input of its domain");
+		found |= l == new;
+		b[i].count += (l == new) - (l == old);
+		max = b[i].count ? l : max;
+	}
+	*top = max;
+	return found;
+}
+
+/* One count of a rail's histogram @h from @old (0: none) to @new (> 0),
+ * its maximum in *@top; false (nothing changed) without room for @new.
+ * Up to LEVEL_HIST_SCAN bins, the counts move and the bins stay (an
+ * emptied bin is kept, level_hist.h): every bin is visited once whatever
+ * the levels, so a driver going back and forth between its levels takes
+ * the same steps each time, with no branch for the predictor to guess (a
+ * bin inserted and removed on alternate votes cost a mispredicted branch
+ * a vote). A level without a bin gets one, empty, first. Past that many
+ * bins, hist_move. */
+static inline bool rail_move(struct level_hist *h, uint32_t old,
+			     uint32_t new, uint32_t *top)
+{
+	struct level_count *b = h->bins;
+	unsigned n = h->n;
+	if (n <= LEVEL_HIST_SCAN) {
+		if (counts_move(b, n, old, new, top))
+			return true;
+		counts_move(b, n, new, old, top); /* @old's count back */
+		if (n < h->cap && n < LEVEL_HIST_SCAN) {
+			unsigned at = dmn__level_hist_find(h, new);
+			for (unsigned j = n; j > at; j--)
+				b[j] = b[j - 1];
+			b[at].level = new;
+			b[at].count = 0;
+			h->n = n + 1;
+			return counts_move(b, n + 1, old, new, top);
+		}
+	}
+	if (!bin_room(h, new)) {
+		/* The vote's own bin, emptied, may take the level. */
+		unsigned o = dmn__level_hist_find(h, old);
+		if (!old || o == h->n || b[o].level != old || b[o].count != 1)
+			return false;
+	}
+	hist_move(h, old, new);
+	*top = level_hist_max(h);
+	return true;
 }
 
 /* The pstate callback of @d (none: success), a positive error as -EIO. */
@@ -174,7 +239,7 @@ static inline int vote_own_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	}
 	dmn__stats_pstate_back(s);
 	d->pstate = level;
-	dmn__check_domain(ctx, d, true);
+	dmn__check_votes(ctx, d);
 	return 0;
 }
 
