@@ -28,6 +28,17 @@ bool dmn__lock_held(const struct dmn_ctx *ctx)
 	return false;
 }
 
+/* Whether @d's bins are sorted by level, one per level (a bin may be
+ * empty: the engine's within an operation, the fast unit's rail's between
+ * them, level_hist.h; the max is level_hist_max's). */
+static bool bins_sorted(const struct dmn_domain *d)
+{
+	for (unsigned i = 1; i < d->votes.n; i++)
+		if (d->votes.bins[i - 1].level >= d->votes.bins[i].level)
+			return false;
+	return true;
+}
+
 /* Whether the counted inputs of @d, plus @boot (0: none), are exactly the
  * multiset in d->votes: compared by count, maximum and per-level total. */
 static bool votes_match(const struct dmn_domain *d, uint32_t boot)
@@ -85,12 +96,8 @@ void dmn__check_domain(const struct dmn_ctx *ctx, const struct dmn_domain *d,
 	}
 	DMN_ASSERT(d->on_children == on &&
 		   "on_children counts the links whose child is on");
-	/* Bins sorted by level, one per level; a bin may be empty (the
-	 * engine's within an operation, the fast unit's rail's between
-	 * them: level_hist.h), so the max is level_hist_max's. */
-	for (unsigned i = 1; i < d->votes.n; i++)
-		DMN_ASSERT(d->votes.bins[i - 1].level < d->votes.bins[i].level &&
-			   "the aggregate's bins are sorted and distinct");
+	DMN_ASSERT(bins_sorted(d) &&
+		   "the aggregate's bins are sorted and distinct");
 	/* The boot level counts while the domain is held. A commit that
 	 * failed restored the inputs, but the caller (lifecycle.c) puts
 	 * held back only after it returns: then either is right. */
@@ -104,9 +111,8 @@ void dmn__check_domain(const struct dmn_ctx *ctx, const struct dmn_domain *d,
 void dmn__check_votes(const struct dmn_ctx *ctx, const struct dmn_domain *d)
 {
 	DMN_ASSERT(dmn__lock_held(ctx) && "a fast path holds a stripe");
-	for (unsigned i = 1; i < d->votes.n; i++)
-		DMN_ASSERT(d->votes.bins[i - 1].level < d->votes.bins[i].level &&
-			   "the aggregate's bins are sorted and distinct");
+	DMN_ASSERT(bins_sorted(d) &&
+		   "the aggregate's bins are sorted and distinct");
 	DMN_ASSERT(votes_match(d, dom_cold(d)->held ? dom_cold(d)->boot_level
 						      : 0) &&
 		   "the aggregate is the max of the counted votes, child "

@@ -155,7 +155,7 @@ int dmn_attach(struct dmn_ctx *ctx, dmn_device_t dev_h, dmn_domain_t dom,
 	a->dev = dev;
 	a->dom = d;
 	dmn__handle_publish_stripe(&ctx->attachments, att_handle(a),
-				   dmn__domain_stripe(d->handle));
+				   dmn__slot_stripe(d->handle));
 	a->dom_prev = d->att_tail;
 	if (d->att_tail)
 		d->att_tail->dom_next = a;

@@ -79,4 +79,3 @@ void dmn__level_hist_compact(struct level_hist *h)
 			h->bins[out++] = h->bins[i];
 	h->n = out;
 }
-

@@ -96,10 +96,17 @@ static inline unsigned dmn__pub_stripe(uint64_t word)
 	return (unsigned)(word >> HANDLE_PUB_STRIPE_SHIFT) & (DMN_STRIPES - 1u);
 }
 
-/* The stripe of the domain handle @dom. */
-static inline unsigned dmn__domain_stripe(uint32_t dom)
+/* The stripe of handle @h's slot: a device's get and put take it, and
+ * a domain's is the one every vote on the domain takes. */
+static inline unsigned dmn__slot_stripe(uint32_t h)
 {
-	return (dom & HANDLE_SLOT_MASK) % DMN_STRIPES;
+	return (h & HANDLE_SLOT_MASK) % DMN_STRIPES;
+}
+
+/* The published word of the attachment handle @h (its table @t). */
+static inline uint64_t *dmn__pub_word_of(struct handle_table *t, uint32_t h)
+{
+	return dmn__pub_word(t->pub, (h & HANDLE_SLOT_MASK) - 1u);
 }
 
 /* Publish @vote as the vote of the live attachment @h (its table @t),
@@ -111,21 +118,21 @@ static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
 {
 	if (!t->pub)
 		return;
-	uint64_t *w = dmn__pub_word(t->pub, (h & HANDLE_SLOT_MASK) - 1u);
+	uint64_t *w = dmn__pub_word_of(t, h);
 	uint64_t stripe = __atomic_load_n(w, __ATOMIC_RELAXED) &
 			  HANDLE_PUB_STRIPE_MASK;
 	__atomic_store_n(w, stripe | dmn__pub_value(h, vote), __ATOMIC_RELAXED);
 }
 
 /* Mark the new attachment @h (its table @t) as a vote on the domain whose
- * stripe is @stripe (dmn__domain_stripe), from the exclusive call that
+ * stripe is @stripe (dmn__slot_stripe of the domain), from the exclusive call that
  * creates it, before anyone has the handle. */
 static inline void dmn__handle_publish_stripe(struct handle_table *t,
 					      uint32_t h, unsigned stripe)
 {
 	if (!t->pub)
 		return;
-	uint64_t *w = dmn__pub_word(t->pub, (h & HANDLE_SLOT_MASK) - 1u);
+	uint64_t *w = dmn__pub_word_of(t, h);
 	__atomic_store_n(w, (__atomic_load_n(w, __ATOMIC_RELAXED) &
 			     ~HANDLE_PUB_STRIPE_MASK) |
 			 (uint64_t)stripe << HANDLE_PUB_STRIPE_SHIFT,

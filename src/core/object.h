@@ -151,7 +151,7 @@ struct dmn_domain {
 	int idle_state;
 	bool on;
 	bool was_on; /* on before dmn__txn_commit's callbacks */
-	/* Held by a fast path on this domain (lock.h, dmn__dom_trylock):
+	/* Held by a fast path on this domain (fast/fast.c, dom_trylock):
 	 * only the fast unit touches it, and only on striped contexts. */
 	unsigned char fast_lock;
 	/* Set while a transaction runs when the domain may have become

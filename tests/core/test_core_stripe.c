@@ -89,8 +89,8 @@ static void world_make(void)
 		assert_int_equal(dmn_device_get(w.ctx, dev), 0);
 		assert_int_equal(dmn_vote(w.ctx, w.att[i], 10), 0);
 	}
-	assert_int_equal(dmn__domain_stripe(w.dom[0]),
-			 dmn__domain_stripe(w.dom[N_ATT - 1]));
+	assert_int_equal(dmn__slot_stripe(w.dom[0]),
+			 dmn__slot_stripe(w.dom[N_ATT - 1]));
 }
 
 static uint32_t pstate_of(dmn_domain_t dom)

@@ -151,7 +151,8 @@ static inline void fast_publish(dmn_attach_t att, const struct dmn_attachment *a
 			 __ATOMIC_RELAXED);
 }
 
-/* dmn_vote: an unchanged vote, or a vote dmn__fast_vote takes. On the
+/* dmn_vote: an unchanged vote, or a vote the rail (vote_own_rail,
+ * dmn__fast_vote_rail) or the chain (dmn__fast_vote_chain) takes. On the
  * stripe of the attachment's domain, which its published word names: a
  * handle whose word says otherwise (stale, or read while an exclusive
  * call ran) goes the exclusive way, which says -EBADF. */
@@ -169,7 +170,7 @@ static inline int fast_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t leve
 	if (fast_seen_holds(ctx, &seen, want)) {
 		a = ctx->attachments.objs[(att & HANDLE_SLOT_MASK) - 1u];
 		DMN_ASSERT(!((uintptr_t)a & 1u) && "a live word, a live slot");
-		DMN_ASSERT(hold.stripe == dmn__domain_stripe(a->dom->handle) &&
+		DMN_ASSERT(hold.stripe == dmn__slot_stripe(a->dom->handle) &&
 			   "a vote takes its domain's stripe");
 	}
 	int err = 0, op_error = 0;
