@@ -130,13 +130,18 @@ echo o >/proc/sysrq-trigger
 PRELUDE = """# step NAME: tell the host we are at NAME, wait until it says go
 step() { : >"$GUEST_DIR/at.$1"; while [ ! -e "$GUEST_DIR/go.$1" ]; do sleep 0.01; done; }
 pd() { echo /sys/bus/platform/devices/pd-$1; }
+# suspended_by DEV TICKS: wait until runtime PM has suspended DEV, while
+# the tick count n (10 ms each, shared by the caller's waits) is below TICKS
+suspended_by() {
+    while [ "$(cat $1/power/runtime_status)" != suspended ] && [ $n -lt $2 ]; do
+        sleep 0.01; n=$((n+1))
+    done
+}
 # settle DEV: wait (5 s at most) until runtime PM has suspended DEV: writing
 # auto to power/control only queues the suspend
 settle() {
     n=0
-    while [ "$(cat $1/power/runtime_status)" != suspended ] && [ $n -lt 500 ]; do
-        sleep 0.01; n=$((n+1))
-    done
+    suspended_by $1 500
 }
 # settle_all: wait (10 s at most) until no probe is deferred and every
 # bound pd-N device is runtime-suspended. At init a consumer's suspend
@@ -148,10 +153,7 @@ settle_all() {
         sleep 0.01; n=$((n+1))
     done
     for d in /sys/bus/platform/devices/pd-*; do
-        [ -e $d/driver ] || continue
-        while [ "$(cat $d/power/runtime_status)" != suspended ] && [ $n -lt 1000 ]; do
-            sleep 0.01; n=$((n+1))
-        done
+        [ -e $d/driver ] && suspended_by $d 1000
     done
 }
 perf() { echo /sys/bus/platform/devices/perf-$1; }
