@@ -21,9 +21,10 @@
  *   scan is bounded by the operation's own undo log. The fast unit's rail
  *   keeps the bins it empties (at most LEVEL_HIST_SCAN bins, never fewer
  *   counts), so that a driver going back and forth between its levels
- *   moves counts, not bins (fast/fast.c, rail_move): there the scan is
+ *   moves counts, not bins (fast/rail.h, vote_rail): there the scan is
  *   bounded by LEVEL_HIST_SCAN, and the engine's next operation on the
- *   domain compacts them.
+ *   domain compacts them (or the rail itself, when it needs a bin and
+ *   LEVEL_HIST_SCAN are taken).
  * Capacity only grows, so re-adding a level whose bin still exists never
  * allocates.
  */

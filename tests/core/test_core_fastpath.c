@@ -71,12 +71,12 @@ enum shape { ROUNDED, CHAIN, PLAIN, PLAIN_ONE, PLAIN_ONE_QUIET,
 
 /* RAIL, RAIL_RESHAPED: PLAIN_ONE_QUIET and PLAIN_ONE_RESHAPED without a
  * time source (pstates untimed) and with votes mostly toggling between
- * two levels: the case the fast unit's rail (vote_own_rail, src/core/fast/
- * rail.h; dmn__fast_vote_rail, fast.c) takes on a striped context. With no time source the on/off times read the
- * real clock, so those two sums are not compared (every count and level
- * is, and every pstate residency must read 0). FLAT: the same with the
- * four voters of PLAIN, no listener: the rail with a voter per stripe,
- * under the domain's own lock. */
+ * two levels: the case the fast unit's rail (vote_rail, src/core/fast/
+ * rail.h) takes on a striped context. With no time source the on/off
+ * times read the real clock, so those two sums are not compared (every
+ * count and level is, and every pstate residency must read 0). FLAT: the
+ * same with the four voters of PLAIN, no listener: the rail of several
+ * voters, every vote on the domain's stripe. */
 static bool is_rail(enum shape shape)
 {
 	return shape == RAIL || shape == RAIL_RESHAPED || shape == FLAT;

@@ -10,7 +10,9 @@
  *   checked at epoch 1 long ago must not pass for checked when the count
  *   comes round to 1 again;
  * - a rail of several voters keeps the bins its votes empty, which the
- *   engine's next operation on the domain compacts.
+ *   engine's next operation on the domain compacts;
+ * - a driver wandering over more levels than the rail keeps bins for
+ *   stays on the fast unit: the rail drops its emptied bins itself.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include <domino/context.h>
@@ -290,6 +293,44 @@ static void rail_keeps_bins_the_engine_compacts(void **state)
 	assert_int_equal(d->pstate, 10);
 	dmn_ctx_destroy(ctx);
 }
+
+/* One voter over twelve levels, round and round: once the engine has
+ * grown the histogram and the statistics (the first round), every vote
+ * is the fast unit's (no exclusive call: ctx->excl_seq stays), with the
+ * right pstate and callback, and the rail never keeps more than
+ * LEVEL_HIST_SCAN bins: when they are all taken and a level needs one,
+ * it drops the emptied ones (as the engine would), so each round sees
+ * fewer than LEVEL_HIST_SCAN bins again, rather than sending every vote
+ * for a level without a bin the chain's way (which swaps one bin for
+ * another and keeps all of them taken). */
+static void rail_drops_emptied_bins_when_full(void **state)
+{
+	(void)state;
+	struct rail r;
+	rail_make(&r, NULL);
+	struct dmn_domain *d = dmn__handle_lookup(&r.ctx->domains, r.dom);
+	assert_non_null(d);
+	unsigned fast = 0;
+	for (unsigned round = 0; round < 6; round++) {
+		unsigned fewest = UINT_MAX;
+		for (uint32_t k = 0; k < 12; k++) {
+			uint32_t level = 10 * (1 + (k * 5) % 12);
+			unsigned seq = r.ctx->excl_seq, before = calls;
+			assert_int_equal(dmn_vote(r.ctx, r.att, level), 0);
+			assert_int_equal(calls, before + 1);
+			assert_int_equal(last_level, level);
+			assert_int_equal(d->pstate, level);
+			assert_true(d->votes.n <= LEVEL_HIST_SCAN);
+			if (round >= 2)
+				assert_int_equal(r.ctx->excl_seq, seq);
+			fast += r.ctx->excl_seq == seq;
+			fewest = d->votes.n < fewest ? d->votes.n : fewest;
+		}
+		assert_true(fewest < LEVEL_HIST_SCAN);
+	}
+	assert_true(fast >= 48);
+	dmn_ctx_destroy(r.ctx);
+}
 #endif
 
 int main(void)
@@ -301,6 +342,7 @@ int main(void)
 #if DMN_FAST_PATHS && DMN_STRIPED
 		cmocka_unit_test(epoch_wrap_drops_every_mark),
 		cmocka_unit_test(rail_keeps_bins_the_engine_compacts),
+		cmocka_unit_test(rail_drops_emptied_bins_when_full),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

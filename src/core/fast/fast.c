@@ -13,8 +13,7 @@
  *   chain, in the engine's order, with the same callbacks, events,
  *   statistics and errors; on a rail (a chain of one) with nothing to
  *   report, those steps come down to a histogram update and a callback
- *   (dmn__fast_vote_rail; a driver's own rail, one voter, inline in dmn_vote:
- *   vote_own_rail, rail.h);
+ *   (vote_rail, rail.h, inline in dmn_vote);
  * - a get or put that only moves a count (dmn__fast_usage).
  *
  * Anything else (a power state to change, a domain another fast path
@@ -84,8 +83,7 @@ static inline bool input_room(const struct dmn_domain *d, uint32_t level)
  * (bin_room, or @old's bin that empties): the histogram the engine's add
  * and remove would leave, an emptied bin gone (the engine's compaction at
  * the end of its transaction). An emptied bin takes @new in place where
- * the order allows: a driver's own rail, its vote the only input, moves
- * its one bin. */
+ * the order allows: a domain whose one input moves keeps its one bin. */
 static inline void hist_move(struct level_hist *h, uint32_t old,
 			     uint32_t new)
 {
@@ -128,65 +126,6 @@ static inline void swap_input(struct dmn_domain *d, uint32_t old,
 			      uint32_t new)
 {
 	hist_move(&d->votes, old, new);
-}
-
-/* Each of the @n bins at @b once: one count from @old to @new, and the
- * highest counted level in *@top. Whether @new has a bin: if not, only
- * @old's count went (the caller puts it back). */
-static inline bool counts_move(struct level_count *b, unsigned n,
-			       uint32_t old, uint32_t new, uint32_t *top)
-{
-	unsigned found = 0;
-	uint32_t max = 0;
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t l = b[i].level;
-		DMN_ASSERT((l != old || b[i].count) &&
-			   "a counted vote is an input of its domain");
-		found |= l == new;
-		b[i].count += (l == new) - (l == old);
-		max = b[i].count ? l : max;
-	}
-	*top = max;
-	return found;
-}
-
-/* One count of a rail's histogram @h from @old (0: none) to @new (> 0),
- * its maximum in *@top; false (nothing changed) without room for @new.
- * Up to LEVEL_HIST_SCAN bins, the counts move and the bins stay (an
- * emptied bin is kept, level_hist.h): every bin is visited once whatever
- * the levels, so a driver going back and forth between its levels takes
- * the same steps each time, with no branch for the predictor to guess (a
- * bin inserted and removed on alternate votes cost a mispredicted branch
- * a vote). A level without a bin gets one, empty, first. Past that many
- * bins, hist_move. */
-static inline bool rail_move(struct level_hist *h, uint32_t old,
-			     uint32_t new, uint32_t *top)
-{
-	struct level_count *b = h->bins;
-	unsigned n = h->n;
-	if (n <= LEVEL_HIST_SCAN) {
-		if (counts_move(b, n, old, new, top))
-			return true;
-		counts_move(b, n, new, old, top); /* @old's count back */
-		if (n < h->cap && n < LEVEL_HIST_SCAN) {
-			unsigned at = dmn__level_hist_find(h, new);
-			for (unsigned j = n; j > at; j--)
-				b[j] = b[j - 1];
-			b[at].level = new;
-			b[at].count = 0;
-			h->n = n + 1;
-			return counts_move(b, n + 1, old, new, top);
-		}
-	}
-	if (!bin_room(h, new)) {
-		/* The vote's own bin, emptied, may take the level. */
-		unsigned o = dmn__level_hist_find(h, old);
-		if (!old || o == h->n || b[o].level != old || b[o].count != 1)
-			return false;
-	}
-	hist_move(h, old, new);
-	*top = level_hist_max(h);
-	return true;
 }
 
 /* The pstate callback of @d (none: success), a positive error as -EIO. */
@@ -466,61 +405,62 @@ out:
 
 /* ---- a vote on a rail ------------------------------------------------------ */
 
-/* The chain's steps on a rail (rail_shaped) of any number of voters,
- * with nothing to report but the callback's error: the vote replaces its
- * input in the histogram, the domain goes to the new maximum (a failed
- * raise puts the input back, a failed lowering is kept and reported), the
- * statistics count it, on the domain's stripe (held). The result, or
- * DMN_FAST_UNHANDLED with nothing changed. */
-int dmn__fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
-			uint32_t level, int *op_error)
+bool dmn__fast_rail_bin(struct dmn_domain *d, uint32_t level, uint32_t old,
+			unsigned *i, unsigned *o)
 {
-	struct dmn_domain *d = a->dom;
-	/* The OPP layer's follow unit listens to read other domains: the
-	 * shape says no. */
-	if (!level || !a->counted || !rail_shaped(ctx, d))
-		return DMN_FAST_UNHANDLED;
-	/* The domain's stripe, held, guards it: every vote on it takes that
-	 * stripe, and no other fast path reaches a rail. */
 	struct level_hist *h = &d->votes;
 	struct dmn_stats *s = &d->cold->stats;
-	uint32_t old = d->pstate, old_vote = a->vote, want;
-	int err = 0;
-	/* The level has its slot in the statistics (the one before the
-	 * pstate's: the vote comes back) or room for one, as
-	 * dmn__txn_hist_add reserves. */
-	bool back = dmn__stats_is_back(s, level);
-	if ((!back && s->n_levels + h->n >= s->cap_levels) ||
-	    !rail_move(h, old_vote, level, &want))
-		return DMN_FAST_UNHANDLED;
-	a->vote = level;
-	if (want != old) {
-		/* The shape has the callback. */
-		int cb = d->ops->set_performance_state(d->user, d->handle, want);
-		if (!cb) {
-			/* Untimed (the shape). */
-			if (back && want == level)
-				dmn__stats_pstate_back(s);
-			else
-				dmn__stats_pstate_slow(ctx, d, want);
-			d->pstate = want;
-		} else {
-			*op_error = cb = cb > 0 ? -EIO : cb;
-			if (want > old) {
-				hist_move(h, level, old_vote);
-				a->vote = old_vote;
-				err = cb;
-			}
-		}
+	/* The domain's stripe guards its histogram and no transaction is
+	 * open (an exclusive call holds every stripe): the rail may drop the
+	 * bins it emptied, as the engine's next operation would. */
+	if (h->n == h->cap || h->n == LEVEL_HIST_SCAN)
+		dmn__level_hist_compact(h);
+	unsigned n = h->n;
+	/* The level's slot in the statistics, as dmn__txn_hist_add
+	 * reserves: room for every bin's level. */
+	if (n == h->cap || n == LEVEL_HIST_SCAN ||
+	    s->n_levels + n >= s->cap_levels)
+		return false;
+	struct level_count *b = h->bins;
+	unsigned at = dmn__level_hist_find(h, level);
+	DMN_ASSERT((at == n || b[at].level != level) && "a level without a bin");
+	for (unsigned j = n; j > at; j--)
+		b[j] = b[j - 1];
+	b[at].level = level;
+	b[at].count = 0;
+	h->n = n + 1;
+	*i = at;
+	/* @old (0: none) is counted, so its bin outlived the compaction. */
+	*o = dmn__level_hist_find(h, old);
+	if (*o == h->n || b[*o].level != old)
+		*o = h->n;
+	return true;
+}
+
+void dmn__fast_rail_put_back(struct dmn_domain *d, uint32_t level,
+			     uint32_t old)
+{
+	struct level_hist *h = &d->votes;
+	struct level_count *b = h->bins;
+	unsigned i = dmn__level_hist_find(h, level);
+	unsigned o = dmn__level_hist_find(h, old);
+	DMN_ASSERT(i < h->n && b[i].level == level && b[i].count &&
+		   "the vote's new bin");
+	if (o < h->n && b[o].level == old) {
+		b[o].count++;
+		b[i].count--;
+	} else if (old) { /* the one input's bin took the level in place */
+		DMN_ASSERT(h->n == 1 && b[0].count == 1);
+		b[0].level = old;
+	} else {
+		b[i].count--;
 	}
-	dmn__check_votes(ctx, d);
-	return err;
 }
 
 /* ---- the entry ------------------------------------------------------------ */
 
-/* Out of line, each with its own frame: the driver's own rail (rail.h)
- * and a rail of several voters keep small ones. */
+/* Out of line, with its own frame: the rail (rail.h), inline in
+ * dmn_vote, keeps a small one. */
 int dmn__fast_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			 uint32_t level, int *op_error)
 {

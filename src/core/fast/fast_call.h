@@ -2,9 +2,9 @@
 /*
  * The fast unit's entry (fast.h), inline in the public calls that ask it
  * (runtime.c) so that a driver's vote costs no call more than genpd's:
- * the stripe, the published unchanged vote and a driver's own rail
- * (rail.h); a rail of several voters, a chain and the counts are
- * fast.c's. Included by fast.h only, after the rest of internal.h.
+ * the stripe, the published unchanged vote and the rail (rail.h); a
+ * chain and the counts are fast.c's. Included by fast.h only, after the
+ * rest of internal.h.
  */
 #ifndef DOMINO_CORE_FAST_CALL_H
 #define DOMINO_CORE_FAST_CALL_H
@@ -14,8 +14,6 @@
 #include "rail.h"
 
 /* fast.c */
-int dmn__fast_vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
-			uint32_t level, int *op_error);
 int dmn__fast_vote_chain(struct dmn_ctx *ctx, struct dmn_attachment *a,
 			 uint32_t level, int *op_error);
 int dmn__fast_usage(struct dmn_ctx *ctx, dmn_device_t h, bool get);
@@ -136,26 +134,25 @@ static inline bool fast_seen_holds(const struct dmn_ctx *ctx,
 	       !((seen->value ^ want) & HANDLE_PUB_ID);
 }
 
-/* Publish @a's vote, final, from its domain's stripe (held) to the word
- * @seen found, stored to at an address known from the start, which the
- * next vote's load of it must not be guessed past (a slower vote
- * otherwise); @want is that word for a vote of @level, without the
- * stripe's bits. */
+/* Publish @a's vote, final, from its domain's stripe (@stripe, held) to
+ * its word @word, found before the stripe was taken (an address known
+ * from the start, which the next vote's load of it must not be guessed
+ * past: a slower vote otherwise). Recomputed here rather than kept from
+ * before the vote, which would hold registers across the callback. */
 static inline void fast_publish(dmn_attach_t att, const struct dmn_attachment *a,
-				uint32_t level, uint64_t want,
-				const struct fast_seen *seen)
+				uint64_t *word, unsigned stripe)
 {
-	uint64_t vote = a->vote == level ? want : dmn__pub_value(att, a->vote);
-	__atomic_store_n(seen->word,
-			 (seen->value & HANDLE_PUB_STRIPE_MASK) | vote,
+	__atomic_store_n(word,
+			 (uint64_t)stripe << HANDLE_PUB_STRIPE_SHIFT |
+				 dmn__pub_value(att, a->vote),
 			 __ATOMIC_RELAXED);
 }
 
-/* dmn_vote: an unchanged vote, or a vote the rail (vote_own_rail,
- * dmn__fast_vote_rail) or the chain (dmn__fast_vote_chain) takes. On the
- * stripe of the attachment's domain, which its published word names: a
- * handle whose word says otherwise (stale, or read while an exclusive
- * call ran) goes the exclusive way, which says -EBADF. */
+/* dmn_vote: an unchanged vote, or a vote the rail (vote_rail) or the
+ * chain (dmn__fast_vote_chain) takes. On the stripe of the attachment's
+ * domain, which its published word names: a handle whose word says
+ * otherwise (stale, or read while an exclusive call ran) goes the
+ * exclusive way, which says -EBADF. */
 static inline int fast_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t level)
 {
 	struct fast_seen seen;
@@ -178,13 +175,11 @@ static inline int fast_vote(struct dmn_ctx *ctx, dmn_attach_t att, uint32_t leve
 		err = DMN_FAST_UNHANDLED;
 	} else if (a->vote != level || (level && ctx->relinked)) {
 		fast_hold_push(&hold);
-		err = vote_own_rail(ctx, a, level, &op_error);
-		if (err == DMN_FAST_UNHANDLED)
-			err = dmn__fast_vote_rail(ctx, a, level, &op_error);
+		err = vote_rail(ctx, a, level, &op_error);
 		if (err == DMN_FAST_UNHANDLED)
 			err = dmn__fast_vote_chain(ctx, a, level, &op_error);
 		if (err != DMN_FAST_UNHANDLED)
-			fast_publish(att, a, level, want, &seen);
+			fast_publish(att, a, seen.word, hold.stripe);
 		fast_hold_pop(&hold);
 	}
 	if (err != DMN_FAST_UNHANDLED)
