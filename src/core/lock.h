@@ -7,12 +7,13 @@
  *   the fast unit does not take runs so, alone in the context.
  * - fast (the fast unit, src/core/fast/, on a striped context): a vote or
  *   get/put whose effect stays inside one chain of domains (or one
- *   device) takes ONE stripe, chosen by the slot of the handle it was
- *   given (dmn__fast_enter), which pins every object and the structure
- *   (no exclusive call can run), and then the fast_lock of each domain
- *   it changes, child before parent, each with a bounded spin: on a busy
- *   domain it lets go of everything and the call takes the exclusive
- *   path. So the only blocking waits are for the context lock holding
+ *   device) takes ONE stripe (dmn__slot_stripe: a vote its domain's,
+ *   named in the attachment's published word; a get or put its
+ *   device's), which pins every object and the structure (no exclusive
+ *   call can run), and then the fast_lock of each other domain of the
+ *   chain it changes (of its own too when that has children), child
+ *   before parent, each with a bounded spin: on a busy domain it lets go
+ *   of everything and the call takes the exclusive path. So the only blocking waits are for the context lock holding
  *   nothing, or for a stripe holding the context lock and lower stripes
  *   only; the spins point up the tree and end: no cycle, no deadlock.
  *
@@ -70,9 +71,10 @@ void dmn__stripes_destroy(struct dmn_ctx *ctx);
 #include "stripe.h"
 
 /* The word of the attachment in slot index @slot among a striped
- * context's published votes (handle.h, struct handle_pub): its stripe's
- * group (the stripe is (slot + 1) % DMN_STRIPES, as dmn__fast_enter
- * picks). */
+ * context's published votes (handle.h, struct handle_pub), in the group
+ * of (slot + 1) % DMN_STRIPES: neighbouring slots, written by votes on
+ * different domains and so on different stripes, fall on different
+ * cache lines. */
 static inline uint64_t *dmn__pub_word(const struct handle_pub *p,
 				      uint32_t slot)
 {

@@ -76,9 +76,11 @@ static inline int vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	struct level_count *b = h->bins;
 	struct dmn_stats *s = &d->cold->stats;
 	uint32_t old = d->pstate, old_vote = a->vote, want;
-	if (n == 1 && b[0].level == old_vote && b[0].count == 1 &&
-	    (level == old || dmn__stats_is_back(s, level) ||
-	     s->n_levels + n < s->cap_levels)) {
+	/* back: the pstate the vote leads to is the one before (the
+	 * statistics' slot hints, struct dmn_stats). */
+	bool own = n == 1 && b[0].level == old_vote && b[0].count == 1;
+	bool back = own && dmn__stats_is_back(s, level);
+	if (own && (back || level == old || s->n_levels + n < s->cap_levels)) {
 		/* The vote is the one input (a driver's own rail): its bin
 		 * takes the level in place, which has a slot in the
 		 * statistics or room for one, as dmn__fast_rail_bin asks of
@@ -104,6 +106,7 @@ static inline int vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		/* A vote at or above the pstate is the maximum (genpd's
 		 * rise); below it, the top counted bin. */
 		want = level >= old ? level : level_hist_max(h);
+		back = dmn__stats_is_back(s, want);
 	}
 	if (want != old) {
 		/* The shape has the callback. */
@@ -119,8 +122,7 @@ static inline int vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 		} else {
 			/* Untimed (the shape): a vote that goes up and comes
 			 * back moves the statistics' slot hints. */
-			s = &d->cold->stats;
-			if (dmn__stats_is_back(s, want))
+			if (back)
 				dmn__stats_pstate_back(s);
 			else
 				dmn__stats_pstate_slow(ctx, d, want);
