@@ -47,19 +47,15 @@ int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,
 	int err = dmn__level_hist_reserve(ctx, h);
 	if (err)
 		return err;
-	for (unsigned j = h->n; j > i; j--)
-		h->bins[j] = h->bins[j - 1];
-	h->bins[i].level = level;
-	h->bins[i].count = 1;
-	h->n++;
+	dmn__level_hist_insert(h, i, level, 1);
 	return 0;
 }
 
 /* The bin counting @level, or NULL when no vote is counted there. */
 static struct level_count *counted_bin(struct level_hist *h, uint32_t level)
 {
-	unsigned i = dmn__level_hist_find(h, level);
-	if (i >= h->n || h->bins[i].level != level || !h->bins[i].count)
+	unsigned i = dmn__level_hist_index(h, level);
+	if (i == h->n || !h->bins[i].count)
 		return 0; /* callers only take back what they counted */
 	return &h->bins[i];
 }

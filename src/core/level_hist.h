@@ -62,6 +62,25 @@ static inline unsigned dmn__level_hist_find(const struct level_hist *h,
 		i++;
 	return i;
 }
+/* The index of @level's bin, or h->n when it has none. */
+static inline unsigned dmn__level_hist_index(const struct level_hist *h,
+					     uint32_t level)
+{
+	unsigned i = dmn__level_hist_find(h, level);
+	return i < h->n && h->bins[i].level == level ? i : h->n;
+}
+/* A bin for @level (which has none) at @at, where dmn__level_hist_find
+ * put it, holding @count, in room the caller made (h->n < h->cap). O(L)
+ * shift. */
+static inline void dmn__level_hist_insert(struct level_hist *h, unsigned at,
+					  uint32_t level, uint32_t count)
+{
+	for (unsigned j = h->n; j > at; j--)
+		h->bins[j] = h->bins[j - 1];
+	h->bins[at].level = level;
+	h->bins[at].count = count;
+	h->n++;
+}
 void dmn__level_hist_fini(struct dmn_ctx *ctx, struct level_hist *h);
 /* Count one more vote at @level (> 0). -ENOMEM leaves @h unchanged. */
 int dmn__level_hist_add(struct dmn_ctx *ctx, struct level_hist *h,

@@ -105,9 +105,8 @@ DMN_NOINLINE static int stats_room(struct dmn_ctx *ctx, struct dmn_domain *d)
  * slot dmn__txn_hist_add reserved)? */
 static bool stats_seen(const struct dmn_domain *d, uint32_t level)
 {
-	for (unsigned i = 0; i < d->votes.n; i++)
-		if (d->votes.bins[i].level == level)
-			return true;
+	if (dmn__level_hist_index(&d->votes, level) < d->votes.n)
+		return true;
 	const struct dmn_stats *s = d->cold ? &d->cold->stats : 0;
 	for (unsigned i = 0; s && i < s->n_levels; i++)
 		if (s->levels[i].level == level)

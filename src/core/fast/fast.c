@@ -64,10 +64,7 @@ static inline void dom_unlock(struct dmn_domain *d)
  * for one (the engine would not allocate). */
 static inline bool bin_room(const struct level_hist *h, uint32_t level)
 {
-	if (h->n < h->cap)
-		return true;
-	unsigned i = dmn__level_hist_find(h, level);
-	return i < h->n && h->bins[i].level == level;
+	return h->n < h->cap || dmn__level_hist_index(h, level) < h->n;
 }
 
 /* Room for @level among @d's inputs and for one more level in its
@@ -91,11 +88,10 @@ static inline void hist_move(struct level_hist *h, uint32_t old,
 	if (old == new)
 		return;
 	if (old) {
-		unsigned o = dmn__level_hist_find(h, old);
+		unsigned o = dmn__level_hist_index(h, old);
 		/* A level not counted is ignored, as the engine's
 		 * decrement. */
-		if (o < h->n && b[o].level == old && b[o].count &&
-		    !--b[o].count) {
+		if (o < h->n && b[o].count && !--b[o].count) {
 			if (new && (!o || b[o - 1].level < new) &&
 			    (o + 1 == h->n || new < b[o + 1].level)) {
 				b[o].level = new;
@@ -114,11 +110,7 @@ static inline void hist_move(struct level_hist *h, uint32_t old,
 		return;
 	}
 	DMN_ASSERT(h->n < h->cap && "room for the new level");
-	for (unsigned j = h->n; j > i; j--)
-		b[j] = b[j - 1];
-	b[i].level = new;
-	b[i].count = 1;
-	h->n++;
+	dmn__level_hist_insert(h, i, new, 1);
 }
 
 /* Replace input @old of @d by @new (0: none), in room input_room found. */
@@ -421,19 +413,12 @@ bool dmn__fast_rail_bin(struct dmn_domain *d, uint32_t level, uint32_t old,
 	if (n == h->cap || n == LEVEL_HIST_SCAN ||
 	    s->n_levels + n >= s->cap_levels)
 		return false;
-	struct level_count *b = h->bins;
-	unsigned at = dmn__level_hist_find(h, level);
-	DMN_ASSERT((at == n || b[at].level != level) && "a level without a bin");
-	for (unsigned j = n; j > at; j--)
-		b[j] = b[j - 1];
-	b[at].level = level;
-	b[at].count = 0;
-	h->n = n + 1;
-	*i = at;
+	DMN_ASSERT(dmn__level_hist_index(h, level) == n &&
+		   "a level without a bin");
+	*i = dmn__level_hist_find(h, level);
+	dmn__level_hist_insert(h, *i, level, 0);
 	/* @old (0: none) is counted, so its bin outlived the compaction. */
-	*o = dmn__level_hist_find(h, old);
-	if (*o == h->n || b[*o].level != old)
-		*o = h->n;
+	*o = dmn__level_hist_index(h, old);
 	return true;
 }
 
@@ -442,11 +427,10 @@ void dmn__fast_rail_put_back(struct dmn_domain *d, uint32_t level,
 {
 	struct level_hist *h = &d->votes;
 	struct level_count *b = h->bins;
-	unsigned i = dmn__level_hist_find(h, level);
-	unsigned o = dmn__level_hist_find(h, old);
-	DMN_ASSERT(i < h->n && b[i].level == level && b[i].count &&
-		   "the vote's new bin");
-	if (o < h->n && b[o].level == old) {
+	unsigned i = dmn__level_hist_index(h, level);
+	unsigned o = dmn__level_hist_index(h, old);
+	DMN_ASSERT(i < h->n && b[i].count && "the vote's new bin");
+	if (o < h->n) {
 		b[o].count++;
 		b[i].count--;
 	} else if (old) { /* the one input's bin took the level in place */
