@@ -32,12 +32,12 @@ enum handle_kind { HK_DOMAIN = 1, HK_DEVICE = 2, HK_ATTACH = 3 };
  * the attachment's domain << 48 | the slot's generation << 33 | live << 32
  * | the attachment's vote, written with an atomic store whenever a call's
  * outcome is final, read with an atomic load without any lock. The words
- * are grouped by slot, each group in its own cache lines (dmn__pub_word),
- * so that threads voting through attachments of distant slots do not
- * write one line. A block is never
- * freed while the context lives (a reader may hold an older one): a
- * bigger one replaces it when the table grows, linked through @older, all
- * freed by dmn__handle_table_fini. */
+ * are grouped by (slot + 1) % DMN_STRIPES, each group in its own cache
+ * lines (dmn__pub_word), so that neighbouring slots, voted on by threads
+ * on different domains, do not share a line. A block is never freed while
+ * the context lives (a reader may hold an older one): a bigger one
+ * replaces it when the table grows, linked through @older, all freed by
+ * dmn__handle_table_fini. */
 struct handle_pub {
 	struct handle_pub *older;
 	uint32_t cap;     /* slots */

@@ -13,9 +13,10 @@
  *   call can run), and then the fast_lock of each other domain of the
  *   chain it changes (of its own too when that has children), child
  *   before parent, each with a bounded spin: on a busy domain it lets go
- *   of everything and the call takes the exclusive path. So the only blocking waits are for the context lock holding
- *   nothing, or for a stripe holding the context lock and lower stripes
- *   only; the spins point up the tree and end: no cycle, no deadlock.
+ *   of everything and the call takes the exclusive path. So the only
+ *   blocking waits are for the context lock holding nothing, or for a
+ *   stripe holding the context lock and lower stripes only; the spins
+ *   point up the tree and end: no cycle, no deadlock.
  *
  * Only contexts on the default pthread lock of a build with the fast unit
  * are striped: with the user's lock hook (or dmn_lock_none, firmware) the
@@ -127,8 +128,8 @@ static inline void dmn__handle_publish(struct handle_table *t, uint32_t h,
 }
 
 /* Mark the new attachment @h (its table @t) as a vote on the domain whose
- * stripe is @stripe (dmn__slot_stripe of the domain), from the exclusive call that
- * creates it, before anyone has the handle. */
+ * stripe is @stripe (dmn__slot_stripe of the domain), from the exclusive
+ * call that creates it, before anyone has the handle. */
 static inline void dmn__handle_publish_stripe(struct handle_table *t,
 					      uint32_t h, unsigned stripe)
 {
