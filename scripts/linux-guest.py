@@ -143,10 +143,13 @@ settle() {
     n=0
     suspended_by $1 500
 }
-# settle_all: wait (10 s at most) until no probe is deferred and every
-# bound pd-N device is runtime-suspended. At init a consumer's suspend
-# after its probe may still be queued (the driver core asks for it
-# asynchronously), and a snapshot taken then sees its domain on.
+# settle_all: wait (10 s at most) until no probe is deferred, every bound
+# pd-N device is runtime-suspended and genpd's summary reads the same three
+# times 20 ms apart. At init a consumer's suspend after its probe may still
+# be queued (the driver core asks for it asynchronously), and so may the
+# power-offs of genpd's boot sweep of unused domains (on the PM workqueue,
+# after every consumer reads suspended): a snapshot taken then sees a
+# domain on that is about to go off.
 settle_all() {
     n=0
     while [ -s /sys/kernel/debug/devices_deferred ] && [ $n -lt 1000 ]; do
@@ -154,6 +157,12 @@ settle_all() {
     done
     for d in /sys/bus/platform/devices/pd-*; do
         [ -e $d/driver ] && suspended_by $d 1000
+    done
+    sum_was=$(cat $SUMMARY); same=0
+    while [ $same -lt 3 ] && [ $n -lt 1000 ]; do
+        sleep 0.02; n=$((n+2))
+        sum_now=$(cat $SUMMARY)
+        if [ "$sum_now" = "$sum_was" ]; then same=$((same+1)); else same=0; sum_was=$sum_now; fi
     done
 }
 perf() { echo /sys/bus/platform/devices/perf-$1; }

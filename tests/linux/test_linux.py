@@ -168,6 +168,43 @@ def replies_to(serve_log, agent=LINUX):
     return replies, commands
 
 
+def genpd_view(serve_log):
+    """Replays Linux's power traffic with domino: ({i: the state Linux last
+    set on power domain i}, {i: what its genpd believes i is}). Linux 6.12's
+    scmi_pm_domain reads a domain back after each POWER_STATE_SET (its next
+    POWER_STATE_GET of that domain) and, when the read differs, fails with
+    -EIO and leaves its genpd as it was; its first read of a domain, at
+    probe, is where its genpd starts. A domain Linux sets OFF while a child
+    Linux holds, or another agent, keeps on reads ON: Linux's genpd stays on
+    while domino has Linux's request as OFF (docs/decisions/
+    linux-over-virtio.md). Only Linux's own traffic: call it before raw-mode
+    commands set a state."""
+    replies, commands = replies_to(serve_log)
+    asked, believed, pending = {}, {}, {}
+    for c, r in zip(commands, replies):
+        if c[0] != POWER or r[2] != "SUCCESS":
+            continue
+        if c[1] == 0x4 and len(c[2]) >= 3:
+            asked[c[2][1]] = pending[c[2][1]] = c[2][2]
+        elif c[1] == 0x5 and c[2] and r[3]:
+            i, state = c[2][0], r[3][0]
+            if i not in believed:
+                believed[i] = state
+            elif i in pending and pending.pop(i) == state:
+                believed[i] = state
+    return asked, believed
+
+
+def stale_note(stale, g):
+    """The NOTE for domains Linux's genpd believes on and domino has off."""
+    if not stale:
+        return ""
+    return ("; NOTE: Linux 6.12's genpd believes %s on, domino has %s off: "
+            "Linux's OFF read back ON (a child or another agent held it) and "
+            "failed with -EIO" % (", ".join(g.power[i] for i in stale),
+                                  "it" if len(stale) == 1 else "them"))
+
+
 def levels_of(host, j):
     """Domino's levels of performance domain @j (DESCRIBE_LEVELS, paged)."""
     levels = []
@@ -330,24 +367,29 @@ def probe(r):
     check(len(status) == len(g.power) + len(g.perf),
           "%d genpds for %d power and %d performance domains:\n%s" %
           (len(status), len(g.power), len(g.perf), r.file("summary.txt")))
-    linux_on = set()
+    asked, believed = genpd_view(g.read("serve.log"))
     for i, name in enumerate(g.power):
         genpd = device_of.get("pd-%d" % i)
         check(genpd == name[:63], "pd-%d is in genpd %r, domino names "
               "power domain %d %r" % (i, genpd, i, name))
         check(status[genpd] in ("on", "off-0"), "genpd %s: %s" %
               (genpd, status[genpd]))
-        if status[genpd] == "on":
-            linux_on.add(i)
+        # Linux's genpd is what its exchanges with domino made it
+        check((status[genpd] == "on") == (believed.get(i) == ON),
+              "genpd %s %s, its exchanges with domino say %s" %
+              (genpd, status[genpd], "on" if believed.get(i) == ON
+               else "off"))
+    linux_holds = {i for i, state in asked.items() if state == ON}
     for i in range(len(g.power)):
         # on in domino exactly where the board held it before Linux, or
         # Linux holds it or a domain below it
-        want = ON if before[i] == ON or i in linux_on or any(
-            i in up[k] for k in linux_on) else OFF
-        check(now[i] == want, "power domain %d %s: domino %#x, Linux's "
-              "genpds on %s, %#x before Linux" % (i, g.power[i], now[i],
-                                                 sorted(linux_on),
-                                                 before[i]))
+        want = ON if before[i] == ON or i in linux_holds or any(
+            i in up[k] for k in linux_holds) else OFF
+        check(now[i] == want, "power domain %d %s: domino %#x, Linux "
+              "holds %s, %#x before Linux" % (i, g.power[i], now[i],
+                                             sorted(linux_holds), before[i]))
+    stale = [i for i in range(len(g.power))
+             if believed.get(i) == ON and now[i] == OFF]
     opps = opp_levels(r.file("opp.txt"))
     for j, name in enumerate(g.perf):
         genpd = device_of.get("perf-%d" % j, "")
@@ -373,9 +415,10 @@ def probe(r):
     kinds = r.clean_log()
     print("probe: %d power and %d performance genpds named as domino names "
           "them, levels and state reads equal; %d replies to Linux, all "
-          "SUCCESS: %s" % (len(g.power), len(g.perf), sum(kinds.values()),
-                           " ".join("%#x/%#x:%d" % (k[0], k[1], v) for k, v in
-                                    sorted(kinds.items()))))
+          "SUCCESS: %s%s" % (len(g.power), len(g.perf), sum(kinds.values()),
+                             " ".join("%#x/%#x:%d" % (k[0], k[1], v) for k, v
+                                      in sorted(kinds.items())),
+                             stale_note(stale, g)))
 
 
 # ---- power (check 2) ---------------------------------------------------------------
@@ -415,7 +458,64 @@ $SCMI_RAW msg 0x11 5 $k >read.resumed
 echo auto >$(pd $k)/power/control
 settle $(pd $k)
 step resumed
+read c p <pair
+if [ "$c" != none ]; then
+    echo on >$(pd $c)/power/control
+    echo on >$(pd $p)/power/control
+    echo auto >$(pd $p)/power/control
+    settle $(pd $p)
+    cat $SUMMARY >summary.parent
+    step parent
+    echo auto >$(pd $c)/power/control
+    settle $(pd $c)
+    cat $SUMMARY >summary.child
+    $SCMI_RAW msg 0x11 5 $p >read.parent
+fi
+step child
 """
+
+
+def parent_pair(domino, board, before):
+    """A domain and one of its parents, both off before Linux: (child,
+    parent), or None on a board without such a pair."""
+    up = ancestors(domino, board)
+    for c in sorted(up):
+        for p in sorted(up[c]):
+            if before[c] == OFF and before[p] == OFF:
+                return c, p
+    return None
+
+
+def stale_parent(r, pair):
+    """Linux turns a parent off while it holds a child, then the child: the
+    parent's OFF reads back ON and fails in Linux (-EIO), domino records it
+    and switches the parent off with the child; Linux's genpd stays on."""
+    if pair is None:
+        r.step("child")
+        return ""
+    g, (c, p) = r.g, pair
+    r.step("parent")
+    _, believed = genpd_view(g.read("serve.log"))
+    check(power_state(r.host, p) == ON and genpd_on(r, "summary.parent", p)
+          and believed.get(p) == ON, "domain %d %#x in domino, genpd %s, "
+          "exchanges say %s, while Linux holds its child %d" %
+          (p, power_state(r.host, p), genpd_on(r, "summary.parent", p),
+           believed.get(p), c))
+    r.go("parent")
+    r.step("child")
+    asked, believed = genpd_view(g.read("serve.log"))
+    check(power_state(r.host, p) == OFF and said(r, "read.parent", 0, OFF),
+          "domain %d %#x in domino, Linux reads %r, once Linux let go of "
+          "it and its child %d" % (p, power_state(r.host, p),
+                                   r.file("read.parent"), c))
+    check(asked.get(p) == OFF and believed.get(p) == ON and
+          genpd_on(r, "summary.child", p), "Linux asked %s of domain %d, "
+          "its genpd %s, its exchanges say %s" %
+          (asked.get(p), p, genpd_on(r, "summary.child", p),
+           believed.get(p)))
+    return ("; NOTE: Linux 6.12's genpd %s stays on after Linux turned it "
+            "off while holding its child %s, then the child (domino off)" %
+            (g.power[p], g.power[c]))
 
 
 def board_device(domino, board):
@@ -447,6 +547,9 @@ def power(r, device, held_by_device):
     g = r.g
     n = len(g.power)
     before = [power_state(r.host, i) for i in range(n)]
+    pair = parent_pair(r.args.domino, r.args.board, before)
+    with open(os.path.join(r.dir, "pair"), "w") as f:
+        f.write("%d %d\n" % pair if pair else "none none\n")
     r.boot(POWER_SCRIPT)
     r.step("rest")
     rest = [power_state(r.host, i) for i in range(n)]
@@ -457,11 +560,18 @@ def power(r, device, held_by_device):
     if held_by_device is not None:
         check(rest[held_by_device] == ON, "the board device %s does not "
               "hold domain %d on" % (device, held_by_device))
+    _, believed = genpd_view(g.read("serve.log"))
     for i in range(n):
-        check(genpd_on(r, "summary.rest", i) == (rest[i] == ON),
-              "at rest, Linux's genpd %s is %s, domino's domain %#x" %
-              (g.power[i], "on" if genpd_on(r, "summary.rest", i) else "off",
-               rest[i]))
+        # Linux's genpd is what its exchanges with domino made it: on where
+        # domino is on, and where Linux's OFF read back ON (stale)
+        check(genpd_on(r, "summary.rest", i) == (believed.get(i) == ON),
+              "at rest, Linux's genpd %s is %s, its exchanges with domino "
+              "say %s" % (g.power[i], "on" if genpd_on(r, "summary.rest", i)
+                          else "off", "on" if believed.get(i) == ON
+                          else "off"))
+        check(rest[i] == OFF or believed.get(i) == ON, "at rest, domino's "
+              "domain %d on, Linux's genpd off" % i)
+    stale = [i for i in range(n) if believed.get(i) == ON and rest[i] == OFF]
     r.new_commands()
     for i in range(n):
         for phase in ("on", "off"):
@@ -472,7 +582,15 @@ def power(r, device, held_by_device):
             status = r.file("status.%d.%s" % (i, phase)).strip()
             now = power_state(r.host, i)
             linux_on = genpd_on(r, "summary.%d.%s" % (i, phase), i)
-            if phase == "on":
+            if phase == "on" and i in stale:
+                # Linux's genpd believes the domain on: it sends nothing,
+                # and its consumer runs on a domain domino has off
+                check(status == "active" and linux_on and now == OFF and
+                      not any(c[2][1] == i for c in sets),
+                      "pd-%d %s, genpd %s, domino %#x, Linux sent %s, on a "
+                      "domain its genpd believed on" % (i, status, linux_on,
+                                                        now, sets))
+            elif phase == "on":
                 # Linux's get reached domino (a domain on at rest is on in
                 # Linux's genpd already: nothing to send)
                 check(status == "active", "pd-%d: runtime status %r after "
@@ -503,7 +621,10 @@ def power(r, device, held_by_device):
     # a domain agent 2 holds on stays on while Linux's request succeeds
     check(OFF in rest, "no power domain off at rest")
     k = max(i for i in range(n) if rest[i] == OFF)
-    note = ""
+    note, held_note = stale_note(stale, g), ""
+    if stale:
+        note += (" at rest; each one's consumer then resumed with no "
+                 "POWER_STATE_SET ON sent")
     with open(os.path.join(r.dir, "held"), "w") as f:
         f.write("%d\n" % (k if k is not None else 0))
     if k is not None:
@@ -540,19 +661,22 @@ def power(r, device, held_by_device):
         # the read-back) and it does not try again until a consumer
         # suspends; docs/decisions/linux-over-virtio.md
         if genpd_on(r, "summary.released", k):
-            note = ("; NOTE: Linux 6.12's genpd %s stays on after agent 2 "
-                    "lets go (domino off): its OFF read back ON and failed "
-                    "with -EIO" % g.power[k])
+            held_note = ("; NOTE: Linux 6.12's genpd %s stays on after "
+                         "agent 2 lets go (domino off): its OFF read back "
+                         "ON and failed with -EIO" % g.power[k])
     r.go("released")
     r.step("resumed")
-    if k is not None and note:
+    if k is not None and held_note:
         sets = [c for c in r.new_commands() if c[:2] == (POWER, 0x4)]
         if r.file("status.resumed").strip() == "active" and \
                 [0, k, ON] not in [c[2][:3] for c in sets] and \
                 said(r, "read.resumed", 0, OFF):
-            note += ("; its consumer then resumed with no POWER_STATE_SET "
-                     "ON sent, on a domain domino has off")
+            held_note += ("; its consumer then resumed with no "
+                          "POWER_STATE_SET ON sent, on a domain domino has "
+                          "off")
     r.go("resumed")
+    note += stale_parent(r, pair)
+    r.go("child")
     r.finish()
     r.clean_log()
     print("power: %d domains switched on and off by Linux, each reaching "
@@ -560,7 +684,7 @@ def power(r, device, held_by_device):
           "succeeds" % (n, "board device %s (domain %d), " %
                         (device, held_by_device) if device else "",
                         "agent 2 (domain %d)" % k if k is not None else "")
-          + note)
+          + held_note + note)
 
 
 # ---- perf (check 3) -------------------------------------------------------------------
