@@ -58,7 +58,7 @@ static void setup(struct scmi_bench *b)
 	static const struct dmn_scmi_perf_level levels[2] = {{10, 0, 0, 0},
 							     {20, 0, 0, 0}};
 	static const uint8_t all = 1;
-	struct dmn_scmi_agent agent = {1, "ospm", &all, &all, 0};
+	struct dmn_scmi_agent agent = {1, "ospm", &all, &all, 0, 0};
 	if (dmn_ctx_create(NULL, &b->ctx) ||
 	    dmn_domain_create(b->ctx, &desc, &dom) ||
 	    dmn_device_create(b->ctx, "dev", &dev) ||

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	struct dmn_scmi_agent agents[AGENTS];
 	for (unsigned a = 0; a < AGENTS; a++)
 		agents[a] =
-		    (struct dmn_scmi_agent){a + 1, names[a], all, all, 0};
+		    (struct dmn_scmi_agent){a + 1, names[a], all, all, 0, 0};
 	unsigned long sent = 0;
 	struct dmn_scmi_config cfg = {.ctx = ctx,
 				      .power = power,

@@ -118,8 +118,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   {d[1], "mx", lb, 3}};
 	static const uint8_t all = 0xff, some = 0x5;
 	struct dmn_scmi_agent agents[2] = {
-	    {1, "ospm", &all, &all, 0},
-	    {2, "hyp", &some, &some, DMN_SCMI_PROTOCOL_VERSION_2_0}};
+	    {1, "ospm", &all, &all, 0, 0},
+	    {2, "hyp", &some, &some, DMN_SCMI_PROTOCOL_VERSION_2_0,
+	     DMN_SCMI_AGENT_OWN_READS}};
 	struct dmn_scmi_config cfg = {.ctx = ctx,
 				  .power = power,
 				  .n_power = 3,

@@ -125,6 +125,8 @@ static void check_agents(const struct dmn_scmi_agents *a)
 		if (!x->id || x->id > DMN_SCMI_MAX_AGENTS || !len ||
 		    len >= DMN_SCMI_NAME_SIZE || strpbrk(x->name, " \t\r\n#"))
 			abort();
+		if (x->flags & ~DMN_SCMI_AGENT_OWN_READS)
+			abort();
 		if (!bits_within(x->power, N_POWER, (N_POWER + 7) / 8) ||
 		    !bits_within(x->perf, N_PERF, (N_PERF + 7) / 8))
 			abort();

@@ -16,7 +16,9 @@ of one consumer device per domain) and prints what Linux believes
 
   --domino PATH   the domino command (default: build/cli/domino)
   --kernel PATH   the kernel (default: scripts/linux.sh's cache)
-  --agents FILE   the agents file (default: agent 1 linux, every domain)
+  --agents FILE   the agents file (default: agent 1 linux, every domain,
+                  reads own: Linux reads a power domain back after setting
+                  it, docs/scmi.md, Own reads)
   --agent ID      the agent Linux is (default: the first of the file)
   --script FILE   a shell script the guest runs instead of the default
   --dir DIR       keep everything here (default: a temporary directory,
@@ -194,7 +196,7 @@ class Guest:
         self.raw = raw or ""
         self.agents = os.path.join(dir, "agents.txt")
         if agents is None:
-            agents = "agent 1 linux power all perf all\n"
+            agents = "agent 1 linux power all perf all reads own\n"
         with open(self.agents, "w") as f:
             f.write(agents)
         ids = [int(l.split()[1]) for l in agents.splitlines()

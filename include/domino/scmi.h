@@ -168,6 +168,7 @@ struct dmn_scmi_perf_domain {
  *        domain I; NULL = none. Reads and notifications are open to all.
  * @version: 0: every protocol at the version served (DMN_SCMI_*_VERSION);
  *        DMN_SCMI_PROTOCOL_VERSION_2_0: every protocol at 2.0
+ * @flags: DMN_SCMI_AGENT_* bits; 0 for the default answers
  */
 struct dmn_scmi_agent {
 	uint32_t id;
@@ -175,7 +176,15 @@ struct dmn_scmi_agent {
 	const uint8_t *power;
 	const uint8_t *perf;
 	uint32_t version;
+	uint32_t flags;
 };
+
+/* dmn_scmi_agent.flags: POWER_STATE_GET answers the agent's own request on a
+ * power domain it may act on (ON while it holds the domain on, OFF
+ * otherwise), not the domain's state, so that a client that reads a domain
+ * back after setting it (Linux's scmi_pm_domain) reads what it set
+ * (docs/scmi.md, Own reads). Every other read is the domain's. */
+#define DMN_SCMI_AGENT_OWN_READS (1u << 0)
 
 /**
  * typedef dmn_scmi_send_fn - hand one platform-initiated message to an agent
@@ -225,7 +234,8 @@ struct dmn_scmi_server;
  * returns: 0 and *@out, or
  *   -EINVAL: NULL argument, no agents or more than DMN_SCMI_MAX_AGENTS, an
  * agent id 0 or above 255 or repeated, a repeated or empty agent name, an agent
- * version other than 0 and DMN_SCMI_PROTOCOL_VERSION_2_0, a perf domain without
+ * version other than 0 and DMN_SCMI_PROTOCOL_VERSION_2_0, an agent flag not
+ * defined above, a perf domain without
  * levels or with levels not strictly ascending, max_msg below DMN_SCMI_MIN_MSG,
  * only one of alloc/free, more than 65535 domains of either kind; -ENOMEM;
  * -ENOSPC (the context has no listener slot left); -EBADF (a domain handle not

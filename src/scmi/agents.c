@@ -180,7 +180,8 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-#define MAX_TOKENS 9 /* agent ID NAME power LIST perf LIST version V */
+/* agent ID NAME power LIST perf LIST version V reads own */
+#define MAX_TOKENS 11
 
 /* Split the line into at most MAX_TOKENS tokens; returns their number, or
  * MAX_TOKENS + 1. */
@@ -216,11 +217,11 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 		return 0;
 	if (n > MAX_TOKENS)
 		return fail(p, "too many words (agent ID NAME [power LIST] "
-			       "[perf LIST] [version 2.0])");
+			       "[perf LIST] [version 2.0] [reads own])");
 	if (tl[0] != 5 || memcmp(tok[0], "agent", 5))
 		return fail(p,
 			    "expected 'agent ID NAME [power LIST] [perf "
-			    "LIST] [version 2.0]', got '%.*s'",
+			    "LIST] [version 2.0] [reads own]', got '%.*s'",
 			    (int)tl[0], tok[0]);
 	if (n < 3)
 		return fail(p, "'agent' needs an id and a name");
@@ -242,27 +243,42 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 	unsigned k = *n_agents;
 	uint8_t *power = st->bits + k * (pbytes + fbytes);
 	uint8_t *perf = power + pbytes;
-	int seen_power = 0, seen_perf = 0, seen_version = 0;
-	uint32_t version = 0;
+	int seen_power = 0, seen_perf = 0, seen_version = 0, seen_reads = 0;
+	uint32_t version = 0, flags = 0;
 	for (unsigned i = 3; i < n; i += 2) {
 		int is_power = tl[i] == 5 && !memcmp(tok[i], "power", 5);
 		int is_perf = tl[i] == 4 && !memcmp(tok[i], "perf", 4);
 		int is_version = tl[i] == 7 && !memcmp(tok[i], "version", 7);
-		if (!is_power && !is_perf && !is_version)
+		int is_reads = tl[i] == 5 && !memcmp(tok[i], "reads", 5);
+		if (!is_power && !is_perf && !is_version && !is_reads)
 			return fail(p,
-				    "expected 'power', 'perf' or 'version', "
-				    "got '%.*s'",
+				    "expected 'power', 'perf', 'version' or "
+				    "'reads', got '%.*s'",
 				    (int)tl[i], tok[i]);
 		if ((is_power && seen_power) || (is_perf && seen_perf) ||
-		    (is_version && seen_version))
+		    (is_version && seen_version) || (is_reads && seen_reads))
 			return fail(p, "'%.*s' given twice", (int)tl[i],
 				    tok[i]);
 		if (i + 1 == n)
 			return fail(p, "'%.*s' needs a %s", (int)tl[i], tok[i],
-				    is_version ? "version" : "list");
+				    is_version ? "version"
+				    : is_reads ? "kind (own)"
+					       : "list");
 		seen_power |= is_power;
 		seen_perf |= is_perf;
 		seen_version |= is_version;
+		seen_reads |= is_reads;
+		if (is_reads) {
+			/* the one choice there is: POWER_STATE_GET reads the
+			 * agent's own request (docs/scmi.md, Own reads) */
+			if (tl[i + 1] != 3 || memcmp(tok[i + 1], "own", 3))
+				return fail(p,
+					    "reads '%.*s' is not a kind of read "
+					    "(own)",
+					    (int)tl[i + 1], tok[i + 1]);
+			flags |= DMN_SCMI_AGENT_OWN_READS;
+			continue;
+		}
 		if (is_version) {
 			/* the one cap there is: every protocol at 2.0 */
 			if (tl[i + 1] != 3 || memcmp(tok[i + 1], "2.0", 3))
@@ -285,6 +301,7 @@ static int parse_line(struct parser *p, const char *s, size_t len,
 	st->agents[k].power = power;
 	st->agents[k].perf = perf;
 	st->agents[k].version = version;
+	st->agents[k].flags = flags;
 	(*n_agents)++;
 	return 0;
 }

@@ -95,14 +95,19 @@ static int32_t state_set(struct dmn_scmi_server *s, struct scmi__agent *a,
 }
 
 /* An off domain in an idle state still reads OFF (docs/scmi.md,
- * Semantics). */
+ * Semantics); an agent with own reads reads its request where it may act
+ * (docs/scmi.md, Own reads). */
 static int32_t state_get(struct dmn_scmi_server *s, struct scmi__agent *a,
 			 const uint8_t *pl, struct scmi__reply *r)
 {
-	(void)a;
 	uint32_t dom = scmi__get32(pl);
 	if (dom >= s->n_power)
 		return DMN_SCMI_NOT_FOUND;
+	if (a->own_reads && a->power[dom].dev) {
+		scmi__add32(r, a->power[dom].on ? DMN_SCMI_POWER_ON
+						: DMN_SCMI_POWER_OFF);
+		return DMN_SCMI_SUCCESS;
+	}
 	struct dmn_domain_info info;
 	int err = dmn_domain_info(s->ctx, s->power[dom], &info);
 	if (err)

@@ -36,6 +36,8 @@ struct scmi__agent {
 	char name[DMN_SCMI_NAME_SIZE];
 	/* per protocol: the version served, or 2.0 (capped or negotiated) */
 	uint32_t version[N_SLOTS];
+	/* DMN_SCMI_AGENT_OWN_READS: POWER_STATE_GET reads its own request */
+	int own_reads;
 	struct scmi__power_slot *power; /* [n_power] */
 	struct scmi__perf_slot *perf;	/* [n_perf] */
 	/* notification subscriptions, one bit per domain */

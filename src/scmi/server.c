@@ -518,7 +518,8 @@ static int check_config(const struct dmn_scmi_config *c)
 		const struct dmn_scmi_agent *a = &c->agents[i];
 		if (!a->id || a->id > DMN_SCMI_MAX_AGENTS || seen[a->id] ||
 		    !a->name || !a->name[0] ||
-		    (a->version && a->version != DMN_SCMI_PROTOCOL_VERSION_2_0))
+		    (a->version && a->version != DMN_SCMI_PROTOCOL_VERSION_2_0) ||
+		    (a->flags & ~DMN_SCMI_AGENT_OWN_READS))
 			return -EINVAL;
 		seen[a->id] = 1;
 		for (unsigned j = 0; j < i; j++)
@@ -618,6 +619,7 @@ static int build_agent(struct dmn_scmi_server *s, struct scmi__agent *a,
 	for (unsigned k = 0; k < N_PROTOCOLS; k++)
 		a->version[protocols[k]->slot] =
 		    c->version ? c->version : protocols[k]->version;
+	a->own_reads = !!(c->flags & DMN_SCMI_AGENT_OWN_READS);
 	a->power = zalloc(s, s->n_power, sizeof(*a->power));
 	a->perf = zalloc(s, s->n_perf, sizeof(*a->perf));
 	a->notify_power = zalloc(s, pbytes, 1);

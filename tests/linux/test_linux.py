@@ -304,9 +304,10 @@ class Run:
         return kinds
 
 
-def agents_text(host_may_act):
-    return ("agent %d linux power all perf all\n"
-            "agent %d host %s\n" % (LINUX, HOST, "power all perf all"
+def agents_text(host_may_act, own_reads=False):
+    return ("agent %d linux power all perf all%s\n"
+            "agent %d host %s\n" % (LINUX, " reads own" if own_reads else "",
+                                    HOST, "power all perf all"
                                     if host_may_act else ""))
 
 
@@ -539,13 +540,10 @@ def genpd_on(r, name, i):
     return status.get(r.g.power[i][:63]) == "on"
 
 
-def power(r, device, held_by_device):
-    """Linux 6.12's scmi_pm_domain reads the state back after each
-    POWER_STATE_SET and fails with -EIO when it differs: a domain someone
-    else holds on stays on in Linux's genpd after Linux's OFF (which domino
-    answers SUCCESS), so Linux's genpd agrees with domino there."""
-    g = r.g
-    n = len(g.power)
+def power_rest(r, device, held_by_device):
+    """Boots the power script to its first step: domino's states then, and
+    the (child, parent) pair it will use (parent_pair), or None."""
+    n = len(r.g.power)
     before = [power_state(r.host, i) for i in range(n)]
     pair = parent_pair(r.args.domino, r.args.board, before)
     with open(os.path.join(r.dir, "pair"), "w") as f:
@@ -560,6 +558,17 @@ def power(r, device, held_by_device):
     if held_by_device is not None:
         check(rest[held_by_device] == ON, "the board device %s does not "
               "hold domain %d on" % (device, held_by_device))
+    return rest, pair
+
+
+def power(r, device, held_by_device):
+    """Linux 6.12's scmi_pm_domain reads the state back after each
+    POWER_STATE_SET and fails with -EIO when it differs: a domain someone
+    else holds on stays on in Linux's genpd after Linux's OFF (which domino
+    answers SUCCESS), so Linux's genpd agrees with domino there."""
+    g = r.g
+    n = len(g.power)
+    rest, pair = power_rest(r, device, held_by_device)
     _, believed = genpd_view(g.read("serve.log"))
     for i in range(n):
         # Linux's genpd is what its exchanges with domino made it: on where
@@ -685,6 +694,96 @@ def power(r, device, held_by_device):
                         (device, held_by_device) if device else "",
                         "agent 2 (domain %d)" % k if k is not None else "")
           + held_note + note)
+
+
+def power_own(r, device, held_by_device):
+    """The power script again with Linux's agent on `reads own` (docs/
+    scmi.md, Own reads): Linux reads back what it set, so its genpd is its
+    own request at every step and a consumer that resumes always sends ON,
+    whoever else held the domain (a child, agent 2, a board device)."""
+    g = r.g
+    n = len(g.power)
+
+    def genpd_is_request(summary, where):
+        asked, believed = genpd_view(g.read("serve.log"))
+        for i in range(n):
+            want = asked.get(i, OFF) == ON
+            check(genpd_on(r, summary, i) == want and
+                  (believed.get(i) == ON) == want,
+                  "%s: Linux's genpd %s %s, its exchanges say %s, it asked "
+                  "%s" % (where, g.power[i], genpd_on(r, summary, i),
+                          believed.get(i), asked.get(i)))
+
+    rest, pair = power_rest(r, device, held_by_device)
+    genpd_is_request("summary.rest", "at rest")
+    r.new_commands()
+    for i in range(n):
+        for phase, state in (("on", ON), ("off", OFF)):
+            r.go("rest" if (i, phase) == (0, "on") else prev)
+            prev = "%s.%d" % (phase, i)
+            r.step(prev)
+            sets = [c[2][1:3] for c in r.new_commands()
+                    if c[:2] == (POWER, 0x4)]
+            now = power_state(r.host, i)
+            check([i, state] in sets, "no POWER_STATE_SET %d %#x from Linux "
+                  "(it sent %s)" % (i, state, sets))
+            check(now == (ON if phase == "on" else rest[i]),
+                  "domain %d %#x in domino after Linux's %s, %#x at rest" %
+                  (i, now, phase, rest[i]))
+            genpd_is_request("summary.%d.%s" % (i, phase), prev)
+            if phase == "off":
+                check(said(r, "read.%d.off" % i, 0, OFF), "Linux reads %r "
+                      "for domain %d after its OFF" %
+                      (r.file("read.%d.off" % i), i))
+    # agent 2 holds a domain on: Linux's ON and OFF read back as sent
+    k = max(i for i in range(n) if rest[i] == OFF)
+    with open(os.path.join(r.dir, "held"), "w") as f:
+        f.write("%d\n" % k)
+    check(r.host.call(POWER, 0x4, 0, k, ON)[0] == 0, "agent 2's ON")
+    r.go(prev)
+    r.step("held")
+    check(power_state(r.host, k) == ON and said(r, "read.held", 0, OFF),
+          "domain %d %#x under agent 2, Linux reads %r after its OFF" %
+          (k, power_state(r.host, k), r.file("read.held")))
+    genpd_is_request("summary.held", "held by agent 2")
+    check(r.host.call(POWER, 0x4, 0, k, OFF)[0] == 0, "agent 2's OFF")
+    check(power_state(r.host, k) == OFF, "domain %d on after agent 2's "
+          "OFF" % k)
+    r.go("held")
+    r.step("released")
+    genpd_is_request("summary.released", "released by agent 2")
+    r.new_commands()
+    r.go("released")
+    r.step("resumed")
+    sets = [c[2][1:3] for c in r.new_commands() if c[:2] == (POWER, 0x4)]
+    check([k, ON] in sets and said(r, "read.resumed", 0, ON),
+          "pd-%d resumed: Linux sent %s, read %r" %
+          (k, sets, r.file("read.resumed")))
+    # a parent Linux turns off while holding its child: off in its genpd,
+    # on in domino until the child goes
+    r.go("resumed")
+    r.step("child" if pair is None else "parent")
+    if pair is not None:
+        c, p = pair
+        check(power_state(r.host, p) == ON, "domain %d off while Linux "
+              "holds its child %d" % (p, c))
+        genpd_is_request("summary.parent", "parent off, child held")
+        r.go("parent")
+        r.step("child")
+        check(power_state(r.host, p) == OFF and
+              said(r, "read.parent", 0, OFF), "domain %d %#x, Linux reads "
+              "%r, once Linux let go of it and its child" %
+              (p, power_state(r.host, p), r.file("read.parent")))
+        genpd_is_request("summary.child", "parent and child off")
+    r.go("child")
+    r.finish()
+    r.clean_log()
+    print("power-own: %d domains switched on and off by Linux with own "
+          "reads; its genpd is its request at every step, held on by %s"
+          "agent 2 (domain %d)%s" %
+          (n, "board device %s (domain %d), " % (device, held_by_device)
+           if device else "", k, ", parent %s while holding %s" %
+           (g.power[pair[1]], g.power[pair[0]]) if pair else ""))
 
 
 # ---- perf (check 3) -------------------------------------------------------------------
@@ -1069,8 +1168,8 @@ def main():
     p.add_argument("--messages", type=int, default=512)
     p.add_argument("--boots", type=int, default=3)
     p.add_argument("scenario", choices=["probe", "probe-longnames", "power",
-                                        "perf", "perf-genpd", "agents",
-                                        "fail", "roundtrip"])
+                                        "power-own", "perf", "perf-genpd",
+                                        "agents", "fail", "roundtrip"])
     p.add_argument("board")
     args = p.parse_args()
     for name in ("domino", "null_serve", "raw", "board"):
@@ -1096,7 +1195,7 @@ def main():
     scenario = None
     r = None
     try:
-        if args.scenario == "power":
+        if args.scenario.startswith("power"):
             device, held = board_device(args.domino, args.board)
             if device:
                 scenario = "resume %s\n" % device
@@ -1111,12 +1210,15 @@ def main():
             fail(r, d1, d2, s, j, hi)
         else:
             r = Run(args, agents_text(args.scenario != "probe" and
-                                      args.scenario != "probe-longnames"),
+                                      args.scenario != "probe-longnames",
+                                      args.scenario == "power-own"),
                     scenario)
             if args.scenario.startswith("probe"):
                 probe(r)
             elif args.scenario == "power":
                 power(r, device, held if device else None)
+            elif args.scenario == "power-own":
+                power_own(r, device, held if device else None)
             elif args.scenario == "perf":
                 perf(r)
             elif args.scenario == "perf-genpd":

@@ -64,9 +64,16 @@ static void test_lists(void **state)
 		 "agent 3 cam power cx,9 perf 0-2\n"
 		 "agent 255 guest\n"
 		 "agent 7 nothing power none perf none\n"
-		 "agent 9 edge power 9-9,0-0 perf 2\n",
+		 "agent 9 edge power 9-9,0-0 perf 2\n"
+		 "agent 4 linux reads own power all version 2.0\n",
 		 &a);
-	assert_int_equal(a.n_agents, 6);
+	assert_int_equal(a.n_agents, 7);
+	/* own reads (docs/scmi.md) only where asked, in any position */
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(a.agents[i].flags, 0);
+	assert_int_equal(a.agents[6].flags, DMN_SCMI_AGENT_OWN_READS);
+	assert_int_equal(a.agents[6].version, DMN_SCMI_PROTOCOL_VERSION_2_0);
+	assert_string_equal(granted(a.agents[6].power, 10), "1111111111");
 	assert_int_equal(a.agents[0].id, 1);
 	assert_string_equal(a.agents[0].name, "ospm");
 	assert_string_equal(granted(a.agents[0].power, 10), "1111111111");
@@ -115,9 +122,10 @@ static void test_bad_lines(void **state)
 	    {"agent 1 aaaaaaaaaaaaaaaa\n", "1: error: agent name 'aaaaaaaaaaaaaaaa' is longer than 15 bytes"},
 	    {"agent 1\n", "1: error: 'agent' needs an id and a name"},
 	    {"agents 1 a\n", "1: error: expected 'agent ID NAME"},
-	    {"agent 1 a power 1 perf 1 x\n", "1: error: expected 'power', 'perf' or 'version', got 'x'"},
-	    {"agent 1 a power 1 perf 1 version 2.0 x\n", "1: error: too many words"},
-	    {"agent 1 a powers 1\n", "1: error: expected 'power', 'perf' or 'version', got 'powers'"},
+	    {"agent 1 a power 1 perf 1 x\n", "1: error: expected 'power', 'perf', 'version' or 'reads', got 'x'"},
+	    {"agent 1 a power 1 perf 1 version 2.0 reads own x\n", "1: error: too many words"},
+	    {"agent 1 a powers 1\n", "1: error: expected 'power', 'perf', 'version' or 'reads', got 'powers'"},
+	    {"agent 1 a reads 0wn\n", "1: error: reads '0wn' is not a kind of read (own)"},
 	    {"# nothing\n\n", "2: error: no agent"},
 	    {"", "1: error: no agent"},
 	    {"agent 1 a power 99999999999\n", "1: error: no power domain '99999999999'"},

@@ -507,10 +507,10 @@ static void inproc_open(const struct expect *e, struct inproc *w)
 	    0);
 	static uint8_t ones[MAX_DOMAINS / 8];
 	memset(ones, 0xff, sizeof(ones));
-	struct dmn_scmi_agent agents[3] = {{OSPM, "ospm", ones, ones, 0},
-					   {HYP, "hyp", ones, ones, 0},
+	struct dmn_scmi_agent agents[3] = {{OSPM, "ospm", ones, ones, 0, 0},
+					   {HYP, "hyp", ones, ones, 0, 0},
 					   {GUEST, "guest", all_bits, all_bits,
-					    DMN_SCMI_PROTOCOL_VERSION_2_0}};
+					    DMN_SCMI_PROTOCOL_VERSION_2_0, 0}};
 	struct dmn_scmi_config cfg = {.ctx = dmn_sim_ctx(w->sim),
 				  .power = w->map.power,
 				  .n_power = w->map.n_power,

@@ -654,9 +654,9 @@ static void world_init(struct world *w, size_t max_msg)
 	static const uint8_t all = 0xff;
 	/* the guest capped to 2.0: both versions' parsing */
 	struct dmn_scmi_agent agents[3] = {
-	    {OSPM, "linux-ospm", &all, &all, 0},
-	    {GUEST, "guest", NULL, NULL, DMN_SCMI_PROTOCOL_VERSION_2_0},
-	    {OTHER, "other", &all, &all, 0}};
+	    {OSPM, "linux-ospm", &all, &all, 0, 0},
+	    {GUEST, "guest", NULL, NULL, DMN_SCMI_PROTOCOL_VERSION_2_0, 0},
+	    {OTHER, "other", &all, &all, 0, 0}};
 	struct dmn_scmi_config cfg = {.ctx = w->ctx,
 				  .power = power,
 				  .n_power = N_DOMS,

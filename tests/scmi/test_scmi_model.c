@@ -116,6 +116,7 @@ static struct {
 	char agent_name[MAXA][24];
 	uint8_t power_perm[MAXA], perf_perm[MAXA];
 	int capped[MAXA]; /* to 2.0 */
+	int own[MAXA];	  /* DMN_SCMI_AGENT_OWN_READS */
 	int uw;		  /* a level has a power in uW */
 	size_t max_msg;
 	int lazy; /* delivers seldom: the notification queue overflows */
@@ -682,7 +683,13 @@ static int32_t m_power(struct model *m, unsigned a, uint32_t id,
 		if (dom >= W.n_dom)
 			return DMN_SCMI_NOT_FOUND;
 		derive(m, on, ps);
-		add(r, on[dom] ? DMN_SCMI_POWER_ON : DMN_SCMI_POWER_OFF);
+		/* own reads: the agent's request where it may act */
+		if (W.own[a] && (W.power_perm[a] >> dom & 1))
+			add(r, m->pon[a][dom] ? DMN_SCMI_POWER_ON
+					      : DMN_SCMI_POWER_OFF);
+		else
+			add(r, on[dom] ? DMN_SCMI_POWER_ON
+				       : DMN_SCMI_POWER_OFF);
 		return 0;
 	default:
 		if (dom >= W.n_dom)
@@ -928,9 +935,11 @@ static int build(void)
 		W.power_perm[a] &= (uint8_t)((1u << W.n_dom) - 1);
 		W.perf_perm[a] &= (uint8_t)((1u << W.n_perf) - 1);
 		W.capped[a] = rn(3) == 0;
+		W.own[a] = rn(3) == 0;
 		ag[a] = (struct dmn_scmi_agent){
 		    id, W.agent_name[a], &W.power_perm[a], &W.perf_perm[a],
-		    W.capped[a] ? DMN_SCMI_PROTOCOL_VERSION_2_0 : 0};
+		    W.capped[a] ? DMN_SCMI_PROTOCOL_VERSION_2_0 : 0,
+		    W.own[a] ? DMN_SCMI_AGENT_OWN_READS : 0};
 		for (unsigned j = 0; j < W.n_perf; j++) {
 			unsigned d = W.perf_dom[j];
 			M.amin[a][j] = W.levels[d][0];

@@ -69,6 +69,9 @@ static void ctx_free(void *user, void *ptr)
 	free(ptr);
 }
 
+/* The hypervisor's dmn_scmi_agent.flags in the next world_init. */
+static uint32_t hyp_flags;
+
 static void world_init(struct world *w, size_t max_msg)
 {
 	memset(w, 0, sizeof(*w));
@@ -107,9 +110,9 @@ static void world_init(struct world *w, size_t max_msg)
 	static const uint8_t all = 0xff, hyp_power = 1u << CX | 1u << GDSC,
 			     hyp_perf = 1u << P_CX;
 	struct dmn_scmi_agent agents[3] = {
-	    {OSPM, "ospm", &all, &all, 0},
-	    {HYP, "hypervisor", &hyp_power, &hyp_perf, 0},
-	    {GUEST, "guest", NULL, NULL, 0}};
+	    {OSPM, "ospm", &all, &all, 0, 0},
+	    {HYP, "hypervisor", &hyp_power, &hyp_perf, 0, hyp_flags},
+	    {GUEST, "guest", NULL, NULL, 0, 0}};
 	struct dmn_scmi_config cfg = {.ctx = w->ctx,
 				  .power = power,
 				  .n_power = 3,
@@ -417,7 +420,7 @@ static void test_many_levels(void **state)
 		levels[i].level = i + 1;
 	struct dmn_scmi_perf_domain perf = {dom, "rail", levels, LEVELS};
 	static const uint8_t none = 0;
-	struct dmn_scmi_agent agent = {1, "ospm", &none, &none, 0};
+	struct dmn_scmi_agent agent = {1, "ospm", &none, &none, 0, 0};
 	struct dmn_scmi_config cfg = {.ctx = ctx,
 				      .perf = &perf,
 				      .n_perf = 1,
@@ -484,8 +487,8 @@ static void vworld_init(struct vworld *v, size_t max_msg)
 	    {v->dom[3], vnames[3], v->uw, 2}, {v->dom[4], vnames[4], v->mw, 2}};
 	static const uint8_t all = 0xff;
 	struct dmn_scmi_agent agents[2] = {
-	    {1, "now", &all, &all, 0},
-	    {2, "old", &all, &all, DMN_SCMI_PROTOCOL_VERSION_2_0}};
+	    {1, "now", &all, &all, 0, 0},
+	    {2, "old", &all, &all, DMN_SCMI_PROTOCOL_VERSION_2_0, 0}};
 	struct dmn_scmi_config cfg = {.ctx = v->ctx,
 				      .power = power,
 				      .n_power = 5,
@@ -739,10 +742,17 @@ static void test_agents_version(void **state)
 	    {"agent 1 a version", "1: error: 'version' needs a version"},
 	    {"agent 1 a version 2.0 version 2.0",
 	     "1: error: 'version' given twice"},
-	    {"agent 1 a power none perf none version 2.0 x",
+	    {"agent 1 a power none perf none version 2.0 reads own x",
 	     "1: error: too many words"},
-	    {"agent 1 a speed 2", "1: error: expected 'power', 'perf' or "
-				  "'version', got 'speed'"},
+	    {"agent 1 a power none perf none version 2.0 x",
+	     "1: error: expected 'power', 'perf', 'version' or 'reads', got "
+	     "'x'"},
+	    {"agent 1 a speed 2", "1: error: expected 'power', 'perf', "
+				  "'version' or 'reads', got 'speed'"},
+	    {"agent 1 a reads own reads own", "1: error: 'reads' given twice"},
+	    {"agent 1 a reads", "1: error: 'reads' needs a kind (own)"},
+	    {"agent 1 a reads state",
+	     "1: error: reads 'state' is not a kind of read (own)"},
 	};
 	for (unsigned k = 0; k < sizeof(bad) / sizeof(*bad); k++) {
 		assert_int_equal(
@@ -756,7 +766,7 @@ static void test_agents_version(void **state)
 	/* a version the library does not know: refused at creation */
 	struct dmn_ctx *ctx;
 	assert_int_equal(dmn_ctx_create(NULL, &ctx), 0);
-	struct dmn_scmi_agent a = {1, "a", NULL, NULL, 0x20001};
+	struct dmn_scmi_agent a = {1, "a", NULL, NULL, 0x20001, 0};
 	struct dmn_scmi_config cfg = {.ctx = ctx, .agents = &a, .n_agents = 1};
 	struct dmn_scmi_server *s;
 	assert_int_equal(dmn_scmi_server_create(&cfg, &s), -EINVAL);
@@ -817,8 +827,8 @@ static void test_create_out_of_memory(void **state)
 					       {v.dom[4], vnames[4], v.mw, 2}};
 	static const uint8_t all = 0xff;
 	struct dmn_scmi_agent agents[2] = {
-	    {1, "now", &all, &all, 0},
-	    {2, "old", &all, &all, DMN_SCMI_PROTOCOL_VERSION_2_0}};
+	    {1, "now", &all, &all, 0, 0},
+	    {2, "old", &all, &all, DMN_SCMI_PROTOCOL_VERSION_2_0, 0}};
 	struct dmn_scmi_config cfg = {.ctx = v.ctx,
 				      .power = power,
 				      .n_power = 5,
@@ -860,6 +870,75 @@ static void test_create_out_of_memory(void **state)
 
 /* ---- power
  * ------------------------------------------------------------------- */
+
+static uint32_t read_state(struct client *c, int dom)
+{
+	uint32_t o[16];
+	assert_int_equal(call(c, POWER, 5, 1, (uint32_t)dom, 0, 0, o), 0);
+	return o[0];
+}
+
+/* Own reads (docs/scmi.md): the hypervisor reads its own request where it
+ * may act (cx, gdsc) and the domain's state elsewhere (mx); the others
+ * read the domain's state. */
+static void test_power_own_reads(void **state)
+{
+	(void)state;
+	struct world w;
+	hyp_flags = DMN_SCMI_AGENT_OWN_READS;
+	world_init(&w, 0);
+	hyp_flags = 0;
+	/* the OSPM holds gdsc, so cx, its parent, is on too */
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, ON, NULL), 0);
+	assert_true(is_on(&w, CX));
+	assert_int_equal(read_state(&w.hyp, CX), OFF);
+	assert_int_equal(read_state(&w.hyp, GDSC), OFF);
+	assert_int_equal(read_state(&w.ospm, CX), ON);
+	/* what it sets it reads back, though cx stays on for gdsc */
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, CX, ON, NULL), 0);
+	assert_int_equal(read_state(&w.hyp, CX), ON);
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, CX, OFF, NULL), 0);
+	assert_int_equal(read_state(&w.hyp, CX), OFF);
+	assert_true(is_on(&w, CX));
+	assert_int_equal(read_state(&w.ospm, CX), ON);
+	assert_int_equal(read_state(&w.guest, CX), ON);
+	/* where it may not act, the domain's state */
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, MX, ON, NULL), 0);
+	assert_int_equal(read_state(&w.hyp, MX), ON);
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, MX, OFF, NULL), 0);
+	assert_int_equal(read_state(&w.hyp, MX), OFF);
+	/* once everyone let go: off, and a power-on that fails reads OFF */
+	assert_int_equal(call(&w.ospm, POWER, 4, 3, 0, GDSC, OFF, NULL), 0);
+	assert_false(is_on(&w, CX));
+	assert_int_equal(dmn_sim_providers_fail(&w.sp, DMN_SIM_PROVIDERS_POWER_ON,
+					    w.dom[CX], 1, -EIO),
+			 0);
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, CX, ON, NULL),
+			 DMN_SCMI_HARDWARE_ERROR);
+	assert_int_equal(read_state(&w.hyp, CX), OFF);
+	assert_false(is_on(&w, CX));
+	/* a power-off that fails leaves the domain on and the request
+	 * withdrawn: it reads OFF, the others read ON */
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, CX, ON, NULL), 0);
+	assert_int_equal(dmn_sim_providers_fail(&w.sp,
+					    DMN_SIM_PROVIDERS_POWER_OFF,
+					    w.dom[CX], 1, -EIO),
+			 0);
+	assert_int_equal(call(&w.hyp, POWER, 4, 3, 0, CX, OFF, NULL), 0);
+	assert_true(is_on(&w, CX));
+	assert_int_equal(read_state(&w.hyp, CX), OFF);
+	assert_int_equal(read_state(&w.ospm, CX), ON);
+	world_fini(&w);
+	/* a flag the library does not know: refused at creation */
+	struct dmn_ctx *ctx;
+	assert_int_equal(dmn_ctx_create(NULL, &ctx), 0);
+	struct dmn_scmi_agent a = {1, "a", NULL, NULL, 0, 1u << 1};
+	struct dmn_scmi_config cfg = {.ctx = ctx, .agents = &a, .n_agents = 1};
+	struct dmn_scmi_server *srv = NULL;
+	assert_int_equal(dmn_scmi_server_create(&cfg, &srv), -EINVAL);
+	assert_null(srv);
+	dmn_ctx_destroy(ctx);
+}
 
 static void test_power(void **state)
 {
@@ -1601,8 +1680,8 @@ static void test_create_and_destroy(void **state)
 	struct dmn_scmi_perf_level bad_levels[2] = {{64, 0, 0, 0},
 						    {64, 0, 0, 0}};
 	struct dmn_scmi_perf_domain perf[1] = {{w.dom[CX], "cx", bad_levels, 2}};
-	struct dmn_scmi_agent agents[2] = {{1, "a", NULL, NULL, 0},
-					   {2, "b", NULL, NULL, 0}};
+	struct dmn_scmi_agent agents[2] = {{1, "a", NULL, NULL, 0, 0},
+					   {2, "b", NULL, NULL, 0, 0}};
 	struct dmn_scmi_config cfg = {.ctx = w.ctx,
 				  .power = power,
 				  .n_power = 1,
@@ -1666,6 +1745,7 @@ int main(void)
 	    cmocka_unit_test(test_agents_version),
 	    cmocka_unit_test(test_create_out_of_memory),
 	    cmocka_unit_test(test_power),
+	    cmocka_unit_test(test_power_own_reads),
 	    cmocka_unit_test(test_async_and_notify),
 	    cmocka_unit_test(test_perf),
 	    cmocka_unit_test(test_perf_notify),
