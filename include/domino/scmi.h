@@ -235,9 +235,9 @@ struct dmn_scmi_server;
  *   -EINVAL: NULL argument, no agents or more than DMN_SCMI_MAX_AGENTS, an
  * agent id 0 or above 255 or repeated, a repeated or empty agent name, an agent
  * version other than 0 and DMN_SCMI_PROTOCOL_VERSION_2_0, an agent flag not
- * defined above, a perf domain without
- * levels or with levels not strictly ascending, max_msg below DMN_SCMI_MIN_MSG,
- * only one of alloc/free, more than 65535 domains of either kind; -ENOMEM;
+ * defined above, a perf domain without levels or with levels not strictly
+ * ascending, max_msg below DMN_SCMI_MIN_MSG, only one of alloc/free, more
+ * than 65535 domains of either kind; -ENOMEM;
  * -ENOSPC (the context has no listener slot left); -EBADF (a domain handle not
  * in @ctx), or another error of dmn_device_create/dmn_attach. On failure
  * nothing is left in @ctx. cost: O((agents + 1) * domains) core calls.
