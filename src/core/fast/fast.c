@@ -410,8 +410,7 @@ bool dmn__fast_rail_bin(struct dmn_domain *d, uint32_t level, uint32_t old,
 	unsigned n = h->n;
 	/* The level's slot in the statistics, as dmn__txn_hist_add
 	 * reserves: room for every bin's level. */
-	if (n == h->cap || n == LEVEL_HIST_SCAN ||
-	    s->n_levels + n >= s->cap_levels)
+	if (n == h->cap || n == LEVEL_HIST_SCAN || !rail_stats_room(s, n))
 		return false;
 	DMN_ASSERT(dmn__level_hist_index(h, level) == n &&
 		   "a level without a bin");

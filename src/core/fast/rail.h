@@ -27,6 +27,15 @@ bool dmn__fast_rail_bin(struct dmn_domain *d, uint32_t level, uint32_t old,
 void dmn__fast_rail_put_back(struct dmn_domain *d, uint32_t level,
 			     uint32_t old);
 
+/* Room in the statistics @s for one more level beside a histogram of @n
+ * bins: dmn__txn_hist_add reserves a slot for every bin's level, and the
+ * rail asks the same before a level gets a bin (dmn__fast_rail_bin) or
+ * takes one in place. */
+static inline bool rail_stats_room(const struct dmn_stats *s, unsigned n)
+{
+	return s->n_levels + n < s->cap_levels;
+}
+
 /* A rail (a domain with no parent and no child) whose shape
  * (dmn__fast_rail_shape: on, untimed, nobody listening, a pstate callback,
  * no rounding hook) is read from fields only exclusive calls write, so it
@@ -80,7 +89,7 @@ static inline int vote_rail(struct dmn_ctx *ctx, struct dmn_attachment *a,
 	 * statistics' slot hints, struct dmn_stats). */
 	bool own = n == 1 && b[0].level == old_vote && b[0].count == 1;
 	bool back = own && dmn__stats_is_back(s, level);
-	if (own && (back || level == old || s->n_levels + n < s->cap_levels)) {
+	if (own && (back || level == old || rail_stats_room(s, n))) {
 		/* The vote is the one input (a driver's own rail): its bin
 		 * takes the level in place, which has a slot in the
 		 * statistics or room for one, as dmn__fast_rail_bin asks of
