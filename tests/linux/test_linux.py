@@ -179,15 +179,14 @@ def genpd_view(serve_log):
     while domino has Linux's request as OFF (docs/decisions/
     linux-over-virtio.md). Only Linux's own traffic: call it before raw-mode
     commands set a state."""
-    replies, commands = replies_to(serve_log)
     asked, believed, pending = {}, {}, {}
-    for c, r in zip(commands, replies):
-        if c[0] != POWER or r[2] != "SUCCESS":
+    for proto, msg, words, status, reply in exchanges(serve_log):
+        if proto != POWER or status != "SUCCESS":
             continue
-        if c[1] == 0x4 and len(c[2]) >= 3:
-            asked[c[2][1]] = pending[c[2][1]] = c[2][2]
-        elif c[1] == 0x5 and c[2] and r[3]:
-            i, state = c[2][0], r[3][0]
+        if msg == 0x4 and len(words) >= 3:
+            asked[words[1]] = pending[words[1]] = words[2]
+        elif msg == 0x5 and words and reply:
+            i, state = words[0], reply[0]
             if i not in believed:
                 believed[i] = state
             elif i in pending and pending.pop(i) == state:
@@ -996,9 +995,10 @@ step done
 
 def exchanges(serve_log, agent=LINUX):
     """The agent's commands with their replies: [(proto, msg, words,
-    status)] (the server answers an agent's commands one after another)."""
+    status, reply words)] (the server answers an agent's commands one after
+    another)."""
     replies, commands = replies_to(serve_log, agent)
-    return [(c[0], c[1], c[2], r[2]) for c, r in zip(commands, replies)]
+    return [(c[0], c[1], c[2], r[2], r[3]) for c, r in zip(commands, replies)]
 
 
 def said(r, name, status, *words):
